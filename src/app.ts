@@ -1,0 +1,43 @@
+// Composes the feature plugins into one Elysia app and wraps it in the outer handler (request id,
+// client IP, access log). No logic lives here.
+import { cors } from "@elysiajs/cors";
+import { Elysia } from "elysia";
+import { authRoutes } from "./auth/routes.ts";
+import { warmUpSignIn } from "./auth/signin.ts";
+import type { Deps } from "./deps.ts";
+import { parseBody } from "./http/body.ts";
+import { errorHandling } from "./http/errors.ts";
+import { createHandler, type Handler } from "./http/handler.ts";
+import { healthRoutes } from "./health/routes.ts";
+import { stylesheet } from "./web/html.ts";
+
+export function createApp(deps: Deps) {
+  void warmUpSignIn();
+  return new Elysia()
+    .use(errorHandling(deps.log))
+    .onParse({ as: "global" }, ({ request, contentType, path }) => parseBody(request, contentType, path))
+    .use(
+      // Public APIs (widget SDK, tool server, OAuth) are called from other origins; dashboard
+      // APIs use bearer tokens or a SameSite=Lax cookie, so `*` without credentials is safe.
+      cors({
+        origin: "*",
+        credentials: false,
+        maxAge: 600,
+        methods: ["GET", "POST", "PATCH", "DELETE"],
+        allowedHeaders: ["Authorization", "Content-Type", "Mcp-Protocol-Version", "Mcp-Session-Id", "Last-Event-ID", "X-Request-Id", "X-Org-Id"],
+        exposeHeaders: [
+          "WWW-Authenticate", "Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset",
+          "X-Request-Id", "X-Session-Id", "X-Agent-Id", "Mcp-Session-Id",
+        ],
+      }),
+    )
+    .get("/assets/app.css", () => stylesheet())
+    .use(healthRoutes(deps))
+    .use(authRoutes(deps));
+}
+
+export function createAppHandler(deps: Deps): Handler {
+  const app = createApp(deps);
+  app.compile();
+  return createHandler(app.fetch, { log: deps.log, trustProxy: deps.config.trustProxy });
+}

@@ -1,0 +1,30 @@
+// The sign-in page: a plain form (inputs `email` and `password`), labelled, keyboard-usable, no script.
+import { html, page } from "../web/html.ts";
+
+export function signInPage(options: { returnTo: string; email?: string; error?: string; status?: number; headers?: Record<string, string> }) {
+  return page(
+    "Sign in",
+    html`<h1>Sign in to svc-agents</h1>
+${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ""}
+<form method="post" action="/signin">
+<input type="hidden" name="return_to" value="${options.returnTo}">
+<label for="email">Email</label>
+<input id="email" name="email" type="email" autocomplete="username" required autofocus value="${options.email ?? ""}">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
+<div class="actions"><button type="submit">Sign in</button></div>
+</form>`,
+    { status: options.status, headers: options.headers },
+  );
+}
+
+export function homePage(member: { email: string }, orgs: { orgName: string; roles: string[] }[]) {
+  return page(
+    "Home",
+    html`<h1>svc-agents</h1>
+<p>Signed in as <strong>${member.email}</strong>.</p>
+<p class="muted">Your organisations:</p>
+<ul>${orgs.map((o) => html`<li>${o.orgName}</li>`)}</ul>
+<form method="post" action="/signout"><div class="actions"><button type="submit" class="secondary">Sign out</button></div></form>`,
+  );
+}

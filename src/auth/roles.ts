@@ -1,0 +1,26 @@
+// Dashboard roles. A membership holds a set of them; an org's creator holds them all.
+// `*:manage` implies nothing about `*:view` in storage; `hasRole` treats manage as including view.
+export const ROLES = [
+  "org:manage", //          org settings, feature flags, identity verification and secrets
+  "members:manage", //      invite and remove members, change their roles
+  "agents:manage", //       agents: instructions, skills, widget look, action toggles
+  "agents:view",
+  "integrations:manage", // connect, refresh and disconnect connectors and custom actions
+  "integrations:view", //   list them
+  "knowledge:manage", //    knowledge-base documents
+  "knowledge:view",
+  "inbox:manage", //        tickets, conversations, customers
+  "inbox:view",
+] as const;
+
+export type Role = (typeof ROLES)[number];
+
+export function isRole(value: string): value is Role {
+  return (ROLES as readonly string[]).includes(value);
+}
+
+/** `x:manage` includes `x:view`. */
+export function hasRole(roles: readonly string[], needed: Role): boolean {
+  if (roles.includes(needed)) return true;
+  return needed.endsWith(":view") && roles.includes(needed.replace(/:view$/, ":manage"));
+}

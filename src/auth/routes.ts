@@ -1,0 +1,100 @@
+// Dashboard sign-in: the HTML form (/signin, /signout), the session API for programmatic clients
+// (/api/auth/session), and /api/me.
+import { Elysia, t } from "elysia";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { requestMeta } from "../http/request-meta.ts";
+import { authenticate, sessionToken } from "./guard.ts";
+import { homePage, signInPage } from "./pages.ts";
+import { createSession, deleteSession, resolveSession, SESSION_COOKIE } from "./sessions.ts";
+import { checkPassword } from "./signin.ts";
+
+/**
+ * Where to go after signing in: only a path on this origin. Anything else (absolute URLs,
+ * protocol-relative `//host`, backslash tricks, control characters) falls back to `/`.
+ */
+export function safeReturnTo(raw: string | undefined, baseUrl: string): string {
+  if (!raw || !raw.startsWith("/") || raw.startsWith("//") || /[\\\x00-\x1f\x7f]/.test(raw)) return "/";
+  const url = new URL(raw, baseUrl);
+  return url.origin === new URL(baseUrl).origin ? url.pathname + url.search + url.hash : "/";
+}
+
+function sessionCookie(deps: Deps, token: string, maxAgeSeconds: number): string {
+  const secure = deps.config.baseUrl.startsWith("https:") ? "; Secure" : "";
+  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;
+}
+
+/** A cross-site form post to /signin (login CSRF) is refused; requests without Origin are let through. */
+function sameOriginPost(deps: Deps, request: Request): boolean {
+  const origin = request.headers.get("origin");
+  return origin === null || origin === new URL(deps.config.baseUrl).origin;
+}
+
+const Credentials = t.Object({
+  email: t.String({ minLength: 1, maxLength: 320 }),
+  password: t.String({ minLength: 1, maxLength: 1024 }),
+});
+
+export function authRoutes(deps: Deps) {
+  return new Elysia({ name: "auth" })
+    .get("/signin", ({ query }) => signInPage({ returnTo: safeReturnTo(query.return_to, deps.config.baseUrl) }), {
+      query: t.Object({ return_to: t.Optional(t.String({ maxLength: 2048 })) }),
+    })
+    .post(
+      "/signin",
+      async ({ body, request }) => {
+        const returnTo = safeReturnTo(body.return_to, deps.config.baseUrl);
+        if (!sameOriginPost(deps, request)) return signInPage({ returnTo, error: "This sign-in form was posted from another site.", status: 403 });
+        if (!body.email || !body.password) return signInPage({ returnTo, email: body.email, error: "Enter your email and password.", status: 400 });
+        try {
+          const member = await checkPassword(deps, { email: body.email, password: body.password, ip: requestMeta(request).ip });
+          const session = await createSession(deps, member.id);
+          const maxAge = Math.floor((session.expiresAt.getTime() - deps.now().getTime()) / 1000);
+          return new Response(null, { status: 303, headers: { location: returnTo, "set-cookie": sessionCookie(deps, session.token, maxAge), "cache-control": "no-store" } });
+        } catch (error) {
+          if (!(error instanceof AppError) || (error.status !== 401 && error.status !== 429)) throw error;
+          return signInPage({ returnTo, email: body.email, error: error.message, status: error.status, headers: error.headers });
+        }
+      },
+      {
+        body: t.Object({
+          email: t.Optional(t.String({ maxLength: 320 })),
+          password: t.Optional(t.String({ maxLength: 1024 })),
+          return_to: t.Optional(t.String({ maxLength: 2048 })),
+        }),
+      },
+    )
+    .post("/signout", async ({ request }) => {
+      const token = sessionToken(request);
+      const principal = token ? await resolveSession(deps, token) : null;
+      if (principal) await deleteSession(deps, principal.sessionId);
+      return new Response(null, { status: 303, headers: { location: "/signin", "set-cookie": sessionCookie(deps, "", 0) } });
+    })
+    .get("/", async ({ request }) => {
+      const token = sessionToken(request);
+      const principal = token ? await resolveSession(deps, token) : null;
+      if (!principal) return new Response(null, { status: 303, headers: { location: "/signin" } });
+      return homePage(principal.member, principal.memberships);
+    })
+    .post(
+      "/api/auth/session",
+      async ({ body, request }) => {
+        const member = await checkPassword(deps, { ...body, ip: requestMeta(request).ip });
+        const session = await createSession(deps, member.id);
+        return { token: session.token, expires_at: session.expiresAt.toISOString() };
+      },
+      { body: Credentials },
+    )
+    .delete("/api/auth/session", async ({ request }) => {
+      const principal = await authenticate(deps, request);
+      await deleteSession(deps, principal.sessionId);
+      return new Response(null, { status: 204 });
+    })
+    .get("/api/me", async ({ request }) => {
+      const principal = await authenticate(deps, request);
+      return {
+        member: principal.member,
+        orgs: principal.memberships.map((m) => ({ id: m.orgId, name: m.orgName, roles: m.roles })),
+      };
+    });
+}

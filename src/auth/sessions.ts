@@ -1,0 +1,48 @@
+// Dashboard sessions: an opaque `svc_ses_…` token handed to the browser (cookie) or to an API
+// client (bearer). Only its SHA-256 is stored; lookups return null on any failure and the HTTP
+// layer decides the status.
+import { and, eq, gt, lt } from "drizzle-orm";
+import { mintToken, sha256Hex } from "../crypto/tokens.ts";
+import { dashboardSessions, members, memberships, orgs } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+
+export const SESSION_PREFIX = "svc_ses_";
+export const SESSION_COOKIE = "svc_session";
+
+export interface Principal {
+  sessionId: string;
+  member: { id: string; email: string; name: string };
+  memberships: { orgId: string; orgName: string; roles: string[] }[];
+}
+
+export async function createSession(deps: Deps, memberId: string): Promise<{ token: string; expiresAt: Date }> {
+  const token = mintToken(SESSION_PREFIX);
+  const expiresAt = new Date(deps.now().getTime() + deps.config.sessionTtlHours * 3600_000);
+  await deps.db.insert(dashboardSessions).values({ tokenHash: sha256Hex(token), memberId, expiresAt });
+  return { token, expiresAt };
+}
+
+export async function resolveSession(deps: Deps, token: string): Promise<Principal | null> {
+  if (!token.startsWith(SESSION_PREFIX) || token.length > 128) return null;
+  const [row] = await deps.db
+    .select({ sessionId: dashboardSessions.id, id: members.id, email: members.email, name: members.name })
+    .from(dashboardSessions)
+    .innerJoin(members, eq(members.id, dashboardSessions.memberId))
+    .where(and(eq(dashboardSessions.tokenHash, sha256Hex(token)), gt(dashboardSessions.expiresAt, deps.now())));
+  if (!row) return null;
+  const rows = await deps.db
+    .select({ orgId: memberships.orgId, orgName: orgs.name, roles: memberships.roles })
+    .from(memberships)
+    .innerJoin(orgs, eq(orgs.id, memberships.orgId))
+    .where(eq(memberships.memberId, row.id))
+    .orderBy(orgs.createdAt);
+  return { sessionId: row.sessionId, member: { id: row.id, email: row.email, name: row.name }, memberships: rows };
+}
+
+export async function deleteSession(deps: Deps, sessionId: string): Promise<void> {
+  await deps.db.delete(dashboardSessions).where(eq(dashboardSessions.id, sessionId));
+}
+
+export async function deleteExpiredSessions(deps: Deps): Promise<void> {
+  await deps.db.delete(dashboardSessions).where(lt(dashboardSessions.expiresAt, deps.now()));
+}

@@ -1,0 +1,61 @@
+// Checking an email and password. Two rules beyond "is it right":
+// - the same work whether or not the account exists (a missing account still costs one argon2
+//   verification, against a hash made at start-up), so timing does not reveal who has an account;
+// - failures are limited per account and per client IP (fixed windows shared by every process).
+//   An attempt takes a slot before the password is checked, so parallel guesses cannot slip past
+//   the limit; a successful sign-in gives its slot back.
+import { eq } from "drizzle-orm";
+import { sha256Hex } from "../crypto/tokens.ts";
+import { members } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { refund, take, type WindowLimit } from "../ratelimit/fixed-window.ts";
+
+export const SIGNIN_LIMITS = {
+  /** Failed sign-ins per account per 15 minutes. */
+  perAccount: { limit: 5, windowSeconds: 15 * 60 } satisfies WindowLimit,
+  /** Failed sign-ins per client IP per 15 minutes. */
+  perIp: { limit: 20, windowSeconds: 15 * 60 } satisfies WindowLimit,
+};
+
+let dummyHash: Promise<string> | undefined;
+/** A real argon2id hash of a random password, computed once, verified against for unknown accounts. */
+export function warmUpSignIn(): Promise<string> {
+  dummyHash ??= Bun.password.hash(crypto.randomUUID(), { algorithm: "argon2id" });
+  return dummyHash;
+}
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export class SignInFailed extends AppError {
+  constructor() {
+    super(401, "invalid_credentials", "Email or password is incorrect.");
+  }
+}
+
+export async function checkPassword(deps: Deps, input: { email: string; password: string; ip: string }) {
+  const email = normaliseEmail(input.email);
+  const now = deps.now();
+  const keys = [
+    { key: `signin:account:${sha256Hex(email)}`, limit: SIGNIN_LIMITS.perAccount },
+    { key: `signin:ip:${input.ip}`, limit: SIGNIN_LIMITS.perIp },
+  ];
+  const taken = await Promise.all(keys.map((k) => take(deps.db, k.key, k.limit, now)));
+  const blocked = taken.filter((t) => !t.allowed);
+  if (blocked.length > 0) {
+    throw AppError.tooManyRequests(
+      Math.max(...blocked.map((t) => t.retryAfter)),
+      "Too many failed sign-in attempts. Try again later.",
+    );
+  }
+  const [member] = await deps.db
+    .select({ id: members.id, email: members.email, name: members.name, passwordHash: members.passwordHash })
+    .from(members)
+    .where(eq(members.email, email));
+  const ok = await Bun.password.verify(input.password, member?.passwordHash ?? (await warmUpSignIn()));
+  if (!member || !ok) throw new SignInFailed();
+  await Promise.all(keys.map((k) => refund(deps.db, k.key, k.limit, now)));
+  return { id: member.id, email: member.email, name: member.name };
+}

@@ -1,0 +1,104 @@
+// The service's configuration: read from the environment once at boot, validated, frozen, and
+// passed down. Nothing else reads process.env. Every variable is documented in the README.
+export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
+
+export interface Config {
+  /** TCP port to listen on. Default 3000. */
+  port: number;
+  /** Interface to bind. Default 0.0.0.0. */
+  host: string;
+  /** Public origin used in every absolute URL the service emits, without trailing slash. */
+  baseUrl: string;
+  /** `postgres://…` → PostgreSQL; undefined → embedded PGlite in `dataDir`. */
+  databaseUrl?: string;
+  /** Where embedded mode keeps its database, lock and generated secret key. Default ./data. */
+  dataDir: string;
+  /** 32-byte key for field encryption, when given by SECRET_KEY (see src/crypto/secret-key.ts). */
+  secretKey?: Buffer;
+  /** `development` relaxes exactly one thing: connector URLs may be loopback http. */
+  nodeEnv: "development" | "production" | "test";
+  logLevel: LogLevel;
+  /** Seed a demo organisation on first start. SEED_DEMO=0 disables. */
+  seedDemo: boolean;
+  /** Take the client IP from the first X-Forwarded-For hop (only behind a proxy you run). */
+  trustProxy: boolean;
+  /** How long a dashboard session lives. Default 7 days. */
+  sessionTtlHours: number;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`${variable} ${problem}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max)
+    throw new ConfigError(name, `must be a whole number from ${min} to ${max} (got ${JSON.stringify(raw)})`);
+  return Number(raw);
+}
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (!(allowed as readonly string[]).includes(raw))
+    throw new ConfigError(name, `must be one of ${allowed.join(", ")} (got ${JSON.stringify(raw)})`);
+  return raw as T;
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  return oneOf(env, name, ["0", "1", "true", "false"] as const, fallback ? "1" : "0").match(/^(1|true)$/) !== null;
+}
+
+function origin(raw: string, name: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be an absolute http(s) URL such as https://agents.example.com (got ${JSON.stringify(raw)})`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new ConfigError(name, `must use http or https (got ${JSON.stringify(raw)})`);
+  if (url.pathname !== "/" || url.search || url.hash || url.username || url.password)
+    throw new ConfigError(name, `must be an origin with no path, query, fragment or credentials (got ${JSON.stringify(raw)})`);
+  return url.origin;
+}
+
+export function parseSecretKey(raw: string, name = "SECRET_KEY"): Buffer {
+  const bytes = /^[A-Za-z0-9+/]+={0,2}$/.test(raw) ? Buffer.from(raw, "base64") : Buffer.alloc(0);
+  if (bytes.length !== 32)
+    throw new ConfigError(name, "must be 32 random bytes, base64-encoded (e.g. the output of `openssl rand -base64 32`)");
+  return bytes;
+}
+
+/** Parses the environment. Throws ConfigError naming the first bad variable. */
+export function loadConfig(env: Env): Readonly<Config> {
+  const port = integer(env, "PORT", 3000, 1, 65535);
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\/./.test(databaseUrl))
+    throw new ConfigError("DATABASE_URL", "must be a postgres:// or postgresql:// URL (unset it to use the embedded database)");
+  const secretKey = env.SECRET_KEY ? parseSecretKey(env.SECRET_KEY) : undefined;
+  if (databaseUrl !== undefined && secretKey === undefined)
+    throw new ConfigError("SECRET_KEY", "is required when DATABASE_URL is set (32 random bytes, base64: `openssl rand -base64 32`)");
+  const host = env.HOST || "0.0.0.0";
+  return Object.freeze({
+    port,
+    host,
+    baseUrl: origin(env.BASE_URL || `http://localhost:${port}`, "BASE_URL"),
+    databaseUrl,
+    dataDir: env.DATA_DIR || "./data",
+    secretKey,
+    nodeEnv: oneOf(env, "NODE_ENV", ["development", "production", "test"] as const, "production"),
+    logLevel: oneOf(env, "LOG_LEVEL", ["debug", "info", "warn", "error", "silent"] as const, "info"),
+    seedDemo: flag(env, "SEED_DEMO", true),
+    trustProxy: flag(env, "TRUST_PROXY", false),
+    sessionTtlHours: integer(env, "SESSION_TTL_HOURS", 24 * 7, 1, 24 * 365),
+  });
+}

@@ -1,0 +1,109 @@
+// Core tenancy: organisations, the people who sign in to the dashboard, their roles, and the
+// agents and widget keys every org starts with. Feature areas add their own files beside this one.
+import { sql } from "drizzle-orm";
+import { boolean, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
+
+export const orgs = pgTable("orgs", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  name: text("name").notNull(),
+  /** Public widget settings (§2.7 `organization.settings`). Never holds secrets. */
+  settings: jsonb("settings").$type<Record<string, unknown>>().notNull().default({}),
+  /** Feature flags by name, e.g. `{ "mcp_external_servers": true }`; absent means off. */
+  featureFlags: jsonb("feature_flags").$type<Record<string, boolean>>().notNull().default({}),
+  identityVerification: boolean("identity_verification").notNull().default(false),
+  /** HS256 secret for widget `user_token`s, encrypted with SECRET_KEY (crypto/fields.ts). */
+  identitySecret: text("identity_secret").notNull(),
+  /** The secret before the last rotation; still accepted until cleared (INTEROP D). */
+  identitySecretPrevious: text("identity_secret_previous"),
+  isDemo: boolean("is_demo").notNull().default(false),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** A person who signs in to the dashboard. One member may belong to several orgs. */
+export const members = pgTable("members", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  /** Stored lower-cased; unique across the instance. */
+  email: text("email").notNull().unique(),
+  name: text("name").notNull().default(""),
+  /** argon2id (Bun.password), PHC string. */
+  passwordHash: text("password_hash").notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const memberships = pgTable(
+  "memberships",
+  {
+    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    memberId: uuid("member_id").notNull().references(() => members.id, { onDelete: "cascade" }),
+    /** Role names from src/auth/roles.ts. */
+    roles: text("roles").array().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.orgId, t.memberId] }), index("memberships_member_idx").on(t.memberId)],
+);
+
+/** Dashboard sessions (cookie or `Authorization: Bearer`). Only the SHA-256 of the token is kept. */
+export const dashboardSessions = pgTable(
+  "dashboard_sessions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tokenHash: text("token_hash").notNull().unique(),
+    memberId: uuid("member_id").notNull().references(() => members.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("dashboard_sessions_member_idx").on(t.memberId), index("dashboard_sessions_expires_idx").on(t.expiresAt)],
+);
+
+export type AgentStatus = "active" | "inactive" | "disabled";
+
+export const agents = pgTable(
+  "agents",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** System instructions; never leaves the server (redacted from §2.7 config). */
+    instructions: text("instructions").notNull().default(""),
+    skills: jsonb("skills").$type<string[]>().notNull().default([]),
+    status: text("status").$type<AgentStatus>().notNull().default("inactive"),
+    avatarConfig: jsonb("avatar_config").$type<Record<string, unknown>>().notNull().default({}),
+    voiceConfig: jsonb("voice_config").$type<Record<string, unknown>>().notNull().default({}),
+    flowConfig: jsonb("flow_config")
+      .$type<{ steps: unknown[]; custom_variables: unknown[] }>()
+      .notNull()
+      .default({ steps: [], custom_variables: [] }),
+    liveHelpLabel: text("live_help_label").notNull().default("Talk to a person"),
+    videoDisplayMode: text("video_display_mode").notNull().default("inline"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("agents_org_idx").on(t.orgId),
+    // At most one active agent per org: it answers when a request names no agent (§2.5 agent_id).
+    uniqueIndex("agents_one_active_per_org").on(t.orgId).where(sql`${t.status} = 'active'`),
+  ],
+);
+
+/**
+ * Publishable widget keys (`ab_live_…`, §5). They are public by design (embedded in every page
+ * that loads the widget) and identify an org, so they are stored as-is to be shown again in the
+ * install snippet; they grant nothing beyond the public widget endpoints.
+ */
+export const widgetKeys = pgTable(
+  "widget_keys",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    key: text("key").notNull().unique(),
+    label: text("label").notNull().default("default"),
+    createdAt: createdAt(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [index("widget_keys_org_idx").on(t.orgId)],
+);

@@ -1,0 +1,2 @@
+export * from "./core.ts";
+export * from "./ratelimit.ts";

@@ -1,0 +1,15 @@
+// What every feature function may use, built once at boot (src/server.ts) or per test file
+// (test/support/app.ts) and passed down explicitly. Nothing reaches for globals instead.
+import type { Config } from "./config.ts";
+import type { FieldCipher } from "./crypto/fields.ts";
+import type { Db } from "./db/client.ts";
+import type { Logger } from "./log.ts";
+
+export interface Deps {
+  config: Readonly<Config>;
+  db: Db;
+  cipher: FieldCipher;
+  log: Logger;
+  /** The clock; tests move it instead of sleeping. */
+  now: () => Date;
+}

@@ -1,0 +1,59 @@
+// Request bodies: read with a size cap (413 past it, whether or not Content-Length was sent) and
+// parsed by media type. One parser for every route; Elysia's own parsers never run.
+import { AppError } from "../errors.ts";
+
+/** Body size caps by path prefix, longest match first. Documented in the README. */
+export const BODY_LIMITS: { prefix: string; bytes: number }[] = [
+  { prefix: "/api/", bytes: 64 * 1024 },
+  { prefix: "/", bytes: 16 * 1024 },
+];
+
+/** Upper bound handed to Bun.serve; per-route caps above are stricter. */
+export const MAX_BODY_BYTES = Math.max(...BODY_LIMITS.map((l) => l.bytes));
+
+export function bodyLimitFor(path: string): number {
+  let best = { prefix: "", bytes: 16 * 1024 };
+  for (const limit of BODY_LIMITS) if (path.startsWith(limit.prefix) && limit.prefix.length > best.prefix.length) best = limit;
+  return best.bytes;
+}
+
+export function payloadTooLarge(limit: number): AppError {
+  return new AppError(413, "payload_too_large", `The request body is larger than ${limit} bytes.`);
+}
+
+export async function readCappedText(request: Request, limit: number): Promise<string> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > limit) throw payloadTooLarge(limit);
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw payloadTooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+}
+
+/** Parses a body by its media type. An empty body parses to `undefined` (validation reports it). */
+export async function parseBody(request: Request, contentType: string, path: string): Promise<unknown> {
+  const text = await readCappedText(request, bodyLimitFor(path));
+  const type = contentType.split(";")[0]!.trim().toLowerCase();
+  if (text === "") return undefined;
+  if (type === "application/json" || type.endsWith("+json")) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new AppError(400, "invalid_json", "The request body is not valid JSON.");
+    }
+  }
+  if (type === "application/x-www-form-urlencoded") return Object.fromEntries(new URLSearchParams(text));
+  if (type === "text/plain" || type === "") return text;
+  throw new AppError(415, "unsupported_media_type", `Content-Type ${type} is not accepted here.`);
+}

@@ -1,0 +1,45 @@
+// The JSON error shape of the dashboard and SDK APIs:
+//   {"error":{"code":"validation_failed","message":"…","details":[{"path":"/message","message":"…"}],"request_id":"…"}}
+// Validation failures are 400 (Elysia's default is 422), unknown routes 404, anything unexpected a
+// 500 that carries the request id and nothing of the cause (which goes to the log instead).
+import { Elysia, ValidationError } from "elysia";
+import { AppError, type ErrorDetail } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import { requestMeta } from "./request-meta.ts";
+
+export function errorResponse(error: AppError, requestId: string): Response {
+  const body = {
+    error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}), request_id: requestId },
+  };
+  return new Response(JSON.stringify(body), {
+    status: error.status,
+    headers: { "content-type": "application/json; charset=utf-8", ...error.headers },
+  });
+}
+
+function validationDetails(error: ValidationError): ErrorDetail[] {
+  const seen = new Set<string>();
+  const details: ErrorDetail[] = [];
+  for (const issue of error.all as { path?: string; message?: string; summary?: string }[]) {
+    const path = issue.path || "/";
+    if (seen.has(path)) continue;
+    seen.add(path);
+    details.push({ path, message: issue.summary ?? issue.message ?? "is invalid" });
+  }
+  return details;
+}
+
+export function errorHandling(log: Logger) {
+  return new Elysia({ name: "error-handling" }).onError({ as: "global" }, ({ code, error, request }) => {
+    const { id } = requestMeta(request);
+    if (error instanceof AppError) return errorResponse(error, id);
+    if (code === "VALIDATION") {
+      const where = (error as ValidationError).type === "query" ? "query" : "body";
+      return errorResponse(AppError.badRequest(`The request ${where} is invalid.`, validationDetails(error as ValidationError)), id);
+    }
+    if (code === "NOT_FOUND") return errorResponse(AppError.notFound("No such endpoint."), id);
+    if (code === "PARSE") return errorResponse(new AppError(400, "invalid_body", "The request body could not be parsed."), id);
+    log.error("unhandled error", { request_id: id, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error), stack: error instanceof Error ? error.stack : undefined });
+    return errorResponse(new AppError(500, "internal_error", "Something went wrong on our side. Quote the request id if you report it."), id);
+  });
+}

@@ -1,0 +1,21 @@
+// Per-request facts the outer handler (src/http/handler.ts) learns before routing: the request id
+// and the client address. Kept beside the Request object rather than in a global.
+export interface RequestMeta {
+  id: string;
+  ip: string;
+}
+
+const metas = new WeakMap<Request, RequestMeta>();
+
+export function setRequestMeta(request: Request, meta: RequestMeta): void {
+  metas.set(request, meta);
+}
+
+export function requestMeta(request: Request): RequestMeta {
+  let meta = metas.get(request);
+  if (!meta) {
+    meta = { id: crypto.randomUUID(), ip: "unknown" };
+    metas.set(request, meta);
+  }
+  return meta;
+}

@@ -1,0 +1,108 @@
+// Creating organisations and switching their feature flags: the verbs behind `org create` and
+// `org flag`, and the demo seed. An org starts with everything needed to answer a widget: an
+// admin member holding every role, one active agent, a publishable widget key and an identity
+// secret (encrypted at rest).
+import { randomBytes } from "node:crypto";
+import { eq, sql } from "drizzle-orm";
+import { ROLES } from "../auth/roles.ts";
+import { normaliseEmail } from "../auth/signin.ts";
+import { agents, members, memberships, orgs, widgetKeys } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { AppError, type ErrorDetail } from "../errors.ts";
+
+/** Every feature flag the service knows; unknown names are rejected so typos do not pass silently. */
+export const FEATURE_FLAGS = {
+  mcp_external_servers: "Connect third-party MCP servers and use their tools as agent actions.",
+} as const;
+export type FeatureFlag = keyof typeof FEATURE_FLAGS;
+
+export const WIDGET_KEY_PREFIX = "ab_live_";
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,253}\.[^\s@.]{2,63}$/;
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 1024;
+
+export function identitySecretContext(orgId: string, column: "identity_secret" | "identity_secret_previous" = "identity_secret") {
+  return `orgs.${column}:${orgId}`;
+}
+
+export interface CreateOrgInput {
+  name: string;
+  adminEmail: string;
+  adminPassword: string;
+  flags?: string[];
+  isDemo?: boolean;
+}
+
+export interface CreatedOrg {
+  org_id: string;
+  agent_id: string;
+  widget_key: string;
+  identity_secret: string;
+  admin_email: string;
+}
+
+export function isFeatureFlag(name: string): name is FeatureFlag {
+  return Object.hasOwn(FEATURE_FLAGS, name);
+}
+
+function unknownFlag(name: string, path: string): ErrorDetail {
+  return { path, message: `unknown feature flag ${JSON.stringify(name)}; known: ${Object.keys(FEATURE_FLAGS).join(", ")}` };
+}
+
+export function validateCreateOrg(input: CreateOrgInput): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  const name = input.name.trim();
+  if (name.length < 1 || name.length > 200) problems.push({ path: "/name", message: "must be 1 to 200 characters" });
+  if (!EMAIL.test(normaliseEmail(input.adminEmail))) problems.push({ path: "/admin_email", message: "must be an email address" });
+  if (input.adminPassword.length < PASSWORD_MIN || input.adminPassword.length > PASSWORD_MAX)
+    problems.push({ path: "/admin_password", message: `must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters` });
+  for (const [i, flag] of (input.flags ?? []).entries()) if (!isFeatureFlag(flag)) problems.push(unknownFlag(flag, `/flags/${i}`));
+  return problems;
+}
+
+export async function createOrg(deps: Deps, input: CreateOrgInput): Promise<CreatedOrg> {
+  const problems = validateCreateOrg(input);
+  if (problems.length > 0) throw AppError.badRequest("The organisation could not be created.", problems);
+  const email = normaliseEmail(input.adminEmail);
+  const [existing] = await deps.db.select().from(members).where(eq(members.email, email));
+  // An existing member becomes admin of the new org too, but only by proving their password:
+  // `org create` must not be a way to take over someone's account.
+  if (existing && !(await Bun.password.verify(input.adminPassword, existing.passwordHash)))
+    throw new AppError(409, "member_exists", `A member with email ${email} exists and the password given is not theirs.`);
+  const passwordHash = existing ? undefined : await Bun.password.hash(input.adminPassword, { algorithm: "argon2id" });
+
+  const orgId = crypto.randomUUID();
+  const identitySecret = randomBytes(32).toString("base64url");
+  const widgetKey = WIDGET_KEY_PREFIX + randomBytes(24).toString("base64url");
+  const flags = Object.fromEntries((input.flags ?? []).map((f) => [f, true]));
+
+  const agentId = await deps.db.transaction(async (tx) => {
+    const memberId = existing?.id ?? (await tx.insert(members).values({ email, passwordHash: passwordHash! }).returning({ id: members.id }))[0]!.id;
+    await tx.insert(orgs).values({
+      id: orgId,
+      name: input.name.trim(),
+      featureFlags: flags,
+      identitySecret: deps.cipher.encrypt(identitySecret, identitySecretContext(orgId)),
+      isDemo: input.isDemo ?? false,
+    });
+    await tx.insert(memberships).values({ orgId, memberId, roles: [...ROLES] });
+    const [agent] = await tx
+      .insert(agents)
+      .values({ orgId, name: "Support agent", status: "active", skills: ["answer_questions"] })
+      .returning({ id: agents.id });
+    await tx.insert(widgetKeys).values({ orgId, key: widgetKey });
+    return agent!.id;
+  });
+  return { org_id: orgId, agent_id: agentId, widget_key: widgetKey, identity_secret: identitySecret, admin_email: email };
+}
+
+export async function setFeatureFlag(deps: Deps, orgId: string, flag: string, enabled: boolean): Promise<Record<string, boolean>> {
+  if (!isFeatureFlag(flag)) throw AppError.badRequest("Unknown feature flag.", [unknownFlag(flag, "/name")]);
+  const [row] = await deps.db
+    .update(orgs)
+    .set({ featureFlags: sql`${orgs.featureFlags} || ${JSON.stringify({ [flag]: enabled })}::jsonb`, updatedAt: deps.now() })
+    .where(eq(orgs.id, orgId))
+    .returning({ featureFlags: orgs.featureFlags });
+  if (!row) throw AppError.notFound(`No organisation with id ${orgId}.`);
+  return row.featureFlags;
+}

@@ -1,0 +1,109 @@
+// Boot: open the database (taking the DATA_DIR lock in embedded mode), migrate, then — for
+// `serve` — seed the demo org, listen, and shut down gracefully on SIGTERM/SIGINT.
+import type { Server } from "bun";
+import { createAppHandler } from "./app.ts";
+import { deleteExpiredSessions } from "./auth/sessions.ts";
+import type { Config } from "./config.ts";
+import { createFieldCipher } from "./crypto/fields.ts";
+import { resolveSecretKey } from "./crypto/secret-key.ts";
+import { type Database, openPglite, openPostgres } from "./db/client.ts";
+import { acquireDataDirLock } from "./db/lock.ts";
+import { migrate } from "./db/migrate.ts";
+import type { Deps } from "./deps.ts";
+import { MAX_BODY_BYTES } from "./http/body.ts";
+import type { Logger } from "./log.ts";
+import { ensureDemo } from "./orgs/demo.ts";
+import { deleteExpiredCounters } from "./ratelimit/fixed-window.ts";
+
+export interface Services {
+  deps: Deps;
+  database: Database;
+  close(): Promise<void>;
+}
+
+/** Opens and migrates the database and builds the dependencies every command needs. */
+export async function openServices(config: Readonly<Config>, log: Logger): Promise<Services> {
+  const secretKey = resolveSecretKey(config);
+  let release = () => {};
+  let database: Database;
+  if (config.databaseUrl) {
+    database = openPostgres(config.databaseUrl);
+  } else {
+    release = acquireDataDirLock(config.dataDir);
+    try {
+      database = await openPglite(`${config.dataDir}/pgdata`);
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+  const close = async () => {
+    await database.close();
+    release();
+  };
+  try {
+    const applied = await migrate(database.db);
+    if (applied.length > 0) log.info("applied migrations", { migrations: applied });
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const deps: Deps = { config, db: database.db, cipher: createFieldCipher(secretKey), log, now: () => new Date() };
+  return { deps, database, close };
+}
+
+/** How long in-flight requests may take to finish after SIGTERM/SIGINT before they are cut. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+const HOUSEKEEPING_MS = 10 * 60_000;
+
+export async function serve(config: Readonly<Config>, log: Logger): Promise<{ server: Server<unknown>; stop(): Promise<void> }> {
+  const services = await openServices(config, log);
+  const { deps } = services;
+  const demo = config.seedDemo ? await ensureDemo(deps) : null;
+  const handler = createAppHandler(deps);
+  const server = Bun.serve({
+    port: config.port,
+    hostname: config.host,
+    maxRequestBodySize: MAX_BODY_BYTES,
+    // Bun cuts a response that sends nothing for `idleTimeout` seconds (default 10). Streams that
+    // need longer raise it per request with server.timeout().
+    idleTimeout: 30,
+    fetch: handler,
+    error: (error) => {
+      log.error("unhandled server error", { error: error.message });
+      return new Response(JSON.stringify({ error: { code: "internal_error", message: "Something went wrong on our side." } }), {
+        status: 500,
+        headers: { "content-type": "application/json" },
+      });
+    },
+  });
+  const housekeeping = setInterval(() => {
+    Promise.all([deleteExpiredSessions(deps), deleteExpiredCounters(deps.db, deps.now())]).catch((error) =>
+      log.warn("housekeeping failed", { error: String(error) }),
+    );
+  }, HOUSEKEEPING_MS);
+
+  const where = config.databaseUrl ? "PostgreSQL" : `embedded database in ${config.dataDir}`;
+  const lines = [`svc-agents listening on ${config.baseUrl} (${where})`, `Sign in:     ${config.baseUrl}/signin`];
+  if (demo) {
+    lines.push(`Demo admin:  ${demo.email}`);
+    lines.push(demo.password ? `Password:    ${demo.password}   (shown once; it is not stored in the clear)` : "Password:    printed at the first start");
+    lines.push(`Widget key:  ${demo.widgetKey}`);
+  }
+  process.stdout.write(`${lines.join("\n")}\n`);
+  log.info("listening", { url: config.baseUrl, port: server.port, database: services.database.kind });
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      clearInterval(housekeeping);
+      const graceful = server.stop(false);
+      const timedOut = await Promise.race([graceful.then(() => false), Bun.sleep(SHUTDOWN_GRACE_MS).then(() => true)]);
+      if (timedOut) await server.stop(true);
+      await services.close();
+      log.info("stopped", { forced: timedOut });
+    })();
+    return stopping;
+  };
+  return { server, stop };
+}

@@ -1,0 +1,14 @@
+// Bun imports `.sql` files `with { type: "text" }` as strings (src/db/migrations/index.ts).
+declare module "*.sql" {
+  const text: string;
+  export default text;
+}
+// Bun imports binary assets `with { type: "file" }` as a path (embedded in the compiled binary).
+declare module "*.wasm" {
+  const path: string;
+  export default path;
+}
+declare module "*.data" {
+  const path: string;
+  export default path;
+}
