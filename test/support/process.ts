@@ -1,0 +1,97 @@
+// Running the real thing: `bun src/main.ts …` (or the compiled binary) as a child process, the
+// way `npm start` and `npm run cli` do.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const ROOT = join(import.meta.dir, "../..");
+export const MAIN = join(ROOT, "src/main.ts");
+
+export function tempDir(prefix = "svc-test-"): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** A port that was free a moment ago. */
+export function freePort(): number {
+  const listener = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = listener.port;
+  listener.stop(true);
+  return port;
+}
+
+/** The environment for a child: ours minus anything that would change its configuration. */
+export function childEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const base: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined || /^(PORT|HOST|BASE_URL|DATABASE_URL|DATA_DIR|SECRET_KEY|NODE_ENV|LOG_LEVEL|SEED_DEMO|TRUST_PROXY|SESSION_TTL_HOURS)$/.test(k)) continue;
+    base[k] = v;
+  }
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) base[k] = v;
+  return base;
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export async function runCli(args: string[], env: Record<string, string | undefined>, command: string[] = [process.execPath, MAIN]): Promise<CliResult> {
+  const proc = Bun.spawn([...command, ...args], { env: childEnv(env), stdout: "pipe", stderr: "pipe", stdin: "ignore", cwd: env.CWD ?? ROOT });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
+
+export interface RunningServer {
+  url: string;
+  proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  stdout(): string;
+  stderr(): string;
+  /** SIGTERM, then the exit code. */
+  stop(): Promise<number>;
+}
+
+async function drain(stream: ReadableStream<Uint8Array>, into: string[]) {
+  const decoder = new TextDecoder();
+  for await (const chunk of stream) into.push(decoder.decode(chunk, { stream: true }));
+}
+
+/** Starts `serve` and waits until /readyz answers 200. */
+export async function startServer(env: Record<string, string | undefined>, command: string[] = [process.execPath, MAIN, "serve"], timeoutMs = 60_000): Promise<RunningServer> {
+  const port = env.PORT ? Number(env.PORT) : freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const proc = Bun.spawn(command, {
+    env: childEnv({ LOG_LEVEL: "info", ...env, PORT: String(port) }),
+    stdout: "pipe",
+    stderr: "pipe",
+    stdin: "ignore",
+    cwd: env.CWD ?? ROOT,
+  });
+  const out: string[] = [];
+  const err: string[] = [];
+  void drain(proc.stdout, out);
+  void drain(proc.stderr, err);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}: ${err.join("")}`);
+    try {
+      const res = await fetch(`${url}/readyz`);
+      if (res.status === 200) break;
+    } catch {}
+    if (Date.now() > deadline) {
+      proc.kill("SIGKILL");
+      throw new Error(`server did not become ready: ${err.join("")}`);
+    }
+    await Bun.sleep(100);
+  }
+  return {
+    url,
+    proc,
+    stdout: () => out.join(""),
+    stderr: () => err.join(""),
+    async stop() {
+      proc.kill("SIGTERM");
+      return proc.exited;
+    },
+  };
+}
