@@ -33,6 +33,9 @@ export function errorHandling(log: Logger) {
   return new Elysia({ name: "error-handling" }).onError({ as: "global" }, ({ code, error, request }) => {
     const { id } = requestMeta(request);
     if (error instanceof AppError) return errorResponse(error, id);
+    // Elysia wraps whatever our body parser (src/http/body.ts) throws in a ParseError.
+    const cause = (error as { cause?: unknown }).cause;
+    if (code === "PARSE" && cause instanceof AppError) return errorResponse(cause, id);
     if (code === "VALIDATION") {
       const where = (error as ValidationError).type === "query" ? "query" : "body";
       return errorResponse(AppError.badRequest(`The request ${where} is invalid.`, validationDetails(error as ValidationError)), id);

@@ -1,0 +1,104 @@
+// A small closed-loop HTTP load generator. bench/run.ts runs it as its own process (so it never
+// shares a JavaScript thread with a server under test) with one JSON argument (LoadOptions) and
+// reads one JSON line (LoadResult) from its stdout.
+//
+// Closed loop: each of `connections` workers sends a request, waits for the whole response, and
+// sends the next, so at most `connections` requests are in flight and req/s is what the server
+// sustains at that concurrency. Bun's fetch keeps connections alive and reuses them.
+// Caveat of closed loops: a stalled server also stalls the generator, so latencies under
+// overload look better than an open-loop (fixed arrival rate) tool would report.
+
+export interface LoadOptions {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** A response with another status counts as an error, not as a latency sample. */
+  expectStatus: number;
+  connections: number;
+  /** Requests sent before measuring starts: lets the JIT, the connection pool and the server warm up. */
+  warmupMs: number;
+  durationMs: number;
+}
+
+export interface LoadResult {
+  /** Successful responses completed in the measured window. */
+  requests: number;
+  /** Failed requests (network errors or unexpected status) in the measured window. */
+  errors: number;
+  /** The first error seen, to say what went wrong. */
+  firstError?: string;
+  /** Length of the measured window: from its start until the last request in flight finished. */
+  elapsedMs: number;
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+/** Nearest-rank percentile of an ascending array. */
+export function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil(p * sorted.length)));
+  return sorted[rank - 1] ?? Number.NaN;
+}
+
+export async function runLoad(o: LoadOptions): Promise<LoadResult> {
+  const begin = performance.now();
+  const measureFrom = begin + o.warmupMs;
+  const until = measureFrom + o.durationMs;
+  const samples: number[] = [];
+  let errors = 0;
+  let firstError: string | undefined;
+  const init: RequestInit = { method: o.method, headers: o.headers, body: o.body };
+
+  const worker = async () => {
+    for (;;) {
+      const start = performance.now();
+      if (start >= until) return;
+      let failure: string | undefined;
+      try {
+        const res = await fetch(o.url, init);
+        // Read the body to the end, or the connection cannot be reused for the next request.
+        await res.arrayBuffer();
+        if (res.status !== o.expectStatus) failure = `status ${res.status}, expected ${o.expectStatus}`;
+      } catch (error) {
+        failure = error instanceof Error ? error.message : String(error);
+      }
+      const end = performance.now();
+      if (start >= measureFrom) {
+        if (failure === undefined) samples.push(end - start);
+        else errors++;
+      }
+      if (failure !== undefined) {
+        firstError ??= failure;
+        await Bun.sleep(1); // a dead server refuses instantly: do not spin a core on it
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: o.connections }, worker));
+
+  const elapsedMs = performance.now() - measureFrom;
+  const sorted = Float64Array.from(samples).sort();
+  return {
+    requests: sorted.length,
+    errors,
+    firstError,
+    elapsedMs,
+    rps: sorted.length / (elapsedMs / 1000),
+    p50Ms: percentile(sorted, 0.5),
+    p99Ms: percentile(sorted, 0.99),
+    maxMs: sorted.length > 0 ? (sorted[sorted.length - 1] ?? Number.NaN) : Number.NaN,
+  };
+}
+
+if (import.meta.main) {
+  const arg = process.argv[2];
+  if (!arg) {
+    process.stderr.write("usage: bun bench/load.ts '<LoadOptions as JSON>'\n");
+    process.exit(2);
+  }
+  const result = await runLoad(JSON.parse(arg) as LoadOptions);
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  process.exit(0); // do not wait for idle keep-alive sockets to time out
+}
