@@ -21,3 +21,5 @@ const server = Bun.serve({
 const stop = () => void server.stop(true).then(() => process.exit(0));
 process.once("SIGTERM", stop);
 process.once("SIGINT", stop);
+
+export {}; // a module, so these top-level names do not collide with other scripts' in type checking

@@ -1,4 +1,5 @@
 // `npm test`: the whole suite on embedded PGlite, then again on PostgreSQL when TEST_DATABASE_URL
+export {};
 // is set (CI sets it; see .ci/run). Ends with one summary line: "N passed, N failed".
 const bun = process.execPath;
 const extra = process.argv.slice(2);

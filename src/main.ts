@@ -6,7 +6,7 @@ import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { DataDirBusyError } from "./db/lock.ts";
 import { AppError } from "./errors.ts";
 import { createLogger, type Logger } from "./log.ts";
-import { createOrg, setFeatureFlag } from "./orgs/service.ts";
+import { createOrg, FEATURE_FLAGS, isFeatureFlag, setFeatureFlag, validateCreateOrg } from "./orgs/service.ts";
 import { openServices, serve } from "./server.ts";
 
 export const USAGE = `usage: svc-agents [serve]
@@ -33,6 +33,11 @@ function options(args: string[], spec: NonNullable<ParseArgsConfig["options"]>) 
   }
 }
 
+/** `/admin_email` → `--admin-email`, `/flags/0` → `--flag`: validation paths in CLI words. */
+function optionOf(path: string): string {
+  return `--${path.replace(/^\/flags\/\d+$/, "/flag").slice(1).replace(/_/g, "-")}`;
+}
+
 function required(values: Record<string, unknown>, name: string): string {
   const value = values[name];
   if (typeof value !== "string" || value === "") throw new UsageError(`--${name} is required`);
@@ -57,20 +62,25 @@ export function parseCommand(argv: string[]): Command {
       "admin-password": { type: "string" },
       flag: { type: "string", multiple: true },
     });
-    return {
-      kind: "org-create",
+    const command = {
+      kind: "org-create" as const,
       name: required(v, "name"),
       adminEmail: required(v, "admin-email"),
       adminPassword: required(v, "admin-password"),
       flags: (v.flag as string[] | undefined) ?? [],
     };
+    const problems = validateCreateOrg(command);
+    if (problems.length > 0) throw new UsageError(problems.map((p) => `${optionOf(p.path)}: ${p.message}`).join("; "));
+    return command;
   }
   if (first === "org" && second === "flag") {
     const v = options(rest, { org: { type: "string" }, name: { type: "string" }, on: { type: "boolean" }, off: { type: "boolean" } });
     const orgId = required(v, "org");
     if (!UUID.test(orgId)) throw new UsageError("--org must be an organisation id (a UUID)");
     if (Boolean(v.on) === Boolean(v.off)) throw new UsageError("give exactly one of --on and --off");
-    return { kind: "org-flag", orgId, name: required(v, "name"), enabled: Boolean(v.on) };
+    const name = required(v, "name");
+    if (!isFeatureFlag(name)) throw new UsageError(`--name: unknown feature flag ${JSON.stringify(name)}; known: ${Object.keys(FEATURE_FLAGS).join(", ")}`);
+    return { kind: "org-flag", orgId, name, enabled: Boolean(v.on) };
   }
   throw new UsageError(`unknown command: ${argv.slice(0, 2).join(" ")}`);
 }
@@ -133,11 +143,6 @@ async function main(argv: string[]): Promise<number> {
       }
     }
   } catch (error) {
-    if (error instanceof AppError && error.status === 400) {
-      const details = (error.details ?? []).map((d) => `${d.path.replace(/^\//, "--").replace(/_/g, "-")}: ${d.message}`).join("; ");
-      process.stderr.write(`svc-agents: ${error.message}${details ? ` ${details}` : ""}\n${USAGE}\n`);
-      return 2;
-    }
     if (error instanceof AppError || error instanceof DataDirBusyError) {
       process.stderr.write(`svc-agents: ${error.message}\n`);
       return 1;

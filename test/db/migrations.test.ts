@@ -31,19 +31,23 @@ describe("migrations", () => {
   });
 
   test("a database missing applied migrations reports them pending (and /readyz would say 503)", async () => {
-    const rollback = new Error("rollback");
-    const seen = await db.db
+    class Rollback extends Error {
+      constructor(readonly partial: number, readonly none: number) {
+        super("rollback");
+      }
+    }
+    const seen: unknown = await db.db
       .transaction(async (tx) => {
         await tx.execute(sql`delete from drizzle.__drizzle_migrations`);
         const partial = await pendingMigrationCount(tx as never);
         await tx.execute(sql`drop table drizzle.__drizzle_migrations`);
         const none = await pendingMigrationCount(tx as never);
-        throw Object.assign(rollback, { partial, none });
+        throw new Rollback(partial, none);
       })
-      .catch((e) => e as Error & { partial: number; none: number });
-    expect(seen).toBe(rollback);
-    expect((seen as unknown as { partial: number }).partial).toBe(migrationFiles.length);
-    expect((seen as unknown as { none: number }).none).toBe(migrationFiles.length);
+      .catch((e: unknown) => e);
+    expect(seen).toBeInstanceOf(Rollback);
+    expect((seen as Rollback).partial).toBe(migrationFiles.length);
+    expect((seen as Rollback).none).toBe(migrationFiles.length);
     expect(await pendingMigrationCount(db.db)).toBe(0);
   });
 
