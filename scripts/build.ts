@@ -1,0 +1,24 @@
+// `npm run build`: one self-contained executable, dist/svc-agents, via `bun build --compile`.
+// PGlite's WASM and data files and the migrations are imported as embedded files
+// (src/db/pglite-assets.ts, src/db/migrations/index.ts), so the binary starts on an empty
+// directory with nothing beside it. BUILD_TARGET picks another platform, e.g. bun-linux-arm64.
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "..");
+
+export async function buildBinary(outfile = join(root, "dist/svc-agents")): Promise<string> {
+  const target = process.env.BUILD_TARGET ? [`--target=${process.env.BUILD_TARGET}`] : [];
+  const proc = Bun.spawn([process.execPath, "build", "--compile", "--minify-syntax", ...target, join(root, "src/main.ts"), "--outfile", outfile], {
+    cwd: root,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  if (code !== 0) throw new Error(`bun build failed (${code}):\n${out}${err}`);
+  return outfile;
+}
+
+if (import.meta.main) {
+  const file = await buildBinary(process.argv[2]);
+  console.log(`built ${file}`);
+}
