@@ -56,7 +56,7 @@ export async function openServices(config: Readonly<Config>, log: Logger): Promi
 export const SHUTDOWN_GRACE_MS = 10_000;
 const HOUSEKEEPING_MS = 10 * 60_000;
 
-export async function serve(config: Readonly<Config>, log: Logger): Promise<{ server: Server<unknown>; stop(): Promise<void> }> {
+export async function serve(config: Readonly<Config>, log: Logger): Promise<{ server: Server<unknown>; deps: Deps; stop(): Promise<void> }> {
   const services = await openServices(config, log);
   const { deps } = services;
   const demo = config.seedDemo ? await ensureDemo(deps) : null;
@@ -105,5 +105,5 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
     })();
     return stopping;
   };
-  return { server, stop };
+  return { server, deps, stop };
 }

@@ -12,7 +12,8 @@ export class DataDirBusyError extends Error {
   ) {
     super(
       `the embedded database in ${dataDir} is in use by another svc-agents process (pid ${pid}). ` +
-        "Run admin commands while the server is stopped, or point both at PostgreSQL with DATABASE_URL.",
+        "To run an admin command through that server, repeat it with --via-server first " +
+        "(e.g. `npm run cli -- --via-server org create …`).",
     );
   }
 }

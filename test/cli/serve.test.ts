@@ -48,9 +48,27 @@ describe.skipIf(engine !== "pglite")("embedded PGlite", () => {
     expect(busy.stdout).toBe("");
     expect(busy.stderr).toContain(`in use by another svc-agents process (pid ${server.proc.pid})`);
     expect(Date.now() - started).toBeLessThan(10_000);
+    expect(busy.stderr).toContain("--via-server");
+
+    // …and runs it through the server when asked to.
+    const via = await runCli(["--via-server", "org", "create", "--name", "Via", "--admin-email", "via@example.com", "--admin-password", "via-password"], { DATA_DIR: dataDir });
+    expect(via.code).toBe(0);
+    expect(JSON.parse(via.stdout).admin_email).toBe("via@example.com");
+    expect((await session(server.url, "via@example.com", "via-password")).status).toBe(200);
+    const viaBad = await runCli(["--via-server", "org", "flag", "--org", crypto.randomUUID(), "--name", "mcp_external_servers", "--on"], { DATA_DIR: dataDir });
+    expect(viaBad.code).toBe(1);
+    expect(viaBad.stderr).toContain("No organisation with id");
+    expect(statSync(join(dataDir, "admin.sock")).mode & 0o777).toBe(0o600);
+
+    expect((await runCli(["healthcheck"], { PORT: new URL(server.url).port })).code).toBe(0);
 
     expect(await server.stop()).toBe(0);
     expect(existsSync(join(dataDir, "svc-agents.lock"))).toBe(false);
+    expect(existsSync(join(dataDir, "admin.sock"))).toBe(false);
+    expect((await runCli(["healthcheck"], { PORT: new URL(server.url).port })).code).toBe(1);
+    const noServer = await runCli(["--via-server", "migrate"], { DATA_DIR: dataDir });
+    expect(noServer.code).toBe(1);
+    expect(noServer.stderr).toContain("no svc-agents server is running");
   });
 
   test("restart with the same DATA_DIR keeps an org created in between; the password is not printed again", async () => {

@@ -66,6 +66,25 @@ function focused(page: Page): Promise<string> {
   });
 }
 
+interface Outcome {
+  /** Status of the POST /signin response (303 when it signs in). */
+  status: number;
+  /** Where the browser is once the resulting page has loaded. */
+  path: string;
+  /** Texts of role=alert elements on that page. */
+  alerts: string[];
+}
+
+/** Submits the sign-in form with `submit` (a click, a key) and reports where the browser ends up. */
+async function submitSignIn(page: Page, submit: () => Promise<void>): Promise<Outcome> {
+  const posted = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/signin");
+  const loaded = page.waitForEvent("load");
+  await submit();
+  const status = (await posted).status();
+  await loaded;
+  return { status, path: new URL(page.url()).pathname, alerts: (await page.getByRole("alert").allInnerTexts()).map((t) => t.trim()) };
+}
+
 describe("sign-in page in Chromium", () => {
   test.skipIf(missing)(
     "signs in by label and keyboard, lands on return_to with an HttpOnly SameSite=Lax cookie",
@@ -87,10 +106,11 @@ describe("sign-in page in Chromium", () => {
       expect(await passwordField.inputValue()).toBe(password);
 
       const me = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/me");
-      await page.getByRole("button", { name: "Sign in" }).click();
-      const meResponse = await me;
-      await page.waitForURL((url) => url.pathname === "/api/me");
+      me.catch(() => {}); // awaited below only once sign-in succeeded
+      const outcome = await submitSignIn(page, () => page.getByRole("button", { name: "Sign in" }).click());
+      expect(outcome).toEqual({ status: 303, path: "/api/me", alerts: [] });
       expect(new URL(page.url()).search).toBe("");
+      const meResponse = await me;
       expect(meResponse.status()).toBe(200);
       expect(meResponse.headers()["content-type"]).toContain("application/json");
 
@@ -123,15 +143,8 @@ describe("sign-in page in Chromium", () => {
       await page.getByLabel("Email", { exact: true }).fill(email);
       await page.getByLabel("Password", { exact: true }).fill(`${password}-wrong`);
 
-      const posted = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/signin");
-      await page.getByRole("button", { name: "Sign in" }).click();
-      expect((await posted).status()).toBe(401);
-      await page.waitForLoadState("load");
-
-      const alert = page.getByRole("alert");
-      expect(await alert.count()).toBe(1);
-      expect((await alert.innerText()).trim()).toBe("Email or password is incorrect.");
-      expect(new URL(page.url()).pathname).toBe("/signin");
+      const outcome = await submitSignIn(page, () => page.getByRole("button", { name: "Sign in" }).click());
+      expect(outcome).toEqual({ status: 401, path: "/signin", alerts: ["Email or password is incorrect."] });
       // The form is ready for another try: email kept, password empty, return_to carried over.
       expect(await page.getByLabel("Email", { exact: true }).inputValue()).toBe(email);
       expect(await page.getByLabel("Password", { exact: true }).inputValue()).toBe("");
@@ -187,8 +200,8 @@ describe("sign-in page in Chromium", () => {
       await page.keyboard.press("Tab");
       await page.keyboard.type(password);
       await page.keyboard.press("Tab");
-      await page.keyboard.press("Enter");
-      await page.waitForURL((url) => url.pathname === "/");
+      const outcome = await submitSignIn(page, () => page.keyboard.press("Enter"));
+      expect(outcome).toEqual({ status: 303, path: "/", alerts: [] });
       expect(await page.locator("main strong").innerText()).toBe(email);
       // The signed-in page has its own focusable control, reachable by Tab.
       await page.keyboard.press("Tab");

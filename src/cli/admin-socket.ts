@@ -1,0 +1,66 @@
+// Admin commands against a running embedded server. PGlite is single-process, so while `serve`
+// holds DATA_DIR nobody else may open the database; instead the server listens on a Unix socket
+// in DATA_DIR (the directory is 0700 and the socket 0600: only the account running the server
+// can connect) and executes admin commands sent with `--via-server`. Without that flag the CLI
+// fails fast and says so.
+import { chmodSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { Server } from "bun";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { executeAdmin, isAdminCommand, parseCommand, UsageError } from "./commands.ts";
+
+export interface AdminReply {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function adminSocketPath(dataDir: string): string {
+  return join(dataDir, "admin.sock");
+}
+
+export function listenAdminSocket(deps: Deps): { stop(): void } {
+  const path = adminSocketPath(deps.config.dataDir);
+  rmSync(path, { force: true }); // a socket file left by a killed server
+  const server: Server<unknown> = Bun.serve({
+    unix: path,
+    async fetch(request) {
+      const reply = await handle(deps, request).catch((error): AdminReply => {
+        if (error instanceof UsageError) return { code: 2, stdout: "", stderr: error.message };
+        if (error instanceof AppError) return { code: 1, stdout: "", stderr: error.message };
+        deps.log.error("admin command failed", { error: String(error) });
+        return { code: 1, stdout: "", stderr: "the server could not run the command; see its log" };
+      });
+      return Response.json(reply);
+    },
+  });
+  chmodSync(path, 0o600);
+  return {
+    stop() {
+      server.stop(true);
+      rmSync(path, { force: true });
+    },
+  };
+}
+
+async function handle(deps: Deps, request: Request): Promise<AdminReply> {
+  const { argv } = (await request.json()) as { argv: unknown };
+  if (!Array.isArray(argv) || !argv.every((a) => typeof a === "string")) throw new UsageError("argv must be a list of strings");
+  const command = parseCommand(argv);
+  if (!isAdminCommand(command)) throw new UsageError(`${command.kind} cannot run through the server`);
+  deps.log.info("admin command", { command: command.kind });
+  return { code: 0, stdout: await executeAdmin(deps, command), stderr: "" };
+}
+
+/** Sends an admin command's argv (already parsed and checked locally) to the server holding `dataDir`. */
+export async function sendToServer(dataDir: string, argv: string[]): Promise<AdminReply> {
+  const res = await fetch("http://localhost/admin", {
+    unix: adminSocketPath(dataDir),
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ argv }),
+    signal: AbortSignal.timeout(30_000),
+  } as RequestInit);
+  return (await res.json()) as AdminReply;
+}

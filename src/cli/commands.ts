@@ -1,0 +1,111 @@
+// The admin commands: parsing argv into a Command, and executing one against the services.
+// The CLI runs them in its own process; a running embedded server runs them for
+// `--via-server` (src/cli/admin-socket.ts), since PGlite admits one process per DATA_DIR.
+import { type ParseArgsConfig, parseArgs } from "node:util";
+import type { Deps } from "../deps.ts";
+import { createOrg, FEATURE_FLAGS, isFeatureFlag, setFeatureFlag, validateCreateOrg } from "../orgs/service.ts";
+
+export const USAGE = `usage: svc-agents [serve]
+       svc-agents migrate
+       svc-agents org create --name <name> --admin-email <email> --admin-password <password> [--flag <feature_flag>]...
+       svc-agents org flag --org <org_id> --name <feature_flag> --on|--off
+       svc-agents healthcheck`;
+
+export class UsageError extends Error {}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type Command =
+  | { kind: "serve" }
+  | { kind: "migrate" }
+  | { kind: "help" }
+  | { kind: "healthcheck" }
+  | { kind: "org-create"; name: string; adminEmail: string; adminPassword: string; flags: string[] }
+  | { kind: "org-flag"; orgId: string; name: string; enabled: boolean };
+
+function options(args: string[], spec: NonNullable<ParseArgsConfig["options"]>) {
+  try {
+    return parseArgs({ args, options: spec, strict: true, allowPositionals: false }).values as Record<string, string | string[] | boolean | undefined>;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** `/admin_email` → `--admin-email`, `/flags/0` → `--flag`: validation paths in CLI words. */
+function optionOf(path: string): string {
+  return `--${path.replace(/^\/flags\/\d+$/, "/flag").slice(1).replace(/_/g, "-")}`;
+}
+
+function required(values: Record<string, unknown>, name: string): string {
+  const value = values[name];
+  if (typeof value !== "string" || value === "") throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+export function parseCommand(argv: string[]): Command {
+  const [first, second, ...rest] = argv;
+  if (first === undefined || first === "serve") {
+    if (argv.length > 1) throw new UsageError(`unexpected argument ${argv[1]}`);
+    return { kind: "serve" };
+  }
+  if (first === "help" || first === "--help" || first === "-h") return { kind: "help" };
+  if (first === "healthcheck") {
+    if (argv.length > 1) throw new UsageError(`unexpected argument ${argv[1]}`);
+    return { kind: "healthcheck" };
+  }
+  if (first === "migrate") {
+    if (argv.length > 1) throw new UsageError(`unexpected argument ${argv[1]}`);
+    return { kind: "migrate" };
+  }
+  if (first === "org" && second === "create") {
+    const v = options(rest, {
+      name: { type: "string" },
+      "admin-email": { type: "string" },
+      "admin-password": { type: "string" },
+      flag: { type: "string", multiple: true },
+    });
+    const command = {
+      kind: "org-create" as const,
+      name: required(v, "name"),
+      adminEmail: required(v, "admin-email"),
+      adminPassword: required(v, "admin-password"),
+      flags: (v.flag as string[] | undefined) ?? [],
+    };
+    const problems = validateCreateOrg(command);
+    if (problems.length > 0) throw new UsageError(problems.map((p) => `${optionOf(p.path)}: ${p.message}`).join("; "));
+    return command;
+  }
+  if (first === "org" && second === "flag") {
+    const v = options(rest, { org: { type: "string" }, name: { type: "string" }, on: { type: "boolean" }, off: { type: "boolean" } });
+    const orgId = required(v, "org");
+    if (!UUID.test(orgId)) throw new UsageError("--org must be an organisation id (a UUID)");
+    if (Boolean(v.on) === Boolean(v.off)) throw new UsageError("give exactly one of --on and --off");
+    const name = required(v, "name");
+    if (!isFeatureFlag(name)) throw new UsageError(`--name: unknown feature flag ${JSON.stringify(name)}; known: ${Object.keys(FEATURE_FLAGS).join(", ")}`);
+    return { kind: "org-flag", orgId, name, enabled: Boolean(v.on) };
+  }
+  throw new UsageError(`unknown command: ${argv.slice(0, 2).join(" ")}`);
+}
+
+
+export type AdminCommand = Extract<Command, { kind: "migrate" | "org-create" | "org-flag" }>;
+
+export function isAdminCommand(command: Command): command is AdminCommand {
+  return command.kind === "migrate" || command.kind === "org-create" || command.kind === "org-flag";
+}
+
+/** Runs an admin command on open, migrated services; returns what it prints on stdout. Throws AppError. */
+export async function executeAdmin(deps: Deps, command: AdminCommand): Promise<string> {
+  switch (command.kind) {
+    case "migrate":
+      return ""; // opening the services applied every pending migration
+    case "org-create": {
+      const created = await createOrg(deps, { name: command.name, adminEmail: command.adminEmail, adminPassword: command.adminPassword, flags: command.flags });
+      return `${JSON.stringify(created)}\n`;
+    }
+    case "org-flag": {
+      const flags = await setFeatureFlag(deps, command.orgId, command.name, command.enabled);
+      return `${JSON.stringify({ org_id: command.orgId, flag: command.name, enabled: command.enabled, feature_flags: flags })}\n`;
+    }
+  }
+}
