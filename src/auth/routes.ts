@@ -24,10 +24,17 @@ function sessionCookie(deps: Deps, token: string, maxAgeSeconds: number): string
   return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;
 }
 
-/** A cross-site form post to /signin (login CSRF) is refused; requests without Origin are let through. */
-function sameOriginPost(deps: Deps, request: Request): boolean {
+/**
+ * A cross-site form post to /signin (login CSRF) is refused. Browsers say where a request comes
+ * from in `Sec-Fetch-Site`, which we trust when present (a page may legitimately send
+ * `Origin: null`, e.g. under a strict referrer policy); otherwise `Origin` must be ours. Clients
+ * that send neither (curl, tests, old browsers) are let through: they carry no victim's cookies.
+ */
+export function sameOriginPost(baseUrl: string, request: Request): boolean {
+  const site = request.headers.get("sec-fetch-site");
+  if (site !== null) return site === "same-origin" || site === "none";
   const origin = request.headers.get("origin");
-  return origin === null || origin === new URL(deps.config.baseUrl).origin;
+  return origin === null || origin === new URL(baseUrl).origin;
 }
 
 const Credentials = t.Object({
@@ -44,7 +51,7 @@ export function authRoutes(deps: Deps) {
       "/signin",
       async ({ body, request }) => {
         const returnTo = safeReturnTo(body.return_to, deps.config.baseUrl);
-        if (!sameOriginPost(deps, request)) return signInPage({ returnTo, error: "This sign-in form was posted from another site.", status: 403 });
+        if (!sameOriginPost(deps.config.baseUrl, request)) return signInPage({ returnTo, error: "This sign-in form was posted from another site.", status: 403 });
         if (!body.email || !body.password) return signInPage({ returnTo, email: body.email, error: "Enter your email and password.", status: 400 });
         try {
           const member = await checkPassword(deps, { email: body.email, password: body.password, ip: requestMeta(request).ip });

@@ -49,7 +49,7 @@ ${body}
       "content-security-policy": options.csp ?? PAGE_CSP,
       "x-content-type-options": "nosniff",
       "x-frame-options": "DENY",
-      "referrer-policy": "no-referrer",
+      "referrer-policy": "same-origin",
       "cache-control": "no-store",
       ...options.headers,
     },

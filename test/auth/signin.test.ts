@@ -77,6 +77,19 @@ describe("POST /signin", () => {
     expect(a.replace(org.admin_email, "")).toBe(b.replace("nobody@example.com", ""));
   });
 
+  test("what a browser sends for a same-origin form (Origin: null, Sec-Fetch-Site: same-origin) is accepted", async () => {
+    const res = await app.request("/signin", { form: { email: org.admin_email, password: org.password }, headers: { origin: "null", "sec-fetch-site": "same-origin" } });
+    expect(res.status).toBe(303);
+  });
+
+  test("a cross-site form post is refused, whatever Origin claims", async () => {
+    for (const headers of [{ "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "same-site", origin: "http://localhost:3000" }, { origin: "null" }]) {
+      const res = await app.request("/signin", { form: { email: org.admin_email, password: org.password }, headers });
+      expect(res.status).toBe(403);
+      expect(res.headers.get("set-cookie")).toBeNull();
+    }
+  });
+
   test("a form posted from another origin is refused", async () => {
     const res = await app.request("/signin", { form: { email: org.admin_email, password: org.password }, headers: { origin: "https://evil.example" } });
     expect(res.status).toBe(403);
