@@ -134,6 +134,15 @@ describe("health", () => {
     const ready = await app.request("/readyz");
     expect(ready.status).toBe(200);
   });
+
+  test("/readyz is 503 when the database does not answer; /healthz stays 200", async () => {
+    const down = await createTestApp();
+    await down.database.close();
+    const res = await down.request("/readyz");
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as { status: string }).status).toBe("database_unavailable");
+    expect((await down.request("/healthz")).status).toBe(200);
+  });
 });
 
 describe("access log", () => {
