@@ -3,7 +3,7 @@
 // generator), each killed when the run ends, fails or is interrupted.
 //
 // Order: startup first, because it leaves a migrated PGlite DATA_DIR behind that the throughput
-// servers then reopen (saving a second ~5 s first initialisation); throughput second.
+// servers then reopen (saving a second first initialisation, several seconds); throughput second.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -41,7 +41,7 @@ const options = {
 // Throughput scenarios: each is run against every target that serves it. To compare a new
 // endpoint, add it here (and to bench/baseline-server.ts if a raw equivalent makes sense).
 
-export interface Scenario {
+interface Scenario {
   name: string;
   method: string;
   path: string;
@@ -52,7 +52,7 @@ export interface Scenario {
   baseline: boolean;
 }
 
-export const scenarios: Scenario[] = [{ name: "GET /healthz", method: "GET", path: "/healthz", expectStatus: 200, baseline: true }];
+const scenarios: Scenario[] = [{ name: "GET /healthz", method: "GET", path: "/healthz", expectStatus: 200, baseline: true }];
 
 // ---------------------------------------------------------------------------------------------
 // Child processes and cleanup
@@ -183,11 +183,11 @@ function rssMiB(pid: number): number | undefined {
 const fixed = (value: number | null | undefined, digits: number) =>
   typeof value === "number" && Number.isFinite(value) ? value.toFixed(digits) : "—";
 
-/** Prints aligned columns; the first `textColumns` are left-aligned, the rest (numbers) right-aligned. */
-export function printTable(title: string, header: string[], rows: string[][], textColumns = 1): void {
+/** Prints aligned columns. `align` has one letter per column, l or r; the default is text first, numbers after. */
+function printTable(title: string, header: string[], rows: string[][], align = `l${"r".repeat(header.length - 1)}`): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
   const line = (cells: string[]) =>
-    cells.map((cell, i) => (i < textColumns ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  ").trimEnd();
+    cells.map((cell, i) => (align[i] === "l" ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  ").trimEnd();
   console.log(`\n${title}\n${line(header)}\n${widths.map((w) => "-".repeat(w)).join("  ")}`);
   for (const row of rows) console.log(line(row));
 }
@@ -196,13 +196,13 @@ interface Measurement {
   scenario: string;
   target: string;
   result: LoadResult;
-  /** CPU the load generator used over its whole run, in % of one core. Near 100 = it, not the server, was the limit. */
+  /** CPU the load generator used over its whole run, in % of one core (can pass 100: Bun's fetch has its own thread). */
   loadCpuPct: number;
   rssAfterMiB?: number;
 }
 
 /** One row per scenario × target, with req/s relative to the reference target's for the same scenario. */
-export function printComparison(title: string, measurements: Measurement[], reference: string): void {
+function printComparison(title: string, measurements: Measurement[], reference: string): void {
   const rows = measurements.map((m) => {
     const ref = measurements.find((r) => r.scenario === m.scenario && r.target === reference);
     const ratio = ref && ref.result.rps > 0 ? `${fixed(m.result.rps / ref.result.rps, 2)}×` : "—";
@@ -211,7 +211,7 @@ export function printComparison(title: string, measurements: Measurement[], refe
       String(m.result.errors), ratio, fixed(m.loadCpuPct, 0), fixed(m.rssAfterMiB, 1),
     ];
   });
-  printTable(title, ["scenario", "target", "req/s", "p50 ms", "p99 ms", "errors", `vs ${reference}`, "loadgen CPU %", "RSS after MiB"], rows, 2);
+  printTable(title, ["scenario", "target", "req/s", "p50 ms", "p99 ms", "errors", `vs ${reference}`, "loadgen CPU %", "RSS after MiB"], rows, "llrrrrrrr");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -263,7 +263,7 @@ async function measureStartup(mode: string, spec: ServerSpec, work: string): Pro
   }
 }
 
-/** A fresh database on the PostgreSQL server at adminUrl, dropped at cleanup; undefined (with a reason) if unreachable. */
+/** A fresh database on the PostgreSQL server at adminUrl, dropped at cleanup; or why there is none. */
 async function freshPostgresDatabase(adminUrl: string): Promise<{ url: string } | { skipped: string }> {
   if (adminUrl === "none") return { skipped: "BENCH_DATABASE_URL=none" };
   const admin = postgres(adminUrl, { max: 1, connect_timeout: 3, onnotice: () => {} });
@@ -313,10 +313,12 @@ async function main(): Promise<void> {
   } else {
     startup.push({ mode: "ours, PostgreSQL", note: `skipped: ${pg.skipped}` });
   }
+  const notes = startup.some((row) => row.note);
   printTable(
     "Startup: spawn → first 200 from /readyz (raw: /healthz); RSS after idling",
-    ["mode", "ready ms", "idle RSS MiB", ""],
-    startup.map((row) => [row.mode, fixed(row.readyMs, 0), fixed(row.idleRssMiB, 1), row.note ?? ""]),
+    ["mode", "ready ms", "idle RSS MiB", ...(notes ? ["note"] : [])],
+    startup.map((row) => [row.mode, fixed(row.readyMs, 0), fixed(row.idleRssMiB, 1), ...(notes ? [row.note ?? ""] : [])]),
+    notes ? "lrrl" : "lrr",
   );
 
   // 3. Throughput, target by target (one server running at a time).
@@ -342,7 +344,7 @@ async function main(): Promise<void> {
   }
   printComparison("Throughput: closed loop over keep-alive connections (bench/load.ts)", measurements, reference);
   if (measurements.some((m) => m.loadCpuPct > 90))
-    console.log("note: loadgen CPU near 100 % means the generator was the bottleneck there; that req/s is a lower bound for the server.");
+    console.log("note: loadgen CPU near or above 100 % means the generator was likely the bottleneck there; that req/s is a lower bound for the server.");
   console.log(`\ndone in ${((performance.now() - began) / 1000).toFixed(0)} s`);
 }
 
