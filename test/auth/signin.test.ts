@@ -83,7 +83,8 @@ describe("POST /signin", () => {
   });
 
   test("a cross-site form post is refused, whatever Origin claims", async () => {
-    for (const headers of [{ "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "same-site", origin: "http://localhost:3000" }, { origin: "null" }]) {
+    const attempts: Record<string, string>[] = [{ "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "same-site", origin: "http://localhost:3000" }, { origin: "null" }];
+    for (const headers of attempts) {
       const res = await app.request("/signin", { form: { email: org.admin_email, password: org.password }, headers });
       expect(res.status).toBe(403);
       expect(res.headers.get("set-cookie")).toBeNull();
