@@ -26,6 +26,12 @@ export function renderMigrationIndex(): string {
 }
 
 if (import.meta.main) {
+  // `npm run db:generate -- --name <what>`: drizzle-kit writes the migration, then the index is refreshed.
+  if (process.argv.includes("--generate")) {
+    const args = process.argv.slice(2).filter((a) => a !== "--generate");
+    const kit = Bun.spawnSync([join(import.meta.dir, "../node_modules/.bin/drizzle-kit"), "generate", ...args], { stdout: "inherit", stderr: "inherit" });
+    if (kit.exitCode !== 0) process.exit(kit.exitCode ?? 1);
+  }
   writeFileSync(join(dir, "index.ts"), renderMigrationIndex());
   console.log("wrote src/db/migrations/index.ts");
 }

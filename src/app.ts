@@ -9,6 +9,7 @@ import { parseBody } from "./http/body.ts";
 import { errorHandling } from "./http/errors.ts";
 import { createHandler, type Handler } from "./http/handler.ts";
 import { healthRoutes } from "./health/routes.ts";
+import { oauthRoutes } from "./oauth/routes.ts";
 import { stylesheet } from "./web/html.ts";
 
 export function createApp(deps: Deps) {
@@ -33,7 +34,8 @@ export function createApp(deps: Deps) {
     )
     .get("/assets/app.css", () => stylesheet())
     .use(healthRoutes(deps))
-    .use(authRoutes(deps));
+    .use(authRoutes(deps))
+    .use(oauthRoutes(deps));
 }
 
 export function createAppHandler(deps: Deps): Handler {

@@ -24,6 +24,12 @@ export interface Config {
   trustProxy: boolean;
   /** How long a dashboard session lives. Default 7 days. */
   sessionTtlHours: number;
+  /** OAuth access token lifetime (`expires_in`). Default 3600 (§2.4). */
+  oauthAccessTokenTtlSeconds: number;
+  /** OAuth refresh token lifetime; each rotation starts a new one. Default 90 days. */
+  oauthRefreshTokenTtlDays: number;
+  /** Dynamically registered clients that never obtained a token are removed after this. Default 24 h. */
+  oauthUnusedClientTtlHours: number;
 }
 
 export class ConfigError extends Error {
@@ -100,5 +106,8 @@ export function loadConfig(env: Env): Readonly<Config> {
     seedDemo: flag(env, "SEED_DEMO", true),
     trustProxy: flag(env, "TRUST_PROXY", false),
     sessionTtlHours: integer(env, "SESSION_TTL_HOURS", 24 * 7, 1, 24 * 365),
+    oauthAccessTokenTtlSeconds: integer(env, "OAUTH_ACCESS_TOKEN_TTL_SECONDS", 3600, 1, 24 * 3600),
+    oauthRefreshTokenTtlDays: integer(env, "OAUTH_REFRESH_TOKEN_TTL_DAYS", 90, 1, 3650),
+    oauthUnusedClientTtlHours: integer(env, "OAUTH_UNUSED_CLIENT_TTL_HOURS", 24, 1, 24 * 365),
   });
 }

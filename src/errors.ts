@@ -18,6 +18,17 @@ export class AppError extends Error {
     super(message);
   }
 
+  /** The wire form. Dashboard and SDK APIs use this one; protocol errors (OAuth, JSON-RPC) override it. */
+  toResponse(requestId: string): Response {
+    const body = {
+      error: { code: this.code, message: this.message, ...(this.details ? { details: this.details } : {}), request_id: requestId },
+    };
+    return new Response(JSON.stringify(body), {
+      status: this.status,
+      headers: { "content-type": "application/json; charset=utf-8", ...this.headers },
+    });
+  }
+
   static badRequest(message: string, details?: ErrorDetail[]) {
     return new AppError(400, "validation_failed", message, details);
   }

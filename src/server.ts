@@ -12,6 +12,8 @@ import { migrate } from "./db/migrate.ts";
 import type { Deps } from "./deps.ts";
 import { MAX_BODY_BYTES } from "./http/body.ts";
 import type { Logger } from "./log.ts";
+import { deleteUnusedClients } from "./oauth/clients.ts";
+import { deleteExpiredOAuthState } from "./oauth/tokens.ts";
 import { ensureDemo } from "./orgs/demo.ts";
 import { deleteExpiredCounters } from "./ratelimit/fixed-window.ts";
 
@@ -78,7 +80,7 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
     },
   });
   const housekeeping = setInterval(() => {
-    Promise.all([deleteExpiredSessions(deps), deleteExpiredCounters(deps.db, deps.now())]).catch((error) =>
+    Promise.all([deleteExpiredSessions(deps), deleteExpiredCounters(deps.db, deps.now()), deleteExpiredOAuthState(deps), deleteUnusedClients(deps)]).catch((error) =>
       log.warn("housekeeping failed", { error: String(error) }),
     );
   }, HOUSEKEEPING_MS);

@@ -45,7 +45,7 @@ const Credentials = t.Object({
 export function authRoutes(deps: Deps) {
   return new Elysia({ name: "auth" })
     .get("/signin", ({ query }) => signInPage({ returnTo: safeReturnTo(query.return_to, deps.config.baseUrl) }), {
-      query: t.Object({ return_to: t.Optional(t.String({ maxLength: 2048 })) }),
+      query: t.Object({ return_to: t.Optional(t.String({ maxLength: 8192 })) }),
     })
     .post(
       "/signin",
@@ -67,7 +67,7 @@ export function authRoutes(deps: Deps) {
         body: t.Object({
           email: t.Optional(t.String({ maxLength: 320 })),
           password: t.Optional(t.String({ maxLength: 1024 })),
-          return_to: t.Optional(t.String({ maxLength: 2048 })),
+          return_to: t.Optional(t.String({ maxLength: 8192 })),
         }),
       },
     )

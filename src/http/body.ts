@@ -53,7 +53,17 @@ export async function parseBody(request: Request, contentType: string, path: str
       throw new AppError(400, "invalid_json", "The request body is not valid JSON.");
     }
   }
-  if (type === "application/x-www-form-urlencoded") return Object.fromEntries(new URLSearchParams(text));
+  if (type === "application/x-www-form-urlencoded") return parseForm(text);
   if (type === "text/plain" || type === "") return text;
   throw new AppError(415, "unsupported_media_type", `Content-Type ${type} is not accepted here.`);
+}
+
+/** A form body as an object; a repeated name becomes an array (OAuth refuses those, RFC 6749 §3.2). */
+export function parseForm(text: string): Record<string, string | string[]> {
+  const fields = new Map<string, string | string[]>();
+  for (const [name, value] of new URLSearchParams(text)) {
+    const previous = fields.get(name);
+    fields.set(name, previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value]);
+  }
+  return Object.fromEntries(fields);
 }

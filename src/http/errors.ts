@@ -8,13 +8,7 @@ import type { Logger } from "../log.ts";
 import { requestMeta } from "./request-meta.ts";
 
 export function errorResponse(error: AppError, requestId: string): Response {
-  const body = {
-    error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}), request_id: requestId },
-  };
-  return new Response(JSON.stringify(body), {
-    status: error.status,
-    headers: { "content-type": "application/json; charset=utf-8", ...error.headers },
-  });
+  return error.toResponse(requestId);
 }
 
 function validationDetails(error: ValidationError): ErrorDetail[] {

@@ -1,2 +1,3 @@
 export * from "./core.ts";
 export * from "./ratelimit.ts";
+export * from "./oauth.ts";

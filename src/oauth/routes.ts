@@ -1,0 +1,88 @@
+// The authorization server's endpoints (interface §4.3, §4.4). Handlers check the request's
+// form, call one function from this folder and turn its outcome into HTTP.
+import { Type as T } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import { Elysia } from "elysia";
+import { sameOriginPost } from "../auth/routes.ts";
+import { sessionToken } from "../auth/guard.ts";
+import { resolveSession } from "../auth/sessions.ts";
+import type { Deps } from "../deps.ts";
+import { requestMeta } from "../http/request-meta.ts";
+import { answerConsent, authorize } from "./authorize.ts";
+import { authenticateClient, clientInformation, registerClient } from "./clients.ts";
+import { OAuthError } from "./errors.ts";
+import { authorizationServerMetadata, protectedResourceMetadata } from "./metadata.ts";
+import { consentPage, oauthErrorPage } from "./pages.ts";
+import { exchangeCode, refreshTokens, revokeToken } from "./tokens.ts";
+
+const DISCOVERY_HEADERS = { "cache-control": "public, max-age=300" };
+const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" };
+
+const FormParams = T.Record(T.String({ maxLength: 64 }), T.String({ maxLength: 4096 }));
+
+/** Token and revocation requests: form-encoded (RFC 6749 §3.2), no parameter twice. */
+function formParams(request: Request, body: unknown): Record<string, string> {
+  const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  if (type !== "application/x-www-form-urlencoded") throw new OAuthError("invalid_request", "The request body must be application/x-www-form-urlencoded.");
+  const params = (body ?? {}) as Record<string, unknown>;
+  for (const [name, value] of Object.entries(params)) if (Array.isArray(value)) throw new OAuthError("invalid_request", `The parameter ${name} is repeated.`);
+  const invalid = Value.Errors(FormParams, params).First();
+  if (invalid) throw new OAuthError("invalid_request", `${invalid.path.slice(1) || "body"}: ${invalid.message}`);
+  return params as Record<string, string>;
+}
+
+async function principalOf(deps: Deps, request: Request) {
+  const token = sessionToken(request);
+  return token ? resolveSession(deps, token) : null;
+}
+
+export function oauthRoutes(deps: Deps) {
+  const prm = () => Response.json(protectedResourceMetadata(deps.config), { headers: DISCOVERY_HEADERS });
+  return new Elysia({ name: "oauth" })
+    .get("/.well-known/oauth-protected-resource", prm)
+    .get("/.well-known/oauth-protected-resource/api/mcp", prm)
+    .get("/.well-known/oauth-authorization-server", () => Response.json(authorizationServerMetadata(deps.config), { headers: DISCOVERY_HEADERS }))
+    .post("/api/mcp/oauth/register", async ({ body, request }) => {
+      const { client, secret } = await registerClient(deps, body, requestMeta(request).ip);
+      return Response.json(clientInformation(client, secret), { status: 201, headers: NO_STORE });
+    })
+    .get("/api/mcp/oauth/authorize", async ({ request }) => {
+      const url = new URL(request.url);
+      const outcome = await authorize(deps, url, await principalOf(deps, request));
+      switch (outcome.kind) {
+        case "error_page":
+          return oauthErrorPage(outcome.status, outcome.title, outcome.message);
+        case "redirect":
+          return new Response(null, { status: 302, headers: { location: outcome.location, ...NO_STORE } });
+        case "signin":
+          return new Response(null, { status: 302, headers: { location: `/signin?return_to=${encodeURIComponent(url.pathname + url.search)}`, ...NO_STORE } });
+        case "consent":
+          return consentPage(outcome.view);
+      }
+    })
+    .post("/api/mcp/oauth/consent", async ({ body, request }) => {
+      const principal = await principalOf(deps, request);
+      if (!principal) return oauthErrorPage(401, "Signed out", "Your session has ended. Start again from the application.");
+      if (!sameOriginPost(deps.config.baseUrl, request)) return oauthErrorPage(403, "Refused", "This form was posted from another site.");
+      const form = Object.fromEntries(Object.entries((body ?? {}) as Record<string, unknown>).filter(([, v]) => typeof v === "string")) as Record<string, string>;
+      const outcome = await answerConsent(deps, principal, form);
+      if (outcome.kind === "error_page") return oauthErrorPage(outcome.status, outcome.title, outcome.message);
+      return new Response(null, { status: 303, headers: { location: outcome.location, ...NO_STORE } });
+    })
+    .post("/api/mcp/oauth/token", async ({ body, request }) => {
+      const params = formParams(request, body);
+      if (!params.grant_type) throw new OAuthError("invalid_request", "grant_type is required.");
+      if (params.grant_type !== "authorization_code" && params.grant_type !== "refresh_token")
+        throw new OAuthError("unsupported_grant_type", "grant_type must be authorization_code or refresh_token.");
+      const client = await authenticateClient(deps, request.headers.get("authorization"), params);
+      const tokens = params.grant_type === "authorization_code" ? await exchangeCode(deps, client, params) : await refreshTokens(deps, client, params);
+      return Response.json(tokens, { headers: NO_STORE });
+    })
+    .post("/api/mcp/oauth/revoke", async ({ body, request }) => {
+      const params = formParams(request, body);
+      const client = await authenticateClient(deps, request.headers.get("authorization"), params);
+      if (!params.token) throw new OAuthError("invalid_request", "token is required.");
+      await revokeToken(deps, client, params.token);
+      return new Response(null, { status: 200, headers: NO_STORE });
+    });
+}
