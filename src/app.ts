@@ -9,10 +9,12 @@ import { parseBody } from "./http/body.ts";
 import { errorHandling } from "./http/errors.ts";
 import { createHandler, type Handler } from "./http/handler.ts";
 import { healthRoutes } from "./health/routes.ts";
+import { mcpRoutes } from "./mcp/routes.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
+import { builtinTools, createRegistry, type Registry } from "./tools/registry.ts";
 import { stylesheet } from "./web/html.ts";
 
-export function createApp(deps: Deps) {
+export function createApp(deps: Deps, registry: Registry = createRegistry([builtinTools])) {
   void warmUpSignIn();
   return new Elysia()
     .use(errorHandling(deps.log))
@@ -35,7 +37,8 @@ export function createApp(deps: Deps) {
     .get("/assets/app.css", () => stylesheet())
     .use(healthRoutes(deps))
     .use(authRoutes(deps))
-    .use(oauthRoutes(deps));
+    .use(oauthRoutes(deps))
+    .use(mcpRoutes(deps, registry));
 }
 
 export function createAppHandler(deps: Deps): Handler {

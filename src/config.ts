@@ -30,6 +30,8 @@ export interface Config {
   oauthRefreshTokenTtlDays: number;
   /** Dynamically registered clients that never obtained a token are removed after this. Default 24 h. */
   oauthUnusedClientTtlHours: number;
+  /** Calls per minute of one action by one org, over every channel and token. Default 600. */
+  actionRateLimitPerMinute: number;
 }
 
 export class ConfigError extends Error {
@@ -109,5 +111,6 @@ export function loadConfig(env: Env): Readonly<Config> {
     oauthAccessTokenTtlSeconds: integer(env, "OAUTH_ACCESS_TOKEN_TTL_SECONDS", 3600, 1, 24 * 3600),
     oauthRefreshTokenTtlDays: integer(env, "OAUTH_REFRESH_TOKEN_TTL_DAYS", 90, 1, 3650),
     oauthUnusedClientTtlHours: integer(env, "OAUTH_UNUSED_CLIENT_TTL_HOURS", 24, 1, 24 * 365),
+    actionRateLimitPerMinute: integer(env, "ACTION_RATE_LIMIT_PER_MINUTE", 600, 1, 1_000_000),
   });
 }

@@ -2,19 +2,38 @@
 // parsed by media type. One parser for every route; Elysia's own parsers never run.
 import { AppError } from "../errors.ts";
 
-/** Body size caps by path prefix, longest match first. Documented in the README. */
-export const BODY_LIMITS: { prefix: string; bytes: number }[] = [
+/**
+ * Body size caps by path prefix, longest match first. Documented in the README. A `raw` route
+ * receives the unparsed text (or why it could not be read) as a RawBody, because it answers in
+ * its own protocol's error format (the JSON-RPC tool server).
+ */
+export const BODY_LIMITS: { prefix: string; bytes: number; raw?: true; exact?: true }[] = [
   { prefix: "/api/", bytes: 64 * 1024 },
+  { prefix: "/api/mcp", bytes: 1024 * 1024, raw: true, exact: true },
   { prefix: "/", bytes: 16 * 1024 },
 ];
+
+export class RawBody {
+  constructor(
+    readonly text: string,
+    readonly error?: AppError,
+  ) {}
+}
 
 /** Upper bound handed to Bun.serve; per-route caps above are stricter. */
 export const MAX_BODY_BYTES = Math.max(...BODY_LIMITS.map((l) => l.bytes));
 
+function limitFor(path: string) {
+  let best: (typeof BODY_LIMITS)[number] = { prefix: "", bytes: 16 * 1024 };
+  for (const limit of BODY_LIMITS) {
+    const matches = limit.exact ? path === limit.prefix : path.startsWith(limit.prefix);
+    if (matches && limit.prefix.length > best.prefix.length) best = limit;
+  }
+  return best;
+}
+
 export function bodyLimitFor(path: string): number {
-  let best = { prefix: "", bytes: 16 * 1024 };
-  for (const limit of BODY_LIMITS) if (path.startsWith(limit.prefix) && limit.prefix.length > best.prefix.length) best = limit;
-  return best.bytes;
+  return limitFor(path).bytes;
 }
 
 export function payloadTooLarge(limit: number): AppError {
@@ -43,7 +62,16 @@ export async function readCappedText(request: Request, limit: number): Promise<s
 
 /** Parses a body by its media type. An empty body parses to `undefined` (validation reports it). */
 export async function parseBody(request: Request, contentType: string, path: string): Promise<unknown> {
-  const text = await readCappedText(request, bodyLimitFor(path));
+  const limit = limitFor(path);
+  if (limit.raw) {
+    try {
+      return new RawBody(await readCappedText(request, limit.bytes));
+    } catch (error) {
+      if (error instanceof AppError) return new RawBody("", error);
+      throw error;
+    }
+  }
+  const text = await readCappedText(request, limit.bytes);
   const type = contentType.split(";")[0]!.trim().toLowerCase();
   if (text === "") return undefined;
   if (type === "application/json" || type.endsWith("+json")) {

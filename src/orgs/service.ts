@@ -13,6 +13,7 @@ import { AppError, type ErrorDetail } from "../errors.ts";
 /** Every feature flag the service knows; unknown names are rejected so typos do not pass silently. */
 export const FEATURE_FLAGS = {
   mcp_external_servers: "Connect third-party MCP servers and use their tools as agent actions.",
+  mcp_destructive_tools: "Let MCP clients call tools marked destructive (with a token holding the matching write scope).",
 } as const;
 export type FeatureFlag = keyof typeof FEATURE_FLAGS;
 

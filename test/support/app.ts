@@ -93,3 +93,25 @@ export async function signIn(app: TestApp, email: string, password: string): Pro
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { token: string }).token;
 }
+
+export interface ServedTestApp extends TestApp {
+  url: string;
+  server: ReturnType<typeof Bun.serve>;
+}
+
+/** The test app listening on a loopback port, BASE_URL set to it: for clients that need a real URL. */
+export async function serveTestApp(env: Record<string, string> = {}): Promise<ServedTestApp> {
+  const { freePort } = await import("./process.ts");
+  const port = freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const app = await createTestApp({ BASE_URL: url, ...env });
+  const server = Bun.serve({ port, hostname: "127.0.0.1", fetch: (request, srv) => app.handle(request, srv) });
+  return Object.assign(app, {
+    url,
+    server,
+    close: async () => {
+      server.stop(true);
+      await app.database.close();
+    },
+  });
+}

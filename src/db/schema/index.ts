@@ -1,3 +1,5 @@
 export * from "./core.ts";
 export * from "./ratelimit.ts";
 export * from "./oauth.ts";
+export * from "./workspace.ts";
+export * from "./tools.ts";

@@ -1,0 +1,64 @@
+// An org's workspace: the customers its agents serve (end users and companies) and its
+// knowledge base. Every row carries org_id; every query filters on it.
+import { sql } from "drizzle-orm";
+import { customType, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { orgs } from "./core.ts";
+
+export const companies = pgTable(
+  "companies",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    /** The org's own id for the company (widget `company_id`). */
+    externalId: text("external_id").notNull(),
+    name: text("name").notNull().default(""),
+    traits: jsonb("traits").$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("companies_org_external_idx").on(t.orgId, t.externalId)],
+);
+
+/** The org's customers: people who talk to its agents through the widget or are identified by its backend. */
+export const endUsers = pgTable(
+  "end_users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    /** The org's own id for the user (widget `user_id`); null for anonymous visitors. */
+    externalId: text("external_id"),
+    /** Lower-cased. */
+    email: text("email"),
+    name: text("name").notNull().default(""),
+    traits: jsonb("traits").$type<Record<string, unknown>>().notNull().default({}),
+    companyId: uuid("company_id").references(() => companies.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("end_users_org_external_idx").on(t.orgId, t.externalId), index("end_users_org_email_idx").on(t.orgId, t.email)],
+);
+
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+export type DocStatus = "published" | "draft";
+
+export const docs = pgTable(
+  "docs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    /** Markdown. */
+    body: text("body").notNull(),
+    url: text("url"),
+    tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
+    status: text("status").$type<DocStatus>().notNull().default("published"),
+    /** Full-text index: title weighs more than body. */
+    search: tsvector("search")
+      .notNull()
+      .generatedAlwaysAs(sql`setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(body, '')), 'B')`),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("docs_org_idx").on(t.orgId), index("docs_search_idx").using("gin", t.search)],
+);

@@ -1,0 +1,78 @@
+// What a tool is, once, for every caller (the MCP tool server and the chat pipeline): name,
+// description, input schema, annotations, the scope it needs, where it comes from and how it runs.
+import type { Deps } from "../deps.ts";
+import type { Scope } from "../oauth/scopes.ts";
+import type { FeatureFlag } from "../orgs/service.ts";
+
+export interface JsonSchemaObject {
+  type: "object";
+  properties?: Record<string, unknown>;
+  required?: string[];
+  additionalProperties?: boolean | Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export type ToolSourceKind = "builtin" | "custom" | "connector";
+
+export interface ToolSource {
+  kind: ToolSourceKind;
+  /** The custom action's or connector's id (recorded in action executions). */
+  id?: string;
+  /** Shown to admins: "Knowledge base", "Custom action", a connector's name. */
+  label: string;
+}
+
+export interface BoundCustomer {
+  id: string;
+  externalId: string | null;
+  email: string | null;
+  companyId: string | null;
+}
+
+export interface ToolContext {
+  deps: Deps;
+  orgId: string;
+  channel: "mcp" | "chat";
+  clientId?: string;
+  memberId?: string;
+  agentId?: string;
+  /** The customer the call acts for; data tools then see only them. */
+  boundCustomer?: BoundCustomer;
+}
+
+export interface ToolResult {
+  value: unknown;
+  /** The tool ran and reports failure (MCP `isError: true`): a result, not a transport error. */
+  isError?: boolean;
+}
+
+export interface ToolDefinition {
+  /** Also the action id: `<integration>.<action>`, `mcp.<slug>.<tool>`, or a built-in family name. */
+  name: string;
+  description: string;
+  inputSchema: JsonSchemaObject;
+  /** Annotation `destructiveHint`: changes state outside the service. */
+  destructive: boolean;
+  scope: Scope;
+  source: ToolSource;
+  /** Whether an agent has it on before anyone toggles it. */
+  defaultEnabled: boolean;
+  /** A feature flag the org must have on for this tool to exist for it. */
+  requiresFlag?: FeatureFlag;
+  /** Why the source cannot run it now (e.g. a connector in error), or undefined. */
+  sourceDisabled?: string;
+  execute(ctx: ToolContext, args: Record<string, unknown>): Promise<ToolResult>;
+}
+
+/** A failure the caller should see with its kind preserved (interface §7.1 tool failure mapping). */
+export class ToolError extends Error {
+  constructor(
+    readonly kind: "unauthorized" | "validation" | "not_found" | "failed",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Produces the tools one org has from one kind of source. */
+export type ToolProvider = (deps: Deps, orgId: string) => Promise<ToolDefinition[]>;
