@@ -12,6 +12,8 @@ import { healthRoutes } from "./health/routes.ts";
 import { mcpRoutes } from "./mcp/routes.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
 import { builtinTools, createRegistry, type Registry } from "./tools/registry.ts";
+import { toggleRoutes } from "./tools/routes.ts";
+import { docsRoutes } from "./workspace/docs-routes.ts";
 import { stylesheet } from "./web/html.ts";
 
 export function createApp(deps: Deps, registry: Registry = createRegistry([builtinTools])) {
@@ -38,7 +40,9 @@ export function createApp(deps: Deps, registry: Registry = createRegistry([built
     .use(healthRoutes(deps))
     .use(authRoutes(deps))
     .use(oauthRoutes(deps))
-    .use(mcpRoutes(deps, registry));
+    .use(mcpRoutes(deps, registry))
+    .use(toggleRoutes(deps, registry))
+    .use(docsRoutes(deps));
 }
 
 export function createAppHandler(deps: Deps): Handler {

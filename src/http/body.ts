@@ -10,6 +10,7 @@ import { AppError } from "../errors.ts";
 export const BODY_LIMITS: { prefix: string; bytes: number; raw?: true; exact?: true }[] = [
   { prefix: "/api/", bytes: 64 * 1024 },
   { prefix: "/api/mcp", bytes: 1024 * 1024, raw: true, exact: true },
+  { prefix: "/api/docs", bytes: 1024 * 1024 },
   { prefix: "/", bytes: 16 * 1024 },
 ];
 

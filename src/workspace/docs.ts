@@ -5,7 +5,7 @@ import { docs, type DocStatus } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 
-export const DOC_LIMITS = { title: 300, body: 500_000, url: 2048, tags: 50, tag: 64 };
+export const DOC_LIMITS = { title: 300, body: 200_000, url: 2048, tags: 50, tag: 64 };
 
 export interface DocInput {
   title: string;

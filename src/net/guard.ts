@@ -1,0 +1,147 @@
+// The outbound guard (interface §8.2, INTEROP C): every request to a URL a tenant supplied
+// (connectors, custom HTTP actions, icons, favicons) goes through `guardedFetch`. It
+//   1. normalises the URL (WHATWG parser) and refuses userinfo, backslashes and other schemes;
+//   2. refuses names that can only be internal (localhost, *.local, *.internal, metadata.goog, …);
+//   3. resolves A and AAAA and refuses if ANY answer is in a blocked range;
+//   4. connects to the checked address itself — `Host` and the TLS server name stay the
+//      hostname — so a second resolution (DNS rebinding) cannot swap the target;
+//   5. never follows redirects: a 3xx is an error naming its Location; never uses a proxy.
+// Development mode allows loopback (http and https) and nothing else.
+import { lookup } from "node:dns/promises";
+import { isIP } from "node:net";
+import { blockedAddressReason } from "./addresses.ts";
+
+export class BlockedUrlError extends Error {
+  override name = "BlockedUrlError";
+}
+
+export class RedirectRefusedError extends Error {
+  override name = "RedirectRefusedError";
+  constructor(
+    readonly status: number,
+    readonly location: string | null,
+  ) {
+    super(`the server answered ${status} redirecting to ${location ?? "(no Location)"}; redirects are not followed`);
+  }
+}
+
+/** Resolves a hostname to every address it has (A and AAAA). Injectable so tests can make names resolve to anything. */
+export type Resolver = (hostname: string) => Promise<string[]>;
+
+export const systemResolver: Resolver = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+
+export interface GuardOptions {
+  /** NODE_ENV=development: loopback targets (and http to them) are allowed. */
+  allowLoopback: boolean;
+  resolver: Resolver;
+}
+
+const BLOCKED_NAMES = [/^localhost$/, /\.localhost$/, /\.local$/, /\.internal$/, /^metadata\.goog$/, /\.svc$/, /\.cluster\.local$/, /^metadata$/];
+
+/** Step 1 and 2: a URL we are willing to resolve. Throws BlockedUrlError saying why not. */
+export function normaliseUrl(raw: string, options: { allowLoopback: boolean }): URL {
+  if (raw.length > 2048) throw new BlockedUrlError("the URL is longer than 2048 characters");
+  if (/[\\\s\x00-\x1f\x7f]/.test(raw)) throw new BlockedUrlError("the URL contains backslashes, spaces or control characters");
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new BlockedUrlError("the URL is not absolute or cannot be parsed");
+  }
+  if (url.username || url.password) throw new BlockedUrlError("the URL must not contain credentials (userinfo)");
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw new BlockedUrlError(`the URL scheme ${url.protocol} is not allowed; use https`);
+  const host = url.hostname.replace(/\.$/, "");
+  if (host === "") throw new BlockedUrlError("the URL has no host");
+  url.hostname = host;
+  const bare = host.replace(/^\[|\]$/g, "");
+  const literal = isIP(bare) !== 0;
+  const loopbackName = host === "localhost" || host.endsWith(".localhost");
+  if (!literal && !(options.allowLoopback && loopbackName) && BLOCKED_NAMES.some((re) => re.test(host)))
+    throw new BlockedUrlError(`the host ${host} is internal-only`);
+  if (url.protocol === "http:" && !options.allowLoopback) throw new BlockedUrlError("the URL must use https");
+  return url;
+}
+
+/** Steps 1–3: the URL and the one address we will connect to. */
+export async function checkUrl(raw: string, options: GuardOptions): Promise<{ url: URL; address: string }> {
+  const url = normaliseUrl(raw, options);
+  const bare = url.hostname.replace(/^\[|\]$/g, "");
+  let addresses: string[];
+  if (isIP(bare) !== 0) addresses = [bare];
+  else {
+    try {
+      addresses = await options.resolver(bare);
+    } catch {
+      throw new BlockedUrlError(`the host ${bare} does not resolve`);
+    }
+  }
+  if (addresses.length === 0) throw new BlockedUrlError(`the host ${bare} does not resolve`);
+  for (const address of addresses) {
+    const reason = blockedAddressReason(address, options);
+    if (reason) throw new BlockedUrlError(`the host ${bare} resolves to a blocked address: ${reason}`);
+  }
+  // Plain http only in development, and only when every address is loopback.
+  if (url.protocol === "http:" && !addresses.every((a) => blockedAddressReason(a, { allowLoopback: false })?.includes("loopback")))
+    throw new BlockedUrlError("the URL must use https (plain http is allowed only to loopback in development)");
+  return { url, address: addresses[0]! };
+}
+
+export interface GuardedInit {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+}
+
+/** Steps 1–5. The response is returned unread; read it with `readCapped`. */
+export async function guardedFetch(raw: string, init: GuardedInit, options: GuardOptions): Promise<Response> {
+  const { url, address } = await checkUrl(raw, options);
+  const target = new URL(url);
+  const hostHeader = url.host; // hostname[:port] as the server expects it
+  target.hostname = address.includes(":") ? `[${address}]` : address;
+  const response = await fetch(target, {
+    method: init.method ?? "GET",
+    headers: { ...init.headers, host: hostHeader },
+    body: init.body,
+    signal: init.signal,
+    redirect: "manual",
+    proxy: false,
+    // Certificate checks stay on the hostname although we connect to an address.
+    tls: { serverName: url.hostname.replace(/^\[|\]$/g, "") },
+    // Keep-alive pools are keyed by the address we dial; disabling them keeps each pinned dial explicit.
+    keepalive: false,
+  } as RequestInit);
+  if (response.status >= 300 && response.status < 400) {
+    await response.body?.cancel();
+    throw new RedirectRefusedError(response.status, response.headers.get("location"));
+  }
+  return response;
+}
+
+export class ResponseTooLargeError extends Error {
+  override name = "ResponseTooLargeError";
+}
+
+/** Reads a response body up to `maxBytes`; more is an error, not a truncation. */
+export async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array> {
+  const declared = Number(response.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel();
+    throw new ResponseTooLargeError(`the response is larger than ${maxBytes} bytes`);
+  }
+  if (!response.body) return new Uint8Array();
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw new ResponseTooLargeError(`the response is larger than ${maxBytes} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,50 @@
+// Agent action toggles: which of the org's actions an agent may use (the dashboard's
+// "enable-able agent actions"). A tool without a toggle row has its default.
+import { and, eq, sql } from "drizzle-orm";
+import { agentActionToggles, agents } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import type { Registry } from "./registry.ts";
+
+export async function agentOfOrg(deps: Deps, orgId: string, agentId: string) {
+  if (!/^[0-9a-f-]{36}$/i.test(agentId)) throw AppError.notFound("No such agent.");
+  const [agent] = await deps.db.select({ id: agents.id }).from(agents).where(and(eq(agents.orgId, orgId), eq(agents.id, agentId)));
+  if (!agent) throw AppError.notFound("No such agent.");
+  return agent;
+}
+
+export async function listAgentActions(deps: Deps, registry: Registry, orgId: string, agentId: string) {
+  await agentOfOrg(deps, orgId, agentId);
+  const tools = await registry.orgTools(deps, orgId);
+  const toggles = new Map((await deps.db.select().from(agentActionToggles).where(eq(agentActionToggles.agentId, agentId))).map((t) => [t.actionId, t.enabled]));
+  return tools.map((tool) => ({
+    id: tool.name,
+    source: { kind: tool.source.kind, label: tool.source.label, ...(tool.source.id ? { id: tool.source.id } : {}) },
+    name: tool.name,
+    description: tool.description,
+    destructive: tool.destructive,
+    scope: tool.scope,
+    enabled: toggles.get(tool.name) ?? tool.defaultEnabled,
+  }));
+}
+
+export async function setAgentActions(deps: Deps, registry: Registry, orgId: string, agentId: string, change: { enable?: string[]; disable?: string[] }) {
+  await agentOfOrg(deps, orgId, agentId);
+  const known = new Set((await registry.orgTools(deps, orgId)).map((t) => t.name));
+  const enable = change.enable ?? [];
+  const disable = change.disable ?? [];
+  const problems = [
+    ...enable.flatMap((id, i) => (known.has(id) ? [] : [{ path: `/enable/${i}`, message: `no action ${JSON.stringify(id)} in this organisation` }])),
+    ...disable.flatMap((id, i) => (known.has(id) ? [] : [{ path: `/disable/${i}`, message: `no action ${JSON.stringify(id)} in this organisation` }])),
+    ...disable.flatMap((id, i) => (enable.includes(id) ? [{ path: `/disable/${i}`, message: "is also in enable" }] : [])),
+  ];
+  if (problems.length > 0) throw AppError.badRequest("Some actions cannot be changed.", problems);
+  const now = deps.now();
+  const rows = [...enable.map((actionId) => ({ agentId, actionId, enabled: true, updatedAt: now })), ...disable.map((actionId) => ({ agentId, actionId, enabled: false, updatedAt: now }))];
+  if (rows.length > 0)
+    await deps.db
+      .insert(agentActionToggles)
+      .values(rows)
+      .onConflictDoUpdate({ target: [agentActionToggles.agentId, agentActionToggles.actionId], set: { enabled: sql.raw("excluded.enabled"), updatedAt: now } });
+  return listAgentActions(deps, registry, orgId, agentId);
+}

@@ -1,0 +1,58 @@
+// Knowledge-base documents for the dashboard: /api/docs (roles knowledge:manage / knowledge:view).
+import { Elysia, t } from "elysia";
+import { requireMember } from "../auth/guard.ts";
+import type { Deps } from "../deps.ts";
+import { createDoc, deleteDoc, DOC_LIMITS, docView, getDoc, listDocs, updateDoc } from "./docs.ts";
+import { AppError } from "../errors.ts";
+
+const Status = t.Union([t.Literal("published"), t.Literal("draft")]);
+const Tags = t.Array(t.String({ minLength: 1, maxLength: DOC_LIMITS.tag }), { maxItems: DOC_LIMITS.tags });
+const Fields = {
+  title: t.String({ minLength: 1, maxLength: DOC_LIMITS.title }),
+  body: t.String({ maxLength: DOC_LIMITS.body }),
+  url: t.Union([t.String({ maxLength: DOC_LIMITS.url }), t.Null()]),
+  tags: Tags,
+  status: Status,
+};
+
+export function docsRoutes(deps: Deps) {
+  return new Elysia({ name: "docs" })
+    .post(
+      "/api/docs",
+      async ({ body, request }) => {
+        const { orgId } = await requireMember(deps, request, "knowledge:manage");
+        return new Response(JSON.stringify(docView(await createDoc(deps, orgId, body))), { status: 201, headers: { "content-type": "application/json" } });
+      },
+      { body: t.Object({ title: Fields.title, body: Fields.body, url: t.Optional(Fields.url), tags: t.Optional(Tags), status: t.Optional(Status) }, { additionalProperties: false }) },
+    )
+    .get(
+      "/api/docs",
+      async ({ query, request }) => {
+        const { orgId } = await requireMember(deps, request, "knowledge:view");
+        const limit = query.limit ?? 50;
+        const offset = query.offset ?? 0;
+        const docs = await listDocs(deps, orgId, { status: query.status, limit: limit + 1, offset });
+        return { docs: docs.slice(0, limit).map(docView), ...(docs.length > limit ? { next_offset: offset + limit } : {}) };
+      },
+      { query: t.Object({ status: t.Optional(Status), limit: t.Optional(t.Integer({ minimum: 1, maximum: 200 })), offset: t.Optional(t.Integer({ minimum: 0 })) }) },
+    )
+    .get("/api/docs/:id", async ({ params, request }) => {
+      const { orgId } = await requireMember(deps, request, "knowledge:view");
+      const doc = await getDoc(deps, orgId, params.id);
+      if (!doc) throw AppError.notFound("No such document.");
+      return docView(doc);
+    })
+    .patch(
+      "/api/docs/:id",
+      async ({ body, params, request }) => {
+        const { orgId } = await requireMember(deps, request, "knowledge:manage");
+        return docView(await updateDoc(deps, orgId, params.id, body));
+      },
+      { body: t.Partial(t.Object(Fields), { additionalProperties: false, minProperties: 1 }) },
+    )
+    .delete("/api/docs/:id", async ({ params, request }) => {
+      const { orgId } = await requireMember(deps, request, "knowledge:manage");
+      await deleteDoc(deps, orgId, params.id);
+      return new Response(null, { status: 204 });
+    });
+}
