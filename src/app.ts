@@ -9,6 +9,8 @@ import { parseBody } from "./http/body.ts";
 import { errorHandling } from "./http/errors.ts";
 import { createHandler, type Handler } from "./http/handler.ts";
 import { healthRoutes } from "./health/routes.ts";
+import { customActionTools } from "./integrations/custom-actions.ts";
+import { integrationRoutes } from "./integrations/routes.ts";
 import { mcpRoutes } from "./mcp/routes.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
 import { builtinTools, createRegistry, type Registry } from "./tools/registry.ts";
@@ -16,7 +18,7 @@ import { toggleRoutes } from "./tools/routes.ts";
 import { docsRoutes } from "./workspace/docs-routes.ts";
 import { stylesheet } from "./web/html.ts";
 
-export function createApp(deps: Deps, registry: Registry = createRegistry([builtinTools])) {
+export function createApp(deps: Deps, registry: Registry = createRegistry([builtinTools, customActionTools])) {
   void warmUpSignIn();
   return new Elysia()
     .use(errorHandling(deps.log))
@@ -42,7 +44,8 @@ export function createApp(deps: Deps, registry: Registry = createRegistry([built
     .use(oauthRoutes(deps))
     .use(mcpRoutes(deps, registry))
     .use(toggleRoutes(deps, registry))
-    .use(docsRoutes(deps));
+    .use(docsRoutes(deps))
+    .use(integrationRoutes(deps));
 }
 
 export function createAppHandler(deps: Deps): Handler {

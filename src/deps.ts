@@ -4,6 +4,7 @@ import type { Config } from "./config.ts";
 import type { FieldCipher } from "./crypto/fields.ts";
 import type { Db } from "./db/client.ts";
 import type { Logger } from "./log.ts";
+import type { GuardOptions } from "./net/guard.ts";
 
 export interface Deps {
   config: Readonly<Config>;
@@ -12,4 +13,6 @@ export interface Deps {
   log: Logger;
   /** The clock; tests move it instead of sleeping. */
   now: () => Date;
+  /** How outbound requests to tenant-supplied URLs are checked (src/net/guard.ts); tests inject a resolver. */
+  guard: GuardOptions;
 }

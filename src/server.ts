@@ -11,6 +11,7 @@ import { acquireDataDirLock } from "./db/lock.ts";
 import { migrate } from "./db/migrate.ts";
 import type { Deps } from "./deps.ts";
 import { MAX_BODY_BYTES } from "./http/body.ts";
+import { systemResolver } from "./net/guard.ts";
 import type { Logger } from "./log.ts";
 import { deleteUnusedClients } from "./oauth/clients.ts";
 import { deleteExpiredOAuthState } from "./oauth/tokens.ts";
@@ -50,7 +51,14 @@ export async function openServices(config: Readonly<Config>, log: Logger): Promi
     await close();
     throw error;
   }
-  const deps: Deps = { config, db: database.db, cipher: createFieldCipher(secretKey), log, now: () => new Date() };
+  const deps: Deps = {
+    config,
+    db: database.db,
+    cipher: createFieldCipher(secretKey),
+    log,
+    now: () => new Date(),
+    guard: { allowLoopback: config.nodeEnv === "development", resolver: systemResolver },
+  };
   return { deps, database, close };
 }
 

@@ -17,6 +17,8 @@ export interface TestApp {
   logs: Record<string, unknown>[];
   rawLogs: string[];
   clock: { now: Date; advance(ms: number): void };
+  /** Names the outbound guard resolves, for this app: tests map hostnames to addresses. */
+  hosts: Map<string, string[]>;
   handle: Handler;
   request(path: string, init?: RequestInit & { json?: unknown; form?: Record<string, string>; ip?: string }): Promise<Response>;
   close(): Promise<void>;
@@ -36,18 +38,26 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     },
   };
   const config = testConfig(env);
+  const hosts = new Map<string, string[]>();
+  const resolver = async (host: string) => {
+    const known = hosts.get(host) ?? (host === "localhost" ? ["127.0.0.1"] : undefined);
+    if (!known) throw new Error(`test resolver: unknown host ${host}`);
+    return known;
+  };
   const deps: Deps = {
     config,
     db: database.db,
     cipher: createFieldCipher(config.secretKey!),
     log: createLogger("debug", (line) => rawLogs.push(line)),
     now: () => clock.now,
+    guard: { allowLoopback: config.nodeEnv === "development", resolver: async (host) => resolver(host) },
   };
   const handle = createAppHandler(deps);
   const app: TestApp = {
     deps,
     database,
     rawLogs,
+    hosts,
     get logs() {
       return rawLogs.map((l) => JSON.parse(l));
     },

@@ -67,3 +67,33 @@ export async function tokenRequest(app: TestApp, params: Record<string, string>,
   const res = await app.request("/api/mcp/oauth/token", { form: params, headers });
   return { res, body: (await res.json()) as Record<string, unknown> };
 }
+
+/** A signed-in member's access and refresh tokens for `scope` (default: what the server grants by default). */
+export async function tokensFor(app: TestApp, member: { admin_email: string; password: string }, scope?: string, ip = "198.51.100.7") {
+  const client = await registerPublicClient(app, ["http://127.0.0.1:9/callback"], { client_name: `client-${crypto.randomUUID()}` }, ip);
+  const ua = new Browserless(app);
+  await ua.signIn(member.admin_email, member.password);
+  const { verifier, challenge } = pkcePair();
+  const back = await ua.consent({
+    response_type: "code",
+    client_id: client.client_id,
+    redirect_uri: "http://127.0.0.1:9/callback",
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+    ...(scope ? { scope } : {}),
+  });
+  const { res, body } = await tokenRequest(app, { grant_type: "authorization_code", code: back.searchParams.get("code")!, code_verifier: verifier, client_id: client.client_id, redirect_uri: "http://127.0.0.1:9/callback" });
+  if (res.status !== 200) throw new Error(`token exchange failed: ${JSON.stringify(body)}`);
+  return { clientId: client.client_id, accessToken: body.access_token as string, refreshToken: body.refresh_token as string };
+}
+
+/** POSTs one JSON-RPC message (or a batch, or raw text) to /api/mcp with a bearer token. */
+export async function rpc(app: TestApp, token: string | undefined, message: unknown, headers: Record<string, string> = {}) {
+  const res = await app.request("/api/mcp", {
+    method: "POST",
+    body: typeof message === "string" ? message : JSON.stringify(message),
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+  });
+  const text = await res.text();
+  return { res, text, body: text ? (JSON.parse(text) as any) : undefined };
+}

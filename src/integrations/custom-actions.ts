@@ -1,0 +1,199 @@
+// Custom HTTP actions (`custom.<slug>`): the one native integration shipped. An org describes an
+// HTTPS endpoint (method, URL, headers, input schema, destructive or not); calling the action
+// performs that request through the outbound guard with a 30 s deadline and a 1 MiB response cap.
+// Header values usually carry credentials: they are encrypted at rest and never returned.
+import { and, eq, isNull } from "drizzle-orm";
+import { customActions } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { AppError, type ErrorDetail } from "../errors.ts";
+import { BlockedUrlError, checkUrl, guardedFetch, readCapped, RedirectRefusedError, ResponseTooLargeError } from "../net/guard.ts";
+import type { JsonSchemaObject, ToolDefinition, ToolProvider } from "../tools/types.ts";
+import { argumentProblem } from "../tools/validate.ts";
+
+export const CUSTOM_ACTION_LIMITS = { callTimeoutMs: 30_000, responseBytes: 1024 * 1024, headers: 20, headerValue: 8000 };
+export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+export type Method = (typeof METHODS)[number];
+export const SLUG = /^[a-z][a-z0-9_]{0,31}$/;
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/;
+const RESERVED_HEADERS = new Set(["host", "content-length", "transfer-encoding", "connection", "upgrade", "te", "trailer", "proxy-authorization", "keep-alive"]);
+
+export interface CustomActionInput {
+  slug: string;
+  description: string;
+  method: Method;
+  url: string;
+  headers?: Record<string, string>;
+  input_schema?: JsonSchemaObject;
+  destructive?: boolean;
+}
+
+type Row = typeof customActions.$inferSelect;
+const headersContext = (id: string) => `custom_actions.headers:${id}`;
+
+export function customActionView(row: Row, headerNames: string[]) {
+  return {
+    id: row.id,
+    action_id: `custom.${row.slug}`,
+    slug: row.slug,
+    description: row.description,
+    method: row.method,
+    url: row.url,
+    header_names: headerNames,
+    input_schema: row.inputSchema,
+    destructive: row.destructive,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+function checkHeaders(headers: Record<string, string>): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  const entries = Object.entries(headers);
+  if (entries.length > CUSTOM_ACTION_LIMITS.headers) problems.push({ path: "/headers", message: `at most ${CUSTOM_ACTION_LIMITS.headers} headers` });
+  for (const [name, value] of entries) {
+    if (!HEADER_NAME.test(name)) problems.push({ path: `/headers/${name}`, message: "is not a valid header name" });
+    else if (RESERVED_HEADERS.has(name.toLowerCase())) problems.push({ path: `/headers/${name}`, message: "is set by the service and cannot be configured" });
+    if (value.length > CUSTOM_ACTION_LIMITS.headerValue || /[\r\n\0]/.test(value)) problems.push({ path: `/headers/${name}`, message: `must be at most ${CUSTOM_ACTION_LIMITS.headerValue} characters with no line breaks` });
+  }
+  return problems;
+}
+
+function checkSchema(schema: JsonSchemaObject): ErrorDetail[] {
+  if (schema.type !== "object") return [{ path: "/input_schema/type", message: 'must be "object"' }];
+  return argumentProblem(schema, {}) === "the tool's input schema is invalid" ? [{ path: "/input_schema", message: "is not a valid JSON Schema" }] : [];
+}
+
+async function checkTarget(deps: Deps, url: string): Promise<ErrorDetail[]> {
+  try {
+    await checkUrl(url, deps.guard);
+    return [];
+  } catch (error) {
+    if (error instanceof BlockedUrlError) return [{ path: "/url", message: error.message }];
+    throw error;
+  }
+}
+
+const DEFAULT_SCHEMA: JsonSchemaObject = { type: "object", properties: {}, additionalProperties: true };
+
+export async function createCustomAction(deps: Deps, orgId: string, input: CustomActionInput) {
+  const schema = input.input_schema ?? DEFAULT_SCHEMA;
+  const problems = [...checkHeaders(input.headers ?? {}), ...checkSchema(schema), ...(await checkTarget(deps, input.url))];
+  if (problems.length > 0) throw AppError.badRequest("The custom action is invalid.", problems);
+  const [existing] = await deps.db.select({ id: customActions.id }).from(customActions).where(and(eq(customActions.orgId, orgId), eq(customActions.slug, input.slug), isNull(customActions.deletedAt)));
+  if (existing) throw new AppError(409, "conflict", `A custom action with slug ${input.slug} exists.`, [{ path: "/slug", message: "is already used" }]);
+  const id = crypto.randomUUID();
+  const now = deps.now();
+  const [row] = await deps.db
+    .insert(customActions)
+    .values({
+      id,
+      orgId,
+      slug: input.slug,
+      description: input.description,
+      method: input.method,
+      url: input.url,
+      headers: deps.cipher.encrypt(JSON.stringify(input.headers ?? {}), headersContext(id)),
+      inputSchema: schema,
+      destructive: input.destructive ?? true,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  return customActionView(row!, Object.keys(input.headers ?? {}));
+}
+
+async function liveRow(deps: Deps, orgId: string, id: string): Promise<Row> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) throw AppError.notFound("No such custom action.");
+  const [row] = await deps.db.select().from(customActions).where(and(eq(customActions.orgId, orgId), eq(customActions.id, id), isNull(customActions.deletedAt)));
+  if (!row) throw AppError.notFound("No such custom action.");
+  return row;
+}
+
+function headerNames(deps: Deps, row: Row): string[] {
+  return Object.keys(JSON.parse(deps.cipher.decrypt(row.headers, headersContext(row.id))) as Record<string, string>);
+}
+
+export async function listCustomActions(deps: Deps, orgId: string) {
+  const rows = await deps.db.select().from(customActions).where(and(eq(customActions.orgId, orgId), isNull(customActions.deletedAt)));
+  return rows.map((row) => customActionView(row, headerNames(deps, row)));
+}
+
+export async function updateCustomAction(deps: Deps, orgId: string, id: string, patch: Partial<Omit<CustomActionInput, "slug">>) {
+  const row = await liveRow(deps, orgId, id);
+  const problems = [
+    ...(patch.headers ? checkHeaders(patch.headers) : []),
+    ...(patch.input_schema ? checkSchema(patch.input_schema) : []),
+    ...(patch.url ? await checkTarget(deps, patch.url) : []),
+  ];
+  if (problems.length > 0) throw AppError.badRequest("The custom action is invalid.", problems);
+  const [updated] = await deps.db
+    .update(customActions)
+    .set({
+      ...(patch.description !== undefined ? { description: patch.description } : {}),
+      ...(patch.method !== undefined ? { method: patch.method } : {}),
+      ...(patch.url !== undefined ? { url: patch.url } : {}),
+      ...(patch.headers !== undefined ? { headers: deps.cipher.encrypt(JSON.stringify(patch.headers), headersContext(row.id)) } : {}),
+      ...(patch.input_schema !== undefined ? { inputSchema: patch.input_schema } : {}),
+      ...(patch.destructive !== undefined ? { destructive: patch.destructive } : {}),
+      updatedAt: deps.now(),
+    })
+    .where(eq(customActions.id, row.id))
+    .returning();
+  return customActionView(updated!, headerNames(deps, updated!));
+}
+
+/** Soft delete: the row stays for the audit trail, its encrypted headers are emptied. */
+export async function deleteCustomAction(deps: Deps, orgId: string, id: string) {
+  const row = await liveRow(deps, orgId, id);
+  await deps.db.update(customActions).set({ deletedAt: deps.now(), headers: "" }).where(eq(customActions.id, row.id));
+}
+
+async function perform(deps: Deps, row: Row, args: Record<string, unknown>) {
+  const headers = JSON.parse(deps.cipher.decrypt(row.headers, headersContext(row.id))) as Record<string, string>;
+  const withQuery = row.method === "GET" || row.method === "DELETE";
+  const url = new URL(row.url);
+  if (withQuery) for (const [k, v] of Object.entries(args)) url.searchParams.set(k, typeof v === "string" ? v : JSON.stringify(v));
+  try {
+    const response = await guardedFetch(
+      url.toString(),
+      {
+        method: row.method,
+        headers: { accept: "application/json", "user-agent": "svc-agents/1.0", ...(withQuery ? {} : { "content-type": "application/json" }), ...headers },
+        body: withQuery ? undefined : JSON.stringify(args),
+        signal: AbortSignal.timeout(CUSTOM_ACTION_LIMITS.callTimeoutMs),
+      },
+      deps.guard,
+    );
+    const text = new TextDecoder().decode(await readCapped(response, CUSTOM_ACTION_LIMITS.responseBytes));
+    let body: unknown = text;
+    if (response.headers.get("content-type")?.includes("json")) {
+      try {
+        body = JSON.parse(text);
+      } catch {}
+    }
+    return { value: { status: response.status, body }, isError: response.status >= 400 };
+  } catch (error) {
+    const known = error instanceof BlockedUrlError || error instanceof RedirectRefusedError || error instanceof ResponseTooLargeError;
+    const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+    if (!known && !timedOut) deps.log.warn("custom action request failed", { action: row.slug, error: error instanceof Error ? error.message : String(error) });
+    const message = timedOut ? `no answer within ${CUSTOM_ACTION_LIMITS.callTimeoutMs / 1000} s` : known ? (error as Error).message : "the request failed";
+    return { value: { error: `custom.${row.slug}: ${message}` }, isError: true };
+  }
+}
+
+/** The org's custom actions as tools. Destructive ones need actions:write, the others actions:read. */
+export const customActionTools: ToolProvider = async (deps, orgId) => {
+  const rows = await deps.db.select().from(customActions).where(and(eq(customActions.orgId, orgId), isNull(customActions.deletedAt)));
+  return rows.map(
+    (row): ToolDefinition => ({
+      name: `custom.${row.slug}`,
+      description: row.description,
+      inputSchema: row.inputSchema as JsonSchemaObject,
+      destructive: row.destructive,
+      scope: row.destructive ? "actions:write" : "actions:read",
+      source: { kind: "custom", id: row.id, label: "Custom action" },
+      defaultEnabled: true,
+      execute: (ctx, args) => perform(ctx.deps, row, args),
+    }),
+  );
+};

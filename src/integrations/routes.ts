@@ -1,0 +1,61 @@
+// Custom HTTP actions for the dashboard: /api/integrations/custom-actions (integrations roles).
+import { Elysia, t } from "elysia";
+import { requireMember } from "../auth/guard.ts";
+import type { Deps } from "../deps.ts";
+import type { JsonSchemaObject } from "../tools/types.ts";
+import { createCustomAction, CUSTOM_ACTION_LIMITS, deleteCustomAction, listCustomActions, METHODS, SLUG, updateCustomAction } from "./custom-actions.ts";
+
+const Method = t.Union(METHODS.map((m) => t.Literal(m)));
+const Headers = t.Record(t.String({ maxLength: 64 }), t.String({ maxLength: CUSTOM_ACTION_LIMITS.headerValue }));
+const Schema = t.Object({ type: t.Literal("object") }, { additionalProperties: true });
+const Editable = {
+  description: t.String({ minLength: 1, maxLength: 1000 }),
+  method: Method,
+  url: t.String({ minLength: 1, maxLength: 2048 }),
+  headers: Headers,
+  input_schema: Schema,
+  destructive: t.Boolean(),
+};
+
+export function integrationRoutes(deps: Deps) {
+  return new Elysia({ name: "integrations" })
+    .get("/api/integrations/custom-actions", async ({ request }) => {
+      const { orgId } = await requireMember(deps, request, "integrations:view");
+      return { actions: await listCustomActions(deps, orgId) };
+    })
+    .post(
+      "/api/integrations/custom-actions",
+      async ({ body, request }) => {
+        const { orgId } = await requireMember(deps, request, "integrations:manage");
+        const created = await createCustomAction(deps, orgId, { ...body, input_schema: body.input_schema as JsonSchemaObject | undefined });
+        return new Response(JSON.stringify(created), { status: 201, headers: { "content-type": "application/json" } });
+      },
+      {
+        body: t.Object(
+          {
+            slug: t.String({ pattern: SLUG.source }),
+            description: Editable.description,
+            method: Method,
+            url: Editable.url,
+            headers: t.Optional(Headers),
+            input_schema: t.Optional(Schema),
+            destructive: t.Optional(t.Boolean()),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    )
+    .patch(
+      "/api/integrations/custom-actions/:id",
+      async ({ body, params, request }) => {
+        const { orgId } = await requireMember(deps, request, "integrations:manage");
+        return updateCustomAction(deps, orgId, params.id, { ...body, input_schema: body.input_schema as JsonSchemaObject | undefined });
+      },
+      { body: t.Partial(t.Object(Editable), { additionalProperties: false, minProperties: 1 }) },
+    )
+    .delete("/api/integrations/custom-actions/:id", async ({ params, request }) => {
+      const { orgId } = await requireMember(deps, request, "integrations:manage");
+      await deleteCustomAction(deps, orgId, params.id);
+      return new Response(null, { status: 204 });
+    });
+}
