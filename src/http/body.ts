@@ -5,11 +5,15 @@ import { AppError } from "../errors.ts";
 /**
  * Body size caps by path prefix, longest match first. Documented in the README. A `raw` route
  * receives the unparsed text (or why it could not be read) as a RawBody, because it answers in
- * its own protocol's error format (the JSON-RPC tool server).
+ * its own protocol's error format (the JSON-RPC tool server, the OAuth endpoints).
  */
 export const BODY_LIMITS: { prefix: string; bytes: number; raw?: true; exact?: true }[] = [
   { prefix: "/api/", bytes: 64 * 1024 },
   { prefix: "/api/mcp", bytes: 1024 * 1024, raw: true, exact: true },
+  // OAuth endpoints answer RFC 6749 / RFC 7591 errors even for bodies that do not parse.
+  { prefix: "/api/mcp/oauth/register", bytes: 64 * 1024, raw: true, exact: true },
+  { prefix: "/api/mcp/oauth/token", bytes: 64 * 1024, raw: true, exact: true },
+  { prefix: "/api/mcp/oauth/revoke", bytes: 64 * 1024, raw: true, exact: true },
   { prefix: "/api/docs", bytes: 1024 * 1024 },
   { prefix: "/", bytes: 16 * 1024 },
 ];

@@ -83,6 +83,7 @@ export async function authorize(deps: Deps, url: URL, principal: Principal | nul
   if (repeated.length > 0) return fail("invalid_request", `The parameter ${repeated[0]} is repeated.`);
   const invalid = Value.Errors(AuthorizeQuery, query).First();
   if (invalid) return fail("invalid_request", `${invalid.path.slice(1)}: ${invalid.message}`);
+  if (query.response_type === undefined) return fail("invalid_request", "response_type is required (it must be code).");
   if (query.response_type !== "code") return fail("unsupported_response_type", "response_type must be code.");
   if (!query.code_challenge) return fail("invalid_request", "code_challenge is required (PKCE with S256).");
   if (query.code_challenge_method !== "S256") return fail("invalid_request", "code_challenge_method must be S256.");

@@ -7,6 +7,7 @@ import { sameOriginPost } from "../auth/routes.ts";
 import { sessionToken } from "../auth/guard.ts";
 import { resolveSession } from "../auth/sessions.ts";
 import type { Deps } from "../deps.ts";
+import { parseForm, RawBody } from "../http/body.ts";
 import { requestMeta } from "../http/request-meta.ts";
 import { answerConsent, authorize } from "./authorize.ts";
 import { authenticateClient, clientInformation, registerClient } from "./clients.ts";
@@ -20,15 +21,32 @@ const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" };
 
 const FormParams = T.Record(T.String({ maxLength: 64 }), T.String({ maxLength: 4096 }));
 
+function rawText(body: unknown): string {
+  const raw = body instanceof RawBody ? body : new RawBody("");
+  if (raw.error) throw new OAuthError("invalid_request", raw.error.message, raw.error.status);
+  return raw.text;
+}
+
 /** Token and revocation requests: form-encoded (RFC 6749 §3.2), no parameter twice. */
 function formParams(request: Request, body: unknown): Record<string, string> {
+  const text = rawText(body);
   const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
   if (type !== "application/x-www-form-urlencoded") throw new OAuthError("invalid_request", "The request body must be application/x-www-form-urlencoded.");
-  const params = (body ?? {}) as Record<string, unknown>;
+  const params = parseForm(text);
   for (const [name, value] of Object.entries(params)) if (Array.isArray(value)) throw new OAuthError("invalid_request", `The parameter ${name} is repeated.`);
   const invalid = Value.Errors(FormParams, params).First();
   if (invalid) throw new OAuthError("invalid_request", `${invalid.path.slice(1) || "body"}: ${invalid.message}`);
   return params as Record<string, string>;
+}
+
+/** Registration requests: a JSON object (RFC 7591 §3.1); anything else is invalid_client_metadata. */
+function registrationBody(body: unknown): unknown {
+  const text = rawText(body);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new OAuthError("invalid_client_metadata", "The registration request must be a JSON object (application/json).");
+  }
 }
 
 async function principalOf(deps: Deps, request: Request) {
@@ -43,7 +61,7 @@ export function oauthRoutes(deps: Deps) {
     .get("/.well-known/oauth-protected-resource/api/mcp", prm)
     .get("/.well-known/oauth-authorization-server", () => Response.json(authorizationServerMetadata(deps.config), { headers: DISCOVERY_HEADERS }))
     .post("/api/mcp/oauth/register", async ({ body, request }) => {
-      const { client, secret } = await registerClient(deps, body, requestMeta(request).ip);
+      const { client, secret } = await registerClient(deps, registrationBody(body), requestMeta(request).ip);
       return Response.json(clientInformation(client, secret), { status: 201, headers: NO_STORE });
     })
     .get("/api/mcp/oauth/authorize", async ({ request }) => {

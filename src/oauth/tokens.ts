@@ -90,13 +90,17 @@ export interface TokenResponse {
   scope: string;
 }
 
-async function issueTokens(tx: Db, deps: Deps, grantId: string, clientId: string, scopes: string[], parentId: string | null): Promise<TokenResponse> {
+/**
+ * One access and one refresh token. The access token may carry fewer scopes than the refresh
+ * token (a narrowing refresh); the refresh token keeps the scopes of the one it replaces (RFC 6749 §6).
+ */
+async function issueTokens(tx: Db, deps: Deps, grantId: string, clientId: string, scopes: string[], parentId: string | null, refreshScopes = scopes): Promise<TokenResponse> {
   const now = deps.now();
   const access = mintToken(ACCESS_TOKEN_PREFIX);
   const refresh = mintToken(REFRESH_TOKEN_PREFIX);
   await tx.insert(oauthTokens).values([
     { tokenHash: sha256Hex(access), kind: "access", grantId, scopes, createdAt: now, expiresAt: new Date(now.getTime() + deps.config.oauthAccessTokenTtlSeconds * 1000) },
-    { tokenHash: sha256Hex(refresh), kind: "refresh", grantId, scopes, parentId, createdAt: now, expiresAt: new Date(now.getTime() + deps.config.oauthRefreshTokenTtlDays * 86_400_000) },
+    { tokenHash: sha256Hex(refresh), kind: "refresh", grantId, scopes: refreshScopes, parentId, createdAt: now, expiresAt: new Date(now.getTime() + deps.config.oauthRefreshTokenTtlDays * 86_400_000) },
   ]);
   await tx.update(oauthClients).set({ firstTokenAt: now }).where(and(eq(oauthClients.id, clientId), isNull(oauthClients.firstTokenAt)));
   return { access_token: access, token_type: "Bearer", expires_in: deps.config.oauthAccessTokenTtlSeconds, refresh_token: refresh, scope: scopes.join(" ") };
@@ -187,7 +191,7 @@ export async function refreshTokens(deps: Deps, client: Client, params: Record<s
   return deps.db.transaction(async (tx) => {
     if (token.parentId)
       await tx.update(oauthTokens).set({ supersededAt: now }).where(and(eq(oauthTokens.id, token.parentId), isNull(oauthTokens.supersededAt)));
-    return issueTokens(tx as unknown as Db, deps, grant.id, client.id, scopes, token.id);
+    return issueTokens(tx as unknown as Db, deps, grant.id, client.id, scopes, token.id, token.scopes);
   });
 }
 
