@@ -13,6 +13,8 @@ import { customActionTools } from "./integrations/custom-actions.ts";
 import { integrationRoutes } from "./integrations/routes.ts";
 import { mcpRoutes } from "./mcp/routes.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
+import { createAccessVerifier } from "./oauth/token-cache.ts";
+import { createLeasedLimiter } from "./ratelimit/leased.ts";
 import { builtinTools, createRegistry, type Registry } from "./tools/registry.ts";
 import { toggleRoutes } from "./tools/routes.ts";
 import { docsRoutes } from "./workspace/docs-routes.ts";
@@ -42,7 +44,7 @@ export function createApp(deps: Deps, registry: Registry = createRegistry([built
     .use(healthRoutes(deps))
     .use(authRoutes(deps))
     .use(oauthRoutes(deps))
-    .use(mcpRoutes(deps, registry))
+    .use(mcpRoutes(deps, registry, createAccessVerifier(deps), createLeasedLimiter(deps.db)))
     .use(toggleRoutes(deps, registry))
     .use(docsRoutes(deps))
     .use(integrationRoutes(deps));

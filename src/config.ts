@@ -32,6 +32,8 @@ export interface Config {
   oauthUnusedClientTtlHours: number;
   /** Calls per minute of one action by one org, over every channel and token. Default 600. */
   actionRateLimitPerMinute: number;
+  /** Tool server requests per minute per access token (interface §8.1): tools/list, tools/call, everything else. */
+  mcpTokenLimits: { list: number; call: number; other: number };
 }
 
 export class ConfigError extends Error {
@@ -111,6 +113,11 @@ export function loadConfig(env: Env): Readonly<Config> {
     oauthAccessTokenTtlSeconds: integer(env, "OAUTH_ACCESS_TOKEN_TTL_SECONDS", 3600, 1, 24 * 3600),
     oauthRefreshTokenTtlDays: integer(env, "OAUTH_REFRESH_TOKEN_TTL_DAYS", 90, 1, 3650),
     oauthUnusedClientTtlHours: integer(env, "OAUTH_UNUSED_CLIENT_TTL_HOURS", 24, 1, 24 * 365),
-    actionRateLimitPerMinute: integer(env, "ACTION_RATE_LIMIT_PER_MINUTE", 600, 1, 1_000_000),
+    actionRateLimitPerMinute: integer(env, "ACTION_RATE_LIMIT_PER_MINUTE", 600, 1, 100_000_000),
+    mcpTokenLimits: {
+      list: integer(env, "MCP_TOKEN_LIMIT_LIST_PER_MINUTE", 60, 1, 100_000_000),
+      call: integer(env, "MCP_TOKEN_LIMIT_CALL_PER_MINUTE", 120, 1, 100_000_000),
+      other: integer(env, "MCP_TOKEN_LIMIT_OTHER_PER_MINUTE", 60, 1, 100_000_000),
+    },
   });
 }

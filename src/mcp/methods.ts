@@ -5,6 +5,7 @@ import { type Access, type ActionLimit, callTool, type Registry } from "../tools
 import { boundCustomerOf, findEndUser, findEndUserByEmail } from "../workspace/customers.ts";
 import { RPC, RpcError, type RpcRequest } from "./jsonrpc.ts";
 import { bearerChallenge } from "../oauth/metadata.ts";
+import type { Limiter } from "../ratelimit/leased.ts";
 
 export const PROTOCOL_VERSION = "2025-03-26";
 export const SERVER_INFO = { name: "svc-agents", version: "1.0.0" };
@@ -13,6 +14,7 @@ export const METHODS = ["initialize", "ping", "tools/list", "tools/call"] as con
 export interface McpContext {
   deps: Deps;
   registry: Registry;
+  limiter: Limiter;
   token: AccessContext;
   actionLimit: ActionLimit;
   /** Computed once per HTTP request, shared by the messages of a batch. */
@@ -64,7 +66,7 @@ export async function dispatch(ctx: McpContext, request: RpcRequest): Promise<un
       const access = await ctx.access();
       const entry = access.entries.find((e) => e.tool.name === params.name);
       if (!entry) throw new RpcError(RPC.METHOD_NOT_FOUND, `Unknown tool: ${params.name}`);
-      const outcome = await callTool(ctx.deps, {
+      const outcome = await callTool(ctx.deps, ctx.limiter, {
         caller: { orgId: ctx.token.orgId, scopes: ctx.token.scopes, channel: "mcp", clientId: ctx.token.clientId, memberId: ctx.token.memberId },
         access,
         entry,

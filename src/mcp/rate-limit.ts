@@ -1,23 +1,23 @@
 // Per-token limits of the tool server (interface §8.1): tools/list 60, tools/call 120, anything
-// else 60 per minute. Counted in the database, so several server processes together never grant
-// more than the limit.
-import type { Deps } from "../deps.ts";
-import { take, type Taken } from "../ratelimit/fixed-window.ts";
+// else 60 per minute by default (configurable). Counted through the leased limiter, so several
+// server processes together never grant more than the limit.
+import type { Config } from "../config.ts";
+import type { Taken } from "../ratelimit/fixed-window.ts";
+import type { Limiter } from "../ratelimit/leased.ts";
 
-export const TOKEN_LIMITS = {
-  "tools/list": { limit: 60, windowSeconds: 60 },
-  "tools/call": { limit: 120, windowSeconds: 60 },
-  other: { limit: 60, windowSeconds: 60 },
-} as const;
-
-export type MethodClass = keyof typeof TOKEN_LIMITS;
+export type MethodClass = "tools/list" | "tools/call" | "other";
 
 export function methodClass(method: string): MethodClass {
   return method === "tools/list" || method === "tools/call" ? method : "other";
 }
 
-export function chargeToken(deps: Deps, tokenId: string, cls: MethodClass): Promise<Taken> {
-  return take(deps.db, `mcp:${tokenId}:${cls}`, TOKEN_LIMITS[cls], deps.now());
+export function tokenLimit(config: Config, cls: MethodClass) {
+  const perMinute = cls === "tools/list" ? config.mcpTokenLimits.list : cls === "tools/call" ? config.mcpTokenLimits.call : config.mcpTokenLimits.other;
+  return { limit: perMinute, windowSeconds: 60 };
+}
+
+export function chargeToken(limiter: Limiter, config: Config, tokenId: string, cls: MethodClass, now: Date): Promise<Taken> {
+  return limiter.take(`mcp:${tokenId}:${cls}`, tokenLimit(config, cls), now);
 }
 
 export function rateLimitHeaders(taken: Taken): Record<string, string> {

@@ -4,7 +4,8 @@ import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
 import { RawBody } from "../http/body.ts";
 import { authorizationServerMetadataUrl, bearerChallenge, protectedResourceMetadataUrl, resourceOf } from "../oauth/metadata.ts";
-import { verifyAccessToken } from "../oauth/tokens.ts";
+import type { AccessVerifier } from "../oauth/token-cache.ts";
+import type { Limiter } from "../ratelimit/leased.ts";
 import type { Access, Registry } from "../tools/registry.ts";
 import { failure, parseMessage, RPC, RpcError, type RpcResponse, success } from "./jsonrpc.ts";
 import { dispatch, METHODS, PROTOCOL_VERSION, SERVER_INFO } from "./methods.ts";
@@ -41,7 +42,7 @@ function wantsOnlyEventStream(accept: string | null): boolean {
   return types.length > 0 && types.every((t) => t === "text/event-stream");
 }
 
-export function mcpRoutes(deps: Deps, registry: Registry) {
+export function mcpRoutes(deps: Deps, registry: Registry, verifier: AccessVerifier, limiter: Limiter) {
   const actionLimit = { limit: deps.config.actionRateLimitPerMinute, windowSeconds: 60 };
   const unauthorized = (error?: { error: "invalid_token"; description: string }) =>
     json(failure(null, RPC.UNAUTHORIZED, error ? `Unauthorized: ${error.description}` : "Unauthorized: send an OAuth access token as a Bearer token."), 401, {
@@ -59,7 +60,7 @@ export function mcpRoutes(deps: Deps, registry: Registry) {
       const authorization = request.headers.get("authorization");
       const bearer = authorization ? /^Bearer\s+(\S+)$/i.exec(authorization)?.[1] : undefined;
       if (!bearer) return unauthorized(authorization ? { error: "invalid_token", description: "the Authorization header is not a Bearer token." } : undefined);
-      const token = await verifyAccessToken(deps, bearer);
+      const token = await verifier.verify(bearer);
       if (!token) return unauthorized({ error: "invalid_token", description: "the access token is invalid, expired or revoked." });
 
       const version = request.headers.get("mcp-protocol-version");
@@ -79,7 +80,7 @@ export function mcpRoutes(deps: Deps, registry: Registry) {
       if (batch && messages.length === 0) return json(failure(null, RPC.INVALID_REQUEST, "Invalid Request: an empty batch."), 400);
 
       let access: Promise<Access> | undefined;
-      const ctx = { deps, registry, token, actionLimit, access: () => (access ??= registry.access(deps, { orgId: token.orgId, scopes: token.scopes, channel: "mcp", clientId: token.clientId, memberId: token.memberId })) };
+      const ctx = { deps, registry, limiter, token, actionLimit, access: () => (access ??= registry.access(deps, { orgId: token.orgId, scopes: token.scopes, channel: "mcp", clientId: token.clientId, memberId: token.memberId })) };
       const responses: RpcResponse[] = [];
       let http: { status: number; headers?: Record<string, string> } | undefined;
       let tightest: Taken | undefined;
@@ -91,7 +92,7 @@ export function mcpRoutes(deps: Deps, registry: Registry) {
           continue;
         }
         const { request: rpc } = checked;
-        const taken = await chargeToken(deps, token.tokenId, methodClass(rpc.method));
+        const taken = await chargeToken(limiter, deps.config, token.tokenId, methodClass(rpc.method), deps.now());
         if (!tightest || taken.limit - taken.count < tightest.limit - tightest.count) tightest = taken;
         if (rpc.id === undefined) continue; // a notification: accepted, nothing to answer (INTEROP A.2)
         if (!taken.allowed) {

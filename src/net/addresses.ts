@@ -1,6 +1,8 @@
 // Address classes the outbound guard refuses (INTEROP C), one row per range with its source.
 // IPv6 forms that embed IPv4 (mapped, compatible, NAT64, 6to4, Teredo) are refused as whole
-// ranges, which is stricter than checking the embedded IPv4 address.
+// ranges, which is stricter than checking the embedded IPv4 address. (64:ff9b::/96 lies inside
+// ::/8 already — its first byte is 0 — so ::/8 is the row that matches it; the NAT64 rows stay
+// to document the intent.)
 import { isIPv4, isIPv6 } from "node:net";
 
 type Range = { cidr: string; why: string };
@@ -83,4 +85,10 @@ export function blockedAddressReason(ip: string, options: { allowLoopback: boole
     return hit ? `${ip} is ${hit.why}` : null;
   }
   return `${ip} is not an IP address`;
+}
+
+/** Is this a loopback address (127/8 or ::1)? */
+export function isLoopbackAddress(ip: string): boolean {
+  if (isIPv4(ip)) return inRange(v4ToBigInt(ip), 32, LOOPBACK_V4, v4ToBigInt);
+  return isIPv6(ip) && v6ToBigInt(ip) === 1n;
 }

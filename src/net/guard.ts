@@ -9,7 +9,7 @@
 // Development mode allows loopback (http and https) and nothing else.
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import { blockedAddressReason } from "./addresses.ts";
+import { blockedAddressReason, isLoopbackAddress } from "./addresses.ts";
 
 export class BlockedUrlError extends Error {
   override name = "BlockedUrlError";
@@ -52,6 +52,8 @@ export function normaliseUrl(raw: string, options: { allowLoopback: boolean }): 
   if (url.protocol !== "https:" && url.protocol !== "http:") throw new BlockedUrlError(`the URL scheme ${url.protocol} is not allowed; use https`);
   const host = url.hostname.replace(/\.$/, "");
   if (host === "") throw new BlockedUrlError("the URL has no host");
+  // `db.internal..` would slip past the name rules below: no empty labels.
+  if (!host.startsWith("[") && host.split(".").some((label) => label === "")) throw new BlockedUrlError(`the host ${url.hostname} has an empty label`);
   url.hostname = host;
   const bare = host.replace(/^\[|\]$/g, "");
   const literal = isIP(bare) !== 0;
@@ -81,7 +83,7 @@ export async function checkUrl(raw: string, options: GuardOptions): Promise<{ ur
     if (reason) throw new BlockedUrlError(`the host ${bare} resolves to a blocked address: ${reason}`);
   }
   // Plain http only in development, and only when every address is loopback.
-  if (url.protocol === "http:" && !addresses.every((a) => blockedAddressReason(a, { allowLoopback: false })?.includes("loopback")))
+  if (url.protocol === "http:" && !addresses.every(isLoopbackAddress))
     throw new BlockedUrlError("the URL must use https (plain http is allowed only to loopback in development)");
   return { url, address: addresses[0]! };
 }
@@ -101,7 +103,8 @@ export async function guardedFetch(raw: string, init: GuardedInit, options: Guar
   target.hostname = address.includes(":") ? `[${address}]` : address;
   const response = await fetch(target, {
     method: init.method ?? "GET",
-    headers: { ...init.headers, host: hostHeader },
+    // Our Host wins over any casing of one the caller passed.
+    headers: { ...Object.fromEntries(Object.entries(init.headers ?? {}).filter(([k]) => k.toLowerCase() !== "host")), host: hostHeader },
     body: init.body,
     signal: init.signal,
     redirect: "manual",

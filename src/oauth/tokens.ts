@@ -222,6 +222,10 @@ export interface AccessContext {
 /** Looks up an access token. Null for anything not live: unknown, expired, revoked, or its member gone from the org. */
 export async function verifyAccessToken(deps: Deps, token: string): Promise<AccessContext | null> {
   if (!token.startsWith(ACCESS_TOKEN_PREFIX) || token.length > 128) return null;
+  return verifyAccessTokenHash(deps, sha256Hex(token));
+}
+
+export async function verifyAccessTokenHash(deps: Deps, tokenHash: string): Promise<AccessContext | null> {
   const [row] = await deps.db
     .select({
       tokenId: oauthTokens.id,
@@ -235,7 +239,7 @@ export async function verifyAccessToken(deps: Deps, token: string): Promise<Acce
     .from(oauthTokens)
     .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
     .innerJoin(memberships, and(eq(memberships.memberId, oauthGrants.memberId), eq(memberships.orgId, oauthGrants.orgId)))
-    .where(and(eq(oauthTokens.tokenHash, sha256Hex(token)), eq(oauthTokens.kind, "access"), isNull(oauthTokens.revokedAt), isNull(oauthGrants.revokedAt)));
+    .where(and(eq(oauthTokens.tokenHash, tokenHash), eq(oauthTokens.kind, "access"), isNull(oauthTokens.revokedAt), isNull(oauthGrants.revokedAt)));
   if (!row || row.expiresAt <= deps.now()) return null;
   return row;
 }

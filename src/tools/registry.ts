@@ -5,7 +5,7 @@
 import { and, eq } from "drizzle-orm";
 import { actionExecutions, agentActionToggles, agents, orgs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
-import { take } from "../ratelimit/fixed-window.ts";
+import type { Limiter } from "../ratelimit/leased.ts";
 import { dataTools } from "./families/data.ts";
 import { docsTools } from "./families/docs.ts";
 import { type ToolContext, type ToolDefinition, ToolError, type ToolProvider, type ToolResult } from "./types.ts";
@@ -43,34 +43,63 @@ export interface Registry {
   access(deps: Deps, caller: Caller): Promise<Access>;
 }
 
+/**
+ * How long one process reuses an org's tool snapshot (flags, active agent, tools, toggles).
+ * Changes made anywhere — dashboard, CLI, another instance, discovery — reach tools/list and
+ * tools/call within this long; a request never costs the snapshot's queries more than once per TTL.
+ */
+export const SNAPSHOT_TTL_MS = 1000;
+
+interface Snapshot {
+  flags: Record<string, boolean>;
+  agentId?: string;
+  tools: ToolDefinition[];
+  toggles: Map<string, boolean>;
+}
+
 export function createRegistry(providers: ToolProvider[]): Registry {
-  async function orgState(deps: Deps, orgId: string) {
-    const [org] = await deps.db.select({ flags: orgs.featureFlags }).from(orgs).where(eq(orgs.id, orgId));
-    const [agent] = await deps.db.select({ id: agents.id, status: agents.status }).from(agents).where(and(eq(agents.orgId, orgId), eq(agents.status, "active"))).limit(1);
-    return { flags: org?.flags ?? {}, agent };
-  }
+  const snapshots = new Map<string, { value: Promise<Snapshot>; until: number }>();
 
   async function all(deps: Deps, orgId: string, flags: Record<string, boolean>) {
     const lists = await Promise.all(providers.map((p) => p(deps, orgId)));
     return lists.flat().filter((t) => !t.requiresFlag || flags[t.requiresFlag] === true);
   }
 
+  async function load(deps: Deps, orgId: string): Promise<Snapshot> {
+    const [org] = await deps.db.select({ flags: orgs.featureFlags }).from(orgs).where(eq(orgs.id, orgId));
+    const [agent] = await deps.db.select({ id: agents.id }).from(agents).where(and(eq(agents.orgId, orgId), eq(agents.status, "active"))).limit(1);
+    const flags = org?.flags ?? {};
+    const tools = await all(deps, orgId, flags);
+    const toggles = agent
+      ? new Map((await deps.db.select().from(agentActionToggles).where(eq(agentActionToggles.agentId, agent.id))).map((t) => [t.actionId, t.enabled]))
+      : new Map<string, boolean>();
+    return { flags, agentId: agent?.id, tools, toggles };
+  }
+
+  function snapshot(deps: Deps, orgId: string): Promise<Snapshot> {
+    const now = deps.now().getTime();
+    const hit = snapshots.get(orgId);
+    if (hit && hit.until > now) return hit.value;
+    if (snapshots.size > 10_000) for (const [k, v] of snapshots) if (v.until <= now) snapshots.delete(k);
+    const value = load(deps, orgId);
+    snapshots.set(orgId, { value, until: now + SNAPSHOT_TTL_MS });
+    value.catch(() => snapshots.delete(orgId));
+    return value;
+  }
+
   return {
     async orgTools(deps, orgId) {
-      return all(deps, orgId, (await orgState(deps, orgId)).flags);
+      // The dashboard reads fresh state.
+      return (await load(deps, orgId)).tools;
     },
 
     async access(deps, caller) {
-      const { flags, agent } = await orgState(deps, caller.orgId);
-      const tools = await all(deps, caller.orgId, flags);
-      const toggles = agent
-        ? new Map((await deps.db.select().from(agentActionToggles).where(eq(agentActionToggles.agentId, agent.id))).map((t) => [t.actionId, t.enabled]))
-        : new Map<string, boolean>();
+      const { flags, agentId, tools, toggles } = await snapshot(deps, caller.orgId);
       const entries = tools.map((tool) => {
-        const denied = denial(tool, caller, flags, agent !== undefined, toggles.get(tool.name) ?? tool.defaultEnabled);
+        const denied = denial(tool, caller, flags, agentId !== undefined, toggles.get(tool.name) ?? tool.defaultEnabled);
         return denied ? { tool, denied } : { tool };
       });
-      return { agentId: agent?.id, entries };
+      return { agentId, entries };
     },
   };
 }
@@ -104,7 +133,7 @@ export interface CallRequest {
 export type CallOutcome = { ok: true; result: ToolResult } | { ok: false; denied: Denial } | { ok: false; error: ToolError };
 
 /** Validates, enforces the per-action cap, runs the tool and records the execution. */
-export async function callTool(deps: Deps, request: CallRequest): Promise<CallOutcome> {
+export async function callTool(deps: Deps, limiter: Limiter, request: CallRequest): Promise<CallOutcome> {
   const { caller, entry } = request;
   const tool = entry.tool;
   const started = performance.now();
@@ -113,7 +142,7 @@ export async function callTool(deps: Deps, request: CallRequest): Promise<CallOu
     const args = request.args ?? {};
     const problem = argumentProblem(tool.inputSchema, args);
     if (problem) return { ok: false, error: new ToolError("validation", `Invalid arguments for ${tool.name}: ${problem}`) };
-    const cap = await take(deps.db, `action:${caller.orgId}:${tool.name}`, request.actionLimit, deps.now());
+    const cap = await limiter.take(`action:${caller.orgId}:${tool.name}`, request.actionLimit, deps.now());
     if (!cap.allowed)
       return {
         ok: false,

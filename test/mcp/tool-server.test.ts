@@ -3,7 +3,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { actionExecutions, endUsers, memberships } from "../../src/db/schema/index.ts";
+import { ACCESS_CACHE_TTL_MS } from "../../src/oauth/token-cache.ts";
 import { setFeatureFlag } from "../../src/orgs/service.ts";
+import { SNAPSHOT_TTL_MS } from "../../src/tools/registry.ts";
 import { createDoc } from "../../src/workspace/docs.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 import { rpc, tokensFor } from "../support/oauth.ts";
@@ -268,12 +270,14 @@ describe("-32002 reasons, each with its own message", () => {
     expect(blocked.body.error.message).toContain("blocks destructive tools over MCP");
     expect((await rpc(app, token, { jsonrpc: "2.0", id: 2, method: "tools/list" })).body.result.tools.map((t: { name: string }) => t.name)).not.toContain("custom.refund");
     await setFeatureFlag(app.deps, o.org_id, "mcp_destructive_tools", true);
+    app.clock.advance(SNAPSHOT_TTL_MS); // changes reach the tool server within the snapshot's life
     expect((await rpc(app, token, { jsonrpc: "2.0", id: 3, method: "tools/list" })).body.result.tools.map((t: { name: string }) => t.name)).toContain("custom.refund");
 
     // Toggle off through the dashboard API.
     const agentId = o.agent_id;
     const off = await app.request(`/api/agents/${agentId}/actions`, { method: "PATCH", json: { disable: ["search_docs"] }, headers: auth });
     expect(off.status).toBe(200);
+    app.clock.advance(SNAPSHOT_TTL_MS);
     const toggled = await rpc(app, token, call(4, "search_docs", { query: "x" }));
     expect(toggled.body.error.code).toBe(-32002);
     expect(toggled.body.error.message).toContain("switched off for this organisation's agent");
@@ -281,17 +285,19 @@ describe("-32002 reasons, each with its own message", () => {
     // No active agent.
     const { agents } = await import("../../src/db/schema/index.ts");
     await app.deps.db.update(agents).set({ status: "disabled" }).where(eq(agents.id, agentId));
+    app.clock.advance(SNAPSHOT_TTL_MS);
     const disabled = await rpc(app, token, call(5, "read_doc", { id: crypto.randomUUID() }));
     expect(disabled.body.error.code).toBe(-32002);
     expect(disabled.body.error.message).toContain("agent is disabled");
     expect((await rpc(app, token, { jsonrpc: "2.0", id: 6, method: "tools/list" })).body.result.tools).toEqual([]);
   });
 
-  test("a member removed from the org loses access at once", async () => {
+  test("a member removed from the org loses access within the verified-token cache's life", async () => {
     const o = await seedOrg(app);
     const token = (await tokensFor(app, o, undefined, "198.51.100.10")).accessToken;
     expect((await rpc(app, token, { jsonrpc: "2.0", id: 1, method: "ping" })).res.status).toBe(200);
     await app.deps.db.delete(memberships).where(eq(memberships.orgId, o.org_id));
+    app.clock.advance(ACCESS_CACHE_TTL_MS);
     expect((await rpc(app, token, { jsonrpc: "2.0", id: 1, method: "ping" })).res.status).toBe(401);
   });
 });

@@ -1,0 +1,38 @@
+// Bearer verification for the tool server, with a short-lived cache of verified tokens.
+//
+// Why a cache: every tool-server request carries a token; looking it up costs a database round
+// trip, which dominates a `ping`. Why it is safe: an entry lives at most ACCESS_CACHE_TTL_MS
+// (and never past the token's expiry), so a revocation — of the token, its grant, the member's
+// membership or the client, made by any process or directly in the database — takes effect on
+// every instance within that time, without cross-instance messaging. Unknown tokens are cached
+// too (a flood of bad tokens costs one lookup each per TTL). Keys are the tokens' SHA-256.
+import { sha256Hex } from "../crypto/tokens.ts";
+import type { Deps } from "../deps.ts";
+import { ACCESS_TOKEN_PREFIX, type AccessContext, verifyAccessTokenHash } from "./tokens.ts";
+
+/** Revocation reaches every instance within this long. */
+export const ACCESS_CACHE_TTL_MS = 500;
+const MAX_ENTRIES = 20_000;
+
+export interface AccessVerifier {
+  verify(token: string): Promise<AccessContext | null>;
+}
+
+export function createAccessVerifier(deps: Deps): AccessVerifier {
+  const cache = new Map<string, { value: Promise<AccessContext | null>; until: number }>();
+  return {
+    verify(token) {
+      if (!token.startsWith(ACCESS_TOKEN_PREFIX) || token.length > 128) return Promise.resolve(null);
+      const now = deps.now().getTime();
+      const hash = sha256Hex(token);
+      const hit = cache.get(hash);
+      if (hit && hit.until > now) return hit.value.then((ctx) => (ctx && ctx.expiresAt.getTime() > deps.now().getTime() ? ctx : null));
+      if (cache.size >= MAX_ENTRIES) for (const [k, v] of cache) if (v.until <= now || cache.size >= MAX_ENTRIES) cache.delete(k);
+      // Concurrent requests with the same token share one lookup.
+      const value = verifyAccessTokenHash(deps, hash);
+      cache.set(hash, { value, until: now + ACCESS_CACHE_TTL_MS });
+      value.catch(() => cache.delete(hash));
+      return value;
+    },
+  };
+}
