@@ -3,8 +3,8 @@
 //
 // Refresh rotation (INTEROP A.12): every use issues a new refresh token whose parent is the one
 // used. A refresh token stays valid until one of its successors is used for the first time
-// (clients retry, and send the same token from parallel requests); using it after that is
-// reuse, which revokes the whole grant.
+// (clients retry, and send the same token from parallel requests), plus a 10-second grace for
+// requests already in flight; using it after that is reuse, which revokes the whole grant.
 import { and, eq, gt, isNull, lte } from "drizzle-orm";
 import { mintToken, sha256Hex } from "../crypto/tokens.ts";
 import type { Db } from "../db/client.ts";
@@ -18,6 +18,11 @@ import { parseScope, sameScopes } from "./scopes.ts";
 export const ACCESS_TOKEN_PREFIX = "svc_at_";
 export const REFRESH_TOKEN_PREFIX = "svc_rt_";
 export const CODE_PREFIX = "svc_ac_";
+/**
+ * A refresh token whose successor has been used is still honoured for this long (parallel
+ * refreshes race); after that, presenting it is reuse and revokes the grant.
+ */
+export const REFRESH_REUSE_GRACE_MS = 10_000;
 /** Interface §2.4: authorization codes live 5 minutes. */
 export const CODE_TTL_MS = 5 * 60_000;
 
@@ -167,7 +172,9 @@ export async function refreshTokens(deps: Deps, client: Client, params: Record<s
   const { token, grant } = row;
   if (grant.clientId !== client.id) throw new OAuthError("invalid_grant", "The refresh token was issued to another client.");
   if (token.revokedAt || grant.revokedAt) throw new OAuthError("invalid_grant", "The refresh token has been revoked.");
-  if (token.supersededAt) {
+  // Reuse detection, with a short grace: clients refresh from several requests at once, and one
+  // of them may present this token just after another already used its successor.
+  if (token.supersededAt && now.getTime() - token.supersededAt.getTime() > REFRESH_REUSE_GRACE_MS) {
     await revokeGrant(deps.db, grant.id, now);
     throw new OAuthError("invalid_grant", "The refresh token was already rotated and its successor used; the grant has been revoked.");
   }

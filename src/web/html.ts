@@ -34,6 +34,7 @@ export function page(title: string, body: Html, options: { status?: number; head
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · svc-agents</title>
 <link rel="stylesheet" href="/assets/app.css">
+<link rel="icon" href="data:,">
 </head>
 <body>
 <main class="card">

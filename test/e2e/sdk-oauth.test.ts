@@ -3,7 +3,7 @@
 // then keeps going across access-token expiry by refreshing (issue: OAuth must-show 1 and 2).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createDoc } from "../../src/workspace/docs.ts";
-import { verifyAccessToken } from "../../src/oauth/tokens.ts";
+import { REFRESH_REUSE_GRACE_MS, verifyAccessToken } from "../../src/oauth/tokens.ts";
 import { seedOrg, serveTestApp, type ServedTestApp } from "../support/app.ts";
 import { connectWithOAuth, TestOAuthProvider } from "../support/mcp-client.ts";
 import { Browserless, consentFields, tokenRequest } from "../support/oauth.ts";
@@ -86,6 +86,7 @@ describe("official SDK client with OAuth", () => {
     // The refresh token the SDK started from is still valid until a successor is used…
     app.clock.advance(3600_000 + 1000);
     await client.listTools(); // …which this refresh does.
+    app.clock.advance(REFRESH_REUSE_GRACE_MS + 1000); // past the grace for refreshes in flight
     const reused = await tokenRequest(app, { grant_type: "refresh_token", refresh_token: before.refresh_token!, client_id: provider.client!.client_id });
     expect(reused.res.status).toBe(400);
     expect(reused.body.error).toBe("invalid_grant");
