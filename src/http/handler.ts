@@ -29,6 +29,10 @@ export function createHandler(
     setRequestMeta(request, { id, ip: clientIp(request, server, options.trustProxy) });
     const response = await fetch(request);
     response.headers.set("x-request-id", id);
+    // @elysiajs/cors marks every response `Vary: *`, which forbids any cache from reusing it
+    // (RFC 9111 §4.1) and so voids `Cache-Control: public` on discovery documents. With
+    // `Access-Control-Allow-Origin: *` the answer does not vary by Origin at all.
+    if (response.headers.get("vary") === "*") response.headers.delete("vary");
     const url = new URL(request.url);
     options.log.info("request", {
       request_id: id,

@@ -123,6 +123,7 @@ describe("CORS", () => {
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     expect(res.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("mcp-protocol-version");
     const plain = await app.request("/healthz", { headers: { origin: "https://app.example" } });
+    expect(plain.headers.get("vary")).toBeNull(); // never `Vary: *`, which would make every response uncacheable
     expect(plain.headers.get("access-control-expose-headers")?.toLowerCase()).toContain("www-authenticate");
     expect(plain.headers.get("access-control-expose-headers")?.toLowerCase()).toContain("x-ratelimit-remaining");
   });
