@@ -9,6 +9,8 @@ import { parseBody } from "./http/body.ts";
 import { errorHandling } from "./http/errors.ts";
 import { createHandler, type Handler } from "./http/handler.ts";
 import { healthRoutes } from "./health/routes.ts";
+import { connectorRoutes } from "./connectors/routes.ts";
+import { connectorTools } from "./connectors/tools.ts";
 import { customActionTools } from "./integrations/custom-actions.ts";
 import { integrationRoutes } from "./integrations/routes.ts";
 import { mcpRoutes } from "./mcp/routes.ts";
@@ -20,7 +22,7 @@ import { toggleRoutes } from "./tools/routes.ts";
 import { docsRoutes } from "./workspace/docs-routes.ts";
 import { stylesheet } from "./web/html.ts";
 
-export function createApp(deps: Deps, registry: Registry = createRegistry([builtinTools, customActionTools])) {
+export function createApp(deps: Deps, registry: Registry = createRegistry([builtinTools, customActionTools, connectorTools])) {
   void warmUpSignIn();
   return new Elysia()
     .use(errorHandling(deps.log))
@@ -47,7 +49,8 @@ export function createApp(deps: Deps, registry: Registry = createRegistry([built
     .use(mcpRoutes(deps, registry, createAccessVerifier(deps), createLeasedLimiter(deps.db)))
     .use(toggleRoutes(deps, registry))
     .use(docsRoutes(deps))
-    .use(integrationRoutes(deps));
+    .use(integrationRoutes(deps))
+    .use(connectorRoutes(deps));
 }
 
 export function createAppHandler(deps: Deps): Handler {

@@ -34,6 +34,8 @@ export interface Config {
   actionRateLimitPerMinute: number;
   /** Tool server requests per minute per access token (interface §8.1): tools/list, tools/call, everything else. */
   mcpTokenLimits: { list: number; call: number; other: number };
+  /** How often every live connector is discovered again. Default 1 hour. */
+  connectorDiscoveryIntervalSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -119,5 +121,6 @@ export function loadConfig(env: Env): Readonly<Config> {
       call: integer(env, "MCP_TOKEN_LIMIT_CALL_PER_MINUTE", 120, 1, 100_000_000),
       other: integer(env, "MCP_TOKEN_LIMIT_OTHER_PER_MINUTE", 60, 1, 100_000_000),
     },
+    connectorDiscoveryIntervalSeconds: integer(env, "CONNECTOR_DISCOVERY_INTERVAL_SECONDS", 3600, 1, 7 * 86_400),
   });
 }

@@ -3,6 +3,7 @@
 import type { Server } from "bun";
 import { createAppHandler } from "./app.ts";
 import { deleteExpiredSessions } from "./auth/sessions.ts";
+import { startDiscoveryScheduler } from "./connectors/scheduler.ts";
 import type { Config } from "./config.ts";
 import { createFieldCipher } from "./crypto/fields.ts";
 import { resolveSecretKey } from "./crypto/secret-key.ts";
@@ -87,6 +88,7 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
       });
     },
   });
+  const scheduler = startDiscoveryScheduler(deps);
   const housekeeping = setInterval(() => {
     Promise.all([deleteExpiredSessions(deps), deleteExpiredCounters(deps.db, deps.now()), deleteExpiredOAuthState(deps), deleteUnusedClients(deps)]).catch((error) =>
       log.warn("housekeeping failed", { error: String(error) }),
@@ -110,6 +112,7 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
       const graceful = server.stop(false);
       const timedOut = await Promise.race([graceful.then(() => false), Bun.sleep(SHUTDOWN_GRACE_MS).then(() => true)]);
       if (timedOut) await server.stop(true);
+      await scheduler.stop(); // lets a discovery in progress finish (each has a 15 s deadline)
       await services.close();
       log.info("stopped", { forced: timedOut });
     })();

@@ -12,7 +12,10 @@ function compiled(schema: JsonSchemaObject): ValidateFunction {
   const key = JSON.stringify(schema);
   let validate = cache.get(key);
   if (!validate) {
-    validate = ajv.compile(schema);
+    // `$schema` names a meta-schema (draft-07, 2020-12, …) Ajv may not have loaded; the keywords
+    // tool schemas use are the same across drafts, so it is ignored rather than refused.
+    const { $schema: _ignored, ...rest } = schema;
+    validate = ajv.compile(rest);
     if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
     cache.set(key, validate);
   }

@@ -3,10 +3,12 @@ import m0 from "./0000_core.sql" with { type: "text" };
 import m1 from "./0001_oauth.sql" with { type: "text" };
 import m2 from "./0002_workspace_and_tools.sql" with { type: "text" };
 import m3 from "./0003_rate_limit_leases.sql" with { type: "text" };
+import m4 from "./0004_connectors.sql" with { type: "text" };
 
 export const migrationFiles: { tag: string; when: number; breakpoints: boolean; sql: string }[] = [
   { tag: "0000_core", when: 1795253253534, breakpoints: true, sql: m0 },
   { tag: "0001_oauth", when: 1795254066896, breakpoints: true, sql: m1 },
   { tag: "0002_workspace_and_tools", when: 1795254239008, breakpoints: true, sql: m2 },
   { tag: "0003_rate_limit_leases", when: 1795254783645, breakpoints: true, sql: m3 },
+  { tag: "0004_connectors", when: 1795255213641, breakpoints: true, sql: m4 },
 ];

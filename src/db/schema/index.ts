@@ -3,3 +3,4 @@ export * from "./ratelimit.ts";
 export * from "./oauth.ts";
 export * from "./workspace.ts";
 export * from "./tools.ts";
+export * from "./connectors.ts";

@@ -1,0 +1,48 @@
+// Connector management for the dashboard (interface §4.1): /api/integrations/mcp/servers.
+// integrations:manage connects, refreshes and disconnects; integrations:view lists.
+import { Elysia, t } from "elysia";
+import { requireMember } from "../auth/guard.ts";
+import type { Deps } from "../deps.ts";
+import { AUTH_METHODS, connect, CONNECTOR_LIMITS, disconnect, listConnectors, refreshConnector } from "./service.ts";
+
+const AuthMethod = t.Union(AUTH_METHODS.map((m) => t.Literal(m)));
+// Field-level checks (which fields, lengths) are done by the service so the error names the field.
+const Credentials = t.Record(t.String({ maxLength: 64 }), t.String());
+
+export function connectorRoutes(deps: Deps) {
+  return new Elysia({ name: "connectors" })
+    .get("/api/integrations/mcp/servers", async ({ request }) => {
+      const { orgId } = await requireMember(deps, request, "integrations:view");
+      return listConnectors(deps, orgId);
+    })
+    .post(
+      "/api/integrations/mcp/servers",
+      async ({ body, request }) => {
+        const { orgId } = await requireMember(deps, request, "integrations:manage");
+        const created = await connect(deps, orgId, body);
+        return new Response(JSON.stringify(created), { status: 201, headers: { "content-type": "application/json" } });
+      },
+      {
+        body: t.Object({
+          name: t.String({ maxLength: CONNECTOR_LIMITS.name }),
+          slug: t.String({ maxLength: 64 }),
+          url: t.String({ maxLength: CONNECTOR_LIMITS.url }),
+          auth_method: AuthMethod,
+          credentials: t.Optional(Credentials),
+        }),
+      },
+    )
+    .patch(
+      "/api/integrations/mcp/servers/:id",
+      async ({ body, params, request }) => {
+        const { orgId } = await requireMember(deps, request, "integrations:manage");
+        return refreshConnector(deps, orgId, params.id, body ?? {});
+      },
+      { body: t.Optional(t.Object({ name: t.Optional(t.String({ maxLength: CONNECTOR_LIMITS.name })), auth_method: t.Optional(AuthMethod), credentials: t.Optional(Credentials) })) },
+    )
+    .delete("/api/integrations/mcp/servers/:id", async ({ params, request }) => {
+      const { orgId } = await requireMember(deps, request, "integrations:manage");
+      await disconnect(deps, orgId, params.id);
+      return new Response(null, { status: 204 });
+    });
+}

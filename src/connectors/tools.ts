@@ -1,0 +1,24 @@
+// Connector tools as registry tools: `mcp.<slug>.<tool>`, behind the org's mcp_external_servers
+// flag, off in agent toggles until switched on, unavailable while the connector is in error.
+import type { ToolDefinition, ToolProvider } from "../tools/types.ts";
+import { callConnectorTool, liveConnectors } from "./service.ts";
+
+export const connectorTools: ToolProvider = async (deps, orgId) => {
+  const rows = await liveConnectors(deps, orgId);
+  return rows.flatMap((row) =>
+    row.discoveredTools.map(
+      (tool): ToolDefinition => ({
+        name: `mcp.${row.slug}.${tool.name}`,
+        description: tool.description,
+        inputSchema: tool.inputSchema as ToolDefinition["inputSchema"],
+        destructive: tool.destructive,
+        scope: tool.destructive ? "actions:write" : "actions:read",
+        source: { kind: "connector", id: row.id, label: row.name },
+        defaultEnabled: false,
+        requiresFlag: "mcp_external_servers",
+        sourceDisabled: row.status === "connected" ? undefined : `the connector ${row.name} is in error: ${row.lastError ?? "unknown"}`,
+        execute: (ctx, args) => callConnectorTool(ctx.deps, row, tool, args, ctx.boundCustomer),
+      }),
+    ),
+  );
+};
