@@ -23,7 +23,7 @@ beforeAll(async () => {
     headers: { authorization: `Bearer ${session}` },
   });
   expect(res.status).toBe(201);
-});
+}, 30_000);
 afterAll(async () => {
   partner.stop(true);
   await app.close();
