@@ -1,6 +1,7 @@
 // Request bodies: read with a size cap (413 past it, whether or not Content-Length was sent) and
 // parsed by media type. One parser for every route; Elysia's own parsers never run.
 import { AppError } from "../errors.ts";
+import { readBodyCapped } from "./capped-body.ts";
 
 /**
  * Body size caps by path prefix, longest match first. Documented in the README. A `raw` route
@@ -46,23 +47,9 @@ export function payloadTooLarge(limit: number): AppError {
 }
 
 export async function readCappedText(request: Request, limit: number): Promise<string> {
-  const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > limit) throw payloadTooLarge(limit);
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw payloadTooLarge(limit);
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+  const bytes = await readBodyCapped(request, limit);
+  if (bytes === null) throw payloadTooLarge(limit);
+  return new TextDecoder("utf-8", { fatal: false }).decode(bytes);
 }
 
 /** Parses a body by its media type. An empty body parses to `undefined` (validation reports it). */

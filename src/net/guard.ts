@@ -9,6 +9,7 @@
 // Development mode allows loopback (http and https) and nothing else.
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
+import { readBodyCapped } from "../http/capped-body.ts";
 import { blockedAddressReason, isLoopbackAddress } from "./addresses.ts";
 
 export class BlockedUrlError extends Error {
@@ -127,24 +128,7 @@ export class ResponseTooLargeError extends Error {
 
 /** Reads a response body up to `maxBytes`; more is an error, not a truncation. */
 export async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array> {
-  const declared = Number(response.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel();
-    throw new ResponseTooLargeError(`the response is larger than ${maxBytes} bytes`);
-  }
-  if (!response.body) return new Uint8Array();
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw new ResponseTooLargeError(`the response is larger than ${maxBytes} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
+  const bytes = await readBodyCapped(response, maxBytes);
+  if (bytes === null) throw new ResponseTooLargeError(`the response is larger than ${maxBytes} bytes`);
+  return bytes;
 }

@@ -1,0 +1,25 @@
+// Reading a message body (an incoming request or an outgoing call's response) with a size cap:
+// more than `maxBytes` — declared by Content-Length or streamed without one — is refused, never
+// truncated. Returns null when the cap is passed (the stream is cancelled).
+export async function readBodyCapped(message: Request | Response, maxBytes: number): Promise<Uint8Array | null> {
+  const declared = Number(message.headers.get("content-length") ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await message.body?.cancel();
+    return null;
+  }
+  if (!message.body) return new Uint8Array();
+  const reader = message.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
