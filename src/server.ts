@@ -76,9 +76,10 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
     port: config.port,
     hostname: config.host,
     maxRequestBodySize: MAX_BODY_BYTES,
-    // Bun cuts a response that sends nothing for `idleTimeout` seconds (default 10). Streams that
-    // need longer raise it per request with server.timeout().
-    idleTimeout: 30,
+    // Bun cuts a request that sends nothing for `idleTimeout` seconds (default 10). The longest
+    // legitimate silence is a tool call waiting on a connector or custom action (30 s deadline),
+    // so the cut comes well after that.
+    idleTimeout: 60,
     fetch: handler,
     error: (error) => {
       log.error("unhandled server error", { error: error.message });

@@ -4,6 +4,8 @@
 // by their magic numbers (the declared type must agree; SVG, which can carry script, never
 // passes) and at most ICON_MAX_BYTES. The result is stored and served as a data: URL, so the
 // dashboard never loads anything from the third party; null means "show the generic mark".
+import { isIP } from "node:net";
+import { getDomain } from "tldts";
 import { type GuardOptions, guardedFetch, readCapped } from "../net/guard.ts";
 
 export const ICON_MAX_BYTES = 64 * 1024;
@@ -39,15 +41,15 @@ export function iconFromDataUrl(src: string): string | null {
 }
 
 /**
- * Same-site without a public-suffix list: the icon's host is the server's host, or a subdomain of
- * the server host's parent domain when that parent still has two labels (mcp.example.com →
- * *.example.com). Conservative: some genuinely same-site icons are refused, none cross-site allowed.
+ * Same-site (interface §8.3): the same registrable domain, by the Public Suffix List including
+ * its private section (so attacker.github.io and victim.github.io are different sites). IP
+ * literals and names without a registrable domain (localhost) must match exactly.
  */
 export function sameSite(iconHost: string, serverHost: string): boolean {
   if (iconHost === serverHost) return true;
-  const labels = serverHost.split(".");
-  const parent = labels.length > 2 ? labels.slice(1).join(".") : serverHost;
-  return iconHost === parent || iconHost.endsWith(`.${parent}`);
+  const site = (host: string) => (isIP(host.replace(/^\[|\]$/g, "")) ? null : getDomain(host, { allowPrivateDomains: true }));
+  const a = site(iconHost);
+  return a !== null && a === site(serverHost);
 }
 
 async function fetchIcon(url: string, guard: GuardOptions, declared?: string): Promise<string | null> {

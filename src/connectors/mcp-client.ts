@@ -123,7 +123,13 @@ export class McpSession {
 
   static async open(options: ConnectionOptions): Promise<McpSession> {
     const session = new McpSession(options);
-    await session.initialize();
+    try {
+      await session.initialize();
+    } catch (error) {
+      // INTEROP B.6: a session lost during the handshake (404 on notifications/initialized) gets one fresh start.
+      if (!(error instanceof McpClientError) || error.kind !== "session_lost") throw error;
+      await session.initialize();
+    }
     return session;
   }
 

@@ -5,7 +5,7 @@ import { and, eq, inArray, isNull, like, sql } from "drizzle-orm";
 import { agentActionToggles, agents, type ConnectorAuthMethod, connectors, type DiscoveredTool, type DroppedTool, orgs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, type ErrorDetail } from "../errors.ts";
-import { BlockedUrlError, normaliseUrl } from "../net/guard.ts";
+import { BlockedUrlError, checkUrl } from "../net/guard.ts";
 import type { BoundCustomer, ToolResult } from "../tools/types.ts";
 import { deriveIcon } from "./icons.ts";
 import { listAllTools, McpClientError, McpSession } from "./mcp-client.ts";
@@ -72,14 +72,18 @@ function checkCredentials(method: ConnectorAuthMethod, credentials: Record<strin
   return problems;
 }
 
-function checkUrl(deps: Deps, url: string): ErrorDetail[] {
+/**
+ * Interface §7.3 / §8.2: a URL that is not https (loopback in development), or whose host is or
+ * resolves to a blocked address, is refused at connect time. A name that does not resolve is
+ * not refused here: the connector is saved and its discovery fails like any unreachable server.
+ */
+async function checkConnectorUrl(deps: Deps, url: string): Promise<ErrorDetail[]> {
   if (url.length > CONNECTOR_LIMITS.url) return [{ path: "/url", message: `must be at most ${CONNECTOR_LIMITS.url} characters` }];
   try {
-    const parsed = normaliseUrl(url, deps.guard);
-    if (parsed.protocol !== "https:" && !deps.guard.allowLoopback) return [{ path: "/url", message: "must use https" }];
+    await checkUrl(url, deps.guard);
     return [];
   } catch (error) {
-    if (error instanceof BlockedUrlError) return [{ path: "/url", message: error.message }];
+    if (error instanceof BlockedUrlError) return error.unresolvable ? [] : [{ path: "/url", message: error.message }];
     throw error;
   }
 }
@@ -122,9 +126,45 @@ export function classifyTools(listed: unknown[]): { tools: DiscoveredTool[]; dro
   return { tools, dropped };
 }
 
+/** Refreshes in flight, by connector: parallel calls that all met a 401 share one refresh. */
+const refreshing = new Map<string, Promise<Record<string, string>>>();
+
 /**
- * Runs `operation` with the connector's credentials; for OAuth2, a 401 triggers one refresh
- * (the rotated tokens are stored encrypted) and one retry.
+ * New OAuth2 credentials after a 401 with `used`. If someone (this process or another) already
+ * stored different tokens, those are used; otherwise one refresh runs, and if the authorization
+ * server refuses it, the stored row is read once more in case another process rotated meanwhile.
+ */
+function freshCredentials(deps: Deps, row: Row, used: Record<string, string>, wwwAuthenticate: string | null | undefined, signal: AbortSignal) {
+  let pending = refreshing.get(row.id);
+  if (!pending) {
+    const stored = async () => {
+      const [current] = await deps.db.select().from(connectors).where(eq(connectors.id, row.id));
+      const credentials = current ? decryptCredentials(deps, current) : used;
+      return credentials.access_token && credentials.access_token !== used.access_token ? credentials : null;
+    };
+    pending = (async () => {
+      const already = await stored();
+      if (already) return already;
+      try {
+        const fresh = { ...(await refreshOAuthTokens(row.url, used as unknown as OAuthCredentials, wwwAuthenticate, deps.guard, signal)) } as Record<string, string>;
+        await deps.db.update(connectors).set({ credentials: encryptCredentials(deps, row.id, fresh), updatedAt: deps.now() }).where(eq(connectors.id, row.id));
+        return fresh;
+      } catch (error) {
+        const rotatedElsewhere = await stored();
+        if (rotatedElsewhere) return rotatedElsewhere;
+        if (error instanceof RefreshFailed)
+          throw new McpClientError("auth", `The server's OAuth tokens expired and could not be refreshed (${error.message}). Reconnect it with new credentials.`);
+        throw error;
+      }
+    })().finally(() => refreshing.delete(row.id));
+    refreshing.set(row.id, pending);
+  }
+  return pending;
+}
+
+/**
+ * Runs `operation` with the connector's credentials; for OAuth2, a 401 leads to new tokens
+ * (stored encrypted) and one retry.
  */
 async function withCredentials<T>(deps: Deps, row: Row, signal: AbortSignal, operation: (headers: () => Record<string, string>) => Promise<T>): Promise<T> {
   let credentials = decryptCredentials(deps, row);
@@ -133,27 +173,15 @@ async function withCredentials<T>(deps: Deps, row: Row, signal: AbortSignal, ope
     return await operation(headers);
   } catch (error) {
     if (!(error instanceof McpClientError) || error.kind !== "auth" || row.authMethod !== "oauth2") throw error;
-    // Another process may have refreshed already: use what is stored now if it changed.
-    const [current] = await deps.db.select().from(connectors).where(eq(connectors.id, row.id));
-    const stored = current ? decryptCredentials(deps, current) : credentials;
-    if (stored.access_token && stored.access_token !== credentials.access_token) credentials = stored;
-    else {
-      try {
-        credentials = { ...(await refreshOAuthTokens(row.url, credentials as unknown as OAuthCredentials, error.details.wwwAuthenticate, deps.guard, signal)) } as Record<string, string>;
-      } catch (refreshError) {
-        if (!(refreshError instanceof RefreshFailed)) throw refreshError;
-        throw new McpClientError("auth", `The server's OAuth tokens expired and could not be refreshed (${refreshError.message}). Reconnect it with new credentials.`);
-      }
-      await deps.db.update(connectors).set({ credentials: encryptCredentials(deps, row.id, credentials), updatedAt: deps.now() }).where(eq(connectors.id, row.id));
-    }
+    credentials = await freshCredentials(deps, row, credentials, error.details.wwwAuthenticate, signal);
     return operation(headers);
   }
 }
 
-function errorText(error: unknown): string {
+function errorText(error: unknown, what: "discovery" | "call"): string {
   if (error instanceof McpClientError) return error.message;
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) return "the server did not answer before the deadline";
-  return "discovery failed";
+  return `the ${what} failed`;
 }
 
 /** Initialize + tools/list (+ icon); replaces the snapshot. Never throws for the server's failures. */
@@ -197,7 +225,7 @@ export async function discover(deps: Deps, row: Row): Promise<Row> {
       .update(connectors)
       .set({
         status: "error",
-        lastError: errorText(error),
+        lastError: errorText(error, "discovery"),
         lastDiscoveredAt: now(),
         nextDiscoveryAt: new Date(now().getTime() + deps.config.connectorDiscoveryIntervalSeconds * 1000),
         updatedAt: now(),
@@ -250,7 +278,7 @@ export async function connect(deps: Deps, orgId: string, input: ConnectInput) {
   const problems = [
     ...(input.name.trim() === "" ? [{ path: "/name", message: "is required" }] : []),
     ...(SLUG.test(input.slug) ? [] : [{ path: "/slug", message: "must match ^[a-z][a-z0-9_]{0,31}$" }]),
-    ...checkUrl(deps, input.url),
+    ...(await checkConnectorUrl(deps, input.url)),
     ...checkCredentials(input.auth_method, input.credentials),
   ];
   if (problems.length > 0) throw AppError.badRequest("The connector is invalid.", problems);
@@ -331,7 +359,7 @@ export async function callConnectorTool(deps: Deps, row: Row, tool: DiscoveredTo
   } catch (error) {
     if (error instanceof McpClientError && error.kind === "auth" && row.authMethod === "oauth2")
       await deps.db.update(connectors).set({ status: "error", lastError: error.message, updatedAt: deps.now() }).where(eq(connectors.id, row.id));
-    return { value: { error: `mcp.${row.slug}.${tool.name}: ${errorText(error)}` }, isError: true };
+    return { value: { error: `mcp.${row.slug}.${tool.name}: ${errorText(error, "call")}` }, isError: true };
   }
 }
 

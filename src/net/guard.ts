@@ -14,6 +14,13 @@ import { blockedAddressReason, isLoopbackAddress } from "./addresses.ts";
 
 export class BlockedUrlError extends Error {
   override name = "BlockedUrlError";
+  constructor(
+    message: string,
+    /** The name does not resolve (as opposed to resolving somewhere forbidden). */
+    readonly unresolvable = false,
+  ) {
+    super(message);
+  }
 }
 
 export class RedirectRefusedError extends Error {
@@ -75,10 +82,10 @@ export async function checkUrl(raw: string, options: GuardOptions): Promise<{ ur
     try {
       addresses = await options.resolver(bare);
     } catch {
-      throw new BlockedUrlError(`the host ${bare} does not resolve`);
+      throw new BlockedUrlError(`the host ${bare} does not resolve`, true);
     }
   }
-  if (addresses.length === 0) throw new BlockedUrlError(`the host ${bare} does not resolve`);
+  if (addresses.length === 0) throw new BlockedUrlError(`the host ${bare} does not resolve`, true);
   for (const address of addresses) {
     const reason = blockedAddressReason(address, options);
     if (reason) throw new BlockedUrlError(`the host ${bare} resolves to a blocked address: ${reason}`);
