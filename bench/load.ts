@@ -16,6 +16,17 @@ export interface LoadOptions {
   /** A response with another status counts as an error, not as a latency sample. */
   expectStatus: number;
   connections: number;
+  /** Extra headers per connection: connection i adds connectionHeaders[i % length] (e.g. its own bearer token). */
+  connectionHeaders?: Record<string, string>[];
+  /** A response whose body contains one of these counts as an error (e.g. a JSON-RPC error answered with 200). */
+  failIfBodyIncludes?: string[];
+  /**
+   * OAuth refresh chains: connection i starts from refreshTokens[i] and POSTs
+   * grant_type=refresh_token with it (form-encoded, public client `clientId`), then sends the
+   * refresh_token of each answer with its next request, so every request uses a fresh token.
+   * `body` is ignored. A chain refused by the server (4xx) stops that connection.
+   */
+  refreshChain?: { clientId: string; refreshTokens: string[] };
   /** Requests sent before measuring starts: lets the JIT, the connection pool and the server warm up. */
   warmupMs: number;
   durationMs: number;
@@ -50,18 +61,39 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   const samples: number[] = [];
   let errors = 0;
   let firstError: string | undefined;
-  const init: RequestInit = { method: o.method, headers: o.headers, body: o.body };
+  const markers = o.failIfBodyIncludes ?? [];
+  if (o.refreshChain && o.refreshChain.refreshTokens.length < o.connections)
+    throw new Error(`refreshChain: ${o.connections} connections need as many refresh tokens (got ${o.refreshChain.refreshTokens.length})`);
 
-  const worker = async () => {
+  const worker = async (index: number) => {
+    const extra = o.connectionHeaders?.length ? o.connectionHeaders[index % o.connectionHeaders.length] : undefined;
+    const init: RequestInit = { method: o.method, headers: extra ? { ...o.headers, ...extra } : o.headers, body: o.body };
+    let refreshToken = o.refreshChain?.refreshTokens[index];
     for (;;) {
       const start = performance.now();
       if (start >= until) return;
       let failure: string | undefined;
+      let chainBroken = false;
       try {
+        if (o.refreshChain && refreshToken !== undefined)
+          init.body = new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: o.refreshChain.clientId }).toString();
         const res = await fetch(o.url, init);
         // Read the body to the end, or the connection cannot be reused for the next request.
-        await res.arrayBuffer();
-        if (res.status !== o.expectStatus) failure = `status ${res.status}, expected ${o.expectStatus}`;
+        if (o.refreshChain) {
+          const text = await res.text();
+          if (res.status === o.expectStatus) refreshToken = (JSON.parse(text) as { refresh_token: string }).refresh_token;
+          else {
+            failure = `status ${res.status}, expected ${o.expectStatus}: ${text.slice(0, 200)}`;
+            chainBroken = res.status >= 400 && res.status < 500;
+          }
+        } else if (markers.length > 0) {
+          const text = await res.text();
+          if (res.status !== o.expectStatus) failure = `status ${res.status}, expected ${o.expectStatus}`;
+          else if (markers.some((m) => text.includes(m))) failure = `unexpected body: ${text.slice(0, 200)}`;
+        } else {
+          await res.arrayBuffer();
+          if (res.status !== o.expectStatus) failure = `status ${res.status}, expected ${o.expectStatus}`;
+        }
       } catch (error) {
         failure = error instanceof Error ? error.message : String(error);
       }
@@ -72,11 +104,15 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
       }
       if (failure !== undefined) {
         firstError ??= failure;
+        if (chainBroken) {
+          if (start < measureFrom) errors++; // not to go unnoticed when it happens during warm-up
+          return;
+        }
         await Bun.sleep(1); // a dead server refuses instantly: do not spin a core on it
       }
     }
   };
-  await Promise.all(Array.from({ length: o.connections }, worker));
+  await Promise.all(Array.from({ length: o.connections }, (_, i) => worker(i)));
 
   const elapsedMs = performance.now() - measureFrom;
   const sorted = Float64Array.from(samples).sort();

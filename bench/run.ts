@@ -2,14 +2,17 @@
 // each figure means. Everything runs as child processes of this script (servers and the load
 // generator), each killed when the run ends, fails or is interrupted.
 //
-// Order: startup first, because it leaves a migrated PGlite DATA_DIR behind that the throughput
-// servers then reopen (saving a second first initialisation, several seconds); throughput second.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+// Order: startup first, because it leaves a migrated PGlite DATA_DIR (and a migrated PostgreSQL
+// database) behind that later servers reopen (saving a second first initialisation, several
+// seconds); throughput second; the tool server (MCP), bearer cost and OAuth refresh last
+// (bench/mcp.ts prepares them over HTTP).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
 import { childEnv, freePort } from "../test/support/process.ts";
 import type { LoadOptions, LoadResult } from "./load.ts";
+import { BENCH_PASSWORD, type Grants, HIGH_LIMITS_ENV, MCP_FAILURE_MARKERS, MCP_HEADERS, MCP_MESSAGES, mcpCall, mintGrants, seedDocs } from "./mcp.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const BUN = process.execPath;
@@ -32,6 +35,8 @@ const options = {
   durationS: envNumber("BENCH_DURATION", 5, 0.5, false),
   warmupS: envNumber("BENCH_WARMUP", 1, 0, false),
   connections: envNumber("BENCH_CONNECTIONS", 32, 1, true),
+  /** The tool-server, bearer and refresh rows: 64 connections (the p99 target's), or BENCH_CONNECTIONS when set. */
+  toolConnections: process.env.BENCH_CONNECTIONS ? envNumber("BENCH_CONNECTIONS", 32, 1, true) : 64,
   idleS: envNumber("BENCH_IDLE", 3, 0, false),
   /** Admin URL of a PostgreSQL server; "none" skips the PostgreSQL measurements. */
   databaseUrl: process.env.BENCH_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres",
@@ -50,6 +55,14 @@ interface Scenario {
   expectStatus: number;
   /** Whether the raw baseline serves it too, so the table can show ours/raw. */
   baseline: boolean;
+  /** Per-connection headers (LoadOptions.connectionHeaders), e.g. one bearer token per connection. */
+  connectionHeaders?: Record<string, string>[];
+  /** Bodies that count as failures despite the expected status (LoadOptions.failIfBodyIncludes). */
+  failIfBodyIncludes?: string[];
+  /** OAuth refresh chains (LoadOptions.refreshChain); the probe spends and replaces the first token. */
+  refreshChain?: { clientId: string; refreshTokens: string[] };
+  /** Checks the probe's body: a problem, or undefined when it is the answer expected. */
+  check?: (body: string) => string | undefined;
 }
 
 const scenarios: Scenario[] = [{ name: "GET /healthz", method: "GET", path: "/healthz", expectStatus: 200, baseline: true }];
@@ -115,7 +128,7 @@ function baselineServer(): ServerSpec {
   return { name: "raw Bun.serve", command: [BUN, join(import.meta.dir, "baseline-server.ts")], env: {}, readyPath: "/healthz" };
 }
 
-function ourServer(name: string, env: { DATA_DIR?: string; DATABASE_URL?: string; SECRET_KEY?: string; LOG_LEVEL: string }): ServerSpec {
+function ourServer(name: string, env: { DATA_DIR?: string; DATABASE_URL?: string; SECRET_KEY?: string; LOG_LEVEL: string } & Record<string, string>): ServerSpec {
   return { name, command: [BUN, join(ROOT, "src/main.ts"), "serve"], env: { SEED_DEMO: "0", NODE_ENV: "production", ...env }, readyPath: "/readyz" };
 }
 
@@ -201,27 +214,43 @@ interface Measurement {
   rssAfterMiB?: number;
 }
 
-/** One row per scenario × target, with req/s relative to the reference target's for the same scenario. */
-function printComparison(title: string, measurements: Measurement[], reference: string): void {
+/** One row per scenario × target, with req/s relative to each reference target's for the same scenario. */
+function printComparison(title: string, measurements: Measurement[], references: string[]): void {
   const rows = measurements.map((m) => {
-    const ref = measurements.find((r) => r.scenario === m.scenario && r.target === reference);
-    const ratio = ref && ref.result.rps > 0 ? `${fixed(m.result.rps / ref.result.rps, 2)}×` : "—";
+    const ratios = references.map((reference) => {
+      const ref = measurements.find((r) => r.scenario === m.scenario && r.target === reference);
+      return ref && ref.result.rps > 0 ? `${fixed(m.result.rps / ref.result.rps, 2)}×` : "—";
+    });
     return [
       m.scenario, m.target, fixed(m.result.rps, 0), fixed(m.result.p50Ms, 2), fixed(m.result.p99Ms, 2),
-      String(m.result.errors), ratio, fixed(m.loadCpuPct, 0), fixed(m.rssAfterMiB, 1),
+      String(m.result.errors), ...ratios, fixed(m.loadCpuPct, 0), fixed(m.rssAfterMiB, 1),
     ];
   });
-  printTable(title, ["scenario", "target", "req/s", "p50 ms", "p99 ms", "errors", `vs ${reference}`, "loadgen CPU %", "RSS after MiB"], rows, "llrrrrrrr");
+  printTable(
+    title,
+    ["scenario", "target", "req/s", "p50 ms", "p99 ms", "errors", ...references.map((r) => `vs ${r}`), "loadgen CPU %", "RSS after MiB"],
+    rows,
+    `ll${"r".repeat(6 + references.length)}`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
 // Measurements
 
-async function runLoad(server: Running, scenario: Scenario): Promise<{ result: LoadResult; loadCpuPct: number }> {
+async function runLoad(server: Running, scenario: Scenario, connections = options.connections): Promise<{ result: LoadResult; loadCpuPct: number }> {
   // One request first, so a wrong status fails loudly instead of as a table full of errors.
-  const probe = await fetch(server.url + scenario.path, { method: scenario.method, headers: scenario.headers, body: scenario.body });
-  await probe.arrayBuffer();
-  if (probe.status !== scenario.expectStatus) throw new Error(`${scenario.name} answered ${probe.status}, expected ${scenario.expectStatus}`);
+  const chain = scenario.refreshChain;
+  const probe = await fetch(server.url + scenario.path, {
+    method: scenario.method,
+    headers: { ...scenario.headers, ...scenario.connectionHeaders?.[0] },
+    body: chain ? new URLSearchParams({ grant_type: "refresh_token", refresh_token: chain.refreshTokens[0]!, client_id: chain.clientId }).toString() : scenario.body,
+  });
+  const probeBody = await probe.text();
+  if (probe.status !== scenario.expectStatus) throw new Error(`${scenario.name} answered ${probe.status}, expected ${scenario.expectStatus}: ${probeBody.slice(0, 300)}`);
+  const problem = scenario.failIfBodyIncludes?.some((m) => probeBody.includes(m)) ? `unexpected answer: ${probeBody.slice(0, 300)}` : scenario.check?.(probeBody);
+  if (problem) throw new Error(`${scenario.name} on ${server.url}: ${problem}`);
+  // The probe spent the first chain's token: continue that chain from its successor.
+  if (chain) chain.refreshTokens[0] = (JSON.parse(probeBody) as { refresh_token: string }).refresh_token;
 
   const load: LoadOptions = {
     url: server.url + scenario.path,
@@ -229,7 +258,10 @@ async function runLoad(server: Running, scenario: Scenario): Promise<{ result: L
     headers: scenario.headers ?? {},
     body: scenario.body,
     expectStatus: scenario.expectStatus,
-    connections: options.connections,
+    connections,
+    connectionHeaders: scenario.connectionHeaders,
+    failIfBodyIncludes: scenario.failIfBodyIncludes,
+    refreshChain: chain,
     warmupMs: options.warmupS * 1000,
     durationMs: options.durationS * 1000,
   };
@@ -288,11 +320,202 @@ async function freshPostgresDatabase(adminUrl: string): Promise<{ url: string } 
   return { url: url.toString() };
 }
 
+// ---------------------------------------------------------------------------------------------
+// Tool server (MCP), bearer cost and OAuth refresh
+
+/** Targets (README "Targets"): printed as met / not met, never asserted. */
+const TARGETS = { pingVsRaw: 0.25, listVsSdk: 10, p99Ms: 20, p99Connections: 64 };
+const RAW = "raw Bun.serve";
+const SDK = "SDK on Node";
+const MCP_SCENARIOS = ["ping", "tools/list", "tools/call search_docs"] as const;
+type McpScenario = (typeof MCP_SCENARIOS)[number];
+const mcpName = (name: McpScenario) => `MCP ${name}`;
+
+function mcpScenario(name: McpScenario, path: string, bearers?: string[]): Scenario {
+  return {
+    name: mcpName(name),
+    method: "POST",
+    path,
+    headers: MCP_HEADERS,
+    body: JSON.stringify(MCP_MESSAGES[name]),
+    expectStatus: 200,
+    baseline: name === "ping",
+    connectionHeaders: bearers?.map((token) => ({ authorization: `Bearer ${token}` })),
+    failIfBodyIncludes: MCP_FAILURE_MARKERS,
+    check(body) {
+      const answer = JSON.parse(body) as { result?: { tools?: unknown[]; content?: { text?: string }[] } };
+      if (!answer.result) return `no result: ${body.slice(0, 300)}`;
+      if (name === "tools/list" && !answer.result.tools?.length) return "tools/list listed no tool";
+      if (name === "tools/call search_docs") {
+        const hits = (JSON.parse(answer.result.content?.[0]?.text ?? "{}") as { results?: unknown[] }).results;
+        if (!hits?.length) return `search_docs found nothing: ${body.slice(0, 300)}`;
+      }
+      return undefined;
+    },
+  };
+}
+
+/** `bun src/main.ts org create …` against a database no server holds yet; returns the admin's email. */
+async function createBenchOrg(env: Record<string, string>, label: string): Promise<string> {
+  const email = "bench-admin@example.com";
+  const proc = spawnChild([BUN, join(ROOT, "src/main.ts"), "org", "create", "--name", "Bench org", "--admin-email", email, "--admin-password", BENCH_PASSWORD], {
+    env: childEnv({ ...env, SEED_DEMO: "0", NODE_ENV: "production", LOG_LEVEL: "error" }),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout as ReadableStream<Uint8Array>).text(),
+    new Response(proc.stderr as ReadableStream<Uint8Array>).text(),
+    proc.exited,
+  ]);
+  if (code !== 0) throw new Error(`org create (${label}) exited with code ${code}: ${stderr.slice(0, 500)}`);
+  return (JSON.parse(stdout) as { admin_email: string }).admin_email;
+}
+
+async function toolServerSection(work: string, dataDir: string, pg: { url: string; secretKey: string } | { skipped: string }): Promise<void> {
+  const connections = options.toolConnections;
+  const tools: Measurement[] = [];
+  const refresh: Measurement[] = [];
+  const bearer: { target: string; healthz: LoadResult; ping: LoadResult }[] = [];
+  const notes: string[] = [];
+  const toolsFile = join(work, "tools.json");
+  let toolCount: number | undefined;
+
+  const measure = async (into: Measurement[], server: Running, target: string, scenario: Scenario) => {
+    const { result, loadCpuPct } = await runLoad(server, scenario, connections);
+    const m = { scenario: scenario.name, target, result, loadCpuPct, rssAfterMiB: rssMiB(server.pid) };
+    into.push(m);
+    return m;
+  };
+
+  // Ours: PostgreSQL (the targets' database), then PGlite. Each: org by CLI before the server
+  // starts, docs and grants over HTTP, then the rows.
+  const ours: { name: string; env: Record<string, string> }[] = [];
+  if ("url" in pg) ours.push({ name: "ours, PostgreSQL", env: { DATABASE_URL: pg.url, SECRET_KEY: pg.secretKey } });
+  else notes.push(`PostgreSQL rows skipped: ${pg.skipped}`);
+  ours.push({ name: "ours, PGlite", env: { DATA_DIR: dataDir } });
+  for (const target of ours) {
+    const email = await createBenchOrg(target.env, target.name);
+    const server = await startServer(ourServer(target.name, { ...target.env, LOG_LEVEL: "error", ...HIGH_LIMITS_ENV }), work);
+    try {
+      const docs = await seedDocs(server.url, email, BENCH_PASSWORD);
+      const grants: Grants = await mintGrants(server.url, email, BENCH_PASSWORD, connections);
+      const bearers = grants.grants.map((g) => g.accessToken);
+      const listed = (await mcpCall(`${server.url}/api/mcp`, MCP_MESSAGES["tools/list"], bearers[0])).result.tools as unknown[];
+      if (toolCount === undefined) {
+        toolCount = listed.length;
+        writeFileSync(toolsFile, JSON.stringify({ tools: listed }));
+      }
+      console.log(`\n${target.name}: ${docs} docs seeded, ${grants.grants.length} grants obtained, tools/list lists ${listed.length} tools`);
+      const healthz = await measure(tools, server, target.name, scenarios[0]!);
+      const results = new Map<McpScenario, Measurement>();
+      for (const name of MCP_SCENARIOS) results.set(name, await measure(tools, server, target.name, mcpScenario(name, "/api/mcp", bearers)));
+      bearer.push({ target: target.name, healthz: healthz.result, ping: results.get("ping")!.result });
+      // Last: the chains rotate these grants' refresh tokens (the access tokens above stay valid).
+      await measure(refresh, server, target.name, {
+        name: "POST /api/mcp/oauth/token refresh_token",
+        method: "POST",
+        path: "/api/mcp/oauth/token",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        expectStatus: 200,
+        baseline: false,
+        refreshChain: { clientId: grants.clientId, refreshTokens: grants.grants.map((g) => g.refreshToken) },
+      });
+    } finally {
+      await server.stop();
+    }
+  }
+
+  // The raw floor for a ping.
+  {
+    const server = await startServer(baselineServer(), work);
+    try {
+      await measure(tools, server, RAW, mcpScenario("ping", "/api/mcp"));
+    } finally {
+      await server.stop();
+    }
+  }
+
+  // The official SDK, stateless Streamable HTTP, on Node, with as many tools as ours listed.
+  const node = Bun.which("node");
+  if (!node) notes.push("SDK rows skipped: no `node` on PATH");
+  else {
+    const version = (await new Response(spawnChild([node, "--version"], { stdout: "pipe", stderr: "ignore" }).stdout as ReadableStream<Uint8Array>).text()).trim();
+    const sdkVersion = (JSON.parse(readFileSync(join(ROOT, "node_modules/@modelcontextprotocol/sdk/package.json"), "utf8")) as { version: string }).version;
+    notes.push(`${SDK}: @modelcontextprotocol/sdk ${sdkVersion} on Node ${version}, bench/sdk-reference-server.mjs, ${toolCount} tools, no authentication`);
+    // Not ours: if it fails (another SDK version, another Node), say so and print the rest.
+    try {
+      const server = await startServer({ name: SDK, command: [node, join(import.meta.dir, "sdk-reference-server.mjs")], env: { BENCH_TOOLS_FILE: toolsFile }, readyPath: "/healthz" }, work);
+      try {
+        for (const name of MCP_SCENARIOS) await measure(tools, server, SDK, mcpScenario(name, "/mcp"));
+      } finally {
+        await server.stop();
+      }
+    } catch (error) {
+      notes.push(`SDK rows incomplete: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  const limits = `LOG_LEVEL=error; per-token and per-action limits raised to 100000000/min (${Object.keys(HIGH_LIMITS_ENV).join(", ")}), so the limiter runs on every request but never refuses`;
+  printComparison(`Tool server (MCP), ${connections} connections, one bearer token per connection — ours: ${limits}`, tools, [RAW, SDK]);
+  for (const note of notes) console.log(`note: ${note}`);
+  if (tools.some((m) => m.loadCpuPct > 90))
+    console.log("note: loadgen CPU near or above 100 % means the generator was likely the bottleneck there; that req/s is a lower bound for the server.");
+
+  printTable(
+    `Bearer verification: authenticated MCP ping vs unauthenticated GET /healthz on the same server, ${connections} connections`,
+    ["target", "healthz req/s", "ping req/s", "ping/healthz", "healthz p50 ms", "ping p50 ms", "healthz p99 ms", "ping p99 ms", "extra µs/req"],
+    bearer.map((b) => [
+      b.target, fixed(b.healthz.rps, 0), fixed(b.ping.rps, 0), `${fixed(b.ping.rps / b.healthz.rps, 2)}×`,
+      fixed(b.healthz.p50Ms, 2), fixed(b.ping.p50Ms, 2), fixed(b.healthz.p99Ms, 2), fixed(b.ping.p99Ms, 2),
+      fixed(1e6 / b.ping.rps - 1e6 / b.healthz.rps, 1),
+    ]),
+  );
+  console.log("note: extra µs/req = 1/ping req/s − 1/healthz req/s: server time a ping adds (bearer check, JSON-RPC, limiter), when the server is the bottleneck.");
+
+  printTable(
+    `OAuth token endpoint, grant_type=refresh_token: ${connections} independent grants refreshed in parallel, each request with its chain's newest refresh token`,
+    ["target", "req/s", "p50 ms", "p99 ms", "errors", "loadgen CPU %", "RSS after MiB"],
+    refresh.map((m) => [m.target, fixed(m.result.rps, 0), fixed(m.result.p50Ms, 2), fixed(m.result.p99Ms, 2), String(m.result.errors), fixed(m.loadCpuPct, 0), fixed(m.rssAfterMiB, 1)]),
+  );
+
+  printTargets(tools, connections);
+}
+
+function printTargets(tools: Measurement[], connections: number): void {
+  const find = (scenario: string, target: string) => tools.find((m) => m.scenario === scenario && m.target === target)?.result;
+  const ourTarget = tools.some((m) => m.target === "ours, PostgreSQL") ? "ours, PostgreSQL" : "ours, PGlite";
+  const on = ourTarget === "ours, PostgreSQL" ? "PostgreSQL" : "PGlite (PostgreSQL skipped: the targets are defined on PostgreSQL)";
+  const verdict = (met: boolean | undefined) => (met === undefined ? "not measured" : met ? "target met" : "target NOT met");
+  const lines: string[] = [];
+
+  const ping = find(mcpName("ping"), ourTarget);
+  const rawPing = find(mcpName("ping"), RAW);
+  const pingRatio = ping && rawPing ? ping.rps / rawPing.rps : undefined;
+  lines.push(
+    `MCP ping ≥ ${TARGETS.pingVsRaw * 100}% of raw Bun.serve: ${pingRatio === undefined ? "—" : `${fixed(pingRatio * 100, 0)}% (${fixed(ping?.rps, 0)} vs ${fixed(rawPing?.rps, 0)} req/s)`} — ${verdict(pingRatio === undefined ? undefined : pingRatio >= TARGETS.pingVsRaw)}`,
+  );
+  const list = find(mcpName("tools/list"), ourTarget);
+  const sdkList = find(mcpName("tools/list"), SDK);
+  const listRatio = list && sdkList ? list.rps / sdkList.rps : undefined;
+  lines.push(
+    `MCP tools/list ≥ ${TARGETS.listVsSdk}× the SDK reference: ${listRatio === undefined ? "—" : `${fixed(listRatio, 1)}× (${fixed(list?.rps, 0)} vs ${fixed(sdkList?.rps, 0)} req/s)`} — ${verdict(listRatio === undefined ? undefined : listRatio >= TARGETS.listVsSdk)}`,
+  );
+  const at = connections === TARGETS.p99Connections ? "" : ` (measured at ${connections} connections; the target is defined at ${TARGETS.p99Connections})`;
+  for (const name of MCP_SCENARIOS) {
+    const r = find(mcpName(name), ourTarget);
+    lines.push(`MCP ${name} p99 < ${TARGETS.p99Ms} ms at ${TARGETS.p99Connections} connections: ${fixed(r?.p99Ms, 2)} ms${at} — ${verdict(r ? r.p99Ms < TARGETS.p99Ms : undefined)}`);
+  }
+  console.log(`\nTargets (ours on ${on}; goals for people to read, never asserted — see bench/README.md)`);
+  for (const line of lines) console.log(`- ${line}`);
+}
+
 async function main(): Promise<void> {
   const began = performance.now();
   console.log(
     `svc-agents benchmarks — bun ${Bun.version}, ${cpus().length} CPUs; ` +
-      `${options.connections} connections, ${options.warmupS} s warm-up + ${options.durationS} s per measurement, ${options.idleS} s idle before RSS`,
+      `${options.connections} connections (tool server, bearer and refresh rows: ${options.toolConnections}), ` +
+      `${options.warmupS} s warm-up + ${options.durationS} s per measurement, ${options.idleS} s idle before RSS`,
   );
   const work = mkdtempSync(join(tmpdir(), "svc-bench-"));
   cleanups.push(() => rmSync(work, { recursive: true, force: true }));
@@ -305,8 +528,8 @@ async function main(): Promise<void> {
   startup.push(await measureStartup("ours, PGlite, new DATA_DIR", pglite, work));
   startup.push(await measureStartup("ours, PGlite, same DATA_DIR again", pglite, work));
   const pg = await freshPostgresDatabase(options.databaseUrl);
+  const secretKey = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64");
   if ("url" in pg) {
-    const secretKey = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64");
     const spec = ourServer("ours (PostgreSQL)", { DATABASE_URL: pg.url, SECRET_KEY: secretKey, LOG_LEVEL: "error" });
     startup.push(await measureStartup("ours, PostgreSQL, new database", spec, work));
     startup.push(await measureStartup("ours, PostgreSQL, same database again", spec, work));
@@ -342,9 +565,12 @@ async function main(): Promise<void> {
       await server.stop();
     }
   }
-  printComparison("Throughput: closed loop over keep-alive connections (bench/load.ts)", measurements, reference);
+  printComparison("Throughput: closed loop over keep-alive connections (bench/load.ts)", measurements, [reference]);
   if (measurements.some((m) => m.loadCpuPct > 90))
     console.log("note: loadgen CPU near or above 100 % means the generator was likely the bottleneck there; that req/s is a lower bound for the server.");
+
+  // 4. Tool server (MCP), bearer verification cost, OAuth refresh.
+  await toolServerSection(work, dataDir, "url" in pg ? { url: pg.url, secretKey } : { skipped: pg.skipped });
   console.log(`\ndone in ${((performance.now() - began) / 1000).toFixed(0)} s`);
 }
 
