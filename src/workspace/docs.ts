@@ -109,13 +109,17 @@ export async function searchDocs(deps: Deps, orgId: string, query: string, limit
           select coalesce(string_agg(quote_literal(lexeme), ' | '), '')::tsquery as query
           from unnest(to_tsvector('english', ${query}))
         )
-        select d.id, d.title, d.url,
-               ts_headline('english', d.body, q.query, 'MaxWords=35, MinWords=15, MaxFragments=1, StartSel=**, StopSel=**') as snippet,
-               ts_rank_cd(d.search, q.query, 1) as score
-        from docs d, q
-        where d.org_id = ${orgId} and d.status = 'published' and d.search @@ q.query
-        order by score desc, d.updated_at desc
-        limit ${limit}`,
+        -- Rank every match, but build snippets (ts_headline re-reads the whole body) only for the page returned.
+        select top.id, top.title, top.url, top.score,
+               ts_headline('english', top.body, top.query, 'MaxWords=35, MinWords=15, MaxFragments=1, StartSel=**, StopSel=**') as snippet
+        from (
+          select d.id, d.title, d.url, d.body, d.updated_at, q.query, ts_rank_cd(d.search, q.query, 1) as score
+          from docs d, q
+          where d.org_id = ${orgId} and d.status = 'published' and d.search @@ q.query
+          order by score desc, d.updated_at desc
+          limit ${limit}
+        ) top
+        order by top.score desc, top.updated_at desc`,
   );
   return rows.map((r) => ({ id: r.id, title: r.title, ...(r.url ? { url: r.url } : {}), snippet: r.snippet, score: Math.round(Number(r.score) * 10_000) / 10_000 }));
 }
