@@ -84,7 +84,7 @@ describe("leased limiter: several processes on one database never grant more tha
     const takes = await Promise.all(Array.from({ length: 6000 }, (_, i) => limiters[i % 3]!.take("t:batch", limit, now)));
     const granted = takes.filter((t) => t.allowed).length;
     expect(granted).toBeLessThanOrEqual(5000);
-    // Batches shrink as the window fills: what one process holds back at the end is small.
-    expect(granted).toBeGreaterThan(4900);
+    // What can go unused: at most one lease per other process, and a lease is at most a tenth of the limit.
+    expect(granted).toBeGreaterThanOrEqual(5000 - 2 * Math.ceil(5000 / 10));
   });
 });
