@@ -9,7 +9,7 @@ import { eq } from "drizzle-orm";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectors, endUsers } from "../../src/db/schema/index.ts";
 import { SNAPSHOT_TTL_MS } from "../../src/tools/registry.ts";
-import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
+import { buildRequest, createTestApp, seedOrg, signIn, type TestApp, type TestRequestInit } from "../support/app.ts";
 import { connectWithOAuth, TestOAuthProvider } from "../support/mcp-client.ts";
 import type { McpFixture } from "../support/mcp-servers.ts";
 import { Browserless, consentFields } from "../support/oauth.ts";
@@ -156,19 +156,7 @@ export async function addEndUser(app: TestApp, orgId: string, externalId: string
 
 /** The minimum of TestApp that Browserless needs, over real HTTP to `base`. */
 function httpApp(base: string): TestApp {
-  const request = async (path: string, init: RequestInit & { json?: unknown; form?: Record<string, string> } = {}) => {
-    const { json, form, ...rest } = init;
-    const headers = new Headers(rest.headers);
-    let body = rest.body;
-    if (json !== undefined) {
-      headers.set("content-type", "application/json");
-      body = JSON.stringify(json);
-    } else if (form !== undefined) {
-      headers.set("content-type", "application/x-www-form-urlencoded");
-      body = new URLSearchParams(form).toString();
-    }
-    return fetch(new URL(path, base), { ...rest, method: rest.method ?? (body !== undefined ? "POST" : "GET"), headers, body, redirect: "manual" });
-  };
+  const request = (path: string, init: TestRequestInit = {}) => fetch(buildRequest(base, path, init));
   return { request } as unknown as TestApp;
 }
 

@@ -20,8 +20,26 @@ export interface TestApp {
   /** Names the outbound guard resolves, for this app: tests map hostnames to addresses. */
   hosts: Map<string, string[]>;
   handle: Handler;
-  request(path: string, init?: RequestInit & { json?: unknown; form?: Record<string, string>; ip?: string }): Promise<Response>;
+  request(path: string, init?: TestRequestInit): Promise<Response>;
   close(): Promise<void>;
+}
+
+export type TestRequestInit = RequestInit & { json?: unknown; form?: Record<string, string>; ip?: string };
+
+/** A Request as tests write them: `json` or `form` bodies, `ip` as X-Forwarded-For, POST when there is a body. */
+export function buildRequest(base: string, path: string, init: TestRequestInit = {}): Request {
+  const { json, form, ip, ...rest } = init;
+  const headers = new Headers(rest.headers);
+  let body = rest.body;
+  if (json !== undefined) {
+    headers.set("content-type", "application/json");
+    body = JSON.stringify(json);
+  } else if (form !== undefined) {
+    headers.set("content-type", "application/x-www-form-urlencoded");
+    body = new URLSearchParams(form).toString();
+  }
+  if (ip) headers.set("x-forwarded-for", ip);
+  return new Request(new URL(path, base), { ...rest, method: rest.method ?? (body !== undefined ? "POST" : "GET"), headers, body, redirect: "manual" });
 }
 
 export function testConfig(env: Record<string, string> = {}): Readonly<Config> {
@@ -63,21 +81,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     },
     clock,
     handle,
-    async request(path, init = {}) {
-      const { json, form, ip, ...rest } = init;
-      const headers = new Headers(rest.headers);
-      let body = rest.body;
-      if (json !== undefined) {
-        headers.set("content-type", "application/json");
-        body = JSON.stringify(json);
-      } else if (form !== undefined) {
-        headers.set("content-type", "application/x-www-form-urlencoded");
-        body = new URLSearchParams(form).toString();
-      }
-      if (ip) headers.set("x-forwarded-for", ip);
-      const method = rest.method ?? (body !== undefined ? "POST" : "GET");
-      return handle(new Request(new URL(path, config.baseUrl), { ...rest, method, headers, body }));
-    },
+    request: (path, init = {}) => handle(buildRequest(config.baseUrl, path, init)),
     close: () => database.close(),
   };
   return app;
