@@ -37,7 +37,7 @@ export const MCP_FAILURE_MARKERS = ['"error":{', '"isError":true'];
 
 const REDIRECT_URI = "http://127.0.0.1:9/callback";
 
-async function expectStatus(res: Response, status: number, what: string): Promise<Response> {
+export async function expectStatus(res: Response, status: number, what: string): Promise<Response> {
   if (res.status !== status) throw new Error(`${what}: HTTP ${res.status}, expected ${status}: ${(await res.text()).slice(0, 300)}`);
   return res;
 }
@@ -172,14 +172,19 @@ export function benchDocs(): { title: string; body: string; tags: string[]; url:
   );
 }
 
-/** Creates the bench documents through the dashboard API (`POST /api/docs`) with a session bearer. */
-export async function seedDocs(baseUrl: string, email: string, password: string): Promise<number> {
+/** A dashboard session bearer for a member (`POST /api/auth/session`), as the dashboard obtains one. */
+export async function sessionBearer(baseUrl: string, email: string, password: string): Promise<string> {
   const session = await expectStatus(
     await fetch(`${baseUrl}/api/auth/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password }) }),
     200,
     "POST /api/auth/session",
   );
-  const { token } = (await session.json()) as { token: string };
+  return ((await session.json()) as { token: string }).token;
+}
+
+/** Creates the bench documents through the dashboard API (`POST /api/docs`) with a session bearer. */
+export async function seedDocs(baseUrl: string, email: string, password: string): Promise<number> {
+  const token = await sessionBearer(baseUrl, email, password);
   const docs = benchDocs();
   for (const doc of docs) {
     const res = await fetch(`${baseUrl}/api/docs`, {

@@ -4,15 +4,19 @@
 //
 // Order: startup first, because it leaves a migrated PGlite DATA_DIR (and a migrated PostgreSQL
 // database) behind that later servers reopen (saving a second first initialisation, several
-// seconds); throughput second; the tool server (MCP), bearer cost and OAuth refresh last
-// (bench/mcp.ts prepares them over HTTP).
+// seconds); throughput second; the tool server (MCP), bearer cost and OAuth refresh third
+// (bench/mcp.ts prepares them over HTTP); connectors last (bench/connectors.ts, against an SDK
+// server run by bench/connector-upstream.ts, next to the SDK client of bench/sdk-client.ts).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
 import { childEnv, freePort } from "../test/support/process.ts";
-import type { LoadOptions, LoadResult } from "./load.ts";
-import { BENCH_PASSWORD, type Grants, HIGH_LIMITS_ENV, MCP_FAILURE_MARKERS, MCP_HEADERS, MCP_MESSAGES, mcpCall, mintGrants, seedDocs } from "./mcp.ts";
+import type { UpstreamCounters, UpstreamKind } from "./connector-upstream.ts";
+import { awaitEcho, CONNECTORS_FLAG, Dashboard, ECHO_TEXT, echoCall, echoProblem, timeDiscovery } from "./connectors.ts";
+import { type LoadOptions, type LoadResult, percentile } from "./load.ts";
+import { BENCH_PASSWORD, type Grants, HIGH_LIMITS_ENV, MCP_FAILURE_MARKERS, MCP_HEADERS, MCP_MESSAGES, mcpCall, mintGrants, seedDocs, sessionBearer } from "./mcp.ts";
+import type { SdkClientOptions, SdkDiscoveryResult } from "./sdk-client.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const BUN = process.execPath;
@@ -37,6 +41,10 @@ const options = {
   connections: envNumber("BENCH_CONNECTIONS", 32, 1, true),
   /** The tool-server, bearer and refresh rows: 64 connections (the p99 target's), or BENCH_CONNECTIONS when set. */
   toolConnections: process.env.BENCH_CONNECTIONS ? envNumber("BENCH_CONNECTIONS", 32, 1, true) : 64,
+  /** The connector tools/call rows: 16 connections, or BENCH_CONNECTIONS when set. */
+  connectorConnections: process.env.BENCH_CONNECTIONS ? envNumber("BENCH_CONNECTIONS", 32, 1, true) : 16,
+  /** Sequential discoveries timed per upstream server and target (after CONNECTOR_WARMUP_RUNS not counted). */
+  connectorRuns: envNumber("BENCH_CONNECTOR_RUNS", 30, 1, true),
   idleS: envNumber("BENCH_IDLE", 3, 0, false),
   /** Admin URL of a PostgreSQL server; "none" skips the PostgreSQL measurements. */
   databaseUrl: process.env.BENCH_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/postgres",
@@ -355,10 +363,17 @@ function mcpScenario(name: McpScenario, path: string, bearers?: string[]): Scena
   };
 }
 
-/** `bun src/main.ts org create …` against a database no server holds yet; returns the admin's email. */
-async function createBenchOrg(env: Record<string, string>, label: string): Promise<string> {
-  const email = "bench-admin@example.com";
-  const proc = spawnChild([BUN, join(ROOT, "src/main.ts"), "org", "create", "--name", "Bench org", "--admin-email", email, "--admin-password", BENCH_PASSWORD], {
+/**
+ * `bun src/main.ts org create …` against a database no server holds yet (with `--flag` for each
+ * of `org.flags`); returns the admin's email and the org's agent id.
+ */
+async function createBenchOrg(
+  env: Record<string, string>,
+  label: string,
+  org: { name: string; email: string; flags: string[] } = { name: "Bench org", email: "bench-admin@example.com", flags: [] },
+): Promise<{ email: string; agentId: string }> {
+  const flags = org.flags.flatMap((flag) => ["--flag", flag]);
+  const proc = spawnChild([BUN, join(ROOT, "src/main.ts"), "org", "create", "--name", org.name, "--admin-email", org.email, "--admin-password", BENCH_PASSWORD, ...flags], {
     env: childEnv({ ...env, SEED_DEMO: "0", NODE_ENV: "production", LOG_LEVEL: "error" }),
     stdout: "pipe",
     stderr: "pipe",
@@ -369,10 +384,12 @@ async function createBenchOrg(env: Record<string, string>, label: string): Promi
     proc.exited,
   ]);
   if (code !== 0) throw new Error(`org create (${label}) exited with code ${code}: ${stderr.slice(0, 500)}`);
-  return (JSON.parse(stdout) as { admin_email: string }).admin_email;
+  const created = JSON.parse(stdout) as { admin_email: string; agent_id: string };
+  return { email: created.admin_email, agentId: created.agent_id };
 }
 
-async function toolServerSection(work: string, dataDir: string, pg: { url: string; secretKey: string } | { skipped: string }): Promise<void> {
+/** Prints the tool server's tables; returns its measurements, from which main() prints the targets last. */
+async function toolServerSection(work: string, dataDir: string, pg: { url: string; secretKey: string } | { skipped: string }): Promise<Measurement[]> {
   const connections = options.toolConnections;
   const tools: Measurement[] = [];
   const refresh: Measurement[] = [];
@@ -395,7 +412,7 @@ async function toolServerSection(work: string, dataDir: string, pg: { url: strin
   else notes.push(`PostgreSQL rows skipped: ${pg.skipped}`);
   ours.push({ name: "ours, PGlite", env: { DATA_DIR: dataDir } });
   for (const target of ours) {
-    const email = await createBenchOrg(target.env, target.name);
+    const { email } = await createBenchOrg(target.env, target.name);
     const server = await startServer(ourServer(target.name, { ...target.env, LOG_LEVEL: "error", ...HIGH_LIMITS_ENV }), work);
     try {
       const docs = await seedDocs(server.url, email, BENCH_PASSWORD);
@@ -478,8 +495,304 @@ async function toolServerSection(work: string, dataDir: string, pg: { url: strin
     ["target", "req/s", "p50 ms", "p99 ms", "errors", "loadgen CPU %", "RSS after MiB"],
     refresh.map((m) => [m.target, fixed(m.result.rps, 0), fixed(m.result.p50Ms, 2), fixed(m.result.p99Ms, 2), String(m.result.errors), fixed(m.loadCpuPct, 0), fixed(m.rssAfterMiB, 1)]),
   );
+  return tools;
+}
 
-  printTargets(tools, connections);
+// ---------------------------------------------------------------------------------------------
+// Connectors: discovery and tools/call through ours, next to the official SDK client calling the
+// same third-party server directly
+
+/** Discoveries run before the timed ones, per upstream and target, not counted (first-use costs). */
+const CONNECTOR_WARMUP_RUNS = 3;
+const UPSTREAMS: { kind: UpstreamKind; label: string }[] = [
+  { kind: "stateless", label: "stateless JSON" },
+  { kind: "stateful", label: "stateful SSE" },
+];
+/** A second org, with the connectors flag, so that the tool-server org stays as it was measured. */
+const CONNECTOR_ORG = { name: "Bench connectors org", email: "bench-connectors@example.com", flags: [CONNECTORS_FLAG] };
+const SDK_DIRECT = "SDK client, direct";
+const PER_CALL = "direct: SDK client, session per call";
+const REUSED = "direct: SDK client, one session reused";
+const viaOurs = (target: string) => `via ${target}`;
+
+interface Upstream {
+  kind: UpstreamKind;
+  label: string;
+  /** Its MCP endpoint. */
+  url: string;
+  pid: number;
+  counters(): Promise<UpstreamCounters>;
+  stop(): Promise<void>;
+}
+
+function fileTail(path: string): string {
+  try {
+    return readFileSync(path, "utf8").slice(-2000);
+  } catch {
+    return "";
+  }
+}
+
+async function stopProcess(proc: Bun.Subprocess): Promise<void> {
+  proc.kill("SIGTERM");
+  const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(10_000).then(() => false)]);
+  if (!exited) {
+    proc.kill("SIGKILL");
+    await proc.exited;
+  }
+}
+
+/** bench/connector-upstream.ts in its own process; ready once it printed its URLs. */
+async function startUpstream(kind: UpstreamKind, label: string, work: string): Promise<Upstream> {
+  const logFile = join(work, `upstream-${kind}.log`);
+  const proc = spawnChild([BUN, join(import.meta.dir, "connector-upstream.ts"), kind], { stdout: "pipe", stderr: Bun.file(logFile) });
+  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let line = "";
+  const timer = setTimeout(() => proc.kill("SIGKILL"), 20_000); // then read() ends: not started in time
+  try {
+    while (!line.includes("\n")) {
+      const { done, value } = await reader.read();
+      if (done) throw new Error(`upstream MCP server (${kind}) did not start\n${fileTail(logFile)}`);
+      line += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    clearTimeout(timer);
+    reader.releaseLock();
+  }
+  const { url, control } = JSON.parse(line) as { url: string; control: string };
+  return {
+    kind,
+    label,
+    url,
+    pid: proc.pid,
+    counters: async () => (await (await fetch(control)).json()) as UpstreamCounters,
+    stop: () => stopProcess(proc),
+  };
+}
+
+/** CPU time a process has used so far, in seconds, from /proc (Linux only; undefined elsewhere). */
+function cpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // fields from the 3rd (state) on
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in USER_HZ ticks (100 on Linux)
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs `work`; returns its value and the CPU each of `pids` used meanwhile, in % of one core. */
+async function withCpu<T>(pids: number[], work: () => Promise<T>): Promise<{ value: T; cpuPct: (number | undefined)[] }> {
+  const before = pids.map(cpuSeconds);
+  const started = performance.now();
+  const value = await work();
+  const wallS = (performance.now() - started) / 1000;
+  const cpuPct = pids.map((pid, i) => {
+    const [a, b] = [before[i], cpuSeconds(pid)];
+    return a === undefined || b === undefined ? undefined : ((b - a) / wallS) * 100;
+  });
+  return { value, cpuPct };
+}
+
+/** bench/sdk-client.ts in its own process (killed if it overruns `limitMs`); its JSON answer and the CPU it used. */
+async function runSdkClient<T>(sdk: SdkClientOptions, limitMs: number): Promise<{ result: T; cpuPct: number }> {
+  const started = performance.now();
+  const proc = spawnChild([BUN, join(import.meta.dir, "sdk-client.ts"), JSON.stringify(sdk)], { stdout: "pipe", stderr: "pipe" });
+  const timer = setTimeout(() => proc.kill("SIGKILL"), limitMs);
+  const [output, errors, code] = await Promise.all([
+    new Response(proc.stdout as ReadableStream<Uint8Array>).text(),
+    new Response(proc.stderr as ReadableStream<Uint8Array>).text(),
+    proc.exited,
+  ]);
+  clearTimeout(timer);
+  const wallMs = performance.now() - started;
+  if (code !== 0 || proc.signalCode)
+    throw new Error(`bench/sdk-client.ts (${sdk.mode}) ${proc.signalCode ? `killed by ${proc.signalCode} (time limit ${limitMs} ms)` : `exited with code ${code}`}: ${errors.slice(-500)}`);
+  const cpuUs = proc.resourceUsage()?.cpuTime.total;
+  return { result: JSON.parse(output) as T, cpuPct: cpuUs === undefined ? Number.NaN : (Number(cpuUs) / 1000 / wallMs) * 100 };
+}
+
+interface DiscoveryRow {
+  upstream: string;
+  operation: string;
+  by: string;
+  samplesMs: number[];
+}
+
+interface CallRow {
+  upstream: string;
+  path: string;
+  result: LoadResult;
+  clientCpuPct: number;
+  serverCpuPct?: number;
+  upstreamCpuPct?: number;
+  /** HTTP requests the upstream received per tools/call it answered, over the whole run. */
+  upstreamPerCall?: number;
+}
+
+const stats = (samples: number[]) => {
+  const sorted = Float64Array.from(samples).sort();
+  return { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), n: sorted.length };
+};
+
+/** Upstream HTTP requests per tools/call between two counter readings. */
+function perCall(before: UpstreamCounters, after: UpstreamCounters): number | undefined {
+  const calls = (after["tools/call"] ?? 0) - (before["tools/call"] ?? 0);
+  return calls > 0 ? (after.http - before.http) / calls : undefined;
+}
+
+async function connectorSection(work: string, dataDir: string, pg: { url: string; secretKey: string } | { skipped: string }): Promise<void> {
+  const connections = options.connectorConnections;
+  const runs = options.connectorRuns;
+  const discovery: DiscoveryRow[] = [];
+  const calls: CallRow[] = [];
+  const notes: string[] = [];
+  const upstreams: Upstream[] = [];
+  const sdkTools = new Map<string, number>();
+  const loadLimitMs = (options.warmupS + options.durationS) * 1000 + 90_000; // the SDK's own request timeout is 60 s
+
+  try {
+    for (const u of UPSTREAMS) upstreams.push(await startUpstream(u.kind, u.label, work));
+
+    // Direct: the SDK client against each upstream, no server of ours in between. Not ours: a
+    // failure becomes a note and the rows of ours are still measured.
+    for (const upstream of upstreams) {
+      try {
+        const { result } = await runSdkClient<SdkDiscoveryResult>({ mode: "discovery", url: upstream.url, runs, warmupRuns: CONNECTOR_WARMUP_RUNS }, 60_000 + (runs + CONNECTOR_WARMUP_RUNS) * 1000);
+        discovery.push({ upstream: upstream.label, operation: "connect + tools/list + close", by: SDK_DIRECT, samplesMs: result.samplesMs });
+        sdkTools.set(upstream.label, result.tools);
+        for (const [session, path] of [["per-call", PER_CALL], ["reused", REUSED]] as const) {
+          const before = await upstream.counters();
+          const { value, cpuPct } = await withCpu([upstream.pid], () =>
+            runSdkClient<LoadResult>(
+              { mode: "call", url: upstream.url, tool: "echo", text: ECHO_TEXT, session, connections, warmupMs: options.warmupS * 1000, durationMs: options.durationS * 1000 },
+              loadLimitMs,
+            ),
+          );
+          const after = await upstream.counters();
+          const r = value.result;
+          if (r.errors > 0) process.stderr.write(`bench: ${upstream.label}, ${path}: ${r.errors} failed calls (first: ${r.firstError})\n`);
+          calls.push({ upstream: upstream.label, path, result: r, clientCpuPct: value.cpuPct, upstreamCpuPct: cpuPct[0], upstreamPerCall: perCall(before, after) });
+          if (after.sessions) notes.push(`${upstream.label}: ${after.sessions} sessions still open upstream after the ${path} calls`);
+        }
+      } catch (error) {
+        notes.push(`SDK client rows for ${upstream.label} incomplete: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+
+    // Ours, in development mode (loopback connector URLs allowed), on PostgreSQL then PGlite.
+    const ours: { name: string; env: Record<string, string> }[] = [];
+    if ("url" in pg) ours.push({ name: "ours, PostgreSQL", env: { DATABASE_URL: pg.url, SECRET_KEY: pg.secretKey } });
+    else notes.push(`PostgreSQL rows skipped: ${pg.skipped}`);
+    ours.push({ name: "ours, PGlite", env: { DATA_DIR: dataDir } });
+    for (const target of ours) {
+      const org = await createBenchOrg(target.env, `${target.name}, connectors`, CONNECTOR_ORG);
+      const server = await startServer(ourServer(target.name, { ...target.env, NODE_ENV: "development", LOG_LEVEL: "error", ...HIGH_LIMITS_ENV }), work);
+      try {
+        const dashboard = new Dashboard(server.url, await sessionBearer(server.url, org.email, BENCH_PASSWORD));
+        const grants = await mintGrants(server.url, org.email, BENCH_PASSWORD, connections);
+        const bearers = grants.grants.map((g) => g.accessToken);
+        for (const upstream of upstreams) {
+          const times = await timeDiscovery(dashboard, upstream.url, `disc_${upstream.kind}`, runs, CONNECTOR_WARMUP_RUNS);
+          const listed = sdkTools.get(upstream.label);
+          if (listed !== undefined && listed !== times.tools) notes.push(`${upstream.label}: ${target.name} discovered ${times.tools} tools, the SDK client listed ${listed}`);
+          discovery.push({ upstream: upstream.label, operation: "connect: POST /api/integrations/mcp/servers", by: target.name, samplesMs: times.connectMs });
+          discovery.push({ upstream: upstream.label, operation: "refresh: PATCH …/servers/{id}", by: target.name, samplesMs: times.refreshMs });
+        }
+        console.log(`\n${target.name}, NODE_ENV=development, connectors org: ${runs + CONNECTOR_WARMUP_RUNS} connect/refresh/disconnect rounds per upstream server, ${grants.grants.length} grants obtained`);
+        for (const upstream of upstreams) {
+          // The connector whose echo the load calls; its tool switched on for the org's agent.
+          await dashboard.connect(`Bench ${upstream.label}`, upstream.kind, upstream.url);
+          await dashboard.enableActions(org.agentId, [`mcp.${upstream.kind}.echo`]);
+          await awaitEcho(server.url, bearers[0]!, upstream.kind);
+          const scenario: Scenario = {
+            name: `tools/call mcp.${upstream.kind}.echo`,
+            method: "POST",
+            path: "/api/mcp",
+            headers: MCP_HEADERS,
+            body: JSON.stringify(echoCall(upstream.kind)),
+            expectStatus: 200,
+            baseline: false,
+            connectionHeaders: bearers.map((token) => ({ authorization: `Bearer ${token}` })),
+            failIfBodyIncludes: MCP_FAILURE_MARKERS,
+            check: echoProblem,
+          };
+          const before = await upstream.counters();
+          const { value, cpuPct } = await withCpu([server.pid, upstream.pid], () => runLoad(server, scenario, connections));
+          const after = await upstream.counters();
+          calls.push({
+            upstream: upstream.label,
+            path: viaOurs(target.name),
+            result: value.result,
+            clientCpuPct: value.loadCpuPct,
+            serverCpuPct: cpuPct[0],
+            upstreamCpuPct: cpuPct[1],
+            upstreamPerCall: perCall(before, after),
+          });
+          if (after.sessions) notes.push(`${upstream.label}: ${after.sessions} sessions still open upstream after ${target.name}'s calls`);
+        }
+      } finally {
+        await server.stop();
+      }
+    }
+  } finally {
+    await Promise.all(upstreams.map((u) => u.stop()));
+  }
+
+  printConnectorTables(discovery, calls, connections, runs);
+  for (const note of notes) console.log(`note: ${note}`);
+}
+
+function printConnectorTables(discovery: DiscoveryRow[], calls: CallRow[], connections: number, runs: number): void {
+  const order = (upstream: string) => UPSTREAMS.findIndex((u) => u.label === upstream);
+  const sdkP50 = (upstream: string) => {
+    const row = discovery.find((d) => d.upstream === upstream && d.by === SDK_DIRECT);
+    return row ? stats(row.samplesMs).p50 : undefined;
+  };
+  printTable(
+    `Connector discovery against the SDK servers of test/support/mcp-servers.ts (bench/connector-upstream.ts): ${runs} sequential runs each, after ${CONNECTOR_WARMUP_RUNS} not counted${runs < 100 ? ` (so p99 is the slowest of the ${runs})` : ""} — ours: NODE_ENV=development, LOG_LEVEL=error`,
+    ["upstream", "operation", "by", "p50 ms", "p99 ms", "p50 ÷ SDK p50", "p50 − SDK p50 ms"],
+    [...discovery]
+      .sort((a, b) => order(a.upstream) - order(b.upstream))
+      .map((d) => {
+        const s = stats(d.samplesMs);
+        const sdk = d.by === SDK_DIRECT ? undefined : sdkP50(d.upstream);
+        return [d.upstream, d.operation, d.by, fixed(s.p50, 2), fixed(s.p99, 2), sdk ? `${fixed(s.p50 / sdk, 1)}×` : "—", sdk ? fixed(s.p50 - sdk, 2) : "—"];
+      }),
+    "lllrrrr",
+  );
+  console.log(
+    "note: ours is the dashboard request as its client saw it: authentication, the connector saved (connect) or read (refresh), our MCP client's session (initialize, notifications/initialized, tools/list, DELETE when the server gave a session id), the icon attempt (GET /favicon.ico, 404 here), the snapshot stored. The SDK row is the SDK client's session alone, with DELETE when there is a session id.",
+  );
+
+  const find = (upstream: string, path: string) => calls.find((c) => c.upstream === upstream && c.path === path)?.result;
+  const ratio = (a: number | undefined, b: number | undefined, digits = 2) => (a !== undefined && b !== undefined && b > 0 ? `${fixed(a / b, digits)}×` : "—");
+  printTable(
+    `Connector tools/call echo: closed loop, ${connections} connections — via ours: POST /api/mcp tools/call mcp.<slug>.echo, one bearer per connection, NODE_ENV=development, LOG_LEVEL=error, limits raised to 100000000/min; direct: the SDK client (Bun) calling echo on the same server`,
+    ["upstream", "path", "req/s", "p50 ms", "p99 ms", "errors", "upstream HTTP/call", "req/s ÷ per-call SDK", "req/s ÷ reused SDK", "client CPU %", "server CPU %", "upstream CPU %"],
+    [...calls]
+      .sort((a, b) => order(a.upstream) - order(b.upstream))
+      .map((c) => [
+        c.upstream, c.path, fixed(c.result.rps, 0), fixed(c.result.p50Ms, 2), fixed(c.result.p99Ms, 2), String(c.result.errors), fixed(c.upstreamPerCall, 2),
+        ratio(c.result.rps, find(c.upstream, PER_CALL)?.rps), ratio(c.result.rps, find(c.upstream, REUSED)?.rps),
+        fixed(c.clientCpuPct, 0), fixed(c.serverCpuPct, 0), fixed(c.upstreamCpuPct, 0),
+      ]),
+    "llrrrrrrrrrr",
+  );
+  console.log("\nConnector tools/call, ours ÷ direct, at the same concurrency (req/s: below 1× is slower; p50: above 1× is slower):");
+  const short: Record<string, string> = { [PER_CALL]: "SDK session per call", [REUSED]: "SDK session reused" };
+  for (const c of calls.filter((row) => row.path.startsWith("via "))) {
+    const parts = [PER_CALL, REUSED].map((path) => {
+      const direct = find(c.upstream, path);
+      if (!direct) return `÷ ${short[path]}: not measured`;
+      return `÷ ${short[path]}: req/s ${ratio(c.result.rps, direct.rps)} (${fixed(c.result.rps, 0)} vs ${fixed(direct.rps, 0)}), p50 ${ratio(c.result.p50Ms, direct.p50Ms, 1)} (${fixed(c.result.p50Ms, 2)} vs ${fixed(direct.p50Ms, 2)} ms)`;
+    });
+    console.log(`- ${c.upstream} ${c.path}: ${parts.join("; ")}`);
+  }
+  console.log(
+    "note: our service opens a session per call by design (stateless toward connectors): initialize, notifications/initialized, tools/call, and DELETE when the server gave a session id, each over a new TCP connection (src/net/guard.ts pins the checked address and does not keep connections alive). The per-call SDK row does the same handshake (plus the SDK's optional GET stream) over keep-alive connections; the reused-session row is what a long-lived client pays per call. Ours also has one more process in the path (the load generator → us → upstream) on the same cores.",
+  );
 }
 
 function printTargets(tools: Measurement[], connections: number): void {
@@ -514,7 +827,7 @@ async function main(): Promise<void> {
   const began = performance.now();
   console.log(
     `svc-agents benchmarks — bun ${Bun.version}, ${cpus().length} CPUs; ` +
-      `${options.connections} connections (tool server, bearer and refresh rows: ${options.toolConnections}), ` +
+      `${options.connections} connections (tool server, bearer and refresh rows: ${options.toolConnections}; connector calls: ${options.connectorConnections}), ` +
       `${options.warmupS} s warm-up + ${options.durationS} s per measurement, ${options.idleS} s idle before RSS`,
   );
   const work = mkdtempSync(join(tmpdir(), "svc-bench-"));
@@ -570,7 +883,14 @@ async function main(): Promise<void> {
     console.log("note: loadgen CPU near or above 100 % means the generator was likely the bottleneck there; that req/s is a lower bound for the server.");
 
   // 4. Tool server (MCP), bearer verification cost, OAuth refresh.
-  await toolServerSection(work, dataDir, "url" in pg ? { url: pg.url, secretKey } : { skipped: pg.skipped });
+  const ours = "url" in pg ? { url: pg.url, secretKey } : { skipped: pg.skipped };
+  const tools = await toolServerSection(work, dataDir, ours);
+  // 5. Connectors: discovery and tools/call through us next to the SDK client calling the server directly.
+  try {
+    await connectorSection(work, dataDir, ours);
+  } finally {
+    printTargets(tools, options.toolConnections); // last, also when the connector rows could not be measured
+  }
   console.log(`\ndone in ${((performance.now() - began) / 1000).toFixed(0)} s`);
 }
 
