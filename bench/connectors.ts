@@ -4,6 +4,7 @@
 // tool on for the org's agent (`PATCH /api/agents/{id}/actions`), and call it through our tool
 // server (`POST /api/mcp` tools/call `mcp.<slug>.echo`). Nothing here imports the server's code.
 import { expectStatus, mcpCall } from "./mcp.ts";
+import { messageOf } from "../src/errors.ts";
 
 /** The org feature flag without which connecting is refused (403). */
 export const CONNECTORS_FLAG = "mcp_external_servers";
@@ -124,7 +125,7 @@ export async function awaitEcho(baseUrl: string, bearer: string, slug: string, t
     try {
       problem = echoProblem(JSON.stringify(await mcpCall(`${baseUrl}/api/mcp`, echoCall(slug), bearer)));
     } catch (error) {
-      problem = error instanceof Error ? error.message : String(error);
+      problem = messageOf(error);
     }
     if (problem === undefined) return;
     if (Date.now() > deadline) throw new Error(`tools/call mcp.${slug}.echo: ${problem}`);

@@ -7,6 +7,7 @@
 // sustains at that concurrency. Bun's fetch keeps connections alive and reuses them.
 // Caveat of closed loops: a stalled server also stalls the generator, so latencies under
 // overload look better than an open-loop (fixed arrival rate) tool would report.
+import { messageOf } from "../src/errors.ts";
 
 export interface LoadOptions {
   url: string;
@@ -95,7 +96,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
           if (res.status !== o.expectStatus) failure = `status ${res.status}, expected ${o.expectStatus}`;
         }
       } catch (error) {
-        failure = error instanceof Error ? error.message : String(error);
+        failure = messageOf(error);
       }
       const end = performance.now();
       if (start >= measureFrom) {
@@ -114,7 +115,11 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   };
   await Promise.all(Array.from({ length: o.connections }, (_, i) => worker(i)));
 
-  const elapsedMs = performance.now() - measureFrom;
+  return summarize(samples, errors, firstError, performance.now() - measureFrom);
+}
+
+/** Throughput and latency percentiles of one closed-loop measurement. */
+export function summarize(samples: number[], errors: number, firstError: string | undefined, elapsedMs: number): LoadResult {
   const sorted = Float64Array.from(samples).sort();
   return {
     requests: sorted.length,

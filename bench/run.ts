@@ -17,6 +17,7 @@ import { awaitEcho, CONNECTORS_FLAG, Dashboard, ECHO_TEXT, echoCall, echoProblem
 import { type LoadOptions, type LoadResult, percentile } from "./load.ts";
 import { BENCH_PASSWORD, type Grants, HIGH_LIMITS_ENV, MCP_FAILURE_MARKERS, MCP_HEADERS, MCP_MESSAGES, mcpCall, mintGrants, seedDocs, sessionBearer } from "./mcp.ts";
 import type { SdkClientOptions, SdkDiscoveryResult } from "./sdk-client.ts";
+import { messageOf } from "../src/errors.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const BUN = process.execPath;
@@ -96,7 +97,7 @@ async function cleanUp(): Promise<void> {
     try {
       await task();
     } catch (error) {
-      process.stderr.write(`bench: cleanup failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(`bench: cleanup failed: ${messageOf(error)}\n`);
     }
   }
 }
@@ -312,7 +313,7 @@ async function freshPostgresDatabase(adminUrl: string): Promise<{ url: string } 
     await admin.unsafe(`create database "${name}"`);
   } catch (error) {
     await admin.end({ timeout: 1 });
-    return { skipped: `PostgreSQL unreachable at BENCH_DATABASE_URL (${error instanceof Error ? error.message : String(error)})` };
+    return { skipped: `PostgreSQL unreachable at BENCH_DATABASE_URL (${messageOf(error)})` };
   }
   cleanups.push(async () => {
     try {
@@ -469,7 +470,7 @@ async function toolServerSection(work: string, dataDir: string, pg: { url: strin
         await server.stop();
       }
     } catch (error) {
-      notes.push(`SDK rows incomplete: ${error instanceof Error ? error.message : String(error)}`);
+      notes.push(`SDK rows incomplete: ${messageOf(error)}`);
     }
   }
 
@@ -677,7 +678,7 @@ async function connectorSection(work: string, dataDir: string, pg: { url: string
           if (after.sessions) notes.push(`${upstream.label}: ${after.sessions} sessions still open upstream after the ${path} calls`);
         }
       } catch (error) {
-        notes.push(`SDK client rows for ${upstream.label} incomplete: ${error instanceof Error ? error.message : String(error)}`);
+        notes.push(`SDK client rows for ${upstream.label} incomplete: ${messageOf(error)}`);
       }
     }
 
@@ -898,7 +899,7 @@ let exitCode = 0;
 try {
   await main();
 } catch (error) {
-  process.stderr.write(`bench: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`bench: ${messageOf(error)}\n`);
   exitCode = 1;
 } finally {
   await cleanUp();

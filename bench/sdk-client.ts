@@ -20,7 +20,8 @@
 // holds it open until close), and it validates every message with its zod schemas.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { type LoadResult, percentile } from "./load.ts";
+import { type LoadResult, summarize } from "./load.ts";
+import { messageOf } from "../src/errors.ts";
 
 export type SdkClientOptions =
   | { mode: "discovery"; url: string; runs: number; warmupRuns: number }
@@ -102,7 +103,7 @@ async function callLoop(o: Extract<SdkClientOptions, { mode: "call" }>): Promise
           }
         }
       } catch (error) {
-        failure = error instanceof Error ? error.message : String(error);
+        failure = messageOf(error);
       }
       const end = performance.now();
       if (start >= measureFrom) {
@@ -119,17 +120,7 @@ async function callLoop(o: Extract<SdkClientOptions, { mode: "call" }>): Promise
   const elapsedMs = performance.now() - measureFrom;
   await Promise.all(sessions.map(close));
 
-  const sorted = Float64Array.from(samples).sort();
-  return {
-    requests: sorted.length,
-    errors,
-    firstError,
-    elapsedMs,
-    rps: sorted.length / (elapsedMs / 1000),
-    p50Ms: percentile(sorted, 0.5),
-    p99Ms: percentile(sorted, 0.99),
-    maxMs: sorted.length > 0 ? (sorted[sorted.length - 1] ?? Number.NaN) : Number.NaN,
-  };
+  return summarize(samples, errors, firstError, elapsedMs);
 }
 
 if (import.meta.main) {

@@ -45,3 +45,8 @@ export class AppError extends Error {
     return new AppError(429, "rate_limited", message, undefined, { "retry-after": String(retryAfterSeconds) });
   }
 }
+
+/** The message of anything thrown, for logs and error texts (never a stack). */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

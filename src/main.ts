@@ -6,7 +6,7 @@ import { listenAdminSocket, sendToServer } from "./cli/admin-socket.ts";
 import { type Command, executeAdmin, isAdminCommand, parseCommand, UsageError, USAGE } from "./cli/commands.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { DataDirBusyError } from "./db/lock.ts";
-import { AppError } from "./errors.ts";
+import { messageOf } from "./errors.ts";
 import { createLogger } from "./log.ts";
 import { openServices, serve } from "./server.ts";
 
@@ -79,7 +79,7 @@ async function main(args: string[]): Promise<number> {
       process.stderr.write(`svc-agents: ${error.message}\n`);
       return 1;
     }
-    process.stderr.write(`svc-agents: ${error instanceof AppError || error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`svc-agents: ${messageOf(error)}\n`);
     return 1;
   }
 }

@@ -10,6 +10,7 @@
 // - caps on response bytes; a 3xx is an error naming its Location.
 import { createParser } from "eventsource-parser";
 import { type GuardOptions, guardedFetch, readCapped, RedirectRefusedError, ResponseTooLargeError, BlockedUrlError } from "../net/guard.ts";
+import { messageOf } from "../errors.ts";
 
 export const CLIENT_PROTOCOL_VERSION = "2025-03-26";
 export const KNOWN_PROTOCOL_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
@@ -164,7 +165,7 @@ export class McpSession {
       response = await guardedFetch(this.options.url, { method: "POST", headers: this.headers(), body: JSON.stringify(body), signal: this.options.signal }, this.options.guard);
     } catch (error) {
       if (error instanceof RedirectRefusedError || error instanceof BlockedUrlError) throw new McpClientError("blocked", error.message);
-      throw deadlineError(error) ?? new McpClientError("http", `could not reach the server: ${error instanceof Error ? error.message : String(error)}`);
+      throw deadlineError(error) ?? new McpClientError("http", `could not reach the server: ${messageOf(error)}`);
     }
     if (response.status === 401 || response.status === 403) {
       await response.body?.cancel();
@@ -197,7 +198,7 @@ export class McpSession {
     } catch (error) {
       if (error instanceof McpClientError) throw error;
       if (error instanceof ResponseTooLargeError) throw new McpClientError("protocol", error.message);
-      throw deadlineError(error) ?? new McpClientError("protocol", `could not read the server's answer: ${error instanceof Error ? error.message : String(error)}`);
+      throw deadlineError(error) ?? new McpClientError("protocol", `could not read the server's answer: ${messageOf(error)}`);
     }
     if (message.error) throw new McpClientError("rpc", `the server answered ${method} with error ${message.error.code}: ${String(message.error.message).slice(0, 300)}`, { rpcCode: message.error.code });
     return message.result;

@@ -4,6 +4,7 @@
 // authorization server; its RFC 8414 metadata names the token endpoint; a `refresh_token` grant
 // there gives new tokens. Every request goes through the outbound guard.
 import { type GuardOptions, guardedFetch, readCapped } from "../net/guard.ts";
+import { messageOf } from "../errors.ts";
 
 export class RefreshFailed extends Error {
   override name = "RefreshFailed";
@@ -75,7 +76,7 @@ export async function refreshOAuthTokens(serverUrl: string, credentials: OAuthCr
     if (!response.ok) throw new RefreshFailed(`the token endpoint refused the refresh (${String(body.error ?? response.status)})`);
   } catch (error) {
     if (error instanceof RefreshFailed) throw error;
-    throw new RefreshFailed(`the token endpoint could not be used: ${error instanceof Error ? error.message : String(error)}`);
+    throw new RefreshFailed(`the token endpoint could not be used: ${messageOf(error)}`);
   }
   if (typeof body.access_token !== "string" || body.access_token.length > 8000) throw new RefreshFailed("the token endpoint returned no usable access token");
   return {

@@ -4,6 +4,7 @@
 // several processes on one database each connector still runs once per interval.
 import type { Deps } from "../deps.ts";
 import { claimDueConnectors, discover } from "./service.ts";
+import { messageOf } from "../errors.ts";
 
 const BATCH = 10;
 
@@ -19,7 +20,7 @@ export function startDiscoveryScheduler(deps: Deps): { stop(): Promise<void> } {
   };
   const timer = setInterval(() => {
     running ??= tick()
-      .catch((error) => deps.log.warn("scheduled discovery failed", { error: error instanceof Error ? error.message : String(error) }))
+      .catch((error) => deps.log.warn("scheduled discovery failed", { error: messageOf(error) }))
       .finally(() => (running = undefined));
   }, tickMs);
   return {

@@ -4,7 +4,7 @@
 import { and, eq, inArray, isNull, like, sql } from "drizzle-orm";
 import { agentActionToggles, agents, type ConnectorAuthMethod, connectors, type DiscoveredTool, type DroppedTool, orgs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
-import { AppError, type ErrorDetail } from "../errors.ts";
+import { AppError, type ErrorDetail, messageOf } from "../errors.ts";
 import { BlockedUrlError, checkUrl } from "../net/guard.ts";
 import type { BoundCustomer, ToolResult } from "../tools/types.ts";
 import { deriveIcon } from "./icons.ts";
@@ -219,7 +219,7 @@ export async function discover(deps: Deps, row: Row): Promise<Row> {
     return updated ?? row;
   } catch (error) {
     if (!(error instanceof McpClientError) && !(error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))) {
-      deps.log.error("connector discovery crashed", { connector_id: row.id, error: error instanceof Error ? error.message : String(error) });
+      deps.log.error("connector discovery crashed", { connector_id: row.id, error: messageOf(error) });
     }
     const [updated] = await deps.db
       .update(connectors)

@@ -5,7 +5,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { customActions } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
-import { AppError, type ErrorDetail } from "../errors.ts";
+import { AppError, type ErrorDetail, messageOf } from "../errors.ts";
 import { BlockedUrlError, checkUrl, guardedFetch, readCapped, RedirectRefusedError, ResponseTooLargeError } from "../net/guard.ts";
 import type { JsonSchemaObject, ToolDefinition, ToolProvider } from "../tools/types.ts";
 import { argumentProblem } from "../tools/validate.ts";
@@ -175,7 +175,7 @@ async function perform(deps: Deps, row: Row, args: Record<string, unknown>) {
   } catch (error) {
     const known = error instanceof BlockedUrlError || error instanceof RedirectRefusedError || error instanceof ResponseTooLargeError;
     const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-    if (!known && !timedOut) deps.log.warn("custom action request failed", { action: row.slug, error: error instanceof Error ? error.message : String(error) });
+    if (!known && !timedOut) deps.log.warn("custom action request failed", { action: row.slug, error: messageOf(error) });
     const message = timedOut ? `no answer within ${CUSTOM_ACTION_LIMITS.callTimeoutMs / 1000} s` : known ? (error as Error).message : "the request failed";
     return { value: { error: `custom.${row.slug}: ${message}` }, isError: true };
   }

@@ -11,6 +11,7 @@ import { failure, parseMessage, RPC, RpcError, type RpcResponse, success } from 
 import { dispatch, METHODS, PROTOCOL_VERSION, SERVER_INFO } from "./methods.ts";
 import { chargeToken, methodClass, rateLimitHeaders } from "./rate-limit.ts";
 import type { Taken } from "../ratelimit/fixed-window.ts";
+import { messageOf } from "../errors.ts";
 
 /** Protocol versions a client may name in MCP-Protocol-Version (absent means 2025-03-26, INTEROP A.3). */
 export const KNOWN_PROTOCOL_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
@@ -107,7 +108,7 @@ export function mcpRoutes(deps: Deps, registry: Registry, verifier: AccessVerifi
             responses.push(failure(rpc.id, error.code, error.message, error.data));
             if (error.http) http ??= error.http;
           } else {
-            deps.log.error("tool server method failed", { method: rpc.method, error: error instanceof Error ? error.message : String(error) });
+            deps.log.error("tool server method failed", { method: rpc.method, error: messageOf(error) });
             responses.push(failure(rpc.id, RPC.INTERNAL_ERROR, "Internal error."));
           }
         }

@@ -10,6 +10,7 @@ import { dataTools } from "./families/data.ts";
 import { docsTools } from "./families/docs.ts";
 import { type ToolContext, type ToolDefinition, ToolError, type ToolProvider, type ToolResult } from "./types.ts";
 import { argumentProblem } from "./validate.ts";
+import { messageOf } from "../errors.ts";
 
 export const builtinTools: ToolProvider = async () => [...docsTools, ...dataTools];
 
@@ -156,7 +157,7 @@ export async function callTool(deps: Deps, limiter: Limiter, request: CallReques
       return { ok: true, result };
     } catch (error) {
       if (error instanceof ToolError) return { ok: false, error };
-      deps.log.error("tool failed", { tool: tool.name, error: error instanceof Error ? error.message : String(error) });
+      deps.log.error("tool failed", { tool: tool.name, error: messageOf(error) });
       return { ok: false, error: new ToolError("failed", `${tool.name} failed.`) };
     }
   })();
