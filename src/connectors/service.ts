@@ -6,7 +6,8 @@ import { agentActionToggles, agents, type ConnectorAuthMethod, connectors, type 
 import type { Deps } from "../deps.ts";
 import { AppError, type ErrorDetail, messageOf } from "../errors.ts";
 import { BlockedUrlError, checkUrl } from "../net/guard.ts";
-import type { BoundCustomer, ToolResult } from "../tools/types.ts";
+import type { ToolResult } from "../tools/types.ts";
+import type { BoundCustomer } from "../workspace/customers.ts";
 import { deriveIcon } from "./icons.ts";
 import { listAllTools, McpClientError, McpSession } from "./mcp-client.ts";
 import { type OAuthCredentials, RefreshFailed, refreshOAuthTokens } from "./oauth-refresh.ts";

@@ -3,6 +3,7 @@
 import type { Deps } from "../deps.ts";
 import type { Scope } from "../oauth/scopes.ts";
 import type { FeatureFlag } from "../orgs/service.ts";
+import type { BoundCustomer } from "../workspace/customers.ts";
 
 export interface JsonSchemaObject {
   type: "object";
@@ -20,13 +21,6 @@ export interface ToolSource {
   id?: string;
   /** Shown to admins: "Knowledge base", "Custom action", a connector's name. */
   label: string;
-}
-
-export interface BoundCustomer {
-  id: string;
-  externalId: string | null;
-  email: string | null;
-  companyId: string | null;
 }
 
 export interface ToolContext {

@@ -2,11 +2,18 @@
 import { and, eq, ilike, or, type SQL } from "drizzle-orm";
 import { companies, endUsers } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
-import type { BoundCustomer } from "../tools/types.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type EndUser = typeof endUsers.$inferSelect;
+
+/** The customer a tool call acts for (MCP `_meta` binding, or the chatting customer): data tools then see only them. */
+export interface BoundCustomer {
+  id: string;
+  externalId: string | null;
+  email: string | null;
+  companyId: string | null;
+}
 export type Company = typeof companies.$inferSelect;
 
 /** A customer by our id or the org's external id. */
