@@ -1,0 +1,80 @@
+// The one interface between the chat pipeline and a language model (issue #12 "LLM providers",
+// INTEROP E). A provider turns a request — instructions, the conversation, the agent's tools and
+// the knowledge-base passages retrieved for this turn — into a stream of events. Three adapters
+// implement it: `builtin` (extractive, no network), `openai` (Chat Completions) and `anthropic`
+// (Messages). Providers never execute tools: a `tool_call` event ends the turn with
+// `done.stop = "tool_calls"`; the pipeline runs the tools and calls `stream` again with the
+// results appended as `tool` messages.
+
+/** One turn of the conversation as the model sees it. */
+export interface LlmMessage {
+  role: "user" | "assistant" | "tool";
+  content: string;
+  /** On an assistant turn: the tools it asked for (names are provider-safe, see names.ts). */
+  toolCalls?: { id: string; name: string; arguments: Record<string, unknown> }[];
+  /** On a tool turn: the id of the call this is the result of. */
+  toolCallId?: string;
+}
+
+/** A tool offered to the model. `name` is provider-safe (no dots): map `mcp.a.b` with names.ts (INTEROP B.11). */
+export interface LlmTool {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments (an object schema). */
+  parameters: Record<string, unknown>;
+}
+
+/** A knowledge-base passage retrieved for this turn; `score` is higher for better matches. */
+export interface Passage {
+  docId: string;
+  title: string;
+  url: string | null;
+  text: string;
+  score: number;
+}
+
+export interface LlmRequest {
+  /** The agent's instructions and anything else the pipeline puts before the conversation. */
+  system: string;
+  messages: LlmMessage[];
+  tools: LlmTool[];
+  passages: Passage[];
+  /** Aborts the request (client gone, pipeline deadline). */
+  signal: AbortSignal;
+}
+
+export type LlmEvent =
+  | { type: "text"; text: string }
+  | { type: "tool_call"; id: string; name: string; arguments: Record<string, unknown> }
+  /** Always the last event of a successful stream; a stream that ends without it failed (LlmError). */
+  | { type: "done"; stop: "end" | "tool_calls" | "max_tokens"; usage?: { input: number; output: number } };
+
+export type ProviderKind = "builtin" | "openai" | "anthropic";
+export const PROVIDER_KINDS: readonly ProviderKind[] = ["builtin", "openai", "anthropic"];
+
+export interface LlmProvider {
+  kind: ProviderKind;
+  model: string;
+  /** Throws LlmError on failure (before the first event or mid-stream). */
+  stream(request: LlmRequest): AsyncIterable<LlmEvent>;
+}
+
+/**
+ * A provider failure. `retryable` says whether the same request may succeed later (429, 5xx,
+ * Anthropic 529/overloaded, a network error or a cut stream); the adapters have already retried
+ * once when it was safe, so the pipeline should not retry again — it ends the answer with an
+ * error record (or a fallback) instead. `status` is the HTTP status when there was one.
+ * The message never carries the API key or the customer's text.
+ */
+export class LlmError extends Error {
+  override name = "LlmError";
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly status?: number,
+    /** A short machine code: timeout, http_error, stream_error, stream_cut, bad_response, blocked_url, network. */
+    readonly code: string = "llm_failed",
+  ) {
+    super(message);
+  }
+}
