@@ -36,6 +36,51 @@ export interface Config {
   mcpTokenLimits: { list: number; call: number; other: number };
   /** How often every live connector is discovered again. Default 1 hour. */
   connectorDiscoveryIntervalSeconds: number;
+  /** The operator's default language model (issue #12); orgs and agents may override it (src/agents/llm/provider.ts). */
+  llm: LlmConfig;
+}
+
+export interface LlmConfig {
+  /** LLM_PROVIDER: builtin (default: extractive answers, no network, no key) | openai | anthropic. */
+  provider: "builtin" | "openai" | "anthropic";
+  /** LLM_BASE_URL, trusted (the operator's); default the vendor's public API for openai/anthropic. */
+  baseUrl: string;
+  /** LLM_API_KEY; optional (a local Ollama needs none). */
+  apiKey?: string;
+  /** LLM_MODEL; required for openai and anthropic. */
+  model: string;
+  /** LLM_TIMEOUT_SECONDS: total deadline of one model request, retry included. Default 60. */
+  timeoutSeconds: number;
+  /** LLM_MAX_TOKENS: the most tokens one answer may generate. Default 1024. */
+  maxTokens: number;
+}
+
+/** The public API of each provider, used when no base URL is configured. */
+export const LLM_DEFAULT_BASE_URLS = { builtin: "", openai: "https://api.openai.com/v1", anthropic: "https://api.anthropic.com" } as const;
+
+function llmConfig(env: Env): LlmConfig {
+  const provider = oneOf(env, "LLM_PROVIDER", ["builtin", "openai", "anthropic"] as const, "builtin");
+  let baseUrl: string = LLM_DEFAULT_BASE_URLS[provider];
+  if (env.LLM_BASE_URL) {
+    let url: URL | undefined;
+    try {
+      url = new URL(env.LLM_BASE_URL);
+    } catch {}
+    if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password || url.search || url.hash)
+      throw new ConfigError("LLM_BASE_URL", `must be an absolute http(s) URL with no credentials, query or fragment, e.g. http://127.0.0.1:11434/v1 (got ${JSON.stringify(env.LLM_BASE_URL)})`);
+    baseUrl = url.href.replace(/\/+$/, "");
+  }
+  const model = env.LLM_MODEL || (provider === "builtin" ? "builtin-extractive" : "");
+  if (model === "") throw new ConfigError("LLM_MODEL", `is required when LLM_PROVIDER is ${provider} (e.g. gpt-4o-mini, llama3.1, claude-sonnet-4-5)`);
+  if (model.length > 200) throw new ConfigError("LLM_MODEL", "must be at most 200 characters");
+  return {
+    provider,
+    baseUrl,
+    apiKey: env.LLM_API_KEY || undefined,
+    model,
+    timeoutSeconds: integer(env, "LLM_TIMEOUT_SECONDS", 60, 1, 600),
+    maxTokens: integer(env, "LLM_MAX_TOKENS", 1024, 1, 200_000),
+  };
 }
 
 export class ConfigError extends Error {
@@ -122,5 +167,6 @@ export function loadConfig(env: Env): Readonly<Config> {
       other: integer(env, "MCP_TOKEN_LIMIT_OTHER_PER_MINUTE", 60, 1, 100_000_000),
     },
     connectorDiscoveryIntervalSeconds: integer(env, "CONNECTOR_DISCOVERY_INTERVAL_SECONDS", 3600, 1, 7 * 86_400),
+    llm: llmConfig(env),
   });
 }
