@@ -1,7 +1,10 @@
 // Request bodies: read with a size cap (413 past it, whether or not Content-Length was sent) and
-// parsed by media type. One parser for every route; Elysia's own parsers never run.
+// parsed by media type. One parser for every route; Elysia's own parsers never run. JSON goes
+// through parseJsonBounded (src/http/json.ts: depth, control characters, duplicate keys); form
+// and text bodies are refused when they carry control characters other than tab, CR and LF.
 import { AppError } from "../errors.ts";
 import { readBodyCapped } from "./capped-body.ts";
+import { findControlCharacter, parseJsonBounded } from "./json.ts";
 
 /**
  * Body size caps by path prefix, longest match first. Documented in the README. A `raw` route
@@ -38,10 +41,6 @@ function limitFor(path: string) {
   return best;
 }
 
-export function bodyLimitFor(path: string): number {
-  return limitFor(path).bytes;
-}
-
 export function payloadTooLarge(limit: number): AppError {
   return new AppError(413, "payload_too_large", `The request body is larger than ${limit} bytes.`);
 }
@@ -52,7 +51,15 @@ export async function readCappedText(request: Request, limit: number): Promise<s
   return new TextDecoder("utf-8", { fatal: false }).decode(bytes);
 }
 
-/** Parses a body by its media type. An empty body parses to `undefined` (validation reports it). */
+function refuseControls(text: string, what: string): void {
+  const found = findControlCharacter(text);
+  if (found) throw AppError.badRequest(`The ${what} may not contain control characters other than tab, line feed and carriage return (found ${found}).`);
+}
+
+/**
+ * Parses a body by its media type. An empty body parses to `undefined` (validation reports it).
+ * A `raw` route gets the text unparsed: it must call parseJsonBounded / checkFormControls itself.
+ */
 export async function parseBody(request: Request, contentType: string, path: string): Promise<unknown> {
   const limit = limitFor(path);
   if (limit.raw) {
@@ -67,14 +74,17 @@ export async function parseBody(request: Request, contentType: string, path: str
   const type = contentType.split(";")[0]!.trim().toLowerCase();
   if (text === "") return undefined;
   if (type === "application/json" || type.endsWith("+json")) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw new AppError(400, "invalid_json", "The request body is not valid JSON.");
-    }
+    return parseJsonBounded(text);
   }
-  if (type === "application/x-www-form-urlencoded") return parseForm(text);
-  if (type === "text/plain" || type === "") return text;
+  if (type === "application/x-www-form-urlencoded") {
+    const form = parseForm(text);
+    checkFormControls(form);
+    return form;
+  }
+  if (type === "text/plain" || type === "") {
+    refuseControls(text, "request body");
+    return text;
+  }
   throw new AppError(415, "unsupported_media_type", `Content-Type ${type} is not accepted here.`);
 }
 
@@ -86,4 +96,15 @@ export function parseForm(text: string): Record<string, string | string[]> {
     fields.set(name, previous === undefined ? value : [...(Array.isArray(previous) ? previous : [previous]), value]);
   }
   return Object.fromEntries(fields);
+}
+
+/**
+ * Throws 400 validation_failed when a decoded form (or query) name or value holds a control
+ * character other than tab, CR and LF (`%00` decodes to NUL, which PostgreSQL refuses).
+ */
+export function checkFormControls(fields: Record<string, string | string[]>): void {
+  for (const [name, value] of Object.entries(fields)) {
+    refuseControls(name, "form field names");
+    for (const v of Array.isArray(value) ? value : [value]) refuseControls(v, `form field ${JSON.stringify(name.slice(0, 64))}`);
+  }
 }
