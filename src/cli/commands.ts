@@ -3,7 +3,9 @@
 // `--via-server` (src/cli/admin-socket.ts), since PGlite admits one process per DATA_DIR.
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import type { Deps } from "../deps.ts";
-import { createOrg, FEATURE_FLAGS, isFeatureFlag, setFeatureFlag, validateCreateOrg } from "../orgs/service.ts";
+import { FEATURE_FLAGS, isFeatureFlag } from "../kit/flags.ts";
+import { isUuid } from "../kit/ids.ts";
+import { createOrg, setFeatureFlag, validateCreateOrg } from "../orgs/service.ts";
 
 export const USAGE = `usage: svc-agents [serve]
        svc-agents migrate
@@ -12,8 +14,6 @@ export const USAGE = `usage: svc-agents [serve]
        svc-agents healthcheck`;
 
 export class UsageError extends Error {}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type Command =
   | { kind: "serve" }
@@ -78,7 +78,7 @@ export function parseCommand(argv: string[]): Command {
   if (first === "org" && second === "flag") {
     const v = options(rest, { org: { type: "string" }, name: { type: "string" }, on: { type: "boolean" }, off: { type: "boolean" } });
     const orgId = required(v, "org");
-    if (!UUID.test(orgId)) throw new UsageError("--org must be an organisation id (a UUID)");
+    if (!isUuid(orgId)) throw new UsageError("--org must be an organisation id (a UUID)");
     if (Boolean(v.on) === Boolean(v.off)) throw new UsageError("give exactly one of --on and --off");
     const name = required(v, "name");
     if (!isFeatureFlag(name)) throw new UsageError(`--name: unknown feature flag ${JSON.stringify(name)}; known: ${Object.keys(FEATURE_FLAGS).join(", ")}`);

@@ -11,9 +11,10 @@
 import { createParser } from "eventsource-parser";
 import { type GuardOptions, guardedFetch, readCapped, RedirectRefusedError, ResponseTooLargeError, BlockedUrlError } from "../net/guard.ts";
 import { messageOf } from "../errors.ts";
+import { isKnownProtocolVersion } from "../kit/mcp.ts";
+import { isTimeout } from "../kit/timeouts.ts";
 
 export const CLIENT_PROTOCOL_VERSION = "2025-03-26";
-export const KNOWN_PROTOCOL_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
 export const CLIENT_INFO = { name: "svc-agents", version: "1.0.0" };
 export const CLIENT_LIMITS = {
   /** One response (JSON body or the SSE stream read until our answer). */
@@ -54,7 +55,7 @@ interface JsonRpcMessage {
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
 
 function deadlineError(error: unknown): McpClientError | undefined {
-  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) return new McpClientError("timeout", "the server did not answer before the deadline");
+  if (isTimeout(error)) return new McpClientError("timeout", "the server did not answer before the deadline");
   return undefined;
 }
 
@@ -142,7 +143,7 @@ export class McpSession {
       serverInfo?: unknown;
     };
     const version = typeof result?.protocolVersion === "string" ? result.protocolVersion : "";
-    if (!KNOWN_PROTOCOL_VERSIONS.includes(version)) throw new McpClientError("protocol", `the server chose protocol version ${JSON.stringify(version)}, which we do not know`);
+    if (!isKnownProtocolVersion(version)) throw new McpClientError("protocol", `the server chose protocol version ${JSON.stringify(version)}, which we do not know`);
     this.protocolVersion = version;
     this.serverInfo = typeof result.serverInfo === "object" && result.serverInfo !== null ? (result.serverInfo as Record<string, unknown>) : {};
     this.initialized = true;

@@ -1,10 +1,15 @@
 // Connectors: an org's third-party MCP servers (interface §2.1, §3, §4.1, §7.3). Connecting
 // runs discovery synchronously; discovery replaces the tool snapshot, re-derives the icon and
 // sets status; calling a tool opens a session, calls it with the customer binding, and closes.
-import { and, eq, inArray, isNull, like, sql } from "drizzle-orm";
-import { agentActionToggles, agents, type ConnectorAuthMethod, connectors, type DiscoveredTool, type DroppedTool, orgs } from "../db/schema/index.ts";
+import { and, eq, inArray, like, sql } from "drizzle-orm";
+import { agentActionToggles, agents, type ConnectorAuthMethod, connectors, type DiscoveredTool, type DroppedTool } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, type ErrorDetail, messageOf } from "../errors.ts";
+import { flagEnabled } from "../kit/flags.ts";
+import { isUuid } from "../kit/ids.ts";
+import { live } from "../kit/rows.ts";
+import { isSlug, SLUG_RULE } from "../kit/slugs.ts";
+import { isTimeout } from "../kit/timeouts.ts";
 import { BlockedUrlError, checkUrl } from "../net/guard.ts";
 import type { ToolResult } from "../tools/types.ts";
 import type { BoundCustomer } from "../workspace/customers.ts";
@@ -12,7 +17,6 @@ import { deriveIcon } from "./icons.ts";
 import { listAllTools, McpClientError, McpSession } from "./mcp-client.ts";
 import { type OAuthCredentials, RefreshFailed, refreshOAuthTokens } from "./oauth-refresh.ts";
 
-export const SLUG = /^[a-z][a-z0-9_]{0,31}$/;
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 export const CONNECTOR_LIMITS = { name: 200, url: 2048, credentialField: 8000, discoveryMs: 15_000, callMs: 30_000, description: 4000 };
 export const AUTH_METHODS: ConnectorAuthMethod[] = ["none", "bearer", "oauth2"];
@@ -50,13 +54,8 @@ function authHeaders(method: ConnectorAuthMethod, credentials: Record<string, st
   return {};
 }
 
-export async function flagEnabled(deps: Deps, orgId: string): Promise<boolean> {
-  const [org] = await deps.db.select({ flags: orgs.featureFlags }).from(orgs).where(eq(orgs.id, orgId));
-  return org?.flags.mcp_external_servers === true;
-}
-
 async function requireFlag(deps: Deps, orgId: string) {
-  if (!(await flagEnabled(deps, orgId))) throw AppError.forbidden("Connecting MCP servers is not enabled for this organisation (feature flag mcp_external_servers).");
+  if (!(await flagEnabled(deps, orgId, "mcp_external_servers"))) throw AppError.forbidden("Connecting MCP servers is not enabled for this organisation (feature flag mcp_external_servers).");
 }
 
 function checkCredentials(method: ConnectorAuthMethod, credentials: Record<string, string> | undefined): ErrorDetail[] {
@@ -181,7 +180,7 @@ async function withCredentials<T>(deps: Deps, row: Row, signal: AbortSignal, ope
 
 function errorText(error: unknown, what: "discovery" | "call"): string {
   if (error instanceof McpClientError) return error.message;
-  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")) return "the server did not answer before the deadline";
+  if (isTimeout(error)) return "the server did not answer before the deadline";
   return `the ${what} failed`;
 }
 
@@ -214,12 +213,12 @@ export async function discover(deps: Deps, row: Row): Promise<Row> {
         nextDiscoveryAt: new Date(now().getTime() + deps.config.connectorDiscoveryIntervalSeconds * 1000),
         updatedAt: now(),
       })
-      .where(and(eq(connectors.id, row.id), isNull(connectors.deletedAt)))
+      .where(and(eq(connectors.id, row.id), live(connectors)))
       .returning();
     await forgetRemovedToggles(deps, row, tools);
     return updated ?? row;
   } catch (error) {
-    if (!(error instanceof McpClientError) && !(error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError"))) {
+    if (!(error instanceof McpClientError) && !isTimeout(error)) {
       deps.log.error("connector discovery crashed", { connector_id: row.id, error: messageOf(error) });
     }
     const [updated] = await deps.db
@@ -231,7 +230,7 @@ export async function discover(deps: Deps, row: Row): Promise<Row> {
         nextDiscoveryAt: new Date(now().getTime() + deps.config.connectorDiscoveryIntervalSeconds * 1000),
         updatedAt: now(),
       })
-      .where(and(eq(connectors.id, row.id), isNull(connectors.deletedAt)))
+      .where(and(eq(connectors.id, row.id), live(connectors)))
       .returning();
     return updated ?? row;
   }
@@ -278,7 +277,7 @@ export async function connect(deps: Deps, orgId: string, input: ConnectInput) {
   await requireFlag(deps, orgId);
   const problems = [
     ...(input.name.trim() === "" ? [{ path: "/name", message: "is required" }] : []),
-    ...(SLUG.test(input.slug) ? [] : [{ path: "/slug", message: "must match ^[a-z][a-z0-9_]{0,31}$" }]),
+    ...(isSlug(input.slug) ? [] : [{ path: "/slug", message: SLUG_RULE }]),
     ...(await checkConnectorUrl(deps, input.url)),
     ...checkCredentials(input.auth_method, input.credentials),
   ];
@@ -300,15 +299,15 @@ export async function connect(deps: Deps, orgId: string, input: ConnectInput) {
 }
 
 async function liveRow(deps: Deps, orgId: string, id: string): Promise<Row> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) throw AppError.notFound("No such connector.");
-  const [row] = await deps.db.select().from(connectors).where(and(eq(connectors.orgId, orgId), eq(connectors.id, id), isNull(connectors.deletedAt)));
+  if (!isUuid(id)) throw AppError.notFound("No such connector.");
+  const [row] = await deps.db.select().from(connectors).where(and(eq(connectors.orgId, orgId), eq(connectors.id, id), live(connectors)));
   if (!row) throw AppError.notFound("No such connector.");
   return row;
 }
 
 export async function listConnectors(deps: Deps, orgId: string) {
-  const rows = await deps.db.select().from(connectors).where(and(eq(connectors.orgId, orgId), isNull(connectors.deletedAt))).orderBy(connectors.createdAt);
-  return { enabled: await flagEnabled(deps, orgId), servers: rows.map(connectorView) };
+  const rows = await deps.db.select().from(connectors).where(and(eq(connectors.orgId, orgId), live(connectors))).orderBy(connectors.createdAt);
+  return { enabled: await flagEnabled(deps, orgId, "mcp_external_servers"), servers: rows.map(connectorView) };
 }
 
 /** PATCH: optional new name or credentials (auth_method with them), then handshake and discovery again. */
@@ -374,7 +373,7 @@ function resultValue(result: { content?: unknown; structuredContent?: unknown })
 }
 
 export async function liveConnectors(deps: Deps, orgId: string): Promise<Row[]> {
-  return deps.db.select().from(connectors).where(and(eq(connectors.orgId, orgId), isNull(connectors.deletedAt)));
+  return deps.db.select().from(connectors).where(and(eq(connectors.orgId, orgId), live(connectors)));
 }
 
 /** Scheduled discovery: claims due connectors atomically, so each is refreshed once per interval across processes. */
@@ -384,7 +383,7 @@ export async function claimDueConnectors(deps: Deps, limit: number): Promise<Row
   const due = deps.db
     .select({ id: connectors.id })
     .from(connectors)
-    .where(and(isNull(connectors.deletedAt), sql`${connectors.nextDiscoveryAt} <= ${now.toISOString()}::timestamptz`))
+    .where(and(live(connectors), sql`${connectors.nextDiscoveryAt} <= ${now.toISOString()}::timestamptz`))
     .orderBy(connectors.nextDiscoveryAt)
     .limit(limit)
     .for("update", { skipLocked: true });

@@ -11,6 +11,7 @@ import type { Principal } from "../auth/sessions.ts";
 import { mintToken, sha256Hex } from "../crypto/tokens.ts";
 import { oauthAuthorizationRequests } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
+import { isUuid } from "../kit/ids.ts";
 import { CHALLENGE } from "./checks/pkce.ts";
 import { redirectUriRegistered } from "./checks/redirect-uri.ts";
 import { findClient } from "./clients.ts";
@@ -146,7 +147,7 @@ export async function answerConsent(
   form: { request_id?: string; csrf_token?: string; decision?: string; org_id?: string },
 ): Promise<ConsentOutcome> {
   const stale = { kind: "error_page" as const, status: 400, title: "This request has expired", message: "This consent form has expired or was already answered. Start again from the application." };
-  if (!form.request_id || !form.csrf_token || !/^[0-9a-f-]{36}$/.test(form.request_id)) return stale;
+  if (!form.request_id || !form.csrf_token || !isUuid(form.request_id)) return stale;
   if (form.decision !== "allow" && form.decision !== "deny") return { kind: "error_page", status: 400, title: "Invalid answer", message: "Choose Allow or Deny." };
   const now = deps.now();
   const [request] = await deps.db

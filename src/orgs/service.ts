@@ -9,13 +9,7 @@ import { normaliseEmail } from "../auth/signin.ts";
 import { agents, members, memberships, orgs, widgetKeys } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, type ErrorDetail } from "../errors.ts";
-
-/** Every feature flag the service knows; unknown names are rejected so typos do not pass silently. */
-export const FEATURE_FLAGS = {
-  mcp_external_servers: "Connect third-party MCP servers and use their tools as agent actions.",
-  mcp_destructive_tools: "Let MCP clients call tools marked destructive (with a token holding the matching write scope).",
-} as const;
-export type FeatureFlag = keyof typeof FEATURE_FLAGS;
+import { FEATURE_FLAGS, isFeatureFlag } from "../kit/flags.ts";
 
 export const WIDGET_KEY_PREFIX = "ab_live_";
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,253}\.[^\s@.]{2,63}$/;
@@ -40,10 +34,6 @@ export interface CreatedOrg {
   widget_key: string;
   identity_secret: string;
   admin_email: string;
-}
-
-export function isFeatureFlag(name: string): name is FeatureFlag {
-  return Object.hasOwn(FEATURE_FLAGS, name);
 }
 
 function unknownFlag(name: string, path: string): ErrorDetail {

@@ -2,7 +2,7 @@
 // description, input schema, annotations, the scope it needs, where it comes from and how it runs.
 import type { Deps } from "../deps.ts";
 import type { Scope } from "../oauth/scopes.ts";
-import type { FeatureFlag } from "../orgs/service.ts";
+import type { FeatureFlag } from "../kit/flags.ts";
 import type { BoundCustomer } from "../workspace/customers.ts";
 
 export interface JsonSchemaObject {
