@@ -2,15 +2,13 @@
 // `requireMember` first; it is the only place those three questions are answered.
 import { AppError } from "../errors.ts";
 import type { Deps } from "../deps.ts";
+import { bearerToken } from "../kit/bearer.ts";
 import { hasRole, type Role } from "./roles.ts";
 import { type Principal, resolveSession, SESSION_COOKIE } from "./sessions.ts";
 
 export function sessionToken(request: Request): string | undefined {
   const auth = request.headers.get("authorization");
-  if (auth) {
-    const match = /^Bearer\s+(\S+)$/i.exec(auth);
-    return match?.[1];
-  }
+  if (auth) return bearerToken(auth) ?? undefined;
   const cookie = request.headers.get("cookie");
   if (!cookie) return undefined;
   for (const part of cookie.split(";")) {

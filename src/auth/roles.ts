@@ -15,10 +15,6 @@ export const ROLES = [
 
 export type Role = (typeof ROLES)[number];
 
-export function isRole(value: string): value is Role {
-  return (ROLES as readonly string[]).includes(value);
-}
-
 /** `x:manage` includes `x:view`. */
 export function hasRole(roles: readonly string[], needed: Role): boolean {
   if (roles.includes(needed)) return true;

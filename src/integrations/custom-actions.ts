@@ -2,10 +2,14 @@
 // HTTPS endpoint (method, URL, headers, input schema, destructive or not); calling the action
 // performs that request through the outbound guard with a 30 s deadline and a 1 MiB response cap.
 // Header values usually carry credentials: they are encrypted at rest and never returned.
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { customActions } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, type ErrorDetail, messageOf } from "../errors.ts";
+import { checkFreeForm, SCHEMA_LIMITS } from "../http/json.ts";
+import { isUuid } from "../kit/ids.ts";
+import { live } from "../kit/rows.ts";
+import { isTimeout } from "../kit/timeouts.ts";
 import { BlockedUrlError, checkUrl, guardedFetch, readCapped, RedirectRefusedError, ResponseTooLargeError } from "../net/guard.ts";
 import type { JsonSchemaObject, ToolDefinition, ToolProvider } from "../tools/types.ts";
 import { argumentProblem } from "../tools/validate.ts";
@@ -13,7 +17,6 @@ import { argumentProblem } from "../tools/validate.ts";
 export const CUSTOM_ACTION_LIMITS = { callTimeoutMs: 30_000, responseBytes: 1024 * 1024, headers: 20, headerValue: 8000 };
 export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 export type Method = (typeof METHODS)[number];
-export const SLUG = /^[a-z][a-z0-9_]{0,31}$/;
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/;
 const RESERVED_HEADERS = new Set(["host", "content-length", "transfer-encoding", "connection", "upgrade", "te", "trailer", "proxy-authorization", "keep-alive"]);
 
@@ -59,6 +62,9 @@ function checkHeaders(headers: Record<string, string>): ErrorDetail[] {
 }
 
 function checkSchema(schema: JsonSchemaObject): ErrorDetail[] {
+  // Bounded before Ajv compiles it (a deep schema overflowed the stack: issue #10).
+  const tooBig = checkFreeForm(schema, SCHEMA_LIMITS);
+  if (tooBig) return [{ path: "/input_schema", message: tooBig }];
   if (schema.type !== "object") return [{ path: "/input_schema/type", message: 'must be "object"' }];
   return argumentProblem(schema, {}) === "the tool's input schema is invalid" ? [{ path: "/input_schema", message: "is not a valid JSON Schema" }] : [];
 }
@@ -79,7 +85,7 @@ export async function createCustomAction(deps: Deps, orgId: string, input: Custo
   const schema = input.input_schema ?? DEFAULT_SCHEMA;
   const problems = [...checkHeaders(input.headers ?? {}), ...checkSchema(schema), ...(await checkTarget(deps, input.url))];
   if (problems.length > 0) throw AppError.badRequest("The custom action is invalid.", problems);
-  const [existing] = await deps.db.select({ id: customActions.id }).from(customActions).where(and(eq(customActions.orgId, orgId), eq(customActions.slug, input.slug), isNull(customActions.deletedAt)));
+  const [existing] = await deps.db.select({ id: customActions.id }).from(customActions).where(and(eq(customActions.orgId, orgId), eq(customActions.slug, input.slug), live(customActions)));
   if (existing) throw new AppError(409, "conflict", `A custom action with slug ${input.slug} exists.`, [{ path: "/slug", message: "is already used" }]);
   const id = crypto.randomUUID();
   const now = deps.now();
@@ -103,8 +109,8 @@ export async function createCustomAction(deps: Deps, orgId: string, input: Custo
 }
 
 async function liveRow(deps: Deps, orgId: string, id: string): Promise<Row> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) throw AppError.notFound("No such custom action.");
-  const [row] = await deps.db.select().from(customActions).where(and(eq(customActions.orgId, orgId), eq(customActions.id, id), isNull(customActions.deletedAt)));
+  if (!isUuid(id)) throw AppError.notFound("No such custom action.");
+  const [row] = await deps.db.select().from(customActions).where(and(eq(customActions.orgId, orgId), eq(customActions.id, id), live(customActions)));
   if (!row) throw AppError.notFound("No such custom action.");
   return row;
 }
@@ -114,7 +120,7 @@ function headerNames(deps: Deps, row: Row): string[] {
 }
 
 export async function listCustomActions(deps: Deps, orgId: string) {
-  const rows = await deps.db.select().from(customActions).where(and(eq(customActions.orgId, orgId), isNull(customActions.deletedAt)));
+  const rows = await deps.db.select().from(customActions).where(and(eq(customActions.orgId, orgId), live(customActions)));
   return rows.map((row) => customActionView(row, headerNames(deps, row)));
 }
 
@@ -174,7 +180,7 @@ async function perform(deps: Deps, row: Row, args: Record<string, unknown>) {
     return { value: { status: response.status, body }, isError: response.status >= 400 };
   } catch (error) {
     const known = error instanceof BlockedUrlError || error instanceof RedirectRefusedError || error instanceof ResponseTooLargeError;
-    const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+    const timedOut = isTimeout(error);
     if (!known && !timedOut) deps.log.warn("custom action request failed", { action: row.slug, error: messageOf(error) });
     const message = timedOut ? `no answer within ${CUSTOM_ACTION_LIMITS.callTimeoutMs / 1000} s` : known ? (error as Error).message : "the request failed";
     return { value: { error: `custom.${row.slug}: ${message}` }, isError: true };
@@ -183,7 +189,7 @@ async function perform(deps: Deps, row: Row, args: Record<string, unknown>) {
 
 /** The org's custom actions as tools. Destructive ones need actions:write, the others actions:read. */
 export const customActionTools: ToolProvider = async (deps, orgId) => {
-  const rows = await deps.db.select().from(customActions).where(and(eq(customActions.orgId, orgId), isNull(customActions.deletedAt)));
+  const rows = await deps.db.select().from(customActions).where(and(eq(customActions.orgId, orgId), live(customActions)));
   return rows.map(
     (row): ToolDefinition => ({
       name: `custom.${row.slug}`,

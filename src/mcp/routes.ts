@@ -12,9 +12,8 @@ import { dispatch, METHODS, PROTOCOL_VERSION, SERVER_INFO } from "./methods.ts";
 import { chargeToken, methodClass, rateLimitHeaders } from "./rate-limit.ts";
 import type { Taken } from "../ratelimit/fixed-window.ts";
 import { messageOf } from "../errors.ts";
-
-/** Protocol versions a client may name in MCP-Protocol-Version (absent means 2025-03-26, INTEROP A.3). */
-export const KNOWN_PROTOCOL_VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+import { bearerToken } from "../kit/bearer.ts";
+import { isKnownProtocolVersion, KNOWN_PROTOCOL_VERSIONS } from "../kit/mcp.ts";
 
 function json(body: unknown, status: number, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
@@ -59,13 +58,14 @@ export function mcpRoutes(deps: Deps, registry: Registry, verifier: AccessVerifi
     .delete("/api/mcp", () => new Response(null, { status: 405, headers: { allow: "GET, POST" } }))
     .post("/api/mcp", async ({ body, request }) => {
       const authorization = request.headers.get("authorization");
-      const bearer = authorization ? /^Bearer\s+(\S+)$/i.exec(authorization)?.[1] : undefined;
+      const bearer = bearerToken(authorization);
       if (!bearer) return unauthorized(authorization ? { error: "invalid_token", description: "the Authorization header is not a Bearer token." } : undefined);
       const token = await verifier.verify(bearer);
       if (!token) return unauthorized({ error: "invalid_token", description: "the access token is invalid, expired or revoked." });
 
       const version = request.headers.get("mcp-protocol-version");
-      if (version !== null && !KNOWN_PROTOCOL_VERSIONS.includes(version))
+      // Absent means 2025-03-26 (INTEROP A.3).
+      if (version !== null && !isKnownProtocolVersion(version))
         return json(failure(null, RPC.INVALID_REQUEST, `Unsupported MCP-Protocol-Version ${version}; supported: ${KNOWN_PROTOCOL_VERSIONS.join(", ")}.`), 400);
 
       const raw = body instanceof RawBody ? body : new RawBody("");

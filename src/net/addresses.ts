@@ -68,7 +68,6 @@ function inRange(value: bigint, bits: number, cidr: string, parse: (s: string) =
 }
 
 export const LOOPBACK_V4 = "127.0.0.0/8";
-export const LOOPBACK_V6 = "::1/128";
 
 /** Why an address must not be connected to, or null. `allowLoopback` (development) lets 127/8 and ::1 through. */
 export function blockedAddressReason(ip: string, options: { allowLoopback: boolean }): string | null {

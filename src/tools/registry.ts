@@ -3,8 +3,9 @@
 // caller use each one — and if not, why (each reason has its own message, interface §7.1 -32002).
 // A tool the caller may not use is never listed (ARCHITECTURE habit 13).
 import { and, eq } from "drizzle-orm";
-import { actionExecutions, agentActionToggles, agents, orgs } from "../db/schema/index.ts";
+import { actionExecutions, agentActionToggles, agents } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
+import { readFlags } from "../kit/flags.ts";
 import type { Limiter } from "../ratelimit/leased.ts";
 import { dataTools } from "./families/data.ts";
 import { docsTools } from "./families/docs.ts";
@@ -67,9 +68,8 @@ export function createRegistry(providers: ToolProvider[]): Registry {
   }
 
   async function load(deps: Deps, orgId: string): Promise<Snapshot> {
-    const [org] = await deps.db.select({ flags: orgs.featureFlags }).from(orgs).where(eq(orgs.id, orgId));
     const [agent] = await deps.db.select({ id: agents.id }).from(agents).where(and(eq(agents.orgId, orgId), eq(agents.status, "active"))).limit(1);
-    const flags = org?.flags ?? {};
+    const flags = await readFlags(deps, orgId);
     const tools = await all(deps, orgId, flags);
     const toggles = agent
       ? new Map((await deps.db.select().from(agentActionToggles).where(eq(agentActionToggles.agentId, agent.id))).map((t) => [t.actionId, t.enabled]))

@@ -4,10 +4,11 @@ import { and, eq, sql } from "drizzle-orm";
 import { agentActionToggles, agents } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { isUuid } from "../kit/ids.ts";
 import type { Registry } from "./registry.ts";
 
 export async function agentOfOrg(deps: Deps, orgId: string, agentId: string) {
-  if (!/^[0-9a-f-]{36}$/i.test(agentId)) throw AppError.notFound("No such agent.");
+  if (!isUuid(agentId)) throw AppError.notFound("No such agent.");
   const [agent] = await deps.db.select({ id: agents.id }).from(agents).where(and(eq(agents.orgId, orgId), eq(agents.id, agentId)));
   if (!agent) throw AppError.notFound("No such agent.");
   return agent;

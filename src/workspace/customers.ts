@@ -2,8 +2,9 @@
 import { and, eq, ilike, or, type SQL } from "drizzle-orm";
 import { companies, endUsers } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
+import { assertFreeForm } from "../http/json.ts";
+import { isUuid } from "../kit/ids.ts";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type EndUser = typeof endUsers.$inferSelect;
 
@@ -18,7 +19,7 @@ export type Company = typeof companies.$inferSelect;
 
 /** A customer by our id or the org's external id. */
 function userKey(idOrExternal: string): SQL {
-  return UUID.test(idOrExternal) ? or(eq(endUsers.id, idOrExternal), eq(endUsers.externalId, idOrExternal))! : eq(endUsers.externalId, idOrExternal);
+  return isUuid(idOrExternal) ? or(eq(endUsers.id, idOrExternal), eq(endUsers.externalId, idOrExternal))! : eq(endUsers.externalId, idOrExternal);
 }
 
 export async function findEndUser(deps: Deps, orgId: string, idOrExternal: string): Promise<EndUser | null> {
@@ -48,7 +49,7 @@ export async function searchEndUsers(deps: Deps, orgId: string, query: string, l
 
 export async function findCompany(deps: Deps, orgId: string, idOrExternal: string): Promise<Company | null> {
   if (idOrExternal.length === 0 || idOrExternal.length > 256) return null;
-  const key = UUID.test(idOrExternal) ? or(eq(companies.id, idOrExternal), eq(companies.externalId, idOrExternal)) : eq(companies.externalId, idOrExternal);
+  const key = isUuid(idOrExternal) ? or(eq(companies.id, idOrExternal), eq(companies.externalId, idOrExternal)) : eq(companies.externalId, idOrExternal);
   const [company] = await deps.db.select().from(companies).where(and(eq(companies.orgId, orgId), key)).limit(1);
   return company ?? null;
 }
@@ -69,10 +70,23 @@ export function companyView(company: Company) {
   return { id: company.id, external_id: company.externalId, name: company.name, traits: company.traits, updated_at: company.updatedAt.toISOString() };
 }
 
+/**
+ * Traits after a merge, refused (400 validation_failed / -32602, naming the limit) when the patch
+ * or the merged record exceeds FREE_FORM_LIMITS: every stored record, and so every read, stays
+ * bounded (issue #10: a 10,000-deep traits object made each read ~200 MB).
+ */
+function mergeTraits(current: Record<string, unknown>, patch: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (patch === undefined) return current;
+  assertFreeForm(patch, "/traits");
+  const merged = { ...current, ...patch };
+  assertFreeForm(merged, "/traits");
+  return merged;
+}
+
 export async function updateEndUser(deps: Deps, user: EndUser, patch: { name?: string; traits?: Record<string, unknown> }): Promise<EndUser> {
   const [updated] = await deps.db
     .update(endUsers)
-    .set({ ...(patch.name !== undefined ? { name: patch.name } : {}), traits: { ...user.traits, ...(patch.traits ?? {}) }, updatedAt: deps.now() })
+    .set({ ...(patch.name !== undefined ? { name: patch.name } : {}), traits: mergeTraits(user.traits, patch.traits), updatedAt: deps.now() })
     .where(and(eq(endUsers.orgId, user.orgId), eq(endUsers.id, user.id)))
     .returning();
   return updated!;
@@ -81,7 +95,7 @@ export async function updateEndUser(deps: Deps, user: EndUser, patch: { name?: s
 export async function updateCompany(deps: Deps, company: Company, patch: { name?: string; traits?: Record<string, unknown> }): Promise<Company> {
   const [updated] = await deps.db
     .update(companies)
-    .set({ ...(patch.name !== undefined ? { name: patch.name } : {}), traits: { ...company.traits, ...(patch.traits ?? {}) }, updatedAt: deps.now() })
+    .set({ ...(patch.name !== undefined ? { name: patch.name } : {}), traits: mergeTraits(company.traits, patch.traits), updatedAt: deps.now() })
     .where(and(eq(companies.orgId, company.orgId), eq(companies.id, company.id)))
     .returning();
   return updated!;

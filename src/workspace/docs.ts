@@ -4,6 +4,7 @@ import { queryRows } from "../db/client.ts";
 import { docs, type DocStatus } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { isUuid } from "../kit/ids.ts";
 
 export const DOC_LIMITS = { title: 300, body: 200_000, url: 2048, tags: 50, tag: 64 };
 
@@ -53,7 +54,7 @@ export async function createDoc(deps: Deps, orgId: string, input: DocInput): Pro
 }
 
 export async function getDoc(deps: Deps, orgId: string, id: string, options: { publishedOnly?: boolean } = {}): Promise<Doc | null> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+  if (!isUuid(id)) return null;
   const [doc] = await deps.db
     .select(columns)
     .from(docs)
@@ -83,7 +84,7 @@ export async function updateDoc(deps: Deps, orgId: string, id: string, patch: Pa
 }
 
 export async function deleteDoc(deps: Deps, orgId: string, id: string): Promise<void> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) throw AppError.notFound("No such document.");
+  if (!isUuid(id)) throw AppError.notFound("No such document.");
   const deleted = await deps.db.delete(docs).where(and(eq(docs.orgId, orgId), eq(docs.id, id))).returning({ id: docs.id });
   if (deleted.length === 0) throw AppError.notFound("No such document.");
 }
