@@ -4,3 +4,4 @@ export * from "./oauth.ts";
 export * from "./workspace.ts";
 export * from "./tools.ts";
 export * from "./connectors.ts";
+export * from "./inbox.ts";

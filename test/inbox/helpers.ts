@@ -1,0 +1,20 @@
+// Shared set-up for the inbox tests: an org with its admin's member id, and customers.
+import { eq } from "drizzle-orm";
+import { endUsers, members } from "../../src/db/schema/index.ts";
+import { seedOrg, type TestApp } from "../support/app.ts";
+
+export type InboxOrg = Awaited<ReturnType<typeof seedOrg>> & { admin_id: string };
+
+export async function seedInboxOrg(app: TestApp): Promise<InboxOrg> {
+  const org = await seedOrg(app);
+  const [admin] = await app.deps.db.select({ id: members.id }).from(members).where(eq(members.email, org.admin_email));
+  return { ...org, admin_id: admin!.id };
+}
+
+export async function seedCustomer(app: TestApp, orgId: string, fields: { externalId?: string; email?: string; name?: string } = {}) {
+  const [user] = await app.deps.db
+    .insert(endUsers)
+    .values({ orgId, externalId: fields.externalId ?? null, email: fields.email ?? null, name: fields.name ?? "" })
+    .returning();
+  return user!;
+}
