@@ -62,6 +62,21 @@ export const dashboardSessions = pgTable(
 
 export type AgentStatus = "active" | "inactive" | "disabled";
 
+/** One triage rule: when a message matches, it goes to `team` without a model (C8). */
+export interface RoutingRule {
+  match: { keywords?: string[]; intent?: string };
+  team: string;
+  action?: "route" | "handoff";
+}
+
+/** A model chosen by an org admin (src/agents/llm/provider.ts). `api_key` holds ciphertext only. */
+export interface LlmOverride {
+  provider: "builtin" | "openai" | "anthropic";
+  base_url: string | null;
+  model: string | null;
+  api_key: string | null;
+}
+
 export const agents = pgTable(
   "agents",
   {
@@ -80,6 +95,10 @@ export const agents = pgTable(
       .default({ steps: [], custom_variables: [] }),
     liveHelpLabel: text("live_help_label").notNull().default("Talk to a person"),
     videoDisplayMode: text("video_display_mode").notNull().default("inline"),
+    /** Triage rules (issue #12): a keyword or intent match routes to a team (src/agents/service.ts). */
+    routingRules: jsonb("routing_rules").$type<RoutingRule[]>().notNull().default([]),
+    /** This agent's model, over the org's and the operator's; the API key in it is encrypted. */
+    llmOverride: jsonb("llm_override").$type<LlmOverride | null>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

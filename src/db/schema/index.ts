@@ -5,3 +5,4 @@ export * from "./workspace.ts";
 export * from "./tools.ts";
 export * from "./connectors.ts";
 export * from "./inbox.ts";
+export * from "./llm.ts";
