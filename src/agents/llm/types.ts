@@ -60,3 +60,5 @@ export interface LlmProvider {
 }
 
 export { LlmError } from "./errors.ts";
+// C6: `providerFor(deps, orgId, agent?)` — the operator's default, or the org's or agent's override.
+export { providerFor } from "./provider.ts";

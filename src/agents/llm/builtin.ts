@@ -1,0 +1,140 @@
+// The builtin provider (issue #12: the default; no network, no key). It is deterministic and
+// extractive: it answers the customer's last message with the most relevant sentences of the
+// best-matching passage, names its source, and when no passage covers the question it says so
+// plainly and offers a person. It never writes a fact that is not in a passage, and never calls
+// tools. See docs/decisions.md "The builtin provider".
+//
+// Relevance is term coverage: the share of the question's content words (lower-cased, light
+// suffix stemming, stop words dropped) that occur in a passage. A passage answers when it
+// covers at least COVERAGE_THRESHOLD of them and at least one; the retrieval score only breaks
+// ties. `coverage` is exported so the pipeline's confidence can use the same measure.
+import { LlmError } from "./errors.ts";
+import type { LlmEvent, LlmMessage, LlmProvider, LlmRequest, Passage } from "./types.ts";
+
+export const COVERAGE_THRESHOLD = 0.6;
+/** Most characters quoted from a passage. */
+export const EXTRACT_MAX = 700;
+
+const STOP = new Set(
+  (
+    "a about above after again all am an and any are as at be because been before being below between both but by can cannot could did do does doing don down during each " +
+    "few for from further get got had has have having he her here hers him his how i if in into is it its itself just let me more most my myself no nor not now of off on once " +
+    "only or other our ours out over own please same she should so some such than thank thanks that the their theirs them then there these they this those through to too " +
+    "under until up us very want was we were what when where which while who whom why will with would you your yours yourself hi hello hey tell know need help way like one"
+  ).split(" "),
+);
+
+/** A word reduced to a comparable stem: `passwords`/`password`, `resetting`/`reset`, `billed`/`bill`. */
+export function stem(word: string): string {
+  let w = word.toLowerCase();
+  if (w.length > 4 && w.endsWith("ies")) w = `${w.slice(0, -3)}y`;
+  else if (w.length > 5 && w.endsWith("ing")) w = w.slice(0, -3);
+  else if (w.length > 4 && w.endsWith("ed")) w = w.slice(0, -2);
+  else if (w.length > 3 && w.endsWith("es") && /(ss|sh|ch|x|z)es$/.test(w)) w = w.slice(0, -2);
+  else if (w.length > 3 && w.endsWith("s") && !w.endsWith("ss")) w = w.slice(0, -1);
+  // resetting → resett → reset
+  if (w.length > 3 && w.at(-1) === w.at(-2) && !/[aeiou]/.test(w.at(-1)!)) w = w.slice(0, -1);
+  return w;
+}
+
+function words(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** The question's content terms, stemmed and de-duplicated. */
+export function terms(question: string): string[] {
+  return [...new Set(words(question).filter((w) => !STOP.has(w) && (w.length > 1 || /\d/.test(w))).map(stem))];
+}
+
+/** Share (0–1) of the question's terms found in `text`; 0 for a question with no terms. */
+export function coverage(question: string, text: string): number {
+  const wanted = terms(question);
+  if (wanted.length === 0) return 0;
+  const present = new Set(words(text).map(stem));
+  return wanted.filter((t) => present.has(t)).length / wanted.length;
+}
+
+const GREETING = /^\s*(hi|hello|hey|good (morning|afternoon|evening)|howdy)\b[\s!.,]*$/i;
+const THANKS = /^\s*(thanks?|thank you|thx|cheers)\b[^?]*$/i;
+
+export const NO_ANSWER =
+  "I'm sorry, I couldn't find an answer to that in our help articles, and I don't want to guess. Would you like me to connect you with a person from our team?";
+
+/** Units a passage is quoted by: its lines, and the sentences of long lines. */
+function units(text: string): string[] {
+  return text
+    .split(/\n+/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "")
+    .flatMap((line) => (line.length <= 240 ? [line] : (line.match(/[^.!?]+[.!?]+["')\]]*\s*|[^.!?]+$/g) ?? [line]).map((s) => s.trim()).filter((s) => s !== "")));
+}
+
+/** The most relevant stretch of consecutive units of a passage, at most EXTRACT_MAX characters. */
+export function extract(question: string, text: string): string {
+  const clean = text.replace(/\x1e/g, "").trim();
+  if (clean.length <= EXTRACT_MAX) return clean;
+  const parts = units(clean);
+  const scores = parts.map((p) => coverage(question, p));
+  let best = 0;
+  for (let i = 1; i < parts.length; i++) if (scores[i]! > scores[best]!) best = i;
+  // A heading or a line ending in ":" introduces what follows: start there, then take the
+  // following units while they fit (a list of steps stays together).
+  let start = best;
+  if (start > 0 && /^#{1,6}\s|:$/.test(parts[start - 1]!)) start--;
+  const chosen: string[] = [];
+  let size = 0;
+  for (let i = start; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (size + part.length + 1 > EXTRACT_MAX) break;
+    chosen.push(part);
+    size += part.length + 1;
+  }
+  if (chosen.length === 0) return `${parts[best]!.slice(0, EXTRACT_MAX - 1)}…`;
+  return chosen.join("\n");
+}
+
+function lastUserMessage(messages: readonly LlmMessage[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.role === "user") return messages[i]!.content;
+  return "";
+}
+
+/** The passages that answer `question`, best first (coverage, then the retrieval score). */
+export function answeringPassages(question: string, passages: readonly Passage[]): { passage: Passage; coverage: number }[] {
+  const wanted = terms(question);
+  return passages
+    .map((passage) => ({ passage, coverage: coverage(question, `${passage.title}\n${passage.text}`) }))
+    .filter((p) => wanted.length > 0 && p.coverage >= COVERAGE_THRESHOLD)
+    .sort((a, b) => b.coverage - a.coverage || b.passage.score - a.passage.score);
+}
+
+/** The full answer the builtin provider gives (also what its stream concatenates to). */
+export function builtinAnswer(request: Pick<LlmRequest, "messages" | "passages">): string {
+  const question = lastUserMessage(request.messages);
+  if (GREETING.test(question)) return "Hello! Ask me a question and I'll look for the answer in our help articles.";
+  if (THANKS.test(question)) return "You're welcome! Is there anything else I can help you with?";
+  const found = answeringPassages(question, request.passages);
+  const best = found[0];
+  if (!best) return NO_ANSWER;
+  const cite = (p: Passage) => (p.url ? `${p.title} (${p.url})` : p.title);
+  const also = found.find((f) => f.passage.docId !== best.passage.docId);
+  const lines = [`From "${best.passage.title}":`, "", extract(question, best.passage.text), "", `Source: ${cite(best.passage)}`];
+  if (also) lines.push(`See also: ${cite(also.passage)}`);
+  return lines.join("\n").replace(/\x1e/g, "");
+}
+
+export function builtinProvider(model = "builtin-extractive"): LlmProvider {
+  return {
+    kind: "builtin",
+    model,
+    async *stream(request): AsyncGenerator<LlmEvent> {
+      const answer = builtinAnswer(request);
+      // Line by line, so the stream behaves like a model's (several text events, then done).
+      const pieces = answer.match(/[^\n]*\n|[^\n]+$/g) ?? [answer];
+      for (const text of pieces) {
+        if (request.signal.aborted) throw new LlmError("the request was cancelled", false, undefined, "aborted");
+        yield { type: "text", text };
+      }
+      yield { type: "done", stop: "end", usage: { input: 0, output: 0 } };
+    },
+  };
+}

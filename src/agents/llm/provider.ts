@@ -1,0 +1,82 @@
+// Which model answers for an org and agent (issue #12, contract C6): the agent's own override,
+// else the org's (org_llm_settings), else the operator's default from the environment.
+//
+// Override rules (docs/decisions.md "LLM overrides"):
+//   * an override is taken whole: provider, model, base URL and key come from the same level;
+//   * an org/agent override with a base URL is fetched through the outbound guard on every
+//     request (org admins must not reach the internal network) and never receives the
+//     operator's key;
+//   * an override without a base URL for the operator's own provider reuses the operator's
+//     (trusted) URL, and the operator's key unless it sets its own — that is how an org picks
+//     another model of the operator's account; for another provider it uses that vendor's
+//     public API (still through the guard) with its own key;
+//   * the builtin provider needs nothing.
+import { eq } from "drizzle-orm";
+import { LLM_DEFAULT_BASE_URLS } from "../../config.ts";
+import { type LlmOverride, orgLlmSettings } from "../../db/schema/index.ts";
+import type { Deps } from "../../deps.ts";
+import { anthropicProvider } from "./anthropic.ts";
+import { builtinProvider } from "./builtin.ts";
+import { type NetworkSettings, openAiProvider } from "./openai.ts";
+import type { LlmProvider, ProviderKind } from "./types.ts";
+
+/** The agent fields providerFor reads (the row getAgent returns has them). */
+export interface AgentLlmSource {
+  id: string;
+  llmOverride: LlmOverride | null;
+}
+
+/** Where an encrypted override key lives, as associated data for deps.cipher (crypto/fields.ts). */
+export function llmKeyContext(level: "org" | "agent", id: string): string {
+  return level === "org" ? `org_llm_settings.api_key:${id}` : `agents.llm_override.api_key:${id}`;
+}
+
+/** The settings a provider is built from, once the levels are resolved (exposed for the API's "effective" view and tests). */
+export interface ResolvedLlm {
+  provider: ProviderKind;
+  model: string;
+  source: "operator" | "org" | "agent";
+  network?: NetworkSettings;
+}
+
+export function resolveLlm(deps: Pick<Deps, "config" | "cipher">, level: { kind: "org" | "agent"; id: string; override: LlmOverride } | null): ResolvedLlm {
+  const operator = deps.config.llm;
+  const common = { maxTokens: operator.maxTokens, timeoutMs: operator.timeoutSeconds * 1000 };
+  if (level === null) {
+    if (operator.provider === "builtin") return { provider: "builtin", model: operator.model, source: "operator" };
+    return {
+      provider: operator.provider,
+      model: operator.model,
+      source: "operator",
+      network: { baseUrl: operator.baseUrl, apiKey: operator.apiKey, model: operator.model, trusted: true, ...common },
+    };
+  }
+  const { override } = level;
+  const source = level.kind;
+  if (override.provider === "builtin") return { provider: "builtin", model: override.model ?? "builtin-extractive", source };
+  const ownKey = override.api_key === null ? undefined : deps.cipher.decrypt(override.api_key, llmKeyContext(level.kind, level.id));
+  const model = override.model ?? (override.provider === operator.provider ? operator.model : "");
+  if (override.base_url === null && override.provider === operator.provider)
+    return { provider: override.provider, model, source, network: { baseUrl: operator.baseUrl, apiKey: ownKey ?? operator.apiKey, model, trusted: true, ...common } };
+  const baseUrl = override.base_url ?? LLM_DEFAULT_BASE_URLS[override.provider];
+  return { provider: override.provider, model, source, network: { baseUrl, apiKey: ownKey, model, trusted: false, ...common } };
+}
+
+/** The level that decides for this org and agent: the agent's override, the org's, or none (the operator's). */
+export async function overrideFor(deps: Deps, orgId: string, agent?: AgentLlmSource | null) {
+  if (agent?.llmOverride) return { kind: "agent" as const, id: agent.id, override: agent.llmOverride };
+  const [row] = await deps.db.select().from(orgLlmSettings).where(eq(orgLlmSettings.orgId, orgId));
+  if (!row) return null;
+  return { kind: "org" as const, id: orgId, override: { provider: row.provider, base_url: row.baseUrl, model: row.model, api_key: row.apiKey } };
+}
+
+export function providerFromResolved(deps: Pick<Deps, "guard">, resolved: ResolvedLlm): LlmProvider {
+  if (resolved.provider === "builtin" || !resolved.network) return builtinProvider(resolved.model);
+  const options = { deps: { guard: deps.guard } };
+  return resolved.provider === "openai" ? openAiProvider(resolved.network, options) : anthropicProvider(resolved.network, options);
+}
+
+/** C6: the provider that answers for `orgId` (and `agent`, when the pipeline has one). */
+export async function providerFor(deps: Deps, orgId: string, agent?: AgentLlmSource | null): Promise<LlmProvider> {
+  return providerFromResolved(deps, resolveLlm(deps, await overrideFor(deps, orgId, agent)));
+}
