@@ -2,6 +2,7 @@
 // client IP, access log). No logic lives here.
 import { cors } from "@elysiajs/cors";
 import { Elysia } from "elysia";
+import { activityRoutes } from "./activity/routes.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { warmUpSignIn } from "./auth/signin.ts";
 import type { Deps } from "./deps.ts";
@@ -50,7 +51,8 @@ export function createApp(deps: Deps, registry: Registry = createRegistry([built
     .use(toggleRoutes(deps, registry))
     .use(docsRoutes(deps))
     .use(integrationRoutes(deps))
-    .use(connectorRoutes(deps));
+    .use(connectorRoutes(deps))
+    .use(activityRoutes(deps));
 }
 
 export function createAppHandler(deps: Deps): Handler {

@@ -36,6 +36,8 @@ export interface Config {
   mcpTokenLimits: { list: number; call: number; other: number };
   /** How often every live connector is discovered again. Default 1 hour. */
   connectorDiscoveryIntervalSeconds: number;
+  /** How long admin activity log rows are kept (src/activity). Default 365 days. */
+  activityRetentionDays: number;
   /** The operator's default language model (issue #12); orgs and agents may override it (src/agents/llm/provider.ts). */
   llm: LlmConfig;
 }
@@ -167,6 +169,7 @@ export function loadConfig(env: Env): Readonly<Config> {
       other: integer(env, "MCP_TOKEN_LIMIT_OTHER_PER_MINUTE", 60, 1, 100_000_000),
     },
     connectorDiscoveryIntervalSeconds: integer(env, "CONNECTOR_DISCOVERY_INTERVAL_SECONDS", 3600, 1, 7 * 86_400),
+    activityRetentionDays: integer(env, "ACTIVITY_RETENTION_DAYS", 365, 1, 3650),
     llm: llmConfig(env),
   });
 }

@@ -14,6 +14,7 @@ import type { Deps } from "./deps.ts";
 import { MAX_BODY_BYTES } from "./http/body.ts";
 import { systemResolver } from "./net/guard.ts";
 import type { Logger } from "./log.ts";
+import { deleteExpiredActivity } from "./activity/log.ts";
 import { deleteUnusedClients } from "./oauth/clients.ts";
 import { deleteExpiredOAuthState } from "./oauth/tokens.ts";
 import { ensureDemo } from "./orgs/demo.ts";
@@ -91,7 +92,7 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
   });
   const scheduler = startDiscoveryScheduler(deps);
   const housekeeping = setInterval(() => {
-    Promise.all([deleteExpiredSessions(deps), deleteExpiredCounters(deps.db, deps.now()), deleteExpiredOAuthState(deps), deleteUnusedClients(deps)]).catch((error) =>
+    Promise.all([deleteExpiredSessions(deps), deleteExpiredCounters(deps.db, deps.now()), deleteExpiredOAuthState(deps), deleteUnusedClients(deps), deleteExpiredActivity(deps)]).catch((error) =>
       log.warn("housekeeping failed", { error: String(error) }),
     );
   }, HOUSEKEEPING_MS);

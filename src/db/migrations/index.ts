@@ -6,6 +6,7 @@ import m3 from "./0003_rate_limit_leases.sql" with { type: "text" };
 import m4 from "./0004_connectors.sql" with { type: "text" };
 import m5 from "./0005_sour_prism.sql" with { type: "text" };
 import m6 from "./0006_stiff_chronomancer.sql" with { type: "text" };
+import m7 from "./0007_tired_bedlam.sql" with { type: "text" };
 
 export const migrationFiles: { tag: string; when: number; breakpoints: boolean; sql: string }[] = [
   { tag: "0000_core", when: 1795253253534, breakpoints: true, sql: m0 },
@@ -15,4 +16,5 @@ export const migrationFiles: { tag: string; when: number; breakpoints: boolean; 
   { tag: "0004_connectors", when: 1795255213641, breakpoints: true, sql: m4 },
   { tag: "0005_sour_prism", when: 1795435184320, breakpoints: true, sql: m5 },
   { tag: "0006_stiff_chronomancer", when: 1795435242124, breakpoints: true, sql: m6 },
+  { tag: "0007_tired_bedlam", when: 1795435276395, breakpoints: true, sql: m7 },
 ];

@@ -6,3 +6,4 @@ export * from "./tools.ts";
 export * from "./connectors.ts";
 export * from "./inbox.ts";
 export * from "./llm.ts";
+export * from "./activity.ts";

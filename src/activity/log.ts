@@ -1,0 +1,116 @@
+// The admin activity log (issue #9 item 4): every state-changing dashboard or API function records
+// who acted (member, token, customer or system), what (`action`), on which object, with a short
+// before/after summary. Admins (org:manage) list it newest first; housekeeping deletes rows older
+// than ACTIVITY_RETENTION_DAYS. This file is the only writer of activity_log.
+import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
+import { activityLog, members } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { isUuid } from "../kit/ids.ts";
+import type { Actor } from "./actor.ts";
+
+export interface ActivityInput {
+  orgId: string;
+  actor: Actor;
+  /** `<object>.<verb>`, e.g. `connector.created`, `feature_flag.changed`, `oauth_grant.revoked`. */
+  action: string;
+  objectType: string;
+  objectId: string;
+  summary?: Record<string, unknown>;
+}
+
+/** Anything with a `db` that can insert: deps.db or a transaction, so the record commits with the change. */
+type Writer = Pick<Deps, "db" | "now">;
+
+function actorColumns(actor: Actor) {
+  switch (actor.kind) {
+    case "member":
+      return { actorKind: actor.kind, actorId: actor.memberId, memberId: actor.memberId, clientId: null };
+    case "token":
+      return { actorKind: actor.kind, actorId: actor.tokenId, memberId: actor.memberId, clientId: actor.clientId };
+    case "customer":
+      return { actorKind: actor.kind, actorId: actor.endUserId ?? actor.sessionId, memberId: null, clientId: null };
+    case "system":
+      return { actorKind: actor.kind, actorId: actor.name, memberId: null, clientId: null };
+  }
+}
+
+export async function recordActivity(deps: Writer, input: ActivityInput): Promise<void> {
+  await deps.db.insert(activityLog).values({
+    orgId: input.orgId,
+    ...actorColumns(input.actor),
+    action: input.action,
+    objectType: input.objectType,
+    objectId: input.objectId,
+    summary: input.summary ?? {},
+    createdAt: deps.now(),
+  });
+}
+
+export const ACTIVITY_PAGE = { default: 50, max: 100 };
+
+export interface ActivityQuery {
+  cursor?: string;
+  limit?: number;
+  action?: string;
+  objectType?: string;
+  objectId?: string;
+}
+
+/** Opaque to clients: the (created_at, id) of the last row returned, base64url. */
+function encodeCursor(createdAt: Date, id: string): string {
+  return Buffer.from(`${createdAt.toISOString()}|${id}`).toString("base64url");
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  const [at, id] = Buffer.from(cursor, "base64url").toString().split("|");
+  const createdAt = new Date(at ?? "");
+  if (!id || !isUuid(id) || Number.isNaN(createdAt.getTime()))
+    throw AppError.badRequest("The cursor is invalid.", [{ path: "/cursor", message: "must be a next_cursor returned by this endpoint" }]);
+  return { createdAt, id };
+}
+
+/** Newest first, keyset-paginated on (created_at, id) so pages stay stable while rows are added. */
+export async function listActivity(deps: Deps, orgId: string, query: ActivityQuery) {
+  const limit = query.limit ?? ACTIVITY_PAGE.default;
+  const where: SQL[] = [eq(activityLog.orgId, orgId)];
+  if (query.action !== undefined) where.push(eq(activityLog.action, query.action));
+  if (query.objectType !== undefined) where.push(eq(activityLog.objectType, query.objectType));
+  if (query.objectId !== undefined) where.push(eq(activityLog.objectId, query.objectId));
+  if (query.cursor !== undefined) {
+    const after = decodeCursor(query.cursor);
+    where.push(or(lt(activityLog.createdAt, after.createdAt), and(eq(activityLog.createdAt, after.createdAt), lt(activityLog.id, after.id)))!);
+  }
+  const rows = await deps.db
+    .select({ row: activityLog, email: members.email, name: members.name })
+    .from(activityLog)
+    .leftJoin(members, eq(members.id, activityLog.memberId))
+    .where(and(...where))
+    .orderBy(desc(activityLog.createdAt), desc(activityLog.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    items: page.map(({ row, email, name }) => ({
+      id: row.id,
+      action: row.action,
+      object_type: row.objectType,
+      object_id: row.objectId,
+      actor: {
+        kind: row.actorKind,
+        id: row.actorId,
+        member: row.memberId ? { id: row.memberId, email: email ?? null, name: name ?? null } : null,
+        client_id: row.clientId,
+      },
+      summary: row.summary,
+      created_at: row.createdAt.toISOString(),
+    })),
+    next_cursor: rows.length > limit && last ? encodeCursor(last.row.createdAt, last.row.id) : null,
+  };
+}
+
+/** Housekeeping: rows older than the retention setting go. */
+export async function deleteExpiredActivity(deps: Deps): Promise<void> {
+  const cutoff = new Date(deps.now().getTime() - deps.config.activityRetentionDays * 86_400_000);
+  await deps.db.delete(activityLog).where(lt(activityLog.createdAt, cutoff));
+}
