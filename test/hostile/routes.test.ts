@@ -1,0 +1,278 @@
+// Hostile input against EVERY route the app registers (issue #10, must-show 1). The routes come
+// from the app itself (Elysia's route list of createApp), so a route added later is covered without
+// editing this file. Each route gets: nesting 10^4–10^5 deep (objects and arrays), control
+// characters in every string field of its schema (and in keys, forms, queries and path params),
+// wrong types, huge numbers, duplicate keys, wrong content types and an oversized body.
+//
+// Expected (docs/decisions.md, "Hostile input"): only documented statuses (the route's normal answer
+// or a documented 4xx), never a 5xx, every answer within HOSTILE_RESPONSE_BOUND_MS, /healthz
+// answering within HEALTH_BOUND_MS throughout (a served app probed concurrently), and an audit row
+// for every tools/call the tool server accepted as a call.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { createApp } from "../../src/app.ts";
+import { actionExecutions, endUsers } from "../../src/db/schema/index.ts";
+import { MAX_BODY_BYTES } from "../../src/http/body.ts";
+import { seedOrg, serveTestApp, signIn, type ServedTestApp } from "../support/app.ts";
+import { tokensFor } from "../support/oauth.ts";
+
+/** Statuses a hostile request may get: a route's normal answers and the documented refusals. */
+const DOCUMENTED = new Set([200, 201, 202, 204, 302, 303, 400, 401, 403, 404, 405, 406, 409, 413, 415, 421, 429]);
+export const HOSTILE_RESPONSE_BOUND_MS = 2000;
+export const HEALTH_BOUND_MS = 100;
+
+type Schema = Record<string, any>;
+interface Route {
+  method: string;
+  path: string;
+  body?: Schema;
+  query?: Schema;
+}
+interface Case {
+  route: string;
+  label: string;
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** A tools/call naming a tool by a string: audited unless the message was refused as unparseable. */
+  toolsCall?: true;
+}
+
+let app: ServedTestApp;
+let sessionToken: string;
+let mcpToken: string;
+let orgId: string;
+let routes: Route[];
+const results: { c: Case; status: number; ms: number; text: string }[] = [];
+const probes: number[] = [];
+
+// ---- value builders ------------------------------------------------------------------------
+const deepArray = (n: number) => "[".repeat(n) + "]".repeat(n);
+const deepObject = (n: number) => '{"a":'.repeat(n) + "1" + "}".repeat(n);
+const HUGE = "__HUGE__";
+
+type Mode = "nul" | "control" | "wrongType" | "huge" | "valid";
+const CONTROL: Record<string, string> = { nul: "a\u0000b", control: "\u001b[31mx\u0007\u0008" };
+
+/** A value for `schema` where every string is poisoned by `mode` (bounded walk, TypeBox JSON Schema). */
+function sample(schema: Schema | undefined, mode: Mode, depth = 0): unknown {
+  if (!schema || depth > 5) return mode === "wrongType" ? { x: 1 } : "x";
+  if (schema.anyOf) return sample(schema.anyOf.find((s: Schema) => s.type !== "null") ?? schema.anyOf[0], mode, depth + 1);
+  if (schema.const !== undefined) return mode === "wrongType" ? [schema.const] : schema.const;
+  switch (schema.type) {
+    case "object": {
+      if (mode === "wrongType" && depth > 0) return "not an object";
+      const out: Record<string, unknown> = {};
+      for (const [k, s] of Object.entries((schema.properties ?? {}) as Record<string, Schema>)) out[k] = sample(s, mode, depth + 1);
+      if (Object.keys(out).length === 0) out.key = mode in CONTROL ? CONTROL[mode] : mode === "huge" ? HUGE : "v";
+      return out;
+    }
+    case "array":
+      return mode === "wrongType" ? "not an array" : [sample(schema.items, mode, depth + 1)];
+    case "string":
+      if (mode in CONTROL) return CONTROL[mode];
+      if (mode === "wrongType") return { not: "a string" };
+      if (mode === "huge") return "9".repeat(Math.min(schema.maxLength ?? 400, 400));
+      return schema.format === "email" ? "a@example.com" : "x";
+    case "integer":
+    case "number":
+      return mode === "huge" ? HUGE : mode === "wrongType" ? "12" : 1;
+    case "boolean":
+      return mode === "wrongType" ? "true" : true;
+    default:
+      return mode in CONTROL ? CONTROL[mode] : mode === "huge" ? HUGE : "x";
+  }
+}
+
+const text = (value: unknown, huge = "1e400") => JSON.stringify(value).replaceAll(`"${HUGE}"`, huge);
+
+// ---- cases -----------------------------------------------------------------------------------
+function concretePath(path: string, param = crypto.randomUUID()): string {
+  return path.replace(/:[A-Za-z_]+/g, param).replace(/\*$/, "x");
+}
+
+function authFor(path: string): Record<string, string> {
+  if (path === "/api/mcp") return { authorization: `Bearer ${mcpToken}`, accept: "application/json, text/event-stream" };
+  return { authorization: `Bearer ${sessionToken}` };
+}
+
+const JSON_TYPE = { "content-type": "application/json" };
+
+function casesFor(route: Route): Case[] {
+  const name = `${route.method} ${route.path}`;
+  const path = concretePath(route.path);
+  const base = { route: name, method: route.method, path, headers: authFor(route.path) };
+  const cases: Case[] = [];
+  const withBody = (label: string, body: string, headers: Record<string, string> = JSON_TYPE) =>
+    cases.push({ ...base, label, body, headers: { ...base.headers, ...headers } });
+
+  // Path parameters and query strings, for every method.
+  if (route.path.includes(":")) {
+    for (const [label, param] of [["NUL in path param", "%00"], ["control in path param", "%1b%07"], ["long path param", "x".repeat(4000)], ["number path param", "1e400"]] as const) {
+      cases.push({ ...base, label, path: concretePath(route.path, param) });
+    }
+  }
+  const queryKeys = Object.keys(route.query?.properties ?? {});
+  for (const key of [...queryKeys.slice(0, 6), "q"]) {
+    cases.push({ ...base, label: `NUL in query ${key}`, path: `${path}?${key}=a%00b` });
+    cases.push({ ...base, label: `huge number in query ${key}`, path: `${path}?${key}=1e400&${key}=-99999999999999999999` });
+  }
+  cases.push({ ...base, label: "NUL in query name", path: `${path}?a%00b=1` });
+
+  if (route.method === "GET" || route.method === "OPTIONS" || route.method === "HEAD") return cases;
+
+  // Nesting 10^4–10^5 levels: the parser must refuse it in linear time without recursion.
+  withBody("arrays nested 7,000 deep", deepArray(7_000));
+  withBody("objects nested 10,000 deep", deepObject(10_000));
+  withBody("arrays nested 100,000 deep", deepArray(100_000));
+  const fields = Object.keys(route.body?.properties ?? {}).slice(0, 6);
+  for (const field of fields) withBody(`arrays nested 6,000 deep in ${field}`, `{${JSON.stringify(field)}:${deepArray(6_000)}}`);
+  // Control characters: in every string field of the schema, in a key, raw in a string.
+  if (route.body) {
+    withBody("NUL in every string field", text(sample(route.body, "nul")));
+    withBody("C0 controls in every string field", text(sample(route.body, "control")));
+    withBody("wrong type in every field", text(sample(route.body, "wrongType")));
+    withBody("1e400 in every number", text(sample(route.body, "huge")));
+    withBody("-1e308 in every number", text(sample(route.body, "huge"), "-1e308"));
+    withBody("2^64 in every number", text(sample(route.body, "huge"), "18446744073709551616"));
+    const valid = sample(route.body, "valid") as Record<string, unknown>;
+    const first = Object.keys(valid)[0] ?? "a";
+    withBody("duplicate keys", `{${JSON.stringify(first)}:1,${JSON.stringify(first)}:${JSON.stringify(valid[first] ?? 2)}}`);
+    withBody("valid body as XML", text(valid), { "content-type": "application/xml" });
+    withBody("valid body as multipart", text(valid), { "content-type": "multipart/form-data; boundary=x" });
+  }
+  withBody("NUL in a key", '{"a\\u0000b":1}');
+  withBody("raw control character in a string", '{"a":"x\u0001y"}');
+  withBody("lone surrogate", '{"a":"\\ud800"}');
+  withBody("__proto__ key", '{"__proto__":{"admin":true}}');
+  for (const value of ["[]", '"s"', "1e400", "null", "true", "{"]) withBody(`top-level ${value}`, value);
+  withBody("form with NUL", "a=%00&email=x%00%40example.com&client_id=%00", { "content-type": "application/x-www-form-urlencoded" });
+  withBody("text with NUL", "a\u0000b", { "content-type": "text/plain" });
+  withBody("no content type", '{"a":1}', {});
+  withBody("unknown content type", '{"a":1}', { "content-type": "application/x-made-up" });
+  withBody("oversized body", `{"a":"${"x".repeat(MAX_BODY_BYTES)}"}`);
+  return cases;
+}
+
+/** The tool server's own hostile calls (its body is raw JSON-RPC): every tools/call must be audited. */
+function toolServerCases(): Case[] {
+  const headers = { ...authFor("/api/mcp"), ...JSON_TYPE };
+  const call = (label: string, args: string, name = '"read_doc"'): Case => ({
+    route: "POST /api/mcp",
+    label: `tools/call ${label}`,
+    method: "POST",
+    path: "/api/mcp",
+    headers,
+    body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":${name},"arguments":${args}}}`,
+    ...(name.startsWith('"') ? { toolsCall: true as const } : {}),
+  });
+  return [
+    call("read_doc NUL id", '{"id":"\\u0000"}'),
+    call("read_doc control id", '{"id":"\\u001b"}'),
+    call("read_doc deep id", `{"id":${deepArray(10_000)}}`),
+    call("read_doc id nested 60 deep", `{"id":${deepArray(60)}}`),
+    call("read_doc huge id", '{"id":1e400}'),
+    call("read_doc id wrong type", '{"id":{"a":1}}'),
+    call("read_doc long id", JSON.stringify({ id: "x".repeat(50_000) })),
+    call("search_docs NUL query", '{"query":"a\\u0000b"}', '"search_docs"'),
+    call("search_docs C1 and DEL query", JSON.stringify({ query: "a\u0085\u007fb" }), '"search_docs"'),
+    call("search_docs huge limit", '{"query":"a","limit":1e400}', '"search_docs"'),
+    call("search_docs negative limit", '{"query":"a","limit":-99999999999999999999}', '"search_docs"'),
+    call("data_get_user NUL id", '{"user_id":"\\u0000"}', '"data_get_user"'),
+    call("data_update_user deep traits", `{"user_id":"hostile-user","traits":${deepObject(10_000)}}`, '"data_update_user"'),
+    call("data_update_user traits nested 60 deep", `{"user_id":"hostile-user","traits":${deepObject(60)}}`, '"data_update_user"'),
+    call("data_update_user NUL in trait key", '{"user_id":"hostile-user","traits":{"a\\u0000":1}}', '"data_update_user"'),
+    call("arguments as array", "[]"),
+    call("arguments as string", '"x"'),
+    call("duplicate argument keys", '{"id":"a","id":"b"}'),
+    call("unknown tool", "{}", '"no_such_tool"'),
+    call("tool name with NUL", "{}", '"read\\u0000doc"'),
+    call("tool name nested", "{}", deepArray(50)),
+  ];
+}
+
+// ---- running ---------------------------------------------------------------------------------
+async function send(c: Case) {
+  const started = performance.now();
+  const res = await fetch(`${app.url}${c.path}`, { method: c.method, headers: c.headers, body: c.body, redirect: "manual" });
+  const body = await res.text();
+  results.push({ c, status: res.status, ms: performance.now() - started, text: body.slice(0, 300) });
+}
+
+beforeAll(async () => {
+  app = await serveTestApp();
+  const org = await seedOrg(app);
+  orgId = org.org_id;
+  sessionToken = await signIn(app, org.admin_email, org.password);
+  mcpToken = (await tokensFor(app, org, "docs:read data:read data:write actions:read actions:write")).accessToken;
+  await app.deps.db.insert(endUsers).values({ orgId, externalId: "hostile-user", email: "hostile@customers.example", name: "Hostile" });
+  // The app's own route list: what a later route adds is covered here without an edit.
+  routes = createApp(app.deps).routes.map((r) => {
+    const hooks = (r.hooks ?? {}) as { body?: Schema; query?: Schema };
+    return { method: r.method, path: r.path, body: hooks.body, query: hooks.query };
+  });
+
+  let running = true;
+  const probe = (async () => {
+    while (running) {
+      const started = performance.now();
+      const res = await fetch(`${app.url}/healthz`);
+      await res.arrayBuffer();
+      probes.push(performance.now() - started);
+      await Bun.sleep(20);
+    }
+  })();
+  const cases = [...routes.flatMap(casesFor), ...toolServerCases()];
+  for (const c of cases) await send(c);
+  running = false;
+  await probe;
+}, 240_000);
+afterAll(() => app.close());
+
+describe("hostile input on every registered route", () => {
+  test("the route list comes from the app and covers the known surface", () => {
+    const names = routes.map((r) => `${r.method} ${r.path}`);
+    for (const known of ["POST /api/auth/session", "POST /api/mcp", "POST /api/docs", "POST /api/mcp/oauth/register", "POST /signin"]) expect(names).toContain(known);
+    expect(results.length).toBeGreaterThan(routes.length * 5);
+  });
+
+  test("never a 5xx, only documented statuses", () => {
+    const bad = results.filter((r) => !DOCUMENTED.has(r.status)).map((r) => `${r.status} ${r.c.route} [${r.c.label}] ${r.text}`);
+    expect(bad).toEqual([]);
+  });
+
+  test(`every answer within ${HOSTILE_RESPONSE_BOUND_MS} ms`, () => {
+    const slow = results.filter((r) => r.ms > HOSTILE_RESPONSE_BOUND_MS).map((r) => `${Math.round(r.ms)} ms ${r.c.route} [${r.c.label}]`);
+    expect(slow).toEqual([]);
+  });
+
+  test("a body over the cap is 413, deep nesting and control characters are refused before any handler", () => {
+    const on = (label: string) => results.filter((r) => r.c.label === label && !r.c.route.startsWith("POST /api/mcp"));
+    for (const r of on("oversized body")) expect([413, 404, 405]).toContain(r.status);
+    for (const r of on("arrays nested 7,000 deep")) expect([400, 404, 405]).toContain(r.status);
+  });
+
+  test(`/healthz answered within ${HEALTH_BOUND_MS} ms throughout`, () => {
+    expect(probes.length).toBeGreaterThan(5);
+    expect(Math.max(...probes)).toBeLessThan(HEALTH_BOUND_MS);
+  });
+
+  test("every tools/call the server accepted as a call left its audit row", async () => {
+    const calls = results.filter((r) => r.c.toolsCall);
+    const parsed = calls.filter((r) => {
+      // A message refused as unparseable (-32700) or not a request (-32600) is no call.
+      const code = (() => {
+        try {
+          return (JSON.parse(r.text) as { error?: { code?: number | string } }).error?.code;
+        } catch {
+          return undefined;
+        }
+      })();
+      return r.status !== 401 && code !== -32700 && code !== -32600 && code !== "invalid_json";
+    });
+    const rows = await app.deps.db.select({ tool: actionExecutions.tool }).from(actionExecutions).where(eq(actionExecutions.orgId, orgId));
+    if (process.env.HOSTILE_DEBUG) console.log(calls.map((r) => `${r.status} ${r.c.label} ${r.text.slice(0, 160)}`).join("\n"), rows);
+    expect(rows.length).toBe(parsed.length);
+  });
+});
