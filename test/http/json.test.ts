@@ -1,0 +1,215 @@
+// Bounded JSON (src/http/json.ts): every limit at its boundary, for the parser every body goes
+// through and for the write-time check of free-form objects (function and TypeBox type).
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Elysia, t } from "elysia";
+import {
+  assertFreeForm,
+  checkFreeForm,
+  FREE_FORM_LIMITS,
+  FreeForm,
+  JSON_MAX_DEPTH,
+  JsonInputError,
+  parseJsonBounded,
+  SCHEMA_LIMITS,
+} from "../../src/http/json.ts";
+import { AppError } from "../../src/errors.ts";
+import { createTestApp, type TestApp } from "../support/app.ts";
+
+const nested = (depth: number, open = "[", close = "]", leaf = "") => open.repeat(depth) + leaf + close.repeat(depth);
+const nestedValue = (depth: number): unknown => {
+  let v: unknown = 1;
+  for (let i = 0; i < depth; i++) v = { a: v };
+  return v;
+};
+const refusal = (text: string) => {
+  try {
+    parseJsonBounded(text);
+  } catch (error) {
+    expect(error).toBeInstanceOf(JsonInputError);
+    expect((error as JsonInputError).status).toBe(400);
+    expect((error as JsonInputError).code).toBe("invalid_json");
+    return (error as JsonInputError).kind;
+  }
+  return null;
+};
+
+describe("parseJsonBounded", () => {
+  test(`nesting: exactly ${JSON_MAX_DEPTH} levels parse, one more is refused (arrays and objects)`, () => {
+    expect(refusal(nested(JSON_MAX_DEPTH))).toBeNull();
+    expect(refusal(nested(JSON_MAX_DEPTH + 1))).toBe("depth");
+    expect(refusal(nested(JSON_MAX_DEPTH, '{"a":', "}", "1"))).toBeNull();
+    expect(refusal(nested(JSON_MAX_DEPTH + 1, '{"a":', "}", "1"))).toBe("depth");
+    // Brackets inside strings are text, not nesting.
+    expect(refusal(JSON.stringify("[".repeat(10_000)))).toBeNull();
+  });
+
+  test("a million levels are refused fast, without recursion", () => {
+    const text = nested(500_000);
+    const started = performance.now();
+    expect(refusal(text)).toBe("depth");
+    expect(refusal(nested(500_000, '{"a":', "}"))).toBe("depth");
+    expect(performance.now() - started).toBeLessThan(200);
+  });
+
+  test("time is linear in the size of a large flat body", () => {
+    const small = JSON.stringify(Array.from({ length: 5_000 }, (_, i) => ({ k: `v${i}`, n: i })));
+    const large = JSON.stringify(Array.from({ length: 50_000 }, (_, i) => ({ k: `v${i}`, n: i })));
+    parseJsonBounded(small);
+    const a = performance.now();
+    parseJsonBounded(small);
+    const b = performance.now();
+    parseJsonBounded(large);
+    const c = performance.now();
+    expect(c - b).toBeLessThan(Math.max(30 * (b - a), 250));
+  });
+
+  test("C0 control characters other than tab, LF, CR are refused in values and keys, escaped or raw", () => {
+    for (const code of [0x00, 0x01, 0x07, 0x08, 0x0b, 0x0c, 0x1b, 0x1f]) {
+      const escaped = `\\u${code.toString(16).padStart(4, "0")}`;
+      expect(refusal(`{"a":"x${escaped}"}`)).toBe("control_character");
+      expect(refusal(`{"a${escaped}":1}`)).toBe("control_character");
+      expect(refusal(`["${String.fromCharCode(code)}"]`)).toBe("control_character");
+    }
+    expect(parseJsonBounded('["a\\tb\\nc\\rd", "\\u0009\\u000a\\u000D"]')).toEqual(["a\tb\nc\rd", "\t\n\r"]);
+    // An escaped backslash followed by "u0000" is text, not a NUL.
+    expect(parseJsonBounded('["\\\\u0000"]')).toEqual(["\\u0000"]);
+    // DEL and C1 are not C0: accepted.
+    expect(parseJsonBounded('["\\u007f\\u0085"]')).toEqual(["\u007f\u0085"]);
+  });
+
+  test("unpaired surrogates are refused; pairs pass", () => {
+    expect(refusal('["\\ud800"]')).toBe("lone_surrogate");
+    expect(refusal('["\\udc00"]')).toBe("lone_surrogate");
+    expect(refusal('["\\ud800x"]')).toBe("lone_surrogate");
+    expect(refusal('{"\\ud800":1}')).toBe("lone_surrogate");
+    expect(refusal(`["${"\ud800"}"]`)).toBe("lone_surrogate");
+    expect(parseJsonBounded('["\\ud83d\\ude00", "😀"]')).toEqual(["😀", "😀"]);
+  });
+
+  test("duplicate keys (also spelled with escapes) and __proto__ are refused; same key in sibling objects is fine", () => {
+    expect(refusal('{"a":1,"a":2}')).toBe("duplicate_key");
+    expect(refusal('{"a":1,"\\u0061":2}')).toBe("duplicate_key");
+    expect(refusal('{"x":{"a":1,"b":{"a":1},"a":2}}')).toBe("duplicate_key");
+    expect(refusal('{"__proto__":{"admin":true}}')).toBe("forbidden_key");
+    expect(parseJsonBounded('[{"a":1},{"a":2},{"b":{"a":3},"a":4}]')).toEqual([{ a: 1 }, { a: 2 }, { b: { a: 3 }, a: 4 }]);
+    expect(parseJsonBounded('{"a":"b","b":"a"}')).toEqual({ a: "b", b: "a" });
+  });
+
+  test("syntax errors are invalid_json of kind syntax", () => {
+    for (const text of ["{", '{"a":1', '"\\u12"', "[1,]", "\uFEFF{}", "", "undefined", '"\\x"']) expect(refusal(text)).toBe("syntax");
+  });
+});
+
+describe("free-form objects (checkFreeForm, assertFreeForm, FreeForm)", () => {
+  test(`depth: exactly ${FREE_FORM_LIMITS.maxDepth} passes, one more is refused naming the limit`, () => {
+    expect(checkFreeForm(nestedValue(FREE_FORM_LIMITS.maxDepth))).toBeNull();
+    expect(checkFreeForm(nestedValue(FREE_FORM_LIMITS.maxDepth + 1))).toContain(`${FREE_FORM_LIMITS.maxDepth} levels`);
+    expect(checkFreeForm(nestedValue(SCHEMA_LIMITS.maxDepth), SCHEMA_LIMITS)).toBeNull();
+    expect(checkFreeForm(nestedValue(SCHEMA_LIMITS.maxDepth + 1), SCHEMA_LIMITS)).toContain(`${SCHEMA_LIMITS.maxDepth} levels`);
+    // 100,000 levels built in memory: refused without a stack overflow.
+    expect(checkFreeForm(nestedValue(100_000))).toContain("levels");
+  });
+
+  test(`size: exactly ${FREE_FORM_LIMITS.maxBytes} bytes as JSON passes, one more is refused naming the limit`, () => {
+    const overhead = JSON.stringify({ a: "" }).length;
+    const at = { a: "x".repeat(FREE_FORM_LIMITS.maxBytes - overhead) };
+    expect(JSON.stringify(at).length).toBe(FREE_FORM_LIMITS.maxBytes);
+    expect(checkFreeForm(at)).toBeNull();
+    expect(checkFreeForm({ a: "x".repeat(FREE_FORM_LIMITS.maxBytes - overhead + 1) })).toContain(`${FREE_FORM_LIMITS.maxBytes} bytes`);
+    // Bytes, not characters: "é" is two bytes in UTF-8.
+    expect(checkFreeForm({ a: "é".repeat((FREE_FORM_LIMITS.maxBytes - overhead) / 2 + 1) })).toContain("bytes");
+  });
+
+  test("control characters and lone surrogates in keys or strings, and non-JSON values, are refused", () => {
+    expect(checkFreeForm({ a: "x\u0000" })).toContain("control characters");
+    expect(checkFreeForm({ "a\u0001": 1 })).toContain("control characters");
+    expect(checkFreeForm({ a: ["\ud800"] })).toContain("surrogates");
+    expect(checkFreeForm({ a: () => 1 })).toContain("function");
+    expect(checkFreeForm({ a: "tab\there", b: [1, null, true, { c: "line\nbreak" }] })).toBeNull();
+  });
+
+  test("assertFreeForm throws 400 validation_failed with the field's path and the limit", () => {
+    try {
+      assertFreeForm(nestedValue(20), "/traits");
+      throw new Error("not refused");
+    } catch (error) {
+      expect(error).toBeInstanceOf(AppError);
+      const e = error as AppError;
+      expect([e.status, e.code]).toEqual([400, "validation_failed"]);
+      expect(e.message).toContain("8 levels");
+      expect(e.details).toEqual([{ path: "/traits", message: expect.stringContaining("8 levels") }]);
+    }
+  });
+
+  test("FreeForm() in a route schema: 400 naming the limit; arrays are not objects; valid values pass untouched", async () => {
+    const testApp: TestApp = await createTestApp();
+    try {
+      const { errorHandling } = await import("../../src/http/errors.ts");
+      const { parseBody } = await import("../../src/http/body.ts");
+      const app = new Elysia()
+        .use(errorHandling(testApp.deps.log))
+        .onParse(({ request, contentType, path }) => parseBody(request, contentType, path))
+        .post("/api/x", ({ body }) => body, { body: t.Object({ traits: FreeForm(), schema: t.Optional(FreeForm(SCHEMA_LIMITS)) }) });
+      const post = (body: unknown) => app.handle(new Request("http://localhost/api/x", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }));
+      const ok = await post({ traits: nestedValue(8) as object });
+      expect(ok.status).toBe(200);
+      expect(await ok.json()).toEqual({ traits: nestedValue(8) });
+      const deep = await post({ traits: nestedValue(9) as object });
+      expect(deep.status).toBe(400);
+      const body = (await deep.json()) as { error: { code: string; details: { path: string; message: string }[] } };
+      expect(body.error.code).toBe("validation_failed");
+      expect(body.error.details).toEqual([{ path: "/traits", message: "Nesting deeper than 8 levels is not accepted." }]);
+      const array = await post({ traits: [1] });
+      expect(array.status).toBe(400);
+      expect((await post({ traits: {}, schema: nestedValue(32) as object })).status).toBe(200);
+      const deepSchema = await post({ traits: {}, schema: nestedValue(33) as object });
+      expect(deepSchema.status).toBe(400);
+      expect(JSON.stringify(await deepSchema.json())).toContain("32 levels");
+    } finally {
+      await testApp.close();
+    }
+  });
+});
+
+describe("the shared body parser uses it for every JSON and form body", () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp();
+  });
+  afterAll(() => app.close());
+
+  const post = (path: string, body: string, type = "application/json") => app.request(path, { method: "POST", body, headers: { "content-type": type } });
+  const code = async (res: Response) => ((await res.json()) as { error: { code: string; message: string } }).error;
+
+  test(`POST /api/auth/session: a body ${JSON_MAX_DEPTH} levels deep reaches validation, one more is invalid_json`, async () => {
+    // The body object is the first level.
+    const at = await post("/api/auth/session", `{"email":"a@example.com","password":${nested(JSON_MAX_DEPTH - 1)}}`);
+    expect(at.status).toBe(400);
+    expect((await code(at)).code).toBe("validation_failed");
+    const over = await post("/api/auth/session", `{"email":"a@example.com","password":${nested(JSON_MAX_DEPTH)}}`);
+    expect(over.status).toBe(400);
+    const error = await code(over);
+    expect(error.code).toBe("invalid_json");
+    expect(error.message).toContain(`${JSON_MAX_DEPTH} levels`);
+  });
+
+  test("the issue's 10,500-deep password object is refused at once", async () => {
+    const started = performance.now();
+    const res = await post("/api/auth/session", `{"email":"a@example.com","password":${nested(10_500, '{"a":', "}", "1")}}`);
+    expect(res.status).toBe(400);
+    expect(performance.now() - started).toBeLessThan(100);
+  });
+
+  test("NUL in a sign-in e-mail: 400, not a database error", async () => {
+    const res = await post("/api/auth/session", '{"email":"a\\u0000@example.com","password":"x"}');
+    expect(res.status).toBe(400);
+    expect((await code(res)).message).toContain("U+0000");
+  });
+
+  test("a form field or name with %00 is 400 validation_failed; tab/CR/LF pass", async () => {
+    const nul = await post("/signin", "email=a%00%40example.com&password=x", "application/x-www-form-urlencoded");
+    expect(nul.status).toBe(400);
+    const name = await post("/signin", "em%01ail=a&password=x", "application/x-www-form-urlencoded");
+    expect(name.status).toBe(400);
+  });
+});
