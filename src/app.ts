@@ -10,6 +10,7 @@ import { parseBody } from "./http/body.ts";
 import { errorHandling } from "./http/errors.ts";
 import { createHandler, type Handler } from "./http/handler.ts";
 import { healthRoutes } from "./health/routes.ts";
+import { inboxRoutes } from "./inbox/routes.ts";
 import { connectorRoutes } from "./connectors/routes.ts";
 import { connectorTools } from "./connectors/tools.ts";
 import { customActionTools } from "./integrations/custom-actions.ts";
@@ -52,7 +53,8 @@ export function createApp(deps: Deps, registry: Registry = createRegistry([built
     .use(docsRoutes(deps))
     .use(integrationRoutes(deps))
     .use(connectorRoutes(deps))
-    .use(activityRoutes(deps));
+    .use(activityRoutes(deps))
+    .use(inboxRoutes(deps));
 }
 
 export function createAppHandler(deps: Deps): Handler {

@@ -7,7 +7,9 @@ import type { Tx } from "../db/client.ts";
 import { endUsers, memberships, ticketCounters, ticketHistory, ticketMessages, tickets } from "../db/schema/index.ts";
 import type { TicketActorKind, TicketMessageKind, TicketPriority, TicketSource, TicketStatus } from "../db/schema/inbox.ts";
 import type { Deps } from "../deps.ts";
-import { AppError, type ErrorDetail } from "../errors.ts";
+import { AppError } from "../errors.ts";
+import { assertFreeForm, findControlCharacter, FREE_FORM_LIMITS, hasLoneSurrogate } from "../http/json.ts";
+import { isUuid } from "../kit/ids.ts";
 
 export type { TicketMessageKind, TicketPriority, TicketSource, TicketStatus };
 export type Ticket = typeof tickets.$inferSelect;
@@ -27,9 +29,9 @@ export const TICKET_LIMITS = {
   tags: 20,
   tag: 50,
   customFieldKeys: 50,
-  /** Serialised JSON. */
-  customFieldsBytes: 8_192,
-  customFieldsDepth: 5,
+  /** Serialised JSON, and nesting: the house bound for stored free-form objects. */
+  customFieldsBytes: FREE_FORM_LIMITS.maxBytes,
+  customFieldsDepth: FREE_FORM_LIMITS.maxDepth,
   /** Free-text filter. */
   text: 200,
   pageSize: 100,
@@ -60,7 +62,7 @@ export interface CreateTicketInput {
   conversationId?: string;
   /** Whether the customer's identity was verified (§5); only a verified request may say true. */
   verified?: boolean;
-  /** What the first message is: the customer writing in (default), or our outbound first message (outreach). */
+  /** What the first message is: the customer writing in (default, status `open`), or our outbound first message (outreach, status `pending`). */
   firstMessage?: "customer" | "reply";
 }
 
@@ -71,8 +73,6 @@ export interface TicketPatch {
   assigneeId?: string | null;
   tags?: string[];
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // ---------------------------------------------------------------------------------------------
 // Views (the dashboard API, the SDK and the tools answer with these)
@@ -108,9 +108,12 @@ function authorOf(m: { authorKind: TicketActorKind; authorMemberId: string | nul
   };
 }
 
-/** A message as the team sees it (notes included). */
+/**
+ * A message as the team sees it (notes included). `verified` says whether a customer message came
+ * from a verified identity (§5); it is null on replies and notes, which come from the team.
+ */
 export function messageView(m: TicketMessage, endUserId: string | null) {
-  return { id: m.id, kind: m.kind, body: m.body, author: authorOf(m, endUserId), verified: m.verified, created_at: m.createdAt.toISOString() };
+  return { id: m.id, kind: m.kind, body: m.body, author: authorOf(m, endUserId), verified: m.kind === "customer" ? m.verified : null, created_at: m.createdAt.toISOString() };
 }
 export type TicketMessageView = ReturnType<typeof messageView>;
 
@@ -143,6 +146,8 @@ function fail(path: string, message: string): never {
 function requireText(path: string, value: unknown, max: number, opts: { min?: number } = {}): string {
   if (typeof value !== "string") fail(path, "must be a string");
   if (value.length > max) fail(path, `must be at most ${max} characters`);
+  // PostgreSQL refuses NUL and lone surrogates; other C0 controls have no place in tickets either.
+  if (findControlCharacter(value) !== null || hasLoneSurrogate(value)) fail(path, "must not contain control characters other than tab, line feed and carriage return");
   if (value.trim().length < (opts.min ?? 0)) fail(path, "must not be empty");
   return value;
 }
@@ -169,18 +174,10 @@ export function normaliseTags(value: unknown, path = "/tags"): string[] {
   return tags;
 }
 
-function depth(value: unknown, limit: number): boolean {
-  if (limit < 0) return false;
-  if (value === null || typeof value !== "object") return true;
-  return Object.values(value as object).every((v) => depth(v, limit - 1));
-}
-
 export function checkCustomFields(value: unknown, path = "/custom_fields"): Record<string, unknown> {
   if (value === null || typeof value !== "object" || Array.isArray(value)) fail(path, "must be an object");
   if (Object.keys(value).length > TICKET_LIMITS.customFieldKeys) fail(path, `must have at most ${TICKET_LIMITS.customFieldKeys} keys`);
-  if (!depth(value, TICKET_LIMITS.customFieldsDepth)) fail(path, `must nest at most ${TICKET_LIMITS.customFieldsDepth} levels`);
-  if (new TextEncoder().encode(JSON.stringify(value)).length > TICKET_LIMITS.customFieldsBytes)
-    fail(path, `must be at most ${TICKET_LIMITS.customFieldsBytes} bytes as JSON`);
+  assertFreeForm(value, path);
   return value as Record<string, unknown>;
 }
 
@@ -241,10 +238,10 @@ export async function createTicketRow(deps: Deps, { orgId, actor, input }: { org
   const source = oneOf("/source", input.source, SOURCES);
   const team = optionalTeam(input.team);
   const customFields = input.customFields === undefined ? {} : checkCustomFields(input.customFields);
-  if (input.conversationId !== undefined && !UUID.test(input.conversationId)) fail("/conversation_id", "must be a UUID");
+  if (input.conversationId !== undefined && !isUuid(input.conversationId)) fail("/conversation_id", "must be a UUID");
   const customerId = input.customerId ?? null;
   if (customerId !== null) {
-    const [user] = UUID.test(customerId)
+    const [user] = isUuid(customerId)
       ? await deps.db.select({ id: endUsers.id }).from(endUsers).where(and(eq(endUsers.orgId, orgId), eq(endUsers.id, customerId)))
       : [];
     if (!user) throw AppError.notFound("No such customer.");
@@ -266,6 +263,8 @@ export async function createTicketRow(deps: Deps, { orgId, actor, input }: { org
         orgId,
         number: counter!.number,
         subject,
+        // Our outbound first message waits for the customer's answer.
+        status: kind === "reply" ? "pending" : "open",
         priority,
         team,
         source,
@@ -302,7 +301,7 @@ export async function addTicketMessage(
 ): Promise<TicketMessageView> {
   oneOf("/kind", kind, ["customer", "reply", "note"] as const);
   requireText("/body", body, TICKET_LIMITS.body, { min: 1 });
-  if (!UUID.test(ticketId)) throw AppError.notFound("No such ticket.");
+  if (!isUuid(ticketId)) throw AppError.notFound("No such ticket.");
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
     const [ticket] = await tx.select().from(tickets).where(and(eq(tickets.orgId, orgId), eq(tickets.id, ticketId))).for("update");
@@ -340,12 +339,12 @@ export async function updateTicket(deps: Deps, { orgId, actor, ticketId, patch }
   const tags = patch.tags === undefined ? undefined : normaliseTags(patch.tags);
   const assignee = patch.assigneeId;
   if (assignee !== undefined && assignee !== null) {
-    const [member] = UUID.test(assignee)
+    const [member] = isUuid(assignee)
       ? await deps.db.select({ id: memberships.memberId }).from(memberships).where(and(eq(memberships.orgId, orgId), eq(memberships.memberId, assignee)))
       : [];
     if (!member) fail("/assignee_id", "is not a member of this organisation");
   }
-  if (!UUID.test(ticketId)) throw AppError.notFound("No such ticket.");
+  if (!isUuid(ticketId)) throw AppError.notFound("No such ticket.");
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
     const [ticket] = await tx.select().from(tickets).where(and(eq(tickets.orgId, orgId), eq(tickets.id, ticketId))).for("update");
@@ -389,7 +388,7 @@ export async function updateTicket(deps: Deps, { orgId, actor, ticketId, patch }
 /** A ticket by id or by its number (`42` or `#42`), within one org; null otherwise. */
 export async function findTicket(deps: Deps, orgId: string, ref: string): Promise<Ticket | null> {
   let key: SQL | undefined;
-  if (UUID.test(ref)) key = eq(tickets.id, ref);
+  if (isUuid(ref)) key = eq(tickets.id, ref);
   else {
     const match = /^#?(\d{1,9})$/.exec(ref.trim());
     if (match) key = eq(tickets.number, Number(match[1]));
@@ -437,12 +436,12 @@ export async function listTickets(deps: Deps, orgId: string, filters: TicketFilt
   if (filters.status?.length) where.push(inArray(tickets.status, filters.status.map((s) => oneOf("/status", s, STATUSES))));
   if (filters.assigneeId === null) where.push(isNull(tickets.assigneeMemberId));
   else if (filters.assigneeId !== undefined) {
-    if (!UUID.test(filters.assigneeId)) return { tickets: [], nextCursor: null };
+    if (!isUuid(filters.assigneeId)) return { tickets: [], nextCursor: null };
     where.push(eq(tickets.assigneeMemberId, filters.assigneeId));
   }
   if (filters.team !== undefined) where.push(eq(tickets.team, filters.team));
   if (filters.customerId !== undefined) {
-    if (!UUID.test(filters.customerId)) return { tickets: [], nextCursor: null };
+    if (!isUuid(filters.customerId)) return { tickets: [], nextCursor: null };
     where.push(eq(tickets.endUserId, filters.customerId));
   }
   if (filters.text !== undefined && filters.text.trim() !== "") {
@@ -495,7 +494,7 @@ export async function ticketHistoryOf(deps: Deps, ticket: Ticket): Promise<Ticke
  * only that it came from the team or from the AI agent.
  */
 export async function customerThread(deps: Deps, orgId: string, ticketId: string) {
-  if (!UUID.test(ticketId)) return [];
+  if (!isUuid(ticketId)) return [];
   const rows = await deps.db
     .select({ id: ticketMessages.id, kind: ticketMessages.kind, body: ticketMessages.body, authorKind: ticketMessages.authorKind, createdAt: ticketMessages.createdAt })
     .from(ticketMessages)
@@ -508,4 +507,26 @@ export async function customerThread(deps: Deps, orgId: string, ticketId: string
     body: m.body,
     created_at: m.createdAt.toISOString(),
   }));
+}
+
+/**
+ * Outreach: the team starts a conversation with a customer (by our id or the org's external id):
+ * a new ticket whose first message is our outbound reply. The customer must exist in the org.
+ */
+export async function startOutreach(
+  deps: Deps,
+  params: { orgId: string; actor: InboxActor; customer: string; subject: string; message: string; priority?: TicketPriority; team?: string; source: TicketSource },
+): Promise<Ticket> {
+  const ref = requireText("/customer", params.customer, 256, { min: 1 }).trim();
+  const [user] = await deps.db
+    .select({ id: endUsers.id })
+    .from(endUsers)
+    .where(and(eq(endUsers.orgId, params.orgId), isUuid(ref) ? or(eq(endUsers.id, ref), eq(endUsers.externalId, ref)) : eq(endUsers.externalId, ref)))
+    .limit(1);
+  if (!user) throw AppError.notFound("No such customer.");
+  return createTicketRow(deps, {
+    orgId: params.orgId,
+    actor: params.actor,
+    input: { subject: params.subject, message: params.message, customerId: user.id, priority: params.priority, team: params.team, source: params.source, firstMessage: "reply" },
+  });
 }

@@ -1,0 +1,197 @@
+// The support inbox for the dashboard (issue #11 "The inbox"): /api/tickets and /api/customers.
+// Roles inbox:view (read) and inbox:manage (reply, note, triage, outreach, create customers).
+// Every route validates with TypeBox, asks requireMember who acts for which org, and calls one
+// function of src/inbox/ with that org and actor.
+import { Elysia, t } from "elysia";
+import { requireMember } from "../auth/guard.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { CUSTOMER_LIMITS, customerDetail, customerSummary, customersByIds, customerView, listCustomers } from "./customers.ts";
+import {
+  addTicketMessage,
+  findTicket,
+  historyView,
+  type InboxActor,
+  listTickets,
+  messageView,
+  PRIORITIES,
+  startOutreach,
+  STATUSES,
+  type Ticket,
+  TICKET_LIMITS,
+  ticketHistoryOf,
+  ticketThread,
+  ticketView,
+  updateTicket,
+} from "./tickets.ts";
+
+const Status = t.Union(STATUSES.map((s) => t.Literal(s)));
+const Priority = t.Union(PRIORITIES.map((p) => t.Literal(p)));
+const Body = t.String({ minLength: 1, maxLength: TICKET_LIMITS.body });
+const Team = t.String({ maxLength: TICKET_LIMITS.team });
+const Tags = t.Array(t.String({ minLength: 1, maxLength: TICKET_LIMITS.tag }), { maxItems: TICKET_LIMITS.tags });
+const Cursor = t.String({ minLength: 1, maxLength: 64 });
+const Ref = t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) });
+const STATUS_LIST = new RegExp(`^(${STATUSES.join("|")})(,(${STATUSES.join("|")}))*$`);
+
+function json(value: unknown, status = 200): Response {
+  return new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
+}
+
+async function ticketOr404(deps: Deps, orgId: string, ref: string): Promise<Ticket> {
+  const ticket = await findTicket(deps, orgId, ref);
+  if (!ticket) throw AppError.notFound("No such ticket.");
+  return ticket;
+}
+
+/** A ticket with its thread (notes included), history and customer: what the inbox shows for one ticket. */
+export async function ticketDetail(deps: Deps, ticket: Ticket) {
+  const [messages, history, customers] = await Promise.all([ticketThread(deps, ticket), ticketHistoryOf(deps, ticket), customersByIds(deps, ticket.orgId, [ticket.endUserId])]);
+  const customer = ticket.endUserId ? customers.get(ticket.endUserId) : undefined;
+  return {
+    ...ticketView(ticket),
+    customer: customer ? customerSummary(customer) : null,
+    messages: messages.map((m) => messageView(m, ticket.endUserId)),
+    history: history.map(historyView),
+  };
+}
+
+export function inboxRoutes(deps: Deps) {
+  const member = async (request: Request, role: "inbox:view" | "inbox:manage") => {
+    const { principal, orgId } = await requireMember(deps, request, role);
+    return { orgId, actor: { kind: "member", memberId: principal.member.id } satisfies InboxActor, memberId: principal.member.id };
+  };
+
+  return new Elysia({ name: "inbox" })
+    .get(
+      "/api/tickets",
+      async ({ query, request }) => {
+        const { orgId, memberId } = await member(request, "inbox:view");
+        const assignee = query.assignee === undefined ? undefined : query.assignee === "none" ? null : query.assignee === "me" ? memberId : query.assignee;
+        const page = await listTickets(deps, orgId, {
+          status: query.status?.split(",") as Ticket["status"][] | undefined,
+          assigneeId: assignee,
+          team: query.team,
+          customerId: query.customer,
+          text: query.text,
+          cursor: query.cursor,
+          limit: query.limit,
+        });
+        const customers = await customersByIds(deps, orgId, page.tickets.map((t) => t.endUserId));
+        return {
+          tickets: page.tickets.map((ticket) => {
+            const customer = ticket.endUserId ? customers.get(ticket.endUserId) : undefined;
+            return { ...ticketView(ticket), customer: customer ? customerSummary(customer) : null };
+          }),
+          ...(page.nextCursor ? { next_cursor: page.nextCursor } : {}),
+        };
+      },
+      {
+        query: t.Object({
+          status: t.Optional(t.String({ pattern: STATUS_LIST.source, maxLength: 40 })),
+          assignee: t.Optional(t.String({ minLength: 1, maxLength: 36 })),
+          team: t.Optional(Team),
+          customer: t.Optional(t.String({ minLength: 1, maxLength: 36 })),
+          text: t.Optional(t.String({ maxLength: TICKET_LIMITS.text })),
+          cursor: t.Optional(Cursor),
+          limit: t.Optional(t.Integer({ minimum: 1, maximum: TICKET_LIMITS.pageSize })),
+        }),
+      },
+    )
+    .post(
+      "/api/tickets",
+      async ({ body, request }) => {
+        const { orgId, actor } = await member(request, "inbox:manage");
+        const ticket = await startOutreach(deps, { orgId, actor, customer: body.customer_id, subject: body.subject, message: body.message, priority: body.priority, team: body.team, source: "api" });
+        return json(await ticketDetail(deps, ticket), 201);
+      },
+      {
+        body: t.Object(
+          {
+            customer_id: t.String({ minLength: 1, maxLength: 256 }),
+            subject: t.String({ minLength: 1, maxLength: TICKET_LIMITS.subject }),
+            message: Body,
+            priority: t.Optional(Priority),
+            team: t.Optional(Team),
+          },
+          { additionalProperties: false },
+        ),
+      },
+    )
+    .get(
+      "/api/tickets/:id",
+      async ({ params, request }) => {
+        const { orgId } = await member(request, "inbox:view");
+        return ticketDetail(deps, await ticketOr404(deps, orgId, params.id));
+      },
+      { params: Ref },
+    )
+    .patch(
+      "/api/tickets/:id",
+      async ({ params, body, request }) => {
+        const { orgId, actor } = await member(request, "inbox:manage");
+        const ticket = await ticketOr404(deps, orgId, params.id);
+        await updateTicket(deps, {
+          orgId,
+          actor,
+          ticketId: ticket.id,
+          patch: { status: body.status, priority: body.priority, team: body.team, assigneeId: body.assignee_id, tags: body.tags },
+        });
+        return ticketDetail(deps, await ticketOr404(deps, orgId, ticket.id));
+      },
+      {
+        params: Ref,
+        body: t.Object(
+          {
+            status: t.Optional(Status),
+            priority: t.Optional(Priority),
+            team: t.Optional(t.Union([Team, t.Null()])),
+            assignee_id: t.Optional(t.Union([t.String({ format: "uuid" }), t.Null()])),
+            tags: t.Optional(Tags),
+          },
+          { additionalProperties: false, minProperties: 1 },
+        ),
+      },
+    )
+    .post(
+      "/api/tickets/:id/replies",
+      async ({ params, body, request }) => {
+        const { orgId, actor } = await member(request, "inbox:manage");
+        const ticket = await ticketOr404(deps, orgId, params.id);
+        return json(await addTicketMessage(deps, { orgId, actor, ticketId: ticket.id, kind: "reply", body: body.body }), 201);
+      },
+      { params: Ref, body: t.Object({ body: Body }, { additionalProperties: false }) },
+    )
+    .post(
+      "/api/tickets/:id/notes",
+      async ({ params, body, request }) => {
+        const { orgId, actor } = await member(request, "inbox:manage");
+        const ticket = await ticketOr404(deps, orgId, params.id);
+        return json(await addTicketMessage(deps, { orgId, actor, ticketId: ticket.id, kind: "note", body: body.body }), 201);
+      },
+      { params: Ref, body: t.Object({ body: Body }, { additionalProperties: false }) },
+    )
+    .get(
+      "/api/customers",
+      async ({ query, request }) => {
+        const { orgId } = await member(request, "inbox:view");
+        const page = await listCustomers(deps, orgId, { query: query.q, cursor: query.cursor, limit: query.limit });
+        return { customers: page.customers.map(customerView), ...(page.nextCursor ? { next_cursor: page.nextCursor } : {}) };
+      },
+      {
+        query: t.Object({
+          q: t.Optional(t.String({ maxLength: CUSTOMER_LIMITS.query })),
+          cursor: t.Optional(Cursor),
+          limit: t.Optional(t.Integer({ minimum: 1, maximum: CUSTOMER_LIMITS.pageSize })),
+        }),
+      },
+    )
+    .get(
+      "/api/customers/:id",
+      async ({ params, request }) => {
+        const { orgId } = await member(request, "inbox:view");
+        return customerDetail(deps, orgId, params.id);
+      },
+      { params: t.Object({ id: t.String({ minLength: 1, maxLength: 256 }) }) },
+    );
+}
