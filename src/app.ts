@@ -60,5 +60,5 @@ export function createApp(deps: Deps, registry: Registry = createRegistry([built
 export function createAppHandler(deps: Deps): Handler {
   const app = createApp(deps);
   app.compile();
-  return createHandler(app.fetch, { log: deps.log, trustProxy: deps.config.trustProxy });
+  return createHandler(app.fetch, { log: deps.log, trustProxy: deps.config.trustProxy, baseUrl: deps.config.baseUrl });
 }

@@ -1,8 +1,15 @@
 // The outermost layer, in front of the Elysia app: assigns the request id (a well-formed
 // X-Request-Id is kept, otherwise one is generated) and the client address, echoes the id, and
 // writes one log line per request. Paths are logged without their query string, so values such
-// as OAuth codes never reach the log.
+// as OAuth codes never reach the log. Two refusals happen here, before any route runs:
+// - DNS rebinding (MCP transports, "Security Warning"; the conformance suite's
+//   dns-rebinding-protection scenario): while BASE_URL is on a loopback host, a request whose Host
+//   is neither BASE_URL's host nor a loopback name/address is 421 Misdirected Request (RFC 9110
+//   §15.5.20) naming the host we expect. A public BASE_URL is left to the reverse proxy in front.
+// - control characters in the path or query (`%00` decodes to NUL, which PostgreSQL refuses):
+//   400 validation_failed. Tab, CR and LF are allowed in query values, nothing below U+0020 in paths.
 import type { Server } from "bun";
+import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { setRequestMeta } from "./request-meta.ts";
 
@@ -18,16 +25,43 @@ export function clientIp(request: Request, server: Server<unknown> | undefined, 
   return server?.requestIP(request)?.address ?? "unknown";
 }
 
+/** localhost, *.localhost (RFC 6761 §6.3), 127.0.0.0/8 and ::1: names only this machine answers to. */
+export function isLoopbackHostname(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, "");
+  return host === "localhost" || host.endsWith(".localhost") || /^127(\.\d{1,3}){3}$/.test(host) || host === "[::1]" || host === "::1";
+}
+
+/**
+ * The hostname a request was sent to (its Host header, else the URL Bun built from it), or
+ * null when it is acceptable for a server whose BASE_URL is `baseUrl`.
+ */
+export function misdirectedHost(request: Request, baseUrl: URL): string | null {
+  if (!isLoopbackHostname(baseUrl.hostname)) return null;
+  const header = request.headers.get("host");
+  let hostname: string;
+  try {
+    hostname = header ? new URL(`http://${header}`).hostname : new URL(request.url).hostname;
+  } catch {
+    return header ?? "";
+  }
+  return hostname === baseUrl.hostname || isLoopbackHostname(hostname) ? null : hostname;
+}
+
+const PATH_CONTROL = /%[01][0-9a-f]|%7f|[\x00-\x1f\x7f]/i;
+const QUERY_CONTROL = /%(0[0-8bcef]|1[0-9a-f])|[\x00-\x08\x0b\x0c\x0e-\x1f]/i;
+
 export function createHandler(
   fetch: (request: Request) => Response | Promise<Response>,
-  options: { log: Logger; trustProxy: boolean },
+  options: { log: Logger; trustProxy: boolean; baseUrl?: string },
 ): Handler {
+  const baseUrl = options.baseUrl ? new URL(options.baseUrl) : null;
   return async (request, server) => {
     const started = performance.now();
     const given = request.headers.get("x-request-id");
     const id = given && REQUEST_ID.test(given) ? given : crypto.randomUUID();
     setRequestMeta(request, { id, ip: clientIp(request, server, options.trustProxy) });
-    const response = await fetch(request);
+    const refused = refusal(request, baseUrl);
+    const response = refused ? refused.toResponse(id) : await fetch(request);
     response.headers.set("x-request-id", id);
     // @elysiajs/cors marks every response `Vary: *`, which forbids any cache from reusing it
     // (RFC 9111 §4.1) and so voids `Cache-Control: public` on discovery documents. With
@@ -43,4 +77,23 @@ export function createHandler(
     });
     return response;
   };
+}
+
+function refusal(request: Request, baseUrl: URL | null): AppError | null {
+  const misdirected = baseUrl ? misdirectedHost(request, baseUrl) : null;
+  if (misdirected !== null) {
+    return new AppError(
+      421,
+      "misdirected_request",
+      `This server answers for ${baseUrl!.host} (its BASE_URL) or a loopback address, not for ${JSON.stringify(misdirected.slice(0, 255))}. Use ${baseUrl!.origin}, or set BASE_URL to the address you use.`,
+    );
+  }
+  const url = request.url;
+  const queryAt = url.indexOf("?");
+  const path = queryAt === -1 ? url : url.slice(0, queryAt);
+  if (PATH_CONTROL.test(path)) return AppError.badRequest("The request path may not contain control characters.");
+  if (queryAt !== -1 && QUERY_CONTROL.test(url.slice(queryAt))) {
+    return AppError.badRequest("The query string may not contain control characters other than tab, line feed and carriage return.");
+  }
+  return null;
 }

@@ -88,7 +88,7 @@ function sample(schema: Schema | undefined, mode: Mode, depth = 0): unknown {
 const text = (value: unknown, huge = "1e400") => JSON.stringify(value).replaceAll(`"${HUGE}"`, huge);
 
 // ---- cases -----------------------------------------------------------------------------------
-function concretePath(path: string, param = crypto.randomUUID()): string {
+function concretePath(path: string, param: string = crypto.randomUUID()): string {
   return path.replace(/:[A-Za-z_]+/g, param).replace(/\*$/, "x");
 }
 

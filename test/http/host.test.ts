@@ -1,0 +1,105 @@
+// The outer handler's refusals (src/http/handler.ts): a Host that is not ours while BASE_URL is on
+// loopback (DNS rebinding, the MCP conformance dns-rebinding-protection scenario), and control
+// characters in the path or query.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { isLoopbackHostname } from "../../src/http/handler.ts";
+import { createTestApp, serveTestApp, type ServedTestApp, type TestApp } from "../support/app.ts";
+
+type ErrorBody = { error: { code: string; message: string; request_id: string } };
+
+describe("Host check while BASE_URL is loopback (http://localhost:3000)", () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp();
+  });
+  afterAll(() => app.close());
+
+  const withHost = (host: string, init: RequestInit = {}) =>
+    app.handle(new Request(`http://${host}/api/mcp`, { ...init, headers: { host, accept: "application/json", ...(init.headers as Record<string, string>) } }));
+
+  test("DNS rebinding: Host evil.example.com with a matching Origin is 421 naming the expected host", async () => {
+    const res = await withHost("evil.example.com:3000", {
+      method: "POST",
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} }),
+      headers: { origin: "http://evil.example.com:3000", "content-type": "application/json" },
+    });
+    expect(res.status).toBe(421);
+    const body = (await res.json()) as ErrorBody;
+    expect(body.error.code).toBe("misdirected_request");
+    expect(body.error.message).toContain("localhost:3000");
+    expect(body.error.message).toContain("evil.example.com");
+    expect(body.error.request_id).toBe(res.headers.get("x-request-id")!);
+  });
+
+  test("a LAN address is refused too, with the hint", async () => {
+    const res = await withHost("192.168.1.20:3000");
+    expect(res.status).toBe(421);
+    expect(((await res.json()) as ErrorBody).error.message).toContain("BASE_URL");
+  });
+
+  test("BASE_URL's host and every loopback name or address are served, on any port", async () => {
+    for (const host of ["localhost:3000", "LOCALHOST:3000", "localhost", "127.0.0.1:3000", "127.1.2.3:8080", "[::1]:3000", "app.localhost:3000"]) {
+      const res = await withHost(host);
+      expect([host, res.status]).toEqual([host, 200]);
+    }
+  });
+
+  test("a public BASE_URL does no Host check (the reverse proxy in front owns that)", async () => {
+    const pub = await createTestApp({ BASE_URL: "https://agents.example.com" });
+    try {
+      const res = await pub.handle(new Request("http://10.0.0.8/healthz", { headers: { host: "10.0.0.8" } }));
+      expect(res.status).toBe(200);
+    } finally {
+      await pub.close();
+    }
+  });
+
+  test("loopback names", () => {
+    for (const yes of ["localhost", "a.localhost", "localhost.", "127.0.0.1", "127.255.0.9", "[::1]"]) expect([yes, isLoopbackHostname(yes)]).toEqual([yes, true]);
+    for (const no of ["localhost.example.com", "evil.example.com", "128.0.0.1", "0.0.0.0", "127.0.0.1.nip.io", "10.0.0.1"]) expect([no, isLoopbackHostname(no)]).toEqual([no, false]);
+  });
+});
+
+describe("over a real socket (serveTestApp: BASE_URL http://127.0.0.1:<port>)", () => {
+  let app: ServedTestApp;
+  beforeAll(async () => {
+    app = await serveTestApp();
+  });
+  afterAll(() => app.close());
+
+  test("the Host header a client sends is what is checked", async () => {
+    expect((await fetch(`${app.url}/healthz`)).status).toBe(200);
+    const port = new URL(app.url).port;
+    const rebound = await fetch(`${app.url}/healthz`, { headers: { host: `evil.example.com:${port}` } });
+    expect(rebound.status).toBe(421);
+    expect(((await rebound.json()) as ErrorBody).error.message).toContain(`127.0.0.1:${port}`);
+    expect((await fetch(`${app.url}/healthz`, { headers: { host: `localhost:${port}` } })).status).toBe(200);
+  });
+});
+
+describe("control characters in the path or query", () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp();
+  });
+  afterAll(() => app.close());
+
+  test("%00 or another C0 control in a query value or name is 400 validation_failed", async () => {
+    for (const query of ["q=a%00b", "a%00=1", "q=%1b", "q=%01", "return_to=%2F%00"]) {
+      const res = await app.request(`/signin?${query}`);
+      expect([query, res.status]).toEqual([query, 400]);
+      expect(((await res.json()) as ErrorBody).error.code).toBe("validation_failed");
+    }
+  });
+
+  test("tab, CR and LF are accepted in query values", async () => {
+    expect((await app.request("/signin?return_to=%2Fa%09b%0D%0Ac")).status).toBe(200);
+  });
+
+  test("any control character in the path is 400", async () => {
+    for (const path of ["/api/docs/%00", "/api/docs/a%0Ab", "/api/docs/%7f"]) {
+      const res = await app.request(path);
+      expect([path, res.status]).toEqual([path, 400]);
+    }
+  });
+});
