@@ -103,6 +103,7 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
     lines.push(`Demo admin:  ${demo.email}`);
     lines.push(demo.password ? `Password:    ${demo.password}   (shown once; it is not stored in the clear)` : "Password:    printed at the first start");
     lines.push(`Widget key:  ${demo.widgetKey}`);
+    if (demo.agentId) lines.push(`Demo agent:  ${demo.agentId}   (GET ${config.baseUrl}/api/agents; switch its actions on: README "Try a connector")`);
   }
   process.stdout.write(`${lines.join("\n")}\n`);
   log.info("listening", { url: config.baseUrl, port: server.port, database: services.database.kind });
