@@ -11,6 +11,8 @@ import { type Database, openPglite, openPostgres } from "./db/client.ts";
 import { acquireDataDirLock } from "./db/lock.ts";
 import { migrate } from "./db/migrate.ts";
 import type { Deps } from "./deps.ts";
+import { createSingleFlight } from "./kit/single-flight.ts";
+import { realTimers } from "./kit/timers.ts";
 import { MAX_BODY_BYTES } from "./http/body.ts";
 import { systemResolver } from "./net/guard.ts";
 import type { Logger } from "./log.ts";
@@ -60,6 +62,8 @@ export async function openServices(config: Readonly<Config>, log: Logger): Promi
     log,
     now: () => new Date(),
     guard: { allowLoopback: config.nodeEnv === "development", resolver: systemResolver },
+    timers: realTimers,
+    connectorRefreshes: createSingleFlight(),
   };
   return { deps, database, close };
 }

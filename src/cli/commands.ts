@@ -2,6 +2,7 @@
 // The CLI runs them in its own process; a running embedded server runs them for
 // `--via-server` (src/cli/admin-socket.ts), since PGlite admits one process per DATA_DIR.
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import { systemActor } from "../activity/actor.ts";
 import type { Deps } from "../deps.ts";
 import { FEATURE_FLAGS, isFeatureFlag } from "../kit/flags.ts";
 import { isUuid } from "../kit/ids.ts";
@@ -104,7 +105,7 @@ export async function executeAdmin(deps: Deps, command: AdminCommand): Promise<s
       return `${JSON.stringify(created)}\n`;
     }
     case "org-flag": {
-      const flags = await setFeatureFlag(deps, command.orgId, command.name, command.enabled);
+      const flags = await setFeatureFlag(deps, command.orgId, systemActor("cli"), command.name, command.enabled);
       return `${JSON.stringify({ org_id: command.orgId, flag: command.name, enabled: command.enabled, feature_flags: flags })}\n`;
     }
   }

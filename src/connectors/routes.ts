@@ -3,7 +3,9 @@
 import { Elysia, t } from "elysia";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
-import { AUTH_METHODS, connect, CONNECTOR_LIMITS, disconnect, listConnectors, refreshConnector } from "./service.ts";
+import { memberActor } from "../activity/actor.ts";
+import { AUTH_METHODS, CONNECTOR_LIMITS } from "./rules.ts";
+import { connect, disconnect, listConnectors, refreshConnector } from "./service.ts";
 
 const AuthMethod = t.Union(AUTH_METHODS.map((m) => t.Literal(m)));
 // Field-level checks (which fields, lengths) are done by the service so the error names the field.
@@ -18,8 +20,8 @@ export function connectorRoutes(deps: Deps) {
     .post(
       "/api/integrations/mcp/servers",
       async ({ body, request }) => {
-        const { orgId } = await requireMember(deps, request, "integrations:manage");
-        const created = await connect(deps, orgId, body);
+        const { orgId, principal } = await requireMember(deps, request, "integrations:manage");
+        const created = await connect(deps, orgId, memberActor(principal.member.id), body);
         return new Response(JSON.stringify(created), { status: 201, headers: { "content-type": "application/json" } });
       },
       {
@@ -35,14 +37,14 @@ export function connectorRoutes(deps: Deps) {
     .patch(
       "/api/integrations/mcp/servers/:id",
       async ({ body, params, request }) => {
-        const { orgId } = await requireMember(deps, request, "integrations:manage");
-        return refreshConnector(deps, orgId, params.id, body ?? {});
+        const { orgId, principal } = await requireMember(deps, request, "integrations:manage");
+        return refreshConnector(deps, orgId, memberActor(principal.member.id), params.id, body ?? {});
       },
       { body: t.Optional(t.Object({ name: t.Optional(t.String({ maxLength: CONNECTOR_LIMITS.name })), auth_method: t.Optional(AuthMethod), credentials: t.Optional(Credentials) })) },
     )
     .delete("/api/integrations/mcp/servers/:id", async ({ params, request }) => {
-      const { orgId } = await requireMember(deps, request, "integrations:manage");
-      await disconnect(deps, orgId, params.id);
+      const { orgId, principal } = await requireMember(deps, request, "integrations:manage");
+      await disconnect(deps, orgId, memberActor(principal.member.id), params.id);
       return new Response(null, { status: 204 });
     });
 }

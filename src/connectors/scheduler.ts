@@ -2,9 +2,13 @@
 // CONNECTOR_DISCOVERY_INTERVAL_SECONDS, so tools added or removed upstream appear. Every server
 // process ticks; a connector is claimed with one atomic UPDATE … FOR UPDATE SKIP LOCKED, so with
 // several processes on one database each connector still runs once per interval.
+import { and, inArray, sql } from "drizzle-orm";
+import { connectors } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
-import { claimDueConnectors, discover } from "./service.ts";
 import { messageOf } from "../errors.ts";
+import { live } from "../kit/rows.ts";
+import type { ConnectorRow } from "./credentials.ts";
+import { discover } from "./discovery.ts";
 
 const BATCH = 10;
 
@@ -29,4 +33,18 @@ export function startDiscoveryScheduler(deps: Deps): { stop(): Promise<void> } {
       await running;
     },
   };
+}
+
+/** Claims due connectors atomically, so each is refreshed once per interval across processes. */
+export async function claimDueConnectors(deps: Deps, limit: number): Promise<ConnectorRow[]> {
+  const now = deps.now();
+  const until = new Date(now.getTime() + deps.config.connectorDiscoveryIntervalSeconds * 1000);
+  const due = deps.db
+    .select({ id: connectors.id })
+    .from(connectors)
+    .where(and(live(connectors), sql`${connectors.nextDiscoveryAt} <= ${now.toISOString()}::timestamptz`))
+    .orderBy(connectors.nextDiscoveryAt)
+    .limit(limit)
+    .for("update", { skipLocked: true });
+  return deps.db.update(connectors).set({ nextDiscoveryAt: until }).where(inArray(connectors.id, due)).returning();
 }

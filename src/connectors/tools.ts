@@ -1,7 +1,8 @@
 // Connector tools as registry tools: `mcp.<slug>.<tool>`, behind the org's mcp_external_servers
 // flag, off in agent toggles until switched on, unavailable while the connector is in error.
 import type { ToolDefinition, ToolProvider } from "../tools/types.ts";
-import { callConnectorTool, liveConnectors } from "./service.ts";
+import { callConnectorTool } from "./calls.ts";
+import { liveConnectors } from "./service.ts";
 
 export const connectorTools: ToolProvider = async (deps, orgId) => {
   const rows = await liveConnectors(deps, orgId);

@@ -4,9 +4,12 @@
 // secret (encrypted at rest).
 import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
+import type { Actor } from "../activity/actor.ts";
+import { recordActivity } from "../activity/log.ts";
 import { ROLES } from "../auth/roles.ts";
 import { normaliseEmail } from "../auth/signin.ts";
 import { agents, members, memberships, orgs, widgetKeys } from "../db/schema/index.ts";
+import type { Db } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, type ErrorDetail } from "../errors.ts";
 import { FEATURE_FLAGS, isFeatureFlag } from "../kit/flags.ts";
@@ -87,13 +90,30 @@ export async function createOrg(deps: Deps, input: CreateOrgInput): Promise<Crea
   return { org_id: orgId, agent_id: agentId, widget_key: widgetKey, identity_secret: identitySecret, admin_email: email };
 }
 
-export async function setFeatureFlag(deps: Deps, orgId: string, flag: string, enabled: boolean): Promise<Record<string, boolean>> {
+/**
+ * Switches one flag (the operator's `org flag`). Recorded in the org's activity log with its
+ * previous value; the org's tool snapshot is rebuilt, since flags decide which tools exist.
+ */
+export async function setFeatureFlag(deps: Deps, orgId: string, actor: Actor, flag: string, enabled: boolean): Promise<Record<string, boolean>> {
   if (!isFeatureFlag(flag)) throw AppError.badRequest("Unknown feature flag.", [unknownFlag(flag, "/name")]);
-  const [row] = await deps.db
-    .update(orgs)
-    .set({ featureFlags: sql`${orgs.featureFlags} || ${JSON.stringify({ [flag]: enabled })}::jsonb`, updatedAt: deps.now() })
-    .where(eq(orgs.id, orgId))
-    .returning({ featureFlags: orgs.featureFlags });
-  if (!row) throw AppError.notFound(`No organisation with id ${orgId}.`);
-  return row.featureFlags;
+  const flags = await deps.db.transaction(async (tx) => {
+    const [before] = await tx.select({ featureFlags: orgs.featureFlags }).from(orgs).where(eq(orgs.id, orgId)).for("update");
+    if (!before) return null;
+    const [row] = await tx
+      .update(orgs)
+      .set({ featureFlags: sql`${orgs.featureFlags} || ${JSON.stringify({ [flag]: enabled })}::jsonb`, updatedAt: deps.now() })
+      .where(eq(orgs.id, orgId))
+      .returning({ featureFlags: orgs.featureFlags });
+    await recordActivity({ db: tx as unknown as Db, now: deps.now }, {
+      orgId,
+      actor,
+      action: "feature_flag.changed",
+      objectType: "feature_flag",
+      objectId: flag,
+      summary: { before: before.featureFlags[flag] === true, after: enabled },
+    });
+    return row!.featureFlags;
+  });
+  if (!flags) throw AppError.notFound(`No organisation with id ${orgId}.`);
+  return flags;
 }

@@ -1,6 +1,6 @@
 // Agent action toggles: which of the org's actions an agent may use (the dashboard's
 // "enable-able agent actions"). A tool without a toggle row has its default.
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, like, sql } from "drizzle-orm";
 import { agentActionToggles, agents } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -48,4 +48,19 @@ export async function setAgentActions(deps: Deps, registry: Registry, orgId: str
       .values(rows)
       .onConflictDoUpdate({ target: [agentActionToggles.agentId, agentActionToggles.actionId], set: { enabled: sql.raw("excluded.enabled"), updatedAt: now } });
   return listAgentActions(deps, registry, orgId, agentId);
+}
+
+/**
+ * Toggles of one source's actions (names starting with `prefix`) that it no longer offers go, so
+ * an action that comes back starts at its default again. Called by the folder owning the source
+ * (connectors after discovery or deletion): this folder stays the only writer of the toggles.
+ */
+export async function forgetActions(deps: Deps, orgId: string, prefix: string, keep: ReadonlySet<string>): Promise<void> {
+  const orgAgents = deps.db.select({ id: agents.id }).from(agents).where(eq(agents.orgId, orgId));
+  const toggles = await deps.db
+    .select({ agentId: agentActionToggles.agentId, actionId: agentActionToggles.actionId })
+    .from(agentActionToggles)
+    .where(and(inArray(agentActionToggles.agentId, orgAgents), like(agentActionToggles.actionId, `${prefix.replace(/[\\%_]/g, "\\$&")}%`)));
+  for (const t of toggles.filter((t) => !keep.has(t.actionId)))
+    await deps.db.delete(agentActionToggles).where(and(eq(agentActionToggles.agentId, t.agentId), eq(agentActionToggles.actionId, t.actionId)));
 }

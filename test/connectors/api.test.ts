@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { memberships } from "../../src/db/schema/index.ts";
+import { systemActor } from "../../src/activity/actor.ts";
 import { setFeatureFlag } from "../../src/orgs/service.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
 import { bearerServer, oauthProtectedServer, statefulSseServer, type McpFixture, type OAuthFixture } from "../support/mcp-servers.ts";
@@ -185,7 +186,7 @@ describe("feature flag mcp_external_servers", () => {
     const other = await seedOrg(app, { flags: [FLAG] });
     const otherAuth = await sessionOf(app, other);
     const created = await connectOk(app, otherAuth, { ...valid(), slug: "flagged" });
-    await setFeatureFlag(app.deps, other.org_id, FLAG, false);
+    await setFeatureFlag(app.deps, other.org_id, systemActor("test"), FLAG, false);
     const connect = await api(app, otherAuth).connect({ ...valid(), slug: "flagged2" });
     expect(connect.status).toBe(403);
     expect((await connect.json()) as object).toMatchObject({ error: { code: "forbidden" } });
@@ -193,7 +194,7 @@ describe("feature flag mcp_external_servers", () => {
     const list = await listServers(app, otherAuth);
     expect(list.enabled).toBe(false);
     expect(list.servers.map((s) => s.slug)).not.toContain("flagged2");
-    await setFeatureFlag(app.deps, other.org_id, FLAG, true);
+    await setFeatureFlag(app.deps, other.org_id, systemActor("test"), FLAG, true);
     expect((await listServers(app, otherAuth)).enabled).toBe(true);
     expect((await api(app, otherAuth).refresh(created.id)).status).toBe(200);
   });

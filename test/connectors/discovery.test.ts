@@ -5,7 +5,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq, like } from "drizzle-orm";
 import { agentActionToggles } from "../../src/db/schema/index.ts";
-import { claimDueConnectors, discover } from "../../src/connectors/service.ts";
+import { discover } from "../../src/connectors/discovery.ts";
+import { claimDueConnectors } from "../../src/connectors/scheduler.ts";
+import { systemActor } from "../../src/activity/actor.ts";
 import { setFeatureFlag } from "../../src/orgs/service.ts";
 import { SNAPSHOT_TTL_MS } from "../../src/tools/registry.ts";
 import type { TestApp } from "../support/app.ts";
@@ -81,7 +83,7 @@ describe("hints (§2.2, INTEROP B.8)", () => {
       ["mcp.hints.echo", false],
       ["mcp.hints.add", false],
     ]);
-    await setFeatureFlag(app.deps, org.org_id, "mcp_destructive_tools", true);
+    await setFeatureFlag(app.deps, org.org_id, systemActor("test"), "mcp_destructive_tools", true);
     app.clock.advance(SNAPSHOT_TTL_MS);
     expect((await mcpTools("mcp.hints.")).map((t) => [t.name, t.annotations.destructiveHint])).toEqual([
       ["mcp.hints.echo", false],
@@ -217,7 +219,7 @@ describe("refresh replaces the snapshot (§3)", () => {
     const created = await connectOk(app, auth, { name: "Changing", slug: "changing", url: proxy.url });
     expect(created.tool_count).toBe(4);
     await enableActions(app, auth, org.agent_id, ["mcp.changing.echo", "mcp.changing.add", "mcp.changing.delete_everything", "mcp.changing.no_hints"]);
-    await setFeatureFlag(app.deps, org.org_id, "mcp_destructive_tools", true);
+    await setFeatureFlag(app.deps, org.org_id, systemActor("test"), "mcp_destructive_tools", true);
     app.clock.advance(SNAPSHOT_TTL_MS);
     expect((await mcpToolNames("mcp.changing.")).sort()).toEqual(["mcp.changing.add", "mcp.changing.delete_everything", "mcp.changing.echo", "mcp.changing.no_hints"]);
 

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { actionExecutions, customActions } from "../../src/db/schema/index.ts";
+import { systemActor } from "../../src/activity/actor.ts";
 import { setFeatureFlag } from "../../src/orgs/service.ts";
 import { SNAPSHOT_TTL_MS } from "../../src/tools/registry.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
@@ -19,7 +20,7 @@ beforeAll(async () => {
   // Development mode: the partner API is a loopback server standing in for https://api.partner.example.
   app = await createTestApp({ NODE_ENV: "development" });
   org = await seedOrg(app);
-  await setFeatureFlag(app.deps, org.org_id, "mcp_destructive_tools", true);
+  await setFeatureFlag(app.deps, org.org_id, systemActor("test"), "mcp_destructive_tools", true);
   session = await signIn(app, org.admin_email, org.password);
   token = (await tokensFor(app, org, "actions:read actions:write")).accessToken;
   partner = Bun.serve({

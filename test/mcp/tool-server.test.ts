@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { actionExecutions, endUsers, memberships } from "../../src/db/schema/index.ts";
 import { ACCESS_CACHE_TTL_MS } from "../../src/oauth/token-cache.ts";
+import { systemActor } from "../../src/activity/actor.ts";
 import { setFeatureFlag } from "../../src/orgs/service.ts";
 import { SNAPSHOT_TTL_MS } from "../../src/tools/registry.ts";
 import { createDoc } from "../../src/workspace/docs.ts";
@@ -269,7 +270,7 @@ describe("-32002 reasons, each with its own message", () => {
     expect(blocked.body.error.code).toBe(-32002);
     expect(blocked.body.error.message).toContain("blocks destructive tools over MCP");
     expect((await rpc(app, token, { jsonrpc: "2.0", id: 2, method: "tools/list" })).body.result.tools.map((t: { name: string }) => t.name)).not.toContain("custom.refund");
-    await setFeatureFlag(app.deps, o.org_id, "mcp_destructive_tools", true);
+    await setFeatureFlag(app.deps, o.org_id, systemActor("test"), "mcp_destructive_tools", true);
     app.clock.advance(SNAPSHOT_TTL_MS); // changes reach the tool server within the snapshot's life
     expect((await rpc(app, token, { jsonrpc: "2.0", id: 3, method: "tools/list" })).body.result.tools.map((t: { name: string }) => t.name)).toContain("custom.refund");
 

@@ -3,6 +3,7 @@
 // server processes on one PostgreSQL.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
+import { systemActor } from "../../src/activity/actor.ts";
 import { startDiscoveryScheduler } from "../../src/connectors/scheduler.ts";
 import { connect } from "../../src/connectors/service.ts";
 import { connectors } from "../../src/db/schema/index.ts";
@@ -26,7 +27,7 @@ describe("two schedulers on one database", () => {
 
   test("each due connector is discovered once per interval, whichever scheduler claims it", async () => {
     const org = await seedOrg(app, { flags: ["mcp_external_servers"] });
-    const created = await connect(app.deps, org.org_id, { name: "Up", slug: "up", url: upstream.url, auth_method: "none" });
+    const created = await connect(app.deps, org.org_id, systemActor("test"), { name: "Up", slug: "up", url: upstream.url, auth_method: "none" });
     expect(created.status).toBe("connected");
     const [row] = await app.deps.db.select().from(connectors).where(eq(connectors.id, created.id));
     expect(row!.nextDiscoveryAt.getTime()).toBe(app.clock.now.getTime() + 2000);
@@ -66,7 +67,7 @@ describe.skipIf(engine !== "postgres")("two server processes on one PostgreSQL",
   test("a connector is refreshed once per interval, not once per process", async () => {
     const org = await seedOrg(app, { flags: ["mcp_external_servers"] });
     app.clock.now = new Date(); // the processes use the real clock
-    await connect(app.deps, org.org_id, { name: "Up", slug: "up", url: upstream.url, auth_method: "none" });
+    await connect(app.deps, org.org_id, systemActor("test"), { name: "Up", slug: "up", url: upstream.url, auth_method: "none" });
     const env = {
       DATABASE_URL: app.database.url!,
       SECRET_KEY: app.deps.config.secretKey!.toString("base64"),

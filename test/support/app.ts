@@ -6,6 +6,8 @@ import { type Config, loadConfig } from "../../src/config.ts";
 import { createFieldCipher } from "../../src/crypto/fields.ts";
 import type { Deps } from "../../src/deps.ts";
 import type { Handler } from "../../src/http/handler.ts";
+import { createSingleFlight } from "../../src/kit/single-flight.ts";
+import type { Timers } from "../../src/kit/timers.ts";
 import { createLogger } from "../../src/log.ts";
 import { createOrg, type CreatedOrg } from "../../src/orgs/service.ts";
 import { createTestDatabase, type TestDatabase } from "./db.ts";
@@ -49,10 +51,24 @@ export function testConfig(env: Record<string, string> = {}): Readonly<Config> {
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const rawLogs: string[] = [];
+  // Deadlines follow the test clock: one fires when `advance` moves the clock to or past it.
+  const deadlines = new Set<{ at: number; controller: AbortController }>();
   const clock = {
     now: new Date(),
     advance(ms: number) {
       clock.now = new Date(clock.now.getTime() + ms);
+      for (const d of deadlines)
+        if (d.at <= clock.now.getTime()) {
+          deadlines.delete(d);
+          d.controller.abort(new DOMException("The operation timed out.", "TimeoutError"));
+        }
+    },
+  };
+  const timers: Timers = {
+    deadline(ms) {
+      const controller = new AbortController();
+      deadlines.add({ at: clock.now.getTime() + ms, controller });
+      return controller.signal;
     },
   };
   const config = testConfig(env);
@@ -69,6 +85,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     log: createLogger("debug", (line) => rawLogs.push(line)),
     now: () => clock.now,
     guard: { allowLoopback: config.nodeEnv === "development", resolver: async (host) => resolver(host) },
+    timers,
+    connectorRefreshes: createSingleFlight(),
   };
   const handle = createAppHandler(deps);
   const app: TestApp = {
