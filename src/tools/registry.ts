@@ -9,11 +9,12 @@ import { readFlags } from "../kit/flags.ts";
 import type { Limiter } from "../ratelimit/leased.ts";
 import { dataTools } from "./families/data.ts";
 import { docsTools } from "./families/docs.ts";
+import { inboxTools } from "./families/inbox.ts";
 import { type ToolContext, type ToolDefinition, ToolError, type ToolProvider, type ToolResult } from "./types.ts";
 import { argumentProblem } from "./validate.ts";
 import { messageOf } from "../errors.ts";
 
-export const builtinTools: ToolProvider = async () => [...docsTools, ...dataTools];
+export const builtinTools: ToolProvider = async () => [...docsTools, ...dataTools, ...inboxTools];
 
 export type DenialReason = "flag" | "integration" | "agent" | "toggle" | "scope" | "destructive" | "rate_limited";
 
