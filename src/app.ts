@@ -3,6 +3,7 @@
 import { cors } from "@elysiajs/cors";
 import { Elysia } from "elysia";
 import { activityRoutes } from "./activity/routes.ts";
+import { agentRoutes } from "./agents/routes.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { warmUpSignIn } from "./auth/signin.ts";
 import type { Deps } from "./deps.ts";
@@ -50,6 +51,7 @@ export function createApp(deps: Deps, registry: Registry = createRegistry([built
     .use(oauthRoutes(deps))
     .use(mcpRoutes(deps, registry, createAccessVerifier(deps), createLeasedLimiter(deps.db)))
     .use(toggleRoutes(deps, registry))
+    .use(agentRoutes(deps))
     .use(docsRoutes(deps))
     .use(integrationRoutes(deps))
     .use(connectorRoutes(deps))

@@ -15,6 +15,7 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import type { Deps } from "../../deps.ts";
 import { messageOf } from "../../errors.ts";
+import { realTimers } from "../../kit/timers.ts";
 import { BlockedUrlError, guardedFetch, RedirectRefusedError } from "../../net/guard.ts";
 import { LlmError } from "./errors.ts";
 
@@ -28,7 +29,8 @@ export interface Endpoint {
 }
 
 export interface CallOptions {
-  deps: Pick<Deps, "guard">;
+  /** `timers` makes the deadline follow the test clock (src/kit/timers.ts); real timers otherwise. */
+  deps: Pick<Deps, "guard"> & Partial<Pick<Deps, "timers">>;
   timeoutMs: number;
   signal: AbortSignal;
 }
@@ -92,9 +94,10 @@ class Deadline {
   constructor(
     readonly timeoutMs: number,
     caller: AbortSignal,
+    timer: (ms: number) => AbortSignal,
   ) {
     this.#ends = Date.now() + timeoutMs;
-    this.signal = AbortSignal.any([caller, AbortSignal.timeout(timeoutMs)]);
+    this.signal = AbortSignal.any([caller, timer(timeoutMs)]);
   }
   remaining(): number {
     return this.#ends - Date.now();
@@ -119,7 +122,7 @@ async function send(endpoint: Endpoint, body: string, signal: AbortSignal, deps:
 
 /** POSTs `body` and yields the response's SSE events, with the deadline and retry described above. */
 export async function* postSse(endpoint: Endpoint, body: unknown, options: CallOptions): AsyncGenerator<EventSourceMessage> {
-  const deadline = new Deadline(options.timeoutMs, options.signal);
+  const deadline = new Deadline(options.timeoutMs, options.signal, (ms) => (options.deps.timers ?? realTimers).deadline(ms));
   const payload = JSON.stringify(body);
   let response: Response | undefined;
   for (let attempt = 1; response === undefined; attempt++) {

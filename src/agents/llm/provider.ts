@@ -70,9 +70,9 @@ export async function overrideFor(deps: Deps, orgId: string, agent?: AgentLlmSou
   return { kind: "org" as const, id: orgId, override: { provider: row.provider, base_url: row.baseUrl, model: row.model, api_key: row.apiKey } };
 }
 
-export function providerFromResolved(deps: Pick<Deps, "guard">, resolved: ResolvedLlm): LlmProvider {
+export function providerFromResolved(deps: Pick<Deps, "guard" | "timers">, resolved: ResolvedLlm): LlmProvider {
   if (resolved.provider === "builtin" || !resolved.network) return builtinProvider(resolved.model);
-  const options = { deps: { guard: deps.guard } };
+  const options = { deps: { guard: deps.guard, timers: deps.timers } };
   return resolved.provider === "openai" ? openAiProvider(resolved.network, options) : anthropicProvider(resolved.network, options);
 }
 

@@ -1,0 +1,128 @@
+// The agents API for the dashboard (issue #10 item 5, contract C8): /api/agents (roles
+// agents:view / agents:manage) and the org-wide model setting /api/llm. Action toggles live
+// beside it at /api/agents/{id}/actions (src/tools/routes.ts).
+import { Elysia, t } from "elysia";
+import { memberActor } from "../activity/actor.ts";
+import { requireMember } from "../auth/guard.ts";
+import type { Deps } from "../deps.ts";
+import { FreeForm } from "../http/json.ts";
+import {
+  activateAgent,
+  AGENT_LIMITS as L,
+  agentView,
+  clearOrgLlm,
+  createAgent,
+  listAgents,
+  orgLlmView,
+  readAgent,
+  setOrgLlm,
+  updateAgent,
+} from "./service.ts";
+
+const Provider = t.Union([t.Literal("builtin"), t.Literal("openai"), t.Literal("anthropic")]);
+const LlmOverride = t.Object(
+  {
+    provider: Provider,
+    base_url: t.Optional(t.Union([t.String({ maxLength: L.baseUrl }), t.Null()])),
+    model: t.Optional(t.Union([t.String({ maxLength: L.model }), t.Null()])),
+    api_key: t.Optional(t.Union([t.String({ maxLength: L.apiKey }), t.Null()])),
+  },
+  { additionalProperties: false },
+);
+const RoutingRule = t.Object(
+  {
+    match: t.Object(
+      {
+        keywords: t.Optional(t.Array(t.String({ maxLength: L.keyword }), { maxItems: L.keywords })),
+        intent: t.Optional(t.String({ maxLength: L.intent })),
+      },
+      { additionalProperties: false },
+    ),
+    team: t.String({ maxLength: L.team }),
+    action: t.Optional(t.Union([t.Literal("route"), t.Literal("handoff")])),
+  },
+  { additionalProperties: false },
+);
+const Fields = {
+  name: t.String({ maxLength: L.name }),
+  instructions: t.String({ maxLength: L.instructions }),
+  skills: t.Array(t.String({ maxLength: L.skill }), { maxItems: L.skills }),
+  routing_rules: t.Array(RoutingRule, { maxItems: L.routingRules }),
+  avatar_config: FreeForm({ maxDepth: L.configDepth, maxBytes: L.configBytes }),
+  voice_config: FreeForm({ maxDepth: L.configDepth, maxBytes: L.configBytes }),
+  flow_config: t.Object(
+    { steps: t.Array(t.Unknown(), { maxItems: L.flowItems }), custom_variables: t.Array(t.Unknown(), { maxItems: L.flowItems }) },
+    { additionalProperties: false },
+  ),
+  live_help_label: t.String({ maxLength: L.liveHelpLabel }),
+  video_display_mode: t.String({ maxLength: L.videoDisplayMode }),
+  status: t.Union([t.Literal("inactive"), t.Literal("disabled")]),
+  llm: t.Union([LlmOverride, t.Null()]),
+};
+const CreateBody = t.Object(
+  {
+    name: Fields.name,
+    instructions: t.Optional(Fields.instructions),
+    skills: t.Optional(Fields.skills),
+    routing_rules: t.Optional(Fields.routing_rules),
+    avatar_config: t.Optional(Fields.avatar_config),
+    voice_config: t.Optional(Fields.voice_config),
+    flow_config: t.Optional(Fields.flow_config),
+    live_help_label: t.Optional(Fields.live_help_label),
+    video_display_mode: t.Optional(Fields.video_display_mode),
+    status: t.Optional(Fields.status),
+    llm: t.Optional(Fields.llm),
+  },
+  { additionalProperties: false },
+);
+const PatchBody = t.Partial(t.Object(Fields), { additionalProperties: false, minProperties: 1 });
+
+const json = (value: unknown, status: number) => new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
+
+export function agentRoutes(deps: Deps) {
+  return new Elysia({ name: "agents" })
+    .get("/api/agents", async ({ request }) => {
+      const { orgId } = await requireMember(deps, request, "agents:view");
+      return { agents: (await listAgents(deps, orgId)).map(agentView) };
+    })
+    .post(
+      "/api/agents",
+      async ({ body, request }) => {
+        const { orgId, principal } = await requireMember(deps, request, "agents:manage");
+        return json(agentView(await createAgent(deps, orgId, memberActor(principal.member.id), body)), 201);
+      },
+      { body: CreateBody },
+    )
+    .get("/api/agents/:agent_id", async ({ params, request }) => {
+      const { orgId } = await requireMember(deps, request, "agents:view");
+      return agentView(await readAgent(deps, orgId, params.agent_id));
+    })
+    .patch(
+      "/api/agents/:agent_id",
+      async ({ body, params, request }) => {
+        const { orgId, principal } = await requireMember(deps, request, "agents:manage");
+        return agentView(await updateAgent(deps, orgId, memberActor(principal.member.id), params.agent_id, body));
+      },
+      { body: PatchBody },
+    )
+    .post("/api/agents/:agent_id/activate", async ({ params, request }) => {
+      const { orgId, principal } = await requireMember(deps, request, "agents:manage");
+      return agentView(await activateAgent(deps, orgId, memberActor(principal.member.id), params.agent_id));
+    })
+    .get("/api/llm", async ({ request }) => {
+      const { orgId } = await requireMember(deps, request, "agents:view");
+      return orgLlmView(deps, orgId);
+    })
+    .put(
+      "/api/llm",
+      async ({ body, request }) => {
+        const { orgId, principal } = await requireMember(deps, request, "agents:manage");
+        return setOrgLlm(deps, orgId, memberActor(principal.member.id), body);
+      },
+      { body: LlmOverride },
+    )
+    .delete("/api/llm", async ({ request }) => {
+      const { orgId, principal } = await requireMember(deps, request, "agents:manage");
+      return clearOrgLlm(deps, orgId, memberActor(principal.member.id));
+    });
+}
