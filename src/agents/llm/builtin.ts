@@ -6,8 +6,8 @@
 //
 // Relevance is term coverage: the share of the question's content words (lower-cased, light
 // suffix stemming, stop words dropped) that occur in a passage. A passage answers when it
-// covers at least COVERAGE_THRESHOLD of them and at least one; the retrieval score only breaks
-// ties. `coverage` is exported so the pipeline's confidence can use the same measure.
+// covers at least COVERAGE_THRESHOLD of them and at least one; ties go to the passage whose title
+// covers more of them, then to the higher retrieval score. `coverage` is exported so the pipeline's confidence can use the same measure.
 import { LlmError } from "./errors.ts";
 import type { LlmEvent, LlmMessage, LlmProvider, LlmRequest, Passage } from "./types.ts";
 
@@ -102,9 +102,10 @@ function lastUserMessage(messages: readonly LlmMessage[]): string {
 export function answeringPassages(question: string, passages: readonly Passage[]): { passage: Passage; coverage: number }[] {
   const wanted = terms(question);
   return passages
-    .map((passage) => ({ passage, coverage: coverage(question, `${passage.title}\n${passage.text}`) }))
+    .map((passage) => ({ passage, coverage: coverage(question, `${passage.title}\n${passage.text}`), inTitle: coverage(question, passage.title) }))
     .filter((p) => wanted.length > 0 && p.coverage >= COVERAGE_THRESHOLD)
-    .sort((a, b) => b.coverage - a.coverage || b.passage.score - a.passage.score);
+    .sort((a, b) => b.coverage - a.coverage || b.inTitle - a.inTitle || b.passage.score - a.passage.score)
+    .map(({ passage, coverage }) => ({ passage, coverage }));
 }
 
 /** The full answer the builtin provider gives (also what its stream concatenates to). */
