@@ -1,6 +1,8 @@
 // Opens the database: PostgreSQL through postgres.js when DATABASE_URL is set, otherwise embedded
 // PGlite (real Postgres in WASM) in DATA_DIR. Both speak the same schema and migrations; code above
 // this file sees only `Db`.
+import { chmodSync, mkdirSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -16,23 +18,58 @@ export interface Database {
   db: Db;
   kind: "postgres" | "pglite";
   close(): Promise<void>;
+  /**
+   * LISTEN on `channel` (on a connection of its own for PostgreSQL, re-established by postgres.js
+   * after a drop); resolves once listening, to a function that stops. Senders use `pg_notify`.
+   */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
 }
 
 export function openPostgres(url: string, options: { max?: number } = {}): Database {
   const client = postgres(url, { max: options.max ?? 10, onnotice: () => {}, connection: { application_name: "svc-agents" } });
   const db = drizzlePostgres({ client, schema }) as unknown as Db;
-  return { db, kind: "postgres", close: () => client.end({ timeout: 5 }) };
+  return {
+    db,
+    kind: "postgres",
+    close: () => client.end({ timeout: 5 }),
+    listen: async (channel, onPayload) => (await client.listen(channel, onPayload)).unlisten,
+  };
 }
 
-/** Opens (creating on first use) a PGlite database in `dataDir`, or in memory when it is undefined. */
+/** Owner-only modes for everything under `dir` (0700 directories, 0600 files). Iterative. */
+function restrictTree(dir: string): void {
+  const pending = [dir];
+  while (pending.length > 0) {
+    const at = pending.pop()!;
+    chmodSync(at, 0o700);
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      const path = join(at, entry.name);
+      if (entry.isDirectory()) pending.push(path);
+      else if (entry.isFile()) chmodSync(path, 0o600);
+    }
+  }
+}
+
+/**
+ * Opens (creating on first use) a PGlite database in `dataDir`, or in memory when it is undefined.
+ * On disk, the data holds customer records: nobody but the service's account may read it. PGlite
+ * writes its first files 0666 whatever the umask, and later files (WAL, new relations) with the
+ * process umask (docs/decisions.md). So both: a 0077 umask for this process from here on, and a
+ * chmod of the tree once it is open.
+ */
 export async function openPglite(dataDir: string | undefined, options: { loadDataDir?: Blob } = {}): Promise<Database> {
+  if (dataDir !== undefined) {
+    process.umask(0o077);
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  }
   const client = await PGlite.create(dataDir, { ...(await pgliteAssets()), loadDataDir: options.loadDataDir });
+  if (dataDir !== undefined) restrictTree(dataDir);
   return wrapPglite(client);
 }
 
 export function wrapPglite(client: PGlite): Database {
   const db = drizzlePglite({ client, schema }) as unknown as Db;
-  return { db, kind: "pglite", close: () => client.close() };
+  return { db, kind: "pglite", close: () => client.close(), listen: (channel, onPayload) => client.listen(channel, onPayload) };
 }
 
 /** Runs raw SQL and returns its rows (postgres.js answers an array, PGlite an object with `rows`). */
