@@ -7,3 +7,5 @@ export * from "./connectors.ts";
 export * from "./inbox.ts";
 export * from "./llm.ts";
 export * from "./activity.ts";
+export * from "./outbox.ts";
+export * from "./campaigns.ts";
