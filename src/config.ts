@@ -40,6 +40,10 @@ export interface Config {
   activityRetentionDays: number;
   /** The operator's default language model (issue #12); orgs and agents may override it (src/agents/llm/provider.ts). */
   llm: LlmConfig;
+  /** SMTP_URL: smtp:// or smtps:// with credentials (issue #13). Unset: mail is rendered and kept in the outbox, not sent. */
+  smtpUrl?: string;
+  /** MAIL_FROM: the From address of every email (campaigns set only the display name). Default no-reply@<BASE_URL host>. */
+  mailFrom: string;
 }
 
 export interface LlmConfig {
@@ -83,6 +87,28 @@ function llmConfig(env: Env): LlmConfig {
     timeoutSeconds: integer(env, "LLM_TIMEOUT_SECONDS", 60, 1, 600),
     maxTokens: integer(env, "LLM_MAX_TOKENS", 1024, 1, 200_000),
   };
+}
+
+function mailConfig(env: Env, baseUrl: string): { smtpUrl?: string; mailFrom: string } {
+  let smtpUrl: string | undefined;
+  if (env.SMTP_URL) {
+    let url: URL | undefined;
+    try {
+      url = new URL(env.SMTP_URL);
+    } catch {}
+    if (!url || (url.protocol !== "smtp:" && url.protocol !== "smtps:") || !url.hostname)
+      throw new ConfigError("SMTP_URL", "must be an smtp:// or smtps:// URL, e.g. smtps://user:password@smtp.example.com:465 (credentials percent-encoded)");
+    smtpUrl = env.SMTP_URL;
+  }
+  let host = "localhost";
+  try {
+    host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, "") || host;
+  } catch {}
+  const mailFrom = env.MAIL_FROM || `no-reply@${host.includes(".") ? host : `${host}.localdomain`}`;
+  // A bare address: campaigns supply the display name. No spaces, angle brackets or line breaks (header injection).
+  if (!/^[^\s@<>",;]{1,64}@[A-Za-z0-9.-]{1,253}$/.test(mailFrom))
+    throw new ConfigError("MAIL_FROM", `must be a bare email address such as news@example.com (got ${JSON.stringify(mailFrom)})`);
+  return { smtpUrl, mailFrom };
 }
 
 export class ConfigError extends Error {
@@ -171,5 +197,6 @@ export function loadConfig(env: Env): Readonly<Config> {
     connectorDiscoveryIntervalSeconds: integer(env, "CONNECTOR_DISCOVERY_INTERVAL_SECONDS", 3600, 1, 7 * 86_400),
     activityRetentionDays: integer(env, "ACTIVITY_RETENTION_DAYS", 365, 1, 3650),
     llm: llmConfig(env),
+    ...mailConfig(env, env.BASE_URL || `http://localhost:${port}`),
   });
 }

@@ -11,6 +11,8 @@ export const ROLES = [
   "knowledge:view",
   "inbox:manage", //        tickets, conversations, customers
   "inbox:view",
+  "automation:manage", //   email series: create, edit, activate, pause, archive, enrol customers
+  "automation:view", //     see campaigns, their enrolments and messages; preview
 ] as const;
 
 export type Role = (typeof ROLES)[number];
