@@ -16,6 +16,7 @@ import { realTimers } from "./kit/timers.ts";
 import { MAX_BODY_BYTES } from "./http/body.ts";
 import { systemResolver } from "./net/guard.ts";
 import type { Logger } from "./log.ts";
+import { systemActor } from "./activity/actor.ts";
 import { deleteExpiredActivity } from "./activity/log.ts";
 import { deleteUnusedClients } from "./oauth/clients.ts";
 import { deleteExpiredOAuthState } from "./oauth/tokens.ts";
@@ -71,6 +72,7 @@ export async function openServices(config: Readonly<Config>, log: Logger): Promi
 /** How long in-flight requests may take to finish after SIGTERM/SIGINT before they are cut. */
 export const SHUTDOWN_GRACE_MS = 10_000;
 const HOUSEKEEPING_MS = 10 * 60_000;
+const HOUSEKEEPER = systemActor("housekeeping");
 
 export async function serve(config: Readonly<Config>, log: Logger): Promise<{ server: Server<unknown>; deps: Deps; stop(): Promise<void> }> {
   const services = await openServices(config, log);
@@ -96,7 +98,7 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
   });
   const scheduler = startDiscoveryScheduler(deps);
   const housekeeping = setInterval(() => {
-    Promise.all([deleteExpiredSessions(deps), deleteExpiredCounters(deps.db, deps.now()), deleteExpiredOAuthState(deps), deleteUnusedClients(deps), deleteExpiredActivity(deps)]).catch((error) =>
+    Promise.all([deleteExpiredSessions(deps), deleteExpiredCounters(deps.db, deps.now()), deleteExpiredOAuthState(deps), deleteUnusedClients(deps, HOUSEKEEPER), deleteExpiredActivity(deps)]).catch((error) =>
       log.warn("housekeeping failed", { error: String(error) }),
     );
   }, HOUSEKEEPING_MS);

@@ -18,7 +18,8 @@ import { findClient } from "./clients.ts";
 import type { OAuthErrorCode } from "./errors.ts";
 import { issuerOf, resourceOf } from "./metadata.ts";
 import { parseScope } from "./scopes.ts";
-import { hasLiveGrant, issueCode } from "./tokens.ts";
+import { hasLiveGrant } from "./grants.ts";
+import { issueCode } from "./tokens.ts";
 
 /** How long a consent page may stay open before its answer is refused. */
 export const CONSENT_TTL_MS = 10 * 60_000;

@@ -3,8 +3,10 @@ import { randomBytes } from "node:crypto";
 import { Type as T, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { and, eq, isNull, lt } from "drizzle-orm";
+import type { Actor } from "../activity/actor.ts";
+import { recordActivity } from "../activity/log.ts";
 import { constantTimeEqual, mintToken, sha256Hex } from "../crypto/tokens.ts";
-import { oauthClients } from "../db/schema/index.ts";
+import { oauthClients, oauthGrants } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { take } from "../ratelimit/fixed-window.ts";
 import { redirectUriProblem } from "./checks/redirect-uri.ts";
@@ -157,8 +159,20 @@ export async function authenticateClient(deps: Deps, authorization: string | nul
   return client;
 }
 
-/** Clients that never obtained a token within the configured time are removed (INTEROP A.14). */
-export async function deleteUnusedClients(deps: Deps): Promise<void> {
+/**
+ * Clients that never obtained a token within the configured time are removed (INTEROP A.14).
+ * Such a client may still hold a grant whose code was never exchanged; each org with one sees
+ * the deletion in its activity log (the grant goes with the client).
+ */
+export async function deleteUnusedClients(deps: Deps, actor: Actor): Promise<void> {
   const cutoff = new Date(deps.now().getTime() - deps.config.oauthUnusedClientTtlHours * 3600_000);
-  await deps.db.delete(oauthClients).where(and(isNull(oauthClients.firstTokenAt), lt(oauthClients.createdAt, cutoff)));
+  const unused = and(isNull(oauthClients.firstTokenAt), lt(oauthClients.createdAt, cutoff));
+  const seen = await deps.db
+    .selectDistinct({ clientId: oauthClients.id, name: oauthClients.name, orgId: oauthGrants.orgId })
+    .from(oauthClients)
+    .innerJoin(oauthGrants, eq(oauthGrants.clientId, oauthClients.id))
+    .where(unused);
+  const deleted = new Set((await deps.db.delete(oauthClients).where(unused).returning({ id: oauthClients.id })).map((c) => c.id));
+  for (const s of seen.filter((s) => deleted.has(s.clientId)))
+    await recordActivity(deps, { orgId: s.orgId, actor, action: "oauth_client.deleted", objectType: "oauth_client", objectId: s.clientId, summary: { name: s.name, reason: "never_used" } });
 }

@@ -2,9 +2,10 @@
 // form, call one function from this folder and turn its outcome into HTTP.
 import { Type as T } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { Elysia } from "elysia";
+import { Elysia, t } from "elysia";
 import { sameOriginPost } from "../auth/routes.ts";
-import { sessionToken } from "../auth/guard.ts";
+import { authenticate, orgOf, sessionToken } from "../auth/guard.ts";
+import { hasRole } from "../auth/roles.ts";
 import { resolveSession } from "../auth/sessions.ts";
 import type { Deps } from "../deps.ts";
 import { parseForm, RawBody } from "../http/body.ts";
@@ -12,9 +13,12 @@ import { requestMeta } from "../http/request-meta.ts";
 import { answerConsent, authorize } from "./authorize.ts";
 import { authenticateClient, clientInformation, registerClient } from "./clients.ts";
 import { OAuthError } from "./errors.ts";
+import { listGrants, revokeGrantOfOrg } from "./grants.ts";
 import { authorizationServerMetadata, protectedResourceMetadata } from "./metadata.ts";
 import { consentPage, oauthErrorPage } from "./pages.ts";
-import { exchangeCode, refreshTokens, revokeToken } from "./tokens.ts";
+import { revokeToken } from "./revocation.ts";
+import { refreshTokens } from "./rotation.ts";
+import { exchangeCode } from "./tokens.ts";
 
 const DISCOVERY_HEADERS = { "cache-control": "public, max-age=300" };
 const NO_STORE = { "cache-control": "no-store", pragma: "no-cache" };
@@ -47,6 +51,13 @@ function registrationBody(body: unknown): unknown {
   } catch {
     throw new OAuthError("invalid_client_metadata", "The registration request must be a JSON object (application/json).");
   }
+}
+
+/** Dashboard callers of the grant APIs: any member of the org; org:manage reaches every member's grants. */
+async function grantCaller(deps: Deps, request: Request) {
+  const principal = await authenticate(deps, request);
+  const membership = orgOf(principal, request);
+  return { orgId: membership.orgId, memberId: principal.member.id, everyone: hasRole(membership.roles, "org:manage") };
 }
 
 async function principalOf(deps: Deps, request: Request) {
@@ -102,5 +113,19 @@ export function oauthRoutes(deps: Deps) {
       if (!params.token) throw new OAuthError("invalid_request", "token is required.");
       await revokeToken(deps, client, params.token);
       return new Response(null, { status: 200, headers: NO_STORE });
-    });
+    })
+    // Connected apps in the dashboard: a member's own grants (every member's with org:manage).
+    .get("/api/oauth/grants", async ({ request }) => {
+      const { orgId, memberId, everyone } = await grantCaller(deps, request);
+      return listGrants(deps, orgId, memberId, everyone);
+    })
+    .delete(
+      "/api/oauth/grants/:id",
+      async ({ params, request }) => {
+        const { orgId, memberId, everyone } = await grantCaller(deps, request);
+        await revokeGrantOfOrg(deps, orgId, memberId, everyone, params.id);
+        return new Response(null, { status: 204 });
+      },
+      { params: t.Object({ id: t.String({ maxLength: 64 }) }) },
+    );
 }

@@ -8,7 +8,8 @@
 // too (a flood of bad tokens costs one lookup each per TTL). Keys are the tokens' SHA-256.
 import { sha256Hex } from "../crypto/tokens.ts";
 import type { Deps } from "../deps.ts";
-import { ACCESS_TOKEN_PREFIX, type AccessContext, verifyAccessTokenHash } from "./tokens.ts";
+import { ACCESS_TOKEN_PREFIX } from "./tokens.ts";
+import { type AccessContext, verifyAccessTokenHash } from "./verify.ts";
 
 /** Revocation reaches every instance within this long. */
 export const ACCESS_CACHE_TTL_MS = 500;

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { memberships } from "../../src/db/schema/index.ts";
-import { verifyAccessToken } from "../../src/oauth/tokens.ts";
+import { verifyAccessToken } from "../support/oauth.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { expectOAuthError, obtainTokens, refresh, registerClient, signedInMember, SETUP_TIMEOUT } from "./helpers.ts";
 

@@ -3,9 +3,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createOrg } from "../../src/orgs/service.ts";
 import { DEFAULT_SCOPES, SCOPES, type Scope } from "../../src/oauth/scopes.ts";
-import { verifyAccessToken } from "../../src/oauth/tokens.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
-import { Browserless, pkcePair } from "../support/oauth.ts";
+import { Browserless, pkcePair, verifyAccessToken } from "../support/oauth.ts";
 import {
   AUTHORIZE_PATH,
   authorizeQuery,

@@ -1,9 +1,9 @@
 // The refresh_token grant (RFC 6749 §6, §10.4; OAuth 2.1 §4.3.1 rotation; RFC 8707 §2.2;
 // INTEROP A.11, A.12 refresh under concurrency).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { verifyAccessToken, REFRESH_REUSE_GRACE_MS } from "../../src/oauth/tokens.ts";
+import { REFRESH_REUSE_GRACE_MS } from "../../src/oauth/rotation.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
-import { Browserless } from "../support/oauth.ts";
+import { Browserless, verifyAccessToken } from "../support/oauth.ts";
 import {
   ACCESS_TOKEN,
   basic,

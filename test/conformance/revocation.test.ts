@@ -1,8 +1,7 @@
 // Token revocation (RFC 7009; interface §4.4 "idempotent; always 200"; INTEROP A.16).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { verifyAccessToken } from "../../src/oauth/tokens.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
-import { Browserless } from "../support/oauth.ts";
+import { Browserless, verifyAccessToken } from "../support/oauth.ts";
 import { basic, expectOAuthError, obtainCode, obtainTokens, redeem, refresh, registerClient, REVOKE_PATH, revoke, signedInMember, type Tokens, SETUP_TIMEOUT } from "./helpers.ts";
 
 let app: TestApp;

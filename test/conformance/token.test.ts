@@ -1,9 +1,8 @@
 // The token endpoint, authorization_code grant (RFC 6749 §3.2, §4.1.3, §5.1, §5.2, §2.3.1;
 // RFC 7636 §4.5–4.6; RFC 8707 §2.2; interface §2.4, §4.4; INTEROP A.11, A.13).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { verifyAccessToken } from "../../src/oauth/tokens.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
-import { Browserless, pkcePair } from "../support/oauth.ts";
+import { Browserless, pkcePair, verifyAccessToken } from "../support/oauth.ts";
 import {
   ACCESS_TOKEN,
   basic,

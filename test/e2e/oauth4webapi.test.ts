@@ -6,9 +6,8 @@
 // that the client trusts as its only CA: the TLS connection is verified, not waved through.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import * as oauth from "oauth4webapi";
-import { verifyAccessToken } from "../../src/oauth/tokens.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
-import { Browserless, consentFields } from "../support/oauth.ts";
+import { Browserless, consentFields, verifyAccessToken } from "../support/oauth.ts";
 import { freePort } from "../support/process.ts";
 import { selfSignedCertificate } from "../support/tls.ts";
 

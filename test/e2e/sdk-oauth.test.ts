@@ -3,10 +3,10 @@
 // then keeps going across access-token expiry by refreshing (issue: OAuth must-show 1 and 2).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createDoc } from "../../src/workspace/docs.ts";
-import { REFRESH_REUSE_GRACE_MS, verifyAccessToken } from "../../src/oauth/tokens.ts";
+import { REFRESH_REUSE_GRACE_MS } from "../../src/oauth/rotation.ts";
 import { seedOrg, serveTestApp, type ServedTestApp } from "../support/app.ts";
 import { connectWithOAuth, TestOAuthProvider } from "../support/mcp-client.ts";
-import { Browserless, consentFields, tokenRequest } from "../support/oauth.ts";
+import { Browserless, consentFields, tokenRequest, verifyAccessToken } from "../support/oauth.ts";
 
 let app: ServedTestApp;
 let org: Awaited<ReturnType<typeof seedOrg>>;

@@ -1,6 +1,8 @@
 // Walking the authorization-code flow the way a person's browser does, without a browser:
 // follow redirects by hand with a cookie jar, sign in, read the consent form, answer it.
+import { sha256Hex } from "../../src/crypto/tokens.ts";
 import { s256 } from "../../src/oauth/checks/pkce.ts";
+import { verifyAccessTokenHash } from "../../src/oauth/verify.ts";
 import type { TestApp } from "./app.ts";
 
 export function pkcePair() {
@@ -96,4 +98,13 @@ export async function rpc(app: TestApp, token: string | undefined, message: unkn
   });
   const text = await res.text();
   return { res, text, body: text ? (JSON.parse(text) as any) : undefined };
+}
+
+/**
+ * The tool server's own check of an access token (src/oauth/verify.ts), without the cache: the
+ * one look behind the curtain the OAuth tests take. Null for anything that is not a live token.
+ */
+export function verifyAccessToken(app: { deps: TestApp["deps"] } | TestApp["deps"], token: string) {
+  const deps = "deps" in app ? app.deps : app;
+  return verifyAccessTokenHash(deps, sha256Hex(token));
 }
