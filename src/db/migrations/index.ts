@@ -8,6 +8,7 @@ import m5 from "./0005_sour_prism.sql" with { type: "text" };
 import m6 from "./0006_stiff_chronomancer.sql" with { type: "text" };
 import m7 from "./0007_tired_bedlam.sql" with { type: "text" };
 import m8 from "./0008_campaigns_outbox.sql" with { type: "text" };
+import m9 from "./0009_daffy_makkari.sql" with { type: "text" };
 
 export const migrationFiles: { tag: string; when: number; breakpoints: boolean; sql: string }[] = [
   { tag: "0000_core", when: 1795253253534, breakpoints: true, sql: m0 },
@@ -19,4 +20,5 @@ export const migrationFiles: { tag: string; when: number; breakpoints: boolean; 
   { tag: "0006_stiff_chronomancer", when: 1795435242124, breakpoints: true, sql: m6 },
   { tag: "0007_tired_bedlam", when: 1795435276395, breakpoints: true, sql: m7 },
   { tag: "0008_campaigns_outbox", when: 1795435691273, breakpoints: true, sql: m8 },
+  { tag: "0009_daffy_makkari", when: 1795435768193, breakpoints: true, sql: m9 },
 ];
