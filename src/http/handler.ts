@@ -59,7 +59,7 @@ export function createHandler(
     const started = performance.now();
     const given = request.headers.get("x-request-id");
     const id = given && REQUEST_ID.test(given) ? given : crypto.randomUUID();
-    setRequestMeta(request, { id, ip: clientIp(request, server, options.trustProxy) });
+    setRequestMeta(request, { id, ip: clientIp(request, server, options.trustProxy), server });
     const refused = refusal(request, baseUrl);
     const response = refused ? refused.toResponse(id) : await fetch(request);
     response.headers.set("x-request-id", id);
