@@ -13,19 +13,14 @@ import { createHandler, type Handler } from "./http/handler.ts";
 import { healthRoutes } from "./health/routes.ts";
 import { inboxRoutes } from "./inbox/routes.ts";
 import { connectorRoutes } from "./connectors/routes.ts";
-import { connectorTools } from "./connectors/tools.ts";
-import { customActionTools } from "./integrations/custom-actions.ts";
 import { integrationRoutes } from "./integrations/routes.ts";
 import { mcpRoutes } from "./mcp/routes.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
-import { createAccessVerifier } from "./oauth/token-cache.ts";
-import { createLeasedLimiter } from "./ratelimit/leased.ts";
-import { builtinTools, createRegistry, type Registry } from "./tools/registry.ts";
 import { toggleRoutes } from "./tools/routes.ts";
 import { docsRoutes } from "./workspace/docs-routes.ts";
 import { stylesheet } from "./web/html.ts";
 
-export function createApp(deps: Deps, registry: Registry = createRegistry([builtinTools, customActionTools, connectorTools])) {
+export function createApp(deps: Deps) {
   void warmUpSignIn();
   return new Elysia()
     .use(errorHandling(deps.log))
@@ -49,8 +44,8 @@ export function createApp(deps: Deps, registry: Registry = createRegistry([built
     .use(healthRoutes(deps))
     .use(authRoutes(deps))
     .use(oauthRoutes(deps))
-    .use(mcpRoutes(deps, registry, createAccessVerifier(deps), createLeasedLimiter(deps.db)))
-    .use(toggleRoutes(deps, registry))
+    .use(mcpRoutes(deps))
+    .use(toggleRoutes(deps))
     .use(agentRoutes(deps))
     .use(docsRoutes(deps))
     .use(integrationRoutes(deps))

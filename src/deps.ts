@@ -1,12 +1,18 @@
 // What every feature function may use, built once at boot (src/server.ts) or per test file
-// (test/support/app.ts) and passed down explicitly. Nothing reaches for globals instead.
+// (test/support/app.ts) by `buildDeps`, and passed down explicitly. Nothing reaches for globals
+// instead: every cache, limiter and in-flight map lives in an object built here.
 import type { Config } from "./config.ts";
 import type { FieldCipher } from "./crypto/fields.ts";
-import type { Db } from "./db/client.ts";
+import type { Database, Db } from "./db/client.ts";
+import { createInvalidation, type Invalidation } from "./invalidation.ts";
 import type { Logger } from "./log.ts";
-import type { SingleFlight } from "./kit/single-flight.ts";
+import { createSingleFlight, type SingleFlight } from "./kit/single-flight.ts";
 import type { Timers } from "./kit/timers.ts";
 import type { GuardOptions } from "./net/guard.ts";
+import { type AccessVerifier, createAccessVerifier } from "./oauth/token-cache.ts";
+import { createLeasedLimiter, type Limiter } from "./ratelimit/leased.ts";
+import { toolProviders } from "./tools/providers.ts";
+import { createToolRuntime, type ToolRuntime } from "./tools/runtime.ts";
 
 export interface Deps {
   config: Readonly<Config>;
@@ -21,4 +27,30 @@ export interface Deps {
   timers: Timers;
   /** Connector OAuth refreshes in flight, so parallel calls that met a 401 share one refresh (src/connectors/credentials.ts). */
   connectorRefreshes: SingleFlight<Record<string, string>>;
+  /** The one rate limiter (leased counters in the database: exact across instances). */
+  limiter: Limiter;
+  /** Runs every tool call, whoever asks (src/tools/runtime.ts). `deps.tools.invalidate(orgId)` after a change. */
+  tools: ToolRuntime;
+  /** Verified access tokens, cached briefly; `invalidate()` after any revocation. */
+  accessTokens: AccessVerifier;
+  /** Drops cached state here and in every other instance (src/invalidation.ts). */
+  invalidation: Invalidation;
+}
+
+/** What the caller supplies; everything stateful is built here. */
+export type DepsInput = Omit<Deps, "connectorRefreshes" | "limiter" | "tools" | "accessTokens" | "invalidation"> & {
+  /** LISTEN of the database (src/db/client.ts), so other instances' changes reach this one. */
+  listen?: Database["listen"];
+};
+
+export async function buildDeps(input: DepsInput): Promise<Deps> {
+  const { listen, ...base } = input;
+  const invalidation = createInvalidation({ db: base.db, log: base.log, listen });
+  const limiter = createLeasedLimiter(base.db);
+  // The runtime and the verifier read `deps` when called, never while being built: complete it below.
+  const deps = { ...base, connectorRefreshes: createSingleFlight<Record<string, string>>(), limiter, invalidation } as unknown as Deps;
+  deps.tools = createToolRuntime(deps, { providers: toolProviders, limiter, invalidation });
+  deps.accessTokens = createAccessVerifier(deps, invalidation);
+  await invalidation.start();
+  return deps;
 }

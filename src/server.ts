@@ -10,8 +10,7 @@ import { resolveSecretKey } from "./crypto/secret-key.ts";
 import { type Database, openPglite, openPostgres } from "./db/client.ts";
 import { acquireDataDirLock } from "./db/lock.ts";
 import { migrate } from "./db/migrate.ts";
-import type { Deps } from "./deps.ts";
-import { createSingleFlight } from "./kit/single-flight.ts";
+import { buildDeps, type Deps } from "./deps.ts";
 import { realTimers } from "./kit/timers.ts";
 import { MAX_BODY_BYTES } from "./http/body.ts";
 import { systemResolver } from "./net/guard.ts";
@@ -56,16 +55,19 @@ export async function openServices(config: Readonly<Config>, log: Logger): Promi
     await close();
     throw error;
   }
-  const deps: Deps = {
+  const deps = await buildDeps({
     config,
     db: database.db,
+    listen: database.listen,
     cipher: createFieldCipher(secretKey),
     log,
     now: () => new Date(),
     guard: { allowLoopback: config.nodeEnv === "development", resolver: systemResolver },
     timers: realTimers,
-    connectorRefreshes: createSingleFlight(),
-  };
+  }).catch(async (error) => {
+    await close();
+    throw error;
+  });
   return { deps, database, close };
 }
 

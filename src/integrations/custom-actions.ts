@@ -12,7 +12,7 @@ import { live } from "../kit/rows.ts";
 import { isTimeout } from "../kit/timeouts.ts";
 import { BlockedUrlError, checkUrl, guardedFetch, readCapped, RedirectRefusedError, ResponseTooLargeError } from "../net/guard.ts";
 import type { JsonSchemaObject, ToolDefinition, ToolProvider } from "../tools/types.ts";
-import { argumentProblem } from "../tools/validate.ts";
+import { schemaProblem } from "../tools/validate.ts";
 
 export const CUSTOM_ACTION_LIMITS = { callTimeoutMs: 30_000, responseBytes: 1024 * 1024, headers: 20, headerValue: 8000 };
 export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
@@ -66,7 +66,7 @@ function checkSchema(schema: JsonSchemaObject): ErrorDetail[] {
   const tooBig = checkFreeForm(schema, SCHEMA_LIMITS);
   if (tooBig) return [{ path: "/input_schema", message: tooBig }];
   if (schema.type !== "object") return [{ path: "/input_schema/type", message: 'must be "object"' }];
-  return argumentProblem(schema, {}) === "the tool's input schema is invalid" ? [{ path: "/input_schema", message: "is not a valid JSON Schema" }] : [];
+  return schemaProblem(schema) ? [{ path: "/input_schema", message: "is not a valid JSON Schema" }] : [];
 }
 
 async function checkTarget(deps: Deps, url: string): Promise<ErrorDetail[]> {

@@ -1,14 +1,7 @@
 // JSON-RPC 2.0 envelopes for the tool server (interface §4.2, §7.1): validating one message,
-// building responses. Batches are arrays of messages (valid in MCP 2025-03-26).
-export const RPC = {
-  PARSE_ERROR: -32700,
-  INVALID_REQUEST: -32600,
-  METHOD_NOT_FOUND: -32601,
-  INVALID_PARAMS: -32602,
-  INTERNAL_ERROR: -32603,
-  UNAUTHORIZED: -32001,
-  FORBIDDEN: -32002,
-} as const;
+// building responses. Batches are arrays of messages (valid in MCP 2025-03-26). Error codes are
+// RPC in src/errors.ts, next to the AppError they map.
+import { RPC } from "../errors.ts";
 
 export type RpcId = string | number;
 
@@ -26,24 +19,8 @@ export interface RpcResponse {
   error?: { code: number; message: string; data?: unknown };
 }
 
-/** An error a method handler raises; HTTP status and headers matter when it is the only response. */
-export class RpcError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-    readonly http?: { status: number; headers?: Record<string, string> },
-  ) {
-    super(message);
-  }
-}
-
 export const success = (id: RpcId, result: unknown): RpcResponse => ({ jsonrpc: "2.0", id, result });
-export const failure = (id: RpcId | null, code: number, message: string, data?: unknown): RpcResponse => ({
-  jsonrpc: "2.0",
-  id,
-  error: { code, message, ...(data !== undefined ? { data } : {}) },
-});
+export const failure = (id: RpcId | null, error: { code: number; message: string; data?: unknown }): RpcResponse => ({ jsonrpc: "2.0", id, error });
 
 function validId(id: unknown): id is RpcId {
   return typeof id === "string" ? id.length <= 256 : typeof id === "number" && Number.isSafeInteger(id);
@@ -52,14 +29,14 @@ function validId(id: unknown): id is RpcId {
 /** Checks one message's envelope. MCP forbids null ids; ids are strings or integers. */
 export function parseMessage(message: unknown): { request: RpcRequest } | { error: RpcResponse } {
   if (typeof message !== "object" || message === null || Array.isArray(message))
-    return { error: failure(null, RPC.INVALID_REQUEST, "Invalid Request: a JSON-RPC message must be an object.") };
+    return { error: failure(null, { code: RPC.INVALID_REQUEST, message: "Invalid Request: a JSON-RPC message must be an object." }) };
   const m = message as Record<string, unknown>;
   const id = "id" in m ? m.id : undefined;
   const replyId = validId(id) ? id : null;
-  if (m.jsonrpc !== "2.0") return { error: failure(replyId, RPC.INVALID_REQUEST, 'Invalid Request: jsonrpc must be "2.0".') };
-  if ("id" in m && !validId(id)) return { error: failure(null, RPC.INVALID_REQUEST, "Invalid Request: id must be a string or an integer.") };
-  if (typeof m.method !== "string" || m.method === "") return { error: failure(replyId, RPC.INVALID_REQUEST, "Invalid Request: method must be a non-empty string.") };
+  if (m.jsonrpc !== "2.0") return { error: failure(replyId, { code: RPC.INVALID_REQUEST, message: 'Invalid Request: jsonrpc must be "2.0".' }) };
+  if ("id" in m && !validId(id)) return { error: failure(null, { code: RPC.INVALID_REQUEST, message: "Invalid Request: id must be a string or an integer." }) };
+  if (typeof m.method !== "string" || m.method === "") return { error: failure(replyId, { code: RPC.INVALID_REQUEST, message: "Invalid Request: method must be a non-empty string." }) };
   if ("params" in m && m.params !== undefined && (typeof m.params !== "object" || m.params === null || Array.isArray(m.params)))
-    return { error: failure(replyId, RPC.INVALID_PARAMS, "Invalid params: params must be an object.") };
+    return { error: failure(replyId, { code: RPC.INVALID_PARAMS, message: "Invalid params: params must be an object." }) };
   return { request: { ...(validId(id) ? { id } : {}), method: m.method, ...(m.params ? { params: m.params as Record<string, unknown> } : {}) } };
 }

@@ -1,27 +1,35 @@
 // Bearer verification for the tool server, with a short-lived cache of verified tokens.
 //
 // Why a cache: every tool-server request carries a token; looking it up costs a database round
-// trip, which dominates a `ping`. Why it is safe: an entry lives at most ACCESS_CACHE_TTL_MS
-// (and never past the token's expiry), so a revocation — of the token, its grant, the member's
-// membership or the client, made by any process or directly in the database — takes effect on
-// every instance within that time, without cross-instance messaging. Unknown tokens are cached
+// trip, which dominates a `ping`. Why it is safe: a revocation made through the service calls
+// `invalidate()`, which empties the cache of this process at once (the very next request looks
+// the token up again) and of every other instance through NOTIFY (src/invalidation.ts). An entry
+// lives at most ACCESS_CACHE_TTL_MS (and never past the token's expiry), which bounds what a lost
+// notification or a change made directly in the database leaves cached. Unknown tokens are cached
 // too (a flood of bad tokens costs one lookup each per TTL). Keys are the tokens' SHA-256.
 import { sha256Hex } from "../crypto/tokens.ts";
 import type { Deps } from "../deps.ts";
+import type { Invalidation } from "../invalidation.ts";
 import { ACCESS_TOKEN_PREFIX } from "./tokens.ts";
 import { type AccessContext, verifyAccessTokenHash } from "./verify.ts";
 
-/** Revocation reaches every instance within this long. */
+/** Without a notification, a revocation reaches every instance within this long. */
 export const ACCESS_CACHE_TTL_MS = 500;
 const MAX_ENTRIES = 20_000;
 
 export interface AccessVerifier {
   verify(token: string): Promise<AccessContext | null>;
+  /** After any revocation (token, grant, membership, client): forget every verified token, here and in every instance. */
+  invalidate(): void;
 }
 
-export function createAccessVerifier(deps: Deps): AccessVerifier {
+export function createAccessVerifier(deps: Deps, invalidation: Invalidation): AccessVerifier {
   const cache = new Map<string, { value: Promise<AccessContext | null>; until: number }>();
+  invalidation.subscribe("tokens", () => cache.clear());
   return {
+    invalidate() {
+      invalidation.publish("tokens", "*");
+    },
     verify(token) {
       if (!token.startsWith(ACCESS_TOKEN_PREFIX) || token.length > 128) return Promise.resolve(null);
       const now = deps.now().getTime();

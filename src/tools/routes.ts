@@ -2,22 +2,21 @@
 import { Elysia, t } from "elysia";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
-import type { Registry } from "./registry.ts";
 import { listAgentActions, setAgentActions } from "./toggles.ts";
 
 const Ids = t.Array(t.String({ minLength: 1, maxLength: 200 }), { maxItems: 500 });
 
-export function toggleRoutes(deps: Deps, registry: Registry) {
+export function toggleRoutes(deps: Deps) {
   return new Elysia({ name: "agent-actions" })
     .get("/api/agents/:agent_id/actions", async ({ params, request }) => {
       const { orgId } = await requireMember(deps, request, "integrations:view");
-      return { actions: await listAgentActions(deps, registry, orgId, params.agent_id) };
+      return { actions: await listAgentActions(deps, orgId, params.agent_id) };
     })
     .patch(
       "/api/agents/:agent_id/actions",
       async ({ body, params, request }) => {
         const { orgId } = await requireMember(deps, request, "integrations:manage");
-        return { actions: await setAgentActions(deps, registry, orgId, params.agent_id, body) };
+        return { actions: await setAgentActions(deps, orgId, params.agent_id, body) };
       },
       { body: t.Object({ enable: t.Optional(Ids), disable: t.Optional(Ids) }, { additionalProperties: false }) },
     );

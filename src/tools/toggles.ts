@@ -5,7 +5,6 @@ import { agentActionToggles, agents } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
-import type { Registry } from "./registry.ts";
 
 export async function agentOfOrg(deps: Deps, orgId: string, agentId: string) {
   if (!isUuid(agentId)) throw AppError.notFound("No such agent.");
@@ -14,9 +13,9 @@ export async function agentOfOrg(deps: Deps, orgId: string, agentId: string) {
   return agent;
 }
 
-export async function listAgentActions(deps: Deps, registry: Registry, orgId: string, agentId: string) {
+export async function listAgentActions(deps: Deps, orgId: string, agentId: string) {
   await agentOfOrg(deps, orgId, agentId);
-  const tools = await registry.orgTools(deps, orgId);
+  const tools = await deps.tools.catalog(orgId);
   const toggles = new Map((await deps.db.select().from(agentActionToggles).where(eq(agentActionToggles.agentId, agentId))).map((t) => [t.actionId, t.enabled]));
   return tools.map((tool) => ({
     id: tool.name,
@@ -29,9 +28,9 @@ export async function listAgentActions(deps: Deps, registry: Registry, orgId: st
   }));
 }
 
-export async function setAgentActions(deps: Deps, registry: Registry, orgId: string, agentId: string, change: { enable?: string[]; disable?: string[] }) {
+export async function setAgentActions(deps: Deps, orgId: string, agentId: string, change: { enable?: string[]; disable?: string[] }) {
   await agentOfOrg(deps, orgId, agentId);
-  const known = new Set((await registry.orgTools(deps, orgId)).map((t) => t.name));
+  const known = new Set((await deps.tools.catalog(orgId)).map((t) => t.name));
   const enable = change.enable ?? [];
   const disable = change.disable ?? [];
   const problems = [
@@ -47,7 +46,9 @@ export async function setAgentActions(deps: Deps, registry: Registry, orgId: str
       .insert(agentActionToggles)
       .values(rows)
       .onConflictDoUpdate({ target: [agentActionToggles.agentId, agentActionToggles.actionId], set: { enabled: sql.raw("excluded.enabled"), updatedAt: now } });
-  return listAgentActions(deps, registry, orgId, agentId);
+  // Read-your-writes: the next call on any channel sees the change (issue #10 item 4).
+  deps.tools.invalidate(orgId);
+  return listAgentActions(deps, orgId, agentId);
 }
 
 /**
@@ -63,4 +64,5 @@ export async function forgetActions(deps: Deps, orgId: string, prefix: string, k
     .where(and(inArray(agentActionToggles.agentId, orgAgents), like(agentActionToggles.actionId, `${prefix.replace(/[\\%_]/g, "\\$&")}%`)));
   for (const t of toggles.filter((t) => !keep.has(t.actionId)))
     await deps.db.delete(agentActionToggles).where(and(eq(agentActionToggles.agentId, t.agentId), eq(agentActionToggles.actionId, t.actionId)));
+  deps.tools.invalidate(orgId);
 }

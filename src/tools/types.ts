@@ -1,6 +1,8 @@
 // What a tool is, once, for every caller (the MCP tool server and the chat pipeline): name,
 // description, input schema, annotations, the scope it needs, where it comes from and how it runs.
+import type { Actor } from "../activity/actor.ts";
 import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
 import type { Scope } from "../oauth/scopes.ts";
 import type { FeatureFlag } from "../kit/flags.ts";
 import type { BoundCustomer } from "../workspace/customers.ts";
@@ -23,15 +25,21 @@ export interface ToolSource {
   label: string;
 }
 
+/** Where a tool call comes from (recorded in the audit row). */
+export type Channel = "mcp" | "chat" | "campaign" | "dashboard";
+
 export interface ToolContext {
   deps: Deps;
   orgId: string;
-  channel: "mcp" | "chat";
+  channel: Channel;
+  actor: Actor;
   clientId?: string;
   memberId?: string;
   agentId?: string;
   /** The customer the call acts for; data tools then see only them. */
   boundCustomer?: BoundCustomer;
+  /** Aborts when the runtime's deadline for this call passes (src/tools/runtime.ts). */
+  signal?: AbortSignal;
 }
 
 export interface ToolResult {
@@ -58,15 +66,23 @@ export interface ToolDefinition {
   execute(ctx: ToolContext, args: Record<string, unknown>): Promise<ToolResult>;
 }
 
-/** A failure the caller should see with its kind preserved (interface §7.1 tool failure mapping). */
-export class ToolError extends Error {
-  constructor(
-    readonly kind: "unauthorized" | "validation" | "not_found" | "failed",
-    message: string,
-  ) {
-    super(message);
+/**
+ * A tool failure with its kind preserved (interface §7.1 tool failure mapping): an AppError like
+ * any other, so a tool may equally throw `AppError.notFound(...)` or `AppError.badRequest(...)`.
+ */
+export class ToolError extends AppError {
+  constructor(kind: "unauthorized" | "validation" | "not_found" | "failed", message: string) {
+    const [status, code] = TOOL_ERROR_KINDS[kind];
+    super(status, code, message);
   }
 }
+
+const TOOL_ERROR_KINDS = {
+  unauthorized: [403, "forbidden"],
+  validation: [400, "validation_failed"],
+  not_found: [404, "not_found"],
+  failed: [502, "tool_failed"],
+} as const;
 
 /** Produces the tools one org has from one kind of source. */
 export type ToolProvider = (deps: Deps, orgId: string) => Promise<ToolDefinition[]>;

@@ -4,9 +4,8 @@ import { randomBytes } from "node:crypto";
 import { createAppHandler } from "../../src/app.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
 import { createFieldCipher } from "../../src/crypto/fields.ts";
-import type { Deps } from "../../src/deps.ts";
+import { buildDeps, type Deps } from "../../src/deps.ts";
 import type { Handler } from "../../src/http/handler.ts";
-import { createSingleFlight } from "../../src/kit/single-flight.ts";
 import type { Timers } from "../../src/kit/timers.ts";
 import { createLogger } from "../../src/log.ts";
 import { createOrg, type CreatedOrg } from "../../src/orgs/service.ts";
@@ -78,16 +77,16 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     if (!known) throw new Error(`test resolver: unknown host ${host}`);
     return known;
   };
-  const deps: Deps = {
+  const deps = await buildDeps({
     config,
     db: database.db,
+    listen: database.listen,
     cipher: createFieldCipher(config.secretKey!),
     log: createLogger("debug", (line) => rawLogs.push(line)),
     now: () => clock.now,
     guard: { allowLoopback: config.nodeEnv === "development", resolver: async (host) => resolver(host) },
     timers,
-    connectorRefreshes: createSingleFlight(),
-  };
+  });
   const handle = createAppHandler(deps);
   const app: TestApp = {
     deps,

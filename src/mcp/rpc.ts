@@ -1,0 +1,162 @@
+// The tool server's JSON-RPC engine (interface §4.2, §7.1): one authenticated POST body in, one
+// HTTP answer out. It parses the body (bounded), splits a batch, checks each envelope, charges the
+// per-token limit, and dispatches initialize, ping, tools/list and tools/call — the last two
+// straight to the tool runtime (deps.tools), which owns visibility, validation, limits, deadlines
+// and the audit row. Every failure is an AppError, mapped to the wire here and nowhere else.
+import type { Deps } from "../deps.ts";
+import { AppError, messageOf, RPC } from "../errors.ts";
+import { JsonInputError, parseJsonBounded } from "../http/json.ts";
+import type { AccessContext } from "../oauth/verify.ts";
+import { chargeToken, methodClass, rateLimitHeaders } from "../ratelimit/per-token.ts";
+import type { Taken } from "../ratelimit/fixed-window.ts";
+import type { CallScope } from "../tools/runtime.ts";
+import { boundCustomerOf, findEndUser, findEndUserByEmail } from "../workspace/customers.ts";
+import { failure, parseMessage, type RpcId, type RpcRequest, type RpcResponse, success } from "./jsonrpc.ts";
+
+export const PROTOCOL_VERSION = "2025-03-26";
+export const SERVER_INFO = { name: "svc-agents", version: "1.0.0" };
+export const METHODS = ["initialize", "ping", "tools/list", "tools/call"] as const;
+
+export interface RpcAnswer {
+  status: number;
+  headers: Record<string, string>;
+  /** Null for 202 (only notifications were sent, INTEROP A.2). */
+  body: unknown;
+}
+
+/**
+ * The HTTP status an error gives a single-message answer. JSON-RPC errors travel in a 200, except
+ * where a client acts on the status: 401 (refresh), 403 insufficient_scope (INTEROP A.6), 429
+ * (back off, §7.1), and an envelope the server cannot read at all (400).
+ */
+function httpOf(error: AppError): { status: number; headers?: Record<string, string> } | undefined {
+  if (error.status === 401 || error.status === 429 || error.reason === "scope") return { status: error.status, headers: error.headers };
+  if (error.rpcCode === RPC.PARSE_ERROR || error.rpcCode === RPC.INVALID_REQUEST) return { status: 400 };
+  return undefined;
+}
+
+function asAppError(deps: Deps, method: string, error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  deps.log.error("tool server method failed", { method, error: messageOf(error) });
+  return new AppError(500, "internal_error", "Internal error.");
+}
+
+function text(value: unknown): string {
+  return typeof value === "string" ? value : JSON.stringify(value, null, 2);
+}
+
+/** `_meta.bound_end_user_id` / `bound_email`, resolved within the token's org on every call. */
+async function boundCustomer(deps: Deps, orgId: string, meta: unknown) {
+  if (meta === undefined) return undefined;
+  if (typeof meta !== "object" || meta === null || Array.isArray(meta)) throw AppError.badRequest("Invalid params: _meta must be an object.");
+  const { bound_end_user_id: id, bound_email: email } = meta as Record<string, unknown>;
+  if (id === undefined && email === undefined) return undefined;
+  if ((id !== undefined && typeof id !== "string") || (email !== undefined && typeof email !== "string"))
+    throw AppError.badRequest("Invalid params: _meta.bound_end_user_id and _meta.bound_email must be strings.");
+  const byId = id !== undefined ? await findEndUser(deps, orgId, id) : null;
+  const byEmail = email !== undefined ? await findEndUserByEmail(deps, orgId, email) : null;
+  const user = id !== undefined ? byId : byEmail;
+  // The same answer whether the customer is unknown, stale or another org's: no hint either way.
+  if (!user || (byId && email !== undefined && byEmail?.id !== byId.id)) throw AppError.badRequest("Invalid params: the bound customer is not known in this organisation.");
+  return boundCustomerOf(user);
+}
+
+async function dispatch(deps: Deps, scope: CallScope, request: RpcRequest): Promise<unknown> {
+  switch (request.method) {
+    case "initialize":
+      // INTEROP A.3: answer 2025-03-26 whatever the client proposes.
+      return { protocolVersion: PROTOCOL_VERSION, serverInfo: SERVER_INFO, capabilities: { tools: { listChanged: false } } };
+    case "ping":
+      return {};
+    case "tools/list":
+      return {
+        tools: (await deps.tools.list(scope)).map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, annotations: { destructiveHint: tool.destructive } })),
+      };
+    case "tools/call": {
+      const params = request.params ?? {};
+      const result = await deps.tools.call(
+        { ...scope, resolveCustomer: () => boundCustomer(deps, scope.orgId, params._meta) },
+        // Checked by the runtime, which audits a call whatever its name is.
+        params.name as string,
+        params.arguments,
+      );
+      return { content: [{ type: "text", text: text(result.value) }], isError: result.isError === true };
+    }
+    default:
+      throw new AppError(404, "method_not_found", `Method not found: ${request.method}`);
+  }
+}
+
+/** The body's JSON, or the single error answer when it is not acceptable JSON at all. */
+function parseBody(body: string): { parsed: unknown } | { error: AppError } {
+  try {
+    return { parsed: parseJsonBounded(body) };
+  } catch (error) {
+    if (!(error instanceof JsonInputError)) throw error;
+    // Not JSON at all → -32700; JSON we refuse to read (too deep, control characters in strings,
+    // duplicate keys: src/http/json.ts) → -32600. Either way there is no request to run or audit.
+    return {
+      error:
+        error.kind === "syntax"
+          ? AppError.rpcEnvelope(RPC.PARSE_ERROR, "Parse error: the body is not valid JSON.")
+          : AppError.rpcEnvelope(RPC.INVALID_REQUEST, `Invalid Request: ${error.message}`),
+    };
+  }
+}
+
+/** Runs one POST /api/mcp body for a verified token. */
+export async function handleRpc(deps: Deps, body: string, token: AccessContext): Promise<RpcAnswer> {
+  const read = parseBody(body);
+  if ("error" in read) return { status: 400, headers: {}, body: failure(null, read.error.toRpc()) };
+  const batch = Array.isArray(read.parsed);
+  const messages = batch ? (read.parsed as unknown[]) : [read.parsed];
+  if (batch && messages.length === 0) return { status: 400, headers: {}, body: failure(null, { code: RPC.INVALID_REQUEST, message: "Invalid Request: an empty batch." }) };
+
+  let tightest: Taken | undefined;
+  const noteCharge = (taken: Taken) => {
+    if (!tightest || taken.limit - taken.count < tightest.limit - tightest.count) tightest = taken;
+  };
+  const scope: CallScope = {
+    actor: { kind: "token", tokenId: token.tokenId, clientId: token.clientId, memberId: token.memberId, scopes: token.scopes },
+    orgId: token.orgId,
+    channel: "mcp",
+    onTokenCharge: noteCharge,
+  };
+  const responses: RpcResponse[] = [];
+  let http: { status: number; headers?: Record<string, string> } | undefined;
+  for (const message of messages) {
+    const checked = parseMessage(message);
+    if ("error" in checked) {
+      responses.push(checked.error);
+      http ??= { status: 400 };
+      continue;
+    }
+    const { request } = checked;
+    const cls = methodClass(request.method);
+    // A tools/call request is charged by the runtime (so every channel counts it the same way).
+    const runtimeCharges = cls === "tools/call" && request.id !== undefined;
+    if (!runtimeCharges) {
+      const taken = await chargeToken(deps.limiter, deps.config, token.tokenId, cls, deps.now());
+      noteCharge(taken);
+      if (request.id === undefined) continue; // a notification: accepted, nothing to answer (INTEROP A.2)
+      if (!taken.allowed) {
+        const limited = AppError.tooManyRequests(taken.retryAfter, `Rate limit exceeded: ${taken.limit} ${cls === "other" ? "requests" : request.method} per minute per token; retry in ${taken.retryAfter} s.`);
+        responses.push(failure(request.id, limited.toRpc()));
+        http ??= httpOf(limited);
+        continue;
+      }
+    }
+    try {
+      responses.push(success(request.id as RpcId, await dispatch(deps, scope, request)));
+    } catch (error) {
+      const failed = asAppError(deps, request.method, error);
+      responses.push(failure(request.id as RpcId, failed.toRpc()));
+      http ??= httpOf(failed);
+    }
+  }
+  const headers = tightest ? rateLimitHeaders(tightest) : {};
+  if (responses.length === 0) return { status: 202, headers, body: null };
+  // A batch answers 200 with every entry; a single message carries its own HTTP status.
+  if (batch) return { status: 200, headers, body: responses };
+  return { status: http?.status ?? 200, headers: { ...headers, ...http?.headers }, body: responses[0] };
+}

@@ -1,0 +1,219 @@
+// The tool runtime: the one function every caller uses to run a tool — an MCP token through
+// /api/mcp, a widget chat's agent, the campaign sender, a dashboard member. For a call it
+//   1. charges the per-token limit (token actors: `tools/call`, interface §8.1),
+//   2. resolves visibility: flags, the agent (named or the org's active one) and its toggles,
+//      scopes (tokens only), the destructive rules (src/tools/registry.ts),
+//   3. validates the arguments against the tool's JSON Schema (Ajv),
+//   4. charges the per-org per-action limit (whatever the channel, §8.1),
+//   5. runs the tool under its deadline,
+//   6. maps every failure to one AppError (validation_failed -32602, not_found -32601,
+//      forbidden/rate_limited -32002, tool_failed -32603), and
+//   7. writes the audit row (action_executions) — always, whatever the input, success or not.
+// It is carried in deps as `deps.tools`; the per-org snapshot and the Ajv cache live inside it.
+import type { Actor } from "../activity/actor.ts";
+import { actionExecutions, type ExecutionOutcome } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { AppError, messageOf } from "../errors.ts";
+import type { Invalidation } from "../invalidation.ts";
+import { isUuid } from "../kit/ids.ts";
+import { isTimeout } from "../kit/timeouts.ts";
+import type { Taken } from "../ratelimit/fixed-window.ts";
+import type { Limiter } from "../ratelimit/leased.ts";
+import { chargeToken } from "../ratelimit/per-token.ts";
+import type { BoundCustomer } from "../workspace/customers.ts";
+import { agentOf, denial, loadSnapshot, type OrgSnapshot, SNAPSHOT_TTL_MS } from "./registry.ts";
+import type { Channel, ToolDefinition, ToolProvider, ToolResult } from "./types.ts";
+import { createArgumentValidator } from "./validate.ts";
+
+export type { Actor } from "../activity/actor.ts";
+export type { Channel } from "./types.ts";
+
+export interface CallScope {
+  actor: Actor;
+  orgId: string;
+  /** The agent acting; default: the org's active agent. */
+  agentId?: string;
+  /** The customer the call acts for: data tools then see only them. */
+  customer?: BoundCustomer;
+  channel: Channel;
+  /**
+   * Resolves the customer inside the call (the tool server's `_meta.bound_*`), so that a binding
+   * that fails is refused and audited like any other bad input.
+   */
+  resolveCustomer?: () => Promise<BoundCustomer | undefined>;
+  /** Told the per-token charge of the call (the tool server reports it in X-RateLimit-* headers). */
+  onTokenCharge?: (taken: Taken) => void;
+}
+
+export interface ToolRuntime {
+  /** Only what this scope may call. */
+  list(scope: CallScope): Promise<ToolDefinition[]>;
+  /** Throws AppError; always writes the audit row. */
+  call(scope: CallScope, name: string, args: unknown): Promise<ToolResult>;
+  /** After any change to tools, toggles, flags or agents: this process at once, others via NOTIFY. */
+  invalidate(orgId: string): void;
+  /** Every tool the org has (flags applied), read fresh: what the agent action toggles list. */
+  catalog(orgId: string): Promise<ToolDefinition[]>;
+}
+
+/**
+ * The backstop deadline of any tool. Outbound tools (connectors, custom actions) have their own
+ * 30 s deadline (interface §8.1) and a more specific message, so this one fires a little later.
+ */
+export const TOOL_DEADLINE_MS = 35_000;
+/** The audit row's error text is capped (issue #10 item 7: one call once stored 60 KB of input). */
+export const AUDIT_ERROR_MAX = 1000;
+const AUDIT_TOOL_MAX = 200;
+
+/** Text safe to store: PostgreSQL refuses NUL in text (issue #10 item 3), and it is capped. */
+function storable(text: string, max: number): string {
+  const clean = text.replace(/\u0000/g, "\uFFFD");
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** What a tool threw, as the AppError the caller sees. Nothing of an unexpected error's cause leaks. */
+function asAppError(deps: Deps, tool: ToolDefinition | undefined, error: unknown): AppError {
+  if (error instanceof AppError) return error.status >= 500 && error.code !== "tool_failed" ? AppError.toolFailed(`${tool?.name ?? "The tool"} failed.`) : error;
+  if (tool && isTimeout(error)) return AppError.toolFailed(`${tool.name} did not answer within ${TOOL_DEADLINE_MS / 1000} s.`);
+  deps.log.error("tool failed", { tool: tool?.name, error: messageOf(error) });
+  return AppError.toolFailed(`${tool?.name ?? "The tool"} failed.`);
+}
+
+/** Runs `work` until it settles or `signal` aborts, whichever comes first. */
+function underDeadline<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason ?? new DOMException("The operation timed out.", "TimeoutError"));
+    if (signal.aborted) return abort();
+    signal.addEventListener("abort", abort, { once: true });
+    work().then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+  });
+}
+
+export interface RuntimeOptions {
+  providers: readonly ToolProvider[];
+  limiter: Limiter;
+  invalidation: Invalidation;
+}
+
+/** `deps` is the object that will carry this runtime (read at call time, never at build time). */
+export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRuntime {
+  const { providers, limiter, invalidation } = options;
+  const validator = createArgumentValidator();
+  const snapshots = new Map<string, { value: Promise<OrgSnapshot>; until: number }>();
+  invalidation.subscribe("tools", (orgId) => snapshots.delete(orgId));
+
+  function snapshot(orgId: string): Promise<OrgSnapshot> {
+    const now = deps.now().getTime();
+    const hit = snapshots.get(orgId);
+    if (hit && hit.until > now) return hit.value;
+    if (snapshots.size > 10_000) for (const [k, v] of snapshots) if (v.until <= now) snapshots.delete(k);
+    const entry = { value: loadSnapshot(deps, providers, orgId), until: now + SNAPSHOT_TTL_MS };
+    snapshots.set(orgId, entry);
+    entry.value.catch(() => snapshots.get(orgId) === entry && snapshots.delete(orgId));
+    return entry.value;
+  }
+
+  const actionLimit = () => ({ limit: deps.config.actionRateLimitPerMinute, windowSeconds: 60 });
+
+  async function audit(scope: CallScope, row: { tool: ToolDefinition | undefined; name: string; agentId: string | undefined; customer: BoundCustomer | undefined; outcome: ExecutionOutcome; error: string | null; started: number }) {
+    const { actor } = scope;
+    const customerId = row.customer?.id ?? (actor.kind === "customer" ? actor.endUserId : null);
+    await deps.db.insert(actionExecutions).values({
+      orgId: scope.orgId,
+      channel: scope.channel,
+      clientId: actor.kind === "token" ? actor.clientId : null,
+      memberId: actor.kind === "token" || actor.kind === "member" ? actor.memberId : null,
+      agentId: row.agentId ?? null,
+      tool: storable(row.name, AUDIT_TOOL_MAX),
+      sourceKind: row.tool?.source.kind ?? "unknown",
+      sourceId: row.tool?.source.id ?? null,
+      boundEndUserId: customerId && isUuid(customerId) ? customerId : null,
+      outcome: row.outcome,
+      durationMs: Math.round(performance.now() - row.started),
+      error: row.error === null ? null : storable(row.error, AUDIT_ERROR_MAX),
+      createdAt: deps.now(),
+    });
+  }
+
+  return {
+    async list(scope) {
+      const snap = await snapshot(scope.orgId);
+      const caller = { actor: scope.actor, channel: scope.channel, agentId: agentOf(snap, scope.agentId) };
+      return snap.tools.filter((tool) => !denial(deps, snap, caller, tool));
+    },
+
+    async call(scope, name, args) {
+      const started = performance.now();
+      // The name arrives from JSON: typed as a string by the contract, checked as input here.
+      const label = typeof name === "string" ? name : "";
+      let tool: ToolDefinition | undefined;
+      let agentId: string | undefined;
+      let customer = scope.customer;
+      let outcome: ExecutionOutcome = "error";
+      let errorText: string | null = null;
+      try {
+        if (scope.actor.kind === "token") {
+          const taken = await chargeToken(limiter, deps.config, scope.actor.tokenId, "tools/call", deps.now());
+          scope.onTokenCharge?.(taken);
+          if (!taken.allowed) throw AppError.tooManyRequests(taken.retryAfter, `Rate limit exceeded: ${taken.limit} tools/call per minute per token; retry in ${taken.retryAfter} s.`);
+        }
+        if (typeof name !== "string") throw AppError.badRequest("Invalid params: /name must be a string.");
+        const snap = await snapshot(scope.orgId);
+        agentId = agentOf(snap, scope.agentId);
+        tool = snap.tools.find((t) => t.name === name);
+        if (!tool) throw AppError.notFound(`Unknown tool: ${storable(name, AUDIT_TOOL_MAX)}`);
+        const denied = denial(deps, snap, { actor: scope.actor, channel: scope.channel, agentId }, tool);
+        if (denied) throw denied;
+        const input = args ?? {};
+        if (!isPlainObject(input)) throw AppError.badRequest("Invalid params: /arguments must be an object.");
+        const problem = validator.problem(tool.inputSchema, input);
+        if (problem) throw AppError.badRequest(`Invalid arguments for ${tool.name}: ${problem}`);
+        customer ??= await scope.resolveCustomer?.();
+        const limit = actionLimit();
+        const cap = await limiter.take(`action:${scope.orgId}:${tool.name}`, limit, deps.now());
+        if (!cap.allowed)
+          throw AppError.tooManyRequests(cap.retryAfter, `${tool.name} is rate limited for this organisation (${cap.limit} calls per ${limit.windowSeconds} s); retry in ${cap.retryAfter} s.`);
+        const signal = deps.timers.deadline(TOOL_DEADLINE_MS);
+        const { actor } = scope;
+        const run = tool;
+        const result = await underDeadline(signal, () =>
+          run.execute(
+            {
+              deps,
+              orgId: scope.orgId,
+              channel: scope.channel,
+              actor,
+              clientId: actor.kind === "token" ? actor.clientId : undefined,
+              memberId: actor.kind === "token" || actor.kind === "member" ? actor.memberId : undefined,
+              agentId,
+              boundCustomer: customer,
+              signal,
+            },
+            input,
+          ),
+        );
+        outcome = result.isError ? "tool_error" : "ok";
+        return result;
+      } catch (error) {
+        const failure = asAppError(deps, tool, error);
+        outcome = failure.reason ? "denied" : "error";
+        errorText = failure.message;
+        throw failure;
+      } finally {
+        await audit(scope, { tool, name: label, agentId, customer, outcome, error: errorText, started });
+      }
+    },
+
+    invalidate(orgId) {
+      invalidation.publish("tools", orgId);
+    },
+
+    async catalog(orgId) {
+      return (await loadSnapshot(deps, providers, orgId)).tools;
+    },
+  };
+}
