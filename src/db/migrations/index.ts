@@ -9,6 +9,7 @@ import m6 from "./0006_stiff_chronomancer.sql" with { type: "text" };
 import m7 from "./0007_tired_bedlam.sql" with { type: "text" };
 import m8 from "./0008_campaigns_outbox.sql" with { type: "text" };
 import m9 from "./0009_daffy_makkari.sql" with { type: "text" };
+import m10 from "./0010_sharp_goblin_queen.sql" with { type: "text" };
 
 export const migrationFiles: { tag: string; when: number; breakpoints: boolean; sql: string }[] = [
   { tag: "0000_core", when: 1795253253534, breakpoints: true, sql: m0 },
@@ -21,4 +22,5 @@ export const migrationFiles: { tag: string; when: number; breakpoints: boolean; 
   { tag: "0007_tired_bedlam", when: 1795435276395, breakpoints: true, sql: m7 },
   { tag: "0008_campaigns_outbox", when: 1795435691273, breakpoints: true, sql: m8 },
   { tag: "0009_daffy_makkari", when: 1795435768193, breakpoints: true, sql: m9 },
+  { tag: "0010_sharp_goblin_queen", when: 1795435843552, breakpoints: true, sql: m10 },
 ];

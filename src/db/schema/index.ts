@@ -9,3 +9,4 @@ export * from "./llm.ts";
 export * from "./activity.ts";
 export * from "./outbox.ts";
 export * from "./campaigns.ts";
+export * from "./sdk.ts";

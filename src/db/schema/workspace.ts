@@ -1,7 +1,7 @@
 // An org's workspace: the customers its agents serve (end users and companies) and its
 // knowledge base. Every row carries org_id; every query filters on it.
 import { sql } from "drizzle-orm";
-import { customType, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, customType, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { orgs } from "./core.ts";
 
 export const companies = pgTable(
@@ -32,10 +32,24 @@ export const endUsers = pgTable(
     name: text("name").notNull().default(""),
     traits: jsonb("traits").$type<Record<string, unknown>>().notNull().default({}),
     companyId: uuid("company_id").references(() => companies.id, { onDelete: "set null" }),
+    /**
+     * Whether this record's identity was proven by a valid `user_token` (identity verification, §5).
+     * A verified record is only ever written by verified requests (src/widget/identity.ts).
+     */
+    verified: boolean("verified").notNull().default(false),
+    /**
+     * An unverified visitor kept apart from a verified customer: the `user_id` it claimed, while
+     * `external_id` stays null (INTEROP D, issue #11). At most one per claimed id.
+     */
+    claimedExternalId: text("claimed_external_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("end_users_org_external_idx").on(t.orgId, t.externalId), index("end_users_org_email_idx").on(t.orgId, t.email)],
+  (t) => [
+    uniqueIndex("end_users_org_external_idx").on(t.orgId, t.externalId),
+    index("end_users_org_email_idx").on(t.orgId, t.email),
+    uniqueIndex("end_users_org_claimed_idx").on(t.orgId, t.claimedExternalId).where(sql`${t.claimedExternalId} is not null`),
+  ],
 );
 
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });

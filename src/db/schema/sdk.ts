@@ -1,0 +1,40 @@
+// What the widget SDK stores beside the workspace (issue #11): the org's allowed browser origins
+// and the behavioural events posted to /api/sdk/events. Every row carries org_id; written only by
+// src/widget/.
+import { index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { orgs } from "./core.ts";
+import { endUsers } from "./workspace.ts";
+
+/**
+ * Per-org widget settings. `allowed_origins` empty means any origin may use the org's widget
+ * key; otherwise a browser request whose `Origin` is not listed is refused (src/widget/auth.ts).
+ */
+export const widgetSettings = pgTable("widget_settings", {
+  orgId: uuid("org_id")
+    .primaryKey()
+    .references(() => orgs.id, { onDelete: "cascade" }),
+  /** Serialised origins (`https://shop.example`), lower-case, no path. */
+  allowedOrigins: text("allowed_origins").array().notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Behavioural events (§6 "Inbound behavioural tracking events"). `end_user_id` is the customer the
+ * request proved or claimed (an unverified claim on a verified customer's id lands on the unverified
+ * visitor, never on the customer); `anonymous_id` is the widget's visitor id before identification.
+ */
+export const customerEvents = pgTable(
+  "customer_events",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    endUserId: uuid("end_user_id").references(() => endUsers.id, { onDelete: "cascade" }),
+    anonymousId: text("anonymous_id"),
+    sessionId: text("session_id"),
+    name: text("name").notNull(),
+    properties: jsonb("properties").$type<Record<string, unknown>>().notNull().default({}),
+    occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("customer_events_org_user_idx").on(t.orgId, t.endUserId, t.occurredAt), index("customer_events_org_name_idx").on(t.orgId, t.name)],
+);
