@@ -10,3 +10,4 @@ export * from "./activity.ts";
 export * from "./outbox.ts";
 export * from "./campaigns.ts";
 export * from "./sdk.ts";
+export * from "./conversations.ts";
