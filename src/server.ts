@@ -91,7 +91,7 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
     idleTimeout: 60,
     fetch: handler,
     error: (error) => {
-      log.error("unhandled server error", { error: error.message });
+      log.error("unhandled server error", { error });
       return new Response(JSON.stringify({ error: { code: "internal_error", message: "Something went wrong on our side." } }), {
         status: 500,
         headers: { "content-type": "application/json" },

@@ -36,7 +36,8 @@ export function errorHandling(log: Logger) {
     }
     if (code === "NOT_FOUND") return errorResponse(AppError.notFound("No such endpoint."), id);
     if (code === "PARSE") return errorResponse(new AppError(400, "invalid_body", "The request body could not be parsed."), id);
-    log.error("unhandled error", { request_id: id, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error), stack: error instanceof Error ? error.stack : undefined });
+    // The logger writes the error's class (and SQLSTATE), never its stack or a statement's parameters.
+    log.error("unhandled error", { request_id: id, error });
     return errorResponse(new AppError(500, "internal_error", "Something went wrong on our side. Quote the request id if you report it."), id);
   });
 }
