@@ -8,9 +8,18 @@ export function isLoopback(url: URL): boolean {
   return url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname);
 }
 
+/**
+ * Control characters, space, DEL and C1 controls, raw. RFC 3986 §2 allows none of them in a URI,
+ * and the WHATWG parser silently drops tab/CR/LF inside a URL and trims C0 and space at its ends,
+ * so what was checked would differ from what is stored and later written into a Location header.
+ * Percent-encoded octets (%0D%0A) are data, not controls, and stay allowed.
+ */
+const RAW_CONTROL = /[\x00-\x20\x7f-\x9f]/;
+
 /** Why a redirect URI cannot be registered, or null when it can. */
 export function redirectUriProblem(raw: string): string | null {
   if (raw.length > 2000) return "is longer than 2000 characters";
+  if (RAW_CONTROL.test(raw)) return "must not contain spaces or control characters such as CR or LF (RFC 3986 §2)";
   let url: URL;
   try {
     url = new URL(raw);
