@@ -112,7 +112,7 @@ export async function searchDocs(deps: Deps, orgId: string, query: string, limit
         )
         -- Rank every match, but build snippets (ts_headline re-reads the whole body) only for the page returned.
         select top.id, top.title, top.url, top.score,
-               ts_headline('english', top.body, top.query, 'MaxWords=35, MinWords=15, MaxFragments=1, StartSel=**, StopSel=**') as snippet
+               ts_headline('english', top.body, top.query, ${HEADLINE_OPTIONS}) as snippet
         from (
           select d.id, d.title, d.url, d.body, d.updated_at, q.query, ts_rank_cd(d.search, q.query, 1) as score
           from docs d, q
@@ -122,5 +122,23 @@ export async function searchDocs(deps: Deps, orgId: string, query: string, limit
         ) top
         order by top.score desc, top.updated_at desc`,
   );
-  return rows.map((r) => ({ id: r.id, title: r.title, ...(r.url ? { url: r.url } : {}), snippet: r.snippet, score: Math.round(Number(r.score) * 10_000) / 10_000 }));
+  return rows.map((r) => ({ id: r.id, title: r.title, ...(r.url ? { url: r.url } : {}), snippet: snippetText(r.snippet), score: Math.round(Number(r.score) * 10_000) / 10_000 }));
+}
+
+// ts_headline marks matches with private-use characters that cannot be confused with the body's
+// own markdown; the snippet then drops the body's emphasis markers and turns the marks into `**`.
+// Marking with `**` directly put markers inside the body's emphasis ("****Reset**", issue #10).
+const MARK_START = "\uE000";
+const MARK_STOP = "\uE001";
+const HEADLINE_OPTIONS = `MaxWords=35, MinWords=15, MaxFragments=1, StartSel=${MARK_START}, StopSel=${MARK_STOP}`;
+/**
+ * A run of `*` or `_` that opens or closes emphasis: touching a non-space on one side only.
+ * Intraword runs (snake_case) and free-standing ones ("2 * 3", "* item") are left alone; the
+ * match marks are transparent to that judgement.
+ */
+const EMPHASIS = /(?<=(?:^|[\s\p{P}])[\uE000\uE001]*)[*_]+(?=[\uE000\uE001]*[^\s*_\uE000\uE001])|(?<=[^\s*_\uE000\uE001][\uE000\uE001]*)[*_]+(?=[\uE000\uE001]*(?:$|[\s\p{P}]))/gu;
+
+/** The snippet as plain text with the matched words in `**…**`, never nested in the body's own emphasis. */
+export function snippetText(headline: string): string {
+  return headline.replace(EMPHASIS, "").replaceAll(MARK_START, "**").replaceAll(MARK_STOP, "**");
 }

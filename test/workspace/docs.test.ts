@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { memberships } from "../../src/db/schema/index.ts";
-import { DOC_LIMITS, searchDocs } from "../../src/workspace/docs.ts";
+import { DOC_LIMITS, searchDocs, snippetText } from "../../src/workspace/docs.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 
 let app: TestApp;
@@ -85,5 +85,25 @@ describe("search", () => {
     expect(await searchDocs(app.deps, o.org_id, "the and of", 5)).toEqual([]);
     // Other orgs' documents never appear.
     expect(await searchDocs(app.deps, org.org_id, "billing address", 5)).toEqual([]);
+  });
+
+  test("highlight markers never land inside the body's markdown emphasis (issue #10: ****Reset**)", async () => {
+    const o = await seedOrg(app);
+    await create(
+      { title: "Passwords", body: "**Reset** your password from the *reset* page, or __reset__ it by e-mail. Variables like reset_token and 2 * 3 stay as they are." },
+      { authorization: `Bearer ${await signIn(app, o.admin_email, o.password)}` },
+    );
+    const [hit] = await searchDocs(app.deps, o.org_id, "reset", 5);
+    expect(hit!.snippet).not.toContain("***");
+    expect(hit!.snippet).toStartWith("**Reset** your password from the **reset** page, or **reset** it by e-mail.");
+    expect(hit!.snippet).toContain("_token"); // intraword underscore: not emphasis
+    expect(hit!.snippet).toContain("2 * 3");
+  });
+
+  test("snippetText: the body's emphasis is dropped, the match marks become **", () => {
+    expect(snippetText("**\uE000Reset\uE001** it")).toBe("**Reset** it");
+    expect(snippetText("a **bold** and *em* word, snake_case, * bullet")).toBe("a bold and em word, snake_case, * bullet");
+    expect(snippetText("***\uE000x\uE001***")).toBe("**x**");
+    expect(snippetText("\uE000reset\uE001_token and *\uE000reset\uE001*")).toBe("**reset**_token and **reset**");
   });
 });
