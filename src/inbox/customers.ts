@@ -1,7 +1,7 @@
 // Customers as the inbox shows them: a searchable, paginated list and a detail page with their
 // tickets and recent events. Reads only: end users are written by src/workspace/customers.ts.
 import { and, desc, eq, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
-import { endUsers, tickets } from "../db/schema/index.ts";
+import { customerEvents, endUsers, tickets } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
@@ -17,14 +17,19 @@ export const CUSTOMER_LIMITS = {
   recentEvents: 50,
 } as const;
 
-/** What every ticket and list row shows of its customer, verified or not (§5, INTEROP D). */
+/**
+ * What every ticket and list row shows of its customer, verified or not (§5, INTEROP D). An
+ * unverified visitor who claimed a verified customer's `user_id` has no external id; the claim is
+ * shown as `claimed_external_id` so the team sees who they say they are, and that it is unproven.
+ */
 export function customerSummary(user: EndUser) {
   return {
     id: user.id,
     external_id: user.externalId,
+    ...(user.claimedExternalId ? { claimed_external_id: user.claimedExternalId } : {}),
     email: user.email,
     name: user.name,
-    verified: isVerified(user),
+    verified: user.verified,
   };
 }
 export type CustomerSummary = ReturnType<typeof customerSummary>;
@@ -37,11 +42,6 @@ export function customerView(user: EndUser) {
     created_at: user.createdAt.toISOString(),
     updated_at: user.updatedAt.toISOString(),
   };
-}
-
-/** Whether the customer's identity has been verified (identity verification, §5). */
-function isVerified(user: EndUser): boolean {
-  return (user as EndUser & { verified?: boolean }).verified === true;
 }
 
 export async function customersByIds(deps: Deps, orgId: string, ids: (string | null)[]): Promise<Map<string, EndUser>> {
@@ -80,7 +80,7 @@ export async function listCustomers(deps: Deps, orgId: string, options: { query?
   const q = options.query?.trim();
   if (q) {
     const pattern = escapeLike(q);
-    where.push(or(ilike(endUsers.name, pattern), ilike(endUsers.email, pattern), ilike(endUsers.externalId, pattern)));
+    where.push(or(ilike(endUsers.name, pattern), ilike(endUsers.email, pattern), ilike(endUsers.externalId, pattern), ilike(endUsers.claimedExternalId, pattern)));
   }
   if (options.cursor !== undefined) {
     const id = decodeCustomerCursor(options.cursor);
@@ -106,5 +106,23 @@ export async function customerDetail(deps: Deps, orgId: string, ref: string) {
     .where(and(eq(tickets.orgId, orgId), eq(tickets.endUserId, user.id)))
     .orderBy(desc(tickets.number))
     .limit(Math.min(CUSTOMER_LIMITS.recentTickets, TICKET_LIMITS.pageSize));
-  return { ...customerView(user), tickets: recent.map(ticketView), events: [] as unknown[] };
+  // Events are written by the widget SDK (src/widget/); the inbox only reads them.
+  const events = await deps.db
+    .select()
+    .from(customerEvents)
+    .where(and(eq(customerEvents.orgId, orgId), eq(customerEvents.endUserId, user.id)))
+    .orderBy(desc(customerEvents.occurredAt))
+    .limit(CUSTOMER_LIMITS.recentEvents);
+  return {
+    ...customerView(user),
+    tickets: recent.map(ticketView),
+    events: events.map((e) => ({
+      id: e.id,
+      name: e.name,
+      properties: e.properties,
+      session_id: e.sessionId,
+      occurred_at: e.occurredAt.toISOString(),
+      received_at: e.receivedAt.toISOString(),
+    })),
+  };
 }

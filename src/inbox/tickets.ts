@@ -3,7 +3,9 @@
 // tickets, ticket_messages, ticket_history and ticket_counters tables; SDK, CHAT, the dashboard API
 // and the inbox_* tools all call these functions, so every write lands in the same tables and history.
 import { and, asc, desc, eq, ilike, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
-import type { Tx } from "../db/client.ts";
+import { recordActivity } from "../activity/log.ts";
+import type { Actor } from "../activity/actor.ts";
+import type { Db, Tx } from "../db/client.ts";
 import { endUsers, memberships, ticketCounters, ticketHistory, ticketMessages, tickets } from "../db/schema/index.ts";
 import type { TicketActorKind, TicketMessageKind, TicketPriority, TicketSource, TicketStatus } from "../db/schema/inbox.ts";
 import type { Deps } from "../deps.ts";
@@ -219,6 +221,25 @@ function messageAuthor(actor: InboxActor) {
   }
 }
 
+/** The admin activity log (C3) knows no AI agent: it records one as the system actor `agent:<id>`. */
+function activityActor(actor: InboxActor): Actor {
+  switch (actor.kind) {
+    case "agent":
+      return { kind: "system", name: `agent:${actor.agentId ?? "active"}` };
+    case "token":
+      return { kind: "token", tokenId: actor.tokenId ?? "", clientId: actor.clientId, memberId: actor.memberId, scopes: actor.scopes ?? [] };
+    case "customer":
+      return { kind: "customer", endUserId: actor.endUserId, sessionId: actor.sessionId ?? "" };
+    default:
+      return actor;
+  }
+}
+
+/** One admin-activity row per ticket write, committed with it. The ticket's own history has the detail. */
+async function activity(tx: Tx, now: Date, ticket: Ticket, actor: InboxActor, action: string, summary: Record<string, unknown>) {
+  await recordActivity({ db: tx as unknown as Db, now: () => now }, { orgId: ticket.orgId, actor: activityActor(actor), action, objectType: "ticket", objectId: ticket.id, summary: { number: ticket.number, ...summary } });
+}
+
 async function record(tx: Tx, now: Date, ticket: Ticket, actor: InboxActor, action: string, before: unknown, after: unknown) {
   await tx.insert(ticketHistory).values({ orgId: ticket.orgId, ticketId: ticket.id, ...historyActor(actor), action, before: before ?? null, after: after ?? null, createdAt: now });
 }
@@ -286,6 +307,7 @@ export async function createTicketRow(deps: Deps, { orgId, actor, input }: { org
       createdAt: now,
     });
     await record(tx, now, ticket!, actor, "created", null, { subject, status: ticket!.status, priority, team, source, customer_id: customerId });
+    await activity(tx, now, ticket!, actor, "ticket.created", { source });
     return ticket!;
   });
 }
@@ -321,6 +343,7 @@ export async function addTicketMessage(
       .returning();
     const action = kind === "customer" ? "customer_message" : kind;
     await record(tx, now, ticket, actor, action, null, { message_id: message!.id });
+    await activity(tx, now, ticket, actor, `ticket.${action}_added`, { message_id: message!.id });
     let status = ticket.status;
     if (kind === "customer" && (status === "pending" || status === "resolved")) {
       status = "open";
@@ -378,6 +401,7 @@ export async function updateTicket(deps: Deps, { orgId, actor, ticketId, patch }
       .where(and(eq(tickets.orgId, orgId), eq(tickets.id, ticketId)))
       .returning();
     for (const change of changes) await record(tx, now, ticket, actor, change.action, change.before, change.after);
+    await activity(tx, now, ticket, actor, "ticket.updated", { fields: changes.map((c) => c.action) });
     return ticketView(updated!);
   });
 }

@@ -5,8 +5,8 @@ import { seedOrg, signIn, type TestApp } from "../support/app.ts";
 
 export type InboxOrg = Awaited<ReturnType<typeof seedOrg>> & { admin_id: string };
 
-export async function seedInboxOrg(app: TestApp): Promise<InboxOrg> {
-  const org = await seedOrg(app);
+export async function seedInboxOrg(app: TestApp, flags?: string[]): Promise<InboxOrg> {
+  const org = await seedOrg(app, flags ? { flags } : {});
   const [admin] = await app.deps.db.select({ id: members.id }).from(members).where(eq(members.email, org.admin_email));
   return { ...org, admin_id: admin!.id };
 }
