@@ -105,6 +105,7 @@ export async function createCustomAction(deps: Deps, orgId: string, input: Custo
       updatedAt: now,
     })
     .returning();
+  deps.tools.invalidate(orgId); // read-your-writes (issue #10 item 4)
   return customActionView(row!, Object.keys(input.headers ?? {}));
 }
 
@@ -145,6 +146,7 @@ export async function updateCustomAction(deps: Deps, orgId: string, id: string, 
     })
     .where(eq(customActions.id, row.id))
     .returning();
+  deps.tools.invalidate(orgId);
   return customActionView(updated!, headerNames(deps, updated!));
 }
 
@@ -152,6 +154,7 @@ export async function updateCustomAction(deps: Deps, orgId: string, id: string, 
 export async function deleteCustomAction(deps: Deps, orgId: string, id: string) {
   const row = await liveRow(deps, orgId, id);
   await deps.db.update(customActions).set({ deletedAt: deps.now(), headers: "" }).where(eq(customActions.id, row.id));
+  deps.tools.invalidate(orgId);
 }
 
 async function perform(deps: Deps, row: Row, args: Record<string, unknown>) {

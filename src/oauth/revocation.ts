@@ -26,6 +26,7 @@ export async function revokeToken(deps: Deps, client: Client, token: string): Pr
     .set({ revokedAt: deps.now() })
     .where(and(eq(oauthTokens.id, row.id), isNull(oauthTokens.revokedAt)))
     .returning({ id: oauthTokens.id });
-  if (revoked)
-    await recordActivity(deps, { orgId: row.orgId, actor, action: "oauth_token.revoked", objectType: "oauth_grant", objectId: row.grantId, summary: { client_id: row.clientId, kind: "access" } });
+  if (!revoked) return;
+  deps.accessTokens.invalidate(); // read-your-writes (issue #10 item 4)
+  await recordActivity(deps, { orgId: row.orgId, actor, action: "oauth_token.revoked", objectType: "oauth_grant", objectId: row.grantId, summary: { client_id: row.clientId, kind: "access" } });
 }

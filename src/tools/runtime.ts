@@ -15,6 +15,7 @@ import { actionExecutions, type ExecutionOutcome } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, messageOf } from "../errors.ts";
 import type { Invalidation } from "../invalidation.ts";
+import { checkFreeForm, JSON_MAX_DEPTH } from "../http/json.ts";
 import { isUuid } from "../kit/ids.ts";
 import { isTimeout } from "../kit/timeouts.ts";
 import type { Taken } from "../ratelimit/fixed-window.ts";
@@ -64,6 +65,8 @@ export const TOOL_DEADLINE_MS = 35_000;
 /** The audit row's error text is capped (issue #10 item 7: one call once stored 60 KB of input). */
 export const AUDIT_ERROR_MAX = 1000;
 const AUDIT_TOOL_MAX = 200;
+/** Arguments as deep as any JSON body may be, and as large as the tool server's body limit. */
+const ARGUMENT_LIMITS = { maxDepth: JSON_MAX_DEPTH, maxBytes: 1024 * 1024 };
 
 /** Text safe to store: PostgreSQL refuses NUL in text (issue #10 item 3), and it is capped. */
 function storable(text: string, max: number): string {
@@ -170,6 +173,10 @@ export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRunt
         if (denied) throw denied;
         const input = args ?? {};
         if (!isPlainObject(input)) throw AppError.badRequest("Invalid params: /arguments must be an object.");
+        // Bounded first (depth, and no NUL or other control characters, which PostgreSQL refuses:
+        // issue #10 item 3), so no tool ever sees such input and Ajv never walks a 10⁴-deep value.
+        const unsafe = checkFreeForm(input, ARGUMENT_LIMITS);
+        if (unsafe) throw AppError.badRequest(`Invalid arguments for ${tool.name}: ${unsafe}`);
         const problem = validator.problem(tool.inputSchema, input);
         if (problem) throw AppError.badRequest(`Invalid arguments for ${tool.name}: ${problem}`);
         customer ??= await scope.resolveCustomer?.();
