@@ -1,10 +1,10 @@
 // Customers (end users) and their companies, always within one org.
-import { and, eq, ilike, or, type SQL } from "drizzle-orm";
+import { and, eq, ilike, isNull, or, type SQL } from "drizzle-orm";
 import { companies, endUsers } from "../db/schema/index.ts";
+import type { Tx } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 import { assertFreeForm } from "../http/json.ts";
 import { isUuid } from "../kit/ids.ts";
-
 
 export type EndUser = typeof endUsers.$inferSelect;
 
@@ -99,4 +99,98 @@ export async function updateCompany(deps: Deps, company: Company, patch: { name?
     .where(and(eq(companies.orgId, company.orgId), eq(companies.id, company.id)))
     .returning();
   return updated!;
+}
+
+/** What an identify call may set on a customer; absent fields are left as stored. */
+export interface CustomerFields {
+  email?: string;
+  name?: string;
+  /** Our id of the company to link. */
+  companyId?: string;
+  /** Merged into the stored traits; the request wins on conflict (§2.5 custom_fields). */
+  traits?: Record<string, unknown>;
+}
+
+async function applyFields(db: Deps["db"] | Tx, now: Date, user: EndUser, fields: CustomerFields): Promise<EndUser> {
+  const [updated] = await db
+    .update(endUsers)
+    .set({
+      ...(fields.email !== undefined ? { email: fields.email.trim().toLowerCase() } : {}),
+      ...(fields.name !== undefined ? { name: fields.name } : {}),
+      ...(fields.companyId !== undefined ? { companyId: fields.companyId } : {}),
+      traits: mergeTraits(user.traits, fields.traits),
+      updatedAt: now,
+    })
+    .where(and(eq(endUsers.orgId, user.orgId), eq(endUsers.id, user.id)))
+    .returning();
+  return updated!;
+}
+
+async function byExternalId(db: Deps["db"] | Tx, orgId: string, externalId: string, lock = false): Promise<EndUser | undefined> {
+  const query = db.select().from(endUsers).where(and(eq(endUsers.orgId, orgId), eq(endUsers.externalId, externalId))).limit(1);
+  return (lock ? await query.for("update") : await query)[0];
+}
+
+/**
+ * The customer a widget or backend request names by `user_id`, created or updated with `fields`
+ * (interface §2.5; identity verification §5, INTEROP D). The storage rule that keeps impersonation
+ * out (docs/decisions.md "Unverified visitors"):
+ * - the record whose `external_id` is the user_id is the customer; once a verified request has
+ *   written it (`verified` true), only verified requests ever write or read it again;
+ * - an unverified request naming a verified customer's user_id lands on a separate unverified
+ *   visitor (`external_id` null, `claimed_external_id` the claimed id), one per claimed id, which
+ *   shares nothing with the customer;
+ * - the first verified request for a user_id whose record was written only by unverified requests
+ *   moves that record aside as the unverified visitor and starts a fresh verified customer, so
+ *   nothing an unverified caller wrote (traits, tickets, events) ever joins a verified customer.
+ */
+export async function identifyEndUser(deps: Deps, orgId: string, externalId: string, verified: boolean, fields: CustomerFields): Promise<EndUser> {
+  const now = deps.now();
+  if (verified) {
+    return deps.db.transaction(async (tx) => {
+      let current = await byExternalId(tx, orgId, externalId, true);
+      if (current && !current.verified) {
+        await tx
+          .update(endUsers)
+          .set({ externalId: null, claimedExternalId: externalId, updatedAt: now })
+          .where(and(eq(endUsers.orgId, orgId), eq(endUsers.id, current.id)));
+        current = undefined;
+      }
+      if (!current) {
+        await tx.insert(endUsers).values({ orgId, externalId, verified: true, createdAt: now, updatedAt: now }).onConflictDoNothing();
+        current = (await byExternalId(tx, orgId, externalId, true))!;
+      }
+      return applyFields(tx, now, current, fields);
+    });
+  }
+  let current = await byExternalId(deps.db, orgId, externalId);
+  if (!current) {
+    await deps.db.insert(endUsers).values({ orgId, externalId, verified: false, createdAt: now, updatedAt: now }).onConflictDoNothing();
+    current = (await byExternalId(deps.db, orgId, externalId))!;
+  }
+  if (current.verified) current = await unverifiedVisitor(deps, orgId, externalId, now);
+  return applyFields(deps.db, now, current, fields);
+}
+
+/** The unverified visitor that claims a verified customer's user_id (see identifyEndUser). */
+async function unverifiedVisitor(deps: Deps, orgId: string, claimed: string, now: Date): Promise<EndUser> {
+  const find = async () =>
+    (await deps.db.select().from(endUsers).where(and(eq(endUsers.orgId, orgId), eq(endUsers.claimedExternalId, claimed), isNull(endUsers.externalId))).limit(1))[0];
+  const found = await find();
+  if (found) return found;
+  await deps.db.insert(endUsers).values({ orgId, externalId: null, claimedExternalId: claimed, verified: false, createdAt: now, updatedAt: now }).onConflictDoNothing();
+  return (await find())!;
+}
+
+/** A company by the org's external id, created when new, updated with `patch` (traits merged, the request wins). */
+export async function identifyCompany(deps: Deps, orgId: string, externalId: string, patch: { name?: string; traits?: Record<string, unknown> } = {}): Promise<Company> {
+  const now = deps.now();
+  const find = async () => (await deps.db.select().from(companies).where(and(eq(companies.orgId, orgId), eq(companies.externalId, externalId))).limit(1))[0];
+  let company = await find();
+  if (!company) {
+    await deps.db.insert(companies).values({ orgId, externalId, createdAt: now, updatedAt: now }).onConflictDoNothing();
+    company = (await find())!;
+  }
+  if (patch.name === undefined && patch.traits === undefined) return company;
+  return updateCompany(deps, company, patch);
 }

@@ -1,0 +1,70 @@
+// The publishable widget key (interface §5: `Authorization: Bearer ab_live_<WIDGET_KEY>`) and the
+// org's optional list of allowed browser origins (issue #11). Contract C4: every keyed /api/sdk
+// route calls `requireWidgetKey` first; the org it returns is the only org the request may touch.
+import { and, eq, isNull } from "drizzle-orm";
+import { widgetKeys, widgetSettings } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { bearerToken } from "../kit/bearer.ts";
+import { WIDGET_KEY_PREFIX } from "../orgs/service.ts";
+
+/** `ab_live_` then base64url; we mint 32 characters (24 random bytes), accept 16 to 128. */
+const WIDGET_KEY = /^ab_live_[A-Za-z0-9_-]{16,128}$/;
+
+export interface WidgetAuth {
+  orgId: string;
+  keyId: string;
+}
+
+function invalidKey(message: string): AppError {
+  return new AppError(401, "invalid_widget_key", message);
+}
+
+export function isWidgetKeyFormat(key: string): boolean {
+  return key.startsWith(WIDGET_KEY_PREFIX) && WIDGET_KEY.test(key);
+}
+
+/**
+ * A browser origin in its serialised form (RFC 6454 §6.2: scheme://host[:port], lower-case, default
+ * port dropped), or null when `value` is not an http(s) origin.
+ */
+export function normaliseOrigin(value: string): string | null {
+  if (value.length > 2048) return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") return null;
+  if (url.username || url.password || (url.pathname !== "/" && url.pathname !== "") || url.search || url.hash) return null;
+  return url.origin;
+}
+
+/**
+ * The org of a keyed SDK request. Missing, malformed, unknown or revoked key → 401
+ * `invalid_widget_key`. When the org lists allowed origins, a request carrying an `Origin` header
+ * that is not listed → 403 `origin_not_allowed`; requests without `Origin` (backends, curl) pass,
+ * since only browsers send it and only browsers can be stopped from using a key copied off a page.
+ */
+export async function requireWidgetKey(deps: Deps, request: Request): Promise<WidgetAuth> {
+  const header = request.headers.get("authorization");
+  if (!header) throw invalidKey("Send the widget key as `Authorization: Bearer ab_live_…`.");
+  const key = bearerToken(header);
+  if (!key || !isWidgetKeyFormat(key)) throw invalidKey("The widget key is malformed: expected `Authorization: Bearer ab_live_…`.");
+  const [row] = await deps.db
+    .select({ id: widgetKeys.id, orgId: widgetKeys.orgId, allowedOrigins: widgetSettings.allowedOrigins })
+    .from(widgetKeys)
+    .leftJoin(widgetSettings, eq(widgetSettings.orgId, widgetKeys.orgId))
+    .where(and(eq(widgetKeys.key, key), isNull(widgetKeys.revokedAt)))
+    .limit(1);
+  if (!row) throw invalidKey("The widget key is unknown or has been revoked.");
+  const origin = request.headers.get("origin");
+  const allowed = row.allowedOrigins ?? [];
+  if (origin !== null && allowed.length > 0) {
+    const normalised = normaliseOrigin(origin);
+    if (normalised === null || !allowed.includes(normalised))
+      throw new AppError(403, "origin_not_allowed", `This widget key may not be used from ${origin.slice(0, 200)}: the organisation allows only its listed origins.`);
+  }
+  return { orgId: row.orgId, keyId: row.id };
+}
