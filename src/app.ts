@@ -5,7 +5,6 @@ import { Elysia } from "elysia";
 import { activityRoutes } from "./activity/routes.ts";
 import { agentRoutes } from "./agents/routes.ts";
 import { authRoutes } from "./auth/routes.ts";
-import { warmUpSignIn } from "./auth/signin.ts";
 import type { Deps } from "./deps.ts";
 import { parseBody } from "./http/body.ts";
 import { errorHandling } from "./http/errors.ts";
@@ -21,7 +20,6 @@ import { docsRoutes } from "./workspace/docs-routes.ts";
 import { stylesheet } from "./web/html.ts";
 
 export function createApp(deps: Deps) {
-  void warmUpSignIn();
   return new Elysia()
     .use(errorHandling(deps.log))
     .onParse({ as: "global" }, ({ request, contentType, path }) => parseBody(request, contentType, path))

@@ -1,6 +1,6 @@
 // Checking an email and password. Two rules beyond "is it right":
 // - the same work whether or not the account exists (a missing account still costs one argon2
-//   verification, against a hash made at start-up), so timing does not reveal who has an account;
+//   verification, against a constant hash of a forgotten password), so timing does not reveal who has an account;
 // - failures are limited per account and per client IP (fixed windows shared by every process).
 //   An attempt takes a slot before the password is checked, so parallel guesses cannot slip past
 //   the limit; a successful sign-in gives its slot back.
@@ -18,12 +18,12 @@ export const SIGNIN_LIMITS = {
   perIp: { limit: 20, windowSeconds: 15 * 60 } satisfies WindowLimit,
 };
 
-let dummyHash: Promise<string> | undefined;
-/** A real argon2id hash of a random password, computed once, verified against for unknown accounts. */
-export function warmUpSignIn(): Promise<string> {
-  dummyHash ??= Bun.password.hash(crypto.randomUUID(), { algorithm: "argon2id" });
-  return dummyHash;
-}
+/**
+ * An argon2id hash (Bun's defaults, as every member's: m=65536, t=2, p=1) of a random password
+ * that was thrown away, verified against for unknown accounts: the same work as a real check.
+ * A constant rather than a hash made at start-up, so no module holds state (issue #9).
+ */
+const DUMMY_HASH = "$argon2id$v=19$m=65536,t=2,p=1$nqXKyJeOTh4e7UwVbRnaoDcecag+3hLdbwJHWOrgZL8$v0APTJxtFq46TgLSdKruaPqB2Oq4H8FpOLhvLxMP5Fo";
 
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -54,7 +54,7 @@ export async function checkPassword(deps: Deps, input: { email: string; password
     .select({ id: members.id, email: members.email, name: members.name, passwordHash: members.passwordHash })
     .from(members)
     .where(eq(members.email, email));
-  const ok = await Bun.password.verify(input.password, member?.passwordHash ?? (await warmUpSignIn()));
+  const ok = await Bun.password.verify(input.password, member?.passwordHash ?? DUMMY_HASH);
   if (!member || !ok) throw new SignInFailed();
   await Promise.all(keys.map((k) => refund(deps.db, k.key, k.limit, now)));
   return { id: member.id, email: member.email, name: member.name };

@@ -1,5 +1,5 @@
 // Per-request facts the outer handler (src/http/handler.ts) learns before routing: the request id
-// and the client address. Kept beside the Request object rather than in a global.
+// and the client address. Kept on the Request object itself (under a symbol), not in a global.
 import type { Server } from "bun";
 
 export interface RequestMeta {
@@ -9,17 +9,13 @@ export interface RequestMeta {
   server?: Server<unknown>;
 }
 
-const metas = new WeakMap<Request, RequestMeta>();
+const META = Symbol("svc-agents.request-meta");
+type WithMeta = Request & { [META]?: RequestMeta };
 
 export function setRequestMeta(request: Request, meta: RequestMeta): void {
-  metas.set(request, meta);
+  (request as WithMeta)[META] = meta;
 }
 
 export function requestMeta(request: Request): RequestMeta {
-  let meta = metas.get(request);
-  if (!meta) {
-    meta = { id: crypto.randomUUID(), ip: "unknown" };
-    metas.set(request, meta);
-  }
-  return meta;
+  return ((request as WithMeta)[META] ??= { id: crypto.randomUUID(), ip: "unknown" });
 }
