@@ -27,8 +27,10 @@ export async function callConnectorTool(deps: Deps, row: ConnectorRow, tool: Dis
     return { value: resultValue(result), isError: result?.isError === true };
   } catch (error) {
     // Tokens that cannot be refreshed break the connector until someone reconnects it; a slow call does not.
-    if (error instanceof McpClientError && error.kind === "auth" && row.authMethod === "oauth2")
+    if (error instanceof McpClientError && error.kind === "auth" && row.authMethod === "oauth2") {
       await deps.db.update(connectors).set({ status: "error", lastError: error.message, updatedAt: deps.now() }).where(eq(connectors.id, row.id));
+      deps.tools.invalidate(row.orgId); // its tools become unavailable now, not when the snapshot expires
+    }
     return { value: { error: `mcp.${row.slug}.${tool.name}: ${failureText(error, "call")}` }, isError: true };
   }
 }

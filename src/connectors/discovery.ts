@@ -53,6 +53,7 @@ export async function discover(deps: Deps, row: ConnectorRow): Promise<Connector
       .where(and(eq(connectors.id, row.id), live(connectors)))
       .returning();
     await forgetRemovedToggles(deps, row, tools);
+    deps.tools.invalidate(row.orgId); // the tool list and each tool's availability follow the snapshot
     return updated ?? row;
   } catch (error) {
     if (!(error instanceof McpClientError) && !isTimeout(error)) deps.log.error("connector discovery crashed", { connector_id: row.id, error: messageOf(error) });
@@ -61,6 +62,7 @@ export async function discover(deps: Deps, row: ConnectorRow): Promise<Connector
       .set({ status: "error", lastError: failureText(error, "discovery"), lastDiscoveredAt: now(), nextDiscoveryAt: nextDiscoveryAt(), updatedAt: now() })
       .where(and(eq(connectors.id, row.id), live(connectors)))
       .returning();
+    deps.tools.invalidate(row.orgId);
     return updated ?? row;
   }
 }

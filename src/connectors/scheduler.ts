@@ -22,14 +22,14 @@ export function startDiscoveryScheduler(deps: Deps): { stop(): Promise<void> } {
       if (due.length < BATCH) return;
     }
   };
-  const timer = setInterval(() => {
+  const timer = deps.timers.every(tickMs, () => {
     running ??= tick()
       .catch((error) => deps.log.warn("scheduled discovery failed", { error: messageOf(error) }))
       .finally(() => (running = undefined));
-  }, tickMs);
+  });
   return {
     async stop() {
-      clearInterval(timer);
+      timer.cancel();
       await running;
     },
   };

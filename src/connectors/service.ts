@@ -140,5 +140,6 @@ export async function disconnect(deps: Deps, orgId: string, actor: Actor, id: st
   const row = await liveRow(deps, orgId, id);
   await deps.db.update(connectors).set({ deletedAt: deps.now(), credentials: {}, discoveredTools: [], updatedAt: deps.now() }).where(eq(connectors.id, row.id));
   await forgetRemovedToggles(deps, row, null);
+  deps.tools.invalidate(orgId);
   await recordActivity(deps, { orgId, actor, action: "connector.deleted", objectType: "connector", objectId: row.id, summary: described(row) });
 }

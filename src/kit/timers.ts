@@ -1,5 +1,5 @@
-// Deadlines for outbound work, carried in deps so tests can fire them by moving their clock
-// instead of waiting (issue #9 item 5). The server uses the real timers below.
+// Deadlines and periodic work, carried in deps so tests drive them by moving their clock instead
+// of waiting (issue #9 item 5). The server uses the real timers below.
 
 export interface Timers {
   /**
@@ -7,6 +7,14 @@ export interface Timers {
    * AbortSignal.timeout does (src/kit/timeouts.ts recognises both).
    */
   deadline(ms: number): AbortSignal;
+  /** Runs `run` every `ms` until cancelled (the discovery scheduler's tick). */
+  every(ms: number, run: () => void): { cancel(): void };
 }
 
-export const realTimers: Timers = { deadline: (ms) => AbortSignal.timeout(ms) };
+export const realTimers: Timers = {
+  deadline: (ms) => AbortSignal.timeout(ms),
+  every(ms, run) {
+    const timer = setInterval(run, ms);
+    return { cancel: () => clearInterval(timer) };
+  },
+};

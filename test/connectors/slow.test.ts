@@ -2,8 +2,10 @@
 // INTEROP B.4): the slow fixture answers after 20 s (or 40 s) while writing SSE keep-alive comments
 // every 500 ms, so an idle timer would never fire — only a total deadline ends the wait.
 //
-// The end-to-end call runs against the real server (src/server.ts `serve`, as `npm start` runs it)
-// because the Bun server's own idle timeout is part of what a client sees.
+// In-process, the deadlines follow the test clock (deps.timers): each is checked at its boundary,
+// still waiting one millisecond before it and ended at it. The end-to-end call runs against the
+// real server (src/server.ts `serve`, as `npm start` runs it) in real time, because the Bun
+// server's own idle timeout is part of what a client sees.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
@@ -38,52 +40,52 @@ async function eventually(check: () => boolean, ms = 3000) {
   return check();
 }
 
+/** Whether `promise` is still unsettled after `ms` of real time (the fixture keeps writing meanwhile). */
+async function stillWaiting(promise: Promise<unknown>, ms = 300): Promise<boolean> {
+  const waiting = Symbol("waiting");
+  return (await Promise.race([promise.then(() => null, () => null), Bun.sleep(ms).then(() => waiting)])) === waiting;
+}
+
 describe("discovery deadline: 15 s", () => {
-  test(
-    "a server answering tools/list after 20 s → status error after ~15 s (between 14 and 20 s), and the wait is abandoned",
-    async () => {
-      const server = await running.start(slowServer());
-      const started = performance.now();
-      const created = await connectOk(app, auth, { name: "Slow", slug: "slow_discovery", url: server.url });
-      const seconds = (performance.now() - started) / 1000;
-      expect(seconds).toBeGreaterThanOrEqual(14);
-      expect(seconds).toBeLessThan(20);
-      expect(created.status).toBe("error");
-      expect(created.tool_count).toBe(0);
-      expect(created.error).toContain("deadline");
-      expect((await serverById(app, auth, created.id))!.last_error).toBe(created.error);
-      expect(server.counters.completed ?? 0).toBe(0);
-      expect(await eventually(() => (server.counters.aborted ?? 0) >= 1)).toBe(true);
-    },
-    30_000,
-  );
+  test("a server answering tools/list after 20 s → still waiting at 14.999 s, status error at 15 s, and the wait is abandoned", async () => {
+    const server = await running.start(slowServer());
+    const connecting = connectOk(app, auth, { name: "Slow", slug: "slow_discovery", url: server.url });
+    expect(await eventually(() => (server.counters["tools/list"] ?? 0) >= 1)).toBe(true);
+    app.clock.advance(14_999);
+    expect(await stillWaiting(connecting)).toBe(true);
+    app.clock.advance(1);
+    const created = await connecting;
+    expect(created.status).toBe("error");
+    expect(created.tool_count).toBe(0);
+    expect(created.error).toContain("deadline");
+    expect((await serverById(app, auth, created.id))!.last_error).toBe(created.error);
+    expect(server.counters.completed ?? 0).toBe(0);
+    expect(await eventually(() => (server.counters.aborted ?? 0) >= 1)).toBe(true);
+  });
 });
 
 describe("call deadline: 30 s", () => {
-  test(
-    "a tool answering after 40 s → isError after ~30 s (in-process tool server)",
-    async () => {
-      const quick = await running.start(statelessJsonServer());
-      const slow = await running.start(slowServer({ delayMs: 40_000 }));
-      const proxy = await running.start(switchable(quick));
-      const created = await connectOk(app, auth, { name: "Slow call", slug: "slow_call", url: proxy.url });
-      expect(created.status).toBe("connected");
-      await enableConnector(app, auth, org.agent_id, created.id);
-      const token = (await tokensFor(app, org, "actions:read actions:write")).accessToken;
-      proxy.use(slow);
-      const started = performance.now();
-      const { body } = await rpc(app, token, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "mcp.slow_call.echo", arguments: { text: "take your time" } } });
-      const seconds = (performance.now() - started) / 1000;
-      expect(seconds).toBeGreaterThanOrEqual(29);
-      expect(seconds).toBeLessThan(36);
-      expect(body.result.isError).toBe(true);
-      expect(body.result.content[0].text).toContain("deadline");
-      expect(slow.counters.completed ?? 0).toBe(0);
-      expect(await eventually(() => (slow.counters.aborted ?? 0) >= 1)).toBe(true);
-      expect((await serverById(app, auth, created.id))!.status).toBe("connected"); // a slow call is not a broken connector
-    },
-    45_000,
-  );
+  test("a tool answering after 40 s → still waiting at 29.999 s, isError at 30 s (in-process tool server)", async () => {
+    const quick = await running.start(statelessJsonServer());
+    const slow = await running.start(slowServer({ delayMs: 40_000 }));
+    const proxy = await running.start(switchable(quick));
+    const created = await connectOk(app, auth, { name: "Slow call", slug: "slow_call", url: proxy.url });
+    expect(created.status).toBe("connected");
+    await enableConnector(app, auth, org.agent_id, created.id);
+    const token = (await tokensFor(app, org, "actions:read actions:write")).accessToken;
+    proxy.use(slow);
+    const calling = rpc(app, token, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "mcp.slow_call.echo", arguments: { text: "take your time" } } });
+    expect(await eventually(() => (slow.counters["tools/call"] ?? 0) >= 1)).toBe(true);
+    app.clock.advance(29_999);
+    expect(await stillWaiting(calling)).toBe(true);
+    app.clock.advance(1);
+    const { body } = await calling;
+    expect(body.result.isError).toBe(true);
+    expect(body.result.content[0].text).toContain("deadline");
+    expect(slow.counters.completed ?? 0).toBe(0);
+    expect(await eventually(() => (slow.counters.aborted ?? 0) >= 1)).toBe(true);
+    expect((await serverById(app, auth, created.id))!.status).toBe("connected"); // a slow call is not a broken connector
+  });
 });
 
 describe("call deadline through the real server and the official SDK client", () => {

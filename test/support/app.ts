@@ -50,8 +50,9 @@ export function testConfig(env: Record<string, string> = {}): Readonly<Config> {
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const rawLogs: string[] = [];
-  // Deadlines follow the test clock: one fires when `advance` moves the clock to or past it.
+  // Deadlines and intervals follow the test clock: they fire when `advance` moves the clock to or past them.
   const deadlines = new Set<{ at: number; controller: AbortController }>();
+  const intervals = new Set<{ next: number; ms: number; run: () => void }>();
   const clock = {
     now: new Date(),
     advance(ms: number) {
@@ -61,6 +62,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
           deadlines.delete(d);
           d.controller.abort(new DOMException("The operation timed out.", "TimeoutError"));
         }
+      for (const i of intervals)
+        for (; i.next <= clock.now.getTime(); i.next += i.ms) i.run();
     },
   };
   const timers: Timers = {
@@ -68,6 +71,11 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       const controller = new AbortController();
       deadlines.add({ at: clock.now.getTime() + ms, controller });
       return controller.signal;
+    },
+    every(ms, run) {
+      const interval = { next: clock.now.getTime() + ms, ms, run };
+      intervals.add(interval);
+      return { cancel: () => intervals.delete(interval) };
     },
   };
   const config = testConfig(env);
