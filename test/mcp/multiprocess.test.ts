@@ -1,11 +1,13 @@
 // Two server processes on one PostgreSQL: per-token limits are global (N instances never grant
-// N× the limit), and a revocation made through one instance takes effect on both within a
-// second despite their verified-token caches. PGlite is single-process, so this runs on the
-// PostgreSQL pass only.
+// N× the limit), a revocation made through one instance takes effect on both within a second
+// despite their verified-token caches, and a change made through one instance reaches the other's
+// tool snapshot through NOTIFY well before the snapshot's TTL (issue #10 item 4, must-show 3).
+// PGlite is single-process, so this runs on the PostgreSQL pass only.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { engine } from "../support/db.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
-import { rpc, tokensFor } from "../support/oauth.ts";
+import { SNAPSHOT_TTL_MS } from "../../src/tools/registry.ts";
+import { tokensFor } from "../support/oauth.ts";
 import { type RunningServer, startServer } from "../support/process.ts";
 
 describe.skipIf(engine !== "postgres")("two instances on one PostgreSQL", () => {
@@ -69,5 +71,27 @@ describe.skipIf(engine !== "postgres")("two instances on one PostgreSQL", () => 
       }),
     );
     for (const ms of seen) expect(ms).toBeLessThanOrEqual(1000);
+  }, 60_000);
+
+  test("a toggle changed through one instance reaches the other's snapshot through NOTIFY, long before its TTL", async () => {
+    const token = (await tokensFor(app, org, undefined, "203.0.113.82")).accessToken;
+    const [a, b] = servers as [RunningServer, RunningServer];
+    const signedIn = await fetch(`${a.url}/api/auth/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: org.admin_email, password: org.password }) });
+    const session = ((await signedIn.json()) as { token: string }).token;
+    const listed = async () => ((await post(b, token, { jsonrpc: "2.0", id: 1, method: "tools/list" })).body.result.tools as { name: string }[]).map((t) => t.name);
+    expect(await listed()).toContain("search_docs"); // b's snapshot is fresh from now for SNAPSHOT_TTL_MS
+    const cachedAt = Date.now();
+    const off = await fetch(`${a.url}/api/agents/${org.agent_id}/actions`, { method: "PATCH", headers: { authorization: `Bearer ${session}`, "content-type": "application/json" }, body: JSON.stringify({ disable: ["search_docs"] }) });
+    expect(off.status).toBe(200);
+    let seenAfter = Infinity;
+    while (Date.now() - cachedAt < 3 * SNAPSHOT_TTL_MS) {
+      if (!(await listed()).includes("search_docs")) {
+        seenAfter = Date.now() - cachedAt;
+        break;
+      }
+      await Bun.sleep(10);
+    }
+    // Without the notification b would keep its snapshot until SNAPSHOT_TTL_MS after cachedAt.
+    expect(seenAfter).toBeLessThan(SNAPSHOT_TTL_MS / 3);
   }, 60_000);
 });
