@@ -5,11 +5,18 @@ import { customerEvents, endUsers, tickets } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
-import type { EndUser } from "../workspace/customers.ts";
+import type { Actor } from "../activity/actor.ts";
+import { recordActivity } from "../activity/log.ts";
+import { type EndUser, findEndUser, identifyCompany, identifyEndUser } from "../workspace/customers.ts";
 import { escapeLike, TICKET_LIMITS, ticketView } from "./tickets.ts";
 
 export const CUSTOMER_LIMITS = {
   query: 200,
+  externalId: 256,
+  email: 320,
+  name: 200,
+  /** Customers per import request (the /api body limit, 64 KiB, also applies). */
+  importBatch: 100,
   pageSize: 100,
   defaultPageSize: 25,
   /** Tickets and events shown on a customer's page (the most recent ones). */
@@ -125,4 +132,41 @@ export async function customerDetail(deps: Deps, orgId: string, ref: string) {
       received_at: e.receivedAt.toISOString(),
     })),
   };
+}
+
+/** What the team may set on a customer it creates or imports (issue #10 item 5). */
+export interface CustomerInput {
+  external_id: string;
+  email?: string;
+  name?: string;
+  traits?: Record<string, unknown>;
+  /** The company's external id; the company is created when new. */
+  company_id?: string;
+}
+
+/**
+ * Creates or updates customers by the org's external id, as the org's own team: such a record is
+ * the org vouching for the identity, so it is stored as verified, exactly as a verified identify
+ * call would store it (an earlier unverified claim on that id is moved aside, INTEROP D). Writes go
+ * through src/workspace/customers.ts, the owner of end_users and companies.
+ */
+export async function upsertCustomers(deps: Deps, orgId: string, actor: Actor, inputs: CustomerInput[]): Promise<{ user: EndUser; created: boolean }[]> {
+  const results: { user: EndUser; created: boolean }[] = [];
+  for (const input of inputs) {
+    const existing = await findEndUser(deps, orgId, input.external_id);
+    const created = !existing || existing.externalId !== input.external_id || !existing.verified;
+    const company = input.company_id !== undefined ? await identifyCompany(deps, orgId, input.company_id) : undefined;
+    const user = await identifyEndUser(deps, orgId, input.external_id, true, { email: input.email, name: input.name, traits: input.traits, companyId: company?.id });
+    results.push({ user, created });
+  }
+  const created = results.filter((r) => r.created).length;
+  await recordActivity(deps, {
+    orgId,
+    actor,
+    action: inputs.length === 1 ? (created ? "customer.created" : "customer.updated") : "customer.imported",
+    objectType: "customer",
+    objectId: inputs.length === 1 ? results[0]!.user.id : orgId,
+    summary: { created, updated: results.length - created },
+  });
+  return results;
 }

@@ -6,7 +6,8 @@ import { Elysia, t } from "elysia";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { CUSTOMER_LIMITS, customerDetail, customerSummary, customersByIds, customerView, listCustomers } from "./customers.ts";
+import { FreeForm } from "../http/json.ts";
+import { CUSTOMER_LIMITS, customerDetail, customerSummary, customersByIds, customerView, listCustomers, upsertCustomers } from "./customers.ts";
 import {
   addTicketMessage,
   findTicket,
@@ -32,6 +33,16 @@ const Team = t.String({ maxLength: TICKET_LIMITS.team });
 const Tags = t.Array(t.String({ minLength: 1, maxLength: TICKET_LIMITS.tag }), { maxItems: TICKET_LIMITS.tags });
 const Cursor = t.String({ minLength: 1, maxLength: 64 });
 const Ref = t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) });
+const CustomerInput = t.Object(
+  {
+    external_id: t.String({ minLength: 1, maxLength: CUSTOMER_LIMITS.externalId }),
+    email: t.Optional(t.String({ format: "email", maxLength: CUSTOMER_LIMITS.email })),
+    name: t.Optional(t.String({ maxLength: CUSTOMER_LIMITS.name })),
+    traits: t.Optional(FreeForm()),
+    company_id: t.Optional(t.String({ minLength: 1, maxLength: CUSTOMER_LIMITS.externalId })),
+  },
+  { additionalProperties: false },
+);
 const STATUS_LIST = new RegExp(`^(${STATUSES.join("|")})(,(${STATUSES.join("|")}))*$`);
 
 function json(value: unknown, status = 200): Response {
@@ -185,6 +196,25 @@ export function inboxRoutes(deps: Deps) {
           limit: t.Optional(t.Integer({ minimum: 1, maximum: CUSTOMER_LIMITS.pageSize })),
         }),
       },
+    )
+    .post(
+      "/api/customers",
+      async ({ body, request }) => {
+        const { orgId, actor } = await member(request, "inbox:manage");
+        const [result] = await upsertCustomers(deps, orgId, actor, [body]);
+        return json(customerView(result!.user), result!.created ? 201 : 200);
+      },
+      { body: CustomerInput },
+    )
+    .post(
+      "/api/customers/import",
+      async ({ body, request }) => {
+        const { orgId, actor } = await member(request, "inbox:manage");
+        const results = await upsertCustomers(deps, orgId, actor, body.customers);
+        const created = results.filter((r) => r.created).length;
+        return { created, updated: results.length - created, customers: results.map((r) => ({ id: r.user.id, external_id: r.user.externalId })) };
+      },
+      { body: t.Object({ customers: t.Array(CustomerInput, { minItems: 1, maxItems: CUSTOMER_LIMITS.importBatch }) }, { additionalProperties: false }) },
     )
     .get(
       "/api/customers/:id",
