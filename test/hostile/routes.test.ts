@@ -44,8 +44,8 @@ let sessionToken: string;
 let mcpToken: string;
 let orgId: string;
 let routes: Route[];
-const results: { c: Case; status: number; ms: number; text: string }[] = [];
-const probes: number[] = [];
+const results: { c: Case; status: number; ms: number; text: string; at: number }[] = [];
+const probes: { at: number; ms: number }[] = [];
 
 // ---- value builders ------------------------------------------------------------------------
 const deepArray = (n: number) => "[".repeat(n) + "]".repeat(n);
@@ -197,7 +197,7 @@ async function send(c: Case) {
   const started = performance.now();
   const res = await fetch(`${app.url}${c.path}`, { method: c.method, headers: c.headers, body: c.body, redirect: "manual" });
   const body = await res.text();
-  results.push({ c, status: res.status, ms: performance.now() - started, text: body.slice(0, 300) });
+  results.push({ c, status: res.status, ms: performance.now() - started, text: body.slice(0, 300), at: started });
 }
 
 beforeAll(async () => {
@@ -213,13 +213,15 @@ beforeAll(async () => {
     return { method: r.method, path: r.path, body: hooks.body, query: hooks.query };
   });
 
+  // Warm the probe's connection first: the bound is about stalls under hostile input, not a cold start.
+  for (let i = 0; i < 3; i++) await (await fetch(`${app.url}/healthz`)).arrayBuffer();
   let running = true;
   const probe = (async () => {
     while (running) {
       const started = performance.now();
       const res = await fetch(`${app.url}/healthz`);
       await res.arrayBuffer();
-      probes.push(performance.now() - started);
+      probes.push({ at: started, ms: performance.now() - started });
       await Bun.sleep(20);
     }
   })();
@@ -255,7 +257,11 @@ describe("hostile input on every registered route", () => {
 
   test(`/healthz answered within ${HEALTH_BOUND_MS} ms throughout`, () => {
     expect(probes.length).toBeGreaterThan(5);
-    expect(Math.max(...probes)).toBeLessThan(HEALTH_BOUND_MS);
+    // A slow probe names the hostile requests that were in flight while it waited.
+    const slow = probes
+      .filter((p) => p.ms >= HEALTH_BOUND_MS)
+      .map((p) => `${Math.round(p.ms)} ms during ${results.filter((r) => r.at < p.at + p.ms && r.at + r.ms > p.at).map((r) => `${r.c.route} [${r.c.label}] ${Math.round(r.ms)} ms`).join("; ")}`);
+    expect(slow).toEqual([]);
   });
 
   test("every tools/call the server accepted as a call left its audit row", async () => {
