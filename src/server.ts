@@ -20,7 +20,7 @@ import { deleteExpiredActivity } from "./activity/log.ts";
 import { deleteUnusedClients } from "./oauth/clients.ts";
 import { deleteExpiredOAuthState } from "./oauth/tokens.ts";
 import { ensureDemo } from "./orgs/demo.ts";
-import { deleteExpiredCounters } from "./ratelimit/fixed-window.ts";
+import { deleteExpiredCounters } from "./ratelimit/leased.ts";
 
 export interface Services {
   deps: Deps;

@@ -1,7 +1,7 @@
 // Checking an email and password. Two rules beyond "is it right":
 // - the same work whether or not the account exists (a missing account still costs one argon2
 //   verification, against a constant hash of a forgotten password), so timing does not reveal who has an account;
-// - failures are limited per account and per client IP (fixed windows shared by every process).
+// - failures are limited per account and per client IP (windows shared by every process: deps.limiter).
 //   An attempt takes a slot before the password is checked, so parallel guesses cannot slip past
 //   the limit; a successful sign-in gives its slot back.
 import { eq } from "drizzle-orm";
@@ -9,7 +9,7 @@ import { sha256Hex } from "../crypto/tokens.ts";
 import { members } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { refund, take, type WindowLimit } from "../ratelimit/fixed-window.ts";
+import type { WindowLimit } from "../ratelimit/leased.ts";
 
 export const SIGNIN_LIMITS = {
   /** Failed sign-ins per account per 15 minutes. */
@@ -42,7 +42,7 @@ export async function checkPassword(deps: Deps, input: { email: string; password
     { key: `signin:account:${sha256Hex(email)}`, limit: SIGNIN_LIMITS.perAccount },
     { key: `signin:ip:${input.ip}`, limit: SIGNIN_LIMITS.perIp },
   ];
-  const taken = await Promise.all(keys.map((k) => take(deps.db, k.key, k.limit, now)));
+  const taken = await Promise.all(keys.map((k) => deps.limiter.take(k.key, k.limit, now)));
   const blocked = taken.filter((t) => !t.allowed);
   if (blocked.length > 0) {
     throw AppError.tooManyRequests(
@@ -56,6 +56,6 @@ export async function checkPassword(deps: Deps, input: { email: string; password
     .where(eq(members.email, email));
   const ok = await Bun.password.verify(input.password, member?.passwordHash ?? DUMMY_HASH);
   if (!member || !ok) throw new SignInFailed();
-  await Promise.all(keys.map((k) => refund(deps.db, k.key, k.limit, now)));
+  await Promise.all(keys.map((k) => deps.limiter.refund(k.key, k.limit, now)));
   return { id: member.id, email: member.email, name: member.name };
 }

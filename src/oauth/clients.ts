@@ -8,7 +8,6 @@ import { recordActivity } from "../activity/log.ts";
 import { constantTimeEqual, mintToken, sha256Hex } from "../crypto/tokens.ts";
 import { oauthClients, oauthGrants } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
-import { take } from "../ratelimit/fixed-window.ts";
 import { redirectUriProblem } from "./checks/redirect-uri.ts";
 import { OAuthError } from "./errors.ts";
 import { parseScope } from "./scopes.ts";
@@ -101,7 +100,7 @@ export async function registerClient(deps: Deps, body: unknown, ip: string): Pro
     const [existing] = await deps.db.select().from(oauthClients).where(eq(oauthClients.fingerprint, fingerprint)).limit(1);
     if (existing) return { client: existing, existing: true };
   }
-  const taken = await take(deps.db, `oauth:register:${ip}`, REGISTRATION_LIMIT, deps.now());
+  const taken = await deps.limiter.take(`oauth:register:${ip}`, REGISTRATION_LIMIT, deps.now());
   if (!taken.allowed)
     throw new OAuthError("temporarily_unavailable", `Too many client registrations from this address; try again in ${taken.retryAfter} seconds.`, 429, {
       "retry-after": String(taken.retryAfter),

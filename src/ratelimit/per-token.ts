@@ -3,8 +3,7 @@
 // server processes together never grant more than the limit. tools/call is charged by the tool
 // runtime (so a direct call with a token actor counts the same), every other method by the MCP edge.
 import type { Config } from "../config.ts";
-import type { Taken } from "./fixed-window.ts";
-import type { Limiter } from "./leased.ts";
+import type { Limiter, Taken } from "./leased.ts";
 
 export type MethodClass = "tools/list" | "tools/call" | "other";
 

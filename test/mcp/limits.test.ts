@@ -1,7 +1,7 @@
 // Rate limits of the tool server (interface §8.1, §7.1): per token per method class, per org per
 // action, and the leased limiter that keeps them global across processes.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createLeasedLimiter } from "../../src/ratelimit/leased.ts";
+import { createLeasedLimiter, RECHECK_MS } from "../../src/ratelimit/leased.ts";
 import { createDoc } from "../../src/workspace/docs.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
 import { rpc, tokensFor } from "../support/oauth.ts";
@@ -86,5 +86,19 @@ describe("leased limiter: several processes on one database never grant more tha
     expect(granted).toBeLessThanOrEqual(5000);
     // What can go unused: at most one lease per other process, and a lease is at most a tenth of the limit.
     expect(granted).toBeGreaterThanOrEqual(5000 - 2 * Math.ceil(5000 / 10));
+  });
+
+  test("a refund through one process is seen by another that found the counter full, within RECHECK_MS", async () => {
+    const [p1, p2] = [createLeasedLimiter(app.deps.db), createLeasedLimiter(app.deps.db)];
+    const limit = { limit: 2, windowSeconds: 60 };
+    expect((await p1.take("t:refund", limit, now)).allowed).toBe(true);
+    expect((await p1.take("t:refund", limit, now)).allowed).toBe(true);
+    expect((await p2.take("t:refund", limit, now)).allowed).toBe(false); // exactly at the limit, one over fails
+    await p1.refund("t:refund", limit, now);
+    // p2 saw the counter full just now: it refuses without asking until RECHECK_MS has passed…
+    expect((await p2.take("t:refund", limit, new Date(now.getTime() + RECHECK_MS - 1))).allowed).toBe(false);
+    // …then asks again and gets the unit given back; the counter is full again.
+    expect((await p2.take("t:refund", limit, new Date(now.getTime() + RECHECK_MS))).allowed).toBe(true);
+    expect((await p1.take("t:refund", limit, new Date(now.getTime() + RECHECK_MS))).allowed).toBe(false);
   });
 });
