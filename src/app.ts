@@ -11,6 +11,9 @@ import { errorHandling } from "./http/errors.ts";
 import { createHandler, type Handler } from "./http/handler.ts";
 import { healthRoutes } from "./health/routes.ts";
 import { inboxRoutes } from "./inbox/routes.ts";
+import { sdkRoutes } from "./widget/routes.ts";
+import { campaignRoutes } from "./campaigns/routes.ts";
+import { unsubscribeRoutes } from "./mail/unsubscribe.ts";
 import { connectorRoutes } from "./connectors/routes.ts";
 import { integrationRoutes } from "./integrations/routes.ts";
 import { mcpRoutes } from "./mcp/routes.ts";
@@ -49,7 +52,10 @@ export function createApp(deps: Deps) {
     .use(integrationRoutes(deps))
     .use(connectorRoutes(deps))
     .use(activityRoutes(deps))
-    .use(inboxRoutes(deps));
+    .use(inboxRoutes(deps))
+    .use(sdkRoutes(deps))
+    .use(campaignRoutes(deps))
+    .use(unsubscribeRoutes(deps));
 }
 
 export function createAppHandler(deps: Deps): Handler {

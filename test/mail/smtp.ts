@@ -1,0 +1,93 @@
+// A real SMTP server on loopback (the `smtp-server` package) that records what it accepts, can be
+// told to refuse with a given reply code, and a small MIME reader for the tests' assertions.
+import { SMTPServer } from "smtp-server";
+import { freePort } from "../support/process.ts";
+
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  raw: string;
+  headers: Map<string, string>;
+  /** Decoded parts by content type (text/plain, text/html). */
+  parts: Map<string, string>;
+  contentType: string;
+}
+
+export interface TestSmtp {
+  url: string;
+  port: number;
+  received: ReceivedMail[];
+  /** Reply to the next RCPT TO with this code (then back to accepting), e.g. 451 or 550. */
+  refuseNext(code: number, times?: number): void;
+  close(): Promise<void>;
+}
+
+export function unfoldHeaders(block: string): Map<string, string> {
+  const headers = new Map<string, string>();
+  for (const line of block.replace(/\r\n[ \t]+/g, " ").split("\r\n")) {
+    const i = line.indexOf(":");
+    if (i > 0) headers.set(line.slice(0, i).trim().toLowerCase(), line.slice(i + 1).trim());
+  }
+  return headers;
+}
+
+function decode(body: string, encoding: string | undefined): string {
+  if (encoding?.toLowerCase() === "base64") return Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
+  if (encoding?.toLowerCase() === "quoted-printable")
+    return Buffer.from(body.replace(/=\r\n/g, "").replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))), "latin1").toString("utf8");
+  return body;
+}
+
+export function parseMail(raw: string): Pick<ReceivedMail, "headers" | "parts" | "contentType"> {
+  const split = raw.indexOf("\r\n\r\n");
+  const headers = unfoldHeaders(raw.slice(0, split));
+  const body = raw.slice(split + 4);
+  const contentType = headers.get("content-type") ?? "text/plain";
+  const parts = new Map<string, string>();
+  const boundary = /boundary="?([^";]+)"?/i.exec(contentType)?.[1];
+  if (boundary) {
+    for (const chunk of body.split(`--${boundary}`).slice(1)) {
+      if (chunk.startsWith("--")) break;
+      const at = chunk.indexOf("\r\n\r\n");
+      const h = unfoldHeaders(chunk.slice(2, at));
+      parts.set((h.get("content-type") ?? "text/plain").split(";")[0]!.trim(), decode(chunk.slice(at + 4).replace(/\r\n$/, ""), h.get("content-transfer-encoding")));
+    }
+  } else parts.set(contentType.split(";")[0]!.trim(), decode(body, headers.get("content-transfer-encoding")));
+  return { headers, parts, contentType };
+}
+
+export async function startSmtp(): Promise<TestSmtp> {
+  const received: ReceivedMail[] = [];
+  const refusals: number[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onRcptTo(_address, _session, callback) {
+      const code = refusals.shift();
+      if (code === undefined) return callback();
+      const error = Object.assign(new Error(code >= 500 ? "mailbox unavailable" : "try again later"), { responseCode: code });
+      callback(error);
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c: Buffer) => chunks.push(c));
+      stream.on("end", () => {
+        const raw = Buffer.concat(chunks).toString("utf8");
+        received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address), raw, ...parseMail(raw) });
+        callback();
+      });
+    },
+  });
+  const port = freePort();
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    port,
+    received,
+    refuseNext(code, times = 1) {
+      for (let i = 0; i < times; i++) refusals.push(code);
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
