@@ -34,6 +34,8 @@ export interface Config {
   actionRateLimitPerMinute: number;
   /** Tool server requests per minute per access token (interface §8.1): tools/list, tools/call, everything else. */
   mcpTokenLimits: { list: number; call: number; other: number };
+  /** Widget SDK requests per minute (issue #11; README "Widget SDK"): per widget key and client IP, per org, tickets per key and IP, config per IP. */
+  sdkLimits: { perKeyIp: number; perOrg: number; ticketsPerKeyIp: number; configPerIp: number };
   /** How often every live connector is discovered again. Default 1 hour. */
   connectorDiscoveryIntervalSeconds: number;
   /** How long admin activity log rows are kept (src/activity). Default 365 days. */
@@ -193,6 +195,12 @@ export function loadConfig(env: Env): Readonly<Config> {
       list: integer(env, "MCP_TOKEN_LIMIT_LIST_PER_MINUTE", 60, 1, 100_000_000),
       call: integer(env, "MCP_TOKEN_LIMIT_CALL_PER_MINUTE", 120, 1, 100_000_000),
       other: integer(env, "MCP_TOKEN_LIMIT_OTHER_PER_MINUTE", 60, 1, 100_000_000),
+    },
+    sdkLimits: {
+      perKeyIp: integer(env, "SDK_RATE_LIMIT_PER_KEY_IP_PER_MINUTE", 600, 1, 100_000_000),
+      perOrg: integer(env, "SDK_RATE_LIMIT_PER_ORG_PER_MINUTE", 12_000, 1, 100_000_000),
+      ticketsPerKeyIp: integer(env, "SDK_TICKETS_PER_KEY_IP_PER_MINUTE", 20, 1, 100_000_000),
+      configPerIp: integer(env, "SDK_CONFIG_PER_IP_PER_MINUTE", 300, 1, 100_000_000),
     },
     connectorDiscoveryIntervalSeconds: integer(env, "CONNECTOR_DISCOVERY_INTERVAL_SECONDS", 3600, 1, 7 * 86_400),
     activityRetentionDays: integer(env, "ACTIVITY_RETENTION_DAYS", 365, 1, 3650),

@@ -194,3 +194,16 @@ export async function identifyCompany(deps: Deps, orgId: string, externalId: str
   if (patch.name === undefined && patch.traits === undefined) return company;
   return updateCompany(deps, company, patch);
 }
+
+/**
+ * A visitor known only by what they typed (a ticket with an email and no user_id): a new
+ * unverified record with no external id, so a typed email never reaches an existing customer.
+ */
+export async function createVisitor(deps: Deps, orgId: string, fields: { email?: string; name?: string }): Promise<EndUser> {
+  const now = deps.now();
+  const [user] = await deps.db
+    .insert(endUsers)
+    .values({ orgId, email: fields.email?.trim().toLowerCase() ?? null, name: fields.name ?? "", verified: false, createdAt: now, updatedAt: now })
+    .returning();
+  return user!;
+}

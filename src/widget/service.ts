@@ -1,0 +1,212 @@
+// What the /api/sdk routes do (issue #11), as plain functions of (deps, orgId, input): the public
+// widget config, identify calls, behavioural events and tickets. The org always comes from the
+// widget key (or the config query), never from the body.
+import { and, count, eq, inArray } from "drizzle-orm";
+import { companies, customerEvents, orgs } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { getAgent } from "../agents/service.ts";
+import { createTicket } from "../inbox/tickets.ts";
+import { type Company, createVisitor, type EndUser, identifyCompany } from "../workspace/customers.ts";
+import { isAnonymous, resolveIdentity } from "./identity.ts";
+import { SDK_LIMITS } from "./schemas.ts";
+
+/**
+ * Interface §2.7, field by field: nothing else of the agent (instructions, routing rules, model
+ * settings and keys, timestamps) or of the org (flags, secrets) is ever copied into it.
+ */
+export async function sdkConfig(deps: Deps, orgId: string) {
+  const [org] = await deps.db.select({ name: orgs.name, settings: orgs.settings }).from(orgs).where(eq(orgs.id, orgId));
+  if (!org) throw AppError.notFound("No such organisation.");
+  const agent = await getAgent(deps, orgId);
+  if (!agent) throw new AppError(404, "no_active_agent", "This organisation has no active agent.");
+  return {
+    agent: {
+      id: agent.id,
+      name: agent.name,
+      skills: agent.skills,
+      avatar_config: agent.avatarConfig,
+      voice_config: agent.voiceConfig,
+      flow_config: { steps: agent.flowConfig.steps ?? [], custom_variables: agent.flowConfig.custom_variables ?? [] },
+      live_help_label: agent.liveHelpLabel,
+      video_display_mode: agent.videoDisplayMode,
+      status: agent.status,
+    },
+    organization: { name: org.name, settings: org.settings },
+  };
+}
+
+/** The customer as the SDK answers it: what the caller sent or proved, and the company link (never the company's data). */
+export async function sdkUserView(deps: Deps, user: EndUser, verified: boolean) {
+  let company: { id: string; company_id: string } | null = null;
+  if (user.companyId) {
+    const [row] = await deps.db
+      .select({ id: companies.id, externalId: companies.externalId })
+      .from(companies)
+      .where(and(eq(companies.orgId, user.orgId), eq(companies.id, user.companyId)));
+    if (row) company = { id: row.id, company_id: row.externalId };
+  }
+  return {
+    id: user.id,
+    user_id: user.externalId ?? user.claimedExternalId ?? "",
+    email: user.email,
+    name: user.name,
+    custom_fields: user.traits,
+    company,
+    verified,
+    created_at: user.createdAt.toISOString(),
+    updated_at: user.updatedAt.toISOString(),
+  };
+}
+
+export interface IdentifyUserInput {
+  user_id: string;
+  user_token?: string;
+  email?: string;
+  name?: string;
+  company_id?: string;
+  custom_fields?: Record<string, unknown>;
+}
+
+export async function identifyUser(deps: Deps, orgId: string, input: IdentifyUserInput) {
+  if (isAnonymous(input.user_id)) throw AppError.badRequest("user_id must name a user: anonymous visitors need no identify.", [{ path: "/user_id", message: "must not be anonymous" }]);
+  const { endUser, verified } = await resolveIdentity(deps, orgId, input);
+  return sdkUserView(deps, endUser!, verified);
+}
+
+export interface IdentifyCompanyInput {
+  company_id: string;
+  name?: string;
+  custom_fields?: Record<string, unknown>;
+  user_id?: string;
+  user_token?: string;
+}
+
+/**
+ * Creates or updates a company; links `user_id` to it when given (the user's identity resolved as
+ * for users/identify). Answers ids only: a publishable key writes company data but never reads it
+ * back, since nobody calling with it has proven anything about the company.
+ */
+export async function identifyCompanyFor(deps: Deps, orgId: string, input: IdentifyCompanyInput) {
+  // The user's identity first: a refused token must leave nothing written.
+  const linking = input.user_id !== undefined && !isAnonymous(input.user_id);
+  if (!linking && input.user_token !== undefined) await resolveIdentity(deps, orgId, { user_id: input.user_id, user_token: input.user_token });
+  const company: Company = await identifyCompany(deps, orgId, input.company_id, { name: input.name, traits: input.custom_fields });
+  if (!linking) return { id: company.id, company_id: company.externalId };
+  const { endUser, verified } = await resolveIdentity(deps, orgId, { user_id: input.user_id, user_token: input.user_token, company_id: input.company_id });
+  return { id: company.id, company_id: company.externalId, user: { id: endUser!.id, user_id: input.user_id!, verified } };
+}
+
+export interface EventInput {
+  name: string;
+  user_id?: string;
+  anonymous_id?: string;
+  session_id?: string;
+  properties?: Record<string, unknown>;
+  occurred_at?: string;
+}
+
+export interface EventsInput {
+  events: EventInput[];
+  user_id?: string;
+  user_token?: string;
+  anonymous_id?: string;
+  session_id?: string;
+}
+
+/**
+ * Stores a batch of events in one INSERT: all of them, or none (a bad event is a 400 naming it).
+ * Each event's user is resolved once per distinct user_id: the batch's user_id with its user_token
+ * (verified), any other user_id unverified (refused when the org requires verification) — so an
+ * event never lands on a verified customer without that customer's token.
+ */
+export async function recordEvents(deps: Deps, orgId: string, input: EventsInput): Promise<{ accepted: number }> {
+  const now = deps.now();
+  const latest = now.getTime() + SDK_LIMITS.futureSkewSeconds * 1000;
+  const occurred = input.events.map((event, i) => {
+    if (event.occurred_at === undefined) return now;
+    const at = new Date(event.occurred_at);
+    if (Number.isNaN(at.getTime())) throw AppError.badRequest("An event's occurred_at is not a date.", [{ path: `/events/${i}/occurred_at`, message: "must be an RFC 3339 date-time" }]);
+    if (at.getTime() > latest)
+      throw AppError.badRequest("An event's occurred_at is in the future.", [{ path: `/events/${i}/occurred_at`, message: `must be at most ${SDK_LIMITS.futureSkewSeconds} s after the time of receipt` }]);
+    return at;
+  });
+  const users = new Map<string, string | null>();
+  const batchUser = isAnonymous(input.user_id) ? undefined : input.user_id;
+  if (batchUser !== undefined || input.user_token !== undefined) {
+    const { endUser } = await resolveIdentity(deps, orgId, { user_id: input.user_id, user_token: input.user_token });
+    if (batchUser !== undefined) users.set(batchUser, endUser?.id ?? null);
+  }
+  for (const event of input.events) {
+    const userId = event.user_id ?? batchUser;
+    if (userId === undefined || isAnonymous(userId) || users.has(userId)) continue;
+    users.set(userId, (await resolveIdentity(deps, orgId, { user_id: userId })).endUser?.id ?? null);
+  }
+  await deps.db.insert(customerEvents).values(
+    input.events.map((event, i) => {
+      const userId = event.user_id ?? batchUser;
+      return {
+        orgId,
+        endUserId: userId === undefined || isAnonymous(userId) ? null : (users.get(userId) ?? null),
+        anonymousId: event.anonymous_id ?? input.anonymous_id ?? null,
+        sessionId: event.session_id ?? input.session_id ?? null,
+        name: event.name,
+        properties: event.properties ?? {},
+        occurredAt: occurred[i]!,
+        receivedAt: now,
+      };
+    }),
+  );
+  return { accepted: input.events.length };
+}
+
+/** How many events a customer has (issue #11 "countable per user"), optionally of one name. */
+export async function countEvents(deps: Deps, orgId: string, endUserIds: string[], name?: string): Promise<number> {
+  if (endUserIds.length === 0) return 0;
+  const [row] = await deps.db
+    .select({ n: count() })
+    .from(customerEvents)
+    .where(and(eq(customerEvents.orgId, orgId), inArray(customerEvents.endUserId, endUserIds), name !== undefined ? eq(customerEvents.name, name) : undefined));
+  return Number(row?.n ?? 0);
+}
+
+export interface SdkTicketInput {
+  subject: string;
+  message: string;
+  user_id?: string;
+  user_token?: string;
+  email?: string;
+  name?: string;
+  priority?: "low" | "normal" | "high" | "urgent";
+  custom_fields?: Record<string, unknown>;
+  session_id?: string;
+}
+
+/**
+ * A ticket from the widget (`source: widget`, the request came from a browser) or a backend
+ * (`api`), through the inbox's createTicket (C5), so it is in the inbox at once. The customer is
+ * the identified user (identity rules of §5), or, with only an email, a new unverified visitor.
+ */
+export async function createSdkTicket(deps: Deps, orgId: string, input: SdkTicketInput, from: { browser: boolean }) {
+  let customer: EndUser | null = null;
+  let verified = false;
+  if (!isAnonymous(input.user_id) || input.user_token !== undefined) {
+    ({ endUser: customer, verified } = await resolveIdentity(deps, orgId, { user_id: input.user_id, user_token: input.user_token, email: input.email, name: input.name }));
+  } else if (input.email !== undefined) {
+    customer = await createVisitor(deps, orgId, { email: input.email, name: input.name });
+  }
+  const ticket = await createTicket(deps, {
+    orgId,
+    actor: { kind: "customer", endUserId: customer?.id ?? null, ...(input.session_id ? { sessionId: input.session_id } : {}) },
+    input: {
+      subject: input.subject,
+      message: input.message,
+      customerId: customer?.id ?? null,
+      priority: input.priority,
+      source: from.browser ? "widget" : "api",
+      customFields: input.custom_fields,
+      verified,
+    },
+  });
+  return { id: ticket.id, number: ticket.number, subject: ticket.subject, status: ticket.status, priority: ticket.priority, created_at: ticket.created_at };
+}
