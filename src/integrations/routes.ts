@@ -5,6 +5,7 @@ import type { Deps } from "../deps.ts";
 import { SLUG } from "../kit/slugs.ts";
 import type { JsonSchemaObject } from "../tools/types.ts";
 import { createCustomAction, CUSTOM_ACTION_LIMITS, deleteCustomAction, listCustomActions, METHODS, updateCustomAction } from "./custom-actions.ts";
+import { jsonResponse } from "../http/response.ts";
 
 const Method = t.Union(METHODS.map((m) => t.Literal(m)));
 const Headers = t.Record(t.String({ maxLength: 64 }), t.String({ maxLength: CUSTOM_ACTION_LIMITS.headerValue }));
@@ -29,7 +30,7 @@ export function integrationRoutes(deps: Deps) {
       async ({ body, request }) => {
         const { orgId } = await requireMember(deps, request, "integrations:manage");
         const created = await createCustomAction(deps, orgId, { ...body, input_schema: body.input_schema as JsonSchemaObject | undefined });
-        return new Response(JSON.stringify(created), { status: 201, headers: { "content-type": "application/json" } });
+        return jsonResponse(created, 201);
       },
       {
         body: t.Object(

@@ -67,8 +67,8 @@ export interface ToolDefinition {
 }
 
 /**
- * A tool failure with its kind preserved (interface §7.1 tool failure mapping): an AppError like
- * any other, so a tool may equally throw `AppError.notFound(...)` or `AppError.badRequest(...)`.
+ * A tool failure named by its interface §7.1 kind: an AppError like any other (a tool may equally
+ * throw `AppError.notFound(...)`, `AppError.badRequest(...)`, `AppError.toolFailed(...)`).
  */
 export class ToolError extends AppError {
   constructor(kind: "unauthorized" | "validation" | "not_found" | "failed", message: string) {

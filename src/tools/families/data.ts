@@ -2,20 +2,21 @@
 // call is bound to a customer (`_meta.bound_end_user_id` / `bound_email`), these tools see only
 // that customer and their company: anything else is "not found".
 import { companyView, endUserView, findCompany, findEndUser, searchEndUsers, updateCompany, updateEndUser } from "../../workspace/customers.ts";
-import { type ToolContext, type ToolDefinition, ToolError } from "../types.ts";
+import { AppError } from "../../errors.ts";
+import type { ToolContext, ToolDefinition } from "../types.ts";
 
 const source = { kind: "builtin" as const, label: "Workspace data" };
 const traits = { type: "object", description: "Traits to merge into the stored ones.", maxProperties: 100 };
 
 async function visibleUser(ctx: ToolContext, id: string) {
   const user = await findEndUser(ctx.deps, ctx.orgId, id);
-  if (!user || (ctx.boundCustomer && ctx.boundCustomer.id !== user.id)) throw new ToolError("not_found", `No customer ${id}.`);
+  if (!user || (ctx.boundCustomer && ctx.boundCustomer.id !== user.id)) throw AppError.notFound(`No customer ${id}.`);
   return user;
 }
 
 async function visibleCompany(ctx: ToolContext, id: string) {
   const company = await findCompany(ctx.deps, ctx.orgId, id);
-  if (!company || (ctx.boundCustomer && ctx.boundCustomer.companyId !== company.id)) throw new ToolError("not_found", `No company ${id}.`);
+  if (!company || (ctx.boundCustomer && ctx.boundCustomer.companyId !== company.id)) throw AppError.notFound(`No company ${id}.`);
   return company;
 }
 

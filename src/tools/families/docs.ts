@@ -1,6 +1,7 @@
 // Built-in family: the knowledge base (`search_docs`, `read_doc`), read-only, scope docs:read.
 import { getDoc, searchDocs } from "../../workspace/docs.ts";
-import { type ToolDefinition, ToolError } from "../types.ts";
+import { AppError } from "../../errors.ts";
+import type { ToolDefinition } from "../types.ts";
 
 const source = { kind: "builtin" as const, label: "Knowledge base" };
 
@@ -41,7 +42,7 @@ export const docsTools: ToolDefinition[] = [
     defaultEnabled: true,
     async execute(ctx, args) {
       const doc = await getDoc(ctx.deps, ctx.orgId, args.id as string, { publishedOnly: true });
-      if (!doc) throw new ToolError("not_found", `No published article with id ${String(args.id)}.`);
+      if (!doc) throw AppError.notFound(`No published article with id ${String(args.id)}.`);
       return { value: { id: doc.id, title: doc.title, ...(doc.url ? { url: doc.url } : {}), tags: doc.tags, body: doc.body, updated_at: doc.updatedAt.toISOString() } };
     },
   },
