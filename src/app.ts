@@ -13,6 +13,7 @@ import { healthRoutes } from "./health/routes.ts";
 import { inboxRoutes } from "./inbox/routes.ts";
 import { sdkRoutes } from "./widget/routes.ts";
 import { campaignRoutes } from "./campaigns/routes.ts";
+import { seriesRoutes } from "./campaigns/sdk-routes.ts";
 import { unsubscribeRoutes } from "./mail/unsubscribe.ts";
 import { connectorRoutes } from "./connectors/routes.ts";
 import { integrationRoutes } from "./integrations/routes.ts";
@@ -55,6 +56,7 @@ export function createApp(deps: Deps) {
     .use(inboxRoutes(deps))
     .use(sdkRoutes(deps))
     .use(campaignRoutes(deps))
+    .use(seriesRoutes(deps))
     .use(unsubscribeRoutes(deps));
 }
 

@@ -4,6 +4,7 @@ import type { Server } from "bun";
 import { createAppHandler } from "./app.ts";
 import { deleteExpiredSessions } from "./auth/sessions.ts";
 import { startDiscoveryScheduler } from "./connectors/scheduler.ts";
+import { startSender } from "./mail/sender.ts";
 import type { Config } from "./config.ts";
 import { createFieldCipher } from "./crypto/fields.ts";
 import { resolveSecretKey } from "./crypto/secret-key.ts";
@@ -99,6 +100,7 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
     },
   });
   const scheduler = startDiscoveryScheduler(deps);
+  const sender = startSender(deps); // email series: queues due steps and delivers the outbox (src/mail/sender.ts)
   const housekeeping = setInterval(() => {
     Promise.all([deleteExpiredSessions(deps), deleteExpiredCounters(deps.db, deps.now()), deleteExpiredOAuthState(deps), deleteUnusedClients(deps, HOUSEKEEPER), deleteExpiredActivity(deps)]).catch((error) =>
       log.warn("housekeeping failed", { error: String(error) }),
@@ -124,6 +126,7 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
       const timedOut = await Promise.race([graceful.then(() => false), Bun.sleep(SHUTDOWN_GRACE_MS).then(() => true)]);
       if (timedOut) await server.stop(true);
       await scheduler.stop(); // lets a discovery in progress finish (each has a 15 s deadline)
+      await sender.stop();
       await services.close();
       log.info("stopped", { forced: timedOut });
     })();
