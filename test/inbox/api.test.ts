@@ -23,7 +23,7 @@ beforeAll(async () => {
   authA = { authorization: `Bearer ${await signIn(app, a.admin_email, a.password)}` };
   authB = { authorization: `Bearer ${await signIn(app, b.admin_email, b.password)}` };
   customerId = (await seedCustomer(app, a.org_id, { externalId: "ext-ada", email: "ada@example.com", name: "Ada Lovelace" })).id;
-});
+}, 30_000);
 afterAll(() => app.close());
 
 type Json = Record<string, any>;
@@ -69,7 +69,7 @@ describe("a ticket worked through the dashboard API", () => {
     // Unassign and clear the team with null.
     const cleared = await send("PATCH", `/api/tickets/${created.id}`, { assignee_id: null, team: null });
     expect(cleared.body).toMatchObject({ assignee_id: null, team: null });
-  });
+  }, 20_000);
 
   test("nothing answered 2xx is lost: each write is in the database when the answer arrives", async () => {
     const created = await newTicket("Durable");
@@ -81,7 +81,7 @@ describe("a ticket worked through the dashboard API", () => {
     expect(ticket!.priority).toBe("urgent");
     const history = await app.deps.db.select().from(ticketHistory).where(and(eq(ticketHistory.ticketId, created.id), eq(ticketHistory.action, "priority")));
     expect(history).toHaveLength(1);
-  });
+  }, 20_000);
 
   test("outreach: a new ticket for a customer by external id, waiting on the customer", async () => {
     const res = await send("POST", "/api/tickets", { customer_id: "ext-ada", subject: "Your renewal", message: "Your plan renews next week." });
@@ -89,7 +89,7 @@ describe("a ticket worked through the dashboard API", () => {
     expect(res.body).toMatchObject({ status: "pending", source: "api", customer_id: customerId });
     expect(res.body.messages).toEqual([expect.objectContaining({ kind: "reply", body: "Your plan renews next week.", author: { kind: "member", member_id: a.admin_id } })]);
     expect((await send("POST", "/api/tickets", { customer_id: "nobody", subject: "x", message: "y" })).status).toBe(404);
-  });
+  }, 20_000);
 
   test("a closed ticket takes notes but not replies (409)", async () => {
     const created = await newTicket("Closing");
@@ -98,7 +98,7 @@ describe("a ticket worked through the dashboard API", () => {
     expect(reply.status).toBe(409);
     expect(reply.body.error.code).toBe("ticket_closed");
     expect((await send("POST", `/api/tickets/${created.id}/notes`, { body: "late note" })).status).toBe(201);
-  });
+  }, 20_000);
 });
 
 describe("listing", () => {
@@ -140,7 +140,7 @@ describe("listing", () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.details[0].path).toBe("/cursor");
     expect((await get("/api/tickets?status=archived", auth)).status).toBe(400);
-  });
+  }, 20_000);
 });
 
 describe("customers", () => {
@@ -170,7 +170,7 @@ describe("customers", () => {
     expect((await get("/api/customers/u3", auth)).body.id).toBe(margaret);
     expect((await get("/api/customers/nobody", auth)).status).toBe(404);
     expect((await get("/api/customers?cursor=garbage", auth)).status).toBe(400);
-  });
+  }, 20_000);
 });
 
 describe("roles", () => {
@@ -191,7 +191,7 @@ describe("roles", () => {
     expect((await get("/api/customers", { authorization: `Bearer ${outsider.token}` })).status).toBe(403);
     // A member of the org can be assigned; the viewer is one.
     expect((await send("PATCH", `/api/tickets/${created.id}`, { assignee_id: viewer.memberId })).status).toBe(200);
-  });
+  }, 20_000);
 });
 
 describe("tenant boundary: org B's session reaches none of org A's tickets or customers", () => {
@@ -219,7 +219,7 @@ describe("tenant boundary: org B's session reaches none of org A's tickets or cu
     // A's ticket is untouched.
     const after = await get(`/api/tickets/${created.id}`);
     expect(after.body).toEqual(before.body);
-  });
+  }, 20_000);
 });
 
 describe("limits at their boundary", () => {
@@ -258,5 +258,27 @@ describe("limits at their boundary", () => {
     expect((await get(`/api/customers?q=${"q".repeat(CUSTOMER_LIMITS.query + 1)}`)).status).toBe(400);
     expect((await get(`/api/tickets/${"9".repeat(65)}`)).status).toBe(400);
     expect((await get("/api/tickets/99999999")).status).toBe(404);
-  });
+  }, 20_000);
+});
+
+describe("hostile input in queries and paths", () => {
+  test("NUL and other control characters in every query parameter and path id are 400, never 5xx", async () => {
+    const created = await newTicket("Hostile");
+    const bad = ["%00", "a%00b", "%01", "%1F"];
+    for (const v of bad) {
+      for (const param of ["status", "assignee", "team", "customer", "text", "cursor"]) {
+        const res = await app.request(`/api/tickets?${param}=${v}`, { headers: authA });
+        expect(res.status, `${param}=${v}`).toBe(400);
+      }
+      for (const param of ["q", "cursor"]) {
+        const res = await app.request(`/api/customers?${param}=${v}`, { headers: authA });
+        expect(res.status, `${param}=${v}`).toBe(400);
+      }
+      for (const path of [`/api/tickets/${v}`, `/api/customers/${v}`, `/api/tickets/${v}/notes`]) {
+        const res = await app.request(path, path.endsWith("notes") ? { json: { body: "x" }, headers: authA } : { headers: authA });
+        expect(res.status, path).toBe(400);
+      }
+    }
+    expect((await get(`/api/tickets/${created.id}`)).body.messages).toHaveLength(1);
+  }, 20_000);
 });

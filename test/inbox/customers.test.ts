@@ -56,7 +56,7 @@ describe("create and import", () => {
       params: { name: "data_get_user", arguments: { user_id: "cust-100" }, _meta: { bound_email: "ada@example.com" } },
     });
     expect(JSON.parse(body.result.content[0].text)).toMatchObject({ id: created.body.id, external_id: "cust-100" });
-  });
+  }, 20_000);
 
   test("import: a batch of customers, counted as created and updated", async () => {
     const customers = Array.from({ length: CUSTOMER_LIMITS.importBatch }, (_, i) => ({ external_id: `imp-${i}`, name: `Imported ${i}` }));
@@ -67,7 +67,7 @@ describe("create and import", () => {
     const second = await send("/api/customers/import", { customers: [{ external_id: "imp-0", name: "Renamed" }, { external_id: "imp-new" }] });
     expect(second.body).toMatchObject({ created: 1, updated: 1 });
     expect((await get("/api/customers/imp-0")).body.name).toBe("Renamed");
-  });
+  }, 20_000);
 
   test("an earlier unverified claim on the id is kept apart; the team's customer starts fresh", async () => {
     const visitor = await seedCustomer(app, a.org_id, { externalId: "claimed-1", name: "Claimant" });
@@ -82,7 +82,7 @@ describe("create and import", () => {
     expect(old.body).toMatchObject({ external_id: null, claimed_external_id: "claimed-1", verified: false, tickets: [expect.objectContaining({ id: ticket.id })] });
     const listed = await get(`/api/tickets/${ticket.id}`);
     expect(listed.body.customer).toMatchObject({ id: visitor.id, verified: false, claimed_external_id: "claimed-1" });
-  });
+  }, 20_000);
 });
 
 describe("a customer's page", () => {
@@ -98,7 +98,7 @@ describe("a customer's page", () => {
     expect(detail.body.events[0]).toMatchObject({ name: `page_view_${CUSTOMER_LIMITS.recentEvents + 4}`, properties: { i: CUSTOMER_LIMITS.recentEvents + 4 } });
     // Another org sees neither the customer nor their events.
     expect((await get(`/api/customers/${user.id}`, authB)).status).toBe(404);
-  });
+  }, 20_000);
 });
 
 describe("roles, limits, tenant boundary", () => {
@@ -108,7 +108,7 @@ describe("roles, limits, tenant boundary", () => {
     expect((await send("/api/customers", { external_id: "v-1" }, headers)).status).toBe(403);
     expect((await send("/api/customers/import", { customers: [{ external_id: "v-2" }] }, headers)).status).toBe(403);
     expect((await app.request("/api/customers", { json: { external_id: "v-3" } })).status).toBe(401);
-  });
+  }, 20_000);
 
   test("every field at its limit passes, one over is 400; the batch too", async () => {
     const ok = await send("/api/customers", {
@@ -139,7 +139,7 @@ describe("roles, limits, tenant boundary", () => {
     // Nothing of a refused batch was stored.
     expect((await get("/api/customers/over-0")).status).toBe(404);
     expect((await get("/api/customers/limit-check")).status).toBe(404);
-  });
+  }, 20_000);
 
   test("the same external id in two orgs is two customers; neither org reaches the other's", async () => {
     const inA = (await send("/api/customers", { external_id: "shared-id", name: "A's" })).body;
@@ -152,5 +152,5 @@ describe("roles, limits, tenant boundary", () => {
     // B importing A's id touches only B's record.
     await send("/api/customers/import", { customers: [{ external_id: "shared-id", name: "B renamed" }] }, authB);
     expect((await get("/api/customers/shared-id")).body.name).toBe("A's");
-  });
+  }, 20_000);
 });

@@ -29,7 +29,7 @@ beforeAll(async () => {
   org = await seedInboxOrg(app);
   other = await seedInboxOrg(app);
   customerId = (await seedCustomer(app, org.org_id, { externalId: "cust-1", email: "ada@example.com", name: "Ada" })).id;
-});
+}, 30_000);
 afterAll(() => app.close());
 
 const customer = { kind: "customer" as const, endUserId: null, sessionId: "s" };
@@ -62,7 +62,7 @@ describe("createTicket", () => {
     const history = await ticketHistoryOf(app.deps, ticket);
     expect(history.map((h) => h.action)).toEqual(["created"]);
     expect(history[0]!.actorKind).toBe("customer");
-  });
+  }, 20_000);
 
   test("numbers are per org, from 1, and unique under concurrent creation", async () => {
     const fresh = await seedInboxOrg(app);
@@ -72,7 +72,7 @@ describe("createTicket", () => {
     expect(created.map((t) => t.number).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     const elsewhere = await createTicket(app.deps, { orgId: other.org_id, actor: customer, input: { subject: "s", message: "m", source: "api" } });
     expect(elsewhere.number).toBe(1);
-  });
+  }, 20_000);
 
   test(`limits: subject ${TICKET_LIMITS.subject} and message ${TICKET_LIMITS.body} characters pass; one more is 400`, async () => {
     const base = { subject: "s", message: "m", source: "api" as const };
@@ -87,13 +87,13 @@ describe("createTicket", () => {
     await createTicket(app.deps, { orgId: org.org_id, actor: customer, input: { ...base, customFields: fields } });
     await rejects(createTicket(app.deps, { orgId: org.org_id, actor: customer, input: { ...base, customFields: { ...fields, extra: 1 } } }), 400, "/custom_fields");
     await rejects(createTicket(app.deps, { orgId: org.org_id, actor: customer, input: { ...base, customFields: { a: "x".repeat(TICKET_LIMITS.customFieldsBytes) } } }), 400, "/custom_fields");
-  });
+  }, 20_000);
 
   test("a customer of another org is refused, and nothing is stored", async () => {
     const before = (await app.deps.db.select().from(tickets).where(eq(tickets.orgId, other.org_id))).length;
     await rejects(createTicket(app.deps, { orgId: other.org_id, actor: customer, input: { subject: "s", message: "m", source: "api", customerId } }), 404);
     expect((await app.deps.db.select().from(tickets).where(eq(tickets.orgId, other.org_id))).length).toBe(before);
-  });
+  }, 20_000);
 });
 
 describe("messages and triage", () => {
@@ -131,7 +131,7 @@ describe("messages and triage", () => {
     await rejects(addTicketMessage(app.deps, { orgId: org.org_id, actor: member(), ticketId: view.id, kind: "reply", body: "x" }), 409);
     await rejects(addTicketMessage(app.deps, { orgId: org.org_id, actor: customer, ticketId: view.id, kind: "customer", body: "x" }), 409);
     await addTicketMessage(app.deps, { orgId: org.org_id, actor: member(), ticketId: view.id, kind: "note", body: "closing note" });
-  });
+  }, 20_000);
 
   test("triage records one history entry per changed field, none for unchanged ones", async () => {
     const view = await createTicket(app.deps, { orgId: org.org_id, actor: customer, input: { subject: "Triage", message: "m", source: "api" } });
@@ -155,7 +155,7 @@ describe("messages and triage", () => {
     await rejects(updateTicket(app.deps, { orgId: org.org_id, actor, ticketId: view.id, patch: { tags: [...tags, "one-more"] } }), 400, "/tags");
     await rejects(updateTicket(app.deps, { orgId: org.org_id, actor, ticketId: view.id, patch: { tags: ["x".repeat(TICKET_LIMITS.tag + 1)] } }), 400, "/tags/0");
     expect((await updateTicket(app.deps, { orgId: org.org_id, actor, ticketId: view.id, patch: { tags: ["x".repeat(TICKET_LIMITS.tag)] } })).tags).toHaveLength(1);
-  });
+  }, 20_000);
 
   test("list: newest first, filters, and a cursor that never repeats or skips", async () => {
     const fresh = await seedInboxOrg(app);
@@ -177,5 +177,5 @@ describe("messages and triage", () => {
     // Messages are stored in the same org as their ticket.
     const messages = await app.deps.db.select().from(ticketMessages).where(eq(ticketMessages.orgId, fresh.org_id));
     expect(messages).toHaveLength(7);
-  });
+  }, 20_000);
 });

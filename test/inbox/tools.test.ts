@@ -73,7 +73,7 @@ describe("through the official SDK client", () => {
     expect(hint("inbox_add_note")).toBe(false);
     expect(hint("inbox_triage")).toBe(false);
     expect(hint("inbox_get_ticket")).toBe(false);
-  });
+  }, 20_000);
 
   test("list, read, reply, note, triage: the same thread and history as the dashboard; the note stays internal", async () => {
     const ticket = await fromCustomer(a.org_id, "Order never arrived", ada.id);
@@ -101,7 +101,7 @@ describe("through the official SDK client", () => {
     const visible = await customerThread(app.deps, a.org_id, ticket.id);
     expect(visible.map((m) => m.body)).toEqual(["Order never arrived: help", "A replacement ships today."]);
     expect(JSON.stringify(visible)).not.toContain("claim #C-77");
-  });
+  }, 20_000);
 
   test("outreach opens a pending ticket for a customer named by external id", async () => {
     const opened = await sdkCall("inbox_outreach", { customer: "ext-bob", subject: "Your subscription", message: "Your card expires soon." });
@@ -109,7 +109,7 @@ describe("through the official SDK client", () => {
     expect(opened.messages).toEqual([expect.objectContaining({ kind: "reply", body: "Your card expires soon.", author: expect.objectContaining({ kind: "token" }) })]);
     const [row] = await app.deps.db.select().from(ticketMessages).where(eq(ticketMessages.ticketId, opened.id));
     expect(row).toMatchObject({ kind: "reply", authorKind: "token" });
-  });
+  }, 20_000);
 });
 
 describe("customer binding (_meta.bound_end_user_id)", () => {
@@ -146,7 +146,7 @@ describe("customer binding (_meta.bound_end_user_id)", () => {
     expect(bobView.messages).toHaveLength(1);
     // Writes to Ada's own ticket are allowed.
     expect(value(await call(tokenA, "inbox_reply", { ticket: adas.id, body: "Hello Ada" }, bound))).toMatchObject({ kind: "reply" });
-  });
+  }, 20_000);
 });
 
 describe("scopes", () => {
@@ -160,7 +160,7 @@ describe("scopes", () => {
     const ticket = await fromCustomer(a.org_id, "Scope check");
     const denied = await call(accessToken, "inbox_add_note", { ticket: ticket.id, body: "x" });
     expect(denied.error?.code).toBe(-32002);
-  });
+  }, 20_000);
 });
 
 describe("tenant boundary: org B's token reaches none of org A's tickets or customers", () => {
@@ -180,7 +180,7 @@ describe("tenant boundary: org B's token reaches none of org A's tickets or cust
     expect((await call(tokenB, "inbox_list_tickets", {}, { bound_end_user_id: ada.id })).error?.code).toBe(-32602);
     const messages = await app.deps.db.select().from(ticketMessages).where(eq(ticketMessages.ticketId, ticket.id));
     expect(messages).toHaveLength(1);
-  });
+  }, 20_000);
 });
 
 describe("limits at their boundary", () => {
@@ -213,5 +213,5 @@ describe("limits at their boundary", () => {
     const closed = await call(tokenA, "inbox_reply", { ticket: ticket.id, body: "late" });
     expect(closed.result?.isError).toBe(true);
     expect(value(closed).error).toBe("ticket_closed");
-  });
+  }, 20_000);
 });
