@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { openPglite, openPostgres, type Database } from "../../src/db/client.ts";
 import { agents, members, memberships, orgs, widgetKeys } from "../../src/db/schema/index.ts";
-import { createTestDatabase, engine, type TestDatabase } from "../support/db.ts";
+import { createTestDatabase, engine, seedDataDir, type TestDatabase } from "../support/db.ts";
 import { runCli, tempDir } from "../support/process.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -58,7 +58,9 @@ describe(`org create and org flag (${engine})`, () => {
       testDb = await createTestDatabase();
       env = { DATABASE_URL: testDb.url!, SECRET_KEY: randomBytes(32).toString("base64") };
     } else {
+      // A migrated DATA_DIR, as after a first start (test/cli/serve.test.ts covers that start).
       dataDir = tempDir();
+      await seedDataDir(dataDir);
       env = { DATA_DIR: dataDir };
     }
   });

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { createTestDatabase, engine, type TestDatabase } from "../support/db.ts";
+import { createTestDatabase, engine, seedDataDir, type TestDatabase } from "../support/db.ts";
 import { runCli, type RunningServer, startServer, tempDir } from "../support/process.ts";
 
 const running: RunningServer[] = [];
@@ -134,7 +134,9 @@ test("graceful shutdown: a request in flight when SIGTERM arrives is answered, t
     db = await createTestDatabase();
     env = { DATABASE_URL: db.url!, SECRET_KEY: randomBytes(32).toString("base64"), SEED_DEMO: "0" };
   } else {
-    env = { DATA_DIR: tempDir(), SEED_DEMO: "0" };
+    const dataDir = tempDir();
+    await seedDataDir(dataDir); // a later start (the first, from an empty directory, is tested above)
+    env = { DATA_DIR: dataDir, SEED_DEMO: "0" };
   }
   try {
     const server = await start(env);

@@ -67,6 +67,16 @@ async function pgliteDump(): Promise<Blob> {
   return blob;
 }
 
+/**
+ * Fills `dir` (a DATA_DIR) with the migrated PGlite data directory a first start would have made,
+ * from the same cached dump: for process tests that are about later starts, not the first one.
+ */
+export async function seedDataDir(dir: string): Promise<void> {
+  dump ??= pgliteDump();
+  const db = await openPglite(join(dir, "pgdata"), { loadDataDir: await dump });
+  await db.close();
+}
+
 /** A fresh migrated database for one test file. Close it in afterAll. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const adminUrl = process.env.TEST_DATABASE_URL;
