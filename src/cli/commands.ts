@@ -7,11 +7,13 @@ import type { Deps } from "../deps.ts";
 import { FEATURE_FLAGS, isFeatureFlag } from "../kit/flags.ts";
 import { isUuid } from "../kit/ids.ts";
 import { createOrg, setFeatureFlag, validateCreateOrg } from "../orgs/service.ts";
+import { setIdentityVerification } from "../widget/settings.ts";
 
 export const USAGE = `usage: svc-agents [serve]
        svc-agents migrate
        svc-agents org create --name <name> --admin-email <email> --admin-password <password> [--flag <feature_flag>]...
        svc-agents org flag --org <org_id> --name <feature_flag> --on|--off
+       svc-agents org identity --org <org_id> --on|--off
        svc-agents healthcheck`;
 
 export class UsageError extends Error {}
@@ -22,7 +24,8 @@ export type Command =
   | { kind: "help" }
   | { kind: "healthcheck" }
   | { kind: "org-create"; name: string; adminEmail: string; adminPassword: string; flags: string[] }
-  | { kind: "org-flag"; orgId: string; name: string; enabled: boolean };
+  | { kind: "org-flag"; orgId: string; name: string; enabled: boolean }
+  | { kind: "org-identity"; orgId: string; enabled: boolean };
 
 function options(args: string[], spec: NonNullable<ParseArgsConfig["options"]>) {
   try {
@@ -85,14 +88,22 @@ export function parseCommand(argv: string[]): Command {
     if (!isFeatureFlag(name)) throw new UsageError(`--name: unknown feature flag ${JSON.stringify(name)}; known: ${Object.keys(FEATURE_FLAGS).join(", ")}`);
     return { kind: "org-flag", orgId, name, enabled: Boolean(v.on) };
   }
+  if (first === "org" && second === "identity") {
+    // Identity verification of widget requests (interface §5, issue #11).
+    const v = options(rest, { org: { type: "string" }, on: { type: "boolean" }, off: { type: "boolean" } });
+    const orgId = required(v, "org");
+    if (!isUuid(orgId)) throw new UsageError("--org must be an organisation id (a UUID)");
+    if (Boolean(v.on) === Boolean(v.off)) throw new UsageError("give exactly one of --on and --off");
+    return { kind: "org-identity", orgId, enabled: Boolean(v.on) };
+  }
   throw new UsageError(`unknown command: ${argv.slice(0, 2).join(" ")}`);
 }
 
 
-export type AdminCommand = Extract<Command, { kind: "migrate" | "org-create" | "org-flag" }>;
+export type AdminCommand = Extract<Command, { kind: "migrate" | "org-create" | "org-flag" | "org-identity" }>;
 
 export function isAdminCommand(command: Command): command is AdminCommand {
-  return command.kind === "migrate" || command.kind === "org-create" || command.kind === "org-flag";
+  return command.kind === "migrate" || command.kind === "org-create" || command.kind === "org-flag" || command.kind === "org-identity";
 }
 
 /** Runs an admin command on open, migrated services; returns what it prints on stdout. Throws AppError. */
@@ -107,6 +118,10 @@ export async function executeAdmin(deps: Deps, command: AdminCommand): Promise<s
     case "org-flag": {
       const flags = await setFeatureFlag(deps, command.orgId, systemActor("cli"), command.name, command.enabled);
       return `${JSON.stringify({ org_id: command.orgId, flag: command.name, enabled: command.enabled, feature_flags: flags })}\n`;
+    }
+    case "org-identity": {
+      const identity = await setIdentityVerification(deps, command.orgId, systemActor("cli"), command.enabled);
+      return `${JSON.stringify({ org_id: command.orgId, identity_verification: identity.enabled })}\n`;
     }
   }
 }

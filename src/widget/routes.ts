@@ -7,6 +7,7 @@ import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
 import { requireWidgetKey } from "./auth.ts";
 import { limitConfigRequest, limitSdkRequest } from "./limits.ts";
+import { widgetSettingsRoutes } from "./settings-routes.ts";
 import {
   ConfigQuery,
   CreateTicketBody,
@@ -30,6 +31,8 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody,
 export function sdkRoutes(deps: Deps) {
   return new Elysia({ name: "sdk" })
     .use(keyedRoutes(deps))
+    // The dashboard side of the same settings (org:manage), mounted with the SDK it governs.
+    .use(widgetSettingsRoutes(deps))
     .get(
       "/api/sdk/config",
       async ({ query, request, set }) => {
