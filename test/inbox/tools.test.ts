@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { ticketMessages } from "../../src/db/schema/index.ts";
 import { createTicket, customerThread, TICKET_LIMITS } from "../../src/inbox/tickets.ts";
+import { boundCustomerOf, findEndUser } from "../../src/workspace/customers.ts";
 import { serveTestApp, signIn, type ServedTestApp } from "../support/app.ts";
 import { connectWithOAuth, TestOAuthProvider } from "../support/mcp-client.ts";
 import { Browserless, consentFields, rpc, tokensFor } from "../support/oauth.ts";
@@ -97,6 +98,7 @@ describe("through the official SDK client", () => {
     expect(dashboard.history.map((h: Json) => h.action)).toEqual(["created", "reply", "note", "status", "priority", "team", "assignee", "tags"]);
     expect(dashboard.history.at(-1).actor).toMatchObject({ kind: "token", member_id: a.admin_id });
     expect(typeof dashboard.history.at(-1).actor.client_id).toBe("string");
+    expect(typeof dashboard.history.at(-1).actor.token_id).toBe("string");
 
     const visible = await customerThread(app.deps, a.org_id, ticket.id);
     expect(visible.map((m) => m.body)).toEqual(["Order never arrived: help", "A replacement ships today."]);
@@ -146,6 +148,28 @@ describe("customer binding (_meta.bound_end_user_id)", () => {
     expect(bobView.messages).toHaveLength(1);
     // Writes to Ada's own ticket are allowed.
     expect(value(await call(tokenA, "inbox_reply", { ticket: adas.id, body: "Hello Ada" }, bound))).toMatchObject({ kind: "reply" });
+  }, 20_000);
+});
+
+describe("from a chat (the tool runtime, channel chat)", () => {
+  test("the AI agent replies on the chatting customer's ticket; it is bound to that customer and reads no notes", async () => {
+    // In a chat, a tool that reaches the customer runs only when switched on for the agent.
+    const session = await signIn(app, a.admin_email, a.password);
+    const toggled = await app.request(`/api/agents/${a.agent_id}/actions`, { method: "PATCH", json: { enable: ["inbox_reply"] }, headers: { authorization: `Bearer ${session}` } });
+    expect(toggled.status).toBe(200);
+    const ticket = await fromCustomer(a.org_id, "Chat question", ada.id);
+    await call(tokenA, "inbox_add_note", { ticket: ticket.id, body: "internal: refund abuse suspected" });
+    const scope = { actor: { kind: "customer" as const, endUserId: ada.id, sessionId: "chat-1" }, orgId: a.org_id, channel: "chat" as const, customer: boundCustomerOf((await findEndUser(app.deps, a.org_id, ada.id))!) };
+    const read = (await app.deps.tools.call(scope, "inbox_get_ticket", { ticket: ticket.id })).value as Json;
+    expect(JSON.stringify(read)).not.toContain("refund abuse");
+    const reply = (await app.deps.tools.call(scope, "inbox_reply", { ticket: ticket.id, body: "Here is how to reset it." })).value as Json;
+    expect(reply.author.kind).toBe("agent");
+    const bobs = await fromCustomer(a.org_id, "Bob's chat", bob.id);
+    const refused = await app.deps.tools.call(scope, "inbox_get_ticket", { ticket: bobs.id }).then(
+      () => null,
+      (e: { status: number }) => e.status,
+    );
+    expect(refused).toBe(404);
   }, 20_000);
 });
 

@@ -28,7 +28,7 @@ import {
   ticketView,
   updateTicket,
 } from "../../inbox/tickets.ts";
-import { type ToolContext, type ToolDefinition, ToolError, type ToolResult } from "../types.ts";
+import type { ToolContext, ToolDefinition, ToolResult } from "../types.ts";
 
 const source = { kind: "builtin" as const, label: "Support inbox" };
 /** Page size of inbox_list_tickets (the dashboard API allows more). */
@@ -40,29 +40,28 @@ const status = { type: "string", enum: [...STATUSES] };
 const priority = { type: "string", enum: [...PRIORITIES] };
 const team = { type: "string", maxLength: TICKET_LIMITS.team };
 
-/** Who acts: over MCP the token (for its member); in a chat the AI agent. */
+/** Who acts: in a chat the AI agent; otherwise the runtime's actor (over MCP the token, for its member). */
 function actorOf(ctx: ToolContext): InboxActor {
   if (ctx.channel === "chat") return { kind: "agent", agentId: ctx.agentId ?? null };
-  return { kind: "token", clientId: ctx.clientId ?? "", memberId: ctx.memberId ?? "" };
+  return ctx.actor;
 }
 
-/** Our AppErrors keep their meaning as tool failures (validation → -32602, not found → -32601). */
+/**
+ * Runs a tool body. AppErrors travel as they are (the runtime maps 400 to -32602, 404 to -32601);
+ * a 409 — a closed ticket refusing a reply — is a result the caller can act on, not a transport error.
+ */
 async function run(work: () => Promise<unknown>): Promise<ToolResult> {
   try {
     return { value: await work() };
   } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    if (error.status === 400) throw new ToolError("validation", error.message);
-    if (error.status === 404) throw new ToolError("not_found", error.message);
-    // A closed ticket refusing a reply is a result the caller can act on, not a transport error.
-    if (error.status === 409) return { value: { error: error.code, message: error.message }, isError: true };
+    if (error instanceof AppError && error.status === 409) return { value: { error: error.code, message: error.message }, isError: true };
     throw error;
   }
 }
 
 async function visibleTicket(ctx: ToolContext, ref: string): Promise<Ticket> {
   const ticket = await findTicket(ctx.deps, ctx.orgId, ref);
-  if (!ticket || (ctx.boundCustomer && ticket.endUserId !== ctx.boundCustomer.id)) throw new ToolError("not_found", `No ticket ${ref}.`);
+  if (!ticket || (ctx.boundCustomer && ticket.endUserId !== ctx.boundCustomer.id)) throw AppError.notFound(`No ticket ${ref}.`);
   return ticket;
 }
 
@@ -186,7 +185,7 @@ export const inboxTools: ToolDefinition[] = [
     execute: (ctx, args) =>
       run(async () => {
         const fields = ["status", "priority", "team", "assignee", "tags"].filter((f) => args[f] !== undefined);
-        if (fields.length === 0) throw new ToolError("validation", "Invalid arguments for inbox_triage: give at least one of status, priority, team, assignee, tags.");
+        if (fields.length === 0) throw AppError.badRequest("Invalid arguments for inbox_triage: give at least one of status, priority, team, assignee, tags.");
         const ticket = await visibleTicket(ctx, args.ticket as string);
         return updateTicket(ctx.deps, {
           orgId: ctx.orgId,
@@ -225,7 +224,7 @@ export const inboxTools: ToolDefinition[] = [
     execute: (ctx, args) =>
       run(async () => {
         const customer = await findCustomer(ctx.deps, ctx.orgId, args.customer as string);
-        if (!customer || (ctx.boundCustomer && ctx.boundCustomer.id !== customer.id)) throw new ToolError("not_found", `No customer ${args.customer as string}.`);
+        if (!customer || (ctx.boundCustomer && ctx.boundCustomer.id !== customer.id)) throw AppError.notFound(`No customer ${args.customer as string}.`);
         const ticket = await startOutreach(ctx.deps, {
           orgId: ctx.orgId,
           actor: actorOf(ctx),
