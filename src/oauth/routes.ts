@@ -9,6 +9,7 @@ import { hasRole } from "../auth/roles.ts";
 import { resolveSession } from "../auth/sessions.ts";
 import type { Deps } from "../deps.ts";
 import { parseForm, RawBody } from "../http/body.ts";
+import { findControlCharacter, JsonInputError, parseJsonBounded } from "../http/json.ts";
 import { requestMeta } from "../http/request-meta.ts";
 import { answerConsent, authorize } from "./authorize.ts";
 import { authenticateClient, clientInformation, registerClient } from "./clients.ts";
@@ -38,6 +39,8 @@ function formParams(request: Request, body: unknown): Record<string, string> {
   if (type !== "application/x-www-form-urlencoded") throw new OAuthError("invalid_request", "The request body must be application/x-www-form-urlencoded.");
   const params = parseForm(text);
   for (const [name, value] of Object.entries(params)) if (Array.isArray(value)) throw new OAuthError("invalid_request", `The parameter ${name} is repeated.`);
+  // %00 decodes to NUL, which PostgreSQL refuses (a 500 before, issue #10 item 3).
+  for (const [name, value] of Object.entries(params)) if (findControlCharacter(name + value)) throw new OAuthError("invalid_request", `The parameter ${name.slice(0, 64)} contains a control character.`);
   const invalid = Value.Errors(FormParams, params).First();
   if (invalid) throw new OAuthError("invalid_request", `${invalid.path.slice(1) || "body"}: ${invalid.message}`);
   return params as Record<string, string>;
@@ -47,8 +50,10 @@ function formParams(request: Request, body: unknown): Record<string, string> {
 function registrationBody(body: unknown): unknown {
   const text = rawText(body);
   try {
-    return JSON.parse(text);
-  } catch {
+    return parseJsonBounded(text);
+  } catch (error) {
+    // Nesting, control characters, duplicate keys (src/http/json.ts) are named; bad syntax is not.
+    if (error instanceof JsonInputError && error.kind !== "syntax") throw new OAuthError("invalid_client_metadata", error.message);
     throw new OAuthError("invalid_client_metadata", "The registration request must be a JSON object (application/json).");
   }
 }

@@ -41,6 +41,8 @@ interface Case {
 
 let app: ServedTestApp;
 let sessionToken: string;
+/** For the routes that end a session (sign-out): the main session must survive the whole run. */
+let throwawayToken: string;
 let mcpToken: string;
 let orgId: string;
 let routes: Route[];
@@ -94,6 +96,7 @@ function concretePath(path: string, param: string = crypto.randomUUID()): string
 
 function authFor(path: string): Record<string, string> {
   if (path === "/api/mcp") return { authorization: `Bearer ${mcpToken}`, accept: "application/json, text/event-stream" };
+  if (path === "/api/auth/session" || path === "/signout") return { authorization: `Bearer ${throwawayToken}` };
   return { authorization: `Bearer ${sessionToken}` };
 }
 
@@ -192,6 +195,27 @@ function toolServerCases(): Case[] {
   ];
 }
 
+/** The OAuth endpoints read their bodies raw (RFC 6749 / RFC 7591 errors): hostile fields by name. */
+function oauthCases(): Case[] {
+  const json = { "content-type": "application/json" };
+  const form = { "content-type": "application/x-www-form-urlencoded" };
+  const register = (label: string, body: string): Case => ({ route: "POST /api/mcp/oauth/register", label, method: "POST", path: "/api/mcp/oauth/register", headers: { ...json, "x-forwarded-for": "198.51.100.99" }, body });
+  const formPost = (path: string, label: string, body: string): Case => ({ route: `POST ${path}`, label, method: "POST", path, headers: form, body });
+  return [
+    register("NUL in client_name", '{"client_name":"a\u0000b","redirect_uris":["https://c.example/cb"],"token_endpoint_auth_method":"none"}'),
+    register("NUL in a redirect URI", '{"client_name":"c","redirect_uris":["https://c.example/cb\u0000"],"token_endpoint_auth_method":"none"}'),
+    register("CRLF in a redirect URI", '{"client_name":"c","redirect_uris":["https://c.example/cb\r\nX: y"],"token_endpoint_auth_method":"none"}'),
+    register("redirect_uris nested 10,000 deep", `{"client_name":"c","redirect_uris":${deepArray(10_000)}}`),
+    register("client_name 1e400", '{"client_name":1e400,"redirect_uris":["https://c.example/cb"]}'),
+    register("duplicate client_name", '{"client_name":"a","client_name":"b","redirect_uris":["https://c.example/cb"]}'),
+    formPost("/api/mcp/oauth/token", "NUL in client_id", "grant_type=authorization_code&code=x&code_verifier=y&client_id=%00"),
+    formPost("/api/mcp/oauth/token", "NUL in code", "grant_type=authorization_code&code=%00&code_verifier=y&client_id=abc"),
+    formPost("/api/mcp/oauth/token", "NUL in refresh_token", "grant_type=refresh_token&refresh_token=svc_rt_%00&client_id=abc"),
+    formPost("/api/mcp/oauth/revoke", "NUL in token", "token=%00&client_id=abc"),
+    formPost("/api/mcp/oauth/revoke", "NUL in client_id", "token=x&client_id=%00"),
+  ];
+}
+
 // ---- running ---------------------------------------------------------------------------------
 async function send(c: Case) {
   const started = performance.now();
@@ -205,6 +229,7 @@ beforeAll(async () => {
   const org = await seedOrg(app);
   orgId = org.org_id;
   sessionToken = await signIn(app, org.admin_email, org.password);
+  throwawayToken = await signIn(app, org.admin_email, org.password);
   mcpToken = (await tokensFor(app, org, "docs:read data:read data:write actions:read actions:write")).accessToken;
   await app.deps.db.insert(endUsers).values({ orgId, externalId: "hostile-user", email: "hostile@customers.example", name: "Hostile" });
   // The app's own route list: what a later route adds is covered here without an edit.
@@ -213,8 +238,13 @@ beforeAll(async () => {
     return { method: r.method, path: r.path, body: hooks.body, query: hooks.query };
   });
 
-  // Warm the probe's connection first: the bound is about stalls under hostile input, not a cold start.
-  for (let i = 0; i < 3; i++) await (await fetch(`${app.url}/healthz`)).arrayBuffer();
+  // Warm up first (the probe's connection, and one plain request per route, so first-use JIT and
+  // lazy compilation are not counted): the bound is about stalls caused by hostile input.
+  // Concurrently, so the client pool holds a connection for the probe and one for the cases.
+  for (let i = 0; i < 3; i++) await Promise.all([0, 1, 2].map(async () => (await fetch(`${app.url}/healthz`)).arrayBuffer()));
+  for (const route of routes) await (await fetch(`${app.url}${concretePath(route.path)}`, { method: route.method, headers: authFor(route.path), redirect: "manual" })).arrayBuffer();
+  // Built before the probe starts: making the payloads is the suite's own work, not the server's.
+  const cases = [...routes.flatMap(casesFor), ...toolServerCases(), ...oauthCases()];
   let running = true;
   const probe = (async () => {
     while (running) {
@@ -225,7 +255,6 @@ beforeAll(async () => {
       await Bun.sleep(20);
     }
   })();
-  const cases = [...routes.flatMap(casesFor), ...toolServerCases()];
   for (const c of cases) await send(c);
   running = false;
   await probe;
@@ -237,6 +266,15 @@ describe("hostile input on every registered route", () => {
     const names = routes.map((r) => `${r.method} ${r.path}`);
     for (const known of ["POST /api/auth/session", "POST /api/mcp", "POST /api/docs", "POST /api/mcp/oauth/register", "POST /signin"]) expect(names).toContain(known);
     expect(results.length).toBeGreaterThan(routes.length * 5);
+  });
+
+  test("the run was authenticated throughout: the session and the access token still work", async () => {
+    expect((await fetch(`${app.url}/api/me`, { headers: { authorization: `Bearer ${sessionToken}` } })).status).toBe(200);
+    const list = await fetch(`${app.url}/api/mcp`, { method: "POST", headers: { ...authFor("/api/mcp"), ...JSON_TYPE }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+    expect(list.status).toBe(200);
+    // And the routes behind a session were reached past authentication.
+    const docs = results.filter((r) => r.c.route === "POST /api/docs" && r.c.label === "no content type");
+    expect(docs.map((r) => r.status)).toEqual([400]);
   });
 
   test("never a 5xx, only documented statuses", () => {
