@@ -12,6 +12,8 @@ import { createHandler, type Handler } from "./http/handler.ts";
 import { healthRoutes } from "./health/routes.ts";
 import { inboxRoutes } from "./inbox/routes.ts";
 import { sdkRoutes } from "./widget/routes.ts";
+import { chatRoutes } from "./widget/chat-routes.ts";
+import { conversationRoutes } from "./conversations/routes.ts";
 import { campaignRoutes } from "./campaigns/routes.ts";
 import { seriesRoutes } from "./campaigns/sdk-routes.ts";
 import { unsubscribeRoutes } from "./mail/unsubscribe.ts";
@@ -55,6 +57,8 @@ export function createApp(deps: Deps) {
     .use(activityRoutes(deps))
     .use(inboxRoutes(deps))
     .use(sdkRoutes(deps))
+    .use(chatRoutes(deps))
+    .use(conversationRoutes(deps))
     .use(campaignRoutes(deps))
     .use(seriesRoutes(deps))
     .use(unsubscribeRoutes(deps));

@@ -19,6 +19,8 @@ export const BODY_LIMITS: { prefix: string; bytes: number; raw?: true; exact?: t
   { prefix: "/api/mcp/oauth/token", bytes: 64 * 1024, raw: true, exact: true },
   { prefix: "/api/mcp/oauth/revoke", bytes: 64 * 1024, raw: true, exact: true },
   { prefix: "/api/docs", bytes: 1024 * 1024 },
+  // Chat messages carry up to four images as data: URLs (src/conversations/input.ts CHAT_LIMITS).
+  { prefix: "/api/sdk/chat", bytes: 5 * 1024 * 1024 },
   { prefix: "/", bytes: 16 * 1024 },
 ];
 

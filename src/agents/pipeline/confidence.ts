@@ -1,0 +1,80 @@
+// Confidence and escalation, the pipeline's last stage (issue #12 "The pipeline" 4, §2.6
+// `confidence`: "based on knowledge-base coverage, tool usage and escalation signals").
+// docs/decisions.md "Chat confidence and escalation" repeats the formula and the thresholds.
+//
+//   confidence = clamp(0.2 + 0.7·K + 0.1·T − 0.3·F − 0.4·U, 0, 1), rounded to 2 decimals
+//
+//   K  knowledge coverage: the share of the question's content terms found in the best passage
+//      retrieved for it (0–1); 0.5 when the message has no content terms (greetings, thanks).
+//   T  tool outcome: 1 when the answer called tools and every call succeeded, −1 when any failed,
+//      0 when it called none.
+//   F  frustration: 1 when behavior_context or the message carries frustration signals (below).
+//   U  uncertainty: 1 when the reply itself says it has no answer ("I couldn't find…", "I don't know").
+//
+// Escalation, from the confidence and the session:
+//   * confidence < OFFER_BELOW (0.5), or frustration → the reply offers a person (`offer_person` action);
+//   * confidence < OFFER_BELOW and (frustration, or the agent's previous reply in this session was
+//     also below it) → a ticket is created for the team (`ticket_created` action, reason `escalation`).
+import { terms } from "../llm/builtin.ts";
+
+export const CONFIDENCE = {
+  base: 0.2,
+  knowledge: 0.7,
+  tools: 0.1,
+  frustration: 0.3,
+  uncertainty: 0.4,
+  /** K for a message without content terms. */
+  neutralCoverage: 0.5,
+  /** Below this the agent offers a person; twice in a row (or with frustration) it opens a ticket. */
+  offerBelow: 0.5,
+} as const;
+
+export interface Signals {
+  /** Best-passage coverage, 0–1. */
+  coverage: number;
+  question: string;
+  toolCalls: number;
+  toolFailures: number;
+  frustrated: boolean;
+  reply: string;
+}
+
+const FRUSTRATION_BEHAVIOR = /\b(?:rage[\s_-]?clicks?|dead[\s_-]?clicks?|frustrat\w*|angry|annoyed|error[\s_-]?clicks?|repeated(?:ly)?[\s_-]?(?:clicks?|errors?|fail\w*|attempts?)|thrashing|u[\s_-]?turns?|(?:clicked|tried|failed)\s+\d{1,4}\s+times)\b/i;
+const FRUSTRATION_MESSAGE =
+  /\b(?:useless|not helpful|unhelpful|doesn'?t help|does not help|still (?:not|doesn'?t|does not|broken|failing)|ridiculous|terrible|awful|waste of (?:my )?time|fed up|sick of|so frustrat\w*|annoying|wtf|this is a joke|nothing works)\b|!{3,}/i;
+
+/** Frustration signals in the session's behaviour data or the message itself. */
+export function frustrationIn(behavior: string | undefined, message: string): boolean {
+  if (behavior && FRUSTRATION_BEHAVIOR.test(behavior)) return true;
+  if (FRUSTRATION_MESSAGE.test(message)) return true;
+  // Shouting: a message of some length written in capitals.
+  const letters = message.replace(/[^\p{L}]/gu, "");
+  return letters.length >= 12 && letters === letters.toUpperCase() && letters !== letters.toLowerCase();
+}
+
+const UNCERTAIN =
+  /\b(?:couldn'?t find|could not find|can'?t find|cannot find|unable to find|didn'?t find|did not find|i don'?t know|i do not know|i'?m not sure|i am not sure|no information (?:about|on)|don'?t have (?:any )?information|do not have (?:any )?information|not (?:able|in a position) to answer)\b/i;
+
+export function soundsUncertain(reply: string): boolean {
+  return UNCERTAIN.test(reply);
+}
+
+const clamp = (n: number) => Math.min(1, Math.max(0, n));
+
+export function confidenceOf(s: Signals): number {
+  const k = terms(s.question).length === 0 ? CONFIDENCE.neutralCoverage : clamp(s.coverage);
+  const t = s.toolCalls === 0 ? 0 : s.toolFailures > 0 ? -1 : 1;
+  const value =
+    CONFIDENCE.base + CONFIDENCE.knowledge * k + CONFIDENCE.tools * t - CONFIDENCE.frustration * (s.frustrated ? 1 : 0) - CONFIDENCE.uncertainty * (soundsUncertain(s.reply) ? 1 : 0);
+  return Math.round(clamp(value) * 100) / 100;
+}
+
+export type Escalation = "none" | "offer" | "ticket";
+
+/** What the agent does about a reply (see the header). `previousLow`: its previous reply in the session was below the threshold. */
+export function escalationFor(confidence: number, frustrated: boolean, previousLow: boolean): Escalation {
+  const low = confidence < CONFIDENCE.offerBelow;
+  if (low && (frustrated || previousLow)) return "ticket";
+  if (low || frustrated) return "offer";
+  return "none";
+}

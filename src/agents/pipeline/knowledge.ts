@@ -1,0 +1,121 @@
+// Knowledge, the pipeline's second stage (issue #12 "The pipeline" 2): passages of the org's
+// published docs for the customer's message, with scores. docs/decisions.md "Chat knowledge".
+//
+//   1. The existing full-text search (src/workspace/docs.ts `searchDocs`, read-only use) finds the
+//      best KNOWLEDGE.docs documents.
+//   2. Each document is cut into passages of at most KNOWLEDGE.passageChars characters along its
+//      structure (headings, then paragraphs, then sentences), each passage carrying the heading it
+//      sits under, so a passage — not a whole doc — is quoted.
+//   3. Every passage is scored: 0.7 × term coverage of the question (the builtin provider's
+//      measure, src/agents/llm/builtin.ts) + 0.3 × the document's search rank relative to the
+//      best document. Passages covering none of the question's terms are dropped; the best
+//      KNOWLEDGE.passages are kept, at most KNOWLEDGE.perDoc per document.
+// Passages are cached per document version (id + updated_at), so a popular article is cut once.
+import { and, eq, inArray } from "drizzle-orm";
+import { docs } from "../../db/schema/index.ts";
+import type { Deps } from "../../deps.ts";
+import { coverage } from "../llm/builtin.ts";
+import type { Passage } from "../llm/types.ts";
+import { searchDocs } from "../../workspace/docs.ts";
+
+export const KNOWLEDGE = { docs: 5, passages: 4, perDoc: 2, passageChars: 1200, cacheEntries: 500 } as const;
+
+/** Splits text into pieces of at most `max` characters at the weakest boundary that works. */
+function pack(units: string[], max: number, joiner: string): string[] {
+  const out: string[] = [];
+  let current = "";
+  for (const unit of units) {
+    if (current === "") current = unit;
+    else if (current.length + joiner.length + unit.length <= max) current += joiner + unit;
+    else {
+      out.push(current);
+      current = unit;
+    }
+  }
+  if (current !== "") out.push(current);
+  return out;
+}
+
+function splitLong(text: string, max: number): string[] {
+  if (text.length <= max) return [text];
+  const sentences = text.match(/[^.!?\n]+(?:[.!?]+["')\]]*|\n|$)\s*/g)?.map((s) => s.trim()).filter(Boolean) ?? [text];
+  return pack(sentences.flatMap((s) => (s.length <= max ? [s] : (s.match(new RegExp(`[\\s\\S]{1,${max}}`, "g")) ?? []))), max, " ");
+}
+
+/**
+ * A document body cut into passages: sections start at markdown headings; a section longer than
+ * `max` is packed from its paragraphs (then sentences). Every passage after the first of a
+ * section repeats the section's heading, so it still says what it is about.
+ */
+export function chunkDoc(body: string, max: number = KNOWLEDGE.passageChars): string[] {
+  const clean = body.replace(/\x1e/g, "").replace(/\r\n?/g, "\n").trim();
+  if (clean === "") return [];
+  if (clean.length <= max) return [clean];
+  const sections: { heading: string | null; text: string }[] = [];
+  for (const block of clean.split(/\n(?=#{1,6}\s)/)) {
+    const match = /^(#{1,6}\s[^\n]*)\n?([\s\S]*)$/.exec(block);
+    sections.push(match ? { heading: match[1]!.trim(), text: match[2]!.trim() } : { heading: null, text: block.trim() });
+  }
+  const passages: string[] = [];
+  for (const { heading, text } of sections) {
+    const whole = heading ? `${heading}\n${text}`.trim() : text;
+    if (whole.length <= max) {
+      if (whole !== "") passages.push(whole);
+      continue;
+    }
+    const room = heading ? max - heading.length - 1 : max;
+    const paragraphs = text.split(/\n{2,}/).map((p) => p.trim()).filter(Boolean).flatMap((p) => splitLong(p, room));
+    for (const piece of pack(paragraphs, room, "\n\n")) passages.push(heading ? `${heading}\n${piece}` : piece);
+  }
+  return passages;
+}
+
+const cache = new Map<string, string[]>();
+
+function cachedChunks(key: string, body: () => string): string[] {
+  const hit = cache.get(key);
+  if (hit) {
+    // Least recently used goes first: re-insert on use.
+    cache.delete(key);
+    cache.set(key, hit);
+    return hit;
+  }
+  const chunks = chunkDoc(body());
+  cache.set(key, chunks);
+  if (cache.size > KNOWLEDGE.cacheEntries) cache.delete(cache.keys().next().value!);
+  return chunks;
+}
+
+/** The best passages of the org's published docs for `question`, best first. */
+export async function retrieve(deps: Deps, orgId: string, question: string): Promise<Passage[]> {
+  const hits = await searchDocs(deps, orgId, question.slice(0, 2000), KNOWLEDGE.docs);
+  if (hits.length === 0) return [];
+  const rows = await deps.db
+    .select({ id: docs.id, title: docs.title, url: docs.url, body: docs.body, updatedAt: docs.updatedAt })
+    .from(docs)
+    .where(and(eq(docs.orgId, orgId), eq(docs.status, "published"), inArray(docs.id, hits.map((h) => h.id))));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const best = Math.max(...hits.map((h) => h.score), Number.EPSILON);
+  const scored: Passage[] = [];
+  for (const hit of hits) {
+    const doc = byId.get(hit.id);
+    if (!doc) continue;
+    const rank = hit.score / best;
+    const title = doc.title.replace(/\x1e/g, "");
+    const passages = cachedChunks(`${doc.id}:${doc.updatedAt.getTime()}`, () => doc.body)
+      .map((text) => ({ text, covered: coverage(question, `${title}\n${text}`) }))
+      .filter((p) => p.covered > 0)
+      .map((p) => ({ docId: doc.id, title, url: doc.url, text: p.text, score: round(0.7 * p.covered + 0.3 * rank) }))
+      .sort((a, b) => b.score - a.score)
+      .slice(0, KNOWLEDGE.perDoc);
+    scored.push(...passages);
+  }
+  return scored.sort((a, b) => b.score - a.score).slice(0, KNOWLEDGE.passages);
+}
+
+const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/** The knowledge coverage of an answer: the best passage's share of the question's terms (0–1). */
+export function knowledgeCoverage(question: string, passages: readonly Passage[]): number {
+  return passages.reduce((best, p) => Math.max(best, coverage(question, `${p.title}\n${p.text}`)), 0);
+}

@@ -1,0 +1,256 @@
+// The chat pipeline (issue #12 "The pipeline"): triage → knowledge → answer → confidence and
+// escalation, for one customer message in one conversation. The route (src/widget/chat-routes.ts)
+// has already authenticated the widget key, resolved the customer, found or started the session and
+// stored the customer's message; it stores the reply this returns (or the failure it throws).
+//
+// Text and actions go to `sink` as they are produced (the stream writes them at once; /chat
+// collects them). A model failure (LlmError) is thrown after whatever was already emitted; the
+// caller ends the stream with an error record or answers /chat with a fallback.
+import type { Conversation } from "../../conversations/sessions.ts";
+import type { ConversationMessage } from "../../conversations/transcript.ts";
+import type { MessageRouting, MessageSource } from "../../db/schema/index.ts";
+import type { Deps } from "../../deps.ts";
+import { createTicket, type InboxActor } from "../../inbox/tickets.ts";
+import type { CallScope } from "../../tools/runtime.ts";
+import type { ToolDefinition } from "../../tools/types.ts";
+import { boundCustomerOf, type EndUser } from "../../workspace/customers.ts";
+import { COVERAGE_THRESHOLD, coverage } from "../llm/builtin.ts";
+import { providerFor } from "../llm/provider.ts";
+import { type Agent, getAgent, listAgents } from "../service.ts";
+import { answer } from "./answer.ts";
+import { CONFIDENCE, confidenceOf, escalationFor, frustrationIn, soundsUncertain } from "./confidence.ts";
+import { knowledgeCoverage, retrieve } from "./knowledge.ts";
+import { conversationMessages, systemText } from "./prompt.ts";
+import { triage, type TriageDecision } from "./triage.ts";
+
+export interface ChatCustomer {
+  endUser: EndUser | null;
+  verified: boolean;
+  claims: Record<string, unknown>;
+}
+
+export interface ChatTurn {
+  orgId: string;
+  agent: Agent;
+  conversation: Conversation;
+  customer: ChatCustomer;
+  message: string;
+  images: string[];
+  mode: string;
+  behavior?: string;
+  /** The conversation before this message, oldest first (the server's transcript). */
+  history: ConversationMessage[];
+}
+
+export interface ChatSink {
+  text(text: string): void;
+  action(action: unknown): void;
+  readonly signal: AbortSignal;
+}
+
+export interface ChatOutcome {
+  text: string;
+  agentId: string;
+  actions: unknown[];
+  sources: MessageSource[];
+  confidence: number;
+  routing: MessageRouting | null;
+  /** A ticket this answer created (routing or escalation). */
+  ticketId: string | null;
+}
+
+/** §2.6 `actions` items written by the pipeline besides tool calls (docs/decisions.md "Chat actions"). */
+export type PipelineAction =
+  | { type: "ticket_created"; ticket_id: string; ticket_number: number; team: string | null; reason: "live_help" | "routing_rule" | "escalation" }
+  | { type: "handoff"; from_agent_id: string; to_agent_id: string; skill: string }
+  | { type: "offer_person"; label: string };
+
+/**
+ * The tools an agent may use in a widget chat, of those the runtime lets it call: the admin areas
+ * (setup_*, automation_*) never; customer data (data_*, inbox_*) only when a customer is bound, since
+ * with no binding those tools would see every customer of the org. docs/decisions.md "Chat tools".
+ */
+export function chatTools(tools: readonly ToolDefinition[], customerBound: boolean): ToolDefinition[] {
+  return tools.filter((tool) => {
+    const area = tool.scope.split(":")[0];
+    if (area === "setup" || area === "automation") return false;
+    if ((area === "data" || area === "inbox") && !customerBound) return false;
+    return true;
+  });
+}
+
+const subjectOf = (text: string) => {
+  const line = text.split("\n").find((l) => l.trim() !== "")?.trim() ?? "Chat";
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
+};
+
+/** The last few turns as a ticket body, so the team sees what happened (ticket bodies hold 10,000 characters). */
+function transcriptBody(history: readonly ConversationMessage[], message: string, reply: string): string {
+  const lines = history
+    .filter((m) => m.role !== "reported")
+    .slice(-6)
+    .map((m) => `${m.role === "customer" ? "Customer" : "Agent"}: ${m.text}`);
+  lines.push(`Customer: ${message}`, `Agent: ${reply}`);
+  const body = lines.join("\n\n");
+  return body.length > 10_000 ? `…${body.slice(body.length - 9_999)}` : body;
+}
+
+function lastAgentReply(history: readonly ConversationMessage[]) {
+  for (let i = history.length - 1; i >= 0; i--) if (history[i]!.role === "agent") return history[i]!;
+  return undefined;
+}
+
+const offersPerson = (m: ConversationMessage | undefined) => (m?.actions ?? []).some((a) => (a as { type?: string } | null)?.type === "offer_person");
+
+/** Triage's verdict for a turn, and the agent that handles it (after a handoff, the target). */
+export interface Decided {
+  agent: Agent;
+  decision: TriageDecision;
+  /** Set when triage handed the conversation over: the agent it came from. */
+  handedOffFrom?: Agent;
+}
+
+/**
+ * Stage 1, without side effects: who handles this message and how. The stream calls it before
+ * its headers go out, so `X-Agent-Id` names the agent that really answers.
+ */
+export async function decide(deps: Deps, turn: ChatTurn): Promise<Decided> {
+  const agent = turn.agent;
+  const hasHandoff = agent.routingRules.some((r) => r.action === "handoff");
+  const decision = triage({
+    message: turn.message,
+    mode: turn.mode,
+    agent,
+    agents: hasHandoff ? await listAgents(deps, turn.orgId) : [],
+    personOffered: offersPerson(lastAgentReply(turn.history)),
+  });
+  if (decision.kind === "handoff") {
+    const target = await getAgent(deps, turn.orgId, decision.agentId);
+    if (target) return { agent: target, decision, handedOffFrom: agent };
+  }
+  return { agent, decision };
+}
+
+/** The whole pipeline for one message: triage, then either routing or knowledge, answer and confidence. */
+export async function runPipeline(deps: Deps, turn: ChatTurn, sink: ChatSink, decided?: Decided): Promise<ChatOutcome> {
+  const actions: unknown[] = [];
+  const emit = {
+    text: (text: string) => sink.text(text),
+    action(action: unknown) {
+      actions.push(action);
+      sink.action(action);
+    },
+  };
+  const { orgId, conversation, customer } = turn;
+  const endUserId = customer.endUser?.id ?? null;
+  const { agent, decision, handedOffFrom } = decided ?? (await decide(deps, turn));
+  const previous = lastAgentReply(turn.history);
+
+  // 1. Triage — no model call when it routes.
+  const customerActor: InboxActor = { kind: "customer", endUserId, sessionId: conversation.id };
+  if (decision.kind === "route") {
+    const team = decision.team;
+    const ticket = await createTicket(deps, {
+      orgId,
+      actor: customerActor,
+      input: { subject: subjectOf(turn.message), message: turn.message, customerId: endUserId, team: team ?? undefined, source: "chat", conversationId: conversation.id, verified: customer.verified },
+    });
+    emit.action({ type: "ticket_created", ticket_id: ticket.id, ticket_number: ticket.number, team, reason: decision.action === "live_help" ? "live_help" : "routing_rule" } satisfies PipelineAction);
+    const text =
+      decision.action === "live_help"
+        ? `I've asked a person from our team to take over (ticket #${ticket.number}). They will reply here as soon as they can.`
+        : `I've passed your message to our ${team} team (ticket #${ticket.number}). They will follow up with you.`;
+    emit.text(text);
+    const routing: MessageRouting = { action: decision.action, ticket_id: ticket.id, ...(team ? { team } : {}) };
+    return { text, agentId: agent.id, actions, sources: [], confidence: 1, routing, ticketId: ticket.id };
+  }
+  if (handedOffFrom && decision.kind === "handoff")
+    emit.action({ type: "handoff", from_agent_id: handedOffFrom.id, to_agent_id: agent.id, skill: decision.skill } satisfies PipelineAction);
+
+  // 2. Knowledge.
+  const passages = await retrieve(deps, orgId, turn.message);
+
+  // 3. Answer, with the agent's tools bound to this customer.
+  const scope: CallScope = {
+    actor: { kind: "customer", endUserId, sessionId: conversation.id },
+    orgId,
+    agentId: agent.id,
+    customer: customer.endUser ? boundCustomerOf(customer.endUser) : undefined,
+    channel: "chat",
+  };
+  const [provider, listed] = await Promise.all([providerFor(deps, orgId, agent), deps.tools.list(scope)]);
+  const endUser = customer.endUser;
+  const result = await answer({
+    provider,
+    system: systemText({
+      instructions: agent.instructions,
+      agentName: agent.name,
+      customer: endUser ? { name: endUser.name || null, email: endUser.email, verified: customer.verified, claims: customer.claims, traits: endUser.traits } : null,
+      context: conversation.context,
+      behavior: turn.behavior,
+    }),
+    messages: conversationMessages(turn.history, { text: turn.message, images: turn.images.length }),
+    passages,
+    tools: chatTools(listed, endUser !== null),
+    callTool: (name, args) => deps.tools.call(scope, name, args),
+    signal: sink.signal,
+    emit,
+  });
+
+  // 4. Confidence and escalation.
+  const frustrated = frustrationIn(turn.behavior, turn.message);
+  const confidence = confidenceOf({
+    coverage: knowledgeCoverage(turn.message, passages),
+    question: turn.message,
+    toolCalls: result.toolCalls,
+    toolFailures: result.toolFailures,
+    frustrated,
+    reply: result.text,
+  });
+  const previousLow = previous !== undefined && previous.routing === null && previous.confidence !== null && previous.confidence < CONFIDENCE.offerBelow;
+  const escalation = escalationFor(confidence, frustrated, previousLow);
+  let text = result.text;
+  let ticketId: string | null = null;
+  if (escalation === "ticket") {
+    const ticket = await createTicket(deps, {
+      orgId,
+      actor: { kind: "agent", agentId: agent.id },
+      input: {
+        subject: subjectOf(turn.message),
+        message: transcriptBody(turn.history, turn.message, result.text),
+        customerId: endUserId,
+        priority: frustrated ? "high" : "normal",
+        source: "chat",
+        conversationId: conversation.id,
+        verified: customer.verified,
+      },
+    });
+    ticketId = ticket.id;
+    emit.action({ type: "ticket_created", ticket_id: ticket.id, ticket_number: ticket.number, team: null, reason: "escalation" } satisfies PipelineAction);
+    const note = `\n\nI've opened ticket #${ticket.number} so a person from our team can follow up with you.`;
+    emit.text(note);
+    text += note;
+  } else if (escalation === "offer") {
+    emit.action({ type: "offer_person", label: agent.liveHelpLabel } satisfies PipelineAction);
+    if (!/\b(?:person|human|someone from our team)\b/i.test(text)) {
+      const note = "\n\nWould you like me to connect you with a person from our team?";
+      emit.text(note);
+      text += note;
+    }
+  }
+
+  // Sources: the passages that cover the question (the builtin quotes only those) and the documents
+  // the tools returned — none when the reply says it has no answer.
+  const sources: MessageSource[] = [];
+  if (!soundsUncertain(result.text)) {
+    const seen = new Set<string>();
+    const add = (s: MessageSource) => {
+      if (seen.has(s.doc_id)) return;
+      seen.add(s.doc_id);
+      sources.push(s);
+    };
+    for (const p of passages) if (coverage(turn.message, `${p.title}\n${p.text}`) >= COVERAGE_THRESHOLD) add({ doc_id: p.docId, title: p.title, url: p.url });
+    for (const s of result.toolSources) add(s);
+  }
+  return { text, agentId: agent.id, actions, sources, confidence, routing: null, ticketId };
+}

@@ -1,0 +1,116 @@
+// The dashboard's view of chat conversations (issue #12, role inbox:view): a filtered, cursor-paged
+// list and one conversation with its messages and actions. Session ids are never shown (only
+// their hash is stored); the conversation's `id` is what tickets and the dashboard use.
+import { and, desc, eq, gte, lt, or, type SQL } from "drizzle-orm";
+import { conversations } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { isUuid } from "../kit/ids.ts";
+import type { Conversation } from "./sessions.ts";
+import { type ConversationMessage, recentMessages } from "./transcript.ts";
+
+export const CONVERSATION_LIMITS = { pageSize: 100, defaultPageSize: 25, messages: 500 } as const;
+
+export interface ConversationFilters {
+  /** Our end-user id. */
+  customerId?: string;
+  agentId?: string;
+  /** true: conversations that went to a team or a person; false: those that never did. */
+  routed?: boolean;
+  /** Created at or after. */
+  since?: Date;
+  /** Created before. */
+  until?: Date;
+  cursor?: string;
+  limit?: number;
+}
+
+export function conversationView(c: Conversation) {
+  return {
+    id: c.id,
+    customer_id: c.endUserId,
+    anonymous: c.anonymous,
+    agent_id: c.agentId,
+    mode: c.mode,
+    routed: c.routed,
+    ticket_id: c.ticketId,
+    message_count: c.messageCount,
+    context: c.context,
+    created_at: c.createdAt.toISOString(),
+    updated_at: c.updatedAt.toISOString(),
+  };
+}
+
+export function messageView(m: ConversationMessage) {
+  return {
+    id: m.id,
+    role: m.role,
+    ...(m.role === "reported" ? { reported_speaker: m.reportedSpeaker } : {}),
+    text: m.text,
+    images: m.images,
+    actions: m.actions,
+    sources: m.sources,
+    confidence: m.confidence,
+    agent_id: m.agentId,
+    routing: m.routing,
+    status: m.status,
+    error: m.error,
+    mode: m.mode,
+    created_at: m.createdAt.toISOString(),
+  };
+}
+
+const bad = (path: string, message: string) => AppError.badRequest(`${path.slice(1)} ${message}.`, [{ path, message }]);
+
+/** Opaque to clients: base64url of the last row's creation time and id (newest first, ties by id). */
+function encodeCursor(c: Conversation): string {
+  return Buffer.from(`${c.createdAt.toISOString()}|${c.id}`).toString("base64url");
+}
+
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  const [at, id] = cursor.length <= 128 ? Buffer.from(cursor, "base64url").toString().split("|") : [];
+  const createdAt = at ? new Date(at) : new Date(Number.NaN);
+  if (!id || !isUuid(id) || Number.isNaN(createdAt.getTime())) throw bad("/cursor", "is not a cursor this service issued");
+  return { createdAt, id };
+}
+
+export async function listConversations(deps: Deps, orgId: string, filters: ConversationFilters): Promise<{ conversations: Conversation[]; nextCursor: string | null }> {
+  const limit = filters.limit ?? CONVERSATION_LIMITS.defaultPageSize;
+  const where: (SQL | undefined)[] = [eq(conversations.orgId, orgId)];
+  // Ids that are not uuids can match nothing: an empty page, not an error (like the ticket list).
+  if (filters.customerId !== undefined) {
+    if (!isUuid(filters.customerId)) return { conversations: [], nextCursor: null };
+    where.push(eq(conversations.endUserId, filters.customerId));
+  }
+  if (filters.agentId !== undefined) {
+    if (!isUuid(filters.agentId)) return { conversations: [], nextCursor: null };
+    where.push(eq(conversations.agentId, filters.agentId));
+  }
+  if (filters.routed !== undefined) where.push(eq(conversations.routed, filters.routed));
+  if (filters.since) where.push(gte(conversations.createdAt, filters.since));
+  if (filters.until) where.push(lt(conversations.createdAt, filters.until));
+  if (filters.cursor !== undefined) {
+    const after = decodeCursor(filters.cursor);
+    where.push(or(lt(conversations.createdAt, after.createdAt), and(eq(conversations.createdAt, after.createdAt), lt(conversations.id, after.id))));
+  }
+  const rows = await deps.db
+    .select()
+    .from(conversations)
+    .where(and(...where))
+    .orderBy(desc(conversations.createdAt), desc(conversations.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  return { conversations: page, nextCursor: rows.length > limit ? encodeCursor(page.at(-1)!) : null };
+}
+
+/** One conversation of the org with its latest messages (oldest first); 404 for another org's or an unknown id. */
+export async function readConversation(deps: Deps, orgId: string, id: string) {
+  if (!isUuid(id)) throw AppError.notFound("No such conversation.");
+  const [conversation] = await deps.db
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.orgId, orgId), eq(conversations.id, id)));
+  if (!conversation) throw AppError.notFound("No such conversation.");
+  const messages = await recentMessages(deps, conversation, CONVERSATION_LIMITS.messages);
+  return { ...conversationView(conversation), messages: messages.map(messageView) };
+}

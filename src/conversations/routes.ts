@@ -1,0 +1,56 @@
+// Dashboard API of chat conversations (issue #12 "Transcripts"): GET /api/conversations and
+// GET /api/conversations/:id, role inbox:view, always within the member's org.
+import { Elysia, t } from "elysia";
+import { requireMember } from "../auth/guard.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { CONVERSATION_LIMITS, conversationView, listConversations, readConversation } from "./dashboard.ts";
+
+const Id = t.String({ minLength: 1, maxLength: 64 });
+const DateTime = t.String({ minLength: 1, maxLength: 40, description: "An ISO 8601 date or date-time." });
+
+function date(path: string, value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const parsed = /^\d{4}-\d{2}-\d{2}/.test(value) ? new Date(value) : new Date(Number.NaN);
+  if (Number.isNaN(parsed.getTime())) throw AppError.badRequest(`${path.slice(1)} must be an ISO 8601 date.`, [{ path, message: "must be an ISO 8601 date or date-time" }]);
+  return parsed;
+}
+
+export function conversationRoutes(deps: Deps) {
+  return new Elysia({ name: "conversations" })
+    .get(
+      "/api/conversations",
+      async ({ query, request }) => {
+        const { orgId } = await requireMember(deps, request, "inbox:view");
+        const page = await listConversations(deps, orgId, {
+          customerId: query.customer,
+          agentId: query.agent,
+          routed: query.routed === undefined ? undefined : query.routed === "true",
+          since: date("/since", query.since),
+          until: date("/until", query.until),
+          cursor: query.cursor,
+          limit: query.limit,
+        });
+        return { conversations: page.conversations.map(conversationView), ...(page.nextCursor ? { next_cursor: page.nextCursor } : {}) };
+      },
+      {
+        query: t.Object({
+          customer: t.Optional(Id),
+          agent: t.Optional(Id),
+          routed: t.Optional(t.Union([t.Literal("true"), t.Literal("false")])),
+          since: t.Optional(DateTime),
+          until: t.Optional(DateTime),
+          cursor: t.Optional(t.String({ minLength: 1, maxLength: 128 })),
+          limit: t.Optional(t.Integer({ minimum: 1, maximum: CONVERSATION_LIMITS.pageSize })),
+        }),
+      },
+    )
+    .get(
+      "/api/conversations/:id",
+      async ({ params, request }) => {
+        const { orgId } = await requireMember(deps, request, "inbox:view");
+        return readConversation(deps, orgId, params.id);
+      },
+      { params: t.Object({ id: Id }) },
+    );
+}

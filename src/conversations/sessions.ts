@@ -1,0 +1,131 @@
+// Chat sessions (issue #12 "Sessions and transcripts", INTEROP D, contract C7).
+//
+//   * A session id is `cs_` + 256 random bits (base64url), minted by us when the request has none
+//     or names one we do not know. Only its SHA-256 is stored: for an anonymous visitor the id
+//     alone lets its holder read and continue the conversation, so it is a bearer secret.
+//   * A session is bound to its org and to the customer (end user) or anonymous visitor that
+//     started it (docs/decisions.md "Chat sessions"):
+//       - another org presenting the id finds nothing (every lookup filters on org_id) and gets a
+//         fresh session, exactly as for an id that never existed: nothing tells it the id is used;
+//       - another customer of the same org, or an anonymous visitor presenting a customer's
+//         session, is refused with 403 `session_forbidden` — the session stays the owner's and the
+//         caller learns only that this id is not theirs (ids are unguessable, so this reveals nothing
+//         that could be enumerated);
+//       - an anonymous visitor's session is taken over by the first identified customer presenting
+//         it (the visitor signed in mid-conversation: the holder of the id is the visitor). From
+//         then on it is that customer's.
+//   * The server's history wins: `conversation_history` from the client only seeds a session we
+//     did not know, and its turns are stored as `reported` (never as the agent's words).
+import { and, eq } from "drizzle-orm";
+import { mintToken, sha256Hex } from "../crypto/tokens.ts";
+import { conversationMessages, conversations } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { assertFreeForm } from "../http/json.ts";
+
+export type Conversation = typeof conversations.$inferSelect;
+
+export const SESSION_PREFIX = "cs_";
+/** The most client-reported earlier turns kept when seeding a new session (the latest ones). */
+export const SEED_TURNS_MAX = 20;
+
+/** Who is chatting: a customer (end user id) or an anonymous visitor (null). */
+export interface ChatParty {
+  endUserId: string | null;
+}
+
+/** A `conversation_history` item, normalised by the route: who the client says spoke, and the text. */
+export interface ReportedTurn {
+  speaker: "customer" | "agent";
+  text: string;
+}
+
+/** A `context` entry (§2.5 ContextEntry). */
+export interface ContextEntry {
+  label: string;
+  type?: string;
+  value: unknown;
+}
+
+const hashOf = (sessionId: string) => sha256Hex(sessionId);
+
+/**
+ * The session `sessionId` names in `orgId`, checked against who is chatting; null when the org has
+ * no such session (the caller then starts a fresh one). Throws 403 when it belongs to someone else.
+ * Takes over an anonymous session for an identified customer (see above).
+ */
+export async function findSession(deps: Deps, orgId: string, sessionId: string, party: ChatParty): Promise<Conversation | null> {
+  const [found] = await deps.db
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.orgId, orgId), eq(conversations.sessionHash, hashOf(sessionId))));
+  if (!found) return null;
+  if (found.anonymous) {
+    if (party.endUserId === null) return found;
+    const [claimed] = await deps.db
+      .update(conversations)
+      .set({ endUserId: party.endUserId, anonymous: false, updatedAt: deps.now() })
+      .where(and(eq(conversations.orgId, orgId), eq(conversations.id, found.id), eq(conversations.anonymous, true)))
+      .returning();
+    if (claimed) return claimed;
+    // Someone else claimed it a moment ago: check against them.
+    return findSession(deps, orgId, sessionId, party);
+  }
+  if (party.endUserId !== null && found.endUserId === party.endUserId) return found;
+  throw new AppError(403, "session_forbidden", "This session belongs to another customer: start a new conversation without session_id.");
+}
+
+export interface NewSession {
+  orgId: string;
+  party: ChatParty;
+  agentId: string;
+  mode: string;
+  context?: Record<string, ContextEntry>;
+  /** Client-reported earlier turns: stored as `reported`, the latest SEED_TURNS_MAX of them. */
+  reported?: readonly ReportedTurn[];
+}
+
+/** Starts a session; returns its row and the id to hand back (the only time the id exists in clear). */
+export async function createSession(deps: Deps, input: NewSession): Promise<{ conversation: Conversation; sessionId: string }> {
+  const context = input.context ?? {};
+  assertFreeForm(context, "/context");
+  const sessionId = mintToken(SESSION_PREFIX);
+  const now = deps.now();
+  const reported = (input.reported ?? []).slice(-SEED_TURNS_MAX);
+  const conversation = await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(conversations)
+      .values({
+        orgId: input.orgId,
+        sessionHash: hashOf(sessionId),
+        endUserId: input.party.endUserId,
+        anonymous: input.party.endUserId === null,
+        agentId: input.agentId,
+        mode: input.mode,
+        context,
+        messageCount: reported.length,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    if (reported.length > 0)
+      await tx.insert(conversationMessages).values(
+        reported.map((turn) => ({ orgId: input.orgId, conversationId: row!.id, role: "reported" as const, reportedSpeaker: turn.speaker, text: turn.text, createdAt: now })),
+      );
+    return row!;
+  });
+  return { conversation, sessionId };
+}
+
+/** Merges the request's context into the session's (the request wins on conflict) and records the mode. */
+export async function updateSession(deps: Deps, conversation: Conversation, patch: { context?: Record<string, ContextEntry>; mode: string }): Promise<Conversation> {
+  const context = patch.context ? { ...conversation.context, ...patch.context } : conversation.context;
+  if (patch.context) assertFreeForm(context, "/context");
+  if (!patch.context && patch.mode === conversation.mode) return conversation;
+  const [row] = await deps.db
+    .update(conversations)
+    .set({ context, mode: patch.mode, updatedAt: deps.now() })
+    .where(and(eq(conversations.orgId, conversation.orgId), eq(conversations.id, conversation.id)))
+    .returning();
+  return row!;
+}
