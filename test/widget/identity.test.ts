@@ -20,7 +20,7 @@ beforeAll(async () => {
   call = sdk(app, org.widget_key);
   admin = await signIn(app, org.admin_email, org.password);
   expect((await identityApi("PUT", "", { enabled: true })).status).toBe(200);
-});
+}, 30_000);
 afterAll(() => app.close());
 
 const token = (claims: Record<string, unknown>, options: Parameters<typeof userToken>[2] = {}) => userToken(org.identity_secret, claims, { now: app.clock.now, ...options });
