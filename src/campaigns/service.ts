@@ -425,7 +425,15 @@ export async function removeCustomer(deps: Deps, { orgId, actor, campaign, endUs
     const [row] = await tx
       .update(campaignEnrolments)
       .set({ state: "removed", wakeAt: null, updatedAt: now })
-      .where(and(eq(campaignEnrolments.orgId, orgId), eq(campaignEnrolments.campaignId, campaign.id), eq(campaignEnrolments.endUserId, endUser.id), eq(campaignEnrolments.state, "active")))
+      .where(
+        and(
+          eq(campaignEnrolments.orgId, orgId),
+          eq(campaignEnrolments.campaignId, campaign.id),
+          eq(campaignEnrolments.endUserId, endUser.id),
+          // completed too: its last steps may still be queued
+          inArray(campaignEnrolments.state, ["active", "completed"]),
+        ),
+      )
       .returning();
     const [current] = row
       ? [row]
