@@ -3,6 +3,7 @@
 // its boundary; and org B's session reaches none of org A's tickets or customers.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
+import { SignJWT } from "jose";
 import { ticketHistory, ticketMessages, tickets } from "../../src/db/schema/index.ts";
 import { CUSTOMER_LIMITS } from "../../src/inbox/customers.ts";
 import { createTicket, customerThread, TICKET_LIMITS } from "../../src/inbox/tickets.ts";
@@ -40,11 +41,23 @@ const newTicket = (subject = "Card declined", orgId = a.org_id, extra: Json = {}
 
 describe("a ticket worked through the dashboard API", () => {
   test("read, reply, note, triage: each change in the history; the note never reaches the customer's thread", async () => {
-    const created = await newTicket("Refund please", a.org_id, { customerId, verified: true });
+    // The ticket arrives the way a verified widget user opens one (issue #11 must-show 4).
+    const userToken = await new SignJWT({ user_id: "ext-verified", name: "Vera" })
+      .setProtectedHeader({ alg: "HS256" })
+      .setExpirationTime(Math.floor(app.clock.now.getTime() / 1000) + 300)
+      .sign(new TextEncoder().encode(a.identity_secret));
+    const sdk = await app.request("/api/sdk/tickets/create", {
+      json: { subject: "Refund please", message: "My card was declined", user_id: "ext-verified", user_token: userToken },
+      headers: { authorization: `Bearer ${a.widget_key}`, origin: "https://shop.example" },
+    });
+    expect(sdk.status).toBe(201);
+    const created = (await sdk.json()) as { id: string; number: number };
+    const customerOf = (await get(`/api/customers/ext-verified`)).body;
+    expect(customerOf.verified).toBe(true);
     const read = await get(`/api/tickets/${created.id}`);
     expect(read.status).toBe(200);
-    expect(read.body).toMatchObject({ id: created.id, number: created.number, status: "open", customer: { id: customerId, name: "Ada Lovelace", verified: false } });
-    expect(read.body.messages).toEqual([expect.objectContaining({ kind: "customer", body: "My card was declined", verified: true, author: { kind: "customer", customer_id: customerId } })]);
+    expect(read.body).toMatchObject({ id: created.id, number: created.number, status: "open", source: "widget", verified: true, customer: { id: customerOf.id, name: "Vera", verified: true } });
+    expect(read.body.messages).toEqual([expect.objectContaining({ kind: "customer", body: "My card was declined", verified: true, author: { kind: "customer", customer_id: customerOf.id } })]);
 
     const reply = await send("POST", `/api/tickets/${created.id}/replies`, { body: "Refund issued." });
     expect(reply.status).toBe(201);

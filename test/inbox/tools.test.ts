@@ -77,7 +77,13 @@ describe("through the official SDK client", () => {
   }, 20_000);
 
   test("list, read, reply, note, triage: the same thread and history as the dashboard; the note stays internal", async () => {
-    const ticket = await fromCustomer(a.org_id, "Order never arrived", ada.id);
+    // The ticket arrives through the widget SDK from Ada's backend (issue #11 must-show 4).
+    const sdk = await app.request("/api/sdk/tickets/create", {
+      json: { subject: "Order never arrived", message: "Order never arrived: help", user_id: "ext-ada" },
+      headers: { authorization: `Bearer ${a.widget_key}` },
+    });
+    expect(sdk.status).toBe(201);
+    const ticket = (await sdk.json()) as { id: string; number: number };
     const listed = await sdkCall("inbox_list_tickets", { status: ["open"], text: "never arrived" });
     expect(listed.tickets.map((t: Json) => t.id)).toEqual([ticket.id]);
     expect(listed.tickets[0].customer).toMatchObject({ id: ada.id, verified: false });
