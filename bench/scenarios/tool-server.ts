@@ -1,0 +1,181 @@
+// The tool server (MCP): ping, tools/list and tools/call search_docs through ours (PostgreSQL,
+// then PGlite) next to raw Bun.serve and the official SDK's stateless server on Node; the cost of
+// bearer verification; and the OAuth token endpoint refreshing many grants in parallel.
+import { join } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
+import { messageOf } from "../../src/errors.ts";
+import type { LoadResult } from "../load.ts";
+import { BENCH_PASSWORD, type Grants, HIGH_LIMITS_ENV, MCP_FAILURE_MARKERS, MCP_HEADERS, MCP_MESSAGES, mcpCall, mintGrants, seedDocs } from "../mcp.ts";
+import { fixed, type Measurement, printComparison, printTable } from "../report.ts";
+import { type BenchContext, baselineServer, createBenchOrg, HEALTHZ, options, ourServer, ROOT, type Running, rssMiB, runLoad, type Scenario, spawnChild, startServer } from "../runner.ts";
+
+/** Targets (README "Targets"): printed as met / not met, never asserted. */
+const TARGETS = { pingVsRaw: 0.25, listVsSdk: 10, p99Ms: 20, p99Connections: 64 };
+const RAW = "raw Bun.serve";
+const SDK = "SDK on Node";
+const MCP_SCENARIOS = ["ping", "tools/list", "tools/call search_docs"] as const;
+type McpScenario = (typeof MCP_SCENARIOS)[number];
+const mcpName = (name: McpScenario) => `MCP ${name}`;
+
+function mcpScenario(name: McpScenario, path: string, bearers?: string[]): Scenario {
+  return {
+    name: mcpName(name),
+    method: "POST",
+    path,
+    headers: MCP_HEADERS,
+    body: JSON.stringify(MCP_MESSAGES[name]),
+    expectStatus: 200,
+    baseline: name === "ping",
+    connectionHeaders: bearers?.map((token) => ({ authorization: `Bearer ${token}` })),
+    failIfBodyIncludes: MCP_FAILURE_MARKERS,
+    check(body) {
+      const answer = JSON.parse(body) as { result?: { tools?: unknown[]; content?: { text?: string }[] } };
+      if (!answer.result) return `no result: ${body.slice(0, 300)}`;
+      if (name === "tools/list" && !answer.result.tools?.length) return "tools/list listed no tool";
+      if (name === "tools/call search_docs") {
+        const hits = (JSON.parse(answer.result.content?.[0]?.text ?? "{}") as { results?: unknown[] }).results;
+        if (!hits?.length) return `search_docs found nothing: ${body.slice(0, 300)}`;
+      }
+      return undefined;
+    },
+  };
+}
+
+/** Prints the tool server's tables; returns its measurements, from which the run prints the targets last. */
+export async function toolServer({ work, dataDir, pg }: BenchContext): Promise<Measurement[]> {
+  const connections = options.toolConnections;
+  const tools: Measurement[] = [];
+  const refresh: Measurement[] = [];
+  const bearer: { target: string; healthz: LoadResult; ping: LoadResult }[] = [];
+  const notes: string[] = [];
+  const toolsFile = join(work, "tools.json");
+  let toolCount: number | undefined;
+
+  const measure = async (into: Measurement[], server: Running, target: string, scenario: Scenario) => {
+    const { result, loadCpuPct } = await runLoad(server, scenario, connections);
+    const m = { scenario: scenario.name, target, result, loadCpuPct, rssAfterMiB: rssMiB(server.pid) };
+    into.push(m);
+    return m;
+  };
+
+  // Ours: PostgreSQL (the targets' database), then PGlite. Each: org by CLI before the server
+  // starts, docs and grants over HTTP, then the rows.
+  const ours: { name: string; env: Record<string, string> }[] = [];
+  if ("url" in pg) ours.push({ name: "ours, PostgreSQL", env: { DATABASE_URL: pg.url, SECRET_KEY: pg.secretKey } });
+  else notes.push(`PostgreSQL rows skipped: ${pg.skipped}`);
+  ours.push({ name: "ours, PGlite", env: { DATA_DIR: dataDir } });
+  for (const target of ours) {
+    const { email } = await createBenchOrg(target.env, target.name);
+    const server = await startServer(ourServer(target.name, { ...target.env, LOG_LEVEL: "error", ...HIGH_LIMITS_ENV }), work);
+    try {
+      const docs = await seedDocs(server.url, email, BENCH_PASSWORD);
+      const grants: Grants = await mintGrants(server.url, email, BENCH_PASSWORD, connections);
+      const bearers = grants.grants.map((g) => g.accessToken);
+      const listed = (await mcpCall(`${server.url}/api/mcp`, MCP_MESSAGES["tools/list"], bearers[0])).result.tools as unknown[];
+      if (toolCount === undefined) {
+        toolCount = listed.length;
+        writeFileSync(toolsFile, JSON.stringify({ tools: listed }));
+      }
+      console.log(`\n${target.name}: ${docs} docs seeded, ${grants.grants.length} grants obtained, tools/list lists ${listed.length} tools`);
+      const healthz = await measure(tools, server, target.name, HEALTHZ);
+      const results = new Map<McpScenario, Measurement>();
+      for (const name of MCP_SCENARIOS) results.set(name, await measure(tools, server, target.name, mcpScenario(name, "/api/mcp", bearers)));
+      bearer.push({ target: target.name, healthz: healthz.result, ping: results.get("ping")!.result });
+      // Last: the chains rotate these grants' refresh tokens (the access tokens above stay valid).
+      await measure(refresh, server, target.name, {
+        name: "POST /api/mcp/oauth/token refresh_token",
+        method: "POST",
+        path: "/api/mcp/oauth/token",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        expectStatus: 200,
+        baseline: false,
+        refreshChain: { clientId: grants.clientId, refreshTokens: grants.grants.map((g) => g.refreshToken) },
+      });
+    } finally {
+      await server.stop();
+    }
+  }
+
+  // The raw floor for a ping.
+  {
+    const server = await startServer(baselineServer(), work);
+    try {
+      await measure(tools, server, RAW, mcpScenario("ping", "/api/mcp"));
+    } finally {
+      await server.stop();
+    }
+  }
+
+  // The official SDK, stateless Streamable HTTP, on Node, with as many tools as ours listed.
+  const node = Bun.which("node");
+  if (!node) notes.push("SDK rows skipped: no `node` on PATH");
+  else {
+    const version = (await new Response(spawnChild([node, "--version"], { stdout: "pipe", stderr: "ignore" }).stdout as ReadableStream<Uint8Array>).text()).trim();
+    const sdkVersion = (JSON.parse(readFileSync(join(ROOT, "node_modules/@modelcontextprotocol/sdk/package.json"), "utf8")) as { version: string }).version;
+    notes.push(`${SDK}: @modelcontextprotocol/sdk ${sdkVersion} on Node ${version}, bench/sdk-reference-server.mjs, ${toolCount} tools, no authentication`);
+    // Not ours: if it fails (another SDK version, another Node), say so and print the rest.
+    try {
+      const server = await startServer({ name: SDK, command: [node, join(ROOT, "bench", "sdk-reference-server.mjs")], env: { BENCH_TOOLS_FILE: toolsFile }, readyPath: "/healthz" }, work);
+      try {
+        for (const name of MCP_SCENARIOS) await measure(tools, server, SDK, mcpScenario(name, "/mcp"));
+      } finally {
+        await server.stop();
+      }
+    } catch (error) {
+      notes.push(`SDK rows incomplete: ${messageOf(error)}`);
+    }
+  }
+
+  const limits = `LOG_LEVEL=error; per-token and per-action limits raised to 100000000/min (${Object.keys(HIGH_LIMITS_ENV).join(", ")}), so the limiter runs on every request but never refuses`;
+  printComparison(`Tool server (MCP), ${connections} connections, one bearer token per connection — ours: ${limits}`, tools, [RAW, SDK]);
+  for (const note of notes) console.log(`note: ${note}`);
+  if (tools.some((m) => m.loadCpuPct > 90))
+    console.log("note: loadgen CPU near or above 100 % means the generator was likely the bottleneck there; that req/s is a lower bound for the server.");
+
+  printTable(
+    `Bearer verification: authenticated MCP ping vs unauthenticated GET /healthz on the same server, ${connections} connections`,
+    ["target", "healthz req/s", "ping req/s", "ping/healthz", "healthz p50 ms", "ping p50 ms", "healthz p99 ms", "ping p99 ms", "extra µs/req"],
+    bearer.map((b) => [
+      b.target, fixed(b.healthz.rps, 0), fixed(b.ping.rps, 0), `${fixed(b.ping.rps / b.healthz.rps, 2)}×`,
+      fixed(b.healthz.p50Ms, 2), fixed(b.ping.p50Ms, 2), fixed(b.healthz.p99Ms, 2), fixed(b.ping.p99Ms, 2),
+      fixed(1e6 / b.ping.rps - 1e6 / b.healthz.rps, 1),
+    ]),
+  );
+  console.log("note: extra µs/req = 1/ping req/s − 1/healthz req/s: server time a ping adds (bearer check, JSON-RPC, limiter), when the server is the bottleneck.");
+
+  printTable(
+    `OAuth token endpoint, grant_type=refresh_token: ${connections} independent grants refreshed in parallel, each request with its chain's newest refresh token`,
+    ["target", "req/s", "p50 ms", "p99 ms", "errors", "loadgen CPU %", "RSS after MiB"],
+    refresh.map((m) => [m.target, fixed(m.result.rps, 0), fixed(m.result.p50Ms, 2), fixed(m.result.p99Ms, 2), String(m.result.errors), fixed(m.loadCpuPct, 0), fixed(m.rssAfterMiB, 1)]),
+  );
+  return tools;
+}
+
+/** The README's targets, met or not, from the tool server's measurements. */
+export function printTargets(tools: Measurement[], connections: number): void {
+  const find = (scenario: string, target: string) => tools.find((m) => m.scenario === scenario && m.target === target)?.result;
+  const ourTarget = tools.some((m) => m.target === "ours, PostgreSQL") ? "ours, PostgreSQL" : "ours, PGlite";
+  const on = ourTarget === "ours, PostgreSQL" ? "PostgreSQL" : "PGlite (PostgreSQL skipped: the targets are defined on PostgreSQL)";
+  const verdict = (met: boolean | undefined) => (met === undefined ? "not measured" : met ? "target met" : "target NOT met");
+  const lines: string[] = [];
+
+  const ping = find(mcpName("ping"), ourTarget);
+  const rawPing = find(mcpName("ping"), RAW);
+  const pingRatio = ping && rawPing ? ping.rps / rawPing.rps : undefined;
+  lines.push(
+    `MCP ping ≥ ${TARGETS.pingVsRaw * 100}% of raw Bun.serve: ${pingRatio === undefined ? "—" : `${fixed(pingRatio * 100, 0)}% (${fixed(ping?.rps, 0)} vs ${fixed(rawPing?.rps, 0)} req/s)`} — ${verdict(pingRatio === undefined ? undefined : pingRatio >= TARGETS.pingVsRaw)}`,
+  );
+  const list = find(mcpName("tools/list"), ourTarget);
+  const sdkList = find(mcpName("tools/list"), SDK);
+  const listRatio = list && sdkList ? list.rps / sdkList.rps : undefined;
+  lines.push(
+    `MCP tools/list ≥ ${TARGETS.listVsSdk}× the SDK reference: ${listRatio === undefined ? "—" : `${fixed(listRatio, 1)}× (${fixed(list?.rps, 0)} vs ${fixed(sdkList?.rps, 0)} req/s)`} — ${verdict(listRatio === undefined ? undefined : listRatio >= TARGETS.listVsSdk)}`,
+  );
+  const at = connections === TARGETS.p99Connections ? "" : ` (measured at ${connections} connections; the target is defined at ${TARGETS.p99Connections})`;
+  for (const name of MCP_SCENARIOS) {
+    const r = find(mcpName(name), ourTarget);
+    lines.push(`MCP ${name} p99 < ${TARGETS.p99Ms} ms at ${TARGETS.p99Connections} connections: ${fixed(r?.p99Ms, 2)} ms${at} — ${verdict(r ? r.p99Ms < TARGETS.p99Ms : undefined)}`);
+  }
+  console.log(`\nTargets (ours on ${on}; goals for people to read, never asserted — see bench/README.md)`);
+  for (const line of lines) console.log(`- ${line}`);
+}
