@@ -60,7 +60,7 @@ export function asksForPerson(message: string): boolean {
   return PERSON_REQUESTS.some((re) => re.test(text));
 }
 
-const YES = /^(?:yes|yeah|yep|yup|sure|ok|okay|please|please do|yes please|go ahead|do it|that would be great|sounds good)\b[\s.!]*(?:please|thanks|thank you)?[\s.!]*$/;
+const YES = /^(?:yes|yeah|yep|yup|sure|ok|okay|please|please do|yes please|go ahead|do it|that would be great|sounds good)\b[\s.,!]*(?:please|thanks|thank you)?[\s.!]*$/;
 
 /** "yes" to the agent's offer of a person. */
 export function acceptsOffer(message: string): boolean {
