@@ -7,7 +7,7 @@ import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { FreeForm } from "../http/json.ts";
-import { CUSTOMER_LIMITS, customerDetail, customerSummary, customersByIds, customerView, listCustomers, upsertCustomers } from "./customers.ts";
+import { CUSTOMER_LIMITS, customerDetail, customerSummary, customersByIds, customerView, findCustomer, listCustomers, upsertCustomers } from "./customers.ts";
 import {
   addTicketMessage,
   findTicket,
@@ -79,11 +79,13 @@ export function inboxRoutes(deps: Deps) {
       async ({ query, request }) => {
         const { orgId, memberId } = await member(request, "inbox:view");
         const assignee = query.assignee === undefined ? undefined : query.assignee === "none" ? null : query.assignee === "me" ? memberId : query.assignee;
+        // A customer by our id or the org's external id; an unknown one matches no ticket.
+        const customer = query.customer === undefined ? undefined : ((await findCustomer(deps, orgId, query.customer))?.id ?? "none");
         const page = await listTickets(deps, orgId, {
           status: query.status?.split(",") as Ticket["status"][] | undefined,
           assigneeId: assignee,
           team: query.team,
-          customerId: query.customer,
+          customerId: customer,
           text: query.text,
           cursor: query.cursor,
           limit: query.limit,
@@ -102,7 +104,7 @@ export function inboxRoutes(deps: Deps) {
           status: t.Optional(t.String({ pattern: STATUS_LIST.source, maxLength: 40 })),
           assignee: t.Optional(t.String({ minLength: 1, maxLength: 36 })),
           team: t.Optional(Team),
-          customer: t.Optional(t.String({ minLength: 1, maxLength: 36 })),
+          customer: t.Optional(t.String({ minLength: 1, maxLength: CUSTOMER_LIMITS.externalId })),
           text: t.Optional(t.String({ maxLength: TICKET_LIMITS.text })),
           cursor: t.Optional(Cursor),
           limit: t.Optional(t.Integer({ minimum: 1, maximum: TICKET_LIMITS.pageSize })),

@@ -132,6 +132,8 @@ describe("listing", () => {
     expect((await numbers("?assignee=none")).length).toBe(8);
     expect(await numbers("?team=hardware")).toEqual([1]);
     expect(await numbers(`?customer=${cust.id}`)).toEqual([5]);
+    expect(await numbers("?customer=c1")).toEqual([5]);
+    expect(await numbers("?customer=nobody")).toEqual([]);
     expect(await numbers("?text=printer")).toEqual([5]);
     expect(await numbers("?text=%237")).toEqual([7]);
     const list = await get(`/api/tickets?customer=${cust.id}`, auth);
@@ -220,6 +222,7 @@ describe("tenant boundary: org B's session reaches none of org A's tickets or cu
     const listB = await get("/api/tickets?text=Secret", authB);
     expect(listB.body.tickets).toEqual([]);
     expect((await get(`/api/tickets?customer=${customerId}`, authB)).body.tickets).toEqual([]);
+    expect((await get("/api/tickets?customer=ext-ada", authB)).body.tickets).toEqual([]);
     expect((await get(`/api/customers/${customerId}`, authB)).status).toBe(404);
     expect((await get("/api/customers/ext-ada", authB)).status).toBe(404);
     expect((await get("/api/customers?q=ada", authB)).body.customers).toEqual([]);
