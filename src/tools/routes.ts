@@ -1,5 +1,6 @@
 // Agent action toggles for the dashboard: /api/agents/{agent_id}/actions.
 import { Elysia, t } from "elysia";
+import { memberActor } from "../activity/actor.ts";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
 import { listAgentActions, setAgentActions } from "./toggles.ts";
@@ -15,8 +16,8 @@ export function toggleRoutes(deps: Deps) {
     .patch(
       "/api/agents/:agent_id/actions",
       async ({ body, params, request }) => {
-        const { orgId } = await requireMember(deps, request, "integrations:manage");
-        return { actions: await setAgentActions(deps, orgId, params.agent_id, body) };
+        const { orgId, principal } = await requireMember(deps, request, "integrations:manage");
+        return { actions: await setAgentActions(deps, orgId, memberActor(principal.member.id), params.agent_id, body) };
       },
       { body: t.Object({ enable: t.Optional(Ids), disable: t.Optional(Ids) }, { additionalProperties: false }) },
     );

@@ -2,6 +2,8 @@
 // "enable-able agent actions"). A tool without a toggle row has its default.
 import { and, eq, inArray, like, sql } from "drizzle-orm";
 import { agentActionToggles, agents } from "../db/schema/index.ts";
+import type { Actor } from "../activity/actor.ts";
+import { recordActivity } from "../activity/log.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
@@ -28,7 +30,8 @@ export async function listAgentActions(deps: Deps, orgId: string, agentId: strin
   }));
 }
 
-export async function setAgentActions(deps: Deps, orgId: string, agentId: string, change: { enable?: string[]; disable?: string[] }) {
+/** Switches actions on or off for one agent; recorded in the activity log with who did it. */
+export async function setAgentActions(deps: Deps, orgId: string, actor: Actor, agentId: string, change: { enable?: string[]; disable?: string[] }) {
   await agentOfOrg(deps, orgId, agentId);
   const known = new Set((await deps.tools.catalog(orgId)).map((t) => t.name));
   const enable = change.enable ?? [];
@@ -46,6 +49,8 @@ export async function setAgentActions(deps: Deps, orgId: string, agentId: string
       .insert(agentActionToggles)
       .values(rows)
       .onConflictDoUpdate({ target: [agentActionToggles.agentId, agentActionToggles.actionId], set: { enabled: sql.raw("excluded.enabled"), updatedAt: now } });
+  if (rows.length > 0)
+    await recordActivity(deps, { orgId, actor, action: "agent_actions.toggled", objectType: "agent", objectId: agentId, summary: { enabled: enable, disabled: disable } });
   // Read-your-writes: the next call on any channel sees the change (issue #10 item 4).
   deps.tools.invalidate(orgId);
   return listAgentActions(deps, orgId, agentId);

@@ -1,5 +1,5 @@
 // The admin activity log (issue #9 item 4, must-show 3): connector create, refresh and delete,
-// feature flags, OAuth grants (created on consent, revoked by the member, by the client, or on
+// agent action toggles, feature flags, OAuth grants (created on consent, revoked by the member, by the client, or on
 // reuse) are recorded with who acted; only org:manage reads the log; pages, filters and
 // retention at their boundaries; one org never sees another's rows.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -11,7 +11,7 @@ import { createOrg, setFeatureFlag } from "../../src/orgs/service.ts";
 import { seedOrg, signIn, type TestApp } from "../support/app.ts";
 import { statelessJsonServer } from "../support/mcp-servers.ts";
 import { tokensFor, verifyAccessToken } from "../support/oauth.ts";
-import { connectOk, devApp, fixtures, type Org, SERVERS } from "../connectors/helpers.ts";
+import { connectOk, devApp, fixtures, type Org, SERVERS, serverById } from "../connectors/helpers.ts";
 
 interface Entry {
   id: string;
@@ -67,6 +67,17 @@ describe("what is recorded, and who did it", () => {
     const raw = JSON.stringify(await app.deps.db.select().from(activityLog));
     expect(raw).not.toContain("tok-secret");
     expect(raw).not.toContain("secret-in-query");
+  });
+
+  test("agent action toggles: who switched which actions on and off", async () => {
+    const upstream = await running.start(statelessJsonServer());
+    const created = await connectOk(app, auth, { name: "Toggled", slug: "toggled", url: upstream.url, auth_method: "none" });
+    const actions = (await serverById(app, auth, created.id))!.discovered_tools.map((t) => t.action_id);
+    expect(actions.length).toBeGreaterThan(0);
+    const res = await app.request(`/api/agents/${org.agent_id}/actions`, { method: "PATCH", json: { enable: actions }, headers: auth });
+    expect(res.status).toBe(200);
+    const [entry] = (await activity("?action=agent_actions.toggled")).items;
+    expect(entry).toMatchObject({ object_type: "agent", object_id: org.agent_id, actor: { kind: "member", member: { id: adminId } }, summary: { enabled: actions, disabled: [] } });
   });
 
   test("a feature flag change records the actor and the value before and after", async () => {
