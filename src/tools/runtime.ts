@@ -73,6 +73,19 @@ function storable(text: string, max: number): string {
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }
 
+function actorId(actor: Actor): string {
+  switch (actor.kind) {
+    case "token":
+      return actor.tokenId;
+    case "member":
+      return actor.memberId;
+    case "customer":
+      return actor.endUserId ?? actor.sessionId;
+    case "system":
+      return actor.name;
+  }
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -127,6 +140,8 @@ export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRunt
     await deps.db.insert(actionExecutions).values({
       orgId: scope.orgId,
       channel: scope.channel,
+      actorKind: actor.kind,
+      actorId: storable(actorId(actor), AUDIT_TOOL_MAX),
       clientId: actor.kind === "token" ? actor.clientId : null,
       memberId: actor.kind === "token" || actor.kind === "member" ? actor.memberId : null,
       agentId: row.agentId ?? null,

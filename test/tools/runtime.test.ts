@@ -43,7 +43,7 @@ const rows = async (tool: string) =>
 
 /** An audit row without what legitimately differs between two calls. */
 const comparable = (row: typeof actionExecutions.$inferSelect) => {
-  const { id: _id, createdAt: _at, durationMs: _ms, channel: _channel, clientId: _client, memberId: _member, ...rest } = row;
+  const { id: _id, createdAt: _at, durationMs: _ms, channel: _channel, actorKind: _kind, actorId: _actor, clientId: _client, memberId: _member, ...rest } = row;
   return rest;
 };
 
@@ -69,7 +69,7 @@ describe("issue #9 must-show: /api/mcp and a direct runtime call are the same ca
     // The audit rows: identical apart from ids, timestamps, duration, channel and actor.
     const [first, second] = await rows("read_doc");
     expect(comparable(first!)).toEqual(comparable(second!));
-    expect(first).toMatchObject({ outcome: "ok", channel: "mcp", clientId: ctx.clientId, memberId: ctx.memberId, agentId: org.agent_id, sourceKind: "builtin", error: null });
+    expect(first).toMatchObject({ outcome: "ok", channel: "mcp", actorKind: "token", actorId: ctx.tokenId, clientId: ctx.clientId, memberId: ctx.memberId, agentId: org.agent_id, sourceKind: "builtin", error: null });
 
     // The limits: each call charged the token's tools/call limit and the org's per-action limit once.
     const delta = (a: Record<string, number>, b: Record<string, number>) => Object.fromEntries(Object.keys(b).map((k) => [k, b[k]! - (a[k] ?? 0)]));
@@ -148,7 +148,7 @@ describe("channels", () => {
     const result = await app.deps.tools.call(scope, "search_docs", { query: "open" });
     expect(JSON.stringify(result.value)).toContain("Hours");
     const [row] = await app.deps.db.select().from(actionExecutions).where(eq(actionExecutions.orgId, o.org_id));
-    expect(row).toMatchObject({ channel: "chat", clientId: null, memberId: null, agentId: o.agent_id, outcome: "ok" });
+    expect(row).toMatchObject({ channel: "chat", actorKind: "customer", actorId: "s-1", clientId: null, memberId: null, agentId: o.agent_id, outcome: "ok" });
   });
 
   test("a destructive tool runs in chat only when the agent's toggle is switched on explicitly", async () => {

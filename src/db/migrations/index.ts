@@ -11,6 +11,7 @@ import m8 from "./0008_campaigns_outbox.sql" with { type: "text" };
 import m9 from "./0009_daffy_makkari.sql" with { type: "text" };
 import m10 from "./0010_sharp_goblin_queen.sql" with { type: "text" };
 import m11 from "./0011_typical_ted_forrester.sql" with { type: "text" };
+import m12 from "./0012_cloudy_piledriver.sql" with { type: "text" };
 
 export const migrationFiles: { tag: string; when: number; breakpoints: boolean; sql: string }[] = [
   { tag: "0000_core", when: 1795253253534, breakpoints: true, sql: m0 },
@@ -25,4 +26,5 @@ export const migrationFiles: { tag: string; when: number; breakpoints: boolean; 
   { tag: "0009_daffy_makkari", when: 1795435768193, breakpoints: true, sql: m9 },
   { tag: "0010_sharp_goblin_queen", when: 1795435843552, breakpoints: true, sql: m10 },
   { tag: "0011_typical_ted_forrester", when: 1795435863620, breakpoints: true, sql: m11 },
+  { tag: "0012_cloudy_piledriver", when: 1795436303276, breakpoints: true, sql: m12 },
 ];
