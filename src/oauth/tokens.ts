@@ -14,9 +14,6 @@ import type { Client } from "./clients.ts";
 import { OAuthError } from "./errors.ts";
 import { revokeGrant } from "./grants.ts";
 
-/** Until src/mcp/methods.ts imports it from verify.ts. */
-export type { AccessContext } from "./verify.ts";
-
 export const ACCESS_TOKEN_PREFIX = "svc_at_";
 export const REFRESH_TOKEN_PREFIX = "svc_rt_";
 export const CODE_PREFIX = "svc_ac_";
