@@ -5,6 +5,7 @@
 // reads; the per-org allowed origins are enforced here, server-side (src/widget/auth.ts).
 import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
+import { openapiDocument } from "../openapi.ts";
 import { requireWidgetKey } from "./auth.ts";
 import { limitConfigRequest, limitSdkRequest } from "./limits.ts";
 import { widgetSettingsRoutes } from "./settings-routes.ts";
@@ -29,7 +30,7 @@ export const CONFIG_MAX_AGE_SECONDS = 60;
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
 
 export function sdkRoutes(deps: Deps) {
-  return new Elysia({ name: "sdk" })
+  const plugin = new Elysia({ name: "sdk" })
     .use(keyedRoutes(deps))
     // The dashboard side of the same settings (org:manage), mounted with the SDK it governs.
     .use(widgetSettingsRoutes(deps))
@@ -43,6 +44,18 @@ export function sdkRoutes(deps: Deps) {
       },
       { query: ConfigQuery, response: { 200: SdkConfig, ...errors }, detail: { summary: "The widget's public configuration (§2.7)", tags: ["Widget SDK"] } },
     );
+  // Generated from the routes above (their TypeBox schemas), once, on first request.
+  let document: unknown;
+  return plugin.get("/api/openapi.json", ({ set }) => {
+    document ??= openapiDocument(plugin.routes, {
+      title: "svc-agents widget SDK",
+      version: "1",
+      description: "The public widget SDK (/api/sdk, widget key) and the dashboard's widget settings (/api/widget, role org:manage). Errors: {\"error\":{\"code\",\"message\",\"details\",\"request_id\"}}.",
+      serverUrl: deps.config.baseUrl,
+    });
+    set.headers["cache-control"] = "public, max-age=300";
+    return document;
+  });
 }
 
 /**

@@ -1,0 +1,93 @@
+// GET /api/openapi.json: an OpenAPI 3.1 document generated from the routes themselves — the same
+// TypeBox schemas Elysia validates requests with (and, where a route declares them, responses) —
+// so the document cannot drift from what the server enforces. TypeBox emits JSON Schema 2020-12,
+// which OpenAPI 3.1 uses as is; the only translation is for free-form objects (src/http/json.ts
+// FreeForm), whose custom kind carries its bounds as `maxDepth`/`maxBytes` and becomes an object
+// schema with `x-max-depth` / `x-max-bytes`.
+import type { AnyElysia } from "elysia";
+
+type Route = AnyElysia["routes"][number];
+type Json = Record<string, unknown>;
+
+export interface OpenApiInfo {
+  title: string;
+  version: string;
+  description: string;
+  serverUrl: string;
+}
+
+/** A TypeBox schema as plain JSON Schema: symbols dropped, free-form objects spelled out. */
+export function toJsonSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(toJsonSchema);
+  if (schema === null || typeof schema !== "object") return schema;
+  const s = schema as Json;
+  if (typeof s.maxDepth === "number" && typeof s.maxBytes === "number" && s.type === undefined) {
+    return { type: "object", additionalProperties: true, description: s.description, "x-max-depth": s.maxDepth, "x-max-bytes": s.maxBytes };
+  }
+  const out: Json = {};
+  for (const [key, value] of Object.entries(s)) out[key] = toJsonSchema(value);
+  return out;
+}
+
+const STATUS_TEXT: Record<string, string> = {
+  "200": "OK",
+  "201": "Created",
+  "204": "No content",
+  "400": "Invalid request (validation failure, named per field in `error.details`)",
+  "401": "Missing or invalid credentials",
+  "403": "Refused (identity verification failed, origin not allowed, or a role is missing)",
+  "404": "Not found",
+  "409": "Conflict",
+  "429": "Rate limited; see Retry-After",
+};
+
+function operation(route: Route): Json {
+  const hooks = (route.hooks ?? {}) as Json;
+  const detail = (hooks.detail ?? {}) as Json;
+  const parameters: Json[] = [];
+  for (const name of route.path.match(/:([A-Za-z_]+)/g) ?? [])
+    parameters.push({ name: name.slice(1), in: "path", required: true, schema: { type: "string" } });
+  const query = hooks.query as Json | undefined;
+  if (query?.properties) {
+    const required = new Set((query.required as string[] | undefined) ?? []);
+    for (const [name, schema] of Object.entries(query.properties as Json))
+      parameters.push({ name, in: "query", required: required.has(name), schema: toJsonSchema(schema), ...((schema as Json).description ? { description: (schema as Json).description } : {}) });
+  }
+  const responses: Json = {};
+  const declared = hooks.response as Json | undefined;
+  const byStatus: Json = declared && (declared as Json).type === undefined && !(declared as Json).anyOf ? declared : declared ? { 200: declared } : { 200: undefined };
+  for (const [status, schema] of Object.entries(byStatus))
+    responses[status] = { description: STATUS_TEXT[status] ?? status, ...(schema ? { content: { "application/json": { schema: toJsonSchema(schema) } } } : {}) };
+  return {
+    ...(detail.summary ? { summary: detail.summary } : {}),
+    ...(detail.description ? { description: detail.description } : {}),
+    ...(detail.tags ? { tags: detail.tags } : {}),
+    ...(detail.security ? { security: detail.security } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(hooks.body ? { requestBody: { required: true, content: { "application/json": { schema: toJsonSchema(hooks.body) } } } } : {}),
+    responses,
+  };
+}
+
+/** The document for `routes` (those with a method other than OPTIONS/HEAD), paths sorted. */
+export function openapiDocument(routes: readonly Route[], info: OpenApiInfo): Json {
+  const paths: Record<string, Json> = {};
+  for (const route of [...routes].sort((a, b) => a.path.localeCompare(b.path))) {
+    const method = route.method.toLowerCase();
+    if (method === "options" || method === "head" || method === "all") continue;
+    const path = route.path.replace(/:([A-Za-z_]+)/g, "{$1}");
+    (paths[path] ??= {})[method] = operation(route);
+  }
+  return {
+    openapi: "3.1.0",
+    info: { title: info.title, version: info.version, description: info.description },
+    servers: [{ url: info.serverUrl }],
+    paths,
+    components: {
+      securitySchemes: {
+        widgetKey: { type: "http", scheme: "bearer", bearerFormat: "ab_live_…", description: "The org's publishable widget key (interface §5)." },
+        dashboard: { type: "http", scheme: "bearer", description: "A dashboard session token (POST /api/auth/session), or the session cookie from the same origin." },
+      },
+    },
+  };
+}
