@@ -47,10 +47,10 @@ describe("retrieve", () => {
       title: "Shipping handbook",
       url: "https://help.example.com/shipping",
       body: `# Shipping\n\n${filler("general", 12)}\n\n## Returns\n\nTo return a parcel, print the prepaid label from your order page and drop the parcel at any post office within 30 days.\n\n${filler("more", 6)}`,
-    }, 30_000);
+    });
     await createDoc(app.deps, orgId, { title: "Draft returns policy", body: "Returns are free forever.", status: "draft" });
     await createDoc(app.deps, otherOrgId, { title: "Returns elsewhere", body: "Other org: return a parcel by pigeon." });
-  });
+  }, 30_000);
   afterAll(() => app.close());
 
   test("quotes the passage that answers, not the whole document, with a score", async () => {
