@@ -8,7 +8,7 @@ import { isUuid } from "../kit/ids.ts";
 import type { Actor } from "../activity/actor.ts";
 import { recordActivity } from "../activity/log.ts";
 import { type EndUser, findEndUser, identifyCompany, identifyEndUser } from "../workspace/customers.ts";
-import { escapeLike, TICKET_LIMITS, ticketView } from "./tickets.ts";
+import { escapeLike, ticketView } from "./tickets.ts";
 
 export const CUSTOMER_LIMITS = {
   query: 200,
@@ -112,7 +112,7 @@ export async function customerDetail(deps: Deps, orgId: string, ref: string) {
     .from(tickets)
     .where(and(eq(tickets.orgId, orgId), eq(tickets.endUserId, user.id)))
     .orderBy(desc(tickets.number))
-    .limit(Math.min(CUSTOMER_LIMITS.recentTickets, TICKET_LIMITS.pageSize));
+    .limit(CUSTOMER_LIMITS.recentTickets);
   // Events are written by the widget SDK (src/widget/); the inbox only reads them.
   const events = await deps.db
     .select()

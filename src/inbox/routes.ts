@@ -7,6 +7,7 @@ import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { FreeForm } from "../http/json.ts";
+import { jsonResponse } from "../http/response.ts";
 import { CUSTOMER_LIMITS, customerDetail, customerSummary, customersByIds, customerView, findCustomer, listCustomers, upsertCustomers } from "./customers.ts";
 import {
   addTicketMessage,
@@ -44,10 +45,6 @@ const CustomerInput = t.Object(
   { additionalProperties: false },
 );
 const STATUS_LIST = new RegExp(`^(${STATUSES.join("|")})(,(${STATUSES.join("|")}))*$`);
-
-function json(value: unknown, status = 200): Response {
-  return new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
-}
 
 async function ticketOr404(deps: Deps, orgId: string, ref: string): Promise<Ticket> {
   const ticket = await findTicket(deps, orgId, ref);
@@ -116,7 +113,7 @@ export function inboxRoutes(deps: Deps) {
       async ({ body, request }) => {
         const { orgId, actor } = await member(request, "inbox:manage");
         const ticket = await startOutreach(deps, { orgId, actor, customer: body.customer_id, subject: body.subject, message: body.message, priority: body.priority, team: body.team, source: "api" });
-        return json(await ticketDetail(deps, ticket), 201);
+        return jsonResponse(await ticketDetail(deps, ticket), 201);
       },
       {
         body: t.Object(
@@ -171,7 +168,7 @@ export function inboxRoutes(deps: Deps) {
       async ({ params, body, request }) => {
         const { orgId, actor } = await member(request, "inbox:manage");
         const ticket = await ticketOr404(deps, orgId, params.id);
-        return json(await addTicketMessage(deps, { orgId, actor, ticketId: ticket.id, kind: "reply", body: body.body }), 201);
+        return jsonResponse(await addTicketMessage(deps, { orgId, actor, ticketId: ticket.id, kind: "reply", body: body.body }), 201);
       },
       { params: Ref, body: t.Object({ body: Body }, { additionalProperties: false }) },
     )
@@ -180,7 +177,7 @@ export function inboxRoutes(deps: Deps) {
       async ({ params, body, request }) => {
         const { orgId, actor } = await member(request, "inbox:manage");
         const ticket = await ticketOr404(deps, orgId, params.id);
-        return json(await addTicketMessage(deps, { orgId, actor, ticketId: ticket.id, kind: "note", body: body.body }), 201);
+        return jsonResponse(await addTicketMessage(deps, { orgId, actor, ticketId: ticket.id, kind: "note", body: body.body }), 201);
       },
       { params: Ref, body: t.Object({ body: Body }, { additionalProperties: false }) },
     )
@@ -204,7 +201,7 @@ export function inboxRoutes(deps: Deps) {
       async ({ body, request }) => {
         const { orgId, actor } = await member(request, "inbox:manage");
         const [result] = await upsertCustomers(deps, orgId, actor, [body]);
-        return json(customerView(result!.user), result!.created ? 201 : 200);
+        return jsonResponse(customerView(result!.user), result!.created ? 201 : 200);
       },
       { body: CustomerInput },
     )
