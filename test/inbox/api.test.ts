@@ -298,3 +298,27 @@ describe("hostile input in queries and paths", () => {
     expect((await get(`/api/tickets/${created.id}`)).body.messages).toHaveLength(1);
   }, 20_000);
 });
+
+describe("hostile bodies", () => {
+  test("wrong types, deep nesting and unknown shapes on every write are 400, and change nothing", async () => {
+    const created = await newTicket("Hostile bodies");
+    const before = (await get(`/api/tickets/${created.id}`)).body;
+    let deep: unknown = "x";
+    for (let i = 0; i < 10_000; i++) deep = [deep];
+    const writes: [string, string, unknown[]][] = [
+      ["POST", `/api/tickets/${created.id}/replies`, [{ body: 1 }, { body: ["x"] }, { body: { x: 1 } }, { body: deep }, [], "text", null]],
+      ["POST", `/api/tickets/${created.id}/notes`, [{ body: 1 }, { body: deep }, []]],
+      ["PATCH", `/api/tickets/${created.id}`, [{ status: 1 }, { tags: "a" }, { tags: [1] }, { team: 5 }, { assignee_id: 5 }, { tags: deep }, { priority: "asap" }]],
+      ["POST", "/api/tickets", [{ customer_id: 1, subject: "s", message: "m" }, { customer_id: "ext-ada", subject: ["s"], message: "m" }, { customer_id: "ext-ada", subject: "s", message: deep }]],
+      ["POST", "/api/customers", [{ external_id: 1 }, { external_id: "h", traits: [] }, { external_id: "h", traits: "x" }, { external_id: "h", traits: deep }, { external_id: "h", email: 5 }]],
+      ["POST", "/api/customers/import", [{ customers: "x" }, { customers: [1] }, { customers: deep }]],
+    ];
+    for (const [method, path, bodies] of writes)
+      for (const body of bodies) {
+        const res = await app.request(path, { method, body: JSON.stringify(body), headers: { ...authA, "content-type": "application/json" } });
+        expect(res.status, `${method} ${path} ${JSON.stringify(body).slice(0, 60)}`).toBe(400);
+      }
+    expect((await get(`/api/tickets/${created.id}`)).body).toEqual(before);
+    expect((await get("/api/customers/h")).status).toBe(404);
+  }, 20_000);
+});
