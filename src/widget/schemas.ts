@@ -123,6 +123,7 @@ export const SdkTicket = t.Object({
   subject: t.String(),
   status: t.String(),
   priority: t.String(),
+  session_id: t.Union([t.String(), t.Null()], { description: "The chat session the ticket is linked to, when one was given." }),
   created_at: t.String({ format: "date-time" }),
 });
 

@@ -6,6 +6,7 @@ import { companies, customerEvents, orgs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { getAgent } from "../agents/service.ts";
+import { findSession } from "../conversations/sessions.ts";
 import { createTicket } from "../inbox/tickets.ts";
 import { type Company, createVisitor, type EndUser, identifyCompany } from "../workspace/customers.ts";
 import { isAnonymous, resolveIdentity } from "./identity.ts";
@@ -195,6 +196,14 @@ export async function createSdkTicket(deps: Deps, orgId: string, input: SdkTicke
   } else if (input.email !== undefined) {
     customer = await createVisitor(deps, orgId, { email: input.email, name: input.name });
   }
+  // The chat session (X-Session-Id) the ticket comes from: only this org's, and only its own
+  // customer's (or an anonymous one), under the chat's own rules (src/conversations/sessions.ts).
+  let conversationId: string | undefined;
+  if (input.session_id !== undefined) {
+    const conversation = await findSession(deps, orgId, input.session_id, { endUserId: customer?.id ?? null });
+    if (!conversation) throw new AppError(404, "session_not_found", "No chat session of this organisation has that session_id.");
+    conversationId = conversation.id;
+  }
   const ticket = await createTicket(deps, {
     orgId,
     actor: { kind: "customer", endUserId: customer?.id ?? null, ...(input.session_id ? { sessionId: input.session_id } : {}) },
@@ -205,8 +214,9 @@ export async function createSdkTicket(deps: Deps, orgId: string, input: SdkTicke
       priority: input.priority,
       source: from.browser ? "widget" : "api",
       customFields: input.custom_fields,
+      conversationId,
       verified,
     },
   });
-  return { id: ticket.id, number: ticket.number, subject: ticket.subject, status: ticket.status, priority: ticket.priority, created_at: ticket.created_at };
+  return { id: ticket.id, number: ticket.number, subject: ticket.subject, status: ticket.status, priority: ticket.priority, session_id: input.session_id ?? null, created_at: ticket.created_at };
 }

@@ -231,6 +231,23 @@ describe("tickets", () => {
     expect(fromBackend.number).toBe(ticket.number + 1);
   });
 
+  test("session_id links the ticket to the chat it came from; an unknown one is 404, another customer's 403", async () => {
+    const chat = await call("/api/sdk/chat", { message: "How do I reset my password?", user_id: "chatty" });
+    expect(chat.status).toBe(200);
+    const sessionId = (await chat.json()).session_id as string;
+    const res = await call("/api/sdk/tickets/create", { user_id: "chatty", session_id: sessionId, subject: "Still stuck", message: "The reset mail never came." });
+    expect(res.status).toBe(201);
+    const ticket = await res.json();
+    expect(ticket.session_id).toBe(sessionId);
+    const seen = await (await dash(`/api/tickets/${ticket.id}`)).json();
+    expect(typeof (seen.ticket ?? seen).conversation_id).toBe("string");
+    const unknown = await call("/api/sdk/tickets/create", { user_id: "chatty", session_id: "cs_no-such-session", subject: "s", message: "m" });
+    expect(unknown.status).toBe(404);
+    expect((await unknown.json()).error.code).toBe("session_not_found");
+    const other = await call("/api/sdk/tickets/create", { user_id: "someone-else", session_id: sessionId, subject: "s", message: "m" });
+    expect(other.status).toBe(403);
+  });
+
   test("limits at the boundary", async () => {
     const post = (b: Record<string, unknown>) => call("/api/sdk/tickets/create", { subject: "s", message: "m", ...b });
     expect((await post({ subject: "s".repeat(250) })).status).toBe(201);

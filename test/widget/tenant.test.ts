@@ -13,6 +13,7 @@ let asA: ReturnType<typeof sdk>;
 let asB: ReturnType<typeof sdk>;
 let userA: { id: string };
 let ticketA: { id: string; number: number };
+let sessionA: string;
 
 beforeAll(async () => {
   app = await createTestApp();
@@ -24,6 +25,7 @@ beforeAll(async () => {
   await asA("/api/sdk/companies/identify", { company_id: "acme", name: "Acme of A", custom_fields: { secret: "a-company" } });
   await asA("/api/sdk/events", { user_id: "shared-id", events: [{ name: "a-event" }] });
   ticketA = await (await asA("/api/sdk/tickets/create", { user_id: "shared-id", subject: "A's ticket", message: "a-private" })).json();
+  sessionA = (await (await asA("/api/sdk/chat", { message: "hello", user_id: "shared-id" })).json()).session_id;
 }, 30_000);
 afterAll(() => app.close());
 
@@ -55,6 +57,10 @@ test("org B's key, naming A's ids on every endpoint, reads nothing of A and writ
   // Ticket numbers are per org: B's first ticket is #1 like A's, and a different ticket.
   expect(ticketB.number).toBe(1);
   expect(ticketB.id).not.toBe(ticketA.id);
+
+  // A's chat session is unknown in B.
+  const linked = await asB("/api/sdk/tickets/create", { user_id: "shared-id", session_id: sessionA, subject: "s", message: "m" });
+  expect(linked.status).toBe(404);
 
   // A's token does not verify in B (each org has its own secret).
   const tokenA = await userToken(a.identity_secret, { user_id: "shared-id" }, { now: app.clock.now });
