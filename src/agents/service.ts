@@ -228,9 +228,9 @@ async function llmOverrideToStore(
   return { provider: input.provider, base_url: baseUrl === null ? null : baseUrl.replace(/\/+$/, ""), model, api_key: apiKey };
 }
 
+/** C1: the org's tool snapshot (active agent, toggles) depends on its agents; drop it here and in every instance. */
 function afterChange(deps: Deps, orgId: string) {
-  // C1: the org's tool snapshot depends on its agents; RUNTIME's runtime drops it on invalidate.
-  (deps as { tools?: { invalidate(orgId: string): void } }).tools?.invalidate(orgId);
+  deps.tools.invalidate(orgId);
 }
 
 function columnsOf(input: AgentPatch) {

@@ -124,6 +124,18 @@ describe("/api/agents", () => {
     expect(await getAgent(app.deps, other.org_id, inactive.id)).toBeNull();
   });
 
+  test("read-your-writes: after an activation the very next tool listing follows the new agent's toggles", async () => {
+    const picky = await created({ name: "No docs" });
+    const toggle = await app.request(`/api/agents/${picky.id}/actions`, { method: "PATCH", json: { disable: ["search_docs"] }, headers: auth });
+    expect(toggle.status).toBe(200);
+    const names = async () => (await app.deps.tools.list({ actor: { kind: "system", name: "test" }, orgId: org.org_id, channel: "chat" })).map((t) => t.name);
+    expect(await names()).toContain("search_docs"); // the original agent is active; this caches the org's snapshot
+    expect((await activate(picky.id)).status).toBe(200);
+    expect(await names()).not.toContain("search_docs");
+    expect((await activate(org.agent_id)).status).toBe(200);
+    expect(await names()).toContain("search_docs");
+  });
+
   test("an activity row records each change without its values", async () => {
     const agent = await created({ name: "Audited", instructions: "secret sauce" });
     const res = await app.request(`/api/activity?object_id=${agent.id}`, { headers: auth });
