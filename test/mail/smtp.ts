@@ -17,8 +17,8 @@ export interface TestSmtp {
   url: string;
   port: number;
   received: ReceivedMail[];
-  /** Reply to the next RCPT TO with this code (then back to accepting), e.g. 451 or 550. */
-  refuseNext(code: number, times?: number): void;
+  /** Reply to the next `times` RCPT TO for `address` with this code (then accept), e.g. 451 or 550. */
+  refuse(address: string, code: number, times?: number): void;
   close(): Promise<void>;
 }
 
@@ -58,13 +58,14 @@ export function parseMail(raw: string): Pick<ReceivedMail, "headers" | "parts" |
 
 export async function startSmtp(): Promise<TestSmtp> {
   const received: ReceivedMail[] = [];
-  const refusals: number[] = [];
+  const refusals = new Map<string, number[]>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
-    onRcptTo(_address, _session, callback) {
-      const code = refusals.shift();
+    closeTimeout: 1000,
+    onRcptTo(address, _session, callback) {
+      const code = refusals.get(address.address)?.shift();
       if (code === undefined) return callback();
       const error = Object.assign(new Error(code >= 500 ? "mailbox unavailable" : "try again later"), { responseCode: code });
       callback(error);
@@ -85,8 +86,8 @@ export async function startSmtp(): Promise<TestSmtp> {
     url: `smtp://127.0.0.1:${port}`,
     port,
     received,
-    refuseNext(code, times = 1) {
-      for (let i = 0; i < times; i++) refusals.push(code);
+    refuse(address, code, times = 1) {
+      refusals.set(address, [...(refusals.get(address) ?? []), ...Array.from({ length: times }, () => code)]);
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
