@@ -10,7 +10,7 @@ import { endUsers, memberships, ticketCounters, ticketHistory, ticketMessages, t
 import type { TicketActorKind, TicketMessageKind, TicketPriority, TicketSource, TicketStatus } from "../db/schema/inbox.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { assertFreeForm, findControlCharacter, FREE_FORM_LIMITS, hasLoneSurrogate } from "../http/json.ts";
+import { assertFreeForm, findControlCharacter, FREE_FORM_LIMITS } from "../http/json.ts";
 import { isUuid } from "../kit/ids.ts";
 
 export type { TicketMessageKind, TicketPriority, TicketSource, TicketStatus };
@@ -148,10 +148,12 @@ function fail(path: string, message: string): never {
 function requireText(path: string, value: unknown, max: number, opts: { min?: number } = {}): string {
   if (typeof value !== "string") fail(path, "must be a string");
   if (value.length > max) fail(path, `must be at most ${max} characters`);
-  // PostgreSQL refuses NUL and lone surrogates; other C0 controls have no place in tickets either.
-  if (findControlCharacter(value) !== null || hasLoneSurrogate(value)) fail(path, "must not contain control characters other than tab, line feed and carriage return");
+  // PostgreSQL refuses NUL; other C0 controls have no place in tickets either.
+  if (findControlCharacter(value) !== null) fail(path, "must not contain control characters other than tab, line feed and carriage return");
   if (value.trim().length < (opts.min ?? 0)) fail(path, "must not be empty");
-  return value;
+  // Request bodies never carry a lone surrogate (src/http/json.ts); text our own callers cut short
+  // may end in one, which is stored as U+FFFD rather than refused.
+  return value.toWellFormed();
 }
 
 function optionalTeam(value: string | null | undefined): string | null {
@@ -322,7 +324,7 @@ export async function addTicketMessage(
   { orgId, actor, ticketId, kind, body, verified }: { orgId: string; actor: InboxActor; ticketId: string; kind: TicketMessageKind; body: string; verified?: boolean },
 ): Promise<TicketMessageView> {
   oneOf("/kind", kind, ["customer", "reply", "note"] as const);
-  requireText("/body", body, TICKET_LIMITS.body, { min: 1 });
+  const text = requireText("/body", body, TICKET_LIMITS.body, { min: 1 });
   if (!isUuid(ticketId)) throw AppError.notFound("No such ticket.");
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
@@ -335,7 +337,7 @@ export async function addTicketMessage(
         orgId,
         ticketId,
         kind,
-        body,
+        body: text,
         ...(kind === "customer" ? { authorKind: "customer" as const } : messageAuthor(actor)),
         verified: kind === "customer" && verified === true,
         createdAt: now,

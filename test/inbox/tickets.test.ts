@@ -81,6 +81,10 @@ describe("createTicket", () => {
     await rejects(createTicket(app.deps, { orgId: org.org_id, actor: customer, input: { ...base, subject: "s".repeat(TICKET_LIMITS.subject + 1) } }), 400, "/subject");
     await rejects(createTicket(app.deps, { orgId: org.org_id, actor: customer, input: { ...base, message: "m".repeat(TICKET_LIMITS.body + 1) } }), 400, "/message");
     await rejects(createTicket(app.deps, { orgId: org.org_id, actor: customer, input: { ...base, subject: "   " } }), 400, "/subject");
+    await rejects(createTicket(app.deps, { orgId: org.org_id, actor: customer, input: { ...base, message: "nul \u0000 here" } }), 400, "/message");
+    // A caller that cut text short mid-pair gets U+FFFD stored, not a refusal.
+    const cut = await createTicket(app.deps, { orgId: org.org_id, actor: customer, input: { ...base, message: "cut \ud83d" } });
+    expect((await ticketThread(app.deps, (await findTicket(app.deps, org.org_id, cut.id))!))[0]!.body).toBe("cut \ufffd");
     await rejects(createTicket(app.deps, { orgId: org.org_id, actor: customer, input: { ...base, priority: "asap" as never } }), 400, "/priority");
     await rejects(createTicket(app.deps, { orgId: org.org_id, actor: customer, input: { ...base, conversationId: "nope" } }), 400, "/conversation_id");
     const fields = Object.fromEntries(Array.from({ length: TICKET_LIMITS.customFieldKeys }, (_, i) => [`k${i}`, i]));
