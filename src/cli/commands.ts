@@ -7,7 +7,7 @@ import type { Deps } from "../deps.ts";
 import { FEATURE_FLAGS, isFeatureFlag } from "../kit/flags.ts";
 import { isUuid } from "../kit/ids.ts";
 import { createOrg, setFeatureFlag, validateCreateOrg } from "../orgs/service.ts";
-import { setIdentityVerification } from "../widget/settings.ts";
+import { setIdentityVerification } from "../orgs/widget-access.ts";
 
 export const USAGE = `usage: svc-agents [serve]
        svc-agents migrate

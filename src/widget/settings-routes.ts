@@ -1,21 +1,20 @@
 // Dashboard API of the widget settings (issue #11; role org:manage): /api/widget/identity,
-// /api/widget/keys and /api/widget/origins. See src/widget/settings.ts.
+// /api/widget/keys and /api/widget/origins, over src/orgs/widget-access.ts and src/widget/settings.ts.
 import { Elysia, t } from "elysia";
 import { memberActor } from "../activity/actor.ts";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
 import {
-  allowedOrigins,
   clearPreviousIdentitySecret,
   createWidgetKey,
   identityView,
   listWidgetKeys,
   revokeWidgetKey,
   rotateIdentitySecret,
-  setAllowedOrigins,
   setIdentityVerification,
-  SETTINGS_LIMITS,
-} from "./settings.ts";
+  WIDGET_KEY_LIMITS,
+} from "../orgs/widget-access.ts";
+import { allowedOrigins, ORIGIN_LIMITS, setAllowedOrigins } from "./settings.ts";
 
 const tags = ["Widget settings"];
 
@@ -58,7 +57,7 @@ export function widgetSettingsRoutes(deps: Deps) {
         set.status = 201;
         return createWidgetKey(deps, orgId, actor, body.label ?? "default");
       },
-      { body: t.Object({ label: t.Optional(t.String({ minLength: 1, maxLength: SETTINGS_LIMITS.keyLabel })) }, { additionalProperties: false }), detail: { summary: "Create a widget key", tags } },
+      { body: t.Object({ label: t.Optional(t.String({ minLength: 1, maxLength: WIDGET_KEY_LIMITS.label })) }, { additionalProperties: false }), detail: { summary: "Create a widget key", tags } },
     )
     .delete(
       "/api/widget/keys/:key_id",
@@ -76,7 +75,7 @@ export function widgetSettingsRoutes(deps: Deps) {
         return setAllowedOrigins(deps, orgId, actor, body.allowed_origins);
       },
       {
-        body: t.Object({ allowed_origins: t.Array(t.String({ minLength: 1, maxLength: 2048 }), { maxItems: SETTINGS_LIMITS.origins }) }, { additionalProperties: false }),
+        body: t.Object({ allowed_origins: t.Array(t.String({ minLength: 1, maxLength: 2048 }), { maxItems: ORIGIN_LIMITS.origins }) }, { additionalProperties: false }),
         detail: { summary: "Replace the allowed browser origins (empty: any origin)", tags },
       },
     );

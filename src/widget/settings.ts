@@ -1,115 +1,17 @@
-// The org's widget settings for its admins (issue #11, role org:manage): identity verification
-// (read, switch, rotate the secret — shown once — and clear the previous one), publishable widget
-// keys (list, create, revoke) and the allowed browser origins. Every change is in the activity log.
-import { randomBytes } from "node:crypto";
-import { and, asc, eq, isNull } from "drizzle-orm";
+// The org's allowed browser origins for its widget keys (issue #11), read by src/widget/auth.ts
+// and set by admins (role org:manage) through src/widget/settings-routes.ts.
+import { eq } from "drizzle-orm";
 import type { Actor } from "../activity/actor.ts";
 import { recordActivity } from "../activity/log.ts";
-import { orgs, widgetKeys, widgetSettings } from "../db/schema/index.ts";
+import { widgetSettings } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { isUuid } from "../kit/ids.ts";
-import { identitySecretContext, WIDGET_KEY_PREFIX } from "../orgs/service.ts";
 import { normaliseOrigin } from "./auth.ts";
 
-export const SETTINGS_LIMITS = {
+export const ORIGIN_LIMITS = {
   /** Allowed origins per org. */
   origins: 50,
-  keyLabel: 100,
-  /** Live (unrevoked) widget keys per org. */
-  liveKeys: 20,
 } as const;
-
-async function orgRow(deps: Deps, orgId: string) {
-  const [org] = await deps.db
-    .select({ enabled: orgs.identityVerification, previous: orgs.identitySecretPrevious, updatedAt: orgs.updatedAt })
-    .from(orgs)
-    .where(eq(orgs.id, orgId));
-  if (!org) throw AppError.notFound("No such organisation.");
-  return org;
-}
-
-export async function identityView(deps: Deps, orgId: string) {
-  const org = await orgRow(deps, orgId);
-  return { enabled: org.enabled, has_previous_secret: org.previous !== null };
-}
-
-/** Switches verification on or off (the dashboard and `org identity --on|--off`). */
-export async function setIdentityVerification(deps: Deps, orgId: string, actor: Actor, enabled: boolean) {
-  const before = await orgRow(deps, orgId);
-  await deps.db.update(orgs).set({ identityVerification: enabled, updatedAt: deps.now() }).where(eq(orgs.id, orgId));
-  await recordActivity(deps, { orgId, actor, action: "identity_verification.switched", objectType: "org", objectId: orgId, summary: { from: before.enabled, to: enabled } });
-  return identityView(deps, orgId);
-}
-
-/**
- * A new current secret; the old one becomes the previous secret and keeps verifying until cleared,
- * so the org's backends can be switched over without refusing anyone (INTEROP D). A previous
- * secret still set from an earlier rotation is dropped. The new secret is returned this once.
- */
-export async function rotateIdentitySecret(deps: Deps, orgId: string, actor: Actor) {
-  const secret = randomBytes(32).toString("base64url");
-  await deps.db.transaction(async (tx) => {
-    const [org] = await tx.select({ current: orgs.identitySecret }).from(orgs).where(eq(orgs.id, orgId)).for("update");
-    if (!org) throw AppError.notFound("No such organisation.");
-    const current = deps.cipher.decrypt(org.current, identitySecretContext(orgId));
-    await tx
-      .update(orgs)
-      .set({
-        identitySecret: deps.cipher.encrypt(secret, identitySecretContext(orgId)),
-        identitySecretPrevious: deps.cipher.encrypt(current, identitySecretContext(orgId, "identity_secret_previous")),
-        updatedAt: deps.now(),
-      })
-      .where(eq(orgs.id, orgId));
-  });
-  await recordActivity(deps, { orgId, actor, action: "identity_secret.rotated", objectType: "org", objectId: orgId });
-  return { ...(await identityView(deps, orgId)), identity_secret: secret };
-}
-
-export async function clearPreviousIdentitySecret(deps: Deps, orgId: string, actor: Actor) {
-  await orgRow(deps, orgId);
-  await deps.db.update(orgs).set({ identitySecretPrevious: null, updatedAt: deps.now() }).where(eq(orgs.id, orgId));
-  await recordActivity(deps, { orgId, actor, action: "identity_secret.previous_cleared", objectType: "org", objectId: orgId });
-  return identityView(deps, orgId);
-}
-
-type WidgetKey = typeof widgetKeys.$inferSelect;
-
-/** Keys are publishable (shown in the install snippet), so the dashboard shows them in full. */
-export function widgetKeyView(key: WidgetKey) {
-  return { id: key.id, key: key.key, label: key.label, created_at: key.createdAt.toISOString(), revoked_at: key.revokedAt?.toISOString() ?? null };
-}
-
-export async function listWidgetKeys(deps: Deps, orgId: string) {
-  const rows = await deps.db.select().from(widgetKeys).where(eq(widgetKeys.orgId, orgId)).orderBy(asc(widgetKeys.createdAt), asc(widgetKeys.id));
-  return rows.map(widgetKeyView);
-}
-
-export async function createWidgetKey(deps: Deps, orgId: string, actor: Actor, label: string) {
-  const live = await deps.db.select({ id: widgetKeys.id }).from(widgetKeys).where(and(eq(widgetKeys.orgId, orgId), isNull(widgetKeys.revokedAt)));
-  if (live.length >= SETTINGS_LIMITS.liveKeys) throw new AppError(409, "too_many_keys", `An organisation may have at most ${SETTINGS_LIMITS.liveKeys} live widget keys: revoke one first.`);
-  const [key] = await deps.db
-    .insert(widgetKeys)
-    .values({ orgId, key: WIDGET_KEY_PREFIX + randomBytes(24).toString("base64url"), label, createdAt: deps.now() })
-    .returning();
-  await recordActivity(deps, { orgId, actor, action: "widget_key.created", objectType: "widget_key", objectId: key!.id, summary: { label } });
-  return widgetKeyView(key!);
-}
-
-/** Revokes a key at once: the next request presenting it is 401. Revoking twice is harmless. */
-export async function revokeWidgetKey(deps: Deps, orgId: string, actor: Actor, keyId: string) {
-  if (!isUuid(keyId)) throw AppError.notFound("No such widget key.");
-  const [key] = await deps.db.select().from(widgetKeys).where(and(eq(widgetKeys.orgId, orgId), eq(widgetKeys.id, keyId)));
-  if (!key) throw AppError.notFound("No such widget key.");
-  if (key.revokedAt) return widgetKeyView(key);
-  const [revoked] = await deps.db
-    .update(widgetKeys)
-    .set({ revokedAt: deps.now() })
-    .where(and(eq(widgetKeys.orgId, orgId), eq(widgetKeys.id, keyId)))
-    .returning();
-  await recordActivity(deps, { orgId, actor, action: "widget_key.revoked", objectType: "widget_key", objectId: keyId });
-  return widgetKeyView(revoked!);
-}
 
 export async function allowedOrigins(deps: Deps, orgId: string): Promise<{ allowed_origins: string[] }> {
   const [row] = await deps.db.select({ origins: widgetSettings.allowedOrigins }).from(widgetSettings).where(eq(widgetSettings.orgId, orgId));

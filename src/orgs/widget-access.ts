@@ -1,0 +1,110 @@
+// Identity verification settings and publishable widget keys of an org (issue #11, §5): the writes
+// to `orgs` (identity columns) and `widget_keys` live here, with the org's other tables; the
+// dashboard API over them is src/widget/settings-routes.ts (role org:manage). Every change is in
+// the activity log.
+import { randomBytes } from "node:crypto";
+import { and, asc, eq, isNull } from "drizzle-orm";
+import type { Actor } from "../activity/actor.ts";
+import { recordActivity } from "../activity/log.ts";
+import { orgs, widgetKeys } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { isUuid } from "../kit/ids.ts";
+import { identitySecretContext, WIDGET_KEY_PREFIX } from "./service.ts";
+
+export const WIDGET_KEY_LIMITS = {
+  label: 100,
+  /** Live (unrevoked) widget keys per org. */
+  live: 20,
+} as const;
+
+async function orgRow(deps: Deps, orgId: string) {
+  const [org] = await deps.db
+    .select({ enabled: orgs.identityVerification, previous: orgs.identitySecretPrevious, updatedAt: orgs.updatedAt })
+    .from(orgs)
+    .where(eq(orgs.id, orgId));
+  if (!org) throw AppError.notFound("No such organisation.");
+  return org;
+}
+
+export async function identityView(deps: Deps, orgId: string) {
+  const org = await orgRow(deps, orgId);
+  return { enabled: org.enabled, has_previous_secret: org.previous !== null };
+}
+
+/** Switches verification on or off (the dashboard and `org identity --on|--off`). */
+export async function setIdentityVerification(deps: Deps, orgId: string, actor: Actor, enabled: boolean) {
+  const before = await orgRow(deps, orgId);
+  await deps.db.update(orgs).set({ identityVerification: enabled, updatedAt: deps.now() }).where(eq(orgs.id, orgId));
+  await recordActivity(deps, { orgId, actor, action: "identity_verification.switched", objectType: "org", objectId: orgId, summary: { from: before.enabled, to: enabled } });
+  return identityView(deps, orgId);
+}
+
+/**
+ * A new current secret; the old one becomes the previous secret and keeps verifying until cleared,
+ * so the org's backends can be switched over without refusing anyone (INTEROP D). A previous
+ * secret still set from an earlier rotation is dropped. The new secret is returned this once.
+ */
+export async function rotateIdentitySecret(deps: Deps, orgId: string, actor: Actor) {
+  const secret = randomBytes(32).toString("base64url");
+  await deps.db.transaction(async (tx) => {
+    const [org] = await tx.select({ current: orgs.identitySecret }).from(orgs).where(eq(orgs.id, orgId)).for("update");
+    if (!org) throw AppError.notFound("No such organisation.");
+    const current = deps.cipher.decrypt(org.current, identitySecretContext(orgId));
+    await tx
+      .update(orgs)
+      .set({
+        identitySecret: deps.cipher.encrypt(secret, identitySecretContext(orgId)),
+        identitySecretPrevious: deps.cipher.encrypt(current, identitySecretContext(orgId, "identity_secret_previous")),
+        updatedAt: deps.now(),
+      })
+      .where(eq(orgs.id, orgId));
+  });
+  await recordActivity(deps, { orgId, actor, action: "identity_secret.rotated", objectType: "org", objectId: orgId });
+  return { ...(await identityView(deps, orgId)), identity_secret: secret };
+}
+
+export async function clearPreviousIdentitySecret(deps: Deps, orgId: string, actor: Actor) {
+  await orgRow(deps, orgId);
+  await deps.db.update(orgs).set({ identitySecretPrevious: null, updatedAt: deps.now() }).where(eq(orgs.id, orgId));
+  await recordActivity(deps, { orgId, actor, action: "identity_secret.previous_cleared", objectType: "org", objectId: orgId });
+  return identityView(deps, orgId);
+}
+
+type WidgetKey = typeof widgetKeys.$inferSelect;
+
+/** Keys are publishable (shown in the install snippet), so the dashboard shows them in full. */
+export function widgetKeyView(key: WidgetKey) {
+  return { id: key.id, key: key.key, label: key.label, created_at: key.createdAt.toISOString(), revoked_at: key.revokedAt?.toISOString() ?? null };
+}
+
+export async function listWidgetKeys(deps: Deps, orgId: string) {
+  const rows = await deps.db.select().from(widgetKeys).where(eq(widgetKeys.orgId, orgId)).orderBy(asc(widgetKeys.createdAt), asc(widgetKeys.id));
+  return rows.map(widgetKeyView);
+}
+
+export async function createWidgetKey(deps: Deps, orgId: string, actor: Actor, label: string) {
+  const live = await deps.db.select({ id: widgetKeys.id }).from(widgetKeys).where(and(eq(widgetKeys.orgId, orgId), isNull(widgetKeys.revokedAt)));
+  if (live.length >= WIDGET_KEY_LIMITS.live) throw new AppError(409, "too_many_keys", `An organisation may have at most ${WIDGET_KEY_LIMITS.live} live widget keys: revoke one first.`);
+  const [key] = await deps.db
+    .insert(widgetKeys)
+    .values({ orgId, key: WIDGET_KEY_PREFIX + randomBytes(24).toString("base64url"), label, createdAt: deps.now() })
+    .returning();
+  await recordActivity(deps, { orgId, actor, action: "widget_key.created", objectType: "widget_key", objectId: key!.id, summary: { label } });
+  return widgetKeyView(key!);
+}
+
+/** Revokes a key at once: the next request presenting it is 401. Revoking twice is harmless. */
+export async function revokeWidgetKey(deps: Deps, orgId: string, actor: Actor, keyId: string) {
+  if (!isUuid(keyId)) throw AppError.notFound("No such widget key.");
+  const [key] = await deps.db.select().from(widgetKeys).where(and(eq(widgetKeys.orgId, orgId), eq(widgetKeys.id, keyId)));
+  if (!key) throw AppError.notFound("No such widget key.");
+  if (key.revokedAt) return widgetKeyView(key);
+  const [revoked] = await deps.db
+    .update(widgetKeys)
+    .set({ revokedAt: deps.now() })
+    .where(and(eq(widgetKeys.orgId, orgId), eq(widgetKeys.id, keyId)))
+    .returning();
+  await recordActivity(deps, { orgId, actor, action: "widget_key.revoked", objectType: "widget_key", objectId: keyId });
+  return widgetKeyView(revoked!);
+}
