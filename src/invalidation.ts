@@ -56,7 +56,14 @@ export function createInvalidation(options: { db: Db; log: Logger; listen?: Data
       handlers[topic].push(handler);
     },
     async start() {
-      if (options.listen && !unlisten) unlisten = await options.listen(CHANNEL, received);
+      if (!options.listen || unlisten) return;
+      try {
+        unlisten = await options.listen(CHANNEL, received);
+      } catch (error) {
+        // E.g. a transaction-mode connection pooler, which cannot LISTEN: the service still runs,
+        // and other instances' changes reach this one within the caches' TTLs.
+        options.log.warn("cross-instance invalidation unavailable; other instances' changes arrive within the cache TTLs", { error: messageOf(error) });
+      }
     },
     async stop() {
       await unlisten?.().catch(() => {});
