@@ -1,0 +1,53 @@
+// The demo org on a fresh start (issue #10 item 5, issue #12): its active agent is named (the
+// start banner prints it), and its help articles let the builtin provider answer real questions
+// from the org's own knowledge-base search, with no model and no key.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { builtinAnswer, NO_ANSWER } from "../../src/agents/llm/builtin.ts";
+import { providerFor } from "../../src/agents/llm/types.ts";
+import { getAgent } from "../../src/agents/service.ts";
+import { DEMO_DOCS, ensureDemo } from "../../src/orgs/demo.ts";
+import { searchDocs } from "../../src/workspace/docs.ts";
+import { createTestApp, type TestApp } from "../support/app.ts";
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await createTestApp();
+}, 60_000);
+afterAll(() => app.close());
+
+async function answer(orgId: string, question: string) {
+  const hits = await searchDocs(app.deps, orgId, question, 5);
+  const passages = hits.map((h) => ({ docId: h.id, title: h.title, url: h.url ?? null, text: DEMO_DOCS.find((d) => d.title === h.title)!.body, score: h.score }));
+  return builtinAnswer({ messages: [{ role: "user", content: question }], passages });
+}
+
+describe("demo org", () => {
+  test("the first start seeds the demo org with its agent id and help articles; later starts name the same agent", async () => {
+    const first = await ensureDemo(app.deps);
+    expect(first!.password).toBeString();
+    expect(first!.agentId).toBe((await getAgent(app.deps, first!.orgId))!.id);
+    const again = await ensureDemo(app.deps);
+    expect(again!.password).toBeUndefined();
+    expect(again!.agentId).toBe(first!.agentId);
+    expect(again!.orgId).toBe(first!.orgId);
+    const res = await app.request("/api/docs", { headers: { authorization: `Bearer ${await signInDemo(first!.email, first!.password!)}` } });
+    const titles = ((await res.json()) as { docs: { title: string }[] }).docs.map((d) => d.title).sort();
+    expect(titles).toEqual(DEMO_DOCS.map((d) => d.title).sort());
+  });
+
+  test("with the default (builtin) provider, the demo knowledge base answers real questions and admits what it does not know", async () => {
+    const demo = (await ensureDemo(app.deps))!;
+    expect((await providerFor(app.deps, demo.orgId, await getAgent(app.deps, demo.orgId))).kind).toBe("builtin");
+    const reset = await answer(demo.orgId, "How do I reset my password?");
+    expect(reset).toContain('From "Resetting your password":');
+    expect(reset).toContain("Source: Resetting your password");
+    const refund = await answer(demo.orgId, "Can I get a refund?");
+    expect(refund).toContain("refund it in full");
+    expect(await answer(demo.orgId, "Do you have an office in Tokyo?")).toBe(NO_ANSWER);
+  });
+});
+
+async function signInDemo(email: string, password: string) {
+  const res = await app.request("/api/auth/session", { json: { email, password } });
+  return ((await res.json()) as { token: string }).token;
+}
