@@ -236,6 +236,12 @@ describe("limits at their boundary", () => {
     expect((await subject(TICKET_LIMITS.subject + 1)).error?.code).toBe(-32602);
     expect(value(await call(tokenA, "inbox_list_tickets", { limit: 50 })).tickets.length).toBeLessThanOrEqual(50);
     expect((await call(tokenA, "inbox_list_tickets", { limit: 51 })).error?.code).toBe(-32602);
+    expect(value(await call(tokenA, "inbox_list_tickets", { text: "x".repeat(TICKET_LIMITS.text) })).tickets).toEqual([]);
+    expect((await call(tokenA, "inbox_list_tickets", { text: "x".repeat(TICKET_LIMITS.text + 1) })).error?.code).toBe(-32602);
+    expect(value(await call(tokenA, "inbox_list_tickets", { customer: "c".repeat(256) })).tickets).toEqual([]);
+    expect((await call(tokenA, "inbox_list_tickets", { customer: "c".repeat(257) })).error?.code).toBe(-32602);
+    expect((await call(tokenA, "inbox_list_tickets", { status: ["archived"] })).error?.code).toBe(-32602);
+    expect((await call(tokenA, "inbox_outreach", { customer: "c".repeat(257), subject: "s", message: "m" })).error?.code).toBe(-32602);
     expect((await call(tokenA, "inbox_list_tickets", { cursor: "garbage" })).error?.code).toBe(-32602);
     expect((await call(tokenA, "inbox_get_ticket", { ticket: "x".repeat(65) })).error?.code).toBe(-32602);
     // A reply to a closed ticket is a tool result flagged as an error, not a transport failure.
