@@ -5,8 +5,8 @@
 //   GET  /u/TOKEN  a confirmation page with one button; it never unsubscribes by itself, because
 //                  mail scanners and link previews fetch every URL in a message.
 //   POST /u/TOKEN  unsubscribes at once: no cookie, no session, no CSRF token (RFC 8058 §3.2 —
-//                  the mailbox provider POSTs from its own servers). The body is not needed, so any
-//                  encoding a provider uses (form-urlencoded, multipart) is accepted unread.
+//                  the mailbox provider POSTs from its own servers). The body
+//                  (`List-Unsubscribe=One-Click`) is not needed: the POST itself is the request.
 //
 // The customer is then never mailed again by any campaign of that org (src/campaigns/service.ts
 // `unsubscribeCustomer`; the sender checks again before every send). Pages use the shared layout
@@ -86,7 +86,7 @@ export function unsubscribeRoutes(deps: Deps) {
         params,
         detail: {
           summary: "One-click unsubscribe (RFC 8058)",
-          description: "Unsubscribes the customer from every email series of the org at once. Needs no session; the body (List-Unsubscribe=One-Click) is accepted in any encoding and not required.",
+          description: "Unsubscribes the customer from every email series of the org at once. Needs no session; the body (List-Unsubscribe=One-Click, form-encoded) is not required.",
           tags: ["Email series"],
         },
       },
