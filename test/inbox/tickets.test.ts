@@ -16,7 +16,9 @@ import {
   ticketThread,
   updateTicket,
 } from "../../src/inbox/tickets.ts";
+import { openPostgres } from "../../src/db/client.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
+import { engine } from "../support/db.ts";
 import { type InboxOrg, seedCustomer, seedInboxOrg } from "./helpers.ts";
 
 let app: TestApp;
@@ -72,6 +74,20 @@ describe("createTicket", () => {
     expect(created.map((t) => t.number).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     const elsewhere = await createTicket(app.deps, { orgId: other.org_id, actor: customer, input: { subject: "s", message: "m", source: "api" } });
     expect(elsewhere.number).toBe(1);
+  }, 20_000);
+
+  test.skipIf(engine !== "postgres")("two independent connection pools (two instances) on one PostgreSQL never hand out the same number", async () => {
+    const fresh = await seedInboxOrg(app);
+    const second = openPostgres(app.database.url!, { max: 4 });
+    try {
+      const other = { ...app.deps, db: second.db };
+      const created = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => createTicket(i % 2 ? other : app.deps, { orgId: fresh.org_id, actor: customer, input: { subject: `p${i}`, message: "m", source: "api" } })),
+      );
+      expect(created.map((t) => t.number).sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    } finally {
+      await second.close();
+    }
   }, 20_000);
 
   test(`limits: subject ${TICKET_LIMITS.subject} and message ${TICKET_LIMITS.body} characters pass; one more is 400`, async () => {
