@@ -177,6 +177,23 @@ describe("from a chat (the tool runtime, channel chat)", () => {
     );
     expect(refused).toBe(404);
   }, 20_000);
+
+  test("an anonymous visitor's chat (no bound customer) reaches no ticket at all", async () => {
+    await fromCustomer(a.org_id, "Someone else's secret", bob.id);
+    const anonymous = { actor: { kind: "customer" as const, endUserId: null, sessionId: "chat-anon" }, orgId: a.org_id, channel: "chat" as const };
+    for (const [name, args] of [
+      ["inbox_list_tickets", {}],
+      ["inbox_get_ticket", { ticket: "1" }],
+      ["inbox_add_note", { ticket: "1", body: "x" }],
+      ["inbox_triage", { ticket: "1", status: "closed" }],
+    ] as const) {
+      const status = await app.deps.tools.call(anonymous, name, args).then(
+        () => 200,
+        (e: { status: number }) => e.status,
+      );
+      expect(status, name).toBe(403);
+    }
+  }, 20_000);
 });
 
 describe("scopes", () => {

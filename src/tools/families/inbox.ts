@@ -47,10 +47,14 @@ function actorOf(ctx: ToolContext): InboxActor {
 }
 
 /**
- * Runs a tool body. AppErrors travel as they are (the runtime maps 400 to -32602, 404 to -32601);
- * a 409 — a closed ticket refusing a reply — is a result the caller can act on, not a transport error.
+ * Runs a tool body. A call made for a customer (a chat) must be bound to that customer: an
+ * anonymous visitor's chat reaches no ticket at all (403), or an AI agent could read out anyone's.
+ * AppErrors travel as they are (the runtime maps 400 to -32602, 404 to -32601); a 409 — a closed
+ * ticket refusing a reply — is a result the caller can act on, not a transport error.
  */
-async function run(work: () => Promise<unknown>): Promise<ToolResult> {
+async function run(ctx: ToolContext, work: () => Promise<unknown>): Promise<ToolResult> {
+  if ((ctx.channel === "chat" || ctx.actor.kind === "customer") && !ctx.boundCustomer)
+    throw AppError.forbidden("Inbox tools in a chat act only for an identified customer, and this chat has none.");
   try {
     return { value: await work() };
   } catch (error) {
@@ -97,7 +101,7 @@ export const inboxTools: ToolDefinition[] = [
     source,
     defaultEnabled: true,
     execute: (ctx, args) =>
-      run(async () => {
+      run(ctx, async () => {
         let customerId: string | undefined;
         if (typeof args.customer === "string") {
           const customer = await findCustomer(ctx.deps, ctx.orgId, args.customer);
@@ -132,7 +136,7 @@ export const inboxTools: ToolDefinition[] = [
     scope: "inbox:read",
     source,
     defaultEnabled: true,
-    execute: (ctx, args) => run(async () => detail(ctx, await visibleTicket(ctx, args.ticket as string))),
+    execute: (ctx, args) => run(ctx, async () => detail(ctx, await visibleTicket(ctx, args.ticket as string))),
   },
   {
     name: "inbox_reply",
@@ -143,7 +147,7 @@ export const inboxTools: ToolDefinition[] = [
     source,
     defaultEnabled: true,
     execute: (ctx, args) =>
-      run(async () => {
+      run(ctx, async () => {
         const ticket = await visibleTicket(ctx, args.ticket as string);
         return addTicketMessage(ctx.deps, { orgId: ctx.orgId, actor: actorOf(ctx), ticketId: ticket.id, kind: "reply", body: args.body as string });
       }),
@@ -157,7 +161,7 @@ export const inboxTools: ToolDefinition[] = [
     source,
     defaultEnabled: true,
     execute: (ctx, args) =>
-      run(async () => {
+      run(ctx, async () => {
         const ticket = await visibleTicket(ctx, args.ticket as string);
         return addTicketMessage(ctx.deps, { orgId: ctx.orgId, actor: actorOf(ctx), ticketId: ticket.id, kind: "note", body: args.body as string });
       }),
@@ -183,7 +187,7 @@ export const inboxTools: ToolDefinition[] = [
     source,
     defaultEnabled: true,
     execute: (ctx, args) =>
-      run(async () => {
+      run(ctx, async () => {
         const fields = ["status", "priority", "team", "assignee", "tags"].filter((f) => args[f] !== undefined);
         if (fields.length === 0) throw AppError.badRequest("Invalid arguments for inbox_triage: give at least one of status, priority, team, assignee, tags.");
         const ticket = await visibleTicket(ctx, args.ticket as string);
@@ -222,7 +226,7 @@ export const inboxTools: ToolDefinition[] = [
     source,
     defaultEnabled: true,
     execute: (ctx, args) =>
-      run(async () => {
+      run(ctx, async () => {
         const customer = await findCustomer(ctx.deps, ctx.orgId, args.customer as string);
         if (!customer || (ctx.boundCustomer && ctx.boundCustomer.id !== customer.id)) throw AppError.notFound(`No customer ${args.customer as string}.`);
         const ticket = await startOutreach(ctx.deps, {
