@@ -106,6 +106,15 @@ describe("openai adapter", () => {
     expect(error.retryable).toBe(true);
   });
 
+  test("a server that ignores stream: true and answers JSON is a clear non-retryable failure", async () => {
+    fake.enqueue({ status: 200, body: { choices: [{ message: { role: "assistant", content: "whole" } }] } });
+    const { error } = await collect(providerOn(fake));
+    expect(error).toBeInstanceOf(LlmError);
+    expect(error.code).toBe("bad_response");
+    expect(error.retryable).toBe(false);
+    expect(fake.requests.length).toBe(1);
+  });
+
   test("429 with Retry-After is retried once, after the wait it names", async () => {
     fake.enqueue({ status: 429, headers: { "retry-after": "1" } }, { steps: [{ text: "ok" }] });
     const started = performance.now();

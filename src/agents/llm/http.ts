@@ -152,6 +152,13 @@ export async function* postSse(endpoint: Endpoint, body: unknown, options: CallO
     }
   }
 
+  // A server that ignored `stream: true` answers one JSON document: say so rather than "cut".
+  const type = response.headers.get("content-type");
+  if (type !== null && !/event-stream/i.test(type)) {
+    await response.body?.cancel();
+    throw new LlmError(`the model server did not stream (content-type ${type.slice(0, 80)})`, false, response.status, "bad_response");
+  }
+
   const queue: EventSourceMessage[] = [];
   let parseProblem: string | null = null;
   const parser = createParser({
