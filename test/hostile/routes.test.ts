@@ -48,6 +48,7 @@ let orgId: string;
 let routes: Route[];
 const results: { c: Case; status: number; ms: number; text: string; at: number }[] = [];
 const probes: { at: number; ms: number }[] = [];
+let auditRows = 0;
 
 // ---- value builders ------------------------------------------------------------------------
 const deepArray = (n: number) => "[".repeat(n) + "]".repeat(n);
@@ -217,6 +218,25 @@ function oauthCases(): Case[] {
 }
 
 // ---- running ---------------------------------------------------------------------------------
+/** The slowest /healthz answer while `c` is sent once more (probing every 5 ms). */
+async function worstProbeDuring(c: Case): Promise<number> {
+  let running = true;
+  let worst = 0;
+  const probe = (async () => {
+    while (running) {
+      const started = performance.now();
+      await (await fetch(`${app.url}/healthz`)).arrayBuffer();
+      worst = Math.max(worst, performance.now() - started);
+      await Bun.sleep(5);
+    }
+  })();
+  await Bun.sleep(10);
+  await (await fetch(`${app.url}${c.path}`, { method: c.method, headers: c.headers, body: c.body, redirect: "manual" })).arrayBuffer();
+  running = false;
+  await probe;
+  return worst;
+}
+
 async function send(c: Case) {
   const started = performance.now();
   const res = await fetch(`${app.url}${c.path}`, { method: c.method, headers: c.headers, body: c.body, redirect: "manual" });
@@ -258,6 +278,8 @@ beforeAll(async () => {
   for (const c of cases) await send(c);
   running = false;
   await probe;
+  // Counted now: the /healthz check below may send suspects again.
+  auditRows = (await app.deps.db.select({ tool: actionExecutions.tool }).from(actionExecutions).where(eq(actionExecutions.orgId, orgId))).length;
 }, 240_000);
 afterAll(() => app.close());
 
@@ -293,16 +315,24 @@ describe("hostile input on every registered route", () => {
     for (const r of on("arrays nested 7,000 deep")) expect([400, 404, 405]).toContain(r.status);
   });
 
-  test(`/healthz answered within ${HEALTH_BOUND_MS} ms throughout`, () => {
+  test(`/healthz answered within ${HEALTH_BOUND_MS} ms throughout`, async () => {
     expect(probes.length).toBeGreaterThan(5);
-    // A slow probe names the hostile requests that were in flight while it waited.
-    const slow = probes
-      .filter((p) => p.ms >= HEALTH_BOUND_MS)
-      .map((p) => `${Math.round(p.ms)} ms during ${results.filter((r) => r.at < p.at + p.ms && r.at + r.ms > p.at).map((r) => `${r.c.route} [${r.c.label}] ${Math.round(r.ms)} ms`).join("; ")}`);
-    expect(slow).toEqual([]);
+    // A slow probe names the hostile requests that were in flight while it waited. On a shared,
+    // overloaded machine a probe can also wait for a CPU; a stall caused by input is repeatable,
+    // so each suspect is sent again alone under a fresh probe, and only a repeated stall fails.
+    const suspects = new Map<Case, number>();
+    for (const p of probes.filter((p) => p.ms >= HEALTH_BOUND_MS)) {
+      for (const r of results.filter((r) => r.at < p.at + p.ms && r.at + r.ms > p.at)) suspects.set(r.c, Math.max(suspects.get(r.c) ?? 0, p.ms));
+    }
+    const confirmed: string[] = [];
+    for (const [c, first] of suspects) {
+      const again = await worstProbeDuring(c);
+      if (again >= HEALTH_BOUND_MS) confirmed.push(`${c.route} [${c.label}]: /healthz took ${Math.round(first)} ms, then ${Math.round(again)} ms`);
+    }
+    expect(confirmed).toEqual([]);
   });
 
-  test("every tools/call the server accepted as a call left its audit row", async () => {
+  test("every tools/call the server accepted as a call left its audit row", () => {
     const calls = results.filter((r) => r.c.toolsCall);
     const parsed = calls.filter((r) => {
       // A message refused as unparseable (-32700) or not a request (-32600) is no call.
@@ -315,7 +345,6 @@ describe("hostile input on every registered route", () => {
       })();
       return r.status !== 401 && code !== -32700 && code !== -32600 && code !== "invalid_json";
     });
-    const rows = await app.deps.db.select({ tool: actionExecutions.tool }).from(actionExecutions).where(eq(actionExecutions.orgId, orgId));
-    expect(rows.length).toBe(parsed.length);
+    expect(auditRows).toBe(parsed.length);
   });
 });
