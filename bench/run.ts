@@ -17,12 +17,14 @@ import { connectors } from "./scenarios/connectors.ts";
 import { startup } from "./scenarios/startup.ts";
 import { throughput } from "./scenarios/throughput.ts";
 import { printTargets, toolServer } from "./scenarios/tool-server.ts";
+import { sdk } from "./scenarios/sdk.ts";
 
 const SCENARIOS = {
   startup: "startup time and idle memory",
   throughput: "GET /healthz throughput, ours next to raw Bun.serve",
   "tool-server": "MCP ping, tools/list, tools/call; bearer cost; OAuth refresh",
   connectors: "connector discovery and tools/call, ours next to the SDK client",
+  sdk: "widget SDK: events (batch of 50) and users/identify, ours next to raw Bun.serve",
 } as const;
 type ScenarioName = keyof typeof SCENARIOS;
 
@@ -70,6 +72,7 @@ async function main(names: ScenarioName[]): Promise<void> {
       if (name === "throughput") await throughput(context);
       if (name === "tool-server") tools = await toolServer(context);
       if (name === "connectors") await connectors(context);
+      if (name === "sdk") await sdk(context);
     }
   } finally {
     if (tools) printTargets(tools, options.toolConnections); // last, also when a later scenario failed

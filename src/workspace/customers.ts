@@ -112,6 +112,8 @@ export interface CustomerFields {
 }
 
 async function applyFields(db: Deps["db"] | Tx, now: Date, user: EndUser, fields: CustomerFields): Promise<EndUser> {
+  // Nothing to set (an event naming its user, a ticket): no write, so busy customers cost reads only.
+  if (Object.values(fields).every((v) => v === undefined)) return user;
   const [updated] = await db
     .update(endUsers)
     .set({
