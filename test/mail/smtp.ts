@@ -56,7 +56,8 @@ export function parseMail(raw: string): Pick<ReceivedMail, "headers" | "parts" |
   return { headers, parts, contentType };
 }
 
-export async function startSmtp(): Promise<TestSmtp> {
+/** `delayMs`: how long the server takes to accept each message (to catch a sender mid-batch). */
+export async function startSmtp(options: { delayMs?: number } = {}): Promise<TestSmtp> {
   const received: ReceivedMail[] = [];
   const refusals = new Map<string, number[]>();
   const server = new SMTPServer({
@@ -75,8 +76,10 @@ export async function startSmtp(): Promise<TestSmtp> {
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
         const raw = Buffer.concat(chunks).toString("utf8");
-        received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address), raw, ...parseMail(raw) });
-        callback();
+        setTimeout(() => {
+          received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address), raw, ...parseMail(raw) });
+          callback();
+        }, options.delayMs ?? 0);
       });
     },
   });
