@@ -6,6 +6,7 @@ import { memberActor } from "../activity/actor.ts";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
 import { FreeForm } from "../http/json.ts";
+import { jsonResponse } from "../http/response.ts";
 import {
   activateAgent,
   AGENT_LIMITS as L,
@@ -77,8 +78,6 @@ const CreateBody = t.Object(
 );
 const PatchBody = t.Partial(t.Object(Fields), { additionalProperties: false, minProperties: 1 });
 
-const json = (value: unknown, status: number) => new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
-
 export function agentRoutes(deps: Deps) {
   return new Elysia({ name: "agents" })
     .get("/api/agents", async ({ request }) => {
@@ -89,7 +88,7 @@ export function agentRoutes(deps: Deps) {
       "/api/agents",
       async ({ body, request }) => {
         const { orgId, principal } = await requireMember(deps, request, "agents:manage");
-        return json(agentView(await createAgent(deps, orgId, memberActor(principal.member.id), body)), 201);
+        return jsonResponse(agentView(await createAgent(deps, orgId, memberActor(principal.member.id), body)), 201);
       },
       { body: CreateBody },
     )
