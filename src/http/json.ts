@@ -90,53 +90,57 @@ export function parseJsonBounded(text: string, options: { maxDepth?: number } = 
   const maxDepth = options.maxDepth ?? JSON_MAX_DEPTH;
   const stack: Frame[] = [];
   const length = text.length;
+  // Sticky searches jump to the next character that matters (the engine's scan is much faster than
+  // a loop over every character); each character is still looked at once, so time stays linear.
+  const structural = /["{}[\],]/g;
+  const inString = /["\\\x00-\x1f\ud800-\udfff]/g;
   let i = 0;
-  while (i < length) {
+  scan: while (i < length) {
+    structural.lastIndex = i;
+    if (!structural.test(text)) break;
+    i = structural.lastIndex - 1; // test() (no match object) leaves lastIndex just past the match
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) {
-      // A string: scan to its closing quote, checking every character and escape.
+      // A string: jump from one escape, control or surrogate to the next, up to the closing quote.
       const start = i + 1;
       let escaped = false;
       i++;
-      let closed = false;
-      while (i < length) {
+      for (;;) {
+        inString.lastIndex = i;
+        if (!inString.test(text)) break scan; // unterminated: JSON.parse reports the syntax error
+        i = inString.lastIndex - 1;
         const d = text.charCodeAt(i);
-        if (d === 0x22) {
-          closed = true;
-          break;
-        }
+        if (d === 0x22) break;
         if (d === 0x5c /* \ */) {
           escaped = true;
-          const e = text.charCodeAt(i + 1);
-          if (e === 0x75 /* u */) {
-            const unit = hex4(text, i + 2);
-            if (unit >= 0 && isRefusedControl(unit)) throw new JsonInputError("control_character", `${CONTROL_MESSAGE} (found U+${unit.toString(16).toUpperCase().padStart(4, "0")}).`);
-            if (unit >= 0xd800 && unit <= 0xdbff) {
-              // A high surrogate must be followed by an escaped low surrogate.
-              const low = text.charCodeAt(i + 6) === 0x5c && text.charCodeAt(i + 7) === 0x75 ? hex4(text, i + 8) : -1;
-              if (!(low >= 0xdc00 && low <= 0xdfff)) throw new JsonInputError("lone_surrogate", "Strings may not contain unpaired UTF-16 surrogates.");
-              i += 12;
-              continue;
-            }
-            if (unit >= 0xdc00 && unit <= 0xdfff) throw new JsonInputError("lone_surrogate", "Strings may not contain unpaired UTF-16 surrogates.");
-            i += 6;
-            continue;
-          }
-          i += 2;
-          continue;
-        }
-        if (isRefusedControl(d)) throw new JsonInputError("control_character", `${CONTROL_MESSAGE} (found U+${d.toString(16).toUpperCase().padStart(4, "0")}).`);
-        if (d >= 0xd800 && d <= 0xdfff) {
-          const next = text.charCodeAt(i + 1);
-          if (d <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+          if (text.charCodeAt(i + 1) !== 0x75 /* u */) {
             i += 2;
             continue;
           }
-          throw new JsonInputError("lone_surrogate", "Strings may not contain unpaired UTF-16 surrogates.");
+          const unit = hex4(text, i + 2);
+          if (unit >= 0 && isRefusedControl(unit)) throw controlError(unit);
+          if (unit >= 0xd800 && unit <= 0xdbff) {
+            // A high surrogate must be followed by an escaped low surrogate.
+            const low = text.charCodeAt(i + 6) === 0x5c && text.charCodeAt(i + 7) === 0x75 ? hex4(text, i + 8) : -1;
+            if (!(low >= 0xdc00 && low <= 0xdfff)) throw surrogateError();
+            i += 12;
+            continue;
+          }
+          if (unit >= 0xdc00 && unit <= 0xdfff) throw surrogateError();
+          i += 6;
+          continue;
         }
-        i++;
+        if (isRefusedControl(d)) throw controlError(d);
+        if (d >= 0xd800 && d <= 0xdfff) {
+          const after = text.charCodeAt(i + 1);
+          if (d <= 0xdbff && after >= 0xdc00 && after <= 0xdfff) {
+            i += 2;
+            continue;
+          }
+          throw surrogateError();
+        }
+        i++; // tab, LF, CR raw: JSON.parse refuses them as syntax
       }
-      if (!closed) break; // unterminated: JSON.parse reports the syntax error
       const top = stack[stack.length - 1];
       if (top?.object && top.expectKey) {
         top.expectKey = false;
@@ -162,7 +166,8 @@ export function parseJsonBounded(text: string, options: { maxDepth?: number } = 
       stack.push({ object: c === 0x7b, expectKey: c === 0x7b, keys: null });
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
       stack.pop();
-    } else if (c === 0x2c /* , */) {
+    } else {
+      // ","
       const top = stack[stack.length - 1];
       if (top?.object) top.expectKey = true;
     }
@@ -173,6 +178,14 @@ export function parseJsonBounded(text: string, options: { maxDepth?: number } = 
   } catch {
     throw new JsonInputError("syntax", "The request body is not valid JSON.");
   }
+}
+
+function controlError(code: number): JsonInputError {
+  return new JsonInputError("control_character", `${CONTROL_MESSAGE} (found U+${code.toString(16).toUpperCase().padStart(4, "0")}).`);
+}
+
+function surrogateError(): JsonInputError {
+  return new JsonInputError("lone_surrogate", "Strings may not contain unpaired UTF-16 surrogates.");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -95,6 +95,29 @@ describe("parseJsonBounded", () => {
     expect(parseJsonBounded('{"a":"b","b":"a"}')).toEqual({ a: "b", b: "a" });
   });
 
+  test("agrees with JSON.parse on random accepted documents (quotes, backslashes, escapes, unicode)", () => {
+    let seed = 42;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const pieces = ["a", '"', "\\", "/", "\t", "\n", "é", "😀", "{", "]", ",", ":", " ", "\u2028", "\\u0000", "x".repeat(50)];
+    const str = () => Array.from({ length: rand(6) }, () => pieces[rand(pieces.length)]).join("");
+    const value = (depth: number): unknown => {
+      const kind = depth > 6 ? rand(4) : rand(6);
+      if (kind === 0) return str();
+      if (kind === 1) return rand(2) ? rand(1e6) / 7 : -rand(100);
+      if (kind === 2) return [true, false, null][rand(3)];
+      if (kind === 3) return str();
+      if (kind === 4) return Array.from({ length: rand(4) }, () => value(depth + 1));
+      return Object.fromEntries(Array.from({ length: rand(4) }, (_, i) => [`${str()}#${i}`, value(depth + 1)]));
+    };
+    for (let n = 0; n < 500; n++) {
+      const text = JSON.stringify(value(0), null, rand(2) ? 2 : undefined);
+      expect(parseJsonBounded(text)).toEqual(JSON.parse(text));
+    }
+  });
+
   test("syntax errors are invalid_json of kind syntax", () => {
     for (const text of ["{", '{"a":1', '"\\u12"', "[1,]", "\uFEFF{}", "", "undefined", '"\\x"']) expect(refusal(text)).toBe("syntax");
   });
