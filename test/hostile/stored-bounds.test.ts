@@ -67,12 +67,13 @@ describe("data_update_user traits", () => {
 
   test(`a read of a record at the limit stays under ${READ_BOUND_BYTES} bytes`, async () => {
     // The worst case for the indented rendering: the deepest allowed nesting, many tiny leaves.
-    const leaves = Array.from({ length: 2_000 }, () => 0);
+    const leaves = Array.from({ length: FREE_FORM_LIMITS.maxBytes / 2 }, () => 0);
     let traits = nested(FREE_FORM_LIMITS.maxDepth - 2, leaves);
-    while (JSON.stringify(traits).length > FREE_FORM_LIMITS.maxBytes) {
-      leaves.length -= 200;
+    while (JSON.stringify({ w: traits }).length > FREE_FORM_LIMITS.maxBytes) {
+      leaves.length -= 10;
       traits = nested(FREE_FORM_LIMITS.maxDepth - 2, leaves);
     }
+    expect(JSON.stringify({ w: traits }).length).toBeGreaterThan(FREE_FORM_LIMITS.maxBytes - 30);
     await app.deps.db.update(endUsers).set({ traits: {} }).where(and(eq(endUsers.orgId, org.org_id), eq(endUsers.id, userId)));
     const write = await call("data_update_user", { user_id: "bounded", traits: { w: traits } });
     expect(write.body.result.isError).toBe(false);
