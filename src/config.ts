@@ -74,9 +74,11 @@ function llmConfig(env: Env): LlmConfig {
     try {
       url = new URL(env.LLM_BASE_URL);
     } catch {}
-    if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password || url.search || url.hash)
-      throw new ConfigError("LLM_BASE_URL", `must be an absolute http(s) URL with no credentials, query or fragment, e.g. http://127.0.0.1:11434/v1 (got ${JSON.stringify(env.LLM_BASE_URL)})`);
-    baseUrl = url.href.replace(/\/+$/, "");
+    if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password || url.hash)
+      throw new ConfigError("LLM_BASE_URL", `must be an absolute http(s) URL with no credentials or fragment, e.g. http://127.0.0.1:11434/v1 (got ${JSON.stringify(env.LLM_BASE_URL)})`);
+    // A query (e.g. a gateway's ?api-version=) is kept; the endpoint path goes before it.
+    url.pathname = url.pathname.replace(/\/+$/, "");
+    baseUrl = url.href.replace(/\/(?=$|\?)/, "");
   }
   const model = env.LLM_MODEL || (provider === "builtin" ? "builtin-extractive" : "");
   if (model === "") throw new ConfigError("LLM_MODEL", `is required when LLM_PROVIDER is ${provider} (e.g. gpt-4o-mini, llama3.1, claude-sonnet-4-5)`);

@@ -213,7 +213,7 @@ async function llmOverrideToStore(
     else {
       try {
         const { url } = await checkUrl(baseUrl, deps.guard);
-        if (url.search || url.hash) problems.push({ path: `${path}/base_url`, message: "must have no query or fragment" });
+        if (url.hash) problems.push({ path: `${path}/base_url`, message: "must have no fragment" });
       } catch (error) {
         if (!(error instanceof BlockedUrlError)) throw error;
         problems.push({ path: `${path}/base_url`, message: error.message });
@@ -225,10 +225,17 @@ async function llmOverrideToStore(
   if (input.provider === "builtin" || input.api_key === null) apiKey = null;
   else if (input.api_key !== undefined) apiKey = deps.cipher.encrypt(input.api_key, llmKeyContext(level.kind, level.id));
   else apiKey = previous && previous.provider === input.provider && previous.base_url === baseUrl ? previous.api_key : null;
-  return { provider: input.provider, base_url: baseUrl === null ? null : baseUrl.replace(/\/+$/, ""), model, api_key: apiKey };
+  return { provider: input.provider, base_url: baseUrl === null ? null : trimBase(baseUrl), model, api_key: apiKey };
 }
 
 /** C1: the org's tool snapshot (active agent, toggles) depends on its agents; drop it here and in every instance. */
+/** The base URL without trailing slashes on its path (its query, if any, is kept). */
+function trimBase(raw: string): string {
+  const url = new URL(raw);
+  url.pathname = url.pathname.replace(/\/+$/, "");
+  return url.href.replace(/\/(?=$|\?)/, "");
+}
+
 function afterChange(deps: Deps, orgId: string) {
   deps.tools.invalidate(orgId);
 }

@@ -27,9 +27,11 @@ describe("LLM configuration", () => {
     refused({ LLM_PROVIDER: "anthropic" }, "LLM_MODEL");
   });
 
-  test("a base URL keeps its path, loses a trailing slash, and must be plain http(s)", () => {
+  test("a base URL keeps its path and query, loses a trailing slash, and must be plain http(s)", () => {
     expect(llm({ LLM_PROVIDER: "openai", LLM_MODEL: "llama3.1", LLM_BASE_URL: "http://127.0.0.1:11434/v1/" }).baseUrl).toBe("http://127.0.0.1:11434/v1");
-    for (const bad of ["ftp://x/v1", "not a url", "https://user:pw@x/v1", "https://x/v1?key=1", "https://x/v1#f"]) refused({ LLM_BASE_URL: bad }, "LLM_BASE_URL");
+    for (const bad of ["ftp://x/v1", "not a url", "https://user:pw@x/v1", "https://x/v1#f"]) refused({ LLM_BASE_URL: bad }, "LLM_BASE_URL");
+    expect(llm({ LLM_BASE_URL: "https://gw.example.com/openai/v1/?api-version=2025-01-01" }).baseUrl).toBe("https://gw.example.com/openai/v1?api-version=2025-01-01");
+    expect(llm({ LLM_BASE_URL: "http://127.0.0.1:8080" }).baseUrl).toBe("http://127.0.0.1:8080");
   });
 
   test("unknown providers and out-of-range numbers are refused, naming the variable; the limits pass exactly", () => {

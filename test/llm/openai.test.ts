@@ -34,6 +34,13 @@ describe("openai adapter", () => {
     expect(sent!.body.tools).toEqual([{ type: "function", function: { name: "mcp__github__create_issue", description: "Create an issue", parameters: { type: "object", properties: {} } } }]);
   });
 
+  test("the endpoint path goes before a base URL's query (gateways that want ?api-version=)", async () => {
+    fake.enqueue({ steps: [{ text: "ok" }] });
+    const { error } = await collect(providerOn(fake, { baseUrl: `${fake.baseUrl}/?api-version=2025-01-01` }));
+    expect(error).toBeUndefined();
+    expect(fake.requests[0]!.path).toBe("/v1/chat/completions");
+  });
+
   test("a tool call split across fragments is assembled by index; the result goes back as a tool message", async () => {
     fake.enqueue({ steps: [{ text: "Let me look." }, { tool: { name: "search_docs", arguments: { query: "reset password", limit: 3 }, fragments: 5 } }] });
     const first = await collect(providerOn(fake));

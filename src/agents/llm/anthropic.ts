@@ -8,7 +8,7 @@
 //   blocks in a user turn; consecutive turns of one role are merged, as the API wants
 //   user/assistant alternating. A stream without message_stop is a failure, never an answer.
 import { LlmError } from "./errors.ts";
-import { type CallOptions, type Endpoint, eventJson, postSse, toolArguments } from "./http.ts";
+import { type CallOptions, type Endpoint, endpointUrl, eventJson, postSse, toolArguments } from "./http.ts";
 import type { NetworkSettings } from "./openai.ts";
 import { systemPrompt } from "./prompt.ts";
 import type { LlmEvent, LlmProvider, LlmRequest } from "./types.ts";
@@ -54,7 +54,7 @@ const STOPS: Record<string, "end" | "tool_calls" | "max_tokens"> = { end_turn: "
 
 export function anthropicProvider(settings: NetworkSettings, options: Omit<CallOptions, "signal" | "timeoutMs">): LlmProvider {
   const endpoint: Endpoint = {
-    url: `${settings.baseUrl.replace(/\/+$/, "")}/v1/messages`,
+    url: endpointUrl(settings.baseUrl, "/v1/messages"),
     trusted: settings.trusted,
     headers: { "anthropic-version": ANTHROPIC_VERSION, ...(settings.apiKey ? { "x-api-key": settings.apiKey } : {}) },
   };

@@ -35,6 +35,13 @@ export interface CallOptions {
   signal: AbortSignal;
 }
 
+/** `{base}{path}`, keeping the base's query after the path (`https://gw/v1?api-version=x` → `https://gw/v1/chat/completions?api-version=x`). */
+export function endpointUrl(base: string, path: string): string {
+  const url = new URL(base);
+  url.pathname = `${url.pathname.replace(/\/+$/, "")}${path}`;
+  return url.href;
+}
+
 const RETRYABLE = (status: number) => status === 408 || status === 409 || status === 429 || status >= 500;
 
 /** Milliseconds to wait before retrying, from `Retry-After` (RFC 9110 §10.2.3) or the default. */

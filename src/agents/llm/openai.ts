@@ -9,7 +9,7 @@
 // continues the last call seen at its index. Results go back as {role: "tool", tool_call_id}.
 // A stream that ends before [DONE] is a failure (LlmError "stream_cut"), never an answer.
 import { LlmError } from "./errors.ts";
-import { type CallOptions, type Endpoint, eventJson, postSse, toolArguments } from "./http.ts";
+import { type CallOptions, type Endpoint, endpointUrl, eventJson, postSse, toolArguments } from "./http.ts";
 import { systemPrompt } from "./prompt.ts";
 import type { LlmEvent, LlmProvider, LlmRequest } from "./types.ts";
 
@@ -67,7 +67,7 @@ const STOPS: Record<string, "end" | "tool_calls" | "max_tokens"> = { stop: "end"
 
 export function openAiProvider(settings: NetworkSettings, options: Omit<CallOptions, "signal" | "timeoutMs">): LlmProvider {
   const endpoint: Endpoint = {
-    url: `${settings.baseUrl.replace(/\/+$/, "")}/chat/completions`,
+    url: endpointUrl(settings.baseUrl, "/chat/completions"),
     trusted: settings.trusted,
     headers: settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {},
   };
