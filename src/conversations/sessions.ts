@@ -83,6 +83,8 @@ export interface NewSession {
   context?: Record<string, ContextEntry>;
   /** Client-reported earlier turns: stored as `reported`, the latest SEED_TURNS_MAX of them. */
   reported?: readonly ReportedTurn[];
+  /** The customer's first message, stored in the same transaction (one commit for a new conversation). */
+  firstMessage?: { text: string; images: string[]; mode: string };
 }
 
 /** Starts a session; returns its row and the id to hand back (the only time the id exists in clear). */
@@ -92,6 +94,7 @@ export async function createSession(deps: Deps, input: NewSession): Promise<{ co
   const sessionId = mintToken(SESSION_PREFIX);
   const now = deps.now();
   const reported = (input.reported ?? []).slice(-SEED_TURNS_MAX);
+  const first = input.firstMessage;
   const conversation = await deps.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(conversations)
@@ -103,15 +106,22 @@ export async function createSession(deps: Deps, input: NewSession): Promise<{ co
         agentId: input.agentId,
         mode: input.mode,
         context,
-        messageCount: reported.length,
+        messageCount: reported.length + (first ? 1 : 0),
         createdAt: now,
         updatedAt: now,
       })
       .returning();
-    if (reported.length > 0)
-      await tx.insert(conversationMessages).values(
-        reported.map((turn) => ({ orgId: input.orgId, conversationId: row!.id, role: "reported" as const, reportedSpeaker: turn.speaker, text: turn.text, createdAt: now })),
-      );
+    // One multi-row insert: rows take their `seq` in this order.
+    const messages: (typeof conversationMessages.$inferInsert)[] = reported.map((turn) => ({
+      orgId: input.orgId,
+      conversationId: row!.id,
+      role: "reported" as const,
+      reportedSpeaker: turn.speaker,
+      text: turn.text,
+      createdAt: now,
+    }));
+    if (first) messages.push({ orgId: input.orgId, conversationId: row!.id, role: "customer", text: first.text, images: first.images, mode: first.mode, createdAt: now });
+    if (messages.length > 0) await tx.insert(conversationMessages).values(messages);
     return row!;
   });
   return { conversation, sessionId };

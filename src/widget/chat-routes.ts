@@ -15,7 +15,7 @@ import { LlmError } from "../agents/llm/types.ts";
 import { getAgent, type Agent } from "../agents/service.ts";
 import { CHAT_LIMITS, checkChatInput, DATA_URL_MAX, type HistoryItem } from "../conversations/input.ts";
 import { type ContextEntry, type Conversation, createSession, findSession, updateSession } from "../conversations/sessions.ts";
-import { recentMessages, storeCustomerMessage, storeLater, storeReply, transcriptsSettled } from "../conversations/transcript.ts";
+import { type ConversationMessage, recentMessages, storeCustomerMessage, storeLater, storeReply, transcriptsSettled } from "../conversations/transcript.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { FreeForm } from "../http/json.ts";
@@ -98,19 +98,21 @@ async function prepare(deps: Deps, auth: WidgetAuth, body: ChatBodyValue): Promi
   // A streamed reply of this session may still be being written: the history must include it.
   if (conversation) await transcriptsSettled(deps, conversation.id);
   const agent = await agentFor(deps, auth.orgId, body.agent_id, conversation);
+  const images = body.images ?? [];
+  const message = { text: body.message, images, mode };
   let sessionId: string;
-  let seeded = false;
+  let history: ConversationMessage[];
   if (conversation) {
     // Server history wins: what the client says happened is ignored for a session we know.
     sessionId = body.session_id!;
     conversation = await updateSession(deps, conversation, { context, mode });
+    history = await recentMessages(deps, conversation);
+    await storeCustomerMessage(deps, conversation, message);
   } else {
-    ({ conversation, sessionId } = await createSession(deps, { orgId: auth.orgId, party, agentId: agent.id, mode, context, reported }));
-    seeded = reported.length > 0;
+    // A new conversation: the session, any reported turns and the message in one transaction.
+    ({ conversation, sessionId } = await createSession(deps, { orgId: auth.orgId, party, agentId: agent.id, mode, context, reported, firstMessage: message }));
+    history = reported.length > 0 ? (await recentMessages(deps, conversation)).slice(0, -1) : [];
   }
-  const history = body.session_id !== undefined || seeded ? await recentMessages(deps, conversation) : [];
-  const images = body.images ?? [];
-  await storeCustomerMessage(deps, conversation, { text: body.message, images, mode });
   return {
     sessionId,
     turn: { orgId: auth.orgId, agent, conversation, customer: identity, message: body.message, images, mode, behavior: body.behavior_context, history },

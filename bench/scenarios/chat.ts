@@ -1,0 +1,150 @@
+// Chat (issue #12 must-show 6): with the builtin provider (no network), POST /api/sdk/chat req/s
+// and p99, and POST /api/sdk/chat/stream time to first byte, ours on PGlite and on PostgreSQL next
+// to a raw Bun.serve answering the same requests with fixed bodies (bench/chat-baseline-server.ts),
+// printed as ratios. Every request is a customer's first message: a new session, the message
+// stored, full-text retrieval over the org's docs, the builtin answer, the reply stored.
+// Targets (README "Targets"; read, never asserted): stream TTFB p50 under 15 ms, chat p99 under
+// 50 ms at 32 connections on PostgreSQL.
+import { join } from "node:path";
+import { childEnv } from "../../test/support/process.ts";
+import { summarize, type LoadResult } from "../load.ts";
+import { BENCH_PASSWORD, seedDocs } from "../mcp.ts";
+import { fixed, type Measurement, printComparison, printTable } from "../report.ts";
+import { type BenchContext, BUN, options, ourServer, ROOT, type Running, rssMiB, runLoad, type Scenario, type ServerSpec, spawnChild, startServer } from "../runner.ts";
+
+const RAW = "raw Bun.serve";
+const TARGETS = { ttfbP50Ms: 15, chatP99Ms: 50, connections: 32 };
+const QUESTION = "How do I reset my password if I no longer have access to my email?";
+const HIGH_SDK_LIMITS = { SDK_RATE_LIMIT_PER_KEY_IP_PER_MINUTE: "100000000", SDK_RATE_LIMIT_PER_ORG_PER_MINUTE: "100000000" };
+const ADMIN = "chat-bench@example.com";
+
+/** `org create` against a database no server holds yet; returns the org's widget key. */
+async function createOrg(env: Record<string, string>, label: string): Promise<string> {
+  const proc = spawnChild([BUN, join(ROOT, "src/main.ts"), "org", "create", "--name", "Chat bench", "--admin-email", ADMIN, "--admin-password", BENCH_PASSWORD], {
+    env: childEnv({ ...env, SEED_DEMO: "0", NODE_ENV: "production", LOG_LEVEL: "error" }),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout as ReadableStream<Uint8Array>).text(), new Response(proc.stderr as ReadableStream<Uint8Array>).text(), proc.exited]);
+  if (code !== 0) throw new Error(`org create (${label}) exited with code ${code}: ${stderr.slice(0, 500)}`);
+  return (JSON.parse(stdout) as { widget_key: string }).widget_key;
+}
+
+function chatScenario(key: string): Scenario {
+  return {
+    name: "POST /api/sdk/chat",
+    method: "POST",
+    path: "/api/sdk/chat",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify({ message: QUESTION, user_id: "anonymous" }),
+    expectStatus: 200,
+    baseline: true,
+    check: (body) => (body.includes('"session_id"') && body.includes("password") ? undefined : `unexpected answer: ${body.slice(0, 300)}`),
+  };
+}
+
+/**
+ * Closed loop over `connections` keep-alive connections on /api/sdk/chat/stream, timing each
+ * request's first body byte (the latency sample) and reading the body to its end (req/s counts
+ * whole streams). Runs in this process: the servers are children, so nothing is shared with them.
+ */
+async function streamLoad(server: Running, key: string, connections: number): Promise<{ ttfb: LoadResult; full: LoadResult }> {
+  const init = { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ message: QUESTION }) };
+  const probe = await fetch(`${server.url}/api/sdk/chat/stream`, init);
+  const probeBody = await probe.text();
+  if (probe.status !== 200 || !probeBody.includes("\x1e__ACTIONS__")) throw new Error(`chat/stream on ${server.url}: ${probe.status} ${probeBody.slice(0, 300)}`);
+  const begin = performance.now();
+  const measureFrom = begin + options.warmupS * 1000;
+  const until = measureFrom + options.durationS * 1000;
+  const firstByte: number[] = [];
+  const whole: number[] = [];
+  let errors = 0;
+  let firstError: string | undefined;
+  const worker = async () => {
+    while (performance.now() < until) {
+      const start = performance.now();
+      let failure: string | undefined;
+      let first = Number.NaN;
+      try {
+        const res = await fetch(`${server.url}/api/sdk/chat/stream`, init);
+        const reader = res.body!.getReader();
+        let body = "";
+        const decoder = new TextDecoder();
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          if (Number.isNaN(first) && value.length > 0) first = performance.now() - start;
+          body += decoder.decode(value, { stream: true });
+        }
+        if (res.status !== 200) failure = `status ${res.status}`;
+        else if (!body.endsWith("\x1e")) failure = "stream did not end with a record";
+      } catch (error) {
+        failure = String(error);
+      }
+      if (start < measureFrom) continue;
+      if (failure) {
+        errors++;
+        firstError ??= failure;
+      } else {
+        firstByte.push(first);
+        whole.push(performance.now() - start);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, worker));
+  const elapsed = performance.now() - measureFrom;
+  return { ttfb: summarize(firstByte, errors, firstError, elapsed), full: summarize(whole, errors, firstError, elapsed) };
+}
+
+export async function chat({ work, pg }: BenchContext): Promise<void> {
+  const connections = options.connections;
+  const targets: { spec: ServerSpec; env?: Record<string, string> }[] = [
+    { spec: { name: RAW, command: [BUN, join(import.meta.dir, "..", "chat-baseline-server.ts")], env: {}, readyPath: "/healthz" } },
+  ];
+  const pgliteEnv = { DATA_DIR: join(work, "chat-data"), LOG_LEVEL: "error", LLM_PROVIDER: "builtin", ...HIGH_SDK_LIMITS };
+  targets.push({ spec: ourServer("ours, PGlite", pgliteEnv), env: pgliteEnv });
+  if ("url" in pg) {
+    // The shared run database may already hold orgs from other scenarios; this org is its own.
+    const pgEnv = { DATABASE_URL: pg.url, SECRET_KEY: pg.secretKey, LOG_LEVEL: "error", LLM_PROVIDER: "builtin", ...HIGH_SDK_LIMITS };
+    targets.push({ spec: ourServer("ours, PostgreSQL", pgEnv), env: pgEnv });
+  } else console.log(`\nchat: PostgreSQL rows skipped: ${pg.skipped}`);
+
+  const measurements: Measurement[] = [];
+  const streams: { target: string; ttfb: LoadResult; full: LoadResult }[] = [];
+  for (const target of targets) {
+    const key = target.env ? await createOrg(target.env, target.spec.name) : `ab_live_${"c".repeat(32)}`;
+    const server = await startServer(target.spec, work);
+    try {
+      if (target.env) await seedDocs(server.url, ADMIN, BENCH_PASSWORD);
+      const scenario = chatScenario(key);
+      const { result, loadCpuPct } = await runLoad(server, scenario, connections);
+      measurements.push({ scenario: scenario.name, target: target.spec.name, result, loadCpuPct, rssAfterMiB: rssMiB(server.pid) });
+      const stream = await streamLoad(server, key, connections);
+      streams.push({ target: target.spec.name, ...stream });
+      measurements.push({ scenario: "POST /api/sdk/chat/stream (whole stream)", target: target.spec.name, result: stream.full, loadCpuPct: Number.NaN, rssAfterMiB: rssMiB(server.pid) });
+    } finally {
+      await server.stop();
+    }
+  }
+
+  printComparison(
+    `Chat, builtin provider, ${connections} connections, every request a new session — ours: LOG_LEVEL=error, SDK rate limits raised to 100000000/min (the limiter runs, never refuses)`,
+    measurements,
+    [RAW],
+  );
+  const raw = streams.find((s) => s.target === RAW);
+  printTable(
+    `POST /api/sdk/chat/stream time to first body byte, ${connections} connections`,
+    ["target", "TTFB p50 ms", "TTFB p99 ms", `p50 vs ${RAW}`, "streams/s", "errors"],
+    streams.map((s) => [s.target, fixed(s.ttfb.p50Ms, 2), fixed(s.ttfb.p99Ms, 2), raw ? `${fixed(s.ttfb.p50Ms / raw.ttfb.p50Ms, 1)}×` : "—", fixed(s.full.rps, 0), String(s.full.errors)]),
+  );
+
+  const ourTarget = streams.some((s) => s.target === "ours, PostgreSQL") ? "ours, PostgreSQL" : "ours, PGlite";
+  const ttfb = streams.find((s) => s.target === ourTarget)?.ttfb;
+  const chatResult = measurements.find((m) => m.target === ourTarget && m.scenario === "POST /api/sdk/chat")?.result;
+  const verdict = (met: boolean | undefined) => (met === undefined ? "not measured" : met ? "target met" : "target NOT met");
+  const at = connections === TARGETS.connections ? "" : ` (measured at ${connections} connections; the target is defined at ${TARGETS.connections})`;
+  console.log(`\nChat targets (${ourTarget}; goals for people to read, never asserted)`);
+  console.log(`- stream TTFB p50 < ${TARGETS.ttfbP50Ms} ms: ${fixed(ttfb?.p50Ms, 2)} ms${at} — ${verdict(ttfb ? ttfb.p50Ms < TARGETS.ttfbP50Ms : undefined)}`);
+  console.log(`- /api/sdk/chat p99 < ${TARGETS.chatP99Ms} ms at ${TARGETS.connections} connections: ${fixed(chatResult?.p99Ms, 2)} ms${at} — ${verdict(chatResult ? chatResult.p99Ms < TARGETS.chatP99Ms : undefined)}`);
+}
