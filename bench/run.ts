@@ -18,6 +18,7 @@ import { startup } from "./scenarios/startup.ts";
 import { throughput } from "./scenarios/throughput.ts";
 import { printTargets, toolServer } from "./scenarios/tool-server.ts";
 import { sdk } from "./scenarios/sdk.ts";
+import { chat } from "./scenarios/chat.ts";
 
 const SCENARIOS = {
   startup: "startup time and idle memory",
@@ -25,6 +26,7 @@ const SCENARIOS = {
   "tool-server": "MCP ping, tools/list, tools/call; bearer cost; OAuth refresh",
   connectors: "connector discovery and tools/call, ours next to the SDK client",
   sdk: "widget SDK: events (batch of 50) and users/identify, ours next to raw Bun.serve",
+  chat: "chat with the builtin provider: /api/sdk/chat req/s and p99, /chat/stream time to first byte, next to raw Bun.serve",
 } as const;
 type ScenarioName = keyof typeof SCENARIOS;
 
@@ -73,6 +75,7 @@ async function main(names: ScenarioName[]): Promise<void> {
       if (name === "tool-server") tools = await toolServer(context);
       if (name === "connectors") await connectors(context);
       if (name === "sdk") await sdk(context);
+      if (name === "chat") await chat(context);
     }
   } finally {
     if (tools) printTargets(tools, options.toolConnections); // last, also when a later scenario failed
