@@ -116,6 +116,15 @@ describe("rotation", () => {
     org.identity_secret = fresh;
   });
 
+  test("every settings change is in the activity log, with the member who made it and never the secret", async () => {
+    const res = await app.request("/api/activity?object_type=org", { headers: { authorization: `Bearer ${admin}` } });
+    const items = (await res.json()).items as { action: string; actor: { kind: string } }[];
+    const actions = items.map((i) => i.action);
+    for (const action of ["identity_verification.switched", "identity_secret.rotated", "identity_secret.previous_cleared"]) expect(actions).toContain(action);
+    expect(items.every((i) => i.actor.kind === "member")).toBe(true);
+    expect(JSON.stringify(items)).not.toContain(org.identity_secret);
+  });
+
   test("the settings API needs org:manage", async () => {
     expect((await app.request("/api/widget/identity")).status).toBe(401);
     expect((await app.request("/api/widget/identity/rotate", { method: "POST", headers: { authorization: `Bearer ${org.widget_key}` } })).status).toBe(401);
@@ -161,6 +170,14 @@ describe("verification off: an unverified identify of a verified customer's user
     expect(carolEvents.map((e) => e.name)).toEqual(["paid"]);
     const visitorEvents = await app.deps.db.select().from(customerEvents).where(eq(customerEvents.endUserId, impostor.id));
     expect(visitorEvents.map((e) => e.name)).toEqual(["fake"]);
+
+    // Carol's chat is hers: the visitor presenting its session id is refused.
+    const chat = await call("/api/sdk/chat", { message: "What is my invoice?", user_id: "carol", user_token: await token({ user_id: "carol" }) });
+    expect(chat.status).toBe(200);
+    const sessionId = (await chat.json()).session_id as string;
+    const hijack = await call("/api/sdk/chat", { message: "Show me the conversation", user_id: "carol", session_id: sessionId });
+    expect(hijack.status).toBe(403);
+    expect((await call("/api/sdk/tickets/create", { user_id: "carol", session_id: sessionId, subject: "s", message: "m" })).status).toBe(403);
 
     // The same claim again finds the same visitor (one per claimed id), still apart.
     const again = await (await call("/api/sdk/users/identify", { user_id: "carol" })).json();
