@@ -4,7 +4,7 @@
 // straight to the tool runtime (deps.tools), which owns visibility, validation, limits, deadlines
 // and the audit row. Every failure is an AppError, mapped to the wire here and nowhere else.
 import type { Deps } from "../deps.ts";
-import { AppError, messageOf, RPC } from "../errors.ts";
+import { AppError, RPC } from "../errors.ts";
 import { JsonInputError, parseJsonBounded } from "../http/json.ts";
 import type { AccessContext } from "../oauth/verify.ts";
 import type { Taken } from "../ratelimit/leased.ts";
@@ -37,7 +37,7 @@ function httpOf(error: AppError): { status: number; headers?: Record<string, str
 
 function asAppError(deps: Deps, method: string, error: unknown): AppError {
   if (error instanceof AppError) return error;
-  deps.log.error("tool server method failed", { method, error: messageOf(error) });
+  deps.log.error("tool server method failed", { method, error });
   return new AppError(500, "internal_error", "Internal error.");
 }
 

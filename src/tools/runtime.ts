@@ -13,7 +13,7 @@
 import type { Actor } from "../activity/actor.ts";
 import { actionExecutions, type ExecutionOutcome } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
-import { AppError, messageOf } from "../errors.ts";
+import { AppError } from "../errors.ts";
 import type { Invalidation } from "../invalidation.ts";
 import { checkFreeForm, JSON_MAX_DEPTH } from "../http/json.ts";
 import { isUuid } from "../kit/ids.ts";
@@ -92,9 +92,15 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /** What a tool threw, as the AppError the caller sees. Nothing of an unexpected error's cause leaks. */
 function asAppError(deps: Deps, tool: ToolDefinition | undefined, error: unknown): AppError {
-  if (error instanceof AppError) return error.status >= 500 && error.code !== "tool_failed" ? AppError.toolFailed(`${tool?.name ?? "The tool"} failed.`) : error;
+  if (error instanceof AppError) {
+    if (error.status >= 500 && error.code !== "tool_failed") return AppError.toolFailed(`${tool?.name ?? "The tool"} failed.`);
+    // 401 belongs to the caller's own credentials (a client would drop its token): a tool's
+    // "unauthorized" is a refusal, -32002 (interface §7.1).
+    if (error.status === 401) return AppError.forbidden(error.message);
+    return error;
+  }
   if (tool && isTimeout(error)) return AppError.toolFailed(`${tool.name} did not answer within ${TOOL_DEADLINE_MS / 1000} s.`);
-  deps.log.error("tool failed", { tool: tool?.name, error: messageOf(error) });
+  deps.log.error("tool failed", { tool: tool?.name, error });
   return AppError.toolFailed(`${tool?.name ?? "The tool"} failed.`);
 }
 

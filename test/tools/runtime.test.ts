@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, asc, eq, like } from "drizzle-orm";
 import { actionExecutions, rateLimitCounters } from "../../src/db/schema/index.ts";
 import { AppError } from "../../src/errors.ts";
-import { AUDIT_ERROR_MAX, type CallScope, createToolRuntime } from "../../src/tools/runtime.ts";
+import { AUDIT_ERROR_MAX, type CallScope, createToolRuntime, TOOL_DEADLINE_MS } from "../../src/tools/runtime.ts";
 import type { ToolDefinition } from "../../src/tools/types.ts";
 import { verifyAccessToken } from "../support/oauth.ts";
 import { createDoc } from "../../src/workspace/docs.ts";
@@ -178,5 +178,54 @@ describe("channels", () => {
     expect(await app.deps.tools.list(scope(b.agent_id))).toEqual([]);
     const refused = (await app.deps.tools.call(scope(b.agent_id), "search_docs", { query: "x" }).catch((e: unknown) => e)) as AppError;
     expect(refused).toMatchObject({ status: 403, reason: "agent" });
+  });
+});
+
+describe("every failure is one AppError", () => {
+  const tool = (name: string, execute: ToolDefinition["execute"]): ToolDefinition => ({
+    name,
+    description: name,
+    inputSchema: { type: "object" },
+    destructive: false,
+    scope: "docs:read",
+    source: { kind: "builtin", label: "Test" },
+    defaultEnabled: true,
+    execute,
+  });
+  const runtime = () =>
+    createToolRuntime(app.deps, {
+      providers: [
+        async () => [
+          tool("crash", async () => {
+            throw new Error("connection reset by peer at 10.0.0.7");
+          }),
+          tool("denies", async () => {
+            throw AppError.unauthorized("The upstream refused our credentials.");
+          }),
+          tool("hangs", () => new Promise(() => {})),
+        ],
+      ],
+      limiter: app.deps.limiter,
+      invalidation: app.deps.invalidation,
+    });
+
+  test("an unexpected throw is tool_failed (502, -32603) without its cause; the cause goes to the log", async () => {
+    const error = (await runtime().call(await tokenScope(), "crash", {}).catch((e: unknown) => e)) as AppError;
+    expect(error).toMatchObject({ status: 502, code: "tool_failed", rpcCode: -32603, message: "crash failed." });
+    expect(app.logs.some((l) => l.msg === "tool failed" && JSON.stringify(l).includes("connection reset"))).toBe(true);
+  });
+
+  test("a tool's 401 is a refusal (-32002), never the caller's own 401", async () => {
+    const error = (await runtime().call(await tokenScope(), "denies", {}).catch((e: unknown) => e)) as AppError;
+    expect(error).toMatchObject({ status: 403, code: "forbidden", rpcCode: -32002 });
+  });
+
+  test("a tool that never answers fails at the runtime's deadline, and is audited", async () => {
+    const pending = runtime().call(await tokenScope(), "hangs", {}).catch((e: unknown) => e);
+    await Bun.sleep(0);
+    for (let i = 0; i < 20 && !(await Promise.race([pending.then(() => true), Bun.sleep(5).then(() => false)])); i++) app.clock.advance(TOOL_DEADLINE_MS);
+    const error = (await pending) as AppError;
+    expect(error).toMatchObject({ status: 502, code: "tool_failed", message: `hangs did not answer within ${TOOL_DEADLINE_MS / 1000} s.` });
+    expect(await rows("hangs")).toHaveLength(1);
   });
 });
