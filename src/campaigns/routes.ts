@@ -8,7 +8,7 @@ import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { findEndUser } from "../workspace/customers.ts";
-import { CampaignOut, CampaignRef, CreateCampaign, EditCampaign } from "./schemas.ts";
+import { CampaignOut, CampaignRef, CreateCampaign, EditCampaign, EnrolmentOut, EnrolmentPage, MessagePage, PreviewOut } from "./schemas.ts";
 import {
   CAMPAIGN_LIMITS,
   CAMPAIGN_STATUSES,
@@ -70,7 +70,7 @@ export function campaignRoutes(deps: Deps) {
         const { orgId, actor } = await member(request, "automation:manage");
         return json(await detail(orgId, await createCampaign(deps, { orgId, actor, input: body })), 201);
       },
-      { body: CreateCampaign, detail: { summary: "Create a campaign (as a draft)", description: "Role automation:manage.", tags } },
+      { body: CreateCampaign, response: { 201: CampaignOut }, detail: { summary: "Create a campaign (as a draft)", description: "Role automation:manage.", tags } },
     )
     .get(
       "/api/campaigns/:id",
@@ -89,6 +89,7 @@ export function campaignRoutes(deps: Deps) {
       {
         params: Ref,
         body: EditCampaign,
+        response: { 200: CampaignOut },
         detail: {
           summary: "Edit a campaign",
           description: "Steps are replaced by the list given; a step keeps its identity by its id, so an edit never resends a step already sent. Archived campaigns cannot be edited.",
@@ -105,6 +106,7 @@ export function campaignRoutes(deps: Deps) {
       {
         params: Ref,
         body: t.Optional(t.Object({ customer_id: t.Optional(CustomerRef) }, { additionalProperties: false })),
+        response: { 200: PreviewOut },
         detail: { summary: "Render every step for a customer (or a sample one) without sending", tags },
       },
     )
@@ -114,7 +116,7 @@ export function campaignRoutes(deps: Deps) {
         const { orgId, actor } = await member(request, "automation:manage");
         return detail(orgId, await setCampaignStatus(deps, { orgId, actor, ref: params.id, to: "active" }));
       },
-      { params: Ref, detail: { summary: "Activate (or resume) a campaign: it starts sending", tags } },
+      { params: Ref, response: { 200: CampaignOut }, detail: { summary: "Activate (or resume) a campaign: it starts sending", tags } },
     )
     .post(
       "/api/campaigns/:id/pause",
@@ -122,7 +124,7 @@ export function campaignRoutes(deps: Deps) {
         const { orgId, actor } = await member(request, "automation:manage");
         return detail(orgId, await setCampaignStatus(deps, { orgId, actor, ref: params.id, to: "paused" }));
       },
-      { params: Ref, detail: { summary: "Pause a campaign: nothing is sent, everyone keeps their place", tags } },
+      { params: Ref, response: { 200: CampaignOut }, detail: { summary: "Pause a campaign: nothing is sent, everyone keeps their place", tags } },
     )
     .post(
       "/api/campaigns/:id/archive",
@@ -130,7 +132,7 @@ export function campaignRoutes(deps: Deps) {
         const { orgId, actor } = await member(request, "automation:manage");
         return detail(orgId, await setCampaignStatus(deps, { orgId, actor, ref: params.id, to: "archived" }));
       },
-      { params: Ref, detail: { summary: "Archive a campaign for good: queued messages are cancelled", tags } },
+      { params: Ref, response: { 200: CampaignOut }, detail: { summary: "Archive a campaign for good: queued messages are cancelled", tags } },
     )
     .get(
       "/api/campaigns/:id/enrolments",
@@ -142,6 +144,7 @@ export function campaignRoutes(deps: Deps) {
       {
         params: Ref,
         query: t.Object({ state: t.Optional(t.Union(ENROLMENT_STATES.map((s) => t.Literal(s)))), limit: t.Optional(Limit), cursor: t.Optional(Cursor) }),
+        response: { 200: EnrolmentPage },
         detail: { summary: "The customers enrolled, with their state (active, completed, removed, unsubscribed)", tags },
       },
     )
@@ -156,6 +159,7 @@ export function campaignRoutes(deps: Deps) {
       {
         params: Ref,
         body: t.Object({ customer_id: CustomerRef }, { additionalProperties: false }),
+        response: { 200: EnrolmentOut, 201: EnrolmentOut },
         detail: { summary: "Enrol a customer (idempotent); only active campaigns accept enrolments", tags },
       },
     )
@@ -168,7 +172,7 @@ export function campaignRoutes(deps: Deps) {
         if (!enrolment) throw AppError.notFound("That customer is not enrolled in this campaign.");
         return enrolmentView(enrolment);
       },
-      { params: t.Object({ id: CampaignRef, customer: CustomerRef }), detail: { summary: "Remove a customer: no further step is sent", tags } },
+      { params: t.Object({ id: CampaignRef, customer: CustomerRef }), response: { 200: EnrolmentOut }, detail: { summary: "Remove a customer: no further step is sent", tags } },
     )
     .get(
       "/api/campaigns/:id/messages",
@@ -186,6 +190,7 @@ export function campaignRoutes(deps: Deps) {
           limit: t.Optional(Limit),
           cursor: t.Optional(Cursor),
         }),
+        response: { 200: MessagePage },
         detail: {
           summary: "The campaign's outbox: every rendered message with its delivery status",
           description: 'status is pending, sending, parked (campaign paused), sent, held (not sent on purpose; reason e.g. "not sent: no SMTP configured"), failed or cancelled; reason says why.',

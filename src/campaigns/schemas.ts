@@ -84,6 +84,46 @@ export const CampaignOut = t.Object({
   updated_at: t.String(),
 });
 
+const Nullable = (schema: TSchema) => t.Union([schema, t.Null()]);
+
+export const EnrolmentOut = t.Object({
+  id: t.String(),
+  campaign_id: t.String(),
+  customer: t.Object({ id: t.String(), email: t.Optional(Nullable(t.String())), user_id: t.Optional(Nullable(t.String())), name: t.Optional(t.String()) }),
+  state: t.String({ description: "active, completed, removed or unsubscribed" }),
+  source: t.String({ description: "api, sdk or audience" }),
+  enrolled_at: t.String(),
+  last_step_at: Nullable(t.String()),
+  next_check_at: Nullable(t.String({ description: "When the next step is due (or the sender looks again)." })),
+});
+
+export const EnrolmentPage = t.Object({ enrolments: t.Array(EnrolmentOut), next_cursor: Nullable(t.String()) });
+
+export const MessageOut = t.Object({
+  id: t.String(),
+  message_id: t.String({ description: "The Message-ID header, stable across retries." }),
+  customer_id: t.String(),
+  to: Nullable(t.String()),
+  step_id: t.String(),
+  subject: t.String(),
+  text: t.String(),
+  html: t.String(),
+  status: t.String({ description: "pending, sending, parked, sent, held, failed or cancelled" }),
+  reason: Nullable(t.String({ description: 'Why it is not sent, e.g. "not sent: no SMTP configured", or why the last attempt failed.' })),
+  attempts: t.Integer(),
+  next_attempt_at: Nullable(t.String()),
+  created_at: t.String(),
+  sent_at: Nullable(t.String()),
+});
+
+export const MessagePage = t.Object({ messages: t.Array(MessageOut), next_cursor: Nullable(t.String()) });
+
+export const PreviewOut = t.Object({
+  campaign_id: t.String(),
+  customer: t.Object({ sample: t.Boolean(), id: t.Optional(t.String()), name: t.String(), email: Nullable(t.String()) }),
+  steps: t.Array(t.Object({ step_id: t.String(), position: t.Integer(), seconds_after_enrolment: t.Number(), subject: t.String(), text: t.String(), html: t.String() })),
+});
+
 /** A TypeBox schema as plain JSON Schema (tool input schemas). */
 export function jsonSchema(schema: TSchema): Record<string, unknown> {
   return JSON.parse(JSON.stringify(schema));

@@ -577,7 +577,7 @@ export const CAMPAIGN_MAIL_KIND = "campaign.email";
 /** Every step rendered for a customer of the org (or a sample one), without sending anything. */
 export async function previewCampaign(deps: Deps, orgId: string, campaign: Campaign, customerRef?: string) {
   let customer = SAMPLE_CUSTOMER;
-  let customerOut: Record<string, unknown> = { sample: true, name: SAMPLE_CUSTOMER.name, email: SAMPLE_CUSTOMER.email };
+  let customerOut: { sample: boolean; id?: string; name: string; email: string | null } = { sample: true, name: SAMPLE_CUSTOMER.name, email: SAMPLE_CUSTOMER.email };
   if (customerRef !== undefined) {
     const user = await findEndUser(deps, orgId, customerRef);
     if (!user) throw AppError.notFound(`No customer ${customerRef.slice(0, 256)}.`);

@@ -175,3 +175,37 @@ describe("tenant boundary", () => {
     expect((await listEnrolments(app.deps, a.org_id, c.id, {})).enrolments).toHaveLength(0);
   });
 });
+
+describe("OpenAPI", () => {
+  test("the series and campaign routes describe themselves with full schemas", async () => {
+    const { openapiDocument } = await import("../../src/openapi.ts");
+    const { seriesRoutes } = await import("../../src/campaigns/sdk-routes.ts");
+    const { campaignRoutes } = await import("../../src/campaigns/routes.ts");
+    const info = { title: "t", version: "1", description: "d", serverUrl: app.deps.config.baseUrl };
+    const doc = openapiDocument([...seriesRoutes(app.deps).routes, ...campaignRoutes(app.deps).routes], info) as Json;
+    const series = doc.paths["/api/sdk/series"].post;
+    expect(series.summary).toContain("email series");
+    expect(series.requestBody.content["application/json"].schema.properties.action.anyOf.map((s: Json) => s.const)).toEqual(["enroll", "remove"]);
+    expect(Object.keys(series.responses).sort()).toEqual(["200", "400", "401", "403", "404", "409"]);
+    for (const [path, method] of [
+      ["/api/campaigns", "get"],
+      ["/api/campaigns", "post"],
+      ["/api/campaigns/{id}", "get"],
+      ["/api/campaigns/{id}", "patch"],
+      ["/api/campaigns/{id}/preview", "post"],
+      ["/api/campaigns/{id}/activate", "post"],
+      ["/api/campaigns/{id}/pause", "post"],
+      ["/api/campaigns/{id}/archive", "post"],
+      ["/api/campaigns/{id}/enrolments", "get"],
+      ["/api/campaigns/{id}/enrolments", "post"],
+      ["/api/campaigns/{id}/enrolments/{customer}", "delete"],
+      ["/api/campaigns/{id}/messages", "get"],
+    ] as const) {
+      const op = doc.paths[path]?.[method];
+      expect([path, method, typeof op?.summary]).toEqual([path, method, "string"]);
+      expect(op.tags).toContain("Email series");
+      expect(Object.values(op.responses as Json).some((r: any) => r.content)).toBe(true);
+    }
+    expect(doc.paths["/api/campaigns"].post.requestBody.content["application/json"].schema.properties.steps.items.properties.body.description).toContain("{{name}}");
+  });
+});
