@@ -78,50 +78,73 @@ const CreateBody = t.Object(
 );
 const PatchBody = t.Partial(t.Object(Fields), { additionalProperties: false, minProperties: 1 });
 
+const tags = ["Agents"];
+const security = [{ dashboard: [] }];
+
 export function agentRoutes(deps: Deps) {
   return new Elysia({ name: "agents" })
-    .get("/api/agents", async ({ request }) => {
-      const { orgId } = await requireMember(deps, request, "agents:view");
-      return { agents: (await listAgents(deps, orgId)).map(agentView) };
-    })
+    .get(
+      "/api/agents",
+      async ({ request }) => {
+        const { orgId } = await requireMember(deps, request, "agents:view");
+        return { agents: (await listAgents(deps, orgId)).map(agentView) };
+      },
+      { detail: { summary: "List the org's agents (agents:view)", tags, security } },
+    )
     .post(
       "/api/agents",
       async ({ body, request }) => {
         const { orgId, principal } = await requireMember(deps, request, "agents:manage");
         return jsonResponse(agentView(await createAgent(deps, orgId, memberActor(principal.member.id), body)), 201);
       },
-      { body: CreateBody },
+      { body: CreateBody, detail: { summary: "Create an agent, inactive (agents:manage)", tags, security } },
     )
-    .get("/api/agents/:agent_id", async ({ params, request }) => {
-      const { orgId } = await requireMember(deps, request, "agents:view");
-      return agentView(await readAgent(deps, orgId, params.agent_id));
-    })
+    .get(
+      "/api/agents/:agent_id",
+      async ({ params, request }) => {
+        const { orgId } = await requireMember(deps, request, "agents:view");
+        return agentView(await readAgent(deps, orgId, params.agent_id));
+      },
+      { detail: { summary: "Read one agent (agents:view)", tags, security } },
+    )
     .patch(
       "/api/agents/:agent_id",
       async ({ body, params, request }) => {
         const { orgId, principal } = await requireMember(deps, request, "agents:manage");
         return agentView(await updateAgent(deps, orgId, memberActor(principal.member.id), params.agent_id, body));
       },
-      { body: PatchBody },
+      { body: PatchBody, detail: { summary: "Update an agent: instructions, skills, routing rules, look, model (agents:manage)", tags, security } },
     )
-    .post("/api/agents/:agent_id/activate", async ({ params, request }) => {
-      const { orgId, principal } = await requireMember(deps, request, "agents:manage");
-      return agentView(await activateAgent(deps, orgId, memberActor(principal.member.id), params.agent_id));
-    })
-    .get("/api/llm", async ({ request }) => {
-      const { orgId } = await requireMember(deps, request, "agents:view");
-      return orgLlmView(deps, orgId);
-    })
+    .post(
+      "/api/agents/:agent_id/activate",
+      async ({ params, request }) => {
+        const { orgId, principal } = await requireMember(deps, request, "agents:manage");
+        return agentView(await activateAgent(deps, orgId, memberActor(principal.member.id), params.agent_id));
+      },
+      { detail: { summary: "Make this the org's one active agent (agents:manage)", tags, security } },
+    )
+    .get(
+      "/api/llm",
+      async ({ request }) => {
+        const { orgId } = await requireMember(deps, request, "agents:view");
+        return orgLlmView(deps, orgId);
+      },
+      { detail: { summary: "The org's model: operator default, override, effective (agents:view)", tags, security } },
+    )
     .put(
       "/api/llm",
       async ({ body, request }) => {
         const { orgId, principal } = await requireMember(deps, request, "agents:manage");
         return setOrgLlm(deps, orgId, memberActor(principal.member.id), body);
       },
-      { body: LlmOverride },
+      { body: LlmOverride, detail: { summary: "Set the org's own model; the key is encrypted and never returned (agents:manage)", tags, security } },
     )
-    .delete("/api/llm", async ({ request }) => {
-      const { orgId, principal } = await requireMember(deps, request, "agents:manage");
-      return clearOrgLlm(deps, orgId, memberActor(principal.member.id));
-    });
+    .delete(
+      "/api/llm",
+      async ({ request }) => {
+        const { orgId, principal } = await requireMember(deps, request, "agents:manage");
+        return clearOrgLlm(deps, orgId, memberActor(principal.member.id));
+      },
+      { detail: { summary: "Back to the operator's default model (agents:manage)", tags, security } },
+    );
 }
