@@ -6,6 +6,9 @@ import { createDoc } from "../../src/workspace/docs.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
 import { rpc, tokensFor } from "../support/oauth.ts";
 
+/** Setup (a fresh database, an org, a token through the OAuth flow) on a loaded machine. */
+const SETUP_MS = 30_000;
+
 let app: TestApp;
 let org: Awaited<ReturnType<typeof seedOrg>>;
 
@@ -15,7 +18,7 @@ beforeAll(async () => {
   await createDoc(app.deps, org.org_id, { title: "Returns", body: "Return anything within thirty days." });
   // Start at the beginning of a minute so the window cannot roll over mid-test.
   app.clock.now = new Date(Math.ceil(app.clock.now.getTime() / 60_000) * 60_000 + 1000);
-});
+}, SETUP_MS);
 afterAll(() => app.close());
 
 describe("per token", () => {

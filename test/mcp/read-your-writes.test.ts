@@ -9,6 +9,9 @@ import { bearerServer, type McpFixture } from "../support/mcp-servers.ts";
 import { rpc, tokensFor } from "../support/oauth.ts";
 import { api, connectOk, devApp, enableConnector, fixtures, type Org } from "../connectors/helpers.ts";
 
+/** Setup (a fresh database, an org, a token through the OAuth flow) on a loaded machine. */
+const SETUP_MS = 30_000;
+
 let app: TestApp;
 let org: Org;
 let auth: Record<string, string>;
@@ -22,7 +25,7 @@ beforeAll(async () => {
   ({ app, org, auth } = await devApp());
   ({ accessToken: token, clientId } = await tokensFor(app, org, "docs:read actions:read actions:write"));
   server = await running.start(bearerServer({ token: BEARER }));
-});
+}, SETUP_MS);
 afterAll(async () => {
   await running.stopAll();
   await app.close();

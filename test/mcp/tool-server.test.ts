@@ -11,6 +11,9 @@ import { createDoc } from "../../src/workspace/docs.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 import { rpc, tokensFor } from "../support/oauth.ts";
 
+/** Setup (a fresh database, an org, a token through the OAuth flow) on a loaded machine. */
+const SETUP_MS = 30_000;
+
 let app: TestApp;
 let org: Awaited<ReturnType<typeof seedOrg>>;
 let full: string;
@@ -23,7 +26,7 @@ beforeAll(async () => {
   readOnly = (await tokensFor(app, org)).accessToken;
   await createDoc(app.deps, org.org_id, { title: "Shipping times", body: "Orders ship within two business days from our warehouse." });
   await createDoc(app.deps, org.org_id, { title: "Draft: secret roadmap", body: "Shipping to Mars next year.", status: "draft" });
-});
+}, SETUP_MS);
 afterAll(() => app.close());
 
 const call = (id: number, name: string, args: unknown = {}, meta?: unknown) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, ...(meta ? { _meta: meta } : {}) } });

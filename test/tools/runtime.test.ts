@@ -14,6 +14,9 @@ import { createDoc } from "../../src/workspace/docs.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 import { rpc, tokensFor } from "../support/oauth.ts";
 
+/** Setup (a fresh database, an org, a token through the OAuth flow) on a loaded machine. */
+const SETUP_MS = 30_000;
+
 let app: TestApp;
 let org: Awaited<ReturnType<typeof seedOrg>>;
 let token: string;
@@ -24,7 +27,7 @@ beforeAll(async () => {
   org = await seedOrg(app);
   token = (await tokensFor(app, org, "docs:read data:read actions:read actions:write")).accessToken;
   docId = (await createDoc(app.deps, org.org_id, { title: "Returns", body: "Returns are free within thirty days of delivery." })).id;
-});
+}, SETUP_MS);
 afterAll(() => app.close());
 
 async function tokenScope(): Promise<CallScope> {

@@ -4,6 +4,9 @@ import { eq } from "drizzle-orm";
 import { memberships } from "../../src/db/schema/index.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 
+/** Setup (a fresh database, an org, a token through the OAuth flow) on a loaded machine. */
+const SETUP_MS = 30_000;
+
 let app: TestApp;
 let org: Awaited<ReturnType<typeof seedOrg>>;
 let auth: Record<string, string>;
@@ -12,7 +15,7 @@ beforeAll(async () => {
   app = await createTestApp();
   org = await seedOrg(app);
   auth = { authorization: `Bearer ${await signIn(app, org.admin_email, org.password)}` };
-});
+}, SETUP_MS);
 afterAll(() => app.close());
 
 type Action = { id: string; source: { kind: string }; name: string; description: string; destructive: boolean; enabled: boolean };
