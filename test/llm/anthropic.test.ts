@@ -84,6 +84,35 @@ describe("anthropic adapter", () => {
     expect(error.code).toBe("stream_cut");
   });
 
+  test("the deadline follows deps.timers: firing it mid-stream ends the answer with a timeout LlmError", async () => {
+    const fired = new AbortController();
+    let asked = 0;
+    const timers = {
+      deadline: (ms: number) => {
+        asked = ms;
+        return fired.signal;
+      },
+    };
+    let release!: () => void;
+    fake.enqueue({ steps: [{ text: "thinking" }, { until: new Promise<void>((r) => (release = r)) }, { text: "never" }] });
+    const events: string[] = [];
+    let error: any;
+    try {
+      for await (const event of providerOn(fake, { timeoutMs: 60_000 }, timers).stream(request())) {
+        if (event.type === "text") events.push(event.text);
+        fired.abort(new DOMException("The operation timed out.", "TimeoutError"));
+      }
+    } catch (e) {
+      error = e;
+    }
+    release();
+    expect(asked).toBe(60_000);
+    expect(events).toEqual(["thinking"]);
+    expect(error).toBeInstanceOf(LlmError);
+    expect(error.code).toBe("timeout");
+    expect(error.message).toContain("60 s");
+  });
+
   test("529 overloaded is retried once", async () => {
     fake.enqueue({ status: 529, headers: { "retry-after": "0" } }, { steps: [{ text: "ok" }] });
     const { events, error } = await collect(providerOn(fake));

@@ -1,6 +1,7 @@
 import { anthropicProvider } from "../../src/agents/llm/anthropic.ts";
 import { type NetworkSettings, openAiProvider } from "../../src/agents/llm/openai.ts";
 import type { LlmEvent, LlmProvider, LlmRequest } from "../../src/agents/llm/types.ts";
+import type { Timers } from "../../src/kit/timers.ts";
 import type { FakeLlm } from "../support/fake-llm.ts";
 
 export function request(overrides: Partial<LlmRequest> = {}): LlmRequest {
@@ -21,7 +22,8 @@ export const textOf = (events: LlmEvent[]) => events.flatMap((e) => (e.type === 
 
 const guard = { allowLoopback: true, resolver: async () => ["127.0.0.1"] };
 
-export function providerOn(fake: FakeLlm, settings: Partial<NetworkSettings> = {}): LlmProvider {
+export function providerOn(fake: FakeLlm, settings: Partial<NetworkSettings> = {}, timers?: Pick<Timers, "deadline">): LlmProvider {
   const s: NetworkSettings = { baseUrl: fake.baseUrl, apiKey: "sk-test", model: "test-model", trusted: true, maxTokens: 256, timeoutMs: 5000, ...settings };
-  return fake.kind === "openai" ? openAiProvider(s, { deps: { guard } }) : anthropicProvider(s, { deps: { guard } });
+  const deps = { guard, ...(timers ? { timers } : {}) };
+  return fake.kind === "openai" ? openAiProvider(s, { deps }) : anthropicProvider(s, { deps });
 }

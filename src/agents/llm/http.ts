@@ -15,7 +15,7 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import type { Deps } from "../../deps.ts";
 import { messageOf } from "../../errors.ts";
-import { realTimers } from "../../kit/timers.ts";
+import { realTimers, type Timers } from "../../kit/timers.ts";
 import { BlockedUrlError, guardedFetch, RedirectRefusedError } from "../../net/guard.ts";
 import { LlmError } from "./errors.ts";
 
@@ -30,7 +30,7 @@ export interface Endpoint {
 
 export interface CallOptions {
   /** `timers` makes the deadline follow the test clock (src/kit/timers.ts); real timers otherwise. */
-  deps: Pick<Deps, "guard"> & Partial<Pick<Deps, "timers">>;
+  deps: Pick<Deps, "guard"> & { timers?: Pick<Timers, "deadline"> };
   timeoutMs: number;
   signal: AbortSignal;
 }
