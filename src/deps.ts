@@ -13,6 +13,7 @@ import { type AccessVerifier, createAccessVerifier } from "./oauth/token-cache.t
 import { createLeasedLimiter, type Limiter } from "./ratelimit/leased.ts";
 import { toolProviders } from "./tools/providers.ts";
 import { createToolRuntime, type ToolRuntime } from "./tools/runtime.ts";
+import { type ChatState, createChatState } from "./conversations/state.ts";
 
 export interface Deps {
   config: Readonly<Config>;
@@ -35,10 +36,12 @@ export interface Deps {
   accessTokens: AccessVerifier;
   /** Drops cached state here and in every other instance (src/invalidation.ts). */
   invalidation: Invalidation;
+  /** The chat's passage cache and reply writes pending after a stream (src/conversations/state.ts). */
+  chat: ChatState;
 }
 
 /** What the caller supplies; everything stateful is built here. */
-export type DepsInput = Omit<Deps, "connectorRefreshes" | "limiter" | "tools" | "accessTokens" | "invalidation"> & {
+export type DepsInput = Omit<Deps, "connectorRefreshes" | "limiter" | "tools" | "accessTokens" | "invalidation" | "chat"> & {
   /** LISTEN of the database (src/db/client.ts), so other instances' changes reach this one. */
   listen?: Database["listen"];
 };
@@ -48,7 +51,7 @@ export async function buildDeps(input: DepsInput): Promise<Deps> {
   const invalidation = createInvalidation({ db: base.db, log: base.log, listen });
   const limiter = createLeasedLimiter(base.db);
   // The runtime and the verifier read `deps` when called, never while being built: complete it below.
-  const deps = { ...base, connectorRefreshes: createSingleFlight<Record<string, string>>(), limiter, invalidation } as unknown as Deps;
+  const deps = { ...base, connectorRefreshes: createSingleFlight<Record<string, string>>(), limiter, invalidation, chat: createChatState() } as unknown as Deps;
   deps.tools = createToolRuntime(deps, { providers: toolProviders, limiter, invalidation });
   deps.accessTokens = createAccessVerifier(deps, invalidation);
   await invalidation.start();

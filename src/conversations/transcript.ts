@@ -87,17 +87,9 @@ export async function recentMessages(deps: Deps, conversation: Pick<Conversation
 // for that write (in this process) so its history includes the reply; tests and shutdown can wait
 // for every pending write with `transcriptsSettled`.
 
-const pendingByDeps = new WeakMap<Deps, Map<string, Promise<unknown>>>();
-
-function pendingOf(deps: Deps) {
-  let pending = pendingByDeps.get(deps);
-  if (!pending) pendingByDeps.set(deps, (pending = new Map()));
-  return pending;
-}
-
 /** Runs `write` after any pending write of the same conversation; failures are logged, never thrown. */
 export function storeLater(deps: Deps, conversationId: string, write: () => Promise<unknown>): Promise<void> {
-  const pending = pendingOf(deps);
+  const pending = deps.chat.pendingReplies;
   const previous = pending.get(conversationId) ?? Promise.resolve();
   const next = previous
     .then(write)
@@ -111,7 +103,7 @@ export function storeLater(deps: Deps, conversationId: string, write: () => Prom
 
 /** Waits for the pending writes of one conversation, or of all. */
 export async function transcriptsSettled(deps: Deps, conversationId?: string): Promise<void> {
-  const pending = pendingOf(deps);
+  const pending = deps.chat.pendingReplies;
   if (conversationId !== undefined) {
     await pending.get(conversationId);
     return;

@@ -10,7 +10,7 @@
 //      measure, src/agents/llm/builtin.ts) + 0.3 × the document's search rank relative to the
 //      best document. Passages covering none of the question's terms are dropped; the best
 //      KNOWLEDGE.passages are kept, at most KNOWLEDGE.perDoc per document.
-// Passages are cached per document version (id + updated_at), so a popular article is cut once.
+// Passages are cached per document version (id + updated_at) in deps.chat, so a popular article is cut once.
 import { and, eq, inArray } from "drizzle-orm";
 import { docs } from "../../db/schema/index.ts";
 import type { Deps } from "../../deps.ts";
@@ -70,9 +70,7 @@ export function chunkDoc(body: string, max: number = KNOWLEDGE.passageChars): st
   return passages;
 }
 
-const cache = new Map<string, string[]>();
-
-function cachedChunks(key: string, body: () => string): string[] {
+function cachedChunks(cache: Map<string, string[]>, key: string, body: () => string): string[] {
   const hit = cache.get(key);
   if (hit) {
     // Least recently used goes first: re-insert on use.
@@ -102,7 +100,7 @@ export async function retrieve(deps: Deps, orgId: string, question: string): Pro
     if (!doc) continue;
     const rank = hit.score / best;
     const title = doc.title.replace(/\x1e/g, "");
-    const passages = cachedChunks(`${doc.id}:${doc.updatedAt.getTime()}`, () => doc.body)
+    const passages = cachedChunks(deps.chat.passages, `${doc.id}:${doc.updatedAt.getTime()}`, () => doc.body)
       .map((text) => ({ text, covered: coverage(question, `${title}\n${text}`) }))
       .filter((p) => p.covered > 0)
       .map((p) => ({ docId: doc.id, title, url: doc.url, text: p.text, score: round(0.7 * p.covered + 0.3 * rank) }))
