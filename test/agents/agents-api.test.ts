@@ -225,6 +225,16 @@ describe("limits at their boundary", () => {
       expect((await patch(agent.id, over)).status).toBe(400);
     });
 
+  test(`at most ${L.agentsPerOrg} agents per org: the ${L.agentsPerOrg}th is created, the next is 409`, async () => {
+    const small = await seedOrg(app);
+    const smallAuth = { authorization: `Bearer ${await signIn(app, small.admin_email, small.password)}` };
+    for (let i = 1; i < L.agentsPerOrg; i++) expect((await create({ name: `Agent ${i}` }, smallAuth)).status).toBe(201);
+    expect((await list(smallAuth)).length).toBe(L.agentsPerOrg);
+    const over = await create({ name: "One too many" }, smallAuth);
+    expect(over.status).toBe(409);
+    expect(((await over.json()) as { error: { code: string } }).error.code).toBe("limit_reached");
+  }, 30_000);
+
   test("other bad input is 400: empty name, control characters, a rule matching nothing, an empty patch, a wrong type", async () => {
     for (const body of [
       { name: "   " },
