@@ -12,6 +12,7 @@ import { type Database, openPglite, openPostgres } from "./db/client.ts";
 import { acquireDataDirLock } from "./db/lock.ts";
 import { migrate } from "./db/migrate.ts";
 import { buildDeps, type Deps } from "./deps.ts";
+import { transcriptsSettled } from "./conversations/transcript.ts";
 import { realTimers } from "./kit/timers.ts";
 import { MAX_BODY_BYTES } from "./http/body.ts";
 import { systemResolver } from "./net/guard.ts";
@@ -127,6 +128,7 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
       if (timedOut) await server.stop(true);
       await scheduler.stop(); // lets a discovery in progress finish (each has a 15 s deadline)
       await sender.stop();
+      await transcriptsSettled(deps); // chat replies are written after their stream closed (§4.5)
       await services.close();
       log.info("stopped", { forced: timedOut });
     })();
