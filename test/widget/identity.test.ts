@@ -4,6 +4,7 @@ import { and, eq } from "drizzle-orm";
 import { customerEvents, endUsers, tickets } from "../../src/db/schema/index.ts";
 import { executeAdmin, parseCommand, UsageError } from "../../src/cli/commands.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
+import { runCli, tempDir } from "../support/process.ts";
 import { sdk, unsignedToken, userToken } from "./helpers.ts";
 
 let app: TestApp;
@@ -208,6 +209,13 @@ describe("CLI: org identity", () => {
     expect(JSON.parse(await executeAdmin(app.deps, off as never))).toEqual({ org_id: org.org_id, identity_verification: false });
     expect((await call("/api/sdk/users/identify", { user_id: "erin" })).status).toBe(200);
   });
+
+  test("the real command line: a usage error exits 2 and names the problem; help lists the command", async () => {
+    const bad = await runCli(["org", "identity", "--org", crypto.randomUUID()], { DATA_DIR: tempDir() });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/exactly one of --on and --off/);
+    expect((await runCli(["--help"], {})).stdout).toContain("org identity --org <org_id> --on|--off");
+  }, 30_000);
 
   test("usage errors", () => {
     expect(() => parseCommand(["org", "identity", "--org", org.org_id])).toThrow(UsageError);
