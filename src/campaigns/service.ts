@@ -9,7 +9,7 @@
 // (enrolment, step), so an edit never resends a step already sent; a customer keeps their place:
 // the next step is the one after the latest step they received, in the edited order.
 import { randomBytes } from "node:crypto";
-import { and, count, desc, eq, inArray, isNotNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNotNull, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Actor } from "../activity/actor.ts";
 import { recordActivity } from "../activity/log.ts";
 import {
@@ -30,6 +30,7 @@ import type { Tx } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, type ErrorDetail } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
+import { cancelQueued, dropEnqueued, enqueue, parkPending, releaseParked } from "../mail/outbox.ts";
 import { findEndUser, type EndUser } from "../workspace/customers.ts";
 import { renderStep, SAMPLE_CUSTOMER, type TemplateCustomer, templateProblems, UNSUBSCRIBE_MARK } from "./templates.ts";
 
@@ -295,9 +296,9 @@ export async function editCampaign(deps: Deps, { orgId, actor, ref, patch }: Act
   });
 }
 
-/** Outbox rows of a campaign's (or an enrolment's, or a customer's) messages, to park, release or cancel. */
-function outboxOf(where: SQL) {
-  return sql`${outbox.id} in (select ${campaignMessages.outboxId} from ${campaignMessages} where ${where})`;
+/** The outbox rows of the messages matching `where` (a campaign's, an enrolment's, a customer's), to park, release or cancel. */
+function outboxOf(tx: Tx, where: SQL) {
+  return tx.select({ id: campaignMessages.outboxId }).from(campaignMessages).where(where);
 }
 
 export async function setCampaignStatus(deps: Deps, { orgId, actor, ref, to }: Acting & { ref: string; to: "active" | "paused" | "archived" }): Promise<Campaign> {
@@ -313,16 +314,10 @@ export async function setCampaignStatus(deps: Deps, { orgId, actor, ref, to }: A
     const [row] = await tx.update(campaigns).set({ status: to, updatedAt: now, ...(to === "active" ? { audienceSweptAt: null } : {}) }).where(eq(campaigns.id, current.id)).returning();
     const mine = and(eq(campaignMessages.orgId, orgId), eq(campaignMessages.campaignId, current.id))!;
     if (to === "active") {
-      await tx.update(outbox).set({ status: "pending", runAt: now, lastError: null, updatedAt: now }).where(and(eq(outbox.status, "parked"), outboxOf(mine)));
+      await releaseParked(tx, outboxOf(tx, mine), now);
       await wakeEnrolments(tx, current, now);
-    } else if (to === "paused") {
-      await tx.update(outbox).set({ status: "parked", lastError: "campaign paused", updatedAt: now }).where(and(eq(outbox.status, "pending"), outboxOf(mine)));
-    } else {
-      await tx
-        .update(outbox)
-        .set({ status: "cancelled", lastError: "campaign archived", doneAt: now, updatedAt: now })
-        .where(and(inArray(outbox.status, ["pending", "parked"]), outboxOf(mine)));
-    }
+    } else if (to === "paused") await parkPending(tx, outboxOf(tx, mine), "campaign paused", now);
+    else await cancelQueued(tx, outboxOf(tx, mine), "campaign archived", now);
     await recordActivity({ db: tx, now: deps.now }, { orgId, actor, action: `campaign.${to === "active" ? "activated" : to}`, objectType: "campaign", objectId: current.id, summary: { from: current.status, to } });
     return row!;
   });
@@ -372,6 +367,30 @@ export async function sweepAudience(deps: Pick<Deps, "db" | "now">, campaign: Ca
   await deps.db.update(campaigns).set({ audienceSweptAt: deps.now() }).where(eq(campaigns.id, campaign.id));
   const list = Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows;
   return list.length;
+}
+
+const AUDIENCE_SWEEP_MS = 60_000;
+
+/**
+ * Applies the audience rules that are due (each active campaign's at most once a minute): one
+ * campaign at a time is claimed with SKIP LOCKED and marked swept, so with several senders each
+ * sweep runs once. Returns how many campaigns were swept.
+ */
+export async function sweepDueAudiences(deps: Pick<Deps, "db" | "now">, max = 50): Promise<number> {
+  let swept = 0;
+  for (; swept < max; swept++) {
+    const now = deps.now();
+    const due = deps.db
+      .select({ id: campaigns.id })
+      .from(campaigns)
+      .where(and(eq(campaigns.status, "active"), isNotNull(campaigns.audience), or(isNull(campaigns.audienceSweptAt), lte(campaigns.audienceSweptAt, new Date(now.getTime() - AUDIENCE_SWEEP_MS)))))
+      .limit(1)
+      .for("update", { skipLocked: true });
+    const [campaign] = await deps.db.update(campaigns).set({ audienceSweptAt: now }).where(inArray(campaigns.id, due)).returning();
+    if (!campaign) break;
+    await sweepAudience(deps, campaign);
+  }
+  return swept;
 }
 
 // ---------- enrolments ----------
@@ -439,35 +458,22 @@ export async function removeCustomer(deps: Deps, { orgId, actor, campaign, endUs
       ? [row]
       : await tx.select().from(campaignEnrolments).where(and(eq(campaignEnrolments.orgId, orgId), eq(campaignEnrolments.campaignId, campaign.id), eq(campaignEnrolments.endUserId, endUser.id)));
     if (!current) return null;
-    await tx
-      .update(outbox)
-      .set({ status: "cancelled", lastError: "customer removed from the series", doneAt: now, updatedAt: now })
-      .where(and(inArray(outbox.status, ["pending", "parked"]), outboxOf(and(eq(campaignMessages.orgId, orgId), eq(campaignMessages.enrolmentId, current.id))!)));
+    await cancelQueued(tx, outboxOf(tx, and(eq(campaignMessages.orgId, orgId), eq(campaignMessages.enrolmentId, current.id))!), "customer removed from the series", now);
     if (row) await recordActivity({ db: tx, now: deps.now }, { orgId, actor, action: "campaign.removed", objectType: "campaign", objectId: campaign.id, summary: { end_user_id: endUser.id } });
     return current;
   });
 }
 
 /**
- * Unsubscribes a customer from every campaign of the org, for good: recorded, every enrolment ends,
- * every queued message is cancelled; the sender also checks before each send.
+ * After an unsubscribe (src/mail/unsubscribe.ts records it, in the same transaction): every
+ * enrolment of the customer ends and every queued message to them is cancelled.
  */
-export async function unsubscribeCustomer(deps: Deps, { orgId, endUserId, messageId }: { orgId: string; endUserId: string; messageId: string | null }): Promise<boolean> {
-  return deps.db.transaction(async (tx) => {
-    const now = deps.now();
-    const [fresh] = await tx.insert(mailUnsubscribes).values({ orgId, endUserId, messageId, createdAt: now }).onConflictDoNothing().returning();
-    await tx
-      .update(campaignEnrolments)
-      .set({ state: "unsubscribed", wakeAt: null, updatedAt: now })
-      .where(and(eq(campaignEnrolments.orgId, orgId), eq(campaignEnrolments.endUserId, endUserId), inArray(campaignEnrolments.state, ["active", "completed"])));
-    await tx
-      .update(outbox)
-      .set({ status: "cancelled", lastError: "customer unsubscribed", doneAt: now, updatedAt: now })
-      .where(and(inArray(outbox.status, ["pending", "parked"]), outboxOf(and(eq(campaignMessages.orgId, orgId), eq(campaignMessages.endUserId, endUserId))!)));
-    if (fresh)
-      await recordActivity({ db: tx, now: deps.now }, { orgId, actor: { kind: "customer", endUserId, sessionId: "unsubscribe-link" }, action: "campaign.unsubscribed", objectType: "end_user", objectId: endUserId, summary: { message_id: messageId } });
-    return fresh !== undefined;
-  });
+export async function endEnrolmentsOf(tx: Tx, { orgId, endUserId, now }: { orgId: string; endUserId: string; now: Date }): Promise<void> {
+  await tx
+    .update(campaignEnrolments)
+    .set({ state: "unsubscribed", wakeAt: null, updatedAt: now })
+    .where(and(eq(campaignEnrolments.orgId, orgId), eq(campaignEnrolments.endUserId, endUserId), inArray(campaignEnrolments.state, ["active", "completed"])));
+  await cancelQueued(tx, outboxOf(tx, and(eq(campaignMessages.orgId, orgId), eq(campaignMessages.endUserId, endUserId))!), "customer unsubscribed", now);
 }
 
 // ---------- progress: queueing due steps ----------
@@ -547,17 +553,14 @@ async function advanceEnrolment(deps: Deps, claimed: Enrolment): Promise<number>
       }
       const mail = renderStep(next.step, customer, campaign.name);
       const messageId = crypto.randomUUID();
-      const [row] = await tx
-        .insert(outbox)
-        .values({ orgId: enrolment.orgId, kind: CAMPAIGN_MAIL_KIND, payload: { message_id: messageId }, status: "pending", runAt: now, createdAt: now, updatedAt: now })
-        .returning({ id: outbox.id });
+      const outboxId = await enqueue(tx, { orgId: enrolment.orgId, kind: CAMPAIGN_MAIL_KIND, payload: { message_id: messageId }, runAt: now, now });
       const [message] = await tx
         .insert(campaignMessages)
-        .values({ id: messageId, orgId: enrolment.orgId, campaignId: campaign.id, enrolmentId: enrolment.id, endUserId: user.id, stepId: next.step.id, outboxId: row!.id, toEmail: user.email, ...mail, createdAt: now })
+        .values({ id: messageId, orgId: enrolment.orgId, campaignId: campaign.id, enrolmentId: enrolment.id, endUserId: user.id, stepId: next.step.id, outboxId, toEmail: user.email, ...mail, createdAt: now })
         .onConflictDoNothing()
         .returning({ id: campaignMessages.id });
       if (message) queued++;
-      else await tx.delete(outbox).where(eq(outbox.id, row!.id)); // already queued for this customer (a step is never sent twice)
+      else await dropEnqueued(tx, outboxId); // already queued for this customer (a step is never sent twice)
       lastStepAt = now;
       next = nextStep(campaign.steps, sent, next.index);
     }

@@ -16,7 +16,8 @@
 // lease expires it is claimed and delivered again, with the same identity (Message-ID, later
 // webhook-id) so the receiver can recognise the duplicate. That window is one delivery's length
 // (docs/decisions.md).
-import { and, eq, inArray, lte, or, sql } from "drizzle-orm";
+import { and, eq, inArray, lte, or, sql, type SQLWrapper } from "drizzle-orm";
+import type { Db, Tx } from "../db/client.ts";
 import { outbox, type OutboxStatus } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
@@ -44,6 +45,45 @@ export interface OutboxHandler {
 }
 
 export type OutboxHandlers = Readonly<Record<string, OutboxHandler>>;
+
+// ---------- writing rows: always inside the caller's transaction, so a row exists exactly when the change that caused it commits ----------
+
+/** Adds a row due at `runAt`; returns its id (the delivery's stable identity). */
+export async function enqueue(db: Db | Tx, row: { orgId: string; kind: string; payload: Record<string, unknown>; runAt: Date; now: Date }): Promise<string> {
+  const [inserted] = await db
+    .insert(outbox)
+    .values({ orgId: row.orgId, kind: row.kind, payload: row.payload, status: "pending", runAt: row.runAt, createdAt: row.now, updatedAt: row.now })
+    .returning({ id: outbox.id });
+  return inserted!.id;
+}
+
+/** Removes a row enqueued in this same transaction that turned out to be unwanted (never claimed). */
+export async function dropEnqueued(db: Db | Tx, id: string): Promise<void> {
+  await db.delete(outbox).where(and(eq(outbox.id, id), eq(outbox.status, "pending"), eq(outbox.attempts, 0)));
+}
+
+/** Parks the pending rows among `ids` (a subquery of outbox ids): no sender claims them until released. */
+export async function parkPending(db: Db | Tx, ids: SQLWrapper, reason: string, now: Date): Promise<void> {
+  await db.update(outbox).set({ status: "parked", lastError: reason, updatedAt: now }).where(and(eq(outbox.status, "pending"), inArray(outbox.id, ids)));
+}
+
+/** Makes the parked rows among `ids` due now. */
+export async function releaseParked(db: Db | Tx, ids: SQLWrapper, now: Date): Promise<void> {
+  await db.update(outbox).set({ status: "pending", runAt: now, lastError: null, updatedAt: now }).where(and(eq(outbox.status, "parked"), inArray(outbox.id, ids)));
+}
+
+/**
+ * Cancels the rows among `ids` that no sender holds (pending or parked). A row being sent right
+ * now is not touched: its handler checks again before sending.
+ */
+export async function cancelQueued(db: Db | Tx, ids: SQLWrapper, reason: string, now: Date): Promise<void> {
+  await db
+    .update(outbox)
+    .set({ status: "cancelled", lastError: reason, doneAt: now, updatedAt: now })
+    .where(and(inArray(outbox.status, ["pending", "parked"]), inArray(outbox.id, ids)));
+}
+
+// ---------- delivering ----------
 
 /** How long a claim lasts. Longer than any delivery may take (SMTP timeouts add up to ~2 min). */
 export const OUTBOX_LEASE_MS = 5 * 60_000;

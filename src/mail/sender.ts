@@ -5,9 +5,7 @@
 //   3. delivers due outbox rows (src/mail/outbox.ts) until none is left.
 // Several processes on one PostgreSQL share the work without sending anything twice; the clock
 // (deps.now) and the loop's own timers are injected so tests drive it.
-import { and, eq, inArray, isNotNull, isNull, lte, or } from "drizzle-orm";
-import { CAMPAIGN_MAIL_KIND, queueDueSteps, sweepAudience } from "../campaigns/service.ts";
-import { campaigns } from "../db/schema/index.ts";
+import { CAMPAIGN_MAIL_KIND, queueDueSteps, sweepDueAudiences } from "../campaigns/service.ts";
 import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
 import { campaignMailHandler } from "./campaign-mail.ts";
@@ -44,31 +42,12 @@ export interface Sender {
   stop(): Promise<void>;
 }
 
-const AUDIENCE_SWEEP_MS = 60_000;
-
-/** Claims one active campaign with an audience rule whose sweep is due, marking it swept now. */
-async function claimAudienceSweep(deps: Deps) {
-  const now = deps.now();
-  const due = deps.db
-    .select({ id: campaigns.id })
-    .from(campaigns)
-    .where(and(eq(campaigns.status, "active"), isNotNull(campaigns.audience), or(isNull(campaigns.audienceSweptAt), lte(campaigns.audienceSweptAt, new Date(now.getTime() - AUDIENCE_SWEEP_MS)))))
-    .limit(1)
-    .for("update", { skipLocked: true });
-  const [row] = await deps.db.update(campaigns).set({ audienceSweptAt: now }).where(inArray(campaigns.id, due)).returning();
-  return row ?? null;
-}
-
 export function createSender(deps: Deps, options: SenderOptions = {}): Sender {
   const transport = options.transport === undefined ? smtpTransport(deps.config) : options.transport;
   const handlers: OutboxHandlers = { ...options.handlers, [CAMPAIGN_MAIL_KIND]: campaignMailHandler(deps, transport) };
   const batch = options.batch ?? 20;
   const tick = async () => {
-    for (let i = 0; i < 50; i++) {
-      const campaign = await claimAudienceSweep(deps);
-      if (!campaign) break;
-      await sweepAudience(deps, campaign);
-    }
+    await sweepDueAudiences(deps);
     while ((await queueDueSteps(deps)) > 0);
     while ((await deliverDue(deps, handlers, { batch })) === batch);
   };

@@ -13,7 +13,8 @@
 // and its strict CSP, with every value escaped (src/web/html.ts).
 import { and, eq } from "drizzle-orm";
 import { Elysia, t } from "elysia";
-import { unsubscribeCustomer } from "../campaigns/service.ts";
+import { recordActivity } from "../activity/log.ts";
+import { endEnrolmentsOf } from "../campaigns/service.ts";
 import { endUsers, mailUnsubscribes, mailUnsubscribeTokens, orgs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { mintToken, sha256Hex } from "../crypto/tokens.ts";
@@ -26,6 +27,22 @@ export async function issueUnsubscribeToken(deps: Pick<Deps, "db" | "now" | "con
   const token = mintToken("");
   await deps.db.insert(mailUnsubscribeTokens).values({ tokenHash: sha256Hex(token), ...input, createdAt: deps.now() });
   return `${deps.config.baseUrl}/u/${token}`;
+}
+
+/**
+ * Unsubscribes a customer from every campaign of the org, for good: recorded, every enrolment
+ * ends and every queued message is cancelled, in one transaction; the sender also checks before
+ * each send. Returns whether this was the first time.
+ */
+export async function unsubscribeCustomer(deps: Pick<Deps, "db" | "now">, { orgId, endUserId, messageId }: { orgId: string; endUserId: string; messageId: string | null }): Promise<boolean> {
+  return deps.db.transaction(async (tx) => {
+    const now = deps.now();
+    const [fresh] = await tx.insert(mailUnsubscribes).values({ orgId, endUserId, messageId, createdAt: now }).onConflictDoNothing().returning();
+    await endEnrolmentsOf(tx, { orgId, endUserId, now });
+    if (fresh)
+      await recordActivity({ db: tx, now: deps.now }, { orgId, actor: { kind: "customer", endUserId, sessionId: "unsubscribe-link" }, action: "campaign.unsubscribed", objectType: "end_user", objectId: endUserId, summary: { message_id: messageId } });
+    return fresh !== undefined;
+  });
 }
 
 async function lookup(deps: Deps, token: string) {
