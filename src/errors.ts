@@ -38,7 +38,8 @@ export interface AppErrorOptions {
  * their kind — unauthorized/forbidden -32002, validation -32602, not found -32601, else -32603).
  */
 function rpcCodeOf(status: number, code: string): number {
-  if (code === "validation_failed" || status === 400 || status === 413 || status === 422) return RPC.INVALID_PARAMS;
+  if (code === "validation_failed" || status === 400 || status === 422) return RPC.INVALID_PARAMS;
+  if (status === 413 || status === 415) return RPC.INVALID_REQUEST; // a body the server will not read
   if (status === 401) return RPC.UNAUTHORIZED;
   if (status === 403 || status === 429) return RPC.FORBIDDEN;
   if (status === 404) return RPC.METHOD_NOT_FOUND;

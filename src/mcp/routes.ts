@@ -3,14 +3,13 @@
 // HTTP edge only — authentication, protocol version, body — and hands the body to handleRpc.
 import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
-import { RPC } from "../errors.ts";
+import { AppError, RPC } from "../errors.ts";
 import { RawBody } from "../http/body.ts";
 import { jsonResponse } from "../http/response.ts";
 import { bearerToken } from "../kit/bearer.ts";
 import { isKnownProtocolVersion, KNOWN_PROTOCOL_VERSIONS } from "../kit/mcp.ts";
 import { authorizationServerMetadataUrl, bearerChallenge, protectedResourceMetadataUrl, resourceOf } from "../oauth/metadata.ts";
-import { failure } from "./jsonrpc.ts";
-import { handleRpc, METHODS, PROTOCOL_VERSION, SERVER_INFO } from "./rpc.ts";
+import { handleRpc, METHODS, PROTOCOL_VERSION, type RpcAnswer, rpcFailure, SERVER_INFO } from "./rpc.ts";
 
 export function descriptor(deps: Deps) {
   return {
@@ -36,10 +35,16 @@ function wantsOnlyEventStream(accept: string | null): boolean {
 }
 
 export function mcpRoutes(deps: Deps) {
+  const answer = ({ status, headers, body }: RpcAnswer) => (body === null ? new Response(null, { status, headers }) : jsonResponse(body, status, headers));
+  // Interface §5, INTEROP A.5: 401, -32001, and a challenge naming the error only when a token was sent.
   const unauthorized = (error?: { error: "invalid_token"; description: string }) =>
-    jsonResponse(failure(null, { code: RPC.UNAUTHORIZED, message: error ? `Unauthorized: ${error.description}` : "Unauthorized: send an OAuth access token as a Bearer token." }), 401, {
-      "www-authenticate": bearerChallenge(deps.config, error),
-    });
+    answer(
+      rpcFailure(
+        new AppError(401, "unauthorized", error ? `Unauthorized: ${error.description}` : "Unauthorized: send an OAuth access token as a Bearer token.", undefined, {
+          "www-authenticate": bearerChallenge(deps.config, error),
+        }),
+      ),
+    );
 
   return new Elysia({ name: "mcp" })
     .get("/api/mcp", ({ request }) =>
@@ -58,11 +63,11 @@ export function mcpRoutes(deps: Deps) {
       const version = request.headers.get("mcp-protocol-version");
       // Absent means 2025-03-26 (INTEROP A.3).
       if (version !== null && !isKnownProtocolVersion(version))
-        return jsonResponse(failure(null, { code: RPC.INVALID_REQUEST, message: `Unsupported MCP-Protocol-Version ${version}; supported: ${KNOWN_PROTOCOL_VERSIONS.join(", ")}.` }), 400);
+        return answer(rpcFailure(AppError.rpcEnvelope(RPC.INVALID_REQUEST, `Unsupported MCP-Protocol-Version ${version}; supported: ${KNOWN_PROTOCOL_VERSIONS.join(", ")}.`)));
 
       const raw = body instanceof RawBody ? body : new RawBody("");
-      if (raw.error) return jsonResponse(failure(null, { code: RPC.INVALID_REQUEST, message: raw.error.message }), raw.error.status);
-      const answer = await handleRpc(deps, raw.text, token);
-      return answer.body === null ? new Response(null, { status: answer.status, headers: answer.headers }) : jsonResponse(answer.body, answer.status, answer.headers);
+      // Too large (413) or not readable: -32600 with the body reader's status.
+      if (raw.error) return answer(rpcFailure(new AppError(raw.error.status, raw.error.code, raw.error.message, undefined, raw.error.headers, { rpcCode: RPC.INVALID_REQUEST })));
+      return answer(await handleRpc(deps, raw.text, token));
     });
 }

@@ -35,6 +35,11 @@ function httpOf(error: AppError): { status: number; headers?: Record<string, str
   return undefined;
 }
 
+/** The answer when the request fails as a whole (authentication, protocol version, body): id null. */
+export function rpcFailure(error: AppError): RpcAnswer {
+  return { status: error.status, headers: error.headers ?? {}, body: failure(null, error.toRpc()) };
+}
+
 function asAppError(deps: Deps, method: string, error: unknown): AppError {
   if (error instanceof AppError) return error;
   deps.log.error("tool server method failed", { method, error });
@@ -107,10 +112,10 @@ function parseBody(body: string): { parsed: unknown } | { error: AppError } {
 /** Runs one POST /api/mcp body for a verified token. */
 export async function handleRpc(deps: Deps, body: string, token: AccessContext): Promise<RpcAnswer> {
   const read = parseBody(body);
-  if ("error" in read) return { status: 400, headers: {}, body: failure(null, read.error.toRpc()) };
+  if ("error" in read) return rpcFailure(read.error);
   const batch = Array.isArray(read.parsed);
   const messages = batch ? (read.parsed as unknown[]) : [read.parsed];
-  if (batch && messages.length === 0) return { status: 400, headers: {}, body: failure(null, { code: RPC.INVALID_REQUEST, message: "Invalid Request: an empty batch." }) };
+  if (batch && messages.length === 0) return rpcFailure(AppError.rpcEnvelope(RPC.INVALID_REQUEST, "Invalid Request: an empty batch."));
 
   let tightest: Taken | undefined;
   const noteCharge = (taken: Taken) => {
