@@ -5,7 +5,7 @@
 import { eq, inArray } from "drizzle-orm";
 import { agentActionToggles, agents } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
-import { AppError } from "../errors.ts";
+import { AppError, type DenialReason } from "../errors.ts";
 import { readFlags } from "../kit/flags.ts";
 import { bearerChallenge } from "../oauth/metadata.ts";
 import type { Actor } from "../activity/actor.ts";
@@ -60,27 +60,35 @@ export interface Caller {
   agentId: string | undefined;
 }
 
-/**
- * Why this caller may not use this tool, as the AppError the call fails with; undefined if it may.
- * Order matters only for which message a caller sees when several apply.
- */
-export function denial(deps: Deps, snapshot: OrgSnapshot, caller: Caller, tool: ToolDefinition): AppError | undefined {
-  if (tool.sourceDisabled) return AppError.forbidden(`${tool.name} is unavailable: ${tool.sourceDisabled}`, "integration");
-  if (caller.agentId === undefined) return AppError.forbidden("This organisation has no active agent: its agent is disabled.", "agent");
+/** Why a caller may not use a tool: a plain value, since tools/list asks for every tool on every call. */
+export interface Denial {
+  reason: DenialReason;
+  message: string;
+  /** For `scope`: the scope the tool needs. */
+  scope?: string;
+}
+
+/** Why this caller may not use this tool, or undefined if it may. Order decides which message a caller sees when several apply. */
+export function denial(snapshot: OrgSnapshot, caller: Caller, tool: ToolDefinition): Denial | undefined {
+  if (tool.sourceDisabled) return { reason: "integration", message: `${tool.name} is unavailable: ${tool.sourceDisabled}` };
+  if (caller.agentId === undefined) return { reason: "agent", message: "This organisation has no active agent: its agent is disabled." };
   const toggle = snapshot.toggles.get(caller.agentId)?.get(tool.name);
-  if (!(toggle ?? tool.defaultEnabled)) return AppError.forbidden(`${tool.name} is switched off for this organisation's agent.`, "toggle");
+  if (!(toggle ?? tool.defaultEnabled)) return { reason: "toggle", message: `${tool.name} is switched off for this organisation's agent.` };
   // Only OAuth tokens carry scopes; the other channels act for the org itself.
-  if (caller.actor.kind === "token" && !caller.actor.scopes.includes(tool.scope)) {
-    const message = `This token lacks the ${tool.scope} scope that ${tool.name} needs.`;
-    // INTEROP A.6: 403 with insufficient_scope naming the scope.
-    return AppError.forbidden(message, "scope", { "www-authenticate": bearerChallenge(deps.config, { error: "insufficient_scope", description: message, scope: tool.scope }) });
-  }
+  if (caller.actor.kind === "token" && !caller.actor.scopes.includes(tool.scope))
+    return { reason: "scope", scope: tool.scope, message: `This token lacks the ${tool.scope} scope that ${tool.name} needs.` };
   if (tool.destructive) {
     if (caller.channel === "mcp" && snapshot.flags.mcp_destructive_tools !== true)
-      return AppError.forbidden(`${tool.name} is destructive, and this organisation blocks destructive tools over MCP (feature flag mcp_destructive_tools is off).`, "destructive");
+      return { reason: "destructive", message: `${tool.name} is destructive, and this organisation blocks destructive tools over MCP (feature flag mcp_destructive_tools is off).` };
     // An agent acting on its own (chat, campaigns, dashboard) runs a destructive tool only when an
     // admin switched it on for that agent explicitly, never by a default.
-    if (caller.channel !== "mcp" && toggle !== true) return AppError.forbidden(`${tool.name} is destructive and not switched on for this agent.`, "destructive");
+    if (caller.channel !== "mcp" && toggle !== true) return { reason: "destructive", message: `${tool.name} is destructive and not switched on for this agent.` };
   }
   return undefined;
+}
+
+/** A denial as the error the call fails with: 403 -32002 with its reason; a missing scope also says which (INTEROP A.6). */
+export function refusal(deps: Deps, denied: Denial): AppError {
+  const challenge = denied.scope ? { "www-authenticate": bearerChallenge(deps.config, { error: "insufficient_scope", description: denied.message, scope: denied.scope }) } : undefined;
+  return AppError.forbidden(denied.message, denied.reason, challenge);
 }

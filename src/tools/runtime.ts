@@ -21,7 +21,7 @@ import { isTimeout } from "../kit/timeouts.ts";
 import type { Limiter, Taken } from "../ratelimit/leased.ts";
 import { chargeToken } from "../ratelimit/per-token.ts";
 import type { BoundCustomer } from "../workspace/customers.ts";
-import { agentOf, denial, loadSnapshot, type OrgSnapshot, SNAPSHOT_TTL_MS } from "./registry.ts";
+import { agentOf, denial, loadSnapshot, type OrgSnapshot, refusal, SNAPSHOT_TTL_MS } from "./registry.ts";
 import type { Channel, ToolDefinition, ToolProvider, ToolResult } from "./types.ts";
 import { createArgumentValidator } from "./validate.ts";
 
@@ -166,7 +166,7 @@ export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRunt
     async list(scope) {
       const snap = await snapshot(scope.orgId);
       const caller = { actor: scope.actor, channel: scope.channel, agentId: agentOf(snap, scope.agentId) };
-      return snap.tools.filter((tool) => !denial(deps, snap, caller, tool));
+      return snap.tools.filter((tool) => !denial(snap, caller, tool));
     },
 
     async call(scope, name, args) {
@@ -189,8 +189,8 @@ export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRunt
         agentId = agentOf(snap, scope.agentId);
         tool = snap.tools.find((t) => t.name === name);
         if (!tool) throw AppError.notFound(`Unknown tool: ${storable(name, AUDIT_TOOL_MAX)}`);
-        const denied = denial(deps, snap, { actor: scope.actor, channel: scope.channel, agentId }, tool);
-        if (denied) throw denied;
+        const denied = denial(snap, { actor: scope.actor, channel: scope.channel, agentId }, tool);
+        if (denied) throw refusal(deps, denied);
         const input = args ?? {};
         if (!isPlainObject(input)) throw AppError.badRequest("Invalid params: /arguments must be an object.");
         // Bounded first (depth, and no NUL or other control characters, which PostgreSQL refuses:
