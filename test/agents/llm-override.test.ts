@@ -150,6 +150,15 @@ describe("overrides reaching real (fake) model servers", () => {
     expect(openai.requests[0]!.body.model).toBe("operator-model");
   });
 
+  test("token usage is recorded per model request as counts only", async () => {
+    openai.enqueue({ steps: [{ text: "secret customer detail" }], usage: { input: 120, output: 9 } });
+    const agent = await getAgent(app.deps, org.org_id);
+    await collect(await providerFor(app.deps, org.org_id, agent));
+    const line = app.logs.find((l) => l.msg === "llm usage" && l.usage_input === 120);
+    expect(line).toMatchObject({ org_id: org.org_id, agent_id: agent!.id, provider: "openai", model: "operator-model", source: "operator", stop: "end", usage_output: 9 });
+    expect(app.rawLogs.join("\n")).not.toContain("secret customer detail");
+  });
+
   test("an override without a URL for the operator's provider: the operator's URL and key, the override's model", async () => {
     expect((await patchAgent({ llm: { provider: "openai", model: "cheaper-model" } })).status).toBe(200);
     openai.enqueue({ steps: [{ text: "ok" }] });

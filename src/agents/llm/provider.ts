@@ -76,7 +76,28 @@ export function providerFromResolved(deps: Pick<Deps, "guard" | "timers">, resol
   return resolved.provider === "openai" ? openAiProvider(resolved.network, options) : anthropicProvider(resolved.network, options);
 }
 
+/**
+ * Token usage is recorded once per model request as a log line (`llm usage`: org, agent, provider,
+ * model, input and output token counts as `usage_input` / `usage_output` — the logger redacts
+ * any field named like a token — and where the settings came from): counts only, never content.
+ */
+function recordingUsage(deps: Pick<Deps, "log">, provider: LlmProvider, context: { orgId: string; agentId: string | null; source: ResolvedLlm["source"] }): LlmProvider {
+  return {
+    kind: provider.kind,
+    model: provider.model,
+    async *stream(request) {
+      for await (const event of provider.stream(request)) {
+        if (event.type === "done" && event.usage)
+          deps.log.info("llm usage", { org_id: context.orgId, agent_id: context.agentId, provider: provider.kind, model: provider.model, source: context.source, stop: event.stop, usage_input: event.usage.input, usage_output: event.usage.output });
+        yield event;
+      }
+    },
+  };
+}
+
 /** C6: the provider that answers for `orgId` (and `agent`, when the pipeline has one). */
 export async function providerFor(deps: Deps, orgId: string, agent?: AgentLlmSource | null): Promise<LlmProvider> {
-  return providerFromResolved(deps, resolveLlm(deps, await overrideFor(deps, orgId, agent)));
+  const resolved = resolveLlm(deps, await overrideFor(deps, orgId, agent));
+  const provider = providerFromResolved(deps, resolved);
+  return provider.kind === "builtin" ? provider : recordingUsage(deps, provider, { orgId, agentId: agent?.id ?? null, source: resolved.source });
 }
