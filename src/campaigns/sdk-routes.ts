@@ -15,6 +15,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { requireWidgetKey } from "../widget/auth.ts";
 import { identitySettings, resolveIdentity } from "../widget/identity.ts";
+import { limitSdkRequest } from "../widget/limits.ts";
 import { findEndUserByEmail } from "../workspace/customers.ts";
 import { enrolCustomer, findCampaign, removeCustomer } from "./service.ts";
 
@@ -42,46 +43,53 @@ export const SeriesResult = t.Object({
 });
 
 export function seriesRoutes(deps: Deps) {
-  return new Elysia({ name: "sdk-series" }).post(
-    "/api/sdk/series",
-    async ({ body, request }) => {
+  return new Elysia({ name: "sdk-series" })
+    // As for every keyed SDK route: key and rate limits before the body is validated, so a request
+    // without a valid key is 401 whatever its body, and invalid bodies count against the quota.
+    .derive(async ({ request }) => {
       const auth = await requireWidgetKey(deps, request);
-      const orgId = auth.orgId;
-      if (body.user_id === undefined && body.email === undefined)
-        throw AppError.badRequest("Name the customer with user_id (and user_token) or email.", [{ path: "/user_id", message: "user_id or email is required" }]);
-      const campaign = await findCampaign(deps, orgId, body.campaign);
-      if (!campaign) throw new AppError(404, "campaign_not_found", `No campaign ${body.campaign}.`, [{ path: "/campaign", message: "is not a campaign id or slug of this organisation" }]);
-      let endUser;
-      if (body.user_id !== undefined) {
-        endUser = (await resolveIdentity(deps, orgId, { user_id: body.user_id, user_token: body.user_token, email: body.email })).endUser;
-        if (!endUser) throw AppError.badRequest("An anonymous visitor cannot be enrolled: send the customer's user_id.", [{ path: "/user_id", message: "must name a customer" }]);
-      } else {
-        if ((await identitySettings(deps, orgId)).enabled)
-          throw new AppError(403, "user_token_required", "This organisation requires identity verification: name the customer with user_id and a user_token signed by your backend.");
-        endUser = await findEndUserByEmail(deps, orgId, body.email!);
-        if (!endUser) throw new AppError(404, "customer_not_found", "No customer has that email address.", [{ path: "/email", message: "names no customer" }]);
-      }
-      const actor: Actor = { kind: "customer", endUserId: endUser.id, sessionId: `widget-key:${auth.keyId}` };
-      if (body.action === "enroll") {
-        const { enrolment, created } = await enrolCustomer(deps, { orgId, actor, campaign, endUser, source: "sdk" });
-        return { campaign: { id: campaign.id, slug: campaign.slug }, customer_id: endUser.id, action: body.action, state: enrolment.state, created };
-      }
-      const enrolment = await removeCustomer(deps, { orgId, actor, campaign, endUser });
-      if (!enrolment) throw new AppError(404, "not_enrolled", "That customer is not enrolled in this campaign.");
-      return { campaign: { id: campaign.id, slug: campaign.slug }, customer_id: endUser.id, action: body.action, state: enrolment.state, created: false };
-    },
-    {
-      body: SeriesBody,
-      response: { 200: SeriesResult, 400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut },
-      detail: {
-        summary: "Enrol a customer in an email series, or remove them",
-        description:
-          "Widget key. enroll is idempotent (a removed customer resumes where they were; no step is ever sent twice); remove stops future steps at once. " +
-          "Unknown campaign: 404 campaign_not_found; draft, paused or archived campaign on enroll: 409 campaign_not_active. " +
-          "Under identity verification a user_id needs a user_token (403 user_token_required).",
-        tags: ["Widget SDK", "Email series"],
-        security: [{ widgetKey: [] }],
+      await limitSdkRequest(deps, auth, request);
+      return { auth };
+    })
+    .post(
+      "/api/sdk/series",
+      async ({ body, auth }) => {
+        const orgId = auth.orgId;
+        if (body.user_id === undefined && body.email === undefined)
+          throw AppError.badRequest("Name the customer with user_id (and user_token) or email.", [{ path: "/user_id", message: "user_id or email is required" }]);
+        const campaign = await findCampaign(deps, orgId, body.campaign);
+        if (!campaign) throw new AppError(404, "campaign_not_found", `No campaign ${body.campaign}.`, [{ path: "/campaign", message: "is not a campaign id or slug of this organisation" }]);
+        let endUser;
+        if (body.user_id !== undefined) {
+          endUser = (await resolveIdentity(deps, orgId, { user_id: body.user_id, user_token: body.user_token, email: body.email })).endUser;
+          if (!endUser) throw AppError.badRequest("An anonymous visitor cannot be enrolled: send the customer's user_id.", [{ path: "/user_id", message: "must name a customer" }]);
+        } else {
+          if ((await identitySettings(deps, orgId)).enabled)
+            throw new AppError(403, "user_token_required", "This organisation requires identity verification: name the customer with user_id and a user_token signed by your backend.");
+          endUser = await findEndUserByEmail(deps, orgId, body.email!);
+          if (!endUser) throw new AppError(404, "customer_not_found", "No customer has that email address.", [{ path: "/email", message: "names no customer" }]);
+        }
+        const actor: Actor = { kind: "customer", endUserId: endUser.id, sessionId: `widget-key:${auth.keyId}` };
+        if (body.action === "enroll") {
+          const { enrolment, created } = await enrolCustomer(deps, { orgId, actor, campaign, endUser, source: "sdk" });
+          return { campaign: { id: campaign.id, slug: campaign.slug }, customer_id: endUser.id, action: body.action, state: enrolment.state, created };
+        }
+        const enrolment = await removeCustomer(deps, { orgId, actor, campaign, endUser });
+        if (!enrolment) throw new AppError(404, "not_enrolled", "That customer is not enrolled in this campaign.");
+        return { campaign: { id: campaign.id, slug: campaign.slug }, customer_id: endUser.id, action: body.action, state: enrolment.state, created: false };
       },
-    },
-  );
+      {
+        body: SeriesBody,
+        response: { 200: SeriesResult, 400: ErrorOut, 401: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut, 429: ErrorOut },
+        detail: {
+          summary: "Enrol a customer in an email series, or remove them",
+          description:
+            "Widget key. enroll is idempotent (a removed customer resumes where they were; no step is ever sent twice); remove stops future steps at once. " +
+            "Unknown campaign: 404 campaign_not_found; draft, paused or archived campaign on enroll: 409 campaign_not_active. " +
+            "Under identity verification a user_id needs a user_token (403 user_token_required). Counts against the widget key's rate limits (429).",
+          tags: ["Widget SDK", "Email series"],
+          security: [{ widgetKey: [] }],
+        },
+      },
+    );
 }

@@ -111,9 +111,27 @@ describe("enrol and remove", () => {
     const c = await campaign(a, "active");
     expect((await series({ campaign: c.slug, action: "enroll", user_id: "x" }, null)).status).toBe(401);
     expect((await series({ campaign: c.slug, action: "enroll", user_id: "x" }, "ab_live_notarealkeynotarealkey")).status).toBe(401);
+    // The key is checked before the body: no key with a bad body is still 401.
+    expect((await series({ nonsense: true }, null)).status).toBe(401);
     const preflight = await app.request("/api/sdk/series", { method: "OPTIONS", headers: { origin: "https://shop.example", "access-control-request-method": "POST", "access-control-request-headers": "authorization,content-type" } });
     expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
   });
+});
+
+describe("rate limits", () => {
+  test("the widget key's per-address quota: the last request within it passes, one more is 429 with Retry-After", async () => {
+    const limited = await createTestApp({ SDK_RATE_LIMIT_PER_KEY_IP_PER_MINUTE: "3" });
+    try {
+      const org = await seedSeriesOrg(limited);
+      const call = () => limited.request("/api/sdk/series", { json: { campaign: "none", action: "enroll", user_id: "x" }, headers: { authorization: `Bearer ${org.widget_key}` }, ip: "203.0.113.9" });
+      for (let i = 0; i < 3; i++) expect((await call()).status).toBe(404);
+      const refused = await call();
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).not.toBeNull();
+    } finally {
+      await limited.close();
+    }
+  }, 30_000);
 });
 
 describe("identity verification", () => {
@@ -186,7 +204,7 @@ describe("OpenAPI", () => {
     const series = doc.paths["/api/sdk/series"].post;
     expect(series.summary).toContain("email series");
     expect(series.requestBody.content["application/json"].schema.properties.action.anyOf.map((s: Json) => s.const)).toEqual(["enroll", "remove"]);
-    expect(Object.keys(series.responses).sort()).toEqual(["200", "400", "401", "403", "404", "409"]);
+    expect(Object.keys(series.responses).sort()).toEqual(["200", "400", "401", "403", "404", "409", "429"]);
     for (const [path, method] of [
       ["/api/campaigns", "get"],
       ["/api/campaigns", "post"],
