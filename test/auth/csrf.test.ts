@@ -80,4 +80,11 @@ describe("the sign-in page when the Origin check fails (item 6)", () => {
     expect(page).toContain("expects http://localhost:3000 (its BASE_URL)");
     expect(page).toContain("set BASE_URL");
   });
+
+  test("the origin it quotes is escaped", async () => {
+    const res = await app.request("/signin", { form: { email: "a@example.com", password: "x" }, headers: { origin: 'http://x"><script>alert(1)</script>' } });
+    const page = await res.text();
+    expect(page).not.toContain("<script>alert(1)");
+    expect(page).toContain("&lt;script&gt;");
+  });
 });
