@@ -15,8 +15,8 @@
 //        so a duplicate is a smuggling shape, not data);
 //      - the key `__proto__` (prototype poisoning through Object.assign / spread of parsed input).
 //    Syntax itself is JSON.parse's job; the result of a refusal is a JsonInputError (an AppError,
-//    400 invalid_json) whose `kind` lets a protocol map it (JSON-RPC: -32700 for "syntax", -32600
-//    otherwise is RUNTIME's choice; OAuth: invalid_request / invalid_client_metadata).
+//    400 invalid_json) whose `kind` lets a protocol map it (the tool server answers -32700 for
+//    "syntax" and -32600 for a refused shape; registration answers invalid_client_metadata).
 //
 // 2. `checkFreeForm` / `assertFreeForm` / the TypeBox type `FreeForm(...)` bound what is STORED in a
 //    free-form object (traits, custom_fields, context, properties, tool input schemas): a depth and
@@ -46,13 +46,12 @@ export function isRefusedControl(code: number): boolean {
   return code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0d;
 }
 
-/** The first refused control character in `text` as a description, or null. Linear. */
+const REFUSED_CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f]/;
+
+/** The first refused control character in `text` as a description ("U+0000"), or null. Linear. */
 export function findControlCharacter(text: string): string | null {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (isRefusedControl(code)) return `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
-  }
-  return null;
+  const found = REFUSED_CONTROL.exec(text);
+  return found ? `U+${found[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}` : null;
 }
 
 /** True when `text` holds an unpaired UTF-16 surrogate. Linear. */
