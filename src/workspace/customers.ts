@@ -152,9 +152,15 @@ export async function identifyEndUser(deps: Deps, orgId: string, externalId: str
     return deps.db.transaction(async (tx) => {
       let current = await byExternalId(tx, orgId, externalId, true);
       if (current && !current.verified) {
+        // One visitor per claimed id: should one exist already (its customer was deleted since),
+        // the record moved aside keeps no claim, only its data.
+        const [visitor] = await tx
+          .select({ id: endUsers.id })
+          .from(endUsers)
+          .where(and(eq(endUsers.orgId, orgId), eq(endUsers.claimedExternalId, externalId)));
         await tx
           .update(endUsers)
-          .set({ externalId: null, claimedExternalId: externalId, updatedAt: now })
+          .set({ externalId: null, claimedExternalId: visitor ? null : externalId, updatedAt: now })
           .where(and(eq(endUsers.orgId, orgId), eq(endUsers.id, current.id)));
         current = undefined;
       }

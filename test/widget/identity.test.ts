@@ -200,6 +200,18 @@ describe("verification off: an unverified identify of a verified customer's user
   });
 });
 
+test("a customer deleted after a visitor claimed their id: the next verified identify still succeeds, data apart", async () => {
+  await call("/api/sdk/users/identify", { user_id: "frank", user_token: await token({ user_id: "frank" }) });
+  const visitor = await (await call("/api/sdk/users/identify", { user_id: "frank" })).json();
+  await app.deps.db.delete(endUsers).where(and(eq(endUsers.orgId, org.org_id), eq(endUsers.externalId, "frank")));
+  const unverified = await (await call("/api/sdk/users/identify", { user_id: "frank", custom_fields: { planted: 1 } })).json();
+  const res = await call("/api/sdk/users/identify", { user_id: "frank", user_token: await token({ user_id: "frank" }) });
+  expect(res.status).toBe(200);
+  const proven = await res.json();
+  expect(new Set([visitor.id, unverified.id, proven.id]).size).toBe(3);
+  expect(proven).toMatchObject({ verified: true, custom_fields: {} });
+});
+
 describe("CLI: org identity", () => {
   test("switches verification on and off", async () => {
     const on = parseCommand(["org", "identity", "--org", org.org_id, "--on"]);
