@@ -1,7 +1,7 @@
 // What the /api/sdk routes do (issue #11), as plain functions of (deps, orgId, input): the public
 // widget config, identify calls, behavioural events and tickets. The org always comes from the
 // widget key (or the config query), never from the body.
-import { and, count, eq, inArray } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { companies, customerEvents, orgs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -159,16 +159,6 @@ export async function recordEvents(deps: Deps, orgId: string, input: EventsInput
     }),
   );
   return { accepted: input.events.length };
-}
-
-/** How many events a customer has (issue #11 "countable per user"), optionally of one name. */
-export async function countEvents(deps: Deps, orgId: string, endUserIds: string[], name?: string): Promise<number> {
-  if (endUserIds.length === 0) return 0;
-  const [row] = await deps.db
-    .select({ n: count() })
-    .from(customerEvents)
-    .where(and(eq(customerEvents.orgId, orgId), inArray(customerEvents.endUserId, endUserIds), name !== undefined ? eq(customerEvents.name, name) : undefined));
-  return Number(row?.n ?? 0);
 }
 
 export interface SdkTicketInput {
