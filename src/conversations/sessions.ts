@@ -95,36 +95,41 @@ export async function createSession(deps: Deps, input: NewSession): Promise<{ co
   const now = deps.now();
   const reported = (input.reported ?? []).slice(-SEED_TURNS_MAX);
   const first = input.firstMessage;
-  const conversation = await deps.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(conversations)
-      .values({
-        orgId: input.orgId,
-        sessionHash: hashOf(sessionId),
-        endUserId: input.party.endUserId,
-        anonymous: input.party.endUserId === null,
-        agentId: input.agentId,
-        mode: input.mode,
-        context,
-        messageCount: reported.length + (first ? 1 : 0),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    // One multi-row insert: rows take their `seq` in this order.
-    const messages: (typeof conversationMessages.$inferInsert)[] = reported.map((turn) => ({
-      orgId: input.orgId,
-      conversationId: row!.id,
-      role: "reported" as const,
-      reportedSpeaker: turn.speaker,
-      text: turn.text,
-      createdAt: now,
-    }));
-    if (first) messages.push({ orgId: input.orgId, conversationId: row!.id, role: "customer", text: first.text, images: first.images, mode: first.mode, createdAt: now });
-    if (messages.length > 0) await tx.insert(conversationMessages).values(messages);
-    return row!;
-  });
-  return { conversation, sessionId };
+  const id = crypto.randomUUID();
+  // One multi-row insert: rows take their `seq` in this order.
+  const messages: (typeof conversationMessages.$inferInsert)[] = reported.map((turn) => ({
+    orgId: input.orgId,
+    conversationId: id,
+    role: "reported" as const,
+    reportedSpeaker: turn.speaker,
+    text: turn.text,
+    createdAt: now,
+  }));
+  if (first) messages.push({ orgId: input.orgId, conversationId: id, role: "customer", text: first.text, images: first.images, mode: first.mode, createdAt: now });
+  const row = {
+    id,
+    orgId: input.orgId,
+    sessionHash: hashOf(sessionId),
+    endUserId: input.party.endUserId,
+    anonymous: input.party.endUserId === null,
+    agentId: input.agentId,
+    mode: input.mode,
+    context,
+    messageCount: messages.length,
+    createdAt: now,
+    updatedAt: now,
+  };
+  // One statement (one round trip, one commit): the messages go in a data-modifying CTE, which
+  // PostgreSQL always runs to completion; their foreign key is checked at the statement's end.
+  const [conversation] =
+    messages.length === 0
+      ? await deps.db.insert(conversations).values(row).returning()
+      : await deps.db
+          .with(deps.db.$with("messages").as(deps.db.insert(conversationMessages).values(messages).returning({ id: conversationMessages.id })))
+          .insert(conversations)
+          .values(row)
+          .returning();
+  return { conversation: conversation!, sessionId };
 }
 
 /** Merges the request's context into the session's (the request wins on conflict) and records the mode. */

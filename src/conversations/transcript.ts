@@ -3,7 +3,7 @@
 // answer is complete (after a stream: once the body is closed, §4.5 "stored asynchronously"), so a
 // crash mid-answer loses at most the unfinished reply. A failed or abandoned answer is stored too,
 // with what was produced and why it stopped.
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { conversationMessages, conversations, type MessageRouting, type MessageSource, type MessageStatus } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import type { Conversation } from "./sessions.ts";
@@ -32,26 +32,27 @@ export interface Reply {
   ticketId?: string | null;
 }
 
-async function append(deps: Deps, conversation: Conversation, values: Omit<typeof conversationMessages.$inferInsert, "orgId" | "conversationId" | "createdAt">, after: Partial<typeof conversations.$inferInsert>) {
+/**
+ * One statement, so one round trip and one commit: the message is inserted and the conversation's
+ * counters updated by a data-modifying CTE (atomic like a transaction).
+ */
+async function append(deps: Deps, conversation: Conversation, values: Omit<typeof conversationMessages.$inferInsert, "orgId" | "conversationId" | "createdAt">, after: Partial<typeof conversations.$inferInsert>): Promise<void> {
   const now = deps.now();
-  return deps.db.transaction(async (tx) => {
-    const [message] = await tx
-      .insert(conversationMessages)
-      .values({ ...values, orgId: conversation.orgId, conversationId: conversation.id, createdAt: now })
-      .returning();
-    await tx
-      .update(conversations)
-      .set({ ...after, messageCount: sql`${conversations.messageCount} + 1`, updatedAt: now })
-      .where(and(eq(conversations.orgId, conversation.orgId), eq(conversations.id, conversation.id)));
-    return message!;
-  });
+  const inserted = deps.db
+    .$with("inserted")
+    .as(deps.db.insert(conversationMessages).values({ ...values, orgId: conversation.orgId, conversationId: conversation.id, createdAt: now }).returning({ conversationId: conversationMessages.conversationId }));
+  await deps.db
+    .with(inserted)
+    .update(conversations)
+    .set({ ...after, messageCount: sql`${conversations.messageCount} + 1`, updatedAt: now })
+    .where(and(eq(conversations.orgId, conversation.orgId), inArray(conversations.id, deps.db.select({ id: inserted.conversationId }).from(inserted))));
 }
 
-export function storeCustomerMessage(deps: Deps, conversation: Conversation, message: CustomerMessage): Promise<ConversationMessage> {
+export function storeCustomerMessage(deps: Deps, conversation: Conversation, message: CustomerMessage): Promise<void> {
   return append(deps, conversation, { role: "customer", text: message.text, images: message.images, mode: message.mode }, {});
 }
 
-export function storeReply(deps: Deps, conversation: Conversation, reply: Reply): Promise<ConversationMessage> {
+export function storeReply(deps: Deps, conversation: Conversation, reply: Reply): Promise<void> {
   return append(
     deps,
     conversation,
