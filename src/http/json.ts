@@ -13,7 +13,8 @@
 //        encoded as UTF-8 anyway;
 //      - duplicate object keys (RFC 8259 §4: names SHOULD be unique; parsers disagree on which wins,
 //        so a duplicate is a smuggling shape, not data);
-//      - the key `__proto__` (prototype poisoning through Object.assign / spread of parsed input).
+//      - the key `__proto__` (prototype poisoning through Object.assign / spread of parsed input);
+//      - number literals that overflow a double (1e400 parses to Infinity, which JSON cannot hold).
 //    Syntax itself is JSON.parse's job; the result of a refusal is a JsonInputError (an AppError,
 //    400 invalid_json) whose `kind` lets a protocol map it (the tool server answers -32700 for
 //    "syntax" and -32600 for a refused shape; registration answers invalid_client_metadata).
@@ -29,7 +30,7 @@ import { AppError, type ErrorDetail } from "../errors.ts";
 /** Deepest nesting of arrays/objects accepted in a request body: `[[1]]` has depth 2. */
 export const JSON_MAX_DEPTH = 64;
 
-export type JsonRefusal = "syntax" | "depth" | "control_character" | "lone_surrogate" | "duplicate_key" | "forbidden_key";
+export type JsonRefusal = "syntax" | "depth" | "control_character" | "lone_surrogate" | "duplicate_key" | "forbidden_key" | "number_range";
 
 /** Untrusted JSON refused. Always 400 `invalid_json` in the shared error shape. */
 export class JsonInputError extends AppError {
@@ -172,11 +173,28 @@ export function parseJsonBounded(text: string, options: { maxDepth?: number } = 
     }
     i++;
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new JsonInputError("syntax", "The request body is not valid JSON.");
   }
+  // A literal such as 1e400 parses to Infinity, which is no JSON value (it would be stored as null).
+  // Only texts that could hold one (a 3-digit exponent, or 309+ digits) are walked, iteratively.
+  if (MAYBE_OVERFLOW.test(text) && hasNonFinite(value)) throw new JsonInputError("number_range", "Numbers must fit a double (found one that overflows to infinity).");
+  return value;
+}
+
+const MAYBE_OVERFLOW = /[eE][+]?0*[1-9]\d{2}|\d{309}/;
+
+function hasNonFinite(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const v = pending.pop();
+    if (typeof v === "number" && !Number.isFinite(v)) return true;
+    if (typeof v === "object" && v !== null) pending.push(...(Array.isArray(v) ? v : Object.values(v)));
+  }
+  return false;
 }
 
 function controlError(code: number): JsonInputError {
