@@ -76,6 +76,27 @@ test.skipIf(missing)(
     expect(typeof ticket.body.number).toBe("number");
     expect(ticket.requestId).toMatch(/^[0-9a-f-]{36}$/);
 
+    // The chat stream's X-Session-Id and X-Agent-Id are readable from script too, and the session
+    // links the page's next ticket to that conversation.
+    const stream = await page.evaluate(
+      async (args) => {
+        const res = await fetch(args.url, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${args.key}`, "Content-Type": "application/json" },
+          body: JSON.stringify({ message: "How do I reset my password?", user_id: "browser-user" }),
+        });
+        const text = await res.text();
+        return { status: res.status, sessionId: res.headers.get("X-Session-Id"), agentId: res.headers.get("X-Agent-Id"), length: text.length };
+      },
+      { url: `${app.url}/api/sdk/chat/stream`, key: org.widget_key },
+    );
+    expect(stream.status).toBe(200);
+    expect(stream.sessionId).toMatch(/^cs_/);
+    expect(stream.agentId).toBe(org.agent_id);
+    expect(stream.length).toBeGreaterThan(0);
+    const linked = await page.evaluate(callFromPage, { url: `${app.url}/api/sdk/tickets/create`, key: org.widget_key, body: { user_id: "browser-user", session_id: stream.sessionId, subject: "Follow-up", message: "From the chat" } });
+    expect(linked).toMatchObject({ status: 201, body: { session_id: stream.sessionId } });
+
     // The browser did send preflights (the requests are not CORS-simple), and the server answered them.
     const preflights = app.logs.slice(before).filter((l) => l.method === "OPTIONS");
     expect(preflights.length).toBeGreaterThanOrEqual(1);
