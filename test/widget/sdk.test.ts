@@ -156,6 +156,20 @@ describe("users and companies", () => {
     expect((await tooDeep.json()).error.details[0].path).toBe("/custom_fields");
   });
 
+  test("companies identify limits at the boundary", async () => {
+    const post = (b: Record<string, unknown>) => call("/api/sdk/companies/identify", { company_id: "bounds", ...b });
+    expect((await post({ company_id: "c".repeat(256) })).status).toBe(200);
+    expect((await post({ company_id: "c".repeat(257) })).status).toBe(400);
+    expect((await post({ company_id: "" })).status).toBe(400);
+    expect((await post({ name: "n".repeat(200) })).status).toBe(200);
+    expect((await post({ name: "n".repeat(201) })).status).toBe(400);
+    const big = (bytes: number) => ({ p: "x".repeat(bytes - '{"p":""}'.length) });
+    expect((await post({ custom_fields: big(16 * 1024) })).status).toBe(200);
+    const over = await post({ custom_fields: big(16 * 1024 + 1) });
+    expect(over.status).toBe(400);
+    expect((await over.json()).error.details[0].path).toBe("/custom_fields");
+  });
+
   test("companies identify creates and updates; a user is linked; company data is never read back", async () => {
     const res = await call("/api/sdk/companies/identify", { company_id: "globex", name: "Globex", custom_fields: { mrr: 5000 }, user_id: "u1" });
     expect(res.status).toBe(200);
@@ -208,6 +222,8 @@ describe("events", () => {
     expect((await post({ name: "a\u0000b" })).status).toBe(400);
     expect((await post({ anonymous_id: "a".repeat(128) })).status).toBe(200);
     expect((await post({ anonymous_id: "a".repeat(129) })).status).toBe(400);
+    expect((await post({ session_id: "s".repeat(128) })).status).toBe(200);
+    expect((await post({ session_id: "s".repeat(129) })).status).toBe(400);
     const at = (ms: number) => new Date(app.clock.now.getTime() + ms).toISOString();
     expect((await post({ occurred_at: at(300_000) })).status).toBe(200);
     const future = await post({ occurred_at: at(301_000) });
