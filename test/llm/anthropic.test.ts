@@ -129,6 +129,32 @@ describe("anthropic adapter", () => {
     expect(fake.requests.length).toBe(1);
   });
 
+  test("a compatible server that sends the whole tool input in content_block_start (no deltas) is understood", async () => {
+    const events = [
+      ["message_start", { message: { usage: { input_tokens: 3, output_tokens: 1 } } }],
+      ["content_block_start", { index: 0, content_block: { type: "tool_use", id: "toolu_x", name: "lookup", input: { order: 42 } } }],
+      ["content_block_stop", { index: 0 }],
+      ["message_delta", { delta: { stop_reason: "tool_use" }, usage: { output_tokens: 5 } }],
+      ["message_stop", {}],
+    ] as const;
+    const raw = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () =>
+        new Response(events.map(([type, data]) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`).join(""), { headers: { "content-type": "text/event-stream" } }),
+    });
+    try {
+      const { events: got, error } = await collect(providerOn({ ...fake, baseUrl: `http://127.0.0.1:${raw.port}` }));
+      expect(error).toBeUndefined();
+      expect(got).toEqual([
+        { type: "tool_call", id: "toolu_x", name: "lookup", arguments: { order: 42 } },
+        { type: "done", stop: "tool_calls", usage: { input: 3, output: 5 } },
+      ]);
+    } finally {
+      await raw.stop(true);
+    }
+  });
+
   test("consecutive turns of one role are merged and empty text is not sent", async () => {
     fake.enqueue({ steps: [{ text: "ok" }] });
     await collect(

@@ -62,7 +62,7 @@ export function anthropicProvider(settings: NetworkSettings, options: Omit<CallO
     kind: "anthropic",
     model: settings.model,
     async *stream(request): AsyncGenerator<LlmEvent> {
-      const tools = new Map<number, { id: string; name: string; json: string }>();
+      const tools = new Map<number, { id: string; name: string; json: string; initial: Record<string, unknown> }>();
       let input = 0;
       let output = 0;
       let stop: string | null = null;
@@ -77,8 +77,9 @@ export function anthropicProvider(settings: NetworkSettings, options: Omit<CallO
             break;
           }
           case "content_block_start": {
-            const block = data.content_block as { type?: unknown; id?: unknown; name?: unknown; text?: unknown } | undefined;
-            if (block?.type === "tool_use") tools.set(Number(data.index), { id: String(block.id ?? ""), name: String(block.name ?? ""), json: "" });
+            const block = data.content_block as { type?: unknown; id?: unknown; name?: unknown; text?: unknown; input?: unknown } | undefined;
+            const input = block?.input && typeof block.input === "object" && !Array.isArray(block.input) ? (block.input as Record<string, unknown>) : {};
+            if (block?.type === "tool_use") tools.set(Number(data.index), { id: String(block.id ?? ""), name: String(block.name ?? ""), json: "", initial: input });
             else if (block?.type === "text" && typeof block.text === "string" && block.text !== "") yield { type: "text", text: block.text };
             break;
           }
@@ -96,7 +97,9 @@ export function anthropicProvider(settings: NetworkSettings, options: Omit<CallO
             if (tool) {
               tools.delete(Number(data.index));
               calls++;
-              yield { type: "tool_call", id: tool.id, name: tool.name, arguments: toolArguments(tool.json, tool.name) };
+              // Anthropic streams the input as input_json_delta after an empty `input`; a compatible
+              // server that sends the whole input in content_block_start is read from there.
+              yield { type: "tool_call", id: tool.id, name: tool.name, arguments: tool.json === "" ? tool.initial : toolArguments(tool.json, tool.name) };
             }
             break;
           }
