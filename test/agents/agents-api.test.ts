@@ -210,6 +210,12 @@ describe("limits at their boundary", () => {
     // {"x":"…"} is 8 bytes of JSON around the string.
     ["avatar_config size", { avatar_config: { x: "a".repeat(L.configBytes - 8) } }, { avatar_config: { x: "a".repeat(L.configBytes - 7) } }, "/avatar_config"],
     ["avatar_config depth", { avatar_config: { a: { b: { c: { d: { e: 1 } } } } } }, { avatar_config: { a: { b: { c: { d: { e: { f: 1 } } } } } } }, "/avatar_config"],
+    [
+      "flow_config size",
+      { flow_config: { steps: [{ x: "a".repeat(L.flowBytes - JSON.stringify({ steps: [{ x: "" }], custom_variables: [] }).length) }], custom_variables: [] } },
+      { flow_config: { steps: [{ x: "a".repeat(L.flowBytes - JSON.stringify({ steps: [{ x: "" }], custom_variables: [] }).length + 1) }], custom_variables: [] } },
+      "/flow_config",
+    ],
     ["flow steps", { flow_config: { steps: Array.from({ length: L.flowItems }, () => ({})), custom_variables: [] } }, { flow_config: { steps: Array.from({ length: L.flowItems + 1 }, () => ({})), custom_variables: [] } }, "/flow_config/steps"],
   ];
   for (const [what, ok, over, path] of cases)
