@@ -23,7 +23,7 @@ import { requestMeta } from "../http/request-meta.ts";
 import { requireWidgetKey, type WidgetAuth } from "./auth.ts";
 import { IDENTITY_LIMITS, resolveIdentity } from "./identity.ts";
 import { limitSdkRequest } from "./limits.ts";
-import { chatStream } from "./stream.ts";
+import { chatStream, liftIdleTimeout } from "./stream.ts";
 
 const ExternalId = t.String({ minLength: 1, maxLength: IDENTITY_LIMITS.externalId });
 const Mode = t.Union([t.Literal("chat"), t.Literal("voice"), t.Literal("video"), t.Literal("livehelp")], { description: "Default chat; livehelp goes straight to a person." });
@@ -149,6 +149,7 @@ export function chatRoutes(deps: Deps) {
       "/api/sdk/chat",
       async ({ body, auth, request }) => {
         const { turn, sessionId } = await prepare(deps, auth!, body);
+        liftIdleTimeout(request);
         const texts: string[] = [];
         const sink = { text: (text: string) => texts.push(text), action: () => {}, signal: request.signal };
         let outcome: ChatOutcome;

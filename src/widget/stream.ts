@@ -131,8 +131,12 @@ export function chatStream<T>(options: ChatStreamOptions<T>): Response {
   });
 }
 
-/** Bun's `server.timeout(request, 0)`: no idle cut for this one request (FACTS "Elysia / Bun"). */
-function liftIdleTimeout(request: Request) {
+/**
+ * Bun's `server.timeout(request, 0)`: no idle cut for this one request (FACTS "Elysia / Bun").
+ * Also used by /api/sdk/chat, whose answer may take several model requests and tool calls, each
+ * bounded by its own deadline.
+ */
+export function liftIdleTimeout(request: Request) {
   const server = requestMeta(request).server as Server<unknown> | undefined;
   server?.timeout(request, 0);
 }

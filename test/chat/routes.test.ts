@@ -164,3 +164,20 @@ describe("CORS", () => {
     await res.text();
   });
 });
+
+describe("idle timeout", () => {
+  for (const path of PATHS)
+    test(`${path} lifts the server's idle timeout for its request (a slow model must not be cut)`, async () => {
+      const lifted: number[] = [];
+      const server = { timeout: (_request: Request, seconds: number) => lifted.push(seconds), requestIP: () => null };
+      const request = new Request(`http://localhost:3000${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${org.widget_key}`, "content-type": "application/json", "x-forwarded-for": "203.0.113.9" },
+        body: JSON.stringify({ message: "hi" }),
+      });
+      const res = await app.handle(request, server as never);
+      expect(res.status).toBe(200);
+      await res.text();
+      expect(lifted).toEqual([0]);
+    });
+});
