@@ -24,6 +24,7 @@ import {
   endUsers,
   type EnrolmentState,
   mailUnsubscribes,
+  orgs,
   outbox,
 } from "../db/schema/index.ts";
 import type { Tx } from "../db/client.ts";
@@ -232,11 +233,13 @@ export async function createCampaign(deps: Deps, { orgId, actor, input }: Acting
   if (input.slug !== undefined && !CAMPAIGN_SLUG.test(input.slug)) invalid([{ path: "/slug", message: `must match ${CAMPAIGN_SLUG.source}` }]);
   const steps = validateSteps(input.steps ?? [], []);
   const audience = validateAudience(input.audience);
-  const sender = validateSender(input.sender, input.name);
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
     // Serialise creations per org on the org row, so the per-org limit holds under concurrency.
-    await tx.execute(sql`select id from orgs where id = ${orgId} for update`);
+    const [org] = await tx.select({ name: orgs.name }).from(orgs).where(eq(orgs.id, orgId)).for("update");
+    if (!org) throw AppError.notFound("No such organisation.");
+    // Without a sender, mail comes from the org's name.
+    const sender = validateSender(input.sender, org.name);
     const [{ n }] = (await tx.select({ n: count() }).from(campaigns).where(eq(campaigns.orgId, orgId))) as [{ n: number }];
     if (Number(n) >= CAMPAIGN_LIMITS.campaignsPerOrg) throw new AppError(409, "limit_reached", `An organisation has at most ${CAMPAIGN_LIMITS.campaignsPerOrg} campaigns (archived ones count).`);
     const slug = input.slug ?? slugFrom(input.name);

@@ -59,6 +59,7 @@ export function createSender(deps: Deps, options: SenderOptions = {}): Sender {
   const schedule = () => {
     if (stopped) return;
     handle = timers.setTimeout(() => {
+      if (stopped) return;
       running = tick()
         .catch((error) => deps.log.warn("sender tick failed", { error: messageOf(error) }))
         .finally(() => {

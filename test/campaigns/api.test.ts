@@ -60,7 +60,9 @@ describe("lifecycle", () => {
     expect((await get("/api/campaigns?status=active")).body.campaigns.map((c: Json) => c.id)).not.toContain(id);
     // A slug is unique per org, and a name alone gets one derived.
     expect((await post("/api/campaigns", { name: "Again", slug: "onboarding" })).status).toBe(409);
-    expect((await post("/api/campaigns", { name: "Trial ending!" })).body.slug).toMatch(/^trial-ending-[0-9a-f]{6}$/);
+    const derived = await post("/api/campaigns", { name: "Trial ending!" });
+    expect(derived.body.slug).toMatch(/^trial-ending-[0-9a-f]{6}$/);
+    expect(derived.body.sender.name).toMatch(/^Org \d+$/); // the org's name when no sender is given
 
     const edited = await patch(`/api/campaigns/${id}`, { name: "Onboarding v2", steps: [{ id: created.body.steps[0].id, ...step("Hi {{name}}") }, step("Second", 86_400)] });
     expect(edited.status).toBe(200);
