@@ -260,6 +260,17 @@ describe("limits at their boundary", () => {
     expect(await ok({ audience: { all: [{ trait: "plan", op: "exists", value: 1 }] } })).toBe(400);
   });
 
+  test("references: a campaign id or slug of 64 characters, a customer reference of 256", async () => {
+    const c = await activeCampaign([step("x")]);
+    expect((await get(`/api/campaigns/${"c".repeat(64)}`)).status).toBe(404);
+    expect((await get(`/api/campaigns/${"c".repeat(65)}`)).status).toBe(400);
+    expect((await post(`/api/campaigns/${c.id}/enrolments`, { customer_id: "u".repeat(256) })).status).toBe(404);
+    expect((await post(`/api/campaigns/${c.id}/enrolments`, { customer_id: "u".repeat(257) })).status).toBe(400);
+    expect((await post(`/api/campaigns/${c.id}/preview`, { customer_id: "u".repeat(256) })).status).toBe(404);
+    expect((await post(`/api/campaigns/${c.id}/preview`, { customer_id: "u".repeat(257) })).status).toBe(400);
+    expect((await call("DELETE", `/api/campaigns/${c.id}/enrolments/${"u".repeat(257)}`)).status).toBe(400);
+  });
+
   test("page size 100 passes, 101 is refused; a bad cursor is a 400", async () => {
     const c = await activeCampaign([step("x", 3600)]);
     expect((await get(`/api/campaigns/${c.id}/enrolments?limit=${CAMPAIGN_LIMITS.pageSize}`)).status).toBe(200);
