@@ -36,7 +36,7 @@ beforeAll(async () => {
     },
   });
   app.hosts.set("api.partner.example", ["127.0.0.1"]);
-});
+}, 30_000); // a fresh database, a sign-in and the OAuth flow: seconds on a loaded machine
 afterAll(async () => {
   partner.stop(true);
   await app.close();
