@@ -28,7 +28,7 @@ import { chatStream, liftIdleTimeout } from "./stream.ts";
 const ExternalId = t.String({ minLength: 1, maxLength: IDENTITY_LIMITS.externalId });
 const Mode = t.Union([t.Literal("chat"), t.Literal("voice"), t.Literal("video"), t.Literal("livehelp")], { description: "Default chat; livehelp goes straight to a person." });
 const ContextMap = t.Record(
-  t.String({ minLength: 1, maxLength: CHAT_LIMITS.contextKey }),
+  t.String(),
   t.Object({
     label: t.String({ minLength: 1, maxLength: CHAT_LIMITS.contextLabel }),
     type: t.Optional(t.String({ maxLength: CHAT_LIMITS.contextType })),
@@ -89,7 +89,7 @@ async function agentFor(deps: Deps, orgId: string, pinned: string | undefined, c
 
 /** Everything before generation: identity, session, agent, and the customer's message stored. */
 async function prepare(deps: Deps, auth: WidgetAuth, body: ChatBodyValue): Promise<Prepared> {
-  const { reported } = checkChatInput(body as { message: string; images?: string[]; conversation_history?: HistoryItem[] });
+  const { reported } = checkChatInput(body as { message: string; images?: string[]; conversation_history?: HistoryItem[]; context?: Record<string, unknown> });
   const identity = await resolveIdentity(deps, auth.orgId, { user_id: body.user_id, user_token: body.user_token, company_id: body.company_id, custom_fields: body.custom_fields });
   const party = { endUserId: identity.endUser?.id ?? null };
   const mode = body.mode ?? "chat";

@@ -74,6 +74,24 @@ describe("validation: 400 with the field's path; exactly at the limit passes", (
     });
   }
 
+  test("session_id ≤ 128, context entries and labels, history text: each at its limit passes, one over fails", async () => {
+    expect((await chat(app, org, { message: "hi", session_id: "s".repeat(CHAT_LIMITS.sessionId) })).status).toBe(200);
+    expect(await errorOf(await chat(app, org, { message: "hi", session_id: "s".repeat(CHAT_LIMITS.sessionId + 1) }))).toMatchObject({ status: 400, paths: ["/session_id"] });
+    const entries = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, { label: "l", value: i }]));
+    expect((await chat(app, org, { message: "hi", context: entries(CHAT_LIMITS.contextEntries) })).status).toBe(200);
+    expect((await chat(app, org, { message: "hi", context: entries(CHAT_LIMITS.contextEntries + 1) })).status).toBe(400);
+    expect((await chat(app, org, { message: "hi", context: { p: { label: "l".repeat(CHAT_LIMITS.contextLabel), value: 1 } } })).status).toBe(200);
+    expect((await chat(app, org, { message: "hi", context: { p: { label: "l".repeat(CHAT_LIMITS.contextLabel + 1), value: 1 } } })).status).toBe(400);
+    expect((await chat(app, org, { message: "hi", context: { ["k".repeat(CHAT_LIMITS.contextKey)]: { label: "l", value: 1 } } })).status).toBe(200);
+    expect((await chat(app, org, { message: "hi", context: { ["k".repeat(CHAT_LIMITS.contextKey + 1)]: { label: "l", value: 1 } } })).status).toBe(400);
+    expect((await chat(app, org, { message: "hi", conversation_history: [{ role: "user", content: "h".repeat(CHAT_LIMITS.historyText) }] })).status).toBe(200);
+    expect(await errorOf(await chat(app, org, { message: "hi", conversation_history: [{ role: "user", content: "h".repeat(CHAT_LIMITS.historyText + 1) }] }))).toMatchObject({ status: 400, paths: ["/conversation_history/0/content"] });
+    // A context value nested past the stored-object bound is refused, not stored.
+    let deep: unknown = 1;
+    for (let i = 0; i < 10; i++) deep = { d: deep };
+    expect((await chat(app, org, { message: "hi", context: { p: { label: "l", value: deep } } })).status).toBe(400);
+  });
+
   test("/chat: images capped in count and size, data: URLs raster-only by magic bytes", async () => {
     const four = Array.from({ length: CHAT_LIMITS.images }, () => png(CHAT_LIMITS.imageBytes));
     const ok = await chat(app, org, { message: "see attached", images: four });
