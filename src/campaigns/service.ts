@@ -62,6 +62,7 @@ export const CAMPAIGN_LIMITS = {
 /** Campaign slugs: lower-case letters, digits and hyphens, starting with a letter or digit. */
 export const CAMPAIGN_SLUG = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const TRAIT_PATH = /^[A-Za-z0-9_-]{1,64}(\.[A-Za-z0-9_-]{1,64}){0,3}$/;
+/** The system actor of automatic enrolments (activity log). */
 const SYSTEM_SENDER = "campaign-sender";
 
 // ---------- input ----------
@@ -368,8 +369,10 @@ export async function sweepAudience(deps: Pick<Deps, "db" | "now">, campaign: Ca
     on conflict (campaign_id, end_user_id) do nothing
     returning id`);
   await deps.db.update(campaigns).set({ audienceSweptAt: deps.now() }).where(eq(campaigns.id, campaign.id));
-  const list = Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows;
-  return list.length;
+  const enrolled = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows).length;
+  if (enrolled > 0)
+    await recordActivity(deps, { orgId: campaign.orgId, actor: { kind: "system", name: SYSTEM_SENDER }, action: "campaign.audience_enrolled", objectType: "campaign", objectId: campaign.id, summary: { enrolled } });
+  return enrolled;
 }
 
 const AUDIENCE_SWEEP_MS = 60_000;

@@ -211,6 +211,8 @@ describe("sending rules", () => {
     const enrolled = await get(`/api/campaigns/${c.id}/enrolments`);
     expect(enrolled.body.enrolments.map((e: Json) => e.customer.id)).toEqual([pro.id]);
     expect(enrolled.body.enrolments[0].source).toBe("audience");
+    const logged = await app.deps.db.select().from(activityLog).where(and(eq(activityLog.objectId, c.id), eq(activityLog.action, "campaign.audience_enrolled")));
+    expect(logged.map((r) => [r.actorKind, r.actorId, r.summary])).toEqual([["system", "campaign-sender", { enrolled: 1 }]]);
     const late = await seedCustomer(app, a.org_id, { email: "late@example.com", traits: { plan: "pro", seats: 10 } });
     await sender.tick();
     expect((await get(`/api/campaigns/${c.id}/enrolments`)).body.enrolments).toHaveLength(1);
