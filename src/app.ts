@@ -36,7 +36,7 @@ export function createApp(deps: Deps) {
         origin: "*",
         credentials: false,
         maxAge: 600,
-        methods: ["GET", "POST", "PATCH", "DELETE"],
+        methods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
         allowedHeaders: ["Authorization", "Content-Type", "Mcp-Protocol-Version", "Mcp-Session-Id", "Last-Event-ID", "X-Request-Id", "X-Org-Id"],
         exposeHeaders: [
           "WWW-Authenticate", "Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset",
