@@ -1,8 +1,9 @@
 // Widget SDK (issue #11 must-show 6): POST /api/sdk/events with a batch of 50 events and
 // POST /api/sdk/users/identify, req/s and p99 of ours next to a raw Bun.serve doing the least
 // (bench/sdk-baseline-server.ts), printed as ratios. Ours runs with the SDK rate limits raised so
-// the limiter runs on every request but never refuses; every request is a real write (events:
-// one INSERT of 50 rows; identify: the customer's row updated with a merged trait).
+// the limiter runs on every request but never refuses. Events: one INSERT of 50 rows per request.
+// Identify: the same customer with the same data, as a widget identifies on every page load, so
+// after the first request it reads (key, identity setting, customer) and writes nothing.
 import { join } from "node:path";
 import { childEnv } from "../../test/support/process.ts";
 import { type Measurement, printComparison } from "../report.ts";

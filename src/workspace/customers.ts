@@ -112,15 +112,23 @@ export interface CustomerFields {
 }
 
 async function applyFields(db: Deps["db"] | Tx, now: Date, user: EndUser, fields: CustomerFields): Promise<EndUser> {
-  // Nothing to set (an event naming its user, a ticket): no write, so busy customers cost reads only.
-  if (Object.values(fields).every((v) => v === undefined)) return user;
+  const email = fields.email?.trim().toLowerCase();
+  const traits = mergeTraits(user.traits, fields.traits);
+  // Nothing changes (an event naming its user, a widget identifying the same customer on every page
+  // load): no write, so repeated identifies cost reads only.
+  const unchanged =
+    (email === undefined || email === user.email) &&
+    (fields.name === undefined || fields.name === user.name) &&
+    (fields.companyId === undefined || fields.companyId === user.companyId) &&
+    JSON.stringify(traits) === JSON.stringify(user.traits);
+  if (unchanged) return user;
   const [updated] = await db
     .update(endUsers)
     .set({
-      ...(fields.email !== undefined ? { email: fields.email.trim().toLowerCase() } : {}),
+      ...(email !== undefined ? { email } : {}),
       ...(fields.name !== undefined ? { name: fields.name } : {}),
       ...(fields.companyId !== undefined ? { companyId: fields.companyId } : {}),
-      traits: mergeTraits(user.traits, fields.traits),
+      traits,
       updatedAt: now,
     })
     .where(and(eq(endUsers.orgId, user.orgId), eq(endUsers.id, user.id)))

@@ -138,6 +138,18 @@ describe("users and companies", () => {
     expect(second).toMatchObject({ id: first.id, email: "u1@example.com", name: "Una", custom_fields: { plan: "pro", seats: 3 }, company: { company_id: "acme" } });
   });
 
+  test("an identify that changes nothing writes nothing (widgets identify on every page load)", async () => {
+    const body = { user_id: "u-same", email: "same@example.com", name: "Sam", custom_fields: { plan: "pro", seats: 2 } };
+    const first = await (await call("/api/sdk/users/identify", body)).json();
+    app.clock.advance(5_000);
+    const again = await (await call("/api/sdk/users/identify", body)).json();
+    expect(again.updated_at).toBe(first.updated_at);
+    app.clock.advance(5_000);
+    const changed = await (await call("/api/sdk/users/identify", { ...body, custom_fields: { seats: 3 } })).json();
+    expect(changed.updated_at).not.toBe(first.updated_at);
+    expect(changed.custom_fields).toEqual({ plan: "pro", seats: 3 });
+  });
+
   test("anonymous is no user to identify; limits at the boundary", async () => {
     expect((await call("/api/sdk/users/identify", { user_id: "anonymous" })).status).toBe(400);
     expect((await call("/api/sdk/users/identify", { user_id: "x".repeat(256) })).status).toBe(200);
