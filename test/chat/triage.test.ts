@@ -20,6 +20,8 @@ describe("a direct request for a person", () => {
     "I'd like to talk with your support team member",
     "operator",
     "I’d prefer a human",
+    "Can I have an agent?",
+    "need a human to talk to",
   ];
   for (const message of asks) test(`"${message}"`, () => expect(asksForPerson(message)).toBe(true));
 
@@ -32,6 +34,8 @@ describe("a direct request for a person", () => {
     "Can someone explain the pricing?",
     "the agent crashed",
     "Does the human resources module export?",
+    "I need a support agent seat for my colleague",
+    "We want an agent license for the new team",
   ];
   for (const message of not) test(`not "${message}"`, () => expect(asksForPerson(message)).toBe(false));
 });

@@ -47,8 +47,9 @@ const PERSON_REQUESTS = [
   new RegExp(`\\b(?:talk|speak|chat|get through|be connected|connect me|put me through|transfer me|hand me over|escalate(?: this)?)\\b[^.?!]{0,20}\\b(?:to|with)\\b[^.?!]{0,15}\\b${PERSON}\\b`),
   // "human please", "agent!", "real person", "operator" as the whole message
   new RegExp(`^(?:(?:a|an|the|my|your|i want|i need|get me|give me)\\s+)*${PERSON}(?:\\s+(?:please|pls|now|asap))*[\\s.!?]*$`),
-  // "I want/need/would like a human", "get me a person", "is there a human", "are you a bot? I want a person"
-  new RegExp(`\\b(?:want|need|would like|'d like|prefer|get me|give me|is there|can i have|may i have|let me have)\\b[^.?!]{0,12}\\b${PERSON}\\b`),
+  // "I want/need/would like a human", "get me a person", "is there a human I can chat with": the
+  // person ends the clause or is followed by talking ("I need a support agent seat" is not a request).
+  new RegExp(`\\b(?:want|need|would like|'d like|prefer|get me|give me|is there|can i have|may i have|let me have)\\b[^.?!]{0,12}\\b${PERSON}(?=\\s*(?:please|pls|now|asap|instead|right now|here)?\\s*(?:[.!?,;]|$)|\\s+(?:i can|to|who can|that can)\\s+(?:talk|speak|chat|help))`),
   /\b(?:live help|live chat|livehelp|human support|human agent|human help)\b/,
 ];
 const NEGATED = /\b(?:don't|do not|dont|no need to|not|never|without)\b[^.?!]{0,25}\b(?:talk|speak|chat|want|need|connect|human|person|agent)\b/;
@@ -72,7 +73,7 @@ export const INTENTS: Record<string, readonly string[]> = {
   billing: ["bill", "billing", "billed", "invoice", "invoices", "charge", "charged", "payment", "payments", "card", "subscription", "pricing", "price", "receipt"],
   refund: ["refund", "refunds", "money back", "reimburse", "chargeback"],
   cancellation: ["cancel", "cancellation", "unsubscribe", "close my account", "delete my account", "terminate"],
-  bug: ["bug", "error", "crash", "crashes", "broken", "not working", "doesn't work", "does not work", "exception", "500"],
+  bug: ["bug", "error", "crash", "crashes", "broken", "not working", "doesn't work", "does not work", "exception"],
   sales: ["quote", "demo", "enterprise", "pricing plan", "purchase", "buy", "sales", "volume discount"],
   security: ["security", "vulnerability", "breach", "hacked", "phishing", "compromised", "leak"],
   shipping: ["shipping", "delivery", "shipment", "tracking", "package", "parcel", "courier"],
