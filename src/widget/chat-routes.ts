@@ -109,7 +109,7 @@ async function prepare(deps: Deps, auth: WidgetAuth, body: ChatBodyValue): Promi
     history = await recentMessages(deps, conversation);
     await storeCustomerMessage(deps, conversation, message);
   } else {
-    // A new conversation: the session, any reported turns and the message in one transaction.
+    // A new conversation: the session, any reported turns and the message in one statement.
     ({ conversation, sessionId } = await createSession(deps, { orgId: auth.orgId, party, agentId: agent.id, mode, context, reported, firstMessage: message }));
     history = reported.length > 0 ? (await recentMessages(deps, conversation)).slice(0, -1) : [];
   }
