@@ -1,9 +1,13 @@
 // Issue #13 must-show 6: with no SMTP_URL (the embedded default of a fresh clone) mail is rendered
 // and kept: the outbox API shows every message with "not sent: no SMTP configured", and nothing
-// claims to have been delivered. A customer without an address is held with its own reason.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+// claims to have been delivered. A customer without an address is held with its own reason. Also
+// end to end: a server started with the defaults (embedded database, PGlite pass only) does it
+// with its own sender loop.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createSender, type Sender } from "../../src/mail/sender.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
+import { engine, seedDataDir } from "../support/db.ts";
+import { type RunningServer, startServer, tempDir } from "../support/process.ts";
 import { seedCustomer, seedSeriesOrg, type SeriesOrg } from "../campaigns/helpers.ts";
 
 let app: TestApp;
@@ -54,4 +58,33 @@ test("the outbox API shows rendered messages with their not-sent reason", async 
     ["held", "not sent: customer has no email address"],
   ]);
   expect((await (await app.request("/api/campaigns/kept/messages?status=sent", { headers: auth })).json()).messages).toEqual([]);
+});
+
+describe.skipIf(engine !== "pglite")("a fresh start with the defaults (embedded database, no SMTP_URL)", () => {
+  let server: RunningServer | undefined;
+  afterAll(() => {
+    server?.proc.kill("SIGKILL");
+  });
+
+  test("the running server's own sender renders a series and the outbox API shows it as not sent", async () => {
+    const dataDir = tempDir();
+    await seedDataDir(dataDir);
+    server = await startServer({ DATA_DIR: dataDir });
+    const field = (label: string) => new RegExp(`^${label}:\\s+(\\S+)`, "m").exec(server!.stdout())?.[1];
+    const session = await fetch(`${server.url}/api/auth/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: field("Demo admin"), password: field("Password") }) });
+    const headers = { authorization: `Bearer ${((await session.json()) as { token: string }).token}`, "content-type": "application/json" };
+    const send = (path: string, body?: unknown) => fetch(`${server!.url}${path}`, { method: "POST", headers, ...(body ? { body: JSON.stringify(body) } : {}) });
+    expect((await send("/api/customers", { external_id: "first-customer", email: "first@example.com", name: "First Customer" })).status).toBe(201);
+    expect((await send("/api/campaigns", { name: "Welcome", slug: "welcome", steps: [{ delay_seconds: 0, subject: "Welcome, {{first_name}}", body: "Glad you are here." }] })).status).toBe(201);
+    expect((await send("/api/campaigns/welcome/activate")).status).toBe(200);
+    expect((await send("/api/campaigns/welcome/enrolments", { customer_id: "first-customer" })).status).toBe(201);
+    let messages: Record<string, any>[] = [];
+    for (let i = 0; i < 100 && messages[0]?.status !== "held"; i++) {
+      await Bun.sleep(100);
+      messages = ((await (await fetch(`${server.url}/api/campaigns/welcome/messages`, { headers })).json()) as { messages: Record<string, any>[] }).messages;
+    }
+    expect(messages).toEqual([expect.objectContaining({ subject: "Welcome, First", to: "first@example.com", status: "held", reason: "not sent: no SMTP configured", sent_at: null })]);
+    expect(messages[0]!.text).toContain("Glad you are here.");
+    expect(await server.stop()).toBe(0);
+  }, 90_000);
 });
