@@ -225,5 +225,8 @@ describe("OpenAPI", () => {
       expect(Object.values(op.responses as Json).some((r: any) => r.content)).toBe(true);
     }
     expect(doc.paths["/api/campaigns"].post.requestBody.content["application/json"].schema.properties.steps.items.properties.body.description).toContain("{{name}}");
+    // The served document carries the series endpoint.
+    const served = (await (await app.request("/api/openapi.json")).json()) as Json;
+    expect(served.paths["/api/sdk/series"].post.requestBody.content["application/json"].schema.required.sort()).toEqual(["action", "campaign"]);
   });
 });
