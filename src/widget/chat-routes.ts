@@ -23,6 +23,7 @@ import { requestMeta } from "../http/request-meta.ts";
 import { requireWidgetKey, type WidgetAuth } from "./auth.ts";
 import { IDENTITY_LIMITS, resolveIdentity } from "./identity.ts";
 import { limitSdkRequest } from "./limits.ts";
+import { ErrorBody } from "./schemas.ts";
 import { chatStream, liftIdleTimeout } from "./stream.ts";
 
 const ExternalId = t.String({ minLength: 1, maxLength: IDENTITY_LIMITS.externalId });
@@ -62,6 +63,19 @@ export const ChatBody = t.Object({
 });
 /** §2.5: the stream takes every field but agent_id and images. */
 export const ChatStreamBody = t.Object(common);
+
+/** §2.6 plus `sources`; the shape of `actions` items is in the README ("Chat"). */
+export const ChatAnswer = t.Object({
+  text: t.String(),
+  session_id: t.String(),
+  agent_id: t.String(),
+  actions: t.Array(t.Unknown()),
+  confidence: t.Number({ minimum: 0, maximum: 1 }),
+  sources: t.Array(t.Object({ doc_id: t.String(), title: t.String(), url: t.Union([t.String(), t.Null()]) })),
+  routing: t.Optional(t.Object({ action: t.String(), ticket_id: t.Optional(t.String()), team: t.Optional(t.String()) })),
+});
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 429: ErrorBody };
 
 type ChatBodyValue = typeof ChatBody.static;
 
@@ -189,6 +203,7 @@ export function chatRoutes(deps: Deps) {
       },
       {
         body: ChatBody,
+        response: { 200: ChatAnswer, ...errors },
         detail: { summary: "Send a message through the agent pipeline (§2.5 → §2.6, plus sources)", tags: ["Widget SDK"], security: [{ widgetKey: [] }] },
       },
     )
