@@ -2,10 +2,11 @@
 // who acted (member, token, customer or system), what (`action`), on which object, with a short
 // before/after summary. Admins (org:manage) list it newest first; housekeeping deletes rows older
 // than ACTIVITY_RETENTION_DAYS. This file is the only writer of activity_log.
-import { and, desc, eq, lt, type SQL } from "drizzle-orm";
+import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
 import { activityLog, members } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { isUuid } from "../kit/ids.ts";
 import type { Actor } from "./actor.ts";
 
 export interface ActivityInput {
@@ -36,6 +37,8 @@ function actorColumns(actor: Actor) {
 
 export async function recordActivity(deps: Writer, input: ActivityInput): Promise<void> {
   await deps.db.insert(activityLog).values({
+    // Time-ordered and monotonic within a process: the list's tie-break for rows of one millisecond.
+    id: Bun.randomUUIDv7(),
     orgId: input.orgId,
     ...actorColumns(input.actor),
     action: input.action,
@@ -56,31 +59,36 @@ export interface ActivityQuery {
   objectId?: string;
 }
 
-/** Opaque to clients: the insertion number of the last row returned, base64url. */
-function encodeCursor(seq: number): string {
-  return Buffer.from(`a:${seq}`).toString("base64url");
+/** Opaque to clients: the (created_at, id) of the last row returned, base64url. */
+function encodeCursor(createdAt: Date, id: string): string {
+  return Buffer.from(`a:${createdAt.toISOString()}|${id}`).toString("base64url");
 }
 
-function decodeCursor(cursor: string): number {
-  const match = /^a:(\d{1,15})$/.exec(Buffer.from(cursor, "base64url").toString());
-  if (!match) throw AppError.badRequest("The cursor is invalid.", [{ path: "/cursor", message: "must be a next_cursor returned by this endpoint" }]);
-  return Number(match[1]);
+function decodeCursor(cursor: string): { createdAt: Date; id: string } {
+  const match = /^a:([^|]{1,40})\|([^|]{36})$/.exec(Buffer.from(cursor, "base64url").toString());
+  const createdAt = new Date(match?.[1] ?? "");
+  if (!match || !isUuid(match[2]!) || Number.isNaN(createdAt.getTime()))
+    throw AppError.badRequest("The cursor is invalid.", [{ path: "/cursor", message: "must be a next_cursor returned by this endpoint" }]);
+  return { createdAt, id: match[2]! };
 }
 
-/** Newest first, keyset-paginated on the insertion number so pages stay stable while rows are added. */
+/** Newest first, keyset-paginated on (created_at, id) so pages stay stable while rows are added. */
 export async function listActivity(deps: Deps, orgId: string, query: ActivityQuery) {
   const limit = query.limit ?? ACTIVITY_PAGE.default;
   const where: SQL[] = [eq(activityLog.orgId, orgId)];
   if (query.action !== undefined) where.push(eq(activityLog.action, query.action));
   if (query.objectType !== undefined) where.push(eq(activityLog.objectType, query.objectType));
   if (query.objectId !== undefined) where.push(eq(activityLog.objectId, query.objectId));
-  if (query.cursor !== undefined) where.push(lt(activityLog.seq, decodeCursor(query.cursor)));
+  if (query.cursor !== undefined) {
+    const after = decodeCursor(query.cursor);
+    where.push(or(lt(activityLog.createdAt, after.createdAt), and(eq(activityLog.createdAt, after.createdAt), lt(activityLog.id, after.id)))!);
+  }
   const rows = await deps.db
     .select({ row: activityLog, email: members.email, name: members.name })
     .from(activityLog)
     .leftJoin(members, eq(members.id, activityLog.memberId))
     .where(and(...where))
-    .orderBy(desc(activityLog.seq))
+    .orderBy(desc(activityLog.createdAt), desc(activityLog.id))
     .limit(limit + 1);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
@@ -99,7 +107,7 @@ export async function listActivity(deps: Deps, orgId: string, query: ActivityQue
       summary: row.summary,
       created_at: row.createdAt.toISOString(),
     })),
-    next_cursor: rows.length > limit && last ? encodeCursor(last.row.seq) : null,
+    next_cursor: rows.length > limit && last ? encodeCursor(last.row.createdAt, last.row.id) : null,
   };
 }
 

@@ -1,6 +1,6 @@
 // The admin activity log (src/activity, issue #9 item 4): who changed what in an org, and when.
 // Written only by src/activity/log.ts; rows older than ACTIVITY_RETENTION_DAYS are deleted by housekeeping.
-import { bigserial, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { orgs } from "./core.ts";
 
 export type ActivityActorKind = "member" | "token" | "customer" | "system";
@@ -8,9 +8,8 @@ export type ActivityActorKind = "member" | "token" | "customer" | "system";
 export const activityLog = pgTable(
   "activity_log",
   {
+    /** A UUIDv7 from src/activity/log.ts: time-ordered, so rows of one millisecond keep their order; no sequence to leak a count. */
     id: uuid("id").primaryKey().defaultRandom(),
-    /** Insertion order: the list's order and cursor (rows written in the same millisecond stay in order). */
-    seq: bigserial("seq", { mode: "number" }).notNull(),
     orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
     actorKind: text("actor_kind").$type<ActivityActorKind>().notNull(),
     /** The member, the OAuth token, the widget session or the system job that acted. */
@@ -27,5 +26,5 @@ export const activityLog = pgTable(
     summary: jsonb("summary").$type<Record<string, unknown>>().notNull().default({}),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
   },
-  (t) => [index("activity_log_org_seq_idx").on(t.orgId, t.seq), index("activity_log_created_idx").on(t.createdAt)],
+  (t) => [index("activity_log_org_created_id_idx").on(t.orgId, t.createdAt, t.id), index("activity_log_created_idx").on(t.createdAt)],
 );
