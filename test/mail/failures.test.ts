@@ -167,3 +167,27 @@ describe("crash and concurrency", () => {
     expect(new Set(got.map((m) => m.headers.get("message-id"))).size).toBe(80);
   }, 30_000);
 });
+
+describe("credentials from SMTP_URL", () => {
+  test("the URL's user and password authenticate; wrong ones are a temporary failure (our account, not the message)", async () => {
+    const secured = await startSmtp({ auth: { user: "mailer", pass: "s3cr@t" } });
+    try {
+      const c = await seriesFor(["auth@example.com"]);
+      const wrong = createSender(app.deps, { transport: smtpTransport({ smtpUrl: `smtp://mailer:nope@127.0.0.1:${secured.port}` }) });
+      await wrong.tick();
+      await wrong.stop();
+      const [pending] = await messages(c.id);
+      expect(pending).toMatchObject({ status: "pending", attempts: 1 });
+      expect(pending!.reason).toContain("authentication failed");
+      expect(pending!.reason).not.toContain("nope");
+      app.clock.advance(MAIL_RETRY_SCHEDULE[0] * 1000);
+      const right = createSender(app.deps, { transport: smtpTransport({ smtpUrl: `smtp://mailer:${encodeURIComponent("s3cr@t")}@127.0.0.1:${secured.port}` }) });
+      await right.tick();
+      await right.stop();
+      expect(secured.received.map((m) => m.to)).toEqual([["auth@example.com"]]);
+      expect((await messages(c.id))[0]).toMatchObject({ status: "sent", attempts: 2 });
+    } finally {
+      await secured.close();
+    }
+  });
+});

@@ -56,12 +56,20 @@ export function parseMail(raw: string): Pick<ReceivedMail, "headers" | "parts" |
   return { headers, parts, contentType };
 }
 
-/** `delayMs`: how long the server takes to accept each message (to catch a sender mid-batch). */
-export async function startSmtp(options: { delayMs?: number } = {}): Promise<TestSmtp> {
+/**
+ * `delayMs`: how long the server takes to accept each message (to catch a sender mid-batch).
+ * `auth`: the only credentials accepted (AUTH PLAIN/LOGIN over the plain connection), then required.
+ */
+export async function startSmtp(options: { delayMs?: number; auth?: { user: string; pass: string } } = {}): Promise<TestSmtp> {
   const received: ReceivedMail[] = [];
   const refusals = new Map<string, number[]>();
   const server = new SMTPServer({
-    authOptional: true,
+    authOptional: options.auth === undefined,
+    allowInsecureAuth: true,
+    onAuth(auth, _session, callback) {
+      if (options.auth && auth.username === options.auth.user && auth.password === options.auth.pass) return callback(null, { user: auth.username });
+      callback(Object.assign(new Error("invalid credentials"), { responseCode: 535 }));
+    },
     disabledCommands: ["STARTTLS"],
     logger: false,
     closeTimeout: 1000,
