@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { engine } from "../support/db.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
+import { ACCESS_CACHE_TTL_MS } from "../../src/oauth/token-cache.ts";
 import { SNAPSHOT_TTL_MS } from "../../src/tools/registry.ts";
 import { tokensFor } from "../support/oauth.ts";
 import { type RunningServer, startServer } from "../support/process.ts";
@@ -92,6 +93,25 @@ describe.skipIf(engine !== "postgres")("two instances on one PostgreSQL", () => 
       await Bun.sleep(10);
     }
     // Without the notification b would keep its snapshot until SNAPSHOT_TTL_MS after cachedAt.
-    expect(seenAfter).toBeLessThan(SNAPSHOT_TTL_MS / 3);
+    expect(seenAfter).toBeLessThan(SNAPSHOT_TTL_MS * 0.6);
+  }, 60_000);
+
+  test("an access token revoked through one instance is refused by the other through NOTIFY, long before its cache TTL", async () => {
+    const { accessToken, clientId } = await tokensFor(app, org, undefined, "203.0.113.83");
+    const [a, b] = servers as [RunningServer, RunningServer];
+    expect((await post(b, accessToken, { jsonrpc: "2.0", id: 1, method: "ping" })).res.status).toBe(200); // cached by b from now
+    const cachedAt = Date.now();
+    const revoked = await fetch(`${a.url}/api/mcp/oauth/revoke`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token: accessToken, client_id: clientId }) });
+    expect(revoked.status).toBe(200);
+    let refusedAfter = Infinity;
+    while (Date.now() - cachedAt < 5 * ACCESS_CACHE_TTL_MS) {
+      if ((await post(b, accessToken, { jsonrpc: "2.0", id: 2, method: "ping" })).res.status === 401) {
+        refusedAfter = Date.now() - cachedAt;
+        break;
+      }
+      await Bun.sleep(10);
+    }
+    // Without the notification b would accept the token until ACCESS_CACHE_TTL_MS after cachedAt.
+    expect(refusedAfter).toBeLessThan(ACCESS_CACHE_TTL_MS * 0.8);
   }, 60_000);
 });
