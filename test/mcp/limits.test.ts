@@ -6,6 +6,9 @@ import { createDoc } from "../../src/workspace/docs.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
 import { rpc, tokensFor } from "../support/oauth.ts";
 
+/** Tests that sign in or run the OAuth flow (argon2, a fresh org) on a loaded machine. */
+const SLOW_MS = 30_000;
+
 /** Setup (a fresh database, an org, a token through the OAuth flow) on a loaded machine. */
 const SETUP_MS = 30_000;
 
@@ -42,13 +45,13 @@ describe("per token", () => {
     // The next window starts afresh.
     app.clock.advance(60_000);
     expect((await rpc(app, token, { jsonrpc: "2.0", id: 63, method: "tools/list" })).res.status).toBe(200);
-  });
+  }, SLOW_MS);
 
   test("ping and other methods: 60 per minute", async () => {
     const token = (await tokensFor(app, org, undefined, "203.0.113.51")).accessToken;
     for (let i = 0; i < 60; i++) expect((await rpc(app, token, { jsonrpc: "2.0", id: i, method: "ping" })).res.status).toBe(200);
     expect((await rpc(app, token, { jsonrpc: "2.0", id: 60, method: "ping" })).res.status).toBe(429);
-  });
+  }, SLOW_MS);
 });
 
 describe("per org per action", () => {
@@ -66,7 +69,7 @@ describe("per org per action", () => {
     expect(fourth.body.error.message).toContain("search_docs is rate limited for this organisation");
     const other = await rpc(app, a, { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "read_doc", arguments: { id: crypto.randomUUID() } } });
     expect(other.body.error.code).toBe(-32601); // ran (not found), not rate limited
-  });
+  }, SLOW_MS);
 });
 
 describe("leased limiter: several processes on one database never grant more than the limit", () => {

@@ -9,6 +9,9 @@ import { bearerServer, type McpFixture } from "../support/mcp-servers.ts";
 import { rpc, tokensFor } from "../support/oauth.ts";
 import { api, connectOk, devApp, enableConnector, fixtures, type Org } from "../connectors/helpers.ts";
 
+/** Tests that sign in or run the OAuth flow (argon2, a fresh org) on a loaded machine. */
+const SLOW_MS = 30_000;
+
 /** Setup (a fresh database, an org, a token through the OAuth flow) on a loaded machine. */
 const SETUP_MS = 30_000;
 
@@ -43,7 +46,7 @@ describe("the next request on the same process sees the change", () => {
     expect((await api(app, auth).disconnect(created.id)).status).toBe(204);
     expect((await names()).filter((n) => n.startsWith("mcp.ryw."))).toEqual([]);
     expect((await call("mcp.ryw.secret_echo", { text: "hi" })).body.error.code).toBe(-32601);
-  });
+  }, SLOW_MS);
 
   test("toggle: switched off, the next call is refused; switched on, it runs", async () => {
     expect((await call("search_docs", { query: "x" })).body.result).toBeDefined();
@@ -65,7 +68,7 @@ describe("the next request on the same process sees the change", () => {
     expect((await call("mcp.flagged.secret_echo", { text: "hi" })).body.error.code).toBe(-32601);
     await setFeatureFlag(app.deps, org.org_id, systemActor("test"), "mcp_external_servers", true);
     expect(await names()).toContain("mcp.flagged.secret_echo");
-  });
+  }, SLOW_MS);
 
   test("revocation: a revoked access token is refused on the very next request", async () => {
     expect((await rpc(app, token, { jsonrpc: "2.0", id: 1, method: "ping" })).res.status).toBe(200); // cached as valid

@@ -11,6 +11,9 @@ import { createDoc } from "../../src/workspace/docs.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 import { rpc, tokensFor } from "../support/oauth.ts";
 
+/** Tests that sign in or run the OAuth flow (argon2, a fresh org) on a loaded machine. */
+const SLOW_MS = 30_000;
+
 /** Setup (a fresh database, an org, a token through the OAuth flow) on a loaded machine. */
 const SETUP_MS = 30_000;
 
@@ -294,7 +297,7 @@ describe("-32002 reasons, each with its own message", () => {
     expect(disabled.body.error.code).toBe(-32002);
     expect(disabled.body.error.message).toContain("agent is disabled");
     expect((await rpc(app, token, { jsonrpc: "2.0", id: 6, method: "tools/list" })).body.result.tools).toEqual([]);
-  });
+  }, SLOW_MS);
 
   test("a member removed from the org loses access within the verified-token cache's life", async () => {
     const o = await seedOrg(app);
@@ -303,5 +306,5 @@ describe("-32002 reasons, each with its own message", () => {
     await app.deps.db.delete(memberships).where(eq(memberships.orgId, o.org_id));
     app.clock.advance(ACCESS_CACHE_TTL_MS);
     expect((await rpc(app, token, { jsonrpc: "2.0", id: 1, method: "ping" })).res.status).toBe(401);
-  });
+  }, SLOW_MS);
 });

@@ -14,6 +14,9 @@ import { createDoc } from "../../src/workspace/docs.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 import { rpc, tokensFor } from "../support/oauth.ts";
 
+/** Tests that sign in or run the OAuth flow (argon2, a fresh org) on a loaded machine. */
+const SLOW_MS = 30_000;
+
 /** Setup (a fresh database, an org, a token through the OAuth flow) on a loaded machine. */
 const SETUP_MS = 30_000;
 
@@ -152,7 +155,7 @@ describe("channels", () => {
     expect(JSON.stringify(result.value)).toContain("Hours");
     const [row] = await app.deps.db.select().from(actionExecutions).where(eq(actionExecutions.orgId, o.org_id));
     expect(row).toMatchObject({ channel: "chat", actorKind: "customer", actorId: "s-1", clientId: null, memberId: null, agentId: o.agent_id, outcome: "ok" });
-  });
+  }, SLOW_MS);
 
   test("a destructive tool runs in chat only when the agent's toggle is switched on explicitly", async () => {
     const o = await seedOrg(app);
@@ -171,7 +174,7 @@ describe("channels", () => {
     const on = await app.request(`/api/agents/${o.agent_id}/actions`, { method: "PATCH", json: { enable: ["custom.refund"] }, headers: { authorization: `Bearer ${session}` } });
     expect(on.status).toBe(200);
     expect((await app.deps.tools.list(scope)).map((t) => t.name)).toContain("custom.refund");
-  });
+  }, SLOW_MS);
 
   test("a call may name an agent of the org; another org's agent acts as none", async () => {
     const a = await seedOrg(app);
@@ -181,7 +184,7 @@ describe("channels", () => {
     expect(await app.deps.tools.list(scope(b.agent_id))).toEqual([]);
     const refused = (await app.deps.tools.call(scope(b.agent_id), "search_docs", { query: "x" }).catch((e: unknown) => e)) as AppError;
     expect(refused).toMatchObject({ status: 403, reason: "agent" });
-  });
+  }, SLOW_MS);
 });
 
 describe("every failure is one AppError", () => {

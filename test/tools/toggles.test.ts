@@ -4,6 +4,9 @@ import { eq } from "drizzle-orm";
 import { memberships } from "../../src/db/schema/index.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 
+/** Tests that sign in or run the OAuth flow (argon2, a fresh org) on a loaded machine. */
+const SLOW_MS = 30_000;
+
 /** Setup (a fresh database, an org, a token through the OAuth flow) on a loaded machine. */
 const SETUP_MS = 30_000;
 
@@ -55,5 +58,5 @@ describe("agent actions", () => {
     const viewer = { authorization: `Bearer ${await signIn(app, other.admin_email, other.password)}` };
     expect((await app.request(`/api/agents/${other.agent_id}/actions`, { headers: viewer })).status).toBe(200);
     expect((await app.request(`/api/agents/${other.agent_id}/actions`, { method: "PATCH", json: { disable: ["search_docs"] }, headers: viewer })).status).toBe(403);
-  });
+  }, SLOW_MS);
 });
