@@ -512,7 +512,16 @@ function nextStep(steps: CampaignStep[], sent: Set<string>, after = -1): { step:
  * so concurrent senders take different ones) and queues each due step as one outbox row with its
  * rendered message. Returns how many messages were queued.
  */
-export async function queueDueSteps(deps: Deps, limit = 100): Promise<number> {
+export async function queueDueSteps(deps: Deps, batch = 100): Promise<number> {
+  let queued = 0;
+  for (;;) {
+    const { claimed, messages } = await queueDueBatch(deps, batch);
+    queued += messages;
+    if (claimed < batch) return queued;
+  }
+}
+
+async function queueDueBatch(deps: Deps, limit: number): Promise<{ claimed: number; messages: number }> {
   const now = deps.now();
   const due = deps.db
     .select({ id: campaignEnrolments.id })
@@ -527,9 +536,9 @@ export async function queueDueSteps(deps: Deps, limit = 100): Promise<number> {
     .set({ wakeAt: new Date(now.getTime() + ENROLMENT_LEASE_MS) })
     .where(inArray(campaignEnrolments.id, due))
     .returning();
-  let queued = 0;
-  for (const enrolment of claimed) queued += await advanceEnrolment(deps, enrolment);
-  return queued;
+  let messages = 0;
+  for (const enrolment of claimed) messages += await advanceEnrolment(deps, enrolment);
+  return { claimed: claimed.length, messages };
 }
 
 async function advanceEnrolment(deps: Deps, claimed: Enrolment): Promise<number> {

@@ -48,7 +48,7 @@ export function createSender(deps: Deps, options: SenderOptions = {}): Sender {
   const batch = options.batch ?? 20;
   const tick = async () => {
     await sweepDueAudiences(deps);
-    while ((await queueDueSteps(deps)) > 0);
+    await queueDueSteps(deps);
     while ((await deliverDue(deps, handlers, { batch })) === batch);
   };
   const timers = options.timers ?? realLoopTimers;
