@@ -1,5 +1,5 @@
 // Read-your-writes (issue #10 item 4, must-show 3): after each kind of change — connector delete,
-// toggle, flag, revocation — the very next request on the same process sees it. The clock never
+// toggle, flag, agent, revocation — the very next request on the same process sees it. The clock never
 // moves here: no snapshot or token-cache TTL can be what makes these pass.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { systemActor } from "../../src/activity/actor.ts";
@@ -68,6 +68,19 @@ describe("the next request on the same process sees the change", () => {
     expect((await call("mcp.flagged.secret_echo", { text: "hi" })).body.error.code).toBe(-32601);
     await setFeatureFlag(app.deps, org.org_id, systemActor("test"), "mcp_external_servers", true);
     expect(await names()).toContain("mcp.flagged.secret_echo");
+  }, SLOW_MS);
+
+  test("agent: activating another agent switches to its toggles at once", async () => {
+    const off = await app.request(`/api/agents/${org.agent_id}/actions`, { method: "PATCH", json: { disable: ["read_doc"] }, headers: auth });
+    expect(off.status).toBe(200);
+    expect(await names()).not.toContain("read_doc");
+    const created = await app.request("/api/agents", { json: { name: "Second" }, headers: auth });
+    expect(created.status).toBe(201);
+    const second = (await created.json()) as { id: string };
+    expect((await app.request(`/api/agents/${second.id}/activate`, { method: "POST", headers: auth })).status).toBe(200);
+    expect(await names()).toContain("read_doc"); // the new active agent has its defaults
+    expect((await app.request(`/api/agents/${org.agent_id}/activate`, { method: "POST", headers: auth })).status).toBe(200);
+    expect(await names()).not.toContain("read_doc");
   }, SLOW_MS);
 
   test("revocation: a revoked access token is refused on the very next request", async () => {
