@@ -304,8 +304,15 @@ describe("hostile input on every registered route", () => {
     expect(bad).toEqual([]);
   });
 
-  test(`every answer within ${HOSTILE_RESPONSE_BOUND_MS} ms`, () => {
-    const slow = results.filter((r) => r.ms > HOSTILE_RESPONSE_BOUND_MS).map((r) => `${Math.round(r.ms)} ms ${r.c.route} [${r.c.label}]`);
+  test(`every answer within ${HOSTILE_RESPONSE_BOUND_MS} ms`, async () => {
+    // As for /healthz below: a slow answer is timed once more alone; only a repeat fails.
+    const slow: string[] = [];
+    for (const r of results.filter((r) => r.ms > HOSTILE_RESPONSE_BOUND_MS)) {
+      const started = performance.now();
+      await (await fetch(`${app.url}${r.c.path}`, { method: r.c.method, headers: r.c.headers, body: r.c.body, redirect: "manual" })).arrayBuffer();
+      const again = performance.now() - started;
+      if (again > HOSTILE_RESPONSE_BOUND_MS) slow.push(`${r.c.route} [${r.c.label}]: ${Math.round(r.ms)} ms, then ${Math.round(again)} ms`);
+    }
     expect(slow).toEqual([]);
   });
 
