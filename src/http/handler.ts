@@ -38,6 +38,8 @@ export function isLoopbackHostname(hostname: string): boolean {
 export function misdirectedHost(request: Request, baseUrl: URL): string | null {
   if (!isLoopbackHostname(baseUrl.hostname)) return null;
   const header = request.headers.get("host");
+  // RFC 9110 §7.2: uri-host [":" port]. Anything else (userinfo, paths) is refused, not parsed.
+  if (header !== null && !HOST_HEADER.test(header)) return header;
   let hostname: string;
   try {
     hostname = header ? new URL(`http://${header}`).hostname : new URL(request.url).hostname;
@@ -47,6 +49,7 @@ export function misdirectedHost(request: Request, baseUrl: URL): string | null {
   return hostname === baseUrl.hostname || isLoopbackHostname(hostname) ? null : hostname;
 }
 
+const HOST_HEADER = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 const PATH_CONTROL = /%[01][0-9a-f]|%7f|[\x00-\x1f\x7f]/i;
 const QUERY_CONTROL = /%(0[0-8bcef]|1[0-9a-f])|[\x00-\x08\x0b\x0c\x0e-\x1f]/i;
 

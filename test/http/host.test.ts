@@ -35,6 +35,13 @@ describe("Host check while BASE_URL is loopback (http://localhost:3000)", () => 
     expect(body.error.request_id).toBe(res.headers.get("x-request-id")!);
   });
 
+  test("a Host header that is not host[:port] is refused, not parsed (userinfo, paths)", async () => {
+    for (const host of ["evil.example.com@localhost:3000", "localhost:3000/x", "localhost:abc", "evil.example.com\\@localhost"]) {
+      const res = await app.handle(new Request("http://localhost:3000/healthz", { headers: { host } }));
+      expect([host, res.status]).toEqual([host, 421]);
+    }
+  });
+
   test("a LAN address is refused too, with the hint", async () => {
     const res = await withHost("192.168.1.20:3000");
     expect(res.status).toBe(421);
