@@ -6,6 +6,7 @@ import type { FieldCipher } from "./crypto/fields.ts";
 import type { Database, Db } from "./db/client.ts";
 import { createInvalidation, type Invalidation } from "./invalidation.ts";
 import type { Logger } from "./log.ts";
+import { createPasswordHasher, type PasswordHasher } from "./kit/passwords.ts";
 import { createSingleFlight, type SingleFlight } from "./kit/single-flight.ts";
 import type { Timers } from "./kit/timers.ts";
 import type { GuardOptions } from "./net/guard.ts";
@@ -24,6 +25,8 @@ export interface Deps {
   now: () => Date;
   /** How outbound requests to tenant-supplied URLs are checked (src/net/guard.ts); tests inject a resolver. */
   guard: GuardOptions;
+  /** argon2id for member passwords (src/kit/passwords.ts); tests inject cheap parameters. */
+  passwords: PasswordHasher;
   /** Deadlines of outbound work (connector discovery and calls); tests fire them by moving the clock. */
   timers: Timers;
   /** Connector OAuth refreshes in flight, so parallel calls that met a 401 share one refresh (src/connectors/credentials.ts). */
@@ -41,17 +44,19 @@ export interface Deps {
 }
 
 /** What the caller supplies; everything stateful is built here. */
-export type DepsInput = Omit<Deps, "connectorRefreshes" | "limiter" | "tools" | "accessTokens" | "invalidation" | "chat"> & {
+export type DepsInput = Omit<Deps, "connectorRefreshes" | "limiter" | "tools" | "accessTokens" | "invalidation" | "chat" | "passwords"> & {
+  /** Bun's argon2id defaults unless given. */
+  passwords?: PasswordHasher;
   /** LISTEN of the database (src/db/client.ts), so other instances' changes reach this one. */
   listen?: Database["listen"];
 };
 
 export async function buildDeps(input: DepsInput): Promise<Deps> {
-  const { listen, ...base } = input;
+  const { listen, passwords, ...base } = input;
   const invalidation = createInvalidation({ db: base.db, log: base.log, listen });
   const limiter = createLeasedLimiter(base.db);
   // The runtime and the verifier read `deps` when called, never while being built: complete it below.
-  const deps = { ...base, connectorRefreshes: createSingleFlight<Record<string, string>>(), limiter, invalidation, chat: createChatState() } as unknown as Deps;
+  const deps = { ...base, passwords: passwords ?? createPasswordHasher(), connectorRefreshes: createSingleFlight<Record<string, string>>(), limiter, invalidation, chat: createChatState() } as unknown as Deps;
   deps.tools = createToolRuntime(deps, { providers: toolProviders, limiter, invalidation });
   deps.accessTokens = createAccessVerifier(deps, invalidation);
   await invalidation.start();

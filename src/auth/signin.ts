@@ -18,13 +18,6 @@ export const SIGNIN_LIMITS = {
   perIp: { limit: 20, windowSeconds: 15 * 60 } satisfies WindowLimit,
 };
 
-/**
- * An argon2id hash (Bun's defaults, as every member's: m=65536, t=2, p=1) of a random password
- * that was thrown away, verified against for unknown accounts: the same work as a real check.
- * A constant rather than a hash made at start-up, so no module holds state (issue #9).
- */
-const DUMMY_HASH = "$argon2id$v=19$m=65536,t=2,p=1$nqXKyJeOTh4e7UwVbRnaoDcecag+3hLdbwJHWOrgZL8$v0APTJxtFq46TgLSdKruaPqB2Oq4H8FpOLhvLxMP5Fo";
-
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
@@ -54,7 +47,8 @@ export async function checkPassword(deps: Deps, input: { email: string; password
     .select({ id: members.id, email: members.email, name: members.name, passwordHash: members.passwordHash })
     .from(members)
     .where(eq(members.email, email));
-  const ok = await Bun.password.verify(input.password, member?.passwordHash ?? DUMMY_HASH);
+  // An unknown account is checked against a hash with the same parameters: the same work (deps.passwords).
+  const ok = await deps.passwords.verify(input.password, member?.passwordHash ?? (await deps.passwords.dummy()));
   if (!member || !ok) throw new SignInFailed();
   await Promise.all(keys.map((k) => deps.limiter.refund(k.key, k.limit, now)));
   return { id: member.id, email: member.email, name: member.name };

@@ -61,9 +61,9 @@ export async function createOrg(deps: Deps, input: CreateOrgInput): Promise<Crea
   const [existing] = await deps.db.select().from(members).where(eq(members.email, email));
   // An existing member becomes admin of the new org too, but only by proving their password:
   // `org create` must not be a way to take over someone's account.
-  if (existing && !(await Bun.password.verify(input.adminPassword, existing.passwordHash)))
+  if (existing && !(await deps.passwords.verify(input.adminPassword, existing.passwordHash)))
     throw new AppError(409, "member_exists", `A member with email ${email} exists and the password given is not theirs.`);
-  const passwordHash = existing ? undefined : await Bun.password.hash(input.adminPassword, { algorithm: "argon2id" });
+  const passwordHash = existing ? undefined : await deps.passwords.hash(input.adminPassword);
 
   const orgId = crypto.randomUUID();
   const identitySecret = randomBytes(32).toString("base64url");

@@ -6,6 +6,7 @@ import { type Config, loadConfig } from "../../src/config.ts";
 import { createFieldCipher } from "../../src/crypto/fields.ts";
 import { buildDeps, type Deps } from "../../src/deps.ts";
 import type { Handler } from "../../src/http/handler.ts";
+import { createPasswordHasher } from "../../src/kit/passwords.ts";
 import type { Timers } from "../../src/kit/timers.ts";
 import { createLogger } from "../../src/log.ts";
 import { createOrg, type CreatedOrg } from "../../src/orgs/service.ts";
@@ -87,6 +88,9 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   };
   const deps = await buildDeps({
     config,
+    // argon2id at 1 MiB and one pass: the suite hashes and verifies hundreds of passwords; the cost
+    // itself is not under test (processes the tests spawn keep the real parameters).
+    passwords: createPasswordHasher({ memoryCost: 1024, timeCost: 1 }),
     db: database.db,
     listen: database.listen,
     cipher: createFieldCipher(config.secretKey!),
