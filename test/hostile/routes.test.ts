@@ -44,6 +44,7 @@ let sessionToken: string;
 /** For the routes that end a session (sign-out): the main session must survive the whole run. */
 let throwawayToken: string;
 let mcpToken: string;
+let widgetKey: string;
 let orgId: string;
 let routes: Route[];
 const results: { c: Case; status: number; ms: number; text: string; at: number }[] = [];
@@ -98,6 +99,8 @@ function concretePath(path: string, param: string = crypto.randomUUID()): string
 function authFor(path: string): Record<string, string> {
   if (path === "/api/mcp") return { authorization: `Bearer ${mcpToken}`, accept: "application/json, text/event-stream" };
   if (path === "/api/auth/session" || path === "/signout") return { authorization: `Bearer ${throwawayToken}` };
+  // The widget SDK's public API authenticates with the org's publishable key.
+  if (path.startsWith("/api/sdk/")) return { authorization: `Bearer ${widgetKey}` };
   return { authorization: `Bearer ${sessionToken}` };
 }
 
@@ -248,6 +251,7 @@ beforeAll(async () => {
   app = await serveTestApp();
   const org = await seedOrg(app);
   orgId = org.org_id;
+  widgetKey = org.widget_key;
   sessionToken = await signIn(app, org.admin_email, org.password);
   throwawayToken = await signIn(app, org.admin_email, org.password);
   mcpToken = (await tokensFor(app, org, "docs:read data:read data:write actions:read actions:write")).accessToken;
