@@ -2,7 +2,7 @@
 // the passage that holds the answer, with a score, from published docs of the org only.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chunkDoc, KNOWLEDGE, retrieve } from "../../src/agents/pipeline/knowledge.ts";
-import { createDoc } from "../../src/workspace/docs.ts";
+import { createDoc, updateDoc } from "../../src/workspace/docs.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
 
 const filler = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `${topic} paragraph ${i}: ${"lorem ipsum dolor sit amet ".repeat(8).trim()}.`).join("\n\n");
@@ -69,6 +69,14 @@ describe("retrieve", () => {
   test("only published documents of the org", async () => {
     const passages = await retrieve(app.deps, orgId, "returns parcel pigeon free forever");
     expect(passages.every((p) => p.title === "Shipping handbook")).toBe(true);
+  });
+
+  test("an edited document is cut again: the cache is per document version", async () => {
+    const doc = await createDoc(app.deps, orgId, { title: "Gift cards", body: "Gift cards never expire." });
+    expect((await retrieve(app.deps, orgId, "Do gift cards expire?"))[0]!.text).toBe("Gift cards never expire.");
+    app.clock.advance(1000);
+    await updateDoc(app.deps, orgId, doc.id, { body: "Gift cards expire after five years." });
+    expect((await retrieve(app.deps, orgId, "Do gift cards expire?"))[0]!.text).toBe("Gift cards expire after five years.");
   });
 
   test("nothing for a question the base does not cover", async () => {

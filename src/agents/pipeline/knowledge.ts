@@ -13,8 +13,9 @@
 // Passages are cached per document version (id + updated_at) in deps.chat, so a popular article is cut once.
 import { and, eq, inArray } from "drizzle-orm";
 import { docs } from "../../db/schema/index.ts";
+import type { CachedPassage } from "../../conversations/state.ts";
 import type { Deps } from "../../deps.ts";
-import { coverage } from "../llm/builtin.ts";
+import { stem, terms } from "../llm/builtin.ts";
 import type { Passage } from "../llm/types.ts";
 import { searchDocs } from "../../workspace/docs.ts";
 
@@ -70,7 +71,7 @@ export function chunkDoc(body: string, max: number = KNOWLEDGE.passageChars): st
   return passages;
 }
 
-function cachedChunks(cache: Map<string, string[]>, key: string, body: () => string): string[] {
+function cachedPassages(cache: Map<string, CachedPassage[]>, key: string, title: string, body: () => string): CachedPassage[] {
   const hit = cache.get(key);
   if (hit) {
     // Least recently used goes first: re-insert on use.
@@ -78,32 +79,50 @@ function cachedChunks(cache: Map<string, string[]>, key: string, body: () => str
     cache.set(key, hit);
     return hit;
   }
-  const chunks = chunkDoc(body());
-  cache.set(key, chunks);
+  const passages = chunkDoc(body()).map((text) => ({ text, stems: stemsOf(`${title}\n${text}`) }));
+  cache.set(key, passages);
   if (cache.size > KNOWLEDGE.cacheEntries) cache.delete(cache.keys().next().value!);
-  return chunks;
+  return passages;
 }
 
+/** The stemmed words of a text, as the builtin provider's `coverage` compares them. */
+function stemsOf(text: string): Set<string> {
+  return new Set((text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).map(stem));
+}
+
+/** A retrieved passage and its coverage of the question (the share of its content terms it holds). */
+export type ScoredPassage = Passage & { coverage: number };
+
 /** The best passages of the org's published docs for `question`, best first. */
-export async function retrieve(deps: Deps, orgId: string, question: string): Promise<Passage[]> {
+export async function retrieve(deps: Deps, orgId: string, question: string): Promise<ScoredPassage[]> {
+  // A message without content terms (a greeting, thanks) has nothing to look up.
+  const wanted = terms(question);
+  if (wanted.length === 0) return [];
   const hits = await searchDocs(deps, orgId, question.slice(0, 2000), KNOWLEDGE.docs);
   if (hits.length === 0) return [];
+  const cache = deps.chat.passages;
   const rows = await deps.db
-    .select({ id: docs.id, title: docs.title, url: docs.url, body: docs.body, updatedAt: docs.updatedAt })
+    .select({ id: docs.id, title: docs.title, url: docs.url, updatedAt: docs.updatedAt })
     .from(docs)
     .where(and(eq(docs.orgId, orgId), eq(docs.status, "published"), inArray(docs.id, hits.map((h) => h.id))));
+  const keyOf = (r: (typeof rows)[number]) => `${r.id}:${r.updatedAt.getTime()}`;
+  // Bodies are read only for document versions not cut yet.
+  const missing = rows.filter((r) => !cache.has(keyOf(r))).map((r) => r.id);
+  const bodies = new Map<string, string>();
+  if (missing.length > 0)
+    for (const r of await deps.db.select({ id: docs.id, body: docs.body }).from(docs).where(and(eq(docs.orgId, orgId), inArray(docs.id, missing)))) bodies.set(r.id, r.body);
   const byId = new Map(rows.map((r) => [r.id, r]));
   const best = Math.max(...hits.map((h) => h.score), Number.EPSILON);
-  const scored: Passage[] = [];
+  const scored: ScoredPassage[] = [];
   for (const hit of hits) {
     const doc = byId.get(hit.id);
     if (!doc) continue;
     const rank = hit.score / best;
     const title = doc.title.replace(/\x1e/g, "");
-    const passages = cachedChunks(deps.chat.passages, `${doc.id}:${doc.updatedAt.getTime()}`, () => doc.body)
-      .map((text) => ({ text, covered: coverage(question, `${title}\n${text}`) }))
+    const passages = cachedPassages(cache, keyOf(doc), title, () => bodies.get(doc.id) ?? "")
+      .map((p) => ({ text: p.text, covered: wanted.filter((t) => p.stems.has(t)).length / wanted.length }))
       .filter((p) => p.covered > 0)
-      .map((p) => ({ docId: doc.id, title, url: doc.url, text: p.text, score: round(0.7 * p.covered + 0.3 * rank) }))
+      .map((p) => ({ docId: doc.id, title, url: doc.url, text: p.text, coverage: p.covered, score: round(0.7 * p.covered + 0.3 * rank) }))
       .sort((a, b) => b.score - a.score)
       .slice(0, KNOWLEDGE.perDoc);
     scored.push(...passages);
@@ -114,6 +133,6 @@ export async function retrieve(deps: Deps, orgId: string, question: string): Pro
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
 /** The knowledge coverage of an answer: the best passage's share of the question's terms (0–1). */
-export function knowledgeCoverage(question: string, passages: readonly Passage[]): number {
-  return passages.reduce((best, p) => Math.max(best, coverage(question, `${p.title}\n${p.text}`)), 0);
+export function knowledgeCoverage(passages: readonly ScoredPassage[]): number {
+  return passages.reduce((best, p) => Math.max(best, p.coverage), 0);
 }

@@ -14,7 +14,7 @@ import { createTicket, type InboxActor } from "../../inbox/tickets.ts";
 import type { CallScope } from "../../tools/runtime.ts";
 import type { ToolDefinition } from "../../tools/types.ts";
 import { boundCustomerOf, type EndUser } from "../../workspace/customers.ts";
-import { COVERAGE_THRESHOLD, coverage } from "../llm/builtin.ts";
+import { COVERAGE_THRESHOLD } from "../llm/builtin.ts";
 import { providerFor } from "../llm/provider.ts";
 import { type Agent, getAgent, listAgents } from "../service.ts";
 import { answer } from "./answer.ts";
@@ -200,7 +200,7 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, sink: ChatSink, de
   // 4. Confidence and escalation.
   const frustrated = frustrationIn(turn.behavior, turn.message);
   const confidence = confidenceOf({
-    coverage: knowledgeCoverage(turn.message, passages),
+    coverage: knowledgeCoverage(passages),
     question: turn.message,
     toolCalls: result.toolCalls,
     toolFailures: result.toolFailures,
@@ -249,7 +249,7 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, sink: ChatSink, de
       seen.add(s.doc_id);
       sources.push(s);
     };
-    for (const p of passages) if (coverage(turn.message, `${p.title}\n${p.text}`) >= COVERAGE_THRESHOLD) add({ doc_id: p.docId, title: p.title, url: p.url });
+    for (const p of passages) if (p.coverage >= COVERAGE_THRESHOLD) add({ doc_id: p.docId, title: p.title, url: p.url });
     for (const s of result.toolSources) add(s);
   }
   return { text, agentId: agent.id, actions, sources, confidence, routing: null, ticketId };
