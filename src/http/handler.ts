@@ -11,6 +11,7 @@
 import type { Server } from "bun";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
+import { html, page } from "../web/html.ts";
 import { setRequestMeta } from "./request-meta.ts";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -64,7 +65,7 @@ export function createHandler(
     const id = given && REQUEST_ID.test(given) ? given : crypto.randomUUID();
     setRequestMeta(request, { id, ip: clientIp(request, server, options.trustProxy), server });
     const refused = refusal(request, baseUrl);
-    const response = refused ? refused.toResponse(id) : await fetch(request);
+    const response = refused ? answerRefusal(refused, request, id, baseUrl) : await fetch(request);
     response.headers.set("x-request-id", id);
     // @elysiajs/cors marks every response `Vary: *`, which forbids any cache from reusing it
     // (RFC 9111 §4.1) and so voids `Cache-Control: public` on discovery documents. With
@@ -80,6 +81,14 @@ export function createHandler(
     });
     return response;
   };
+}
+
+/** A browser asking for a page on the wrong address gets a page that links to the right one. */
+function answerRefusal(refused: AppError, request: Request, id: string, baseUrl: URL | null): Response {
+  if (refused.status !== 421 || !baseUrl || !request.headers.get("accept")?.includes("text/html")) return refused.toResponse(id);
+  return page("Wrong address", html`<h1>Wrong address</h1>
+<p class="error" role="alert">${refused.message}</p>
+<p><a href="${baseUrl.origin}/">Continue to ${baseUrl.origin}</a></p>`, { status: 421 });
 }
 
 function refusal(request: Request, baseUrl: URL | null): AppError | null {

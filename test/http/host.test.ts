@@ -35,6 +35,15 @@ describe("Host check while BASE_URL is loopback (http://localhost:3000)", () => 
     expect(body.error.request_id).toBe(res.headers.get("x-request-id")!);
   });
 
+  test("a browser asking for a page on a LAN address gets a page naming and linking the expected origin", async () => {
+    const res = await app.handle(new Request("http://192.168.1.20:3000/signin", { headers: { host: "192.168.1.20:3000", accept: "text/html,application/xhtml+xml" } }));
+    expect(res.status).toBe(421);
+    expect(res.headers.get("content-type")).toContain("text/html");
+    const page = await res.text();
+    expect(page).toContain("localhost:3000 (its BASE_URL)");
+    expect(page).toContain('href="http://localhost:3000/"');
+  });
+
   test("a Host header that is not host[:port] is refused, not parsed (userinfo, paths)", async () => {
     for (const host of ["evil.example.com@localhost:3000", "localhost:3000/x", "localhost:abc", "evil.example.com\\@localhost"]) {
       const res = await app.handle(new Request("http://localhost:3000/healthz", { headers: { host } }));
