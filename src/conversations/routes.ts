@@ -4,6 +4,7 @@ import { Elysia, t } from "elysia";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { customerSummary, customersByIds } from "../inbox/customers.ts";
 import { CONVERSATION_LIMITS, conversationView, listConversations, readConversation } from "./dashboard.ts";
 
 const Id = t.String({ minLength: 1, maxLength: 64 });
@@ -31,7 +32,14 @@ export function conversationRoutes(deps: Deps) {
           cursor: query.cursor,
           limit: query.limit,
         });
-        return { conversations: page.conversations.map(conversationView), ...(page.nextCursor ? { next_cursor: page.nextCursor } : {}) };
+        const customers = await customersByIds(deps, orgId, page.conversations.map((c) => c.endUserId));
+        return {
+          conversations: page.conversations.map((c) => {
+            const customer = c.endUserId ? customers.get(c.endUserId) : undefined;
+            return { ...conversationView(c), customer: customer ? customerSummary(customer) : null };
+          }),
+          ...(page.nextCursor ? { next_cursor: page.nextCursor } : {}),
+        };
       },
       {
         query: t.Object({
@@ -49,7 +57,10 @@ export function conversationRoutes(deps: Deps) {
       "/api/conversations/:id",
       async ({ params, request }) => {
         const { orgId } = await requireMember(deps, request, "inbox:view");
-        return readConversation(deps, orgId, params.id);
+        const conversation = await readConversation(deps, orgId, params.id);
+        const customers = await customersByIds(deps, orgId, [conversation.customer_id]);
+        const customer = conversation.customer_id ? customers.get(conversation.customer_id) : undefined;
+        return { ...conversation, customer: customer ? customerSummary(customer) : null };
       },
       { params: t.Object({ id: Id }) },
     );

@@ -58,6 +58,8 @@ describe("GET /api/conversations", () => {
     expect(body.conversations.map((c: any) => c.id)).toEqual(await Promise.all(["bob", "second", "anon", "ann2", "ann1"].map((k) => idOf(sessions[k]!))));
     expect(body.next_cursor).toBeUndefined();
     expect(body.conversations[0]).toMatchObject({ customer_id: expect.any(String), anonymous: false, agent_id: org.agent_id, mode: "chat", routed: false, message_count: 2 });
+    expect(body.conversations[0].customer).toMatchObject({ id: body.conversations[0].customer_id, external_id: "bob" });
+    expect(body.conversations[2]).toMatchObject({ anonymous: true, customer_id: null, customer: null });
     expect(JSON.stringify(body)).not.toContain(sessions.bob!);
   });
 
