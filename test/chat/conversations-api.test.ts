@@ -132,3 +132,15 @@ test("escalation: a second low-confidence answer in a row opens a ticket and mar
   const ticket = (await (await get(`/api/tickets/${body.actions[0].ticket_id}`)).json()) as any;
   expect(ticket.messages[0].body).toContain("What is the capital of Peru?");
 });
+
+test("escalation: frustration in behavior_context with a low-confidence answer opens a high-priority ticket at once", async () => {
+  const body = await chatJson(app, org, { message: "Why is the export button greyed out?", user_id: "frustrated", behavior_context: "page_view /export; rage_click #export x6; error_click #export" });
+  expect(body.confidence).toBeLessThan(0.5);
+  const [action] = body.actions;
+  expect(action).toMatchObject({ type: "ticket_created", reason: "escalation" });
+  const ticket = (await (await get(`/api/tickets/${action.ticket_id}`)).json()) as any;
+  expect(ticket.priority).toBe("high");
+  // The same question without frustration only offers a person.
+  const calm = await chatJson(app, org, { message: "Why is the export button greyed out?", user_id: "calm" });
+  expect(calm.actions).toEqual([{ type: "offer_person", label: expect.any(String) }]);
+});
