@@ -6,9 +6,10 @@ import { dataTools } from "./families/data.ts";
 import { docsTools } from "./families/docs.ts";
 import { automationTools } from "./families/automation.ts";
 import { inboxTools } from "./families/inbox.ts";
+import { setupTools } from "./families/setup.ts";
 import type { ToolDefinition, ToolProvider } from "./types.ts";
 
 /** Built-in families: the same tools for every org (feature flags and toggles still apply). */
-export const families: readonly (readonly ToolDefinition[])[] = [docsTools, dataTools, inboxTools, automationTools];
+export const families: readonly (readonly ToolDefinition[])[] = [docsTools, dataTools, inboxTools, automationTools, setupTools];
 
 export const toolProviders: readonly ToolProvider[] = [async () => families.flat(), customActionTools, connectorTools];

@@ -31,7 +31,7 @@ beforeAll(async () => {
     async fetch(request) {
       const path = new URL(request.url).pathname;
       requested.push(path);
-      const typed = (body: string | Uint8Array, type: string) => new Response(body, { headers: { "content-type": type } });
+      const typed = (body: string | Uint8Array, type: string) => new Response(body as BodyInit, { headers: { "content-type": type } });
       switch (path) {
         case "/returns":
           return typed(PAGE, "text/html; charset=utf-8");
