@@ -2,13 +2,20 @@
 // PGlite's WASM and data files and the migrations are imported as embedded files
 // (src/db/pglite-assets.ts, src/db/migrations/index.ts), so the binary starts on an empty
 // directory with nothing beside it. BUILD_TARGET picks another platform, e.g. bun-linux-arm64.
+// The widget (/widget.js) is bundled first (scripts/build-widget.ts) and embedded the same way:
+// a second entrypoint imports it `with { type: "file" }`, which puts it in Bun.embeddedFiles,
+// where src/web/widget/bundle.ts finds it.
 import { join } from "node:path";
+import { buildWidgetFile } from "./build-widget.ts";
 
 const root = join(import.meta.dir, "..");
 
 export async function buildBinary(outfile = join(root, "dist/svc-agents")): Promise<string> {
   const target = process.env.BUILD_TARGET ? [`--target=${process.env.BUILD_TARGET}`] : [];
-  const proc = Bun.spawn([process.execPath, "build", "--compile", "--minify-syntax", ...target, join(root, "src/main.ts"), "--outfile", outfile], {
+  await buildWidgetFile(join(root, "dist/svc-widget.js"));
+  const embed = join(root, "dist/widget-embed.ts");
+  await Bun.write(embed, `import file from "./svc-widget.js" with { type: "file" };\nexport default file;\n`);
+  const proc = Bun.spawn([process.execPath, "build", "--compile", "--minify-syntax", ...target, join(root, "src/main.ts"), embed, "--outfile", outfile], {
     cwd: root,
     stdout: "pipe",
     stderr: "pipe",

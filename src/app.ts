@@ -24,6 +24,7 @@ import { oauthRoutes } from "./oauth/routes.ts";
 import { toggleRoutes } from "./tools/routes.ts";
 import { docsRoutes } from "./workspace/docs-routes.ts";
 import { stylesheet } from "./web/html.ts";
+import { widgetRoutes } from "./web/widget/routes.ts";
 
 export function createApp(deps: Deps) {
   return new Elysia()
@@ -61,7 +62,8 @@ export function createApp(deps: Deps) {
     .use(conversationRoutes(deps))
     .use(campaignRoutes(deps))
     .use(seriesRoutes(deps))
-    .use(unsubscribeRoutes(deps));
+    .use(unsubscribeRoutes(deps))
+    .use(widgetRoutes(deps));
 }
 
 export function createAppHandler(deps: Deps): Handler {

@@ -114,6 +114,7 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
     lines.push(`Demo admin:  ${demo.email}`);
     lines.push(demo.password ? `Password:    ${demo.password}   (shown once; it is not stored in the clear)` : "Password:    printed at the first start");
     lines.push(`Widget key:  ${demo.widgetKey}`);
+    lines.push(`Demo page:   ${config.baseUrl}/demo   (the chat widget on a sample page)`);
     if (demo.agentId) lines.push(`Demo agent:  ${demo.agentId}   (GET ${config.baseUrl}/api/agents; switch its actions on: README "Try a connector")`);
   }
   process.stdout.write(`${lines.join("\n")}\n`);
