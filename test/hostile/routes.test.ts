@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { createApp } from "../../src/app.ts";
 import { actionExecutions, endUsers } from "../../src/db/schema/index.ts";
-import { MAX_BODY_BYTES } from "../../src/http/body.ts";
+import { BODY_LIMITS } from "../../src/http/body.ts";
 import { seedOrg, serveTestApp, signIn, type ServedTestApp } from "../support/app.ts";
 import { tokensFor } from "../support/oauth.ts";
 
@@ -106,6 +106,12 @@ function authFor(path: string): Record<string, string> {
 
 const JSON_TYPE = { "content-type": "application/json" };
 
+/** The body cap that applies to `path` (longest matching prefix of BODY_LIMITS, as the parser picks). */
+function bodyLimit(path: string): number {
+  const matching = BODY_LIMITS.filter((l) => (l.exact ? path === l.prefix : path.startsWith(l.prefix)));
+  return matching.sort((a, b) => b.prefix.length - a.prefix.length)[0]!.bytes;
+}
+
 function casesFor(route: Route): Case[] {
   const name = `${route.method} ${route.path}`;
   const path = concretePath(route.path);
@@ -158,7 +164,7 @@ function casesFor(route: Route): Case[] {
   withBody("text with NUL", "a\u0000b", { "content-type": "text/plain" });
   withBody("no content type", '{"a":1}', {});
   withBody("unknown content type", '{"a":1}', { "content-type": "application/x-made-up" });
-  withBody("oversized body", `{"a":"${"x".repeat(MAX_BODY_BYTES)}"}`);
+  withBody("oversized body", `{"a":"${"x".repeat(bodyLimit(path))}"}`);
   return cases;
 }
 
