@@ -131,3 +131,35 @@ describe("handoff", () => {
     await next.text();
   });
 });
+
+describe("the tools a chat offers the model", () => {
+  const offered = () => (fake.requests[0]!.body.tools ?? []).map((t: any) => t.function.name as string);
+
+  test("an anonymous visitor's chat offers no customer-data tools and never admin tools", async () => {
+    fake.enqueue({ steps: [{ text: "ok" }] });
+    await chatJson(app, org, { message: "How do I reset my password?" });
+    const names = offered();
+    expect(names).toContain("search_docs");
+    expect(names.filter((n: string) => /^(data|inbox|setup|automation)_/.test(n))).toEqual([]);
+  });
+
+  test("an identified customer's chat offers the data tools, bound to that customer; still no admin tools", async () => {
+    fake.enqueue({ steps: [{ text: "ok" }] });
+    await chatJson(app, org, { message: "How do I reset my password?", user_id: "tool-customer" });
+    const names = offered();
+    expect(names).toContain("data_get_user");
+    expect(names.filter((n: string) => /^(setup|automation)_/.test(n))).toEqual([]);
+  });
+
+  test("a data tool the model calls sees only the chatting customer", async () => {
+    await chatJson(app, org, { message: "hi", user_id: "someone-else", custom_fields: { secret: "other customer's data" } });
+    fake.reset();
+    fake.enqueue({ steps: [{ tool: { name: "data_search_users", arguments: {} } }] }, { steps: [{ text: "Here you are." }] });
+    const answer = await chatJson(app, org, { message: "Which customers do you have?", user_id: "tool-customer" });
+    expect(answer.actions).toContainEqual({ type: "tool", name: "data_search_users", status: "succeeded" });
+    const result = fake.requests[1]!.body.messages.find((m: any) => m.role === "tool").content as string;
+    expect(result).toContain("tool-customer");
+    expect(result).not.toContain("someone-else");
+    expect(result).not.toContain("other customer's data");
+  });
+});
