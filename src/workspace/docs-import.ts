@@ -56,11 +56,11 @@ export interface ImportedText {
 }
 
 function importFailed(message: string, path = "/url"): AppError {
-  return new AppError(422, "import_failed", message, [{ path, message }]);
+  return new AppError(422, "import_failed", `The document cannot be imported: ${message}.`, [{ path, message }]);
 }
 
 function invalid(path: string, message: string): AppError {
-  return AppError.badRequest("The document cannot be imported.", [{ path, message }]);
+  return AppError.badRequest(`The document cannot be imported: ${message}.`, [{ path, message }]);
 }
 
 // --- fetching ----------------------------------------------------------------------------------

@@ -331,7 +331,7 @@ export const setupTools: ToolDefinition[] = [
       } catch (error) {
         // The page could not be imported (its status, a redirect, its type, size or time): a
         // result the client can act on, like a failed custom action, not a transport error.
-        if (error instanceof AppError && error.code === "import_failed") return { value: { error: error.code, message: `The page cannot be imported: ${error.details?.[0]?.message ?? error.message}.` }, isError: true };
+        if (error instanceof AppError && error.code === "import_failed") return { value: { error: error.code, message: error.message }, isError: true };
         throw error;
       }
     },
