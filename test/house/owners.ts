@@ -52,6 +52,11 @@ export const OWNERS: Record<string, string> = {
   // src/db/schema/sdk.ts
   widgetSettings: "src/widget",
   customerEvents: "src/widget",
+  // src/db/schema/webhooks.ts
+  webhookEndpoints: "src/webhooks",
+  webhookEvents: "src/webhooks",
+  webhookDeliveries: "src/webhooks",
+  webhookAttempts: "src/webhooks",
 };
 
 /**
