@@ -1,7 +1,7 @@
 // Answer (issue #12 "The pipeline" 3): tool rounds are bounded, tool calls become actions, failures
 // are told to the model, names are mapped provider-safe and back, and the prompt keeps trust apart.
 import { describe, expect, test } from "bun:test";
-import { ANSWER, answer } from "../../src/agents/pipeline/answer.ts";
+import { ANSWER, answer, NOTHING_SAID } from "../../src/agents/pipeline/answer.ts";
 import { conversationMessages, systemText } from "../../src/agents/pipeline/prompt.ts";
 import type { LlmEvent, LlmProvider, LlmRequest } from "../../src/agents/llm/types.ts";
 import type { ConversationMessage } from "../../src/conversations/transcript.ts";
@@ -87,19 +87,29 @@ describe("tool rounds", () => {
     expect(calls).toEqual(["mcp.github.create_issue"]);
   });
 
-  test(`at most ${ANSWER.toolRounds} rounds: then the model is asked without tools and its answer ends the turn`, async () => {
+  test(`at most ${ANSWER.toolRounds} rounds: then the model is told to answer, and calls it still makes are not run`, async () => {
     const loop = Array.from({ length: 10 }, (_, i) => [call("search_docs", `c${i}`), done("tool_calls")] as LlmEvent[]);
     const provider = scripted(loop);
     let calls = 0;
-    const { promise } = run(provider, async () => {
+    const { promise, texts } = run(provider, async () => {
       calls++;
       return { value: [] };
     });
     const result = await promise;
     expect(calls).toBe(ANSWER.toolRounds);
     expect(provider.requests).toHaveLength(ANSWER.toolRounds + 1);
-    expect(provider.requests.at(-1)!.tools).toEqual([]);
+    expect(provider.requests.at(-1)!.system).toContain("do not call tools");
+    expect(provider.requests[0]!.system).toBe("sys");
     expect(result.toolCalls).toBe(ANSWER.toolRounds);
+    // It never said anything: the customer still gets an answer offering a person.
+    expect(result.text).toBe(NOTHING_SAID);
+    expect(texts.join("")).toBe(NOTHING_SAID);
+  });
+
+  test("the last round's text ends the turn", async () => {
+    const loop: LlmEvent[][] = [...Array.from({ length: ANSWER.toolRounds }, (_, i) => [call("search_docs", `c${i}`), done("tool_calls")] as LlmEvent[]), [{ type: "text", text: "Final." }, done()]];
+    const result = await run(scripted(loop), async () => ({ value: [] })).promise;
+    expect(result.text).toBe("Final.");
   });
 
   test(`at most ${ANSWER.callsPerRound} calls run per round`, async () => {

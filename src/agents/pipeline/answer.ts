@@ -2,8 +2,8 @@
 // instructions, the customer's trusted traits, the session history, the retrieved passages and the
 // agent's enabled actions as tools; tool calls run through the tool runtime (validation, caps,
 // audit: contract C1) bound to the chatting customer, and each one becomes an action. At most
-// ANSWER.toolRounds rounds of tool calls; after that the model is asked once more without tools,
-// so an answer always ends in text. docs/decisions.md "Chat answers".
+// ANSWER.toolRounds rounds of tool calls; after that the model is asked once more to answer without
+// calling tools (calls it makes then are not run), so an answer always ends in text.
 import type { MessageSource } from "../../db/schema/index.ts";
 import { AppError } from "../../errors.ts";
 import type { ToolDefinition, ToolResult } from "../../tools/types.ts";
@@ -18,6 +18,9 @@ export const ANSWER = {
   /** A tool result is cut to this many characters before the model sees it. */
   toolResultChars: 12_000,
 } as const;
+
+const LAST_ROUND = "You have used every tool call allowed for this message. Answer the customer now with what you have; do not call tools.";
+export const NOTHING_SAID = "I'm sorry, I couldn't put an answer together. Would you like me to connect you with a person from our team?";
 
 /** An action record of a tool call (§2.6 `actions`; its shape is ours: docs/decisions.md). */
 export interface ToolAction {
@@ -72,10 +75,13 @@ export async function answer(input: AnswerInput): Promise<AnswerResult> {
   const result: AnswerResult = { text: "", toolCalls: 0, toolFailures: 0, toolSources: [], stop: "end" };
 
   for (let round = 0; ; round++) {
-    const tools = round < ANSWER.toolRounds ? offered : [];
+    // The last round still lists the tools (Anthropic refuses tool_use history without them) but
+    // tells the model to answer; a call it makes anyway is not run.
+    const last = round >= ANSWER.toolRounds;
+    const system = last ? `${input.system}\n\n${LAST_ROUND}` : input.system;
     let text = "";
     const calls: { id: string; name: string; arguments: Record<string, unknown> }[] = [];
-    for await (const event of input.provider.stream({ system: input.system, messages, tools, passages: input.passages, signal: input.signal })) {
+    for await (const event of input.provider.stream({ system, messages, tools: offered, passages: input.passages, signal: input.signal })) {
       if (event.type === "text") {
         const clean = event.text.replace(/\x1e/g, "");
         text += clean;
@@ -84,8 +90,14 @@ export async function answer(input: AnswerInput): Promise<AnswerResult> {
       else result.stop = event.stop;
     }
     result.text += text;
-    // No tools were offered in the last round, so a model still asking for one is not obeyed.
-    if (calls.length === 0 || tools.length === 0) return result;
+    if (calls.length === 0 || last) {
+      // A model that said nothing (or only asked for more tools) still leaves the customer an answer.
+      if (result.text.trim() === "") {
+        input.emit.text(NOTHING_SAID);
+        result.text = NOTHING_SAID;
+      }
+      return result;
+    }
 
     messages.push({ role: "assistant", content: text, toolCalls: calls });
     for (const [i, call] of calls.entries()) {
