@@ -50,3 +50,8 @@ describe("escalation", () => {
     expect(escalationFor(0.9, false, true)).toBe("none");
   });
 });
+
+test("the reply a model that said nothing is replaced by counts as uncertain", async () => {
+  const { NOTHING_SAID } = await import("../../src/agents/pipeline/answer.ts");
+  expect(soundsUncertain(NOTHING_SAID)).toBe(true);
+});

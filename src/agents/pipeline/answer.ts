@@ -20,7 +20,7 @@ export const ANSWER = {
 } as const;
 
 const LAST_ROUND = "You have used every tool call allowed for this message. Answer the customer now with what you have; do not call tools.";
-export const NOTHING_SAID = "I'm sorry, I couldn't put an answer together. Would you like me to connect you with a person from our team?";
+export const NOTHING_SAID = "I'm sorry, I couldn't find an answer to that. Would you like me to connect you with a person from our team?";
 
 /** An action record of a tool call (§2.6 `actions`; its shape is ours: docs/decisions.md). */
 export interface ToolAction {
