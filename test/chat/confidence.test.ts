@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { CONFIDENCE, confidenceOf, escalationFor, frustrationIn, soundsUncertain } from "../../src/agents/pipeline/confidence.ts";
 import { NO_ANSWER } from "../../src/agents/llm/builtin.ts";
+import { NOTHING_SAID } from "../../src/agents/pipeline/answer.ts";
 
 const base = { question: "How do I reset my password?", coverage: 1, toolCalls: 0, toolFailures: 0, frustrated: false, reply: "Open the sign-in page." };
 
@@ -51,7 +52,6 @@ describe("escalation", () => {
   });
 });
 
-test("the reply a model that said nothing is replaced by counts as uncertain", async () => {
-  const { NOTHING_SAID } = await import("../../src/agents/pipeline/answer.ts");
+test("the reply a model that said nothing is replaced by counts as uncertain", () => {
   expect(soundsUncertain(NOTHING_SAID)).toBe(true);
 });
