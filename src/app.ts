@@ -25,6 +25,7 @@ import { toggleRoutes } from "./tools/routes.ts";
 import { docsRoutes } from "./workspace/docs-routes.ts";
 import { stylesheet } from "./web/html.ts";
 import { widgetRoutes } from "./web/widget/routes.ts";
+import { webhookRoutes } from "./webhooks/routes.ts";
 
 export function createApp(deps: Deps) {
   return new Elysia()
@@ -63,6 +64,7 @@ export function createApp(deps: Deps) {
     .use(campaignRoutes(deps))
     .use(seriesRoutes(deps))
     .use(unsubscribeRoutes(deps))
+    .use(webhookRoutes(deps))
     .use(widgetRoutes(deps));
 }
 

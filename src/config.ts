@@ -46,6 +46,8 @@ export interface Config {
   smtpUrl?: string;
   /** MAIL_FROM: the From address of every email (campaigns set only the display name). Default no-reply@<BASE_URL host>. */
   mailFrom: string;
+  /** WEBHOOK_RETRY_SCHEDULE: seconds to wait after the 1st, 2nd, … failed webhook attempt (issue #15); then the delivery fails. */
+  webhookRetrySchedule: readonly number[];
 }
 
 export interface LlmConfig {
@@ -65,6 +67,20 @@ export interface LlmConfig {
 
 /** The public API of each provider, used when no base URL is configured. */
 export const LLM_DEFAULT_BASE_URLS = { builtin: "", openai: "https://api.openai.com/v1", anthropic: "https://api.anthropic.com" } as const;
+
+/** Comma-separated durations (`5s,5m,30m,2h,1d`), each 1 s to 7 days, at most 20 of them. */
+function retrySchedule(env: Env, name: string, fallback: string): number[] {
+  const raw = env[name] || fallback;
+  const units: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+  const parts = raw.split(",").map((p) => p.trim());
+  const seconds = parts.map((p) => {
+    const match = /^(\d{1,6})([smhd])$/.exec(p);
+    return match ? Number(match[1]) * units[match[2]!]! : NaN;
+  });
+  if (parts.length > 20 || seconds.some((s) => !(s >= 1 && s <= 7 * 86_400)))
+    throw new ConfigError(name, `must be 1 to 20 comma-separated durations of 1s to 7d such as 5s,5m,30m,2h (got ${JSON.stringify(raw)})`);
+  return seconds;
+}
 
 function llmConfig(env: Env): LlmConfig {
   const provider = oneOf(env, "LLM_PROVIDER", ["builtin", "openai", "anthropic"] as const, "builtin");
@@ -208,5 +224,6 @@ export function loadConfig(env: Env): Readonly<Config> {
     activityRetentionDays: integer(env, "ACTIVITY_RETENTION_DAYS", 365, 1, 3650),
     llm: llmConfig(env),
     ...mailConfig(env, env.BASE_URL || `http://localhost:${port}`),
+    webhookRetrySchedule: retrySchedule(env, "WEBHOOK_RETRY_SCHEDULE", "5s,5m,30m,2h,5h,10h,10h"),
   });
 }

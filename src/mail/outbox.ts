@@ -41,6 +41,8 @@ export type OutboxOutcome =
 export interface OutboxHandler {
   /** Seconds to wait after the 1st, 2nd, … failed attempt; when they are used up the row fails. */
   retrySchedule: readonly number[];
+  /** Each wait is stretched by a random factor in [1, 1 + jitter), so retries of many rows spread out (webhooks). Default 0. */
+  jitter?: number;
   deliver(row: OutboxRow): Promise<OutboxOutcome>;
 }
 
@@ -116,7 +118,7 @@ export async function recordOutcome(deps: Pick<Deps, "db" | "now">, row: OutboxR
     set =
       wait === undefined
         ? { status: "failed", lastError: `gave up after ${row.attempts} attempts: ${outcome.reason}`.slice(0, 1000), doneAt: now }
-        : { status: "pending", runAt: new Date(now.getTime() + wait * 1000), lastError: outcome.reason.slice(0, 1000) };
+        : { status: "pending", runAt: new Date(now.getTime() + wait * 1000 * (1 + Math.random() * (handler.jitter ?? 0))), lastError: outcome.reason.slice(0, 1000) };
   } else if (outcome.kind === "sent") set = { status: "sent", lastError: null, doneAt: now };
   else if (outcome.kind === "parked") set = { status: "parked", lastError: outcome.reason.slice(0, 1000) };
   else set = { status: outcome.kind satisfies OutboxStatus, lastError: outcome.reason.slice(0, 1000), doneAt: now };

@@ -11,6 +11,8 @@ import { messageOf } from "../errors.ts";
 import { campaignMailHandler } from "./campaign-mail.ts";
 import { deliverDue, type OutboxHandlers } from "./outbox.ts";
 import { type MailTransport, smtpTransport } from "./smtp.ts";
+import { WEBHOOK_KIND } from "../webhooks/events.ts";
+import { webhookHandler } from "../webhooks/delivery.ts";
 
 export interface LoopTimers {
   setTimeout(run: () => void, ms: number): unknown;
@@ -44,7 +46,8 @@ export interface Sender {
 
 export function createSender(deps: Deps, options: SenderOptions = {}): Sender {
   const transport = options.transport === undefined ? smtpTransport(deps.config) : options.transport;
-  const handlers: OutboxHandlers = { ...options.handlers, [CAMPAIGN_MAIL_KIND]: campaignMailHandler(deps, transport) };
+  // Webhook deliveries (issue #15) ride the same loop: one delivery mechanism for mail and webhooks.
+  const handlers: OutboxHandlers = { [WEBHOOK_KIND]: webhookHandler(deps), ...options.handlers, [CAMPAIGN_MAIL_KIND]: campaignMailHandler(deps, transport) };
   const batch = options.batch ?? 20;
   const tick = async () => {
     await sweepDueAudiences(deps);

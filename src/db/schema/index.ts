@@ -11,3 +11,4 @@ export * from "./outbox.ts";
 export * from "./campaigns.ts";
 export * from "./sdk.ts";
 export * from "./conversations.ts";
+export * from "./webhooks.ts";
