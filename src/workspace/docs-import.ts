@@ -126,7 +126,9 @@ function fallbackTitle(url: string): string {
 // --- HTML to markdown-ish text -----------------------------------------------------------------
 
 /** Elements whose content is never reader text. */
-const SKIPPED = new Set(["script", "style", "noscript", "template", "svg", "math", "iframe", "object", "canvas", "select", "button", "form", "nav", "head"]);
+// Only elements whose end tag is required: HTMLRewriter reports an end tag only when it is written,
+// so an element with an optional one (<head>) would skip the rest of the page when it is left out.
+const SKIPPED = new Set(["script", "style", "noscript", "template", "svg", "math", "iframe", "object", "canvas", "select", "button", "form", "nav"]);
 const BLOCKS = new Set(["p", "div", "section", "article", "main", "header", "footer", "aside", "blockquote", "ul", "ol", "table", "tr", "dl", "dt", "dd", "figure", "figcaption", "hr", "address", "details", "summary"]);
 
 const ENTITIES: Record<string, string> = {
@@ -169,6 +171,7 @@ export function htmlToText(html: string, pageUrl: string): ImportedText {
   let pre = 0;
   let title = "";
   let inTitle = false;
+  let inBody = false;
   let firstH1: string | null = null;
   let h1Capture: string[] | null = null;
   const lists: { ordered: boolean; n: number }[] = [];
@@ -189,7 +192,9 @@ export function htmlToText(html: string, pageUrl: string): ImportedText {
     .on("*", {
       element(el) {
         const tag = el.tagName.toLowerCase();
-        if (tag === "title" && firstH1 === null && title === "") {
+        if (tag === "body") inBody = true;
+        // The document's <title>, not an <svg>'s in the body.
+        if (tag === "title" && !inBody && title === "") {
           inTitle = true;
           el.onEndTag(() => void (inTitle = false));
           return;

@@ -234,3 +234,8 @@ test("htmlToText: entities, ordered lists, relative links, no page title", () =>
   expect(title).toBe("Fees — 2025");
   expect(body).toBe("# Fees — 2025\n\n1. One <two>\n2. [Terms](https://shop.example/help/terms) & more");
 });
+
+test("htmlToText: optional end tags left out (no </head>, unclosed <p>) lose nothing; an <svg>'s title is not the page's", () => {
+  expect(htmlToText("<html><head><title>T</title><meta charset=utf-8><body><p>Hello<p>World<svg><title>icon</title></svg></body>", "https://a.example/")).toEqual({ title: "T", body: "Hello\n\nWorld" });
+  expect(htmlToText("<body><svg><title>icon</title></svg><h1>Head</h1>x", "https://a.example/")).toEqual({ title: "Head", body: "# Head\n\nx" });
+});

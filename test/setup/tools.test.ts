@@ -10,6 +10,7 @@ import { AppError } from "../../src/errors.ts";
 import { createWidgetKey } from "../../src/orgs/widget-access.ts";
 import { systemActor } from "../../src/activity/actor.ts";
 import { installSnippet } from "../../src/tools/families/setup.ts";
+import { allowedOrigins } from "../../src/widget/settings.ts";
 import { DOC_LIMITS, getDoc } from "../../src/workspace/docs.ts";
 import { seedOrg, serveTestApp, type ServedTestApp } from "../support/app.ts";
 import { rpc, tokensFor } from "../support/oauth.ts";
@@ -277,6 +278,11 @@ describe("setup_configure_widget", () => {
     expect(await at({ allowed_origins: ["https://shop.example/path"], live_help_label: "Changed?" })).toBe(INVALID);
     const config = (await (await app.request(`/api/sdk/config?org_id=${a.org_id}`)).json()) as Json;
     expect(config.agent.live_help_label).not.toBe("Changed?");
+    // …nor does a label the agents service refuses (blank) change the origins.
+    const stored = (await allowedOrigins(app.deps, a.org_id)).allowed_origins;
+    expect(stored).toHaveLength(50);
+    expect(await at({ live_help_label: "   ", allowed_origins: ["https://shop.example"] })).toBe(INVALID);
+    expect((await allowedOrigins(app.deps, a.org_id)).allowed_origins).toEqual(stored);
     await value(tokenA, "setup_configure_widget", { allowed_origins: [] });
   });
 

@@ -27,6 +27,7 @@ import { live } from "../../kit/rows.ts";
 import { identityView } from "../../orgs/widget-access.ts";
 import { createDoc, DOC_LIMITS, docView } from "../../workspace/docs.ts";
 import { importDocFromUrl } from "../../workspace/docs-import.ts";
+import { normaliseOrigin } from "../../widget/auth.ts";
 import { allowedOrigins, ORIGIN_LIMITS, setAllowedOrigins } from "../../widget/settings.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "../types.ts";
 
@@ -365,10 +366,11 @@ export const setupTools: ToolDefinition[] = [
       let actor = await requirePerson(ctx, touchesAgent ? "agents:manage" : undefined);
       if (args.allowed_origins !== undefined) actor = await requirePerson(ctx, "org:manage");
       let agent = touchesAgent || args.agent_id !== undefined ? await targetAgent(ctx, args.agent_id) : await getAgent(ctx.deps, ctx.orgId);
-      let origins: string[];
-      // Origins first: they are the part that can be refused for its content (a path, a scheme).
-      if (args.allowed_origins !== undefined) origins = (await setAllowedOrigins(ctx.deps, ctx.orgId, actor, args.allowed_origins as string[])).allowed_origins;
-      else origins = (await allowedOrigins(ctx.deps, ctx.orgId)).allowed_origins;
+      // All or nothing: the origins are checked before the agent changes, and stored after it did
+      // (the agents service refuses for its own reasons, such as control characters in the label).
+      const requested = args.allowed_origins as string[] | undefined;
+      const badOrigin = requested?.findIndex((origin) => normaliseOrigin(origin) === null) ?? -1;
+      if (badOrigin >= 0) throw AppError.badRequest(`Invalid arguments for setup_configure_widget: /allowed_origins/${badOrigin} must be an http(s) origin such as https://shop.example, without a path.`);
       if (touchesAgent && agent) {
         const look = { ...agent.avatarConfig };
         for (const [field, value] of Object.entries((args.look as Record<string, unknown> | undefined) ?? {})) {
@@ -380,9 +382,10 @@ export const setupTools: ToolDefinition[] = [
           live_help_label: args.live_help_label as string | undefined,
         });
       }
+      const origins = requested !== undefined ? await setAllowedOrigins(ctx.deps, ctx.orgId, actor, requested) : await allowedOrigins(ctx.deps, ctx.orgId);
       return ok({
         agent: agent ? { id: agent.id, name: agent.name, look: agent.avatarConfig, live_help_label: agent.liveHelpLabel } : null,
-        allowed_origins: origins,
+        allowed_origins: origins.allowed_origins,
       });
     },
   },
