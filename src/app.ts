@@ -10,6 +10,7 @@ import { parseBody } from "./http/body.ts";
 import { errorHandling } from "./http/errors.ts";
 import { createHandler, type Handler } from "./http/handler.ts";
 import { healthRoutes } from "./health/routes.ts";
+import { openapiRoutes } from "./openapi.ts";
 import { inboxRoutes } from "./inbox/routes.ts";
 import { sdkRoutes } from "./widget/routes.ts";
 import { chatRoutes } from "./widget/chat-routes.ts";
@@ -28,7 +29,7 @@ import { widgetRoutes } from "./web/widget/routes.ts";
 import { webhookRoutes } from "./webhooks/routes.ts";
 
 export function createApp(deps: Deps) {
-  return new Elysia()
+  const app = new Elysia()
     .use(errorHandling(deps.log))
     .onParse({ as: "global" }, ({ request, contentType, path }) => parseBody(request, contentType, path))
     .use(
@@ -66,6 +67,7 @@ export function createApp(deps: Deps) {
     .use(unsubscribeRoutes(deps))
     .use(webhookRoutes(deps))
     .use(widgetRoutes(deps));
+  return app.use(openapiRoutes(deps, () => app.routes));
 }
 
 export function createAppHandler(deps: Deps): Handler {

@@ -4,7 +4,8 @@
 // which OpenAPI 3.1 uses as is; the only translation is for free-form objects (src/http/json.ts
 // FreeForm), whose custom kind carries its bounds as `maxDepth`/`maxBytes` and becomes an object
 // schema with `x-max-depth` / `x-max-bytes`.
-import type { AnyElysia } from "elysia";
+import { type AnyElysia, Elysia } from "elysia";
+import type { Deps } from "./deps.ts";
 
 type Route = AnyElysia["routes"][number];
 type Json = Record<string, unknown>;
@@ -90,4 +91,37 @@ export function openapiDocument(routes: readonly Route[], info: OpenApiInfo): Js
       },
     },
   };
+}
+
+/**
+ * Whether a route belongs in the document: the JSON APIs under /api. The tool server (/api/mcp,
+ * JSON-RPC with its own descriptor, interface §4.2) and the OAuth endpoints (form-encoded, defined
+ * by their RFCs and described by /.well-known/oauth-authorization-server) are left to their
+ * standards; pages and assets are not APIs.
+ */
+export function documented(path: string): boolean {
+  return path.startsWith("/api/") && path !== "/api/openapi.json" && path !== "/api/mcp" && !path.startsWith("/api/mcp/");
+}
+
+/**
+ * GET /api/openapi.json over every route of the composed app (`routes` is read on first request,
+ * when the app is complete), so a route added anywhere is in the document without editing it.
+ */
+export function openapiRoutes(deps: Deps, routes: () => readonly Route[]) {
+  let document: unknown;
+  return new Elysia({ name: "openapi" }).get("/api/openapi.json", ({ set }) => {
+    document ??= openapiDocument(
+      routes().filter((r) => documented(r.path)),
+      {
+        title: "svc-agents API",
+        version: "1",
+        description:
+          "The public widget SDK (/api/sdk, widget key) and the dashboard API (dashboard session, roles per route). " +
+          'Errors: {"error":{"code","message","details","request_id"}}. The tool server (/api/mcp) and the OAuth endpoints follow their own specifications.',
+        serverUrl: deps.config.baseUrl,
+      },
+    );
+    set.headers["cache-control"] = "public, max-age=300";
+    return document;
+  });
 }

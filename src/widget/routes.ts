@@ -4,10 +4,7 @@
 // src/app.ts: `Access-Control-Allow-Origin: *`, no credentials, the exposed headers the widget
 // reads; the per-org allowed origins are enforced here, server-side (src/widget/auth.ts).
 import { Elysia } from "elysia";
-import { seriesRoutes } from "../campaigns/sdk-routes.ts";
 import type { Deps } from "../deps.ts";
-import { openapiDocument } from "../openapi.ts";
-import { chatRoutes } from "./chat-routes.ts";
 import { requireWidgetKey } from "./auth.ts";
 import { limitConfigRequest, limitSdkRequest } from "./limits.ts";
 import { widgetSettingsRoutes } from "./settings-routes.ts";
@@ -46,20 +43,7 @@ export function sdkRoutes(deps: Deps) {
       },
       { query: ConfigQuery, response: { 200: SdkConfig, ...errors }, detail: { summary: "The widget's public configuration (§2.7)", tags: ["Widget SDK"] } },
     );
-  // Generated from the routes above and the other /api/sdk plugins mounted beside this one (chat,
-  // series: instances built only to read their route tables), once, on first request.
-  let document: unknown;
-  return plugin.get("/api/openapi.json", ({ set }) => {
-    const others = () => [...chatRoutes(deps).routes, ...seriesRoutes(deps).routes].filter((r) => r.path.startsWith("/api/sdk/"));
-    document ??= openapiDocument([...plugin.routes, ...others()], {
-      title: "svc-agents widget SDK",
-      version: "1",
-      description: "The public widget SDK (/api/sdk, widget key) and the dashboard's widget settings (/api/widget, role org:manage). Errors: {\"error\":{\"code\",\"message\",\"details\",\"request_id\"}}.",
-      serverUrl: deps.config.baseUrl,
-    });
-    set.headers["cache-control"] = "public, max-age=300";
-    return document;
-  });
+  return plugin;
 }
 
 /**

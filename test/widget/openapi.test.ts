@@ -76,3 +76,14 @@ test("every schema in the document compiles as JSON Schema 2020-12 and checks re
   expect(events({ events: [{ name: "page_viewed", properties: { path: "/" } }] })).toBe(true);
   expect(events({ events: Array.from({ length: 101 }, () => ({ name: "x" })) })).toBe(false);
 });
+
+test("every JSON API route the app registers is in the document (dashboard and SDK alike)", async () => {
+  const { createApp } = await import("../../src/app.ts");
+  const { documented } = await import("../../src/openapi.ts");
+  const routes = createApp(app.deps).routes.filter((r) => documented(r.path) && !["OPTIONS", "HEAD", "ALL"].includes(r.method.toUpperCase()));
+  expect(routes.length).toBeGreaterThan(40);
+  const missing = routes.map((r) => `${r.method} ${r.path.replace(/:([A-Za-z_]+)/g, "{$1}")}`).filter((op) => !doc.paths[op.split(" ")[1]!]?.[op.split(" ")[0]!.toLowerCase()]);
+  expect(missing).toEqual([]);
+  for (const op of ["/api/campaigns", "/api/tickets", "/api/agents"]) expect(doc.paths[op]).toBeDefined();
+  expect(doc.paths["/api/mcp"]).toBeUndefined(); // JSON-RPC: described by its own descriptor (GET /api/mcp)
+});
