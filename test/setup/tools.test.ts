@@ -9,7 +9,7 @@ import { actionExecutions, members, memberships } from "../../src/db/schema/inde
 import { AppError } from "../../src/errors.ts";
 import { createWidgetKey } from "../../src/orgs/widget-access.ts";
 import { systemActor } from "../../src/activity/actor.ts";
-import { installSnippet } from "../../src/tools/families/setup.ts";
+import { installSnippet } from "../../src/web/widget/demo.ts";
 import { allowedOrigins } from "../../src/widget/settings.ts";
 import { DOC_LIMITS, getDoc } from "../../src/workspace/docs.ts";
 import { seedOrg, serveTestApp, type ServedTestApp } from "../support/app.ts";
@@ -125,8 +125,11 @@ describe("setup_get_install_snippet", () => {
     const snippet = await value(tokenA, "setup_get_install_snippet", {});
     expect(snippet.key).toBe(a.widget_key);
     expect(snippet.script_url).toBe(`${app.url}/widget.js`);
-    expect(snippet.snippet).toBe(`<!-- Support chat widget -->\n<script src="${app.url}/widget.js" data-key="${a.widget_key}" async></script>`);
-    expect(snippet.snippet).toBe(installSnippet(app.deps.config.baseUrl, a.widget_key));
+    const lines = (snippet.snippet as string).split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toBe(`<script src="${app.url}/widget.js" data-key="${a.widget_key}" data-org="${a.org_id}" async></script>`);
+    // The widget's own snippet, the one /demo shows.
+    expect(snippet.snippet).toBe(installSnippet(app.deps.config.baseUrl, a.widget_key, a.org_id));
     const second = await createWidgetKey(app.deps, a.org_id, systemActor("test"), "shop");
     expect((await value(tokenA, "setup_get_install_snippet", { key_id: second.id })).key).toBe(second.key);
     expect(await errorCode(tokenB, "setup_get_install_snippet", { key_id: second.id })).toBe(NOT_FOUND);

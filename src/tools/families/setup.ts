@@ -25,6 +25,7 @@ import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { live } from "../../kit/rows.ts";
 import { identityView } from "../../orgs/widget-access.ts";
+import { installSnippet } from "../../web/widget/demo.ts";
 import { createDoc, DOC_LIMITS, docView } from "../../workspace/docs.ts";
 import { importDocFromUrl } from "../../workspace/docs-import.ts";
 import { normaliseOrigin } from "../../widget/auth.ts";
@@ -32,15 +33,6 @@ import { allowedOrigins, ORIGIN_LIMITS, setAllowedOrigins } from "../../widget/s
 import type { ToolContext, ToolDefinition, ToolResult } from "../types.ts";
 
 const source = { kind: "builtin" as const, label: "Setup" };
-
-/**
- * The install snippet (issue #14): two lines an org pastes before `</body>`. The script is this
- * server's /widget.js; `data-key` carries the publishable key (public by design, interface §5).
- */
-export function installSnippet(baseUrl: string, key: string): string {
-  const script = new URL("/widget.js", baseUrl).href;
-  return `<!-- Support chat widget -->\n<script src="${script}" data-key="${key}" async></script>`;
-}
 
 /** The widget's look as the setup tool writes it into the agent's avatar_config (what /api/sdk/config returns). */
 export const LOOK_FIELDS = {
@@ -211,7 +203,7 @@ export const setupTools: ToolDefinition[] = [
   },
   {
     name: "setup_get_install_snippet",
-    description: "The two-line HTML snippet that installs the chat widget on a website, with the organisation's publishable widget key. Paste it before </body>.",
+    description: "The two-line HTML snippet that installs the chat widget on a website, with the organisation's publishable widget key and id. Paste it before </body>.",
     inputSchema: {
       type: "object",
       properties: { key_id: { type: "string", minLength: 1, maxLength: 64, description: "Which live widget key; default: the oldest live one." } },
@@ -230,8 +222,9 @@ export const setupTools: ToolDefinition[] = [
         .orderBy(widgetKeys.createdAt, widgetKeys.id);
       const key = typeof args.key_id === "string" ? keys.find((k) => k.id === args.key_id) : keys[0];
       if (!key) throw AppError.notFound(typeof args.key_id === "string" ? `No live widget key ${args.key_id}.` : "This organisation has no live widget key: create one in the dashboard.");
-      const script = new URL("/widget.js", ctx.deps.config.baseUrl).href;
-      return ok({ snippet: installSnippet(ctx.deps.config.baseUrl, key.key), script_url: script, key: key.key, key_id: key.id, key_label: key.label });
+      // The widget's own snippet (src/web/widget/demo.ts), so the tool, /demo and the dashboard agree.
+      const snippet = installSnippet(ctx.deps.config.baseUrl, key.key, ctx.orgId);
+      return ok({ snippet, script_url: `${ctx.deps.config.baseUrl}/widget.js`, key: key.key, key_id: key.id, key_label: key.label, org_id: ctx.orgId });
     },
   },
   {
