@@ -70,9 +70,13 @@ function mediaType(header: string | null): string {
   return (header ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
-/** The body as text in its declared charset (UTF-8 when none or an unknown one is declared). */
-function decode(bytes: Uint8Array, header: string | null): string {
-  const charset = /;\s*charset="?([\w-]+)"?/i.exec(header ?? "")?.[1];
+/**
+ * The body as text in its declared charset: the Content-Type's, else for HTML a `<meta charset>` in
+ * the first 1024 bytes (HTML §13.2.3.2 prescan, simplified); UTF-8 when none or an unknown one is declared.
+ */
+function decode(bytes: Uint8Array, header: string | null, html: boolean): string {
+  const prescan = () => /<meta[^>]+charset\s*=\s*["']?([\w-]+)/i.exec(new TextDecoder("latin1").decode(bytes.subarray(0, 1024)))?.[1];
+  const charset = /;\s*charset="?([\w-]+)"?/i.exec(header ?? "")?.[1] ?? (html ? prescan() : undefined);
   try {
     return new TextDecoder(charset ?? "utf-8").decode(bytes);
   } catch {
@@ -112,8 +116,9 @@ export async function fetchDocText(deps: Deps, url: string, signal?: AbortSignal
     throw importFailed("the page could not be fetched (connection or TLS failure)");
   }
   const type = mediaType(response.headers.get("content-type"));
-  const text = decode(bytes, response.headers.get("content-type"));
-  const imported = (HTML_TYPES as readonly string[]).includes(type) ? htmlToText(text, url) : markdownText(text, fallbackTitle(url));
+  const html = (HTML_TYPES as readonly string[]).includes(type);
+  const text = decode(bytes, response.headers.get("content-type"), html);
+  const imported = html ? htmlToText(text, url) : markdownText(text, fallbackTitle(url));
   return { ...imported, url };
 }
 

@@ -39,6 +39,8 @@ beforeAll(async () => {
           return typed("Intro line\n\n# Shipping guide\r\n\nWe ship **daily**.\n", "text/markdown");
         case "/notes.txt":
           return typed("Plain notes without a heading.", "text/plain; charset=utf-8");
+        case "/meta-charset":
+          return typed(new Uint8Array([...new TextEncoder().encode('<html><head><meta charset="windows-1252"><title>Caf'), 0xe9, ...new TextEncoder().encode("</title></head><body><p>ok</p></body></html>")]), "text/html");
         case "/latin1":
           return typed(new Uint8Array([0x43, 0x61, 0x66, 0xe9]), "text/plain; charset=iso-8859-1");
         case "/manual.pdf":
@@ -115,6 +117,7 @@ describe("from a URL", () => {
     const txt = await fetchDocText(app.deps, at("/notes.txt"));
     expect(txt).toMatchObject({ title: `help.partner.example:${site.port}/notes.txt`, body: "Plain notes without a heading." });
     expect((await fetchDocText(app.deps, at("/latin1"))).body).toBe("Café");
+    expect((await fetchDocText(app.deps, at("/meta-charset"))).title).toBe("Café");
   });
 
   test("a title given by the caller wins; a draft stays a draft", async () => {
