@@ -4,6 +4,8 @@
 // and the inbox_* tools all call these functions, so every write lands in the same tables and history.
 import { and, asc, desc, eq, ilike, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { recordActivity } from "../activity/log.ts";
+import { type ChatTicketReason, emitTicketCreated } from "../webhooks/emit.ts";
+import { emitWebhookEvent } from "../webhooks/events.ts";
 import type { Actor } from "../activity/actor.ts";
 import type { Db, Tx } from "../db/client.ts";
 import { endUsers, memberships, ticketCounters, ticketHistory, ticketMessages, tickets } from "../db/schema/index.ts";
@@ -66,6 +68,8 @@ export interface CreateTicketInput {
   verified?: boolean;
   /** What the first message is: the customer writing in (default, status `open`), or our outbound first message (outreach, status `pending`). */
   firstMessage?: "customer" | "reply";
+  /** Why the chat pipeline opened it: announced as conversation.routed or conversation.escalated (issue #15). */
+  chatReason?: ChatTicketReason;
 }
 
 export interface TicketPatch {
@@ -310,6 +314,7 @@ export async function createTicketRow(deps: Deps, { orgId, actor, input }: { org
     });
     await record(tx, now, ticket!, actor, "created", null, { subject, status: ticket!.status, priority, team, source, customer_id: customerId });
     await activity(tx, now, ticket!, actor, "ticket.created", { source });
+    await emitTicketCreated(tx, { orgId, ticket: ticketView(ticket!), now, chatReason: input.chatReason }); // webhooks, committed with the ticket
     return ticket!;
   });
 }
@@ -352,6 +357,7 @@ export async function addTicketMessage(
       await record(tx, now, ticket, actor, "status", ticket.status, status);
     }
     await tx.update(tickets).set({ status, updatedAt: now }).where(and(eq(tickets.orgId, orgId), eq(tickets.id, ticketId)));
+    if (kind !== "note") await emitWebhookEvent(tx, { orgId, type: "ticket.message.created", data: { ticket_id: ticketId, ticket_number: ticket.number, status, message: messageView(message!, ticket.endUserId), updated_at: now.toISOString() }, now }); // never internal notes
     return messageView(message!, ticket.endUserId);
   });
 }
@@ -404,6 +410,7 @@ export async function updateTicket(deps: Deps, { orgId, actor, ticketId, patch }
       .returning();
     for (const change of changes) await record(tx, now, ticket, actor, change.action, change.before, change.after);
     await activity(tx, now, ticket, actor, "ticket.updated", { fields: changes.map((c) => c.action) });
+    await emitWebhookEvent(tx, { orgId, type: "ticket.updated", data: { ...ticketView(updated!), changed: changes.map((c) => c.action) }, now }); // webhooks, committed with the change
     return ticketView(updated!);
   });
 }

@@ -11,6 +11,7 @@
 // The customer is then never mailed again by any campaign of that org (src/campaigns/service.ts
 // `unsubscribeCustomer`; the sender checks again before every send). Pages use the shared layout
 // and its strict CSP, with every value escaped (src/web/html.ts).
+import { emitWebhookEvent } from "../webhooks/events.ts";
 import { and, eq } from "drizzle-orm";
 import { Elysia, t } from "elysia";
 import { recordActivity } from "../activity/log.ts";
@@ -41,6 +42,7 @@ export async function unsubscribeCustomer(deps: Pick<Deps, "db" | "now">, { orgI
     await endEnrolmentsOf(tx, { orgId, endUserId, now });
     if (fresh)
       await recordActivity({ db: tx, now: deps.now }, { orgId, actor: { kind: "customer", endUserId, sessionId: "unsubscribe-link" }, action: "campaign.unsubscribed", objectType: "end_user", objectId: endUserId, summary: { message_id: messageId } });
+    if (fresh) await emitWebhookEvent(tx, { orgId, type: "campaign.unsubscribed", data: { customer_id: endUserId, message_id: messageId, unsubscribed_at: now.toISOString(), updated_at: now.toISOString() }, now }); // webhooks, committed with it
     return fresh !== undefined;
   });
 }

@@ -153,7 +153,7 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, sink: ChatSink, de
     const ticket = await createTicket(deps, {
       orgId,
       actor: customerActor,
-      input: { subject: subjectOf(turn.message), message: turn.message, customerId: endUserId, team: team ?? undefined, source: "chat", conversationId: conversation.id, verified: customer.verified },
+      input: { subject: subjectOf(turn.message), message: turn.message, customerId: endUserId, team: team ?? undefined, source: "chat", conversationId: conversation.id, verified: customer.verified, chatReason: decision.action === "live_help" ? "live_help" : "routing_rule" },
     });
     emit.action({ type: "ticket_created", ticket_id: ticket.id, ticket_number: ticket.number, team, reason: decision.action === "live_help" ? "live_help" : "routing_rule" } satisfies PipelineAction);
     const text =
@@ -223,6 +223,7 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, sink: ChatSink, de
         source: "chat",
         conversationId: conversation.id,
         verified: customer.verified,
+        chatReason: frustrated ? "frustration" : "low_confidence",
       },
     });
     ticketId = ticket.id;

@@ -1,0 +1,218 @@
+// Issue #15 must-shows 1, 2 and 4 with a real receiver on loopback verifying every request with
+// `standardwebhooks`: events after the SDK ticket route, a chat message asking for a person and a
+// one-click unsubscribe; retries with the same webhook-id and growing delays on the test clock; the
+// guard refusing private addresses at creation and at delivery; redirects not followed; secret
+// rotation's overlap. Loopback is reachable only because the app runs with NODE_ENV=development
+// (the guard's one relaxation, as in test/connectors).
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { enrolCustomer, createCampaign, findCampaign, setCampaignStatus } from "../../src/campaigns/service.ts";
+import { createSender, type Sender } from "../../src/mail/sender.ts";
+import { emitWebhookEvent } from "../../src/webhooks/events.ts";
+import { createTestApp, type TestApp } from "../support/app.ts";
+import { recordingTransport, seedCustomer, seedSeriesOrg, type SeriesOrg, step } from "../campaigns/helpers.ts";
+import { createEndpoint, deliveries, type Receiver, startReceiver } from "./helpers.ts";
+
+let app: TestApp;
+let sender: Sender;
+const mail = recordingTransport();
+const receivers: Receiver[] = [];
+
+beforeAll(async () => {
+  app = await createTestApp({ NODE_ENV: "development" });
+  sender = createSender(app.deps, { transport: mail });
+}, 60_000);
+afterAll(async () => {
+  await sender.stop();
+  for (const r of receivers) r.close();
+  await app.close();
+}, 30_000);
+
+async function setup(eventTypes: string[]) {
+  const org = await seedSeriesOrg(app);
+  const receiver = startReceiver(app);
+  receivers.push(receiver);
+  const endpoint = await createEndpoint(app, org.auth, receiver, eventTypes);
+  return { org, receiver, endpoint };
+}
+
+const sdk = (org: SeriesOrg, path: string, json: unknown) => app.request(path, { json, headers: { authorization: `Bearer ${org.widget_key}` } });
+
+describe("must-show 1: events after the change, signed and verifiable", () => {
+  test("ticket.created after POST /api/sdk/tickets/create", async () => {
+    const { org, receiver } = await setup(["ticket.created"]);
+    const res = await sdk(org, "/api/sdk/tickets/create", { user_id: "u-1", subject: "Printer on fire", message: "Help" });
+    expect(res.status).toBe(201);
+    const ticket = (await res.json()) as any;
+    await sender.tick();
+    expect(receiver.received).toHaveLength(1);
+    const [got] = receiver.received;
+    expect(got!.verifiedWith).toEqual([true]);
+    expect(got!.headers["content-type"]).toBe("application/json");
+    expect(got!.headers["webhook-id"]).toMatch(/^msg_[0-9a-f]{32}$/);
+    expect(got!.headers["webhook-timestamp"]).toBe(String(Math.floor(app.clock.now.getTime() / 1000)));
+    expect(got!.json.type).toBe("ticket.created");
+    expect(got!.json.version).toBe(1);
+    expect(got!.json.data.id).toBe(ticket.id);
+    expect(got!.json.data.subject).toBe("Printer on fire");
+    expect(got!.json.data.updated_at).toBe(ticket.updated_at ?? got!.json.data.created_at);
+  });
+
+  test("conversation.routed after a chat message asks for a person (with the ticket)", async () => {
+    const { org, receiver } = await setup(["conversation.routed", "ticket.created"]);
+    const res = await sdk(org, "/api/sdk/chat", { message: "I want to talk to a person" });
+    expect(res.status).toBe(200);
+    await sender.tick();
+    const routed = receiver.received.filter((r) => r.json.type === "conversation.routed");
+    expect(routed).toHaveLength(1);
+    expect(routed[0]!.verifiedWith).toEqual([true]);
+    expect(routed[0]!.json.data.reason).toBe("live_help");
+    expect(routed[0]!.json.data.to).toBe("person");
+    expect(routed[0]!.json.data.ticket.conversation_id).toBe(routed[0]!.json.data.conversation_id);
+    expect(receiver.received.filter((r) => r.json.type === "ticket.created")).toHaveLength(1);
+  });
+
+  test("campaign.unsubscribed after a one-click unsubscribe", async () => {
+    const { org, receiver } = await setup(["campaign.unsubscribed"]);
+    const acting = { orgId: org.org_id, actor: { kind: "system" as const, name: "test" } };
+    const c = await createCampaign(app.deps, { ...acting, input: { name: "Hooks", slug: "hooks", steps: [step("Hello")] } });
+    await setCampaignStatus(app.deps, { ...acting, ref: c.id, to: "active" });
+    const customer = await seedCustomer(app, org.org_id, { email: "hook-reader@example.com" });
+    await enrolCustomer(app.deps, { ...acting, campaign: (await findCampaign(app.deps, org.org_id, c.id))!, endUser: customer, source: "api" });
+    await sender.tick();
+    const sent = mail.sent.find((m) => m.to === "hook-reader@example.com")!;
+    const url = sent.headers["List-Unsubscribe"]!.slice(1, -1);
+    expect(receiver.received).toHaveLength(0);
+    const res = await app.handle(new Request(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" }));
+    expect(res.status).toBe(200);
+    await sender.tick();
+    expect(receiver.received).toHaveLength(1);
+    expect(receiver.received[0]!.verifiedWith).toEqual([true]);
+    expect(receiver.received[0]!.json.type).toBe("campaign.unsubscribed");
+    expect(receiver.received[0]!.json.data.customer_id).toBe(customer.id);
+  });
+
+  test("an unsubscribed type is not delivered; a rolled-back change announces nothing", async () => {
+    const { org, receiver } = await setup(["campaign.unsubscribed"]);
+    expect((await sdk(org, "/api/sdk/tickets/create", { user_id: "u-2", subject: "s", message: "m" })).status).toBe(201);
+    // An event recorded in a transaction that rolls back leaves nothing to deliver.
+    const rollback = app.deps.db.transaction(async (tx) => {
+      await emitWebhookEvent(tx, { orgId: org.org_id, type: "campaign.unsubscribed", data: { customer_id: "x", updated_at: app.clock.now.toISOString() }, now: app.clock.now });
+      throw new Error("the change failed");
+    });
+    expect(rollback).rejects.toThrow("the change failed");
+    await rollback.catch(() => {});
+    await sender.tick();
+    expect(receiver.received).toHaveLength(0);
+    // The same call committed is delivered.
+    await app.deps.db.transaction((tx) => emitWebhookEvent(tx, { orgId: org.org_id, type: "campaign.unsubscribed", data: { customer_id: "y", updated_at: app.clock.now.toISOString() }, now: app.clock.now }));
+    await sender.tick();
+    expect(receiver.received.map((r) => r.json.data.customer_id)).toEqual(["y"]);
+  });
+});
+
+describe("must-show 2: retries, the guard, redirects", () => {
+  test("500 twice then 200: three requests, one webhook-id, growing delays", async () => {
+    const { org, receiver, endpoint } = await setup(["ticket.created"]);
+    receiver.script.push(500, 500);
+    await sdk(org, "/api/sdk/tickets/create", { user_id: "u-3", subject: "Retry me", message: "m" });
+    await sender.tick();
+    expect(receiver.received).toHaveLength(1);
+    // Not due before the first wait (5 s, plus at most 10 % jitter).
+    app.clock.advance(4_000);
+    await sender.tick();
+    expect(receiver.received).toHaveLength(1);
+    app.clock.advance(2_000);
+    await sender.tick();
+    expect(receiver.received).toHaveLength(2);
+    app.clock.advance(4 * 60_000);
+    await sender.tick();
+    expect(receiver.received).toHaveLength(2);
+    app.clock.advance(2 * 60_000);
+    await sender.tick();
+    expect(receiver.received).toHaveLength(3);
+    const ids = new Set(receiver.received.map((r) => r.headers["webhook-id"]));
+    expect(ids.size).toBe(1);
+    for (const r of receiver.received) expect(r.verifiedWith).toEqual([true]);
+    const [a, b, c] = receiver.received.map((r) => r.at);
+    expect(b! - a!).toBeLessThan(c! - b!);
+    // Each retry carries a fresh timestamp (receivers refuse old ones) over the same body.
+    expect(new Set(receiver.received.map((r) => r.headers["webhook-timestamp"])).size).toBe(3);
+    expect(new Set(receiver.received.map((r) => r.body)).size).toBe(1);
+
+    const [log] = await deliveries(app, org.auth, endpoint.id);
+    expect(log.status).toBe("succeeded");
+    expect(log.webhook_id).toBe(receiver.received[0]!.headers["webhook-id"]);
+    expect(log.attempts.map((x: any) => x.status_code)).toEqual([500, 500, 200]);
+    expect(log.attempts.map((x: any) => x.success)).toEqual([false, false, true]);
+    // The answer is kept truncated to 1 KiB.
+    expect(log.attempts[0].response_body.length).toBe(1024);
+    expect(log.next_retry_at).toBeNull();
+  });
+
+  test("a private address is refused at creation and at delivery", async () => {
+    const org = await seedSeriesOrg(app);
+    app.hosts.set("hooks.private.example", ["10.20.30.40"]);
+    const refused = await app.request("/api/webhooks/endpoints", { headers: org.auth, json: { url: "https://hooks.private.example/in", event_types: ["ticket.created"] } });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(await refused.json())).toContain("blocked address");
+    for (const url of ["http://10.0.0.1/hooks", "https://169.254.169.254/latest", "https://metadata.google.internal/x", "ftp://example.com/x"])
+      expect((await app.request("/api/webhooks/endpoints", { headers: org.auth, json: { url, event_types: ["ticket.created"] } })).status).toBe(400);
+
+    // Accepted while the name is loopback (development), then it resolves to a private address.
+    const receiver = startReceiver(app, "hooks.flip.example");
+    receivers.push(receiver);
+    app.hosts.set("hooks.flip.example", ["127.0.0.1"]);
+    const endpoint = await createEndpoint(app, org.auth, receiver, ["ticket.created"]);
+    app.hosts.set("hooks.flip.example", ["10.20.30.40"]);
+    await sdk(org, "/api/sdk/tickets/create", { user_id: "u-4", subject: "s", message: "m" });
+    await sender.tick();
+    expect(receiver.received).toHaveLength(0);
+    const [log] = await deliveries(app, org.auth, endpoint.id);
+    expect(log.status).toBe("pending");
+    expect(log.attempts).toHaveLength(1);
+    expect(log.attempts[0].status_code).toBeNull();
+    expect(log.attempts[0].error).toContain("blocked address");
+    expect(log.next_retry_at).not.toBeNull();
+  });
+
+  test("a redirect is not followed", async () => {
+    const { org, receiver, endpoint } = await setup(["ticket.created"]);
+    const target = startReceiver(app);
+    receivers.push(target);
+    receiver.script.push(307);
+    receiver.answerHeaders = { location: target.url };
+    await sdk(org, "/api/sdk/tickets/create", { user_id: "u-5", subject: "s", message: "m" });
+    await sender.tick();
+    expect(receiver.received).toHaveLength(1);
+    expect(target.received).toHaveLength(0);
+    const [log] = await deliveries(app, org.auth, endpoint.id);
+    expect(log.status).toBe("pending");
+    expect(log.attempts[0].error).toContain("redirects are not followed");
+  });
+});
+
+describe("must-show 4: secret rotation", () => {
+  test("during the overlap either secret verifies; after it only the new one", async () => {
+    const { org, receiver, endpoint } = await setup(["ticket.created"]);
+    const rotated = await app.request(`/api/webhooks/endpoints/${endpoint.id}/rotate-secret`, { method: "POST", headers: org.auth });
+    expect(rotated.status).toBe(200);
+    const next = (await rotated.json()) as any;
+    expect(next.secret).toMatch(/^whsec_/);
+    expect(next.secret).not.toBe(endpoint.secret);
+    receiver.secrets.push(next.secret); // [old, new]
+    // The secret is never shown again.
+    expect(JSON.stringify(await (await app.request(`/api/webhooks/endpoints/${endpoint.id}`, { headers: org.auth })).json())).not.toContain("whsec_");
+
+    await sdk(org, "/api/sdk/tickets/create", { user_id: "u-6", subject: "during", message: "m" });
+    await sender.tick();
+    expect(receiver.received[0]!.headers["webhook-signature"]!.split(" ")).toHaveLength(2);
+    expect(receiver.received[0]!.verifiedWith).toEqual([true, true]);
+
+    app.clock.advance(24 * 3600_000 + 1000);
+    await sdk(org, "/api/sdk/tickets/create", { user_id: "u-6", subject: "after", message: "m" });
+    await sender.tick();
+    const after = receiver.received.find((r) => r.json.data.subject === "after")!;
+    expect(after.headers["webhook-signature"]!.split(" ")).toHaveLength(1);
+    expect(after.verifiedWith).toEqual([false, true]);
+  });
+});
