@@ -24,7 +24,7 @@ export function demoPage(baseUrl: string, demo: DemoInfo): Response {
 <ul>${questions.map((q) => html`<li>${q}</li>`)}</ul>
 <p>“Talk to a person” opens a ticket you can see in the inbox after <a href="/signin">signing in</a> as ${demo.email}.</p>
 <p class="muted">Put it on your own site with:</p>
-<pre><code>${installSnippet(baseUrl, demo.widgetKey, demo.orgId)}</code></pre>
+${installSnippet(baseUrl, demo.widgetKey, demo.orgId).split("\n").map((line) => html`<p><code>${line}</code></p>`)}
 <script src="/widget.js" data-key="${demo.widgetKey}" data-org="${demo.orgId}" async></script>`,
     { csp: DEMO_CSP },
   );

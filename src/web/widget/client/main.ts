@@ -150,7 +150,7 @@ function start(script: HTMLScriptElement) {
   // ---- rendering ----
   const bubble = (m: StoredMessage, index: number): HTMLElement => {
     const el = h("div", { class: `msg ${m.role}` });
-    const who = m.role === "user" ? "You" : m.role === "agent" ? title.textContent ?? "Agent" : "";
+    const who = m.role === "user" ? "You" : m.role === "agent" ? "Agent" : "";
     if (who) el.append(h("span", { class: "sr-only" }, `${who}: `));
     const body = h("div", { class: "text" });
     body.append(richText(m.text));
@@ -182,6 +182,7 @@ function start(script: HTMLScriptElement) {
     panel.hidden = false;
     launcher.setAttribute("aria-expanded", "true");
     launcher.setAttribute("aria-label", "Close chat");
+    launcher.replaceChildren(svg(CLOSE_ICON));
     state.open = true;
     save();
     render();
@@ -193,6 +194,7 @@ function start(script: HTMLScriptElement) {
     panel.hidden = true;
     launcher.setAttribute("aria-expanded", "false");
     launcher.setAttribute("aria-label", "Open chat");
+    launcher.replaceChildren(svg(CHAT_ICON));
     state.open = false;
     save();
     launcher.focus();
