@@ -26,6 +26,7 @@ import { toggleRoutes } from "./tools/routes.ts";
 import { docsRoutes } from "./workspace/docs-routes.ts";
 import { stylesheet } from "./web/html.ts";
 import { widgetRoutes } from "./web/widget/routes.ts";
+import { dashboardRoutes } from "./web/dashboard/routes.ts";
 import { webhookRoutes } from "./webhooks/routes.ts";
 
 export function createApp(deps: Deps) {
@@ -66,7 +67,8 @@ export function createApp(deps: Deps) {
     .use(seriesRoutes(deps))
     .use(unsubscribeRoutes(deps))
     .use(webhookRoutes(deps))
-    .use(widgetRoutes(deps));
+    .use(widgetRoutes(deps))
+    .use(dashboardRoutes(deps));
   return app.use(openapiRoutes(deps, () => app.routes));
 }
 

@@ -1,0 +1,38 @@
+// The dashboard under /dashboard: the shell's own routes (overview, org switch) and each page
+// module's plugin. Pages call the same service functions as the JSON APIs, never HTTP to
+// ourselves. Each page module exports `xxxPages(deps)` (an Elysia plugin) and is mounted here.
+import { Elysia, t } from "elysia";
+import type { Deps } from "../../deps.ts";
+import { html } from "../html.ts";
+import { dashboardAssets } from "./assets.ts";
+import { NAV, ORG_COOKIE, redirect, shellPage, withMember } from "./shell.ts";
+
+export function dashboardRoutes(deps: Deps) {
+  return new Elysia({ name: "dashboard" })
+    .use(dashboardAssets())
+    .get("/dashboard", ({ request }) =>
+      withMember(deps, request, null, (ctx) => {
+        const sections = NAV.filter((item) => item.key !== "home" && ctx.can(item.role));
+        return shellPage(ctx, {
+          title: "Overview",
+          active: "home",
+          body: html`<h1>${ctx.orgName}</h1>
+<p class="muted">Signed in as ${ctx.principal.member.email} · roles: ${ctx.roles.join(", ") || "none"}</p>
+${sections.length === 0 ? html`<p>Your membership holds no dashboard roles yet. Ask an admin to grant one.</p>` : html`<div class="cards">${sections.map((s) => html`<a class="panel" href="${s.href}"><strong>${s.label}</strong></a>`)}</div>`}`,
+        });
+      }),
+    )
+    .post(
+      "/dashboard/org",
+      ({ request, body }) =>
+        withMember(deps, request, null, (ctx) => {
+          const chosen = ctx.principal.memberships.find((m) => m.orgId === body.org_id);
+          if (!chosen) return redirect(deps, "/dashboard", { kind: "error", text: "You are not a member of that organisation." });
+          const response = redirect(deps, "/dashboard", `Switched to ${chosen.orgName}.`);
+          const secure = deps.config.baseUrl.startsWith("https:") ? "; Secure" : "";
+          response.headers.append("set-cookie", `${ORG_COOKIE}=${chosen.orgId}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000${secure}`);
+          return response;
+        }),
+      { body: t.Object({ org_id: t.String({ maxLength: 64 }) }) },
+    );
+}

@@ -1,0 +1,63 @@
+// The dashboard shell: sign-in redirect, nav by role, 403 for a page the member may not use,
+// the org switcher, the CSP that allows only our own script, and the static assets.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createTestApp, type TestApp } from "../support/app.ts";
+import { adminOf, get, memberWith, post } from "./helpers.ts";
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await createTestApp();
+});
+afterAll(() => app.close());
+
+describe("dashboard shell", () => {
+  test("not signed in: redirected to sign-in with a way back", async () => {
+    const res = await app.request("/dashboard?tab=x");
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe(`/signin?return_to=${encodeURIComponent("/dashboard?tab=x")}`);
+  });
+
+  test("an admin sees every section; the CSP allows only our own script", async () => {
+    const admin = await adminOf(app, "Shell <Org>");
+    const res = await get(app, admin, "/dashboard");
+    expect(res.status).toBe(200);
+    const csp = res.headers.get("content-security-policy")!;
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain("unsafe-inline");
+    const body = await res.text();
+    expect(body).toContain("Shell &#60;Org&#62;");
+    expect(body).not.toContain("Shell <Org>");
+    for (const href of ["/dashboard/agents", "/dashboard/knowledge", "/dashboard/connectors", "/dashboard/settings", "/dashboard/inbox", "/dashboard/campaigns"]) expect(body).toContain(`href="${href}"`);
+  });
+
+  test("a member with one role sees only its section in the nav", async () => {
+    const admin = await adminOf(app);
+    const viewer = await memberWith(app, admin.orgId, ["knowledge:view"]);
+    const body = await (await get(app, viewer, "/dashboard")).text();
+    expect(body).toContain('href="/dashboard/knowledge"');
+    expect(body).not.toContain('href="/dashboard/agents"');
+    expect(body).not.toContain('href="/dashboard/settings"');
+  });
+
+  test("the org switcher only switches to the member's own orgs", async () => {
+    const a = await adminOf(app, "First");
+    const b = await adminOf(app, "Second");
+    const res = await post(app, a, "/dashboard/org", { org_id: b.orgId });
+    expect(res.status).toBe(303);
+    expect(res.headers.getSetCookie().some((c) => c.startsWith("svc_org="))).toBe(false);
+  });
+
+  test("a cross-site post is refused (cookie-authenticated change from another origin)", async () => {
+    const a = await adminOf(app);
+    const res = await app.request("/dashboard/org", { form: { org_id: a.orgId }, headers: { cookie: a.cookie, origin: "https://evil.example" } });
+    expect(res.status).toBe(403);
+  });
+
+  test("assets are served with their types", async () => {
+    const css = await app.request("/assets/dashboard.css");
+    expect(css.headers.get("content-type")).toContain("text/css");
+    const js = await app.request("/assets/dashboard.js");
+    expect(js.headers.get("content-type")).toContain("javascript");
+    expect(await js.text()).toContain("data-busy");
+  });
+});
