@@ -10,6 +10,7 @@
 //   * /chat/stream decides who answers (triage) first, so X-Agent-Id is right, then returns the
 //     streamed body at once (src/widget/stream.ts); the reply is stored when the body is closed.
 import { Elysia, t } from "elysia";
+import { retrieve } from "../agents/pipeline/knowledge.ts";
 import { decide, runPipeline, type ChatOutcome, type ChatTurn } from "../agents/pipeline/run.ts";
 import { LlmError } from "../agents/llm/types.ts";
 import { getAgent, type Agent } from "../agents/service.ts";
@@ -112,6 +113,9 @@ async function prepare(deps: Deps, auth: WidgetAuth, body: ChatBodyValue): Promi
   // A streamed reply of this session may still be being written: the history must include it.
   if (conversation) await transcriptsSettled(deps, conversation.id);
   const agent = await agentFor(deps, auth.orgId, body.agent_id, conversation);
+  // Retrieval reads only the org's docs: it runs while the message is stored (generation waits for both).
+  const knowledge = retrieve(deps, auth.orgId, body.message);
+  knowledge.catch(() => {}); // awaited by the pipeline; a failure surfaces there, not as an unhandled rejection
   const images = body.images ?? [];
   const message = { text: body.message, images, mode };
   let sessionId: string;
@@ -129,7 +133,7 @@ async function prepare(deps: Deps, auth: WidgetAuth, body: ChatBodyValue): Promi
   }
   return {
     sessionId,
-    turn: { orgId: auth.orgId, agent, conversation, customer: identity, message: body.message, images, mode, behavior: body.behavior_context, history },
+    turn: { orgId: auth.orgId, agent, conversation, customer: identity, message: body.message, images, mode, behavior: body.behavior_context, history, knowledge },
   };
 }
 

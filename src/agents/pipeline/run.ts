@@ -19,7 +19,7 @@ import { providerFor } from "../llm/provider.ts";
 import { type Agent, getAgent, listAgents } from "../service.ts";
 import { answer } from "./answer.ts";
 import { CONFIDENCE, confidenceOf, escalationFor, frustrationIn, soundsUncertain } from "./confidence.ts";
-import { knowledgeCoverage, retrieve } from "./knowledge.ts";
+import { knowledgeCoverage, retrieve, type ScoredPassage } from "./knowledge.ts";
 import { conversationMessages, systemText } from "./prompt.ts";
 import { triage, type TriageDecision } from "./triage.ts";
 
@@ -40,6 +40,8 @@ export interface ChatTurn {
   behavior?: string;
   /** The conversation before this message, oldest first (the server's transcript). */
   history: ConversationMessage[];
+  /** Retrieval already under way (the route starts it while the customer's message is being stored). */
+  knowledge?: Promise<ScoredPassage[]>;
 }
 
 export interface ChatSink {
@@ -168,7 +170,7 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, sink: ChatSink, de
     emit.action({ type: "handoff", from_agent_id: handedOffFrom.id, to_agent_id: agent.id, skill: decision.skill } satisfies PipelineAction);
 
   // 2. Knowledge.
-  const passages = await retrieve(deps, orgId, turn.message);
+  const passages = await (turn.knowledge ?? retrieve(deps, orgId, turn.message));
 
   // 3. Answer, with the agent's tools bound to this customer.
   const scope: CallScope = {
