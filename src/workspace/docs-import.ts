@@ -180,7 +180,7 @@ export function htmlToText(html: string, pageUrl: string): ImportedText {
   let firstH1: string | null = null;
   let h1Capture: string[] | null = null;
   const lists: { ordered: boolean; n: number }[] = [];
-  const links: (string | null)[] = [];
+  const links: { target: string | null; at: number }[] = [];
 
   const emit = (s: string) => {
     out.push(s);
@@ -223,7 +223,7 @@ export function htmlToText(html: string, pageUrl: string): ImportedText {
             }
             block();
           });
-        } else if (tag === "br") emit(pre > 0 ? "\n" : "  \n");
+        } else if (tag === "br") emit("\n");
         else if (tag === "ul" || tag === "ol") {
           if (lists.length === 0) block();
           lists.push({ ordered: tag === "ol", n: 0 });
@@ -254,11 +254,14 @@ export function htmlToText(html: string, pageUrl: string): ImportedText {
           end(() => emit("_"));
         } else if (tag === "a") {
           const target = linkTarget(el.getAttribute("href"), pageUrl);
-          links.push(target);
           if (target) emit("[");
+          links.push({ target, at: out.length });
           end(() => {
-            const t = links.pop();
-            if (t) emit(`](${t})`);
+            const link = links.pop();
+            if (!link?.target) return;
+            // A link around nothing readable (an icon): dropped with its bracket.
+            if (out.slice(link.at).join("").trim() === "") out.splice(link.at - 1);
+            else emit(`](${link.target})`);
           });
         } else if (tag === "img") {
           const alt = el.getAttribute("alt");
@@ -287,10 +290,13 @@ export function htmlToText(html: string, pageUrl: string): ImportedText {
     })
     .transform(html);
 
+  // Line by line, not by a regular expression: /[ \t]+\n/ backtracks quadratically over a long run
+  // of spaces (a 200 KB <pre> of them took 47 s).
   const body = out
     .join("")
-    .replace(/\[\s*\]\([^)]*\)/g, "") // links around nothing (icons)
-    .replace(/[ \t]+\n/g, (m) => (m.startsWith("  ") ? "  \n" : "\n"))
+    .split("\n")
+    .map((line) => line.trimEnd())
+    .join("\n")
     .replace(/\n{3,}/g, "\n\n")
     .trim();
   const found = decodeEntities(title).replace(/\s+/g, " ").trim() || (firstH1 as string | null) || fallbackTitle(pageUrl);
@@ -298,6 +304,22 @@ export function htmlToText(html: string, pageUrl: string): ImportedText {
 }
 
 // --- markdown ----------------------------------------------------------------------------------
+
+/**
+ * The text of an ATX heading line (CommonMark §4.2: up to three spaces, 1–6 `#`, a space, an
+ * optional closing run of `#` after a space), or null. Parsed by hand: a regular expression with a
+ * lazy group before the closing run took seconds on a long line of spaces.
+ */
+function atxHeading(line: string): string | null {
+  const open = /^ {0,3}#{1,6}(?=[ \t]|$)/.exec(line);
+  if (!open) return null;
+  let text = line.slice(open[0].length).trim();
+  let end = text.length;
+  while (end > 0 && text[end - 1] === "#") end--;
+  if (end === 0) text = "";
+  else if (end < text.length && (text[end - 1] === " " || text[end - 1] === "\t")) text = text.slice(0, end).trimEnd();
+  return text === "" ? null : text;
+}
 
 /** The first ATX (`# Title`) or setext (`Title` over `===`/`---`) heading outside code fences, or null. */
 export function firstHeading(markdown: string): string | null {
@@ -307,8 +329,8 @@ export function firstHeading(markdown: string): string | null {
     const line = lines[i]!;
     if (/^ {0,3}(```|~~~)/.test(line)) fenced = !fenced;
     if (fenced) continue;
-    const atx = /^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/.exec(line);
-    if (atx && atx[1]!.trim() !== "") return atx[1]!.trim();
+    const atx = atxHeading(line);
+    if (atx !== null) return atx;
     const next = lines[i + 1];
     if (next !== undefined && line.trim() !== "" && /^ {0,3}(=+|-+)[ \t]*$/.test(next) && !/^ {0,3}([-*_][ \t]*){3,}$/.test(line)) return line.trim();
   }
@@ -318,7 +340,7 @@ export function firstHeading(markdown: string): string | null {
 /** Markdown or plain text kept as it is (line endings normalised), titled by its first heading. */
 function markdownText(text: string, fallback: string): ImportedText {
   const body = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n").trim();
-  return { title: (firstHeading(body) ?? fallback).slice(0, DOC_LIMITS.title), body };
+  return { title: (firstHeading(body) ?? fallback).replace(/\s+/g, " ").slice(0, DOC_LIMITS.title), body };
 }
 
 /** A title from a file name: `getting-started.md` → `Getting started`. */

@@ -242,3 +242,16 @@ test("htmlToText: optional end tags left out (no </head>, unclosed <p>) lose not
   expect(htmlToText("<html><head><title>T</title><meta charset=utf-8><body><p>Hello<p>World<svg><title>icon</title></svg></body>", "https://a.example/")).toEqual({ title: "T", body: "Hello\n\nWorld" });
   expect(htmlToText("<body><svg><title>icon</title></svg><h1>Head</h1>x", "https://a.example/")).toEqual({ title: "Head", body: "# Head\n\nx" });
 });
+
+test("hostile text stays linear: a 200,000-space <pre>, a heading line of spaces, unclosed link brackets", () => {
+  const started = performance.now();
+  expect(htmlToText(`<pre>${" ".repeat(DOC_LIMITS.body)}x</pre>`, "https://a.example/").body).toBe("```\n" + " ".repeat(DOC_LIMITS.body) + "x\n```");
+  expect(markdownFileText("a.md", `# a${" ".repeat(DOC_LIMITS.body - 4)}x`).title).toBe("a x");
+  expect(htmlToText(`<p>${"[](".repeat(50_000)}</p>`, "https://a.example/").body).toHaveLength(150_000);
+  // Quadratic backtracking took 47 s on the first; linear work takes milliseconds.
+  expect(performance.now() - started).toBeLessThan(2000);
+});
+
+test("htmlToText: a link around nothing readable (an icon) is dropped with its bracket; br is a line break", () => {
+  expect(htmlToText(`<p>See <a href="/x"><svg><path/></svg></a>the <a href="/docs">docs</a>.<br>Next</p>`, "https://a.example/").body).toBe("See the [docs](https://a.example/docs).\nNext");
+});
