@@ -4,12 +4,14 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { html } from "../html.ts";
+import { agentPages } from "./agents.ts";
 import { dashboardAssets } from "./assets.ts";
 import { NAV, ORG_COOKIE, redirect, shellPage, withMember } from "./shell.ts";
 
 export function dashboardRoutes(deps: Deps) {
   return new Elysia({ name: "dashboard" })
     .use(dashboardAssets())
+    .use(agentPages(deps))
     .get("/dashboard", ({ request }) =>
       withMember(deps, request, null, (ctx) => {
         const sections = NAV.filter((item) => item.key !== "home" && ctx.can(item.role));

@@ -325,9 +325,12 @@ export function submit(label: string, options: { busy?: string; kind?: "primary"
   return html`<button type="submit"${new Html(cls)}${options.busy ? html` data-busy="${options.busy}"` : ""}${options.name ? html` name="${options.name}" value="${options.value ?? ""}"` : ""}>${label}</button>`;
 }
 
-/** A one-button form posting to `action` (activate, revoke, delete). `confirm` is asked by the script. */
+/**
+ * A one-button form posting to `action` (activate, revoke, delete). `confirm` is asked by the script.
+ * It always sends one field: an empty urlencoded body does not parse (src/http/body.ts).
+ */
 export function actionButton(action: string, label: string, options: { kind?: "secondary" | "danger"; busy?: string; confirm?: string; hidden?: Record<string, string> } = {}): Html {
-  return html`<form method="post" action="${action}" class="inline"${options.confirm ? html` data-confirm="${options.confirm}"` : ""}>${Object.entries(options.hidden ?? {}).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)}${submit(label, { kind: options.kind ?? "secondary", busy: options.busy })}</form>`;
+  return html`<form method="post" action="${action}" class="inline"${options.confirm ? html` data-confirm="${options.confirm}"` : ""}><input type="hidden" name="go" value="1">${Object.entries(options.hidden ?? {}).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)}${submit(label, { kind: options.kind ?? "secondary", busy: options.busy })}</form>`;
 }
 
 // ---- Pagination ----------------------------------------------------------------------------
