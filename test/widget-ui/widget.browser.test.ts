@@ -35,16 +35,17 @@ svc-agents-widget { width: 1px; height: 1px; overflow: hidden; }
 html, body { background: #222 !important; }
 `;
 
-function hostPage(): string {
+function hostPage(target = org): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title><link rel="icon" href="data:,">
 <style>${HOSTILE_CSS}</style>
 <script>window.SvcAgents=window.SvcAgents||function(){(SvcAgents.q=SvcAgents.q||[]).push(arguments)}</script>
 <script>window.queued=[];SvcAgents("on","open",function(){window.queued.push("open")});</script>
-<script src="${app.url}/widget.js" data-key="${org.widget_key}" data-org="${org.org_id}" async></script>
+<script src="${app.url}/widget.js" data-key="${target.widget_key}" data-org="${target.org_id}" async></script>
 </head><body><h1>Shop</h1><p>Products</p></body></html>`;
 }
 
 let demoUrl: string;
+let lookOrg: typeof org | undefined;
 
 beforeAll(async () => {
   if (missing) return;
@@ -58,7 +59,7 @@ beforeAll(async () => {
     url: SOURCE_URL,
     body: "To reset your password, open the sign-in page and choose Forgot password. We email you a reset link that works for 60 minutes.",
   });
-  site = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response(hostPage(), { headers: { "content-type": "text/html; charset=utf-8" } }) });
+  site = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => new Response(hostPage(new URL(req.url).pathname === "/look" && lookOrg ? lookOrg : org), { headers: { "content-type": "text/html; charset=utf-8" } }) });
   siteOrigin = `http://127.0.0.1:${site.port}`;
   browser = await launchBrowser();
 }, TIMEOUT);
@@ -69,15 +70,16 @@ afterAll(async () => {
   if (app) await app.close();
 });
 
-async function openSite(options: { colorScheme?: "light" | "dark"; reducedMotion?: "reduce" | "no-preference" } = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+async function openSite(options: { colorScheme?: "light" | "dark"; reducedMotion?: "reduce" | "no-preference"; path?: string } = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser!.newContext({ viewport: { width: 1000, height: 720 }, colorScheme: options.colorScheme ?? "light", reducedMotion: options.reducedMotion ?? "no-preference" });
+  context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(String(e)));
   page.on("console", (m) => {
     if (m.type() === "error") errors.push(m.text());
   });
-  await page.goto(`${siteOrigin}/`);
+  await page.goto(`${siteOrigin}${options.path ?? "/"}`);
   await page.locator("svc-agents-widget").waitFor({ state: "attached" });
   return { context, page, errors };
 }
@@ -290,6 +292,28 @@ test.skipIf(missing)(
     expect(await page.evaluate(() => (window as unknown as Api).SvcAgents.sessionId!())).toBeNull();
     await ask(page, "How do I reset my password?");
     expect(await page.evaluate(() => (window as unknown as Api).SvcAgents.sessionId!())).not.toBe(first);
+    await context.close();
+  },
+  TIMEOUT,
+);
+
+test.skipIf(missing)(
+  "the agent's look from /api/sdk/config: title, greeting, colours, left corner, live-help label",
+  async () => {
+    lookOrg = await seedOrg(app, { name: "Look" });
+    const admin = await signIn(app, lookOrg.admin_email, lookOrg.password);
+    const look = { title: "Ada from Look", greeting: "Hi! Ask me about your order.", primary_color: "#0b6e4f", text_color: "#ffffff", position: "left" };
+    const patched = await app.request(`/api/agents/${lookOrg.agent_id}`, { method: "PATCH", headers: { authorization: `Bearer ${admin}` }, json: { avatar_config: look, live_help_label: "Human, please" } });
+    expect(patched.status).toBe(200);
+    const { context, page } = await openSite({ path: "/look" });
+    await page.locator(".person", { hasText: "Human, please" }).waitFor({ state: "attached" }); // the config has loaded
+    const launcher = page.getByRole("button", { name: "Open chat" });
+    expect((await launcher.boundingBox())!.x).toBeLessThan(100);
+    expect(await launcher.evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(11, 110, 79)");
+    await launcher.click();
+    expect(await page.getByRole("dialog", { name: "Ada from Look" }).isVisible()).toBe(true);
+    expect(await page.locator(".empty").textContent()).toBe(look.greeting);
+    expect(await axeViolations(page, "svc-agents-widget")).toEqual([]);
     await context.close();
   },
   TIMEOUT,

@@ -103,6 +103,7 @@ function start(script: HTMLScriptElement) {
   };
   let identity: Identity | null = null;
   let liveHelpLabel = "Talk to a person";
+  let greeting = "Ask us anything. Answers come from our help articles; a person is one click away.";
   let busy = false;
   let waitUntil = 0;
   const listeners: Record<EventName, ((data: unknown) => void)[]> = { message: [], routed: [], open: [], close: [] };
@@ -164,7 +165,7 @@ function start(script: HTMLScriptElement) {
   };
   const render = () => {
     log.replaceChildren(...state.messages.map(bubble));
-    if (state.messages.length === 0) log.append(h("p", { class: "empty" }, "Ask us anything. Answers come from our help articles; a person is one click away."));
+    if (state.messages.length === 0) log.append(h("p", { class: "empty" }, greeting));
     log.scrollTop = log.scrollHeight;
   };
   const setBusy = (value: boolean) => {
@@ -373,6 +374,22 @@ function start(script: HTMLScriptElement) {
   });
   person.addEventListener("click", () => void submit(liveHelpLabel, "livehelp"));
 
+  /** The agent's look (avatar_config, written by setup_configure_widget): title, greeting, colours, corner. */
+  const applyLook = (look: Json) => {
+    if (typeof look.title === "string" && look.title) title.textContent = look.title;
+    if (typeof look.greeting === "string" && look.greeting) greeting = look.greeting;
+    const colour = (v: unknown) => (typeof v === "string" && /^#[0-9a-fA-F]{6}$/.test(v) ? v : null);
+    // Set through CSSOM, which a page's style-src policy allows; both or neither, so text stays legible.
+    const primary = colour(look.primary_color);
+    const text = colour(look.text_color);
+    if (primary && text) {
+      host.style.setProperty("--sa-accent", primary);
+      host.style.setProperty("--sa-on-accent", text);
+    }
+    if (look.position === "left") host.classList.add("left");
+    render();
+  };
+
   // ---- configuration ----
   if (orgId) {
     fetch(`${base}/api/sdk/config?org_id=${encodeURIComponent(orgId)}`)
@@ -384,6 +401,7 @@ function start(script: HTMLScriptElement) {
         person.textContent = liveHelpLabel;
         if (typeof agent?.name === "string") title.textContent = agent.name;
         if (typeof org?.name === "string") subtitle.textContent = `${org.name} support`;
+        applyLook((agent?.avatar_config ?? {}) as Json);
       })
       .catch(() => {});
   }
