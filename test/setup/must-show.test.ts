@@ -71,6 +71,6 @@ test("SDK client: setup_status, setup_add_doc, and the chat answers from the new
   // The chat went through the org's widget key: the checklist now counts the widget as installed.
   const after = await tool("setup_status", {});
   expect(item(after, "docs")).toMatchObject({ done: true, published: 1 });
-  expect(item(after, "widget_installed").done).toBe(true);
+  expect(item(after, "widget_installed")).toMatchObject({ done: true, traffic: { chats: true, last_chat_at: app.clock.now.toISOString() } });
   expect(after.ready).toBe(true);
 }, 30_000);

@@ -100,7 +100,7 @@ describe("setup_status", () => {
     expect(status.ready).toBe(false);
     expect(item(status, "active_agent")).toMatchObject({ done: true, required: true, agent: { id: org.agent_id } });
     expect(item(status, "docs")).toMatchObject({ done: false, published: 0, drafts: 0 });
-    expect(item(status, "widget_installed")).toMatchObject({ done: false, live_keys: 1, last_seen_at: null });
+    expect(item(status, "widget_installed")).toMatchObject({ done: false, live_keys: 1, traffic: { chats: false, events: false, browser_tickets: false, last_chat_at: null } });
     expect(item(status, "widget_installed").detail).toContain("setup_get_install_snippet");
     expect(item(status, "identity_verification")).toMatchObject({ done: false, required: false, enabled: false });
     expect(item(status, "connectors")).toMatchObject({ done: false, required: false, servers: [], custom_actions: 0 });
@@ -113,8 +113,17 @@ describe("setup_status", () => {
     expect(event.status).toBe(200);
     const after = await value(token, "setup_status", {});
     expect(item(after, "docs")).toMatchObject({ done: true, published: 1, drafts: 1 });
-    expect(item(after, "widget_installed")).toMatchObject({ done: true, last_seen_at: app.clock.now.toISOString() });
+    expect(item(after, "widget_installed")).toMatchObject({ done: true, traffic: { chats: false, events: true, browser_tickets: false, last_chat_at: null } });
     expect(after.ready).toBe(true);
+    // A ticket sent from a browser (it carries an Origin) counts too; one from a backend does not.
+    const other = await seedOrg(app);
+    const otherToken = (await tokensFor(app, other, SCOPES)).accessToken;
+    const ticket = (origin?: string) =>
+      app.request("/api/sdk/tickets/create", { json: { subject: "Help", message: "Hello" }, headers: { authorization: `Bearer ${other.widget_key}`, ...(origin ? { origin } : {}) } });
+    expect((await ticket()).status).toBe(201);
+    expect(item(await value(otherToken, "setup_status", {}), "widget_installed").done).toBe(false);
+    expect((await ticket("https://shop.example")).status).toBe(201);
+    expect(item(await value(otherToken, "setup_status", {}), "widget_installed")).toMatchObject({ done: true, traffic: { browser_tickets: true, chats: false, events: false } });
     // The other org's traffic and documents are not this org's.
     expect(item(await value(tokenB, "setup_status", {}), "widget_installed").done).toBe(false);
   });

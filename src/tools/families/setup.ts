@@ -101,23 +101,25 @@ interface Item {
 /**
  * Widget traffic: what only a request carrying one of the org's widget keys writes — a chat
  * conversation (/api/sdk/chat), a behavioural event (/api/sdk/events) or a ticket sent from a
- * browser (/api/sdk/tickets, source `widget`). The latest of them is when the widget was last seen.
+ * browser (/api/sdk/tickets/create, source `widget`). Existence checks, each stopping at the first
+ * row of the org's index range, and the newest chat from (org_id, created_at): an org with millions
+ * of events costs no more than a new one.
  */
-async function widgetTraffic(deps: Deps, orgId: string): Promise<Date | null> {
-  const [row] = await queryRows<{ seen: Date | string | null }>(
+async function widgetTraffic(deps: Deps, orgId: string) {
+  const [row] = await queryRows<{ chats: boolean; events: boolean; browser_tickets: boolean; last_chat_at: Date | string | null }>(
     deps.db,
-    sql`
-    select greatest(
-      (select max(${conversations.createdAt}) from ${conversations} where ${conversations.orgId} = ${orgId}),
-      (select max(${customerEvents.receivedAt}) from ${customerEvents} where ${customerEvents.orgId} = ${orgId}),
-      (select max(${tickets.createdAt}) from ${tickets} where ${tickets.orgId} = ${orgId} and ${tickets.source} = 'widget')
-    ) as seen`,
+    sql`select
+      exists (select 1 from ${conversations} where ${conversations.orgId} = ${orgId}) as chats,
+      exists (select 1 from ${customerEvents} where ${customerEvents.orgId} = ${orgId}) as events,
+      exists (select 1 from ${tickets} where ${tickets.orgId} = ${orgId} and ${tickets.source} = 'widget') as browser_tickets,
+      (select ${conversations.createdAt} from ${conversations} where ${conversations.orgId} = ${orgId} order by ${conversations.createdAt} desc limit 1) as last_chat_at`,
   );
-  return row?.seen ? new Date(row.seen) : null;
+  const last = row?.last_chat_at ? new Date(row.last_chat_at) : null;
+  return { chats: row?.chats === true, events: row?.events === true, browser_tickets: row?.browser_tickets === true, last_chat_at: last?.toISOString() ?? null };
 }
 
 async function setupStatus(deps: Deps, orgId: string) {
-  const [agent, docCounts, keys, seen, identity, connectorList, actions] = await Promise.all([
+  const [agent, docCounts, keys, traffic, identity, connectorList, actions] = await Promise.all([
     getAgent(deps, orgId),
     deps.db.select({ status: docs.status, n: count() }).from(docs).where(eq(docs.orgId, orgId)).groupBy(docs.status),
     deps.db.select({ n: count() }).from(widgetKeys).where(and(eq(widgetKeys.orgId, orgId), isNull(widgetKeys.revokedAt))),
@@ -126,6 +128,7 @@ async function setupStatus(deps: Deps, orgId: string) {
     listConnectors(deps, orgId),
     deps.db.select({ n: count() }).from(customActions).where(and(eq(customActions.orgId, orgId), live(customActions))),
   ]);
+  const seen = traffic.chats || traffic.events || traffic.browser_tickets;
   const published = docCounts.find((d) => d.status === "published")?.n ?? 0;
   const drafts = docCounts.find((d) => d.status === "draft")?.n ?? 0;
   const liveKeys = keys[0]?.n ?? 0;
@@ -148,16 +151,16 @@ async function setupStatus(deps: Deps, orgId: string) {
     },
     {
       key: "widget_installed",
-      done: liveKeys > 0 && seen !== null,
+      done: liveKeys > 0 && seen,
       required: true,
       detail:
         liveKeys === 0
           ? "No live widget key: create one in the dashboard (Settings → Widget keys)."
           : seen
-            ? "Traffic from a widget key has been seen (a chat, an event or a ticket)."
+            ? "Traffic from a widget key has been seen (a chat, an event or a browser ticket)."
             : "No traffic from a widget key yet: paste the snippet from setup_get_install_snippet into your site.",
       live_keys: liveKeys,
-      last_seen_at: seen?.toISOString() ?? null,
+      traffic,
     },
     {
       key: "identity_verification",
