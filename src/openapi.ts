@@ -6,6 +6,7 @@
 // schema with `x-max-depth` / `x-max-bytes`.
 import { type AnyElysia, Elysia } from "elysia";
 import type { Deps } from "./deps.ts";
+import { webhookOperations } from "./webhooks/openapi.ts";
 
 type Route = AnyElysia["routes"][number];
 type Json = Record<string, unknown>;
@@ -84,6 +85,7 @@ export function openapiDocument(routes: readonly Route[], info: OpenApiInfo): Js
     info: { title: info.title, version: info.version, description: info.description },
     servers: [{ url: info.serverUrl }],
     paths,
+    webhooks: webhookOperations(), // outbound webhook payloads (issue #15, src/webhooks/openapi.ts)
     components: {
       securitySchemes: {
         widgetKey: { type: "http", scheme: "bearer", bearerFormat: "ab_live_…", description: "The org's publishable widget key (interface §5)." },

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { activityLog } from "../../src/db/schema/index.ts";
 import { createSender, type Sender } from "../../src/mail/sender.ts";
-import { emitWebhookEvent } from "../../src/webhooks/events.ts";
+import { emitWebhookEvent, EVENT_TYPES } from "../../src/webhooks/events.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { addMember, recordingTransport, seedSeriesOrg, type SeriesOrg } from "../campaigns/helpers.ts";
 import { createEndpoint, deliveries, type Receiver, startReceiver } from "./helpers.ts";
@@ -177,5 +177,19 @@ describe("the dashboard API", () => {
     expect((await app.request("/api/webhooks/endpoints")).status).toBe(401);
     // Unchanged.
     expect(((await (await app.request(`/api/webhooks/endpoints/${endpoint.id}`, { headers: org.auth })).json()) as any).description).toBe("test receiver");
+  });
+});
+
+describe("the OpenAPI document", () => {
+  test("carries the webhook routes and a versioned payload per event type", async () => {
+    const doc = (await (await app.request("/api/openapi.json")).json()) as any;
+    for (const path of ["/api/webhooks/endpoints", "/api/webhooks/endpoints/{id}/rotate-secret", "/api/webhooks/endpoints/{id}/deliveries", "/api/webhooks/endpoints/{id}/replay"]) expect(doc.paths[path]).toBeDefined();
+    expect(doc.paths["/api/webhooks/endpoints"].post.requestBody.content["application/json"].schema.properties.event_types.items.anyOf.length).toBe(9);
+    const created = doc.webhooks["ticket.created"].post;
+    expect(created.parameters.map((p: any) => p.name)).toEqual(["webhook-id", "webhook-timestamp", "webhook-signature"]);
+    const body = created.requestBody.content["application/json"].schema;
+    expect(body.properties.version.const).toBe(1);
+    expect(body.properties.data.properties.updated_at.format).toBe("date-time");
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...EVENT_TYPES, "webhook.test"].sort());
   });
 });
