@@ -83,6 +83,8 @@ describe("listing", () => {
     expect(tools.map((t) => t.name).sort()).toEqual(["setup_add_doc", "setup_configure_widget", "setup_get_install_snippet", "setup_import_doc_from_url", "setup_status", "setup_update_agent"]);
     // None reaches a customer or another system (the house meaning of destructiveHint).
     for (const tool of tools) expect(tool.annotations.destructiveHint).toBe(false);
+    // Plain object schemas: no top-level anyOf/oneOf/allOf, which some clients' model APIs refuse.
+    for (const tool of tools) for (const k of ["anyOf", "oneOf", "allOf"]) expect(tool.inputSchema[k]).toBeUndefined();
     const readable = (await rpc(app, readOnly, { jsonrpc: "2.0", id: 1, method: "tools/list" })).body.result.tools.map((t: { name: string }) => t.name).filter((n: string) => n.startsWith("setup_"));
     expect(readable.sort()).toEqual(["setup_get_install_snippet", "setup_status"]);
     const refused = await call(readOnly, "setup_add_doc", { title: "x", body: "y" });

@@ -80,6 +80,15 @@ async function requirePerson(ctx: ToolContext, role?: Role): Promise<Actor> {
   return actor;
 }
 
+/**
+ * "At least one of these fields", checked here rather than by a top-level `anyOf` in the input
+ * schema, which some MCP clients' model APIs refuse (Anthropic's input_schema allows no top-level
+ * anyOf, oneOf or allOf), taking the whole tool list down with it.
+ */
+function atLeastOne(tool: string, args: Record<string, unknown>, fields: string[]) {
+  if (!fields.some((f) => args[f] !== undefined)) throw AppError.badRequest(`Invalid arguments for ${tool}: give at least one of ${fields.join(", ")}.`);
+}
+
 /** The agent a setup call changes: the one named (of this org, any status), else the active one. */
 async function targetAgent(ctx: ToolContext, id: unknown): Promise<Agent> {
   if (typeof id === "string") return readAgent(ctx.deps, ctx.orgId, id);
@@ -243,7 +252,6 @@ export const setupTools: ToolDefinition[] = [
         skills: { type: "array", items: { type: "string", minLength: 1, maxLength: L.skill }, maxItems: L.skills, uniqueItems: true, description: "What the agent handles; handoffs pick agents by skill." },
         routing_rules: { type: "array", items: routingRule, maxItems: L.routingRules, description: "Messages matching keywords or an intent go to a team (route) or another agent (handoff)." },
       },
-      anyOf: [{ required: ["name"] }, { required: ["instructions"] }, { required: ["skills"] }, { required: ["routing_rules"] }],
       additionalProperties: false,
     },
     destructive: false,
@@ -251,6 +259,7 @@ export const setupTools: ToolDefinition[] = [
     source,
     defaultEnabled: true,
     async execute(ctx, args) {
+      atLeastOne("setup_update_agent", args, ["name", "instructions", "skills", "routing_rules"]);
       const actor = await requirePerson(ctx, "agents:manage");
       const agent = await targetAgent(ctx, args.agent_id);
       const updated = await updateAgent(ctx.deps, ctx.orgId, actor, agent.id, {
@@ -349,7 +358,6 @@ export const setupTools: ToolDefinition[] = [
           maxItems: ORIGIN_LIMITS.origins,
         },
       },
-      anyOf: [{ required: ["look"] }, { required: ["live_help_label"] }, { required: ["allowed_origins"] }],
       additionalProperties: false,
     },
     destructive: false,
@@ -357,6 +365,7 @@ export const setupTools: ToolDefinition[] = [
     source,
     defaultEnabled: true,
     async execute(ctx, args) {
+      atLeastOne("setup_configure_widget", args, ["look", "live_help_label", "allowed_origins"]);
       // Each part needs the role its dashboard page needs; all are checked before anything changes.
       const touchesAgent = args.look !== undefined || args.live_help_label !== undefined;
       let actor = await requirePerson(ctx, touchesAgent ? "agents:manage" : undefined);
