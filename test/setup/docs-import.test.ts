@@ -160,6 +160,15 @@ describe("from a URL", () => {
     expect((await listDocs(app.deps, org.org_id, { limit: 100, offset: 0 })).length).toBe(count);
   });
 
+  test("a connection failure is a 422 that says so without the other side's internals", async () => {
+    const closed = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("") });
+    const port = closed.port;
+    closed.stop(true);
+    const error = await refusal(fetchDocText(app.deps, `http://help.partner.example:${port}/`));
+    expect(error.status).toBe(422);
+    expect(error.message).toBe("The document cannot be imported: the page could not be fetched (connection or TLS failure).");
+  });
+
   test("the response cap at its boundary: exactly the cap is read, one byte more is refused", async () => {
     expect((await fetchDocText(app.deps, at("/at-limit"))).body).toBe("Small text.");
     const error = await refusal(fetchDocText(app.deps, at("/over-limit")));
