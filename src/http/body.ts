@@ -21,6 +21,10 @@ export const BODY_LIMITS: { prefix: string; bytes: number; raw?: true; exact?: t
   { prefix: "/api/docs", bytes: 1024 * 1024 },
   // Chat messages carry up to four images as data: URLs (src/conversations/input.ts CHAT_LIMITS).
   { prefix: "/api/sdk/chat", bytes: 5 * 1024 * 1024 },
+  // Dashboard forms: an agent's instructions (20,000 characters) and a knowledge-base document
+  // (200,000) arrive urlencoded, where a non-ASCII character takes up to 9 bytes.
+  { prefix: "/dashboard", bytes: 256 * 1024 },
+  { prefix: "/dashboard/knowledge", bytes: 2 * 1024 * 1024 },
   { prefix: "/", bytes: 16 * 1024 },
 ];
 

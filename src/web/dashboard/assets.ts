@@ -118,6 +118,15 @@ export const DASHBOARD_JS = `"use strict";
       slug.value = name.value.toLowerCase().normalize("NFKD").replace(/[\\u0300-\\u036f]/g, "").replace(/[^a-z0-9]+/g, "_").replace(/^[^a-z]+|_+$/g, "").slice(0, 32).replace(/_+$/, "");
     });
   });
+  // Markdown upload: the chosen file's text goes into the form's text field (the form stays urlencoded).
+  document.querySelectorAll("[data-file-import] input[type=file]").forEach(function (input) {
+    input.addEventListener("change", function () {
+      var file = input.files && input.files[0];
+      var target = input.form && input.form.elements.namedItem("content");
+      if (!file || !target) return;
+      file.text().then(function (text) { target.value = text; });
+    });
+  });
   // Change a select, submit its form (with a visible button as the no-script path).
   document.querySelectorAll("select[data-autosubmit]").forEach(function (s) { s.addEventListener("change", function () { s.form && s.form.requestSubmit(); }); });
 })();

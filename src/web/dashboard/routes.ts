@@ -6,12 +6,14 @@ import type { Deps } from "../../deps.ts";
 import { html } from "../html.ts";
 import { agentPages } from "./agents.ts";
 import { dashboardAssets } from "./assets.ts";
+import { knowledgePages } from "./knowledge.ts";
 import { NAV, ORG_COOKIE, redirect, shellPage, withMember } from "./shell.ts";
 
 export function dashboardRoutes(deps: Deps) {
   return new Elysia({ name: "dashboard" })
     .use(dashboardAssets())
     .use(agentPages(deps))
+    .use(knowledgePages(deps))
     .get("/dashboard", ({ request }) =>
       withMember(deps, request, null, (ctx) => {
         const sections = NAV.filter((item) => item.key !== "home" && ctx.can(item.role));
