@@ -4,11 +4,12 @@
 // secret (encrypted at rest).
 import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import type { Actor } from "../activity/actor.ts";
+import { type Actor, systemActor } from "../activity/actor.ts";
 import { recordActivity } from "../activity/log.ts";
 import { ROLES } from "../auth/roles.ts";
 import { normaliseEmail } from "../auth/signin.ts";
-import { agents, members, memberships, orgs, widgetKeys } from "../db/schema/index.ts";
+import { activateAgent, createAgent } from "../agents/service.ts";
+import { members, memberships, orgs, widgetKeys } from "../db/schema/index.ts";
 import type { Db } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, type ErrorDetail } from "../errors.ts";
@@ -70,6 +71,8 @@ export async function createOrg(deps: Deps, input: CreateOrgInput): Promise<Crea
   const widgetKey = WIDGET_KEY_PREFIX + randomBytes(24).toString("base64url");
   const flags = Object.fromEntries((input.flags ?? []).map((f) => [f, true]));
 
+  // The operator creates orgs (`org create`, or the demo seed at first start).
+  const actor = systemActor(input.isDemo ? "demo_seed" : "cli");
   const agentId = await deps.db.transaction(async (tx) => {
     const memberId = existing?.id ?? (await tx.insert(members).values({ email, passwordHash: passwordHash! }).returning({ id: members.id }))[0]!.id;
     await tx.insert(orgs).values({
@@ -80,12 +83,12 @@ export async function createOrg(deps: Deps, input: CreateOrgInput): Promise<Crea
       isDemo: input.isDemo ?? false,
     });
     await tx.insert(memberships).values({ orgId, memberId, roles: [...ROLES] });
-    const [agent] = await tx
-      .insert(agents)
-      .values({ orgId, name: "Support agent", status: "active", skills: ["answer_questions"] })
-      .returning({ id: agents.id });
     await tx.insert(widgetKeys).values({ orgId, key: widgetKey });
-    return agent!.id;
+    // The first agent through its owner (src/agents), inside this transaction: an org never exists without one.
+    const inTx = { ...deps, db: tx as unknown as Db };
+    const agent = await createAgent(inTx, orgId, actor, { name: "Support agent", skills: ["answer_questions"] });
+    await activateAgent(inTx, orgId, actor, agent.id);
+    return agent.id;
   });
   return { org_id: orgId, agent_id: agentId, widget_key: widgetKey, identity_secret: identitySecret, admin_email: email };
 }
