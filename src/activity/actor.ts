@@ -4,7 +4,8 @@
 export type Actor =
   | { kind: "token"; tokenId: string; clientId: string; memberId: string; scopes: readonly string[] }
   | { kind: "member"; memberId: string }
-  | { kind: "customer"; endUserId: string | null; sessionId: string }
+  /** `sessionId` is the conversation's id, never the session token (which is stored only hashed). */
+  | { kind: "customer"; endUserId: string | null; sessionId?: string }
   | { kind: "system"; name: string };
 
 export function memberActor(memberId: string): Actor {

@@ -29,7 +29,7 @@ function actorColumns(actor: Actor) {
     case "token":
       return { actorKind: actor.kind, actorId: actor.tokenId, memberId: actor.memberId, clientId: actor.clientId };
     case "customer":
-      return { actorKind: actor.kind, actorId: actor.endUserId ?? actor.sessionId, memberId: null, clientId: null };
+      return { actorKind: actor.kind, actorId: actor.endUserId ?? actor.sessionId ?? "anonymous", memberId: null, clientId: null };
     case "system":
       return { actorKind: actor.kind, actorId: actor.name, memberId: null, clientId: null };
   }

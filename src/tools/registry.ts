@@ -58,6 +58,8 @@ export interface Caller {
   actor: Actor;
   channel: Channel;
   agentId: string | undefined;
+  /** Whether the call acts bound to one customer (MCP `_meta.bound_*`, or the chatting customer). */
+  customerBound: boolean;
 }
 
 /** Why a caller may not use a tool: a plain value, since tools/list asks for every tool on every call. */
@@ -77,6 +79,15 @@ export function denial(snapshot: OrgSnapshot, caller: Caller, tool: ToolDefiniti
   // Only OAuth tokens carry scopes; the other channels act for the org itself.
   if (caller.actor.kind === "token" && !caller.actor.scopes.includes(tool.scope))
     return { reason: "scope", scope: tool.scope, message: `This token lacks the ${tool.scope} scope that ${tool.name} needs.` };
+  // A customer's chat acts for that customer only, whoever calls the runtime for it (issue #12,
+  // docs/decisions.md "Chat tools"): the admin areas never, customer data only bound to them —
+  // unbound, data_* and inbox_* would see every customer of the org.
+  if (caller.actor.kind === "customer") {
+    const area = tool.scope.split(":")[0];
+    if (area === "setup" || area === "automation") return { reason: "customer", message: `${tool.name} is not available in a customer's chat.` };
+    if ((area === "data" || area === "inbox") && !caller.customerBound)
+      return { reason: "customer", message: `${tool.name} reads customer records and runs in a chat only for an identified customer.` };
+  }
   if (tool.destructive) {
     if (caller.channel === "mcp" && snapshot.flags.mcp_destructive_tools !== true)
       return { reason: "destructive", message: `${tool.name} is destructive, and this organisation blocks destructive tools over MCP (feature flag mcp_destructive_tools is off).` };

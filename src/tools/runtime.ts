@@ -80,7 +80,7 @@ function actorId(actor: Actor): string {
     case "member":
       return actor.memberId;
     case "customer":
-      return actor.endUserId ?? actor.sessionId;
+      return actor.endUserId ?? actor.sessionId ?? "anonymous";
     case "system":
       return actor.name;
   }
@@ -165,7 +165,7 @@ export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRunt
   return {
     async list(scope) {
       const snap = await snapshot(scope.orgId);
-      const caller = { actor: scope.actor, channel: scope.channel, agentId: agentOf(snap, scope.agentId) };
+      const caller = { actor: scope.actor, channel: scope.channel, agentId: agentOf(snap, scope.agentId), customerBound: scope.customer !== undefined };
       return snap.tools.filter((tool) => !denial(snap, caller, tool));
     },
 
@@ -189,7 +189,7 @@ export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRunt
         agentId = agentOf(snap, scope.agentId);
         tool = snap.tools.find((t) => t.name === name);
         if (!tool) throw AppError.notFound(`Unknown tool: ${storable(name, AUDIT_TOOL_MAX)}`);
-        const denied = denial(snap, { actor: scope.actor, channel: scope.channel, agentId }, tool);
+        const denied = denial(snap, { actor: scope.actor, channel: scope.channel, agentId, customerBound: customer !== undefined || scope.resolveCustomer !== undefined }, tool);
         if (denied) throw refusal(deps, denied);
         const input = args ?? {};
         if (!isPlainObject(input)) throw AppError.badRequest("Invalid params: /arguments must be an object.");

@@ -196,7 +196,8 @@ export async function createSdkTicket(deps: Deps, orgId: string, input: SdkTicke
   }
   const ticket = await createTicket(deps, {
     orgId,
-    actor: { kind: "customer", endUserId: customer?.id ?? null, ...(input.session_id ? { sessionId: input.session_id } : {}) },
+    // The conversation id, never the session token itself: actors end up in the activity log.
+    actor: { kind: "customer", endUserId: customer?.id ?? null, ...(conversationId ? { sessionId: conversationId } : {}) },
     input: {
       subject: input.subject,
       message: input.message,

@@ -12,7 +12,6 @@ import type { MessageRouting, MessageSource } from "../../db/schema/index.ts";
 import type { Deps } from "../../deps.ts";
 import { createTicket, type InboxActor } from "../../inbox/tickets.ts";
 import type { CallScope } from "../../tools/runtime.ts";
-import type { ToolDefinition } from "../../tools/types.ts";
 import { boundCustomerOf, type EndUser } from "../../workspace/customers.ts";
 import { COVERAGE_THRESHOLD } from "../llm/builtin.ts";
 import { providerFor } from "../llm/provider.ts";
@@ -66,20 +65,6 @@ export type PipelineAction =
   | { type: "ticket_created"; ticket_id: string; ticket_number: number; team: string | null; reason: "live_help" | "routing_rule" | "escalation" }
   | { type: "handoff"; from_agent_id: string; to_agent_id: string; skill: string }
   | { type: "offer_person"; label: string };
-
-/**
- * The tools an agent may use in a widget chat, of those the runtime lets it call: the admin areas
- * (setup_*, automation_*) never; customer data (data_*, inbox_*) only when a customer is bound, since
- * with no binding those tools would see every customer of the org. docs/decisions.md "Chat tools".
- */
-export function chatTools(tools: readonly ToolDefinition[], customerBound: boolean): ToolDefinition[] {
-  return tools.filter((tool) => {
-    const area = tool.scope.split(":")[0];
-    if (area === "setup" || area === "automation") return false;
-    if ((area === "data" || area === "inbox") && !customerBound) return false;
-    return true;
-  });
-}
 
 const subjectOf = (text: string) => {
   const line = text.split("\n").find((l) => l.trim() !== "")?.trim() ?? "Chat";
@@ -193,7 +178,8 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, sink: ChatSink, de
     }),
     messages: conversationMessages(turn.history, { text: turn.message, images: turn.images.length }),
     passages,
-    tools: chatTools(listed, endUser !== null),
+    // The runtime lists only what a customer's chat may call (src/tools/registry.ts `denial`).
+    tools: listed,
     callTool: (name, args) => deps.tools.call(scope, name, args),
     signal: sink.signal,
     emit,
