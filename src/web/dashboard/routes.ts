@@ -7,6 +7,10 @@ import { html } from "../html.ts";
 import { agentPages } from "./agents.ts";
 import { dashboardAssets } from "./assets.ts";
 import { knowledgePages } from "./knowledge.ts";
+import { settingsPages } from "./settings.ts";
+import { conversationPages } from "./conversations.ts";
+import { customerPages } from "./customers.ts";
+import { inboxPages } from "./inbox.ts";
 import { NAV, ORG_COOKIE, redirect, shellPage, withMember } from "./shell.ts";
 
 export function dashboardRoutes(deps: Deps) {
@@ -14,6 +18,10 @@ export function dashboardRoutes(deps: Deps) {
     .use(dashboardAssets())
     .use(agentPages(deps))
     .use(knowledgePages(deps))
+    .use(settingsPages(deps))
+    .use(inboxPages(deps))
+    .use(conversationPages(deps))
+    .use(customerPages(deps))
     .get("/dashboard", ({ request }) =>
       withMember(deps, request, null, (ctx) => {
         const sections = NAV.filter((item) => item.key !== "home" && ctx.can(item.role));

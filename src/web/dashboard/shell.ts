@@ -350,16 +350,16 @@ export function pageOf<T>(items: readonly T[], page: number, size = PAGE_SIZE): 
 }
 
 /** Previous/next links keeping the other query parameters (search terms, filters). */
-export function pager(path: string, query: Record<string, string | undefined>, page: number, hasMore: boolean): Html {
+export function pager(path: string, query: Record<string, string | undefined>, page: number, hasMore: boolean, param = "page", label = "Pages"): Html {
   if (page <= 1 && !hasMore) return html``;
   const link = (n: number) => {
     const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(query)) if (v && k !== "page") params.set(k, v);
-    if (n > 1) params.set("page", String(n));
+    for (const [k, v] of Object.entries(query)) if (v && k !== param) params.set(k, v);
+    if (n > 1) params.set(param, String(n));
     const qs = params.toString();
     return qs ? `${path}?${qs}` : path;
   };
-  return html`<nav class="pager" aria-label="Pages">${page > 1 ? html`<a href="${link(page - 1)}" rel="prev">← Previous</a>` : ""}<span>Page ${page}</span>${hasMore ? html`<a href="${link(page + 1)}" rel="next">Next →</a>` : ""}</nav>`;
+  return html`<nav class="pager" aria-label="${label}">${page > 1 ? html`<a href="${link(page - 1)}" rel="prev">← Previous</a>` : ""}<span>Page ${page}</span>${hasMore ? html`<a href="${link(page + 1)}" rel="next">Next →</a>` : ""}</nav>`;
 }
 
 /** Formats a timestamp for a table cell (UTC, minutes). */

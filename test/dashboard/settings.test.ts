@@ -1,0 +1,79 @@
+// Dashboard settings through the app with a session cookie: org:manage only; widget keys with
+// their install snippet, create and revoke; identity verification switch and rotate (the secret
+// shown once, never in a redirect); allowed origins with a field error; grants; members; and
+// another org's key or grant answering 404.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { identityView, listWidgetKeys } from "../../src/orgs/widget-access.ts";
+import { allowedOrigins } from "../../src/widget/settings.ts";
+import { createTestApp, type TestApp } from "../support/app.ts";
+import { adminOf, get, type Member, memberWith, post, withFlash } from "./helpers.ts";
+
+let app: TestApp;
+let admin: Member;
+let other: Member;
+beforeAll(async () => {
+  app = await createTestApp();
+  admin = await adminOf(app, "Settings Org");
+  other = await adminOf(app, "Other Settings Org");
+});
+afterAll(() => app.close());
+
+describe("settings page", () => {
+  test("org:manage only; the snippet carries the live key and the widget script", async () => {
+    const agentsOnly = await memberWith(app, admin.orgId, ["agents:manage"]);
+    expect((await get(app, agentsOnly, "/dashboard/settings")).status).toBe(403);
+    expect((await post(app, agentsOnly, "/dashboard/settings/keys", { label: "x" })).status).toBe(403);
+    const res = await get(app, admin, "/dashboard/settings");
+    expect(res.status).toBe(200);
+    const body = await res.text();
+    expect(body).toContain(`${app.deps.config.baseUrl}/widget.js`);
+    expect(body).toContain(`data-key=&#34;${admin.widgetKey}&#34;`);
+    expect(body).toContain("Members and roles");
+    expect(body).toContain(admin.email);
+  });
+
+  test("create and revoke a widget key; a too-long label is a field error", async () => {
+    const long = await post(app, admin, "/dashboard/settings/keys", { label: "x".repeat(101) });
+    expect(long.status).toBe(400);
+    expect(await long.text()).toContain('id="f-label-error"');
+    const created = await post(app, admin, "/dashboard/settings/keys", { label: "Marketing <site>" });
+    expect(created.status).toBe(303);
+    expect(await (await get(app, withFlash(admin, created), "/dashboard/settings")).text()).toContain("Widget key created");
+    const key = (await listWidgetKeys(app.deps, admin.orgId)).find((k) => k.label === "Marketing <site>")!;
+    expect((await post(app, admin, `/dashboard/settings/keys/${key.id}/revoke`, { go: "1" })).status).toBe(303);
+    expect((await listWidgetKeys(app.deps, admin.orgId)).find((k) => k.id === key.id)!.revoked_at).not.toBeNull();
+  });
+
+  test("identity verification: switch on, rotate shows the secret in that answer only", async () => {
+    expect((await post(app, admin, "/dashboard/settings/identity", { enabled: "on" })).status).toBe(303);
+    expect((await identityView(app.deps, admin.orgId)).enabled).toBe(true);
+    const rotated = await post(app, admin, "/dashboard/settings/identity/rotate", { go: "1" });
+    expect(rotated.status).toBe(200);
+    expect(rotated.headers.get("cache-control")).toBe("no-store");
+    const body = await rotated.text();
+    const secret = /id="new-secret" type="text" readonly value="([A-Za-z0-9_-]{43})"/.exec(body)?.[1];
+    expect(secret).toBeDefined();
+    expect(await (await get(app, admin, "/dashboard/settings")).text()).not.toContain(secret!);
+    expect((await identityView(app.deps, admin.orgId)).has_previous_secret).toBe(true);
+    expect((await post(app, admin, "/dashboard/settings/identity/clear-previous", { go: "1" })).status).toBe(303);
+    expect((await identityView(app.deps, admin.orgId)).has_previous_secret).toBe(false);
+  });
+
+  test("allowed origins: a path is a field error naming the line, the text kept; a good list saves", async () => {
+    const bad = await post(app, admin, "/dashboard/settings/origins", { origins: "https://shop.example\nhttps://x.example/path" });
+    expect(bad.status).toBe(400);
+    const body = await bad.text();
+    expect(body).toContain('id="f-origins-error"');
+    expect(body).toContain("Line 2");
+    expect(body).toContain("https://x.example/path");
+    expect((await post(app, admin, "/dashboard/settings/origins", { origins: "https://Shop.Example\nhttps://blog.example:8443" })).status).toBe(303);
+    expect((await allowedOrigins(app.deps, admin.orgId)).allowed_origins).toEqual(["https://shop.example", "https://blog.example:8443"]);
+  });
+
+  test("tenant boundary: another org's key or grant id is 404", async () => {
+    const [theirs] = await listWidgetKeys(app.deps, other.orgId);
+    expect((await post(app, admin, `/dashboard/settings/keys/${theirs!.id}/revoke`, { go: "1" })).status).toBe(404);
+    expect((await listWidgetKeys(app.deps, other.orgId))[0]!.revoked_at).toBeNull();
+    expect((await post(app, admin, `/dashboard/settings/grants/${crypto.randomUUID()}/revoke`, { go: "1" })).status).toBe(404);
+  });
+});
