@@ -46,6 +46,14 @@ function hostPage(target = org): string {
 
 let demoUrl: string;
 let lookOrg: typeof org | undefined;
+/** A stand-in service for the widget's API calls (`data-base`), on /slow. */
+let slowBase: string | undefined;
+
+function sitePage(path: string): string {
+  if (path === "/look" && lookOrg) return hostPage(lookOrg);
+  if (path === "/slow" && slowBase) return hostPage().replace("data-org=", `data-base="${slowBase}" data-org=`);
+  return hostPage();
+}
 
 beforeAll(async () => {
   if (missing) return;
@@ -59,7 +67,7 @@ beforeAll(async () => {
     url: SOURCE_URL,
     body: "To reset your password, open the sign-in page and choose Forgot password. We email you a reset link that works for 60 minutes.",
   });
-  site = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => new Response(hostPage(new URL(req.url).pathname === "/look" && lookOrg ? lookOrg : org), { headers: { "content-type": "text/html; charset=utf-8" } }) });
+  site = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => new Response(sitePage(new URL(req.url).pathname), { headers: { "content-type": "text/html; charset=utf-8" } }) });
   siteOrigin = `http://127.0.0.1:${site.port}`;
   browser = await launchBrowser();
 }, TIMEOUT);
@@ -315,6 +323,68 @@ test.skipIf(missing)(
     expect(await page.locator(".empty").textContent()).toBe(look.greeting);
     expect(await axeViolations(page, "svc-agents-widget")).toEqual([]);
     await context.close();
+  },
+  TIMEOUT,
+);
+
+test.skipIf(missing)(
+  "text shows as it arrives (aria-busy until the end); a connection cut mid-answer keeps the text and offers a retry",
+  async () => {
+    // A stand-in service whose stream this test paces: the first chunk, then the rest on release.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    const cors = { "access-control-allow-origin": "*", "access-control-allow-headers": "Authorization, Content-Type", "access-control-expose-headers": "X-Session-Id" };
+    const slow = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch(req) {
+        if (req.method === "OPTIONS") return new Response(null, { status: 204, headers: { ...cors, "access-control-allow-methods": "POST" } });
+        if (new URL(req.url).pathname !== "/api/sdk/chat/stream") return new Response("{}", { status: 404, headers: cors });
+        const call = ++calls;
+        const body = new ReadableStream<Uint8Array>({
+          async start(c) {
+            const enc = new TextEncoder();
+            c.enqueue(enc.encode(`Answer ${call}, first part.`));
+            if (call > 1) return; // left open: the test cuts the connection
+            await released;
+            c.enqueue(enc.encode(` Second part.\x1e__ACTIONS__[]\x1e`));
+            c.close();
+          },
+        });
+        return new Response(body, { headers: { ...cors, "content-type": "text/plain; charset=utf-8", "x-session-id": "cs_slow" } });
+      },
+    });
+    try {
+      const context = await browser!.newContext();
+      context.setDefaultTimeout(10_000);
+      const page = await context.newPage();
+      slowBase = `http://127.0.0.1:${slow.port}`;
+      await page.goto(`${siteOrigin}/slow`);
+      await page.getByRole("button", { name: "Open chat" }).click();
+      await page.getByLabel("Your message").fill("Tell me");
+      await page.getByLabel("Your message").press("Enter");
+      const reply = page.locator(".msg.agent").first();
+      await page.waitForFunction(() => document.querySelector("svc-agents-widget")?.shadowRoot?.querySelector(".msg.agent")?.textContent?.includes("first part"));
+      expect(await page.getByRole("log").getAttribute("aria-busy")).toBe("true");
+      expect(await page.locator(".send").isDisabled()).toBe(true);
+      release();
+      await page.waitForFunction(() => document.querySelector("svc-agents-widget")?.shadowRoot?.querySelector(".log")?.getAttribute("aria-busy") === "false");
+      expect(await reply.textContent()).toContain("Answer 1, first part. Second part.");
+      expect(await page.getByRole("button", { name: "Retry" }).count()).toBe(0);
+
+      await page.getByLabel("Your message").fill("And then?");
+      await page.getByLabel("Your message").press("Enter");
+      await page.locator(".msg.agent", { hasText: "Answer 2, first part." }).waitFor();
+      slow.stop(true); // the connection drops mid-answer
+      await page.locator(".msg.note", { hasText: "The connection was lost." }).waitFor();
+      expect(await page.locator(".msg.agent").nth(1).textContent()).toContain("Answer 2, first part.");
+      expect(await page.getByRole("button", { name: "Retry" }).count()).toBe(1);
+      expect(await page.locator(".send").isDisabled()).toBe(false);
+      await context.close();
+    } finally {
+      slow.stop(true);
+    }
   },
   TIMEOUT,
 );
