@@ -85,9 +85,15 @@ interface Frame {
 /**
  * Parses untrusted JSON text with the bounds above. Throws JsonInputError; never recurses, and
  * takes time linear in `text.length`. `maxDepth` may be lowered by a caller, not raised past need.
+ *
+ * `relay: true` is for third-party answers we pass on (a custom action's partner API, a connected
+ * MCP server, a model provider): only nesting and `__proto__` are refused there. Depth is what
+ * hurts us — Bun's JSON.stringify of a value nested 100,000 levels blocks the process for over
+ * ten seconds before it throws — while a NUL or a duplicate key in someone else's data is theirs.
  */
-export function parseJsonBounded(text: string, options: { maxDepth?: number } = {}): unknown {
+export function parseJsonBounded(text: string, options: { maxDepth?: number; relay?: boolean } = {}): unknown {
   const maxDepth = options.maxDepth ?? JSON_MAX_DEPTH;
+  const strict = !options.relay;
   const stack: Frame[] = [];
   const length = text.length;
   // Sticky searches jump to the next character that matters (the engine's scan is much faster than
@@ -118,6 +124,10 @@ export function parseJsonBounded(text: string, options: { maxDepth?: number } = 
             continue;
           }
           const unit = hex4(text, i + 2);
+          if (!strict) {
+            i += 2;
+            continue;
+          }
           if (unit >= 0 && isRefusedControl(unit)) throw controlError(unit);
           if (unit >= 0xd800 && unit <= 0xdbff) {
             // A high surrogate must be followed by an escaped low surrogate.
@@ -130,8 +140,8 @@ export function parseJsonBounded(text: string, options: { maxDepth?: number } = 
           i += 6;
           continue;
         }
-        if (isRefusedControl(d)) throw controlError(d);
-        if (d >= 0xd800 && d <= 0xdfff) {
+        if (strict && isRefusedControl(d)) throw controlError(d);
+        if (strict && d >= 0xd800 && d <= 0xdfff) {
           const after = text.charCodeAt(i + 1);
           if (d <= 0xdbff && after >= 0xdc00 && after <= 0xdfff) {
             i += 2;
@@ -154,6 +164,10 @@ export function parseJsonBounded(text: string, options: { maxDepth?: number } = 
           }
         }
         if (key === "__proto__") throw new JsonInputError("forbidden_key", 'The object key "__proto__" is not accepted.');
+        if (!strict) {
+          i++;
+          continue;
+        }
         top.keys ??= new Set();
         if (top.keys.has(key)) throw new JsonInputError("duplicate_key", `Duplicate object key ${JSON.stringify(key.slice(0, 64))}.`);
         top.keys.add(key);
@@ -181,7 +195,7 @@ export function parseJsonBounded(text: string, options: { maxDepth?: number } = 
   }
   // A literal such as 1e400 parses to Infinity, which is no JSON value (it would be stored as null).
   // Only texts that could hold one (a 3-digit exponent, or 309+ digits) are walked, iteratively.
-  if (MAYBE_OVERFLOW.test(text) && hasNonFinite(value)) throw new JsonInputError("number_range", "Numbers must fit a double (found one that overflows to infinity).");
+  if (strict && MAYBE_OVERFLOW.test(text) && hasNonFinite(value)) throw new JsonInputError("number_range", "Numbers must fit a double (found one that overflows to infinity).");
   return value;
 }
 

@@ -130,6 +130,17 @@ describe("parseJsonBounded", () => {
     expect(parseJsonBounded('["1e400", {"e999": "x"}]')).toEqual(["1e400", { e999: "x" }]);
   });
 
+  test("relay mode (third-party answers): only nesting and __proto__ are refused", () => {
+    const relay = (text: string) => parseJsonBounded(text, { relay: true });
+    expect(relay('{"a":"x\\u0000y","a":"\\ud800","n":1e400,"\\u0001":"\\u0001"}')).toEqual({ a: "\ud800", n: Infinity, "\u0001": "\u0001" });
+    expect(() => relay(nested(JSON_MAX_DEPTH + 1))).toThrow(JsonInputError);
+    expect(() => relay('{"__proto__":{}}')).toThrow(JsonInputError);
+    expect(relay(nested(JSON_MAX_DEPTH))).toBeDefined();
+    const started = performance.now();
+    expect(() => relay(nested(500_000))).toThrow("64 levels");
+    expect(performance.now() - started).toBeLessThan(200);
+  });
+
   test("syntax errors are invalid_json of kind syntax", () => {
     for (const text of ["{", '{"a":1', '"\\u12"', "[1,]", "\uFEFF{}", "", "undefined", '"\\x"']) expect(refusal(text)).toBe("syntax");
   });
