@@ -6,6 +6,7 @@ import type { Deps } from "../../deps.ts";
 import { html } from "../html.ts";
 import { agentPages } from "./agents.ts";
 import { dashboardAssets } from "./assets.ts";
+import { connectorPages } from "./connectors.ts";
 import { knowledgePages } from "./knowledge.ts";
 import { settingsPages } from "./settings.ts";
 import { conversationPages } from "./conversations.ts";
@@ -19,6 +20,7 @@ export function dashboardRoutes(deps: Deps) {
     .use(agentPages(deps))
     .use(knowledgePages(deps))
     .use(settingsPages(deps))
+    .use(connectorPages(deps))
     .use(inboxPages(deps))
     .use(conversationPages(deps))
     .use(customerPages(deps))
