@@ -31,7 +31,7 @@ let siteOrigin: string;
 const HOSTILE_CSS = `
 * { all: unset; font-size: 3px !important; line-height: 1 !important; color: #0f0 !important; }
 div, button, textarea, form, a, svg, p, h1, h2 { display: none !important; }
-svc-agents-widget { width: 1px; height: 1px; overflow: hidden; }
+svc-agents-widget { display: none !important; width: 1px !important; height: 1px; overflow: hidden !important; opacity: 0 !important; }
 html, body { background: #222 !important; }
 `;
 
@@ -140,6 +140,8 @@ test.skipIf(missing)(
     const link = answer.getByRole("link", { name: SOURCE_URL });
     expect(await link.getAttribute("href")).toBe(SOURCE_URL);
     expect(await link.getAttribute("rel")).toBe("noopener noreferrer");
+    await page.getByLabel("Your message").blur();
+    await page.screenshot({ path: join(SHOTS, "widget-hostile.png") });
     const sessionId = await page.evaluate(() => (window as unknown as { SvcAgents: { sessionId(): string } }).SvcAgents.sessionId());
     expect(sessionId).toMatch(/^cs_/);
 

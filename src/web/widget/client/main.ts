@@ -15,6 +15,8 @@ type Role = "user" | "agent" | "note";
 interface StoredMessage {
   role: Role;
   text: string;
+  /** A customer message sent as a request for a person (mode livehelp), resent as such on retry. */
+  livehelp?: boolean;
   /** The reply ended in an error or was cut: shown with a retry button. */
   failed?: boolean;
 }
@@ -176,10 +178,8 @@ function start(script: HTMLScriptElement) {
   };
 
   // ---- open / close, focus trap ----
-  let opener: Element | null = null;
   const open = (focus = true) => {
     if (!panel.hidden) return;
-    opener = focus ? document.activeElement : null;
     panel.hidden = false;
     launcher.setAttribute("aria-expanded", "true");
     launcher.setAttribute("aria-label", "Close chat");
@@ -199,7 +199,6 @@ function start(script: HTMLScriptElement) {
     state.open = false;
     save();
     launcher.focus();
-    opener = null;
     emit("close", {});
   };
   launcher.addEventListener("click", () => (panel.hidden ? open() : close()));
@@ -225,7 +224,6 @@ function start(script: HTMLScriptElement) {
       first.focus();
     }
   });
-  void opener;
 
   // ---- the service ----
   const headers = () => ({ Authorization: `Bearer ${key}`, "Content-Type": "application/json" });
@@ -349,13 +347,13 @@ function start(script: HTMLScriptElement) {
     }
     const question = [...state.messages.slice(0, index)].reverse().find((m) => m.role === "user");
     state.messages.splice(index, 1);
-    if (question) void ask(question.text, question.text === liveHelpLabel ? "livehelp" : "chat").then(() => input.focus());
+    if (question) void ask(question.text, question.livehelp ? "livehelp" : "chat").then(() => input.focus());
   };
 
   const submit = (text: string, mode: "chat" | "livehelp") => {
     const message = text.trim();
     if (!message || busy) return;
-    state.messages.push({ role: "user", text: message });
+    state.messages.push({ role: "user", text: message, ...(mode === "livehelp" ? { livehelp: true } : {}) });
     save();
     emit("message", { role: "user", text: message, session_id: state.sessionId });
     return ask(message, mode);
