@@ -10,6 +10,7 @@ import { type ConnectorRow, withCredentials } from "./credentials.ts";
 import { failureText } from "./discovery.ts";
 import { McpClientError, McpSession } from "./mcp-client.ts";
 import { CONNECTOR_LIMITS } from "./rules.ts";
+import { withConnectorStatusEvent } from "../webhooks/emit.ts";
 
 export async function callConnectorTool(deps: Deps, row: ConnectorRow, tool: DiscoveredTool, args: Record<string, unknown>, bound: BoundCustomer | undefined): Promise<ToolResult> {
   const signal = deps.timers.deadline(CONNECTOR_LIMITS.callMs);
@@ -28,7 +29,7 @@ export async function callConnectorTool(deps: Deps, row: ConnectorRow, tool: Dis
   } catch (error) {
     // Tokens that cannot be refreshed break the connector until someone reconnects it; a slow call does not.
     if (error instanceof McpClientError && error.kind === "auth" && row.authMethod === "oauth2") {
-      await deps.db.update(connectors).set({ status: "error", lastError: error.message, updatedAt: deps.now() }).where(eq(connectors.id, row.id));
+      await deps.db.transaction(async (tx) => withConnectorStatusEvent(tx, row, await tx.update(connectors).set({ status: "error", lastError: error.message, updatedAt: deps.now() }).where(eq(connectors.id, row.id)).returning())); // webhooks: connector.status_changed
       deps.tools.invalidate(row.orgId); // its tools become unavailable now, not when the snapshot expires
     }
     return { value: { error: `mcp.${row.slug}.${tool.name}: ${failureText(error, "call")}` }, isError: true };

@@ -13,6 +13,7 @@ import { type ConnectorRow, withCredentials } from "./credentials.ts";
 import { deriveIcon } from "./icons.ts";
 import { listAllTools, McpClientError, McpSession } from "./mcp-client.ts";
 import { CONNECTOR_LIMITS, classifyTools } from "./rules.ts";
+import { withConnectorStatusEvent } from "../webhooks/emit.ts";
 
 /** What the dashboard (or the tool result) says about a failed discovery or call: never internals. */
 export function failureText(error: unknown, what: "discovery" | "call"): string {
@@ -37,7 +38,8 @@ export async function discover(deps: Deps, row: ConnectorRow): Promise<Connector
     const { tools, dropped } = classifyTools(listed);
     for (const d of dropped) deps.log.warn("connector tool dropped", { connector_id: row.id, tool: d.name, reason: d.reason });
     const iconUrl = await deriveIcon(row.url, serverInfo, deps.guard);
-    const [updated] = await deps.db
+    // webhooks: connector.status_changed commits with the status it announces
+    const [updated] = await deps.db.transaction(async (tx) => withConnectorStatusEvent(tx, row, await tx
       .update(connectors)
       .set({
         status: "connected",
@@ -51,17 +53,17 @@ export async function discover(deps: Deps, row: ConnectorRow): Promise<Connector
         updatedAt: now(),
       })
       .where(and(eq(connectors.id, row.id), live(connectors)))
-      .returning();
+      .returning()));
     await forgetRemovedToggles(deps, row, tools);
     deps.tools.invalidate(row.orgId); // the tool list and each tool's availability follow the snapshot
     return updated ?? row;
   } catch (error) {
     if (!(error instanceof McpClientError) && !isTimeout(error)) deps.log.error("connector discovery crashed", { connector_id: row.id, error: messageOf(error) });
-    const [updated] = await deps.db
+    const [updated] = await deps.db.transaction(async (tx) => withConnectorStatusEvent(tx, row, await tx
       .update(connectors)
       .set({ status: "error", lastError: failureText(error, "discovery"), lastDiscoveredAt: now(), nextDiscoveryAt: nextDiscoveryAt(), updatedAt: now() })
       .where(and(eq(connectors.id, row.id), live(connectors)))
-      .returning();
+      .returning()));
     deps.tools.invalidate(row.orgId);
     return updated ?? row;
   }

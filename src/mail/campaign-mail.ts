@@ -11,6 +11,7 @@ import type { Deps } from "../deps.ts";
 import type { OutboxHandler, OutboxOutcome, OutboxRow } from "./outbox.ts";
 import { type MailTransport, SmtpFailure } from "./smtp.ts";
 import { issueUnsubscribeToken } from "./unsubscribe.ts";
+import { emitCampaignMessageSent } from "../webhooks/emit.ts";
 
 /** Backoff after the 1st, 2nd, … temporary failure (seconds): 9 attempts over about 24 hours. */
 export const MAIL_RETRY_SCHEDULE = [30, 120, 600, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600] as const;
@@ -20,6 +21,7 @@ export const NO_SMTP_REASON = "not sent: no SMTP configured";
 export function campaignMailHandler(deps: Deps, transport: MailTransport | null): OutboxHandler {
   return {
     retrySchedule: MAIL_RETRY_SCHEDULE,
+    onSent: (tx, row, now) => emitCampaignMessageSent(tx, row, now), // webhooks: campaign.message.sent, committed with the `sent` record
     async deliver(row: OutboxRow): Promise<OutboxOutcome> {
       const messageId = row.payload.message_id;
       if (typeof messageId !== "string") return { kind: "failed", reason: "malformed outbox row" };

@@ -44,6 +44,8 @@ export interface OutboxHandler {
   /** Each wait is stretched by a random factor in [1, 1 + jitter), so retries of many rows spread out (webhooks). Default 0. */
   jitter?: number;
   deliver(row: OutboxRow): Promise<OutboxOutcome>;
+  /** Runs in the transaction that records a `sent` outcome, so what it writes (a webhook event) commits with it or not at all. */
+  onSent?(tx: Db | Tx, row: OutboxRow, now: Date): Promise<void>;
 }
 
 export type OutboxHandlers = Readonly<Record<string, OutboxHandler>>;
@@ -122,12 +124,16 @@ export async function recordOutcome(deps: Pick<Deps, "db" | "now">, row: OutboxR
   } else if (outcome.kind === "sent") set = { status: "sent", lastError: null, doneAt: now };
   else if (outcome.kind === "parked") set = { status: "parked", lastError: outcome.reason.slice(0, 1000) };
   else set = { status: outcome.kind satisfies OutboxStatus, lastError: outcome.reason.slice(0, 1000), doneAt: now };
-  const updated = await deps.db
-    .update(outbox)
-    .set({ ...set, claimToken: null, lockedUntil: null, updatedAt: now })
-    .where(and(eq(outbox.id, row.id), eq(outbox.claimToken, row.claimToken!)))
-    .returning({ id: outbox.id });
-  return updated.length === 1;
+  const write = async (db: Db | Tx) => {
+    const updated = await db
+      .update(outbox)
+      .set({ ...set, claimToken: null, lockedUntil: null, updatedAt: now })
+      .where(and(eq(outbox.id, row.id), eq(outbox.claimToken, row.claimToken!)))
+      .returning({ id: outbox.id });
+    if (updated.length === 1 && outcome.kind === "sent" && handler.onSent) await handler.onSent(db, row, now);
+    return updated.length === 1;
+  };
+  return outcome.kind === "sent" && handler.onSent ? deps.db.transaction((tx) => write(tx)) : write(deps.db);
 }
 
 /**

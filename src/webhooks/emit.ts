@@ -1,6 +1,9 @@
 // The payloads of each event type, built from the views their owners already return, so the call
 // in each owner's transaction is one line. Version 1 of every payload (README "Webhooks").
+import { and, eq } from "drizzle-orm";
 import type { Db, Tx } from "../db/client.ts";
+import { campaignMessages } from "../db/schema/index.ts";
+import type { OutboxRow } from "../mail/outbox.ts";
 import { emitWebhookEvent } from "./events.ts";
 
 /** Why the chat pipeline opened a ticket: routing (conversation.routed) or escalation (conversation.escalated). */
@@ -24,4 +27,35 @@ export async function emitTicketCreated(db: Db | Tx, input: { orgId: string; tic
   if (chatReason === "live_help" || chatReason === "routing_rule")
     await emitWebhookEvent(db, { orgId, type: "conversation.routed", data: { ...conversation, reason: chatReason, to: chatReason === "live_help" ? "person" : "team", team: ticket.team }, now });
   else await emitWebhookEvent(db, { orgId, type: "conversation.escalated", data: { ...conversation, reason: chatReason }, now });
+}
+
+/** campaign.message.sent, from the campaign message an outbox row delivered (called as the mail kind's `onSent`). */
+export async function emitCampaignMessageSent(db: Db | Tx, row: OutboxRow, now: Date): Promise<void> {
+  const [m] = await db
+    .select({ id: campaignMessages.id, campaignId: campaignMessages.campaignId, endUserId: campaignMessages.endUserId, stepId: campaignMessages.stepId, subject: campaignMessages.subject })
+    .from(campaignMessages)
+    .where(and(eq(campaignMessages.orgId, row.orgId), eq(campaignMessages.outboxId, row.id)));
+  if (!m) return;
+  const sentAt = now.toISOString();
+  await emitWebhookEvent(db, { orgId: row.orgId, type: "campaign.message.sent", data: { message_id: m.id, campaign_id: m.campaignId, customer_id: m.endUserId, step_id: m.stepId, subject: m.subject, sent_at: sentAt, updated_at: sentAt }, now });
+}
+
+interface ConnectorLike {
+  id: string;
+  orgId: string;
+  name: string;
+  slug: string;
+  status: string;
+  lastError: string | null;
+  updatedAt: Date;
+}
+
+/** connector.status_changed when the rows a connector update returned changed its status; returns the rows. Call inside the update's transaction. */
+export async function withConnectorStatusEvent<R extends ConnectorLike>(db: Db | Tx, before: { status: string }, rows: R[]): Promise<R[]> {
+  const after = rows[0];
+  if (after && after.status !== before.status) {
+    const data = { id: after.id, name: after.name, slug: after.slug, status: after.status, previous_status: before.status, last_error: after.lastError, updated_at: after.updatedAt.toISOString() };
+    await emitWebhookEvent(db, { orgId: after.orgId, type: "connector.status_changed", data, now: after.updatedAt });
+  }
+  return rows;
 }

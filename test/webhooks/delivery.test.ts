@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { enrolCustomer, createCampaign, findCampaign, setCampaignStatus } from "../../src/campaigns/service.ts";
 import { createSender, type Sender } from "../../src/mail/sender.ts";
 import { emitWebhookEvent } from "../../src/webhooks/events.ts";
-import { createTestApp, type TestApp } from "../support/app.ts";
+import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
+import { statelessJsonServer } from "../support/mcp-servers.ts";
+import { api, connectOk, FLAG } from "../connectors/helpers.ts";
 import { recordingTransport, seedCustomer, seedSeriesOrg, type SeriesOrg, step } from "../campaigns/helpers.ts";
 import { createEndpoint, deliveries, type Receiver, startReceiver } from "./helpers.ts";
 
@@ -71,8 +73,8 @@ describe("must-show 1: events after the change, signed and verifiable", () => {
     expect(receiver.received.filter((r) => r.json.type === "ticket.created")).toHaveLength(1);
   });
 
-  test("campaign.unsubscribed after a one-click unsubscribe", async () => {
-    const { org, receiver } = await setup(["campaign.unsubscribed"]);
+  test("campaign.message.sent when a series email is sent; campaign.unsubscribed after a one-click unsubscribe", async () => {
+    const { org, receiver } = await setup(["campaign.unsubscribed", "campaign.message.sent"]);
     const acting = { orgId: org.org_id, actor: { kind: "system" as const, name: "test" } };
     const c = await createCampaign(app.deps, { ...acting, input: { name: "Hooks", slug: "hooks", steps: [step("Hello")] } });
     await setCampaignStatus(app.deps, { ...acting, ref: c.id, to: "active" });
@@ -81,14 +83,17 @@ describe("must-show 1: events after the change, signed and verifiable", () => {
     await sender.tick();
     const sent = mail.sent.find((m) => m.to === "hook-reader@example.com")!;
     const url = sent.headers["List-Unsubscribe"]!.slice(1, -1);
-    expect(receiver.received).toHaveLength(0);
+    await sender.tick();
+    expect(receiver.received.map((r) => r.json.type)).toEqual(["campaign.message.sent"]);
+    expect(receiver.received[0]!.json.data).toMatchObject({ campaign_id: c.id, customer_id: customer.id, subject: "Hello" });
     const res = await app.handle(new Request(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" }));
     expect(res.status).toBe(200);
     await sender.tick();
-    expect(receiver.received).toHaveLength(1);
-    expect(receiver.received[0]!.verifiedWith).toEqual([true]);
-    expect(receiver.received[0]!.json.type).toBe("campaign.unsubscribed");
-    expect(receiver.received[0]!.json.data.customer_id).toBe(customer.id);
+    expect(receiver.received).toHaveLength(2);
+    const unsubscribed = receiver.received[1]!;
+    expect(unsubscribed.verifiedWith).toEqual([true]);
+    expect(unsubscribed.json.type).toBe("campaign.unsubscribed");
+    expect(unsubscribed.json.data.customer_id).toBe(customer.id);
   });
 
   test("an unsubscribed type is not delivered; a rolled-back change announces nothing", async () => {
@@ -214,5 +219,37 @@ describe("must-show 4: secret rotation", () => {
     const after = receiver.received.find((r) => r.json.data.subject === "after")!;
     expect(after.headers["webhook-signature"]!.split(" ")).toHaveLength(1);
     expect(after.verifiedWith).toEqual([false, true]);
+  });
+});
+
+describe("connector.status_changed", () => {
+  test("announced when discovery connects a server and when it fails, committed with the status", async () => {
+    const org = await seedOrg(app, { flags: [FLAG] });
+    const auth = { authorization: `Bearer ${await signIn(app, org.admin_email, org.password)}` };
+    const receiver = startReceiver(app);
+    receivers.push(receiver);
+    await createEndpoint(app, auth, receiver, ["connector.status_changed"]);
+    const server = await statelessJsonServer();
+    try {
+      const connected = await connectOk(app, auth, { name: "Fixture", slug: "fixture", url: server.url });
+      expect(connected.status).toBe("connected");
+      await server.stop();
+      app.clock.advance(1000);
+      expect((await api(app, auth).refresh(connected.id)).status).toBe(200);
+      await sender.tick();
+      // Delivered concurrently, so in either order (ordering is not promised): sorted by updated_at, as a receiver would.
+      const byTime = receiver.received.toSorted((x, y) => x.json.data.updated_at.localeCompare(y.json.data.updated_at));
+      expect(byTime.map((r) => [r.json.data.previous_status, r.json.data.status])).toEqual([
+        ["pending", "connected"],
+        ["connected", "error"],
+      ]);
+      expect(receiver.received.every((r) => r.verifiedWith[0] === true && r.json.data.id === connected.id)).toBe(true);
+      // A discovery that leaves the status as it was announces nothing.
+      expect((await api(app, auth).refresh(connected.id)).status).toBe(200);
+      await sender.tick();
+      expect(receiver.received).toHaveLength(2);
+    } finally {
+      await server.stop().catch(() => {});
+    }
   });
 });
