@@ -92,7 +92,8 @@ function start(script: HTMLScriptElement) {
   const load = (): Stored => {
     try {
       const raw = JSON.parse(localStorage.getItem(storageKey) ?? "null") as Stored | null;
-      if (raw && Array.isArray(raw.messages) && typeof raw.visitorId === "string") return raw;
+      // A reply still empty was cut by the reload that is now loading us: not worth a bubble.
+      if (raw && Array.isArray(raw.messages) && typeof raw.visitorId === "string") return { ...raw, messages: raw.messages.filter((m) => m.text) };
     } catch {}
     return { sessionId: null, userId: null, visitorId: `v_${crypto.randomUUID()}`, open: false, messages: [] };
   };
@@ -448,7 +449,8 @@ function start(script: HTMLScriptElement) {
 }
 
 const script = (document.currentScript ?? document.querySelector("script[data-key][src*='widget.js']")) as HTMLScriptElement | null;
-if (script && !(window.SvcAgents as { loaded?: boolean } | undefined)?.loaded) {
+if (script && !script.dataset.key) console.error("svc-agents widget: the script tag needs data-key=\"ab_live_…\" (and data-org)");
+else if (script && !(window.SvcAgents as { loaded?: boolean } | undefined)?.loaded) {
   if (document.body) start(script);
   else document.addEventListener("DOMContentLoaded", () => start(script));
 }
