@@ -96,8 +96,9 @@ export async function createSession(deps: Deps, input: NewSession): Promise<{ co
   const reported = (input.reported ?? []).slice(-SEED_TURNS_MAX);
   const first = input.firstMessage;
   const id = crypto.randomUUID();
-  // One multi-row insert: rows take their `seq` in this order.
+  // One multi-row insert; time-ordered ids keep the rows in this order.
   const messages: (typeof conversationMessages.$inferInsert)[] = reported.map((turn) => ({
+    id: Bun.randomUUIDv7(),
     orgId: input.orgId,
     conversationId: id,
     role: "reported" as const,
@@ -105,7 +106,7 @@ export async function createSession(deps: Deps, input: NewSession): Promise<{ co
     text: turn.text,
     createdAt: now,
   }));
-  if (first) messages.push({ orgId: input.orgId, conversationId: id, role: "customer", text: first.text, images: first.images, mode: first.mode, createdAt: now });
+  if (first) messages.push({ id: Bun.randomUUIDv7(), orgId: input.orgId, conversationId: id, role: "customer", text: first.text, images: first.images, mode: first.mode, createdAt: now });
   const row = {
     id,
     orgId: input.orgId,

@@ -35,7 +35,7 @@ function post(path: string, body: Record<string, unknown>) {
 async function transcriptOf(sessionId: string) {
   await transcriptsSettled(app.deps);
   const [conversation] = await app.deps.db.select().from(conversations).where(eq(conversations.sessionHash, sha256Hex(sessionId)));
-  return app.deps.db.select().from(conversationMessages).where(eq(conversationMessages.conversationId, conversation!.id)).orderBy(conversationMessages.seq);
+  return app.deps.db.select().from(conversationMessages).where(eq(conversationMessages.conversationId, conversation!.id)).orderBy(conversationMessages.createdAt, conversationMessages.id);
 }
 
 describe("streaming is real", () => {

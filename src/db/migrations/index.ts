@@ -14,6 +14,7 @@ import m11 from "./0011_typical_ted_forrester.sql" with { type: "text" };
 import m12 from "./0012_cloudy_piledriver.sql" with { type: "text" };
 import m13 from "./0013_careless_legion.sql" with { type: "text" };
 import m14 from "./0014_married_spitfire.sql" with { type: "text" };
+import m15 from "./0015_even_albert_cleary.sql" with { type: "text" };
 
 export const migrationFiles: { tag: string; when: number; breakpoints: boolean; sql: string }[] = [
   { tag: "0000_core", when: 1795253253534, breakpoints: true, sql: m0 },
@@ -31,4 +32,5 @@ export const migrationFiles: { tag: string; when: number; breakpoints: boolean; 
   { tag: "0012_cloudy_piledriver", when: 1795436303276, breakpoints: true, sql: m12 },
   { tag: "0013_careless_legion", when: 1795438125498, breakpoints: true, sql: m13 },
   { tag: "0014_married_spitfire", when: 1795438621392, breakpoints: true, sql: m14 },
+  { tag: "0015_even_albert_cleary", when: 1795439366912, breakpoints: true, sql: m15 },
 ];

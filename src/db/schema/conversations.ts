@@ -1,6 +1,6 @@
 // Chat conversations and their transcripts (issue #12 "Sessions and transcripts", contract C7).
 // Written only by src/conversations/; every row carries org_id and every query filters on it.
-import { bigserial, boolean, index, integer, jsonb, pgTable, real, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, real, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { orgs } from "./core.ts";
 import { endUsers } from "./workspace.ts";
 
@@ -65,9 +65,11 @@ export interface MessageRouting {
 export const conversationMessages = pgTable(
   "conversation_messages",
   {
-    id: uuid("id").primaryKey().defaultRandom(),
-    /** Insertion order within a conversation (many rows share a millisecond). */
-    seq: bigserial("seq", { mode: "number" }).notNull(),
+    /**
+     * Time-ordered (UUIDv7, written by src/conversations/): with `created_at` it orders a
+     * conversation's messages, including the rows of one multi-row insert, without a sequence.
+     */
+    id: uuid("id").primaryKey(),
     orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
     conversationId: uuid("conversation_id")
       .notNull()
@@ -88,5 +90,5 @@ export const conversationMessages = pgTable(
     mode: text("mode"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
   },
-  (t) => [index("conversation_messages_conversation_idx").on(t.conversationId, t.seq), index("conversation_messages_org_idx").on(t.orgId)],
+  (t) => [index("conversation_messages_conversation_idx").on(t.conversationId, t.createdAt, t.id), index("conversation_messages_org_idx").on(t.orgId)],
 );
