@@ -50,7 +50,7 @@ export function inboxTabs(current: "tickets" | "conversations" | "customers"): H
     { key: "conversations", href: "/dashboard/conversations", label: "Conversations" },
     { key: "customers", href: "/dashboard/customers", label: "Customers" },
   ];
-  return html`<nav aria-label="Inbox sections" class="actions tabs">${tabs.map((tab) => (tab.key === current ? html`<a class="button" href="${tab.href}" aria-current="page">${tab.label}</a>` : html`<a class="button secondary" href="${tab.href}">${tab.label}</a>`))}</nav>`;
+  return html`<nav aria-label="Inbox sections"><p class="actions">${tabs.map((tab) => (tab.key === current ? html`<a class="button" href="${tab.href}" aria-current="page">${tab.label}</a>` : html`<a class="button secondary" href="${tab.href}">${tab.label}</a>`))}</p></nav>`;
 }
 
 /**
@@ -124,7 +124,7 @@ ${inboxTabs("tickets")}
 ${select({ name: "status", label: "Status", value: query.status ?? "", options: STATUS_OPTIONS })}
 ${select({ name: "assignee", label: "Assignee", value: query.assignee ?? "", options: [{ value: "", label: "Anyone" }, { value: "me", label: "Me" }, { value: "none", label: "Unassigned" }, ...people.map((p) => ({ value: p.id, label: p.label }))] })}
 ${field({ name: "team", label: "Team", value: query.team ?? "", maxLength: TICKET_LIMITS.team })}
-${field({ name: "q", label: "Search", type: "search", value: query.q ?? "", maxLength: TICKET_LIMITS.text, placeholder: "Subject, message or #number" })}
+${field({ name: "q", label: "Search", type: "search", value: query.q ?? "", maxLength: TICKET_LIMITS.text, placeholder: "Subject, text or #42" })}
 ${query.customer ? html`<input type="hidden" name="customer" value="${query.customer}">` : ""}
 <button type="submit" class="secondary">Filter</button>${filtered ? html` <a href="/dashboard/inbox">Clear filters</a>` : ""}
 </form>
@@ -216,8 +216,19 @@ ${field({ name: "tags", label: "Tags", value: triage.values.tags, error: triage.
 </form></section>`
   : html`<p class="muted">You can read this ticket; replying, notes and triage need the inbox:manage role.</p>`}
 <h2>History</h2>
-<ul>${detail.history.map((h) => html`<li><span class="muted">${when(h.created_at)}</span> ${h.action}${h.before !== null || h.after !== null ? html`: ${show(h.before)} → ${show(h.after)}` : ""}</li>`)}</ul>`;
+<ul>${detail.history.map((h) => html`<li><span class="muted">${when(h.created_at)}</span> ${historyLine(h.action, h.before, h.after, names)}</li>`)}</ul>`;
   return shellPage(ctx, { title: `#${ticket.number} ${ticket.subject}`, active: "inbox", body, status });
+}
+
+/** One history entry in words: events (created, a message added) by name, field changes as before → after. */
+function historyLine(action: string, before: unknown, after: unknown, names: Map<string, string>): string {
+  const events: Record<string, string> = { created: "Ticket opened", reply: "Reply sent", note: "Internal note added", customer_message: "Customer wrote" };
+  if (events[action]) return events[action]!;
+  if (action === "assignee") {
+    const person = (id: unknown) => (typeof id === "string" ? (names.get(id) ?? "a former member") : "nobody");
+    return `assignee: ${person(before)} → ${person(after)}`;
+  }
+  return `${action}: ${show(before)} → ${show(after)}`;
 }
 
 function show(value: unknown): string {

@@ -1,0 +1,105 @@
+// The inbox pages in a real headless Chromium (Debian's chromium through playwright-core): each
+// page loads under the dashboard CSP without console errors, axe-core finds no serious or
+// critical violation, a reply and an internal note go through the forms with the keyboard-free
+// default (no JavaScript needed), and screenshots go to docs/screenshots/ for the README.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { browserAvailable, browserMissingReason, launchBrowser } from "../support/browser.ts";
+import { serveTestApp, type ServedTestApp } from "../support/app.ts";
+import { adminOf, type Member } from "../dashboard/helpers.ts";
+import { type InboxFixture, seedInbox } from "./seed.ts";
+
+const ROOT = join(import.meta.dir, "../..");
+const AXE = join(ROOT, "node_modules/axe-core/axe.min.js");
+const SHOTS = join(ROOT, "docs/screenshots");
+const TIMEOUT = 60_000;
+const missing = !browserAvailable();
+if (missing) console.log(`inbox.browser.test.ts: ${browserMissingReason()}`);
+
+let app: ServedTestApp;
+let browser: Browser | undefined;
+let context: BrowserContext;
+let admin: Member;
+let fixture: InboxFixture;
+const problems: string[] = [];
+
+beforeAll(async () => {
+  if (missing) return;
+  app = await serveTestApp();
+  admin = await adminOf(app, "Acme Support");
+  fixture = await seedInbox(app, admin.orgId, admin.agentId!, "Ada");
+  await seedInbox(app, admin.orgId, admin.agentId!, "Grace");
+  browser = await launchBrowser();
+  context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 } });
+  const [name, value] = admin.cookie.split("=") as [string, string];
+  await context.addCookies([{ name, value, url: app.url }]);
+}, 120_000);
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  if (!missing) await app.close();
+}, 60_000);
+
+async function open(path: string): Promise<Page> {
+  const page = await context.newPage();
+  page.on("console", (m) => {
+    if (m.type() === "error") problems.push(`${path}: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => problems.push(`${path}: ${e.message}`));
+  const res = await page.goto(path);
+  expect(res?.status(), path).toBe(200);
+  return page;
+}
+
+async function axeViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(await Bun.file(AXE).text());
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ["violations"] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 3) }));
+  });
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.impact}) ${v.targets.join(" ")}`);
+}
+
+describe.skipIf(missing)("inbox pages in Chromium", () => {
+  test(
+    "reply and internal note through the forms; the thread marks the note internal",
+    async () => {
+      const page = await open(`/dashboard/inbox/${fixture.ticketNumber}`);
+      await page.getByLabel("Reply", { exact: true }).fill("We have refunded order 42.");
+      await Promise.all([page.waitForURL(`**/dashboard/inbox/${fixture.ticketNumber}`), page.getByRole("button", { name: "Send reply" }).click()]);
+      expect(await page.getByRole("status").textContent()).toBe("Reply sent.");
+      await page.getByLabel("Note", { exact: true }).fill("Refund approved by finance.");
+      await Promise.all([page.waitForURL(`**/dashboard/inbox/${fixture.ticketNumber}`), page.getByRole("button", { name: "Add note" }).click()]);
+      const note = page.getByRole("article", { name: /^Internal note by / });
+      expect(await note.textContent()).toContain("Refund approved by finance.");
+      expect(await note.textContent()).toContain("not visible to the customer");
+      await page.close();
+    },
+    TIMEOUT,
+  );
+
+  const pages: [string, () => string, string][] = [
+    ["ticket list", () => "/dashboard/inbox", "dashboard-inbox.png"],
+    ["a ticket with its thread", () => `/dashboard/inbox/${fixture.ticketNumber}`, "dashboard-inbox-ticket.png"],
+    ["conversation list", () => "/dashboard/conversations", "dashboard-conversations.png"],
+    ["a conversation", () => `/dashboard/conversations/${fixture.conversationId}`, "dashboard-conversation.png"],
+    ["customer list", () => "/dashboard/customers", "dashboard-customers.png"],
+    ["a customer", () => `/dashboard/customers/${fixture.customerId}`, "dashboard-customer.png"],
+  ];
+  for (const [name, path, shot] of pages) {
+    test(
+      `${name}: no serious or critical axe violation, no console error; screenshot`,
+      async () => {
+        const page = await open(path());
+        expect(await axeViolations(page)).toEqual([]);
+        await page.screenshot({ path: join(SHOTS, shot), fullPage: true });
+        expect(problems).toEqual([]);
+        await page.close();
+      },
+      TIMEOUT,
+    );
+  }
+});
