@@ -13,6 +13,7 @@ import { type GuardOptions, guardedFetch, readCapped, RedirectRefusedError, Resp
 import { messageOf } from "../errors.ts";
 import { isKnownProtocolVersion } from "../kit/mcp.ts";
 import { isTimeout } from "../kit/timeouts.ts";
+import { parseJsonBounded } from "../http/json.ts";
 
 export const CLIENT_PROTOCOL_VERSION = "2025-03-26";
 export const CLIENT_INFO = { name: "svc-agents", version: "1.0.0" };
@@ -66,9 +67,11 @@ async function readResponse(response: Response, id: number, signal: AbortSignal)
   const text = new TextDecoder().decode(await readCapped(response, CLIENT_LIMITS.responseBytes));
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    // Nesting bounded (src/http/json.ts relay mode): a result nested 100,000 levels would block
+    // the process in JSON.stringify for seconds.
+    parsed = parseJsonBounded(text, { relay: true });
   } catch {
-    throw new McpClientError("protocol", `the server answered ${type || "without a content type"} that is not JSON`);
+    throw new McpClientError("protocol", `the server answered ${type || "without a content type"} that is not JSON (or nested too deeply)`);
   }
   const messages = (Array.isArray(parsed) ? parsed : [parsed]) as JsonRpcMessage[];
   const ours = messages.find((m) => m && typeof m === "object" && m.id === id && ("result" in m || "error" in m));
@@ -87,7 +90,7 @@ async function readEventStream(response: Response, id: number, signal: AbortSign
       if (found || event.data === "") return; // priming and keep-alive events carry no message
       let message: unknown;
       try {
-        message = JSON.parse(event.data);
+        message = parseJsonBounded(event.data, { relay: true });
       } catch {
         return; // not JSON-RPC: ignore, as browsers ignore unknown events
       }

@@ -63,3 +63,49 @@ describe("custom action answers", () => {
     expect(body.result.content[0].text).toContain('"ok": true');
   });
 });
+
+describe("a connected MCP server answering a tools/call with a result nested 100,000 levels", () => {
+  let dev: TestApp;
+  let mcp: ReturnType<typeof Bun.serve>;
+  let mcpToken: string;
+
+  beforeAll(async () => {
+    dev = await createTestApp({ NODE_ENV: "development" });
+    const org = await seedOrg(dev, { flags: ["mcp_external_servers"] });
+    const session = { authorization: `Bearer ${await signIn(dev, org.admin_email, org.password)}` };
+    // A plain JSON (no SSE) MCP server: one read-only tool whose result is the hostile shape.
+    mcp = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      async fetch(request) {
+        if (request.method !== "POST") return new Response(null, { status: 405, headers: { allow: "POST" } });
+        const message = (await request.json()) as { id?: number; method: string };
+        const reply = (result: string) => new Response(`{"jsonrpc":"2.0","id":${message.id},"result":${result}}`, { headers: { "content-type": "application/json" } });
+        if (message.method === "initialize") return reply('{"protocolVersion":"2025-03-26","capabilities":{"tools":{}},"serverInfo":{"name":"deep","version":"1"}}');
+        if (message.id === undefined) return new Response(null, { status: 202 });
+        if (message.method === "tools/list") return reply('{"tools":[{"name":"deep","description":"d","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}]}');
+        return reply(`{"content":[{"type":"text","text":"x"}],"structuredContent":{"v":${DEEP}}}`);
+      },
+    });
+    const connect = await dev.request("/api/integrations/mcp/servers", { json: { name: "Deep", slug: "deep", url: `http://127.0.0.1:${mcp.port}/mcp`, auth_method: "none" }, headers: session });
+    const created = (await connect.json()) as { id: string; status: string; error?: string };
+    expect([created.status, created.error ?? null]).toEqual(["connected", null]);
+    const list = (await (await dev.request("/api/integrations/mcp/servers", { headers: session })).json()) as { servers: { id: string; discovered_tools: { action_id: string }[] }[] };
+    const actions = list.servers.find((s) => s.id === created.id)!.discovered_tools.map((t) => t.action_id);
+    const enable = await dev.request(`/api/agents/${org.agent_id}/actions`, { method: "PATCH", json: { enable: actions }, headers: session });
+    expect(enable.status).toBe(200);
+    mcpToken = (await tokensFor(dev, org, "actions:read actions:write")).accessToken;
+  }, 30_000);
+  afterAll(async () => {
+    mcp.stop(true);
+    await dev.close();
+  });
+
+  test("the call fails fast as the upstream's fault; the process is not held", async () => {
+    const started = performance.now();
+    const { res, body } = await rpc(dev, mcpToken, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "mcp.deep.deep", arguments: {} } });
+    expect(res.status).toBeLessThan(500);
+    expect(body.result?.isError === true || body.error !== undefined).toBe(true);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});

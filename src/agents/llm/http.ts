@@ -18,6 +18,7 @@ import { messageOf } from "../../errors.ts";
 import { realTimers, type Timers } from "../../kit/timers.ts";
 import { BlockedUrlError, guardedFetch, RedirectRefusedError } from "../../net/guard.ts";
 import { LlmError } from "./errors.ts";
+import { parseJsonBounded } from "../../http/json.ts";
 
 export const LLM_HTTP_LIMITS = { errorBodyBytes: 16 * 1024, eventBytes: 1024 * 1024, streamBytes: 8 * 1024 * 1024, defaultRetryDelayMs: 500 };
 
@@ -204,10 +205,13 @@ export async function* postSse(endpoint: Endpoint, body: unknown, options: CallO
   }
 }
 
-/** Parses one event's JSON data; a malformed event is a failed stream, not something to skip. */
+/**
+ * Parses one event's JSON data; a malformed event is a failed stream, not something to skip.
+ * Nesting is bounded (src/http/json.ts relay mode): a provider URL may be an org's own server.
+ */
 export function eventJson(event: EventSourceMessage): Record<string, unknown> {
   try {
-    const value = JSON.parse(event.data) as unknown;
+    const value = parseJsonBounded(event.data, { relay: true }) as unknown;
     if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
   } catch {}
   throw new LlmError(`the model sent an event that is not a JSON object: ${event.data.slice(0, 80)}`, false, undefined, "bad_response");
@@ -217,7 +221,7 @@ export function eventJson(event: EventSourceMessage): Record<string, unknown> {
 export function toolArguments(raw: string, tool: string): Record<string, unknown> {
   if (raw.trim() === "") return {};
   try {
-    const value = JSON.parse(raw) as unknown;
+    const value = parseJsonBounded(raw, { relay: true }) as unknown;
     if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
   } catch {}
   throw new LlmError(`the model called ${tool} with arguments that are not a JSON object`, false, undefined, "bad_response");
