@@ -33,6 +33,10 @@ p { margin: 0 0 .9rem; }
 .muted, .hint { color: var(--muted); font-size: .88rem; }
 .hint { margin: .25rem 0 0; }
 .panel { background: var(--card); border: 1px solid var(--border); border-radius: 12px; padding: 1.25rem 1.4rem; margin-bottom: 1.25rem; }
+.panel > h2:first-child { margin-top: 0; }
+.keyrow { border-bottom: 1px solid var(--border); padding-bottom: 1rem; margin-bottom: 1rem; }
+.keyrow label { display: block; font-weight: 600; margin: 0 0 .3rem; }
+.snippet { font-size: .8rem; }
 .field { margin: 0 0 1rem; }
 .field label { display: block; font-weight: 600; margin: 0 0 .3rem; }
 input[type=text], input[type=email], input[type=url], input[type=password], input[type=number], input[type=search], select, textarea { width: 100%; padding: .5rem .65rem; font: inherit; color: inherit; background: var(--card); border: 1px solid var(--border); border-radius: 8px; }
@@ -54,9 +58,9 @@ form.inline { display: inline; margin: 0; }
 .toolbar .field { margin: 0; min-width: 16rem; }
 .flash { padding: .6rem .85rem; border-radius: 8px; border: 1px solid; }
 .flash.ok { color: var(--ok); border-color: var(--ok); }
-.flash.error, .error { color: var(--danger); border: 1px solid var(--danger); border-radius: 8px; padding: .6rem .85rem; }
+.flash.error, .error { color: var(--danger); border: 1px solid var(--danger); border-radius: 8px; padding: .6rem .85rem; margin: 0 0 1rem; }
 .error ul { margin: .25rem 0 0; }
-table { width: 100%; border-collapse: collapse; background: var(--card); border: 1px solid var(--border); border-radius: 12px; overflow: hidden; }
+table { width: 100%; margin-bottom: 1.25rem; border-collapse: collapse; background: var(--card); border: 1px solid var(--border); border-radius: 12px; overflow: hidden; }
 th, td { text-align: left; padding: .55rem .75rem; border-bottom: 1px solid var(--border); vertical-align: top; }
 th { font-size: .8rem; text-transform: uppercase; letter-spacing: .03em; color: var(--muted); }
 tr:last-child td { border-bottom: none; }
@@ -71,6 +75,8 @@ pre { background: var(--code); border-radius: 8px; padding: .75rem; overflow-x: 
 .grid2 { display: grid; grid-template-columns: 1fr 1fr; gap: 1.25rem; }
 @media (max-width: 60rem) { .grid2 { grid-template-columns: 1fr; } }
 .preview { background: var(--card); border: 1px solid var(--border); border-radius: 8px; padding: .75rem 1rem; min-height: 8rem; }
+.cards .panel { margin: 0; text-decoration: none; color: var(--fg); }
+.cards .panel strong { color: var(--accent); display: block; margin-bottom: .25rem; }
 .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); gap: 1rem; }
 .swatch { display: inline-block; width: 1rem; height: 1rem; border-radius: 4px; border: 1px solid var(--border); vertical-align: middle; }
 fieldset { border: 1px solid var(--border); border-radius: 8px; padding: .75rem 1rem; margin: 0 0 1rem; }

@@ -11,8 +11,18 @@ import { knowledgePages } from "./knowledge.ts";
 import { settingsPages } from "./settings.ts";
 import { conversationPages } from "./conversations.ts";
 import { customerPages } from "./customers.ts";
+import { campaignPages } from "./campaigns.ts";
 import { inboxPages } from "./inbox.ts";
 import { NAV, ORG_COOKIE, redirect, shellPage, withMember } from "./shell.ts";
+
+const BLURBS: Record<string, string> = {
+  agents: "Instructions, skills, routing, the widget's look and the actions each agent may use.",
+  knowledge: "The documents agents answer from: write, import, publish.",
+  inbox: "Tickets, conversations and customers.",
+  campaigns: "Email series: steps, previews, activation, the outbox.",
+  connectors: "MCP servers whose tools agents may call.",
+  settings: "Widget keys and snippet, identity verification, origins, connected clients, members.",
+};
 
 export function dashboardRoutes(deps: Deps) {
   return new Elysia({ name: "dashboard" })
@@ -24,6 +34,7 @@ export function dashboardRoutes(deps: Deps) {
     .use(inboxPages(deps))
     .use(conversationPages(deps))
     .use(customerPages(deps))
+    .use(campaignPages(deps))
     .get("/dashboard", ({ request }) =>
       withMember(deps, request, null, (ctx) => {
         const sections = NAV.filter((item) => item.key !== "home" && ctx.can(item.role));
@@ -32,7 +43,7 @@ export function dashboardRoutes(deps: Deps) {
           active: "home",
           body: html`<h1>${ctx.orgName}</h1>
 <p class="muted">Signed in as ${ctx.principal.member.email} · roles: ${ctx.roles.join(", ") || "none"}</p>
-${sections.length === 0 ? html`<p>Your membership holds no dashboard roles yet. Ask an admin to grant one.</p>` : html`<div class="cards">${sections.map((s) => html`<a class="panel" href="${s.href}"><strong>${s.label}</strong></a>`)}</div>`}`,
+${sections.length === 0 ? html`<p>Your membership holds no dashboard roles yet. Ask an admin to grant one.</p>` : html`<div class="cards">${sections.map((s) => html`<a class="panel" href="${s.href}"><strong>${s.label}</strong><span class="muted">${BLURBS[s.key] ?? ""}</span></a>`)}</div>`}`,
         });
       }),
     )
