@@ -5,15 +5,16 @@
 // The widget (/widget.js) is bundled first (scripts/build-widget.ts) and embedded the same way:
 // a second entrypoint imports it `with { type: "file" }`, which puts it in Bun.embeddedFiles,
 // where src/web/widget/bundle.ts finds it.
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { buildWidgetFile } from "./build-widget.ts";
 
 const root = join(import.meta.dir, "..");
 
 export async function buildBinary(outfile = join(root, "dist/svc-agents")): Promise<string> {
   const target = process.env.BUILD_TARGET ? [`--target=${process.env.BUILD_TARGET}`] : [];
-  await buildWidgetFile(join(root, "dist/svc-widget.js"));
-  const embed = join(root, "dist/widget-embed.ts");
+  // Beside the binary, so builds to different places never share these two files.
+  await buildWidgetFile(join(dirname(outfile), "svc-widget.js"));
+  const embed = join(dirname(outfile), "widget-embed.ts");
   await Bun.write(embed, `import file from "./svc-widget.js" with { type: "file" };\nexport default file;\n`);
   const proc = Bun.spawn([process.execPath, "build", "--compile", "--minify-syntax", ...target, join(root, "src/main.ts"), embed, "--outfile", outfile], {
     cwd: root,
