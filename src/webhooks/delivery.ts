@@ -74,7 +74,8 @@ async function readPrefix(response: Response, max: number): Promise<string> {
     bytes.set(c, offset);
     offset += c.byteLength;
   }
-  return new TextDecoder().decode(bytes.subarray(0, max));
+  // NUL cannot be stored in a PostgreSQL text column: a receiver's binary answer must not break the log.
+  return new TextDecoder().decode(bytes.subarray(0, max)).replaceAll("\0", "\uFFFD");
 }
 
 export function webhookHandler(deps: Deps): OutboxHandler {

@@ -180,6 +180,38 @@ describe("must-show 2: retries, the guard, redirects", () => {
     expect(log.next_retry_at).not.toBeNull();
   });
 
+  test("no answer within 15 s is a failed attempt, retried (the deadline follows the test clock)", async () => {
+    const { org, receiver, endpoint } = await setup(["ticket.created"]);
+    receiver.hang = true;
+    await sdk(org, "/api/sdk/tickets/create", { user_id: "u-7", subject: "slow", message: "m" });
+    const arrived = receiver.next();
+    const tick = sender.tick();
+    await arrived;
+    app.clock.advance(14_999);
+    expect(await deliveries(app, org.auth, endpoint.id).then((d) => d[0].attempts.length)).toBe(0);
+    app.clock.advance(1);
+    await tick;
+    const [log] = await deliveries(app, org.auth, endpoint.id);
+    expect(log.status).toBe("pending");
+    expect(log.attempts[0].error).toBe("no answer within 15 s");
+    expect(log.attempts[0].status_code).toBeNull();
+    // The retry is answered: the log keeps both attempts.
+    receiver.hang = false;
+    app.clock.advance(6_000);
+    await sender.tick();
+    expect((await deliveries(app, org.auth, endpoint.id))[0].attempts.map((a: any) => a.status_code)).toEqual([null, 200]);
+  });
+
+  test("a binary answer is kept in the log (NUL replaced), never breaks the delivery", async () => {
+    const { org, receiver, endpoint } = await setup(["ticket.created"]);
+    receiver.answerBody = "ok\0\u0001binary";
+    await sdk(org, "/api/sdk/tickets/create", { user_id: "u-8", subject: "s", message: "m" });
+    await sender.tick();
+    const [log] = await deliveries(app, org.auth, endpoint.id);
+    expect(log.status).toBe("succeeded");
+    expect(log.attempts[0].response_body).toBe("ok\uFFFD\u0001binary");
+  });
+
   test("a redirect is not followed", async () => {
     const { org, receiver, endpoint } = await setup(["ticket.created"]);
     const target = startReceiver(app);

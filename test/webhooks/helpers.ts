@@ -26,10 +26,17 @@ export interface Receiver {
   script: number[];
   /** Extra headers for the next answers (e.g. a redirect's Location). */
   answerHeaders: Record<string, string>;
+  /** When set, the body of every answer. */
+  answerBody?: string;
+  /** When set, requests are recorded and then never answered. */
+  hang: boolean;
+  /** Resolves at the next request received. */
+  next(): Promise<void>;
   close(): void;
 }
 
 export function startReceiver(app: TestApp, host = "127.0.0.1"): Receiver {
+  const waiting: (() => void)[] = [];
   const receiver: Receiver = {
     url: "",
     port: 0,
@@ -37,6 +44,8 @@ export function startReceiver(app: TestApp, host = "127.0.0.1"): Receiver {
     secrets: [],
     script: [],
     answerHeaders: {},
+    hang: false,
+    next: () => new Promise<void>((resolve) => waiting.push(resolve)),
     close: () => server.stop(true),
   };
   const server = Bun.serve({
@@ -62,8 +71,10 @@ export function startReceiver(app: TestApp, host = "127.0.0.1"): Receiver {
         json = { type: "(not json)", version: 0, timestamp: "", data: {} };
       }
       receiver.received.push({ headers, body, json, verifiedWith, at: app.clock.now.getTime(), path: new URL(request.url).pathname });
+      for (const resolve of waiting.splice(0)) resolve();
+      if (receiver.hang) return new Promise<Response>(() => {});
       const status = receiver.script.shift() ?? 200;
-      return new Response(status >= 300 && status < 400 ? null : `answer ${status} ${"x".repeat(3000)}`, { status, headers: receiver.answerHeaders });
+      return new Response(status >= 300 && status < 400 ? null : (receiver.answerBody ?? `answer ${status} ${"x".repeat(3000)}`), { status, headers: receiver.answerHeaders });
     },
   });
   receiver.port = server.port!;
