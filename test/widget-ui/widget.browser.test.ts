@@ -432,6 +432,12 @@ for (const scheme of ["light", "dark"] as const) {
       await demo.getByLabel("Your message").blur();
       expect(await axeViolations(demo, "html")).toEqual([]);
       await demo.screenshot({ path: join(SHOTS, scheme === "light" ? "widget-answer.png" : "widget-dark.png") });
+      if (scheme === "light") {
+        // A phone: the panel takes the screen, the close button stays reachable.
+        await demo.setViewportSize({ width: 390, height: 740 });
+        expect(await demo.getByRole("button", { name: "Close chat" }).first().isVisible()).toBe(true);
+        await demo.screenshot({ path: join(SHOTS, "widget-mobile.png") });
+      }
       expect(violations).toEqual([]); // no CSP refusal: the widget's styles are a constructed sheet
       // The check can fail: a launcher without a name inside the shadow root is reported.
       if (scheme === "light") {
