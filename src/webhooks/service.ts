@@ -147,7 +147,7 @@ export async function rotateSecret(deps: Deps, orgId: string, actor: Actor, id: 
   });
 }
 
-/** Queues a `webhook.test` event to this endpoint only (whatever it subscribes to, even disabled ones are not sent). */
+/** Queues a `webhook.test` event to this endpoint only, whatever it subscribes to; 409 when it is disabled. */
 export async function sendTestEvent(deps: Deps, orgId: string, actor: Actor, id: string) {
   const row = await endpointRow(deps, orgId, id);
   if (!row.enabled) throw new AppError(409, "endpoint_disabled", "Enable the endpoint before sending it a test event.");

@@ -4,7 +4,7 @@
 // WEBHOOK_RETRY_SCHEDULE=5s,5s here: a delivery fails after three attempts in ten seconds.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
-import { activityLog } from "../../src/db/schema/index.ts";
+import { activityLog, outbox } from "../../src/db/schema/index.ts";
 import { createSender, type Sender } from "../../src/mail/sender.ts";
 import { emitWebhookEvent, EVENT_TYPES } from "../../src/webhooks/events.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
@@ -149,7 +149,20 @@ describe("the dashboard API", () => {
     expect(receiver.received.at(-1)!.json.type).toBe("webhook.test");
     expect(receiver.received.at(-1)!.headers["webhook-id"]).toBe(((await tested.json()) as any).webhook_id);
 
+    // A new URL goes through the guard too.
+    app.hosts.set("hooks.private.example", ["192.168.1.10"]);
+    const moved = await app.request(`/api/webhooks/endpoints/${endpoint.id}`, { method: "PATCH", headers: org.auth, json: { url: "http://hooks.private.example/in" } });
+    expect(moved.status).toBe(400);
+    // Deleting cancels what is still queued for it.
+    await app.deps.db.transaction((tx) => emitWebhookEvent(tx, { orgId: org.org_id, type: "ticket.created", data: { id: "queued", updated_at: app.clock.now.toISOString() }, now: app.clock.now }));
+    const queued = await deliveries(app, org.auth, endpoint.id, "?status=pending");
+    expect(queued).toHaveLength(1);
     expect((await app.request(`/api/webhooks/endpoints/${endpoint.id}`, { method: "DELETE", headers: org.auth })).status).toBe(204);
+    const [row] = await app.deps.db.select({ status: outbox.status, reason: outbox.lastError }).from(outbox).where(eq(outbox.payload, { delivery_id: queued[0].id }));
+    expect(row).toEqual({ status: "cancelled", reason: "the endpoint was deleted" });
+    const before = receiver.received.length;
+    await sender.tick();
+    expect(receiver.received.length).toBe(before);
     expect((await app.request(`/api/webhooks/endpoints/${endpoint.id}`, { headers: org.auth })).status).toBe(404);
     const actions = (await app.deps.db.select({ action: activityLog.action }).from(activityLog).where(and(eq(activityLog.orgId, org.org_id), eq(activityLog.objectId, endpoint.id)))).map((a) => a.action);
     expect(actions.sort()).toEqual(["webhook_endpoint.created", "webhook_endpoint.deleted", "webhook_endpoint.tested", "webhook_endpoint.updated"]);
