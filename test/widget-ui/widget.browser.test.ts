@@ -147,9 +147,21 @@ test.skipIf(missing)(
 
     // "Talk to a person" (the agent's live-help label from /api/sdk/config) opens a ticket.
     const config = (await (await fetch(`${app.url}/api/sdk/config?org_id=${org.org_id}`)).json()) as { agent: { live_help_label: string } };
+    // The live region only ever gains the new messages: the history is not re-inserted (and re-read).
+    await page.evaluate(() => {
+      const w = window as unknown as { changes: { added: number; removed: number } };
+      w.changes = { added: 0, removed: 0 };
+      new MutationObserver((records) => {
+        for (const r of records) {
+          w.changes.added += r.addedNodes.length;
+          w.changes.removed += r.removedNodes.length;
+        }
+      }).observe(document.querySelector("svc-agents-widget")!.shadowRoot!.querySelector(".log")!, { childList: true });
+    });
     await page.getByRole("button", { name: config.agent.live_help_label }).click();
     const note = page.locator(".msg.note", { hasText: "Ticket #" });
     await note.waitFor();
+    expect(await page.evaluate(() => (window as unknown as { changes: unknown }).changes)).toEqual({ added: 3, removed: 0 }); // question, answer, ticket note
     const number = Number((await note.textContent())!.match(/Ticket #(\d+)/)![1]);
     const routed = await page.evaluate(() => (window as unknown as { routed: { type: string; ticket_number: number }[] }).routed);
     expect(routed).toEqual([expect.objectContaining({ type: "ticket_created", ticket_number: number, reason: "live_help" })]);

@@ -166,9 +166,17 @@ function start(script: HTMLScriptElement) {
     }
     return el;
   };
+  // The log is a live region: new messages are appended, never the whole history re-inserted
+  // (which a screen reader would read out again); only a reset or a retry rebuilds it.
+  let shown: StoredMessage[] = [];
   const render = () => {
-    log.replaceChildren(...state.messages.map(bubble));
-    if (state.messages.length === 0) log.append(h("p", { class: "empty" }, greeting));
+    const appended = shown.length > 0 && shown.length <= state.messages.length && shown.every((m, i) => state.messages[i] === m);
+    if (appended) log.append(...state.messages.slice(shown.length).map((m, i) => bubble(m, shown.length + i)));
+    else {
+      log.replaceChildren(...state.messages.map(bubble));
+      if (state.messages.length === 0) log.append(h("p", { class: "empty" }, greeting));
+    }
+    shown = [...state.messages];
     log.scrollTop = log.scrollHeight;
   };
   const setBusy = (value: boolean) => {
@@ -326,7 +334,11 @@ function start(script: HTMLScriptElement) {
     } finally {
       replyEl.classList.remove("streaming");
       if (ended !== "complete") {
-        if (!reply.text) state.messages.pop();
+        if (!reply.text) {
+          state.messages.pop();
+          shown.pop();
+          replyEl.remove();
+        }
         state.messages.push({ role: "note", text: errorMessage, failed: true });
       }
       for (const action of actions) {
