@@ -24,7 +24,7 @@ export const RPC = {
 } as const;
 
 /** Why a tool call was refused (JSON-RPC `error.data.reason`, interface §7.1 -32002). */
-export type DenialReason = "flag" | "integration" | "agent" | "toggle" | "scope" | "destructive" | "customer" | "rate_limited";
+export type DenialReason = "flag" | "integration" | "agent" | "toggle" | "scope" | "destructive" | "customer" | "role" | "rate_limited";
 
 export interface AppErrorOptions {
   /** The JSON-RPC code when the HTTP status alone does not decide it (see `rpcCodeOf`). */

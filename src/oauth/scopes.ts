@@ -1,6 +1,7 @@
 // The scopes a tool-server token can carry: one read and one write scope per tool family
 // (interface §2.3), published in both discovery documents and shown in plain words on the
 // consent page. A client that asks for no scope gets the read-only default.
+import type { Role } from "../auth/roles.ts";
 export const SCOPES = {
   "docs:read": "Search and read your knowledge base",
   "data:read": "Read customer and company records",
@@ -16,6 +17,26 @@ export const SCOPES = {
 } as const;
 
 export type Scope = keyof typeof SCOPES;
+
+/**
+ * The dashboard role a member must hold for a token they authorised to use a scope's tools. A
+ * scope is what the member let the client do; the role is what the member may do at all, and is
+ * checked on every call (src/tools/registry.ts `denial`), so a token never does more than the
+ * member who granted it could do in the dashboard.
+ */
+export const SCOPE_ROLES: Record<Scope, Role> = {
+  "docs:read": "knowledge:view",
+  "data:read": "inbox:view",
+  "data:write": "inbox:manage",
+  "inbox:read": "inbox:view",
+  "inbox:write": "inbox:manage",
+  "automation:read": "automation:view",
+  "automation:write": "automation:manage",
+  "setup:read": "agents:view",
+  "setup:write": "agents:manage",
+  "actions:read": "integrations:view",
+  "actions:write": "integrations:manage",
+};
 
 export const SCOPES_SUPPORTED = Object.keys(SCOPES) as Scope[];
 

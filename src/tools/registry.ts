@@ -3,7 +3,9 @@
 // (ARCHITECTURE habit 13). The runtime (src/tools/runtime.ts) keeps one snapshot per org of what
 // these answers need and drops it on every change (src/invalidation.ts).
 import { eq, inArray } from "drizzle-orm";
-import { agentActionToggles, agents } from "../db/schema/index.ts";
+import { agentActionToggles, agents, memberships } from "../db/schema/index.ts";
+import { hasRole } from "../auth/roles.ts";
+import { SCOPE_ROLES } from "../oauth/scopes.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, type DenialReason } from "../errors.ts";
 import { readFlags } from "../kit/flags.ts";
@@ -28,12 +30,15 @@ export interface OrgSnapshot {
   tools: ToolDefinition[];
   /** Per agent: action id → enabled. Absent means the tool's default. */
   toggles: Map<string, Map<string, boolean>>;
+  /** Member id → dashboard roles in this org: what a token's member may do (SCOPE_ROLES). */
+  memberRoles: Map<string, readonly string[]>;
 }
 
 export async function loadSnapshot(deps: Deps, providers: readonly ToolProvider[], orgId: string): Promise<OrgSnapshot> {
-  const [orgAgents, flags] = await Promise.all([
+  const [orgAgents, flags, members] = await Promise.all([
     deps.db.select({ id: agents.id, status: agents.status }).from(agents).where(eq(agents.orgId, orgId)),
     readFlags(deps, orgId),
+    deps.db.select({ memberId: memberships.memberId, roles: memberships.roles }).from(memberships).where(eq(memberships.orgId, orgId)),
   ]);
   const lists = await Promise.all(providers.map((p) => p(deps, orgId)));
   const tools = lists.flat().filter((t) => !t.requiresFlag || flags[t.requiresFlag] === true);
@@ -45,7 +50,8 @@ export async function loadSnapshot(deps: Deps, providers: readonly ToolProvider[
       .where(inArray(agentActionToggles.agentId, orgAgents.map((a) => a.id)));
     for (const row of rows) toggles.get(row.agentId)!.set(row.actionId, row.enabled);
   }
-  return { flags, activeAgentId: orgAgents.find((a) => a.status === "active")?.id, agentIds: new Set(orgAgents.map((a) => a.id)), tools, toggles };
+  const memberRoles = new Map(members.map((m) => [m.memberId, m.roles] as const));
+  return { flags, activeAgentId: orgAgents.find((a) => a.status === "active")?.id, agentIds: new Set(orgAgents.map((a) => a.id)), tools, toggles, memberRoles };
 }
 
 /** The agent a call acts as: the one it names if the org has it, else the org's active agent. */
@@ -79,6 +85,11 @@ export function denial(snapshot: OrgSnapshot, caller: Caller, tool: ToolDefiniti
   // Only OAuth tokens carry scopes; the other channels act for the org itself.
   if (caller.actor.kind === "token" && !caller.actor.scopes.includes(tool.scope))
     return { reason: "scope", scope: tool.scope, message: `This token lacks the ${tool.scope} scope that ${tool.name} needs.` };
+  if (caller.actor.kind === "token") {
+    const role = SCOPE_ROLES[tool.scope];
+    if (!hasRole(snapshot.memberRoles.get(caller.actor.memberId) ?? [], role))
+      return { reason: "role", message: `The member who authorised this token lacks the ${role} role that ${tool.name} needs.` };
+  }
   // A customer's chat acts for that customer only, whoever calls the runtime for it (issue #12,
   // docs/decisions.md "Chat tools"): the admin areas never, customer data only bound to them —
   // unbound, data_* and inbox_* would see every customer of the org.

@@ -138,6 +138,17 @@ export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRunt
     return entry.value;
   }
 
+  /**
+   * The snapshot for a scope. A token's member missing from it (a membership newer than the
+   * snapshot) reloads it once rather than refusing a member who may hold the role.
+   */
+  async function snapshotFor(scope: CallScope): Promise<OrgSnapshot> {
+    const snap = await snapshot(scope.orgId);
+    if (scope.actor.kind !== "token" || snap.memberRoles.has(scope.actor.memberId)) return snap;
+    snapshots.delete(scope.orgId);
+    return snapshot(scope.orgId);
+  }
+
   const actionLimit = () => ({ limit: deps.config.actionRateLimitPerMinute, windowSeconds: 60 });
 
   async function audit(scope: CallScope, row: { tool: ToolDefinition | undefined; name: string; agentId: string | undefined; customer: BoundCustomer | undefined; outcome: ExecutionOutcome; error: string | null; started: number }) {
@@ -164,7 +175,7 @@ export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRunt
 
   return {
     async list(scope) {
-      const snap = await snapshot(scope.orgId);
+      const snap = await snapshotFor(scope);
       const caller = { actor: scope.actor, channel: scope.channel, agentId: agentOf(snap, scope.agentId), customerBound: scope.customer !== undefined };
       return snap.tools.filter((tool) => !denial(snap, caller, tool));
     },
@@ -185,7 +196,7 @@ export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRunt
           if (!taken.allowed) throw AppError.tooManyRequests(taken.retryAfter, `Rate limit exceeded: ${taken.limit} tools/call per minute per token; retry in ${taken.retryAfter} s.`);
         }
         if (typeof name !== "string") throw AppError.badRequest("Invalid params: /name must be a string.");
-        const snap = await snapshot(scope.orgId);
+        const snap = await snapshotFor(scope);
         agentId = agentOf(snap, scope.agentId);
         tool = snap.tools.find((t) => t.name === name);
         if (!tool) throw AppError.notFound(`Unknown tool: ${storable(name, AUDIT_TOOL_MAX)}`);
