@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { browserAvailable, browserMissingReason, launchBrowser } from "../support/browser.ts";
+import { createCustomAction } from "../../src/integrations/custom-actions.ts";
 import { seedOrg, serveTestApp, type ServedTestApp } from "../support/app.ts";
 import { type McpFixture, statelessJsonServer } from "../support/mcp-servers.ts";
 
@@ -29,6 +30,8 @@ beforeAll(async () => {
   app = await serveTestApp({ NODE_ENV: "development" });
   mcp = await statelessJsonServer();
   org = await seedOrg(app, { name: "Acme Support", flags: ["mcp_external_servers"] });
+  app.hosts.set("api.shop.example", ["93.184.216.34"]);
+  await createCustomAction(app.deps, org.org_id, { slug: "refund_order", method: "POST", url: "https://api.shop.example/refunds", description: "Refunds an order by its number.", headers: { authorization: "Bearer x" }, destructive: true });
   browser = await launchBrowser();
 }, TIMEOUT);
 
@@ -180,6 +183,8 @@ test.skipIf(missing)(
         await page.locator("tbody a").first().click();
         await check(page, "connector-dark", false);
       }
+      await page.goto("/dashboard/custom-actions");
+      await check(page, `custom-actions${suffix}`, shoot);
       expect(unexpected(errors)).toEqual([]);
     }
   },

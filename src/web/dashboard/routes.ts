@@ -7,6 +7,7 @@ import { html } from "../html.ts";
 import { agentPages } from "./agents.ts";
 import { dashboardAssets } from "./assets.ts";
 import { connectorPages } from "./connectors.ts";
+import { customActionPages } from "./custom-actions.ts";
 import { knowledgePages } from "./knowledge.ts";
 import { settingsPages } from "./settings.ts";
 import { conversationPages } from "./conversations.ts";
@@ -21,6 +22,7 @@ const BLURBS: Record<string, string> = {
   inbox: "Tickets, conversations and customers.",
   campaigns: "Email series: steps, previews, activation, the outbox.",
   connectors: "MCP servers whose tools agents may call.",
+  "custom-actions": "HTTP endpoints of your own systems, callable as actions.",
   settings: "Widget keys and snippet, identity verification, origins, connected clients, members.",
 };
 
@@ -31,6 +33,7 @@ export function dashboardRoutes(deps: Deps) {
     .use(knowledgePages(deps))
     .use(settingsPages(deps))
     .use(connectorPages(deps))
+    .use(customActionPages(deps))
     .use(inboxPages(deps))
     .use(conversationPages(deps))
     .use(customerPages(deps))

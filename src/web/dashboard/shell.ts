@@ -156,6 +156,7 @@ export const NAV: NavItem[] = [
   { key: "inbox", href: "/dashboard/inbox", label: "Inbox", role: "inbox:view" },
   { key: "campaigns", href: "/dashboard/campaigns", label: "Campaigns", role: "automation:view" },
   { key: "connectors", href: "/dashboard/connectors", label: "Connectors", role: "integrations:view" },
+  { key: "custom-actions", href: "/dashboard/custom-actions", label: "Custom actions", role: "integrations:view" },
   { key: "settings", href: "/dashboard/settings", label: "Settings", role: "org:manage" },
 ];
 
