@@ -157,7 +157,7 @@ ${ctx.can("automation:manage") && c.status === "active" ? actionButton(`/dashboa
 <a class="button secondary" href="/dashboard/campaigns/${c.slug}/preview">Preview for a customer</a>
 <a class="button secondary" href="/dashboard/campaigns/${c.slug}/messages">Outbox messages</a>
 </div>
-<h2>Steps</h2>
+<h2>Campaign and steps</h2>
 ${errorSummary(e)}
 <form method="post" action="/dashboard/campaigns/${c.slug}" novalidate>
 <input type="hidden" name="count" value="${String(n)}">
@@ -242,7 +242,7 @@ ${field({ name: "customer", label: "Customer", value: customer ?? "", error, max
 ${preview
   ? html`<p>For ${preview.customer.sample ? "a sample customer" : html`<a href="/dashboard/customers/${preview.customer.id ?? ""}">${preview.customer.name || preview.customer.email || "this customer"}</a>`}${preview.customer.email ? ` <${preview.customer.email}>` : ""}.</p>
 ${preview.steps.length === 0 ? html`<p>This campaign has no steps yet.</p>` : ""}
-${preview.steps.map((s) => html`<article class="panel" aria-label="Step ${String(s.position + 1)}"><p><span class="badge accent">Step ${String(s.position + 1)}</span> <span class="muted">${formatDelay(s.seconds_after_enrolment)} after enrolment</span></p><p><strong>${s.subject}</strong></p><pre>${s.text}</pre></article>`)}`
+${preview.steps.map((s) => html`<article class="panel" aria-label="Step ${String(s.position + 1)}"><p><span class="badge accent">Step ${String(s.position + 1)}</span> <span class="muted">${s.seconds_after_enrolment === 0 ? "at enrolment" : `${formatDelay(s.seconds_after_enrolment)} after enrolment`}</span></p><p><strong>${s.subject}</strong></p><pre>${s.text}</pre></article>`)}`
   : ""}`;
   return shellPage(ctx, { title: `Preview · ${c.name}`, active: "campaigns", body, status: error ? 404 : 200 });
 }
