@@ -4,11 +4,13 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { WIDGET_MAX_GZIP_BYTES } from "../../src/web/widget/bundle.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
 
+// A test app (and its database) each: seconds on a loaded machine.
+const TIMEOUT = 30_000;
 let app: TestApp;
 beforeAll(async () => {
   app = await createTestApp();
-});
-afterAll(() => app.close());
+}, TIMEOUT);
+afterAll(() => app.close(), TIMEOUT);
 
 test("/widget.js: a minified script under the 40 KB gzipped budget, cacheable, cross-origin, revalidated by ETag", async () => {
   const res = await app.request("/widget.js", { headers: { origin: "https://shop.example" } });
@@ -31,7 +33,7 @@ test("/widget.js: a minified script under the 40 KB gzipped budget, cacheable, c
   const other = await app.request("/widget.js", { headers: { "if-none-match": '"something-else"' } });
   expect(other.status).toBe(200);
   expect(await other.text()).toBe(code); // built once per app instance: the same bytes
-});
+}, TIMEOUT);
 
 test("/demo: the demo org's widget on a page with a strict policy; the snippet shows the key and org", async () => {
   const res = await app.request("/demo");
@@ -54,7 +56,7 @@ test("/demo: the demo org's widget on a page with a strict policy; the snippet s
   // Asking again finds the same demo org (no second one).
   const again = await (await app.request("/demo")).text();
   expect(again).toContain(tag![1]!);
-});
+}, TIMEOUT);
 
 test("/demo is 404 when the demo is not seeded (SEED_DEMO=0), even with orgs on the server", async () => {
   const off = await createTestApp({ SEED_DEMO: "0" });
@@ -66,7 +68,7 @@ test("/demo is 404 when the demo is not seeded (SEED_DEMO=0), even with orgs on 
   } finally {
     await off.close();
   }
-});
+}, TIMEOUT);
 
 test("/demo is 404 on a server whose orgs include no demo org", async () => {
   const other = await createTestApp();
@@ -76,4 +78,4 @@ test("/demo is 404 on a server whose orgs include no demo org", async () => {
   } finally {
     await other.close();
   }
-});
+}, TIMEOUT);
