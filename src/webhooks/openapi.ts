@@ -41,6 +41,26 @@ const DATA: Record<string, TSchema> = {
     updated_at: Time,
   }),
   "conversation.escalated": t.Object({ conversation_id: t.String({ format: "uuid" }), reason: t.Union([t.Literal("low_confidence"), t.Literal("frustration")]), ticket: Ticket, updated_at: Time }),
+  "customer.identified": t.Object({
+    id: t.String({ format: "uuid" }),
+    external_id: t.Optional(t.String()),
+    email: t.Optional(t.String()),
+    name: t.String(),
+    traits: t.Record(t.String(), t.Unknown()),
+    company_id: t.Optional(t.String({ format: "uuid" })),
+    verified: t.Boolean(),
+    updated_at: Time,
+  }),
+  "campaign.message.sent": t.Object({ message_id: t.String({ format: "uuid" }), campaign_id: t.String({ format: "uuid" }), customer_id: t.String({ format: "uuid" }), step_id: t.String(), subject: t.String(), sent_at: Time, updated_at: Time }),
+  "connector.status_changed": t.Object({
+    id: t.String({ format: "uuid" }),
+    name: t.String(),
+    slug: t.String(),
+    status: t.String({ description: "pending | connected | error" }),
+    previous_status: t.String(),
+    last_error: Nullable(t.String()),
+    updated_at: Time,
+  }),
   "campaign.unsubscribed": t.Object({ customer_id: t.String({ format: "uuid" }), message_id: Nullable(t.String({ format: "uuid" })), unsubscribed_at: Time, updated_at: Time }),
   [TEST_EVENT_TYPE]: t.Object({ endpoint_id: t.String({ format: "uuid" }), message: t.String(), updated_at: Time }),
 };
@@ -56,7 +76,7 @@ export function webhookOperations(): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const type of [...EVENT_TYPES, TEST_EVENT_TYPE]) {
     const data = DATA[type];
-    const body = t.Object({ type: t.Literal(type), version: t.Literal(PAYLOAD_VERSION), timestamp: Time, data: data ?? t.Record(t.String(), t.Unknown(), { description: "Not emitted yet (README \"Webhooks\")." }) });
+    const body = t.Object({ type: t.Literal(type), version: t.Literal(PAYLOAD_VERSION), timestamp: Time, data: data! });
     out[type] = {
       post: {
         summary: `${type} (payload version ${PAYLOAD_VERSION})`,

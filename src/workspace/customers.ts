@@ -5,6 +5,7 @@ import type { Tx } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 import { assertFreeForm } from "../http/json.ts";
 import { isUuid } from "../kit/ids.ts";
+import { emitWebhookEvent } from "../webhooks/events.ts";
 
 export type EndUser = typeof endUsers.$inferSelect;
 
@@ -122,18 +123,22 @@ async function applyFields(db: Deps["db"] | Tx, now: Date, user: EndUser, fields
     (fields.companyId === undefined || fields.companyId === user.companyId) &&
     JSON.stringify(traits) === JSON.stringify(user.traits);
   if (unchanged) return user;
-  const [updated] = await db
-    .update(endUsers)
-    .set({
-      ...(email !== undefined ? { email } : {}),
-      ...(fields.name !== undefined ? { name: fields.name } : {}),
-      ...(fields.companyId !== undefined ? { companyId: fields.companyId } : {}),
-      traits,
-      updatedAt: now,
-    })
-    .where(and(eq(endUsers.orgId, user.orgId), eq(endUsers.id, user.id)))
-    .returning();
-  return updated!;
+  // webhooks: customer.identified commits with the change it announces (a savepoint inside a caller's transaction)
+  return (db as Deps["db"]).transaction(async (tx) => {
+    const [updated] = await tx
+      .update(endUsers)
+      .set({
+        ...(email !== undefined ? { email } : {}),
+        ...(fields.name !== undefined ? { name: fields.name } : {}),
+        ...(fields.companyId !== undefined ? { companyId: fields.companyId } : {}),
+        traits,
+        updatedAt: now,
+      })
+      .where(and(eq(endUsers.orgId, user.orgId), eq(endUsers.id, user.id)))
+      .returning();
+    await emitWebhookEvent(tx, { orgId: user.orgId, type: "customer.identified", data: { ...endUserView(updated!), verified: updated!.verified }, now });
+    return updated!;
+  });
 }
 
 async function byExternalId(db: Deps["db"] | Tx, orgId: string, externalId: string, lock = false): Promise<EndUser | undefined> {

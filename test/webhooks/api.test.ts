@@ -204,5 +204,8 @@ describe("the OpenAPI document", () => {
     expect(body.properties.version.const).toBe(1);
     expect(body.properties.data.properties.updated_at.format).toBe("date-time");
     expect(Object.keys(doc.webhooks).sort()).toEqual([...EVENT_TYPES, "webhook.test"].sort());
+    // Every payload documents its object's updated_at (ordering is not promised).
+    for (const [type, op] of Object.entries(doc.webhooks) as [string, any][])
+      expect([type, op.post.requestBody.content["application/json"].schema.properties.data.properties.updated_at?.format]).toEqual([type, "date-time"]);
   });
 });

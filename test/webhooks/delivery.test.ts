@@ -285,3 +285,21 @@ describe("connector.status_changed", () => {
     }
   });
 });
+
+describe("customer.identified", () => {
+  test("announced when an identify sets or changes a customer's fields; an identify that changes nothing announces nothing", async () => {
+    const { org, receiver } = await setup(["customer.identified"]);
+    expect((await sdk(org, "/api/sdk/users/identify", { user_id: "ada", email: "ada@example.com", name: "Ada" })).status).toBe(200);
+    expect((await sdk(org, "/api/sdk/users/identify", { user_id: "ada", email: "ada@example.com", name: "Ada" })).status).toBe(200);
+    app.clock.advance(1000);
+    expect((await sdk(org, "/api/sdk/users/identify", { user_id: "ada", custom_fields: { plan: "pro" } })).status).toBe(200);
+    await sender.tick();
+    const events = receiver.received.map((r) => r.json).toSorted((a, b) => a.data.updated_at.localeCompare(b.data.updated_at));
+    expect(events.map((e) => [e.type, e.data.external_id, e.data.email, e.data.traits])).toEqual([
+      ["customer.identified", "ada", "ada@example.com", {}],
+      ["customer.identified", "ada", "ada@example.com", { plan: "pro" }],
+    ]);
+    expect(events[0]!.data.verified).toBe(false);
+    expect(receiver.received.every((r) => r.verifiedWith[0] === true)).toBe(true);
+  });
+});
