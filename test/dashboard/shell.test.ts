@@ -47,6 +47,26 @@ describe("dashboard shell", () => {
     expect(res.headers.getSetCookie().some((c) => c.startsWith("svc_org="))).toBe(false);
   });
 
+  test("a member of two orgs switches between them; pages then act on the chosen one", async () => {
+    const { memberships, members } = await import("../../src/db/schema/index.ts");
+    const { eq } = await import("drizzle-orm");
+    const a = await adminOf(app, "Alpha Org");
+    const b = await adminOf(app, "Beta Org");
+    const [me] = await app.deps.db.select({ id: members.id }).from(members).where(eq(members.email, a.email));
+    await app.deps.db.insert(memberships).values({ orgId: b.orgId, memberId: me!.id, roles: ["knowledge:view"] });
+    const before = await (await get(app, a, "/dashboard")).text();
+    expect(before).toContain('id="org-switch"');
+    expect(before).toContain("<h1>Alpha Org</h1>");
+    const res = await post(app, a, "/dashboard/org", { org_id: b.orgId });
+    expect(res.status).toBe(303);
+    const orgCookie = res.headers.getSetCookie().find((c) => c.startsWith("svc_org="))!.split(";")[0]!;
+    const switched = { ...a, cookie: `${a.cookie}; ${orgCookie}` };
+    expect(await (await get(app, switched, "/dashboard")).text()).toContain("<h1>Beta Org</h1>");
+    // In Beta the member holds knowledge:view only.
+    expect((await get(app, switched, "/dashboard/agents")).status).toBe(403);
+    expect((await get(app, switched, "/dashboard/knowledge")).status).toBe(200);
+  });
+
   test("a cross-site post is refused (cookie-authenticated change from another origin)", async () => {
     const a = await adminOf(app);
     const res = await app.request("/dashboard/org", { form: { org_id: a.orgId }, headers: { cookie: a.cookie, origin: "https://evil.example" } });

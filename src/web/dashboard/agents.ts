@@ -268,7 +268,7 @@ ${select({ name: "source", label: "Source", value: filter, options: [{ value: ""
 <caption class="sr-only">Actions</caption>
 <thead><tr><th scope="col">On</th><th scope="col">Action</th><th scope="col">Source</th></tr></thead>
 <tbody>${page.items.map(
-    (a, i) => html`<tr><td><input type="hidden" name="shown" value="${a.id}"><input type="checkbox" id="act-${i}" name="enabled" value="${a.id}"${a.enabled ? new Html(" checked") : ""}${manage ? "" : new Html(" disabled")} aria-describedby="act-${i}-d"></td><td><label for="act-${i}"><code>${a.name}</code></label><div class="hint" id="act-${i}-d">${a.description.slice(0, 200)}</div></td><td>${flag(a)}</td></tr>`,
+    (a, i) => html`<tr><td><input type="hidden" name="shown" value="${a.id}"><input type="checkbox" id="act-${i}" name="enabled" value="${a.id}"${a.enabled ? new Html(" checked") : ""}${manage ? "" : new Html(" disabled")} aria-describedby="act-${i}-d"></td><td><label for="act-${i}"><code>${a.name}</code></label><div class="hint" id="act-${i}-d">${a.description.length > 200 ? `${a.description.slice(0, 200).replace(/\s+\S*$/, "")}…` : a.description}</div></td><td>${flag(a)}</td></tr>`,
   )}${page.items.length === 0 ? html`<tr><td colspan="3">No actions${filter ? " from this source" : ""}.</td></tr>` : ""}</tbody>
 </table>
 ${manage && page.items.length > 0 ? html`<div class="actions">${submit("Save toggles", { busy: "Saving…" })}</div>` : ""}
