@@ -6,6 +6,7 @@
 // (the guard's one relaxation, as in test/connectors).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { enrolCustomer, createCampaign, findCampaign, setCampaignStatus } from "../../src/campaigns/service.ts";
+import { addTicketMessage, createTicket, updateTicket } from "../../src/inbox/tickets.ts";
 import { createSender, type Sender } from "../../src/mail/sender.ts";
 import { emitWebhookEvent } from "../../src/webhooks/events.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
@@ -301,5 +302,24 @@ describe("customer.identified", () => {
     ]);
     expect(events[0]!.data.verified).toBe(false);
     expect(receiver.received.every((r) => r.verifiedWith[0] === true)).toBe(true);
+  });
+});
+
+describe("ticket events", () => {
+  test("ticket.updated and ticket.message.created (replies and customer messages, never internal notes); conversation.escalated", async () => {
+    const { org, receiver } = await setup(["ticket.updated", "ticket.message.created", "conversation.escalated"]);
+    const actor = { kind: "member" as const, memberId: org.adminId };
+    const ticket = await createTicket(app.deps, { orgId: org.org_id, actor, input: { subject: "Billing", message: "Hi", source: "api" } });
+    await addTicketMessage(app.deps, { orgId: org.org_id, actor, ticketId: ticket.id, kind: "note", body: "internal: VIP customer" });
+    await addTicketMessage(app.deps, { orgId: org.org_id, actor, ticketId: ticket.id, kind: "reply", body: "We are on it" });
+    await updateTicket(app.deps, { orgId: org.org_id, actor, ticketId: ticket.id, patch: { status: "resolved", priority: "high" } });
+    const conversationId = crypto.randomUUID();
+    await createTicket(app.deps, { orgId: org.org_id, actor: { kind: "agent", agentId: null }, input: { subject: "Angry", message: "transcript", source: "chat", conversationId, chatReason: "frustration" } });
+    await sender.tick();
+    const byType = Map.groupBy(receiver.received, (r) => r.json.type);
+    expect(byType.get("ticket.message.created")!.map((r) => [r.json.data.message.kind, r.json.data.message.body])).toEqual([["reply", "We are on it"]]);
+    expect(receiver.received.some((r) => r.body.includes("VIP"))).toBe(false);
+    expect(byType.get("ticket.updated")!.map((r) => [r.json.data.status, r.json.data.priority, r.json.data.changed])).toEqual([["resolved", "high", ["status", "priority"]]]);
+    expect(byType.get("conversation.escalated")!.map((r) => [r.json.data.conversation_id, r.json.data.reason, r.json.data.ticket.subject])).toEqual([[conversationId, "frustration", "Angry"]]);
   });
 });
