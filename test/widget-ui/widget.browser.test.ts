@@ -276,6 +276,13 @@ test.skipIf(missing)(
     await page.unroute(`${app.url}/api/sdk/chat/stream`);
     await page.getByRole("button", { name: "Retry" }).click();
     expect(await page.getByRole("status").textContent()).toMatch(/Please wait \d seconds/);
+    // A new message meanwhile is held too: not sent, not shown, still in the box.
+    const bubbles = await page.locator(".msg").count();
+    await page.getByLabel("Your message").fill("Hello?");
+    await page.getByLabel("Your message").press("Enter");
+    expect(await page.locator(".msg").count()).toBe(bubbles);
+    expect(await page.getByLabel("Your message").inputValue()).toBe("Hello?");
+    await page.getByLabel("Your message").fill("");
 
     // Once the wait is over (moved forward in the page), the retry reaches the real service.
     await page.evaluate(() => {

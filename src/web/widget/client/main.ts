@@ -253,13 +253,16 @@ function start(script: HTMLScriptElement) {
     return null;
   };
 
+  /** After a 429, until its Retry-After has passed: says how long to wait, and nothing is sent. */
+  const holding = (): boolean => {
+    if (Date.now() >= waitUntil) return false;
+    status.textContent = `Please wait ${Math.ceil((waitUntil - Date.now()) / 1000)} seconds, then try again.`;
+    return true;
+  };
+
   /** Streams one answer into the last message. Resolves when the stream ended, one way or another. */
   const ask = async (message: string, mode: "chat" | "livehelp") => {
-    if (busy) return;
-    if (Date.now() < waitUntil) {
-      status.textContent = `Please wait ${Math.ceil((waitUntil - Date.now()) / 1000)} seconds before sending another message.`;
-      return;
-    }
+    if (busy || holding()) return;
     setBusy(true);
     status.textContent = "";
     const reply: StoredMessage = { role: "agent", text: "" };
@@ -354,28 +357,26 @@ function start(script: HTMLScriptElement) {
 
   /** Retry: resend the customer message the failed reply answered. */
   const retryAt = (index: number) => {
-    if (Date.now() < waitUntil) {
-      status.textContent = `Please wait ${Math.ceil((waitUntil - Date.now()) / 1000)} seconds, then try again.`;
-      return;
-    }
+    if (holding()) return;
     const question = [...state.messages.slice(0, index)].reverse().find((m) => m.role === "user");
     state.messages.splice(index, 1);
     if (question) void ask(question.text, question.livehelp ? "livehelp" : "chat").then(() => input.focus());
   };
 
-  const submit = (text: string, mode: "chat" | "livehelp") => {
+  /** Sends a customer message; false when it was not sent (empty, an answer under way, or a 429 wait). */
+  const submit = (text: string, mode: "chat" | "livehelp"): boolean => {
     const message = text.trim();
-    if (!message || busy) return;
+    if (!message || busy) return false;
+    if (holding()) return false;
     state.messages.push({ role: "user", text: message, ...(mode === "livehelp" ? { livehelp: true } : {}) });
     save();
     emit("message", { role: "user", text: message, session_id: state.sessionId });
-    return ask(message, mode);
+    void ask(message, mode);
+    return true;
   };
   form.addEventListener("submit", (e) => {
     e.preventDefault();
-    const text = input.value;
-    input.value = "";
-    void submit(text, "chat");
+    if (submit(input.value, "chat")) input.value = "";
   });
   input.addEventListener("keydown", (e) => {
     if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
@@ -383,7 +384,7 @@ function start(script: HTMLScriptElement) {
       form.requestSubmit();
     }
   });
-  person.addEventListener("click", () => void submit(liveHelpLabel, "livehelp"));
+  person.addEventListener("click", () => submit(liveHelpLabel, "livehelp"));
 
   /** The agent's look (avatar_config, written by setup_configure_widget): title, greeting, colours, corner. */
   const applyLook = (look: Json) => {
