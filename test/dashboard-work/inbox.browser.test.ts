@@ -109,6 +109,8 @@ describe.skipIf(missing)("inbox and campaign pages in Chromium", () => {
     ["a conversation", () => `/dashboard/conversations/${fixture.conversationId}`, "dashboard-conversation.png"],
     ["customer list", () => "/dashboard/customers", "dashboard-customers.png"],
     ["a customer", () => `/dashboard/customers/${fixture.customerId}`, "dashboard-customer.png"],
+    ["company list", () => "/dashboard/companies", "dashboard-customers-companies.png"],
+    ["a company", () => "/dashboard/companies/co-Ada", "dashboard-customer-company.png"],
     ["campaign list", () => "/dashboard/campaigns", "dashboard-campaigns.png"],
     ["a campaign with its steps", () => "/dashboard/campaigns/onboarding", "dashboard-campaign.png"],
     ["a campaign preview for a customer", () => "/dashboard/campaigns/onboarding/preview?customer=cust-Ada", "dashboard-campaign-preview.png"],

@@ -150,6 +150,8 @@ describe("one ticket", () => {
     expect((await get(app, admin, `/dashboard/conversations/${theirs.conversationId}`)).status).toBe(404);
     expect((await get(app, admin, `/dashboard/customers/${theirs.customerId}`)).status).toBe(404);
     expect((await get(app, admin, "/dashboard/customers/cust-Eve")).status).toBe(404);
+    expect((await get(app, admin, "/dashboard/companies/co-Eve")).status).toBe(404);
+    expect(await (await get(app, admin, "/dashboard/companies")).text()).not.toContain("co-Eve");
     expect((await findTicket(app.deps, other.orgId, theirs.ticketId))!.status).toBe("open");
   });
 });
@@ -168,7 +170,7 @@ describe("conversations and customers", () => {
     expect(page).toContain(`href="/dashboard/inbox/${mine.ticketId}"`);
   });
 
-  test("a customer with tickets and events; the list searches", async () => {
+  test("a customer with tickets and events, their company with its customers and events; the lists search", async () => {
     const list = await (await get(app, admin, "/dashboard/customers?q=ada")).text();
     expect(list).toContain("Ada &#60;Lovelace&#62;");
     expect(await (await get(app, admin, "/dashboard/customers?q=zzz")).text()).toContain("No customer matches.");
@@ -176,6 +178,13 @@ describe("conversations and customers", () => {
     expect(page).toContain(`href="/dashboard/inbox/${mine.ticketNumber}"`);
     expect(page).toContain("viewed_pricing");
     expect(page).toContain(`href="/dashboard/inbox?customer=${mine.customerId}"`);
+    expect(page).toMatch(/<a href="\/dashboard\/companies\/[0-9a-f-]{36}">/);
+    const companies = await (await get(app, admin, "/dashboard/companies?q=co-ada")).text();
+    expect(companies).toContain("co-Ada");
+    const company = await (await get(app, admin, "/dashboard/companies/co-Ada")).text();
+    expect(company).toContain(`href="/dashboard/customers/${mine.customerId}"`);
+    expect(company).toContain("viewed_pricing");
+    expect((await get(app, await memberWith(app, admin.orgId, ["agents:view"]), "/dashboard/companies")).status).toBe(403);
     const theirTickets = await (await get(app, admin, `/dashboard/inbox?customer=${mine.customerId}`)).text();
     expect(theirTickets).toContain(`href="/dashboard/inbox/${mine.ticketNumber}"`);
   });

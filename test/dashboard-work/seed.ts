@@ -1,5 +1,5 @@
 // Inbox fixtures for the dashboard tests, written through the same services the product uses:
-// a customer with events, a ticket with a customer message, and a chat conversation whose answer
+// a customer of a company (external id co-<label>) with events, a ticket with a customer message, and a chat conversation whose answer
 // carries actions, sources and a confidence.
 import { customerEvents } from "../../src/db/schema/index.ts";
 import { createSession } from "../../src/conversations/sessions.ts";
@@ -17,7 +17,7 @@ export interface InboxFixture {
 
 export async function seedInbox(app: TestApp, orgId: string, agentId: string, label = "Ada"): Promise<InboxFixture> {
   const deps = app.deps;
-  const [created] = await upsertCustomers(deps, orgId, { kind: "system", name: "test" }, [{ external_id: `cust-${label}`, email: `${label.toLowerCase()}@example.com`, name: `${label} <Lovelace>` }]);
+  const [created] = await upsertCustomers(deps, orgId, { kind: "system", name: "test" }, [{ external_id: `cust-${label}`, email: `${label.toLowerCase()}@example.com`, name: `${label} <Lovelace>`, company_id: `co-${label}` }]);
   const user = created!.user;
   await deps.db.insert(customerEvents).values({ orgId, endUserId: user.id, name: "viewed_pricing", properties: { plan: "pro" }, occurredAt: deps.now() });
   const { conversation } = await createSession(deps, { orgId, party: { endUserId: user.id }, agentId, mode: "chat", firstMessage: { text: "How do I get a refund?", images: [], mode: "chat" } });

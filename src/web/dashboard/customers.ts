@@ -1,11 +1,14 @@
 // Dashboard: customers (issue #14, role inbox:view). A searchable, cursor-paged list and one
-// customer with their tickets and events, read through src/inbox/customers.ts as /api/customers does.
+// customer with their tickets and events, read through src/inbox/customers.ts as /api/customers does;
+// companies are mounted with them (customers-companies.ts).
 // An unverified visitor's claimed id is shown as a claim, never as who they are (§5, INTEROP D).
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
 import { CUSTOMER_LIMITS, customerDetail, customerSummary, listCustomers } from "../../inbox/customers.ts";
 import { html } from "../html.ts";
 import { type DashboardContext, field, shellPage, when, withMember } from "./shell.ts";
+import { findCompany } from "../../workspace/customers.ts";
+import { companyPages } from "./customers-companies.ts";
 import { cursorPager, inboxTabs, priorityBadge, statusBadge } from "./inbox.ts";
 
 const PAGE = 25;
@@ -37,6 +40,7 @@ ${cursorPager("/dashboard/customers", query, page.nextCursor)}`;
 
 async function customerPage(ctx: DashboardContext, ref: string): Promise<Response> {
   const c = await customerDetail(ctx.deps, ctx.orgId, ref);
+  const company = c.company_id ? await findCompany(ctx.deps, ctx.orgId, c.company_id) : null;
   const name = c.name || c.email || c.external_id || "Anonymous visitor";
   const traits = Object.entries(c.traits ?? {});
   const body = html`<p><a href="/dashboard/customers">← Customers</a></p>
@@ -46,7 +50,7 @@ async function customerPage(ctx: DashboardContext, ref: string): Promise<Respons
 <tbody>
 <tr><th scope="row">Email</th><td>${c.email ?? "—"}</td></tr>
 <tr><th scope="row">External id</th><td>${c.external_id ?? "—"}${c.claimed_external_id ? html` <span class="muted">(claims ${c.claimed_external_id}, unproven)</span>` : ""}</td></tr>
-<tr><th scope="row">Company</th><td>${c.company_id ?? "—"}</td></tr>
+<tr><th scope="row">Company</th><td>${c.company_id ? html`<a href="/dashboard/companies/${c.company_id}">${company?.name || company?.externalId || "its company"}</a>` : "—"}</td></tr>
 <tr><th scope="row">First seen</th><td>${when(c.created_at)}</td></tr>
 ${traits.map(([k, v]) => html`<tr><th scope="row">${k}</th><td>${typeof v === "string" ? v : JSON.stringify(v)}</td></tr>`)}
 </tbody>
@@ -73,6 +77,7 @@ const Ref = t.Object({ ref: t.String({ maxLength: CUSTOMER_LIMITS.externalId }) 
 
 export function customerPages(deps: Deps) {
   return new Elysia({ name: "dashboard-customers" })
+    .use(companyPages(deps))
     .get("/dashboard/customers", ({ request, query }) => withMember(deps, request, "inbox:view", (ctx) => listPage(ctx, query)), { query: ListQuery })
     .get("/dashboard/customers/:ref", ({ request, params }) => withMember(deps, request, "inbox:view", (ctx) => customerPage(ctx, params.ref)), { params: Ref });
 }
