@@ -167,6 +167,9 @@ describe("conversations and customers", () => {
     expect(page).toContain("confidence 82%");
     expect(page).toContain("inbox_create_ticket (ok)");
     expect(page).toContain('<a href="https://example.com/refunds" rel="noopener noreferrer">Refund policy</a>');
+    // A source URL that is not http(s) is shown as its title only, never as a link.
+    expect(page).toContain("<li>Old &#60;policy&#62;</li>");
+    expect(page).not.toContain("javascript:");
     expect(page).toContain(`href="/dashboard/inbox/${mine.ticketId}"`);
   });
 

@@ -30,7 +30,7 @@ export async function seedInbox(app: TestApp, orgId: string, agentId: string, la
     text: "Refunds take 5 days.",
     agentId,
     actions: [{ name: "inbox_create_ticket", status: "ok" }],
-    sources: [{ doc_id: "d1", title: "Refund policy", url: "https://example.com/refunds" }],
+    sources: [{ doc_id: "d1", title: "Refund policy", url: "https://example.com/refunds" }, { doc_id: "d2", title: "Old <policy>", url: "javascript:alert(1)" }],
     confidence: 0.82,
     routing: { action: "route", ticket_id: ticket.id },
     status: "complete",
