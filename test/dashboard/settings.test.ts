@@ -70,6 +70,23 @@ describe("settings page", () => {
     expect((await allowedOrigins(app.deps, admin.orgId)).allowed_origins).toEqual(["https://shop.example", "https://blog.example:8443"]);
   });
 
+  test("OAuth grants: listed with the client and member, revoked from the page", async () => {
+    const { members, oauthClients, oauthGrants } = await import("../../src/db/schema/index.ts");
+    const { eq } = await import("drizzle-orm");
+    const [me] = await app.deps.db.select({ id: members.id }).from(members).where(eq(members.email, admin.email));
+    const clientId = `client-${crypto.randomUUID()}`;
+    await app.deps.db.insert(oauthClients).values({ id: clientId, name: "Claude <Desktop>", redirectUris: ["http://127.0.0.1/cb"], tokenEndpointAuthMethod: "none", grantTypes: ["authorization_code"], responseTypes: ["code"] });
+    const [grant] = await app.deps.db.insert(oauthGrants).values({ clientId, memberId: me!.id, orgId: admin.orgId, scopes: ["docs:read"], resource: `${app.deps.config.baseUrl}/api/mcp` }).returning();
+    const page = await (await get(app, admin, "/dashboard/settings")).text();
+    expect(page).toContain("Claude &#60;Desktop&#62;");
+    expect(page).toContain("docs:read");
+    expect((await post(app, other, `/dashboard/settings/grants/${grant!.id}/revoke`, { go: "1" })).status).toBe(404);
+    expect((await post(app, admin, `/dashboard/settings/grants/${grant!.id}/revoke`, { go: "1" })).status).toBe(303);
+    const [after] = await app.deps.db.select().from(oauthGrants).where(eq(oauthGrants.id, grant!.id));
+    expect(after!.revokedAt).not.toBeNull();
+    expect(await (await get(app, admin, "/dashboard/settings")).text()).not.toContain("Claude &#60;Desktop&#62;");
+  });
+
   test("tenant boundary: another org's key or grant id is 404", async () => {
     const [theirs] = await listWidgetKeys(app.deps, other.orgId);
     expect((await post(app, admin, `/dashboard/settings/keys/${theirs!.id}/revoke`, { go: "1" })).status).toBe(404);
