@@ -298,7 +298,7 @@ test.skipIf(missing)(
 );
 
 test.skipIf(missing)(
-  "window API: identify, track and createTicket reach the service; another user starts a new session",
+  "window API: identify, track, createTicket, open and close with their events; another user starts a new session",
   async () => {
     const { context, page } = await openSite();
     await page.getByRole("button", { name: "Open chat" }).click();
@@ -314,6 +314,19 @@ test.skipIf(missing)(
     const customer = (await (await app.request("/api/customers/u-1", { headers: { authorization: `Bearer ${admin}` } })).json()) as { events: { name: string }[]; tickets: { number: number }[] };
     expect(customer.events.map((e) => e.name)).toContain("pricing_viewed");
     expect(customer.tickets.map((t) => t.number)).toContain(ticket.number);
+
+    // open() and close() from the page, with their events.
+    await page.evaluate(() => {
+      const w = window as unknown as Api & { seen: string[] };
+      w.seen = [];
+      w.SvcAgents.on!("open", () => w.seen.push("open"));
+      w.SvcAgents.on!("close", () => w.seen.push("close"));
+      w.SvcAgents.close!();
+    });
+    expect(await page.getByRole("dialog").isHidden()).toBe(true);
+    await page.evaluate(() => (window as unknown as Api).SvcAgents.open!());
+    expect(await page.getByRole("dialog").isVisible()).toBe(true);
+    expect(await page.evaluate(() => (window as unknown as { seen: string[] }).seen)).toEqual(["close", "open"]);
 
     // Another person signs in on this browser: their widget starts with an empty conversation.
     await page.evaluate(() => (window as unknown as Api).SvcAgents.identify!({ user_id: "u-2" }));
