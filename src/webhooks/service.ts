@@ -12,7 +12,7 @@ import { outbox, webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEv
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
-import { cancelQueued, enqueue } from "../mail/outbox.ts";
+import { cancelQueued, dropEnqueued, enqueue } from "../mail/outbox.ts";
 import { BlockedUrlError, checkUrl } from "../net/guard.ts";
 import { previousSecretContext, secretContext, WEBHOOK_LIMITS } from "./delivery.ts";
 import { eventBody, type EventType, queueDelivery, TEST_EVENT_TYPE, WEBHOOK_KIND, webhookIdOf } from "./events.ts";
@@ -229,11 +229,24 @@ export async function listDeliveries(deps: Deps, orgId: string, endpointId: stri
   });
 }
 
-async function replayRows(deps: Deps, orgId: string, deliveries: { id: string }[], now: Date) {
+/**
+ * Gives each delivery a new outbox row. Compare-and-set on the delivery's current outbox row: of two
+ * concurrent replays of one delivery only one takes effect (the other's row is dropped), so a
+ * replay never sends the same delivery twice at once. Returns how many took effect.
+ */
+async function replayRows(db: Db, orgId: string, deliveries: { id: string; outboxId: string }[], now: Date): Promise<number> {
+  let replayed = 0;
   for (const d of deliveries) {
-    const outboxId = await enqueue(deps.db, { orgId, kind: WEBHOOK_KIND, payload: { delivery_id: d.id }, runAt: now, now });
-    await deps.db.update(webhookDeliveries).set({ outboxId }).where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.id, d.id)));
+    const outboxId = await enqueue(db, { orgId, kind: WEBHOOK_KIND, payload: { delivery_id: d.id }, runAt: now, now });
+    const moved = await db
+      .update(webhookDeliveries)
+      .set({ outboxId })
+      .where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.id, d.id), eq(webhookDeliveries.outboxId, d.outboxId)))
+      .returning({ id: webhookDeliveries.id });
+    if (moved.length === 1) replayed++;
+    else await dropEnqueued(db, outboxId);
   }
+  return replayed;
 }
 
 /** Sends one finished delivery again (same webhook-id, a fresh retry schedule). */
@@ -241,18 +254,18 @@ export async function replayDelivery(deps: Deps, orgId: string, actor: Actor, en
   const endpoint = await endpointRow(deps, orgId, endpointId);
   if (!isUuid(deliveryId)) throw AppError.notFound("No such delivery.");
   const [found] = await deps.db
-    .select({ id: webhookDeliveries.id, status: outbox.status })
+    .select({ id: webhookDeliveries.id, outboxId: webhookDeliveries.outboxId, status: outbox.status })
     .from(webhookDeliveries)
     .innerJoin(outbox, eq(outbox.id, webhookDeliveries.outboxId))
     .where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.endpointId, endpoint.id), eq(webhookDeliveries.id, deliveryId)));
   if (!found) throw AppError.notFound("No such delivery.");
   if (deliveryStatus(found.status) === "pending") throw new AppError(409, "delivery_pending", "This delivery is still being attempted.");
   const now = deps.now();
-  await deps.db.transaction(async (tx) => {
-    await replayRows({ ...deps, db: tx as unknown as Db }, orgId, [found], now);
+  return deps.db.transaction(async (tx) => {
+    if ((await replayRows(tx as unknown as Db, orgId, [found], now)) === 0) throw new AppError(409, "delivery_pending", "This delivery is already being replayed.");
     await recordActivity({ db: tx as unknown as Db, now: () => now }, { orgId, actor, action: "webhook_delivery.replayed", objectType: "webhook_endpoint", objectId: endpoint.id, summary: { delivery_id: found.id } });
+    return { replayed: 1 };
   });
-  return { replayed: 1 };
 }
 
 /** Sends again every failed delivery of the endpoint created at or after `since` (at most ENDPOINT_LIMITS.replayBatch per call). */
@@ -261,14 +274,14 @@ export async function replayFailed(deps: Deps, orgId: string, actor: Actor, endp
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
     const failed = await tx
-      .select({ id: webhookDeliveries.id })
+      .select({ id: webhookDeliveries.id, outboxId: webhookDeliveries.outboxId })
       .from(webhookDeliveries)
       .innerJoin(outbox, eq(outbox.id, webhookDeliveries.outboxId))
       .where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.endpointId, endpoint.id), inArray(outbox.status, ["failed", "held"]), gte(webhookDeliveries.createdAt, since)))
       .orderBy(webhookDeliveries.createdAt)
       .limit(ENDPOINT_LIMITS.replayBatch);
-    await replayRows({ ...deps, db: tx as unknown as Db }, orgId, failed, now);
-    await recordActivity({ db: tx as unknown as Db, now: () => now }, { orgId, actor, action: "webhook_delivery.replayed", objectType: "webhook_endpoint", objectId: endpoint.id, summary: { since: since.toISOString(), count: failed.length } });
-    return { replayed: failed.length };
+    const replayed = await replayRows(tx as unknown as Db, orgId, failed, now);
+    await recordActivity({ db: tx as unknown as Db, now: () => now }, { orgId, actor, action: "webhook_delivery.replayed", objectType: "webhook_endpoint", objectId: endpoint.id, summary: { since: since.toISOString(), count: replayed } });
+    return { replayed };
   });
 }
