@@ -135,6 +135,32 @@ test.skipIf(missing)(
 );
 
 test.skipIf(missing)(
+  "keyboard: the skip link comes first and is visible when focused; focus is always outlined",
+  async () => {
+    const { page } = await signedInPage();
+    await page.goto("/dashboard/agents");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content");
+    const box = (await page.locator(".skip").boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    await page.keyboard.press("Enter");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("content");
+    // Tab onwards into the page: every focused control carries a visible outline.
+    for (let i = 0; i < 4; i++) {
+      await page.keyboard.press("Tab");
+      const outline = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement;
+        const style = getComputedStyle(el);
+        return { tag: el.tagName, style: style.outlineStyle, width: style.outlineWidth };
+      });
+      expect({ tag: outline.tag, style: outline.style }).toEqual({ tag: outline.tag, style: "solid" });
+      expect(outline.width).toBe("3px");
+    }
+  },
+  TIMEOUT,
+);
+
+test.skipIf(missing)(
   "every page: axe finds no serious or critical violation (light and dark), no console error; screenshots",
   async () => {
     for (const scheme of ["light", "dark"] as const) {
