@@ -116,6 +116,27 @@ describe.skipIf(missing)("inbox and campaign pages in Chromium", () => {
     ["a campaign preview for a customer", () => "/dashboard/campaigns/onboarding/preview?customer=cust-Ada", "dashboard-campaign-preview.png"],
     ["a campaign's outbox messages", () => "/dashboard/campaigns/onboarding/messages", "dashboard-campaign-messages.png"],
   ];
+  test(
+    "dark mode: no serious or critical axe violation on any of these pages",
+    async () => {
+      const dark = await browser!.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 }, colorScheme: "dark" });
+      const [name, value] = admin.cookie.split("=") as [string, string];
+      await dark.addCookies([{ name, value, url: app.url }]);
+      try {
+        for (const [label, path] of pages) {
+          const page = await dark.newPage();
+          expect((await page.goto(path()))?.status(), label).toBe(200);
+          expect(await axeViolations(page), label).toEqual([]);
+          if (path() === `/dashboard/inbox/${fixture.ticketNumber}`) await page.screenshot({ path: join(SHOTS, "dashboard-inbox-ticket-dark.png"), fullPage: true });
+          await page.close();
+        }
+      } finally {
+        await dark.close();
+      }
+    },
+    TIMEOUT * 2,
+  );
+
   for (const [name, path, shot] of pages) {
     test(
       `${name}: no serious or critical axe violation, no console error; screenshot`,
