@@ -130,6 +130,21 @@ describe("campaign pages", () => {
     expect(await (await get(app, admin, `${path}/messages?status=parked`)).text()).toContain("ada@example.com");
   });
 
+  test("step limits at their boundary: a 365-day delay and a 200-character subject pass, one more fails", async () => {
+    await post(app, admin, "/dashboard/campaigns", { name: "Limits", slug: "limits" });
+    const path = "/dashboard/campaigns/limits";
+    const step = (delay: string, subject: string) => ({ count: "0", name: "Limits", sender_name: "", reply_to: "", s0_delay: delay, s0_from: "previous", s0_subject: subject, s0_body: "Body." });
+    expect((await post(app, admin, path, step("365d", "s".repeat(200)))).status).toBe(303);
+    expect((await campaignOr404(app.deps, admin.orgId, "limits")).steps[0]).toMatchObject({ delaySeconds: 365 * 86_400 });
+    const late = await post(app, admin, path, step("366d", "ok"));
+    expect(late.status).toBe(400);
+    expect(await late.text()).toContain("At most 365 days.");
+    const long = await post(app, admin, path, step("1d", "s".repeat(201)));
+    expect(long.status).toBe(400);
+    expect(await long.text()).toContain('id="f-s0_subject-error"');
+    expect((await campaignOr404(app.deps, admin.orgId, "limits")).steps).toHaveLength(1);
+  });
+
   test("tenant boundary: another org's campaign answers 404 on every page and action", async () => {
     await post(app, other, "/dashboard/campaigns", { name: "Theirs", slug: "theirs" });
     const theirs = await campaignOr404(app.deps, other.orgId, "theirs");

@@ -131,6 +131,22 @@ describe("one ticket", () => {
     expect(await badAssignee.text()).toContain('id="f-assignee-error"');
   });
 
+  test("triage limits at their boundary: 20 tags of 50 characters and a 100-character team pass, one more fails", async () => {
+    const path = `/dashboard/inbox/${mine.ticketNumber}`;
+    const twenty = Array.from({ length: 20 }, (_, i) => `${String(i).padStart(2, "0")}${"t".repeat(48)}`);
+    expect((await post(app, admin, `${path}/triage`, { status: "open", priority: "low", team: "T".repeat(100), assignee: "", tags: twenty.join(", ") })).status).toBe(303);
+    expect((await findTicket(app.deps, admin.orgId, mine.ticketId))!.tags).toHaveLength(20);
+    const longTag = await post(app, admin, `${path}/triage`, { status: "open", priority: "low", team: "", assignee: "", tags: "x".repeat(51) });
+    expect(longTag.status).toBe(400);
+    expect(await longTag.text()).toContain("Each tag is at most 50 characters.");
+    const longTeam = await post(app, admin, `${path}/triage`, { status: "open", priority: "low", team: "T".repeat(101), assignee: "", tags: "" });
+    expect(longTeam.status).toBe(400);
+    expect(await longTeam.text()).toContain('id="f-team-error"');
+    const badStatus = await post(app, admin, `${path}/triage`, { status: "deleted" });
+    expect(badStatus.status).toBe(400);
+    expect(await badStatus.text()).toContain('id="f-status-error"');
+  });
+
   test("a closed ticket refuses a reply next to the field, still takes a note", async () => {
     const t = await createTicket(app.deps, { orgId: admin.orgId, actor: { kind: "system", name: "test" }, input: { subject: "To close", message: "m", source: "api" } });
     expect((await post(app, admin, `/dashboard/inbox/${t.number}/triage`, { status: "closed" })).status).toBe(303);
