@@ -145,6 +145,20 @@ describe("campaign pages", () => {
     expect((await campaignOr404(app.deps, admin.orgId, "limits")).steps).toHaveLength(1);
   });
 
+  test("a steps form opened before someone else's edit is refused (409), nothing saved", async () => {
+    await post(app, admin, "/dashboard/campaigns", { name: "Race", slug: "race" });
+    const path = "/dashboard/campaigns/race";
+    const version = /name="version" value="([^"]+)"/.exec(await (await get(app, admin, path)).text())![1]!;
+    app.clock.advance(1_000);
+    expect((await post(app, admin, path, { version, count: "0", name: "Race", sender_name: "", reply_to: "", s0_delay: "0", s0_from: "previous", s0_subject: "First", s0_body: "One." })).status).toBe(303);
+    const stale = await post(app, admin, path, { version, count: "0", name: "Race renamed", sender_name: "", reply_to: "", s0_delay: "", s0_from: "previous", s0_subject: "", s0_body: "" });
+    expect(stale.status).toBe(409);
+    expect(await stale.text()).toContain("This campaign changed after you opened it");
+    const saved = await campaignOr404(app.deps, admin.orgId, "race");
+    expect(saved.name).toBe("Race");
+    expect(saved.steps.map((s) => s.subject)).toEqual(["First"]);
+  });
+
   test("tenant boundary: another org's campaign answers 404 on every page and action", async () => {
     await post(app, other, "/dashboard/campaigns", { name: "Theirs", slug: "theirs" });
     const theirs = await campaignOr404(app.deps, other.orgId, "theirs");

@@ -131,6 +131,28 @@ describe("one ticket", () => {
     expect(await badAssignee.text()).toContain('id="f-assignee-error"');
   });
 
+  test("a triage form opened before someone else's change is refused (409), nothing saved, the choices kept", async () => {
+    const t = await createTicket(app.deps, { orgId: admin.orgId, actor: { kind: "system", name: "test" }, input: { subject: "Race", message: "m", source: "api" } });
+    const path = `/dashboard/inbox/${t.number}`;
+    const version = /name="version" value="([^"]+)"/.exec(await (await get(app, admin, path)).text())![1]!;
+    app.clock.advance(1_000);
+    expect((await post(app, admin, `${path}/triage`, { version, status: "pending", priority: "urgent", team: "", assignee: "", tags: "" })).status).toBe(303);
+    const fresh = /name="version" value="([^"]+)"/.exec(await (await get(app, admin, path)).text())![1]!;
+    expect(fresh).not.toBe(version);
+    // A second member's form, rendered before that change, would set the status back to open.
+    const stale = await post(app, admin, `${path}/triage`, { version, status: "open", priority: "low", team: "Kept", assignee: "", tags: "" });
+    expect(stale.status).toBe(409);
+    const body = await stale.text();
+    expect(body).toContain("This ticket changed after you opened it");
+    expect(body).toContain('value="Kept"');
+    expect((await findTicket(app.deps, admin.orgId, t.id))!).toMatchObject({ status: "pending", priority: "urgent" });
+    // Saving again from that page (now carrying the current version) applies.
+    const again = /name="version" value="([^"]+)"/.exec(body)![1]!;
+    expect(again).toBe(fresh);
+    expect((await post(app, admin, `${path}/triage`, { version: again, status: "open", priority: "low", team: "Kept", assignee: "", tags: "" })).status).toBe(303);
+    expect((await findTicket(app.deps, admin.orgId, t.id))!).toMatchObject({ status: "open", team: "Kept" });
+  });
+
   test("triage limits at their boundary: 20 tags of 50 characters and a 100-character team pass, one more fails", async () => {
     const path = `/dashboard/inbox/${mine.ticketNumber}`;
     const twenty = Array.from({ length: 20 }, (_, i) => `${String(i).padStart(2, "0")}${"t".repeat(48)}`);

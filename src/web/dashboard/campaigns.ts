@@ -132,7 +132,7 @@ function stepValues(c: Campaign): FormValues {
   return v;
 }
 
-async function campaignPage(ctx: DashboardContext, c: Campaign, form?: { values: FormValues; errors: FieldErrors }): Promise<Response> {
+async function campaignPage(ctx: DashboardContext, c: Campaign, form?: { values: FormValues; errors: FieldErrors; conflict?: boolean }): Promise<Response> {
   const counts = await enrolmentCounts(ctx.deps, ctx.orgId, c.id);
   const manage = ctx.can("automation:manage") && c.status !== "archived";
   const v = form?.values ?? stepValues(c);
@@ -159,8 +159,10 @@ ${ctx.can("automation:manage") && c.status === "active" ? actionButton(`/dashboa
 </div>
 <h2>Campaign and steps</h2>
 ${errorSummary(e)}
+${form?.conflict ? html`<p class="error" role="alert">This campaign changed after you opened it. Nothing was saved; your version is kept below: check it against the saved one (reload the page to see it) and save again.</p>` : ""}
 <form method="post" action="/dashboard/campaigns/${c.slug}" novalidate>
 <input type="hidden" name="count" value="${String(n)}">
+<input type="hidden" name="version" value="${c.updatedAt.toISOString()}">
 <fieldset${manage ? "" : new Html(" disabled")}><legend>Campaign</legend>
 ${field({ name: "name", label: "Name", value: v.name, error: e.name, required: true, maxLength: L.name })}
 <div class="grid2">
@@ -173,7 +175,7 @@ ${Array.from({ length: n }, (_, i) => stepFields(i, false))}
 ${manage && n < L.steps ? stepFields(n, true) : ""}
 ${manage ? html`<div class="actions">${submit("Save campaign", { busy: "Saving…" })}</div>` : html`<p class="muted">${c.status === "archived" ? "An archived campaign cannot be edited." : "Changing campaigns needs the automation:manage role."}</p>`}
 </form>`;
-  return shellPage(ctx, { title: c.name, active: "campaigns", body, status: form ? 400 : 200 });
+  return shellPage(ctx, { title: c.name, active: "campaigns", body, status: form?.conflict ? 409 : form ? 400 : 200 });
 }
 
 /** The edit form's values as the service's patch, or the field errors that stop it. */
@@ -307,6 +309,8 @@ export function campaignPages(deps: Deps) {
         withMember(deps, request, "automation:manage", async (ctx) => {
           const c = await campaignOr404(deps, ctx.orgId, params.ref);
           const values = formValues(body);
+          // The form replaces every step: one rendered before someone else's edit would undo it.
+          if (values.version !== undefined && values.version !== c.updatedAt.toISOString()) return campaignPage(ctx, c, { values, errors: {}, conflict: true });
           const { patch, errors } = patchFrom(values);
           if (Object.keys(errors).length > 0) return campaignPage(ctx, c, { values, errors });
           try {

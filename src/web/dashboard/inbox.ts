@@ -146,7 +146,8 @@ ${cursorPager("/dashboard/inbox", query, page.nextCursor)}`;
 interface TicketForms {
   reply?: { values: FormValues; errors: FieldErrors };
   note?: { values: FormValues; errors: FieldErrors };
-  triage?: { values: FormValues; errors: FieldErrors };
+  /** `conflict`: the ticket changed after the form was rendered (its `version`); nothing was saved. */
+  triage?: { values: FormValues; errors: FieldErrors; conflict?: boolean };
 }
 
 function triageValues(ticket: Ticket): FormValues {
@@ -181,7 +182,7 @@ async function ticketPage(ctx: DashboardContext, ticket: Ticket, forms: TicketFo
   const note = forms.note ?? { values: {}, errors: {} };
   const triage = forms.triage ?? { values: triageValues(ticket), errors: {} };
   const closed = ticket.status === "closed";
-  const status = forms.reply || forms.note || forms.triage ? 400 : 200;
+  const status = forms.triage?.conflict ? 409 : forms.reply || forms.note || forms.triage ? 400 : 200;
   const body = html`<p><a href="/dashboard/inbox">← Inbox</a></p>
 <h1>#${ticket.number} ${ticket.subject}</h1>
 <p>${statusBadge(ticket.status)}${priorityBadge(ticket.priority)}${ticket.team ? html`<span class="badge">team: ${ticket.team}</span>` : ""}<span class="badge">via ${ticket.source}</span>${ticket.tags.map((tag) => html`<span class="badge">${tag}</span>`)}</p>
@@ -205,7 +206,9 @@ ${textarea({ name: "note", label: "Note", value: note.values.note, error: note.e
 </div>
 <section aria-labelledby="triage-h"><h2 id="triage-h">Triage</h2>
 ${errorSummary(triage.errors)}
+${forms.triage?.conflict ? html`<p class="error" role="alert">This ticket changed after you opened it (see the thread and history). Nothing was saved; your choices are kept below: check them and save again.</p>` : ""}
 <form method="post" action="/dashboard/inbox/${ticket.number}/triage" novalidate class="panel">
+<input type="hidden" name="version" value="${ticket.updatedAt.toISOString()}">
 <div class="grid2">
 ${select({ name: "status", label: "Status", value: triage.values.status, error: triage.errors.status, options: STATUSES.map((s) => ({ value: s, label: s })) })}
 ${select({ name: "priority", label: "Priority", value: triage.values.priority, error: triage.errors.priority, options: PRIORITIES.map((p) => ({ value: p, label: p })) })}
@@ -335,6 +338,8 @@ export function inboxPages(deps: Deps) {
         withMember(deps, request, "inbox:manage", async (ctx) => {
           const ticket = await ticketOr404(deps, ctx.orgId, params.ref);
           const values = formValues(body);
+          // A form rendered before someone else's change would silently undo it: refuse it, keep the values.
+          if (values.version !== undefined && values.version !== ticket.updatedAt.toISOString()) return ticketPage(ctx, ticket, { triage: { values, errors: {}, conflict: true } });
           const { patch, errors } = triagePatch(values);
           if (Object.keys(errors).length > 0) return ticketPage(ctx, ticket, { triage: { values, errors } });
           try {
