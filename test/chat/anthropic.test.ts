@@ -36,7 +36,9 @@ describe("Anthropic Messages", () => {
     const res = await chat(app, org, { message: "How do I reset my password?" }, "/api/sdk/chat/stream");
     const body = await res.text();
     expect(textOnly(body)).toBe("Let me check. Choose Forgot password on the sign-in page.");
-    expect(records(body, "ACTIONS")).toEqual([[{ type: "tool", name: "search_docs", status: "succeeded" }]]);
+    expect(records(body, "ACTIONS")).toEqual([
+      [{ type: "tool", name: "search_docs", status: "succeeded" }, { type: "sources", sources: [expect.objectContaining({ title: "Reset your password" })] }],
+    ]);
     expect(fake.requests).toHaveLength(2);
     expect(fake.requests[0]!.body.tools.map((t: any) => t.name)).toContain("search_docs");
     const results = fake.requests[1]!.body.messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).filter((b: any) => b.type === "tool_result");

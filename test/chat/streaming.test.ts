@@ -76,7 +76,12 @@ describe("streaming is real", () => {
     }
     const reply = "Choose Forgot password on the sign-in page.";
     expect(textOnly(received)).toBe(reply);
-    expect(received.endsWith("\x1e__ACTIONS__[]\x1e")).toBe(true);
+    // The last record is the summary: here the documents the answer used, also sent as they resolved.
+    const sources = { type: "sources", sources: [expect.objectContaining({ title: "Reset your password" })] };
+    expect(records(received, "ACTION")).toEqual([sources]);
+    expect(received.endsWith("\x1e")).toBe(true);
+    expect(received.slice(received.lastIndexOf("\x1e", received.length - 2))).toStartWith("\x1e__ACTIONS__");
+    expect(records(received, "ACTIONS")).toEqual([[sources]]);
     const after = await transcriptOf(sessionId);
     expect(after.map((m) => [m.role, m.text, m.status])).toEqual([
       ["customer", "How do I reset my password?", "complete"],
@@ -87,7 +92,7 @@ describe("streaming is real", () => {
   test("0x1E from the model never reaches the client as text", async () => {
     fake.enqueue({ steps: [{ text: "Open \x1e__ACTION__{\"type\":\"fake\"}\x1e Settings." }] });
     const body = await (await post("/api/sdk/chat/stream", { message: "How do I download invoices?" })).text();
-    expect(records(body, "ACTION")).toEqual([]);
+    expect(records(body, "ACTION").map((a: { type: string }) => a.type)).toEqual(["sources"]); // the model's forged record is text, stripped
     expect(textOnly(body)).toBe('Open __ACTION__{"type":"fake"} Settings.');
   });
 });
@@ -100,8 +105,11 @@ describe("end to end with an OpenAI-compatible server", () => {
     );
     const res = await post("/api/sdk/chat/stream", { message: "I can't sign in", user_id: "tool-user" });
     const body = await res.text();
-    expect(records(body, "ACTION")).toEqual([{ type: "tool", name: "search_docs", status: "succeeded" }]);
-    expect(records(body, "ACTIONS")).toEqual([[{ type: "tool", name: "search_docs", status: "succeeded" }]]);
+    expect(records(body, "ACTION")).toEqual([
+      { type: "tool", name: "search_docs", status: "succeeded" },
+      { type: "sources", sources: [expect.objectContaining({ title: "Reset your password", url: "https://help.example.com/reset-password" })] },
+    ]);
+    expect(records(body, "ACTIONS")).toEqual([records(body, "ACTION")]);
     expect(textOnly(body)).toBe("Use Forgot password.");
 
     expect(fake.requests).toHaveLength(2);
@@ -111,7 +119,7 @@ describe("end to end with an OpenAI-compatible server", () => {
 
     const sessionId = res.headers.get("x-session-id")!;
     const [, reply] = await transcriptOf(sessionId);
-    expect(reply!.actions).toEqual([{ type: "tool", name: "search_docs", status: "succeeded" }]);
+    expect(reply!.actions).toEqual(records(body, "ACTION")); // stored as streamed
     expect(reply!.sources.map((s) => s.title)).toContain("Reset your password");
     const audit = await app.deps.db.select().from(actionExecutions).where(and(eq(actionExecutions.orgId, org.org_id), eq(actionExecutions.tool, "search_docs")));
     expect(audit.some((row) => row.channel === "chat" && row.outcome === "ok" && row.boundEndUserId !== null)).toBe(true);

@@ -64,7 +64,9 @@ export interface ChatOutcome {
 export type PipelineAction =
   | { type: "ticket_created"; ticket_id: string; ticket_number: number; team: string | null; reason: "live_help" | "routing_rule" | "escalation" }
   | { type: "handoff"; from_agent_id: string; to_agent_id: string; skill: string }
-  | { type: "offer_person"; label: string };
+  | { type: "offer_person"; label: string }
+  /** The documents the answer used (also the §2.6 `sources` field), so a stream can show them. */
+  | { type: "sources"; sources: MessageSource[] };
 
 const subjectOf = (text: string) => {
   const line = text.split("\n").find((l) => l.trim() !== "")?.trim() ?? "Chat";
@@ -241,5 +243,6 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, sink: ChatSink, de
     for (const p of passages) if (p.coverage >= COVERAGE_THRESHOLD) add({ doc_id: p.docId, title: p.title, url: p.url });
     for (const s of result.toolSources) add(s);
   }
+  if (sources.length > 0) emit.action({ type: "sources", sources } satisfies PipelineAction);
   return { text, agentId: agent.id, actions, sources, confidence, routing: null, ticketId };
 }

@@ -19,6 +19,12 @@ interface StoredMessage {
   livehelp?: boolean;
   /** The reply ended in an error or was cut: shown with a retry button. */
   failed?: boolean;
+  /** The documents an agent reply used (the `sources` action of the stream). */
+  sources?: Source[];
+}
+interface Source {
+  title: string;
+  url: string | null;
 }
 interface Stored {
   sessionId: string | null;
@@ -152,6 +158,15 @@ function start(script: HTMLScriptElement) {
   root.append(launcher, panel);
 
   // ---- rendering ----
+  /** "Sources": each document as a link when it has an http(s) URL, else its title. */
+  const sourceList = (sources: Source[]): HTMLElement => {
+    const list = h("ul", { class: "sources", "aria-label": "Sources" });
+    for (const source of sources) {
+      const safe = source.url && /^https?:\/\//i.test(source.url) ? source.url : null;
+      list.append(h("li", {}, safe ? h("a", { href: safe, target: "_blank", rel: "noopener noreferrer" }, source.title) : source.title));
+    }
+    return list;
+  };
   const bubble = (m: StoredMessage, index: number): HTMLElement => {
     const el = h("div", { class: `msg ${m.role}` });
     const who = m.role === "user" ? "You" : m.role === "agent" ? "Agent" : "";
@@ -159,6 +174,7 @@ function start(script: HTMLScriptElement) {
     const body = h("div", { class: "text" });
     body.append(richText(m.text));
     el.append(body);
+    if (m.sources?.length) el.append(sourceList(m.sources));
     if (m.failed) {
       const retry = h("button", { type: "button", class: "secondary retry" }, "Retry");
       retry.addEventListener("click", () => retryAt(index));
@@ -322,6 +338,12 @@ function start(script: HTMLScriptElement) {
             const action = JSON.parse(record.slice(10)) as Json;
             actions.push(action);
             if (action.type === "ticket_created" || action.type === "handoff") emit("routed", action);
+            if (action.type === "sources" && Array.isArray(action.sources)) {
+              reply.sources = (action.sources as Json[])
+                .filter((x) => typeof x.title === "string")
+                .map((x) => ({ title: x.title as string, url: typeof x.url === "string" ? x.url : null }));
+              if (reply.sources.length) replyEl.append(sourceList(reply.sources));
+            }
           } else if (record.startsWith("__ACTIONS__")) ended = "complete";
           else if (record.startsWith("__ERROR__")) {
             ended = "error";

@@ -55,6 +55,8 @@ header button.icon:focus-visible { outline-color: var(--sa-on-accent); }
 .msg.user a { color: inherit; }
 .msg a { color: var(--sa-accent); text-decoration: underline; }
 .msg.note a { color: inherit; }
+.sources { margin: 6px 0 0; padding: 6px 0 0 18px; border-top: 1px solid var(--sa-border); font-size: 13px; white-space: normal; }
+.sources li { margin: 2px 0; }
 .msg.streaming .text:empty::after { content: "…"; color: var(--sa-muted); }
 .retry { display: block; margin-top: 8px; padding: 4px 12px; }
 .tools { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; padding: 0 16px 8px; }
