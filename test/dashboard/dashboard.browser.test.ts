@@ -161,6 +161,33 @@ test.skipIf(missing)(
 );
 
 test.skipIf(missing)(
+  "a long action shows progress: Connect turns into a disabled “Connecting…” until the answer comes",
+  async () => {
+    const { page } = await signedInPage();
+    // The request is held for a second on its way out, as a slow server's discovery would hold the answer.
+    await page.route("**/dashboard/connectors", async (route) => {
+      if (route.request().method() === "POST") await Bun.sleep(1000);
+      await route.continue();
+    });
+    await page.goto("/dashboard/connectors");
+    await page.getByLabel("Name", { exact: true }).fill("Second server");
+    await page.getByLabel("Slug").fill("second_server");
+    await page.getByLabel("Server URL").fill(mcp.url);
+    // Clicked from the page itself and read back while the request is still held: Playwright's own
+    // click and locators wait for the navigation to finish.
+    const during = await page.evaluate(async () => {
+      const button = document.querySelector("form[action='/dashboard/connectors'] button[type=submit]") as HTMLButtonElement;
+      button.click();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return { text: button.textContent, disabled: button.disabled };
+    });
+    expect(during).toEqual({ text: "Connecting…", disabled: true });
+    await page.getByText(/Connected: \d+ tools? discovered\./).waitFor();
+  },
+  TIMEOUT,
+);
+
+test.skipIf(missing)(
   "every page: axe finds no serious or critical violation (light and dark), no console error; screenshots",
   async () => {
     for (const scheme of ["light", "dark"] as const) {
