@@ -232,6 +232,12 @@ test.skipIf(missing)(
 
       await page.goto("/dashboard/connectors");
       if (shoot) {
+        // Only the chosen method's credential fields show.
+        expect(await page.getByLabel("Bearer token (bearer)").isVisible()).toBe(false);
+        await page.getByLabel("Authentication").selectOption("bearer");
+        expect(await page.getByLabel("Bearer token (bearer)").isVisible()).toBe(true);
+        expect(await page.getByLabel("Access token (OAuth 2)").isVisible()).toBe(false);
+        await page.getByLabel("Authentication").selectOption("none");
         await page.getByLabel("Name", { exact: true }).pressSequentially("Acme CRM");
         expect(await page.getByLabel("Slug").inputValue()).toBe("acme_crm");
         await page.getByLabel("Server URL").fill(mcp.url);

@@ -133,6 +133,15 @@ export const DASHBOARD_JS = `"use strict";
       file.text().then(function (text) { target.value = text; });
     });
   });
+  // Credentials: only the fields of the chosen authentication method are shown (all without the script).
+  document.querySelectorAll("select[name=auth_method]").forEach(function (method) {
+    var scope = method.closest("fieldset");
+    var show = function () {
+      scope.querySelectorAll("[data-auth]").forEach(function (el) { el.hidden = el.getAttribute("data-auth") !== method.value; });
+    };
+    method.addEventListener("change", show);
+    show();
+  });
   // Change a select, submit its form (with a visible button as the no-script path).
   document.querySelectorAll("select[data-autosubmit]").forEach(function (s) { s.addEventListener("change", function () { s.form && s.form.requestSubmit(); }); });
 })();

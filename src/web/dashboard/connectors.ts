@@ -37,7 +37,7 @@ const CREDENTIAL_LABELS: Record<string, string> = { token: "Bearer token", acces
 function credentialFields(v: FormValues, e: FieldErrors, hint: string): Html {
   return html`<fieldset><legend>Credentials</legend><p class="hint">${hint}</p>
 ${select({ name: "auth_method", label: "Authentication", value: v.auth_method ?? "none", error: e.auth_method, options: AUTH_METHODS.map((m) => ({ value: m, label: m === "none" ? "None" : m === "bearer" ? "Bearer token" : "OAuth 2 tokens" })) })}
-${Object.keys(CREDENTIAL_LABELS).map((name) => field({ name: `cred_${name}`, label: `${CREDENTIAL_LABELS[name]}${name === "token" ? " (bearer)" : " (OAuth 2)"}`, type: "password", value: "", error: e[`cred_${name}`] }))}
+${Object.keys(CREDENTIAL_LABELS).map((name) => html`<div data-auth="${name === "token" ? "bearer" : "oauth2"}">${field({ name: `cred_${name}`, label: `${CREDENTIAL_LABELS[name]}${name === "token" ? " (bearer)" : " (OAuth 2)"}`, type: "password", value: "", error: e[`cred_${name}`] })}</div>`)}
 </fieldset>`;
 }
 
