@@ -39,7 +39,7 @@ describe("campaign pages", () => {
     expect(created.status).toBe(303);
     expect(created.headers.get("location")).toBe("/dashboard/campaigns/onboarding");
     const viewer = await memberWith(app, admin.orgId, ["automation:view"]);
-    for (const path of ["/dashboard/campaigns", "/dashboard/campaigns/onboarding", "/dashboard/campaigns/onboarding/preview", "/dashboard/campaigns/onboarding/messages"]) {
+    for (const path of ["/dashboard/campaigns", "/dashboard/campaigns/onboarding", "/dashboard/campaigns/onboarding/preview", "/dashboard/campaigns/onboarding/messages", "/dashboard/campaigns/onboarding/enrolments"]) {
       expect((await get(app, viewer, path)).status, path).toBe(200);
     }
     expect(await (await get(app, viewer, "/dashboard/campaigns")).text()).not.toContain("New campaign");
@@ -124,6 +124,10 @@ describe("campaign pages", () => {
     expect(outbox).toContain("ada@example.com");
     expect(outbox).toContain("Hello Ada &#60;Lovelace&#62;");
 
+    const enrolled = await (await get(app, admin, `${path}/enrolments`)).text();
+    expect(enrolled).toContain(`href="/dashboard/customers/${ada.id}"`);
+    expect(enrolled).toContain("Ada &#60;Lovelace&#62;");
+    expect(await (await get(app, admin, `${path}/enrolments?state=unsubscribed`)).text()).toContain("Nobody in this state.");
     const paused = await post(app, admin, `${path}/status`, { to: "paused" });
     expect(paused.status).toBe(303);
     expect((await campaignOr404(app.deps, admin.orgId, "welcome")).status).toBe("paused");
@@ -166,6 +170,7 @@ describe("campaign pages", () => {
       expect((await get(app, admin, `/dashboard/campaigns/${ref}`)).status).toBe(404);
       expect((await get(app, admin, `/dashboard/campaigns/${ref}/preview`)).status).toBe(404);
       expect((await get(app, admin, `/dashboard/campaigns/${ref}/messages`)).status).toBe(404);
+      expect((await get(app, admin, `/dashboard/campaigns/${ref}/enrolments`)).status).toBe(404);
       expect((await post(app, admin, `/dashboard/campaigns/${ref}/status`, { to: "active" })).status).toBe(404);
       expect((await post(app, admin, `/dashboard/campaigns/${ref}`, { count: "0", name: "Hijack" })).status).toBe(404);
     }

@@ -114,6 +114,7 @@ describe.skipIf(missing)("inbox and campaign pages in Chromium", () => {
     ["campaign list", () => "/dashboard/campaigns", "dashboard-campaigns.png"],
     ["a campaign with its steps", () => "/dashboard/campaigns/onboarding", "dashboard-campaign.png"],
     ["a campaign preview for a customer", () => "/dashboard/campaigns/onboarding/preview?customer=cust-Ada", "dashboard-campaign-preview.png"],
+    ["a campaign's enrolled customers", () => "/dashboard/campaigns/onboarding/enrolments", "dashboard-campaign-enrolments.png"],
     ["a campaign's outbox messages", () => "/dashboard/campaigns/onboarding/messages", "dashboard-campaign-messages.png"],
   ];
   test(

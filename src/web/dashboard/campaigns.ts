@@ -1,7 +1,8 @@
 // Dashboard: campaigns (issue #14; automation:view to read, automation:manage to change). The list
-// with a create form, a campaign with its steps (edited in one form), activate or pause, a preview
-// of every step for a customer (nothing is sent), and the campaign's messages in the outbox. Every
-// action goes through src/campaigns/service.ts, as /api/campaigns does.
+// with a create form, a campaign with its steps (edited in one form) and its audience, activate or
+// pause, a preview of every step for a customer (nothing is sent), who is enrolled, and the
+// campaign's messages in the outbox. Every action goes through src/campaigns/service.ts, as
+// /api/campaigns does.
 import { Elysia, t } from "elysia";
 import { memberActor } from "../../activity/actor.ts";
 import {
@@ -12,6 +13,7 @@ import {
   editCampaign,
   enrolmentCounts,
   listCampaigns,
+  listEnrolments,
   listMessages,
   previewCampaign,
   setCampaignStatus,
@@ -156,7 +158,12 @@ ${ctx.can("automation:manage") && (c.status === "draft" || c.status === "paused"
 ${ctx.can("automation:manage") && c.status === "active" ? actionButton(`/dashboard/campaigns/${c.slug}/status`, "Pause", { busy: "Pausing…", hidden: { to: "paused" } }) : ""}
 <a class="button secondary" href="/dashboard/campaigns/${c.slug}/preview">Preview for a customer</a>
 <a class="button secondary" href="/dashboard/campaigns/${c.slug}/messages">Outbox messages</a>
+<a class="button secondary" href="/dashboard/campaigns/${c.slug}/enrolments">Enrolled customers</a>
 </div>
+<h2>Audience</h2>
+${c.audience
+  ? html`<p>Customers are enrolled automatically when all of these hold on their traits:</p><ul>${c.audience.all.map((r) => html`<li><code>${r.trait}</code> ${r.op.replace("_", " ")}${r.value !== undefined ? html` <code>${JSON.stringify(r.value)}</code>` : ""}</li>`)}</ul>`
+  : html`<p class="muted">No audience rule: customers are enrolled through the API or the automation tools.</p>`}
 <h2>Campaign and steps</h2>
 ${errorSummary(e)}
 ${form?.conflict ? html`<p class="error" role="alert">This campaign changed after you opened it. Nothing was saved; your version is kept below: check it against the saved one (reload the page to see it) and save again.</p>` : ""}
@@ -270,6 +277,26 @@ ${cursorPager(`/dashboard/campaigns/${c.slug}/messages`, query, page.next_cursor
   return shellPage(ctx, { title: `Messages · ${c.name}`, active: "campaigns", body });
 }
 
+const ENROLMENT_STATES = ["active", "completed", "removed", "unsubscribed"] as const;
+
+async function enrolmentsPage(ctx: DashboardContext, c: Campaign, query: Record<string, string | undefined>): Promise<Response> {
+  const state = (ENROLMENT_STATES as readonly string[]).includes(query.state ?? "") ? (query.state as (typeof ENROLMENT_STATES)[number]) : undefined;
+  const page = await listEnrolments(ctx.deps, ctx.orgId, c.id, { state, cursor: query.cursor || undefined, limit: 25 });
+  const body = html`<p><a href="/dashboard/campaigns/${c.slug}">← ${c.name}</a></p>
+<h1>Enrolled in ${c.name}</h1>
+<form method="get" action="/dashboard/campaigns/${c.slug}/enrolments" class="toolbar" aria-label="Filter enrolments">
+${select({ name: "state", label: "State", value: state ?? "", options: [{ value: "", label: "All" }, ...ENROLMENT_STATES.map((s) => ({ value: s, label: s }))] })}
+<button type="submit" class="secondary">Filter</button>
+</form>
+<table>
+<caption class="sr-only">Enrolments</caption>
+<thead><tr><th scope="col">Customer</th><th scope="col">State</th><th scope="col">Enrolled</th><th scope="col">Last step</th><th scope="col">How</th></tr></thead>
+<tbody>${page.enrolments.map((e) => html`<tr><td><a href="/dashboard/customers/${e.customer.id}">${("name" in e.customer && (e.customer.name || e.customer.email)) || "a customer"}</a></td><td><span class="badge${e.state === "active" ? " ok" : e.state === "unsubscribed" ? " warn" : ""}">${e.state}</span></td><td>${when(e.enrolled_at)}</td><td>${when(e.last_step_at)}</td><td>${e.source}</td></tr>`)}${page.enrolments.length === 0 ? html`<tr><td colspan="5">Nobody${state ? " in this state" : " yet"}.</td></tr>` : ""}</tbody>
+</table>
+${cursorPager(`/dashboard/campaigns/${c.slug}/enrolments`, query, page.next_cursor)}`;
+  return shellPage(ctx, { title: `Enrolled · ${c.name}`, active: "campaigns", body });
+}
+
 // ---- routes -------------------------------------------------------------------------------------
 
 const ListQuery = t.Object({ status: t.Optional(t.String({ maxLength: 20 })), page: t.Optional(t.String({ maxLength: 10 })) });
@@ -346,6 +373,11 @@ export function campaignPages(deps: Deps) {
       "/dashboard/campaigns/:ref/preview",
       ({ request, params, query }) => withMember(deps, request, "automation:view", async (ctx) => previewPage(ctx, await campaignOr404(deps, ctx.orgId, params.ref), query.customer)),
       { params: Ref, query: t.Object({ customer: t.Optional(t.String({ maxLength: 256 })) }) },
+    )
+    .get(
+      "/dashboard/campaigns/:ref/enrolments",
+      ({ request, params, query }) => withMember(deps, request, "automation:view", async (ctx) => enrolmentsPage(ctx, await campaignOr404(deps, ctx.orgId, params.ref), query)),
+      { params: Ref, query: t.Object({ state: t.Optional(t.String({ maxLength: 20 })), cursor: t.Optional(t.String({ maxLength: 128 })) }) },
     )
     .get(
       "/dashboard/campaigns/:ref/messages",
