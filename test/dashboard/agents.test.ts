@@ -43,6 +43,13 @@ describe("agents pages", () => {
     expect(body).toContain("Be &#60;kind&#62;");
   });
 
+  test("create: a name of exactly 100 characters passes, 101 is a field error", async () => {
+    expect((await post(app, admin, "/dashboard/agents", { name: "n".repeat(100), instructions: "" })).status).toBe(303);
+    const over = await post(app, admin, "/dashboard/agents", { name: "n".repeat(101), instructions: "" });
+    expect(over.status).toBe(400);
+    expect(await over.text()).toContain("At most 100 characters.");
+  });
+
   test("create then edit: redirect-after-POST with a flash, rules in the line notation, key write-only", async () => {
     const created = await post(app, admin, "/dashboard/agents", { name: "Billing bot", instructions: "Answer billing questions." });
     expect(created.status).toBe(303);
@@ -94,6 +101,15 @@ describe("agents pages", () => {
     expect(body).toContain("Line 1:");
     expect(body).toContain('value="Kept name"');
     expect((await readAgent(app.deps, admin.orgId, agent!.id)).name).not.toBe("Kept name");
+  });
+
+  test("edit: a model override the service refuses shows its reason next to the field; the key is never echoed", async () => {
+    const [agent] = await listAgents(app.deps, admin.orgId);
+    const res = await post(app, admin, `/dashboard/agents/${agent!.id}`, { name: agent!.name, llm_provider: "openai", llm_model: "m", llm_base_url: "ftp://models.example", llm_api_key: "sk-never-echoed" });
+    expect(res.status).toBe(400);
+    const body = await res.text();
+    expect(body).toContain('id="f-llm_base_url-error"');
+    expect(body).not.toContain("sk-never-echoed");
   });
 
   test("activate: the chosen agent becomes the active one", async () => {

@@ -42,6 +42,13 @@ describe("knowledge pages", () => {
     expect(body).toContain("Refunds take **5 days**.");
   });
 
+  test("a title of exactly 300 characters passes, 301 is a field error", async () => {
+    await create(admin, { title: "t".repeat(300), body: "Boundary body." });
+    const over = await post(app, admin, "/dashboard/knowledge", { intent: "save", title: "t".repeat(301), body: "Boundary body." });
+    expect(over.status).toBe(400);
+    expect(await over.text()).toContain('id="f-title-error"');
+  });
+
   test("preview renders markdown without saving; raw HTML is shown as text", async () => {
     const res = await post(app, admin, "/dashboard/knowledge", { intent: "preview", title: "P", body: "# Hello\n\n<script>alert(1)</script> [x](javascript:alert(1))" });
     expect(res.status).toBe(200);

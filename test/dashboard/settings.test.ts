@@ -33,6 +33,7 @@ describe("settings page", () => {
   });
 
   test("create and revoke a widget key; a too-long label is a field error", async () => {
+    expect((await post(app, admin, "/dashboard/settings/keys", { label: "x".repeat(100) })).status).toBe(303);
     const long = await post(app, admin, "/dashboard/settings/keys", { label: "x".repeat(101) });
     expect(long.status).toBe(400);
     expect(await long.text()).toContain('id="f-label-error"');
