@@ -228,5 +228,9 @@ describe("conversations and customers", () => {
     expect((await get(app, await memberWith(app, admin.orgId, ["agents:view"]), "/dashboard/companies")).status).toBe(403);
     const theirTickets = await (await get(app, admin, `/dashboard/inbox?customer=${mine.customerId}`)).text();
     expect(theirTickets).toContain(`href="/dashboard/inbox/${mine.ticketNumber}"`);
+    const nobody = await get(app, admin, "/dashboard/inbox?customer=not-a-uuid");
+    expect(nobody.status).toBe(200);
+    expect(await nobody.text()).toContain("No ticket matches these filters.");
+    expect(theirTickets).toContain(`Tickets of <a href="/dashboard/customers/${mine.customerId}">Ada &#60;Lovelace&#62;</a>`);
   });
 });

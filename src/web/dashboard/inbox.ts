@@ -23,6 +23,7 @@ import {
   type TicketStatus,
   updateTicket,
 } from "../../inbox/tickets.ts";
+import { isUuid } from "../../kit/ids.ts";
 import { Html, html } from "../html.ts";
 import {
   type DashboardContext,
@@ -116,11 +117,14 @@ async function listPage(ctx: DashboardContext, query: Record<string, string | un
     listTickets(deps, orgId, { status, assigneeId: assignee, team, text, customerId: query.customer || undefined, cursor: query.cursor || undefined, limit: INBOX_PAGE }),
     orgMembers(deps, orgId),
   ]);
-  const customers = await customersByIds(deps, orgId, page.tickets.map((row) => row.endUserId));
+  // Only a uuid may reach the uuid column (anything else matches no ticket and names nobody).
+  const customers = await customersByIds(deps, orgId, [...page.tickets.map((row) => row.endUserId), query.customer && isUuid(query.customer) ? query.customer : null]);
+  const only = query.customer ? customers.get(query.customer) : undefined;
   const names = new Map(people.map((p) => [p.id, p.label]));
   const filtered = Boolean(query.status || query.assignee || team || text || query.customer);
   const body = html`<h1>Inbox</h1>
 ${inboxTabs("tickets")}
+${only ? html`<p>Tickets of <a href="/dashboard/customers/${only.id}">${customerLabel(customerSummary(only))}</a> · <a href="/dashboard/inbox">All tickets</a></p>` : ""}
 <form method="get" action="/dashboard/inbox" class="toolbar" role="search" aria-label="Filter tickets">
 ${select({ name: "status", label: "Status", value: query.status ?? "", options: STATUS_OPTIONS })}
 ${select({ name: "assignee", label: "Assignee", value: query.assignee ?? "", options: [{ value: "", label: "Anyone" }, { value: "me", label: "Me" }, { value: "none", label: "Unassigned" }, ...people.map((p) => ({ value: p.id, label: p.label }))] })}
