@@ -104,6 +104,27 @@ describe("knowledge pages", () => {
     expect(body).toContain('value="http://127.0.0.1/internal"');
   });
 
+  test("import from a URL: the page becomes a document titled by the page, citing its address", async () => {
+    // Development mode: the outbound guard lets plain http reach a loopback page.
+    const dev = await createTestApp({ NODE_ENV: "development" });
+    const site = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("<html><head><title>Opening hours</title></head><body><p>We are open 9 to 5.</p></body></html>", { headers: { "content-type": "text/html" } }) });
+    try {
+      dev.hosts.set("help.shop.example", ["127.0.0.1"]);
+      const who = await adminOf(dev);
+      const url = `http://help.shop.example:${site.port}/hours`;
+      const res = await post(dev, who, "/dashboard/knowledge/import-url", { url, title: "" });
+      expect(res.status).toBe(303);
+      const doc = (await getDoc(dev.deps, who.orgId, res.headers.get("location")!.split("/").pop()!))!;
+      expect(doc.title).toBe("Opening hours");
+      expect(doc.url).toBe(url);
+      expect(doc.body).toContain("We are open 9 to 5.");
+      expect(await (await get(dev, withFlash(who, res), `/dashboard/knowledge/${doc.id}`)).text()).toContain("Imported “Opening hours”");
+    } finally {
+      site.stop(true);
+      await dev.close();
+    }
+  });
+
   test("tenant boundary: another org's document is 404 to read, edit, publish or delete", async () => {
     const [theirs] = await listDocs(app.deps, other.orgId, { limit: 1, offset: 0 });
     expect((await get(app, admin, `/dashboard/knowledge/${theirs!.id}`)).status).toBe(404);
