@@ -25,6 +25,7 @@ export function homePage(member: { email: string }, orgs: { orgName: string; rol
 <p>Signed in as <strong>${member.email}</strong>.</p>
 <p class="muted">Your organisations:</p>
 <ul>${orgs.map((o) => html`<li>${o.orgName}</li>`)}</ul>
-<form method="post" action="/signout"><div class="actions"><button type="submit" class="secondary">Sign out</button></div></form>`,
+<form method="post" action="/signout"><div class="actions"><button type="submit" class="secondary">Sign out</button></div></form>
+<p><a href="/dashboard">Open the dashboard</a></p>`,
   );
 }
