@@ -27,6 +27,9 @@ describe("dashboard shell", () => {
     const body = await res.text();
     expect(body).toContain("Shell &#60;Org&#62;");
     expect(body).not.toContain("Shell <Org>");
+    // The setup checklist (setup_status) with a link to where each item is done.
+    expect(body).toContain('id="setup-h"');
+    expect(body).toContain('href="/dashboard/knowledge">Published documents</a>');
     for (const href of ["/dashboard/agents", "/dashboard/knowledge", "/dashboard/connectors", "/dashboard/settings", "/dashboard/inbox", "/dashboard/campaigns"]) expect(body).toContain(`href="${href}"`);
   });
 
@@ -37,6 +40,7 @@ describe("dashboard shell", () => {
     expect(body).toContain('href="/dashboard/knowledge"');
     expect(body).not.toContain('href="/dashboard/agents"');
     expect(body).not.toContain('href="/dashboard/settings"');
+    expect(body).not.toContain('id="setup-h"');
   });
 
   test("the org switcher only switches to the member's own orgs", async () => {

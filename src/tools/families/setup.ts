@@ -127,7 +127,8 @@ async function widgetTraffic(deps: Deps, orgId: string) {
   return { chats: row?.chats === true, events: row?.events === true, browser_tickets: row?.browser_tickets === true, last_chat_at: last?.toISOString() ?? null };
 }
 
-async function setupStatus(deps: Deps, orgId: string) {
+/** The checklist behind setup_status; the dashboard overview shows it too. */
+export async function setupStatus(deps: Deps, orgId: string) {
   const [agent, docCounts, keys, traffic, identity, connectorList, actions] = await Promise.all([
     getAgent(deps, orgId),
     deps.db.select({ status: docs.status, n: count() }).from(docs).where(eq(docs.orgId, orgId)).groupBy(docs.status),

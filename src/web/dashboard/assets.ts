@@ -75,6 +75,9 @@ pre { background: var(--code); border-radius: 8px; padding: .75rem; overflow-x: 
 .grid2 { display: grid; grid-template-columns: 1fr 1fr; gap: 1.25rem; }
 @media (max-width: 60rem) { .grid2 { grid-template-columns: 1fr; } }
 .preview { background: var(--card); border: 1px solid var(--border); border-radius: 8px; padding: .75rem 1rem; min-height: 8rem; }
+.checklist { list-style: none; padding: 0; margin: 0; }
+.checklist li { padding: .4rem 0; border-bottom: 1px solid var(--border); }
+.checklist li:last-child { border-bottom: none; }
 .cards .panel { margin: 0; text-decoration: none; color: var(--fg); }
 .cards .panel strong { color: var(--accent); display: block; margin-bottom: .25rem; }
 .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); gap: 1rem; }

@@ -3,6 +3,7 @@
 // ourselves. Each page module exports `xxxPages(deps)` (an Elysia plugin) and is mounted here.
 import { Elysia, t } from "elysia";
 import type { Deps } from "../../deps.ts";
+import { setupStatus } from "../../tools/families/setup.ts";
 import { html } from "../html.ts";
 import { agentPages } from "./agents.ts";
 import { dashboardAssets } from "./assets.ts";
@@ -26,6 +27,15 @@ const BLURBS: Record<string, string> = {
   settings: "Widget keys and snippet, identity verification, origins, connected clients, members.",
 };
 
+/** Where each setup_status item is done in the dashboard. */
+const CHECKLIST: Record<string, { label: string; href: string }> = {
+  active_agent: { label: "An active agent", href: "/dashboard/agents" },
+  docs: { label: "Published documents", href: "/dashboard/knowledge" },
+  widget_installed: { label: "The widget on your site", href: "/dashboard/settings#keys-h" },
+  identity_verification: { label: "Identity verification", href: "/dashboard/settings#identity-h" },
+  connectors: { label: "Connectors or custom actions", href: "/dashboard/connectors" },
+};
+
 export function dashboardRoutes(deps: Deps) {
   return new Elysia({ name: "dashboard" })
     .use(dashboardAssets())
@@ -39,13 +49,15 @@ export function dashboardRoutes(deps: Deps) {
     .use(customerPages(deps))
     .use(campaignPages(deps))
     .get("/dashboard", ({ request }) =>
-      withMember(deps, request, null, (ctx) => {
+      withMember(deps, request, null, async (ctx) => {
         const sections = NAV.filter((item) => item.key !== "home" && ctx.can(item.role));
+        const status = ctx.can("org:manage") ? await setupStatus(deps, ctx.orgId) : null;
         return shellPage(ctx, {
           title: "Overview",
           active: "home",
           body: html`<h1>${ctx.orgName}</h1>
 <p class="muted">Signed in as ${ctx.principal.member.email} · roles: ${ctx.roles.join(", ") || "none"}</p>
+${status ? html`<section class="panel" aria-labelledby="setup-h"><h2 id="setup-h">Setup ${status.ready ? html`<span class="badge ok">ready</span>` : html`<span class="badge warn">not ready yet</span>`}</h2><ul class="checklist">${status.items.map((item) => html`<li><span class="badge ${item.done ? "ok" : item.required ? "warn" : ""}">${item.done ? "done" : item.required ? "to do" : "optional"}</span> <a href="${CHECKLIST[item.key]?.href ?? "/dashboard"}">${CHECKLIST[item.key]?.label ?? item.key}</a> <span class="muted">${item.detail}</span></li>`)}</ul></section>` : ""}
 ${sections.length === 0 ? html`<p>Your membership holds no dashboard roles yet. Ask an admin to grant one.</p>` : html`<div class="cards">${sections.map((s) => html`<a class="panel" href="${s.href}"><strong>${s.label}</strong><span class="muted">${BLURBS[s.key] ?? ""}</span></a>`)}</div>`}`,
         });
       }),
