@@ -71,6 +71,10 @@ describe("knowledge pages", () => {
     expect((await getDoc(app.deps, admin.orgId, id))!.status).toBe("draft");
     expect((await post(app, admin, `/dashboard/knowledge/${id}/status`, { status: "published" })).status).toBe(303);
     expect((await getDoc(app.deps, admin.orgId, id))!.status).toBe("published");
+    const deleted = await post(app, admin, `/dashboard/knowledge/${id}/delete`, { go: "1" });
+    expect(deleted.headers.get("location")).toBe("/dashboard/knowledge");
+    expect(await getDoc(app.deps, admin.orgId, id)).toBeNull();
+    expect((await get(app, admin, `/dashboard/knowledge/${id}`)).status).toBe(404);
   });
 
   test("search finds published documents; the list paginates", async () => {
