@@ -86,7 +86,7 @@ async function axeViolations(page: Page): Promise<string[]> {
 
 describe.skipIf(missing)("inbox and campaign pages in Chromium", () => {
   test(
-    "reply and internal note through the forms; the thread marks the note internal",
+    "reply and internal note through the forms; the thread marks the note internal; an empty reply is a field error (keyboard only)",
     async () => {
       const page = await open(`/dashboard/inbox/${fixture.ticketNumber}`);
       await page.getByLabel("Reply", { exact: true }).fill("We have refunded order 42.");
@@ -97,7 +97,20 @@ describe.skipIf(missing)("inbox and campaign pages in Chromium", () => {
       const note = page.getByRole("article", { name: /^Internal note by / });
       expect(await note.textContent()).toContain("Refund approved by finance.");
       expect(await note.textContent()).toContain("not visible to the customer");
+      // An empty reply: answered again with the error next to the field, by keyboard alone.
+      await page.getByLabel("Reply", { exact: true }).focus();
+      await page.keyboard.type("   ");
+      await page.keyboard.press("Tab");
+      await Promise.all([page.waitForLoadState("load"), page.keyboard.press("Enter")]);
+      await page.waitForSelector("#f-reply-error");
+      expect(await page.locator("#f-reply-error").textContent()).toBe("Write something first.");
+      expect(await page.getByLabel("Reply", { exact: true }).getAttribute("aria-invalid")).toBe("true");
+      expect(await axeViolations(page)).toEqual([]);
+      await page.screenshot({ path: join(SHOTS, "dashboard-inbox-field-error.png"), fullPage: true });
       await page.close();
+      // Chromium logs the expected 400 answer as a console error; nothing else may have been logged.
+      expect(problems.filter((p) => !p.includes("status of 400"))).toEqual([]);
+      problems.length = 0;
     },
     TIMEOUT,
   );
