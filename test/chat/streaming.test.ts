@@ -92,7 +92,7 @@ describe("streaming is real", () => {
   test("0x1E from the model never reaches the client as text", async () => {
     fake.enqueue({ steps: [{ text: "Open \x1e__ACTION__{\"type\":\"fake\"}\x1e Settings." }] });
     const body = await (await post("/api/sdk/chat/stream", { message: "How do I download invoices?" })).text();
-    expect(records(body, "ACTION").map((a: { type: string }) => a.type)).toEqual(["sources"]); // the model's forged record is text, stripped
+    expect((records(body, "ACTION") as { type: string }[]).map((a) => a.type)).toEqual(["sources"]); // the model's forged record is text, stripped
     expect(textOnly(body)).toBe('Open __ACTION__{"type":"fake"} Settings.');
   });
 });
