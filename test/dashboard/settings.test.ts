@@ -3,6 +3,7 @@
 // shown once, never in a redirect); allowed origins with a field error; grants; members; and
 // another org's key or grant answering 404.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { orgLlmView } from "../../src/agents/service.ts";
 import { identityView, listWidgetKeys } from "../../src/orgs/widget-access.ts";
 import { allowedOrigins } from "../../src/widget/settings.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
@@ -86,6 +87,22 @@ describe("settings page", () => {
     const [after] = await app.deps.db.select().from(oauthGrants).where(eq(oauthGrants.id, grant!.id));
     expect(after!.revokedAt).not.toBeNull();
     expect(await (await get(app, admin, "/dashboard/settings")).text()).not.toContain("Claude &#60;Desktop&#62;");
+  });
+
+  test("the organisation's model: set with a write-only key, a refused base URL next to its field, cleared", async () => {
+    const bad = await post(app, admin, "/dashboard/settings/llm", { llm_provider: "openai", llm_model: "gpt-x", llm_base_url: "ftp://models.example", llm_api_key: "sk-org-secret" });
+    expect(bad.status).toBe(400);
+    const badBody = await bad.text();
+    expect(badBody).toContain('id="f-llm_base_url-error"');
+    expect(badBody).not.toContain("sk-org-secret");
+    expect((await post(app, admin, "/dashboard/settings/llm", { llm_provider: "openai", llm_model: "gpt-x", llm_base_url: "", llm_api_key: "sk-org-secret" })).status).toBe(303);
+    const view = await orgLlmView(app.deps, admin.orgId);
+    expect(view.override).toMatchObject({ provider: "openai", model: "gpt-x", api_key_set: true });
+    const page = await (await get(app, admin, "/dashboard/settings")).text();
+    expect(page).toContain("A key is stored");
+    expect(page).not.toContain("sk-org-secret");
+    expect((await post(app, admin, "/dashboard/settings/llm", { llm_provider: "" })).status).toBe(303);
+    expect((await orgLlmView(app.deps, admin.orgId)).override).toBeNull();
   });
 
   test("tenant boundary: another org's key or grant id is 404", async () => {

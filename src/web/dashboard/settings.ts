@@ -6,6 +6,8 @@
 import { asc, eq } from "drizzle-orm";
 import { Elysia, t } from "elysia";
 import { memberActor } from "../../activity/actor.ts";
+import type { ProviderKind } from "../../agents/llm/types.ts";
+import { AGENT_LIMITS, clearOrgLlm, orgLlmView, setOrgLlm } from "../../agents/service.ts";
 import { members, memberships } from "../../db/schema/index.ts";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
@@ -14,7 +16,7 @@ import { clearPreviousIdentitySecret, createWidgetKey, identityView, listWidgetK
 import { allowedOrigins, ORIGIN_LIMITS, setAllowedOrigins } from "../../widget/settings.ts";
 import { html } from "../html.ts";
 import { installSnippet } from "../widget/demo.ts";
-import { actionButton, type DashboardContext, errorSummary, field, type FieldErrors, formValues, type FormValues, pageNumber, pageOf, pager, redirect, shellPage, submit, textarea, when, withMember } from "./shell.ts";
+import { actionButton, type DashboardContext, errorSummary, field, type FieldErrors, formValues, type FormValues, pageNumber, pageOf, pager, redirect, select, shellPage, submit, textarea, when, withMember } from "./shell.ts";
 
 interface SettingsForms {
   values?: FormValues;
@@ -42,6 +44,7 @@ async function settingsPage(ctx: DashboardContext, query: Record<string, string 
     .where(eq(memberships.orgId, orgId))
     .orderBy(asc(members.email));
   const peoplePage = pageOf(people, pageNumber(query.members_page));
+  const llm = await orgLlmView(deps, orgId);
 
   const body = html`<h1>Settings</h1>
 <section class="panel" aria-labelledby="keys-h"><h2 id="keys-h">Widget keys and install snippet</h2>
@@ -73,6 +76,19 @@ ${
 <form method="post" action="/dashboard/settings/origins" novalidate>
 ${textarea({ name: "origins", label: "Sites that may use the widget keys", value: v.origins ?? origins.join("\n"), error: e.origins, rows: 4, hint: `One origin a line, such as https://shop.example (no path). Empty: every site may. At most ${ORIGIN_LIMITS.origins}.` })}
 <div class="actions">${submit("Save origins", { busy: "Saving…" })}</div>
+</form>
+</section>
+
+<section class="panel" aria-labelledby="llm-h"><h2 id="llm-h">Model</h2>
+<p class="muted">Answers now come from <strong>${llm.effective.provider}</strong>${llm.effective.model ? html` (${llm.effective.model})` : ""}, set by ${llm.effective.source === "org" ? "this organisation" : "the operator"}. An agent's own model, on its page, comes first.</p>
+<form method="post" action="/dashboard/settings/llm" novalidate>
+${select({ name: "llm_provider", label: "Provider for every agent without its own", value: v.llm_provider ?? llm.override?.provider ?? "", error: e.llm_provider, options: [{ value: "", label: `The operator's default (${llm.operator_default.provider})` }, { value: "builtin", label: "Built-in (answers from the knowledge base, no key)" }, { value: "openai", label: "OpenAI-compatible" }, { value: "anthropic", label: "Anthropic" }] })}
+<div class="grid2">
+${field({ name: "llm_model", label: "Model", value: v.llm_model ?? llm.override?.model ?? "", error: e.llm_model })}
+${field({ name: "llm_base_url", label: "Base URL", type: "url", value: v.llm_base_url ?? llm.override?.base_url ?? "", error: e.llm_base_url, hint: "Optional; https." })}
+</div>
+${field({ name: "llm_api_key", label: "API key", type: "password", value: "", error: e.llm_api_key, hint: llm.override?.api_key_set ? "A key is stored (never shown). Leave blank to keep it." : "Write-only: stored encrypted, never shown again." })}
+<div class="actions">${submit("Save model", { busy: "Saving…" })}</div>
 </form>
 </section>
 
@@ -167,6 +183,41 @@ export function settingsPages(deps: Deps) {
             throw error;
           }
           return redirect(deps, "/dashboard/settings#origins-h", list.length === 0 ? "Every site may use the widget keys." : "Allowed origins saved.");
+        }),
+      { body: FormBody },
+    )
+    .post(
+      "/dashboard/settings/llm",
+      ({ request, body }) =>
+        withMember(deps, request, "org:manage", async (ctx) => {
+          const values = { ...formValues(body), llm_api_key: "" };
+          const raw = formValues(body);
+          const provider = raw.llm_provider ?? "";
+          if (provider === "") {
+            await clearOrgLlm(deps, ctx.orgId, actor(ctx));
+            return redirect(deps, "/dashboard/settings#llm-h", "Agents without their own model use the operator's default.");
+          }
+          if (!["builtin", "openai", "anthropic"].includes(provider)) return settingsPage(ctx, {}, { values, errors: { llm_provider: "Choose a provider." }, status: 400 });
+          const model = (raw.llm_model ?? "").trim();
+          const base = (raw.llm_base_url ?? "").trim();
+          const key = raw.llm_api_key ?? "";
+          const errors: FieldErrors = {};
+          if (model.length > AGENT_LIMITS.model) errors.llm_model = `At most ${AGENT_LIMITS.model} characters.`;
+          if (base.length > AGENT_LIMITS.baseUrl) errors.llm_base_url = `At most ${AGENT_LIMITS.baseUrl} characters.`;
+          if (key.length > AGENT_LIMITS.apiKey) errors.llm_api_key = `At most ${AGENT_LIMITS.apiKey} characters.`;
+          if (Object.keys(errors).length > 0) return settingsPage(ctx, {}, { values, errors, status: 400 });
+          try {
+            await setOrgLlm(deps, ctx.orgId, actor(ctx), { provider: provider as ProviderKind, model: model || null, base_url: base || null, ...(key ? { api_key: key } : {}) });
+          } catch (error) {
+            if (error instanceof AppError && error.status === 400) {
+              const out: FieldErrors = {};
+              for (const d of error.details ?? []) out[`llm_${d.path.split("/").filter(Boolean)[0] ?? "provider"}`] ??= d.message.charAt(0).toUpperCase() + d.message.slice(1) + ".";
+              if (Object.keys(out).length === 0) out.llm_provider = error.message;
+              return settingsPage(ctx, {}, { values, errors: out, status: 400 });
+            }
+            throw error;
+          }
+          return redirect(deps, "/dashboard/settings#llm-h", "Model saved.");
         }),
       { body: FormBody },
     )
