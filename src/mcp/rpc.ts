@@ -5,7 +5,7 @@
 // and the audit row. Every failure is an AppError, mapped to the wire here and nowhere else.
 import type { Deps } from "../deps.ts";
 import { AppError, RPC } from "../errors.ts";
-import { JsonInputError, parseJsonBounded } from "../http/json.ts";
+import { findControlCharacter, JsonInputError, parseJsonBounded } from "../http/json.ts";
 import type { AccessContext } from "../oauth/verify.ts";
 import type { Taken } from "../ratelimit/leased.ts";
 import { chargeToken, methodClass, rateLimitHeaders } from "../ratelimit/per-token.ts";
@@ -58,6 +58,8 @@ async function boundCustomer(deps: Deps, orgId: string, meta: unknown) {
   if (id === undefined && email === undefined) return undefined;
   if ((id !== undefined && typeof id !== "string") || (email !== undefined && typeof email !== "string"))
     throw AppError.badRequest("Invalid params: _meta.bound_end_user_id and _meta.bound_email must be strings.");
+  if (findControlCharacter(id ?? "") !== null || findControlCharacter(email ?? "") !== null)
+    throw AppError.badRequest("Invalid params: the bound customer is not known in this organisation.");
   const byId = id !== undefined ? await findEndUser(deps, orgId, id) : null;
   const byEmail = email !== undefined ? await findEndUserByEmail(deps, orgId, email) : null;
   const user = id !== undefined ? byId : byEmail;
@@ -95,11 +97,14 @@ async function dispatch(deps: Deps, scope: CallScope, request: RpcRequest): Prom
 /** The body's JSON, or the single error answer when it is not acceptable JSON at all. */
 function parseBody(body: string): { parsed: unknown } | { error: AppError } {
   try {
-    return { parsed: parseJsonBounded(body) };
+    // Relay mode: nesting is bounded, but strings are not refused here for control characters, so a
+    // NUL inside a tool's arguments reaches the runtime, which refuses it as -32602 *and* writes the
+    // audit row (issue #10 item 3: every call leaves its row, whatever its input).
+    return { parsed: parseJsonBounded(body, { relay: true }) };
   } catch (error) {
     if (!(error instanceof JsonInputError)) throw error;
-    // Not JSON at all → -32700; JSON we refuse to read (too deep, control characters in strings,
-    // duplicate keys: src/http/json.ts) → -32600. Either way there is no request to run or audit.
+    // Not JSON at all → -32700; JSON we refuse to read (too deep: src/http/json.ts) → -32600.
+    // Either way there is no request to run or audit.
     return {
       error:
         error.kind === "syntax"

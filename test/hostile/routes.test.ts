@@ -363,5 +363,10 @@ describe("hostile input on every registered route", () => {
       return r.status !== 401 && code !== -32700 && code !== -32600 && code !== "invalid_json";
     });
     expect(auditRows).toBe(parsed.length);
+    // Control characters in a call (arguments or tool name) are the call's problem, not the body's:
+    // refused as -32602 / -32601 by the runtime, so they are among the audited (issue #10 item 3).
+    const withControls = calls.filter((r) => /NUL|control/.test(r.c.label));
+    expect(withControls.length).toBeGreaterThan(3);
+    for (const r of withControls) expect([-32602, -32601]).toContain((JSON.parse(r.text) as { error: { code: number } }).error.code);
   });
 });
