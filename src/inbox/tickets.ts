@@ -439,6 +439,8 @@ export interface TicketFilters {
   customerId?: string;
   /** Matches the subject, any message body, or the number (`42`, `#42`). */
   text?: string;
+  /** For a customer's own view: the text search skips internal notes, which they must never see. */
+  customerVisibleOnly?: boolean;
   cursor?: string;
   limit?: number;
 }
@@ -484,7 +486,7 @@ export async function listTickets(deps: Deps, orgId: string, filters: TicketFilt
     where.push(
       or(
         ilike(tickets.subject, pattern),
-        sql`exists (select 1 from ${ticketMessages} where ${ticketMessages.ticketId} = ${tickets.id} and ${ticketMessages.orgId} = ${orgId} and ${ticketMessages.body} ilike ${pattern})`,
+        sql`exists (select 1 from ${ticketMessages} where ${ticketMessages.ticketId} = ${tickets.id} and ${ticketMessages.orgId} = ${orgId} and ${ticketMessages.body} ilike ${pattern}${filters.customerVisibleOnly ? sql` and ${ticketMessages.kind} <> 'note'` : sql``})`,
         number ? eq(tickets.number, Number(number[1])) : undefined,
       ),
     );

@@ -136,6 +136,9 @@ describe("customer binding (_meta.bound_end_user_id)", () => {
     expect(read.messages.map((m: Json) => m.from)).toEqual(["customer"]);
     expect(JSON.stringify(read)).not.toContain("VIP");
     expect(read.history).toBeUndefined();
+    // Nor can a text search guess at a note: "VIP" is only in the note (found unbound, not bound).
+    expect(value(await call(tokenA, "inbox_list_tickets", { text: "VIP", limit: 50 })).tickets.map((t: Json) => t.id)).toContain(adas.id);
+    expect(value(await call(tokenA, "inbox_list_tickets", { text: "VIP", limit: 50 }, bound)).tickets).toEqual([]);
 
     for (const [name, args] of [
       ["inbox_get_ticket", { ticket: bobs.id }],

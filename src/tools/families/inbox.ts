@@ -115,6 +115,8 @@ export const inboxTools: ToolDefinition[] = [
           team: args.team as string | undefined,
           customerId,
           text: args.text as string | undefined,
+          // Bound to a customer, a search must not reveal what internal notes say.
+          customerVisibleOnly: ctx.boundCustomer !== undefined,
           cursor: args.cursor as string | undefined,
           limit: (args.limit as number | undefined) ?? 20,
         });
