@@ -98,6 +98,10 @@ export function denial(snapshot: OrgSnapshot, caller: Caller, tool: ToolDefiniti
     if (area === "setup" || area === "automation") return { reason: "customer", message: `${tool.name} is not available in a customer's chat.` };
     if ((area === "data" || area === "inbox") && !caller.customerBound)
       return { reason: "customer", message: `${tool.name} reads customer records and runs in a chat only for an identified customer.` };
+    // An integration's action runs with the org's own credentials and is told nothing it can trust
+    // about the visitor: in a chat it runs only when an admin switched it on for the agent.
+    if ((tool.source.kind === "custom" || tool.source.kind === "connector") && toggle !== true)
+      return { reason: "toggle", message: `${tool.name} is an integration action and is not switched on for chats with this agent.` };
   }
   if (tool.destructive) {
     if (caller.channel === "mcp" && snapshot.flags.mcp_destructive_tools !== true)

@@ -7,16 +7,21 @@ import { and, eq } from "drizzle-orm";
 import { actionExecutions } from "../../src/db/schema/index.ts";
 import { AppError } from "../../src/errors.ts";
 import type { CallScope } from "../../src/tools/runtime.ts";
+import { createCustomAction } from "../../src/integrations/custom-actions.ts";
+import { setAgentActions } from "../../src/tools/toggles.ts";
 import { boundCustomerOf, identifyEndUser } from "../../src/workspace/customers.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
 
 let app: TestApp;
 let orgId: string;
+let agentId: string;
 let alice: Awaited<ReturnType<typeof identifyEndUser>>;
 
 beforeAll(async () => {
   app = await createTestApp();
-  orgId = (await seedOrg(app)).org_id;
+  const org = await seedOrg(app);
+  orgId = org.org_id;
+  agentId = org.agent_id;
   alice = await identifyEndUser(app.deps, orgId, "alice-1", true, { email: "alice@example.com", name: "Alice" });
   await identifyEndUser(app.deps, orgId, "bob-2", true, { email: "bob@example.com", name: "Bob" });
 }, 30_000);
@@ -65,4 +70,17 @@ test("the same tools over MCP or from the dashboard are not limited by the chat 
   const member: CallScope = { actor: { kind: "system", name: "test" }, orgId, channel: "dashboard" };
   const result = await app.deps.tools.call(member, "data_search_users", { query: "" });
   expect((result.value as { users: unknown[] }).users.length).toBe(2);
+});
+
+test("an integration action (custom or connector) runs in a chat only once an admin switched it on for the agent", async () => {
+  app.hosts.set("orders.shop.example", ["93.184.216.34"]);
+  await createCustomAction(app.deps, orgId, { slug: "order_status", description: "Look up an order.", method: "GET", url: "https://orders.shop.example/status", destructive: false });
+  app.deps.tools.invalidate(orgId);
+  const member: CallScope = { actor: { kind: "system", name: "test" }, orgId, channel: "dashboard" };
+  expect((await app.deps.tools.list(member)).map((t) => t.name)).toContain("custom.order_status"); // on by default elsewhere
+  expect((await app.deps.tools.list(bound())).map((t) => t.name)).not.toContain("custom.order_status");
+  expect((await refusal(anonymous(), "custom.order_status", {})).reason).toBe("toggle");
+
+  await setAgentActions(app.deps, orgId, { kind: "system", name: "test" }, agentId, { enable: ["custom.order_status"] });
+  expect((await app.deps.tools.list(anonymous())).map((t) => t.name)).toContain("custom.order_status");
 });
