@@ -127,7 +127,9 @@ export async function resolveIdentity(deps: Deps, orgId: string, input: Identity
 
   const email = (claims.email as string | undefined) ?? input.email;
   const name = (claims.name as string | undefined) ?? input.name;
-  const companyExternalId = (claims.company_id as string | undefined) ?? input.company_id;
+  // With verification on, the company a customer belongs to is a trusted claim or nothing: a body's
+  // company_id would let anyone join any company and read its record through the chat's data tools.
+  const companyExternalId = settings.enabled ? (claims.company_id as string | undefined) : ((claims.company_id as string | undefined) ?? input.company_id);
   const traits =
     input.custom_fields !== undefined || claims.role !== undefined || claims.plan !== undefined
       ? {

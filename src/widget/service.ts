@@ -9,7 +9,7 @@ import { getAgent } from "../agents/service.ts";
 import { findSession } from "../conversations/sessions.ts";
 import { createTicket } from "../inbox/tickets.ts";
 import { type Company, createVisitor, type EndUser, identifyCompany } from "../workspace/customers.ts";
-import { isAnonymous, resolveIdentity } from "./identity.ts";
+import { identitySettings, isAnonymous, resolveIdentity } from "./identity.ts";
 import { SDK_LIMITS } from "./schemas.ts";
 
 /**
@@ -91,7 +91,11 @@ export interface IdentifyCompanyInput {
 export async function identifyCompanyFor(deps: Deps, orgId: string, input: IdentifyCompanyInput) {
   // The user's identity first: a refused token must leave nothing written.
   const linking = input.user_id !== undefined && !isAnonymous(input.user_id);
-  if (!linking && input.user_token !== undefined) await resolveIdentity(deps, orgId, { user_id: input.user_id, user_token: input.user_token });
+  const who = linking || input.user_token !== undefined ? await resolveIdentity(deps, orgId, { user_id: input.user_id, user_token: input.user_token }) : null;
+  // With verification on, only a verified user of this very company (its `company_id` claim) may
+  // write it: the key is public, and company fields reach the team and campaign mail.
+  if ((await identitySettings(deps, orgId)).enabled && !(who?.verified && who.claims.company_id === input.company_id))
+    throw new AppError(403, "company_not_verified", "This organisation requires identity verification: send the user_id and a user_token whose company_id claim names this company.");
   const company: Company = await identifyCompany(deps, orgId, input.company_id, { name: input.name, traits: input.custom_fields });
   if (!linking) return { id: company.id, company_id: company.externalId };
   const { endUser, verified } = await resolveIdentity(deps, orgId, { user_id: input.user_id, user_token: input.user_token, company_id: input.company_id });

@@ -15,6 +15,8 @@ export interface BoundCustomer {
   externalId: string | null;
   email: string | null;
   companyId: string | null;
+  /** Whether the record was written by verified requests (or the org itself), not only claimed. */
+  verified: boolean;
 }
 export type Company = typeof companies.$inferSelect;
 
@@ -36,7 +38,7 @@ export async function findEndUserByEmail(deps: Deps, orgId: string, email: strin
 }
 
 export function boundCustomerOf(user: EndUser): BoundCustomer {
-  return { id: user.id, externalId: user.externalId, email: user.email, companyId: user.companyId };
+  return { id: user.id, externalId: user.externalId, email: user.email, companyId: user.companyId, verified: user.verified };
 }
 
 export async function searchEndUsers(deps: Deps, orgId: string, query: string, limit: number): Promise<EndUser[]> {

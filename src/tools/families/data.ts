@@ -14,7 +14,14 @@ async function visibleUser(ctx: ToolContext, id: string) {
   return user;
 }
 
-async function visibleCompany(ctx: ToolContext, id: string) {
+/**
+ * A company the call may see. Bound, only the customer's own; in a customer's chat, only when that
+ * customer is verified (a claimed company_id proves nothing), and never for writing: a company is
+ * shared by its people, and one of them chatting must not rewrite it for the rest.
+ */
+async function visibleCompany(ctx: ToolContext, id: string, write = false) {
+  if (ctx.actor.kind === "customer" && (write || !ctx.boundCustomer?.verified))
+    throw AppError.forbidden(write ? "Company records cannot be changed from a customer's chat." : "Company records are shown in a chat only to verified customers.");
   const company = await findCompany(ctx.deps, ctx.orgId, id);
   if (!company || (ctx.boundCustomer && ctx.boundCustomer.companyId !== company.id)) throw AppError.notFound(`No company ${id}.`);
   return company;
@@ -101,7 +108,7 @@ export const dataTools: ToolDefinition[] = [
     source,
     defaultEnabled: true,
     async execute(ctx, args) {
-      const company = await visibleCompany(ctx, args.company_id as string);
+      const company = await visibleCompany(ctx, args.company_id as string, true);
       const updated = await updateCompany(ctx.deps, company, { name: args.name as string | undefined, traits: args.traits as Record<string, unknown> | undefined });
       return { value: companyView(updated) };
     },
