@@ -353,7 +353,7 @@ export function audienceCondition(rule: AudienceRule): SQL {
 }
 
 /**
- * Automatic enrolment: every customer of the org who matches the rule, has an email address, has
+ * Automatic enrolment: every verified customer of the org who matches the rule, has an email address, has
  * not unsubscribed and was never enrolled in this campaign is enrolled now (one statement; a
  * customer removed earlier stays removed). Returns how many were enrolled.
  */
@@ -364,7 +364,7 @@ export async function sweepAudience(deps: Pick<Deps, "db" | "now">, campaign: Ca
     insert into ${campaignEnrolments} (org_id, campaign_id, end_user_id, state, source, enrolled_at, wake_at, updated_at)
     select ${campaign.orgId}, ${campaign.id}, ${endUsers.id}, 'active', 'audience', ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
     from ${endUsers}
-    where ${endUsers.orgId} = ${campaign.orgId} and ${endUsers.email} is not null and ${audienceCondition(campaign.audience)}
+    where ${endUsers.orgId} = ${campaign.orgId} and ${endUsers.verified} and ${endUsers.email} is not null and ${audienceCondition(campaign.audience)}
       and not exists (select 1 from ${mailUnsubscribes} where ${mailUnsubscribes.orgId} = ${campaign.orgId} and ${mailUnsubscribes.endUserId} = ${endUsers.id})
     on conflict (campaign_id, end_user_id) do nothing
     returning id`);
@@ -418,6 +418,10 @@ function notActive(campaign: Campaign): AppError {
 export async function enrolCustomer(deps: Deps, { orgId, actor, campaign, endUser, source }: Acting & { campaign: Campaign; endUser: EndUser; source: string }): Promise<{ enrolment: Enrolment; created: boolean }> {
   if (campaign.orgId !== orgId || endUser.orgId !== orgId) throw AppError.notFound();
   if (campaign.status !== "active") throw notActive(campaign);
+  // Mail goes only to addresses someone vouched for: a verified token, or the org itself (dashboard
+  // API, import). An unverified identify carries whatever address a caller of the public key typed.
+  if (!endUser.verified)
+    throw new AppError(403, "customer_not_verified", "Email series reach verified customers only: identify the customer with a user_token (identity verification), or create them through the dashboard API.");
   const unsubscribed = await isUnsubscribed(deps, orgId, endUser.id);
   return deps.db.transaction(async (tx) => {
     const now = deps.now();

@@ -30,8 +30,19 @@ afterAll(async () => {
 });
 
 type Json = Record<string, any>;
+/**
+ * Email series reach verified customers only, so a user_id sent with org A's or org B's key gets a
+ * user_token signed by that org's backend unless the test sends its own (or `unsigned: true`).
+ */
 async function series(body: unknown, key: string | null = a.widget_key, headers: Record<string, string> = {}) {
-  const res = await app.request("/api/sdk/series", { json: body, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers } });
+  const { unsigned, ...fields } = body as Json;
+  const secret = key === a.widget_key ? a.identity_secret : key === b.widget_key ? b.identity_secret : undefined;
+  if (!unsigned && secret && typeof fields.user_id === "string" && fields.user_id !== "anonymous" && fields.user_id.length <= 256 && fields.user_token === undefined)
+    fields.user_token = await new SignJWT({ user_id: fields.user_id, ...(fields.email ? { email: fields.email } : {}) })
+      .setProtectedHeader({ alg: "HS256" })
+      .setExpirationTime(Math.floor(app.clock.now.getTime() / 1000) + 600)
+      .sign(new TextEncoder().encode(secret));
+  const res = await app.request("/api/sdk/series", { json: fields, headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers } });
   return { status: res.status, body: (await res.json()) as Json, headers: res.headers };
 }
 let count = 0;
@@ -152,6 +163,17 @@ describe("identity verification", () => {
     expect(ok.body.state).toBe("active");
     await sender.tick();
     expect(transport.sent.filter((m) => m.to === "iv@example.com").map((m) => m.subject)).toEqual(["First"]);
+  });
+});
+
+describe("only verified customers are mailed", () => {
+  test("verification off: an unverified user_id (a claim anyone with the key can make) is refused, and nothing is queued", async () => {
+    const c = await campaign(a, "active", [step("Hello")]);
+    const res = await series({ campaign: c.slug, action: "enroll", user_id: "typed-by-anyone", email: "stranger@victim.example", unsigned: true });
+    expect([res.status, res.body.error.code]).toEqual([403, "customer_not_verified"]);
+    expect((await listEnrolments(app.deps, a.org_id, c.id, {})).enrolments).toHaveLength(0);
+    await sender.tick();
+    expect(transport.sent.filter((m) => m.to === "stranger@victim.example")).toEqual([]);
   });
 });
 

@@ -6,6 +6,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
+import { SignJWT } from "jose";
 import { activityLog } from "../../src/db/schema/index.ts";
 import { createSender, type Sender } from "../../src/mail/sender.ts";
 import { serveTestApp, type ServedTestApp } from "../support/app.ts";
@@ -80,11 +81,16 @@ test("SDK client creates, previews and activates; a customer enrolled through /a
   expect((await sdkCall("automation_get_campaign", { campaign: "trial" })).status).toBe("active");
   expect((await sdkCall("automation_list_campaigns", { status: "active" })).campaigns.map((c: Json) => c.slug)).toEqual(["trial"]);
 
-  // The org's site enrols a new customer with the widget key.
+  // The org's site enrols a new customer with the widget key and a user_token its backend signed
+  // (email series reach verified customers only).
+  const userToken = await new SignJWT({ user_id: "new-signup", email: "new.signup@example.com" })
+    .setProtectedHeader({ alg: "HS256" })
+    .setExpirationTime(Math.floor(Date.now() / 1000) + 600)
+    .sign(new TextEncoder().encode(a.identity_secret));
   const res = await fetch(`${app.url}/api/sdk/series`, {
     method: "POST",
     headers: { authorization: `Bearer ${a.widget_key}`, "content-type": "application/json", origin: "https://shop.example" },
-    body: JSON.stringify({ campaign: "trial", action: "enroll", user_id: "new-signup", email: "new.signup@example.com" }),
+    body: JSON.stringify({ campaign: "trial", action: "enroll", user_id: "new-signup", user_token: userToken }),
   });
   expect(res.status).toBe(200);
   expect(res.headers.get("access-control-allow-origin")).toBe("*");
