@@ -75,7 +75,8 @@ export function createHandler(
     options.log.info("request", {
       request_id: id,
       method: request.method,
-      path: url.pathname,
+      // An unsubscribe link is a capability (RFC 8058): its token never reaches the log.
+      path: url.pathname.startsWith("/u/") ? "/u/[token]" : url.pathname,
       status: response.status,
       duration_ms: Math.round((performance.now() - started) * 100) / 100,
     });

@@ -92,7 +92,7 @@ export async function createEndpoint(deps: Deps, orgId: string, actor: Actor, in
         updatedAt: now,
       })
       .returning();
-    await recordActivity({ db: tx as unknown as Db, now: () => now }, { orgId, actor, action: "webhook_endpoint.created", objectType: "webhook_endpoint", objectId: id, summary: { url: input.url, event_types: created!.eventTypes } });
+    await recordActivity({ db: tx as unknown as Db, now: () => now }, { orgId, actor, action: "webhook_endpoint.created", objectType: "webhook_endpoint", objectId: id, summary: { host: new URL(input.url).host, event_types: created!.eventTypes } });
     return created!;
   });
   return { ...endpointView(row), secret };
@@ -125,7 +125,7 @@ export async function deleteEndpoint(deps: Deps, orgId: string, actor: Actor, id
     // Queued attempts go with it; one being sent right now finds the delivery gone and stops.
     await cancelQueued(tx, tx.select({ id: webhookDeliveries.outboxId }).from(webhookDeliveries).where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.endpointId, row.id))), "the endpoint was deleted", now);
     await tx.delete(webhookEndpoints).where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.id, row.id)));
-    await recordActivity({ db: tx as unknown as Db, now: () => now }, { orgId, actor, action: "webhook_endpoint.deleted", objectType: "webhook_endpoint", objectId: row.id, summary: { url: row.url } });
+    await recordActivity({ db: tx as unknown as Db, now: () => now }, { orgId, actor, action: "webhook_endpoint.deleted", objectType: "webhook_endpoint", objectId: row.id, summary: { host: new URL(row.url).host } });
   });
 }
 
