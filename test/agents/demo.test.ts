@@ -47,6 +47,16 @@ describe("demo org", () => {
   });
 });
 
+test("the public demo agent answers with the builtin provider even when the operator configured a paid model", async () => {
+  const paid = await createTestApp({ LLM_PROVIDER: "openai", LLM_BASE_URL: "http://127.0.0.1:9/v1", LLM_MODEL: "gpt-test", LLM_API_KEY: "sk-operator" });
+  try {
+    const demo = (await ensureDemo(paid.deps))!;
+    expect((await providerFor(paid.deps, demo.orgId, await getAgent(paid.deps, demo.orgId))).kind).toBe("builtin");
+  } finally {
+    await paid.close();
+  }
+}, 60_000);
+
 async function signInDemo(email: string, password: string) {
   const res = await app.request("/api/auth/session", { json: { email, password } });
   return ((await res.json()) as { token: string }).token;
