@@ -4,17 +4,7 @@ import m1 from "./0001_oauth.sql" with { type: "text" };
 import m2 from "./0002_workspace_and_tools.sql" with { type: "text" };
 import m3 from "./0003_rate_limit_leases.sql" with { type: "text" };
 import m4 from "./0004_connectors.sql" with { type: "text" };
-import m5 from "./0005_sour_prism.sql" with { type: "text" };
-import m6 from "./0006_stiff_chronomancer.sql" with { type: "text" };
-import m7 from "./0007_tired_bedlam.sql" with { type: "text" };
-import m8 from "./0008_campaigns_outbox.sql" with { type: "text" };
-import m9 from "./0009_daffy_makkari.sql" with { type: "text" };
-import m10 from "./0010_sharp_goblin_queen.sql" with { type: "text" };
-import m11 from "./0011_typical_ted_forrester.sql" with { type: "text" };
-import m12 from "./0012_cloudy_piledriver.sql" with { type: "text" };
-import m13 from "./0013_careless_legion.sql" with { type: "text" };
-import m14 from "./0014_married_spitfire.sql" with { type: "text" };
-import m15 from "./0015_even_albert_cleary.sql" with { type: "text" };
+import m5 from "./0005_widget_sdk_inbox_chat_mail_webhooks.sql" with { type: "text" };
 
 export const migrationFiles: { tag: string; when: number; breakpoints: boolean; sql: string }[] = [
   { tag: "0000_core", when: 1795253253534, breakpoints: true, sql: m0 },
@@ -22,15 +12,5 @@ export const migrationFiles: { tag: string; when: number; breakpoints: boolean; 
   { tag: "0002_workspace_and_tools", when: 1795254239008, breakpoints: true, sql: m2 },
   { tag: "0003_rate_limit_leases", when: 1795254783645, breakpoints: true, sql: m3 },
   { tag: "0004_connectors", when: 1795255213641, breakpoints: true, sql: m4 },
-  { tag: "0005_sour_prism", when: 1795435184320, breakpoints: true, sql: m5 },
-  { tag: "0006_stiff_chronomancer", when: 1795435242124, breakpoints: true, sql: m6 },
-  { tag: "0007_tired_bedlam", when: 1795435276395, breakpoints: true, sql: m7 },
-  { tag: "0008_campaigns_outbox", when: 1795435691273, breakpoints: true, sql: m8 },
-  { tag: "0009_daffy_makkari", when: 1795435768193, breakpoints: true, sql: m9 },
-  { tag: "0010_sharp_goblin_queen", when: 1795435843552, breakpoints: true, sql: m10 },
-  { tag: "0011_typical_ted_forrester", when: 1795435863620, breakpoints: true, sql: m11 },
-  { tag: "0012_cloudy_piledriver", when: 1795436303276, breakpoints: true, sql: m12 },
-  { tag: "0013_careless_legion", when: 1795438125498, breakpoints: true, sql: m13 },
-  { tag: "0014_married_spitfire", when: 1795438621392, breakpoints: true, sql: m14 },
-  { tag: "0015_even_albert_cleary", when: 1795439366912, breakpoints: true, sql: m15 },
+  { tag: "0005_widget_sdk_inbox_chat_mail_webhooks", when: 1795441381320, breakpoints: true, sql: m5 },
 ];

@@ -1,2 +1,0 @@
-ALTER TABLE "action_executions" ADD COLUMN "actor_kind" text;--> statement-breakpoint
-ALTER TABLE "action_executions" ADD COLUMN "actor_id" text;
