@@ -1,5 +1,5 @@
 // Customers (end users) and their companies, always within one org.
-import { and, eq, ilike, isNull, or, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, ilike, isNull, or, type SQL } from "drizzle-orm";
 import { companies, endUsers } from "../db/schema/index.ts";
 import type { Tx } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
@@ -25,15 +25,34 @@ function userKey(idOrExternal: string): SQL {
   return isUuid(idOrExternal) ? or(eq(endUsers.id, idOrExternal), eq(endUsers.externalId, idOrExternal))! : eq(endUsers.externalId, idOrExternal);
 }
 
+/**
+ * A customer by our id or the org's external id. Our id wins over an external id that happens to
+ * look like one (anyone with the widget key chooses external ids), so a uuid-shaped user_id can
+ * never stand in for the customer whose internal id it copies.
+ */
 export async function findEndUser(deps: Deps, orgId: string, idOrExternal: string): Promise<EndUser | null> {
   if (idOrExternal.length === 0 || idOrExternal.length > 256) return null;
-  const [user] = await deps.db.select().from(endUsers).where(and(eq(endUsers.orgId, orgId), userKey(idOrExternal))).limit(1);
+  const [user] = await deps.db
+    .select()
+    .from(endUsers)
+    .where(and(eq(endUsers.orgId, orgId), userKey(idOrExternal)))
+    .orderBy(isUuid(idOrExternal) ? desc(eq(endUsers.id, idOrExternal)) : asc(endUsers.createdAt))
+    .limit(1);
   return user ?? null;
 }
 
+/**
+ * A customer by email. Several records can carry one address (an unverified visitor can type
+ * anyone's): the verified one wins, then the oldest, never whichever the database meets first.
+ */
 export async function findEndUserByEmail(deps: Deps, orgId: string, email: string): Promise<EndUser | null> {
   if (email.length === 0 || email.length > 320) return null;
-  const [user] = await deps.db.select().from(endUsers).where(and(eq(endUsers.orgId, orgId), eq(endUsers.email, email.trim().toLowerCase()))).limit(1);
+  const [user] = await deps.db
+    .select()
+    .from(endUsers)
+    .where(and(eq(endUsers.orgId, orgId), eq(endUsers.email, email.trim().toLowerCase())))
+    .orderBy(desc(endUsers.verified), asc(endUsers.createdAt), asc(endUsers.id))
+    .limit(1);
   return user ?? null;
 }
 
