@@ -111,6 +111,22 @@ export async function claimDue(deps: Pick<Deps, "db" | "now">, kinds: string[], 
     .returning();
 }
 
+/**
+ * Renews this sender's claim just before it delivers a row: a row claimed in a batch may have
+ * waited behind others past its lease, and another instance may have claimed it since. False when
+ * the claim is gone — the row is then not delivered here, so a lease can only run out during one
+ * delivery, never while a row waits in a batch.
+ */
+export async function renewClaim(deps: Pick<Deps, "db" | "now">, row: OutboxRow): Promise<boolean> {
+  const now = deps.now();
+  const renewed = await deps.db
+    .update(outbox)
+    .set({ lockedUntil: new Date(now.getTime() + OUTBOX_LEASE_MS), updatedAt: now })
+    .where(and(eq(outbox.id, row.id), eq(outbox.status, "sending"), eq(outbox.claimToken, row.claimToken!)))
+    .returning({ id: outbox.id });
+  return renewed.length === 1;
+}
+
 /** Records an attempt's outcome; false when this sender no longer holds the claim. */
 export async function recordOutcome(deps: Pick<Deps, "db" | "now">, row: OutboxRow, handler: OutboxHandler, outcome: OutboxOutcome): Promise<boolean> {
   const now = deps.now();
@@ -146,6 +162,10 @@ export async function deliverDue(deps: Pick<Deps, "db" | "now" | "log">, handler
   const worker = async () => {
     for (let row = queue.shift(); row; row = queue.shift()) {
       const handler = handlers[row.kind]!;
+      if (!(await renewClaim(deps, row))) {
+        deps.log.warn("outbox claim lost while waiting in the batch", { outbox_id: row.id, kind: row.kind });
+        continue;
+      }
       let outcome: OutboxOutcome;
       try {
         outcome = await handler.deliver(row);

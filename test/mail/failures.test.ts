@@ -10,7 +10,7 @@ import { eq } from "drizzle-orm";
 import { CAMPAIGN_MAIL_KIND, createCampaign, enrolCustomer, findCampaign, listMessages, queueDueSteps, setCampaignStatus } from "../../src/campaigns/service.ts";
 import { campaignMessages, outbox } from "../../src/db/schema/index.ts";
 import { campaignMailHandler, MAIL_RETRY_SCHEDULE } from "../../src/mail/campaign-mail.ts";
-import { claimDue, OUTBOX_LEASE_MS, recordOutcome } from "../../src/mail/outbox.ts";
+import { claimDue, OUTBOX_LEASE_MS, recordOutcome, renewClaim } from "../../src/mail/outbox.ts";
 import { createSender, type Sender } from "../../src/mail/sender.ts";
 import { smtpTransport } from "../../src/mail/smtp.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
@@ -153,6 +153,20 @@ describe("crash and concurrency", () => {
     expect(await recordOutcome(app.deps, second!, handler, { kind: "sent" })).toBe(true);
     const [row] = await app.deps.db.select().from(outbox).where(eq(outbox.id, first!.id));
     expect(row).toMatchObject({ status: "sent", attempts: 2 });
+  });
+
+  test("a row that waited in a batch past its lease, and was claimed elsewhere, is not delivered by the first sender", async () => {
+    await seriesFor(["waited@example.com"]);
+    await queueDueSteps(app.deps);
+    const [first] = await claimDue(app.deps, [CAMPAIGN_MAIL_KIND], 1);
+    app.clock.advance(OUTBOX_LEASE_MS);
+    const [second] = await claimDue(app.deps, [CAMPAIGN_MAIL_KIND], 1);
+    expect(second!.id).toBe(first!.id);
+    // The first sender reaches the row only now: its claim is gone, so it must not send.
+    expect(await renewClaim(app.deps, first!)).toBe(false);
+    expect(await renewClaim(app.deps, second!)).toBe(true);
+    const [row] = await app.deps.db.select().from(outbox).where(eq(outbox.id, first!.id));
+    expect(row!.lockedUntil!.getTime()).toBe(app.clock.now.getTime() + OUTBOX_LEASE_MS);
   });
 
   test("two senders ticking at once deliver each of 40 messages exactly once", async () => {
