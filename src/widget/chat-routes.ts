@@ -23,7 +23,7 @@ import { FreeForm } from "../http/json.ts";
 import { requestMeta } from "../http/request-meta.ts";
 import { requireWidgetKey, type WidgetAuth } from "./auth.ts";
 import { IDENTITY_LIMITS, resolveIdentity } from "./identity.ts";
-import { limitSdkRequest } from "./limits.ts";
+import { limitSdkRequest, limitSdkTickets } from "./limits.ts";
 import { ErrorBody } from "./schemas.ts";
 import { chatStream, liftIdleTimeout } from "./stream.ts";
 
@@ -103,7 +103,7 @@ async function agentFor(deps: Deps, orgId: string, pinned: string | undefined, c
 }
 
 /** Everything before generation: identity, session, agent, and the customer's message stored. */
-async function prepare(deps: Deps, auth: WidgetAuth, body: ChatBodyValue): Promise<Prepared> {
+async function prepare(deps: Deps, auth: WidgetAuth, body: ChatBodyValue, request: Request): Promise<Prepared> {
   const { reported } = checkChatInput(body as { message: string; images?: string[]; conversation_history?: HistoryItem[]; context?: Record<string, unknown> });
   const identity = await resolveIdentity(deps, auth.orgId, { user_id: body.user_id, user_token: body.user_token, company_id: body.company_id, custom_fields: body.custom_fields });
   const party = { endUserId: identity.endUser?.id ?? null };
@@ -133,7 +133,7 @@ async function prepare(deps: Deps, auth: WidgetAuth, body: ChatBodyValue): Promi
   }
   return {
     sessionId,
-    turn: { orgId: auth.orgId, agent, conversation, customer: identity, message: body.message, images, mode, behavior: body.behavior_context, history, knowledge },
+    turn: { orgId: auth.orgId, agent, conversation, customer: identity, message: body.message, images, mode, behavior: body.behavior_context, history, knowledge, chargeTicket: () => limitSdkTickets(deps, auth, request) },
   };
 }
 
@@ -166,7 +166,7 @@ export function chatRoutes(deps: Deps) {
     .post(
       "/api/sdk/chat",
       async ({ body, auth, request }) => {
-        const { turn, sessionId } = await prepare(deps, auth!, body);
+        const { turn, sessionId } = await prepare(deps, auth!, body, request);
         liftIdleTimeout(request);
         const texts: string[] = [];
         const sink = { text: (text: string) => texts.push(text), action: () => {}, signal: request.signal };
@@ -214,7 +214,7 @@ export function chatRoutes(deps: Deps) {
     .post(
       "/api/sdk/chat/stream",
       async ({ body, auth, request }) => {
-        const { turn, sessionId } = await prepare(deps, auth!, body);
+        const { turn, sessionId } = await prepare(deps, auth!, body, request);
         const decided = await decide(deps, turn);
         let text = "";
         let signal: AbortSignal | undefined;

@@ -24,6 +24,11 @@ export async function limitSdkRequest(deps: Deps, auth: WidgetAuth, request: Req
   if (kind === "ticket") await spend(deps, `sdk:tickets:${auth.keyId}:${ip}`, ticketsPerKeyIp, "tickets from this address");
 }
 
+/** A ticket opened by something other than tickets/create (a chat routed to a person): the ticket quota only. */
+export async function limitSdkTickets(deps: Deps, auth: WidgetAuth, request: Request): Promise<void> {
+  await spend(deps, `sdk:tickets:${auth.keyId}:${requestMeta(request).ip}`, deps.config.sdkLimits.ticketsPerKeyIp, "tickets from this address");
+}
+
 /** GET /api/sdk/config (no key): per client IP. */
 export async function limitConfigRequest(deps: Deps, request: Request): Promise<void> {
   await spend(deps, `sdk:config:${requestMeta(request).ip}`, deps.config.sdkLimits.configPerIp, "config requests from this address");

@@ -10,7 +10,7 @@ import type { Conversation } from "../../conversations/sessions.ts";
 import type { ConversationMessage } from "../../conversations/transcript.ts";
 import type { MessageRouting, MessageSource } from "../../db/schema/index.ts";
 import type { Deps } from "../../deps.ts";
-import { createTicket, type InboxActor } from "../../inbox/tickets.ts";
+import { addTicketMessage, createTicket, findTicket, type InboxActor } from "../../inbox/tickets.ts";
 import type { CallScope } from "../../tools/runtime.ts";
 import { boundCustomerOf, type EndUser } from "../../workspace/customers.ts";
 import { COVERAGE_THRESHOLD } from "../llm/builtin.ts";
@@ -41,6 +41,8 @@ export interface ChatTurn {
   history: ConversationMessage[];
   /** Retrieval already under way (the route starts it while the customer's message is being stored). */
   knowledge?: Promise<ScoredPassage[]>;
+  /** Charges the SDK's ticket quota before a new ticket is opened (429 past it): chat opens tickets too. */
+  chargeTicket?: () => Promise<void>;
 }
 
 export interface ChatSink {
@@ -63,6 +65,7 @@ export interface ChatOutcome {
 /** §2.6 `actions` items written by the pipeline besides tool calls (docs/decisions.md "Chat actions"). */
 export type PipelineAction =
   | { type: "ticket_created"; ticket_id: string; ticket_number: number; team: string | null; reason: "live_help" | "routing_rule" | "escalation" }
+  | { type: "ticket_updated"; ticket_id: string; ticket_number: number; team: string | null; reason: "live_help" | "routing_rule" }
   | { type: "handoff"; from_agent_id: string; to_agent_id: string; skill: string }
   | { type: "offer_person"; label: string }
   /** The documents the answer used (also the §2.6 `sources` field), so a stream can show them. */
@@ -139,6 +142,19 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, sink: ChatSink, de
   const customerActor: InboxActor = { kind: "customer", endUserId, sessionId: conversation.id };
   if (decision.kind === "route") {
     const team = decision.team;
+    const reason = decision.action === "live_help" ? "live_help" : "routing_rule";
+    // A conversation already waiting on a person keeps its ticket: the message joins it, so asking
+    // again (or a script asking a thousand times) never opens a ticket per message.
+    const waiting = conversation.ticketId ? await findTicket(deps, orgId, conversation.ticketId) : null;
+    if (waiting && (waiting.status === "open" || waiting.status === "pending")) {
+      await addTicketMessage(deps, { orgId, actor: customerActor, ticketId: waiting.id, kind: "customer", body: turn.message, verified: customer.verified });
+      emit.action({ type: "ticket_updated", ticket_id: waiting.id, ticket_number: waiting.number, team: waiting.team, reason } satisfies PipelineAction);
+      const text = `I've added your message to ticket #${waiting.number}. A person from our team will reply here as soon as they can.`;
+      emit.text(text);
+      const routing: MessageRouting = { action: decision.action, ticket_id: waiting.id, ...(waiting.team ? { team: waiting.team } : {}) };
+      return { text, agentId: agent.id, actions, sources: [], confidence: 1, routing, ticketId: waiting.id };
+    }
+    await turn.chargeTicket?.();
     const ticket = await createTicket(deps, {
       orgId,
       actor: customerActor,
@@ -202,6 +218,7 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, sink: ChatSink, de
   let text = result.text;
   let ticketId: string | null = null;
   if (escalation === "ticket") {
+    await turn.chargeTicket?.();
     const ticket = await createTicket(deps, {
       orgId,
       actor: { kind: "agent", agentId: agent.id },

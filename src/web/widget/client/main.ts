@@ -265,6 +265,7 @@ function start(script: HTMLScriptElement) {
       const team = typeof action.team === "string" && action.team ? ` and routed to the ${action.team} team` : "";
       return `Ticket #${action.ticket_number} created${team}. A person from our team will follow up.`;
     }
+    if (action.type === "ticket_updated") return `Your message was added to ticket #${action.ticket_number}. A person from our team will follow up.`;
     if (action.type === "handoff") return "You have been handed over to a colleague who knows this topic.";
     return null;
   };
@@ -337,7 +338,7 @@ function start(script: HTMLScriptElement) {
           if (record.startsWith("__ACTION__")) {
             const action = JSON.parse(record.slice(10)) as Json;
             actions.push(action);
-            if (action.type === "ticket_created" || action.type === "handoff") emit("routed", action);
+            if (action.type === "ticket_created" || action.type === "ticket_updated" || action.type === "handoff") emit("routed", action);
             if (action.type === "sources" && Array.isArray(action.sources)) {
               reply.sources = (action.sources as Json[])
                 .filter((x) => typeof x.title === "string")
