@@ -42,7 +42,7 @@ describe("the logger's second line of defence", () => {
   test("a query text passed as a string is dropped; a stack field is never written; other errors keep their message", () => {
     const lines: string[] = [];
     const log = createLogger("debug", (l) => lines.push(l));
-    log.warn("tool failed", { error: `Failed query: select $1\nparams: ${VALUE}`, stack: `Error: x\n    at f (/work/a.ts:1:1)` });
+    log.warn("tool failed", { error: `Failed query: select $1\nparams: ${VALUE}`, stack: `Error: x\n    at f (/srv/app/a.ts:1:1)` });
     log.warn("plain", { error: new TypeError("x is not a function") });
     const [first, second] = lines.map((l) => JSON.parse(l) as Record<string, any>);
     expect(JSON.stringify(first)).not.toContain(VALUE);
