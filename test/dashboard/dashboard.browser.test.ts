@@ -252,6 +252,8 @@ test.skipIf(missing)(
       }
       await page.goto("/dashboard/custom-actions");
       await check(page, `custom-actions${suffix}`, shoot);
+      await page.goto("/dashboard/webhooks");
+      await check(page, `webhooks${suffix}`, shoot);
       expect(unexpected(errors)).toEqual([]);
     }
   },

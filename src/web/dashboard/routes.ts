@@ -15,6 +15,7 @@ import { conversationPages } from "./conversations.ts";
 import { customerPages } from "./customers.ts";
 import { campaignPages } from "./campaigns.ts";
 import { inboxPages } from "./inbox.ts";
+import { webhookPages } from "./webhooks.ts";
 import { NAV, ORG_COOKIE, redirect, shellPage, withMember } from "./shell.ts";
 
 const BLURBS: Record<string, string> = {
@@ -25,6 +26,7 @@ const BLURBS: Record<string, string> = {
   connectors: "MCP servers whose tools agents may call.",
   "custom-actions": "HTTP endpoints of your own systems, callable as actions.",
   settings: "Widget keys and snippet, identity verification, origins, connected clients, members.",
+  webhooks: "Signed event deliveries to your own systems, their log and replays.",
 };
 
 /** Where each setup_status item is done in the dashboard. */
@@ -48,6 +50,7 @@ export function dashboardRoutes(deps: Deps) {
     .use(conversationPages(deps))
     .use(customerPages(deps))
     .use(campaignPages(deps))
+    .use(webhookPages(deps))
     .get("/dashboard", ({ request }) =>
       withMember(deps, request, null, async (ctx) => {
         const sections = NAV.filter((item) => item.key !== "home" && ctx.can(item.role));

@@ -158,6 +158,7 @@ export const NAV: NavItem[] = [
   { key: "connectors", href: "/dashboard/connectors", label: "Connectors", role: "integrations:view" },
   { key: "custom-actions", href: "/dashboard/custom-actions", label: "Custom actions", role: "integrations:view" },
   { key: "settings", href: "/dashboard/settings", label: "Settings", role: "org:manage" },
+  { key: "webhooks", href: "/dashboard/webhooks", label: "Webhooks", role: "org:manage" },
 ];
 
 export interface ShellOptions {
