@@ -78,9 +78,10 @@ afterAll(async () => {
   if (app) await app.close();
 });
 
-async function openSite(options: { colorScheme?: "light" | "dark"; reducedMotion?: "reduce" | "no-preference"; path?: string } = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+async function openSite(options: { colorScheme?: "light" | "dark"; reducedMotion?: "reduce" | "no-preference"; path?: string; before?: (context: BrowserContext) => Promise<unknown> } = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser!.newContext({ viewport: { width: 1000, height: 720 }, colorScheme: options.colorScheme ?? "light", reducedMotion: options.reducedMotion ?? "no-preference" });
   context.setDefaultTimeout(10_000);
+  await options.before?.(context);
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(String(e)));
@@ -340,14 +341,16 @@ test.skipIf(missing)(
 );
 
 test.skipIf(missing)(
-  "the agent's look from /api/sdk/config: title, greeting, colours, left corner, live-help label",
+  "the agent's look from /api/sdk/config: title, greeting, colours, left corner, picture, live-help label",
   async () => {
     lookOrg = await seedOrg(app, { name: "Look" });
     const admin = await signIn(app, lookOrg.admin_email, lookOrg.password);
-    const look = { title: "Ada from Look", greeting: "Hi! Ask me about your order.", primary_color: "#0b6e4f", text_color: "#ffffff", position: "left" };
+    const look = { title: "Ada from Look", greeting: "Hi! Ask me about your order.", primary_color: "#0b6e4f", text_color: "#ffffff", position: "left", image_url: "https://cdn.look.example/ada.png" };
     const patched = await app.request(`/api/agents/${lookOrg.agent_id}`, { method: "PATCH", headers: { authorization: `Bearer ${admin}` }, json: { avatar_config: look, live_help_label: "Human, please" } });
     expect(patched.status).toBe(200);
-    const { context, page } = await openSite({ path: "/look" });
+    // The picture comes from the org's CDN; no network here, so the browser is served a PNG for it.
+    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+    const { context, page } = await openSite({ path: "/look", reducedMotion: "reduce", before: (c) => c.route("https://cdn.look.example/**", (route) => route.fulfill({ body: png, contentType: "image/png" })) });
     await page.locator(".person", { hasText: "Human, please" }).waitFor({ state: "attached" }); // the config has loaded
     const launcher = page.getByRole("button", { name: "Open chat" });
     expect((await launcher.boundingBox())!.x).toBeLessThan(100);
@@ -355,6 +358,11 @@ test.skipIf(missing)(
     await launcher.click();
     expect(await page.getByRole("dialog", { name: "Ada from Look" }).isVisible()).toBe(true);
     expect(await page.locator(".empty").textContent()).toBe(look.greeting);
+    const avatar = page.locator("img.avatar");
+    expect(await avatar.getAttribute("src")).toBe(look.image_url);
+    await page.waitForFunction(() => (document.querySelector("svc-agents-widget")?.shadowRoot?.querySelector("img.avatar") as HTMLImageElement | null)?.complete === true);
+    expect(await avatar.isVisible()).toBe(true);
+    await page.screenshot({ path: join(SHOTS, "widget-look.png") });
     expect(await axeViolations(page, "svc-agents-widget")).toEqual([]);
     await context.close();
   },

@@ -139,6 +139,9 @@ function start(script: HTMLScriptElement) {
   const launcher = h("button", { type: "button", class: "launcher", "aria-label": "Open chat", "aria-expanded": "false", "aria-controls": "svc-panel", "aria-haspopup": "dialog" }, svg(CHAT_ICON));
   const title = h("h2", { id: "svc-title" }, "Chat with us");
   const subtitle = h("p", { class: "subtitle" }, "We usually answer at once.");
+  // The agent's picture (avatar_config.image_url, https only): decorative, the title names the agent.
+  const avatar = h("img", { class: "avatar", alt: "", hidden: "" });
+  avatar.addEventListener("error", () => (avatar.hidden = true));
   const closeButton = h("button", { type: "button", class: "icon", "aria-label": "Close chat" }, svg(CLOSE_ICON));
   const log = h("div", { class: "log", role: "log", "aria-live": "polite", "aria-relevant": "additions text", "aria-label": "Conversation", tabindex: "0" });
   const status = h("p", { class: "status", role: "status" });
@@ -150,7 +153,7 @@ function start(script: HTMLScriptElement) {
   const panel = h(
     "div",
     { id: "svc-panel", class: "panel", role: "dialog", "aria-modal": "true", "aria-labelledby": "svc-title", hidden: "" },
-    h("header", {}, h("div", {}, title, subtitle), closeButton),
+    h("header", {}, h("div", { class: "who" }, avatar, h("div", {}, title, subtitle)), closeButton),
     log,
     h("div", { class: "tools" }, person, status),
     form,
@@ -409,7 +412,7 @@ function start(script: HTMLScriptElement) {
   });
   person.addEventListener("click", () => submit(liveHelpLabel, "livehelp"));
 
-  /** The agent's look (avatar_config, written by setup_configure_widget): title, greeting, colours, corner. */
+  /** The agent's look (avatar_config, written by setup_configure_widget): title, greeting, colours, corner, picture. */
   const applyLook = (look: Json) => {
     if (typeof look.title === "string" && look.title) title.textContent = look.title;
     if (typeof look.greeting === "string" && look.greeting) greeting = look.greeting;
@@ -422,6 +425,10 @@ function start(script: HTMLScriptElement) {
       host.style.setProperty("--sa-on-accent", text);
     }
     if (look.position === "left") host.classList.add("left");
+    if (typeof look.image_url === "string" && /^https:\/\/[^\s"'<>]+$/i.test(look.image_url)) {
+      avatar.src = look.image_url;
+      avatar.hidden = false;
+    }
     render();
   };
 

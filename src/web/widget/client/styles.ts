@@ -45,6 +45,9 @@ h2 { margin: 0; font-size: 17px; line-height: 1.3; }
 .subtitle { margin: 2px 0 0; font-size: 13px; }
 button.icon { background: transparent; border-color: transparent; color: inherit; padding: 4px; display: grid; place-items: center; }
 button.icon svg { width: 22px; height: 22px; fill: currentColor; }
+.who { display: flex; align-items: center; gap: 10px; min-width: 0; }
+.avatar { width: 36px; height: 36px; border-radius: 50%; object-fit: cover; flex: none; background: var(--sa-soft); }
+.avatar[hidden] { display: none; }
 header button.icon:focus-visible { outline-color: var(--sa-on-accent); }
 .log { flex: 1; overflow-y: auto; padding: 14px 16px; display: flex; flex-direction: column; gap: 10px; }
 .empty { margin: auto 0; color: var(--sa-muted); text-align: center; font-size: 14px; }
