@@ -1,6 +1,6 @@
 // Chat (issue #12 must-show 6): with the builtin provider (no network), POST /api/sdk/chat req/s
 // and p99, and POST /api/sdk/chat/stream time to first byte, ours on PGlite and on PostgreSQL next
-// to a raw Bun.serve answering the same requests with fixed bodies (bench/chat-baseline-server.ts),
+// to a raw Bun.serve answering the same requests with fixed bodies (bench/baseline-server.ts),
 // printed as ratios. Every request is a customer's first message: a new session, the message
 // stored, full-text retrieval over the org's docs, the builtin answer, the reply stored.
 // Targets (README "Targets"; read, never asserted): stream TTFB p50 under 15 ms, chat p99 under
@@ -10,7 +10,7 @@ import { childEnv } from "../../test/support/process.ts";
 import { summarize, type LoadResult } from "../load.ts";
 import { BENCH_PASSWORD, seedDocs } from "../mcp.ts";
 import { fixed, type Measurement, printComparison, printTable } from "../report.ts";
-import { type BenchContext, BUN, options, ourServer, ROOT, type Running, rssMiB, runLoad, type Scenario, type ServerSpec, spawnChild, startServer } from "../runner.ts";
+import { baselineServer, type BenchContext, BUN, options, ourServer, ROOT, type Running, rssMiB, runLoad, type Scenario, type ServerSpec, spawnChild, startServer } from "../runner.ts";
 
 const RAW = "raw Bun.serve";
 const TARGETS = { ttfbP50Ms: 15, chatP99Ms: 50, connections: 32 };
@@ -99,7 +99,7 @@ async function streamLoad(server: Running, key: string, connections: number): Pr
 export async function chat({ work, pg }: BenchContext): Promise<void> {
   const connections = options.connections;
   const targets: { spec: ServerSpec; env?: Record<string, string> }[] = [
-    { spec: { name: RAW, command: [BUN, join(import.meta.dir, "..", "chat-baseline-server.ts")], env: {}, readyPath: "/healthz" } },
+    { spec: { ...baselineServer(), name: RAW } },
   ];
   const pgliteEnv = { DATA_DIR: join(work, "chat-data"), LOG_LEVEL: "error", LLM_PROVIDER: "builtin", ...HIGH_SDK_LIMITS };
   targets.push({ spec: ourServer("ours, PGlite", pgliteEnv), env: pgliteEnv });

@@ -1,13 +1,13 @@
 // Widget SDK (issue #11 must-show 6): POST /api/sdk/events with a batch of 50 events and
 // POST /api/sdk/users/identify, req/s and p99 of ours next to a raw Bun.serve doing the least
-// (bench/sdk-baseline-server.ts), printed as ratios. Ours runs with the SDK rate limits raised so
+// (bench/baseline-server.ts), printed as ratios. Ours runs with the SDK rate limits raised so
 // the limiter runs on every request but never refuses. Events: one INSERT of 50 rows per request.
 // Identify: the same customer with the same data, as a widget identifies on every page load, so
 // after the first request it reads (key, identity setting, customer) and writes nothing.
 import { join } from "node:path";
 import { childEnv } from "../../test/support/process.ts";
 import { type Measurement, printComparison } from "../report.ts";
-import { type BenchContext, BUN, ROOT, ourServer, rssMiB, runLoad, type Scenario, type ServerSpec, spawnChild, startServer } from "../runner.ts";
+import { baselineServer, type BenchContext, BUN, ROOT, ourServer, rssMiB, runLoad, type Scenario, type ServerSpec, spawnChild, startServer } from "../runner.ts";
 import { BENCH_PASSWORD } from "../mcp.ts";
 
 const HIGH_SDK_LIMITS = {
@@ -62,7 +62,7 @@ function scenarios(key: string): Scenario[] {
 export async function sdk({ work, pg }: BenchContext): Promise<void> {
   const measurements: Measurement[] = [];
   const targets: { spec: ServerSpec; env?: Record<string, string> }[] = [
-    { spec: { name: RAW, command: [BUN, join(import.meta.dir, "..", "sdk-baseline-server.ts")], env: {}, readyPath: "/healthz" } },
+    { spec: { ...baselineServer(), name: RAW } },
   ];
   // A data directory of its own: `org create` must run before the server holds it.
   const pgliteEnv = { DATA_DIR: join(work, "sdk-data"), LOG_LEVEL: "error", ...HIGH_SDK_LIMITS };
