@@ -11,26 +11,7 @@ import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { listAgentActions, setAgentActions } from "../../tools/toggles.ts";
 import { Html, html } from "../html.ts";
-import {
-  actionButton,
-  type DashboardContext,
-  errorSummary,
-  field,
-  type FieldErrors,
-  formList,
-  formValues,
-  type FormValues,
-  pageNumber,
-  pageOf,
-  pager,
-  redirect,
-  select,
-  shellPage,
-  submit,
-  textarea,
-  when,
-  withMember,
-} from "./shell.ts";
+import { actionButton, type DashboardContext, errorSummary, field, type FieldErrors, formList, formValues, type FormValues, pageNumber, pageOf, pager, redirect, select, shellPage, submit, textarea, when, withMember, formBody, IdParams } from "./shell.ts";
 
 const L = AGENT_LIMITS;
 
@@ -280,9 +261,8 @@ ${pager(`/dashboard/agents/${agent.id}/actions`, query, page.page, page.hasMore)
 // ---- routes -------------------------------------------------------------------------------------
 
 const Page = t.Object({ page: t.Optional(t.String({ maxLength: 10 })), source: t.Optional(t.String({ maxLength: 20 })) });
-const Id = t.Object({ id: t.String({ maxLength: 64 }) });
 /** Form bodies: every field a bounded string (the page reports what is wrong with each). */
-const FormBody = t.Record(t.String(), t.Union([t.String({ maxLength: 40_000 }), t.Array(t.String({ maxLength: 300 }), { maxItems: 2000 })]));
+const FormBody = formBody({ text: 40_000, item: 300, items: 2000 });
 
 export function agentPages(deps: Deps) {
   return new Elysia({ name: "dashboard-agents" })
@@ -309,7 +289,7 @@ export function agentPages(deps: Deps) {
         }),
       { body: FormBody },
     )
-    .get("/dashboard/agents/:id", ({ request, params }) => withMember(deps, request, "agents:view", async (ctx) => editPage(ctx, await readAgent(deps, ctx.orgId, params.id))), { params: Id })
+    .get("/dashboard/agents/:id", ({ request, params }) => withMember(deps, request, "agents:view", async (ctx) => editPage(ctx, await readAgent(deps, ctx.orgId, params.id))), { params: IdParams })
     .post(
       "/dashboard/agents/:id",
       ({ request, params, body }) =>
@@ -326,7 +306,7 @@ export function agentPages(deps: Deps) {
             throw error;
           }
         }),
-      { params: Id, body: FormBody },
+      { params: IdParams, body: FormBody },
     )
     .post(
       "/dashboard/agents/:id/activate",
@@ -335,12 +315,12 @@ export function agentPages(deps: Deps) {
           const agent = await activateAgent(deps, ctx.orgId, memberActor(ctx.principal.member.id), params.id);
           return redirect(deps, `/dashboard/agents/${agent.id}`, `“${agent.name}” is now the active agent.`);
         }),
-      { params: Id },
+      { params: IdParams },
     )
     .get(
       "/dashboard/agents/:id/actions",
       ({ request, params, query }) => withMember(deps, request, "agents:view", async (ctx) => actionsPage(ctx, await readAgent(deps, ctx.orgId, params.id), query)),
-      { params: Id, query: Page },
+      { params: IdParams, query: Page },
     )
     .post(
       "/dashboard/agents/:id/actions",
@@ -358,6 +338,6 @@ export function agentPages(deps: Deps) {
           const changed = enable.length + disable.length;
           return redirect(deps, `/dashboard/agents/${agent.id}/actions`, changed === 0 ? "Nothing changed." : `${changed} action${changed === 1 ? "" : "s"} switched.`);
         }),
-      { params: Id, body: FormBody },
+      { params: IdParams, body: FormBody },
     );
 }

@@ -23,26 +23,7 @@ import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { Html, html } from "../html.ts";
 import { cursorPager } from "./inbox.ts";
-import {
-  actionButton,
-  checkbox,
-  type DashboardContext,
-  errorSummary,
-  field,
-  type FieldErrors,
-  formValues,
-  type FormValues,
-  pageNumber,
-  pageOf,
-  pager,
-  redirect,
-  select,
-  shellPage,
-  submit,
-  textarea,
-  when,
-  withMember,
-} from "./shell.ts";
+import { actionButton, checkbox, type DashboardContext, errorSummary, field, type FieldErrors, formValues, type FormValues, pageNumber, pageOf, pager, redirect, select, shellPage, submit, textarea, when, withMember, formBody } from "./shell.ts";
 
 const L = CAMPAIGN_LIMITS;
 const UNITS: [string, number][] = [
@@ -301,7 +282,7 @@ ${cursorPager(`/dashboard/campaigns/${c.slug}/enrolments`, query, page.next_curs
 
 const ListQuery = t.Object({ status: t.Optional(t.String({ maxLength: 20 })), page: t.Optional(t.String({ maxLength: 10 })) });
 const Ref = t.Object({ ref: t.String({ maxLength: 64 }) });
-const FormBody = t.Record(t.String(), t.Union([t.String({ maxLength: 40_000 }), t.Array(t.String({ maxLength: 300 }), { maxItems: 50 })]));
+const FormBody = formBody({ text: 40_000, item: 300, items: 50 });
 
 export function campaignPages(deps: Deps) {
   return new Elysia({ name: "dashboard-campaigns" })

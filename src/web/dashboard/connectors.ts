@@ -11,7 +11,7 @@ import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { isSlug } from "../../kit/slugs.ts";
 import { Html, html } from "../html.ts";
-import { actionButton, type DashboardContext, errorSummary, field, type FieldErrors, formValues, type FormValues, pageNumber, pageOf, pager, redirect, select, shellPage, submit, when, withMember } from "./shell.ts";
+import { actionButton, type DashboardContext, errorSummary, field, type FieldErrors, formValues, type FormValues, pageNumber, pageOf, pager, redirect, select, shellPage, submit, when, withMember, formBody, IdParams } from "./shell.ts";
 
 type View = ReturnType<typeof connectorView>;
 
@@ -132,8 +132,7 @@ ${credentialFields(v, e, "Used only when “Replace the credentials” is ticked
 // ---- routes -------------------------------------------------------------------------------------
 
 const Query = t.Object({ page: t.Optional(t.String({ maxLength: 10 })) });
-const Id = t.Object({ id: t.String({ maxLength: 64 }) });
-const FormBody = t.Record(t.String(), t.Union([t.String({ maxLength: 20_000 }), t.Array(t.String({ maxLength: 1000 }), { maxItems: 10 })]));
+const FormBody = formBody({ text: 20_000, item: 1000, items: 10 });
 
 export function connectorPages(deps: Deps) {
   return new Elysia({ name: "dashboard-connectors" })
@@ -165,7 +164,7 @@ export function connectorPages(deps: Deps) {
         }),
       { body: FormBody },
     )
-    .get("/dashboard/connectors/:id", ({ request, params, query }) => withMember(deps, request, "integrations:view", async (ctx) => detailPage(ctx, await serverOf(ctx, params.id), query)), { params: Id, query: Query })
+    .get("/dashboard/connectors/:id", ({ request, params, query }) => withMember(deps, request, "integrations:view", async (ctx) => detailPage(ctx, await serverOf(ctx, params.id), query)), { params: IdParams, query: Query })
     .post(
       "/dashboard/connectors/:id/refresh",
       ({ request, params, body }) =>
@@ -185,7 +184,7 @@ export function connectorPages(deps: Deps) {
             throw error;
           }
         }),
-      { params: Id, body: FormBody },
+      { params: IdParams, body: FormBody },
     )
     .post(
       "/dashboard/connectors/:id/disconnect",
@@ -195,6 +194,6 @@ export function connectorPages(deps: Deps) {
           await disconnect(deps, ctx.orgId, memberActor(ctx.principal.member.id), server.id);
           return redirect(deps, "/dashboard/connectors", `“${server.name}” disconnected.`);
         }),
-      { params: Id },
+      { params: IdParams },
     );
 }

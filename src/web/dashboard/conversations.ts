@@ -6,7 +6,7 @@ import { CONVERSATION_LIMITS, listConversations, readConversation } from "../../
 import type { Deps } from "../../deps.ts";
 import { customersByIds, customerSummary } from "../../inbox/customers.ts";
 import { Html, html } from "../html.ts";
-import { type DashboardContext, select, shellPage, when, withMember } from "./shell.ts";
+import { type DashboardContext, select, shellPage, when, withMember, IdParams } from "./shell.ts";
 import { cursorPager, inboxTabs } from "./inbox.ts";
 
 const PAGE = 25;
@@ -83,10 +83,9 @@ const ListQuery = t.Object({
   customer: t.Optional(t.String({ maxLength: 36 })),
   cursor: t.Optional(t.String({ maxLength: 128 })),
 });
-const Id = t.Object({ id: t.String({ maxLength: 64 }) });
 
 export function conversationPages(deps: Deps) {
   return new Elysia({ name: "dashboard-conversations" })
     .get("/dashboard/conversations", ({ request, query }) => withMember(deps, request, "inbox:view", (ctx) => listPage(ctx, query)), { query: ListQuery })
-    .get("/dashboard/conversations/:id", ({ request, params }) => withMember(deps, request, "inbox:view", (ctx) => conversationPage(ctx, params.id)), { params: Id });
+    .get("/dashboard/conversations/:id", ({ request, params }) => withMember(deps, request, "inbox:view", (ctx) => conversationPage(ctx, params.id)), { params: IdParams });
 }

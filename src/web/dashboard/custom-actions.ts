@@ -11,7 +11,7 @@ import { CUSTOM_ACTION_LIMITS, createCustomAction, deleteCustomAction, listCusto
 import { isSlug } from "../../kit/slugs.ts";
 import type { JsonSchemaObject } from "../../tools/types.ts";
 import { Html, html } from "../html.ts";
-import { actionButton, type DashboardContext, errorSummary, field, type FieldErrors, formValues, type FormValues, pageNumber, pageOf, pager, redirect, select, shellPage, submit, textarea, withMember } from "./shell.ts";
+import { actionButton, type DashboardContext, errorSummary, field, type FieldErrors, formValues, type FormValues, pageNumber, pageOf, pager, redirect, select, shellPage, submit, textarea, withMember, formBody, IdParams } from "./shell.ts";
 
 async function listPage(ctx: DashboardContext, query: Record<string, string | undefined>, form?: { values: FormValues; errors: FieldErrors; status: number }): Promise<Response> {
   const actions = await listCustomActions(ctx.deps, ctx.orgId);
@@ -62,8 +62,7 @@ function parseHeaders(text: string): { headers: Record<string, string>; error?: 
 }
 
 const Query = t.Object({ page: t.Optional(t.String({ maxLength: 10 })) });
-const Id = t.Object({ id: t.String({ maxLength: 64 }) });
-const FormBody = t.Record(t.String(), t.Union([t.String({ maxLength: 100_000 }), t.Array(t.String({ maxLength: 1000 }), { maxItems: 10 })]));
+const FormBody = formBody({ text: 100_000, item: 1000, items: 10 });
 
 export function customActionPages(deps: Deps) {
   return new Elysia({ name: "dashboard-custom-actions" })
@@ -127,6 +126,6 @@ export function customActionPages(deps: Deps) {
           await recordActivity(deps, { orgId: ctx.orgId, actor: memberActor(ctx.principal.member.id), action: "custom_action.deleted", objectType: "custom_action", objectId: params.id });
           return redirect(deps, "/dashboard/custom-actions", "Custom action deleted.");
         }),
-      { params: Id },
+      { params: IdParams },
     );
 }

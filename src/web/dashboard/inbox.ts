@@ -25,21 +25,7 @@ import {
 } from "../../inbox/tickets.ts";
 import { isUuid } from "../../kit/ids.ts";
 import { Html, html } from "../html.ts";
-import {
-  type DashboardContext,
-  errorSummary,
-  field,
-  type FieldErrors,
-  formValues,
-  type FormValues,
-  redirect,
-  select,
-  shellPage,
-  submit,
-  textarea,
-  when,
-  withMember,
-} from "./shell.ts";
+import { type DashboardContext, errorSummary, field, type FieldErrors, formValues, type FormValues, redirect, select, shellPage, submit, textarea, when, withMember, formBody } from "./shell.ts";
 
 /** Tickets a list page shows (the service's cursor pages). */
 export const INBOX_PAGE = 25;
@@ -311,7 +297,7 @@ const ListQuery = t.Object({
 });
 const Ref = t.Object({ ref: t.String({ maxLength: 64 }) });
 /** Form bodies: every field a bounded string (the page reports what is wrong with each). */
-const FormBody = t.Record(t.String(), t.Union([t.String({ maxLength: 40_000 }), t.Array(t.String({ maxLength: 300 }), { maxItems: 50 })]));
+const FormBody = formBody({ text: 40_000, item: 300, items: 50 });
 
 export function inboxPages(deps: Deps) {
   const message = (kind: "reply" | "note") => async (ctx: DashboardContext, ref: string, body: unknown) => {

@@ -11,25 +11,7 @@ import { AppError } from "../../errors.ts";
 import { createDoc, deleteDoc, type Doc, DOC_LIMITS, getDoc, listDocs, searchDocs, updateDoc } from "../../workspace/docs.ts";
 import { IMPORT_LIMITS, importDocFromUrl, importMarkdownFile, MARKDOWN_EXTENSIONS } from "../../workspace/docs-import.ts";
 import { escapeHtml, Html, html } from "../html.ts";
-import {
-  actionButton,
-  type DashboardContext,
-  errorSummary,
-  field,
-  type FieldErrors,
-  formValues,
-  type FormValues,
-  PAGE_SIZE,
-  pageNumber,
-  pager,
-  redirect,
-  select,
-  shellPage,
-  submit,
-  textarea,
-  when,
-  withMember,
-} from "./shell.ts";
+import { actionButton, type DashboardContext, errorSummary, field, type FieldErrors, formValues, type FormValues, PAGE_SIZE, pageNumber, pager, redirect, select, shellPage, submit, textarea, when, withMember, formBody, IdParams } from "./shell.ts";
 
 /**
  * The preview: GitHub-flavoured markdown where raw HTML is shown as text and only http(s),
@@ -193,8 +175,7 @@ async function docOf(ctx: DashboardContext, id: string): Promise<Doc> {
 // ---- routes -------------------------------------------------------------------------------------
 
 const Query = t.Object({ page: t.Optional(t.String({ maxLength: 10 })), q: t.Optional(t.String({ maxLength: 1000 })), status: t.Optional(t.String({ maxLength: 20 })) });
-const Id = t.Object({ id: t.String({ maxLength: 64 }) });
-const FormBody = t.Record(t.String(), t.Union([t.String({ maxLength: 700_000 }), t.Array(t.String({ maxLength: 700_000 }), { maxItems: 10 })]));
+const FormBody = formBody({ text: 700_000, item: 700_000, items: 10 });
 
 export function knowledgePages(deps: Deps) {
   return new Elysia({ name: "dashboard-knowledge" })
@@ -219,7 +200,7 @@ export function knowledgePages(deps: Deps) {
         const doc = await docOf(ctx, params.id);
         return editorPage(ctx, doc, valuesOf(doc), {});
       }),
-      { params: Id },
+      { params: IdParams },
     )
     .post(
       "/dashboard/knowledge/:id",
@@ -234,7 +215,7 @@ export function knowledgePages(deps: Deps) {
           await recordActivity(deps, { orgId: ctx.orgId, actor: memberActor(ctx.principal.member.id), action: "doc.updated", objectType: "doc", objectId: doc.id, summary: { status: input.status } });
           return redirect(deps, `/dashboard/knowledge/${doc.id}`, "Document saved.");
         }),
-      { params: Id, body: FormBody },
+      { params: IdParams, body: FormBody },
     )
     .post(
       "/dashboard/knowledge/:id/status",
@@ -246,7 +227,7 @@ export function knowledgePages(deps: Deps) {
           await recordActivity(deps, { orgId: ctx.orgId, actor: memberActor(ctx.principal.member.id), action: status === "published" ? "doc.published" : "doc.unpublished", objectType: "doc", objectId: doc.id });
           return redirect(deps, `/dashboard/knowledge/${doc.id}`, status === "published" ? "Published: agents use it now." : "Unpublished: agents no longer use it.");
         }),
-      { params: Id, body: FormBody },
+      { params: IdParams, body: FormBody },
     )
     .post(
       "/dashboard/knowledge/:id/delete",
@@ -257,7 +238,7 @@ export function knowledgePages(deps: Deps) {
           await recordActivity(deps, { orgId: ctx.orgId, actor: memberActor(ctx.principal.member.id), action: "doc.deleted", objectType: "doc", objectId: doc.id });
           return redirect(deps, "/dashboard/knowledge", `“${doc.title}” deleted.`);
         }),
-      { params: Id },
+      { params: IdParams },
     )
     .post(
       "/dashboard/knowledge/import-url",

@@ -16,7 +16,7 @@ import { clearPreviousIdentitySecret, createWidgetKey, identityView, listWidgetK
 import { allowedOrigins, ORIGIN_LIMITS, setAllowedOrigins } from "../../widget/settings.ts";
 import { html } from "../html.ts";
 import { installSnippet } from "../widget/demo.ts";
-import { actionButton, type DashboardContext, errorSummary, field, type FieldErrors, formValues, type FormValues, pageNumber, pageOf, pager, redirect, select, shellPage, submit, textarea, when, withMember } from "./shell.ts";
+import { actionButton, type DashboardContext, errorSummary, field, type FieldErrors, formValues, type FormValues, pageNumber, pageOf, pager, redirect, select, shellPage, submit, textarea, when, withMember, formBody, IdParams } from "./shell.ts";
 
 interface SettingsForms {
   values?: FormValues;
@@ -109,8 +109,7 @@ ${pager("/dashboard/settings", query, peoplePage.page, peoplePage.hasMore, "memb
 }
 
 const Query = t.Object({ keys_page: t.Optional(t.String({ maxLength: 10 })), grants_page: t.Optional(t.String({ maxLength: 10 })), members_page: t.Optional(t.String({ maxLength: 10 })) });
-const Id = t.Object({ id: t.String({ maxLength: 64 }) });
-const FormBody = t.Record(t.String(), t.Union([t.String({ maxLength: 100_000 }), t.Array(t.String({ maxLength: 1000 }), { maxItems: 10 })]));
+const FormBody = formBody({ text: 100_000, item: 1000, items: 10 });
 
 export function settingsPages(deps: Deps) {
   const actor = (ctx: DashboardContext) => memberActor(ctx.principal.member.id);
@@ -140,7 +139,7 @@ export function settingsPages(deps: Deps) {
           await revokeWidgetKey(deps, ctx.orgId, actor(ctx), params.id);
           return redirect(deps, "/dashboard/settings#keys-h", "Widget key revoked.");
         }),
-      { params: Id },
+      { params: IdParams },
     )
     .post(
       "/dashboard/settings/identity",
@@ -228,7 +227,7 @@ export function settingsPages(deps: Deps) {
           await revokeGrantOfOrg(deps, ctx.orgId, ctx.principal.member.id, true, params.id);
           return redirect(deps, "/dashboard/settings#grants-h", "The client's access is revoked.");
         }),
-      { params: Id },
+      { params: IdParams },
     );
 }
 

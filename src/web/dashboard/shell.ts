@@ -3,6 +3,7 @@
 // next to them, and pagination links. Pages are server-rendered through src/web/html.ts (every
 // interpolated value escaped) and work without JavaScript; /assets/dashboard.js only enhances
 // (progress on long actions, copy buttons, slug preview). Every page module builds on these.
+import { t } from "elysia";
 import { AppError } from "../../errors.ts";
 import type { Deps } from "../../deps.ts";
 import { authenticate } from "../../auth/guard.ts";
@@ -369,4 +370,17 @@ export function when(value: Date | string | null | undefined): string {
   if (!value) return "—";
   const d = value instanceof Date ? value : new Date(value);
   return Number.isNaN(d.getTime()) ? "—" : `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+// ---- route schemas shared by the pages ----------------------------------------------------------
+
+/** `/:id` of a page: any short string (the service answers 404 for what it does not know). */
+export const IdParams = t.Object({ id: t.String({ maxLength: 64 }) });
+
+/**
+ * A form body: every field a bounded string, or a bounded list of them (repeated names: checkboxes,
+ * multi-selects). Each page states its own bounds; the page reports what is wrong with each field.
+ */
+export function formBody(limits: { text: number; items: number; item?: number }) {
+  return t.Record(t.String(), t.Union([t.String({ maxLength: limits.text }), t.Array(t.String({ maxLength: limits.item ?? limits.text }), { maxItems: limits.items })]));
 }

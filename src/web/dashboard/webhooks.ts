@@ -9,7 +9,7 @@ import { AppError } from "../../errors.ts";
 import { EVENT_TYPES, type EventType } from "../../webhooks/events.ts";
 import { createEndpoint, deleteEndpoint, ENDPOINT_LIMITS, getEndpoint, listDeliveries, listEndpoints, replayDelivery, rotateSecret, sendTestEvent } from "../../webhooks/service.ts";
 import { Html, html } from "../html.ts";
-import { actionButton, type DashboardContext, errorSummary, field, type FieldErrors, formList, formValues, type FormValues, redirect, shellPage, submit, when, withMember } from "./shell.ts";
+import { actionButton, type DashboardContext, errorSummary, field, type FieldErrors, formList, formValues, type FormValues, redirect, shellPage, submit, when, withMember, formBody, IdParams } from "./shell.ts";
 
 const ROLE = "org:manage" as const;
 
@@ -72,9 +72,8 @@ ${endpoint.previous_secret_expires_at ? html`<p class="hint">The previous secret
   return shellPage(ctx, { title: "Webhook endpoint", active: "webhooks", body, status: secret ? 201 : undefined, headers: secret ? { "cache-control": "no-store" } : undefined });
 }
 
-const Id = t.Object({ id: t.String({ maxLength: 64 }) });
 const DeliveryId = t.Object({ id: t.String({ maxLength: 64 }), delivery: t.String({ maxLength: 64 }) });
-const FormBody = t.Record(t.String(), t.Union([t.String({ maxLength: 5000 }), t.Array(t.String({ maxLength: 100 }), { maxItems: 50 })]));
+const FormBody = formBody({ text: 5000, item: 100, items: 50 });
 
 export function webhookPages(deps: Deps) {
   return new Elysia({ name: "dashboard-webhooks" })
@@ -107,7 +106,7 @@ export function webhookPages(deps: Deps) {
         }),
       { body: FormBody },
     )
-    .get("/dashboard/webhooks/:id", ({ request, params }) => withMember(deps, request, ROLE, (ctx) => endpointPage(ctx, params.id)), { params: Id })
+    .get("/dashboard/webhooks/:id", ({ request, params }) => withMember(deps, request, ROLE, (ctx) => endpointPage(ctx, params.id)), { params: IdParams })
     .post(
       "/dashboard/webhooks/:id/delete",
       ({ request, params }) =>
@@ -115,7 +114,7 @@ export function webhookPages(deps: Deps) {
           await deleteEndpoint(deps, ctx.orgId, memberActor(ctx.principal.member.id), params.id);
           return redirect(deps, "/dashboard/webhooks", "Endpoint deleted; its queued deliveries are cancelled.");
         }),
-      { params: Id },
+      { params: IdParams },
     )
     .post(
       "/dashboard/webhooks/:id/rotate",
@@ -124,7 +123,7 @@ export function webhookPages(deps: Deps) {
           const rotated = await rotateSecret(deps, ctx.orgId, memberActor(ctx.principal.member.id), params.id);
           return endpointPage(ctx, params.id, rotated.secret);
         }),
-      { params: Id },
+      { params: IdParams },
     )
     .post(
       "/dashboard/webhooks/:id/test",
@@ -133,7 +132,7 @@ export function webhookPages(deps: Deps) {
           const sent = await sendTestEvent(deps, ctx.orgId, memberActor(ctx.principal.member.id), params.id);
           return redirect(deps, `/dashboard/webhooks/${params.id}`, `Test event queued (${sent.webhook_id}).`);
         }),
-      { params: Id },
+      { params: IdParams },
     )
     .post(
       "/dashboard/webhooks/:id/deliveries/:delivery/replay",
