@@ -10,6 +10,7 @@ export const OWNERS: Record<string, string> = {
   members: "src/orgs",
   memberships: "src/orgs",
   widgetKeys: "src/orgs",
+  memberInvitations: "src/orgs",
   dashboardSessions: "src/auth",
   agents: "src/agents",
   // src/db/schema/oauth.ts

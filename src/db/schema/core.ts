@@ -60,6 +60,35 @@ export const dashboardSessions = pgTable(
   (t) => [index("dashboard_sessions_member_idx").on(t.memberId), index("dashboard_sessions_expires_idx").on(t.expiresAt)],
 );
 
+/**
+ * Invitations to join an org (src/orgs/invitations.ts). The link `/invite/<token>` is shown once to
+ * the admin who invited; only the token's SHA-256 is kept, and a lookup finds the row by that hash.
+ * A row is pending until accepted, revoked or past `expires_at`; at most one pending row per email
+ * and org (inviting again revokes the earlier link).
+ */
+export const memberInvitations = pgTable(
+  "member_invitations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    /** Stored lower-cased, like members.email. */
+    email: text("email").notNull(),
+    /** Role names from src/auth/roles.ts, granted on acceptance. */
+    roles: text("roles").array().notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    invitedBy: uuid("invited_by").references(() => members.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true }),
+    acceptedBy: uuid("accepted_by").references(() => members.id, { onDelete: "set null" }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("member_invitations_org_idx").on(t.orgId, t.createdAt),
+    uniqueIndex("member_invitations_one_open").on(t.orgId, t.email).where(sql`${t.acceptedAt} is null and ${t.revokedAt} is null`),
+  ],
+);
+
 export type AgentStatus = "active" | "inactive" | "disabled";
 
 /** One triage rule: when a message matches, it goes to `team` without a model (C8). */
