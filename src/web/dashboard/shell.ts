@@ -9,6 +9,7 @@ import type { Deps } from "../../deps.ts";
 import { authenticate } from "../../auth/guard.ts";
 import { hasRole, type Role } from "../../auth/roles.ts";
 import type { Principal } from "../../auth/sessions.ts";
+import { JsonInputError, parseJsonBounded } from "../../http/json.ts";
 import { escapeHtml, Html, html } from "../html.ts";
 
 /** Scripts only from us (the enhancement script), nothing inline; otherwise the sign-in page's policy. */
@@ -309,6 +310,20 @@ export function select(o: Omit<FieldOptions, "type"> & { options: { value: strin
 export function checkbox(o: { name: string; label: string; checked: boolean; value?: string; id?: string; hint?: string }): Html {
   const id = o.id ?? `f-${o.name}`;
   return html`<div class="check"><input type="checkbox" id="${id}" name="${o.name}" value="${o.value ?? "on"}"${o.checked ? new Html(" checked") : ""}${o.hint ? new Html(` aria-describedby="${escapeHtml(id)}-hint"`) : ""}><label for="${id}">${o.label}</label>${o.hint ? html`<span class="hint" id="${id}-hint">${o.hint}</span>` : ""}</div>`;
+}
+
+/**
+ * A form field holding JSON (a schema, a settings object): parsed with the request bodies' bounds
+ * (src/http/json.ts: depth, control characters, duplicate keys), never plain JSON.parse, and
+ * answered as a message to show next to the field.
+ */
+export function jsonField(text: string): { value: unknown } | { error: string } {
+  try {
+    return { value: parseJsonBounded(text) };
+  } catch (error) {
+    if (error instanceof JsonInputError) return { error: error.kind === "syntax" ? "This is not valid JSON." : error.message };
+    throw error;
+  }
 }
 
 /** The form-level error summary shown above a form that failed validation. */
