@@ -9,17 +9,22 @@ import { homePage, signInPage } from "./pages.ts";
 import { createSession, deleteSession, resolveSession, SESSION_COOKIE } from "./sessions.ts";
 import { checkPassword } from "./signin.ts";
 
+/** Where sign-in lands when no return path is given: the dashboard, not the page linking to it. */
+export const AFTER_SIGNIN = "/dashboard";
+
 /**
  * Where to go after signing in: only a path on this origin. Anything else (absolute URLs,
- * protocol-relative `//host`, backslash tricks, control characters) falls back to `/`.
+ * protocol-relative `//host`, backslash tricks, control characters), or nothing, falls back to
+ * the dashboard.
  */
 export function safeReturnTo(raw: string | undefined, baseUrl: string): string {
-  if (!raw || !raw.startsWith("/") || raw.startsWith("//") || /[\\\x00-\x1f\x7f]/.test(raw)) return "/";
+  if (!raw || !raw.startsWith("/") || raw.startsWith("//") || /[\\\x00-\x1f\x7f]/.test(raw)) return AFTER_SIGNIN;
   const url = new URL(raw, baseUrl);
-  return url.origin === new URL(baseUrl).origin ? url.pathname + url.search + url.hash : "/";
+  return url.origin === new URL(baseUrl).origin ? url.pathname + url.search + url.hash : AFTER_SIGNIN;
 }
 
-function sessionCookie(deps: Deps, token: string, maxAgeSeconds: number): string {
+/** The session cookie (also set when an invitation is accepted, src/auth/invite.ts). */
+export function sessionCookie(deps: Deps, token: string, maxAgeSeconds: number): string {
   const secure = deps.config.baseUrl.startsWith("https:") ? "; Secure" : "";
   return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;
 }

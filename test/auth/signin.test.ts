@@ -36,7 +36,7 @@ describe("GET /signin", () => {
 
   test("an off-site return_to is not carried into the form", async () => {
     const page = await (await app.request(`/signin?return_to=${encodeURIComponent("https://evil.example/x")}`)).text();
-    expect(page).toContain('name="return_to" value="/"');
+    expect(page).toContain('name="return_to" value="/dashboard"');
     expect(page).not.toContain("evil.example");
   });
 });
@@ -57,11 +57,21 @@ describe("POST /signin", () => {
     expect(((await me.json()) as { member: { email: string } }).member.email).toBe(org.admin_email);
   });
 
+  test("without a return path it lands on the dashboard, not the page linking to it", async () => {
+    const res = await app.request("/signin", { form: { email: org.admin_email, password: org.password } });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/dashboard");
+    const form = await (await app.request("/signin")).text();
+    expect(form).toContain('name="return_to" value="/dashboard"');
+    const dashboard = await app.request("/dashboard", { headers: { cookie: cookieFrom(res) } });
+    expect(dashboard.status).toBe(200);
+  });
+
   for (const evil of ["https://evil.example/", "//evil.example/path", "/\\evil.example", "http:/evil.example", "/\t/evil.example", "javascript:alert(1)", "evil"]) {
     test(`rejects the open redirect ${JSON.stringify(evil)}`, async () => {
       const res = await app.request("/signin", { form: { email: org.admin_email, password: org.password, return_to: evil } });
       expect(res.status).toBe(303);
-      expect(res.headers.get("location")).toBe("/");
+      expect(res.headers.get("location")).toBe("/dashboard");
     });
   }
 
