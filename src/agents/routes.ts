@@ -113,7 +113,7 @@ export function agentRoutes(deps: Deps) {
         const { orgId, principal } = await requireMember(deps, request, "agents:manage");
         return agentView(await updateAgent(deps, orgId, memberActor(principal.member.id), params.agent_id, body));
       },
-      { body: PatchBody, detail: { summary: "Update an agent: instructions, skills, routing rules, look, model (agents:manage)", tags, security } },
+      { body: PatchBody, detail: { summary: "Update an agent: instructions, skills, routing rules, look, voice, flow, video mode, model; status disabled (any agent, the active one included: the org then has no active agent) or inactive (not the active agent: 409) (agents:manage)", tags, security } },
     )
     .post(
       "/api/agents/:agent_id/activate",

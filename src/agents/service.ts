@@ -2,10 +2,15 @@
 // agents, and the org-wide model setting. `getAgent` is what the chat pipeline and the widget
 // config endpoint use to find the agent that answers.
 //
-//   * Exactly one active agent per org: `activateAgent` switches in one transaction, after
+//   * At most one active agent per org: `activateAgent` switches in one transaction, after
 //     locking the org's row, so two concurrent activations serialise instead of tripping the
 //     partial unique index (core.ts agents_one_active_per_org). The active agent cannot be made
-//     inactive or disabled by an update: activate another agent instead (409).
+//     inactive by an update (409: activate another agent instead), but it can be disabled.
+//   * Disabled means "answers nothing" (docs/decisions.md "Disabling an agent"): getAgent never
+//     returns it, so a widget pinning it gets 404; disabling the active agent leaves the org with
+//     no active agent until an admin activates one — /api/sdk/config and chat answer 404
+//     no_active_agent, the tool runtime refuses calls with -32002 "agent is disabled". Enabling
+//     (status inactive) makes it available again, not active.
 //   * Model overrides (docs/decisions.md "LLM overrides"): the key is encrypted with deps.cipher
 //     (associated data names the row) and never returned — views say only whether one is set.
 //     A base URL is checked by the outbound guard when saved, and again on every model request.
@@ -50,6 +55,14 @@ export const AGENT_LIMITS = {
   baseUrl: 2048,
   apiKey: 512,
 } as const;
+
+/**
+ * Video display modes the dashboard offers (`inline`, the default: inside the chat panel; `pip`:
+ * a floating picture-in-picture window; `fullscreen`). The API accepts any token of the same
+ * pattern (validate below), so a front end with modes of its own can store them; the dashboard
+ * keeps such a value as it is.
+ */
+export const VIDEO_DISPLAY_MODES = ["inline", "pip", "fullscreen"] as const;
 
 export interface LlmOverrideInput {
   provider: ProviderKind;
@@ -282,23 +295,29 @@ export async function updateAgent(deps: Deps, orgId: string, actor: Actor, agent
   const problems = validate(patch);
   if (problems.length > 0) throw AppError.badRequest("The agent is invalid.", problems);
   const current = await readAgent(deps, orgId, agentId);
-  if (patch.status !== undefined && current.status === "active")
-    throw new AppError(409, "active_agent", "This is the org's active agent: activate another agent first.", [{ path: "/status", message: "cannot change the active agent's status" }]);
   let llmOverride: LlmOverride | null | undefined;
   if (patch.llm === null) llmOverride = null;
   else if (patch.llm !== undefined) llmOverride = await llmOverrideToStore(deps, "/llm", patch.llm, current.llmOverride, { kind: "agent", id: agentId });
-  const [row] = await deps.db.transaction(async (tx) => {
-    const updated = await tx
+  const row = await deps.db.transaction(async (tx) => {
+    // The row locked, so its status is the one this change replaces: a concurrent activation of
+    // this agent either committed before (and is seen here) or waits for this one.
+    const [locked] = await tx.select({ status: agents.status }).from(agents).where(and(eq(agents.orgId, orgId), eq(agents.id, agentId))).for("update");
+    if (!locked) throw AppError.notFound("No such agent.");
+    if (patch.status === "inactive" && locked.status === "active")
+      throw new AppError(409, "active_agent", "This is the org's active agent: activate another agent first, or disable it.", [{ path: "/status", message: "cannot make the active agent inactive" }]);
+    const [updated] = await tx
       .update(agents)
       .set({ ...columnsOf(patch), ...(patch.status !== undefined ? { status: patch.status as AgentStatus } : {}), ...(llmOverride !== undefined ? { llmOverride } : {}), updatedAt: deps.now() })
-      // The status guard closes the race with a concurrent activation of this agent.
-      .where(and(eq(agents.orgId, orgId), eq(agents.id, agentId), ...(patch.status !== undefined ? [ne(agents.status, "active")] : [])))
+      .where(and(eq(agents.orgId, orgId), eq(agents.id, agentId)))
       .returning();
-    if (updated.length > 0)
-      await recordActivity({ db: tx, now: deps.now }, { orgId, actor, action: "agent.updated", objectType: "agent", objectId: agentId, summary: { fields: changed(patch) } });
-    return updated;
+    const statusChanged = patch.status !== undefined && patch.status !== locked.status;
+    const action = !statusChanged ? "agent.updated" : patch.status === "disabled" ? "agent.disabled" : "agent.enabled";
+    await recordActivity(
+      { db: tx, now: deps.now },
+      { orgId, actor, action, objectType: "agent", objectId: agentId, summary: { fields: changed(patch), ...(statusChanged ? { previous_status: locked.status } : {}) } },
+    );
+    return updated!;
   });
-  if (!row) throw new AppError(409, "active_agent", "This agent became the org's active agent meanwhile: activate another agent first.");
   afterChange(deps, orgId);
   return row;
 }

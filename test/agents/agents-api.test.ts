@@ -1,9 +1,12 @@
-// The agents API (issue #10 item 5, contract C8): list, read, create, update, activate; roles;
+// The agents API (issue #10 item 5, contract C8): list, read, create, update, activate, disable
+// and enable (what a disabled active agent means for the widget config, chat and tools); roles;
 // limits at their boundary; the tenant boundary on every endpoint; getAgent.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { agents, members, memberships } from "../../src/db/schema/index.ts";
+import { listActivity } from "../../src/activity/log.ts";
 import { AGENT_LIMITS as L, getAgent } from "../../src/agents/service.ts";
+import { AppError } from "../../src/errors.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 
 let app: TestApp;
@@ -106,11 +109,86 @@ describe("/api/agents", () => {
     expect((await activate(org.agent_id)).status).toBe(200);
   });
 
-  test("the active agent cannot be deactivated or disabled by an update (409); others can", async () => {
+  test("the active agent cannot be made inactive by an update (409); others can", async () => {
     const res = await patch(org.agent_id, { status: "inactive" });
     expect(res.status).toBe(409);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("active_agent");
     expect((await patch(org.agent_id, { name: "Still active" })).status).toBe(200);
+    const idle = await created({ name: "Idle one" });
+    expect(((await (await patch(idle.id, { status: "inactive" })).json()) as View).status).toBe("inactive");
+  });
+
+  test("disabling the active agent: no active agent until one is activated — config and chat 404 no agent, tools -32002 agent disabled", async () => {
+    // An org of its own: the others' tests need their active agent.
+    const o = await seedOrg(app);
+    const oAuth = { authorization: `Bearer ${await signIn(app, o.admin_email, o.password)}` };
+    const widget = { authorization: `Bearer ${o.widget_key}` };
+    const config = () => app.request(`/api/sdk/config?org_id=${o.org_id}`);
+    const chat = (json: Record<string, unknown>) => app.request("/api/sdk/chat", { json, headers: widget });
+    const system = { kind: "system", name: "test" } as const;
+    const listed = async () => (await app.deps.tools.list({ actor: system, orgId: o.org_id, channel: "mcp" })).map((t) => t.name);
+
+    expect((await config()).status).toBe(200);
+    const first = await chat({ message: "hello" });
+    expect(first.status).toBe(200);
+    const sessionId = ((await first.json()) as { session_id: string }).session_id;
+    expect(await listed()).toContain("search_docs"); // caches the org's tool snapshot
+
+    const res = await patch(o.agent_id, { status: "disabled" }, oAuth);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as View).status).toBe("disabled");
+    expect(await getAgent(app.deps, o.org_id)).toBeNull();
+
+    // The widget: its config and every chat answer 404, in the SDK's error shape.
+    const gone = await config();
+    expect(gone.status).toBe(404);
+    expect(((await gone.json()) as { error: { code: string } }).error.code).toBe("no_active_agent");
+    for (const body of [{ message: "hello again" }, { message: "hello again", session_id: sessionId }, { message: "pinned", agent_id: o.agent_id }]) {
+      const refused = await chat(body);
+      expect(refused.status, JSON.stringify(body)).toBe(404);
+      expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/no active agent|No such agent/);
+    }
+    const streamed = await app.request("/api/sdk/chat/stream", { json: { message: "hello" }, headers: widget });
+    expect(streamed.status).toBe(404);
+
+    // Tools, read-your-writes: none listed, a call refused with -32002 naming the disabled agent.
+    expect(await listed()).toEqual([]);
+    const call = await app.deps.tools.call({ actor: system, orgId: o.org_id, channel: "mcp" }, "search_docs", { query: "x" }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(call).toBeInstanceOf(AppError);
+    expect((call as AppError).toRpc().code).toBe(-32002);
+    expect((call as AppError).message).toContain("agent is disabled");
+
+    // The activity log says what happened and what it was before.
+    const [entry] = (await listActivity(app.deps, o.org_id, { action: "agent.disabled", objectId: o.agent_id })).items;
+    expect(entry).toMatchObject({ action: "agent.disabled", summary: { fields: ["status"], previous_status: "active" } });
+
+    // Enabling makes it available (inactive), not active: the widget still has no agent.
+    const enabled = await patch(o.agent_id, { status: "inactive" }, oAuth);
+    expect(((await enabled.json()) as View).status).toBe("inactive");
+    expect((await config()).status).toBe(404);
+    expect((await listActivity(app.deps, o.org_id, { action: "agent.enabled", objectId: o.agent_id })).items).toHaveLength(1);
+    // Activating brings everything back.
+    expect((await activate(o.agent_id, oAuth)).status).toBe(200);
+    const back = await config();
+    expect(back.status).toBe(200);
+    expect(((await back.json()) as { agent: { status: string } }).agent.status).toBe("active");
+    expect((await chat({ message: "hello" })).status).toBe(200);
+    expect(await listed()).toContain("search_docs");
+  });
+
+  test("an inactive agent disabled: a widget pinning it gets 404; the active agent still answers", async () => {
+    const o = await seedOrg(app);
+    const oAuth = { authorization: `Bearer ${await signIn(app, o.admin_email, o.password)}` };
+    const widget = { authorization: `Bearer ${o.widget_key}` };
+    const spare = (await (await create({ name: "Spare" }, oAuth)).json()) as View;
+    expect((await app.request("/api/sdk/chat", { json: { message: "hi", agent_id: spare.id }, headers: widget })).status).toBe(200);
+    expect((await patch(spare.id, { status: "disabled" }, oAuth)).status).toBe(200);
+    expect((await app.request("/api/sdk/chat", { json: { message: "hi", agent_id: spare.id }, headers: widget })).status).toBe(404);
+    expect((await app.request("/api/sdk/chat", { json: { message: "hi" }, headers: widget })).status).toBe(200);
+    expect((await app.request(`/api/sdk/config?org_id=${o.org_id}`)).status).toBe(200);
   });
 
   test("getAgent: the pinned agent, the active one, or null (disabled, unknown, malformed, another org's)", async () => {
@@ -217,6 +295,17 @@ describe("limits at their boundary", () => {
       "/flow_config",
     ],
     ["flow steps", { flow_config: { steps: Array.from({ length: L.flowItems }, () => ({})), custom_variables: [] } }, { flow_config: { steps: Array.from({ length: L.flowItems + 1 }, () => ({})), custom_variables: [] } }, "/flow_config/steps"],
+    [
+      "flow custom variables",
+      { flow_config: { steps: [], custom_variables: Array.from({ length: L.flowItems }, (_, i) => ({ name: `v${i}` })) } },
+      { flow_config: { steps: [], custom_variables: Array.from({ length: L.flowItems + 1 }, (_, i) => ({ name: `v${i}` })) } },
+      "/flow_config/custom_variables",
+    ],
+    // flow_config is level 1, steps 2, a step 3: five more levels inside a step reach the limit.
+    ["flow_config depth", { flow_config: { steps: [{ a: { b: { c: { d: { e: { f: 1 } } } } } }], custom_variables: [] } }, { flow_config: { steps: [{ a: { b: { c: { d: { e: { f: { g: 1 } } } } } } }], custom_variables: [] } }, "/flow_config"],
+    ["voice_config size", { voice_config: { x: "a".repeat(L.configBytes - 8) } }, { voice_config: { x: "a".repeat(L.configBytes - 7) } }, "/voice_config"],
+    ["voice_config depth", { voice_config: { a: { b: { c: { d: { e: 1 } } } } } }, { voice_config: { a: { b: { c: { d: { e: { f: 1 } } } } } } }, "/voice_config"],
+    ["video_display_mode", { video_display_mode: "m".repeat(L.videoDisplayMode) }, { video_display_mode: "m".repeat(L.videoDisplayMode + 1) }, "/video_display_mode"],
   ];
   for (const [what, ok, over, path] of cases)
     test(`${what}: exactly at the limit passes, one over is 400 naming ${path}`, async () => {
