@@ -1,17 +1,19 @@
 // Dashboard: agents (issue #14). List, create, edit (instructions, skills, routing rules, the
-// widget's look and live-help label, the LLM override with a write-only key), activate, and the
-// per-agent action toggles with connector, custom and destructive actions flagged. Every change
-// goes through src/agents/service.ts and src/tools/toggles.ts, as /api/agents does.
+// widget's look and live-help label, voice settings and video display mode, the LLM override with
+// a write-only key), the conversation flow (steps and custom variables, one row each), activate,
+// disable (after a confirmation page) and enable, and the per-agent action toggles with connector,
+// custom and destructive actions flagged. Every change goes through src/agents/service.ts and
+// src/tools/toggles.ts, as /api/agents does, so the page and the API share every limit.
 import { Elysia, t } from "elysia";
 import { memberActor } from "../../activity/actor.ts";
 import type { ProviderKind } from "../../agents/llm/types.ts";
-import { activateAgent, type Agent, AGENT_LIMITS, type AgentPatch, createAgent, listAgents, readAgent, updateAgent } from "../../agents/service.ts";
+import { activateAgent, type Agent, AGENT_LIMITS, type AgentPatch, createAgent, listAgents, readAgent, updateAgent, VIDEO_DISPLAY_MODES } from "../../agents/service.ts";
 import type { RoutingRule } from "../../db/schema/index.ts";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { listAgentActions, setAgentActions } from "../../tools/toggles.ts";
 import { Html, html } from "../html.ts";
-import { actionButton, type DashboardContext, errorSummary, field, type FieldErrors, formList, formValues, type FormValues, pageNumber, pageOf, pager, redirect, select, shellPage, submit, textarea, when, withMember, formBody, IdParams } from "./shell.ts";
+import { actionButton, type DashboardContext, errorSummary, field, type FieldErrors, formList, formValues, type FormValues, jsonField, pageNumber, pageOf, pager, redirect, select, shellPage, submit, textarea, when, withMember, formBody, IdParams } from "./shell.ts";
 
 const L = AGENT_LIMITS;
 
@@ -74,6 +76,8 @@ function valuesOf(agent: Agent): FormValues {
     llm_provider: agent.llmOverride?.provider ?? "",
     llm_model: agent.llmOverride?.model ?? "",
     llm_base_url: agent.llmOverride?.base_url ?? "",
+    video_display_mode: agent.videoDisplayMode,
+    voice_config: Object.keys(agent.voiceConfig ?? {}).length > 0 ? JSON.stringify(agent.voiceConfig, null, 2) : "",
   };
   for (const key of LOOK) v[`look_${key}`] = typeof look[key] === "string" ? (look[key] as string) : "";
   return v;
@@ -124,6 +128,22 @@ function patchFrom(v: FormValues, current: Agent | null): { patch: AgentPatch; e
     if (look.position !== undefined && !["right", "left"].includes(String(look.position))) errors.look_position = "Right or left.";
     patch.avatar_config = look;
   }
+  if (v.video_display_mode !== undefined) {
+    // The offered modes, or the value the agent already has (set through the API).
+    const mode = v.video_display_mode;
+    if (!(VIDEO_DISPLAY_MODES as readonly string[]).includes(mode) && mode !== current?.videoDisplayMode) errors.video_display_mode = "Choose a display mode.";
+    else patch.video_display_mode = mode;
+  }
+  if (v.voice_config !== undefined) {
+    const raw = v.voice_config.trim();
+    if (raw === "") patch.voice_config = {};
+    else {
+      const parsed = jsonField(raw);
+      if ("error" in parsed) errors.voice_config = parsed.error;
+      else if (!parsed.value || typeof parsed.value !== "object" || Array.isArray(parsed.value)) errors.voice_config = 'A JSON object, e.g. {"voice": "alloy"}; empty for none.';
+      else patch.voice_config = parsed.value as Record<string, unknown>;
+    }
+  }
   if (v.llm_provider !== undefined) {
     const provider = v.llm_provider;
     if (provider === "") patch.llm = null;
@@ -145,7 +165,11 @@ function errorsFromService(error: AppError): FieldErrors {
   const out: FieldErrors = {};
   for (const d of error.details ?? []) {
     const [first, second] = d.path.split("/").filter(Boolean);
-    const name = first === "llm" ? `llm_${second ?? "provider"}` : first === "avatar_config" ? `look_${second ?? "title"}` : (first ?? "name");
+    const name =
+      first === "llm" ? `llm_${second ?? "provider"}`
+      : first === "avatar_config" ? `look_${second ?? "title"}`
+      : first === "flow_config" ? (second === "steps" ? "steps" : second === "custom_variables" ? "variables" : "flow")
+      : (first ?? "name");
     out[name] ??= `${d.message.charAt(0).toUpperCase()}${d.message.slice(1)}.`;
   }
   if (Object.keys(out).length === 0) out.name = error.message;
@@ -191,7 +215,14 @@ async function editPage(ctx: DashboardContext, agent: Agent, form?: { values: Fo
   const keySet = agent.llmOverride?.api_key != null;
   const body = html`<p><a href="/dashboard/agents">← Agents</a></p>
 <h1>${agent.name} ${statusBadge(agent.status)}</h1>
-<div class="actions">${manage && agent.status !== "active" ? actionButton(`/dashboard/agents/${agent.id}/activate`, "Make this the active agent", { busy: "Activating…" }) : ""}<a class="button secondary" href="/dashboard/agents/${agent.id}/actions">Actions this agent may use</a></div>
+${statusNote(agent)}
+<div class="actions">${manage && agent.status !== "active" ? actionButton(`/dashboard/agents/${agent.id}/activate`, "Make this the active agent", { busy: "Activating…" }) : ""}<a class="button secondary" href="/dashboard/agents/${agent.id}/actions">Actions this agent may use</a><a class="button secondary" href="/dashboard/agents/${agent.id}/flow">Conversation flow</a>${
+    manage
+      ? agent.status === "disabled"
+        ? actionButton(`/dashboard/agents/${agent.id}/enable`, "Enable", { confirm: `Enable “${agent.name}”? It can answer again when a widget names it, and take handoffs; it does not become the active agent.` })
+        : html`<a class="button danger" href="/dashboard/agents/${agent.id}/disable">Disable…</a>`
+      : ""
+  }</div>
 ${errorSummary(e)}
 <form method="post" action="/dashboard/agents/${agent.id}" novalidate>
 <fieldset${manage ? "" : new Html(" disabled")}><legend>Behaviour</legend>
@@ -213,6 +244,10 @@ ${field({ name: "look_image_url", label: "Avatar image", type: "url", value: v.l
 ${select({ name: "look_position", label: "Bubble position", value: v.look_position ?? "", error: e.look_position, options: [{ value: "", label: "Default (right)" }, { value: "right", label: "Right" }, { value: "left", label: "Left" }] })}
 </div>
 </fieldset>
+<fieldset${manage ? "" : new Html(" disabled")}><legend>Voice and video</legend>
+${select({ name: "video_display_mode", label: "Video display mode", value: v.video_display_mode ?? "inline", error: e.video_display_mode, options: videoOptions(agent), hint: "Where a video call shows in the widget." })}
+${textarea({ name: "voice_config", label: "Voice settings (JSON)", value: v.voice_config, error: e.voice_config, rows: 4, hint: `A JSON object your voice front end reads, e.g. {"voice": "alloy", "language": "en-GB"}; empty for none. At most ${L.configDepth} levels and ${L.configBytes / 1024} KiB.` })}
+</fieldset>
 <fieldset${manage ? "" : new Html(" disabled")}><legend>Model</legend>
 ${select({ name: "llm_provider", label: "Provider", value: v.llm_provider ?? "", error: e.llm_provider, options: [{ value: "", label: "The organisation's default" }, { value: "builtin", label: "Built-in (answers from the knowledge base, no key)" }, { value: "openai", label: "OpenAI-compatible" }, { value: "anthropic", label: "Anthropic" }] })}
 <div class="grid2">
@@ -225,6 +260,154 @@ ${keySet ? html`<div class="check"><input type="checkbox" id="f-llm_clear_key" n
 ${manage ? html`<div class="actions">${submit("Save changes", { busy: "Saving…" })}</div>` : html`<p class="muted">You can view this agent; changing it needs the agents:manage role.</p>`}
 </form>`;
   return shellPage(ctx, { title: agent.name, active: "agents", body, status: form ? 400 : 200 });
+}
+
+const VIDEO_LABELS: Record<string, string> = { inline: "Inline, in the chat panel (default)", pip: "Picture-in-picture, a floating window", fullscreen: "Full screen" };
+
+/** The modes offered, and the agent's own if it was set to another through the API (kept as it is). */
+function videoOptions(agent: Agent): { value: string; label: string }[] {
+  const options = VIDEO_DISPLAY_MODES.map((m) => ({ value: m as string, label: VIDEO_LABELS[m] ?? m }));
+  if (!(VIDEO_DISPLAY_MODES as readonly string[]).includes(agent.videoDisplayMode)) options.push({ value: agent.videoDisplayMode, label: `${agent.videoDisplayMode} (set through the API)` });
+  return options;
+}
+
+/** What the agent's status means for the widget, said where an admin looks. */
+function statusNote(agent: Agent): Html {
+  if (agent.status === "active") return html`<p class="muted">This is the active agent: it answers the widget and chat, and tools act as it.</p>`;
+  if (agent.status === "disabled")
+    return html`<p class="muted">Disabled: it answers nothing, not even when a widget names it with <code>agent_id</code>, and takes no handoffs. Enable it to use it again.</p>`;
+  return html`<p class="muted">Inactive: it answers only when a widget names it with <code>agent_id</code>, or when a routing rule hands a conversation over to it.</p>`;
+}
+
+// ---- conversation flow: one row a step or variable ------------------------------------------------
+
+/**
+ * A step or custom variable as the text of its row. Plain text stands for a string; anything else
+ * is its JSON. A string that would read as JSON (or has spaces at its ends) is shown quoted, so
+ * every value comes back from its row unchanged (parseFlowItem).
+ */
+export function flowItemText(value: unknown): string {
+  if (typeof value === "string" && value !== "" && value === value.trim() && !/^[{["]/.test(value)) {
+    try {
+      JSON.parse(value);
+    } catch {
+      return value;
+    }
+  }
+  return JSON.stringify(value);
+}
+
+/** A row's text as a value: JSON when it reads as JSON, else the text; a row starting like JSON must be JSON. Blank rows are skipped. */
+export function parseFlowItem(text: string): { blank: true } | { value: unknown } | { error: string } {
+  const t = text.trim();
+  if (t === "") return { blank: true };
+  if (/^[{["]/.test(t)) {
+    const parsed = jsonField(t);
+    return "error" in parsed ? { error: `${parsed.error} Write plain text, or JSON such as {"ask": "email"}.` } : parsed;
+  }
+  try {
+    return { value: JSON.parse(t) as unknown }; // a number, true, false or null
+  } catch {
+    return { value: t };
+  }
+}
+
+interface FlowRows {
+  steps: string[];
+  variables: string[];
+  removeSteps: Set<number>;
+  removeVariables: Set<number>;
+}
+
+function flowRowsOf(agent: Agent): FlowRows {
+  return {
+    steps: [...(agent.flowConfig.steps ?? []).map(flowItemText), ""],
+    variables: [...(agent.flowConfig.custom_variables ?? []).map(flowItemText), ""],
+    removeSteps: new Set(),
+    removeVariables: new Set(),
+  };
+}
+
+function indexes(values: string[]): Set<number> {
+  return new Set(values.map(Number).filter((n) => Number.isInteger(n) && n >= 0));
+}
+
+function flowRowsFrom(body: unknown): FlowRows {
+  return { steps: formList(body, "step"), variables: formList(body, "variable"), removeSteps: indexes(formList(body, "remove_step")), removeVariables: indexes(formList(body, "remove_variable")) };
+}
+
+/** The rows as the flow to save, or the field errors of the rows that do not read. */
+function flowFrom(rows: FlowRows): { flow: { steps: unknown[]; custom_variables: unknown[] }; errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  const collect = (texts: string[], removed: Set<number>, key: string, noun: string) => {
+    const out: unknown[] = [];
+    texts.forEach((text, i) => {
+      if (removed.has(i)) return;
+      const item = parseFlowItem(text);
+      if ("error" in item) errors[`${key}_${i}`] = `${noun} ${i + 1}: ${item.error}`;
+      else if ("value" in item) out.push(item.value);
+    });
+    return out;
+  };
+  const steps = collect(rows.steps, rows.removeSteps, "step", "Step");
+  const custom_variables = collect(rows.variables, rows.removeVariables, "variable", "Variable");
+  return { flow: { steps, custom_variables }, errors };
+}
+
+function flowTable(kind: "step" | "variable", rows: string[], removed: Set<number>, errors: FieldErrors, disabled: boolean): Html {
+  const noun = kind === "step" ? "Step" : "Variable";
+  const off = disabled ? new Html(" disabled") : "";
+  return html`<table><caption class="sr-only">${noun}s</caption>
+<thead><tr><th scope="col">#</th><th scope="col">${noun} (text or JSON)</th><th scope="col">Remove</th></tr></thead>
+<tbody>${rows.map((text, i) => {
+    const id = `f-${kind}_${i}`;
+    const error = errors[`${kind}_${i}`];
+    return html`<tr><td><label for="${id}">${noun} ${i + 1}</label></td><td><div class="field${error ? " has-error" : ""}"><input id="${id}" name="${kind}" type="text" value="${text}"${error ? new Html(` aria-invalid="true" aria-describedby="${id}-error"`) : ""}${off}>${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : ""}</div></td><td>${
+      text.trim() === "" ? "" : html`<input type="checkbox" id="f-remove_${kind}_${i}" name="remove_${kind}" value="${i}" aria-label="Remove ${kind} ${i + 1}"${removed.has(i) ? new Html(" checked") : ""}${off}>`
+    }</td></tr>`;
+  })}</tbody></table>`;
+}
+
+async function flowPage(ctx: DashboardContext, agent: Agent, rows: FlowRows, errors: FieldErrors = {}, status = 200): Promise<Response> {
+  const manage = ctx.can("agents:manage");
+  const listError = (key: string) => (errors[key] ? html`<p class="field-error" id="f-${key}-error">${errors[key]}</p>` : "");
+  const body = html`<p><a href="/dashboard/agents/${agent.id}">← ${agent.name}</a></p>
+<h1>Conversation flow of ${agent.name}</h1>
+<p class="muted">The steps and custom variables the widget reads from its configuration (<code>flow_config</code>). One row each: plain text, or JSON such as <code>{"ask": "email"}</code>. Empty rows are skipped; tick Remove to drop a row when you save. At most ${L.flowItems} steps and ${L.flowItems} variables, ${L.flowDepth} levels and ${L.flowBytes / 1024} KiB in all.</p>
+${errorSummary(errors)}
+<form method="post" action="/dashboard/agents/${agent.id}/flow" novalidate>
+${listError("flow")}
+<fieldset id="f-steps"${errors.steps ? new Html(' aria-describedby="f-steps-error"') : ""}><legend>Steps</legend>
+${listError("steps")}
+${flowTable("step", rows.steps, rows.removeSteps, errors, !manage)}
+</fieldset>
+<fieldset id="f-variables"${errors.variables ? new Html(' aria-describedby="f-variables-error"') : ""}><legend>Custom variables</legend>
+${listError("variables")}
+${flowTable("variable", rows.variables, rows.removeVariables, errors, !manage)}
+</fieldset>
+${
+  manage
+    ? // Save comes first: Enter in a row submits the form with its first button.
+      html`<div class="actions">${submit("Save flow", { busy: "Saving…" })}${submit("Add a step row", { kind: "secondary", name: "op", value: "add_step" })}${submit("Add a variable row", { kind: "secondary", name: "op", value: "add_variable" })}</div>`
+    : html`<p class="muted">You can view this flow; changing it needs the agents:manage role.</p>`
+}
+</form>`;
+  return shellPage(ctx, { title: `Flow · ${agent.name}`, active: "agents", body, status });
+}
+
+// ---- disable: a confirmation page, which works without the script --------------------------------
+
+function disablePage(ctx: DashboardContext, agent: Agent): Response {
+  const consequence =
+    agent.status === "active"
+      ? html`<p><strong>This is the active agent.</strong> Until you activate another agent, the organisation has none: the widget cannot load its agent (<code>/api/sdk/config</code> answers 404 <code>no_active_agent</code>), chat messages are refused with 404 “This organisation has no active agent.”, and tool calls over MCP are refused (-32002, the agent is disabled).</p>`
+      : html`<p>It stops answering chats that name it with <code>agent_id</code> (404) and takes no more handoffs.</p>`;
+  const body = html`<p><a href="/dashboard/agents/${agent.id}">← ${agent.name}</a></p>
+<h1>Disable ${agent.name}?</h1>
+${consequence}
+<p>Its settings, flow and action toggles are kept; enable it again at any time.</p>
+<form method="post" action="/dashboard/agents/${agent.id}/disable"><input type="hidden" name="confirm" value="yes"><div class="actions">${submit(`Disable ${agent.name}`, { kind: "danger", busy: "Disabling…" })}<a class="button secondary" href="/dashboard/agents/${agent.id}">Cancel</a></div></form>`;
+  return shellPage(ctx, { title: `Disable ${agent.name}`, active: "agents", body });
 }
 
 const ACTIONS_PAGE = 50;
@@ -263,6 +446,8 @@ ${pager(`/dashboard/agents/${agent.id}/actions`, query, page.page, page.hasMore)
 const Page = t.Object({ page: t.Optional(t.String({ maxLength: 10 })), source: t.Optional(t.String({ maxLength: 20 })) });
 /** Form bodies: every field a bounded string (the page reports what is wrong with each). */
 const FormBody = formBody({ text: 40_000, item: 300, items: 2000 });
+/** The flow form: one field a row, each up to the whole flow's size, a few more rows than the limit allows (the service says what is too many). */
+const FlowBody = formBody({ text: L.flowBytes + 1024, item: L.flowBytes + 1024, items: 4 * (L.flowItems + 10) });
 
 export function agentPages(deps: Deps) {
   return new Elysia({ name: "dashboard-agents" })
@@ -314,6 +499,59 @@ export function agentPages(deps: Deps) {
         withMember(deps, request, "agents:manage", async (ctx) => {
           const agent = await activateAgent(deps, ctx.orgId, memberActor(ctx.principal.member.id), params.id);
           return redirect(deps, `/dashboard/agents/${agent.id}`, `“${agent.name}” is now the active agent.`);
+        }),
+      { params: IdParams },
+    )
+    .get("/dashboard/agents/:id/flow", ({ request, params }) => withMember(deps, request, "agents:view", async (ctx) => { const agent = await readAgent(deps, ctx.orgId, params.id); return flowPage(ctx, agent, flowRowsOf(agent)); }), { params: IdParams })
+    .post(
+      "/dashboard/agents/:id/flow",
+      ({ request, params, body }) =>
+        withMember(deps, request, "agents:manage", async (ctx) => {
+          const agent = await readAgent(deps, ctx.orgId, params.id);
+          const rows = flowRowsFrom(body);
+          // Adding a row saves nothing: the page comes back with what was typed and one more row.
+          const op = formValues(body).op;
+          if (op === "add_step" || op === "add_variable") {
+            (op === "add_step" ? rows.steps : rows.variables).push("");
+            return flowPage(ctx, agent, rows);
+          }
+          const { flow, errors } = flowFrom(rows);
+          if (Object.keys(errors).length > 0) return flowPage(ctx, agent, rows, errors, 400);
+          try {
+            await updateAgent(deps, ctx.orgId, memberActor(ctx.principal.member.id), agent.id, { flow_config: flow });
+            return redirect(deps, `/dashboard/agents/${agent.id}/flow`, `Flow saved: ${flow.steps.length} step${flow.steps.length === 1 ? "" : "s"}, ${flow.custom_variables.length} variable${flow.custom_variables.length === 1 ? "" : "s"}.`);
+          } catch (error) {
+            if (error instanceof AppError && error.status === 400) return flowPage(ctx, agent, rows, errorsFromService(error), 400);
+            throw error;
+          }
+        }),
+      { params: IdParams, body: FlowBody },
+    )
+    .get("/dashboard/agents/:id/disable", ({ request, params }) => withMember(deps, request, "agents:manage", async (ctx) => disablePage(ctx, await readAgent(deps, ctx.orgId, params.id))), { params: IdParams })
+    .post(
+      "/dashboard/agents/:id/disable",
+      ({ request, params, body }) =>
+        withMember(deps, request, "agents:manage", async (ctx) => {
+          const agent = await readAgent(deps, ctx.orgId, params.id);
+          // Only the confirmation page's form disables; any other post gets that page.
+          if (formValues(body).confirm !== "yes") return disablePage(ctx, agent);
+          const updated = await updateAgent(deps, ctx.orgId, memberActor(ctx.principal.member.id), agent.id, { status: "disabled" });
+          const flash =
+            agent.status === "active"
+              ? { kind: "error" as const, text: `“${updated.name}” is disabled. The organisation has no active agent now: the widget answers that none is available until you activate one.` }
+              : `“${updated.name}” is disabled.`;
+          return redirect(deps, `/dashboard/agents/${updated.id}`, flash);
+        }),
+      { params: IdParams, body: FormBody },
+    )
+    .post(
+      "/dashboard/agents/:id/enable",
+      ({ request, params }) =>
+        withMember(deps, request, "agents:manage", async (ctx) => {
+          const agent = await readAgent(deps, ctx.orgId, params.id);
+          if (agent.status !== "disabled") return redirect(deps, `/dashboard/agents/${agent.id}`, `“${agent.name}” is not disabled.`);
+          const updated = await updateAgent(deps, ctx.orgId, memberActor(ctx.principal.member.id), agent.id, { status: "inactive" });
+          return redirect(deps, `/dashboard/agents/${updated.id}`, `“${updated.name}” is enabled (inactive): make it the active agent to have it answer the widget.`);
         }),
       { params: IdParams },
     )
