@@ -5,6 +5,8 @@ import { Elysia } from "elysia";
 import { activityRoutes } from "./activity/routes.ts";
 import { agentRoutes } from "./agents/routes.ts";
 import { authRoutes } from "./auth/routes.ts";
+import { inviteRoutes } from "./auth/invite.ts";
+import { memberRoutes } from "./orgs/member-routes.ts";
 import type { Deps } from "./deps.ts";
 import { parseBody } from "./http/body.ts";
 import { errorHandling } from "./http/errors.ts";
@@ -51,6 +53,8 @@ export function createApp(deps: Deps) {
     .get("/assets/app.css", () => stylesheet())
     .use(healthRoutes(deps))
     .use(authRoutes(deps))
+    .use(inviteRoutes(deps))
+    .use(memberRoutes(deps))
     .use(oauthRoutes(deps))
     .use(mcpRoutes(deps))
     .use(toggleRoutes(deps))

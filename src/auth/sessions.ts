@@ -43,6 +43,12 @@ export async function deleteSession(deps: Deps, sessionId: string): Promise<void
   await deps.db.delete(dashboardSessions).where(eq(dashboardSessions.id, sessionId));
 }
 
+/** Ends every session of a member (they were removed from their last org): the next request is signed out. */
+export async function deleteMemberSessions(deps: Deps, memberId: string): Promise<number> {
+  const gone = await deps.db.delete(dashboardSessions).where(eq(dashboardSessions.memberId, memberId)).returning({ id: dashboardSessions.id });
+  return gone.length;
+}
+
 export async function deleteExpiredSessions(deps: Deps): Promise<void> {
   await deps.db.delete(dashboardSessions).where(lt(dashboardSessions.expiresAt, deps.now()));
 }

@@ -16,7 +16,8 @@ import { AppError, type ErrorDetail } from "../errors.ts";
 import { FEATURE_FLAGS, isFeatureFlag } from "../kit/flags.ts";
 
 export const WIDGET_KEY_PREFIX = "ab_live_";
-const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,253}\.[^\s@.]{2,63}$/;
+/** What an email address must look like to be a member's (after normaliseEmail). */
+export const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,253}\.[^\s@.]{2,63}$/;
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 1024;
 

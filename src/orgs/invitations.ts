@@ -1,0 +1,301 @@
+// Invitations to an org (issue #14, settings): an admin with `members:manage` invites an email
+// address with a set of roles; the invitee opens `/invite/<token>` (src/auth/invite.ts), sets a
+// name and password (no account yet) or signs in with theirs (account exists), and becomes a
+// member with those roles.
+//
+// The token is a bearer capability (`svc_inv_…`, 256 random bits): shown once to the inviting
+// admin, stored only as its SHA-256 and looked up by that hash, never compared as text. A link is
+// live for INVITATION_LIMITS.ttlDays, until accepted (once) or revoked. Inviting an address again
+// revokes its earlier link, so there is one open invitation per address and org (a partial unique
+// index holds it under concurrency). The link is not mailed: see docs/decisions.md ("Invitation
+// links are shown, not mailed").
+//
+// Accepting is rate-limited like sign-in: every attempt takes a slot per client IP before anything
+// is checked (unknown tokens included) and a successful one gives it back; the existing-account
+// path also goes through checkPassword's own per-account and per-IP limits.
+import { and, count, desc, eq, gt, isNull } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { memberActor, type Actor } from "../activity/actor.ts";
+import { recordActivity } from "../activity/log.ts";
+import { checkPassword, normaliseEmail } from "../auth/signin.ts";
+import { mintToken, sha256Hex } from "../crypto/tokens.ts";
+import type { Db } from "../db/client.ts";
+import { memberInvitations, members, memberships, orgs } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { AppError, type ErrorDetail } from "../errors.ts";
+import { isUuid } from "../kit/ids.ts";
+import type { WindowLimit } from "../ratelimit/leased.ts";
+import { checkGrantable, lockOrg, parseRoles } from "./members.ts";
+import { EMAIL, PASSWORD_MAX, PASSWORD_MIN } from "./service.ts";
+
+export const INVITE_PREFIX = "svc_inv_";
+
+export const INVITATION_LIMITS = {
+  /** How long a link stays valid. */
+  ttlDays: 7,
+  /** Open, unexpired invitations per org: a bound on what one admin (or a stolen session) can mint. */
+  openPerOrg: 50,
+  email: 320,
+  name: 200,
+  /** Accept attempts that did not succeed, per client IP per 15 minutes (sign-in's per-IP figure). */
+  acceptPerIp: { limit: 20, windowSeconds: 15 * 60 } satisfies WindowLimit,
+};
+
+export const INVITATION_PAGE = { default: 50, max: 100 };
+
+export interface InvitationView {
+  id: string;
+  email: string;
+  roles: string[];
+  invited_by: { id: string; email: string } | null;
+  created_at: string;
+  expires_at: string;
+  /** `expired` rows stay listed until revoked or replaced, so the admin sees the link lapsed. */
+  status: "pending" | "expired";
+}
+
+export interface CreatedInvitation {
+  invitation: InvitationView;
+  /** The link to give the invitee: shown once, never stored. */
+  invite_url: string;
+}
+
+const inviter = alias(members, "inviter");
+
+function viewOf(deps: Deps, row: { id: string; email: string; roles: string[]; invitedBy: string | null; inviterEmail: string | null; createdAt: Date; expiresAt: Date }): InvitationView {
+  return {
+    id: row.id,
+    email: row.email,
+    roles: row.roles,
+    invited_by: row.invitedBy && row.inviterEmail ? { id: row.invitedBy, email: row.inviterEmail } : null,
+    created_at: row.createdAt.toISOString(),
+    expires_at: row.expiresAt.toISOString(),
+    status: row.expiresAt > deps.now() ? "pending" : "expired",
+  };
+}
+
+/** Open: neither accepted nor revoked (expired ones included). */
+const open = () => and(isNull(memberInvitations.acceptedAt), isNull(memberInvitations.revokedAt));
+
+export function inviteUrl(deps: Deps, token: string): string {
+  return `${deps.config.baseUrl.replace(/\/$/, "")}/invite/${token}`;
+}
+
+/**
+ * Invites `email` with `roles`. 400 for a bad address or role; 409 `already_member` when the
+ * address is a member already; 409 `too_many_invitations` at INVITATION_LIMITS.openPerOrg; 403
+ * `role_not_held` for a role the inviting member lacks.
+ */
+export async function inviteMember(deps: Deps, orgId: string, actor: Actor, input: { email: string; roles: readonly string[] }): Promise<CreatedInvitation> {
+  const email = normaliseEmail(input.email);
+  const problems: ErrorDetail[] = [];
+  if (email.length > INVITATION_LIMITS.email || !EMAIL.test(email)) problems.push({ path: "/email", message: "must be an email address" });
+  let roles: string[] = [];
+  try {
+    roles = parseRoles(input.roles);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    problems.push(...(error.details ?? []));
+  }
+  if (problems.length > 0) throw AppError.badRequest("The invitation could not be made.", problems);
+
+  const token = mintToken(INVITE_PREFIX);
+  const now = deps.now();
+  const row = await deps.db.transaction(async (tx) => {
+    await lockOrg(tx, orgId);
+    await checkGrantable(tx, orgId, actor, roles);
+    const [existing] = await tx
+      .select({ id: members.id })
+      .from(memberships)
+      .innerJoin(members, eq(members.id, memberships.memberId))
+      .where(and(eq(memberships.orgId, orgId), eq(members.email, email)));
+    if (existing) throw new AppError(409, "already_member", `${email} is already a member of this organisation; change their roles instead.`);
+    // Inviting again replaces the earlier link (one open invitation per address).
+    const replaced = await tx
+      .update(memberInvitations)
+      .set({ revokedAt: now })
+      .where(and(eq(memberInvitations.orgId, orgId), eq(memberInvitations.email, email), open()))
+      .returning({ id: memberInvitations.id });
+    const [live] = await tx.select({ n: count() }).from(memberInvitations).where(and(eq(memberInvitations.orgId, orgId), open(), gt(memberInvitations.expiresAt, now)));
+    if ((live?.n ?? 0) >= INVITATION_LIMITS.openPerOrg)
+      throw new AppError(409, "too_many_invitations", `This organisation has ${INVITATION_LIMITS.openPerOrg} open invitations, the most it may have; revoke some first.`);
+    const invitedBy = actor.kind === "member" || actor.kind === "token" ? actor.memberId : null;
+    const [inserted] = await tx
+      .insert(memberInvitations)
+      .values({ orgId, email, roles, tokenHash: sha256Hex(token), invitedBy, createdAt: now, expiresAt: new Date(now.getTime() + INVITATION_LIMITS.ttlDays * 86_400_000) })
+      .returning();
+    await recordActivity({ db: tx as unknown as Db, now: deps.now }, {
+      orgId,
+      actor,
+      action: "member_invitation.created",
+      objectType: "member_invitation",
+      objectId: inserted!.id,
+      summary: { email, roles, ...(replaced.length > 0 ? { replaced: replaced.map((r) => r.id) } : {}) },
+    });
+    const [by] = invitedBy ? await tx.select({ email: members.email }).from(members).where(eq(members.id, invitedBy)) : [];
+    return { ...inserted!, inviterEmail: by?.email ?? null };
+  });
+  return { invitation: viewOf(deps, row), invite_url: inviteUrl(deps, token) };
+}
+
+/** One page of the org's open invitations (pending and expired), newest first. */
+export async function listInvitations(deps: Deps, orgId: string, options: { page?: number; perPage?: number } = {}): Promise<{ invitations: InvitationView[]; page: number; per_page: number; total: number }> {
+  const perPage = Math.min(Math.max(options.perPage ?? INVITATION_PAGE.default, 1), INVITATION_PAGE.max);
+  const page = Math.max(options.page ?? 1, 1);
+  const where = and(eq(memberInvitations.orgId, orgId), open());
+  const [rows, [total]] = await Promise.all([
+    deps.db
+      .select({ id: memberInvitations.id, email: memberInvitations.email, roles: memberInvitations.roles, invitedBy: memberInvitations.invitedBy, inviterEmail: inviter.email, createdAt: memberInvitations.createdAt, expiresAt: memberInvitations.expiresAt })
+      .from(memberInvitations)
+      .leftJoin(inviter, eq(inviter.id, memberInvitations.invitedBy))
+      .where(where)
+      .orderBy(desc(memberInvitations.createdAt), desc(memberInvitations.id))
+      .limit(perPage)
+      .offset((page - 1) * perPage),
+    deps.db.select({ n: count() }).from(memberInvitations).where(where),
+  ]);
+  return { invitations: rows.map((r) => viewOf(deps, r)), page, per_page: perPage, total: total?.n ?? 0 };
+}
+
+/** Revokes an open invitation of this org: its link stops working. 404 for anything else. */
+export async function revokeInvitation(deps: Deps, orgId: string, actor: Actor, invitationId: string): Promise<void> {
+  if (!isUuid(invitationId)) throw AppError.notFound("No such invitation.");
+  await deps.db.transaction(async (tx) => {
+    const [revoked] = await tx
+      .update(memberInvitations)
+      .set({ revokedAt: deps.now() })
+      .where(and(eq(memberInvitations.id, invitationId), eq(memberInvitations.orgId, orgId), open()))
+      .returning({ email: memberInvitations.email });
+    if (!revoked) throw AppError.notFound("No such invitation.");
+    await recordActivity({ db: tx as unknown as Db, now: deps.now }, {
+      orgId,
+      actor,
+      action: "member_invitation.revoked",
+      objectType: "member_invitation",
+      objectId: invitationId,
+      summary: { email: revoked.email },
+    });
+  });
+}
+
+// ---------- the invitee's side ----------
+
+export type InvitationState = "pending" | "expired" | "revoked" | "accepted";
+
+export interface InvitationLookup {
+  id: string;
+  orgId: string;
+  orgName: string;
+  email: string;
+  roles: string[];
+  inviterEmail: string | null;
+  state: InvitationState;
+  /** Whether an account with this email exists (the page asks for a password, not a new account). */
+  accountExists: boolean;
+}
+
+/** The invitation a link names, found by the token's SHA-256; null for anything unknown. */
+export async function findInvitation(deps: Pick<Deps, "db" | "now">, token: string): Promise<InvitationLookup | null> {
+  if (!token.startsWith(INVITE_PREFIX) || token.length > 128) return null;
+  const [row] = await deps.db
+    .select({ inv: memberInvitations, orgName: orgs.name, inviterEmail: inviter.email })
+    .from(memberInvitations)
+    .innerJoin(orgs, eq(orgs.id, memberInvitations.orgId))
+    .leftJoin(inviter, eq(inviter.id, memberInvitations.invitedBy))
+    .where(eq(memberInvitations.tokenHash, sha256Hex(token)));
+  if (!row) return null;
+  const { inv } = row;
+  const state: InvitationState = inv.acceptedAt ? "accepted" : inv.revokedAt ? "revoked" : inv.expiresAt <= deps.now() ? "expired" : "pending";
+  const [account] = await deps.db.select({ id: members.id }).from(members).where(eq(members.email, inv.email));
+  return { id: inv.id, orgId: inv.orgId, orgName: row.orgName, email: inv.email, roles: inv.roles, inviterEmail: row.inviterEmail, state, accountExists: Boolean(account) };
+}
+
+/** Why a link does not work, in words for the invitee; 404 unknown, 410 for a link that was real. */
+export function invitationGone(state: InvitationState | "unknown"): AppError {
+  switch (state) {
+    case "unknown":
+      return new AppError(404, "invitation_unknown", "This invitation link is not valid. Check that you copied all of it, or ask for a new invitation.");
+    case "expired":
+      return new AppError(410, "invitation_expired", `This invitation has expired (links last ${INVITATION_LIMITS.ttlDays} days). Ask an admin of the organisation for a new one.`);
+    case "revoked":
+      return new AppError(410, "invitation_revoked", "This invitation was withdrawn. Ask an admin of the organisation for a new one.");
+    case "accepted":
+      return new AppError(410, "invitation_used", "This invitation has already been used. Sign in to reach the organisation.");
+    case "pending":
+      throw new Error("a pending invitation is not gone");
+  }
+}
+
+export interface AcceptInput {
+  /** Required when no account exists for the invitation's email. */
+  name?: string;
+  password: string;
+  ip: string;
+}
+
+/**
+ * Accepts the invitation `token`: creates the account (name and password, when none exists for
+ * the email) or checks the existing account's password, then the membership with the invited
+ * roles. Returns the member to sign in. Throws 404/410 for a link that does not work, 400 with
+ * field details (`/name`, `/password`), 401 for a wrong password, 429 when rate-limited.
+ */
+export async function acceptInvitation(deps: Deps, token: string, input: AcceptInput): Promise<{ memberId: string; orgId: string; orgName: string }> {
+  const now = deps.now();
+  const ipKey = { key: `invite:ip:${input.ip}`, limit: INVITATION_LIMITS.acceptPerIp };
+  const taken = await deps.limiter.take(ipKey.key, ipKey.limit, now);
+  if (!taken.allowed) throw AppError.tooManyRequests(taken.retryAfter, "Too many attempts to accept invitations from this address. Try again later.");
+
+  const found = await findInvitation(deps, token);
+  if (!found) throw invitationGone("unknown");
+  if (found.state !== "pending") throw invitationGone(found.state);
+
+  let memberId: string | undefined;
+  let passwordHash: string | undefined;
+  const name = (input.name ?? "").trim();
+  if (found.accountExists) {
+    // Their own password, through sign-in's checks and limits (the same work for a wrong password).
+    memberId = (await checkPassword(deps, { email: found.email, password: input.password, ip: input.ip })).id;
+  } else {
+    const problems: ErrorDetail[] = [];
+    if (name.length < 1 || name.length > INVITATION_LIMITS.name) problems.push({ path: "/name", message: `Enter your name (1 to ${INVITATION_LIMITS.name} characters).` });
+    if (input.password.length < PASSWORD_MIN || input.password.length > PASSWORD_MAX) problems.push({ path: "/password", message: `Choose a password of ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.` });
+    if (problems.length > 0) throw AppError.badRequest("The account could not be created.", problems);
+    passwordHash = await deps.passwords.hash(input.password);
+  }
+
+  const joined = await deps.db.transaction(async (tx) => {
+    // Still open and unexpired, under the row's lock: two tabs posting at once accept it once.
+    const [inv] = await tx
+      .select()
+      .from(memberInvitations)
+      .where(and(eq(memberInvitations.id, found.id), open(), gt(memberInvitations.expiresAt, deps.now())))
+      .for("update");
+    if (!inv) {
+      const again = await findInvitation({ db: tx as unknown as Db, now: deps.now }, token);
+      throw invitationGone(again && again.state !== "pending" ? again.state : "accepted");
+    }
+    let newAccount = false;
+    if (!memberId) {
+      const [created] = await tx.insert(members).values({ email: inv.email, name, passwordHash: passwordHash! }).onConflictDoNothing({ target: members.email }).returning({ id: members.id });
+      if (!created) throw new AppError(409, "account_exists", "An account with this email was created in the meantime. Open the link again and sign in with that account's password.");
+      memberId = created.id;
+      newAccount = true;
+    }
+    // A member already (an earlier invitation, accepted in another tab): their roles stay as they are.
+    await tx.insert(memberships).values({ orgId: inv.orgId, memberId, roles: inv.roles }).onConflictDoNothing();
+    await tx.update(memberInvitations).set({ acceptedAt: deps.now(), acceptedBy: memberId }).where(eq(memberInvitations.id, inv.id));
+    await recordActivity({ db: tx as unknown as Db, now: deps.now }, {
+      orgId: inv.orgId,
+      actor: memberActor(memberId),
+      action: "member_invitation.accepted",
+      objectType: "member_invitation",
+      objectId: inv.id,
+      summary: { member_id: memberId, email: inv.email, roles: inv.roles, new_account: newAccount },
+    });
+    return { memberId, orgId: inv.orgId };
+  });
+  await deps.limiter.refund(ipKey.key, ipKey.limit, now);
+  // A new member's roles enter the org's tool snapshot (what their future tokens may do).
+  deps.tools.invalidate(joined.orgId);
+  return { ...joined, orgName: found.orgName };
+}
