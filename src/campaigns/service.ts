@@ -353,6 +353,27 @@ export function audienceCondition(rule: AudienceRule): SQL {
 }
 
 /**
+ * Who an audience rule can enrol in an org: verified customers with an email address who match the
+ * rule and have not unsubscribed. One condition for the sweep and for the dashboard's count.
+ */
+function audienceEligible(orgId: string, rule: AudienceRule): SQL {
+  return sql`${endUsers.orgId} = ${orgId} and ${endUsers.verified} and ${endUsers.email} is not null and ${audienceCondition(rule)}
+      and not exists (select 1 from ${mailUnsubscribes} where ${mailUnsubscribes.orgId} = ${orgId} and ${mailUnsubscribes.endUserId} = ${endUsers.id})`;
+}
+
+/**
+ * How many customers an audience rule matches now (those it can enrol, see audienceEligible),
+ * counting at most `cap`: the dashboard shows it beside the rule. It reads what one audience sweep
+ * reads, and stops counting at the cap; `capped` says there are at least that many.
+ */
+export async function countAudience(deps: Pick<Deps, "db">, orgId: string, rule: AudienceRule, cap = 1_000): Promise<{ count: number; capped: boolean }> {
+  const rows = await deps.db.execute(sql`select count(*)::int as n from (select 1 from ${endUsers} where ${audienceEligible(orgId, rule)} limit ${cap + 1}) matched`);
+  const [row] = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as { n: number | string }[];
+  const n = Number(row?.n ?? 0);
+  return { count: Math.min(n, cap), capped: n > cap };
+}
+
+/**
  * Automatic enrolment: every verified customer of the org who matches the rule, has an email address, has
  * not unsubscribed and was never enrolled in this campaign is enrolled now (one statement; a
  * customer removed earlier stays removed). Returns how many were enrolled.
@@ -364,8 +385,7 @@ export async function sweepAudience(deps: Pick<Deps, "db" | "now">, campaign: Ca
     insert into ${campaignEnrolments} (org_id, campaign_id, end_user_id, state, source, enrolled_at, wake_at, updated_at)
     select ${campaign.orgId}, ${campaign.id}, ${endUsers.id}, 'active', 'audience', ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
     from ${endUsers}
-    where ${endUsers.orgId} = ${campaign.orgId} and ${endUsers.verified} and ${endUsers.email} is not null and ${audienceCondition(campaign.audience)}
-      and not exists (select 1 from ${mailUnsubscribes} where ${mailUnsubscribes.orgId} = ${campaign.orgId} and ${mailUnsubscribes.endUserId} = ${endUsers.id})
+    where ${audienceEligible(campaign.orgId, campaign.audience)}
     on conflict (campaign_id, end_user_id) do nothing
     returning id`);
   await deps.db.update(campaigns).set({ audienceSweptAt: deps.now() }).where(eq(campaigns.id, campaign.id));
@@ -404,6 +424,16 @@ export async function sweepDueAudiences(deps: Pick<Deps, "db" | "now">, max = 50
 export async function isUnsubscribed(deps: Pick<Deps, "db">, orgId: string, endUserId: string): Promise<boolean> {
   const [row] = await deps.db.select({ id: mailUnsubscribes.endUserId }).from(mailUnsubscribes).where(and(eq(mailUnsubscribes.orgId, orgId), eq(mailUnsubscribes.endUserId, endUserId))).limit(1);
   return row !== undefined;
+}
+
+/** One customer's enrolment in a campaign, if any (the dashboard says what an enrol or remove changed). */
+export async function enrolmentOf(deps: Pick<Deps, "db">, orgId: string, campaignId: string, endUserId: string): Promise<Enrolment | null> {
+  const [row] = await deps.db
+    .select()
+    .from(campaignEnrolments)
+    .where(and(eq(campaignEnrolments.orgId, orgId), eq(campaignEnrolments.campaignId, campaignId), eq(campaignEnrolments.endUserId, endUserId)))
+    .limit(1);
+  return row ?? null;
 }
 
 function notActive(campaign: Campaign): AppError {
@@ -651,6 +681,23 @@ export async function listEnrolments(deps: Deps, orgId: string, campaignId: stri
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return { enrolments: page.map((r) => enrolmentView(r.e, r.user)), next_cursor: rows.length > limit && last ? encodeCursor(last.e.enrolledAt, last.e.id) : null };
+}
+
+/**
+ * How many of a campaign's messages wait in the outbox (pending, including those retrying after a
+ * temporary failure, or parked while paused), counting at most `cap`: what archiving cancels.
+ */
+export async function queuedMessageCount(deps: Pick<Deps, "db">, orgId: string, campaignId: string, cap = 1_000): Promise<{ count: number; capped: boolean }> {
+  const queued = deps.db
+    .select({ one: sql`1` })
+    .from(campaignMessages)
+    .innerJoin(outbox, eq(outbox.id, campaignMessages.outboxId))
+    .where(and(eq(campaignMessages.orgId, orgId), eq(campaignMessages.campaignId, campaignId), inArray(outbox.status, ["pending", "parked"])))
+    .limit(cap + 1)
+    .as("queued");
+  const [row] = await deps.db.select({ n: count() }).from(queued);
+  const n = Number(row?.n ?? 0);
+  return { count: Math.min(n, cap), capped: n > cap };
 }
 
 /** The Message-ID of an outbox row's email: stable across retries, so a duplicate after a crash is recognisable. */
