@@ -2,7 +2,11 @@
 // HTTPS endpoint (method, URL, headers, input schema, destructive or not); calling the action
 // performs that request through the outbound guard with a 30 s deadline and a 1 MiB response cap.
 // Header values usually carry credentials: they are encrypted at rest and never returned.
+// Every change is recorded in the activity log with its actor (names and hosts, never values) and
+// drops the org's tool snapshot (deps.tools.invalidate).
 import { and, eq } from "drizzle-orm";
+import type { Actor } from "../activity/actor.ts";
+import { recordActivity } from "../activity/log.ts";
 import { customActions } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, type ErrorDetail, messageOf } from "../errors.ts";
@@ -19,6 +23,17 @@ export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 export type Method = (typeof METHODS)[number];
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/;
 const RESERVED_HEADERS = new Set(["host", "content-length", "transfer-encoding", "connection", "upgrade", "te", "trailer", "proxy-authorization", "keep-alive"]);
+
+/**
+ * The dashboard's way to change headers without seeing them: `set` adds or replaces headers (a
+ * name matches whatever its case), `remove` drops them by name; the others stay as they are.
+ */
+export interface HeaderChanges {
+  set: Record<string, string>;
+  remove: string[];
+}
+
+export type CustomActionPatch = Partial<Omit<CustomActionInput, "slug">> & { header_changes?: HeaderChanges };
 
 export interface CustomActionInput {
   slug: string;
@@ -79,9 +94,11 @@ async function checkTarget(deps: Deps, url: string): Promise<ErrorDetail[]> {
   }
 }
 
-const DEFAULT_SCHEMA: JsonSchemaObject = { type: "object", properties: {}, additionalProperties: true };
+/** The input schema of an action created without one: any object. */
+export const DEFAULT_SCHEMA: JsonSchemaObject = { type: "object", properties: {}, additionalProperties: true };
 
-export async function createCustomAction(deps: Deps, orgId: string, input: CustomActionInput) {
+/** `actor` is who the activity log names; without one (set-up code and tests) nothing is logged. */
+export async function createCustomAction(deps: Deps, orgId: string, input: CustomActionInput, actor?: Actor) {
   const schema = input.input_schema ?? DEFAULT_SCHEMA;
   const problems = [...checkHeaders(input.headers ?? {}), ...checkSchema(schema), ...(await checkTarget(deps, input.url))];
   if (problems.length > 0) throw AppError.badRequest("The custom action is invalid.", problems);
@@ -89,24 +106,32 @@ export async function createCustomAction(deps: Deps, orgId: string, input: Custo
   if (existing) throw new AppError(409, "conflict", `A custom action with slug ${input.slug} exists.`, [{ path: "/slug", message: "is already used" }]);
   const id = crypto.randomUUID();
   const now = deps.now();
-  const [row] = await deps.db
-    .insert(customActions)
-    .values({
-      id,
-      orgId,
-      slug: input.slug,
-      description: input.description,
-      method: input.method,
-      url: input.url,
-      headers: deps.cipher.encrypt(JSON.stringify(input.headers ?? {}), headersContext(id)),
-      inputSchema: schema,
-      destructive: input.destructive ?? true,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
+  const row = await deps.db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(customActions)
+      .values({
+        id,
+        orgId,
+        slug: input.slug,
+        description: input.description,
+        method: input.method,
+        url: input.url,
+        headers: deps.cipher.encrypt(JSON.stringify(input.headers ?? {}), headersContext(id)),
+        inputSchema: schema,
+        destructive: input.destructive ?? true,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    if (actor)
+      await recordActivity(
+        { db: tx, now: deps.now },
+        { orgId, actor, action: "custom_action.created", objectType: "custom_action", objectId: id, summary: { slug: input.slug, method: input.method, host: new URL(input.url).host, header_names: Object.keys(input.headers ?? {}) } },
+      );
+    return inserted!;
+  });
   deps.tools.invalidate(orgId); // read-your-writes (issue #10 item 4)
-  return customActionView(row!, Object.keys(input.headers ?? {}));
+  return customActionView(row, Object.keys(input.headers ?? {}));
 }
 
 async function liveRow(deps: Deps, orgId: string, id: string): Promise<Row> {
@@ -116,8 +141,25 @@ async function liveRow(deps: Deps, orgId: string, id: string): Promise<Row> {
   return row;
 }
 
+function storedHeaders(deps: Deps, row: Row): Record<string, string> {
+  return JSON.parse(deps.cipher.decrypt(row.headers, headersContext(row.id))) as Record<string, string>;
+}
+
 function headerNames(deps: Deps, row: Row): string[] {
-  return Object.keys(JSON.parse(deps.cipher.decrypt(row.headers, headersContext(row.id))) as Record<string, string>);
+  return Object.keys(storedHeaders(deps, row));
+}
+
+/** One live action of the org, as the API shows it (header names only); 404 otherwise, another org's included. */
+export async function readCustomAction(deps: Deps, orgId: string, id: string) {
+  const row = await liveRow(deps, orgId, id);
+  return customActionView(row, headerNames(deps, row));
+}
+
+/** `changes` applied to `headers`; a name matches whatever its case. */
+function mergeHeaders(headers: Record<string, string>, changes: HeaderChanges): Record<string, string> {
+  const drop = new Set([...changes.remove, ...Object.keys(changes.set)].map((n) => n.toLowerCase()));
+  const kept = Object.entries(headers).filter(([name]) => !drop.has(name.toLowerCase()));
+  return { ...Object.fromEntries(kept), ...changes.set };
 }
 
 export async function listCustomActions(deps: Deps, orgId: string) {
@@ -125,35 +167,68 @@ export async function listCustomActions(deps: Deps, orgId: string) {
   return rows.map((row) => customActionView(row, headerNames(deps, row)));
 }
 
-export async function updateCustomAction(deps: Deps, orgId: string, id: string, patch: Partial<Omit<CustomActionInput, "slug">>) {
-  const row = await liveRow(deps, orgId, id);
+/**
+ * Changes what the patch names. `headers` replaces every header (the API); `header_changes` sets
+ * and removes some, keeping the rest unseen (the dashboard). A new URL passes the outbound guard
+ * as at creation, checked before the row is locked (a DNS answer may take a while).
+ */
+export async function updateCustomAction(deps: Deps, orgId: string, id: string, patch: CustomActionPatch, actor: Actor) {
+  await liveRow(deps, orgId, id);
   const problems = [
     ...(patch.headers ? checkHeaders(patch.headers) : []),
+    ...(patch.header_changes ? checkHeaders(patch.header_changes.set) : []),
     ...(patch.input_schema ? checkSchema(patch.input_schema) : []),
     ...(patch.url ? await checkTarget(deps, patch.url) : []),
   ];
   if (problems.length > 0) throw AppError.badRequest("The custom action is invalid.", problems);
-  const [updated] = await deps.db
-    .update(customActions)
-    .set({
-      ...(patch.description !== undefined ? { description: patch.description } : {}),
-      ...(patch.method !== undefined ? { method: patch.method } : {}),
-      ...(patch.url !== undefined ? { url: patch.url } : {}),
-      ...(patch.headers !== undefined ? { headers: deps.cipher.encrypt(JSON.stringify(patch.headers), headersContext(row.id)) } : {}),
-      ...(patch.input_schema !== undefined ? { inputSchema: patch.input_schema } : {}),
-      ...(patch.destructive !== undefined ? { destructive: patch.destructive } : {}),
-      updatedAt: deps.now(),
-    })
-    .where(eq(customActions.id, row.id))
-    .returning();
+  const updated = await deps.db.transaction(async (tx) => {
+    // Locked, so two edits of the headers cannot both start from the same stored set.
+    const [row] = await tx.select().from(customActions).where(and(eq(customActions.orgId, orgId), eq(customActions.id, id), live(customActions))).for("update");
+    if (!row) throw AppError.notFound("No such custom action.");
+    let headers = patch.headers;
+    if (patch.header_changes) {
+      headers = mergeHeaders(headers ?? storedHeaders(deps, row), patch.header_changes);
+      const merged = checkHeaders(headers);
+      if (merged.length > 0) throw AppError.badRequest("The custom action is invalid.", merged);
+    }
+    const [saved] = await tx
+      .update(customActions)
+      .set({
+        ...(patch.description !== undefined ? { description: patch.description } : {}),
+        ...(patch.method !== undefined ? { method: patch.method } : {}),
+        ...(patch.url !== undefined ? { url: patch.url } : {}),
+        ...(headers !== undefined ? { headers: deps.cipher.encrypt(JSON.stringify(headers), headersContext(row.id)) } : {}),
+        ...(patch.input_schema !== undefined ? { inputSchema: patch.input_schema } : {}),
+        ...(patch.destructive !== undefined ? { destructive: patch.destructive } : {}),
+        updatedAt: deps.now(),
+      })
+      .where(eq(customActions.id, row.id))
+      .returning();
+    const fields = Object.keys(patch).filter((k) => (patch as Record<string, unknown>)[k] !== undefined).map((k) => (k === "header_changes" ? "headers" : k));
+    await recordActivity(
+      { db: tx, now: deps.now },
+      {
+        orgId,
+        actor,
+        action: "custom_action.updated",
+        objectType: "custom_action",
+        objectId: row.id,
+        summary: { slug: row.slug, fields: [...new Set(fields)].sort(), ...(patch.url !== undefined ? { host: new URL(patch.url).host } : {}), ...(headers !== undefined ? { header_names: Object.keys(headers) } : {}) },
+      },
+    );
+    return saved!;
+  });
   deps.tools.invalidate(orgId);
-  return customActionView(updated!, headerNames(deps, updated!));
+  return customActionView(updated, headerNames(deps, updated));
 }
 
 /** Soft delete: the row stays for the audit trail, its encrypted headers are emptied. */
-export async function deleteCustomAction(deps: Deps, orgId: string, id: string) {
+export async function deleteCustomAction(deps: Deps, orgId: string, id: string, actor?: Actor) {
   const row = await liveRow(deps, orgId, id);
-  await deps.db.update(customActions).set({ deletedAt: deps.now(), headers: "" }).where(eq(customActions.id, row.id));
+  await deps.db.transaction(async (tx) => {
+    await tx.update(customActions).set({ deletedAt: deps.now(), headers: "" }).where(eq(customActions.id, row.id));
+    if (actor) await recordActivity({ db: tx, now: deps.now }, { orgId, actor, action: "custom_action.deleted", objectType: "custom_action", objectId: row.id, summary: { slug: row.slug } });
+  });
   deps.tools.invalidate(orgId);
 }
 

@@ -1,5 +1,7 @@
 // Custom HTTP actions for the dashboard: /api/integrations/custom-actions (integrations roles).
+// Each change is logged with the member who made it (src/integrations/custom-actions.ts).
 import { Elysia, t } from "elysia";
+import { memberActor } from "../activity/actor.ts";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
 import { SLUG } from "../kit/slugs.ts";
@@ -28,8 +30,8 @@ export function integrationRoutes(deps: Deps) {
     .post(
       "/api/integrations/custom-actions",
       async ({ body, request }) => {
-        const { orgId } = await requireMember(deps, request, "integrations:manage");
-        const created = await createCustomAction(deps, orgId, { ...body, input_schema: body.input_schema as JsonSchemaObject | undefined });
+        const { orgId, principal } = await requireMember(deps, request, "integrations:manage");
+        const created = await createCustomAction(deps, orgId, { ...body, input_schema: body.input_schema as JsonSchemaObject | undefined }, memberActor(principal.member.id));
         return jsonResponse(created, 201);
       },
       {
@@ -50,14 +52,14 @@ export function integrationRoutes(deps: Deps) {
     .patch(
       "/api/integrations/custom-actions/:id",
       async ({ body, params, request }) => {
-        const { orgId } = await requireMember(deps, request, "integrations:manage");
-        return updateCustomAction(deps, orgId, params.id, { ...body, input_schema: body.input_schema as JsonSchemaObject | undefined });
+        const { orgId, principal } = await requireMember(deps, request, "integrations:manage");
+        return updateCustomAction(deps, orgId, params.id, { ...body, input_schema: body.input_schema as JsonSchemaObject | undefined }, memberActor(principal.member.id));
       },
       { body: t.Partial(t.Object(Editable), { additionalProperties: false, minProperties: 1 }) },
     )
     .delete("/api/integrations/custom-actions/:id", async ({ params, request }) => {
-      const { orgId } = await requireMember(deps, request, "integrations:manage");
-      await deleteCustomAction(deps, orgId, params.id);
+      const { orgId, principal } = await requireMember(deps, request, "integrations:manage");
+      await deleteCustomAction(deps, orgId, params.id, memberActor(principal.member.id));
       return new Response(null, { status: 204 });
     });
 }

@@ -138,6 +138,22 @@ describe("calling a custom action over MCP", () => {
     }
   });
 
+  test("PATCH: changes what it names, the headers replaced as a whole; each change logged with its member, never a header value", async () => {
+    const created = await create({ slug: "patch_me", description: "Before", method: "GET", url: `${base()}/orders`, headers: { Authorization: "Bearer patch-secret-1" }, destructive: false });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const res = await app.request(`/api/integrations/custom-actions/${id}`, { method: "PATCH", json: { description: "After", headers: { "X-Key": "patch-secret-2" } }, headers: auth() });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ description: "After", header_names: ["X-Key"] });
+    const del = await app.request(`/api/integrations/custom-actions/${id}`, { method: "DELETE", headers: auth() });
+    expect(del.status).toBe(204);
+    const log = await app.request(`/api/activity?object_id=${id}`, { headers: auth() });
+    const text = await log.text();
+    for (const action of ["custom_action.created", "custom_action.updated", "custom_action.deleted"]) expect(text).toContain(action);
+    expect(text).toContain('"kind":"member"');
+    expect(text).not.toContain("patch-secret");
+  });
+
   test("delete: the tool disappears, the encrypted headers are emptied, the audit record stays", async () => {
     const [row] = await app.deps.db.select().from(customActions).where(eq(customActions.slug, "lookup_order"));
     const del = await app.request(`/api/integrations/custom-actions/${row!.id}`, { method: "DELETE", headers: auth() });
