@@ -139,7 +139,7 @@ function patchFrom(v: FormValues, current: Agent | null): { patch: AgentPatch; e
     if (raw === "") patch.voice_config = {};
     else {
       const parsed = jsonField(raw);
-      if ("error" in parsed) errors.voice_config = parsed.error;
+      if ("error" in parsed) errors.voice_config = `Voice settings: ${parsed.error}`;
       else if (!parsed.value || typeof parsed.value !== "object" || Array.isArray(parsed.value)) errors.voice_config = 'A JSON object, e.g. {"voice": "alloy"}; empty for none.';
       else patch.voice_config = parsed.value as Record<string, unknown>;
     }
@@ -220,7 +220,7 @@ ${statusNote(agent)}
     manage
       ? agent.status === "disabled"
         ? actionButton(`/dashboard/agents/${agent.id}/enable`, "Enable", { confirm: `Enable “${agent.name}”? It can answer again when a widget names it, and take handoffs; it does not become the active agent.` })
-        : html`<a class="button danger" href="/dashboard/agents/${agent.id}/disable">Disable…</a>`
+        : html`<a class="button secondary" href="/dashboard/agents/${agent.id}/disable">Disable…</a>`
       : ""
   }</div>
 ${errorSummary(e)}

@@ -63,7 +63,7 @@ async function listPage(ctx: DashboardContext, query: Record<string, string | un
 <table><caption class="sr-only">Custom actions</caption><thead><tr><th scope="col">Action</th><th scope="col">Request</th><th scope="col">Headers</th>${manage ? html`<th scope="col"><span class="sr-only">Actions</span></th>` : ""}</tr></thead>
 <tbody>${page.items.map(
     (a) => html`<tr><td><a href="/dashboard/custom-actions/${a.id}"><code>${a.action_id}</code></a>${a.destructive ? html` <span class="badge danger">destructive</span>` : ""}<div class="hint">${a.description.slice(0, 200)}</div></td><td><code>${a.method} ${a.url}</code></td><td>${a.header_names.join(", ") || "—"}</td>${
-      manage ? html`<td><div class="actions"><a class="button secondary" href="/dashboard/custom-actions/${a.id}">Edit</a>${actionButton(`/dashboard/custom-actions/${a.id}/delete`, "Delete", { kind: "danger", confirm: "Delete this action? Agents can no longer call it." })}</div></td>` : ""
+      manage ? html`<td><div class="actions"><a class="button secondary" href="/dashboard/custom-actions/${a.id}">Edit<span class="sr-only"> ${a.action_id}</span></a>${actionButton(`/dashboard/custom-actions/${a.id}/delete`, "Delete", { kind: "danger", confirm: "Delete this action? Agents can no longer call it." })}</div></td>` : ""
     }</tr>`,
   )}${actions.length === 0 ? html`<tr><td colspan="4">No custom actions.</td></tr>` : ""}</tbody></table>
 ${pager("/dashboard/custom-actions", query, page.page, page.hasMore)}
@@ -115,7 +115,7 @@ ${select({ name: "method", label: "Method", value: v.method, error: e.method, op
 ${field({ name: "url", label: "URL", type: "url", value: v.url, error: e.url, required: true, maxLength: URL_MAX, hint: "https; a new address passes the outbound guard before it is saved." })}
 </div>
 ${textarea({ name: "description", label: "Description", value: v.description, error: e.description, rows: 2, required: true, maxLength: DESCRIPTION_MAX, hint: "What the action does: the model reads this to decide when to call it." })}
-${textarea({ name: "input_schema", label: "Input schema (JSON)", value: v.input_schema, error: e.input_schema, rows: 6, hint: "A JSON Schema object for the arguments; empty: any object." })}
+${textarea({ name: "input_schema", label: "Input schema (JSON)", value: v.input_schema, error: e.input_schema, rows: 8, hint: "A JSON Schema object for the arguments; empty: any object." })}
 <div class="check"><input type="checkbox" id="f-destructive" name="destructive"${v.destructive === "on" ? new Html(" checked") : ""}${off}><label for="f-destructive">Destructive: it changes or deletes data</label></div>
 </fieldset>
 <fieldset${off}><legend>Headers</legend>

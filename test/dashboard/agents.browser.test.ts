@@ -1,0 +1,205 @@
+// The agent and custom-action editing pages in a real headless Chromium (Debian's chromium,
+// playwright-core), as dashboard.browser.test.ts checks the others: each state opened signed in,
+// checked with axe-core (no serious or critical violation, light and dark), free of console errors
+// and CSP violations, and photographed into docs/screenshots/. Walks what an admin does: voice
+// settings with a field error, the flow rows (add a row, remove one), disabling the active agent
+// through its confirmation page and enabling it again, and editing a custom action's headers
+// without ever seeing their values.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { join } from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { readAgent } from "../../src/agents/service.ts";
+import { createCustomAction, listCustomActions } from "../../src/integrations/custom-actions.ts";
+import { browserAvailable, browserMissingReason, launchBrowser } from "../support/browser.ts";
+import { seedOrg, serveTestApp, type ServedTestApp } from "../support/app.ts";
+
+const TIMEOUT = 90_000;
+const ROOT = join(import.meta.dir, "../..");
+const AXE = join(ROOT, "node_modules/axe-core/axe.min.js");
+const SHOTS = join(ROOT, "docs/screenshots");
+const missing = !browserAvailable();
+if (missing) console.log(`agents.browser.test.ts: ${browserMissingReason()}`);
+
+let app: ServedTestApp;
+let browser: Browser;
+let org: Awaited<ReturnType<typeof seedOrg>>;
+let actionId: string;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  if (missing) return;
+  app = await serveTestApp();
+  org = await seedOrg(app, { name: "Acme Support" });
+  app.hosts.set("api.shop.example", ["93.184.216.34"]);
+  const action = await createCustomAction(app.deps, org.org_id, {
+    slug: "refund_order",
+    method: "POST",
+    url: "https://api.shop.example/refunds",
+    description: "Refunds an order by its number.",
+    headers: { Authorization: "Bearer sk-browser-secret", "X-Tenant": "acme" },
+    input_schema: { type: "object", properties: { order: { type: "string" } }, required: ["order"] },
+    destructive: true,
+  });
+  actionId = action.id;
+  browser = await launchBrowser();
+}, TIMEOUT);
+
+afterAll(async () => {
+  for (const c of contexts) await c.close();
+  await browser?.close();
+  if (app) await app.close();
+});
+
+async function signedInPage(colorScheme: "light" | "dark" = "light"): Promise<{ page: Page; errors: string[] }> {
+  const context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 }, colorScheme });
+  contexts.push(context);
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text());
+  });
+  await page.goto("/dashboard");
+  await page.getByLabel("Email").fill(org.admin_email);
+  await page.getByLabel("Password").fill(org.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL("**/dashboard");
+  return { page, errors };
+}
+
+/** Console errors other than the browser's note on a 4xx page (a form re-rendered with its errors answers 400). */
+function unexpected(errors: string[]) {
+  return errors.filter((e) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(e));
+}
+
+async function axeViolations(page: Page) {
+  // Evaluated through the DevTools protocol, which the page's CSP (script-src 'self') does not govern.
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(await Bun.file(AXE).text());
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ["violations"] });
+    return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 5).map((n) => n.target) }));
+  });
+}
+
+async function check(page: Page, name: string, shoot: boolean) {
+  expect({ page: name, violations: await axeViolations(page) }).toEqual({ page: name, violations: [] });
+  if (shoot) await page.screenshot({ path: join(SHOTS, `dashboard-${name}.png`), fullPage: true });
+}
+
+test.skipIf(missing)(
+  "agent: voice settings with a field error, video mode, flow rows added and removed, disable through the confirmation page, enable",
+  async () => {
+    const { page, errors } = await signedInPage();
+    await page.goto(`/dashboard/agents/${org.agent_id}`);
+
+    // Voice and video: a field error next to its field, then saved.
+    await page.getByLabel("Video display mode").selectOption("pip");
+    await page.getByLabel("Voice settings (JSON)").fill('{"voice": "alloy", "language": ');
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await page.locator("#f-voice_config-error").waitFor();
+    expect(await page.locator("#f-voice_config-error").textContent()).toBe("Voice settings: This is not valid JSON.");
+    expect(await page.getByLabel("Voice settings (JSON)").getAttribute("aria-invalid")).toBe("true");
+    await check(page, "agent-voice-error", true);
+    await page.getByLabel("Voice settings (JSON)").fill('{"voice": "alloy", "language": "en-GB"}');
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await page.getByText("Changes saved.").waitFor();
+    let agent = await readAgent(app.deps, org.org_id, org.agent_id);
+    expect({ mode: agent.videoDisplayMode, voice: agent.voiceConfig }).toEqual({ mode: "pip", voice: { voice: "alloy", language: "en-GB" } });
+
+    // The flow: type a step, add a row (a round trip that keeps what was typed), fill it, save.
+    await page.getByRole("link", { name: "Conversation flow" }).click();
+    await page.getByLabel("Step 1", { exact: true }).fill("Greet the customer by name");
+    await page.getByRole("button", { name: "Add a step row" }).click();
+    await page.getByLabel("Step 2", { exact: true }).waitFor();
+    expect(await page.getByLabel("Step 1", { exact: true }).inputValue()).toBe("Greet the customer by name");
+    await page.getByLabel("Step 2", { exact: true }).fill('{"ask": "email", "required": true}');
+    await page.getByLabel("Variable 1", { exact: true }).fill('{"name": "plan", "default": "free"}');
+    // Enter in a row saves (Save is the form's first button), as a keyboard user expects.
+    await page.getByLabel("Variable 1", { exact: true }).press("Enter");
+    await page.getByText("Flow saved: 2 steps, 1 variable.").waitFor();
+    // A row that starts like JSON but is not: the error next to that row.
+    await page.getByLabel("Step 3", { exact: true }).fill('{"say": "bye"');
+    await page.getByRole("button", { name: "Save flow" }).click();
+    await page.locator("#f-step_2-error").waitFor();
+    await check(page, "agent-flow-error", false);
+    await page.getByLabel("Step 3", { exact: true }).fill("");
+    await page.getByLabel("Remove step 1").check();
+    await page.getByRole("button", { name: "Save flow" }).click();
+    await page.getByText("Flow saved: 1 step, 1 variable.").waitFor();
+    agent = await readAgent(app.deps, org.org_id, org.agent_id);
+    expect(agent.flowConfig).toEqual({ steps: [{ ask: "email", required: true }], custom_variables: [{ name: "plan", default: "free" }] });
+    await page.getByLabel("Step 2", { exact: true }).fill("Offer the order status");
+    await check(page, "agent-flow", true);
+
+    // Disable the active agent: its confirmation page says what happens to the widget.
+    await page.goto(`/dashboard/agents/${org.agent_id}`);
+    await page.getByRole("link", { name: "Disable…" }).click();
+    await page.getByText("This is the active agent.").waitFor();
+    await check(page, "agent-disable", true);
+    await page.getByRole("button", { name: /^Disable / }).click();
+    await page.getByText("The organisation has no active agent now").waitFor();
+    expect((await readAgent(app.deps, org.org_id, org.agent_id)).status).toBe("disabled");
+    expect((await app.request(`/api/sdk/config?org_id=${org.org_id}`)).status).toBe(404);
+    await check(page, "agent-disabled", false);
+    // Enable asks first (the script's confirm), then the agent is inactive; activate it again.
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.getByRole("button", { name: "Enable" }).click();
+    await page.getByText("is enabled (inactive)").waitFor();
+    await page.getByRole("button", { name: "Make this the active agent" }).click();
+    await page.getByText("is now the active agent.").waitFor();
+    expect((await app.request(`/api/sdk/config?org_id=${org.org_id}`)).status).toBe(200);
+    await check(page, "agent-edit-voice", true);
+    expect(unexpected(errors)).toEqual([]);
+  },
+  TIMEOUT,
+);
+
+test.skipIf(missing)(
+  "custom action: edit every field, headers write-only (one replaced, one removed), a field error, never a value on the page",
+  async () => {
+    const { page, errors } = await signedInPage();
+    await page.goto("/dashboard/custom-actions");
+    await page.getByRole("link", { name: "Edit" }).first().click();
+    await page.waitForURL(`**/dashboard/custom-actions/${actionId}`);
+    expect(await page.content()).not.toContain("sk-browser-secret");
+    // A field error first: the description emptied.
+    await page.getByLabel("Description").fill("");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await page.locator("#f-description-error").waitFor();
+    await check(page, "custom-action-edit-error", false);
+    await page.getByLabel("Description").fill("Refunds an order by its number, up to its paid amount.");
+    await page.getByLabel("Method").selectOption("PUT");
+    await page.getByLabel("Remove X-Tenant").check();
+    await page.getByLabel("Add or replace headers").fill("Authorization: Bearer sk-rotated-secret");
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await page.getByText("Action custom.refund_order saved.").waitFor();
+    const [saved] = await listCustomActions(app.deps, org.org_id);
+    expect(saved).toMatchObject({ method: "PUT", header_names: ["Authorization"], description: "Refunds an order by its number, up to its paid amount." });
+    const html = await page.content();
+    expect(html).not.toContain("sk-rotated-secret");
+    expect(html).not.toContain("sk-browser-secret");
+    await check(page, "custom-action-edit", true);
+    expect(unexpected(errors)).toEqual([]);
+  },
+  TIMEOUT,
+);
+
+test.skipIf(missing)(
+  "dark: the flow, disable and custom action pages have no serious or critical axe violation",
+  async () => {
+    const { page, errors } = await signedInPage("dark");
+    for (const [path, name] of [
+      [`/dashboard/agents/${org.agent_id}`, "agent-edit-dark"],
+      [`/dashboard/agents/${org.agent_id}/flow`, "agent-flow-dark"],
+      [`/dashboard/agents/${org.agent_id}/disable`, "agent-disable-dark"],
+      [`/dashboard/custom-actions/${actionId}`, "custom-action-edit-dark"],
+    ] as const) {
+      await page.goto(path);
+      await check(page, name, false);
+    }
+    expect(unexpected(errors)).toEqual([]);
+  },
+  TIMEOUT,
+);
