@@ -1,32 +1,41 @@
 // Dashboard: settings (issue #14), role org:manage. Widget keys (create, revoke) with the install
 // snippet ready to copy, identity verification (switch, rotate with the new secret shown once,
-// clear the previous secret), allowed origins, OAuth grants held by MCP clients (list, revoke),
-// members and their roles (read only). Through src/orgs/widget-access.ts, src/widget/settings.ts
-// and src/oauth/grants.ts, as /api/widget/* and /api/oauth/grants do.
-import { asc, eq } from "drizzle-orm";
+// clear the previous secret), allowed origins, OAuth grants held by MCP clients (list, revoke)
+// under org:manage; members and their roles under members:manage (invite with the link shown once,
+// change roles, remove, pending invitations with revoke). Each section shows only to a member
+// holding its role, and the page opens for either. Through src/orgs/widget-access.ts,
+// src/widget/settings.ts, src/oauth/grants.ts, src/orgs/members.ts and src/orgs/invitations.ts, as
+// /api/widget/*, /api/oauth/grants and /api/members do.
 import { Elysia, t } from "elysia";
 import { memberActor } from "../../activity/actor.ts";
 import type { ProviderKind } from "../../agents/llm/types.ts";
 import { AGENT_LIMITS, clearOrgLlm, orgLlmView, setOrgLlm } from "../../agents/service.ts";
-import { members, memberships } from "../../db/schema/index.ts";
+import { ROLES } from "../../auth/roles.ts";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { listGrants, revokeGrantOfOrg } from "../../oauth/grants.ts";
+import { INVITATION_LIMITS, inviteMember, listInvitations, revokeInvitation } from "../../orgs/invitations.ts";
+import { ADMIN_ROLES, changeMemberRoles, listMembers, removeMember, ROLE_DESCRIPTIONS } from "../../orgs/members.ts";
 import { clearPreviousIdentitySecret, createWidgetKey, identityView, listWidgetKeys, revokeWidgetKey, rotateIdentitySecret, setIdentityVerification, WIDGET_KEY_LIMITS } from "../../orgs/widget-access.ts";
 import { allowedOrigins, ORIGIN_LIMITS, setAllowedOrigins } from "../../widget/settings.ts";
-import { html } from "../html.ts";
+import { type Html, html } from "../html.ts";
 import { installSnippet } from "../widget/demo.ts";
-import { actionButton, type DashboardContext, errorSummary, field, type FieldErrors, formValues, type FormValues, pageNumber, pageOf, pager, redirect, select, shellPage, submit, textarea, when, withMember, formBody, IdParams } from "./shell.ts";
+import { actionButton, checkbox, type DashboardContext, errorSummary, field, type FieldErrors, formList, formValues, type FormValues, PAGE_SIZE, pageNumber, pageOf, pager, redirect, select, shellPage, submit, textarea, when, withMember, formBody, IdParams } from "./shell.ts";
 
 interface SettingsForms {
   values?: FormValues;
   errors?: FieldErrors;
   /** The identity secret just rotated: shown on this answer only. */
   secret?: string;
+  /** The invitation just made: its link is shown on this answer only. */
+  invite?: { email: string; url: string };
+  /** Invite-form checkboxes as submitted (a re-rendered form keeps them). */
+  inviteRoles?: string[];
   status?: number;
 }
 
-async function settingsPage(ctx: DashboardContext, query: Record<string, string | undefined>, forms: SettingsForms = {}): Promise<Response> {
+/** The sections under org:manage: widget keys, identity verification, origins, model, grants. */
+async function orgSettings(ctx: DashboardContext, query: Record<string, string | undefined>, forms: SettingsForms): Promise<Html> {
   const { deps, orgId } = ctx;
   const v = forms.values ?? {};
   const e = forms.errors ?? {};
@@ -37,17 +46,9 @@ async function settingsPage(ctx: DashboardContext, query: Record<string, string 
   const origins = (await allowedOrigins(deps, orgId)).allowed_origins;
   const grants = (await listGrants(deps, orgId, ctx.principal.member.id, true)).grants;
   const grantPage = pageOf(grants, pageNumber(query.grants_page));
-  const people = await deps.db
-    .select({ email: members.email, name: members.name, roles: memberships.roles, since: memberships.createdAt })
-    .from(memberships)
-    .innerJoin(members, eq(members.id, memberships.memberId))
-    .where(eq(memberships.orgId, orgId))
-    .orderBy(asc(members.email));
-  const peoplePage = pageOf(people, pageNumber(query.members_page));
   const llm = await orgLlmView(deps, orgId);
 
-  const body = html`<h1>Settings</h1>
-<section class="panel" aria-labelledby="keys-h"><h2 id="keys-h">Widget keys and install snippet</h2>
+  return html`<section class="panel" aria-labelledby="keys-h"><h2 id="keys-h">Widget keys and install snippet</h2>
 <p class="muted">Paste the snippet before <code>&lt;/body&gt;</code> on every page that shows the chat bubble. Keys are publishable; revoke one and the widget using it stops at once. ${liveKeys.length} of at most ${WIDGET_KEY_LIMITS.live} live keys.</p>
 ${keyPage.items.map(
   (k, i) => html`<div class="keyrow"><p><strong>${k.label || "Unlabelled key"}</strong> ${k.revoked_at ? html`<span class="badge danger">revoked ${when(k.revoked_at)}</span>` : html`<span class="badge ok">live</span>`} <span class="muted">created ${when(k.created_at)}</span></p>
@@ -97,24 +98,109 @@ ${field({ name: "llm_api_key", label: "API key", type: "password", value: "", er
 <table><caption class="sr-only">OAuth grants</caption><thead><tr><th scope="col">Client</th><th scope="col">Member</th><th scope="col">Scopes</th><th scope="col">Since</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
 <tbody>${grantPage.items.map((g) => html`<tr><td>${g.client.name}</td><td>${g.member.email}</td><td>${g.scopes.map((s) => html`<span class="badge">${s}</span>`)}</td><td>${when(g.created_at)}</td><td>${actionButton(`/dashboard/settings/grants/${g.id}/revoke`, "Revoke", { kind: "danger", confirm: "Revoke this client's access?" })}</td></tr>`)}${grants.length === 0 ? html`<tr><td colspan="5">No client holds a grant.</td></tr>` : ""}</tbody></table>
 ${pager("/dashboard/settings", query, grantPage.page, grantPage.hasMore, "grants_page", "Grant pages")}
-</section>
-
-<section class="panel" aria-labelledby="members-h"><h2 id="members-h">Members and roles</h2>
-<p class="muted">Shown read only: the dashboard does not invite members or change roles yet.</p>
-<table><caption class="sr-only">Members</caption><thead><tr><th scope="col">Member</th><th scope="col">Roles</th><th scope="col">Since</th></tr></thead>
-<tbody>${peoplePage.items.map((m) => html`<tr><td>${m.email}${m.name ? html`<div class="hint">${m.name}</div>` : ""}</td><td>${m.roles.map((r) => html`<span class="badge">${r}</span>`)}</td><td>${when(m.since)}</td></tr>`)}</tbody></table>
-${pager("/dashboard/settings", query, peoplePage.page, peoplePage.hasMore, "members_page", "Member pages")}
 </section>`;
-  return shellPage(ctx, { title: "Settings", active: "settings", body: html`${errorSummary(e)}${body}`, status: forms.status });
 }
 
-const Query = t.Object({ keys_page: t.Optional(t.String({ maxLength: 10 })), grants_page: t.Optional(t.String({ maxLength: 10 })), members_page: t.Optional(t.String({ maxLength: 10 })) });
+async function settingsPage(ctx: DashboardContext, query: Record<string, string | undefined>, forms: SettingsForms = {}): Promise<Response> {
+  const orgSections = ctx.can("org:manage") ? await orgSettings(ctx, query, forms) : html``;
+  const body = html`<h1>Settings</h1>
+${orgSections}
+${await membersSection(ctx, query, forms)}`;
+  return shellPage(ctx, { title: "Settings", active: "settings", body: html`${errorSummary(forms.errors ?? {})}${body}`, status: forms.status });
+}
+
+/** The error key of a member's role form (next to its checkboxes; the summary links to it). */
+const rolesKey = (memberId: string) => `roles-${memberId}`;
+
+function roleChecks(name: string, idPrefix: string, checked: readonly string[], hints = true): Html {
+  return html`<div class="grid2">${ROLES.map((role, i) => checkbox({ name, value: role, id: `${idPrefix}-${i}`, label: role, checked: checked.includes(role), hint: hints ? ROLE_DESCRIPTIONS[role] : undefined }))}</div>`;
+}
+
+/**
+ * Members and roles. With members:manage: the invite form (the new link shown once, on the answer
+ * to the invite), each member's roles in a disclosure form, remove, pending invitations with
+ * revoke. With org:manage alone: the members, read only. Both lists paginate.
+ */
+async function membersSection(ctx: DashboardContext, query: Record<string, string | undefined>, forms: SettingsForms): Promise<Html> {
+  const { deps, orgId } = ctx;
+  const manage = ctx.can("members:manage");
+  const v = forms.values ?? {};
+  const e = forms.errors ?? {};
+  const people = await listMembers(deps, orgId, { page: pageNumber(query.members_page), perPage: PAGE_SIZE });
+  const peopleMore = people.page * people.per_page < people.total;
+  const me = ctx.principal.member.id;
+  const table = html`<table><caption class="sr-only">Members</caption><thead><tr><th scope="col">Member</th><th scope="col">Roles</th><th scope="col">Since</th>${manage ? html`<th scope="col"><span class="sr-only">Actions</span></th>` : ""}</tr></thead>
+<tbody>${people.members.map((m) => {
+    const error = e[rolesKey(m.id)];
+    const row = html`<tr><td>${m.email}${m.id === me ? html` <span class="badge accent">you</span>` : ""}${m.name ? html`<div class="hint">${m.name}</div>` : ""}</td><td>${m.roles.map((r) => html`<span class="badge">${r}</span>`)}</td><td>${when(m.joined_at)}</td>${manage ? html`<td>${actionButton(`/dashboard/settings/members/${m.id}/remove`, m.id === me ? "Leave" : "Remove", { kind: "danger", confirm: m.id === me ? `Leave ${ctx.orgName}? You lose access to it at once.` : `Remove ${m.email} from ${ctx.orgName}? Their sessions and connected AI clients lose access to it at once.` })}</td>` : ""}</tr>`;
+    if (!manage) return row;
+    // The role form in a row of its own, the table's full width, folded until opened (open when it failed).
+    return html`${row}<tr><td colspan="4"><details${error ? html` open` : ""}><summary>Edit roles of ${m.email}</summary>
+<form method="post" action="/dashboard/settings/members/${m.id}/roles" novalidate>
+<fieldset id="f-${rolesKey(m.id)}"${error ? html` aria-describedby="f-${rolesKey(m.id)}-error"` : ""}><legend>Roles of ${m.email}</legend>
+${roleChecks("roles", `r-${m.id}`, m.roles, false)}
+${error ? html`<p class="field-error" id="f-${rolesKey(m.id)}-error">${error}</p>` : ""}
+</fieldset>
+<div class="actions">${submit("Save roles", { busy: "Saving…" })}</div>
+</form></details></td></tr>`;
+  })}</tbody></table>
+${pager("/dashboard/settings", query, people.page, peopleMore, "members_page", "Member pages")}`;
+  if (!manage)
+    return html`<section class="panel" aria-labelledby="members-h"><h2 id="members-h">Members and roles</h2>
+<p class="muted">Inviting members and changing roles needs the <code>members:manage</code> role.</p>
+${table}
+</section>`;
+
+  const invites = await listInvitations(deps, orgId, { page: pageNumber(query.invites_page), perPage: PAGE_SIZE });
+  const invitesMore = invites.page * invites.per_page < invites.total;
+  const checkedInvite = forms.inviteRoles ?? [];
+  return html`<section class="panel" aria-labelledby="members-h"><h2 id="members-h">Members and roles</h2>
+<p class="muted">An organisation keeps at least one member holding both ${ADMIN_ROLES.join(" and ")}. You can grant only roles you hold yourself.</p>
+${
+  forms.invite
+    ? html`<div class="flash ok" role="status"><p><strong>Invitation for ${forms.invite.email}: the link is shown this once.</strong> Send it to them yourself; it works once, for ${INVITATION_LIMITS.ttlDays} days.</p><label for="invite-link">Invitation link</label><input id="invite-link" type="text" readonly value="${forms.invite.url}"><div class="actions"><button type="button" class="secondary" data-copy="invite-link" hidden>Copy link</button></div></div>`
+    : ""
+}
+${table}
+<h3 id="invite-h">Invite a member</h3>
+<form method="post" action="/dashboard/settings/members/invite" novalidate aria-labelledby="invite-h">
+${field({ name: "invite_email", label: "Email", type: "email", value: v.invite_email, error: e.invite_email, maxLength: INVITATION_LIMITS.email, hint: "They get a link to set a password, or to sign in if they have an account." })}
+<fieldset id="f-invite_roles"${e.invite_roles ? html` aria-describedby="f-invite_roles-error"` : ""}><legend>Roles</legend>
+${roleChecks("invite_roles", "inv", checkedInvite)}
+${e.invite_roles ? html`<p class="field-error" id="f-invite_roles-error">${e.invite_roles}</p>` : ""}
+</fieldset>
+<div class="actions">${submit("Invite", { busy: "Inviting…" })}</div>
+</form>
+<h3 id="invitations-h">Pending invitations</h3>
+<table><caption class="sr-only">Pending invitations</caption><thead><tr><th scope="col">Email</th><th scope="col">Roles</th><th scope="col">Invited by</th><th scope="col">Expires</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
+<tbody>${invites.invitations.map((i) => html`<tr><td>${i.email}</td><td>${i.roles.map((r) => html`<span class="badge">${r}</span>`)}</td><td>${i.invited_by?.email ?? "—"}</td><td>${i.status === "expired" ? html`<span class="badge warn">expired</span> ` : ""}${when(i.expires_at)}</td><td>${actionButton(`/dashboard/settings/invitations/${i.id}/revoke`, "Revoke", { kind: "danger", confirm: `Revoke the invitation for ${i.email}? Its link stops working.` })}</td></tr>`)}${invites.total === 0 ? html`<tr><td colspan="5">No pending invitations.</td></tr>` : ""}</tbody></table>
+${pager("/dashboard/settings", query, invites.page, invitesMore, "invites_page", "Invitation pages")}
+</section>`;
+}
+
+const Query = t.Object({
+  keys_page: t.Optional(t.String({ maxLength: 10 })),
+  grants_page: t.Optional(t.String({ maxLength: 10 })),
+  members_page: t.Optional(t.String({ maxLength: 10 })),
+  invites_page: t.Optional(t.String({ maxLength: 10 })),
+});
 const FormBody = formBody({ text: 100_000, item: 1000, items: 10 });
+/** The members forms: an email, and role checkboxes (at most every role once). */
+const MemberForm = formBody({ text: 1000, item: 64, items: ROLES.length });
 
 export function settingsPages(deps: Deps) {
   const actor = (ctx: DashboardContext) => memberActor(ctx.principal.member.id);
   return new Elysia({ name: "dashboard-settings" })
-    .get("/dashboard/settings", ({ request, query }) => withMember(deps, request, "org:manage", (ctx) => settingsPage(ctx, query)), { query: Query })
+    .get(
+      "/dashboard/settings",
+      ({ request, query }) =>
+        withMember(deps, request, null, (ctx) => {
+          // Either role opens the page; each section shows only to the role it needs.
+          if (!ctx.can("org:manage") && !ctx.can("members:manage")) throw AppError.forbidden(`Settings need the org:manage or members:manage role. Ask an admin of ${ctx.orgName} to grant one.`);
+          return settingsPage(ctx, query);
+        }),
+      { query: Query },
+    )
     .post(
       "/dashboard/settings/keys",
       ({ request, body }) =>
@@ -228,6 +314,80 @@ export function settingsPages(deps: Deps) {
           return redirect(deps, "/dashboard/settings#grants-h", "The client's access is revoked.");
         }),
       { params: IdParams },
+    )
+    // ---- members (members:manage) ----
+    .post(
+      "/dashboard/settings/members/invite",
+      ({ request, body }) =>
+        withMember(deps, request, "members:manage", async (ctx) => {
+          const values = formValues(body);
+          const email = (values.invite_email ?? "").trim();
+          const roles = formList(body, "invite_roles");
+          const again = (errors: FieldErrors, status: number) => settingsPage(ctx, {}, { values, inviteRoles: roles, errors, status });
+          const errors: FieldErrors = {};
+          if (email === "") errors.invite_email = "Enter the email address to invite.";
+          if (roles.length === 0) errors.invite_roles = "Choose at least one role.";
+          if (Object.keys(errors).length > 0) return again(errors, 400);
+          try {
+            const created = await inviteMember(deps, ctx.orgId, actor(ctx), { email, roles });
+            // Answered directly, never through a redirect: the link exists in this response only.
+            return settingsPage(ctx, {}, { invite: { email: created.invitation.email, url: created.invite_url }, status: 201 });
+          } catch (error) {
+            if (!(error instanceof AppError) || error.status >= 500 || error.status === 401) throw error;
+            if (error.status === 400) {
+              for (const d of error.details ?? []) {
+                const key = d.path.startsWith("/roles") ? "invite_roles" : "invite_email";
+                errors[key] ??= d.message.charAt(0).toUpperCase() + d.message.slice(1) + ".";
+              }
+              if (Object.keys(errors).length === 0) errors.invite_email = error.message;
+            } else if (error.code === "role_not_held") errors.invite_roles = error.message;
+            else errors.invite_email = error.message;
+            return again(errors, error.status);
+          }
+        }),
+      { body: MemberForm },
+    )
+    .post(
+      "/dashboard/settings/members/:id/roles",
+      ({ request, params, body }) =>
+        withMember(deps, request, "members:manage", async (ctx) => {
+          const roles = formList(body, "roles");
+          const key = rolesKey(params.id);
+          try {
+            const member = await changeMemberRoles(deps, ctx.orgId, actor(ctx), params.id, roles);
+            // Someone who just gave up members:manage (and org:manage) can no longer open settings.
+            const stillHere = params.id !== ctx.principal.member.id || member.roles.includes("members:manage") || member.roles.includes("org:manage");
+            return redirect(deps, stillHere ? "/dashboard/settings#members-h" : "/dashboard", `Roles of ${member.email} saved.`);
+          } catch (error) {
+            if (!(error instanceof AppError) || ![400, 403, 409].includes(error.status) || error.code === "cross_site_request") throw error;
+            const message = error.status === 400 ? "Choose at least one role." : error.message;
+            return settingsPage(ctx, {}, { errors: { [key]: message }, status: error.status });
+          }
+        }),
+      { params: IdParams, body: MemberForm },
+    )
+    .post(
+      "/dashboard/settings/members/:id/remove",
+      ({ request, params }) =>
+        withMember(deps, request, "members:manage", async (ctx) => {
+          const self = params.id === ctx.principal.member.id;
+          try {
+            await removeMember(deps, ctx.orgId, actor(ctx), params.id);
+          } catch (error) {
+            if (error instanceof AppError && error.status === 409) return redirect(deps, "/dashboard/settings#members-h", { kind: "error", text: error.message });
+            throw error;
+          }
+          return self ? redirect(deps, "/dashboard", `You left ${ctx.orgName}.`) : redirect(deps, "/dashboard/settings#members-h", "Member removed; their access to this organisation has ended.");
+        }),
+      { params: IdParams, body: MemberForm },
+    )
+    .post(
+      "/dashboard/settings/invitations/:id/revoke",
+      ({ request, params }) =>
+        withMember(deps, request, "members:manage", async (ctx) => {
+          await revokeInvitation(deps, ctx.orgId, actor(ctx), params.id);
+          return redirect(deps, "/dashboard/settings#invitations-h", "Invitation revoked; its link no longer works.");
+        }),
+      { params: IdParams, body: MemberForm },
     );
 }
-
