@@ -72,6 +72,7 @@ tr:last-child td { border-bottom: none; }
 .pager { display: flex; gap: 1rem; align-items: center; margin: 1rem 0; }
 code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .85rem; }
 pre { background: var(--code); border-radius: 8px; padding: .75rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
+iframe.mail-preview { display: block; width: 100%; height: 22rem; margin: .5rem 0 .75rem; border: 1px solid var(--border); border-radius: 8px; background: #fff; }
 .grid2 { display: grid; grid-template-columns: 1fr 1fr; gap: 1.25rem; }
 @media (max-width: 60rem) { .grid2 { grid-template-columns: 1fr; } }
 .preview { background: var(--card); border: 1px solid var(--border); border-radius: 8px; padding: .75rem 1rem; min-height: 8rem; }
