@@ -367,6 +367,7 @@ describe("disable and enable", () => {
     expect((await config()).status).toBe(404);
     expect((await app.request("/api/sdk/chat", { json: { message: "hi" }, headers: { authorization: `Bearer ${owner.widgetKey}` } })).status).toBe(404);
     expect(await tools()).toBe(0);
+    expect(await (await get(app, owner, "/dashboard/agents")).text()).toContain("No agent is active");
 
     const enabled = await post(app, owner, `/dashboard/agents/${agentId}/enable`, { go: "1" });
     expect(enabled.status).toBe(303);
@@ -375,6 +376,7 @@ describe("disable and enable", () => {
     expect((await post(app, owner, `/dashboard/agents/${agentId}/activate`, { go: "1" })).status).toBe(303);
     expect((await config()).status).toBe(200);
     expect(await tools()).toBeGreaterThan(0);
+    expect(await (await get(app, owner, "/dashboard/agents")).text()).not.toContain("No agent is active");
   });
 
   test("an inactive agent's confirmation page says what it stops; roles and the tenant boundary hold", async () => {

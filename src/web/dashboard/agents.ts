@@ -184,6 +184,7 @@ async function listPage(ctx: DashboardContext, query: Record<string, string | un
   const manage = ctx.can("agents:manage");
   const body = html`<h1>Agents</h1>
 <p class="muted">The active agent answers the widget, chat and campaigns. ${all.length} of at most ${L.agentsPerOrg} agents.</p>
+${all.some((a) => a.status === "active") ? "" : html`<p class="error" id="no-active-agent">No agent is active: the widget cannot load its agent and chats are refused (404) until you activate one.</p>`}
 <table>
 <caption class="sr-only">Agents</caption>
 <thead><tr><th scope="col">Name</th><th scope="col">Status</th><th scope="col">Skills</th><th scope="col">Updated</th>${manage ? html`<th scope="col"><span class="sr-only">Actions</span></th>` : ""}</tr></thead>
