@@ -5,12 +5,15 @@
 //   3. resolves A and AAAA and refuses if ANY answer is in a blocked range;
 //   4. connects to the checked address itself — `Host` and the TLS server name stay the
 //      hostname — so a second resolution (DNS rebinding) cannot swap the target;
-//   5. never follows redirects: a 3xx is an error naming its Location; never uses a proxy.
+//   5. never follows redirects: a 3xx is an error naming its Location; never uses a proxy;
+//   6. reuses keep-alive connections only for the same checked address, port, scheme and TLS
+//      server name (src/net/pool.ts), so the checks above still run on every request.
 // Development mode allows loopback (http and https) and nothing else.
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import { readBodyCapped } from "../http/capped-body.ts";
 import { blockedAddressReason, isLoopbackAddress } from "./addresses.ts";
+import { type ConnectionPool, type Lease, sharedPool } from "./pool.ts";
 
 export class BlockedUrlError extends Error {
   override name = "BlockedUrlError";
@@ -42,6 +45,8 @@ export interface GuardOptions {
   /** NODE_ENV=development: loopback targets (and http to them) are allowed. */
   allowLoopback: boolean;
   resolver: Resolver;
+  /** Keep-alive accounting (src/net/pool.ts); the process's own when absent. Tests inject one. */
+  pool?: ConnectionPool;
 }
 
 const BLOCKED_NAMES = [/^localhost$/, /\.localhost$/, /\.local$/, /\.internal$/, /^metadata\.goog$/, /\.svc$/, /\.cluster\.local$/, /^metadata$/];
@@ -103,31 +108,85 @@ export interface GuardedInit {
   signal?: AbortSignal;
 }
 
-/** Steps 1–5. The response is returned unread; read it with `readCapped`. */
+/** Steps 1–6. The response is returned unread; read it with `readCapped` (or cancel its body). */
 export async function guardedFetch(raw: string, init: GuardedInit, options: GuardOptions): Promise<Response> {
   const { url, address } = await checkUrl(raw, options);
   const target = new URL(url);
   const hostHeader = url.host; // hostname[:port] as the server expects it
+  const serverName = url.hostname.replace(/^\[|\]$/g, "");
   target.hostname = address.includes(":") ? `[${address}]` : address;
-  const response = await fetch(target, {
-    method: init.method ?? "GET",
-    // Our Host wins over any casing of one the caller passed.
-    headers: { ...Object.fromEntries(Object.entries(init.headers ?? {}).filter(([k]) => k.toLowerCase() !== "host")), host: hostHeader },
-    body: init.body,
-    signal: init.signal,
-    redirect: "manual",
-    proxy: false,
-    // Certificate checks stay on the hostname although we connect to an address.
-    tls: { serverName: url.hostname.replace(/^\[|\]$/g, "") },
-    // Keep-alive pools are keyed by the address we dial; disabling them keeps each pinned dial explicit.
-    keepalive: false,
-  } as RequestInit);
+  const secure = url.protocol === "https:";
+  const lease = (options.pool ?? sharedPool).lease({ scheme: secure ? "https:" : "http:", address, port: Number(url.port || (secure ? 443 : 80)), serverName });
+  let response: Response;
+  try {
+    response = await fetch(target, {
+      method: init.method ?? "GET",
+      // Our Host wins over any casing of one the caller passed.
+      headers: { ...Object.fromEntries(Object.entries(init.headers ?? {}).filter(([k]) => k.toLowerCase() !== "host")), host: hostHeader },
+      body: init.body,
+      signal: init.signal,
+      redirect: "manual",
+      proxy: false,
+      // Certificate checks stay on the hostname although we connect to an address; the server
+      // name is also part of Bun's keep-alive key, so a connection is never shared across names.
+      // Plain http gets no TLS options: its connections are Bun's by address and port alone,
+      // which is how the ledger counts them.
+      ...(secure ? { tls: { serverName } } : {}),
+      keepalive: lease.keepalive,
+    } as RequestInit);
+  } catch (error) {
+    lease.end(true);
+    throw error;
+  }
   if (response.status >= 300 && response.status < 400) {
-    await response.body?.cancel();
+    await response.body?.cancel().catch(() => {});
+    lease.end(false);
     throw new RedirectRefusedError(response.status, response.headers.get("location"));
   }
-  return response;
+  return lease.keepalive ? tracked(response, lease) : response;
 }
+
+/**
+ * The response with a body that ends the lease when it is read to the end, errors or is
+ * cancelled: until then the connection is busy, and the ledger must not count it as parked.
+ */
+function tracked(response: Response, lease: Lease): Response {
+  const source = response.body;
+  const init = { status: response.status, statusText: response.statusText, headers: response.headers };
+  if (!source || NULL_BODY_STATUSES.has(response.status)) {
+    // No body to read (or none a Response may carry): the connection is free once Bun has the headers.
+    void source?.cancel().catch(() => {});
+    lease.end(false);
+    return source ? new Response(null, init) : response;
+  }
+  const reader = source.getReader();
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        let chunk: Awaited<ReturnType<typeof reader.read>>;
+        try {
+          chunk = await reader.read();
+        } catch (error) {
+          lease.end(true);
+          controller.error(error);
+          return;
+        }
+        if (chunk.done) {
+          lease.end(false);
+          controller.close();
+        } else controller.enqueue(chunk.value);
+      },
+      async cancel(reason) {
+        lease.end(false); // Bun closes a connection whose body was not read to the end, or has parked it already
+        await reader.cancel(reason).catch(() => {});
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(body, init);
+}
+
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 export class ResponseTooLargeError extends Error {
   override name = "ResponseTooLargeError";
