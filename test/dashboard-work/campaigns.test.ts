@@ -510,7 +510,7 @@ describe("HTML preview", () => {
     expect(res.headers.get("content-security-policy")).toBe(DASHBOARD_CSP.replace("frame-ancestors", "frame-src 'self'; frame-ancestors"));
     const page = await res.text();
     const src = `/dashboard/campaigns/preview/preview/${c.steps[0]!.id}?customer=${eve.id}`;
-    expect(page).toContain(`<iframe sandbox src="${src.replace("?", "?")}"`);
+    expect(page).toContain(`<iframe sandbox class="mail-preview" src="${src}"`);
     expect(page).not.toContain("allow-scripts");
     expect(page).not.toContain('<img src=x onerror="window.pwned=2">');
     expect(page).toContain("&#60;img src=x onerror=&#34;window.pwned=2&#34;&#62;Eve");

@@ -324,7 +324,7 @@ ${preview
 ${preview.steps.length === 0 ? html`<p>This campaign has no steps yet.</p>` : ""}
 ${preview.steps.map(
   (s) => html`<article class="panel" aria-label="Step ${String(s.position + 1)}"><p><span class="badge accent">Step ${String(s.position + 1)}</span> <span class="muted">${s.seconds_after_enrolment === 0 ? "at enrolment" : `${formatDelay(s.seconds_after_enrolment)} after enrolment`}</span></p><p><strong>${s.subject}</strong></p>
-<iframe sandbox src="${htmlSrc(s.step_id)}" title="Email of step ${String(s.position + 1)}: ${s.subject}" width="100%" height="360" loading="lazy" referrerpolicy="no-referrer"></iframe>
+<iframe sandbox class="mail-preview" src="${htmlSrc(s.step_id)}" title="Email of step ${String(s.position + 1)}: ${s.subject}" referrerpolicy="no-referrer"></iframe>
 <details><summary>Plain-text part</summary><pre>${s.text}</pre></details></article>`,
 )}`
   : ""}`;
@@ -339,9 +339,11 @@ async function previewHtml(ctx: DashboardContext, c: Campaign, stepId: string, c
     if (!user) throw AppError.notFound("No such customer.");
     userId = user.id;
   }
-  const step = (await previewCampaign(ctx.deps, ctx.orgId, c, userId)).steps.find((s) => s.step_id === stepId);
+  const step = c.steps.find((s) => s.id === stepId);
   if (!step) throw AppError.notFound("This campaign has no such step (it may have been removed).");
-  return previewHtmlResponse(step.html);
+  // One frame per step: render that step only (its HTML does not depend on the others).
+  const [preview] = (await previewCampaign(ctx.deps, ctx.orgId, { ...c, steps: [step] }, userId)).steps;
+  return previewHtmlResponse(preview!.html);
 }
 
 const MESSAGE_STATUSES = ["pending", "sending", "parked", "sent", "held", "failed", "cancelled"];
