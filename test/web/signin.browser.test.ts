@@ -201,11 +201,12 @@ describe("sign-in page in Chromium", () => {
       await page.keyboard.type(password);
       await page.keyboard.press("Tab");
       const outcome = await submitSignIn(page, () => page.keyboard.press("Enter"));
-      expect(outcome).toEqual({ status: 303, path: "/", alerts: [] });
-      expect(await page.locator("main strong").innerText()).toBe(email);
-      // The signed-in page has its own focusable control, reachable by Tab.
+      // No return path: it lands on the dashboard itself.
+      expect(outcome).toEqual({ status: 303, path: "/dashboard", alerts: [] });
+      expect(await page.locator("header .who").innerText()).toBe(email);
+      // The dashboard's first focusable control, reachable by Tab, is its skip link.
       await page.keyboard.press("Tab");
-      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Sign out");
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content");
 
       const violations = await page.evaluate(() => (window as unknown as { __csp: string[] }).__csp);
       expect(violations).toEqual([]);
