@@ -97,16 +97,25 @@ async function checkTarget(deps: Deps, url: string): Promise<ErrorDetail[]> {
 /** The input schema of an action created without one: any object. */
 export const DEFAULT_SCHEMA: JsonSchemaObject = { type: "object", properties: {}, additionalProperties: true };
 
+/** The answer to a slug already used by a live action of the org, whoever noticed it first. */
+function slugTaken(slug: string): AppError {
+  return new AppError(409, "conflict", `A custom action with slug ${slug} exists.`, [{ path: "/slug", message: "is already used" }]);
+}
+
 /** `actor` is who the activity log names; without one (set-up code and tests) nothing is logged. */
 export async function createCustomAction(deps: Deps, orgId: string, input: CustomActionInput, actor?: Actor) {
   const schema = input.input_schema ?? DEFAULT_SCHEMA;
   const problems = [...checkHeaders(input.headers ?? {}), ...checkSchema(schema), ...(await checkTarget(deps, input.url))];
   if (problems.length > 0) throw AppError.badRequest("The custom action is invalid.", problems);
   const [existing] = await deps.db.select({ id: customActions.id }).from(customActions).where(and(eq(customActions.orgId, orgId), eq(customActions.slug, input.slug), live(customActions)));
-  if (existing) throw new AppError(409, "conflict", `A custom action with slug ${input.slug} exists.`, [{ path: "/slug", message: "is already used" }]);
+  if (existing) throw slugTaken(input.slug);
   const id = crypto.randomUUID();
   const now = deps.now();
   const row = await deps.db.transaction(async (tx) => {
+    // The pre-check above answers the common case without a write; two creates racing past it
+    // meet at the partial unique index (org, slug) of live rows. ON CONFLICT on that index turns
+    // the loser's insert into no row — the same 409, never a unique-violation 500 — and leaves the
+    // transaction usable, so nothing is logged for it.
     const [inserted] = await tx
       .insert(customActions)
       .values({
@@ -122,13 +131,15 @@ export async function createCustomAction(deps: Deps, orgId: string, input: Custo
         createdAt: now,
         updatedAt: now,
       })
+      .onConflictDoNothing({ target: [customActions.orgId, customActions.slug], where: live(customActions) })
       .returning();
+    if (!inserted) throw slugTaken(input.slug);
     if (actor)
       await recordActivity(
         { db: tx, now: deps.now },
         { orgId, actor, action: "custom_action.created", objectType: "custom_action", objectId: id, summary: { slug: input.slug, method: input.method, host: new URL(input.url).host, header_names: Object.keys(input.headers ?? {}) } },
       );
-    return inserted!;
+    return inserted;
   });
   deps.tools.invalidate(orgId); // read-your-writes (issue #10 item 4)
   return customActionView(row, Object.keys(input.headers ?? {}));

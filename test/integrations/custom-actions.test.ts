@@ -1,7 +1,7 @@
 // Custom HTTP actions: the dashboard API, headers encrypted and never returned, the request made
 // through the outbound guard, and what a caller sees for upstream failures.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { actionExecutions, customActions } from "../../src/db/schema/index.ts";
 import { systemActor } from "../../src/activity/actor.ts";
 import { setFeatureFlag } from "../../src/orgs/service.ts";
@@ -85,6 +85,27 @@ describe("API", () => {
     expect(ssrf.status).toBe(400);
     const details = ((await ssrf.json()) as { error: { details: { path: string; message: string }[] } }).error.details;
     expect(details[0]!.path).toBe("/url");
+  });
+
+  test("simultaneous creates of one slug: exactly one 201, every other 409 naming /slug, never a 500; one row, one log entry", async () => {
+    // Several pass the slug pre-check before any has inserted: the unique index decides, and its
+    // violation must read as the same 409 the pre-check gives.
+    const body = { slug: "raced_slug", description: "Raced", method: "GET", url: `${base()}/raced` };
+    const answers = await Promise.all(Array.from({ length: 8 }, () => create(body)));
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses).toEqual([201, 409, 409, 409, 409, 409, 409, 409]);
+    for (const res of answers.filter((r) => r.status === 409)) {
+      const { error } = (await res.json()) as { error: { code: string; message: string; details: { path: string }[] } };
+      expect(error.code).toBe("conflict");
+      expect(error.message).toBe("A custom action with slug raced_slug exists.");
+      expect(error.details.map((d) => d.path)).toEqual(["/slug"]);
+    }
+    const rows = await app.deps.db.select().from(customActions).where(and(eq(customActions.orgId, org.org_id), eq(customActions.slug, "raced_slug")));
+    expect(rows).toHaveLength(1);
+    const log = (await (await app.request(`/api/activity?object_id=${rows[0]!.id}`, { headers: auth() })).json()) as { items: { action: string }[] };
+    expect(log.items.map((e) => e.action)).toEqual(["custom_action.created"]);
+    const all = (await (await app.request("/api/activity?action=custom_action.created&limit=100", { headers: auth() })).json()) as { items: { summary: { slug?: string } }[] };
+    expect(all.items.filter((e) => e.summary.slug === "raced_slug")).toHaveLength(1);
   });
 
   test("roles: integrations:view may list but not create", async () => {
