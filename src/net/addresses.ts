@@ -69,18 +69,34 @@ function inRange(value: bigint, bits: number, cidr: string, parse: (s: string) =
 
 export const LOOPBACK_V4 = "127.0.0.0/8";
 
+/** A range parsed once (the guard checks every answer of every request against all of them). */
+interface Parsed {
+  shift: bigint;
+  prefix: bigint;
+  why: string;
+}
+const parse = (ranges: Range[], bits: number, toBigInt: (s: string) => bigint): Parsed[] =>
+  ranges.map(({ cidr, why }) => {
+    const [base, len] = cidr.split("/") as [string, string];
+    const shift = BigInt(bits - Number(len));
+    return { shift, prefix: toBigInt(base) >> shift, why };
+  });
+const PARSED_V4 = parse(BLOCKED_V4, 32, v4ToBigInt);
+const PARSED_V6 = parse(BLOCKED_V6, 128, v6ToBigInt);
+const LOOPBACK_V4_PREFIX = v4ToBigInt("127.0.0.0") >> 24n;
+
 /** Why an address must not be connected to, or null. `allowLoopback` (development) lets 127/8 and ::1 through. */
 export function blockedAddressReason(ip: string, options: { allowLoopback: boolean }): string | null {
   if (isIPv4(ip)) {
     const n = v4ToBigInt(ip);
-    if (options.allowLoopback && inRange(n, 32, LOOPBACK_V4, v4ToBigInt)) return null;
-    const hit = BLOCKED_V4.find((r) => inRange(n, 32, r.cidr, v4ToBigInt));
+    if (options.allowLoopback && n >> 24n === LOOPBACK_V4_PREFIX) return null;
+    const hit = PARSED_V4.find((r) => n >> r.shift === r.prefix);
     return hit ? `${ip} is ${hit.why}` : null;
   }
   if (isIPv6(ip)) {
     const n = v6ToBigInt(ip);
     if (options.allowLoopback && n === 1n) return null;
-    const hit = BLOCKED_V6.find((r) => inRange(n, 128, r.cidr, v6ToBigInt));
+    const hit = PARSED_V6.find((r) => n >> r.shift === r.prefix);
     return hit ? `${ip} is ${hit.why}` : null;
   }
   return `${ip} is not an IP address`;
