@@ -2,7 +2,8 @@
 //
 // Both: widget key and SDK rate limits first (C4, before the body is validated), then the body's
 // schema (400 with the field's path), identity (403 per §5), the session (403 when it is someone
-// else's), the agent (404 when `agent_id` is unknown or the org has no active agent). The customer's
+// else's), the agent (404 not_found when `agent_id` is unknown, 404 no_active_agent — as
+// /api/sdk/config — when the org has no active agent). The customer's
 // message is stored before anything is generated. Then:
 //   * /chat runs the pipeline and answers §2.6 plus `sources`; the reply is stored before the
 //     response leaves (nothing answered 2xx is lost). A model failure is answered 200 with a
@@ -25,6 +26,7 @@ import { requireWidgetKey, type WidgetAuth } from "./auth.ts";
 import { IDENTITY_LIMITS, resolveIdentity } from "./identity.ts";
 import { limitSdkRequest, limitSdkTickets } from "./limits.ts";
 import { ErrorBody } from "./schemas.ts";
+import { noActiveAgent } from "./service.ts";
 import { chatStream, liftIdleTimeout } from "./stream.ts";
 
 const ExternalId = t.String({ minLength: 1, maxLength: IDENTITY_LIMITS.externalId });
@@ -85,20 +87,19 @@ interface Prepared {
   sessionId: string;
 }
 
-function noAgent(pinned: boolean): AppError {
-  return pinned ? AppError.notFound("No such agent in this organisation.") : AppError.notFound("This organisation has no active agent.");
-}
-
-/** The agent that answers: the pinned one, else the conversation's (after a handoff), else the active one. */
+/**
+ * The agent that answers: the pinned one (unknown, another org's or disabled: 404 not_found), else
+ * the conversation's (after a handoff), else the active one (none: 404 no_active_agent).
+ */
 async function agentFor(deps: Deps, orgId: string, pinned: string | undefined, conversation: Conversation | null): Promise<Agent> {
   if (pinned !== undefined) {
     const agent = await getAgent(deps, orgId, pinned);
-    if (!agent) throw noAgent(true);
+    if (!agent) throw AppError.notFound("No such agent in this organisation.");
     return agent;
   }
   const current = conversation?.agentId ? await getAgent(deps, orgId, conversation.agentId) : null;
   const agent = current ?? (await getAgent(deps, orgId));
-  if (!agent) throw noAgent(false);
+  if (!agent) throw noActiveAgent(); // the code and message /api/sdk/config gives
   return agent;
 }
 

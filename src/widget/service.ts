@@ -13,6 +13,14 @@ import { identitySettings, isAnonymous, resolveIdentity } from "./identity.ts";
 import { SDK_LIMITS } from "./schemas.ts";
 
 /**
+ * The org has no agent to answer (none activated, or the active one disabled): 404 with its own
+ * code, so a widget tells it from other 404s. /api/sdk/config and both chat endpoints answer it.
+ */
+export function noActiveAgent(): AppError {
+  return new AppError(404, "no_active_agent", "This organisation has no active agent.");
+}
+
+/**
  * Interface §2.7, field by field: nothing else of the agent (instructions, routing rules, model
  * settings and keys, timestamps) or of the org (flags, secrets) is ever copied into it.
  */
@@ -20,7 +28,7 @@ export async function sdkConfig(deps: Deps, orgId: string) {
   const [org] = await deps.db.select({ name: orgs.name, settings: orgs.settings }).from(orgs).where(eq(orgs.id, orgId));
   if (!org) throw AppError.notFound("No such organisation.");
   const agent = await getAgent(deps, orgId);
-  if (!agent) throw new AppError(404, "no_active_agent", "This organisation has no active agent.");
+  if (!agent) throw noActiveAgent();
   return {
     agent: {
       id: agent.id,

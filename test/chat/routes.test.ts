@@ -116,6 +116,9 @@ describe("agents", () => {
     for (const agent_id of ["nope", crypto.randomUUID(), other.agent_id, disabled!.id]) {
       const res = await chat(app, org, { message: "hi", agent_id });
       expect(res.status).toBe(404);
+      // A pinned agent that is not there is an unknown resource, not "no active agent".
+      const { error } = (await res.json()) as { error: { code: string; message: string } };
+      expect(error).toMatchObject({ code: "not_found", message: "No such agent in this organisation." });
     }
   });
 
@@ -125,13 +128,30 @@ describe("agents", () => {
     expect(((await res.json()) as any).agent_id).toBe(second!.id);
   });
 
-  test("an org with no active agent → 404 on both endpoints, before any stream starts", async () => {
+  test("an org with no active agent → 404 no_active_agent on both endpoints, before any stream starts: the code and message /api/sdk/config gives", async () => {
     const lonely = await seedChatOrg(app, { docs: false });
-    await app.deps.db.update(agents).set({ status: "inactive" }).where(eq(agents.orgId, lonely.org_id));
-    for (const path of PATHS) {
-      const res = await chat(app, lonely, { message: "hi" }, path);
-      expect(res.status).toBe(404);
-      expect(res.headers.get("content-type")).toContain("application/json");
+    const first = await chat(app, lonely, { message: "hi" });
+    const { session_id } = (await first.json()) as { session_id: string };
+    const shape = (body: unknown) => {
+      const { error } = body as { error: { code: string; message: string; details?: unknown } };
+      return { code: error.code, message: error.message, details: error.details };
+    };
+    // No agent activated, and the active agent disabled: the same answer. (A session keeps the
+    // agent that answered it while that agent is merely inactive; once disabled, it answers
+    // nothing there either.)
+    for (const status of ["inactive", "disabled"] as const) {
+      await app.deps.db.update(agents).set({ status }).where(eq(agents.orgId, lonely.org_id));
+      const config = await app.request(`/api/sdk/config?org_id=${lonely.org_id}`);
+      expect(config.status).toBe(404);
+      const expected = shape(await config.json());
+      expect(expected).toMatchObject({ code: "no_active_agent", message: "This organisation has no active agent." });
+      for (const path of PATHS)
+        for (const body of status === "disabled" ? [{ message: "hi" }, { message: "again", session_id }] : [{ message: "hi" }]) {
+          const res = await chat(app, lonely, body, path);
+          expect(res.status, `${status} ${path} ${JSON.stringify(body)}`).toBe(404);
+          expect(res.headers.get("content-type")).toContain("application/json");
+          expect(shape(await res.json())).toEqual(expected);
+        }
     }
   });
 });
