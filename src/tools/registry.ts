@@ -26,6 +26,8 @@ export interface OrgSnapshot {
   activeAgentId?: string;
   /** Every agent of the org (a call may name one). */
   agentIds: Set<string>;
+  /** Those of them that are disabled: they run no tools, even when a call names them. */
+  disabledAgentIds: Set<string>;
   /** Every tool of the org, feature flags applied. */
   tools: ToolDefinition[];
   /** Per agent: action id → enabled. Absent means the tool's default. */
@@ -51,10 +53,21 @@ export async function loadSnapshot(deps: Deps, providers: readonly ToolProvider[
     for (const row of rows) toggles.get(row.agentId)!.set(row.actionId, row.enabled);
   }
   const memberRoles = new Map(members.map((m) => [m.memberId, m.roles] as const));
-  return { flags, activeAgentId: orgAgents.find((a) => a.status === "active")?.id, agentIds: new Set(orgAgents.map((a) => a.id)), tools, toggles, memberRoles };
+  return {
+    flags,
+    activeAgentId: orgAgents.find((a) => a.status === "active")?.id,
+    agentIds: new Set(orgAgents.map((a) => a.id)),
+    disabledAgentIds: new Set(orgAgents.filter((a) => a.status === "disabled").map((a) => a.id)),
+    tools,
+    toggles,
+    memberRoles,
+  };
 }
 
-/** The agent a call acts as: the one it names if the org has it, else the org's active agent. */
+/**
+ * The agent a call acts as: the one it names if the org has it (a disabled one included, so the
+ * refusal and the audit row name it: see `denial`), else the org's active agent.
+ */
 export function agentOf(snapshot: OrgSnapshot, agentId: string | undefined): string | undefined {
   if (agentId !== undefined) return snapshot.agentIds.has(agentId) ? agentId : undefined;
   return snapshot.activeAgentId;
@@ -80,6 +93,10 @@ export interface Denial {
 export function denial(snapshot: OrgSnapshot, caller: Caller, tool: ToolDefinition): Denial | undefined {
   if (tool.sourceDisabled) return { reason: "integration", message: `${tool.name} is unavailable: ${tool.sourceDisabled}` };
   if (caller.agentId === undefined) return { reason: "agent", message: "This organisation has no active agent: its agent is disabled." };
+  // A disabled agent answers nothing (docs/decisions.md "Disabling an agent"), named or not. A call
+  // already past this check when the agent is disabled finishes; the service drops the snapshot,
+  // so the next call sees the new status.
+  if (snapshot.disabledAgentIds.has(caller.agentId)) return { reason: "agent", message: "This call's agent is disabled: it runs no tools until an admin enables it." };
   const toggle = snapshot.toggles.get(caller.agentId)?.get(tool.name);
   if (!(toggle ?? tool.defaultEnabled)) return { reason: "toggle", message: `${tool.name} is switched off for this organisation's agent.` };
   // Only OAuth tokens carry scopes; the other channels act for the org itself.
