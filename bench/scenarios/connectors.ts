@@ -23,6 +23,8 @@ const SDK_DIRECT = "SDK client, direct";
 const PER_CALL = "direct: SDK client, session per call";
 const REUSED = "direct: SDK client, one session reused";
 const viaOurs = (target: string) => `via ${target}`;
+/** The target for a connector tools/call through ours, against the SDK client's per-call row. */
+const CALL_TARGET = 0.9;
 
 interface Upstream {
   kind: UpstreamKind;
@@ -88,6 +90,15 @@ interface DiscoveryRow {
   samplesMs: number[];
 }
 
+interface Bracket {
+  upstream: string;
+  path: string;
+  /** Ours, req/s. */
+  ours: number;
+  /** The SDK per-call row right before and right after ours, req/s (those measured). */
+  sdk: number[];
+}
+
 interface CallRow {
   upstream: string;
   path: string;
@@ -114,6 +125,34 @@ export async function connectors({ work, dataDir, pg }: BenchContext): Promise<v
   const upstreams: Upstream[] = [];
   const sdkTools = new Map<string, number>();
   const loadLimitMs = (options.warmupS + options.durationS) * 1000 + 90_000; // the SDK's own request timeout is 60 s
+  /** SDK per-call rows measured right before and right after each row of ours (the target's comparison). */
+  const brackets: Bracket[] = [];
+
+  /** The SDK client calling echo on `upstream` for one measurement (a closed loop at `connections`). */
+  async function sdkCalls(upstream: Upstream, session: "per-call" | "reused", path: string): Promise<CallRow> {
+    const before = await upstream.counters();
+    const { value, cpuPct } = await withCpu([upstream.pid], () =>
+      runSdkClient<LoadResult>(
+        { mode: "call", url: upstream.url, tool: "echo", text: ECHO_TEXT, session, connections, warmupMs: options.warmupS * 1000, durationMs: options.durationS * 1000 },
+        loadLimitMs,
+      ),
+    );
+    const after = await upstream.counters();
+    const r = value.result;
+    if (r.errors > 0) process.stderr.write(`bench: ${upstream.label}, ${path}: ${r.errors} failed calls (first: ${r.firstError})\n`);
+    if (after.sessions) notes.push(`${upstream.label}: ${after.sessions} sessions still open upstream after the ${path} calls`);
+    return { upstream: upstream.label, path, result: r, clientCpuPct: value.cpuPct, upstreamCpuPct: cpuPct[0], upstreamPerCall: perCall(before, after) };
+  }
+
+  /** The SDK per-call row again, for the bracket around a row of ours; a failure is a note, not an abort. */
+  async function bracketRps(upstream: Upstream): Promise<number | undefined> {
+    try {
+      return (await sdkCalls(upstream, "per-call", PER_CALL)).result.rps;
+    } catch (error) {
+      notes.push(`SDK per-call bracket for ${upstream.label} not measured: ${messageOf(error)}`);
+      return undefined;
+    }
+  }
 
   try {
     for (const u of UPSTREAMS) upstreams.push(await startUpstream(u.kind, u.label, work));
@@ -125,20 +164,7 @@ export async function connectors({ work, dataDir, pg }: BenchContext): Promise<v
         const { result } = await runSdkClient<SdkDiscoveryResult>({ mode: "discovery", url: upstream.url, runs, warmupRuns: CONNECTOR_WARMUP_RUNS }, 60_000 + (runs + CONNECTOR_WARMUP_RUNS) * 1000);
         discovery.push({ upstream: upstream.label, operation: "connect + tools/list + close", by: SDK_DIRECT, samplesMs: result.samplesMs });
         sdkTools.set(upstream.label, result.tools);
-        for (const [session, path] of [["per-call", PER_CALL], ["reused", REUSED]] as const) {
-          const before = await upstream.counters();
-          const { value, cpuPct } = await withCpu([upstream.pid], () =>
-            runSdkClient<LoadResult>(
-              { mode: "call", url: upstream.url, tool: "echo", text: ECHO_TEXT, session, connections, warmupMs: options.warmupS * 1000, durationMs: options.durationS * 1000 },
-              loadLimitMs,
-            ),
-          );
-          const after = await upstream.counters();
-          const r = value.result;
-          if (r.errors > 0) process.stderr.write(`bench: ${upstream.label}, ${path}: ${r.errors} failed calls (first: ${r.firstError})\n`);
-          calls.push({ upstream: upstream.label, path, result: r, clientCpuPct: value.cpuPct, upstreamCpuPct: cpuPct[0], upstreamPerCall: perCall(before, after) });
-          if (after.sessions) notes.push(`${upstream.label}: ${after.sessions} sessions still open upstream after the ${path} calls`);
-        }
+        for (const [session, path] of [["per-call", PER_CALL], ["reused", REUSED]] as const) calls.push(await sdkCalls(upstream, session, path));
       } catch (error) {
         notes.push(`SDK client rows for ${upstream.label} incomplete: ${messageOf(error)}`);
       }
@@ -181,9 +207,14 @@ export async function connectors({ work, dataDir, pg }: BenchContext): Promise<v
             failIfBodyIncludes: MCP_FAILURE_MARKERS,
             check: echoProblem,
           };
+          // The machine is shared: the SDK per-call row is measured again right before and right
+          // after ours, so that the target's ratio compares figures taken minutes apart no more.
+          const sdkBefore = await bracketRps(upstream);
           const before = await upstream.counters();
           const { value, cpuPct } = await withCpu([server.pid, upstream.pid], () => runLoad(server, scenario, connections));
           const after = await upstream.counters();
+          const sdkAfter = await bracketRps(upstream);
+          brackets.push({ upstream: upstream.label, path: viaOurs(target.name), ours: value.result.rps, sdk: [sdkBefore, sdkAfter].filter((x): x is number => x !== undefined) });
           calls.push({
             upstream: upstream.label,
             path: viaOurs(target.name),
@@ -204,6 +235,7 @@ export async function connectors({ work, dataDir, pg }: BenchContext): Promise<v
   }
 
   printConnectorTables(discovery, calls, connections, runs);
+  printCallTarget(brackets, connections);
   for (const note of notes) console.log(`note: ${note}`);
 }
 
@@ -254,6 +286,33 @@ function printConnectorTables(discovery: DiscoveryRow[], calls: CallRow[], conne
     console.log(`- ${c.upstream} ${c.path}: ${parts.join("; ")}`);
   }
   console.log(
-    "note: our service opens a session per call by design (stateless toward connectors): initialize, notifications/initialized, tools/call, and DELETE when the server gave a session id, each over a new TCP connection (src/net/guard.ts pins the checked address and does not keep connections alive). The per-call SDK row does the same handshake (plus the SDK's optional GET stream) over keep-alive connections; the reused-session row is what a long-lived client pays per call. Ours also has one more process in the path (the load generator → us → upstream) on the same cores.",
+    "note: our service opens a session per call by design (stateless toward connectors): initialize, notifications/initialized, tools/call, and DELETE when the server gave a session id, over keep-alive connections pinned to the checked address (src/net/guard.ts, src/net/pool.ts: the guard still resolves and checks every request). The per-call SDK row does the same handshake (plus the SDK's optional GET stream) over keep-alive connections; the reused-session row is what a long-lived client pays per call. Ours also has one more process in the path (the load generator → us → upstream) on the same cores.",
   );
+}
+
+/**
+ * The target for connector tools/call: ours at least CALL_TARGET× the SDK client doing the same
+ * per-call handshake, req/s at the same concurrency. Each row of ours is compared with the mean of
+ * the SDK per-call rows measured right before and right after it.
+ */
+function printCallTarget(brackets: Bracket[], connections: number): void {
+  if (brackets.length === 0) return;
+  console.log(
+    `\nTarget: connector tools/call through ours at least ${CALL_TARGET}× the SDK client doing the same per-call handshake (req/s, ${connections} connections; ours ÷ the mean of the SDK per-call rows measured right before and right after it):`,
+  );
+  const missed: string[] = [];
+  for (const b of brackets) {
+    const row = `${b.upstream} ${b.path}`;
+    if (b.sdk.length === 0) {
+      console.log(`- ${row}: ${fixed(b.ours, 0)} req/s; SDK per-call not measured — unknown`);
+      missed.push(row);
+      continue;
+    }
+    const sdk = b.sdk.reduce((a, x) => a + x, 0) / b.sdk.length;
+    const ratio = sdk > 0 ? b.ours / sdk : 0;
+    const met = ratio >= CALL_TARGET;
+    if (!met) missed.push(row);
+    console.log(`- ${row}: ${fixed(ratio, 2)}× (${fixed(b.ours, 0)} req/s vs SDK per-call ${b.sdk.map((x) => fixed(x, 0)).join(" before, ")}${b.sdk.length === 2 ? " after" : ""}) — ${met ? "met" : "not met"}`);
+  }
+  console.log(missed.length === 0 ? `Connector tools/call target (≥ ${CALL_TARGET}× the SDK client): met on every row.` : `Connector tools/call target (≥ ${CALL_TARGET}× the SDK client): not met on ${missed.length} of ${brackets.length} rows (${missed.join("; ")}).`);
 }
