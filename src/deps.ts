@@ -15,6 +15,7 @@ import { createLeasedLimiter, type Limiter } from "./ratelimit/leased.ts";
 import { toolProviders } from "./tools/providers.ts";
 import { createToolRuntime, type ToolRuntime } from "./tools/runtime.ts";
 import { type ChatState, createChatState } from "./conversations/state.ts";
+import { createPassageCache, type PassageCache } from "./workspace/passages.ts";
 
 export interface Deps {
   config: Readonly<Config>;
@@ -39,12 +40,14 @@ export interface Deps {
   accessTokens: AccessVerifier;
   /** Drops cached state here and in every other instance (src/invalidation.ts). */
   invalidation: Invalidation;
-  /** The chat's passage cache and reply writes pending after a stream (src/conversations/state.ts). */
+  /** Reply writes pending after a chat stream (src/conversations/state.ts). */
   chat: ChatState;
+  /** Documents cut into passages per version, for chat knowledge and search snippets (src/workspace/passages.ts). */
+  passages: PassageCache;
 }
 
 /** What the caller supplies; everything stateful is built here. */
-export type DepsInput = Omit<Deps, "connectorRefreshes" | "limiter" | "tools" | "accessTokens" | "invalidation" | "chat" | "passwords"> & {
+export type DepsInput = Omit<Deps, "connectorRefreshes" | "limiter" | "tools" | "accessTokens" | "invalidation" | "chat" | "passages" | "passwords"> & {
   /** Bun's argon2id defaults unless given. */
   passwords?: PasswordHasher;
   /** LISTEN of the database (src/db/client.ts), so other instances' changes reach this one. */
@@ -56,7 +59,7 @@ export async function buildDeps(input: DepsInput): Promise<Deps> {
   const invalidation = createInvalidation({ db: base.db, log: base.log, listen });
   const limiter = createLeasedLimiter(base.db);
   // The runtime and the verifier read `deps` when called, never while being built: complete it below.
-  const deps = { ...base, passwords: passwords ?? createPasswordHasher(), connectorRefreshes: createSingleFlight<Record<string, string>>(), limiter, invalidation, chat: createChatState() } as unknown as Deps;
+  const deps = { ...base, passwords: passwords ?? createPasswordHasher(), connectorRefreshes: createSingleFlight<Record<string, string>>(), limiter, invalidation, chat: createChatState(), passages: createPassageCache() } as unknown as Deps;
   deps.tools = createToolRuntime(deps, { providers: toolProviders, limiter, invalidation });
   deps.accessTokens = createAccessVerifier(deps, invalidation);
   await invalidation.start();

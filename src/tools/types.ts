@@ -1,5 +1,6 @@
 // What a tool is, once, for every caller (the MCP tool server and the chat pipeline): name,
 // description, input schema, annotations, the scope it needs, where it comes from and how it runs.
+import type { StageTimer } from "../kit/stage-timer.ts";
 import type { Actor } from "../activity/actor.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -40,6 +41,8 @@ export interface ToolContext {
   boundCustomer?: BoundCustomer;
   /** Aborts when the runtime's deadline for this call passes (src/tools/runtime.ts). */
   signal?: AbortSignal;
+  /** Server-Timing stages (SERVER_TIMING=1): a tool may mark its own; the runtime marks the rest as `tool`. */
+  timer?: StageTimer;
 }
 
 export interface ToolResult {

@@ -1,10 +1,11 @@
 // The knowledge base: documents per org, indexed with PostgreSQL full-text search.
 import { and, desc, eq, sql } from "drizzle-orm";
-import { queryRows } from "../db/client.ts";
 import { docs, type DocStatus } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
+import type { StageTimer } from "../kit/stage-timer.ts";
+import { passagesOf, queryStems, snippetOf } from "./passages.ts";
 
 export const DOC_LIMITS = { title: 300, body: 200_000, url: 2048, tags: 50, tag: 64 };
 
@@ -77,7 +78,9 @@ export async function updateDoc(deps: Deps, orgId: string, id: string, patch: Pa
   if (!(await getDoc(deps, orgId, id))) throw AppError.notFound("No such document.");
   const [doc] = await deps.db
     .update(docs)
-    .set({ ...patch, updatedAt: deps.now() })
+    // Each version has its own updated_at, to the millisecond: passages are cached per
+    // (id, updated_at) (src/workspace/passages.ts), so two edits in one millisecond must not share it.
+    .set({ ...patch, updatedAt: sql`greatest(${deps.now().toISOString()}::timestamptz, date_trunc('milliseconds', ${docs.updatedAt}) + interval '1 millisecond')` })
     .where(and(eq(docs.orgId, orgId), eq(docs.id, id)))
     .returning(columns);
   return doc as Doc;
@@ -93,52 +96,48 @@ export interface SearchHit {
   id: string;
   title: string;
   url?: string;
+  /** Empty when the caller asked for none. */
   snippet: string;
   score: number;
+  updatedAt: Date;
 }
 
 /**
  * Ranked search over published documents. The question's words are OR-ed (not AND-ed, which
  * makes a natural-language question find nothing as soon as one word is missing), so documents
  * containing more of them rank higher; the title weighs more than the body. The lexemes come
- * from to_tsvector already stemmed, so they are cast to tsquery as they are, not stemmed again.
+ * from to_tsvector already stemmed, so they are cast to tsquery as they are, not stemmed again. Snippets come from the
+ * documents' cached passages (src/workspace/passages.ts), not from ts_headline, which re-parsed
+ * every returned body on every call; `snippets: false` skips them (chat quotes passages itself).
  */
-export async function searchDocs(deps: Deps, orgId: string, query: string, limit: number): Promise<SearchHit[]> {
-  const rows = await queryRows<{ id: string; title: string; url: string | null; snippet: string; score: number }>(
-    deps.db,
-    sql`with q as (
-          select coalesce(string_agg(quote_literal(lexeme), ' | '), '')::tsquery as query
-          from unnest(to_tsvector('english', ${query}))
-        )
-        -- Rank every match, but build snippets (ts_headline re-reads the whole body) only for the page returned.
-        select top.id, top.title, top.url, top.score,
-               ts_headline('english', top.body, top.query, ${HEADLINE_OPTIONS}) as snippet
-        from (
-          select d.id, d.title, d.url, d.body, d.updated_at, q.query, ts_rank_cd(d.search, q.query, 1) as score
-          from docs d, q
-          where d.org_id = ${orgId} and d.status = 'published' and d.search @@ q.query
-          order by score desc, d.updated_at desc
-          limit ${limit}
-        ) top
-        order by top.score desc, top.updated_at desc`,
-  );
-  return rows.map((r) => ({ id: r.id, title: r.title, ...(r.url ? { url: r.url } : {}), snippet: snippetText(r.snippet), score: Math.round(Number(r.score) * 10_000) / 10_000 }));
-}
-
-// ts_headline marks matches with private-use characters that cannot be confused with the body's
-// own markdown; the snippet then drops the body's emphasis markers and turns the marks into `**`.
-// Marking with `**` directly put markers inside the body's emphasis ("****Reset**", issue #10).
-const MARK_START = "\uE000";
-const MARK_STOP = "\uE001";
-const HEADLINE_OPTIONS = `MaxWords=35, MinWords=15, MaxFragments=1, StartSel=${MARK_START}, StopSel=${MARK_STOP}`;
-/**
- * A run of `*` or `_` that opens or closes emphasis: touching a non-space on one side only.
- * Intraword runs (snake_case) and free-standing ones ("2 * 3", "* item") are left alone; the
- * match marks are transparent to that judgement.
- */
-const EMPHASIS = /(?<=(?:^|[\s\p{P}])[\uE000\uE001]*)[*_]+(?=[\uE000\uE001]*[^\s*_\uE000\uE001])|(?<=[^\s*_\uE000\uE001][\uE000\uE001]*)[*_]+(?=[\uE000\uE001]*(?:$|[\s\p{P}]))/gu;
-
-/** The snippet as plain text with the matched words in `**…**`, never nested in the body's own emphasis. */
-export function snippetText(headline: string): string {
-  return headline.replace(EMPHASIS, "").replaceAll(MARK_START, "**").replaceAll(MARK_STOP, "**");
+export async function searchDocs(deps: Deps, orgId: string, query: string, limit: number, options: { snippets?: boolean; timer?: StageTimer } = {}): Promise<SearchHit[]> {
+  // The question's lexemes OR-ed: an uncorrelated scalar subquery, so PostgreSQL computes it once
+  // per statement (an InitPlan), not once per candidate row.
+  const question = sql`(select coalesce(string_agg(quote_literal(lexeme), ' | '), '')::tsquery from unnest(to_tsvector('english', ${query})))`;
+  const score = sql<number>`ts_rank_cd(${docs.search}, ${question}, 1)`;
+  // A named, prepared statement: postgres.js keeps it per connection, so PostgreSQL parses and
+  // plans the search once rather than on every call (about 40 % of its cost, bench/README.md).
+  const rows = await deps.db
+    .select({ id: docs.id, title: docs.title, url: docs.url, updatedAt: docs.updatedAt, score: score.as("score") })
+    .from(docs)
+    .where(and(eq(docs.orgId, orgId), eq(docs.status, "published"), sql`${docs.search} @@ ${question}`))
+    .orderBy(desc(sql`score`), desc(docs.updatedAt))
+    .limit(limit)
+    .prepare("search_docs")
+    .execute();
+  const hits: SearchHit[] = rows.map((r) => ({
+    id: r.id,
+    title: r.title,
+    ...(r.url ? { url: r.url } : {}),
+    snippet: "",
+    score: Math.round(Number(r.score) * 10_000) / 10_000,
+    updatedAt: r.updatedAt,
+  }));
+  options.timer?.mark("search");
+  if (options.snippets === false || hits.length === 0) return hits;
+  const passages = await passagesOf(deps, orgId, hits);
+  const wanted = queryStems(query);
+  for (const hit of hits) hit.snippet = snippetOf(passages.get(hit.id) ?? [], wanted);
+  options.timer?.mark("snippets");
+  return hits;
 }

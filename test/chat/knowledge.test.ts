@@ -1,7 +1,8 @@
 // Knowledge (issue #12 "The pipeline" 2): long documents are cut into passages; retrieval quotes
 // the passage that holds the answer, with a score, from published docs of the org only.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chunkDoc, KNOWLEDGE, retrieve } from "../../src/agents/pipeline/knowledge.ts";
+import { retrieve } from "../../src/agents/pipeline/knowledge.ts";
+import { chunkDoc, PASSAGES } from "../../src/workspace/passages.ts";
 import { createDoc, updateDoc } from "../../src/workspace/docs.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
 
@@ -58,7 +59,7 @@ describe("retrieve", () => {
     expect(passages.length).toBeGreaterThan(0);
     const best = passages[0]!;
     expect(best.text).toContain("prepaid label");
-    expect(best.text.length).toBeLessThanOrEqual(KNOWLEDGE.passageChars);
+    expect(best.text.length).toBeLessThanOrEqual(PASSAGES.chars);
     expect(best.title).toBe("Shipping handbook");
     expect(best.url).toBe("https://help.example.com/shipping");
     expect(best.score).toBeGreaterThan(0);

@@ -15,7 +15,7 @@
 //   * confidence < OFFER_BELOW (0.5), or frustration → the reply offers a person (`offer_person` action);
 //   * confidence < OFFER_BELOW and (frustration, or the agent's previous reply in this session was
 //     also below it) → a ticket is created for the team (`ticket_created` action, reason `escalation`).
-import { terms } from "../llm/builtin.ts";
+import { terms } from "../../kit/words.ts";
 
 export const CONFIDENCE = {
   base: 0.2,

@@ -23,8 +23,8 @@ export const docsTools: ToolDefinition[] = [
     source,
     defaultEnabled: true,
     async execute(ctx, args) {
-      const results = await searchDocs(ctx.deps, ctx.orgId, args.query as string, (args.limit as number | undefined) ?? 5);
-      return { value: { results } };
+      const hits = await searchDocs(ctx.deps, ctx.orgId, args.query as string, (args.limit as number | undefined) ?? 5, { timer: ctx.timer });
+      return { value: { results: hits.map(({ updatedAt: _, ...hit }) => hit) } };
     },
   },
   {
