@@ -28,6 +28,8 @@ export interface LoadOptions {
    * `body` is ignored. A chain refused by the server (4xx) stops that connection.
    */
   refreshChain?: { clientId: string; refreshTokens: string[] };
+  /** Read each answer's Server-Timing header (the server runs with SERVER_TIMING=1) into `stages`. */
+  serverTiming?: boolean;
   /** Requests sent before measuring starts: lets the JIT, the connection pool and the server warm up. */
   warmupMs: number;
   durationMs: number;
@@ -46,6 +48,17 @@ export interface LoadResult {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** Mean server-side milliseconds per stage of the measured successful answers (Server-Timing), when asked for. */
+  stages?: Record<string, number>;
+}
+
+/** `name;dur=1.2, other;dur=3` (W3C Server-Timing), summed into `into`; entries without dur are skipped. */
+export function addServerTiming(header: string | null, into: Map<string, number>): void {
+  for (const entry of header?.split(",") ?? []) {
+    const [name, ...params] = entry.trim().split(";");
+    const dur = params.map((p) => p.trim()).find((p) => p.startsWith("dur="));
+    if (name && dur) into.set(name, (into.get(name) ?? 0) + Number(dur.slice(4)));
+  }
 }
 
 /** Nearest-rank percentile of an ascending array. */
@@ -63,6 +76,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   let errors = 0;
   let firstError: string | undefined;
   const markers = o.failIfBodyIncludes ?? [];
+  const stages = new Map<string, number>();
   if (o.refreshChain && o.refreshChain.refreshTokens.length < o.connections)
     throw new Error(`refreshChain: ${o.connections} connections need as many refresh tokens (got ${o.refreshChain.refreshTokens.length})`);
 
@@ -75,10 +89,12 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
       if (start >= until) return;
       let failure: string | undefined;
       let chainBroken = false;
+      let timing: string | null = null;
       try {
         if (o.refreshChain && refreshToken !== undefined)
           init.body = new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: o.refreshChain.clientId }).toString();
         const res = await fetch(o.url, init);
+        timing = res.headers.get("server-timing");
         // Read the body to the end, or the connection cannot be reused for the next request.
         if (o.refreshChain) {
           const text = await res.text();
@@ -100,8 +116,10 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
       }
       const end = performance.now();
       if (start >= measureFrom) {
-        if (failure === undefined) samples.push(end - start);
-        else errors++;
+        if (failure === undefined) {
+          samples.push(end - start);
+          if (o.serverTiming) addServerTiming(timing, stages);
+        } else errors++;
       }
       if (failure !== undefined) {
         firstError ??= failure;
@@ -115,7 +133,9 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   };
   await Promise.all(Array.from({ length: o.connections }, (_, i) => worker(i)));
 
-  return summarize(samples, errors, firstError, performance.now() - measureFrom);
+  const result = summarize(samples, errors, firstError, performance.now() - measureFrom);
+  if (o.serverTiming && samples.length > 0) result.stages = Object.fromEntries([...stages].map(([name, ms]) => [name, ms / samples.length]));
+  return result;
 }
 
 /** Throughput and latency percentiles of one closed-loop measurement. */

@@ -11,12 +11,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { messageOf } from "../src/errors.ts";
-import type { Measurement } from "./report.ts";
 import { type BenchContext, cleanUp, cleanups, freshPostgresDatabase, options } from "./runner.ts";
 import { connectors } from "./scenarios/connectors.ts";
 import { startup } from "./scenarios/startup.ts";
 import { throughput } from "./scenarios/throughput.ts";
-import { printTargets, toolServer } from "./scenarios/tool-server.ts";
+import { printTargets, toolServer, type ToolServerRun } from "./scenarios/tool-server.ts";
 import { sdk } from "./scenarios/sdk.ts";
 import { chat } from "./scenarios/chat.ts";
 
@@ -67,7 +66,7 @@ async function main(names: ScenarioName[]): Promise<void> {
   const secretKey = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64");
   const context: BenchContext = { work, dataDir: join(work, "data"), pg: "url" in pg ? { url: pg.url, secretKey } : pg };
 
-  let tools: Measurement[] | undefined;
+  let tools: ToolServerRun | undefined;
   try {
     for (const name of names) {
       if (name === "startup") await startup(context);

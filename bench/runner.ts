@@ -128,8 +128,9 @@ export function baselineServer(): ServerSpec {
   return { name: "raw Bun.serve", command: [BUN, join(import.meta.dir, "baseline-server.ts")], env: {}, readyPath: "/healthz" };
 }
 
-export function ourServer(name: string, env: { DATA_DIR?: string; DATABASE_URL?: string; SECRET_KEY?: string; LOG_LEVEL: string } & Record<string, string>): ServerSpec {
-  return { name, command: [BUN, join(ROOT, "src/main.ts"), "serve"], env: { SEED_DEMO: "0", NODE_ENV: "production", ...env }, readyPath: "/readyz" };
+/** Our server; `root`: another checkout of it (bench/reference.ts). */
+export function ourServer(name: string, env: { DATA_DIR?: string; DATABASE_URL?: string; SECRET_KEY?: string; LOG_LEVEL: string } & Record<string, string>, root = ROOT): ServerSpec {
+  return { name, command: [BUN, join(root, "src/main.ts"), "serve"], env: { SEED_DEMO: "0", NODE_ENV: "production", ...env }, readyPath: "/readyz" };
 }
 
 let logCounter = 0;
@@ -252,6 +253,7 @@ export async function runLoad(server: Running, scenario: Scenario, connections =
     connectionHeaders: scenario.connectionHeaders,
     failIfBodyIncludes: scenario.failIfBodyIncludes,
     refreshChain: chain,
+    serverTiming: true,
     warmupMs: options.warmupS * 1000,
     durationMs: options.durationS * 1000,
   };
@@ -300,9 +302,10 @@ export async function createBenchOrg(
   env: Record<string, string>,
   label: string,
   org: { name: string; email: string; flags: string[] } = { name: "Bench org", email: "bench-admin@example.com", flags: [] },
+  root = ROOT,
 ): Promise<{ email: string; agentId: string }> {
   const flags = org.flags.flatMap((flag) => ["--flag", flag]);
-  const proc = spawnChild([BUN, join(ROOT, "src/main.ts"), "org", "create", "--name", org.name, "--admin-email", org.email, "--admin-password", BENCH_PASSWORD, ...flags], {
+  const proc = spawnChild([BUN, join(root, "src/main.ts"), "org", "create", "--name", org.name, "--admin-email", org.email, "--admin-password", BENCH_PASSWORD, ...flags], {
     env: childEnv({ ...env, SEED_DEMO: "0", NODE_ENV: "production", LOG_LEVEL: "error" }),
     stdout: "pipe",
     stderr: "pipe",

@@ -18,6 +18,8 @@ export interface Config {
   /** `development` relaxes exactly one thing: connector URLs may be loopback http. */
   nodeEnv: "development" | "production" | "test";
   logLevel: LogLevel;
+  /** SERVER_TIMING=1: tool server answers carry a Server-Timing header (W3C) with their stages; for benchmarks and profiling. */
+  serverTiming: boolean;
   /** Seed a demo organisation on first start. SEED_DEMO=0 disables. */
   seedDemo: boolean;
   /** Take the client IP from the first X-Forwarded-For hop (only behind a proxy you run). */
@@ -202,6 +204,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     secretKey,
     nodeEnv: oneOf(env, "NODE_ENV", ["development", "production", "test"] as const, "production"),
     logLevel: oneOf(env, "LOG_LEVEL", ["debug", "info", "warn", "error", "silent"] as const, "info"),
+    serverTiming: flag(env, "SERVER_TIMING", false),
     seedDemo: flag(env, "SEED_DEMO", true),
     trustProxy: flag(env, "TRUST_PROXY", false),
     sessionTtlHours: integer(env, "SESSION_TTL_HOURS", 24 * 7, 1, 24 * 365),

@@ -7,6 +7,7 @@ import { AppError, RPC } from "../errors.ts";
 import { RawBody } from "../http/body.ts";
 import { jsonResponse } from "../http/response.ts";
 import { bearerToken } from "../kit/bearer.ts";
+import { createStageTimer } from "../kit/stage-timer.ts";
 import { isKnownProtocolVersion, KNOWN_PROTOCOL_VERSIONS } from "../kit/mcp.ts";
 import { authorizationServerMetadataUrl, bearerChallenge, protectedResourceMetadataUrl, resourceOf } from "../oauth/metadata.ts";
 import { handleRpc, METHODS, PROTOCOL_VERSION, type RpcAnswer, rpcFailure, SERVER_INFO } from "./rpc.ts";
@@ -54,11 +55,13 @@ export function mcpRoutes(deps: Deps) {
     )
     .delete("/api/mcp", () => new Response(null, { status: 405, headers: { allow: "GET, POST" } }))
     .post("/api/mcp", async ({ body, request }) => {
+      const timer = deps.config.serverTiming ? createStageTimer() : undefined;
       const authorization = request.headers.get("authorization");
       const bearer = bearerToken(authorization);
       if (!bearer) return unauthorized(authorization ? { error: "invalid_token", description: "the Authorization header is not a Bearer token." } : undefined);
       const token = await deps.accessTokens.verify(bearer);
       if (!token) return unauthorized({ error: "invalid_token", description: "the access token is invalid, expired or revoked." });
+      timer?.mark("auth");
 
       const version = request.headers.get("mcp-protocol-version");
       // Absent means 2025-03-26 (INTEROP A.3).
@@ -68,6 +71,11 @@ export function mcpRoutes(deps: Deps) {
       const raw = body instanceof RawBody ? body : new RawBody("");
       // Too large (413) or not readable: -32600 with the body reader's status.
       if (raw.error) return answer(rpcFailure(new AppError(raw.error.status, raw.error.code, raw.error.message, undefined, raw.error.headers, { rpcCode: RPC.INVALID_REQUEST })));
-      return answer(await handleRpc(deps, raw.text, token));
+      const answered = await handleRpc(deps, raw.text, token, timer);
+      if (timer) {
+        timer.mark("rpc");
+        answered.headers = { ...answered.headers, "server-timing": timer.header() };
+      }
+      return answer(answered);
     });
 }

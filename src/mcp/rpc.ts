@@ -3,6 +3,7 @@
 // per-token limit, and dispatches initialize, ping, tools/list and tools/call — the last two
 // straight to the tool runtime (deps.tools), which owns visibility, validation, limits, deadlines
 // and the audit row. Every failure is an AppError, mapped to the wire here and nowhere else.
+import type { StageTimer } from "../kit/stage-timer.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, RPC } from "../errors.ts";
 import { findControlCharacter, JsonInputError, parseJsonBounded } from "../http/json.ts";
@@ -114,8 +115,8 @@ function parseBody(body: string): { parsed: unknown } | { error: AppError } {
   }
 }
 
-/** Runs one POST /api/mcp body for a verified token. */
-export async function handleRpc(deps: Deps, body: string, token: AccessContext): Promise<RpcAnswer> {
+/** Runs one POST /api/mcp body for a verified token; `timer` (SERVER_TIMING) is told its stages. */
+export async function handleRpc(deps: Deps, body: string, token: AccessContext, timer?: StageTimer): Promise<RpcAnswer> {
   const read = parseBody(body);
   if ("error" in read) return rpcFailure(read.error);
   const batch = Array.isArray(read.parsed);
@@ -131,6 +132,7 @@ export async function handleRpc(deps: Deps, body: string, token: AccessContext):
     orgId: token.orgId,
     channel: "mcp",
     onTokenCharge: noteCharge,
+    timer,
   };
   const responses: RpcResponse[] = [];
   let http: { status: number; headers?: Record<string, string> } | undefined;

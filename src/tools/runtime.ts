@@ -8,19 +8,22 @@
 //   5. runs the tool under its deadline,
 //   6. maps every failure to one AppError (validation_failed -32602, not_found -32601,
 //      forbidden/rate_limited -32002, tool_failed -32603), and
-//   7. writes the audit row (action_executions) — always, whatever the input, success or not.
+//   7. writes the audit row (action_executions) — always, whatever the input, success or not —
+//      and answers only once it is committed (src/tools/audit.ts: group commit).
 // It is carried in deps as `deps.tools`; the per-org snapshot and the Ajv cache live inside it.
 import type { Actor } from "../activity/actor.ts";
-import { actionExecutions, type ExecutionOutcome } from "../db/schema/index.ts";
+import type { ExecutionOutcome } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import type { Invalidation } from "../invalidation.ts";
 import { checkFreeForm, JSON_MAX_DEPTH } from "../http/json.ts";
 import { isUuid } from "../kit/ids.ts";
+import type { StageTimer } from "../kit/stage-timer.ts";
 import { isTimeout } from "../kit/timeouts.ts";
 import type { Limiter, Taken } from "../ratelimit/leased.ts";
 import { chargeToken } from "../ratelimit/per-token.ts";
 import type { BoundCustomer } from "../workspace/customers.ts";
+import { createAuditWriter } from "./audit.ts";
 import { agentOf, denial, loadSnapshot, type OrgSnapshot, refusal, SNAPSHOT_TTL_MS } from "./registry.ts";
 import type { Channel, ToolDefinition, ToolProvider, ToolResult } from "./types.ts";
 import { createArgumentValidator } from "./validate.ts";
@@ -43,6 +46,8 @@ export interface CallScope {
   resolveCustomer?: () => Promise<BoundCustomer | undefined>;
   /** Told the per-token charge of the call (the tool server reports it in X-RateLimit-* headers). */
   onTokenCharge?: (taken: Taken) => void;
+  /** Told the call's stages (checks, tool, audit) when the tool server reports Server-Timing. */
+  timer?: StageTimer;
 }
 
 export interface ToolRuntime {
@@ -124,6 +129,7 @@ export interface RuntimeOptions {
 export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRuntime {
   const { providers, limiter, invalidation } = options;
   const validator = createArgumentValidator();
+  const auditWriter = createAuditWriter(() => deps.db);
   const snapshots = new Map<string, { value: Promise<OrgSnapshot>; until: number }>();
   invalidation.subscribe("tools", (orgId) => snapshots.delete(orgId));
 
@@ -154,7 +160,7 @@ export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRunt
   async function audit(scope: CallScope, row: { tool: ToolDefinition | undefined; name: string; agentId: string | undefined; customer: BoundCustomer | undefined; outcome: ExecutionOutcome; error: string | null; started: number }) {
     const { actor } = scope;
     const customerId = row.customer?.id ?? (actor.kind === "customer" ? actor.endUserId : null);
-    await deps.db.insert(actionExecutions).values({
+    await auditWriter.write({
       orgId: scope.orgId,
       channel: scope.channel,
       actorKind: actor.kind,
@@ -215,6 +221,7 @@ export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRunt
         const cap = await limiter.take(`action:${scope.orgId}:${tool.name}`, limit, deps.now());
         if (!cap.allowed)
           throw AppError.tooManyRequests(cap.retryAfter, `${tool.name} is rate limited for this organisation (${cap.limit} calls per ${limit.windowSeconds} s); retry in ${cap.retryAfter} s.`);
+        scope.timer?.mark("checks");
         const signal = deps.timers.deadline(TOOL_DEADLINE_MS);
         const { actor } = scope;
         const run = tool;
@@ -230,10 +237,12 @@ export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRunt
               agentId,
               boundCustomer: customer,
               signal,
+              timer: scope.timer,
             },
             input,
           ),
         );
+        scope.timer?.mark("tool");
         outcome = result.isError ? "tool_error" : "ok";
         return result;
       } catch (error) {
@@ -243,6 +252,7 @@ export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRunt
         throw failure;
       } finally {
         await audit(scope, { tool, name: label, agentId, customer, outcome, error: errorText, started });
+        scope.timer?.mark("audit");
       }
     },
 

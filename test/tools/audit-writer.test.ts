@@ -1,0 +1,75 @@
+// The audit trail's group commit (src/tools/audit.ts, issue #10 "Performance"): a call answers
+// only once its own row is committed, calls that finish together share one INSERT, and a row the
+// database refuses costs no other call its row.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { count, eq } from "drizzle-orm";
+import type { Db } from "../../src/db/client.ts";
+import { actionExecutions } from "../../src/db/schema/index.ts";
+import { type AuditRow, createAuditWriter } from "../../src/tools/audit.ts";
+import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
+
+let app: TestApp;
+let orgId: string;
+
+beforeAll(async () => {
+  app = await createTestApp();
+  orgId = (await seedOrg(app)).org_id;
+}, 30_000);
+afterAll(() => app.close());
+
+const row = (tool: string, org = orgId): AuditRow => ({
+  orgId: org,
+  channel: "dashboard",
+  actorKind: "system",
+  actorId: "audit-test",
+  tool,
+  sourceKind: "builtin",
+  outcome: "ok",
+  durationMs: 1,
+  createdAt: new Date(),
+});
+
+/** The real database, with its `insert` calls counted (every statement still runs for real). */
+function countingDb(db: Db): { db: Db; inserts: () => number } {
+  let inserts = 0;
+  const proxy = new Proxy(db, {
+    get(target, key, receiver) {
+      if (key === "insert") inserts++;
+      return Reflect.get(target, key, receiver);
+    },
+  });
+  return { db: proxy, inserts: () => inserts };
+}
+
+const rowsOf = async (tool: string) => (await app.deps.db.select({ n: count() }).from(actionExecutions).where(eq(actionExecutions.tool, tool)))[0]!.n;
+
+describe("audit writer", () => {
+  test("a write resolves only once its row is in the table", async () => {
+    const writer = createAuditWriter(() => app.deps.db);
+    await writer.write(row("audit-one"));
+    expect(await rowsOf("audit-one")).toBe(1);
+  });
+
+  test("writes that arrive while one is in flight share one INSERT, and every row lands", async () => {
+    const counted = countingDb(app.deps.db);
+    const writer = createAuditWriter(() => counted.db);
+    await Promise.all(Array.from({ length: 200 }, () => writer.write(row("audit-many"))));
+    expect(await rowsOf("audit-many")).toBe(200);
+    // The first write goes alone; the 199 queued behind it go in the next statement.
+    expect(counted.inserts()).toBe(2);
+  });
+
+  test("a row the database refuses fails alone: its neighbours in the batch are written", async () => {
+    const writer = createAuditWriter(() => app.deps.db);
+    const unknownOrg = "00000000-0000-4000-8000-000000000000"; // violates the org foreign key
+    const results = await Promise.allSettled([
+      writer.write(row("audit-first")),
+      writer.write(row("audit-good")),
+      writer.write(row("audit-bad", unknownOrg)),
+      writer.write(row("audit-good")),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
+    expect(await rowsOf("audit-good")).toBe(2);
+    expect(await rowsOf("audit-bad")).toBe(0);
+  });
+});
