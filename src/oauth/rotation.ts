@@ -3,17 +3,16 @@
 // until one of its successors is used for the first time (clients retry, and send the same token
 // from parallel requests), plus a 10-second grace for requests already in flight; using it after
 // that is reuse, which revokes the whole grant.
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { systemActor } from "../activity/actor.ts";
 import { sha256Hex } from "../crypto/tokens.ts";
-import type { Db } from "../db/client.ts";
 import { memberships, oauthGrants, oauthTokens } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import type { Client } from "./clients.ts";
 import { OAuthError } from "./errors.ts";
 import { revokeGrant } from "./grants.ts";
 import { parseScope } from "./scopes.ts";
-import { checkResource, issueTokens, type TokenResponse } from "./tokens.ts";
+import { checkResource, mintTokens, type TokenResponse } from "./tokens.ts";
 
 /**
  * A refresh token whose successor has been used is still honoured for this long (parallel
@@ -24,10 +23,12 @@ export const REFRESH_REUSE_GRACE_MS = 10_000;
 export async function refreshTokens(deps: Deps, client: Client, params: Record<string, string>): Promise<TokenResponse> {
   if (!params.refresh_token) throw new OAuthError("invalid_request", "refresh_token is required.");
   const now = deps.now();
+  // One read: the token, its grant, and whether the member who granted it still belongs to the org.
   const [row] = await deps.db
-    .select({ token: oauthTokens, grant: oauthGrants })
+    .select({ token: oauthTokens, grant: oauthGrants, memberOrg: memberships.orgId })
     .from(oauthTokens)
     .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
+    .leftJoin(memberships, and(eq(memberships.memberId, oauthGrants.memberId), eq(memberships.orgId, oauthGrants.orgId)))
     .where(and(eq(oauthTokens.tokenHash, sha256Hex(params.refresh_token)), eq(oauthTokens.kind, "refresh")));
   if (!row) throw new OAuthError("invalid_grant", "The refresh token is invalid.");
   const { token, grant } = row;
@@ -48,17 +49,17 @@ export async function refreshTokens(deps: Deps, client: Client, params: Record<s
       throw new OAuthError("invalid_scope", "The requested scope exceeds what was granted.");
     scopes = parsed.scopes;
   }
-  const member = await deps.db
-    .select({ orgId: memberships.orgId })
-    .from(memberships)
-    .where(and(eq(memberships.memberId, grant.memberId), eq(memberships.orgId, grant.orgId)));
-  if (member.length === 0) {
+  if (row.memberOrg === null) {
     await revokeGrant(deps, grant.id, systemActor("oauth"), "member_left_org");
     throw new OAuthError("invalid_grant", "The member who granted access no longer belongs to the organisation.");
   }
-  return deps.db.transaction(async (tx) => {
-    if (token.parentId)
-      await tx.update(oauthTokens).set({ supersededAt: now }).where(and(eq(oauthTokens.id, token.parentId), isNull(oauthTokens.supersededAt)));
-    return issueTokens(tx as unknown as Db, deps, grant.id, client.id, scopes, token.id, token.scopes);
-  });
+  // One statement, so one round trip and one commit: the new pair, and the parent of the token
+  // used marked superseded (its successor — this token — is now in use: INTEROP A.12). The client
+  // already obtained a token (this refresh token), so its first_token_at needs no update.
+  const minted = mintTokens(deps, grant.id, scopes, token.id, token.scopes);
+  const superseded = deps.db
+    .$with("superseded", { id: oauthTokens.id })
+    .as(sql`update ${oauthTokens} set superseded_at = ${now.toISOString()}::timestamptz where id = ${token.parentId} and superseded_at is null returning id`);
+  await deps.db.with(superseded).insert(oauthTokens).values(minted.rows);
+  return minted.response;
 }

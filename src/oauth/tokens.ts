@@ -76,14 +76,23 @@ export interface TokenResponse {
  */
 export async function issueTokens(tx: Db, deps: Deps, grantId: string, clientId: string, scopes: string[], parentId: string | null, refreshScopes = scopes): Promise<TokenResponse> {
   const now = deps.now();
+  const minted = mintTokens(deps, grantId, scopes, parentId, refreshScopes);
+  await tx.insert(oauthTokens).values(minted.rows);
+  await tx.update(oauthClients).set({ firstTokenAt: now }).where(and(eq(oauthClients.id, clientId), isNull(oauthClients.firstTokenAt)));
+  return minted.response;
+}
+
+/** A new access and refresh token pair: the rows to store (hashes only) and the answer to give. */
+export function mintTokens(deps: Deps, grantId: string, scopes: string[], parentId: string | null, refreshScopes = scopes) {
+  const now = deps.now();
   const access = mintToken(ACCESS_TOKEN_PREFIX);
   const refresh = mintToken(REFRESH_TOKEN_PREFIX);
-  await tx.insert(oauthTokens).values([
+  const rows: (typeof oauthTokens.$inferInsert)[] = [
     { tokenHash: sha256Hex(access), kind: "access", grantId, scopes, createdAt: now, expiresAt: new Date(now.getTime() + deps.config.oauthAccessTokenTtlSeconds * 1000) },
     { tokenHash: sha256Hex(refresh), kind: "refresh", grantId, scopes: refreshScopes, parentId, createdAt: now, expiresAt: new Date(now.getTime() + deps.config.oauthRefreshTokenTtlDays * 86_400_000) },
-  ]);
-  await tx.update(oauthClients).set({ firstTokenAt: now }).where(and(eq(oauthClients.id, clientId), isNull(oauthClients.firstTokenAt)));
-  return { access_token: access, token_type: "Bearer", expires_in: deps.config.oauthAccessTokenTtlSeconds, refresh_token: refresh, scope: scopes.join(" ") };
+  ];
+  const response: TokenResponse = { access_token: access, token_type: "Bearer", expires_in: deps.config.oauthAccessTokenTtlSeconds, refresh_token: refresh, scope: scopes.join(" ") };
+  return { rows, response };
 }
 
 export function checkResource(given: string | undefined, expected: string) {
