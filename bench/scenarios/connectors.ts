@@ -297,22 +297,34 @@ function printConnectorTables(discovery: DiscoveryRow[], calls: CallRow[], conne
  */
 function printCallTarget(brackets: Bracket[], connections: number): void {
   if (brackets.length === 0) return;
+  // Like every target of this benchmark, read on PostgreSQL; on PGlite the database runs inside
+  // our process and competes with it for one thread, so those rows are shown for information
+  // (and count only when PostgreSQL was skipped).
+  const onPostgres = brackets.some((b) => b.path.includes("PostgreSQL"));
+  const counts = (b: Bracket) => !onPostgres || b.path.includes("PostgreSQL");
   console.log(
-    `\nTarget: connector tools/call through ours at least ${CALL_TARGET}× the SDK client doing the same per-call handshake (req/s, ${connections} connections; ours ÷ the mean of the SDK per-call rows measured right before and right after it):`,
+    `\nTarget: connector tools/call through ours at least ${CALL_TARGET}× the SDK client doing the same per-call handshake (req/s, ${connections} connections; ours ÷ the mean of the SDK per-call rows measured right before and right after it; read on ${onPostgres ? "PostgreSQL, PGlite rows for information" : "PGlite, PostgreSQL was skipped"}):`,
   );
   const missed: string[] = [];
+  let counted = 0;
   for (const b of brackets) {
     const row = `${b.upstream} ${b.path}`;
+    const verdict = (met: boolean | undefined) => (!counts(b) ? `for information (${met ? "≥" : "<"} ${CALL_TARGET}×)` : met === undefined ? "unknown" : met ? "met" : "not met");
+    if (counts(b)) counted++;
     if (b.sdk.length === 0) {
-      console.log(`- ${row}: ${fixed(b.ours, 0)} req/s; SDK per-call not measured — unknown`);
-      missed.push(row);
+      console.log(`- ${row}: ${fixed(b.ours, 0)} req/s; SDK per-call not measured — ${counts(b) ? "unknown" : "for information"}`);
+      if (counts(b)) missed.push(row);
       continue;
     }
     const sdk = b.sdk.reduce((a, x) => a + x, 0) / b.sdk.length;
     const ratio = sdk > 0 ? b.ours / sdk : 0;
     const met = ratio >= CALL_TARGET;
-    if (!met) missed.push(row);
-    console.log(`- ${row}: ${fixed(ratio, 2)}× (${fixed(b.ours, 0)} req/s vs SDK per-call ${b.sdk.map((x) => fixed(x, 0)).join(" before, ")}${b.sdk.length === 2 ? " after" : ""}) — ${met ? "met" : "not met"}`);
+    if (!met && counts(b)) missed.push(row);
+    console.log(`- ${row}: ${fixed(ratio, 2)}× (${fixed(b.ours, 0)} req/s vs SDK per-call ${b.sdk.map((x) => fixed(x, 0)).join(" before, ")}${b.sdk.length === 2 ? " after" : ""}) — ${verdict(met)}`);
   }
-  console.log(missed.length === 0 ? `Connector tools/call target (≥ ${CALL_TARGET}× the SDK client): met on every row.` : `Connector tools/call target (≥ ${CALL_TARGET}× the SDK client): not met on ${missed.length} of ${brackets.length} rows (${missed.join("; ")}).`);
+  console.log(
+    missed.length === 0
+      ? `Connector tools/call target (≥ ${CALL_TARGET}× the SDK client): met on ${counted === 1 ? "the" : `all ${counted}`} ${onPostgres ? "PostgreSQL " : ""}row${counted === 1 ? "" : "s"}.`
+      : `Connector tools/call target (≥ ${CALL_TARGET}× the SDK client): NOT met on ${missed.length} of ${counted} ${onPostgres ? "PostgreSQL " : ""}rows (${missed.join("; ")}).`,
+  );
 }
