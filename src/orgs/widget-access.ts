@@ -84,14 +84,20 @@ export async function listWidgetKeys(deps: Deps, orgId: string) {
 }
 
 export async function createWidgetKey(deps: Deps, orgId: string, actor: Actor, label: string) {
-  const live = await deps.db.select({ id: widgetKeys.id }).from(widgetKeys).where(and(eq(widgetKeys.orgId, orgId), isNull(widgetKeys.revokedAt)));
-  if (live.length >= WIDGET_KEY_LIMITS.live) throw new AppError(409, "too_many_keys", `An organisation may have at most ${WIDGET_KEY_LIMITS.live} live widget keys: revoke one first.`);
-  const [key] = await deps.db
-    .insert(widgetKeys)
-    .values({ orgId, key: WIDGET_KEY_PREFIX + randomBytes(24).toString("base64url"), label, createdAt: deps.now() })
-    .returning();
-  await recordActivity(deps, { orgId, actor, action: "widget_key.created", objectType: "widget_key", objectId: key!.id, summary: { label } });
-  return widgetKeyView(key!);
+  // Counted and inserted under a lock on the org row: creates at the same moment cannot both see
+  // room for one more key and pass the limit together.
+  const key = await deps.db.transaction(async (tx) => {
+    await tx.select({ id: orgs.id }).from(orgs).where(eq(orgs.id, orgId)).for("update");
+    const live = await tx.select({ id: widgetKeys.id }).from(widgetKeys).where(and(eq(widgetKeys.orgId, orgId), isNull(widgetKeys.revokedAt)));
+    if (live.length >= WIDGET_KEY_LIMITS.live) throw new AppError(409, "too_many_keys", `An organisation may have at most ${WIDGET_KEY_LIMITS.live} live widget keys: revoke one first.`);
+    const [created] = await tx
+      .insert(widgetKeys)
+      .values({ orgId, key: WIDGET_KEY_PREFIX + randomBytes(24).toString("base64url"), label, createdAt: deps.now() })
+      .returning();
+    await recordActivity({ db: tx, now: deps.now }, { orgId, actor, action: "widget_key.created", objectType: "widget_key", objectId: created!.id, summary: { label } });
+    return created!;
+  });
+  return widgetKeyView(key);
 }
 
 /** Revokes a key at once: the next request presenting it is 401. Revoking twice is harmless. */

@@ -1,8 +1,10 @@
 // The /api/sdk endpoints (issue #11): widget keys, allowed origins, CORS, payloads and every limit
 // at its boundary, tickets reaching the inbox.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { and, count, eq } from "drizzle-orm";
-import { customerEvents, endUsers } from "../../src/db/schema/index.ts";
+import { and, count, eq, isNull } from "drizzle-orm";
+import { systemActor } from "../../src/activity/actor.ts";
+import { customerEvents, endUsers, widgetKeys } from "../../src/db/schema/index.ts";
+import { createWidgetKey, WIDGET_KEY_LIMITS } from "../../src/orgs/widget-access.ts";
 import { SDK_LIMITS } from "../../src/widget/schemas.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 import { sdk } from "./helpers.ts";
@@ -70,6 +72,15 @@ describe("widget key", () => {
     expect((await sdk(app, key.key)("/api/sdk/users/identify", identify)).status).toBe(401);
     expect((await call("/api/sdk/users/identify", identify)).status).toBe(200);
     expect((await dash(`/api/widget/keys/${crypto.randomUUID()}`, { method: "DELETE" })).status).toBe(404);
+  });
+
+  test(`creates at the same moment never pass ${WIDGET_KEY_LIMITS.live} live keys`, async () => {
+    const other = await seedOrg(app); // holds its one seeded key
+    const results = await Promise.allSettled(Array.from({ length: WIDGET_KEY_LIMITS.live + 5 }, (_, i) => createWidgetKey(app.deps, other.org_id, systemActor("test"), `k${i}`)));
+    expect(results.filter((r) => r.status === "fulfilled").length).toBe(WIDGET_KEY_LIMITS.live - 1);
+    for (const r of results.filter((r) => r.status === "rejected")) expect((r as PromiseRejectedResult).reason).toMatchObject({ status: 409, code: "too_many_keys" });
+    const live = await app.deps.db.select({ n: count() }).from(widgetKeys).where(and(eq(widgetKeys.orgId, other.org_id), isNull(widgetKeys.revokedAt)));
+    expect(live[0]!.n).toBe(WIDGET_KEY_LIMITS.live);
   });
 
   test("a widget key opens no dashboard API", async () => {
