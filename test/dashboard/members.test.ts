@@ -114,6 +114,8 @@ describe("members section", () => {
     expect(res.status).toBe(200);
     const body = await res.text();
     expect(body).toContain("Invite a member");
+    // The nav links the page for this role too.
+    expect(body).toContain('href="/dashboard/settings"');
     expect(body).not.toContain("Widget keys");
     expect(body).not.toContain(admin.widgetKey!);
     expect(body).not.toContain("Identity verification");
@@ -133,6 +135,7 @@ describe("members section", () => {
     expect((await post(app, orgOnly, "/dashboard/settings/members/invite", { invite_email: "x@example.com", invite_roles: "agents:view" })).status).toBe(403);
     const agentsOnly = await memberWith(app, admin.orgId, ["agents:manage"]);
     expect((await get(app, agentsOnly, "/dashboard/settings")).status).toBe(403);
+    expect(await (await get(app, agentsOnly, "/dashboard")).text()).not.toContain('href="/dashboard/settings"');
     expect((await post(app, agentsOnly, "/dashboard/settings/members/invite", { invite_email: "x@example.com", invite_roles: "agents:view" })).status).toBe(403);
   });
 

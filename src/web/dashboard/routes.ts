@@ -16,7 +16,7 @@ import { customerPages } from "./customers.ts";
 import { campaignPages } from "./campaigns.ts";
 import { inboxPages } from "./inbox.ts";
 import { webhookPages } from "./webhooks.ts";
-import { NAV, ORG_COOKIE, redirect, shellPage, withMember } from "./shell.ts";
+import { NAV, ORG_COOKIE, reaches, redirect, shellPage, withMember } from "./shell.ts";
 
 const BLURBS: Record<string, string> = {
   agents: "Instructions, skills, routing, the widget's look and the actions each agent may use.",
@@ -53,7 +53,7 @@ export function dashboardRoutes(deps: Deps) {
     .use(webhookPages(deps))
     .get("/dashboard", ({ request }) =>
       withMember(deps, request, null, async (ctx) => {
-        const sections = NAV.filter((item) => item.key !== "home" && ctx.can(item.role));
+        const sections = NAV.filter((item) => item.key !== "home" && reaches(ctx, item));
         const status = ctx.can("org:manage") ? await setupStatus(deps, ctx.orgId) : null;
         return shellPage(ctx, {
           title: "Overview",

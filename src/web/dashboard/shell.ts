@@ -146,8 +146,14 @@ export function redirect(deps: Deps, location: string, flash?: Flash | string): 
 export interface NavItem {
   href: string;
   label: string;
-  role: Role;
+  /** The role the page needs; a list: any one of them (the page shows each member what their roles reach). */
+  role: Role | readonly Role[];
   key: string;
+}
+
+/** Whether the member may open a nav item's page. */
+export function reaches(ctx: Pick<DashboardContext, "can">, item: NavItem): boolean {
+  return typeof item.role === "string" ? ctx.can(item.role) : item.role.some((r) => ctx.can(r));
 }
 
 /** The nav: a page the member may not use is not linked (and answers 403 if opened anyway). */
@@ -159,7 +165,7 @@ export const NAV: NavItem[] = [
   { key: "campaigns", href: "/dashboard/campaigns", label: "Campaigns", role: "automation:view" },
   { key: "connectors", href: "/dashboard/connectors", label: "Connectors", role: "integrations:view" },
   { key: "custom-actions", href: "/dashboard/custom-actions", label: "Custom actions", role: "integrations:view" },
-  { key: "settings", href: "/dashboard/settings", label: "Settings", role: "org:manage" },
+  { key: "settings", href: "/dashboard/settings", label: "Settings", role: ["org:manage", "members:manage"] },
   { key: "webhooks", href: "/dashboard/webhooks", label: "Webhooks", role: "org:manage" },
 ];
 
@@ -198,7 +204,7 @@ function head(title: string): Html {
 
 /** A dashboard page: skip link, header (org, member, org switcher, sign out), role-filtered nav, flash, content. */
 export function shellPage(ctx: DashboardContext, options: ShellOptions): Response {
-  const nav = NAV.filter((item) => ctx.can(item.role));
+  const nav = NAV.filter((item) => reaches(ctx, item));
   const others = ctx.principal.memberships.length > 1;
   const doc = html`<!doctype html>
 <html lang="en">
