@@ -4,6 +4,7 @@
 import type { Config } from "./config.ts";
 import type { FieldCipher } from "./crypto/fields.ts";
 import type { Database, Db } from "./db/client.ts";
+import { createStatements, type Statements } from "./db/prepared.ts";
 import { createInvalidation, type Invalidation } from "./invalidation.ts";
 import type { Logger } from "./log.ts";
 import { createPasswordHasher, type PasswordHasher } from "./kit/passwords.ts";
@@ -44,10 +45,12 @@ export interface Deps {
   chat: ChatState;
   /** Documents cut into passages per version, for chat knowledge and search snippets (src/workspace/passages.ts). */
   passages: PassageCache;
+  /** Hot queries built once (src/db/prepared.ts). */
+  statements: Statements;
 }
 
 /** What the caller supplies; everything stateful is built here. */
-export type DepsInput = Omit<Deps, "connectorRefreshes" | "limiter" | "tools" | "accessTokens" | "invalidation" | "chat" | "passages" | "passwords"> & {
+export type DepsInput = Omit<Deps, "connectorRefreshes" | "limiter" | "tools" | "accessTokens" | "invalidation" | "chat" | "passages" | "statements" | "passwords"> & {
   /** Bun's argon2id defaults unless given. */
   passwords?: PasswordHasher;
   /** LISTEN of the database (src/db/client.ts), so other instances' changes reach this one. */
@@ -59,7 +62,7 @@ export async function buildDeps(input: DepsInput): Promise<Deps> {
   const invalidation = createInvalidation({ db: base.db, log: base.log, listen });
   const limiter = createLeasedLimiter(base.db);
   // The runtime and the verifier read `deps` when called, never while being built: complete it below.
-  const deps = { ...base, passwords: passwords ?? createPasswordHasher(), connectorRefreshes: createSingleFlight<Record<string, string>>(), limiter, invalidation, chat: createChatState(), passages: createPassageCache() } as unknown as Deps;
+  const deps = { ...base, passwords: passwords ?? createPasswordHasher(), connectorRefreshes: createSingleFlight<Record<string, string>>(), limiter, invalidation, chat: createChatState(), passages: createPassageCache(), statements: createStatements() } as unknown as Deps;
   deps.tools = createToolRuntime(deps, { providers: toolProviders, limiter, invalidation });
   deps.accessTokens = createAccessVerifier(deps, invalidation);
   await invalidation.start();

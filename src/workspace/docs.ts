@@ -3,6 +3,8 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { docs, type DocStatus } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import type { Db } from "../db/client.ts";
+import { prepared } from "../db/prepared.ts";
 import { isUuid } from "../kit/ids.ts";
 import type { StageTimer } from "../kit/stage-timer.ts";
 import { passagesOf, queryStems, snippetOf } from "./passages.ts";
@@ -92,6 +94,25 @@ export async function deleteDoc(deps: Deps, orgId: string, id: string): Promise<
   if (deleted.length === 0) throw AppError.notFound("No such document.");
 }
 
+/**
+ * The ranking query. The question's lexemes are OR-ed in an uncorrelated scalar subquery, so
+ * PostgreSQL computes it once per statement (an InitPlan), not once per candidate row. Built once
+ * per process and prepared (src/db/prepared.ts): PostgreSQL parses and plans it once per
+ * connection rather than on every call (about 40 % of its cost), and the query builder does not
+ * rebuild it either.
+ */
+function searchStatement(db: Db) {
+  const question = sql`(select coalesce(string_agg(quote_literal(lexeme), ' | '), '')::tsquery from unnest(to_tsvector('english', ${sql.placeholder("query")})))`;
+  const score = sql<number>`ts_rank_cd(${docs.search}, ${question}, 1)`;
+  return db
+    .select({ id: docs.id, title: docs.title, url: docs.url, updatedAt: docs.updatedAt, score: score.as("score") })
+    .from(docs)
+    .where(and(eq(docs.orgId, sql.placeholder("orgId")), eq(docs.status, "published"), sql`${docs.search} @@ ${question}`))
+    .orderBy(desc(sql`score`), desc(docs.updatedAt))
+    .limit(sql.placeholder("limit"))
+    .prepare("search_docs");
+}
+
 export interface SearchHit {
   id: string;
   title: string;
@@ -111,20 +132,7 @@ export interface SearchHit {
  * every returned body on every call; `snippets: false` skips them (chat quotes passages itself).
  */
 export async function searchDocs(deps: Deps, orgId: string, query: string, limit: number, options: { snippets?: boolean; timer?: StageTimer } = {}): Promise<SearchHit[]> {
-  // The question's lexemes OR-ed: an uncorrelated scalar subquery, so PostgreSQL computes it once
-  // per statement (an InitPlan), not once per candidate row.
-  const question = sql`(select coalesce(string_agg(quote_literal(lexeme), ' | '), '')::tsquery from unnest(to_tsvector('english', ${query})))`;
-  const score = sql<number>`ts_rank_cd(${docs.search}, ${question}, 1)`;
-  // A named, prepared statement: postgres.js keeps it per connection, so PostgreSQL parses and
-  // plans the search once rather than on every call (about 40 % of its cost, bench/README.md).
-  const rows = await deps.db
-    .select({ id: docs.id, title: docs.title, url: docs.url, updatedAt: docs.updatedAt, score: score.as("score") })
-    .from(docs)
-    .where(and(eq(docs.orgId, orgId), eq(docs.status, "published"), sql`${docs.search} @@ ${question}`))
-    .orderBy(desc(sql`score`), desc(docs.updatedAt))
-    .limit(limit)
-    .prepare("search_docs")
-    .execute();
+  const rows = await prepared(deps, "search_docs", searchStatement).execute({ orgId, query, limit });
   const hits: SearchHit[] = rows.map((r) => ({
     id: r.id,
     title: r.title,

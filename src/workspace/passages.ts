@@ -35,6 +35,8 @@ export interface DocPassage {
   /** Stems of the document's title and of this passage (term coverage counts both). */
   stems: ReadonlySet<string>;
   words: readonly Word[];
+  /** Where each stem of the passage's own text occurs: word indices, ascending. */
+  at: ReadonlyMap<string, readonly number[]>;
 }
 
 export interface PassageCache {
@@ -101,7 +103,9 @@ function cut(title: string, body: string): DocPassage[] {
   const titleStems = wordsOf(title).map((w) => w.stem);
   return chunkDoc(body).map((text) => {
     const words = wordsOf(text);
-    return { text, words, stems: new Set([...titleStems, ...words.map((w) => w.stem)]) };
+    const at = new Map<string, number[]>();
+    words.forEach((w, i) => (at.get(w.stem) ?? at.set(w.stem, []).get(w.stem)!).push(i));
+    return { text, words, at, stems: new Set([...titleStems, ...at.keys()]) };
   });
 }
 
@@ -177,54 +181,59 @@ const isSpace = (c: string) => c === " " || c === "\n" || c === "\t" || c === "\
 
 /**
  * The snippet of a document for a query: from the passage holding the most distinct query terms
- * (the first on a tie; the title counts for every passage alike), the run of PASSAGES.snippetWords words holding the most of them, whole
- * (from the whitespace before its first word to the whitespace after its last), with every word
+ * (the first on a tie), the PASSAGES.snippetWords words around the first run holding the most of
+ * them, whole (from the whitespace before its first word to the whitespace after its last), with every word
  * whose stem the query holds in `**`, whitespace folded, the body's emphasis dropped. A document
  * found by its title only gives the start of its first passage.
  */
 export function snippetOf(passages: readonly DocPassage[], wanted: ReadonlySet<string>): string {
-  // The passage: most distinct query terms (its stems are a set: a few lookups each).
+  // The passage: most distinct query terms in its text (a few map lookups each).
   let passage: DocPassage | undefined;
   let most = -1;
   for (const p of passages) {
     let n = 0;
-    for (const w of wanted) if (p.stems.has(w)) n++;
+    for (const w of wanted) if (p.at.has(w)) n++;
     if (n > most) [passage, most] = [p, n];
   }
   if (!passage) return "";
   const { text, words } = passage;
-  // The window: which query term each word is (or -1), then counts slid along the words.
-  const index = new Map([...wanted].map((w, i) => [w, i]));
-  const term = Int32Array.from(words, (w) => index.get(w.stem) ?? -1);
-  const counts = new Int32Array(index.size);
-  let distinct = 0;
-  const add = (i: number, by: 1 | -1) => {
-    const t = term[i]!;
-    if (t < 0) return;
-    counts[t] = counts[t]! + by;
-    if (by === 1 ? counts[t] === 1 : counts[t] === 0) distinct += by;
-  };
-  const size = Math.min(PASSAGES.snippetWords, words.length);
-  for (let i = 0; i < size; i++) add(i, 1);
-  let best = { from: 0, count: distinct };
-  for (let i = size; i < words.length; i++) {
-    add(i - size, -1);
-    add(i, 1);
-    if (distinct > best.count) best = { from: i - size + 1, count: distinct };
+  const size = PASSAGES.snippetWords;
+  // Every occurrence of a query term, in order: (word index, which term).
+  const hits: { i: number; term: number }[] = [];
+  [...wanted].forEach((w, term) => {
+    for (const i of passage.at.get(w) ?? []) hits.push({ i, term });
+  });
+  hits.sort((a, b) => a.i - b.i);
+  // The run of at most `size` words holding the most distinct terms (the first such run): two
+  // pointers over the occurrences, not a pass over every word.
+  const counts = new Map<number, number>();
+  let best = { first: 0, last: -1, distinct: 0 };
+  for (let l = 0, r = 0; r < hits.length; r++) {
+    counts.set(hits[r]!.term, (counts.get(hits[r]!.term) ?? 0) + 1);
+    for (; hits[r]!.i - hits[l]!.i >= size; l++) {
+      const left = counts.get(hits[l]!.term)! - 1;
+      if (left === 0) counts.delete(hits[l]!.term);
+      else counts.set(hits[l]!.term, left);
+    }
+    if (counts.size > best.distinct) best = { first: hits[l]!.i, last: hits[r]!.i, distinct: counts.size };
   }
-  const chosen = words.slice(best.from, best.from + PASSAGES.snippetWords);
+  // The window around it: a third of the spare words before the first term, the rest after.
+  const spare = best.distinct === 0 ? size : size - (best.last - best.first + 1);
+  const from = Math.max(0, Math.min(best.first - Math.floor(spare / 3), words.length - size));
+  const chosen = words.slice(from, from + size);
   if (chosen.length === 0) return "";
   let start = chosen[0]!.start;
   while (start > 0 && !isSpace(text[start - 1]!)) start--;
   let end = chosen.at(-1)!.end;
   while (end < text.length && !isSpace(text[end]!)) end++;
   let marked = "";
-  let at = start;
-  for (const [k, word] of chosen.entries()) {
-    if (term[best.from + k]! < 0) continue;
-    marked += text.slice(at, word.start) + MARK_START + text.slice(word.start, word.end) + MARK_STOP;
-    at = word.end;
+  let cursor = start;
+  for (const { i } of hits) {
+    if (i < from || i >= from + chosen.length) continue;
+    const word = words[i]!;
+    marked += text.slice(cursor, word.start) + MARK_START + text.slice(word.start, word.end) + MARK_STOP;
+    cursor = word.end;
   }
-  marked += text.slice(at, end);
+  marked += text.slice(cursor, end);
   return snippetText(marked.replace(/\s+/g, " ").trim());
 }
