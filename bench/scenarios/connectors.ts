@@ -286,7 +286,7 @@ function printConnectorTables(discovery: DiscoveryRow[], calls: CallRow[], conne
     console.log(`- ${c.upstream} ${c.path}: ${parts.join("; ")}`);
   }
   console.log(
-    "note: our service opens a session per call by design (stateless toward connectors): initialize, notifications/initialized, tools/call, and DELETE when the server gave a session id, over keep-alive connections pinned to the checked address (src/net/guard.ts, src/net/pool.ts: the guard still resolves and checks every request). The per-call SDK row does the same handshake (plus the SDK's optional GET stream) over keep-alive connections; the reused-session row is what a long-lived client pays per call. Ours also has one more process in the path (the load generator → us → upstream) on the same cores.",
+    "note: our service opens a session per call by design (no MCP session shared between calls): initialize, notifications/initialized, tools/call, and DELETE when the server gave a session id — except read-only or idempotent tools (echo is one) on a server that issued no session id, which are called on the handshake kept from an earlier call of the last minute (src/connectors/calls.ts) — over keep-alive connections pinned to the checked address (src/net/guard.ts, src/net/pool.ts: the guard still resolves and checks every request). The per-call SDK row does the same handshake (plus the SDK's optional GET stream) over keep-alive connections; the reused-session row is what a long-lived client pays per call. Ours also has one more process in the path (the load generator → us → upstream) on the same cores.",
   );
 }
 

@@ -5,7 +5,8 @@
 //   response; a stream that ends without it is an error;
 // - initialize (proposing 2025-03-26, accepting any known version the server picks), then
 //   notifications/initialized (any 2xx), then the request; `MCP-Protocol-Version` and
-//   `Mcp-Session-Id` echoed afterwards; the session closed with DELETE;
+//   `Mcp-Session-Id` echoed afterwards; the session closed with DELETE; a server that issued no
+//   session id may be called again on that handshake (McpSession.resume);
 // - one total deadline per operation (an AbortSignal), not an idle timer;
 // - caps on response bytes; a 3xx is an error naming its Location.
 import { createParser } from "eventsource-parser";
@@ -116,6 +117,12 @@ async function readEventStream(response: Response, id: number, signal: AbortSign
   return found;
 }
 
+/** What `initialize` told us about a server that issued no session id (see McpSession.resume). */
+export interface Handshake {
+  protocolVersion: string;
+  serverInfo: Record<string, unknown>;
+}
+
 /** One MCP session: open it, make requests, close it. */
 export class McpSession {
   private nextId = 1;
@@ -123,8 +130,37 @@ export class McpSession {
   protocolVersion = CLIENT_PROTOCOL_VERSION;
   serverInfo: Record<string, unknown> = {};
   private initialized = false;
+  /** Started from an earlier handshake (resume), not by initialize. */
+  private resumed = false;
 
   private constructor(private readonly options: ConnectionOptions) {}
+
+  /**
+   * A session on a server that issued no Mcp-Session-Id at an earlier initialize, started from
+   * that handshake without sending anything: such a server keeps nothing between requests, so a
+   * new initialize would tell it nothing. If the server now refuses a request (400 or 404: it
+   * started keeping sessions, or no longer speaks that version), the request fails as
+   * `session_lost`, and `request(…, retryable)` does a real handshake and retries once.
+   */
+  static resume(options: ConnectionOptions, handshake: Handshake): McpSession {
+    const session = new McpSession(options);
+    session.protocolVersion = handshake.protocolVersion;
+    session.serverInfo = handshake.serverInfo;
+    session.initialized = true;
+    session.resumed = true;
+    return session;
+  }
+
+  /** Whether this session did a handshake of its own (initialize), rather than resume an earlier one. */
+  get handshook(): boolean {
+    return this.initialized && !this.resumed;
+  }
+
+  /** The handshake this session made, when the server issued no session id (reusable with resume). */
+  get sessionless(): Handshake | undefined {
+    if (!this.initialized || this.resumed || this.sessionId !== undefined) return undefined;
+    return { protocolVersion: this.protocolVersion, serverInfo: this.serverInfo };
+  }
 
   static async open(options: ConnectionOptions): Promise<McpSession> {
     const session = new McpSession(options);
@@ -141,6 +177,7 @@ export class McpSession {
   private async initialize(): Promise<void> {
     this.sessionId = undefined;
     this.initialized = false;
+    this.resumed = false;
     const result = (await this.send("initialize", { protocolVersion: CLIENT_PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO })) as {
       protocolVersion?: unknown;
       serverInfo?: unknown;
@@ -178,6 +215,10 @@ export class McpSession {
     if (response.status === 404 && this.sessionId) {
       await response.body?.cancel();
       throw new McpClientError("session_lost", "the server no longer knows our session (HTTP 404)", { status: 404 });
+    }
+    if ((response.status === 400 || response.status === 404) && this.resumed) {
+      await response.body?.cancel();
+      throw new McpClientError("session_lost", `the server refused a request made on its earlier handshake (HTTP ${response.status})`, { status: response.status });
     }
     if (!response.ok) {
       const excerpt = new TextDecoder().decode(await readCapped(response, 64 * 1024).catch(() => new Uint8Array())).slice(0, 200);
