@@ -3,12 +3,14 @@
 // server's text block. The server's failures become an isError result, never an exception.
 //
 // A server that issued no session id keeps nothing between requests, so its handshake (protocol
-// version, serverInfo) is kept per connector for HANDSHAKE_TTL_MS and read-only or idempotent
-// calls go out on it with one request instead of three (McpSession.resume). Those are the calls
-// that may be retried: if the server refuses one (400/404), it handshakes again and retries once
-// (INTEROP B.6), and the kept handshake is dropped. Destructive calls, and every call to a server
-// that issues session ids, still get a fresh session each (INTEROP B.7: a session is never shared
-// between calls, so never between two customers of an org).
+// version, serverInfo) is kept in a HandshakeSlot that lives as long as the org's tool snapshot
+// (src/connectors/tools.ts makes one per connector per snapshot: at most SNAPSHOT_TTL_MS, and any
+// change to the connector or the org's tools drops it), and read-only or idempotent calls go out
+// on it with one request instead of three (McpSession.resume). Those are the calls that may be
+// retried: if the server refuses one (400/404), it handshakes again and retries once (INTEROP
+// B.6). Destructive calls, and every call to a server that issues session ids, still get a fresh
+// session each (INTEROP B.7: a session is never shared between calls, so never between two
+// customers of an org).
 import { eq } from "drizzle-orm";
 import { connectors, type DiscoveredTool } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
@@ -20,60 +22,36 @@ import { type Handshake, McpClientError, McpSession } from "./mcp-client.ts";
 import { CONNECTOR_LIMITS } from "./rules.ts";
 import { withConnectorStatusEvent } from "../webhooks/emit.ts";
 
-export const HANDSHAKE_TTL_MS = 60_000;
-/** Connectors whose handshake is kept, at most (the oldest is dropped first). */
-export const HANDSHAKE_ENTRIES = 1000;
-
-interface KeptHandshake {
-  handshake: Handshake;
-  /** The connector as it was: a changed URL or any update of the row (refresh, new credentials) drops it. */
-  url: string;
-  updatedAt: number;
-  expiresAt: number;
+/** Where a connector's calls keep a sessionless server's handshake; shared by concurrent calls (its value is never mutated, only replaced). */
+export interface HandshakeSlot {
+  kept?: { handshake: Handshake; url: string };
 }
 
-/** Per process, by connector id. Values are never mutated, so concurrent calls may share one. */
-const handshakes = new Map<string, KeptHandshake>();
-
-function keptHandshake(deps: Deps, row: ConnectorRow): Handshake | undefined {
-  const kept = handshakes.get(row.id);
-  if (!kept) return undefined;
-  if (kept.url !== row.url || kept.updatedAt !== row.updatedAt.getTime() || deps.now().getTime() >= kept.expiresAt) {
-    handshakes.delete(row.id);
-    return undefined;
-  }
-  return kept.handshake;
-}
-
-function keepHandshake(deps: Deps, row: ConnectorRow, handshake: Handshake): void {
-  handshakes.delete(row.id);
-  handshakes.set(row.id, { handshake, url: row.url, updatedAt: row.updatedAt.getTime(), expiresAt: deps.now().getTime() + HANDSHAKE_TTL_MS });
-  if (handshakes.size > HANDSHAKE_ENTRIES) handshakes.delete(handshakes.keys().next().value!);
-}
-
-/** Forgets every kept handshake (tests). */
-export function forgetHandshakes(): void {
-  handshakes.clear();
-}
-
-export async function callConnectorTool(deps: Deps, row: ConnectorRow, tool: DiscoveredTool, args: Record<string, unknown>, bound: BoundCustomer | undefined): Promise<ToolResult> {
+export async function callConnectorTool(
+  deps: Deps,
+  row: ConnectorRow,
+  tool: DiscoveredTool,
+  args: Record<string, unknown>,
+  bound: BoundCustomer | undefined,
+  slot: HandshakeSlot = {},
+): Promise<ToolResult> {
   const signal = deps.timers.deadline(CONNECTOR_LIMITS.callMs);
   // INTEROP B.6: a call is retried after a lost session only when the tool says it is safe to repeat.
   const repeatable = tool.readOnly || tool.idempotent;
   try {
     const result = (await withCredentials(deps, row, signal, async (headers) => {
       const options = { url: row.url, authHeaders: headers, guard: deps.guard, signal };
-      const kept = repeatable ? keptHandshake(deps, row) : undefined;
+      const kept = repeatable && slot.kept?.url === row.url ? slot.kept.handshake : undefined;
       const session = kept ? McpSession.resume(options, kept) : await McpSession.open(options);
       try {
         const params = { name: tool.name, arguments: args, ...(bound ? { _meta: { bound_end_user_id: bound.externalId ?? bound.id } } : {}) };
         const answer = await session.request("tools/call", params, repeatable);
         const sessionless = session.sessionless; // after a handshake of its own, even one redone after a refusal
-        if (sessionless) keepHandshake(deps, row, sessionless);
-        else if (session.handshook) handshakes.delete(row.id); // the server issues session ids (now): nothing to keep
+        if (sessionless) slot.kept = { handshake: sessionless, url: row.url };
+        else if (session.handshook) slot.kept = undefined; // the server issues session ids (now): nothing to keep
         return answer;
       } catch (error) {
-        handshakes.delete(row.id);
+        slot.kept = undefined;
         throw error;
       } finally {
         await session.close();

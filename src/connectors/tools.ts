@@ -1,13 +1,16 @@
 // Connector tools as registry tools: `mcp.<slug>.<tool>`, behind the org's mcp_external_servers
 // flag, off in agent toggles until switched on, unavailable while the connector is in error.
 import type { ToolDefinition, ToolProvider } from "../tools/types.ts";
-import { callConnectorTool } from "./calls.ts";
+import { callConnectorTool, type HandshakeSlot } from "./calls.ts";
 import { liveConnectors } from "./service.ts";
 
 export const connectorTools: ToolProvider = async (deps, orgId) => {
   const rows = await liveConnectors(deps, orgId);
-  return rows.flatMap((row) =>
-    row.discoveredTools.map(
+  return rows.flatMap((row) => {
+    // One per connector per snapshot: a sessionless server's handshake, reused by its read-only
+    // and idempotent calls until the snapshot is rebuilt (src/connectors/calls.ts).
+    const slot: HandshakeSlot = {};
+    return row.discoveredTools.map(
       (tool): ToolDefinition => ({
         name: `mcp.${row.slug}.${tool.name}`,
         description: tool.description,
@@ -18,8 +21,8 @@ export const connectorTools: ToolProvider = async (deps, orgId) => {
         defaultEnabled: false,
         requiresFlag: "mcp_external_servers",
         sourceDisabled: row.status === "connected" ? undefined : `the connector ${row.name} is in error: ${row.lastError ?? "unknown"}`,
-        execute: (ctx, args) => callConnectorTool(ctx.deps, row, tool, args, ctx.boundCustomer),
+        execute: (ctx, args) => callConnectorTool(ctx.deps, row, tool, args, ctx.boundCustomer, slot),
       }),
-    ),
-  );
+    );
+  });
 };

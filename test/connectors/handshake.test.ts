@@ -1,14 +1,15 @@
 // Kept handshakes of sessionless servers (src/connectors/calls.ts, McpSession.resume): a server that
 // issued no Mcp-Session-Id is called again on its earlier handshake by read-only or idempotent
-// tools (one request per call), for HANDSHAKE_TTL_MS; destructive calls and servers with
-// sessions keep a fresh session per call (INTEROP B.7); a refusal (the server started keeping
-// sessions) handshakes again and retries once (B.6). Everything through our /api/mcp with the
-// official SDK client, against real SDK servers.
+// tools (one request per call), for as long as the org's tool snapshot lives (SNAPSHOT_TTL_MS, or
+// until a change drops it); destructive calls and servers with sessions keep a fresh session per
+// call (INTEROP B.7); a refusal (the server started keeping sessions) handshakes again and retries
+// once (B.6). Everything through our /api/mcp with the official SDK client, against real SDK
+// servers; every test starts on a new snapshot (the test clock moved past its TTL).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { forgetHandshakes, HANDSHAKE_TTL_MS } from "../../src/connectors/calls.ts";
+import { SNAPSHOT_TTL_MS } from "../../src/tools/registry.ts";
 import { seedOrg, serveTestApp, type ServedTestApp } from "../support/app.ts";
 import { type McpFixture, statefulSseServer, statelessJsonServer } from "../support/mcp-servers.ts";
 import { connectOk, enableConnector, FLAG, fixtures, type Org, refreshOk, sdkClient, sessionOf, type Switchable, switchable, textOf } from "./helpers.ts";
@@ -70,7 +71,7 @@ afterAll(async () => {
   await app.close();
 });
 
-beforeEach(() => forgetHandshakes());
+beforeEach(() => app.clock.advance(SNAPSHOT_TTL_MS));
 
 const call = async (name: string, args: Record<string, unknown> = {}) => {
   const result = await client.callTool({ name, arguments: args });
@@ -92,14 +93,14 @@ describe("read-only calls on a sessionless server", () => {
     expect(last.headers["mcp-session-id"]).toBeUndefined();
   });
 
-  test(`a kept handshake lasts ${HANDSHAKE_TTL_MS} ms, then the next call handshakes again`, async () => {
+  test("the kept handshake lives with the org's tool snapshot: a new snapshot handshakes again", async () => {
     const before = count(stateless, "initialize");
     await call("mcp.nosess.echo", { text: "a" });
-    app.clock.advance(HANDSHAKE_TTL_MS - 1);
     await call("mcp.nosess.echo", { text: "b" });
     expect(count(stateless, "initialize") - before).toBe(1);
-    app.clock.advance(1);
+    app.clock.advance(SNAPSHOT_TTL_MS);
     await call("mcp.nosess.echo", { text: "c" });
+    await call("mcp.nosess.echo", { text: "d" });
     expect(count(stateless, "initialize") - before).toBe(2);
   });
 
