@@ -5,11 +5,13 @@
 // `invalidate()`, which empties the cache of this process at once (the very next request looks
 // the token up again) and of every other instance through NOTIFY (src/invalidation.ts). An entry
 // lives at most ACCESS_CACHE_TTL_MS (and never past the token's expiry), which bounds what a lost
-// notification or a change made directly in the database leaves cached. Unknown tokens are cached
+// notification or a change made directly in the database leaves cached; busy tokens are looked up
+// again in the background before that (src/kit/fresh-cache.ts), so no request waits for it. Unknown tokens are cached
 // too (a flood of bad tokens costs one lookup each per TTL). Keys are the tokens' SHA-256.
 import { sha256Hex } from "../crypto/tokens.ts";
 import type { Deps } from "../deps.ts";
 import type { Invalidation } from "../invalidation.ts";
+import { createFreshCache } from "../kit/fresh-cache.ts";
 import { ACCESS_TOKEN_PREFIX } from "./tokens.ts";
 import { type AccessContext, verifyAccessTokenHash } from "./verify.ts";
 
@@ -24,7 +26,13 @@ export interface AccessVerifier {
 }
 
 export function createAccessVerifier(deps: Deps, invalidation: Invalidation): AccessVerifier {
-  const cache = new Map<string, { value: Promise<AccessContext | null>; until: number }>();
+  const cache = createFreshCache<AccessContext | null>({
+    ttlMs: ACCESS_CACHE_TTL_MS,
+    aheadMs: ACCESS_CACHE_TTL_MS / 4,
+    maxEntries: MAX_ENTRIES,
+    now: () => deps.now().getTime(),
+    load: (hash) => verifyAccessTokenHash(deps, hash),
+  });
   invalidation.subscribe("tokens", () => cache.clear());
   return {
     invalidate() {
@@ -32,16 +40,8 @@ export function createAccessVerifier(deps: Deps, invalidation: Invalidation): Ac
     },
     verify(token) {
       if (!token.startsWith(ACCESS_TOKEN_PREFIX) || token.length > 128) return Promise.resolve(null);
-      const now = deps.now().getTime();
-      const hash = sha256Hex(token);
-      const hit = cache.get(hash);
-      if (hit && hit.until > now) return hit.value.then((ctx) => (ctx && ctx.expiresAt.getTime() > deps.now().getTime() ? ctx : null));
-      if (cache.size >= MAX_ENTRIES) for (const [k, v] of cache) if (v.until <= now || cache.size >= MAX_ENTRIES) cache.delete(k);
-      // Concurrent requests with the same token share one lookup.
-      const value = verifyAccessTokenHash(deps, hash);
-      cache.set(hash, { value, until: now + ACCESS_CACHE_TTL_MS });
-      value.catch(() => cache.delete(hash));
-      return value;
+      // Concurrent requests with the same token share one lookup; the expiry is checked on every use.
+      return cache.get(sha256Hex(token)).then((ctx) => (ctx && ctx.expiresAt.getTime() > deps.now().getTime() ? ctx : null));
     },
   };
 }

@@ -17,6 +17,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import type { Invalidation } from "../invalidation.ts";
 import { checkFreeForm, JSON_MAX_DEPTH } from "../http/json.ts";
+import { createFreshCache } from "../kit/fresh-cache.ts";
 import { isUuid } from "../kit/ids.ts";
 import type { StageTimer } from "../kit/stage-timer.ts";
 import { isTimeout } from "../kit/timeouts.ts";
@@ -130,19 +131,17 @@ export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRunt
   const { providers, limiter, invalidation } = options;
   const validator = createArgumentValidator();
   const auditWriter = createAuditWriter(() => deps.db);
-  const snapshots = new Map<string, { value: Promise<OrgSnapshot>; until: number }>();
+  // Per org, reloaded in the background before it expires (src/kit/fresh-cache.ts); an
+  // invalidation drops it here at once and in other instances through NOTIFY.
+  const snapshots = createFreshCache<OrgSnapshot>({
+    ttlMs: SNAPSHOT_TTL_MS,
+    aheadMs: SNAPSHOT_TTL_MS / 4,
+    maxEntries: 10_000,
+    now: () => deps.now().getTime(),
+    load: (orgId) => loadSnapshot(deps, providers, orgId),
+  });
   invalidation.subscribe("tools", (orgId) => snapshots.delete(orgId));
-
-  function snapshot(orgId: string): Promise<OrgSnapshot> {
-    const now = deps.now().getTime();
-    const hit = snapshots.get(orgId);
-    if (hit && hit.until > now) return hit.value;
-    if (snapshots.size > 10_000) for (const [k, v] of snapshots) if (v.until <= now) snapshots.delete(k);
-    const entry = { value: loadSnapshot(deps, providers, orgId), until: now + SNAPSHOT_TTL_MS };
-    snapshots.set(orgId, entry);
-    entry.value.catch(() => snapshots.get(orgId) === entry && snapshots.delete(orgId));
-    return entry.value;
-  }
+  const snapshot = (orgId: string) => snapshots.get(orgId);
 
   /**
    * The snapshot for a scope. A token's member missing from it (a membership newer than the
