@@ -75,7 +75,12 @@ export async function createOrg(deps: Deps, input: CreateOrgInput): Promise<Crea
   // The operator creates orgs (`org create`, or the demo seed at first start).
   const actor = systemActor(input.isDemo ? "demo_seed" : "cli");
   const agentId = await deps.db.transaction(async (tx) => {
-    const memberId = existing?.id ?? (await tx.insert(members).values({ email, passwordHash: passwordHash! }).returning({ id: members.id }))[0]!.id;
+    // Another `org create` for the same new email may have inserted the member since we looked:
+    // then this one is refused like any other claim on an existing account, not a database error.
+    const memberId =
+      existing?.id ??
+      (await tx.insert(members).values({ email, passwordHash: passwordHash! }).onConflictDoNothing({ target: members.email }).returning({ id: members.id }))[0]?.id;
+    if (!memberId) throw new AppError(409, "member_exists", `A member with email ${email} exists and the password given is not theirs.`);
     await tx.insert(orgs).values({
       id: orgId,
       name: input.name.trim(),

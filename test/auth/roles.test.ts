@@ -64,4 +64,10 @@ describe("requireMember", () => {
     const first = await seedOrg(app);
     expect(await statusOf(createOrg(app.deps, { name: "Takeover", adminEmail: first.admin_email, adminPassword: "not-their-password" }))).toBe(409);
   });
+
+  test("two org creates for one new email at the same moment: one org, the other 409, never a database error", async () => {
+    const adminEmail = `race-${crypto.randomUUID()}@example.com`;
+    const statuses = await Promise.all(["a", "b"].map((n) => statusOf(createOrg(app.deps, { name: `Race ${n}`, adminEmail, adminPassword: `password-${n}-long` }))));
+    expect(statuses.sort()).toEqual([200, 409]);
+  });
 });
