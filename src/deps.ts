@@ -17,6 +17,7 @@ import { toolProviders } from "./tools/providers.ts";
 import { createToolRuntime, type ToolRuntime } from "./tools/runtime.ts";
 import { type ChatState, createChatState } from "./conversations/state.ts";
 import { createPassageCache, type PassageCache } from "./workspace/passages.ts";
+import { createWidgetKeyCache, type WidgetKeyCache } from "./widget/auth.ts";
 
 export interface Deps {
   config: Readonly<Config>;
@@ -47,10 +48,12 @@ export interface Deps {
   passages: PassageCache;
   /** Hot queries built once (src/db/prepared.ts). */
   statements: Statements;
+  /** Live widget keys and their org's allowed origins, cached; `deps.invalidation.publish("widget_keys", orgId)` after a change (src/widget/auth.ts). */
+  widgetKeys: WidgetKeyCache;
 }
 
 /** What the caller supplies; everything stateful is built here. */
-export type DepsInput = Omit<Deps, "connectorRefreshes" | "limiter" | "tools" | "accessTokens" | "invalidation" | "chat" | "passages" | "statements" | "passwords"> & {
+export type DepsInput = Omit<Deps, "connectorRefreshes" | "limiter" | "tools" | "accessTokens" | "invalidation" | "chat" | "passages" | "statements" | "widgetKeys" | "passwords"> & {
   /** Bun's argon2id defaults unless given. */
   passwords?: PasswordHasher;
   /** LISTEN of the database (src/db/client.ts), so other instances' changes reach this one. */
@@ -65,6 +68,7 @@ export async function buildDeps(input: DepsInput): Promise<Deps> {
   const deps = { ...base, passwords: passwords ?? createPasswordHasher(), connectorRefreshes: createSingleFlight<Record<string, string>>(), limiter, invalidation, chat: createChatState(), passages: createPassageCache(), statements: createStatements() } as unknown as Deps;
   deps.tools = createToolRuntime(deps, { providers: toolProviders, limiter, invalidation });
   deps.accessTokens = createAccessVerifier(deps, invalidation);
+  deps.widgetKeys = createWidgetKeyCache(deps, invalidation);
   await invalidation.start();
   return deps;
 }

@@ -10,7 +10,8 @@ import { messageOf } from "./errors.ts";
 import type { Logger } from "./log.ts";
 
 /** `tools`: key is an org id; `tokens`: key is ignored (every cached token is dropped). */
-export type Topic = "tools" | "tokens";
+/** tools: an org's tool snapshot; tokens: verified access tokens; widget_keys: widget keys and allowed origins. */
+export type Topic = "tools" | "tokens" | "widget_keys";
 
 export interface Invalidation {
   /** Drops `key` here now and tells the other instances. */
@@ -29,7 +30,7 @@ export interface RunningInvalidation extends Invalidation {
 
 export function createInvalidation(options: { db: Db; log: Logger; listen?: Database["listen"] }): RunningInvalidation {
   const instance = crypto.randomUUID();
-  const handlers: Record<Topic, ((key: string) => void)[]> = { tools: [], tokens: [] };
+  const handlers: Record<Topic, ((key: string) => void)[]> = { tools: [], tokens: [], widget_keys: [] };
   let unlisten: (() => Promise<void>) | undefined;
 
   function deliver(topic: Topic, key: string) {
@@ -40,7 +41,7 @@ export function createInvalidation(options: { db: Db; log: Logger; listen?: Data
     try {
       const message = JSON.parse(payload) as { i?: unknown; t?: unknown; k?: unknown };
       if (message.i === instance) return; // our own, already applied
-      if ((message.t === "tools" || message.t === "tokens") && typeof message.k === "string") deliver(message.t, message.k);
+      if (typeof message.t === "string" && Object.hasOwn(handlers, message.t) && typeof message.k === "string") deliver(message.t as Topic, message.k);
     } catch {
       // Not ours: ignore.
     }

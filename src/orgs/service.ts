@@ -96,6 +96,8 @@ export async function createOrg(deps: Deps, input: CreateOrgInput): Promise<Crea
     await activateAgent(inTx, orgId, actor, agent.id);
     return agent.id;
   });
+  // Its key may have been presented (and cached as unknown) before it existed.
+  deps.invalidation.publish("widget_keys", orgId);
   return { org_id: orgId, agent_id: agentId, widget_key: widgetKey, identity_secret: identitySecret, admin_email: email };
 }
 

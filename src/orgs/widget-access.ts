@@ -97,6 +97,7 @@ export async function createWidgetKey(deps: Deps, orgId: string, actor: Actor, l
     await recordActivity({ db: tx, now: deps.now }, { orgId, actor, action: "widget_key.created", objectType: "widget_key", objectId: created!.id, summary: { label } });
     return created!;
   });
+  deps.invalidation.publish("widget_keys", orgId);
   return widgetKeyView(key);
 }
 
@@ -111,6 +112,7 @@ export async function revokeWidgetKey(deps: Deps, orgId: string, actor: Actor, k
     .set({ revokedAt: deps.now() })
     .where(and(eq(widgetKeys.orgId, orgId), eq(widgetKeys.id, keyId)))
     .returning();
+  deps.invalidation.publish("widget_keys", orgId);
   await recordActivity(deps, { orgId, actor, action: "widget_key.revoked", objectType: "widget_key", objectId: keyId });
   return widgetKeyView(revoked!);
 }

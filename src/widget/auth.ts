@@ -6,6 +6,8 @@ import { widgetKeys, widgetSettings } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { bearerToken } from "../kit/bearer.ts";
+import { createFreshCache, type FreshCache } from "../kit/fresh-cache.ts";
+import type { Invalidation } from "../invalidation.ts";
 import { WIDGET_KEY_PREFIX } from "../orgs/service.ts";
 
 /** `ab_live_` then base64url; we mint 32 characters (24 random bytes), accept 16 to 128. */
@@ -18,6 +20,44 @@ export interface WidgetAuth {
 
 function invalidKey(message: string): AppError {
   return new AppError(401, "invalid_widget_key", message);
+}
+
+export interface LiveWidgetKey {
+  id: string;
+  orgId: string;
+  allowedOrigins: string[] | null;
+}
+
+/** WIDGET_KEY_CACHE_TTL_MS: without a notification, a revoked key or changed origins reach every instance within this long. */
+export const WIDGET_KEY_CACHE_TTL_MS = 1000;
+
+export type WidgetKeyCache = FreshCache<LiveWidgetKey | null>;
+
+/**
+ * Live widget keys with their org's allowed origins, cached per process (deps.widgetKeys): every
+ * /api/sdk request presents one. A key revoked or created, or origins changed, through the service
+ * publishes `widget_keys`, which empties this cache here at once and in every other instance
+ * through NOTIFY; the TTL bounds what a lost notification leaves. Unknown keys are cached too
+ * (a flood of made-up keys costs one lookup each per TTL).
+ */
+export function createWidgetKeyCache(deps: Pick<Deps, "db" | "now">, invalidation: Invalidation): WidgetKeyCache {
+  const cache = createFreshCache<LiveWidgetKey | null>({
+    ttlMs: WIDGET_KEY_CACHE_TTL_MS,
+    aheadMs: WIDGET_KEY_CACHE_TTL_MS / 4,
+    maxEntries: 20_000,
+    now: () => deps.now().getTime(),
+    load: async (key) => {
+      const [row] = await deps.db
+        .select({ id: widgetKeys.id, orgId: widgetKeys.orgId, allowedOrigins: widgetSettings.allowedOrigins })
+        .from(widgetKeys)
+        .leftJoin(widgetSettings, eq(widgetSettings.orgId, widgetKeys.orgId))
+        .where(and(eq(widgetKeys.key, key), isNull(widgetKeys.revokedAt)))
+        .limit(1);
+      return row ?? null;
+    },
+  });
+  invalidation.subscribe("widget_keys", () => cache.clear());
+  return cache;
 }
 
 export function isWidgetKeyFormat(key: string): boolean {
@@ -52,12 +92,7 @@ export async function requireWidgetKey(deps: Deps, request: Request): Promise<Wi
   if (!header) throw invalidKey("Send the widget key as `Authorization: Bearer ab_live_…`.");
   const key = bearerToken(header);
   if (!key || !isWidgetKeyFormat(key)) throw invalidKey("The widget key is malformed: expected `Authorization: Bearer ab_live_…`.");
-  const [row] = await deps.db
-    .select({ id: widgetKeys.id, orgId: widgetKeys.orgId, allowedOrigins: widgetSettings.allowedOrigins })
-    .from(widgetKeys)
-    .leftJoin(widgetSettings, eq(widgetSettings.orgId, widgetKeys.orgId))
-    .where(and(eq(widgetKeys.key, key), isNull(widgetKeys.revokedAt)))
-    .limit(1);
+  const row = await deps.widgetKeys.get(key);
   if (!row) throw invalidKey("The widget key is unknown or has been revoked.");
   const origin = request.headers.get("origin");
   const allowed = row.allowedOrigins ?? [];

@@ -31,6 +31,7 @@ export async function setAllowedOrigins(deps: Deps, orgId: string, actor: Actor,
     .insert(widgetSettings)
     .values({ orgId, allowedOrigins: normalised, updatedAt: now })
     .onConflictDoUpdate({ target: widgetSettings.orgId, set: { allowedOrigins: normalised, updatedAt: now } });
+  deps.invalidation.publish("widget_keys", orgId);
   await recordActivity(deps, { orgId, actor, action: "widget_origins.updated", objectType: "org", objectId: orgId, summary: { count: normalised.length } });
   return { allowed_origins: normalised };
 }
