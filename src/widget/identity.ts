@@ -102,26 +102,39 @@ export async function identitySettings(deps: Deps, orgId: string): Promise<{ ena
   return { enabled: org.enabled, secrets };
 }
 
+export interface IdentityProof {
+  verified: boolean;
+  /** The trusted claims of a verified token (only those of TRUSTED_CLAIMS that it carried). */
+  claims: Record<string, unknown>;
+}
+
+/** 403 `user_token_required`: the org requires verification and the request names a user_id without a token. */
+export function userTokenRequired(details?: { path: string; message: string }[]): AppError {
+  return new AppError(403, "user_token_required", "This organisation requires identity verification: send a user_token signed by your backend with the user_id.", details);
+}
+
 /**
- * Who the customer of an SDK request is. A `user_token`, when sent, is always verified (a bad one
- * is 403 even with verification off); with verification on, a `user_id` without one is 403
- * `user_token_required`. Trusted claims override the client's values. Anonymous requests touch no
- * record. Otherwise the customer is created or updated (traits merged, the request wins) — an
- * unverified request never on a verified customer (see identifyEndUser).
+ * What a request proves about who it is, with nothing written: a `user_token`, when sent, is always
+ * verified (a bad one is 403 even with verification off); with verification on, a `user_id`
+ * without one is 403 `user_token_required`. Callers that must refuse before writing anything (an
+ * events batch) check every identity with this first.
  */
-export async function resolveIdentity(deps: Deps, orgId: string, input: IdentityInput): Promise<ResolvedIdentity> {
-  const anonymous = isAnonymous(input.user_id);
-  if (anonymous && input.user_token === undefined) return { endUser: null, verified: false, claims: {} };
-  const settings = await identitySettings(deps, orgId);
-  let claims: Record<string, unknown> = {};
-  let verified = false;
+export async function proveIdentity(settings: { enabled: boolean; secrets: string[] }, input: Pick<IdentityInput, "user_id" | "user_token">, now: Date): Promise<IdentityProof> {
   if (input.user_token !== undefined) {
-    const payload = await verifyUserToken(settings.secrets, input.user_token, anonymous ? undefined : input.user_id, deps.now());
-    claims = Object.fromEntries(TRUSTED_CLAIMS.filter((c) => payload[c] !== undefined).map((c) => [c, payload[c]]));
-    verified = true;
-  } else if (settings.enabled) {
-    throw refused("user_token_required", "This organisation requires identity verification: send a user_token signed by your backend with the user_id.");
+    const payload = await verifyUserToken(settings.secrets, input.user_token, isAnonymous(input.user_id) ? undefined : input.user_id, now);
+    return { verified: true, claims: Object.fromEntries(TRUSTED_CLAIMS.filter((c) => payload[c] !== undefined).map((c) => [c, payload[c]])) };
   }
+  if (settings.enabled) throw userTokenRequired();
+  return { verified: false, claims: {} };
+}
+
+/**
+ * The customer of a proven identity, created or updated (traits merged, the request wins; trusted
+ * claims override the client's values) — an unverified request never on a verified customer (see
+ * identifyEndUser). `deps.db` may be a transaction: everything it writes is written through it.
+ */
+export async function writeIdentity(deps: Deps, orgId: string, input: IdentityInput, proof: IdentityProof, settings: { enabled: boolean }): Promise<EndUser> {
+  const { claims, verified } = proof;
   const userId = input.user_id!;
   if (userId.length > IDENTITY_LIMITS.externalId) throw AppError.badRequest(`user_id is longer than ${IDENTITY_LIMITS.externalId} characters.`, [{ path: "/user_id", message: `at most ${IDENTITY_LIMITS.externalId} characters` }]);
 
@@ -139,6 +152,18 @@ export async function resolveIdentity(deps: Deps, orgId: string, input: Identity
         }
       : undefined;
   const company = companyExternalId !== undefined && companyExternalId !== "" ? await identifyCompany(deps, orgId, companyExternalId) : undefined;
-  const endUser = await identifyEndUser(deps, orgId, userId, verified, { email, name, companyId: company?.id, traits });
-  return { endUser, verified, claims };
+  return identifyEndUser(deps, orgId, userId, verified, { email, name, companyId: company?.id, traits });
+}
+
+/**
+ * Who the customer of an SDK request is: proveIdentity, then writeIdentity. Anonymous requests
+ * (no `user_id`, or `anonymous`, and no token) touch no record.
+ */
+export async function resolveIdentity(deps: Deps, orgId: string, input: IdentityInput): Promise<ResolvedIdentity> {
+  if (isAnonymous(input.user_id) && input.user_token === undefined) return { endUser: null, verified: false, claims: {} };
+  const settings = await identitySettings(deps, orgId);
+  // An anonymous request with a token is refused here (user_token_mismatch): no user_id to match its claim.
+  const proof = await proveIdentity(settings, input, deps.now());
+  const endUser = await writeIdentity(deps, orgId, input, proof, settings);
+  return { endUser, verified: proof.verified, claims: proof.claims };
 }

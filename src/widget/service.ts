@@ -3,13 +3,14 @@
 // widget key (or the config query), never from the body.
 import { and, eq } from "drizzle-orm";
 import { companies, customerEvents, orgs } from "../db/schema/index.ts";
+import type { Db } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { getAgent } from "../agents/service.ts";
 import { findSession } from "../conversations/sessions.ts";
 import { createTicket } from "../inbox/tickets.ts";
-import { type Company, createVisitor, type EndUser, identifyCompany } from "../workspace/customers.ts";
-import { identitySettings, isAnonymous, resolveIdentity } from "./identity.ts";
+import { claimEndUsers, type Company, createVisitor, type EndUser, identifyCompany } from "../workspace/customers.ts";
+import { identitySettings, isAnonymous, proveIdentity, resolveIdentity, userTokenRequired, writeIdentity } from "./identity.ts";
 import { SDK_LIMITS } from "./schemas.ts";
 
 /**
@@ -128,10 +129,16 @@ export interface EventsInput {
 }
 
 /**
- * Stores a batch of events in one INSERT: all of them, or none (a bad event is a 400 naming it).
- * Each event's user is resolved once per distinct user_id: the batch's user_id with its user_token
- * (verified), any other user_id unverified (refused when the org requires verification) — so an
- * event never lands on a verified customer without that customer's token.
+ * Stores a batch of events: all of them, or none (a bad event is a 400 naming it). Who each event
+ * belongs to: the batch's user_id with its user_token (verified), any other user_id unverified
+ * (refused when the org requires verification) — so an event never lands on a verified customer
+ * without that customer's token.
+ *
+ * Atomic: every identity is checked before anything is written, then the customers the batch
+ * names (created or updated) and its events are written in one transaction, so a batch that fails
+ * at any point leaves nothing behind. Events are grouped by identity and each distinct identity is
+ * resolved once: the verified batch user through writeIdentity, every unverified user_id together
+ * (claimEndUsers: a fixed number of statements, not one round trip per event or per user).
  */
 export async function recordEvents(deps: Deps, orgId: string, input: EventsInput): Promise<{ accepted: number }> {
   const now = deps.now();
@@ -144,32 +151,49 @@ export async function recordEvents(deps: Deps, orgId: string, input: EventsInput
       throw AppError.badRequest("An event's occurred_at is in the future.", [{ path: `/events/${i}/occurred_at`, message: `must be at most ${SDK_LIMITS.futureSkewSeconds} s after the time of receipt` }]);
     return at;
   });
-  const users = new Map<string, string | null>();
+
+  // Who: the batch's identity, proven (or refused) first; then every other user_id the events name.
   const batchUser = isAnonymous(input.user_id) ? undefined : input.user_id;
-  if (batchUser !== undefined || input.user_token !== undefined) {
-    const { endUser } = await resolveIdentity(deps, orgId, { user_id: input.user_id, user_token: input.user_token });
-    if (batchUser !== undefined) users.set(batchUser, endUser?.id ?? null);
-  }
-  for (const event of input.events) {
+  const userOf = (event: EventInput) => {
     const userId = event.user_id ?? batchUser;
-    if (userId === undefined || isAnonymous(userId) || users.has(userId)) continue;
-    users.set(userId, (await resolveIdentity(deps, orgId, { user_id: userId })).endUser?.id ?? null);
+    return userId === undefined || isAnonymous(userId) ? undefined : userId;
+  };
+  const claimedAt = new Map<string, number>(); // an unverified user_id → the index of its first event
+  input.events.forEach((event, i) => {
+    const userId = userOf(event);
+    if (userId !== undefined && userId !== batchUser && !claimedAt.has(userId)) claimedAt.set(userId, i);
+  });
+  const proving = batchUser !== undefined || input.user_token !== undefined;
+  const settings = proving || claimedAt.size > 0 ? await identitySettings(deps, orgId) : { enabled: false, secrets: [] };
+  const proof = proving ? await proveIdentity(settings, { user_id: input.user_id, user_token: input.user_token }, now) : undefined;
+  if (settings.enabled && claimedAt.size > 0) {
+    const [userId, i] = claimedAt.entries().next().value!;
+    throw userTokenRequired([{ path: `/events/${i}/user_id`, message: `${JSON.stringify(userId)} is not the batch's user_id, so it has no user_token` }]);
   }
-  await deps.db.insert(customerEvents).values(
-    input.events.map((event, i) => {
-      const userId = event.user_id ?? batchUser;
-      return {
-        orgId,
-        endUserId: userId === undefined || isAnonymous(userId) ? null : (users.get(userId) ?? null),
-        anonymousId: event.anonymous_id ?? input.anonymous_id ?? null,
-        sessionId: event.session_id ?? input.session_id ?? null,
-        name: event.name,
-        properties: event.properties ?? {},
-        occurredAt: occurred[i]!,
-        receivedAt: now,
-      };
-    }),
-  );
+  // The batch's own user_id without a token (verification off) is one more unverified claim.
+  const claimed = [...claimedAt.keys(), ...(batchUser !== undefined && !proof?.verified ? [batchUser] : [])];
+
+  await deps.db.transaction(async (tx) => {
+    const inTx: Deps = { ...deps, db: tx as unknown as Db };
+    const users = new Map<string, string>();
+    for (const [userId, user] of await claimEndUsers(tx, orgId, claimed, now)) users.set(userId, user.id);
+    if (batchUser !== undefined && proof?.verified) users.set(batchUser, (await writeIdentity(inTx, orgId, { user_id: batchUser }, proof, settings)).id);
+    await tx.insert(customerEvents).values(
+      input.events.map((event, i) => {
+        const userId = userOf(event);
+        return {
+          orgId,
+          endUserId: userId === undefined ? null : (users.get(userId) ?? null),
+          anonymousId: event.anonymous_id ?? input.anonymous_id ?? null,
+          sessionId: event.session_id ?? input.session_id ?? null,
+          name: event.name,
+          properties: event.properties ?? {},
+          occurredAt: occurred[i]!,
+          receivedAt: now,
+        };
+      }),
+    );
+  });
   return { accepted: input.events.length };
 }
 
