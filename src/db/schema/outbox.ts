@@ -22,6 +22,12 @@ export const outbox = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
     kind: text("kind").notNull(),
+    /**
+     * What the kind shares its delivery slots by within an org (a webhook's endpoint id; null for
+     * mail): the claim takes the oldest due row of each (org, lane) in turn and caps the rows in
+     * flight per lane, so one slow receiver holds only its own slots (docs/decisions.md "The outbox").
+     */
+    lane: text("lane"),
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
     status: text("status").$type<OutboxStatus>().notNull().default("pending"),
     /** When the row is next due (first attempt or retry). */
@@ -42,6 +48,7 @@ export const outbox = pgTable(
   (t) => [
     index("outbox_due_idx").on(t.status, t.runAt),
     index("outbox_lease_idx").on(t.status, t.lockedUntil),
+    index("outbox_kind_due_idx").on(t.kind, t.status, t.runAt),
     index("outbox_org_kind_idx").on(t.orgId, t.kind, t.createdAt),
     check("outbox_status_check", sql`${t.status} in ('pending', 'sending', 'parked', 'sent', 'held', 'failed', 'cancelled')`),
   ],
