@@ -8,8 +8,18 @@
 //           commit, see them as `sending`; on PGlite (one connection) statements run one at a
 //           time, so the same statement is trivially exclusive. Delivery happens outside any
 //           transaction, so a slow SMTP server never holds a lock or PGlite's only connection.
+//   fair    which due rows a claim takes is decided by rank, not age alone: the oldest due row of
+//           every (org, lane) first (a lane is what a kind shares slots by: a webhook's endpoint),
+//           then every second oldest, and so on, with the rows already in flight (`sending`,
+//           lease running, in any process) counted first. Caps on rows in flight per lane and per
+//           org leave a slow or dead receiver only its own slots (docs/decisions.md "The outbox").
 //   record  UPDATE … WHERE id = ? AND claim_token = ?: only the claim's holder records; a sender
 //           whose lease expired (and whose row another sender took) cannot overwrite the outcome.
+//
+// A pool (createOutboxPool) delivers one set of kinds with its own concurrency: mail and webhooks
+// have one each (src/mail/sender.ts), so neither waits for the other. A pool claims only as many
+// rows as it has free slots and refills as deliveries end, so a row never waits behind a slow one
+// in a batch.
 //
 // At-least-once: a row recorded as `sent` is never claimed again. A sender killed after the
 // receiver accepted the message but before it recorded `sent` leaves the row `sending`; when the
@@ -53,10 +63,10 @@ export type OutboxHandlers = Readonly<Record<string, OutboxHandler>>;
 // ---------- writing rows: always inside the caller's transaction, so a row exists exactly when the change that caused it commits ----------
 
 /** Adds a row due at `runAt`; returns its id (the delivery's stable identity). */
-export async function enqueue(db: Db | Tx, row: { orgId: string; kind: string; payload: Record<string, unknown>; runAt: Date; now: Date }): Promise<string> {
+export async function enqueue(db: Db | Tx, row: { orgId: string; kind: string; lane?: string; payload: Record<string, unknown>; runAt: Date; now: Date }): Promise<string> {
   const [inserted] = await db
     .insert(outbox)
-    .values({ orgId: row.orgId, kind: row.kind, payload: row.payload, status: "pending", runAt: row.runAt, createdAt: row.now, updatedAt: row.now })
+    .values({ orgId: row.orgId, kind: row.kind, lane: row.lane ?? null, payload: row.payload, status: "pending", runAt: row.runAt, createdAt: row.now, updatedAt: row.now })
     .returning({ id: outbox.id });
   return inserted!.id;
 }
@@ -92,22 +102,70 @@ export async function cancelQueued(db: Db | Tx, ids: SQLWrapper, reason: string,
 /** How long a claim lasts. Longer than any delivery may take (SMTP timeouts add up to ~2 min). */
 export const OUTBOX_LEASE_MS = 5 * 60_000;
 
-/** Claims up to `limit` due rows of the given kinds for this sender. */
-export async function claimDue(deps: Pick<Deps, "db" | "now">, kinds: string[], limit: number): Promise<OutboxRow[]> {
-  if (kinds.length === 0) return [];
+/** How many rows may be in flight at once (counted across processes: `sending` with a running lease). */
+export interface ClaimCaps {
+  /** Per (org, lane): a webhook endpoint's own slots. Default: no cap beyond the claim's limit. */
+  lane?: number;
+  /** Per org, over all its lanes. Default: no cap beyond the claim's limit. */
+  org?: number;
+}
+
+/**
+ * Claims up to `limit` due rows of the given kinds for this sender, fairly: ranked by how many
+ * rows of the same (org, lane) and then of the same org are in flight or due before them (so the
+ * oldest due row of every lane comes before the second oldest of any), oldest first among equal
+ * ranks; rows past a cap are left for later.
+ *
+ * The ranking reads a snapshot; the locking SELECT re-checks each row (FOR UPDATE SKIP LOCKED
+ * re-reads a row another sender changed since), so two senders never claim one row. Two senders
+ * ranking at the same instant can each see the other's fresh claims as due, so a cap can be
+ * exceeded by at most what concurrent claims take in that instant (it is a fairness bound, not a
+ * lock).
+ */
+export async function claimDue(deps: Pick<Deps, "db" | "now">, kinds: string[], limit: number, caps: ClaimCaps = {}): Promise<OutboxRow[]> {
+  if (kinds.length === 0 || limit <= 0) return [];
   const now = deps.now();
   const at = sql`${now.toISOString()}::timestamptz`;
-  const due = deps.db
+  const kindList = sql.join(
+    kinds.map((k) => sql`${k}`),
+    sql`, `,
+  );
+  const laneCap = Math.min(caps.lane ?? 1_000_000, 1_000_000);
+  const orgCap = Math.min(caps.org ?? 1_000_000, 1_000_000);
+  const isDue = or(and(eq(outbox.status, "pending"), lte(outbox.runAt, at)), and(eq(outbox.status, "sending"), lte(outbox.lockedUntil, at)));
+  // Window functions cannot sit under FOR UPDATE, so the ranking is a subquery of ids and the
+  // locking SELECT around it checks each row again.
+  const ranked = sql`
+    with busy_lane as (
+      select org_id, kind, coalesce(lane, '') as lane, count(*) as n from outbox
+      where kind in (${kindList}) and status = 'sending' and locked_until > ${at}
+      group by org_id, kind, coalesce(lane, '')
+    ), busy_org as (
+      select org_id, sum(n) as n from busy_lane group by org_id
+    ), due as (
+      select o.id, o.org_id, o.run_at, b.n as busy,
+        row_number() over (partition by o.org_id, o.kind, coalesce(o.lane, '') order by o.run_at, o.id) as rn
+      from outbox o left join busy_lane b on b.org_id = o.org_id and b.kind = o.kind and b.lane = coalesce(o.lane, '')
+      where o.kind in (${kindList})
+        and ((o.status = 'pending' and o.run_at <= ${at}) or (o.status = 'sending' and o.locked_until <= ${at}))
+    ), lanes_capped as (
+      select d.id, d.run_at, d.rn + coalesce(d.busy, 0) as lane_rank,
+        row_number() over (partition by d.org_id order by d.rn + coalesce(d.busy, 0), d.run_at, d.id) + coalesce(b.n, 0) as org_rank
+      from due d left join busy_org b on b.org_id = d.org_id
+      where d.rn <= ${limit} and d.rn + coalesce(d.busy, 0) <= ${laneCap}
+    )
+    select id from lanes_capped where org_rank <= ${orgCap}
+    order by org_rank, lane_rank, run_at, id
+    limit ${limit}`;
+  const chosen = deps.db
     .select({ id: outbox.id })
     .from(outbox)
-    .where(and(inArray(outbox.kind, kinds), or(and(eq(outbox.status, "pending"), lte(outbox.runAt, at)), and(eq(outbox.status, "sending"), lte(outbox.lockedUntil, at)))))
-    .orderBy(outbox.runAt)
-    .limit(limit)
+    .where(and(sql`${outbox.id} in (${ranked})`, isDue))
     .for("update", { skipLocked: true });
   return deps.db
     .update(outbox)
     .set({ status: "sending", attempts: sql`${outbox.attempts} + 1`, claimToken: sql`gen_random_uuid()`, lockedUntil: new Date(now.getTime() + OUTBOX_LEASE_MS), updatedAt: now })
-    .where(inArray(outbox.id, due))
+    .where(inArray(outbox.id, chosen))
     .returning();
 }
 
@@ -152,32 +210,112 @@ export async function recordOutcome(deps: Pick<Deps, "db" | "now">, row: OutboxR
   return outcome.kind === "sent" && handler.onSent ? deps.db.transaction((tx) => write(tx)) : write(deps.db);
 }
 
+/** Delivers one claimed row: renews the claim, runs the kind's handler, records the outcome. */
+export async function deliverClaimed(deps: Pick<Deps, "db" | "now" | "log">, handler: OutboxHandler, row: OutboxRow): Promise<void> {
+  if (!(await renewClaim(deps, row))) {
+    deps.log.warn("outbox claim lost while waiting in the batch", { outbox_id: row.id, kind: row.kind });
+    return;
+  }
+  let outcome: OutboxOutcome;
+  try {
+    outcome = await handler.deliver(row);
+  } catch (error) {
+    // An unexpected error is treated as temporary; the reason is kept for the dashboard, and
+    // the log names only the row (reasons can carry addresses).
+    outcome = { kind: "retry", reason: `internal error: ${messageOf(error)}` };
+    deps.log.warn("outbox delivery failed unexpectedly", { outbox_id: row.id, kind: row.kind });
+  }
+  if (!(await recordOutcome(deps, row, handler, outcome))) deps.log.warn("outbox claim lost before recording", { outbox_id: row.id, kind: row.kind, outcome: outcome.kind });
+}
+
+export interface OutboxPoolOptions {
+  /** Rows delivered at once by this pool in this process. */
+  concurrency: number;
+  /** Rows in flight per (org, lane) and per org, across processes (ClaimCaps). */
+  caps?: ClaimCaps;
+  /** Most rows one claim takes (default: the free slots). */
+  batch?: number;
+}
+
 /**
- * One round: claims up to `batch` due rows and delivers them, `concurrency` at a time. Returns how
- * many rows were claimed (a full batch means there may be more).
+ * Delivers the outbox rows of `handlers`' kinds with `concurrency` slots. `pump` claims rows for
+ * the free slots and starts them; each delivery that ends frees its slot and the pool claims
+ * again (once half the slots are free, or none is busy), so due rows keep flowing between the
+ * loop's ticks and one slow delivery holds only its own slot.
  */
-export async function deliverDue(deps: Pick<Deps, "db" | "now" | "log">, handlers: OutboxHandlers, options: { batch?: number; concurrency?: number } = {}): Promise<number> {
-  const rows = await claimDue(deps, Object.keys(handlers), options.batch ?? 20);
-  const queue = [...rows];
-  const worker = async () => {
-    for (let row = queue.shift(); row; row = queue.shift()) {
-      const handler = handlers[row.kind]!;
-      if (!(await renewClaim(deps, row))) {
-        deps.log.warn("outbox claim lost while waiting in the batch", { outbox_id: row.id, kind: row.kind });
-        continue;
-      }
-      let outcome: OutboxOutcome;
-      try {
-        outcome = await handler.deliver(row);
-      } catch (error) {
-        // An unexpected error is treated as temporary; the reason is kept for the dashboard, and
-        // the log names only the row (reasons can carry addresses).
-        outcome = { kind: "retry", reason: `internal error: ${messageOf(error)}` };
-        deps.log.warn("outbox delivery failed unexpectedly", { outbox_id: row.id, kind: row.kind });
-      }
-      if (!(await recordOutcome(deps, row, handler, outcome))) deps.log.warn("outbox claim lost before recording", { outbox_id: row.id, kind: row.kind, outcome: outcome.kind });
-    }
+export interface OutboxPool {
+  /** Claims rows for the free slots and starts delivering them; resolves once claimed, not delivered. */
+  pump(): Promise<void>;
+  /** Resolves when nothing is in flight and no claim is running (refills included). */
+  idle(): Promise<void>;
+  /** Stops refilling and waits for the deliveries in flight. */
+  stop(): Promise<void>;
+  readonly inFlight: number;
+}
+
+export function createOutboxPool(deps: Pick<Deps, "db" | "now" | "log">, handlers: OutboxHandlers, options: OutboxPoolOptions): OutboxPool {
+  const kinds = Object.keys(handlers);
+  const concurrency = Math.max(1, options.concurrency);
+  const refillAt = Math.max(1, Math.ceil(concurrency / 2));
+  let inFlight = 0;
+  let claiming: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+  const waiters: (() => void)[] = [];
+  const settle = () => {
+    if (inFlight === 0 && !claiming) for (const resolve of waiters.splice(0)) resolve();
   };
-  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, rows.length) }, worker));
-  return rows.length;
+  const refill = () => {
+    if (!stopped) pump().catch((error) => deps.log.warn("outbox claim failed", { kinds, error: messageOf(error) }));
+  };
+  const start = (row: OutboxRow) => {
+    inFlight++;
+    deliverClaimed(deps, handlers[row.kind]!, row)
+      .catch((error) => deps.log.warn("outbox delivery could not be recorded", { outbox_id: row.id, kind: row.kind, error: messageOf(error) }))
+      .finally(() => {
+        inFlight--;
+        if (inFlight === 0 || concurrency - inFlight >= refillAt) refill();
+        settle();
+      });
+  };
+  const pump = (): Promise<void> => {
+    if (claiming) {
+      // A claim is running: run another right after it, for the slots freed meanwhile.
+      again = true;
+      return claiming;
+    }
+    claiming = (async () => {
+      await null; // `claiming` is assigned before this body can end
+      try {
+        do {
+          again = false;
+          const free = concurrency - inFlight;
+          if (free <= 0) break;
+          const rows = await claimDue(deps, kinds, Math.min(free, options.batch ?? free), options.caps);
+          for (const row of rows) start(row);
+        } while (again);
+      } finally {
+        claiming = undefined;
+        settle();
+      }
+    })();
+    return claiming;
+  };
+  return {
+    pump,
+    idle: () => {
+      const done = new Promise<void>((resolve) => waiters.push(resolve));
+      settle();
+      return done;
+    },
+    async stop() {
+      stopped = true;
+      const done = new Promise<void>((resolve) => waiters.push(resolve));
+      settle();
+      await done;
+    },
+    get inFlight() {
+      return inFlight;
+    },
+  };
 }

@@ -2,17 +2,32 @@
 //   1. applies audience rules of active campaigns (at most once a minute per campaign, claimed
 //      with SKIP LOCKED so one process does it),
 //   2. queues the steps that are due (src/campaigns/service.ts `queueDueSteps`), and
-//   3. delivers due outbox rows (src/mail/outbox.ts) until none is left.
+//   3. tops up the delivery pools (src/mail/outbox.ts): one for campaign mail, one for webhooks,
+//      each with its own slots, so a slow receiver of one kind never delays the other; within a
+//      pool the claim is fair across orgs and, for webhooks, endpoints.
+// A tick does not wait for the deliveries it started: they go on between ticks, refilling their
+// pool as they end, and the next tick comes `intervalMs` after this one's claims.
 // Several processes on one PostgreSQL share the work without sending anything twice; the clock
 // (deps.now) and the loop's own timers are injected so tests drive it.
 import { CAMPAIGN_MAIL_KIND, queueDueSteps, sweepDueAudiences } from "../campaigns/service.ts";
 import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
 import { campaignMailHandler } from "./campaign-mail.ts";
-import { deliverDue, type OutboxHandlers } from "./outbox.ts";
+import { type ClaimCaps, createOutboxPool, type OutboxHandlers, type OutboxPool } from "./outbox.ts";
 import { type MailTransport, smtpTransport } from "./smtp.ts";
 import { WEBHOOK_KIND } from "../webhooks/events.ts";
 import { webhookHandler } from "../webhooks/delivery.ts";
+
+/**
+ * Slots per process and caps (in flight across processes, docs/decisions.md "The outbox"). Mail:
+ * one SMTP server serves every org, so a message is no slower for one org than another; the
+ * ranking alone makes a new org's message the next to start. Webhooks: each endpoint answers at
+ * its own pace (up to 15 s), so one holds at most 2 slots and one org at most 4 of the 8.
+ */
+export const OUTBOX_POOLS = {
+  mail: { concurrency: 4, caps: {} as ClaimCaps },
+  webhook: { concurrency: 8, caps: { lane: 2, org: 4 } as ClaimCaps },
+} as const;
 
 export interface LoopTimers {
   setTimeout(run: () => void, ms: number): unknown;
@@ -30,29 +45,49 @@ export interface SenderOptions {
   timers?: LoopTimers;
   /** Default: SMTP_URL's transport, or none (mail is kept, not sent). */
   transport?: MailTransport | null;
-  /** Extra outbox kinds (webhooks, later) next to campaign email. */
+  /** Extra outbox kinds, delivered by a pool of their own (the mail pool's size, no caps). */
   handlers?: OutboxHandlers;
+  /** Most rows one claim takes (default: the pool's free slots). */
   batch?: number;
 }
 
 export interface Sender {
-  /** One full pass (what each timer tick runs); tests call it after moving the clock. */
+  /** One pass (what each timer tick runs), then waits until every delivery it started, and the refills after them, ended; tests call it after moving the clock. */
   tick(): Promise<void>;
-  /** Runs `tick` every `intervalMs` (after the previous tick ends) until `stop`. */
+  /** Resolves when no delivery is in flight in any pool. */
+  idle(): Promise<void>;
+  /** Runs a pass every `intervalMs` (after the previous pass's claims) until `stop`; deliveries run on between passes. */
   start(): void;
-  /** Lets a tick in progress finish, then closes the SMTP connections. */
+  /** Lets a pass in progress and the deliveries in flight finish, then closes the SMTP connections. */
   stop(): Promise<void>;
 }
 
 export function createSender(deps: Deps, options: SenderOptions = {}): Sender {
   const transport = options.transport === undefined ? smtpTransport(deps.config) : options.transport;
-  // Webhook deliveries (issue #15) ride the same loop: one delivery mechanism for mail and webhooks.
-  const handlers: OutboxHandlers = { [WEBHOOK_KIND]: webhookHandler(deps), ...options.handlers, [CAMPAIGN_MAIL_KIND]: campaignMailHandler(deps, transport) };
-  const batch = options.batch ?? 20;
-  const tick = async () => {
-    await sweepDueAudiences(deps);
-    await queueDueSteps(deps);
-    while ((await deliverDue(deps, handlers, { batch })) === batch);
+  const batch = options.batch;
+  const pools: OutboxPool[] = [
+    createOutboxPool(deps, { [CAMPAIGN_MAIL_KIND]: campaignMailHandler(deps, transport) }, { ...OUTBOX_POOLS.mail, batch }),
+    // Webhook deliveries (issue #15) ride the same outbox, in a pool of their own.
+    createOutboxPool(deps, { [WEBHOOK_KIND]: webhookHandler(deps) }, { ...OUTBOX_POOLS.webhook, batch }),
+  ];
+  const extra = Object.fromEntries(Object.entries(options.handlers ?? {}).filter(([kind]) => kind !== CAMPAIGN_MAIL_KIND && kind !== WEBHOOK_KIND));
+  if (Object.keys(extra).length > 0) pools.push(createOutboxPool(deps, extra, { concurrency: OUTBOX_POOLS.mail.concurrency, batch }));
+  const [mailPool, ...otherPools] = pools;
+
+  /** Claims for every pool; the mail pool after the campaign work that queues its rows. Every part runs even when another fails. */
+  const pass = async () => {
+    const results = await Promise.allSettled([
+      (async () => {
+        await sweepDueAudiences(deps);
+        await queueDueSteps(deps);
+      })().finally(() => mailPool!.pump()),
+      ...otherPools.map((pool) => pool.pump()),
+    ]);
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (failed) throw failed.reason;
+  };
+  const idle = async () => {
+    await Promise.all(pools.map((pool) => pool.idle()));
   };
   const timers = options.timers ?? realLoopTimers;
   const interval = options.intervalMs ?? 1000;
@@ -63,7 +98,7 @@ export function createSender(deps: Deps, options: SenderOptions = {}): Sender {
     if (stopped) return;
     handle = timers.setTimeout(() => {
       if (stopped) return;
-      running = tick()
+      running = pass()
         .catch((error) => deps.log.warn("sender tick failed", { error: messageOf(error) }))
         .finally(() => {
           running = undefined;
@@ -72,7 +107,11 @@ export function createSender(deps: Deps, options: SenderOptions = {}): Sender {
     }, interval);
   };
   return {
-    tick,
+    async tick() {
+      await pass();
+      await idle();
+    },
+    idle,
     start() {
       schedule();
     },
@@ -80,6 +119,7 @@ export function createSender(deps: Deps, options: SenderOptions = {}): Sender {
       stopped = true;
       timers.clearTimeout(handle);
       await running;
+      await Promise.all(pools.map((pool) => pool.stop()));
       transport?.close();
     },
   };

@@ -234,10 +234,11 @@ export async function listDeliveries(deps: Deps, orgId: string, endpointId: stri
  * concurrent replays of one delivery only one takes effect (the other's row is dropped), so a
  * replay never sends the same delivery twice at once. Returns how many took effect.
  */
-async function replayRows(db: Db, orgId: string, deliveries: { id: string; outboxId: string }[], now: Date): Promise<number> {
+async function replayRows(db: Db, orgId: string, endpointId: string, deliveries: { id: string; outboxId: string }[], now: Date): Promise<number> {
   let replayed = 0;
   for (const d of deliveries) {
-    const outboxId = await enqueue(db, { orgId, kind: WEBHOOK_KIND, payload: { delivery_id: d.id }, runAt: now, now });
+    // The endpoint is the row's lane: its replays share its slots, not other endpoints'.
+    const outboxId = await enqueue(db, { orgId, kind: WEBHOOK_KIND, lane: endpointId, payload: { delivery_id: d.id }, runAt: now, now });
     const moved = await db
       .update(webhookDeliveries)
       .set({ outboxId })
@@ -262,7 +263,7 @@ export async function replayDelivery(deps: Deps, orgId: string, actor: Actor, en
   if (deliveryStatus(found.status) === "pending") throw new AppError(409, "delivery_pending", "This delivery is still being attempted.");
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
-    if ((await replayRows(tx as unknown as Db, orgId, [found], now)) === 0) throw new AppError(409, "delivery_pending", "This delivery is already being replayed.");
+    if ((await replayRows(tx as unknown as Db, orgId, endpoint.id, [found], now)) === 0) throw new AppError(409, "delivery_pending", "This delivery is already being replayed.");
     await recordActivity({ db: tx as unknown as Db, now: () => now }, { orgId, actor, action: "webhook_delivery.replayed", objectType: "webhook_endpoint", objectId: endpoint.id, summary: { delivery_id: found.id } });
     return { replayed: 1 };
   });
@@ -280,7 +281,7 @@ export async function replayFailed(deps: Deps, orgId: string, actor: Actor, endp
       .where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.endpointId, endpoint.id), inArray(outbox.status, ["failed", "held"]), gte(webhookDeliveries.createdAt, since)))
       .orderBy(webhookDeliveries.createdAt)
       .limit(ENDPOINT_LIMITS.replayBatch);
-    const replayed = await replayRows(tx as unknown as Db, orgId, failed, now);
+    const replayed = await replayRows(tx as unknown as Db, orgId, endpoint.id, failed, now);
     await recordActivity({ db: tx as unknown as Db, now: () => now }, { orgId, actor, action: "webhook_delivery.replayed", objectType: "webhook_endpoint", objectId: endpoint.id, summary: { since: since.toISOString(), count: replayed } });
     return { replayed };
   });

@@ -1,5 +1,6 @@
 // The sender loop runs on injected timers: start schedules a tick, each tick schedules the next
-// when it ends, and stop clears the pending timer and waits for a tick in progress.
+// once its claims are made (deliveries go on meanwhile: sender.idle() waits for them), and stop
+// clears the pending timer and waits for a tick in progress.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createCampaign, enrolCustomer, findCampaign, setCampaignStatus } from "../../src/campaigns/service.ts";
 import { createSender, type LoopTimers } from "../../src/mail/sender.ts";
@@ -39,7 +40,8 @@ test("ticks on the injected timers, one after another, until stopped", async () 
     const before = scheduled.length;
     scheduled.at(-1)!.run();
     for (let i = 0; i < 200 && scheduled.length === before; i++) await Bun.sleep(10);
-    expect(scheduled.length).toBe(before + 1); // the next tick is scheduled once this one ended
+    expect(scheduled.length).toBe(before + 1); // the next tick is scheduled once this one claimed
+    await sender.idle();
   };
   await fire();
   expect(transport.sent.map((m) => m.subject)).toEqual(["L1"]);
