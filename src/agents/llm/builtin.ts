@@ -19,8 +19,13 @@ export const EXTRACT_MAX = 700;
 /** Share (0–1) of the question's terms found in `text`; 0 for a question with no terms. */
 export function coverage(question: string, text: string): number {
   const wanted = terms(question);
-  if (wanted.length === 0) return 0;
-  const present = new Set(words(text).map(stem));
+  return wanted.length === 0 ? 0 : covered(wanted, stemsOf(text));
+}
+
+const stemsOf = (text: string): ReadonlySet<string> => new Set(words(text).map(stem));
+
+/** Share (0–1) of `wanted` (non-empty) among `present`. */
+function covered(wanted: readonly string[], present: ReadonlySet<string>): number {
   return wanted.filter((t) => present.has(t)).length / wanted.length;
 }
 
@@ -71,9 +76,15 @@ function lastUserMessage(messages: readonly LlmMessage[]): string {
 /** The passages that answer `question`, best first (coverage, then the retrieval score). */
 export function answeringPassages(question: string, passages: readonly Passage[]): { passage: Passage; coverage: number }[] {
   const wanted = terms(question);
+  if (wanted.length === 0) return [];
   return passages
-    .map((passage) => ({ passage, coverage: coverage(question, `${passage.title}\n${passage.text}`), inTitle: coverage(question, passage.title) }))
-    .filter((p) => wanted.length > 0 && p.coverage >= COVERAGE_THRESHOLD)
+    .map((passage) => ({
+      passage,
+      // The stems the retrieval already has (title and text), or worked out here.
+      coverage: covered(wanted, passage.stems ?? stemsOf(`${passage.title}\n${passage.text}`)),
+      inTitle: covered(wanted, stemsOf(passage.title)),
+    }))
+    .filter((p) => p.coverage >= COVERAGE_THRESHOLD)
     .sort((a, b) => b.coverage - a.coverage || b.inTitle - a.inTitle || b.passage.score - a.passage.score)
     .map(({ passage, coverage }) => ({ passage, coverage }));
 }

@@ -31,6 +31,8 @@ export interface Passage {
   url: string | null;
   text: string;
   score: number;
+  /** The stemmed words of title and text (src/kit/words.ts), when retrieval has them cached: the builtin provider then need not stem the passage again. */
+  stems?: ReadonlySet<string>;
 }
 
 export interface LlmRequest {

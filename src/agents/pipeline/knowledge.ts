@@ -36,9 +36,9 @@ export async function retrieve(deps: Deps, orgId: string, question: string): Pro
     const rank = hit.score / best;
     const title = hit.title.replace(/\x1e/g, "");
     const passages = (cut.get(hit.id) ?? [])
-      .map((p) => ({ text: p.text, covered: wanted.filter((t) => p.stems.has(t)).length / wanted.length }))
+      .map((p) => ({ text: p.text, stems: p.stems, covered: wanted.filter((t) => p.stems.has(t)).length / wanted.length }))
       .filter((p) => p.covered > 0)
-      .map((p) => ({ docId: hit.id, title, url: hit.url ?? null, text: p.text, coverage: p.covered, score: round(0.7 * p.covered + 0.3 * rank) }))
+      .map((p) => ({ docId: hit.id, title, url: hit.url ?? null, text: p.text, stems: p.stems, coverage: p.covered, score: round(0.7 * p.covered + 0.3 * rank) }))
       .sort((a, b) => b.score - a.score)
       .slice(0, KNOWLEDGE.perDoc);
     scored.push(...passages);
