@@ -143,7 +143,20 @@ export async function guardedFetch(raw: string, init: GuardedInit, options: Guar
     lease.end(false);
     throw new RedirectRefusedError(response.status, response.headers.get("location"));
   }
-  return lease.keepalive ? tracked(response, lease) : response;
+  if (lease.keepalive) return tracked(response, lease);
+  return response.headers.has("content-encoding") ? new Response(response.body, { status: response.status, statusText: response.statusText, headers: decodedHeaders(response) }) : response;
+}
+
+/**
+ * The headers of a response whose body Bun has decoded (gzip, br, …): its Content-Length counts
+ * the encoded bytes, not what the caller reads, so it is dropped. Otherwise `readCapped` would
+ * trust a small declared length and buffer a decompression bomb whole before refusing it.
+ */
+function decodedHeaders(response: Response): Headers {
+  if (!response.headers.has("content-encoding")) return response.headers;
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return headers;
 }
 
 /**
@@ -152,7 +165,7 @@ export async function guardedFetch(raw: string, init: GuardedInit, options: Guar
  */
 function tracked(response: Response, lease: Lease): Response {
   const source = response.body;
-  const init = { status: response.status, statusText: response.statusText, headers: response.headers };
+  const init = { status: response.status, statusText: response.statusText, headers: decodedHeaders(response) };
   if (!source || NULL_BODY_STATUSES.has(response.status)) {
     // No body to read (or none a Response may carry): the connection is free once Bun has the headers.
     void source?.cancel().catch(() => {});

@@ -12,7 +12,7 @@ import { createServer, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BlockedUrlError, guardedFetch, RedirectRefusedError, type Resolver } from "../../src/net/guard.ts";
+import { BlockedUrlError, guardedFetch, readCapped, RedirectRefusedError, type Resolver, ResponseTooLargeError } from "../../src/net/guard.ts";
 import { ConnectionPool, POOL_LIMITS } from "../../src/net/pool.ts";
 
 const GUARD_MODULE = join(import.meta.dir, "../../src/net/guard.ts");
@@ -163,6 +163,27 @@ describe("reuse", () => {
     await Bun.sleep(0);
     expect(options.pool.snapshot().keys[`http|127.0.0.1|${up.port}`]?.busy ?? 0).toBe(0);
   });
+});
+
+describe("decoded bodies", () => {
+  for (const pooled of [true, false]) {
+    test(`a gzip body declaring its small encoded length is read with the cap, not trusted (${pooled ? "pooled" : "unpooled"})`, async () => {
+      const { gzipSync } = await import("node:zlib");
+      const bomb = gzipSync(Buffer.alloc(4 * 1024 * 1024, 0x61)); // about 4 KB encoded, 4 MiB decoded
+      const up = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response(bomb, { headers: { "content-encoding": "gzip" } }) });
+      try {
+        const options = dev(mutableResolver({ "svc.example": ["127.0.0.1"] }), new ConnectionPool({ ...POOL_LIMITS, perKey: pooled ? 32 : 0 }));
+        const response = await guardedFetch(`http://svc.example:${up.port}/`, {}, options);
+        expect(response.headers.get("content-encoding")).toBe("gzip");
+        expect(response.headers.get("content-length")).toBeNull(); // Bun decoded the body: the encoded length does not describe it
+        expect(readCapped(response, 64 * 1024)).rejects.toBeInstanceOf(ResponseTooLargeError);
+        const plain = await guardedFetch(`http://svc.example:${up.port}/`, {}, options);
+        expect((await plain.text()).length).toBe(4 * 1024 * 1024);
+      } finally {
+        up.stop(true);
+      }
+    });
+  }
 });
 
 describe("the guard runs on every request", () => {
