@@ -9,8 +9,11 @@ export async function readBodyCapped(message: Request | Response, maxBytes: numb
   }
   if (!message.body) return new Uint8Array();
   // A declared length within the cap: the body is exactly that long (HTTP framing), so the
-  // runtime's own buffering is safe and much cheaper than reading the stream chunk by chunk.
-  if (Number.isFinite(declared)) {
+  // runtime's own buffering is safe and much cheaper than reading the stream chunk by chunk —
+  // unless it is content-encoded: fetch decodes gzip and br bodies but keeps the encoded length,
+  // so 50 KB of gzip would be buffered whole as 50 MB before the size was checked.
+  const encoding = message.headers.get("content-encoding");
+  if (Number.isFinite(declared) && (encoding === null || encoding.trim().toLowerCase() === "identity")) {
     const bytes = new Uint8Array(await message.arrayBuffer());
     return bytes.byteLength > maxBytes ? null : bytes; // a body built in-process can disagree with its header
   }
