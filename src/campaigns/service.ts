@@ -436,7 +436,7 @@ export async function enrolmentOf(deps: Pick<Deps, "db">, orgId: string, campaig
   return row ?? null;
 }
 
-function notActive(campaign: Campaign): AppError {
+export function notActive(campaign: Campaign): AppError {
   return new AppError(409, "campaign_not_active", `Campaign ${campaign.slug} is ${campaign.status}: customers can be enrolled only in an active campaign.`, [{ path: "/campaign", message: `is ${campaign.status}` }]);
 }
 

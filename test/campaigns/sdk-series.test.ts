@@ -90,18 +90,21 @@ describe("enrol and remove", () => {
     expect((await listMessages(app.deps, a.org_id, c.id, {})).messages.map((m) => m.status)).toEqual(["cancelled"]);
   });
 
-  test("by email: an existing customer only; an unknown address is a 404 and creates no one", async () => {
+  test("by email: an existing customer only, answered 202 accepted; an unknown address gets the same answer and creates no one", async () => {
     const c = await campaign(a, "active");
     const known = await seedCustomer(app, a.org_id, { email: "known@example.com" });
+    const accepted = { campaign: { id: c.id, slug: c.slug }, action: "enroll", accepted: true };
     const res = await series({ campaign: c.slug, action: "enroll", email: "Known@Example.com" });
-    expect(res.status).toBe(200);
-    expect(res.body.customer_id).toBe(known.id);
+    expect([res.status, res.body]).toEqual([202, accepted]);
+    expect((await listEnrolments(app.deps, a.org_id, c.id, {})).enrolments.map((e) => [e.customer.id, e.state])).toEqual([[known.id, "active"]]);
     const unknown = await series({ campaign: c.slug, action: "enroll", email: "stranger@example.com" });
-    expect(unknown.status).toBe(404);
-    expect(unknown.body.error.code).toBe("customer_not_found");
-    expect((await series({ campaign: c.slug, action: "remove", email: "known@example.com" })).body.state).toBe("removed");
+    expect([unknown.status, unknown.body]).toEqual([202, accepted]);
+    expect((await listEnrolments(app.deps, a.org_id, c.id, {})).enrolments).toHaveLength(1);
+    const removed = await series({ campaign: c.slug, action: "remove", email: "known@example.com" });
+    expect([removed.status, removed.body]).toEqual([202, { ...accepted, action: "remove" }]);
+    expect((await listEnrolments(app.deps, a.org_id, c.id, {})).enrolments.map((e) => e.state)).toEqual(["removed"]);
     const never = await seedCustomer(app, a.org_id, { email: "never@example.com" });
-    expect((await series({ campaign: c.slug, action: "remove", email: never.email! })).body.error.code).toBe("not_enrolled");
+    expect((await series({ campaign: c.slug, action: "remove", email: never.email! })).status).toBe(202);
   });
 
   test("draft, paused, archived: 409 campaign_not_active; unknown: 404 campaign_not_found; no customer named: 400", async () => {
@@ -191,7 +194,7 @@ describe("limits at their boundary", () => {
     const local = "e".repeat(64);
     const domain = `${"d".repeat(63)}.${"d".repeat(63)}.${"d".repeat(63)}.${"d".repeat(59)}.com`; // 255
     expect(`${local}@${domain}`.length).toBe(320);
-    expect((await series({ campaign: slug, action: "enroll", email: `${local}@${domain}` })).status).toBe(404);
+    expect((await series({ campaign: slug, action: "enroll", email: `${local}@${domain}` })).status).toBe(202);
     expect((await series({ campaign: slug, action: "enroll", email: `${local}@${domain}x` })).status).toBe(400);
   });
 });
@@ -207,7 +210,8 @@ describe("tenant boundary", () => {
     }
     const own = await campaign(b, "active", [step("B only")]);
     const byEmail = await series({ campaign: own.slug, action: "enroll", email: customerA.email! }, b.widget_key);
-    expect([byEmail.status, byEmail.body.error.code]).toEqual([404, "customer_not_found"]);
+    expect(byEmail.status).toBe(202);
+    expect((await listEnrolments(app.deps, b.org_id, own.id, {})).enrolments).toHaveLength(0);
     // A user_id of A's customer names, for B, a different person in B's own org.
     const byId = await series({ campaign: own.slug, action: "enroll", user_id: "a-customer" }, b.widget_key);
     expect(byId.status).toBe(200);
@@ -226,7 +230,7 @@ describe("OpenAPI", () => {
     const series = doc.paths["/api/sdk/series"].post;
     expect(series.summary).toContain("email series");
     expect(series.requestBody.content["application/json"].schema.properties.action.anyOf.map((s: Json) => s.const)).toEqual(["enroll", "remove"]);
-    expect(Object.keys(series.responses).sort()).toEqual(["200", "400", "401", "403", "404", "409", "429"]);
+    expect(Object.keys(series.responses).sort()).toEqual(["200", "202", "400", "401", "403", "404", "409", "429"]);
     for (const [path, method] of [
       ["/api/campaigns", "get"],
       ["/api/campaigns", "post"],
