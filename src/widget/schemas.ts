@@ -97,17 +97,23 @@ export const ConfigQuery = t.Object({ org_id: t.String({ format: "uuid", descrip
 
 const CompanyRef = t.Object({ id: t.String({ format: "uuid" }), company_id: t.String() });
 
-export const SdkUser = t.Object({
-  id: t.String({ format: "uuid", description: "Our id of the customer (or of the unverified visitor)." }),
-  user_id: t.String(),
-  email: t.Union([t.String(), t.Null()]),
-  name: t.String(),
-  custom_fields: t.Record(t.String(), t.Unknown()),
-  company: t.Union([CompanyRef, t.Null()]),
-  verified: t.Boolean({ description: "Whether a valid user_token proved this identity." }),
-  created_at: t.String({ format: "date-time" }),
-  updated_at: t.String({ format: "date-time" }),
-});
+export const SdkUser = t.Object(
+  {
+    id: t.String({ format: "uuid", description: "Our id of the customer (or of the unverified visitor)." }),
+    user_id: t.String(),
+    email: t.Union([t.String(), t.Null()]),
+    name: t.String(),
+    custom_fields: t.Record(t.String(), t.Unknown()),
+    company: t.Union([CompanyRef, t.Null()]),
+    verified: t.Boolean({ description: "Whether a valid user_token proved this identity." }),
+    created_at: t.String({ format: "date-time" }),
+    updated_at: t.String({ format: "date-time" }),
+  },
+  {
+    description:
+      "A verified request (valid user_token) gets the customer as stored. An unverified one gets what it sent itself (email, name, custom_fields, the company it named; created_at and updated_at the time of the request), never what the record held before: anyone holding the public key can claim any user_id.",
+  },
+);
 
 export const SdkCompany = t.Object({
   id: t.String({ format: "uuid" }),

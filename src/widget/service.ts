@@ -46,7 +46,7 @@ export async function sdkConfig(deps: Deps, orgId: string) {
   };
 }
 
-/** The customer as the SDK answers it: what the caller sent or proved, and the company link (never the company's data). */
+/** The customer as stored, for a caller who proved who they are (a valid user_token), and the company link (never the company's data). */
 export async function sdkUserView(deps: Deps, user: EndUser, verified: boolean) {
   let company: { id: string; company_id: string } | null = null;
   if (user.companyId) {
@@ -78,10 +78,31 @@ export interface IdentifyUserInput {
   custom_fields?: Record<string, unknown>;
 }
 
+/**
+ * Creates or updates the customer. A verified request (valid user_token) is answered with the
+ * customer as stored. An unverified one is answered with what it sent itself — never what the
+ * record held before, nor when it was created: anyone holding the public key can claim any
+ * user_id, and the stored fields and the record's age would tell them whether that id is a
+ * customer and what the org knows about them (docs/decisions.md "Unverified identify: the
+ * request echoed"). Its fields are still merged into the record as before.
+ */
 export async function identifyUser(deps: Deps, orgId: string, input: IdentifyUserInput) {
   if (isAnonymous(input.user_id)) throw AppError.badRequest("user_id must name a user: anonymous visitors need no identify.", [{ path: "/user_id", message: "must not be anonymous" }]);
   const { endUser, verified } = await resolveIdentity(deps, orgId, input);
-  return sdkUserView(deps, endUser!, verified);
+  if (verified) return sdkUserView(deps, endUser!, true);
+  const now = deps.now().toISOString();
+  return {
+    id: endUser!.id,
+    user_id: input.user_id,
+    email: input.email?.trim().toLowerCase() ?? null,
+    name: input.name ?? "",
+    custom_fields: input.custom_fields ?? {},
+    // The company this request named (verification off: a body's company_id links the customer).
+    company: input.company_id !== undefined && endUser!.companyId ? { id: endUser!.companyId, company_id: input.company_id } : null,
+    verified: false,
+    created_at: now,
+    updated_at: now,
+  };
 }
 
 export interface IdentifyCompanyInput {

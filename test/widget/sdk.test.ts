@@ -142,23 +142,29 @@ describe("allowed origins", () => {
 });
 
 describe("users and companies", () => {
-  test("identify creates, then merges custom_fields (the request wins) and keeps what it does not name", async () => {
+  test("identify creates, then merges custom_fields (the request wins) and keeps what it does not name; an unverified answer is what it sent", async () => {
     const first = await (await call("/api/sdk/users/identify", { user_id: "u1", email: "U1@Example.com", name: "Una", custom_fields: { plan: "free", seats: 3 } })).json();
     expect(first).toMatchObject({ user_id: "u1", email: "u1@example.com", name: "Una", custom_fields: { plan: "free", seats: 3 }, company: null, verified: false });
     const second = await (await call("/api/sdk/users/identify", { user_id: "u1", company_id: "acme", custom_fields: { plan: "pro" } })).json();
-    expect(second).toMatchObject({ id: first.id, email: "u1@example.com", name: "Una", custom_fields: { plan: "pro", seats: 3 }, company: { company_id: "acme" } });
+    // The answer holds only what this request sent (anyone may claim u1); the record has it all.
+    expect(second).toMatchObject({ id: first.id, email: null, name: "", custom_fields: { plan: "pro" }, company: { company_id: "acme" } });
+    const [stored] = await app.deps.db.select().from(endUsers).where(and(eq(endUsers.orgId, org.org_id), eq(endUsers.externalId, "u1")));
+    expect(stored).toMatchObject({ id: first.id, email: "u1@example.com", name: "Una", traits: { plan: "pro", seats: 3 }, companyId: second.company.id });
   });
 
   test("an identify that changes nothing writes nothing (widgets identify on every page load)", async () => {
     const body = { user_id: "u-same", email: "same@example.com", name: "Sam", custom_fields: { plan: "pro", seats: 2 } };
-    const first = await (await call("/api/sdk/users/identify", body)).json();
+    const stored = async () => (await app.deps.db.select().from(endUsers).where(and(eq(endUsers.orgId, org.org_id), eq(endUsers.externalId, "u-same"))))[0]!;
+    expect((await call("/api/sdk/users/identify", body)).status).toBe(200);
+    const first = await stored();
     app.clock.advance(5_000);
-    const again = await (await call("/api/sdk/users/identify", body)).json();
-    expect(again.updated_at).toBe(first.updated_at);
+    expect((await call("/api/sdk/users/identify", body)).status).toBe(200);
+    expect((await stored()).updatedAt).toEqual(first.updatedAt);
     app.clock.advance(5_000);
-    const changed = await (await call("/api/sdk/users/identify", { ...body, custom_fields: { seats: 3 } })).json();
-    expect(changed.updated_at).not.toBe(first.updated_at);
-    expect(changed.custom_fields).toEqual({ plan: "pro", seats: 3 });
+    expect((await call("/api/sdk/users/identify", { ...body, custom_fields: { seats: 3 } })).status).toBe(200);
+    const changed = await stored();
+    expect(changed.updatedAt).not.toEqual(first.updatedAt);
+    expect(changed.traits).toEqual({ plan: "pro", seats: 3 });
   });
 
   test("anonymous is no user to identify; limits at the boundary", async () => {
@@ -201,8 +207,8 @@ describe("users and companies", () => {
     expect(JSON.stringify(company)).not.toContain("5000");
     const again = await (await call("/api/sdk/companies/identify", { company_id: "globex", custom_fields: { seats: 9 } })).json();
     expect(again).toEqual({ id: company.id, company_id: "globex" });
-    const user = await (await call("/api/sdk/users/identify", { user_id: "u1" })).json();
-    expect(user.company).toEqual({ id: company.id, company_id: "globex" });
+    const [user] = await app.deps.db.select().from(endUsers).where(and(eq(endUsers.orgId, org.org_id), eq(endUsers.externalId, "u1")));
+    expect(user!.companyId).toBe(company.id);
   });
 });
 
