@@ -14,8 +14,7 @@
 import { eq } from "drizzle-orm";
 import { connectors, type DiscoveredTool } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
-import type { ToolResult } from "../tools/types.ts";
-import type { BoundCustomer } from "../workspace/customers.ts";
+import type { ToolContext, ToolResult } from "../tools/types.ts";
 import { type ConnectorRow, withCredentials } from "./credentials.ts";
 import { failureText } from "./discovery.ts";
 import { type Handshake, McpClientError, McpSession } from "./mcp-client.ts";
@@ -27,12 +26,32 @@ export interface HandshakeSlot {
   kept?: { handshake: Handshake; url: string };
 }
 
+/** The customer binding a connector's server receives in `_meta` (interface §8.3). */
+export interface UpstreamBinding {
+  /** `bound_end_user_id`: the customer's external id, or our id when there is none. */
+  endUserId: string;
+  /**
+   * `bound_end_user_verified`: whether whoever made the call vouches for that identity. A chat
+   * customer: only when a valid user_token proved it (their record is verified: an unverified
+   * request never reaches a verified record). Any other actor (an MCP token binding with
+   * `_meta.bound_*`, a member, the system) is the org itself naming its customer, re-validated in
+   * the org on every call: true. docs/decisions.md "Binding sent upstream: verified".
+   */
+  verified: boolean;
+}
+
+export function upstreamBinding(ctx: Pick<ToolContext, "actor" | "boundCustomer">): UpstreamBinding | undefined {
+  const bound = ctx.boundCustomer;
+  if (!bound) return undefined;
+  return { endUserId: bound.externalId ?? bound.id, verified: ctx.actor.kind === "customer" ? bound.verified : true };
+}
+
 export async function callConnectorTool(
   deps: Deps,
   row: ConnectorRow,
   tool: DiscoveredTool,
   args: Record<string, unknown>,
-  bound: BoundCustomer | undefined,
+  bound: UpstreamBinding | undefined,
   slot: HandshakeSlot = {},
 ): Promise<ToolResult> {
   const signal = deps.timers.deadline(CONNECTOR_LIMITS.callMs);
@@ -44,7 +63,7 @@ export async function callConnectorTool(
       const kept = repeatable && slot.kept?.url === row.url ? slot.kept.handshake : undefined;
       const session = kept ? McpSession.resume(options, kept) : await McpSession.open(options);
       try {
-        const params = { name: tool.name, arguments: args, ...(bound ? { _meta: { bound_end_user_id: bound.externalId ?? bound.id } } : {}) };
+        const params = { name: tool.name, arguments: args, ...(bound ? { _meta: { bound_end_user_id: bound.endUserId, bound_end_user_verified: bound.verified } } : {}) };
         const answer = await session.request("tools/call", params, repeatable);
         const sessionless = session.sessionless; // after a handshake of its own, even one redone after a refusal
         if (sessionless) slot.kept = { handshake: sessionless, url: row.url };

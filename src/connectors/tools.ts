@@ -1,7 +1,7 @@
 // Connector tools as registry tools: `mcp.<slug>.<tool>`, behind the org's mcp_external_servers
 // flag, off in agent toggles until switched on, unavailable while the connector is in error.
 import type { ToolDefinition, ToolProvider } from "../tools/types.ts";
-import { callConnectorTool, type HandshakeSlot } from "./calls.ts";
+import { callConnectorTool, type HandshakeSlot, upstreamBinding } from "./calls.ts";
 import { liveConnectors } from "./service.ts";
 
 export const connectorTools: ToolProvider = async (deps, orgId) => {
@@ -21,7 +21,7 @@ export const connectorTools: ToolProvider = async (deps, orgId) => {
         defaultEnabled: false,
         requiresFlag: "mcp_external_servers",
         sourceDisabled: row.status === "connected" ? undefined : `the connector ${row.name} is in error: ${row.lastError ?? "unknown"}`,
-        execute: (ctx, args) => callConnectorTool(ctx.deps, row, tool, args, ctx.boundCustomer, slot),
+        execute: (ctx, args) => callConnectorTool(ctx.deps, row, tool, args, upstreamBinding(ctx), slot),
       }),
     );
   });

@@ -170,7 +170,7 @@ describe("tools/call with the customer binding (§4.2 _meta, §8.3)", () => {
     const echo = await call("mcp.everything.echo", { message: "hello everything" });
     expect(echo.isError).toBe(false);
     expect(textOf(echo)).toContain("hello everything");
-    expect(server.calls.at(-1)).toEqual({ tool: "echo", args: { message: "hello everything" }, meta: { bound_end_user_id: EXTERNAL_ID } });
+    expect(server.calls.at(-1)).toEqual({ tool: "echo", args: { message: "hello everything" }, meta: { bound_end_user_id: EXTERNAL_ID, bound_end_user_verified: true } });
     const sum = await call("mcp.everything.get-sum", { a: 19, b: 23 });
     expect(sum.isError).toBe(false);
     expect(textOf(sum)).toContain("42");
