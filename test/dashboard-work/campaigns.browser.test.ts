@@ -135,6 +135,12 @@ async function previewFrames(page: Page): Promise<Frame[]> {
     await frame!.waitForLoadState("load");
     loaded.push(frame!);
   }
+  // Each frame's document laid out at its element's final width (a frame in another process can
+  // lag behind the page's layout on a loaded machine, and a screenshot would catch it narrow).
+  for (let i = 0; i < n; i++) {
+    const width = await frames.nth(i).evaluate((el) => (el as HTMLIFrameElement).clientWidth);
+    await loaded[i]!.waitForFunction((w) => Math.abs(innerWidth - w) <= 2, width);
+  }
   return loaded;
 }
 
