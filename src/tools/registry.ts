@@ -79,6 +79,8 @@ export interface Caller {
   agentId: string | undefined;
   /** Whether the call acts bound to one customer (MCP `_meta.bound_*`, or the chatting customer). */
   customerBound: boolean;
+  /** Whether that customer's record was proven (a valid user_token, or written by the org itself), not only claimed. */
+  customerVerified: boolean;
 }
 
 /** Why a caller may not use a tool: a plain value, since tools/list asks for every tool on every call. */
@@ -109,12 +111,15 @@ export function denial(snapshot: OrgSnapshot, caller: Caller, tool: ToolDefiniti
   }
   // A customer's chat acts for that customer only, whoever calls the runtime for it (issue #12,
   // docs/decisions.md "Chat tools"): the admin areas never, customer data only bound to them —
-  // unbound, data_* and inbox_* would see every customer of the org.
+  // unbound, data_* and inbox_* would see every customer of the org; bound to a customer who only
+  // claimed an id (no user_token), they would show whoever claims it next what was stored under it.
   if (caller.actor.kind === "customer") {
     const area = tool.scope.split(":")[0];
     if (area === "setup" || area === "automation") return { reason: "customer", message: `${tool.name} is not available in a customer's chat.` };
     if ((area === "data" || area === "inbox") && !caller.customerBound)
       return { reason: "customer", message: `${tool.name} reads customer records and runs in a chat only for an identified customer.` };
+    if ((area === "data" || area === "inbox") && !caller.customerVerified)
+      return { reason: "customer", message: `${tool.name} reads customer records and runs in a chat only for a customer whose identity was verified (a user_token).` };
     // An integration's action runs with the org's own credentials and is told nothing it can trust
     // about the visitor: in a chat it runs only when an admin switched it on for the agent.
     if ((tool.source.kind === "custom" || tool.source.kind === "connector") && toggle !== true)

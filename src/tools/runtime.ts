@@ -181,7 +181,7 @@ export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRunt
   return {
     async list(scope) {
       const snap = await snapshotFor(scope);
-      const caller = { actor: scope.actor, channel: scope.channel, agentId: agentOf(snap, scope.agentId), customerBound: scope.customer !== undefined };
+      const caller = { actor: scope.actor, channel: scope.channel, agentId: agentOf(snap, scope.agentId), customerBound: scope.customer !== undefined, customerVerified: scope.customer?.verified === true };
       return snap.tools.filter((tool) => !denial(snap, caller, tool));
     },
 
@@ -205,7 +205,8 @@ export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRunt
         agentId = agentOf(snap, scope.agentId);
         tool = snap.tools.find((t) => t.name === name);
         if (!tool) throw AppError.notFound(`Unknown tool: ${storable(name, AUDIT_TOOL_MAX)}`);
-        const denied = denial(snap, { actor: scope.actor, channel: scope.channel, agentId, customerBound: customer !== undefined || scope.resolveCustomer !== undefined }, tool);
+        // A customer actor's binding is always given up front (resolveCustomer is the tool server's).
+        const denied = denial(snap, { actor: scope.actor, channel: scope.channel, agentId, customerBound: customer !== undefined || scope.resolveCustomer !== undefined, customerVerified: customer?.verified === true }, tool);
         if (denied) throw refusal(deps, denied);
         const input = args ?? {};
         if (!isPlainObject(input)) throw AppError.badRequest("Invalid params: /arguments must be an object.");

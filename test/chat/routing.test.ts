@@ -7,6 +7,7 @@ import { agents } from "../../src/db/schema/index.ts";
 import { textOnly } from "../../src/widget/stream.ts";
 import { createTestApp, signIn, type TestApp } from "../support/app.ts";
 import { fakeOpenAi, type FakeLlm } from "../support/fake-llm.ts";
+import { userToken } from "../widget/helpers.ts";
 import { chat, chatJson, type ChatOrg, records, seedChatOrg } from "./helpers.ts";
 
 let app: TestApp;
@@ -143,19 +144,27 @@ describe("the tools a chat offers the model", () => {
     expect(names.filter((n: string) => /^(data|inbox|setup|automation)_/.test(n))).toEqual([]);
   });
 
-  test("an identified customer's chat offers the data tools, bound to that customer; still no admin tools", async () => {
+  test("a verified customer's chat offers the data tools, bound to that customer; still no admin tools", async () => {
     fake.enqueue({ steps: [{ text: "ok" }] });
-    await chatJson(app, org, { message: "How do I reset my password?", user_id: "tool-customer" });
+    await chatJson(app, org, { message: "How do I reset my password?", user_id: "tool-customer", user_token: await userToken(org.identity_secret, { user_id: "tool-customer" }) });
     const names = offered();
     expect(names).toContain("data_get_user");
     expect(names.filter((n: string) => /^(setup|automation)_/.test(n))).toEqual([]);
+  });
+
+  test("a customer who only claims an id (no user_token) is offered no customer-data tools", async () => {
+    fake.enqueue({ steps: [{ text: "ok" }] });
+    await chatJson(app, org, { message: "What is my email address?", user_id: "claimed-customer" });
+    const names = offered();
+    expect(names).toContain("search_docs");
+    expect(names.filter((n: string) => /^(data|inbox|setup|automation)_/.test(n))).toEqual([]);
   });
 
   test("a data tool the model calls sees only the chatting customer", async () => {
     await chatJson(app, org, { message: "hi", user_id: "someone-else", custom_fields: { secret: "other customer's data" } });
     fake.reset();
     fake.enqueue({ steps: [{ tool: { name: "data_search_users", arguments: {} } }] }, { steps: [{ text: "Here you are." }] });
-    const answer = await chatJson(app, org, { message: "Which customers do you have?", user_id: "tool-customer" });
+    const answer = await chatJson(app, org, { message: "Which customers do you have?", user_id: "tool-customer", user_token: await userToken(org.identity_secret, { user_id: "tool-customer" }) });
     expect(answer.actions).toContainEqual({ type: "tool", name: "data_search_users", status: "succeeded" });
     const result = fake.requests[1]!.body.messages.find((m: any) => m.role === "tool").content as string;
     expect(result).toContain("tool-customer");

@@ -168,7 +168,11 @@ describe("from a chat (the tool runtime, channel chat)", () => {
     expect(toggled.status).toBe(200);
     const ticket = await fromCustomer(a.org_id, "Chat question", ada.id);
     await call(tokenA, "inbox_add_note", { ticket: ticket.id, body: "internal: refund abuse suspected" });
-    const scope = { actor: { kind: "customer" as const, endUserId: ada.id, sessionId: "chat-1" }, orgId: a.org_id, channel: "chat" as const, customer: boundCustomerOf((await findEndUser(app.deps, a.org_id, ada.id))!) };
+    const claimed = { actor: { kind: "customer" as const, endUserId: ada.id, sessionId: "chat-0" }, orgId: a.org_id, channel: "chat" as const, customer: { ...boundCustomerOf((await findEndUser(app.deps, a.org_id, ada.id))!), verified: false } };
+    // A visitor who only claims Ada's id reaches none of her tickets.
+    expect(await app.deps.tools.call(claimed, "inbox_get_ticket", { ticket: ticket.id }).then(() => 200, (e: { status: number }) => e.status)).toBe(403);
+    // Ada, her identity verified (a user_token), reaches hers.
+    const scope = { ...claimed, actor: { ...claimed.actor, sessionId: "chat-1" }, customer: { ...claimed.customer, verified: true } };
     const read = (await app.deps.tools.call(scope, "inbox_get_ticket", { ticket: ticket.id })).value as Json;
     expect(JSON.stringify(read)).not.toContain("refund abuse");
     const reply = (await app.deps.tools.call(scope, "inbox_reply", { ticket: ticket.id, body: "Here is how to reset it." })).value as Json;
