@@ -134,7 +134,7 @@ async function prepare(deps: Deps, auth: WidgetAuth, body: ChatBodyValue, reques
   }
   return {
     sessionId,
-    turn: { orgId: auth.orgId, agent, conversation, customer: identity, message: body.message, images, mode, behavior: body.behavior_context, history, knowledge, chargeTicket: () => limitSdkTickets(deps, auth, request) },
+    turn: { orgId: auth.orgId, agent, conversation, customer: { ...identity, reported: (body.custom_fields as Record<string, unknown> | undefined) ?? {} }, message: body.message, images, mode, behavior: body.behavior_context, history, knowledge, chargeTicket: () => limitSdkTickets(deps, auth, request) },
   };
 }
 

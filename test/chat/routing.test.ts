@@ -172,3 +172,29 @@ describe("the tools a chat offers the model", () => {
     expect(result).not.toContain("other customer's data");
   });
 });
+
+describe("what the model hears of the customer", () => {
+  const system = () => fake.requests[0]!.body.messages.find((m: any) => m.role === "system").content as string;
+
+  test("a merely claimed id brings nothing stored under it into the prompt; a verified one does", async () => {
+    // Someone claims an id and stores traits under it…
+    fake.enqueue({ steps: [{ text: "ok" }] });
+    await chatJson(app, org, { message: "hello", user_id: "shared-id", custom_fields: { plan: "enterprise-secret-plan" } });
+    // …someone else claims the same id: the model hears only what this request says.
+    fake.reset();
+    fake.enqueue({ steps: [{ text: "ok" }] });
+    await chatJson(app, org, { message: "What plan am I on?", user_id: "shared-id", custom_fields: { page: "pricing" } });
+    expect(system()).toContain("NOT verified");
+    expect(system()).toContain("pricing");
+    expect(system()).not.toContain("enterprise-secret-plan");
+    // A verified customer's stored traits are theirs to be told.
+    const token = await userToken(org.identity_secret, { user_id: "proven-id" });
+    fake.reset();
+    fake.enqueue({ steps: [{ text: "ok" }] });
+    await chatJson(app, org, { message: "hello", user_id: "proven-id", user_token: token, custom_fields: { plan: "pro-plan-visible" } });
+    fake.reset();
+    fake.enqueue({ steps: [{ text: "ok" }] });
+    await chatJson(app, org, { message: "What plan am I on?", user_id: "proven-id", user_token: token });
+    expect(system()).toContain("pro-plan-visible");
+  });
+});

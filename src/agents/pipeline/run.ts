@@ -26,6 +26,8 @@ export interface ChatCustomer {
   endUser: EndUser | null;
   verified: boolean;
   claims: Record<string, unknown>;
+  /** The custom_fields this request sent: all the model hears of a customer who is not verified. */
+  reported?: Record<string, unknown>;
 }
 
 export interface ChatTurn {
@@ -190,7 +192,13 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, sink: ChatSink, de
     system: systemText({
       instructions: agent.instructions,
       agentName: agent.name,
-      customer: endUser ? { name: endUser.name || null, email: endUser.email, verified: customer.verified, claims: customer.claims, traits: endUser.traits } : null,
+      // What is stored under a merely claimed id was written by whoever claimed it before: the
+      // model hears it only for a verified customer, otherwise only what this request says.
+      customer: endUser
+        ? customer.verified
+          ? { name: endUser.name || null, email: endUser.email, verified: true, claims: customer.claims, traits: endUser.traits }
+          : { name: null, email: null, verified: false, claims: {}, traits: customer.reported ?? {} }
+        : null,
       context: conversation.context,
       behavior: turn.behavior,
     }),
