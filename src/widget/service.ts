@@ -119,12 +119,14 @@ export interface IdentifyCompanyInput {
  * back, since nobody calling with it has proven anything about the company.
  */
 export async function identifyCompanyFor(deps: Deps, orgId: string, input: IdentifyCompanyInput) {
-  // The user's identity first: a refused token must leave nothing written.
+  // The user's identity is proven first, without writing: a refused token, or a refusal below,
+  // must leave nothing written (not even the user).
   const linking = input.user_id !== undefined && !isAnonymous(input.user_id);
-  const who = linking || input.user_token !== undefined ? await resolveIdentity(deps, orgId, { user_id: input.user_id, user_token: input.user_token }) : null;
+  const settings = await identitySettings(deps, orgId);
+  const who = linking || input.user_token !== undefined ? await proveIdentity(settings, { user_id: input.user_id, user_token: input.user_token }, deps.now()) : null;
   // With verification on, only a verified user of this very company (its `company_id` claim) may
   // write it: the key is public, and company fields reach the team and campaign mail.
-  if ((await identitySettings(deps, orgId)).enabled && !(who?.verified && who.claims.company_id === input.company_id))
+  if (settings.enabled && !(who?.verified && who.claims.company_id === input.company_id))
     throw new AppError(403, "company_not_verified", "This organisation requires identity verification: send the user_id and a user_token whose company_id claim names this company.");
   const company: Company = await identifyCompany(deps, orgId, input.company_id, { name: input.name, traits: input.custom_fields });
   if (!linking) return { id: company.id, company_id: company.externalId };
