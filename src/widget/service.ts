@@ -237,36 +237,41 @@ export interface SdkTicketInput {
  * (`api`), through the inbox's createTicket (C5), so it is in the inbox at once. The customer is
  * the identified user (identity rules of §5), or, with only an email, a new unverified visitor.
  */
-export async function createSdkTicket(deps: Deps, orgId: string, input: SdkTicketInput, from: { browser: boolean }) {
-  let customer: EndUser | null = null;
-  let verified = false;
-  if (!isAnonymous(input.user_id) || input.user_token !== undefined) {
-    ({ endUser: customer, verified } = await resolveIdentity(deps, orgId, { user_id: input.user_id, user_token: input.user_token, email: input.email, name: input.name }));
-  } else if (input.email !== undefined) {
-    customer = await createVisitor(deps, orgId, { email: input.email, name: input.name });
-  }
-  // The chat session (X-Session-Id) the ticket comes from: only this org's, and only its own
-  // customer's (or an anonymous one), under the chat's own rules (src/conversations/sessions.ts).
-  let conversationId: string | undefined;
-  if (input.session_id !== undefined) {
-    const conversation = await findSession(deps, orgId, input.session_id, { endUserId: customer?.id ?? null });
-    if (!conversation) throw new AppError(404, "session_not_found", "No chat session of this organisation has that session_id.");
-    conversationId = conversation.id;
-  }
-  const ticket = await createTicket(deps, {
-    orgId,
-    // The conversation id, never the session token itself: actors end up in the activity log.
-    actor: { kind: "customer", endUserId: customer?.id ?? null, ...(conversationId ? { sessionId: conversationId } : {}) },
-    input: {
-      subject: input.subject,
-      message: input.message,
-      customerId: customer?.id ?? null,
-      priority: input.priority,
-      source: from.browser ? "widget" : "api",
-      customFields: input.custom_fields,
-      conversationId,
-      verified,
-    },
+export async function createSdkTicket(outer: Deps, orgId: string, input: SdkTicketInput, from: { browser: boolean }) {
+  // One transaction: a request refused half way (an unknown or another customer's session) leaves
+  // no customer behind that its identity would have created or updated.
+  return outer.db.transaction(async (tx) => {
+    const deps = { ...outer, db: tx as unknown as Deps["db"] };
+    let customer: EndUser | null = null;
+    let verified = false;
+    if (!isAnonymous(input.user_id) || input.user_token !== undefined) {
+      ({ endUser: customer, verified } = await resolveIdentity(deps, orgId, { user_id: input.user_id, user_token: input.user_token, email: input.email, name: input.name }));
+    } else if (input.email !== undefined) {
+      customer = await createVisitor(deps, orgId, { email: input.email, name: input.name });
+    }
+    // The chat session (X-Session-Id) the ticket comes from: only this org's, and only its own
+    // customer's (or an anonymous one), under the chat's own rules (src/conversations/sessions.ts).
+    let conversationId: string | undefined;
+    if (input.session_id !== undefined) {
+      const conversation = await findSession(deps, orgId, input.session_id, { endUserId: customer?.id ?? null });
+      if (!conversation) throw new AppError(404, "session_not_found", "No chat session of this organisation has that session_id.");
+      conversationId = conversation.id;
+    }
+    const ticket = await createTicket(deps, {
+      orgId,
+      // The conversation id, never the session token itself: actors end up in the activity log.
+      actor: { kind: "customer", endUserId: customer?.id ?? null, ...(conversationId ? { sessionId: conversationId } : {}) },
+      input: {
+        subject: input.subject,
+        message: input.message,
+        customerId: customer?.id ?? null,
+        priority: input.priority,
+        source: from.browser ? "widget" : "api",
+        customFields: input.custom_fields,
+        conversationId,
+        verified,
+      },
+    });
+    return { id: ticket.id, number: ticket.number, subject: ticket.subject, status: ticket.status, priority: ticket.priority, session_id: input.session_id ?? null, created_at: ticket.created_at };
   });
-  return { id: ticket.id, number: ticket.number, subject: ticket.subject, status: ticket.status, priority: ticket.priority, session_id: input.session_id ?? null, created_at: ticket.created_at };
 }

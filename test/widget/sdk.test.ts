@@ -1,7 +1,7 @@
 // The /api/sdk endpoints (issue #11): widget keys, allowed origins, CORS, payloads and every limit
 // at its boundary, tickets reaching the inbox.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { and, count, eq, isNull } from "drizzle-orm";
+import { and, count, eq, isNull, or } from "drizzle-orm";
 import { systemActor } from "../../src/activity/actor.ts";
 import { customerEvents, endUsers, widgetKeys } from "../../src/db/schema/index.ts";
 import { createWidgetKey, WIDGET_KEY_LIMITS } from "../../src/orgs/widget-access.ts";
@@ -293,6 +293,11 @@ describe("tickets", () => {
     expect((await unknown.json()).error.code).toBe("session_not_found");
     const other = await call("/api/sdk/tickets/create", { user_id: "someone-else", session_id: sessionId, subject: "s", message: "m" });
     expect(other.status).toBe(403);
+    // A refused ticket leaves nothing behind: not even the customer its identity would have created.
+    const refused = await call("/api/sdk/tickets/create", { user_id: "never-seen-before", session_id: sessionId, subject: "s", message: "m", custom_fields: { plan: "x" } });
+    expect(refused.status).toBe(403);
+    const left = await app.deps.db.select({ n: count() }).from(endUsers).where(and(eq(endUsers.orgId, org.org_id), or(eq(endUsers.externalId, "never-seen-before"), eq(endUsers.claimedExternalId, "never-seen-before"))));
+    expect(left[0]!.n).toBe(0);
   });
 
   test("limits at the boundary", async () => {
