@@ -9,13 +9,12 @@ import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
 import { memberActor } from "../../src/activity/actor.ts";
 import { createCampaign, enrolCustomer, queueDueSteps, removeCustomer, setCampaignStatus } from "../../src/campaigns/service.ts";
 import { findCustomer, upsertCustomers } from "../../src/inbox/customers.ts";
-import { browserAvailable, browserMissingReason, launchBrowser } from "../support/browser.ts";
+import { browserAvailable, browserMissingReason, launchBrowser, seriousAxeViolations } from "../support/browser.ts";
 import { serveTestApp, type ServedTestApp } from "../support/app.ts";
 import { adminOf, type Member } from "../dashboard/helpers.ts";
 import { seedInbox } from "./seed.ts";
 
 const ROOT = join(import.meta.dir, "../..");
-const AXE = join(ROOT, "node_modules/axe-core/axe.min.js");
 const SHOTS = join(ROOT, "docs/screenshots");
 const TIMEOUT = 60_000;
 const missing = !browserAvailable();
@@ -113,15 +112,6 @@ async function open(path: string, expected = 200): Promise<Page> {
   return page;
 }
 
-async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(await Bun.file(AXE).text());
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ["violations"] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => JSON.stringify(n.target)).slice(0, 3) }));
-  });
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.impact}) ${v.targets.join(" ")}`);
-}
 
 /** The preview frames of a page, once each has loaded its document. */
 async function previewFrames(page: Page): Promise<Frame[]> {
@@ -156,7 +146,7 @@ describe.skipIf(missing)("campaign pages in Chromium", () => {
       expect(await page.locator("#f-a0_value-error").textContent()).toContain("Write a value");
       expect(await page.getByLabel("Value", { exact: true }).getAttribute("aria-invalid")).toBe("true");
       expect(await page.getByLabel("Trait").inputValue()).toBe("plan");
-      expect(await axeViolations(page)).toEqual([]);
+      expect(await seriousAxeViolations(page)).toEqual([]);
       await page.screenshot({ path: join(SHOTS, "dashboard-campaign-audience-error.png"), fullPage: true });
       await page.getByLabel("Value", { exact: true }).fill("pro");
       await Promise.all([page.waitForURL("**/dashboard/campaigns/win-back"), page.getByRole("button", { name: "Save audience" }).click()]);
@@ -232,7 +222,7 @@ describe.skipIf(missing)("campaign pages in Chromium", () => {
       expect(frames).toHaveLength(2);
       expect(await frames[0]!.locator("body").textContent()).toContain("Hi Ada,");
       expect(await frames[0]!.locator("strong").first().textContent()).toBe("Acme");
-      expect(await axeViolations(page)).toEqual([]);
+      expect(await seriousAxeViolations(page)).toEqual([]);
       await page.screenshot({ path: join(SHOTS, "dashboard-campaign-preview.png"), fullPage: true });
       await page.close();
       expect(problems).toEqual([]);
@@ -246,7 +236,7 @@ describe.skipIf(missing)("campaign pages in Chromium", () => {
       const page = await open("/dashboard/campaigns/win-back");
       await Promise.all([page.waitForURL("**/win-back/archive"), page.getByRole("link", { name: "Archive…" }).click()]);
       expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Archive Win-back?");
-      expect(await axeViolations(page)).toEqual([]);
+      expect(await seriousAxeViolations(page)).toEqual([]);
       await Promise.all([page.waitForURL("**/dashboard/campaigns/win-back"), page.getByRole("button", { name: "Archive campaign" }).click()]);
       expect(await page.getByRole("status").textContent()).toContain("archived");
       expect(await page.getByRole("button", { name: "Save audience" }).count()).toBe(0);
@@ -275,7 +265,7 @@ describe.skipIf(missing)("campaign pages in Chromium", () => {
       `${name}: no serious or critical axe violation, no console error${shot ? "; screenshot" : ""}`,
       async () => {
         const page = await open(path);
-        expect(await axeViolations(page)).toEqual([]);
+        expect(await seriousAxeViolations(page)).toEqual([]);
         if (shot) await page.screenshot({ path: join(SHOTS, shot), fullPage: true });
         expect(problems).toEqual([]);
         await page.close();
@@ -294,7 +284,7 @@ describe.skipIf(missing)("campaign pages in Chromium", () => {
         for (const [label, path] of [...pages, ["preview for a customer", "/dashboard/campaigns/onboarding/preview?customer=cust-Ada"]] as [string, string][]) {
           const page = await dark.newPage();
           expect((await page.goto(path))?.status(), label).toBe(200);
-          expect(await axeViolations(page), label).toEqual([]);
+          expect(await seriousAxeViolations(page), label).toEqual([]);
           await page.close();
         }
       } finally {

@@ -10,12 +10,11 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { readAgent } from "../../src/agents/service.ts";
 import { createCustomAction, listCustomActions } from "../../src/integrations/custom-actions.ts";
-import { browserAvailable, browserMissingReason, launchBrowser } from "../support/browser.ts";
+import { browserAvailable, browserMissingReason, launchBrowser, seriousAxeViolations, watchedPage, signInThroughForm } from "../support/browser.ts";
 import { seedOrg, serveTestApp, type ServedTestApp } from "../support/app.ts";
 
 const TIMEOUT = 90_000;
 const ROOT = join(import.meta.dir, "../..");
-const AXE = join(ROOT, "node_modules/axe-core/axe.min.js");
 const SHOTS = join(ROOT, "docs/screenshots");
 const missing = !browserAvailable();
 if (missing) console.log(`agents.browser.test.ts: ${browserMissingReason()}`);
@@ -51,20 +50,9 @@ afterAll(async () => {
 });
 
 async function signedInPage(colorScheme: "light" | "dark" = "light"): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 }, colorScheme });
+  const { context, page, errors } = await watchedPage(browser, { baseURL: app.url, colorScheme });
   contexts.push(context);
-  context.setDefaultTimeout(15_000);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
-  page.on("console", (m) => {
-    if (m.type() === "error") errors.push(m.text());
-  });
-  await page.goto("/dashboard");
-  await page.getByLabel("Email").fill(org.admin_email);
-  await page.getByLabel("Password").fill(org.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL("**/dashboard");
+  await signInThroughForm(page, { email: org.admin_email, password: org.password });
   return { page, errors };
 }
 
@@ -73,18 +61,9 @@ function unexpected(errors: string[]) {
   return errors.filter((e) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(e));
 }
 
-async function axeViolations(page: Page) {
-  // Evaluated through the DevTools protocol, which the page's CSP (script-src 'self') does not govern.
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(await Bun.file(AXE).text());
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ["violations"] });
-    return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 5).map((n) => n.target) }));
-  });
-}
 
 async function check(page: Page, name: string, shoot: boolean) {
-  expect({ page: name, violations: await axeViolations(page) }).toEqual({ page: name, violations: [] });
+  expect({ page: name, violations: await seriousAxeViolations(page) }).toEqual({ page: name, violations: [] });
   if (shoot) await page.screenshot({ path: join(SHOTS, `dashboard-${name}.png`), fullPage: true });
 }
 

@@ -6,14 +6,13 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { browserAvailable, browserMissingReason, launchBrowser } from "../support/browser.ts";
+import { browserAvailable, browserMissingReason, launchBrowser, seriousAxeViolations, watchedPage, signInThroughForm } from "../support/browser.ts";
 import { createCustomAction } from "../../src/integrations/custom-actions.ts";
 import { seedOrg, serveTestApp, type ServedTestApp } from "../support/app.ts";
 import { type McpFixture, statelessJsonServer } from "../support/mcp-servers.ts";
 
 const TIMEOUT = 90_000;
 const ROOT = join(import.meta.dir, "../..");
-const AXE = join(ROOT, "node_modules/axe-core/axe.min.js");
 const SHOTS = join(ROOT, "docs/screenshots");
 const missing = !browserAvailable();
 if (missing) console.log(`dashboard.browser.test.ts: ${browserMissingReason()}`);
@@ -43,20 +42,9 @@ afterAll(async () => {
 });
 
 async function signedInPage(options: { colorScheme?: "light" | "dark" } = {}): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 }, colorScheme: options.colorScheme ?? "light" });
+  const { context, page, errors } = await watchedPage(browser, { baseURL: app.url, colorScheme: options.colorScheme });
   contexts.push(context);
-  context.setDefaultTimeout(15_000);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
-  page.on("console", (m) => {
-    if (m.type() === "error") errors.push(m.text());
-  });
-  await page.goto("/dashboard");
-  await page.getByLabel("Email").fill(org.admin_email);
-  await page.getByLabel("Password").fill(org.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL("**/dashboard");
+  await signInThroughForm(page, { email: org.admin_email, password: org.password });
   return { page, errors };
 }
 
@@ -69,18 +57,9 @@ function unexpected(errors: string[]) {
   return errors.filter((e) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(e));
 }
 
-async function axeViolations(page: Page) {
-  // Evaluated through the DevTools protocol, which the page's CSP (script-src 'self') does not govern.
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(await Bun.file(AXE).text());
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ["violations"] });
-    return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 5).map((n) => n.target) }));
-  });
-}
 
 async function check(page: Page, name: string, shoot: boolean) {
-  expect({ page: name, violations: await axeViolations(page) }).toEqual({ page: name, violations: [] });
+  expect({ page: name, violations: await seriousAxeViolations(page) }).toEqual({ page: name, violations: [] });
   if (shoot) await page.screenshot({ path: join(SHOTS, `dashboard-${name}.png`), fullPage: true });
 }
 

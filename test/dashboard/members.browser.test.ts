@@ -7,12 +7,11 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { browserAvailable, browserMissingReason, launchBrowser } from "../support/browser.ts";
+import { browserAvailable, browserMissingReason, launchBrowser, seriousAxeViolations, watchedPage, signInThroughForm } from "../support/browser.ts";
 import { seedOrg, serveTestApp, type ServedTestApp } from "../support/app.ts";
 
 const TIMEOUT = 90_000;
 const ROOT = join(import.meta.dir, "../..");
-const AXE = join(ROOT, "node_modules/axe-core/axe.min.js");
 const SHOTS = join(ROOT, "docs/screenshots");
 const missing = !browserAvailable();
 if (missing) console.log(`members.browser.test.ts: ${browserMissingReason()}`);
@@ -36,42 +35,24 @@ afterAll(async () => {
 });
 
 async function newPage(colorScheme: "light" | "dark" = "light"): Promise<{ page: Page; errors: string[] }> {
-  const context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 }, colorScheme });
+  const { context, page, errors } = await watchedPage(browser, { baseURL: app.url, colorScheme });
   contexts.push(context);
-  context.setDefaultTimeout(15_000);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
-  page.on("console", (m) => {
-    if (m.type() === "error") errors.push(m.text());
-  });
   return { page, errors };
 }
 
 async function signedIn(colorScheme: "light" | "dark" = "light") {
   const { page, errors } = await newPage(colorScheme);
-  await page.goto("/signin");
-  await page.getByLabel("Email").fill(org.admin_email);
-  await page.getByLabel("Password").fill(org.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL("**/dashboard"); // no return path: the dashboard itself
+  // No return path: sign-in lands on the dashboard itself.
+  await signInThroughForm(page, { email: org.admin_email, password: org.password }, "/signin");
   return { page, errors };
 }
 
 /** Console errors other than the browser's note on a 4xx answer (a form re-rendered with its errors). */
 const unexpected = (errors: string[]) => errors.filter((e) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(e));
 
-async function axeViolations(page: Page) {
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(await Bun.file(AXE).text());
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ["violations"] });
-    return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 5).map((n) => n.target) }));
-  });
-}
 
 async function accessible(page: Page, name: string) {
-  expect({ page: name, violations: await axeViolations(page) }).toEqual({ page: name, violations: [] });
+  expect({ page: name, violations: await seriousAxeViolations(page) }).toEqual({ page: name, violations: [] });
 }
 
 test.skipIf(missing)(

@@ -3,7 +3,8 @@
 // `playwright install`. CI installs it; where it is missing, browser tests skip (see
 // `browserMissingReason`).
 import { accessSync, constants } from "node:fs";
-import { type Browser, chromium } from "playwright-core";
+import { join } from "node:path";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 
 export const CHROMIUM_PATH = "/usr/bin/chromium";
 
@@ -40,4 +41,50 @@ export function browserMissingReason(): string {
 export async function launchBrowser(): Promise<Browser> {
   if (!browserAvailable()) throw new Error(browserMissingReason());
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, timeout: 30_000 });
+}
+
+const AXE_SOURCE = join(import.meta.dir, "../../node_modules/axe-core/axe.min.js");
+
+export interface AxeViolation {
+  id: string;
+  impact: string;
+  targets: unknown[];
+}
+
+/**
+ * axe-core's serious and critical violations on the page, or inside the element `include` selects.
+ * axe is injected through the DevTools protocol, which the page's CSP (script-src 'self') does not govern.
+ */
+export async function seriousAxeViolations(page: Page, include?: string): Promise<AxeViolation[]> {
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(await Bun.file(AXE_SOURCE).text());
+  return page.evaluate(async (selector) => {
+    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }).axe;
+    const result = await axe.run(selector ? { include: [[selector]] } : document, { resultTypes: ["violations"] });
+    return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 5).map((n) => n.target) }));
+  }, include);
+}
+
+/**
+ * A page in a fresh context (desktop viewport, the given colour scheme) whose page errors and
+ * console errors are collected in `errors`. The context is the caller's to close.
+ */
+export async function watchedPage(browser: Browser, options: { baseURL: string; colorScheme?: "light" | "dark" }): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ baseURL: options.baseURL, viewport: { width: 1280, height: 900 }, colorScheme: options.colorScheme ?? "light" });
+  context.setDefaultTimeout(15_000);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(String(e)));
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text());
+  });
+  return { context, page, errors };
+}
+
+/** Signs in through the /signin form from `start` (a dashboard page redirects there) and waits for the dashboard. */
+export async function signInThroughForm(page: Page, member: { email: string; password: string }, start = "/dashboard"): Promise<void> {
+  await page.goto(start);
+  await page.getByLabel("Email").fill(member.email);
+  await page.getByLabel("Password").fill(member.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL("**/dashboard");
 }

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createDoc } from "../../src/workspace/docs.ts";
 import { seedOrg, serveTestApp, signIn, type ServedTestApp } from "../support/app.ts";
-import { browserAvailable, browserMissingReason, launchBrowser } from "../support/browser.ts";
+import { browserAvailable, browserMissingReason, launchBrowser, seriousAxeViolations } from "../support/browser.ts";
 
 const TIMEOUT = 60_000;
 const missing = !browserAvailable();
@@ -18,7 +18,6 @@ if (missing) console.log(`widget-ui widget.browser.test.ts: ${browserMissingReas
 
 const ROOT = join(import.meta.dir, "../..");
 const SHOTS = join(ROOT, "docs/screenshots");
-const AXE = join(ROOT, "node_modules/axe-core/axe.min.js");
 const SOURCE_URL = "https://help.shop.example/articles/reset-password";
 
 let app: ServedTestApp;
@@ -432,15 +431,9 @@ test.skipIf(missing)(
 );
 
 async function axeViolations(page: Page, include: string) {
-  // Evaluated through the DevTools protocol, which the demo page's CSP (script-src 'self') does not govern.
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(await Bun.file(AXE).text());
   // Contrast is measured on settled colours: let the panel's opening animation finish.
   await page.evaluate(() => Promise.all(document.querySelector("svc-agents-widget")?.shadowRoot?.getAnimations().map((a) => a.finished) ?? []));
-  return page.evaluate(async (selector) => {
-    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }).axe;
-    const result = await axe.run({ include: [[selector]] }, { resultTypes: ["violations"] });
-    return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target) }));
-  }, include);
+  return seriousAxeViolations(page, include);
 }
 
 for (const scheme of ["light", "dark"] as const) {
