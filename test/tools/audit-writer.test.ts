@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { count, eq } from "drizzle-orm";
 import type { Db } from "../../src/db/client.ts";
 import { actionExecutions } from "../../src/db/schema/index.ts";
-import { type AuditRow, createAuditWriter } from "../../src/tools/audit.ts";
+import { AUDIT_BATCH_MAX, type AuditRow, createAuditWriter } from "../../src/tools/audit.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
 
 let app: TestApp;
@@ -57,6 +57,20 @@ describe("audit writer", () => {
     expect(await rowsOf("audit-many")).toBe(200);
     // The first write goes alone; the 199 queued behind it go in the next statement.
     expect(counted.inserts()).toBe(2);
+  });
+
+  test(`a queue of exactly AUDIT_BATCH_MAX rows goes in one INSERT; one more needs a second`, async () => {
+    for (const [queued, inserts] of [
+      [AUDIT_BATCH_MAX, 2],
+      [AUDIT_BATCH_MAX + 1, 3],
+    ] as const) {
+      const counted = countingDb(app.deps.db);
+      const writer = createAuditWriter(() => counted.db);
+      // The first write goes alone; the rest queue behind it.
+      await Promise.all(Array.from({ length: 1 + queued }, () => writer.write(row(`audit-batch-${queued}`))));
+      expect(counted.inserts()).toBe(inserts);
+      expect(await rowsOf(`audit-batch-${queued}`)).toBe(1 + queued);
+    }
   });
 
   test("a row the database refuses fails alone: its neighbours in the batch are written", async () => {
