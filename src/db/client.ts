@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
+import { namedStatements } from "./named-statements.ts";
 import { pgliteAssets } from "./pglite-assets.ts";
 import * as schema from "./schema/index.ts";
 
@@ -27,7 +28,7 @@ export interface Database {
 
 export function openPostgres(url: string, options: { max?: number } = {}): Database {
   const client = postgres(url, { max: options.max ?? 10, onnotice: () => {}, connection: { application_name: "svc-agents" } });
-  const db = drizzlePostgres({ client, schema }) as unknown as Db;
+  const db = drizzlePostgres({ client: namedStatements(client), schema }) as unknown as Db;
   return {
     db,
     kind: "postgres",
