@@ -2,10 +2,12 @@
 import { randomBytes } from "node:crypto";
 import { Type as T, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { and, eq, isNull, lt } from "drizzle-orm";
+import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import type { Actor } from "../activity/actor.ts";
 import { recordActivity } from "../activity/log.ts";
 import { constantTimeEqual, mintToken, sha256Hex } from "../crypto/tokens.ts";
+import type { Db } from "../db/client.ts";
+import { prepared } from "../db/prepared.ts";
 import { oauthClients, oauthGrants } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { redirectUriProblem } from "./checks/redirect-uri.ts";
@@ -114,9 +116,12 @@ export async function registerClient(deps: Deps, body: unknown, ip: string): Pro
   return { client: client!, secret, existing: false };
 }
 
+/** Every token and revocation request looks its client up: built once (src/db/prepared.ts). */
+const clientById = (db: Db) => db.select().from(oauthClients).where(eq(oauthClients.id, sql.placeholder("id"))).prepare("oauth_client_by_id");
+
 export async function findClient(deps: Deps, clientId: string): Promise<Client | null> {
   if (clientId.length > 100) return null;
-  const [client] = await deps.db.select().from(oauthClients).where(eq(oauthClients.id, clientId));
+  const [client] = await prepared(deps, "oauth_client_by_id", clientById).execute({ id: clientId });
   return client ?? null;
 }
 

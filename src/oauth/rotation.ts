@@ -6,6 +6,8 @@
 import { and, eq, sql } from "drizzle-orm";
 import { systemActor } from "../activity/actor.ts";
 import { sha256Hex } from "../crypto/tokens.ts";
+import type { Db } from "../db/client.ts";
+import { prepared } from "../db/prepared.ts";
 import { memberships, oauthGrants, oauthTokens } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import type { Client } from "./clients.ts";
@@ -20,16 +22,41 @@ import { checkResource, mintTokens, type TokenResponse } from "./tokens.ts";
  */
 export const REFRESH_REUSE_GRACE_MS = 10_000;
 
-export async function refreshTokens(deps: Deps, client: Client, params: Record<string, string>): Promise<TokenResponse> {
-  if (!params.refresh_token) throw new OAuthError("invalid_request", "refresh_token is required.");
-  const now = deps.now();
-  // One read: the token, its grant, and whether the member who granted it still belongs to the org.
-  const [row] = await deps.db
+type TokenRow = typeof oauthTokens.$inferInsert;
+
+/**
+ * The two statements of every refresh, built once per process and prepared (src/db/prepared.ts;
+ * issue #10, "Performance": building them through the query builder cost more CPU than
+ * PostgreSQL spent running them).
+ * One read: the token, its grant, and whether the member who granted it still belongs to the org.
+ */
+const refreshLookup = (db: Db) =>
+  db
     .select({ token: oauthTokens, grant: oauthGrants, memberOrg: memberships.orgId })
     .from(oauthTokens)
     .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
     .leftJoin(memberships, and(eq(memberships.memberId, oauthGrants.memberId), eq(memberships.orgId, oauthGrants.orgId)))
-    .where(and(eq(oauthTokens.tokenHash, sha256Hex(params.refresh_token)), eq(oauthTokens.kind, "refresh")));
+    .where(and(eq(oauthTokens.tokenHash, sql.placeholder("hash")), eq(oauthTokens.kind, "refresh")))
+    .prepare("oauth_refresh_lookup");
+
+const ROTATED_COLUMNS = ["tokenHash", "kind", "grantId", "scopes", "parentId", "createdAt", "expiresAt"] as const;
+
+/**
+ * One statement, so one round trip and one commit: the new pair, and the parent of the token
+ * used marked superseded (its successor — the token used — is now in use: INTEROP A.12).
+ */
+const rotateStatement = (db: Db) => {
+  const superseded = db
+    .$with("superseded", { id: oauthTokens.id })
+    .as(sql`update ${oauthTokens} set superseded_at = ${sql.placeholder("now")}::timestamptz where id = ${sql.placeholder("usedParent")} and superseded_at is null returning id`);
+  const row = (prefix: string) => Object.fromEntries(ROTATED_COLUMNS.map((c) => [c, sql.placeholder(`${prefix}_${c}`)])) as unknown as TokenRow;
+  return db.with(superseded).insert(oauthTokens).values([row("access"), row("refresh")]).prepare("oauth_refresh_rotate");
+};
+
+export async function refreshTokens(deps: Deps, client: Client, params: Record<string, string>): Promise<TokenResponse> {
+  if (!params.refresh_token) throw new OAuthError("invalid_request", "refresh_token is required.");
+  const now = deps.now();
+  const [row] = await prepared(deps, "oauth_refresh_lookup", refreshLookup).execute({ hash: sha256Hex(params.refresh_token) });
   if (!row) throw new OAuthError("invalid_grant", "The refresh token is invalid.");
   const { token, grant } = row;
   if (grant.clientId !== client.id) throw new OAuthError("invalid_grant", "The refresh token was issued to another client.");
@@ -53,13 +80,13 @@ export async function refreshTokens(deps: Deps, client: Client, params: Record<s
     await revokeGrant(deps, grant.id, systemActor("oauth"), "member_left_org");
     throw new OAuthError("invalid_grant", "The member who granted access no longer belongs to the organisation.");
   }
-  // One statement, so one round trip and one commit: the new pair, and the parent of the token
-  // used marked superseded (its successor — this token — is now in use: INTEROP A.12). The client
-  // already obtained a token (this refresh token), so its first_token_at needs no update.
+  // The client already obtained a token (this refresh token), so its first_token_at needs no update.
   const minted = mintTokens(deps, grant.id, scopes, token.id, token.scopes);
-  const superseded = deps.db
-    .$with("superseded", { id: oauthTokens.id })
-    .as(sql`update ${oauthTokens} set superseded_at = ${now.toISOString()}::timestamptz where id = ${token.parentId} and superseded_at is null returning id`);
-  await deps.db.with(superseded).insert(oauthTokens).values(minted.rows);
+  const [access, refresh] = minted.rows as [TokenRow, TokenRow];
+  await prepared(deps, "oauth_refresh_rotate", rotateStatement).execute({
+    now: now.toISOString(),
+    usedParent: token.parentId,
+    ...Object.fromEntries(ROTATED_COLUMNS.flatMap((c) => [[`access_${c}`, access[c] ?? null], [`refresh_${c}`, refresh[c] ?? null]])),
+  });
   return minted.response;
 }
