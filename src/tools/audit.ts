@@ -4,17 +4,19 @@
 // commit: they queue, and the next write inserts the whole queue in one statement and one
 // commit. Under load one commit carries many rows; an idle server writes a call's row at once
 // (no timer, no added wait). docs/decisions.md "Audit rows by group commit" (issue #10, "Performance").
+import { getTableColumns, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { actionExecutions } from "../db/schema/index.ts";
 
-export type AuditRow = typeof actionExecutions.$inferInsert;
+/** A row as the runtime writes it: every column but the generated id; omitted optional ones are null. */
+export type AuditRow = Omit<typeof actionExecutions.$inferInsert, "id" | "createdAt"> & { createdAt: Date };
 
 export interface AuditWriter {
   /** Resolves once the row is committed; rejects if it could not be written. */
   write(row: AuditRow): Promise<void>;
 }
 
-/** Rows in one INSERT (PostgreSQL's 65,535 bind parameters allow about 3,600 of 18 columns). */
+/** Rows in one INSERT: bounds a batch's size and the time a failing batch takes to retry row by row. */
 export const AUDIT_BATCH_MAX = 500;
 
 interface Pending {
@@ -23,13 +25,34 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
+const COLUMNS = Object.entries(getTableColumns(actionExecutions)).filter(([key]) => key !== "id");
+
+/**
+ * A batch as one statement whose shape does not depend on its size: one array parameter per
+ * column, turned back into rows by unnest. So the statement is prepared once per connection
+ * (src/db/named-statements.ts) instead of parsed and planned per batch, and the query builder
+ * handles one parameter per column rather than one per value (it was most of the server's
+ * query-building CPU under load: issue #10, "Performance").
+ */
+function insertBatch(db: Db, rows: AuditRow[]) {
+  const arrays = COLUMNS.map(([key, column]) => {
+    const values = rows.map((row) => {
+      const value = (row as Record<string, unknown>)[key] ?? null;
+      return value instanceof Date ? value.toISOString() : value === null ? null : String(value);
+    });
+    // Sent as text[] (postgres.js has no serializer for uuid[] or timestamptz[]), cast by PostgreSQL.
+    return sql`${sql.param(values)}::text[]::${sql.raw(column.getSQLType())}[]`;
+  });
+  return db.insert(actionExecutions).select(sql`select gen_random_uuid(), * from unnest(${sql.join(arrays, sql`, `)})`);
+}
+
 export function createAuditWriter(db: () => Db): AuditWriter {
   let queue: Pending[] = [];
   let writing = false;
 
   async function insert(batch: Pending[]): Promise<void> {
     try {
-      await db().insert(actionExecutions).values(batch.map((p) => p.row));
+      await insertBatch(db(), batch.map((p) => p.row));
       for (const p of batch) p.resolve();
     } catch (error) {
       if (batch.length === 1) return batch[0]!.reject(error);
