@@ -96,14 +96,18 @@ export async function deleteDoc(deps: Deps, orgId: string, id: string): Promise<
 
 /**
  * The ranking query. The question's lexemes are OR-ed in an uncorrelated scalar subquery, so
- * PostgreSQL computes it once per statement (an InitPlan), not once per candidate row. Built once
+ * PostgreSQL computes it once per statement (an InitPlan), not once per candidate row. Ranked by
+ * ts_rank (term frequency, weighted: title A, body B), not ts_rank_cd: cover density costs about
+ * half again as much PostgreSQL CPU per call (its per-cover bookkeeping was a quarter of the
+ * database's time under load, issue #10 "Performance") and, with the words OR-ed, orders the
+ * same way in practice (test/workspace/docs.test.ts). Built once
  * per process and prepared (src/db/prepared.ts): PostgreSQL parses and plans it once per
  * connection rather than on every call (about 40 % of its cost), and the query builder does not
  * rebuild it either.
  */
 function searchStatement(db: Db) {
   const question = sql`(select coalesce(string_agg(quote_literal(lexeme), ' | '), '')::tsquery from unnest(to_tsvector('english', ${sql.placeholder("query")})))`;
-  const score = sql<number>`ts_rank_cd(${docs.search}, ${question}, 1)`;
+  const score = sql<number>`ts_rank(${docs.search}, ${question}, 1)`;
   return db
     .select({ id: docs.id, title: docs.title, url: docs.url, updatedAt: docs.updatedAt, score: score.as("score") })
     .from(docs)

@@ -88,6 +88,24 @@ describe("search", () => {
     expect(await searchDocs(app.deps, org.org_id, "billing address", 5)).toEqual([]);
   });
 
+  test("a word in the title outranks the same word in the body; more of the question's words outrank fewer", async () => {
+    const o = await seedOrg(app);
+    const h = { authorization: `Bearer ${await signIn(app, o.admin_email, o.password)}` };
+    for (const [title, body] of [
+      ["Notes", "Parcel lockers are available in every city."],
+      ["Parcel lockers", "Available in every city."],
+      ["Delivery", "Parcel lockers hold a parcel for three days; pickup codes arrive by text message."],
+    ])
+      await create({ title, body }, h);
+    const byTitle = await searchDocs(app.deps, o.org_id, "lockers", 5);
+    expect(byTitle[0]!.title).toBe("Parcel lockers");
+    const byWords = await searchDocs(app.deps, o.org_id, "How long do parcel lockers hold a parcel, and how do pickup codes arrive?", 5);
+    // Both match in the body only: the one holding more of the question's words ranks higher.
+    const titles = byWords.map((hit) => hit.title);
+    expect(titles.indexOf("Delivery")).toBeLessThan(titles.indexOf("Notes"));
+    expect(titles).toContain("Notes");
+  });
+
   test("highlight markers never land inside the body's markdown emphasis (issue #10: ****Reset**)", async () => {
     const o = await seedOrg(app);
     await create(
