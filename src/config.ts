@@ -11,6 +11,11 @@ export interface Config {
   baseUrl: string;
   /** `postgres://…` → PostgreSQL; undefined → embedded PGlite in `dataDir`. */
   databaseUrl?: string;
+  /**
+   * DATABASE_PREPARE=0: no named prepared statements on PostgreSQL (src/db/named-statements.ts),
+   * for a connection pooler in transaction mode that does not track them (PgBouncer before 1.21).
+   */
+  databasePrepare: boolean;
   /** Where embedded mode keeps its database, lock and generated secret key. Default ./data. */
   dataDir: string;
   /** 32-byte key for field encryption, when given by SECRET_KEY (see src/crypto/secret-key.ts). */
@@ -200,6 +205,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     host,
     baseUrl: origin(env.BASE_URL || `http://localhost:${port}`, "BASE_URL"),
     databaseUrl,
+    databasePrepare: flag(env, "DATABASE_PREPARE", true),
     dataDir: env.DATA_DIR || "./data",
     secretKey,
     nodeEnv: oneOf(env, "NODE_ENV", ["development", "production", "test"] as const, "production"),

@@ -26,9 +26,11 @@ export interface Database {
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
 }
 
-export function openPostgres(url: string, options: { max?: number } = {}): Database {
-  const client = postgres(url, { max: options.max ?? 10, onnotice: () => {}, connection: { application_name: "svc-agents" } });
-  const db = drizzlePostgres({ client: namedStatements(client), schema }) as unknown as Db;
+/** `prepare: false` (DATABASE_PREPARE=0): every statement unnamed, drizzle's prepared queries too. */
+export function openPostgres(url: string, options: { max?: number; prepare?: boolean } = {}): Database {
+  const prepare = options.prepare ?? true;
+  const client = postgres(url, { max: options.max ?? 10, prepare, onnotice: () => {}, connection: { application_name: "svc-agents" } });
+  const db = drizzlePostgres({ client: prepare ? namedStatements(client) : client, schema }) as unknown as Db;
   return {
     db,
     kind: "postgres",

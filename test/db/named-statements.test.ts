@@ -55,6 +55,18 @@ describe.skipIf(!onPostgres)("named statements (PostgreSQL)", () => {
     expect(await kept(one.db, `where "orgs"."identity_verification" = $1`)).toBe(1);
   });
 
+  test("prepare: false (DATABASE_PREPARE=0) keeps nothing, not even a query built with .prepare()", async () => {
+    const unnamed = openPostgres(testDb.url!, { max: 1, prepare: false });
+    try {
+      await unnamed.db.select({ id: orgs.id }).from(orgs).where(eq(orgs.name, "unnamed"));
+      await unnamed.db.select({ id: orgs.id }).from(orgs).where(eq(orgs.id, sql.placeholder("id"))).prepare("unnamed_by_id").execute({ id: crypto.randomUUID() });
+      const [row] = await queryRows<{ n: number }>(unnamed.db, sql`select count(*)::int as n from pg_prepared_statements`);
+      expect(row!.n).toBe(0);
+    } finally {
+      await unnamed.close();
+    }
+  });
+
   test("a statement kept before a table changed shape still runs afterwards (a migration while serving)", async () => {
     await one.db.execute(sql`create table named_shape (id int primary key, a text)`);
     await one.db.execute(sql`insert into named_shape values (1, 'x')`);

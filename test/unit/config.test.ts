@@ -34,6 +34,11 @@ describe("loadConfig", () => {
     expect(loadConfig({ DATABASE_URL: "postgres://u@h/db", SECRET_KEY: KEY }).databaseUrl).toBe("postgres://u@h/db");
   });
 
+  test("named prepared statements are on unless DATABASE_PREPARE=0", () => {
+    expect(loadConfig({}).databasePrepare).toBe(true);
+    expect(loadConfig({ DATABASE_PREPARE: "0" }).databasePrepare).toBe(false);
+  });
+
   const bad: [Record<string, string>, string, RegExp][] = [
     [{ PORT: "abc" }, "PORT", /whole number from 1 to 65535.*"abc"/],
     [{ PORT: "0" }, "PORT", /from 1 to 65535/],
