@@ -20,6 +20,8 @@
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { recordActivity } from "../activity/log.ts";
 import type { Actor } from "../activity/actor.ts";
+import type { Db } from "../db/client.ts";
+import { prepared } from "../db/prepared.ts";
 import { agents, type AgentStatus, type LlmOverride, orgLlmSettings, orgs, type RoutingRule } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, type ErrorDetail } from "../errors.ts";
@@ -122,19 +124,27 @@ export function agentView(agent: Agent) {
 export async function getAgent(deps: Deps, orgId: string, agentId?: string | null): Promise<Agent | null> {
   if (agentId !== undefined && agentId !== null) {
     if (!isUuid(agentId)) return null;
-    const [agent] = await deps.db
-      .select()
-      .from(agents)
-      .where(and(eq(agents.orgId, orgId), eq(agents.id, agentId), ne(agents.status, "disabled")));
+    const [agent] = await prepared(deps, "agent_pinned", pinnedAgent).execute({ orgId, agentId });
     return agent ?? null;
   }
-  const [agent] = await deps.db
-    .select()
-    .from(agents)
-    .where(and(eq(agents.orgId, orgId), eq(agents.status, "active")))
-    .limit(1);
+  const [agent] = await prepared(deps, "agent_active", activeAgent).execute({ orgId });
   return agent ?? null;
 }
+
+// Every chat turn and widget config reads its agent: built once per process (src/db/prepared.ts).
+const pinnedAgent = (db: Db) =>
+  db
+    .select()
+    .from(agents)
+    .where(and(eq(agents.orgId, sql.placeholder("orgId")), eq(agents.id, sql.placeholder("agentId")), ne(agents.status, "disabled")))
+    .prepare("agent_pinned");
+const activeAgent = (db: Db) =>
+  db
+    .select()
+    .from(agents)
+    .where(and(eq(agents.orgId, sql.placeholder("orgId")), eq(agents.status, "active")))
+    .limit(1)
+    .prepare("agent_active");
 
 export async function listAgents(deps: Deps, orgId: string): Promise<Agent[]> {
   return deps.db.select().from(agents).where(eq(agents.orgId, orgId)).orderBy(asc(agents.createdAt), asc(agents.id));

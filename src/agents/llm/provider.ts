@@ -11,8 +11,10 @@
 //     another model of the operator's account; for another provider it uses that vendor's
 //     public API (still through the guard) with its own key;
 //   * the builtin provider needs nothing.
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { LLM_DEFAULT_BASE_URLS } from "../../config.ts";
+import type { Db } from "../../db/client.ts";
+import { prepared } from "../../db/prepared.ts";
 import { type LlmOverride, orgLlmSettings } from "../../db/schema/index.ts";
 import type { Deps } from "../../deps.ts";
 import { anthropicProvider } from "./anthropic.ts";
@@ -62,10 +64,13 @@ export function resolveLlm(deps: Pick<Deps, "config" | "cipher">, level: { kind:
   return { provider: override.provider, model, source, network: { baseUrl, apiKey: ownKey, model, trusted: false, ...common } };
 }
 
+/** Read on every chat turn whose agent has no override: built once per process (src/db/prepared.ts). */
+const orgSettings = (db: Db) => db.select().from(orgLlmSettings).where(eq(orgLlmSettings.orgId, sql.placeholder("orgId"))).prepare("org_llm_settings");
+
 /** The level that decides for this org and agent: the agent's override, the org's, or none (the operator's). */
 export async function overrideFor(deps: Deps, orgId: string, agent?: AgentLlmSource | null) {
   if (agent?.llmOverride) return { kind: "agent" as const, id: agent.id, override: agent.llmOverride };
-  const [row] = await deps.db.select().from(orgLlmSettings).where(eq(orgLlmSettings.orgId, orgId));
+  const [row] = await prepared(deps, "org_llm_settings", orgSettings).execute({ orgId });
   if (!row) return null;
   return { kind: "org" as const, id: orgId, override: { provider: row.provider, base_url: row.baseUrl, model: row.model, api_key: row.apiKey } };
 }
