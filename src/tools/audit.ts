@@ -25,6 +25,9 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
+// Every column but the generated id, in the table's order (the insert lists them in that order).
+// A value a row leaves out is sent as NULL, not as the column's default: a column added later with
+// a NOT NULL default must be given by the runtime's row.
 const COLUMNS = Object.entries(getTableColumns(actionExecutions)).filter(([key]) => key !== "id");
 
 /**
