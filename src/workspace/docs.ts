@@ -142,7 +142,9 @@ export async function searchDocs(deps: Deps, orgId: string, query: string, limit
     title: r.title,
     ...(r.url ? { url: r.url } : {}),
     snippet: "",
-    score: Math.round(Number(r.score) * 10_000) / 10_000,
+    // Four significant digits, not four decimals: ts_rank divides an OR query's score by its
+    // number of words, so a long question's scores are small, and chat ranks hits by their ratio.
+    score: Number(Number(r.score).toPrecision(4)),
     updatedAt: r.updatedAt,
   }));
   options.timer?.mark("search");

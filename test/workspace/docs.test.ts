@@ -100,6 +100,13 @@ describe("search", () => {
     const byTitle = await searchDocs(app.deps, o.org_id, "lockers", 5);
     expect(byTitle[0]!.title).toBe("Parcel lockers");
     const byWords = await searchDocs(app.deps, o.org_id, "How long do parcel lockers hold a parcel, and how do pickup codes arrive?", 5);
+    // A long question (ts_rank divides by its number of words) still gives distinct, non-zero scores.
+    const long = `${Array.from({ length: 400 }, (_, i) => `w${i}`).join(" ")} lockers parcel`;
+    const scores = (await searchDocs(app.deps, o.org_id, long.slice(-2000), 5)).map((hit) => hit.score);
+    expect(scores).toHaveLength(3);
+    expect(scores[0]!).toBeGreaterThan(scores[1]!);
+    expect(scores[1]!).toBeGreaterThan(scores[2]!);
+    expect(scores[2]!).toBeGreaterThan(0);
     // Both match in the body only: the one holding more of the question's words ranks higher.
     const titles = byWords.map((hit) => hit.title);
     expect(titles.indexOf("Delivery")).toBeLessThan(titles.indexOf("Notes"));
