@@ -36,7 +36,7 @@ export async function openServices(config: Readonly<Config>, log: Logger): Promi
   let release = () => {};
   let database: Database;
   if (config.databaseUrl) {
-    database = openPostgres(config.databaseUrl, { prepare: config.databasePrepare });
+    database = openPostgres(config.databaseUrl, config.databasePrepare ? {} : { prepare: false });
   } else {
     release = acquireDataDirLock(config.dataDir);
     try {

@@ -26,11 +26,13 @@ export interface Database {
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
 }
 
-/** `prepare: false` (DATABASE_PREPARE=0): every statement unnamed, drizzle's prepared queries too. */
-export function openPostgres(url: string, options: { max?: number; prepare?: boolean } = {}): Database {
-  const prepare = options.prepare ?? true;
-  const client = postgres(url, { max: options.max ?? 10, prepare, onnotice: () => {}, connection: { application_name: "svc-agents" } });
-  const db = drizzlePostgres({ client: prepare ? namedStatements(client) : client, schema }) as unknown as Db;
+/**
+ * `prepare: false` (DATABASE_PREPARE=0), or postgres.js's own switches (`?prepare=false` in the
+ * URL, PGPREPARE=false): every statement unnamed, drizzle's prepared queries too.
+ */
+export function openPostgres(url: string, options: { max?: number; prepare?: false } = {}): Database {
+  const client = postgres(url, { max: options.max ?? 10, ...(options.prepare === false ? { prepare: false } : {}), onnotice: () => {}, connection: { application_name: "svc-agents" } });
+  const db = drizzlePostgres({ client: client.options.prepare ? namedStatements(client) : client, schema }) as unknown as Db;
   return {
     db,
     kind: "postgres",

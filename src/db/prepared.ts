@@ -7,18 +7,29 @@
 // statement prepared per connection, so PostgreSQL plans it once.
 import type { Db } from "./client.ts";
 
-export type Statements = Map<string, unknown>;
+/**
+ * Built queries per database handle: a query is bound to the handle it was built from, and some
+ * callers pass a copy of deps whose `db` is a transaction ({ ...deps, db: tx }). Such a copy gets
+ * (and builds) its own, so a statement never runs outside the transaction it was called in, nor
+ * on a transaction that has ended. Transaction handles are short-lived: a WeakMap lets them go.
+ */
+export type Statements = WeakMap<Db, Map<string, unknown>>;
 
 export function createStatements(): Statements {
-  return new Map();
+  return new WeakMap();
 }
 
-/** The query `name`, built by `build` on first use. Names are unique per query shape. */
+/** The query `name`, built by `build` on first use with this database handle. Names are unique per query shape. */
 export function prepared<T>(deps: { db: Db; statements: Statements }, name: string, build: (db: Db) => T): T {
-  let query = deps.statements.get(name) as T | undefined;
+  let built = deps.statements.get(deps.db);
+  if (built === undefined) {
+    built = new Map();
+    deps.statements.set(deps.db, built);
+  }
+  let query = built.get(name) as T | undefined;
   if (query === undefined) {
     query = build(deps.db);
-    deps.statements.set(name, query);
+    built.set(name, query);
   }
   return query;
 }

@@ -67,6 +67,19 @@ describe.skipIf(!onPostgres)("named statements (PostgreSQL)", () => {
     }
   });
 
+  test("postgres.js's own switch, ?prepare=false in DATABASE_URL, is still honoured", async () => {
+    const url = new URL(testDb.url!);
+    url.searchParams.set("prepare", "false");
+    const unnamed = openPostgres(url.toString(), { max: 1 });
+    try {
+      await unnamed.db.select({ id: orgs.id }).from(orgs).where(eq(orgs.name, "unnamed-by-url"));
+      const [row] = await queryRows<{ n: number }>(unnamed.db, sql`select count(*)::int as n from pg_prepared_statements`);
+      expect(row!.n).toBe(0);
+    } finally {
+      await unnamed.close();
+    }
+  });
+
   test("a statement kept before a table changed shape still runs afterwards (a migration while serving)", async () => {
     await one.db.execute(sql`create table named_shape (id int primary key, a text)`);
     await one.db.execute(sql`insert into named_shape values (1, 'x')`);
