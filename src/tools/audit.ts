@@ -28,7 +28,8 @@ interface Pending {
 // Every column but the generated id, in the table's order (the insert lists them in that order).
 // A value a row leaves out is sent as NULL, not as the column's default: a column added later with
 // a NOT NULL default must be given by the runtime's row.
-const COLUMNS = Object.entries(getTableColumns(actionExecutions)).filter(([key]) => key !== "id");
+// Generated columns are left out, as drizzle leaves them out of the insert's column list.
+const COLUMNS = Object.entries(getTableColumns(actionExecutions)).filter(([key, column]) => key !== "id" && column.generated === undefined);
 
 /**
  * A batch as one statement whose shape does not depend on its size: one array parameter per
