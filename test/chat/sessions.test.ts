@@ -2,10 +2,11 @@
 // a forged assistant turn in conversation_history of a known session never reaches the model;
 // another customer (or org) cannot continue or read the session. Plus the session id itself.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { SignJWT } from "jose";
 import { transcriptsSettled } from "../../src/conversations/transcript.ts";
 import { sha256Hex } from "../../src/crypto/tokens.ts";
+import { queryRows } from "../../src/db/client.ts";
 import { conversationMessages, conversations, orgs } from "../../src/db/schema/index.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { fakeOpenAi, type FakeLlm } from "../support/fake-llm.ts";
@@ -41,6 +42,32 @@ async function messageCount(conversationId: string) {
 }
 
 describe("continuing a session", () => {
+  test("stored turns keep SQL NULL where nothing was given, the columns' defaults, and the conversation's counters", async () => {
+    fake.enqueue({ steps: [{ text: "First answer." }] }, { steps: [{ text: "Second answer." }] });
+    const first = await chatJson(app, org, { message: "How do I reset my password?", user_id: "nulls" });
+    await chatJson(app, org, { message: "And then?", user_id: "nulls", session_id: first.session_id });
+    await transcriptsSettled(app.deps);
+    const conversation = await conversationOf(first.session_id);
+    const rows = await queryRows<Record<string, unknown>>(
+      app.deps.db,
+      sql`select role, text, routing is null as routing_null, error is null as error_null, actions, sources, status, agent_id is null as no_agent, images
+          from conversation_messages where conversation_id = ${conversation.id} order by created_at, id`,
+    );
+    expect(rows.map((r) => [r.role, r.text])).toEqual([
+      ["customer", "How do I reset my password?"],
+      ["agent", "First answer."],
+      ["customer", "And then?"],
+      ["agent", "Second answer."],
+    ]);
+    for (const row of rows) expect(row).toMatchObject({ routing_null: true, error_null: true, status: "complete", images: [] });
+    expect(rows.filter((r) => r.role === "customer").map((r) => [r.no_agent, r.actions, r.sources])).toEqual([
+      [true, [], []],
+      [true, [], []],
+    ]);
+    expect(rows.filter((r) => r.role === "agent").every((r) => r.no_agent === false)).toBe(true);
+    expect(conversation).toMatchObject({ messageCount: 4, routed: false, ticketId: null, agentId: org.agent_id });
+  });
+
   test("sends the earlier turns to the model, in order, with their roles", async () => {
     fake.enqueue({ steps: [{ text: "Choose Forgot password on the sign-in page." }] }, { steps: [{ text: "It stays valid for 30 minutes." }] });
     const first = await chatJson(app, org, { message: "How do I reset my password?", user_id: "alice" });
