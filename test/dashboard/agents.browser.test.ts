@@ -6,16 +6,13 @@
 // through its confirmation page and enabling it again, and editing a custom action's headers
 // without ever seeing their values.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { readAgent } from "../../src/agents/service.ts";
 import { createCustomAction, listCustomActions } from "../../src/integrations/custom-actions.ts";
-import { browserAvailable, browserMissingReason, launchBrowser, seriousAxeViolations, watchedPage, signInThroughForm } from "../support/browser.ts";
+import { browserAvailable, browserMissingReason, launchBrowser, checkDashboardPage, unexpectedConsoleErrors, watchedPage, signInThroughForm } from "../support/browser.ts";
 import { seedOrg, serveTestApp, type ServedTestApp } from "../support/app.ts";
 
 const TIMEOUT = 90_000;
-const ROOT = join(import.meta.dir, "../..");
-const SHOTS = join(ROOT, "docs/screenshots");
 const missing = !browserAvailable();
 if (missing) console.log(`agents.browser.test.ts: ${browserMissingReason()}`);
 
@@ -56,17 +53,6 @@ async function signedInPage(colorScheme: "light" | "dark" = "light"): Promise<{ 
   return { page, errors };
 }
 
-/** Console errors other than the browser's note on a 4xx page (a form re-rendered with its errors answers 400). */
-function unexpected(errors: string[]) {
-  return errors.filter((e) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(e));
-}
-
-
-async function check(page: Page, name: string, shoot: boolean) {
-  expect({ page: name, violations: await seriousAxeViolations(page) }).toEqual({ page: name, violations: [] });
-  if (shoot) await page.screenshot({ path: join(SHOTS, `dashboard-${name}.png`), fullPage: true });
-}
-
 test.skipIf(missing)(
   "agent: voice settings with a field error, video mode, flow rows added and removed, disable through the confirmation page, enable",
   async () => {
@@ -80,7 +66,7 @@ test.skipIf(missing)(
     await page.locator("#f-voice_config-error").waitFor();
     expect(await page.locator("#f-voice_config-error").textContent()).toBe("Voice settings: This is not valid JSON.");
     expect(await page.getByLabel("Voice settings (JSON)").getAttribute("aria-invalid")).toBe("true");
-    await check(page, "agent-voice-error", true);
+    await checkDashboardPage(page, "agent-voice-error", true);
     await page.getByLabel("Voice settings (JSON)").fill('{"voice": "alloy", "language": "en-GB"}');
     await page.getByRole("button", { name: "Save changes" }).click();
     await page.getByText("Changes saved.").waitFor();
@@ -102,7 +88,7 @@ test.skipIf(missing)(
     await page.getByLabel("Step 3", { exact: true }).fill('{"say": "bye"');
     await page.getByRole("button", { name: "Save flow" }).click();
     await page.locator("#f-step_2-error").waitFor();
-    await check(page, "agent-flow-error", false);
+    await checkDashboardPage(page, "agent-flow-error", false);
     await page.getByLabel("Step 3", { exact: true }).fill("");
     await page.getByLabel("Remove step 1").check();
     await page.getByRole("button", { name: "Save flow" }).click();
@@ -110,18 +96,18 @@ test.skipIf(missing)(
     agent = await readAgent(app.deps, org.org_id, org.agent_id);
     expect(agent.flowConfig).toEqual({ steps: [{ ask: "email", required: true }], custom_variables: [{ name: "plan", default: "free" }] });
     await page.getByLabel("Step 2", { exact: true }).fill("Offer the order status");
-    await check(page, "agent-flow", true);
+    await checkDashboardPage(page, "agent-flow", true);
 
     // Disable the active agent: its confirmation page says what happens to the widget.
     await page.goto(`/dashboard/agents/${org.agent_id}`);
     await page.getByRole("link", { name: "Disable…" }).click();
     await page.getByText("This is the active agent.").waitFor();
-    await check(page, "agent-disable", true);
+    await checkDashboardPage(page, "agent-disable", true);
     await page.getByRole("button", { name: /^Disable / }).click();
     await page.getByText("The organisation has no active agent now").waitFor();
     expect((await readAgent(app.deps, org.org_id, org.agent_id)).status).toBe("disabled");
     expect((await app.request(`/api/sdk/config?org_id=${org.org_id}`)).status).toBe(404);
-    await check(page, "agent-disabled", false);
+    await checkDashboardPage(page, "agent-disabled", false);
     // Enable asks first (the script's confirm), then the agent is inactive; activate it again.
     page.once("dialog", (dialog) => void dialog.accept());
     await page.getByRole("button", { name: "Enable" }).click();
@@ -129,8 +115,8 @@ test.skipIf(missing)(
     await page.getByRole("button", { name: "Make this the active agent" }).click();
     await page.getByText("is now the active agent.").waitFor();
     expect((await app.request(`/api/sdk/config?org_id=${org.org_id}`)).status).toBe(200);
-    await check(page, "agent-edit-voice", true);
-    expect(unexpected(errors)).toEqual([]);
+    await checkDashboardPage(page, "agent-edit-voice", true);
+    expect(unexpectedConsoleErrors(errors)).toEqual([]);
   },
   TIMEOUT,
 );
@@ -147,7 +133,7 @@ test.skipIf(missing)(
     await page.getByLabel("Description").fill("");
     await page.getByRole("button", { name: "Save changes" }).click();
     await page.locator("#f-description-error").waitFor();
-    await check(page, "custom-action-edit-error", false);
+    await checkDashboardPage(page, "custom-action-edit-error", false);
     await page.getByLabel("Description").fill("Refunds an order by its number, up to its paid amount.");
     await page.getByLabel("Method").selectOption("PUT");
     await page.getByLabel("Remove X-Tenant").check();
@@ -159,8 +145,8 @@ test.skipIf(missing)(
     const html = await page.content();
     expect(html).not.toContain("sk-rotated-secret");
     expect(html).not.toContain("sk-browser-secret");
-    await check(page, "custom-action-edit", true);
-    expect(unexpected(errors)).toEqual([]);
+    await checkDashboardPage(page, "custom-action-edit", true);
+    expect(unexpectedConsoleErrors(errors)).toEqual([]);
   },
   TIMEOUT,
 );
@@ -176,9 +162,9 @@ test.skipIf(missing)(
       [`/dashboard/custom-actions/${actionId}`, "custom-action-edit-dark"],
     ] as const) {
       await page.goto(path);
-      await check(page, name, false);
+      await checkDashboardPage(page, name, false);
     }
-    expect(unexpected(errors)).toEqual([]);
+    expect(unexpectedConsoleErrors(errors)).toEqual([]);
   },
   TIMEOUT,
 );

@@ -6,14 +6,12 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { browserAvailable, browserMissingReason, launchBrowser, seriousAxeViolations, watchedPage, signInThroughForm } from "../support/browser.ts";
+import { browserAvailable, browserMissingReason, launchBrowser, checkDashboardPage, SCREENSHOTS, unexpectedConsoleErrors, watchedPage, signInThroughForm } from "../support/browser.ts";
 import { createCustomAction } from "../../src/integrations/custom-actions.ts";
 import { seedOrg, serveTestApp, type ServedTestApp } from "../support/app.ts";
 import { type McpFixture, statelessJsonServer } from "../support/mcp-servers.ts";
 
 const TIMEOUT = 90_000;
-const ROOT = join(import.meta.dir, "../..");
-const SHOTS = join(ROOT, "docs/screenshots");
 const missing = !browserAvailable();
 if (missing) console.log(`dashboard.browser.test.ts: ${browserMissingReason()}`);
 
@@ -52,17 +50,6 @@ function nav(page: Page, name: string) {
   return page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name, exact: true });
 }
 
-/** Console errors other than the browser's note on a 4xx page (a form re-rendered with its errors answers 400). */
-function unexpected(errors: string[]) {
-  return errors.filter((e) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(e));
-}
-
-
-async function check(page: Page, name: string, shoot: boolean) {
-  expect({ page: name, violations: await seriousAxeViolations(page) }).toEqual({ page: name, violations: [] });
-  if (shoot) await page.screenshot({ path: join(SHOTS, `dashboard-${name}.png`), fullPage: true });
-}
-
 test.skipIf(missing)(
   "must-show 4: sign in → create an agent → add a doc → copy the snippet → a site with that snippet answers from the doc",
   async () => {
@@ -90,7 +77,7 @@ test.skipIf(missing)(
     const snippet = await page.evaluate(() => navigator.clipboard.readText());
     expect(snippet).toContain(`${app.url}/widget.js`);
     expect(snippet).toContain(org.widget_key);
-    expect(unexpected(errors)).toEqual([]);
+    expect(unexpectedConsoleErrors(errors)).toEqual([]);
 
     // A customer's site (another loopback origin) carrying exactly that snippet.
     const site = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response(`<!doctype html><html lang="en"><head><title>Shop</title></head><body><h1>Shop</h1>${snippet}</body></html>`, { headers: { "content-type": "text/html; charset=utf-8" } }) });
@@ -105,7 +92,7 @@ test.skipIf(missing)(
       await shop.locator(".msg.agent").first().waitFor();
       await shop.waitForFunction(() => document.querySelector("svc-agents-widget")?.shadowRoot?.querySelector(".log")?.getAttribute("aria-busy") === "false");
       expect(await shop.locator(".msg.agent").first().textContent()).toContain("Monday to Friday");
-      await shop.screenshot({ path: join(SHOTS, "dashboard-newcomer-site.png") });
+      await shop.screenshot({ path: join(SCREENSHOTS, "dashboard-newcomer-site.png") });
     } finally {
       site.stop(true);
     }
@@ -173,21 +160,21 @@ test.skipIf(missing)(
       const shoot = scheme === "light";
       const { page, errors } = await signedInPage({ colorScheme: scheme });
       const suffix = shoot ? "" : "-dark";
-      await check(page, `overview${suffix}`, shoot || true);
+      await checkDashboardPage(page, `overview${suffix}`, true);
 
       await page.goto("/dashboard/agents");
-      await check(page, `agents${suffix}`, shoot);
+      await checkDashboardPage(page, `agents${suffix}`, shoot);
       // A create form that failed validation: the error next to its field.
       if (shoot) {
         await page.getByRole("button", { name: "Create agent" }).click();
         await page.locator("#f-name-error").waitFor();
-        await check(page, "agents-field-error", true);
+        await checkDashboardPage(page, "agents-field-error", true);
       }
       await page.goto("/dashboard/agents");
       await page.locator("tbody a").first().click();
-      await check(page, `agent-edit${suffix}`, shoot);
+      await checkDashboardPage(page, `agent-edit${suffix}`, shoot);
       await page.getByRole("link", { name: "Actions this agent may use" }).click();
-      await check(page, `agent-actions${suffix}`, shoot);
+      await checkDashboardPage(page, `agent-actions${suffix}`, shoot);
 
       await page.goto("/dashboard/knowledge");
       if (shoot) {
@@ -198,16 +185,16 @@ test.skipIf(missing)(
         await page.getByText("Imported “Shipping FAQ” from shipping-faq.md.").waitFor();
         await page.goto("/dashboard/knowledge");
       }
-      await check(page, `knowledge${suffix}`, shoot);
+      await checkDashboardPage(page, `knowledge${suffix}`, shoot);
       await page.goto("/dashboard/knowledge/new");
       await page.getByLabel("Title").fill("Returns");
       await page.getByLabel("Text (markdown)").fill("# Returns\n\nSend items back within **30 days**.\n\n- Keep the receipt\n- Use the prepaid label\n\nSee [the policy](https://example.com/returns).");
       await page.getByRole("button", { name: "Preview" }).click();
       await page.locator(".preview h1").waitFor();
-      await check(page, `knowledge-edit${suffix}`, shoot);
+      await checkDashboardPage(page, `knowledge-edit${suffix}`, shoot);
 
       await page.goto("/dashboard/settings");
-      await check(page, `settings${suffix}`, shoot);
+      await checkDashboardPage(page, `settings${suffix}`, shoot);
 
       await page.goto("/dashboard/connectors");
       if (shoot) {
@@ -220,20 +207,20 @@ test.skipIf(missing)(
         await page.getByLabel("Name", { exact: true }).pressSequentially("Acme CRM");
         expect(await page.getByLabel("Slug").inputValue()).toBe("acme_crm");
         await page.getByLabel("Server URL").fill(mcp.url);
-        await check(page, "connectors", true);
+        await checkDashboardPage(page, "connectors", true);
         await page.getByRole("button", { name: "Connect" }).click();
         await page.getByText(/Connected: \d+ tools? discovered\./).waitFor();
-        await check(page, "connector", true);
+        await checkDashboardPage(page, "connector", true);
       } else {
-        await check(page, "connectors-dark", false);
+        await checkDashboardPage(page, "connectors-dark", false);
         await page.locator("tbody a").first().click();
-        await check(page, "connector-dark", false);
+        await checkDashboardPage(page, "connector-dark", false);
       }
       await page.goto("/dashboard/custom-actions");
-      await check(page, `custom-actions${suffix}`, shoot);
+      await checkDashboardPage(page, `custom-actions${suffix}`, shoot);
       await page.goto("/dashboard/webhooks");
-      await check(page, `webhooks${suffix}`, shoot);
-      expect(unexpected(errors)).toEqual([]);
+      await checkDashboardPage(page, `webhooks${suffix}`, shoot);
+      expect(unexpectedConsoleErrors(errors)).toEqual([]);
     }
   },
   TIMEOUT * 2,

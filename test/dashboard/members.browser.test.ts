@@ -7,12 +7,10 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { browserAvailable, browserMissingReason, launchBrowser, seriousAxeViolations, watchedPage, signInThroughForm } from "../support/browser.ts";
+import { browserAvailable, browserMissingReason, launchBrowser, checkDashboardPage, SCREENSHOTS, unexpectedConsoleErrors, watchedPage, signInThroughForm } from "../support/browser.ts";
 import { seedOrg, serveTestApp, type ServedTestApp } from "../support/app.ts";
 
 const TIMEOUT = 90_000;
-const ROOT = join(import.meta.dir, "../..");
-const SHOTS = join(ROOT, "docs/screenshots");
 const missing = !browserAvailable();
 if (missing) console.log(`members.browser.test.ts: ${browserMissingReason()}`);
 
@@ -47,14 +45,6 @@ async function signedIn(colorScheme: "light" | "dark" = "light") {
   return { page, errors };
 }
 
-/** Console errors other than the browser's note on a 4xx answer (a form re-rendered with its errors). */
-const unexpected = (errors: string[]) => errors.filter((e) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(e));
-
-
-async function accessible(page: Page, name: string) {
-  expect({ page: name, violations: await seriousAxeViolations(page) }).toEqual({ page: name, violations: [] });
-}
-
 test.skipIf(missing)(
   "invite → the invitee creates an account from the link and lands on the dashboard → the admin changes their roles and removes them",
   async () => {
@@ -68,7 +58,7 @@ test.skipIf(missing)(
     await page.locator("#f-invite_roles-error").waitFor();
     expect(await page.locator("#f-invite_roles-error").innerText()).toBe("Choose at least one role.");
     expect(await section.getByLabel("Email", { exact: true }).inputValue()).toBe("grace@acme.example");
-    await accessible(page, "settings with a field error");
+    await checkDashboardPage(page, "settings with a field error");
 
     await section.getByRole("checkbox", { name: "knowledge:view" }).last().check();
     await section.getByRole("checkbox", { name: "inbox:manage" }).last().check();
@@ -83,27 +73,27 @@ test.skipIf(missing)(
     await section.getByRole("checkbox", { name: "agents:view" }).last().check();
     await section.getByRole("button", { name: "Invite" }).click();
     await page.getByLabel("Invitation link").waitFor();
-    await accessible(page, "settings with a new invitation link");
+    await checkDashboardPage(page, "settings with a new invitation link");
 
     // The invitee, in another browser.
     const invitee = await newPage();
     await invitee.page.goto(link);
     expect(await invitee.page.title()).toBe("Join Acme Support · svc-agents");
-    await accessible(invitee.page, "invitation");
+    await checkDashboardPage(invitee.page, "invitation");
     // The browser checks the password's length itself (minlength); a name of blanks gets past it
     // and comes back from the server as an error next to the field.
     await invitee.page.getByLabel("Your name").fill("   ");
     await invitee.page.getByLabel("Choose a password").fill("correct horse battery");
     await invitee.page.getByRole("button", { name: "Create account and join" }).click();
     await invitee.page.locator("#name-error").waitFor();
-    await accessible(invitee.page, "invitation with a field error");
-    await invitee.page.screenshot({ path: join(SHOTS, "invite.png"), fullPage: true });
+    await checkDashboardPage(invitee.page, "invitation with a field error");
+    await invitee.page.screenshot({ path: join(SCREENSHOTS, "invite.png"), fullPage: true });
     await invitee.page.getByLabel("Your name").fill("Grace Hopper");
     await invitee.page.getByLabel("Choose a password").fill("correct horse battery");
     await invitee.page.getByRole("button", { name: "Create account and join" }).click();
     await invitee.page.waitForURL("**/dashboard");
     expect(await invitee.page.getByText("roles: knowledge:view, inbox:manage").count()).toBe(1);
-    expect(unexpected(invitee.errors)).toEqual([]);
+    expect(unexpectedConsoleErrors(invitee.errors)).toEqual([]);
 
     // The admin sees the new member, opens their role form, drops inbox:manage.
     await page.goto("/dashboard/settings#members-h");
@@ -111,9 +101,9 @@ test.skipIf(missing)(
     await row.getByText("Edit roles of grace@acme.example").click();
     await row.getByRole("checkbox", { name: "inbox:manage" }).uncheck();
     await row.getByRole("checkbox", { name: "agents:view" }).check();
-    await accessible(page, "settings with a role form open");
+    await checkDashboardPage(page, "settings with a role form open");
     await page.locator("#members-h").scrollIntoViewIfNeeded();
-    await section.screenshot({ path: join(SHOTS, "dashboard-settings-members.png") });
+    await section.screenshot({ path: join(SCREENSHOTS, "dashboard-settings-members.png") });
     await row.getByRole("button", { name: "Save roles" }).click();
     await page.getByText("Roles of grace@acme.example saved.").waitFor();
     await invitee.page.reload();
@@ -126,7 +116,7 @@ test.skipIf(missing)(
     expect(await page.getByRole("table", { name: "Members" }).getByText("grace@acme.example").count()).toBe(0);
     await invitee.page.reload();
     await invitee.page.waitForURL("**/signin**"); // no org left: signed out
-    expect(unexpected(errors)).toEqual([]);
+    expect(unexpectedConsoleErrors(errors)).toEqual([]);
   },
   TIMEOUT,
 );
@@ -142,13 +132,13 @@ test.skipIf(missing)(
     await section.getByRole("button", { name: "Invite" }).click();
     const link = await page.getByLabel("Invitation link").inputValue();
     await page.getByText(`Edit roles of ${org.admin_email}`).click();
-    await accessible(page, "settings (dark)");
+    await checkDashboardPage(page, "settings (dark)");
     const invitee = await newPage("dark");
     await invitee.page.goto(link);
-    await accessible(invitee.page, "invitation (dark)");
+    await checkDashboardPage(invitee.page, "invitation (dark)");
     await invitee.page.goto("/invite/svc_inv_unknown");
     expect(await invitee.page.getByRole("heading", { name: "Invitation not found" }).count()).toBe(1);
-    await accessible(invitee.page, "unknown invitation (dark)");
+    await checkDashboardPage(invitee.page, "unknown invitation (dark)");
   },
   TIMEOUT,
 );

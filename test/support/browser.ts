@@ -2,6 +2,7 @@
 // Debian's package (/usr/bin/chromium, `apt-get install chromium`), never one downloaded by
 // `playwright install`. CI installs it; where it is missing, browser tests skip (see
 // `browserMissingReason`).
+import { expect } from "bun:test";
 import { accessSync, constants } from "node:fs";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
@@ -87,4 +88,21 @@ export async function signInThroughForm(page: Page, member: { email: string; pas
   await page.getByLabel("Password").fill(member.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.waitForURL("**/dashboard");
+}
+
+/** Where the pages' screenshots go (linked from the README). */
+export const SCREENSHOTS = join(import.meta.dir, "../../docs/screenshots");
+
+/** Console errors other than the browser's note on a 4xx answer (a form re-rendered with its errors answers 400). */
+export function unexpectedConsoleErrors(errors: string[]): string[] {
+  return errors.filter((e) => !/Failed to load resource: the server responded with a status of 4\d\d/.test(e));
+}
+
+/**
+ * A dashboard page has no serious or critical axe violation (the failure names `name`); with
+ * `shoot`, it is photographed whole into docs/screenshots/dashboard-<name>.png.
+ */
+export async function checkDashboardPage(page: Page, name: string, shoot = false): Promise<void> {
+  expect({ page: name, violations: await seriousAxeViolations(page) }).toEqual({ page: name, violations: [] });
+  if (shoot) await page.screenshot({ path: join(SCREENSHOTS, `dashboard-${name}.png`), fullPage: true });
 }
