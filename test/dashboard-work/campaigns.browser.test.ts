@@ -9,13 +9,11 @@ import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
 import { memberActor } from "../../src/activity/actor.ts";
 import { createCampaign, enrolCustomer, queueDueSteps, removeCustomer, setCampaignStatus } from "../../src/campaigns/service.ts";
 import { findCustomer, upsertCustomers } from "../../src/inbox/customers.ts";
-import { browserAvailable, browserMissingReason, launchBrowser, seriousAxeViolations } from "../support/browser.ts";
+import { browserAvailable, browserMissingReason, launchBrowser, openWatched, SCREENSHOTS, seriousAxeViolations, signedInContext } from "../support/browser.ts";
 import { serveTestApp, type ServedTestApp } from "../support/app.ts";
 import { adminOf, type Member } from "../dashboard/helpers.ts";
 import { seedInbox } from "./seed.ts";
 
-const ROOT = join(import.meta.dir, "../..");
-const SHOTS = join(ROOT, "docs/screenshots");
 const TIMEOUT = 60_000;
 const missing = !browserAvailable();
 if (missing) console.log(`campaigns.browser.test.ts: ${browserMissingReason()}`);
@@ -90,9 +88,7 @@ beforeAll(async () => {
   });
   await setCampaignStatus(app.deps, { orgId: admin.orgId, actor, ref: hostile.id, to: "active" });
   browser = await launchBrowser();
-  context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 } });
-  const [name, value] = admin.cookie.split("=") as [string, string];
-  await context.addCookies([{ name, value, url: app.url }]);
+  context = await signedInContext(browser, app.url, admin.cookie);
 }, 120_000);
 
 afterAll(async () => {
@@ -101,17 +97,7 @@ afterAll(async () => {
   if (!missing) await app.close();
 }, 60_000);
 
-async function open(path: string, expected = 200): Promise<Page> {
-  const page = await context.newPage();
-  page.on("console", (m) => {
-    if (m.type() === "error") problems.push(`${path}: ${m.text()}`);
-  });
-  page.on("pageerror", (e) => problems.push(`${path}: ${e.message}`));
-  const res = await page.goto(path);
-  expect(res?.status(), path).toBe(expected);
-  return page;
-}
-
+const open = (path: string, status = 200) => openWatched(context, path, problems, status);
 
 /** The preview frames of a page, once each has loaded its document. */
 async function previewFrames(page: Page): Promise<Frame[]> {
@@ -147,7 +133,7 @@ describe.skipIf(missing)("campaign pages in Chromium", () => {
       expect(await page.getByLabel("Value", { exact: true }).getAttribute("aria-invalid")).toBe("true");
       expect(await page.getByLabel("Trait").inputValue()).toBe("plan");
       expect(await seriousAxeViolations(page)).toEqual([]);
-      await page.screenshot({ path: join(SHOTS, "dashboard-campaign-audience-error.png"), fullPage: true });
+      await page.screenshot({ path: join(SCREENSHOTS, "dashboard-campaign-audience-error.png"), fullPage: true });
       await page.getByLabel("Value", { exact: true }).fill("pro");
       await Promise.all([page.waitForURL("**/dashboard/campaigns/win-back"), page.getByRole("button", { name: "Save audience" }).click()]);
       expect(await page.getByRole("status").textContent()).toContain("Audience saved");
@@ -223,7 +209,7 @@ describe.skipIf(missing)("campaign pages in Chromium", () => {
       expect(await frames[0]!.locator("body").textContent()).toContain("Hi Ada,");
       expect(await frames[0]!.locator("strong").first().textContent()).toBe("Acme");
       expect(await seriousAxeViolations(page)).toEqual([]);
-      await page.screenshot({ path: join(SHOTS, "dashboard-campaign-preview.png"), fullPage: true });
+      await page.screenshot({ path: join(SCREENSHOTS, "dashboard-campaign-preview.png"), fullPage: true });
       await page.close();
       expect(problems).toEqual([]);
     },
@@ -266,7 +252,7 @@ describe.skipIf(missing)("campaign pages in Chromium", () => {
       async () => {
         const page = await open(path);
         expect(await seriousAxeViolations(page)).toEqual([]);
-        if (shot) await page.screenshot({ path: join(SHOTS, shot), fullPage: true });
+        if (shot) await page.screenshot({ path: join(SCREENSHOTS, shot), fullPage: true });
         expect(problems).toEqual([]);
         await page.close();
       },
@@ -277,9 +263,7 @@ describe.skipIf(missing)("campaign pages in Chromium", () => {
   test(
     "dark mode: no serious or critical axe violation on any of these pages",
     async () => {
-      const dark = await browser!.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 }, colorScheme: "dark" });
-      const [name, value] = admin.cookie.split("=") as [string, string];
-      await dark.addCookies([{ name, value, url: app.url }]);
+      const dark = await signedInContext(browser!, app.url, admin.cookie, "dark");
       try {
         for (const [label, path] of [...pages, ["preview for a customer", "/dashboard/campaigns/onboarding/preview?customer=cust-Ada"]] as [string, string][]) {
           const page = await dark.newPage();

@@ -4,14 +4,12 @@
 // default (no JavaScript needed), and screenshots go to docs/screenshots/ for the README.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { browserAvailable, browserMissingReason, launchBrowser, seriousAxeViolations } from "../support/browser.ts";
+import type { Browser, BrowserContext } from "playwright-core";
+import { browserAvailable, browserMissingReason, launchBrowser, openWatched, SCREENSHOTS, seriousAxeViolations, signedInContext } from "../support/browser.ts";
 import { serveTestApp, type ServedTestApp } from "../support/app.ts";
 import { adminOf, type Member } from "../dashboard/helpers.ts";
 import { type InboxFixture, seedInbox } from "./seed.ts";
 
-const ROOT = join(import.meta.dir, "../..");
-const SHOTS = join(ROOT, "docs/screenshots");
 const TIMEOUT = 60_000;
 const missing = !browserAvailable();
 if (missing) console.log(`inbox.browser.test.ts: ${browserMissingReason()}`);
@@ -30,9 +28,7 @@ beforeAll(async () => {
   fixture = await seedInbox(app, admin.orgId, admin.agentId!, "Ada");
   await seedInbox(app, admin.orgId, admin.agentId!, "Grace");
   browser = await launchBrowser();
-  context = await browser.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 } });
-  const [name, value] = admin.cookie.split("=") as [string, string];
-  await context.addCookies([{ name, value, url: app.url }]);
+  context = await signedInContext(browser, app.url, admin.cookie);
 }, 120_000);
 
 afterAll(async () => {
@@ -41,17 +37,7 @@ afterAll(async () => {
   if (!missing) await app.close();
 }, 60_000);
 
-async function open(path: string): Promise<Page> {
-  const page = await context.newPage();
-  page.on("console", (m) => {
-    if (m.type() === "error") problems.push(`${path}: ${m.text()}`);
-  });
-  page.on("pageerror", (e) => problems.push(`${path}: ${e.message}`));
-  const res = await page.goto(path);
-  expect(res?.status(), path).toBe(200);
-  return page;
-}
-
+const open = (path: string, status = 200) => openWatched(context, path, problems, status);
 
 describe.skipIf(missing)("inbox pages in Chromium", () => {
   test(
@@ -75,7 +61,7 @@ describe.skipIf(missing)("inbox pages in Chromium", () => {
       expect(await page.locator("#f-reply-error").textContent()).toBe("Write something first.");
       expect(await page.getByLabel("Reply", { exact: true }).getAttribute("aria-invalid")).toBe("true");
       expect(await seriousAxeViolations(page)).toEqual([]);
-      await page.screenshot({ path: join(SHOTS, "dashboard-inbox-field-error.png"), fullPage: true });
+      await page.screenshot({ path: join(SCREENSHOTS, "dashboard-inbox-field-error.png"), fullPage: true });
       await page.close();
       // Chromium logs the expected 400 answer as a console error; nothing else may have been logged.
       expect(problems.filter((p) => !p.includes("status of 400"))).toEqual([]);
@@ -97,15 +83,13 @@ describe.skipIf(missing)("inbox pages in Chromium", () => {
   test(
     "dark mode: no serious or critical axe violation on any of these pages",
     async () => {
-      const dark = await browser!.newContext({ baseURL: app.url, viewport: { width: 1280, height: 900 }, colorScheme: "dark" });
-      const [name, value] = admin.cookie.split("=") as [string, string];
-      await dark.addCookies([{ name, value, url: app.url }]);
+      const dark = await signedInContext(browser!, app.url, admin.cookie, "dark");
       try {
         for (const [label, path] of pages) {
           const page = await dark.newPage();
           expect((await page.goto(path()))?.status(), label).toBe(200);
           expect(await seriousAxeViolations(page), label).toEqual([]);
-          if (path() === `/dashboard/inbox/${fixture.ticketNumber}`) await page.screenshot({ path: join(SHOTS, "dashboard-inbox-ticket-dark.png"), fullPage: true });
+          if (path() === `/dashboard/inbox/${fixture.ticketNumber}`) await page.screenshot({ path: join(SCREENSHOTS, "dashboard-inbox-ticket-dark.png"), fullPage: true });
           await page.close();
         }
       } finally {
@@ -121,7 +105,7 @@ describe.skipIf(missing)("inbox pages in Chromium", () => {
       async () => {
         const page = await open(path());
         expect(await seriousAxeViolations(page)).toEqual([]);
-        await page.screenshot({ path: join(SHOTS, shot), fullPage: true });
+        await page.screenshot({ path: join(SCREENSHOTS, shot), fullPage: true });
         expect(problems).toEqual([]);
         await page.close();
       },

@@ -106,3 +106,23 @@ export async function checkDashboardPage(page: Page, name: string, shoot = false
   expect({ page: name, violations: await seriousAxeViolations(page) }).toEqual({ page: name, violations: [] });
   if (shoot) await page.screenshot({ path: join(SCREENSHOTS, `dashboard-${name}.png`), fullPage: true });
 }
+
+/** A desktop context of `baseURL` already signed in: it carries a dashboard session cookie (`name=value`). */
+export async function signedInContext(browser: Browser, baseURL: string, cookie: string, colorScheme: "light" | "dark" = "light"): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 900 }, colorScheme });
+  const [name, value] = cookie.split("=") as [string, string];
+  await context.addCookies([{ name, value, url: baseURL }]);
+  return context;
+}
+
+/** Opens `path` in a new page of `context` and expects `status`; the page's console and script errors go to `problems`, each prefixed with the path. */
+export async function openWatched(context: BrowserContext, path: string, problems: string[], status = 200): Promise<Page> {
+  const page = await context.newPage();
+  page.on("console", (m) => {
+    if (m.type() === "error") problems.push(`${path}: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => problems.push(`${path}: ${e.message}`));
+  const res = await page.goto(path);
+  expect(res?.status(), path).toBe(status);
+  return page;
+}

@@ -10,14 +10,12 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createDoc } from "../../src/workspace/docs.ts";
 import { seedOrg, serveTestApp, signIn, type ServedTestApp } from "../support/app.ts";
-import { browserAvailable, browserMissingReason, launchBrowser, seriousAxeViolations } from "../support/browser.ts";
+import { browserAvailable, browserMissingReason, launchBrowser, SCREENSHOTS, seriousAxeViolations } from "../support/browser.ts";
 
 const TIMEOUT = 60_000;
 const missing = !browserAvailable();
 if (missing) console.log(`widget-ui widget.browser.test.ts: ${browserMissingReason()}`);
 
-const ROOT = join(import.meta.dir, "../..");
-const SHOTS = join(ROOT, "docs/screenshots");
 const SOURCE_URL = "https://help.shop.example/articles/reset-password";
 
 let app: ServedTestApp;
@@ -141,7 +139,7 @@ test.skipIf(missing)(
     expect(await link.getAttribute("href")).toBe(SOURCE_URL);
     expect(await link.getAttribute("rel")).toBe("noopener noreferrer");
     await page.getByLabel("Your message").blur();
-    await page.screenshot({ path: join(SHOTS, "widget-hostile.png") });
+    await page.screenshot({ path: join(SCREENSHOTS, "widget-hostile.png") });
     const sessionId = await page.evaluate(() => (window as unknown as { SvcAgents: { sessionId(): string } }).SvcAgents.sessionId());
     expect(sessionId).toMatch(/^cs_/);
 
@@ -361,7 +359,7 @@ test.skipIf(missing)(
     expect(await avatar.getAttribute("src")).toBe(look.image_url);
     await page.waitForFunction(() => (document.querySelector("svc-agents-widget")?.shadowRoot?.querySelector("img.avatar") as HTMLImageElement | null)?.complete === true);
     expect(await avatar.isVisible()).toBe(true);
-    await page.screenshot({ path: join(SHOTS, "widget-look.png") });
+    await page.screenshot({ path: join(SCREENSHOTS, "widget-look.png") });
     expect(await axeViolations(page, "svc-agents-widget")).toEqual([]);
     await context.close();
   },
@@ -459,17 +457,17 @@ for (const scheme of ["light", "dark"] as const) {
       await demo.locator("svc-agents-widget").waitFor({ state: "attached" });
       await demo.getByRole("button", { name: "Open chat" }).waitFor();
       expect(await axeViolations(demo, "html")).toEqual([]);
-      if (scheme === "light") await demo.screenshot({ path: join(SHOTS, "widget-closed.png") });
+      if (scheme === "light") await demo.screenshot({ path: join(SCREENSHOTS, "widget-closed.png") });
       await demo.getByRole("button", { name: "Open chat" }).click();
       await ask(demo, "How do I reset my password?");
       await demo.getByLabel("Your message").blur();
       expect(await axeViolations(demo, "html")).toEqual([]);
-      await demo.screenshot({ path: join(SHOTS, scheme === "light" ? "widget-answer.png" : "widget-dark.png") });
+      await demo.screenshot({ path: join(SCREENSHOTS, scheme === "light" ? "widget-answer.png" : "widget-dark.png") });
       if (scheme === "light") {
         // A phone: the panel takes the screen, the close button stays reachable.
         await demo.setViewportSize({ width: 390, height: 740 });
         expect(await demo.getByRole("button", { name: "Close chat" }).first().isVisible()).toBe(true);
-        await demo.screenshot({ path: join(SHOTS, "widget-mobile.png") });
+        await demo.screenshot({ path: join(SCREENSHOTS, "widget-mobile.png") });
       }
       expect(violations).toEqual([]); // no CSP refusal: the widget's styles are a constructed sheet
       // The check can fail: a launcher without a name inside the shadow root is reported.
