@@ -6,8 +6,8 @@ import { and, eq } from "drizzle-orm";
 import { agents, members, memberships } from "../../src/db/schema/index.ts";
 import { listActivity } from "../../src/activity/log.ts";
 import { AGENT_LIMITS as L, getAgent } from "../../src/agents/service.ts";
-import { AppError } from "../../src/errors.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
+import { appErrorOf } from "../support/errors.ts";
 
 let app: TestApp;
 let org: Awaited<ReturnType<typeof seedOrg>>;
@@ -153,13 +153,9 @@ describe("/api/agents", () => {
 
     // Tools, read-your-writes: none listed, a call refused with -32002 naming the disabled agent.
     expect(await listed()).toEqual([]);
-    const call = await app.deps.tools.call({ actor: system, orgId: o.org_id, channel: "mcp" }, "search_docs", { query: "x" }).then(
-      () => null,
-      (error: unknown) => error,
-    );
-    expect(call).toBeInstanceOf(AppError);
-    expect((call as AppError).toRpc().code).toBe(-32002);
-    expect((call as AppError).message).toContain("agent is disabled");
+    const call = await appErrorOf(app.deps.tools.call({ actor: system, orgId: o.org_id, channel: "mcp" }, "search_docs", { query: "x" }));
+    expect(call.toRpc().code).toBe(-32002);
+    expect(call.message).toContain("agent is disabled");
 
     // The activity log says what happened and what it was before.
     const [entry] = (await listActivity(app.deps, o.org_id, { action: "agent.disabled", objectId: o.agent_id })).items;

@@ -12,11 +12,13 @@
 //        never turns into an HTTP request, so only a connection count can see it).
 // Every loopback attempt in the corpus targets one of them, so a guard failure is a hit.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { blockedAddressReason } from "../../src/net/addresses.ts";
 import { BlockedUrlError, checkUrl, guardedFetch, readCapped, RedirectRefusedError, type Resolver, ResponseTooLargeError } from "../../src/net/guard.ts";
+import { jsonFromChildBun } from "../support/process.ts";
+import { certificateIn } from "../support/tls.ts";
 
 const GUARD_MODULE = join(import.meta.dir, "../../src/net/guard.ts");
 
@@ -680,25 +682,6 @@ describe("readCapped", () => {
 // 5. TLS: the dial goes to the address, the certificate is checked against the hostname
 // ---------------------------------------------------------------------------------------------
 
-function openssl(dir: string, name: string): { cert: string; key: string; certPath: string } {
-  const keyPath = join(dir, `${name}.key`);
-  const certPath = join(dir, `${name}.pem`);
-  const proc = Bun.spawnSync(
-    ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", `/CN=${name}`, "-addext", `subjectAltName=DNS:${name}`, "-days", "1", "-keyout", keyPath, "-out", certPath],
-    { stdout: "pipe", stderr: "pipe", stdin: "ignore" },
-  );
-  if (proc.exitCode !== 0) throw new Error(`openssl req exited ${proc.exitCode}: ${proc.stderr.toString()}`);
-  return { cert: readFileSync(certPath, "utf8"), key: readFileSync(keyPath, "utf8"), certPath };
-}
-
-/** Runs `source` in a fresh Bun with extra environment; returns its stdout parsed as JSON. */
-async function inChild(source: string, env: Record<string, string>): Promise<unknown> {
-  const proc = Bun.spawn([process.execPath, "-e", source], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  if (code !== 0) throw new Error(`child exited ${code}: ${err}`);
-  return JSON.parse(out);
-}
-
 describe("TLS keeps the hostname for certificate checks", () => {
   let dir: string;
   let caPath: string;
@@ -709,8 +692,8 @@ describe("TLS keeps the hostname for certificate checks", () => {
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), "svc-guard-tls-"));
     // SAN DNS:localhost only, no IP:127.0.0.1: a check against the dialled address would fail.
-    const localhost = openssl(dir, "localhost");
-    const other = openssl(dir, "other.example");
+    const localhost = certificateIn(dir, "localhost");
+    const other = certificateIn(dir, "other.example");
     caPath = join(dir, "ca.pem");
     writeFileSync(caPath, localhost.cert + other.cert);
     const handler = (req: Request) => {
@@ -766,7 +749,7 @@ describe("TLS keeps the hostname for certificate checks", () => {
       }
       console.log(JSON.stringify(results));
     `;
-    const results = await inChild(source, { NODE_EXTRA_CA_CERTS: caPath });
+    const results = await jsonFromChildBun(source, { NODE_EXTRA_CA_CERTS: caPath });
     expect(results).toEqual([
       // The certificate names only DNS:localhost; the connection goes to 127.0.0.1: verified against serverName.
       { url: `https://localhost:${p}/`, status: 200, body: `tls ok host=localhost:${p}` },
@@ -806,7 +789,7 @@ describe("proxy environment is ignored", () => {
         console.log(JSON.stringify({ plain, guarded }));
       `;
       const seen = watch();
-      const result = await inChild(source, { HTTP_PROXY: proxyUrl, http_proxy: proxyUrl, HTTPS_PROXY: proxyUrl, https_proxy: proxyUrl, NO_PROXY: "", no_proxy: "" });
+      const result = await jsonFromChildBun(source, { HTTP_PROXY: proxyUrl, http_proxy: proxyUrl, HTTPS_PROXY: proxyUrl, https_proxy: proxyUrl, NO_PROXY: "", no_proxy: "" });
       // The control shows the proxy variables are live in the child.
       expect(result).toEqual({ plain: "proxy", guarded: "canary /via-guard" });
       expect(requestLines).toEqual([`GET http://127.0.0.1:${H}/control HTTP/1.1`]);

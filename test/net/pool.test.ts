@@ -7,12 +7,14 @@
 // (one port, one connection). Every test uses its own ConnectionPool ledger; the connections
 // themselves are Bun's, so each test talks to servers of its own.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BlockedUrlError, guardedFetch, readCapped, RedirectRefusedError, type Resolver, ResponseTooLargeError } from "../../src/net/guard.ts";
+import { jsonFromChildBun } from "../support/process.ts";
+import { certificateIn } from "../support/tls.ts";
 import { ConnectionPool, POOL_LIMITS } from "../../src/net/pool.ts";
 
 const GUARD_MODULE = join(import.meta.dir, "../../src/net/guard.ts");
@@ -225,24 +227,6 @@ describe("the guard runs on every request", () => {
 // with NODE_EXTRA_CA_CERTS (read at start-up) trusting the test certificates.
 // ---------------------------------------------------------------------------------------------
 
-function openssl(dir: string, name: string): { cert: string; key: string } {
-  const keyPath = join(dir, `${name}.key`);
-  const certPath = join(dir, `${name}.pem`);
-  const proc = Bun.spawnSync(
-    ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", `/CN=${name}`, "-addext", `subjectAltName=DNS:${name}`, "-days", "1", "-keyout", keyPath, "-out", certPath],
-    { stdout: "pipe", stderr: "pipe", stdin: "ignore" },
-  );
-  if (proc.exitCode !== 0) throw new Error(`openssl req exited ${proc.exitCode}: ${proc.stderr.toString()}`);
-  return { cert: readFileSync(certPath, "utf8"), key: readFileSync(keyPath, "utf8") };
-}
-
-async function inChild(source: string, env: Record<string, string>): Promise<unknown> {
-  const proc = Bun.spawn([process.execPath, "-e", source], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  if (code !== 0) throw new Error(`child exited ${code}: ${err}`);
-  return JSON.parse(out);
-}
-
 describe("TLS connections are never shared across server names on one address", () => {
   let dir: string;
   let caPath: string;
@@ -252,8 +236,8 @@ describe("TLS connections are never shared across server names on one address", 
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), "svc-pool-tls-"));
-    const a = openssl(dir, "a.test");
-    const b = openssl(dir, "b.test");
+    const a = certificateIn(dir, "a.test");
+    const b = certificateIn(dir, "b.test");
     caPath = join(dir, "ca.pem");
     writeFileSync(caPath, a.cert + b.cert);
     // Each answer names the Host and the client port of its connection.
@@ -291,7 +275,7 @@ describe("TLS connections are never shared across server names on one address", 
       }
       console.log(JSON.stringify(out));
     `;
-    const out = (await inChild(source, { NODE_EXTRA_CA_CERTS: caPath })) as Record<string, string[]>;
+    const out = (await jsonFromChildBun(source, { NODE_EXTRA_CA_CERTS: caPath })) as Record<string, string[]>;
     const port = (answer: string | undefined) => answer?.split(" ")[1];
 
     // Both names verify; each keeps its own connection, reused by its own later request.

@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { systemActor } from "../../src/activity/actor.ts";
 import { listActivity } from "../../src/activity/log.ts";
-import { AppError } from "../../src/errors.ts";
 import { DOC_LIMITS, listDocs } from "../../src/workspace/docs.ts";
 import { fetchDocText, htmlToText, IMPORT_LIMITS, importDocFromUrl, importMarkdownFile, markdownFileText } from "../../src/workspace/docs-import.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
+import { appErrorOf } from "../support/errors.ts";
 
 let app: TestApp;
 let org: Awaited<ReturnType<typeof seedOrg>>;
@@ -83,14 +83,7 @@ afterAll(async () => {
 
 const at = (path: string) => `http://help.partner.example:${site.port}${path}`;
 
-async function refusal(work: Promise<unknown>): Promise<AppError> {
-  const error = await work.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
+const refusal = appErrorOf;
 
 describe("from a URL", () => {
   test("HTML becomes readable markdown-ish text titled by the page, stored with its URL and recorded", async () => {

@@ -30,6 +30,14 @@ export function childEnv(env: Record<string, string | undefined>): Record<string
   return base;
 }
 
+/** Runs `source` in a fresh Bun with extra environment (read at its start-up); returns its stdout parsed as JSON. */
+export async function jsonFromChildBun(source: string, env: Record<string, string>): Promise<unknown> {
+  const proc = Bun.spawn([process.execPath, "-e", source], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  if (code !== 0) throw new Error(`child exited ${code}: ${err}`);
+  return JSON.parse(out);
+}
+
 export interface CliResult {
   code: number;
   stdout: string;

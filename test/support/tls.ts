@@ -12,35 +12,27 @@ export interface SelfSigned {
   key: string;
 }
 
-/** Generates a one-day RSA-2048 certificate for CN=localhost with SANs DNS:localhost and IP:127.0.0.1. */
+/**
+ * A one-day RSA-2048 self-signed certificate for `name` written into `dir` as <name>.pem and
+ * <name>.key (the SANs given, DNS:<name> by default); returns both PEMs and the certificate's path.
+ */
+export function certificateIn(dir: string, name: string, subjectAltName = `DNS:${name}`): SelfSigned & { certPath: string } {
+  const keyPath = join(dir, `${name}.key`);
+  const certPath = join(dir, `${name}.pem`);
+  const proc = Bun.spawnSync(
+    ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", `/CN=${name}`, "-addext", `subjectAltName=${subjectAltName}`, "-days", "1", "-keyout", keyPath, "-out", certPath],
+    { stdout: "pipe", stderr: "pipe", stdin: "ignore" },
+  );
+  if (proc.exitCode !== 0) throw new Error(`openssl req exited ${proc.exitCode}: ${proc.stderr.toString()}`);
+  return { cert: readFileSync(certPath, "utf8"), key: readFileSync(keyPath, "utf8"), certPath };
+}
+
+/** A certificate for CN=localhost with SANs DNS:localhost and IP:127.0.0.1; no file is left behind. */
 export function selfSignedCertificate(): SelfSigned {
   const dir = tempDir("svc-tls-");
   try {
-    const certPath = join(dir, "cert.pem");
-    const keyPath = join(dir, "key.pem");
-    const proc = Bun.spawnSync(
-      [
-        "openssl",
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-subj",
-        "/CN=localhost",
-        "-addext",
-        "subjectAltName=DNS:localhost,IP:127.0.0.1",
-        "-days",
-        "1",
-        "-keyout",
-        keyPath,
-        "-out",
-        certPath,
-      ],
-      { stdout: "pipe", stderr: "pipe", stdin: "ignore" },
-    );
-    if (proc.exitCode !== 0) throw new Error(`openssl req exited ${proc.exitCode}: ${proc.stderr.toString()}`);
-    return { cert: readFileSync(certPath, "utf8"), key: readFileSync(keyPath, "utf8") };
+    const { cert, key } = certificateIn(dir, "localhost", "DNS:localhost,IP:127.0.0.1");
+    return { cert, key };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -5,12 +5,12 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { actionExecutions } from "../../src/db/schema/index.ts";
-import { AppError } from "../../src/errors.ts";
 import type { CallScope } from "../../src/tools/runtime.ts";
 import { createCustomAction } from "../../src/integrations/custom-actions.ts";
 import { setAgentActions } from "../../src/tools/toggles.ts";
 import { boundCustomerOf, identifyEndUser } from "../../src/workspace/customers.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
+import { appErrorOf } from "../support/errors.ts";
 
 let app: TestApp;
 let orgId: string;
@@ -30,14 +30,7 @@ afterAll(() => app.close());
 const anonymous = (): CallScope => ({ actor: { kind: "customer", endUserId: null, sessionId: crypto.randomUUID() }, orgId, channel: "chat" });
 const bound = (): CallScope => ({ ...anonymous(), actor: { kind: "customer", endUserId: alice.id, sessionId: crypto.randomUUID() }, customer: boundCustomerOf(alice) });
 
-async function refusal(scope: CallScope, name: string, args: unknown): Promise<AppError> {
-  const error = await app.deps.tools.call(scope, name, args).then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
+const refusal = (scope: CallScope, name: string, args: unknown) => appErrorOf(app.deps.tools.call(scope, name, args));
 
 test("an anonymous visitor's chat neither lists nor calls customer-data or admin tools", async () => {
   const names = (await app.deps.tools.list(anonymous())).map((t) => t.name);

@@ -9,12 +9,12 @@ import { and, eq } from "drizzle-orm";
 import { systemActor } from "../../src/activity/actor.ts";
 import { createAgent, updateAgent } from "../../src/agents/service.ts";
 import { actionExecutions } from "../../src/db/schema/index.ts";
-import { AppError } from "../../src/errors.ts";
 import { createCustomAction } from "../../src/integrations/custom-actions.ts";
 import type { CallScope } from "../../src/tools/runtime.ts";
 import { setAgentActions } from "../../src/tools/toggles.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
 import { fakeOpenAi, type FakeLlm } from "../support/fake-llm.ts";
+import { appErrorOf } from "../support/errors.ts";
 
 let app: TestApp;
 let fake: FakeLlm;
@@ -49,14 +49,7 @@ beforeEach(() => {
 
 const system = (orgId: string, agentId?: string): CallScope => ({ actor: { kind: "system", name: "test" }, orgId, channel: "mcp", ...(agentId ? { agentId } : {}) });
 
-async function refusal(scope: CallScope, name: string, args: unknown): Promise<AppError> {
-  const error = await app.deps.tools.call(scope, name, args).then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
+const refusal = (scope: CallScope, name: string, args: unknown) => appErrorOf(app.deps.tools.call(scope, name, args));
 
 async function hookAction(orgId: string, slug: string) {
   await createCustomAction(app.deps, orgId, { slug, description: "Asks the partner.", method: "GET", url: `http://api.partner.example:${partner.port}/hook`, destructive: false });
