@@ -49,7 +49,9 @@ export function extract(question: string, text: string): string {
   const clean = text.replace(/\x1e/g, "").trim();
   if (clean.length <= EXTRACT_MAX) return clean;
   const parts = units(clean);
-  const scores = parts.map((p) => coverage(question, p));
+  // The question's terms once, not once per unit.
+  const wanted = terms(question);
+  const scores = parts.map((p) => (wanted.length === 0 ? 0 : covered(wanted, stemsOf(p))));
   let best = 0;
   for (let i = 1; i < parts.length; i++) if (scores[i]! > scores[best]!) best = i;
   // A heading or a line ending in ":" introduces what follows: start there, then take the
