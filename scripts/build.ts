@@ -4,7 +4,7 @@
 // directory with nothing beside it. BUILD_TARGET picks another platform, e.g. bun-linux-arm64.
 // The widget (/widget.js) is bundled first (scripts/build-widget.ts) and embedded the same way:
 // a second entrypoint imports it `with { type: "file" }`, which puts it in Bun.embeddedFiles,
-// where src/web/widget/bundle.ts finds it.
+// where src/widget/bundle.ts finds it.
 import { dirname, join } from "node:path";
 import { buildWidgetFile } from "./build-widget.ts";
 

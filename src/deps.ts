@@ -16,8 +16,8 @@ import { createLeasedLimiter, type Limiter } from "./ratelimit/leased.ts";
 import { toolProviders } from "./tools/providers.ts";
 import { createToolRuntime, type ToolRuntime } from "./tools/runtime.ts";
 import { type ChatState, createChatState } from "./conversations/state.ts";
-import { createPassageCache, type PassageCache } from "./workspace/passages.ts";
-import { createWidgetKeyCache, type WidgetKeyCache } from "./widget/auth.ts";
+import { createPassageCache, type PassageCache } from "./knowledge/passages.ts";
+import { createWidgetKeyCache, type WidgetKeyCache } from "./sdk/auth.ts";
 
 export interface Deps {
   config: Readonly<Config>;
@@ -44,11 +44,11 @@ export interface Deps {
   invalidation: Invalidation;
   /** Reply writes pending after a chat stream (src/conversations/state.ts). */
   chat: ChatState;
-  /** Documents cut into passages per version, for chat knowledge and search snippets (src/workspace/passages.ts). */
+  /** Documents cut into passages per version, for chat knowledge and search snippets (src/knowledge/passages.ts). */
   passages: PassageCache;
   /** Hot queries built once (src/db/prepared.ts). */
   statements: Statements;
-  /** Live widget keys and their org's allowed origins, cached; `deps.invalidation.publish("widget_keys", orgId)` after a change (src/widget/auth.ts). */
+  /** Live widget keys and their org's allowed origins, cached; `deps.invalidation.publish("widget_keys", orgId)` after a change (src/sdk/auth.ts). */
   widgetKeys: WidgetKeyCache;
 }
 

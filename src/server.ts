@@ -4,7 +4,7 @@ import type { Server } from "bun";
 import { createAppHandler } from "./app.ts";
 import { deleteExpiredSessions } from "./auth/sessions.ts";
 import { startDiscoveryScheduler } from "./connectors/scheduler.ts";
-import { startSender } from "./mail/sender.ts";
+import { startSender } from "./outbox/sender.ts";
 import type { Config } from "./config.ts";
 import { createFieldCipher } from "./crypto/fields.ts";
 import { resolveSecretKey } from "./crypto/secret-key.ts";
@@ -17,7 +17,7 @@ import { realTimers } from "./kit/timers.ts";
 import { MAX_BODY_BYTES } from "./http/body.ts";
 import { systemResolver } from "./net/guard.ts";
 import type { Logger } from "./log.ts";
-import { systemActor } from "./activity/actor.ts";
+import { systemActor } from "./kit/actor.ts";
 import { deleteExpiredActivity } from "./activity/log.ts";
 import { deleteUnusedClients } from "./oauth/clients.ts";
 import { deleteExpiredOAuthState } from "./oauth/tokens.ts";
@@ -101,7 +101,7 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
     },
   });
   const scheduler = startDiscoveryScheduler(deps);
-  const sender = startSender(deps); // email series: queues due steps and delivers the outbox (src/mail/sender.ts)
+  const sender = startSender(deps); // email series: queues due steps and delivers the outbox (src/outbox/sender.ts)
   const housekeeping = setInterval(() => {
     Promise.all([deleteExpiredSessions(deps), deleteExpiredCounters(deps.db, deps.now()), deleteExpiredOAuthState(deps), deleteUnusedClients(deps, HOUSEKEEPER), deleteExpiredActivity(deps)]).catch((error) =>
       log.warn("housekeeping failed", { error: String(error) }),

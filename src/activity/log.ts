@@ -7,7 +7,7 @@ import { activityLog, members } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
-import type { Actor } from "./actor.ts";
+import type { Actor } from "../kit/actor.ts";
 
 export interface ActivityInput {
   orgId: string;

@@ -2,7 +2,7 @@
 // agents:view / agents:manage) and the org-wide model setting /api/llm. Action toggles live
 // beside it at /api/agents/{id}/actions (src/tools/routes.ts).
 import { Elysia, t } from "elysia";
-import { memberActor } from "../activity/actor.ts";
+import { memberActor } from "../kit/actor.ts";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
 import { FreeForm } from "../http/json.ts";

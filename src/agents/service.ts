@@ -19,7 +19,7 @@
 //   * Every change is recorded in the activity log (C3) and invalidates the org's tool snapshot (C1).
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { recordActivity } from "../activity/log.ts";
-import type { Actor } from "../activity/actor.ts";
+import type { Actor } from "../kit/actor.ts";
 import type { Db } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
 import { agents, type AgentStatus, type LlmOverride, orgLlmSettings, orgs, type RoutingRule } from "../db/schema/index.ts";

@@ -1,5 +1,5 @@
 // The sign-in page: a plain form (inputs `email` and `password`), labelled, keyboard-usable, no script.
-import { html, page } from "../web/html.ts";
+import { html, page } from "../html/html.ts";
 
 export function signInPage(options: { returnTo: string; email?: string; error?: string; status?: number; headers?: Record<string, string> }) {
   return page(

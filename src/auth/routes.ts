@@ -23,7 +23,7 @@ export function safeReturnTo(raw: string | undefined, baseUrl: string): string {
   return url.origin === new URL(baseUrl).origin ? url.pathname + url.search + url.hash : AFTER_SIGNIN;
 }
 
-/** The session cookie (also set when an invitation is accepted, src/auth/invite.ts). */
+/** The session cookie (also set when an invitation is accepted, src/orgs/invite-page.ts). */
 export function sessionCookie(deps: Deps, token: string, maxAgeSeconds: number): string {
   const secure = deps.config.baseUrl.startsWith("https:") ? "; Secure" : "";
   return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;

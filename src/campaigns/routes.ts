@@ -3,11 +3,11 @@
 // customers). Every route validates with TypeBox, asks requireMember who acts for which org, and
 // calls one function of src/campaigns/service.ts with that org and actor.
 import { Elysia, t } from "elysia";
-import { memberActor } from "../activity/actor.ts";
+import { memberActor } from "../kit/actor.ts";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { findEndUser } from "../workspace/customers.ts";
+import { findEndUser } from "../customers/records.ts";
 import { CampaignOut, CampaignRef, CreateCampaign, EditCampaign, EnrolmentOut, EnrolmentPage, MessagePage, PreviewOut } from "./schemas.ts";
 import {
   CAMPAIGN_LIMITS,

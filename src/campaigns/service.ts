@@ -1,6 +1,6 @@
 // Email series (issue #13): one model behind the dashboard API (src/campaigns/routes.ts), the
-// automation_* tools (src/tools/families/automation.ts) and POST /api/sdk/series
-// (src/campaigns/sdk-routes.ts). Every function takes the org explicitly; every state change takes
+// automation_* tools (src/campaigns/tools.ts) and POST /api/sdk/series
+// (src/sdk/series-routes.ts). Every function takes the org explicitly; every state change takes
 // an actor and is recorded in the activity log.
 //
 // Lifecycle: draft → active ⇄ paused → archived (archived is final). Only active campaigns send.
@@ -10,7 +10,7 @@
 // the next step is the one after the latest step they received, in the edited order.
 import { randomBytes } from "node:crypto";
 import { and, count, desc, eq, inArray, isNotNull, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
-import type { Actor } from "../activity/actor.ts";
+import type { Actor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
 import {
   type AudienceRule,
@@ -31,8 +31,8 @@ import type { Tx } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, type ErrorDetail } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
-import { cancelQueued, dropEnqueued, enqueue, parkPending, releaseParked } from "../mail/outbox.ts";
-import { findEndUser, type EndUser } from "../workspace/customers.ts";
+import { cancelQueued, dropEnqueued, enqueue, parkPending, releaseParked } from "../outbox/outbox.ts";
+import { findEndUser, type EndUser } from "../customers/records.ts";
 import { renderStep, SAMPLE_CUSTOMER, type TemplateCustomer, templateProblems, UNSUBSCRIBE_MARK } from "./templates.ts";
 
 export type Campaign = typeof campaigns.$inferSelect;
@@ -505,7 +505,7 @@ export async function removeCustomer(deps: Deps, { orgId, actor, campaign, endUs
 }
 
 /**
- * After an unsubscribe (src/mail/unsubscribe.ts records it, in the same transaction): every
+ * After an unsubscribe (src/campaigns/unsubscribe.ts records it, in the same transaction): every
  * enrolment of the customer ends and every queued message to them is cancelled.
  */
 export async function endEnrolmentsOf(tx: Tx, { orgId, endUserId, now }: { orgId: string; endUserId: string; now: Date }): Promise<void> {
@@ -621,7 +621,7 @@ async function advanceEnrolment(deps: Deps, claimed: Enrolment): Promise<number>
   });
 }
 
-/** The outbox kind of a campaign email (src/mail/campaign-mail.ts delivers it). */
+/** The outbox kind of a campaign email (src/campaigns/mail.ts delivers it). */
 export const CAMPAIGN_MAIL_KIND = "campaign.email";
 
 // ---------- preview ----------

@@ -12,7 +12,7 @@
 // own markdown (rendered with `marked`, raw HTML allowed, as in any email tool).
 import { randomBytes } from "node:crypto";
 import { marked } from "marked";
-import { escapeHtml } from "../web/html.ts";
+import { escapeHtml } from "../html/html.ts";
 
 /** Where the per-send unsubscribe URL goes; replaced when the message is sent (the token exists only then). */
 export const UNSUBSCRIBE_MARK = "%%UNSUBSCRIBE_URL%%";

@@ -2,7 +2,7 @@
 // The CLI runs them in its own process; a running embedded server runs them for
 // `--via-server` (src/cli/admin-socket.ts), since PGlite admits one process per DATA_DIR.
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { systemActor } from "../activity/actor.ts";
+import { systemActor } from "../kit/actor.ts";
 import type { Deps } from "../deps.ts";
 import { FEATURE_FLAGS, isFeatureFlag } from "../kit/flags.ts";
 import { isUuid } from "../kit/ids.ts";

@@ -3,7 +3,7 @@
 import { Elysia, t } from "elysia";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
-import { memberActor } from "../activity/actor.ts";
+import { memberActor } from "../kit/actor.ts";
 import { AUTH_METHODS, CONNECTOR_LIMITS } from "./rules.ts";
 import { connect, disconnect, listConnectors, refreshConnector } from "./service.ts";
 

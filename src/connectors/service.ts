@@ -3,7 +3,7 @@
 // made by an actor and recorded in the activity log. Rules live in rules.ts, credentials in
 // credentials.ts, calls in calls.ts, scheduled discovery in scheduler.ts.
 import { and, eq } from "drizzle-orm";
-import type { Actor } from "../activity/actor.ts";
+import type { Actor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
 import { type ConnectorAuthMethod, connectors } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";

@@ -4,7 +4,7 @@ import { Elysia, t } from "elysia";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { customerSummary, customersByIds } from "../inbox/customers.ts";
+import { customerSummary, customersByIds } from "../inbox/customer-profiles.ts";
 import { CONVERSATION_LIMITS, conversationView, listConversations, readConversation } from "./dashboard.ts";
 
 const Id = t.String({ minLength: 1, maxLength: 64 });

@@ -3,7 +3,7 @@
 // through parseJsonBounded (src/http/json.ts: depth, control characters, duplicate keys); form
 // and text bodies are refused when they carry control characters other than tab, CR and LF.
 import { AppError } from "../errors.ts";
-import { readBodyCapped } from "./capped-body.ts";
+import { readBodyCapped } from "../net/capped-body.ts";
 import { findControlCharacter, parseJsonBounded } from "./json.ts";
 
 /**

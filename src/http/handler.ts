@@ -11,7 +11,7 @@
 import type { Server } from "bun";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import { html, page } from "../web/html.ts";
+import { html, page } from "../html/html.ts";
 import { setRequestMeta } from "./request-meta.ts";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

@@ -8,7 +8,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { FreeForm } from "../http/json.ts";
 import { jsonResponse } from "../http/response.ts";
-import { CUSTOMER_LIMITS, customerDetail, customerSummary, customersByIds, customerView, findCustomer, listCustomers, upsertCustomers } from "./customers.ts";
+import { CUSTOMER_LIMITS, customerDetail, customerSummary, customersByIds, customerView, findCustomer, listCustomers, upsertCustomers } from "./customer-profiles.ts";
 import {
   addTicketMessage,
   findTicket,

@@ -6,7 +6,7 @@ import { and, asc, desc, eq, ilike, inArray, isNull, lt, or, sql, type SQL } fro
 import { recordActivity } from "../activity/log.ts";
 import { type ChatTicketReason, emitTicketCreated } from "../webhooks/emit.ts";
 import { emitWebhookEvent } from "../webhooks/events.ts";
-import type { Actor } from "../activity/actor.ts";
+import type { Actor } from "../kit/actor.ts";
 import type { Db, Tx } from "../db/client.ts";
 import { endUsers, memberships, ticketCounters, ticketHistory, ticketMessages, tickets } from "../db/schema/index.ts";
 import type { TicketActorKind, TicketMessageKind, TicketPriority, TicketSource, TicketStatus } from "../db/schema/inbox.ts";

@@ -5,7 +5,7 @@
 // Every change is recorded in the activity log with its actor (names and hosts, never values) and
 // drops the org's tool snapshot (deps.tools.invalidate).
 import { and, eq } from "drizzle-orm";
-import type { Actor } from "../activity/actor.ts";
+import type { Actor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
 import { customActions } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";

@@ -1,7 +1,7 @@
 // Custom HTTP actions for the dashboard: /api/integrations/custom-actions (integrations roles).
 // Each change is logged with the member who made it (src/integrations/custom-actions.ts).
 import { Elysia, t } from "elysia";
-import { memberActor } from "../activity/actor.ts";
+import { memberActor } from "../kit/actor.ts";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
 import { SLUG } from "../kit/slugs.ts";

@@ -1,7 +1,7 @@
 // Words as the knowledge features compare them: lower-cased letter/digit runs, light suffix
 // stemming, English stop words dropped. Shared by the builtin provider's term coverage
 // (src/agents/llm/builtin.ts), chat knowledge retrieval and search_docs snippets
-// (src/workspace/passages.ts), so all three agree on what "the same word" is.
+// (src/knowledge/passages.ts), so all three agree on what "the same word" is.
 export const STOP = new Set(
   (
     "a about above after again all am an and any are as at be because been before being below between both but by can cannot could did do does doing don down during each " +

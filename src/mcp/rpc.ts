@@ -11,7 +11,7 @@ import type { AccessContext } from "../oauth/verify.ts";
 import type { Taken } from "../ratelimit/leased.ts";
 import { chargeToken, methodClass, rateLimitHeaders } from "../ratelimit/per-token.ts";
 import type { CallScope } from "../tools/runtime.ts";
-import { boundCustomerOf, findEndUser, findEndUserByEmail } from "../workspace/customers.ts";
+import { boundCustomerOf, findEndUser, findEndUserByEmail } from "../customers/records.ts";
 import { failure, parseMessage, type RpcId, type RpcRequest, type RpcResponse, success } from "./jsonrpc.ts";
 
 export const PROTOCOL_VERSION = "2025-03-26";

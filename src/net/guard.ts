@@ -11,7 +11,7 @@
 // Development mode allows loopback (http and https) and nothing else.
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
-import { readBodyCapped } from "../http/capped-body.ts";
+import { readBodyCapped } from "./capped-body.ts";
 import { blockedAddressReason, isLoopbackAddress } from "./addresses.ts";
 import { type ConnectionPool, type Lease, sharedPool } from "./pool.ts";
 

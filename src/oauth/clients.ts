@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { Type as T, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
-import type { Actor } from "../activity/actor.ts";
+import type { Actor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
 import { constantTimeEqual, mintToken, sha256Hex } from "../crypto/tokens.ts";
 import type { Db } from "../db/client.ts";

@@ -2,7 +2,7 @@
 // ends them all). Whether a live one exists (consent may be skipped), revocation with the actor
 // and the reason recorded in the activity log, and the dashboard's list of connected apps.
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
-import type { Actor } from "../activity/actor.ts";
+import type { Actor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
 import { members, oauthClients, oauthGrants, oauthTokens } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";

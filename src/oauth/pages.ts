@@ -1,5 +1,5 @@
 // The consent page and the authorization error page.
-import { html, PAGE_CSP, page } from "../web/html.ts";
+import { html, PAGE_CSP, page } from "../html/html.ts";
 import type { ConsentView } from "./authorize.ts";
 import { formActionSource } from "./checks/redirect-uri.ts";
 import { SCOPES, type Scope } from "./scopes.ts";

@@ -2,7 +2,7 @@
 // token under it); revoking an access token ends that token. Another client's token, or an
 // unknown one, is left alone and still answered 200 (RFC 7009 §2.2). The token presented acts.
 import { and, eq, isNull } from "drizzle-orm";
-import type { Actor } from "../activity/actor.ts";
+import type { Actor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
 import { sha256Hex } from "../crypto/tokens.ts";
 import { oauthGrants, oauthTokens } from "../db/schema/index.ts";

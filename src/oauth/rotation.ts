@@ -4,7 +4,7 @@
 // from parallel requests), plus a 10-second grace for requests already in flight; using it after
 // that is reuse, which revokes the whole grant.
 import { and, eq, sql } from "drizzle-orm";
-import { systemActor } from "../activity/actor.ts";
+import { systemActor } from "../kit/actor.ts";
 import { sha256Hex } from "../crypto/tokens.ts";
 import type { Db } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";

@@ -3,7 +3,7 @@
 // (§2.4) and stored as SHA-256 only. Rotation is in rotation.ts, revocation in revocation.ts,
 // verification in verify.ts, grants in grants.ts.
 import { and, eq, isNull, lte } from "drizzle-orm";
-import { memberActor, systemActor } from "../activity/actor.ts";
+import { memberActor, systemActor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
 import { mintToken, sha256Hex } from "../crypto/tokens.ts";
 import type { Db } from "../db/client.ts";

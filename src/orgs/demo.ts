@@ -8,7 +8,7 @@ import { and, asc, eq, isNull } from "drizzle-orm";
 import { agents, members, memberships, orgs, widgetKeys } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { updateAgent } from "../agents/service.ts";
-import { createDoc, type DocInput } from "../workspace/docs.ts";
+import { createDoc, type DocInput } from "../knowledge/docs.ts";
 import { createOrg } from "./service.ts";
 
 export const DEMO_EMAIL = "admin@demo.example";

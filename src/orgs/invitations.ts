@@ -1,5 +1,5 @@
 // Invitations to an org (issue #14, settings): an admin with `members:manage` invites an email
-// address with a set of roles; the invitee opens `/invite/<token>` (src/auth/invite.ts), sets a
+// address with a set of roles; the invitee opens `/invite/<token>` (src/orgs/invite-page.ts), sets a
 // name and password (no account yet) or signs in with theirs (account exists), and becomes a
 // member with those roles.
 //
@@ -15,7 +15,7 @@
 // path also goes through checkPassword's own per-account and per-IP limits.
 import { and, count, desc, eq, gt, isNull } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { memberActor, type Actor } from "../activity/actor.ts";
+import { memberActor, type Actor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
 import { checkPassword, normaliseEmail } from "../auth/signin.ts";
 import { mintToken, sha256Hex } from "../crypto/tokens.ts";

@@ -2,12 +2,12 @@
 // Routes validate, call src/orgs/members.ts or invitations.ts with the member as actor, and let
 // AppError map to the error shape (404 for another org's member or invitation).
 import { Elysia, t } from "elysia";
-import { memberActor } from "../activity/actor.ts";
+import { memberActor } from "../kit/actor.ts";
 import { requireMember } from "../auth/guard.ts";
 import { ROLES } from "../auth/roles.ts";
 import type { Deps } from "../deps.ts";
 import { jsonResponse } from "../http/response.ts";
-import { ErrorBody } from "../widget/schemas.ts";
+import { ErrorBody } from "../sdk/schemas.ts";
 import { INVITATION_LIMITS, INVITATION_PAGE, inviteMember, listInvitations, revokeInvitation } from "./invitations.ts";
 import { changeMemberRoles, MEMBER_PAGE, listMembers, removeMember } from "./members.ts";
 

@@ -19,7 +19,7 @@
 // dashboard sessions; a session of a member who still belongs elsewhere stays, and no longer
 // reaches this org (sessions read the memberships on every request).
 import { and, arrayContains, asc, count, eq, ne } from "drizzle-orm";
-import type { Actor } from "../activity/actor.ts";
+import type { Actor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
 import { ROLES, type Role } from "../auth/roles.ts";
 import { deleteMemberSessions } from "../auth/sessions.ts";

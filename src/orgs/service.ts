@@ -4,7 +4,7 @@
 // secret (encrypted at rest).
 import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import { type Actor, systemActor } from "../activity/actor.ts";
+import { type Actor, systemActor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
 import { ROLES } from "../auth/roles.ts";
 import { normaliseEmail } from "../auth/signin.ts";

@@ -1,10 +1,10 @@
 // Identity verification settings and publishable widget keys of an org (issue #11, §5): the writes
 // to `orgs` (identity columns) and `widget_keys` live here, with the org's other tables; the
-// dashboard API over them is src/widget/settings-routes.ts (role org:manage). Every change is in
+// dashboard API over them is src/sdk/settings-routes.ts (role org:manage). Every change is in
 // the activity log.
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, isNull } from "drizzle-orm";
-import type { Actor } from "../activity/actor.ts";
+import type { Actor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
 import { orgs, widgetKeys } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";

@@ -2,11 +2,11 @@
 // an org-defined source (custom actions, connectors) is one line in `toolProviders`.
 import { connectorTools } from "../connectors/tools.ts";
 import { customActionTools } from "../integrations/custom-actions.ts";
-import { dataTools } from "./families/data.ts";
-import { docsTools } from "./families/docs.ts";
-import { automationTools } from "./families/automation.ts";
-import { inboxTools } from "./families/inbox.ts";
-import { setupTools } from "./families/setup.ts";
+import { dataTools } from "../customers/tools.ts";
+import { docsTools } from "../knowledge/tools.ts";
+import { automationTools } from "../campaigns/tools.ts";
+import { inboxTools } from "../inbox/tools.ts";
+import { setupTools } from "../setup/tools.ts";
 import type { ToolDefinition, ToolProvider } from "./types.ts";
 
 /** Built-in families: the same tools for every org (feature flags and toggles still apply). */

@@ -10,7 +10,7 @@ import type { Deps } from "../deps.ts";
 import { AppError, type DenialReason } from "../errors.ts";
 import { readFlags } from "../kit/flags.ts";
 import { bearerChallenge } from "../oauth/metadata.ts";
-import type { Actor } from "../activity/actor.ts";
+import type { Actor } from "../kit/actor.ts";
 import type { Channel, ToolDefinition, ToolProvider } from "./types.ts";
 
 /**

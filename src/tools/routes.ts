@@ -1,6 +1,6 @@
 // Agent action toggles for the dashboard: /api/agents/{agent_id}/actions.
 import { Elysia, t } from "elysia";
-import { memberActor } from "../activity/actor.ts";
+import { memberActor } from "../kit/actor.ts";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
 import { listAgentActions, setAgentActions } from "./toggles.ts";

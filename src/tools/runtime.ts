@@ -11,7 +11,7 @@
 //   7. writes the audit row (action_executions) — always, whatever the input, success or not —
 //      and answers only once it is committed (src/tools/audit.ts: group commit).
 // It is carried in deps as `deps.tools`; the per-org snapshot and the Ajv cache live inside it.
-import type { Actor } from "../activity/actor.ts";
+import type { Actor } from "../kit/actor.ts";
 import type { ExecutionOutcome } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -23,13 +23,13 @@ import type { StageTimer } from "../kit/stage-timer.ts";
 import { isTimeout } from "../kit/timeouts.ts";
 import type { Limiter, Taken } from "../ratelimit/leased.ts";
 import { chargeToken } from "../ratelimit/per-token.ts";
-import type { BoundCustomer } from "../workspace/customers.ts";
+import type { BoundCustomer } from "../customers/records.ts";
 import { createAuditWriter } from "./audit.ts";
 import { agentOf, denial, loadSnapshot, type OrgSnapshot, refusal, SNAPSHOT_TTL_MS } from "./registry.ts";
 import type { Channel, ToolDefinition, ToolProvider, ToolResult } from "./types.ts";
 import { createArgumentValidator } from "./validate.ts";
 
-export type { Actor } from "../activity/actor.ts";
+export type { Actor } from "../kit/actor.ts";
 export type { Channel } from "./types.ts";
 
 export interface CallScope {

@@ -2,7 +2,7 @@
 // "enable-able agent actions"). A tool without a toggle row has its default.
 import { and, eq, inArray, like, sql } from "drizzle-orm";
 import { agentActionToggles, agents } from "../db/schema/index.ts";
-import type { Actor } from "../activity/actor.ts";
+import type { Actor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";

@@ -1,12 +1,12 @@
 // What a tool is, once, for every caller (the MCP tool server and the chat pipeline): name,
 // description, input schema, annotations, the scope it needs, where it comes from and how it runs.
 import type { StageTimer } from "../kit/stage-timer.ts";
-import type { Actor } from "../activity/actor.ts";
+import type { Actor } from "../kit/actor.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import type { Scope } from "../oauth/scopes.ts";
 import type { FeatureFlag } from "../kit/flags.ts";
-import type { BoundCustomer } from "../workspace/customers.ts";
+import type { BoundCustomer } from "../customers/records.ts";
 
 export interface JsonSchemaObject {
   type: "object";

@@ -12,7 +12,7 @@ import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } f
 import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
 import { isTimeout } from "../kit/timeouts.ts";
-import type { OutboxHandler, OutboxOutcome, OutboxRow } from "../mail/outbox.ts";
+import type { OutboxHandler, OutboxOutcome, OutboxRow } from "../outbox/outbox.ts";
 import { guardedFetch } from "../net/guard.ts";
 import { webhookIdOf } from "./events.ts";
 

@@ -3,7 +3,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Db, Tx } from "../db/client.ts";
 import { campaignMessages } from "../db/schema/index.ts";
-import type { OutboxRow } from "../mail/outbox.ts";
+import type { OutboxRow } from "../outbox/outbox.ts";
 import { emitWebhookEvent } from "./events.ts";
 
 /** Why the chat pipeline opened a ticket: routing (conversation.routed) or escalation (conversation.escalated). */

@@ -1,6 +1,6 @@
 // Webhook endpoints for the dashboard (issue #15): /api/webhooks/…, role org:manage.
 import { Elysia, t } from "elysia";
-import { memberActor } from "../activity/actor.ts";
+import { memberActor } from "../kit/actor.ts";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
 import { jsonResponse } from "../http/response.ts";

@@ -5,14 +5,14 @@
 // so receivers can switch without dropping a delivery (both signatures are sent meanwhile).
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, gte, inArray, lt, type SQL } from "drizzle-orm";
-import type { Actor } from "../activity/actor.ts";
+import type { Actor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
 import type { Db } from "../db/client.ts";
 import { outbox, webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
-import { cancelQueued, dropEnqueued, enqueue } from "../mail/outbox.ts";
+import { cancelQueued, dropEnqueued, enqueue } from "../outbox/outbox.ts";
 import { BlockedUrlError, checkUrl } from "../net/guard.ts";
 import { previousSecretContext, secretContext, WEBHOOK_LIMITS } from "./delivery.ts";
 import { eventBody, type EventType, queueDelivery, TEST_EVENT_TYPE, WEBHOOK_KIND, webhookIdOf } from "./events.ts";

@@ -1,91 +1,42 @@
-// The public widget SDK API under /api/sdk (interface §4.5, issue #11). Every keyed route starts
-// with requireWidgetKey (C4) and the SDK rate limits; the org comes from the key, never the body.
-// CORS for every /api/sdk response (errors and unknown paths included) is the app-wide policy in
-// src/app.ts: `Access-Control-Allow-Origin: *`, no credentials, the exposed headers the widget
-// reads; the per-org allowed origins are enforced here, server-side (src/widget/auth.ts).
+// GET /widget.js (the embeddable widget) and GET /demo (issue #14).
 import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
-import { requireWidgetKey } from "./auth.ts";
-import { limitConfigRequest, limitSdkRequest } from "./limits.ts";
-import { widgetSettingsRoutes } from "./settings-routes.ts";
-import {
-  ConfigQuery,
-  CreateTicketBody,
-  ErrorBody,
-  EventsAccepted,
-  EventsBody,
-  IdentifyCompanyBody,
-  IdentifyUserBody,
-  SdkCompany,
-  SdkConfig,
-  SdkTicket,
-  SdkUser,
-} from "./schemas.ts";
-import { createSdkTicket, identifyCompanyFor, identifyUser, recordEvents, sdkConfig } from "./service.ts";
-
-/** How long browsers and CDNs may reuse GET /api/sdk/config: an agent change shows within a minute. */
-export const CONFIG_MAX_AGE_SECONDS = 60;
-
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
-
-export function sdkRoutes(deps: Deps) {
-  const plugin = new Elysia({ name: "sdk" })
-    .use(keyedRoutes(deps))
-    // The dashboard side of the same settings (org:manage), mounted with the SDK it governs.
-    .use(widgetSettingsRoutes(deps))
-    .get(
-      "/api/sdk/config",
-      async ({ query, request, set }) => {
-        await limitConfigRequest(deps, request);
-        const config = await sdkConfig(deps, query.org_id);
-        set.headers["cache-control"] = `public, max-age=${CONFIG_MAX_AGE_SECONDS}`;
-        return config;
-      },
-      { query: ConfigQuery, response: { 200: SdkConfig, ...errors }, detail: { summary: "The widget's public configuration (§2.7)", tags: ["Widget SDK"] } },
-    );
-  return plugin;
-}
+import { AppError } from "../errors.ts";
+import { ensureDemo } from "../orgs/demo.ts";
+import { type WidgetBundle, loadWidgetBundle } from "./bundle.ts";
+import { demoPage } from "./demo.ts";
 
 /**
- * The keyed routes. The key and the rate limits are checked in `derive`, which Elysia runs before
- * body validation: a request without a valid key is 401 whatever its body, and invalid bodies
- * count against the quota like any other request.
+ * Five minutes: the URL carries no version (it is pasted into sites once), so a deploy reaches
+ * pages within minutes; after that the ETag makes the revalidation a 304. Cross-origin by design:
+ * CORS `*` comes from the app-wide policy, and CORP lets pages with COEP load it.
  */
-function keyedRoutes(deps: Deps) {
-  return new Elysia({ name: "sdk-keyed" })
-    .derive(async ({ request, path }) => {
-      const auth = await requireWidgetKey(deps, request);
-      await limitSdkRequest(deps, auth, request, path === "/api/sdk/tickets/create" ? "ticket" : "request");
-      return { auth };
+export const WIDGET_CACHE_CONTROL = "public, max-age=300";
+
+export function widgetRoutes(deps: Deps) {
+  // Built (or read from the binary) once per app instance, on first request.
+  let bundle: Promise<WidgetBundle> | undefined;
+  return new Elysia({ name: "widget-assets" })
+    .get("/widget.js", async ({ request }) => {
+      bundle ??= loadWidgetBundle().catch((error) => {
+        bundle = undefined;
+        throw error;
+      });
+      const { code, etag } = await bundle;
+      const headers = {
+        "content-type": "text/javascript; charset=utf-8",
+        "cache-control": WIDGET_CACHE_CONTROL,
+        etag,
+        "x-content-type-options": "nosniff",
+        "cross-origin-resource-policy": "cross-origin",
+      };
+      if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
+      return new Response(code, { headers });
     })
-    .post(
-      "/api/sdk/users/identify",
-      async ({ body, auth }) => {
-        return identifyUser(deps, auth.orgId, body);
-      },
-      { body: IdentifyUserBody, response: { 200: SdkUser, ...errors }, detail: { summary: "Create or update an end user", tags: ["Widget SDK"], security: [{ widgetKey: [] }] } },
-    )
-    .post(
-      "/api/sdk/companies/identify",
-      async ({ body, auth }) => {
-        return identifyCompanyFor(deps, auth.orgId, body);
-      },
-      { body: IdentifyCompanyBody, response: { 200: SdkCompany, ...errors }, detail: { summary: "Create or update a company, optionally linking a user", tags: ["Widget SDK"], security: [{ widgetKey: [] }] } },
-    )
-    .post(
-      "/api/sdk/events",
-      async ({ body, auth }) => {
-        return recordEvents(deps, auth.orgId, body);
-      },
-      { body: EventsBody, response: { 200: EventsAccepted, ...errors }, detail: { summary: "Record a batch of behavioural events", tags: ["Widget SDK"], security: [{ widgetKey: [] }] } },
-    )
-    .post(
-      "/api/sdk/tickets/create",
-      async ({ body, auth, request, set }) => {
-        const ticket = await createSdkTicket(deps, auth.orgId, body, { browser: request.headers.has("origin") });
-        set.status = 201;
-        return ticket;
-      },
-      { body: CreateTicketBody, response: { 201: SdkTicket, ...errors }, detail: { summary: "Open a support ticket", tags: ["Widget SDK"], security: [{ widgetKey: [] }] } },
-    );
+    .get("/demo", async () => {
+      // Only where the demo is seeded (SEED_DEMO=1, the default); the same lookup the start banner uses.
+      const demo = deps.config.seedDemo ? await ensureDemo(deps) : null;
+      if (!demo) throw AppError.notFound("There is no demo organisation on this server (SEED_DEMO=0).");
+      return demoPage(deps.config.baseUrl, demo);
+    });
 }

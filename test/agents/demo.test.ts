@@ -6,7 +6,7 @@ import { builtinAnswer, NO_ANSWER } from "../../src/agents/llm/builtin.ts";
 import { providerFor } from "../../src/agents/llm/types.ts";
 import { getAgent } from "../../src/agents/service.ts";
 import { DEMO_DOCS, ensureDemo } from "../../src/orgs/demo.ts";
-import { searchDocs } from "../../src/workspace/docs.ts";
+import { searchDocs } from "../../src/knowledge/docs.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 
 let app: TestApp;

@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import { SignJWT } from "jose";
 import { createCampaign, listEnrolments, listMessages, setCampaignStatus } from "../../src/campaigns/service.ts";
 import { orgs } from "../../src/db/schema/index.ts";
-import { createSender, type Sender } from "../../src/mail/sender.ts";
+import { createSender, type Sender } from "../../src/outbox/sender.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { recordingTransport, type RecordingTransport, seedCustomer, seedSeriesOrg, type SeriesOrg, step } from "./helpers.ts";
 
@@ -223,7 +223,7 @@ describe("tenant boundary", () => {
 describe("OpenAPI", () => {
   test("the series and campaign routes describe themselves with full schemas", async () => {
     const { openapiDocument } = await import("../../src/openapi.ts");
-    const { seriesRoutes } = await import("../../src/campaigns/sdk-routes.ts");
+    const { seriesRoutes } = await import("../../src/sdk/series-routes.ts");
     const { campaignRoutes } = await import("../../src/campaigns/routes.ts");
     const info = { title: "t", version: "1", description: "d", serverUrl: app.deps.config.baseUrl };
     const doc = openapiDocument([...seriesRoutes(app.deps).routes, ...campaignRoutes(app.deps).routes], info) as Json;

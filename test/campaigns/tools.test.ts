@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { SignJWT } from "jose";
 import { activityLog } from "../../src/db/schema/index.ts";
-import { createSender, type Sender } from "../../src/mail/sender.ts";
+import { createSender, type Sender } from "../../src/outbox/sender.ts";
 import { serveTestApp, type ServedTestApp } from "../support/app.ts";
 import { connectWithOAuth, TestOAuthProvider } from "../support/mcp-client.ts";
 import { Browserless, consentFields, rpc, tokensFor } from "../support/oauth.ts";

@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import { transcriptsSettled } from "../../src/conversations/transcript.ts";
 import { sha256Hex } from "../../src/crypto/tokens.ts";
 import { conversations } from "../../src/db/schema/index.ts";
-import { textOnly } from "../../src/widget/stream.ts";
+import { textOnly } from "../../src/sdk/stream.ts";
 import { createTestApp, signIn, type TestApp } from "../support/app.ts";
 import { fakeAnthropic, type FakeLlm } from "../support/fake-llm.ts";
 import { chat, type ChatOrg, records, seedChatOrg } from "./helpers.ts";

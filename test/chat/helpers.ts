@@ -1,5 +1,5 @@
 // Shared set-up for the chat tests: an org with a knowledge base, widget requests, stream reading.
-import { createDoc } from "../../src/workspace/docs.ts";
+import { createDoc } from "../../src/knowledge/docs.ts";
 import { seedOrg, type TestApp } from "../support/app.ts";
 
 export type ChatOrg = Awaited<ReturnType<typeof seedOrg>>;

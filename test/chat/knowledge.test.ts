@@ -2,8 +2,8 @@
 // the passage that holds the answer, with a score, from published docs of the org only.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { retrieve } from "../../src/agents/pipeline/knowledge.ts";
-import { chunkDoc, PASSAGES } from "../../src/workspace/passages.ts";
-import { createDoc, updateDoc } from "../../src/workspace/docs.ts";
+import { chunkDoc, PASSAGES } from "../../src/knowledge/passages.ts";
+import { createDoc, updateDoc } from "../../src/knowledge/docs.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
 
 const filler = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `${topic} paragraph ${i}: ${"lorem ipsum dolor sit amet ".repeat(8).trim()}.`).join("\n\n");

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { agents } from "../../src/db/schema/index.ts";
-import { textOnly } from "../../src/widget/stream.ts";
+import { textOnly } from "../../src/sdk/stream.ts";
 import { createTestApp, signIn, type TestApp } from "../support/app.ts";
 import { fakeOpenAi, type FakeLlm } from "../support/fake-llm.ts";
 import { userToken } from "../widget/helpers.ts";

@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { createHandler } from "../../src/http/handler.ts";
 import { setRequestMeta } from "../../src/http/request-meta.ts";
 import { createLogger } from "../../src/log.ts";
-import { actionRecord, actionsRecord, chatStream, errorRecord, RS, type StreamOutcome, stripSeparator, textOnly } from "../../src/widget/stream.ts";
+import { actionRecord, actionsRecord, chatStream, errorRecord, RS, type StreamOutcome, stripSeparator, textOnly } from "../../src/sdk/stream.ts";
 
 async function chunksOf(response: Response): Promise<string[]> {
   const decoder = new TextDecoder();

@@ -8,7 +8,7 @@ import { and, eq } from "drizzle-orm";
 import { transcriptsSettled } from "../../src/conversations/transcript.ts";
 import { sha256Hex } from "../../src/crypto/tokens.ts";
 import { actionExecutions, conversationMessages, conversations } from "../../src/db/schema/index.ts";
-import { textOnly } from "../../src/widget/stream.ts";
+import { textOnly } from "../../src/sdk/stream.ts";
 import { serveTestApp, type ServedTestApp } from "../support/app.ts";
 import { fakeOpenAi, type FakeLlm } from "../support/fake-llm.ts";
 import { type ChatOrg, records, seedChatOrg } from "./helpers.ts";

@@ -185,7 +185,7 @@ export function redirectParams(location: string | null, redirectUri: string): UR
   return url.searchParams;
 }
 
-/** Reverses src/web/html.ts escaping (what a browser does with an attribute value). */
+/** Reverses src/html/html.ts escaping (what a browser does with an attribute value). */
 export function unescapeHtml(value: string): string {
   return value
     .replace(/&#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)))

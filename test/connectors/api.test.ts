@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { memberships } from "../../src/db/schema/index.ts";
-import { systemActor } from "../../src/activity/actor.ts";
+import { systemActor } from "../../src/kit/actor.ts";
 import { setFeatureFlag } from "../../src/orgs/service.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
 import { bearerServer, oauthProtectedServer, statefulSseServer, type McpFixture, type OAuthFixture } from "../support/mcp-servers.ts";

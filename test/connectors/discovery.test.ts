@@ -7,7 +7,7 @@ import { and, eq, like } from "drizzle-orm";
 import { agentActionToggles } from "../../src/db/schema/index.ts";
 import { discover } from "../../src/connectors/discovery.ts";
 import { claimDueConnectors } from "../../src/connectors/scheduler.ts";
-import { systemActor } from "../../src/activity/actor.ts";
+import { systemActor } from "../../src/kit/actor.ts";
 import { setFeatureFlag } from "../../src/orgs/service.ts";
 import { SNAPSHOT_TTL_MS } from "../../src/tools/registry.ts";
 import type { TestApp } from "../support/app.ts";

@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
-import { memberActor } from "../../src/activity/actor.ts";
+import { memberActor } from "../../src/kit/actor.ts";
 import { createCampaign, enrolCustomer, queueDueSteps, removeCustomer, setCampaignStatus } from "../../src/campaigns/service.ts";
-import { findCustomer, upsertCustomers } from "../../src/inbox/customers.ts";
+import { findCustomer, upsertCustomers } from "../../src/inbox/customer-profiles.ts";
 import { browserAvailable, browserMissingReason, launchBrowser, openWatched, SCREENSHOTS, seriousAxeViolations, signedInContext } from "../support/browser.ts";
 import { serveTestApp, type ServedTestApp } from "../support/app.ts";
 import { adminOf, type Member } from "../dashboard/helpers.ts";

@@ -5,14 +5,14 @@
 // after a confirmation, enrol and remove by hand, and another org's campaign answering 404.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
-import { memberActor } from "../../src/activity/actor.ts";
+import { memberActor } from "../../src/kit/actor.ts";
 import { campaignOr404, createCampaign, enrolCustomer, queueDueSteps, setCampaignStatus } from "../../src/campaigns/service.ts";
 import { activityLog, campaignEnrolments, campaignMessages, outbox } from "../../src/db/schema/index.ts";
-import { findCustomer, upsertCustomers } from "../../src/inbox/customers.ts";
-import { DASHBOARD_CSP } from "../../src/web/dashboard/shell.ts";
-import { formatDelay, parseDelay, PREVIEW_HTML_CSP } from "../../src/web/dashboard/campaigns.ts";
-import { audienceVersion, formatConditionValue, parseConditionValue } from "../../src/web/dashboard/campaigns-audience.ts";
-import { identifyEndUser } from "../../src/workspace/customers.ts";
+import { findCustomer, upsertCustomers } from "../../src/inbox/customer-profiles.ts";
+import { DASHBOARD_CSP } from "../../src/dashboard/shell.ts";
+import { formatDelay, parseDelay, PREVIEW_HTML_CSP } from "../../src/dashboard/campaigns.ts";
+import { audienceVersion, formatConditionValue, parseConditionValue } from "../../src/dashboard/campaigns-audience.ts";
+import { identifyEndUser } from "../../src/customers/records.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { adminOf, get, type Member, memberWith, post, withFlash } from "../dashboard/helpers.ts";
 import { seedInbox } from "./seed.ts";

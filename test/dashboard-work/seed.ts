@@ -4,7 +4,7 @@
 import { customerEvents } from "../../src/db/schema/index.ts";
 import { createSession } from "../../src/conversations/sessions.ts";
 import { storeReply, transcriptsSettled } from "../../src/conversations/transcript.ts";
-import { upsertCustomers } from "../../src/inbox/customers.ts";
+import { upsertCustomers } from "../../src/inbox/customer-profiles.ts";
 import { createTicket } from "../../src/inbox/tickets.ts";
 import type { TestApp } from "../support/app.ts";
 

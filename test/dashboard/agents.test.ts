@@ -5,7 +5,7 @@
 // action toggles with flags, and another org's agent answering 404.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { AGENT_LIMITS as L, listAgents, readAgent, updateAgent } from "../../src/agents/service.ts";
-import { flowItemText, parseFlowItem } from "../../src/web/dashboard/agents.ts";
+import { flowItemText, parseFlowItem } from "../../src/dashboard/agents.ts";
 import { listAgentActions } from "../../src/tools/toggles.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { adminOf, get, type Member, memberWith, post, withFlash } from "./helpers.ts";

@@ -4,7 +4,7 @@
 // connector answering 404.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { listConnectors } from "../../src/connectors/service.ts";
-import { slugFromName } from "../../src/web/dashboard/connectors.ts";
+import { slugFromName } from "../../src/dashboard/connectors.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
 import { type McpFixture, statelessJsonServer } from "../support/mcp-servers.ts";
 import { get, type Member, memberWith, post, withFlash } from "./helpers.ts";

@@ -2,7 +2,7 @@
 // error, edit with preview (raw HTML shown as text), publish/unpublish, search, pagination,
 // import from a file and a refused URL import, and another org's document answering 404.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { getDoc, listDocs } from "../../src/workspace/docs.ts";
+import { getDoc, listDocs } from "../../src/knowledge/docs.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { adminOf, get, type Member, memberWith, post, withFlash } from "./helpers.ts";
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { orgLlmView } from "../../src/agents/service.ts";
 import { identityView, listWidgetKeys } from "../../src/orgs/widget-access.ts";
-import { allowedOrigins } from "../../src/widget/settings.ts";
+import { allowedOrigins } from "../../src/sdk/settings.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { adminOf, get, type Member, memberWith, post, withFlash } from "./helpers.ts";
 

@@ -2,7 +2,7 @@
 // Authorization header. The Inspector wants Node ≥ 22; it runs under our pinned Bun.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
-import { createDoc } from "../../src/workspace/docs.ts";
+import { createDoc } from "../../src/knowledge/docs.ts";
 import { seedOrg, serveTestApp, type ServedTestApp } from "../support/app.ts";
 import { tokensFor } from "../support/oauth.ts";
 import { ROOT, tempDir } from "../support/process.ts";

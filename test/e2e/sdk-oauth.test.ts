@@ -2,7 +2,7 @@
 // registration → authorize → sign-in → consent → token → initialize → tools/list → tools/call,
 // then keeps going across access-token expiry by refreshing (issue: OAuth must-show 1 and 2).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createDoc } from "../../src/workspace/docs.ts";
+import { createDoc } from "../../src/knowledge/docs.ts";
 import { REFRESH_REUSE_GRACE_MS } from "../../src/oauth/rotation.ts";
 import { seedOrg, serveTestApp, type ServedTestApp } from "../support/app.ts";
 import { connectWithOAuth, TestOAuthProvider } from "../support/mcp-client.ts";

@@ -4,7 +4,7 @@
 // for over ten seconds before it throws); a NUL escape in its JSON is its data, passed on.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { setFeatureFlag } from "../../src/orgs/service.ts";
-import { systemActor } from "../../src/activity/actor.ts";
+import { systemActor } from "../../src/kit/actor.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 import { rpc, tokensFor } from "../support/oauth.ts";
 

@@ -4,7 +4,7 @@
 // retention at their boundaries; one org never sees another's rows.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
-import { systemActor } from "../../src/activity/actor.ts";
+import { systemActor } from "../../src/kit/actor.ts";
 import { ACTIVITY_PAGE, deleteExpiredActivity, recordActivity } from "../../src/activity/log.ts";
 import { activityLog, memberships } from "../../src/db/schema/index.ts";
 import { createOrg, setFeatureFlag } from "../../src/orgs/service.ts";

@@ -22,9 +22,9 @@ export const OWNERS: Record<string, string> = {
   // src/db/schema/ratelimit.ts
   rateLimitCounters: "src/ratelimit",
   // src/db/schema/workspace.ts
-  companies: "src/workspace",
-  endUsers: "src/workspace",
-  docs: "src/workspace",
+  companies: "src/customers",
+  endUsers: "src/customers",
+  docs: "src/knowledge",
   // src/db/schema/tools.ts
   agentActionToggles: "src/tools",
   actionExecutions: "src/tools",
@@ -44,15 +44,15 @@ export const OWNERS: Record<string, string> = {
   campaigns: "src/campaigns",
   campaignEnrolments: "src/campaigns",
   campaignMessages: "src/campaigns",
-  mailUnsubscribes: "src/mail",
-  mailUnsubscribeTokens: "src/mail",
-  outbox: "src/mail",
+  mailUnsubscribes: "src/campaigns",
+  mailUnsubscribeTokens: "src/campaigns",
+  outbox: "src/outbox",
   // src/db/schema/conversations.ts
   conversations: "src/conversations",
   conversationMessages: "src/conversations",
   // src/db/schema/sdk.ts
-  widgetSettings: "src/widget",
-  customerEvents: "src/widget",
+  widgetSettings: "src/sdk",
+  customerEvents: "src/sdk",
   // src/db/schema/webhooks.ts
   webhookEndpoints: "src/webhooks",
   webhookEvents: "src/webhooks",

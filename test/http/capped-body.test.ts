@@ -1,8 +1,8 @@
-// readBodyCapped (src/http/capped-body.ts): a body larger than the cap is refused, never
+// readBodyCapped (src/net/capped-body.ts): a body larger than the cap is refused, never
 // truncated — also when fetch decodes a gzip body whose Content-Length is the small encoded size.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { gzipSync } from "node:zlib";
-import { readBodyCapped } from "../../src/http/capped-body.ts";
+import { readBodyCapped } from "../../src/net/capped-body.ts";
 
 const decoded = Buffer.alloc(1024 * 1024, 0x61); // 1 MiB of "a": about 1 KB gzipped
 const encoded = gzipSync(decoded);

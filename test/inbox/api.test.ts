@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { SignJWT } from "jose";
 import { ticketHistory, ticketMessages, tickets } from "../../src/db/schema/index.ts";
-import { CUSTOMER_LIMITS } from "../../src/inbox/customers.ts";
+import { CUSTOMER_LIMITS } from "../../src/inbox/customer-profiles.ts";
 import { createTicket, customerThread, TICKET_LIMITS } from "../../src/inbox/tickets.ts";
 import { createTestApp, signIn, type TestApp } from "../support/app.ts";
 import { addMember, type InboxOrg, seedCustomer, seedInboxOrg } from "./helpers.ts";

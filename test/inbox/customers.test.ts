@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { customerEvents, endUsers } from "../../src/db/schema/index.ts";
-import { CUSTOMER_LIMITS } from "../../src/inbox/customers.ts";
+import { CUSTOMER_LIMITS } from "../../src/inbox/customer-profiles.ts";
 import { createTicket } from "../../src/inbox/tickets.ts";
 import { serveTestApp, signIn, type ServedTestApp } from "../support/app.ts";
 import { rpc, tokensFor } from "../support/oauth.ts";

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { ticketMessages } from "../../src/db/schema/index.ts";
 import { createTicket, customerThread, TICKET_LIMITS } from "../../src/inbox/tickets.ts";
-import { boundCustomerOf, findEndUser } from "../../src/workspace/customers.ts";
+import { boundCustomerOf, findEndUser } from "../../src/customers/records.ts";
 import { serveTestApp, signIn, type ServedTestApp } from "../support/app.ts";
 import { connectWithOAuth, TestOAuthProvider } from "../support/mcp-client.ts";
 import { Browserless, consentFields, rpc, tokensFor } from "../support/oauth.ts";

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { actionExecutions, customActions } from "../../src/db/schema/index.ts";
-import { systemActor } from "../../src/activity/actor.ts";
+import { systemActor } from "../../src/kit/actor.ts";
 import { setFeatureFlag } from "../../src/orgs/service.ts";
 import { SNAPSHOT_TTL_MS } from "../../src/tools/registry.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";

@@ -4,7 +4,7 @@
 // end to end: a server started with the defaults (embedded database, PGlite pass only) does it
 // with its own sender loop.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createSender, type Sender } from "../../src/mail/sender.ts";
+import { createSender, type Sender } from "../../src/outbox/sender.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { engine, seedDataDir } from "../support/db.ts";
 import { type RunningServer, startServer, tempDir } from "../support/process.ts";

@@ -2,7 +2,7 @@
 // action, and the leased limiter that keeps them global across processes.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createLeasedLimiter, RECHECK_MS } from "../../src/ratelimit/leased.ts";
-import { createDoc } from "../../src/workspace/docs.ts";
+import { createDoc } from "../../src/knowledge/docs.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
 import { rpc, tokensFor } from "../support/oauth.ts";
 

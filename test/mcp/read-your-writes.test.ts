@@ -2,7 +2,7 @@
 // toggle, flag, agent, revocation — the very next request on the same process sees it. The clock never
 // moves here: no snapshot or token-cache TTL can be what makes these pass.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { systemActor } from "../../src/activity/actor.ts";
+import { systemActor } from "../../src/kit/actor.ts";
 import { setFeatureFlag } from "../../src/orgs/service.ts";
 import type { TestApp } from "../support/app.ts";
 import { bearerServer, type McpFixture } from "../support/mcp-servers.ts";

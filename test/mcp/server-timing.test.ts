@@ -2,7 +2,7 @@
 // W3C Server-Timing header the benchmark reads; off by default, so nothing about our internals
 // is told to clients unless the operator asks.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createDoc } from "../../src/workspace/docs.ts";
+import { createDoc } from "../../src/knowledge/docs.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
 import { rpc, tokensFor } from "../support/oauth.ts";
 

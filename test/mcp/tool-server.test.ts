@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { actionExecutions, endUsers, memberships } from "../../src/db/schema/index.ts";
 import { ACCESS_CACHE_TTL_MS } from "../../src/oauth/token-cache.ts";
-import { systemActor } from "../../src/activity/actor.ts";
+import { systemActor } from "../../src/kit/actor.ts";
 import { setFeatureFlag } from "../../src/orgs/service.ts";
 import { SNAPSHOT_TTL_MS } from "../../src/tools/registry.ts";
-import { createDoc } from "../../src/workspace/docs.ts";
+import { createDoc } from "../../src/knowledge/docs.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 import { rpc, tokensFor } from "../support/oauth.ts";
 

@@ -3,7 +3,7 @@
 // server processes on one PostgreSQL.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { systemActor } from "../../src/activity/actor.ts";
+import { systemActor } from "../../src/kit/actor.ts";
 import { startDiscoveryScheduler } from "../../src/connectors/scheduler.ts";
 import { connect } from "../../src/connectors/service.ts";
 import { connectors } from "../../src/db/schema/index.ts";

@@ -3,10 +3,10 @@
 // file, each stored as a document and recorded in the activity log. The partner site is a loopback
 // server (development mode lets the guard reach loopback, and nothing else private).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { systemActor } from "../../src/activity/actor.ts";
+import { systemActor } from "../../src/kit/actor.ts";
 import { listActivity } from "../../src/activity/log.ts";
-import { DOC_LIMITS, listDocs } from "../../src/workspace/docs.ts";
-import { fetchDocText, htmlToText, IMPORT_LIMITS, importDocFromUrl, importMarkdownFile, markdownFileText } from "../../src/workspace/docs-import.ts";
+import { DOC_LIMITS, listDocs } from "../../src/knowledge/docs.ts";
+import { fetchDocText, htmlToText, IMPORT_LIMITS, importDocFromUrl, importMarkdownFile, markdownFileText } from "../../src/knowledge/docs-import.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
 import { appErrorOf } from "../support/errors.ts";
 

@@ -8,7 +8,7 @@ import { actionExecutions } from "../../src/db/schema/index.ts";
 import type { CallScope } from "../../src/tools/runtime.ts";
 import { createCustomAction } from "../../src/integrations/custom-actions.ts";
 import { setAgentActions } from "../../src/tools/toggles.ts";
-import { boundCustomerOf, identifyEndUser } from "../../src/workspace/customers.ts";
+import { boundCustomerOf, identifyEndUser } from "../../src/customers/records.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
 import { appErrorOf } from "../support/errors.ts";
 

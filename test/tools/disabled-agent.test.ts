@@ -6,7 +6,7 @@
 // so a turn whose agent is disabled between two tool rounds gets the second one refused.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
-import { systemActor } from "../../src/activity/actor.ts";
+import { systemActor } from "../../src/kit/actor.ts";
 import { createAgent, updateAgent } from "../../src/agents/service.ts";
 import { actionExecutions } from "../../src/db/schema/index.ts";
 import { createCustomAction } from "../../src/integrations/custom-actions.ts";

@@ -10,7 +10,7 @@ import { AppError } from "../../src/errors.ts";
 import { AUDIT_ERROR_MAX, type CallScope, createToolRuntime, TOOL_DEADLINE_MS } from "../../src/tools/runtime.ts";
 import type { ToolDefinition } from "../../src/tools/types.ts";
 import { verifyAccessToken } from "../support/oauth.ts";
-import { createDoc } from "../../src/workspace/docs.ts";
+import { createDoc } from "../../src/knowledge/docs.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 import { rpc, tokensFor } from "../support/oauth.ts";
 

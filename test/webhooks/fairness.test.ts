@@ -1,4 +1,4 @@
-// One org's slow webhook endpoint must not delay anyone else (src/mail/outbox.ts: fair claims,
+// One org's slow webhook endpoint must not delay anyone else (src/outbox/outbox.ts: fair claims,
 // one delivery pool per kind). Org A's endpoint never answers within its 15 s while 30 deliveries
 // to it are due, all older than anything of org B; org B's webhook and its campaign email (through
 // a real SMTP server) arrive in the loop's first tick, with the clock standing still. Then A's
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { outbox } from "../../src/db/schema/index.ts";
 import { createCampaign, enrolCustomer, findCampaign, setCampaignStatus } from "../../src/campaigns/service.ts";
-import { createSender, type LoopTimers, type Sender } from "../../src/mail/sender.ts";
+import { createSender, type LoopTimers, type Sender } from "../../src/outbox/sender.ts";
 import { emitWebhookEvent } from "../../src/webhooks/events.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { seedCustomer, seedSeriesOrg, type SeriesOrg, step } from "../campaigns/helpers.ts";

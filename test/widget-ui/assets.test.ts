@@ -1,7 +1,7 @@
 // GET /widget.js and GET /demo over HTTP (issue #14): the bundle's headers, revalidation, size
 // budget and CORS; the demo page's key, policy and its absence when the demo is not seeded.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { WIDGET_MAX_GZIP_BYTES } from "../../src/web/widget/bundle.ts";
+import { WIDGET_MAX_GZIP_BYTES } from "../../src/widget/bundle.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
 
 // A test app (and its database) each: seconds on a loaded machine.

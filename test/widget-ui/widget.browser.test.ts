@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { createDoc } from "../../src/workspace/docs.ts";
+import { createDoc } from "../../src/knowledge/docs.ts";
 import { seedOrg, serveTestApp, signIn, type ServedTestApp } from "../support/app.ts";
 import { browserAvailable, browserMissingReason, launchBrowser, SCREENSHOTS, seriousAxeViolations } from "../support/browser.ts";
 

@@ -1,15 +1,15 @@
-// The widget key cache (src/widget/auth.ts createWidgetKeyCache): a key revoked, created or with
+// The widget key cache (src/sdk/auth.ts createWidgetKeyCache): a key revoked, created or with
 // changed origins through the service is seen by this process on its next request and by another
 // instance through NOTIFY; a change the service never heard of (made in the database by hand) is
 // seen within WIDGET_KEY_CACHE_TTL_MS.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { systemActor } from "../../src/activity/actor.ts";
+import { systemActor } from "../../src/kit/actor.ts";
 import { widgetKeys } from "../../src/db/schema/index.ts";
 import { createInvalidation } from "../../src/invalidation.ts";
 import { createWidgetKey, revokeWidgetKey } from "../../src/orgs/widget-access.ts";
-import { createWidgetKeyCache, WIDGET_KEY_CACHE_TTL_MS } from "../../src/widget/auth.ts";
-import { setAllowedOrigins } from "../../src/widget/settings.ts";
+import { createWidgetKeyCache, WIDGET_KEY_CACHE_TTL_MS } from "../../src/sdk/auth.ts";
+import { setAllowedOrigins } from "../../src/sdk/settings.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
 
 let app: TestApp;

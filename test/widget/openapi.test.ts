@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import Ajv2020 from "ajv/dist/2020";
 import { toJsonSchema } from "../../src/openapi.ts";
-import { CreateTicketBody, EventsBody, IdentifyCompanyBody, IdentifyUserBody, SdkConfig } from "../../src/widget/schemas.ts";
+import { CreateTicketBody, EventsBody, IdentifyCompanyBody, IdentifyUserBody, SdkConfig } from "../../src/sdk/schemas.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 
 let app: TestApp;

@@ -2,10 +2,10 @@
 // at its boundary, tickets reaching the inbox.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, count, eq, isNull, or } from "drizzle-orm";
-import { systemActor } from "../../src/activity/actor.ts";
+import { systemActor } from "../../src/kit/actor.ts";
 import { customerEvents, endUsers, widgetKeys } from "../../src/db/schema/index.ts";
 import { createWidgetKey, WIDGET_KEY_LIMITS } from "../../src/orgs/widget-access.ts";
-import { SDK_LIMITS } from "../../src/widget/schemas.ts";
+import { SDK_LIMITS } from "../../src/sdk/schemas.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 import { sdk } from "./helpers.ts";
 

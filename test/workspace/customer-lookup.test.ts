@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { endUsers } from "../../src/db/schema/index.ts";
-import { createVisitor, findEndUser, findEndUserByEmail, identifyEndUser } from "../../src/workspace/customers.ts";
+import { createVisitor, findEndUser, findEndUserByEmail, identifyEndUser } from "../../src/customers/records.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
 
 let app: TestApp;

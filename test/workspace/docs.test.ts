@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { memberships } from "../../src/db/schema/index.ts";
-import { DOC_LIMITS, searchDocs } from "../../src/workspace/docs.ts";
-import { snippetText } from "../../src/workspace/passages.ts";
+import { DOC_LIMITS, searchDocs } from "../../src/knowledge/docs.ts";
+import { snippetText } from "../../src/knowledge/passages.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 
 let app: TestApp;

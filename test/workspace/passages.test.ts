@@ -1,9 +1,9 @@
-// Passages and search snippets (src/workspace/passages.ts): the snippet comes from the passage and
+// Passages and search snippets (src/knowledge/passages.ts): the snippet comes from the passage and
 // the run of words holding most of the question, a document's new version is cut anew, and the
 // per-process cache stays within its bounds.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createDoc, searchDocs, updateDoc } from "../../src/workspace/docs.ts";
-import { createPassageCache, PASSAGES, queryStems, snippetOf } from "../../src/workspace/passages.ts";
+import { createDoc, searchDocs, updateDoc } from "../../src/knowledge/docs.ts";
+import { createPassageCache, PASSAGES, queryStems, snippetOf } from "../../src/knowledge/passages.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
 
 let app: TestApp;

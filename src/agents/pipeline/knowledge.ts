@@ -1,9 +1,9 @@
 // Knowledge, the pipeline's second stage (issue #12 "The pipeline" 2): passages of the org's
 // published docs for the customer's message, with scores. docs/decisions.md "Chat knowledge".
 //
-//   1. The existing full-text search (src/workspace/docs.ts `searchDocs`, read-only use) finds the
+//   1. The existing full-text search (src/knowledge/docs.ts `searchDocs`, read-only use) finds the
 //      best KNOWLEDGE.docs documents.
-//   2. Each document's passages (src/workspace/passages.ts: at most PASSAGES.chars characters,
+//   2. Each document's passages (src/knowledge/passages.ts: at most PASSAGES.chars characters,
 //      cut along headings, then paragraphs, then sentences, each carrying the heading it sits
 //      under, cached per document version in deps.passages) are the candidates, so a passage —
 //      not a whole doc — is quoted.
@@ -14,8 +14,8 @@
 import type { Deps } from "../../deps.ts";
 import { terms } from "../../kit/words.ts";
 import type { Passage } from "../llm/types.ts";
-import { searchDocs } from "../../workspace/docs.ts";
-import { passagesOf } from "../../workspace/passages.ts";
+import { searchDocs } from "../../knowledge/docs.ts";
+import { passagesOf } from "../../knowledge/passages.ts";
 
 export const KNOWLEDGE = { docs: 5, passages: 4, perDoc: 2 } as const;
 

@@ -1,5 +1,5 @@
 // The chat pipeline (issue #12 "The pipeline"): triage → knowledge → answer → confidence and
-// escalation, for one customer message in one conversation. The route (src/widget/chat-routes.ts)
+// escalation, for one customer message in one conversation. The route (src/sdk/chat-routes.ts)
 // has already authenticated the widget key, resolved the customer, found or started the session and
 // stored the customer's message; it stores the reply this returns (or the failure it throws).
 //
@@ -12,7 +12,7 @@ import type { MessageRouting, MessageSource } from "../../db/schema/index.ts";
 import type { Deps } from "../../deps.ts";
 import { addTicketMessage, createTicket, findTicket, type InboxActor } from "../../inbox/tickets.ts";
 import type { CallScope } from "../../tools/runtime.ts";
-import { boundCustomerOf, type EndUser } from "../../workspace/customers.ts";
+import { boundCustomerOf, type EndUser } from "../../customers/records.ts";
 import { COVERAGE_THRESHOLD } from "../llm/builtin.ts";
 import { providerFor } from "../llm/provider.ts";
 import { type Agent, getAgent, listAgents } from "../service.ts";

@@ -1,13 +1,13 @@
 // What the widget SDK stores beside the workspace (issue #11): the org's allowed browser origins
 // and the behavioural events posted to /api/sdk/events. Every row carries org_id; written only by
-// src/widget/.
+// src/sdk/.
 import { index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { orgs } from "./core.ts";
 import { endUsers } from "./workspace.ts";
 
 /**
  * Per-org widget settings. `allowed_origins` empty means any origin may use the org's widget
- * key; otherwise a browser request whose `Origin` is not listed is refused (src/widget/auth.ts).
+ * key; otherwise a browser request whose `Origin` is not listed is refused (src/sdk/auth.ts).
  */
 export const widgetSettings = pgTable("widget_settings", {
   orgId: uuid("org_id")

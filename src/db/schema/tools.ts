@@ -50,7 +50,7 @@ export const actionExecutions = pgTable(
     orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
     /** `mcp` (tool server), `chat` (agent pipeline), `campaign` or `dashboard` (src/tools/runtime.ts Channel). */
     channel: text("channel").notNull(),
-    /** Who called (src/activity/actor.ts): `token`, `member`, `customer` or `system`. */
+    /** Who called (src/kit/actor.ts): `token`, `member`, `customer` or `system`. */
     actorKind: text("actor_kind"),
     /** The token's id, the member's, the customer's (or their chat session's) or the system's name. */
     actorId: text("actor_id"),

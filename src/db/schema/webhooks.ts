@@ -1,6 +1,6 @@
 // Outbound webhooks (issue #15): an org's endpoints, the events recorded for them, one delivery per
 // (event, endpoint) — its id is the Standard Webhooks `webhook-id` — and every attempt of it.
-// The attempts themselves run on the durable outbox (src/mail/outbox.ts, kind `webhook`): a
+// The attempts themselves run on the durable outbox (src/outbox/outbox.ts, kind `webhook`): a
 // delivery points at its current outbox row (a replay gives it a new one, same webhook-id).
 // Written only by src/webhooks/.
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";

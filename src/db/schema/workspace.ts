@@ -34,7 +34,7 @@ export const endUsers = pgTable(
     companyId: uuid("company_id").references(() => companies.id, { onDelete: "set null" }),
     /**
      * Whether this record's identity was proven by a valid `user_token` (identity verification, §5).
-     * A verified record is only ever written by verified requests (src/widget/identity.ts).
+     * A verified record is only ever written by verified requests (src/sdk/identity.ts).
      */
     verified: boolean("verified").notNull().default(false),
     /**

@@ -1,0 +1,141 @@
+// Built-in family: email series (`automation_*`, issue #13, interface §2.3). Reads need
+// automation:read, writes automation:write. They call the same functions as the dashboard API
+// (src/campaigns/service.ts) with the token (or agent) as the actor, so they land in the same
+// tables and the same activity log, and their input schemas are the API's own (one source).
+// Annotations are honest: activation starts mailing customers (destructiveHint); creating, editing
+// and pausing a campaign reach no one.
+//
+// Customer binding: a call bound to a customer may preview only for that customer (a preview
+// shows the customer's name and traits).
+import { CampaignRef, CreateCampaign, EditCampaign, jsonSchema } from "./schemas.ts";
+import {
+  CAMPAIGN_STATUSES,
+  type CampaignInput,
+  type CampaignPatch,
+  campaignOr404,
+  campaignView,
+  createCampaign,
+  editCampaign,
+  enrolmentCounts,
+  listCampaigns,
+  previewCampaign,
+  setCampaignStatus,
+} from "./service.ts";
+import type { CampaignStatus } from "../db/schema/index.ts";
+import { type ToolContext, type ToolDefinition, ToolError } from "../tools/types.ts";
+
+const source = { kind: "builtin" as const, label: "Email series" };
+const campaign = jsonSchema(CampaignRef);
+const edit = jsonSchema(EditCampaign) as { properties: Record<string, unknown> };
+const create = jsonSchema(CreateCampaign) as { properties: Record<string, unknown>; required: string[] };
+
+async function detail(ctx: ToolContext, ref: string) {
+  const found = await campaignOr404(ctx.deps, ctx.orgId, ref);
+  return campaignView(found, await enrolmentCounts(ctx.deps, ctx.orgId, found.id));
+}
+
+export const automationTools: ToolDefinition[] = [
+  {
+    name: "automation_list_campaigns",
+    description: "List the organisation's email series (campaigns) with their status and steps, newest first.",
+    inputSchema: { type: "object", properties: { status: { type: "string", enum: [...CAMPAIGN_STATUSES] } }, additionalProperties: false },
+    destructive: false,
+    scope: "automation:read",
+    source,
+    defaultEnabled: true,
+    async execute(ctx, args) {
+      const rows = await listCampaigns(ctx.deps, ctx.orgId, args.status as CampaignStatus | undefined);
+      return { value: { campaigns: rows.map((c) => campaignView(c)) } };
+    },
+  },
+  {
+    name: "automation_get_campaign",
+    description: "Get one campaign by id or slug: steps, audience rule, sender and how many customers are in each enrolment state.",
+    inputSchema: { type: "object", properties: { campaign }, required: ["campaign"], additionalProperties: false },
+    destructive: false,
+    scope: "automation:read",
+    source,
+    defaultEnabled: true,
+    async execute(ctx, args) {
+      return { value: await detail(ctx, args.campaign as string) };
+    },
+  },
+  {
+    name: "automation_create_campaign",
+    description:
+      'Create an email series as a draft (it sends nothing until activated). Steps are ordered; each waits delay_seconds after enrolment or after the previous step; bodies are markdown with variables such as {{first_name | "there"}} or {{traits.plan}}.',
+    inputSchema: { type: "object", properties: create.properties, required: create.required, additionalProperties: false },
+    destructive: false,
+    scope: "automation:write",
+    source,
+    defaultEnabled: true,
+    async execute(ctx, args) {
+      const created = await createCampaign(ctx.deps, { orgId: ctx.orgId, actor: ctx.actor, input: args as unknown as CampaignInput });
+      return { value: campaignView(created) };
+    },
+  },
+  {
+    name: "automation_edit_campaign",
+    description:
+      "Edit a campaign's name, steps, audience rule or sender. steps replaces the whole list: keep a step's id to keep it (a customer never receives a step twice); omit the id for a new step.",
+    inputSchema: { type: "object", properties: { campaign, ...edit.properties }, required: ["campaign"], minProperties: 2, additionalProperties: false },
+    destructive: false,
+    scope: "automation:write",
+    source,
+    defaultEnabled: true,
+    async execute(ctx, args) {
+      const { campaign: ref, ...patch } = args;
+      await editCampaign(ctx.deps, { orgId: ctx.orgId, actor: ctx.actor, ref: ref as string, patch: patch as CampaignPatch });
+      return { value: await detail(ctx, ref as string) };
+    },
+  },
+  {
+    name: "automation_preview_campaign",
+    description: "Render every step of a campaign (subject, text and HTML) for a given customer, or a sample one, without sending anything.",
+    inputSchema: {
+      type: "object",
+      properties: { campaign, customer_id: { type: "string", minLength: 1, maxLength: 256, description: "A customer's id or user_id; a sample customer when omitted." } },
+      required: ["campaign"],
+      additionalProperties: false,
+    },
+    destructive: false,
+    scope: "automation:read",
+    source,
+    defaultEnabled: true,
+    async execute(ctx, args) {
+      const found = await campaignOr404(ctx.deps, ctx.orgId, args.campaign as string);
+      let customer = args.customer_id as string | undefined;
+      if (ctx.boundCustomer) {
+        if (customer !== undefined && customer !== ctx.boundCustomer.id && customer !== ctx.boundCustomer.externalId) throw new ToolError("not_found", `No customer ${customer}.`);
+        customer = ctx.boundCustomer.id;
+      }
+      return { value: await previewCampaign(ctx.deps, ctx.orgId, found, customer) };
+    },
+  },
+  {
+    name: "automation_activate_campaign",
+    description: "Activate (or resume) a campaign: it starts emailing enrolled customers, and customers matching its audience rule are enrolled.",
+    inputSchema: { type: "object", properties: { campaign }, required: ["campaign"], additionalProperties: false },
+    destructive: true,
+    scope: "automation:write",
+    source,
+    defaultEnabled: true,
+    async execute(ctx, args) {
+      const updated = await setCampaignStatus(ctx.deps, { orgId: ctx.orgId, actor: ctx.actor, ref: args.campaign as string, to: "active" });
+      return { value: campaignView(updated, await enrolmentCounts(ctx.deps, ctx.orgId, updated.id)) };
+    },
+  },
+  {
+    name: "automation_pause_campaign",
+    description: "Pause an active campaign: nothing more is sent, and every customer keeps their place until it is activated again.",
+    inputSchema: { type: "object", properties: { campaign }, required: ["campaign"], additionalProperties: false },
+    destructive: false,
+    scope: "automation:write",
+    source,
+    defaultEnabled: true,
+    async execute(ctx, args) {
+      const updated = await setCampaignStatus(ctx.deps, { orgId: ctx.orgId, actor: ctx.actor, ref: args.campaign as string, to: "paused" });
+      return { value: campaignView(updated, await enrolmentCounts(ctx.deps, ctx.orgId, updated.id)) };
+    },
+  },
+];

@@ -1,0 +1,117 @@
+// Built-in family: workspace data (`data_*`). Reads need data:read, writes data:write. When a
+// call is bound to a customer (`_meta.bound_end_user_id` / `bound_email`), these tools see only
+// that customer and their company: anything else is "not found".
+import { companyView, endUserView, findCompany, findEndUser, searchEndUsers, updateCompany, updateEndUser } from "./records.ts";
+import { AppError } from "../errors.ts";
+import type { ToolContext, ToolDefinition } from "../tools/types.ts";
+
+const source = { kind: "builtin" as const, label: "Workspace data" };
+const traits = { type: "object", description: "Traits to merge into the stored ones.", maxProperties: 100 };
+
+async function visibleUser(ctx: ToolContext, id: string) {
+  const user = await findEndUser(ctx.deps, ctx.orgId, id);
+  if (!user || (ctx.boundCustomer && ctx.boundCustomer.id !== user.id)) throw AppError.notFound(`No customer ${id}.`);
+  return user;
+}
+
+/**
+ * A company the call may see. Bound, only the customer's own; in a customer's chat, only when that
+ * customer is verified (a claimed company_id proves nothing), and never for writing: a company is
+ * shared by its people, and one of them chatting must not rewrite it for the rest.
+ */
+async function visibleCompany(ctx: ToolContext, id: string, write = false) {
+  if (ctx.actor.kind === "customer" && (write || !ctx.boundCustomer?.verified))
+    throw AppError.forbidden(write ? "Company records cannot be changed from a customer's chat." : "Company records are shown in a chat only to verified customers.");
+  const company = await findCompany(ctx.deps, ctx.orgId, id);
+  if (!company || (ctx.boundCustomer && ctx.boundCustomer.companyId !== company.id)) throw AppError.notFound(`No company ${id}.`);
+  return company;
+}
+
+export const dataTools: ToolDefinition[] = [
+  {
+    name: "data_search_users",
+    description: "Find customers by name, email or external id.",
+    inputSchema: {
+      type: "object",
+      properties: { query: { type: "string", maxLength: 200 }, limit: { type: "integer", minimum: 1, maximum: 50 } },
+      additionalProperties: false,
+    },
+    destructive: false,
+    scope: "data:read",
+    source,
+    defaultEnabled: true,
+    async execute(ctx, args) {
+      if (ctx.boundCustomer) {
+        const user = await findEndUser(ctx.deps, ctx.orgId, ctx.boundCustomer.id);
+        const q = ((args.query as string | undefined) ?? "").toLowerCase();
+        const matches = user && (!q || [user.name, user.email ?? "", user.externalId ?? ""].some((v) => v.toLowerCase().includes(q)));
+        return { value: { users: matches ? [endUserView(user)] : [] } };
+      }
+      const users = await searchEndUsers(ctx.deps, ctx.orgId, (args.query as string | undefined) ?? "", (args.limit as number | undefined) ?? 10);
+      return { value: { users: users.map(endUserView) } };
+    },
+  },
+  {
+    name: "data_get_user",
+    description: "Get one customer's record (traits, company) by id or external id.",
+    inputSchema: { type: "object", properties: { user_id: { type: "string", minLength: 1, maxLength: 256 } }, required: ["user_id"], additionalProperties: false },
+    destructive: false,
+    scope: "data:read",
+    source,
+    defaultEnabled: true,
+    async execute(ctx, args) {
+      return { value: endUserView(await visibleUser(ctx, args.user_id as string)) };
+    },
+  },
+  {
+    name: "data_get_company",
+    description: "Get one company's record by id or external id.",
+    inputSchema: { type: "object", properties: { company_id: { type: "string", minLength: 1, maxLength: 256 } }, required: ["company_id"], additionalProperties: false },
+    destructive: false,
+    scope: "data:read",
+    source,
+    defaultEnabled: true,
+    async execute(ctx, args) {
+      return { value: companyView(await visibleCompany(ctx, args.company_id as string)) };
+    },
+  },
+  {
+    name: "data_update_user",
+    description: "Update a customer's name or merge traits into their record.",
+    inputSchema: {
+      type: "object",
+      properties: { user_id: { type: "string", minLength: 1, maxLength: 256 }, name: { type: "string", maxLength: 200 }, traits },
+      required: ["user_id"],
+      additionalProperties: false,
+    },
+    destructive: false,
+    scope: "data:write",
+    source,
+    defaultEnabled: true,
+    async execute(ctx, args) {
+      const user = await visibleUser(ctx, args.user_id as string);
+      const updated = await updateEndUser(ctx.deps, user, { name: args.name as string | undefined, traits: args.traits as Record<string, unknown> | undefined });
+      return { value: endUserView(updated) };
+    },
+  },
+  {
+    name: "data_update_company",
+    description: "Update a company's name or merge traits into its record.",
+    inputSchema: {
+      type: "object",
+      properties: { company_id: { type: "string", minLength: 1, maxLength: 256 }, name: { type: "string", maxLength: 200 }, traits },
+      required: ["company_id"],
+      additionalProperties: false,
+    },
+    destructive: false,
+    scope: "data:write",
+    source,
+    defaultEnabled: true,
+    async execute(ctx, args) {
+      const company = await visibleCompany(ctx, args.company_id as string, true);
+      const updated = await updateCompany(ctx.deps, company, { name: args.name as string | undefined, traits: args.traits as Record<string, unknown> | undefined });
+      return { value: companyView(updated) };
+    },
+  },
+];
+

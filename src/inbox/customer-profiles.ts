@@ -1,0 +1,172 @@
+// Customers as the inbox shows them: a searchable, paginated list and a detail page with their
+// tickets and recent events. Reads only: end users are written by src/customers/records.ts.
+import { and, desc, eq, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
+import { customerEvents, endUsers, tickets } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { isUuid } from "../kit/ids.ts";
+import type { Actor } from "../kit/actor.ts";
+import { recordActivity } from "../activity/log.ts";
+import { type EndUser, findEndUser, identifyCompany, identifyEndUser } from "../customers/records.ts";
+import { escapeLike, ticketView } from "./tickets.ts";
+
+export const CUSTOMER_LIMITS = {
+  query: 200,
+  externalId: 256,
+  email: 320,
+  name: 200,
+  /** Customers per import request (the /api body limit, 64 KiB, also applies). */
+  importBatch: 100,
+  pageSize: 100,
+  defaultPageSize: 25,
+  /** Tickets and events shown on a customer's page (the most recent ones). */
+  recentTickets: 50,
+  recentEvents: 50,
+} as const;
+
+/**
+ * What every ticket and list row shows of its customer, verified or not (§5, INTEROP D). An
+ * unverified visitor who claimed a verified customer's `user_id` has no external id; the claim is
+ * shown as `claimed_external_id` so the team sees who they say they are, and that it is unproven.
+ */
+export function customerSummary(user: EndUser) {
+  return {
+    id: user.id,
+    external_id: user.externalId,
+    ...(user.claimedExternalId ? { claimed_external_id: user.claimedExternalId } : {}),
+    email: user.email,
+    name: user.name,
+    verified: user.verified,
+  };
+}
+export type CustomerSummary = ReturnType<typeof customerSummary>;
+
+export function customerView(user: EndUser) {
+  return {
+    ...customerSummary(user),
+    traits: user.traits,
+    company_id: user.companyId,
+    created_at: user.createdAt.toISOString(),
+    updated_at: user.updatedAt.toISOString(),
+  };
+}
+
+export async function customersByIds(deps: Deps, orgId: string, ids: (string | null)[]): Promise<Map<string, EndUser>> {
+  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+  if (wanted.length === 0) return new Map();
+  const rows = await deps.db.select().from(endUsers).where(and(eq(endUsers.orgId, orgId), inArray(endUsers.id, wanted)));
+  return new Map(rows.map((u) => [u.id, u]));
+}
+
+/** A customer by our id or the org's external id, within one org. */
+export async function findCustomer(deps: Deps, orgId: string, ref: string): Promise<EndUser | null> {
+  if (ref.length === 0 || ref.length > 256) return null;
+  const key = isUuid(ref) ? or(eq(endUsers.id, ref), eq(endUsers.externalId, ref)) : eq(endUsers.externalId, ref);
+  const [user] = await deps.db.select().from(endUsers).where(and(eq(endUsers.orgId, orgId), key)).limit(1);
+  return user ?? null;
+}
+
+/**
+ * Page cursor for customers (newest first by created_at, then id): opaque to clients, it names the
+ * last customer of the page, and the next page compares (created_at, id) with that row's in SQL, so
+ * timestamps keep their full precision.
+ */
+function encodeCustomerCursor(user: EndUser): string {
+  return Buffer.from(`c:${user.id}`).toString("base64url");
+}
+
+function decodeCustomerCursor(cursor: string): string {
+  const match = cursor.length <= 64 ? /^c:([0-9a-f-]{36})$/.exec(Buffer.from(cursor, "base64url").toString()) : null;
+  if (!match || !isUuid(match[1]!)) throw AppError.badRequest("Invalid cursor: is not a cursor this service issued.", [{ path: "/cursor", message: "is not a cursor this service issued" }]);
+  return match[1]!;
+}
+
+export async function listCustomers(deps: Deps, orgId: string, options: { query?: string; cursor?: string; limit?: number }) {
+  const limit = options.limit ?? CUSTOMER_LIMITS.defaultPageSize;
+  const where: (SQL | undefined)[] = [eq(endUsers.orgId, orgId)];
+  const q = options.query?.trim();
+  if (q) {
+    const pattern = escapeLike(q);
+    where.push(or(ilike(endUsers.name, pattern), ilike(endUsers.email, pattern), ilike(endUsers.externalId, pattern), ilike(endUsers.claimedExternalId, pattern)));
+  }
+  if (options.cursor !== undefined) {
+    const id = decodeCustomerCursor(options.cursor);
+    where.push(sql`(${endUsers.createdAt}, ${endUsers.id}) < (select c.created_at, c.id from ${endUsers} c where c.org_id = ${orgId} and c.id = ${id})`);
+  }
+  const rows = await deps.db
+    .select()
+    .from(endUsers)
+    .where(and(...where))
+    .orderBy(desc(endUsers.createdAt), desc(endUsers.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  return { customers: page, nextCursor: rows.length > limit ? encodeCustomerCursor(page[page.length - 1]!) : null };
+}
+
+/** A customer's page: their record, their most recent tickets, and their most recent events. */
+export async function customerDetail(deps: Deps, orgId: string, ref: string) {
+  const user = await findCustomer(deps, orgId, ref);
+  if (!user) throw AppError.notFound("No such customer.");
+  const recent = await deps.db
+    .select()
+    .from(tickets)
+    .where(and(eq(tickets.orgId, orgId), eq(tickets.endUserId, user.id)))
+    .orderBy(desc(tickets.number))
+    .limit(CUSTOMER_LIMITS.recentTickets);
+  // Events are written by the widget SDK (src/sdk/); the inbox only reads them.
+  const events = await deps.db
+    .select()
+    .from(customerEvents)
+    .where(and(eq(customerEvents.orgId, orgId), eq(customerEvents.endUserId, user.id)))
+    .orderBy(desc(customerEvents.occurredAt))
+    .limit(CUSTOMER_LIMITS.recentEvents);
+  return {
+    ...customerView(user),
+    tickets: recent.map(ticketView),
+    events: events.map((e) => ({
+      id: e.id,
+      name: e.name,
+      properties: e.properties,
+      session_id: e.sessionId,
+      occurred_at: e.occurredAt.toISOString(),
+      received_at: e.receivedAt.toISOString(),
+    })),
+  };
+}
+
+/** What the team may set on a customer it creates or imports (issue #10 item 5). */
+export interface CustomerInput {
+  external_id: string;
+  email?: string;
+  name?: string;
+  traits?: Record<string, unknown>;
+  /** The company's external id; the company is created when new. */
+  company_id?: string;
+}
+
+/**
+ * Creates or updates customers by the org's external id, as the org's own team: such a record is
+ * the org vouching for the identity, so it is stored as verified, exactly as a verified identify
+ * call would store it (an earlier unverified claim on that id is moved aside, INTEROP D). Writes go
+ * through src/customers/records.ts, the owner of end_users and companies.
+ */
+export async function upsertCustomers(deps: Deps, orgId: string, actor: Actor, inputs: CustomerInput[]): Promise<{ user: EndUser; created: boolean }[]> {
+  const results: { user: EndUser; created: boolean }[] = [];
+  for (const input of inputs) {
+    const existing = await findEndUser(deps, orgId, input.external_id);
+    const created = !existing || existing.externalId !== input.external_id || !existing.verified;
+    const company = input.company_id !== undefined ? await identifyCompany(deps, orgId, input.company_id) : undefined;
+    const user = await identifyEndUser(deps, orgId, input.external_id, true, { email: input.email, name: input.name, traits: input.traits, companyId: company?.id });
+    results.push({ user, created });
+  }
+  const created = results.filter((r) => r.created).length;
+  await recordActivity(deps, {
+    orgId,
+    actor,
+    action: inputs.length === 1 ? (created ? "customer.created" : "customer.updated") : "customer.imported",
+    objectType: "customer",
+    objectId: inputs.length === 1 ? results[0]!.user.id : orgId,
+    summary: { created, updated: results.length - created },
+  });
+  return results;
+}

@@ -1,0 +1,247 @@
+// Built-in family: the support inbox (`inbox_*`, issue #11). Reads need inbox:read, writes
+// inbox:write. The writes call the same functions as the dashboard API (src/inbox/tickets.ts), so
+// they land in the same tables and the same history, with the token (and its member) or the AI
+// agent as the actor. Annotations are honest: a reply and an outreach reach the customer
+// (destructiveHint), a note and a triage stay inside the team.
+//
+// Customer binding (`_meta.bound_end_user_id` / `bound_email`, or the chatting customer): a bound
+// call sees and writes only that customer's tickets (any other ticket is "not found"), may start
+// outreach only to them, and reads threads as the customer would — without internal notes — since
+// whatever it reads may be repeated to that customer.
+import { AppError } from "../errors.ts";
+import { customerSummary, customersByIds, findCustomer } from "./customer-profiles.ts";
+import {
+  addTicketMessage,
+  customerThread,
+  findTicket,
+  historyView,
+  type InboxActor,
+  listTickets,
+  messageView,
+  PRIORITIES,
+  startOutreach,
+  STATUSES,
+  type Ticket,
+  TICKET_LIMITS,
+  ticketHistoryOf,
+  ticketThread,
+  ticketView,
+  updateTicket,
+} from "./tickets.ts";
+import type { ToolContext, ToolDefinition, ToolResult } from "../tools/types.ts";
+
+const source = { kind: "builtin" as const, label: "Support inbox" };
+/** Page size of inbox_list_tickets (the dashboard API allows more). */
+const TOOL_PAGE_SIZE = 50;
+
+const ticketRef = { type: "string", minLength: 1, maxLength: 64, description: "The ticket's id, or its number (`42` or `#42`)." };
+const body = { type: "string", minLength: 1, maxLength: TICKET_LIMITS.body };
+const status = { type: "string", enum: [...STATUSES] };
+const priority = { type: "string", enum: [...PRIORITIES] };
+const team = { type: "string", maxLength: TICKET_LIMITS.team };
+
+/** Who acts: in a chat the AI agent; otherwise the runtime's actor (over MCP the token, for its member). */
+function actorOf(ctx: ToolContext): InboxActor {
+  if (ctx.channel === "chat") return { kind: "agent", agentId: ctx.agentId ?? null };
+  return ctx.actor;
+}
+
+/**
+ * Runs a tool body. A call made for a customer (a chat) must be bound to that customer: an
+ * anonymous visitor's chat reaches no ticket at all (403), or an AI agent could read out anyone's.
+ * AppErrors travel as they are (the runtime maps 400 to -32602, 404 to -32601); a 409 — a closed
+ * ticket refusing a reply — is a result the caller can act on, not a transport error.
+ */
+async function run(ctx: ToolContext, work: () => Promise<unknown>): Promise<ToolResult> {
+  if ((ctx.channel === "chat" || ctx.actor.kind === "customer") && !ctx.boundCustomer)
+    throw AppError.forbidden("Inbox tools in a chat act only for an identified customer, and this chat has none.");
+  try {
+    return { value: await work() };
+  } catch (error) {
+    if (error instanceof AppError && error.status === 409) return { value: { error: error.code, message: error.message }, isError: true };
+    throw error;
+  }
+}
+
+async function visibleTicket(ctx: ToolContext, ref: string): Promise<Ticket> {
+  const ticket = await findTicket(ctx.deps, ctx.orgId, ref);
+  if (!ticket || (ctx.boundCustomer && ticket.endUserId !== ctx.boundCustomer.id)) throw AppError.notFound(`No ticket ${ref}.`);
+  return ticket;
+}
+
+async function detail(ctx: ToolContext, ticket: Ticket) {
+  const customers = await customersByIds(ctx.deps, ctx.orgId, [ticket.endUserId]);
+  const customer = ticket.endUserId ? customers.get(ticket.endUserId) : undefined;
+  const base = { ...ticketView(ticket), customer: customer ? customerSummary(customer) : null };
+  if (ctx.boundCustomer) return { ...base, messages: await customerThread(ctx.deps, ctx.orgId, ticket.id) };
+  const [messages, history] = await Promise.all([ticketThread(ctx.deps, ticket), ticketHistoryOf(ctx.deps, ticket)]);
+  return { ...base, messages: messages.map((m) => messageView(m, ticket.endUserId)), history: history.map(historyView) };
+}
+
+export const inboxTools: ToolDefinition[] = [
+  {
+    name: "inbox_list_tickets",
+    description:
+      "List support tickets, newest first, with optional filters (status, assignee, team, customer, free text). Pass next_cursor back as cursor for the next page.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        status: { type: "array", items: status, maxItems: STATUSES.length, description: "Only these statuses." },
+        assignee: { type: "string", minLength: 1, maxLength: 36, description: "A member id, or `none` for unassigned tickets." },
+        team,
+        customer: { type: "string", minLength: 1, maxLength: 256, description: "The customer's id or external id." },
+        text: { type: "string", maxLength: TICKET_LIMITS.text, description: "Matches the subject, any message, or the number." },
+        cursor: { type: "string", minLength: 1, maxLength: 64 },
+        limit: { type: "integer", minimum: 1, maximum: TOOL_PAGE_SIZE },
+      },
+      additionalProperties: false,
+    },
+    destructive: false,
+    scope: "inbox:read",
+    source,
+    defaultEnabled: true,
+    execute: (ctx, args) =>
+      run(ctx, async () => {
+        let customerId: string | undefined;
+        if (typeof args.customer === "string") {
+          const customer = await findCustomer(ctx.deps, ctx.orgId, args.customer);
+          if (!customer || (ctx.boundCustomer && ctx.boundCustomer.id !== customer.id)) return { tickets: [] };
+          customerId = customer.id;
+        }
+        if (ctx.boundCustomer) customerId = ctx.boundCustomer.id;
+        const page = await listTickets(ctx.deps, ctx.orgId, {
+          status: args.status as Ticket["status"][] | undefined,
+          assigneeId: args.assignee === "none" ? null : (args.assignee as string | undefined),
+          team: args.team as string | undefined,
+          customerId,
+          text: args.text as string | undefined,
+          // Bound to a customer, a search must not reveal what internal notes say.
+          customerVisibleOnly: ctx.boundCustomer !== undefined,
+          cursor: args.cursor as string | undefined,
+          limit: (args.limit as number | undefined) ?? 20,
+        });
+        const customers = await customersByIds(ctx.deps, ctx.orgId, page.tickets.map((t) => t.endUserId));
+        return {
+          tickets: page.tickets.map((t) => {
+            const customer = t.endUserId ? customers.get(t.endUserId) : undefined;
+            return { ...ticketView(t), customer: customer ? customerSummary(customer) : null };
+          }),
+          ...(page.nextCursor ? { next_cursor: page.nextCursor } : {}),
+        };
+      }),
+  },
+  {
+    name: "inbox_get_ticket",
+    description: "Get one ticket with its customer, its thread (customer messages, replies, internal notes) and its history.",
+    inputSchema: { type: "object", properties: { ticket: ticketRef }, required: ["ticket"], additionalProperties: false },
+    destructive: false,
+    scope: "inbox:read",
+    source,
+    defaultEnabled: true,
+    execute: (ctx, args) => run(ctx, async () => detail(ctx, await visibleTicket(ctx, args.ticket as string))),
+  },
+  {
+    name: "inbox_reply",
+    description: "Reply to the customer on a ticket. The customer sees this message.",
+    inputSchema: { type: "object", properties: { ticket: ticketRef, body }, required: ["ticket", "body"], additionalProperties: false },
+    destructive: true,
+    scope: "inbox:write",
+    source,
+    defaultEnabled: true,
+    execute: (ctx, args) =>
+      run(ctx, async () => {
+        const ticket = await visibleTicket(ctx, args.ticket as string);
+        return addTicketMessage(ctx.deps, { orgId: ctx.orgId, actor: actorOf(ctx), ticketId: ticket.id, kind: "reply", body: args.body as string });
+      }),
+  },
+  {
+    name: "inbox_add_note",
+    description: "Add an internal note to a ticket. Notes are for the team only: the customer never sees them.",
+    inputSchema: { type: "object", properties: { ticket: ticketRef, body }, required: ["ticket", "body"], additionalProperties: false },
+    destructive: false,
+    scope: "inbox:write",
+    source,
+    defaultEnabled: true,
+    execute: (ctx, args) =>
+      run(ctx, async () => {
+        const ticket = await visibleTicket(ctx, args.ticket as string);
+        return addTicketMessage(ctx.deps, { orgId: ctx.orgId, actor: actorOf(ctx), ticketId: ticket.id, kind: "note", body: args.body as string });
+      }),
+  },
+  {
+    name: "inbox_triage",
+    description: "Change a ticket's status, priority, team, assignee and tags in one call (give at least one). Tags replace the current ones; null clears team or assignee.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        ticket: ticketRef,
+        status,
+        priority,
+        team: { anyOf: [team, { type: "null" }] },
+        assignee: { anyOf: [{ type: "string", format: "uuid" }, { type: "null" }], description: "A member id, or null to unassign." },
+        tags: { type: "array", items: { type: "string", minLength: 1, maxLength: TICKET_LIMITS.tag }, maxItems: TICKET_LIMITS.tags },
+      },
+      required: ["ticket"],
+      additionalProperties: false,
+    },
+    destructive: false,
+    scope: "inbox:write",
+    source,
+    defaultEnabled: true,
+    execute: (ctx, args) =>
+      run(ctx, async () => {
+        const fields = ["status", "priority", "team", "assignee", "tags"].filter((f) => args[f] !== undefined);
+        if (fields.length === 0) throw AppError.badRequest("Invalid arguments for inbox_triage: give at least one of status, priority, team, assignee, tags.");
+        const ticket = await visibleTicket(ctx, args.ticket as string);
+        return updateTicket(ctx.deps, {
+          orgId: ctx.orgId,
+          actor: actorOf(ctx),
+          ticketId: ticket.id,
+          patch: {
+            status: args.status as Ticket["status"] | undefined,
+            priority: args.priority as Ticket["priority"] | undefined,
+            team: args.team as string | null | undefined,
+            assigneeId: args.assignee as string | null | undefined,
+            tags: args.tags as string[] | undefined,
+          },
+        });
+      }),
+  },
+  {
+    name: "inbox_outreach",
+    description:
+      "Start a conversation with a customer (by our id or the org's external id): opens a new ticket whose first message is yours, sent to the customer. The ticket waits on the customer (status pending).",
+    inputSchema: {
+      type: "object",
+      properties: {
+        customer: { type: "string", minLength: 1, maxLength: 256 },
+        subject: { type: "string", minLength: 1, maxLength: TICKET_LIMITS.subject },
+        message: body,
+        priority,
+        team,
+      },
+      required: ["customer", "subject", "message"],
+      additionalProperties: false,
+    },
+    destructive: true,
+    scope: "inbox:write",
+    source,
+    defaultEnabled: true,
+    execute: (ctx, args) =>
+      run(ctx, async () => {
+        const customer = await findCustomer(ctx.deps, ctx.orgId, args.customer as string);
+        if (!customer || (ctx.boundCustomer && ctx.boundCustomer.id !== customer.id)) throw AppError.notFound(`No customer ${args.customer as string}.`);
+        const ticket = await startOutreach(ctx.deps, {
+          orgId: ctx.orgId,
+          actor: actorOf(ctx),
+          customer: customer.id,
+          subject: args.subject as string,
+          message: args.message as string,
+          priority: args.priority as Ticket["priority"] | undefined,
+          team: args.team as string | undefined,
+          source: ctx.channel === "chat" ? "chat" : "mcp",
+        });
+        return detail(ctx, ticket);
+      }),
+  },
+];

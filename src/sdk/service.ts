@@ -1,0 +1,277 @@
+// What the /api/sdk routes do (issue #11), as plain functions of (deps, orgId, input): the public
+// widget config, identify calls, behavioural events and tickets. The org always comes from the
+// widget key (or the config query), never from the body.
+import { and, eq } from "drizzle-orm";
+import { companies, customerEvents, orgs } from "../db/schema/index.ts";
+import type { Db } from "../db/client.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { getAgent } from "../agents/service.ts";
+import { findSession } from "../conversations/sessions.ts";
+import { createTicket } from "../inbox/tickets.ts";
+import { claimEndUsers, type Company, createVisitor, type EndUser, identifyCompany } from "../customers/records.ts";
+import { identitySettings, isAnonymous, proveIdentity, resolveIdentity, userTokenRequired, writeIdentity } from "./identity.ts";
+import { SDK_LIMITS } from "./schemas.ts";
+
+/**
+ * The org has no agent to answer (none activated, or the active one disabled): 404 with its own
+ * code, so a widget tells it from other 404s. /api/sdk/config and both chat endpoints answer it.
+ */
+export function noActiveAgent(): AppError {
+  return new AppError(404, "no_active_agent", "This organisation has no active agent.");
+}
+
+/**
+ * Interface §2.7, field by field: nothing else of the agent (instructions, routing rules, model
+ * settings and keys, timestamps) or of the org (flags, secrets) is ever copied into it.
+ */
+export async function sdkConfig(deps: Deps, orgId: string) {
+  const [org] = await deps.db.select({ name: orgs.name, settings: orgs.settings }).from(orgs).where(eq(orgs.id, orgId));
+  if (!org) throw AppError.notFound("No such organisation.");
+  const agent = await getAgent(deps, orgId);
+  if (!agent) throw noActiveAgent();
+  return {
+    agent: {
+      id: agent.id,
+      name: agent.name,
+      skills: agent.skills,
+      avatar_config: agent.avatarConfig,
+      voice_config: agent.voiceConfig,
+      flow_config: { steps: agent.flowConfig.steps ?? [], custom_variables: agent.flowConfig.custom_variables ?? [] },
+      live_help_label: agent.liveHelpLabel,
+      video_display_mode: agent.videoDisplayMode,
+      status: agent.status,
+    },
+    organization: { name: org.name, settings: org.settings },
+  };
+}
+
+/** The customer as stored, for a caller who proved who they are (a valid user_token), and the company link (never the company's data). */
+export async function sdkUserView(deps: Deps, user: EndUser, verified: boolean) {
+  let company: { id: string; company_id: string } | null = null;
+  if (user.companyId) {
+    const [row] = await deps.db
+      .select({ id: companies.id, externalId: companies.externalId })
+      .from(companies)
+      .where(and(eq(companies.orgId, user.orgId), eq(companies.id, user.companyId)));
+    if (row) company = { id: row.id, company_id: row.externalId };
+  }
+  return {
+    id: user.id,
+    user_id: user.externalId ?? user.claimedExternalId ?? "",
+    email: user.email,
+    name: user.name,
+    custom_fields: user.traits,
+    company,
+    verified,
+    created_at: user.createdAt.toISOString(),
+    updated_at: user.updatedAt.toISOString(),
+  };
+}
+
+export interface IdentifyUserInput {
+  user_id: string;
+  user_token?: string;
+  email?: string;
+  name?: string;
+  company_id?: string;
+  custom_fields?: Record<string, unknown>;
+}
+
+/**
+ * Creates or updates the customer. A verified request (valid user_token) is answered with the
+ * customer as stored. An unverified one is answered with what it sent itself — never what the
+ * record held before, nor when it was created: anyone holding the public key can claim any
+ * user_id, and the stored fields and the record's age would tell them whether that id is a
+ * customer and what the org knows about them (docs/decisions.md "Unverified identify: the
+ * request echoed"). Its fields are still merged into the record as before.
+ */
+export async function identifyUser(deps: Deps, orgId: string, input: IdentifyUserInput) {
+  if (isAnonymous(input.user_id)) throw AppError.badRequest("user_id must name a user: anonymous visitors need no identify.", [{ path: "/user_id", message: "must not be anonymous" }]);
+  const { endUser, verified } = await resolveIdentity(deps, orgId, input);
+  if (verified) return sdkUserView(deps, endUser!, true);
+  const now = deps.now().toISOString();
+  return {
+    id: endUser!.id,
+    user_id: input.user_id,
+    email: input.email?.trim().toLowerCase() ?? null,
+    name: input.name ?? "",
+    custom_fields: input.custom_fields ?? {},
+    // The company this request named (verification off: a body's company_id links the customer).
+    company: input.company_id !== undefined && endUser!.companyId ? { id: endUser!.companyId, company_id: input.company_id } : null,
+    verified: false,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+export interface IdentifyCompanyInput {
+  company_id: string;
+  name?: string;
+  custom_fields?: Record<string, unknown>;
+  user_id?: string;
+  user_token?: string;
+}
+
+/**
+ * Creates or updates a company; links `user_id` to it when given (the user's identity resolved as
+ * for users/identify). Answers ids only: a publishable key writes company data but never reads it
+ * back, since nobody calling with it has proven anything about the company.
+ */
+export async function identifyCompanyFor(deps: Deps, orgId: string, input: IdentifyCompanyInput) {
+  // The user's identity is proven first, without writing: a refused token, or a refusal below,
+  // must leave nothing written (not even the user).
+  const linking = input.user_id !== undefined && !isAnonymous(input.user_id);
+  const settings = await identitySettings(deps, orgId);
+  const who = linking || input.user_token !== undefined ? await proveIdentity(settings, { user_id: input.user_id, user_token: input.user_token }, deps.now()) : null;
+  // With verification on, only a verified user of this very company (its `company_id` claim) may
+  // write it: the key is public, and company fields reach the team and campaign mail.
+  if (settings.enabled && !(who?.verified && who.claims.company_id === input.company_id))
+    throw new AppError(403, "company_not_verified", "This organisation requires identity verification: send the user_id and a user_token whose company_id claim names this company.");
+  const company: Company = await identifyCompany(deps, orgId, input.company_id, { name: input.name, traits: input.custom_fields });
+  if (!linking) return { id: company.id, company_id: company.externalId };
+  const { endUser, verified } = await resolveIdentity(deps, orgId, { user_id: input.user_id, user_token: input.user_token, company_id: input.company_id });
+  return { id: company.id, company_id: company.externalId, user: { id: endUser!.id, user_id: input.user_id!, verified } };
+}
+
+export interface EventInput {
+  name: string;
+  user_id?: string;
+  anonymous_id?: string;
+  session_id?: string;
+  properties?: Record<string, unknown>;
+  occurred_at?: string;
+}
+
+export interface EventsInput {
+  events: EventInput[];
+  user_id?: string;
+  user_token?: string;
+  anonymous_id?: string;
+  session_id?: string;
+}
+
+/**
+ * Stores a batch of events: all of them, or none (a bad event is a 400 naming it). Who each event
+ * belongs to: the batch's user_id with its user_token (verified), any other user_id unverified
+ * (refused when the org requires verification) — so an event never lands on a verified customer
+ * without that customer's token.
+ *
+ * Atomic: every identity is checked before anything is written, then the customers the batch
+ * names (created or updated) and its events are written in one transaction, so a batch that fails
+ * at any point leaves nothing behind. Events are grouped by identity and each distinct identity is
+ * resolved once: the verified batch user through writeIdentity, every unverified user_id together
+ * (claimEndUsers: a fixed number of statements, not one round trip per event or per user).
+ */
+export async function recordEvents(deps: Deps, orgId: string, input: EventsInput): Promise<{ accepted: number }> {
+  const now = deps.now();
+  const latest = now.getTime() + SDK_LIMITS.futureSkewSeconds * 1000;
+  const occurred = input.events.map((event, i) => {
+    if (event.occurred_at === undefined) return now;
+    const at = new Date(event.occurred_at);
+    if (Number.isNaN(at.getTime())) throw AppError.badRequest("An event's occurred_at is not a date.", [{ path: `/events/${i}/occurred_at`, message: "must be an RFC 3339 date-time" }]);
+    if (at.getTime() > latest)
+      throw AppError.badRequest("An event's occurred_at is in the future.", [{ path: `/events/${i}/occurred_at`, message: `must be at most ${SDK_LIMITS.futureSkewSeconds} s after the time of receipt` }]);
+    return at;
+  });
+
+  // Who: the batch's identity, proven (or refused) first; then every other user_id the events name.
+  const batchUser = isAnonymous(input.user_id) ? undefined : input.user_id;
+  const userOf = (event: EventInput) => {
+    const userId = event.user_id ?? batchUser;
+    return userId === undefined || isAnonymous(userId) ? undefined : userId;
+  };
+  const claimedAt = new Map<string, number>(); // an unverified user_id → the index of its first event
+  input.events.forEach((event, i) => {
+    const userId = userOf(event);
+    if (userId !== undefined && userId !== batchUser && !claimedAt.has(userId)) claimedAt.set(userId, i);
+  });
+  const proving = batchUser !== undefined || input.user_token !== undefined;
+  const settings = proving || claimedAt.size > 0 ? await identitySettings(deps, orgId) : { enabled: false, secrets: [] };
+  const proof = proving ? await proveIdentity(settings, { user_id: input.user_id, user_token: input.user_token }, now) : undefined;
+  if (settings.enabled && claimedAt.size > 0) {
+    const [userId, i] = claimedAt.entries().next().value!;
+    throw userTokenRequired([{ path: `/events/${i}/user_id`, message: `${JSON.stringify(userId)} is not the batch's user_id, so it has no user_token` }]);
+  }
+  // The batch's own user_id without a token (verification off) is one more unverified claim.
+  const claimed = [...claimedAt.keys(), ...(batchUser !== undefined && !proof?.verified ? [batchUser] : [])];
+
+  await deps.db.transaction(async (tx) => {
+    const inTx: Deps = { ...deps, db: tx as unknown as Db };
+    const users = new Map<string, string>();
+    for (const [userId, user] of await claimEndUsers(tx, orgId, claimed, now)) users.set(userId, user.id);
+    if (batchUser !== undefined && proof?.verified) users.set(batchUser, (await writeIdentity(inTx, orgId, { user_id: batchUser }, proof, settings)).id);
+    await tx.insert(customerEvents).values(
+      input.events.map((event, i) => {
+        const userId = userOf(event);
+        return {
+          orgId,
+          endUserId: userId === undefined ? null : (users.get(userId) ?? null),
+          anonymousId: event.anonymous_id ?? input.anonymous_id ?? null,
+          sessionId: event.session_id ?? input.session_id ?? null,
+          name: event.name,
+          properties: event.properties ?? {},
+          occurredAt: occurred[i]!,
+          receivedAt: now,
+        };
+      }),
+    );
+  });
+  return { accepted: input.events.length };
+}
+
+export interface SdkTicketInput {
+  subject: string;
+  message: string;
+  user_id?: string;
+  user_token?: string;
+  email?: string;
+  name?: string;
+  priority?: "low" | "normal" | "high" | "urgent";
+  custom_fields?: Record<string, unknown>;
+  session_id?: string;
+}
+
+/**
+ * A ticket from the widget (`source: widget`, the request came from a browser) or a backend
+ * (`api`), through the inbox's createTicket (C5), so it is in the inbox at once. The customer is
+ * the identified user (identity rules of §5), or, with only an email, a new unverified visitor.
+ */
+export async function createSdkTicket(outer: Deps, orgId: string, input: SdkTicketInput, from: { browser: boolean }) {
+  // One transaction: a request refused half way (an unknown or another customer's session) leaves
+  // no customer behind that its identity would have created or updated.
+  return outer.db.transaction(async (tx) => {
+    const deps = { ...outer, db: tx as unknown as Deps["db"] };
+    let customer: EndUser | null = null;
+    let verified = false;
+    if (!isAnonymous(input.user_id) || input.user_token !== undefined) {
+      ({ endUser: customer, verified } = await resolveIdentity(deps, orgId, { user_id: input.user_id, user_token: input.user_token, email: input.email, name: input.name }));
+    } else if (input.email !== undefined) {
+      customer = await createVisitor(deps, orgId, { email: input.email, name: input.name });
+    }
+    // The chat session (X-Session-Id) the ticket comes from: only this org's, and only its own
+    // customer's (or an anonymous one), under the chat's own rules (src/conversations/sessions.ts).
+    let conversationId: string | undefined;
+    if (input.session_id !== undefined) {
+      const conversation = await findSession(deps, orgId, input.session_id, { endUserId: customer?.id ?? null });
+      if (!conversation) throw new AppError(404, "session_not_found", "No chat session of this organisation has that session_id.");
+      conversationId = conversation.id;
+    }
+    const ticket = await createTicket(deps, {
+      orgId,
+      // The conversation id, never the session token itself: actors end up in the activity log.
+      actor: { kind: "customer", endUserId: customer?.id ?? null, ...(conversationId ? { sessionId: conversationId } : {}) },
+      input: {
+        subject: input.subject,
+        message: input.message,
+        customerId: customer?.id ?? null,
+        priority: input.priority,
+        source: from.browser ? "widget" : "api",
+        customFields: input.custom_fields,
+        conversationId,
+        verified,
+      },
+    });
+    return { id: ticket.id, number: ticket.number, subject: ticket.subject, status: ticket.status, priority: ticket.priority, session_id: input.session_id ?? null, created_at: ticket.created_at };
+  });
+}

@@ -1,0 +1,82 @@
+// Dashboard API of the widget settings (issue #11; role org:manage): /api/widget/identity,
+// /api/widget/keys and /api/widget/origins, over src/orgs/widget-access.ts and src/sdk/settings.ts.
+import { Elysia, t } from "elysia";
+import { memberActor } from "../kit/actor.ts";
+import { requireMember } from "../auth/guard.ts";
+import type { Deps } from "../deps.ts";
+import {
+  clearPreviousIdentitySecret,
+  createWidgetKey,
+  identityView,
+  listWidgetKeys,
+  revokeWidgetKey,
+  rotateIdentitySecret,
+  setIdentityVerification,
+  WIDGET_KEY_LIMITS,
+} from "../orgs/widget-access.ts";
+import { allowedOrigins, ORIGIN_LIMITS, setAllowedOrigins } from "./settings.ts";
+
+const tags = ["Widget settings"];
+
+export function widgetSettingsRoutes(deps: Deps) {
+  const admin = async (request: Request) => {
+    const { orgId, principal } = await requireMember(deps, request, "org:manage");
+    return { orgId, actor: memberActor(principal.member.id) };
+  };
+  return new Elysia({ name: "widget-settings" })
+    .get("/api/widget/identity", async ({ request }) => identityView(deps, (await admin(request)).orgId), { detail: { summary: "Identity verification setting", tags } })
+    .put(
+      "/api/widget/identity",
+      async ({ body, request }) => {
+        const { orgId, actor } = await admin(request);
+        return setIdentityVerification(deps, orgId, actor, body.enabled);
+      },
+      { body: t.Object({ enabled: t.Boolean() }, { additionalProperties: false }), detail: { summary: "Switch identity verification on or off", tags } },
+    )
+    .post(
+      "/api/widget/identity/rotate",
+      async ({ request }) => {
+        const { orgId, actor } = await admin(request);
+        return rotateIdentitySecret(deps, orgId, actor);
+      },
+      { detail: { summary: "Rotate the identity secret (the new secret is shown once; the old one verifies until cleared)", tags } },
+    )
+    .delete(
+      "/api/widget/identity/previous",
+      async ({ request }) => {
+        const { orgId, actor } = await admin(request);
+        return clearPreviousIdentitySecret(deps, orgId, actor);
+      },
+      { detail: { summary: "Stop accepting the previous identity secret", tags } },
+    )
+    .get("/api/widget/keys", async ({ request }) => ({ keys: await listWidgetKeys(deps, (await admin(request)).orgId) }), { detail: { summary: "Widget keys", tags } })
+    .post(
+      "/api/widget/keys",
+      async ({ body, request, set }) => {
+        const { orgId, actor } = await admin(request);
+        set.status = 201;
+        return createWidgetKey(deps, orgId, actor, body.label ?? "default");
+      },
+      { body: t.Object({ label: t.Optional(t.String({ minLength: 1, maxLength: WIDGET_KEY_LIMITS.label })) }, { additionalProperties: false }), detail: { summary: "Create a widget key", tags } },
+    )
+    .delete(
+      "/api/widget/keys/:key_id",
+      async ({ params, request }) => {
+        const { orgId, actor } = await admin(request);
+        return revokeWidgetKey(deps, orgId, actor, params.key_id);
+      },
+      { params: t.Object({ key_id: t.String({ maxLength: 64 }) }), detail: { summary: "Revoke a widget key", tags } },
+    )
+    .get("/api/widget/origins", async ({ request }) => allowedOrigins(deps, (await admin(request)).orgId), { detail: { summary: "Allowed browser origins", tags } })
+    .put(
+      "/api/widget/origins",
+      async ({ body, request }) => {
+        const { orgId, actor } = await admin(request);
+        return setAllowedOrigins(deps, orgId, actor, body.allowed_origins);
+      },
+      {
+        body: t.Object({ allowed_origins: t.Array(t.String({ minLength: 1, maxLength: 2048 }), { maxItems: ORIGIN_LIMITS.origins }) }, { additionalProperties: false }),
+        detail: { summary: "Replace the allowed browser origins (empty: any origin)", tags },
+      },
+    );
+}

@@ -1,0 +1,37 @@
+// The org's allowed browser origins for its widget keys (issue #11), read by src/sdk/auth.ts
+// and set by admins (role org:manage) through src/sdk/settings-routes.ts.
+import { eq } from "drizzle-orm";
+import type { Actor } from "../kit/actor.ts";
+import { recordActivity } from "../activity/log.ts";
+import { widgetSettings } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { normaliseOrigin } from "./auth.ts";
+
+export const ORIGIN_LIMITS = {
+  /** Allowed origins per org. */
+  origins: 50,
+} as const;
+
+export async function allowedOrigins(deps: Deps, orgId: string): Promise<{ allowed_origins: string[] }> {
+  const [row] = await deps.db.select({ origins: widgetSettings.allowedOrigins }).from(widgetSettings).where(eq(widgetSettings.orgId, orgId));
+  return { allowed_origins: row?.origins ?? [] };
+}
+
+/** Replaces the list. Each entry must be an http(s) origin without path; stored serialised (lower-case host, no default port). An empty list allows every origin. */
+export async function setAllowedOrigins(deps: Deps, orgId: string, actor: Actor, origins: string[]) {
+  const normalised: string[] = [];
+  for (const [i, origin] of origins.entries()) {
+    const value = normaliseOrigin(origin);
+    if (value === null) throw AppError.badRequest("Each allowed origin must be scheme://host[:port], without a path.", [{ path: `/allowed_origins/${i}`, message: "must be an http(s) origin such as https://shop.example" }]);
+    if (!normalised.includes(value)) normalised.push(value);
+  }
+  const now = deps.now();
+  await deps.db
+    .insert(widgetSettings)
+    .values({ orgId, allowedOrigins: normalised, updatedAt: now })
+    .onConflictDoUpdate({ target: widgetSettings.orgId, set: { allowedOrigins: normalised, updatedAt: now } });
+  deps.invalidation.publish("widget_keys", orgId);
+  await recordActivity(deps, { orgId, actor, action: "widget_origins.updated", objectType: "org", objectId: orgId, summary: { count: normalised.length } });
+  return { allowed_origins: normalised };
+}

@@ -1,0 +1,398 @@
+// Built-in family: setting the org up from an AI client (`setup_*`, issue #14). Reads need
+// setup:read, writes setup:write. Every write goes through the same function as the dashboard
+// (agents: src/agents/service.ts; documents: src/knowledge/docs.ts and docs-import.ts; allowed
+// origins: src/sdk/settings.ts), so it is validated the same way and recorded in the activity
+// log with the token (and its member) as the actor; the runtime audits every call.
+//
+// Who may: a person of the org — an OAuth token's member, or a dashboard member. The scope says
+// what the client may do; the member must also hold the dashboard role the same change needs
+// there (agents:manage, knowledge:manage, org:manage for allowed origins), so a token cannot do
+// more than its member could by hand. A chat customer or a system actor is refused (403): the chat
+// pipeline never offers these tools, and this holds even if a model names one.
+//
+// Annotations are honest by the house rule (destructiveHint = changes state outside the service):
+// none of these reach a customer or another system, so none is destructive.
+import { and, count, eq, isNull, sql } from "drizzle-orm";
+import type { Actor } from "../kit/actor.ts";
+import { recordActivity } from "../activity/log.ts";
+import { AGENT_LIMITS, agentView, getAgent, readAgent, updateAgent, type Agent } from "../agents/service.ts";
+import { hasRole, type Role } from "../auth/roles.ts";
+import { listConnectors } from "../connectors/service.ts";
+import { queryRows } from "../db/client.ts";
+import { conversations, customActions, customerEvents, docs, memberships, tickets, widgetKeys } from "../db/schema/index.ts";
+import type { RoutingRule } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { live } from "../kit/rows.ts";
+import { identityView } from "../orgs/widget-access.ts";
+import { installSnippet } from "../widget/demo.ts";
+import { createDoc, DOC_LIMITS, docView } from "../knowledge/docs.ts";
+import { importDocFromUrl } from "../knowledge/docs-import.ts";
+import { normaliseOrigin } from "../sdk/auth.ts";
+import { allowedOrigins, ORIGIN_LIMITS, setAllowedOrigins } from "../sdk/settings.ts";
+import type { ToolContext, ToolDefinition, ToolResult } from "../tools/types.ts";
+
+const source = { kind: "builtin" as const, label: "Setup" };
+
+/** The widget's look as the setup tool writes it into the agent's avatar_config (what /api/sdk/config returns). */
+export const LOOK_FIELDS = {
+  title: { type: ["string", "null"], minLength: 1, maxLength: 60, description: "The name shown in the widget's header." },
+  greeting: { type: ["string", "null"], minLength: 1, maxLength: 500, description: "The first message a visitor sees." },
+  primary_color: { type: ["string", "null"], pattern: "^#[0-9a-fA-F]{6}$", description: "Bubble and header colour, #rrggbb." },
+  text_color: { type: ["string", "null"], pattern: "^#[0-9a-fA-F]{6}$", description: "Text colour on the primary colour, #rrggbb." },
+  image_url: { type: ["string", "null"], pattern: "^https://", maxLength: 2048, description: "The agent's avatar, an https URL (loaded by the visitor's browser)." },
+  position: { type: ["string", "null"], enum: ["right", "left", null], description: "Which bottom corner the bubble sits in." },
+} as const;
+
+const agentId = { type: "string", minLength: 1, maxLength: 64, description: "The agent to change; default: the org's active agent." };
+const status = { type: "string", enum: ["published", "draft"], description: "Default published: customers' answers use it at once." };
+const tags = { type: "array", items: { type: "string", minLength: 1, maxLength: DOC_LIMITS.tag }, maxItems: DOC_LIMITS.tags, description: "Labels for the knowledge base." };
+
+const L = AGENT_LIMITS;
+const routingRule = {
+  type: "object",
+  properties: {
+    match: {
+      type: "object",
+      properties: {
+        keywords: { type: "array", items: { type: "string", minLength: 1, maxLength: L.keyword }, maxItems: L.keywords },
+        intent: { type: "string", minLength: 1, maxLength: L.intent },
+      },
+      additionalProperties: false,
+    },
+    team: { type: "string", minLength: 1, maxLength: L.team },
+    action: { type: "string", enum: ["route", "handoff"] },
+  },
+  required: ["match", "team"],
+  additionalProperties: false,
+};
+
+/** The member a call acts for, holding `role` in this org now; 403 otherwise. */
+async function requirePerson(ctx: ToolContext, role?: Role): Promise<Actor> {
+  const { actor } = ctx;
+  if (actor.kind !== "token" && actor.kind !== "member") throw AppError.forbidden("Setup tools act only for a member of the organisation (an OAuth token or the dashboard).");
+  if (!role) return actor;
+  const [membership] = await ctx.deps.db
+    .select({ roles: memberships.roles })
+    .from(memberships)
+    .where(and(eq(memberships.orgId, ctx.orgId), eq(memberships.memberId, actor.memberId)));
+  if (!membership || !hasRole(membership.roles, role)) throw AppError.forbidden(`This needs the ${role} role, which the token's member does not hold in this organisation.`);
+  return actor;
+}
+
+/**
+ * "At least one of these fields", checked here rather than by a top-level `anyOf` in the input
+ * schema, which some MCP clients' model APIs refuse (Anthropic's input_schema allows no top-level
+ * anyOf, oneOf or allOf), taking the whole tool list down with it.
+ */
+function atLeastOne(tool: string, args: Record<string, unknown>, fields: string[]) {
+  if (!fields.some((f) => args[f] !== undefined)) throw AppError.badRequest(`Invalid arguments for ${tool}: give at least one of ${fields.join(", ")}.`);
+}
+
+/** The agent a setup call changes: the one named (of this org, any status), else the active one. */
+async function targetAgent(ctx: ToolContext, id: unknown): Promise<Agent> {
+  if (typeof id === "string") return readAgent(ctx.deps, ctx.orgId, id);
+  const agent = await getAgent(ctx.deps, ctx.orgId);
+  if (!agent) throw AppError.notFound("This organisation has no active agent: name one with agent_id.");
+  return agent;
+}
+
+// --- setup_status --------------------------------------------------------------------------------
+
+interface Item {
+  key: string;
+  done: boolean;
+  required: boolean;
+  detail: string;
+  [extra: string]: unknown;
+}
+
+/**
+ * Widget traffic: what only a request carrying one of the org's widget keys writes — a chat
+ * conversation (/api/sdk/chat), a behavioural event (/api/sdk/events) or a ticket sent from a
+ * browser (/api/sdk/tickets/create, source `widget`). Existence checks, each stopping at the first
+ * row of the org's index range, and the newest chat from (org_id, created_at): an org with millions
+ * of events costs no more than a new one.
+ */
+async function widgetTraffic(deps: Deps, orgId: string) {
+  const [row] = await queryRows<{ chats: boolean; events: boolean; browser_tickets: boolean; last_chat_at: Date | string | null }>(
+    deps.db,
+    sql`select
+      exists (select 1 from ${conversations} where ${conversations.orgId} = ${orgId}) as chats,
+      exists (select 1 from ${customerEvents} where ${customerEvents.orgId} = ${orgId}) as events,
+      exists (select 1 from ${tickets} where ${tickets.orgId} = ${orgId} and ${tickets.source} = 'widget') as browser_tickets,
+      (select ${conversations.createdAt} from ${conversations} where ${conversations.orgId} = ${orgId} order by ${conversations.createdAt} desc limit 1) as last_chat_at`,
+  );
+  const last = row?.last_chat_at ? new Date(row.last_chat_at) : null;
+  return { chats: row?.chats === true, events: row?.events === true, browser_tickets: row?.browser_tickets === true, last_chat_at: last?.toISOString() ?? null };
+}
+
+/** The checklist behind setup_status; the dashboard overview shows it too. */
+export async function setupStatus(deps: Deps, orgId: string) {
+  const [agent, docCounts, keys, traffic, identity, connectorList, actions] = await Promise.all([
+    getAgent(deps, orgId),
+    deps.db.select({ status: docs.status, n: count() }).from(docs).where(eq(docs.orgId, orgId)).groupBy(docs.status),
+    deps.db.select({ n: count() }).from(widgetKeys).where(and(eq(widgetKeys.orgId, orgId), isNull(widgetKeys.revokedAt))),
+    widgetTraffic(deps, orgId),
+    identityView(deps, orgId),
+    listConnectors(deps, orgId),
+    deps.db.select({ n: count() }).from(customActions).where(and(eq(customActions.orgId, orgId), live(customActions))),
+  ]);
+  const seen = traffic.chats || traffic.events || traffic.browser_tickets;
+  const published = docCounts.find((d) => d.status === "published")?.n ?? 0;
+  const drafts = docCounts.find((d) => d.status === "draft")?.n ?? 0;
+  const liveKeys = keys[0]?.n ?? 0;
+  const servers = connectorList.servers;
+  const items: Item[] = [
+    {
+      key: "active_agent",
+      done: agent !== null,
+      required: true,
+      detail: agent ? `${agent.name} answers chats.` : "No agent is active: activate one in the dashboard.",
+      agent: agent ? { id: agent.id, name: agent.name, instructions_set: agent.instructions.trim() !== "" } : null,
+    },
+    {
+      key: "docs",
+      done: published > 0,
+      required: true,
+      detail: published > 0 ? `${published} published document(s) the agent answers from.` : "No published document: add one with setup_add_doc or setup_import_doc_from_url.",
+      published,
+      drafts,
+    },
+    {
+      key: "widget_installed",
+      done: liveKeys > 0 && seen,
+      required: true,
+      detail:
+        liveKeys === 0
+          ? "No live widget key: create one in the dashboard (Settings → Widget keys)."
+          : seen
+            ? "Traffic from a widget key has been seen (a chat, an event or a browser ticket)."
+            : "No traffic from a widget key yet: paste the snippet from setup_get_install_snippet into your site.",
+      live_keys: liveKeys,
+      traffic,
+    },
+    {
+      key: "identity_verification",
+      done: identity.enabled,
+      required: false,
+      detail: identity.enabled
+        ? "On: customers are identified by a token your backend signs."
+        : "Off: customer ids sent by the widget are taken as claims. Recommended when your visitors sign in.",
+      enabled: identity.enabled,
+    },
+    {
+      key: "connectors",
+      done: servers.length + (actions[0]?.n ?? 0) > 0,
+      required: false,
+      detail: servers.length + (actions[0]?.n ?? 0) > 0 ? "The agent can act in other systems." : "Optional: connect an MCP server or add a custom HTTP action in the dashboard.",
+      servers: servers.map((s) => ({ id: s.id, name: s.name, status: s.status, tool_count: s.tool_count })),
+      custom_actions: actions[0]?.n ?? 0,
+    },
+  ];
+  return { ready: items.every((i) => !i.required || i.done), items };
+}
+
+// --- the tools -----------------------------------------------------------------------------------
+
+async function ok(value: unknown): Promise<ToolResult> {
+  return { value };
+}
+
+export const setupTools: ToolDefinition[] = [
+  {
+    name: "setup_status",
+    description:
+      "A checklist of the organisation's setup: an active agent, published knowledge-base documents, the widget installed (traffic seen from a widget key), identity verification and connectors. `ready` is true when every required item is done; each item says what to do next.",
+    inputSchema: { type: "object", properties: {}, additionalProperties: false },
+    destructive: false,
+    scope: "setup:read",
+    source,
+    defaultEnabled: true,
+    async execute(ctx) {
+      await requirePerson(ctx);
+      return ok(await setupStatus(ctx.deps, ctx.orgId));
+    },
+  },
+  {
+    name: "setup_get_install_snippet",
+    description: "The two-line HTML snippet that installs the chat widget on a website, with the organisation's publishable widget key and id. Paste it before </body>.",
+    inputSchema: {
+      type: "object",
+      properties: { key_id: { type: "string", minLength: 1, maxLength: 64, description: "Which live widget key; default: the oldest live one." } },
+      additionalProperties: false,
+    },
+    destructive: false,
+    scope: "setup:read",
+    source,
+    defaultEnabled: true,
+    async execute(ctx, args) {
+      await requirePerson(ctx);
+      const keys = await ctx.deps.db
+        .select({ id: widgetKeys.id, key: widgetKeys.key, label: widgetKeys.label })
+        .from(widgetKeys)
+        .where(and(eq(widgetKeys.orgId, ctx.orgId), isNull(widgetKeys.revokedAt)))
+        .orderBy(widgetKeys.createdAt, widgetKeys.id);
+      const key = typeof args.key_id === "string" ? keys.find((k) => k.id === args.key_id) : keys[0];
+      if (!key) throw AppError.notFound(typeof args.key_id === "string" ? `No live widget key ${args.key_id}.` : "This organisation has no live widget key: create one in the dashboard.");
+      // The widget's own snippet (src/widget/demo.ts), so the tool, /demo and the dashboard agree.
+      const snippet = installSnippet(ctx.deps.config.baseUrl, key.key, ctx.orgId);
+      return ok({ snippet, script_url: `${ctx.deps.config.baseUrl}/widget.js`, key: key.key, key_id: key.id, key_label: key.label, org_id: ctx.orgId });
+    },
+  },
+  {
+    name: "setup_update_agent",
+    description:
+      "Change an agent's name, instructions, skills or routing rules (each given replaces the stored one). Default: the organisation's active agent. Returns the agent.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        agent_id: agentId,
+        name: { type: "string", minLength: 1, maxLength: L.name },
+        instructions: { type: "string", maxLength: L.instructions, description: "How the agent behaves and answers." },
+        skills: { type: "array", items: { type: "string", minLength: 1, maxLength: L.skill }, maxItems: L.skills, uniqueItems: true, description: "What the agent handles; handoffs pick agents by skill." },
+        routing_rules: { type: "array", items: routingRule, maxItems: L.routingRules, description: "Messages matching keywords or an intent go to a team (route) or another agent (handoff)." },
+      },
+      additionalProperties: false,
+    },
+    destructive: false,
+    scope: "setup:write",
+    source,
+    defaultEnabled: true,
+    async execute(ctx, args) {
+      atLeastOne("setup_update_agent", args, ["name", "instructions", "skills", "routing_rules"]);
+      const actor = await requirePerson(ctx, "agents:manage");
+      const agent = await targetAgent(ctx, args.agent_id);
+      const updated = await updateAgent(ctx.deps, ctx.orgId, actor, agent.id, {
+        name: args.name as string | undefined,
+        instructions: args.instructions as string | undefined,
+        skills: args.skills as string[] | undefined,
+        routing_rules: args.routing_rules as RoutingRule[] | undefined,
+      });
+      return ok(agentView(updated));
+    },
+  },
+  {
+    name: "setup_add_doc",
+    description: "Add a knowledge-base document (markdown). Published by default: the agent answers from it at once.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        title: { type: "string", minLength: 1, maxLength: DOC_LIMITS.title },
+        body: { type: "string", minLength: 1, maxLength: DOC_LIMITS.body, description: "The document's text, in markdown." },
+        url: { type: "string", pattern: "^https?://", maxLength: DOC_LIMITS.url, description: "Where the document lives, shown with answers that cite it." },
+        tags,
+        status,
+      },
+      required: ["title", "body"],
+      additionalProperties: false,
+    },
+    destructive: false,
+    scope: "setup:write",
+    source,
+    defaultEnabled: true,
+    async execute(ctx, args) {
+      const actor = await requirePerson(ctx, "knowledge:manage");
+      if ((args.title as string).trim() === "") throw AppError.badRequest("Invalid arguments for setup_add_doc: /title must not be blank.");
+      const doc = await createDoc(ctx.deps, ctx.orgId, {
+        title: (args.title as string).trim(),
+        body: args.body as string,
+        url: (args.url as string | undefined) ?? null,
+        tags: args.tags as string[] | undefined,
+        status: args.status as "published" | "draft" | undefined,
+      });
+      await recordActivity(ctx.deps, { orgId: ctx.orgId, actor, action: "doc.created", objectType: "doc", objectId: doc.id, summary: { status: doc.status, characters: doc.body.length } });
+      return ok(docView(doc));
+    },
+  },
+  {
+    name: "setup_import_doc_from_url",
+    description:
+      "Import a web page as a knowledge-base document: fetched once over https (no redirects followed, at most 2 MiB, 15 s), HTML turned into readable text titled by the page; markdown and plain text kept as they are. Published by default.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        url: { type: "string", minLength: 1, maxLength: DOC_LIMITS.url, description: "The page, https://…" },
+        title: { type: "string", minLength: 1, maxLength: DOC_LIMITS.title, description: "Overrides the page's own title." },
+        tags,
+        status,
+      },
+      required: ["url"],
+      additionalProperties: false,
+    },
+    destructive: false,
+    scope: "setup:write",
+    source,
+    defaultEnabled: true,
+    async execute(ctx, args) {
+      const actor = await requirePerson(ctx, "knowledge:manage");
+      try {
+        const doc = await importDocFromUrl(
+          ctx.deps,
+          ctx.orgId,
+          actor,
+          { url: args.url as string, title: args.title as string | undefined, tags: args.tags as string[] | undefined, status: args.status as "published" | "draft" | undefined },
+          ctx.signal,
+        );
+        return ok(docView(doc));
+      } catch (error) {
+        // The page could not be imported (its status, a redirect, its type, size or time): a
+        // result the client can act on, like a failed custom action, not a transport error.
+        if (error instanceof AppError && error.code === "import_failed") return { value: { error: error.code, message: error.message }, isError: true };
+        throw error;
+      }
+    },
+  },
+  {
+    name: "setup_configure_widget",
+    description:
+      "Configure the chat widget: its look (title, greeting, colours, avatar image, corner; null removes a setting), the agent's live-help label (the \"talk to a person\" action), and the browser origins allowed to use the widget key (replaces the list; empty allows any origin). Returns the resulting settings.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        agent_id: agentId,
+        look: { type: "object", properties: LOOK_FIELDS, additionalProperties: false, minProperties: 1 },
+        live_help_label: { type: "string", minLength: 1, maxLength: L.liveHelpLabel },
+        allowed_origins: {
+          type: "array",
+          items: { type: "string", minLength: 1, maxLength: 2048, description: "scheme://host[:port], e.g. https://shop.example" },
+          maxItems: ORIGIN_LIMITS.origins,
+        },
+      },
+      additionalProperties: false,
+    },
+    destructive: false,
+    scope: "setup:write",
+    source,
+    defaultEnabled: true,
+    async execute(ctx, args) {
+      atLeastOne("setup_configure_widget", args, ["look", "live_help_label", "allowed_origins"]);
+      // Each part needs the role its dashboard page needs; all are checked before anything changes.
+      const touchesAgent = args.look !== undefined || args.live_help_label !== undefined;
+      let actor = await requirePerson(ctx, touchesAgent ? "agents:manage" : undefined);
+      if (args.allowed_origins !== undefined) actor = await requirePerson(ctx, "org:manage");
+      let agent = touchesAgent || args.agent_id !== undefined ? await targetAgent(ctx, args.agent_id) : await getAgent(ctx.deps, ctx.orgId);
+      // All or nothing: the origins are checked before the agent changes, and stored after it did
+      // (the agents service refuses for its own reasons, such as control characters in the label).
+      const requested = args.allowed_origins as string[] | undefined;
+      const badOrigin = requested?.findIndex((origin) => normaliseOrigin(origin) === null) ?? -1;
+      if (badOrigin >= 0) throw AppError.badRequest(`Invalid arguments for setup_configure_widget: /allowed_origins/${badOrigin} must be an http(s) origin such as https://shop.example, without a path.`);
+      if (touchesAgent && agent) {
+        const look = { ...agent.avatarConfig };
+        for (const [field, value] of Object.entries((args.look as Record<string, unknown> | undefined) ?? {})) {
+          if (value === null) delete look[field];
+          else look[field] = value;
+        }
+        agent = await updateAgent(ctx.deps, ctx.orgId, actor, agent.id, {
+          ...(args.look !== undefined ? { avatar_config: look } : {}),
+          live_help_label: args.live_help_label as string | undefined,
+        });
+      }
+      const origins = requested !== undefined ? await setAllowedOrigins(ctx.deps, ctx.orgId, actor, requested) : await allowedOrigins(ctx.deps, ctx.orgId);
+      return ok({
+        agent: agent ? { id: agent.id, name: agent.name, look: agent.avatarConfig, live_help_label: agent.liveHelpLabel } : null,
+        allowed_origins: origins.allowed_origins,
+      });
+    },
+  },
+];
