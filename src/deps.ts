@@ -1,23 +1,22 @@
 // What every feature function may use, built once at boot (src/server.ts) or per test file
-// (test/support/app.ts) by `buildDeps`, and passed down explicitly. Nothing reaches for globals
-// instead: every cache, limiter and in-flight map lives in an object built here.
+// (test/support/app.ts) by the composition root (src/compose.ts `buildDeps`), and passed down
+// explicitly. Nothing reaches for globals instead: every cache, limiter and in-flight map lives in
+// an object built there. Every member is a narrow port declared on this floor or below
+// (src/ports/, src/kit/, src/db/, …): a feature depends on what it uses, never on another
+// feature's module just to name a type.
 import type { Config } from "./config.ts";
 import type { FieldCipher } from "./crypto/fields.ts";
-import type { Database, Db } from "./db/client.ts";
-import { createStatements, type Statements } from "./db/prepared.ts";
-import { createInvalidation, type Invalidation } from "./invalidation.ts";
+import type { Db } from "./db/client.ts";
+import type { Statements } from "./db/prepared.ts";
+import type { Invalidation } from "./invalidation.ts";
 import type { Logger } from "./log.ts";
-import { createPasswordHasher, type PasswordHasher } from "./kit/passwords.ts";
-import { createSingleFlight, type SingleFlight } from "./kit/single-flight.ts";
+import type { PasswordHasher } from "./kit/passwords.ts";
+import type { SingleFlight } from "./kit/single-flight.ts";
 import type { Timers } from "./kit/timers.ts";
 import type { GuardOptions } from "./net/guard.ts";
-import { type AccessVerifier, createAccessVerifier } from "./oauth/token-cache.ts";
-import { createLeasedLimiter, type Limiter } from "./ratelimit/leased.ts";
-import { toolProviders } from "./tools/providers.ts";
-import { createToolRuntime, type ToolRuntime } from "./tools/runtime.ts";
-import { type ChatState, createChatState } from "./conversations/state.ts";
-import { createPassageCache, type PassageCache } from "./knowledge/passages.ts";
-import { createWidgetKeyCache, type WidgetKeyCache } from "./sdk/auth.ts";
+import type { AccessVerifier, ChatState, PassageCache, WidgetKeyCache } from "./ports/caches.ts";
+import type { ToolRuntime } from "./ports/tools.ts";
+import type { Limiter } from "./ratelimit/leased.ts";
 
 export interface Deps {
   config: Readonly<Config>;
@@ -38,11 +37,11 @@ export interface Deps {
   limiter: Limiter;
   /** Runs every tool call, whoever asks (src/tools/runtime.ts). `deps.tools.invalidate(orgId)` after a change. */
   tools: ToolRuntime;
-  /** Verified access tokens, cached briefly; `invalidate()` after any revocation. */
+  /** Verified access tokens, cached briefly; `invalidate()` after any revocation (src/oauth/token-cache.ts). */
   accessTokens: AccessVerifier;
   /** Drops cached state here and in every other instance (src/invalidation.ts). */
   invalidation: Invalidation;
-  /** Reply writes pending after a chat stream (src/conversations/state.ts). */
+  /** Reply writes pending after a chat stream (src/conversations/transcript.ts). */
   chat: ChatState;
   /** Documents cut into passages per version, for chat knowledge and search snippets (src/knowledge/passages.ts). */
   passages: PassageCache;
@@ -50,25 +49,4 @@ export interface Deps {
   statements: Statements;
   /** Live widget keys and their org's allowed origins, cached; `deps.invalidation.publish("widget_keys", orgId)` after a change (src/sdk/auth.ts). */
   widgetKeys: WidgetKeyCache;
-}
-
-/** What the caller supplies; everything stateful is built here. */
-export type DepsInput = Omit<Deps, "connectorRefreshes" | "limiter" | "tools" | "accessTokens" | "invalidation" | "chat" | "passages" | "statements" | "widgetKeys" | "passwords"> & {
-  /** Bun's argon2id defaults unless given. */
-  passwords?: PasswordHasher;
-  /** LISTEN of the database (src/db/client.ts), so other instances' changes reach this one. */
-  listen?: Database["listen"];
-};
-
-export async function buildDeps(input: DepsInput): Promise<Deps> {
-  const { listen, passwords, ...base } = input;
-  const invalidation = createInvalidation({ db: base.db, log: base.log, listen });
-  const limiter = createLeasedLimiter(base.db);
-  // The runtime and the verifier read `deps` when called, never while being built: complete it below.
-  const deps = { ...base, passwords: passwords ?? createPasswordHasher(), connectorRefreshes: createSingleFlight<Record<string, string>>(), limiter, invalidation, chat: createChatState(), passages: createPassageCache(), statements: createStatements() } as unknown as Deps;
-  deps.tools = createToolRuntime(deps, { providers: toolProviders, limiter, invalidation });
-  deps.accessTokens = createAccessVerifier(deps, invalidation);
-  deps.widgetKeys = createWidgetKeyCache(deps, invalidation);
-  await invalidation.start();
-  return deps;
 }

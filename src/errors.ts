@@ -4,7 +4,7 @@
 // for the dashboard and SDK APIs (`toResponse`, used by src/http/errors.ts) and a JSON-RPC error
 // object for the tool server (`toRpc`, used by src/mcp/rpc.ts). OAuth endpoints keep their own
 // RFC 6749 error form (src/oauth/errors.ts).
-import { jsonResponse } from "./http/response.ts";
+import { jsonResponse } from "./kit/json-response.ts";
 
 export interface ErrorDetail {
   /** JSON Pointer into the request body or query, e.g. `/email`. */

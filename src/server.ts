@@ -4,14 +4,15 @@ import type { Server } from "bun";
 import { createAppHandler } from "./app.ts";
 import { deleteExpiredSessions } from "./auth/sessions.ts";
 import { startDiscoveryScheduler } from "./connectors/scheduler.ts";
-import { startSender } from "./outbox/sender.ts";
+
 import type { Config } from "./config.ts";
 import { createFieldCipher } from "./crypto/fields.ts";
 import { resolveSecretKey } from "./crypto/secret-key.ts";
 import { type Database, openPglite, openPostgres } from "./db/client.ts";
 import { acquireDataDirLock } from "./db/lock.ts";
 import { migrate } from "./db/migrate.ts";
-import { buildDeps, type Deps } from "./deps.ts";
+import { buildDeps, startSender } from "./compose.ts";
+import type { Deps } from "./deps.ts";
 import { transcriptsSettled } from "./conversations/transcript.ts";
 import { realTimers } from "./kit/timers.ts";
 import { MAX_BODY_BYTES } from "./http/body.ts";
@@ -101,7 +102,7 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
     },
   });
   const scheduler = startDiscoveryScheduler(deps);
-  const sender = startSender(deps); // email series: queues due steps and delivers the outbox (src/outbox/sender.ts)
+  const sender = startSender(deps); // email series: queues due steps and delivers the outbox (src/compose.ts createSender)
   const housekeeping = setInterval(() => {
     Promise.all([deleteExpiredSessions(deps), deleteExpiredCounters(deps.db, deps.now()), deleteExpiredOAuthState(deps), deleteUnusedClients(deps, HOUSEKEEPER), deleteExpiredActivity(deps)]).catch((error) =>
       log.warn("housekeeping failed", { error: String(error) }),

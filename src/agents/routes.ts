@@ -6,7 +6,7 @@ import { memberActor } from "../kit/actor.ts";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
 import { FreeForm } from "../http/json.ts";
-import { jsonResponse } from "../http/response.ts";
+import { jsonResponse } from "../kit/json-response.ts";
 import {
   activateAgent,
   AGENT_LIMITS as L,

@@ -8,6 +8,8 @@ import type { Deps } from "../deps.ts";
 
 export const SESSION_PREFIX = "svc_ses_";
 export const SESSION_COOKIE = "svc_session";
+/** The org a member last chose in the dashboard (a member may belong to several); also set when an invitation is accepted. */
+export const ORG_COOKIE = "svc_org";
 
 export interface Principal {
   sessionId: string;

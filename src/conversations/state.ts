@@ -1,8 +1,5 @@
-// Per-process state of the chat, carried in `deps.chat` (built by buildDeps; no module-level state).
-export interface ChatState {
-  /** Reply writes still pending after a stream, per conversation (src/conversations/transcript.ts). */
-  pendingReplies: Map<string, Promise<void>>;
-}
+// Per-process state of the chat, carried in `deps.chat` (built by the composition root; no module-level state).
+import type { ChatState } from "../ports/caches.ts";
 
 export function createChatState(): ChatState {
   return { pendingReplies: new Map() };

@@ -1,4 +1,5 @@
 // Customers (end users) and their companies, always within one org.
+import type { BoundCustomer } from "../ports/tools.ts";
 import { and, asc, desc, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
 import { companies, endUsers } from "../db/schema/index.ts";
 import type { Tx } from "../db/client.ts";
@@ -10,14 +11,7 @@ import { emitWebhookEvent } from "../webhooks/events.ts";
 export type EndUser = typeof endUsers.$inferSelect;
 
 /** The customer a tool call acts for (MCP `_meta` binding, or the chatting customer): data tools then see only them. */
-export interface BoundCustomer {
-  id: string;
-  externalId: string | null;
-  email: string | null;
-  companyId: string | null;
-  /** Whether the record was written by verified requests (or the org itself), not only claimed. */
-  verified: boolean;
-}
+export type { BoundCustomer };
 export type Company = typeof companies.$inferSelect;
 
 /** A customer by our id or the org's external id. */

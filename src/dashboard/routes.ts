@@ -16,7 +16,8 @@ import { customerPages } from "./customers.ts";
 import { campaignPages } from "./campaigns.ts";
 import { inboxPages } from "./inbox.ts";
 import { webhookPages } from "./webhooks.ts";
-import { NAV, ORG_COOKIE, reaches, redirect, shellPage, withMember } from "./shell.ts";
+import { ORG_COOKIE } from "../auth/sessions.ts";
+import { NAV, reaches, redirect, shellPage, withMember } from "./shell.ts";
 
 const BLURBS: Record<string, string> = {
   agents: "Instructions, skills, routing, the widget's look and the actions each agent may use.",

@@ -8,7 +8,7 @@ import { AppError } from "../errors.ts";
 import type { Deps } from "../deps.ts";
 import { authenticate } from "../auth/guard.ts";
 import { hasRole, type Role } from "../auth/roles.ts";
-import type { Principal } from "../auth/sessions.ts";
+import { ORG_COOKIE, type Principal } from "../auth/sessions.ts";
 import { JsonInputError, parseJsonBounded } from "../http/json.ts";
 import { escapeHtml, Html, html } from "../html/html.ts";
 
@@ -17,7 +17,6 @@ export const DASHBOARD_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export const FLASH_COOKIE = "svc_flash";
-export const ORG_COOKIE = "svc_org";
 
 export interface DashboardContext {
   deps: Deps;

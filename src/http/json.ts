@@ -23,7 +23,7 @@
 //    free-form object (traits, custom_fields, context, properties, tool input schemas): a depth and
 //    a serialized-size cap, with messages that name the limit. Because every stored free-form value
 //    is bounded on write, every read of it is bounded too (even pretty-printed, see decisions.md).
-import { Kind, type Static, type TSchema, Type, TypeRegistry } from "@sinclair/typebox";
+import { Kind, type TSchema, Type, TypeRegistry } from "@sinclair/typebox";
 import { GetErrorFunction, SetErrorFunction } from "@sinclair/typebox/errors";
 import { AppError, type ErrorDetail } from "../errors.ts";
 
@@ -309,4 +309,3 @@ export function FreeForm(limits: Partial<FreeFormLimits> = {}, options: { descri
     description: options.description ?? `A JSON object, at most ${maxDepth} levels deep and ${maxBytes} bytes as JSON.`,
   }) as TSchema & { static: Record<string, unknown> };
 }
-export type FreeFormValue = Static<ReturnType<typeof FreeForm>>;

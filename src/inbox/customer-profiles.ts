@@ -39,7 +39,6 @@ export function customerSummary(user: EndUser) {
     verified: user.verified,
   };
 }
-export type CustomerSummary = ReturnType<typeof customerSummary>;
 
 export function customerView(user: EndUser) {
   return {

@@ -7,7 +7,7 @@ import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { FreeForm } from "../http/json.ts";
-import { jsonResponse } from "../http/response.ts";
+import { jsonResponse } from "../kit/json-response.ts";
 import { CUSTOMER_LIMITS, customerDetail, customerSummary, customersByIds, customerView, findCustomer, listCustomers, upsertCustomers } from "./customer-profiles.ts";
 import {
   addTicketMessage,

@@ -7,7 +7,7 @@ import type { Deps } from "../deps.ts";
 import { SLUG } from "../kit/slugs.ts";
 import type { JsonSchemaObject } from "../tools/types.ts";
 import { createCustomAction, CUSTOM_ACTION_LIMITS, deleteCustomAction, listCustomActions, METHODS, updateCustomAction } from "./custom-actions.ts";
-import { jsonResponse } from "../http/response.ts";
+import { jsonResponse } from "../kit/json-response.ts";
 
 const Method = t.Union(METHODS.map((m) => t.Literal(m)));
 const Headers = t.Record(t.String({ maxLength: 64 }), t.String({ maxLength: CUSTOM_ACTION_LIMITS.headerValue }));

@@ -2,7 +2,7 @@
 // Unknown names are rejected everywhere so a typo does not pass silently.
 import { eq } from "drizzle-orm";
 import { orgs } from "../db/schema/index.ts";
-import type { Deps } from "../deps.ts";
+import type { Db } from "../db/client.ts";
 
 /** Every feature flag the service knows, with what it switches on. */
 export const FEATURE_FLAGS = {
@@ -16,11 +16,11 @@ export function isFeatureFlag(name: string): name is FeatureFlag {
 }
 
 /** The org's flags as stored (an unknown org has none). */
-export async function readFlags(deps: Pick<Deps, "db">, orgId: string): Promise<Record<string, boolean>> {
+export async function readFlags(deps: { db: Db }, orgId: string): Promise<Record<string, boolean>> {
   const [org] = await deps.db.select({ flags: orgs.featureFlags }).from(orgs).where(eq(orgs.id, orgId));
   return org?.flags ?? {};
 }
 
-export async function flagEnabled(deps: Pick<Deps, "db">, orgId: string, flag: FeatureFlag): Promise<boolean> {
+export async function flagEnabled(deps: { db: Db }, orgId: string, flag: FeatureFlag): Promise<boolean> {
   return (await readFlags(deps, orgId))[flag] === true;
 }

@@ -8,6 +8,7 @@
 // out first, bounded in entries and in characters) saves re-reading and re-parsing bodies: the
 // snippet PostgreSQL's ts_headline built re-parsed every returned body on every call and was most
 // of a search's cost (issue #10, "Performance").
+import type { DocPassage, PassageCache, Word } from "../ports/caches.ts";
 import { and, eq, inArray } from "drizzle-orm";
 import { docs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
@@ -23,27 +24,8 @@ export const PASSAGES = {
   snippetWords: 35,
 } as const;
 
-/** A word of a passage: where it is and its stem. */
-interface Word {
-  start: number;
-  end: number;
-  stem: string;
-}
 
-export interface DocPassage {
-  text: string;
-  /** Stems of the document's title and of this passage (term coverage counts both). */
-  stems: ReadonlySet<string>;
-  words: readonly Word[];
-  /** Where each stem of the passage's own text occurs: word indices, ascending. */
-  at: ReadonlyMap<string, readonly number[]>;
-}
-
-export interface PassageCache {
-  /** The passages of a document version, cut on first use. */
-  get(key: string, title: string, body: () => string): DocPassage[];
-  has(key: string): boolean;
-}
+export type { DocPassage, PassageCache };
 
 /** Splits text into pieces of at most `max` characters at the weakest boundary that works. */
 function pack(units: string[], max: number, joiner: string): string[] {

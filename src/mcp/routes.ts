@@ -5,7 +5,7 @@ import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
 import { AppError, RPC } from "../errors.ts";
 import { RawBody } from "../http/body.ts";
-import { jsonResponse } from "../http/response.ts";
+import { jsonResponse } from "../kit/json-response.ts";
 import { bearerToken } from "../kit/bearer.ts";
 import { createStageTimer } from "../kit/stage-timer.ts";
 import { isKnownProtocolVersion, KNOWN_PROTOCOL_VERSIONS } from "../kit/mcp.ts";

@@ -10,7 +10,7 @@ import { findControlCharacter, JsonInputError, parseJsonBounded } from "../http/
 import type { AccessContext } from "../oauth/verify.ts";
 import type { Taken } from "../ratelimit/leased.ts";
 import { chargeToken, methodClass, rateLimitHeaders } from "../ratelimit/per-token.ts";
-import type { CallScope } from "../tools/runtime.ts";
+import type { CallScope } from "../ports/tools.ts";
 import { boundCustomerOf, findEndUser, findEndUserByEmail } from "../customers/records.ts";
 import { failure, parseMessage, type RpcId, type RpcRequest, type RpcResponse, success } from "./jsonrpc.ts";
 

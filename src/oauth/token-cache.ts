@@ -8,6 +8,7 @@
 // notification or a change made directly in the database leaves cached; busy tokens are looked up
 // again in the background before that (src/kit/fresh-cache.ts), so no request waits for it. Unknown tokens are cached
 // too (a flood of bad tokens costs one lookup each per TTL). Keys are the tokens' SHA-256.
+import type { AccessVerifier } from "../ports/caches.ts";
 import { sha256Hex } from "../crypto/tokens.ts";
 import type { Deps } from "../deps.ts";
 import type { Invalidation } from "../invalidation.ts";
@@ -18,12 +19,6 @@ import { type AccessContext, verifyAccessTokenHash } from "./verify.ts";
 /** Without a notification, a revocation reaches every instance within this long. */
 export const ACCESS_CACHE_TTL_MS = 500;
 const MAX_ENTRIES = 20_000;
-
-export interface AccessVerifier {
-  verify(token: string): Promise<AccessContext | null>;
-  /** After any revocation (token, grant, membership, client): forget every verified token, here and in every instance. */
-  invalidate(): void;
-}
 
 export function createAccessVerifier(deps: Deps, invalidation: Invalidation): AccessVerifier {
   const cache = createFreshCache<AccessContext | null>({

@@ -1,19 +1,12 @@
 // Access-token verification for the tool server (through the cache in token-cache.ts): a token
 // is live while it is unexpired, neither it nor its grant is revoked, and its member still
 // belongs to the grant's org.
+import type { AccessContext } from "../ports/caches.ts";
 import { and, eq, isNull } from "drizzle-orm";
 import { memberships, oauthGrants, oauthTokens } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 
-export interface AccessContext {
-  tokenId: string;
-  grantId: string;
-  clientId: string;
-  memberId: string;
-  orgId: string;
-  scopes: string[];
-  expiresAt: Date;
-}
+export type { AccessContext };
 
 /** The live access token with this SHA-256, or null for anything else. */
 export async function verifyAccessTokenHash(deps: Deps, tokenHash: string): Promise<AccessContext | null> {

@@ -13,7 +13,7 @@ import { AppError } from "../errors.ts";
 import { requestMeta } from "../http/request-meta.ts";
 import { acceptInvitation, findInvitation, invitationGone, INVITATION_LIMITS, type InvitationLookup } from "./invitations.ts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./service.ts";
-import { ORG_COOKIE } from "../dashboard/shell.ts";
+import { ORG_COOKIE } from "../auth/sessions.ts";
 import { html, page } from "../html/html.ts";
 import { crossSiteOrigin, expectedOriginMessage } from "../auth/guard.ts";
 import { sessionCookie } from "../auth/routes.ts";

@@ -6,8 +6,8 @@ import { memberActor } from "../kit/actor.ts";
 import { requireMember } from "../auth/guard.ts";
 import { ROLES } from "../auth/roles.ts";
 import type { Deps } from "../deps.ts";
-import { jsonResponse } from "../http/response.ts";
-import { ErrorBody } from "../sdk/schemas.ts";
+import { jsonResponse } from "../kit/json-response.ts";
+import { ErrorBody } from "../http/error-schema.ts";
 import { INVITATION_LIMITS, INVITATION_PAGE, inviteMember, listInvitations, revokeInvitation } from "./invitations.ts";
 import { changeMemberRoles, MEMBER_PAGE, listMembers, removeMember } from "./members.ts";
 

@@ -17,7 +17,7 @@
 //           whose lease expired (and whose row another sender took) cannot overwrite the outcome.
 //
 // A pool (createOutboxPool) delivers one set of kinds with its own concurrency: mail and webhooks
-// have one each (src/outbox/sender.ts), so neither waits for the other. A pool claims only as many
+// have one each (src/compose.ts createSender), so neither waits for the other. A pool claims only as many
 // rows as it has free slots and refills as deliveries end, so a row never waits behind a slow one
 // in a batch.
 //

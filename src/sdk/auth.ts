@@ -1,6 +1,7 @@
 // The publishable widget key (interface §5: `Authorization: Bearer ab_live_<WIDGET_KEY>`) and the
 // org's optional list of allowed browser origins (issue #11). Contract C4: every keyed /api/sdk
 // route calls `requireWidgetKey` first; the org it returns is the only org the request may touch.
+import type { LiveWidgetKey, WidgetKeyCache } from "../ports/caches.ts";
 import { and, eq, isNull } from "drizzle-orm";
 import { widgetKeys, widgetSettings } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
@@ -22,16 +23,8 @@ function invalidKey(message: string): AppError {
   return new AppError(401, "invalid_widget_key", message);
 }
 
-export interface LiveWidgetKey {
-  id: string;
-  orgId: string;
-  allowedOrigins: string[] | null;
-}
-
 /** WIDGET_KEY_CACHE_TTL_MS: without a notification, a revoked key or changed origins reach every instance within this long. */
 export const WIDGET_KEY_CACHE_TTL_MS = 1000;
-
-export type WidgetKeyCache = FreshCache<LiveWidgetKey | null>;
 
 /**
  * Live widget keys with their org's allowed origins, cached per process (deps.widgetKeys): every

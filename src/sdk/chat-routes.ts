@@ -13,7 +13,7 @@
 import { Elysia, t } from "elysia";
 import { retrieve } from "../agents/pipeline/knowledge.ts";
 import { decide, runPipeline, type ChatOutcome, type ChatTurn } from "../agents/pipeline/run.ts";
-import { LlmError } from "../agents/llm/types.ts";
+import { LlmError } from "../agents/llm/errors.ts";
 import { getAgent, type Agent } from "../agents/service.ts";
 import { CHAT_LIMITS, checkChatInput, DATA_URL_MAX, type HistoryItem } from "../conversations/input.ts";
 import { type ContextEntry, type Conversation, createSession, findSession, updateSession } from "../conversations/sessions.ts";
@@ -25,7 +25,7 @@ import { requestMeta } from "../http/request-meta.ts";
 import { requireWidgetKey, type WidgetAuth } from "./auth.ts";
 import { IDENTITY_LIMITS, resolveIdentity } from "./identity.ts";
 import { limitSdkRequest, limitSdkTickets } from "./limits.ts";
-import { ErrorBody } from "./schemas.ts";
+import { ErrorBody } from "../http/error-schema.ts";
 import { noActiveAgent } from "./service.ts";
 import { chatStream, liftIdleTimeout } from "./stream.ts";
 

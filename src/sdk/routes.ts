@@ -11,7 +11,7 @@ import { widgetSettingsRoutes } from "./settings-routes.ts";
 import {
   ConfigQuery,
   CreateTicketBody,
-  ErrorBody,
+  
   EventsAccepted,
   EventsBody,
   IdentifyCompanyBody,
@@ -21,6 +21,7 @@ import {
   SdkTicket,
   SdkUser,
 } from "./schemas.ts";
+import { ErrorBody } from "../http/error-schema.ts";
 import { createSdkTicket, identifyCompanyFor, identifyUser, recordEvents, sdkConfig } from "./service.ts";
 
 /** How long browsers and CDNs may reuse GET /api/sdk/config: an agent change shows within a minute. */

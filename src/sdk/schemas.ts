@@ -148,11 +148,4 @@ export const SdkConfig = t.Object({
   organization: t.Object({ name: t.String(), settings: t.Record(t.String(), t.Unknown()) }),
 });
 
-export const ErrorBody = t.Object({
-  error: t.Object({
-    code: t.String(),
-    message: t.String(),
-    details: t.Optional(t.Array(t.Object({ path: t.String(), message: t.String() }))),
-    request_id: t.String(),
-  }),
-});
+

@@ -23,7 +23,7 @@ import type { StageTimer } from "../kit/stage-timer.ts";
 import { isTimeout } from "../kit/timeouts.ts";
 import type { Limiter, Taken } from "../ratelimit/leased.ts";
 import { chargeToken } from "../ratelimit/per-token.ts";
-import type { BoundCustomer } from "../customers/records.ts";
+import type { BoundCustomer, CallScope, ToolRuntime } from "../ports/tools.ts";
 import { createAuditWriter } from "./audit.ts";
 import { agentOf, denial, loadSnapshot, type OrgSnapshot, refusal, SNAPSHOT_TTL_MS } from "./registry.ts";
 import type { Channel, ToolDefinition, ToolProvider, ToolResult } from "./types.ts";
@@ -31,36 +31,7 @@ import { createArgumentValidator } from "./validate.ts";
 
 export type { Actor } from "../kit/actor.ts";
 export type { Channel } from "./types.ts";
-
-export interface CallScope {
-  actor: Actor;
-  orgId: string;
-  /** The agent acting; default: the org's active agent. */
-  agentId?: string;
-  /** The customer the call acts for: data tools then see only them. */
-  customer?: BoundCustomer;
-  channel: Channel;
-  /**
-   * Resolves the customer inside the call (the tool server's `_meta.bound_*`), so that a binding
-   * that fails is refused and audited like any other bad input.
-   */
-  resolveCustomer?: () => Promise<BoundCustomer | undefined>;
-  /** Told the per-token charge of the call (the tool server reports it in X-RateLimit-* headers). */
-  onTokenCharge?: (taken: Taken) => void;
-  /** Told the call's stages (checks, tool, audit) when the tool server reports Server-Timing. */
-  timer?: StageTimer;
-}
-
-export interface ToolRuntime {
-  /** Only what this scope may call. */
-  list(scope: CallScope): Promise<ToolDefinition[]>;
-  /** Throws AppError; always writes the audit row. */
-  call(scope: CallScope, name: string, args: unknown): Promise<ToolResult>;
-  /** After any change to tools, toggles, flags or agents: this process at once, others via NOTIFY. */
-  invalidate(orgId: string): void;
-  /** Every tool the org has (flags applied), read fresh: what the agent action toggles list. */
-  catalog(orgId: string): Promise<ToolDefinition[]>;
-}
+export type { CallScope, ToolRuntime } from "../ports/tools.ts";
 
 /**
  * The backstop deadline of any tool. Outbound tools (connectors, custom actions) have their own

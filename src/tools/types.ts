@@ -6,28 +6,9 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import type { Scope } from "../oauth/scopes.ts";
 import type { FeatureFlag } from "../kit/flags.ts";
-import type { BoundCustomer } from "../customers/records.ts";
+import type { BoundCustomer, Channel, ToolInfo, ToolResult } from "../ports/tools.ts";
 
-export interface JsonSchemaObject {
-  type: "object";
-  properties?: Record<string, unknown>;
-  required?: string[];
-  additionalProperties?: boolean | Record<string, unknown>;
-  [key: string]: unknown;
-}
-
-export type ToolSourceKind = "builtin" | "custom" | "connector";
-
-export interface ToolSource {
-  kind: ToolSourceKind;
-  /** The custom action's or connector's id (recorded in action executions). */
-  id?: string;
-  /** Shown to admins: "Knowledge base", "Custom action", a connector's name. */
-  label: string;
-}
-
-/** Where a tool call comes from (recorded in the audit row). */
-export type Channel = "mcp" | "chat" | "campaign" | "dashboard";
+export type { BoundCustomer, Channel, JsonSchemaObject, ToolInfo, ToolResult, ToolSource, ToolSourceKind } from "../ports/tools.ts";
 
 export interface ToolContext {
   deps: Deps;
@@ -45,27 +26,9 @@ export interface ToolContext {
   timer?: StageTimer;
 }
 
-export interface ToolResult {
-  value: unknown;
-  /** The tool ran and reports failure (MCP `isError: true`): a result, not a transport error. */
-  isError?: boolean;
-}
-
-export interface ToolDefinition {
-  /** Also the action id: `<integration>.<action>`, `mcp.<slug>.<tool>`, or a built-in family name. */
-  name: string;
-  description: string;
-  inputSchema: JsonSchemaObject;
-  /** Annotation `destructiveHint`: changes state outside the service. */
-  destructive: boolean;
+/** A tool as the runtime runs it: what is listed (src/ports/tools.ts) and how it runs. */
+export interface ToolDefinition extends ToolInfo {
   scope: Scope;
-  source: ToolSource;
-  /** Whether an agent has it on before anyone toggles it. */
-  defaultEnabled: boolean;
-  /** A feature flag the org must have on for this tool to exist for it. */
-  requiresFlag?: FeatureFlag;
-  /** Why the source cannot run it now (e.g. a connector in error), or undefined. */
-  sourceDisabled?: string;
   execute(ctx: ToolContext, args: Record<string, unknown>): Promise<ToolResult>;
 }
 

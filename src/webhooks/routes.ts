@@ -3,7 +3,7 @@ import { Elysia, t } from "elysia";
 import { memberActor } from "../kit/actor.ts";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
-import { jsonResponse } from "../http/response.ts";
+import { jsonResponse } from "../kit/json-response.ts";
 import { EVENT_TYPES, PAYLOAD_VERSION, TEST_EVENT_TYPE } from "./events.ts";
 import { createEndpoint, deleteEndpoint, ENDPOINT_LIMITS, getEndpoint, listDeliveries, listEndpoints, replayDelivery, replayFailed, rotateSecret, sendTestEvent, updateEndpoint } from "./service.ts";
 

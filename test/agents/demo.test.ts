@@ -3,7 +3,7 @@
 // from the org's own knowledge-base search, with no model and no key.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { builtinAnswer, NO_ANSWER } from "../../src/agents/llm/builtin.ts";
-import { providerFor } from "../../src/agents/llm/types.ts";
+import { providerFor } from "../../src/agents/llm/provider.ts";
 import { getAgent } from "../../src/agents/service.ts";
 import { DEMO_DOCS, ensureDemo } from "../../src/orgs/demo.ts";
 import { searchDocs } from "../../src/knowledge/docs.ts";

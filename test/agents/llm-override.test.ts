@@ -4,7 +4,7 @@
 // to an org's URL.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { providerFor } from "../../src/agents/llm/types.ts";
+import { providerFor } from "../../src/agents/llm/provider.ts";
 import { getAgent } from "../../src/agents/service.ts";
 import { agents, orgLlmSettings } from "../../src/db/schema/index.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { CAMPAIGN_LIMITS, createCampaign } from "../../src/campaigns/service.ts";
 import { activityLog, campaigns } from "../../src/db/schema/index.ts";
-import { createSender, type Sender } from "../../src/outbox/sender.ts";
+import { createSender } from "../../src/compose.ts";
+import type { Sender } from "../../src/outbox/loop.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { addMember, recordingTransport, type RecordingTransport, seedCustomer, seedSeriesOrg, type SeriesOrg, step } from "./helpers.ts";
 

@@ -7,7 +7,8 @@ import { eq } from "drizzle-orm";
 import { SignJWT } from "jose";
 import { createCampaign, listEnrolments, listMessages, setCampaignStatus } from "../../src/campaigns/service.ts";
 import { orgs } from "../../src/db/schema/index.ts";
-import { createSender, type Sender } from "../../src/outbox/sender.ts";
+import { createSender } from "../../src/compose.ts";
+import type { Sender } from "../../src/outbox/loop.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { recordingTransport, type RecordingTransport, seedCustomer, seedSeriesOrg, type SeriesOrg, step } from "./helpers.ts";
 

@@ -1,7 +1,7 @@
 // The Anthropic Messages adapter against a fake server speaking the real streaming events
 // (INTEROP E).
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { LlmError } from "../../src/agents/llm/types.ts";
+import { LlmError } from "../../src/agents/llm/errors.ts";
 import { fakeAnthropic } from "../support/fake-llm.ts";
 import { collect, providerOn, request, textOf } from "./helpers.ts";
 

@@ -1,7 +1,7 @@
 // The OpenAI-compatible adapter against a fake Chat Completions server speaking the real
 // streaming wire format (INTEROP E).
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { LlmError } from "../../src/agents/llm/types.ts";
+import { LlmError } from "../../src/agents/llm/errors.ts";
 import { fakeOpenAi } from "../support/fake-llm.ts";
 import { collect, providerOn, request, textOf } from "./helpers.ts";
 

@@ -11,7 +11,8 @@ import { CAMPAIGN_MAIL_KIND, createCampaign, enrolCustomer, findCampaign, listMe
 import { campaignMessages, outbox } from "../../src/db/schema/index.ts";
 import { campaignMailHandler, MAIL_RETRY_SCHEDULE } from "../../src/campaigns/mail.ts";
 import { claimDue, OUTBOX_LEASE_MS, recordOutcome, renewClaim } from "../../src/outbox/outbox.ts";
-import { createSender, type Sender } from "../../src/outbox/sender.ts";
+import { createSender } from "../../src/compose.ts";
+import type { Sender } from "../../src/outbox/loop.ts";
 import { smtpTransport } from "../../src/mail/smtp.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { freePort } from "../support/process.ts";

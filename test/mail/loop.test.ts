@@ -3,7 +3,8 @@
 // clears the pending timer and waits for a tick in progress.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createCampaign, enrolCustomer, findCampaign, setCampaignStatus } from "../../src/campaigns/service.ts";
-import { createSender, type LoopTimers } from "../../src/outbox/sender.ts";
+import { createSender } from "../../src/compose.ts";
+import type { LoopTimers } from "../../src/outbox/loop.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { recordingTransport, seedCustomer, seedSeriesOrg, step } from "../campaigns/helpers.ts";
 

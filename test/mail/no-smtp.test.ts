@@ -4,7 +4,8 @@
 // end to end: a server started with the defaults (embedded database, PGlite pass only) does it
 // with its own sender loop.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createSender, type Sender } from "../../src/outbox/sender.ts";
+import { createSender } from "../../src/compose.ts";
+import type { Sender } from "../../src/outbox/loop.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { engine, seedDataDir } from "../support/db.ts";
 import { type RunningServer, startServer, tempDir } from "../support/process.ts";

@@ -2,7 +2,8 @@
 // at the right times (the test moves the clock), with the right variables, the RFC 8058
 // unsubscribe headers, and both a text and an HTML part.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { createSender, type Sender } from "../../src/outbox/sender.ts";
+import { createSender } from "../../src/compose.ts";
+import type { Sender } from "../../src/outbox/loop.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 import { startSmtp, type TestSmtp } from "./smtp.ts";
 

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { activityLog, outbox } from "../../src/db/schema/index.ts";
-import { createSender, type Sender } from "../../src/outbox/sender.ts";
+import { createSender } from "../../src/compose.ts";
+import type { Sender } from "../../src/outbox/loop.ts";
 import { emitWebhookEvent, EVENT_TYPES } from "../../src/webhooks/events.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { addMember, recordingTransport, seedSeriesOrg, type SeriesOrg } from "../campaigns/helpers.ts";

@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { enrolCustomer, createCampaign, findCampaign, setCampaignStatus } from "../../src/campaigns/service.ts";
 import { addTicketMessage, createTicket, updateTicket } from "../../src/inbox/tickets.ts";
-import { createSender, type Sender } from "../../src/outbox/sender.ts";
+import { createSender } from "../../src/compose.ts";
+import type { Sender } from "../../src/outbox/loop.ts";
 import { emitWebhookEvent } from "../../src/webhooks/events.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 import { statelessJsonServer } from "../support/mcp-servers.ts";

@@ -15,7 +15,7 @@
 // The pipeline builds one ToolNameMap per request from the tools it offers, and maps the model's
 // answer back with `toOriginal`, which knows only those tools: a name the model invents is null.
 import { createHash } from "node:crypto";
-import { LlmError } from "./types.ts";
+import { LlmError } from "./errors.ts";
 
 export const PROVIDER_TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const READABLE = /^[a-zA-Z0-9-]+(?:_[a-zA-Z0-9-]+)*(?:\.[a-zA-Z0-9-]+(?:_[a-zA-Z0-9-]+)*)*$/;

@@ -52,7 +52,6 @@ export type LlmEvent =
   | { type: "done"; stop: "end" | "tool_calls" | "max_tokens"; usage?: { input: number; output: number } };
 
 export type ProviderKind = "builtin" | "openai" | "anthropic";
-export const PROVIDER_KINDS: readonly ProviderKind[] = ["builtin", "openai", "anthropic"];
 
 export interface LlmProvider {
   kind: ProviderKind;
@@ -60,7 +59,3 @@ export interface LlmProvider {
   /** Throws LlmError on failure (before the first event or mid-stream). */
   stream(request: LlmRequest): AsyncIterable<LlmEvent>;
 }
-
-export { LlmError } from "./errors.ts";
-// C6: `providerFor(deps, orgId, agent?)` — the operator's default, or the org's or agent's override.
-export { providerFor } from "./provider.ts";

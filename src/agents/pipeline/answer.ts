@@ -6,7 +6,7 @@
 // calling tools (calls it makes then are not run), so an answer always ends in text.
 import type { MessageSource } from "../../db/schema/index.ts";
 import { AppError } from "../../errors.ts";
-import type { ToolDefinition, ToolResult } from "../../tools/types.ts";
+import type { ToolInfo, ToolResult } from "../../ports/tools.ts";
 import { ToolNameMap } from "../llm/names.ts";
 import type { LlmMessage, LlmProvider, LlmTool, Passage } from "../llm/types.ts";
 
@@ -36,7 +36,7 @@ export interface AnswerInput {
   messages: LlmMessage[];
   passages: Passage[];
   /** What the agent may call in this chat (already filtered for the channel and customer). */
-  tools: readonly ToolDefinition[];
+  tools: readonly ToolInfo[];
   /** Runs one tool through the runtime, bound to the chat's scope; throws AppError. */
   callTool(name: string, args: Record<string, unknown>): Promise<ToolResult>;
   signal: AbortSignal;

@@ -11,7 +11,7 @@ import type { ConversationMessage } from "../../conversations/transcript.ts";
 import type { MessageRouting, MessageSource } from "../../db/schema/index.ts";
 import type { Deps } from "../../deps.ts";
 import { addTicketMessage, createTicket, findTicket, type InboxActor } from "../../inbox/tickets.ts";
-import type { CallScope } from "../../tools/runtime.ts";
+import type { CallScope } from "../../ports/tools.ts";
 import { boundCustomerOf, type EndUser } from "../../customers/records.ts";
 import { COVERAGE_THRESHOLD } from "../llm/builtin.ts";
 import { providerFor } from "../llm/provider.ts";

@@ -1,0 +1,117 @@
+// The composition root: the one module that knows every feature. It builds `Deps` (every cache,
+// limiter and runtime, once per process or per test app) and lists the sources of tools. Nothing
+// below imports it; src/server.ts and the test support build through it.
+import { connectorTools } from "./connectors/tools.ts";
+import { campaignMailHandler } from "./campaigns/mail.ts";
+import { CAMPAIGN_MAIL_KIND, queueDueSteps, sweepDueAudiences } from "./campaigns/service.ts";
+import { automationTools } from "./campaigns/tools.ts";
+import type { ChatState } from "./ports/caches.ts";
+import { createChatState } from "./conversations/state.ts";
+import { dataTools } from "./customers/tools.ts";
+import type { Database } from "./db/client.ts";
+import { createStatements } from "./db/prepared.ts";
+import type { Deps } from "./deps.ts";
+import { inboxTools } from "./inbox/tools.ts";
+import { customActionTools } from "./integrations/custom-actions.ts";
+import { createInvalidation } from "./invalidation.ts";
+import { createPasswordHasher, type PasswordHasher } from "./kit/passwords.ts";
+import { createSingleFlight } from "./kit/single-flight.ts";
+import { createPassageCache } from "./knowledge/passages.ts";
+import { type MailTransport, smtpTransport } from "./mail/smtp.ts";
+import { createOutboxLoop, type LoopTimers, type Sender } from "./outbox/loop.ts";
+import type { ClaimCaps, OutboxHandlers } from "./outbox/outbox.ts";
+import { docsTools } from "./knowledge/tools.ts";
+import { createAccessVerifier } from "./oauth/token-cache.ts";
+import { createLeasedLimiter } from "./ratelimit/leased.ts";
+import { createWidgetKeyCache } from "./sdk/auth.ts";
+import { setupTools } from "./setup/tools.ts";
+import { createToolRuntime } from "./tools/runtime.ts";
+import type { ToolDefinition, ToolProvider } from "./tools/types.ts";
+import { webhookHandler } from "./webhooks/delivery.ts";
+import { WEBHOOK_KIND } from "./webhooks/events.ts";
+
+/** Built-in families: the same tools for every org (feature flags and toggles still apply). Adding one is one line. */
+export const families: readonly (readonly ToolDefinition[])[] = [docsTools, dataTools, inboxTools, automationTools, setupTools];
+
+/** Every source of tools the runtime knows; an org-defined source (custom actions, connectors) is one line. */
+export const toolProviders: readonly ToolProvider[] = [async () => families.flat(), customActionTools, connectorTools];
+
+/** What the caller supplies; everything stateful is built here. */
+export type DepsInput = Omit<Deps, "connectorRefreshes" | "limiter" | "tools" | "accessTokens" | "invalidation" | "chat" | "passages" | "statements" | "widgetKeys" | "passwords"> & {
+  /** Bun's argon2id defaults unless given. */
+  passwords?: PasswordHasher;
+  /** LISTEN of the database (src/db/client.ts), so other instances' changes reach this one. */
+  listen?: Database["listen"];
+};
+
+export async function buildDeps(input: DepsInput): Promise<Deps> {
+  const { listen, passwords, ...base } = input;
+  const invalidation = createInvalidation({ db: base.db, log: base.log, listen });
+  const limiter = createLeasedLimiter(base.db);
+  const chat: ChatState = createChatState();
+  // The runtime and the verifier read `deps` when called, never while being built: complete it below.
+  const deps = { ...base, passwords: passwords ?? createPasswordHasher(), connectorRefreshes: createSingleFlight<Record<string, string>>(), limiter, invalidation, chat, passages: createPassageCache(), statements: createStatements() } as unknown as Deps;
+  deps.tools = createToolRuntime(deps, { providers: toolProviders, limiter, invalidation });
+  deps.accessTokens = createAccessVerifier(deps, invalidation);
+  deps.widgetKeys = createWidgetKeyCache(deps, invalidation);
+  await invalidation.start();
+  return deps;
+}
+
+/**
+ * Slots per process and caps (in flight across processes, docs/decisions.md "The outbox"). Mail:
+ * one SMTP server serves every org, so a message is no slower for one org than another; the
+ * ranking alone makes a new org's message the next to start. Webhooks: each endpoint answers at
+ * its own pace (up to 15 s), so one holds at most 2 slots and one org at most 4 of the 8.
+ */
+export const OUTBOX_POOLS = {
+  mail: { concurrency: 4, caps: {} as ClaimCaps },
+  webhook: { concurrency: 8, caps: { lane: 2, org: 4 } as ClaimCaps },
+} as const;
+
+export interface SenderOptions {
+  /** Pause between ticks. Default 1 s. */
+  intervalMs?: number;
+  timers?: LoopTimers;
+  /** Default: SMTP_URL's transport, or none (mail is kept, not sent). */
+  transport?: MailTransport | null;
+  /** Extra outbox kinds, delivered by a pool of their own (the mail pool's size, no caps). */
+  handlers?: OutboxHandlers;
+  /** Most rows one claim takes (default: the pool's free slots). */
+  batch?: number;
+}
+
+/**
+ * The outbox loop with this service's kinds: campaign mail (after the audiences and due steps are
+ * queued) and webhook deliveries, each in a pool of its own, so neither waits for the other.
+ */
+export function createSender(deps: Deps, options: SenderOptions = {}): Sender {
+  const transport = options.transport === undefined ? smtpTransport(deps.config) : options.transport;
+  const known = new Set([CAMPAIGN_MAIL_KIND, WEBHOOK_KIND]);
+  const extra = Object.fromEntries(Object.entries(options.handlers ?? {}).filter(([kind]) => !known.has(kind)));
+  return createOutboxLoop(deps, {
+    intervalMs: options.intervalMs,
+    timers: options.timers,
+    batch: options.batch,
+    pools: [
+      {
+        handlers: { [CAMPAIGN_MAIL_KIND]: campaignMailHandler(deps, transport) },
+        ...OUTBOX_POOLS.mail,
+        before: async () => {
+          await sweepDueAudiences(deps);
+          await queueDueSteps(deps);
+        },
+        close: () => transport?.close(),
+      },
+      { handlers: { [WEBHOOK_KIND]: webhookHandler(deps) }, ...OUTBOX_POOLS.webhook },
+      ...(Object.keys(extra).length > 0 ? [{ handlers: extra, concurrency: OUTBOX_POOLS.mail.concurrency }] : []),
+    ],
+  });
+}
+
+/** Starts the loop (src/server.ts). */
+export function startSender(deps: Deps, options: SenderOptions = {}): Sender {
+  const sender = createSender(deps, options);
+  sender.start();
+  return sender;
+}

@@ -1,0 +1,61 @@
+// The per-process caches `Deps` carries, as the features that read them see them. Each is built
+// by its owner (named on each) and handed to `Deps` by the composition root (src/compose.ts).
+import type { FreshCache } from "../kit/fresh-cache.ts";
+
+/** A verified tool-server access token (src/oauth/verify.ts). */
+export interface AccessContext {
+  tokenId: string;
+  grantId: string;
+  clientId: string;
+  memberId: string;
+  orgId: string;
+  scopes: string[];
+  expiresAt: Date;
+}
+
+/** Verified access tokens, cached briefly (src/oauth/token-cache.ts). */
+export interface AccessVerifier {
+  verify(token: string): Promise<AccessContext | null>;
+  /** After any revocation (token, grant, membership, client): forget every verified token, here and in every instance. */
+  invalidate(): void;
+}
+
+/** A live widget key with its org's allowed origins (src/sdk/auth.ts). */
+export interface LiveWidgetKey {
+  id: string;
+  orgId: string;
+  allowedOrigins: string[] | null;
+}
+
+/** Live widget keys by hash, unknown ones as null (src/sdk/auth.ts). */
+export type WidgetKeyCache = FreshCache<LiveWidgetKey | null>;
+
+/** A word of a passage: where it is and its stem. */
+export interface Word {
+  start: number;
+  end: number;
+  stem: string;
+}
+
+/** One passage of a document (src/knowledge/passages.ts). */
+export interface DocPassage {
+  text: string;
+  /** Stems of the document's title and of this passage (term coverage counts both). */
+  stems: ReadonlySet<string>;
+  words: readonly Word[];
+  /** Where each stem of the passage's own text occurs: word indices, ascending. */
+  at: ReadonlyMap<string, readonly number[]>;
+}
+
+/** Documents cut into passages per version (src/knowledge/passages.ts). */
+export interface PassageCache {
+  /** The passages of a document version, cut on first use. */
+  get(key: string, title: string, body: () => string): DocPassage[];
+  has(key: string): boolean;
+}
+
+/** Per-process state of the chat (src/conversations/transcript.ts). */
+export interface ChatState {
+  /** Reply writes still pending after a stream, per conversation. */
+  pendingReplies: Map<string, Promise<void>>;
+}
