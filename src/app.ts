@@ -9,9 +9,11 @@ import { inviteRoutes } from "./orgs/invite-page.ts";
 import { memberRoutes } from "./orgs/member-routes.ts";
 import type { Deps } from "./deps.ts";
 import { parseBody } from "./http/body.ts";
+import { requestMeta } from "./http/request-meta.ts";
 import { errorHandling } from "./http/errors.ts";
 import { createHandler, type Handler } from "./http/handler.ts";
 import { healthRoutes } from "./health/routes.ts";
+import { metricsRoutes } from "./health/metrics-routes.ts";
 import { openapiRoutes } from "./openapi.ts";
 import { inboxRoutes } from "./inbox/routes.ts";
 import { sdkRoutes } from "./sdk/routes.ts";
@@ -33,6 +35,14 @@ import { webhookRoutes } from "./webhooks/routes.ts";
 
 export function createApp(deps: Deps) {
   const app = new Elysia()
+    // The matched route template labels the request's metrics (src/http/handler.ts); a request
+    // refused before its handler ran (validation, parse) gets it in onError.
+    .onTransform({ as: "global" }, ({ request, route }) => {
+      requestMeta(request).route = route;
+    })
+    .onError({ as: "global" }, ({ request, route }) => {
+      if (route) requestMeta(request).route = route;
+    })
     .use(errorHandling(deps.log))
     .onParse({ as: "global" }, ({ request, contentType, path }) => parseBody(request, contentType, path))
     .use(
@@ -52,6 +62,7 @@ export function createApp(deps: Deps) {
     )
     .get("/assets/app.css", () => stylesheet())
     .use(healthRoutes(deps))
+    .use(metricsRoutes(deps))
     .use(authRoutes(deps))
     .use(inviteRoutes(deps))
     .use(memberRoutes(deps))
@@ -79,5 +90,5 @@ export function createApp(deps: Deps) {
 export function createAppHandler(deps: Deps): Handler {
   const app = createApp(deps);
   app.compile();
-  return createHandler(app.fetch, { log: deps.log, trustProxy: deps.config.trustProxy, baseUrl: deps.config.baseUrl });
+  return createHandler(app.fetch, { log: deps.log, trustProxy: deps.config.trustProxy, baseUrl: deps.config.baseUrl, metrics: deps.metrics });
 }

@@ -18,7 +18,9 @@ import { createPasswordHasher, type PasswordHasher } from "./kit/passwords.ts";
 import { createSingleFlight } from "./kit/single-flight.ts";
 import { createPassageCache } from "./knowledge/passages.ts";
 import { type MailTransport, smtpTransport } from "./mail/smtp.ts";
+import { createMetrics } from "./metrics/registry.ts";
 import { createOutboxLoop, type LoopTimers, type Sender } from "./outbox/loop.ts";
+import { outboxDepth } from "./outbox/stats.ts";
 import type { ClaimCaps, OutboxHandlers } from "./outbox/outbox.ts";
 import { docsTools } from "./knowledge/tools.ts";
 import { createAccessVerifier } from "./oauth/token-cache.ts";
@@ -37,20 +39,23 @@ export const families: readonly (readonly ToolDefinition[])[] = [docsTools, data
 export const toolProviders: readonly ToolProvider[] = [async () => families.flat(), customActionTools, connectorTools];
 
 /** What the caller supplies; everything stateful is built here. */
-export type DepsInput = Omit<Deps, "connectorRefreshes" | "limiter" | "tools" | "accessTokens" | "invalidation" | "chat" | "passages" | "statements" | "widgetKeys" | "passwords"> & {
+export type DepsInput = Omit<Deps, "connectorRefreshes" | "limiter" | "tools" | "accessTokens" | "invalidation" | "chat" | "passages" | "statements" | "widgetKeys" | "passwords" | "metrics"> & {
   /** Bun's argon2id defaults unless given. */
   passwords?: PasswordHasher;
   /** LISTEN of the database (src/db/client.ts), so other instances' changes reach this one. */
   listen?: Database["listen"];
+  /** Adds the process's own series (CPU, memory, event loop) to GET /metrics: the server does; test apps need not. */
+  processMetrics?: boolean;
 };
 
 export async function buildDeps(input: DepsInput): Promise<Deps> {
-  const { listen, passwords, ...base } = input;
+  const { listen, passwords, processMetrics, ...base } = input;
   const invalidation = createInvalidation({ db: base.db, log: base.log, listen });
   const limiter = createLeasedLimiter(base.db);
   const chat: ChatState = createChatState();
   // The runtime and the verifier read `deps` when called, never while being built: complete it below.
   const deps = { ...base, passwords: passwords ?? createPasswordHasher(), connectorRefreshes: createSingleFlight<Record<string, string>>(), limiter, invalidation, chat, passages: createPassageCache(), statements: createStatements() } as unknown as Deps;
+  deps.metrics = createMetrics({ processMetrics, outboxDepth: () => outboxDepth(deps) });
   deps.tools = createToolRuntime(deps, { providers: toolProviders, limiter, invalidation });
   deps.accessTokens = createAccessVerifier(deps, invalidation);
   deps.widgetKeys = createWidgetKeyCache(deps, invalidation);

@@ -25,6 +25,10 @@ export interface Config {
   logLevel: LogLevel;
   /** SERVER_TIMING=1: tool server answers carry a Server-Timing header (W3C) with their stages; for benchmarks and profiling. */
   serverTiming: boolean;
+  /** METRICS_PORT: GET /metrics on a listener of its own (same HOST), no token needed there. Unset: no such listener. */
+  metricsPort?: number;
+  /** METRICS_TOKEN: GET /metrics on the public port too, for `Authorization: Bearer <token>` (compared in constant time). */
+  metricsToken?: string;
   /** Seed a demo organisation on first start. SEED_DEMO=0 disables. */
   seedDemo: boolean;
   /** Take the client IP from the first X-Forwarded-For hop (only behind a proxy you run). */
@@ -190,6 +194,15 @@ export function parseSecretKey(raw: string, name = "SECRET_KEY"): Buffer {
   return bytes;
 }
 
+/** A bearer token an operator chose: long enough not to be guessed, and only header-safe characters. */
+function metricsToken(env: Env): string | undefined {
+  const raw = env.METRICS_TOKEN;
+  if (raw === undefined || raw === "") return undefined;
+  if (!/^[A-Za-z0-9._~+\/=-]{32,256}$/.test(raw))
+    throw new ConfigError("METRICS_TOKEN", "must be 32 to 256 characters of A-Z a-z 0-9 . _ ~ + / = - (e.g. the output of `openssl rand -hex 32`)");
+  return raw;
+}
+
 /** Parses the environment. Throws ConfigError naming the first bad variable. */
 export function loadConfig(env: Env): Readonly<Config> {
   const port = integer(env, "PORT", 3000, 1, 65535);
@@ -211,6 +224,8 @@ export function loadConfig(env: Env): Readonly<Config> {
     nodeEnv: oneOf(env, "NODE_ENV", ["development", "production", "test"] as const, "production"),
     logLevel: oneOf(env, "LOG_LEVEL", ["debug", "info", "warn", "error", "silent"] as const, "info"),
     serverTiming: flag(env, "SERVER_TIMING", false),
+    metricsPort: env.METRICS_PORT ? integer(env, "METRICS_PORT", 0, 1, 65535) : undefined,
+    metricsToken: metricsToken(env),
     seedDemo: flag(env, "SEED_DEMO", true),
     trustProxy: flag(env, "TRUST_PROXY", false),
     sessionTtlHours: integer(env, "SESSION_TTL_HOURS", 24 * 7, 1, 24 * 365),

@@ -1,5 +1,6 @@
 // Boot: open the database (taking the DATA_DIR lock in embedded mode), migrate, then — for
 // `serve` — seed the demo org, listen, and shut down gracefully on SIGTERM/SIGINT.
+import { metricsResponse } from "./health/metrics-routes.ts";
 import type { Server } from "bun";
 import { createAppHandler } from "./app.ts";
 import { deleteExpiredSessions } from "./auth/sessions.ts";
@@ -67,6 +68,7 @@ export async function openServices(config: Readonly<Config>, log: Logger): Promi
     now: () => new Date(),
     guard: { allowLoopback: config.nodeEnv === "development", resolver: systemResolver },
     timers: realTimers,
+    processMetrics: true,
   }).catch(async (error) => {
     await close();
     throw error;
@@ -101,6 +103,10 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
       });
     },
   });
+  // METRICS_PORT: /metrics alone on a listener of its own, for a scraper on a private network.
+  const metricsServer = config.metricsPort
+    ? Bun.serve({ port: config.metricsPort, hostname: config.host, fetch: (request) => (new URL(request.url).pathname === "/metrics" ? metricsResponse(deps) : new Response("Not found\n", { status: 404 })) })
+    : null;
   const scheduler = startDiscoveryScheduler(deps);
   const sender = startSender(deps); // email series: queues due steps and delivers the outbox (src/compose.ts createSender)
   const housekeeping = setInterval(() => {
@@ -125,6 +131,7 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
   const stop = () => {
     stopping ??= (async () => {
       clearInterval(housekeeping);
+      metricsServer?.stop(true);
       const graceful = server.stop(false);
       const timedOut = await Promise.race([graceful.then(() => false), Bun.sleep(SHUTDOWN_GRACE_MS).then(() => true)]);
       if (timedOut) await server.stop(true);

@@ -57,6 +57,8 @@ export async function callConnectorTool(
   const signal = deps.timers.deadline(CONNECTOR_LIMITS.callMs);
   // INTEROP B.6: a call is retried after a lost session only when the tool says it is safe to repeat.
   const repeatable = tool.readOnly || tool.idempotent;
+  const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
   try {
     const result = (await withCredentials(deps, row, signal, async (headers) => {
       const options = { url: row.url, authHeaders: headers, guard: deps.guard, signal };
@@ -76,8 +78,10 @@ export async function callConnectorTool(
         await session.close();
       }
     })) as { content?: unknown; structuredContent?: unknown; isError?: unknown };
+    deps.metrics.connectorCall(result?.isError === true ? "tool_error" : "ok", seconds());
     return { value: resultValue(result), isError: result?.isError === true };
   } catch (error) {
+    deps.metrics.connectorCall(error instanceof McpClientError ? error.kind : "error", seconds());
     // Tokens that cannot be refreshed break the connector until someone reconnects it; a slow call does not.
     if (error instanceof McpClientError && error.kind === "auth" && row.authMethod === "oauth2") {
       await deps.db.transaction(async (tx) => withConnectorStatusEvent(tx, row, await tx.update(connectors).set({ status: "error", lastError: error.message, updatedAt: deps.now() }).where(eq(connectors.id, row.id)).returning())); // webhooks: connector.status_changed

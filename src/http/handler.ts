@@ -12,7 +12,8 @@ import type { Server } from "bun";
 import { AppError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { html, page } from "../html/html.ts";
-import { setRequestMeta } from "./request-meta.ts";
+import type { Metrics } from "../ports/metrics.ts";
+import { requestMeta, setRequestMeta } from "./request-meta.ts";
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -56,7 +57,7 @@ const QUERY_CONTROL = /%(0[0-8bcef]|1[0-9a-f])|[\x00-\x08\x0b\x0c\x0e-\x1f]/i;
 
 export function createHandler(
   fetch: (request: Request) => Response | Promise<Response>,
-  options: { log: Logger; trustProxy: boolean; baseUrl?: string },
+  options: { log: Logger; trustProxy: boolean; baseUrl?: string; metrics?: Metrics },
 ): Handler {
   const baseUrl = options.baseUrl ? new URL(options.baseUrl) : null;
   return async (request, server) => {
@@ -81,6 +82,8 @@ export function createHandler(
       status: response.status,
       duration_ms: Math.round((performance.now() - started) * 100) / 100,
     });
+    // Labelled by the route template, never the path: a path carries ids and tokens.
+    options.metrics?.httpRequest(request.method, requestMeta(request).route ?? "unmatched", response.status, (performance.now() - started) / 1000);
     return response;
   };
 }

@@ -7,6 +7,8 @@ export interface RequestMeta {
   ip: string;
   /** The Bun server that accepted the request (absent in-process): a long stream lifts its idle timeout with it. */
   server?: Server<unknown>;
+  /** The route template that matched (`/api/tickets/:number`), set by the app once routing is done: the metrics' label. */
+  route?: string;
 }
 
 const META = Symbol("svc-agents.request-meta");

@@ -211,7 +211,7 @@ export async function recordOutcome(deps: Pick<Deps, "db" | "now">, row: OutboxR
 }
 
 /** Delivers one claimed row: renews the claim, runs the kind's handler, records the outcome. */
-export async function deliverClaimed(deps: Pick<Deps, "db" | "now" | "log">, handler: OutboxHandler, row: OutboxRow): Promise<void> {
+export async function deliverClaimed(deps: Pick<Deps, "db" | "now" | "log" | "metrics">, handler: OutboxHandler, row: OutboxRow): Promise<void> {
   if (!(await renewClaim(deps, row))) {
     deps.log.warn("outbox claim lost while waiting in the batch", { outbox_id: row.id, kind: row.kind });
     return;
@@ -225,6 +225,7 @@ export async function deliverClaimed(deps: Pick<Deps, "db" | "now" | "log">, han
     outcome = { kind: "retry", reason: `internal error: ${messageOf(error)}` };
     deps.log.warn("outbox delivery failed unexpectedly", { outbox_id: row.id, kind: row.kind });
   }
+  deps.metrics.outboxAttempt(row.kind, outcome.kind);
   if (!(await recordOutcome(deps, row, handler, outcome))) deps.log.warn("outbox claim lost before recording", { outbox_id: row.id, kind: row.kind, outcome: outcome.kind });
 }
 
@@ -253,7 +254,7 @@ export interface OutboxPool {
   readonly inFlight: number;
 }
 
-export function createOutboxPool(deps: Pick<Deps, "db" | "now" | "log">, handlers: OutboxHandlers, options: OutboxPoolOptions): OutboxPool {
+export function createOutboxPool(deps: Pick<Deps, "db" | "now" | "log" | "metrics">, handlers: OutboxHandlers, options: OutboxPoolOptions): OutboxPool {
   const kinds = Object.keys(handlers);
   const concurrency = Math.max(1, options.concurrency);
   const refillAt = Math.max(1, Math.ceil(concurrency / 2));

@@ -220,6 +220,7 @@ export function chatRoutes(deps: Deps) {
         let text = "";
         let signal: AbortSignal | undefined;
         return chatStream<ChatOutcome>({
+          opened: () => deps.metrics.streamOpened("chat"),
           sessionId,
           agentId: decided.agent.id,
           request,

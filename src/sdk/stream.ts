@@ -60,6 +60,8 @@ export interface ChatStreamOptions<T> {
   describe(error: unknown): { code: string; message: string };
   /** Runs after the body is closed (complete, failed or abandoned): the transcript is stored here (§4.5). */
   after?(outcome: StreamOutcome<T>): void;
+  /** Told when the stream opens; what it answers is called once when the stream ends (svc_open_streams). */
+  opened?(): () => void;
 }
 
 export const STREAM_HEADERS = {
@@ -75,6 +77,7 @@ export function chatStream<T>(options: ChatStreamOptions<T>): Response {
   const actions: unknown[] = [];
   let open = true;
   let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const closed = options.opened?.() ?? (() => {});
 
   const write = (chunk: string) => {
     if (!open || abort.signal.aborted || chunk === "") return;
@@ -85,6 +88,7 @@ export function chatStream<T>(options: ChatStreamOptions<T>): Response {
     }
   };
   const close = () => {
+    closed();
     if (!open) return;
     open = false;
     try {
@@ -119,6 +123,7 @@ export function chatStream<T>(options: ChatStreamOptions<T>): Response {
       });
     },
     cancel() {
+      closed();
       open = false;
       abort.abort(new DOMException("The client closed the stream.", "AbortError"));
     },

@@ -130,6 +130,7 @@ export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRunt
   async function audit(scope: CallScope, row: { tool: ToolDefinition | undefined; name: string; agentId: string | undefined; customer: BoundCustomer | undefined; outcome: ExecutionOutcome; error: string | null; started: number }) {
     const { actor } = scope;
     const customerId = row.customer?.id ?? (actor.kind === "customer" ? actor.endUserId : null);
+    deps.metrics.toolCall(scope.channel, row.outcome, (performance.now() - row.started) / 1000);
     await auditWriter.write({
       orgId: scope.orgId,
       channel: scope.channel,

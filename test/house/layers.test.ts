@@ -12,7 +12,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ["config", "db", "html", "net"], // nothing of the service's own: configuration, storage, markup, the outbound guard
   ["crypto", "kit", "log", "mail", "ratelimit"], // small tools every room uses; SMTP transport
   ["errors", "ports"], // the one error type; the port types Deps is made of
-  ["http", "invalidation"], // the HTTP edge (body, JSON, errors); cross-instance cache drops
+  ["http", "invalidation", "metrics"], // the HTTP edge (body, JSON, errors); cross-instance cache drops; Prometheus collectors
   ["deps"], // what every feature function receives
   ["auth", "health", "outbox"], // sign-in and roles; probes; the durable outbox and its loop
   ["activity"], // the admin activity log

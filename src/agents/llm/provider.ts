@@ -19,6 +19,7 @@ import { type LlmOverride, orgLlmSettings } from "../../db/schema/index.ts";
 import type { Deps } from "../../deps.ts";
 import { anthropicProvider } from "./anthropic.ts";
 import { builtinProvider } from "./builtin.ts";
+import { LlmError } from "./errors.ts";
 import { type NetworkSettings, openAiProvider } from "./openai.ts";
 import type { LlmProvider, ProviderKind } from "./types.ts";
 
@@ -82,19 +83,34 @@ export function providerFromResolved(deps: Pick<Deps, "guard" | "timers">, resol
 }
 
 /**
- * Token usage is recorded once per model request as a log line (`llm usage`: org, agent, provider,
+ * Every model request is counted (svc_llm_request_duration_seconds by provider kind and outcome:
+ * `ok`, or the LlmError code; svc_llm_tokens_total). Token usage is also recorded once per model request as a log line (`llm usage`: org, agent, provider,
  * model, input and output token counts as `usage_input` / `usage_output` — the logger redacts
  * any field named like a token — and where the settings came from): counts only, never content.
  */
-function recordingUsage(deps: Pick<Deps, "log">, provider: LlmProvider, context: { orgId: string; agentId: string | null; source: ResolvedLlm["source"] }): LlmProvider {
+function recordingUsage(deps: Pick<Deps, "log" | "metrics">, provider: LlmProvider, context: { orgId: string; agentId: string | null; source: ResolvedLlm["source"] }): LlmProvider {
   return {
     kind: provider.kind,
     model: provider.model,
     async *stream(request) {
-      for await (const event of provider.stream(request)) {
-        if (event.type === "done" && event.usage)
-          deps.log.info("llm usage", { org_id: context.orgId, agent_id: context.agentId, provider: provider.kind, model: provider.model, source: context.source, stop: event.stop, usage_input: event.usage.input, usage_output: event.usage.output });
-        yield event;
+      const started = performance.now();
+      let outcome = "cancelled"; // the caller stopped reading before the end
+      let tokens: { input: number; output: number } | undefined;
+      try {
+        for await (const event of provider.stream(request)) {
+          if (event.type === "done") {
+            outcome = "ok";
+            tokens = event.usage;
+            if (event.usage && provider.kind !== "builtin")
+              deps.log.info("llm usage", { org_id: context.orgId, agent_id: context.agentId, provider: provider.kind, model: provider.model, source: context.source, stop: event.stop, usage_input: event.usage.input, usage_output: event.usage.output });
+          }
+          yield event;
+        }
+      } catch (error) {
+        outcome = error instanceof LlmError ? error.code : "error";
+        throw error;
+      } finally {
+        deps.metrics.llmRequest(provider.kind, outcome, (performance.now() - started) / 1000, tokens);
       }
     },
   };
@@ -104,5 +120,5 @@ function recordingUsage(deps: Pick<Deps, "log">, provider: LlmProvider, context:
 export async function providerFor(deps: Deps, orgId: string, agent?: AgentLlmSource | null): Promise<LlmProvider> {
   const resolved = resolveLlm(deps, await overrideFor(deps, orgId, agent));
   const provider = providerFromResolved(deps, resolved);
-  return provider.kind === "builtin" ? provider : recordingUsage(deps, provider, { orgId, agentId: agent?.id ?? null, source: resolved.source });
+  return recordingUsage(deps, provider, { orgId, agentId: agent?.id ?? null, source: resolved.source });
 }

@@ -1,0 +1,27 @@
+// GET /metrics: the Prometheus text exposition of deps.metrics (src/metrics/registry.ts). Kept off
+// the public port unless asked: with METRICS_TOKEN set it answers there to
+// `Authorization: Bearer <METRICS_TOKEN>` (compared in constant time) and is 401 otherwise; without
+// it the public port has no such route (404). METRICS_PORT serves it on a listener of its own
+// (src/server.ts `serveMetrics`), for a scraper on a private network.
+import { Elysia } from "elysia";
+import { constantTimeEqual } from "../crypto/tokens.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { bearerToken } from "../kit/bearer.ts";
+
+export async function metricsResponse(deps: Pick<Deps, "metrics">): Promise<Response> {
+  const { contentType, body } = await deps.metrics.exposition();
+  return new Response(body, { headers: { "content-type": contentType, "cache-control": "no-store" } });
+}
+
+export function metricsRoutes(deps: Deps) {
+  const token = deps.config.metricsToken;
+  const app = new Elysia({ name: "metrics" });
+  if (!token) return app;
+  return app.get("/metrics", ({ request }) => {
+    const given = bearerToken(request.headers.get("authorization"));
+    if (!given || !constantTimeEqual(given, token))
+      throw new AppError(401, "unauthorized", "GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.", undefined, { "www-authenticate": 'Bearer realm="metrics"' });
+    return metricsResponse(deps);
+  }, { detail: { hide: true } });
+}
