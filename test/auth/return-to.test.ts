@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { safeReturnTo } from "../../src/auth/routes.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
-import { formReturnTo, RETURN_TO_TABLE } from "../support/return-to.ts";
+import { formReturnTo, RETURN_TO_TABLE } from "../support/hostile-values.ts";
 
 const BASE = "http://localhost:3000";
 let app: TestApp;

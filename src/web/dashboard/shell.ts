@@ -10,6 +10,7 @@ import { authenticate } from "../../auth/guard.ts";
 import { hasRole, type Role } from "../../auth/roles.ts";
 import type { Principal } from "../../auth/sessions.ts";
 import { JsonInputError, parseJsonBounded } from "../../http/json.ts";
+import { cookieValue } from "../../kit/cookies.ts";
 import { escapeHtml, Html, html } from "../html.ts";
 
 /** Scripts only from us (the enhancement script), nothing inline; otherwise the sign-in page's policy. */
@@ -34,22 +35,6 @@ export interface DashboardContext {
 export interface Flash {
   kind: "ok" | "error";
   text: string;
-}
-
-function cookieValue(request: Request, name: string): string | undefined {
-  const header = request.headers.get("cookie");
-  if (!header) return undefined;
-  for (const part of header.split(";")) {
-    const [key, ...value] = part.trim().split("=");
-    if (key === name) {
-      try {
-        return decodeURIComponent(value.join("="));
-      } catch {
-        return undefined;
-      }
-    }
-  }
-  return undefined;
 }
 
 function readFlash(request: Request): Flash | null {

@@ -1,5 +1,9 @@
-// Where sign-in may send a browser afterwards (README "Dashboard sign-in and API"): `return_to`
-// values and the path each must end on. Shared by the sign-in tests and the hostile-input run.
+// Hostile values shared by the sign-in tests and the hostile-input run over every route: `return_to`
+// values with the path sign-in must send the browser to (README "Dashboard sign-in and API"), and
+// session cookies that cannot be percent-decoded.
+
+/** Cookie values decodeURIComponent refuses: a cut sequence, a bare %, bad hex, overlong UTF-8, a surrogate. */
+export const UNDECODABLE_COOKIES: readonly string[] = ["%E0%A4%A", "%", "%ZZ", "a%2", "%C0%80", "%ED%A0%80", "%FF"];
 
 /** Forms that try to leave BASE_URL's origin, or name no page of ours: all land on the dashboard. */
 export const HOSTILE_RETURN_TO: readonly string[] = [
