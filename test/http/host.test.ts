@@ -114,7 +114,7 @@ describe("a request without a usable Host (RFC 9112 section 3.2)", () => {
     const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: (request, srv) => handle(request, srv) });
     try {
       const answers = [];
-      for (const head of heads) answers.push(await rawRequest(server.port, head));
+      for (const head of heads) answers.push(await rawRequest(server.port!, head));
       return answers;
     } finally {
       server.stop(true);

@@ -13,7 +13,7 @@ export function rawRequest(port: number, head: string, host = "127.0.0.1"): Prom
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     const socket = connect(port, host, () => socket.write(`${head}\r\nConnection: close\r\n\r\n`));
-    socket.on("data", (chunk) => chunks.push(chunk));
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
     socket.on("error", reject);
     socket.on("close", () => {
       const text = Buffer.concat(chunks).toString("utf8");
