@@ -5,7 +5,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { requestMeta } from "../http/request-meta.ts";
 import { authenticate, crossSiteOrigin, expectedOriginMessage, sessionToken } from "./guard.ts";
-import { homePage, signInPage } from "./pages.ts";
+import { signInPage } from "./pages.ts";
 import { createSession, deleteSession, resolveSession, SESSION_COOKIE } from "./sessions.ts";
 import { checkPassword } from "./signin.ts";
 
@@ -85,11 +85,11 @@ export function authRoutes(deps: Deps) {
       if (principal) await deleteSession(deps, principal.sessionId);
       return new Response(null, { status: 303, headers: { location: "/signin", "set-cookie": sessionCookie(deps, "", 0) } });
     })
+    // `/` is the address the start banner prints: signed in, it is the dashboard; otherwise the sign-in.
     .get("/", async ({ request }) => {
       const token = sessionToken(request);
       const principal = token ? await resolveSession(deps, token) : null;
-      if (!principal) return new Response(null, { status: 303, headers: { location: "/signin" } });
-      return homePage(principal.member, principal.memberships);
+      return new Response(null, { status: 303, headers: { location: principal ? AFTER_SIGNIN : "/signin", "cache-control": "no-store" } });
     })
     .post(
       "/api/auth/session",
