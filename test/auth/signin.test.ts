@@ -73,7 +73,7 @@ describe("POST /signin", () => {
     expect([home.status, home.headers.get("location")]).toEqual([303, "/dashboard"]);
     const bearer = await app.request("/", { headers: { authorization: `Bearer ${await signIn(app, org.admin_email, org.password)}` } });
     expect([bearer.status, bearer.headers.get("location")]).toEqual([303, "/dashboard"]);
-    for (const headers of [{}, { cookie: "svc_session=svc_ses_unknown" }]) {
+    for (const headers of [{}, { cookie: "svc_session=svc_ses_unknown" }] as Record<string, string>[]) {
       const out = await app.request("/", { headers });
       expect([out.status, out.headers.get("location")]).toEqual([303, "/signin"]);
     }
