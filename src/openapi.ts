@@ -1,9 +1,11 @@
 // GET /api/openapi.json: an OpenAPI 3.1 document generated from the routes themselves — the same
 // TypeBox schemas Elysia validates requests with (and, where a route declares them, responses) —
 // so the document cannot drift from what the server enforces. TypeBox emits JSON Schema 2020-12,
-// which OpenAPI 3.1 uses as is; the only translation is for free-form objects (src/http/json.ts
-// FreeForm), whose custom kind carries its bounds as `maxDepth`/`maxBytes` and becomes an object
-// schema with `x-max-depth` / `x-max-bytes`.
+// which OpenAPI 3.1 uses as is. Two translations: free-form objects (src/http/json.ts FreeForm),
+// whose custom kind carries its bounds as `maxDepth`/`maxBytes` and becomes an object schema with
+// `x-max-depth` / `x-max-bytes`; and Elysia's numbers (`t.Integer`, `t.Numeric`), which are a union
+// with a numeric string so that query strings and forms can carry them, and are described once as
+// the number they decode to (see `numberOnce`).
 import { type AnyElysia, Elysia } from "elysia";
 import type { Deps } from "./deps.ts";
 import { webhookOperations } from "./webhooks/openapi.ts";
@@ -26,8 +28,33 @@ export function toJsonSchema(schema: unknown): unknown {
   if (typeof s.maxDepth === "number" && typeof s.maxBytes === "number" && s.type === undefined) {
     return { type: "object", additionalProperties: true, description: s.description, "x-max-depth": s.maxDepth, "x-max-bytes": s.maxBytes };
   }
+  const number = numberOnce(s);
+  if (number) return number;
   const out: Json = {};
   for (const [key, value] of Object.entries(s)) out[key] = toJsonSchema(value);
+  return out;
+}
+
+/**
+ * Elysia's `t.Integer(p)` is `anyOf [string (format integer), integer(p)]` carrying `p` on the union
+ * too, and `t.Numeric(p)` the same with `number`: what a generated client would type
+ * `string | number`, with the description twice. A JSON body carries a JSON number and a query
+ * parameter's schema describes the value, so the document names the number once: the numeric
+ * member with its bounds and description. `t.Numeric({ multipleOf: 1 })` (a whole-number query
+ * parameter) is `integer`.
+ */
+function numberOnce(s: Json): Json | null {
+  const members = s.anyOf;
+  if (!Array.isArray(members) || members.length !== 2) return null;
+  const text = members.find((m: Json) => m?.type === "string" && (m.format === "integer" || m.format === "numeric"));
+  const number = members.find((m: Json) => m?.type === "integer" || m?.type === "number") as Json | undefined;
+  if (!text || !number) return null;
+  const { anyOf: _union, ...outer } = s;
+  const out: Json = { ...outer, ...(toJsonSchema(number) as Json) };
+  if (out.type === "number" && out.multipleOf === 1) {
+    out.type = "integer";
+    delete out.multipleOf;
+  }
   return out;
 }
 
@@ -85,7 +112,8 @@ export function openapiDocument(routes: readonly Route[], info: OpenApiInfo): Js
     info: { title: info.title, version: info.version, description: info.description },
     servers: [{ url: info.serverUrl }],
     paths,
-    webhooks: webhookOperations(), // outbound webhook payloads (issue #15, src/webhooks/openapi.ts)
+    // Outbound webhook payloads (src/webhooks/openapi.ts), their numbers described once as above.
+    webhooks: toJsonSchema(webhookOperations()),
     components: {
       securitySchemes: {
         widgetKey: { type: "http", scheme: "bearer", bearerFormat: "ab_live_…", description: "The org's publishable widget key (interface §5)." },

@@ -3,19 +3,15 @@
 import { AppError } from "../errors.ts";
 import type { Deps } from "../deps.ts";
 import { bearerToken } from "../kit/bearer.ts";
+import { cookieValue } from "../kit/cookies.ts";
 import { hasRole, type Role } from "./roles.ts";
 import { type Principal, resolveSession, SESSION_COOKIE } from "./sessions.ts";
 
 export function sessionToken(request: Request): string | undefined {
   const auth = request.headers.get("authorization");
   if (auth) return bearerToken(auth) ?? undefined;
-  const cookie = request.headers.get("cookie");
-  if (!cookie) return undefined;
-  for (const part of cookie.split(";")) {
-    const [name, ...value] = part.trim().split("=");
-    if (name === SESSION_COOKIE) return decodeURIComponent(value.join("="));
-  }
-  return undefined;
+  // An undecodable cookie is no session: signed out, not a failure (src/kit/cookies.ts).
+  return cookieValue(request, SESSION_COOKIE);
 }
 
 /**

@@ -17,15 +17,3 @@ ${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ""}
     { status: options.status, headers: options.headers },
   );
 }
-
-export function homePage(member: { email: string }, orgs: { orgName: string; roles: string[] }[]) {
-  return page(
-    "Home",
-    html`<h1>svc-agents</h1>
-<p>Signed in as <strong>${member.email}</strong>.</p>
-<p class="muted">Your organisations:</p>
-<ul>${orgs.map((o) => html`<li>${o.orgName}</li>`)}</ul>
-<form method="post" action="/signout"><div class="actions"><button type="submit" class="secondary">Sign out</button></div></form>
-<p><a href="/dashboard">Open the dashboard</a></p>`,
-  );
-}

@@ -5,7 +5,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { requestMeta } from "../http/request-meta.ts";
 import { authenticate, crossSiteOrigin, expectedOriginMessage, sessionToken } from "./guard.ts";
-import { homePage, signInPage } from "./pages.ts";
+import { signInPage } from "./pages.ts";
 import { createSession, deleteSession, resolveSession, SESSION_COOKIE } from "./sessions.ts";
 import { checkPassword } from "./signin.ts";
 
@@ -13,14 +13,24 @@ import { checkPassword } from "./signin.ts";
 export const AFTER_SIGNIN = "/dashboard";
 
 /**
- * Where to go after signing in: only a path on this origin. Anything else (absolute URLs,
- * protocol-relative `//host`, backslash tricks, control characters), or nothing, falls back to
- * the dashboard.
+ * Where to go after signing in: only a path on this origin. What is checked is what we redirect
+ * to, after the normalisation a browser applies (dot segments, `%2e`), so `/.//host` cannot turn
+ * into the protocol-relative `//host` (RFC 3986 section 4.2) after the check. Absolute URLs,
+ * `//host`, backslashes, control characters, and percent-encoded slashes, backslashes or controls
+ * in the path (no page of ours has them; a proxy that decodes them would see `//host`), or
+ * nothing, fall back to the dashboard.
  */
 export function safeReturnTo(raw: string | undefined, baseUrl: string): string {
-  if (!raw || !raw.startsWith("/") || raw.startsWith("//") || /[\\\x00-\x1f\x7f]/.test(raw)) return AFTER_SIGNIN;
-  const url = new URL(raw, baseUrl);
-  return url.origin === new URL(baseUrl).origin ? url.pathname + url.search + url.hash : AFTER_SIGNIN;
+  if (!raw || !raw.startsWith("/") || /[\\\x00-\x1f\x7f]/.test(raw)) return AFTER_SIGNIN;
+  let url: URL;
+  try {
+    url = new URL(raw, baseUrl);
+  } catch {
+    return AFTER_SIGNIN;
+  }
+  const target = url.pathname + url.search + url.hash;
+  if (url.origin !== new URL(baseUrl).origin || !/^\/(?![/\\])/.test(target) || /%(2f|5c|[01][0-9a-f]|7f)/i.test(url.pathname)) return AFTER_SIGNIN;
+  return target;
 }
 
 /** The session cookie (also set when an invitation is accepted, src/orgs/invite-page.ts). */
@@ -75,11 +85,11 @@ export function authRoutes(deps: Deps) {
       if (principal) await deleteSession(deps, principal.sessionId);
       return new Response(null, { status: 303, headers: { location: "/signin", "set-cookie": sessionCookie(deps, "", 0) } });
     })
+    // `/` is the address the start banner prints: signed in, it is the dashboard; otherwise the sign-in.
     .get("/", async ({ request }) => {
       const token = sessionToken(request);
       const principal = token ? await resolveSession(deps, token) : null;
-      if (!principal) return new Response(null, { status: 303, headers: { location: "/signin" } });
-      return homePage(principal.member, principal.memberships);
+      return new Response(null, { status: 303, headers: { location: principal ? AFTER_SIGNIN : "/signin", "cache-control": "no-store" } });
     })
     .post(
       "/api/auth/session",

@@ -11,6 +11,7 @@ import { hasRole, type Role } from "../auth/roles.ts";
 import { ORG_COOKIE, type Principal } from "../auth/sessions.ts";
 import { JsonInputError, parseJsonBounded } from "../http/json.ts";
 import { escapeHtml, Html, html } from "../html/html.ts";
+import { cookieValue } from "../kit/cookies.ts";
 
 /** Scripts only from us (the enhancement script), nothing inline; otherwise the sign-in page's policy. */
 export const DASHBOARD_CSP =
@@ -33,22 +34,6 @@ export interface DashboardContext {
 export interface Flash {
   kind: "ok" | "error";
   text: string;
-}
-
-function cookieValue(request: Request, name: string): string | undefined {
-  const header = request.headers.get("cookie");
-  if (!header) return undefined;
-  for (const part of header.split(";")) {
-    const [key, ...value] = part.trim().split("=");
-    if (key === name) {
-      try {
-        return decodeURIComponent(value.join("="));
-      } catch {
-        return undefined;
-      }
-    }
-  }
-  return undefined;
 }
 
 function readFlash(request: Request): Flash | null {

@@ -1,11 +1,14 @@
 // The outermost layer, in front of the Elysia app: assigns the request id (a well-formed
 // X-Request-Id is kept, otherwise one is generated) and the client address, echoes the id, and
 // writes one log line per request. Paths are logged without their query string, so values such
-// as OAuth codes never reach the log. Two refusals happen here, before any route runs:
+// as OAuth codes never reach the log. Three refusals happen here, before any route runs:
+// - a missing or malformed Host (RFC 9112 section 3.2: a request without Host, or with a Host that
+//   is not uri-host [":" port], is answered 400): 400 validation_failed naming the header. Such a
+//   request has no URL to route by (Bun leaves `request.url` relative), so nothing after this runs.
 // - DNS rebinding (MCP transports, "Security Warning"; the conformance suite's
 //   dns-rebinding-protection scenario): while BASE_URL is on a loopback host, a request whose Host
 //   is neither BASE_URL's host nor a loopback name/address is 421 Misdirected Request (RFC 9110
-//   §15.5.20) naming the host we expect. A public BASE_URL is left to the reverse proxy in front.
+//   section 15.5.20) naming the host we expect. A public BASE_URL is left to the reverse proxy in front.
 // - control characters in the path or query (`%00` decodes to NUL, which PostgreSQL refuses):
 //   400 validation_failed. Tab, CR and LF are allowed in query values, nothing below U+0020 in paths.
 import type { Server } from "bun";
@@ -40,8 +43,6 @@ export function isLoopbackHostname(hostname: string): boolean {
 export function misdirectedHost(request: Request, baseUrl: URL): string | null {
   if (!isLoopbackHostname(baseUrl.hostname)) return null;
   const header = request.headers.get("host");
-  // RFC 9110 §7.2: uri-host [":" port]. Anything else (userinfo, paths) is refused, not parsed.
-  if (header !== null && !HOST_HEADER.test(header)) return header;
   let hostname: string;
   try {
     hostname = header ? new URL(`http://${header}`).hostname : new URL(request.url).hostname;
@@ -51,7 +52,33 @@ export function misdirectedHost(request: Request, baseUrl: URL): string | null {
   return hostname === baseUrl.hostname || isLoopbackHostname(hostname) ? null : hostname;
 }
 
-const HOST_HEADER = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+/**
+ * RFC 9110 section 7.2: Host is uri-host [":" port], uri-host an IP literal or a reg-name (RFC 3986
+ * section 3.2.2; unreserved and sub-delims, so `agents_1` passes, without percent-encoding, which a
+ * URL parser would decode). Userinfo, paths, spaces and ports over 65535 are refused, not parsed.
+ */
+const HOST_HEADER = /^(?:[a-z0-9._~!$&'()*+,;=-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
+
+/**
+ * Why a request's Host is unusable, or null. Bun builds `request.url` from the Host header and
+ * leaves it relative without one; a Request made in-process has an absolute URL and may have no
+ * Host header, which is fine.
+ */
+function badHost(request: Request): string | null {
+  const host = request.headers.get("host");
+  if (host !== null && (!HOST_HEADER.test(host) || !URL.canParse(`http://${host}/`))) return "The Host header must be a host name or IP address with an optional port.";
+  if (!URL.canParse(request.url)) return host === null ? "The request has no Host header." : "The Host header must be a host name or IP address with an optional port.";
+  return null;
+}
+
+/** The path of a request for the log, also when its URL does not parse (a request refused for its Host). */
+function pathOf(target: string): string {
+  try {
+    return new URL(target, "http://host.invalid").pathname;
+  } catch {
+    return `/${target.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*\/?/i, "").split(/[?#]/)[0]}`;
+  }
+}
 const PATH_CONTROL = /%[01][0-9a-f]|%7f|[\x00-\x1f\x7f]/i;
 const QUERY_CONTROL = /%(0[0-8bcef]|1[0-9a-f])|[\x00-\x08\x0b\x0c\x0e-\x1f]/i;
 
@@ -72,13 +99,13 @@ export function createHandler(
     // (RFC 9111 §4.1) and so voids `Cache-Control: public` on discovery documents. With
     // `Access-Control-Allow-Origin: *` the answer does not vary by Origin at all.
     if (response.headers.get("vary") === "*") response.headers.delete("vary");
-    const url = new URL(request.url);
+    const path = pathOf(request.url);
     options.log.info("request", {
       request_id: id,
       method: request.method,
       // An unsubscribe link is a capability (RFC 8058), and so is an invitation link: their
       // tokens never reach the log.
-      path: url.pathname.startsWith("/u/") ? "/u/[token]" : url.pathname.startsWith("/invite/") ? "/invite/[token]" : url.pathname,
+      path: path.startsWith("/u/") ? "/u/[token]" : path.startsWith("/invite/") ? "/invite/[token]" : path,
       status: response.status,
       duration_ms: Math.round((performance.now() - started) * 100) / 100,
     });
@@ -97,6 +124,8 @@ function answerRefusal(refused: AppError, request: Request, id: string, baseUrl:
 }
 
 function refusal(request: Request, baseUrl: URL | null): AppError | null {
+  const host = badHost(request);
+  if (host !== null) return AppError.badRequest(`${host} Send Host: <name>[:<port>] (RFC 9112 section 3.2).`, [{ path: "/headers/host", message: "must be host[:port]" }]);
   const misdirected = baseUrl ? misdirectedHost(request, baseUrl) : null;
   if (misdirected !== null) {
     return new AppError(

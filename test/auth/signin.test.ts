@@ -67,6 +67,18 @@ describe("POST /signin", () => {
     expect(dashboard.status).toBe(200);
   });
 
+  test("/ sends a signed-in member to the dashboard, and anyone else to the sign-in", async () => {
+    const signedIn = await app.request("/signin", { form: { email: org.admin_email, password: org.password } });
+    const home = await app.request("/", { headers: { cookie: cookieFrom(signedIn) } });
+    expect([home.status, home.headers.get("location")]).toEqual([303, "/dashboard"]);
+    const bearer = await app.request("/", { headers: { authorization: `Bearer ${await signIn(app, org.admin_email, org.password)}` } });
+    expect([bearer.status, bearer.headers.get("location")]).toEqual([303, "/dashboard"]);
+    for (const headers of [{}, { cookie: "svc_session=svc_ses_unknown" }] as Record<string, string>[]) {
+      const out = await app.request("/", { headers });
+      expect([out.status, out.headers.get("location")]).toEqual([303, "/signin"]);
+    }
+  });
+
   for (const evil of ["https://evil.example/", "//evil.example/path", "/\\evil.example", "http:/evil.example", "/\t/evil.example", "javascript:alert(1)", "evil"]) {
     test(`rejects the open redirect ${JSON.stringify(evil)}`, async () => {
       const res = await app.request("/signin", { form: { email: org.admin_email, password: org.password, return_to: evil } });

@@ -2,7 +2,9 @@
 // from the app itself (Elysia's route list of createApp), so a route added later is covered without
 // editing this file. Each route gets: nesting 10^4–10^5 deep (objects and arrays), control
 // characters in every string field of its schema (and in keys, forms, queries and path params),
-// wrong types, huge numbers, duplicate keys, wrong content types and an oversized body.
+// wrong types, huge numbers, duplicate keys, wrong content types and an oversized body; and, over a
+// raw socket, the request without Host (and with `Host: user@localhost`); an undecodable session
+// cookie; and the sign-in's return_to table, through the GET form and the POST.
 //
 // Expected (docs/decisions.md, "Hostile input"): only documented statuses (the route's normal answer
 // or a documented 4xx), never a 5xx, every answer within HOSTILE_RESPONSE_BOUND_MS, /healthz
@@ -14,6 +16,8 @@ import { createApp } from "../../src/app.ts";
 import { actionExecutions, endUsers } from "../../src/db/schema/index.ts";
 import { BODY_LIMITS } from "../../src/http/body.ts";
 import { seedOrg, serveTestApp, signIn, type ServedTestApp } from "../support/app.ts";
+import { formReturnTo, RETURN_TO_TABLE, UNDECODABLE_COOKIES } from "../support/hostile-values.ts";
+import { rawRequest } from "../support/raw-http.ts";
 import { tokensFor } from "../support/oauth.ts";
 
 /** Statuses a hostile request may get: a route's normal answers and the documented refusals. */
@@ -37,6 +41,10 @@ interface Case {
   body?: string;
   /** A tools/call: audited unless the message was refused as unparseable or not a request. */
   toolsCall?: true;
+  /** Sent as these bytes (request line and headers) on a raw socket instead of through fetch. */
+  raw?: string;
+  /** Where the answer must point (Location, or the sign-in form's return_to). */
+  lands?: string;
 }
 
 let app: ServedTestApp;
@@ -46,8 +54,9 @@ let throwawayToken: string;
 let mcpToken: string;
 let widgetKey: string;
 let orgId: string;
+let admin: { email: string; password: string };
 let routes: Route[];
-const results: { c: Case; status: number; ms: number; text: string; at: number }[] = [];
+const results: { c: Case; status: number; ms: number; text: string; at: number; landed?: string | null }[] = [];
 const probes: { at: number; ms: number }[] = [];
 let auditRows = 0;
 
@@ -168,6 +177,24 @@ function casesFor(route: Route): Case[] {
   return cases;
 }
 
+/** Host missing or malformed (raw socket), an undecodable session cookie, and the return_to table. */
+function requestEdgeCases(): Case[] {
+  const cases: Case[] = [];
+  for (const route of routes) {
+    const path = concretePath(route.path);
+    const base = { route: `${route.method} ${route.path}`, method: route.method, path };
+    cases.push({ ...base, label: "no Host", raw: `${route.method} ${path} HTTP/1.0` });
+    cases.push({ ...base, label: "Host with userinfo", raw: `${route.method} ${path} HTTP/1.1\r\nHost: user@localhost` });
+    for (const value of route.path === "/api/me" ? UNDECODABLE_COOKIES : UNDECODABLE_COOKIES.slice(0, 1)) cases.push({ ...base, label: `undecodable session cookie ${value}`, headers: { cookie: `svc_session=${value}` } });
+  }
+  for (const [raw, lands] of RETURN_TO_TABLE) {
+    cases.push({ route: "GET /signin", label: `return_to ${JSON.stringify(raw)}`, method: "GET", path: `/signin?return_to=${encodeURIComponent(raw)}`, lands });
+    const form = new URLSearchParams({ email: admin.email, password: admin.password, return_to: raw }).toString();
+    cases.push({ route: "POST /signin", label: `return_to ${JSON.stringify(raw)}`, method: "POST", path: "/signin", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form, lands });
+  }
+  return cases;
+}
+
 /** The tool server's own hostile calls (its body is raw JSON-RPC): every tools/call must be audited. */
 function toolServerCases(): Case[] {
   const headers = { ...authFor("/api/mcp"), ...JSON_TYPE };
@@ -240,23 +267,34 @@ async function worstProbeDuring(c: Case): Promise<number> {
     }
   })();
   await Bun.sleep(10);
-  await (await fetch(`${app.url}${c.path}`, { method: c.method, headers: c.headers, body: c.body, redirect: "manual" })).arrayBuffer();
+  await transmit(c);
   running = false;
   await probe;
   return worst;
 }
 
+/** One case over the wire: through fetch, or as raw bytes on a socket. */
+async function transmit(c: Case): Promise<{ status: number; text: string; location: string | null }> {
+  if (c.raw !== undefined) {
+    const res = await rawRequest(app.server.port!, c.raw);
+    return { status: res.status, text: res.body, location: res.headers.get("location") };
+  }
+  const res = await fetch(`${app.url}${c.path}`, { method: c.method, headers: c.headers, body: c.body, redirect: "manual" });
+  return { status: res.status, text: await res.text(), location: res.headers.get("location") };
+}
+
 async function send(c: Case) {
   const started = performance.now();
-  const res = await fetch(`${app.url}${c.path}`, { method: c.method, headers: c.headers, body: c.body, redirect: "manual" });
-  const body = await res.text();
-  results.push({ c, status: res.status, ms: performance.now() - started, text: body.slice(0, 300), at: started });
+  const res = await transmit(c);
+  const landed = c.lands === undefined ? undefined : c.method === "GET" ? formReturnTo(res.text) : res.location;
+  results.push({ c, status: res.status, ms: performance.now() - started, text: res.text.slice(0, 300), at: started, landed });
 }
 
 beforeAll(async () => {
   app = await serveTestApp();
   const org = await seedOrg(app);
   orgId = org.org_id;
+  admin = { email: org.admin_email, password: org.password };
   widgetKey = org.widget_key;
   sessionToken = await signIn(app, org.admin_email, org.password);
   throwawayToken = await signIn(app, org.admin_email, org.password);
@@ -274,7 +312,7 @@ beforeAll(async () => {
   for (let i = 0; i < 3; i++) await Promise.all([0, 1, 2].map(async () => (await fetch(`${app.url}/healthz`)).arrayBuffer()));
   for (const route of routes) await (await fetch(`${app.url}${concretePath(route.path)}`, { method: route.method, headers: authFor(route.path), redirect: "manual" })).arrayBuffer();
   // Built before the probe starts: making the payloads is the suite's own work, not the server's.
-  const cases = [...routes.flatMap(casesFor), ...toolServerCases(), ...oauthCases()];
+  const cases = [...routes.flatMap(casesFor), ...toolServerCases(), ...oauthCases(), ...requestEdgeCases()];
   let running = true;
   const probe = (async () => {
     while (running) {
@@ -314,12 +352,27 @@ describe("hostile input on every registered route", () => {
     expect(bad).toEqual([]);
   });
 
+  test("no Host is 400 on every route, an undecodable cookie is signed out, return_to lands where the table says", () => {
+    const on = (label: RegExp) => results.filter((r) => label.test(r.c.label));
+    const hostless = on(/^(no Host|Host with userinfo)$/);
+    expect(hostless.length).toBe(routes.length * 2);
+    expect(hostless.filter((r) => r.status !== 400 || !r.text.includes('"/headers/host"')).map((r) => `${r.status} ${r.c.route} [${r.c.label}]`)).toEqual([]);
+    const cookie = on(/^undecodable session cookie/);
+    expect(cookie.length).toBeGreaterThanOrEqual(routes.length);
+    expect(cookie.filter((r) => r.status >= 500).map((r) => `${r.status} ${r.c.route} [${r.c.label}]`)).toEqual([]);
+    const me = cookie.filter((r) => r.c.route === "GET /api/me");
+    expect(me.map((r) => r.status)).toEqual(UNDECODABLE_COOKIES.map(() => 401));
+    const returnTo = results.filter((r) => r.c.lands !== undefined);
+    expect(returnTo.length).toBe(RETURN_TO_TABLE.length * 2);
+    expect(returnTo.map((r) => [r.c.route, r.c.label, r.status, r.landed])).toEqual(returnTo.map((r) => [r.c.route, r.c.label, r.c.method === "GET" ? 200 : 303, r.c.lands]));
+  });
+
   test(`every answer within ${HOSTILE_RESPONSE_BOUND_MS} ms`, async () => {
     // As for /healthz below: a slow answer is timed once more alone; only a repeat fails.
     const slow: string[] = [];
     for (const r of results.filter((r) => r.ms > HOSTILE_RESPONSE_BOUND_MS)) {
       const started = performance.now();
-      await (await fetch(`${app.url}${r.c.path}`, { method: r.c.method, headers: r.c.headers, body: r.c.body, redirect: "manual" })).arrayBuffer();
+      await transmit(r.c);
       const again = performance.now() - started;
       if (again > HOSTILE_RESPONSE_BOUND_MS) slow.push(`${r.c.route} [${r.c.label}]: ${Math.round(r.ms)} ms, then ${Math.round(again)} ms`);
     }

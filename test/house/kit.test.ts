@@ -2,6 +2,7 @@
 // its edges, and the id check seen from a route (36 hyphens used to reach the database as a 500).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { bearerToken } from "../../src/kit/bearer.ts";
+import { cookieValue } from "../../src/kit/cookies.ts";
 import { isFeatureFlag } from "../../src/kit/flags.ts";
 import { isUuid } from "../../src/kit/ids.ts";
 import { isKnownProtocolVersion } from "../../src/kit/mcp.ts";
@@ -37,6 +38,16 @@ describe("small rules", () => {
     expect(bearerToken("Bearer a b")).toBeNull();
     expect(bearerToken("Basic abc")).toBeNull();
     expect(bearerToken(null)).toBeNull();
+  });
+
+  test("cookies: the first decodable value of the name; an undecodable one is skipped, never thrown", () => {
+    const read = (header: string | null, name = "s") => cookieValue(new Request("http://x/", { headers: header === null ? {} : { cookie: header } }), name);
+    expect(read("s=a%20b")).toBe("a b");
+    expect(read("t=1; s=x=y")).toBe("x=y");
+    expect(read("s=%E0%A4%A")).toBeUndefined();
+    expect(read("s=%E0%A4%A; s=ok")).toBe("ok");
+    expect(read("ss=1; s2=2")).toBeUndefined();
+    expect(read(null)).toBeUndefined();
   });
 
   test("timeouts: a fired deadline or an abort, not other failures", async () => {

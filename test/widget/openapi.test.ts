@@ -87,3 +87,28 @@ test("every JSON API route the app registers is in the document (dashboard and S
   for (const op of ["/api/campaigns", "/api/tickets", "/api/agents"]) expect(doc.paths[op]).toBeDefined();
   expect(doc.paths["/api/mcp"]).toBeUndefined(); // JSON-RPC: described by its own descriptor (GET /api/mcp)
 });
+
+test("a number is described once, as a number: no anyOf pairing it with a numeric string, anywhere in the document", () => {
+  const pairs: string[] = [];
+  const walk = (v: any, path: string) => {
+    if (Array.isArray(v)) return v.forEach((x, i) => walk(x, `${path}/${i}`));
+    if (!v || typeof v !== "object") return;
+    for (const key of ["anyOf", "oneOf"]) {
+      const members = Array.isArray(v[key]) ? (v[key] as any[]) : [];
+      // A number spelled also as text: a string of format integer/numeric beside it, or a union of
+      // just a string and a number. (A scalar that may be a string, a number or a boolean is a choice.)
+      const isNumber = (m: any) => m?.type === "integer" || m?.type === "number";
+      const numericText = members.some((m) => m?.type === "string" && (m.format === "integer" || m.format === "numeric"));
+      const stringOrNumber = members.length === 2 && members.some((m) => m?.type === "string") && members.some(isNumber);
+      if (members.some(isNumber) && (numericText || stringOrNumber)) pairs.push(`${path}/${key}`);
+    }
+    for (const [key, x] of Object.entries(v)) walk(x, `${path}/${key}`);
+  };
+  walk(doc, "");
+  expect(pairs).toEqual([]);
+  // What a generated client reads: the type, the bounds and the description, each once.
+  const step = doc.paths["/api/campaigns"].post.requestBody.content["application/json"].schema.properties.steps.items.properties.delay_seconds;
+  expect(step).toEqual({ type: "integer", minimum: 0, maximum: 31_536_000, description: "Seconds to wait, after the anchor named by delay_from (0 to 365 days)." });
+  const limit = doc.paths["/api/activity"].get.parameters.find((p: any) => p.name === "limit").schema;
+  expect(limit).toEqual({ type: "integer", minimum: 1, maximum: 100 });
+});
