@@ -170,12 +170,12 @@ buildah run --isolation chroot --network host --env "PORT=$port" "$ctr" -- "${ar
 bpid=$!
 
 ready=0
-for _ in $(seq 1 240); do
+for _ in $(seq 1 360); do
   kill -0 "$bpid" 2>/dev/null || { cat "$work/serve.log" >&2; bpid=""; fail "the container exited before it was ready"; }
   if [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/readyz")" = 200 ]; then ready=1; break; fi
   sleep 0.5
 done
-[ $ready = 1 ] || { tail -n 40 "$work/serve.log" >&2; fail "/readyz did not answer 200 within 2 minutes"; }
+[ $ready = 1 ] || { tail -n 40 "$work/serve.log" >&2; fail "/readyz did not answer 200 within 3 minutes"; }
 echo "ready on port $port"
 
 step "checks"
