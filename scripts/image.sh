@@ -31,10 +31,15 @@ flock -w 900 9 || fail "another image build held the lock for 15 minutes"
 
 work=$(mktemp -d /var/tmp/svc-agents-image.XXXXXX)
 ctr="" bpid="" spid=""
+descendants() { local c; for c in $(ps -o pid= --ppid "$1"); do echo "$c"; descendants "$c"; done; }
 cleanup() {
   local code=$?
-  [ -n "$spid" ] && kill -KILL "$spid" 2>/dev/null || true
-  [ -n "$bpid" ] && { kill -TERM "$bpid" 2>/dev/null; wait "$bpid" 2>/dev/null; } || true
+  # On failure, the container's processes (ours: children of our buildah run) go first.
+  if [ -n "$bpid" ]; then
+    descendants "$bpid" | xargs -r kill -KILL 2>/dev/null || true
+    kill -KILL "$bpid" 2>/dev/null || true
+    wait "$bpid" 2>/dev/null || true
+  fi
   [ -n "$ctr" ] && { buildah rm "$ctr" >/dev/null 2>&1 || echo "image: could not remove container $ctr" >&2; }
   # debootstrap mounts /proc and /sys inside the root it makes; never delete through a mount.
   findmnt -rn -o TARGET | grep "^$work/" | sort -r | xargs -r umount -l 2>/dev/null || true
@@ -190,7 +195,7 @@ spid=$(ss -Hltnp "sport = :$port" | grep -o 'pid=[0-9]*' | head -n 1 | cut -d= -
 [ -n "$spid" ] || fail "no process found listening on port $port"
 p=$spid
 while [ "$p" -gt 1 ] && [ "$p" != "$bpid" ]; do p=$(awk '{ print $4 }' "/proc/$p/stat"); done
-[ "$p" = "$bpid" ] || { spid=""; fail "the process on port $port is not the container's"; }
+[ "$p" = "$bpid" ] || fail "the process on port $port is not the container's"
 read -r _ ruid euid suid fsuid < <(grep '^Uid:' "/proc/$spid/status")
 echo "serving process $spid ($(cat "/proc/$spid/comm")): uid $ruid/$euid/$suid/$fsuid"
 for u in "$ruid" "$euid" "$suid" "$fsuid"; do
