@@ -3,7 +3,9 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json .npmrc ./
-RUN npm ci --no-audit --no-fund
+# Only the runtime dependencies: `npm run build` needs Bun (itself one of them) and the packages the
+# binary bundles, nothing from devDependencies (the test and inspection tools).
+RUN npm ci --omit=dev --no-audit --no-fund
 COPY . .
 RUN npm run build
 
