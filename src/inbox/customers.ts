@@ -127,7 +127,8 @@ export async function customerDetail(deps: Deps, orgId: string, ref: string) {
       id: e.id,
       name: e.name,
       properties: e.properties,
-      session_id: e.sessionId,
+      // The chat the event came from, by conversation id: the session id (a bearer secret) is never stored.
+      conversation_id: e.conversationId,
       occurred_at: e.occurredAt.toISOString(),
       received_at: e.receivedAt.toISOString(),
     })),
