@@ -156,7 +156,7 @@ export async function upsertCustomers(deps: Deps, orgId: string, actor: Actor, i
   for (const input of inputs) {
     const existing = await findEndUser(deps, orgId, input.external_id);
     const created = !existing || existing.externalId !== input.external_id || !existing.verified;
-    const company = input.company_id !== undefined ? await identifyCompany(deps, orgId, input.company_id) : undefined;
+    const company = input.company_id !== undefined ? await identifyCompany(deps, orgId, input.company_id, {}, true) : undefined; // the org vouches for it
     const user = await identifyEndUser(deps, orgId, input.external_id, true, { email: input.email, name: input.name, traits: input.traits, companyId: company?.id });
     results.push({ user, created });
   }

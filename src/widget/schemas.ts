@@ -52,7 +52,11 @@ export const IdentifyCompanyBody = t.Object(
     user_id: t.Optional(ExternalId("Links this user to the company (same identity rules as users/identify).")),
     user_token: t.Optional(UserToken),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    description:
+      "Identity verification off: a request without a user_token whose company_id claim names this company writes only companies nobody vouched for. A company the organisation vouched for (created or written through the dashboard, POST /api/customers or an import, or by such a token) is left unchanged, and the answer is the same.",
+  },
 );
 
 export const SdkEvent = t.Object(

@@ -128,7 +128,10 @@ export async function identifyCompanyFor(deps: Deps, orgId: string, input: Ident
   // write it: the key is public, and company fields reach the team and campaign mail.
   if (settings.enabled && !(who?.verified && who.claims.company_id === input.company_id))
     throw new AppError(403, "company_not_verified", "This organisation requires identity verification: send the user_id and a user_token whose company_id claim names this company.");
-  const company: Company = await identifyCompany(deps, orgId, input.company_id, { name: input.name, traits: input.custom_fields });
+  // Verification off: an unverified request still creates and writes companies nobody vouched
+  // for, but never one the org vouched for (identifyCompany); its answer is the same either way.
+  const vouched = who?.verified === true && who.claims.company_id === input.company_id;
+  const company: Company = await identifyCompany(deps, orgId, input.company_id, { name: input.name, traits: input.custom_fields }, vouched);
   if (!linking) return { id: company.id, company_id: company.externalId };
   const { endUser, verified } = await resolveIdentity(deps, orgId, { user_id: input.user_id, user_token: input.user_token, company_id: input.company_id });
   return { id: company.id, company_id: company.externalId, user: { id: endUser!.id, user_id: input.user_id!, verified } };
