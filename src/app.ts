@@ -18,6 +18,7 @@ import { sdkRoutes } from "./widget/routes.ts";
 import { chatRoutes } from "./widget/chat-routes.ts";
 import { conversationRoutes } from "./conversations/routes.ts";
 import { campaignRoutes } from "./campaigns/routes.ts";
+import { optInRoutes } from "./campaigns/opt-in-routes.ts";
 import { seriesRoutes } from "./campaigns/sdk-routes.ts";
 import { unsubscribeRoutes } from "./mail/unsubscribe.ts";
 import { connectorRoutes } from "./connectors/routes.ts";
@@ -69,6 +70,7 @@ export function createApp(deps: Deps) {
     .use(conversationRoutes(deps))
     .use(campaignRoutes(deps))
     .use(seriesRoutes(deps))
+    .use(optInRoutes(deps))
     .use(unsubscribeRoutes(deps))
     .use(webhookRoutes(deps))
     .use(widgetRoutes(deps))

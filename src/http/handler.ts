@@ -75,9 +75,15 @@ export function createHandler(
     options.log.info("request", {
       request_id: id,
       method: request.method,
-      // An unsubscribe link is a capability (RFC 8058), and so is an invitation link: their
-      // tokens never reach the log.
-      path: url.pathname.startsWith("/u/") ? "/u/[token]" : url.pathname.startsWith("/invite/") ? "/invite/[token]" : url.pathname,
+      // An unsubscribe link is a capability (RFC 8058), and so are an invitation link and a
+      // series confirmation link: their tokens never reach the log.
+      path: url.pathname.startsWith("/u/")
+        ? "/u/[token]"
+        : url.pathname.startsWith("/invite/")
+          ? "/invite/[token]"
+          : url.pathname.startsWith("/series/confirm/")
+            ? "/series/confirm/[token]"
+            : url.pathname,
       status: response.status,
       duration_ms: Math.round((performance.now() - started) * 100) / 100,
     });

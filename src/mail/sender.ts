@@ -1,7 +1,8 @@
 // The sender loop every server process runs (src/server.ts): each tick it
 //   1. applies audience rules of active campaigns (at most once a minute per campaign, claimed
 //      with SKIP LOCKED so one process does it),
-//   2. queues the steps that are due (src/campaigns/service.ts `queueDueSteps`), and
+//   2. queues the steps that are due (src/campaigns/service.ts `queueDueSteps`) and deletes the
+//      double opt-in requests that expired unconfirmed (src/campaigns/opt-in.ts), and
 //   3. tops up the delivery pools (src/mail/outbox.ts): one for campaign mail, one for webhooks,
 //      each with its own slots, so a slow receiver of one kind never delays the other; within a
 //      pool the claim is fair across orgs and, for webhooks, endpoints.
@@ -9,10 +10,12 @@
 // pool as they end, and the next tick comes `intervalMs` after this one's claims.
 // Several processes on one PostgreSQL share the work without sending anything twice; the clock
 // (deps.now) and the loop's own timers are injected so tests drive it.
+import { OPT_IN_MAIL_KIND, purgeExpiredOptIns } from "../campaigns/opt-in.ts";
 import { CAMPAIGN_MAIL_KIND, queueDueSteps, sweepDueAudiences } from "../campaigns/service.ts";
 import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
 import { campaignMailHandler } from "./campaign-mail.ts";
+import { optInMailHandler } from "./opt-in-mail.ts";
 import { type ClaimCaps, createOutboxPool, type OutboxHandlers, type OutboxPool } from "./outbox.ts";
 import { type MailTransport, smtpTransport } from "./smtp.ts";
 import { WEBHOOK_KIND } from "../webhooks/events.ts";
@@ -66,11 +69,12 @@ export function createSender(deps: Deps, options: SenderOptions = {}): Sender {
   const transport = options.transport === undefined ? smtpTransport(deps.config) : options.transport;
   const batch = options.batch;
   const pools: OutboxPool[] = [
-    createOutboxPool(deps, { [CAMPAIGN_MAIL_KIND]: campaignMailHandler(deps, transport) }, { ...OUTBOX_POOLS.mail, batch }),
+    // Series steps and double opt-in confirmations (src/campaigns/opt-in.ts) share the mail pool.
+    createOutboxPool(deps, { [CAMPAIGN_MAIL_KIND]: campaignMailHandler(deps, transport), [OPT_IN_MAIL_KIND]: optInMailHandler(deps, transport) }, { ...OUTBOX_POOLS.mail, batch }),
     // Webhook deliveries (issue #15) ride the same outbox, in a pool of their own.
     createOutboxPool(deps, { [WEBHOOK_KIND]: webhookHandler(deps) }, { ...OUTBOX_POOLS.webhook, batch }),
   ];
-  const extra = Object.fromEntries(Object.entries(options.handlers ?? {}).filter(([kind]) => kind !== CAMPAIGN_MAIL_KIND && kind !== WEBHOOK_KIND));
+  const extra = Object.fromEntries(Object.entries(options.handlers ?? {}).filter(([kind]) => kind !== CAMPAIGN_MAIL_KIND && kind !== OPT_IN_MAIL_KIND && kind !== WEBHOOK_KIND));
   if (Object.keys(extra).length > 0) pools.push(createOutboxPool(deps, extra, { concurrency: OUTBOX_POOLS.mail.concurrency, batch }));
   const [mailPool, ...otherPools] = pools;
 
@@ -80,6 +84,7 @@ export function createSender(deps: Deps, options: SenderOptions = {}): Sender {
       (async () => {
         await sweepDueAudiences(deps);
         await queueDueSteps(deps);
+        await purgeExpiredOptIns(deps);
       })().finally(() => mailPool!.pump()),
       ...otherPools.map((pool) => pool.pump()),
     ]);
