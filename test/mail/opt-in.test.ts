@@ -93,6 +93,10 @@ describe("the round trip", () => {
     await sender.tick();
     expect(mailsTo("new.reader@example.com")).toHaveLength(2);
     expect((await optInsOf(app.deps, org.org_id, "new.reader@example.com")).map((o) => [o.confirmedAt !== null, o.tokenSealed])).toEqual([[true, null]]);
+
+    // The link is a capability: the request log names the route, never the token.
+    expect(app.logs.filter((l) => l.path === "/series/confirm/[token]").length).toBeGreaterThanOrEqual(4);
+    expect(app.rawLogs.some((l) => l.includes(path.split("/").pop()!))).toBe(false);
   });
 });
 
