@@ -20,7 +20,7 @@ import { AppError } from "../errors.ts";
 import { mintToken, sha256Hex } from "../crypto/tokens.ts";
 import { enqueue } from "../mail/outbox.ts";
 import { createVisitor, type EndUser, findEndUserByEmail } from "../workspace/customers.ts";
-import { type Campaign, type Enrolment, enrolCustomer } from "./service.ts";
+import { type Campaign, type Enrolment, enrolCustomer, isUnsubscribed } from "./service.ts";
 
 export const OPT_IN = {
   /** How long a confirmation link works. */
@@ -67,6 +67,10 @@ export async function limitOptInRequest(deps: Deps, input: { orgId: string; keyI
 export async function requestByEmail(deps: Deps, input: { orgId: string; campaign: Campaign; email: string }): Promise<void> {
   const email = input.email.trim().toLowerCase();
   if ((await findEndUserByEmail(deps, input.orgId, email))?.verified) return;
+  // Someone who confirmed an address and then unsubscribed left every series of the org: no
+  // request through the public key mails them again, not even to ask.
+  const earlier = await earlierSubscriber(deps, input.orgId, email);
+  if (earlier && (await isUnsubscribed(deps, input.orgId, earlier.id))) return;
   const now = deps.now();
   const token = mintToken("");
   const id = crypto.randomUUID();
@@ -144,6 +148,11 @@ export async function confirmOptIn(deps: Deps, token: string): Promise<Confirmat
 async function subscriberFor(deps: Deps, orgId: string, email: string): Promise<EndUser> {
   const known = await findEndUserByEmail(deps, orgId, email);
   if (known?.verified) return known;
+  return (await earlierSubscriber(deps, orgId, email)) ?? createVisitor(deps, orgId, { email });
+}
+
+/** The customer an earlier confirmation of this address enrolled, if it still exists. */
+async function earlierSubscriber(deps: Deps, orgId: string, email: string): Promise<EndUser | null> {
   const [earlier] = await deps.db
     .select({ user: endUsers })
     .from(campaignOptIns)
@@ -151,7 +160,7 @@ async function subscriberFor(deps: Deps, orgId: string, email: string): Promise<
     .where(and(eq(campaignOptIns.orgId, orgId), eq(campaignOptIns.email, email), isNotNull(campaignOptIns.confirmedAt)))
     .orderBy(asc(campaignOptIns.confirmedAt))
     .limit(1);
-  return earlier?.user ?? createVisitor(deps, orgId, { email });
+  return earlier?.user ?? null;
 }
 
 /** What a confirmation email needs, or why it is no longer wanted. */

@@ -100,6 +100,22 @@ describe("the round trip", () => {
   });
 });
 
+describe("after an unsubscribe", () => {
+  test("an address that confirmed and then unsubscribed is not asked again; the same 202", async () => {
+    expect((await request("leaver@example.com")).status).toBe(202);
+    await sender.tick();
+    const path = LINK.exec(mailsTo("leaver@example.com")[0]!.parts.get("text/plain")!)![1]!;
+    expect((await app.request(path, { method: "POST", form: { confirm: "subscription" } })).status).toBe(200);
+    await sender.tick();
+    const unsubscribe = mailsTo("leaver@example.com")[1]!.headers.get("list-unsubscribe")!.slice(1, -1);
+    expect((await app.request(unsubscribe, { method: "POST", form: { "List-Unsubscribe": "One-Click" } })).status).toBe(200);
+    const again = await request("leaver@example.com");
+    expect([again.status, await again.json()]).toEqual([202, { campaign: { id: campaignId, slug: "getting-started" }, action: "enroll", accepted: true }]);
+    await sender.tick();
+    expect(mailsTo("leaver@example.com")).toHaveLength(2);
+  });
+});
+
 describe("expiry", () => {
   test(`a link works until ${OPT_IN.expirySeconds / 3600} hours after the request, then neither its page nor its POST does, and the request is deleted`, async () => {
     expect((await request("late@example.com")).status).toBe(202);
