@@ -1,6 +1,6 @@
-// POST /api/sdk/series (interface §4.5): the org's site or backend enrols a customer in an active
-// email series, or removes them, with the widget key. Mounted next to the other /api/sdk routes,
-// under the same app-wide CORS policy (src/app.ts).
+// POST /api/sdk/series (README "Email series"): the org's site or backend enrols a customer in an
+// active email series, or removes them, with the widget key. Mounted next to the other /api/sdk
+// routes, under the same app-wide CORS policy (src/app.ts).
 //
 // Who the customer is (docs/decisions.md "Series enrolment through the SDK"):
 // - `user_id` (+ `user_token`): resolved exactly as every SDK call resolves identity

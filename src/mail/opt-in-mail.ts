@@ -31,7 +31,7 @@ export function optInMailHandler(deps: Deps, transport: MailTransport | null): O
           text: `${intro}\n\nConfirm: ${mail.url}\n\n${ignore}\n`,
           html: `<p>${escapeHtml(intro)}</p>\n<p><a href="${escapeHtml(mail.url)}">Confirm my subscription</a></p>\n<p>${escapeHtml(ignore)}</p>\n`,
           messageId: messageIdOf(row.id, deps.config.mailFrom),
-          // RFC 3834 §5: sent by a program on a request, not by a person.
+          // RFC 3834 section 5: sent by a program on a request, not by a person.
           headers: { "Auto-Submitted": "auto-generated" },
         });
       } catch (error) {

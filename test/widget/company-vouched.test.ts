@@ -3,6 +3,8 @@
 // the data tools, or by a request whose verified user_token names the company. The customers' rule
 // (src/workspace/customers.ts identifyEndUser), applied to companies.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { sql } from "drizzle-orm";
+import { migrationFiles } from "../../src/db/migrations/index.ts";
 import { findCompany, updateCompany } from "../../src/workspace/customers.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 import { sdk, userToken } from "./helpers.ts";
@@ -108,5 +110,17 @@ describe("companies nobody vouched for stay writable without verification", () =
     expect(await company("co-planted")).toMatchObject({ id: planted.id, name: "", traits: {}, verified: true });
     expect((await call("/api/sdk/companies/identify", { company_id: "co-planted", name: "Planted again" })).status).toBe(200);
     expect((await company("co-planted")).name).toBe("");
+  });
+});
+
+describe("the migration that introduced vouching", () => {
+  test("companies a verified customer belongs to become vouched; the others stay open", async () => {
+    expect((await api("/api/customers", { external_id: "cust-old", company_id: "co-old-linked" })).status).toBe(201);
+    expect((await call("/api/sdk/companies/identify", { company_id: "co-old-open", name: "Old open", user_id: "old-visitor" })).status).toBe(200);
+    const migration = migrationFiles.find((m) => m.tag.endsWith("_companies_vouched"))!;
+    // The table as it was before that migration, with the rows the old code wrote.
+    await app.deps.db.execute(sql`alter table companies drop column verified`);
+    for (const statement of migration.sql.split("--> statement-breakpoint").filter((s) => s.trim() !== "")) await app.deps.db.execute(sql.raw(statement));
+    expect([(await company("co-old-linked")).verified, (await company("co-old-open")).verified]).toEqual([true, false]);
   });
 });
