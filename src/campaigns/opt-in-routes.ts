@@ -25,6 +25,9 @@ function masked(email: string): string {
 const subscribed = (v: OptInView) =>
   page(TITLE, html`<h1>You are subscribed</h1><p>${masked(v.optIn.email)} will receive "${v.campaign.name}" from ${v.orgName}. Every email has a link to unsubscribe.</p>`);
 
+const confirmedBefore = (v: OptInView) =>
+  page(TITLE, html`<h1>Already confirmed</h1><p>This request to receive "${v.campaign.name}" from ${v.orgName} was confirmed before; nothing more to do. Every email of the series has a link to unsubscribe.</p>`);
+
 export function optInRoutes(deps: Deps) {
   const params = t.Object({ token: t.String({ minLength: 1, maxLength: 128, description: "The token from the confirmation email's link." }) });
   return new Elysia({ name: "series-opt-in" })
@@ -33,7 +36,7 @@ export function optInRoutes(deps: Deps) {
       async ({ params: { token } }) => {
         const found = await optInByToken(deps, token);
         if (!found) return invalidLink();
-        if (found.optIn.confirmedAt) return subscribed(found);
+        if (found.optIn.confirmedAt) return confirmedBefore(found);
         return page(
           TITLE,
           html`<h1>Confirm your subscription?</h1>
@@ -54,6 +57,7 @@ export function optInRoutes(deps: Deps) {
         if (!done) return invalidLink();
         if (done.outcome === "not_active")
           return page(TITLE, html`<h1>This series is not running right now</h1><p>"${done.campaign.name}" from ${done.orgName} is paused. Use the same link again later; it works until ${done.optIn.expiresAt.toISOString().slice(0, 16).replace("T", " ")} UTC.</p>`, { status: 409 });
+        if (done.outcome === "already_confirmed") return confirmedBefore(done);
         if (done.outcome === "unsubscribed")
           return page(TITLE, html`<h1>You unsubscribed earlier</h1><p>${masked(done.optIn.email)} unsubscribed from ${done.orgName}'s emails, so this series will not be sent. Contact ${done.orgName} to receive their emails again.</p>`);
         return subscribed(done);

@@ -12,7 +12,7 @@
 //             sender queues step 1 like any enrolment's.
 //   expiry    an unconfirmed request expires OPT_IN.expirySeconds after it was made: its link stops
 //             working, its mail is not sent if still queued, and the sender deletes the row.
-import { and, asc, desc, eq, isNotNull, isNull, lte } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNotNull, isNull, lte } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { campaignOptIns, campaigns, endUsers, orgs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
@@ -20,7 +20,7 @@ import { AppError } from "../errors.ts";
 import { mintToken, sha256Hex } from "../crypto/tokens.ts";
 import { enqueue } from "../mail/outbox.ts";
 import { createVisitor, type EndUser, findEndUserByEmail } from "../workspace/customers.ts";
-import { type Campaign, type Enrolment, enrolCustomer, isUnsubscribed } from "./service.ts";
+import { type Campaign, enrolCustomer, isUnsubscribed } from "./service.ts";
 
 export const OPT_IN = {
   /** How long a confirmation link works. */
@@ -127,11 +127,11 @@ export async function confirmOptIn(deps: Deps, token: string): Promise<Confirmat
     const [claimed] = await tx
       .update(campaignOptIns)
       .set({ confirmedAt: now, tokenSealed: null })
-      .where(and(eq(campaignOptIns.id, found.optIn.id), isNull(campaignOptIns.confirmedAt)))
+      .where(and(eq(campaignOptIns.id, found.optIn.id), isNull(campaignOptIns.confirmedAt), gt(campaignOptIns.expiresAt, now)))
       .returning();
     if (!claimed) return { ...found, outcome: "already_confirmed" as const };
     const customer = await subscriberFor(inTx, found.optIn.orgId, found.optIn.email);
-    const { enrolment }: { enrolment: Enrolment } = await enrolCustomer(inTx, {
+    const { enrolment } = await enrolCustomer(inTx, {
       orgId: found.optIn.orgId,
       actor: { kind: "customer", endUserId: customer.id, sessionId: "opt-in-link" },
       campaign: found.campaign,

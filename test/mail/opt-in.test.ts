@@ -89,7 +89,8 @@ describe("the round trip", () => {
     expect(step1!.headers.get("list-unsubscribe")).toMatch(/^<http:\/\/localhost:3000\/u\/[A-Za-z0-9_-]{43}>$/);
 
     // Confirming again changes nothing and mails nothing.
-    expect((await app.request(path, { method: "POST", form: { confirm: "subscription" } })).status).toBe(200);
+    const again = await app.request(path, { method: "POST", form: { confirm: "subscription" } });
+    expect([again.status, (await again.text()).includes("Already confirmed")]).toEqual([200, true]);
     await sender.tick();
     expect(mailsTo("new.reader@example.com")).toHaveLength(2);
     expect((await optInsOf(app.deps, org.org_id, "new.reader@example.com")).map((o) => [o.confirmedAt !== null, o.tokenSealed])).toEqual([[true, null]]);
@@ -97,6 +98,21 @@ describe("the round trip", () => {
     // The link is a capability: the request log names the route, never the token.
     expect(app.logs.filter((l) => l.path === "/series/confirm/[token]").length).toBeGreaterThanOrEqual(4);
     expect(app.rawLogs.some((l) => l.includes(path.split("/").pop()!))).toBe(false);
+  });
+});
+
+describe("a paused series", () => {
+  test("its link's POST is 409 and enrols no one; once the series is active again the same link works", async () => {
+    expect((await request("patient@example.com")).status).toBe(202);
+    await sender.tick();
+    const path = LINK.exec(mailsTo("patient@example.com")[0]!.parts.get("text/plain")!)![1]!;
+    expect((await app.request("/api/campaigns/getting-started/pause", { method: "POST", headers: auth })).status).toBe(200);
+    const paused = await app.request(path, { method: "POST", form: { confirm: "subscription" } });
+    expect(paused.status).toBe(409);
+    expect(await enrolled()).not.toContainEqual(["patient@example.com", "active"]);
+    expect((await app.request("/api/campaigns/getting-started/activate", { method: "POST", headers: auth })).status).toBe(200);
+    expect((await app.request(path, { method: "POST", form: { confirm: "subscription" } })).status).toBe(200);
+    expect(await enrolled()).toContainEqual(["patient@example.com", "active"]);
   });
 });
 
