@@ -22,6 +22,7 @@ import { conversationRoutes } from "./conversations/routes.ts";
 import { campaignRoutes } from "./campaigns/routes.ts";
 import { seriesRoutes } from "./sdk/series-routes.ts";
 import { unsubscribeRoutes } from "./campaigns/unsubscribe.ts";
+import { optInRoutes } from "./campaigns/opt-in-routes.ts";
 import { connectorRoutes } from "./connectors/routes.ts";
 import { integrationRoutes } from "./integrations/routes.ts";
 import { mcpRoutes } from "./mcp/routes.ts";
@@ -80,6 +81,7 @@ export function createApp(deps: Deps) {
     .use(conversationRoutes(deps))
     .use(campaignRoutes(deps))
     .use(seriesRoutes(deps))
+    .use(optInRoutes(deps))
     .use(unsubscribeRoutes(deps))
     .use(webhookRoutes(deps))
     .use(widgetRoutes(deps))

@@ -3,6 +3,8 @@
 // below imports it; src/server.ts and the test support build through it.
 import { connectorTools } from "./connectors/tools.ts";
 import { campaignMailHandler } from "./campaigns/mail.ts";
+import { OPT_IN_MAIL_KIND, purgeExpiredOptIns } from "./campaigns/opt-in.ts";
+import { optInMailHandler } from "./campaigns/opt-in-mail.ts";
 import { CAMPAIGN_MAIL_KIND, queueDueSteps, sweepDueAudiences } from "./campaigns/service.ts";
 import { automationTools } from "./campaigns/tools.ts";
 import type { ChatState } from "./ports/caches.ts";
@@ -87,12 +89,12 @@ export interface SenderOptions {
 }
 
 /**
- * The outbox loop with this service's kinds: campaign mail (after the audiences and due steps are
- * queued) and webhook deliveries, each in a pool of its own, so neither waits for the other.
+ * The outbox loop with this service's kinds: campaign mail and opt-in confirmations (after the
+ * audiences and due steps are queued and expired opt-ins purged) and webhook deliveries, each in a pool of its own, so neither waits for the other.
  */
 export function createSender(deps: Deps, options: SenderOptions = {}): Sender {
   const transport = options.transport === undefined ? smtpTransport(deps.config) : options.transport;
-  const known = new Set([CAMPAIGN_MAIL_KIND, WEBHOOK_KIND]);
+  const known = new Set([CAMPAIGN_MAIL_KIND, OPT_IN_MAIL_KIND, WEBHOOK_KIND]);
   const extra = Object.fromEntries(Object.entries(options.handlers ?? {}).filter(([kind]) => !known.has(kind)));
   return createOutboxLoop(deps, {
     intervalMs: options.intervalMs,
@@ -100,11 +102,13 @@ export function createSender(deps: Deps, options: SenderOptions = {}): Sender {
     batch: options.batch,
     pools: [
       {
-        handlers: { [CAMPAIGN_MAIL_KIND]: campaignMailHandler(deps, transport) },
+        // Series steps and double opt-in confirmations share the mail pool.
+        handlers: { [CAMPAIGN_MAIL_KIND]: campaignMailHandler(deps, transport), [OPT_IN_MAIL_KIND]: optInMailHandler(deps, transport) },
         ...OUTBOX_POOLS.mail,
         before: async () => {
           await sweepDueAudiences(deps);
           await queueDueSteps(deps);
+          await purgeExpiredOptIns(deps);
         },
         close: () => transport?.close(),
       },

@@ -91,7 +91,7 @@ export const EnrolmentOut = t.Object({
   campaign_id: t.String(),
   customer: t.Object({ id: t.String(), email: t.Optional(Nullable(t.String())), user_id: t.Optional(Nullable(t.String())), name: t.Optional(t.String()) }),
   state: t.String({ description: "active, completed, removed or unsubscribed" }),
-  source: t.String({ description: "api, sdk or audience" }),
+  source: t.String({ description: "api, sdk, tool, audience, or opt-in (requested by email through the SDK, confirmed through the link mailed to the address)" }),
   enrolled_at: t.String(),
   last_step_at: Nullable(t.String()),
   next_check_at: Nullable(t.String({ description: "When the next step is due (or the sender looks again)." })),

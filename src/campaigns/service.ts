@@ -445,12 +445,17 @@ export function notActive(campaign: Campaign): AppError {
  * someone removed earlier resumes where they were (never receiving a step twice). A customer who
  * unsubscribed is answered with the state `unsubscribed` and is never mailed.
  */
-export async function enrolCustomer(deps: Deps, { orgId, actor, campaign, endUser, source }: Acting & { campaign: Campaign; endUser: EndUser; source: string }): Promise<{ enrolment: Enrolment; created: boolean }> {
+export async function enrolCustomer(
+  deps: Deps,
+  { orgId, actor, campaign, endUser, source, addressConfirmed = false }: Acting & { campaign: Campaign; endUser: EndUser; source: string; addressConfirmed?: boolean },
+): Promise<{ enrolment: Enrolment; created: boolean }> {
   if (campaign.orgId !== orgId || endUser.orgId !== orgId) throw AppError.notFound();
   if (campaign.status !== "active") throw notActive(campaign);
-  // Mail goes only to addresses someone vouched for: a verified token, or the org itself (dashboard
-  // API, import). An unverified identify carries whatever address a caller of the public key typed.
-  if (!endUser.verified)
+  // Mail goes only to addresses someone vouched for: a verified token, the org itself (dashboard
+  // API, import), or the address's owner through a double opt-in link (`addressConfirmed`,
+  // src/campaigns/opt-in.ts). An unverified identify carries whatever address a caller of the
+  // public key typed.
+  if (!endUser.verified && !addressConfirmed)
     throw new AppError(403, "customer_not_verified", "Email series reach verified customers only: identify the customer with a user_token (identity verification), or create them through the dashboard API.");
   const unsubscribed = await isUnsubscribed(deps, orgId, endUser.id);
   return deps.db.transaction(async (tx) => {

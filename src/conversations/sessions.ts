@@ -16,7 +16,8 @@
 //         then on it is that customer's.
 //   * The server's history wins: `conversation_history` from the client only seeds a session we
 //     did not know, and its turns are stored as `reported` (never as the agent's words).
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
+import type { Db, Tx } from "../db/client.ts";
 import { mintToken, sha256Hex } from "../crypto/tokens.ts";
 import { conversationMessages, conversations } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
@@ -73,6 +74,22 @@ export async function findSession(deps: Deps, orgId: string, sessionId: string, 
   }
   if (party.endUserId !== null && found.endUserId === party.endUserId) return found;
   throw new AppError(403, "session_forbidden", "This session belongs to another customer: start a new conversation without session_id.");
+}
+
+/**
+ * The conversations that chat session ids name in `orgId` (session id → conversation id), looked
+ * up by hash only: nothing is bound or taken over. Whoever stores a reference to a chat (a tracked
+ * event) keeps the conversation's id, never the session id, which is a bearer secret (see the top
+ * of this file). Ids this org has no session for are absent from the map.
+ */
+export async function conversationsOfSessions(db: Db | Tx, orgId: string, sessionIds: readonly string[]): Promise<Map<string, string>> {
+  const byHash = new Map([...new Set(sessionIds)].map((id) => [hashOf(id), id]));
+  if (byHash.size === 0) return new Map();
+  const rows = await db
+    .select({ id: conversations.id, hash: conversations.sessionHash })
+    .from(conversations)
+    .where(and(eq(conversations.orgId, orgId), inArray(conversations.sessionHash, [...byHash.keys()])));
+  return new Map(rows.map((r) => [byHash.get(r.hash)!, r.id]));
 }
 
 export interface NewSession {

@@ -103,9 +103,9 @@ export function createHandler(
     options.log.info("request", {
       request_id: id,
       method: request.method,
-      // An unsubscribe link is a capability (RFC 8058), and so is an invitation link: their
-      // tokens never reach the log.
-      path: path.startsWith("/u/") ? "/u/[token]" : path.startsWith("/invite/") ? "/invite/[token]" : path,
+      // An unsubscribe link is a capability (RFC 8058), and so are an invitation link and a
+      // series confirmation link: their tokens never reach the log.
+      path: path.startsWith("/u/") ? "/u/[token]" : path.startsWith("/invite/") ? "/invite/[token]" : path.startsWith("/series/confirm/") ? "/series/confirm/[token]" : path,
       status: response.status,
       duration_ms: Math.round((performance.now() - started) * 100) / 100,
     });

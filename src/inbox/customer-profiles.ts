@@ -126,7 +126,8 @@ export async function customerDetail(deps: Deps, orgId: string, ref: string) {
       id: e.id,
       name: e.name,
       properties: e.properties,
-      session_id: e.sessionId,
+      // The chat the event came from, by conversation id: the session id (a bearer secret) is never stored.
+      conversation_id: e.conversationId,
       occurred_at: e.occurredAt.toISOString(),
       received_at: e.receivedAt.toISOString(),
     })),
@@ -154,7 +155,7 @@ export async function upsertCustomers(deps: Deps, orgId: string, actor: Actor, i
   for (const input of inputs) {
     const existing = await findEndUser(deps, orgId, input.external_id);
     const created = !existing || existing.externalId !== input.external_id || !existing.verified;
-    const company = input.company_id !== undefined ? await identifyCompany(deps, orgId, input.company_id) : undefined;
+    const company = input.company_id !== undefined ? await identifyCompany(deps, orgId, input.company_id, {}, true) : undefined; // the org vouches for it
     const user = await identifyEndUser(deps, orgId, input.external_id, true, { email: input.email, name: input.name, traits: input.traits, companyId: company?.id });
     results.push({ user, created });
   }

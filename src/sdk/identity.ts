@@ -151,7 +151,9 @@ export async function writeIdentity(deps: Deps, orgId: string, input: IdentityIn
           ...(claims.plan !== undefined ? { plan: claims.plan } : {}),
         }
       : undefined;
-  const company = companyExternalId !== undefined && companyExternalId !== "" ? await identifyCompany(deps, orgId, companyExternalId) : undefined;
+  // A verified token vouches for the company its own company_id claim names, never for one the body names.
+  const company =
+    companyExternalId !== undefined && companyExternalId !== "" ? await identifyCompany(deps, orgId, companyExternalId, {}, verified && claims.company_id === companyExternalId) : undefined;
   return identifyEndUser(deps, orgId, userId, verified, { email, name, companyId: company?.id, traits });
 }
 

@@ -20,6 +20,8 @@ export const SDK_LIMITS = {
   futureSkewSeconds: 300,
 } as const;
 
+const SESSION_LINK =
+  "A chat session id (X-Session-Id): the event is linked to that conversation. Only the conversation is stored, never the session id; an id this organisation has no session for links nothing.";
 const ExternalId = (description: string) => t.String({ minLength: 1, maxLength: IDENTITY_LIMITS.externalId, description });
 const UserToken = t.String({
   minLength: 1,
@@ -50,7 +52,11 @@ export const IdentifyCompanyBody = t.Object(
     user_id: t.Optional(ExternalId("Links this user to the company (same identity rules as users/identify).")),
     user_token: t.Optional(UserToken),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    description:
+      "Identity verification off: a request without a user_token whose company_id claim names this company writes only companies nobody vouched for. A company the organisation vouched for (created or written through the dashboard, POST /api/customers or an import, or by such a token) is left unchanged, and the answer is the same.",
+  },
 );
 
 export const SdkEvent = t.Object(
@@ -58,7 +64,7 @@ export const SdkEvent = t.Object(
     name: t.String({ minLength: 1, maxLength: SDK_LIMITS.eventName, pattern: "^[^\\x00-\\x1f\\x7f]+$", description: "e.g. `page_viewed`, `plan_upgraded`." }),
     user_id: t.Optional(ExternalId("Whose event; defaults to the batch's user_id. A user_id other than the batch's is unverified.")),
     anonymous_id: t.Optional(t.String({ minLength: 1, maxLength: SDK_LIMITS.visitorId, description: "The widget's visitor id before identification." })),
-    session_id: t.Optional(t.String({ minLength: 1, maxLength: SDK_LIMITS.visitorId })),
+    session_id: t.Optional(t.String({ minLength: 1, maxLength: SDK_LIMITS.visitorId, description: SESSION_LINK })),
     properties: t.Optional(FreeForm({ maxBytes: SDK_LIMITS.eventPropertiesBytes, maxDepth: SDK_LIMITS.eventPropertiesDepth })),
     occurred_at: t.Optional(t.String({ format: "date-time", description: `RFC 3339; default the time of receipt; at most ${SDK_LIMITS.futureSkewSeconds} s in the future.` })),
   },
@@ -71,7 +77,7 @@ export const EventsBody = t.Object(
     user_id: t.Optional(ExternalId("The user every event without its own user_id belongs to.")),
     user_token: t.Optional(UserToken),
     anonymous_id: t.Optional(t.String({ minLength: 1, maxLength: SDK_LIMITS.visitorId })),
-    session_id: t.Optional(t.String({ minLength: 1, maxLength: SDK_LIMITS.visitorId })),
+    session_id: t.Optional(t.String({ minLength: 1, maxLength: SDK_LIMITS.visitorId, description: SESSION_LINK })),
   },
   { additionalProperties: false },
 );

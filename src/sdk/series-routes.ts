@@ -1,25 +1,27 @@
-// POST /api/sdk/series (interface §4.5, issue #13): the org's site or backend enrols a customer in
-// an active email series, or removes them, with the widget key (contract C4). Mounted next to the
-// other /api/sdk routes, under the same app-wide CORS policy (src/app.ts).
+// POST /api/sdk/series (README "Email series"): the org's site or backend enrols a customer in an
+// active email series, or removes them, with the widget key. Mounted next to the other /api/sdk
+// routes, under the same app-wide CORS policy (src/app.ts).
 //
 // Who the customer is (docs/decisions.md "Series enrolment through the SDK"):
 // - `user_id` (+ `user_token`): resolved exactly as every SDK call resolves identity
 //   (src/sdk/identity.ts): a token is always verified; under identity verification a user_id
 //   without one is 403 `user_token_required`; an unverified call never reaches a verified customer.
-// - `email` alone: only an existing verified customer with that address (never created here, so
-//   a public widget key cannot sign strangers up), and refused under identity verification, where
-//   only a signed user_id may name a customer. The answer is the same 202 whether the address
-//   names a customer or not (or an unverified one, or one not enrolled): the key is public, and a
-//   different answer would tell anyone holding it which addresses are the org's customers
-//   (docs/decisions.md "Series by email: one answer").
+// - `email` alone (refused under identity verification, where only a signed user_id may name a
+//   customer): never acts on anyone by itself. `enroll` for an address no verified customer holds
+//   asks the address's owner through a double opt-in email (src/campaigns/opt-in.ts); a verified
+//   customer's address is left alone (they join with their user_token), and so is every address
+//   on `remove` (each series email carries its own unsubscribe link). The answer is the same 202
+//   whatever the address: the key is public, and a different answer would tell anyone holding it
+//   which addresses are the org's customers (docs/decisions.md "Series by email: one answer").
 import { Elysia, t } from "elysia";
 import type { Actor } from "../kit/actor.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { requireWidgetKey } from "./auth.ts";
+import { requestMeta } from "../http/request-meta.ts";
 import { identitySettings, resolveIdentity } from "./identity.ts";
 import { limitSdkRequest } from "./limits.ts";
-import { findEndUserByEmail } from "../customers/records.ts";
+import { limitOptInRequest, OPT_IN, requestByEmail } from "../campaigns/opt-in.ts";
 import { enrolCustomer, findCampaign, notActive, removeCustomer } from "../campaigns/service.ts";
 
 const ErrorOut = t.Object({
@@ -32,7 +34,14 @@ export const SeriesBody = t.Object(
     action: t.Union([t.Literal("enroll"), t.Literal("remove")], { description: "enroll (idempotent) or remove (stops future steps at once)." }),
     user_id: t.Optional(t.String({ minLength: 1, maxLength: 256, description: "The org's id for the customer." })),
     user_token: t.Optional(t.String({ minLength: 1, maxLength: 4096, description: "HS256 JWT from the org's backend; required with user_id under identity verification." })),
-    email: t.Optional(t.String({ format: "email", maxLength: 320, description: "Names an existing customer by address, when no user_id is sent (not accepted under identity verification)." })),
+    email: t.Optional(
+      t.String({
+        format: "email",
+        maxLength: 320,
+        description:
+          "Instead of user_id (not accepted under identity verification): enroll mails the address a double opt-in link, and the series starts when its owner confirms; nothing happens for an address a verified customer holds (they join with user_id and user_token), nor on remove (every series email has an unsubscribe link).",
+      }),
+    ),
   },
   { additionalProperties: false, description: "Name the customer with user_id (and user_token) or with email." },
 );
@@ -54,7 +63,7 @@ export const SeriesAccepted = t.Object(
   },
   {
     description:
-      "202 for every request that names the customer by email alone: the action is taken when the address belongs to a verified customer of the organisation, and the answer is the same whether it does or not (no customer id, state or error tells them apart).",
+      "202 for every request that names the customer by email alone, whoever the address belongs to (no customer id, state or error tells them apart). enroll: when no verified customer holds the address, one double opt-in email is sent and the series starts only when its link is confirmed.",
   },
 );
 
@@ -69,7 +78,7 @@ export function seriesRoutes(deps: Deps) {
     })
     .post(
       "/api/sdk/series",
-      async ({ body, auth, set }) => {
+      async ({ body, auth, set, request }) => {
         const orgId = auth.orgId;
         if (body.user_id === undefined && body.email === undefined)
           throw AppError.badRequest("Name the customer with user_id (and user_token) or email.", [{ path: "/user_id", message: "user_id or email is required" }]);
@@ -81,12 +90,10 @@ export function seriesRoutes(deps: Deps) {
           if (body.action === "enroll" && campaign.status !== "active") throw notActive(campaign);
           if ((await identitySettings(deps, orgId)).enabled)
             throw new AppError(403, "user_token_required", "This organisation requires identity verification: name the customer with user_id and a user_token signed by your backend.");
-          const known = await findEndUserByEmail(deps, orgId, body.email!);
-          // Only a verified customer can be enrolled (or ever was): anyone else is left alone, silently.
-          if (known?.verified) {
-            const actor: Actor = { kind: "customer", endUserId: known.id, sessionId: `widget-key:${auth.keyId}` };
-            if (body.action === "enroll") await enrolCustomer(deps, { orgId, actor, campaign, endUser: known, source: "sdk" });
-            else await removeCustomer(deps, { orgId, actor, campaign, endUser: known });
+          if (body.action === "enroll") {
+            // Charged for every address, before it is looked up: a 429 says nothing about whose it is.
+            await limitOptInRequest(deps, { orgId, keyId: auth.keyId, ip: requestMeta(request).ip, email: body.email! });
+            await requestByEmail(deps, { orgId, campaign, email: body.email! });
           }
           set.status = 202;
           return { campaign: { id: campaign.id, slug: campaign.slug }, action: body.action, accepted: true as const };
@@ -110,7 +117,8 @@ export function seriesRoutes(deps: Deps) {
           description:
             "Widget key. enroll is idempotent (a removed customer resumes where they were; no step is ever sent twice); remove stops future steps at once. " +
             "Unknown campaign: 404 campaign_not_found; draft, paused or archived campaign on enroll: 409 campaign_not_active. " +
-            "Named by user_id: 200 with the enrolment. Named by email alone (identity verification off): 202 accepted, the same answer whether or not the address belongs to a customer. " +
+            "Named by user_id: 200 with the enrolment. Named by email alone (identity verification off): 202 accepted, the same answer whether or not the address belongs to a customer; " +
+            `enroll then mails a double opt-in link to an address no verified customer holds (the link works ${OPT_IN.expirySeconds / 3600} hours), limited to ${OPT_IN.perAddress.limit} requests per address a day and ${OPT_IN.perKeyIp.limit} per key and client IP an hour (429), and remove changes nothing. ` +
             "Under identity verification a user_id needs a user_token (403 user_token_required). Counts against the widget key's rate limits (429).",
           tags: ["Widget SDK", "Email series"],
           security: [{ widgetKey: [] }],

@@ -7,7 +7,7 @@ import type { Db } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { getAgent } from "../agents/service.ts";
-import { findSession } from "../conversations/sessions.ts";
+import { conversationsOfSessions, findSession } from "../conversations/sessions.ts";
 import { createTicket } from "../inbox/tickets.ts";
 import { claimEndUsers, type Company, createVisitor, type EndUser, identifyCompany } from "../customers/records.ts";
 import { identitySettings, isAnonymous, proveIdentity, resolveIdentity, userTokenRequired, writeIdentity } from "./identity.ts";
@@ -128,7 +128,10 @@ export async function identifyCompanyFor(deps: Deps, orgId: string, input: Ident
   // write it: the key is public, and company fields reach the team and campaign mail.
   if (settings.enabled && !(who?.verified && who.claims.company_id === input.company_id))
     throw new AppError(403, "company_not_verified", "This organisation requires identity verification: send the user_id and a user_token whose company_id claim names this company.");
-  const company: Company = await identifyCompany(deps, orgId, input.company_id, { name: input.name, traits: input.custom_fields });
+  // Verification off: an unverified request still creates and writes companies nobody vouched
+  // for, but never one the org vouched for (identifyCompany); its answer is the same either way.
+  const vouched = who?.verified === true && who.claims.company_id === input.company_id;
+  const company: Company = await identifyCompany(deps, orgId, input.company_id, { name: input.name, traits: input.custom_fields }, vouched);
   if (!linking) return { id: company.id, company_id: company.externalId };
   const { endUser, verified } = await resolveIdentity(deps, orgId, { user_id: input.user_id, user_token: input.user_token, company_id: input.company_id });
   return { id: company.id, company_id: company.externalId, user: { id: endUser!.id, user_id: input.user_id!, verified } };
@@ -201,14 +204,19 @@ export async function recordEvents(deps: Deps, orgId: string, input: EventsInput
     const users = new Map<string, string>();
     for (const [userId, user] of await claimEndUsers(tx, orgId, claimed, now)) users.set(userId, user.id);
     if (batchUser !== undefined && proof?.verified) users.set(batchUser, (await writeIdentity(inTx, orgId, { user_id: batchUser }, proof, settings)).id);
+    // A session id is a bearer secret: the event keeps the conversation it names, never the id (an
+    // id this org has no session for links nothing).
+    const sessionOf = (event: EventInput) => event.session_id ?? input.session_id;
+    const chats = await conversationsOfSessions(tx, orgId, input.events.map(sessionOf).filter((id): id is string => id !== undefined));
     await tx.insert(customerEvents).values(
       input.events.map((event, i) => {
         const userId = userOf(event);
+        const sessionId = sessionOf(event);
         return {
           orgId,
           endUserId: userId === undefined ? null : (users.get(userId) ?? null),
           anonymousId: event.anonymous_id ?? input.anonymous_id ?? null,
-          sessionId: event.session_id ?? input.session_id ?? null,
+          conversationId: sessionId === undefined ? null : (chats.get(sessionId) ?? null),
           name: event.name,
           properties: event.properties ?? {},
           occurredAt: occurred[i]!,

@@ -1,14 +1,15 @@
 // POST /api/sdk/series: the widget key decides the org; the customer is named by user_id (with a
-// user_token under identity verification) or by the email of an existing customer; enrolling is
+// user_token under identity verification) or by email (a double opt-in, never a verified customer); enrolling is
 // idempotent, removing stops future steps at once; draft, paused, archived and unknown campaigns
 // are clear 4xx; limits at their boundary; org B's key reaches none of org A's campaigns or customers.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { SignJWT } from "jose";
-import { createCampaign, listEnrolments, listMessages, setCampaignStatus } from "../../src/campaigns/service.ts";
+import { createCampaign, enrolCustomer, listEnrolments, listMessages, setCampaignStatus } from "../../src/campaigns/service.ts";
 import { orgs } from "../../src/db/schema/index.ts";
 import { createSender } from "../../src/compose.ts";
 import type { Sender } from "../../src/outbox/loop.ts";
+import { findEndUserByEmail } from "../../src/customers/records.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { recordingTransport, type RecordingTransport, seedCustomer, seedSeriesOrg, type SeriesOrg, step } from "./helpers.ts";
 
@@ -91,21 +92,22 @@ describe("enrol and remove", () => {
     expect((await listMessages(app.deps, a.org_id, c.id, {})).messages.map((m) => m.status)).toEqual(["cancelled"]);
   });
 
-  test("by email: an existing customer only, answered 202 accepted; an unknown address gets the same answer and creates no one", async () => {
+  test("by email: answered 202 accepted whoever the address belongs to; a verified customer is neither enrolled nor removed without their user_token, and no one is created", async () => {
     const c = await campaign(a, "active");
     const known = await seedCustomer(app, a.org_id, { email: "known@example.com" });
     const accepted = { campaign: { id: c.id, slug: c.slug }, action: "enroll", accepted: true };
     const res = await series({ campaign: c.slug, action: "enroll", email: "Known@Example.com" });
     expect([res.status, res.body]).toEqual([202, accepted]);
-    expect((await listEnrolments(app.deps, a.org_id, c.id, {})).enrolments.map((e) => [e.customer.id, e.state])).toEqual([[known.id, "active"]]);
+    expect((await listEnrolments(app.deps, a.org_id, c.id, {})).enrolments).toEqual([]);
     const unknown = await series({ campaign: c.slug, action: "enroll", email: "stranger@example.com" });
     expect([unknown.status, unknown.body]).toEqual([202, accepted]);
-    expect((await listEnrolments(app.deps, a.org_id, c.id, {})).enrolments).toHaveLength(1);
+    expect((await listEnrolments(app.deps, a.org_id, c.id, {})).enrolments).toEqual([]);
+    expect(await findEndUserByEmail(app.deps, a.org_id, "stranger@example.com")).toBeNull();
+    // Enrolled with their token, the customer is not removed by their address alone.
+    await enrolCustomer(app.deps, { orgId: a.org_id, actor: { kind: "system", name: "test" }, campaign: { ...c, status: "active" }, endUser: known, source: "api" });
     const removed = await series({ campaign: c.slug, action: "remove", email: "known@example.com" });
     expect([removed.status, removed.body]).toEqual([202, { ...accepted, action: "remove" }]);
-    expect((await listEnrolments(app.deps, a.org_id, c.id, {})).enrolments.map((e) => e.state)).toEqual(["removed"]);
-    const never = await seedCustomer(app, a.org_id, { email: "never@example.com" });
-    expect((await series({ campaign: c.slug, action: "remove", email: never.email! })).status).toBe(202);
+    expect((await listEnrolments(app.deps, a.org_id, c.id, {})).enrolments.map((e) => e.state)).toEqual(["active"]);
   });
 
   test("draft, paused, archived: 409 campaign_not_active; unknown: 404 campaign_not_found; no customer named: 400", async () => {

@@ -44,6 +44,7 @@ export const OWNERS: Record<string, string> = {
   campaigns: "src/campaigns",
   campaignEnrolments: "src/campaigns",
   campaignMessages: "src/campaigns",
+  campaignOptIns: "src/campaigns",
   mailUnsubscribes: "src/campaigns",
   mailUnsubscribeTokens: "src/campaigns",
   outbox: "src/outbox",

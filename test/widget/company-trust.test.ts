@@ -23,7 +23,7 @@ beforeAll(async () => {
   org = await seedOrg(app);
   call = sdk(app, org.widget_key);
   admin = await signIn(app, org.admin_email, org.password);
-  await identifyCompany(app.deps, org.org_id, "acme", { name: "Acme", traits: { mrr: 90000 } });
+  await identifyCompany(app.deps, org.org_id, "acme", { name: "Acme", traits: { mrr: 90000 } }, true);
 }, 30_000);
 afterAll(() => app.close());
 

@@ -7,6 +7,9 @@ import m4 from "./0004_connectors.sql" with { type: "text" };
 import m5 from "./0005_widget_sdk_inbox_chat_mail_webhooks.sql" with { type: "text" };
 import m6 from "./0006_member_invitations.sql" with { type: "text" };
 import m7 from "./0007_outbox_lanes.sql" with { type: "text" };
+import m8 from "./0008_customer_events_conversation.sql" with { type: "text" };
+import m9 from "./0009_companies_vouched.sql" with { type: "text" };
+import m10 from "./0010_series_double_opt_in.sql" with { type: "text" };
 
 export const migrationFiles: { tag: string; when: number; breakpoints: boolean; sql: string }[] = [
   { tag: "0000_core", when: 1795253253534, breakpoints: true, sql: m0 },
@@ -17,4 +20,7 @@ export const migrationFiles: { tag: string; when: number; breakpoints: boolean; 
   { tag: "0005_widget_sdk_inbox_chat_mail_webhooks", when: 1795441381320, breakpoints: true, sql: m5 },
   { tag: "0006_member_invitations", when: 1795667340218, breakpoints: true, sql: m6 },
   { tag: "0007_outbox_lanes", when: 1795670909972, breakpoints: true, sql: m7 },
+  { tag: "0008_customer_events_conversation", when: 1795718339264, breakpoints: true, sql: m8 },
+  { tag: "0009_companies_vouched", when: 1795718512143, breakpoints: true, sql: m9 },
+  { tag: "0010_series_double_opt_in", when: 1795718701429, breakpoints: true, sql: m10 },
 ];

@@ -138,3 +138,30 @@ export const mailUnsubscribeTokens = pgTable(
   },
   (t) => [index("mail_unsubscribe_tokens_message_idx").on(t.messageId)],
 );
+
+/**
+ * Double opt-in: a request to join a series made by email alone through the public widget key,
+ * for an address no one has proven. It starts nothing until the address's owner confirms through
+ * the link mailed to it (src/campaigns/opt-in.ts). The link's token is stored as its SHA-256 (the
+ * lookup) and sealed with the field cipher (so a retried delivery mails the same link); the sealed
+ * copy is dropped once confirmed. Unconfirmed rows are deleted when they expire; confirmed ones
+ * stay as the record of consent, with the customer who was enrolled.
+ */
+export const campaignOptIns = pgTable(
+  "campaign_opt_ins",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    campaignId: uuid("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
+    /** Lower-cased. */
+    email: text("email").notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    tokenSealed: text("token_sealed"),
+    /** The customer enrolled when the link was confirmed. */
+    endUserId: uuid("end_user_id").references(() => endUsers.id, { onDelete: "set null" }),
+    requestedAt: timestamp("requested_at", { withTimezone: true }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+  },
+  (t) => [index("campaign_opt_ins_org_email_idx").on(t.orgId, t.email), index("campaign_opt_ins_expiry_idx").on(t.expiresAt).where(sql`${t.confirmedAt} is null`)],
+);

@@ -2,6 +2,7 @@
 // and the behavioural events posted to /api/sdk/events. Every row carries org_id; written only by
 // src/sdk/.
 import { index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { conversations } from "./conversations.ts";
 import { orgs } from "./core.ts";
 import { endUsers } from "./workspace.ts";
 
@@ -22,6 +23,9 @@ export const widgetSettings = pgTable("widget_settings", {
  * Behavioural events (§6 "Inbound behavioural tracking events"). `end_user_id` is the customer the
  * request proved or claimed (an unverified claim on a verified customer's id lands on the unverified
  * visitor, never on the customer); `anonymous_id` is the widget's visitor id before identification.
+ * `conversation_id` is the chat the event came from: the request's `session_id` resolved to its
+ * conversation. The session id itself is never stored — it is a bearer secret that lets its holder
+ * continue the chat as the visitor, and the team reading events must not be handed it.
  */
 export const customerEvents = pgTable(
   "customer_events",
@@ -30,7 +34,7 @@ export const customerEvents = pgTable(
     orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
     endUserId: uuid("end_user_id").references(() => endUsers.id, { onDelete: "cascade" }),
     anonymousId: text("anonymous_id"),
-    sessionId: text("session_id"),
+    conversationId: uuid("conversation_id").references(() => conversations.id, { onDelete: "set null" }),
     name: text("name").notNull(),
     properties: jsonb("properties").$type<Record<string, unknown>>().notNull().default({}),
     occurredAt: timestamp("occurred_at", { withTimezone: true }).notNull(),

@@ -13,6 +13,12 @@ export const companies = pgTable(
     externalId: text("external_id").notNull(),
     name: text("name").notNull().default(""),
     traits: jsonb("traits").$type<Record<string, unknown>>().notNull().default({}),
+    /**
+     * Whether the org vouched for this company: created or written through the dashboard, the API
+     * or an import, or by a request whose verified `user_token` names it (its `company_id` claim).
+     * A vouched company is never changed by an unverified request (src/workspace/customers.ts).
+     */
+    verified: boolean("verified").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
