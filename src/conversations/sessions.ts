@@ -21,7 +21,7 @@ import { mintToken, sha256Hex } from "../crypto/tokens.ts";
 import { conversationMessages, conversations } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { assertFreeForm } from "../http/json.ts";
+import { assertFreeForm } from "../http/free-form.ts";
 
 export type Conversation = typeof conversations.$inferSelect;
 

@@ -4,7 +4,7 @@ import { and, asc, desc, eq, ilike, inArray, isNull, or, type SQL } from "drizzl
 import { companies, endUsers } from "../db/schema/index.ts";
 import type { Tx } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
-import { assertFreeForm } from "../http/json.ts";
+import { assertFreeForm } from "../http/free-form.ts";
 import { isUuid } from "../kit/ids.ts";
 import { emitWebhookEvent } from "../webhooks/events.ts";
 

@@ -6,7 +6,8 @@
 import type { StageTimer } from "../kit/stage-timer.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, RPC } from "../errors.ts";
-import { findControlCharacter, JsonInputError, parseJsonBounded } from "../http/json.ts";
+import { JsonInputError, parseJsonBounded } from "../http/json.ts";
+import { findControlCharacter } from "../http/json-strings.ts";
 import type { AccessContext } from "../oauth/verify.ts";
 import type { Taken } from "../ratelimit/leased.ts";
 import { chargeToken, methodClass, rateLimitHeaders } from "../ratelimit/per-token.ts";

@@ -20,7 +20,7 @@ import { type ContextEntry, type Conversation, createSession, findSession, updat
 import { type ConversationMessage, recentMessages, storeCustomerMessage, storeLater, storeReply, transcriptsSettled } from "../conversations/transcript.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { FreeForm } from "../http/json.ts";
+import { FreeForm } from "../http/free-form.ts";
 import { requestMeta } from "../http/request-meta.ts";
 import { requireWidgetKey, type WidgetAuth } from "./auth.ts";
 import { IDENTITY_LIMITS, resolveIdentity } from "./identity.ts";

@@ -3,7 +3,7 @@
 // what is enforced. Shapes the spec leaves "not shown" follow what Intercom and Chatwoot SDK users
 // expect (docs/decisions.md "Widget SDK payloads").
 import { t } from "elysia";
-import { FreeForm } from "../http/json.ts";
+import { FreeForm } from "../http/free-form.ts";
 import { TICKET_LIMITS } from "../inbox/tickets.ts";
 import { IDENTITY_LIMITS } from "./identity.ts";
 
