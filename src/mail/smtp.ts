@@ -56,7 +56,7 @@ export function smtpTransport(config: Pick<Config, "smtpUrl">): MailTransport | 
     url: config.smtpUrl,
     pool: true,
     maxConnections: 3,
-    // Together well under the outbox lease (src/outbox/outbox.ts), so a stuck server never outlives a claim.
+    // Together well under the outbox lease (src/outbox/claim.ts), so a stuck server never outlives a claim.
     connectionTimeout: 20_000,
     greetingTimeout: 20_000,
     socketTimeout: 60_000,
