@@ -1,4 +1,4 @@
-// Chat sessions (issue #12 "Sessions and transcripts", INTEROP D, contract C7).
+// Chat sessions (README "Chat"; docs/interface.md 2.5 and D).
 //
 //   * A session id is `cs_` + 256 random bits (base64url), minted by us when the request has none
 //     or names one we do not know. Only its SHA-256 is stored: for an anonymous visitor the id
@@ -40,7 +40,7 @@ export interface ReportedTurn {
   text: string;
 }
 
-/** A `context` entry (§2.5 ContextEntry). */
+/** A `context` entry (docs/interface.md 2.5, ContextEntry). */
 export interface ContextEntry {
   label: string;
   type?: string;

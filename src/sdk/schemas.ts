@@ -1,4 +1,4 @@
-// The TypeBox schemas of every /api/sdk payload (issue #11). The routes validate with them and
+// The TypeBox schemas of every /api/sdk payload (README "Widget SDK"). The routes validate with them and
 // GET /api/openapi.json is generated from them (src/openapi.ts), so the document cannot drift from
 // what is enforced. Shapes the spec leaves "not shown" follow what Intercom and Chatwoot SDK users
 // expect (docs/decisions.md "Widget SDK payloads").

@@ -1,4 +1,4 @@
-// Webhook events (issue #15): the catalogue of types and the one function that records an event.
+// Webhook events (README "Webhooks"): the catalogue of types and the one function that records an event.
 // `emitWebhookEvent` is called by the code that makes the change, INSIDE its transaction: the event,
 // one delivery per subscribed endpoint and one outbox row per delivery commit with the change or
 // not at all, so nothing committed is missed and nothing rolled back is announced.
