@@ -1,24 +1,22 @@
-// The agents API for the dashboard (issue #10 item 5, contract C8): /api/agents (roles
+// The agents API for the dashboard (README "Agents API"): /api/agents (roles
 // agents:view / agents:manage) and the org-wide model setting /api/llm. Action toggles live
 // beside it at /api/agents/{id}/actions (src/tools/routes.ts).
 import { Elysia, t } from "elysia";
 import { memberActor } from "../kit/actor.ts";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
-import { FreeForm } from "../http/json.ts";
+import { FreeForm } from "../http/free-form.ts";
 import { jsonResponse } from "../kit/json-response.ts";
 import {
   activateAgent,
   AGENT_LIMITS as L,
   agentView,
-  clearOrgLlm,
   createAgent,
   listAgents,
-  orgLlmView,
   readAgent,
-  setOrgLlm,
   updateAgent,
 } from "./service.ts";
+import { clearOrgLlm, orgLlmView, setOrgLlm } from "./llm-settings.ts";
 
 const Provider = t.Union([t.Literal("builtin"), t.Literal("openai"), t.Literal("anthropic")]);
 const LlmOverride = t.Object(

@@ -1,6 +1,7 @@
-// Agents (issue #10 item 5, contract C8): list, read, create, update and activate an org's
-// agents, and the org-wide model setting. `getAgent` is what the chat pipeline and the widget
-// config endpoint use to find the agent that answers.
+// Agents (README "Agents API"): list, read, create, update and activate an org's agents.
+// `getAgent` is what the chat pipeline and the widget config endpoint use to find the agent that
+// answers. An agent's model override is checked and encrypted by src/agents/llm-settings.ts (which
+// also holds the org-wide model setting) and stored on the agent's row here.
 //
 //   * At most one active agent per org: `activateAgent` switches in one transaction, after
 //     locking the org's row, so two concurrent activations serialise instead of tripping the
@@ -11,25 +12,20 @@
 //     no active agent until an admin activates one — /api/sdk/config and chat answer 404
 //     no_active_agent, the tool runtime refuses calls with -32002 "agent is disabled". Enabling
 //     (status inactive) makes it available again, not active.
-//   * Model overrides (docs/decisions.md "LLM overrides"): the key is encrypted with deps.cipher
-//     (associated data names the row) and never returned — views say only whether one is set.
-//     A base URL is checked by the outbound guard when saved, and again on every model request.
-//     Changing the provider or the base URL without giving a key forgets the stored key, so a
-//     key is never sent to a URL other than the one it was saved for.
-//   * Every change is recorded in the activity log (C3) and invalidates the org's tool snapshot (C1).
+//   * Every change is recorded in the activity log (README "Activity log") and invalidates the
+//     org's tool snapshot.
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { recordActivity } from "../activity/log.ts";
 import type { Actor } from "../kit/actor.ts";
 import type { Db } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
-import { agents, type AgentStatus, type LlmOverride, orgLlmSettings, orgs, type RoutingRule } from "../db/schema/index.ts";
+import { agents, type AgentStatus, type LlmOverride, orgs, type RoutingRule } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, type ErrorDetail } from "../errors.ts";
-import { checkFreeForm } from "../http/json.ts";
+import { checkFreeForm } from "../http/free-form.ts";
 import { isUuid } from "../kit/ids.ts";
-import { BlockedUrlError, checkUrl } from "../net/guard.ts";
-import { llmKeyContext, resolveLlm } from "./llm/provider.ts";
-import type { ProviderKind } from "./llm/types.ts";
+import { LLM_LIMITS, type LlmOverrideInput, llmOverrideToStore, overrideView } from "./llm-settings.ts";
+import { checkText } from "./text-field.ts";
 
 export type Agent = typeof agents.$inferSelect;
 
@@ -53,9 +49,7 @@ export const AGENT_LIMITS = {
   flowBytes: 32 * 1024, // under the 64 KiB body limit of /api/*, so the bound is reachable and tested
   flowDepth: 8,
   flowItems: 100,
-  model: 200,
-  baseUrl: 2048,
-  apiKey: 512,
+  ...LLM_LIMITS,
 } as const;
 
 /**
@@ -65,14 +59,6 @@ export const AGENT_LIMITS = {
  * keeps such a value as it is.
  */
 export const VIDEO_DISPLAY_MODES = ["inline", "pip", "fullscreen"] as const;
-
-export interface LlmOverrideInput {
-  provider: ProviderKind;
-  base_url?: string | null;
-  model?: string | null;
-  /** A new key; null removes it; absent keeps it (unless provider or base_url change). */
-  api_key?: string | null;
-}
 
 export interface AgentInput {
   name: string;
@@ -91,10 +77,9 @@ export interface AgentInput {
 
 export type AgentPatch = Partial<AgentInput>;
 
-function overrideView(override: LlmOverride | null) {
-  if (!override) return null;
-  return { provider: override.provider, base_url: override.base_url, model: override.model, api_key_set: override.api_key !== null };
-}
+// The org-wide model setting, named here too for the dashboard's settings page, which imports it
+// from this module.
+export { clearOrgLlm, orgLlmView, setOrgLlm } from "./llm-settings.ts";
 
 /** The dashboard's view of an agent. The override's key is never in it. */
 export function agentView(agent: Agent) {
@@ -117,7 +102,7 @@ export function agentView(agent: Agent) {
 }
 
 /**
- * C8: the agent that answers for `orgId` — the pinned one when `agentId` is given, else the
+ * The agent that answers for `orgId` — the pinned one when `agentId` is given, else the
  * org's active agent — or null (unknown id, another org's agent, a disabled agent, or an org
  * with no active agent: the caller answers 404).
  */
@@ -160,15 +145,6 @@ export async function readAgent(deps: Deps, orgId: string, agentId: string): Pro
 
 // --- validation beyond the route schemas (which bound types and lengths) ---------------------
 
-const CONTROL = /[\x00-\x1f\x7f]/;
-
-function text(problems: ErrorDetail[], path: string, value: string | undefined, min: number, max: number, options: { multiline?: boolean } = {}) {
-  if (value === undefined) return;
-  const bad = options.multiline ? /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/ : CONTROL;
-  if (value.trim().length < min || value.length > max) problems.push({ path, message: min > 0 ? `must be ${min} to ${max} characters` : `must be at most ${max} characters` });
-  else if (bad.test(value)) problems.push({ path, message: "must not contain control characters" });
-}
-
 function freeForm(problems: ErrorDetail[], path: string, value: unknown, maxDepth: number, maxBytes: number) {
   if (value === undefined) return;
   const problem = checkFreeForm(value, { maxDepth, maxBytes });
@@ -178,11 +154,11 @@ function freeForm(problems: ErrorDetail[], path: string, value: unknown, maxDept
 function validate(input: AgentPatch): ErrorDetail[] {
   const L = AGENT_LIMITS;
   const problems: ErrorDetail[] = [];
-  text(problems, "/name", input.name, 1, L.name);
-  text(problems, "/instructions", input.instructions, 0, L.instructions, { multiline: true });
+  checkText(problems, "/name", input.name, 1, L.name);
+  checkText(problems, "/instructions", input.instructions, 0, L.instructions, { multiline: true });
   if (input.skills) {
     if (input.skills.length > L.skills) problems.push({ path: "/skills", message: `at most ${L.skills} skills` });
-    input.skills.forEach((s, i) => text(problems, `/skills/${i}`, s, 1, L.skill));
+    input.skills.forEach((s, i) => checkText(problems, `/skills/${i}`, s, 1, L.skill));
     if (new Set(input.skills).size !== input.skills.length) problems.push({ path: "/skills", message: "must not repeat a skill" });
   }
   if (input.routing_rules) {
@@ -192,9 +168,9 @@ function validate(input: AgentPatch): ErrorDetail[] {
       const keywords = rule.match.keywords ?? [];
       if (keywords.length === 0 && rule.match.intent === undefined) problems.push({ path: `${at}/match`, message: "needs keywords or an intent" });
       if (keywords.length > L.keywords) problems.push({ path: `${at}/match/keywords`, message: `at most ${L.keywords} keywords` });
-      keywords.forEach((k, j) => text(problems, `${at}/match/keywords/${j}`, k, 1, L.keyword));
-      text(problems, `${at}/match/intent`, rule.match.intent, 1, L.intent);
-      text(problems, `${at}/team`, rule.team, 1, L.team);
+      keywords.forEach((k, j) => checkText(problems, `${at}/match/keywords/${j}`, k, 1, L.keyword));
+      checkText(problems, `${at}/match/intent`, rule.match.intent, 1, L.intent);
+      checkText(problems, `${at}/team`, rule.team, 1, L.team);
     });
   }
   freeForm(problems, "/avatar_config", input.avatar_config, L.configDepth, L.configBytes);
@@ -204,61 +180,13 @@ function validate(input: AgentPatch): ErrorDetail[] {
     if (input.flow_config.custom_variables.length > L.flowItems) problems.push({ path: "/flow_config/custom_variables", message: `at most ${L.flowItems} variables` });
     freeForm(problems, "/flow_config", input.flow_config, L.flowDepth, L.flowBytes);
   }
-  text(problems, "/live_help_label", input.live_help_label, 1, L.liveHelpLabel);
+  checkText(problems, "/live_help_label", input.live_help_label, 1, L.liveHelpLabel);
   if (input.video_display_mode !== undefined && !/^[a-z][a-z0-9_-]{0,31}$/.test(input.video_display_mode))
     problems.push({ path: "/video_display_mode", message: `must be 1 to ${L.videoDisplayMode} lower-case letters, digits, - or _` });
   return problems;
 }
 
-/** Checks an override and returns what to store (the key encrypted for `level`), or throws 400. */
-async function llmOverrideToStore(
-  deps: Deps,
-  path: string,
-  input: LlmOverrideInput,
-  previous: LlmOverride | null,
-  level: { kind: "org" | "agent"; id: string },
-): Promise<LlmOverride> {
-  const L = AGENT_LIMITS;
-  const problems: ErrorDetail[] = [];
-  const baseUrl = input.base_url ?? null;
-  const model = input.model ?? null;
-  if (input.provider === "builtin") {
-    if (baseUrl !== null) problems.push({ path: `${path}/base_url`, message: "is not used by the builtin provider" });
-    if (input.api_key !== undefined && input.api_key !== null) problems.push({ path: `${path}/api_key`, message: "is not used by the builtin provider" });
-  }
-  if (model !== null) text(problems, `${path}/model`, model, 1, L.model);
-  if (model === null && input.provider !== "builtin" && input.provider !== deps.config.llm.provider)
-    problems.push({ path: `${path}/model`, message: `is required: the operator's model is for ${deps.config.llm.provider}, not ${input.provider}` });
-  if (input.api_key !== undefined && input.api_key !== null && (input.api_key.length < 1 || input.api_key.length > L.apiKey || /[\s\x00-\x1f\x7f]/.test(input.api_key)))
-    problems.push({ path: `${path}/api_key`, message: `must be 1 to ${L.apiKey} characters without spaces or control characters` });
-  if (baseUrl !== null) {
-    if (baseUrl.length > L.baseUrl) problems.push({ path: `${path}/base_url`, message: `must be at most ${L.baseUrl} characters` });
-    else {
-      try {
-        const { url } = await checkUrl(baseUrl, deps.guard);
-        if (url.hash) problems.push({ path: `${path}/base_url`, message: "must have no fragment" });
-      } catch (error) {
-        if (!(error instanceof BlockedUrlError)) throw error;
-        problems.push({ path: `${path}/base_url`, message: error.message });
-      }
-    }
-  }
-  if (problems.length > 0) throw AppError.badRequest("The model settings are invalid.", problems);
-  let apiKey: string | null;
-  if (input.provider === "builtin" || input.api_key === null) apiKey = null;
-  else if (input.api_key !== undefined) apiKey = deps.cipher.encrypt(input.api_key, llmKeyContext(level.kind, level.id));
-  else apiKey = previous && previous.provider === input.provider && previous.base_url === baseUrl ? previous.api_key : null;
-  return { provider: input.provider, base_url: baseUrl === null ? null : trimBase(baseUrl), model, api_key: apiKey };
-}
-
-/** C1: the org's tool snapshot (active agent, toggles) depends on its agents; drop it here and in every instance. */
-/** The base URL without trailing slashes on its path (its query, if any, is kept). */
-function trimBase(raw: string): string {
-  const url = new URL(raw);
-  url.pathname = url.pathname.replace(/\/+$/, "");
-  return url.href.replace(/\/(?=$|\?)/, "");
-}
-
+/** The org's tool snapshot (active agent, toggles) depends on its agents; drop it here and in every instance. */
 function afterChange(deps: Deps, orgId: string) {
   deps.tools.invalidate(orgId);
 }
@@ -356,37 +284,3 @@ export async function activateAgent(deps: Deps, orgId: string, actor: Actor, age
   return row;
 }
 
-// --- the org-wide model -----------------------------------------------------------------------
-
-/** What answers for the org's agents without their own override, and where each part comes from. */
-export async function orgLlmView(deps: Deps, orgId: string) {
-  const [row] = await deps.db.select().from(orgLlmSettings).where(eq(orgLlmSettings.orgId, orgId));
-  const override: LlmOverride | null = row ? { provider: row.provider, base_url: row.baseUrl, model: row.model, api_key: row.apiKey } : null;
-  const effective = resolveLlm(deps, override ? { kind: "org", id: orgId, override } : null);
-  return {
-    // The operator's URL and key are not the org's business; its provider and model are.
-    operator_default: { provider: deps.config.llm.provider, model: deps.config.llm.model },
-    override: overrideView(override),
-    effective: { provider: effective.provider, model: effective.model, source: effective.source },
-  };
-}
-
-export async function setOrgLlm(deps: Deps, orgId: string, actor: Actor, input: LlmOverrideInput) {
-  const [row] = await deps.db.select().from(orgLlmSettings).where(eq(orgLlmSettings.orgId, orgId));
-  const previous: LlmOverride | null = row ? { provider: row.provider, base_url: row.baseUrl, model: row.model, api_key: row.apiKey } : null;
-  const stored = await llmOverrideToStore(deps, "", input, previous, { kind: "org", id: orgId });
-  const values = { provider: stored.provider, baseUrl: stored.base_url, model: stored.model, apiKey: stored.api_key, updatedAt: deps.now() };
-  await deps.db.transaction(async (tx) => {
-    await tx.insert(orgLlmSettings).values({ orgId, ...values }).onConflictDoUpdate({ target: orgLlmSettings.orgId, set: values });
-    await recordActivity({ db: tx, now: deps.now }, { orgId, actor, action: "llm_settings.changed", objectType: "org", objectId: orgId, summary: { provider: stored.provider, model: stored.model, api_key_set: stored.api_key !== null } });
-  });
-  return orgLlmView(deps, orgId);
-}
-
-export async function clearOrgLlm(deps: Deps, orgId: string, actor: Actor) {
-  await deps.db.transaction(async (tx) => {
-    const removed = await tx.delete(orgLlmSettings).where(eq(orgLlmSettings.orgId, orgId)).returning({ orgId: orgLlmSettings.orgId });
-    if (removed.length > 0) await recordActivity({ db: tx, now: deps.now }, { orgId, actor, action: "llm_settings.cleared", objectType: "org", objectId: orgId });
-  });
-  return orgLlmView(deps, orgId);
-}

@@ -1,4 +1,4 @@
-// Chat sessions (issue #12 "Sessions and transcripts", INTEROP D, contract C7).
+// Chat sessions (README "Chat"; docs/interface.md 2.5 and D).
 //
 //   * A session id is `cs_` + 256 random bits (base64url), minted by us when the request has none
 //     or names one we do not know. Only its SHA-256 is stored: for an anonymous visitor the id
@@ -22,7 +22,7 @@ import { mintToken, sha256Hex } from "../crypto/tokens.ts";
 import { conversationMessages, conversations } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { assertFreeForm } from "../http/json.ts";
+import { assertFreeForm } from "../http/free-form.ts";
 
 export type Conversation = typeof conversations.$inferSelect;
 
@@ -41,7 +41,7 @@ export interface ReportedTurn {
   text: string;
 }
 
-/** A `context` entry (§2.5 ContextEntry). */
+/** A `context` entry (docs/interface.md 2.5, ContextEntry). */
 export interface ContextEntry {
   label: string;
   type?: string;

@@ -4,7 +4,7 @@ import { and, asc, desc, eq, ilike, inArray, isNull, or, type SQL } from "drizzl
 import { companies, endUsers } from "../db/schema/index.ts";
 import type { Tx } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
-import { assertFreeForm } from "../http/json.ts";
+import { assertFreeForm } from "../http/free-form.ts";
 import { isUuid } from "../kit/ids.ts";
 import { emitWebhookEvent } from "../webhooks/events.ts";
 
@@ -89,7 +89,7 @@ export function companyView(company: Company) {
 /**
  * Traits after a merge, refused (400 validation_failed / -32602, naming the limit) when the patch
  * or the merged record exceeds FREE_FORM_LIMITS: every stored record, and so every read, stays
- * bounded (issue #10: a 10,000-deep traits object made each read ~200 MB).
+ * bounded (a 10,000-deep traits object once made each read ~200 MB).
  */
 function mergeTraits(current: Record<string, unknown>, patch: Record<string, unknown> | undefined): Record<string, unknown> {
   if (patch === undefined) return current;
@@ -133,7 +133,7 @@ export interface CustomerFields {
   name?: string;
   /** Our id of the company to link. */
   companyId?: string;
-  /** Merged into the stored traits; the request wins on conflict (§2.5 custom_fields). */
+  /** Merged into the stored traits; the request wins on conflict (docs/interface.md 2.5, custom_fields). */
   traits?: Record<string, unknown>;
 }
 
@@ -173,7 +173,7 @@ async function byExternalId(db: Deps["db"] | Tx, orgId: string, externalId: stri
 
 /**
  * The customer a widget or backend request names by `user_id`, created or updated with `fields`
- * (interface §2.5; identity verification §5, INTEROP D). The storage rule that keeps impersonation
+ * (docs/interface.md 2.5; identity verification: docs/interface.md 5 and D). The storage rule that keeps impersonation
  * out (docs/decisions.md "Unverified visitors"):
  * - the record whose `external_id` is the user_id is the customer; once a verified request has
  *   written it (`verified` true), only verified requests ever write or read it again;

@@ -3,7 +3,7 @@
 // ourselves. Each page module exports `xxxPages(deps)` (an Elysia plugin) and is mounted here.
 import { Elysia, t } from "elysia";
 import type { Deps } from "../deps.ts";
-import { setupStatus } from "../setup/tools.ts";
+import { setupStatus } from "../setup/status.ts";
 import { html } from "../html/html.ts";
 import { agentPages } from "./agents.ts";
 import { dashboardAssets } from "./assets.ts";

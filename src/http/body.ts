@@ -4,7 +4,8 @@
 // and text bodies are refused when they carry control characters other than tab, CR and LF.
 import { AppError } from "../errors.ts";
 import { readBodyCapped } from "../net/capped-body.ts";
-import { findControlCharacter, parseJsonBounded } from "./json.ts";
+import { parseJsonBounded } from "./json.ts";
+import { findControlCharacter } from "./json-strings.ts";
 
 /**
  * Body size caps by path prefix, longest match first. Documented in the README. A `raw` route
@@ -94,7 +95,7 @@ export async function parseBody(request: Request, contentType: string, path: str
   throw new AppError(415, "unsupported_media_type", `Content-Type ${type} is not accepted here.`);
 }
 
-/** A form body as an object; a repeated name becomes an array (OAuth refuses those, RFC 6749 §3.2). */
+/** A form body as an object; a repeated name becomes an array (OAuth refuses those, RFC 6749 section 3.2). */
 export function parseForm(text: string): Record<string, string | string[]> {
   const fields = new Map<string, string | string[]>();
   for (const [name, value] of new URLSearchParams(text)) {

@@ -5,6 +5,7 @@
 import { Elysia, ValidationError } from "elysia";
 import { AppError, type ErrorDetail } from "../errors.ts";
 import type { Logger } from "../log.ts";
+import { installFreeFormKind } from "./free-form.ts";
 import { requestMeta } from "./request-meta.ts";
 
 export function errorResponse(error: AppError, requestId: string): Response {
@@ -23,7 +24,13 @@ function validationDetails(error: ValidationError): ErrorDetail[] {
   return details;
 }
 
+/**
+ * The error mapping every app is built with. Building it also installs the `FreeForm` kind in
+ * TypeBox (src/http/free-form.ts), so a route schema's free-form field is checked, and its failure
+ * worded, by our rules before any route is registered.
+ */
 export function errorHandling(log: Logger) {
+  installFreeFormKind();
   return new Elysia({ name: "error-handling" }).onError({ as: "global" }, ({ code, error, request }) => {
     const { id } = requestMeta(request);
     if (error instanceof AppError) return errorResponse(error, id);

@@ -10,7 +10,8 @@ import { recordActivity } from "../activity/log.ts";
 import { customActions } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, type ErrorDetail, messageOf } from "../errors.ts";
-import { checkFreeForm, parseJsonBounded, SCHEMA_LIMITS } from "../http/json.ts";
+import { checkFreeForm, SCHEMA_LIMITS } from "../http/free-form.ts";
+import { parseJsonBounded } from "../http/json.ts";
 import { isUuid } from "../kit/ids.ts";
 import { live } from "../kit/rows.ts";
 import { isTimeout } from "../kit/timeouts.ts";
@@ -77,7 +78,7 @@ function checkHeaders(headers: Record<string, string>): ErrorDetail[] {
 }
 
 function checkSchema(schema: JsonSchemaObject): ErrorDetail[] {
-  // Bounded before Ajv compiles it (a deep schema overflowed the stack: issue #10).
+  // Bounded before Ajv compiles it (a deep schema once overflowed the stack).
   const tooBig = checkFreeForm(schema, SCHEMA_LIMITS);
   if (tooBig) return [{ path: "/input_schema", message: tooBig }];
   if (schema.type !== "object") return [{ path: "/input_schema/type", message: 'must be "object"' }];
@@ -141,7 +142,7 @@ export async function createCustomAction(deps: Deps, orgId: string, input: Custo
       );
     return inserted;
   });
-  deps.tools.invalidate(orgId); // read-your-writes (issue #10 item 4)
+  deps.tools.invalidate(orgId); // read-your-writes: the next tools/list shows the change
   return customActionView(row, Object.keys(input.headers ?? {}));
 }
 

@@ -1,7 +1,7 @@
 // Outbound SMTP through nodemailer, configured by SMTP_URL (smtp:// with STARTTLS when offered,
 // smtps:// for implicit TLS; credentials in the URL). No hand-written SMTP.
 //
-// Failures are sorted the way SMTP means them (RFC 5321 §4.2.1, INTEROP F): a 4yz reply is
+// Failures are sorted the way SMTP means them (RFC 5321 section 4.2.1, docs/interface.md F): a 4yz reply is
 // temporary, a 5yz reply permanent; no reply at all (refused connection, timeout, DNS, TLS,
 // dropped socket) is temporary. One exception: an authentication failure (EAUTH, even as 535) is
 // about our account, not the message, so it is retried — the operator fixes the credentials and
@@ -56,7 +56,7 @@ export function smtpTransport(config: Pick<Config, "smtpUrl">): MailTransport | 
     url: config.smtpUrl,
     pool: true,
     maxConnections: 3,
-    // Together well under the outbox lease (src/outbox/outbox.ts), so a stuck server never outlives a claim.
+    // Together well under the outbox lease (src/outbox/claim.ts), so a stuck server never outlives a claim.
     connectionTimeout: 20_000,
     greetingTimeout: 20_000,
     socketTimeout: 60_000,

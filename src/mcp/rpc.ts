@@ -1,4 +1,4 @@
-// The tool server's JSON-RPC engine (interface §4.2, §7.1): one authenticated POST body in, one
+// The tool server's JSON-RPC engine (docs/interface.md 4.2 and 7.1): one authenticated POST body in, one
 // HTTP answer out. It parses the body (bounded), splits a batch, checks each envelope, charges the
 // per-token limit, and dispatches initialize, ping, tools/list and tools/call — the last two
 // straight to the tool runtime (deps.tools), which owns visibility, validation, limits, deadlines
@@ -6,7 +6,8 @@
 import type { StageTimer } from "../kit/stage-timer.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, RPC } from "../errors.ts";
-import { findControlCharacter, JsonInputError, parseJsonBounded } from "../http/json.ts";
+import { JsonInputError, parseJsonBounded } from "../http/json.ts";
+import { findControlCharacter } from "../http/json-strings.ts";
 import type { AccessContext } from "../oauth/verify.ts";
 import type { Taken } from "../ratelimit/leased.ts";
 import { chargeToken, methodClass, rateLimitHeaders } from "../ratelimit/per-token.ts";
@@ -21,14 +22,14 @@ export const METHODS = ["initialize", "ping", "tools/list", "tools/call"] as con
 export interface RpcAnswer {
   status: number;
   headers: Record<string, string>;
-  /** Null for 202 (only notifications were sent, INTEROP A.2). */
+  /** Null for 202 (only notifications were sent, docs/interface.md A.2). */
   body: unknown;
 }
 
 /**
  * The HTTP status an error gives a single-message answer. JSON-RPC errors travel in a 200, except
- * where a client acts on the status: 401 (refresh), 403 insufficient_scope (INTEROP A.6), 429
- * (back off, §7.1), and an envelope the server cannot read at all (400).
+ * where a client acts on the status: 401 (refresh), 403 insufficient_scope (docs/interface.md
+ * A.6), 429 (back off, docs/interface.md 7.1), and an envelope the server cannot read at all (400).
  */
 function httpOf(error: AppError): { status: number; headers?: Record<string, string> } | undefined {
   if (error.status === 401 || error.status === 429 || error.reason === "scope") return { status: error.status, headers: error.headers };
@@ -72,7 +73,7 @@ async function boundCustomer(deps: Deps, orgId: string, meta: unknown) {
 async function dispatch(deps: Deps, scope: CallScope, request: RpcRequest): Promise<unknown> {
   switch (request.method) {
     case "initialize":
-      // INTEROP A.3: answer 2025-03-26 whatever the client proposes.
+      // docs/interface.md A.3: answer 2025-03-26 whatever the client proposes.
       return { protocolVersion: PROTOCOL_VERSION, serverInfo: SERVER_INFO, capabilities: { tools: { listChanged: false } } };
     case "ping":
       return {};
@@ -100,7 +101,7 @@ function parseBody(body: string): { parsed: unknown } | { error: AppError } {
   try {
     // Relay mode: nesting is bounded, but strings are not refused here for control characters, so a
     // NUL inside a tool's arguments reaches the runtime, which refuses it as -32602 *and* writes the
-    // audit row (issue #10 item 3: every call leaves its row, whatever its input).
+    // audit row (every call leaves its row, whatever its input).
     return { parsed: parseJsonBounded(body, { relay: true }) };
   } catch (error) {
     if (!(error instanceof JsonInputError)) throw error;
@@ -150,7 +151,7 @@ export async function handleRpc(deps: Deps, body: string, token: AccessContext, 
     if (!runtimeCharges) {
       const taken = await chargeToken(deps.limiter, deps.config, token.tokenId, cls, deps.now());
       noteCharge(taken);
-      if (request.id === undefined) continue; // a notification: accepted, nothing to answer (INTEROP A.2)
+      if (request.id === undefined) continue; // a notification: accepted, nothing to answer (docs/interface.md A.2)
       if (!taken.allowed) {
         const limited = AppError.tooManyRequests(taken.retryAfter, `Rate limit exceeded: ${taken.limit} ${cls === "other" ? "requests" : request.method} per minute per token; retry in ${taken.retryAfter} s.`);
         responses.push(failure(request.id, limited.toRpc()));

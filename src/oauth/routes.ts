@@ -1,4 +1,4 @@
-// The authorization server's endpoints (interface §4.3, §4.4). Handlers check the request's
+// The authorization server's endpoints (docs/interface.md 4.3 and 4.4). Handlers check the request's
 // form, call one function from this folder and turn its outcome into HTTP.
 import { Type as T } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
@@ -9,7 +9,8 @@ import { hasRole } from "../auth/roles.ts";
 import { resolveSession } from "../auth/sessions.ts";
 import type { Deps } from "../deps.ts";
 import { parseForm, RawBody } from "../http/body.ts";
-import { findControlCharacter, JsonInputError, parseJsonBounded } from "../http/json.ts";
+import { JsonInputError, parseJsonBounded } from "../http/json.ts";
+import { findControlCharacter } from "../http/json-strings.ts";
 import { requestMeta } from "../http/request-meta.ts";
 import { answerConsent, authorize } from "./authorize.ts";
 import { authenticateClient, clientInformation, registerClient } from "./clients.ts";
@@ -32,21 +33,21 @@ function rawText(body: unknown): string {
   return raw.text;
 }
 
-/** Token and revocation requests: form-encoded (RFC 6749 §3.2), no parameter twice. */
+/** Token and revocation requests: form-encoded (RFC 6749 section 3.2), no parameter twice. */
 function formParams(request: Request, body: unknown): Record<string, string> {
   const text = rawText(body);
   const type = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
   if (type !== "application/x-www-form-urlencoded") throw new OAuthError("invalid_request", "The request body must be application/x-www-form-urlencoded.");
   const params = parseForm(text);
   for (const [name, value] of Object.entries(params)) if (Array.isArray(value)) throw new OAuthError("invalid_request", `The parameter ${name} is repeated.`);
-  // %00 decodes to NUL, which PostgreSQL refuses (a 500 before, issue #10 item 3).
+  // %00 decodes to NUL, which PostgreSQL refuses (it was a 500 once).
   for (const [name, value] of Object.entries(params)) if (findControlCharacter(name + value)) throw new OAuthError("invalid_request", `The parameter ${name.slice(0, 64)} contains a control character.`);
   const invalid = Value.Errors(FormParams, params).First();
   if (invalid) throw new OAuthError("invalid_request", `${invalid.path.slice(1) || "body"}: ${invalid.message}`);
   return params as Record<string, string>;
 }
 
-/** Registration requests: a JSON object (RFC 7591 §3.1); anything else is invalid_client_metadata. */
+/** Registration requests: a JSON object (RFC 7591 section 3.1); anything else is invalid_client_metadata. */
 function registrationBody(body: unknown): unknown {
   const text = rawText(body);
   try {

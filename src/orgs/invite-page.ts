@@ -1,5 +1,6 @@
-// The invitation page, /invite/<token> (issue #14, members): what the invitee opens from the link
-// an admin gave them (src/orgs/invitations.ts). A plain server-rendered form under the sign-in
+// The invitation page, /invite/<token> (docs/decisions.md "Members and invitations"): what the
+// invitee opens from the link an admin gave them (src/orgs/invitations.ts; accepting:
+// src/orgs/invitation-accept.ts). A plain server-rendered form under the sign-in
 // page's policy (no script, every value escaped): a name and a new password when no account
 // exists for the invited email, that account's password when one does. Accepting signs the person
 // in and lands them on /dashboard in the org they joined. A link that does not work gets a page
@@ -11,7 +12,8 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { requestMeta } from "../http/request-meta.ts";
-import { acceptInvitation, findInvitation, invitationGone, INVITATION_LIMITS, type InvitationLookup } from "./invitations.ts";
+import { acceptInvitation, findInvitation, invitationGone, type InvitationLookup } from "./invitation-accept.ts";
+import { INVITATION_LIMITS } from "./invitations.ts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./service.ts";
 import { ORG_COOKIE } from "../auth/sessions.ts";
 import { html, page } from "../html/html.ts";

@@ -1,4 +1,5 @@
-// The background loop every server process runs over the durable outbox (src/outbox/outbox.ts).
+// The background loop every server process runs over the durable outbox (src/outbox/outbox.ts;
+// its pools: src/outbox/pool.ts).
 // It knows no kind of row: the composition root (src/compose.ts `createSender`) hands it pools,
 // each with the handlers of its kinds, its slots and caps, and optional work to do before the
 // pool claims (e.g. queueing the campaign steps that are due). Each tick it runs every pool's
@@ -11,7 +12,9 @@
 // (deps.now) and the loop's own timers are injected so tests drive it.
 import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
-import { type ClaimCaps, createOutboxPool, type OutboxHandlers, type OutboxPool } from "./outbox.ts";
+import type { ClaimCaps } from "./claim.ts";
+import type { OutboxHandlers } from "./outbox.ts";
+import { createOutboxPool, type OutboxPool } from "./pool.ts";
 
 export interface LoopTimers {
   setTimeout(run: () => void, ms: number): unknown;

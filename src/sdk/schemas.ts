@@ -1,9 +1,9 @@
-// The TypeBox schemas of every /api/sdk payload (issue #11). The routes validate with them and
+// The TypeBox schemas of every /api/sdk payload (README "Widget SDK"). The routes validate with them and
 // GET /api/openapi.json is generated from them (src/openapi.ts), so the document cannot drift from
 // what is enforced. Shapes the spec leaves "not shown" follow what Intercom and Chatwoot SDK users
 // expect (docs/decisions.md "Widget SDK payloads").
 import { t } from "elysia";
-import { FreeForm } from "../http/json.ts";
+import { FreeForm } from "../http/free-form.ts";
 import { TICKET_LIMITS } from "../inbox/tickets.ts";
 import { IDENTITY_LIMITS } from "./identity.ts";
 

@@ -1,4 +1,4 @@
-// Built-in family: setting the org up from an AI client (`setup_*`, issue #14). Reads need
+// Built-in family: setting the org up from an AI client (`setup_*`). Reads need
 // setup:read, writes setup:write. Every write goes through the same function as the dashboard
 // (agents: src/agents/service.ts; documents: src/knowledge/docs.ts and docs-import.ts; allowed
 // origins: src/sdk/settings.ts), so it is validated the same way and recorded in the activity
@@ -12,25 +12,21 @@
 //
 // Annotations are honest by the house rule (destructiveHint = changes state outside the service):
 // none of these reach a customer or another system, so none is destructive.
-import { and, count, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { Actor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
 import { AGENT_LIMITS, agentView, getAgent, readAgent, updateAgent, type Agent } from "../agents/service.ts";
 import { hasRole, type Role } from "../auth/roles.ts";
-import { listConnectors } from "../connectors/service.ts";
-import { queryRows } from "../db/client.ts";
-import { conversations, customActions, customerEvents, docs, memberships, tickets, widgetKeys } from "../db/schema/index.ts";
+import { memberships, widgetKeys } from "../db/schema/index.ts";
 import type { RoutingRule } from "../db/schema/index.ts";
-import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { live } from "../kit/rows.ts";
-import { identityView } from "../orgs/widget-access.ts";
 import { installSnippet } from "../widget/demo.ts";
 import { createDoc, DOC_LIMITS, docView } from "../knowledge/docs.ts";
 import { importDocFromUrl } from "../knowledge/docs-import.ts";
 import { normaliseOrigin } from "../sdk/auth.ts";
 import { allowedOrigins, ORIGIN_LIMITS, setAllowedOrigins } from "../sdk/settings.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "../tools/types.ts";
+import { setupStatus } from "./status.ts";
 
 const source = { kind: "builtin" as const, label: "Setup" };
 
@@ -95,102 +91,6 @@ async function targetAgent(ctx: ToolContext, id: unknown): Promise<Agent> {
   const agent = await getAgent(ctx.deps, ctx.orgId);
   if (!agent) throw AppError.notFound("This organisation has no active agent: name one with agent_id.");
   return agent;
-}
-
-// --- setup_status --------------------------------------------------------------------------------
-
-interface Item {
-  key: string;
-  done: boolean;
-  required: boolean;
-  detail: string;
-  [extra: string]: unknown;
-}
-
-/**
- * Widget traffic: what only a request carrying one of the org's widget keys writes — a chat
- * conversation (/api/sdk/chat), a behavioural event (/api/sdk/events) or a ticket sent from a
- * browser (/api/sdk/tickets/create, source `widget`). Existence checks, each stopping at the first
- * row of the org's index range, and the newest chat from (org_id, created_at): an org with millions
- * of events costs no more than a new one.
- */
-async function widgetTraffic(deps: Deps, orgId: string) {
-  const [row] = await queryRows<{ chats: boolean; events: boolean; browser_tickets: boolean; last_chat_at: Date | string | null }>(
-    deps.db,
-    sql`select
-      exists (select 1 from ${conversations} where ${conversations.orgId} = ${orgId}) as chats,
-      exists (select 1 from ${customerEvents} where ${customerEvents.orgId} = ${orgId}) as events,
-      exists (select 1 from ${tickets} where ${tickets.orgId} = ${orgId} and ${tickets.source} = 'widget') as browser_tickets,
-      (select ${conversations.createdAt} from ${conversations} where ${conversations.orgId} = ${orgId} order by ${conversations.createdAt} desc limit 1) as last_chat_at`,
-  );
-  const last = row?.last_chat_at ? new Date(row.last_chat_at) : null;
-  return { chats: row?.chats === true, events: row?.events === true, browser_tickets: row?.browser_tickets === true, last_chat_at: last?.toISOString() ?? null };
-}
-
-/** The checklist behind setup_status; the dashboard overview shows it too. */
-export async function setupStatus(deps: Deps, orgId: string) {
-  const [agent, docCounts, keys, traffic, identity, connectorList, actions] = await Promise.all([
-    getAgent(deps, orgId),
-    deps.db.select({ status: docs.status, n: count() }).from(docs).where(eq(docs.orgId, orgId)).groupBy(docs.status),
-    deps.db.select({ n: count() }).from(widgetKeys).where(and(eq(widgetKeys.orgId, orgId), isNull(widgetKeys.revokedAt))),
-    widgetTraffic(deps, orgId),
-    identityView(deps, orgId),
-    listConnectors(deps, orgId),
-    deps.db.select({ n: count() }).from(customActions).where(and(eq(customActions.orgId, orgId), live(customActions))),
-  ]);
-  const seen = traffic.chats || traffic.events || traffic.browser_tickets;
-  const published = docCounts.find((d) => d.status === "published")?.n ?? 0;
-  const drafts = docCounts.find((d) => d.status === "draft")?.n ?? 0;
-  const liveKeys = keys[0]?.n ?? 0;
-  const servers = connectorList.servers;
-  const items: Item[] = [
-    {
-      key: "active_agent",
-      done: agent !== null,
-      required: true,
-      detail: agent ? `${agent.name} answers chats.` : "No agent is active: activate one in the dashboard.",
-      agent: agent ? { id: agent.id, name: agent.name, instructions_set: agent.instructions.trim() !== "" } : null,
-    },
-    {
-      key: "docs",
-      done: published > 0,
-      required: true,
-      detail: published > 0 ? `${published} published document(s) the agent answers from.` : "No published document: add one with setup_add_doc or setup_import_doc_from_url.",
-      published,
-      drafts,
-    },
-    {
-      key: "widget_installed",
-      done: liveKeys > 0 && seen,
-      required: true,
-      detail:
-        liveKeys === 0
-          ? "No live widget key: create one in the dashboard (Settings → Widget keys)."
-          : seen
-            ? "Traffic from a widget key has been seen (a chat, an event or a browser ticket)."
-            : "No traffic from a widget key yet: paste the snippet from setup_get_install_snippet into your site.",
-      live_keys: liveKeys,
-      traffic,
-    },
-    {
-      key: "identity_verification",
-      done: identity.enabled,
-      required: false,
-      detail: identity.enabled
-        ? "On: customers are identified by a token your backend signs."
-        : "Off: customer ids sent by the widget are taken as claims. Recommended when your visitors sign in.",
-      enabled: identity.enabled,
-    },
-    {
-      key: "connectors",
-      done: servers.length + (actions[0]?.n ?? 0) > 0,
-      required: false,
-      detail: servers.length + (actions[0]?.n ?? 0) > 0 ? "The agent can act in other systems." : "Optional: connect an MCP server or add a custom HTTP action in the dashboard.",
-      servers: servers.map((s) => ({ id: s.id, name: s.name, status: s.status, tool_count: s.tool_count })),
-      custom_actions: actions[0]?.n ?? 0,
-    },
-  ];
-  return { ready: items.every((i) => !i.required || i.done), items };
 }
 
 // --- the tools -----------------------------------------------------------------------------------

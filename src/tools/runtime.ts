@@ -1,10 +1,10 @@
 // The tool runtime: the one function every caller uses to run a tool — an MCP token through
 // /api/mcp, a widget chat's agent, the campaign sender, a dashboard member. For a call it
-//   1. charges the per-token limit (token actors: `tools/call`, interface §8.1),
+//   1. charges the per-token limit (token actors: `tools/call`, docs/interface.md 8.1),
 //   2. resolves visibility: flags, the agent (named or the org's active one) and its toggles,
 //      scopes (tokens only), the destructive rules (src/tools/registry.ts),
 //   3. validates the arguments against the tool's JSON Schema (Ajv),
-//   4. charges the per-org per-action limit (whatever the channel, §8.1),
+//   4. charges the per-org per-action limit (whatever the channel, docs/interface.md 8.1),
 //   5. runs the tool under its deadline,
 //   6. maps every failure to one AppError (validation_failed -32602, not_found -32601,
 //      forbidden/rate_limited -32002, tool_failed -32603), and
@@ -16,7 +16,8 @@ import type { ExecutionOutcome } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import type { Invalidation } from "../invalidation.ts";
-import { checkFreeForm, JSON_MAX_DEPTH } from "../http/json.ts";
+import { checkFreeForm } from "../http/free-form.ts";
+import { JSON_MAX_DEPTH } from "../http/json.ts";
 import { createFreshCache } from "../kit/fresh-cache.ts";
 import { isUuid } from "../kit/ids.ts";
 import type { StageTimer } from "../kit/stage-timer.ts";
@@ -35,16 +36,16 @@ export type { CallScope, ToolRuntime } from "../ports/tools.ts";
 
 /**
  * The backstop deadline of any tool. Outbound tools (connectors, custom actions) have their own
- * 30 s deadline (interface §8.1) and a more specific message, so this one fires a little later.
+ * 30 s deadline (docs/interface.md 8.1) and a more specific message, so this one fires a little later.
  */
 export const TOOL_DEADLINE_MS = 35_000;
-/** The audit row's error text is capped (issue #10 item 7: one call once stored 60 KB of input). */
+/** The audit row's error text is capped (one call once stored 60 KB of input). */
 export const AUDIT_ERROR_MAX = 1000;
 const AUDIT_TOOL_MAX = 200;
 /** Arguments as deep as any JSON body may be, and as large as the tool server's body limit. */
 const ARGUMENT_LIMITS = { maxDepth: JSON_MAX_DEPTH, maxBytes: 1024 * 1024 };
 
-/** Text safe to store: PostgreSQL refuses NUL in text (issue #10 item 3), and it is capped. */
+/** Text safe to store: PostgreSQL refuses NUL in text, and it is capped. */
 function storable(text: string, max: number): string {
   const clean = text.replace(/\u0000/g, "\uFFFD");
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
@@ -72,7 +73,7 @@ function asAppError(deps: Deps, tool: ToolDefinition | undefined, error: unknown
   if (error instanceof AppError) {
     if (error.status >= 500 && error.code !== "tool_failed") return AppError.toolFailed(`${tool?.name ?? "The tool"} failed.`);
     // 401 belongs to the caller's own credentials (a client would drop its token): a tool's
-    // "unauthorized" is a refusal, -32002 (interface §7.1).
+    // "unauthorized" is a refusal, -32002 (docs/interface.md 7.1).
     if (error.status === 401) return AppError.forbidden(error.message);
     return error;
   }
@@ -182,8 +183,8 @@ export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRunt
         if (denied) throw refusal(deps, denied);
         const input = args ?? {};
         if (!isPlainObject(input)) throw AppError.badRequest("Invalid params: /arguments must be an object.");
-        // Bounded first (depth, and no NUL or other control characters, which PostgreSQL refuses:
-        // issue #10 item 3), so no tool ever sees such input and Ajv never walks a 10⁴-deep value.
+        // Bounded first (depth, and no NUL or other control characters, which PostgreSQL refuses),
+        // so no tool ever sees such input and Ajv never walks a 10⁴-deep value.
         const unsafe = checkFreeForm(input, ARGUMENT_LIMITS);
         if (unsafe) throw AppError.badRequest(`Invalid arguments for ${tool.name}: ${unsafe}`);
         const problem = validator.problem(tool.inputSchema, input);

@@ -1,4 +1,4 @@
-// Webhook events (issue #15): the catalogue of types and the one function that records an event.
+// Webhook events (README "Webhooks"): the catalogue of types and the one function that records an event.
 // `emitWebhookEvent` is called by the code that makes the change, INSIDE its transaction: the event,
 // one delivery per subscribed endpoint and one outbox row per delivery commit with the change or
 // not at all, so nothing committed is missed and nothing rolled back is announced.
@@ -57,7 +57,7 @@ export async function emitWebhookEvent(db: Db | Tx, input: { orgId: string; type
 /** One delivery of an event to an endpoint, with its first outbox row due now. */
 export async function queueDelivery(db: Db | Tx, input: { orgId: string; endpointId: string; eventId: string; eventType: string; now: Date }): Promise<string> {
   const id = crypto.randomUUID();
-  // The endpoint is the row's lane: a slow endpoint holds only its own delivery slots (src/outbox/outbox.ts).
+  // The endpoint is the row's lane: a slow endpoint holds only its own delivery slots (src/outbox/claim.ts).
   const outboxId = await enqueue(db, { orgId: input.orgId, kind: WEBHOOK_KIND, lane: input.endpointId, payload: { delivery_id: id }, runAt: input.now, now: input.now });
   await db.insert(webhookDeliveries).values({ id, orgId: input.orgId, endpointId: input.endpointId, eventId: input.eventId, eventType: input.eventType, outboxId, createdAt: input.now });
   return id;

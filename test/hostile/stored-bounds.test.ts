@@ -1,10 +1,10 @@
-// Must-show 2 of issue #10: deep or oversized free-form objects are refused with 400 / -32602
+// Stored-size bounds: deep or oversized free-form objects are refused with 400 / -32602
 // naming the limit (data_update_user traits; a custom action's input_schema), and a read of a
 // stored record at the limit is bounded in size.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { customActions, endUsers } from "../../src/db/schema/index.ts";
-import { FREE_FORM_LIMITS, SCHEMA_LIMITS } from "../../src/http/json.ts";
+import { FREE_FORM_LIMITS, SCHEMA_LIMITS } from "../../src/http/free-form.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 import { rpc, tokensFor } from "../support/oauth.ts";
 

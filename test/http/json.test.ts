@@ -1,20 +1,14 @@
-// Bounded JSON (src/http/json.ts): every limit at its boundary, for the parser every body goes
-// through and for the write-time check of free-form objects (function and TypeBox type).
+// Bounded JSON: every limit at its boundary, for the parser every body goes through
+// (src/http/json.ts) and for the write-time check of free-form objects (src/http/free-form.ts:
+// function and TypeBox type), whose TypeBox kind is installed when an app is built, not on import.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Elysia, t } from "elysia";
-import {
-  assertFreeForm,
-  checkFreeForm,
-  FREE_FORM_LIMITS,
-  FreeForm,
-  JSON_MAX_DEPTH,
-  JsonInputError,
-  parseJsonBounded,
-  SCHEMA_LIMITS,
-} from "../../src/http/json.ts";
+import { assertFreeForm, checkFreeForm, FREE_FORM_LIMITS, FreeForm, SCHEMA_LIMITS } from "../../src/http/free-form.ts";
+import { JSON_MAX_DEPTH, JsonInputError, parseJsonBounded } from "../../src/http/json.ts";
 import { AppError } from "../../src/errors.ts";
 import { createLogger } from "../../src/log.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
+import { jsonFromChildBun } from "../support/process.ts";
 
 const nested = (depth: number, open = "[", close = "]", leaf = "") => open.repeat(depth) + leaf + close.repeat(depth);
 const nestedValue = (depth: number): unknown => {
@@ -211,6 +205,43 @@ describe("free-form objects (checkFreeForm, assertFreeForm, FreeForm)", () => {
       expect(deepSchema.status).toBe(400);
       expect(JSON.stringify(await deepSchema.json())).toContain("32 levels");
     }
+  });
+});
+
+describe("the FreeForm kind is installed when an app is built, not when a module is loaded", () => {
+  test("loading the JSON modules leaves TypeBox as it was; errorHandling installs the kind, and only its messages change", async () => {
+    // A fresh process: this one has built apps already. Every module that names FreeForm is loaded.
+    const src = (file: string) => JSON.stringify(new URL(`../../src/${file}`, import.meta.url).pathname);
+    const result = await jsonFromChildBun(
+      `
+      const { TypeRegistry } = await import("@sinclair/typebox");
+      const { GetErrorFunction } = await import("@sinclair/typebox/errors");
+      const { Value } = await import("@sinclair/typebox/value");
+      const { Type } = await import("@sinclair/typebox");
+      const before = GetErrorFunction();
+      await import(${src("http/json.ts")});
+      const { FreeForm } = await import(${src("http/free-form.ts")});
+      await import(${src("sdk/schemas.ts")});
+      const afterLoad = { sameErrorFunction: GetErrorFunction() === before, kindRegistered: TypeRegistry.Has("FreeFormObject") };
+      const { errorHandling } = await import(${src("http/errors.ts")});
+      const { createLogger } = await import(${src("log.ts")});
+      errorHandling(createLogger("silent"));
+      const deep = { a: { b: { c: { d: { e: { f: { g: { h: { i: 1 } } } } } } } } };
+      const schema = Type.Object({ traits: FreeForm(), name: Type.String() });
+      const messages = [...Value.Errors(schema, { traits: deep, name: 1 })].map((e) => [e.path, e.message]);
+      console.log(JSON.stringify({ afterLoad, kindRegistered: TypeRegistry.Has("FreeFormObject"), messages }));
+      `,
+      {},
+    );
+    expect(result).toEqual({
+      afterLoad: { sameErrorFunction: true, kindRegistered: false },
+      kindRegistered: true,
+      messages: [
+        ["/traits", "Nesting deeper than 8 levels is not accepted."],
+        // Every other schema keeps TypeBox's own wording.
+        ["/name", "Expected string"],
+      ],
+    });
   });
 });
 

@@ -10,7 +10,7 @@ import { eq } from "drizzle-orm";
 import { CAMPAIGN_MAIL_KIND, createCampaign, enrolCustomer, findCampaign, listMessages, queueDueSteps, setCampaignStatus } from "../../src/campaigns/service.ts";
 import { campaignMessages, outbox } from "../../src/db/schema/index.ts";
 import { campaignMailHandler, MAIL_RETRY_SCHEDULE } from "../../src/campaigns/mail.ts";
-import { claimDue, OUTBOX_LEASE_MS, recordOutcome, renewClaim } from "../../src/outbox/outbox.ts";
+import { claimDue, OUTBOX_LEASE_MS, recordOutcome, renewClaim } from "../../src/outbox/claim.ts";
 import { createSender } from "../../src/compose.ts";
 import type { Sender } from "../../src/outbox/loop.ts";
 import { smtpTransport } from "../../src/mail/smtp.ts";

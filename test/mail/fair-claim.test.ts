@@ -1,11 +1,12 @@
-// The outbox claim is fair (src/outbox/outbox.ts claimDue): it takes the oldest due row of every
+// The outbox claim is fair (src/outbox/claim.ts claimDue): it takes the oldest due row of every
 // (org, lane) before the second oldest of any, counts the rows already in flight first, and leaves
 // rows past a per-lane or per-org cap for later. Rows are enqueued straight into the outbox (the
 // claim reads only kind, org, lane and times), on both engines.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { outbox } from "../../src/db/schema/index.ts";
-import { claimDue, enqueue, OUTBOX_LEASE_MS, recordOutcome, type OutboxHandler } from "../../src/outbox/outbox.ts";
+import { claimDue, OUTBOX_LEASE_MS, recordOutcome } from "../../src/outbox/claim.ts";
+import { enqueue, type OutboxHandler } from "../../src/outbox/outbox.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
 
 let app: TestApp;

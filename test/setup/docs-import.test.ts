@@ -1,4 +1,4 @@
-// Doc import (issue #14): a page fetched through the outbound guard — https only, no private
+// Doc import (README "Setup tools and doc import"): a page fetched through the outbound guard — https only, no private
 // address, no redirect, size and time capped, documented content types — or an uploaded markdown
 // file, each stored as a document and recorded in the activity log. The partner site is a loopback
 // server (development mode lets the guard reach loopback, and nothing else private).
@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { systemActor } from "../../src/kit/actor.ts";
 import { listActivity } from "../../src/activity/log.ts";
 import { DOC_LIMITS, listDocs } from "../../src/knowledge/docs.ts";
-import { fetchDocText, htmlToText, IMPORT_LIMITS, importDocFromUrl, importMarkdownFile, markdownFileText } from "../../src/knowledge/docs-import.ts";
+import { fetchDocText, IMPORT_LIMITS, importDocFromUrl, importMarkdownFile, markdownFileText } from "../../src/knowledge/docs-import.ts";
+import { htmlToText } from "../../src/knowledge/html-to-text.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
 import { appErrorOf } from "../support/errors.ts";
 

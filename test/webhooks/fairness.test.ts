@@ -1,5 +1,5 @@
-// One org's slow webhook endpoint must not delay anyone else (src/outbox/outbox.ts: fair claims,
-// one delivery pool per kind). Org A's endpoint never answers within its 15 s while 30 deliveries
+// One org's slow webhook endpoint must not delay anyone else (src/outbox/claim.ts: fair claims;
+// src/outbox/pool.ts: one delivery pool per kind). Org A's endpoint never answers within its 15 s while 30 deliveries
 // to it are due, all older than anything of org B; org B's webhook and its campaign email (through
 // a real SMTP server) arrive in the loop's first tick, with the clock standing still. Then A's
 // receiver recovers and every one of A's deliveries arrives within a few ticks. Ticks are fired by

@@ -1,7 +1,7 @@
-// The durable outbox (issue #13 "Sending", contract C9): work that must leave the service — an
-// email today, a webhook delivery later (issue #15) — is written here as one row, in the same
+// The durable outbox (docs/decisions.md "The outbox"): work that must leave the service — an
+// email, a webhook delivery — is written here as one row, in the same
 // transaction as the change that causes it, and a sender loop delivers it. Generic on purpose:
-// a row is a `kind` and a JSON `payload`; src/outbox/outbox.ts claims, retries and records, and a
+// a row is a `kind` and a JSON `payload`; src/outbox/claim.ts claims, retries and records, and a
 // handler per kind does the delivery. Written only by src/outbox/ and the handlers it calls.
 import { sql } from "drizzle-orm";
 import { check, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";

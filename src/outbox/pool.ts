@@ -1,0 +1,120 @@
+// The outbox's delivery pools. A pool (createOutboxPool) delivers one set of kinds with its own
+// concurrency: mail and webhooks have one each (src/compose.ts createSender), so neither waits for
+// the other. A pool claims only as many rows as it has free slots (src/outbox/claim.ts) and
+// refills as deliveries end, so a row never waits behind a slow one in a batch. The loop that
+// pumps the pools on a timer is src/outbox/loop.ts.
+import type { Deps } from "../deps.ts";
+import { messageOf } from "../errors.ts";
+import { type ClaimCaps, claimDue, recordOutcome, renewClaim } from "./claim.ts";
+import type { OutboxHandler, OutboxHandlers, OutboxOutcome, OutboxRow } from "./outbox.ts";
+
+/** Delivers one claimed row: renews the claim, runs the kind's handler, records the outcome. */
+export async function deliverClaimed(deps: Pick<Deps, "db" | "now" | "log" | "metrics">, handler: OutboxHandler, row: OutboxRow): Promise<void> {
+  if (!(await renewClaim(deps, row))) {
+    deps.log.warn("outbox claim lost while waiting in the batch", { outbox_id: row.id, kind: row.kind });
+    return;
+  }
+  let outcome: OutboxOutcome;
+  try {
+    outcome = await handler.deliver(row);
+  } catch (error) {
+    // An unexpected error is treated as temporary; the reason is kept for the dashboard, and
+    // the log names only the row (reasons can carry addresses).
+    outcome = { kind: "retry", reason: `internal error: ${messageOf(error)}` };
+    deps.log.warn("outbox delivery failed unexpectedly", { outbox_id: row.id, kind: row.kind });
+  }
+  deps.metrics.outboxAttempt(row.kind, outcome.kind);
+  if (!(await recordOutcome(deps, row, handler, outcome))) deps.log.warn("outbox claim lost before recording", { outbox_id: row.id, kind: row.kind, outcome: outcome.kind });
+}
+
+export interface OutboxPoolOptions {
+  /** Rows delivered at once by this pool in this process. */
+  concurrency: number;
+  /** Rows in flight per (org, lane) and per org, across processes (ClaimCaps). */
+  caps?: ClaimCaps;
+  /** Most rows one claim takes (default: the free slots). */
+  batch?: number;
+}
+
+/**
+ * Delivers the outbox rows of `handlers`' kinds with `concurrency` slots. `pump` claims rows for
+ * the free slots and starts them; each delivery that ends frees its slot and the pool claims
+ * again (once half the slots are free, or none is busy), so due rows keep flowing between the
+ * loop's ticks and one slow delivery holds only its own slot.
+ */
+export interface OutboxPool {
+  /** Claims rows for the free slots and starts delivering them; resolves once claimed, not delivered. */
+  pump(): Promise<void>;
+  /** Resolves when nothing is in flight and no claim is running (refills included). */
+  idle(): Promise<void>;
+  /** Stops refilling and waits for the deliveries in flight. */
+  stop(): Promise<void>;
+  readonly inFlight: number;
+}
+
+export function createOutboxPool(deps: Pick<Deps, "db" | "now" | "log" | "metrics">, handlers: OutboxHandlers, options: OutboxPoolOptions): OutboxPool {
+  const kinds = Object.keys(handlers);
+  const concurrency = Math.max(1, options.concurrency);
+  const refillAt = Math.max(1, Math.ceil(concurrency / 2));
+  let inFlight = 0;
+  let claiming: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+  const waiters: (() => void)[] = [];
+  const settle = () => {
+    if (inFlight === 0 && !claiming) for (const resolve of waiters.splice(0)) resolve();
+  };
+  const refill = () => {
+    if (!stopped) pump().catch((error) => deps.log.warn("outbox claim failed", { kinds, error: messageOf(error) }));
+  };
+  const start = (row: OutboxRow) => {
+    inFlight++;
+    deliverClaimed(deps, handlers[row.kind]!, row)
+      .catch((error) => deps.log.warn("outbox delivery could not be recorded", { outbox_id: row.id, kind: row.kind, error: messageOf(error) }))
+      .finally(() => {
+        inFlight--;
+        if (inFlight === 0 || concurrency - inFlight >= refillAt) refill();
+        settle();
+      });
+  };
+  const pump = (): Promise<void> => {
+    if (claiming) {
+      // A claim is running: run another right after it, for the slots freed meanwhile.
+      again = true;
+      return claiming;
+    }
+    claiming = (async () => {
+      await null; // `claiming` is assigned before this body can end
+      try {
+        do {
+          again = false;
+          const free = concurrency - inFlight;
+          if (free <= 0) break;
+          const rows = await claimDue(deps, kinds, Math.min(free, options.batch ?? free), options.caps);
+          for (const row of rows) start(row);
+        } while (again);
+      } finally {
+        claiming = undefined;
+        settle();
+      }
+    })();
+    return claiming;
+  };
+  return {
+    pump,
+    idle: () => {
+      const done = new Promise<void>((resolve) => waiters.push(resolve));
+      settle();
+      return done;
+    },
+    async stop() {
+      stopped = true;
+      const done = new Promise<void>((resolve) => waiters.push(resolve));
+      settle();
+      await done;
+    },
+    get inFlight() {
+      return inFlight;
+    },
+  };
+}
