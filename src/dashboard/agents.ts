@@ -13,7 +13,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { listAgentActions, setAgentActions } from "../tools/toggles.ts";
 import { Html, html } from "../html/html.ts";
-import { actionButton, type DashboardContext, errorSummary, field, type FieldErrors, formList, formValues, type FormValues, jsonField, pageNumber, pageOf, pager, redirect, select, shellPage, submit, textarea, when, withMember, formBody, IdParams } from "./shell.ts";
+import { actionButton, type DashboardContext, errorSummary, field, type FieldErrors, formList, formValues, type FormValues, jsonField, pageNumber, pageOf, pager, redirect, select, shellPage, submit, textarea, when, withMember, formBody, IdParams } from "./kit/index.ts";
 
 const L = AGENT_LIMITS;
 

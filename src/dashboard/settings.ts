@@ -20,7 +20,7 @@ import { clearPreviousIdentitySecret, createWidgetKey, identityView, listWidgetK
 import { allowedOrigins, ORIGIN_LIMITS, setAllowedOrigins } from "../sdk/settings.ts";
 import { type Html, html } from "../html/html.ts";
 import { installSnippet } from "../widget/demo.ts";
-import { actionButton, checkbox, type DashboardContext, errorSummary, field, type FieldErrors, formList, formValues, type FormValues, PAGE_SIZE, pageNumber, pageOf, pager, redirect, select, shellPage, submit, textarea, when, withMember, formBody, IdParams } from "./shell.ts";
+import { actionButton, checkbox, type DashboardContext, errorSummary, field, type FieldErrors, formList, formValues, type FormValues, PAGE_SIZE, pageNumber, pageOf, pager, redirect, select, shellPage, submit, textarea, when, withMember, formBody, IdParams } from "./kit/index.ts";
 
 interface SettingsForms {
   values?: FormValues;
