@@ -4,18 +4,21 @@
 // directory with nothing beside it. BUILD_TARGET picks another platform, e.g. bun-linux-arm64.
 // The widget (/widget.js) is bundled first (scripts/build-widget.ts) and embedded the same way:
 // a second entrypoint imports it `with { type: "file" }`, which puts it in Bun.embeddedFiles,
-// where src/widget/bundle.ts finds it.
+// where src/widget/bundle.ts finds it. The dashboard's script (/assets/dashboard.js) is bundled
+// and embedded the same way, as svc-dashboard.js (src/dashboard/bundle.ts).
 import { dirname, join } from "node:path";
+import { buildDashboardCode } from "../src/dashboard/bundle.ts";
 import { buildWidgetFile } from "./build-widget.ts";
 
 const root = join(import.meta.dir, "..");
 
 export async function buildBinary(outfile = join(root, "dist/svc-agents")): Promise<string> {
   const target = process.env.BUILD_TARGET ? [`--target=${process.env.BUILD_TARGET}`] : [];
-  // Beside the binary, so builds to different places never share these two files.
+  // Beside the binary, so builds to different places never share these files.
   await buildWidgetFile(join(dirname(outfile), "svc-widget.js"));
+  await Bun.write(join(dirname(outfile), "svc-dashboard.js"), await buildDashboardCode());
   const embed = join(dirname(outfile), "widget-embed.ts");
-  await Bun.write(embed, `import file from "./svc-widget.js" with { type: "file" };\nexport default file;\n`);
+  await Bun.write(embed, `import file from "./svc-widget.js" with { type: "file" };\nimport dashboard from "./svc-dashboard.js" with { type: "file" };\nexport default [file, dashboard];\n`);
   const proc = Bun.spawn([process.execPath, "build", "--compile", "--minify-syntax", ...target, join(root, "src/main.ts"), embed, "--outfile", outfile], {
     cwd: root,
     stdout: "pipe",

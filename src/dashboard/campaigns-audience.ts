@@ -1,4 +1,4 @@
-// The audience rule of a campaign as a dashboard form (issue #14): one row per condition (trait,
+// The audience rule of a campaign as a dashboard form: one row per condition (trait,
 // comparison, value), a blank row to add one, a box to remove each, and a button that clears the
 // rule. The form's values become the same `audience` object /api/campaigns accepts, checked by the
 // same TypeBox schema (src/campaigns/schemas.ts AudienceInput) and then by editCampaign, so the
@@ -15,8 +15,8 @@ import type { AudienceRule } from "../db/schema/index.ts";
 import { AUDIENCE_OPS, type AudienceInput, CAMPAIGN_LIMITS } from "../campaigns/service.ts";
 import { AudienceInput as AudienceSchema } from "../campaigns/schemas.ts";
 import type { AppError } from "../errors.ts";
-import { Html, html } from "../html/html.ts";
-import { checkbox, field, type FieldErrors, type FormValues, select } from "./shell.ts";
+import { type Html, html } from "../html/html.ts";
+import { checkbox, field, type FieldErrors, type FormValues, select } from "./kit/index.ts";
 
 const L = CAMPAIGN_LIMITS;
 type Op = (typeof AUDIENCE_OPS)[number];
@@ -207,6 +207,6 @@ ${isNew ? "" : checkbox({ name: `a${i}_remove`, label: "Remove this condition", 
 ${e.audience ? html`<p class="field-error" id="f-audience">${e.audience}</p>` : ""}
 ${Array.from({ length: count }, (_, i) => row(i, false))}
 ${count < L.conditions ? row(count, true) : html`<p class="muted">A rule has at most ${String(L.conditions)} conditions.</p>`}
-<div class="actions">${new Html('<button type="submit" name="do" value="save" data-busy="Saving…">Save audience</button>')}${hasRule ? new Html('<button type="submit" name="do" value="clear" class="danger">Remove the rule</button>') : ""}</div>
+<div class="actions"><button type="submit" name="do" value="save" data-busy="Saving…">Save audience</button>${hasRule ? html`<button type="submit" name="do" value="clear" class="danger">Remove the rule</button>` : ""}</div>
 </form>`;
 }

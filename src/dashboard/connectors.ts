@@ -1,4 +1,4 @@
-// Dashboard: connectors (issue #14, interface §2.1, §4.1). Connect an MCP server (the slug derived
+// Dashboard: connectors (docs/interface.md 2.1 and 4.1). Connect an MCP server (the slug derived
 // from the name as the user types; the handshake and discovery run before the answer, so the
 // button shows "Connecting…"), its status, discovered and dropped tools, refresh (optionally with
 // new credentials), disconnect. Through src/connectors/service.ts, as /api/integrations/mcp/servers.
@@ -10,26 +10,17 @@ import type { ConnectorAuthMethod } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { isSlug } from "../kit/slugs.ts";
-import { Html, html } from "../html/html.ts";
-import { actionButton, type DashboardContext, errorSummary, field, type FieldErrors, formValues, type FormValues, pageNumber, pageOf, pager, redirect, select, shellPage, submit, when, withMember, formBody, IdParams } from "./shell.ts";
+import { type Html, html } from "../html/html.ts";
+import { slugOf } from "./client/slug.ts";
+import { actionButton, badge, checkbox, type DashboardContext, detailErrors, listTable, type Refused, submitForm, errorSummary, field, type FieldErrors, formValues, type FormValues, pageNumber, pageOf, pager, redirect, select, shellPage, submit, when, withMember, formBody, IdParams } from "./kit/index.ts";
 
 type View = ReturnType<typeof connectorView>;
 
-/** The slug the dashboard proposes for a name (§2.1): what /assets/dashboard.js does as one types. */
-export function slugFromName(name: string): string {
-  return name
-    .toLowerCase()
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .replace(/[^a-z0-9]+/g, "_")
-    .replace(/^[^a-z]+|_+$/g, "")
-    .slice(0, 32)
-    .replace(/_+$/, "");
-}
+/** The slug the dashboard proposes for a name (docs/interface.md 2.1): what /assets/dashboard.js does as one types. */
+export const slugFromName = slugOf;
 
 function statusBadge(status: string): Html {
-  const cls = status === "connected" ? "ok" : status === "error" ? "danger" : "warn";
-  return html`<span class="badge ${cls}">${status}</span>`;
+  return badge(status, status === "connected" ? "ok" : status === "error" ? "danger" : "warn");
 }
 
 const CREDENTIAL_LABELS: Record<string, string> = { token: "Bearer token", access_token: "Access token", refresh_token: "Refresh token", client_id: "Client id", client_secret: "Client secret" };
@@ -49,19 +40,12 @@ function credentialsFrom(v: FormValues): { method: ConnectorAuthMethod; credenti
 }
 
 function errorsFromService(error: AppError, fallback: string): FieldErrors {
-  const out: FieldErrors = {};
-  for (const d of error.details ?? []) {
-    const [first, second] = d.path.split("/").filter(Boolean);
-    const key = first === "credentials" ? `cred_${second}` : (first ?? fallback);
-    out[key] ??= d.message.charAt(0).toUpperCase() + d.message.slice(1) + ".";
-  }
-  if (Object.keys(out).length === 0) out[fallback] = error.message;
-  return out;
+  return detailErrors(error, ([first, second]) => (first === "credentials" ? `cred_${second}` : (first ?? fallback)), fallback);
 }
 
 // ---- pages --------------------------------------------------------------------------------------
 
-async function listPage(ctx: DashboardContext, query: Record<string, string | undefined>, form?: { values: FormValues; errors: FieldErrors; status: number }): Promise<Response> {
+async function listPage(ctx: DashboardContext, query: Record<string, string | undefined>, form?: Refused): Promise<Response> {
   const { enabled, servers } = await listConnectors(ctx.deps, ctx.orgId);
   const page = pageOf(servers, pageNumber(query.page));
   const manage = ctx.can("integrations:manage");
@@ -70,10 +54,13 @@ async function listPage(ctx: DashboardContext, query: Record<string, string | un
   const body = html`<h1>Connectors</h1>
 <p class="muted">MCP servers whose tools your agents may call, under <code>mcp.&lt;slug&gt;.&lt;tool&gt;</code>. Switch each tool on per agent in the agent's actions.</p>
 ${enabled ? "" : html`<p class="error" role="status">Connecting MCP servers is not enabled for this organisation (feature flag <code>mcp_external_servers</code>).</p>`}
-<table><caption class="sr-only">Connectors</caption><thead><tr><th scope="col">Name</th><th scope="col">Status</th><th scope="col">Tools</th><th scope="col">Last discovery</th></tr></thead>
-<tbody>${page.items.map((s) => html`<tr><td><a href="/dashboard/connectors/${s.id}">${s.name}</a><div class="hint"><code>${s.slug}</code> · ${s.url}</div></td><td>${statusBadge(s.status)}${s.last_error ? html`<div class="hint">${s.last_error.slice(0, 200)}</div>` : ""}</td><td>${s.tool_count}${s.dropped_tools.length ? html` <span class="badge warn">${s.dropped_tools.length} dropped</span>` : ""}</td><td>${when(s.last_discovered_at)}</td></tr>`)}${
-    servers.length === 0 ? html`<tr><td colspan="4">No servers connected.</td></tr>` : ""
-  }</tbody></table>
+${listTable({
+  caption: "Connectors",
+  columns: ["Name", "Status", "Tools", "Last discovery"],
+  rows: page.items,
+  row: (s) => html`<tr><td><a href="/dashboard/connectors/${s.id}">${s.name}</a><div class="hint"><code>${s.slug}</code> · ${s.url}</div></td><td>${statusBadge(s.status)}${s.last_error ? html`<div class="hint">${s.last_error.slice(0, 200)}</div>` : ""}</td><td>${s.tool_count}${s.dropped_tools.length ? html` <span class="badge warn">${s.dropped_tools.length} dropped</span>` : ""}</td><td>${when(s.last_discovered_at)}</td></tr>`,
+  empty: servers.length === 0 ? "No servers connected." : null,
+})}
 ${pager("/dashboard/connectors", query, page.page, page.hasMore)}
 ${
   manage && enabled
@@ -82,7 +69,7 @@ ${errorSummary(e)}
 <form method="post" action="/dashboard/connectors" novalidate>
 <div class="grid2">
 ${field({ name: "name", label: "Name", value: v.name, error: e.name, required: true, maxLength: CONNECTOR_LIMITS.name })}
-${field({ name: "slug", label: "Slug", value: v.slug, error: e.slug, maxLength: 32, hint: "Lower-case letters, digits and _; starts with a letter. Derived from the name as you type; left empty, it is derived when you connect.", attrs: new Html(' data-slug-from="f-name" pattern="[a-z][a-z0-9_]{0,31}"') })}
+${field({ name: "slug", label: "Slug", value: v.slug, error: e.slug, maxLength: 32, hint: "Lower-case letters, digits and _; starts with a letter. Derived from the name as you type; left empty, it is derived when you connect.", attrs: { "data-slug-from": "f-name", pattern: "[a-z][a-z0-9_]{0,31}" } })}
 </div>
 ${field({ name: "url", label: "Server URL", type: "url", value: v.url, error: e.url, required: true, hint: "The MCP endpoint, https." })}
 ${credentialFields(v, e, "Fill in the fields of the method you choose; they are stored encrypted and never shown again.")}
@@ -99,7 +86,7 @@ async function serverOf(ctx: DashboardContext, id: string): Promise<View> {
   return server;
 }
 
-function detailPage(ctx: DashboardContext, s: View, query: Record<string, string | undefined>, form?: { values: FormValues; errors: FieldErrors; status: number }): Response {
+function detailPage(ctx: DashboardContext, s: View, query: Record<string, string | undefined>, form?: Refused): Response {
   const manage = ctx.can("integrations:manage");
   const tools = pageOf(s.discovered_tools, pageNumber(query.page), 50);
   const v = form?.values ?? { name: s.name, auth_method: s.auth_method };
@@ -109,8 +96,13 @@ function detailPage(ctx: DashboardContext, s: View, query: Record<string, string
 <p class="muted"><code>${s.slug}</code> · ${s.url} · ${s.auth_method === "none" ? "no authentication" : s.auth_method} · last discovery ${when(s.last_discovered_at)}</p>
 ${s.last_error ? html`<p class="error" role="status">${s.last_error}</p>` : ""}
 <h2>Discovered tools (${s.tool_count})</h2>
-<table><caption class="sr-only">Discovered tools</caption><thead><tr><th scope="col">Action</th><th scope="col">Description</th></tr></thead>
-<tbody>${tools.items.map((tool) => html`<tr><td><code>${tool.action_id}</code>${tool.destructive ? html` <span class="badge danger">destructive</span>` : ""}</td><td>${tool.description.slice(0, 300)}</td></tr>`)}${s.tool_count === 0 ? html`<tr><td colspan="2">None.</td></tr>` : ""}</tbody></table>
+${listTable({
+  caption: "Discovered tools",
+  columns: ["Action", "Description"],
+  rows: tools.items,
+  row: (tool) => html`<tr><td><code>${tool.action_id}</code>${tool.destructive ? html` <span class="badge danger">destructive</span>` : ""}</td><td>${tool.description.slice(0, 300)}</td></tr>`,
+  empty: s.tool_count === 0 ? "None." : null,
+})}
 ${pager(`/dashboard/connectors/${s.id}`, query, tools.page, tools.hasMore)}
 ${s.dropped_tools.length ? html`<h2>Dropped tools</h2><p class="muted">Listed by the server but not offered to agents.</p><ul>${s.dropped_tools.slice(0, 100).map((d) => html`<li><code>${d.name}</code>: ${d.reason}</li>`)}</ul>` : ""}
 ${
@@ -119,7 +111,7 @@ ${
 ${errorSummary(e)}
 <form method="post" action="/dashboard/connectors/${s.id}/refresh" novalidate>
 ${field({ name: "name", label: "Name", value: v.name, error: e.name, required: true, maxLength: CONNECTOR_LIMITS.name })}
-<div class="check"><input type="checkbox" id="f-replace" name="replace_credentials"${v.replace_credentials === "on" ? new Html(" checked") : ""}><label for="f-replace">Replace the credentials</label></div>
+${checkbox({ name: "replace_credentials", id: "f-replace", label: "Replace the credentials", checked: v.replace_credentials === "on" })}
 ${credentialFields(v, e, "Used only when “Replace the credentials” is ticked; otherwise the stored ones are kept.")}
 <div class="actions">${submit("Refresh tools", { busy: "Refreshing…" })}</div>
 </form></section>
@@ -127,6 +119,50 @@ ${credentialFields(v, e, "Used only when “Replace the credentials” is ticked
     : ""
 }`;
   return shellPage(ctx, { title: s.name, active: "connectors", body, status: form?.status });
+}
+
+// ---- posts --------------------------------------------------------------------------------------
+
+/** Connect: the handshake and discovery run before the answer; a failed discovery still saves. */
+function connectServer(ctx: DashboardContext, values: FormValues): Promise<Response> {
+  const name = (values.name ?? "").trim();
+  // The slug shown again is the one derived, when it was left empty.
+  const kept = { ...values, slug: (values.slug ?? "").trim() || slugFromName(name) };
+  return submitForm({
+    values: kept,
+    validate: (v) => {
+      const slug = v.slug!;
+      const url = (v.url ?? "").trim();
+      const errors: FieldErrors = {};
+      if (!name) errors.name = "Give the server a name.";
+      else if (name.length > CONNECTOR_LIMITS.name) errors.name = `At most ${CONNECTOR_LIMITS.name} characters.`;
+      if (name && !isSlug(slug)) errors.slug = "Lower-case letters, digits and _, starting with a letter, at most 32.";
+      if (!url) errors.url = "Give the server's MCP URL.";
+      const { method, credentials } = credentialsFrom(v);
+      return { input: { name, slug, url, auth_method: method, credentials }, errors };
+    },
+    call: (input) => connect(ctx.deps, ctx.orgId, memberActor(ctx.principal.member.id), input),
+    done: (result) =>
+      redirect(ctx.deps, `/dashboard/connectors/${result.id}`, result.status === "connected" ? `Connected: ${result.tool_count} tool${result.tool_count === 1 ? "" : "s"} discovered.` : { kind: "error", text: `Saved, but discovery failed: ${result.error ?? result.status}` }),
+    render: (refused) => listPage(ctx, {}, refused),
+    refused: (error) => (error.status === 400 || error.status === 409 ? errorsFromService(error, "url") : null),
+  });
+}
+
+/** Refresh: the name, and the credentials only when "Replace the credentials" is ticked. */
+function refresh(ctx: DashboardContext, server: View, values: FormValues): Promise<Response> {
+  return submitForm({
+    values,
+    validate: (v) => {
+      const name = (v.name ?? "").trim();
+      const { method, credentials } = credentialsFrom(v);
+      return { input: { name, ...(v.replace_credentials === "on" ? { auth_method: method, credentials } : {}) }, errors: (name ? {} : { name: "Give the server a name." }) as FieldErrors };
+    },
+    call: (input) => refreshConnector(ctx.deps, ctx.orgId, memberActor(ctx.principal.member.id), server.id, input),
+    done: (view) => redirect(ctx.deps, `/dashboard/connectors/${server.id}`, view.status === "connected" ? `Refreshed: ${view.tool_count} tool${view.tool_count === 1 ? "" : "s"}.` : { kind: "error", text: `Refresh failed: ${view.last_error ?? view.status}` }),
+    render: (refused) => detailPage(ctx, server, {}, refused),
+    refused: (error) => (error.status === 400 ? errorsFromService(error, "name") : null),
+  });
 }
 
 // ---- routes -------------------------------------------------------------------------------------
@@ -137,55 +173,9 @@ const FormBody = formBody({ text: 20_000, item: 1000, items: 10 });
 export function connectorPages(deps: Deps) {
   return new Elysia({ name: "dashboard-connectors" })
     .get("/dashboard/connectors", ({ request, query }) => withMember(deps, request, "integrations:view", (ctx) => listPage(ctx, query)), { query: Query })
-    .post(
-      "/dashboard/connectors",
-      ({ request, body }) =>
-        withMember(deps, request, "integrations:manage", async (ctx) => {
-          const values = formValues(body);
-          const name = (values.name ?? "").trim();
-          const slug = (values.slug ?? "").trim() || slugFromName(name);
-          const url = (values.url ?? "").trim();
-          const errors: FieldErrors = {};
-          if (!name) errors.name = "Give the server a name.";
-          else if (name.length > CONNECTOR_LIMITS.name) errors.name = `At most ${CONNECTOR_LIMITS.name} characters.`;
-          if (name && !isSlug(slug)) errors.slug = "Lower-case letters, digits and _, starting with a letter, at most 32.";
-          if (!url) errors.url = "Give the server's MCP URL.";
-          const kept = { ...values, slug };
-          if (Object.keys(errors).length > 0) return listPage(ctx, {}, { values: kept, errors, status: 400 });
-          const { method, credentials } = credentialsFrom(values);
-          try {
-            const result = await connect(deps, ctx.orgId, memberActor(ctx.principal.member.id), { name, slug, url, auth_method: method, credentials });
-            const flash = result.status === "connected" ? `Connected: ${result.tool_count} tool${result.tool_count === 1 ? "" : "s"} discovered.` : { kind: "error" as const, text: `Saved, but discovery failed: ${result.error ?? result.status}` };
-            return redirect(deps, `/dashboard/connectors/${result.id}`, flash);
-          } catch (error) {
-            if (error instanceof AppError && (error.status === 400 || error.status === 409)) return listPage(ctx, {}, { values: kept, errors: errorsFromService(error, "url"), status: error.status });
-            throw error;
-          }
-        }),
-      { body: FormBody },
-    )
+    .post("/dashboard/connectors", ({ request, body }) => withMember(deps, request, "integrations:manage", (ctx) => connectServer(ctx, formValues(body))), { body: FormBody })
     .get("/dashboard/connectors/:id", ({ request, params, query }) => withMember(deps, request, "integrations:view", async (ctx) => detailPage(ctx, await serverOf(ctx, params.id), query)), { params: IdParams, query: Query })
-    .post(
-      "/dashboard/connectors/:id/refresh",
-      ({ request, params, body }) =>
-        withMember(deps, request, "integrations:manage", async (ctx) => {
-          const server = await serverOf(ctx, params.id);
-          const values = formValues(body);
-          const name = (values.name ?? "").trim();
-          if (!name) return detailPage(ctx, server, {}, { values, errors: { name: "Give the server a name." }, status: 400 });
-          const replace = values.replace_credentials === "on";
-          const { method, credentials } = credentialsFrom(values);
-          try {
-            const view = await refreshConnector(deps, ctx.orgId, memberActor(ctx.principal.member.id), server.id, { name, ...(replace ? { auth_method: method, credentials } : {}) });
-            const flash = view.status === "connected" ? `Refreshed: ${view.tool_count} tool${view.tool_count === 1 ? "" : "s"}.` : { kind: "error" as const, text: `Refresh failed: ${view.last_error ?? view.status}` };
-            return redirect(deps, `/dashboard/connectors/${server.id}`, flash);
-          } catch (error) {
-            if (error instanceof AppError && error.status === 400) return detailPage(ctx, server, {}, { values, errors: errorsFromService(error, "name"), status: 400 });
-            throw error;
-          }
-        }),
-      { params: IdParams, body: FormBody },
-    )
+    .post("/dashboard/connectors/:id/refresh", ({ request, params, body }) => withMember(deps, request, "integrations:manage", async (ctx) => refresh(ctx, await serverOf(ctx, params.id), formValues(body))), { params: IdParams, body: FormBody })
     .post(
       "/dashboard/connectors/:id/disconnect",
       ({ request, params }) =>

@@ -1,13 +1,13 @@
-// Dashboard: chat conversations (issue #14, role inbox:view). A filtered, cursor-paged list and one
+// Dashboard: chat conversations (role inbox:view). A filtered, cursor-paged list and one
 // conversation's transcript with each answer's actions, sources and confidence, read through
 // src/conversations/dashboard.ts as /api/conversations does. Session ids are never shown.
 import { Elysia, t } from "elysia";
 import { CONVERSATION_LIMITS, listConversations, readConversation } from "../conversations/dashboard.ts";
 import type { Deps } from "../deps.ts";
 import { customersByIds, customerSummary } from "../inbox/customer-profiles.ts";
-import { Html, html } from "../html/html.ts";
-import { type DashboardContext, select, shellPage, when, withMember, IdParams } from "./shell.ts";
-import { cursorPager, inboxTabs } from "./inbox.ts";
+import { type Html, html } from "../html/html.ts";
+import { cursorPager, type DashboardContext, IdParams, listTable, select, shellPage, when, withMember } from "./kit/index.ts";
+import { inboxTabs } from "./inbox-nav.ts";
 
 const PAGE = 25;
 
@@ -27,14 +27,16 @@ ${select({ name: "routed", label: "Handed to the team", value: query.routed ?? "
 ${query.customer ? html`<input type="hidden" name="customer" value="${query.customer}">` : ""}
 <button type="submit" class="secondary">Filter</button>${query.routed || query.customer ? html` <a href="/dashboard/conversations">Clear filters</a>` : ""}
 </form>
-<table>
-<caption class="sr-only">Conversations</caption>
-<thead><tr><th scope="col">Started</th><th scope="col">Customer</th><th scope="col">Messages</th><th scope="col">Mode</th><th scope="col">Routed</th><th scope="col">Ticket</th></tr></thead>
-<tbody>${page.conversations.map((c) => {
+${listTable({
+  caption: "Conversations",
+  columns: ["Started", "Customer", "Messages", "Mode", "Routed", "Ticket"],
+  rows: page.conversations,
+  row: (c) => {
     const customer = c.endUserId ? customers.get(c.endUserId) : undefined;
     return html`<tr><td><a href="/dashboard/conversations/${c.id}">${when(c.createdAt)}</a></td><td>${customer ? html`<a href="/dashboard/customers/${customer.id}">${who(customerSummary(customer), c.anonymous)}</a>` : who(undefined, c.anonymous)}</td><td>${c.messageCount}</td><td>${c.mode}</td><td>${c.routed ? html`<span class="badge warn">routed</span>` : "—"}</td><td>${c.ticketId ? html`<a href="/dashboard/inbox/${c.ticketId}">ticket</a>` : "—"}</td></tr>`;
-  })}${page.conversations.length === 0 ? html`<tr><td colspan="6">No conversations${routed !== undefined || query.customer ? " match these filters" : " yet"}.</td></tr>` : ""}</tbody>
-</table>
+  },
+  empty: `No conversations${routed !== undefined || query.customer ? " match these filters" : " yet"}.`,
+})}
 ${cursorPager("/dashboard/conversations", query, page.nextCursor)}`;
   return shellPage(ctx, { title: "Conversations", active: "inbox", body });
 }

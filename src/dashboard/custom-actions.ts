@@ -45,7 +45,7 @@ import {
   submit,
   textarea,
   withMember,
-} from "./shell.ts";
+} from "./kit/index.ts";
 
 type View = Awaited<ReturnType<typeof readCustomAction>>;
 

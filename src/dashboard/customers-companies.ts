@@ -1,4 +1,4 @@
-// Dashboard: companies (issue #14, role inbox:view). The org's companies (as the widget's
+// Dashboard: companies (role inbox:view). The org's companies (as the widget's
 // `company_id` and the customer import create them), searchable and paged, and one company with its
 // traits, its customers and their latest events. Read only; every query is filtered on the org.
 // Companies are written by src/customers/records.ts; there is no company list service, so the
@@ -11,8 +11,8 @@ import { AppError } from "../errors.ts";
 import { escapeLike } from "../inbox/tickets.ts";
 import { findCompany } from "../customers/records.ts";
 import { html } from "../html/html.ts";
-import { inboxTabs } from "./inbox.ts";
-import { type DashboardContext, field, pageNumber, pager, shellPage, when, withMember } from "./shell.ts";
+import { inboxTabs } from "./inbox-nav.ts";
+import { type DashboardContext, field, listTable, pageNumber, pager, shellPage, when, withMember } from "./kit/index.ts";
 
 const PAGE = 25;
 /** Customers and events shown on a company's page (the most recent ones). */
@@ -35,11 +35,13 @@ ${inboxTabs("companies")}
 ${field({ name: "q", label: "Search", type: "search", value: query.q ?? "", maxLength: COMPANY_LIMITS.query, placeholder: "Name or external id" })}
 <button type="submit" class="secondary">Search</button>${q ? html` <a href="/dashboard/companies">Clear</a>` : ""}
 </form>
-<table>
-<caption class="sr-only">Companies</caption>
-<thead><tr><th scope="col">Name</th><th scope="col">External id</th><th scope="col">Updated</th></tr></thead>
-<tbody>${shown.map((c) => html`<tr><td><a href="/dashboard/companies/${c.id}">${c.name || c.externalId}</a></td><td>${c.externalId}</td><td>${when(c.updatedAt)}</td></tr>`)}${shown.length === 0 ? html`<tr><td colspan="3">${q ? "No company matches." : "No companies yet."}</td></tr>` : ""}</tbody>
-</table>
+${listTable({
+  caption: "Companies",
+  columns: ["Name", "External id", "Updated"],
+  rows: shown,
+  row: (c) => html`<tr><td><a href="/dashboard/companies/${c.id}">${c.name || c.externalId}</a></td><td>${c.externalId}</td><td>${when(c.updatedAt)}</td></tr>`,
+  empty: q ? "No company matches." : "No companies yet.",
+})}
 ${pager("/dashboard/companies", query, page, rows.length > PAGE)}`;
   return shellPage(ctx, { title: "Companies", active: "inbox", body });
 }
@@ -75,18 +77,22 @@ ${Object.entries(company.traits ?? {}).map(([k, v]) => html`<tr><th scope="row">
 </table>
 <h2>Customers</h2>
 <p class="muted">The ${COMPANY_LIMITS.customers} most recently active.</p>
-<table>
-<caption class="sr-only">Customers of this company</caption>
-<thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Identity</th></tr></thead>
-<tbody>${people.map((p) => html`<tr><td><a href="/dashboard/customers/${p.id}">${names.get(p.id)}</a></td><td>${p.email ?? "—"}</td><td>${p.verified ? html`<span class="badge ok">verified</span>` : html`<span class="badge">not verified</span>`}</td></tr>`)}${people.length === 0 ? html`<tr><td colspan="3">No customers.</td></tr>` : ""}</tbody>
-</table>
+${listTable({
+  caption: "Customers of this company",
+  columns: ["Name", "Email", "Identity"],
+  rows: people,
+  row: (p) => html`<tr><td><a href="/dashboard/customers/${p.id}">${names.get(p.id)}</a></td><td>${p.email ?? "—"}</td><td>${p.verified ? html`<span class="badge ok">verified</span>` : html`<span class="badge">not verified</span>`}</td></tr>`,
+  empty: "No customers.",
+})}
 <h2>Events</h2>
 <p class="muted">The ${COMPANY_LIMITS.events} most recent of its customers.</p>
-<table>
-<caption class="sr-only">Events of this company's customers</caption>
-<thead><tr><th scope="col">When</th><th scope="col">Customer</th><th scope="col">Event</th><th scope="col">Properties</th></tr></thead>
-<tbody>${events.map((e) => html`<tr><td>${when(e.occurredAt)}</td><td>${e.endUserId ? names.get(e.endUserId) ?? "—" : "—"}</td><td><code>${e.name}</code></td><td><code>${JSON.stringify(e.properties ?? {}).slice(0, 300)}</code></td></tr>`)}${events.length === 0 ? html`<tr><td colspan="4">No events.</td></tr>` : ""}</tbody>
-</table>`;
+${listTable({
+  caption: "Events of this company's customers",
+  columns: ["When", "Customer", "Event", "Properties"],
+  rows: events,
+  row: (e) => html`<tr><td>${when(e.occurredAt)}</td><td>${e.endUserId ? names.get(e.endUserId) ?? "—" : "—"}</td><td><code>${e.name}</code></td><td><code>${JSON.stringify(e.properties ?? {}).slice(0, 300)}</code></td></tr>`,
+  empty: "No events.",
+})}`;
   return shellPage(ctx, { title: name, active: "inbox", body });
 }
 

@@ -1,15 +1,17 @@
-// Dashboard: customers (issue #14, role inbox:view). A searchable, cursor-paged list and one
+// Dashboard: customers (role inbox:view). A searchable, cursor-paged list and one
 // customer with their tickets and events, read through src/inbox/customer-profiles.ts as /api/customers does;
 // companies are mounted with them (customers-companies.ts).
-// An unverified visitor's claimed id is shown as a claim, never as who they are (§5, INTEROP D).
+// An unverified visitor's claimed id is shown as a claim, never as who they are (README "Widget
+// SDK", identity verification).
 import { Elysia, t } from "elysia";
 import type { Deps } from "../deps.ts";
 import { CUSTOMER_LIMITS, customerDetail, customerSummary, listCustomers } from "../inbox/customer-profiles.ts";
 import { html } from "../html/html.ts";
-import { type DashboardContext, field, shellPage, when, withMember } from "./shell.ts";
+import { cursorPager, type DashboardContext, field, listTable, shellPage, when, withMember } from "./kit/index.ts";
 import { findCompany } from "../customers/records.ts";
 import { companyPages } from "./customers-companies.ts";
-import { cursorPager, inboxTabs, priorityBadge, statusBadge } from "./inbox.ts";
+import { inboxTabs } from "./inbox-nav.ts";
+import { priorityBadge, statusBadge } from "./ticket-badges.ts";
 
 const PAGE = 25;
 
@@ -26,14 +28,16 @@ ${inboxTabs("customers")}
 ${field({ name: "q", label: "Search", type: "search", value: query.q ?? "", maxLength: CUSTOMER_LIMITS.query, placeholder: "Name, email or external id" })}
 <button type="submit" class="secondary">Search</button>${q ? html` <a href="/dashboard/customers">Clear</a>` : ""}
 </form>
-<table>
-<caption class="sr-only">Customers</caption>
-<thead><tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">External id</th><th scope="col">Identity</th><th scope="col">Since</th></tr></thead>
-<tbody>${page.customers.map((u) => {
+${listTable({
+  caption: "Customers",
+  columns: ["Name", "Email", "External id", "Identity", "Since"],
+  rows: page.customers,
+  row: (u) => {
     const s = customerSummary(u);
     return html`<tr><td><a href="/dashboard/customers/${u.id}">${s.name || s.email || s.external_id || "anonymous visitor"}</a></td><td>${s.email ?? "—"}</td><td>${s.external_id ?? (s.claimed_external_id ? html`<span class="muted">claims ${s.claimed_external_id}</span>` : "—")}</td><td>${verifiedBadge(s.verified)}</td><td>${when(u.createdAt)}</td></tr>`;
-  })}${page.customers.length === 0 ? html`<tr><td colspan="5">${q ? "No customer matches." : "No customers yet."}</td></tr>` : ""}</tbody>
-</table>
+  },
+  empty: q ? "No customer matches." : "No customers yet.",
+})}
 ${cursorPager("/dashboard/customers", query, page.nextCursor)}`;
   return shellPage(ctx, { title: "Customers", active: "inbox", body });
 }
@@ -57,18 +61,22 @@ ${traits.map(([k, v]) => html`<tr><th scope="row">${k}</th><td>${typeof v === "s
 </table>
 <h2>Tickets</h2>
 <p class="muted">The ${CUSTOMER_LIMITS.recentTickets} most recent · <a href="/dashboard/inbox?customer=${c.id}">All their tickets in the inbox</a> · <a href="/dashboard/conversations?customer=${c.id}">Their conversations</a></p>
-<table>
-<caption class="sr-only">Tickets of this customer</caption>
-<thead><tr><th scope="col">#</th><th scope="col">Subject</th><th scope="col">Status</th><th scope="col">Priority</th><th scope="col">Updated</th></tr></thead>
-<tbody>${c.tickets.map((tk) => html`<tr><td>${tk.number}</td><td><a href="/dashboard/inbox/${tk.number}">${tk.subject}</a></td><td>${statusBadge(tk.status)}</td><td>${priorityBadge(tk.priority)}</td><td>${when(tk.updated_at)}</td></tr>`)}${c.tickets.length === 0 ? html`<tr><td colspan="5">No tickets.</td></tr>` : ""}</tbody>
-</table>
+${listTable({
+  caption: "Tickets of this customer",
+  columns: ["#", "Subject", "Status", "Priority", "Updated"],
+  rows: c.tickets,
+  row: (tk) => html`<tr><td>${tk.number}</td><td><a href="/dashboard/inbox/${tk.number}">${tk.subject}</a></td><td>${statusBadge(tk.status)}</td><td>${priorityBadge(tk.priority)}</td><td>${when(tk.updated_at)}</td></tr>`,
+  empty: "No tickets.",
+})}
 <h2>Events</h2>
 <p class="muted">The ${CUSTOMER_LIMITS.recentEvents} most recent, as tracked by the widget.</p>
-<table>
-<caption class="sr-only">Events of this customer</caption>
-<thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">Properties</th></tr></thead>
-<tbody>${c.events.map((e) => html`<tr><td>${when(e.occurred_at)}</td><td><code>${e.name}</code></td><td><code>${JSON.stringify(e.properties ?? {}).slice(0, 300)}</code></td></tr>`)}${c.events.length === 0 ? html`<tr><td colspan="3">No events.</td></tr>` : ""}</tbody>
-</table>`;
+${listTable({
+  caption: "Events of this customer",
+  columns: ["When", "Event", "Properties"],
+  rows: c.events,
+  row: (e) => html`<tr><td>${when(e.occurred_at)}</td><td><code>${e.name}</code></td><td><code>${JSON.stringify(e.properties ?? {}).slice(0, 300)}</code></td></tr>`,
+  empty: "No events.",
+})}`;
   return shellPage(ctx, { title: name, active: "inbox", body });
 }
 

@@ -11,7 +11,7 @@ import { AppError } from "../errors.ts";
 import { createDoc, deleteDoc, type Doc, DOC_LIMITS, getDoc, listDocs, searchDocs, updateDoc } from "../knowledge/docs.ts";
 import { IMPORT_LIMITS, importDocFromUrl, importMarkdownFile, MARKDOWN_EXTENSIONS } from "../knowledge/docs-import.ts";
 import { escapeHtml, Html, html } from "../html/html.ts";
-import { actionButton, type DashboardContext, errorSummary, field, type FieldErrors, formValues, type FormValues, PAGE_SIZE, pageNumber, pager, redirect, select, shellPage, submit, textarea, when, withMember, formBody, IdParams } from "./shell.ts";
+import { actionButton, type DashboardContext, errorSummary, field, type FieldErrors, formValues, type FormValues, PAGE_SIZE, pageNumber, pager, redirect, select, shellPage, submit, textarea, when, withMember, formBody, IdParams } from "./kit/index.ts";
 
 /**
  * The preview: GitHub-flavoured markdown where raw HTML is shown as text and only http(s),

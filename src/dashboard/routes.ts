@@ -17,7 +17,8 @@ import { campaignPages } from "./campaigns.ts";
 import { inboxPages } from "./inbox.ts";
 import { webhookPages } from "./webhooks.ts";
 import { ORG_COOKIE } from "../auth/sessions.ts";
-import { NAV, reaches, redirect, shellPage, withMember } from "./shell.ts";
+import { redirect, shellPage, withMember } from "./kit/index.ts";
+import { NAV, reaches } from "./shell.ts";
 
 const BLURBS: Record<string, string> = {
   agents: "Instructions, skills, routing, the widget's look and the actions each agent may use.",

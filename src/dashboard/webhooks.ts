@@ -9,7 +9,7 @@ import { AppError } from "../errors.ts";
 import { EVENT_TYPES, type EventType } from "../webhooks/events.ts";
 import { createEndpoint, deleteEndpoint, ENDPOINT_LIMITS, getEndpoint, listDeliveries, listEndpoints, replayDelivery, rotateSecret, sendTestEvent } from "../webhooks/service.ts";
 import { Html, html } from "../html/html.ts";
-import { actionButton, type DashboardContext, errorSummary, field, type FieldErrors, formList, formValues, type FormValues, redirect, shellPage, submit, when, withMember, formBody, IdParams } from "./shell.ts";
+import { actionButton, type DashboardContext, errorSummary, field, type FieldErrors, formList, formValues, type FormValues, redirect, shellPage, submit, when, withMember, formBody, IdParams } from "./kit/index.ts";
 
 const ROLE = "org:manage" as const;
 

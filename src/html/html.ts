@@ -1,12 +1,17 @@
-// Server-rendered pages share one layout, one stylesheet (/assets/app.css, no external assets)
-// and one strict Content-Security-Policy: no scripts, styles only from us, forms post only to us.
+// The page kernel: every server-rendered page is built from `html` templates, which escape each
+// interpolated value. `Html` (markup that is already safe) is made only in this folder: by the
+// `html` tag itself, by `attrs` (attributes from names and values, boolean ones included), by
+// `joinHtml`, and by the markdown renderer (markdown.ts). test/house/html.test.ts fails on any
+// `new Html(` elsewhere. Pages share one layout, one stylesheet (/assets/app.css, no external
+// assets) and one strict Content-Security-Policy: no scripts, styles only from us, forms post
+// only to us.
 import { APP_CSS } from "./styles.ts";
 
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** Tagged template that escapes every interpolated value unless it is already `Html`. */
+/** Markup that is safe to insert as it is. Build it with `html`, `attrs` or `joinHtml`, never by hand. */
 export class Html {
   constructor(readonly value: string) {}
   toString() {
@@ -14,12 +19,44 @@ export class Html {
   }
 }
 
+function render(value: unknown): string {
+  if (value instanceof Html) return value.value;
+  if (value === undefined || value === null || value === false) return "";
+  return escapeHtml(String(value));
+}
+
+/** Tagged template that escapes every interpolated value unless it is already `Html`; arrays are joined. */
 export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
   let out = strings[0]!;
   values.forEach((v, i) => {
-    const rendered = Array.isArray(v) ? v.map((x) => (x instanceof Html ? x.value : escapeHtml(String(x)))).join("") : v instanceof Html ? v.value : v === undefined || v === null || v === false ? "" : escapeHtml(String(v));
-    out += rendered + strings[i + 1]!;
+    out += (Array.isArray(v) ? v.map((x) => (x instanceof Html ? x.value : escapeHtml(String(x)))).join("") : render(v)) + strings[i + 1]!;
   });
+  return new Html(out);
+}
+
+/** Fragments (already `Html`) joined with a separator (escaped). */
+export function joinHtml(parts: readonly Html[], separator = ""): Html {
+  return new Html(parts.map((p) => p.value).join(escapeHtml(separator)));
+}
+
+/** An attribute name we write ourselves: letters, digits and hyphens (never from input). */
+const ATTRIBUTE_NAME = /^[a-z][a-z0-9-]*$/;
+
+export type AttrValue = string | number | boolean | null | undefined;
+
+/**
+ * Attributes, each with a leading space: a string or number as name="escaped value", `true` as
+ * the bare name (a boolean attribute: disabled, checked, selected, required, open, hidden),
+ * `false`, null and undefined as nothing. A name that is not a plain attribute name throws:
+ * names come from our code, values may come from anyone.
+ */
+export function attrs(record: Record<string, AttrValue>): Html {
+  let out = "";
+  for (const [name, value] of Object.entries(record)) {
+    if (!ATTRIBUTE_NAME.test(name)) throw new Error(`not an attribute name: ${name}`);
+    if (value === true) out += ` ${name}`;
+    else if (value !== false && value !== null && value !== undefined) out += ` ${name}="${escapeHtml(String(value))}"`;
+  }
   return new Html(out);
 }
 

@@ -1,0 +1,16 @@
+// An agent's status as a badge, and what that status means for the widget, said where an admin looks.
+import { type Agent } from "../agents/service.ts";
+import { type Html, html } from "../html/html.ts";
+import { badge } from "./kit/index.ts";
+
+export function statusBadge(status: string): Html {
+  return badge(status, status === "active" ? "ok" : status === "disabled" ? "danger" : "");
+}
+
+/** What the agent's status means for the widget, said where an admin looks. */
+export function statusNote(agent: Agent): Html {
+  if (agent.status === "active") return html`<p class="muted">This is the active agent: it answers the widget and chat, and tools act as it.</p>`;
+  if (agent.status === "disabled")
+    return html`<p class="muted">Disabled: it answers nothing, not even when a widget names it with <code>agent_id</code>, and takes no handoffs. Enable it to use it again.</p>`;
+  return html`<p class="muted">Inactive: it answers only when a widget names it with <code>agent_id</code>, or when a routing rule hands a conversation over to it.</p>`;
+}

@@ -1,0 +1,20 @@
+// What the campaign pages share: the status badge, the member as the actor of a change, and a
+// service's 400 as field errors (details name `/name`, `/steps/2/subject`…: form fields `name`,
+// `s2_subject`).
+import type { AppError } from "../errors.ts";
+import type { Html } from "../html/html.ts";
+import { memberActor } from "../kit/actor.ts";
+import { badge, type DashboardContext, detailErrors, type FieldErrors } from "./kit/index.ts";
+
+export function statusBadge(status: string): Html {
+  return badge(status, status === "active" ? "ok" : status === "paused" ? "warn" : status === "archived" ? "" : "accent");
+}
+
+export function actor(ctx: DashboardContext) {
+  return memberActor(ctx.principal.member.id);
+}
+
+export function serviceErrors(error: AppError): FieldErrors {
+  const key = (parts: string[]) => (parts[0] === "steps" && parts.length >= 3 ? `s${parts[1]}_${parts[2] === "delay_seconds" ? "delay" : parts[2]}` : parts[0] === "steps" ? "steps" : (parts[0] ?? "name"));
+  return detailErrors(error, key, "name", false);
+}

@@ -1,0 +1,96 @@
+// The dashboard's one script, served as /assets/dashboard.js (bundle.ts). Progressive enhancement
+// only: every page works without it. It asks before the one-button forms that carry data-confirm,
+// disables a long action's button and shows its progress label, copies snippets and secrets,
+// derives a connector's slug from its name as it is typed (the same rule as slugFromName in
+// ../connectors.ts), puts a chosen markdown file's text into the import form, shows only the
+// credential fields of the chosen authentication method, and submits a select's form on change.
+import { slugOf } from "./slug.ts";
+
+/** Long actions: disable the button and show its progress label while the request runs. */
+function onSubmit(event: SubmitEvent): void {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement)) return;
+  const question = form.getAttribute("data-confirm");
+  if (question && !window.confirm(question)) {
+    event.preventDefault();
+    return;
+  }
+  const button = event.submitter ?? form.querySelector("button[type=submit]");
+  const label = button?.getAttribute("data-busy");
+  if (button instanceof HTMLButtonElement && label) {
+    // Disabled after the submit is dispatched, so the button's own name/value is still sent.
+    setTimeout(() => {
+      button.disabled = true;
+      button.textContent = label;
+      form.setAttribute("aria-busy", "true");
+    }, 0);
+  }
+}
+
+/** Copy buttons: data-copy names the element whose text is copied (hidden until this runs). */
+function copyButtons(): void {
+  document.querySelectorAll<HTMLButtonElement>("[data-copy]").forEach((button) => {
+    button.hidden = false;
+    button.addEventListener("click", () => {
+      const source = document.getElementById(button.getAttribute("data-copy") ?? "");
+      if (!source) return;
+      const field = source instanceof HTMLInputElement || source instanceof HTMLTextAreaElement ? source : null;
+      const text = field ? field.value : (source.textContent ?? "");
+      const done = () => {
+        const old = button.textContent;
+        button.textContent = "Copied";
+        setTimeout(() => (button.textContent = old), 1500);
+      };
+      if (navigator.clipboard) navigator.clipboard.writeText(text).then(done, () => field?.select());
+      else field?.select();
+    });
+  });
+}
+
+/** The slug follows the name as it is typed, until the slug is edited by hand. */
+function slugFields(): void {
+  document.querySelectorAll<HTMLInputElement>("input[data-slug-from]").forEach((slug) => {
+    const name = document.getElementById(slug.getAttribute("data-slug-from") ?? "");
+    if (!(name instanceof HTMLInputElement)) return;
+    let touched = slug.value !== "";
+    slug.addEventListener("input", () => (touched = slug.value !== ""));
+    name.addEventListener("input", () => {
+      if (!touched) slug.value = slugOf(name.value);
+    });
+  });
+}
+
+/** Markdown upload: the chosen file's text goes into the form's text field (the form stays urlencoded). */
+function fileImports(): void {
+  document.querySelectorAll<HTMLInputElement>("[data-file-import] input[type=file]").forEach((input) => {
+    input.addEventListener("change", () => {
+      const file = input.files?.[0];
+      const target = input.form?.elements.namedItem("content");
+      if (!file || !(target instanceof HTMLTextAreaElement)) return;
+      void file.text().then((text) => (target.value = text));
+    });
+  });
+}
+
+/** Credentials: only the fields of the chosen authentication method are shown (all without the script). */
+function authMethods(): void {
+  document.querySelectorAll<HTMLSelectElement>("select[name=auth_method]").forEach((method) => {
+    const scope = method.closest("fieldset");
+    if (!scope) return;
+    const show = () => scope.querySelectorAll<HTMLElement>("[data-auth]").forEach((el) => (el.hidden = el.getAttribute("data-auth") !== method.value));
+    method.addEventListener("change", show);
+    show();
+  });
+}
+
+/** Change a select, submit its form (with a visible button as the no-script path). */
+function autosubmit(): void {
+  document.querySelectorAll<HTMLSelectElement>("select[data-autosubmit]").forEach((s) => s.addEventListener("change", () => s.form?.requestSubmit()));
+}
+
+document.addEventListener("submit", onSubmit);
+copyButtons();
+slugFields();
+fileImports();
+authMethods();
+autosubmit();

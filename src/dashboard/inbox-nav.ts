@@ -1,0 +1,13 @@
+// The inbox's own sections (tickets, conversations, customers, companies), linked under its
+// heading on every inbox page.
+import { type Html, html } from "../html/html.ts";
+
+export function inboxTabs(current: "tickets" | "conversations" | "customers" | "companies"): Html {
+  const tabs = [
+    { key: "tickets", href: "/dashboard/inbox", label: "Tickets" },
+    { key: "conversations", href: "/dashboard/conversations", label: "Conversations" },
+    { key: "customers", href: "/dashboard/customers", label: "Customers" },
+    { key: "companies", href: "/dashboard/companies", label: "Companies" },
+  ];
+  return html`<nav aria-label="Inbox sections"><p class="actions">${tabs.map((tab) => (tab.key === current ? html`<a class="button" href="${tab.href}" aria-current="page">${tab.label}</a>` : html`<a class="button secondary" href="${tab.href}">${tab.label}</a>`))}</p></nav>`;
+}

@@ -1,0 +1,107 @@
+// One ticket: its thread (customer messages, replies, internal notes marked as internal), the
+// reply, note and triage forms (for inbox:manage), and its history in words.
+import { ticketDetail } from "../inbox/routes.ts";
+import { PRIORITIES, STATUSES, type Ticket, TICKET_LIMITS } from "../inbox/tickets.ts";
+import { html } from "../html/html.ts";
+import { type DashboardContext, errorSummary, field, type FieldErrors, type FormValues, select, shellPage, submit, textarea, when } from "./kit/index.ts";
+import { customerLabel, orgMembers } from "./inbox-people.ts";
+import { priorityBadge, statusBadge } from "./ticket-badges.ts";
+
+export interface TicketForms {
+  reply?: { values: FormValues; errors: FieldErrors };
+  note?: { values: FormValues; errors: FieldErrors };
+  /** `conflict`: the ticket changed after the form was rendered (its `version`); nothing was saved. */
+  triage?: { values: FormValues; errors: FieldErrors; conflict?: boolean };
+}
+
+function triageValues(ticket: Ticket): FormValues {
+  return { status: ticket.status, priority: ticket.priority, team: ticket.team ?? "", assignee: ticket.assigneeMemberId ?? "", tags: ticket.tags.join(", ") };
+}
+
+export async function ticketPage(ctx: DashboardContext, ticket: Ticket, forms: TicketForms = {}): Promise<Response> {
+  const { deps, orgId } = ctx;
+  const [detail, people] = await Promise.all([ticketDetail(deps, ticket), orgMembers(deps, orgId)]);
+  const names = new Map(people.map((p) => [p.id, p.label]));
+  const manage = ctx.can("inbox:manage");
+  const author = (m: (typeof detail.messages)[number]): string =>
+    m.kind === "customer"
+      ? customerLabel(detail.customer)
+      : m.author.kind === "member" && m.author.member_id
+        ? (names.get(m.author.member_id) ?? "a former member")
+        : m.author.kind === "agent"
+          ? "AI agent"
+          : m.author.kind === "token"
+            ? "an AI client (MCP)"
+            : m.author.kind;
+  const message = (m: (typeof detail.messages)[number]) => {
+    const label =
+      m.kind === "note"
+        ? html`<span class="badge warn">Internal note</span> <span class="muted">not visible to the customer</span>`
+        : m.kind === "reply"
+          ? html`<span class="badge accent">Reply</span>`
+          : html`<span class="badge">Customer</span>${m.verified ? html` <span class="badge ok">verified</span>` : ""}`;
+    return html`<article class="panel msg-${m.kind}" aria-label="${m.kind === "note" ? "Internal note" : m.kind === "reply" ? "Reply" : "Customer message"} by ${author(m)}"><p>${label} <strong>${author(m)}</strong> <span class="muted">${when(m.created_at)}</span></p><pre>${m.body}</pre></article>`;
+  };
+  const reply = forms.reply ?? { values: {}, errors: {} };
+  const note = forms.note ?? { values: {}, errors: {} };
+  const triage = forms.triage ?? { values: triageValues(ticket), errors: {} };
+  const closed = ticket.status === "closed";
+  const status = forms.triage?.conflict ? 409 : forms.reply || forms.note || forms.triage ? 400 : 200;
+  const body = html`<p><a href="/dashboard/inbox">← Inbox</a></p>
+<h1>#${ticket.number} ${ticket.subject}</h1>
+<p>${statusBadge(ticket.status)}${priorityBadge(ticket.priority)}${ticket.team ? html`<span class="badge">team: ${ticket.team}</span>` : ""}<span class="badge">via ${ticket.source}</span>${ticket.tags.map((tag) => html`<span class="badge">${tag}</span>`)}</p>
+<p class="muted">Customer: ${detail.customer ? html`<a href="/dashboard/customers/${detail.customer.id}">${customerLabel(detail.customer)}</a>${detail.customer.verified ? " (verified)" : " (not verified)"}` : "none"}${ticket.conversationId ? html` · <a href="/dashboard/conversations/${ticket.conversationId}">The chat conversation</a>` : ""} · Assignee: ${ticket.assigneeMemberId ? (names.get(ticket.assigneeMemberId) ?? "a former member") : "nobody"} · Opened ${when(ticket.createdAt)}</p>
+<h2>Thread</h2>
+${detail.messages.length === 0 ? html`<p>No messages.</p>` : detail.messages.map(message)}
+${manage
+  ? html`<div class="grid2">
+<section aria-labelledby="reply-h"><h2 id="reply-h">Reply to the customer</h2>
+${errorSummary(reply.errors)}
+<form method="post" action="/dashboard/inbox/${ticket.number}/reply" novalidate>
+${textarea({ name: "reply", label: "Reply", value: reply.values.reply, error: reply.errors.reply, rows: 5, maxLength: TICKET_LIMITS.body, hint: closed ? "This ticket is closed: reopen it (triage) before replying." : "The customer sees this." })}
+<div class="actions">${submit("Send reply", { busy: "Sending…" })}</div>
+</form></section>
+<section aria-labelledby="note-h"><h2 id="note-h">Internal note</h2>
+${errorSummary(note.errors)}
+<form method="post" action="/dashboard/inbox/${ticket.number}/note" novalidate>
+${textarea({ name: "note", label: "Note", value: note.values.note, error: note.errors.note, rows: 5, maxLength: TICKET_LIMITS.body, hint: "Only the team sees notes; they never reach the customer." })}
+<div class="actions">${submit("Add note", { kind: "secondary", busy: "Adding…" })}</div>
+</form></section>
+</div>
+<section aria-labelledby="triage-h"><h2 id="triage-h">Triage</h2>
+${errorSummary(triage.errors)}
+${forms.triage?.conflict ? html`<p class="error" role="alert">This ticket changed after you opened it (see the thread and history). Nothing was saved; your choices are kept below: check them and save again.</p>` : ""}
+<form method="post" action="/dashboard/inbox/${ticket.number}/triage" novalidate class="panel">
+<input type="hidden" name="version" value="${ticket.updatedAt.toISOString()}">
+<div class="grid2">
+${select({ name: "status", label: "Status", value: triage.values.status, error: triage.errors.status, options: STATUSES.map((s) => ({ value: s, label: s })) })}
+${select({ name: "priority", label: "Priority", value: triage.values.priority, error: triage.errors.priority, options: PRIORITIES.map((p) => ({ value: p, label: p })) })}
+${field({ name: "team", label: "Team", value: triage.values.team, error: triage.errors.team, maxLength: TICKET_LIMITS.team, hint: "Empty: no team." })}
+${select({ name: "assignee", label: "Assignee", value: triage.values.assignee ?? "", error: triage.errors.assignee, options: [{ value: "", label: "Nobody" }, ...people.map((p) => ({ value: p.id, label: p.label }))] })}
+</div>
+${field({ name: "tags", label: "Tags", value: triage.values.tags, error: triage.errors.tags, hint: `Comma-separated; up to ${TICKET_LIMITS.tags}, each up to ${TICKET_LIMITS.tag} characters.` })}
+<div class="actions">${submit("Save triage", { busy: "Saving…" })}</div>
+</form></section>`
+  : html`<p class="muted">You can read this ticket; replying, notes and triage need the inbox:manage role.</p>`}
+<h2>History</h2>
+<ul>${detail.history.map((h) => html`<li><span class="muted">${when(h.created_at)}</span> ${historyLine(h.action, h.before, h.after, names)}</li>`)}</ul>`;
+  return shellPage(ctx, { title: `#${ticket.number} ${ticket.subject}`, active: "inbox", body, status });
+}
+
+/** One history entry in words: events (created, a message added) by name, field changes as before → after. */
+function historyLine(action: string, before: unknown, after: unknown, names: Map<string, string>): string {
+  const events: Record<string, string> = { created: "Ticket opened", reply: "Reply sent", note: "Internal note added", customer_message: "Customer wrote" };
+  if (events[action]) return events[action]!;
+  if (action === "assignee") {
+    const person = (id: unknown) => (typeof id === "string" ? (names.get(id) ?? "a former member") : "nobody");
+    return `assignee: ${person(before)} → ${person(after)}`;
+  }
+  return `${action}: ${show(before)} → ${show(after)}`;
+}
+
+function show(value: unknown): string {
+  if (value === null || value === undefined) return "—";
+  if (typeof value === "string") return value;
+  if (Array.isArray(value)) return value.join(", ") || "—";
+  return JSON.stringify(value).slice(0, 200);
+}
