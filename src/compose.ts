@@ -11,6 +11,7 @@ import { dataTools } from "./customers/tools.ts";
 import type { Database } from "./db/client.ts";
 import { createStatements } from "./db/prepared.ts";
 import type { Deps } from "./deps.ts";
+import { createLiveEvents, type RunningLiveEvents } from "./inbox/live-events.ts";
 import { inboxTools } from "./inbox/tools.ts";
 import { customActionTools } from "./integrations/custom-actions.ts";
 import { createInvalidation } from "./invalidation.ts";
@@ -37,12 +38,17 @@ export const families: readonly (readonly ToolDefinition[])[] = [docsTools, data
 export const toolProviders: readonly ToolProvider[] = [async () => families.flat(), customActionTools, connectorTools];
 
 /** What the caller supplies; everything stateful is built here. */
-export type DepsInput = Omit<Deps, "connectorRefreshes" | "limiter" | "tools" | "accessTokens" | "invalidation" | "chat" | "passages" | "statements" | "widgetKeys" | "passwords"> & {
+export type DepsInput = Omit<Deps, "connectorRefreshes" | "limiter" | "tools" | "accessTokens" | "invalidation" | "chat" | "passages" | "statements" | "widgetKeys" | "passwords" | "live"> & {
   /** Bun's argon2id defaults unless given. */
   passwords?: PasswordHasher;
   /** LISTEN of the database (src/db/client.ts), so other instances' changes reach this one. */
   listen?: Database["listen"];
 };
+
+/** Closes every open event stream and stops listening (src/server.ts, before the server stops). */
+export async function stopLive(deps: Deps): Promise<void> {
+  await (deps.live as RunningLiveEvents).stop();
+}
 
 export async function buildDeps(input: DepsInput): Promise<Deps> {
   const { listen, passwords, ...base } = input;
@@ -54,7 +60,10 @@ export async function buildDeps(input: DepsInput): Promise<Deps> {
   deps.tools = createToolRuntime(deps, { providers: toolProviders, limiter, invalidation });
   deps.accessTokens = createAccessVerifier(deps, invalidation);
   deps.widgetKeys = createWidgetKeyCache(deps, invalidation);
+  const live = createLiveEvents({ log: base.log, listen });
+  deps.live = live;
   await invalidation.start();
+  await live.start();
   return deps;
 }
 

@@ -15,6 +15,7 @@ import type { SingleFlight } from "./kit/single-flight.ts";
 import type { Timers } from "./kit/timers.ts";
 import type { GuardOptions } from "./net/guard.ts";
 import type { AccessVerifier, ChatState, PassageCache, WidgetKeyCache } from "./ports/caches.ts";
+import type { LiveEvents } from "./ports/live.ts";
 import type { ToolRuntime } from "./ports/tools.ts";
 import type { Limiter } from "./ratelimit/leased.ts";
 
@@ -49,4 +50,6 @@ export interface Deps {
   statements: Statements;
   /** Live widget keys and their org's allowed origins, cached; `deps.invalidation.publish("widget_keys", orgId)` after a change (src/sdk/auth.ts). */
   widgetKeys: WidgetKeyCache;
+  /** Wakes the readers of live conversation events and bounds their streams (src/inbox/live-events.ts). */
+  live: LiveEvents;
 }

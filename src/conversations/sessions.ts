@@ -75,6 +75,15 @@ export async function findSession(deps: Deps, orgId: string, sessionId: string, 
   throw new AppError(403, "session_forbidden", "This session belongs to another customer: start a new conversation without session_id.");
 }
 
+/** The session `sessionId` names in `orgId`, read only (no take-over): the live conversation routes decide who may read it. */
+export async function sessionOf(deps: Deps, orgId: string, sessionId: string): Promise<Conversation | null> {
+  const [found] = await deps.db
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.orgId, orgId), eq(conversations.sessionHash, hashOf(sessionId))));
+  return found ?? null;
+}
+
 export interface NewSession {
   orgId: string;
   party: ChatParty;

@@ -15,6 +15,7 @@ import { AppError } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
 import { checkCustomFields, fail, normaliseTags, oneOf, optionalTeam, requireText } from "./ticket-checks.ts";
 import { type CreateTicketInput, type InboxActor, PRIORITIES, SOURCES, STATUSES, type Ticket, TICKET_LIMITS, type TicketPatch } from "./ticket-model.ts";
+import { eventKey, publishMessage, publishStatus } from "./ticket-events.ts";
 import { messageView, type TicketMessageView, ticketView, type TicketView } from "./ticket-views.ts";
 
 function historyActor(actor: InboxActor) {
@@ -97,7 +98,7 @@ export async function createTicketRow(deps: Deps, { orgId, actor, input }: { org
   const verified = input.verified === true;
   const now = deps.now();
 
-  return deps.db.transaction(async (tx) => {
+  const created = await deps.db.transaction(async (tx) => {
     // The row lock on the org's counter serialises concurrent creations (see ticket_counters).
     const [counter] = await tx
       .insert(ticketCounters)
@@ -123,20 +124,27 @@ export async function createTicketRow(deps: Deps, { orgId, actor, input }: { org
         updatedAt: now,
       })
       .returning();
-    await tx.insert(ticketMessages).values({
-      orgId,
-      ticketId: ticket!.id,
-      kind,
-      body,
-      ...(kind === "customer" ? { authorKind: "customer" as const } : messageAuthor(actor)),
-      verified: kind === "customer" ? verified : false,
-      createdAt: now,
-    });
+    const [first] = await tx
+      .insert(ticketMessages)
+      .values({
+        orgId,
+        ticketId: ticket!.id,
+        kind,
+        body,
+        ...(kind === "customer" ? { authorKind: "customer" as const } : messageAuthor(actor)),
+        verified: kind === "customer" ? verified : false,
+        createdAt: now,
+      })
+      .returning();
+    await publishStatus(tx, ticket!, ticket!.status, now);
+    await publishMessage(tx, ticket!, first!, actor, now);
     await record(tx, now, ticket!, actor, "created", null, { subject, status: ticket!.status, priority, team, source, customer_id: customerId });
     await activity(tx, now, ticket!, actor, "ticket.created", { source });
     await emitTicketCreated(tx, { orgId, ticket: ticketView(ticket!), now, chatReason: input.chatReason }); // webhooks, committed with the ticket
     return ticket!;
   });
+  deps.live.wake(eventKey(created));
+  return created;
 }
 
 /**
@@ -152,7 +160,8 @@ export async function addTicketMessage(
   const text = requireText("/body", body, TICKET_LIMITS.body, { min: 1 });
   if (!isUuid(ticketId)) throw AppError.notFound("No such ticket.");
   const now = deps.now();
-  return deps.db.transaction(async (tx) => {
+  let key: string | null = null;
+  const added = await deps.db.transaction(async (tx) => {
     const [ticket] = await tx.select().from(tickets).where(and(eq(tickets.orgId, orgId), eq(tickets.id, ticketId))).for("update");
     if (!ticket) throw AppError.notFound("No such ticket.");
     if (kind !== "note" && ticket.status === "closed") throw new AppError(409, "ticket_closed", "This ticket is closed; reopen it first (or open a new ticket).");
@@ -177,9 +186,14 @@ export async function addTicketMessage(
       await record(tx, now, ticket, actor, "status", ticket.status, status);
     }
     await tx.update(tickets).set({ status, updatedAt: now }).where(and(eq(tickets.orgId, orgId), eq(tickets.id, ticketId)));
+    await publishMessage(tx, ticket, message!, actor, now);
+    if (status !== ticket.status) await publishStatus(tx, ticket, status, now);
+    if (kind !== "note") key = eventKey(ticket);
     if (kind !== "note") await emitWebhookEvent(tx, { orgId, type: "ticket.message.created", data: { ticket_id: ticketId, ticket_number: ticket.number, status, message: messageView(message!, ticket.endUserId), updated_at: now.toISOString() }, now }); // never internal notes
     return messageView(message!, ticket.endUserId);
   });
+  if (key) deps.live.wake(key);
+  return added;
 }
 
 /** Changes status, priority, team, assignee and tags at once; one history entry per field that changed. */
@@ -197,7 +211,8 @@ export async function updateTicket(deps: Deps, { orgId, actor, ticketId, patch }
   }
   if (!isUuid(ticketId)) throw AppError.notFound("No such ticket.");
   const now = deps.now();
-  return deps.db.transaction(async (tx) => {
+  let key: string | null = null;
+  const view = await deps.db.transaction(async (tx) => {
     const [ticket] = await tx.select().from(tickets).where(and(eq(tickets.orgId, orgId), eq(tickets.id, ticketId))).for("update");
     if (!ticket) throw AppError.notFound("No such ticket.");
     const changes: { action: string; before: unknown; after: unknown }[] = [];
@@ -229,10 +244,16 @@ export async function updateTicket(deps: Deps, { orgId, actor, ticketId, patch }
       .where(and(eq(tickets.orgId, orgId), eq(tickets.id, ticketId)))
       .returning();
     for (const change of changes) await record(tx, now, ticket, actor, change.action, change.before, change.after);
+    if (set.status !== undefined) {
+      await publishStatus(tx, ticket, set.status, now);
+      key = eventKey(ticket);
+    }
     await activity(tx, now, ticket, actor, "ticket.updated", { fields: changes.map((c) => c.action) });
     await emitWebhookEvent(tx, { orgId, type: "ticket.updated", data: { ...ticketView(updated!), changed: changes.map((c) => c.action) }, now }); // webhooks, committed with the change
     return ticketView(updated!);
   });
+  if (key) deps.live.wake(key);
+  return view;
 }
 
 /**
