@@ -27,6 +27,7 @@ import { IDENTITY_LIMITS, resolveIdentity } from "./identity.ts";
 import { limitSdkRequest, limitSdkTickets } from "./limits.ts";
 import { ErrorBody } from "../http/error-schema.ts";
 import { noActiveAgent } from "./service.ts";
+import { handoffSetting } from "./settings.ts";
 import { chatStream, liftIdleTimeout } from "./stream.ts";
 
 const ExternalId = t.String({ minLength: 1, maxLength: IDENTITY_LIMITS.externalId });
@@ -119,6 +120,7 @@ async function prepare(deps: Deps, auth: WidgetAuth, body: ChatBodyValue, reques
   knowledge.catch(() => {}); // awaited by the pipeline; a failure surfaces there, not as an unhandled rejection
   const images = body.images ?? [];
   const message = { text: body.message, images, mode };
+  const handoff = conversation?.ticketId ? await handoffSetting(deps, auth.orgId) : { ai_answers_during_handoff: false };
   let sessionId: string;
   let history: ConversationMessage[];
   if (conversation) {
@@ -134,7 +136,7 @@ async function prepare(deps: Deps, auth: WidgetAuth, body: ChatBodyValue, reques
   }
   return {
     sessionId,
-    turn: { orgId: auth.orgId, agent, conversation, customer: { ...identity, reported: (body.custom_fields as Record<string, unknown> | undefined) ?? {} }, message: body.message, images, mode, behavior: body.behavior_context, history, knowledge, chargeTicket: () => limitSdkTickets(deps, auth, request) },
+    turn: { orgId: auth.orgId, agent, conversation, customer: { ...identity, reported: (body.custom_fields as Record<string, unknown> | undefined) ?? {} }, message: body.message, images, mode, behavior: body.behavior_context, history, knowledge, chargeTicket: () => limitSdkTickets(deps, auth, request), aiAnswersDuringHandoff: handoff.ai_answers_during_handoff },
   };
 }
 
