@@ -54,7 +54,7 @@ export function createApp(deps: Deps) {
         credentials: false,
         maxAge: 600,
         methods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
-        allowedHeaders: ["Authorization", "Content-Type", "Mcp-Protocol-Version", "Mcp-Session-Id", "Last-Event-ID", "X-Request-Id", "X-Org-Id"],
+        allowedHeaders: ["Authorization", "Content-Type", "Mcp-Protocol-Version", "Mcp-Session-Id", "Last-Event-ID", "X-Request-Id", "X-Org-Id", "X-User-Token", "X-User-Id"],
         exposeHeaders: [
           "WWW-Authenticate", "Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset",
           "X-Request-Id", "X-Session-Id", "X-Agent-Id", "Mcp-Session-Id",

@@ -13,6 +13,7 @@ import { dataTools } from "./customers/tools.ts";
 import type { Database } from "./db/client.ts";
 import { createStatements } from "./db/prepared.ts";
 import type { Deps } from "./deps.ts";
+import { createLiveEvents, type RunningLiveEvents } from "./inbox/live-events.ts";
 import { inboxTools } from "./inbox/tools.ts";
 import { customActionTools } from "./integrations/custom-actions.ts";
 import { createInvalidation } from "./invalidation.ts";
@@ -42,7 +43,7 @@ export const families: readonly (readonly ToolDefinition[])[] = [docsTools, data
 export const toolProviders: readonly ToolProvider[] = [async () => families.flat(), customActionTools, connectorTools];
 
 /** What the caller supplies; everything stateful is built here. */
-export type DepsInput = Omit<Deps, "connectorRefreshes" | "limiter" | "tools" | "accessTokens" | "invalidation" | "chat" | "passages" | "statements" | "widgetKeys" | "passwords" | "metrics"> & {
+export type DepsInput = Omit<Deps, "connectorRefreshes" | "limiter" | "tools" | "accessTokens" | "invalidation" | "chat" | "passages" | "statements" | "widgetKeys" | "passwords" | "metrics" | "live"> & {
   /** Bun's argon2id defaults unless given. */
   passwords?: PasswordHasher;
   /** LISTEN of the database (src/db/client.ts), so other instances' changes reach this one. */
@@ -50,6 +51,11 @@ export type DepsInput = Omit<Deps, "connectorRefreshes" | "limiter" | "tools" | 
   /** Adds the process's own series (CPU, memory, event loop) to GET /metrics: the server does; test apps need not. */
   processMetrics?: boolean;
 };
+
+/** Closes every open event stream and stops listening (src/server.ts, before the server stops). */
+export async function stopLive(deps: Deps): Promise<void> {
+  await (deps.live as RunningLiveEvents).stop();
+}
 
 export async function buildDeps(input: DepsInput): Promise<Deps> {
   const { listen, passwords, processMetrics, ...base } = input;
@@ -62,7 +68,10 @@ export async function buildDeps(input: DepsInput): Promise<Deps> {
   deps.tools = createToolRuntime(deps, { providers: toolProviders, limiter, invalidation });
   deps.accessTokens = createAccessVerifier(deps, invalidation);
   deps.widgetKeys = createWidgetKeyCache(deps, invalidation);
+  const live = createLiveEvents({ log: base.log, listen });
+  deps.live = live;
   await invalidation.start();
+  await live.start();
   return deps;
 }
 

@@ -47,6 +47,8 @@ export interface Config {
   mcpTokenLimits: { list: number; call: number; other: number };
   /** Widget SDK requests per minute (issue #11; README "Widget SDK"): per widget key and client IP, per org, tickets per key and IP, config per IP. */
   sdkLimits: { perKeyIp: number; perOrg: number; ticketsPerKeyIp: number; configPerIp: number };
+  /** Live conversation event streams (README "Live conversation"): open at once per widget key and client IP, open at once per process, seconds between heartbeats. */
+  sdkStreams: { perKeyIp: number; max: number; heartbeatSeconds: number };
   /** How often every live connector is discovered again. Default 1 hour. */
   connectorDiscoveryIntervalSeconds: number;
   /** How long admin activity log rows are kept (src/activity). Default 365 days. */
@@ -243,6 +245,11 @@ export function loadConfig(env: Env): Readonly<Config> {
       perOrg: integer(env, "SDK_RATE_LIMIT_PER_ORG_PER_MINUTE", 12_000, 1, 100_000_000),
       ticketsPerKeyIp: integer(env, "SDK_TICKETS_PER_KEY_IP_PER_MINUTE", 20, 1, 100_000_000),
       configPerIp: integer(env, "SDK_CONFIG_PER_IP_PER_MINUTE", 300, 1, 100_000_000),
+    },
+    sdkStreams: {
+      perKeyIp: integer(env, "SDK_STREAMS_PER_KEY_IP", 5, 1, 1000),
+      max: integer(env, "SDK_STREAMS_MAX", 5000, 1, 1_000_000),
+      heartbeatSeconds: integer(env, "SDK_STREAM_HEARTBEAT_SECONDS", 20, 1, 25),
     },
     connectorDiscoveryIntervalSeconds: integer(env, "CONNECTOR_DISCOVERY_INTERVAL_SECONDS", 3600, 1, 7 * 86_400),
     activityRetentionDays: integer(env, "ACTIVITY_RETENTION_DAYS", 365, 1, 3650),

@@ -16,6 +16,7 @@ import type { Timers } from "./kit/timers.ts";
 import type { GuardOptions } from "./net/guard.ts";
 import type { AccessVerifier, ChatState, PassageCache, WidgetKeyCache } from "./ports/caches.ts";
 import type { Metrics } from "./ports/metrics.ts";
+import type { LiveEvents } from "./ports/live.ts";
 import type { ToolRuntime } from "./ports/tools.ts";
 import type { Limiter } from "./ratelimit/leased.ts";
 
@@ -52,4 +53,6 @@ export interface Deps {
   widgetKeys: WidgetKeyCache;
   /** Counters and histograms for GET /metrics (src/metrics/registry.ts); labels never carry ids or customer data. */
   metrics: Metrics;
+  /** Wakes the readers of live conversation events and bounds their streams (src/inbox/live-events.ts). */
+  live: LiveEvents;
 }

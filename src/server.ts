@@ -12,7 +12,7 @@ import { resolveSecretKey } from "./crypto/secret-key.ts";
 import { type Database, openPglite, openPostgres } from "./db/client.ts";
 import { acquireDataDirLock } from "./db/lock.ts";
 import { migrate } from "./db/migrate.ts";
-import { buildDeps, startSender } from "./compose.ts";
+import { buildDeps, startSender, stopLive } from "./compose.ts";
 import type { Deps } from "./deps.ts";
 import { transcriptsSettled } from "./conversations/transcript.ts";
 import { realTimers } from "./kit/timers.ts";
@@ -132,6 +132,7 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
     stopping ??= (async () => {
       clearInterval(housekeeping);
       metricsServer?.stop(true);
+      await stopLive(deps); // event streams end now (clients reconnect elsewhere), not after the grace period
       const graceful = server.stop(false);
       const timedOut = await Promise.race([graceful.then(() => false), Bun.sleep(SHUTDOWN_GRACE_MS).then(() => true)]);
       if (timedOut) await server.stop(true);

@@ -92,6 +92,15 @@ export async function conversationsOfSessions(db: Db | Tx, orgId: string, sessio
   return new Map(rows.map((r) => [byHash.get(r.hash)!, r.id]));
 }
 
+/** The session `sessionId` names in `orgId`, read only (no take-over): the live conversation routes decide who may read it. */
+export async function sessionOf(deps: Deps, orgId: string, sessionId: string): Promise<Conversation | null> {
+  const [found] = await deps.db
+    .select()
+    .from(conversations)
+    .where(and(eq(conversations.orgId, orgId), eq(conversations.sessionHash, hashOf(sessionId))));
+  return found ?? null;
+}
+
 export interface NewSession {
   orgId: string;
   party: ChatParty;

@@ -3,6 +3,7 @@
 // that answers (404 not_found when `agent_id` is unknown, 404 no_active_agent — as /api/sdk/config
 // — when the org has no active agent), and the customer's message stored before anything is
 // generated. The routes (src/sdk/chat-routes.ts) then run the pipeline and store the reply.
+import { handoffSetting } from "./settings.ts";
 import { retrieve } from "../agents/pipeline/knowledge.ts";
 import type { ChatTurn } from "../agents/pipeline/run.ts";
 import { getAgent, type Agent } from "../agents/service.ts";
@@ -54,6 +55,7 @@ export async function prepare(deps: Deps, auth: WidgetAuth, body: ChatBodyValue,
   knowledge.catch(() => {}); // awaited by the pipeline; a failure surfaces there, not as an unhandled rejection
   const images = body.images ?? [];
   const message = { text: body.message, images, mode };
+  const handoff = conversation?.ticketId ? await handoffSetting(deps, auth.orgId) : { ai_answers_during_handoff: false };
   let sessionId: string;
   let history: ConversationMessage[];
   if (conversation) {
@@ -69,6 +71,6 @@ export async function prepare(deps: Deps, auth: WidgetAuth, body: ChatBodyValue,
   }
   return {
     sessionId,
-    turn: { orgId: auth.orgId, agent, conversation, customer: { ...identity, reported: (body.custom_fields as Record<string, unknown> | undefined) ?? {} }, message: body.message, images, mode, behavior: body.behavior_context, history, knowledge, chargeTicket: () => limitSdkTickets(deps, auth, request) },
+    turn: { orgId: auth.orgId, agent, conversation, customer: { ...identity, reported: (body.custom_fields as Record<string, unknown> | undefined) ?? {} }, message: body.message, images, mode, behavior: body.behavior_context, history, knowledge, chargeTicket: () => limitSdkTickets(deps, auth, request), aiAnswersDuringHandoff: handoff.ai_answers_during_handoff },
   };
 }

@@ -6,6 +6,7 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
 import { requireWidgetKey } from "./auth.ts";
+import { conversationRoutes } from "./conversation-routes.ts";
 import { limitConfigRequest, limitSdkRequest } from "./limits.ts";
 import { widgetSettingsRoutes } from "./settings-routes.ts";
 import {
@@ -32,6 +33,7 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody,
 export function sdkRoutes(deps: Deps) {
   const plugin = new Elysia({ name: "sdk" })
     .use(keyedRoutes(deps))
+    .use(conversationRoutes(deps))
     // The dashboard side of the same settings (org:manage), mounted with the SDK it governs.
     .use(widgetSettingsRoutes(deps))
     .get(

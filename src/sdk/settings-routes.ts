@@ -14,7 +14,7 @@ import {
   setIdentityVerification,
   WIDGET_KEY_LIMITS,
 } from "../orgs/widget-access.ts";
-import { allowedOrigins, ORIGIN_LIMITS, setAllowedOrigins } from "./settings.ts";
+import { allowedOrigins, handoffSetting, ORIGIN_LIMITS, setAllowedOrigins, setHandoffSetting } from "./settings.ts";
 
 const tags = ["Widget settings"];
 
@@ -66,6 +66,18 @@ export function widgetSettingsRoutes(deps: Deps) {
         return revokeWidgetKey(deps, orgId, actor, params.key_id);
       },
       { params: t.Object({ key_id: t.String({ maxLength: 64 }) }), detail: { summary: "Revoke a widget key", tags } },
+    )
+    .get("/api/widget/handoff", async ({ request }) => handoffSetting(deps, (await admin(request)).orgId), { detail: { summary: "Whether the AI keeps answering while a person owns a conversation", tags } })
+    .put(
+      "/api/widget/handoff",
+      async ({ body, request }) => {
+        const { orgId, actor } = await admin(request);
+        return setHandoffSetting(deps, orgId, actor, body.ai_answers_during_handoff);
+      },
+      {
+        body: t.Object({ ai_answers_during_handoff: t.Boolean() }, { additionalProperties: false }),
+        detail: { summary: "Choose whether the AI keeps answering while a person owns a conversation (default: it stays quiet)", tags },
+      },
     )
     .get("/api/widget/origins", async ({ request }) => allowedOrigins(deps, (await admin(request)).orgId), { detail: { summary: "Allowed browser origins", tags } })
     .put(

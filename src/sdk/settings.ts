@@ -35,3 +35,19 @@ export async function setAllowedOrigins(deps: Deps, orgId: string, actor: Actor,
   await recordActivity(deps, { orgId, actor, action: "widget_origins.updated", objectType: "org", objectId: orgId, summary: { count: normalised.length } });
   return { allowed_origins: normalised };
 }
+
+/** Whether the AI keeps answering while a person owns a conversation (README "Live conversation"; default no). */
+export async function handoffSetting(deps: Deps, orgId: string): Promise<{ ai_answers_during_handoff: boolean }> {
+  const [row] = await deps.db.select({ on: widgetSettings.aiAnswersDuringHandoff }).from(widgetSettings).where(eq(widgetSettings.orgId, orgId));
+  return { ai_answers_during_handoff: row?.on ?? false };
+}
+
+export async function setHandoffSetting(deps: Deps, orgId: string, actor: Actor, on: boolean) {
+  const now = deps.now();
+  await deps.db
+    .insert(widgetSettings)
+    .values({ orgId, allowedOrigins: [], aiAnswersDuringHandoff: on, updatedAt: now })
+    .onConflictDoUpdate({ target: widgetSettings.orgId, set: { aiAnswersDuringHandoff: on, updatedAt: now } });
+  await recordActivity(deps, { orgId, actor, action: "widget_handoff.updated", objectType: "org", objectId: orgId, summary: { ai_answers_during_handoff: on } });
+  return { ai_answers_during_handoff: on };
+}

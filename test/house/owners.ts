@@ -40,6 +40,7 @@ export const OWNERS: Record<string, string> = {
   tickets: "src/inbox",
   ticketMessages: "src/inbox",
   ticketHistory: "src/inbox",
+  ticketEvents: "src/inbox",
   // src/db/schema/campaigns.ts, outbox.ts
   campaigns: "src/campaigns",
   campaignEnrolments: "src/campaigns",

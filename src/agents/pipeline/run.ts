@@ -45,6 +45,11 @@ export interface ChatTurn {
   knowledge?: Promise<ScoredPassage[]>;
   /** Charges the SDK's ticket quota before a new ticket is opened (429 past it): chat opens tickets too. */
   chargeTicket?: () => Promise<void>;
+  /**
+   * The org's choice (README "Live conversation"): whether the AI keeps answering while a person
+   * owns the conversation. Default false: the customer's messages go to the person's ticket only.
+   */
+  aiAnswersDuringHandoff?: boolean;
 }
 
 export interface ChatSink {
@@ -67,7 +72,7 @@ export interface ChatOutcome {
 /** §2.6 `actions` items written by the pipeline besides tool calls (docs/decisions.md "Chat actions"). */
 export type PipelineAction =
   | { type: "ticket_created"; ticket_id: string; ticket_number: number; team: string | null; reason: "live_help" | "routing_rule" | "escalation" }
-  | { type: "ticket_updated"; ticket_id: string; ticket_number: number; team: string | null; reason: "live_help" | "routing_rule" }
+  | { type: "ticket_updated"; ticket_id: string; ticket_number: number; team: string | null; reason: "live_help" | "routing_rule" | "person_owns" }
   | { type: "handoff"; from_agent_id: string; to_agent_id: string; skill: string }
   | { type: "offer_person"; label: string }
   /** The documents the answer used (also the §2.6 `sources` field), so a stream can show them. */
@@ -142,6 +147,16 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, sink: ChatSink, de
 
   // 1. Triage — no model call when it routes.
   const customerActor: InboxActor = { kind: "customer", endUserId, sessionId: conversation.id };
+  // A person owns the conversation while its ticket is open or pending: the message is theirs, and
+  // the AI stays quiet unless the org chose otherwise. A resolved or closed ticket hands it back.
+  if (decision.kind !== "route" && !turn.aiAnswersDuringHandoff && conversation.ticketId) {
+    const owned = await findTicket(deps, orgId, conversation.ticketId);
+    if (owned && (owned.status === "open" || owned.status === "pending")) {
+      await addTicketMessage(deps, { orgId, actor: customerActor, ticketId: owned.id, kind: "customer", body: turn.message, verified: customer.verified });
+      emit.action({ type: "ticket_updated", ticket_id: owned.id, ticket_number: owned.number, team: owned.team, reason: "person_owns" } satisfies PipelineAction);
+      return { text: "", agentId: agent.id, actions, sources: [], confidence: 1, routing: { action: "person_owns", ticket_id: owned.id }, ticketId: owned.id };
+    }
+  }
   if (decision.kind === "route") {
     const team = decision.team;
     const reason = decision.action === "live_help" ? "live_help" : "routing_rule";

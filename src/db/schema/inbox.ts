@@ -108,3 +108,30 @@ export const ticketHistory = pgTable(
   },
   (t) => [index("ticket_history_ticket_idx").on(t.ticketId, t.seq)],
 );
+
+/**
+ * What a ticket's customer (and its team) may be told happened, in commit order per conversation:
+ * the rows behind GET /api/sdk/conversations/{session_id}/events. `seq` is the event id a client
+ * resumes from (`Last-Event-ID`), so a stream resumes after a restart or on another instance.
+ * Writers hold a transaction-scoped advisory lock on the conversation (or, without one, the
+ * ticket) from before the insert until commit, so within one conversation a higher `seq` never
+ * commits before a lower one and a reader that saw `seq` n has seen every event before it.
+ */
+export type TicketEventType = "message" | "ticket";
+export const ticketEvents = pgTable(
+  "ticket_events",
+  {
+    seq: bigint("seq", { mode: "number" }).generatedAlwaysAsIdentity().primaryKey(),
+    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    ticketId: uuid("ticket_id").notNull().references(() => tickets.id, { onDelete: "cascade" }),
+    /** The chat conversation the ticket belongs to (owned by src/conversations/): a plain uuid. */
+    conversationId: uuid("conversation_id"),
+    type: text("type").$type<TicketEventType>().notNull(),
+    /** Whether the customer's own stream carries it (their own chat messages, already shown to them, do not). */
+    customerVisible: boolean("customer_visible").notNull(),
+    /** The event's JSON as a client receives it (the customer's view: never a note, never an email). */
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("ticket_events_conversation_idx").on(t.conversationId, t.seq), index("ticket_events_ticket_idx").on(t.ticketId, t.seq), check("ticket_events_type_check", sql`${t.type} in ('message', 'ticket')`)],
+);

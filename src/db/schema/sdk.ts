@@ -1,7 +1,7 @@
 // What the widget SDK stores beside the workspace (issue #11): the org's allowed browser origins
 // and the behavioural events posted to /api/sdk/events. Every row carries org_id; written only by
 // src/sdk/.
-import { index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { conversations } from "./conversations.ts";
 import { orgs } from "./core.ts";
 import { endUsers } from "./workspace.ts";
@@ -16,6 +16,8 @@ export const widgetSettings = pgTable("widget_settings", {
     .references(() => orgs.id, { onDelete: "cascade" }),
   /** Serialised origins (`https://shop.example`), lower-case, no path. */
   allowedOrigins: text("allowed_origins").array().notNull(),
+  /** Whether the AI keeps answering while a person owns the conversation (README "Live conversation"). */
+  aiAnswersDuringHandoff: boolean("ai_answers_during_handoff").notNull().default(false),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -8,84 +8,16 @@
 //     and links are made only from http(s) URLs;
 //   * it talks to the service with the publishable key (Authorization header, no cookies).
 // Contract with the service: README "Widget SDK" and "Chat" (stream framing §4.5).
-import { STYLES } from "./styles.ts";
+import { applyAgentLook, buildShell, CHAT_ICON, CLOSE_ICON, h, messageBubble, richText, sourceList, svg, trapFocus } from "./dom.ts";
+import { type Identity, type Json, openStore, type StoredMessage } from "./store.ts";
+import { readChatStream } from "./stream.ts";
 
-type Json = Record<string, unknown>;
-type Role = "user" | "agent" | "note";
-interface StoredMessage {
-  role: Role;
-  text: string;
-  /** A customer message sent as a request for a person (mode livehelp), resent as such on retry. */
-  livehelp?: boolean;
-  /** The reply ended in an error or was cut: shown with a retry button. */
-  failed?: boolean;
-  /** The documents an agent reply used (the `sources` action of the stream). */
-  sources?: Source[];
-}
-interface Source {
-  title: string;
-  url: string | null;
-}
-interface Stored {
-  sessionId: string | null;
-  userId: string | null;
-  visitorId: string;
-  open: boolean;
-  messages: StoredMessage[];
-}
-interface Identity {
-  user_id: string;
-  user_token?: string;
-  email?: string;
-  name?: string;
-  company_id?: string;
-  custom_fields?: Json;
-}
 type EventName = "message" | "routed" | "open" | "close";
-
-const RS = "\x1e";
-const MAX_STORED = 60;
-const URL_RE = /https?:\/\/[^\s<>"'()]+[^\s<>"'().,;:!?]/g;
 
 declare global {
   interface Window {
     SvcAgents?: unknown;
   }
-}
-
-function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
-  for (const c of children) el.append(c);
-  return el;
-}
-
-function svg(path: string): SVGSVGElement {
-  const ns = "http://www.w3.org/2000/svg";
-  const s = document.createElementNS(ns, "svg");
-  s.setAttribute("viewBox", "0 0 24 24");
-  s.setAttribute("aria-hidden", "true");
-  s.setAttribute("focusable", "false");
-  const p = document.createElementNS(ns, "path");
-  p.setAttribute("d", path);
-  s.append(p);
-  return s;
-}
-const CHAT_ICON = "M4 4h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H9l-5 4v-4H4a2 2 0 0 1-2-2V6a2 2 0 0 1 2-2z";
-const CLOSE_ICON = "M6.4 5 12 10.6 17.6 5 19 6.4 13.4 12 19 17.6 17.6 19 12 13.4 6.4 19 5 17.6 10.6 12 5 6.4z";
-
-/** Text with its http(s) URLs as links (the answer cites its sources as URLs). */
-function richText(text: string): DocumentFragment {
-  const out = document.createDocumentFragment();
-  let last = 0;
-  for (const m of text.matchAll(URL_RE)) {
-    out.append(text.slice(last, m.index));
-    const a = h("a", { href: m[0], target: "_blank", rel: "noopener noreferrer" }, m[0]);
-    out.append(a);
-    last = m.index! + m[0].length;
-  }
-  out.append(text.slice(last));
-  return out;
 }
 
 function start(script: HTMLScriptElement) {
@@ -95,21 +27,7 @@ function start(script: HTMLScriptElement) {
   const storageKey = `svc-agents:${orgId || key.slice(0, 24)}`;
 
   // ---- state (persisted per org, so a reload keeps the conversation) ----
-  const load = (): Stored => {
-    try {
-      const raw = JSON.parse(localStorage.getItem(storageKey) ?? "null") as Stored | null;
-      // A reply still empty was cut by the reload that is now loading us: not worth a bubble.
-      if (raw && Array.isArray(raw.messages) && typeof raw.visitorId === "string") return { ...raw, messages: raw.messages.filter((m) => m.text) };
-    } catch {}
-    return { sessionId: null, userId: null, visitorId: `v_${crypto.randomUUID()}`, open: false, messages: [] };
-  };
-  const state = load();
-  const save = () => {
-    state.messages = state.messages.slice(-MAX_STORED);
-    try {
-      localStorage.setItem(storageKey, JSON.stringify(state));
-    } catch {}
-  };
+  const { state, save } = openStore(storageKey);
   let identity: Identity | null = null;
   let liveHelpLabel = "Talk to a person";
   let greeting = "Ask us anything. Answers come from our help articles; a person is one click away.";
@@ -127,64 +45,11 @@ function start(script: HTMLScriptElement) {
   };
 
   // ---- DOM ----
-  const host = document.createElement("svc-agents-widget");
-  const root = host.attachShadow({ mode: "open" });
-  try {
-    const sheet = new CSSStyleSheet();
-    sheet.replaceSync(STYLES);
-    root.adoptedStyleSheets = [sheet];
-  } catch {
-    root.append(h("style", {}, STYLES));
-  }
-  const launcher = h("button", { type: "button", class: "launcher", "aria-label": "Open chat", "aria-expanded": "false", "aria-controls": "svc-panel", "aria-haspopup": "dialog" }, svg(CHAT_ICON));
-  const title = h("h2", { id: "svc-title" }, "Chat with us");
-  const subtitle = h("p", { class: "subtitle" }, "We usually answer at once.");
-  // The agent's picture (avatar_config.image_url, https only): decorative, the title names the agent.
-  const avatar = h("img", { class: "avatar", alt: "", hidden: "" });
-  avatar.addEventListener("error", () => (avatar.hidden = true));
-  const closeButton = h("button", { type: "button", class: "icon", "aria-label": "Close chat" }, svg(CLOSE_ICON));
-  const log = h("div", { class: "log", role: "log", "aria-live": "polite", "aria-relevant": "additions text", "aria-label": "Conversation", tabindex: "0" });
-  const status = h("p", { class: "status", role: "status" });
-  const person = h("button", { type: "button", class: "secondary person" }, liveHelpLabel);
-  const input = h("textarea", { id: "svc-input", rows: "2", maxlength: "10000", placeholder: "Ask a question…", autocomplete: "off" });
-  const label = h("label", { for: "svc-input", class: "sr-only" }, "Your message");
-  const send = h("button", { type: "submit", class: "send" }, "Send");
-  const form = h("form", { class: "composer" }, label, input, send);
-  const panel = h(
-    "div",
-    { id: "svc-panel", class: "panel", role: "dialog", "aria-modal": "true", "aria-labelledby": "svc-title", hidden: "" },
-    h("header", {}, h("div", { class: "who" }, avatar, h("div", {}, title, subtitle)), closeButton),
-    log,
-    h("div", { class: "tools" }, person, status),
-    form,
-  );
-  root.append(launcher, panel);
+  const shell = buildShell(liveHelpLabel);
+  const { host, root, launcher, title, subtitle, closeButton, log, status, person, input, send, form, panel } = shell;
 
   // ---- rendering ----
-  /** "Sources": each document as a link when it has an http(s) URL, else its title. */
-  const sourceList = (sources: Source[]): HTMLElement => {
-    const list = h("ul", { class: "sources", "aria-label": "Sources" });
-    for (const source of sources) {
-      const safe = source.url && /^https?:\/\//i.test(source.url) ? source.url : null;
-      list.append(h("li", {}, safe ? h("a", { href: safe, target: "_blank", rel: "noopener noreferrer" }, source.title) : source.title));
-    }
-    return list;
-  };
-  const bubble = (m: StoredMessage, index: number): HTMLElement => {
-    const el = h("div", { class: `msg ${m.role}` });
-    const who = m.role === "user" ? "You" : m.role === "agent" ? "Agent" : "";
-    if (who) el.append(h("span", { class: "sr-only" }, `${who}: `));
-    const body = h("div", { class: "text" });
-    body.append(richText(m.text));
-    el.append(body);
-    if (m.sources?.length) el.append(sourceList(m.sources));
-    if (m.failed) {
-      const retry = h("button", { type: "button", class: "secondary retry" }, "Retry");
-      retry.addEventListener("click", () => retryAt(index));
-      el.append(retry);
-    }
-    return el;
-  };
+  const bubble = (m: StoredMessage, index: number): HTMLElement => messageBubble(m, () => retryAt(index));
   // The log is a live region: new messages are appended, never the whole history re-inserted
   // (which a screen reader would read out again); only a reset or a retry rebuilds it.
   let shown: StoredMessage[] = [];
@@ -231,27 +96,7 @@ function start(script: HTMLScriptElement) {
   };
   launcher.addEventListener("click", () => (panel.hidden ? open() : close()));
   closeButton.addEventListener("click", close);
-  panel.addEventListener("keydown", (e) => {
-    if (e.key === "Escape") {
-      e.preventDefault();
-      close();
-      return;
-    }
-    if (e.key !== "Tab") return;
-    // The dialog is modal: Tab and Shift+Tab cycle through its controls only.
-    const focusable = [...panel.querySelectorAll<HTMLElement>("button:not([disabled]), textarea, a[href], [tabindex='0']")].filter((el) => el.offsetParent !== null);
-    if (focusable.length === 0) return;
-    const first = focusable[0]!;
-    const last = focusable[focusable.length - 1]!;
-    const active = root.activeElement;
-    if (e.shiftKey && (active === first || !panel.contains(active))) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && (active === last || !panel.contains(active))) {
-      e.preventDefault();
-      first.focus();
-    }
-  });
+  trapFocus(panel, root, close);
 
   // ---- the service ----
   const headers = () => ({ Authorization: `Bearer ${key}`, "Content-Type": "application/json" });
@@ -292,7 +137,7 @@ function start(script: HTMLScriptElement) {
     const textEl = replyEl.querySelector(".text") as HTMLElement;
     replyEl.classList.add("streaming");
     const actions: Json[] = [];
-    let ended: "complete" | "error" | "dropped" = "dropped";
+    let ended = "dropped" as "complete" | "error" | "dropped";
     let errorMessage = "The answer was interrupted.";
     try {
       let res = await fetch(`${base}/api/sdk/chat/stream`, { method: "POST", headers: headers(), body: JSON.stringify({ message, mode, ...who(), ...(state.sessionId ? { session_id: state.sessionId } : {}) }) });
@@ -316,28 +161,9 @@ function start(script: HTMLScriptElement) {
       }
       state.sessionId = res.headers.get("X-Session-Id") ?? state.sessionId;
       save();
-      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-      let buffer = "";
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += value;
-        // Text outside 0x1E…0x1E records is the reply; a record is handled once it is whole.
-        for (;;) {
-          const at = buffer.indexOf(RS);
-          if (at === -1) {
-            reply.text += buffer;
-            buffer = "";
-            break;
-          }
-          reply.text += buffer.slice(0, at);
-          const end = buffer.indexOf(RS, at + 1);
-          if (end === -1) {
-            buffer = buffer.slice(at);
-            break;
-          }
-          const record = buffer.slice(at + 1, end);
-          buffer = buffer.slice(end + 1);
+      await readChatStream(res.body, {
+        text: (piece) => (reply.text += piece),
+        record(record) {
           if (record.startsWith("__ACTION__")) {
             const action = JSON.parse(record.slice(10)) as Json;
             actions.push(action);
@@ -353,10 +179,12 @@ function start(script: HTMLScriptElement) {
             ended = "error";
             errorMessage = ((JSON.parse(record.slice(9)) as Json).message as string) ?? errorMessage;
           }
-        }
-        textEl.replaceChildren(richText(reply.text));
-        log.scrollTop = log.scrollHeight;
-      }
+        },
+        chunk() {
+          textEl.replaceChildren(richText(reply.text));
+          log.scrollTop = log.scrollHeight;
+        },
+      });
     } catch {
       ended = ended === "complete" ? ended : "dropped";
       errorMessage = "The connection was lost.";
@@ -412,23 +240,9 @@ function start(script: HTMLScriptElement) {
   });
   person.addEventListener("click", () => submit(liveHelpLabel, "livehelp"));
 
-  /** The agent's look (avatar_config, written by setup_configure_widget): title, greeting, colours, corner, picture. */
+  /** The agent's look (avatar_config, written by setup_configure_widget). */
   const applyLook = (look: Json) => {
-    if (typeof look.title === "string" && look.title) title.textContent = look.title;
-    if (typeof look.greeting === "string" && look.greeting) greeting = look.greeting;
-    const colour = (v: unknown) => (typeof v === "string" && /^#[0-9a-fA-F]{6}$/.test(v) ? v : null);
-    // Set through CSSOM, which a page's style-src policy allows; both or neither, so text stays legible.
-    const primary = colour(look.primary_color);
-    const text = colour(look.text_color);
-    if (primary && text) {
-      host.style.setProperty("--sa-accent", primary);
-      host.style.setProperty("--sa-on-accent", text);
-    }
-    if (look.position === "left") host.classList.add("left");
-    if (typeof look.image_url === "string" && /^https:\/\/[^\s"'<>]+$/i.test(look.image_url)) {
-      avatar.src = look.image_url;
-      avatar.hidden = false;
-    }
+    greeting = applyAgentLook(shell, look) ?? greeting;
     render();
   };
 

@@ -1,0 +1,71 @@
+// The inbox's model: ticket types, the closed sets of statuses, priorities and sources, every cap,
+// and who may act. Shared by the writes, the queries and the views of tickets.
+import type { tickets, ticketHistory, ticketMessages } from "../db/schema/index.ts";
+import type { TicketMessageKind, TicketPriority, TicketSource, TicketStatus } from "../db/schema/inbox.ts";
+import { FREE_FORM_LIMITS } from "../http/json.ts";
+import type { ChatTicketReason } from "../webhooks/emit.ts";
+
+export type { TicketMessageKind, TicketPriority, TicketSource, TicketStatus };
+export type Ticket = typeof tickets.$inferSelect;
+export type TicketMessage = typeof ticketMessages.$inferSelect;
+export type TicketHistoryEntry = typeof ticketHistory.$inferSelect;
+
+export const STATUSES = ["open", "pending", "resolved", "closed"] as const satisfies readonly TicketStatus[];
+export const PRIORITIES = ["low", "normal", "high", "urgent"] as const satisfies readonly TicketPriority[];
+export const SOURCES = ["widget", "api", "chat", "mcp"] as const satisfies readonly TicketSource[];
+
+/** Every cap of the inbox, shared by the dashboard API, the SDK route and the inbox_* tools (documented in the README). */
+export const TICKET_LIMITS = {
+  subject: 250,
+  /** Same as a chat message (interface §2.5). */
+  body: 10_000,
+  team: 100,
+  tags: 20,
+  tag: 50,
+  customFieldKeys: 50,
+  /** Serialised JSON, and nesting: the house bound for stored free-form objects. */
+  customFieldsBytes: FREE_FORM_LIMITS.maxBytes,
+  customFieldsDepth: FREE_FORM_LIMITS.maxDepth,
+  /** Free-text filter. */
+  text: 200,
+  pageSize: 100,
+  defaultPageSize: 25,
+  /** Messages and history entries returned with one ticket (the most recent ones). */
+  thread: 500,
+} as const;
+
+/**
+ * Who acts. The first four kinds are the tool runtime's `Actor` (C1) so its callers pass theirs
+ * unchanged; `agent` is an AI agent replying or triaging in a chat. A token acts for its member.
+ */
+export type InboxActor =
+  | { kind: "token"; tokenId?: string; clientId: string; memberId: string; scopes?: readonly string[] }
+  | { kind: "member"; memberId: string }
+  | { kind: "customer"; endUserId: string | null; sessionId?: string }
+  | { kind: "system"; name: string }
+  | { kind: "agent"; agentId: string | null };
+
+export interface CreateTicketInput {
+  subject: string;
+  message: string;
+  customerId?: string | null;
+  priority?: TicketPriority;
+  team?: string;
+  source: TicketSource;
+  customFields?: Record<string, unknown>;
+  conversationId?: string;
+  /** Whether the customer's identity was verified (§5); only a verified request may say true. */
+  verified?: boolean;
+  /** What the first message is: the customer writing in (default, status `open`), or our outbound first message (outreach, status `pending`). */
+  firstMessage?: "customer" | "reply";
+  /** Why the chat pipeline opened it: announced as conversation.routed or conversation.escalated (issue #15). */
+  chatReason?: ChatTicketReason;
+}
+
+export interface TicketPatch {
+  status?: TicketStatus;
+  priority?: TicketPriority;
+  team?: string | null;
+  assigneeId?: string | null;
+  tags?: string[];
+}

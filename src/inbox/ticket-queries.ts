@@ -1,0 +1,136 @@
+// Ticket reads: one ticket, the filtered list, the team's thread and history, and the thread as
+// the customer may see it.
+import { and, asc, desc, eq, ilike, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { ticketHistory, ticketMessages, tickets } from "../db/schema/index.ts";
+import type { TicketStatus } from "../db/schema/inbox.ts";
+import type { Deps } from "../deps.ts";
+import { isUuid } from "../kit/ids.ts";
+import { fail, oneOf, requireText } from "./ticket-checks.ts";
+import { STATUSES, type Ticket, TICKET_LIMITS, type TicketHistoryEntry, type TicketMessage } from "./ticket-model.ts";
+
+/** A ticket by id or by its number (`42` or `#42`), within one org; null otherwise. */
+export async function findTicket(deps: Deps, orgId: string, ref: string): Promise<Ticket | null> {
+  let key: SQL | undefined;
+  if (isUuid(ref)) key = eq(tickets.id, ref);
+  else {
+    const match = /^#?(\d{1,9})$/.exec(ref.trim());
+    if (match) key = eq(tickets.number, Number(match[1]));
+  }
+  if (!key) return null;
+  const [ticket] = await deps.db.select().from(tickets).where(and(eq(tickets.orgId, orgId), key));
+  return ticket ?? null;
+}
+
+export interface TicketFilters {
+  status?: TicketStatus[];
+  /** A member id, or null for unassigned tickets. */
+  assigneeId?: string | null;
+  team?: string;
+  customerId?: string;
+  /** Matches the subject, any message body, or the number (`42`, `#42`). */
+  text?: string;
+  /** For a customer's own view: the text search skips internal notes, which they must never see. */
+  customerVisibleOnly?: boolean;
+  cursor?: string;
+  limit?: number;
+}
+
+/**
+ * The page cursor is opaque to clients: base64url of the last number on the page. Tickets are
+ * listed newest first by number, which never changes, so a page never repeats or skips a ticket
+ * however tickets are updated between requests.
+ */
+export function encodeCursor(number: number): string {
+  return Buffer.from(`n:${number}`).toString("base64url");
+}
+
+export function decodeCursor(cursor: string, path = "/cursor"): number {
+  const match = cursor.length <= 32 ? /^n:(\d{1,9})$/.exec(Buffer.from(cursor, "base64url").toString()) : null;
+  if (!match) fail(path, "is not a cursor this service issued");
+  return Number(match[1]);
+}
+
+export function escapeLike(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export async function listTickets(deps: Deps, orgId: string, filters: TicketFilters): Promise<{ tickets: Ticket[]; nextCursor: string | null }> {
+  const limit = filters.limit ?? TICKET_LIMITS.defaultPageSize;
+  if (!Number.isInteger(limit) || limit < 1 || limit > TICKET_LIMITS.pageSize) fail("/limit", `must be an integer from 1 to ${TICKET_LIMITS.pageSize}`);
+  const where: (SQL | undefined)[] = [eq(tickets.orgId, orgId)];
+  if (filters.status?.length) where.push(inArray(tickets.status, filters.status.map((s) => oneOf("/status", s, STATUSES))));
+  if (filters.assigneeId === null) where.push(isNull(tickets.assigneeMemberId));
+  else if (filters.assigneeId !== undefined) {
+    if (!isUuid(filters.assigneeId)) return { tickets: [], nextCursor: null };
+    where.push(eq(tickets.assigneeMemberId, filters.assigneeId));
+  }
+  if (filters.team !== undefined) where.push(eq(tickets.team, filters.team));
+  if (filters.customerId !== undefined) {
+    if (!isUuid(filters.customerId)) return { tickets: [], nextCursor: null };
+    where.push(eq(tickets.endUserId, filters.customerId));
+  }
+  if (filters.text !== undefined && filters.text.trim() !== "") {
+    const text = requireText("/text", filters.text, TICKET_LIMITS.text).trim();
+    const pattern = escapeLike(text);
+    const number = /^#?(\d{1,9})$/.exec(text);
+    where.push(
+      or(
+        ilike(tickets.subject, pattern),
+        sql`exists (select 1 from ${ticketMessages} where ${ticketMessages.ticketId} = ${tickets.id} and ${ticketMessages.orgId} = ${orgId} and ${ticketMessages.body} ilike ${pattern}${filters.customerVisibleOnly ? sql` and ${ticketMessages.kind} <> 'note'` : sql``})`,
+        number ? eq(tickets.number, Number(number[1])) : undefined,
+      ),
+    );
+  }
+  if (filters.cursor !== undefined) where.push(lt(tickets.number, decodeCursor(filters.cursor)));
+  const rows = await deps.db
+    .select()
+    .from(tickets)
+    .where(and(...where))
+    .orderBy(desc(tickets.number))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  return { tickets: page, nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]!.number) : null };
+}
+
+/** The thread as the team sees it (notes included), oldest first: the most recent `TICKET_LIMITS.thread` messages. */
+export async function ticketThread(deps: Deps, ticket: Ticket): Promise<TicketMessage[]> {
+  const rows = await deps.db
+    .select()
+    .from(ticketMessages)
+    .where(and(eq(ticketMessages.orgId, ticket.orgId), eq(ticketMessages.ticketId, ticket.id)))
+    .orderBy(desc(ticketMessages.seq))
+    .limit(TICKET_LIMITS.thread);
+  return rows.reverse();
+}
+
+export async function ticketHistoryOf(deps: Deps, ticket: Ticket): Promise<TicketHistoryEntry[]> {
+  const rows = await deps.db
+    .select()
+    .from(ticketHistory)
+    .where(and(eq(ticketHistory.orgId, ticket.orgId), eq(ticketHistory.ticketId, ticket.id)))
+    .orderBy(desc(ticketHistory.seq))
+    .limit(TICKET_LIMITS.thread);
+  return rows.reverse();
+}
+
+/**
+ * The thread as the customer may see it (widget, e-mail, SDK): customer messages and replies only,
+ * oldest first. Internal notes never leave this function, and a reply names no member or client —
+ * only that it came from the team or from the AI agent.
+ */
+export async function customerThread(deps: Deps, orgId: string, ticketId: string) {
+  if (!isUuid(ticketId)) return [];
+  const rows = await deps.db
+    .select({ id: ticketMessages.id, kind: ticketMessages.kind, body: ticketMessages.body, authorKind: ticketMessages.authorKind, createdAt: ticketMessages.createdAt })
+    .from(ticketMessages)
+    .where(and(eq(ticketMessages.orgId, orgId), eq(ticketMessages.ticketId, ticketId), inArray(ticketMessages.kind, ["customer", "reply"])))
+    .orderBy(asc(ticketMessages.seq))
+    .limit(TICKET_LIMITS.thread);
+  return rows.map((m) => ({
+    id: m.id,
+    from: m.kind === "customer" ? ("customer" as const) : m.authorKind === "agent" ? ("ai_agent" as const) : ("team" as const),
+    body: m.body,
+    created_at: m.createdAt.toISOString(),
+  }));
+}
+

@@ -1,0 +1,279 @@
+// Ticket writes: creation from every source (widget, backend API, chat, MCP), the thread's
+// messages, triage, and the history of every change. The only writer of the tickets,
+// ticket_messages, ticket_history and ticket_counters tables; the SDK, the chat, the dashboard API
+// and the inbox_* tools all call these functions, so every write lands in the same tables and history.
+import { and, eq, isNull, or, sql } from "drizzle-orm";
+import { recordActivity } from "../activity/log.ts";
+import { emitTicketCreated } from "../webhooks/emit.ts";
+import { emitWebhookEvent } from "../webhooks/events.ts";
+import type { Actor } from "../kit/actor.ts";
+import type { Db, Tx } from "../db/client.ts";
+import { endUsers, memberships, ticketCounters, ticketHistory, ticketMessages, tickets } from "../db/schema/index.ts";
+import type { TicketMessageKind, TicketPriority, TicketSource } from "../db/schema/inbox.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { isUuid } from "../kit/ids.ts";
+import { checkCustomFields, fail, normaliseTags, oneOf, optionalTeam, requireText } from "./ticket-checks.ts";
+import { type CreateTicketInput, type InboxActor, PRIORITIES, SOURCES, STATUSES, type Ticket, TICKET_LIMITS, type TicketPatch } from "./ticket-model.ts";
+import { eventKey, publishMessage, publishStatus } from "./ticket-events.ts";
+import { messageView, type TicketMessageView, ticketView, type TicketView } from "./ticket-views.ts";
+
+function historyActor(actor: InboxActor) {
+  switch (actor.kind) {
+    case "member":
+      return { actorKind: "member" as const, actorMemberId: actor.memberId };
+    case "token":
+      return { actorKind: "token" as const, actorMemberId: actor.memberId, actorTokenId: actor.tokenId ?? null, actorClientId: actor.clientId };
+    case "agent":
+      return { actorKind: "agent" as const, actorAgentId: actor.agentId };
+    case "customer":
+      return { actorKind: "customer" as const, actorName: actor.endUserId };
+    case "system":
+      return { actorKind: "system" as const, actorName: actor.name };
+  }
+}
+
+function messageAuthor(actor: InboxActor) {
+  switch (actor.kind) {
+    case "member":
+      return { authorKind: "member" as const, authorMemberId: actor.memberId };
+    case "token":
+      return { authorKind: "token" as const, authorMemberId: actor.memberId, authorClientId: actor.clientId };
+    case "agent":
+      return { authorKind: "agent" as const, authorAgentId: actor.agentId };
+    case "customer":
+      return { authorKind: "customer" as const };
+    case "system":
+      return { authorKind: "system" as const };
+  }
+}
+
+/** The admin activity log (C3) knows no AI agent: it records one as the system actor `agent:<id>`. */
+function activityActor(actor: InboxActor): Actor {
+  switch (actor.kind) {
+    case "agent":
+      return { kind: "system", name: `agent:${actor.agentId ?? "active"}` };
+    case "token":
+      return { kind: "token", tokenId: actor.tokenId ?? "", clientId: actor.clientId, memberId: actor.memberId, scopes: actor.scopes ?? [] };
+    case "customer":
+      return { kind: "customer", endUserId: actor.endUserId, sessionId: actor.sessionId ?? "" };
+    default:
+      return actor;
+  }
+}
+
+/** One admin-activity row per ticket write, committed with it. The ticket's own history has the detail. */
+async function activity(tx: Tx, now: Date, ticket: Ticket, actor: InboxActor, action: string, summary: Record<string, unknown>) {
+  await recordActivity({ db: tx as unknown as Db, now: () => now }, { orgId: ticket.orgId, actor: activityActor(actor), action, objectType: "ticket", objectId: ticket.id, summary: { number: ticket.number, ...summary } });
+}
+
+async function record(tx: Tx, now: Date, ticket: Ticket, actor: InboxActor, action: string, before: unknown, after: unknown) {
+  await tx.insert(ticketHistory).values({ orgId: ticket.orgId, ticketId: ticket.id, ...historyActor(actor), action, before: before ?? null, after: after ?? null, createdAt: now });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writes
+
+/** Creates a ticket with its first message and a `created` history entry, in one transaction. */
+export async function createTicket(deps: Deps, params: { orgId: string; actor: InboxActor; input: CreateTicketInput }): Promise<TicketView> {
+  return ticketView(await createTicketRow(deps, params));
+}
+
+export async function createTicketRow(deps: Deps, { orgId, actor, input }: { orgId: string; actor: InboxActor; input: CreateTicketInput }): Promise<Ticket> {
+  const subject = requireText("/subject", input.subject, TICKET_LIMITS.subject, { min: 1 }).trim();
+  const body = requireText("/message", input.message, TICKET_LIMITS.body, { min: 1 });
+  const priority = input.priority === undefined ? "normal" : oneOf("/priority", input.priority, PRIORITIES);
+  const source = oneOf("/source", input.source, SOURCES);
+  const team = optionalTeam(input.team);
+  const customFields = input.customFields === undefined ? {} : checkCustomFields(input.customFields);
+  if (input.conversationId !== undefined && !isUuid(input.conversationId)) fail("/conversation_id", "must be a UUID");
+  const customerId = input.customerId ?? null;
+  if (customerId !== null) {
+    const [user] = isUuid(customerId)
+      ? await deps.db.select({ id: endUsers.id }).from(endUsers).where(and(eq(endUsers.orgId, orgId), eq(endUsers.id, customerId)))
+      : [];
+    if (!user) throw AppError.notFound("No such customer.");
+  }
+  const kind: TicketMessageKind = input.firstMessage === "reply" ? "reply" : "customer";
+  const verified = input.verified === true;
+  const now = deps.now();
+
+  const created = await deps.db.transaction(async (tx) => {
+    // The row lock on the org's counter serialises concurrent creations (see ticket_counters).
+    const [counter] = await tx
+      .insert(ticketCounters)
+      .values({ orgId, lastNumber: 1 })
+      .onConflictDoUpdate({ target: ticketCounters.orgId, set: { lastNumber: sql`${ticketCounters.lastNumber} + 1` } })
+      .returning({ number: ticketCounters.lastNumber });
+    const [ticket] = await tx
+      .insert(tickets)
+      .values({
+        orgId,
+        number: counter!.number,
+        subject,
+        // Our outbound first message waits for the customer's answer.
+        status: kind === "reply" ? "pending" : "open",
+        priority,
+        team,
+        source,
+        endUserId: customerId,
+        conversationId: input.conversationId ?? null,
+        verified,
+        customFields,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    const [first] = await tx
+      .insert(ticketMessages)
+      .values({
+        orgId,
+        ticketId: ticket!.id,
+        kind,
+        body,
+        ...(kind === "customer" ? { authorKind: "customer" as const } : messageAuthor(actor)),
+        verified: kind === "customer" ? verified : false,
+        createdAt: now,
+      })
+      .returning();
+    await publishStatus(tx, ticket!, ticket!.status, now);
+    await publishMessage(tx, ticket!, first!, actor, now);
+    await record(tx, now, ticket!, actor, "created", null, { subject, status: ticket!.status, priority, team, source, customer_id: customerId });
+    await activity(tx, now, ticket!, actor, "ticket.created", { source });
+    await emitTicketCreated(tx, { orgId, ticket: ticketView(ticket!), now, chatReason: input.chatReason }); // webhooks, committed with the ticket
+    return ticket!;
+  });
+  deps.live.wake(eventKey(created));
+  return created;
+}
+
+/**
+ * Adds one message to a ticket's thread. A customer message on a `pending` or `resolved` ticket
+ * reopens it (`open`, recorded in the history). A closed ticket takes notes only: customer messages
+ * and replies are refused with 409 `ticket_closed` (the widget opens a new ticket instead).
+ */
+export async function addTicketMessage(
+  deps: Deps,
+  { orgId, actor, ticketId, kind, body, verified }: { orgId: string; actor: InboxActor; ticketId: string; kind: TicketMessageKind; body: string; verified?: boolean },
+): Promise<TicketMessageView> {
+  oneOf("/kind", kind, ["customer", "reply", "note"] as const);
+  const text = requireText("/body", body, TICKET_LIMITS.body, { min: 1 });
+  if (!isUuid(ticketId)) throw AppError.notFound("No such ticket.");
+  const now = deps.now();
+  let key: string | null = null;
+  const added = await deps.db.transaction(async (tx) => {
+    const [ticket] = await tx.select().from(tickets).where(and(eq(tickets.orgId, orgId), eq(tickets.id, ticketId))).for("update");
+    if (!ticket) throw AppError.notFound("No such ticket.");
+    if (kind !== "note" && ticket.status === "closed") throw new AppError(409, "ticket_closed", "This ticket is closed; reopen it first (or open a new ticket).");
+    const [message] = await tx
+      .insert(ticketMessages)
+      .values({
+        orgId,
+        ticketId,
+        kind,
+        body: text,
+        ...(kind === "customer" ? { authorKind: "customer" as const } : messageAuthor(actor)),
+        verified: kind === "customer" && verified === true,
+        createdAt: now,
+      })
+      .returning();
+    const action = kind === "customer" ? "customer_message" : kind;
+    await record(tx, now, ticket, actor, action, null, { message_id: message!.id });
+    await activity(tx, now, ticket, actor, `ticket.${action}_added`, { message_id: message!.id });
+    let status = ticket.status;
+    if (kind === "customer" && (status === "pending" || status === "resolved")) {
+      status = "open";
+      await record(tx, now, ticket, actor, "status", ticket.status, status);
+    }
+    await tx.update(tickets).set({ status, updatedAt: now }).where(and(eq(tickets.orgId, orgId), eq(tickets.id, ticketId)));
+    await publishMessage(tx, ticket, message!, actor, now);
+    if (status !== ticket.status) await publishStatus(tx, ticket, status, now);
+    if (kind !== "note") key = eventKey(ticket);
+    if (kind !== "note") await emitWebhookEvent(tx, { orgId, type: "ticket.message.created", data: { ticket_id: ticketId, ticket_number: ticket.number, status, message: messageView(message!, ticket.endUserId), updated_at: now.toISOString() }, now }); // never internal notes
+    return messageView(message!, ticket.endUserId);
+  });
+  if (key) deps.live.wake(key);
+  return added;
+}
+
+/** Changes status, priority, team, assignee and tags at once; one history entry per field that changed. */
+export async function updateTicket(deps: Deps, { orgId, actor, ticketId, patch }: { orgId: string; actor: InboxActor; ticketId: string; patch: TicketPatch }): Promise<TicketView> {
+  const status = patch.status === undefined ? undefined : oneOf("/status", patch.status, STATUSES);
+  const priority = patch.priority === undefined ? undefined : oneOf("/priority", patch.priority, PRIORITIES);
+  const team = patch.team === undefined ? undefined : optionalTeam(patch.team);
+  const tags = patch.tags === undefined ? undefined : normaliseTags(patch.tags);
+  const assignee = patch.assigneeId;
+  if (assignee !== undefined && assignee !== null) {
+    const [member] = isUuid(assignee)
+      ? await deps.db.select({ id: memberships.memberId }).from(memberships).where(and(eq(memberships.orgId, orgId), eq(memberships.memberId, assignee)))
+      : [];
+    if (!member) fail("/assignee_id", "is not a member of this organisation");
+  }
+  if (!isUuid(ticketId)) throw AppError.notFound("No such ticket.");
+  const now = deps.now();
+  let key: string | null = null;
+  const view = await deps.db.transaction(async (tx) => {
+    const [ticket] = await tx.select().from(tickets).where(and(eq(tickets.orgId, orgId), eq(tickets.id, ticketId))).for("update");
+    if (!ticket) throw AppError.notFound("No such ticket.");
+    const changes: { action: string; before: unknown; after: unknown }[] = [];
+    const set: Partial<typeof tickets.$inferInsert> = {};
+    if (status !== undefined && status !== ticket.status) {
+      changes.push({ action: "status", before: ticket.status, after: status });
+      set.status = status;
+    }
+    if (priority !== undefined && priority !== ticket.priority) {
+      changes.push({ action: "priority", before: ticket.priority, after: priority });
+      set.priority = priority;
+    }
+    if (team !== undefined && team !== ticket.team) {
+      changes.push({ action: "team", before: ticket.team, after: team });
+      set.team = team;
+    }
+    if (assignee !== undefined && assignee !== ticket.assigneeMemberId) {
+      changes.push({ action: "assignee", before: ticket.assigneeMemberId, after: assignee });
+      set.assigneeMemberId = assignee;
+    }
+    if (tags !== undefined && (tags.length !== ticket.tags.length || tags.some((t, i) => t !== ticket.tags[i]))) {
+      changes.push({ action: "tags", before: ticket.tags, after: tags });
+      set.tags = tags;
+    }
+    if (changes.length === 0) return ticketView(ticket);
+    const [updated] = await tx
+      .update(tickets)
+      .set({ ...set, updatedAt: now })
+      .where(and(eq(tickets.orgId, orgId), eq(tickets.id, ticketId)))
+      .returning();
+    for (const change of changes) await record(tx, now, ticket, actor, change.action, change.before, change.after);
+    if (set.status !== undefined) {
+      await publishStatus(tx, ticket, set.status, now);
+      key = eventKey(ticket);
+    }
+    await activity(tx, now, ticket, actor, "ticket.updated", { fields: changes.map((c) => c.action) });
+    await emitWebhookEvent(tx, { orgId, type: "ticket.updated", data: { ...ticketView(updated!), changed: changes.map((c) => c.action) }, now }); // webhooks, committed with the change
+    return ticketView(updated!);
+  });
+  if (key) deps.live.wake(key);
+  return view;
+}
+
+/**
+ * Outreach: the team starts a conversation with a customer (by our id or the org's external id):
+ * a new ticket whose first message is our outbound reply. The customer must exist in the org.
+ */
+export async function startOutreach(
+  deps: Deps,
+  params: { orgId: string; actor: InboxActor; customer: string; subject: string; message: string; priority?: TicketPriority; team?: string; source: TicketSource },
+): Promise<Ticket> {
+  const ref = requireText("/customer", params.customer, 256, { min: 1 }).trim();
+  const [user] = await deps.db
+    .select({ id: endUsers.id })
+    .from(endUsers)
+    .where(and(eq(endUsers.orgId, params.orgId), isUuid(ref) ? or(eq(endUsers.id, ref), eq(endUsers.externalId, ref)) : eq(endUsers.externalId, ref)))
+    .limit(1);
+  if (!user) throw AppError.notFound("No such customer.");
+  return createTicketRow(deps, {
+    orgId: params.orgId,
+    actor: params.actor,
+    input: { subject: params.subject, message: params.message, customerId: user.id, priority: params.priority, team: params.team, source: params.source, firstMessage: "reply" },
+  });
+}
