@@ -8,6 +8,7 @@ import m5 from "./0005_widget_sdk_inbox_chat_mail_webhooks.sql" with { type: "te
 import m6 from "./0006_member_invitations.sql" with { type: "text" };
 import m7 from "./0007_outbox_lanes.sql" with { type: "text" };
 import m8 from "./0008_identity_secret_overlap.sql" with { type: "text" };
+import m9 from "./0009_outbox_ordered_lanes.sql" with { type: "text" };
 
 export const migrationFiles: { tag: string; when: number; breakpoints: boolean; sql: string }[] = [
   { tag: "0000_core", when: 1795253253534, breakpoints: true, sql: m0 },
@@ -19,4 +20,5 @@ export const migrationFiles: { tag: string; when: number; breakpoints: boolean; 
   { tag: "0006_member_invitations", when: 1795667340218, breakpoints: true, sql: m6 },
   { tag: "0007_outbox_lanes", when: 1795670909972, breakpoints: true, sql: m7 },
   { tag: "0008_identity_secret_overlap", when: 1795718819448, breakpoints: true, sql: m8 },
+  { tag: "0009_outbox_ordered_lanes", when: 1795719476502, breakpoints: true, sql: m9 },
 ];
