@@ -94,6 +94,11 @@ export async function releaseParked(db: Db | Tx, ids: SQLWrapper, now: Date): Pr
   await db.update(outbox).set({ status: "pending", runAt: now, lastError: null, updatedAt: now }).where(and(eq(outbox.status, "parked"), inArray(outbox.id, ids)));
 }
 
+/** Makes a waiting row (pending, parked, or `sending` under a lease that ran out) due now, keeping its attempts: a retry brought forward. */
+export async function dueNow(db: Db | Tx, id: string, now: Date): Promise<void> {
+  await db.update(outbox).set({ status: "pending", runAt: now, claimToken: null, lockedUntil: null, updatedAt: now }).where(eq(outbox.id, id));
+}
+
 /**
  * Cancels the rows among `ids` that no sender holds (pending or parked). A row being sent right
  * now is not touched: its handler checks again before sending.

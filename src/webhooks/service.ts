@@ -12,7 +12,7 @@ import { outbox, webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEv
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
-import { cancelQueued, dropEnqueued, enqueue } from "../mail/outbox.ts";
+import { cancelQueued, dropEnqueued, dueNow, enqueue } from "../mail/outbox.ts";
 import { BlockedUrlError, checkUrl } from "../net/guard.ts";
 import { previousSecretContext, secretContext, WEBHOOK_LIMITS } from "./delivery.ts";
 import { eventBody, type EventType, queueDelivery, TEST_EVENT_TYPE, WEBHOOK_KIND, webhookIdOf } from "./events.ts";
@@ -276,7 +276,7 @@ export async function replayDelivery(deps: Deps, orgId: string, actor: Actor, en
       throw new AppError(409, "delivery_in_flight", `An attempt of this delivery is under way right now; its outcome is in the delivery log within ${WEBHOOK_LIMITS.timeoutMs / 1000} s.`);
     if (deliveryStatus(found.status) === "pending") {
       // Waiting for a retry, parked, or left `sending` by a sender that died: due now.
-      await db.update(outbox).set({ status: "pending", runAt: now, claimToken: null, lockedUntil: null, updatedAt: now }).where(eq(outbox.id, found.outboxId));
+      await dueNow(db, found.outboxId, now);
     } else await replayRows(db, orgId, endpoint.id, [found], now);
     await recordActivity({ db, now: () => now }, { orgId, actor, action: "webhook_delivery.replayed", objectType: "webhook_endpoint", objectId: endpoint.id, summary: { delivery_id: found.id } });
     return { replayed: 1 };
