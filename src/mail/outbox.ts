@@ -96,7 +96,8 @@ export async function releaseParked(db: Db | Tx, ids: SQLWrapper, now: Date): Pr
 
 /** Makes a waiting row (pending, parked, or `sending` under a lease that ran out) due now, keeping its attempts: a retry brought forward. */
 export async function dueNow(db: Db | Tx, id: string, now: Date): Promise<void> {
-  await db.update(outbox).set({ status: "pending", runAt: now, claimToken: null, lockedUntil: null, updatedAt: now }).where(eq(outbox.id, id));
+  const waiting = or(inArray(outbox.status, ["pending", "parked"]), and(eq(outbox.status, "sending"), lte(outbox.lockedUntil, now)));
+  await db.update(outbox).set({ status: "pending", runAt: now, claimToken: null, lockedUntil: null, updatedAt: now }).where(and(eq(outbox.id, id), waiting));
 }
 
 /**
