@@ -24,6 +24,7 @@ import { deleteExpiredActivity } from "./activity/log.ts";
 import { deleteUnusedClients } from "./oauth/clients.ts";
 import { deleteExpiredOAuthState } from "./oauth/tokens.ts";
 import { ensureDemo } from "./orgs/demo.ts";
+import { demoPasswordLine, writeDemoPassword } from "./orgs/demo-password.ts";
 import { deleteExpiredCounters } from "./ratelimit/leased.ts";
 
 export interface Services {
@@ -84,7 +85,9 @@ const HOUSEKEEPER = systemActor("housekeeping");
 export async function serve(config: Readonly<Config>, log: Logger): Promise<{ server: Server<unknown>; deps: Deps; stop(): Promise<void> }> {
   const services = await openServices(config, log);
   const { deps } = services;
-  const demo = config.seedDemo ? await ensureDemo(deps) : null;
+  // Not a terminal (a container's or journal's log): the demo password goes to a file, not the log.
+  const terminal = process.stdout.isTTY === true;
+  const demo = config.seedDemo ? await ensureDemo(deps, { beforeCreate: terminal ? undefined : (password) => writeDemoPassword(config.dataDir, password) }) : null;
   const handler = createAppHandler(deps);
   const server = Bun.serve({
     port: config.port,
@@ -119,7 +122,7 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
   const lines = [`svc-agents listening on ${config.baseUrl} (${where})`, `Sign in:     ${config.baseUrl}/signin`];
   if (demo) {
     lines.push(`Demo admin:  ${demo.email}`);
-    lines.push(demo.password ? `Password:    ${demo.password}   (shown once; it is not stored in the clear)` : "Password:    printed at the first start");
+    lines.push(demoPasswordLine({ password: demo.password, dataDir: config.dataDir, terminal }));
     lines.push(`Widget key:  ${demo.widgetKey}`);
     lines.push(`Demo page:   ${config.baseUrl}/demo   (the chat widget on a sample page)`);
     if (demo.agentId) lines.push(`Demo agent:  ${demo.agentId}   (GET ${config.baseUrl}/api/agents; switch its actions on: README "Try a connector")`);

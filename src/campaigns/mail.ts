@@ -21,6 +21,9 @@ export const NO_SMTP_REASON = "not sent: no SMTP configured";
 export function campaignMailHandler(deps: Deps, transport: MailTransport | null): OutboxHandler {
   return {
     retrySchedule: MAIL_RETRY_SCHEDULE,
+    // A customer's steps are one lane (their enrolment): step n+1 is handed to SMTP only after
+    // step n was accepted or given up, even when it has no delay (README "Email series").
+    ordered: true,
     onSent: (tx, row, now) => emitCampaignMessageSent(tx, row, now), // webhooks: campaign.message.sent, committed with the `sent` record
     async deliver(row: OutboxRow): Promise<OutboxOutcome> {
       const messageId = row.payload.message_id;

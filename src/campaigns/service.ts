@@ -607,7 +607,8 @@ async function advanceEnrolment(deps: Deps, claimed: Enrolment): Promise<number>
       }
       const mail = renderStep(next.step, customer, campaign.name);
       const messageId = crypto.randomUUID();
-      const outboxId = await enqueue(tx, { orgId: enrolment.orgId, kind: CAMPAIGN_MAIL_KIND, payload: { message_id: messageId }, runAt: now, now });
+      // The enrolment is the lane: its emails go out one after another, in the order queued.
+      const outboxId = await enqueue(tx, { orgId: enrolment.orgId, kind: CAMPAIGN_MAIL_KIND, lane: enrolment.id, payload: { message_id: messageId }, runAt: now, now });
       const [message] = await tx
         .insert(campaignMessages)
         .values({ id: messageId, orgId: enrolment.orgId, campaignId: campaign.id, enrolmentId: enrolment.id, endUserId: user.id, stepId: next.step.id, outboxId, toEmail: user.email, ...mail, createdAt: now })

@@ -55,10 +55,11 @@ ${submit("Create key", { busy: "Creating…" })}
 <p>${identity.enabled ? html`<span class="badge ok">on</span> The widget accepts a signed-in customer only with a <code>user_token</code> signed with the secret.` : html`<span class="badge warn">off</span> Anyone can claim a <code>user_id</code> in the widget; switch this on before showing customer data.`}</p>
 ${
   forms.secret
-    ? html`<div class="flash ok" role="status"><p><strong>New identity secret, shown this once.</strong> Store it in your backend now; the previous secret keeps verifying until you clear it.</p><label for="new-secret">Identity secret</label><input id="new-secret" type="text" readonly value="${forms.secret}"><div class="actions"><button type="button" class="secondary" data-copy="new-secret" hidden>Copy secret</button></div></div>`
+    ? html`<div class="flash ok" role="status"><p><strong>New identity secret, shown this once.</strong> Store it in your backend now; the previous secret keeps verifying for 24 hours, unless you stop it sooner.</p><label for="new-secret">Identity secret</label><input id="new-secret" type="text" readonly value="${forms.secret}"><div class="actions"><button type="button" class="secondary" data-copy="new-secret" hidden>Copy secret</button></div></div>`
     : ""
 }
-<div class="actions">${actionButton("/dashboard/settings/identity", identity.enabled ? "Switch off" : "Switch on", { kind: identity.enabled ? "danger" : undefined, hidden: { enabled: identity.enabled ? "off" : "on" } })}${actionButton("/dashboard/settings/identity/rotate", "Rotate the secret", { confirm: "Make a new secret? The current one keeps verifying until you clear it." })}${identity.has_previous_secret ? actionButton("/dashboard/settings/identity/clear-previous", "Stop accepting the previous secret", { kind: "danger" }) : ""}</div>
+${identity.previous_secret_expires_at ? html`<p class="hint" id="previous-secret">The previous secret also verifies until ${when(identity.previous_secret_expires_at)}, then it is refused.</p>` : ""}
+<div class="actions">${actionButton("/dashboard/settings/identity", identity.enabled ? "Switch off" : "Switch on", { kind: identity.enabled ? "danger" : undefined, hidden: { enabled: identity.enabled ? "off" : "on" } })}${actionButton("/dashboard/settings/identity/rotate", "Rotate the secret", { confirm: "Make a new secret? The current one keeps verifying for 24 hours, unless you stop it sooner." })}${identity.has_previous_secret ? actionButton("/dashboard/settings/identity/clear-previous", "Stop accepting the previous secret", { kind: "danger" }) : ""}</div>
 </section>
 
 <section class="panel" aria-labelledby="origins-h"><h2 id="origins-h">Allowed origins</h2>

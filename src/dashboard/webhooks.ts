@@ -65,7 +65,11 @@ ${endpoint.previous_secret_expires_at ? html`<p class="hint">The previous secret
     (d) => html`<tr><td><code>${d.event_type}</code><div class="hint"><code>${d.webhook_id}</code></div></td><td><span class="badge${d.status === "succeeded" ? " ok" : d.status === "failed" ? " warn" : ""}">${d.status}</span>${
       d.next_retry_at ? html`<div class="hint">next try ${when(d.next_retry_at)}</div>` : ""
     }</td><td>${d.attempts.length === 0 ? "—" : html`<ul>${d.attempts.map((a) => html`<li>${when(a.attempted_at)} · ${a.status_code ?? a.error ?? "no answer"} · ${a.duration_ms} ms</li>`)}</ul>`}</td><td>${when(d.created_at)}</td><td>${
-      d.status === "failed" ? actionButton(`/dashboard/webhooks/${id}/deliveries/${d.id}/replay`, "Replay", { kind: "secondary", busy: "Replaying…" }) : ""
+      d.status === "failed"
+        ? actionButton(`/dashboard/webhooks/${id}/deliveries/${d.id}/replay`, "Replay", { kind: "secondary", busy: "Replaying…" })
+        : d.status === "pending" && d.attempts.length > 0
+          ? actionButton(`/dashboard/webhooks/${id}/deliveries/${d.id}/replay`, "Retry now", { kind: "secondary", busy: "Retrying…" })
+          : ""
     }</td></tr>`,
   )}${deliveries.length === 0 ? html`<tr><td colspan="5">No deliveries yet.</td></tr>` : ""}</tbody></table>
 <p class="hint">The ${ENDPOINT_LIMITS.page} latest; the full log with filters is <code>GET /api/webhooks/${id}/deliveries</code>.</p>`;
@@ -139,7 +143,7 @@ export function webhookPages(deps: Deps) {
       ({ request, params }) =>
         withMember(deps, request, ROLE, async (ctx) => {
           await replayDelivery(deps, ctx.orgId, memberActor(ctx.principal.member.id), params.id, params.delivery);
-          return redirect(deps, `/dashboard/webhooks/${params.id}`, "Delivery queued again, with the same webhook-id.");
+          return redirect(deps, `/dashboard/webhooks/${params.id}`, "Delivery queued to be sent now, with the same webhook-id; if it fails, its retries go on.");
         }),
       { params: DeliveryId },
     );

@@ -1,8 +1,10 @@
 // The demo organisation seeded on a fresh database (SEED_DEMO=1, the default), so a first start
 // has something to sign in to and an agent that answers something real. Its admin password is
-// generated, printed once, and never stored in the clear; later starts print the same sign-in
-// URL, email, widget key and agent id, but not the password. A few help-center articles are
-// seeded with it, so the builtin provider (no model, no key) answers from them out of the box.
+// generated, printed once (or, when standard output is not a terminal, written to a 0600 file in
+// DATA_DIR: src/orgs/demo-password.ts), and never stored in the database in the clear; later
+// starts print the same sign-in URL, email, widget key and agent id, but not the password. A few
+// help-center articles are seeded with it, so the builtin provider (no model, no key) answers
+// from them out of the box.
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { agents, members, memberships, orgs, widgetKeys } from "../db/schema/index.ts";
@@ -94,10 +96,12 @@ async function activeAgentId(deps: Deps, orgId: string): Promise<string | null> 
   return agent?.id ?? null;
 }
 
-export async function ensureDemo(deps: Deps): Promise<DemoInfo | null> {
+/** `beforeCreate` receives the new admin's password before the org exists (src/orgs/demo-password.ts keeps it); if it throws, nothing is created. */
+export async function ensureDemo(deps: Deps, options: { beforeCreate?: (password: string) => void } = {}): Promise<DemoInfo | null> {
   const [anyOrg] = await deps.db.select({ id: orgs.id }).from(orgs).limit(1);
   if (!anyOrg) {
     const password = randomBytes(12).toString("base64url");
+    options.beforeCreate?.(password);
     const created = await createOrg(deps, { name: "Demo", adminEmail: DEMO_EMAIL, adminPassword: password, isDemo: true });
     for (const doc of DEMO_DOCS) await createDoc(deps, created.org_id, doc);
     // The demo page is public: its agent answers with the builtin provider, never with the

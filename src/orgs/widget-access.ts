@@ -18,9 +18,21 @@ export const WIDGET_KEY_LIMITS = {
   live: 20,
 } as const;
 
+/**
+ * How long the previous identity secret keeps verifying after a rotation: the overlap a webhook's
+ * previous signing secret has (README "Webhooks"), long enough to switch every backend that signs
+ * `user_token`s, short enough that a leaked secret does not outlive a rotation for long.
+ */
+export const IDENTITY_ROTATION_OVERLAP_MS = 24 * 3600_000;
+
+/** Whether a previous secret still verifies at `now`: set, and before the end of its overlap. */
+export function previousSecretLive(org: { previous: string | null; previousUntil: Date | null }, now: Date): boolean {
+  return org.previous !== null && org.previousUntil !== null && org.previousUntil.getTime() > now.getTime();
+}
+
 async function orgRow(deps: Deps, orgId: string) {
   const [org] = await deps.db
-    .select({ enabled: orgs.identityVerification, previous: orgs.identitySecretPrevious, updatedAt: orgs.updatedAt })
+    .select({ enabled: orgs.identityVerification, previous: orgs.identitySecretPrevious, previousUntil: orgs.identitySecretPreviousUntil, updatedAt: orgs.updatedAt })
     .from(orgs)
     .where(eq(orgs.id, orgId));
   if (!org) throw AppError.notFound("No such organisation.");
@@ -29,7 +41,8 @@ async function orgRow(deps: Deps, orgId: string) {
 
 export async function identityView(deps: Deps, orgId: string) {
   const org = await orgRow(deps, orgId);
-  return { enabled: org.enabled, has_previous_secret: org.previous !== null };
+  const live = previousSecretLive(org, deps.now());
+  return { enabled: org.enabled, has_previous_secret: live, previous_secret_expires_at: live ? org.previousUntil!.toISOString() : null };
 }
 
 /** Switches verification on or off (the dashboard and `org identity --on|--off`). */
@@ -41,9 +54,10 @@ export async function setIdentityVerification(deps: Deps, orgId: string, actor: 
 }
 
 /**
- * A new current secret; the old one becomes the previous secret and keeps verifying until cleared,
- * so the org's backends can be switched over without refusing anyone (INTEROP D). A previous
- * secret still set from an earlier rotation is dropped. The new secret is returned this once.
+ * A new current secret; the old one becomes the previous secret and keeps verifying for
+ * IDENTITY_ROTATION_OVERLAP_MS (or until cleared), so the org's backends can be switched over
+ * without refusing anyone (INTEROP D). A previous secret still set from an earlier rotation is
+ * dropped. The new secret is returned this once.
  */
 export async function rotateIdentitySecret(deps: Deps, orgId: string, actor: Actor) {
   const secret = randomBytes(32).toString("base64url");
@@ -56,6 +70,7 @@ export async function rotateIdentitySecret(deps: Deps, orgId: string, actor: Act
       .set({
         identitySecret: deps.cipher.encrypt(secret, identitySecretContext(orgId)),
         identitySecretPrevious: deps.cipher.encrypt(current, identitySecretContext(orgId, "identity_secret_previous")),
+        identitySecretPreviousUntil: new Date(deps.now().getTime() + IDENTITY_ROTATION_OVERLAP_MS),
         updatedAt: deps.now(),
       })
       .where(eq(orgs.id, orgId));
@@ -66,7 +81,7 @@ export async function rotateIdentitySecret(deps: Deps, orgId: string, actor: Act
 
 export async function clearPreviousIdentitySecret(deps: Deps, orgId: string, actor: Actor) {
   await orgRow(deps, orgId);
-  await deps.db.update(orgs).set({ identitySecretPrevious: null, updatedAt: deps.now() }).where(eq(orgs.id, orgId));
+  await deps.db.update(orgs).set({ identitySecretPrevious: null, identitySecretPreviousUntil: null, updatedAt: deps.now() }).where(eq(orgs.id, orgId));
   await recordActivity(deps, { orgId, actor, action: "identity_secret.previous_cleared", objectType: "org", objectId: orgId });
   return identityView(deps, orgId);
 }

@@ -12,6 +12,8 @@
 //           lease running, in any process) counted first. Caps on rows in flight per lane and per
 //           org leave a slow or dead receiver only its own slots (docs/decisions.md "The outbox").
 //   renew   just before delivering, the claim is renewed by compare-and-set on its token.
+//   order   for an ordered kind (mail) a lane is a queue: a row waits until every row enqueued
+//           before it in its lane (`seq`) is finished, so a customer's emails arrive in order.
 //   record  UPDATE … WHERE id = ? AND claim_token = ?: only the claim's holder records; a sender
 //           whose lease expired (and whose row another sender took) cannot overwrite the outcome.
 //
@@ -45,14 +47,25 @@ export interface ClaimCaps {
  * exceeded by at most what concurrent claims take in that instant (it is a fairness bound, not a
  * lock).
  */
-export async function claimDue(deps: Pick<Deps, "db" | "now">, kinds: string[], limit: number, caps: ClaimCaps = {}): Promise<OutboxRow[]> {
+export async function claimDue(deps: Pick<Deps, "db" | "now">, kinds: string[], limit: number, caps: ClaimCaps = {}, ordered: readonly string[] = []): Promise<OutboxRow[]> {
   if (kinds.length === 0 || limit <= 0) return [];
   const now = deps.now();
   const at = sql`${now.toISOString()}::timestamptz`;
-  const kindList = sql.join(
-    kinds.map((k) => sql`${k}`),
-    sql`, `,
-  );
+  const list = (values: readonly string[]) =>
+    sql.join(
+      values.map((k) => sql`${k}`),
+      sql`, `,
+    );
+  const kindList = list(kinds);
+  // Ordered kinds (OutboxHandler.ordered): a row waits while an earlier row of its lane is
+  // unfinished. Unfinished only ever becomes finished, so a row this ranking lets through stays
+  // eligible until the locking SELECT below takes it.
+  const inOrder =
+    ordered.length === 0
+      ? sql``
+      : sql`and not (o.kind in (${list(ordered)}) and o.lane is not null and exists (
+          select 1 from outbox p
+          where p.kind = o.kind and p.lane = o.lane and p.org_id = o.org_id and p.seq < o.seq and p.status in ('pending', 'sending', 'parked')))`;
   const laneCap = Math.min(caps.lane ?? 1_000_000, 1_000_000);
   const orgCap = Math.min(caps.org ?? 1_000_000, 1_000_000);
   const isDue = or(and(eq(outbox.status, "pending"), lte(outbox.runAt, at)), and(eq(outbox.status, "sending"), lte(outbox.lockedUntil, at)));
@@ -71,6 +84,7 @@ export async function claimDue(deps: Pick<Deps, "db" | "now">, kinds: string[], 
       from outbox o left join busy_lane b on b.org_id = o.org_id and b.kind = o.kind and b.lane = coalesce(o.lane, '')
       where o.kind in (${kindList})
         and ((o.status = 'pending' and o.run_at <= ${at}) or (o.status = 'sending' and o.locked_until <= ${at}))
+        ${inOrder}
     ), lanes_capped as (
       select d.id, d.run_at, d.rn + coalesce(d.busy, 0) as lane_rank,
         row_number() over (partition by d.org_id order by d.rn + coalesce(d.busy, 0), d.run_at, d.id) + coalesce(b.n, 0) as org_rank

@@ -11,7 +11,7 @@
 // lease expires it is claimed and delivered again, with the same identity (Message-ID, webhook-id)
 // so the receiver can recognise the duplicate. That window is one delivery's length
 // (docs/decisions.md).
-import { and, eq, inArray, type SQLWrapper } from "drizzle-orm";
+import { and, eq, inArray, lte, or, type SQLWrapper } from "drizzle-orm";
 import type { Db, Tx } from "../db/client.ts";
 import { outbox } from "../db/schema/index.ts";
 
@@ -34,6 +34,12 @@ export type OutboxOutcome =
 export interface OutboxHandler {
   /** Seconds to wait after the 1st, 2nd, … failed attempt; when they are used up the row fails. */
   retrySchedule: readonly number[];
+  /**
+   * Each lane is a queue: a row is not claimed while a row of its lane enqueued before it is still
+   * unfinished (pending, sending or parked), so the receiver gets them in order and the next only
+   * after the previous was accepted (or given up). Rows without a lane are not ordered. Default false.
+   */
+  ordered?: boolean;
   /** Each wait is stretched by a random factor in [1, 1 + jitter), so retries of many rows spread out (webhooks). Default 0. */
   jitter?: number;
   deliver(row: OutboxRow): Promise<OutboxOutcome>;
@@ -65,6 +71,12 @@ export async function parkPending(db: Db | Tx, ids: SQLWrapper, reason: string, 
 }
 
 /** Makes the parked rows among `ids` due now. */
+/** Makes a waiting row (pending, parked, or `sending` under a lease that ran out) due now, keeping its attempts: a retry brought forward. */
+export async function dueNow(db: Db | Tx, id: string, now: Date): Promise<void> {
+  const waiting = or(inArray(outbox.status, ["pending", "parked"]), and(eq(outbox.status, "sending"), lte(outbox.lockedUntil, now)));
+  await db.update(outbox).set({ status: "pending", runAt: now, claimToken: null, lockedUntil: null, updatedAt: now }).where(and(eq(outbox.id, id), waiting));
+}
+
 export async function releaseParked(db: Db | Tx, ids: SQLWrapper, now: Date): Promise<void> {
   await db.update(outbox).set({ status: "pending", runAt: now, lastError: null, updatedAt: now }).where(and(eq(outbox.status, "parked"), inArray(outbox.id, ids)));
 }

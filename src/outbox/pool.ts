@@ -54,6 +54,7 @@ export interface OutboxPool {
 
 export function createOutboxPool(deps: Pick<Deps, "db" | "now" | "log" | "metrics">, handlers: OutboxHandlers, options: OutboxPoolOptions): OutboxPool {
   const kinds = Object.keys(handlers);
+  const ordered = kinds.filter((kind) => handlers[kind]!.ordered);
   const concurrency = Math.max(1, options.concurrency);
   const refillAt = Math.max(1, Math.ceil(concurrency / 2));
   let inFlight = 0;
@@ -90,7 +91,7 @@ export function createOutboxPool(deps: Pick<Deps, "db" | "now" | "log" | "metric
           again = false;
           const free = concurrency - inFlight;
           if (free <= 0) break;
-          const rows = await claimDue(deps, kinds, Math.min(free, options.batch ?? free), options.caps);
+          const rows = await claimDue(deps, kinds, Math.min(free, options.batch ?? free), options.caps, ordered);
           for (const row of rows) start(row);
         } while (again);
       } finally {

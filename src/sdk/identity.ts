@@ -9,6 +9,7 @@ import { orgs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { identitySecretContext } from "../orgs/service.ts";
+import { previousSecretLive } from "../orgs/widget-access.ts";
 import { type EndUser, identifyCompany, identifyEndUser } from "../customers/records.ts";
 
 export const IDENTITY_LIMITS = {
@@ -90,15 +91,15 @@ export async function verifyUserToken(secrets: string[], token: string, userId: 
   return payload;
 }
 
-/** The org's verification setting and its secrets in clear (current first, then previous). */
+/** The org's verification setting and its secrets in clear (current first, then the previous one during its overlap). */
 export async function identitySettings(deps: Deps, orgId: string): Promise<{ enabled: boolean; secrets: string[] }> {
   const [org] = await deps.db
-    .select({ enabled: orgs.identityVerification, current: orgs.identitySecret, previous: orgs.identitySecretPrevious })
+    .select({ enabled: orgs.identityVerification, current: orgs.identitySecret, previous: orgs.identitySecretPrevious, previousUntil: orgs.identitySecretPreviousUntil })
     .from(orgs)
     .where(eq(orgs.id, orgId));
   if (!org) throw AppError.notFound("No such organisation.");
   const secrets = [deps.cipher.decrypt(org.current, identitySecretContext(orgId))];
-  if (org.previous) secrets.push(deps.cipher.decrypt(org.previous, identitySecretContext(orgId, "identity_secret_previous")));
+  if (previousSecretLive(org, deps.now())) secrets.push(deps.cipher.decrypt(org.previous!, identitySecretContext(orgId, "identity_secret_previous")));
   return { enabled: org.enabled, secrets };
 }
 

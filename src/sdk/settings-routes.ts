@@ -39,7 +39,7 @@ export function widgetSettingsRoutes(deps: Deps) {
         const { orgId, actor } = await admin(request);
         return rotateIdentitySecret(deps, orgId, actor);
       },
-      { detail: { summary: "Rotate the identity secret (the new secret is shown once; the old one verifies until cleared)", tags } },
+      { detail: { summary: "Rotate the identity secret (the new secret is shown once; the old one verifies for 24 hours, or until cleared)", tags } },
     )
     .delete(
       "/api/widget/identity/previous",

@@ -12,7 +12,7 @@ import { outbox, webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEv
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
-import { cancelQueued, dropEnqueued, enqueue } from "../outbox/outbox.ts";
+import { cancelQueued, dropEnqueued, dueNow, enqueue } from "../outbox/outbox.ts";
 import { BlockedUrlError, checkUrl } from "../net/guard.ts";
 import { previousSecretContext, secretContext, WEBHOOK_LIMITS } from "./delivery.ts";
 import { eventBody, type EventType, queueDelivery, TEST_EVENT_TYPE, WEBHOOK_KIND, webhookIdOf } from "./events.ts";
@@ -250,21 +250,35 @@ async function replayRows(db: Db, orgId: string, endpointId: string, deliveries:
   return replayed;
 }
 
-/** Sends one finished delivery again (same webhook-id, a fresh retry schedule). */
+/**
+ * Sends one delivery again now, with the same webhook-id (README "Webhooks"). A finished delivery
+ * gets a fresh retry schedule. One still waiting for its next retry is made due now instead,
+ * keeping its attempts: the receiver was fixed and the event is wanted now, not hours later, and if
+ * this attempt fails too its schedule goes on from where it was. An attempt under way at this
+ * moment is the "now" already: 409 `delivery_in_flight`, never a second send of one delivery at
+ * once. Replays racing each other all succeed and send once.
+ */
 export async function replayDelivery(deps: Deps, orgId: string, actor: Actor, endpointId: string, deliveryId: string) {
   const endpoint = await endpointRow(deps, orgId, endpointId);
   if (!isUuid(deliveryId)) throw AppError.notFound("No such delivery.");
-  const [found] = await deps.db
-    .select({ id: webhookDeliveries.id, outboxId: webhookDeliveries.outboxId, status: outbox.status })
-    .from(webhookDeliveries)
-    .innerJoin(outbox, eq(outbox.id, webhookDeliveries.outboxId))
-    .where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.endpointId, endpoint.id), eq(webhookDeliveries.id, deliveryId)));
-  if (!found) throw AppError.notFound("No such delivery.");
-  if (deliveryStatus(found.status) === "pending") throw new AppError(409, "delivery_pending", "This delivery is still being attempted.");
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
-    if ((await replayRows(tx as unknown as Db, orgId, endpoint.id, [found], now)) === 0) throw new AppError(409, "delivery_pending", "This delivery is already being replayed.");
-    await recordActivity({ db: tx as unknown as Db, now: () => now }, { orgId, actor, action: "webhook_delivery.replayed", objectType: "webhook_endpoint", objectId: endpoint.id, summary: { delivery_id: found.id } });
+    const db = tx as unknown as Db;
+    // The outbox row is locked, so a sender's claim or outcome waits for this decision (or this for it).
+    const [found] = await db
+      .select({ id: webhookDeliveries.id, outboxId: webhookDeliveries.outboxId, status: outbox.status, lockedUntil: outbox.lockedUntil })
+      .from(webhookDeliveries)
+      .innerJoin(outbox, eq(outbox.id, webhookDeliveries.outboxId))
+      .where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.endpointId, endpoint.id), eq(webhookDeliveries.id, deliveryId)))
+      .for("update", { of: outbox });
+    if (!found) throw AppError.notFound("No such delivery.");
+    if (found.status === "sending" && found.lockedUntil && found.lockedUntil > now)
+      throw new AppError(409, "delivery_in_flight", `An attempt of this delivery is under way right now; its outcome is in the delivery log within ${WEBHOOK_LIMITS.timeoutMs / 1000} s.`);
+    if (deliveryStatus(found.status) === "pending") {
+      // Waiting for a retry, parked, or left `sending` by a sender that died: due now.
+      await dueNow(db, found.outboxId, now);
+    } else await replayRows(db, orgId, endpoint.id, [found], now);
+    await recordActivity({ db, now: () => now }, { orgId, actor, action: "webhook_delivery.replayed", objectType: "webhook_endpoint", objectId: endpoint.id, summary: { delivery_id: found.id } });
     return { replayed: 1 };
   });
 }

@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { DEMO_DOCS } from "../../src/orgs/demo.ts";
 import { engine, seedDataDir } from "../support/db.ts";
-import { type RunningServer, startServer, tempDir } from "../support/process.ts";
+import { bannerPassword, type RunningServer, startServer, tempDir } from "../support/process.ts";
 
 let server: RunningServer | undefined;
 afterAll(() => {
@@ -23,7 +23,7 @@ describe.skipIf(engine !== "pglite")("start banner", () => {
     const signIn = await fetch(`${server.url}/api/auth/session`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email: field("Demo admin"), password: field("Password") }),
+      body: JSON.stringify({ email: field("Demo admin"), password: bannerPassword(server.stdout()) }),
     });
     const { token } = (await signIn.json()) as { token: string };
     const headers = { authorization: `Bearer ${token}` };

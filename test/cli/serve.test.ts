@@ -1,10 +1,12 @@
 // `serve` as a real process: first start with the demo seed, restart keeping data, the embedded
-// database's single-process lock, and graceful shutdown.
+// database's single-process lock, and graceful shutdown. Its standard output is a pipe, as in a
+// container: the demo password goes to a 0600 file in DATA_DIR, never to the output or the log.
 import { afterAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { createTestDatabase, engine, seedDataDir, type TestDatabase } from "../support/db.ts";
+import { DEMO_PASSWORD_FILE } from "../../src/orgs/demo-password.ts";
 import { runCli, type RunningServer, startServer, tempDir } from "../support/process.ts";
 
 const running: RunningServer[] = [];
@@ -25,7 +27,19 @@ async function session(url: string, email: string, password: string) {
 
 function banner(stdout: string) {
   const field = (label: string) => new RegExp(`^${label}:\\s+(\\S+)`, "m").exec(stdout)?.[1];
-  return { signin: field("Sign in"), email: field("Demo admin"), password: field("Password"), widgetKey: field("Widget key") };
+  return { signin: field("Sign in"), email: field("Demo admin"), passwordLine: /^Password:.*$/m.exec(stdout)?.[0], widgetKey: field("Widget key") };
+}
+
+/** The first start's banner names the password file instead of printing the password; the file holds it, mode 0600, and nothing else shows it. */
+function passwordFromFile(server: RunningServer, dataDir: string): string {
+  const path = join(dataDir, DEMO_PASSWORD_FILE);
+  expect(banner(server.stdout()).passwordLine).toBe(`Password:    in ${path}   (standard output is not a terminal, so it is not printed; delete the file once you have signed in)`);
+  expect(statSync(path).mode & 0o777).toBe(0o600);
+  const password = readFileSync(path, "utf8").trim();
+  expect(password).toMatch(/^[A-Za-z0-9_-]{16}$/);
+  expect(server.stdout()).not.toContain(password);
+  expect(server.stderr()).not.toContain(password);
+  return password;
 }
 
 describe.skipIf(engine !== "pglite")("embedded PGlite", () => {
@@ -37,7 +51,7 @@ describe.skipIf(engine !== "pglite")("embedded PGlite", () => {
     expect(printed.signin).toBe(`${server.url.replace("127.0.0.1", "localhost")}/signin`);
     expect(printed.email).toBe("admin@demo.example");
     expect(printed.widgetKey).toMatch(/^ab_live_/);
-    expect((await session(server.url, printed.email!, printed.password!)).status).toBe(200);
+    expect((await session(server.url, printed.email!, passwordFromFile(server, dataDir))).status).toBe(200);
     expect(statSync(join(dataDir, "secret.key")).mode & 0o777).toBe(0o600);
     expect(existsSync(join(dataDir, "svc-agents.lock"))).toBe(true);
 
@@ -79,7 +93,7 @@ describe.skipIf(engine !== "pglite")("embedded PGlite", () => {
     const server = await start({ DATA_DIR: dataDir });
     const printed = banner(server.stdout());
     expect(printed.email).toBe("admin@demo.example");
-    expect(printed.password).toBe("printed");
+    expect(printed.passwordLine).toBe(`Password:    in ${join(dataDir, DEMO_PASSWORD_FILE)}   (written at the first start)`);
     const res = await session(server.url, "kept@example.com", "kept-password");
     expect(res.status).toBe(200);
     const { token } = (await res.json()) as { token: string };
@@ -104,10 +118,13 @@ describe.skipIf(engine !== "postgres")("PostgreSQL", () => {
 
   test("DATABASE_URL: ready, and a restart keeps the org created in between", async () => {
     db = await createTestDatabase();
-    const env = { DATABASE_URL: db.url!, SECRET_KEY: randomBytes(32).toString("base64") };
+    const dataDir = join(tempDir(), "not-yet-made");
+    const env = { DATABASE_URL: db.url!, SECRET_KEY: randomBytes(32).toString("base64"), DATA_DIR: dataDir };
     const first = await start(env);
     const printed = banner(first.stdout());
     expect(printed.email).toBe("admin@demo.example");
+    // DATA_DIR holds no database here; it is made to keep the password file.
+    expect((await session(first.url, "admin@demo.example", passwordFromFile(first, dataDir))).status).toBe(200);
     expect(first.stdout()).toContain("(PostgreSQL)");
     // With PostgreSQL, admin commands run while the server is up.
     const created = await runCli(["org", "create", "--name", "Kept", "--admin-email", "kept@example.com", "--admin-password", "kept-password"], env);
@@ -116,7 +133,7 @@ describe.skipIf(engine !== "postgres")("PostgreSQL", () => {
 
     const second = await start(env);
     expect((await session(second.url, "kept@example.com", "kept-password")).status).toBe(200);
-    expect(banner(second.stdout()).password).toBe("printed");
+    expect(banner(second.stdout()).passwordLine).toBe(`Password:    in ${join(dataDir, DEMO_PASSWORD_FILE)}   (written at the first start)`);
     expect(await second.stop()).toBe(0);
   });
 

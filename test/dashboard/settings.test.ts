@@ -57,8 +57,12 @@ describe("settings page", () => {
     expect(secret).toBeDefined();
     expect(await (await get(app, admin, "/dashboard/settings")).text()).not.toContain(secret!);
     expect((await identityView(app.deps, admin.orgId)).has_previous_secret).toBe(true);
+    // The page says when the previous secret stops verifying: 24 hours after the rotation.
+    const until = new Date(app.clock.now.getTime() + 24 * 3600_000).toISOString().slice(0, 16).replace("T", " ");
+    expect(await (await get(app, admin, "/dashboard/settings")).text()).toContain(`The previous secret also verifies until ${until} UTC, then it is refused.`);
     expect((await post(app, admin, "/dashboard/settings/identity/clear-previous", { go: "1" })).status).toBe(303);
     expect((await identityView(app.deps, admin.orgId)).has_previous_secret).toBe(false);
+    expect(await (await get(app, admin, "/dashboard/settings")).text()).not.toContain("The previous secret also verifies");
   });
 
   test("allowed origins: a path is a field error naming the line, the text kept; a good list saves", async () => {

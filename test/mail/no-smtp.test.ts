@@ -8,7 +8,7 @@ import { createSender } from "../../src/compose.ts";
 import type { Sender } from "../../src/outbox/loop.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { engine, seedDataDir } from "../support/db.ts";
-import { type RunningServer, startServer, tempDir } from "../support/process.ts";
+import { bannerPassword, type RunningServer, startServer, tempDir } from "../support/process.ts";
 import { seedCustomer, seedSeriesOrg, type SeriesOrg } from "../campaigns/helpers.ts";
 
 let app: TestApp;
@@ -72,7 +72,7 @@ describe.skipIf(engine !== "pglite")("a fresh start with the defaults (embedded 
     await seedDataDir(dataDir);
     server = await startServer({ DATA_DIR: dataDir });
     const field = (label: string) => new RegExp(`^${label}:\\s+(\\S+)`, "m").exec(server!.stdout())?.[1];
-    const session = await fetch(`${server.url}/api/auth/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: field("Demo admin"), password: field("Password") }) });
+    const session = await fetch(`${server.url}/api/auth/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: field("Demo admin"), password: bannerPassword(server.stdout()) }) });
     const headers = { authorization: `Bearer ${((await session.json()) as { token: string }).token}`, "content-type": "application/json" };
     const send = (path: string, body?: unknown) => fetch(`${server!.url}${path}`, { method: "POST", headers, ...(body ? { body: JSON.stringify(body) } : {}) });
     expect((await send("/api/customers", { external_id: "first-customer", email: "first@example.com", name: "First Customer" })).status).toBe(201);

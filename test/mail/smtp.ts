@@ -4,6 +4,8 @@ import { SMTPServer } from "smtp-server";
 import { freePort } from "../support/process.ts";
 
 export interface ReceivedMail {
+  /** The mail transaction that carried it (SmtpEvent.transaction). */
+  transaction: string;
   from: string;
   to: string[];
   raw: string;
@@ -13,10 +15,19 @@ export interface ReceivedMail {
   contentType: string;
 }
 
+/** What the server saw, in order: a recipient accepted (RCPT TO) and a message accepted (end of DATA), each named by its session and transaction. */
+export interface SmtpEvent {
+  event: "rcpt" | "accepted";
+  to: string;
+  /** `<session id>:<transaction number>`: the mail transaction the event belongs to. */
+  transaction: string;
+}
+
 export interface TestSmtp {
   url: string;
   port: number;
   received: ReceivedMail[];
+  events: SmtpEvent[];
   /** Reply to the next `times` RCPT TO for `address` with this code (then accept), e.g. 451 or 550. */
   refuse(address: string, code: number, times?: number): void;
   close(): Promise<void>;
@@ -62,6 +73,8 @@ export function parseMail(raw: string): Pick<ReceivedMail, "headers" | "parts" |
  */
 export async function startSmtp(options: { delayMs?: number; auth?: { user: string; pass: string } } = {}): Promise<TestSmtp> {
   const received: ReceivedMail[] = [];
+  const events: SmtpEvent[] = [];
+  const transactionOf = (session: { id: string; transaction: number }) => `${session.id}:${session.transaction}`;
   const refusals = new Map<string, number[]>();
   const server = new SMTPServer({
     authOptional: options.auth === undefined,
@@ -73,9 +86,12 @@ export async function startSmtp(options: { delayMs?: number; auth?: { user: stri
     disabledCommands: ["STARTTLS"],
     logger: false,
     closeTimeout: 1000,
-    onRcptTo(address, _session, callback) {
+    onRcptTo(address, session, callback) {
       const code = refusals.get(address.address)?.shift();
-      if (code === undefined) return callback();
+      if (code === undefined) {
+        events.push({ event: "rcpt", to: address.address, transaction: transactionOf(session) });
+        return callback();
+      }
       const error = Object.assign(new Error(code >= 500 ? "mailbox unavailable" : "try again later"), { responseCode: code });
       callback(error);
     },
@@ -85,7 +101,8 @@ export async function startSmtp(options: { delayMs?: number; auth?: { user: stri
       stream.on("end", () => {
         const raw = Buffer.concat(chunks).toString("utf8");
         setTimeout(() => {
-          received.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address), raw, ...parseMail(raw) });
+          received.push({ transaction: transactionOf(session), from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address), raw, ...parseMail(raw) });
+          for (const r of session.envelope.rcptTo) events.push({ event: "accepted", to: r.address, transaction: transactionOf(session) });
           callback();
         }, options.delayMs ?? 0);
       });
@@ -97,6 +114,7 @@ export async function startSmtp(options: { delayMs?: number; auth?: { user: stri
     url: `smtp://127.0.0.1:${port}`,
     port,
     received,
+    events,
     refuse(address, code, times = 1) {
       refusals.set(address, [...(refusals.get(address) ?? []), ...Array.from({ length: times }, () => code)]);
     },

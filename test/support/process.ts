@@ -1,6 +1,6 @@
 // Running the real thing: `bun src/main.ts …` (or the compiled binary) as a child process, the
 // way `npm start` and `npm run cli` do.
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -36,6 +36,15 @@ export async function jsonFromChildBun(source: string, env: Record<string, strin
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   if (code !== 0) throw new Error(`child exited ${code}: ${err}`);
   return JSON.parse(out);
+}
+
+/**
+ * The demo admin's password from a start banner. A child's standard output is a pipe, not a
+ * terminal, so the banner names the file in DATA_DIR that holds it (README "Start").
+ */
+export function bannerPassword(stdout: string): string | undefined {
+  const file = /^Password:\s+in (\S+)/m.exec(stdout)?.[1];
+  return file === undefined ? undefined : readFileSync(file, "utf8").trim();
 }
 
 export interface CliResult {

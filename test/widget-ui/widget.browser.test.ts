@@ -1,5 +1,5 @@
 // The widget in a real headless Chromium (issue #14 must-shows 1–3): on a customer's page served
-// from another loopback origin with hostile CSS, it opens, streams an answer with a source link,
+// from another loopback origin with hostile CSS, it opens, streams an answer with its source listed once,
 // "talk to a person" opens a ticket that the inbox dashboard API lists, a reload keeps the
 // conversation, it works by keyboard alone with focus trapped in the open panel, a dropped stream
 // or an error record offers a retry, a 429 asks to wait; axe-core finds no serious or critical
@@ -110,7 +110,7 @@ async function ask(page: Page, question: string) {
 }
 
 test.skipIf(missing)(
-  "hostile page: opens, streams an answer with its source link, a person's ticket reaches the inbox, a reload keeps the conversation",
+  "hostile page: opens, streams an answer with its source listed once, a person's ticket reaches the inbox, a reload keeps the conversation",
   async () => {
     const { context, page, errors } = await openSite();
     // The page's CSS reaches neither the launcher's size nor its visibility.
@@ -135,9 +135,16 @@ test.skipIf(missing)(
     await ask(page, "How do I reset my password?");
     const answer = page.locator(".msg.agent").first();
     expect(await answer.textContent()).toContain("reset link");
-    const link = answer.getByRole("link", { name: SOURCE_URL });
+    // The source is shown once: in the list under the answer, linked by its title; the answer's
+    // text names it only to introduce the quote, and cites no URL.
+    const link = answer.getByRole("link", { name: "Resetting your password" });
     expect(await link.getAttribute("href")).toBe(SOURCE_URL);
     expect(await link.getAttribute("rel")).toBe("noopener noreferrer");
+    expect(await answer.getByRole("link").count()).toBe(1);
+    expect(await answer.getByRole("list", { name: "Sources" }).getByRole("listitem").count()).toBe(1);
+    const said = (await answer.locator(".text").textContent())!;
+    expect(said).not.toContain("Source:");
+    expect(said).not.toContain(SOURCE_URL);
     await page.getByLabel("Your message").blur();
     await page.screenshot({ path: join(SCREENSHOTS, "widget-hostile.png") });
     const sessionId = await page.evaluate(() => (window as unknown as { SvcAgents: { sessionId(): string } }).SvcAgents.sessionId());

@@ -109,11 +109,32 @@ describe("rotation", () => {
     expect((await call("/api/sdk/users/identify", { user_id: "alice", user_token: await withOld() })).status).toBe(200);
     expect((await call("/api/sdk/users/identify", { user_id: "alice", user_token: await userToken(fresh, { user_id: "alice" }, { now: app.clock.now }) })).status).toBe(200);
 
-    expect(await (await identityApi("DELETE", "/previous")).json()).toEqual({ enabled: true, has_previous_secret: false });
+    expect(await (await identityApi("DELETE", "/previous")).json()).toEqual({ enabled: true, has_previous_secret: false, previous_secret_expires_at: null });
     const res = await call("/api/sdk/users/identify", { user_id: "alice", user_token: await withOld() });
     expect(res.status).toBe(403);
     expect((await res.json()).error.code).toBe("user_token_invalid");
     expect((await call("/api/sdk/users/identify", { user_id: "alice", user_token: await userToken(fresh, { user_id: "alice" }, { now: app.clock.now }) })).status).toBe(200);
+    org.identity_secret = fresh;
+  });
+
+  test("without clearing, the previous secret verifies for 24 hours after the rotation, then is refused; the API says until when", async () => {
+    const old = org.identity_secret;
+    const rotatedAt = app.clock.now.getTime();
+    const body = await (await identityApi("POST", "/rotate")).json();
+    const fresh = body.identity_secret as string;
+    const until = new Date(rotatedAt + 24 * 3600_000).toISOString();
+    expect(body).toMatchObject({ has_previous_secret: true, previous_secret_expires_at: until });
+    expect(await (await identityApi("GET")).json()).toEqual({ enabled: true, has_previous_secret: true, previous_secret_expires_at: until });
+    const identify = async (secret: string) => call("/api/sdk/users/identify", { user_id: "alice", user_token: await userToken(secret, { user_id: "alice" }, { now: app.clock.now }) });
+
+    app.clock.advance(24 * 3600_000 - 1); // the last millisecond of the overlap
+    expect((await identify(old)).status).toBe(200);
+    app.clock.advance(1); // the overlap is over
+    const refused = await identify(old);
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).error.code).toBe("user_token_invalid");
+    expect((await identify(fresh)).status).toBe(200);
+    expect(await (await identityApi("GET")).json()).toEqual({ enabled: true, has_previous_secret: false, previous_secret_expires_at: null });
     org.identity_secret = fresh;
   });
 

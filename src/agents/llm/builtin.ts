@@ -1,6 +1,6 @@
 // The builtin provider (issue #12: the default; no network, no key). It is deterministic and
 // extractive: it answers the customer's last message with the most relevant sentences of the
-// best-matching passage, names its source, and when no passage covers the question it says so
+// best-matching passage, introduced by its title, and when no passage covers the question it says so
 // plainly and offers a person. It never writes a fact that is not in a passage, and never calls
 // tools. See docs/decisions.md "The builtin provider".
 //
@@ -99,11 +99,9 @@ export function builtinAnswer(request: Pick<LlmRequest, "messages" | "passages">
   const found = answeringPassages(question, request.passages);
   const best = found[0];
   if (!best) return NO_ANSWER;
-  const cite = (p: Passage) => (p.url ? `${p.title} (${p.url})` : p.title);
-  const also = found.find((f) => f.passage.docId !== best.passage.docId);
-  const lines = [`From "${best.passage.title}":`, "", extract(question, best.passage.text), "", `Source: ${cite(best.passage)}`];
-  if (also) lines.push(`See also: ${cite(also.passage)}`);
-  return lines.join("\n").replace(/\x1e/g, "");
+  // No "Source:" line: the reply's `sources` (every document that answers, with its URL) names
+  // them once, and the widget lists them under the answer (README "Chat").
+  return [`From "${best.passage.title}":`, "", extract(question, best.passage.text)].join("\n").replace(/\x1e/g, "");
 }
 
 export function builtinProvider(model = "builtin-extractive"): LlmProvider {

@@ -16,8 +16,10 @@ export const orgs = pgTable("orgs", {
   identityVerification: boolean("identity_verification").notNull().default(false),
   /** HS256 secret for widget `user_token`s, encrypted with SECRET_KEY (crypto/fields.ts). */
   identitySecret: text("identity_secret").notNull(),
-  /** The secret before the last rotation; still accepted until cleared (INTEROP D). */
+  /** The secret before the last rotation; accepted until `identitySecretPreviousUntil` or until cleared (INTEROP D). */
   identitySecretPrevious: text("identity_secret_previous"),
+  /** When the previous secret stops verifying: the rotation plus IDENTITY_ROTATION_OVERLAP_MS. */
+  identitySecretPreviousUntil: timestamp("identity_secret_previous_until", { withTimezone: true }),
   isDemo: boolean("is_demo").notNull().default(false),
   createdAt: createdAt(),
   updatedAt: updatedAt(),

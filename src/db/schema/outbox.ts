@@ -4,7 +4,7 @@
 // a row is a `kind` and a JSON `payload`; src/outbox/claim.ts claims, retries and records, and a
 // handler per kind does the delivery. Written only by src/outbox/ and the handlers it calls.
 import { sql } from "drizzle-orm";
-import { check, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigserial, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { orgs } from "./core.ts";
 
 /**
@@ -23,11 +23,14 @@ export const outbox = pgTable(
     orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
     kind: text("kind").notNull(),
     /**
-     * What the kind shares its delivery slots by within an org (a webhook's endpoint id; null for
-     * mail): the claim takes the oldest due row of each (org, lane) in turn and caps the rows in
-     * flight per lane, so one slow receiver holds only its own slots (docs/decisions.md "The outbox").
+     * What the kind shares its delivery slots by within an org (a webhook's endpoint id; a series
+     * email's enrolment id): the claim takes the oldest due row of each (org, lane) in turn and caps
+     * the rows in flight per lane, so one slow receiver holds only its own slots; for an ordered
+     * kind (mail) a lane is also a queue, delivered one row at a time (docs/decisions.md "The outbox").
      */
     lane: text("lane"),
+    /** Enqueue order: within an ordered lane, a row waits for every row with a lower `seq`. */
+    seq: bigserial("seq", { mode: "number" }).notNull(),
     payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
     status: text("status").$type<OutboxStatus>().notNull().default("pending"),
     /** When the row is next due (first attempt or retry). */
@@ -50,6 +53,7 @@ export const outbox = pgTable(
     index("outbox_lease_idx").on(t.status, t.lockedUntil),
     index("outbox_kind_due_idx").on(t.kind, t.status, t.runAt),
     index("outbox_org_kind_idx").on(t.orgId, t.kind, t.createdAt),
+    index("outbox_lane_order_idx").on(t.kind, t.lane, t.seq),
     check("outbox_status_check", sql`${t.status} in ('pending', 'sending', 'parked', 'sent', 'held', 'failed', 'cancelled')`),
   ],
 );
