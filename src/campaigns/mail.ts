@@ -4,7 +4,7 @@
 // minted (only its SHA-256 is stored), put in the body and in the RFC 8058 headers, and the
 // message goes out with the row's stable Message-ID.
 import { and, eq } from "drizzle-orm";
-import { messageIdOf } from "./service.ts";
+import { messageIdOf } from "./queries.ts";
 import { withUnsubscribeUrl } from "./templates.ts";
 import { campaignEnrolments, campaignMessages, campaigns, mailUnsubscribes } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";

@@ -3,7 +3,7 @@
 // meanwhile, or whose series was archived, is not mailed. The mail carries nothing the requester
 // typed except the address it goes to: the series' and the organisation's names come from the org.
 import { optInMail } from "../campaigns/opt-in.ts";
-import { messageIdOf } from "../campaigns/service.ts";
+import { messageIdOf } from "../campaigns/queries.ts";
 import type { Deps } from "../deps.ts";
 import { escapeHtml } from "../html/html.ts";
 import { MAIL_RETRY_SCHEDULE, NO_SMTP_REASON } from "./mail.ts";

@@ -20,7 +20,8 @@ import { AppError } from "../errors.ts";
 import { mintToken, sha256Hex } from "../crypto/tokens.ts";
 import { enqueue } from "../outbox/outbox.ts";
 import { createVisitor, type EndUser, findEndUserByEmail } from "../customers/records.ts";
-import { type Campaign, enrolCustomer, isUnsubscribed } from "./service.ts";
+import { enrolCustomer, isUnsubscribed } from "./enrolments.ts";
+import { type Campaign } from "./model.ts";
 
 export const OPT_IN = {
   /** How long a confirmation link works. */

@@ -1,7 +1,7 @@
 // The email series dashboard API (issue #13): /api/campaigns. Roles automation:view (read,
 // preview) and automation:manage (create, edit, activate, pause, archive, enrol and remove
 // customers). Every route validates with TypeBox, asks requireMember who acts for which org, and
-// calls one function of src/campaigns/service.ts with that org and actor.
+// calls one function of src/campaigns/ (lifecycle.ts, enrolments.ts) with that org and actor.
 import { Elysia, t } from "elysia";
 import { memberActor } from "../kit/actor.ts";
 import { requireMember } from "../auth/guard.ts";
@@ -9,24 +9,10 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { findEndUser } from "../customers/records.ts";
 import { CampaignOut, CampaignRef, CreateCampaign, EditCampaign, EnrolmentOut, EnrolmentPage, MessagePage, PreviewOut } from "./schemas.ts";
-import {
-  CAMPAIGN_LIMITS,
-  CAMPAIGN_STATUSES,
-  campaignOr404,
-  campaignView,
-  createCampaign,
-  editCampaign,
-  ENROLMENT_STATES,
-  enrolCustomer,
-  enrolmentCounts,
-  enrolmentView,
-  listCampaigns,
-  listEnrolments,
-  listMessages,
-  previewCampaign,
-  removeCustomer,
-  setCampaignStatus,
-} from "./service.ts";
+import { enrolCustomer, removeCustomer } from "./enrolments.ts";
+import { campaignOr404, createCampaign, editCampaign, setCampaignStatus } from "./lifecycle.ts";
+import { CAMPAIGN_LIMITS, CAMPAIGN_STATUSES, campaignView, ENROLMENT_STATES, enrolmentView } from "./model.ts";
+import { enrolmentCounts, listCampaigns, listEnrolments, listMessages, previewCampaign } from "./queries.ts";
 
 const tags = ["Email series"];
 const Ref = t.Object({ id: CampaignRef });

@@ -1,7 +1,7 @@
 // The wire shapes of campaigns, once, for the dashboard API (Elysia/TypeBox, published in the
 // OpenAPI document) and the automation_* tools (the same schemas as plain JSON Schema).
 import { t, type TSchema } from "elysia";
-import { AUDIENCE_OPS, CAMPAIGN_LIMITS, CAMPAIGN_SLUG } from "./service.ts";
+import { AUDIENCE_OPS, CAMPAIGN_LIMITS, CAMPAIGN_SLUG } from "./model.ts";
 
 const Scalar = t.Union([t.String({ maxLength: CAMPAIGN_LIMITS.value }), t.Number(), t.Boolean()]);
 

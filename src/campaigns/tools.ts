@@ -1,6 +1,6 @@
 // Built-in family: email series (`automation_*`, issue #13, interface §2.3). Reads need
 // automation:read, writes automation:write. They call the same functions as the dashboard API
-// (src/campaigns/service.ts) with the token (or agent) as the actor, so they land in the same
+// (src/campaigns/ (lifecycle.ts, enrolments.ts)) with the token (or agent) as the actor, so they land in the same
 // tables and the same activity log, and their input schemas are the API's own (one source).
 // Annotations are honest: activation starts mailing customers (destructiveHint); creating, editing
 // and pausing a campaign reach no one.
@@ -8,19 +8,9 @@
 // Customer binding: a call bound to a customer may preview only for that customer (a preview
 // shows the customer's name and traits).
 import { CampaignRef, CreateCampaign, EditCampaign, jsonSchema } from "./schemas.ts";
-import {
-  CAMPAIGN_STATUSES,
-  type CampaignInput,
-  type CampaignPatch,
-  campaignOr404,
-  campaignView,
-  createCampaign,
-  editCampaign,
-  enrolmentCounts,
-  listCampaigns,
-  previewCampaign,
-  setCampaignStatus,
-} from "./service.ts";
+import { campaignOr404, createCampaign, editCampaign, setCampaignStatus } from "./lifecycle.ts";
+import { CAMPAIGN_STATUSES, type CampaignInput, type CampaignPatch, campaignView } from "./model.ts";
+import { enrolmentCounts, listCampaigns, previewCampaign } from "./queries.ts";
 import type { CampaignStatus } from "../db/schema/index.ts";
 import { type ToolContext, type ToolDefinition, ToolError } from "../tools/types.ts";
 

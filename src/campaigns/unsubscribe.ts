@@ -8,14 +8,14 @@
 //                  the mailbox provider POSTs from its own servers). The body
 //                  (`List-Unsubscribe=One-Click`) is not needed: the POST itself is the request.
 //
-// The customer is then never mailed again by any campaign of that org (src/campaigns/service.ts
+// The customer is then never mailed again by any campaign of that org (src/campaigns/enrolments.ts
 // `unsubscribeCustomer`; the sender checks again before every send). Pages use the shared layout
 // and its strict CSP, with every value escaped (src/html/html.ts).
 import { emitWebhookEvent } from "../webhooks/events.ts";
 import { and, eq } from "drizzle-orm";
 import { Elysia, t } from "elysia";
 import { recordActivity } from "../activity/log.ts";
-import { endEnrolmentsOf } from "./service.ts";
+import { endEnrolmentsOf } from "./enrolments.ts";
 import { endUsers, mailUnsubscribes, mailUnsubscribeTokens, orgs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { mintToken, sha256Hex } from "../crypto/tokens.ts";

@@ -2,7 +2,9 @@
 // setCampaignStatus(archived) cancels the campaign's pending and parked outbox rows in the same
 // transaction; the mail sender checks the campaign again before each delivery, so a row claimed a
 // moment earlier is cancelled too unless it is already being handed to the mail server.
-import { type Campaign, CAMPAIGN_LIMITS, enrolmentCounts, queuedMessageCount, setCampaignStatus } from "../campaigns/service.ts";
+import { setCampaignStatus } from "../campaigns/lifecycle.ts";
+import { type Campaign, CAMPAIGN_LIMITS } from "../campaigns/model.ts";
+import { enrolmentCounts, queuedMessageCount } from "../campaigns/queries.ts";
 import { html } from "../html/html.ts";
 import { confirmPage, type DashboardContext, type FormValues, redirect } from "./kit/index.ts";
 import { actor } from "./campaign-common.ts";

@@ -1,7 +1,8 @@
 // Enrol or remove one customer by hand, through the same service functions as the API, then back
 // to the list with what happened (the functions are idempotent; the message says whether anything
 // changed). What stops it is said next to the customer field.
-import { type Campaign, enrolCustomer, enrolmentOf, removeCustomer } from "../campaigns/service.ts";
+import { enrolCustomer, enrolmentOf, removeCustomer } from "../campaigns/enrolments.ts";
+import { type Campaign } from "../campaigns/model.ts";
 import { AppError } from "../errors.ts";
 import { type DashboardContext, type FieldErrors, type Flash, type FormValues, redirect, submitForm } from "./kit/index.ts";
 import { actor } from "./campaign-common.ts";

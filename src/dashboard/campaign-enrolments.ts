@@ -1,6 +1,7 @@
 // Who is enrolled in a campaign: filtered by state, in cursor pages, with a form to enrol or remove
 // a customer by hand and a remove button on each row (campaign-enrol.ts posts them).
-import { type Campaign, listEnrolments } from "../campaigns/service.ts";
+import { type Campaign } from "../campaigns/model.ts";
+import { listEnrolments } from "../campaigns/queries.ts";
 import { html } from "../html/html.ts";
 import { cursorPager, type DashboardContext, errorSummary, field, listTable, type Refused, select, shellPage, submit, when } from "./kit/index.ts";
 import { CUSTOMER_REF_MAX, customerLabel } from "./campaign-customers.ts";

@@ -1,5 +1,7 @@
 // The campaigns list (archived campaigns behind a filter) and the form that creates a campaign.
-import { CAMPAIGN_LIMITS, createCampaign, listCampaigns } from "../campaigns/service.ts";
+import { createCampaign } from "../campaigns/lifecycle.ts";
+import { CAMPAIGN_LIMITS } from "../campaigns/model.ts";
+import { listCampaigns } from "../campaigns/queries.ts";
 import { html } from "../html/html.ts";
 import { type DashboardContext, errorSummary, field, type FieldErrors, listTable, pageNumber, pageOf, pager, redirect, type Refused, select, shellPage, submit, submitForm, when, type FormValues } from "./kit/index.ts";
 import { actor, serviceErrors, statusBadge } from "./campaign-common.ts";

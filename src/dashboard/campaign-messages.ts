@@ -1,6 +1,7 @@
 // A campaign's messages in the outbox: filtered by status, in cursor pages, with why each is where
 // it is (sent, retrying and when, held, failed, cancelled).
-import { type Campaign, listMessages } from "../campaigns/service.ts";
+import { type Campaign } from "../campaigns/model.ts";
+import { listMessages } from "../campaigns/queries.ts";
 import { html } from "../html/html.ts";
 import { badge, cursorPager, type DashboardContext, listTable, select, shellPage, when } from "./kit/index.ts";
 

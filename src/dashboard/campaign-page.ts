@@ -1,6 +1,8 @@
 // One campaign: its status and actions, its audience rule (its own form, with how many customers
 // it matches now) and its steps, edited in one form. A refused form comes back with what was typed.
-import { type Campaign, CAMPAIGN_LIMITS, countAudience, enrolmentCounts } from "../campaigns/service.ts";
+import { countAudience } from "../campaigns/audience.ts";
+import { type Campaign, CAMPAIGN_LIMITS } from "../campaigns/model.ts";
+import { enrolmentCounts } from "../campaigns/queries.ts";
 import { attrs, html } from "../html/html.ts";
 import { actionButton, checkbox, type DashboardContext, errorSummary, field, type FieldErrors, type FormValues, select, shellPage, submit, textarea } from "./kit/index.ts";
 import { audienceForm, audienceSummary, audienceValues } from "./campaigns-audience.ts";

@@ -1,6 +1,7 @@
 // A campaign's preview: every step as one customer (or a sample one) would receive it, nothing
 // sent. The HTML part of each step is served on its own and shown in a sandboxed frame.
-import { type Campaign, previewCampaign } from "../campaigns/service.ts";
+import { type Campaign } from "../campaigns/model.ts";
+import { previewCampaign } from "../campaigns/queries.ts";
 import { type EndUser, findEndUser } from "../customers/records.ts";
 import { AppError } from "../errors.ts";
 import { html } from "../html/html.ts";

@@ -1,7 +1,8 @@
 // The campaign page's two form posts: the steps form (the campaign's name, sender and every step,
 // replaced at once) and the audience rule. Each refuses a form opened before someone else's change
 // (409, the typed values kept), since saving it would undo that change.
-import { type Campaign, CAMPAIGN_LIMITS, editCampaign, type StepInput } from "../campaigns/service.ts";
+import { editCampaign } from "../campaigns/lifecycle.ts";
+import { type Campaign, CAMPAIGN_LIMITS, type StepInput } from "../campaigns/model.ts";
 import { AppError } from "../errors.ts";
 import { type DashboardContext, type FieldErrors, type FormValues, redirect, submitForm } from "./kit/index.ts";
 import { audienceFrom, audienceServiceErrors, audienceVersion } from "./campaigns-audience.ts";

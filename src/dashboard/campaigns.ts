@@ -3,9 +3,9 @@
 // (campaign-page.ts, posted to campaign-saves.ts), activate or pause, archive after a confirmation
 // page (campaign-archive.ts), a preview of every step for a customer (campaign-preview.ts), who is
 // enrolled (campaign-enrolments.ts, campaign-enrol.ts) and the campaign's messages in the outbox
-// (campaign-messages.ts). Every action goes through src/campaigns/service.ts, as /api/campaigns does.
+// (campaign-messages.ts). Every action goes through src/campaigns/ (lifecycle.ts, enrolments.ts), as /api/campaigns does.
 import { Elysia, t } from "elysia";
-import { campaignOr404, setCampaignStatus } from "../campaigns/service.ts";
+import { campaignOr404, setCampaignStatus } from "../campaigns/lifecycle.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { formBody, formValues, redirect, withMember } from "./kit/index.ts";

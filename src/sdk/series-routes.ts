@@ -22,7 +22,8 @@ import { requestMeta } from "../http/request-meta.ts";
 import { identitySettings, resolveIdentity } from "./identity.ts";
 import { limitSdkRequest } from "./limits.ts";
 import { limitOptInRequest, OPT_IN, requestByEmail } from "../campaigns/opt-in.ts";
-import { enrolCustomer, findCampaign, notActive, removeCustomer } from "../campaigns/service.ts";
+import { enrolCustomer, notActive, removeCustomer } from "../campaigns/enrolments.ts";
+import { findCampaign } from "../campaigns/lifecycle.ts";
 
 const ErrorOut = t.Object({
   error: t.Object({ code: t.String(), message: t.String(), details: t.Optional(t.Array(t.Object({ path: t.String(), message: t.String() }))), request_id: t.String() }),

@@ -4,7 +4,8 @@
 // org A's campaigns on any endpoint.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
-import { CAMPAIGN_LIMITS, createCampaign } from "../../src/campaigns/service.ts";
+import { createCampaign } from "../../src/campaigns/lifecycle.ts";
+import { CAMPAIGN_LIMITS } from "../../src/campaigns/model.ts";
 import { activityLog, campaigns } from "../../src/db/schema/index.ts";
 import { createSender } from "../../src/compose.ts";
 import type { Sender } from "../../src/outbox/loop.ts";
@@ -141,7 +142,7 @@ describe("sending rules", () => {
     const customer = await seedCustomer(app, a.org_id, { email: "parked@example.com" });
     await post(`/api/campaigns/${c.id}/enrolments`, { customer_id: customer.id });
     // Queue without delivering: the campaign is paused between the two halves of a tick.
-    const { queueDueSteps } = await import("../../src/campaigns/service.ts");
+    const { queueDueSteps } = await import("../../src/campaigns/progress.ts");
     expect(await queueDueSteps(app.deps)).toBe(1);
     await post(`/api/campaigns/${c.id}/pause`);
     await sender.tick();
@@ -187,7 +188,7 @@ describe("sending rules", () => {
     const c = await activeCampaign([step("R1", 0), step("R2", 0)]);
     const customer = await seedCustomer(app, a.org_id, { email: "remove@example.com", externalId: "u-remove" });
     await post(`/api/campaigns/${c.id}/enrolments`, { customer_id: "u-remove" });
-    const { queueDueSteps } = await import("../../src/campaigns/service.ts");
+    const { queueDueSteps } = await import("../../src/campaigns/progress.ts");
     await queueDueSteps(app.deps);
     const removed = await call("DELETE", `/api/campaigns/${c.id}/enrolments/u-remove`);
     expect(removed.status).toBe(200);

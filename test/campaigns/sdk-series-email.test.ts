@@ -6,7 +6,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { OPT_IN, optInsOf } from "../../src/campaigns/opt-in.ts";
-import { createCampaign, enrolCustomer, listEnrolments, setCampaignStatus } from "../../src/campaigns/service.ts";
+import { enrolCustomer } from "../../src/campaigns/enrolments.ts";
+import { createCampaign, setCampaignStatus } from "../../src/campaigns/lifecycle.ts";
+import { listEnrolments } from "../../src/campaigns/queries.ts";
 import { queryRows } from "../../src/db/client.ts";
 import { createSender } from "../../src/compose.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";

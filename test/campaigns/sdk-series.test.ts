@@ -5,7 +5,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { SignJWT } from "jose";
-import { createCampaign, enrolCustomer, listEnrolments, listMessages, setCampaignStatus } from "../../src/campaigns/service.ts";
+import { enrolCustomer } from "../../src/campaigns/enrolments.ts";
+import { createCampaign, setCampaignStatus } from "../../src/campaigns/lifecycle.ts";
+import { listEnrolments, listMessages } from "../../src/campaigns/queries.ts";
 import { orgs } from "../../src/db/schema/index.ts";
 import { createSender } from "../../src/compose.ts";
 import type { Sender } from "../../src/outbox/loop.ts";
@@ -84,7 +86,7 @@ describe("enrol and remove", () => {
   test("remove cancels a step already queued", async () => {
     const c = await campaign(a, "active", [step("Queued")]);
     await series({ campaign: c.slug, action: "enroll", user_id: "sdk-queued", email: "sdk-queued@example.com" });
-    const { queueDueSteps } = await import("../../src/campaigns/service.ts");
+    const { queueDueSteps } = await import("../../src/campaigns/progress.ts");
     await queueDueSteps(app.deps);
     await series({ campaign: c.slug, action: "remove", user_id: "sdk-queued" });
     await sender.tick();

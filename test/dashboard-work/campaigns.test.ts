@@ -6,7 +6,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { memberActor } from "../../src/kit/actor.ts";
-import { campaignOr404, createCampaign, enrolCustomer, queueDueSteps, setCampaignStatus } from "../../src/campaigns/service.ts";
+import { enrolCustomer } from "../../src/campaigns/enrolments.ts";
+import { campaignOr404, createCampaign, setCampaignStatus } from "../../src/campaigns/lifecycle.ts";
+import { queueDueSteps } from "../../src/campaigns/progress.ts";
 import { activityLog, campaignEnrolments, campaignMessages, outbox } from "../../src/db/schema/index.ts";
 import { findCustomer, upsertCustomers } from "../../src/inbox/customer-profiles.ts";
 import { DASHBOARD_CSP } from "../../src/dashboard/shell.ts";

@@ -7,7 +7,10 @@
 // record over the new holder.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { CAMPAIGN_MAIL_KIND, createCampaign, enrolCustomer, findCampaign, listMessages, queueDueSteps, setCampaignStatus } from "../../src/campaigns/service.ts";
+import { enrolCustomer } from "../../src/campaigns/enrolments.ts";
+import { createCampaign, findCampaign, setCampaignStatus } from "../../src/campaigns/lifecycle.ts";
+import { CAMPAIGN_MAIL_KIND, queueDueSteps } from "../../src/campaigns/progress.ts";
+import { listMessages } from "../../src/campaigns/queries.ts";
 import { campaignMessages, outbox } from "../../src/db/schema/index.ts";
 import { campaignMailHandler, MAIL_RETRY_SCHEDULE } from "../../src/campaigns/mail.ts";
 import { claimDue, OUTBOX_LEASE_MS, recordOutcome, renewClaim } from "../../src/outbox/claim.ts";

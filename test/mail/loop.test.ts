@@ -2,7 +2,8 @@
 // once its claims are made (deliveries go on meanwhile: sender.idle() waits for them), and stop
 // clears the pending timer and waits for a tick in progress.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { createCampaign, enrolCustomer, findCampaign, setCampaignStatus } from "../../src/campaigns/service.ts";
+import { enrolCustomer } from "../../src/campaigns/enrolments.ts";
+import { createCampaign, findCampaign, setCampaignStatus } from "../../src/campaigns/lifecycle.ts";
 import { createSender } from "../../src/compose.ts";
 import type { LoopTimers } from "../../src/outbox/loop.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";

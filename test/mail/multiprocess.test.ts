@@ -5,7 +5,8 @@
 // the PostgreSQL pass only.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { inArray, sql } from "drizzle-orm";
-import { createCampaign, enrolCustomer, findCampaign, setCampaignStatus } from "../../src/campaigns/service.ts";
+import { enrolCustomer } from "../../src/campaigns/enrolments.ts";
+import { createCampaign, findCampaign, setCampaignStatus } from "../../src/campaigns/lifecycle.ts";
 import { campaignMessages, endUsers, outbox } from "../../src/db/schema/index.ts";
 import { engine } from "../support/db.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";

@@ -3,7 +3,7 @@
 // POST confirms) starts the series, whose step 1 then arrives; an unconfirmed request expires.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { OPT_IN, optInsOf } from "../../src/campaigns/opt-in.ts";
-import { listEnrolments } from "../../src/campaigns/service.ts";
+import { listEnrolments } from "../../src/campaigns/queries.ts";
 import { findEndUserByEmail } from "../../src/customers/records.ts";
 import { createSender } from "../../src/compose.ts";
 import type { Sender } from "../../src/outbox/loop.ts";

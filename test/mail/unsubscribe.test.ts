@@ -4,7 +4,10 @@
 // then gets nothing more from any campaign of the org — queued messages included.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { createCampaign, enrolCustomer, findCampaign, listMessages, queueDueSteps, setCampaignStatus } from "../../src/campaigns/service.ts";
+import { enrolCustomer } from "../../src/campaigns/enrolments.ts";
+import { createCampaign, findCampaign, setCampaignStatus } from "../../src/campaigns/lifecycle.ts";
+import { queueDueSteps } from "../../src/campaigns/progress.ts";
+import { listMessages } from "../../src/campaigns/queries.ts";
 import { activityLog, mailUnsubscribes, mailUnsubscribeTokens } from "../../src/db/schema/index.ts";
 import { createSender } from "../../src/compose.ts";
 import type { Sender } from "../../src/outbox/loop.ts";

@@ -5,7 +5,8 @@
 // rotation's overlap. Loopback is reachable only because the app runs with NODE_ENV=development
 // (the guard's one relaxation, as in test/connectors).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { enrolCustomer, createCampaign, findCampaign, setCampaignStatus } from "../../src/campaigns/service.ts";
+import { enrolCustomer } from "../../src/campaigns/enrolments.ts";
+import { createCampaign, findCampaign, setCampaignStatus } from "../../src/campaigns/lifecycle.ts";
 import { addTicketMessage, createTicket, updateTicket } from "../../src/inbox/tickets.ts";
 import { createSender } from "../../src/compose.ts";
 import type { Sender } from "../../src/outbox/loop.ts";

@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { outbox } from "../../src/db/schema/index.ts";
-import { createCampaign, enrolCustomer, findCampaign, setCampaignStatus } from "../../src/campaigns/service.ts";
+import { enrolCustomer } from "../../src/campaigns/enrolments.ts";
+import { createCampaign, findCampaign, setCampaignStatus } from "../../src/campaigns/lifecycle.ts";
 import { createSender } from "../../src/compose.ts";
 import type { LoopTimers, Sender } from "../../src/outbox/loop.ts";
 import { emitWebhookEvent } from "../../src/webhooks/events.ts";

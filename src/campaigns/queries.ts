@@ -1,0 +1,157 @@
+// Email series: reads for the dashboard and the API — campaign lists and enrolment counts, the
+// preview of every step, enrolments and messages page by page.
+import { and, count, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { campaignEnrolments, campaignMessages, type CampaignStatus, campaigns, endUsers, type EnrolmentState, outbox } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { isUuid } from "../kit/ids.ts";
+import { findEndUser } from "../customers/records.ts";
+import { renderStep, SAMPLE_CUSTOMER, UNSUBSCRIBE_MARK } from "./templates.ts";
+import { CAMPAIGN_LIMITS, type Campaign, ENROLMENT_STATES, enrolmentView } from "./model.ts";
+import { dueAt, templateCustomer } from "./progress.ts";
+
+export async function enrolmentCounts(deps: Pick<Deps, "db">, orgId: string, campaignId: string): Promise<Record<string, number>> {
+  const rows = await deps.db
+    .select({ state: campaignEnrolments.state, n: count() })
+    .from(campaignEnrolments)
+    .where(and(eq(campaignEnrolments.orgId, orgId), eq(campaignEnrolments.campaignId, campaignId)))
+    .groupBy(campaignEnrolments.state);
+  const counts: Record<string, number> = Object.fromEntries(ENROLMENT_STATES.map((s) => [s, 0]));
+  for (const r of rows) counts[r.state] = Number(r.n);
+  return counts;
+}
+
+export async function listCampaigns(deps: Pick<Deps, "db">, orgId: string, status?: CampaignStatus): Promise<Campaign[]> {
+  return deps.db
+    .select()
+    .from(campaigns)
+    .where(and(eq(campaigns.orgId, orgId), status ? eq(campaigns.status, status) : undefined))
+    .orderBy(desc(campaigns.createdAt), desc(campaigns.id));
+}
+
+// ---------- preview ----------
+
+/** Every step rendered for a customer of the org (or a sample one), without sending anything. */
+export async function previewCampaign(deps: Deps, orgId: string, campaign: Campaign, customerRef?: string) {
+  let customer = SAMPLE_CUSTOMER;
+  let customerOut: { sample: boolean; id?: string; name: string; email: string | null } = { sample: true, name: SAMPLE_CUSTOMER.name, email: SAMPLE_CUSTOMER.email };
+  if (customerRef !== undefined) {
+    const user = await findEndUser(deps, orgId, customerRef);
+    if (!user) throw AppError.notFound(`No customer ${customerRef.slice(0, 256)}.`);
+    customer = await templateCustomer(deps.db, user);
+    customerOut = { sample: false, id: user.id, name: user.name, email: user.email };
+  }
+  const unsubscribe = `${deps.config.baseUrl}/u/…`;
+  const enrolment = { enrolledAt: new Date(0), lastStepAt: null as Date | null };
+  return {
+    campaign_id: campaign.id,
+    customer: customerOut,
+    steps: campaign.steps.map((step, i) => {
+      const mail = renderStep(step, customer, campaign.name);
+      const offset = dueAt(step, enrolment).getTime() / 1000;
+      enrolment.lastStepAt = new Date(offset * 1000);
+      return { step_id: step.id, position: i, seconds_after_enrolment: offset, subject: mail.subject, text: mail.text.replaceAll(UNSUBSCRIBE_MARK, unsubscribe), html: mail.html.replaceAll(UNSUBSCRIBE_MARK, unsubscribe) };
+    }),
+  };
+}
+
+// ---------- listings ----------
+
+function encodeCursor(at: Date, id: string): string {
+  return Buffer.from(`${at.toISOString()}|${id}`).toString("base64url");
+}
+
+function decodeCursor(cursor: string): { at: Date; id: string } {
+  const [at, id] = Buffer.from(cursor, "base64url").toString().split("|");
+  const date = new Date(at ?? "");
+  if (!id || !isUuid(id) || Number.isNaN(date.getTime())) throw AppError.badRequest("The cursor is invalid.", [{ path: "/cursor", message: "must be a next_cursor returned by this endpoint" }]);
+  return { at: date, id };
+}
+
+export async function listEnrolments(deps: Deps, orgId: string, campaignId: string, query: { state?: EnrolmentState; limit?: number; cursor?: string }) {
+  const limit = Math.min(query.limit ?? 50, CAMPAIGN_LIMITS.pageSize);
+  const where: SQL[] = [eq(campaignEnrolments.orgId, orgId), eq(campaignEnrolments.campaignId, campaignId)];
+  if (query.state) where.push(eq(campaignEnrolments.state, query.state));
+  if (query.cursor) {
+    const c = decodeCursor(query.cursor);
+    where.push(or(lt(campaignEnrolments.enrolledAt, c.at), and(eq(campaignEnrolments.enrolledAt, c.at), lt(campaignEnrolments.id, c.id)))!);
+  }
+  const rows = await deps.db
+    .select({ e: campaignEnrolments, user: { id: endUsers.id, email: endUsers.email, externalId: endUsers.externalId, name: endUsers.name } })
+    .from(campaignEnrolments)
+    .innerJoin(endUsers, eq(endUsers.id, campaignEnrolments.endUserId))
+    .where(and(...where))
+    .orderBy(desc(campaignEnrolments.enrolledAt), desc(campaignEnrolments.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return { enrolments: page.map((r) => enrolmentView(r.e, r.user)), next_cursor: rows.length > limit && last ? encodeCursor(last.e.enrolledAt, last.e.id) : null };
+}
+
+/**
+ * How many of a campaign's messages wait in the outbox (pending, including those retrying after a
+ * temporary failure, or parked while paused), counting at most `cap`: what archiving cancels.
+ */
+export async function queuedMessageCount(deps: Pick<Deps, "db">, orgId: string, campaignId: string, cap = 1_000): Promise<{ count: number; capped: boolean }> {
+  const queued = deps.db
+    .select({ one: sql`1` })
+    .from(campaignMessages)
+    .innerJoin(outbox, eq(outbox.id, campaignMessages.outboxId))
+    .where(and(eq(campaignMessages.orgId, orgId), eq(campaignMessages.campaignId, campaignId), inArray(outbox.status, ["pending", "parked"])))
+    .limit(cap + 1)
+    .as("queued");
+  const [row] = await deps.db.select({ n: count() }).from(queued);
+  const n = Number(row?.n ?? 0);
+  return { count: Math.min(n, cap), capped: n > cap };
+}
+
+/** The Message-ID of an outbox row's email: stable across retries, so a duplicate after a crash is recognisable. */
+export function messageIdOf(outboxId: string, mailFrom: string): string {
+  return `<${outboxId}@${mailFrom.split("@")[1]}>`;
+}
+
+export async function listMessages(deps: Deps, orgId: string, campaignId: string, query: { status?: string; customerId?: string; limit?: number; cursor?: string }) {
+  const limit = Math.min(query.limit ?? 50, CAMPAIGN_LIMITS.pageSize);
+  const where: SQL[] = [eq(campaignMessages.orgId, orgId), eq(campaignMessages.campaignId, campaignId)];
+  if (query.status) where.push(eq(outbox.status, query.status as never));
+  if (query.customerId) where.push(eq(campaignMessages.endUserId, query.customerId));
+  if (query.cursor) {
+    const c = decodeCursor(query.cursor);
+    where.push(or(lt(campaignMessages.createdAt, c.at), and(eq(campaignMessages.createdAt, c.at), lt(campaignMessages.id, c.id)))!);
+  }
+  const rows = await deps.db
+    .select({ m: campaignMessages, o: outbox })
+    .from(campaignMessages)
+    .innerJoin(outbox, eq(outbox.id, campaignMessages.outboxId))
+    .where(and(...where))
+    .orderBy(desc(campaignMessages.createdAt), desc(campaignMessages.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  const link = `${deps.config.baseUrl}/u/…`;
+  return {
+    messages: page.map(({ m, o }) => messageView(m, o, deps.config.mailFrom, link)),
+    next_cursor: rows.length > limit && last ? encodeCursor(last.m.createdAt, last.m.id) : null,
+  };
+}
+
+export function messageView(m: typeof campaignMessages.$inferSelect, o: typeof outbox.$inferSelect, mailFrom: string, link: string) {
+  return {
+    id: m.id,
+    message_id: messageIdOf(o.id, mailFrom),
+    customer_id: m.endUserId,
+    to: m.toEmail,
+    step_id: m.stepId,
+    subject: m.subject,
+    text: m.text.replaceAll(UNSUBSCRIBE_MARK, link),
+    html: m.html.replaceAll(UNSUBSCRIBE_MARK, link),
+    /** pending, sending, parked (campaign paused), sent, held (not sent on purpose), failed, cancelled. */
+    status: o.status,
+    /** Why it is not sent (held, failed, cancelled, parked) or why the last attempt failed. */
+    reason: o.lastError,
+    attempts: o.attempts,
+    next_attempt_at: o.status === "pending" ? o.runAt.toISOString() : null,
+    created_at: m.createdAt.toISOString(),
+    sent_at: o.status === "sent" ? (o.doneAt?.toISOString() ?? null) : null,
+  };
+}
