@@ -1,5 +1,6 @@
-// The public widget SDK API under /api/sdk (interface §4.5, issue #11). Every keyed route starts
-// with requireWidgetKey (C4) and the SDK rate limits; the org comes from the key, never the body.
+// The public widget SDK API under /api/sdk (docs/interface.md 4.5; README "Widget SDK"). Every
+// keyed route starts with requireWidgetKey and the SDK rate limits; the org comes from the key,
+// never the body.
 // CORS for every /api/sdk response (errors and unknown paths included) is the app-wide policy in
 // src/app.ts: `Access-Control-Allow-Origin: *`, no credentials, the exposed headers the widget
 // reads; the per-org allowed origins are enforced here, server-side (src/sdk/auth.ts).
@@ -23,7 +24,8 @@ import {
   SdkUser,
 } from "./schemas.ts";
 import { ErrorBody } from "../http/error-schema.ts";
-import { createSdkTicket, identifyCompanyFor, identifyUser, recordEvents, sdkConfig } from "./service.ts";
+import { recordEvents } from "./events.ts";
+import { createSdkTicket, identifyCompanyFor, identifyUser, sdkConfig } from "./service.ts";
 
 /** How long browsers and CDNs may reuse GET /api/sdk/config: an agent change shows within a minute. */
 export const CONFIG_MAX_AGE_SECONDS = 60;

@@ -1,17 +1,15 @@
-// What the /api/sdk routes do (issue #11), as plain functions of (deps, orgId, input): the public
-// widget config, identify calls, behavioural events and tickets. The org always comes from the
-// widget key (or the config query), never from the body.
+// What the /api/sdk routes do (README "Widget SDK"), as plain functions of (deps, orgId, input):
+// the public widget config, identify calls and tickets (behavioural events: src/sdk/events.ts).
+// The org always comes from the widget key (or the config query), never from the body.
 import { and, eq } from "drizzle-orm";
-import { companies, customerEvents, orgs } from "../db/schema/index.ts";
-import type { Db } from "../db/client.ts";
+import { companies, orgs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { getAgent } from "../agents/service.ts";
-import { conversationsOfSessions, findSession } from "../conversations/sessions.ts";
+import { findSession } from "../conversations/sessions.ts";
 import { createTicket } from "../inbox/tickets.ts";
-import { claimEndUsers, type Company, createVisitor, type EndUser, identifyCompany } from "../customers/records.ts";
-import { identitySettings, isAnonymous, proveIdentity, resolveIdentity, userTokenRequired, writeIdentity } from "./identity.ts";
-import { SDK_LIMITS } from "./schemas.ts";
+import { type Company, createVisitor, type EndUser, identifyCompany } from "../customers/records.ts";
+import { identitySettings, isAnonymous, proveIdentity, resolveIdentity } from "./identity.ts";
 
 /**
  * The org has no agent to answer (none activated, or the active one disabled): 404 with its own
@@ -22,7 +20,7 @@ export function noActiveAgent(): AppError {
 }
 
 /**
- * Interface §2.7, field by field: nothing else of the agent (instructions, routing rules, model
+ * docs/interface.md 2.7, field by field: nothing else of the agent (instructions, routing rules, model
  * settings and keys, timestamps) or of the org (flags, secrets) is ever copied into it.
  */
 export async function sdkConfig(deps: Deps, orgId: string) {
@@ -137,97 +135,6 @@ export async function identifyCompanyFor(deps: Deps, orgId: string, input: Ident
   return { id: company.id, company_id: company.externalId, user: { id: endUser!.id, user_id: input.user_id!, verified } };
 }
 
-export interface EventInput {
-  name: string;
-  user_id?: string;
-  anonymous_id?: string;
-  session_id?: string;
-  properties?: Record<string, unknown>;
-  occurred_at?: string;
-}
-
-export interface EventsInput {
-  events: EventInput[];
-  user_id?: string;
-  user_token?: string;
-  anonymous_id?: string;
-  session_id?: string;
-}
-
-/**
- * Stores a batch of events: all of them, or none (a bad event is a 400 naming it). Who each event
- * belongs to: the batch's user_id with its user_token (verified), any other user_id unverified
- * (refused when the org requires verification) — so an event never lands on a verified customer
- * without that customer's token.
- *
- * Atomic: every identity is checked before anything is written, then the customers the batch
- * names (created or updated) and its events are written in one transaction, so a batch that fails
- * at any point leaves nothing behind. Events are grouped by identity and each distinct identity is
- * resolved once: the verified batch user through writeIdentity, every unverified user_id together
- * (claimEndUsers: a fixed number of statements, not one round trip per event or per user).
- */
-export async function recordEvents(deps: Deps, orgId: string, input: EventsInput): Promise<{ accepted: number }> {
-  const now = deps.now();
-  const latest = now.getTime() + SDK_LIMITS.futureSkewSeconds * 1000;
-  const occurred = input.events.map((event, i) => {
-    if (event.occurred_at === undefined) return now;
-    const at = new Date(event.occurred_at);
-    if (Number.isNaN(at.getTime())) throw AppError.badRequest("An event's occurred_at is not a date.", [{ path: `/events/${i}/occurred_at`, message: "must be an RFC 3339 date-time" }]);
-    if (at.getTime() > latest)
-      throw AppError.badRequest("An event's occurred_at is in the future.", [{ path: `/events/${i}/occurred_at`, message: `must be at most ${SDK_LIMITS.futureSkewSeconds} s after the time of receipt` }]);
-    return at;
-  });
-
-  // Who: the batch's identity, proven (or refused) first; then every other user_id the events name.
-  const batchUser = isAnonymous(input.user_id) ? undefined : input.user_id;
-  const userOf = (event: EventInput) => {
-    const userId = event.user_id ?? batchUser;
-    return userId === undefined || isAnonymous(userId) ? undefined : userId;
-  };
-  const claimedAt = new Map<string, number>(); // an unverified user_id → the index of its first event
-  input.events.forEach((event, i) => {
-    const userId = userOf(event);
-    if (userId !== undefined && userId !== batchUser && !claimedAt.has(userId)) claimedAt.set(userId, i);
-  });
-  const proving = batchUser !== undefined || input.user_token !== undefined;
-  const settings = proving || claimedAt.size > 0 ? await identitySettings(deps, orgId) : { enabled: false, secrets: [] };
-  const proof = proving ? await proveIdentity(settings, { user_id: input.user_id, user_token: input.user_token }, now) : undefined;
-  if (settings.enabled && claimedAt.size > 0) {
-    const [userId, i] = claimedAt.entries().next().value!;
-    throw userTokenRequired([{ path: `/events/${i}/user_id`, message: `${JSON.stringify(userId)} is not the batch's user_id, so it has no user_token` }]);
-  }
-  // The batch's own user_id without a token (verification off) is one more unverified claim.
-  const claimed = [...claimedAt.keys(), ...(batchUser !== undefined && !proof?.verified ? [batchUser] : [])];
-
-  await deps.db.transaction(async (tx) => {
-    const inTx: Deps = { ...deps, db: tx as unknown as Db };
-    const users = new Map<string, string>();
-    for (const [userId, user] of await claimEndUsers(tx, orgId, claimed, now)) users.set(userId, user.id);
-    if (batchUser !== undefined && proof?.verified) users.set(batchUser, (await writeIdentity(inTx, orgId, { user_id: batchUser }, proof, settings)).id);
-    // A session id is a bearer secret: the event keeps the conversation it names, never the id (an
-    // id this org has no session for links nothing).
-    const sessionOf = (event: EventInput) => event.session_id ?? input.session_id;
-    const chats = await conversationsOfSessions(tx, orgId, input.events.map(sessionOf).filter((id): id is string => id !== undefined));
-    await tx.insert(customerEvents).values(
-      input.events.map((event, i) => {
-        const userId = userOf(event);
-        const sessionId = sessionOf(event);
-        return {
-          orgId,
-          endUserId: userId === undefined ? null : (users.get(userId) ?? null),
-          anonymousId: event.anonymous_id ?? input.anonymous_id ?? null,
-          conversationId: sessionId === undefined ? null : (chats.get(sessionId) ?? null),
-          name: event.name,
-          properties: event.properties ?? {},
-          occurredAt: occurred[i]!,
-          receivedAt: now,
-        };
-      }),
-    );
-  });
-  return { accepted: input.events.length };
-}
-
 export interface SdkTicketInput {
   subject: string;
   message: string;
@@ -242,8 +149,8 @@ export interface SdkTicketInput {
 
 /**
  * A ticket from the widget (`source: widget`, the request came from a browser) or a backend
- * (`api`), through the inbox's createTicket (C5), so it is in the inbox at once. The customer is
- * the identified user (identity rules of §5), or, with only an email, a new unverified visitor.
+ * (`api`), through the inbox's createTicket, so it is in the inbox at once. The customer is
+ * the identified user (identity rules of docs/interface.md 5), or, with only an email, a new unverified visitor.
  */
 export async function createSdkTicket(outer: Deps, orgId: string, input: SdkTicketInput, from: { browser: boolean }) {
   // One transaction: a request refused half way (an unknown or another customer's session) leaves

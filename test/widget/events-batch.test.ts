@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../src/db/client.ts";
 import { customerEvents, endUsers } from "../../src/db/schema/index.ts";
-import { recordEvents } from "../../src/sdk/service.ts";
+import { recordEvents } from "../../src/sdk/events.ts";
 import { SDK_LIMITS } from "../../src/sdk/schemas.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 import { sdk, userToken } from "./helpers.ts";
