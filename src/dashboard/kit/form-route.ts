@@ -55,13 +55,14 @@ export async function submitForm<Input, Result>(spec: FormSpec<Input, Result>): 
 /**
  * A service's validation details as field errors: `key` names the form field of a detail's path
  * (split into its parts), the first message for a field wins, and with none placed the message
- * goes to `fallback`. `sentence` starts each message with a capital and ends it with a full stop.
+ * goes to `fallback`. A message starts with a capital and ends with a full stop unless `plain`;
+ * `text` words a detail otherwise (e.g. naming the header it is about).
  */
-export function detailErrors(error: AppError, key: (parts: string[]) => string, fallback: string, sentence = true): FieldErrors {
+export function detailErrors(error: AppError, key: (parts: string[]) => string, fallback: string, options: { plain?: boolean; text?: (detail: { path: string; message: string }) => string } = {}): FieldErrors {
   const out: FieldErrors = {};
   for (const d of error.details ?? []) {
-    const message = d.message ?? error.message;
-    out[key((d.path ?? "").split("/").filter(Boolean))] ??= sentence ? `${message.charAt(0).toUpperCase()}${message.slice(1)}.` : message;
+    const message = options.text ? options.text(d) : d.message;
+    out[key((d.path ?? "").split("/").filter(Boolean))] ??= options.plain ? message : `${message.charAt(0).toUpperCase()}${message.slice(1)}.`;
   }
   if (!hasErrors(out)) out[fallback] = error.message;
   return out;
