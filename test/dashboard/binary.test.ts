@@ -23,7 +23,8 @@ afterAll(() => {
 });
 
 test.skipIf(skip)("the binary alone serves the prebuilt dashboard script", async () => {
-  server = await startServer({ CWD: tempDir("svc-dashboard-empty-") }, [binary, "serve"]);
+  // A first start initialises a new embedded database: allowed a while on a busy machine.
+  server = await startServer({ CWD: tempDir("svc-dashboard-empty-") }, [binary, "serve"], 240_000);
   const res = await fetch(`${server.url}/assets/dashboard.js`);
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
