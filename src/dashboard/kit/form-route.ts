@@ -1,8 +1,9 @@
 // The one shape of a dashboard form post: read the body as strings, validate it into the service's
 // input (or field errors), call the service, and answer with a redirect carrying a flash; when the
 // input or the service says no (an AppError the form can show), render the same page again with
-// the entered values and each error next to its field, with the error's status. Route schemas the
-// pages share sit here too: every form body is bounded before a page reads it.
+// the entered values and each error next to its field (status 400 for the form's own checks, the
+// service's status for its refusals; a page may keep another). Route schemas the pages share sit
+// here too: every form body is bounded before a page reads it.
 import { t } from "elysia";
 import { AppError } from "../../errors.ts";
 import type { FieldErrors, FormValues } from "./fields.ts";
@@ -23,13 +24,8 @@ export interface FormSpec<Input, Result> {
   done(result: Result): Response | Promise<Response>;
   /** The page again, with the values and errors. */
   render(refused: Refused): Response | Promise<Response>;
-  /**
-   * A service's refusal as field errors, or null to let it through to withMember's error page.
-   * Without it, a 400 is shown next to `field` (the first field the form has) with the message.
-   */
-  refused?(error: AppError): FieldErrors | null;
-  /** The first field, where an unplaced service error is shown. */
-  field?: string;
+  /** A service's refusal as field errors, or null to let it through to withMember's error page. */
+  refused(error: AppError): FieldErrors | null;
 }
 
 function hasErrors(errors: FieldErrors): boolean {
@@ -45,7 +41,7 @@ export async function submitForm<Input, Result>(spec: FormSpec<Input, Result>): 
     result = await spec.call(input);
   } catch (error) {
     if (!(error instanceof AppError) || error.status >= 500) throw error;
-    const shown = spec.refused ? spec.refused(error) : error.status === 400 ? { [spec.field ?? "name"]: error.message } : null;
+    const shown = spec.refused(error);
     if (!shown || !hasErrors(shown)) throw error;
     return spec.render({ values: spec.values, errors: shown, status: error.status });
   }
