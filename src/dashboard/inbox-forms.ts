@@ -2,7 +2,7 @@
 // and a service's 400 as field errors (its details name the field by JSON pointer).
 import type { AppError } from "../errors.ts";
 import { PRIORITIES, STATUSES, TICKET_LIMITS, type TicketPatch, type TicketPriority, type TicketStatus } from "../inbox/tickets.ts";
-import type { FieldErrors, FormValues } from "./kit/index.ts";
+import { detailErrors, type FieldErrors, type FormValues } from "./kit/index.ts";
 
 /** A message body's problem, checked before the service so the error sits next to the field. */
 export function bodyProblem(text: string): string | undefined {
@@ -40,13 +40,5 @@ export function triagePatch(v: FormValues): { input: TicketPatch; errors: FieldE
 
 /** A 400 from the service, as field errors: its details name the field by JSON pointer. */
 export function serviceErrors(error: AppError, fallback: string): FieldErrors {
-  const errors: FieldErrors = {};
-  const details = Array.isArray(error.details) ? (error.details as { path?: string; message?: string }[]) : [];
-  for (const d of details) {
-    const name = (d.path ?? "").replace(/^\//, "").split("/")[0]!;
-    const key = name === "assignee_id" ? "assignee" : name === "body" ? fallback : name;
-    if (key && !errors[key]) errors[key] = d.message ?? error.message;
-  }
-  if (Object.keys(errors).length === 0) errors[fallback] = error.message;
-  return errors;
+  return detailErrors(error, ([name]) => (name === "assignee_id" ? "assignee" : name === "body" || !name ? fallback : name), fallback, { plain: true });
 }

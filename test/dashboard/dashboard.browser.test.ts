@@ -1,7 +1,7 @@
 // The dashboard in a real headless Chromium (Debian's chromium, playwright-core): every page
 // DASH builds is opened signed in, checked with axe-core (no serious or critical violation, light
 // and dark), free of console errors and CSP violations, and photographed into docs/screenshots/.
-// Then the newcomer flow of issue #14 (must-show 4): sign in → create an agent → add a doc →
+// Then the newcomer flow (README "Dashboard"): sign in → create an agent → add a doc →
 // copy the install snippet → a site carrying that snippet answers from the doc.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// Dashboard webhooks (issue #15 in the dashboard's settings) through the app with a session cookie:
+// Dashboard webhooks (README "Webhooks") through the app with a session cookie:
 // org:manage only; create with field errors; the signing secret shown once (no-store) and stored
 // encrypted; the endpoint's page with a test delivery, rotate, delete; another org's endpoint 404.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";

@@ -1,8 +1,9 @@
 // The one shape of a dashboard form post: read the body as strings, validate it into the service's
 // input (or field errors), call the service, and answer with a redirect carrying a flash; when the
 // input or the service says no (an AppError the form can show), render the same page again with
-// the entered values and each error next to its field, with the error's status. Route schemas the
-// pages share sit here too: every form body is bounded before a page reads it.
+// the entered values and each error next to its field (status 400 for the form's own checks, the
+// service's status for its refusals; a page may keep another). Route schemas the pages share sit
+// here too: every form body is bounded before a page reads it.
 import { t } from "elysia";
 import { AppError } from "../../errors.ts";
 import type { FieldErrors, FormValues } from "./fields.ts";
@@ -23,13 +24,8 @@ export interface FormSpec<Input, Result> {
   done(result: Result): Response | Promise<Response>;
   /** The page again, with the values and errors. */
   render(refused: Refused): Response | Promise<Response>;
-  /**
-   * A service's refusal as field errors, or null to let it through to withMember's error page.
-   * Without it, a 400 is shown next to `field` (the first field the form has) with the message.
-   */
-  refused?(error: AppError): FieldErrors | null;
-  /** The first field, where an unplaced service error is shown. */
-  field?: string;
+  /** A service's refusal as field errors, or null to let it through to withMember's error page. */
+  refused(error: AppError): FieldErrors | null;
 }
 
 function hasErrors(errors: FieldErrors): boolean {
@@ -45,7 +41,7 @@ export async function submitForm<Input, Result>(spec: FormSpec<Input, Result>): 
     result = await spec.call(input);
   } catch (error) {
     if (!(error instanceof AppError) || error.status >= 500) throw error;
-    const shown = spec.refused ? spec.refused(error) : error.status === 400 ? { [spec.field ?? "name"]: error.message } : null;
+    const shown = spec.refused(error);
     if (!shown || !hasErrors(shown)) throw error;
     return spec.render({ values: spec.values, errors: shown, status: error.status });
   }
@@ -55,13 +51,14 @@ export async function submitForm<Input, Result>(spec: FormSpec<Input, Result>): 
 /**
  * A service's validation details as field errors: `key` names the form field of a detail's path
  * (split into its parts), the first message for a field wins, and with none placed the message
- * goes to `fallback`. `sentence` starts each message with a capital and ends it with a full stop.
+ * goes to `fallback`. A message starts with a capital and ends with a full stop unless `plain`;
+ * `text` words a detail otherwise (e.g. naming the header it is about).
  */
-export function detailErrors(error: AppError, key: (parts: string[]) => string, fallback: string, sentence = true): FieldErrors {
+export function detailErrors(error: AppError, key: (parts: string[]) => string, fallback: string, options: { plain?: boolean; text?: (detail: { path: string; message: string }) => string } = {}): FieldErrors {
   const out: FieldErrors = {};
   for (const d of error.details ?? []) {
-    const message = d.message ?? error.message;
-    out[key((d.path ?? "").split("/").filter(Boolean))] ??= sentence ? `${message.charAt(0).toUpperCase()}${message.slice(1)}.` : message;
+    const message = options.text ? options.text(d) : d.message;
+    out[key((d.path ?? "").split("/").filter(Boolean))] ??= options.plain ? message : `${message.charAt(0).toUpperCase()}${message.slice(1)}.`;
   }
   if (!hasErrors(out)) out[fallback] = error.message;
   return out;
