@@ -79,7 +79,6 @@ export type AgentPatch = Partial<AgentInput>;
 
 // The org-wide model setting, named here too for the dashboard's settings page, which imports it
 // from this module.
-export { clearOrgLlm, orgLlmView, setOrgLlm } from "./llm-settings.ts";
 
 /** The dashboard's view of an agent. The override's key is never in it. */
 export function agentView(agent: Agent) {

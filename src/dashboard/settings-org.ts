@@ -1,7 +1,7 @@
 // The settings sections under org:manage: widget keys with their install snippets, identity
 // verification (a rotated secret shown once), allowed origins, the organisation's model, and the
 // OAuth grants MCP clients hold.
-import { orgLlmView } from "../agents/service.ts";
+import { orgLlmView } from "../agents/llm-settings.ts";
 import { listGrants } from "../oauth/grants.ts";
 import { identityView, listWidgetKeys, WIDGET_KEY_LIMITS } from "../orgs/widget-access.ts";
 import { allowedOrigins, ORIGIN_LIMITS } from "../sdk/settings.ts";

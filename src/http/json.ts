@@ -19,8 +19,6 @@ import { CONTROL_MESSAGE, isRefusedControl } from "./json-strings.ts";
 
 // What is stored, rather than read, is bounded by src/http/free-form.ts. These names are exported
 // here as well for the callers that import them from this module (src/inbox/).
-export { assertFreeForm, FREE_FORM_LIMITS, FreeForm } from "./free-form.ts";
-export { findControlCharacter } from "./json-strings.ts";
 
 /** Deepest nesting of arrays/objects accepted in a request body: `[[1]]` has depth 2. */
 export const JSON_MAX_DEPTH = 64;

@@ -6,7 +6,7 @@ import { Elysia, t } from "elysia";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { FreeForm } from "../http/json.ts";
+import { FreeForm } from "../http/free-form.ts";
 import { jsonResponse } from "../kit/json-response.ts";
 import { CUSTOMER_LIMITS, customerDetail, customerSummary, customersByIds, customerView, findCustomer, listCustomers, upsertCustomers } from "./customer-profiles.ts";
 import {

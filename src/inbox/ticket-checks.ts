@@ -1,7 +1,8 @@
 // Ticket input checks. These functions are called by routes (already TypeBox-validated) and by
 // other areas' code and tools (not), so they check every limit themselves.
 import { AppError } from "../errors.ts";
-import { assertFreeForm, findControlCharacter } from "../http/json.ts";
+import { assertFreeForm } from "../http/free-form.ts";
+import { findControlCharacter } from "../http/json-strings.ts";
 import { TICKET_LIMITS } from "./ticket-model.ts";
 
 export function fail(path: string, message: string): never {

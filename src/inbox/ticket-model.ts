@@ -2,7 +2,7 @@
 // and who may act. Shared by the writes, the queries and the views of tickets.
 import type { tickets, ticketHistory, ticketMessages } from "../db/schema/index.ts";
 import type { TicketMessageKind, TicketPriority, TicketSource, TicketStatus } from "../db/schema/inbox.ts";
-import { FREE_FORM_LIMITS } from "../http/json.ts";
+import { FREE_FORM_LIMITS } from "../http/free-form.ts";
 import type { ChatTicketReason } from "../webhooks/emit.ts";
 
 export type { TicketMessageKind, TicketPriority, TicketSource, TicketStatus };

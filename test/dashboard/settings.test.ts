@@ -3,7 +3,7 @@
 // shown once, never in a redirect); allowed origins with a field error; grants; members; and
 // another org's key or grant answering 404.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { orgLlmView } from "../../src/agents/service.ts";
+import { orgLlmView } from "../../src/agents/llm-settings.ts";
 import { identityView, listWidgetKeys } from "../../src/orgs/widget-access.ts";
 import { allowedOrigins } from "../../src/sdk/settings.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
