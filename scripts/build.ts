@@ -4,7 +4,8 @@
 // directory with nothing beside it. BUILD_TARGET picks another platform, e.g. bun-linux-arm64.
 // The widget (/widget.js) is bundled first (scripts/build-widget.ts) and embedded the same way:
 // a second entrypoint imports it `with { type: "file" }`, which puts it in Bun.embeddedFiles,
-// where src/web/widget/bundle.ts finds it.
+// where src/web/widget/bundle.ts finds it. The embedded database's worker thread
+// (src/db/pglite-worker.ts) is an entrypoint too: Bun embeds a worker only when it is one.
 import { dirname, join } from "node:path";
 import { buildWidgetFile } from "./build-widget.ts";
 
@@ -16,7 +17,7 @@ export async function buildBinary(outfile = join(root, "dist/svc-agents")): Prom
   await buildWidgetFile(join(dirname(outfile), "svc-widget.js"));
   const embed = join(dirname(outfile), "widget-embed.ts");
   await Bun.write(embed, `import file from "./svc-widget.js" with { type: "file" };\nexport default file;\n`);
-  const proc = Bun.spawn([process.execPath, "build", "--compile", "--minify-syntax", ...target, join(root, "src/main.ts"), embed, "--outfile", outfile], {
+  const proc = Bun.spawn([process.execPath, "build", "--compile", "--minify-syntax", "--entry-naming=[name].[ext]", ...target, join(root, "src/main.ts"), embed, join(root, "src/db/pglite-worker.ts"), "--outfile", outfile], {
     cwd: root,
     stdout: "pipe",
     stderr: "pipe",
