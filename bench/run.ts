@@ -18,6 +18,7 @@ import { throughput } from "./scenarios/throughput.ts";
 import { printTargets, toolServer, type ToolServerRun } from "./scenarios/tool-server.ts";
 import { sdk } from "./scenarios/sdk.ts";
 import { chat } from "./scenarios/chat.ts";
+import { embedded } from "./scenarios/embedded.ts";
 
 const SCENARIOS = {
   startup: "startup time and idle memory",
@@ -26,6 +27,7 @@ const SCENARIOS = {
   connectors: "connector discovery and tools/call, ours next to the SDK client",
   sdk: "widget SDK: events (batch of 50) and users/identify, ours next to raw Bun.serve",
   chat: "chat with the builtin provider: /api/sdk/chat req/s and p99, /chat/stream time to first byte, next to raw Bun.serve",
+  embedded: "the embedded database next to PostgreSQL, rounds alternating: tools/call search_docs and chat req/s",
 } as const;
 type ScenarioName = keyof typeof SCENARIOS;
 
@@ -75,6 +77,7 @@ async function main(names: ScenarioName[]): Promise<void> {
       if (name === "connectors") await connectors(context);
       if (name === "sdk") await sdk(context);
       if (name === "chat") await chat(context);
+      if (name === "embedded") await embedded(context);
     }
   } finally {
     if (tools) printTargets(tools, options.toolConnections); // last, also when a later scenario failed

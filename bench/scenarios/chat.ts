@@ -9,17 +9,17 @@ import { join } from "node:path";
 import { childEnv } from "../../test/support/process.ts";
 import { summarize, type LoadResult } from "../load.ts";
 import { BENCH_PASSWORD, seedDocs } from "../mcp.ts";
-import { fixed, type Measurement, printComparison, printTable } from "../report.ts";
+import { fixed, type Measurement, printComparison, printEmbeddedRatio, printTable } from "../report.ts";
 import { baselineServer, type BenchContext, BUN, options, ourServer, ROOT, type Running, rssMiB, runLoad, type Scenario, type ServerSpec, spawnChild, startServer } from "../runner.ts";
 
 const RAW = "raw Bun.serve";
 const TARGETS = { ttfbP50Ms: 15, chatP99Ms: 50, connections: 32 };
 const QUESTION = "How do I reset my password if I no longer have access to my email?";
-const HIGH_SDK_LIMITS = { SDK_RATE_LIMIT_PER_KEY_IP_PER_MINUTE: "100000000", SDK_RATE_LIMIT_PER_ORG_PER_MINUTE: "100000000" };
-const ADMIN = "chat-bench@example.com";
+export const HIGH_SDK_LIMITS = { SDK_RATE_LIMIT_PER_KEY_IP_PER_MINUTE: "100000000", SDK_RATE_LIMIT_PER_ORG_PER_MINUTE: "100000000" };
+export const ADMIN = "chat-bench@example.com";
 
 /** `org create` against a database no server holds yet; returns the org's widget key. */
-async function createOrg(env: Record<string, string>, label: string): Promise<string> {
+export async function createOrg(env: Record<string, string>, label: string): Promise<string> {
   const proc = spawnChild([BUN, join(ROOT, "src/main.ts"), "org", "create", "--name", "Chat bench", "--admin-email", ADMIN, "--admin-password", BENCH_PASSWORD], {
     env: childEnv({ ...env, SEED_DEMO: "0", NODE_ENV: "production", LOG_LEVEL: "error" }),
     stdout: "pipe",
@@ -30,7 +30,7 @@ async function createOrg(env: Record<string, string>, label: string): Promise<st
   return (JSON.parse(stdout) as { widget_key: string }).widget_key;
 }
 
-function chatScenario(key: string): Scenario {
+export function chatScenario(key: string): Scenario {
   return {
     name: "POST /api/sdk/chat",
     method: "POST",
@@ -130,8 +130,9 @@ export async function chat({ work, pg }: BenchContext): Promise<void> {
   printComparison(
     `Chat, builtin provider, ${connections} connections, every request a new session — ours: LOG_LEVEL=error, SDK rate limits raised to 100000000/min (the limiter runs, never refuses)`,
     measurements,
-    [RAW],
+    [RAW, "ours, PostgreSQL"],
   );
+  printEmbeddedRatio(measurements, ["POST /api/sdk/chat", "POST /api/sdk/chat/stream (whole stream)"], "ours, PGlite", "ours, PostgreSQL");
   const raw = streams.find((s) => s.target === RAW);
   printTable(
     `POST /api/sdk/chat/stream time to first body byte, ${connections} connections`,

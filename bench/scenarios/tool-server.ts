@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { messageOf } from "../../src/errors.ts";
 import type { LoadResult } from "../load.ts";
 import { BENCH_PASSWORD, type Grants, HIGH_LIMITS_ENV, MCP_FAILURE_MARKERS, MCP_HEADERS, MCP_MESSAGES, mcpCall, mintGrants, seedDocs } from "../mcp.ts";
-import { fixed, type Measurement, printComparison, printTable } from "../report.ts";
+import { fixed, type Measurement, printComparison, printEmbeddedRatio, printTable } from "../report.ts";
 import { referenceCheckout } from "../reference.ts";
 import { type BenchContext, baselineServer, createBenchOrg, freshPostgresDatabase, HEALTHZ, options, ourServer, ROOT, type Running, rssMiB, runLoad, type Scenario, spawnChild, startServer } from "../runner.ts";
 
@@ -14,12 +14,13 @@ import { type BenchContext, baselineServer, createBenchOrg, freshPostgresDatabas
 const TARGETS = { pingVsRaw: 0.25, listVsSdk: 10, p99Ms: { ping: 20, "tools/list": 10, "tools/call search_docs": 20 }, p99Connections: 64, callVsReference: 3, refreshP99Ms: 50 };
 const RAW = "raw Bun.serve";
 const OURS_PG = "ours, PostgreSQL";
+const OURS_PGLITE = "ours, PGlite";
 const SDK = "SDK on Node";
 const MCP_SCENARIOS = ["ping", "tools/list", "tools/call search_docs"] as const;
 type McpScenario = (typeof MCP_SCENARIOS)[number];
 const mcpName = (name: McpScenario) => `MCP ${name}`;
 
-function mcpScenario(name: McpScenario, path: string, bearers?: string[]): Scenario {
+export function mcpScenario(name: McpScenario, path: string, bearers?: string[]): Scenario {
   return {
     name: mcpName(name),
     method: "POST",
@@ -83,7 +84,7 @@ export async function toolServer({ work, dataDir, pg }: BenchContext): Promise<T
       ours.push({ name: referenceName, env: { DATABASE_URL: refDb.url, SECRET_KEY: pg.secretKey }, root: reference.root });
     } else notes.push(`reference rows skipped: ${"skipped" in refDb ? refDb.skipped : "no database"}`);
   } else notes.push(`PostgreSQL rows skipped: ${pg.skipped}`);
-  ours.push({ name: "ours, PGlite", env: { DATA_DIR: dataDir } });
+  ours.push({ name: OURS_PGLITE, env: { DATA_DIR: dataDir } });
   for (const target of ours) {
     const { email } = await createBenchOrg(target.env, target.name, undefined, target.root);
     const server = await startServer(ourServer(target.name, { ...target.env, LOG_LEVEL: "error", ...HIGH_LIMITS_ENV }, target.root), work);
@@ -160,7 +161,8 @@ export async function toolServer({ work, dataDir, pg }: BenchContext): Promise<T
   }
 
   const limits = `LOG_LEVEL=error; per-token and per-action limits raised to 100000000/min (${Object.keys(HIGH_LIMITS_ENV).join(", ")}), so the limiter runs on every request but never refuses`;
-  printComparison(`Tool server (MCP), ${connections} connections, one bearer token per connection — ours: ${limits}`, tools, [RAW, SDK, ...(referenceName ? [referenceName] : [])]);
+  printComparison(`Tool server (MCP), ${connections} connections, one bearer token per connection — ours: ${limits}`, tools, [RAW, SDK, OURS_PG, ...(referenceName ? [referenceName] : [])]);
+  printEmbeddedRatio(tools, MCP_SCENARIOS.map(mcpName), OURS_PGLITE, OURS_PG);
   for (const note of notes) console.log(`note: ${note}`);
   if (tools.some((m) => m.loadCpuPct > 90))
     console.log("note: loadgen CPU near or above 100 % means the generator was likely the bottleneck there; that req/s is a lower bound for the server.");
@@ -199,7 +201,7 @@ export async function toolServer({ work, dataDir, pg }: BenchContext): Promise<T
 /** The targets (bench/README.md "Targets", issue #10 as written), met or not, from the tool server's measurements. */
 export function printTargets({ tools, refresh, referenceName }: ToolServerRun, connections: number): void {
   const find = (scenario: string, target: string) => tools.find((m) => m.scenario === scenario && m.target === target)?.result;
-  const ourTarget = tools.some((m) => m.target === OURS_PG) ? OURS_PG : "ours, PGlite";
+  const ourTarget = tools.some((m) => m.target === OURS_PG) ? OURS_PG : OURS_PGLITE;
   const on = ourTarget === OURS_PG ? "PostgreSQL" : "PGlite (PostgreSQL skipped: the targets are defined on PostgreSQL)";
   const verdict = (met: boolean | undefined) => (met === undefined ? "not measured" : met ? "target met" : "target NOT met");
   const lines: string[] = [];

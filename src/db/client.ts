@@ -1,15 +1,16 @@
 // Opens the database: PostgreSQL through postgres.js when DATABASE_URL is set, otherwise embedded
-// PGlite (real Postgres in WASM) in DATA_DIR. Both speak the same schema and migrations; code above
-// this file sees only `Db`.
+// PGlite (real Postgres in WASM) in DATA_DIR, run on a worker thread of its own
+// (src/db/pglite-thread.ts). Both speak the same schema and migrations; code above this file sees
+// only `Db`.
 import { chmodSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { namedStatements } from "./named-statements.ts";
-import { pgliteAssets } from "./pglite-assets.ts";
+import { PgliteThread } from "./pglite-thread.ts";
 import * as schema from "./schema/index.ts";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -67,13 +68,10 @@ export async function openPglite(dataDir: string | undefined, options: { loadDat
     process.umask(0o077);
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   }
-  const client = await PGlite.create(dataDir, { ...(await pgliteAssets()), loadDataDir: options.loadDataDir });
+  const client = await PgliteThread.open(dataDir, options.loadDataDir);
   if (dataDir !== undefined) restrictTree(dataDir);
-  return wrapPglite(client);
-}
-
-export function wrapPglite(client: PGlite): Database {
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  // drizzle's PGlite driver calls only `query` and `transaction`, which the thread's handle offers.
+  const db = drizzlePglite({ client: client as unknown as PGlite, schema }) as unknown as Db;
   return { db, kind: "pglite", close: () => client.close(), listen: (channel, onPayload) => client.listen(channel, onPayload) };
 }
 
