@@ -81,7 +81,7 @@ export const SHUTDOWN_GRACE_MS = 10_000;
 const HOUSEKEEPING_MS = 10 * 60_000;
 const HOUSEKEEPER = systemActor("housekeeping");
 
-export async function serve(config: Readonly<Config>, log: Logger): Promise<{ server: Server<unknown>; deps: Deps; stop(): Promise<void> }> {
+export async function serve(config: Readonly<Config>, log: Logger): Promise<{ server: Server<unknown>; deps: Deps; database: Database; stop(): Promise<void> }> {
   const services = await openServices(config, log);
   const { deps } = services;
   const demo = config.seedDemo ? await ensureDemo(deps) : null;
@@ -143,5 +143,5 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
     })();
     return stopping;
   };
-  return { server, deps, stop };
+  return { server, deps, database: services.database, stop };
 }

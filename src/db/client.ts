@@ -24,6 +24,12 @@ export interface Database {
    * after a drop); resolves once listening, to a function that stops. Senders use `pg_notify`.
    */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * PGlite: a gzipped tar of the data directory, taken between two queries (PGlite runs one at a
+   * time), after a CHECKPOINT — a consistent snapshot while the service runs (README "Backup and
+   * restore"). PostgreSQL: rejects; back it up with pg_dump.
+   */
+  backup(): Promise<Blob>;
 }
 
 /**
@@ -38,6 +44,7 @@ export function openPostgres(url: string, options: { max?: number; prepare?: fal
     kind: "postgres",
     close: () => client.end({ timeout: 5 }),
     listen: async (channel, onPayload) => (await client.listen(channel, onPayload)).unlisten,
+    backup: () => Promise.reject(new Error("backup is for the embedded database; back up PostgreSQL with pg_dump (README \"Backup and restore\")")),
   };
 }
 
@@ -74,7 +81,16 @@ export async function openPglite(dataDir: string | undefined, options: { loadDat
 
 export function wrapPglite(client: PGlite): Database {
   const db = drizzlePglite({ client, schema }) as unknown as Db;
-  return { db, kind: "pglite", close: () => client.close(), listen: (channel, onPayload) => client.listen(channel, onPayload) };
+  return {
+    db,
+    kind: "pglite",
+    close: () => client.close(),
+    listen: (channel, onPayload) => client.listen(channel, onPayload),
+    backup: async () => {
+      await client.query("checkpoint"); // flushes pages, so the copy needs little WAL replay when opened
+      return client.dumpDataDir("gzip");
+    },
+  };
 }
 
 /** Runs raw SQL and returns its rows (postgres.js answers an array, PGlite an object with `rows`). */
