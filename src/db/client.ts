@@ -88,7 +88,10 @@ export function wrapPglite(client: PGlite): Database {
     listen: (channel, onPayload) => client.listen(channel, onPayload),
     backup: async () => {
       await client.query("checkpoint"); // flushes pages, so the copy needs little WAL replay when opened
-      return client.dumpDataDir("gzip");
+      // Only the copy holds PGlite's query lock; compressing it (seconds for tens of MB) must not,
+      // and a stream yields to the event loop as it goes (docs/decisions.md "Backups while serving").
+      const tar = await client.dumpDataDir("none");
+      return new Response(tar.stream().pipeThrough(new CompressionStream("gzip"))).blob();
     },
   };
 }
