@@ -27,9 +27,11 @@ export function listenAdminSocket(deps: Deps, database: Database): { stop(): voi
   rmSync(path, { force: true }); // a socket file left by a killed server
   const server: Server<unknown> = Bun.serve({
     unix: path,
-    idleTimeout: 0, // a backup sends nothing until it is taken (seconds); Bun's default would cut it at 10 s
-    async fetch(request) {
-      if (new URL(request.url).pathname === "/backup") return backupResponse(deps, database);
+    async fetch(request, self) {
+      if (new URL(request.url).pathname === "/backup") {
+        self.timeout(request, 0); // nothing is sent until the backup is taken (seconds); Bun's 10 s idle cut must not apply
+        return backupResponse(deps, database);
+      }
       const reply = await handle(deps, request).catch((error): AdminReply => {
         if (error instanceof UsageError) return { code: 2, stdout: "", stderr: error.message };
         if (error instanceof AppError) return { code: 1, stdout: "", stderr: error.message };
