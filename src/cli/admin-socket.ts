@@ -63,7 +63,10 @@ async function handle(deps: Deps, request: Request): Promise<AdminReply> {
 async function backupResponse(deps: Deps, database: Database): Promise<Response> {
   try {
     deps.log.info("admin command", { command: "backup" });
-    return new Response(await createBackup(database, deps.config, deps.now()), { headers: { "content-type": "application/x-tar" } });
+    const started = performance.now();
+    const file = await createBackup(database, deps.config, deps.now());
+    deps.log.info("backup taken", { bytes: file.length, ms: Math.round(performance.now() - started) });
+    return new Response(file, { headers: { "content-type": "application/x-tar" } });
   } catch (error) {
     if (error instanceof BackupRefused) return Response.json({ code: 1, stdout: "", stderr: error.message } satisfies AdminReply);
     deps.log.error("backup failed", { error: String(error) });
