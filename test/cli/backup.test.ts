@@ -65,13 +65,14 @@ describe.skipIf(engine !== "pglite")("backup while serving, restore, serve again
   const original = join(work, "original");
   const restored = join(work, "restored");
   const file = join(work, "backup.tar");
+  let org: Awaited<ReturnType<typeof seed>>;
 
   beforeAll(async () => {
     await seedDataDir(original);
   });
 
   test("a backup taken through the running server restores into a new DATA_DIR with every row of every table, and the encrypted fields decrypt", async () => {
-    const org = await seed(original);
+    org = await seed(original);
     const a = await startServer({ DATA_DIR: original, ...ENV });
     running.push(a);
     // More writes through the serving process: an org by the admin socket, tickets by the widget API.
@@ -213,6 +214,55 @@ describe.skipIf(engine !== "pglite")("backup while serving, restore, serve again
     expect(existsSync(join(work, "busy.tar"))).toBe(false);
     expect(await server.stop()).toBe(0);
   }, 90_000);
+});
+
+describe.skipIf(engine !== "pglite")("backup while the server writes", () => {
+  test("every write acknowledged before the backup began is in it, and a ticket that raced it is there whole or not at all", async () => {
+    const work = tempDir("svc-backup-raced-");
+    const dataDir = join(work, "data");
+    await seedDataDir(dataDir);
+    const org = await seed(dataDir);
+    const server = await startServer({ DATA_DIR: dataDir, ...ENV, SDK_TICKETS_PER_KEY_IP_PER_MINUTE: "100000" });
+    running.push(server);
+    type Phase = "before" | "during" | "after";
+    const acked: { number: number; at: Phase }[] = [];
+    const state: { phase: Phase } = { phase: "before" };
+    const writer = (async () => {
+      for (let i = 0; state.phase !== "after"; i++) {
+        const res = await fetch(`${server.url}/api/sdk/tickets/create`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${org.widget_key}`, "content-type": "application/json" },
+          body: JSON.stringify({ user_id: `racer-${i % 7}`, subject: `Race ${i}`, message: `Message ${i}` }),
+        });
+        expect(res.status).toBe(201);
+        acked.push({ number: ((await res.json()) as { number: number }).number, at: state.phase });
+      }
+    })();
+    while (acked.length < 5) await Bun.sleep(20);
+    state.phase = "during";
+    const backup = await runCli(["--via-server", "backup", "--out", join(work, "raced.tar")], { DATA_DIR: dataDir });
+    state.phase = "after";
+    await writer;
+    expect([backup.code, backup.stderr]).toEqual([0, ""]);
+    expect(await server.stop()).toBe(0);
+    expect(acked.filter((a) => a.at === "during").length).toBeGreaterThan(0); // writes ran while it was taken
+
+    const into = join(work, "restored");
+    expect((await runCli(["restore", "--in", join(work, "raced.tar")], { DATA_DIR: into })).code).toBe(0);
+    const db = await openPglite(join(into, "pgdata"));
+    try {
+      const numbers = (await queryRows<{ number: number }>(db.db, sql`select number from tickets order by number`)).map((r) => r.number);
+      for (const a of acked.filter((a) => a.at === "before")) expect(numbers).toContain(a.number);
+      expect(numbers.length).toBeLessThanOrEqual(acked.length);
+      expect(numbers).toEqual(numbers.map((_, i) => i + 1)); // a prefix: no ticket without those before it
+      const [orphans] = await queryRows<{ n: number }>(db.db, sql`select count(*)::int as n from tickets t where not exists (select 1 from ticket_messages m where m.ticket_id = t.id)`);
+      expect(orphans!.n).toBe(0);
+      const [counter] = await queryRows<{ last_number: number }>(db.db, sql`select last_number from ticket_counters`);
+      expect(counter!.last_number).toBe(numbers.length);
+    } finally {
+      await db.close();
+    }
+  }, 180_000);
 });
 
 describe("backup and restore: invalid arguments exit 2 with a usage line and nothing on stdout", () => {
