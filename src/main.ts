@@ -1,8 +1,10 @@
 #!/usr/bin/env bun
-// Command line: `serve` (default), `migrate`, `org create`, `org flag`, `healthcheck`. The
+// Command line: `serve` (default), `migrate`, `org create`, `org flag`, `healthcheck`, `backup`,
+// `restore`. The
 // compiled binary (dist/svc-agents) runs this file. Exit codes: 0 done, 1 failed, 2 invalid
 // arguments. `--via-server` before an admin command sends it to the running embedded server.
 import { listenAdminSocket, sendToServer } from "./cli/admin-socket.ts";
+import { runBackup, runRestore } from "./cli/backup-commands.ts";
 import { type Command, executeAdmin, isAdminCommand, parseCommand, UsageError, USAGE } from "./cli/commands.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { DataDirBusyError } from "./db/lock.ts";
@@ -16,7 +18,7 @@ async function main(args: string[]): Promise<number> {
   let command: Command;
   try {
     command = parseCommand(argv);
-    if (viaServer && !isAdminCommand(command)) throw new UsageError("--via-server goes with migrate, org create or org flag");
+    if (viaServer && !isAdminCommand(command) && command.kind !== "backup") throw new UsageError("--via-server goes with migrate, org create, org flag, org identity or backup");
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     process.stderr.write(`svc-agents: ${error.message}\n${USAGE}\n`);
@@ -38,7 +40,7 @@ async function main(args: string[]): Promise<number> {
   try {
     if (command.kind === "serve") {
       const running = await serve(config, log);
-      const admin = config.databaseUrl ? undefined : listenAdminSocket(running.deps);
+      const admin = config.databaseUrl ? undefined : listenAdminSocket(running.deps, running.database);
       const onSignal = () => {
         admin?.stop();
         void running.stop().then(() => process.exit(0));
@@ -51,6 +53,10 @@ async function main(args: string[]): Promise<number> {
       // For container HEALTHCHECKs (the runtime image has no curl): GET /healthz on this host.
       const res = await fetch(`http://127.0.0.1:${config.port}/healthz`, { signal: AbortSignal.timeout(3000) }).catch(() => null);
       return res?.status === 200 ? 0 : 1;
+    }
+    if (command.kind === "backup" || command.kind === "restore") {
+      process.stdout.write(command.kind === "backup" ? await runBackup(config, command.out, viaServer) : await runRestore(config, command.in, command.force));
+      return 0;
     }
     if (!isAdminCommand(command)) return 2;
     if (viaServer) {

@@ -82,7 +82,7 @@ export const SHUTDOWN_GRACE_MS = 10_000;
 const HOUSEKEEPING_MS = 10 * 60_000;
 const HOUSEKEEPER = systemActor("housekeeping");
 
-export async function serve(config: Readonly<Config>, log: Logger): Promise<{ server: Server<unknown>; deps: Deps; stop(): Promise<void> }> {
+export async function serve(config: Readonly<Config>, log: Logger): Promise<{ server: Server<unknown>; deps: Deps; database: Database; stop(): Promise<void> }> {
   const services = await openServices(config, log);
   const { deps } = services;
   // Not a terminal (a container's or journal's log): the demo password goes to a file, not the log.
@@ -147,5 +147,5 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
     })();
     return stopping;
   };
-  return { server, deps, stop };
+  return { server, deps, database: services.database, stop };
 }

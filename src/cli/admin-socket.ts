@@ -6,8 +6,10 @@
 import { chmodSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Server } from "bun";
+import type { Database } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { BackupRefused, createBackup } from "./backup-file.ts";
 import { executeAdmin, isAdminCommand, parseCommand, UsageError } from "./commands.ts";
 
 export interface AdminReply {
@@ -20,12 +22,16 @@ export function adminSocketPath(dataDir: string): string {
   return join(dataDir, "admin.sock");
 }
 
-export function listenAdminSocket(deps: Deps): { stop(): void } {
+export function listenAdminSocket(deps: Deps, database: Database): { stop(): void } {
   const path = adminSocketPath(deps.config.dataDir);
   rmSync(path, { force: true }); // a socket file left by a killed server
   const server: Server<unknown> = Bun.serve({
     unix: path,
-    async fetch(request) {
+    async fetch(request, self) {
+      if (new URL(request.url).pathname === "/backup") {
+        self.timeout(request, 0); // nothing is sent until the backup is taken (seconds); Bun's 10 s idle cut must not apply
+        return backupResponse(deps, database);
+      }
       const reply = await handle(deps, request).catch((error): AdminReply => {
         if (error instanceof UsageError) return { code: 2, stdout: "", stderr: error.message };
         if (error instanceof AppError) return { code: 1, stdout: "", stderr: error.message };
@@ -51,6 +57,32 @@ async function handle(deps: Deps, request: Request): Promise<AdminReply> {
   if (!isAdminCommand(command)) throw new UsageError(`${command.kind} cannot run through the server`);
   deps.log.info("admin command", { command: command.kind });
   return { code: 0, stdout: await executeAdmin(deps, command), stderr: "" };
+}
+
+/** POST /backup: the backup file's bytes (README "Backup and restore"), or an AdminReply saying why not. */
+async function backupResponse(deps: Deps, database: Database): Promise<Response> {
+  try {
+    deps.log.info("admin command", { command: "backup" });
+    const started = performance.now();
+    const file = await createBackup(database, deps.config, deps.now());
+    deps.log.info("backup taken", { bytes: file.length, ms: Math.round(performance.now() - started) });
+    return new Response(file, { headers: { "content-type": "application/x-tar" } });
+  } catch (error) {
+    if (error instanceof BackupRefused) return Response.json({ code: 1, stdout: "", stderr: error.message } satisfies AdminReply);
+    deps.log.error("backup failed", { error: String(error) });
+    return Response.json({ code: 1, stdout: "", stderr: "the server could not take the backup; see its log" } satisfies AdminReply);
+  }
+}
+
+/** Asks the server holding `dataDir` for a backup; throws BackupRefused with its reason when it cannot. */
+export async function fetchBackup(dataDir: string): Promise<Uint8Array<ArrayBuffer>> {
+  const res = await fetch("http://localhost/backup", { unix: adminSocketPath(dataDir), method: "POST" } as RequestInit).catch((error: { code?: string }) => {
+    if (error.code === "ENOENT" || error.code === "ECONNREFUSED" || error.code === "FailedToOpenSocket")
+      throw new BackupRefused(`no svc-agents server is running on ${dataDir} (could not reach its admin socket)`);
+    throw new BackupRefused(`the server's admin socket failed during the backup (${error.code ?? String(error)})`);
+  });
+  if (res.headers.get("content-type") !== "application/x-tar") throw new BackupRefused(((await res.json()) as AdminReply).stderr);
+  return new Uint8Array(await res.arrayBuffer());
 }
 
 /** Sends an admin command's argv (already parsed and checked locally) to the server holding `dataDir`. */

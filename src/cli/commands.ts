@@ -14,7 +14,9 @@ export const USAGE = `usage: svc-agents [serve]
        svc-agents org create --name <name> --admin-email <email> --admin-password <password> [--flag <feature_flag>]...
        svc-agents org flag --org <org_id> --name <feature_flag> --on|--off
        svc-agents org identity --org <org_id> --on|--off
-       svc-agents healthcheck`;
+       svc-agents healthcheck
+       svc-agents [--via-server] backup --out <file>
+       svc-agents restore --in <file> [--force]`;
 
 export class UsageError extends Error {}
 
@@ -25,7 +27,9 @@ export type Command =
   | { kind: "healthcheck" }
   | { kind: "org-create"; name: string; adminEmail: string; adminPassword: string; flags: string[] }
   | { kind: "org-flag"; orgId: string; name: string; enabled: boolean }
-  | { kind: "org-identity"; orgId: string; enabled: boolean };
+  | { kind: "org-identity"; orgId: string; enabled: boolean }
+  | { kind: "backup"; out: string }
+  | { kind: "restore"; in: string; force: boolean };
 
 function options(args: string[], spec: NonNullable<ParseArgsConfig["options"]>) {
   try {
@@ -95,6 +99,14 @@ export function parseCommand(argv: string[]): Command {
     if (!isUuid(orgId)) throw new UsageError("--org must be an organisation id (a UUID)");
     if (Boolean(v.on) === Boolean(v.off)) throw new UsageError("give exactly one of --on and --off");
     return { kind: "org-identity", orgId, enabled: Boolean(v.on) };
+  }
+  if (first === "backup") {
+    const v = options(argv.slice(1), { out: { type: "string" } });
+    return { kind: "backup", out: required(v, "out") };
+  }
+  if (first === "restore") {
+    const v = options(argv.slice(1), { in: { type: "string" }, force: { type: "boolean" } });
+    return { kind: "restore", in: required(v, "in"), force: Boolean(v.force) };
   }
   throw new UsageError(`unknown command: ${argv.slice(0, 2).join(" ")}`);
 }

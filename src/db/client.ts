@@ -25,6 +25,12 @@ export interface Database {
    * after a drop); resolves once listening, to a function that stops. Senders use `pg_notify`.
    */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * PGlite: a gzipped tar of the data directory, taken between two queries (PGlite runs one at a
+   * time), after a CHECKPOINT — a consistent snapshot while the service runs (README "Backup and
+   * restore"). PostgreSQL: rejects; back it up with pg_dump.
+   */
+  backup(): Promise<Blob>;
 }
 
 /**
@@ -39,6 +45,7 @@ export function openPostgres(url: string, options: { max?: number; prepare?: fal
     kind: "postgres",
     close: () => client.end({ timeout: 5 }),
     listen: async (channel, onPayload) => (await client.listen(channel, onPayload)).unlisten,
+    backup: () => Promise.reject(new Error("backup is for the embedded database; back up PostgreSQL with pg_dump (README \"Backup and restore\")")),
   };
 }
 
@@ -72,7 +79,20 @@ export async function openPglite(dataDir: string | undefined, options: { loadDat
   if (dataDir !== undefined) restrictTree(dataDir);
   // drizzle's PGlite driver calls only `query` and `transaction`, which the thread's handle offers.
   const db = drizzlePglite({ client: client as unknown as PGlite, schema }) as unknown as Db;
-  return { db, kind: "pglite", close: () => client.close(), listen: (channel, onPayload) => client.listen(channel, onPayload) };
+  return {
+    db,
+    kind: "pglite",
+    close: () => client.close(),
+    listen: (channel, onPayload) => client.listen(channel, onPayload),
+    backup: async () => {
+      await client.query("checkpoint"); // flushes pages, so the copy needs little WAL replay when opened
+      // The worker copies the data directory between two statements (its one connection is
+      // serial); compressing it here (seconds for tens of MB) holds no query back, and a stream
+      // yields to the event loop as it goes (docs/decisions.md "Backups while serving").
+      const tar = await client.dumpDataDir("none");
+      return new Response(tar.stream().pipeThrough(new CompressionStream("gzip"))).blob();
+    },
+  };
 }
 
 /** Runs raw SQL and returns its rows (postgres.js answers an array, PGlite an object with `rows`). */
