@@ -31,6 +31,7 @@ import type { Db, Tx } from "../db/client.ts";
 import { outbox, type OutboxStatus } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
+import { releaseClaims } from "./release.ts";
 
 export type OutboxRow = typeof outbox.$inferSelect;
 
@@ -293,8 +294,10 @@ export function createOutboxPool(deps: Pick<Deps, "db" | "now" | "log" | "metric
           const free = concurrency - inFlight;
           if (free <= 0) break;
           const rows = await claimDue(deps, kinds, Math.min(free, options.batch ?? free), options.caps);
-          for (const row of rows) start(row);
-        } while (again);
+          // Stopped while claiming: the rows go back at once for another instance (src/outbox/release.ts).
+          if (stopped) await releaseClaims(deps, rows);
+          else for (const row of rows) start(row);
+        } while (again && !stopped);
       } finally {
         claiming = undefined;
         settle();

@@ -19,7 +19,7 @@ import { CHAT_LIMITS, checkChatInput, DATA_URL_MAX, type HistoryItem } from "../
 import { type ContextEntry, type Conversation, createSession, findSession, updateSession } from "../conversations/sessions.ts";
 import { type ConversationMessage, recentMessages, storeCustomerMessage, storeLater, storeReply, transcriptsSettled } from "../conversations/transcript.ts";
 import type { Deps } from "../deps.ts";
-import { AppError } from "../errors.ts";
+import { AppError, knownError } from "../errors.ts";
 import { FreeForm } from "../http/json.ts";
 import { requestMeta } from "../http/request-meta.ts";
 import { requireWidgetKey, type WidgetAuth } from "./auth.ts";
@@ -141,7 +141,8 @@ async function prepare(deps: Deps, auth: WidgetAuth, body: ChatBodyValue, reques
 /** What a client may be told about a failure (never a stack, a statement or a key). */
 function describe(error: unknown): { code: string; message: string } {
   if (error instanceof LlmError) return { code: "llm_failed", message: `The model could not answer (${error.code}). Please try again, or ask for a person.` };
-  if (error instanceof AppError) return { code: error.code, message: error.message };
+  const known = knownError(error);
+  if (known) return { code: known.code, message: known.message };
   if (error instanceof DOMException && error.name === "AbortError") return { code: "cancelled", message: "The answer was cancelled." };
   return { code: "internal_error", message: "Something went wrong on our side." };
 }
