@@ -6,10 +6,9 @@
 import { and, eq, sql } from "drizzle-orm";
 import { outbox } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
-import type { OutboxRow } from "./outbox.ts";
 
 /** Puts claimed rows back to `pending`, the claim's attempt not counted; only rows this claim still holds. Returns how many. */
-export async function releaseClaims(deps: Pick<Deps, "db" | "now">, rows: readonly OutboxRow[]): Promise<number> {
+export async function releaseClaims(deps: Pick<Deps, "db" | "now">, rows: readonly Pick<typeof outbox.$inferSelect, "id" | "claimToken">[]): Promise<number> {
   let released = 0;
   for (const row of rows) {
     const done = await deps.db
