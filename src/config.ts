@@ -16,6 +16,10 @@ export interface Config {
    * for a connection pooler in transaction mode that does not track them (PgBouncer before 1.21).
    */
   databasePrepare: boolean;
+  /** How long a request waits for a PostgreSQL connection before it is answered 503 (README "Faults and shutdown"). */
+  databaseConnectTimeoutSeconds: number;
+  /** How long SIGTERM lets in-flight requests, streams and deliveries finish (README "Faults and shutdown"). */
+  shutdownGraceSeconds: number;
   /** Where embedded mode keeps its database, lock and generated secret key. Default ./data. */
   dataDir: string;
   /** 32-byte key for field encryption, when given by SECRET_KEY (see src/crypto/secret-key.ts). */
@@ -221,6 +225,8 @@ export function loadConfig(env: Env): Readonly<Config> {
     baseUrl: origin(env.BASE_URL || `http://localhost:${port}`, "BASE_URL"),
     databaseUrl,
     databasePrepare: flag(env, "DATABASE_PREPARE", true),
+    databaseConnectTimeoutSeconds: integer(env, "DATABASE_CONNECT_TIMEOUT_SECONDS", 5, 1, 300),
+    shutdownGraceSeconds: integer(env, "SHUTDOWN_GRACE_SECONDS", 10, 0, 3600),
     dataDir: env.DATA_DIR || "./data",
     secretKey,
     nodeEnv: oneOf(env, "NODE_ENV", ["development", "production", "test"] as const, "production"),

@@ -4,6 +4,7 @@
 // for the dashboard and SDK APIs (`toResponse`, used by src/http/errors.ts) and a JSON-RPC error
 // object for the tool server (`toRpc`, used by src/mcp/rpc.ts). OAuth endpoints keep their own
 // RFC 6749 error form (src/oauth/errors.ts).
+import { isDatabaseUnavailable } from "./db/unavailable.ts";
 import { jsonResponse } from "./kit/json-response.ts";
 
 export interface ErrorDetail {
@@ -31,6 +32,8 @@ export interface AppErrorOptions {
   rpcCode?: number;
   /** Machine-readable reason of a refusal, sent as JSON-RPC `error.data.reason`. */
   reason?: DenialReason;
+  /** The failure is temporary: JSON-RPC `error.data.retryable` and `retry_after` (seconds). */
+  retryAfter?: number;
 }
 
 /**
@@ -49,6 +52,7 @@ function rpcCodeOf(status: number, code: string): number {
 export class AppError extends Error {
   readonly rpcCode: number;
   readonly reason?: DenialReason;
+  readonly retryAfter?: number;
 
   constructor(
     readonly status: number,
@@ -61,6 +65,7 @@ export class AppError extends Error {
     super(message);
     this.rpcCode = options.rpcCode ?? rpcCodeOf(status, code);
     this.reason = options.reason;
+    this.retryAfter = options.retryAfter;
   }
 
   /** The wire form of the dashboard and SDK APIs. */
@@ -73,6 +78,7 @@ export class AppError extends Error {
 
   /** The JSON-RPC error object (interface §7.1); `data.reason` names why a call was refused. */
   toRpc(): { code: number; message: string; data?: unknown } {
+    if (this.retryAfter !== undefined) return { code: this.rpcCode, message: this.message, data: { retryable: true, retry_after: this.retryAfter } };
     return { code: this.rpcCode, message: this.message, ...(this.reason ? { data: { reason: this.reason } } : {}) };
   }
 
@@ -95,10 +101,29 @@ export class AppError extends Error {
   static toolFailed(message: string) {
     return new AppError(502, "tool_failed", message);
   }
+  /** The database cannot be reached now (README "Faults and shutdown"): 503 with Retry-After, -32603 retryable. */
+  static databaseUnavailable() {
+    const seconds = DATABASE_RETRY_AFTER_SECONDS;
+    return new AppError(503, "database_unavailable", `The database is unavailable. Try again in ${seconds} s.`, undefined, { "retry-after": String(seconds) }, { retryAfter: seconds });
+  }
   /** A JSON-RPC envelope error: the body is not JSON (-32700) or not a valid request (-32600). */
   static rpcEnvelope(rpcCode: typeof RPC.PARSE_ERROR | typeof RPC.INVALID_REQUEST, message: string) {
     return new AppError(400, rpcCode === RPC.PARSE_ERROR ? "parse_error" : "invalid_request", message, undefined, undefined, { rpcCode });
   }
+}
+
+/** What a client is told to wait before retrying a request the database could not serve. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The one mapping of a thrown value to what the caller may see, used by every edge (HTTP, JSON-RPC,
+ * a chat stream): an AppError as it is, a database that cannot be reached as
+ * `databaseUnavailable`, anything else undefined (the edge logs it and answers its internal error).
+ */
+export function knownError(error: unknown): AppError | undefined {
+  if (error instanceof AppError) return error;
+  if (isDatabaseUnavailable(error)) return AppError.databaseUnavailable();
+  return undefined;
 }
 
 /** The message of anything thrown, for logs and error texts (never a stack). */

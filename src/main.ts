@@ -41,12 +41,17 @@ async function main(args: string[]): Promise<number> {
     if (command.kind === "serve") {
       const running = await serve(config, log);
       const admin = config.databaseUrl ? undefined : listenAdminSocket(running.deps, running.database);
+      // The first SIGTERM/SIGINT stops gracefully and exits 0; a second one exits at once with 1
+      // (in-flight work is cut: README "Faults and shutdown").
+      let signalled = false;
       const onSignal = () => {
+        if (signalled) process.exit(1);
+        signalled = true;
         admin?.stop();
         void running.stop().then(() => process.exit(0));
       };
-      process.once("SIGTERM", onSignal);
-      process.once("SIGINT", onSignal);
+      process.on("SIGTERM", onSignal);
+      process.on("SIGINT", onSignal);
       return -1; // keep running
     }
     if (command.kind === "healthcheck") {

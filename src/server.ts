@@ -14,6 +14,7 @@ import { acquireDataDirLock } from "./db/lock.ts";
 import { migrate } from "./db/migrate.ts";
 import { buildDeps, startSender, stopLive } from "./compose.ts";
 import type { Deps } from "./deps.ts";
+import { knownError } from "./errors.ts";
 import { transcriptsSettled } from "./conversations/transcript.ts";
 import { realTimers } from "./kit/timers.ts";
 import { MAX_BODY_BYTES } from "./http/body.ts";
@@ -39,7 +40,7 @@ export async function openServices(config: Readonly<Config>, log: Logger): Promi
   let release = () => {};
   let database: Database;
   if (config.databaseUrl) {
-    database = openPostgres(config.databaseUrl, config.databasePrepare ? {} : { prepare: false });
+    database = openPostgres(config.databaseUrl, { connectTimeoutSeconds: config.databaseConnectTimeoutSeconds, ...(config.databasePrepare ? {} : { prepare: false }) });
   } else {
     release = acquireDataDirLock(config.dataDir);
     try {
@@ -77,8 +78,6 @@ export async function openServices(config: Readonly<Config>, log: Logger): Promi
   return { deps, database, close };
 }
 
-/** How long in-flight requests may take to finish after SIGTERM/SIGINT before they are cut. */
-export const SHUTDOWN_GRACE_MS = 10_000;
 const HOUSEKEEPING_MS = 10 * 60_000;
 const HOUSEKEEPER = systemActor("housekeeping");
 
@@ -99,6 +98,8 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
     idleTimeout: 60,
     fetch: handler,
     error: (error) => {
+      const known = knownError(error);
+      if (known) return known.toResponse(crypto.randomUUID());
       log.error("unhandled server error", { error });
       return new Response(JSON.stringify({ error: { code: "internal_error", message: "Something went wrong on our side." } }), {
         status: 500,
@@ -130,18 +131,23 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
   process.stdout.write(`${lines.join("\n")}\n`);
   log.info("listening", { url: config.baseUrl, port: server.port, database: services.database.kind });
 
+  // SIGTERM/SIGINT (README "Faults and shutdown"): stop listening at once; let requests, streams,
+  // a discovery and outbox deliveries in flight finish, all within SHUTDOWN_GRACE_SECONDS; the
+  // sender claims nothing more and hands back what it claimed but had not begun. After the grace
+  // what is left is cut; a delivery cut there keeps its lease and is sent again by another
+  // instance after it, as for a killed process.
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
       clearInterval(housekeeping);
       metricsServer?.stop(true);
       await stopLive(deps); // event streams end now (clients reconnect elsewhere), not after the grace period
-      const graceful = server.stop(false);
-      const timedOut = await Promise.race([graceful.then(() => false), Bun.sleep(SHUTDOWN_GRACE_MS).then(() => true)]);
+      const graceEnds = Date.now() + config.shutdownGraceSeconds * 1000;
+      const graceful = Promise.all([server.stop(false), scheduler.stop(), sender.stop()]);
+      const timedOut = await Promise.race([graceful.then(() => false), Bun.sleep(config.shutdownGraceSeconds * 1000).then(() => true)]);
       if (timedOut) await server.stop(true);
-      await scheduler.stop(); // lets a discovery in progress finish (each has a 15 s deadline)
-      await sender.stop();
-      await transcriptsSettled(deps); // chat replies are written after their stream closed (§4.5)
+      // Chat replies are written after their stream closed (§4.5): within what is left of the grace.
+      await Promise.race([transcriptsSettled(deps), Bun.sleep(Math.max(0, graceEnds - Date.now()))]);
       await services.close();
       log.info("stopped", { forced: timedOut });
     })();

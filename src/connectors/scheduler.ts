@@ -4,6 +4,7 @@
 // several processes on one database each connector still runs once per interval.
 import { and, inArray, sql } from "drizzle-orm";
 import { connectors } from "../db/schema/index.ts";
+import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
 import { live } from "../kit/rows.ts";
@@ -22,9 +23,25 @@ export function startDiscoveryScheduler(deps: Deps): { stop(): Promise<void> } {
       if (due.length < BATCH) return;
     }
   };
+  // After a failed tick (the database unreachable, most often) the next 1, 3, 7 ticks are skipped,
+  // up to 7; the first tick that succeeds resets it (README "Faults and shutdown").
+  let failures = 0;
+  let skip = 0;
   const timer = deps.timers.every(tickMs, () => {
-    running ??= tick()
-      .catch((error) => deps.log.warn("scheduled discovery failed", { error: messageOf(error) }))
+    if (running) return;
+    if (skip > 0) {
+      skip--;
+      return;
+    }
+    running = tick()
+      .then(() => {
+        failures = 0;
+      })
+      .catch((error) => {
+        failures++;
+        skip = Math.min(2 ** failures - 1, 7);
+        deps.log.warn("scheduled discovery failed", { error: messageOf(error), database_unavailable: isDatabaseUnavailable(error) });
+      })
       .finally(() => (running = undefined));
   });
   return {

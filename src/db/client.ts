@@ -34,11 +34,23 @@ export interface Database {
 }
 
 /**
+ * Seconds before a connection that failed is tried again: 0.1, 0.2, 0.4, then 0.5. postgres.js's
+ * default grows to 20 s, which kept the service unready long after the database came back; a
+ * short bound lets /readyz turn 200 within 2 s of recovery (README "Faults and shutdown"). Attempts
+ * are made only when a statement waits, so a down database is not hammered by an idle service.
+ */
+function reconnectDelay(retries: number): number {
+  return Math.min(0.05 * 2 ** retries, 0.5);
+}
+
+/**
  * `prepare: false` (DATABASE_PREPARE=0), or postgres.js's own switches (`?prepare=false` in the
  * URL, PGPREPARE=false): every statement unnamed, drizzle's prepared queries too.
  */
-export function openPostgres(url: string, options: { max?: number; prepare?: false } = {}): Database {
-  const client = postgres(url, { max: options.max ?? 10, ...(options.prepare === false ? { prepare: false } : {}), onnotice: () => {}, connection: { application_name: "svc-agents" } });
+export function openPostgres(url: string, options: { max?: number; prepare?: false; connectTimeoutSeconds?: number } = {}): Database {
+  // connect_timeout bounds a connection attempt (TCP, TLS, authentication) so a request waiting on a
+  // database that is down fails after it, not after postgres.js's 30 s default (README "Faults and shutdown").
+  const client = postgres(url, { max: options.max ?? 10, connect_timeout: options.connectTimeoutSeconds ?? 5, backoff: reconnectDelay, ...(options.prepare === false ? { prepare: false } : {}), onnotice: () => {}, connection: { application_name: "svc-agents" } });
   const db = drizzlePostgres({ client: client.options.prepare ? namedStatements(client) : client, schema }) as unknown as Db;
   return {
     db,

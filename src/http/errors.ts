@@ -1,9 +1,11 @@
 // The JSON error shape of the dashboard and SDK APIs:
 //   {"error":{"code":"validation_failed","message":"…","details":[{"path":"/message","message":"…"}],"request_id":"…"}}
 // Validation failures are 400 (Elysia's default is 422), unknown routes 404, anything unexpected a
-// 500 that carries the request id and nothing of the cause (which goes to the log instead).
+// 500 that carries the request id and nothing of the cause (which goes to the log instead). A
+// database that cannot be reached is 503 `database_unavailable` with Retry-After (src/errors.ts
+// knownError), so a load balancer or the widget can retry.
 import { Elysia, ValidationError } from "elysia";
-import { AppError, type ErrorDetail } from "../errors.ts";
+import { AppError, type ErrorDetail, knownError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { installFreeFormKind } from "./free-form.ts";
 import { requestMeta } from "./request-meta.ts";
@@ -33,7 +35,8 @@ export function errorHandling(log: Logger) {
   installFreeFormKind();
   return new Elysia({ name: "error-handling" }).onError({ as: "global" }, ({ code, error, request }) => {
     const { id } = requestMeta(request);
-    if (error instanceof AppError) return errorResponse(error, id);
+    const known = knownError(error);
+    if (known) return errorResponse(known, id);
     // Elysia wraps whatever our body parser (src/http/body.ts) throws in a ParseError.
     const cause = (error as { cause?: unknown }).cause;
     if (code === "PARSE" && cause instanceof AppError) return errorResponse(cause, id);

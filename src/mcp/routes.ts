@@ -3,7 +3,7 @@
 // HTTP edge only — authentication, protocol version, body — and hands the body to handleRpc.
 import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
-import { AppError, RPC } from "../errors.ts";
+import { AppError, knownError, RPC } from "../errors.ts";
 import { RawBody } from "../http/body.ts";
 import { jsonResponse } from "../kit/json-response.ts";
 import { bearerToken } from "../kit/bearer.ts";
@@ -59,7 +59,13 @@ export function mcpRoutes(deps: Deps) {
       const authorization = request.headers.get("authorization");
       const bearer = bearerToken(authorization);
       if (!bearer) return unauthorized(authorization ? { error: "invalid_token", description: "the Authorization header is not a Bearer token." } : undefined);
-      const token = await deps.accessTokens.verify(bearer);
+      // The database gone while checking the token: the tool server's own shape (503, -32603 retryable), not the SDK's.
+      const token = await deps.accessTokens.verify(bearer).catch((error: unknown) => {
+        const known = knownError(error);
+        if (known?.status === 503) return known;
+        throw error;
+      });
+      if (token instanceof AppError) return answer(rpcFailure(token));
       if (!token) return unauthorized({ error: "invalid_token", description: "the access token is invalid, expired or revoked." });
       timer?.mark("auth");
 

@@ -5,7 +5,7 @@
 // and the audit row. Every failure is an AppError, mapped to the wire here and nowhere else.
 import type { StageTimer } from "../kit/stage-timer.ts";
 import type { Deps } from "../deps.ts";
-import { AppError, RPC } from "../errors.ts";
+import { AppError, knownError, RPC } from "../errors.ts";
 import { JsonInputError, parseJsonBounded } from "../http/json.ts";
 import { findControlCharacter } from "../http/json-strings.ts";
 import type { AccessContext } from "../oauth/verify.ts";
@@ -29,10 +29,11 @@ export interface RpcAnswer {
 /**
  * The HTTP status an error gives a single-message answer. JSON-RPC errors travel in a 200, except
  * where a client acts on the status: 401 (refresh), 403 insufficient_scope (docs/interface.md
- * A.6), 429 (back off, docs/interface.md 7.1), and an envelope the server cannot read at all (400).
+ * A.6), 429 (back off, docs/interface.md 7.1), 503 with Retry-After (the database is unavailable:
+ * README "Faults and shutdown"), and an envelope the server cannot read at all (400).
  */
 function httpOf(error: AppError): { status: number; headers?: Record<string, string> } | undefined {
-  if (error.status === 401 || error.status === 429 || error.reason === "scope") return { status: error.status, headers: error.headers };
+  if (error.status === 401 || error.status === 429 || error.status === 503 || error.reason === "scope") return { status: error.status, headers: error.headers };
   if (error.rpcCode === RPC.PARSE_ERROR || error.rpcCode === RPC.INVALID_REQUEST) return { status: 400 };
   return undefined;
 }
@@ -43,7 +44,8 @@ export function rpcFailure(error: AppError): RpcAnswer {
 }
 
 function asAppError(deps: Deps, method: string, error: unknown): AppError {
-  if (error instanceof AppError) return error;
+  const known = knownError(error);
+  if (known) return known;
   deps.log.error("tool server method failed", { method, error });
   return new AppError(500, "internal_error", "Internal error.");
 }

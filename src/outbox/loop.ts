@@ -11,10 +11,14 @@
 // Several processes on one PostgreSQL share the work without sending anything twice; the clock
 // (deps.now) and the loop's own timers are injected so tests drive it.
 import type { Deps } from "../deps.ts";
+import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import { messageOf } from "../errors.ts";
 import type { ClaimCaps } from "./claim.ts";
 import type { OutboxHandlers } from "./outbox.ts";
 import { createOutboxPool, type OutboxPool } from "./pool.ts";
+
+/** The longest pause between passes while they keep failing. */
+export const MAX_BACKOFF_MS = 8000;
 
 export interface LoopTimers {
   setTimeout(run: () => void, ms: number): unknown;
@@ -79,17 +83,29 @@ export function createOutboxLoop(deps: Pick<Deps, "db" | "now" | "log" | "metric
   let stopped = false;
   let running: Promise<void> | undefined;
   let handle: unknown;
+  // A failed pass (the database unreachable, most often) doubles the pause, up to MAX_BACKOFF_MS,
+  // and the first pass that succeeds brings it back: the loop rides out an outage without a
+  // restart and without a warning every second (README "Faults and shutdown").
+  let failures = 0;
   const schedule = () => {
     if (stopped) return;
+    const pause = failures === 0 ? interval : Math.max(interval, Math.min(interval * 2 ** failures, MAX_BACKOFF_MS));
     handle = timers.setTimeout(() => {
       if (stopped) return;
       running = pass()
-        .catch((error) => deps.log.warn("sender tick failed", { error: messageOf(error) }))
+        .then(() => {
+          if (failures > 0) deps.log.info("sender resumed", { failed_passes: failures });
+          failures = 0;
+        })
+        .catch((error) => {
+          failures++;
+          deps.log.warn("sender tick failed", { error: messageOf(error), database_unavailable: isDatabaseUnavailable(error), failed_passes: failures });
+        })
         .finally(() => {
           running = undefined;
           schedule();
         });
-    }, interval);
+    }, pause);
   };
   return {
     async tick() {

@@ -3,6 +3,7 @@
 // the other. A pool claims only as many rows as it has free slots (src/outbox/claim.ts) and
 // refills as deliveries end, so a row never waits behind a slow one in a batch. The loop that
 // pumps the pools on a timer is src/outbox/loop.ts.
+import { releaseClaims } from "./release.ts";
 import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
 import { type ClaimCaps, claimDue, recordOutcome, renewClaim } from "./claim.ts";
@@ -92,8 +93,10 @@ export function createOutboxPool(deps: Pick<Deps, "db" | "now" | "log" | "metric
           const free = concurrency - inFlight;
           if (free <= 0) break;
           const rows = await claimDue(deps, kinds, Math.min(free, options.batch ?? free), options.caps, ordered);
-          for (const row of rows) start(row);
-        } while (again);
+          // Stopped while claiming: the rows go back at once for another instance (src/outbox/release.ts).
+          if (stopped) await releaseClaims(deps, rows);
+          else for (const row of rows) start(row);
+        } while (again && !stopped);
       } finally {
         claiming = undefined;
         settle();

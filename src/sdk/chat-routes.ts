@@ -15,7 +15,7 @@ import { decide, runPipeline, type ChatOutcome } from "../agents/pipeline/run.ts
 import { LlmError } from "../agents/llm/errors.ts";
 import { storeLater, storeReply } from "../conversations/transcript.ts";
 import type { Deps } from "../deps.ts";
-import { AppError } from "../errors.ts";
+import { AppError, knownError } from "../errors.ts";
 import { ErrorBody } from "../http/error-schema.ts";
 import { requestMeta } from "../http/request-meta.ts";
 import { requireWidgetKey } from "./auth.ts";
@@ -29,7 +29,8 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody,
 /** What a client may be told about a failure (never a stack, a statement or a key). */
 function describe(error: unknown): { code: string; message: string } {
   if (error instanceof LlmError) return { code: "llm_failed", message: `The model could not answer (${error.code}). Please try again, or ask for a person.` };
-  if (error instanceof AppError) return { code: error.code, message: error.message };
+  const known = knownError(error);
+  if (known) return { code: known.code, message: known.message };
   if (error instanceof DOMException && error.name === "AbortError") return { code: "cancelled", message: "The answer was cancelled." };
   return { code: "internal_error", message: "Something went wrong on our side." };
 }

@@ -14,7 +14,7 @@
 import type { Actor } from "../kit/actor.ts";
 import type { ExecutionOutcome } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
-import { AppError } from "../errors.ts";
+import { AppError, knownError } from "../errors.ts";
 import type { Invalidation } from "../invalidation.ts";
 import { checkFreeForm } from "../http/free-form.ts";
 import { JSON_MAX_DEPTH } from "../http/json.ts";
@@ -70,6 +70,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 /** What a tool threw, as the AppError the caller sees. Nothing of an unexpected error's cause leaks. */
 function asAppError(deps: Deps, tool: ToolDefinition | undefined, error: unknown): AppError {
+  // The database gone is no tool's failure: the caller is told to retry (README "Faults and shutdown").
+  const known = knownError(error);
+  if (known?.code === "database_unavailable") return known;
   if (error instanceof AppError) {
     if (error.status >= 500 && error.code !== "tool_failed") return AppError.toolFailed(`${tool?.name ?? "The tool"} failed.`);
     // 401 belongs to the caller's own credentials (a client would drop its token): a tool's

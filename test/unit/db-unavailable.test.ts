@@ -1,0 +1,35 @@
+// Which errors mean "the database is unreachable" (src/db/unavailable.ts): postgres.js's connection
+// codes, socket errors from its own socket, and the SQLSTATEs of a server going away — and not a
+// statement's own failure, nor a refused fetch inside a tool (no system call on it).
+import { expect, test } from "bun:test";
+import { isDatabaseUnavailable } from "../../src/db/unavailable.ts";
+import { AppError, knownError } from "../../src/errors.ts";
+
+const pg = (code: string) => Object.assign(new Error("server said no"), { name: "PostgresError", code, severity: "FATAL" });
+
+test("connection-class errors are unavailable", () => {
+  for (const code of ["CONNECT_TIMEOUT", "CONNECTION_CLOSED", "CONNECTION_DESTROYED", "CONNECTION_ENDED"]) expect(isDatabaseUnavailable(Object.assign(new Error(code), { code }))).toBe(true);
+  expect(isDatabaseUnavailable(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED", syscall: "connect" }))).toBe(true);
+  for (const code of ["57P01", "57P02", "57P03", "08006", "08001", "53300"]) expect(isDatabaseUnavailable(pg(code))).toBe(true);
+  // Wrapped (as a query builder may wrap it): the cause chain is read.
+  expect(isDatabaseUnavailable(new Error("Failed query", { cause: pg("57P01") }))).toBe(true);
+});
+
+test("a statement's own failure, a connector's refused fetch and non-errors are not", () => {
+  for (const code of ["23505", "22P02", "40001", "57014", "42P01"]) expect(isDatabaseUnavailable(pg(code))).toBe(false);
+  expect(isDatabaseUnavailable(Object.assign(new TypeError("Unable to connect"), { code: "ECONNREFUSED" }))).toBe(false);
+  expect(isDatabaseUnavailable(Object.assign(new Error("x"), { code: "08006" }))).toBe(false); // a code without a server's severity
+  for (const value of [undefined, null, "CONNECTION_CLOSED", 42, {}]) expect(isDatabaseUnavailable(value)).toBe(false);
+});
+
+test("knownError: one mapping for every edge — 503 database_unavailable with Retry-After, -32603 retryable", async () => {
+  const mapped = knownError(Object.assign(new Error("x"), { code: "CONNECT_TIMEOUT" }))!;
+  expect([mapped.status, mapped.code, mapped.headers?.["retry-after"]]).toEqual([503, "database_unavailable", "5"]);
+  expect(mapped.toRpc()).toEqual({ code: -32603, message: mapped.message, data: { retryable: true, retry_after: 5 } });
+  const res = mapped.toResponse("req-1");
+  expect(res.status).toBe(503);
+  expect(((await res.json()) as any).error).toEqual({ code: "database_unavailable", message: mapped.message, request_id: "req-1" });
+  const own = AppError.notFound();
+  expect(knownError(own)).toBe(own);
+  expect(knownError(new Error("a bug"))).toBeUndefined();
+});
