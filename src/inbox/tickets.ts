@@ -14,6 +14,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { assertFreeForm, findControlCharacter, FREE_FORM_LIMITS } from "../http/json.ts";
 import { isUuid } from "../kit/ids.ts";
+import { queueReplyEmail } from "./reply-mail.ts";
 
 export type { TicketMessageKind, TicketPriority, TicketSource, TicketStatus };
 export type Ticket = typeof tickets.$inferSelect;
@@ -22,7 +23,7 @@ export type TicketHistoryEntry = typeof ticketHistory.$inferSelect;
 
 export const STATUSES = ["open", "pending", "resolved", "closed"] as const satisfies readonly TicketStatus[];
 export const PRIORITIES = ["low", "normal", "high", "urgent"] as const satisfies readonly TicketPriority[];
-export const SOURCES = ["widget", "api", "chat", "mcp"] as const satisfies readonly TicketSource[];
+export const SOURCES = ["widget", "api", "chat", "mcp", "email"] as const satisfies readonly TicketSource[];
 
 /** Every cap of the inbox, shared by the dashboard API, the SDK route and the inbox_* tools (documented in the README). */
 export const TICKET_LIMITS = {
@@ -303,7 +304,7 @@ export async function createTicketRow(deps: Deps, { orgId, actor, input }: { org
         updatedAt: now,
       })
       .returning();
-    await tx.insert(ticketMessages).values({
+    const [first] = await tx.insert(ticketMessages).values({
       orgId,
       ticketId: ticket!.id,
       kind,
@@ -311,7 +312,8 @@ export async function createTicketRow(deps: Deps, { orgId, actor, input }: { org
       ...(kind === "customer" ? { authorKind: "customer" as const } : messageAuthor(actor)),
       verified: kind === "customer" ? verified : false,
       createdAt: now,
-    });
+    }).returning({ id: ticketMessages.id });
+    if (kind === "reply") await queueReplyEmail(tx, { orgId, ticketId: ticket!.id, endUserId: customerId, messageId: first!.id, now }); // outreach reaches the customer by email
     await record(tx, now, ticket!, actor, "created", null, { subject, status: ticket!.status, priority, team, source, customer_id: customerId });
     await activity(tx, now, ticket!, actor, "ticket.created", { source });
     await emitTicketCreated(tx, { orgId, ticket: ticketView(ticket!), now, chatReason: input.chatReason }); // webhooks, committed with the ticket
@@ -348,6 +350,8 @@ export async function addTicketMessage(
         createdAt: now,
       })
       .returning();
+    // A person's reply is emailed to the customer (README "Email channel"), queued with the reply.
+    if (kind === "reply" && (actor.kind === "member" || actor.kind === "token")) await queueReplyEmail(tx, { orgId, ticketId, endUserId: ticket.endUserId, messageId: message!.id, now });
     const action = kind === "customer" ? "customer_message" : kind;
     await record(tx, now, ticket, actor, action, null, { message_id: message!.id });
     await activity(tx, now, ticket, actor, `ticket.${action}_added`, { message_id: message!.id });

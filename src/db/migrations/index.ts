@@ -10,6 +10,7 @@ import m7 from "./0007_outbox_lanes.sql" with { type: "text" };
 import m8 from "./0008_customer_events_conversation.sql" with { type: "text" };
 import m9 from "./0009_companies_vouched.sql" with { type: "text" };
 import m10 from "./0010_series_double_opt_in.sql" with { type: "text" };
+import m11 from "./0011_email_channel.sql" with { type: "text" };
 
 export const migrationFiles: { tag: string; when: number; breakpoints: boolean; sql: string }[] = [
   { tag: "0000_core", when: 1795253253534, breakpoints: true, sql: m0 },
@@ -23,4 +24,5 @@ export const migrationFiles: { tag: string; when: number; breakpoints: boolean; 
   { tag: "0008_customer_events_conversation", when: 1795718339264, breakpoints: true, sql: m8 },
   { tag: "0009_companies_vouched", when: 1795718512143, breakpoints: true, sql: m9 },
   { tag: "0010_series_double_opt_in", when: 1795718701429, breakpoints: true, sql: m10 },
+  { tag: "0011_email_channel", when: 1795720651914, breakpoints: true, sql: m11 },
 ];
