@@ -13,6 +13,7 @@ import { type Database, openPglite, openPostgres } from "./db/client.ts";
 import { acquireDataDirLock } from "./db/lock.ts";
 import { migrate } from "./db/migrate.ts";
 import { buildDeps, startSender } from "./compose.ts";
+import { startInboundSmtp } from "./inbound/smtp.ts";
 import type { Deps } from "./deps.ts";
 import { transcriptsSettled } from "./conversations/transcript.ts";
 import { realTimers } from "./kit/timers.ts";
@@ -109,6 +110,8 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
     : null;
   const scheduler = startDiscoveryScheduler(deps);
   const sender = startSender(deps); // email series: queues due steps and delivers the outbox (src/compose.ts createSender)
+  // INBOUND_SMTP_PORT: customers' email into tickets (README "Email channel").
+  const inboundSmtp = config.inbound.smtpPort ? await startInboundSmtp(deps) : null;
   const housekeeping = setInterval(() => {
     Promise.all([deleteExpiredSessions(deps), deleteExpiredCounters(deps.db, deps.now()), deleteExpiredOAuthState(deps), deleteUnusedClients(deps, HOUSEKEEPER), deleteExpiredActivity(deps)]).catch((error) =>
       log.warn("housekeeping failed", { error: String(error) }),
@@ -117,6 +120,7 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
 
   const where = config.databaseUrl ? "PostgreSQL" : `embedded database in ${config.dataDir}`;
   const lines = [`svc-agents listening on ${config.baseUrl} (${where})`, `Sign in:     ${config.baseUrl}/signin`];
+  if (inboundSmtp) lines.push(`Inbound mail: SMTP on port ${inboundSmtp.port} for @${config.inbound.domain}`);
   if (demo) {
     lines.push(`Demo admin:  ${demo.email}`);
     lines.push(demo.password ? `Password:    ${demo.password}   (shown once; it is not stored in the clear)` : "Password:    printed at the first start");
@@ -132,6 +136,7 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
     stopping ??= (async () => {
       clearInterval(housekeeping);
       metricsServer?.stop(true);
+      await inboundSmtp?.close();
       const graceful = server.stop(false);
       const timedOut = await Promise.race([graceful.then(() => false), Bun.sleep(SHUTDOWN_GRACE_MS).then(() => true)]);
       if (timedOut) await server.stop(true);
