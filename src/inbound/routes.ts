@@ -72,6 +72,8 @@ export function inboundRoutes(deps: Deps) {
           description:
             "The recipients are read from To, Cc, Delivered-To, X-Original-To and Envelope-To. 200 with one result per ticket reached (`stored`, `duplicate` for a Message-ID already stored, `ignored` for automatic mail and bounces); 401 bad secret; 404 no acceptable recipient (or relay not enabled); 413 past INBOUND_MAX_MESSAGE_BYTES.",
           tags,
+          security: [{ inboundSecret: [] }],
+          requestBody: { required: true, content: { "message/rfc822": { schema: { type: "string", description: "The raw RFC 5322 message, at most INBOUND_MAX_MESSAGE_BYTES" } } } },
         },
       },
     )

@@ -112,3 +112,16 @@ describe("configuration", () => {
     expect(loadConfig(base).inbound).toEqual({ domain: undefined, smtpPort: undefined, tls: undefined, maxMessageBytes: 10 * 1024 * 1024, webhookSecret: undefined });
   });
 });
+
+describe("the OpenAPI document", () => {
+  test("names the email routes, the relay's raw body and its secret", async () => {
+    const doc = (await (await app.request("/api/openapi.json")).json()) as { paths: Record<string, Record<string, any>>; components: { securitySchemes: Record<string, unknown> } };
+    const relayOp = doc.paths["/api/inbound/email"]?.post;
+    expect(Object.keys(relayOp?.requestBody?.content ?? {})).toEqual(["message/rfc822"]);
+    expect(relayOp?.security).toEqual([{ inboundSecret: [] }]);
+    expect(doc.components.securitySchemes.inboundSecret).toBeDefined();
+    expect(Object.keys(doc.paths["/api/email/settings"] ?? {}).sort()).toEqual(["get", "put"]);
+    expect(doc.paths["/api/email/settings"]!.put.requestBody.content["application/json"].schema.properties.support_alias).toBeDefined();
+    expect(Object.keys(doc.paths).some((p) => /^\/api\/tickets\/\{id\}\/messages\/\{message_id\}\/email$/.test(p))).toBe(true);
+  });
+});
