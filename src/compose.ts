@@ -15,6 +15,7 @@ import { createStatements } from "./db/prepared.ts";
 import type { Deps } from "./deps.ts";
 import { inboxTools } from "./inbox/tools.ts";
 import { type ConnectedCheck, REPLY_MAIL_KIND, replyMailHandler } from "./inbox/reply-mail.ts";
+import { MEMBER_NOTICE_KIND, memberNoticeHandler } from "./inbox/member-notices.ts";
 import { customActionTools } from "./integrations/custom-actions.ts";
 import { createInvalidation } from "./invalidation.ts";
 import { createPasswordHasher, type PasswordHasher } from "./kit/passwords.ts";
@@ -97,7 +98,7 @@ export interface SenderOptions {
  */
 export function createSender(deps: Deps, options: SenderOptions = {}): Sender {
   const transport = options.transport === undefined ? smtpTransport(deps.config) : options.transport;
-  const known = new Set([CAMPAIGN_MAIL_KIND, OPT_IN_MAIL_KIND, REPLY_MAIL_KIND, WEBHOOK_KIND]);
+  const known = new Set([CAMPAIGN_MAIL_KIND, OPT_IN_MAIL_KIND, REPLY_MAIL_KIND, MEMBER_NOTICE_KIND, WEBHOOK_KIND]);
   const extra = Object.fromEntries(Object.entries(options.handlers ?? {}).filter(([kind]) => !known.has(kind)));
   return createOutboxLoop(deps, {
     intervalMs: options.intervalMs,
@@ -110,6 +111,7 @@ export function createSender(deps: Deps, options: SenderOptions = {}): Sender {
           [CAMPAIGN_MAIL_KIND]: campaignMailHandler(deps, transport),
           [OPT_IN_MAIL_KIND]: optInMailHandler(deps, transport),
           [REPLY_MAIL_KIND]: replyMailHandler(deps, transport, { isConnected: options.isConnected }),
+          [MEMBER_NOTICE_KIND]: memberNoticeHandler(deps, transport),
         },
         ...OUTBOX_POOLS.mail,
         before: async () => {

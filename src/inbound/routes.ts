@@ -2,7 +2,6 @@
 //   POST /api/inbound/email          a raw RFC 5322 message from a relay, for operators who cannot
 //                                    open an SMTP port (Bearer INBOUND_WEBHOOK_SECRET, compared in
 //                                    constant time); the same recipient rules as the SMTP listener.
-//   GET/PUT /api/email/settings      the org's support alias (PUT: org:manage).
 //   GET /api/tickets/:id/messages/:message_id/email
 //                                    the original of a message that came by email, for members to
 //                                    expand (quoted history included; attachments listed).
@@ -16,8 +15,6 @@ import { AppError } from "../errors.ts";
 import { RawBody } from "../http/body.ts";
 import { findTicket } from "../inbox/tickets.ts";
 import { isUuid } from "../kit/ids.ts";
-import { memberActor } from "../kit/actor.ts";
-import { mailSettings, setSupportAlias } from "./alias.ts";
 import { ingestEmail } from "./ingest.ts";
 import { resolveRecipient, type Route } from "./recipients.ts";
 import { MAX_RECIPIENTS } from "./smtp.ts";
@@ -75,25 +72,6 @@ export function inboundRoutes(deps: Deps) {
           security: [{ inboundSecret: [] }],
           requestBody: { required: true, content: { "message/rfc822": { schema: { type: "string", description: "The raw RFC 5322 message, at most INBOUND_MAX_MESSAGE_BYTES" } } } },
         },
-      },
-    )
-    .get(
-      "/api/email/settings",
-      async ({ request }) => {
-        const { orgId } = await requireMember(deps, request, "inbox:view");
-        return mailSettings(deps, orgId);
-      },
-      { detail: { summary: "The org's email settings: its support alias and the address it makes", tags } },
-    )
-    .put(
-      "/api/email/settings",
-      async ({ body, request }) => {
-        const { orgId, principal } = await requireMember(deps, request, "org:manage");
-        return setSupportAlias(deps, orgId, memberActor(principal.member.id), body.support_alias);
-      },
-      {
-        body: t.Object({ support_alias: t.Union([t.String({ minLength: 1, maxLength: 64 }), t.Null()]) }, { additionalProperties: false }),
-        detail: { summary: "Set the org's support alias (<alias>@INBOUND_EMAIL_DOMAIN opens tickets); null removes it. 409 alias_taken", tags },
       },
     )
     .get(

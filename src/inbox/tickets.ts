@@ -15,6 +15,7 @@ import { AppError } from "../errors.ts";
 import { assertFreeForm, findControlCharacter, FREE_FORM_LIMITS } from "../http/json.ts";
 import { isUuid } from "../kit/ids.ts";
 import { queueReplyEmail } from "./reply-mail.ts";
+import { queueMemberNotices } from "./member-notices.ts";
 
 export type { TicketMessageKind, TicketPriority, TicketSource, TicketStatus };
 export type Ticket = typeof tickets.$inferSelect;
@@ -314,6 +315,7 @@ export async function createTicketRow(deps: Deps, { orgId, actor, input }: { org
       createdAt: now,
     }).returning({ id: ticketMessages.id });
     if (kind === "reply") await queueReplyEmail(tx, { orgId, ticketId: ticket!.id, endUserId: customerId, messageId: first!.id, now }); // outreach reaches the customer by email
+    else await queueMemberNotices(tx, { orgId, ticketId: ticket!.id, assignee: null, messageId: first!.id, now }); // members hear of it (README "Email channel")
     await record(tx, now, ticket!, actor, "created", null, { subject, status: ticket!.status, priority, team, source, customer_id: customerId });
     await activity(tx, now, ticket!, actor, "ticket.created", { source });
     await emitTicketCreated(tx, { orgId, ticket: ticketView(ticket!), now, chatReason: input.chatReason }); // webhooks, committed with the ticket
@@ -352,6 +354,7 @@ export async function addTicketMessage(
       .returning();
     // A person's reply is emailed to the customer (README "Email channel"), queued with the reply.
     if (kind === "reply" && (actor.kind === "member" || actor.kind === "token")) await queueReplyEmail(tx, { orgId, ticketId, endUserId: ticket.endUserId, messageId: message!.id, now });
+    if (kind === "customer") await queueMemberNotices(tx, { orgId, ticketId, assignee: ticket.assigneeMemberId, messageId: message!.id, now });
     const action = kind === "customer" ? "customer_message" : kind;
     await record(tx, now, ticket, actor, action, null, { message_id: message!.id });
     await activity(tx, now, ticket, actor, `ticket.${action}_added`, { message_id: message!.id });
