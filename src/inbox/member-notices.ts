@@ -36,7 +36,7 @@ export async function queueMemberNotices(tx: Db | Tx, p: { orgId: string; ticket
     const [claimed] = await tx
       .insert(ticketMemberNotices)
       .values({ orgId: p.orgId, ticketId: p.ticketId, memberId, lastQueuedAt: p.now })
-      .onConflictDoUpdate({ target: [ticketMemberNotices.ticketId, ticketMemberNotices.memberId], set: { lastQueuedAt: p.now }, setWhere: sql`${ticketMemberNotices.lastQueuedAt} <= ${since}` })
+      .onConflictDoUpdate({ target: [ticketMemberNotices.ticketId, ticketMemberNotices.memberId], set: { lastQueuedAt: p.now }, setWhere: sql`${ticketMemberNotices.lastQueuedAt} <= ${since.toISOString()}::timestamptz` })
       .returning({ memberId: ticketMemberNotices.memberId });
     if (claimed) await enqueue(tx, { orgId: p.orgId, kind: MEMBER_NOTICE_KIND, payload: { ticket_id: p.ticketId, member_id: memberId, message_id: p.messageId }, runAt: p.now, now: p.now });
   }
