@@ -137,6 +137,35 @@ describe("the support alias", () => {
   });
 });
 
+describe("threads and closed tickets", () => {
+  test("an answer sent to the alias that names our Message-ID goes to that ticket only from its customer's address", async () => {
+    const customer = await seedCustomer(app, a.org_id, { email: "lee@customer.example" });
+    const created = await app.request("/api/tickets", { headers: a.auth, json: { customer_id: customer.id, subject: "Renewal", message: "Your plan renews soon." } });
+    const ticket = (await created.json()) as { id: string; messages: { id: string }[] };
+    const ours = `<${ticket.messages[0]!.id}@acme.example>`;
+    const to = `help@${INBOUND_DOMAIN}`;
+    await deliver(message({ From: "lee@customer.example", To: to, Subject: "Re: Renewal", "Message-ID": "<lee-1@customer.example>", "In-Reply-To": ours }, "Please renew."), [to], "lee@customer.example");
+    await deliver(message({ From: "mallory@evil.example", To: to, Subject: "Re: Renewal", "Message-ID": "<mal-1@evil.example>", "In-Reply-To": ours }, "Send me the invoice."), [to], "mallory@evil.example");
+    const detail = (await (await app.request(`/api/tickets/${ticket.id}`, { headers: a.auth })).json()) as { messages: { body: string }[] };
+    expect(detail.messages.map((m) => m.body)).toEqual(["Your plan renews soon.", "Please renew."]);
+    const stranger = (await ticketsOf(a.org_id)).filter((t) => t.subject === "Re: Renewal");
+    expect(stranger).toHaveLength(1);
+    expect(stranger[0]!.id).not.toBe(ticket.id);
+  });
+
+  test("an answer to a closed ticket opens a new ticket for the same customer", async () => {
+    const customer = await seedCustomer(app, a.org_id, { email: "kim@customer.example" });
+    const created = await app.request("/api/tickets", { headers: a.auth, json: { customer_id: customer.id, subject: "Done", message: "All fixed." } });
+    const ticket = (await created.json()) as { id: string };
+    await sender.tick();
+    const replyTo = smtp.received.find((m) => m.to.includes("kim@customer.example"))!.headers.get("reply-to")!;
+    expect((await app.request(`/api/tickets/${ticket.id}`, { method: "PATCH", headers: a.auth, json: { status: "closed" } })).status).toBe(200);
+    await deliver(message({ From: "kim@customer.example", To: replyTo, Subject: "Re: Done", "Message-ID": "<kim-1@customer.example>" }, "It broke again."), [replyTo], "kim@customer.example");
+    const fresh = (await ticketsOf(a.org_id)).filter((t) => t.endUserId === customer.id && t.id !== ticket.id);
+    expect(fresh.map((t) => [t.subject, t.status, t.source])).toEqual([["Re: Done", "open", "email"]]);
+  });
+});
+
 describe("automatic mail", () => {
   test("auto-replies, list mail and bounces are accepted and dropped", async () => {
     const before = await storedCount();
