@@ -33,6 +33,8 @@ import { stylesheet } from "./html/html.ts";
 import { widgetRoutes } from "./widget/routes.ts";
 import { dashboardRoutes } from "./dashboard/routes.ts";
 import { webhookRoutes } from "./webhooks/routes.ts";
+import { inboundRoutes } from "./inbound/routes.ts";
+import { emailSettingsRoutes } from "./inbound/settings-routes.ts";
 
 export function createApp(deps: Deps) {
   const app = new Elysia()
@@ -76,6 +78,8 @@ export function createApp(deps: Deps) {
     .use(connectorRoutes(deps))
     .use(activityRoutes(deps))
     .use(inboxRoutes(deps))
+    .use(inboundRoutes(deps))
+    .use(emailSettingsRoutes(deps))
     .use(sdkRoutes(deps))
     .use(chatRoutes(deps))
     .use(conversationRoutes(deps))

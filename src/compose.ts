@@ -16,6 +16,8 @@ import { createStatements } from "./db/prepared.ts";
 import type { Deps } from "./deps.ts";
 import { createLiveEvents, type RunningLiveEvents } from "./inbox/live-events.ts";
 import { inboxTools } from "./inbox/tools.ts";
+import { type ConnectedCheck, REPLY_MAIL_KIND, replyMailHandler } from "./inbox/reply-mail.ts";
+import { MEMBER_NOTICE_KIND, memberNoticeHandler } from "./inbox/member-notices.ts";
 import { customActionTools } from "./integrations/custom-actions.ts";
 import { createInvalidation } from "./invalidation.ts";
 import { createPasswordHasher, type PasswordHasher } from "./kit/passwords.ts";
@@ -97,6 +99,8 @@ export interface SenderOptions {
   handlers?: OutboxHandlers;
   /** Most rows one claim takes (default: the pool's free slots). */
   batch?: number;
+  /** Whether a customer follows their conversation live (then a person's reply is not emailed); default: nobody does. */
+  isConnected?: ConnectedCheck;
 }
 
 /**
@@ -105,7 +109,7 @@ export interface SenderOptions {
  */
 export function createSender(deps: Deps, options: SenderOptions = {}): Sender {
   const transport = options.transport === undefined ? smtpTransport(deps.config) : options.transport;
-  const known = new Set([CAMPAIGN_MAIL_KIND, OPT_IN_MAIL_KIND, WEBHOOK_KIND]);
+  const known = new Set([CAMPAIGN_MAIL_KIND, OPT_IN_MAIL_KIND, REPLY_MAIL_KIND, MEMBER_NOTICE_KIND, WEBHOOK_KIND]);
   const extra = Object.fromEntries(Object.entries(options.handlers ?? {}).filter(([kind]) => !known.has(kind)));
   return createOutboxLoop(deps, {
     intervalMs: options.intervalMs,
@@ -113,8 +117,13 @@ export function createSender(deps: Deps, options: SenderOptions = {}): Sender {
     batch: options.batch,
     pools: [
       {
-        // Series steps and double opt-in confirmations share the mail pool.
-        handlers: { [CAMPAIGN_MAIL_KIND]: campaignMailHandler(deps, transport), [OPT_IN_MAIL_KIND]: optInMailHandler(deps, transport) },
+        // Series steps, double opt-in confirmations and ticket replies share the mail pool.
+        handlers: {
+          [CAMPAIGN_MAIL_KIND]: campaignMailHandler(deps, transport),
+          [OPT_IN_MAIL_KIND]: optInMailHandler(deps, transport),
+          [REPLY_MAIL_KIND]: replyMailHandler(deps, transport, { isConnected: options.isConnected }),
+          [MEMBER_NOTICE_KIND]: memberNoticeHandler(deps, transport),
+        },
         ...OUTBOX_POOLS.mail,
         before: async () => {
           await sweepDueAudiences(deps);

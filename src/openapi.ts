@@ -94,6 +94,8 @@ function operation(route: Route): Json {
     ...(detail.security ? { security: detail.security } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(hooks.body ? { requestBody: { required: true, content: { "application/json": { schema: toJsonSchema(hooks.body) } } } } : {}),
+    // A route that reads its body raw (no TypeBox schema) describes it itself, e.g. message/rfc822.
+    ...(!hooks.body && detail.requestBody ? { requestBody: detail.requestBody } : {}),
     responses,
   };
 }
@@ -118,6 +120,7 @@ export function openapiDocument(routes: readonly Route[], info: OpenApiInfo): Js
       securitySchemes: {
         widgetKey: { type: "http", scheme: "bearer", bearerFormat: "ab_live_…", description: "The org's publishable widget key (interface §5)." },
         dashboard: { type: "http", scheme: "bearer", description: "A dashboard session token (POST /api/auth/session), or the session cookie from the same origin." },
+        inboundSecret: { type: "http", scheme: "bearer", description: "INBOUND_WEBHOOK_SECRET, for a mail relay (README \"Email channel\")." },
       },
     },
   };

@@ -13,6 +13,7 @@ import { type Database, openPglite, openPostgres } from "./db/client.ts";
 import { acquireDataDirLock } from "./db/lock.ts";
 import { migrate } from "./db/migrate.ts";
 import { buildDeps, startSender, stopLive } from "./compose.ts";
+import { startInboundSmtp } from "./inbound/smtp.ts";
 import type { Deps } from "./deps.ts";
 import { knownError } from "./errors.ts";
 import { transcriptsSettled } from "./conversations/transcript.ts";
@@ -113,6 +114,8 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
     : null;
   const scheduler = startDiscoveryScheduler(deps);
   const sender = startSender(deps); // email series: queues due steps and delivers the outbox (src/compose.ts createSender)
+  // INBOUND_SMTP_PORT: customers' email into tickets (README "Email channel").
+  const inboundSmtp = config.inbound.smtpPort ? await startInboundSmtp(deps) : null;
   const housekeeping = setInterval(() => {
     Promise.all([deleteExpiredSessions(deps), deleteExpiredCounters(deps.db, deps.now()), deleteExpiredOAuthState(deps), deleteUnusedClients(deps, HOUSEKEEPER), deleteExpiredActivity(deps)]).catch((error) =>
       log.warn("housekeeping failed", { error: String(error) }),
@@ -121,6 +124,7 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
 
   const where = config.databaseUrl ? "PostgreSQL" : `embedded database in ${config.dataDir}`;
   const lines = [`svc-agents listening on ${config.baseUrl} (${where})`, `Sign in:     ${config.baseUrl}/signin`];
+  if (inboundSmtp) lines.push(`Inbound mail: SMTP on port ${inboundSmtp.port} for @${config.inbound.domain}`);
   if (demo) {
     lines.push(`Demo admin:  ${demo.email}`);
     lines.push(demoPasswordLine({ password: demo.password, dataDir: config.dataDir, terminal }));
@@ -141,6 +145,7 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
     stopping ??= (async () => {
       clearInterval(housekeeping);
       metricsServer?.stop(true);
+      await inboundSmtp?.close();
       await stopLive(deps); // event streams end now (clients reconnect elsewhere), not after the grace period
       const graceEnds = Date.now() + config.shutdownGraceSeconds * 1000;
       const graceful = Promise.all([server.stop(false), scheduler.stop(), sender.stop()]);

@@ -11,6 +11,7 @@ import { connectorPages } from "./connectors.ts";
 import { customActionPages } from "./custom-actions.ts";
 import { knowledgePages } from "./knowledge.ts";
 import { settingsPages } from "./settings.ts";
+import { emailSettingsPages } from "./email-settings.ts";
 import { conversationPages } from "./conversations.ts";
 import { customerPages } from "./customers.ts";
 import { campaignPages } from "./campaigns.ts";
@@ -46,6 +47,7 @@ export function dashboardRoutes(deps: Deps) {
     .use(agentPages(deps))
     .use(knowledgePages(deps))
     .use(settingsPages(deps))
+    .use(emailSettingsPages(deps))
     .use(connectorPages(deps))
     .use(customActionPages(deps))
     .use(inboxPages(deps))

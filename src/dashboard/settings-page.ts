@@ -8,6 +8,7 @@ import { orgSettings, type SettingsForms } from "./settings-org.ts";
 export async function settingsPage(ctx: DashboardContext, query: Record<string, string | undefined>, forms: SettingsForms = {}): Promise<Response> {
   const orgSections = ctx.can("org:manage") ? await orgSettings(ctx, query, forms) : html``;
   const body = html`<h1>Settings</h1>
+<p><a href="/dashboard/settings/email">Email: support address and your notifications</a></p>
 ${orgSections}
 ${await membersSection(ctx, query, forms)}`;
   return shellPage(ctx, { title: "Settings", active: "settings", body: html`${errorSummary(forms.errors ?? {})}${body}`, status: forms.status });

@@ -24,6 +24,8 @@ export const BODY_LIMITS: { prefix: string; bytes: number; raw?: true; exact?: t
   { prefix: "/api/sdk/chat", bytes: 5 * 1024 * 1024 },
   // Dashboard forms: an agent's instructions (20,000 characters) and a knowledge-base document
   // (200,000) arrive urlencoded, where a non-ASCII character takes up to 9 bytes.
+  // A relayed email, raw (src/inbound/routes.ts checks INBOUND_MAX_MESSAGE_BYTES, at most this).
+  { prefix: "/api/inbound/email", bytes: 25 * 1024 * 1024, raw: true, exact: true },
   { prefix: "/dashboard", bytes: 256 * 1024 },
   { prefix: "/dashboard/knowledge", bytes: 2 * 1024 * 1024 },
   { prefix: "/", bytes: 16 * 1024 },

@@ -12,7 +12,7 @@ export type TicketHistoryEntry = typeof ticketHistory.$inferSelect;
 
 export const STATUSES = ["open", "pending", "resolved", "closed"] as const satisfies readonly TicketStatus[];
 export const PRIORITIES = ["low", "normal", "high", "urgent"] as const satisfies readonly TicketPriority[];
-export const SOURCES = ["widget", "api", "chat", "mcp"] as const satisfies readonly TicketSource[];
+export const SOURCES = ["widget", "api", "chat", "mcp", "email"] as const satisfies readonly TicketSource[];
 
 /** Every cap of the inbox, shared by the dashboard API, the SDK route and the inbox_* tools (documented in the README). */
 export const TICKET_LIMITS = {

@@ -2,6 +2,8 @@
 // messages, triage, and the history of every change. The only writer of the tickets,
 // ticket_messages, ticket_history and ticket_counters tables; the SDK, the chat, the dashboard API
 // and the inbox_* tools all call these functions, so every write lands in the same tables and history.
+import { queueReplyEmail } from "./reply-mail.ts";
+import { queueMemberNotices } from "./member-notices.ts";
 import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { recordActivity } from "../activity/log.ts";
 import { emitTicketCreated } from "../webhooks/emit.ts";
@@ -136,6 +138,8 @@ export async function createTicketRow(deps: Deps, { orgId, actor, input }: { org
         createdAt: now,
       })
       .returning();
+    if (kind === "reply") await queueReplyEmail(tx, { orgId, ticketId: ticket!.id, endUserId: customerId, messageId: first!.id, now }); // outreach reaches the customer by email
+    else await queueMemberNotices(tx, { orgId, ticketId: ticket!.id, assignee: null, messageId: first!.id, now }); // members hear of it (README "Email channel")
     await publishStatus(tx, ticket!, ticket!.status, now);
     await publishMessage(tx, ticket!, first!, actor, now);
     await record(tx, now, ticket!, actor, "created", null, { subject, status: ticket!.status, priority, team, source, customer_id: customerId });
@@ -177,6 +181,9 @@ export async function addTicketMessage(
         createdAt: now,
       })
       .returning();
+    // A person's reply is emailed to the customer (README "Email channel"), queued with the reply.
+    if (kind === "reply" && (actor.kind === "member" || actor.kind === "token")) await queueReplyEmail(tx, { orgId, ticketId, endUserId: ticket.endUserId, messageId: message!.id, now });
+    if (kind === "customer") await queueMemberNotices(tx, { orgId, ticketId, assignee: ticket.assigneeMemberId, messageId: message!.id, now });
     const action = kind === "customer" ? "customer_message" : kind;
     await record(tx, now, ticket, actor, action, null, { message_id: message!.id });
     await activity(tx, now, ticket, actor, `ticket.${action}_added`, { message_id: message!.id });

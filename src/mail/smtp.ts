@@ -8,6 +8,7 @@
 // nothing is lost (docs/decisions.md).
 import nodemailer from "nodemailer";
 import type { Config } from "../config.ts";
+import { dkimOptions } from "./dkim.ts";
 
 export interface OutgoingMail {
   from: { name: string; address: string };
@@ -18,6 +19,9 @@ export interface OutgoingMail {
   html: string;
   /** `<id@domain>`, stable per outbox row. */
   messageId: string;
+  /** RFC 5322 section 3.6.4: the message answered, and the thread's ids, so mail clients thread it. */
+  inReplyTo?: string;
+  references?: string[];
   headers: Record<string, string>;
 }
 
@@ -50,7 +54,7 @@ export function classifySmtpError(error: unknown): SmtpFailure {
 }
 
 /** The transport SMTP_URL names, or null when it is unset (mail is then kept, not sent). */
-export function smtpTransport(config: Pick<Config, "smtpUrl">): MailTransport | null {
+export function smtpTransport(config: Pick<Config, "smtpUrl" | "dkim">): MailTransport | null {
   if (!config.smtpUrl) return null;
   const transporter = nodemailer.createTransport({
     url: config.smtpUrl,
@@ -60,6 +64,7 @@ export function smtpTransport(config: Pick<Config, "smtpUrl">): MailTransport | 
     connectionTimeout: 20_000,
     greetingTimeout: 20_000,
     socketTimeout: 60_000,
+    dkim: dkimOptions(config),
   } as Parameters<typeof nodemailer.createTransport>[0]);
   return {
     async send(mail) {
@@ -72,6 +77,8 @@ export function smtpTransport(config: Pick<Config, "smtpUrl">): MailTransport | 
           text: mail.text,
           html: mail.html,
           messageId: mail.messageId,
+          inReplyTo: mail.inReplyTo,
+          references: mail.references,
           headers: mail.headers,
         });
       } catch (error) {

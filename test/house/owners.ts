@@ -41,6 +41,12 @@ export const OWNERS: Record<string, string> = {
   ticketMessages: "src/inbox",
   ticketHistory: "src/inbox",
   ticketEvents: "src/inbox",
+  // src/db/schema/email.ts
+  ticketReplyTokens: "src/inbox",
+  memberMailNotifications: "src/inbox",
+  ticketMemberNotices: "src/inbox",
+  ticketInboundEmails: "src/inbound",
+  orgMailSettings: "src/inbound",
   // src/db/schema/campaigns.ts, outbox.ts
   campaigns: "src/campaigns",
   campaignEnrolments: "src/campaigns",

@@ -7,7 +7,7 @@ import { endUsers } from "./workspace.ts";
 
 export type TicketStatus = "open" | "pending" | "resolved" | "closed";
 export type TicketPriority = "low" | "normal" | "high" | "urgent";
-export type TicketSource = "widget" | "api" | "chat" | "mcp";
+export type TicketSource = "widget" | "api" | "chat" | "mcp" | "email";
 export type TicketMessageKind = "customer" | "reply" | "note";
 /** Who did something: a dashboard member, an OAuth token (acting for its member), the AI agent, the customer, or the service itself. */
 export type TicketActorKind = "member" | "token" | "agent" | "customer" | "system";

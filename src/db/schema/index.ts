@@ -12,3 +12,4 @@ export * from "./campaigns.ts";
 export * from "./sdk.ts";
 export * from "./conversations.ts";
 export * from "./webhooks.ts";
+export * from "./email.ts";

@@ -1,0 +1,129 @@
+// An accepted inbound email becomes a customer message, once (README "Email channel"). The SMTP
+// listener and the relay endpoint both end here, with the routes their recipients resolved to.
+//
+//   reply+<token>   a customer message on that ticket, by the inbox's own addTicketMessage (so a
+//                   pending or resolved ticket reopens as it would for a widget message, and the
+//                   webhook and live events fire); a closed ticket gets a new ticket instead.
+//   <alias>         a new ticket (source `email`) for the sender, an unverified customer by From —
+//                   unless the message answers one of this org's tickets by In-Reply-To/References
+//                   and comes from that ticket's customer (INTEROP H: the address first, then the ids).
+//
+// The Message-ID is claimed first, in the same transaction as the message: a redelivery, however
+// often and on whichever instance, finds the claim and stores nothing (unique per org).
+// Automatic mail (auto-replies, bounces, list mail; RFC 3834) is accepted and dropped.
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { createVisitor } from "../customers/records.ts";
+import type { Db } from "../db/client.ts";
+import { endUsers, ticketInboundEmails, ticketMessages, tickets } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { ticketMessageIdOf } from "../inbox/mail-thread.ts";
+import { addTicketMessage, createTicketRow, TICKET_LIMITS } from "../inbox/tickets.ts";
+import { type ParsedEmail, parseEmail } from "./parse.ts";
+import type { Route } from "./recipients.ts";
+
+export type IngestOutcome = { status: "stored"; ticketId: string; messageId: string } | { status: "duplicate" } | { status: "ignored"; reason: string };
+
+export async function ingestEmail(deps: Deps, params: { raw: Buffer; routes: Route[]; envelopeFrom: string | null }): Promise<IngestOutcome[]> {
+  const mail = await parseEmail(params.raw, params.envelopeFrom);
+  const reason = mail.automatic ?? (mail.from ? null : "no usable From address");
+  if (reason) {
+    deps.log.info("inbound email ignored", { reason });
+    return [{ status: "ignored", reason }];
+  }
+  const seen = new Set<string>();
+  const outcomes: IngestOutcome[] = [];
+  for (const route of params.routes) {
+    const key = route.kind === "reply" ? `${route.orgId} ${route.ticketId}` : route.orgId;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    outcomes.push(await deliver(deps, route, mail));
+  }
+  return outcomes;
+}
+
+function bodyOf(mail: ParsedEmail): string {
+  const listed = mail.attachments.map((a) => `[Attachment not kept: ${a.name}, ${a.size} bytes]`).join("\n");
+  const text = [mail.visible || "(no text)", listed].filter(Boolean).join("\n\n");
+  return text.length <= TICKET_LIMITS.body ? text : `${text.slice(0, TICKET_LIMITS.body - 1)}…`;
+}
+
+async function deliver(deps: Deps, route: Route, mail: ParsedEmail): Promise<IngestOutcome> {
+  const now = deps.now();
+  const from = mail.from!;
+  return deps.db.transaction(async (tx) => {
+    const txDeps: Deps = { ...deps, db: tx as unknown as Db };
+    const [claim] = await tx
+      .insert(ticketInboundEmails)
+      .values({ orgId: route.orgId, messageId: mail.messageId, fromAddress: from.address, subject: mail.subject, original: mail.original, attachments: mail.attachments, createdAt: now })
+      .onConflictDoNothing()
+      .returning({ id: ticketInboundEmails.id });
+    if (!claim) return { status: "duplicate" } as const;
+    const target = route.kind === "reply" ? { ticketId: route.ticketId, endUserId: route.endUserId } : await answeredTicket(txDeps, route.orgId, mail);
+    const body = bodyOf(mail);
+    let stored: { ticketId: string; messageId: string } | null = null;
+    if (target) {
+      try {
+        const message = await addTicketMessage(txDeps, { orgId: route.orgId, actor: { kind: "customer", endUserId: target.endUserId }, ticketId: target.ticketId, kind: "customer", body, verified: false });
+        stored = { ticketId: target.ticketId, messageId: message.id };
+      } catch (error) {
+        // A closed ticket takes no customer message: the answer opens a new ticket, as in the widget.
+        if (!(error instanceof AppError && error.code === "ticket_closed")) throw error;
+      }
+    }
+    if (!stored) {
+      const customerId = target?.endUserId ?? (await emailCustomer(txDeps, route.orgId, from));
+      const ticket = await createTicketRow(txDeps, {
+        orgId: route.orgId,
+        actor: { kind: "customer", endUserId: customerId },
+        input: { subject: mail.subject || "(no subject)", message: body, customerId, source: "email" },
+      });
+      const [first] = await tx.select({ id: ticketMessages.id }).from(ticketMessages).where(and(eq(ticketMessages.orgId, route.orgId), eq(ticketMessages.ticketId, ticket.id))).orderBy(asc(ticketMessages.seq)).limit(1);
+      stored = { ticketId: ticket.id, messageId: first!.id };
+    }
+    await tx.update(ticketInboundEmails).set({ ticketId: stored.ticketId, ticketMessageId: stored.messageId }).where(eq(ticketInboundEmails.id, claim.id));
+    return { status: "stored", ...stored } as const;
+  });
+}
+
+/**
+ * The ticket a message sent to the alias answers: one of our Message-IDs (or one we received) in
+ * In-Reply-To/References, on a ticket of this org whose customer has the From address. The ids
+ * alone are not enough: they were seen by everyone on the thread.
+ */
+async function answeredTicket(deps: Deps, orgId: string, mail: ParsedEmail): Promise<{ ticketId: string; endUserId: string | null } | null> {
+  if (mail.answers.length === 0) return null;
+  const ours = mail.answers.map((id) => ticketMessageIdOf(id, deps.config.mailFrom)).filter((id): id is string => id !== null);
+  const byOurs = ours.length
+    ? await deps.db.select({ ticketId: ticketMessages.ticketId }).from(ticketMessages).where(and(eq(ticketMessages.orgId, orgId), inArray(ticketMessages.id, ours)))
+    : [];
+  const byTheirs = await deps.db
+    .select({ ticketId: ticketInboundEmails.ticketId })
+    .from(ticketInboundEmails)
+    .where(and(eq(ticketInboundEmails.orgId, orgId), inArray(ticketInboundEmails.messageId, mail.answers)));
+  const ids = [...new Set([...byOurs, ...byTheirs].map((r) => r.ticketId).filter((id): id is string => id !== null))];
+  if (ids.length === 0) return null;
+  const [match] = await deps.db
+    .select({ ticketId: tickets.id, endUserId: tickets.endUserId })
+    .from(tickets)
+    .innerJoin(endUsers, and(eq(endUsers.orgId, tickets.orgId), eq(endUsers.id, tickets.endUserId)))
+    .where(and(eq(tickets.orgId, orgId), inArray(tickets.id, ids), eq(endUsers.email, mail.from!.address)))
+    .orderBy(asc(tickets.number))
+    .limit(1);
+  return match ?? null;
+}
+
+/**
+ * The customer an email to the alias belongs to: the unverified email-only record this address
+ * already has in the org, else a new one. A From header proves nothing, so it never reaches a
+ * customer the org identified (as a typed email in the widget never does).
+ */
+async function emailCustomer(deps: Deps, orgId: string, from: { address: string; name: string }): Promise<string> {
+  const [known] = await deps.db
+    .select({ id: endUsers.id })
+    .from(endUsers)
+    .where(and(eq(endUsers.orgId, orgId), eq(endUsers.email, from.address), eq(endUsers.verified, false), isNull(endUsers.externalId)))
+    .orderBy(asc(endUsers.createdAt))
+    .limit(1);
+  return known?.id ?? (await createVisitor(deps, orgId, { email: from.address, name: from.name })).id;
+}

@@ -1,0 +1,103 @@
+// Members hear by email when a customer writes (docs/decisions.md "Member notifications"): the
+// ticket's assignee, or — while it is unassigned — every member with inbox:manage, except those
+// who chose `off`. Throttled: at most one email per member per ticket in NOTICE_THROTTLE_MS, the
+// throttle kept per (ticket, member) in the same transaction as the customer's message, so two
+// instances never both send. A member who chose `notify_only` gets the ticket's number and a
+// link, never the customer's text. Queued in the outbox (kind `ticket.member_notice`) with the
+// message, and read again when sent.
+import { and, eq, sql } from "drizzle-orm";
+import type { Db, Tx } from "../db/client.ts";
+import { endUsers, memberMailNotifications, members, memberships, orgs, ticketMemberNotices, ticketMessages, tickets, type MemberNotifyMode } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { escapeHtml } from "../html/html.ts";
+import { type MailTransport, SmtpFailure } from "../mail/smtp.ts";
+import { enqueue, type OutboxHandler, type OutboxOutcome, type OutboxRow } from "../outbox/outbox.ts";
+import { REPLY_MAIL_RETRY_SCHEDULE } from "./reply-mail.ts";
+
+export const MEMBER_NOTICE_KIND = "ticket.member_notice";
+export const NOTIFY_MODES = ["full", "notify_only", "off"] as const satisfies readonly MemberNotifyMode[];
+/** One email per member per ticket in this window; later messages in it are in the inbox, not the mailbox. */
+export const NOTICE_THROTTLE_MS = 10 * 60_000;
+
+/** Who is told about a customer message on this ticket: the assignee, else the managers; never those who chose `off`. */
+async function recipients(tx: Db | Tx, orgId: string, assignee: string | null): Promise<string[]> {
+  const rows = await tx
+    .select({ id: memberships.memberId, mode: memberMailNotifications.mode })
+    .from(memberships)
+    .leftJoin(memberMailNotifications, and(eq(memberMailNotifications.orgId, memberships.orgId), eq(memberMailNotifications.memberId, memberships.memberId)))
+    .where(and(eq(memberships.orgId, orgId), assignee ? eq(memberships.memberId, assignee) : sql`${memberships.roles} @> array['inbox:manage']::text[]`));
+  return rows.filter((r) => r.mode !== "off").map((r) => r.id);
+}
+
+/** In the transaction that stores a customer message: one queued email per recipient outside the throttle window. */
+export async function queueMemberNotices(tx: Db | Tx, p: { orgId: string; ticketId: string; assignee: string | null; messageId: string; now: Date }): Promise<void> {
+  for (const memberId of await recipients(tx, p.orgId, p.assignee)) {
+    const since = new Date(p.now.getTime() - NOTICE_THROTTLE_MS);
+    const [claimed] = await tx
+      .insert(ticketMemberNotices)
+      .values({ orgId: p.orgId, ticketId: p.ticketId, memberId, lastQueuedAt: p.now })
+      .onConflictDoUpdate({ target: [ticketMemberNotices.ticketId, ticketMemberNotices.memberId], set: { lastQueuedAt: p.now }, setWhere: sql`${ticketMemberNotices.lastQueuedAt} <= ${since.toISOString()}::timestamptz` })
+      .returning({ memberId: ticketMemberNotices.memberId });
+    if (claimed) await enqueue(tx, { orgId: p.orgId, kind: MEMBER_NOTICE_KIND, payload: { ticket_id: p.ticketId, member_id: memberId, message_id: p.messageId }, runAt: p.now, now: p.now });
+  }
+}
+
+export async function notifyMode(deps: Deps, orgId: string, memberId: string): Promise<MemberNotifyMode> {
+  const [row] = await deps.db.select({ mode: memberMailNotifications.mode }).from(memberMailNotifications).where(and(eq(memberMailNotifications.orgId, orgId), eq(memberMailNotifications.memberId, memberId)));
+  return row?.mode ?? "full";
+}
+
+export async function setNotifyMode(deps: Deps, orgId: string, memberId: string, mode: MemberNotifyMode): Promise<MemberNotifyMode> {
+  const now = deps.now();
+  await deps.db
+    .insert(memberMailNotifications)
+    .values({ orgId, memberId, mode, updatedAt: now })
+    .onConflictDoUpdate({ target: [memberMailNotifications.orgId, memberMailNotifications.memberId], set: { mode, updatedAt: now } });
+  return mode;
+}
+
+export function memberNoticeHandler(deps: Deps, transport: MailTransport | null): OutboxHandler {
+  return {
+    retrySchedule: REPLY_MAIL_RETRY_SCHEDULE,
+    async deliver(row: OutboxRow): Promise<OutboxOutcome> {
+      const { ticket_id: ticketId, member_id: memberId, message_id: messageId } = row.payload as Record<string, unknown>;
+      if (typeof ticketId !== "string" || typeof memberId !== "string" || typeof messageId !== "string") return { kind: "failed", reason: "malformed outbox row" };
+      const [found] = await deps.db
+        .select({ ticket: tickets, body: ticketMessages.body, org: orgs.name, email: members.email, customer: endUsers.name, customerEmail: endUsers.email })
+        .from(tickets)
+        .innerJoin(ticketMessages, and(eq(ticketMessages.orgId, tickets.orgId), eq(ticketMessages.ticketId, tickets.id), eq(ticketMessages.id, messageId)))
+        .innerJoin(orgs, eq(orgs.id, tickets.orgId))
+        .innerJoin(memberships, and(eq(memberships.orgId, tickets.orgId), eq(memberships.memberId, memberId)))
+        .innerJoin(members, eq(members.id, memberId))
+        .leftJoin(endUsers, and(eq(endUsers.orgId, tickets.orgId), eq(endUsers.id, tickets.endUserId)))
+        .where(and(eq(tickets.orgId, row.orgId), eq(tickets.id, ticketId)));
+      if (!found) return { kind: "cancelled", reason: "ticket, message or membership no longer exists" };
+      const mode = await notifyMode(deps, row.orgId, memberId);
+      if (mode === "off") return { kind: "cancelled", reason: "member turned notifications off" };
+      if (!transport) return { kind: "held", reason: "not sent: no SMTP configured" };
+      const { ticket } = found;
+      const link = `${deps.config.baseUrl}/dashboard/inbox/${ticket.id}`;
+      const who = found.customer || found.customerEmail || "A customer";
+      const intro = `${who} wrote on ticket #${ticket.number} (${ticket.subject}).`;
+      // "notify only" never carries the customer's text.
+      const text = mode === "full" ? `${intro}\n\n${found.body}\n\nOpen it: ${link}\n` : `${intro}\n\nOpen it: ${link}\n`;
+      const html = `<p>${escapeHtml(intro)}</p>${mode === "full" ? `<blockquote>${escapeHtml(found.body).replace(/\n/g, "<br>")}</blockquote>` : ""}<p><a href="${escapeHtml(link)}">Open ticket #${ticket.number}</a></p>`;
+      try {
+        await transport.send({
+          from: { name: `${found.org.replace(/[\r\n"\\<>]+/g, " ").slice(0, 100)} inbox`, address: deps.config.mailFrom },
+          to: found.email,
+          subject: `[#${ticket.number}] ${ticket.subject}`,
+          text,
+          html,
+          messageId: `<${row.id}@${deps.config.mailFrom.split("@")[1]}>`,
+          // RFC 3834 section 5: sent by a program, so no one's auto-responder answers it.
+          headers: { "Auto-Submitted": "auto-generated" },
+        });
+      } catch (error) {
+        if (error instanceof SmtpFailure) return error.temporary ? { kind: "retry", reason: error.message } : { kind: "failed", reason: error.message };
+        throw error;
+      }
+      return { kind: "sent" };
+    },
+  };
+}
