@@ -18,6 +18,7 @@ import { throughput } from "./scenarios/throughput.ts";
 import { printTargets, toolServer, type ToolServerRun } from "./scenarios/tool-server.ts";
 import { sdk } from "./scenarios/sdk.ts";
 import { chat } from "./scenarios/chat.ts";
+import { conversations } from "./scenarios/conversations.ts";
 
 const SCENARIOS = {
   startup: "startup time and idle memory",
@@ -26,6 +27,7 @@ const SCENARIOS = {
   connectors: "connector discovery and tools/call, ours next to the SDK client",
   sdk: "widget SDK: events (batch of 50) and users/identify, ours next to raw Bun.serve",
   chat: "chat with the builtin provider: /api/sdk/chat req/s and p99, /chat/stream time to first byte, next to raw Bun.serve",
+  conversations: "live conversation: BENCH_STREAMS open event streams (RSS growth), reply-to-arrival p50/p99 (PostgreSQL: across two instances)",
 } as const;
 type ScenarioName = keyof typeof SCENARIOS;
 
@@ -37,7 +39,8 @@ ${Object.entries(SCENARIOS)
   .join("\n")}
 
 Environment: BENCH_DURATION (s, default 5), BENCH_WARMUP (s, 1), BENCH_CONNECTIONS (32),
-BENCH_CONNECTOR_RUNS (30), BENCH_IDLE (s, 3), BENCH_DATABASE_URL (PostgreSQL admin URL, or none).
+BENCH_CONNECTOR_RUNS (30), BENCH_IDLE (s, 3), BENCH_STREAMS (1000), BENCH_CONVERSATIONS (50),
+BENCH_DATABASE_URL (PostgreSQL admin URL, or none).
 See bench/README.md.`;
 
 function chosen(argv: string[]): ScenarioName[] {
@@ -75,6 +78,7 @@ async function main(names: ScenarioName[]): Promise<void> {
       if (name === "connectors") await connectors(context);
       if (name === "sdk") await sdk(context);
       if (name === "chat") await chat(context);
+      if (name === "conversations") await conversations(context);
     }
   } finally {
     if (tools) printTargets(tools, options.toolConnections); // last, also when a later scenario failed
