@@ -6,11 +6,10 @@
 // on PostgreSQL the streams are held by instance A and the replies posted on instance B, so each
 // arrival crosses LISTEN/NOTIFY. Printed, never asserted.
 import { join } from "node:path";
-import { createParser } from "eventsource-parser";
 import { summarize } from "../load.ts";
 import { BENCH_PASSWORD } from "../mcp.ts";
 import { fixed, printTable } from "../report.ts";
-import { type BenchContext, createBenchOrg, ourServer, options, type Running, rssMiB, startServer } from "../runner.ts";
+import { type BenchContext, BUN, createBenchOrg, ourServer, options, ROOT, type Running, rssMiB, spawnChild, startServer } from "../runner.ts";
 
 const STREAMS = Number(process.env.BENCH_STREAMS || 1000);
 const CONVERSATIONS = Math.min(STREAMS, Number(process.env.BENCH_CONVERSATIONS || 50));
@@ -22,48 +21,59 @@ const LIMITS = {
   SDK_STREAMS_MAX: String(Math.max(STREAMS + 10, 5000)),
 };
 
-interface Stream {
-  conversation: number;
-  arrived: Map<string, number>;
+/** The stream holder (bench/stream-holder.ts): arrivals by reply text, as epoch milliseconds. */
+interface Holder {
+  proc: Bun.Subprocess;
+  arrivals: Map<string, number[]>;
+  opened: Promise<number>;
   waiters: Set<() => void>;
-  abort: AbortController;
 }
 
-async function openStream(server: Running, key: string, sessionId: string, conversation: number): Promise<Stream> {
-  const stream: Stream = { conversation, arrived: new Map(), waiters: new Set(), abort: new AbortController() };
-  const res = await fetch(`${server.url}/api/sdk/conversations/${sessionId}/events`, { headers: { authorization: `Bearer ${key}` }, signal: stream.abort.signal });
-  if (res.status !== 200) throw new Error(`events: ${res.status} ${await res.text()}`);
-  const parser = createParser({
-    onEvent(event) {
-      if (event.event !== "message") return;
-      stream.arrived.set((JSON.parse(event.data) as { text: string }).text, performance.now());
-      for (const w of stream.waiters) w();
-    },
+function startHolder(server: Running, key: string, sessions: string[]): Holder {
+  const proc = spawnChild([BUN, join(ROOT, "bench/stream-holder.ts"), JSON.stringify({ url: server.url, key, sessions })], {
+    env: { ...process.env, BUN_CONFIG_MAX_HTTP_REQUESTS: String(sessions.length + 64) },
+    stdout: "pipe",
+    stderr: "inherit",
   });
-  void (async () => {
-    const decoder = new TextDecoder();
-    try {
-      for await (const chunk of res.body!) parser.feed(decoder.decode(chunk, { stream: true }));
-    } catch {}
-  })();
-  return stream;
+  const holder: Holder = { proc, arrivals: new Map(), opened: Promise.resolve(0), waiters: new Set() };
+  holder.opened = new Promise((resolve, reject) => {
+    void (async () => {
+      let buffer = "";
+      const decoder = new TextDecoder();
+      for await (const chunk of proc.stdout as ReadableStream<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true });
+        for (let at = buffer.indexOf("\n"); at !== -1; at = buffer.indexOf("\n")) {
+          const line = JSON.parse(buffer.slice(0, at)) as { open?: number; text?: string; at?: number };
+          buffer = buffer.slice(at + 1);
+          if (line.open !== undefined) resolve(line.open);
+          else if (line.text !== undefined) {
+            holder.arrivals.set(line.text, [...(holder.arrivals.get(line.text) ?? []), line.at!]);
+            for (const w of holder.waiters) w();
+          }
+        }
+      }
+      reject(new Error("the stream holder exited"));
+    })();
+  });
+  return holder;
 }
 
-function arrival(stream: Stream, text: string, timeoutMs = 15_000): Promise<number | null> {
+/** Waits until `count` streams got `text` (or 15 s passed); their arrival times. */
+function arrivals(holder: Holder, text: string, count: number): Promise<number[]> {
   return new Promise((resolve) => {
     const check = () => {
-      const at = stream.arrived.get(text);
-      if (at === undefined) return false;
-      stream.waiters.delete(check);
+      const got = holder.arrivals.get(text) ?? [];
+      if (got.length < count) return false;
+      holder.waiters.delete(check);
       clearTimeout(timer);
-      resolve(at);
+      resolve(got);
       return true;
     };
     const timer = setTimeout(() => {
-      stream.waiters.delete(check);
-      resolve(null);
-    }, timeoutMs);
-    if (!check()) stream.waiters.add(check);
+      holder.waiters.delete(check);
+      resolve(holder.arrivals.get(text) ?? []);
+    }, 15_000);
+    if (!check()) holder.waiters.add(check);
   });
 }
 
@@ -83,40 +93,40 @@ async function run(label: string, env: { LOG_LEVEL: string } & Record<string, st
     process.stderr.write(`conversations (${label}): ${conversations.length} conversations handed to a person\n`);
     await Bun.sleep(options.idleS * 1000);
     const before = rssMiB(a.pid);
-    const streams: Stream[] = [];
-    for (let i = 0; i < STREAMS; i += 50) {
-      const batch = Array.from({ length: Math.min(50, STREAMS - i) }, (_, j) => (i + j) % CONVERSATIONS);
-      streams.push(...(await Promise.all(batch.map((c) => openStream(a, org.widgetKey, conversations[c]!.sessionId, c)))));
-    }
-    process.stderr.write(`conversations (${label}): ${streams.length} streams open\n`);
+    const sessions = Array.from({ length: STREAMS }, (_, i) => conversations[i % CONVERSATIONS]!.sessionId);
+    const holder = startHolder(a, org.widgetKey, sessions);
+    const opened = await holder.opened;
+    process.stderr.write(`conversations (${label}): ${opened} streams open\n`);
     await Bun.sleep(options.idleS * 1000);
     const after = rssMiB(a.pid);
 
     const latencies: number[] = [];
     const posts: number[] = [];
     let missing = 0;
-    for (const [c, conversation] of conversations.entries()) {
-      const text = `reply ${c}`;
-      const holders = streams.filter((s) => s.conversation === c);
-      const sent = performance.now();
-      const res = await fetch(`${b.url}/api/tickets/${conversation.ticketId}/replies`, { method: "POST", headers: member, body: JSON.stringify({ body: text }) });
-      posts.push(performance.now() - sent);
-      if (res.status !== 201) throw new Error(`reply: ${res.status} ${await res.text()}`);
-      for (const at of await Promise.all(holders.map((s) => arrival(s, text)))) {
-        if (at === null) missing++;
-        else latencies.push(at - sent);
+    try {
+      for (const [c, conversation] of conversations.entries()) {
+        const text = `reply ${c}`;
+        const holders = sessions.filter((sid) => sid === conversation.sessionId).length;
+        const sent = performance.timeOrigin + performance.now();
+        const res = await fetch(`${b.url}/api/tickets/${conversation.ticketId}/replies`, { method: "POST", headers: member, body: JSON.stringify({ body: text }) });
+        posts.push(performance.timeOrigin + performance.now() - sent);
+        if (res.status !== 201) throw new Error(`reply: ${res.status} ${await res.text()}`);
+        const got = await arrivals(holder, text, holders);
+        missing += holders - got.length;
+        for (const at of got) latencies.push(at - sent);
       }
+    } finally {
+      holder.proc.kill();
     }
-    for (const s of streams) s.abort.abort();
     const lat = summarize(latencies, missing, undefined, 1);
     const post = summarize(posts, 0, undefined, 1);
     const growth = before !== undefined && after !== undefined ? after - before : undefined;
     return [
       label,
-      String(streams.length),
+      String(opened),
       fixed(before, 0),
       fixed(after, 0),
-      growth === undefined ? "—" : `${fixed(growth, 1)} (${fixed((growth * 1024) / streams.length, 1)} KiB/stream)`,
+      growth === undefined ? "—" : `${fixed(growth, 1)} (${fixed((growth * 1024) / opened, 1)} KiB/stream)`,
       fixed(post.p50Ms, 2),
       fixed(lat.p50Ms, 2),
       fixed(lat.p99Ms, 2),

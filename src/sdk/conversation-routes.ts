@@ -21,11 +21,12 @@ const PREFIX = "/api/sdk/conversations/";
 const EVENT_ID = /^\d{1,15}$/;
 
 const Params = t.Object({ session_id: t.String({ minLength: 1, maxLength: CHAT_LIMITS.sessionId, description: "The chat's X-Session-Id." }) });
-const Query = t.Object({
+const Who = {
   user_id: t.Optional(t.String({ minLength: 1, maxLength: IDENTITY_LIMITS.externalId, description: "Or the X-User-Id header." })),
   user_token: t.Optional(t.String({ minLength: 1, maxLength: IDENTITY_LIMITS.token, description: "Or the X-User-Token header (an EventSource cannot set headers)." })),
-  last_event_id: t.Optional(t.String({ maxLength: 15, description: "Or the Last-Event-ID header: resume after this event." })),
-});
+};
+const HistoryQuery = t.Object(Who);
+const Query = t.Object({ ...Who, last_event_id: t.Optional(t.String({ maxLength: 15, description: "Or the Last-Event-ID header: resume after this event." })) });
 const Author = t.Object({ name: t.String(), avatar_url: t.Optional(t.String()) });
 export const CustomerMessageSchema = t.Object({
   id: t.String(),
@@ -50,7 +51,7 @@ function fromHeaderOrQuery(request: Request, header: string, query: string | und
   return value;
 }
 
-function readerOf(request: Request, query: typeof Query.static): Reader {
+function readerOf(request: Request, query: typeof HistoryQuery.static): Reader {
   return {
     userId: fromHeaderOrQuery(request, "x-user-id", query.user_id, IDENTITY_LIMITS.externalId, "/user_id"),
     userToken: fromHeaderOrQuery(request, "x-user-token", query.user_token, IDENTITY_LIMITS.token, "/user_token"),
@@ -73,7 +74,7 @@ export function conversationRoutes(deps: Deps) {
       },
       {
         params: Params,
-        query: Query,
+        query: HistoryQuery,
         response: { 200: ConversationAnswer, ...errors },
         detail: { summary: "The conversation as its customer sees it: messages, AI answers and people's replies (never notes), oldest first", tags: ["Widget SDK"], security: [{ widgetKey: [] }] },
       },
