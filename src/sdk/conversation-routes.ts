@@ -9,10 +9,11 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { ErrorBody } from "../http/error-schema.ts";
 import { requestMeta } from "../http/request-meta.ts";
-import { lastEventId } from "../inbox/ticket-events.ts";
+import { eventStream, RETRY_MS } from "../inbox/event-stream.ts";
+import { eventsAfter, lastEventId } from "../inbox/ticket-events.ts";
 import { requireWidgetKey } from "./auth.ts";
 import { conversationView, type Reader, readableConversation } from "./conversation-access.ts";
-import { conversationEventStream, RETRY_MS } from "./conversation-stream.ts";
+
 import { IDENTITY_LIMITS } from "./identity.ts";
 import { limitSdkRequest } from "./limits.ts";
 
@@ -92,7 +93,8 @@ export function conversationRoutes(deps: Deps) {
           const message = `Too many open event streams: at most ${perKeyIp} per widget key and address, ${max} per server. Close one, or try again later.`;
           throw new AppError(429, "too_many_streams", message, undefined, { "retry-after": String(Math.ceil(RETRY_MS / 1000)) }, { reason: "rate_limited" });
         }
-        return conversationEventStream(deps, { orgId: auth!.orgId, conversationId: conversation.id, after, request, release });
+        const orgId = auth!.orgId;
+        return eventStream(deps, { key: conversation.id, read: (from) => eventsAfter(deps, orgId, conversation.id, from), after, request, release });
       },
       {
         params: Params,
