@@ -19,6 +19,7 @@ import { printTargets, toolServer, type ToolServerRun } from "./scenarios/tool-s
 import { sdk } from "./scenarios/sdk.ts";
 import { chat } from "./scenarios/chat.ts";
 import { embedded } from "./scenarios/embedded.ts";
+import { conversations } from "./scenarios/conversations.ts";
 
 const SCENARIOS = {
   startup: "startup time and idle memory",
@@ -28,6 +29,7 @@ const SCENARIOS = {
   sdk: "widget SDK: events (batch of 50) and users/identify, ours next to raw Bun.serve",
   chat: "chat with the builtin provider: /api/sdk/chat req/s and p99, /chat/stream time to first byte, next to raw Bun.serve",
   embedded: "the embedded database next to PostgreSQL, rounds alternating: tools/call search_docs and chat req/s",
+  conversations: "live conversation: BENCH_STREAMS open event streams (RSS growth), reply-to-arrival p50/p99 (PostgreSQL: across two instances)",
 } as const;
 type ScenarioName = keyof typeof SCENARIOS;
 
@@ -39,7 +41,8 @@ ${Object.entries(SCENARIOS)
   .join("\n")}
 
 Environment: BENCH_DURATION (s, default 5), BENCH_WARMUP (s, 1), BENCH_CONNECTIONS (32),
-BENCH_CONNECTOR_RUNS (30), BENCH_IDLE (s, 3), BENCH_DATABASE_URL (PostgreSQL admin URL, or none).
+BENCH_CONNECTOR_RUNS (30), BENCH_IDLE (s, 3), BENCH_STREAMS (1000), BENCH_CONVERSATIONS (50),
+BENCH_DATABASE_URL (PostgreSQL admin URL, or none).
 See bench/README.md.`;
 
 function chosen(argv: string[]): ScenarioName[] {
@@ -78,6 +81,7 @@ async function main(names: ScenarioName[]): Promise<void> {
       if (name === "sdk") await sdk(context);
       if (name === "chat") await chat(context);
       if (name === "embedded") await embedded(context);
+      if (name === "conversations") await conversations(context);
     }
   } finally {
     if (tools) printTargets(tools, options.toolConnections); // last, also when a later scenario failed

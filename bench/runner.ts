@@ -303,7 +303,7 @@ export async function createBenchOrg(
   label: string,
   org: { name: string; email: string; flags: string[] } = { name: "Bench org", email: "bench-admin@example.com", flags: [] },
   root = ROOT,
-): Promise<{ email: string; agentId: string }> {
+): Promise<{ email: string; agentId: string; widgetKey: string }> {
   const flags = org.flags.flatMap((flag) => ["--flag", flag]);
   const proc = spawnChild([BUN, join(root, "src/main.ts"), "org", "create", "--name", org.name, "--admin-email", org.email, "--admin-password", BENCH_PASSWORD, ...flags], {
     env: childEnv({ ...env, SEED_DEMO: "0", NODE_ENV: "production", LOG_LEVEL: "error" }),
@@ -316,8 +316,8 @@ export async function createBenchOrg(
     proc.exited,
   ]);
   if (code !== 0) throw new Error(`org create (${label}) exited with code ${code}: ${stderr.slice(0, 500)}`);
-  const created = JSON.parse(stdout) as { admin_email: string; agent_id: string };
-  return { email: created.admin_email, agentId: created.agent_id };
+  const created = JSON.parse(stdout) as { admin_email: string; agent_id: string; widget_key: string };
+  return { email: created.admin_email, agentId: created.agent_id, widgetKey: created.widget_key };
 }
 
 /** What every scenario gets: a scratch directory, the PGlite DATA_DIR, and the PostgreSQL database (or why there is none). */

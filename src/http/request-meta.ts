@@ -21,3 +21,11 @@ export function setRequestMeta(request: Request, meta: RequestMeta): void {
 export function requestMeta(request: Request): RequestMeta {
   return ((request as WithMeta)[META] ??= { id: crypto.randomUUID(), ip: "unknown" });
 }
+
+/**
+ * Bun's `server.timeout(request, 0)`: no idle cut for this one request (a long stream; Bun cuts a
+ * request that sends nothing for the server's idleTimeout). In-process requests have no server.
+ */
+export function liftIdleTimeout(request: Request) {
+  requestMeta(request).server?.timeout(request, 0);
+}

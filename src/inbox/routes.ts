@@ -9,6 +9,8 @@ import { AppError } from "../errors.ts";
 import { FreeForm } from "../http/free-form.ts";
 import { jsonResponse } from "../kit/json-response.ts";
 import { CUSTOMER_LIMITS, customerDetail, customerSummary, customersByIds, customerView, findCustomer, listCustomers, upsertCustomers } from "./customer-profiles.ts";
+import { eventStream, RETRY_MS } from "./event-stream.ts";
+import { eventKey, lastTicketEventId, ticketEventsAfter } from "./ticket-events.ts";
 import {
   addTicketMessage,
   findTicket,
@@ -135,6 +137,26 @@ export function inboxRoutes(deps: Deps) {
         return ticketDetail(deps, await ticketOr404(deps, orgId, params.id));
       },
       { params: Ref },
+    )
+    .get(
+      "/api/tickets/:id/events",
+      async ({ params, query, request }) => {
+        const { orgId, memberId } = await member(request, "inbox:view");
+        const ticket = await ticketOr404(deps, orgId, params.id);
+        const resume = request.headers.get("last-event-id") ?? query.last_event_id;
+        if (resume !== undefined && resume !== null && !/^\d{1,15}$/.test(resume))
+          throw AppError.badRequest("Last-Event-ID must be an event id this stream sent.", [{ path: "/last_event_id", message: "must be a decimal integer of at most 15 digits" }]);
+        const after = resume === undefined || resume === null ? await lastTicketEventId(deps, orgId, ticket.id) : Number(resume);
+        const { perKeyIp, max } = deps.config.sdkStreams;
+        const release = deps.live.admit(`member:${memberId}`, { perClient: perKeyIp, max });
+        if (!release) throw new AppError(429, "too_many_streams", `Too many open event streams: at most ${perKeyIp} per member, ${max} per server.`, undefined, { "retry-after": String(RETRY_MS / 1000) });
+        return eventStream(deps, { key: eventKey(ticket), read: (from) => ticketEventsAfter(deps, orgId, ticket.id, from), after, request, release });
+      },
+      {
+        params: Ref,
+        query: t.Object({ last_event_id: t.Optional(t.String({ maxLength: 15 })) }),
+        detail: { summary: "The ticket's new messages and status changes as Server-Sent Events (never notes); resume with Last-Event-ID (README \"Live conversation\")" },
+      },
     )
     .patch(
       "/api/tickets/:id",

@@ -108,3 +108,28 @@ export async function ticketMessagesSeen(deps: Deps, orgId: string, conversation
     .limit(EVENT_LIMITS.history);
   return rows.reverse().map((r) => r.data as unknown as CustomerMessage);
 }
+
+/**
+ * Every event of one ticket after `after` (customer messages from the chat included), for the team's
+ * stream: a customer message is named "Customer" there, not "You".
+ */
+export async function ticketEventsAfter(deps: Deps, orgId: string, ticketId: string, after: number): Promise<StoredEvent[]> {
+  const rows = await deps.db
+    .select({ id: ticketEvents.seq, type: ticketEvents.type, data: ticketEvents.data })
+    .from(ticketEvents)
+    .where(and(eq(ticketEvents.ticketId, ticketId), eq(ticketEvents.orgId, orgId), gt(ticketEvents.seq, after)))
+    .orderBy(asc(ticketEvents.seq))
+    .limit(EVENT_LIMITS.page);
+  return rows.map((r) => (r.type === "message" && r.data.kind === "customer" ? { ...r, data: { ...r.data, author: { name: "Customer" } } } : r));
+}
+
+/** The id of the ticket's newest event (0 before any). */
+export async function lastTicketEventId(deps: Deps, orgId: string, ticketId: string): Promise<number> {
+  const [row] = await deps.db
+    .select({ id: ticketEvents.seq })
+    .from(ticketEvents)
+    .where(and(eq(ticketEvents.ticketId, ticketId), eq(ticketEvents.orgId, orgId)))
+    .orderBy(desc(ticketEvents.seq))
+    .limit(1);
+  return row?.id ?? 0;
+}

@@ -17,7 +17,7 @@ export const SOURCES = ["widget", "api", "chat", "mcp", "email"] as const satisf
 /** Every cap of the inbox, shared by the dashboard API, the SDK route and the inbox_* tools (documented in the README). */
 export const TICKET_LIMITS = {
   subject: 250,
-  /** Same as a chat message (interface §2.5). */
+  /** Same as a chat message (docs/interface.md 2.5). */
   body: 10_000,
   team: 100,
   tags: 20,
@@ -54,11 +54,11 @@ export interface CreateTicketInput {
   source: TicketSource;
   customFields?: Record<string, unknown>;
   conversationId?: string;
-  /** Whether the customer's identity was verified (§5); only a verified request may say true. */
+  /** Whether the customer's identity was verified (README "Widget SDK", identity verification); only a verified request may say true. */
   verified?: boolean;
   /** What the first message is: the customer writing in (default, status `open`), or our outbound first message (outreach, status `pending`). */
   firstMessage?: "customer" | "reply";
-  /** Why the chat pipeline opened it: announced as conversation.routed or conversation.escalated (issue #15). */
+  /** Why the chat pipeline opened it: announced as conversation.routed or conversation.escalated (README "Webhooks"). */
   chatReason?: ChatTicketReason;
 }
 

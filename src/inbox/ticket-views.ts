@@ -35,7 +35,7 @@ function authorOf(m: { authorKind: TicketActorKind; authorMemberId: string | nul
 
 /**
  * A message as the team sees it (notes included). `verified` says whether a customer message came
- * from a verified identity (§5); it is null on replies and notes, which come from the team.
+ * from a verified identity (README "Widget SDK"); it is null on replies and notes, which come from the team.
  */
 export function messageView(m: TicketMessage, endUserId: string | null) {
   return { id: m.id, kind: m.kind, body: m.body, author: authorOf(m, endUserId), verified: m.kind === "customer" ? m.verified : null, created_at: m.createdAt.toISOString() };

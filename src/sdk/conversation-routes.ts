@@ -9,10 +9,11 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { ErrorBody } from "../http/error-schema.ts";
 import { requestMeta } from "../http/request-meta.ts";
-import { lastEventId } from "../inbox/ticket-events.ts";
+import { eventStream, RETRY_MS } from "../inbox/event-stream.ts";
+import { eventsAfter, lastEventId } from "../inbox/ticket-events.ts";
 import { requireWidgetKey } from "./auth.ts";
 import { conversationView, type Reader, readableConversation } from "./conversation-access.ts";
-import { conversationEventStream, RETRY_MS } from "./conversation-stream.ts";
+
 import { IDENTITY_LIMITS } from "./identity.ts";
 import { limitSdkRequest } from "./limits.ts";
 
@@ -21,11 +22,12 @@ const PREFIX = "/api/sdk/conversations/";
 const EVENT_ID = /^\d{1,15}$/;
 
 const Params = t.Object({ session_id: t.String({ minLength: 1, maxLength: CHAT_LIMITS.sessionId, description: "The chat's X-Session-Id." }) });
-const Query = t.Object({
+const Who = {
   user_id: t.Optional(t.String({ minLength: 1, maxLength: IDENTITY_LIMITS.externalId, description: "Or the X-User-Id header." })),
   user_token: t.Optional(t.String({ minLength: 1, maxLength: IDENTITY_LIMITS.token, description: "Or the X-User-Token header (an EventSource cannot set headers)." })),
-  last_event_id: t.Optional(t.String({ maxLength: 15, description: "Or the Last-Event-ID header: resume after this event." })),
-});
+};
+const HistoryQuery = t.Object(Who);
+const Query = t.Object({ ...Who, last_event_id: t.Optional(t.String({ maxLength: 15, description: "Or the Last-Event-ID header: resume after this event." })) });
 const Author = t.Object({ name: t.String(), avatar_url: t.Optional(t.String()) });
 export const CustomerMessageSchema = t.Object({
   id: t.String(),
@@ -50,7 +52,7 @@ function fromHeaderOrQuery(request: Request, header: string, query: string | und
   return value;
 }
 
-function readerOf(request: Request, query: typeof Query.static): Reader {
+function readerOf(request: Request, query: typeof HistoryQuery.static): Reader {
   return {
     userId: fromHeaderOrQuery(request, "x-user-id", query.user_id, IDENTITY_LIMITS.externalId, "/user_id"),
     userToken: fromHeaderOrQuery(request, "x-user-token", query.user_token, IDENTITY_LIMITS.token, "/user_token"),
@@ -73,7 +75,7 @@ export function conversationRoutes(deps: Deps) {
       },
       {
         params: Params,
-        query: Query,
+        query: HistoryQuery,
         response: { 200: ConversationAnswer, ...errors },
         detail: { summary: "The conversation as its customer sees it: messages, AI answers and people's replies (never notes), oldest first", tags: ["Widget SDK"], security: [{ widgetKey: [] }] },
       },
@@ -91,7 +93,8 @@ export function conversationRoutes(deps: Deps) {
           const message = `Too many open event streams: at most ${perKeyIp} per widget key and address, ${max} per server. Close one, or try again later.`;
           throw new AppError(429, "too_many_streams", message, undefined, { "retry-after": String(Math.ceil(RETRY_MS / 1000)) }, { reason: "rate_limited" });
         }
-        return conversationEventStream(deps, { orgId: auth!.orgId, conversationId: conversation.id, after, request, release });
+        const orgId = auth!.orgId;
+        return eventStream(deps, { key: conversation.id, read: (from) => eventsAfter(deps, orgId, conversation.id, from), after, request, release });
       },
       {
         params: Params,

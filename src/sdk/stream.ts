@@ -16,8 +16,7 @@
 // A slow model must not be cut by Bun's idle timeout (FACTS: 10 s by default, 60 s in src/server.ts):
 // the request's own idle timeout is switched off with `server.timeout(request, 0)`; the model's own
 // deadline (LLM_TIMEOUT_SECONDS) bounds the answer instead.
-import type { Server } from "bun";
-import { requestMeta } from "../http/request-meta.ts";
+import { liftIdleTimeout } from "../http/request-meta.ts";
 
 export const RS = "\x1e";
 const RS_ALL = /\x1e/g;
@@ -136,12 +135,5 @@ export function chatStream<T>(options: ChatStreamOptions<T>): Response {
   });
 }
 
-/**
- * Bun's `server.timeout(request, 0)`: no idle cut for this one request (FACTS "Elysia / Bun").
- * Also used by /api/sdk/chat, whose answer may take several model requests and tool calls, each
- * bounded by its own deadline.
- */
-export function liftIdleTimeout(request: Request) {
-  const server = requestMeta(request).server as Server<unknown> | undefined;
-  server?.timeout(request, 0);
-}
+/** Also used by /api/sdk/chat, whose answer may take several model requests and tool calls, each bounded by its own deadline. */
+export { liftIdleTimeout };

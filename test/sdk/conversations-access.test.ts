@@ -122,3 +122,17 @@ describe("stream caps (SDK_STREAMS_PER_KEY_IP=2, SDK_STREAMS_MAX=3)", () => {
     await Promise.all(readers.map((r) => r.ended));
   });
 });
+
+describe("from a customer's site", () => {
+  test("the stream and its preflight are CORS-readable, with the identity and resume headers allowed", async () => {
+    const { session_id } = await chatJson(app, org, { message: "hello" });
+    const res = await get(both(session_id)[1]!, { origin: "https://shop.example" }, { ip: "198.51.100.77" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    readEvents(res).close();
+    const preflight = await app.request(both(session_id)[1]!, { method: "OPTIONS", headers: { origin: "https://shop.example", "access-control-request-method": "GET", "access-control-request-headers": "authorization,last-event-id,x-user-token,x-user-id" } });
+    expect(preflight.status).toBe(204);
+    const allowed = preflight.headers.get("access-control-allow-headers")!.toLowerCase();
+    for (const header of ["authorization", "last-event-id", "x-user-token", "x-user-id"]) expect(allowed).toContain(header);
+  });
+});

@@ -66,3 +66,20 @@ describe("loadConfig", () => {
     });
   }
 });
+
+describe("live conversation streams", () => {
+  test("defaults; each bound passes at its limit and is refused one over, naming the variable", () => {
+    expect(loadConfig({}).sdkStreams).toEqual({ perKeyIp: 5, max: 5000, heartbeatSeconds: 20 });
+    expect(loadConfig({ SDK_STREAM_HEARTBEAT_SECONDS: "25", SDK_STREAMS_PER_KEY_IP: "1000", SDK_STREAMS_MAX: "1000000" }).sdkStreams).toEqual({ perKeyIp: 1000, max: 1_000_000, heartbeatSeconds: 25 });
+    expect(loadConfig({ SDK_STREAM_HEARTBEAT_SECONDS: "1", SDK_STREAMS_PER_KEY_IP: "1", SDK_STREAMS_MAX: "1" }).sdkStreams).toEqual({ perKeyIp: 1, max: 1, heartbeatSeconds: 1 });
+    for (const [name, value] of [
+      ["SDK_STREAM_HEARTBEAT_SECONDS", "26"],
+      ["SDK_STREAM_HEARTBEAT_SECONDS", "0"],
+      ["SDK_STREAMS_PER_KEY_IP", "1001"],
+      ["SDK_STREAMS_PER_KEY_IP", "0"],
+      ["SDK_STREAMS_MAX", "1000001"],
+      ["SDK_STREAMS_MAX", "x"],
+    ] as const)
+      expect(errorOf({ [name]: value }).message).toContain(name);
+  });
+});

@@ -188,8 +188,11 @@ test.skipIf(missing)(
     await page.getByRole("dialog").waitFor();
     expect(await page.locator(".msg").allTextContents()).toEqual(before);
     expect(await page.evaluate(() => (window as unknown as { SvcAgents: { sessionId(): string } }).SvcAgents.sessionId())).toBe(sessionId);
-    // The next question continues the same server-side conversation.
-    await ask(page, "Thanks!");
+    // The next message continues the same server-side conversation; a person owns it now, so the
+    // AI stays quiet and the message joins the ticket (README "Live conversation").
+    await page.getByLabel("Your message").fill("Thanks!");
+    await page.getByLabel("Your message").press("Enter");
+    await page.getByRole("status").filter({ hasText: `Sent to ticket #${number}.` }).waitFor();
     const conversations = (await (await app.request(`/api/conversations/${ticket!.conversation_id}`, { headers: { authorization: `Bearer ${admin}` } })).json()) as { messages: { role: string }[] };
     expect(conversations.messages.filter((m) => m.role === "customer").length).toBe(3);
     expect(errors).toEqual([]);

@@ -61,7 +61,9 @@ export function buildShell(liveHelpLabel: string) {
   } catch {
     root.append(h("style", {}, STYLES));
   }
-  const launcher = h("button", { type: "button", class: "launcher", "aria-label": "Open chat", "aria-expanded": "false", "aria-controls": "svc-panel", "aria-haspopup": "dialog" }, svg(CHAT_ICON));
+  // The unread count: decorative, the launcher's accessible name says it.
+  const badge = h("span", { class: "badge", "aria-hidden": "true", hidden: "" });
+  const launcher = h("button", { type: "button", class: "launcher", "aria-label": "Open chat", "aria-expanded": "false", "aria-controls": "svc-panel", "aria-haspopup": "dialog" }, svg(CHAT_ICON), badge);
   const title = h("h2", { id: "svc-title" }, "Chat with us");
   const subtitle = h("p", { class: "subtitle" }, "We usually answer at once.");
   // The agent's picture (avatar_config.image_url, https only): decorative, the title names the agent.
@@ -84,7 +86,7 @@ export function buildShell(liveHelpLabel: string) {
     form,
   );
   root.append(launcher, panel);
-  return { host, root, launcher, title, subtitle, avatar, closeButton, log, status, person, input, send, form, panel };
+  return { host, root, launcher, badge, title, subtitle, avatar, closeButton, log, status, person, input, send, form, panel };
 }
 
 /** One message of the log; a failed reply carries a retry button. */
@@ -92,6 +94,7 @@ export function messageBubble(m: StoredMessage, onRetry: () => void): HTMLElemen
   const el = h("div", { class: `msg ${m.role}` });
   const who = m.role === "user" ? "You" : m.role === "agent" ? "Agent" : "";
   if (who) el.append(h("span", { class: "sr-only" }, `${who}: `));
+  if (m.role === "person") el.append(h("span", { class: "author" }, m.author || "Support team"));
   const body = h("div", { class: "text" });
   body.append(richText(m.text));
   el.append(body);
@@ -149,4 +152,14 @@ export function applyAgentLook(shell: Pick<ReturnType<typeof buildShell>, "host"
     avatar.hidden = false;
   }
   return typeof look.greeting === "string" && look.greeting ? look.greeting : null;
+}
+
+/** The public configuration: the agent's name, the org's name, the agent's look; returns the live-help label and greeting it sets. */
+export function applyConfig(shell: Pick<ReturnType<typeof buildShell>, "host" | "title" | "subtitle" | "avatar">, config: Record<string, unknown>): { liveHelpLabel: string | null; greeting: string | null } {
+  const agent = config.agent as Record<string, unknown> | undefined;
+  const org = config.organization as Record<string, unknown> | undefined;
+  if (typeof agent?.name === "string") shell.title.textContent = agent.name;
+  if (typeof org?.name === "string") shell.subtitle.textContent = `${org.name} support`;
+  const greeting = applyAgentLook(shell, (agent?.avatar_config ?? {}) as Record<string, unknown>);
+  return { liveHelpLabel: typeof agent?.live_help_label === "string" && agent.live_help_label ? agent.live_help_label : null, greeting };
 }

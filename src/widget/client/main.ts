@@ -8,17 +8,11 @@
 //     and links are made only from http(s) URLs;
 //   * it talks to the service with the publishable key (Authorization header, no cookies).
 // Contract with the service: README "Widget SDK" and "Chat" (stream framing §4.5).
-import { applyAgentLook, buildShell, CHAT_ICON, CLOSE_ICON, h, messageBubble, richText, sourceList, svg, trapFocus } from "./dom.ts";
+import { applyConfig, buildShell, CHAT_ICON, CLOSE_ICON, h, messageBubble, richText, sourceList, svg, trapFocus } from "./dom.ts";
 import { type Identity, type Json, openStore, type StoredMessage } from "./store.ts";
+import { type EventName, installApi, loadConfig } from "./api.ts";
+import { describeAction, liveConversation } from "./live.ts";
 import { readChatStream } from "./stream.ts";
-
-type EventName = "message" | "routed" | "open" | "close";
-
-declare global {
-  interface Window {
-    SvcAgents?: unknown;
-  }
-}
 
 function start(script: HTMLScriptElement) {
   const key = script.dataset.key ?? "";
@@ -46,7 +40,7 @@ function start(script: HTMLScriptElement) {
 
   // ---- DOM ----
   const shell = buildShell(liveHelpLabel);
-  const { host, root, launcher, title, subtitle, closeButton, log, status, person, input, send, form, panel } = shell;
+  const { host, root, launcher, badge, title, subtitle, closeButton, log, status, person, input, send, form, panel } = shell;
 
   // ---- rendering ----
   const bubble = (m: StoredMessage, index: number): HTMLElement => messageBubble(m, () => retryAt(index));
@@ -70,14 +64,23 @@ function start(script: HTMLScriptElement) {
     person.disabled = value;
   };
 
+  /** The launcher's accessible name says what its badge shows. */
+  const showUnread = () => {
+    const unread = panel.hidden ? (state.unread ?? 0) : 0;
+    badge.textContent = String(unread);
+    badge.hidden = unread === 0;
+    launcher.setAttribute("aria-label", !panel.hidden ? "Close chat" : unread ? `Open chat, ${unread} unread ${unread === 1 ? "message" : "messages"}` : "Open chat");
+  };
+
   // ---- open / close, focus trap ----
   const open = (focus = true) => {
     if (!panel.hidden) return;
     panel.hidden = false;
     launcher.setAttribute("aria-expanded", "true");
-    launcher.setAttribute("aria-label", "Close chat");
-    launcher.replaceChildren(svg(CLOSE_ICON));
+    launcher.replaceChildren(svg(CLOSE_ICON), badge);
     state.open = true;
+    state.unread = 0;
+    showUnread();
     save();
     render();
     if (focus) input.focus();
@@ -87,8 +90,8 @@ function start(script: HTMLScriptElement) {
     if (panel.hidden) return;
     panel.hidden = true;
     launcher.setAttribute("aria-expanded", "false");
-    launcher.setAttribute("aria-label", "Open chat");
-    launcher.replaceChildren(svg(CHAT_ICON));
+    launcher.replaceChildren(svg(CHAT_ICON), badge);
+    showUnread();
     state.open = false;
     save();
     launcher.focus();
@@ -108,15 +111,20 @@ function start(script: HTMLScriptElement) {
     return json;
   };
 
-  const describeAction = (action: Json): string | null => {
-    if (action.type === "ticket_created") {
-      const team = typeof action.team === "string" && action.team ? ` and routed to the ${action.team} team` : "";
-      return `Ticket #${action.ticket_number} created${team}. A person from our team will follow up.`;
-    }
-    if (action.type === "ticket_updated") return `Your message was added to ticket #${action.ticket_number}. A person from our team will follow up.`;
-    if (action.type === "handoff") return "You have been handed over to a colleague who knows this topic.";
-    return null;
-  };
+  // ---- the live conversation: people's replies as they are written (./live.ts) ----
+  const live = liveConversation({
+    base,
+    key,
+    state,
+    save,
+    render,
+    identity: () => identity,
+    closed: () => panel.hidden !== false,
+    showUnread,
+    emit: (data) => emit("message", data),
+  });
+  const follow = live.follow;
+  const unfollowNow = live.stop;
 
   /** After a 429, until its Retry-After has passed: says how long to wait, and nothing is sent. */
   const holding = (): boolean => {
@@ -144,6 +152,8 @@ function start(script: HTMLScriptElement) {
       if (res.status === 403 && state.sessionId) {
         // The stored session belongs to someone else now (another user on this browser): start afresh.
         state.sessionId = null;
+        Object.assign(state, { live: false, lastEventId: null });
+        unfollowNow();
         res = await fetch(`${base}/api/sdk/chat/stream`, { method: "POST", headers: headers(), body: JSON.stringify({ message, mode, ...who() }) });
       }
       if (res.status === 429) {
@@ -190,18 +200,20 @@ function start(script: HTMLScriptElement) {
       errorMessage = "The connection was lost.";
     } finally {
       replyEl.classList.remove("streaming");
-      if (ended !== "complete") {
-        if (!reply.text) {
-          state.messages.pop();
-          shown.pop();
-          replyEl.remove();
-        }
-        state.messages.push({ role: "note", text: errorMessage, failed: true });
+      // No text: a cut before the first word, or the AI staying quiet while a person owns the conversation.
+      if (!reply.text) {
+        if (state.messages.includes(reply)) state.messages.splice(state.messages.indexOf(reply), 1);
+        if (shown.includes(reply)) shown.splice(shown.indexOf(reply), 1);
+        replyEl.remove();
       }
+      if (ended !== "complete") state.messages.push({ role: "note", text: errorMessage, failed: true });
       for (const action of actions) {
-        const note = describeAction(action);
-        if (note) state.messages.push({ role: "note", text: note });
+        const told = describeAction(action, Boolean(identity?.email));
+        if (told.note) state.messages.push({ role: "note", text: told.note });
+        if (told.status) status.textContent = told.status;
+        if (action.type === "ticket_created" || action.type === "ticket_updated") state.live = true;
       }
+      follow();
       save();
       setBusy(false);
       render();
@@ -240,69 +252,44 @@ function start(script: HTMLScriptElement) {
   });
   person.addEventListener("click", () => submit(liveHelpLabel, "livehelp"));
 
-  /** The agent's look (avatar_config, written by setup_configure_widget). */
-  const applyLook = (look: Json) => {
-    greeting = applyAgentLook(shell, look) ?? greeting;
-    render();
-  };
+  // ---- configuration: the agent's name, look and live-help label ----
+  if (orgId)
+    void loadConfig(base, orgId).then((config) => {
+      if (!config) return;
+      const applied = applyConfig(shell, config);
+      liveHelpLabel = applied.liveHelpLabel ?? liveHelpLabel;
+      person.textContent = liveHelpLabel;
+      greeting = applied.greeting ?? greeting;
+      render();
+    });
 
-  // ---- configuration ----
-  if (orgId) {
-    fetch(`${base}/api/sdk/config?org_id=${encodeURIComponent(orgId)}`)
-      .then((res) => (res.ok ? (res.json() as Promise<Json>) : null))
-      .then((config) => {
-        const agent = config?.agent as Json | undefined;
-        const org = config?.organization as Json | undefined;
-        if (typeof agent?.live_help_label === "string" && agent.live_help_label) liveHelpLabel = agent.live_help_label;
-        person.textContent = liveHelpLabel;
-        if (typeof agent?.name === "string") title.textContent = agent.name;
-        if (typeof org?.name === "string") subtitle.textContent = `${org.name} support`;
-        applyLook((agent?.avatar_config ?? {}) as Json);
-      })
-      .catch(() => {});
-  }
-
-  // ---- the public API on window ----
-  const api = {
-    identify(user: Identity) {
-      if (!user || typeof user.user_id !== "string") return Promise.reject(new TypeError("identify needs a user_id"));
+  // ---- the public API on window (./api.ts) ----
+  const runQueued = installApi({
+    state,
+    listeners,
+    post,
+    who,
+    open: () => open(),
+    close,
+    identify(user) {
       // Another person on this browser: their conversation is not this one.
       if (state.userId !== null && state.userId !== user.user_id) {
-        state.sessionId = null;
+        unfollowNow();
+        Object.assign(state, { sessionId: null, live: false, lastEventId: null, unread: 0 });
         state.messages = [];
         render();
       }
       identity = user;
       state.userId = user.user_id;
       save();
-      return post("/api/sdk/users/identify", { ...user });
     },
-    open: () => open(),
-    close,
-    track(name: string, properties?: Json) {
-      const event: Json = { name, ...(properties ? { properties } : {}) };
-      return post("/api/sdk/events", { events: [event], ...who(), anonymous_id: state.visitorId, ...(state.sessionId ? { session_id: state.sessionId } : {}) });
-    },
-    createTicket(ticket: { subject: string; message: string; email?: string; name?: string; priority?: string; custom_fields?: Json }) {
-      return post("/api/sdk/tickets/create", { ...ticket, ...who(), ...(state.sessionId ? { session_id: state.sessionId } : {}) });
-    },
-    on(name: EventName, fn: (data: unknown) => void) {
-      listeners[name]?.push(fn);
-      return () => {
-        listeners[name] = listeners[name].filter((f) => f !== fn);
-      };
-    },
-    /** The current chat session (X-Session-Id), or null before the first message. */
-    sessionId: () => state.sessionId,
-  };
-  // Callable too, as in `SvcAgents("identify", {...})`; calls queued by the snippet's stub run now.
-  const callable = Object.assign((method: keyof typeof api, ...args: unknown[]) => (api[method] as (...a: unknown[]) => unknown)(...args), api, { loaded: true });
-  const queued = (window.SvcAgents as { q?: IArguments[] } | undefined)?.q ?? [];
-  window.SvcAgents = callable;
+  });
   document.body.append(host);
   render();
   if (state.open) open(false);
-  for (const args of queued) (callable as (...a: unknown[]) => unknown)(...Array.from(args));
+  runQueued();
+  showUnread();
+  follow();
 }
 
 const script = (document.currentScript ?? document.querySelector("script[data-key][src*='widget.js']")) as HTMLScriptElement | null;

@@ -1,6 +1,6 @@
 // The widget's state, persisted per org in localStorage so a reload keeps the conversation.
 export type Json = Record<string, unknown>;
-export type Role = "user" | "agent" | "note";
+export type Role = "user" | "agent" | "person" | "note";
 export interface Source {
   title: string;
   url: string | null;
@@ -14,6 +14,9 @@ export interface StoredMessage {
   failed?: boolean;
   /** The documents an agent reply used (the `sources` action of the stream). */
   sources?: Source[];
+  /** A message of the live conversation: its id (so it is shown once) and, for a person, their name. */
+  id?: string;
+  author?: string;
 }
 export interface Stored {
   sessionId: string | null;
@@ -21,6 +24,12 @@ export interface Stored {
   visitorId: string;
   open: boolean;
   messages: StoredMessage[];
+  /** A person is involved (a ticket was opened): the widget follows the conversation live. */
+  live?: boolean;
+  /** The last live event handled: where the stream resumes after a reload. */
+  lastEventId?: string | null;
+  /** People's replies that arrived while the panel was closed. */
+  unread?: number;
 }
 export interface Identity {
   user_id: string;

@@ -1,4 +1,5 @@
-// The body of GET /api/sdk/conversations/{session_id}/events: Server-Sent Events (HTML Living
+// The body of the live event routes — GET /api/sdk/conversations/{session_id}/events (the
+// customer's) and GET /api/tickets/{id}/events (the team's): Server-Sent Events (HTML Living
 // Standard, "Server-sent events"). Each event is a row of ticket_events, so its `id:` is the row's
 // sequence number and a reconnect with `Last-Event-ID` resumes from the database — after a restart,
 // or on another instance — never from this process's memory. A wake-up (src/inbox/live-events.ts)
@@ -6,8 +7,8 @@
 // leave in order and once.
 import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
-import { eventsAfter, EVENT_LIMITS } from "../inbox/ticket-events.ts";
-import { liftIdleTimeout } from "./stream.ts";
+import { liftIdleTimeout } from "../http/request-meta.ts";
+import { EVENT_LIMITS, type StoredEvent } from "./ticket-events.ts";
 
 /** How long an EventSource waits before reconnecting after a cut (the widget has its own backoff). */
 export const RETRY_MS = 3000;
@@ -20,8 +21,10 @@ export const EVENT_STREAM_HEADERS = {
 } as const;
 
 export interface EventStreamOptions {
-  orgId: string;
-  conversationId: string;
+  /** What wakes it: the conversation id (or the ticket id of a ticket without one), as src/inbox/ticket-events.ts eventKey. */
+  key: string;
+  /** The events after an id, oldest first, at most EVENT_LIMITS.page. */
+  read(after: number): Promise<StoredEvent[]>;
   /** The last event the client has: only later ones are sent. */
   after: number;
   request: Request;
@@ -29,7 +32,7 @@ export interface EventStreamOptions {
   release: () => void;
 }
 
-export function conversationEventStream(deps: Deps, options: EventStreamOptions): Response {
+export function eventStream(deps: Deps, options: EventStreamOptions): Response {
   const encoder = new TextEncoder();
   let last = options.after;
   let open = true;
@@ -66,7 +69,7 @@ export function conversationEventStream(deps: Deps, options: EventStreamOptions)
     try {
       do {
         again = false;
-        const events = await eventsAfter(deps, options.orgId, options.conversationId, last);
+        const events = await options.read(last);
         for (const event of events) {
           write(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`);
           last = event.id;
@@ -86,7 +89,7 @@ export function conversationEventStream(deps: Deps, options: EventStreamOptions)
     start(c) {
       controller = c;
       write(`retry: ${RETRY_MS}\n: open\n\n`);
-      unsubscribe = deps.live.subscribe(options.conversationId, { wake: () => void read(), close: end });
+      unsubscribe = deps.live.subscribe(options.key, { wake: () => void read(), close: end });
       heartbeat = setInterval(() => {
         write(": heartbeat\n\n");
         void read();

@@ -1,0 +1,69 @@
+// The widget's public API on window (README "Widget SDK"): identify, open, close, track,
+// createTicket, on, sessionId — also callable as `SvcAgents("identify", {...})`, and the calls the
+// snippet's stub queued before the script loaded run once the widget is ready.
+import type { Identity, Json, Stored } from "./store.ts";
+
+export type EventName = "message" | "routed" | "open" | "close";
+
+declare global {
+  interface Window {
+    SvcAgents?: unknown;
+  }
+}
+
+export interface ApiContext {
+  state: Stored;
+  listeners: Record<EventName, ((data: unknown) => void)[]>;
+  post(path: string, body: Json): Promise<Json>;
+  /** user_id and user_token of the identified customer, for request bodies. */
+  who(): Json;
+  open(): void;
+  close(): void;
+  /** Takes `user` as the customer from now on (a different one starts a new conversation). */
+  identify(user: Identity): void;
+}
+
+/** Puts the API on window; returns the function that runs the queued calls. */
+export function installApi(ctx: ApiContext): () => void {
+  const { state, listeners } = ctx;
+  const api = {
+    identify(user: Identity) {
+      if (!user || typeof user.user_id !== "string") return Promise.reject(new TypeError("identify needs a user_id"));
+      ctx.identify(user);
+      return ctx.post("/api/sdk/users/identify", { ...user });
+    },
+    open: () => ctx.open(),
+    close: () => ctx.close(),
+    track(name: string, properties?: Json) {
+      const event: Json = { name, ...(properties ? { properties } : {}) };
+      return ctx.post("/api/sdk/events", { events: [event], ...ctx.who(), anonymous_id: state.visitorId, ...(state.sessionId ? { session_id: state.sessionId } : {}) });
+    },
+    createTicket(ticket: { subject: string; message: string; email?: string; name?: string; priority?: string; custom_fields?: Json }) {
+      return ctx.post("/api/sdk/tickets/create", { ...ticket, ...ctx.who(), ...(state.sessionId ? { session_id: state.sessionId } : {}) });
+    },
+    on(name: EventName, fn: (data: unknown) => void) {
+      listeners[name]?.push(fn);
+      return () => {
+        listeners[name] = listeners[name].filter((f) => f !== fn);
+      };
+    },
+    /** The current chat session (X-Session-Id), or null before the first message. */
+    sessionId: () => state.sessionId,
+  };
+  const callable = Object.assign((method: keyof typeof api, ...args: unknown[]) => (api[method] as (...a: unknown[]) => unknown)(...args), api, { loaded: true });
+  const queued = (window.SvcAgents as { q?: IArguments[] } | undefined)?.q ?? [];
+  window.SvcAgents = callable;
+  return () => {
+    for (const args of queued) (callable as (...a: unknown[]) => unknown)(...Array.from(args));
+  };
+}
+
+/** GET /api/sdk/config (README "Widget SDK"); null when it fails (the widget keeps its defaults). */
+export async function loadConfig(base: string, orgId: string): Promise<Json | null> {
+  try {
+    const res = await fetch(`${base}/api/sdk/config?org_id=${encodeURIComponent(orgId)}`);
+    return res.ok ? ((await res.json()) as Json) : null;
+  } catch {
+    return null;
+  }
+}
