@@ -151,7 +151,7 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
       const graceful = Promise.all([server.stop(false), scheduler.stop(), sender.stop()]);
       const timedOut = await Promise.race([graceful.then(() => false), Bun.sleep(config.shutdownGraceSeconds * 1000).then(() => true)]);
       if (timedOut) await server.stop(true);
-      // Chat replies are written after their stream closed (§4.5): within what is left of the grace.
+      // Chat replies are written after their stream closed (docs/interface.md 4.5): within what is left of the grace.
       await Promise.race([transcriptsSettled(deps), Bun.sleep(Math.max(0, graceEnds - Date.now()))]);
       await services.close();
       log.info("stopped", { forced: timedOut });

@@ -105,6 +105,8 @@ describe.skipIf(engine !== "postgres")("the database goes away and comes back", 
       expect(rpc.error.code).toBe(-32603);
       expect(rpc.error.data).toEqual({ retryable: true, retry_after: 5 });
     }
+    const chat = await fetch(`${server.url}/api/sdk/chat`, { method: "POST", headers: { authorization: `Bearer ${org.widget_key}`, "content-type": "application/json" }, body: JSON.stringify({ message: "Hello?" }) });
+    expect((await expectUnavailable(chat)).error.code).toBe("database_unavailable");
     // Signing in reads the database first: the dashboard API answers the same way.
     const signIn = await fetch(`${server.url}/api/auth/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: org.admin_email, password: org.password }) });
     expect((await expectUnavailable(signIn)).error.code).toBe("database_unavailable");
@@ -125,6 +127,23 @@ describe.skipIf(engine !== "postgres")("the database goes away and comes back", 
     expect(ready.status).toBe(503);
     expect(ready.ms).toBeLessThan(READY_BOUND_MS);
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    proxy.restore();
+    expect(await readyWithin(READY_BOUND_MS)).toBeLessThan(READY_BOUND_MS);
+  }, 60_000);
+
+  test("a server that accepts connections and never answers: a request gives up after DATABASE_CONNECT_TIMEOUT_SECONDS with 503", async () => {
+    proxy.restore();
+    expect(await readyWithin(READY_BOUND_MS)).toBeLessThan(READY_BOUND_MS);
+    proxy.cut(); // every open connection closed…
+    await expectUnavailable(await identify("never-stored")); // (the pool has seen them close)
+    proxy.hang(); // …and every new one accepted, then silent
+    const hungBefore = proxy.hungConnections;
+    const started = performance.now();
+    const body = await expectUnavailable(await identify("never-stored"));
+    expect(body.error.code).toBe("database_unavailable");
+    expect(proxy.hungConnections).toBeGreaterThan(hungBefore); // it did try the silent server
+    // The connection attempt is bounded by DATABASE_CONNECT_TIMEOUT_SECONDS (2 here); the rest is the request's own work.
+    expect(performance.now() - started).toBeLessThan(2 * 2000);
     proxy.restore();
     expect(await readyWithin(READY_BOUND_MS)).toBeLessThan(READY_BOUND_MS);
   }, 60_000);

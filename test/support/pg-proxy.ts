@@ -17,6 +17,8 @@ interface Pair {
 
 export interface PgProxy {
   url: string;
+  /** Connections accepted while hanging (each one a client that will wait for an answer that never comes). */
+  readonly hungConnections: number;
   cut(): void;
   hang(): void;
   restore(): void;
@@ -28,6 +30,7 @@ export async function startPgProxy(upstreamUrl: string): Promise<PgProxy> {
   const host = upstream.hostname;
   const port = Number(upstream.port || 5432);
   let mode: Mode = "open";
+  let hung = 0;
   const pairs = new Set<Pair>();
   let listener: TCPSocketListener<Pair> | undefined;
 
@@ -46,7 +49,10 @@ export async function startPgProxy(upstreamUrl: string): Promise<PgProxy> {
           const pair: Pair = { client, pending: [] };
           client.data = pair;
           pairs.add(pair);
-          if (mode === "hang") return;
+          if (mode === "hang") {
+            hung++;
+            return;
+          }
           void Bun.connect({
             hostname: host,
             port,
@@ -90,6 +96,9 @@ export async function startPgProxy(upstreamUrl: string): Promise<PgProxy> {
 
   return {
     url: url.toString(),
+    get hungConnections() {
+      return hung;
+    },
     cut() {
       mode = "cut";
       listener?.stop(true);
@@ -98,6 +107,7 @@ export async function startPgProxy(upstreamUrl: string): Promise<PgProxy> {
     },
     hang() {
       mode = "hang";
+      listener ??= listen(proxyPort); // after a cut: new connections are accepted and never answered
     },
     restore() {
       if (mode === "hang") for (const pair of [...pairs]) drop(pair); // a hung connection stays broken
