@@ -18,6 +18,8 @@ import { throughput } from "./scenarios/throughput.ts";
 import { printTargets, toolServer, type ToolServerRun } from "./scenarios/tool-server.ts";
 import { sdk } from "./scenarios/sdk.ts";
 import { chat } from "./scenarios/chat.ts";
+import { machine, printHotPaths } from "./figures.ts";
+import { writeReport } from "./report-doc.ts";
 import { embedded } from "./scenarios/embedded.ts";
 
 const SCENARIOS = {
@@ -32,6 +34,7 @@ const SCENARIOS = {
 type ScenarioName = keyof typeof SCENARIOS;
 
 const USAGE = `usage: npm run bench [-- <scenario>...]
+       npm run bench -- report    (docs/performance.md and its charts from the latest run)
 
 Scenarios (all of them, in this order, when none is named):
 ${Object.entries(SCENARIOS)
@@ -43,6 +46,7 @@ BENCH_CONNECTOR_RUNS (30), BENCH_IDLE (s, 3), BENCH_DATABASE_URL (PostgreSQL adm
 See bench/README.md.`;
 
 function chosen(argv: string[]): ScenarioName[] {
+
   if (argv.includes("--help") || argv.includes("-h")) {
     console.log(USAGE);
     process.exit(0);
@@ -57,6 +61,7 @@ function chosen(argv: string[]): ScenarioName[] {
 
 async function main(names: ScenarioName[]): Promise<void> {
   const began = performance.now();
+  const started = machine();
   console.log(
     `svc-agents benchmarks (${names.join(", ")}) — bun ${Bun.version}, ${cpus().length} CPUs; ` +
       `${options.connections} connections (tool server, bearer and refresh rows: ${options.toolConnections}; connector calls: ${options.connectorConnections}), ` +
@@ -81,10 +86,16 @@ async function main(names: ScenarioName[]): Promise<void> {
     }
   } finally {
     if (tools) printTargets(tools, options.toolConnections); // last, also when a later scenario failed
+    const database = "url" in context.pg ? "ours, PostgreSQL" : "ours, PGlite";
+    printHotPaths(database, started, `npm run bench -- ${names.join(" ")}`, options.durationS, options.warmupS);
   }
   console.log(`\ndone in ${((performance.now() - began) / 1000).toFixed(0)} s`);
 }
 
+if (process.argv[2] === "report") {
+  await writeReport();
+  process.exit(0);
+}
 const names = chosen(process.argv.slice(2));
 let exitCode = 0;
 try {
