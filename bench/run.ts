@@ -87,7 +87,8 @@ async function main(names: ScenarioName[]): Promise<void> {
   } finally {
     if (tools) printTargets(tools, options.toolConnections); // last, also when a later scenario failed
     const database = "url" in context.pg ? "ours, PostgreSQL" : "ours, PGlite";
-    printHotPaths(database, started, `npm run bench -- ${names.join(" ")}`, options.durationS, options.warmupS);
+    const env = Object.entries(process.env).filter(([k]) => k.startsWith("BENCH_") && k !== "BENCH_DATABASE_URL").map(([k, v]) => `${k}=${v} `).join("");
+    printHotPaths(database, started, `${env}npm run bench -- ${names.join(" ")}`, options.durationS, options.warmupS);
   }
   console.log(`\ndone in ${((performance.now() - began) / 1000).toFixed(0)} s`);
 }
