@@ -6,8 +6,10 @@
 // sends the next, so at most `connections` requests are in flight and req/s is what the server
 // sustains at that concurrency. Bun's fetch keeps connections alive and reuses them.
 // Caveat of closed loops: a stalled server also stalls the generator, so latencies under
-// overload look better than an open-loop (fixed arrival rate) tool would report.
+// overload look better than an open-loop (fixed arrival rate) tool would report. With
+// LoadOptions.rate set it runs the open loop of bench/open-loop.ts instead.
 import { messageOf } from "../src/errors.ts";
+import { runOpenLoop } from "./open-loop.ts";
 
 export interface LoadOptions {
   url: string;
@@ -28,6 +30,14 @@ export interface LoadOptions {
    * `body` is ignored. A chain refused by the server (4xx) stops that connection.
    */
   refreshChain?: { clientId: string; refreshTokens: string[] };
+  /**
+   * Open loop instead of the closed one: this many requests per second, sent on schedule whatever
+   * the answers do, latency from each scheduled send time (bench/open-loop.ts). `connections` is
+   * then unused.
+   */
+  rate?: number;
+  /** A sample ends at the answer's first body byte (time to first byte of a stream); the body is still read to its end. */
+  firstByte?: boolean;
   /** Read each answer's Server-Timing header (the server runs with SERVER_TIMING=1) into `stages`. */
   serverTiming?: boolean;
   /** Requests sent before measuring starts: lets the JIT, the connection pool and the server warm up. */
@@ -48,6 +58,10 @@ export interface LoadResult {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** Open loop only: the offered rate, requests sent, and the worst lag of a send behind its schedule. */
+  offeredRps?: number;
+  sent?: number;
+  scheduleLagMs?: number;
   /** Mean server-side milliseconds per stage of the measured successful answers (Server-Timing), when asked for. */
   stages?: Record<string, number>;
 }
@@ -90,6 +104,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
       let failure: string | undefined;
       let chainBroken = false;
       let timing: string | null = null;
+      let firstByteAt: number | undefined;
       try {
         if (o.refreshChain && refreshToken !== undefined)
           init.body = new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: o.refreshChain.clientId }).toString();
@@ -107,6 +122,12 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
           const text = await res.text();
           if (res.status !== o.expectStatus) failure = `status ${res.status}, expected ${o.expectStatus}`;
           else if (markers.some((m) => text.includes(m))) failure = `unexpected body: ${text.slice(0, 200)}`;
+        } else if (o.firstByte) {
+          const reader = res.body?.getReader();
+          for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader?.read())
+            if (firstByteAt === undefined && chunk.value.length > 0) firstByteAt = performance.now();
+          if (res.status !== o.expectStatus) failure = `status ${res.status}, expected ${o.expectStatus}`;
+          else if (firstByteAt === undefined) failure = "empty body";
         } else {
           await res.arrayBuffer();
           if (res.status !== o.expectStatus) failure = `status ${res.status}, expected ${o.expectStatus}`;
@@ -117,7 +138,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
       const end = performance.now();
       if (start >= measureFrom) {
         if (failure === undefined) {
-          samples.push(end - start);
+          samples.push((firstByteAt ?? end) - start);
           if (o.serverTiming) addServerTiming(timing, stages);
         } else errors++;
       }
@@ -159,7 +180,8 @@ if (import.meta.main) {
     process.stderr.write("usage: bun bench/load.ts '<LoadOptions as JSON>'\n");
     process.exit(2);
   }
-  const result = await runLoad(JSON.parse(arg) as LoadOptions);
+  const options = JSON.parse(arg) as LoadOptions;
+  const result = options.rate ? await runOpenLoop({ ...options, rate: options.rate }) : await runLoad(options);
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.exit(0); // do not wait for idle keep-alive sockets to time out
 }

@@ -18,6 +18,8 @@ import { throughput } from "./scenarios/throughput.ts";
 import { printTargets, toolServer, type ToolServerRun } from "./scenarios/tool-server.ts";
 import { sdk } from "./scenarios/sdk.ts";
 import { chat } from "./scenarios/chat.ts";
+import { machine, printHotPaths } from "./figures.ts";
+import { writeReport } from "./report-doc.ts";
 import { embedded } from "./scenarios/embedded.ts";
 import { conversations } from "./scenarios/conversations.ts";
 
@@ -34,6 +36,7 @@ const SCENARIOS = {
 type ScenarioName = keyof typeof SCENARIOS;
 
 const USAGE = `usage: npm run bench [-- <scenario>...]
+       npm run bench -- report    (docs/performance.md and its charts from the latest run)
 
 Scenarios (all of them, in this order, when none is named):
 ${Object.entries(SCENARIOS)
@@ -46,6 +49,7 @@ BENCH_DATABASE_URL (PostgreSQL admin URL, or none).
 See bench/README.md.`;
 
 function chosen(argv: string[]): ScenarioName[] {
+
   if (argv.includes("--help") || argv.includes("-h")) {
     console.log(USAGE);
     process.exit(0);
@@ -60,6 +64,7 @@ function chosen(argv: string[]): ScenarioName[] {
 
 async function main(names: ScenarioName[]): Promise<void> {
   const began = performance.now();
+  const started = machine();
   console.log(
     `svc-agents benchmarks (${names.join(", ")}) — bun ${Bun.version}, ${cpus().length} CPUs; ` +
       `${options.connections} connections (tool server, bearer and refresh rows: ${options.toolConnections}; connector calls: ${options.connectorConnections}), ` +
@@ -85,10 +90,17 @@ async function main(names: ScenarioName[]): Promise<void> {
     }
   } finally {
     if (tools) printTargets(tools, options.toolConnections); // last, also when a later scenario failed
+    const database = "url" in context.pg ? "ours, PostgreSQL" : "ours, PGlite";
+    const env = Object.entries(process.env).filter(([k]) => k.startsWith("BENCH_") && k !== "BENCH_DATABASE_URL").map(([k, v]) => `${k}=${v} `).join("");
+    printHotPaths(database, started, `${env}npm run bench -- ${names.join(" ")}`, options.durationS, options.warmupS);
   }
   console.log(`\ndone in ${((performance.now() - began) / 1000).toFixed(0)} s`);
 }
 
+if (process.argv[2] === "report") {
+  await writeReport();
+  process.exit(0);
+}
 const names = chosen(process.argv.slice(2));
 let exitCode = 0;
 try {

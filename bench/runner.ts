@@ -60,6 +60,8 @@ export interface Scenario {
   failIfBodyIncludes?: string[];
   /** OAuth refresh chains (LoadOptions.refreshChain); the probe spends and replaces the first token. */
   refreshChain?: { clientId: string; refreshTokens: string[] };
+  /** Latency to the answer's first body byte instead of its last (LoadOptions.firstByte). */
+  firstByte?: boolean;
   /** Checks the probe's body: a problem, or undefined when it is the answer expected. */
   check?: (body: string) => string | undefined;
 }
@@ -228,7 +230,8 @@ export async function withCpu<T>(pids: number[], work: () => Promise<T>): Promis
 // ---------------------------------------------------------------------------------------------
 // Load and databases
 
-export async function runLoad(server: Running, scenario: Scenario, connections = options.connections): Promise<{ result: LoadResult; loadCpuPct: number }> {
+/** `open`: an open loop at `rate` requests per second (bench/open-loop.ts) instead of the closed loop. */
+export async function runLoad(server: Running, scenario: Scenario, connections = options.connections, open?: { rate: number }): Promise<{ result: LoadResult; loadCpuPct: number }> {
   // One request first, so a wrong status fails loudly instead of as a table full of errors.
   const chain = scenario.refreshChain;
   const probe = await fetch(server.url + scenario.path, {
@@ -254,6 +257,8 @@ export async function runLoad(server: Running, scenario: Scenario, connections =
     failIfBodyIncludes: scenario.failIfBodyIncludes,
     refreshChain: chain,
     serverTiming: true,
+    rate: open?.rate,
+    firstByte: scenario.firstByte,
     warmupMs: options.warmupS * 1000,
     durationMs: options.durationS * 1000,
   };

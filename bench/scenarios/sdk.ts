@@ -6,8 +6,9 @@
 // after the first request it reads (key, identity setting, customer) and writes nothing.
 import { join } from "node:path";
 import { childEnv } from "../../test/support/process.ts";
+import { hotPath } from "../figures.ts";
 import { type Measurement, printComparison } from "../report.ts";
-import { baselineServer, type BenchContext, BUN, ROOT, ourServer, rssMiB, runLoad, type Scenario, type ServerSpec, spawnChild, startServer } from "../runner.ts";
+import { baselineServer, type BenchContext, BUN, options, ROOT, ourServer, rssMiB, runLoad, type Scenario, type ServerSpec, spawnChild, startServer } from "../runner.ts";
 import { BENCH_PASSWORD } from "../mcp.ts";
 
 const HIGH_SDK_LIMITS = {
@@ -73,6 +74,7 @@ export async function sdk({ work, pg }: BenchContext): Promise<void> {
   } else {
     console.log(`\nsdk: PostgreSQL rows skipped: ${pg.skipped}`);
   }
+  const figuresOn = targets.at(-1)!.spec.name; // PostgreSQL when it runs: the targets' database
   for (const target of targets) {
     const key = target.env ? await widgetKeyOf(target.env, target.spec.name) : `ab_live_${"b".repeat(32)}`;
     const server = await startServer(target.spec, work);
@@ -80,6 +82,10 @@ export async function sdk({ work, pg }: BenchContext): Promise<void> {
       for (const scenario of scenarios(key)) {
         const { result, loadCpuPct } = await runLoad(server, scenario);
         measurements.push({ scenario: scenario.name, target: target.spec.name, result, loadCpuPct, rssAfterMiB: rssMiB(server.pid) });
+        if (target.spec.name === figuresOn) {
+          const raw = measurements.find((m) => m.scenario === scenario.name && m.target === RAW)?.result;
+          await hotPath(server, scenario, target.spec.name, result, options.connections, raw && { rps: raw.rps, scenario: scenario.name });
+        }
       }
     } finally {
       await server.stop();
