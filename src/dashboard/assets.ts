@@ -146,6 +146,48 @@ export const DASHBOARD_JS = `"use strict";
     method.addEventListener("change", show);
     show();
   });
+  // A ticket's thread follows its events (README "Live conversation"): on each one the thread is
+  // fetched again and swapped in, so new customer messages show without a reload; after a cut it
+  // reconnects from the last event id, waiting a little longer each time (at most 30 s).
+  document.querySelectorAll("[data-live-events]").forEach(function (thread) {
+    var last = thread.getAttribute("data-last-event-id"), attempt = 0;
+    var refresh = function () {
+      fetch(location.pathname, { credentials: "same-origin" }).then(function (res) { return res.text(); }).then(function (text) {
+        var fresh = new DOMParser().parseFromString(text, "text/html").getElementById("thread");
+        if (fresh) thread.replaceChildren.apply(thread, Array.prototype.map.call(fresh.childNodes, function (n) { return document.importNode(n, true); }));
+      }).catch(function () {});
+    };
+    var follow = function () {
+      var headers = { "X-Org-Id": thread.getAttribute("data-org") };
+      if (last) headers["Last-Event-ID"] = last;
+      fetch(thread.getAttribute("data-live-events"), { headers: headers, credentials: "same-origin" }).then(function (res) {
+        if (res.status === 401 || res.status === 403 || res.status === 404) return "stop";
+        if (!res.ok || !res.body) return;
+        attempt = 0;
+        var reader = res.body.pipeThrough(new TextDecoderStream()).getReader(), buffer = "";
+        var pump = function () {
+          return reader.read().then(function (r) {
+            if (r.done) return;
+            buffer += r.value.replace(/\\r\\n?/g, "\\n");
+            var blocks = buffer.split("\\n\\n");
+            buffer = blocks.pop();
+            var changed = false;
+            blocks.forEach(function (block) {
+              block.split("\\n").forEach(function (line) {
+                if (line.indexOf("id:") === 0) { last = line.slice(3).trim(); changed = true; }
+              });
+            });
+            if (changed) refresh();
+            return pump();
+          });
+        };
+        return pump();
+      }).catch(function () {}).then(function (outcome) {
+        if (outcome !== "stop") setTimeout(follow, Math.min(30000, 1000 * Math.pow(2, attempt++)));
+      });
+    };
+    follow();
+  });
   // Change a select, submit its form (with a visible button as the no-script path).
   document.querySelectorAll("select[data-autosubmit]").forEach(function (s) { s.addEventListener("change", function () { s.form && s.form.requestSubmit(); }); });
 })();
