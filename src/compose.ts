@@ -71,7 +71,7 @@ export async function buildDeps(input: DepsInput): Promise<Deps> {
   deps.tools = createToolRuntime(deps, { providers: toolProviders, limiter, invalidation });
   deps.accessTokens = createAccessVerifier(deps, invalidation);
   deps.widgetKeys = createWidgetKeyCache(deps, invalidation);
-  const live = createLiveEvents({ log: base.log, listen });
+  const live = createLiveEvents({ log: base.log, listen, now: base.now });
   deps.live = live;
   await invalidation.start();
   await live.start();
@@ -88,6 +88,12 @@ export const OUTBOX_POOLS = {
   mail: { concurrency: 4, caps: {} as ClaimCaps },
   webhook: { concurrency: 8, caps: { lane: 2, org: 4 } as ClaimCaps },
 } as const;
+
+/**
+ * A customer counts as connected when their widget followed the conversation's event stream within
+ * the last minute (in this process: docs/decisions.md "When a reply is emailed").
+ */
+const FOLLOWED_WITHIN_MS = 60_000;
 
 export interface SenderOptions {
   /** Pause between ticks. Default 1 s. */
@@ -121,7 +127,7 @@ export function createSender(deps: Deps, options: SenderOptions = {}): Sender {
         handlers: {
           [CAMPAIGN_MAIL_KIND]: campaignMailHandler(deps, transport),
           [OPT_IN_MAIL_KIND]: optInMailHandler(deps, transport),
-          [REPLY_MAIL_KIND]: replyMailHandler(deps, transport, { isConnected: options.isConnected }),
+          [REPLY_MAIL_KIND]: replyMailHandler(deps, transport, { isConnected: options.isConnected ?? (async (_orgId, conversationId) => deps.live.followedWithin(conversationId, FOLLOWED_WITHIN_MS)) }),
           [MEMBER_NOTICE_KIND]: memberNoticeHandler(deps, transport),
         },
         ...OUTBOX_POOLS.mail,
