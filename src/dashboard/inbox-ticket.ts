@@ -1,5 +1,6 @@
 // One ticket: its thread (customer messages, replies, internal notes marked as internal), the
 // reply, note and triage forms (for inbox:manage), and its history in words.
+import { lastTicketEventId } from "../inbox/ticket-events.ts";
 import { ticketDetail } from "../inbox/routes.ts";
 import { PRIORITIES, STATUSES, type Ticket, TICKET_LIMITS } from "../inbox/tickets.ts";
 import { html } from "../html/html.ts";
@@ -20,6 +21,8 @@ function triageValues(ticket: Ticket): FormValues {
 
 export async function ticketPage(ctx: DashboardContext, ticket: Ticket, forms: TicketForms = {}): Promise<Response> {
   const { deps, orgId } = ctx;
+  // The cursor first: the thread rendered below holds everything up to it, the stream the rest.
+  const cursor = await lastTicketEventId(deps, orgId, ticket.id);
   const [detail, people] = await Promise.all([ticketDetail(deps, ticket), orgMembers(deps, orgId)]);
   const names = new Map(people.map((p) => [p.id, p.label]));
   const manage = ctx.can("inbox:manage");
@@ -52,7 +55,7 @@ export async function ticketPage(ctx: DashboardContext, ticket: Ticket, forms: T
 <p>${statusBadge(ticket.status)}${priorityBadge(ticket.priority)}${ticket.team ? html`<span class="badge">team: ${ticket.team}</span>` : ""}<span class="badge">via ${ticket.source}</span>${ticket.tags.map((tag) => html`<span class="badge">${tag}</span>`)}</p>
 <p class="muted">Customer: ${detail.customer ? html`<a href="/dashboard/customers/${detail.customer.id}">${customerLabel(detail.customer)}</a>${detail.customer.verified ? " (verified)" : " (not verified)"}` : "none"}${ticket.conversationId ? html` · <a href="/dashboard/conversations/${ticket.conversationId}">The chat conversation</a>` : ""} · Assignee: ${ticket.assigneeMemberId ? (names.get(ticket.assigneeMemberId) ?? "a former member") : "nobody"} · Opened ${when(ticket.createdAt)}</p>
 <h2>Thread</h2>
-${detail.messages.length === 0 ? html`<p>No messages.</p>` : detail.messages.map(message)}
+<div id="thread" aria-live="polite" data-live-events="/api/tickets/${ticket.id}/events" data-last-event-id="${String(cursor)}" data-org="${orgId}">${detail.messages.length === 0 ? html`<p>No messages.</p>` : detail.messages.map(message)}</div>
 ${manage
   ? html`<div class="grid2">
 <section aria-labelledby="reply-h"><h2 id="reply-h">Reply to the customer</h2>

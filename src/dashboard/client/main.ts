@@ -3,7 +3,9 @@
 // disables a long action's button and shows its progress label, copies snippets and secrets,
 // derives a connector's slug from its name as it is typed (the same rule as slugFromName in
 // ../connectors.ts), puts a chosen markdown file's text into the import form, shows only the
-// credential fields of the chosen authentication method, and submits a select's form on change.
+// credential fields of the chosen authentication method, submits a select's form on change, and
+// keeps a ticket's thread live (live-thread.ts).
+import { liveThreads } from "./live-thread.ts";
 import { slugOf } from "./slug.ts";
 
 /** Long actions: disable the button and show its progress label while the request runs. */
@@ -94,3 +96,4 @@ slugFields();
 fileImports();
 authMethods();
 autosubmit();
+liveThreads();

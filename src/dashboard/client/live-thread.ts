@@ -1,0 +1,52 @@
+// A ticket's thread follows its events (README "Live conversation"): GET /api/tickets/{id}/events
+// read with fetch (the org travels as a header) and eventsource-parser; on each event the page's
+// thread is fetched again and swapped in, so a customer's new message shows without a reload.
+// After a cut it reconnects from the last event id, waiting a little longer each time (at most 30 s).
+import { createParser } from "eventsource-parser";
+
+async function refresh(thread: HTMLElement): Promise<void> {
+  const res = await fetch(location.pathname, { credentials: "same-origin" });
+  const fresh = new DOMParser().parseFromString(await res.text(), "text/html").getElementById("thread");
+  if (fresh) thread.replaceChildren(...Array.from(fresh.childNodes, (node) => document.importNode(node, true)));
+}
+
+function follow(thread: HTMLElement): void {
+  let last = thread.getAttribute("data-last-event-id");
+  let attempt = 0;
+  const connect = async (): Promise<void> => {
+    const headers: Record<string, string> = { "X-Org-Id": thread.getAttribute("data-org") ?? "" };
+    if (last) headers["Last-Event-ID"] = last;
+    try {
+      const res = await fetch(thread.getAttribute("data-live-events") ?? "", { headers, credentials: "same-origin" });
+      if (res.status === 401 || res.status === 403 || res.status === 404) return; // signed out or gone: stop
+      if (res.ok && res.body) {
+        attempt = 0;
+        let changed = false;
+        const parser = createParser({
+          onEvent(event) {
+            if (event.id) last = event.id;
+            changed = true;
+          },
+        });
+        const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          parser.feed(value);
+          if (changed) {
+            changed = false;
+            await refresh(thread).catch(() => {});
+          }
+        }
+      }
+    } catch {
+      // a cut: reconnect below
+    }
+    setTimeout(() => void connect(), Math.min(30_000, 1000 * 2 ** attempt++));
+  };
+  void connect();
+}
+
+export function liveThreads(): void {
+  document.querySelectorAll<HTMLElement>("[data-live-events]").forEach(follow);
+}
