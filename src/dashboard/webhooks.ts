@@ -6,7 +6,8 @@ import { Elysia, t } from "elysia";
 import { memberActor } from "../kit/actor.ts";
 import type { Deps } from "../deps.ts";
 import { EVENT_TYPES, type EventType } from "../webhooks/events.ts";
-import { createEndpoint, deleteEndpoint, ENDPOINT_LIMITS, getEndpoint, listDeliveries, listEndpoints, replayDelivery, rotateSecret, sendTestEvent } from "../webhooks/service.ts";
+import { listDeliveries, replayDelivery } from "../webhooks/deliveries.ts";
+import { createEndpoint, deleteEndpoint, ENDPOINT_LIMITS, getEndpoint, listEndpoints, rotateSecret, sendTestEvent } from "../webhooks/service.ts";
 import { attrs, type Html, html } from "../html/html.ts";
 import { actionButton, type DashboardContext, listTable, type Refused, submitForm, errorSummary, field, type FieldErrors, formList, formValues, type FormValues, redirect, shellPage, submit, when, withMember, formBody, IdParams } from "./kit/index.ts";
 

@@ -5,7 +5,8 @@ import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
 import { jsonResponse } from "../kit/json-response.ts";
 import { EVENT_TYPES, PAYLOAD_VERSION, TEST_EVENT_TYPE } from "./events.ts";
-import { createEndpoint, deleteEndpoint, ENDPOINT_LIMITS, getEndpoint, listDeliveries, listEndpoints, replayDelivery, replayFailed, rotateSecret, sendTestEvent, updateEndpoint } from "./service.ts";
+import { listDeliveries, replayDelivery, replayFailed } from "./deliveries.ts";
+import { createEndpoint, deleteEndpoint, ENDPOINT_LIMITS, getEndpoint, listEndpoints, rotateSecret, sendTestEvent, updateEndpoint } from "./service.ts";
 
 const EventTypes = t.Array(t.Union(EVENT_TYPES.map((e) => t.Literal(e))), { minItems: 1, maxItems: EVENT_TYPES.length, uniqueItems: true, description: "The event types this endpoint receives." });
 const Editable = {
