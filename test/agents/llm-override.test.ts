@@ -9,7 +9,7 @@ import { getAgent } from "../../src/agents/service.ts";
 import { agents, orgLlmSettings } from "../../src/db/schema/index.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 import { fakeAnthropic, fakeOpenAi, type FakeLlm } from "../support/fake-llm.ts";
-import { collect, request, textOf } from "../llm/helpers.ts";
+import { collect, request, textOf } from "./llm/helpers.ts";
 
 type View = Record<string, any>;
 

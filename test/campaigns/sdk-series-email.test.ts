@@ -1,7 +1,7 @@
 // POST /api/sdk/series naming the customer by email alone (identity verification off). The widget
 // key is public: it must not enrol or remove a verified customer (they prove who they are with a
 // user_token), and its answer must not tell whoever holds it which addresses belong to the org's
-// customers. An address no verified customer holds gets a double opt-in email (test/mail/opt-in
+// customers. An address no verified customer holds gets a double opt-in email (test/campaigns/opt-in
 // has the SMTP round trip), within limits per address and per key + client IP.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";

@@ -13,7 +13,7 @@ import type { Sender } from "../../src/outbox/loop.ts";
 import { serveTestApp, type ServedTestApp } from "../support/app.ts";
 import { connectWithOAuth, TestOAuthProvider } from "../support/mcp-client.ts";
 import { Browserless, consentFields, rpc, tokensFor } from "../support/oauth.ts";
-import { startSmtp, type TestSmtp } from "../mail/smtp.ts";
+import { startSmtp, type TestSmtp } from "../support/smtp.ts";
 import { seedCustomer, seedSeriesOrg, type SeriesOrg, step } from "./helpers.ts";
 
 let smtp: TestSmtp;

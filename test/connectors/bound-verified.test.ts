@@ -9,7 +9,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { type McpFixture, statelessJsonServer } from "../support/mcp-servers.ts";
 import { seedOrg, serveTestApp, type ServedTestApp } from "../support/app.ts";
 import { fakeOpenAi, type FakeLlm } from "../support/fake-llm.ts";
-import { userToken } from "../widget/helpers.ts";
+import { userToken } from "../sdk/helpers.ts";
 import { connectOk, enableConnector, FLAG, fixtures, type Org, sdkClient, sessionOf, textOf } from "./helpers.ts";
 
 let app: ServedTestApp;

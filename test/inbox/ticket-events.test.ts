@@ -4,7 +4,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { addTicketMessage } from "../../src/inbox/tickets.ts";
 import { createTestApp, signIn, type TestApp } from "../support/app.ts";
 import { readEvents } from "../support/sse.ts";
-import { chatJson, type ChatOrg, seedChatOrg } from "../chat/helpers.ts";
+import { chatJson, type ChatOrg, seedChatOrg } from "../support/chat.ts";
 
 let app: TestApp;
 let org: ChatOrg;

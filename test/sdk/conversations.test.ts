@@ -8,8 +8,8 @@ import { addTicketMessage, updateTicket } from "../../src/inbox/tickets.ts";
 import { stopLive } from "../../src/compose.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { readEvents } from "../support/sse.ts";
-import { chatJson, type ChatOrg, seedChatOrg } from "../chat/helpers.ts";
-import { userToken } from "../widget/helpers.ts";
+import { chatJson, type ChatOrg, seedChatOrg } from "../support/chat.ts";
+import { userToken } from "./helpers.ts";
 
 let app: TestApp;
 let org: ChatOrg;

@@ -14,7 +14,7 @@ import type { LoopTimers, Sender } from "../../src/outbox/loop.ts";
 import { emitWebhookEvent } from "../../src/webhooks/events.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { seedCustomer, seedSeriesOrg, type SeriesOrg, step } from "../campaigns/helpers.ts";
-import { startSmtp, type TestSmtp } from "../mail/smtp.ts";
+import { startSmtp, type TestSmtp } from "../support/smtp.ts";
 import { createEndpoint, deliveries, type Receiver, startReceiver } from "./helpers.ts";
 
 let app: TestApp;

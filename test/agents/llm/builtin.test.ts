@@ -1,0 +1,101 @@
+// The builtin provider (issue #12 must-show 5): from a small knowledge base it answers with the
+// right passage and names its source; for what the base cannot answer it says it does not know
+// and offers a person, without inventing anything. No network, no key.
+import { describe, expect, test } from "bun:test";
+import { builtinAnswer, builtinProvider, COVERAGE_THRESHOLD, coverage, EXTRACT_MAX, NO_ANSWER } from "../../../src/agents/llm/builtin.ts";
+import type { Passage } from "../../../src/agents/llm/types.ts";
+import { DEMO_DOCS } from "../../../src/orgs/demo.ts";
+import { collect, request, textOf } from "./helpers.ts";
+
+// The demo knowledge base as the pipeline hands it over: every doc a passage, scored.
+const base: Passage[] = DEMO_DOCS.map((doc, i) => ({ docId: `doc-${i}`, title: doc.title, url: i === 0 ? "https://help.example.com/reset" : null, text: doc.body, score: 0.1 }));
+const ask = (question: string, passages = base) => builtinAnswer({ messages: [{ role: "user", content: question }], passages });
+
+describe("builtin provider", () => {
+  const answered: [string, string, string][] = [
+    ["How do I reset my password?", "Resetting your password", "Forgot password?"],
+    ["I forgot my password, what now?", "Resetting your password", "reset link"],
+    ["Which payment methods do you accept?", "Billing, invoices and payment methods", "Mastercard"],
+    ["Where can I download my invoices?", "Billing, invoices and payment methods", "Settings > Billing > Invoices"],
+    ["How long is the free trial?", "Getting started", "14 days"],
+    ["How do I cancel my plan?", "Cancelling or changing your plan", "end of the current billing period"],
+    ["What are your support hours?", "Contacting a person", "Monday to Friday"],
+  ];
+  for (const [question, title, quoted] of answered)
+    test(`answers "${question}" from "${title}" and names it`, () => {
+      const answer = ask(question);
+      expect(answer).toContain(`From "${title}":`);
+      expect(answer).toContain(quoted);
+      expect(answer).not.toBe(NO_ANSWER);
+    });
+
+  test("names its source once: the title introduces the quote; no Source or See also line repeats what the reply's sources list", () => {
+    const answer = ask("How do I reset my password?");
+    // The intro, then the passage quoted, and nothing after it.
+    expect(answer).toBe(`From "Resetting your password":\n\n${DEMO_DOCS[0]!.body}`);
+    expect(answer).not.toContain("https://help.example.com/reset");
+    expect(answer).not.toMatch(/^(Source|See also):/m);
+  });
+
+  for (const question of ["What is the capital of France?", "Can I pay with bitcoin?", "Do you integrate with Salesforce?", "Is the service HIPAA compliant?"])
+    test(`says plainly it does not know, and offers a person: "${question}"`, () => {
+      const answer = ask(question);
+      expect(answer).toBe(NO_ANSWER);
+      expect(answer).toContain("couldn't find");
+      expect(answer).toContain("connect you with a person");
+    });
+
+  test("with no passages at all it does not know", () => {
+    expect(ask("How do I reset my password?", [])).toBe(NO_ANSWER);
+  });
+
+  test("never invents: every sentence of an answer is a passage's or the fixed frame", () => {
+    const answer = ask("Which payment methods do you accept?");
+    const body = DEMO_DOCS[1]!.body;
+    for (const line of answer.split("\n").filter((l) => l !== "" && !l.startsWith("From ")))
+      expect(body).toContain(line);
+  });
+
+  test("a long passage is quoted by its most relevant stretch, a list kept with its heading, within the cap", () => {
+    const filler = Array.from({ length: 30 }, (_, i) => `Paragraph ${i} talks about something unrelated to the question at hand in some detail.`).join("\n");
+    const text = `${filler}\nTo export your data:\n1. Open Settings > Data.\n2. Choose Export.\n3. Download the archive.\n${filler}`;
+    const answer = ask("How do I export my data?", [{ docId: "d", title: "Data export", url: null, text, score: 1 }]);
+    expect(answer).toContain("To export your data:\n1. Open Settings > Data.\n2. Choose Export.\n3. Download the archive.");
+    const quoted = answer.split("\n\n")[1]!;
+    expect(quoted.length).toBeLessThanOrEqual(EXTRACT_MAX);
+  });
+
+  test("coverage is the share of the question's terms found; the threshold decides", () => {
+    expect(coverage("reset password", "Resetting your password")).toBe(1);
+    expect(coverage("pay bitcoin", "You can pay by card")).toBe(0.5);
+    expect(0.5).toBeLessThan(COVERAGE_THRESHOLD);
+    expect(coverage("the of and", "anything")).toBe(0);
+  });
+
+  test("greetings and thanks get a short reply, not an apology", () => {
+    expect(ask("Hello!")).toContain("Ask me a question");
+    expect(ask("thanks a lot")).toContain("You're welcome");
+  });
+
+  test("it streams the answer in several text events and ends with done; 0x1E never appears", async () => {
+    const passages = [{ docId: "d", title: "Reset\u001e", url: null, text: "To reset your password\u001e open Settings.", score: 1 }];
+    const { events, error } = await collect(builtinProvider(), request({ passages }));
+    expect(error).toBeUndefined();
+    expect(events.filter((e) => e.type === "text").length).toBeGreaterThan(1);
+    expect(events.at(-1)).toMatchObject({ type: "done", stop: "end" });
+    expect(textOf(events)).not.toContain("\u001e");
+    expect(textOf(events)).toBe(builtinAnswer({ messages: request().messages, passages }));
+  });
+
+  test("it answers the customer's last message, not an earlier one", () => {
+    const answer = builtinAnswer({
+      messages: [
+        { role: "user", content: "How do I reset my password?" },
+        { role: "assistant", content: "..." },
+        { role: "user", content: "What is the capital of France?" },
+      ],
+      passages: base,
+    });
+    expect(answer).toBe(NO_ANSWER);
+  });
+});

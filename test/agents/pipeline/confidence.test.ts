@@ -1,0 +1,57 @@
+// Confidence and escalation (issue #12 "The pipeline" 4; the formula is in docs/decisions.md).
+import { describe, expect, test } from "bun:test";
+import { CONFIDENCE, confidenceOf, escalationFor, frustrationIn, soundsUncertain } from "../../../src/agents/pipeline/confidence.ts";
+import { NO_ANSWER } from "../../../src/agents/llm/builtin.ts";
+import { NOTHING_SAID } from "../../../src/agents/pipeline/answer.ts";
+
+const base = { question: "How do I reset my password?", coverage: 1, toolCalls: 0, toolFailures: 0, frustrated: false, reply: "Open the sign-in page." };
+
+describe("confidence = clamp(0.2 + 0.7·K + 0.1·T − 0.3·F − 0.4·U)", () => {
+  test("full coverage, no tools", () => expect(confidenceOf(base)).toBe(0.9));
+  test("coverage scales it", () => expect(confidenceOf({ ...base, coverage: 0.5 })).toBe(0.55));
+  test("successful tools add, failed tools subtract", () => {
+    expect(confidenceOf({ ...base, toolCalls: 2 })).toBe(1);
+    expect(confidenceOf({ ...base, toolCalls: 2, toolFailures: 1 })).toBe(0.8);
+  });
+  test("frustration subtracts", () => expect(confidenceOf({ ...base, frustrated: true })).toBe(0.6));
+  test("a reply that says it has no answer is low whatever the coverage", () => {
+    expect(confidenceOf({ ...base, coverage: 0.3, reply: NO_ANSWER })).toBe(0.01);
+    expect(confidenceOf({ ...base, coverage: 0, reply: NO_ANSWER })).toBe(0);
+  });
+  test("a message without content words counts as neutral coverage", () => {
+    expect(confidenceOf({ ...base, question: "hello!", coverage: 0, reply: "Hello!" })).toBe(0.55);
+  });
+  test("the threshold is 0.5", () => expect(CONFIDENCE.offerBelow).toBe(0.5));
+});
+
+test("frustration signals in behaviour data and in the message", () => {
+  expect(frustrationIn("page_view /billing; rage_click #pay x5", "hi")).toBe(true);
+  expect(frustrationIn("clicked 7 times on Save", "hi")).toBe(true);
+  expect(frustrationIn("page_view /docs; scroll 80%", "How do I export?")).toBe(false);
+  expect(frustrationIn(undefined, "This is useless, still not working")).toBe(true);
+  expect(frustrationIn(undefined, "WHY DOES THIS NOT WORK AT ALL")).toBe(true);
+  expect(frustrationIn(undefined, "Where is the API key?")).toBe(false);
+});
+
+test("uncertain replies", () => {
+  expect(soundsUncertain(NO_ANSWER)).toBe(true);
+  expect(soundsUncertain("I don't know the answer to that.")).toBe(true);
+  expect(soundsUncertain("Open Settings, then Billing.")).toBe(false);
+});
+
+describe("escalation", () => {
+  test("at the threshold nothing happens; just below, a person is offered", () => {
+    expect(escalationFor(0.5, false, false)).toBe("none");
+    expect(escalationFor(0.49, false, false)).toBe("offer");
+  });
+  test("frustration alone offers a person", () => expect(escalationFor(0.9, true, false)).toBe("offer"));
+  test("low twice in a row, or low and frustrated, opens a ticket", () => {
+    expect(escalationFor(0.2, false, true)).toBe("ticket");
+    expect(escalationFor(0.2, true, false)).toBe("ticket");
+    expect(escalationFor(0.9, false, true)).toBe("none");
+  });
+});
+
+test("the reply a model that said nothing is replaced by counts as uncertain", () => {
+  expect(soundsUncertain(NOTHING_SAID)).toBe(true);
+});
