@@ -5,7 +5,7 @@
 //   GET /healthz → {"status":"ok"}
 //   POST /api/mcp (one JSON-RPC request) → {"jsonrpc":"2.0","id":…,"result":{}}        (MCP ping)
 //   POST /api/sdk/events → {"accepted": N}; POST /api/sdk/users/identify → the user echoed
-//   POST /api/sdk/chat → a fixed §2.6 body; POST /api/sdk/chat/stream → the same text in a few
+//   POST /api/sdk/chat → a fixed docs/interface.md 2.6 body; POST /api/sdk/chat/stream → the same text in a few
 //     chunks, then the __ACTIONS__ record
 // Run by bench/runner.ts (baselineServer) as its own process: PORT (required), HOST (default 127.0.0.1).
 const port = Number(process.env.PORT);

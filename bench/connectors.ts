@@ -1,6 +1,6 @@
 // Preparing and timing the connector rows of `npm run bench` on our server, over HTTP only, as
 // the dashboard and an MCP client would: connect, refresh and disconnect third-party MCP servers
-// (`/api/integrations/mcp/servers`, interface §4.1) with a dashboard session, switch a connector
+// (`/api/integrations/mcp/servers`, docs/interface.md 4.1) with a dashboard session, switch a connector
 // tool on for the org's agent (`PATCH /api/agents/{id}/actions`), and call it through our tool
 // server (`POST /api/mcp` tools/call `mcp.<slug>.echo`). Nothing here imports the server's code.
 import { expectStatus, mcpCall } from "./mcp.ts";

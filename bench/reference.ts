@@ -6,7 +6,7 @@ import { existsSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { cleanups, ROOT, spawnChild } from "./runner.ts";
 
-/** main before the issue #10 performance work: the tool server as that issue measured it. */
+/** The revision before the tool-server performance work (docs/decisions.md "Performance"): the "before" it was measured against. */
 export const REFERENCE_REVISION = "2381955";
 
 async function git(args: string[]): Promise<{ code: number; out: string }> {

@@ -1,6 +1,6 @@
 // `npm run build:widget` (also the first step of `npm run build`): bundles the widget
 // (src/widget/client) into dist/svc-widget.js, prints its size raw and gzipped, and fails
-// when it is over the 40 KB gzipped budget of issue #14. The server builds the same bundle on
+// when it is over the 40 KB gzipped budget (docs/decisions.md "Widget"). The server builds the same bundle on
 // first request when run from source; the compiled binary embeds this file.
 import { join } from "node:path";
 import { buildWidgetCode, WIDGET_MAX_GZIP_BYTES } from "../src/widget/bundle.ts";

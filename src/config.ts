@@ -41,7 +41,7 @@ export interface Config {
   trustProxy: boolean;
   /** How long a dashboard session lives. Default 7 days. */
   sessionTtlHours: number;
-  /** OAuth access token lifetime (`expires_in`). Default 3600 (§2.4). */
+  /** OAuth access token lifetime (`expires_in`). Default 3600 (docs/interface.md 2.4). */
   oauthAccessTokenTtlSeconds: number;
   /** OAuth refresh token lifetime; each rotation starts a new one. Default 90 days. */
   oauthRefreshTokenTtlDays: number;
@@ -49,9 +49,9 @@ export interface Config {
   oauthUnusedClientTtlHours: number;
   /** Calls per minute of one action by one org, over every channel and token. Default 600. */
   actionRateLimitPerMinute: number;
-  /** Tool server requests per minute per access token (interface §8.1): tools/list, tools/call, everything else. */
+  /** Tool server requests per minute per access token (docs/interface.md 8.1): tools/list, tools/call, everything else. */
   mcpTokenLimits: { list: number; call: number; other: number };
-  /** Widget SDK requests per minute (issue #11; README "Widget SDK"): per widget key and client IP, per org, tickets per key and IP, config per IP. */
+  /** Widget SDK requests per minute (README "Widget SDK"): per widget key and client IP, per org, tickets per key and IP, config per IP. */
   sdkLimits: { perKeyIp: number; perOrg: number; ticketsPerKeyIp: number; configPerIp: number };
   /** Live conversation event streams (README "Live conversation"): open at once per widget key and client IP, open at once per process, seconds between heartbeats. */
   sdkStreams: { perKeyIp: number; max: number; heartbeatSeconds: number };
@@ -59,13 +59,13 @@ export interface Config {
   connectorDiscoveryIntervalSeconds: number;
   /** How long admin activity log rows are kept (src/activity). Default 365 days. */
   activityRetentionDays: number;
-  /** The operator's default language model (issue #12); orgs and agents may override it (src/agents/llm/provider.ts). */
+  /** The operator's default language model; orgs and agents may override it (src/agents/llm/provider.ts). */
   llm: LlmConfig;
-  /** SMTP_URL: smtp:// or smtps:// with credentials (issue #13). Unset: mail is rendered and kept in the outbox, not sent. */
+  /** SMTP_URL: smtp:// or smtps:// with credentials. Unset: mail is rendered and kept in the outbox, not sent. */
   smtpUrl?: string;
   /** MAIL_FROM: the From address of every email (campaigns set only the display name). Default no-reply@<BASE_URL host>. */
   mailFrom: string;
-  /** WEBHOOK_RETRY_SCHEDULE: seconds to wait after the 1st, 2nd, … failed webhook attempt (issue #15); then the delivery fails. */
+  /** WEBHOOK_RETRY_SCHEDULE: seconds to wait after the 1st, 2nd, … failed webhook attempt; then the delivery fails. */
   webhookRetrySchedule: readonly number[];
   /** DKIM_DOMAIN, DKIM_SELECTOR, DKIM_PRIVATE_KEY (a PEM, or the path of one): every outgoing email is signed (RFC 6376). Unset: unsigned. */
   dkim?: { domain: string; selector: string; privateKey: string };

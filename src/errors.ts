@@ -13,7 +13,7 @@ export interface ErrorDetail {
   message: string;
 }
 
-/** JSON-RPC 2.0 and MCP error codes (interface §7.1). */
+/** JSON-RPC 2.0 and MCP error codes (docs/interface.md 7.1). */
 export const RPC = {
   PARSE_ERROR: -32700,
   INVALID_REQUEST: -32600,
@@ -24,7 +24,7 @@ export const RPC = {
   FORBIDDEN: -32002,
 } as const;
 
-/** Why a tool call was refused (JSON-RPC `error.data.reason`, interface §7.1 -32002). */
+/** Why a tool call was refused (JSON-RPC `error.data.reason`, docs/interface.md 7.1 -32002). */
 export type DenialReason = "flag" | "integration" | "agent" | "toggle" | "scope" | "destructive" | "customer" | "role" | "rate_limited";
 
 export interface AppErrorOptions {
@@ -37,7 +37,7 @@ export interface AppErrorOptions {
 }
 
 /**
- * The JSON-RPC code of an error, from its code and status (interface §7.1: tool failures keep
+ * The JSON-RPC code of an error, from its code and status (docs/interface.md 7.1: tool failures keep
  * their kind — unauthorized/forbidden -32002, validation -32602, not found -32601, else -32603).
  */
 function rpcCodeOf(status: number, code: string): number {
@@ -76,7 +76,7 @@ export class AppError extends Error {
     return jsonResponse(body, this.status, this.headers);
   }
 
-  /** The JSON-RPC error object (interface §7.1); `data.reason` names why a call was refused. */
+  /** The JSON-RPC error object (docs/interface.md 7.1); `data.reason` names why a call was refused. */
   toRpc(): { code: number; message: string; data?: unknown } {
     if (this.retryAfter !== undefined) return { code: this.rpcCode, message: this.message, data: { retryable: true, retry_after: this.retryAfter } };
     return { code: this.rpcCode, message: this.message, ...(this.reason ? { data: { reason: this.reason } } : {}) };

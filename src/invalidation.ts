@@ -1,4 +1,4 @@
-// Read-your-writes for the per-process caches (issue #10 item 4): the tool runtime's per-org
+// Read-your-writes for the per-process caches: the tool runtime's per-org
 // snapshot and the verified access-token cache. A change drops the cached entry in this process at
 // once (synchronously, before the changing request answers), and tells every other instance on the
 // same database through PostgreSQL LISTEN/NOTIFY, which delivers within milliseconds. The caches

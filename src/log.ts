@@ -1,6 +1,6 @@
 // Structured logs: one JSON object per line on stderr (stdout belongs to CLI output). Field names
 // that could carry secrets are redacted as a second line of defence; callers should never pass them.
-// Errors never bring customer data into the log (issue #10 item 7): a failed statement's message
+// Errors never bring customer data into the log: a failed statement's message
 // carries its parameter values ("Failed query: … params: …", and PostgreSQL's own text quotes the
 // offending value), so a database error is logged as its class and SQLSTATE only, and no stack
 // trace is ever written. Pass the Error itself (`{ error }`) and the logger describes it.

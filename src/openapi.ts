@@ -118,7 +118,7 @@ export function openapiDocument(routes: readonly Route[], info: OpenApiInfo): Js
     webhooks: toJsonSchema(webhookOperations()),
     components: {
       securitySchemes: {
-        widgetKey: { type: "http", scheme: "bearer", bearerFormat: "ab_live_…", description: "The org's publishable widget key (interface §5)." },
+        widgetKey: { type: "http", scheme: "bearer", bearerFormat: "ab_live_…", description: "The org's publishable widget key (docs/interface.md 5)." },
         dashboard: { type: "http", scheme: "bearer", description: "A dashboard session token (POST /api/auth/session), or the session cookie from the same origin." },
         inboundSecret: { type: "http", scheme: "bearer", description: "INBOUND_WEBHOOK_SECRET, for a mail relay (README \"Email channel\")." },
       },
@@ -128,7 +128,7 @@ export function openapiDocument(routes: readonly Route[], info: OpenApiInfo): Js
 
 /**
  * Whether a route belongs in the document: the JSON APIs under /api. The tool server (/api/mcp,
- * JSON-RPC with its own descriptor, interface §4.2) and the OAuth endpoints (form-encoded, defined
+ * JSON-RPC with its own descriptor, docs/interface.md 4.2) and the OAuth endpoints (form-encoded, defined
  * by their RFCs and described by /.well-known/oauth-authorization-server) are left to their
  * standards; pages and assets are not APIs.
  */

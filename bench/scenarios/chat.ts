@@ -1,4 +1,4 @@
-// Chat (issue #12 must-show 6): with the builtin provider (no network), POST /api/sdk/chat req/s
+// Chat: with the builtin provider (no network), POST /api/sdk/chat req/s
 // and p99, and POST /api/sdk/chat/stream time to first byte, ours on PGlite and on PostgreSQL next
 // to a raw Bun.serve answering the same requests with fixed bodies (bench/baseline-server.ts),
 // printed as ratios. Every request is a customer's first message: a new session, the message

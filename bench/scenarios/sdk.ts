@@ -1,4 +1,4 @@
-// Widget SDK (issue #11 must-show 6): POST /api/sdk/events with a batch of 50 events and
+// Widget SDK: POST /api/sdk/events with a batch of 50 events and
 // POST /api/sdk/users/identify, req/s and p99 of ours next to a raw Bun.serve doing the least
 // (bench/baseline-server.ts), printed as ratios. Ours runs with the SDK rate limits raised so
 // the limiter runs on every request but never refuses. Events: one INSERT of 50 rows per request.

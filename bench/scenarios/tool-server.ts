@@ -75,7 +75,7 @@ export async function toolServer({ work, dataDir, pg }: BenchContext): Promise<T
   // Ours: PostgreSQL (the targets' database), then PGlite. Each: org by CLI before the server
   // starts, docs and grants over HTTP, then the rows.
   // Then, on PostgreSQL too, an earlier revision (bench/reference.ts) on a database of its own:
-  // the "before" of issue #10's performance work, measured beside "now" in this run.
+  // the "before" of the tool-server performance work, measured beside "now" in this run.
   const ours: { name: string; env: Record<string, string>; root?: string }[] = [];
   if ("url" in pg) {
     ours.push({ name: OURS_PG, env: { DATABASE_URL: pg.url, SECRET_KEY: pg.secretKey } });

@@ -1,4 +1,4 @@
-// The admin activity log (issue #9 item 4): every state-changing dashboard or API function records
+// The admin activity log: every state-changing dashboard or API function records
 // who acted (member, token, customer or system), what (`action`), on which object, with a short
 // before/after summary. Admins (org:manage) list it newest first; housekeeping deletes rows older
 // than ACTIVITY_RETENTION_DAYS. This file is the only writer of activity_log.

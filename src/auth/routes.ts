@@ -39,7 +39,7 @@ export function sessionCookie(deps: Deps, token: string, maxAgeSeconds: number):
   return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;
 }
 
-/** A cross-site form post to /signin (login CSRF) is refused, naming the origin we expect (issue #10 item 6). */
+/** A cross-site form post to /signin (login CSRF) is refused, naming the origin we expect. */
 export { sameOriginPost } from "./guard.ts";
 
 const Credentials = t.Object({

@@ -58,7 +58,7 @@ export function campaignMailHandler(deps: Deps, transport: MailTransport | null)
           text: mail.text,
           html: mail.html,
           messageId: messageIdOf(row.id, deps.config.mailFrom),
-          // RFC 2369 and RFC 8058 §3.1: a one-click POST to this https URL unsubscribes.
+          // RFC 2369 and RFC 8058 section 3.1: a one-click POST to this https URL unsubscribes.
           headers: { "List-Unsubscribe": `<${url}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
         });
       } catch (error) {

@@ -1,4 +1,4 @@
-// The email series dashboard API (issue #13): /api/campaigns. Roles automation:view (read,
+// The email series dashboard API: /api/campaigns. Roles automation:view (read,
 // preview) and automation:manage (create, edit, activate, pause, archive, enrol and remove
 // customers). Every route validates with TypeBox, asks requireMember who acts for which org, and
 // calls one function of src/campaigns/ (lifecycle.ts, enrolments.ts) with that org and actor.

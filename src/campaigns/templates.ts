@@ -1,4 +1,4 @@
-// Rendering one step of a series for one customer (issue #13): a subject and a markdown body with
+// Rendering one step of a series for one customer: a subject and a markdown body with
 // variables, turned into a plain-text and an HTML part.
 //
 // Variables: `{{name}}`, `{{first_name}}`, `{{email}}`, `{{user_id}}`, `{{company.name}}`,

@@ -1,4 +1,4 @@
-// Built-in family: email series (`automation_*`, issue #13, interface §2.3). Reads need
+// Built-in family: email series (`automation_*`, docs/interface.md 2.3). Reads need
 // automation:read, writes automation:write. They call the same functions as the dashboard API
 // (src/campaigns/ (lifecycle.ts, enrolments.ts)) with the token (or agent) as the actor, so they land in the same
 // tables and the same activity log, and their input schemas are the API's own (one source).

@@ -1,10 +1,10 @@
-// One-click unsubscribe (RFC 8058, INTEROP F). Every sent message carries its own unguessable
+// One-click unsubscribe (RFC 8058, docs/interface.md F). Every sent message carries its own unguessable
 // token (256 random bits; only its SHA-256 is stored) in the body's link and in
 // `List-Unsubscribe: <BASE_URL/u/TOKEN>` with `List-Unsubscribe-Post: List-Unsubscribe=One-Click`.
 //
 //   GET  /u/TOKEN  a confirmation page with one button; it never unsubscribes by itself, because
 //                  mail scanners and link previews fetch every URL in a message.
-//   POST /u/TOKEN  unsubscribes at once: no cookie, no session, no CSRF token (RFC 8058 §3.2 —
+//   POST /u/TOKEN  unsubscribes at once: no cookie, no session, no CSRF token (RFC 8058 section 3.2 —
 //                  the mailbox provider POSTs from its own servers). The body
 //                  (`List-Unsubscribe=One-Click`) is not needed: the POST itself is the request.
 //

@@ -93,7 +93,7 @@ export function parseCommand(argv: string[]): Command {
     return { kind: "org-flag", orgId, name, enabled: Boolean(v.on) };
   }
   if (first === "org" && second === "identity") {
-    // Identity verification of widget requests (interface §5, issue #11).
+    // Identity verification of widget requests (docs/interface.md 5).
     const v = options(rest, { org: { type: "string" }, on: { type: "boolean" }, off: { type: "boolean" } });
     const orgId = required(v, "org");
     if (!isUuid(orgId)) throw new UsageError("--org must be an organisation id (a UUID)");

@@ -1,4 +1,4 @@
-// One tools/call on a connector's server (interface §4.1, INTEROP B.6): a fresh session under the
+// One tools/call on a connector's server (docs/interface.md 4.1, docs/interface.md B.6): a fresh session under the
 // 30 s deadline, the customer binding in `_meta`, the answer reduced to one value for the tool
 // server's text block. The server's failures become an isError result, never an exception.
 //
@@ -7,9 +7,9 @@
 // (src/connectors/tools.ts makes one per connector per snapshot: at most SNAPSHOT_TTL_MS, and any
 // change to the connector or the org's tools drops it), and read-only or idempotent calls go out
 // on it with one request instead of three (McpSession.resume). Those are the calls that may be
-// retried: if the server refuses one (400/404), it handshakes again and retries once (INTEROP
+// retried: if the server refuses one (400/404), it handshakes again and retries once (docs/interface.md
 // B.6). Destructive calls, and every call to a server that issues session ids, still get a fresh
-// session each (INTEROP B.7: a session is never shared between calls, so never between two
+// session each (docs/interface.md B.7: a session is never shared between calls, so never between two
 // customers of an org).
 import { eq } from "drizzle-orm";
 import { connectors, type DiscoveredTool } from "../db/schema/index.ts";
@@ -26,7 +26,7 @@ export interface HandshakeSlot {
   kept?: { handshake: Handshake; url: string };
 }
 
-/** The customer binding a connector's server receives in `_meta` (interface §8.3). */
+/** The customer binding a connector's server receives in `_meta` (docs/interface.md 8.3). */
 export interface UpstreamBinding {
   /** `bound_end_user_id`: the customer's external id, or our id when there is none. */
   endUserId: string;
@@ -55,7 +55,7 @@ export async function callConnectorTool(
   slot: HandshakeSlot = {},
 ): Promise<ToolResult> {
   const signal = deps.timers.deadline(CONNECTOR_LIMITS.callMs);
-  // INTEROP B.6: a call is retried after a lost session only when the tool says it is safe to repeat.
+  // docs/interface.md B.6: a call is retried after a lost session only when the tool says it is safe to repeat.
   const repeatable = tool.readOnly || tool.idempotent;
   const started = performance.now();
   const seconds = () => (performance.now() - started) / 1000;

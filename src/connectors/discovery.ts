@@ -1,4 +1,4 @@
-// Discovery and the connector status machine (interface §2.1, §3): initialize + tools/list (+
+// Discovery and the connector status machine (docs/interface.md 2.1, 3): initialize + tools/list (+
 // icon) under the 15 s deadline replaces the tool snapshot and sets `connected`; any failure of
 // the server sets `error` with a message for the dashboard. Either way the next scheduled
 // discovery is one interval away. Never throws for the server's failures.

@@ -1,4 +1,4 @@
-// Connector icons (interface §8.3). Candidates, in order: the server's `serverInfo.icons`
+// Connector icons (docs/interface.md 8.3). Candidates, in order: the server's `serverInfo.icons`
 // (an https URL same-site with the server and passing the guard, or an inline `data:` URL), then
 // the server origin's /favicon.ico. Whatever the source, the bytes must be PNG, JPEG, WebP or GIF
 // by their magic numbers (the declared type must agree; SVG, which can carry script, never
@@ -41,7 +41,7 @@ export function iconFromDataUrl(src: string): string | null {
 }
 
 /**
- * Same-site (interface §8.3): the same registrable domain, by the Public Suffix List including
+ * Same-site (docs/interface.md 8.3): the same registrable domain, by the Public Suffix List including
  * its private section (so attacker.github.io and victim.github.io are different sites). IP
  * literals and names without a registrable domain (localhost) must match exactly.
  */

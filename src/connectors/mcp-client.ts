@@ -1,5 +1,5 @@
 // Our MCP client for connectors: Streamable HTTP (MCP 2025-03-26) toward servers we do not
-// control, every request through the outbound guard. INTEROP part B is the contract:
+// control, every request through the outbound guard. docs/interface.md appendix B is the contract:
 // - POST with `Accept: application/json, text/event-stream`; JSON and SSE answers both parsed;
 //   notifications and server requests before our response are skipped; reading stops at our
 //   response; a stream that ends without it is an error;
@@ -167,7 +167,7 @@ export class McpSession {
     try {
       await session.initialize();
     } catch (error) {
-      // INTEROP B.6: a session lost during the handshake (404 on notifications/initialized) gets one fresh start.
+      // docs/interface.md B.6: a session lost during the handshake (404 on notifications/initialized) gets one fresh start.
       if (!(error instanceof McpClientError) || error.kind !== "session_lost") throw error;
       await session.initialize();
     }
@@ -251,7 +251,7 @@ export class McpSession {
 
   private async notify(method: string): Promise<void> {
     const response = await this.post({ jsonrpc: "2.0", method });
-    await response.body?.cancel(); // any 2xx will do (INTEROP B.2)
+    await response.body?.cancel(); // any 2xx will do (docs/interface.md B.2)
   }
 
   /** A request; on a lost session, re-initialise once and retry when `retryable`. */
@@ -265,7 +265,7 @@ export class McpSession {
     }
   }
 
-  /** Ends a stateful session (INTEROP B.7); failures are ignored. */
+  /** Ends a stateful session (docs/interface.md B.7); failures are ignored. */
   async close(): Promise<void> {
     if (!this.sessionId) return;
     try {
@@ -277,7 +277,7 @@ export class McpSession {
 
 export const LIST_LIMITS = { pages: 50, tools: 2000 };
 
-/** tools/list with pagination (INTEROP B.5): an empty-string cursor is valid; a repeated cursor stops. */
+/** tools/list with pagination (docs/interface.md B.5): an empty-string cursor is valid; a repeated cursor stops. */
 export async function listAllTools(session: McpSession): Promise<unknown[]> {
   const tools: unknown[] = [];
   const seen = new Set<string>();

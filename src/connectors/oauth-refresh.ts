@@ -33,7 +33,7 @@ async function getJson(url: string, guard: GuardOptions, signal: AbortSignal): P
   }
 }
 
-/** RFC 8414 §3.1 / RFC 9728 §3.1: the well-known suffix goes between the origin and the path. */
+/** RFC 8414 section 3.1 / RFC 9728 section 3.1: the well-known suffix goes between the origin and the path. */
 function wellKnown(resource: string, suffix: string): string[] {
   const url = new URL(resource);
   const path = url.pathname.replace(/\/$/, "");
@@ -82,7 +82,7 @@ export async function refreshOAuthTokens(serverUrl: string, credentials: OAuthCr
   return {
     ...credentials,
     access_token: body.access_token,
-    // RFC 6749 §6: a new refresh token replaces the old one; without one, the old one stays.
+    // RFC 6749 section 6: a new refresh token replaces the old one; without one, the old one stays.
     ...(typeof body.refresh_token === "string" && body.refresh_token.length <= 8000 ? { refresh_token: body.refresh_token } : {}),
   };
 }

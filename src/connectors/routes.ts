@@ -1,4 +1,4 @@
-// Connector management for the dashboard (interface §4.1): /api/integrations/mcp/servers.
+// Connector management for the dashboard (docs/interface.md 4.1): /api/integrations/mcp/servers.
 // integrations:manage connects, refreshes and disconnects; integrations:view lists.
 import { Elysia, t } from "elysia";
 import { requireMember } from "../auth/guard.ts";

@@ -1,4 +1,4 @@
-// What a connector may be (interface §2.1, §2.2, §7.3): limits, auth methods and their credential
+// What a connector may be (docs/interface.md 2.1, 2.2, docs/interface.md 7.3): limits, auth methods and their credential
 // fields, the URL check, and which listed tools are kept. Pure checks; nothing here writes.
 import type { ConnectorAuthMethod, DiscoveredTool, DroppedTool } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
@@ -30,7 +30,7 @@ export function checkCredentials(method: ConnectorAuthMethod, credentials: Recor
 }
 
 /**
- * Interface §7.3 / §8.2: a URL that is not https (loopback in development), or whose host is or
+ * Interface docs/interface.md 7.3 / docs/interface.md 8.2: a URL that is not https (loopback in development), or whose host is or
  * resolves to a blocked address, is refused at connect time. A name that does not resolve is
  * not refused here: the connector is saved and its discovery fails like any unreachable server.
  */
@@ -45,7 +45,7 @@ export async function checkConnectorUrl(deps: Deps, url: string): Promise<ErrorD
   }
 }
 
-/** Tools from tools/list: names checked (§2.2), duplicates dropped, hints read as untrusted (INTEROP B.8). */
+/** Tools from tools/list: names checked (docs/interface.md 2.2), duplicates dropped, hints read as untrusted (docs/interface.md B.8). */
 export function classifyTools(listed: unknown[]): { tools: DiscoveredTool[]; dropped: DroppedTool[] } {
   const tools: DiscoveredTool[] = [];
   const dropped: DroppedTool[] = [];

@@ -1,4 +1,4 @@
-// Connectors: an org's third-party MCP servers (interface §2.1, §3, §4.1, §7.3), the dashboard
+// Connectors: an org's third-party MCP servers (docs/interface.md 2.1, 3, docs/interface.md 4.1, docs/interface.md 7.3), the dashboard
 // verbs. Connecting runs discovery synchronously (src/connectors/discovery.ts); every change is
 // made by an actor and recorded in the activity log. Rules live in rules.ts, credentials in
 // credentials.ts, calls in calls.ts, scheduled discovery in scheduler.ts.

@@ -1,4 +1,4 @@
-// The dashboard's view of chat conversations (issue #12, role inbox:view): a filtered, cursor-paged
+// The dashboard's view of chat conversations (role inbox:view): a filtered, cursor-paged
 // list and one conversation with its messages and actions. Session ids are never shown (only
 // their hash is stored); the conversation's `id` is what tickets and the dashboard use.
 import { and, desc, eq, gte, lt, or, type SQL } from "drizzle-orm";

@@ -1,7 +1,7 @@
-// Chat request checks beyond the route's TypeBox schema (issue #12 "Validation and limits"), each
+// Chat request checks beyond the route's TypeBox schema, each
 // failing with 400 and the field's JSON Pointer. docs/decisions.md "Chat limits".
 //
-// Images (§2.5 `images`): at most CHAT_LIMITS.images; each either an http(s) URL of at most
+// Images (docs/interface.md 2.5 `images`): at most CHAT_LIMITS.images; each either an http(s) URL of at most
 // CHAT_LIMITS.imageUrl characters (stored, never fetched by us) or a base64 `data:` URL of a raster
 // image — PNG, JPEG, GIF or WebP — whose bytes start with that type's magic number (the declared
 // type must agree) and decode to at most CHAT_LIMITS.imageBytes. SVG and anything else are refused.
@@ -9,9 +9,9 @@ import { AppError, type ErrorDetail } from "../errors.ts";
 import type { ReportedTurn } from "./sessions.ts";
 
 export const CHAT_LIMITS = {
-  /** §2.5 / §8.1: 1..10,000 characters. */
+  /** docs/interface.md 2.5 / docs/interface.md 8.1: 1..10,000 characters. */
   message: 10_000,
-  /** §2.5 / §8.1. */
+  /** docs/interface.md 2.5 / docs/interface.md 8.1. */
   behaviorContext: 5_000,
   images: 4,
   /** Decoded bytes of one `data:` image. */

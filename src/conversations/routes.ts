@@ -1,4 +1,4 @@
-// Dashboard API of chat conversations (issue #12 "Transcripts"): GET /api/conversations and
+// Dashboard API of chat conversations: GET /api/conversations and
 // GET /api/conversations/:id, role inbox:view, always within the member's org.
 import { Elysia, t } from "elysia";
 import { requireMember } from "../auth/guard.ts";

@@ -1,6 +1,6 @@
-// Transcripts (issue #12 "Sessions and transcripts"): the customer's message is stored before
+// Transcripts: the customer's message is stored before
 // generation starts; the reply — text, actions, sources, confidence, agent, routing — when the
-// answer is complete (after a stream: once the body is closed, §4.5 "stored asynchronously"), so a
+// answer is complete (after a stream: once the body is closed, docs/interface.md 4.5 "stored asynchronously"), so a
 // crash mid-answer loses at most the unfinished reply. A failed or abandoned answer is stored too,
 // with what was produced and why it stopped.
 import { and, desc, eq, inArray, sql } from "drizzle-orm";

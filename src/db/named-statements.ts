@@ -3,7 +3,7 @@
 //
 // drizzle's postgres.js driver passes `prepare: false` for every query that was not built with
 // `.prepare(name)`, overriding postgres.js's own default: PostgreSQL then parses and plans the
-// statement again on each call. Profiling the refresh grant (issue #10, "Performance") showed
+// statement again on each call. Profiling the refresh grant (docs/decisions.md "Performance") showed
 // PostgreSQL spending most of its time in the parser and planner (base_yyparse,
 // get_relation_info, copyObject) for three small statements; the same three statements prepared
 // cost about a quarter as much. postgres.js keeps each connection's prepared statements keyed by

@@ -1,7 +1,7 @@
 // Queries built once per process and run many times: drizzle's prepared queries, kept in
 // deps.statements. For a hot query, building its SQL text and parameter list through the query
 // builder costs more of the server's CPU than PostgreSQL spends running it (profiled for
-// search_docs, issue #10 "Performance"). A prepared query is bound to the database handle it was
+// search_docs, docs/decisions.md "Performance"). A prepared query is bound to the database handle it was
 // built from, so it lives in deps (one per process, or per test app), never at module level;
 // values are sql.placeholder(...)s filled in at execute. postgres.js also keeps the named
 // statement prepared per connection, so PostgreSQL plans it once.

@@ -30,7 +30,7 @@ export function clientIp(request: Request, server: Server<unknown> | undefined, 
   return server?.requestIP(request)?.address ?? "unknown";
 }
 
-/** localhost, *.localhost (RFC 6761 §6.3), 127.0.0.0/8 and ::1: names only this machine answers to. */
+/** localhost, *.localhost (RFC 6761 section 6.3), 127.0.0.0/8 and ::1: names only this machine answers to. */
 export function isLoopbackHostname(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/\.$/, "");
   return host === "localhost" || host.endsWith(".localhost") || /^127(\.\d{1,3}){3}$/.test(host) || host === "[::1]" || host === "::1";
@@ -96,7 +96,7 @@ export function createHandler(
     const response = refused ? answerRefusal(refused, request, id, baseUrl) : await fetch(request);
     response.headers.set("x-request-id", id);
     // @elysiajs/cors marks every response `Vary: *`, which forbids any cache from reusing it
-    // (RFC 9111 §4.1) and so voids `Cache-Control: public` on discovery documents. With
+    // (RFC 9111 section 4.1) and so voids `Cache-Control: public` on discovery documents. With
     // `Access-Control-Allow-Origin: *` the answer does not vary by Origin at all.
     if (response.headers.get("vary") === "*") response.headers.delete("vary");
     const path = pathOf(request.url);

@@ -6,7 +6,7 @@
 //                   webhook and live events fire); a closed ticket gets a new ticket instead.
 //   <alias>         a new ticket (source `email`) for the sender, an unverified customer by From —
 //                   unless the message answers one of this org's tickets by In-Reply-To/References
-//                   and comes from that ticket's customer (INTEROP H: the address first, then the ids).
+//                   and comes from that ticket's customer (docs/interface.md H: the address first, then the ids).
 //
 // The Message-ID is claimed first, in the same transaction as the message: a redelivery, however
 // often and on whichever instance, finds the claim and stores nothing (unique per org).

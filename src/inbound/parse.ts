@@ -2,7 +2,7 @@
 // Message-ID (or, without one, an id derived from the bytes, so a redelivery still matches), the
 // ids it answers, the reply without its quoted history and signature (email-reply-parser), the
 // full original for members to expand, and the attachments by name and size (never stored).
-// Loops and bounces are recognised here (INTEROP H, RFC 3834 section 2 and RFC 3464): they are
+// Loops and bounces are recognised here (docs/interface.md H, RFC 3834 section 2 and RFC 3464): they are
 // never customer messages.
 import { createHash } from "node:crypto";
 import EmailReplyParser from "email-reply-parser";
@@ -52,7 +52,7 @@ function firstAddress(from: AddressObject | AddressObject[] | undefined): { addr
   return first ? { address: first.address!.toLowerCase(), name: cut(clean(first.name ?? "").trim(), 200) } : null;
 }
 
-/** RFC 3834 section 2 and INTEROP H: mail that no one should answer, and bounces. */
+/** RFC 3834 section 2 and docs/interface.md H: mail that no one should answer, and bounces. */
 function automaticReason(headers: Map<string, unknown>, envelopeFrom: string | null, contentType: string): string | null {
   const header = (name: string) => {
     const value = headers.get(name);

@@ -1,4 +1,4 @@
-// Which recipients the inbound channel accepts (INTEROP H: never an open relay). Only addresses at
+// Which recipients the inbound channel accepts (docs/interface.md H: never an open relay). Only addresses at
 // INBOUND_EMAIL_DOMAIN, and there only `reply+<token>` with a live token (a ticket and its
 // customer) and an org's support alias (a new ticket). Everything else gets 550 at RCPT TO.
 import { and, eq, gt } from "drizzle-orm";

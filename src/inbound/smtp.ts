@@ -1,5 +1,5 @@
 // The inbound SMTP listener (INBOUND_SMTP_PORT; `smtp-server`), for mail to INBOUND_EMAIL_DOMAIN
-// (README "Email channel"). Never an open relay (INTEROP H): every recipient is resolved at RCPT
+// (README "Email channel"). Never an open relay (docs/interface.md H): every recipient is resolved at RCPT
 // TO and refused with 550 unless it is a live reply address or an org's support alias. The size
 // is announced (RFC 1870 SIZE) and enforced: a MAIL FROM declaring more, or DATA carrying more,
 // gets 552, and nothing is stored. STARTTLS is offered when a certificate is configured; there is

@@ -25,7 +25,7 @@ export const CUSTOMER_LIMITS = {
 } as const;
 
 /**
- * What every ticket and list row shows of its customer, verified or not (§5, INTEROP D). An
+ * What every ticket and list row shows of its customer, verified or not (docs/interface.md 5, docs/interface.md D). An
  * unverified visitor who claimed a verified customer's `user_id` has no external id; the claim is
  * shown as `claimed_external_id` so the team sees who they say they are, and that it is unproven.
  */
@@ -134,7 +134,7 @@ export async function customerDetail(deps: Deps, orgId: string, ref: string) {
   };
 }
 
-/** What the team may set on a customer it creates or imports (issue #10 item 5). */
+/** What the team may set on a customer it creates or imports. */
 export interface CustomerInput {
   external_id: string;
   email?: string;
@@ -147,7 +147,7 @@ export interface CustomerInput {
 /**
  * Creates or updates customers by the org's external id, as the org's own team: such a record is
  * the org vouching for the identity, so it is stored as verified, exactly as a verified identify
- * call would store it (an earlier unverified claim on that id is moved aside, INTEROP D). Writes go
+ * call would store it (an earlier unverified claim on that id is moved aside, docs/interface.md D). Writes go
  * through src/customers/records.ts, the owner of end_users and companies.
  */
 export async function upsertCustomers(deps: Deps, orgId: string, actor: Actor, inputs: CustomerInput[]): Promise<{ user: EndUser; created: boolean }[]> {

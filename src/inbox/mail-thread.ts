@@ -2,7 +2,7 @@
 // message has a Message-ID — the one it arrived with when it came by email, otherwise
 // `<message uuid@MAIL_FROM domain>`, derived, so it never needs storing and is the same on every
 // retry — and an email we send answers the message before it (`In-Reply-To`) and lists the thread
-// (`References`). Inbound mail finds its ticket by these ids too (INTEROP H, reply routing).
+// (`References`). Inbound mail finds its ticket by these ids too (docs/interface.md H, reply routing).
 import { and, asc, eq, inArray, lte } from "drizzle-orm";
 import { ticketInboundEmails, ticketMessages } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";

@@ -1,4 +1,4 @@
-// The support inbox for the dashboard (issue #11 "The inbox"): /api/tickets and /api/customers.
+// The support inbox for the dashboard: /api/tickets and /api/customers.
 // Roles inbox:view (read) and inbox:manage (reply, note, triage, outreach, create customers).
 // Every route validates with TypeBox, asks requireMember who acts for which org, and calls one
 // function of src/inbox/ with that org and actor.

@@ -1,4 +1,4 @@
-// Built-in family: the support inbox (`inbox_*`, issue #11). Reads need inbox:read, writes
+// Built-in family: the support inbox (`inbox_*`). Reads need inbox:read, writes
 // inbox:write. The writes call the same functions as the dashboard API (src/inbox/tickets.ts), so
 // they land in the same tables and the same history, with the token (and its member) or the AI
 // agent as the actor. Annotations are honest: a reply and an outreach reach the customer

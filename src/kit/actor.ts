@@ -1,4 +1,4 @@
-// Who acts. The same union as the tool runtime's Actor (contract C1): a dashboard member, an
+// Who acts. The same union as the tool runtime's Actor: a dashboard member, an
 // OAuth token (on behalf of its member), a widget customer, or the system itself (CLI, scheduler,
 // housekeeping). Every state-changing service call takes one, so the activity log can say who.
 export type Actor =

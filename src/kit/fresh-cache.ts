@@ -3,7 +3,7 @@
 // steady traffic nobody waits for a reload: a call in the last `aheadMs` of a value's life gets the
 // value (still within its bound) and starts the next load in the background. Without that, every
 // expiry made every request of that moment queue behind one load — the tail latency of the tool
-// server's bearer check and tool snapshot (issue #10, "Performance").
+// server's bearer check and tool snapshot (docs/decisions.md "Performance").
 //
 // `delete` and `clear` (invalidations) also void loads in flight: a load that began before an
 // invalidation never lands in the cache after it.

@@ -3,7 +3,7 @@
 // otherwise reject the cast with a 500.
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** RFC 9562 §4 textual form (any version), case-insensitive. */
+/** RFC 9562 section 4 textual form (any version), case-insensitive. */
 export function isUuid(value: string): boolean {
   return UUID.test(value);
 }

@@ -1,5 +1,5 @@
 // Deadlines and periodic work, carried in deps so tests drive them by moving their clock instead
-// of waiting (issue #9 item 5). The server uses the real timers below.
+// of waiting. The server uses the real timers below.
 
 export interface Timers {
   /**

@@ -99,7 +99,7 @@ export async function deleteDoc(deps: Deps, orgId: string, id: string): Promise<
  * PostgreSQL computes it once per statement (an InitPlan), not once per candidate row. Ranked by
  * ts_rank (term frequency, weighted: title A, body B), not ts_rank_cd: cover density costs about
  * half again as much PostgreSQL CPU per call (its per-cover bookkeeping was a quarter of the
- * database's time under load, issue #10 "Performance") and, with the words OR-ed, orders the
+ * database's time under load, docs/decisions.md "Performance") and, with the words OR-ed, orders the
  * same way in practice (test/knowledge/docs.test.ts). Built once
  * per process and prepared (src/db/prepared.ts): PostgreSQL parses and plans it once per
  * connection rather than on every call (about 40 % of its cost), and the query builder does not

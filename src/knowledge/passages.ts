@@ -7,7 +7,7 @@
 // articles answer most questions, so the cache (per process, in deps.passages, least recently used
 // out first, bounded in entries and in characters) saves re-reading and re-parsing bodies: the
 // snippet PostgreSQL's ts_headline built re-parsed every returned body on every call and was most
-// of a search's cost (issue #10, "Performance").
+// of a search's cost (docs/decisions.md "Performance").
 import type { DocPassage, PassageCache, Word } from "../ports/caches.ts";
 import { and, eq, inArray } from "drizzle-orm";
 import { docs } from "../db/schema/index.ts";
@@ -137,7 +137,7 @@ export async function passagesOf(deps: Pick<Deps, "db" | "passages">, orgId: str
 
 // The snippet marks matches with private-use characters that cannot be confused with the body's
 // own markdown; `snippetText` then drops the body's emphasis markers and turns the marks into `**`.
-// Marking with `**` directly put markers inside the body's emphasis ("****Reset**", issue #10).
+// Marking with `**` directly put markers inside the body's emphasis ("****Reset**").
 const MARK_START = "\uE000";
 const MARK_STOP = "\uE001";
 

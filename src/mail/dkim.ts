@@ -1,5 +1,5 @@
 // DKIM signing of every outgoing email (RFC 6376), campaigns and ticket replies alike, through
-// nodemailer's own signer. The signed header fields are the ones INTEROP H lists: a receiver that
+// nodemailer's own signer. The signed header fields are the ones docs/interface.md H lists: a receiver that
 // re-threads or unsubscribes relies on them, so none may be altered in transit unnoticed. `d=` is
 // DKIM_DOMAIN, which must align with MAIL_FROM's domain for DMARC (README "Email channel").
 import type { Config } from "../config.ts";

@@ -1,4 +1,4 @@
-// JSON-RPC 2.0 envelopes for the tool server (interface §4.2, §7.1): validating one message,
+// JSON-RPC 2.0 envelopes for the tool server (docs/interface.md 4.2, 7.1): validating one message,
 // building responses. Batches are arrays of messages (valid in MCP 2025-03-26). Error codes are
 // RPC in src/errors.ts, next to the AppError they map.
 import { RPC } from "../errors.ts";

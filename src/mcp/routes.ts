@@ -1,4 +1,4 @@
-// `/api/mcp`: the tool server (interface §4.2, INTEROP A.1–A.6). Stateless: every POST carries a
+// `/api/mcp`: the tool server (docs/interface.md 4.2, docs/interface.md A.1–A.6). Stateless: every POST carries a
 // Bearer access token and one JSON-RPC message or a batch; answers are JSON. This file is the
 // HTTP edge only — authentication, protocol version, body — and hands the body to handleRpc.
 import { Elysia } from "elysia";
@@ -28,7 +28,7 @@ export function descriptor(deps: Deps) {
   };
 }
 
-/** INTEROP A.1: an Accept naming only text/event-stream is the SDK's SSE stream request. */
+/** docs/interface.md A.1: an Accept naming only text/event-stream is the SDK's SSE stream request. */
 function wantsOnlyEventStream(accept: string | null): boolean {
   if (!accept) return false;
   const types = accept.split(",").map((t) => t.split(";")[0]!.trim().toLowerCase()).filter(Boolean);
@@ -37,7 +37,7 @@ function wantsOnlyEventStream(accept: string | null): boolean {
 
 export function mcpRoutes(deps: Deps) {
   const answer = ({ status, headers, body }: RpcAnswer) => (body === null ? new Response(null, { status, headers }) : jsonResponse(body, status, headers));
-  // Interface §5, INTEROP A.5: 401, -32001, and a challenge naming the error only when a token was sent.
+  // Interface docs/interface.md 5, docs/interface.md A.5: 401, -32001, and a challenge naming the error only when a token was sent.
   const unauthorized = (error?: { error: "invalid_token"; description: string }) =>
     answer(
       rpcFailure(
@@ -70,7 +70,7 @@ export function mcpRoutes(deps: Deps) {
       timer?.mark("auth");
 
       const version = request.headers.get("mcp-protocol-version");
-      // Absent means 2025-03-26 (INTEROP A.3).
+      // Absent means 2025-03-26 (docs/interface.md A.3).
       if (version !== null && !isKnownProtocolVersion(version))
         return answer(rpcFailure(AppError.rpcEnvelope(RPC.INVALID_REQUEST, `Unsupported MCP-Protocol-Version ${version}; supported: ${KNOWN_PROTOCOL_VERSIONS.join(", ")}.`)));
 

@@ -1,4 +1,4 @@
-// Address classes the outbound guard refuses (INTEROP C), one row per range with its source.
+// Address classes the outbound guard refuses (docs/interface.md C), one row per range with its source.
 // IPv6 forms that embed IPv4 (mapped, compatible, NAT64, 6to4, Teredo) are refused as whole
 // ranges, which is stricter than checking the embedded IPv4 address. (64:ff9b::/96 lies inside
 // ::/8 already — its first byte is 0 — so ::/8 is the row that matches it; the NAT64 rows stay

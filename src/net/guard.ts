@@ -1,4 +1,4 @@
-// The outbound guard (interface §8.2, INTEROP C): every request to a URL a tenant supplied
+// The outbound guard (docs/interface.md 8.2, docs/interface.md C): every request to a URL a tenant supplied
 // (connectors, custom HTTP actions, icons, favicons) goes through `guardedFetch`. It
 //   1. normalises the URL (WHATWG parser) and refuses userinfo, backslashes and other schemes;
 //   2. refuses names that can only be internal (localhost, *.local, *.internal, metadata.goog, …);

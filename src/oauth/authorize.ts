@@ -1,9 +1,9 @@
-// The authorization endpoint (RFC 6749 §4.1.1 with PKCE, RFC 8707 resource, RFC 9207 iss) and
+// The authorization endpoint (RFC 6749 section 4.1.1 with PKCE, RFC 8707 resource, RFC 9207 iss) and
 // the member's answer on the consent page. Outcomes are plain values; src/oauth/routes.ts turns
 // them into redirects and pages.
 //
 // Until the client and its redirect URI are known to be genuine, errors are shown on our own
-// page and never redirected (RFC 6749 §4.1.2.1): otherwise we would be an open redirector.
+// page and never redirected (RFC 6749 section 4.1.2.1): otherwise we would be an open redirector.
 import { Type as T } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { and, eq, gt, isNull } from "drizzle-orm";

@@ -1,4 +1,4 @@
-// Clients: RFC 7591 dynamic registration and RFC 6749 §2.3 client authentication.
+// Clients: RFC 7591 dynamic registration and RFC 6749 section 2.3 client authentication.
 import { randomBytes } from "node:crypto";
 import { Type as T, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
@@ -14,7 +14,7 @@ import { redirectUriProblem } from "./checks/redirect-uri.ts";
 import { OAuthError } from "./errors.ts";
 import { parseScope } from "./scopes.ts";
 
-/** Interface §4.4 / §8.1: 10 registrations per IP per hour (fixed hourly windows). */
+/** Interface docs/interface.md 4.4 / docs/interface.md 8.1: 10 registrations per IP per hour (fixed hourly windows). */
 export const REGISTRATION_LIMIT = { limit: 10, windowSeconds: 3600 };
 export const AUTH_METHODS = ["none", "client_secret_basic", "client_secret_post"] as const;
 export const GRANT_TYPES = ["authorization_code", "refresh_token"] as const;
@@ -62,7 +62,7 @@ function validate(body: unknown): RegistrationRequest {
   return request;
 }
 
-/** The registration response (RFC 7591 §3.2.1). Never contains null (INTEROP A.8). */
+/** The registration response (RFC 7591 section 3.2.1). Never contains null (docs/interface.md A.8). */
 export function clientInformation(client: Client, secret?: string): Record<string, unknown> {
   return {
     client_id: client.id,
@@ -80,7 +80,7 @@ export function clientInformation(client: Client, secret?: string): Record<strin
 
 export async function registerClient(deps: Deps, body: unknown, ip: string): Promise<{ client: Client; secret?: string; existing: boolean }> {
   const request = validate(body);
-  const method = request.token_endpoint_auth_method ?? "client_secret_basic"; // RFC 7591 §2 default
+  const method = request.token_endpoint_auth_method ?? "client_secret_basic"; // RFC 7591 section 2 default
   const metadata: Record<string, string> = {};
   for (const key of ECHOED) if (request[key] !== undefined) metadata[key] = request[key]!;
   const values = {
@@ -95,7 +95,7 @@ export async function registerClient(deps: Deps, body: unknown, ip: string): Pro
     metadata,
   };
 
-  // INTEROP A.14: hosted clients register from shared egress IPs once per connection; an identical
+  // docs/interface.md A.14: hosted clients register from shared egress IPs once per connection; an identical
   // public registration from the same source gets the existing client and does not count.
   const fingerprint = method === "none" ? sha256Hex(`${ip}\n${JSON.stringify(values)}`) : null;
   if (fingerprint) {
@@ -128,7 +128,7 @@ export async function findClient(deps: Deps, clientId: string): Promise<Client |
 const BASIC_CHALLENGE = { "www-authenticate": 'Basic realm="svc-agents"' };
 
 /**
- * RFC 6749 §2.3: who is calling the token or revocation endpoint. Basic (§2.3.1, id and secret
+ * RFC 6749 section 2.3: who is calling the token or revocation endpoint. Basic (section 2.3.1, id and secret
  * form-urlencoded), a secret in the body, or — for public clients only — just `client_id`.
  */
 export async function authenticateClient(deps: Deps, authorization: string | null, body: Record<string, string>): Promise<Client> {
@@ -164,7 +164,7 @@ export async function authenticateClient(deps: Deps, authorization: string | nul
 }
 
 /**
- * Clients that never obtained a token within the configured time are removed (INTEROP A.14).
+ * Clients that never obtained a token within the configured time are removed (docs/interface.md A.14).
  * Such a client may still hold a grant whose code was never exchanged; each org with one sees
  * the deletion in its activity log (the grant goes with the client).
  */

@@ -1,6 +1,6 @@
-// OAuth errors know their wire form: RFC 6749 §5.2 JSON `{error, error_description}`, with
-// `Cache-Control: no-store` on every one (INTEROP A.11), and `WWW-Authenticate: Basic` when Basic
-// client authentication failed (§5.2 invalid_client).
+// OAuth errors know their wire form: RFC 6749 section 5.2 JSON `{error, error_description}`, with
+// `Cache-Control: no-store` on every one (docs/interface.md A.11), and `WWW-Authenticate: Basic` when Basic
+// client authentication failed (docs/interface.md 5.2 invalid_client).
 import { AppError } from "../errors.ts";
 
 export type OAuthErrorCode =

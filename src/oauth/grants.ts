@@ -45,7 +45,7 @@ export async function revokeGrant(deps: Deps, grantId: string, actor: Actor, rea
     .returning({ orgId: oauthGrants.orgId, clientId: oauthGrants.clientId, memberId: oauthGrants.memberId });
   if (!revoked)
     return;
-  // Read-your-writes: the next request on any instance looks its token up again (issue #10 item 4).
+  // Read-your-writes: the next request on any instance looks its token up again.
   deps.accessTokens.invalidate();
   await recordActivity(deps, {
     orgId: revoked.orgId,

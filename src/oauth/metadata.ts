@@ -1,12 +1,12 @@
 // Discovery documents: RFC 9728 protected-resource metadata for the tool server and RFC 8414
-// authorization-server metadata. Absolute URLs from BASE_URL; no nulls (INTEROP A.8).
+// authorization-server metadata. Absolute URLs from BASE_URL; no nulls (docs/interface.md A.8).
 import type { Config } from "../config.ts";
 import { AUTH_METHODS, GRANT_TYPES } from "./clients.ts";
 import { SCOPES_SUPPORTED } from "./scopes.ts";
 
-/** The authorization server's issuer identifier (RFC 8414 §2): BASE_URL itself. */
+/** The authorization server's issuer identifier (RFC 8414 section 2): BASE_URL itself. */
 export const issuerOf = (config: Config) => config.baseUrl;
-/** The tool server's resource identifier (RFC 8707, RFC 9728 §2): exactly `<BASE_URL>/api/mcp`. */
+/** The tool server's resource identifier (RFC 8707, RFC 9728 section 2): exactly `<BASE_URL>/api/mcp`. */
 export const resourceOf = (config: Config) => `${config.baseUrl}/api/mcp`;
 export const protectedResourceMetadataUrl = (config: Config) => `${config.baseUrl}/.well-known/oauth-protected-resource/api/mcp`;
 export const authorizationServerMetadataUrl = (config: Config) => `${config.baseUrl}/.well-known/oauth-authorization-server`;
@@ -45,7 +45,7 @@ export function authorizationServerMetadata(config: Config) {
 }
 
 /**
- * The `WWW-Authenticate` challenge of the tool server (interface §5, INTEROP A.5–A.6): every
+ * The `WWW-Authenticate` challenge of the tool server (docs/interface.md 5, docs/interface.md A.5–A.6): every
  * value quoted; no `error` when no token was sent.
  */
 export function bearerChallenge(config: Config, error?: { error: "invalid_token" | "insufficient_scope"; description: string; scope?: string }): string {

@@ -1,6 +1,6 @@
 // RFC 7009 token revocation by the client: revoking a refresh token ends its grant (and every
 // token under it); revoking an access token ends that token. Another client's token, or an
-// unknown one, is left alone and still answered 200 (RFC 7009 §2.2). The token presented acts.
+// unknown one, is left alone and still answered 200 (RFC 7009 section 2.2). The token presented acts.
 import { and, eq, isNull } from "drizzle-orm";
 import type { Actor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
@@ -27,6 +27,6 @@ export async function revokeToken(deps: Deps, client: Client, token: string): Pr
     .where(and(eq(oauthTokens.id, row.id), isNull(oauthTokens.revokedAt)))
     .returning({ id: oauthTokens.id });
   if (!revoked) return;
-  deps.accessTokens.invalidate(); // read-your-writes (issue #10 item 4)
+  deps.accessTokens.invalidate(); // read-your-writes
   await recordActivity(deps, { orgId: row.orgId, actor, action: "oauth_token.revoked", objectType: "oauth_grant", objectId: row.grantId, summary: { client_id: row.clientId, kind: "access" } });
 }

@@ -1,4 +1,4 @@
-// Refresh with rotation (RFC 6749 §6, OAuth 2.1 §4.3.1) and reuse detection (INTEROP A.12):
+// Refresh with rotation (RFC 6749 section 6, OAuth 2.1 section 4.3.1) and reuse detection (docs/interface.md A.12):
 // every use issues a new refresh token whose parent is the one used. A refresh token stays valid
 // until one of its successors is used for the first time (clients retry, and send the same token
 // from parallel requests), plus a 10-second grace for requests already in flight; using it after
@@ -26,7 +26,7 @@ type TokenRow = typeof oauthTokens.$inferInsert;
 
 /**
  * The two statements of every refresh, built once per process and prepared (src/db/prepared.ts;
- * issue #10, "Performance": building them through the query builder cost more CPU than
+ * docs/decisions.md "Performance": building them through the query builder cost more CPU than
  * PostgreSQL spent running them).
  * One read: the token, its grant, and whether the member who granted it still belongs to the org.
  */
@@ -43,7 +43,7 @@ const ROTATED_COLUMNS = ["tokenHash", "kind", "grantId", "scopes", "parentId", "
 
 /**
  * One statement, so one round trip and one commit: the new pair, and the parent of the token
- * used marked superseded (its successor — the token used — is now in use: INTEROP A.12).
+ * used marked superseded (its successor — the token used — is now in use: docs/interface.md A.12).
  */
 const rotateStatement = (db: Db) => {
   const superseded = db

@@ -1,5 +1,5 @@
 // The scopes a tool-server token can carry: one read and one write scope per tool family
-// (interface §2.3), published in both discovery documents and shown in plain words on the
+// (docs/interface.md 2.3), published in both discovery documents and shown in plain words on the
 // consent page. A client that asks for no scope gets the read-only default.
 import type { Role } from "../auth/roles.ts";
 export const SCOPES = {
@@ -48,7 +48,7 @@ export function isScope(value: string): value is Scope {
 }
 
 /**
- * Parses a space-delimited `scope` (RFC 6749 §3.3). Returns the scopes in canonical order, or
+ * Parses a space-delimited `scope` (RFC 6749 section 3.3). Returns the scopes in canonical order, or
  * the first unknown one. An absent or empty scope means the default.
  */
 export function parseScope(raw: string | undefined): { scopes: Scope[] } | { unknown: string } {

@@ -1,6 +1,6 @@
 // Issuing: authorization codes for a consented grant, and the code exchange for access and
-// refresh tokens (RFC 6749 §4.1, OAuth 2.1). Every token is 256 random bits after its prefix
-// (§2.4) and stored as SHA-256 only. Rotation is in rotation.ts, revocation in revocation.ts,
+// refresh tokens (RFC 6749 section 4.1, OAuth 2.1). Every token is 256 random bits after its prefix
+// (docs/interface.md 2.4) and stored as SHA-256 only. Rotation is in rotation.ts, revocation in revocation.ts,
 // verification in verify.ts, grants in grants.ts.
 import { and, eq, isNull, lte } from "drizzle-orm";
 import { memberActor, systemActor } from "../kit/actor.ts";
@@ -17,7 +17,7 @@ import { revokeGrant } from "./grants.ts";
 export const ACCESS_TOKEN_PREFIX = "svc_at_";
 export const REFRESH_TOKEN_PREFIX = "svc_rt_";
 export const CODE_PREFIX = "svc_ac_";
-/** Interface §2.4: authorization codes live 5 minutes. */
+/** Interface docs/interface.md 2.4: authorization codes live 5 minutes. */
 export const CODE_TTL_MS = 5 * 60_000;
 
 export interface GrantRequest {
@@ -72,7 +72,7 @@ export interface TokenResponse {
 
 /**
  * One access and one refresh token. The access token may carry fewer scopes than the refresh
- * token (a narrowing refresh); the refresh token keeps the scopes of the one it replaces (RFC 6749 §6).
+ * token (a narrowing refresh); the refresh token keeps the scopes of the one it replaces (RFC 6749 section 6).
  */
 export async function issueTokens(tx: Db, deps: Deps, grantId: string, clientId: string, scopes: string[], parentId: string | null, refreshScopes = scopes): Promise<TokenResponse> {
   const now = deps.now();
@@ -96,11 +96,11 @@ export function mintTokens(deps: Deps, grantId: string, scopes: string[], parent
 }
 
 export function checkResource(given: string | undefined, expected: string) {
-  // RFC 8707 §2.2: the resource of a token request must be one the grant covers.
+  // RFC 8707 section 2.2: the resource of a token request must be one the grant covers.
   if (given !== undefined && given !== expected) throw new OAuthError("invalid_target", `resource must be ${expected}.`);
 }
 
-/** RFC 6749 §4.1.3 with PKCE (RFC 7636 §4.5–4.6). Every check runs before the code is consumed. */
+/** RFC 6749 section 4.1.3 with PKCE (RFC 7636 section 4.5–4.6). Every check runs before the code is consumed. */
 export async function exchangeCode(deps: Deps, client: Client, params: Record<string, string>): Promise<TokenResponse> {
   if (!params.code) throw new OAuthError("invalid_request", "code is required.");
   if (params.code_verifier === undefined) throw new OAuthError("invalid_request", "code_verifier is required (PKCE).");
@@ -114,7 +114,7 @@ export async function exchangeCode(deps: Deps, client: Client, params: Record<st
   const { code, grant } = row;
   if (code.clientId !== client.id) throw new OAuthError("invalid_grant", "The authorization code was issued to another client.");
   if (code.consumedAt) {
-    // RFC 6749 §4.1.2: a code used twice revokes the tokens issued from it.
+    // RFC 6749 section 4.1.2: a code used twice revokes the tokens issued from it.
     await revokeGrant(deps, grant.id, systemActor("oauth"), "code_reused");
     throw new OAuthError("invalid_grant", "The authorization code has already been used; the tokens issued from it are revoked.");
   }
@@ -122,7 +122,7 @@ export async function exchangeCode(deps: Deps, client: Client, params: Record<st
   if ((code.redirectUriGiven || params.redirect_uri !== undefined) && params.redirect_uri !== code.redirectUri)
     throw new OAuthError("invalid_grant", "redirect_uri does not match the one in the authorization request.");
   checkResource(params.resource, grant.resource);
-  if (!VERIFIER.test(params.code_verifier)) throw new OAuthError("invalid_request", "code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1).");
+  if (!VERIFIER.test(params.code_verifier)) throw new OAuthError("invalid_request", "code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 section 4.1).");
   if (!CHALLENGE.test(code.codeChallenge) || !verifierMatches(params.code_verifier, code.codeChallenge))
     throw new OAuthError("invalid_grant", "code_verifier does not match code_challenge.");
   if (grant.revokedAt) throw new OAuthError("invalid_grant", "The grant behind this code has been revoked.");

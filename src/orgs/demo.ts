@@ -21,7 +21,7 @@ export interface DemoInfo {
   /** Only on the start that created it. */
   password?: string;
   widgetKey: string;
-  /** The demo org's active agent (issue #10 item 5: the one whose actions a newcomer switches on). */
+  /** The demo org's active agent (the one whose actions a newcomer switches on). */
   agentId: string | null;
 }
 

@@ -1,4 +1,4 @@
-// The members API (issue #14): /api/members and /api/members/invitations, role members:manage.
+// The members API: /api/members and /api/members/invitations, role members:manage.
 // Routes validate, call src/orgs/members.ts or invitations.ts with the member as actor, and let
 // AppError map to the error shape (404 for another org's member or invitation).
 import { Elysia, t } from "elysia";

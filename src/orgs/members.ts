@@ -1,4 +1,4 @@
-// The members of an org and their roles (issue #14, settings): list them, change a member's roles,
+// The members of an org and their roles (settings): list them, change a member's roles,
 // remove a member. Routes check `members:manage` (src/auth/guard.ts, the dashboard's withMember);
 // the functions here keep the org's invariants whoever calls them:
 //

@@ -126,6 +126,6 @@ export async function setFeatureFlag(deps: Deps, orgId: string, actor: Actor, fl
     return row!.featureFlags;
   });
   if (!flags) throw AppError.notFound(`No organisation with id ${orgId}.`);
-  deps.tools.invalidate(orgId); // flags decide which tools exist (issue #10 item 4)
+  deps.tools.invalidate(orgId); // flags decide which tools exist
   return flags;
 }

@@ -1,4 +1,4 @@
-// Identity verification settings and publishable widget keys of an org (issue #11, §5): the writes
+// Identity verification settings and publishable widget keys of an org (docs/interface.md 5): the writes
 // to `orgs` (identity columns) and `widget_keys` live here, with the org's other tables; the
 // dashboard API over them is src/sdk/settings-routes.ts (role org:manage). Every change is in
 // the activity log.
@@ -56,7 +56,7 @@ export async function setIdentityVerification(deps: Deps, orgId: string, actor: 
 /**
  * A new current secret; the old one becomes the previous secret and keeps verifying for
  * IDENTITY_ROTATION_OVERLAP_MS (or until cleared), so the org's backends can be switched over
- * without refusing anyone (INTEROP D). A previous secret still set from an earlier rotation is
+ * without refusing anyone (docs/interface.md D). A previous secret still set from an earlier rotation is
  * dropped. The new secret is returned this once.
  */
 export async function rotateIdentitySecret(deps: Deps, orgId: string, actor: Actor) {

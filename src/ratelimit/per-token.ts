@@ -1,4 +1,4 @@
-// Per-token limits of the tool server (interface §8.1): tools/list 60, tools/call 120, anything
+// Per-token limits of the tool server (docs/interface.md 8.1): tools/list 60, tools/call 120, anything
 // else 60 per minute by default (configurable). Counted through the leased limiter, so several
 // server processes together never grant more than the limit. tools/call is charged by the tool
 // runtime (so a direct call with a token actor counts the same), every other method by the MCP edge.

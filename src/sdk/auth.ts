@@ -1,5 +1,5 @@
-// The publishable widget key (interface §5: `Authorization: Bearer ab_live_<WIDGET_KEY>`) and the
-// org's optional list of allowed browser origins (issue #11). Contract C4: every keyed /api/sdk
+// The publishable widget key (docs/interface.md 5: `Authorization: Bearer ab_live_<WIDGET_KEY>`) and the
+// org's optional list of allowed browser origins. Contract C4: every keyed /api/sdk
 // route calls `requireWidgetKey` first; the org it returns is the only org the request may touch.
 import type { LiveWidgetKey, WidgetKeyCache } from "../ports/caches.ts";
 import { and, eq, isNull } from "drizzle-orm";
@@ -58,7 +58,7 @@ export function isWidgetKeyFormat(key: string): boolean {
 }
 
 /**
- * A browser origin in its serialised form (RFC 6454 §6.2: scheme://host[:port], lower-case, default
+ * A browser origin in its serialised form (RFC 6454 section 6.2: scheme://host[:port], lower-case, default
  * port dropped), or null when `value` is not an http(s) origin.
  */
 export function normaliseOrigin(value: string): string | null {

@@ -98,7 +98,7 @@ export function chatRoutes(deps: Deps) {
       {
         body: ChatBody,
         response: { 200: ChatAnswer, ...errors },
-        detail: { summary: "Send a message through the agent pipeline (§2.5 → §2.6, plus sources)", tags: ["Widget SDK"], security: [{ widgetKey: [] }] },
+        detail: { summary: "Send a message through the agent pipeline (docs/interface.md 2.5 → 2.6, plus sources)", tags: ["Widget SDK"], security: [{ widgetKey: [] }] },
       },
     )
     .post(
@@ -158,7 +158,7 @@ export function chatRoutes(deps: Deps) {
       },
       {
         body: ChatStreamBody,
-        detail: { summary: "The same, streamed: text as it is generated, 0x1E-framed action records (§4.5)", tags: ["Widget SDK"], security: [{ widgetKey: [] }] },
+        detail: { summary: "The same, streamed: text as it is generated, 0x1E-framed action records (docs/interface.md 4.5)", tags: ["Widget SDK"], security: [{ widgetKey: [] }] },
       },
     );
 }

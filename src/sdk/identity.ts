@@ -1,7 +1,7 @@
-// Identity verification of widget requests (interface §2.5 `user_token`, §5; INTEROP D; issue #11).
+// Identity verification of widget requests (docs/interface.md 2.5 `user_token`, docs/interface.md 5; docs/interface.md D).
 // The org's backend signs `{ user_id, exp, …trusted claims }` with HS256 and the org's identity
 // secret (the secret string's UTF-8 bytes are the HMAC key, as `jwt.sign(payload, secret)` does);
-// the widget passes it along as `user_token`. Contract C4: `resolveIdentity` is what every SDK and
+// the widget passes it along as `user_token`. Contract `resolveIdentity` is what every SDK and
 // chat route calls to learn who the customer is.
 import { eq } from "drizzle-orm";
 import { errors as joseErrors, jwtVerify, type JWTPayload } from "jose";
@@ -23,7 +23,7 @@ export const IDENTITY_LIMITS = {
   clockSkewSeconds: 60,
 } as const;
 
-/** The claims a verified token may carry that override what the client sent (§2.5). */
+/** The claims a verified token may carry that override what the client sent (docs/interface.md 2.5). */
 export const TRUSTED_CLAIMS = ["email", "name", "role", "plan", "company_id"] as const;
 
 export interface IdentityInput {

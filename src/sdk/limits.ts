@@ -1,4 +1,4 @@
-// Rate limits of the public widget endpoints (issue #11 "Limits and abuse"). Publishable keys are
+// Rate limits of the public widget endpoints. Publishable keys are
 // public, so a key alone is no quota: requests count per key and client IP (one visitor or one
 // abusive script), and per org (everything the org's keys receive), in one-minute fixed windows
 // on the shared leased limiter (src/ratelimit/leased.ts: exact across instances). Defaults in

@@ -46,7 +46,7 @@ export function sdkRoutes(deps: Deps) {
         set.headers["cache-control"] = `public, max-age=${CONFIG_MAX_AGE_SECONDS}`;
         return config;
       },
-      { query: ConfigQuery, response: { 200: SdkConfig, ...errors }, detail: { summary: "The widget's public configuration (§2.7)", tags: ["Widget SDK"] } },
+      { query: ConfigQuery, response: { 200: SdkConfig, ...errors }, detail: { summary: "The widget's public configuration (docs/interface.md 2.7)", tags: ["Widget SDK"] } },
     );
   return plugin;
 }

@@ -26,7 +26,7 @@ const ExternalId = (description: string) => t.String({ minLength: 1, maxLength: 
 const UserToken = t.String({
   minLength: 1,
   maxLength: IDENTITY_LIMITS.token,
-  description: "JWT signed HS256 with the organisation's identity secret, carrying `user_id` (equal to the request's) and `exp`; may carry trusted claims email, name, role, plan, company_id, which override the request's values (§5).",
+  description: "JWT signed HS256 with the organisation's identity secret, carrying `user_id` (equal to the request's) and `exp`; may carry trusted claims email, name, role, plan, company_id, which override the request's values (docs/interface.md 5).",
 });
 const Email = t.String({ minLength: 3, maxLength: IDENTITY_LIMITS.email, pattern: "^[^\\s@]+@[^\\s@]+$", description: "Stored lower-cased." });
 const Name = t.String({ maxLength: IDENTITY_LIMITS.name });

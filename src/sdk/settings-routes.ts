@@ -1,4 +1,4 @@
-// Dashboard API of the widget settings (issue #11; role org:manage): /api/widget/identity,
+// Dashboard API of the widget settings (role org:manage): /api/widget/identity,
 // /api/widget/keys and /api/widget/origins, over src/orgs/widget-access.ts and src/sdk/settings.ts.
 import { Elysia, t } from "elysia";
 import { memberActor } from "../kit/actor.ts";

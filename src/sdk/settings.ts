@@ -1,4 +1,4 @@
-// The org's allowed browser origins for its widget keys (issue #11), read by src/sdk/auth.ts
+// The org's allowed browser origins for its widget keys, read by src/sdk/auth.ts
 // and set by admins (role org:manage) through src/sdk/settings-routes.ts.
 import { eq } from "drizzle-orm";
 import type { Actor } from "../kit/actor.ts";

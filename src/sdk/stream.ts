@@ -1,4 +1,4 @@
-// The streamed chat answer (interface §4.5, INTEROP D, issue #12): a chunked
+// The streamed chat answer (docs/interface.md 4.5, docs/interface.md D): a chunked
 // `text/plain; charset=utf-8` body where the reply's text arrives as the model produces it and
 // action records are framed by the ASCII record separator 0x1E:
 //
@@ -31,7 +31,7 @@ export const actionsRecord = (actions: readonly unknown[]) => `${RS}__ACTIONS__$
 export const errorRecord = (error: { code: string; message: string }) =>
   `${RS}__ERROR__${JSON.stringify({ code: error.code, message: error.message })}${RS}`;
 
-/** What a client that wants only the text does (§4.5): drop every record. */
+/** What a client that wants only the text does (docs/interface.md 4.5): drop every record. */
 export function textOnly(body: string): string {
   return body.replace(/\x1e[^\x1e]*\x1e/g, "");
 }
@@ -57,7 +57,7 @@ export interface ChatStreamOptions<T> {
   run(sink: StreamSink): Promise<T>;
   /** The public code and message of a failure (never a stack or a secret). */
   describe(error: unknown): { code: string; message: string };
-  /** Runs after the body is closed (complete, failed or abandoned): the transcript is stored here (§4.5). */
+  /** Runs after the body is closed (complete, failed or abandoned): the transcript is stored here (docs/interface.md 4.5). */
   after?(outcome: StreamOutcome<T>): void;
   /** Told when the stream opens; what it answers is called once when the stream ends (svc_open_streams). */
   opened?(): () => void;

@@ -3,7 +3,7 @@
 // loss window, even on a crash. But calls that finish while a write is in flight do not each
 // commit: they queue, and the next write inserts the whole queue in one statement and one
 // commit. Under load one commit carries many rows; an idle server writes a call's row at once
-// (no timer, no added wait). docs/decisions.md "Audit rows by group commit" (issue #10, "Performance").
+// (no timer, no added wait). docs/decisions.md "Audit rows by group commit" (docs/decisions.md "Performance").
 import { getTableColumns, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { actionExecutions } from "../db/schema/index.ts";
@@ -36,7 +36,7 @@ const COLUMNS = Object.entries(getTableColumns(actionExecutions)).filter(([key, 
  * column, turned back into rows by unnest. So the statement is prepared once per connection
  * (src/db/named-statements.ts) instead of parsed and planned per batch, and the query builder
  * handles one parameter per column rather than one per value (it was most of the server's
- * query-building CPU under load: issue #10, "Performance").
+ * query-building CPU under load: docs/decisions.md "Performance").
  */
 function insertBatch(db: Db, rows: AuditRow[]) {
   const arrays = COLUMNS.map(([key, column]) => {

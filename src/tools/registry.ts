@@ -1,5 +1,5 @@
 // Which tools exist for an org, and may this caller use each one — and if not, why (each reason
-// has its own message, interface §7.1 -32002). A tool the caller may not use is never listed
+// has its own message, docs/interface.md 7.1 -32002). A tool the caller may not use is never listed
 // (ARCHITECTURE habit 13). The runtime (src/tools/runtime.ts) keeps one snapshot per org of what
 // these answers need and drops it on every change (src/invalidation.ts).
 import { eq, inArray } from "drizzle-orm";
@@ -109,7 +109,7 @@ export function denial(snapshot: OrgSnapshot, caller: Caller, tool: ToolDefiniti
     if (!hasRole(snapshot.memberRoles.get(caller.actor.memberId) ?? [], role))
       return { reason: "role", message: `The member who authorised this token lacks the ${role} role that ${tool.name} needs.` };
   }
-  // A customer's chat acts for that customer only, whoever calls the runtime for it (issue #12,
+  // A customer's chat acts for that customer only, whoever calls the runtime for it (
   // docs/decisions.md "Chat tools"): the admin areas never, customer data only bound to them —
   // unbound, data_* and inbox_* would see every customer of the org; bound to a customer who only
   // claimed an id (no user_token), they would show whoever claims it next what was stored under it.
@@ -135,7 +135,7 @@ export function denial(snapshot: OrgSnapshot, caller: Caller, tool: ToolDefiniti
   return undefined;
 }
 
-/** A denial as the error the call fails with: 403 -32002 with its reason; a missing scope also says which (INTEROP A.6). */
+/** A denial as the error the call fails with: 403 -32002 with its reason; a missing scope also says which (docs/interface.md A.6). */
 export function refusal(deps: Deps, denied: Denial): AppError {
   const challenge = denied.scope ? { "www-authenticate": bearerChallenge(deps.config, { error: "insufficient_scope", description: denied.message, scope: denied.scope }) } : undefined;
   return AppError.forbidden(denied.message, denied.reason, challenge);

@@ -51,7 +51,7 @@ export async function setAgentActions(deps: Deps, orgId: string, actor: Actor, a
       .onConflictDoUpdate({ target: [agentActionToggles.agentId, agentActionToggles.actionId], set: { enabled: sql.raw("excluded.enabled"), updatedAt: now } });
   if (rows.length > 0)
     await recordActivity(deps, { orgId, actor, action: "agent_actions.toggled", objectType: "agent", objectId: agentId, summary: { enabled: enable, disabled: disable } });
-  // Read-your-writes: the next call on any channel sees the change (issue #10 item 4).
+  // Read-your-writes: the next call on any channel sees the change.
   deps.tools.invalidate(orgId);
   return listAgentActions(deps, orgId, agentId);
 }

@@ -33,7 +33,7 @@ export interface ToolDefinition extends ToolInfo {
 }
 
 /**
- * A tool failure named by its interface §7.1 kind: an AppError like any other (a tool may equally
+ * A tool failure named by its docs/interface.md 7.1 kind: an AppError like any other (a tool may equally
  * throw `AppError.notFound(...)`, `AppError.badRequest(...)`, `AppError.toolFailed(...)`).
  */
 export class ToolError extends AppError {

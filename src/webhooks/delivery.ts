@@ -1,4 +1,4 @@
-// Delivering one webhook (issue #15, Standard Webhooks; INTEROP G): the outbox handler of kind
+// Delivering one webhook (Standard Webhooks; docs/interface.md G): the outbox handler of kind
 // `webhook`. Each attempt signs the stored body afresh with the `standardwebhooks` package
 // (a fresh `webhook-timestamp`, since receivers refuse timestamps more than ~5 minutes off, but the
 // same `webhook-id`), POSTs exactly those bytes through the outbound guard (address checked on
@@ -17,7 +17,7 @@ import { guardedFetch } from "../net/guard.ts";
 import { webhookIdOf } from "./events.ts";
 
 export const WEBHOOK_LIMITS = {
-  /** A 2xx within this is success (issue #15). */
+  /** A 2xx within this is success. */
   timeoutMs: 15_000,
   /** How much of a receiver's answer the delivery log keeps. */
   responseBytes: 1024,

@@ -1,4 +1,4 @@
-// Webhook endpoints for the dashboard (issue #15): /api/webhooks/…, role org:manage.
+// Webhook endpoints for the dashboard: /api/webhooks/…, role org:manage.
 import { Elysia, t } from "elysia";
 import { memberActor } from "../kit/actor.ts";
 import { requireMember } from "../auth/guard.ts";

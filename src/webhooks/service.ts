@@ -1,4 +1,4 @@
-// Webhook endpoints and their delivery log for the dashboard (issue #15, role org:manage). Every
+// Webhook endpoints and their delivery log for the dashboard (role org:manage). Every
 // change is recorded in the activity log. The signing secret (`whsec_` + 24 random bytes in
 // base64, the Standard Webhooks form) is encrypted per field and shown once: at creation and at
 // each rotation. A rotation keeps the previous secret signing for WEBHOOK_LIMITS.rotationOverlapMs,

@@ -1,4 +1,4 @@
-// /widget.js: the client in ./client, bundled and minified by Bun.build (issue #14). The compiled
+// /widget.js: the client in ./client, bundled and minified by Bun.build. The compiled
 // binary carries the bundle prebuilt by `npm run build` (scripts/build-widget.ts) as an embedded
 // file; from source (`npm start`, tests) it is built from TypeScript on first use, so both serve
 // the same code with no separate step.

@@ -1,5 +1,5 @@
 // GET /demo: a stand-in for a customer's site with the demo org's widget on it, so `npm start` and
-// one click let a newcomer chat with the builtin provider over the demo knowledge base (issue #14).
+// one click let a newcomer chat with the builtin provider over the demo knowledge base.
 import type { DemoInfo } from "../orgs/demo.ts";
 import { html, page } from "../html/html.ts";
 

@@ -1,4 +1,4 @@
-// GET /widget.js (the embeddable widget) and GET /demo (issue #14).
+// GET /widget.js (the embeddable widget) and GET /demo.
 import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";

@@ -1,4 +1,4 @@
-// The agents API (issue #10 item 5, contract C8): list, read, create, update, activate, disable
+// The agents API: list, read, create, update, activate, disable
 // and enable (what a disabled active agent means for the widget config, chat and tools); roles;
 // limits at their boundary; the tenant boundary on every endpoint; getAgent.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";

@@ -1,4 +1,4 @@
-// The demo org on a fresh start (issue #10 item 5, issue #12): its active agent is named (the
+// The demo org on a fresh start: its active agent is named (the
 // start banner prints it), and its help articles let the builtin provider answer real questions
 // from the org's own knowledge-base search, with no model and no key.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";

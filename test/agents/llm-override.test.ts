@@ -1,4 +1,4 @@
-// Model overrides (issue #12 configuration; C6 providerFor): an org or agent picks its model in
+// Model overrides: an org or agent picks its model in
 // the dashboard API (agents:manage); the key is encrypted and never returned; the org's URL is
 // checked by the outbound guard when saved and on every request; the operator's key never goes
 // to an org's URL.

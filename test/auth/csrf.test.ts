@@ -1,4 +1,4 @@
-// Cookie-authenticated changes must be same-origin (issue #10 item 7), and a refused sign-in form
+// Cookie-authenticated changes must be same-origin, and a refused sign-in form
 // names the origin the server expects (item 6). Bearer tokens are not affected.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";

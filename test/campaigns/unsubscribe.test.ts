@@ -1,4 +1,4 @@
-// Issue #13 must-show 4 and INTEROP F: the link of a received message shows a confirmation page
+// Issue #13 must-show 4 and docs/interface.md F: the link of a received message shows a confirmation page
 // on GET (and unsubscribes no one: scanners prefetch), a one-click POST with no session and no
 // cookie unsubscribes at once (form-encoded or empty body), and the customer
 // then gets nothing more from any campaign of the org — queued messages included.
@@ -67,7 +67,7 @@ test("GET confirms without unsubscribing; a one-click POST with no session stops
   app.clock.advance(30_000);
   await queueDueSteps(app.deps);
 
-  // POST, as a mailbox provider sends it (RFC 8058 §3.2): no cookie, no Origin, no session.
+  // POST, as a mailbox provider sends it (RFC 8058 section 3.2): no cookie, no Origin, no session.
   const res = await app.handle(new Request(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" }));
   expect(res.status).toBe(200);
   expect(await res.text()).toContain("You are unsubscribed");

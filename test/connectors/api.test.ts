@@ -1,4 +1,4 @@
-// Connector management API (interface §2.1, §3, §4.1, §5, §7.3, §8.1, §8.2): connect, list,
+// Connector management API (docs/interface.md 2.1, 3, docs/interface.md 4.1, docs/interface.md 5, docs/interface.md 7.3, docs/interface.md 8.1, docs/interface.md 8.2): connect, list,
 // refresh and disconnect; validation naming the field; the feature flag; tenancy; roles; discovery
 // failures that still save the row; credentials never listed.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -97,7 +97,7 @@ describe("POST /api/integrations/mcp/servers", () => {
     }
   });
 
-  test("§7.3/§8.2: a blocked address is refused at connect time, also in development (only loopback is relaxed)", async () => {
+  test("docs/interface.md 7.3/docs/interface.md 8.2: a blocked address is refused at connect time, also in development (only loopback is relaxed)", async () => {
     for (const url of ["https://169.254.169.254/latest/meta-data/", "https://10.0.0.8/mcp", "https://[fd00::1]/mcp"]) {
       const res = await post({ ...valid(), url });
       expect({ url, status: res.status }).toEqual({ url, status: 400 });
@@ -105,7 +105,7 @@ describe("POST /api/integrations/mcp/servers", () => {
     }
   });
 
-  test("§8.2.3: a name that resolves to a private address is refused at connect time", async () => {
+  test("docs/interface.md 8.2.3: a name that resolves to a private address is refused at connect time", async () => {
     app.hosts.set("mcp.private-dns.test", ["10.1.2.3"]);
     const res = await post({ ...valid(), url: "https://mcp.private-dns.test/mcp" });
     expect(res.status).toBe(400);
@@ -152,7 +152,7 @@ describe("POST /api/integrations/mcp/servers", () => {
   });
 });
 
-describe("https only outside development (§2.1, §8.2.1)", () => {
+describe("https only outside development (docs/interface.md 2.1, docs/interface.md 8.2.1)", () => {
   let prod: TestApp;
   let prodAuth: Record<string, string>;
   beforeAll(async () => {
@@ -205,7 +205,7 @@ describe("feature flag mcp_external_servers", () => {
   });
 });
 
-describe("tenancy and roles (§5)", () => {
+describe("tenancy and roles (docs/interface.md 5)", () => {
   test("another org's connector id → 404 for PATCH and DELETE, and it is left alone", async () => {
     const mine = await connectOk(app, auth, { ...valid(), slug: "tenant_owned" });
     const other = await seedOrg(app, { flags: [FLAG] });
@@ -246,7 +246,7 @@ async function memberOf(orgId: string): Promise<string | undefined> {
 }
 
 describe("GET /api/integrations/mcp/servers", () => {
-  test("{ enabled, servers } with every §2.1 field, discovered tools described, and never a credential", async () => {
+  test("{ enabled, servers } with every docs/interface.md 2.1 field, discovered tools described, and never a credential", async () => {
     const bearerRow = await connectOk(app, auth, { name: "Bearer", slug: "listed_bearer", url: bearer.url, auth_method: "bearer", credentials: { token: BEARER_TOKEN } });
     const pair = oauth.issue();
     const oauthRow = await connectOk(app, auth, {
@@ -289,7 +289,7 @@ describe("GET /api/integrations/mcp/servers", () => {
   });
 });
 
-describe("discovery failure still saves the row (§3, §7.3)", () => {
+describe("discovery failure still saves the row (docs/interface.md 3, docs/interface.md 7.3)", () => {
   test("unreachable port → 201, status error, last_error set and returned", async () => {
     const url = `http://127.0.0.1:${freePort()}/mcp`;
     const res = await post({ ...valid(), slug: "unreachable", url });

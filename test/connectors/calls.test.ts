@@ -1,4 +1,4 @@
-// Connector tools called end to end (interface §4.2, §6, §8.3; INTEROP B): the official SDK client,
+// Connector tools called end to end (docs/interface.md 4.2, 6, docs/interface.md 8.3; docs/interface.md B): the official SDK client,
 // signed in through our OAuth flow, calls `mcp.<slug>.<tool>` on OUR /api/mcp; we call the real
 // third-party server with the customer binding in `_meta.bound_end_user_id`.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -87,7 +87,7 @@ describe("tools/list through the SDK client", () => {
   });
 });
 
-describe("tools/call with the customer binding (§4.2 _meta, §8.3)", () => {
+describe("tools/call with the customer binding (docs/interface.md 4.2 _meta, docs/interface.md 8.3)", () => {
   test("stateful SSE server: result passed through, binding received upstream, session closed", async () => {
     const server = servers.stateful as McpFixture & { sessions(): number };
     const result = await call("mcp.stateful.echo", { text: "hello over SSE" });
@@ -97,8 +97,8 @@ describe("tools/call with the customer binding (§4.2 _meta, §8.3)", () => {
     expect(upstream).toMatchObject({ tool: "echo", args: { text: "hello over SSE" } });
     expect((upstream.meta as Record<string, unknown>).bound_end_user_id).toBe(EXTERNAL_ID);
     expect(textOf(await call("mcp.stateful.add", { a: 2, b: 40 }))).toBe("42");
-    expect(server.sessions()).toBe(0); // every operation ended its session (INTEROP B.7)
-    // The request carried the negotiated version and the session id after initialize (§8.3).
+    expect(server.sessions()).toBe(0); // every operation ended its session (docs/interface.md B.7)
+    // The request carried the negotiated version and the session id after initialize (docs/interface.md 8.3).
     const callRequest = server.requests.find((r) => (r.body as { method?: string })?.method === "tools/call")!;
     expect(callRequest.headers["mcp-protocol-version"]).toBeString();
     expect(callRequest.headers["mcp-session-id"]).toBeString();
@@ -186,7 +186,7 @@ describe("tools/call with the customer binding (§4.2 _meta, §8.3)", () => {
   });
 });
 
-describe("lost sessions on a call (INTEROP B.6)", () => {
+describe("lost sessions on a call (docs/interface.md B.6)", () => {
   // The connector was discovered through a proxy; each test puts a fresh forgetfulServer behind it,
   // which forgets the session once, right after notifications/initialized: the tools/call meets 404.
   test("a read-only tool is retried after re-initialising: it succeeds and runs once", async () => {

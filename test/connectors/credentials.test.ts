@@ -1,4 +1,4 @@
-// Credentials at rest (interface §2.1, §8.2.5): every field encrypted on its own (AES-256-GCM, the
+// Credentials at rest (docs/interface.md 2.1, 8.2.5): every field encrypted on its own (AES-256-GCM, the
 // row id and field name as associated data), never in the clear in the row or the logs, and a
 // ciphertext copied to another row does not decrypt there.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";

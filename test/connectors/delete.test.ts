@@ -1,4 +1,4 @@
-// DELETE /api/integrations/mcp/servers/{id} (interface §2.2, §3, §8.2.5): a soft delete — the row
+// DELETE /api/integrations/mcp/servers/{id} (docs/interface.md 2.2, 3, docs/interface.md 8.2.5): a soft delete — the row
 // stays for the audit trail with its credentials column emptied, every discovered tool leaves the
 // registry (tools/list, toggles), and action executions keep resolving to the row.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";

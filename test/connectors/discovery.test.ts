@@ -1,4 +1,4 @@
-// Discovery (interface §2.2, §3, §6, §8.3; INTEROP B): real SDK servers connected and their tools
+// Discovery (docs/interface.md 2.2, 3, docs/interface.md 6, docs/interface.md 8.3; docs/interface.md B): real SDK servers connected and their tools
 // classified — hints, pagination, chatter before the response, bad names, redirects, lost
 // sessions — and a refresh that replaces the snapshot everywhere: the list, the agent toggles and
 // the tool server.
@@ -49,7 +49,7 @@ async function mcpTools(prefix: string) {
   return (body.result.tools as { name: string; annotations: { destructiveHint: boolean } }[]).filter((t) => t.name.startsWith(prefix));
 }
 
-describe("hints (§2.2, INTEROP B.8)", () => {
+describe("hints (docs/interface.md 2.2, docs/interface.md B.8)", () => {
   test("destructiveHint missing → destructive; readOnlyHint true → not; destructiveHint true → destructive", async () => {
     const server = await running.start(statefulSseServer());
     const created = await connectOk(app, auth, { name: "Hints", slug: "hints", url: server.url });
@@ -59,7 +59,7 @@ describe("hints (§2.2, INTEROP B.8)", () => {
     expect(destructive).toEqual({ echo: false, add: false, delete_everything: true, no_hints: true });
     expect(listed.discovered_tools.map((t) => t.action_id)).toEqual(["mcp.hints.echo", "mcp.hints.add", "mcp.hints.delete_everything", "mcp.hints.no_hints"]);
     expect(listed.server_info).toMatchObject({ name: "fixture-stateful", version: "1.0.0" });
-    // The operation ended its session (INTEROP B.7).
+    // The operation ended its session (docs/interface.md B.7).
     expect(server.counters.deletes).toBe(1);
     expect(server.sessions()).toBe(0);
   });
@@ -98,7 +98,7 @@ describe("hints (§2.2, INTEROP B.8)", () => {
 });
 
 describe("protocol variants", () => {
-  test("pagination (INTEROP B.5): 250 tools over 3 pages, all discovered in order, in one session", async () => {
+  test("pagination (docs/interface.md B.5): 250 tools over 3 pages, all discovered in order, in one session", async () => {
     const server = await running.start(paginatingServer());
     const created = await connectOk(app, auth, { name: "Pages", slug: "pages", url: server.url });
     expect(created).toMatchObject({ status: "connected", tool_count: 250 });
@@ -116,7 +116,7 @@ describe("protocol variants", () => {
     expect(server.counters.pages).toBeLessThanOrEqual(3);
   });
 
-  test("notifications and a server request before the response are tolerated (§6, INTEROP B.3)", async () => {
+  test("notifications and a server request before the response are tolerated (docs/interface.md 6, docs/interface.md B.3)", async () => {
     const server = await running.start(notifyingServer());
     const created = await connectOk(app, auth, { name: "Chatty", slug: "chatty", url: server.url });
     expect(created).toMatchObject({ status: "connected", tool_count: 1, error: null });
@@ -136,7 +136,7 @@ describe("protocol variants", () => {
     expect(list.headers["mcp-session-id"]).toBeUndefined();
   });
 
-  test("bad names (§2.2): invalid and duplicate names dropped with reasons, the rest kept, the 64-char name kept, a warning logged", async () => {
+  test("bad names (docs/interface.md 2.2): invalid and duplicate names dropped with reasons, the rest kept, the 64-char name kept, a warning logged", async () => {
     const server = await running.start(badNamesServer());
     const created = await connectOk(app, auth, { name: "Names", slug: "names", url: server.url });
     expect(created).toMatchObject({ status: "connected", tool_count: BAD_NAMES.valid.length });
@@ -152,7 +152,7 @@ describe("protocol variants", () => {
   });
 });
 
-describe("redirects (§8.2.4, INTEROP B.10)", () => {
+describe("redirects (docs/interface.md 8.2.4, docs/interface.md B.10)", () => {
   test("302 to the metadata address → status error naming the Location", async () => {
     const server = await running.start(redirectingServer());
     const created = await connectOk(app, auth, { name: "Redirect", slug: "redirect", url: server.url });
@@ -178,7 +178,7 @@ describe("redirects (§8.2.4, INTEROP B.10)", () => {
   });
 });
 
-describe("lost sessions (INTEROP B.6, B.7)", () => {
+describe("lost sessions (docs/interface.md B.6, B.7)", () => {
   test("404 for a known session before tools/list → re-initialised once, discovery succeeds", async () => {
     const server = await running.start(forgetfulServer());
     const created = await connectOk(app, auth, { name: "Forgetful", slug: "forgetful", url: server.url });
@@ -211,7 +211,7 @@ describe("lost sessions (INTEROP B.6, B.7)", () => {
   });
 });
 
-describe("refresh replaces the snapshot (§3)", () => {
+describe("refresh replaces the snapshot (docs/interface.md 3)", () => {
   test("tools removed upstream disappear from GET, toggles and tools/list; new tools appear disabled", async () => {
     const four = await running.start(statefulSseServer()); // echo, add, delete_everything, no_hints
     const two = await running.start(statelessJsonServer()); // echo, whoami

@@ -2,7 +2,7 @@
 // issued no Mcp-Session-Id is called again on its earlier handshake by read-only or idempotent
 // tools (one request per call), for as long as the org's tool snapshot lives (SNAPSHOT_TTL_MS, or
 // until a change drops it); destructive calls and servers with sessions keep a fresh session per
-// call (INTEROP B.7); a refusal (the server started keeping sessions) handshakes again and retries
+// call (docs/interface.md B.7); a refusal (the server started keeping sessions) handshakes again and retries
 // once (B.6). Everything through our /api/mcp with the official SDK client, against real SDK
 // servers; every test starts on a new snapshot (the test clock moved past its TTL).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";

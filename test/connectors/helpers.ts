@@ -1,5 +1,5 @@
 // Shared plumbing of the connector tests (test/connectors/*.test.ts): a development-mode app with
-// an org that may connect servers, the dashboard API of §4.1 as small functions, agent toggles,
+// an org that may connect servers, the dashboard API of docs/interface.md 4.1 as small functions, agent toggles,
 // the official SDK client signed in through our OAuth flow, a switchable proxy in front of the
 // real fixture servers (so one connector URL can serve different tool sets, icons and a favicon
 // between two discoveries), and tiny real raster images.
@@ -68,7 +68,7 @@ export async function devApp(flags: string[] = [FLAG]) {
   return { app, org, auth };
 }
 
-/** The §4.1 endpoints for one member. */
+/** The docs/interface.md 4.1 endpoints for one member. */
 export function api(app: TestApp, auth: Record<string, string>) {
   return {
     connect: (body: Record<string, unknown>) => app.request(SERVERS, { method: "POST", json: body, headers: auth }),

@@ -1,4 +1,4 @@
-// Connector icons (interface §8.3): from serverInfo.icons — inline base64 raster data URIs whose
+// Connector icons (docs/interface.md 8.3): from serverInfo.icons — inline base64 raster data URIs whose
 // bytes are what they declare, or same-site icon URLs passing the guard — else the origin's
 // favicon, else null (the generic mark); SVG never; re-derived on every discovery.
 //
@@ -58,7 +58,7 @@ async function iconFor(icons: Icon[] | undefined, favicon: Uint8Array<ArrayBuffe
   return (await serverById(app, auth, created.id))!.icon_url;
 }
 
-describe("icons from serverInfo.icons (§8.3)", () => {
+describe("icons from serverInfo.icons (docs/interface.md 8.3)", () => {
   test("a data: PNG icon → icon_url is that data:image/png;base64 URL", async () => {
     expect(await iconFor([{ src: dataUrl("image/png", PNG), mimeType: "image/png" }])).toBe(dataUrl("image/png", PNG));
     expect(await iconFor([{ src: dataUrl("image/png", PNG) }])).toBe(dataUrl("image/png", PNG)); // mimeType is optional
@@ -109,7 +109,7 @@ describe("icons from serverInfo.icons (§8.3)", () => {
   });
 });
 
-describe("fallbacks (§8.3)", () => {
+describe("fallbacks (docs/interface.md 8.3)", () => {
   test("nothing valid → the server origin's favicon, validated like any icon", async () => {
     const before = proxy.requests.length;
     expect(await iconFor([{ src: dataUrl("image/svg+xml", SVG) }], FAVICON)).toBe(dataUrl("image/png", FAVICON));
@@ -127,7 +127,7 @@ describe("fallbacks (§8.3)", () => {
   });
 });
 
-describe("re-derived on every discovery (§3, §8.3)", () => {
+describe("re-derived on every discovery (docs/interface.md 3, docs/interface.md 8.3)", () => {
   test("the icon follows what the server announces at each PATCH refresh", async () => {
     proxy.use(await running.start(statefulSseServer({ icons: [{ src: dataUrl("image/png", PNG) }] })));
     proxy.favicon(null);
@@ -199,7 +199,7 @@ describe("deriveIcon directly, with a server origin on loopback and the developm
   });
 });
 
-describe("same-site (§8.3: an https icon URL must be same-site with the server host)", () => {
+describe("same-site (docs/interface.md 8.3: an https icon URL must be same-site with the server host)", () => {
   test("same host and sibling subdomains are same-site; other registrable domains are not", () => {
     expect(sameSite("mcp.example.com", "mcp.example.com")).toBe(true);
     expect(sameSite("cdn.example.com", "mcp.example.com")).toBe(true);

@@ -1,4 +1,4 @@
-// Connectors with OAuth2 tokens (interface §2.1, §3, §5): a 401 from the server makes us refresh
+// Connectors with OAuth2 tokens (docs/interface.md 2.1, 3, docs/interface.md 5): a 401 from the server makes us refresh
 // once at its authorization server (RFC 9728 → RFC 8414 → refresh_token grant), store the rotated
 // tokens encrypted and retry; a refresh that fails puts the connector in error and tells the admin
 // to reconnect. Calls go through OUR /api/mcp with the official SDK client.

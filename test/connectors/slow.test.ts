@@ -1,5 +1,5 @@
-// Total deadlines toward connected servers (interface §8.1: discovery 15 s, tool call 30 s;
-// INTEROP B.4): the slow fixture answers after 20 s (or 40 s) while writing SSE keep-alive comments
+// Total deadlines toward connected servers (docs/interface.md 8.1: discovery 15 s, tool call 30 s;
+// docs/interface.md B.4): the slow fixture answers after 20 s (or 40 s) while writing SSE keep-alive comments
 // every 500 ms, so an idle timer would never fire — only a total deadline ends the wait.
 //
 // In-process, the deadlines follow the test clock (deps.timers): each is checked at its boundary,

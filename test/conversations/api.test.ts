@@ -1,4 +1,4 @@
-// Dashboard conversations API (issue #12 "Transcripts", role inbox:view): list with filters
+// Dashboard conversations API (role inbox:view): list with filters
 // (customer, agent, routed, date) and a cursor; one conversation with its messages and actions;
 // the tenant boundary.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";

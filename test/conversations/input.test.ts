@@ -1,4 +1,4 @@
-// Chat input checks (issue #12 "Validation and limits"): images by magic bytes, history items.
+// Chat input checks: images by magic bytes, history items.
 import { describe, expect, test } from "bun:test";
 import { CHAT_LIMITS, checkChatInput, imageProblem } from "../../src/conversations/input.ts";
 import { AppError } from "../../src/errors.ts";

@@ -1,4 +1,4 @@
-// Must-show 4 of issue #12 and INTEROP D: continuing a session sends the earlier turns to the model;
+// docs/interface.md D: continuing a session sends the earlier turns to the model;
 // a forged assistant turn in conversation_history of a known session never reaches the model;
 // another customer (or org) cannot continue or read the session. Plus the session id itself.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";

@@ -33,7 +33,7 @@ afterAll(async () => {
 });
 
 describe("connectors pages", () => {
-  test("the slug proposed for a name follows §2.1", () => {
+  test("the slug proposed for a name follows docs/interface.md 2.1", () => {
     expect(slugFromName("Acme CRM")).toBe("acme_crm");
     expect(slugFromName("3D Café — prod")).toBe("d_cafe_prod");
     expect(slugFromName("x".repeat(40))).toHaveLength(32);

@@ -52,7 +52,7 @@ beforeAll(async () => {
   if (missing) return;
   app = await serveTestApp();
   org = await seedOrg(app, { name: "Acme Support" });
-  // The client's loopback redirect URI (RFC 8252 §7.3): records what the authorization server sends.
+  // The client's loopback redirect URI (RFC 8252 section 7.3): records what the authorization server sends.
   callbackServer = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,

@@ -166,7 +166,7 @@ describe("oauth4webapi against the authorization server over HTTPS", () => {
       tampered.searchParams.set("iss", `${issuer}/`);
       expect(() => oauth.validateAuthResponse(as, client, tampered, state)).toThrow(/unexpected "iss"/);
 
-      // Code exchange (RFC 6749 §4.1.3 + RFC 7636).
+      // Code exchange (RFC 6749 section 4.1.3 + RFC 7636).
       const tokens = await oauth.processAuthorizationCodeResponse(
         as,
         client,
@@ -190,7 +190,7 @@ describe("oauth4webapi against the authorization server over HTTPS", () => {
       expect(initialize.status).toBe(200);
       expect(((await initialize.json()) as { result: { serverInfo: { name: string } } }).result.serverInfo.name).toBe("svc-agents");
 
-      // Refresh (RFC 6749 §6): a new pair, same scope.
+      // Refresh (RFC 6749 section 6): a new pair, same scope.
       const refreshed = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, auth, tokens.refresh_token!, options));
       expect(refreshed.token_type).toBe("bearer");
       expect(refreshed.expires_in).toBe(3600);
@@ -217,7 +217,7 @@ describe("oauth4webapi against the authorization server over HTTPS", () => {
       expect((failed as oauth.ResponseBodyError).status).toBe(400);
 
       // The grant's access token died with it: the tool server answers 401 with a Bearer
-      // challenge oauth4webapi parses (every value quoted, INTEROP A.5).
+      // challenge oauth4webapi parses (every value quoted, docs/interface.md A.5).
       expect(await verifyAccessToken(app.deps, refreshed.access_token)).toBeNull();
       const rejected = await oauth
         .protectedResourceRequest(

@@ -1,4 +1,4 @@
-// The admin activity log (issue #9 item 4, must-show 3): connector create, refresh and delete,
+// The admin activity log (must-show 3): connector create, refresh and delete,
 // agent action toggles, feature flags, OAuth grants (created on consent, revoked by the member, by the client, or on
 // reuse) are recorded with who acted; only org:manage reads the log; pages, filters and
 // retention at their boundaries; one org never sees another's rows.

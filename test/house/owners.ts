@@ -1,4 +1,4 @@
-// Which folder owns which table (issue #9 item 3): only modules under the owning folder insert
+// Which folder owns which table: only modules under the owning folder insert
 // into, update or delete from it; everyone else calls the owner's functions. A new table gets
 // its line here (the ownership test fails for a table without one), and docs/architecture.md
 // lists the same map.

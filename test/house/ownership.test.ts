@@ -1,4 +1,4 @@
-// Must-show 2 of issue #9, checked on the source text:
+// checked on the source text:
 // 1. a table is written (insert, update, delete — through drizzle or in raw SQL) only by modules
 //    under its owning folder (test/house/owners.ts);
 // 2. no module in src/ outside main.ts holds mutable state at its top level: no top-level

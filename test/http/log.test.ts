@@ -1,5 +1,5 @@
 // The server log never records SQL parameter values or stack traces of failed statements
-// (issue #10 item 7): the error class, the SQLSTATE and the request id instead.
+//: the error class, the SQLSTATE and the request id instead.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { Elysia } from "elysia";

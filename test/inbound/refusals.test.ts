@@ -1,4 +1,4 @@
-// The inbound SMTP listener under hostile input, spoken to over a bare socket (INTEROP H: never an
+// The inbound SMTP listener under hostile input, spoken to over a bare socket (docs/interface.md H: never an
 // open relay; RFC 1870 SIZE; RFC 5321). Unknown, forged or expired reply addresses, foreign
 // domains and unknown local parts are refused at RCPT TO with 550; commands out of order get 503;
 // the size limit holds at its boundary (MAIL FROM SIZE= and DATA) with 552; a bare LF never ends

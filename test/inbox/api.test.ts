@@ -41,7 +41,7 @@ const newTicket = (subject = "Card declined", orgId = a.org_id, extra: Json = {}
 
 describe("a ticket worked through the dashboard API", () => {
   test("read, reply, note, triage: each change in the history; the note never reaches the customer's thread", async () => {
-    // The ticket arrives the way a verified widget user opens one (issue #11 must-show 4).
+    // The ticket arrives the way a verified widget user opens one.
     const userToken = await new SignJWT({ user_id: "ext-verified", name: "Vera" })
       .setProtectedHeader({ alg: "HS256" })
       .setExpirationTime(Math.floor(app.clock.now.getTime() / 1000) + 300)

@@ -1,4 +1,4 @@
-// Customers in the dashboard API (issue #10 item 5): create and import by external id, so a fresh
+// Customers in the dashboard API: create and import by external id, so a fresh
 // install has customers for data_* tools and `_meta.bound_*`; verified / unverified shown on every
 // customer; recent events on a customer's page; roles, limits and the tenant boundary.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";

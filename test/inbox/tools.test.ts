@@ -1,4 +1,4 @@
-// The inbox_* tools through the official MCP SDK client after the OAuth flow (issue #11 must-show 4):
+// The inbox_* tools through the official MCP SDK client after the OAuth flow:
 // a ticket is listed, read, replied to, noted and triaged, and an outreach ticket is opened; the
 // writes land in the same thread and history the dashboard API shows; a note never reaches the
 // customer's thread. Also: honest annotations, customer binding, scopes, the tenant boundary and
@@ -77,7 +77,7 @@ describe("through the official SDK client", () => {
   }, 20_000);
 
   test("list, read, reply, note, triage: the same thread and history as the dashboard; the note stays internal", async () => {
-    // The ticket arrives through the widget SDK from Ada's backend (issue #11 must-show 4).
+    // The ticket arrives through the widget SDK from Ada's backend.
     const sdk = await app.request("/api/sdk/tickets/create", {
       json: { subject: "Order never arrived", message: "Order never arrived: help", user_id: "ext-ada" },
       headers: { authorization: `Bearer ${a.widget_key}` },

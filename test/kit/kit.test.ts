@@ -1,4 +1,4 @@
-// The shared kit (src/kit, issue #9 item 6): one copy of each small rule, each checked here at
+// The shared kit (src/kit): one copy of each small rule, each checked here at
 // its edges, and the id check seen from a route (36 hyphens used to reach the database as a 500).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { bearerToken } from "../../src/kit/bearer.ts";

@@ -1,4 +1,4 @@
-// Rate limits of the tool server (interface §8.1, §7.1): per token per method class, per org per
+// Rate limits of the tool server (docs/interface.md 8.1, 7.1): per token per method class, per org per
 // action, and the leased limiter that keeps them global across processes.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createLeasedLimiter, RECHECK_MS } from "../../src/ratelimit/leased.ts";

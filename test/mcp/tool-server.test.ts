@@ -1,4 +1,4 @@
-// The tool server's JSON-RPC surface (interface §4.2, §7.1; INTEROP A.1–A.6): every error code
+// The tool server's JSON-RPC surface (docs/interface.md 4.2, 7.1; docs/interface.md A.1–A.6): every error code
 // provoked, batches, notifications, descriptor, scope filtering, binding and the audit record.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
@@ -53,14 +53,14 @@ describe("GET /api/mcp", () => {
     });
   });
 
-  test("INTEROP A.1: Accept only text/event-stream → 405 with Allow: POST", async () => {
+  test("docs/interface.md A.1: Accept only text/event-stream → 405 with Allow: POST", async () => {
     const res = await app.request("/api/mcp", { headers: { accept: "text/event-stream" } });
     expect(res.status).toBe(405);
     expect(res.headers.get("allow")).toBe("POST");
   });
 });
 
-describe("authentication (interface §5, INTEROP A.5)", () => {
+describe("authentication (docs/interface.md 5, docs/interface.md A.5)", () => {
   test("no token → 401, -32001, challenge without error", async () => {
     const { res, body } = await rpc(app, undefined, { jsonrpc: "2.0", id: 1, method: "ping" });
     expect(res.status).toBe(401);
@@ -127,7 +127,7 @@ describe("JSON-RPC envelope and methods", () => {
     expect(notObject.body.error.code).toBe(-32602);
   });
 
-  test("a tool's not_found maps to -32601 (interface §7.1)", async () => {
+  test("a tool's not_found maps to -32601 (docs/interface.md 7.1)", async () => {
     const { body } = await rpc(app, full, call(1, "read_doc", { id: crypto.randomUUID() }));
     expect(body.error.code).toBe(-32601);
   });

@@ -1,4 +1,4 @@
-// The outbound guard (src/net/guard.ts, src/net/addresses.ts; interface §8.2, INTEROP C), attacked.
+// The outbound guard (src/net/guard.ts, src/net/addresses.ts; docs/interface.md 8.2, docs/interface.md C), attacked.
 //
 // Nothing here leaves the machine. Every name goes through an injected resolver, and
 // `globalThis.fetch` is wrapped for the whole file: the wrapper logs every dial the guard makes
@@ -169,7 +169,7 @@ interface Attempt {
   what: string;
   /** The injected resolver's table. Unknown names do not resolve. */
   dns?: Record<string, string[]>;
-  /** An internal-only name: INTEROP C says it is refused before DNS, so the resolver must not be asked. */
+  /** An internal-only name: docs/interface.md C says it is refused before DNS, so the resolver must not be asked. */
   beforeDns?: boolean;
 }
 

@@ -1,4 +1,4 @@
-// Members and invitations (issue #14, settings "members and roles") through the JSON API and the
+// Members and invitations (settings "members and roles") through the JSON API and the
 // /invite/<token> page: invite with the link returned once (token stored only hashed), accept with
 // a new account or an existing one, expiry / revocation / reuse / unknown links, the accept rate
 // limit, role changes and removal with their invariants (one org:manage + members:manage admin

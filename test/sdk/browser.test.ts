@@ -1,4 +1,4 @@
-// The widget SDK from a real page in headless Chromium (issue #11 must-show 1): a page served by a
+// The widget SDK from a real page in headless Chromium: a page served by a
 // second loopback origin calls users/identify and tickets/create with fetch and the widget key.
 // The browser itself enforces CORS: the preflight (Authorization + JSON content type are not
 // "simple") and the response must both pass, and exposed headers must be readable from script.

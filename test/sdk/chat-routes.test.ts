@@ -1,4 +1,4 @@
-// The chat endpoints' guards and limits (issue #12 "Validation and limits", §7.2): widget key 401,
+// The chat endpoints' guards and limits (docs/interface.md 7.2): widget key 401,
 // validation 400 with the field's path (exactly at the limit passes, one over fails), identity 403,
 // unknown agent or no active agent 404, CORS, body size. The builtin provider answers (no network).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -156,7 +156,7 @@ describe("agents", () => {
   });
 });
 
-describe("identity (§5)", () => {
+describe("identity (docs/interface.md 5)", () => {
   let strict: ChatOrg;
   beforeAll(async () => {
     strict = await seedChatOrg(app, { docs: false });

@@ -1,4 +1,4 @@
-// GET /api/sdk/config (issue #11 must-show 3; interface §2.7, §4.5).
+// GET /api/sdk/config (docs/interface.md 2.7, 4.5).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { agents } from "../../src/db/schema/index.ts";
@@ -26,7 +26,7 @@ beforeAll(async () => {
 }, 30_000);
 afterAll(() => app.close());
 
-test("the demo org's config is exactly §2.7, cacheable for 60 s, and leaks nothing internal", async () => {
+test("the demo org's config is exactly docs/interface.md 2.7, cacheable for 60 s, and leaks nothing internal", async () => {
   const res = await app.request(`/api/sdk/config?org_id=${demo.orgId}`);
   expect(res.status).toBe(200);
   expect(res.headers.get("cache-control")).toBe("public, max-age=60");

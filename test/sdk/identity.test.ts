@@ -1,4 +1,4 @@
-// Identity verification of widget requests (issue #11 must-show 2; interface §5, INTEROP D).
+// Identity verification of widget requests (docs/interface.md 5, docs/interface.md D).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { customerEvents, endUsers, tickets } from "../../src/db/schema/index.ts";

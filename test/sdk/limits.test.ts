@@ -1,4 +1,4 @@
-// Rate limits of the SDK endpoints (issue #11 "Limits and abuse"): per key and client IP, per org,
+// Rate limits of the SDK endpoints: per key and client IP, per org,
 // tickets on their own quota, config per IP. 429 `rate_limited` with Retry-After, in our error shape.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";

@@ -1,4 +1,4 @@
-// GET /api/openapi.json (issue #11): generated from the same TypeBox schemas that validate the
+// GET /api/openapi.json: generated from the same TypeBox schemas that validate the
 // routes, so every SDK payload is documented exactly as enforced.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import Ajv2020 from "ajv/dist/2020";

@@ -1,4 +1,4 @@
-// The /api/sdk endpoints (issue #11): widget keys, allowed origins, CORS, payloads and every limit
+// The /api/sdk endpoints: widget keys, allowed origins, CORS, payloads and every limit
 // at its boundary, tickets reaching the inbox.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, count, eq, isNull, or } from "drizzle-orm";

@@ -1,4 +1,4 @@
-// The 0x1E framing of /api/sdk/chat/stream (interface §4.5, INTEROP D): records, the final summary,
+// The 0x1E framing of /api/sdk/chat/stream (docs/interface.md 4.5, docs/interface.md D): records, the final summary,
 // the error record, stripping, one write per record, headers, and Bun's idle timeout.
 import { describe, expect, test } from "bun:test";
 import { createHandler } from "../../src/http/handler.ts";

@@ -1,4 +1,4 @@
-// Must-show 3 of issue #12, over a real socket: with a model that pauses between tokens, the first
+// over a real socket: with a model that pauses between tokens, the first
 // text chunk reaches the client before the model has finished, and a client that strips the 0x1E
 // records gets exactly the reply text. End to end with a fake OpenAI-compatible server: the model
 // calls search_docs before answering (through the tool runtime, audited), and a provider that
@@ -125,7 +125,7 @@ describe("end to end with an OpenAI-compatible server", () => {
     expect(audit.some((row) => row.channel === "chat" && row.outcome === "ok" && row.boundEndUserId !== null)).toBe(true);
   });
 
-  test("/chat answers §2.6 plus sources after a tool round", async () => {
+  test("/chat answers docs/interface.md 2.6 plus sources after a tool round", async () => {
     fake.enqueue({ steps: [{ tool: { name: "read_doc", arguments: { id: "00000000-0000-4000-8000-000000000000" } } }] }, { steps: [{ text: "I could not open that article." }] });
     const res = await post("/api/sdk/chat", { message: "How do I reset my password?" });
     const json = (await res.json()) as any;

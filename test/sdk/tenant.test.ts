@@ -1,4 +1,4 @@
-// Tenant boundary of the widget SDK (issue #11 must-show 5): org B's key cannot read or write org
+// Tenant boundary of the widget SDK: org B's key cannot read or write org
 // A's users, companies, events or tickets, on any endpoint; B's admins cannot touch A's keys.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";

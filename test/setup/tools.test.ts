@@ -1,4 +1,4 @@
-// The setup_* tools (issue #14) over raw JSON-RPC, where the error code is the point: honest
+// The setup_* tools over raw JSON-RPC, where the error code is the point: honest
 // annotations, scopes, the member's dashboard role, every input limit at its boundary, the
 // activity log and the audit row, and the tenant boundary (another org's agent, key or doc).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";

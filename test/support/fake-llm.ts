@@ -1,4 +1,4 @@
-// Fake model servers on loopback that speak the real streaming wire formats (INTEROP E):
+// Fake model servers on loopback that speak the real streaming wire formats (docs/interface.md E):
 //   fakeOpenAi()    — Chat Completions: POST {baseUrl}/chat/completions, `data:` chunks, `data: [DONE]`
 //   fakeAnthropic() — Messages: POST {baseUrl}/v1/messages, named events, message_stop
 // Each test scripts the replies (queued; one per request) and reads back every request the

@@ -1,5 +1,5 @@
-// Real third-party MCP servers for the tests of our MCP client (connectors, INTEROP.md part B,
-// interface §6 and §8.3). They are built with the official SDK, @modelcontextprotocol/sdk 1.32
+// Real third-party MCP servers for the tests of our MCP client (connectors, docs/interface.md appendix B,
+// docs/interface.md 6 and docs/interface.md 8.3). They are built with the official SDK, @modelcontextprotocol/sdk 1.32
 // (McpServer, or the low-level Server where a handler must misbehave, over
 // WebStandardStreamableHTTPServerTransport), served by Bun.serve on 127.0.0.1 with a free port.
 // Each factory returns an McpFixture that records every HTTP request, every tools/call and
@@ -592,7 +592,7 @@ export async function oauthProtectedServer(options: { clientId?: string; clientS
     const fail = (status: number, error: string, headers?: Record<string, string>) => (rec.bump("token_failures"), tokenError(status, error, headers));
     if (inc.req.method !== "POST" || typeof inc.body !== "object" || inc.body === null || inc.json) return fail(400, "invalid_request");
     const form = inc.body as Record<string, string>;
-    // Client authentication: HTTP Basic (RFC 6749 §2.3.1, form-encoded parts) or the body.
+    // Client authentication: HTTP Basic (RFC 6749 section 2.3.1, form-encoded parts) or the body.
     let id = form.client_id;
     let secret = form.client_secret;
     const basic = /^Basic\s+(.+)$/i.exec(inc.req.headers.get("authorization") ?? "");

@@ -1,4 +1,4 @@
-// The audit trail's group commit (src/tools/audit.ts, issue #10 "Performance"): a call answers
+// The audit trail's group commit (src/tools/audit.ts, docs/decisions.md "Performance"): a call answers
 // only once its own row is committed, calls that finish together share one INSERT, and a row the
 // database refuses costs no other call its row.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";

@@ -1,4 +1,4 @@
-// A customer's chat acts for that customer only, whoever calls the runtime for it (issue #12,
+// A customer's chat acts for that customer only, whoever calls the runtime for it (
 // docs/decisions.md "Chat tools"): the runtime itself refuses a customer actor the admin areas
 // (setup_*, automation_*) and, unbound, the customer-data areas (data_*, inbox_*) — which would
 // otherwise see every customer of the org. Listing and calling agree.

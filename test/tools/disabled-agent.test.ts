@@ -1,5 +1,5 @@
 // A disabled agent runs no tools, whoever names it (docs/decisions.md "Disabling an agent",
-// interface §7.1 -32002 "agent disabled"): a call naming it explicitly is refused like a call
+// docs/interface.md 7.1 -32002 "agent disabled"): a call naming it explicitly is refused like a call
 // for an org whose active agent is disabled. A call already running when its agent is disabled
 // may finish; the next one, on the same process, is refused — the service drops the org's tool
 // snapshot (deps.tools.invalidate), no clock moves. The chat names its agent on every tool call,

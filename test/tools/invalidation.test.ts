@@ -1,4 +1,4 @@
-// Cross-instance invalidation (src/invalidation.ts, issue #10 item 4): a publish applies here at
+// Cross-instance invalidation (src/invalidation.ts): a publish applies here at
 // once, reaches every other listener on the same database through NOTIFY, is not applied twice by
 // its sender, and a database that cannot LISTEN leaves the service running on the TTLs.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";

@@ -1,5 +1,5 @@
-// The tool runtime (src/tools/runtime.ts, issue #9 item 1): one path for every caller. The
-// must-show of issue #9 — the same tool through /api/mcp and through deps.tools.call gives the
+// The tool runtime (src/tools/runtime.ts): one path for every caller. The
+// the same tool through /api/mcp and through deps.tools.call gives the
 // same result, the same audit row and the same limit accounting — and the runtime's own rules:
 // the audit row is written whatever the input, chat is not scope-bound, destructive tools in
 // chat need an explicit toggle, every failure is one AppError.
@@ -53,7 +53,7 @@ const comparable = (row: typeof actionExecutions.$inferSelect) => {
   return rest;
 };
 
-describe("issue #9 must-show: /api/mcp and a direct runtime call are the same call", () => {
+describe("/api/mcp and a direct runtime call are the same call", () => {
   test("same result, same audit row, same limit accounting", async () => {
     const ctx = (await verifyAccessToken(app, token))!;
     const tokenKey = `mcp:${ctx.tokenId}:tools/call`;

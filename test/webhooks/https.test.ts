@@ -1,5 +1,5 @@
-// Outside development the outbound guard accepts https only, and never loopback (issue #15: the
-// endpoint URL is https; §8.2). Names resolve through app.hosts.
+// Outside development the outbound guard accepts https only, and never loopback (the
+// endpoint URL is https; docs/interface.md 8.2). Names resolve through app.hosts.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { seedSeriesOrg, type SeriesOrg } from "../campaigns/helpers.ts";

@@ -1,4 +1,4 @@
-// GET /widget.js and GET /demo over HTTP (issue #14): the bundle's headers, revalidation, size
+// GET /widget.js and GET /demo over HTTP: the bundle's headers, revalidation, size
 // budget and CORS; the demo page's key, policy and its absence when the demo is not seeded.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { WIDGET_MAX_GZIP_BYTES } from "../../src/widget/bundle.ts";

@@ -1,4 +1,4 @@
-// The compiled binary serves /widget.js from the bundle embedded at build time (issue #14): it
+// The compiled binary serves /widget.js from the bundle embedded at build time: it
 // runs in an empty directory, where no TypeScript source exists to build from, and its bytes are
 // those `npm run build` wrote beside it. /demo works there too, and the banner names it.
 import { afterAll, beforeAll, expect, test } from "bun:test";

@@ -1,4 +1,4 @@
-// The widget in a real headless Chromium (issue #14 must-shows 1–3): on a customer's page served
+// The widget in a real headless Chromium: on a customer's page served
 // from another loopback origin with hostile CSS, it opens, streams an answer with its source listed once,
 // "talk to a person" opens a ticket that the inbox dashboard API lists, a reload keeps the
 // conversation, it works by keyboard alone with focus trapped in the open panel, a dropped stream

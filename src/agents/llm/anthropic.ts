@@ -1,4 +1,4 @@
-// Anthropic Messages API, streamed (INTEROP E):
+// Anthropic Messages API, streamed (docs/interface.md E):
 //   POST {base}/v1/messages with x-api-key, anthropic-version: 2023-06-01, max_tokens (required)
 //   and a top-level `system`. Events: message_start (input tokens), content_block_start (`text`,
 //   or `tool_use` with id and name), content_block_delta (`text_delta`, or `input_json_delta`

@@ -1,4 +1,4 @@
-// The builtin provider (issue #12: the default; no network, no key). It is deterministic and
+// The builtin provider (the default; no network, no key). It is deterministic and
 // extractive: it answers the customer's last message with the most relevant sentences of the
 // best-matching passage, introduced by its title, and when no passage covers the question it says so
 // plainly and offers a person. It never writes a fact that is not in a passage, and never calls

@@ -1,4 +1,4 @@
-// What the two network adapters share (INTEROP E): one POST with a total deadline, at most one
+// What the two network adapters share (docs/interface.md E): one POST with a total deadline, at most one
 // retry, and the response read as Server-Sent Events.
 //
 //   * Deadline: `timeoutMs` bounds the whole exchange — both attempts, the wait between them and
@@ -45,7 +45,7 @@ export function endpointUrl(base: string, path: string): string {
 
 const RETRYABLE = (status: number) => status === 408 || status === 409 || status === 429 || status >= 500;
 
-/** Milliseconds to wait before retrying, from `Retry-After` (RFC 9110 §10.2.3) or the default. */
+/** Milliseconds to wait before retrying, from `Retry-After` (RFC 9110 section 10.2.3) or the default. */
 export function retryDelayMs(header: string | null, now: number): number {
   if (header === null) return LLM_HTTP_LIMITS.defaultRetryDelayMs;
   const value = header.trim();

@@ -1,4 +1,4 @@
-// Provider-safe tool names (INTEROP B.11 and E). Our registry names tools with dots
+// Provider-safe tool names (docs/interface.md B.11 and E). Our registry names tools with dots
 // (`mcp.<slug>.<tool>`, `custom.<slug>`), but OpenAI-compatible servers and Anthropic accept
 // function names matching [a-zA-Z0-9_-]{1,64} only. The mapping is:
 //

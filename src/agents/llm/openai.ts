@@ -1,5 +1,5 @@
 // OpenAI-compatible Chat Completions (OpenAI, Azure-style gateways, Ollama, vLLM, llama.cpp
-// server), streamed (INTEROP E):
+// server), streamed (docs/interface.md E):
 //   POST {base}/chat/completions, Authorization: Bearer, stream: true and
 //   stream_options.include_usage, answered by `data:` events ending with `data: [DONE]`.
 // Tool calls arrive as `delta.tool_calls[]` fragments whose `function.arguments` concatenate.

@@ -1,7 +1,7 @@
 // How the network adapters put the retrieved passages in front of a model: after the agent's
 // instructions, numbered, each with its title and URL, with a rule to answer only from them
 // and to say so when they do not hold the answer. 0x1E never reaches a model from our side
-// (INTEROP D: the widget stream uses it as its record separator).
+// (docs/interface.md D: the widget stream uses it as its record separator).
 import type { Passage } from "./types.ts";
 
 const RS = /\x1e/g;

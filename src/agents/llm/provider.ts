@@ -1,4 +1,4 @@
-// Which model answers for an org and agent (issue #12, contract C6): the agent's own override,
+// Which model answers for an org and agent: the agent's own override,
 // else the org's (org_llm_settings), else the operator's default from the environment.
 //
 // Override rules (docs/decisions.md "LLM overrides"):

@@ -1,5 +1,5 @@
-// The one interface between the chat pipeline and a language model (issue #12 "LLM providers",
-// INTEROP E). A provider turns a request — instructions, the conversation, the agent's tools and
+// The one interface between the chat pipeline and a language model (README "LLM providers",
+// docs/interface.md E). A provider turns a request — instructions, the conversation, the agent's tools and
 // the knowledge-base passages retrieved for this turn — into a stream of events. Three adapters
 // implement it: `builtin` (extractive, no network), `openai` (Chat Completions) and `anthropic`
 // (Messages). Providers never execute tools: a `tool_call` event ends the turn with
@@ -16,7 +16,7 @@ export interface LlmMessage {
   toolCallId?: string;
 }
 
-/** A tool offered to the model. `name` is provider-safe (no dots): map `mcp.a.b` with names.ts (INTEROP B.11). */
+/** A tool offered to the model. `name` is provider-safe (no dots): map `mcp.a.b` with names.ts (docs/interface.md B.11). */
 export interface LlmTool {
   name: string;
   description: string;

@@ -1,7 +1,7 @@
-// Answer, the pipeline's third stage (issue #12 "The pipeline" 3): the model gets the agent's
+// Answer, the pipeline's third stage: the model gets the agent's
 // instructions, the customer's trusted traits, the session history, the retrieved passages and the
 // agent's enabled actions as tools; tool calls run through the tool runtime (validation, caps,
-// audit: contract C1) bound to the chatting customer, and each one becomes an action. At most
+// audit: src/tools/runtime.ts) bound to the chatting customer, and each one becomes an action. At most
 // ANSWER.toolRounds rounds of tool calls; after that the model is asked once more to answer without
 // calling tools (calls it makes then are not run), so an answer always ends in text.
 import type { MessageSource } from "../../db/schema/index.ts";
@@ -22,7 +22,7 @@ export const ANSWER = {
 const LAST_ROUND = "You have used every tool call allowed for this message. Answer the customer now with what you have; do not call tools.";
 export const NOTHING_SAID = "I'm sorry, I couldn't find an answer to that. Would you like me to connect you with a person from our team?";
 
-/** An action record of a tool call (§2.6 `actions`; its shape is ours: docs/decisions.md). */
+/** An action record of a tool call (docs/interface.md 2.6 `actions`; its shape is ours: docs/decisions.md). */
 export interface ToolAction {
   type: "tool";
   name: string;

@@ -1,4 +1,4 @@
-// Confidence and escalation, the pipeline's last stage (issue #12 "The pipeline" 4, §2.6
+// Confidence and escalation, the pipeline's last stage (docs/interface.md 2.6
 // `confidence`: "based on knowledge-base coverage, tool usage and escalation signals").
 // docs/decisions.md "Chat confidence and escalation" repeats the formula and the thresholds.
 //

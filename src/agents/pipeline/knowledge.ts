@@ -1,4 +1,4 @@
-// Knowledge, the pipeline's second stage (issue #12 "The pipeline" 2): passages of the org's
+// Knowledge, the pipeline's second stage: passages of the org's
 // published docs for the customer's message, with scores. docs/decisions.md "Chat knowledge".
 //
 //   1. The existing full-text search (src/knowledge/docs.ts `searchDocs`, read-only use) finds the

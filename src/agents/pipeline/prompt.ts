@@ -1,11 +1,11 @@
-// What the model is told (issue #12 "The pipeline" 3): the system text — the agent's instructions,
+// What the model is told: the system text — the agent's instructions,
 // the customer as we know them, the session context — and the conversation as model messages.
 //
 // Trust: only claims from a verified `user_token` are presented as facts about the customer.
 // Traits and context sent by the widget, and behaviour data, are labelled as reported by the
 // customer's app. Turns the client reported in `conversation_history` (stored as `reported`) are
 // folded into one user message that says they are unverified — never given the assistant role,
-// so nothing the client sends can put words in the agent's mouth (issue #12 "Sessions").
+// so nothing the client sends can put words in the agent's mouth.
 import type { ConversationMessage } from "../../conversations/transcript.ts";
 import type { LlmMessage } from "../llm/types.ts";
 

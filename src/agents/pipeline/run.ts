@@ -1,4 +1,4 @@
-// The chat pipeline (issue #12 "The pipeline"): triage → knowledge → answer → confidence and
+// The chat pipeline: triage → knowledge → answer → confidence and
 // escalation, for one customer message in one conversation. The route (src/sdk/chat-routes.ts)
 // has already authenticated the widget key, resolved the customer, found or started the session and
 // stored the customer's message; it stores the reply this returns (or the failure it throws).
@@ -69,13 +69,13 @@ export interface ChatOutcome {
   ticketId: string | null;
 }
 
-/** §2.6 `actions` items written by the pipeline besides tool calls (docs/decisions.md "Chat actions"). */
+/** docs/interface.md 2.6 `actions` items written by the pipeline besides tool calls (docs/decisions.md "Chat actions"). */
 export type PipelineAction =
   | { type: "ticket_created"; ticket_id: string; ticket_number: number; team: string | null; reason: "live_help" | "routing_rule" | "escalation" }
   | { type: "ticket_updated"; ticket_id: string; ticket_number: number; team: string | null; reason: "live_help" | "routing_rule" | "person_owns" }
   | { type: "handoff"; from_agent_id: string; to_agent_id: string; skill: string }
   | { type: "offer_person"; label: string }
-  /** The documents the answer used (also the §2.6 `sources` field), so a stream can show them. */
+  /** The documents the answer used (also the docs/interface.md 2.6 `sources` field), so a stream can show them. */
   | { type: "sources"; sources: MessageSource[] };
 
 const subjectOf = (text: string) => {

@@ -1,4 +1,4 @@
-// Triage, the pipeline's first stage (issue #12 "The pipeline" 1). Decides, without a model, whether
+// Triage, the pipeline's first stage. Decides, without a model, whether
 // a message goes straight to a person or a team, is handed to another of the org's agents, or is
 // answered by the current agent. Pure decisions over the message and the agents; the ticket itself
 // is created by the pipeline (run.ts). docs/decisions.md "Chat triage".

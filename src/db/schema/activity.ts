@@ -1,4 +1,4 @@
-// The admin activity log (src/activity, issue #9 item 4): who changed what in an org, and when.
+// The admin activity log (src/activity): who changed what in an org, and when.
 // Written only by src/activity/log.ts; rows older than ACTIVITY_RETENTION_DAYS are deleted by housekeeping.
 import { index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { orgs } from "./core.ts";

@@ -1,4 +1,4 @@
-// Email series (issue #13): campaigns with their ordered steps, who is enrolled where, each
+// Email series: campaigns with their ordered steps, who is enrolled where, each
 // message a step produced (its delivery lives in the outbox), and who unsubscribed. Every row
 // carries org_id; every query filters on it. Written only by src/campaigns/ and src/mail/.
 import { sql } from "drizzle-orm";

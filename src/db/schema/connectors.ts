@@ -1,4 +1,4 @@
-// Connectors: third-party MCP servers an org connected (interface §2.1). Credentials are
+// Connectors: third-party MCP servers an org connected (docs/interface.md 2.1). Credentials are
 // encrypted per field (AES-256-GCM, the row id and field name as associated data) and emptied on
 // disconnect; the row itself stays for the audit trail.
 import { sql } from "drizzle-orm";

@@ -1,4 +1,4 @@
-// Chat conversations and their transcripts (issue #12 "Sessions and transcripts", contract C7).
+// Chat conversations and their transcripts.
 // Written only by src/conversations/; every row carries org_id and every query filters on it.
 import { boolean, index, integer, jsonb, pgTable, real, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { orgs } from "./core.ts";
@@ -25,7 +25,7 @@ export const conversations = pgTable(
     /** The agent that answers in this conversation now (after a handoff, the target). Plain uuid: the transcript outlives the agent. */
     agentId: uuid("agent_id"),
     mode: text("mode").notNull().default("chat"),
-    /** Session context: key → `{ label, type?, value }` (§2.5 `context`), merged per request (the request wins). */
+    /** Session context: key → `{ label, type?, value }` (docs/interface.md 2.5 `context`), merged per request (the request wins). */
     context: jsonb("context").$type<Record<string, unknown>>().notNull().default({}),
     /** Whether any message of the conversation went to a team or a person (routing or escalation). */
     routed: boolean("routed").notNull().default(false),

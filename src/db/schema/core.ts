@@ -9,14 +9,14 @@ const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull(
 export const orgs = pgTable("orgs", {
   id: uuid("id").primaryKey().defaultRandom(),
   name: text("name").notNull(),
-  /** Public widget settings (§2.7 `organization.settings`). Never holds secrets. */
+  /** Public widget settings (docs/interface.md 2.7 `organization.settings`). Never holds secrets. */
   settings: jsonb("settings").$type<Record<string, unknown>>().notNull().default({}),
   /** Feature flags by name, e.g. `{ "mcp_external_servers": true }`; absent means off. */
   featureFlags: jsonb("feature_flags").$type<Record<string, boolean>>().notNull().default({}),
   identityVerification: boolean("identity_verification").notNull().default(false),
   /** HS256 secret for widget `user_token`s, encrypted with SECRET_KEY (crypto/fields.ts). */
   identitySecret: text("identity_secret").notNull(),
-  /** The secret before the last rotation; accepted until `identitySecretPreviousUntil` or until cleared (INTEROP D). */
+  /** The secret before the last rotation; accepted until `identitySecretPreviousUntil` or until cleared (docs/interface.md D). */
   identitySecretPrevious: text("identity_secret_previous"),
   /** When the previous secret stops verifying: the rotation plus IDENTITY_ROTATION_OVERLAP_MS. */
   identitySecretPreviousUntil: timestamp("identity_secret_previous_until", { withTimezone: true }),
@@ -114,7 +114,7 @@ export const agents = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
-    /** System instructions; never leaves the server (redacted from §2.7 config). */
+    /** System instructions; never leaves the server (redacted from docs/interface.md 2.7 config). */
     instructions: text("instructions").notNull().default(""),
     skills: jsonb("skills").$type<string[]>().notNull().default([]),
     status: text("status").$type<AgentStatus>().notNull().default("inactive"),
@@ -126,7 +126,7 @@ export const agents = pgTable(
       .default({ steps: [], custom_variables: [] }),
     liveHelpLabel: text("live_help_label").notNull().default("Talk to a person"),
     videoDisplayMode: text("video_display_mode").notNull().default("inline"),
-    /** Triage rules (issue #12): a keyword or intent match routes to a team (src/agents/service.ts). */
+    /** Triage rules: a keyword or intent match routes to a team (src/agents/service.ts). */
     routingRules: jsonb("routing_rules").$type<RoutingRule[]>().notNull().default([]),
     /** This agent's model, over the org's and the operator's; the API key in it is encrypted. */
     llmOverride: jsonb("llm_override").$type<LlmOverride | null>(),
@@ -135,13 +135,13 @@ export const agents = pgTable(
   },
   (t) => [
     index("agents_org_idx").on(t.orgId),
-    // At most one active agent per org: it answers when a request names no agent (§2.5 agent_id).
+    // At most one active agent per org: it answers when a request names no agent (docs/interface.md 2.5 agent_id).
     uniqueIndex("agents_one_active_per_org").on(t.orgId).where(sql`${t.status} = 'active'`),
   ],
 );
 
 /**
- * Publishable widget keys (`ab_live_…`, §5). They are public by design (embedded in every page
+ * Publishable widget keys (`ab_live_…`, docs/interface.md 5). They are public by design (embedded in every page
  * that loads the widget) and identify an org, so they are stored as-is to be shown again in the
  * install snippet; they grant nothing beyond the public widget endpoints.
  */

@@ -8,7 +8,7 @@ import { ticketMessages, tickets } from "./inbox.ts";
 import { endUsers } from "./workspace.ts";
 
 /**
- * The `reply+<token>@<inbound domain>` addresses put in Reply-To (INTEROP H, VERP-style): one
+ * The `reply+<token>@<inbound domain>` addresses put in Reply-To (docs/interface.md H, VERP-style): one
  * random token per email sent, only its SHA-256 stored; it routes mail back to one ticket and
  * customer until `expires_at`. Written only by src/inbox/.
  */

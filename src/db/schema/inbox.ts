@@ -1,4 +1,4 @@
-// The support inbox (issue #11): tickets, their thread of messages and their history. Every row
+// The support inbox: tickets, their thread of messages and their history. Every row
 // carries org_id; every query filters on it. Written only by src/inbox/ (one owner per table).
 import { sql } from "drizzle-orm";
 import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
@@ -41,7 +41,7 @@ export const tickets = pgTable(
     endUserId: uuid("end_user_id").references(() => endUsers.id, { onDelete: "set null" }),
     /** The conversation it came from (owned by src/conversations/): a plain uuid, no foreign key. */
     conversationId: uuid("conversation_id"),
-    /** Whether the customer's identity was verified (identity verification, §5) when the ticket was opened. */
+    /** Whether the customer's identity was verified (identity verification, docs/interface.md 5) when the ticket was opened. */
     verified: boolean("verified").notNull().default(false),
     customFields: jsonb("custom_fields").$type<Record<string, unknown>>().notNull().default({}),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -1,4 +1,4 @@
-// The org-wide language model an org admin chose over the operator's default (issue #12).
+// The org-wide language model an org admin chose over the operator's default.
 // An agent's own `llm_override` (core.ts) wins over this row. The API key is AES-256-GCM
 // encrypted (crypto/fields.ts) and never returned; the base URL is checked by the outbound
 // guard when saved and on every request.

@@ -36,7 +36,7 @@ export const oauthAuthorizationRequests = pgTable("oauth_authorization_requests"
   sessionId: uuid("session_id").notNull().references(() => dashboardSessions.id, { onDelete: "cascade" }),
   clientId: text("client_id").notNull().references(() => oauthClients.id, { onDelete: "cascade" }),
   redirectUri: text("redirect_uri").notNull(),
-  /** Whether the client sent redirect_uri (then the token request must repeat it, RFC 6749 §4.1.3). */
+  /** Whether the client sent redirect_uri (then the token request must repeat it, RFC 6749 section 4.1.3). */
   redirectUriGiven: boolean("redirect_uri_given").notNull(),
   codeChallenge: text("code_challenge").notNull(),
   scopes: text("scopes").array().notNull(),
@@ -85,7 +85,7 @@ export const oauthTokens = pgTable(
     tokenHash: text("token_hash").notNull().unique(),
     kind: text("kind").$type<OAuthTokenKind>().notNull(),
     grantId: uuid("grant_id").notNull().references(() => oauthGrants.id, { onDelete: "cascade" }),
-    /** What this token may do: the grant's scopes, or fewer when a refresh narrowed them (RFC 6749 §6). */
+    /** What this token may do: the grant's scopes, or fewer when a refresh narrowed them (RFC 6749 section 6). */
     scopes: text("scopes").array().notNull(),
     /** Refresh tokens: the refresh token this one was rotated from. */
     parentId: uuid("parent_id"),

@@ -1,4 +1,4 @@
-// What the widget SDK stores beside the workspace (issue #11): the org's allowed browser origins
+// What the widget SDK stores beside the workspace: the org's allowed browser origins
 // and the behavioural events posted to /api/sdk/events. Every row carries org_id; written only by
 // src/sdk/.
 import { boolean, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
@@ -22,7 +22,7 @@ export const widgetSettings = pgTable("widget_settings", {
 });
 
 /**
- * Behavioural events (§6 "Inbound behavioural tracking events"). `end_user_id` is the customer the
+ * Behavioural events (docs/interface.md 6 "Inbound behavioural tracking events"). `end_user_id` is the customer the
  * request proved or claimed (an unverified claim on a verified customer's id lands on the unverified
  * visitor, never on the customer); `anonymous_id` is the widget's visitor id before identification.
  * `conversation_id` is the chat the event came from: the request's `session_id` resolved to its

@@ -1,4 +1,4 @@
-// Outbound webhooks (issue #15): an org's endpoints, the events recorded for them, one delivery per
+// Outbound webhooks: an org's endpoints, the events recorded for them, one delivery per
 // (event, endpoint) — its id is the Standard Webhooks `webhook-id` — and every attempt of it.
 // The attempts themselves run on the durable outbox (src/outbox/outbox.ts, kind `webhook`): a
 // delivery points at its current outbox row (a replay gives it a new one, same webhook-id).

@@ -39,13 +39,13 @@ export const endUsers = pgTable(
     traits: jsonb("traits").$type<Record<string, unknown>>().notNull().default({}),
     companyId: uuid("company_id").references(() => companies.id, { onDelete: "set null" }),
     /**
-     * Whether this record's identity was proven by a valid `user_token` (identity verification, §5).
+     * Whether this record's identity was proven by a valid `user_token` (identity verification, docs/interface.md 5).
      * A verified record is only ever written by verified requests (src/sdk/identity.ts).
      */
     verified: boolean("verified").notNull().default(false),
     /**
      * An unverified visitor kept apart from a verified customer: the `user_id` it claimed, while
-     * `external_id` stays null (INTEROP D, issue #11). At most one per claimed id.
+     * `external_id` stays null (docs/interface.md D). At most one per claimed id.
      */
     claimedExternalId: text("claimed_external_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

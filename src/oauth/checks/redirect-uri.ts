@@ -1,5 +1,5 @@
-// Redirect URIs: what may be registered (RFC 7591 §2, RFC 8252 §7) and whether the one an
-// authorization request names is registered (exact match, except loopback ports, RFC 8252 §7.3).
+// Redirect URIs: what may be registered (RFC 7591 section 2, RFC 8252 section 7) and whether the one an
+// authorization request names is registered (exact match, except loopback ports, RFC 8252 section 7.3).
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]", "localhost"]);
 /** Schemes that must never receive an authorization code. */
 const FORBIDDEN_SCHEMES = new Set(["javascript:", "data:", "file:", "vbscript:", "about:", "blob:", "filesystem:", "ws:", "wss:", "ftp:", "mailto:", "tel:"]);
@@ -9,7 +9,7 @@ export function isLoopback(url: URL): boolean {
 }
 
 /**
- * Control characters, space, DEL and C1 controls, raw. RFC 3986 §2 allows none of them in a URI,
+ * Control characters, space, DEL and C1 controls, raw. RFC 3986 section 2 allows none of them in a URI,
  * and the WHATWG parser silently drops tab/CR/LF inside a URL and trims C0 and space at its ends,
  * so what was checked would differ from what is stored and later written into a Location header.
  * Percent-encoded octets (%0D%0A) are data, not controls, and stay allowed.
@@ -19,19 +19,19 @@ const RAW_CONTROL = /[\x00-\x20\x7f-\x9f]/;
 /** Why a redirect URI cannot be registered, or null when it can. */
 export function redirectUriProblem(raw: string): string | null {
   if (raw.length > 2000) return "is longer than 2000 characters";
-  if (RAW_CONTROL.test(raw)) return "must not contain spaces or control characters such as CR or LF (RFC 3986 §2)";
+  if (RAW_CONTROL.test(raw)) return "must not contain spaces or control characters such as CR or LF (RFC 3986 section 2)";
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     return "is not an absolute URI";
   }
-  if (url.hash !== "" || raw.includes("#")) return "must not contain a fragment (RFC 6749 §3.1.2)";
+  if (url.hash !== "" || raw.includes("#")) return "must not contain a fragment (RFC 6749 section 3.1.2)";
   if (url.username || url.password) return "must not contain credentials";
   if (url.protocol === "https:") return null;
-  if (url.protocol === "http:") return isLoopback(url) ? null : "must use https (http is allowed only on loopback, RFC 8252 §7.3)";
+  if (url.protocol === "http:") return isLoopback(url) ? null : "must use https (http is allowed only on loopback, RFC 8252 section 7.3)";
   if (FORBIDDEN_SCHEMES.has(url.protocol)) return `must not use the ${url.protocol} scheme`;
-  // RFC 8252 §7.1: private-use URI schemes for native apps (e.g. com.example.app:/callback, cursor://…).
+  // RFC 8252 section 7.1: private-use URI schemes for native apps (e.g. com.example.app:/callback, cursor://…).
   return /^[a-z][a-z0-9+.-]*:$/.test(url.protocol) ? null : "has an invalid scheme";
 }
 
@@ -45,7 +45,7 @@ export function redirectUriRegistered(requested: string, registered: readonly st
     return false;
   }
   if (!isLoopback(url)) return false;
-  // RFC 8252 §7.3: for loopback redirects the port is chosen at run time; match everything else.
+  // RFC 8252 section 7.3: for loopback redirects the port is chosen at run time; match everything else.
   const portless = (u: URL) => `${u.protocol}//${u.hostname}${u.pathname}${u.search}`;
   return registered.some((r) => {
     try {

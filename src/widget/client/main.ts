@@ -1,13 +1,13 @@
-// The embeddable chat widget, served as /widget.js (issue #14). Runs on the customer's site, so:
+// The embeddable chat widget, served as /widget.js. Runs on the customer's site, so:
 //   * everything renders in a shadow root on a custom element: the page's CSS reaches only the
 //     host element, whose `:host` rules are `!important` (a shadow tree's important declarations
-//     win over the page's, CSS Cascade 4 §6.1), and our CSS cannot leak out;
+//     win over the page's, CSS Cascade 4 docs/interface.md 6.1), and our CSS cannot leak out;
 //   * styles go through a constructed stylesheet (`adoptedStyleSheets`), which a page's strict
 //     `style-src` CSP does not block, and sizes are in px (the page may set the root font size);
 //   * nothing is built with innerHTML: text from the model and the page is only ever textContent,
 //     and links are made only from http(s) URLs;
 //   * it talks to the service with the publishable key (Authorization header, no cookies).
-// Contract with the service: README "Widget SDK" and "Chat" (stream framing §4.5).
+// Contract with the service: README "Widget SDK" and "Chat" (stream framing docs/interface.md 4.5).
 import { applyConfig, buildShell, CHAT_ICON, CLOSE_ICON, h, messageBubble, richText, sourceList, svg, trapFocus } from "./dom.ts";
 import { type Identity, type Json, openStore, type StoredMessage } from "./store.ts";
 import { type EventName, installApi, loadConfig } from "./api.ts";

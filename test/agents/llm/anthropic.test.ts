@@ -1,5 +1,5 @@
 // The Anthropic Messages adapter against a fake server speaking the real streaming events
-// (INTEROP E).
+// (docs/interface.md E).
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { LlmError } from "../../../src/agents/llm/errors.ts";
 import { fakeAnthropic } from "../../support/fake-llm.ts";

@@ -1,4 +1,4 @@
-// The builtin provider (issue #12 must-show 5): from a small knowledge base it answers with the
+// The builtin provider: from a small knowledge base it answers with the
 // right passage and names its source; for what the base cannot answer it says it does not know
 // and offers a person, without inventing anything. No network, no key.
 import { describe, expect, test } from "bun:test";

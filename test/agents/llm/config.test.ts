@@ -1,4 +1,4 @@
-// LLM_* settings (issue #12 configuration): parsed once, validated, documented defaults.
+// LLM_* settings: parsed once, validated, documented defaults.
 import { describe, expect, test } from "bun:test";
 import { ConfigError, loadConfig } from "../../../src/config.ts";
 

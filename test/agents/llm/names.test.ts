@@ -1,4 +1,4 @@
-// Provider-safe tool names (INTEROP B.11): readable where possible, always [a-zA-Z0-9_-]{1,64},
+// Provider-safe tool names (docs/interface.md B.11): readable where possible, always [a-zA-Z0-9_-]{1,64},
 // reversible through the per-request map, never two tools on one name.
 import { describe, expect, test } from "bun:test";
 import { fromReadableProviderName, PROVIDER_TOOL_NAME, ToolNameMap, toProviderName } from "../../../src/agents/llm/names.ts";

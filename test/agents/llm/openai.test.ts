@@ -1,5 +1,5 @@
 // The OpenAI-compatible adapter against a fake Chat Completions server speaking the real
-// streaming wire format (INTEROP E).
+// streaming wire format (docs/interface.md E).
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { LlmError } from "../../../src/agents/llm/errors.ts";
 import { fakeOpenAi } from "../../support/fake-llm.ts";

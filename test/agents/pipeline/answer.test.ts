@@ -1,4 +1,4 @@
-// Answer (issue #12 "The pipeline" 3): tool rounds are bounded, tool calls become actions, failures
+// Answer: tool rounds are bounded, tool calls become actions, failures
 // are told to the model, names are mapped provider-safe and back, and the prompt keeps trust apart.
 import { describe, expect, test } from "bun:test";
 import { ANSWER, answer, NOTHING_SAID } from "../../../src/agents/pipeline/answer.ts";

@@ -1,4 +1,4 @@
-// Confidence and escalation (issue #12 "The pipeline" 4; the formula is in docs/decisions.md).
+// Confidence and escalation (the formula is in docs/decisions.md).
 import { describe, expect, test } from "bun:test";
 import { CONFIDENCE, confidenceOf, escalationFor, frustrationIn, soundsUncertain } from "../../../src/agents/pipeline/confidence.ts";
 import { NO_ANSWER } from "../../../src/agents/llm/builtin.ts";

@@ -1,4 +1,4 @@
-// Knowledge (issue #12 "The pipeline" 2): long documents are cut into passages; retrieval quotes
+// Knowledge: long documents are cut into passages; retrieval quotes
 // the passage that holds the answer, with a score, from published docs of the org only.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { retrieve } from "../../../src/agents/pipeline/knowledge.ts";

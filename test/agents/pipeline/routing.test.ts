@@ -1,4 +1,4 @@
-// Must-show 2 of issue #12: a direct request for a person, and a routing-rule match, go straight to
+// a direct request for a person, and a routing-rule match, go straight to
 // the inbox — `routing` with a ticket id, the ticket visible to the team — and the model is not
 // called at all for that message (the fake model server counts every request). Also handoff.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";

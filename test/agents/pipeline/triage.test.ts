@@ -1,4 +1,4 @@
-// Triage (issue #12 "The pipeline" 1): requests for a person, routing rules, handoff.
+// Triage: requests for a person, routing rules, handoff.
 import { describe, expect, test } from "bun:test";
 import { acceptsOffer, asksForPerson, ruleMatches, triage, type TriageAgent } from "../../../src/agents/pipeline/triage.ts";
 

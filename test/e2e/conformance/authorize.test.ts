@@ -1,5 +1,5 @@
-// The authorization endpoint (RFC 6749 §4.1.1–4.1.2.1 with PKCE RFC 7636, RFC 8707 resource,
-// RFC 9207 iss, RFC 8252 loopback redirects; interface §4.4; INTEROP A.9, A.10).
+// The authorization endpoint (RFC 6749 section 4.1.1–4.1.2.1 with PKCE RFC 7636, RFC 8707 resource,
+// RFC 9207 iss, RFC 8252 loopback redirects; docs/interface.md 4.4; docs/interface.md A.9, A.10).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createOrg } from "../../../src/orgs/service.ts";
 import { DEFAULT_SCOPES, SCOPES, type Scope } from "../../../src/oauth/scopes.ts";
@@ -51,7 +51,7 @@ async function expectErrorPage(res: Response, status: number, text: string) {
   return page;
 }
 
-/** RFC 6749 §4.1.2.1 + RFC 9207: an error sent back to the client with state and iss. */
+/** RFC 6749 section 4.1.2.1 + RFC 9207: an error sent back to the client with state and iss. */
 async function expectErrorRedirect(res: Response, redirectUri: string, error: string, description: RegExp, state: string | undefined) {
   expect(res.status).toBe(302);
   expect(res.headers.get("cache-control")).toBe("no-store");
@@ -64,43 +64,43 @@ async function expectErrorRedirect(res: Response, redirectUri: string, error: st
   return params;
 }
 
-describe("requests that must not be redirected (RFC 6749 §4.1.2.1, §3.1.2.4)", () => {
-  test("RFC 6749 §4.1.2.1: an unknown client_id gets an error page (400) and no redirect", async () => {
+describe("requests that must not be redirected (RFC 6749 section 4.1.2.1, section 3.1.2.4)", () => {
+  test("RFC 6749 section 4.1.2.1: an unknown client_id gets an error page (400) and no redirect", async () => {
     const res = await browser.get(authorizeUrl({ ...query(), client_id: "mcp_not_a_registered_client" }));
     await expectErrorPage(res, 400, "not registered");
   });
 
-  test("RFC 6749 §4.1.2.1: a missing client_id gets an error page and no redirect", async () => {
+  test("RFC 6749 section 4.1.2.1: a missing client_id gets an error page and no redirect", async () => {
     const { client_id: _, ...rest } = query();
     await expectErrorPage(await browser.get(authorizeUrl(rest)), 400, "client_id is missing");
   });
 
-  test("RFC 6749 §3.1.2.4: a redirect_uri the client did not register gets an error page and no redirect", async () => {
+  test("RFC 6749 section 3.1.2.4: a redirect_uri the client did not register gets an error page and no redirect", async () => {
     const res = await browser.get(authorizeUrl(query({ redirect_uri: "https://evil.example/cb" })));
     const page = await expectErrorPage(res, 400, "not one it registered");
     expect(page).not.toContain("evil.example");
   });
 
-  test("RFC 6749 §3.1.2.3: with several registered redirect URIs, omitting redirect_uri gets an error page", async () => {
+  test("RFC 6749 section 3.1.2.3: with several registered redirect URIs, omitting redirect_uri gets an error page", async () => {
     const { client_id } = await registerClient(app, { redirect_uris: ["https://a.example.com/cb", "https://b.example.com/cb"] });
     const { redirect_uri: _, ...rest } = authorizeQuery(client_id, challenge);
     await expectErrorPage(await browser.get(authorizeUrl(rest)), 400, "redirect_uri is missing");
   });
 
-  test("RFC 6749 §3.1.2.3: with one registered redirect URI, redirect_uri may be omitted and errors go there", async () => {
+  test("RFC 6749 section 3.1.2.3: with one registered redirect URI, redirect_uri may be omitted and errors go there", async () => {
     const { redirect_uri: _, ...rest } = query({ response_type: "token" });
     await expectErrorRedirect(await browser.get(authorizeUrl(rest)), CB, "unsupported_response_type", /response_type/, rest.state);
   });
 
-  test("RFC 6749 §3.1: a repeated client_id or redirect_uri gets an error page, not a redirect", async () => {
+  test("RFC 6749 section 3.1: a repeated client_id or redirect_uri gets an error page, not a redirect", async () => {
     const params = new URLSearchParams(query());
     params.append("redirect_uri", "https://evil.example/cb");
     await expectErrorPage(await browser.get(authorizeUrl(params)), 400, "repeats client_id or redirect_uri");
   });
 });
 
-describe("redirect URI matching (RFC 8252 §7.3, RFC 9700 §4.1.3)", () => {
-  test("RFC 8252 §7.3: a loopback redirect registered as http://127.0.0.1:9/cb matches http://127.0.0.1:<any port>/cb", async () => {
+describe("redirect URI matching (RFC 8252 section 7.3, RFC 9700 section 4.1.3)", () => {
+  test("RFC 8252 section 7.3: a loopback redirect registered as http://127.0.0.1:9/cb matches http://127.0.0.1:<any port>/cb", async () => {
     for (const uri of ["http://127.0.0.1:51234/cb", "http://127.0.0.1:9/cb", "http://127.0.0.1/cb", "http://127.0.0.1:65535/cb"]) {
       const res = await browser.get(authorizeUrl(query({ redirect_uri: uri })));
       expect({ uri, status: res.status }).toEqual({ uri, status: 200 });
@@ -108,7 +108,7 @@ describe("redirect URI matching (RFC 8252 §7.3, RFC 9700 §4.1.3)", () => {
     }
   });
 
-  test("RFC 8252 §7.3: the code is sent to the port the request named", async () => {
+  test("RFC 8252 section 7.3: the code is sent to the port the request named", async () => {
     // Its own client: exchanging a code gives a live grant, after which consent would be skipped.
     const { client_id } = await registerClient(app, { redirect_uris: [CB] });
     const { verifier, challenge: c } = pkcePair();
@@ -120,14 +120,14 @@ describe("redirect URI matching (RFC 8252 §7.3, RFC 9700 §4.1.3)", () => {
     expect((await redeem(app, client_id, { code, verifier, redirectUri: "http://127.0.0.1:51234/cb" })).status).toBe(200);
   });
 
-  test("RFC 8252 §7.3: any port, but not another path, query or host", async () => {
+  test("RFC 8252 section 7.3: any port, but not another path, query or host", async () => {
     for (const uri of ["http://127.0.0.1:51234/other", "http://127.0.0.1:51234/cb/", "http://127.0.0.1:51234/cb?x=1", "http://localhost:51234/cb", "http://127.0.0.2:9/cb", "https://127.0.0.1:9/cb"]) {
       const res = await browser.get(authorizeUrl(query({ redirect_uri: uri })));
       expect({ uri, status: res.status, location: res.headers.get("location") }).toEqual({ uri, status: 400, location: null });
     }
   });
 
-  test("RFC 9700 §4.1.3: a non-loopback redirect URI must match exactly (no port or path leeway)", async () => {
+  test("RFC 9700 section 4.1.3: a non-loopback redirect URI must match exactly (no port or path leeway)", async () => {
     const { client_id } = await registerClient(app, { redirect_uris: ["https://app.example.com/cb"] });
     for (const uri of ["https://app.example.com:8443/cb", "https://app.example.com/cb/", "https://app.example.com/cb?x=1", "https://app.example.com/CB", "http://app.example.com/cb"]) {
       const res = await browser.get(authorizeUrl(authorizeQuery(client_id, challenge, { redirect_uri: uri })));
@@ -137,7 +137,7 @@ describe("redirect URI matching (RFC 8252 §7.3, RFC 9700 §4.1.3)", () => {
     expect(exact.status).toBe(200);
   });
 
-  test("RFC 6749 §3.1.2: the query of a registered redirect URI is kept in the response", async () => {
+  test("RFC 6749 section 3.1.2: the query of a registered redirect URI is kept in the response", async () => {
     const uri = "https://app.example.com/cb?tenant=7";
     const { client_id } = await registerClient(app, { redirect_uris: [uri] });
     const q = authorizeQuery(client_id, challenge, { redirect_uri: uri, response_type: "token" });
@@ -146,55 +146,55 @@ describe("redirect URI matching (RFC 8252 §7.3, RFC 9700 §4.1.3)", () => {
   });
 });
 
-describe("errors sent back to the client (RFC 6749 §4.1.2.1, RFC 9207 §2)", () => {
-  test("RFC 6749 §4.1.2.1: response_type=token is redirected with error=unsupported_response_type, state and iss", async () => {
+describe("errors sent back to the client (RFC 6749 section 4.1.2.1, RFC 9207 section 2)", () => {
+  test("RFC 6749 section 4.1.2.1: response_type=token is redirected with error=unsupported_response_type, state and iss", async () => {
     const q = query({ response_type: "token" });
     await expectErrorRedirect(await browser.get(authorizeUrl(q)), CB, "unsupported_response_type", /response_type must be code/, q.state);
   });
 
-  test("RFC 6749 §4.1.2.1: a missing response_type is invalid_request (a required parameter is missing)", async () => {
+  test("RFC 6749 section 4.1.2.1: a missing response_type is invalid_request (a required parameter is missing)", async () => {
     const { response_type: _, ...q } = query();
     await expectErrorRedirect(await browser.get(authorizeUrl(q)), CB, "invalid_request", /response_type/, q.state);
   });
 
-  test("RFC 7636 §4.4.1: code_challenge_method=plain is invalid_request", async () => {
+  test("RFC 7636 section 4.4.1: code_challenge_method=plain is invalid_request", async () => {
     const q = query({ code_challenge_method: "plain" });
     await expectErrorRedirect(await browser.get(authorizeUrl(q)), CB, "invalid_request", /code_challenge_method must be S256/, q.state);
   });
 
-  test("RFC 7636 §4.4.1: a missing code_challenge_method is invalid_request (S256 only, never defaulting to plain)", async () => {
+  test("RFC 7636 section 4.4.1: a missing code_challenge_method is invalid_request (S256 only, never defaulting to plain)", async () => {
     const { code_challenge_method: _, ...q } = query();
     await expectErrorRedirect(await browser.get(authorizeUrl(q)), CB, "invalid_request", /code_challenge_method must be S256/, q.state);
   });
 
-  test("RFC 7636 §4.4.1: a missing code_challenge is invalid_request", async () => {
+  test("RFC 7636 section 4.4.1: a missing code_challenge is invalid_request", async () => {
     const { code_challenge: _, ...q } = query();
     await expectErrorRedirect(await browser.get(authorizeUrl(q)), CB, "invalid_request", /code_challenge is required/, q.state);
   });
 
-  test("RFC 7636 §4.2: a code_challenge that is not BASE64URL(SHA256(verifier)) in form is invalid_request", async () => {
+  test("RFC 7636 section 4.2: a code_challenge that is not BASE64URL(SHA256(verifier)) in form is invalid_request", async () => {
     const q = query({ code_challenge: "too-short" });
     await expectErrorRedirect(await browser.get(authorizeUrl(q)), CB, "invalid_request", /43 characters/, q.state);
   });
 
-  test("RFC 8707 §2: a resource other than the tool server is invalid_target", async () => {
+  test("RFC 8707 section 2: a resource other than the tool server is invalid_target", async () => {
     for (const resource of ["https://evil.example/api/mcp", `${resourceOf(app)}/`, app.deps.config.baseUrl]) {
       const q = query({ resource });
       await expectErrorRedirect(await browser.get(authorizeUrl(q)), CB, "invalid_target", /resource must be http:\/\/localhost:3000\/api\/mcp/, q.state);
     }
   });
 
-  test("RFC 8707 §2 / INTEROP A.10: resource = <BASE_URL>/api/mcp is accepted", async () => {
+  test("RFC 8707 section 2 / docs/interface.md A.10: resource = <BASE_URL>/api/mcp is accepted", async () => {
     const res = await browser.get(authorizeUrl(query({ resource: resourceOf(app) })));
     expect(res.status).toBe(200);
   });
 
-  test("RFC 6749 §4.1.2.1: an unknown scope is invalid_scope", async () => {
+  test("RFC 6749 section 4.1.2.1: an unknown scope is invalid_scope", async () => {
     const q = query({ scope: "docs:read admin:everything" });
     await expectErrorRedirect(await browser.get(authorizeUrl(q)), CB, "invalid_scope", /admin:everything/, q.state);
   });
 
-  test("RFC 6749 §3.1: a repeated parameter is invalid_request", async () => {
+  test("RFC 6749 section 3.1: a repeated parameter is invalid_request", async () => {
     const q = query();
     const params = new URLSearchParams(q);
     params.append("scope", "docs:read");
@@ -202,30 +202,30 @@ describe("errors sent back to the client (RFC 6749 §4.1.2.1, RFC 9207 §2)", ()
     await expectErrorRedirect(await browser.get(authorizeUrl(params)), CB, "invalid_request", /scope is repeated/, q.state);
   });
 
-  test("RFC 6749 §4.1.2.1: without state, an error redirect carries no state but still iss", async () => {
+  test("RFC 6749 section 4.1.2.1: without state, an error redirect carries no state but still iss", async () => {
     const { state: _, ...q } = query({ response_type: "token" });
     await expectErrorRedirect(await browser.get(authorizeUrl(q)), CB, "unsupported_response_type", /response_type/, undefined);
   });
 
-  test("RFC 6749 §4.1.2: state is returned byte for byte", async () => {
+  test("RFC 6749 section 4.1.2: state is returned byte for byte", async () => {
     const state = "a b&c=d/é?#+%20'\"<>";
     await expectErrorRedirect(await browser.get(authorizeUrl(query({ response_type: "token", state }))), CB, "unsupported_response_type", /response_type/, state);
   });
 
-  test("RFC 6749 §3.1: unrecognised parameters are ignored", async () => {
+  test("RFC 6749 section 3.1: unrecognised parameters are ignored", async () => {
     const res = await browser.get(authorizeUrl(query({ foo: "bar", nonce: "n-1", prompt: "login" })));
     expect(res.status).toBe(200);
   });
 
-  test("RFC 6749 §4.1.2.1: request errors are reported before asking a signed-out user to sign in", async () => {
+  test("RFC 6749 section 4.1.2.1: request errors are reported before asking a signed-out user to sign in", async () => {
     const anonymous = new Browserless(app);
     const q = query({ scope: "nope:nope" });
     await expectErrorRedirect(await anonymous.get(authorizeUrl(q)), CB, "invalid_scope", /nope:nope/, q.state);
   });
 });
 
-describe("signing in (interface §4.4: unauthenticated users are sent through /signin)", () => {
-  test("RFC 6749 §4.1.1 / interface §4.4: a signed-out user gets 302 to /signin?return_to=…, and signing in leads back to the same authorize request", async () => {
+describe("signing in (docs/interface.md 4.4: unauthenticated users are sent through /signin)", () => {
+  test("RFC 6749 section 4.1.1 / docs/interface.md 4.4: a signed-out user gets 302 to /signin?return_to=…, and signing in leads back to the same authorize request", async () => {
     const member = await seedOrg(app);
     const anonymous = new Browserless(app);
     const url = authorizeUrl(query({ scope: "docs:read inbox:write" }));
@@ -254,8 +254,8 @@ describe("signing in (interface §4.4: unauthenticated users are sent through /s
   }, SETUP_TIMEOUT);
 });
 
-describe("the consent page (RFC 6749 §4.1.1, INTEROP A.10)", () => {
-  test("RFC 6749 §4.1.1 / INTEROP A.10: shows the client name, the redirect host, each scope in plain words, and buttons Allow and Deny", async () => {
+describe("the consent page (RFC 6749 section 4.1.1, docs/interface.md A.10)", () => {
+  test("RFC 6749 section 4.1.1 / docs/interface.md A.10: shows the client name, the redirect host, each scope in plain words, and buttons Allow and Deny", async () => {
     const requested: Scope[] = ["docs:read", "inbox:write", "setup:read", "actions:write"];
     const res = await browser.get(authorizeUrl(query({ redirect_uri: "http://127.0.0.1:43210/cb", scope: requested.join(" ") })));
     expect(res.status).toBe(200);
@@ -273,7 +273,7 @@ describe("the consent page (RFC 6749 §4.1.1, INTEROP A.10)", () => {
     expect(page).toContain(`<form method="post" action="${CONSENT_PATH}">`);
   });
 
-  test("RFC 6749 §3.3: without scope, the default (every read scope) is shown", async () => {
+  test("RFC 6749 section 3.3: without scope, the default (every read scope) is shown", async () => {
     const { scope: _, ...q } = query();
     const page = await (await browser.get(authorizeUrl(q))).text();
     const items = [...page.matchAll(/<li>([^<]*)<\/li>/g)].map((m) => unescapeHtml(m[1]!));
@@ -281,7 +281,7 @@ describe("the consent page (RFC 6749 §4.1.1, INTEROP A.10)", () => {
     expect(DEFAULT_SCOPES.every((s) => s.endsWith(":read"))).toBe(true);
   });
 
-  test("RFC 6749 §10.13: the consent page cannot be framed (clickjacking)", async () => {
+  test("RFC 6749 section 10.13: the consent page cannot be framed (clickjacking)", async () => {
     const res = await browser.get(authorizeUrl(query()));
     expect(res.status).toBe(200);
     expect(res.headers.get("x-frame-options")).toBe("DENY");
@@ -289,14 +289,14 @@ describe("the consent page (RFC 6749 §4.1.1, INTEROP A.10)", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
   });
 
-  test("RFC 6749 §10.2: a client name with markup is shown as text", async () => {
+  test("RFC 6749 section 10.2: a client name with markup is shown as text", async () => {
     const { client_id } = await registerClient(app, { client_name: `Evil <script>alert("x")</script> & Co` });
     const page = await (await browser.get(authorizeUrl(authorizeQuery(client_id, challenge)))).text();
     expect(page).not.toContain("<script>");
     expect(page).toContain("Evil &#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62; &#38; Co");
   });
 
-  test("RFC 6749 §4.1.1 (interface §4.4): a member of two orgs chooses the org, and the grant is for the chosen one", async () => {
+  test("RFC 6749 section 4.1.1 (docs/interface.md 4.4): a member of two orgs chooses the org, and the grant is for the chosen one", async () => {
     const first = await seedOrg(app, { name: "First Org" });
     const second = await createOrg(app.deps, { name: "Second Org", adminEmail: first.admin_email, adminPassword: first.password });
     const member = new Browserless(app);

@@ -1,5 +1,5 @@
-// The member's answer on the consent page (RFC 6749 §4.1.2, §4.1.2.1, §10.12 CSRF; RFC 9207;
-// interface §4.4 POST /api/mcp/oauth/consent) and when consent may be skipped.
+// The member's answer on the consent page (RFC 6749 section 4.1.2, section 4.1.2.1, section 10.12 CSRF; RFC 9207;
+// docs/interface.md 4.4 POST /api/mcp/oauth/consent) and when consent may be skipped.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mintToken } from "../../../src/crypto/tokens.ts";
 import { CONSENT_TTL_MS } from "../../../src/oauth/authorize.ts";
@@ -64,7 +64,7 @@ async function expectRefused(res: Response, status: number, text: string) {
 }
 
 describe("the answer", () => {
-  test("RFC 6749 §4.1.2 / RFC 9207 §2: Allow → 303 to the redirect_uri with code, state and iss", async () => {
+  test("RFC 6749 section 4.1.2 / RFC 9207 section 2: Allow → 303 to the redirect_uri with code, state and iss", async () => {
     const { fields, query, verifier, client } = await openConsent(browser);
     const res = await postConsent(browser, { ...fields, decision: "allow" });
     expect(res.status).toBe(303);
@@ -78,7 +78,7 @@ describe("the answer", () => {
     expect((await redeem(app, client, { code: params.get("code")!, verifier, redirectUri: REDIRECT })).status).toBe(200);
   });
 
-  test("RFC 6749 §4.1.2.1: Deny → redirect with error=access_denied, state and iss, and the form is spent", async () => {
+  test("RFC 6749 section 4.1.2.1: Deny → redirect with error=access_denied, state and iss, and the form is spent", async () => {
     const { fields, query } = await openConsent(browser);
     const res = await postConsent(browser, { ...fields, decision: "deny" });
     expect(res.status).toBe(303);
@@ -91,7 +91,7 @@ describe("the answer", () => {
     await expectRefused(await postConsent(browser, { ...fields, decision: "allow" }), 400, "expired or was already answered");
   });
 
-  test("RFC 6749 §4.1.2.1: without state, the answer carries no state but still iss", async () => {
+  test("RFC 6749 section 4.1.2.1: without state, the answer carries no state but still iss", async () => {
     const { client_id } = await registerClient(app);
     const { challenge } = pkcePair();
     const { state: _, ...query } = authorizeQuery(client_id, challenge);
@@ -102,31 +102,31 @@ describe("the answer", () => {
     expect(params.get("iss")).toBe(issuerOf(app));
   });
 
-  test("interface §4.4: a decision other than allow or deny issues nothing and leaves the form usable", async () => {
+  test("docs/interface.md 4.4: a decision other than allow or deny issues nothing and leaves the form usable", async () => {
     const { fields } = await openConsent(browser);
     await expectRefused(await postConsent(browser, { ...fields, decision: "maybe" }), 400, "Choose Allow or Deny");
     expect((await postConsent(browser, { ...fields, decision: "allow" })).status).toBe(303);
   });
 
-  test("RFC 6749 §4.1.1: an org the member does not belong to is refused", async () => {
+  test("RFC 6749 section 4.1.1: an org the member does not belong to is refused", async () => {
     const { fields } = await openConsent(browser);
     await expectRefused(await postConsent(browser, { ...fields, decision: "allow", org_id: crypto.randomUUID() }), 400, "Choose one of your organisations");
   });
 });
 
-describe("anti-CSRF (RFC 6749 §10.12)", () => {
-  test("RFC 6749 §10.12: a consent post without the CSRF token is refused and issues no code", async () => {
+describe("anti-CSRF (RFC 6749 section 10.12)", () => {
+  test("RFC 6749 section 10.12: a consent post without the CSRF token is refused and issues no code", async () => {
     const { fields } = await openConsent(browser);
     const { csrf_token: _, ...withoutToken } = fields;
     await expectRefused(await postConsent(browser, { ...withoutToken, decision: "allow" }), 400, "expired or was already answered");
   });
 
-  test("RFC 6749 §10.12: a consent post with a wrong CSRF token is refused", async () => {
+  test("RFC 6749 section 10.12: a consent post with a wrong CSRF token is refused", async () => {
     const { fields } = await openConsent(browser);
     await expectRefused(await postConsent(browser, { ...fields, csrf_token: mintToken("svc_csrf_"), decision: "allow" }), 400, "expired or was already answered");
   });
 
-  test("RFC 6749 §10.12: the same consent form posted twice is refused the second time (one-time token)", async () => {
+  test("RFC 6749 section 10.12: the same consent form posted twice is refused the second time (one-time token)", async () => {
     const { fields } = await openConsent(browser);
     const first = await postConsent(browser, { ...fields, decision: "allow" });
     expect(first.status).toBe(303);
@@ -134,7 +134,7 @@ describe("anti-CSRF (RFC 6749 §10.12)", () => {
     await expectRefused(await postConsent(browser, { ...fields, decision: "deny" }), 400, "expired or was already answered");
   });
 
-  test("RFC 6749 §10.12: a consent token bound to one session is refused from another session", async () => {
+  test("RFC 6749 section 10.12: a consent token bound to one session is refused from another session", async () => {
     const otherSession = new Browserless(app);
     await otherSession.signIn(member.org.admin_email, member.org.password); // same member, another session
     expect(otherSession.cookie).not.toBe(browser.cookie);
@@ -144,7 +144,7 @@ describe("anti-CSRF (RFC 6749 §10.12)", () => {
     expect((await postConsent(browser, { ...fields, decision: "allow" })).status).toBe(303);
   }, SETUP_TIMEOUT);
 
-  test("RFC 6749 §10.12: a cross-site consent post (Sec-Fetch-Site: cross-site) is 403", async () => {
+  test("RFC 6749 section 10.12: a cross-site consent post (Sec-Fetch-Site: cross-site) is 403", async () => {
     const { fields } = await openConsent(browser);
     await expectRefused(await postConsent(browser, { ...fields, decision: "allow" }, { "sec-fetch-site": "cross-site" }), 403, "posted from another site");
     await expectRefused(await postConsent(browser, { ...fields, decision: "allow" }, { "sec-fetch-site": "same-site" }), 403, "posted from another site");
@@ -153,12 +153,12 @@ describe("anti-CSRF (RFC 6749 §10.12)", () => {
     expect((await postConsent(browser, { ...fields, decision: "allow" }, { "sec-fetch-site": "same-origin", origin: app.deps.config.baseUrl })).status).toBe(303);
   });
 
-  test("RFC 6749 §10.12: a consent post without a session is refused", async () => {
+  test("RFC 6749 section 10.12: a consent post without a session is refused", async () => {
     const { fields } = await openConsent(browser);
     await expectRefused(await postConsent(new Browserless(app), { ...fields, decision: "allow" }), 401, "session has ended");
   });
 
-  test("interface §4.4: a consent form left open longer than 10 minutes is refused", async () => {
+  test("docs/interface.md 4.4: a consent form left open longer than 10 minutes is refused", async () => {
     const { fields } = await openConsent(browser);
     app.clock.advance(CONSENT_TTL_MS);
     await expectRefused(await postConsent(browser, { ...fields, decision: "allow" }), 400, "expired or was already answered");
@@ -166,7 +166,7 @@ describe("anti-CSRF (RFC 6749 §10.12)", () => {
 });
 
 describe("when consent is skipped", () => {
-  test("RFC 6749 §4.1.1 / interface §4.4: skipped (direct 302 with a code, state and iss) when the client holds a live grant for the same member, org and scopes", async () => {
+  test("RFC 6749 section 4.1.1 / docs/interface.md 4.4: skipped (direct 302 with a code, state and iss) when the client holds a live grant for the same member, org and scopes", async () => {
     const { client_id } = await registerClient(app);
     await obtainTokens(app, browser, client_id, { extra: { scope: "docs:read data:read" } });
     const { verifier, challenge } = pkcePair();
@@ -184,7 +184,7 @@ describe("when consent is skipped", () => {
     expect(((await tokens.json()) as { scope: string }).scope).toBe("docs:read data:read");
   });
 
-  test("interface §4.4: shown again for different scopes (narrower or wider)", async () => {
+  test("docs/interface.md 4.4: shown again for different scopes (narrower or wider)", async () => {
     const { client_id } = await registerClient(app);
     await obtainTokens(app, browser, client_id, { extra: { scope: "docs:read data:read" } });
     for (const scope of ["docs:read", "docs:read data:read data:write"]) {
@@ -195,7 +195,7 @@ describe("when consent is skipped", () => {
     }
   });
 
-  test("interface §4.4: shown for another client, even with the same member and scopes", async () => {
+  test("docs/interface.md 4.4: shown for another client, even with the same member and scopes", async () => {
     const { client_id: a } = await registerClient(app);
     const { client_id: b } = await registerClient(app);
     await obtainTokens(app, browser, a, { extra: { scope: "docs:read" } });
@@ -204,7 +204,7 @@ describe("when consent is skipped", () => {
     expect(res.status).toBe(200);
   });
 
-  test("RFC 7009 §2.1 / interface §4.4: shown again once the grant was revoked", async () => {
+  test("RFC 7009 section 2.1 / docs/interface.md 4.4: shown again once the grant was revoked", async () => {
     const { client_id } = await registerClient(app);
     const tokens = await obtainTokens(app, browser, client_id, { extra: { scope: "docs:read" } });
     expect((await revoke(app, client_id, tokens.refresh_token)).status).toBe(200);
@@ -213,7 +213,7 @@ describe("when consent is skipped", () => {
     expect(res.status).toBe(200);
   });
 
-  test("interface §4.4: shown for another member of the service holding no grant", async () => {
+  test("docs/interface.md 4.4: shown for another member of the service holding no grant", async () => {
     const { client_id } = await registerClient(app);
     await obtainTokens(app, browser, client_id, { extra: { scope: "docs:read" } });
     const stranger = await signedInMember(app);
@@ -222,7 +222,7 @@ describe("when consent is skipped", () => {
     expect(res.status).toBe(200);
   }, SETUP_TIMEOUT);
 
-  test("OpenID Connect Core §3.1.2.1 (prompt=consent): the consent page is shown even with a live grant", async () => {
+  test("OpenID Connect Core docs/interface.md 3.1.2.1 (prompt=consent): the consent page is shown even with a live grant", async () => {
     const { client_id } = await registerClient(app);
     await obtainTokens(app, browser, client_id, { extra: { scope: "docs:read" } });
     const { challenge } = pkcePair();

@@ -1,4 +1,4 @@
-// CORS on the OAuth endpoints (INTEROP A.15): browser-based MCP clients call discovery,
+// CORS on the OAuth endpoints (docs/interface.md A.15): browser-based MCP clients call discovery,
 // registration, token and revocation from other origins.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../../support/app.ts";
@@ -13,7 +13,7 @@ afterAll(() => app.close());
 const lower = (v: string | null) => (v ?? "").split(",").map((s) => s.trim().toLowerCase());
 
 for (const path of [TOKEN_PATH, REVOKE_PATH, REGISTER_PATH]) {
-  test(`INTEROP A.15: a preflight to ${path} allows Authorization, Content-Type, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID`, async () => {
+  test(`docs/interface.md A.15: a preflight to ${path} allows Authorization, Content-Type, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID`, async () => {
     const res = await app.request(path, {
       method: "OPTIONS",
       headers: { origin: "https://client.example", "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" },
@@ -26,14 +26,14 @@ for (const path of [TOKEN_PATH, REVOKE_PATH, REGISTER_PATH]) {
   });
 }
 
-test("INTEROP A.15: responses expose WWW-Authenticate, Retry-After and X-RateLimit-*", async () => {
+test("docs/interface.md A.15: responses expose WWW-Authenticate, Retry-After and X-RateLimit-*", async () => {
   const res = await app.request("/.well-known/oauth-authorization-server", { headers: { origin: "https://client.example" } });
   expect(res.headers.get("access-control-allow-origin")).toBe("*");
   const exposed = lower(res.headers.get("access-control-expose-headers"));
   for (const h of ["www-authenticate", "retry-after", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"]) expect(exposed).toContain(h);
 });
 
-test("INTEROP A.15: a request without Origin is not rejected for lacking one", async () => {
+test("docs/interface.md A.15: a request without Origin is not rejected for lacking one", async () => {
   const res = await app.request(TOKEN_PATH, { form: { grant_type: "refresh_token", client_id: "mcp_nobody", refresh_token: "svc_rt_x" } });
   // Refused for what it is (unknown client), not for CORS.
   expect(res.status).toBe(401);

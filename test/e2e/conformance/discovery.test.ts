@@ -1,5 +1,5 @@
 // Discovery: RFC 9728 protected-resource metadata and RFC 8414 authorization-server metadata
-// (interface §4.3, INTEROP A.4, A.7, A.8).
+// (docs/interface.md 4.3, docs/interface.md A.4, A.7, A.8).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { SCOPES } from "../../../src/oauth/scopes.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
@@ -23,14 +23,14 @@ async function getJson(a: TestApp, path: string): Promise<{ res: Response; body:
 }
 
 describe("protected-resource metadata (RFC 9728)", () => {
-  test("RFC 9728 §3.1 / INTEROP A.4: served at both the root and the path-aware well-known URI, identically", async () => {
+  test("RFC 9728 section 3.1 / docs/interface.md A.4: served at both the root and the path-aware well-known URI, identically", async () => {
     const root = await getJson(app, PRM_ROOT);
     const pathAware = await getJson(app, PRM_PATH);
     expect(pathAware.body).toEqual(root.body);
   });
 
   for (const path of [PRM_ROOT, PRM_PATH]) {
-    test(`RFC 9728 §2 / INTEROP A.4: ${path} names resource <BASE_URL>/api/mcp, authorization_servers [issuer], scopes, bearer_methods ["header"]`, async () => {
+    test(`RFC 9728 section 2 / docs/interface.md A.4: ${path} names resource <BASE_URL>/api/mcp, authorization_servers [issuer], scopes, bearer_methods ["header"]`, async () => {
       const { body } = await getJson(app, path);
       expect(body.resource).toBe("http://localhost:3000/api/mcp");
       expect(body.resource).toBe(resourceOf(app));
@@ -41,7 +41,7 @@ describe("protected-resource metadata (RFC 9728)", () => {
     });
   }
 
-  test("RFC 9728 §3.3: resource equals the URL the path-aware metadata URL was built from", async () => {
+  test("RFC 9728 section 3.3: resource equals the URL the path-aware metadata URL was built from", async () => {
     const { body } = await getJson(app, PRM_PATH);
     // The client inserted /.well-known/oauth-protected-resource between host and /api/mcp.
     const derived = `${app.deps.config.baseUrl}${PRM_PATH.replace("/.well-known/oauth-protected-resource", "")}`;
@@ -49,7 +49,7 @@ describe("protected-resource metadata (RFC 9728)", () => {
     expect(String(body.resource).endsWith("/")).toBe(false);
   });
 
-  test("interface §4.3: protected-resource metadata carries Cache-Control: public, max-age=300", async () => {
+  test("docs/interface.md 4.3: protected-resource metadata carries Cache-Control: public, max-age=300", async () => {
     for (const path of [PRM_ROOT, PRM_PATH]) {
       const res = await app.request(path);
       expect(res.headers.get("cache-control")).toBe("public, max-age=300");
@@ -58,17 +58,17 @@ describe("protected-resource metadata (RFC 9728)", () => {
 });
 
 describe("authorization-server metadata (RFC 8414)", () => {
-  test("RFC 8414 §3.3 / INTEROP A.7: issuer is byte-equal to authorization_servers[0]", async () => {
+  test("RFC 8414 section 3.3 / docs/interface.md A.7: issuer is byte-equal to authorization_servers[0]", async () => {
     const prm = await getJson(app, PRM_PATH);
     const asm = await getJson(app, ASM);
     const servers = prm.body.authorization_servers as string[];
     expect(asm.body.issuer).toBe(servers[0]!);
     expect(asm.body.issuer).toBe(issuerOf(app));
-    // RFC 8414 §3: the metadata URL is the issuer with the well-known suffix inserted.
+    // RFC 8414 section 3: the metadata URL is the issuer with the well-known suffix inserted.
     expect(`${asm.body.issuer}${ASM}`).toBe(`${app.deps.config.baseUrl}${ASM}`);
   });
 
-  test("RFC 8414 §2: every endpoint is an absolute URL under BASE_URL", async () => {
+  test("RFC 8414 section 2: every endpoint is an absolute URL under BASE_URL", async () => {
     const { body } = await getJson(app, ASM);
     expect(body.authorization_endpoint).toBe("http://localhost:3000/api/mcp/oauth/authorize");
     expect(body.token_endpoint).toBe("http://localhost:3000/api/mcp/oauth/token");
@@ -76,7 +76,7 @@ describe("authorization-server metadata (RFC 8414)", () => {
     expect(body.revocation_endpoint).toBe("http://localhost:3000/api/mcp/oauth/revoke");
   });
 
-  test("RFC 8414 §2: the advertised endpoints are live on this server", async () => {
+  test("RFC 8414 section 2: the advertised endpoints are live on this server", async () => {
     const { body } = await getJson(app, ASM);
     const path = (key: string) => new URL(body[key] as string).pathname;
     // Each answers as an OAuth endpoint (not 404) to an empty request.
@@ -93,20 +93,20 @@ describe("authorization-server metadata (RFC 8414)", () => {
     expect(((await register.json()) as { error: unknown }).error).toBe("invalid_redirect_uri");
   });
 
-  test('RFC 8414 §2: response_types_supported ["code"], grant types authorization_code and refresh_token, code_challenge_methods ["S256"]', async () => {
+  test('RFC 8414 section 2: response_types_supported ["code"], grant types authorization_code and refresh_token, code_challenge_methods ["S256"]', async () => {
     const { body } = await getJson(app, ASM);
     expect(body.response_types_supported).toEqual(["code"]);
     expect([...(body.grant_types_supported as string[])].sort()).toEqual(["authorization_code", "refresh_token"]);
     expect(body.code_challenge_methods_supported).toEqual(["S256"]);
   });
 
-  test("RFC 8414 §2 / interface §4.4: token and revocation endpoint auth methods are none, client_secret_basic, client_secret_post", async () => {
+  test("RFC 8414 section 2 / docs/interface.md 4.4: token and revocation endpoint auth methods are none, client_secret_basic, client_secret_post", async () => {
     const { body } = await getJson(app, ASM);
     expect([...(body.token_endpoint_auth_methods_supported as string[])].sort()).toEqual(["client_secret_basic", "client_secret_post", "none"]);
     expect([...(body.revocation_endpoint_auth_methods_supported as string[])].sort()).toEqual(["client_secret_basic", "client_secret_post", "none"]);
   });
 
-  test("RFC 8414 §2: registration_endpoint and scopes_supported (same scopes as the resource metadata)", async () => {
+  test("RFC 8414 section 2: registration_endpoint and scopes_supported (same scopes as the resource metadata)", async () => {
     const asm = await getJson(app, ASM);
     const prm = await getJson(app, PRM_ROOT);
     expect(typeof asm.body.registration_endpoint).toBe("string");
@@ -114,23 +114,23 @@ describe("authorization-server metadata (RFC 8414)", () => {
     expect(asm.body.scopes_supported).toEqual(prm.body.scopes_supported);
   });
 
-  test("RFC 9207 §3: authorization_response_iss_parameter_supported is true", async () => {
+  test("RFC 9207 section 3: authorization_response_iss_parameter_supported is true", async () => {
     const { body } = await getJson(app, ASM);
     expect(body.authorization_response_iss_parameter_supported).toBe(true);
   });
 
-  test("INTEROP A.8: no null anywhere in the authorization-server metadata", async () => {
+  test("docs/interface.md A.8: no null anywhere in the authorization-server metadata", async () => {
     const { body } = await getJson(app, ASM);
     expectNoNull(body);
   });
 
-  test("interface §4.3: authorization-server metadata carries Cache-Control: public, max-age=300", async () => {
+  test("docs/interface.md 4.3: authorization-server metadata carries Cache-Control: public, max-age=300", async () => {
     const res = await app.request(ASM);
     expect(res.headers.get("cache-control")).toBe("public, max-age=300");
   });
 });
 
-test("RFC 8414 §2 / RFC 9728 §2: both documents follow BASE_URL rather than a fixed host", async () => {
+test("RFC 8414 section 2 / RFC 9728 section 2: both documents follow BASE_URL rather than a fixed host", async () => {
   const other = await createTestApp({ BASE_URL: "https://agents.example.com" });
   try {
     const prm = await getJson(other, PRM_PATH);

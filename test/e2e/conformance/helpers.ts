@@ -5,7 +5,7 @@ import { expect } from "bun:test";
 import { seedOrg, type TestApp } from "../../support/app.ts";
 import { Browserless, consentFields, pkcePair, tokenRequest } from "../../support/oauth.ts";
 
-/** The loopback redirect URI most tests register (RFC 8252 §7.3). */
+/** The loopback redirect URI most tests register (RFC 8252 section 7.3). */
 export const REDIRECT = "http://127.0.0.1:9/callback";
 
 export const TOKEN_PATH = "/api/mcp/oauth/token";
@@ -14,7 +14,7 @@ export const REGISTER_PATH = "/api/mcp/oauth/register";
 export const AUTHORIZE_PATH = "/api/mcp/oauth/authorize";
 export const CONSENT_PATH = "/api/mcp/oauth/consent";
 
-/** 256 random bits, base64url, after the prefix (interface §2.4). */
+/** 256 random bits, base64url, after the prefix (docs/interface.md 2.4). */
 export const ACCESS_TOKEN = /^svc_at_[A-Za-z0-9_-]{43}$/;
 export const REFRESH_TOKEN = /^svc_rt_[A-Za-z0-9_-]{43}$/;
 export const CODE = /^svc_ac_[A-Za-z0-9_-]{43}$/;
@@ -22,7 +22,7 @@ export const CODE = /^svc_ac_[A-Za-z0-9_-]{43}$/;
 export const issuerOf = (app: TestApp) => app.deps.config.baseUrl;
 export const resourceOf = (app: TestApp) => `${app.deps.config.baseUrl}/api/mcp`;
 
-/** JSON paths of every `null` in a value (INTEROP A.8: never emit null). */
+/** JSON paths of every `null` in a value (docs/interface.md A.8: never emit null). */
 export function nullPaths(value: unknown, path = "$"): string[] {
   if (value === null) return [path];
   if (Array.isArray(value)) return value.flatMap((v, i) => nullPaths(v, `${path}[${i}]`));
@@ -35,8 +35,8 @@ export function expectNoNull(value: unknown): void {
 }
 
 /**
- * An RFC 6749 §5.2 / RFC 7591 §3.2.2 error: exact status and `error`, a specific
- * `error_description`, JSON, `Cache-Control: no-store` (INTEROP A.11), no null.
+ * An RFC 6749 section 5.2 / RFC 7591 section 3.2.2 error: exact status and `error`, a specific
+ * `error_description`, JSON, `Cache-Control: no-store` (docs/interface.md A.11), no null.
  */
 export async function expectOAuthError(res: Response, status: number, error: string, description: RegExp): Promise<Record<string, unknown>> {
   const text = await res.text();
@@ -67,7 +67,7 @@ export async function expectNoStoreJson(res: Response, status: number): Promise<
   return body;
 }
 
-/** A successful token response (RFC 6749 §5.1). */
+/** A successful token response (RFC 6749 section 5.1). */
 export interface Tokens {
   access_token: string;
   refresh_token: string;
@@ -99,7 +99,7 @@ export async function registerClient(
   return JSON.parse(text);
 }
 
-/** Basic client authentication (RFC 6749 §2.3.1: id and secret form-urlencoded, then base64). */
+/** Basic client authentication (RFC 6749 section 2.3.1: id and secret form-urlencoded, then base64). */
 export function basic(clientId: string, secret: string): string {
   const enc = (s: string) => encodeURIComponent(s).replace(/%20/g, "+");
   return `Basic ${Buffer.from(`${enc(clientId)}:${enc(secret)}`).toString("base64")}`;

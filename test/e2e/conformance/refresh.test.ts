@@ -1,5 +1,5 @@
-// The refresh_token grant (RFC 6749 §6, §10.4; OAuth 2.1 §4.3.1 rotation; RFC 8707 §2.2;
-// INTEROP A.11, A.12 refresh under concurrency).
+// The refresh_token grant (RFC 6749 section 6, section 10.4; OAuth 2.1 section 4.3.1 rotation; RFC 8707 section 2.2;
+// docs/interface.md A.11, A.12 refresh under concurrency).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { REFRESH_REUSE_GRACE_MS } from "../../../src/oauth/rotation.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
@@ -43,8 +43,8 @@ async function refreshed(refreshToken: string, extra: Record<string, string> = {
   return body as unknown as Tokens;
 }
 
-describe("rotation (RFC 6749 §6, OAuth 2.1 §4.3.1)", () => {
-  test("RFC 6749 §6 / OAuth 2.1 §4.3.1: every refresh returns a new refresh token and a new working access token", async () => {
+describe("rotation (RFC 6749 section 6, OAuth 2.1 section 4.3.1)", () => {
+  test("RFC 6749 section 6 / OAuth 2.1 section 4.3.1: every refresh returns a new refresh token and a new working access token", async () => {
     const t0 = await tokens();
     const t1 = await refreshed(t0.refresh_token);
     const t2 = await refreshed(t1.refresh_token);
@@ -60,7 +60,7 @@ describe("rotation (RFC 6749 §6, OAuth 2.1 §4.3.1)", () => {
     expect(new Set([t0.access_token, t1.access_token, t2.access_token]).size).toBe(3);
   });
 
-  test("INTEROP A.12: the previous refresh token keeps working until its successor is used", async () => {
+  test("docs/interface.md A.12: the previous refresh token keeps working until its successor is used", async () => {
     const t0 = await tokens();
     const t1 = await refreshed(t0.refresh_token);
     // A retry with the old token (the client never saw t1) is answered.
@@ -70,7 +70,7 @@ describe("rotation (RFC 6749 §6, OAuth 2.1 §4.3.1)", () => {
     expect(await verifyAccessToken(app.deps, t1b.access_token)).not.toBeNull();
   });
 
-  test("INTEROP A.12: the same refresh token sent 3 times in parallel → all 200", async () => {
+  test("docs/interface.md A.12: the same refresh token sent 3 times in parallel → all 200", async () => {
     const t0 = await tokens();
     const first = await Promise.all([1, 2, 3].map(() => refresh(app, client, t0.refresh_token)));
     expect(first.map((r) => r.status)).toEqual([200, 200, 200]);
@@ -83,7 +83,7 @@ describe("rotation (RFC 6749 §6, OAuth 2.1 §4.3.1)", () => {
     for (const b of (await Promise.all(second.map((r) => r.json()))) as Tokens[]) expect(await verifyAccessToken(app.deps, b.access_token)).not.toBeNull();
   });
 
-  test("INTEROP A.12 (with our documented 10 s grace): right after the successor was used, the old refresh token is still honoured for requests in flight", async () => {
+  test("docs/interface.md A.12 (with our documented 10 s grace): right after the successor was used, the old refresh token is still honoured for requests in flight", async () => {
     const t0 = await tokens();
     const t1 = await refreshed(t0.refresh_token);
     const t2 = await refreshed(t1.refresh_token); // the successor is used: t0 is now superseded
@@ -93,7 +93,7 @@ describe("rotation (RFC 6749 §6, OAuth 2.1 §4.3.1)", () => {
     expect(await verifyAccessToken(app.deps, t2.access_token)).not.toBeNull();
   });
 
-  test("INTEROP A.12 / RFC 6749 §10.4: reuse after the successor was used and the grace has passed revokes the whole grant", async () => {
+  test("docs/interface.md A.12 / RFC 6749 section 10.4: reuse after the successor was used and the grace has passed revokes the whole grant", async () => {
     const t0 = await tokens();
     const t1 = await refreshed(t0.refresh_token);
     const t2 = await refreshed(t1.refresh_token);
@@ -105,7 +105,7 @@ describe("rotation (RFC 6749 §6, OAuth 2.1 §4.3.1)", () => {
     await expectOAuthError(await refresh(app, client, t2.refresh_token), 400, "invalid_grant", /revoked/);
   });
 
-  test("INTEROP A.12: a sibling from a parallel refresh stays usable after another sibling was used", async () => {
+  test("docs/interface.md A.12: a sibling from a parallel refresh stays usable after another sibling was used", async () => {
     const t0 = await tokens();
     const [a, b] = (await Promise.all([refresh(app, client, t0.refresh_token), refresh(app, client, t0.refresh_token)]).then((rs) => Promise.all(rs.map((r) => r.json())))) as Tokens[];
     await refreshed(a!.refresh_token);
@@ -114,15 +114,15 @@ describe("rotation (RFC 6749 §6, OAuth 2.1 §4.3.1)", () => {
   });
 });
 
-describe("scope (RFC 6749 §6)", () => {
-  test("RFC 6749 §6: a narrower scope is granted on refresh", async () => {
+describe("scope (RFC 6749 section 6)", () => {
+  test("RFC 6749 section 6: a narrower scope is granted on refresh", async () => {
     const t0 = await tokens();
     const narrow = await refreshed(t0.refresh_token, { scope: "docs:read" });
     expect(narrow.scope).toBe("docs:read");
     expect((await verifyAccessToken(app.deps, narrow.access_token))!.scopes).toEqual(["docs:read"]);
   });
 
-  test("RFC 6749 §6: a wider scope is invalid_scope", async () => {
+  test("RFC 6749 section 6: a wider scope is invalid_scope", async () => {
     const t0 = await tokens();
     await expectOAuthError(await refresh(app, client, t0.refresh_token, { scope: "docs:read data:write" }), 400, "invalid_scope", /exceeds what was granted/);
     await expectOAuthError(await refresh(app, client, t0.refresh_token, { scope: "docs:read made:up" }), 400, "invalid_scope", /exceeds what was granted/);
@@ -130,7 +130,7 @@ describe("scope (RFC 6749 §6)", () => {
     expect((await refreshed(t0.refresh_token)).scope).toBe(GRANTED);
   });
 
-  test("RFC 6749 §6: after a narrowed refresh, the new refresh token keeps the original scope (omitting scope means the scope originally granted)", async () => {
+  test("RFC 6749 section 6: after a narrowed refresh, the new refresh token keeps the original scope (omitting scope means the scope originally granted)", async () => {
     const t0 = await tokens();
     const narrow = await refreshed(t0.refresh_token, { scope: "docs:read" });
     // "If a new refresh token is issued, the refresh token scope MUST be identical to that of the
@@ -142,30 +142,30 @@ describe("scope (RFC 6749 §6)", () => {
   });
 });
 
-describe("invalid refresh requests (RFC 6749 §5.2, §6)", () => {
-  test("RFC 6749 §6 / §10.4: a refresh token of another client is invalid_grant", async () => {
+describe("invalid refresh requests (RFC 6749 section 5.2, section 6)", () => {
+  test("RFC 6749 section 6 / section 10.4: a refresh token of another client is invalid_grant", async () => {
     const t0 = await tokens();
     await expectOAuthError(await refresh(app, otherClient, t0.refresh_token), 400, "invalid_grant", /issued to another client/);
   });
 
-  test("RFC 6749 §5.2: an unknown refresh token is invalid_grant; an access token is not a refresh token", async () => {
+  test("RFC 6749 section 5.2: an unknown refresh token is invalid_grant; an access token is not a refresh token", async () => {
     const t0 = await tokens();
     await expectOAuthError(await refresh(app, client, "svc_rt_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"), 400, "invalid_grant", /refresh token is invalid/);
     await expectOAuthError(await refresh(app, client, t0.access_token), 400, "invalid_grant", /refresh token is invalid/);
   });
 
-  test("RFC 6749 §6: a missing refresh_token is invalid_request", async () => {
+  test("RFC 6749 section 6: a missing refresh_token is invalid_request", async () => {
     const res = await app.request(TOKEN_PATH, { form: { grant_type: "refresh_token", client_id: client } });
     await expectOAuthError(res, 400, "invalid_request", /refresh_token is required/);
   });
 
-  test("RFC 8707 §2.2: a refresh for another resource is invalid_target; the tool server's resource is accepted", async () => {
+  test("RFC 8707 section 2.2: a refresh for another resource is invalid_target; the tool server's resource is accepted", async () => {
     const t0 = await tokens();
     await expectOAuthError(await refresh(app, client, t0.refresh_token, { resource: "https://evil.example/api/mcp" }), 400, "invalid_target", /resource must be/);
     await refreshed(t0.refresh_token, { resource: resourceOf(app) });
   });
 
-  test("RFC 6749 §6: a confidential client must authenticate to refresh", async () => {
+  test("RFC 6749 section 6: a confidential client must authenticate to refresh", async () => {
     const confidential = await registerClient(app, { token_endpoint_auth_method: "client_secret_basic" });
     const c = await obtainCode(browser, confidential.client_id);
     const auth = { authorization: basic(confidential.client_id, confidential.client_secret!) };
@@ -177,7 +177,7 @@ describe("invalid refresh requests (RFC 6749 §5.2, §6)", () => {
   });
 });
 
-test("RFC 6749 §5.2: an expired refresh token is invalid_grant (OAUTH_REFRESH_TOKEN_TTL_DAYS=1)", async () => {
+test("RFC 6749 section 5.2: an expired refresh token is invalid_grant (OAUTH_REFRESH_TOKEN_TTL_DAYS=1)", async () => {
   const short = await createTestApp({ OAUTH_REFRESH_TOKEN_TTL_DAYS: "1" });
   try {
     const { browser: b } = await signedInMember(short);

@@ -1,4 +1,4 @@
-// Dynamic client registration (RFC 7591; interface §4.4, §8.1; INTEROP A.8, A.9, A.14).
+// Dynamic client registration (RFC 7591; docs/interface.md 4.4, 8.1; docs/interface.md A.8, A.9, A.14).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { basic, expectNoStoreJson, expectOAuthError, freshIp, obtainCode, redeem, REGISTER_PATH, signedInMember, TOKEN_PATH, SETUP_TIMEOUT } from "./helpers.ts";
@@ -17,7 +17,7 @@ let n = 0;
 const distinct = (extra: Record<string, unknown> = {}) => ({ client_name: `Registration test ${++n}`, redirect_uris: ["http://127.0.0.1:7777/cb"], token_endpoint_auth_method: "none", ...extra });
 
 describe("successful registration", () => {
-  test("RFC 7591 §3.2.1 / INTEROP A.9: a public client gets 201 echoing redirect_uris, token_endpoint_auth_method, client_id_issued_at — and no secret", async () => {
+  test("RFC 7591 section 3.2.1 / docs/interface.md A.9: a public client gets 201 echoing redirect_uris, token_endpoint_auth_method, client_id_issued_at — and no secret", async () => {
     const res = await register({ client_name: "Public app", redirect_uris: ["http://127.0.0.1:3334/callback"], token_endpoint_auth_method: "none" });
     const body = await expectNoStoreJson(res, 201);
     expect(body.client_id).toMatch(/^\S{16,}$/);
@@ -29,7 +29,7 @@ describe("successful registration", () => {
     expect("client_secret_expires_at" in body).toBe(false);
   });
 
-  test("RFC 7591 §2: token_endpoint_auth_method defaults to client_secret_basic, which is issued a secret (with client_secret_expires_at)", async () => {
+  test("RFC 7591 section 2: token_endpoint_auth_method defaults to client_secret_basic, which is issued a secret (with client_secret_expires_at)", async () => {
     const res = await register({ client_name: "Default method", redirect_uris: ["https://app.example.com/oauth/callback"] });
     const body = await expectNoStoreJson(res, 201);
     expect(body.token_endpoint_auth_method).toBe("client_secret_basic");
@@ -38,7 +38,7 @@ describe("successful registration", () => {
     expect(body.redirect_uris).toEqual(["https://app.example.com/oauth/callback"]);
   });
 
-  test("RFC 7591 §3.2.1: a client_secret_post client is issued a secret that authenticates at the token endpoint", async () => {
+  test("RFC 7591 section 3.2.1: a client_secret_post client is issued a secret that authenticates at the token endpoint", async () => {
     const res = await register({ client_name: "Post client", redirect_uris: ["http://127.0.0.1:9/callback"], token_endpoint_auth_method: "client_secret_post" });
     const body = await expectNoStoreJson(res, 201);
     expect(body.token_endpoint_auth_method).toBe("client_secret_post");
@@ -50,20 +50,20 @@ describe("successful registration", () => {
     await expectOAuthError(viaBasic, 400, "invalid_grant", /refresh token is invalid/);
   });
 
-  test("RFC 7591 §2 / INTEROP A.9: several redirect URIs are registered and echoed in order", async () => {
+  test("RFC 7591 section 2 / docs/interface.md A.9: several redirect URIs are registered and echoed in order", async () => {
     const uris = ["https://app.example.com/cb", "http://127.0.0.1:8080/cb", "http://localhost:5173/oauth", "http://[::1]:4000/cb", "com.example.app:/oauth2redirect"];
     const body = await expectNoStoreJson(await register({ client_name: "Many redirects", redirect_uris: uris, token_endpoint_auth_method: "none" }), 201);
     expect(body.redirect_uris).toEqual(uris);
   });
 
-  test("INTEROP A.8: explicit nulls in the request are treated as absent and never echoed", async () => {
+  test("docs/interface.md A.8: explicit nulls in the request are treated as absent and never echoed", async () => {
     const res = await register({ client_name: "Nulls", redirect_uris: ["http://127.0.0.1:9/cb"], token_endpoint_auth_method: "none", client_uri: null, logo_uri: null, scope: null });
     const body = await expectNoStoreJson(res, 201);
     expect("client_uri" in body).toBe(false);
     expect("scope" in body).toBe(false);
   });
 
-  test("RFC 7591 §3.2.1: a registered client can run the authorization-code flow", async () => {
+  test("RFC 7591 section 3.2.1: a registered client can run the authorization-code flow", async () => {
     const res = await register({ client_name: "Flow client", redirect_uris: ["http://127.0.0.1:9/callback"], token_endpoint_auth_method: "none" });
     const { client_id } = (await res.json()) as { client_id: string };
     const { browser } = await signedInMember(app);
@@ -74,16 +74,16 @@ describe("successful registration", () => {
 
 describe("rejected registrations", () => {
   const badRedirects: [string, unknown, RegExp][] = [
-    ["http on a non-loopback host (RFC 8252 §8.3, RFC 6749 §3.1.2.1)", { redirect_uris: ["http://app.example.com/cb"] }, /must use https/],
-    ["a fragment (RFC 6749 §3.1.2)", { redirect_uris: ["https://app.example.com/cb#frag"] }, /fragment/],
+    ["http on a non-loopback host (RFC 8252 section 8.3, RFC 6749 section 3.1.2.1)", { redirect_uris: ["http://app.example.com/cb"] }, /must use https/],
+    ["a fragment (RFC 6749 section 3.1.2)", { redirect_uris: ["https://app.example.com/cb#frag"] }, /fragment/],
     ["a javascript: URI", { redirect_uris: ["javascript:alert(1)"] }, /javascript:/],
-    ["a relative URI (RFC 6749 §3.1.2)", { redirect_uris: ["/callback"] }, /absolute/],
-    ["missing redirect_uris (RFC 7591 §2)", {}, /redirect_uris/],
+    ["a relative URI (RFC 6749 section 3.1.2)", { redirect_uris: ["/callback"] }, /absolute/],
+    ["missing redirect_uris (RFC 7591 section 2)", {}, /redirect_uris/],
     ["an empty redirect_uris array", { redirect_uris: [] }, /redirect_uris/],
     ["one bad URI among good ones", { redirect_uris: ["https://app.example.com/cb", "data:text/html,hi"] }, /data:/],
   ];
   for (const [what, metadata, description] of badRedirects) {
-    test(`RFC 7591 §3.2.2: ${what} is invalid_redirect_uri`, async () => {
+    test(`RFC 7591 section 3.2.2: ${what} is invalid_redirect_uri`, async () => {
       await expectOAuthError(await register({ client_name: "Bad redirect", token_endpoint_auth_method: "none", ...(metadata as object) }), 400, "invalid_redirect_uri", description);
     });
   }
@@ -95,23 +95,23 @@ describe("rejected registrations", () => {
     ["response type token", { response_types: ["token"] }, /response_types/],
   ];
   for (const [what, metadata, description] of badMetadata) {
-    test(`RFC 7591 §3.2.2: ${what} is invalid_client_metadata`, async () => {
+    test(`RFC 7591 section 3.2.2: ${what} is invalid_client_metadata`, async () => {
       await expectOAuthError(await register({ client_name: "Bad metadata", redirect_uris: ["https://app.example.com/cb"], ...metadata }), 400, "invalid_client_metadata", description);
     });
   }
 
-  test("RFC 7591 §3.2.2: a body that is not a JSON object is invalid_client_metadata", async () => {
+  test("RFC 7591 section 3.2.2: a body that is not a JSON object is invalid_client_metadata", async () => {
     await expectOAuthError(await register(["https://app.example.com/cb"]), 400, "invalid_client_metadata", /JSON object/);
   });
 
-  test("RFC 7591 §3.2.2: a body that is not valid JSON is an RFC 7591 error (invalid_client_metadata, no-store), not the dashboard error shape", async () => {
+  test("RFC 7591 section 3.2.2: a body that is not valid JSON is an RFC 7591 error (invalid_client_metadata, no-store), not the dashboard error shape", async () => {
     const res = await app.request(REGISTER_PATH, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": freshIp() }, body: '{"redirect_uris": ["https://app.example.com/cb"' });
     await expectOAuthError(res, 400, "invalid_client_metadata", /JSON/);
   });
 });
 
-describe("rate limit: 10 registrations per IP per hour (interface §4.4, §8.1)", () => {
-  test("interface §8.1: the 10th registration from one IP passes, the 11th is 429 with Retry-After; another IP still passes", async () => {
+describe("rate limit: 10 registrations per IP per hour (docs/interface.md 4.4, 8.1)", () => {
+  test("docs/interface.md 8.1: the 10th registration from one IP passes, the 11th is 429 with Retry-After; another IP still passes", async () => {
     const ip = "198.18.0.1";
     for (let i = 1; i <= 10; i++) expect((await register(distinct(), ip)).status).toBe(201);
     const blocked = await register(distinct(), ip);
@@ -129,7 +129,7 @@ describe("rate limit: 10 registrations per IP per hour (interface §4.4, §8.1)"
     expect((await register(distinct(), "198.18.0.2")).status).toBe(201);
   });
 
-  test("INTEROP A.14: an identical public-client registration from the same IP returns the same client_id and does not count", async () => {
+  test("docs/interface.md A.14: an identical public-client registration from the same IP returns the same client_id and does not count", async () => {
     const ip = "198.18.1.1";
     const same = distinct();
     const first = await expectNoStoreJson(await register(same, ip), 201);
@@ -148,7 +148,7 @@ describe("rate limit: 10 registrations per IP per hour (interface §4.4, §8.1)"
     expect(elsewhere.client_id).not.toBe(first.client_id);
   });
 
-  test("INTEROP A.14: identical confidential registrations are separate clients (a secret is never re-sent)", async () => {
+  test("docs/interface.md A.14: identical confidential registrations are separate clients (a secret is never re-sent)", async () => {
     const ip = "198.18.2.1";
     const same = { ...distinct(), token_endpoint_auth_method: "client_secret_post" };
     const a = await expectNoStoreJson(await register(same, ip), 201);
@@ -157,7 +157,7 @@ describe("rate limit: 10 registrations per IP per hour (interface §4.4, §8.1)"
     expect(b.client_secret).not.toBe(a.client_secret);
   });
 
-  test("interface §8.1: an hour after being refused, the IP may register again", async () => {
+  test("docs/interface.md 8.1: an hour after being refused, the IP may register again", async () => {
     const ip = "198.18.3.1";
     for (let i = 0; i < 10; i++) expect((await register(distinct(), ip)).status).toBe(201);
     expect((await register(distinct(), ip)).status).toBe(429);
@@ -165,7 +165,7 @@ describe("rate limit: 10 registrations per IP per hour (interface §4.4, §8.1)"
     expect((await register(distinct(), ip)).status).toBe(201);
   });
 
-  test("RFC 9110 §10.2.3: Retry-After is exact — one second earlier is still refused, at Retry-After it passes", async () => {
+  test("RFC 9110 section 10.2.3: Retry-After is exact — one second earlier is still refused, at Retry-After it passes", async () => {
     const ip = "198.18.4.1";
     for (let i = 0; i < 10; i++) expect((await register(distinct(), ip)).status).toBe(201);
     const blocked = await register(distinct(), ip);

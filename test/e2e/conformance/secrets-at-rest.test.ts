@@ -1,4 +1,4 @@
-// Secrets at rest (interface §2.4: "Only the SHA-256 hash is persisted"; RFC 6749 §10.3–10.5
+// Secrets at rest (docs/interface.md 2.4: "Only the SHA-256 hash is persisted"; RFC 6749 section 10.3–10.5
 // confidentiality of tokens, codes and client credentials).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { sha256Hex } from "../../../src/crypto/tokens.ts";
@@ -56,7 +56,7 @@ async function allRows() {
   };
 }
 
-test("interface §2.4: no row of oauth_clients, oauth_codes, oauth_tokens or oauth_authorization_requests contains a plaintext secret", async () => {
+test("docs/interface.md 2.4: no row of oauth_clients, oauth_codes, oauth_tokens or oauth_authorization_requests contains a plaintext secret", async () => {
   const rows = await allRows();
   expect(rows.oauth_clients.length).toBeGreaterThan(0);
   expect(rows.oauth_codes.length).toBeGreaterThan(0);
@@ -74,7 +74,7 @@ test("interface §2.4: no row of oauth_clients, oauth_codes, oauth_tokens or oau
   }
 });
 
-test("interface §2.4: the SHA-256 of each secret is what is stored", async () => {
+test("docs/interface.md 2.4: the SHA-256 of each secret is what is stored", async () => {
   const rows = await allRows();
   expect(rows.oauth_clients.map((r) => r.secretHash)).toContain(sha256Hex(secrets.client_secret!));
   expect(rows.oauth_codes.map((r) => r.codeHash)).toContain(sha256Hex(secrets.code!));
@@ -88,7 +88,7 @@ test("interface §2.4: the SHA-256 of each secret is what is stored", async () =
   expect(csrfHashes).toContain(sha256Hex(pendingCsrf));
 });
 
-test("interface §2.4: no secret reaches the log", () => {
+test("docs/interface.md 2.4: no secret reaches the log", () => {
   const log = app.rawLogs.join("\n");
   expect(app.rawLogs.length).toBeGreaterThan(0);
   for (const [name, secret] of Object.entries(secrets)) expect({ name, logged: log.includes(secret) }).toEqual({ name, logged: false });

@@ -1,4 +1,4 @@
-// PGlite data files are not readable by other accounts (issue #10 item 7): those PGlite creates
+// PGlite data files are not readable by other accounts: those PGlite creates
 // 0666 at first open are tightened after it, and those it writes later obey the 0077 umask.
 import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";

@@ -1,5 +1,5 @@
-// A redirect URI with CR/LF or another control character is refused at registration (issue #10
-// item 7), not stored raw to be written into a Location header later.
+// A redirect URI with CR/LF or another control character is refused at registration, not
+// stored raw to be written into a Location header later.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { redirectUriProblem } from "../../../src/oauth/checks/redirect-uri.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";

@@ -1,4 +1,4 @@
-// Hostile input against EVERY route the app registers (issue #10, must-show 1). The routes come
+// Hostile input against EVERY route the app registers (must-show 1). The routes come
 // from the app itself (Elysia's route list of createApp), so a route added later is covered without
 // editing this file. Each route gets: nesting 10^4–10^5 deep (objects and arrays), control
 // characters in every string field of its schema (and in keys, forms, queries and path params),
@@ -417,7 +417,7 @@ describe("hostile input on every registered route", () => {
     });
     expect(auditRows).toBe(parsed.length);
     // Control characters in a call (arguments or tool name) are the call's problem, not the body's:
-    // refused as -32602 / -32601 by the runtime, so they are among the audited (issue #10 item 3).
+    // refused as -32602 / -32601 by the runtime, so they are among the audited.
     const withControls = calls.filter((r) => /NUL|control/.test(r.c.label));
     expect(withControls.length).toBeGreaterThan(3);
     for (const r of withControls) expect([-32602, -32601]).toContain((JSON.parse(r.text) as { error: { code: number } }).error.code);

@@ -1,4 +1,4 @@
-// Hostile answers from upstream (issue #10, "any other hostile shape"): a custom action's partner
+// Hostile answers from upstream ("any other hostile shape"): a custom action's partner
 // API answering JSON nested 100,000 levels gives the caller a result (the text as is), not a call
 // that holds the whole process for its 30 s deadline (Bun's JSON.stringify of such a value blocks
 // for over ten seconds before it throws); a NUL escape in its JSON is its data, passed on.
