@@ -9,7 +9,6 @@
 // overload look better than an open-loop (fixed arrival rate) tool would report. With
 // LoadOptions.rate set it runs the open loop of bench/open-loop.ts instead.
 import { messageOf } from "../src/errors.ts";
-import { runOpenLoop } from "./open-loop.ts";
 
 export interface LoadOptions {
   url: string;
@@ -172,16 +171,4 @@ export function summarize(samples: number[], errors: number, firstError: string 
     p99Ms: percentile(sorted, 0.99),
     maxMs: sorted.length > 0 ? (sorted[sorted.length - 1] ?? Number.NaN) : Number.NaN,
   };
-}
-
-if (import.meta.main) {
-  const arg = process.argv[2];
-  if (!arg) {
-    process.stderr.write("usage: bun bench/load.ts '<LoadOptions as JSON>'\n");
-    process.exit(2);
-  }
-  const options = JSON.parse(arg) as LoadOptions;
-  const result = options.rate ? await runOpenLoop({ ...options, rate: options.rate }) : await runLoad(options);
-  process.stdout.write(`${JSON.stringify(result)}\n`);
-  process.exit(0); // do not wait for idle keep-alive sockets to time out
 }

@@ -4,7 +4,7 @@
 // sending it: a generator that fell behind (or a server that stalled) shows up in the figures
 // instead of being left out ("coordinated omission", the flaw of closed loops under load).
 //
-// bench/load.ts runs this instead of its closed loop when LoadOptions.rate is set.
+// bench/load-process.ts runs this instead of the closed loop when LoadOptions.rate is set.
 import { messageOf } from "../src/errors.ts";
 import { type LoadOptions, type LoadResult, summarize } from "./load.ts";
 

@@ -263,7 +263,7 @@ export async function runLoad(server: Running, scenario: Scenario, connections =
     durationMs: options.durationS * 1000,
   };
   const started = performance.now();
-  const proc = spawnChild([BUN, join(import.meta.dir, "load.ts"), JSON.stringify(load)], { stdout: "pipe", stderr: "inherit" });
+  const proc = spawnChild([BUN, join(import.meta.dir, "load-process.ts"), JSON.stringify(load)], { stdout: "pipe", stderr: "inherit" });
   const output = await new Response(proc.stdout as ReadableStream<Uint8Array>).text();
   const code = await proc.exited;
   const wallMs = performance.now() - started;
