@@ -3,6 +3,7 @@
 // `restore`. The
 // compiled binary (dist/svc-agents) runs this file. Exit codes: 0 done, 1 failed, 2 invalid
 // arguments. `--via-server` before an admin command sends it to the running embedded server.
+import { isDriverWriteAfterClose } from "./db/unavailable.ts";
 import { listenAdminSocket, sendToServer } from "./cli/admin-socket.ts";
 import { runBackup, runRestore } from "./cli/backup-commands.ts";
 import { type Command, executeAdmin, isAdminCommand, parseCommand, UsageError, USAGE } from "./cli/commands.ts";
@@ -50,6 +51,16 @@ async function main(args: string[]): Promise<number> {
         admin?.stop();
         void running.stop().then(() => process.exit(0));
       };
+      // The one error a library throws where no caller can catch it, and that leaves the process
+      // sound: postgres.js writing to a socket that closed (src/db/unavailable.ts). Logged, not fatal;
+      // anything else still ends the process, as an uncaught error must.
+      process.on("uncaughtException", (error) => {
+        if (!isDriverWriteAfterClose(error)) {
+          log.error("uncaught error", { error });
+          process.exit(1);
+        }
+        log.warn("database connection closed under a write", { error });
+      });
       process.on("SIGTERM", onSignal);
       process.on("SIGINT", onSignal);
       return -1; // keep running

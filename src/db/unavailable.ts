@@ -38,3 +38,17 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * postgres.js 3.4.9 writes a batched chunk from a setImmediate callback (`nextWrite`) and throws a
+ * TypeError there when the socket closed in between — when the server goes away under load. No
+ * caller can catch it, so it would end the process (seen in the soak, docs/reliability.md: two of
+ * three instances exited at a PostgreSQL restart). The connection is already closed and its
+ * queries fail as "database unavailable"; the process itself is fine. This recognises exactly that
+ * error, so the process-level handler (src/main.ts) can log it and keep serving.
+ */
+export function isDriverWriteAfterClose(error: unknown): boolean {
+  if (!(error instanceof TypeError)) return false;
+  const stack = error.stack ?? "";
+  return /socket\.write|'write'/.test(error.message) && /\bnextWrite\b/.test(stack) && /postgres/.test(stack);
+}

@@ -1,7 +1,7 @@
 // Which errors mean "the database is unreachable" (src/db/unavailable.ts): postgres.js's connection
 // codes, socket errors from its own socket, and the SQLSTATEs of a server going away — and not a
 // statement's own failure, nor a refused fetch inside a tool (no system call on it).
-import { expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { isDatabaseUnavailable } from "../../src/db/unavailable.ts";
 import { AppError, knownError } from "../../src/errors.ts";
 
@@ -32,4 +32,20 @@ test("knownError: one mapping for every edge — 503 database_unavailable with R
   const own = AppError.notFound();
   expect(knownError(own)).toBe(own);
   expect(knownError(new Error("a bug"))).toBeUndefined();
+});
+
+describe("postgres.js writing after its socket closed", () => {
+  test("exactly that error is recognised; any other TypeError or a write error elsewhere is not", async () => {
+    const { isDriverWriteAfterClose } = await import("../../src/db/unavailable.ts");
+    const driver = new TypeError("null is not an object (evaluating 'socket.write')");
+    driver.stack = `${driver.message}\n    at nextWrite (/app/node_modules/postgres/src/connection.js:255:15)\n    at processImmediate (node:internal/timers:476:21)`;
+    expect(isDriverWriteAfterClose(driver)).toBe(true);
+    const ours = new TypeError("null is not an object (evaluating 'socket.write')");
+    ours.stack = `${ours.message}\n    at send (/app/src/mail/smtp.ts:10:3)`;
+    expect(isDriverWriteAfterClose(ours)).toBe(false);
+    const other = new TypeError("x is not a function");
+    other.stack = `${other.message}\n    at nextWrite (/app/node_modules/postgres/src/connection.js:255:15)`;
+    expect(isDriverWriteAfterClose(other)).toBe(false);
+    expect(isDriverWriteAfterClose(new Error("socket.write"))).toBe(false);
+  });
 });
