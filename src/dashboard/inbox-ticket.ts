@@ -1,5 +1,6 @@
 // One ticket: its thread (customer messages, replies, internal notes marked as internal), the
 // reply, note and triage forms (for inbox:manage), and its history in words.
+import { type OriginalEmail, originalsOf } from "../inbound/originals.ts";
 import { lastTicketEventId } from "../inbox/ticket-events.ts";
 import { ticketDetail } from "../inbox/routes.ts";
 import { PRIORITIES, STATUSES, type Ticket, TICKET_LIMITS } from "../inbox/tickets.ts";
@@ -24,6 +25,7 @@ export async function ticketPage(ctx: DashboardContext, ticket: Ticket, forms: T
   // The cursor first: the thread rendered below holds everything up to it, the stream the rest.
   const cursor = await lastTicketEventId(deps, orgId, ticket.id);
   const [detail, people] = await Promise.all([ticketDetail(deps, ticket), orgMembers(deps, orgId)]);
+  const originals = await originalsOf(deps, orgId, ticket.id, detail.messages.filter((m) => m.kind === "customer").map((m) => m.id));
   const names = new Map(people.map((p) => [p.id, p.label]));
   const manage = ctx.can("inbox:manage");
   const author = (m: (typeof detail.messages)[number]): string =>
@@ -43,7 +45,7 @@ export async function ticketPage(ctx: DashboardContext, ticket: Ticket, forms: T
         : m.kind === "reply"
           ? html`<span class="badge accent">Reply</span>`
           : html`<span class="badge">Customer</span>${m.verified ? html` <span class="badge ok">verified</span>` : ""}`;
-    return html`<article class="panel msg-${m.kind}" aria-label="${m.kind === "note" ? "Internal note" : m.kind === "reply" ? "Reply" : "Customer message"} by ${author(m)}"><p>${label} <strong>${author(m)}</strong> <span class="muted">${when(m.created_at)}</span></p><pre>${m.body}</pre></article>`;
+    return html`<article class="panel msg-${m.kind}" aria-label="${m.kind === "note" ? "Internal note" : m.kind === "reply" ? "Reply" : "Customer message"} by ${author(m)}"><p>${label} <strong>${author(m)}</strong> <span class="muted">${when(m.created_at)}</span></p><pre>${m.body}</pre>${emailOriginal(originals.get(m.id))}</article>`;
   };
   const reply = forms.reply ?? { values: {}, errors: {} };
   const note = forms.note ?? { values: {}, errors: {} };
@@ -107,4 +109,11 @@ function show(value: unknown): string {
   if (typeof value === "string") return value;
   if (Array.isArray(value)) return value.join(", ") || "—";
   return JSON.stringify(value).slice(0, 200);
+}
+
+/** A message that arrived by email: the original as received (quoted history, signature) and the attachments it listed, for members to expand. */
+function emailOriginal(original: OriginalEmail | undefined) {
+  if (!original) return "";
+  const files = original.attachments.length > 0 ? html`<p class="muted">Attachments (not stored): ${original.attachments.map((a, i) => html`${i > 0 ? ", " : ""}${a.name} (${Math.ceil(a.size / 1024)} KB)`)}</p>` : "";
+  return html`<details><summary>The original email from ${original.from}</summary>${files}<pre>${original.original}</pre></details>`;
 }

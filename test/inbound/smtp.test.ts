@@ -91,6 +91,11 @@ describe("the answer to a reply", () => {
     const original = await app.request(`/api/tickets/${ticket.id}/messages/${last.id}/email`, { headers: a.auth });
     expect(original.status).toBe(200);
     expect(((await original.json()) as { original: string }).original).toContain("> Your export is ready.");
+    // The ticket page lets a member expand the original; the stripped text stays the message.
+    const session = a.auth.authorization!.slice("Bearer ".length);
+    const page = await (await app.request(`/dashboard/inbox/${ticket.id}`, { headers: { cookie: `svc_session=${session}` } })).text();
+    expect(page).toContain("<details><summary>The original email from dana@customer.example</summary>");
+    expect(page).toContain("&#62; Your export is ready.");
     await sender.tick();
     receiver.close();
     expect(receiver.received.map((r) => [r.json.type, r.json.data.message.body, r.verifiedWith[0]])).toEqual([["ticket.message.created", "Yes please, send it to my other address.", true]]);

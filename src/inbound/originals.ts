@@ -1,0 +1,27 @@
+// The emails behind a ticket's messages, as received: members expand the full original (quoted
+// history and signature included) and see the attachments it listed (README "Email channel";
+// attachments are listed by name and size, never stored).
+import { and, eq, inArray } from "drizzle-orm";
+import { ticketInboundEmails } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+
+export interface OriginalEmail {
+  from: string;
+  subject: string;
+  original: string;
+  attachments: { name: string; size: number }[];
+}
+
+/** The originals of these messages of one ticket of the org, by message id (messages that did not arrive by email are absent). */
+export async function originalsOf(deps: Pick<Deps, "db">, orgId: string, ticketId: string, messageIds: readonly string[]): Promise<Map<string, OriginalEmail>> {
+  if (messageIds.length === 0) return new Map();
+  const rows = await deps.db
+    .select()
+    .from(ticketInboundEmails)
+    .where(and(eq(ticketInboundEmails.orgId, orgId), eq(ticketInboundEmails.ticketId, ticketId), inArray(ticketInboundEmails.ticketMessageId, [...messageIds])));
+  return new Map(
+    rows.flatMap((r) =>
+      r.ticketMessageId ? [[r.ticketMessageId, { from: r.fromAddress, subject: r.subject, original: r.original, attachments: r.attachments.map((a) => ({ name: a.name, size: a.size })) }] as const] : [],
+    ),
+  );
+}
