@@ -39,8 +39,11 @@ export function makeInstance(name: string, port: number, env: Record<string, str
       const proc = Bun.spawn([process.execPath, MAIN, "serve"], { env: childEnv({ ...env, PORT: String(port) }), cwd: ROOT, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
       inst.proc = proc;
       expectExit = false;
+      errText = "";
       void proc.exited.then((code) => {
-        if (expectExit || inst.proc !== proc) return;
+        // Only a process that had become ready and then exited unasked is a crash; one that fails
+        // to start (its database away) is the caller's to retry.
+        if (expectExit || inst.proc !== proc || !inst.up) return;
         inst.up = false;
         inst.crashes.push({ at: Date.now(), code, stderr: errText.slice(-3000) });
         inst.onCrash?.();

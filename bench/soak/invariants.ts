@@ -20,9 +20,13 @@ const missingOf = (wanted: string[], found: Iterable<string>) => {
   return wanted.filter((w) => !have.has(w));
 };
 
-/** A kill -9 window: a duplicate whose first delivery landed here is the documented at-least-once case. */
+/**
+ * A process killed (kill -9, or a crash) after the receiver answered and before it recorded the
+ * answer delivers again: a duplicate whose first delivery landed in the 20 s before such an exit
+ * is the documented at-least-once case (README "Webhooks").
+ */
 function inKillWindow(at: number, windows: FaultWindow[], start: number) {
-  return windows.some((w) => w.name.startsWith("kill -9") && at - start >= w.start - 20_000 && at - start <= w.end);
+  return windows.some((w) => /^(kill -9|crash)/.test(w.name) && at - start >= w.start - 20_000 && at - start <= w.end);
 }
 
 export async function checkInvariants(url: string, org: SoakOrg, acks: Acks, smtp: MailReceiver, hooks: HookReceiver[], windows: FaultWindow[], startEpoch: number): Promise<Check[]> {
@@ -80,7 +84,7 @@ export async function checkInvariants(url: string, org: SoakOrg, acks: Acks, smt
       }
     }
     checks.push({ name: "every webhook event delivered (by webhook-id)", held: lost === 0 && unverified === 0 && deliveries.length > 0, detail: `${deliveries.length} deliveries to ${hooks.length} receivers; ${lost} never answered 2xx; ${unverified} requests failed signature verification` });
-    checks.push({ name: "webhook duplicates only in the at-least-once window", held: dupesOutside === 0, detail: `${dupes} duplicate 2xx deliveries; ${dupesOutside} outside a kill -9 window` });
+    checks.push({ name: "webhook duplicates only in the at-least-once window", held: dupesOutside === 0, detail: `${dupes} duplicate 2xx deliveries; ${dupesOutside} outside the 20 s before a kill -9 or a crash` });
 
     const left = await sql<{ kind: string; status: string; n: number; error: string | null }[]>`select kind, status, count(*)::int as n, max(last_error) as error from outbox where org_id = ${org.orgId} and status not in ('sent', 'held') group by kind, status`;
     checks.push({ name: "outbox drained (nothing pending, failed or stuck)", held: left.length === 0, detail: left.length === 0 ? "every row sent" : left.map((r) => `${r.kind} ${r.status}: ${r.n}${r.error ? ` (last error: ${r.error.slice(0, 120)})` : ""}`).join(", ") });

@@ -1,7 +1,7 @@
 // The soak's numbers: per-operation and per-interval figures from the load's samples, the checks
 // that come from the load itself (the request bound, server errors) and from the instances'
 // usage, the printed table, and docs/reliability.md with its charts.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { timeChart, type Point } from "./charts.ts";
 import type { FaultWindow } from "./faults.ts";
@@ -133,11 +133,15 @@ export async function writeReport(root: string, r: ReportInput): Promise<void> {
   for (const [name, svg] of charts) writeFileSync(join(dir, name), svg);
   const faults = [["#", "fault", "from s", "to s"], ...r.windows.map((w, i) => [String(i + 1), w.name, (w.start / 1000).toFixed(1), (w.end / 1000).toFixed(1)])];
   const held = r.checks.every((c) => c.held);
+  // A "Findings" section written by hand after a run (what failed and why) is kept when the page is written again.
+  const page = join(root, "docs/reliability.md");
+  const findings = existsSync(page) ? (/\n## Findings\n[\s\S]*?(?=\n## |$)/.exec(readFileSync(page, "utf8"))?.[0] ?? "") : "";
   const doc = `# Reliability: the soak
 
-\`npm run soak\` runs three server instances on one PostgreSQL with a loopback SMTP server and two webhook receivers, puts mixed load on them for \`SOAK_SECONDS\`, injects faults on a schedule, then checks what must hold. This page is written by the run (${r.date}, ${r.seconds} s of load, on ${r.machine}); it is not edited by hand. How the soak works and what each check means: [bench/soak/README.md](../bench/soak/README.md).
+\`npm run soak\` runs three server instances on one PostgreSQL with a loopback SMTP server and two webhook receivers, puts mixed load on them for \`SOAK_SECONDS\`, injects faults on a schedule, then checks what must hold. This page is written by the run (${r.date}, ${r.seconds} s of load, on ${r.machine}), all but its "Findings" section, which is written by hand after reading the run. How the soak works and what each check means: [bench/soak/README.md](../bench/soak/README.md).
 
 **Result: ${held ? "every invariant held." : "not every invariant held — see the rows marked NO."}**
+${findings}
 
 ## Invariants
 
@@ -166,5 +170,5 @@ Shaded bands are the fault windows, numbered as in the table above; intervals of
 ![Outbox depth](reliability/outbox.svg)
 
 ${r.notes.length ? `## Notes\n\n${r.notes.map((n) => `- ${n}`).join("\n")}\n` : ""}`;
-  writeFileSync(join(root, "docs/reliability.md"), doc);
+  writeFileSync(page, doc);
 }

@@ -161,8 +161,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       const u = i.usage();
       if (u) final.set(i.name, u);
     }
-    const dataChecks = await checkInvariants(pg.url, org, load.acks, smtp, hooks, windows, startEpoch);
     const crashes = instances.flatMap((i) => i.crashes.map((c) => ({ name: i.name, ...c })));
+    const exits = [...windows, ...crashes.map((c) => ({ name: `crash of ${c.name}`, start: c.at - startEpoch, end: c.at - startEpoch }))];
+    const dataChecks = await checkInvariants(pg.url, org, load.acks, smtp, hooks, exits, startEpoch);
     const crashCheck: Check = {
       name: "no instance exited on its own",
       held: crashes.length === 0,
