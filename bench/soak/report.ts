@@ -101,7 +101,7 @@ function series(samples: Sample[], seconds: number, step: number) {
     out.throughput.push({ t, value: list.length / step, series: "requests/s" });
     out.latency.push({ t, value: list.length ? quantile(ms, 0.5) : null, series: "p50" }, { t, value: list.length ? quantile(ms, 0.99) : null, series: "p99" });
     out.errors.push(
-      { t, value: list.filter(isError).length / step, series: "errors/s (5xx, no answer, failed body)" },
+      { t, value: list.filter(isError).length / step, series: "errors/s" },
       { t, value: list.filter((s) => s.refusal).length / step, series: "503 + Retry-After/s" },
     );
   });
@@ -128,7 +128,7 @@ export async function writeReport(root: string, r: ReportInput): Promise<void> {
     ["throughput.svg", await timeChart("Throughput (answered requests per second)", "requests/s", s.throughput, r.windows, r.seconds)],
     ["latency.svg", await timeChart("Latency p50 and p99 per interval (log scale)", "ms", s.latency, r.windows, r.seconds, true)],
     ["errors.svg", await timeChart("Errors and 503 refusals per second", "per second", s.errors, r.windows, r.seconds)],
-    ["outbox.svg", await timeChart("Outbox depth (rows pending or sending)", "rows", r.depth.map((d) => ({ t: d.t / 1000, value: d.waiting, series: d.kind })), r.windows, r.seconds)],
+    ["outbox.svg", await timeChart("Outbox depth (svc_outbox_waiting from GET /metrics)", "rows", r.depth.map((d) => ({ t: d.t / 1000, value: d.waiting, series: d.kind })), r.windows, r.seconds)],
   ];
   for (const [name, svg] of charts) writeFileSync(join(dir, name), svg);
   const faults = [["#", "fault", "from s", "to s"], ...r.windows.map((w, i) => [String(i + 1), w.name, (w.start / 1000).toFixed(1), (w.end / 1000).toFixed(1)])];

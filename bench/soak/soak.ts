@@ -67,6 +67,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       SDK_RATE_LIMIT_PER_KEY_IP_PER_MINUTE: "100000000",
       SDK_RATE_LIMIT_PER_ORG_PER_MINUTE: "100000000",
       SDK_TICKETS_PER_KEY_IP_PER_MINUTE: "100000000",
+      METRICS_TOKEN: randomBytes(24).toString("base64url"),
     };
     const instances: Instance[] = ports.map((p, i) => makeInstance(`instance-${"ABC"[i]}`, p, env));
     cleanup.push(() => Promise.all(instances.map((i) => (i.proc?.exitCode === null ? i.terminate() : 0))));
@@ -114,8 +115,6 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     const windows: FaultWindow[] = [];
     const depth: DepthSample[] = [];
     const usage: UsageSample[] = [];
-    const sampler = postgres(pg.url, { max: 1, connect_timeout: 2, idle_timeout: 5, onnotice: () => {} });
-    cleanup.push(() => sampler.end({ timeout: 1 }));
     let sampling = true;
     const sampleLoop = (async () => {
       while (sampling) {
@@ -124,9 +123,12 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
           const u = i.usage();
           if (u) usage.push({ t, instance: i.name, ...u });
         }
+        // Outbox depth from GET /metrics (README "Metrics"), not from a connection of our own: this
+        // process holds no database connection while the faults run.
+        const live = instances.find((i) => i.up);
         try {
-          const rows = await sampler<{ kind: string; waiting: number }[]>`select kind, count(*) filter (where status in ('pending', 'sending'))::int as waiting from outbox where org_id = ${org.orgId} group by kind`;
-          for (const r of rows) depth.push({ t, kind: r.kind, waiting: r.waiting });
+          const text = live ? await (await fetch(`${live.url}/metrics`, { headers: { authorization: `Bearer ${env.METRICS_TOKEN}` }, signal: AbortSignal.timeout(1500) })).text() : "";
+          for (const m of text.matchAll(/^svc_outbox_waiting\{kind="([^"]+)"\} (\d+)/gm)) depth.push({ t, kind: m[1]!, waiting: Number(m[2]) });
         } catch {}
         await Bun.sleep(2000);
       }
@@ -144,6 +146,8 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     clearInterval(progress);
     log(`load over: ${load.samples.length} requests; draining the outbox (at most ${o.drainSeconds} s)`);
 
+    const sampler = postgres(pg.url, { max: 1, connect_timeout: 2, onnotice: () => {} });
+    cleanup.push(() => sampler.end({ timeout: 1 }));
     const drainUntil = performance.now() + o.drainSeconds * 1000;
     let left = -1;
     while (performance.now() < drainUntil) {
