@@ -41,8 +41,10 @@ const RETRY_SCHEDULE = "5s,10s,20s,30s,60s,60s,60s,60s,60s,60s";
 export async function runSoak(o: SoakOptions): Promise<SoakResult> {
   const log = o.log ?? ((line: string) => console.log(line));
   const cleanup: (() => Promise<unknown> | unknown)[] = [];
+  // Ctrl-C or a SIGTERM still stops the instances and removes the private cluster.
   const onSignal = () => void Promise.allSettled(cleanup.reverse().map((f) => f())).then(() => process.exit(130));
   process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
   try {
     const pg = await startPrivatePostgres(freePort());
     cleanup.push(() => pg.remove());
@@ -182,6 +184,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     return { samples: load.samples, depth, windows, checks, dataChecks, notes };
   } finally {
     process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
     for (const f of cleanup.reverse()) await Promise.resolve(f()).catch(() => {});
   }
 }
