@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 const ROOT = join(import.meta.dir, "../..");
-const FORBIDDEN = /issue #\d|§|contract C\d|\bINTEROP\b/;
+const FORBIDDEN = /issue #\d|\u00a7|contract C\d|\bINTEROP\b/;
 
 function files(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
