@@ -28,7 +28,7 @@ test(`dist/svc-agents serves from an empty directory (${engine})`, async () => {
   expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
   expect(server.stdout()).toContain("Widget key:  ab_live_");
   expect(await server.stop()).toBe(0);
-  if (engine === "pglite") expect(readdirSync(join(cwd, "data")).sort()).toEqual(["demo-admin-password", "pgdata", "secret.key"]) // the password goes to a file: standard output is not a terminal here;
+  if (engine === "pglite") expect(readdirSync(join(cwd, "data")).sort()).toEqual(["demo-admin-password", "pgdata", "secret.key"]); // the password goes to a file: standard output is not a terminal here
 
   const created = await runCli(["org", "create", "--name", "Binary", "--admin-email", "bin@example.com", "--admin-password", "long-enough"], env, [binary]);
   expect(created.code).toBe(0);
