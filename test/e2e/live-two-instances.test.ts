@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { createTestDatabase, engine, type TestDatabase } from "../support/db.ts";
-import { type RunningServer, startServer, tempDir } from "../support/process.ts";
+import { type RunningServer, startServer, tempDir, bannerPassword } from "../support/process.ts";
 import { readEvents } from "../support/sse.ts";
 
 const running: RunningServer[] = [];
@@ -16,7 +16,8 @@ afterAll(async () => {
 
 function banner(stdout: string) {
   const field = (label: string) => new RegExp(`^${label}:\\s+(\\S+)`, "m").exec(stdout)?.[1];
-  return { email: field("Demo admin")!, password: field("Password")!, widgetKey: field("Widget key")! };
+  // With standard output not a terminal, the banner names the file that holds the password.
+  return { email: field("Demo admin")!, password: bannerPassword(stdout) ?? field("Password")!, widgetKey: field("Widget key")! };
 }
 
 describe.skipIf(engine !== "postgres")("two instances on one PostgreSQL", () => {
