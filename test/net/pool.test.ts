@@ -161,7 +161,7 @@ describe("reuse", () => {
   test("a redirect is still refused, and its lease is returned", async () => {
     const up = await countingServer();
     const options = dev(mutableResolver({ "svc.example": ["127.0.0.1"] }), new ConnectionPool());
-    expect(guardedFetch(`http://svc.example:${up.port}/redirect`, {}, options)).rejects.toBeInstanceOf(RedirectRefusedError);
+    await expect(guardedFetch(`http://svc.example:${up.port}/redirect`, {}, options)).rejects.toBeInstanceOf(RedirectRefusedError);
     await Bun.sleep(0);
     expect(options.pool.snapshot().keys[`http|127.0.0.1|${up.port}`]?.busy ?? 0).toBe(0);
   });
@@ -178,7 +178,7 @@ describe("decoded bodies", () => {
         const response = await guardedFetch(`http://svc.example:${up.port}/`, {}, options);
         expect(response.headers.get("content-encoding")).toBe("gzip");
         expect(response.headers.get("content-length")).toBeNull(); // Bun decoded the body: the encoded length does not describe it
-        expect(readCapped(response, 64 * 1024)).rejects.toBeInstanceOf(ResponseTooLargeError);
+        await expect(readCapped(response, 64 * 1024)).rejects.toBeInstanceOf(ResponseTooLargeError);
         const plain = await guardedFetch(`http://svc.example:${up.port}/`, {}, options);
         expect((await plain.text()).length).toBe(4 * 1024 * 1024);
       } finally {
@@ -197,9 +197,9 @@ describe("the guard runs on every request", () => {
     expect(up.open.size).toBe(1); // parked, still open
 
     table["svc.example"] = ["10.0.0.1"];
-    expect(guardedFetch(`http://svc.example:${up.port}/`, {}, options)).rejects.toBeInstanceOf(BlockedUrlError);
+    await expect(guardedFetch(`http://svc.example:${up.port}/`, {}, options)).rejects.toBeInstanceOf(BlockedUrlError);
     table["svc.example"] = ["127.0.0.1", "169.254.169.254"];
-    expect(guardedFetch(`http://svc.example:${up.port}/`, {}, options)).rejects.toBeInstanceOf(BlockedUrlError);
+    await expect(guardedFetch(`http://svc.example:${up.port}/`, {}, options)).rejects.toBeInstanceOf(BlockedUrlError);
     await Bun.sleep(20);
     expect(up.hosts.length).toBe(1);
     expect(up.accepted).toBe(1);
