@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { createTestDatabase, engine, seedDataDir, type TestDatabase } from "../support/db.ts";
 import { DEMO_PASSWORD_FILE } from "../../src/orgs/demo-password.ts";
 import { runCli, type RunningServer, startServer, tempDir } from "../support/process.ts";
+import { rejectionOf } from "../support/settle.ts";
 
 const running: RunningServer[] = [];
 afterAll(() => {
@@ -174,7 +175,7 @@ test("graceful shutdown: a request in flight when SIGTERM arrives is answered, t
     await Bun.sleep(300);
     expect(server.proc.exitCode).toBeNull(); // still finishing the request
     // New connections are no longer accepted.
-    await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+    expect(await rejectionOf(fetch(`${server.url}/healthz`))).toBeInstanceOf(Error);
     release();
     const res = await inFlight;
     expect(res.status).toBe(401);

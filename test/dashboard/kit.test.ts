@@ -6,6 +6,7 @@ import { AppError } from "../../src/errors.ts";
 import { html } from "../../src/html/html.ts";
 import { detailErrors, type Refused, submitForm } from "../../src/dashboard/kit/form-route.ts";
 import { cursorPager, listTable, pageNumber, pageOf, pager } from "../../src/dashboard/kit/table.ts";
+import { rejectionOf } from "../support/settle.ts";
 
 function spec(call: () => Promise<string>, validate = (): { input: string; errors: Record<string, string> } => ({ input: "in", errors: {} })) {
   const seen: { rendered?: Refused; done?: string } = {};
@@ -57,7 +58,7 @@ describe("submitForm", () => {
       const { form, seen } = spec(async () => {
         throw error;
       });
-      await expect(submitForm(form)).rejects.toBe(error);
+      expect(await rejectionOf(submitForm(form))).toBe(error);
       expect(seen).toEqual({});
     }
   });

@@ -19,6 +19,7 @@ import { blockedAddressReason } from "../../src/net/addresses.ts";
 import { BlockedUrlError, checkUrl, guardedFetch, readCapped, RedirectRefusedError, type Resolver, ResponseTooLargeError } from "../../src/net/guard.ts";
 import { jsonFromChildBun } from "../support/process.ts";
 import { certificateIn } from "../support/tls.ts";
+import { rejectionOf } from "../support/settle.ts";
 
 const GUARD_MODULE = join(import.meta.dir, "../../src/net/guard.ts");
 
@@ -651,7 +652,7 @@ describe("readCapped", () => {
   test("with Content-Length: one byte over throws ResponseTooLargeError", async () => {
     const response = await get(`n=${LIMIT + 1}&length=declared`);
     expect(response.headers.get("content-length")).toBe(String(LIMIT + 1));
-    await expect(readCapped(response, LIMIT)).rejects.toBeInstanceOf(ResponseTooLargeError);
+    expect(await rejectionOf(readCapped(response, LIMIT))).toBeInstanceOf(ResponseTooLargeError);
   });
 
   test("streamed in chunks without Content-Length: exactly at the limit passes", async () => {
@@ -664,17 +665,17 @@ describe("readCapped", () => {
   test("streamed in chunks without Content-Length: one byte over throws ResponseTooLargeError", async () => {
     const response = await get(`n=${LIMIT + 1}&chunk=100`);
     expect(response.headers.get("content-length")).toBeNull();
-    await expect(readCapped(response, LIMIT)).rejects.toBeInstanceOf(ResponseTooLargeError);
+    expect(await rejectionOf(readCapped(response, LIMIT))).toBeInstanceOf(ResponseTooLargeError);
   });
 
   test("streamed in chunks that straddle the limit: one byte over in the middle of a chunk throws", async () => {
     const response = await get(`n=${LIMIT + 1}&chunk=333`);
-    await expect(readCapped(response, LIMIT)).rejects.toBeInstanceOf(ResponseTooLargeError);
+    expect(await rejectionOf(readCapped(response, LIMIT))).toBeInstanceOf(ResponseTooLargeError);
   });
 
   test("a Content-Length that understates the body does not raise the cap (local Response, no network)", async () => {
     const response = new Response(chunkedBody(LIMIT + 1, 100), { headers: { "content-length": "10" } });
-    await expect(readCapped(response, LIMIT)).rejects.toBeInstanceOf(ResponseTooLargeError);
+    expect(await rejectionOf(readCapped(response, LIMIT))).toBeInstanceOf(ResponseTooLargeError);
   });
 });
 

@@ -16,6 +16,7 @@ import { BlockedUrlError, guardedFetch, readCapped, RedirectRefusedError, type R
 import { jsonFromChildBun } from "../support/process.ts";
 import { certificateIn } from "../support/tls.ts";
 import { ConnectionPool, POOL_LIMITS } from "../../src/net/pool.ts";
+import { rejectionOf } from "../support/settle.ts";
 
 const GUARD_MODULE = join(import.meta.dir, "../../src/net/guard.ts");
 
@@ -161,7 +162,7 @@ describe("reuse", () => {
   test("a redirect is still refused, and its lease is returned", async () => {
     const up = await countingServer();
     const options = dev(mutableResolver({ "svc.example": ["127.0.0.1"] }), new ConnectionPool());
-    await expect(guardedFetch(`http://svc.example:${up.port}/redirect`, {}, options)).rejects.toBeInstanceOf(RedirectRefusedError);
+    expect(await rejectionOf(guardedFetch(`http://svc.example:${up.port}/redirect`, {}, options))).toBeInstanceOf(RedirectRefusedError);
     await Bun.sleep(0);
     expect(options.pool.snapshot().keys[`http|127.0.0.1|${up.port}`]?.busy ?? 0).toBe(0);
   });
@@ -178,7 +179,7 @@ describe("decoded bodies", () => {
         const response = await guardedFetch(`http://svc.example:${up.port}/`, {}, options);
         expect(response.headers.get("content-encoding")).toBe("gzip");
         expect(response.headers.get("content-length")).toBeNull(); // Bun decoded the body: the encoded length does not describe it
-        await expect(readCapped(response, 64 * 1024)).rejects.toBeInstanceOf(ResponseTooLargeError);
+        expect(await rejectionOf(readCapped(response, 64 * 1024))).toBeInstanceOf(ResponseTooLargeError);
         const plain = await guardedFetch(`http://svc.example:${up.port}/`, {}, options);
         expect((await plain.text()).length).toBe(4 * 1024 * 1024);
       } finally {
@@ -197,9 +198,9 @@ describe("the guard runs on every request", () => {
     expect(up.open.size).toBe(1); // parked, still open
 
     table["svc.example"] = ["10.0.0.1"];
-    await expect(guardedFetch(`http://svc.example:${up.port}/`, {}, options)).rejects.toBeInstanceOf(BlockedUrlError);
+    expect(await rejectionOf(guardedFetch(`http://svc.example:${up.port}/`, {}, options))).toBeInstanceOf(BlockedUrlError);
     table["svc.example"] = ["127.0.0.1", "169.254.169.254"];
-    await expect(guardedFetch(`http://svc.example:${up.port}/`, {}, options)).rejects.toBeInstanceOf(BlockedUrlError);
+    expect(await rejectionOf(guardedFetch(`http://svc.example:${up.port}/`, {}, options))).toBeInstanceOf(BlockedUrlError);
     await Bun.sleep(20);
     expect(up.hosts.length).toBe(1);
     expect(up.accepted).toBe(1);

@@ -129,7 +129,7 @@ test.skipIf(missing)(
     await launcher.click();
     expect(await page.evaluate(() => (window as unknown as { queued: string[] }).queued)).toEqual(["open"]);
     const dialog = page.getByRole("dialog", { name: "Agent" });
-    await expect(dialog.isVisible()).resolves.toBe(true);
+    expect(await dialog.isVisible()).toBe(true);
     expect(await page.getByLabel("Your message").evaluate((el) => getComputedStyle(el).fontSize)).toBe("15px");
 
     await ask(page, "How do I reset my password?");

@@ -15,6 +15,7 @@ import { engine } from "../../support/db.ts";
 import { fakeOpenAi, type FakeLlm } from "../../support/fake-llm.ts";
 import { type RunningServer, startServer } from "../../support/process.ts";
 import { createEndpoint, type Receiver, startReceiver } from "../../webhooks/helpers.ts";
+import { rejectionOf } from "../../support/settle.ts";
 
 if (engine !== "postgres") console.log("test/e2e/faults/instances.test.ts: PostgreSQL only (set TEST_DATABASE_URL); skipped on PGlite");
 
@@ -89,7 +90,7 @@ describe.skipIf(engine !== "postgres")("instances stopped and killed", () => {
     server.proc.kill("SIGTERM");
     await Bun.sleep(300);
     expect(server.proc.exitCode).toBeNull(); // still finishing the stream
-    await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+    expect(await rejectionOf(fetch(`${server.url}/healthz`))).toBeInstanceOf(Error);
     held.release();
     expect(await held.whole).toContain("Your parcel left the depot.");
     expect(await server.proc.exited).toBe(0);
