@@ -12,25 +12,29 @@ const SECRET_FIELD = /pass(word)?|secret|token|authorization|cookie|credential|a
 export type LogFields = Record<string, unknown>;
 
 const SQLSTATE = /^[0-9A-Z]{5}$/;
+/** A driver's or the socket's own code (CONNECTION_CLOSED, ECONNRESET…): a name, never data. */
+const CLIENT_CODE = /^[A-Z][A-Z_]{3,40}$/;
 const QUERY_TEXT = /Failed query:|\nparams:/;
 
 /**
- * What the log may say about a thrown value: its class, and for a database error its SQLSTATE
- * (never the message, which holds parameter values); for other errors the first 500 characters of
- * the message. Never a stack.
+ * What the log may say about a thrown value: its class, and for a database error its SQLSTATE or
+ * the driver's code (never the message, which holds parameter values); for other errors the first
+ * 500 characters of the message. Never a stack.
  */
 export function describeError(error: unknown): LogFields {
   if (!(error instanceof Error)) return { error_class: typeof error, error: String(error).slice(0, 500) };
   let sqlstate: string | undefined;
+  let clientCode: string | undefined;
   let database = false;
   let at: unknown = error;
   for (let i = 0; i < 5 && at instanceof Error; i++, at = (at as { cause?: unknown }).cause) {
     const code = (at as { code?: unknown }).code;
     if (typeof code === "string" && SQLSTATE.test(code)) sqlstate ??= code;
+    else if (typeof code === "string" && CLIENT_CODE.test(code)) clientCode ??= code;
     if (at.name === "DrizzleQueryError" || at.name === "PostgresError" || sqlstate !== undefined || QUERY_TEXT.test(at.message)) database = true;
   }
   const errorClass = error.name === "Error" ? error.constructor.name : error.name;
-  if (database) return { error_class: errorClass, ...(sqlstate ? { sqlstate } : {}), error: "database error (statement and parameters not logged)" };
+  if (database) return { error_class: errorClass, ...(sqlstate ? { sqlstate } : {}), ...(clientCode ? { code: clientCode } : {}), error: "database error (statement and parameters not logged)" };
   return { error_class: errorClass, error: error.message.slice(0, 500) };
 }
 

@@ -22,8 +22,25 @@ export interface Instance {
   stderrTail(): string;
   /** Exits nobody asked for (a crash), with their status and the end of stderr. */
   crashes: { at: number; code: number | null; stderr: string }[];
+  /**
+   * Error lines the instance logged over the whole run (across restarts), counted by message,
+   * error class and SQLSTATE or driver code: what a 500 or a crash was (the log carries no data).
+   */
+  errors: Map<string, number>;
   /** Called after a crash was recorded (the soak restarts the instance, as a supervisor would). */
   onCrash?: () => void;
+}
+
+/** The key an error log line is counted under, or null for a line that is not an error. */
+function errorKey(line: string): string | null {
+  if (!line.includes('"level":"error"')) return null;
+  try {
+    const record = JSON.parse(line) as { msg?: string; error?: { error_class?: string; sqlstate?: string; code?: string; error?: string } };
+    const e = record.error;
+    return [record.msg, e?.error_class, e?.sqlstate ?? e?.code ?? (e?.error_class && !e.error?.startsWith("database error") ? e.error?.slice(0, 80) : undefined)].filter(Boolean).join(" · ");
+  } catch {
+    return line.slice(0, 120);
+  }
 }
 
 export function makeInstance(name: string, port: number, env: Record<string, string>): Instance {
@@ -50,7 +67,17 @@ export function makeInstance(name: string, port: number, env: Record<string, str
       });
       void (async () => {
         const decoder = new TextDecoder();
-        for await (const chunk of proc.stderr) errText = (errText + decoder.decode(chunk, { stream: true })).slice(-20_000);
+        let partial = "";
+        for await (const chunk of proc.stderr) {
+          const text = decoder.decode(chunk, { stream: true });
+          errText = (errText + text).slice(-20_000);
+          const lines = (partial + text).split("\n");
+          partial = lines.pop()!;
+          for (const line of lines) {
+            const key = errorKey(line);
+            if (key) inst.errors.set(key, (inst.errors.get(key) ?? 0) + 1);
+          }
+        }
       })();
       const deadline = Date.now() + 90_000;
       for (;;) {
@@ -87,6 +114,7 @@ export function makeInstance(name: string, port: number, env: Record<string, str
     },
     stderrTail: () => errText.slice(-4000),
     crashes: [],
+    errors: new Map(),
   };
   return inst;
 }

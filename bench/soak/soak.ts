@@ -176,7 +176,10 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       detail: crashes.length === 0 ? "none" : crashes.map((c) => `${c.name} at t=${((c.at - startEpoch) / 1000).toFixed(0)}s (status ${c.code}): ${(/^\w*Error: .*$/m.exec(c.stderr)?.[0] ?? /"msg":"([^"]{0,160})/.exec(c.stderr)?.[1] ?? "no log line").slice(0, 200)}`).join("; "),
     };
     const checks = [...dataChecks, crashCheck, ...requestChecks(load.samples, o.boundSeconds), ...usageChecks(usage, starts, final)];
+    const logged = new Map<string, number>();
+    for (const i of instances) for (const [key, n] of i.errors) logged.set(key, (logged.get(key) ?? 0) + n);
     const notes = [
+      `Error lines the instances logged (message · class · SQLSTATE or driver code: count): ${logged.size === 0 ? "none" : [...logged].sort((a, b) => b[1] - a[1]).map(([key, n]) => `${key}: ${n}`).join("; ")}.`,
       `Machine load average (1 min) when the load began: ${loadBefore}; when it ended: ${loadAfter} — the machine's two cores were shared with other work during the run, so latencies are those of a busy machine.`,
       `Drain: ${left === 0 ? `the outbox was empty ${drainedAfter.toFixed(0)} s after the load ended` : `the outbox still held ${left} rows ${o.drainSeconds} s after the load ended`}.`,
       `The instances ran with \`WEBHOOK_RETRY_SCHEDULE=${RETRY_SCHEDULE}\` so that deliveries refused during the receiver's 503 window are retried within the drain, and \`NODE_ENV=development\` so that the outbound guard lets webhooks reach the loopback receivers (README "Configuration"); rate limits were raised out of the way.`,

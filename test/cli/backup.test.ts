@@ -20,7 +20,25 @@ import { freePort, runCli, type RunningServer, startServer, tempDir } from "../s
 
 const TOKEN = "bearer-credential-kept-encrypted";
 const OWNER = { email: "owner@backup.example", password: "backup-password" };
-const ENV = { NODE_ENV: "development", SEED_DEMO: "0" }; // development: the connector may point at loopback
+// development: the connector may point at loopback; the metrics token lets the test see the outbox.
+const METRICS_TOKEN = "backup-test-metrics-token-0123456789";
+const ENV = { NODE_ENV: "development", SEED_DEMO: "0", METRICS_TOKEN };
+
+/**
+ * Waits until the server's outbox holds nothing to deliver (read from /metrics): the sender
+ * settles the rows the writes queued (member notices, held here without SMTP) before the backup,
+ * so the data directory after the stop is the one the backup saw.
+ */
+async function outboxSettled(url: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    const waiting = text.split("\n").filter((line) => line.startsWith("svc_outbox_waiting{")).map((line) => Number(line.split(" ").pop()));
+    if (waiting.every((n) => n === 0)) return;
+    if (Date.now() > deadline) throw new Error(`the outbox did not settle: ${waiting.join(", ")}`);
+    await Bun.sleep(100);
+  }
+}
 
 const running: RunningServer[] = [];
 afterAll(() => {
@@ -86,6 +104,7 @@ describe.skipIf(engine !== "pglite")("backup while serving, restore, serve again
       });
       expect(res.status).toBe(201);
     }
+    await outboxSettled(a.url);
 
     // The server keeps answering requests that read the database while the backup is taken.
     let backingUp = true;
