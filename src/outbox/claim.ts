@@ -122,7 +122,7 @@ export async function renewClaim(deps: Pick<Deps, "db" | "now">, row: OutboxRow)
   return renewed.length === 1;
 }
 
-/** Records an attempt's outcome; false when this sender no longer holds the claim. */
+/** Records an attempt's outcome, with its `record` writes and the kind's `onSent`; false when this sender no longer holds the claim. */
 export async function recordOutcome(deps: Pick<Deps, "db" | "now">, row: OutboxRow, handler: OutboxHandler, outcome: OutboxOutcome): Promise<boolean> {
   const now = deps.now();
   let set: Partial<typeof outbox.$inferInsert>;
@@ -141,8 +141,10 @@ export async function recordOutcome(deps: Pick<Deps, "db" | "now">, row: OutboxR
       .set({ ...set, claimToken: null, lockedUntil: null, updatedAt: now })
       .where(and(eq(outbox.id, row.id), eq(outbox.claimToken, row.claimToken!)))
       .returning({ id: outbox.id });
-    if (updated.length === 1 && outcome.kind === "sent" && handler.onSent) await handler.onSent(db, row, now);
-    return updated.length === 1;
+    if (updated.length !== 1) return false;
+    await outcome.record?.(db, now);
+    if (outcome.kind === "sent") await handler.onSent?.(db, row, now);
+    return true;
   };
-  return outcome.kind === "sent" && handler.onSent ? deps.db.transaction((tx) => write(tx)) : write(deps.db);
+  return outcome.record || (outcome.kind === "sent" && handler.onSent) ? deps.db.transaction((tx) => write(tx)) : write(deps.db);
 }

@@ -63,7 +63,7 @@ export interface Sender {
   stop(): Promise<void>;
 }
 
-export function createOutboxLoop(deps: Pick<Deps, "db" | "now" | "log" | "metrics">, options: LoopOptions): Sender {
+export function createOutboxLoop(deps: Pick<Deps, "db" | "now" | "log" | "metrics" | "timers">, options: LoopOptions): Sender {
   const pools: { spec: PoolSpec; pool: OutboxPool }[] = options.pools.map((spec) => ({
     spec,
     pool: createOutboxPool(deps, spec.handlers, { concurrency: spec.concurrency, caps: spec.caps ?? {}, batch: options.batch }),

@@ -10,15 +10,23 @@
 // receiver accepted the message but before it recorded `sent` leaves the row `sending`; when the
 // lease expires it is claimed and delivered again, with the same identity (Message-ID, webhook-id)
 // so the receiver can recognise the duplicate. That window is one delivery's length
-// (docs/decisions.md).
+// (docs/decisions.md). A sender that is alive but cannot reach the database when the delivery ends
+// keeps the outcome and records it once it can, within its lease (src/outbox/pool.ts).
 import { and, eq, inArray, lte, or, type SQLWrapper } from "drizzle-orm";
 import type { Db, Tx } from "../db/client.ts";
 import { outbox } from "../db/schema/index.ts";
 
 export type OutboxRow = typeof outbox.$inferSelect;
 
-/** What a handler reports about one delivery attempt. */
-export type OutboxOutcome =
+/**
+ * What a handler reports about one delivery attempt. `record` holds the writes that belong with
+ * the outcome (a webhook's attempt log): made in the transaction that records it, only while this
+ * sender holds the claim, and retried with it while the database is away (src/outbox/pool.ts) —
+ * so a handler writes nothing between the receiver's answer and the outcome.
+ */
+export type OutboxOutcome = OutboxResult & { record?: (tx: Db | Tx, now: Date) => Promise<void> };
+
+type OutboxResult =
   | { kind: "sent" }
   /** A temporary failure: try again after the kind's next backoff, or fail once they are used up. */
   | { kind: "retry"; reason: string }

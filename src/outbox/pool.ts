@@ -4,13 +4,51 @@
 // refills as deliveries end, so a row never waits behind a slow one in a batch. The loop that
 // pumps the pools on a timer is src/outbox/loop.ts.
 import { releaseClaims } from "./release.ts";
+import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
-import { type ClaimCaps, claimDue, recordOutcome, renewClaim } from "./claim.ts";
+import { type ClaimCaps, claimDue, OUTBOX_LEASE_MS, recordOutcome, renewClaim } from "./claim.ts";
 import type { OutboxHandler, OutboxHandlers, OutboxOutcome, OutboxRow } from "./outbox.ts";
 
+type PoolDeps = Pick<Deps, "db" | "now" | "log" | "metrics" | "timers">;
+
+/** The first pause before recording an outcome again, doubled up to RECORD_RETRY_MAX_MS. */
+export const RECORD_RETRY_FIRST_MS = 500;
+export const RECORD_RETRY_MAX_MS = 8000;
+
+/** Resolves after `ms` on the injected clock (deps.timers: a test's clock moves it). */
+function pause(deps: Pick<Deps, "timers">, ms: number): Promise<void> {
+  const signal = deps.timers.deadline(ms);
+  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+}
+
+/**
+ * Records an outcome, waiting for the database while it is unreachable — for as long as this
+ * sender's lease on the row runs. A receiver that accepted a delivery just as the database went
+ * away would otherwise get it again once the lease ends: the outcome is known here and only the
+ * write is missing (README "Faults and shutdown", at-least-once delivery). Past the lease, another
+ * sender may hold the row, so the outcome is dropped and the compare-and-set write would refuse it
+ * anyway. Any other error is the caller's.
+ */
+async function recordDurably(deps: PoolDeps, row: OutboxRow, handler: OutboxHandler, outcome: OutboxOutcome, leaseEnds: number): Promise<boolean> {
+  let wait = RECORD_RETRY_FIRST_MS;
+  for (let tries = 1; ; tries++) {
+    try {
+      const recorded = await recordOutcome(deps, row, handler, outcome);
+      if (tries > 1) deps.log.info("outbox outcome recorded after the database returned", { outbox_id: row.id, kind: row.kind, tries });
+      return recorded;
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) || deps.now().getTime() + wait >= leaseEnds) throw error;
+      if (tries === 1) deps.log.warn("outbox outcome waits for the database", { outbox_id: row.id, kind: row.kind, outcome: outcome.kind });
+    }
+    await pause(deps, wait);
+    wait = Math.min(wait * 2, RECORD_RETRY_MAX_MS);
+  }
+}
+
 /** Delivers one claimed row: renews the claim, runs the kind's handler, records the outcome. */
-export async function deliverClaimed(deps: Pick<Deps, "db" | "now" | "log" | "metrics">, handler: OutboxHandler, row: OutboxRow): Promise<void> {
+export async function deliverClaimed(deps: PoolDeps, handler: OutboxHandler, row: OutboxRow): Promise<void> {
+  const renewedAt = deps.now().getTime();
   if (!(await renewClaim(deps, row))) {
     deps.log.warn("outbox claim lost while waiting in the batch", { outbox_id: row.id, kind: row.kind });
     return;
@@ -25,7 +63,7 @@ export async function deliverClaimed(deps: Pick<Deps, "db" | "now" | "log" | "me
     deps.log.warn("outbox delivery failed unexpectedly", { outbox_id: row.id, kind: row.kind });
   }
   deps.metrics.outboxAttempt(row.kind, outcome.kind);
-  if (!(await recordOutcome(deps, row, handler, outcome))) deps.log.warn("outbox claim lost before recording", { outbox_id: row.id, kind: row.kind, outcome: outcome.kind });
+  if (!(await recordDurably(deps, row, handler, outcome, renewedAt + OUTBOX_LEASE_MS))) deps.log.warn("outbox claim lost before recording", { outbox_id: row.id, kind: row.kind, outcome: outcome.kind });
 }
 
 export interface OutboxPoolOptions {
@@ -53,7 +91,7 @@ export interface OutboxPool {
   readonly inFlight: number;
 }
 
-export function createOutboxPool(deps: Pick<Deps, "db" | "now" | "log" | "metrics">, handlers: OutboxHandlers, options: OutboxPoolOptions): OutboxPool {
+export function createOutboxPool(deps: PoolDeps, handlers: OutboxHandlers, options: OutboxPoolOptions): OutboxPool {
   const kinds = Object.keys(handlers);
   const ordered = kinds.filter((kind) => handlers[kind]!.ordered);
   const concurrency = Math.max(1, options.concurrency);

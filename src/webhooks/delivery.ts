@@ -9,6 +9,7 @@ import { and, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { recordActivity } from "../activity/log.ts";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "../db/schema/index.ts";
+import type { Db, Tx } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
 import { isTimeout } from "../kit/timeouts.ts";
@@ -113,31 +114,45 @@ async function deliverWebhook(deps: Deps, row: OutboxRow): Promise<OutboxOutcome
     error = isTimeout(caught) ? `no answer within ${WEBHOOK_LIMITS.timeoutMs / 1000} s` : messageOf(caught);
   }
   const durationMs = Math.round(performance.now() - clock);
-  const now = deps.now();
-  await deps.db.insert(webhookAttempts).values({ orgId: row.orgId, deliveryId, attemptedAt: started, statusCode, success: error === null, durationMs, error, responseBody });
-  if (error === null) {
-    if (endpoint.failingSince) await deps.db.update(webhookEndpoints).set({ failingSince: null }).where(eq(webhookEndpoints.id, endpoint.id));
-    return { kind: "sent" };
-  }
-  const failingSince = endpoint.failingSince ?? now;
-  if (!endpoint.failingSince) await deps.db.update(webhookEndpoints).set({ failingSince: now }).where(eq(webhookEndpoints.id, endpoint.id));
-  else if (now.getTime() - failingSince.getTime() >= WEBHOOK_LIMITS.disableAfterMs) {
-    await disableFailing(deps, endpoint, failingSince, now);
-    return { kind: "failed", reason: `${error}; the endpoint was disabled after failing since ${failingSince.toISOString()}` };
-  }
-  return { kind: "retry", reason: error };
+  const attempt = { orgId: row.orgId, deliveryId, attemptedAt: started, statusCode, success: error === null, durationMs, error, responseBody };
+  // The attempt's log and the endpoint's failing state are written with the outcome (OutboxOutcome
+  // `record`), so a database that goes away after the receiver answered costs no second delivery.
+  if (error === null)
+    return {
+      kind: "sent",
+      async record(tx) {
+        await tx.insert(webhookAttempts).values(attempt);
+        if (endpoint.failingSince) await tx.update(webhookEndpoints).set({ failingSince: null }).where(eq(webhookEndpoints.id, endpoint.id));
+      },
+    };
+  const failingSince = endpoint.failingSince;
+  if (failingSince && deps.now().getTime() - failingSince.getTime() >= WEBHOOK_LIMITS.disableAfterMs)
+    return {
+      kind: "failed",
+      reason: `${error}; the endpoint was disabled after failing since ${failingSince.toISOString()}`,
+      async record(tx, now) {
+        await tx.insert(webhookAttempts).values(attempt);
+        await disableFailing(tx, endpoint, failingSince, now);
+      },
+    };
+  return {
+    kind: "retry",
+    reason: error,
+    async record(tx, now) {
+      await tx.insert(webhookAttempts).values(attempt);
+      if (!failingSince) await tx.update(webhookEndpoints).set({ failingSince: now }).where(eq(webhookEndpoints.id, endpoint.id));
+    },
+  };
 }
 
 /** The disable rule: every attempt failed for WEBHOOK_LIMITS.disableAfterMs; admins see why (endpoint field and activity log). */
-async function disableFailing(deps: Deps, endpoint: Endpoint, failingSince: Date, now: Date) {
+async function disableFailing(tx: Db | Tx, endpoint: Endpoint, failingSince: Date, now: Date) {
   const reason = `every delivery failed since ${failingSince.toISOString()} (${WEBHOOK_LIMITS.disableAfterMs / 86_400_000} days); re-enable it once the receiver works`;
-  await deps.db.transaction(async (tx) => {
-    const updated = await tx
-      .update(webhookEndpoints)
-      .set({ enabled: false, disabledReason: reason, updatedAt: now })
-      .where(and(eq(webhookEndpoints.id, endpoint.id), eq(webhookEndpoints.enabled, true)))
-      .returning({ id: webhookEndpoints.id });
-    if (updated.length === 1)
-      await recordActivity({ db: tx, now: () => now }, { orgId: endpoint.orgId, actor: { kind: "system", name: "webhooks" }, action: "webhook_endpoint.disabled", objectType: "webhook_endpoint", objectId: endpoint.id, summary: { reason } });
-  });
+  const updated = await tx
+    .update(webhookEndpoints)
+    .set({ enabled: false, disabledReason: reason, updatedAt: now })
+    .where(and(eq(webhookEndpoints.id, endpoint.id), eq(webhookEndpoints.enabled, true)))
+    .returning({ id: webhookEndpoints.id });
+  if (updated.length === 1)
+    await recordActivity({ db: tx, now: () => now }, { orgId: endpoint.orgId, actor: { kind: "system", name: "webhooks" }, action: "webhook_endpoint.disabled", objectType: "webhook_endpoint", objectId: endpoint.id, summary: { reason } });
 }

@@ -30,6 +30,8 @@ export interface Receiver {
   answerBody?: string;
   /** When set, requests are recorded and then never answered. */
   hang: boolean;
+  /** Runs after a request is recorded and before it is answered (e.g. to take the database away meanwhile). */
+  beforeAnswer?: () => void | Promise<void>;
   /** Resolves at the next request received. */
   next(): Promise<void>;
   close(): void;
@@ -73,6 +75,7 @@ export function startReceiver(app: TestApp, host = "127.0.0.1"): Receiver {
       receiver.received.push({ headers, body, json, verifiedWith, at: app.clock.now.getTime(), path: new URL(request.url).pathname });
       for (const resolve of waiting.splice(0)) resolve();
       if (receiver.hang) return new Promise<Response>(() => {});
+      await receiver.beforeAnswer?.();
       const status = receiver.script.shift() ?? 200;
       return new Response(status >= 300 && status < 400 ? null : (receiver.answerBody ?? `answer ${status} ${"x".repeat(3000)}`), { status, headers: receiver.answerHeaders });
     },

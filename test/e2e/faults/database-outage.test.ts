@@ -7,8 +7,8 @@
 // loop delivering again without a restart, and every write acknowledged before the outage kept.
 // PostgreSQL only (PGlite runs in the process: it has no connection to lose).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
-import { endUsers } from "../../../src/db/schema/index.ts";
+import { eq, sql } from "drizzle-orm";
+import { endUsers, outbox, webhookDeliveries, webhookEvents } from "../../../src/db/schema/index.ts";
 import { emitWebhookEvent } from "../../../src/webhooks/events.ts";
 import { seedSeriesOrg, type SeriesOrg } from "../../campaigns/helpers.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
@@ -162,4 +162,37 @@ describe.skipIf(engine !== "postgres")("the database goes away and comes back", 
     expect(receiver.received.map((r) => r.json.data.id)).toEqual(["during-outage"]);
     expect(server.proc.exitCode).toBeNull();
   }, 60_000);
+
+  test("a delivery the receiver accepted as the database went away is recorded once it is back: delivered once, not again after the lease", async () => {
+    proxy.restore();
+    expect(await readyWithin(READY_BOUND_MS)).toBeLessThan(READY_BOUND_MS);
+    receiver.received.length = 0;
+    // The receiver takes the database away from the server after reading the request and before
+    // answering 200: the outcome is known to the sender, its write cannot be made.
+    receiver.beforeAnswer = () => {
+      receiver.beforeAnswer = undefined;
+      proxy.cut();
+    };
+    await app.deps.db.transaction((tx) => emitWebhookEvent(tx, { orgId: org.org_id, type: "ticket.updated", data: { id: "accepted-as-it-went" }, now: new Date() }));
+    const deadline = Date.now() + 30_000;
+    while (receiver.received.length === 0 && Date.now() < deadline) await Bun.sleep(50);
+    expect(receiver.received.map((r) => r.json.data.id)).toEqual(["accepted-as-it-went"]);
+    await Bun.sleep(2500); // a few recording attempts fail meanwhile
+    proxy.restore();
+    // Recorded as sent well within the lease (5 minutes), so no other pass delivers it again.
+    const statusOf = async () => {
+      const [row] = await app.deps.db
+        .select({ status: outbox.status })
+        .from(webhookDeliveries)
+        .innerJoin(outbox, eq(outbox.id, webhookDeliveries.outboxId))
+        .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+        .where(sql`${webhookEvents.body}::jsonb -> 'data' ->> 'id' = 'accepted-as-it-went'`);
+      return row?.status;
+    };
+    const recordedBy = Date.now() + 30_000;
+    while ((await statusOf()) !== "sent" && Date.now() < recordedBy) await Bun.sleep(100);
+    expect(await statusOf()).toBe("sent");
+    expect(receiver.received).toHaveLength(1);
+    expect(server.proc.exitCode).toBeNull();
+  }, 90_000);
 });
