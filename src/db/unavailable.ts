@@ -26,6 +26,9 @@ function isSqlState(error: { name?: unknown; severity?: unknown }): boolean {
 export function isDatabaseUnavailable(error: unknown): boolean {
   let at: unknown = error;
   for (let depth = 0; depth < 8 && at !== null && typeof at === "object"; depth++) {
+    // The driver writing to a socket that closed under it: a large statement is written at once,
+    // so the TypeError below rejects that statement itself (and a request answered 500 in the soak).
+    if (isDriverWriteAfterClose(at)) return true;
     const e = at as { code?: unknown; name?: unknown; severity?: unknown; cause?: unknown; syscall?: unknown };
     if (typeof e.code === "string") {
       if (CLIENT_CODES.has(e.code)) return true;
@@ -41,8 +44,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 /**
  * postgres.js 3.4.9 writes a batched chunk from a setImmediate callback (`nextWrite`) and throws a
- * TypeError there when the socket closed in between — when the server goes away under load. No
- * caller can catch it, so it would end the process (seen in the soak, docs/reliability.md: two of
+ * TypeError there when the socket closed in between — when the server goes away under load. (A
+ * chunk of 1 KiB or more is written at once instead, and then the same TypeError rejects the
+ * statement: isDatabaseUnavailable counts it.) From the callback no caller can catch it, so it would end the process (seen in the soak, docs/reliability.md: two of
  * three instances exited at a PostgreSQL restart). The connection is already closed and its
  * queries fail as "database unavailable"; the process itself is fine. This recognises exactly that
  * error, so the process-level handler (src/main.ts) can log it and keep serving.

@@ -48,4 +48,16 @@ describe("postgres.js writing after its socket closed", () => {
     expect(isDriverWriteAfterClose(other)).toBe(false);
     expect(isDriverWriteAfterClose(new Error("socket.write"))).toBe(false);
   });
+
+  test("a statement it rejected with that error (one written at once, 1 KiB or more) is 'database unavailable': 503, not 500", async () => {
+    const driver = new TypeError("null is not an object (evaluating 'socket.write')");
+    driver.stack = `${driver.message}\n    at nextWrite (/app/node_modules/postgres/src/connection.js:255:15)\n    at write (/app/node_modules/postgres/src/connection.js:249:14)\n    at execute (/app/node_modules/postgres/src/connection.js:173:14)`;
+    const wrapped = Object.assign(new Error("Failed query: insert …", { cause: driver }), { name: "DrizzleQueryError" });
+    expect(isDatabaseUnavailable(driver)).toBe(true);
+    expect(isDatabaseUnavailable(wrapped)).toBe(true);
+    expect(knownError(wrapped)?.status).toBe(503);
+    const ours = new TypeError("null is not an object (evaluating 'socket.write')");
+    ours.stack = `${ours.message}\n    at send (/app/src/mail/smtp.ts:10:3)`;
+    expect(isDatabaseUnavailable(new Error("x", { cause: ours }))).toBe(false);
+  });
 });
