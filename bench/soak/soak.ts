@@ -2,7 +2,7 @@
 // the load and the fault schedule, the drain, the checks; everything it started is stopped and
 // removed at the end, whatever happened. Used by `npm run soak` (run.ts) and by the short test.
 import { randomBytes } from "node:crypto";
-import { loadavg } from "node:os";
+import { cpus, loadavg } from "node:os";
 import postgres from "postgres";
 import { freePort } from "../../test/support/process.ts";
 import { type FaultWindow, inject, schedule } from "./faults.ts";
@@ -180,7 +180,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     for (const i of instances) for (const [key, n] of i.errors) logged.set(key, (logged.get(key) ?? 0) + n);
     const notes = [
       `Error lines the instances logged (message · class · SQLSTATE or driver code: count): ${logged.size === 0 ? "none" : [...logged].sort((a, b) => b[1] - a[1]).map(([key, n]) => `${key}: ${n}`).join("; ")}.`,
-      `Machine load average (1 min) when the load began: ${loadBefore}; when it ended: ${loadAfter} — the machine's two cores were shared with other work during the run, so latencies are those of a busy machine.`,
+      `Machine load average (1 min) when the load began: ${loadBefore}; when it ended: ${loadAfter}${Number(loadBefore) > cpus().length ? " — the machine's cores were shared with other work when the run began, so latencies are those of a busy machine" : " (the soak's own servers, PostgreSQL and load generator share the machine's cores)"}.`,
       `Drain: ${left === 0 ? `the outbox was empty ${drainedAfter.toFixed(0)} s after the load ended` : `the outbox still held ${left} rows ${o.drainSeconds} s after the load ended`}.`,
       `The instances ran with \`WEBHOOK_RETRY_SCHEDULE=${RETRY_SCHEDULE}\` so that deliveries refused during the receiver's 503 window are retried within the drain, and \`NODE_ENV=development\` so that the outbound guard lets webhooks reach the loopback receivers (README "Configuration"); rate limits were raised out of the way.`,
     ];

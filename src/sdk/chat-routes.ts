@@ -139,8 +139,11 @@ export function chatRoutes(deps: Deps) {
               }
               const interrupted = signal?.aborted === true;
               const error = interrupted ? { code: "cancelled", message: "The client closed the stream." } : describe(outcome.error);
-              if (!interrupted && !(outcome.error instanceof LlmError) && !(outcome.error instanceof AppError))
+              // A model's failure, our own refusal or the database going away is expected; anything else is a bug.
+              if (!interrupted && !(outcome.error instanceof LlmError) && !knownError(outcome.error))
                 deps.log.error("chat stream failed", { request_id: requestMeta(request).id, error: outcome.error });
+              else if (!interrupted && !(outcome.error instanceof LlmError) && !(outcome.error instanceof AppError))
+                deps.log.warn("chat stream ended: the database is unavailable", { request_id: requestMeta(request).id });
               return storeReply(deps, turn.conversation, {
                 text,
                 agentId: decided.agent.id,
