@@ -63,8 +63,8 @@ export async function runOpenLoop(o: LoadOptions & { rate: number }): Promise<Lo
   for (let i = 0; ; i++) {
     const scheduled = begin + i * intervalMs;
     if (scheduled >= until) break;
-    const now = performance.now();
-    if (scheduled > now) await Bun.sleep(scheduled - now);
+    // A timer may fire a fraction of a millisecond early: never send before the scheduled time.
+    for (let now = performance.now(); now < scheduled; now = performance.now()) await Bun.sleep(scheduled - now);
     lateMs = Math.max(lateMs, performance.now() - scheduled);
     const request = send(scheduled, i);
     inFlight.add(request);
