@@ -108,6 +108,9 @@ export async function startSmtp(options: { delayMs?: number; auth?: { user: stri
       });
     },
   });
+  // A client's connection reset (a sender killed mid-conversation, which some tests do on purpose)
+  // is reported as an 'error' event on the server: expected here, and never an unhandled event.
+  server.on("error", () => {});
   const port = freePort();
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   return {
