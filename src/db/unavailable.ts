@@ -46,8 +46,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
  * postgres.js 3.4.9 writes a batched chunk from a setImmediate callback (`nextWrite`) and throws a
  * TypeError there when the socket closed in between — when the server goes away under load. (A
  * chunk of 1 KiB or more is written at once instead, and then the same TypeError rejects the
- * statement: isDatabaseUnavailable counts it.) From the callback no caller can catch it, so it would end the process (seen in the soak, docs/reliability.md: two of
- * three instances exited at a PostgreSQL restart). The connection is already closed and its
+ * statement: isDatabaseUnavailable counts it.) From the callback no caller can catch it, so it
+ * would end the process (seen in the soak, docs/reliability.md: two of three instances exited at
+ * a PostgreSQL restart). The connection is already closed and its
  * queries fail as "database unavailable"; the process itself is fine. This recognises exactly that
  * error, so the process-level handler (src/main.ts) can log it and keep serving.
  */

@@ -15,6 +15,7 @@ import { decide, runPipeline, type ChatOutcome } from "../agents/pipeline/run.ts
 import { LlmError } from "../agents/llm/errors.ts";
 import { storeLater, storeReply } from "../conversations/transcript.ts";
 import type { Deps } from "../deps.ts";
+import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import { AppError, knownError } from "../errors.ts";
 import { ErrorBody } from "../http/error-schema.ts";
 import { requestMeta } from "../http/request-meta.ts";
@@ -139,11 +140,12 @@ export function chatRoutes(deps: Deps) {
               }
               const interrupted = signal?.aborted === true;
               const error = interrupted ? { code: "cancelled", message: "The client closed the stream." } : describe(outcome.error);
-              // A model's failure, our own refusal or the database going away is expected; anything else is a bug.
-              if (!interrupted && !(outcome.error instanceof LlmError) && !knownError(outcome.error))
-                deps.log.error("chat stream failed", { request_id: requestMeta(request).id, error: outcome.error });
-              else if (!interrupted && !(outcome.error instanceof LlmError) && !(outcome.error instanceof AppError))
-                deps.log.warn("chat stream ended: the database is unavailable", { request_id: requestMeta(request).id });
+              // A model's failure and our own refusals are expected; so is the database going away
+              // (a warning); anything else is a bug.
+              if (!interrupted && !(outcome.error instanceof LlmError) && !(outcome.error instanceof AppError)) {
+                if (isDatabaseUnavailable(outcome.error)) deps.log.warn("chat stream ended: the database is unavailable", { request_id: requestMeta(request).id });
+                else deps.log.error("chat stream failed", { request_id: requestMeta(request).id, error: outcome.error });
+              }
               return storeReply(deps, turn.conversation, {
                 text,
                 agentId: decided.agent.id,
