@@ -107,6 +107,10 @@ describe("configuration", () => {
     expect(() => loadConfig({ ...base, INBOUND_EMAIL_DOMAIN: INBOUND_DOMAIN, INBOUND_SMTP_TLS_CERT: cert })).toThrow("INBOUND_SMTP_TLS_KEY");
     expect(() => loadConfig({ ...base, INBOUND_EMAIL_DOMAIN: INBOUND_DOMAIN, INBOUND_WEBHOOK_SECRET: "x".repeat(31) })).toThrow("INBOUND_WEBHOOK_SECRET");
     expect(loadConfig({ ...base, INBOUND_EMAIL_DOMAIN: INBOUND_DOMAIN, INBOUND_WEBHOOK_SECRET: "x".repeat(32) }).inbound.webhookSecret).toBe("x".repeat(32));
+    expect(loadConfig({ ...base, INBOUND_EMAIL_DOMAIN: INBOUND_DOMAIN, INBOUND_WEBHOOK_SECRET: "x".repeat(256) }).inbound.webhookSecret).toBe("x".repeat(256));
+    expect(() => loadConfig({ ...base, INBOUND_EMAIL_DOMAIN: INBOUND_DOMAIN, INBOUND_WEBHOOK_SECRET: "x".repeat(257) })).toThrow("INBOUND_WEBHOOK_SECRET");
+    expect(loadConfig({ ...base, INBOUND_MAX_MESSAGE_BYTES: "1024" }).inbound.maxMessageBytes).toBe(1024);
+    expect(() => loadConfig({ ...base, INBOUND_MAX_MESSAGE_BYTES: "1023" })).toThrow("INBOUND_MAX_MESSAGE_BYTES");
     expect(loadConfig({ ...base, INBOUND_MAX_MESSAGE_BYTES: String(25 * 1024 * 1024) }).inbound.maxMessageBytes).toBe(25 * 1024 * 1024);
     expect(() => loadConfig({ ...base, INBOUND_MAX_MESSAGE_BYTES: String(25 * 1024 * 1024 + 1) })).toThrow("INBOUND_MAX_MESSAGE_BYTES");
     expect(loadConfig(base).inbound).toEqual({ domain: undefined, smtpPort: undefined, tls: undefined, maxMessageBytes: 10 * 1024 * 1024, webhookSecret: undefined });
