@@ -1,4 +1,4 @@
-// Refreshing a connector's OAuth2 tokens after the MCP server answered 401 (issue: connectors).
+// Refreshing a connector's OAuth2 tokens after the MCP server answered 401.
 // The path is the one MCP clients follow: the server's protected-resource metadata (RFC 9728,
 // from its WWW-Authenticate `resource_metadata` or the well-known locations) names the
 // authorization server; its RFC 8414 metadata names the token endpoint; a `refresh_token` grant

@@ -1,5 +1,5 @@
 // The publishable widget key (docs/interface.md 5: `Authorization: Bearer ab_live_<WIDGET_KEY>`) and the
-// org's optional list of allowed browser origins. Contract C4: every keyed /api/sdk
+// org's optional list of allowed browser origins. Every keyed /api/sdk
 // route calls `requireWidgetKey` first; the org it returns is the only org the request may touch.
 import type { LiveWidgetKey, WidgetKeyCache } from "../ports/caches.ts";
 import { and, eq, isNull } from "drizzle-orm";

@@ -14,7 +14,7 @@ export interface WidgetBundle {
 export const WIDGET_ENTRY = join(import.meta.dir, "client/main.ts");
 /** The name scripts/build.ts gives the prebuilt file, as Bun lists it among embedded files (name-hash.js). */
 const EMBEDDED = /^svc-widget(?:-[a-z0-9]+)?\.js$/;
-/** Issue #14: the widget stays under 40 KB gzipped; the build fails above it. */
+/** The widget stays under 40 KB gzipped; the build fails above it. */
 export const WIDGET_MAX_GZIP_BYTES = 40 * 1024;
 
 /** Bundles the client from TypeScript: one minified IIFE, no imports left. */

@@ -1,4 +1,4 @@
-// Issue #10 must-show 4, first half: a fresh start prints the demo agent's id, and that id is the
+// A fresh start prints the demo agent's id, and that id is the
 // demo org's active agent in the agents API, with its help articles in place. (The README's
 // "Try a connector" walkthrough continues from here.)
 import { afterAll, describe, expect, test } from "bun:test";

@@ -1,4 +1,4 @@
-// Dashboard sign-in (issue: foundation): the HTML form, the session API, /api/me, limits.
+// Dashboard sign-in: the HTML form, the session API, /api/me, limits.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sha256Hex } from "../../src/crypto/tokens.ts";
 import { dashboardSessions } from "../../src/db/schema/index.ts";

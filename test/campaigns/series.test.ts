@@ -1,4 +1,4 @@
-// Issue #13 must-show 1: a real SMTP server on loopback receives the steps of a three-step series
+// A real SMTP server on loopback receives the steps of a three-step series
 // at the right times (the test moves the clock), with the right variables, the RFC 8058
 // unsubscribe headers, and both a text and an HTML part.
 import { afterAll, beforeAll, expect, test } from "bun:test";

@@ -1,4 +1,4 @@
-// Issue #13 must-show 5: the official MCP SDK client, after the OAuth flow, creates, previews and
+// The official MCP SDK client, after the OAuth flow, creates, previews and
 // activates a campaign through the automation_* tools, and a customer enrolled through
 // POST /api/sdk/series receives the first step on a real SMTP server. Also (raw JSON-RPC, where
 // the error code is the point): honest annotations, scopes, input validation, customer binding

@@ -1,4 +1,4 @@
-// Issue #13 must-show 4 and docs/interface.md F: the link of a received message shows a confirmation page
+// docs/interface.md F: the link of a received message shows a confirmation page
 // on GET (and unsubscribes no one: scanners prefetch), a one-click POST with no session and no
 // cookie unsubscribes at once (form-encoded or empty body), and the customer
 // then gets nothing more from any campaign of the org — queued messages included.

@@ -51,7 +51,7 @@ function nav(page: Page, name: string) {
 }
 
 test.skipIf(missing)(
-  "must-show 4: sign in → create an agent → add a doc → copy the snippet → a site with that snippet answers from the doc",
+  "sign in → create an agent → add a doc → copy the snippet → a site with that snippet answers from the doc",
   async () => {
     const { page, errors } = await signedInPage();
     // Create an agent through its form, make it the active one.

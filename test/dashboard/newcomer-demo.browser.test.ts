@@ -1,4 +1,4 @@
-// Issue #14 must-show 4 to the letter, on a fresh install: the demo admin signs in → creates an
+// On a fresh install: the demo admin signs in → creates an
 // agent → adds a doc → copies the snippet → the demo page (/demo) answers from that doc, with the
 // builtin provider (no model, no key).
 import { afterAll, beforeAll, expect, test } from "bun:test";

@@ -1,6 +1,6 @@
 // The official MCP SDK client reaches /api/mcp with nothing but its URL: discovery →
 // registration → authorize → sign-in → consent → token → initialize → tools/list → tools/call,
-// then keeps going across access-token expiry by refreshing (issue: OAuth must-show 1 and 2).
+// then keeps going across access-token expiry by refreshing.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createDoc } from "../../src/knowledge/docs.ts";
 import { REFRESH_REUSE_GRACE_MS } from "../../src/oauth/rotation.ts";

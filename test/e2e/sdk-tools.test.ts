@@ -1,5 +1,5 @@
 // The official SDK client, after the OAuth flow, lists our tools and calls search_docs and a
-// custom HTTP action; each result arrives as one text block (issue: tool server, must-show 1).
+// custom HTTP action; each result arrives as one text block.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createDoc } from "../../src/knowledge/docs.ts";
 import { seedOrg, serveTestApp, signIn, type ServedTestApp } from "../support/app.ts";

@@ -1,4 +1,4 @@
-// The admin activity log (must-show 3): connector create, refresh and delete,
+// The admin activity log: connector create, refresh and delete,
 // agent action toggles, feature flags, OAuth grants (created on consent, revoked by the member, by the client, or on
 // reuse) are recorded with who acted; only org:manage reads the log; pages, filters and
 // retention at their boundaries; one org never sees another's rows.
@@ -128,7 +128,7 @@ describe("what is recorded, and who did it", () => {
     expect((await app.request(`/api/oauth/grants/${grant!.id}`, { method: "DELETE", headers: viewer })).status).toBe(404);
     expect(await verifyAccessToken(app, mine.accessToken)).not.toBeNull();
 
-    // Must-show 3: a member without org:manage cannot read the log.
+    // A member without org:manage cannot read the log.
     const denied = await app.request("/api/activity", { headers: viewer });
     expect(denied.status).toBe(403);
     expect(((await denied.json()) as { error: { code: string } }).error.code).toBe("forbidden");

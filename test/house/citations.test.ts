@@ -1,34 +1,49 @@
-// Comments cite what a reader of the repository can open (docs/architecture.md "Conventions"): an
-// RFC section, a README heading, docs/interface.md or docs/decisions.md — never an issue number,
-// the section sign of a document that lives elsewhere, or a contract letter.
+// Comments and documents cite what a reader of the repository can open (docs/architecture.md
+// "Conventions"): an RFC section, a README heading, docs/interface.md (its sections and the lettered
+// appendix) or docs/decisions.md — never an issue number, a "must-show", a contract letter or a
+// document that lives outside the repository. Source files also keep the section sign out (it
+// used to name sections of a document that lives elsewhere); documents may write "RFC 6749 §4.1".
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 const ROOT = join(import.meta.dir, "../..");
-const FORBIDDEN = /issue #\d|\u00a7|contract C\d|\bINTEROP\b/;
+const FORBIDDEN_IN_DOCS = /issues? #\d|must[- ]shows?\b|contract c\d|\binterop\b/i;
+const FORBIDDEN_IN_CODE = new RegExp(`${FORBIDDEN_IN_DOCS.source}|\\u00a7`, "i");
+const SKIP = new Set(["node_modules", ".git", ".cache", "data", "dist", "src/db/migrations"]);
 
-function files(dir: string): string[] {
+function files(dir: string, pattern: RegExp): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) return path === "src/db/migrations" ? [] : files(path);
-    return /\.(ts|tsx|mjs)$/.test(entry.name) ? [path] : [];
+    const path = dir === "." ? entry.name : `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return SKIP.has(path) || entry.name.startsWith(".") ? [] : files(path, pattern);
+    return pattern.test(entry.name) ? [path] : [];
   });
 }
 
-/** Lines of `text` that cite something a reader cannot open (this file's own rule excepted). */
+/** Lines of `text` that cite something a reader cannot open. */
 export function badCitations(path: string, text: string): string[] {
-  return text.split("\n").flatMap((line, i) => (FORBIDDEN.test(line) && !line.includes("const FORBIDDEN") ? [`${path}:${i + 1}: ${line.trim()}`] : []));
+  const rule = /\.md$/.test(path) ? FORBIDDEN_IN_DOCS : FORBIDDEN_IN_CODE;
+  return text.split("\n").flatMap((line, i) => (rule.test(line) ? [`${path}:${i + 1}: ${line.trim()}`] : []));
 }
 
 describe("citations a reader can follow", () => {
-  test("no issue numbers, section signs or contract letters in src/ and test/", () => {
-    const found = [...files("src"), ...files("test")].flatMap((path) => badCitations(path, readFileSync(join(ROOT, path), "utf8")));
+  test("no issue numbers, must-shows, section signs or contract letters in src/, test/, bench/ and scripts/", () => {
+    const code = ["src", "test", "bench", "scripts"].flatMap((dir) => files(dir, /\.(ts|tsx|mjs|js)$/));
+    const found = code.filter((path) => path !== "test/house/citations.test.ts").flatMap((path) => badCitations(path, readFileSync(join(ROOT, path), "utf8")));
     expect(found).toEqual([]);
   });
 
-  test("the check can fail", () => {
-    const made = ["// see issue", " #12", "\n// RFC 6749 section 5.2\n// interface ", "\u00a7", "7.1\n// contract", " C6\n"].join("");
-    expect(badCitations("x.ts", made).map((line) => line.slice(0, 6))).toEqual(["x.ts:1", "x.ts:3", "x.ts:4"]);
+  test("none in the README and the documents (every .md of the repository)", () => {
+    const docs = files(".", /\.md$/);
+    expect(docs).toContain("docs/decisions.md");
+    const found = docs.flatMap((path) => badCitations(path, readFileSync(join(ROOT, path), "utf8")));
+    expect(found).toEqual([]);
+  });
+
+  test("the check can fail, whatever the case", () => {
+    const made = ["// see ISSUE", " #12", "\n// RFC 6749 section 5.2\n// interface ", "\u00a7", "7.1\n// Must-Show", " 3\n// contract", " c6\n"].join("");
+    expect(badCitations("x.ts", made).map((line) => line.slice(0, 6))).toEqual(["x.ts:1", "x.ts:3", "x.ts:4", "x.ts:5"]);
+    const doc = ["RFC 6749 ", "\u00a7", "4.1 is fine\nsee Issue", " #9\nper interop", " A.3\n"].join("");
+    expect(badCitations("x.md", doc).map((line) => line.slice(0, 6))).toEqual(["x.md:2", "x.md:3"]);
   });
 });

@@ -1,7 +1,7 @@
 // Two server processes on one PostgreSQL: per-token limits are global (N instances never grant
 // N× the limit), a revocation made through one instance takes effect on both within a second
 // despite their verified-token caches, and a change made through one instance reaches the other's
-// tool snapshot through NOTIFY well before the snapshot's TTL (must-show 3).
+// tool snapshot through NOTIFY well before the snapshot's TTL.
 // PGlite is single-process, so this runs on the PostgreSQL pass only.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { engine } from "../support/db.ts";

@@ -1,4 +1,4 @@
-// Read-your-writes (must-show 3): after each kind of change — connector delete,
+// Read-your-writes: after each kind of change — connector delete,
 // toggle, flag, agent, revocation — the very next request on the same process sees it. The clock never
 // moves here: no snapshot or token-cache TTL can be what makes these pass.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";

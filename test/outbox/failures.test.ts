@@ -1,4 +1,4 @@
-// Issue #13 must-show 3 against a real SMTP server: a temporary failure (4xx, or no server at all)
+// Against a real SMTP server: a temporary failure (4xx, or no server at all)
 // is retried on the schedule and delivered; a permanent one (5xx) is recorded and never retried;
 // a sender that dies mid-batch leaves nothing recorded as sent to be sent again — only the rows it
 // had delivered but not yet recorded come back after the lease, with the same Message-ID (the

@@ -1,4 +1,4 @@
-// Issue #13 must-shows 2 and 3 with real server processes on one PostgreSQL: two instances deliver
+// With real server processes on one PostgreSQL: two instances deliver
 // every due message of 200 enrolments exactly once between them; and an instance killed (SIGKILL)
 // mid-batch and restarted sends nothing twice that it had recorded as sent. PGlite is
 // single-process (the same guarantees are shown in-process in failures.test.ts), so this runs on

@@ -1,4 +1,4 @@
-// Issue #13 must-show 6: with no SMTP_URL (the embedded default of a fresh clone) mail is rendered
+// With no SMTP_URL (the embedded default of a fresh clone) mail is rendered
 // and kept: the outbox API shows every message with "not sent: no SMTP configured", and nothing
 // claims to have been delivered. A customer without an address is held with its own reason. Also
 // end to end: a server started with the defaults (embedded database, PGlite pass only) does it

@@ -1,4 +1,4 @@
-// Issue #15 must-show 5 and the dashboard API: replay of a failed delivery reaches a recovered
+// The dashboard API: replay of a failed delivery reaches a recovered
 // receiver and the log shows every attempt; replay of every failed delivery since a time; the
 // disable rule; endpoint validation at its limits; the role and the tenant boundary on every route.
 // WEBHOOK_RETRY_SCHEDULE=5s,5s here: a delivery fails after three attempts in ten seconds.
@@ -45,7 +45,7 @@ async function runOut() {
   }
 }
 
-describe("must-show 5: replay", () => {
+describe("replay", () => {
   test("a failed delivery replayed reaches the recovered receiver; the log shows every attempt", async () => {
     const { org, receiver, endpoint } = await setup();
     receiver.script.push(503, 503, 503);

@@ -1,4 +1,4 @@
-// Issue #15 must-shows 1, 2 and 4 with a real receiver on loopback verifying every request with
+// With a real receiver on loopback verifying every request with
 // `standardwebhooks`: events after the SDK ticket route, a chat message asking for a person and a
 // one-click unsubscribe; retries with the same webhook-id and growing delays on the test clock; the
 // guard refusing private addresses at creation and at delivery; redirects not followed; secret
@@ -42,7 +42,7 @@ async function setup(eventTypes: string[]) {
 
 const sdk = (org: SeriesOrg, path: string, json: unknown) => app.request(path, { json, headers: { authorization: `Bearer ${org.widget_key}` } });
 
-describe("must-show 1: events after the change, signed and verifiable", () => {
+describe("events after the change, signed and verifiable", () => {
   test("ticket.created after POST /api/sdk/tickets/create", async () => {
     const { org, receiver } = await setup(["ticket.created"]);
     const res = await sdk(org, "/api/sdk/tickets/create", { user_id: "u-1", subject: "Printer on fire", message: "Help" });
@@ -117,7 +117,7 @@ describe("must-show 1: events after the change, signed and verifiable", () => {
   });
 });
 
-describe("must-show 2: retries, the guard, redirects", () => {
+describe("retries, the guard, redirects", () => {
   test("500 twice then 200: three requests, one webhook-id, growing delays", async () => {
     const { org, receiver, endpoint } = await setup(["ticket.created"]);
     receiver.script.push(500, 500);
@@ -230,7 +230,7 @@ describe("must-show 2: retries, the guard, redirects", () => {
   });
 });
 
-describe("must-show 4: secret rotation", () => {
+describe("secret rotation", () => {
   test("during the overlap either secret verifies; after it only the new one", async () => {
     const { org, receiver, endpoint } = await setup(["ticket.created"]);
     const rotated = await app.request(`/api/webhooks/endpoints/${endpoint.id}/rotate-secret`, { method: "POST", headers: org.auth });

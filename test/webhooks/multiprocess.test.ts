@@ -1,4 +1,4 @@
-// Issue #15 must-show 3: two server processes on one PostgreSQL deliver 500 events to one receiver,
+// Two server processes on one PostgreSQL deliver 500 events to one receiver,
 // none lost, each delivered successfully exactly once (the outbox claims rows with FOR UPDATE SKIP
 // LOCKED). PGlite is single-process, so this runs on the PostgreSQL pass only. The servers run with
 // NODE_ENV=development so the guard lets them reach the loopback receiver.

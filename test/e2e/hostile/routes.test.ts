@@ -1,4 +1,4 @@
-// Hostile input against EVERY route the app registers (must-show 1). The routes come
+// Hostile input against EVERY route the app registers. The routes come
 // from the app itself (Elysia's route list of createApp), so a route added later is covered without
 // editing this file. Each route gets: nesting 10^4–10^5 deep (objects and arrays), control
 // characters in every string field of its schema (and in keys, forms, queries and path params),

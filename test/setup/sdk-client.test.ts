@@ -1,4 +1,4 @@
-// Issue #14 must-show 5: the official MCP SDK client, after the OAuth flow, runs setup_status, adds
+// The official MCP SDK client, after the OAuth flow, runs setup_status, adds
 // a document with setup_add_doc, and the org's chat endpoint (POST /api/sdk/chat with its widget
 // key, builtin provider) then answers from that document and cites it as a source. setup_status
 // sees the chat as widget traffic afterwards. (The browser widget version is the widget's test.)

@@ -1,0 +1,25 @@
+// The floors of src/ (docs/architecture.md "Floors"), from the ground up: layers.test.ts enforces them
+// and shape.test.ts holds the document to them. A new folder of src/ gets its floor here and there.
+/** From the ground up. A name is a folder of src/ or a file of src/ without its extension. */
+export const FLOORS: readonly (readonly string[])[] = [
+  ["config", "db", "html", "net"], // nothing of the service's own: configuration, storage, markup, the outbound guard
+  ["crypto", "kit", "log", "mail", "ratelimit"], // small tools every room uses; SMTP transport
+  ["errors", "ports"], // the one error type; the port types Deps is made of
+  ["http", "invalidation", "metrics"], // the HTTP edge (body, JSON, errors); cross-instance cache drops; Prometheus collectors
+  ["deps"], // what every feature function receives
+  ["auth", "health", "outbox"], // sign-in and roles; probes; the durable outbox and its loop
+  ["activity"], // the admin activity log
+  ["oauth", "webhooks"], // the authorization server; signed outbound events
+  ["openapi", "tools"], // the tool runtime (visibility, validation, limits, deadline, audit)
+  ["connectors", "customers", "integrations", "knowledge"], // tool sources and records
+  ["campaigns", "inbox", "mcp"], // email series, tickets, the tool server
+  ["conversations", "inbound"], // chat sessions and transcripts; inbound email (SMTP listener, relay, support aliases)
+  ["agents"], // agents, language models, the chat pipeline
+  ["orgs"], // organisations, members, invitations, the demo
+  ["cli", "sdk", "widget"], // the command line, the public /api/sdk, the embeddable widget
+  ["setup"], // setup_* tools and the setup checklist, over every feature
+  ["compose", "dashboard"], // the composition root; the dashboard pages
+  ["app"], // every plugin
+  ["server"], // open, listen, stop
+  ["main"], // the CLI entry
+];
