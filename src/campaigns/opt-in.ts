@@ -13,7 +13,6 @@
 //   expiry    an unconfirmed request expires OPT_IN.expirySeconds after it was made: its link stops
 //             working, its mail is not sent if still queued, and the sender deletes the row.
 import { and, asc, desc, eq, gt, isNotNull, isNull, lte } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
 import { campaignOptIns, campaigns, endUsers, orgs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -123,7 +122,7 @@ export async function confirmOptIn(deps: Deps, token: string): Promise<Confirmat
   if (found.optIn.confirmedAt) return { ...found, outcome: "already_confirmed" };
   if (found.campaign.status !== "active") return { ...found, outcome: "not_active" };
   return deps.db.transaction(async (tx) => {
-    const inTx: Deps = { ...deps, db: tx as unknown as Db };
+    const inTx: Deps = { ...deps, db: tx };
     const now = deps.now();
     const [claimed] = await tx
       .update(campaignOptIns)

@@ -15,6 +15,11 @@ import * as schema from "./schema/index.ts";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+/**
+ * Either the database or an open transaction: a store function takes a `Conn`, so a caller inside
+ * a transaction passes its `tx` as it is (a drizzle transaction is a `PgDatabase`: no cast).
+ */
+export type Conn = Db | Tx;
 
 export interface Database {
   db: Db;
@@ -51,7 +56,7 @@ export function openPostgres(url: string, options: { max?: number; prepare?: fal
   // connect_timeout bounds a connection attempt (TCP, TLS, authentication) so a request waiting on a
   // database that is down fails after it, not after postgres.js's 30 s default (README "Faults and shutdown").
   const client = postgres(url, { max: options.max ?? 10, connect_timeout: options.connectTimeoutSeconds ?? 5, backoff: reconnectDelay, ...(options.prepare === false ? { prepare: false } : {}), onnotice: () => {}, connection: { application_name: "svc-agents" } });
-  const db = drizzlePostgres({ client: client.options.prepare ? namedStatements(client) : client, schema }) as unknown as Db;
+  const db = drizzlePostgres({ client: client.options.prepare ? namedStatements(client) : client, schema });
   return {
     db,
     kind: "postgres",
@@ -90,7 +95,7 @@ export async function openPglite(dataDir: string | undefined, options: { loadDat
   const client = await PgliteThread.open(dataDir, options.loadDataDir);
   if (dataDir !== undefined) restrictTree(dataDir);
   // drizzle's PGlite driver calls only `query` and `transaction`, which the thread's handle offers.
-  const db = drizzlePglite({ client: client as unknown as PGlite, schema }) as unknown as Db;
+  const db = drizzlePglite({ client: client as unknown as PGlite, schema });
   return {
     db,
     kind: "pglite",

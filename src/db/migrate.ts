@@ -26,18 +26,17 @@ async function lastApplied(db: Db): Promise<number | undefined> {
 /** Applies every pending migration; returns the tags it applied. */
 export async function migrate(db: Db): Promise<string[]> {
   return db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
-    await t.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK})`);
-    await t.execute(sql`create schema if not exists drizzle`);
-    await t.execute(
+    await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+    await tx.execute(sql`create schema if not exists drizzle`);
+    await tx.execute(
       sql`create table if not exists drizzle.__drizzle_migrations (id serial primary key, hash text not null, created_at bigint)`,
     );
-    const last = await lastApplied(t);
+    const last = await lastApplied(tx);
     const applied: string[] = [];
     for (const m of migrations) {
       if (last !== undefined && m.when <= last) continue;
-      for (const statement of m.statements) await t.execute(sql.raw(statement));
-      await t.execute(sql`insert into drizzle.__drizzle_migrations (hash, created_at) values (${m.hash}, ${m.when})`);
+      for (const statement of m.statements) await tx.execute(sql.raw(statement));
+      await tx.execute(sql`insert into drizzle.__drizzle_migrations (hash, created_at) values (${m.hash}, ${m.when})`);
       applied.push(m.tag);
     }
     return applied;

@@ -13,7 +13,6 @@
 // Automatic mail (auto-replies, bounces, list mail; RFC 3834) is accepted and dropped.
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { createVisitor } from "../customers/records.ts";
-import type { Db } from "../db/client.ts";
 import { endUsers, ticketInboundEmails, ticketMessages, tickets } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -52,7 +51,7 @@ async function deliver(deps: Deps, route: Route, mail: ParsedEmail): Promise<Ing
   const now = deps.now();
   const from = mail.from!;
   return deps.db.transaction(async (tx) => {
-    const txDeps: Deps = { ...deps, db: tx as unknown as Db };
+    const txDeps: Deps = { ...deps, db: tx };
     const [claim] = await tx
       .insert(ticketInboundEmails)
       .values({ orgId: route.orgId, messageId: mail.messageId, fromAddress: from.address, subject: mail.subject, original: mail.original, attachments: mail.attachments, createdAt: now })

@@ -9,7 +9,7 @@ import { recordActivity } from "../activity/log.ts";
 import { emitTicketCreated } from "../webhooks/emit.ts";
 import { emitWebhookEvent } from "../webhooks/events.ts";
 import type { Actor } from "../kit/actor.ts";
-import type { Db, Tx } from "../db/client.ts";
+import type { Tx } from "../db/client.ts";
 import { endUsers, memberships, ticketCounters, ticketHistory, ticketMessages, tickets } from "../db/schema/index.ts";
 import type { TicketMessageKind, TicketPriority, TicketSource } from "../db/schema/inbox.ts";
 import type { Deps } from "../deps.ts";
@@ -66,7 +66,7 @@ function activityActor(actor: InboxActor): Actor {
 
 /** One admin-activity row per ticket write, committed with it. The ticket's own history has the detail. */
 async function activity(tx: Tx, now: Date, ticket: Ticket, actor: InboxActor, action: string, summary: Record<string, unknown>) {
-  await recordActivity({ db: tx as unknown as Db, now: () => now }, { orgId: ticket.orgId, actor: activityActor(actor), action, objectType: "ticket", objectId: ticket.id, summary: { number: ticket.number, ...summary } });
+  await recordActivity({ db: tx, now: () => now }, { orgId: ticket.orgId, actor: activityActor(actor), action, objectType: "ticket", objectId: ticket.id, summary: { number: ticket.number, ...summary } });
 }
 
 async function record(tx: Tx, now: Date, ticket: Ticket, actor: InboxActor, action: string, before: unknown, after: unknown) {

@@ -40,7 +40,7 @@ export async function issueCode(deps: Deps, request: GrantRequest): Promise<stri
       .insert(oauthGrants)
       .values({ clientId: request.clientId, memberId: request.memberId, orgId: request.orgId, scopes: request.scopes, resource: request.resource, createdAt: now })
       .returning({ id: oauthGrants.id });
-    await recordActivity({ db: tx as unknown as Db, now: deps.now }, {
+    await recordActivity({ db: tx, now: deps.now }, {
       orgId: request.orgId,
       actor: memberActor(request.memberId),
       action: "oauth_grant.created",
@@ -134,7 +134,7 @@ export async function exchangeCode(deps: Deps, client: Client, params: Record<st
       .where(and(eq(oauthCodes.id, code.id), isNull(oauthCodes.consumedAt)))
       .returning({ id: oauthCodes.id });
     if (consumed.length === 0) return null; // a concurrent exchange consumed it first
-    return issueTokens(tx as unknown as Db, deps, grant.id, client.id, grant.scopes, null);
+    return issueTokens(tx, deps, grant.id, client.id, grant.scopes, null);
   });
   if (!issued) {
     await revokeGrant(deps, grant.id, systemActor("oauth"), "code_reused");

@@ -11,7 +11,6 @@ import { memberActor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
 import { checkPassword } from "../auth/signin.ts";
 import { sha256Hex } from "../crypto/tokens.ts";
-import type { Db } from "../db/client.ts";
 import { memberInvitations, members, memberships, orgs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, type ErrorDetail } from "../errors.ts";
@@ -109,7 +108,7 @@ export async function acceptInvitation(deps: Deps, token: string, input: AcceptI
       .where(and(eq(memberInvitations.id, found.id), open(), gt(memberInvitations.expiresAt, deps.now())))
       .for("update");
     if (!inv) {
-      const again = await findInvitation({ db: tx as unknown as Db, now: deps.now }, token);
+      const again = await findInvitation({ db: tx, now: deps.now }, token);
       throw invitationGone(again && again.state !== "pending" ? again.state : "accepted");
     }
     let newAccount = false;
@@ -122,7 +121,7 @@ export async function acceptInvitation(deps: Deps, token: string, input: AcceptI
     // A member already (an earlier invitation, accepted in another tab): their roles stay as they are.
     await tx.insert(memberships).values({ orgId: inv.orgId, memberId, roles: inv.roles }).onConflictDoNothing();
     await tx.update(memberInvitations).set({ acceptedAt: deps.now(), acceptedBy: memberId }).where(eq(memberInvitations.id, inv.id));
-    await recordActivity({ db: tx as unknown as Db, now: deps.now }, {
+    await recordActivity({ db: tx, now: deps.now }, {
       orgId: inv.orgId,
       actor: memberActor(memberId),
       action: "member_invitation.accepted",

@@ -15,7 +15,6 @@ import type { Actor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
 import { normaliseEmail } from "../auth/signin.ts";
 import { mintToken, sha256Hex } from "../crypto/tokens.ts";
-import type { Db } from "../db/client.ts";
 import { memberInvitations, members, memberships } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, type ErrorDetail } from "../errors.ts";
@@ -121,7 +120,7 @@ export async function inviteMember(deps: Deps, orgId: string, actor: Actor, inpu
       .insert(memberInvitations)
       .values({ orgId, email, roles, tokenHash: sha256Hex(token), invitedBy, createdAt: now, expiresAt: new Date(now.getTime() + INVITATION_LIMITS.ttlDays * 86_400_000) })
       .returning();
-    await recordActivity({ db: tx as unknown as Db, now: deps.now }, {
+    await recordActivity({ db: tx, now: deps.now }, {
       orgId,
       actor,
       action: "member_invitation.created",
@@ -164,7 +163,7 @@ export async function revokeInvitation(deps: Deps, orgId: string, actor: Actor, 
       .where(and(eq(memberInvitations.id, invitationId), eq(memberInvitations.orgId, orgId), open()))
       .returning({ email: memberInvitations.email });
     if (!revoked) throw AppError.notFound("No such invitation.");
-    await recordActivity({ db: tx as unknown as Db, now: deps.now }, {
+    await recordActivity({ db: tx, now: deps.now }, {
       orgId,
       actor,
       action: "member_invitation.revoked",

@@ -153,7 +153,7 @@ export async function changeMemberRoles(deps: Deps, orgId: string, actor: Actor,
     const same = before.length === roles.length && roles.every((r) => before.includes(r));
     if (same) return { member: view(target), changed: false };
     await tx.update(memberships).set({ roles }).where(and(eq(memberships.orgId, orgId), eq(memberships.memberId, memberId)));
-    await recordActivity({ db: tx as unknown as Db, now: deps.now }, {
+    await recordActivity({ db: tx, now: deps.now }, {
       orgId,
       actor,
       action: "member.roles_changed",
@@ -189,7 +189,7 @@ export async function removeMember(deps: Deps, orgId: string, actor: Actor, memb
     if (!target) throw AppError.notFound("No such member in this organisation.");
     if (isAdmin(target.roles) && (await otherAdmins(tx, orgId, memberId)) === 0) throw lastAdmin(actorIs(actor, memberId));
     await tx.delete(memberships).where(and(eq(memberships.orgId, orgId), eq(memberships.memberId, memberId)));
-    await recordActivity({ db: tx as unknown as Db, now: deps.now }, {
+    await recordActivity({ db: tx, now: deps.now }, {
       orgId,
       actor,
       action: "member.removed",

@@ -10,7 +10,6 @@ import { ROLES } from "../auth/roles.ts";
 import { normaliseEmail } from "../auth/signin.ts";
 import { activateAgent, createAgent } from "../agents/service.ts";
 import { members, memberships, orgs, widgetKeys } from "../db/schema/index.ts";
-import type { Db } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, type ErrorDetail } from "../errors.ts";
 import { FEATURE_FLAGS, isFeatureFlag } from "../kit/flags.ts";
@@ -91,7 +90,7 @@ export async function createOrg(deps: Deps, input: CreateOrgInput): Promise<Crea
     await tx.insert(memberships).values({ orgId, memberId, roles: [...ROLES] });
     await tx.insert(widgetKeys).values({ orgId, key: widgetKey });
     // The first agent through its owner (src/agents), inside this transaction: an org never exists without one.
-    const inTx = { ...deps, db: tx as unknown as Db };
+    const inTx = { ...deps, db: tx };
     const agent = await createAgent(inTx, orgId, actor, { name: "Support agent", skills: ["answer_questions"] });
     await activateAgent(inTx, orgId, actor, agent.id);
     return agent.id;
@@ -115,7 +114,7 @@ export async function setFeatureFlag(deps: Deps, orgId: string, actor: Actor, fl
       .set({ featureFlags: sql`${orgs.featureFlags} || ${JSON.stringify({ [flag]: enabled })}::jsonb`, updatedAt: deps.now() })
       .where(eq(orgs.id, orgId))
       .returning({ featureFlags: orgs.featureFlags });
-    await recordActivity({ db: tx as unknown as Db, now: deps.now }, {
+    await recordActivity({ db: tx, now: deps.now }, {
       orgId,
       actor,
       action: "feature_flag.changed",

@@ -5,7 +5,6 @@
 // /api/sdk calls are in src/sdk/service.ts.
 import { conversationsOfSessions } from "../conversations/sessions.ts";
 import { customerEvents } from "../db/schema/index.ts";
-import type { Db } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { claimEndUsers } from "../customers/records.ts";
@@ -75,7 +74,7 @@ export async function recordEvents(deps: Deps, orgId: string, input: EventsInput
   const claimed = [...claimedAt.keys(), ...(batchUser !== undefined && !proof?.verified ? [batchUser] : [])];
 
   await deps.db.transaction(async (tx) => {
-    const inTx: Deps = { ...deps, db: tx as unknown as Db };
+    const inTx: Deps = { ...deps, db: tx };
     const users = new Map<string, string>();
     for (const [userId, user] of await claimEndUsers(tx, orgId, claimed, now)) users.set(userId, user.id);
     if (batchUser !== undefined && proof?.verified) users.set(batchUser, (await writeIdentity(inTx, orgId, { user_id: batchUser }, proof, settings)).id);

@@ -113,7 +113,7 @@ export async function replayDelivery(deps: Deps, orgId: string, actor: Actor, en
   if (!isUuid(deliveryId)) throw AppError.notFound("No such delivery.");
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+    const db = tx;
     // The outbox row is locked, so a sender's claim or outcome waits for this decision (or this for it).
     const [found] = await db
       .select({ id: webhookDeliveries.id, outboxId: webhookDeliveries.outboxId, status: outbox.status, lockedUntil: outbox.lockedUntil })
@@ -145,8 +145,8 @@ export async function replayFailed(deps: Deps, orgId: string, actor: Actor, endp
       .where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.endpointId, endpoint.id), inArray(outbox.status, ["failed", "held"]), gte(webhookDeliveries.createdAt, since)))
       .orderBy(webhookDeliveries.createdAt)
       .limit(ENDPOINT_LIMITS.replayBatch);
-    const replayed = await replayRows(tx as unknown as Db, orgId, endpoint.id, failed, now);
-    await recordActivity({ db: tx as unknown as Db, now: () => now }, { orgId, actor, action: "webhook_delivery.replayed", objectType: "webhook_endpoint", objectId: endpoint.id, summary: { since: since.toISOString(), count: replayed } });
+    const replayed = await replayRows(tx, orgId, endpoint.id, failed, now);
+    await recordActivity({ db: tx, now: () => now }, { orgId, actor, action: "webhook_delivery.replayed", objectType: "webhook_endpoint", objectId: endpoint.id, summary: { since: since.toISOString(), count: replayed } });
     return { replayed };
   });
 }

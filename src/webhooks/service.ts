@@ -7,7 +7,6 @@ import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Actor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
-import type { Db } from "../db/client.ts";
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -92,7 +91,7 @@ export async function createEndpoint(deps: Deps, orgId: string, actor: Actor, in
         updatedAt: now,
       })
       .returning();
-    await recordActivity({ db: tx as unknown as Db, now: () => now }, { orgId, actor, action: "webhook_endpoint.created", objectType: "webhook_endpoint", objectId: id, summary: { host: new URL(input.url).host, event_types: created!.eventTypes } });
+    await recordActivity({ db: tx, now: () => now }, { orgId, actor, action: "webhook_endpoint.created", objectType: "webhook_endpoint", objectId: id, summary: { host: new URL(input.url).host, event_types: created!.eventTypes } });
     return created!;
   });
   return { ...endpointView(row), secret };
@@ -113,7 +112,7 @@ export async function updateEndpoint(deps: Deps, orgId: string, actor: Actor, id
   }
   return deps.db.transaction(async (tx) => {
     const [updated] = await tx.update(webhookEndpoints).set(set).where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.id, row.id))).returning();
-    await recordActivity({ db: tx as unknown as Db, now: () => now }, { orgId, actor, action: "webhook_endpoint.updated", objectType: "webhook_endpoint", objectId: row.id, summary: { fields: Object.keys(patch) } });
+    await recordActivity({ db: tx, now: () => now }, { orgId, actor, action: "webhook_endpoint.updated", objectType: "webhook_endpoint", objectId: row.id, summary: { fields: Object.keys(patch) } });
     return endpointView(updated!);
   });
 }
@@ -125,7 +124,7 @@ export async function deleteEndpoint(deps: Deps, orgId: string, actor: Actor, id
     // Queued attempts go with it; one being sent right now finds the delivery gone and stops.
     await cancelQueued(tx, tx.select({ id: webhookDeliveries.outboxId }).from(webhookDeliveries).where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.endpointId, row.id))), "the endpoint was deleted", now);
     await tx.delete(webhookEndpoints).where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.id, row.id)));
-    await recordActivity({ db: tx as unknown as Db, now: () => now }, { orgId, actor, action: "webhook_endpoint.deleted", objectType: "webhook_endpoint", objectId: row.id, summary: { host: new URL(row.url).host } });
+    await recordActivity({ db: tx, now: () => now }, { orgId, actor, action: "webhook_endpoint.deleted", objectType: "webhook_endpoint", objectId: row.id, summary: { host: new URL(row.url).host } });
   });
 }
 
@@ -142,7 +141,7 @@ export async function rotateSecret(deps: Deps, orgId: string, actor: Actor, id: 
       .set({ secret: deps.cipher.encrypt(secret, secretContext(row.id)), previousSecret: deps.cipher.encrypt(current, previousSecretContext(row.id)), previousSecretUntil: until, updatedAt: now })
       .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.id, row.id)))
       .returning();
-    await recordActivity({ db: tx as unknown as Db, now: () => now }, { orgId, actor, action: "webhook_endpoint.secret_rotated", objectType: "webhook_endpoint", objectId: row.id, summary: { previous_secret_expires_at: until.toISOString() } });
+    await recordActivity({ db: tx, now: () => now }, { orgId, actor, action: "webhook_endpoint.secret_rotated", objectType: "webhook_endpoint", objectId: row.id, summary: { previous_secret_expires_at: until.toISOString() } });
     return { ...endpointView(updated!), secret };
   });
 }
@@ -158,7 +157,7 @@ export async function sendTestEvent(deps: Deps, orgId: string, actor: Actor, id:
       .values({ orgId, type: TEST_EVENT_TYPE, body: eventBody(TEST_EVENT_TYPE, { endpoint_id: row.id, message: "A test event from the dashboard.", updated_at: now.toISOString() }, now), createdAt: now })
       .returning({ id: webhookEvents.id });
     const deliveryId = await queueDelivery(tx, { orgId, endpointId: row.id, eventId: event!.id, eventType: TEST_EVENT_TYPE, now });
-    await recordActivity({ db: tx as unknown as Db, now: () => now }, { orgId, actor, action: "webhook_endpoint.tested", objectType: "webhook_endpoint", objectId: row.id, summary: { delivery_id: deliveryId } });
+    await recordActivity({ db: tx, now: () => now }, { orgId, actor, action: "webhook_endpoint.tested", objectType: "webhook_endpoint", objectId: row.id, summary: { delivery_id: deliveryId } });
     return { delivery_id: deliveryId, webhook_id: webhookIdOf(deliveryId) };
   });
 }

@@ -92,6 +92,13 @@ describe("the house as docs/architecture.md states it", () => {
     expect(overLimit(files, LONG_FILES)).toEqual([]);
   });
 
+  test("no cast of a transaction to the database: store functions take a Conn (src/db/client.ts)", () => {
+    const casts = sourceFiles("src").flatMap((path) =>
+      readFileSync(join(ROOT, path), "utf8").split("\n").flatMap((line, i) => (/as unknown as Db\b/.test(line) ? [`${path}:${i + 1}`] : [])),
+    );
+    expect(casts).toEqual([]);
+  });
+
   test("the checks can fail", () => {
     const doc = "| Floor | Rooms |\n|---|---|\n| 1 | `b`, `a/` |\n| 0 | `config.ts` |\n";
     expect(Object.fromEntries(documentedFloors(doc))).toEqual({ 1: ["a", "b"], 0: ["config"] });
