@@ -85,6 +85,10 @@ export class AppError extends Error {
   static badRequest(message: string, details?: ErrorDetail[]) {
     return new AppError(400, "validation_failed", message, details);
   }
+  /** A page cursor this service did not issue (src/db/keyset.ts). */
+  static badCursor(path = "/cursor") {
+    return AppError.badRequest(`${path.slice(1)} is not a cursor this service issued.`, [{ path, message: "is not a cursor this service issued" }]);
+  }
   static unauthorized(message = "Sign in to continue.") {
     return new AppError(401, "unauthorized", message);
   }

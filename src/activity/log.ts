@@ -2,11 +2,11 @@
 // who acted (member, token, customer or system), what (`action`), on which object, with a short
 // before/after summary. Admins (org:manage) list it newest first; housekeeping deletes rows older
 // than ACTIVITY_RETENTION_DAYS. This file is the only writer of activity_log.
-import { and, desc, eq, lt, or, type SQL } from "drizzle-orm";
+import { and, eq, lt, type SQL } from "drizzle-orm";
+import { afterRow, decodeCursor, type KeysetOrder, newestFirst, pageOf } from "../db/keyset.ts";
 import { activityLog, members } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { isUuid } from "../kit/ids.ts";
 import type { Actor } from "../kit/actor.ts";
 
 export interface ActivityInput {
@@ -59,18 +59,7 @@ export interface ActivityQuery {
   objectId?: string;
 }
 
-/** Opaque to clients: the (created_at, id) of the last row returned, base64url. */
-function encodeCursor(createdAt: Date, id: string): string {
-  return Buffer.from(`a:${createdAt.toISOString()}|${id}`).toString("base64url");
-}
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const match = /^a:([^|]{1,40})\|([^|]{36})$/.exec(Buffer.from(cursor, "base64url").toString());
-  const createdAt = new Date(match?.[1] ?? "");
-  if (!match || !isUuid(match[2]!) || Number.isNaN(createdAt.getTime()))
-    throw AppError.badRequest("The cursor is invalid.", [{ path: "/cursor", message: "must be a next_cursor returned by this endpoint" }]);
-  return { createdAt, id: match[2]! };
-}
+const ORDER: KeysetOrder = { table: activityLog, scope: activityLog.orgId, id: activityLog.id, keys: [activityLog.createdAt, activityLog.id] };
 
 /** Newest first, keyset-paginated on (created_at, id) so pages stay stable while rows are added. */
 export async function listActivity(deps: Deps, orgId: string, query: ActivityQuery) {
@@ -81,17 +70,17 @@ export async function listActivity(deps: Deps, orgId: string, query: ActivityQue
   if (query.objectId !== undefined) where.push(eq(activityLog.objectId, query.objectId));
   if (query.cursor !== undefined) {
     const after = decodeCursor(query.cursor);
-    where.push(or(lt(activityLog.createdAt, after.createdAt), and(eq(activityLog.createdAt, after.createdAt), lt(activityLog.id, after.id)))!);
+    if (!after) throw AppError.badCursor();
+    where.push(afterRow(ORDER, orgId, after));
   }
   const rows = await deps.db
     .select({ row: activityLog, email: members.email, name: members.name })
     .from(activityLog)
     .leftJoin(members, eq(members.id, activityLog.memberId))
     .where(and(...where))
-    .orderBy(desc(activityLog.createdAt), desc(activityLog.id))
+    .orderBy(...newestFirst(ORDER))
     .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
+  const { page, nextCursor } = pageOf(rows, limit, (r) => r.row.id);
   return {
     items: page.map(({ row, email, name }) => ({
       id: row.id,
@@ -107,7 +96,7 @@ export async function listActivity(deps: Deps, orgId: string, query: ActivityQue
       summary: row.summary,
       created_at: row.createdAt.toISOString(),
     })),
-    next_cursor: rows.length > limit && last ? encodeCursor(last.row.createdAt, last.row.id) : null,
+    next_cursor: nextCursor,
   };
 }
 

@@ -1,10 +1,10 @@
 // Email series: reads for the dashboard and the API — campaign lists and enrolment counts, the
 // preview of every step, enrolments and messages page by page.
-import { and, count, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { afterRow, decodeCursor, type KeysetOrder, newestFirst, pageOf } from "../db/keyset.ts";
 import { campaignEnrolments, campaignMessages, type CampaignStatus, campaigns, endUsers, type EnrolmentState, outbox } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { isUuid } from "../kit/ids.ts";
 import { findEndUser } from "../customers/records.ts";
 import { renderStep, SAMPLE_CUSTOMER, UNSUBSCRIBE_MARK } from "./templates.ts";
 import { CAMPAIGN_LIMITS, type Campaign, ENROLMENT_STATES, enrolmentView } from "./model.ts";
@@ -57,35 +57,30 @@ export async function previewCampaign(deps: Deps, orgId: string, campaign: Campa
 
 // ---------- listings ----------
 
-function encodeCursor(at: Date, id: string): string {
-  return Buffer.from(`${at.toISOString()}|${id}`).toString("base64url");
-}
+// Newest first, ties by id (src/db/keyset.ts).
+const ENROLMENTS: KeysetOrder = { table: campaignEnrolments, scope: campaignEnrolments.orgId, id: campaignEnrolments.id, keys: [campaignEnrolments.enrolledAt, campaignEnrolments.id] };
+const MESSAGES: KeysetOrder = { table: campaignMessages, scope: campaignMessages.orgId, id: campaignMessages.id, keys: [campaignMessages.createdAt, campaignMessages.id] };
 
-function decodeCursor(cursor: string): { at: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, "base64url").toString().split("|");
-  const date = new Date(at ?? "");
-  if (!id || !isUuid(id) || Number.isNaN(date.getTime())) throw AppError.badRequest("The cursor is invalid.", [{ path: "/cursor", message: "must be a next_cursor returned by this endpoint" }]);
-  return { at: date, id };
+function afterCursor(order: KeysetOrder, orgId: string, cursor: string): SQL {
+  const after = decodeCursor(cursor);
+  if (!after) throw AppError.badCursor();
+  return afterRow(order, orgId, after);
 }
 
 export async function listEnrolments(deps: Deps, orgId: string, campaignId: string, query: { state?: EnrolmentState; limit?: number; cursor?: string }) {
   const limit = Math.min(query.limit ?? 50, CAMPAIGN_LIMITS.pageSize);
   const where: SQL[] = [eq(campaignEnrolments.orgId, orgId), eq(campaignEnrolments.campaignId, campaignId)];
   if (query.state) where.push(eq(campaignEnrolments.state, query.state));
-  if (query.cursor) {
-    const c = decodeCursor(query.cursor);
-    where.push(or(lt(campaignEnrolments.enrolledAt, c.at), and(eq(campaignEnrolments.enrolledAt, c.at), lt(campaignEnrolments.id, c.id)))!);
-  }
+  if (query.cursor) where.push(afterCursor(ENROLMENTS, orgId, query.cursor));
   const rows = await deps.db
     .select({ e: campaignEnrolments, user: { id: endUsers.id, email: endUsers.email, externalId: endUsers.externalId, name: endUsers.name } })
     .from(campaignEnrolments)
     .innerJoin(endUsers, eq(endUsers.id, campaignEnrolments.endUserId))
     .where(and(...where))
-    .orderBy(desc(campaignEnrolments.enrolledAt), desc(campaignEnrolments.id))
+    .orderBy(...newestFirst(ENROLMENTS))
     .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return { enrolments: page.map((r) => enrolmentView(r.e, r.user)), next_cursor: rows.length > limit && last ? encodeCursor(last.e.enrolledAt, last.e.id) : null };
+  const { page, nextCursor } = pageOf(rows, limit, (r) => r.e.id);
+  return { enrolments: page.map((r) => enrolmentView(r.e, r.user)), next_cursor: nextCursor };
 }
 
 /**
@@ -115,23 +110,19 @@ export async function listMessages(deps: Deps, orgId: string, campaignId: string
   const where: SQL[] = [eq(campaignMessages.orgId, orgId), eq(campaignMessages.campaignId, campaignId)];
   if (query.status) where.push(eq(outbox.status, query.status as never));
   if (query.customerId) where.push(eq(campaignMessages.endUserId, query.customerId));
-  if (query.cursor) {
-    const c = decodeCursor(query.cursor);
-    where.push(or(lt(campaignMessages.createdAt, c.at), and(eq(campaignMessages.createdAt, c.at), lt(campaignMessages.id, c.id)))!);
-  }
+  if (query.cursor) where.push(afterCursor(MESSAGES, orgId, query.cursor));
   const rows = await deps.db
     .select({ m: campaignMessages, o: outbox })
     .from(campaignMessages)
     .innerJoin(outbox, eq(outbox.id, campaignMessages.outboxId))
     .where(and(...where))
-    .orderBy(desc(campaignMessages.createdAt), desc(campaignMessages.id))
+    .orderBy(...newestFirst(MESSAGES))
     .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
+  const { page, nextCursor } = pageOf(rows, limit, (r) => r.m.id);
   const link = `${deps.config.baseUrl}/u/…`;
   return {
     messages: page.map(({ m, o }) => messageView(m, o, deps.config.mailFrom, link)),
-    next_cursor: rows.length > limit && last ? encodeCursor(last.m.createdAt, last.m.id) : null,
+    next_cursor: nextCursor,
   };
 }
 

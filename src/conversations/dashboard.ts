@@ -1,7 +1,8 @@
 // The dashboard's view of chat conversations (role inbox:view): a filtered, cursor-paged
 // list and one conversation with its messages and actions. Session ids are never shown (only
 // their hash is stored); the conversation's `id` is what tickets and the dashboard use.
-import { and, desc, eq, gte, lt, or, type SQL } from "drizzle-orm";
+import { and, eq, gte, lt, or, type SQL } from "drizzle-orm";
+import { afterRow, decodeCursor, type KeysetOrder, newestFirst, pageOf } from "../db/keyset.ts";
 import { conversations } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -62,17 +63,8 @@ export function messageView(m: ConversationMessage) {
 
 const bad = (path: string, message: string) => AppError.badRequest(`${path.slice(1)} ${message}.`, [{ path, message }]);
 
-/** Opaque to clients: base64url of the last row's creation time and id (newest first, ties by id). */
-function encodeCursor(c: Conversation): string {
-  return Buffer.from(`${c.createdAt.toISOString()}|${c.id}`).toString("base64url");
-}
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [at, id] = cursor.length <= 128 ? Buffer.from(cursor, "base64url").toString().split("|") : [];
-  const createdAt = at ? new Date(at) : new Date(Number.NaN);
-  if (!id || !isUuid(id) || Number.isNaN(createdAt.getTime())) throw bad("/cursor", "is not a cursor this service issued");
-  return { createdAt, id };
-}
+/** Newest first, ties by id (src/db/keyset.ts). */
+const ORDER: KeysetOrder = { table: conversations, scope: conversations.orgId, id: conversations.id, keys: [conversations.createdAt, conversations.id] };
 
 export async function listConversations(deps: Deps, orgId: string, filters: ConversationFilters): Promise<{ conversations: Conversation[]; nextCursor: string | null }> {
   const limit = filters.limit ?? CONVERSATION_LIMITS.defaultPageSize;
@@ -91,16 +83,17 @@ export async function listConversations(deps: Deps, orgId: string, filters: Conv
   if (filters.until) where.push(lt(conversations.createdAt, filters.until));
   if (filters.cursor !== undefined) {
     const after = decodeCursor(filters.cursor);
-    where.push(or(lt(conversations.createdAt, after.createdAt), and(eq(conversations.createdAt, after.createdAt), lt(conversations.id, after.id))));
+    if (!after) throw AppError.badCursor();
+    where.push(afterRow(ORDER, orgId, after));
   }
   const rows = await deps.db
     .select()
     .from(conversations)
     .where(and(...where))
-    .orderBy(desc(conversations.createdAt), desc(conversations.id))
+    .orderBy(...newestFirst(ORDER))
     .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  return { conversations: page, nextCursor: rows.length > limit ? encodeCursor(page.at(-1)!) : null };
+  const { page, nextCursor } = pageOf(rows, limit, (c) => c.id);
+  return { conversations: page, nextCursor };
 }
 
 /** One conversation of the org with its latest messages (oldest first); 404 for another org's or an unknown id. */

@@ -1,6 +1,7 @@
 // Customers as the inbox shows them: a searchable, paginated list and a detail page with their
 // tickets and recent events. Reads only: end users are written by src/customers/records.ts.
-import { and, desc, eq, ilike, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, ilike, inArray, or, type SQL } from "drizzle-orm";
+import { afterRow, decodeCursor, type KeysetOrder, newestFirst, pageOf } from "../db/keyset.ts";
 import { customerEvents, endUsers, tickets } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -65,20 +66,8 @@ export async function findCustomer(deps: Deps, orgId: string, ref: string): Prom
   return user ?? null;
 }
 
-/**
- * Page cursor for customers (newest first by created_at, then id): opaque to clients, it names the
- * last customer of the page, and the next page compares (created_at, id) with that row's in SQL, so
- * timestamps keep their full precision.
- */
-function encodeCustomerCursor(user: EndUser): string {
-  return Buffer.from(`c:${user.id}`).toString("base64url");
-}
-
-function decodeCustomerCursor(cursor: string): string {
-  const match = cursor.length <= 64 ? /^c:([0-9a-f-]{36})$/.exec(Buffer.from(cursor, "base64url").toString()) : null;
-  if (!match || !isUuid(match[1]!)) throw AppError.badRequest("Invalid cursor: is not a cursor this service issued.", [{ path: "/cursor", message: "is not a cursor this service issued" }]);
-  return match[1]!;
-}
+/** Customers newest first by created_at, then id (src/db/keyset.ts). */
+const ORDER: KeysetOrder = { table: endUsers, scope: endUsers.orgId, id: endUsers.id, keys: [endUsers.createdAt, endUsers.id] };
 
 export async function listCustomers(deps: Deps, orgId: string, options: { query?: string; cursor?: string; limit?: number }) {
   const limit = options.limit ?? CUSTOMER_LIMITS.defaultPageSize;
@@ -89,17 +78,18 @@ export async function listCustomers(deps: Deps, orgId: string, options: { query?
     where.push(or(ilike(endUsers.name, pattern), ilike(endUsers.email, pattern), ilike(endUsers.externalId, pattern), ilike(endUsers.claimedExternalId, pattern)));
   }
   if (options.cursor !== undefined) {
-    const id = decodeCustomerCursor(options.cursor);
-    where.push(sql`(${endUsers.createdAt}, ${endUsers.id}) < (select c.created_at, c.id from ${endUsers} c where c.org_id = ${orgId} and c.id = ${id})`);
+    const after = decodeCursor(options.cursor);
+    if (!after) throw AppError.badCursor();
+    where.push(afterRow(ORDER, orgId, after));
   }
   const rows = await deps.db
     .select()
     .from(endUsers)
     .where(and(...where))
-    .orderBy(desc(endUsers.createdAt), desc(endUsers.id))
+    .orderBy(...newestFirst(ORDER))
     .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  return { customers: page, nextCursor: rows.length > limit ? encodeCustomerCursor(page[page.length - 1]!) : null };
+  const { page, nextCursor } = pageOf(rows, limit, (u) => u.id);
+  return { customers: page, nextCursor };
 }
 
 /** A customer's page: their record, their most recent tickets, and their most recent events. */

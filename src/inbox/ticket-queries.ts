@@ -1,9 +1,11 @@
 // Ticket reads: one ticket, the filtered list, the team's thread and history, and the thread as
 // the customer may see it.
-import { and, asc, desc, eq, ilike, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
+import { afterRow, decodeCursor, type KeysetOrder, newestFirst, pageOf } from "../db/keyset.ts";
 import { ticketHistory, ticketMessages, tickets } from "../db/schema/index.ts";
 import type { TicketStatus } from "../db/schema/inbox.ts";
 import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
 import { fail, oneOf, requireText } from "./ticket-checks.ts";
 import { STATUSES, type Ticket, TICKET_LIMITS, type TicketHistoryEntry, type TicketMessage } from "./ticket-model.ts";
@@ -36,19 +38,10 @@ export interface TicketFilters {
 }
 
 /**
- * The page cursor is opaque to clients: base64url of the last number on the page. Tickets are
- * listed newest first by number, which never changes, so a page never repeats or skips a ticket
- * however tickets are updated between requests.
+ * Tickets are listed newest first by number, which never changes, so a page never repeats or skips
+ * a ticket however tickets are updated between requests (src/db/keyset.ts).
  */
-export function encodeCursor(number: number): string {
-  return Buffer.from(`n:${number}`).toString("base64url");
-}
-
-export function decodeCursor(cursor: string, path = "/cursor"): number {
-  const match = cursor.length <= 32 ? /^n:(\d{1,9})$/.exec(Buffer.from(cursor, "base64url").toString()) : null;
-  if (!match) fail(path, "is not a cursor this service issued");
-  return Number(match[1]);
-}
+const ORDER: KeysetOrder = { table: tickets, scope: tickets.orgId, id: tickets.id, keys: [tickets.number] };
 
 export function escapeLike(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -81,15 +74,19 @@ export async function listTickets(deps: Deps, orgId: string, filters: TicketFilt
       ),
     );
   }
-  if (filters.cursor !== undefined) where.push(lt(tickets.number, decodeCursor(filters.cursor)));
+  if (filters.cursor !== undefined) {
+    const after = decodeCursor(filters.cursor);
+    if (!after) throw AppError.badCursor();
+    where.push(afterRow(ORDER, orgId, after));
+  }
   const rows = await deps.db
     .select()
     .from(tickets)
     .where(and(...where))
-    .orderBy(desc(tickets.number))
+    .orderBy(...newestFirst(ORDER))
     .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  return { tickets: page, nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]!.number) : null };
+  const { page, nextCursor } = pageOf(rows, limit, (t) => t.id);
+  return { tickets: page, nextCursor };
 }
 
 /** The thread as the team sees it (notes included), oldest first: the most recent `TICKET_LIMITS.thread` messages. */
