@@ -16,7 +16,7 @@ import { createStatements } from "./db/prepared.ts";
 import type { Deps } from "./deps.ts";
 import { createLiveEvents, type RunningLiveEvents } from "./inbox/live-events.ts";
 import { inboxTools } from "./inbox/tools.ts";
-import { type ConnectedCheck, REPLY_MAIL_KIND, replyMailHandler } from "./inbox/reply-mail.ts";
+import { REPLY_MAIL_KIND, replyMailHandler } from "./inbox/reply-mail.ts";
 import { MEMBER_NOTICE_KIND, memberNoticeHandler } from "./inbox/member-notices.ts";
 import { customActionTools } from "./integrations/custom-actions.ts";
 import { createInvalidation } from "./invalidation.ts";
@@ -89,12 +89,6 @@ export const OUTBOX_POOLS = {
   webhook: { concurrency: 8, caps: { lane: 2, org: 4 } as ClaimCaps },
 } as const;
 
-/**
- * A customer counts as connected when their widget followed the conversation's event stream within
- * the last minute (in this process: docs/decisions.md "When a reply is emailed").
- */
-const FOLLOWED_WITHIN_MS = 60_000;
-
 export interface SenderOptions {
   /** Pause between ticks. Default 1 s. */
   intervalMs?: number;
@@ -105,8 +99,6 @@ export interface SenderOptions {
   handlers?: OutboxHandlers;
   /** Most rows one claim takes (default: the pool's free slots). */
   batch?: number;
-  /** Whether a customer follows their conversation live (then a person's reply is not emailed); default: nobody does. */
-  isConnected?: ConnectedCheck;
 }
 
 /**
@@ -127,7 +119,7 @@ export function createSender(deps: Deps, options: SenderOptions = {}): Sender {
         handlers: {
           [CAMPAIGN_MAIL_KIND]: campaignMailHandler(deps, transport),
           [OPT_IN_MAIL_KIND]: optInMailHandler(deps, transport),
-          [REPLY_MAIL_KIND]: replyMailHandler(deps, transport, { isConnected: options.isConnected ?? (async (_orgId, conversationId) => deps.live.followedWithin(conversationId, FOLLOWED_WITHIN_MS)) }),
+          [REPLY_MAIL_KIND]: replyMailHandler(deps, transport),
           [MEMBER_NOTICE_KIND]: memberNoticeHandler(deps, transport),
         },
         ...OUTBOX_POOLS.mail,

@@ -1,71 +1,66 @@
-// Delivers one campaign email from the outbox (kind `campaign.email`). Everything is checked again
+// One campaign email (outbox kind `campaign.email`) as a `load` and a `render` of the mail kind
+// (src/outbox/mail-kind.ts, which holds, retries, fails and signs). Everything is checked again
 // at send time, because the row may have waited: the customer may have unsubscribed or been
 // removed, the campaign paused or archived, the step deleted. Then a fresh unsubscribe token is
 // minted (only its SHA-256 is stored), put in the body and in the RFC 8058 headers, and the
 // message goes out with the row's stable Message-ID.
 import { and, eq } from "drizzle-orm";
-import { messageIdOf } from "./queries.ts";
 import { withUnsubscribeUrl } from "./templates.ts";
 import { campaignEnrolments, campaignMessages, campaigns, mailUnsubscribes } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
-import type { OutboxHandler, OutboxOutcome, OutboxRow } from "../outbox/outbox.ts";
-import { type MailTransport, SmtpFailure } from "../mail/smtp.ts";
+import type { OutboxHandler, OutboxRow } from "../outbox/outbox.ts";
+import { MALFORMED, mailHandler } from "../outbox/mail-kind.ts";
+import type { MailTransport } from "../mail/smtp.ts";
 import { issueUnsubscribeToken } from "./unsubscribe.ts";
 import { emitCampaignMessageSent } from "../webhooks/emit.ts";
 
-/** Backoff after the 1st, 2nd, … temporary failure (seconds): 9 attempts over about 24 hours. */
-export const MAIL_RETRY_SCHEDULE = [30, 120, 600, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600] as const;
+type Message = typeof campaignMessages.$inferSelect;
+type Campaign = typeof campaigns.$inferSelect;
 
-export const NO_SMTP_REASON = "not sent: no SMTP configured";
+async function load(deps: Deps, row: OutboxRow) {
+  const messageId = row.payload.message_id;
+  if (typeof messageId !== "string") return MALFORMED;
+  const [found] = await deps.db
+    .select({ m: campaignMessages, campaign: campaigns, state: campaignEnrolments.state })
+    .from(campaignMessages)
+    .innerJoin(campaigns, eq(campaigns.id, campaignMessages.campaignId))
+    .innerJoin(campaignEnrolments, eq(campaignEnrolments.id, campaignMessages.enrolmentId))
+    .where(and(eq(campaignMessages.orgId, row.orgId), eq(campaignMessages.id, messageId)));
+  if (!found) return { kind: "cancelled" as const, reason: "message no longer exists" };
+  const { m, campaign, state } = found;
+  const [unsubscribed] = await deps.db
+    .select({ id: mailUnsubscribes.endUserId })
+    .from(mailUnsubscribes)
+    .where(and(eq(mailUnsubscribes.orgId, row.orgId), eq(mailUnsubscribes.endUserId, m.endUserId)));
+  if (unsubscribed || state === "unsubscribed") return { kind: "cancelled" as const, reason: "customer unsubscribed" };
+  if (state === "removed") return { kind: "cancelled" as const, reason: "customer removed from the series" };
+  if (campaign.status === "archived") return { kind: "cancelled" as const, reason: "campaign archived" };
+  if (campaign.status !== "active") return { kind: "parked" as const, reason: `campaign ${campaign.status}` };
+  if (!campaign.steps.some((s) => s.id === m.stepId)) return { kind: "cancelled" as const, reason: "step removed from the campaign" };
+  return { to: m.toEmail, data: { m, campaign } };
+}
+
+async function render(deps: Deps, row: OutboxRow, { m, campaign }: { m: Message; campaign: Campaign }) {
+  const url = await issueUnsubscribeToken(deps, { orgId: row.orgId, endUserId: m.endUserId, messageId: m.id });
+  const mail = withUnsubscribeUrl(m, url);
+  return {
+    fromName: campaign.sender.name,
+    replyTo: campaign.sender.replyTo,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    // RFC 2369 and RFC 8058 section 3.1: a one-click POST to this https URL unsubscribes.
+    headers: { "List-Unsubscribe": `<${url}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+  };
+}
 
 export function campaignMailHandler(deps: Deps, transport: MailTransport | null): OutboxHandler {
-  return {
-    retrySchedule: MAIL_RETRY_SCHEDULE,
+  return mailHandler(deps, transport, {
+    load: (row) => load(deps, row),
+    render: (data, row) => render(deps, row, data),
     // A customer's steps are one lane (their enrolment): step n+1 is handed to SMTP only after
     // step n was accepted or given up, even when it has no delay (README "Email series").
     ordered: true,
     onSent: (tx, row, now) => emitCampaignMessageSent(tx, row, now), // webhooks: campaign.message.sent, committed with the `sent` record
-    async deliver(row: OutboxRow): Promise<OutboxOutcome> {
-      const messageId = row.payload.message_id;
-      if (typeof messageId !== "string") return { kind: "failed", reason: "malformed outbox row" };
-      const [found] = await deps.db
-        .select({ m: campaignMessages, campaign: campaigns, state: campaignEnrolments.state })
-        .from(campaignMessages)
-        .innerJoin(campaigns, eq(campaigns.id, campaignMessages.campaignId))
-        .innerJoin(campaignEnrolments, eq(campaignEnrolments.id, campaignMessages.enrolmentId))
-        .where(and(eq(campaignMessages.orgId, row.orgId), eq(campaignMessages.id, messageId)));
-      if (!found) return { kind: "cancelled", reason: "message no longer exists" };
-      const { m, campaign, state } = found;
-      const [unsubscribed] = await deps.db
-        .select({ id: mailUnsubscribes.endUserId })
-        .from(mailUnsubscribes)
-        .where(and(eq(mailUnsubscribes.orgId, row.orgId), eq(mailUnsubscribes.endUserId, m.endUserId)));
-      if (unsubscribed || state === "unsubscribed") return { kind: "cancelled", reason: "customer unsubscribed" };
-      if (state === "removed") return { kind: "cancelled", reason: "customer removed from the series" };
-      if (campaign.status === "archived") return { kind: "cancelled", reason: "campaign archived" };
-      if (campaign.status !== "active") return { kind: "parked", reason: `campaign ${campaign.status}` };
-      if (!campaign.steps.some((s) => s.id === m.stepId)) return { kind: "cancelled", reason: "step removed from the campaign" };
-      if (!m.toEmail) return { kind: "held", reason: "not sent: customer has no email address" };
-      if (!transport) return { kind: "held", reason: NO_SMTP_REASON };
-      const url = await issueUnsubscribeToken(deps, { orgId: row.orgId, endUserId: m.endUserId, messageId: m.id });
-      const mail = withUnsubscribeUrl(m, url);
-      try {
-        await transport.send({
-          from: { name: campaign.sender.name, address: deps.config.mailFrom },
-          to: m.toEmail,
-          replyTo: campaign.sender.replyTo,
-          subject: mail.subject,
-          text: mail.text,
-          html: mail.html,
-          messageId: messageIdOf(row.id, deps.config.mailFrom),
-          // RFC 2369 and RFC 8058 section 3.1: a one-click POST to this https URL unsubscribes.
-          headers: { "List-Unsubscribe": `<${url}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
-        });
-      } catch (error) {
-        if (error instanceof SmtpFailure) return error.temporary ? { kind: "retry", reason: error.message } : { kind: "failed", reason: error.message };
-        throw error;
-      }
-      return { kind: "sent" };
-    },
-  };
+  });
 }

@@ -5,6 +5,7 @@ import { afterRow, decodeCursor, type KeysetOrder, newestFirst, pageOf } from ".
 import { campaignEnrolments, campaignMessages, type CampaignStatus, campaigns, endUsers, type EnrolmentState, outbox } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { messageIdFor } from "../mail/message-id.ts";
 import { findEndUser } from "../customers/records.ts";
 import { renderStep, SAMPLE_CUSTOMER, UNSUBSCRIBE_MARK } from "./templates.ts";
 import { CAMPAIGN_LIMITS, type Campaign, ENROLMENT_STATES, enrolmentView } from "./model.ts";
@@ -101,10 +102,6 @@ export async function queuedMessageCount(deps: Pick<Deps, "db">, orgId: string, 
 }
 
 /** The Message-ID of an outbox row's email: stable across retries, so a duplicate after a crash is recognisable. */
-export function messageIdOf(outboxId: string, mailFrom: string): string {
-  return `<${outboxId}@${mailFrom.split("@")[1]}>`;
-}
-
 export async function listMessages(deps: Deps, orgId: string, campaignId: string, query: { status?: string; customerId?: string; limit?: number; cursor?: string }) {
   const limit = Math.min(query.limit ?? 50, CAMPAIGN_LIMITS.pageSize);
   const where: SQL[] = [eq(campaignMessages.orgId, orgId), eq(campaignMessages.campaignId, campaignId)];
@@ -129,7 +126,7 @@ export async function listMessages(deps: Deps, orgId: string, campaignId: string
 export function messageView(m: typeof campaignMessages.$inferSelect, o: typeof outbox.$inferSelect, mailFrom: string, link: string) {
   return {
     id: m.id,
-    message_id: messageIdOf(o.id, mailFrom),
+    message_id: messageIdFor(o.id, mailFrom),
     customer_id: m.endUserId,
     to: m.toEmail,
     step_id: m.stepId,

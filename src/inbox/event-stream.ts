@@ -20,7 +20,15 @@ export const EVENT_STREAM_HEADERS = {
   "x-accel-buffering": "no",
 } as const;
 
+/**
+ * Who reads the stream: a member (the dashboard's ticket page) or the customer (the widget), who is
+ * told which events were handed to the connection — only those count as received by the customer
+ * (README "Email channel").
+ */
+export type StreamReader = { kind: "member" } | { kind: "customer"; delivered(events: StoredEvent[]): void };
+
 export interface EventStreamOptions {
+  reader: StreamReader;
   /** What wakes it: the conversation id (or the ticket id of a ticket without one), as src/inbox/ticket-events.ts eventKey. */
   key: string;
   /** The events after an id, oldest first, at most EVENT_LIMITS.page. */
@@ -74,6 +82,7 @@ export function eventStream(deps: Deps, options: EventStreamOptions): Response {
           write(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`);
           last = event.id;
         }
+        if (open && events.length > 0 && options.reader.kind === "customer") options.reader.delivered(events);
         if (events.length === EVENT_LIMITS.page) again = true;
       } while (again && open);
     } catch (error) {

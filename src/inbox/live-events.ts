@@ -20,9 +20,6 @@ export interface RunningLiveEvents extends LiveEvents {
 
 export function createLiveEvents(options: { log: Logger; listen?: Database["listen"]; now?: () => Date }): RunningLiveEvents {
   const listeners = new Map<string, Set<LiveListener>>();
-  const now = options.now ?? (() => new Date());
-  /** When the last stream of a key closed (kept for the keys with none open now; pruned as it grows). */
-  const lastClosed = new Map<string, number>();
   const perClient = new Map<string, number>();
   let open = 0;
   let unlisten: (() => Promise<void>) | undefined;
@@ -41,17 +38,8 @@ export function createLiveEvents(options: { log: Logger; listen?: Database["list
       set.add(listener);
       return () => {
         set.delete(listener);
-        if (set.size === 0 && listeners.get(key) === set) {
-          listeners.delete(key);
-          if (lastClosed.size >= 100_000) for (const [k, at] of lastClosed) if (now().getTime() - at > 60 * 60_000) lastClosed.delete(k);
-          lastClosed.set(key, now().getTime());
-        }
+        if (set.size === 0 && listeners.get(key) === set) listeners.delete(key);
       };
-    },
-    followedWithin(key, ms) {
-      if ((listeners.get(key)?.size ?? 0) > 0) return true;
-      const closed = lastClosed.get(key);
-      return closed !== undefined && now().getTime() - closed < ms;
     },
     admit(client, caps) {
       const held = perClient.get(client) ?? 0;

@@ -10,9 +10,9 @@ import type { Db, Tx } from "../db/client.ts";
 import { endUsers, memberMailNotifications, members, memberships, orgs, ticketMemberNotices, ticketMessages, tickets, type MemberNotifyMode } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { escapeHtml } from "../html/html.ts";
-import { type MailTransport, SmtpFailure } from "../mail/smtp.ts";
-import { enqueue, type OutboxHandler, type OutboxOutcome, type OutboxRow } from "../outbox/outbox.ts";
-import { REPLY_MAIL_RETRY_SCHEDULE } from "./reply-mail.ts";
+import type { MailTransport } from "../mail/smtp.ts";
+import { displayName, MALFORMED, type MailStop, mailHandler } from "../outbox/mail-kind.ts";
+import { enqueue, type OutboxHandler, type OutboxRow } from "../outbox/outbox.ts";
 
 export const MEMBER_NOTICE_KIND = "ticket.member_notice";
 export const NOTIFY_MODES = ["full", "notify_only", "off"] as const satisfies readonly MemberNotifyMode[];
@@ -56,48 +56,45 @@ export async function setNotifyMode(deps: Deps, orgId: string, memberId: string,
   return mode;
 }
 
-export function memberNoticeHandler(deps: Deps, transport: MailTransport | null): OutboxHandler {
+async function loadNotice(deps: Deps, row: OutboxRow) {
+  const { ticket_id: ticketId, member_id: memberId, message_id: messageId } = row.payload as Record<string, unknown>;
+  if (typeof ticketId !== "string" || typeof memberId !== "string" || typeof messageId !== "string") return MALFORMED;
+  const [found] = await deps.db
+    .select({ ticket: tickets, body: ticketMessages.body, org: orgs.name, email: members.email, customer: endUsers.name, customerEmail: endUsers.email })
+    .from(tickets)
+    .innerJoin(ticketMessages, and(eq(ticketMessages.orgId, tickets.orgId), eq(ticketMessages.ticketId, tickets.id), eq(ticketMessages.id, messageId)))
+    .innerJoin(orgs, eq(orgs.id, tickets.orgId))
+    .innerJoin(memberships, and(eq(memberships.orgId, tickets.orgId), eq(memberships.memberId, memberId)))
+    .innerJoin(members, eq(members.id, memberId))
+    .leftJoin(endUsers, and(eq(endUsers.orgId, tickets.orgId), eq(endUsers.id, tickets.endUserId)))
+    .where(and(eq(tickets.orgId, row.orgId), eq(tickets.id, ticketId)));
+  if (!found) return { kind: "cancelled" as const, reason: "ticket, message or membership no longer exists" };
+  const mode = await notifyMode(deps, row.orgId, memberId);
+  if (mode === "off") return { kind: "cancelled" as const, reason: "member turned notifications off" };
+  return { to: found.email, data: { ...found, mode } };
+}
+
+type Notice = Exclude<Awaited<ReturnType<typeof loadNotice>>, MailStop>["data"];
+
+function renderNotice(deps: Deps, found: Notice) {
+  const { ticket, mode } = found;
+  const link = `${deps.config.baseUrl}/dashboard/inbox/${ticket.id}`;
+  const who = found.customer || found.customerEmail || "A customer";
+  const intro = `${who} wrote on ticket #${ticket.number} (${ticket.subject}).`;
+  // "notify only" never carries the customer's text.
+  const text = mode === "full" ? `${intro}\n\n${found.body}\n\nOpen it: ${link}\n` : `${intro}\n\nOpen it: ${link}\n`;
+  const html = `<p>${escapeHtml(intro)}</p>${mode === "full" ? `<blockquote>${escapeHtml(found.body).replace(/\n/g, "<br>")}</blockquote>` : ""}<p><a href="${escapeHtml(link)}">Open ticket #${ticket.number}</a></p>`;
   return {
-    retrySchedule: REPLY_MAIL_RETRY_SCHEDULE,
-    async deliver(row: OutboxRow): Promise<OutboxOutcome> {
-      const { ticket_id: ticketId, member_id: memberId, message_id: messageId } = row.payload as Record<string, unknown>;
-      if (typeof ticketId !== "string" || typeof memberId !== "string" || typeof messageId !== "string") return { kind: "failed", reason: "malformed outbox row" };
-      const [found] = await deps.db
-        .select({ ticket: tickets, body: ticketMessages.body, org: orgs.name, email: members.email, customer: endUsers.name, customerEmail: endUsers.email })
-        .from(tickets)
-        .innerJoin(ticketMessages, and(eq(ticketMessages.orgId, tickets.orgId), eq(ticketMessages.ticketId, tickets.id), eq(ticketMessages.id, messageId)))
-        .innerJoin(orgs, eq(orgs.id, tickets.orgId))
-        .innerJoin(memberships, and(eq(memberships.orgId, tickets.orgId), eq(memberships.memberId, memberId)))
-        .innerJoin(members, eq(members.id, memberId))
-        .leftJoin(endUsers, and(eq(endUsers.orgId, tickets.orgId), eq(endUsers.id, tickets.endUserId)))
-        .where(and(eq(tickets.orgId, row.orgId), eq(tickets.id, ticketId)));
-      if (!found) return { kind: "cancelled", reason: "ticket, message or membership no longer exists" };
-      const mode = await notifyMode(deps, row.orgId, memberId);
-      if (mode === "off") return { kind: "cancelled", reason: "member turned notifications off" };
-      if (!transport) return { kind: "held", reason: "not sent: no SMTP configured" };
-      const { ticket } = found;
-      const link = `${deps.config.baseUrl}/dashboard/inbox/${ticket.id}`;
-      const who = found.customer || found.customerEmail || "A customer";
-      const intro = `${who} wrote on ticket #${ticket.number} (${ticket.subject}).`;
-      // "notify only" never carries the customer's text.
-      const text = mode === "full" ? `${intro}\n\n${found.body}\n\nOpen it: ${link}\n` : `${intro}\n\nOpen it: ${link}\n`;
-      const html = `<p>${escapeHtml(intro)}</p>${mode === "full" ? `<blockquote>${escapeHtml(found.body).replace(/\n/g, "<br>")}</blockquote>` : ""}<p><a href="${escapeHtml(link)}">Open ticket #${ticket.number}</a></p>`;
-      try {
-        await transport.send({
-          from: { name: `${found.org.replace(/[\r\n"\\<>]+/g, " ").slice(0, 100)} inbox`, address: deps.config.mailFrom },
-          to: found.email,
-          subject: `[#${ticket.number}] ${ticket.subject}`,
-          text,
-          html,
-          messageId: `<${row.id}@${deps.config.mailFrom.split("@")[1]}>`,
-          // RFC 3834 section 5: sent by a program, so no one's auto-responder answers it.
-          headers: { "Auto-Submitted": "auto-generated" },
-        });
-      } catch (error) {
-        if (error instanceof SmtpFailure) return error.temporary ? { kind: "retry", reason: error.message } : { kind: "failed", reason: error.message };
-        throw error;
-      }
-      return { kind: "sent" };
-    },
+    fromName: `${displayName(found.org)} inbox`,
+    subject: `[#${ticket.number}] ${ticket.subject}`,
+    text,
+    html,
+    // RFC 3834 section 5: sent by a program, so no one's auto-responder answers it.
+    headers: { "Auto-Submitted": "auto-generated" },
   };
+}
+
+/** Member notices as a kind of the one mail handler (src/outbox/mail-kind.ts). */
+export function memberNoticeHandler(deps: Deps, transport: MailTransport | null): OutboxHandler {
+  return mailHandler(deps, transport, { load: (row) => loadNotice(deps, row), render: (found) => renderNotice(deps, found) });
 }

@@ -1,43 +1,76 @@
 // A person's reply, emailed to the ticket's customer (README "Email channel"; docs/decisions.md
-// "When a reply is emailed"). The reply is queued in the durable outbox in the same transaction
-// that stores it (kind `ticket.reply_email`), and delivered later: everything is read again at
-// send time, because the row may have waited. What goes out is the reply only — never a note,
-// never another ticket's text — from "<person> at <org>" <MAIL_FROM>, threaded on the ticket's
-// earlier messages, with a Reply-To that routes the answer back to this ticket when inbound mail
-// is on (a fresh random token per email; only its SHA-256 is stored).
+// "When a reply is emailed"): a `load` and a `render` of the one mail kind (src/outbox/mail-kind.ts),
+// and the rule that decides whether a reply is emailed at all. The reply is queued in the durable
+// outbox in the same transaction that stores it (kind `ticket.reply_email`), and delivered later:
+// everything is read again at send time, because the row may have waited. What goes out is the
+// reply only — never a note, never another ticket's text — from "<person> at <org>" <MAIL_FROM>,
+// threaded on the messages the customer has as email, with a Reply-To that routes the answer back
+// to this ticket when inbound mail is on (a fresh random token per email; only its SHA-256 is stored).
+//
+// Seen, or emailed: a reply on a ticket the customer follows in the widget (not an email, API or
+// MCP ticket, not outreach) waits REPLY_SEEN_GRACE_MS. If the customer's own widget received it
+// meanwhile — handed to one of its event streams, or in the conversation it loaded — its email is
+// cancelled (`markRepliesSeen`); otherwise it is mailed. A member's dashboard stream never counts.
 import { randomBytes } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, gte, inArray, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client.ts";
-import { endUsers, members, orgs, ticketMessages, ticketReplyTokens, tickets } from "../db/schema/index.ts";
+import { endUsers, members, orgs, outbox, ticketMessages, ticketReplyTokens, tickets } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { sha256Hex } from "../crypto/tokens.ts";
+import { messageOf } from "../errors.ts";
 import { escapeHtml } from "../html/html.ts";
-import { type MailTransport, SmtpFailure } from "../mail/smtp.ts";
-import { enqueue, type OutboxHandler, type OutboxOutcome, type OutboxRow } from "../outbox/outbox.ts";
+import type { MailTransport } from "../mail/smtp.ts";
+import { displayName, MAIL_RETRY_SCHEDULE, MALFORMED, mailHandler } from "../outbox/mail-kind.ts";
+import { cancelQueued, enqueue, type OutboxHandler, type OutboxRow } from "../outbox/outbox.ts";
 import { threadIds } from "./mail-thread.ts";
 
 export const REPLY_MAIL_KIND = "ticket.reply_email";
 
-/** The same backoff as every other email (about 24 hours of attempts). */
-export const REPLY_MAIL_RETRY_SCHEDULE = [30, 120, 600, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600] as const;
+/** How long a reply to a customer who follows in the widget waits for their widget to receive it before it is emailed. */
+export const REPLY_SEEN_GRACE_MS = 60_000;
+
+export const SEEN_REASON = "customer saw the reply live";
+
+/** How long a reply's email can still be waiting: the grace and every retry of the mail schedule. Older replies have nothing left to cancel. */
+const STILL_QUEUED_MS = REPLY_SEEN_GRACE_MS + MAIL_RETRY_SCHEDULE.reduce((a, b) => a + b, 0) * 1000 + 3600_000;
 
 /** How long a Reply-To address keeps routing to its ticket (docs/decisions.md "Reply addresses"). */
 export const REPLY_TOKEN_TTL_DAYS = 180;
-
-/**
- * Whether the customer follows the conversation live right now (an open stream for it in the last
- * minute): then the reply reached them in the widget and is not emailed. Handed in by the
- * composition root; without one, nobody counts as connected.
- */
-export type ConnectedCheck = (orgId: string, conversationId: string) => Promise<boolean>;
 
 /** Sources whose customer is not in a chat with us: their replies are always emailed. */
 const ALWAYS_EMAILED = new Set(["email", "api", "mcp"]);
 
 /** Queues the email of a person's reply, in the transaction that stores the reply (a ticket with no customer gets none). */
-export async function queueReplyEmail(tx: Db | Tx, params: { orgId: string; ticketId: string; endUserId: string | null; messageId: string; now: Date }): Promise<void> {
-  if (params.endUserId === null) return;
-  await enqueue(tx, { orgId: params.orgId, kind: REPLY_MAIL_KIND, payload: { ticket_id: params.ticketId, message_id: params.messageId }, runAt: params.now, now: params.now });
+export async function queueReplyEmail(
+  tx: Db | Tx,
+  p: { orgId: string; ticket: { id: string; endUserId: string | null; source: string; conversationId: string | null }; messageId: string; outreach: boolean; now: Date },
+): Promise<void> {
+  if (p.ticket.endUserId === null) return;
+  const live = !p.outreach && !ALWAYS_EMAILED.has(p.ticket.source) && p.ticket.conversationId !== null;
+  const runAt = live ? new Date(p.now.getTime() + REPLY_SEEN_GRACE_MS) : p.now;
+  await enqueue(tx, { orgId: p.orgId, kind: REPLY_MAIL_KIND, payload: { ticket_id: p.ticket.id, message_id: p.messageId, ...(live ? { live: true } : {}) }, runAt, now: p.now });
+}
+
+/**
+ * The customer's widget received these messages (its event stream handed them to the connection,
+ * or it loaded the conversation): the emails still queued for the people's replies among them are
+ * cancelled. Never throws: a failure here costs at most one email the customer did not need.
+ */
+export async function markRepliesSeen(deps: Pick<Deps, "db" | "now" | "log">, orgId: string, messages: readonly Record<string, unknown>[]): Promise<void> {
+  const now = deps.now().getTime();
+  const replies = messages.filter((m) => m.kind === "person" && typeof m.id === "string" && typeof m.created_at === "string" && now - Date.parse(m.created_at) < STILL_QUEUED_MS);
+  if (replies.length === 0) return;
+  const since = new Date(Math.min(...replies.map((m) => Date.parse(m.created_at as string))));
+  const ids = replies.map((m) => m.id as string);
+  try {
+    const rows = deps.db
+      .select({ id: outbox.id })
+      .from(outbox)
+      .where(and(eq(outbox.orgId, orgId), eq(outbox.kind, REPLY_MAIL_KIND), gte(outbox.createdAt, since), sql`${outbox.payload}->>'live' = 'true'`, inArray(sql`${outbox.payload}->>'message_id'`, ids)));
+    await cancelQueued(deps.db, rows, SEEN_REASON, deps.now());
+  } catch (error) {
+    deps.log.warn("could not record replies the customer saw", { error: messageOf(error) });
+  }
 }
 
 /** The inbound address of a ticket for its customer, or null when inbound mail is off. */
@@ -51,11 +84,6 @@ async function replyAddress(deps: Deps, orgId: string, ticketId: string, endUser
   return `reply+${token}@${inbound.domain}`;
 }
 
-/** A display name safe in a header: no line breaks or quotes, bounded. */
-function displayName(value: string): string {
-  return value.replace(/[\r\n"\\<>]+/g, " ").replace(/\s+/g, " ").trim().slice(0, 100);
-}
-
 export function renderReply(p: { body: string; person: string; org: string; number: number }) {
   const footer = `You get this email because you asked us for help (request #${p.number}). Answer it to write to us. Replies to your own requests are sent even if you unsubscribed from our newsletters; to stop them, ask us to close the request.`;
   const text = `${p.body}\n\n-- \n${p.person}, ${p.org}\n\n${footer}\n`;
@@ -67,59 +95,55 @@ export function renderReply(p: { body: string; person: string; org: string; numb
   return { text, html };
 }
 
-export interface ReplyMailOptions {
-  isConnected?: ConnectedCheck;
+async function loadReply(deps: Deps, row: OutboxRow) {
+  const { ticket_id: ticketId, message_id: messageId } = row.payload as { ticket_id?: unknown; message_id?: unknown };
+  if (typeof ticketId !== "string" || typeof messageId !== "string") return MALFORMED;
+  const [found] = await deps.db
+    .select({ ticket: tickets, message: ticketMessages, org: orgs.name, email: endUsers.email })
+    .from(ticketMessages)
+    .innerJoin(tickets, and(eq(tickets.orgId, ticketMessages.orgId), eq(tickets.id, ticketMessages.ticketId)))
+    .innerJoin(orgs, eq(orgs.id, tickets.orgId))
+    .leftJoin(endUsers, and(eq(endUsers.orgId, tickets.orgId), eq(endUsers.id, tickets.endUserId)))
+    .where(and(eq(ticketMessages.orgId, row.orgId), eq(ticketMessages.id, messageId), eq(ticketMessages.ticketId, ticketId)));
+  if (!found || found.message.kind !== "reply") return { kind: "cancelled" as const, reason: "reply no longer exists" };
+  return { to: found.ticket.endUserId ? found.email : null, data: found };
 }
 
-export function replyMailHandler(deps: Deps, transport: MailTransport | null, options: ReplyMailOptions = {}): OutboxHandler {
-  const isConnected = options.isConnected ?? (async () => false);
+type Found = Extract<Awaited<ReturnType<typeof loadReply>>, { data: unknown }>["data"];
+
+async function renderReplyMail(deps: Deps, row: OutboxRow, { ticket, message, org: orgName }: Found) {
+  const [author] = message.authorMemberId ? await deps.db.select({ name: members.name }).from(members).where(eq(members.id, message.authorMemberId)) : [];
+  const person = displayName(author?.name || "Support") || "Support";
+  const org = displayName(orgName) || "Support";
+  const ids = await threadIds(deps, row.orgId, ticket.id, message);
+  const replyTo = await replyAddress(deps, row.orgId, ticket.id, ticket.endUserId!);
+  const { text, html } = renderReply({ body: message.body, person, org, number: ticket.number });
   return {
-    retrySchedule: REPLY_MAIL_RETRY_SCHEDULE,
-    async deliver(row: OutboxRow): Promise<OutboxOutcome> {
-      const { ticket_id: ticketId, message_id: messageId } = row.payload as { ticket_id?: unknown; message_id?: unknown };
-      if (typeof ticketId !== "string" || typeof messageId !== "string") return { kind: "failed", reason: "malformed outbox row" };
-      const [found] = await deps.db
-        .select({ ticket: tickets, message: ticketMessages, org: orgs.name, email: endUsers.email })
-        .from(ticketMessages)
-        .innerJoin(tickets, and(eq(tickets.orgId, ticketMessages.orgId), eq(tickets.id, ticketMessages.ticketId)))
-        .innerJoin(orgs, eq(orgs.id, tickets.orgId))
-        .leftJoin(endUsers, and(eq(endUsers.orgId, tickets.orgId), eq(endUsers.id, tickets.endUserId)))
-        .where(and(eq(ticketMessages.orgId, row.orgId), eq(ticketMessages.id, messageId), eq(ticketMessages.ticketId, ticketId)));
-      if (!found || found.message.kind !== "reply") return { kind: "cancelled", reason: "reply no longer exists" };
-      const { ticket, message } = found;
-      if (!ticket.endUserId || !found.email) return { kind: "held", reason: "not sent: customer has no email address" };
-      const outreach = message.seq === (await firstSeq(deps, row.orgId, ticket.id));
-      if (!outreach && !ALWAYS_EMAILED.has(ticket.source) && ticket.conversationId && (await isConnected(row.orgId, ticket.conversationId)))
-        return { kind: "cancelled", reason: "customer saw the reply live" };
-      if (!transport) return { kind: "held", reason: "not sent: no SMTP configured" };
-      const [author] = message.authorMemberId ? await deps.db.select({ name: members.name }).from(members).where(eq(members.id, message.authorMemberId)) : [];
-      const person = displayName(author?.name || "Support") || "Support";
-      const org = displayName(found.org) || "Support";
-      const ids = await threadIds(deps, row.orgId, ticket.id, message);
-      const replyTo = await replyAddress(deps, row.orgId, ticket.id, ticket.endUserId);
-      const { text, html } = renderReply({ body: message.body, person, org, number: ticket.number });
-      try {
-        await transport.send({
-          from: { name: `${person} at ${org}`, address: deps.config.mailFrom },
-          to: found.email,
-          replyTo: replyTo ?? undefined,
-          subject: outreach ? ticket.subject : `Re: ${ticket.subject}`,
-          text,
-          html,
-          messageId: ids.messageId,
-          inReplyTo: ids.inReplyTo,
-          references: ids.references.length > 0 ? ids.references : undefined,
-          headers: {},
-        });
-      } catch (error) {
-        if (error instanceof SmtpFailure) return error.temporary ? { kind: "retry", reason: error.message } : { kind: "failed", reason: error.message };
-        throw error;
-      }
-      return { kind: "sent" };
-    },
+    fromName: `${person} at ${org}`,
+    replyTo: replyTo ?? undefined,
+    subject: message.seq === (await firstSeq(deps, row.orgId, ticket.id)) ? ticket.subject : `Re: ${ticket.subject}`,
+    text,
+    html,
+    // The ticket message's own id: inbound answers find the ticket by it (src/inbox/mail-thread.ts).
+    messageLocal: message.id,
+    inReplyTo: ids.inReplyTo,
+    references: ids.references,
   };
 }
 
+export function replyMailHandler(deps: Deps, transport: MailTransport | null): OutboxHandler {
+  return mailHandler(deps, transport, {
+    load: (row) => loadReply(deps, row),
+    render: (found, row) => renderReplyMail(deps, row, found),
+    // Later emails of the ticket thread on this one (src/inbox/mail-thread.ts); committed with the `sent` record.
+    async onSent(tx, row, now) {
+      const messageId = row.payload.message_id;
+      if (typeof messageId === "string") await tx.update(ticketMessages).set({ emailedAt: now }).where(and(eq(ticketMessages.orgId, row.orgId), eq(ticketMessages.id, messageId)));
+    },
+  });
+}
+
+/** The first message's place in the ticket: a reply that is the first message is outreach, with the ticket's subject as it is. */
 async function firstSeq(deps: Deps, orgId: string, ticketId: string): Promise<number | undefined> {
   const [first] = await deps.db
     .select({ seq: ticketMessages.seq })

@@ -138,7 +138,7 @@ export async function createTicketRow(deps: Deps, { orgId, actor, input }: { org
         createdAt: now,
       })
       .returning();
-    if (kind === "reply") await queueReplyEmail(tx, { orgId, ticketId: ticket!.id, endUserId: customerId, messageId: first!.id, now }); // outreach reaches the customer by email
+    if (kind === "reply") await queueReplyEmail(tx, { orgId, ticket: ticket!, messageId: first!.id, outreach: true, now }); // outreach reaches the customer by email
     else await queueMemberNotices(tx, { orgId, ticketId: ticket!.id, assignee: null, messageId: first!.id, now }); // members hear of it (README "Email channel")
     await publishStatus(tx, ticket!, ticket!.status, now);
     await publishMessage(tx, ticket!, first!, actor, now);
@@ -182,7 +182,7 @@ export async function addTicketMessage(
       })
       .returning();
     // A person's reply is emailed to the customer (README "Email channel"), queued with the reply.
-    if (kind === "reply" && (actor.kind === "member" || actor.kind === "token")) await queueReplyEmail(tx, { orgId, ticketId, endUserId: ticket.endUserId, messageId: message!.id, now });
+    if (kind === "reply" && (actor.kind === "member" || actor.kind === "token")) await queueReplyEmail(tx, { orgId, ticket, messageId: message!.id, outreach: false, now });
     if (kind === "customer") await queueMemberNotices(tx, { orgId, ticketId, assignee: ticket.assigneeMemberId, messageId: message!.id, now });
     const action = kind === "customer" ? "customer_message" : kind;
     await record(tx, now, ticket, actor, action, null, { message_id: message!.id });

@@ -17,11 +17,6 @@ export interface LiveEvents {
    * `client` already holds `perClient` streams or the process holds `max`.
    */
   admit(client: string, caps: { perClient: number; max: number }): (() => void) | null;
-  /**
-   * Whether a stream of `key` is open in this process, or closed less than `ms` ago: the customer
-   * is following the conversation here, so a person's reply reaches them without an email.
-   */
-  followedWithin(key: string, ms: number): boolean;
   /** Streams open in this process. */
   readonly open: number;
 }

@@ -10,7 +10,8 @@ import { AppError } from "../errors.ts";
 import { ErrorBody } from "../http/error-schema.ts";
 import { requestMeta } from "../http/request-meta.ts";
 import { eventStream, RETRY_MS } from "../inbox/event-stream.ts";
-import { eventsAfter, lastEventId } from "../inbox/ticket-events.ts";
+import { markRepliesSeen } from "../inbox/reply-mail.ts";
+import { eventsAfter, lastEventId, type StoredEvent } from "../inbox/ticket-events.ts";
 import { requireWidgetKey } from "./auth.ts";
 import { conversationView, type Reader, readableConversation } from "./conversation-access.ts";
 
@@ -71,7 +72,9 @@ export function conversationRoutes(deps: Deps) {
       "/api/sdk/conversations/:session_id",
       async ({ params, query, request, auth }) => {
         const conversation = await readableConversation(deps, auth!.orgId, params.session_id, readerOf(request, query));
-        return conversationView(deps, conversation, params.session_id);
+        const view = await conversationView(deps, conversation, params.session_id);
+        await markRepliesSeen(deps, auth!.orgId, view.messages as unknown as Record<string, unknown>[]); // what the widget loaded counts as received
+        return view;
       },
       {
         params: Params,
@@ -94,7 +97,8 @@ export function conversationRoutes(deps: Deps) {
           throw new AppError(429, "too_many_streams", message, undefined, { "retry-after": String(Math.ceil(RETRY_MS / 1000)) }, { reason: "rate_limited" });
         }
         const orgId = auth!.orgId;
-        return eventStream(deps, { key: conversation.id, read: (from) => eventsAfter(deps, orgId, conversation.id, from), after, request, release });
+        const reader = { kind: "customer" as const, delivered: (events: StoredEvent[]) => void markRepliesSeen(deps, orgId, events.filter((e) => e.type === "message").map((e) => e.data)) };
+        return eventStream(deps, { key: conversation.id, reader, read: (from) => eventsAfter(deps, orgId, conversation.id, from), after, request, release });
       },
       {
         params: Params,

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import nodemailer from "nodemailer";
 import { createSender } from "../../src/compose.ts";
 import { startInboundSmtp, type InboundSmtp } from "../../src/inbound/smtp.ts";
+import { REPLY_SEEN_GRACE_MS } from "../../src/inbox/reply-mail.ts";
 import { addTicketMessage } from "../../src/inbox/tickets.ts";
 import type { Sender } from "../../src/outbox/loop.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
@@ -46,6 +47,7 @@ test("an email answer to a person's reply reaches the widget's event stream as t
   // The person answers while nobody follows the conversation: the reply is emailed.
   const [member] = await app.deps.db.query.members.findMany({ limit: 1 });
   await addTicketMessage(app.deps, { orgId: org.org_id, actor: { kind: "member", memberId: member!.id }, ticketId, kind: "reply", body: "Hi Ria, which plan are you on?" });
+  app.clock.advance(REPLY_SEEN_GRACE_MS); // no widget received it meanwhile
   await sender.tick();
   const sent = smtp.received.find((m) => m.to.includes("ria@customer.example"));
   expect(sent).toBeDefined();

@@ -12,7 +12,8 @@ import { createCampaign, findCampaign, setCampaignStatus } from "../../src/campa
 import { CAMPAIGN_MAIL_KIND, queueDueSteps } from "../../src/campaigns/progress.ts";
 import { listMessages } from "../../src/campaigns/queries.ts";
 import { campaignMessages, outbox } from "../../src/db/schema/index.ts";
-import { campaignMailHandler, MAIL_RETRY_SCHEDULE } from "../../src/campaigns/mail.ts";
+import { campaignMailHandler } from "../../src/campaigns/mail.ts";
+import { MAIL_RETRY_SCHEDULE } from "../../src/outbox/mail-kind.ts";
 import { claimDue, OUTBOX_LEASE_MS, recordOutcome, renewClaim } from "../../src/outbox/claim.ts";
 import { createSender } from "../../src/compose.ts";
 import type { Sender } from "../../src/outbox/loop.ts";

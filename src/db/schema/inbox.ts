@@ -77,6 +77,8 @@ export const ticketMessages = pgTable(
     /** For customer messages: whether the sender's identity was verified. */
     verified: boolean("verified").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** When its email was accepted by our SMTP server (a person's reply): later emails thread only on messages the customer has. */
+    emailedAt: timestamp("emailed_at", { withTimezone: true }),
   },
   (t) => [
     index("ticket_messages_ticket_idx").on(t.ticketId, t.seq),
