@@ -5,19 +5,11 @@ import { and, eq } from "drizzle-orm";
 import { companies, orgs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { getAgent } from "../agents/service.ts";
+import { getAgent, noActiveAgent } from "../agents/service.ts";
 import { findSession } from "../conversations/sessions.ts";
 import { createTicket } from "../inbox/tickets.ts";
 import { type Company, createVisitor, type EndUser, identifyCompany } from "../customers/records.ts";
 import { identitySettings, isAnonymous, proveIdentity, resolveIdentity } from "./identity.ts";
-
-/**
- * The org has no agent to answer (none activated, or the active one disabled): 404 with its own
- * code, so a widget tells it from other 404s. /api/sdk/config and both chat endpoints answer it.
- */
-export function noActiveAgent(): AppError {
-  return new AppError(404, "no_active_agent", "This organisation has no active agent.");
-}
 
 /**
  * docs/interface.md 2.7, field by field: nothing else of the agent (instructions, routing rules, model

@@ -1,11 +1,10 @@
 // The chat pipeline: triage → knowledge → answer → confidence and
-// escalation, for one customer message in one conversation. The route (src/sdk/chat-routes.ts)
-// has already authenticated the widget key, resolved the customer, found or started the session and
-// stored the customer's message; it stores the reply this returns (or the failure it throws).
+// escalation, for one customer message in one conversation. The turn (src/agents/turn.ts) has
+// already found or started the session and stored the customer's message; it stores the reply
+// this returns (or the failure it throws).
 //
 // Text and actions go to `sink` as they are produced (the stream writes them at once; /chat
-// collects them). A model failure (LlmError) is thrown after whatever was already emitted; the
-// caller ends the stream with an error record or answers /chat with a fallback.
+// collects them). A model failure (LlmError) is thrown after whatever was already emitted.
 import type { Conversation } from "../../conversations/sessions.ts";
 import type { ConversationMessage } from "../../conversations/transcript.ts";
 import type { MessageRouting, MessageSource } from "../../db/schema/index.ts";
@@ -131,7 +130,7 @@ export async function decide(deps: Deps, turn: ChatTurn): Promise<Decided> {
 }
 
 /** The whole pipeline for one message: triage, then either routing or knowledge, answer and confidence. */
-export async function runPipeline(deps: Deps, turn: ChatTurn, sink: ChatSink, decided?: Decided): Promise<ChatOutcome> {
+export async function runPipeline(deps: Deps, turn: ChatTurn, decided: Decided, sink: ChatSink): Promise<ChatOutcome> {
   const actions: unknown[] = [];
   const emit = {
     text: (text: string) => sink.text(text),
@@ -142,7 +141,7 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, sink: ChatSink, de
   };
   const { orgId, conversation, customer } = turn;
   const endUserId = customer.endUser?.id ?? null;
-  const { agent, decision, handedOffFrom } = decided ?? (await decide(deps, turn));
+  const { agent, decision, handedOffFrom } = decided;
   const previous = lastAgentReply(turn.history);
 
   // 1. Triage — no model call when it routes.
