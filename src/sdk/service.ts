@@ -151,16 +151,19 @@ export async function createSdkTicket(outer: Deps, orgId: string, input: SdkTick
     const deps = { ...outer, db: tx as unknown as Deps["db"] };
     let customer: EndUser | null = null;
     let verified = false;
-    if (!isAnonymous(input.user_id) || input.user_token !== undefined) {
+    const identified = !isAnonymous(input.user_id) || input.user_token !== undefined;
+    if (identified) {
       ({ endUser: customer, verified } = await resolveIdentity(deps, orgId, { user_id: input.user_id, user_token: input.user_token, email: input.email, name: input.name }));
     } else if (input.email !== undefined) {
       customer = await createVisitor(deps, orgId, { email: input.email, name: input.name });
     }
     // The chat session (X-Session-Id) the ticket comes from: only this org's, and only its own
     // customer's (or an anonymous one), under the chat's own rules (src/conversations/sessions.ts).
+    // A visitor known only by the email they left is still the anonymous chatter: their session
+    // stays anonymous, so their widget keeps it (docs/decisions.md "An email on a ticket binds no chat").
     let conversationId: string | undefined;
     if (input.session_id !== undefined) {
-      const conversation = await findSession(deps, orgId, input.session_id, { endUserId: customer?.id ?? null });
+      const conversation = await findSession(deps, orgId, input.session_id, { endUserId: identified ? (customer?.id ?? null) : null });
       if (!conversation) throw new AppError(404, "session_not_found", "No chat session of this organisation has that session_id.");
       conversationId = conversation.id;
     }
