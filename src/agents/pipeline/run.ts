@@ -10,6 +10,7 @@ import type { ConversationMessage } from "../../conversations/transcript.ts";
 import type { MessageRouting, MessageSource } from "../../db/schema/index.ts";
 import type { Deps } from "../../deps.ts";
 import { addTicketMessage, createTicket, findTicket, type InboxActor } from "../../inbox/tickets.ts";
+import { personHas } from "../../inbox/ticket-queries.ts";
 import type { CallScope } from "../../ports/tools.ts";
 import { boundCustomerOf, type EndUser } from "../../customers/records.ts";
 import { COVERAGE_THRESHOLD } from "../llm/builtin.ts";
@@ -146,11 +147,15 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, decided: Decided, 
 
   // 1. Triage — no model call when it routes.
   const customerActor: InboxActor = { kind: "customer", endUserId, sessionId: conversation.id };
-  // A person owns the conversation while its ticket is open or pending: the message is theirs, and
-  // the AI stays quiet unless the org chose otherwise. A resolved or closed ticket hands it back.
-  if (decision.kind !== "route" && !turn.aiAnswersDuringHandoff && conversation.ticketId) {
-    const owned = await findTicket(deps, orgId, conversation.ticketId);
-    if (owned && (owned.status === "open" || owned.status === "pending")) {
+  // A person owns the conversation while its ticket is open or pending and a person has it (the
+  // customer asked for one, or a member acted on it): the message is theirs, and the AI stays quiet
+  // unless the org chose otherwise. A resolved or closed ticket hands it back. A ticket the AI opened
+  // on its own only waits: the AI goes on answering, and opens or offers nothing more meanwhile.
+  const open = conversation.ticketId ? await findTicket(deps, orgId, conversation.ticketId) : null;
+  const waiting = open && (open.status === "open" || open.status === "pending") ? open : null;
+  if (decision.kind !== "route" && !turn.aiAnswersDuringHandoff && waiting && (await personHas(deps, orgId, waiting.id))) {
+    const owned = waiting;
+    {
       await addTicketMessage(deps, { orgId, actor: customerActor, ticketId: owned.id, kind: "customer", body: turn.message, verified: customer.verified });
       emit.action({ type: "ticket_updated", ticket_id: owned.id, ticket_number: owned.number, team: owned.team, reason: "person_owns" } satisfies PipelineAction);
       return { text: "", agentId: agent.id, actions, sources: [], confidence: 1, routing: { action: "person_owns", ticket_id: owned.id }, ticketId: owned.id };
@@ -161,8 +166,7 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, decided: Decided, 
     const reason = decision.action === "live_help" ? "live_help" : "routing_rule";
     // A conversation already waiting on a person keeps its ticket: the message joins it, so asking
     // again (or a script asking a thousand times) never opens a ticket per message.
-    const waiting = conversation.ticketId ? await findTicket(deps, orgId, conversation.ticketId) : null;
-    if (waiting && (waiting.status === "open" || waiting.status === "pending")) {
+    if (waiting) {
       await addTicketMessage(deps, { orgId, actor: customerActor, ticketId: waiting.id, kind: "customer", body: turn.message, verified: customer.verified });
       emit.action({ type: "ticket_updated", ticket_id: waiting.id, ticket_number: waiting.number, team: waiting.team, reason } satisfies PipelineAction);
       const text = `I've added your message to ticket #${waiting.number}. A person from our team will reply here as soon as they can.`;
@@ -236,7 +240,7 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, decided: Decided, 
     reply: result.text,
   });
   const previousLow = previous !== undefined && previous.routing === null && previous.confidence !== null && previous.confidence < CONFIDENCE.offerBelow;
-  const escalation = escalationFor(confidence, frustrated, previousLow);
+  const escalation = waiting ? "none" : escalationFor(confidence, frustrated, previousLow);
   let text = result.text;
   let ticketId: string | null = null;
   if (escalation === "ticket") {
