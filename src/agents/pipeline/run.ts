@@ -18,7 +18,7 @@ import { providerFor } from "../llm/provider.ts";
 import { type Agent, getAgent, listAgents } from "../service.ts";
 import { answer } from "./answer.ts";
 import { CONFIDENCE, confidenceOf, escalationFor, frustrationIn, soundsUncertain } from "./confidence.ts";
-import { knowledgeCoverage, retrieve, type ScoredPassage } from "./knowledge.ts";
+import { knowledgeCoverage, type ScoredPassage } from "./knowledge.ts";
 import { conversationMessages, systemText } from "./prompt.ts";
 import { triage, type TriageDecision } from "./triage.ts";
 
@@ -41,8 +41,8 @@ export interface ChatTurn {
   behavior?: string;
   /** The conversation before this message, oldest first (the server's transcript). */
   history: ConversationMessage[];
-  /** Retrieval already under way (the route starts it while the customer's message is being stored). */
-  knowledge?: Promise<ScoredPassage[]>;
+  /** Retrieval already under way (the turn starts it while the customer's message is being stored). */
+  knowledge: Promise<ScoredPassage[]>;
   /** Charges the SDK's ticket quota before a new ticket is opened (429 past it): chat opens tickets too. */
   chargeTicket?: () => Promise<void>;
   /**
@@ -193,7 +193,7 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, decided: Decided, 
     emit.action({ type: "handoff", from_agent_id: handedOffFrom.id, to_agent_id: agent.id, skill: decision.skill } satisfies PipelineAction);
 
   // 2. Knowledge.
-  const passages = await (turn.knowledge ?? retrieve(deps, orgId, turn.message));
+  const passages = await turn.knowledge;
 
   // 3. Answer, with the agent's tools bound to this customer.
   const scope: CallScope = {
