@@ -15,6 +15,7 @@ import type { ChatOutcome } from "../agents/pipeline/run.ts";
 import { runTurn, type TurnCaller, type TurnEnd, type TurnHead, type TurnSink } from "../agents/turn.ts";
 import { LlmError } from "../agents/llm/errors.ts";
 import type { Deps } from "../deps.ts";
+import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import { ErrorBody } from "../http/error-schema.ts";
 import { requestMeta } from "../http/request-meta.ts";
 import { requireWidgetKey, type WidgetAuth } from "./auth.ts";
@@ -91,7 +92,12 @@ export function chatRoutes(deps: Deps) {
         const caller = await callerOf(deps, auth!, body, request);
         return streamTurn(
           request,
-          { opened: () => deps.metrics.streamOpened("chat"), late: (error) => deps.log.error("storing a chat reply failed", { request_id: caller.requestId, error }) },
+          {
+            opened: () => deps.metrics.streamOpened("chat"),
+            // The body has ended; only storing the reply can still fail (the database going away is expected).
+            late: (error) =>
+              isDatabaseUnavailable(error) ? deps.log.warn("storing a chat reply failed: the database is unavailable", { request_id: caller.requestId }) : deps.log.error("storing a chat reply failed", { request_id: caller.requestId, error }),
+          },
           (sink) => runTurn(deps, caller, body, sink),
         );
       },
