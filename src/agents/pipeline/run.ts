@@ -9,8 +9,8 @@ import type { Conversation } from "../../conversations/sessions.ts";
 import type { ConversationMessage } from "../../conversations/transcript.ts";
 import type { MessageRouting, MessageSource } from "../../db/schema/index.ts";
 import type { Deps } from "../../deps.ts";
-import { addTicketMessage, createTicket, findTicket, type InboxActor } from "../../inbox/tickets.ts";
-import { personHas } from "../../inbox/ticket-queries.ts";
+import { addTicketMessage, createTicket, type InboxActor } from "../../inbox/tickets.ts";
+import { waitingTicket } from "../../inbox/ticket-queries.ts";
 import type { CallScope } from "../../ports/tools.ts";
 import { boundCustomerOf, type EndUser } from "../../customers/records.ts";
 import { COVERAGE_THRESHOLD } from "../llm/builtin.ts";
@@ -151,9 +151,8 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, decided: Decided, 
   // customer asked for one, or a member acted on it): the message is theirs, and the AI stays quiet
   // unless the org chose otherwise. A resolved or closed ticket hands it back. A ticket the AI opened
   // on its own only waits: the AI goes on answering, and opens or offers nothing more meanwhile.
-  const open = conversation.ticketId ? await findTicket(deps, orgId, conversation.ticketId) : null;
-  const waiting = open && (open.status === "open" || open.status === "pending") ? open : null;
-  if (decision.kind !== "route" && !turn.aiAnswersDuringHandoff && waiting && (await personHas(deps, orgId, waiting.id))) {
+  const waiting = conversation.ticketId ? await waitingTicket(deps, orgId, conversation.ticketId) : null;
+  if (decision.kind !== "route" && !turn.aiAnswersDuringHandoff && waiting?.personHas) {
     const owned = waiting;
     {
       await addTicketMessage(deps, { orgId, actor: customerActor, ticketId: owned.id, kind: "customer", body: turn.message, verified: customer.verified });
