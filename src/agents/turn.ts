@@ -80,7 +80,7 @@ export interface TurnSink {
   end(end: TurnEnd): void;
 }
 
-export function describeFailure(error: unknown, interrupted = false): PublicError {
+function describeFailure(error: unknown, interrupted = false): PublicError {
   if (interrupted) return { code: "cancelled", message: "The client closed the stream." };
   if (error instanceof LlmError) return { code: "llm_failed", message: `The model could not answer (${error.code}). Please try again, or ask for a person.` };
   const known = knownError(error);
