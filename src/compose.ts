@@ -9,7 +9,7 @@ import { sweepDueAudiences } from "./campaigns/audience.ts";
 import { CAMPAIGN_MAIL_KIND, queueDueSteps } from "./campaigns/progress.ts";
 import { automationTools } from "./campaigns/tools.ts";
 import type { ChatState } from "./ports/caches.ts";
-import { createChatState } from "./conversations/state.ts";
+import { createChatState } from "./agents/turn.ts";
 import { dataTools } from "./customers/tools.ts";
 import type { Database } from "./db/client.ts";
 import { createStatements } from "./db/prepared.ts";

@@ -16,7 +16,7 @@ import { buildDeps, startSender, stopLive } from "./compose.ts";
 import { startInboundSmtp } from "./inbound/smtp.ts";
 import type { Deps } from "./deps.ts";
 import { knownError } from "./errors.ts";
-import { transcriptsSettled } from "./conversations/transcript.ts";
+import { transcriptsSettled } from "./agents/turn.ts";
 import { realTimers } from "./kit/timers.ts";
 import { MAX_BODY_BYTES } from "./http/body.ts";
 import { systemResolver } from "./net/guard.ts";

@@ -101,6 +101,14 @@ export function agentView(agent: Agent) {
 }
 
 /**
+ * The org has no agent to answer (none activated, or the active one disabled): 404 with its own
+ * code, so a widget tells it from other 404s. /api/sdk/config and both chat endpoints answer it.
+ */
+export function noActiveAgent(): AppError {
+  return new AppError(404, "no_active_agent", "This organisation has no active agent.");
+}
+
+/**
  * The agent that answers for `orgId` — the pinned one when `agentId` is given, else the
  * org's active agent — or null (unknown id, another org's agent, a disabled agent, or an org
  * with no active agent: the caller answers 404).

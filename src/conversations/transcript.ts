@@ -2,7 +2,7 @@
 // generation starts; the reply — text, actions, sources, confidence, agent, routing — when the
 // answer is complete (after a stream: once the body is closed, docs/interface.md 4.5 "stored asynchronously"), so a
 // crash mid-answer loses at most the unfinished reply. A failed or abandoned answer is stored too,
-// with what was produced and why it stopped.
+// with what was produced and why it stopped. When each is written is the turn's (src/agents/turn.ts).
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { conversationMessages, conversations, type MessageRouting, type MessageSource, type MessageStatus } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
@@ -81,34 +81,3 @@ export async function recentMessages(deps: Deps, conversation: Pick<Conversation
     .limit(limit);
   return rows.reverse();
 }
-
-// --- replies written after a stream ---------------------------------------------------------
-//
-// A streamed reply is written once the body is closed. The next message of the same session waits
-// for that write (in this process) so its history includes the reply; tests and shutdown can wait
-// for every pending write with `transcriptsSettled`.
-
-/** Runs `write` after any pending write of the same conversation; failures are logged, never thrown. */
-export function storeLater(deps: Deps, conversationId: string, write: () => Promise<unknown>): Promise<void> {
-  const pending = deps.chat.pendingReplies;
-  const previous = pending.get(conversationId) ?? Promise.resolve();
-  const next = previous
-    .then(write)
-    .catch((error) => deps.log.error("storing a chat reply failed", { conversation_id: conversationId, error }))
-    .then(() => {
-      if (pending.get(conversationId) === next) pending.delete(conversationId);
-    });
-  pending.set(conversationId, next);
-  return next;
-}
-
-/** Waits for the pending writes of one conversation, or of all. */
-export async function transcriptsSettled(deps: Deps, conversationId?: string): Promise<void> {
-  const pending = deps.chat.pendingReplies;
-  if (conversationId !== undefined) {
-    await pending.get(conversationId);
-    return;
-  }
-  await Promise.all([...pending.values()]);
-}
-

@@ -23,6 +23,36 @@ export async function findTicket(deps: Deps, orgId: string, ref: string): Promis
   return ticket ?? null;
 }
 
+/**
+ * A conversation's ticket while it waits (open or pending), and whether a person has it: the
+ * customer asked for one (they opened it themselves: a person asked for, a routing rule), or a
+ * member (or a member's token) replied, assigned it or changed its status. A ticket the AI opened
+ * on its own (low confidence, frustration) waits for that.
+ */
+export async function waitingTicket(deps: Deps, orgId: string, ticketId: string): Promise<(Ticket & { personHas: boolean }) | null> {
+  const ticket = await findTicket(deps, orgId, ticketId);
+  if (!ticket || (ticket.status !== "open" && ticket.status !== "pending")) return null;
+  return { ...ticket, personHas: await personHas(deps, orgId, ticket.id) };
+}
+
+async function personHas(deps: Deps, orgId: string, ticketId: string): Promise<boolean> {
+  const [row] = await deps.db
+    .select({ id: ticketHistory.id })
+    .from(ticketHistory)
+    .where(
+      and(
+        eq(ticketHistory.orgId, orgId),
+        eq(ticketHistory.ticketId, ticketId),
+        or(
+          and(eq(ticketHistory.action, "created"), eq(ticketHistory.actorKind, "customer")),
+          and(inArray(ticketHistory.actorKind, ["member", "token"]), inArray(ticketHistory.action, ["reply", "assignee", "status"])),
+        ),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
 export interface TicketFilters {
   status?: TicketStatus[];
   /** A member id, or null for unassigned tickets. */

@@ -54,7 +54,7 @@ export interface PassageCache {
   has(key: string): boolean;
 }
 
-/** Per-process state of the chat (src/conversations/transcript.ts). */
+/** Per-process state of the chat (src/agents/turn.ts). */
 export interface ChatState {
   /** Reply writes still pending after a stream, per conversation. */
   pendingReplies: Map<string, Promise<void>>;

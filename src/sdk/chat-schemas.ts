@@ -1,7 +1,7 @@
 // The bodies of POST /api/sdk/chat and /api/sdk/chat/stream and the answer of /chat
 // (docs/interface.md 2.5 and 2.6; README "Chat"), as TypeBox schemas: the routes validate with them
-// and the OpenAPI document is generated from them. Their own module because both the routes
-// (src/sdk/chat-routes.ts) and the turn they prepare (src/sdk/chat-turn.ts) read them.
+// and the OpenAPI document is generated from them. Their own module so the routes
+// (src/sdk/chat-routes.ts) stay about the key, the identity and the sink.
 import { t } from "elysia";
 import { CHAT_LIMITS, DATA_URL_MAX } from "../conversations/input.ts";
 import { FreeForm } from "../http/free-form.ts";

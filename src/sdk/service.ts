@@ -5,19 +5,11 @@ import { and, eq } from "drizzle-orm";
 import { companies, orgs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { getAgent } from "../agents/service.ts";
+import { getAgent, noActiveAgent } from "../agents/service.ts";
 import { findSession } from "../conversations/sessions.ts";
 import { createTicket } from "../inbox/tickets.ts";
 import { type Company, createVisitor, type EndUser, identifyCompany } from "../customers/records.ts";
 import { identitySettings, isAnonymous, proveIdentity, resolveIdentity } from "./identity.ts";
-
-/**
- * The org has no agent to answer (none activated, or the active one disabled): 404 with its own
- * code, so a widget tells it from other 404s. /api/sdk/config and both chat endpoints answer it.
- */
-export function noActiveAgent(): AppError {
-  return new AppError(404, "no_active_agent", "This organisation has no active agent.");
-}
 
 /**
  * docs/interface.md 2.7, field by field: nothing else of the agent (instructions, routing rules, model
@@ -159,16 +151,19 @@ export async function createSdkTicket(outer: Deps, orgId: string, input: SdkTick
     const deps = { ...outer, db: tx as unknown as Deps["db"] };
     let customer: EndUser | null = null;
     let verified = false;
-    if (!isAnonymous(input.user_id) || input.user_token !== undefined) {
+    const identified = !isAnonymous(input.user_id) || input.user_token !== undefined;
+    if (identified) {
       ({ endUser: customer, verified } = await resolveIdentity(deps, orgId, { user_id: input.user_id, user_token: input.user_token, email: input.email, name: input.name }));
     } else if (input.email !== undefined) {
       customer = await createVisitor(deps, orgId, { email: input.email, name: input.name });
     }
     // The chat session (X-Session-Id) the ticket comes from: only this org's, and only its own
     // customer's (or an anonymous one), under the chat's own rules (src/conversations/sessions.ts).
+    // A visitor known only by the email they left is still the anonymous chatter: their session
+    // stays anonymous, so their widget keeps it (docs/decisions.md "An email on a ticket binds no chat").
     let conversationId: string | undefined;
     if (input.session_id !== undefined) {
-      const conversation = await findSession(deps, orgId, input.session_id, { endUserId: customer?.id ?? null });
+      const conversation = await findSession(deps, orgId, input.session_id, { endUserId: identified ? (customer?.id ?? null) : null });
       if (!conversation) throw new AppError(404, "session_not_found", "No chat session of this organisation has that session_id.");
       conversationId = conversation.id;
     }

@@ -16,6 +16,7 @@
 // A slow model must not be cut by Bun's idle timeout (FACTS: 10 s by default, 60 s in src/server.ts):
 // the request's own idle timeout is switched off with `server.timeout(request, 0)`; the model's own
 // deadline (LLM_TIMEOUT_SECONDS) bounds the answer instead.
+import type { TurnSink } from "../agents/turn.ts";
 import { liftIdleTimeout } from "../http/request-meta.ts";
 
 export const RS = "\x1e";
@@ -69,8 +70,16 @@ export const STREAM_HEADERS = {
   "x-accel-buffering": "no",
 } as const;
 
-/** The streamed response. Headers leave as soon as it is returned; the body follows the model. */
-export function chatStream<T>(options: ChatStreamOptions<T>): Response {
+/** An open stream: its response, the sink the answer writes into, and how it ends. */
+export interface OpenStream {
+  response: Response;
+  sink: StreamSink;
+  /** Writes the summary of every action (`error` null) or the error record, then closes the body. */
+  finish(error: { code: string; message: string } | null): void;
+}
+
+/** The streamed response. Headers leave as soon as it is returned; the body follows what the sink is given. */
+export function openChatStream(options: Pick<ChatStreamOptions<unknown>, "sessionId" | "agentId" | "request" | "opened">): OpenStream {
   const encoder = new TextEncoder();
   const abort = new AbortController();
   const actions: unknown[] = [];
@@ -86,14 +95,6 @@ export function chatStream<T>(options: ChatStreamOptions<T>): Response {
       open = false; // the consumer is gone
     }
   };
-  const close = () => {
-    closed();
-    if (!open) return;
-    open = false;
-    try {
-      controller.close();
-    } catch {}
-  };
   const sink: StreamSink = {
     text: (text) => write(stripSeparator(text)),
     action(action) {
@@ -102,24 +103,19 @@ export function chatStream<T>(options: ChatStreamOptions<T>): Response {
     },
     signal: abort.signal,
   };
+  const finish = (error: { code: string; message: string } | null) => {
+    write(error ? errorRecord(error) : actionsRecord(actions));
+    closed();
+    if (!open) return;
+    open = false;
+    try {
+      controller.close();
+    } catch {}
+  };
 
   const body = new ReadableStream<Uint8Array>({
     start(c) {
       controller = c;
-      // Started on the next turn so the Response (and its headers) is out before any work.
-      queueMicrotask(async () => {
-        let outcome: StreamOutcome<T>;
-        try {
-          const value = await options.run(sink);
-          write(actionsRecord(actions));
-          outcome = { ok: true, value, actions };
-        } catch (error) {
-          write(errorRecord(options.describe(error)));
-          outcome = { ok: false, error, actions };
-        }
-        close();
-        options.after?.(outcome);
-      });
     },
     cancel() {
       closed();
@@ -129,9 +125,54 @@ export function chatStream<T>(options: ChatStreamOptions<T>): Response {
   });
 
   if (options.request) liftIdleTimeout(options.request);
-  return new Response(body, {
+  const response = new Response(body, {
     status: 200,
     headers: { ...STREAM_HEADERS, "x-session-id": options.sessionId, "x-agent-id": options.agentId },
+  });
+  return { response, sink, finish };
+}
+
+/** A stream whose answer is produced by `run`, started once the response is out; `after` is told how it ended. */
+export function chatStream<T>(options: ChatStreamOptions<T>): Response {
+  const stream = openChatStream(options);
+  // Started on the next turn so the Response (and its headers) is out before any work.
+  queueMicrotask(async () => {
+    let outcome: StreamOutcome<T>;
+    const actions: unknown[] = [];
+    const sink: StreamSink = { text: stream.sink.text, action: (a) => (actions.push(a), stream.sink.action(a)), signal: stream.sink.signal };
+    try {
+      const value = await options.run(sink);
+      stream.finish(null);
+      outcome = { ok: true, value, actions };
+    } catch (error) {
+      stream.finish(options.describe(error));
+      outcome = { ok: false, error, actions };
+    }
+    options.after?.(outcome);
+  });
+  return stream.response;
+}
+
+/**
+ * The streaming sink of a chat turn (src/agents/turn.ts): resolves with the response when the turn
+ * opens, rejects with what failed before that; a failure after it (the reply's store) goes to `late`.
+ */
+export function streamTurn(request: Request, hooks: { opened?(): () => void; late(error: unknown): void }, run: (sink: TurnSink) => Promise<void>): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    let stream: OpenStream | null = null;
+    const sink: TurnSink = {
+      open(head) {
+        stream = openChatStream({ ...head, request, opened: hooks.opened });
+        resolve(stream.response);
+      },
+      text: (text) => stream?.sink.text(text),
+      action: (action) => stream?.sink.action(action),
+      get signal() {
+        return stream?.sink.signal ?? request.signal;
+      },
+      end: (end) => stream?.finish(end.ok ? null : end.error),
+    };
+    run(sink).catch((error) => (stream ? hooks.late(error) : reject(error)));
   });
 }
 

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { and, eq, sql } from "drizzle-orm";
 import { SignJWT } from "jose";
-import { transcriptsSettled } from "../../src/conversations/transcript.ts";
+import { transcriptsSettled } from "../../src/agents/turn.ts";
 import { sha256Hex } from "../../src/crypto/tokens.ts";
 import { queryRows } from "../../src/db/client.ts";
 import { conversationMessages, conversations, orgs } from "../../src/db/schema/index.ts";

@@ -3,7 +3,8 @@
 // carries actions, sources and a confidence.
 import { customerEvents } from "../../src/db/schema/index.ts";
 import { createSession } from "../../src/conversations/sessions.ts";
-import { storeReply, transcriptsSettled } from "../../src/conversations/transcript.ts";
+import { transcriptsSettled } from "../../src/agents/turn.ts";
+import { storeReply } from "../../src/conversations/transcript.ts";
 import { upsertCustomers } from "../../src/inbox/customer-profiles.ts";
 import { createTicket } from "../../src/inbox/tickets.ts";
 import type { TestApp } from "../support/app.ts";

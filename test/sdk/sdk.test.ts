@@ -300,6 +300,25 @@ describe("tickets", () => {
     expect(left[0]!.n).toBe(0);
   });
 
+  test("a visitor who leaves an email on a ticket from their anonymous chat keeps their conversation", async () => {
+    const chat = await call("/api/sdk/chat", { message: "How do I reset my password?" });
+    const sessionId = (await chat.json()).session_id as string;
+    const res = await call("/api/sdk/tickets/create", { email: "visitor@example.com", session_id: sessionId, subject: "Still stuck", message: "Please write to me." });
+    expect(res.status).toBe(201);
+    const ticket = await res.json();
+    const seen = (await (await dash(`/api/tickets/${ticket.id}`)).json()) as any;
+    expect(typeof (seen.ticket ?? seen).conversation_id).toBe("string");
+    // The same visitor, still anonymous: the chat goes on and its history is theirs.
+    const next = await call("/api/sdk/chat", { message: "Any news?", session_id: sessionId });
+    expect(next.status).toBe(200);
+    const history = await app.request(`/api/sdk/conversations/${sessionId}`, { headers: { authorization: `Bearer ${org.widget_key}` } });
+    expect(history.status).toBe(200);
+    // An email proves nothing: it never takes over a session a customer already holds.
+    const owned = (await (await call("/api/sdk/chat", { message: "Hello", user_id: "owner-of-session" })).json()).session_id as string;
+    const taken = await call("/api/sdk/tickets/create", { email: "intruder@example.com", session_id: owned, subject: "s", message: "m" });
+    expect(taken.status).toBe(403);
+  });
+
   test("limits at the boundary", async () => {
     const post = (b: Record<string, unknown>) => call("/api/sdk/tickets/create", { subject: "s", message: "m", ...b });
     expect((await post({ subject: "s".repeat(250) })).status).toBe(201);

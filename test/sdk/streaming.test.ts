@@ -5,7 +5,7 @@
 // fails mid-stream ends the stream with __ERROR__.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
-import { transcriptsSettled } from "../../src/conversations/transcript.ts";
+import { transcriptsSettled } from "../../src/agents/turn.ts";
 import { sha256Hex } from "../../src/crypto/tokens.ts";
 import { actionExecutions, conversationMessages, conversations } from "../../src/db/schema/index.ts";
 import { textOnly } from "../../src/sdk/stream.ts";

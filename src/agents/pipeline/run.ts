@@ -1,16 +1,16 @@
 // The chat pipeline: triage → knowledge → answer → confidence and
-// escalation, for one customer message in one conversation. The route (src/sdk/chat-routes.ts)
-// has already authenticated the widget key, resolved the customer, found or started the session and
-// stored the customer's message; it stores the reply this returns (or the failure it throws).
+// escalation, for one customer message in one conversation. The turn (src/agents/turn.ts) has
+// already found or started the session and stored the customer's message; it stores the reply
+// this returns (or the failure it throws).
 //
 // Text and actions go to `sink` as they are produced (the stream writes them at once; /chat
-// collects them). A model failure (LlmError) is thrown after whatever was already emitted; the
-// caller ends the stream with an error record or answers /chat with a fallback.
+// collects them). A model failure (LlmError) is thrown after whatever was already emitted.
 import type { Conversation } from "../../conversations/sessions.ts";
 import type { ConversationMessage } from "../../conversations/transcript.ts";
 import type { MessageRouting, MessageSource } from "../../db/schema/index.ts";
 import type { Deps } from "../../deps.ts";
-import { addTicketMessage, createTicket, findTicket, type InboxActor } from "../../inbox/tickets.ts";
+import { addTicketMessage, createTicket, type InboxActor } from "../../inbox/tickets.ts";
+import { waitingTicket } from "../../inbox/ticket-queries.ts";
 import type { CallScope } from "../../ports/tools.ts";
 import { boundCustomerOf, type EndUser } from "../../customers/records.ts";
 import { COVERAGE_THRESHOLD } from "../llm/builtin.ts";
@@ -18,7 +18,7 @@ import { providerFor } from "../llm/provider.ts";
 import { type Agent, getAgent, listAgents } from "../service.ts";
 import { answer } from "./answer.ts";
 import { CONFIDENCE, confidenceOf, escalationFor, frustrationIn, soundsUncertain } from "./confidence.ts";
-import { knowledgeCoverage, retrieve, type ScoredPassage } from "./knowledge.ts";
+import { knowledgeCoverage, type ScoredPassage } from "./knowledge.ts";
 import { conversationMessages, systemText } from "./prompt.ts";
 import { triage, type TriageDecision } from "./triage.ts";
 
@@ -41,8 +41,8 @@ export interface ChatTurn {
   behavior?: string;
   /** The conversation before this message, oldest first (the server's transcript). */
   history: ConversationMessage[];
-  /** Retrieval already under way (the route starts it while the customer's message is being stored). */
-  knowledge?: Promise<ScoredPassage[]>;
+  /** Retrieval already under way (the turn starts it while the customer's message is being stored). */
+  knowledge: Promise<ScoredPassage[]>;
   /** Charges the SDK's ticket quota before a new ticket is opened (429 past it): chat opens tickets too. */
   chargeTicket?: () => Promise<void>;
   /**
@@ -131,7 +131,7 @@ export async function decide(deps: Deps, turn: ChatTurn): Promise<Decided> {
 }
 
 /** The whole pipeline for one message: triage, then either routing or knowledge, answer and confidence. */
-export async function runPipeline(deps: Deps, turn: ChatTurn, sink: ChatSink, decided?: Decided): Promise<ChatOutcome> {
+export async function runPipeline(deps: Deps, turn: ChatTurn, decided: Decided, sink: ChatSink): Promise<ChatOutcome> {
   const actions: unknown[] = [];
   const emit = {
     text: (text: string) => sink.text(text),
@@ -142,16 +142,19 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, sink: ChatSink, de
   };
   const { orgId, conversation, customer } = turn;
   const endUserId = customer.endUser?.id ?? null;
-  const { agent, decision, handedOffFrom } = decided ?? (await decide(deps, turn));
+  const { agent, decision, handedOffFrom } = decided;
   const previous = lastAgentReply(turn.history);
 
   // 1. Triage — no model call when it routes.
   const customerActor: InboxActor = { kind: "customer", endUserId, sessionId: conversation.id };
-  // A person owns the conversation while its ticket is open or pending: the message is theirs, and
-  // the AI stays quiet unless the org chose otherwise. A resolved or closed ticket hands it back.
-  if (decision.kind !== "route" && !turn.aiAnswersDuringHandoff && conversation.ticketId) {
-    const owned = await findTicket(deps, orgId, conversation.ticketId);
-    if (owned && (owned.status === "open" || owned.status === "pending")) {
+  // A person owns the conversation while its ticket is open or pending and a person has it (the
+  // customer asked for one, or a member acted on it): the message is theirs, and the AI stays quiet
+  // unless the org chose otherwise. A resolved or closed ticket hands it back. A ticket the AI opened
+  // on its own only waits: the AI goes on answering, and opens or offers nothing more meanwhile.
+  const waiting = conversation.ticketId ? await waitingTicket(deps, orgId, conversation.ticketId) : null;
+  if (decision.kind !== "route" && !turn.aiAnswersDuringHandoff && waiting?.personHas) {
+    const owned = waiting;
+    {
       await addTicketMessage(deps, { orgId, actor: customerActor, ticketId: owned.id, kind: "customer", body: turn.message, verified: customer.verified });
       emit.action({ type: "ticket_updated", ticket_id: owned.id, ticket_number: owned.number, team: owned.team, reason: "person_owns" } satisfies PipelineAction);
       return { text: "", agentId: agent.id, actions, sources: [], confidence: 1, routing: { action: "person_owns", ticket_id: owned.id }, ticketId: owned.id };
@@ -162,8 +165,7 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, sink: ChatSink, de
     const reason = decision.action === "live_help" ? "live_help" : "routing_rule";
     // A conversation already waiting on a person keeps its ticket: the message joins it, so asking
     // again (or a script asking a thousand times) never opens a ticket per message.
-    const waiting = conversation.ticketId ? await findTicket(deps, orgId, conversation.ticketId) : null;
-    if (waiting && (waiting.status === "open" || waiting.status === "pending")) {
+    if (waiting) {
       await addTicketMessage(deps, { orgId, actor: customerActor, ticketId: waiting.id, kind: "customer", body: turn.message, verified: customer.verified });
       emit.action({ type: "ticket_updated", ticket_id: waiting.id, ticket_number: waiting.number, team: waiting.team, reason } satisfies PipelineAction);
       const text = `I've added your message to ticket #${waiting.number}. A person from our team will reply here as soon as they can.`;
@@ -190,7 +192,7 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, sink: ChatSink, de
     emit.action({ type: "handoff", from_agent_id: handedOffFrom.id, to_agent_id: agent.id, skill: decision.skill } satisfies PipelineAction);
 
   // 2. Knowledge.
-  const passages = await (turn.knowledge ?? retrieve(deps, orgId, turn.message));
+  const passages = await turn.knowledge;
 
   // 3. Answer, with the agent's tools bound to this customer.
   const scope: CallScope = {
@@ -237,7 +239,7 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, sink: ChatSink, de
     reply: result.text,
   });
   const previousLow = previous !== undefined && previous.routing === null && previous.confidence !== null && previous.confidence < CONFIDENCE.offerBelow;
-  const escalation = escalationFor(confidence, frustrated, previousLow);
+  const escalation = waiting ? "none" : escalationFor(confidence, frustrated, previousLow);
   let text = result.text;
   let ticketId: string | null = null;
   if (escalation === "ticket") {

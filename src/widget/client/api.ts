@@ -67,3 +67,18 @@ export async function loadConfig(base: string, orgId: string): Promise<Json | nu
     return null;
   }
 }
+
+/** The listeners of the public API's events; one that throws is logged, and the rest still run. */
+export function eventHub() {
+  const listeners: Record<EventName, ((data: unknown) => void)[]> = { message: [], routed: [], open: [], close: [] };
+  const emit = (name: EventName, data: unknown) => {
+    for (const fn of listeners[name]) {
+      try {
+        fn(data);
+      } catch (error) {
+        console.error(error);
+      }
+    }
+  };
+  return { listeners, emit };
+}

@@ -130,6 +130,7 @@ export function liveConversation(ctx: LiveContext) {
       },
       message(m) {
         if (!add(m)) return;
+        if (m.kind === "person" && state.waiting) state.waiting.answered = true;
         if (ctx.closed() && m.kind !== "customer") state.unread = (state.unread ?? 0) + 1;
         ctx.save();
         ctx.render();
@@ -138,6 +139,7 @@ export function liveConversation(ctx: LiveContext) {
       },
       ticket(ticket) {
         if (ticket.status !== "resolved" && ticket.status !== "closed") return;
+        state.waiting = null;
         state.messages.push({ role: "note", text: `Ticket #${ticket.number} is ${ticket.status}. Our assistant answers again; you can ask for a person at any time.` });
         ctx.save();
         ctx.render();

@@ -10,9 +10,10 @@
 // Contract with the service: README "Widget SDK" and "Chat" (stream framing docs/interface.md 4.5).
 import { applyConfig, buildShell, CHAT_ICON, CLOSE_ICON, h, messageBubble, richText, sourceList, svg, trapFocus } from "./dom.ts";
 import { type Identity, type Json, openStore, type StoredMessage } from "./store.ts";
-import { type EventName, installApi, loadConfig } from "./api.ts";
+import { eventHub, installApi, loadConfig } from "./api.ts";
 import { describeAction, liveConversation } from "./live.ts";
 import { readChatStream } from "./stream.ts";
+import { waitingForPerson } from "./waiting.ts";
 
 function start(script: HTMLScriptElement) {
   const key = script.dataset.key ?? "";
@@ -27,20 +28,13 @@ function start(script: HTMLScriptElement) {
   let greeting = "Ask us anything. Answers come from our help articles; a person is one click away.";
   let busy = false;
   let waitUntil = 0;
-  const listeners: Record<EventName, ((data: unknown) => void)[]> = { message: [], routed: [], open: [], close: [] };
-  const emit = (name: EventName, data: unknown) => {
-    for (const fn of listeners[name]) {
-      try {
-        fn(data);
-      } catch (error) {
-        console.error(error);
-      }
-    }
-  };
+  const { listeners, emit } = eventHub();
 
   // ---- DOM ----
   const shell = buildShell(liveHelpLabel);
   const { host, root, launcher, badge, title, subtitle, closeButton, log, status, person, input, send, form, panel } = shell;
+
+  const waiting = waitingForPerson(state, person);
 
   // ---- rendering ----
   const bubble = (m: StoredMessage, index: number): HTMLElement => messageBubble(m, () => retryAt(index));
@@ -56,6 +50,7 @@ function start(script: HTMLScriptElement) {
     }
     shown = [...state.messages];
     log.scrollTop = log.scrollHeight;
+    waiting.update();
   };
   const setBusy = (value: boolean) => {
     busy = value;
@@ -212,6 +207,7 @@ function start(script: HTMLScriptElement) {
         if (told.note) state.messages.push({ role: "note", text: told.note });
         if (told.status) status.textContent = told.status;
         if (action.type === "ticket_created" || action.type === "ticket_updated") state.live = true;
+        waiting.seen(action);
       }
       follow();
       save();

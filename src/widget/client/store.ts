@@ -28,6 +28,8 @@ export interface Stored {
   live?: boolean;
   /** The last live event handled: where the stream resumes after a reload. */
   lastEventId?: string | null;
+  /** A ticket waiting for a person (./waiting.ts): its number, whether the assistant opened it, whether a person answered. */
+  waiting?: { ticket: number; auto: boolean; answered?: boolean } | null;
   /** People's replies that arrived while the panel was closed. */
   unread?: number;
 }

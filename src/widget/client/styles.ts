@@ -71,6 +71,8 @@ export const STYLES = [
   ".person { padding: 5px 12px; font-size: 14px; }",
   ".status { margin: 0; font-size: 13px; color: var(--sa-muted); flex-basis: 100%; }",
   ".status:empty { display: none; }",
+  ".waiting { margin: 0; flex-basis: 100%; font-size: 13px; padding: 6px 10px; border-radius: 8px; background: var(--sa-soft, rgba(127, 127, 127, 0.12)); }",
+  ".waiting[hidden], .person[hidden] { display: none; }",
   ".composer { display: flex; gap: 8px; padding: 10px 12px 12px; border-top: 1px solid var(--sa-border); }",
   "textarea { flex: 1; resize: none; font: inherit; color: var(--sa-fg); background: var(--sa-bg); border: 1px solid var(--sa-border); border-radius: 10px; padding: 8px 10px; min-height: 42px; }",
   "textarea::placeholder { color: var(--sa-muted); opacity: 1; }",

@@ -4,7 +4,7 @@
 // customer's message in the transcript.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { transcriptsSettled } from "../../../src/conversations/transcript.ts";
+import { transcriptsSettled } from "../../../src/agents/turn.ts";
 import { sha256Hex } from "../../../src/crypto/tokens.ts";
 import { conversations } from "../../../src/db/schema/index.ts";
 import { textOnly } from "../../../src/sdk/stream.ts";

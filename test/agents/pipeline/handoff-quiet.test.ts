@@ -48,3 +48,26 @@ test("the setting is an admin's: a bad body is 400, no session is 401", async ()
   expect((await app.request("/api/widget/handoff", { method: "PUT", json: { ai_answers_during_handoff: "yes" }, headers: { authorization: `Bearer ${admin}` } })).status).toBe(400);
   expect((await app.request("/api/widget/handoff", { method: "PUT", json: { ai_answers_during_handoff: true } })).status).toBe(401);
 });
+
+test("a ticket the AI opened on its own does not silence it: it answers, offers and opens nothing more, until a member acts", async () => {
+  const session = { user_id: "auto-escalated" };
+  const first = await chatJson(app, org, { message: "What is the airspeed of a swallow?", ...session });
+  const second = await chatJson(app, org, { message: "What is the capital of Peru?", ...session, session_id: first.session_id });
+  const opened = second.actions.find((a: { type: string }) => a.type === "ticket_created");
+  expect(opened).toMatchObject({ reason: "escalation" });
+  const next = { ...session, session_id: first.session_id };
+
+  const answered = await chatJson(app, org, { message: "How do I reset my password?", ...next });
+  expect(answered.text).toContain("Forgot password");
+  expect(answered.routing).toBeUndefined();
+  // Still unsure: no second ticket, and no second offer of a person while one waits.
+  const unsure = await chatJson(app, org, { message: "What is the airspeed of a swallow?", ...next });
+  expect(unsure.text).not.toBe("");
+  expect(unsure.actions.map((a: { type: string }) => a.type)).toEqual([]);
+
+  const reply = await app.request(`/api/tickets/${opened.ticket_id}/replies`, { headers: { authorization: `Bearer ${admin}` }, json: { body: "A person here" } });
+  expect(reply.status).toBeLessThan(300);
+  const quiet = await chatJson(app, org, { message: "How do I reset my password?", ...next });
+  expect(quiet.text).toBe("");
+  expect(quiet.actions).toEqual([expect.objectContaining({ type: "ticket_updated", ticket_id: opened.ticket_id, reason: "person_owns" })]);
+});

@@ -1,0 +1,237 @@
+// One chat turn from start to end, for both chat endpoints (docs/interface.md 2.5, 2.6 and 4.5;
+// README "Chat"). The route has checked the widget key and the rate limits and resolved who the
+// customer is; it hands over the validated body and a sink, which either collects the answer
+// (/chat) or streams it (/chat/stream). Every step, in order:
+//
+//   1. session    the body's checks beyond its schema; the session found (403 when it is someone
+//                 else's) after any reply of it still being written, or started
+//   2. agent      the pinned one, else the conversation's, else the org's active one (404)
+//   3. message    the customer's message stored before anything is generated
+//   4. triage     who answers and how (pipeline/run.ts `decide`); the sink opens with the session
+//                 and the agent that really answers — a stream sends its headers here
+//   5. answer     knowledge (already under way since step 2) → answer → confidence and escalation
+//                 (pipeline/run.ts), text and actions to the sink as they come
+//   6. store      the reply, complete, failed or interrupted, with what was produced and why it
+//                 stopped; the sink is told how the turn ended first (a stream closes its body)
+//
+// A failure before step 4 is thrown (the route answers it as an HTTP error); from step 4 on it is
+// the same for both sinks: one public code, one stored state (docs/decisions.md "One chat turn").
+import { type ContextEntry, type Conversation, createSession, findSession, updateSession } from "../conversations/sessions.ts";
+import { checkChatInput, type HistoryItem } from "../conversations/input.ts";
+import { type ConversationMessage, recentMessages, storeCustomerMessage, storeReply } from "../conversations/transcript.ts";
+import { isDatabaseUnavailable } from "../db/unavailable.ts";
+import type { Deps } from "../deps.ts";
+import { AppError, knownError } from "../errors.ts";
+import type { ChatState } from "../ports/caches.ts";
+import { LlmError } from "./llm/errors.ts";
+import { retrieve } from "./pipeline/knowledge.ts";
+import { type ChatCustomer, type ChatOutcome, type ChatTurn, decide, runPipeline } from "./pipeline/run.ts";
+import { type Agent, getAgent, noActiveAgent } from "./service.ts";
+
+/** The validated body of either chat endpoint, as on the wire (src/sdk/chat-schemas.ts). */
+export interface TurnBody {
+  message: string;
+  session_id?: string;
+  agent_id?: string;
+  mode?: string;
+  images?: string[];
+  context?: Record<string, unknown>;
+  conversation_history?: HistoryItem[];
+  behavior_context?: string;
+  custom_fields?: unknown;
+}
+
+/** Who asks, and what the route's surface decides for the turn. */
+export interface TurnCaller {
+  orgId: string;
+  customer: ChatCustomer;
+  /** For log lines only. */
+  requestId: string;
+  /** Charges the caller's ticket quota before a ticket is opened (429 past it). */
+  chargeTicket(): Promise<void>;
+  /** Whether the AI keeps answering while a person owns the conversation (README "Live conversation"). */
+  aiAnswersDuringHandoff(): Promise<boolean>;
+}
+
+/** What a client may be told about a failure (never a stack, a statement or a key). */
+export interface PublicError {
+  code: string;
+  message: string;
+}
+
+export type TurnEnd = { ok: true; outcome: ChatOutcome } | { ok: false; error: PublicError; cause: unknown; interrupted: boolean };
+
+/** The session and the agent that answers (after a handoff, the target), with the label it offers a person under. */
+export interface TurnHead {
+  sessionId: string;
+  agentId: string;
+  liveHelpLabel: string;
+}
+
+/** Where a turn's answer goes: collected for /chat, streamed for /chat/stream. */
+export interface TurnSink {
+  /** Step 4: the session and the answering agent are known; nothing is generated yet. */
+  open(head: TurnHead): void;
+  text(text: string): void;
+  action(action: unknown): void;
+  /** Aborted when the client goes away: the model request stops and the reply is stored as interrupted. */
+  readonly signal: AbortSignal;
+  /** How the turn ended; called before the reply is stored. */
+  end(end: TurnEnd): void;
+}
+
+function describeFailure(error: unknown, interrupted = false): PublicError {
+  if (interrupted) return { code: "cancelled", message: "The client closed the stream." };
+  if (error instanceof LlmError) return { code: "llm_failed", message: `The model could not answer (${error.code}). Please try again, or ask for a person.` };
+  const known = knownError(error);
+  if (known) return { code: known.code, message: known.message };
+  if (error instanceof DOMException && error.name === "AbortError") return { code: "cancelled", message: "The answer was cancelled." };
+  return { code: "internal_error", message: "Something went wrong on our side." };
+}
+
+/** Runs one turn into `sink`. Resolves once the reply is stored; throws what failed before the sink opened, or the store's own failure. */
+export async function runTurn(deps: Deps, caller: TurnCaller, body: TurnBody, sink: TurnSink): Promise<void> {
+  const { orgId } = caller;
+  // 1. Session.
+  const { reported } = checkChatInput(body);
+  const party = { endUserId: caller.customer.endUser?.id ?? null };
+  const mode = body.mode ?? "chat";
+  const context = body.context as Record<string, ContextEntry> | undefined;
+  let conversation = body.session_id !== undefined ? await findSession(deps, orgId, body.session_id, party) : null;
+  if (conversation) await repliesWritten(deps, conversation.id);
+  // 2. Agent; retrieval reads only the org's docs, so it runs while the message is stored.
+  const agent = await agentFor(deps, orgId, body.agent_id, conversation);
+  const knowledge = retrieve(deps, orgId, body.message);
+  knowledge.catch(() => {}); // awaited in step 5; a failure surfaces there, not as an unhandled rejection
+  const images = body.images ?? [];
+  const message = { text: body.message, images, mode };
+  const aiAnswersDuringHandoff = conversation?.ticketId ? await caller.aiAnswersDuringHandoff() : false;
+  // 3. The customer's message. Server history wins: what the client says happened is ignored for a session we know.
+  let sessionId: string;
+  let history: ConversationMessage[];
+  if (conversation) {
+    sessionId = body.session_id!;
+    conversation = await updateSession(deps, conversation, { context, mode });
+    history = await recentMessages(deps, conversation);
+    await storeCustomerMessage(deps, conversation, message);
+  } else {
+    // A new conversation: the session, any reported turns and the message in one statement.
+    ({ conversation, sessionId } = await createSession(deps, { orgId, party, agentId: agent.id, mode, context, reported, firstMessage: message }));
+    history = reported.length > 0 ? (await recentMessages(deps, conversation)).slice(0, -1) : [];
+  }
+  const turn: ChatTurn = {
+    orgId,
+    agent,
+    conversation,
+    customer: { ...caller.customer, reported: (body.custom_fields as Record<string, unknown> | undefined) ?? {} },
+    message: body.message,
+    images,
+    mode,
+    behavior: body.behavior_context,
+    history,
+    knowledge,
+    chargeTicket: () => caller.chargeTicket(),
+    aiAnswersDuringHandoff,
+  };
+  // 4. Triage.
+  const decided = await decide(deps, turn);
+  sink.open({ sessionId, agentId: decided.agent.id, liveHelpLabel: decided.agent.liveHelpLabel });
+  // 5. Answer.
+  let text = "";
+  const actions: unknown[] = [];
+  const emit = {
+    text(piece: string) {
+      text += piece;
+      sink.text(piece);
+    },
+    action(action: unknown) {
+      actions.push(action);
+      sink.action(action);
+    },
+    get signal() {
+      return sink.signal;
+    },
+  };
+  let end: TurnEnd;
+  try {
+    end = { ok: true, outcome: await runPipeline(deps, turn, decided, emit) };
+  } catch (cause) {
+    const interrupted = sink.signal.aborted;
+    end = { ok: false, error: describeFailure(cause, interrupted), cause, interrupted };
+    if (!interrupted) logFailure(deps, caller.requestId, cause);
+  }
+  // 6. Store.
+  sink.end(end);
+  const reply = end.ok
+    ? { ...end.outcome, status: "complete" as const }
+    : { text, agentId: decided.agent.id, actions, sources: [], confidence: null, routing: null, status: end.interrupted ? ("interrupted" as const) : ("failed" as const), error: end.error, ticketId: ticketOf(actions) };
+  await writeReply(deps, conversation, () => storeReply(deps, turn.conversation, reply));
+}
+
+/**
+ * The agent that answers: the pinned one (unknown, another org's or disabled: 404 not_found), else
+ * the conversation's (after a handoff), else the active one (none: 404 no_active_agent).
+ */
+async function agentFor(deps: Deps, orgId: string, pinned: string | undefined, conversation: Conversation | null): Promise<Agent> {
+  if (pinned !== undefined) {
+    const agent = await getAgent(deps, orgId, pinned);
+    if (!agent) throw AppError.notFound("No such agent in this organisation.");
+    return agent;
+  }
+  const current = conversation?.agentId ? await getAgent(deps, orgId, conversation.agentId) : null;
+  const agent = current ?? (await getAgent(deps, orgId));
+  if (!agent) throw noActiveAgent();
+  return agent;
+}
+
+/** A model's failure and our own refusals are expected; so is the database going away (a warning); anything else is a bug. */
+function logFailure(deps: Deps, requestId: string, error: unknown): void {
+  if (error instanceof LlmError) deps.log.warn("chat model failed", { request_id: requestId, code: error.code, status: error.status });
+  else if (error instanceof AppError) return;
+  else if (isDatabaseUnavailable(error)) deps.log.warn("chat turn ended: the database is unavailable", { request_id: requestId });
+  else deps.log.error("chat turn failed", { request_id: requestId, error });
+}
+
+function ticketOf(actions: readonly unknown[]): string | null {
+  for (const a of actions) {
+    const action = a as { type?: string; ticket_id?: string } | null;
+    if (action?.type === "ticket_created" && typeof action.ticket_id === "string") return action.ticket_id;
+  }
+  return null;
+}
+
+// --- replies still being written ------------------------------------------------------------
+//
+// A streamed reply is stored after its body closed, so the client may send its next message
+// before the write is done. The next turn of the same conversation waits for it (in this process)
+// so its history includes the reply; shutdown and tests wait for every pending write.
+
+export function createChatState(): ChatState {
+  return { pendingReplies: new Map() };
+}
+
+/** Runs `write` after any pending write of the same conversation; its failure is the caller's. */
+function writeReply(deps: Pick<Deps, "chat">, conversation: Pick<Conversation, "id">, write: () => Promise<void>): Promise<void> {
+  const pending = deps.chat.pendingReplies;
+  const previous = pending.get(conversation.id) ?? Promise.resolve();
+  const written = previous.then(write);
+  const settled = written.then(
+    () => {},
+    () => {},
+  );
+  pending.set(conversation.id, settled);
+  void settled.then(() => {
+    if (pending.get(conversation.id) === settled) pending.delete(conversation.id);
+  });
+  return written;
+}
+
+async function repliesWritten(deps: Pick<Deps, "chat">, conversationId: string): Promise<void> {
+  await deps.chat.pendingReplies.get(conversationId);
+}
+
+/** Waits for the pending reply writes of one conversation, or of all (shutdown, tests). */
+export async function transcriptsSettled(deps: Pick<Deps, "chat">, conversationId?: string): Promise<void> {
+  if (conversationId !== undefined) return repliesWritten(deps, conversationId);
+  await Promise.all([...deps.chat.pendingReplies.values()]);
+}

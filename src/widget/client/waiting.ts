@@ -1,0 +1,28 @@
+// While a ticket waits for a person: a line above the composer says so, and the button that asks
+// for a person is not offered again. A ticket the assistant opened on its own leaves it answering
+// meanwhile (README "Live conversation"); one the customer asked for does not. A person's reply ends
+// the line; the ticket resolved or closed (./live.ts) ends the waiting and brings the button back.
+import { h } from "./dom.ts";
+import type { Json, Stored } from "./store.ts";
+
+export function waitingForPerson(state: Stored, person: HTMLElement) {
+  const line = h("p", { class: "waiting", role: "status", hidden: "" });
+  person.before(line);
+  return {
+    /** Shows what the stored state says; called on every render. */
+    update() {
+      const waiting = state.live ? state.waiting : null;
+      person.hidden = Boolean(waiting);
+      line.hidden = !waiting || waiting.answered === true;
+      const text = !waiting ? "" : `Waiting for a person (ticket #${waiting.ticket}). ${waiting.auto ? "Our assistant keeps answering meanwhile." : "They will answer here."}`;
+      if (line.textContent !== text) line.textContent = text;
+    },
+    /** An action of the chat: a ticket opened or joined starts the waiting; a person who owns it has answered. */
+    seen(action: Json) {
+      const ticket = Number(action.ticket_number);
+      if (action.type === "ticket_created") state.waiting = { ticket, auto: action.reason === "escalation" };
+      else if (action.type === "ticket_updated" && action.reason === "person_owns") state.waiting = { ticket, auto: false, answered: true };
+      else if (action.type === "ticket_updated") state.waiting ??= { ticket, auto: false };
+    },
+  };
+}
