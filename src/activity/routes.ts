@@ -19,6 +19,7 @@ export function activityRoutes(deps: Deps) {
         object_type: t.Optional(t.String({ minLength: 1, maxLength: 100 })),
         object_id: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
       }),
+      detail: { summary: "The org's activity log, newest first; filter by action or object (org:manage)", tags: ["Activity"], security: [{ dashboard: [] }] },
     },
   );
 }

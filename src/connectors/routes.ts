@@ -16,7 +16,7 @@ export function connectorRoutes(deps: Deps) {
     .get("/api/integrations/mcp/servers", async ({ request }) => {
       const { orgId } = await requireMember(deps, request, "integrations:view");
       return listConnectors(deps, orgId);
-    })
+    }, { detail: { summary: "The org's connectors to external MCP servers with their status and tools (integrations:view)", tags: ["Connectors"], security: [{ dashboard: [] }] } })
     .post(
       "/api/integrations/mcp/servers",
       async ({ body, request }) => {
@@ -32,6 +32,7 @@ export function connectorRoutes(deps: Deps) {
           auth_method: AuthMethod,
           credentials: t.Optional(Credentials),
         }),
+        detail: { summary: "Connect an external MCP server (needs the mcp_external_servers flag) (integrations:manage)", tags: ["Connectors"], security: [{ dashboard: [] }] },
       },
     )
     .patch(
@@ -40,11 +41,11 @@ export function connectorRoutes(deps: Deps) {
         const { orgId, principal } = await requireMember(deps, request, "integrations:manage");
         return refreshConnector(deps, orgId, memberActor(principal.member.id), params.id, body ?? {});
       },
-      { body: t.Optional(t.Object({ name: t.Optional(t.String({ maxLength: CONNECTOR_LIMITS.name })), auth_method: t.Optional(AuthMethod), credentials: t.Optional(Credentials) })) },
+      { body: t.Optional(t.Object({ name: t.Optional(t.String({ maxLength: CONNECTOR_LIMITS.name })), auth_method: t.Optional(AuthMethod), credentials: t.Optional(Credentials) })), detail: { summary: "Rename a connector, change its credentials, or refresh its tools (integrations:manage)", tags: ["Connectors"], security: [{ dashboard: [] }] } },
     )
     .delete("/api/integrations/mcp/servers/:id", async ({ params, request }) => {
       const { orgId, principal } = await requireMember(deps, request, "integrations:manage");
       await disconnect(deps, orgId, memberActor(principal.member.id), params.id);
       return new Response(null, { status: 204 });
-    });
+    }, { detail: { summary: "Disconnect a connector (integrations:manage)", tags: ["Connectors"], security: [{ dashboard: [] }] } });
 }

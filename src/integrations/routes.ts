@@ -26,7 +26,7 @@ export function integrationRoutes(deps: Deps) {
     .get("/api/integrations/custom-actions", async ({ request }) => {
       const { orgId } = await requireMember(deps, request, "integrations:view");
       return { actions: await listCustomActions(deps, orgId) };
-    })
+    }, { detail: { summary: "The org's custom actions: HTTP calls the agent can make (integrations:view)", tags: ["Custom actions"], security: [{ dashboard: [] }] } })
     .post(
       "/api/integrations/custom-actions",
       async ({ body, request }) => {
@@ -47,6 +47,7 @@ export function integrationRoutes(deps: Deps) {
           },
           { additionalProperties: false },
         ),
+        detail: { summary: "Add a custom action (integrations:manage)", tags: ["Custom actions"], security: [{ dashboard: [] }] },
       },
     )
     .patch(
@@ -55,11 +56,11 @@ export function integrationRoutes(deps: Deps) {
         const { orgId, principal } = await requireMember(deps, request, "integrations:manage");
         return updateCustomAction(deps, orgId, params.id, { ...body, input_schema: body.input_schema as JsonSchemaObject | undefined }, memberActor(principal.member.id));
       },
-      { body: t.Partial(t.Object(Editable), { additionalProperties: false, minProperties: 1 }) },
+      { body: t.Partial(t.Object(Editable), { additionalProperties: false, minProperties: 1 }), detail: { summary: "Update a custom action (integrations:manage)", tags: ["Custom actions"], security: [{ dashboard: [] }] } },
     )
     .delete("/api/integrations/custom-actions/:id", async ({ params, request }) => {
       const { orgId, principal } = await requireMember(deps, request, "integrations:manage");
       await deleteCustomAction(deps, orgId, params.id, memberActor(principal.member.id));
       return new Response(null, { status: 204 });
-    });
+    }, { detail: { summary: "Delete a custom action (integrations:manage)", tags: ["Custom actions"], security: [{ dashboard: [] }] } });
 }

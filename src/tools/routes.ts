@@ -12,13 +12,13 @@ export function toggleRoutes(deps: Deps) {
     .get("/api/agents/:agent_id/actions", async ({ params, request }) => {
       const { orgId } = await requireMember(deps, request, "integrations:view");
       return { actions: await listAgentActions(deps, orgId, params.agent_id) };
-    })
+    }, { detail: { summary: "The actions an agent may call (connector tools and custom actions), each on or off (integrations:view)", tags: ["Agents"], security: [{ dashboard: [] }] } })
     .patch(
       "/api/agents/:agent_id/actions",
       async ({ body, params, request }) => {
         const { orgId, principal } = await requireMember(deps, request, "integrations:manage");
         return { actions: await setAgentActions(deps, orgId, memberActor(principal.member.id), params.agent_id, body) };
       },
-      { body: t.Object({ enable: t.Optional(Ids), disable: t.Optional(Ids) }, { additionalProperties: false }) },
+      { body: t.Object({ enable: t.Optional(Ids), disable: t.Optional(Ids) }, { additionalProperties: false }), detail: { summary: "Turn an agent's actions on or off (integrations:manage)", tags: ["Agents"], security: [{ dashboard: [] }] } },
     );
 }
