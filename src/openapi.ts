@@ -63,6 +63,7 @@ function numberOnce(s: Json): Json | null {
 const STATUS_TEXT: Record<string, string> = {
   "200": "OK",
   "201": "Created",
+  "202": "Accepted",
   "204": "No content",
   "400": "Invalid request (validation failure, named per field in `error.details`)",
   "401": "Missing or invalid credentials",
@@ -88,7 +89,7 @@ function operation(route: Route): Json {
   const declared = hooks.response as Json | undefined;
   const byStatus: Json = declared && (declared as Json).type === undefined && !(declared as Json).anyOf ? declared : declared ? { 200: declared } : { 200: undefined };
   for (const [status, schema] of Object.entries(byStatus))
-    responses[status] = { description: STATUS_TEXT[status] ?? status, ...(schema ? { content: { "application/json": { schema: toJsonSchema(schema) } } } : {}) };
+    responses[status] = { description: STATUS_TEXT[status] ?? status, ...(schema && status !== "204" ? { content: { "application/json": { schema: toJsonSchema(schema) } } } : {}) };
   return {
     ...(detail.summary ? { summary: detail.summary } : {}),
     ...(detail.description ? { description: detail.description } : {}),

@@ -1,9 +1,10 @@
 // Every operation of GET /api/openapi.json is findable and readable: it has a tag (the viewer at
 // /api/docs groups by tag), a summary, and — where it answers a JSON body — a 2xx response schema.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import Ajv2020 from "ajv/dist/2020";
 import { Elysia, t } from "elysia";
 import { openapiDocument } from "../../src/openapi.ts";
-import { createTestApp, type TestApp } from "../support/app.ts";
+import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 import { adminOf, get } from "../dashboard/helpers.ts";
 
 type Json = Record<string, any>;
@@ -74,4 +75,27 @@ test("the viewer is served at /api/docs to a browser, the JSON API stays for cli
   const admin = await adminOf(app);
   const dashboard = await (await get(app, admin, "/dashboard")).text();
   expect(dashboard).toContain('href="/api/docs"');
+});
+
+test("what the collection GETs answer matches their documented 200 schema", async () => {
+  const org = await seedOrg(app);
+  const session = await signIn(app, org.admin_email, org.password);
+  const ajv = new Ajv2020({ strict: false, validateFormats: false });
+  const checked: string[] = [];
+  const mismatches: string[] = [];
+  for (const [id, op] of operations(doc)) {
+    const [method, path] = id.split(" ") as [string, string];
+    const schema = op.responses?.["200"]?.content?.["application/json"]?.schema;
+    if (method !== "GET" || path.includes("{") || !schema) continue;
+    if ((op.parameters ?? []).some((p: Json) => p.in === "query" && p.required)) continue;
+    const auth = path.startsWith("/api/sdk/") ? org.widget_key : session;
+    const res = await app.request(path, { headers: { authorization: `Bearer ${auth}` } });
+    if (res.status !== 200) continue;
+    const body = await res.json();
+    const validate = ajv.compile(schema);
+    if (!validate(body)) mismatches.push(`${id}: ${ajv.errorsText(validate.errors)}`);
+    checked.push(id);
+  }
+  expect(checked).toEqual(expect.arrayContaining(["GET /api/webhooks/event-types", "GET /api/webhooks/endpoints"]));
+  expect(mismatches).toEqual([]);
 });
