@@ -77,6 +77,12 @@ const CreateBody = t.Object(
 const PatchBody = t.Partial(t.Object(Fields), { additionalProperties: false, minProperties: 1 });
 
 const tags = ["Agents"];
+const Nullable = (schema: ReturnType<typeof t.String>) => t.Union([schema, t.Null()]);
+const LlmView = t.Object({
+  operator_default: t.Object({ provider: Provider, model: t.String() }),
+  override: t.Union([t.Object({ provider: Provider, base_url: Nullable(t.String()), model: Nullable(t.String()), api_key_set: t.Boolean() }), t.Null()]),
+  effective: t.Object({ provider: Provider, model: t.String(), source: t.Union([t.Literal("operator"), t.Literal("org"), t.Literal("agent")]) }),
+});
 const security = [{ dashboard: [] }];
 
 export function agentRoutes(deps: Deps) {
@@ -127,7 +133,7 @@ export function agentRoutes(deps: Deps) {
         const { orgId } = await requireMember(deps, request, "agents:view");
         return orgLlmView(deps, orgId);
       },
-      { detail: { summary: "The org's model: operator default, override, effective (agents:view)", tags, security } },
+      { response: { 200: LlmView }, detail: { summary: "The org's model: operator default, override, effective (agents:view)", tags, security } },
     )
     .put(
       "/api/llm",
@@ -135,7 +141,7 @@ export function agentRoutes(deps: Deps) {
         const { orgId, principal } = await requireMember(deps, request, "agents:manage");
         return setOrgLlm(deps, orgId, memberActor(principal.member.id), body);
       },
-      { body: LlmOverride, detail: { summary: "Set the org's own model; the key is encrypted and never returned (agents:manage)", tags, security } },
+      { body: LlmOverride, response: { 200: LlmView }, detail: { summary: "Set the org's own model; the key is encrypted and never returned (agents:manage)", tags, security } },
     )
     .delete(
       "/api/llm",
@@ -143,6 +149,6 @@ export function agentRoutes(deps: Deps) {
         const { orgId, principal } = await requireMember(deps, request, "agents:manage");
         return clearOrgLlm(deps, orgId, memberActor(principal.member.id));
       },
-      { detail: { summary: "Back to the operator's default model (agents:manage)", tags, security } },
+      { response: { 200: LlmView }, detail: { summary: "Back to the operator's default model (agents:manage)", tags, security } },
     );
 }
