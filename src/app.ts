@@ -14,7 +14,7 @@ import { errorHandling } from "./http/errors.ts";
 import { createHandler, type Handler } from "./http/handler.ts";
 import { healthRoutes } from "./health/routes.ts";
 import { metricsRoutes } from "./health/metrics-routes.ts";
-import { openapiRoutes } from "./openapi.ts";
+import { apiViewerRoutes, openapiRoutes } from "./openapi.ts";
 import { inboxRoutes } from "./inbox/routes.ts";
 import { sdkRoutes } from "./sdk/routes.ts";
 import { chatRoutes } from "./sdk/chat-routes.ts";
@@ -64,6 +64,7 @@ export function createApp(deps: Deps) {
       }),
     )
     .get("/assets/app.css", () => stylesheet())
+    .use(apiViewerRoutes())
     .use(healthRoutes(deps))
     .use(metricsRoutes(deps))
     .use(authRoutes(deps))

@@ -7,6 +7,8 @@
 // with a numeric string so that query strings and forms can carry them, and are described once as
 // the number they decode to (see `numberOnce`).
 import { type AnyElysia, Elysia } from "elysia";
+import viewerCss from "../node_modules/swagger-ui-dist/swagger-ui.css" with { type: "file" };
+import viewerScript from "../node_modules/swagger-ui-dist/swagger-ui-bundle.js" with { type: "file" };
 import type { Deps } from "./deps.ts";
 import { webhookOperations } from "./webhooks/openapi.ts";
 
@@ -61,6 +63,7 @@ function numberOnce(s: Json): Json | null {
 const STATUS_TEXT: Record<string, string> = {
   "200": "OK",
   "201": "Created",
+  "202": "Accepted",
   "204": "No content",
   "400": "Invalid request (validation failure, named per field in `error.details`)",
   "401": "Missing or invalid credentials",
@@ -86,7 +89,7 @@ function operation(route: Route): Json {
   const declared = hooks.response as Json | undefined;
   const byStatus: Json = declared && (declared as Json).type === undefined && !(declared as Json).anyOf ? declared : declared ? { 200: declared } : { 200: undefined };
   for (const [status, schema] of Object.entries(byStatus))
-    responses[status] = { description: STATUS_TEXT[status] ?? status, ...(schema ? { content: { "application/json": { schema: toJsonSchema(schema) } } } : {}) };
+    responses[status] = { description: STATUS_TEXT[status] ?? status, ...(schema && status !== "204" ? { content: { "application/json": { schema: toJsonSchema(schema) } } } : {}) };
   return {
     ...(detail.summary ? { summary: detail.summary } : {}),
     ...(detail.description ? { description: detail.description } : {}),
@@ -157,4 +160,48 @@ export function openapiRoutes(deps: Deps, routes: () => readonly Route[]) {
     set.headers["cache-control"] = "public, max-age=300";
     return document;
   });
+}
+
+// GET /api/docs in a browser: the document above in Swagger UI (swagger-ui-dist), served from our
+// origin — its files are embedded in the binary like PGlite's — under a CSP that allows nothing
+// else: scripts and styles only from /assets/api-docs/, fetches only to our origin, no inline code
+// (the viewer is started by a file of ours, not an inline script). `/api/docs` is also the
+// knowledge base's JSON API (README "API reference"): a request that asks for HTML first (a
+// browser's navigation) and carries no bearer token gets the viewer; any other keeps the API.
+const VIEWER_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const VIEWER_INIT = `window.addEventListener("load", function () {
+  window.ui = SwaggerUIBundle({ url: "/api/openapi.json", dom_id: "#api-reference", deepLinking: true, docExpansion: "list", tagsSorter: "alpha", validatorUrl: null, tryItOutEnabled: false });
+});
+`;
+const VIEWER_PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>svc-agents API reference</title>
+<link rel="stylesheet" href="/assets/api-docs/swagger-ui.css"></head>
+<body><main id="api-reference"><p>The API reference needs JavaScript; the document itself is at <a href="/api/openapi.json">/api/openapi.json</a>.</p></main>
+<script src="/assets/api-docs/swagger-ui-bundle.js"></script><script src="/assets/api-docs/init.js"></script></body>
+</html>
+`;
+
+/** Whether a request to /api/docs is a browser asking for a page, not a client of the JSON API. */
+export function wantsViewer(request: Request): boolean {
+  if (request.method !== "GET" || request.headers.has("authorization")) return false;
+  const accept = request.headers.get("accept") ?? "";
+  const first = accept.split(",")[0]?.split(";")[0]?.trim().toLowerCase();
+  return first === "text/html";
+}
+
+function asset(body: Blob | string, type: string): Response {
+  return new Response(body, { headers: { "content-type": type, "cache-control": "public, max-age=3600", "x-content-type-options": "nosniff" } });
+}
+
+export function apiViewerRoutes() {
+  return new Elysia({ name: "api-viewer" })
+    .onRequest(({ request }) => {
+      if (new URL(request.url).pathname !== "/api/docs" || !wantsViewer(request)) return;
+      return new Response(VIEWER_PAGE, { headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": VIEWER_CSP, "cache-control": "no-cache", "x-content-type-options": "nosniff", vary: "accept, authorization" } });
+    })
+    .get("/assets/api-docs/swagger-ui-bundle.js", () => asset(Bun.file(viewerScript), "text/javascript; charset=utf-8"), { detail: { hide: true } })
+    .get("/assets/api-docs/swagger-ui.css", () => asset(Bun.file(viewerCss), "text/css; charset=utf-8"), { detail: { hide: true } })
+    .get("/assets/api-docs/init.js", () => asset(VIEWER_INIT, "text/javascript; charset=utf-8"), { detail: { hide: true } });
 }

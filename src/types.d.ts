@@ -12,3 +12,12 @@ declare module "*.data" {
   const path: string;
   export default path;
 }
+// The API reference viewer's files (src/openapi.ts), embedded the same way.
+declare module "*/swagger-ui-bundle.js" {
+  const path: string;
+  export default path;
+}
+declare module "*.css" {
+  const path: string;
+  export default path;
+}

@@ -3,6 +3,7 @@ import { Elysia, t } from "elysia";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
 import { ACTIVITY_PAGE, listActivity } from "./log.ts";
+import { ActivityPage } from "./schemas.ts";
 
 export function activityRoutes(deps: Deps) {
   return new Elysia({ name: "activity" }).get(
@@ -19,6 +20,8 @@ export function activityRoutes(deps: Deps) {
         object_type: t.Optional(t.String({ minLength: 1, maxLength: 100 })),
         object_id: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
       }),
+      response: { 200: ActivityPage },
+      detail: { summary: "The org's activity log, newest first; filter by action or object (org:manage)", tags: ["Activity"], security: [{ dashboard: [] }] },
     },
   );
 }

@@ -77,7 +77,31 @@ const CreateBody = t.Object(
 const PatchBody = t.Partial(t.Object(Fields), { additionalProperties: false, minProperties: 1 });
 
 const tags = ["Agents"];
+const Nullable = (schema: ReturnType<typeof t.String>) => t.Union([schema, t.Null()]);
+const LlmView = t.Object({
+  operator_default: t.Object({ provider: Provider, model: t.String() }),
+  override: t.Union([t.Object({ provider: Provider, base_url: Nullable(t.String()), model: Nullable(t.String()), api_key_set: t.Boolean() }), t.Null()]),
+  effective: t.Object({ provider: Provider, model: t.String(), source: t.Union([t.Literal("operator"), t.Literal("org"), t.Literal("agent")]) }),
+});
 const security = [{ dashboard: [] }];
+/** An agent as the API answers it; the stored JSON settings are shown whole (extra fields kept). */
+const Free = t.Record(t.String(), t.Unknown());
+const AgentView = t.Object({
+  id: t.String(),
+  name: t.String(),
+  status: t.Union([t.Literal("active"), t.Literal("inactive"), t.Literal("disabled")]),
+  instructions: t.String(),
+  skills: t.Array(t.String()),
+  routing_rules: t.Array(t.Object({ match: t.Object({ keywords: t.Optional(t.Array(t.String())), intent: t.Optional(t.String()) }, { additionalProperties: true }), team: t.String(), action: t.Optional(t.String()) }, { additionalProperties: true })),
+  avatar_config: Free,
+  voice_config: Free,
+  flow_config: t.Object({ steps: t.Array(t.Unknown()), custom_variables: t.Array(t.Unknown()) }, { additionalProperties: true }),
+  live_help_label: t.String(),
+  video_display_mode: t.String(),
+  llm: t.Union([t.Object({ provider: Provider, base_url: Nullable(t.String()), model: Nullable(t.String()), api_key_set: t.Boolean() }), t.Null()], { description: "The agent's own model (pinned), or null to follow the org's." }),
+  created_at: t.String({ format: "date-time" }),
+  updated_at: t.String({ format: "date-time" }),
+});
 
 export function agentRoutes(deps: Deps) {
   return new Elysia({ name: "agents" })
@@ -87,7 +111,7 @@ export function agentRoutes(deps: Deps) {
         const { orgId } = await requireMember(deps, request, "agents:view");
         return { agents: (await listAgents(deps, orgId)).map(agentView) };
       },
-      { detail: { summary: "List the org's agents (agents:view)", tags, security } },
+      { response: { 200: t.Object({ agents: t.Array(AgentView) }) }, detail: { summary: "List the org's agents (agents:view)", tags, security } },
     )
     .post(
       "/api/agents",
@@ -95,7 +119,7 @@ export function agentRoutes(deps: Deps) {
         const { orgId, principal } = await requireMember(deps, request, "agents:manage");
         return jsonResponse(agentView(await createAgent(deps, orgId, memberActor(principal.member.id), body)), 201);
       },
-      { body: CreateBody, detail: { summary: "Create an agent, inactive (agents:manage)", tags, security } },
+      { body: CreateBody, response: { 201: AgentView }, detail: { summary: "Create an agent, inactive (agents:manage)", tags, security } },
     )
     .get(
       "/api/agents/:agent_id",
@@ -103,7 +127,7 @@ export function agentRoutes(deps: Deps) {
         const { orgId } = await requireMember(deps, request, "agents:view");
         return agentView(await readAgent(deps, orgId, params.agent_id));
       },
-      { detail: { summary: "Read one agent (agents:view)", tags, security } },
+      { response: { 200: AgentView }, detail: { summary: "Read one agent (agents:view)", tags, security } },
     )
     .patch(
       "/api/agents/:agent_id",
@@ -111,7 +135,7 @@ export function agentRoutes(deps: Deps) {
         const { orgId, principal } = await requireMember(deps, request, "agents:manage");
         return agentView(await updateAgent(deps, orgId, memberActor(principal.member.id), params.agent_id, body));
       },
-      { body: PatchBody, detail: { summary: "Update an agent: instructions, skills, routing rules, look, voice, flow, video mode, model; status disabled (any agent, the active one included: the org then has no active agent) or inactive (not the active agent: 409) (agents:manage)", tags, security } },
+      { body: PatchBody, response: { 200: AgentView }, detail: { summary: "Update an agent: instructions, skills, routing rules, look, voice, flow, video mode, model; status disabled (any agent, the active one included: the org then has no active agent) or inactive (not the active agent: 409) (agents:manage)", tags, security } },
     )
     .post(
       "/api/agents/:agent_id/activate",
@@ -119,7 +143,7 @@ export function agentRoutes(deps: Deps) {
         const { orgId, principal } = await requireMember(deps, request, "agents:manage");
         return agentView(await activateAgent(deps, orgId, memberActor(principal.member.id), params.agent_id));
       },
-      { detail: { summary: "Make this the org's one active agent (agents:manage)", tags, security } },
+      { response: { 200: AgentView }, detail: { summary: "Make this the org's one active agent (agents:manage)", tags, security } },
     )
     .get(
       "/api/llm",
@@ -127,7 +151,7 @@ export function agentRoutes(deps: Deps) {
         const { orgId } = await requireMember(deps, request, "agents:view");
         return orgLlmView(deps, orgId);
       },
-      { detail: { summary: "The org's model: operator default, override, effective (agents:view)", tags, security } },
+      { response: { 200: LlmView }, detail: { summary: "The org's model: operator default, override, effective (agents:view)", tags, security } },
     )
     .put(
       "/api/llm",
@@ -135,7 +159,7 @@ export function agentRoutes(deps: Deps) {
         const { orgId, principal } = await requireMember(deps, request, "agents:manage");
         return setOrgLlm(deps, orgId, memberActor(principal.member.id), body);
       },
-      { body: LlmOverride, detail: { summary: "Set the org's own model; the key is encrypted and never returned (agents:manage)", tags, security } },
+      { body: LlmOverride, response: { 200: LlmView }, detail: { summary: "Set the org's own model; the key is encrypted and never returned (agents:manage)", tags, security } },
     )
     .delete(
       "/api/llm",
@@ -143,6 +167,6 @@ export function agentRoutes(deps: Deps) {
         const { orgId, principal } = await requireMember(deps, request, "agents:manage");
         return clearOrgLlm(deps, orgId, memberActor(principal.member.id));
       },
-      { detail: { summary: "Back to the operator's default model (agents:manage)", tags, security } },
+      { response: { 200: LlmView }, detail: { summary: "Back to the operator's default model (agents:manage)", tags, security } },
     );
 }

@@ -98,18 +98,18 @@ export function authRoutes(deps: Deps) {
         const session = await createSession(deps, member.id);
         return { token: session.token, expires_at: session.expiresAt.toISOString() };
       },
-      { body: Credentials },
+      { body: Credentials, response: { 200: t.Object({ token: t.String({ description: "svc_…: send as Authorization: Bearer." }), expires_at: t.String({ format: "date-time" }) }) }, detail: { summary: "Sign in with email and password: a dashboard session token for the Authorization header", tags: ["Sign-in"] } },
     )
     .delete("/api/auth/session", async ({ request }) => {
       const principal = await authenticate(deps, request);
       await deleteSession(deps, principal.sessionId);
       return new Response(null, { status: 204 });
-    })
+    }, { response: { 204: t.Null({ description: "No content" }) }, detail: { summary: "Sign out: the session token stops working", tags: ["Sign-in"], security: [{ dashboard: [] }] } })
     .get("/api/me", async ({ request }) => {
       const principal = await authenticate(deps, request);
       return {
         member: principal.member,
         orgs: principal.memberships.map((m) => ({ id: m.orgId, name: m.orgName, roles: m.roles })),
       };
-    });
+    }, { response: { 200: t.Object({ member: t.Object({ id: t.String(), email: t.String(), name: t.String() }), orgs: t.Array(t.Object({ id: t.String(), name: t.String(), roles: t.Array(t.String()) })) }) }, detail: { summary: "The signed-in member and their orgs with roles", tags: ["Sign-in"], security: [{ dashboard: [] }] } });
 }

@@ -51,6 +51,7 @@ export function conversationRoutes(deps: Deps) {
           cursor: t.Optional(t.String({ minLength: 1, maxLength: 128 })),
           limit: t.Optional(t.Integer({ minimum: 1, maximum: CONVERSATION_LIMITS.pageSize })),
         }),
+        detail: { summary: "The org's conversations, newest first; filter by customer, agent, routed, time (inbox:view)", tags: ["Conversations"], security: [{ dashboard: [] }] },
       },
     )
     .get(
@@ -62,6 +63,6 @@ export function conversationRoutes(deps: Deps) {
         const customer = conversation.customer_id ? customers.get(conversation.customer_id) : undefined;
         return { ...conversation, customer: customer ? customerSummary(customer) : null };
       },
-      { params: t.Object({ id: Id }) },
+      { params: t.Object({ id: Id }), detail: { summary: "One conversation with its messages and customer (inbox:view)", tags: ["Conversations"], security: [{ dashboard: [] }] } },
     );
 }

@@ -1,6 +1,7 @@
 // One agent's page: its status and actions (activate, enable, disable, its actions and flow) and the
 // edit form (behaviour, look in the widget, voice and video, model with a write-only key).
 import { type Agent, AGENT_LIMITS, updateAgent, VIDEO_DISPLAY_MODES } from "../agents/service.ts";
+import { overrideFor, type ResolvedLlm, resolveLlm } from "../agents/llm/provider.ts";
 import { attrs, html } from "../html/html.ts";
 import { memberActor } from "../kit/actor.ts";
 import { actionButton, type DashboardContext, errorSummary, field, type FormValues, redirect, type Refused, select, shellPage, submit, submitForm, textarea } from "./kit/index.ts";
@@ -14,6 +15,7 @@ export async function editPage(ctx: DashboardContext, agent: Agent, form?: Refus
   const e = form?.errors ?? {};
   const manage = ctx.can("agents:manage");
   const keySet = agent.llmOverride?.api_key != null;
+  const answering = resolveLlm(ctx.deps, await overrideFor(ctx.deps, ctx.orgId, agent));
   const body = html`<p><a href="/dashboard/agents">← Agents</a></p>
 <h1>${agent.name} ${statusBadge(agent.status)}</h1>
 ${statusNote(agent)}
@@ -50,6 +52,7 @@ ${select({ name: "video_display_mode", label: "Video display mode", value: v.vid
 ${textarea({ name: "voice_config", label: "Voice settings (JSON)", value: v.voice_config, error: e.voice_config, rows: 4, hint: `A JSON object your voice front end reads, e.g. {"voice": "alloy", "language": "en-GB"}; empty for none. At most ${L.configDepth} levels and ${L.configBytes / 1024} KiB.` })}
 </fieldset>
 <fieldset${attrs({ disabled: !manage })}><legend>Model</legend>
+${modelNote(answering)}
 ${select({ name: "llm_provider", label: "Provider", value: v.llm_provider ?? "", error: e.llm_provider, options: [{ value: "", label: "The organisation's default" }, { value: "builtin", label: "Built-in (answers from the knowledge base, no key)" }, { value: "openai", label: "OpenAI-compatible" }, { value: "anthropic", label: "Anthropic" }] })}
 <div class="grid2">
 ${field({ name: "llm_model", label: "Model", value: v.llm_model, error: e.llm_model })}
@@ -61,6 +64,20 @@ ${keySet ? html`<div class="check"><input type="checkbox" id="f-llm_clear_key" n
 ${manage ? html`<div class="actions">${submit("Save changes", { busy: "Saving…" })}</div>` : html`<p class="muted">You can view this agent; changing it needs the agents:manage role.</p>`}
 </form>`;
   return shellPage(ctx, { title: agent.name, active: "agents", body, status: form ? 400 : 200 });
+}
+
+const PROVIDER_NAMES: Record<string, string> = { builtin: "the built-in provider (answers from the knowledge base)", openai: "OpenAI-compatible", anthropic: "Anthropic" };
+
+/** Which model answers this agent's conversations now, and why: its own setting, the org's, or the operator's default. */
+function modelNote(answering: ResolvedLlm) {
+  const what = html`<strong>${PROVIDER_NAMES[answering.provider] ?? answering.provider}${answering.model ? html`, model <code>${answering.model}</code>` : ""}</strong>`;
+  const why =
+    answering.source === "agent"
+      ? html`set on this agent (it is pinned; choose “The organisation's default” to follow the organisation).`
+      : answering.source === "org"
+        ? html`the organisation's model, set in <a href="/dashboard/settings">Settings</a>; this agent follows it.`
+        : html`the operator's default (<code>LLM_PROVIDER</code> on the server); this agent follows it, as the organisation sets no model of its own.`;
+  return html`<p class="hint" id="llm-answering">Answering now: ${what} — ${why}</p>`;
 }
 
 const VIDEO_LABELS: Record<string, string> = { inline: "Inline, in the chat panel (default)", pip: "Picture-in-picture, a floating window", fullscreen: "Full screen" };

@@ -10,6 +10,7 @@ import type { ConnectorAuthMethod } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { isSlug } from "../kit/slugs.ts";
+import { setFeatureFlag } from "../orgs/service.ts";
 import { type Html, html } from "../html/html.ts";
 import { slugOf } from "./client/slug.ts";
 import { actionButton, badge, checkbox, type DashboardContext, detailErrors, listTable, type Refused, submitForm, errorSummary, field, type FieldErrors, formValues, type FormValues, pageNumber, pageOf, pager, redirect, select, shellPage, submit, when, withMember, formBody, IdParams } from "./kit/index.ts";
@@ -45,6 +46,21 @@ function errorsFromService(error: AppError, fallback: string): FieldErrors {
 
 // ---- pages --------------------------------------------------------------------------------------
 
+/**
+ * The flag is off: what turns it on. A member who may change the org's settings (org:manage) gets
+ * a button (recorded in the activity log as `feature_flag.changed`, as the CLI's change is); every
+ * member sees the operator's command with this org's id, so they can ask for exactly that.
+ */
+function flagOff(ctx: DashboardContext): Html {
+  const command = `npm run --silent cli -- --via-server org flag --org ${ctx.orgId} --name mcp_external_servers --on`;
+  return html`<section class="panel" aria-labelledby="flag-h"><h2 id="flag-h">Connectors are off for this organisation</h2>
+<p class="error" role="status">Connecting MCP servers is not enabled for this organisation (feature flag <code>mcp_external_servers</code>).</p>
+${ctx.can("org:manage") ? "" : html`<p>An organisation admin (<code>org:manage</code>) can turn them on here.</p>`}
+<p>The operator can also turn them on from the command line (<code>svc-agents</code> in place of <code>npm run --silent cli --</code> for the binary; without <code>--via-server</code> when the server is stopped or on PostgreSQL):</p>
+<pre><code>${command}</code></pre>
+${ctx.can("org:manage") ? html`<div class="actions">${actionButton("/dashboard/connectors/enable", "Turn on connectors", { busy: "Turning on…" })}</div>` : ""}</section>`;
+}
+
 async function listPage(ctx: DashboardContext, query: Record<string, string | undefined>, form?: Refused): Promise<Response> {
   const { enabled, servers } = await listConnectors(ctx.deps, ctx.orgId);
   const page = pageOf(servers, pageNumber(query.page));
@@ -53,7 +69,7 @@ async function listPage(ctx: DashboardContext, query: Record<string, string | un
   const e = form?.errors ?? {};
   const body = html`<h1>Connectors</h1>
 <p class="muted">MCP servers whose tools your agents may call, under <code>mcp.&lt;slug&gt;.&lt;tool&gt;</code>. Switch each tool on per agent in the agent's actions.</p>
-${enabled ? "" : html`<p class="error" role="status">Connecting MCP servers is not enabled for this organisation (feature flag <code>mcp_external_servers</code>).</p>`}
+${enabled ? "" : flagOff(ctx)}
 ${listTable({
   caption: "Connectors",
   columns: ["Name", "Status", "Tools", "Last discovery"],
@@ -173,6 +189,12 @@ const FormBody = formBody({ text: 20_000, item: 1000, items: 10 });
 export function connectorPages(deps: Deps) {
   return new Elysia({ name: "dashboard-connectors" })
     .get("/dashboard/connectors", ({ request, query }) => withMember(deps, request, "integrations:view", (ctx) => listPage(ctx, query)), { query: Query })
+    .post("/dashboard/connectors/enable", ({ request }) =>
+      withMember(deps, request, "org:manage", async (ctx) => {
+        await setFeatureFlag(deps, ctx.orgId, memberActor(ctx.principal.member.id), "mcp_external_servers", true);
+        return redirect(deps, "/dashboard/connectors", "Connectors are on: connect a server below.");
+      }),
+    )
     .post("/dashboard/connectors", ({ request, body }) => withMember(deps, request, "integrations:manage", (ctx) => connectServer(ctx, formValues(body))), { body: FormBody })
     .get("/dashboard/connectors/:id", ({ request, params, query }) => withMember(deps, request, "integrations:view", async (ctx) => detailPage(ctx, await serverOf(ctx, params.id), query)), { params: IdParams, query: Query })
     .post("/dashboard/connectors/:id/refresh", ({ request, params, body }) => withMember(deps, request, "integrations:manage", async (ctx) => refresh(ctx, await serverOf(ctx, params.id), formValues(body))), { params: IdParams, body: FormBody })

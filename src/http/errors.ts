@@ -5,25 +5,14 @@
 // database that cannot be reached is 503 `database_unavailable` with Retry-After (src/errors.ts
 // knownError), so a load balancer or the widget can retry.
 import { Elysia, ValidationError } from "elysia";
-import { AppError, type ErrorDetail, knownError } from "../errors.ts";
+import { AppError, knownError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { installFreeFormKind } from "./free-form.ts";
 import { requestMeta } from "./request-meta.ts";
+import { validationDetails } from "./validation-details.ts";
 
 export function errorResponse(error: AppError, requestId: string): Response {
   return error.toResponse(requestId);
-}
-
-function validationDetails(error: ValidationError): ErrorDetail[] {
-  const seen = new Set<string>();
-  const details: ErrorDetail[] = [];
-  for (const issue of error.all as { path?: string; message?: string; summary?: string }[]) {
-    const path = issue.path || "/";
-    if (seen.has(path)) continue;
-    seen.add(path);
-    details.push({ path, message: issue.summary ?? issue.message ?? "is invalid" });
-  }
-  return details;
 }
 
 /**

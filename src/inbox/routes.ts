@@ -108,6 +108,7 @@ export function inboxRoutes(deps: Deps) {
           cursor: t.Optional(Cursor),
           limit: t.Optional(t.Integer({ minimum: 1, maximum: TICKET_LIMITS.pageSize })),
         }),
+        detail: { summary: "The org's tickets; filter by status, assignee, team, customer, text (inbox:view)", tags: ["Tickets"], security: [{ dashboard: [] }] },
       },
     )
     .post(
@@ -128,6 +129,7 @@ export function inboxRoutes(deps: Deps) {
           },
           { additionalProperties: false },
         ),
+        detail: { summary: "Open a ticket to a customer with a first message (outreach) (inbox:manage)", tags: ["Tickets"], security: [{ dashboard: [] }] },
       },
     )
     .get(
@@ -136,7 +138,7 @@ export function inboxRoutes(deps: Deps) {
         const { orgId } = await member(request, "inbox:view");
         return ticketDetail(deps, await ticketOr404(deps, orgId, params.id));
       },
-      { params: Ref },
+      { params: Ref, detail: { summary: "One ticket with its messages, notes and customer (inbox:view)", tags: ["Tickets"], security: [{ dashboard: [] }] } },
     )
     .get(
       "/api/tickets/:id/events",
@@ -155,7 +157,7 @@ export function inboxRoutes(deps: Deps) {
       {
         params: Ref,
         query: t.Object({ last_event_id: t.Optional(t.String({ maxLength: 15 })) }),
-        detail: { summary: "The ticket's new messages and status changes as Server-Sent Events (never notes); resume with Last-Event-ID (README \"Live conversation\")" },
+        detail: { summary: "The ticket's new messages and status changes as Server-Sent Events (never notes); resume with Last-Event-ID (README \"Live conversation\")", tags: ["Tickets"], security: [{ dashboard: [] }] },
       },
     )
     .patch(
@@ -183,6 +185,7 @@ export function inboxRoutes(deps: Deps) {
           },
           { additionalProperties: false, minProperties: 1 },
         ),
+        detail: { summary: "Change a ticket's status, priority, team, assignee or tags (inbox:manage)", tags: ["Tickets"], security: [{ dashboard: [] }] },
       },
     )
     .post(
@@ -192,7 +195,7 @@ export function inboxRoutes(deps: Deps) {
         const ticket = await ticketOr404(deps, orgId, params.id);
         return jsonResponse(await addTicketMessage(deps, { orgId, actor, ticketId: ticket.id, kind: "reply", body: body.body }), 201);
       },
-      { params: Ref, body: t.Object({ body: Body }, { additionalProperties: false }) },
+      { params: Ref, body: t.Object({ body: Body }, { additionalProperties: false }), detail: { summary: "Reply to the customer (shown in the widget, emailed when they are away) (inbox:manage)", tags: ["Tickets"], security: [{ dashboard: [] }] } },
     )
     .post(
       "/api/tickets/:id/notes",
@@ -201,7 +204,7 @@ export function inboxRoutes(deps: Deps) {
         const ticket = await ticketOr404(deps, orgId, params.id);
         return jsonResponse(await addTicketMessage(deps, { orgId, actor, ticketId: ticket.id, kind: "note", body: body.body }), 201);
       },
-      { params: Ref, body: t.Object({ body: Body }, { additionalProperties: false }) },
+      { params: Ref, body: t.Object({ body: Body }, { additionalProperties: false }), detail: { summary: "Add an internal note, never shown to the customer (inbox:manage)", tags: ["Tickets"], security: [{ dashboard: [] }] } },
     )
     .get(
       "/api/customers",
@@ -216,6 +219,7 @@ export function inboxRoutes(deps: Deps) {
           cursor: t.Optional(Cursor),
           limit: t.Optional(t.Integer({ minimum: 1, maximum: CUSTOMER_LIMITS.pageSize })),
         }),
+        detail: { summary: "The org's customers; search by name, email or external id (inbox:view)", tags: ["Customers"], security: [{ dashboard: [] }] },
       },
     )
     .post(
@@ -225,7 +229,7 @@ export function inboxRoutes(deps: Deps) {
         const [result] = await upsertCustomers(deps, orgId, actor, [body]);
         return jsonResponse(customerView(result!.user), result!.created ? 201 : 200);
       },
-      { body: CustomerInput },
+      { body: CustomerInput, detail: { summary: "Create or update a customer by external id or email: 201 created, 200 updated (inbox:manage)", tags: ["Customers"], security: [{ dashboard: [] }] } },
     )
     .post(
       "/api/customers/import",
@@ -235,7 +239,7 @@ export function inboxRoutes(deps: Deps) {
         const created = results.filter((r) => r.created).length;
         return { created, updated: results.length - created, customers: results.map((r) => ({ id: r.user.id, external_id: r.user.externalId })) };
       },
-      { body: t.Object({ customers: t.Array(CustomerInput, { minItems: 1, maxItems: CUSTOMER_LIMITS.importBatch }) }, { additionalProperties: false }) },
+      { body: t.Object({ customers: t.Array(CustomerInput, { minItems: 1, maxItems: CUSTOMER_LIMITS.importBatch }) }, { additionalProperties: false }), detail: { summary: "Create or update many customers at once (inbox:manage)", tags: ["Customers"], security: [{ dashboard: [] }] } },
     )
     .get(
       "/api/customers/:id",
@@ -243,6 +247,6 @@ export function inboxRoutes(deps: Deps) {
         const { orgId } = await member(request, "inbox:view");
         return customerDetail(deps, orgId, params.id);
       },
-      { params: t.Object({ id: t.String({ minLength: 1, maxLength: 256 }) }) },
+      { params: t.Object({ id: t.String({ minLength: 1, maxLength: 256 }) }), detail: { summary: "One customer by our id or external id, with their tickets and conversations (inbox:view)", tags: ["Customers"], security: [{ dashboard: [] }] } },
     );
 }

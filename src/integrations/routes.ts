@@ -21,12 +21,27 @@ const Editable = {
   destructive: t.Boolean(),
 };
 
+/** A custom action as the API answers it: header values are never returned, only their names. */
+const CustomActionView = t.Object({
+  id: t.String(),
+  action_id: t.String({ description: "custom.<slug>: the name agents and MCP clients call it by." }),
+  slug: t.String(),
+  description: t.String(),
+  method: t.String(),
+  url: t.String(),
+  header_names: t.Array(t.String()),
+  input_schema: t.Record(t.String(), t.Unknown(), { description: "The JSON Schema of the action's input." }),
+  destructive: t.Boolean(),
+  created_at: t.String({ format: "date-time" }),
+  updated_at: t.String({ format: "date-time" }),
+});
+
 export function integrationRoutes(deps: Deps) {
   return new Elysia({ name: "integrations" })
     .get("/api/integrations/custom-actions", async ({ request }) => {
       const { orgId } = await requireMember(deps, request, "integrations:view");
       return { actions: await listCustomActions(deps, orgId) };
-    })
+    }, { response: { 200: t.Object({ actions: t.Array(CustomActionView) }) }, detail: { summary: "The org's custom actions: HTTP calls the agent can make (integrations:view)", tags: ["Custom actions"], security: [{ dashboard: [] }] } })
     .post(
       "/api/integrations/custom-actions",
       async ({ body, request }) => {
@@ -47,6 +62,7 @@ export function integrationRoutes(deps: Deps) {
           },
           { additionalProperties: false },
         ),
+        response: { 201: CustomActionView }, detail: { summary: "Add a custom action (integrations:manage)", tags: ["Custom actions"], security: [{ dashboard: [] }] },
       },
     )
     .patch(
@@ -55,11 +71,11 @@ export function integrationRoutes(deps: Deps) {
         const { orgId, principal } = await requireMember(deps, request, "integrations:manage");
         return updateCustomAction(deps, orgId, params.id, { ...body, input_schema: body.input_schema as JsonSchemaObject | undefined }, memberActor(principal.member.id));
       },
-      { body: t.Partial(t.Object(Editable), { additionalProperties: false, minProperties: 1 }) },
+      { body: t.Partial(t.Object(Editable), { additionalProperties: false, minProperties: 1 }), response: { 200: CustomActionView }, detail: { summary: "Update a custom action (integrations:manage)", tags: ["Custom actions"], security: [{ dashboard: [] }] } },
     )
     .delete("/api/integrations/custom-actions/:id", async ({ params, request }) => {
       const { orgId, principal } = await requireMember(deps, request, "integrations:manage");
       await deleteCustomAction(deps, orgId, params.id, memberActor(principal.member.id));
       return new Response(null, { status: 204 });
-    });
+    }, { response: { 204: t.Null({ description: "No content" }) }, detail: { summary: "Delete a custom action (integrations:manage)", tags: ["Custom actions"], security: [{ dashboard: [] }] } });
 }

@@ -124,7 +124,7 @@ export function oauthRoutes(deps: Deps) {
     .get("/api/oauth/grants", async ({ request }) => {
       const { orgId, memberId, everyone } = await grantCaller(deps, request);
       return listGrants(deps, orgId, memberId, everyone);
-    })
+    }, { response: { 200: t.Object({ grants: t.Array(t.Object({ id: t.String(), client: t.Object({ id: t.String(), name: t.String() }), member: t.Object({ id: t.String(), email: t.String() }), scopes: t.Array(t.String()), resource: t.String(), created_at: t.String({ format: "date-time" }) })) }) }, detail: { summary: "Connected apps: your OAuth grants to the tool server (everyone's with org:manage)", tags: ["Connected apps"], security: [{ dashboard: [] }] } })
     .delete(
       "/api/oauth/grants/:id",
       async ({ params, request }) => {
@@ -132,6 +132,6 @@ export function oauthRoutes(deps: Deps) {
         await revokeGrantOfOrg(deps, orgId, memberId, everyone, params.id);
         return new Response(null, { status: 204 });
       },
-      { params: t.Object({ id: t.String({ maxLength: 64 }) }) },
+      { params: t.Object({ id: t.String({ maxLength: 64 }) }), response: { 204: t.Null({ description: "No content" }) }, detail: { summary: "Revoke a connected app's grant: its tokens stop working", tags: ["Connected apps"], security: [{ dashboard: [] }] } },
     );
 }

@@ -9,7 +9,6 @@ import { randomBytes } from "node:crypto";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { agents, members, memberships, orgs, widgetKeys } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
-import { updateAgent } from "../agents/service.ts";
 import { createDoc, type DocInput } from "../knowledge/docs.ts";
 import { createOrg } from "./service.ts";
 
@@ -104,9 +103,8 @@ export async function ensureDemo(deps: Deps, options: { beforeCreate?: (password
     options.beforeCreate?.(password);
     const created = await createOrg(deps, { name: "Demo", adminEmail: DEMO_EMAIL, adminPassword: password, isDemo: true });
     for (const doc of DEMO_DOCS) await createDoc(deps, created.org_id, doc);
-    // The demo page is public: its agent answers with the builtin provider, never with the
-    // operator's model (and key) set for real orgs through LLM_PROVIDER.
-    await updateAgent(deps, created.org_id, { kind: "system", name: "demo" }, created.agent_id, { llm: { provider: "builtin" } });
+    // Its agent has no model of its own: it follows the org's, then the operator's (LLM_PROVIDER),
+    // as any new agent does (README "LLM providers").
     return { orgId: created.org_id, email: created.admin_email, password, widgetKey: created.widget_key, agentId: created.agent_id };
   }
   const [demo] = await deps.db

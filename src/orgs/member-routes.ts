@@ -78,7 +78,7 @@ export function memberRoutes(deps: Deps) {
         await removeMember(deps, orgId, actor, params.id);
         return new Response(null, { status: 204 });
       },
-      { params: Id, detail: { summary: "Removes a member: their OAuth grants for the org are revoked; sessions end when no org is left to them. 409 last_admin.", tags, security } },
+      { params: Id, response: { 204: t.Null({ description: "No content" }), ...errors }, detail: { summary: "Removes a member: their OAuth grants for the org are revoked; sessions end when no org is left to them. 409 last_admin.", tags, security } },
     )
     .get(
       "/api/members/invitations",
@@ -115,6 +115,6 @@ export function memberRoutes(deps: Deps) {
         await revokeInvitation(deps, orgId, actor, params.id);
         return new Response(null, { status: 204 });
       },
-      { params: Id, detail: { summary: "Revokes an open invitation: its link stops working.", tags, security } },
+      { params: Id, response: { 204: t.Null({ description: "No content" }), ...errors }, detail: { summary: "Revokes an open invitation: its link stops working.", tags, security } },
     );
 }

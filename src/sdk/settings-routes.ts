@@ -14,6 +14,7 @@ import {
   setIdentityVerification,
   WIDGET_KEY_LIMITS,
 } from "../orgs/widget-access.ts";
+import { Handoff, IdentityView, Origins, RotatedIdentity, WidgetKey } from "./settings-schemas.ts";
 import { allowedOrigins, handoffSetting, ORIGIN_LIMITS, setAllowedOrigins, setHandoffSetting } from "./settings.ts";
 
 const tags = ["Widget settings"];
@@ -24,14 +25,14 @@ export function widgetSettingsRoutes(deps: Deps) {
     return { orgId, actor: memberActor(principal.member.id) };
   };
   return new Elysia({ name: "widget-settings" })
-    .get("/api/widget/identity", async ({ request }) => identityView(deps, (await admin(request)).orgId), { detail: { summary: "Identity verification setting", tags } })
+    .get("/api/widget/identity", async ({ request }) => identityView(deps, (await admin(request)).orgId), { response: { 200: IdentityView }, detail: { summary: "Identity verification setting", tags } })
     .put(
       "/api/widget/identity",
       async ({ body, request }) => {
         const { orgId, actor } = await admin(request);
         return setIdentityVerification(deps, orgId, actor, body.enabled);
       },
-      { body: t.Object({ enabled: t.Boolean() }, { additionalProperties: false }), detail: { summary: "Switch identity verification on or off", tags } },
+      { body: t.Object({ enabled: t.Boolean() }, { additionalProperties: false }), response: { 200: IdentityView }, detail: { summary: "Switch identity verification on or off", tags } },
     )
     .post(
       "/api/widget/identity/rotate",
@@ -39,7 +40,7 @@ export function widgetSettingsRoutes(deps: Deps) {
         const { orgId, actor } = await admin(request);
         return rotateIdentitySecret(deps, orgId, actor);
       },
-      { detail: { summary: "Rotate the identity secret (the new secret is shown once; the old one verifies for 24 hours, or until cleared)", tags } },
+      { response: { 200: RotatedIdentity }, detail: { summary: "Rotate the identity secret (the new secret is shown once; the old one verifies for 24 hours, or until cleared)", tags } },
     )
     .delete(
       "/api/widget/identity/previous",
@@ -47,9 +48,9 @@ export function widgetSettingsRoutes(deps: Deps) {
         const { orgId, actor } = await admin(request);
         return clearPreviousIdentitySecret(deps, orgId, actor);
       },
-      { detail: { summary: "Stop accepting the previous identity secret", tags } },
+      { response: { 200: IdentityView }, detail: { summary: "Stop accepting the previous identity secret", tags } },
     )
-    .get("/api/widget/keys", async ({ request }) => ({ keys: await listWidgetKeys(deps, (await admin(request)).orgId) }), { detail: { summary: "Widget keys", tags } })
+    .get("/api/widget/keys", async ({ request }) => ({ keys: await listWidgetKeys(deps, (await admin(request)).orgId) }), { response: { 200: t.Object({ keys: t.Array(WidgetKey) }) }, detail: { summary: "Widget keys", tags } })
     .post(
       "/api/widget/keys",
       async ({ body, request, set }) => {
@@ -57,7 +58,7 @@ export function widgetSettingsRoutes(deps: Deps) {
         set.status = 201;
         return createWidgetKey(deps, orgId, actor, body.label ?? "default");
       },
-      { body: t.Object({ label: t.Optional(t.String({ minLength: 1, maxLength: WIDGET_KEY_LIMITS.label })) }, { additionalProperties: false }), detail: { summary: "Create a widget key", tags } },
+      { body: t.Object({ label: t.Optional(t.String({ minLength: 1, maxLength: WIDGET_KEY_LIMITS.label })) }, { additionalProperties: false }), response: { 200: WidgetKey }, detail: { summary: "Create a widget key", tags } },
     )
     .delete(
       "/api/widget/keys/:key_id",
@@ -65,9 +66,9 @@ export function widgetSettingsRoutes(deps: Deps) {
         const { orgId, actor } = await admin(request);
         return revokeWidgetKey(deps, orgId, actor, params.key_id);
       },
-      { params: t.Object({ key_id: t.String({ maxLength: 64 }) }), detail: { summary: "Revoke a widget key", tags } },
+      { params: t.Object({ key_id: t.String({ maxLength: 64 }) }), response: { 200: WidgetKey }, detail: { summary: "Revoke a widget key", tags } },
     )
-    .get("/api/widget/handoff", async ({ request }) => handoffSetting(deps, (await admin(request)).orgId), { detail: { summary: "Whether the AI keeps answering while a person owns a conversation", tags } })
+    .get("/api/widget/handoff", async ({ request }) => handoffSetting(deps, (await admin(request)).orgId), { response: { 200: Handoff }, detail: { summary: "Whether the AI keeps answering while a person owns a conversation", tags } })
     .put(
       "/api/widget/handoff",
       async ({ body, request }) => {
@@ -76,10 +77,10 @@ export function widgetSettingsRoutes(deps: Deps) {
       },
       {
         body: t.Object({ ai_answers_during_handoff: t.Boolean() }, { additionalProperties: false }),
-        detail: { summary: "Choose whether the AI keeps answering while a person owns a conversation (default: it stays quiet)", tags },
+        response: { 200: Handoff }, detail: { summary: "Choose whether the AI keeps answering while a person owns a conversation (default: it stays quiet)", tags },
       },
     )
-    .get("/api/widget/origins", async ({ request }) => allowedOrigins(deps, (await admin(request)).orgId), { detail: { summary: "Allowed browser origins", tags } })
+    .get("/api/widget/origins", async ({ request }) => allowedOrigins(deps, (await admin(request)).orgId), { response: { 200: Origins }, detail: { summary: "Allowed browser origins", tags } })
     .put(
       "/api/widget/origins",
       async ({ body, request }) => {
@@ -88,7 +89,7 @@ export function widgetSettingsRoutes(deps: Deps) {
       },
       {
         body: t.Object({ allowed_origins: t.Array(t.String({ minLength: 1, maxLength: 2048 }), { maxItems: ORIGIN_LIMITS.origins }) }, { additionalProperties: false }),
-        detail: { summary: "Replace the allowed browser origins (empty: any origin)", tags },
+        response: { 200: Origins }, detail: { summary: "Replace the allowed browser origins (empty: any origin)", tags },
       },
     );
 }

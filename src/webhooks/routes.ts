@@ -6,6 +6,7 @@ import type { Deps } from "../deps.ts";
 import { jsonResponse } from "../kit/json-response.ts";
 import { EVENT_TYPES, PAYLOAD_VERSION, TEST_EVENT_TYPE } from "./events.ts";
 import { listDeliveries, replayDelivery, replayFailed } from "./deliveries.ts";
+import { DeliveryList, EndpointList, EndpointView, EndpointWithSecret, EventTypesView, NoContent, Queued, Replayed } from "./schemas.ts";
 import { createEndpoint, deleteEndpoint, ENDPOINT_LIMITS, getEndpoint, listEndpoints, rotateSecret, sendTestEvent, updateEndpoint } from "./service.ts";
 
 const EventTypes = t.Array(t.Union(EVENT_TYPES.map((e) => t.Literal(e))), { minItems: 1, maxItems: EVENT_TYPES.length, uniqueItems: true, description: "The event types this endpoint receives." });
@@ -29,18 +30,18 @@ export function webhookRoutes(deps: Deps) {
     .get("/api/webhooks/event-types", async ({ request }) => {
       await admin(deps, request);
       return { version: PAYLOAD_VERSION, event_types: [...EVENT_TYPES], test_event_type: TEST_EVENT_TYPE };
-    })
+    }, { response: { 200: EventTypesView }, detail: { summary: "The event types an endpoint can subscribe to, and the payload version (org:manage)", tags: ["Webhooks"], security: [{ dashboard: [] }] } })
     .get("/api/webhooks/endpoints", async ({ request }) => {
       const { orgId } = await admin(deps, request);
       return { endpoints: await listEndpoints(deps, orgId) };
-    })
+    }, { response: { 200: EndpointList }, detail: { summary: "The org's webhook endpoints (org:manage)", tags: ["Webhooks"], security: [{ dashboard: [] }] } })
     .post(
       "/api/webhooks/endpoints",
       async ({ body, request }) => {
         const { orgId, actor } = await admin(deps, request);
         return jsonResponse(await createEndpoint(deps, orgId, actor, body), 201);
       },
-      { body: t.Object({ url: Editable.url, description: t.Optional(Editable.description), event_types: EventTypes, enabled: t.Optional(t.Boolean()) }, { additionalProperties: false }) },
+      { body: t.Object({ url: Editable.url, description: t.Optional(Editable.description), event_types: EventTypes, enabled: t.Optional(t.Boolean()) }, { additionalProperties: false }), response: { 201: EndpointWithSecret }, detail: { summary: "Add a webhook endpoint; its signing secret is shown once (org:manage)", tags: ["Webhooks"], security: [{ dashboard: [] }] } },
     )
     .get(
       "/api/webhooks/endpoints/:id",
@@ -48,7 +49,7 @@ export function webhookRoutes(deps: Deps) {
         const { orgId } = await admin(deps, request);
         return getEndpoint(deps, orgId, params.id);
       },
-      { params: Id },
+      { params: Id, response: { 200: EndpointView }, detail: { summary: "Read one webhook endpoint (org:manage)", tags: ["Webhooks"], security: [{ dashboard: [] }] } },
     )
     .patch(
       "/api/webhooks/endpoints/:id",
@@ -56,7 +57,7 @@ export function webhookRoutes(deps: Deps) {
         const { orgId, actor } = await admin(deps, request);
         return updateEndpoint(deps, orgId, actor, params.id, body);
       },
-      { params: Id, body: t.Partial(t.Object(Editable), { additionalProperties: false, minProperties: 1 }) },
+      { params: Id, body: t.Partial(t.Object(Editable), { additionalProperties: false, minProperties: 1 }), response: { 200: EndpointView }, detail: { summary: "Update a webhook endpoint: url, description, event types, enabled (org:manage)", tags: ["Webhooks"], security: [{ dashboard: [] }] } },
     )
     .delete(
       "/api/webhooks/endpoints/:id",
@@ -65,7 +66,7 @@ export function webhookRoutes(deps: Deps) {
         await deleteEndpoint(deps, orgId, actor, params.id);
         return new Response(null, { status: 204 });
       },
-      { params: Id },
+      { params: Id, response: { 204: NoContent }, detail: { summary: "Delete a webhook endpoint; pending deliveries are cancelled (org:manage)", tags: ["Webhooks"], security: [{ dashboard: [] }] } },
     )
     .post(
       "/api/webhooks/endpoints/:id/rotate-secret",
@@ -73,7 +74,7 @@ export function webhookRoutes(deps: Deps) {
         const { orgId, actor } = await admin(deps, request);
         return rotateSecret(deps, orgId, actor, params.id);
       },
-      { params: Id },
+      { params: Id, response: { 200: EndpointWithSecret }, detail: { summary: "Rotate the signing secret; the previous one stays valid for a while (org:manage)", tags: ["Webhooks"], security: [{ dashboard: [] }] } },
     )
     .post(
       "/api/webhooks/endpoints/:id/test",
@@ -81,7 +82,7 @@ export function webhookRoutes(deps: Deps) {
         const { orgId, actor } = await admin(deps, request);
         return jsonResponse(await sendTestEvent(deps, orgId, actor, params.id), 202);
       },
-      { params: Id },
+      { params: Id, response: { 202: Queued }, detail: { summary: "Send a test event to the endpoint (org:manage)", tags: ["Webhooks"], security: [{ dashboard: [] }] } },
     )
     .get(
       "/api/webhooks/endpoints/:id/deliveries",
@@ -106,6 +107,7 @@ export function webhookRoutes(deps: Deps) {
           before: t.Optional(Instant),
           limit: t.Optional(t.Numeric({ minimum: 1, maximum: ENDPOINT_LIMITS.pageMax, multipleOf: 1 })),
         }),
+        response: { 200: DeliveryList }, detail: { summary: "The endpoint's deliveries, newest first; filter by status, event type, time (org:manage)", tags: ["Webhooks"], security: [{ dashboard: [] }] },
       },
     )
     .post(
@@ -114,7 +116,7 @@ export function webhookRoutes(deps: Deps) {
         const { orgId, actor } = await admin(deps, request);
         return jsonResponse(await replayDelivery(deps, orgId, actor, params.id, params.delivery_id), 202);
       },
-      { params: DeliveryId },
+      { params: DeliveryId, response: { 202: Replayed }, detail: { summary: "Deliver one event again (org:manage)", tags: ["Webhooks"], security: [{ dashboard: [] }] } },
     )
     .post(
       "/api/webhooks/endpoints/:id/replay",
@@ -122,6 +124,6 @@ export function webhookRoutes(deps: Deps) {
         const { orgId, actor } = await admin(deps, request);
         return jsonResponse(await replayFailed(deps, orgId, actor, params.id, new Date(body.since)), 202);
       },
-      { params: Id, body: t.Object({ since: Instant }, { additionalProperties: false }) },
+      { params: Id, body: t.Object({ since: Instant }, { additionalProperties: false }), response: { 202: Replayed }, detail: { summary: "Deliver again every failed event since a time (org:manage)", tags: ["Webhooks"], security: [{ dashboard: [] }] } },
     );
 }

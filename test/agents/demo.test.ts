@@ -55,11 +55,32 @@ describe("demo org", () => {
   });
 });
 
-test("the public demo agent answers with the builtin provider even when the operator configured a paid model", async () => {
+test("the demo agent follows the org's model and the operator's default (LLM_PROVIDER), and its Model card says which answers and why", async () => {
   const paid = await createTestApp({ LLM_PROVIDER: "openai", LLM_BASE_URL: "http://127.0.0.1:9/v1", LLM_MODEL: "gpt-test", LLM_API_KEY: "sk-operator" });
   try {
     const demo = (await ensureDemo(paid.deps))!;
-    expect((await providerFor(paid.deps, demo.orgId, await getAgent(paid.deps, demo.orgId))).kind).toBe("builtin");
+    const provider = async () => (await providerFor(paid.deps, demo.orgId, await getAgent(paid.deps, demo.orgId))).kind;
+    const signin = await paid.request("/signin", { form: { email: demo.email, password: demo.password!, return_to: "/dashboard" }, headers: { origin: paid.deps.config.baseUrl } });
+    const cookie = signin.headers.get("set-cookie")!.split(";")[0]!;
+    const card = async () => {
+      const page = await (await paid.request(`/dashboard/agents/${demo.agentId}`, { headers: { cookie } })).text();
+      return page.match(/<p class="hint" id="llm-answering">(.*?)<\/p>/s)?.[1] ?? "";
+    };
+    // The operator's default answers, and the card says so.
+    expect(await provider()).toBe("openai");
+    expect(await card()).toContain("OpenAI-compatible, model <code>gpt-test</code>");
+    expect(await card()).toContain("the operator's default (<code>LLM_PROVIDER</code>");
+    // The org's own model, once set, answers instead.
+    const token = ((await (await paid.request("/api/auth/session", { json: { email: demo.email, password: demo.password } })).json()) as { token: string }).token;
+    const auth = { authorization: `Bearer ${token}` };
+    expect((await paid.request("/api/llm", { method: "PUT", headers: auth, json: { provider: "builtin" } })).status).toBe(200);
+    expect(await provider()).toBe("builtin");
+    expect(await card()).toContain("the organisation's model, set in <a href=\"/dashboard/settings\">Settings</a>");
+    // An agent pinned to a model of its own says it is pinned.
+    expect((await paid.request(`/api/agents/${demo.agentId}`, { method: "PATCH", headers: auth, json: { llm: { provider: "openai", model: "gpt-pinned" } } })).status).toBe(200);
+    expect(await provider()).toBe("openai");
+    expect(await card()).toContain("model <code>gpt-pinned</code>");
+    expect(await card()).toContain("set on this agent (it is pinned");
   } finally {
     await paid.close();
   }

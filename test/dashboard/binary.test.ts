@@ -35,5 +35,10 @@ test.skipIf(skip)("the binary alone serves the prebuilt dashboard script", async
   // The validator lets a browser keep it.
   const again = await fetch(`${server.url}/assets/dashboard.js`, { headers: { "if-none-match": res.headers.get("etag")! } });
   expect(again.status).toBe(304);
+  // The API reference viewer's files are embedded too (the page at /api/docs loads them).
+  const viewer = await fetch(`${server.url}/assets/api-docs/swagger-ui-bundle.js`);
+  expect(viewer.status).toBe(200);
+  expect(await viewer.text()).toBe(readFileSync(join(import.meta.dir, "../../node_modules/swagger-ui-dist/swagger-ui-bundle.js"), "utf8"));
+  expect((await fetch(`${server.url}/assets/api-docs/swagger-ui.css`)).status).toBe(200);
   expect(await server.stop()).toBe(0);
 }, 300_000);

@@ -66,6 +66,8 @@ describe("API", () => {
     expect(JSON.stringify(body)).not.toContain("partner-secret-123");
     const list = await (await app.request("/api/integrations/custom-actions", { headers: auth() })).text();
     expect(list).not.toContain("partner-secret-123");
+    // The answer keeps the whole input schema (the response schema describes it as free-form).
+    expect((JSON.parse(list) as { actions: { input_schema: unknown }[] }).actions[0]!.input_schema).toEqual({ type: "object", properties: { number: { type: "string" } }, required: ["number"] });
     const [row] = await app.deps.db.select().from(customActions).where(eq(customActions.slug, "lookup_order"));
     expect(row!.headers).not.toContain("partner-secret-123");
     expect(row!.headers).toStartWith("v1.");
