@@ -8,7 +8,6 @@
 import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
 import { liftIdleTimeout } from "../http/request-meta.ts";
-import { EVENT_LIMITS, type StoredEvent } from "./ticket-events.ts";
 
 /** How long an EventSource waits before reconnecting after a cut (the widget has its own backoff). */
 export const RETRY_MS = 3000;
@@ -20,11 +19,20 @@ export const EVENT_STREAM_HEADERS = {
   "x-accel-buffering": "no",
 } as const;
 
+/** One event as the stream sends it: `id:` (a row's sequence number), `event:` and the JSON `data:`. */
+export interface StreamEvent {
+  id: number;
+  type: string;
+  data: unknown;
+}
+
 export interface EventStreamOptions {
-  /** What wakes it: the conversation id (or the ticket id of a ticket without one), as src/inbox/ticket-events.ts eventKey. */
+  /** What wakes it (for ticket events, src/inbox/ticket-events.ts eventKey). */
   key: string;
-  /** The events after an id, oldest first, at most EVENT_LIMITS.page. */
-  read(after: number): Promise<StoredEvent[]>;
+  /** The events after an id, oldest first, at most `page`. */
+  read(after: number): Promise<StreamEvent[]>;
+  /** The most events one read returns: a full read is followed by another at once. */
+  page: number;
   /** The last event the client has: only later ones are sent. */
   after: number;
   request: Request;
@@ -74,7 +82,7 @@ export function eventStream(deps: Deps, options: EventStreamOptions): Response {
           write(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`);
           last = event.id;
         }
-        if (events.length === EVENT_LIMITS.page) again = true;
+        if (events.length === options.page) again = true;
       } while (again && open);
     } catch (error) {
       // The client reconnects with the last id it got: nothing is lost by ending here.

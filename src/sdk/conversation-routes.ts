@@ -10,7 +10,7 @@ import { AppError } from "../errors.ts";
 import { ErrorBody } from "../http/error-schema.ts";
 import { requestMeta } from "../http/request-meta.ts";
 import { eventStream, RETRY_MS } from "../inbox/event-stream.ts";
-import { eventsAfter, lastEventId } from "../inbox/ticket-events.ts";
+import { EVENT_LIMITS, eventsAfter, lastEventId } from "../inbox/ticket-events.ts";
 import { requireWidgetKey } from "./auth.ts";
 import { conversationView, type Reader, readableConversation } from "./conversation-access.ts";
 
@@ -94,7 +94,7 @@ export function conversationRoutes(deps: Deps) {
           throw new AppError(429, "too_many_streams", message, undefined, { "retry-after": String(Math.ceil(RETRY_MS / 1000)) }, { reason: "rate_limited" });
         }
         const orgId = auth!.orgId;
-        return eventStream(deps, { key: conversation.id, read: (from) => eventsAfter(deps, orgId, conversation.id, from), after, request, release });
+        return eventStream(deps, { key: conversation.id, read: (from) => eventsAfter(deps, orgId, conversation.id, from), page: EVENT_LIMITS.page, after, request, release });
       },
       {
         params: Params,
