@@ -14,7 +14,7 @@ import { dataTools } from "./customers/tools.ts";
 import type { Database } from "./db/client.ts";
 import { createStatements } from "./db/prepared.ts";
 import type { Deps } from "./deps.ts";
-import { createLiveEvents, type RunningLiveEvents } from "./inbox/live-events.ts";
+import { createLiveEvents, type RunningLiveEvents } from "./live/live-events.ts";
 import { inboxTools } from "./inbox/tools.ts";
 import { type ConnectedCheck, REPLY_MAIL_KIND, replyMailHandler } from "./inbox/reply-mail.ts";
 import { MEMBER_NOTICE_KIND, memberNoticeHandler } from "./inbox/member-notices.ts";

@@ -9,7 +9,7 @@ import { AppError } from "../errors.ts";
 import { FreeForm } from "../http/free-form.ts";
 import { jsonResponse } from "../kit/json-response.ts";
 import { CUSTOMER_LIMITS, customerDetail, customerSummary, customersByIds, customerView, findCustomer, listCustomers, upsertCustomers } from "./customer-profiles.ts";
-import { eventStream, RETRY_MS } from "./event-stream.ts";
+import { eventStream, RETRY_MS } from "../live/event-stream.ts";
 import { EVENT_LIMITS, eventKey, lastTicketEventId, ticketEventsAfter } from "./ticket-events.ts";
 import {
   addTicketMessage,

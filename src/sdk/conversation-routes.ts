@@ -9,7 +9,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { ErrorBody } from "../http/error-schema.ts";
 import { requestMeta } from "../http/request-meta.ts";
-import { eventStream, RETRY_MS } from "../inbox/event-stream.ts";
+import { eventStream, RETRY_MS } from "../live/event-stream.ts";
 import { EVENT_LIMITS, eventsAfter, lastEventId } from "../inbox/ticket-events.ts";
 import { requireWidgetKey } from "./auth.ts";
 import { conversationView, type Reader, readableConversation } from "./conversation-access.ts";

@@ -2,7 +2,7 @@
 // customer's) and GET /api/tickets/{id}/events (the team's): Server-Sent Events (HTML Living
 // Standard, "Server-sent events"). Each event is a row of ticket_events, so its `id:` is the row's
 // sequence number and a reconnect with `Last-Event-ID` resumes from the database — after a restart,
-// or on another instance — never from this process's memory. A wake-up (src/inbox/live-events.ts)
+// or on another instance — never from this process's memory. A wake-up (src/live/live-events.ts)
 // or a heartbeat makes the stream read what is new; reads of one stream never overlap, so events
 // leave in order and once.
 import type { Deps } from "../deps.ts";
