@@ -72,6 +72,22 @@ function badHost(request: Request): string | null {
 }
 
 /** The path of a request for the log, also when its URL does not parse (a request refused for its Host). */
+const SESSION_PATH = "/api/sdk/conversations/";
+
+/**
+ * The path as the access log writes it. An unsubscribe link is a capability (RFC 8058), and so are
+ * an invitation link and a series confirmation link: their tokens never reach the log. Nor does a
+ * chat session id (README "Live conversation": for an anonymous visitor it is the conversation's
+ * only secret): anything after /api/sdk/conversations/ but a known suffix is masked.
+ */
+export function loggedPath(path: string): string {
+  if (path.startsWith("/u/")) return "/u/[token]";
+  if (path.startsWith("/invite/")) return "/invite/[token]";
+  if (path.startsWith("/series/confirm/")) return "/series/confirm/[token]";
+  if (path.startsWith(SESSION_PATH)) return `${SESSION_PATH}[session_id]${path.endsWith("/events") && path.indexOf("/", SESSION_PATH.length) === path.length - 7 ? "/events" : ""}`;
+  return path;
+}
+
 function pathOf(target: string): string {
   try {
     return new URL(target, "http://host.invalid").pathname;
@@ -103,9 +119,7 @@ export function createHandler(
     options.log.info("request", {
       request_id: id,
       method: request.method,
-      // An unsubscribe link is a capability (RFC 8058), and so are an invitation link and a
-      // series confirmation link: their tokens never reach the log.
-      path: path.startsWith("/u/") ? "/u/[token]" : path.startsWith("/invite/") ? "/invite/[token]" : path.startsWith("/series/confirm/") ? "/series/confirm/[token]" : path,
+      path: loggedPath(path),
       status: response.status,
       duration_ms: Math.round((performance.now() - started) * 100) / 100,
     });
