@@ -1,6 +1,6 @@
 // Boot: open the database (taking the DATA_DIR lock in embedded mode), migrate, then — for
 // `serve` — seed the demo org, listen, and shut down gracefully on SIGTERM/SIGINT.
-import { metricsResponse } from "./health/metrics-routes.ts";
+import { metricsListener } from "./health/metrics-routes.ts";
 import type { Server } from "bun";
 import { createAppHandler } from "./app.ts";
 
@@ -13,10 +13,10 @@ import { migrate } from "./db/migrate.ts";
 import { buildDeps, startJobs, stopLive } from "./compose.ts";
 import { startInboundSmtp } from "./inbound/smtp.ts";
 import type { Deps } from "./deps.ts";
-import { knownError } from "./errors.ts";
 import { transcriptsSettled } from "./conversations/transcript.ts";
 import { realTimers } from "./kit/timers.ts";
 import { MAX_BODY_BYTES } from "./http/body.ts";
+import { listenerError } from "./http/handler.ts";
 import { systemResolver } from "./net/guard.ts";
 import type { Logger } from "./log.ts";
 import { ensureDemo } from "./orgs/demo.ts";
@@ -88,19 +88,14 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
     // so the cut comes well after that.
     idleTimeout: 60,
     fetch: handler,
-    error: (error) => {
-      const known = knownError(error);
-      if (known) return known.toResponse(crypto.randomUUID());
-      log.error("unhandled server error", { error });
-      return new Response(JSON.stringify({ error: { code: "internal_error", message: "Something went wrong on our side." } }), {
-        status: 500,
-        headers: { "content-type": "application/json" },
-      });
-    },
+    // Whatever NODE_ENV says, never Bun's development error page (it shows source paths and lines).
+    development: false,
+    error: listenerError(log),
   });
-  // METRICS_PORT: /metrics alone on a listener of its own, for a scraper on a private network.
+  // METRICS_PORT: /metrics alone on a listener of its own, for a scraper on a private network,
+  // behind the same front door (Host checks, request id, access log, errors in our shape).
   const metricsServer = config.metricsPort
-    ? Bun.serve({ port: config.metricsPort, hostname: config.host, fetch: (request) => (new URL(request.url).pathname === "/metrics" ? metricsResponse(deps) : new Response("Not found\n", { status: 404 })) })
+    ? Bun.serve({ port: config.metricsPort, hostname: config.host, development: false, fetch: metricsListener(deps), error: listenerError(log) })
     : null;
   // Every periodic job: the outbox loop, discovery, housekeeping (src/compose.ts `jobs`).
   const jobs = startJobs(deps);

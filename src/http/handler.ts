@@ -12,7 +12,7 @@
 // - control characters in the path or query (`%00` decodes to NUL, which PostgreSQL refuses):
 //   400 validation_failed. Tab, CR and LF are allowed in query values, nothing below U+0020 in paths.
 import type { Server } from "bun";
-import { AppError } from "../errors.ts";
+import { AppError, knownError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { html, page } from "../html/html.ts";
 import type { Metrics } from "../ports/metrics.ts";
@@ -97,6 +97,23 @@ function pathOf(target: string): string {
 }
 const PATH_CONTROL = /%[01][0-9a-f]|%7f|[\x00-\x1f\x7f]/i;
 const QUERY_CONTROL = /%(0[0-8bcef]|1[0-9a-f])|[\x00-\x08\x0b\x0c\x0e-\x1f]/i;
+
+/**
+ * What every listener answers for an error that escaped its handler (Bun.serve's `error`): a known
+ * error in our shape, anything else 500 `internal_error` with no detail — never Bun's development
+ * error page, which lists source paths and lines (every listener also passes `development: false`).
+ */
+export function listenerError(log: Pick<Logger, "error">): (error: Error) => Response {
+  return (error) => {
+    const known = knownError(error);
+    if (known) return known.toResponse(crypto.randomUUID());
+    log.error("unhandled server error", { error });
+    return new Response(JSON.stringify({ error: { code: "internal_error", message: "Something went wrong on our side." } }), {
+      status: 500,
+      headers: { "content-type": "application/json" },
+    });
+  };
+}
 
 export function createHandler(
   fetch: (request: Request) => Response | Promise<Response>,
