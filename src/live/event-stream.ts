@@ -5,9 +5,18 @@
 // or on another instance — never from this process's memory. A wake-up (src/live/live-events.ts)
 // or a heartbeat makes the stream read what is new; reads of one stream never overlap, so events
 // leave in order and once.
+// Bounded: a stream holds at most STREAM_BUFFER_BYTES not yet taken by the connection. When the
+// next event does not fit, the stream waits (the event stays a row; it is read again once the
+// client has taken some). A client that takes nothing for a heartbeat interval while the stream is
+// full is ended, and the connection with it: what was queued is dropped (a graceful close would
+// keep it, and the connection, for as long as the client does not read). The events it missed are
+// rows, so its reconnect with Last-Event-ID gets them (README "Live conversation").
 import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
 import { liftIdleTimeout } from "../http/request-meta.ts";
+
+/** The most bytes one stream may hold unsent (README "Live conversation", "Bounded"). */
+export const STREAM_BUFFER_BYTES = 256 * 1024;
 
 /** How long an EventSource waits before reconnecting after a cut (the widget has its own backoff). */
 export const RETRY_MS = 3000;
@@ -49,26 +58,45 @@ export function eventStream(deps: Deps, options: EventStreamOptions): Response {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   let unsubscribe = () => {};
+  /** A read stopped because the next event did not fit; the client taking some resumes it. */
+  let full = false;
+  /** Heartbeats that found the stream full since the client last took anything. */
+  let stalled = 0;
+  const counted = deps.metrics.streamOpened("events");
+  /** Bytes queued in the stream that the connection has not taken yet. */
+  const unsent = () => STREAM_BUFFER_BYTES - (controller.desiredSize ?? 0);
 
-  const write = (text: string) => {
-    if (!open) return;
+  /** Queues `text`; false when the stream is over, or full (then `full` is set). */
+  const write = (text: string): boolean => {
+    if (!open) return false;
+    const bytes = encoder.encode(text);
+    if (unsent() > 0 && unsent() + bytes.byteLength > STREAM_BUFFER_BYTES) {
+      full = true;
+      return false;
+    }
     try {
-      controller.enqueue(encoder.encode(text));
+      controller.enqueue(bytes);
+      return true;
     } catch {
       end();
+      return false;
     }
   };
-  const end = () => {
+  /** Ends the stream: closed after what is queued, or — `drop` — at once, with the connection. */
+  const end = (drop = false) => {
     if (!open) return;
     open = false;
     clearInterval(heartbeat);
     unsubscribe();
     options.release();
+    counted();
     try {
-      controller.close();
+      if (drop) controller.error(new DOMException("The client took nothing while the stream was full.", "AbortError"));
+      else controller.close();
     } catch {}
   };
   const read = async () => {
+    if (full) return; // pull() reads once there is room
     if (reading) {
       again = true;
       return;
@@ -79,11 +107,11 @@ export function eventStream(deps: Deps, options: EventStreamOptions): Response {
         again = false;
         const events = await options.read(last);
         for (const event of events) {
-          write(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`);
+          if (!write(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`)) break;
           last = event.id;
         }
         if (events.length === options.page) again = true;
-      } while (again && open);
+      } while (again && open && !full);
     } catch (error) {
       // The client reconnects with the last id it got: nothing is lost by ending here.
       deps.log.warn("event stream read failed", { error: messageOf(error) });
@@ -93,20 +121,35 @@ export function eventStream(deps: Deps, options: EventStreamOptions): Response {
     }
   };
 
-  const body = new ReadableStream<Uint8Array>({
-    start(c) {
-      controller = c;
-      write(`retry: ${RETRY_MS}\n: open\n\n`);
-      unsubscribe = deps.live.subscribe(options.key, { wake: () => void read(), close: end });
-      heartbeat = setInterval(() => {
-        write(": heartbeat\n\n");
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        controller = c;
+        write(`retry: ${RETRY_MS}\n: open\n\n`);
+        unsubscribe = deps.live.subscribe(options.key, { wake: () => void read(), close: () => end() });
+        heartbeat = setInterval(() => {
+          if (full && ++stalled > 1) {
+            deps.log.info("event stream ended: the client is not taking what it is sent", { unsent_bytes: unsent() });
+            end(true);
+            return;
+          }
+          if (!full && write(": heartbeat\n\n")) void read();
+        }, deps.config.sdkStreams.heartbeatSeconds * 1000);
+        options.request.signal.addEventListener("abort", () => end(), { once: true });
         void read();
-      }, deps.config.sdkStreams.heartbeatSeconds * 1000);
-      options.request.signal.addEventListener("abort", end, { once: true });
-      void read();
+      },
+      // The connection took some of what was queued: there is room again.
+      pull() {
+        stalled = 0;
+        if (!full) return;
+        full = false;
+        void read();
+      },
+      cancel: () => end(),
     },
-    cancel: end,
-  });
+    // Counted in bytes, so desiredSize tells how much the connection has not taken.
+    { highWaterMark: STREAM_BUFFER_BYTES, size: (chunk) => chunk?.byteLength ?? 0 },
+  );
   liftIdleTimeout(options.request);
   return new Response(body, { status: 200, headers: EVENT_STREAM_HEADERS });
 }
