@@ -20,7 +20,7 @@ RUN apt-get update \
 COPY --from=build /src/dist/svc-agents /usr/local/bin/svc-agents
 USER svc
 WORKDIR /data
-ENV HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 DATA_DIR=/data
 VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 CMD ["/usr/local/bin/svc-agents", "healthcheck"]

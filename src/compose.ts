@@ -1,6 +1,9 @@
 // The composition root: the one module that knows every feature. It builds `Deps` (every cache,
 // limiter and runtime, once per process or per test app) and lists the sources of tools. Nothing
 // below imports it; src/server.ts and the test support build through it.
+import { deleteExpiredActivity } from "./activity/log.ts";
+import { deleteExpiredSessions } from "./auth/sessions.ts";
+import { discoverDueConnectors, discoveryTickMs } from "./connectors/scheduler.ts";
 import { connectorTools } from "./connectors/tools.ts";
 import { campaignMailHandler } from "./campaigns/mail.ts";
 import { OPT_IN_MAIL_KIND, purgeExpiredOptIns } from "./campaigns/opt-in.ts";
@@ -12,14 +15,17 @@ import type { ChatState } from "./ports/caches.ts";
 import { createChatState } from "./agents/turn.ts";
 import { dataTools } from "./customers/tools.ts";
 import type { Database } from "./db/client.ts";
+import { isDatabaseUnavailable } from "./db/unavailable.ts";
 import { createStatements } from "./db/prepared.ts";
 import type { Deps } from "./deps.ts";
-import { createLiveEvents, type RunningLiveEvents } from "./inbox/live-events.ts";
+import { messageOf } from "./errors.ts";
+import { createLiveEvents, type RunningLiveEvents } from "./live/live-events.ts";
 import { inboxTools } from "./inbox/tools.ts";
 import { REPLY_MAIL_KIND, replyMailHandler } from "./inbox/reply-mail.ts";
 import { MEMBER_NOTICE_KIND, memberNoticeHandler } from "./inbox/member-notices.ts";
 import { customActionTools } from "./integrations/custom-actions.ts";
 import { createInvalidation } from "./invalidation.ts";
+import { systemActor } from "./kit/actor.ts";
 import { createPasswordHasher, type PasswordHasher } from "./kit/passwords.ts";
 import { createSingleFlight } from "./kit/single-flight.ts";
 import { createPassageCache } from "./knowledge/passages.ts";
@@ -30,8 +36,10 @@ import { outboxDepth } from "./outbox/stats.ts";
 import type { ClaimCaps } from "./outbox/claim.ts";
 import type { OutboxHandlers } from "./outbox/outbox.ts";
 import { docsTools } from "./knowledge/tools.ts";
+import { deleteUnusedClients } from "./oauth/clients.ts";
 import { createAccessVerifier } from "./oauth/token-cache.ts";
-import { createLeasedLimiter } from "./ratelimit/leased.ts";
+import { deleteExpiredOAuthState } from "./oauth/tokens.ts";
+import { createLeasedLimiter, deleteExpiredCounters } from "./ratelimit/leased.ts";
 import { createWidgetKeyCache } from "./sdk/auth.ts";
 import { setupTools } from "./setup/tools.ts";
 import { createToolRuntime } from "./tools/runtime.ts";
@@ -103,14 +111,15 @@ export interface SenderOptions {
 
 /**
  * The outbox loop with this service's kinds: campaign mail and opt-in confirmations (after the
- * audiences and due steps are queued and expired opt-ins purged) and webhook deliveries, each in a pool of its own, so neither waits for the other.
+ * outbox-pass jobs queued what is due: `jobs` below) and webhook deliveries, each in a pool of its own, so neither waits for the other.
  */
 export function createSender(deps: Deps, options: SenderOptions = {}): Sender {
   const transport = options.transport === undefined ? smtpTransport(deps.config) : options.transport;
   const known = new Set([CAMPAIGN_MAIL_KIND, OPT_IN_MAIL_KIND, REPLY_MAIL_KIND, MEMBER_NOTICE_KIND, WEBHOOK_KIND]);
   const extra = Object.fromEntries(Object.entries(options.handlers ?? {}).filter(([kind]) => !known.has(kind)));
+  const queueing = jobs(deps).filter((job) => job.outboxPass);
   return createOutboxLoop(deps, {
-    intervalMs: options.intervalMs,
+    intervalMs: options.intervalMs ?? OUTBOX_PASS_MS,
     timers: options.timers,
     batch: options.batch,
     pools: [
@@ -124,9 +133,7 @@ export function createSender(deps: Deps, options: SenderOptions = {}): Sender {
         },
         ...OUTBOX_POOLS.mail,
         before: async () => {
-          await sweepDueAudiences(deps);
-          await queueDueSteps(deps);
-          await purgeExpiredOptIns(deps);
+          for (const job of queueing) await job.run();
         },
         close: () => transport?.close(),
       },
@@ -141,4 +148,92 @@ export function startSender(deps: Deps, options: SenderOptions = {}): Sender {
   const sender = createSender(deps, options);
   sender.start();
   return sender;
+}
+
+/** A periodic job: its name, how often it runs, what it does (docs/architecture.md "Periodic jobs"). */
+export interface Job {
+  name: string;
+  everyMs: number;
+  run(): Promise<unknown>;
+  /** Runs in the outbox loop's pass, in list order, just before the mail pool claims (what it queues goes out in that pass), not on a timer of its own. */
+  outboxPass?: true;
+}
+
+/** The outbox loop's pause between passes (src/outbox/loop.ts). */
+export const OUTBOX_PASS_MS = 1000;
+const HOUSEKEEPING_MS = 10 * 60_000;
+
+/** Every periodic job of a server process besides the outbox deliveries themselves, in one list. */
+export function jobs(deps: Deps): Job[] {
+  const housekeeper = systemActor("housekeeping");
+  return [
+    { name: "audience enrolment", everyMs: OUTBOX_PASS_MS, outboxPass: true, run: () => sweepDueAudiences(deps) },
+    { name: "due series steps", everyMs: OUTBOX_PASS_MS, outboxPass: true, run: () => queueDueSteps(deps) },
+    { name: "expired opt-ins", everyMs: OUTBOX_PASS_MS, outboxPass: true, run: () => purgeExpiredOptIns(deps) },
+    { name: "connector discovery", everyMs: discoveryTickMs(deps.config), run: () => discoverDueConnectors(deps) },
+    { name: "expired dashboard sessions", everyMs: HOUSEKEEPING_MS, run: () => deleteExpiredSessions(deps) },
+    { name: "expired rate-limit counters", everyMs: HOUSEKEEPING_MS, run: () => deleteExpiredCounters(deps.db, deps.now()) },
+    { name: "expired OAuth state", everyMs: HOUSEKEEPING_MS, run: () => deleteExpiredOAuthState(deps) },
+    { name: "unused OAuth clients", everyMs: HOUSEKEEPING_MS, run: () => deleteUnusedClients(deps, housekeeper) },
+    { name: "activity retention", everyMs: HOUSEKEEPING_MS, run: () => deleteExpiredActivity(deps) },
+  ];
+}
+
+/** The longest a failing job sits out. */
+const MAX_SIT_OUT_MS = 4 * 60_000;
+
+/**
+ * Runs each job every `everyMs` on deps.timers until stopped; a tick that finds the job's last run
+ * still going is skipped. After a failed run (the database unreachable, most often) the job sits
+ * out its next 1, 3, then 7 ticks (never more than 4 minutes); the first run that succeeds resets it.
+ */
+export function runJobs(deps: Pick<Deps, "timers" | "log">, list: readonly Job[]): { stop(): Promise<void> } {
+  const running = new Set<Promise<void>>();
+  const timers = list.map((job) => {
+    let current: Promise<void> | undefined;
+    let failures = 0;
+    let skip = 0;
+    return deps.timers.every(job.everyMs, () => {
+      if (current) return;
+      if (skip > 0) {
+        skip--;
+        return;
+      }
+      const run: Promise<void> = job
+        .run()
+        .then(
+          () => {
+            failures = 0;
+          },
+          (error) => {
+            failures++;
+            skip = Math.min(2 ** failures - 1, 7, Math.floor(MAX_SIT_OUT_MS / job.everyMs));
+            deps.log.warn("periodic job failed", { job: job.name, error: messageOf(error), database_unavailable: isDatabaseUnavailable(error) });
+          },
+        )
+        .finally(() => {
+          running.delete(run);
+          current = undefined;
+        });
+      current = run;
+      running.add(run);
+    });
+  });
+  return {
+    async stop() {
+      for (const timer of timers) timer.cancel();
+      await Promise.all(running);
+    },
+  };
+}
+
+/** Starts every periodic job (src/server.ts): the outbox loop, whose passes run the outbox-pass jobs, and a timer for each other job. */
+export function startJobs(deps: Deps): { stop(): Promise<void> } {
+  const sender = startSender(deps);
+  const timed = runJobs(deps, jobs(deps).filter((job) => !job.outboxPass));
+  return {
+    async stop() {
+      await Promise.all([timed.stop(), sender.stop()]);
+    },
+  };
 }

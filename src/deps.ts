@@ -53,6 +53,6 @@ export interface Deps {
   widgetKeys: WidgetKeyCache;
   /** Counters and histograms for GET /metrics (src/metrics/registry.ts); labels never carry ids or customer data. */
   metrics: Metrics;
-  /** Wakes the readers of live conversation events and bounds their streams (src/inbox/live-events.ts). */
+  /** Wakes the readers of live conversation events and bounds their streams (src/live/live-events.ts). */
   live: LiveEvents;
 }

@@ -37,6 +37,8 @@ async function main(args: string[]): Promise<number> {
     process.stderr.write(`svc-agents: configuration error: ${error.message}\n`);
     return 1;
   }
+  // Unset, NODE_ENV means production (src/config.ts); say so to Bun and every library that reads it.
+  process.env.NODE_ENV ??= config.nodeEnv;
   const log = createLogger(config.logLevel);
   try {
     if (command.kind === "serve") {

@@ -1,10 +1,8 @@
 // Boot: open the database (taking the DATA_DIR lock in embedded mode), migrate, then — for
 // `serve` — seed the demo org, listen, and shut down gracefully on SIGTERM/SIGINT.
-import { metricsResponse } from "./health/metrics-routes.ts";
+import { metricsListener } from "./health/metrics-routes.ts";
 import type { Server } from "bun";
 import { createAppHandler } from "./app.ts";
-import { deleteExpiredSessions } from "./auth/sessions.ts";
-import { startDiscoveryScheduler } from "./connectors/scheduler.ts";
 
 import type { Config } from "./config.ts";
 import { createFieldCipher } from "./crypto/fields.ts";
@@ -12,22 +10,18 @@ import { resolveSecretKey } from "./crypto/secret-key.ts";
 import { type Database, openPglite, openPostgres } from "./db/client.ts";
 import { acquireDataDirLock } from "./db/lock.ts";
 import { migrate } from "./db/migrate.ts";
-import { buildDeps, startSender, stopLive } from "./compose.ts";
+import { buildDeps, startJobs, stopLive } from "./compose.ts";
 import { startInboundSmtp } from "./inbound/smtp.ts";
 import type { Deps } from "./deps.ts";
 import { knownError } from "./errors.ts";
 import { transcriptsSettled } from "./agents/turn.ts";
 import { realTimers } from "./kit/timers.ts";
 import { MAX_BODY_BYTES } from "./http/body.ts";
+import { listenerError } from "./http/handler.ts";
 import { systemResolver } from "./net/guard.ts";
 import type { Logger } from "./log.ts";
-import { systemActor } from "./kit/actor.ts";
-import { deleteExpiredActivity } from "./activity/log.ts";
-import { deleteUnusedClients } from "./oauth/clients.ts";
-import { deleteExpiredOAuthState } from "./oauth/tokens.ts";
 import { ensureDemo } from "./orgs/demo.ts";
 import { demoPasswordLine, writeDemoPassword } from "./orgs/demo-password.ts";
-import { deleteExpiredCounters } from "./ratelimit/leased.ts";
 
 export interface Services {
   deps: Deps;
@@ -79,9 +73,6 @@ export async function openServices(config: Readonly<Config>, log: Logger): Promi
   return { deps, database, close };
 }
 
-const HOUSEKEEPING_MS = 10 * 60_000;
-const HOUSEKEEPER = systemActor("housekeeping");
-
 export async function serve(config: Readonly<Config>, log: Logger): Promise<{ server: Server<unknown>; deps: Deps; database: Database; stop(): Promise<void> }> {
   const services = await openServices(config, log);
   const { deps } = services;
@@ -98,29 +89,19 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
     // so the cut comes well after that.
     idleTimeout: 60,
     fetch: handler,
-    error: (error) => {
-      const known = knownError(error);
-      if (known) return known.toResponse(crypto.randomUUID());
-      log.error("unhandled server error", { error });
-      return new Response(JSON.stringify({ error: { code: "internal_error", message: "Something went wrong on our side." } }), {
-        status: 500,
-        headers: { "content-type": "application/json" },
-      });
-    },
+    // Whatever NODE_ENV says, never Bun's development error page (it shows source paths and lines).
+    development: false,
+    error: listenerError(log),
   });
-  // METRICS_PORT: /metrics alone on a listener of its own, for a scraper on a private network.
+  // METRICS_PORT: /metrics alone on a listener of its own, for a scraper on a private network,
+  // behind the same front door (Host checks, request id, access log, errors in our shape).
   const metricsServer = config.metricsPort
-    ? Bun.serve({ port: config.metricsPort, hostname: config.host, fetch: (request) => (new URL(request.url).pathname === "/metrics" ? metricsResponse(deps) : new Response("Not found\n", { status: 404 })) })
+    ? Bun.serve({ port: config.metricsPort, hostname: config.host, development: false, fetch: metricsListener(deps), error: listenerError(log) })
     : null;
-  const scheduler = startDiscoveryScheduler(deps);
-  const sender = startSender(deps); // email series: queues due steps and delivers the outbox (src/compose.ts createSender)
+  // Every periodic job: the outbox loop, discovery, housekeeping (src/compose.ts `jobs`).
+  const jobs = startJobs(deps);
   // INBOUND_SMTP_PORT: customers' email into tickets (README "Email channel").
   const inboundSmtp = config.inbound.smtpPort ? await startInboundSmtp(deps) : null;
-  const housekeeping = setInterval(() => {
-    Promise.all([deleteExpiredSessions(deps), deleteExpiredCounters(deps.db, deps.now()), deleteExpiredOAuthState(deps), deleteUnusedClients(deps, HOUSEKEEPER), deleteExpiredActivity(deps)]).catch((error) =>
-      log.warn("housekeeping failed", { error: String(error) }),
-    );
-  }, HOUSEKEEPING_MS);
 
   const where = config.databaseUrl ? "PostgreSQL" : `embedded database in ${config.dataDir}`;
   const lines = [`svc-agents listening on ${config.baseUrl} (${where})`, `Sign in:     ${config.baseUrl}/signin`];
@@ -143,12 +124,11 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
-      clearInterval(housekeeping);
       metricsServer?.stop(true);
       await inboundSmtp?.close();
       await stopLive(deps); // event streams end now (clients reconnect elsewhere), not after the grace period
       const graceEnds = Date.now() + config.shutdownGraceSeconds * 1000;
-      const graceful = Promise.all([server.stop(false), scheduler.stop(), sender.stop()]);
+      const graceful = Promise.all([server.stop(false), jobs.stop()]);
       const timedOut = await Promise.race([graceful.then(() => false), Bun.sleep(config.shutdownGraceSeconds * 1000).then(() => true)]);
       if (timedOut) await server.stop(true);
       // Chat replies are written after their stream closed (docs/interface.md 4.5): within what is left of the grace.

@@ -4,7 +4,12 @@
 // one at a time, and the time from sending the reply (its POST includes the write and the commit)
 // to its arrival on every stream of that conversation: p50/p99. On PGlite one instance does both;
 // on PostgreSQL the streams are held by instance A and the replies posted on instance B, so each
-// arrival crosses LISTEN/NOTIFY. Printed, never asserted.
+// arrival crosses LISTEN/NOTIFY. Then BENCH_STALLED_STREAMS streams (default 150) on one
+// conversation whose clients never read (raw sockets), BENCH_STALLED_REPLIES replies of about
+// 30 KB to it (default 300), and the server's RSS at its peak and after, with the event streams
+// still open by svc_open_streams{kind="events"}: each stream holds at most its bound
+// (STREAM_BUFFER_BYTES), and those that take nothing are ended. Printed, never asserted.
+import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { summarize } from "../load.ts";
 import { BENCH_PASSWORD } from "../mcp.ts";
@@ -19,7 +24,49 @@ const LIMITS = {
   SDK_TICKETS_PER_KEY_IP_PER_MINUTE: "100000000",
   SDK_STREAMS_PER_KEY_IP: "1000",
   SDK_STREAMS_MAX: String(Math.max(STREAMS + 10, 5000)),
+  METRICS_TOKEN: "bench-metrics-token-0123456789abcdef",
 };
+const STALLED = Number(process.env.BENCH_STALLED_STREAMS || 150);
+const STALLED_REPLIES = Number(process.env.BENCH_STALLED_REPLIES || 300);
+
+/** svc_open_streams{kind="events"} of a server. */
+async function openEventStreams(server: Running): Promise<number | undefined> {
+  const res = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${LIMITS.METRICS_TOKEN}` } });
+  const line = (await res.text()).split("\n").find((l) => l.startsWith('svc_open_streams{kind="events"}'));
+  return line ? Number(line.split(" ")[1]) : 0;
+}
+
+/** A stream whose client never reads: a raw socket, paused once the request is written. */
+function stalledStream(server: Running, key: string, sessionId: string): Socket {
+  const { hostname, port } = new URL(server.url);
+  const socket = connect(Number(port), hostname, () => {
+    socket.write(`GET /api/sdk/conversations/${sessionId}/events HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${key}\r\n\r\n`);
+    socket.pause();
+  });
+  socket.on("error", () => {});
+  return socket;
+}
+
+/** Non-reading streams on one conversation, ~30 KB replies to it: RSS before, at its peak and after, and the event streams left open. */
+async function stalledStreams(a: Running, b: Running, key: string, member: Record<string, string>, conversation: { sessionId: string; ticketId: string }): Promise<string[]> {
+  const sockets = Array.from({ length: STALLED }, () => stalledStream(a, key, conversation.sessionId));
+  try {
+    await Bun.sleep(options.idleS * 1000);
+    const opened = await openEventStreams(a);
+    const before = rssMiB(a.pid);
+    let peak = before ?? 0;
+    const big = "€".repeat(9_990);
+    for (let i = 0; i < STALLED_REPLIES; i++) {
+      const res = await fetch(`${b.url}/api/tickets/${conversation.ticketId}/replies`, { method: "POST", headers: member, body: JSON.stringify({ body: `${i} ${big}` }) });
+      if (res.status !== 201) throw new Error(`reply: ${res.status} ${await res.text()}`);
+      peak = Math.max(peak, rssMiB(a.pid) ?? 0);
+    }
+    await Bun.sleep(options.idleS * 1000 + 2 * 20_000); // the default heartbeat: a stream that takes nothing is ended within two
+    return [String(opened ?? "—"), fixed(before, 0), fixed(peak, 0), fixed(rssMiB(a.pid), 0), String((await openEventStreams(a)) ?? "—")];
+  } finally {
+    for (const socket of sockets) socket.destroy();
+  }
+}
 
 /** The stream holder (bench/stream-holder.ts): arrivals by reply text, as epoch milliseconds. */
 interface Holder {
@@ -118,6 +165,7 @@ async function run(label: string, env: { LOG_LEVEL: string } & Record<string, st
     } finally {
       holder.proc.kill();
     }
+    const stalled = await stalledStreams(a, b, org.widgetKey, member, conversations[0]!);
     const lat = summarize(latencies, missing, undefined, 1);
     const post = summarize(posts, 0, undefined, 1);
     const growth = before !== undefined && after !== undefined ? after - before : undefined;
@@ -131,6 +179,7 @@ async function run(label: string, env: { LOG_LEVEL: string } & Record<string, st
       fixed(lat.p50Ms, 2),
       fixed(lat.p99Ms, 2),
       String(missing),
+      ...stalled,
     ];
   } finally {
     await a.stop();
@@ -144,8 +193,8 @@ export async function conversations({ work, pg }: BenchContext): Promise<void> {
   if ("url" in pg) rows.push(await run("PostgreSQL, streams on A, replies on B", { DATABASE_URL: pg.url, SECRET_KEY: pg.secretKey, LOG_LEVEL: "error", ...LIMITS }, work, true));
   else console.log(`\nconversations: PostgreSQL rows skipped: ${pg.skipped}`);
   printTable(
-    `Live conversation: ${STREAMS} open event streams over ${CONVERSATIONS} conversations on one instance; one reply per conversation, from sending the reply to its arrival on every stream of it`,
-    ["target", "streams", "RSS before MiB", "RSS after MiB", "growth MiB", "reply POST p50 ms", "arrival p50 ms", "arrival p99 ms", "not arrived"],
+    `Live conversation: ${STREAMS} open event streams over ${CONVERSATIONS} conversations on one instance; one reply per conversation, from sending the reply to its arrival on every stream of it; then ${STALLED} streams that never read and ${STALLED_REPLIES} replies of about 30 KB (svc_open_streams{kind="events"} after)`,
+    ["target", "streams", "RSS before MiB", "RSS after MiB", "growth MiB", "reply POST p50 ms", "arrival p50 ms", "arrival p99 ms", "not arrived", "non-reading streams", "their RSS before MiB", "peak MiB", "after MiB", "still open"],
     rows,
   );
 }

@@ -27,6 +27,7 @@ export function listenAdminSocket(deps: Deps, database: Database): { stop(): voi
   rmSync(path, { force: true }); // a socket file left by a killed server
   const server: Server<unknown> = Bun.serve({
     unix: path,
+    development: false, // never Bun's development error page
     async fetch(request, self) {
       if (new URL(request.url).pathname === "/backup") {
         self.timeout(request, 0); // nothing is sent until the backup is taken (seconds); Bun's 10 s idle cut must not apply

@@ -1,55 +1,30 @@
 // Scheduled discovery: every live connector is discovered again once per
-// CONNECTOR_DISCOVERY_INTERVAL_SECONDS, so tools added or removed upstream appear. Every server
-// process ticks; a connector is claimed with one atomic UPDATE … FOR UPDATE SKIP LOCKED, so with
-// several processes on one database each connector still runs once per interval.
+// CONNECTOR_DISCOVERY_INTERVAL_SECONDS, so tools added or removed upstream appear. It is one of the
+// periodic jobs (src/compose.ts `jobs`, docs/architecture.md "Periodic jobs"): every server process
+// ticks; a connector is claimed with one atomic UPDATE … FOR UPDATE SKIP LOCKED, so with several
+// processes on one database each connector still runs once per interval.
 import { and, inArray, sql } from "drizzle-orm";
+import type { Config } from "../config.ts";
 import { connectors } from "../db/schema/index.ts";
-import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import type { Deps } from "../deps.ts";
-import { messageOf } from "../errors.ts";
 import { live } from "../kit/rows.ts";
 import type { ConnectorRow } from "./credentials.ts";
 import { discover } from "./discovery.ts";
 
 const BATCH = 10;
 
-export function startDiscoveryScheduler(deps: Deps): { stop(): Promise<void> } {
-  const tickMs = Math.max(1000, Math.min(30_000, (deps.config.connectorDiscoveryIntervalSeconds * 1000) / 2));
-  let running: Promise<void> | undefined;
-  const tick = async () => {
-    for (;;) {
-      const due = await claimDueConnectors(deps, BATCH);
-      for (const row of due) await discover(deps, row);
-      if (due.length < BATCH) return;
-    }
-  };
-  // After a failed tick (the database unreachable, most often) the next 1, 3, 7 ticks are skipped,
-  // up to 7; the first tick that succeeds resets it (README "Faults and shutdown").
-  let failures = 0;
-  let skip = 0;
-  const timer = deps.timers.every(tickMs, () => {
-    if (running) return;
-    if (skip > 0) {
-      skip--;
-      return;
-    }
-    running = tick()
-      .then(() => {
-        failures = 0;
-      })
-      .catch((error) => {
-        failures++;
-        skip = Math.min(2 ** failures - 1, 7);
-        deps.log.warn("scheduled discovery failed", { error: messageOf(error), database_unavailable: isDatabaseUnavailable(error) });
-      })
-      .finally(() => (running = undefined));
-  });
-  return {
-    async stop() {
-      timer.cancel();
-      await running;
-    },
-  };
+/** How often the discovery job ticks: half the interval, between 1 s and 30 s. */
+export function discoveryTickMs(config: Pick<Config, "connectorDiscoveryIntervalSeconds">): number {
+  return Math.max(1000, Math.min(30_000, (config.connectorDiscoveryIntervalSeconds * 1000) / 2));
+}
+
+/** One tick: discovers every connector that is due, a batch at a time. */
+export async function discoverDueConnectors(deps: Deps): Promise<void> {
+  for (;;) {
+    const due = await claimDueConnectors(deps, BATCH);
+    for (const row of due) await discover(deps, row);
+    if (due.length < BATCH) return;
+  }
 }
 
 /** Claims due connectors atomically, so each is refreshed once per interval across processes. */

@@ -12,7 +12,7 @@
 // - control characters in the path or query (`%00` decodes to NUL, which PostgreSQL refuses):
 //   400 validation_failed. Tab, CR and LF are allowed in query values, nothing below U+0020 in paths.
 import type { Server } from "bun";
-import { AppError } from "../errors.ts";
+import { AppError, knownError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { html, page } from "../html/html.ts";
 import type { Metrics } from "../ports/metrics.ts";
@@ -72,6 +72,22 @@ function badHost(request: Request): string | null {
 }
 
 /** The path of a request for the log, also when its URL does not parse (a request refused for its Host). */
+const SESSION_PATH = "/api/sdk/conversations/";
+
+/**
+ * The path as the access log writes it. An unsubscribe link is a capability (RFC 8058), and so are
+ * an invitation link and a series confirmation link: their tokens never reach the log. Nor does a
+ * chat session id (README "Live conversation": for an anonymous visitor it is the conversation's
+ * only secret): anything after /api/sdk/conversations/ but a known suffix is masked.
+ */
+export function loggedPath(path: string): string {
+  if (path.startsWith("/u/")) return "/u/[token]";
+  if (path.startsWith("/invite/")) return "/invite/[token]";
+  if (path.startsWith("/series/confirm/")) return "/series/confirm/[token]";
+  if (path.startsWith(SESSION_PATH)) return `${SESSION_PATH}[session_id]${path.endsWith("/events") && path.indexOf("/", SESSION_PATH.length) === path.length - 7 ? "/events" : ""}`;
+  return path;
+}
+
 function pathOf(target: string): string {
   try {
     return new URL(target, "http://host.invalid").pathname;
@@ -81,6 +97,23 @@ function pathOf(target: string): string {
 }
 const PATH_CONTROL = /%[01][0-9a-f]|%7f|[\x00-\x1f\x7f]/i;
 const QUERY_CONTROL = /%(0[0-8bcef]|1[0-9a-f])|[\x00-\x08\x0b\x0c\x0e-\x1f]/i;
+
+/**
+ * What every listener answers for an error that escaped its handler (Bun.serve's `error`): a known
+ * error in our shape, anything else 500 `internal_error` with no detail — never Bun's development
+ * error page, which lists source paths and lines (every listener also passes `development: false`).
+ */
+export function listenerError(log: Pick<Logger, "error">): (error: Error) => Response {
+  return (error) => {
+    const known = knownError(error);
+    if (known) return known.toResponse(crypto.randomUUID());
+    log.error("unhandled server error", { error });
+    return new Response(JSON.stringify({ error: { code: "internal_error", message: "Something went wrong on our side." } }), {
+      status: 500,
+      headers: { "content-type": "application/json" },
+    });
+  };
+}
 
 export function createHandler(
   fetch: (request: Request) => Response | Promise<Response>,
@@ -103,9 +136,7 @@ export function createHandler(
     options.log.info("request", {
       request_id: id,
       method: request.method,
-      // An unsubscribe link is a capability (RFC 8058), and so are an invitation link and a
-      // series confirmation link: their tokens never reach the log.
-      path: path.startsWith("/u/") ? "/u/[token]" : path.startsWith("/invite/") ? "/invite/[token]" : path.startsWith("/series/confirm/") ? "/series/confirm/[token]" : path,
+      path: loggedPath(path),
       status: response.status,
       duration_ms: Math.round((performance.now() - started) * 100) / 100,
     });

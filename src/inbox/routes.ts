@@ -9,8 +9,8 @@ import { AppError } from "../errors.ts";
 import { FreeForm } from "../http/free-form.ts";
 import { jsonResponse } from "../kit/json-response.ts";
 import { CUSTOMER_LIMITS, customerDetail, customerSummary, customersByIds, customerView, findCustomer, listCustomers, upsertCustomers } from "./customer-profiles.ts";
-import { eventStream, RETRY_MS } from "./event-stream.ts";
-import { eventKey, lastTicketEventId, ticketEventsAfter } from "./ticket-events.ts";
+import { eventStream, RETRY_MS } from "../live/event-stream.ts";
+import { EVENT_LIMITS, eventKey, lastTicketEventId, ticketEventsAfter } from "./ticket-events.ts";
 import {
   addTicketMessage,
   findTicket,
@@ -152,7 +152,7 @@ export function inboxRoutes(deps: Deps) {
         const { perKeyIp, max } = deps.config.sdkStreams;
         const release = deps.live.admit(`member:${memberId}`, { perClient: perKeyIp, max });
         if (!release) throw new AppError(429, "too_many_streams", `Too many open event streams: at most ${perKeyIp} per member, ${max} per server.`, undefined, { "retry-after": String(RETRY_MS / 1000) });
-        return eventStream(deps, { key: eventKey(ticket), reader: { kind: "member" }, read: (from) => ticketEventsAfter(deps, orgId, ticket.id, from), after, request, release });
+        return eventStream(deps, { key: eventKey(ticket), reader: { kind: "member" }, read: (from) => ticketEventsAfter(deps, orgId, ticket.id, from), page: EVENT_LIMITS.page, after, request, release });
       },
       {
         params: Ref,

@@ -8,7 +8,7 @@ import { agents, members, ticketEvents } from "../db/schema/index.ts";
 import type { TicketEventType } from "../db/schema/inbox.ts";
 import type { Deps } from "../deps.ts";
 import { isUuid } from "../kit/ids.ts";
-import { LIVE_CHANNEL } from "./live-events.ts";
+import { LIVE_CHANNEL } from "../live/live-events.ts";
 import type { InboxActor, Ticket, TicketMessage } from "./ticket-model.ts";
 
 /** A message as the customer sees it (GET /api/sdk/conversations/{session_id} and its events). */

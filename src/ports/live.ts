@@ -1,5 +1,5 @@
 // Live conversation events as the features that use them see them: the inbox wakes readers after
-// it commits an event, the SDK's event streams subscribe. Built by src/inbox/live-events.ts.
+// it commits an event, the SDK's event streams subscribe. Built by src/live/live-events.ts.
 
 /** One open event stream: woken when events of its key may be new, closed on shutdown. */
 export interface LiveListener {

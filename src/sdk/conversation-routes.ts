@@ -9,9 +9,9 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { ErrorBody } from "../http/error-schema.ts";
 import { requestMeta } from "../http/request-meta.ts";
-import { eventStream, RETRY_MS } from "../inbox/event-stream.ts";
+import { eventStream, RETRY_MS, type StreamEvent } from "../live/event-stream.ts";
 import { markRepliesSeen } from "../inbox/reply-mail.ts";
-import { eventsAfter, lastEventId, type StoredEvent } from "../inbox/ticket-events.ts";
+import { EVENT_LIMITS, eventsAfter, lastEventId } from "../inbox/ticket-events.ts";
 import { requireWidgetKey } from "./auth.ts";
 import { conversationView, type Reader, readableConversation } from "./conversation-access.ts";
 
@@ -97,8 +97,8 @@ export function conversationRoutes(deps: Deps) {
           throw new AppError(429, "too_many_streams", message, undefined, { "retry-after": String(Math.ceil(RETRY_MS / 1000)) }, { reason: "rate_limited" });
         }
         const orgId = auth!.orgId;
-        const reader = { kind: "customer" as const, delivered: (events: StoredEvent[]) => void markRepliesSeen(deps, orgId, events.filter((e) => e.type === "message").map((e) => e.data)) };
-        return eventStream(deps, { key: conversation.id, reader, read: (from) => eventsAfter(deps, orgId, conversation.id, from), after, request, release });
+        const reader = { kind: "customer" as const, delivered: (events: StreamEvent[]) => void markRepliesSeen(deps, orgId, events.filter((e) => e.type === "message").map((e) => e.data as Record<string, unknown>)) };
+        return eventStream(deps, { key: conversation.id, reader, read: (from) => eventsAfter(deps, orgId, conversation.id, from), page: EVENT_LIMITS.page, after, request, release });
       },
       {
         params: Params,

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { systemActor } from "../../src/kit/actor.ts";
-import { startDiscoveryScheduler } from "../../src/connectors/scheduler.ts";
+import { jobs, runJobs } from "../../src/compose.ts";
 import { connect } from "../../src/connectors/service.ts";
 import { connectors } from "../../src/db/schema/index.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
@@ -35,7 +35,8 @@ describe("two schedulers on one database", () => {
     const afterConnect = listed();
 
     // The schedulers tick on deps.timers, which follow the test clock: advancing it runs both.
-    const schedulers = [startDiscoveryScheduler(app.deps), startDiscoveryScheduler(app.deps)];
+    const discovery = () => runJobs(app.deps, jobs(app.deps).filter((job) => job.name === "connector discovery"));
+    const schedulers = [discovery(), discovery()];
     const settle = async (expected: number) => {
       const until = Date.now() + 5000;
       while (listed() < expected && Date.now() < until) await Bun.sleep(20);

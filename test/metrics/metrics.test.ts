@@ -8,6 +8,7 @@ import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
 import { engine, seedDataDir } from "../support/db.ts";
 import { rpc, tokensFor } from "../support/oauth.ts";
 import { freePort, type RunningServer, startServer, tempDir } from "../support/process.ts";
+import { rawRequest } from "../support/raw-http.ts";
 import { rejectionOf } from "../support/settle.ts";
 
 const TOKEN = "m".repeat(24) + "-metrics-token-0123456789";
@@ -143,4 +144,22 @@ describe.skipIf(engine !== "pglite")("METRICS_PORT", () => {
     expect((await fetch(`http://127.0.0.1:${metricsPort}/healthz`)).status).toBe(404);
     expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
   }, 120_000);
+
+  test("its front door is the main one: no Host or a Host with userinfo is 400 in our error shape, an unknown path 404, never Bun's development error page", async () => {
+    const heads = ["GET /metrics HTTP/1.0", "GET /metrics HTTP/1.1\r\nHost: user@localhost", "GET /metrics HTTP/1.0\r\nHost: a b", "GET /nope HTTP/1.1\r\nHost: 127.0.0.1"];
+    const answers = [];
+    for (const head of heads) answers.push(await rawRequest(metricsPort, head));
+    expect(answers.map((a) => a.status)).toEqual([400, 400, 400, 404]);
+    for (const answer of answers) {
+      expect(answer.headers.get("content-type")).toStartWith("application/json");
+      const body = JSON.parse(answer.body) as { error: { code: string; request_id: string } };
+      expect(body.error.code).toBe(answer.status === 400 ? "validation_failed" : "not_found");
+      expect(answer.body).not.toContain("/src/");
+    }
+    expect(answers.every((a) => a.headers.get("x-request-id"))).toBe(true);
+    // The public listener too.
+    const main = await rawRequest(Number(new URL(server.url).port), "GET /healthz HTTP/1.0");
+    expect(main.status).toBe(400);
+    expect(main.body).not.toContain("/src/");
+  });
 });
