@@ -57,6 +57,18 @@ describe("POST /api/inbound/email", () => {
     expect((await relay("")).status).toBe(400);
   });
 
+  test("an 8-bit body is decoded by its declared charset, as on SMTP: Latin-1 \"Größe\" stays \"Größe\"", async () => {
+    const raw = Buffer.concat([
+      Buffer.from(`From: Ray <ray@example.org>\r\nTo: help@${INBOUND_DOMAIN}\r\nSubject: Size\r\nMessage-ID: <latin1-1@example.org>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=ISO-8859-1\r\nContent-Transfer-Encoding: 8bit\r\n\r\n`),
+      Buffer.from("Welche Größe hat das Paket?\r\n", "latin1"),
+    ]);
+    const res = await app.request("/api/inbound/email", { method: "POST", headers: { authorization: `Bearer ${WEBHOOK_SECRET}`, "content-type": "message/rfc822" }, body: raw });
+    expect(res.status).toBe(200);
+    const [result] = ((await res.json()) as { results: { ticket_id: string }[] }).results;
+    const ticket = (await (await app.request(`/api/tickets/${result!.ticket_id}`, { headers: org.auth })).json()) as { messages: { body: string }[] };
+    expect(ticket.messages[0]!.body).toBe("Welche Größe hat das Paket?");
+  });
+
   test("INBOUND_MAX_MESSAGE_BYTES: at the limit stored, one byte over 413", async () => {
     const at = message(`help@${INBOUND_DOMAIN}`, "size-at", LIMIT);
     expect(Buffer.byteLength(at)).toBe(LIMIT);
