@@ -1,13 +1,14 @@
 // An inbound email, read with mailparser and reduced to what a ticket keeps: who wrote, the
 // Message-ID (or, without one, an id derived from the bytes, so a redelivery still matches), the
-// ids it answers, the reply without its quoted history and signature (email-reply-parser), the
-// full original for members to expand, and the attachments by name and size (never stored).
+// ids it answers, the reply without its quoted history and signature (email-reply-parser, off
+// the HTTP thread and bounded: src/inbound/reply-thread.ts), the full original for members to
+// expand, and the attachments by name and size (never stored).
 // Loops and bounces are recognised here (docs/interface.md H, RFC 3834 section 2 and RFC 3464): they are
 // never customer messages.
 import { createHash } from "node:crypto";
-import EmailReplyParser from "email-reply-parser";
 import { type AddressObject, simpleParser } from "mailparser";
 import type { InboundAttachment } from "../db/schema/index.ts";
+import { visibleReply } from "./reply-thread.ts";
 
 /** What a stored inbound email may hold (docs/decisions.md "Inbound email"). */
 export const INBOUND_LIMITS = {
@@ -90,7 +91,7 @@ export async function parseEmail(raw: Buffer, envelopeFrom: string | null): Prom
     ...[...(Array.isArray(mail.references) ? mail.references : mail.references ? [mail.references] : [])].reverse().flatMap((r) => r.match(MESSAGE_ID) ?? []),
   ].slice(0, INBOUND_LIMITS.references);
   const text = clean(mail.text ?? "").replace(/\r\n?/g, "\n");
-  const visible = clean(new EmailReplyParser().parseReply(text)).trim();
+  const visible = clean(await visibleReply(text)).trim();
   return {
     messageId,
     from: firstAddress(mail.from),
