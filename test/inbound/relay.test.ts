@@ -125,7 +125,15 @@ describe("configuration", () => {
     expect(() => loadConfig({ ...base, INBOUND_MAX_MESSAGE_BYTES: "1023" })).toThrow("INBOUND_MAX_MESSAGE_BYTES");
     expect(loadConfig({ ...base, INBOUND_MAX_MESSAGE_BYTES: String(25 * 1024 * 1024) }).inbound.maxMessageBytes).toBe(25 * 1024 * 1024);
     expect(() => loadConfig({ ...base, INBOUND_MAX_MESSAGE_BYTES: String(25 * 1024 * 1024 + 1) })).toThrow("INBOUND_MAX_MESSAGE_BYTES");
-    expect(loadConfig(base).inbound).toEqual({ domain: undefined, smtpPort: undefined, tls: undefined, maxMessageBytes: 10 * 1024 * 1024, webhookSecret: undefined });
+    for (const [name, min, max] of [["INBOUND_SMTP_SESSION_SECONDS", 1, 3600], ["INBOUND_SMTP_COMMAND_SECONDS", 1, 600], ["INBOUND_SMTP_MAX_CONNECTIONS", 1, 10_000], ["INBOUND_SMTP_MAX_CONNECTIONS_PER_ADDRESS", 1, 10_000]] as const) {
+      const env = { ...base, INBOUND_SMTP_SESSION_SECONDS: "3600", INBOUND_SMTP_COMMAND_SECONDS: "1" };
+      expect(() => loadConfig({ ...env, [name]: String(min) })).not.toThrow();
+      expect(() => loadConfig({ ...env, [name]: String(max) })).not.toThrow();
+      expect(() => loadConfig({ ...env, [name]: String(min - 1) })).toThrow(name);
+      expect(() => loadConfig({ ...env, [name]: String(max + 1) })).toThrow(name);
+    }
+    expect(() => loadConfig({ ...base, INBOUND_SMTP_SESSION_SECONDS: "20", INBOUND_SMTP_COMMAND_SECONDS: "21" })).toThrow("INBOUND_SMTP_COMMAND_SECONDS");
+    expect(loadConfig(base).inbound).toEqual({ domain: undefined, smtpPort: undefined, tls: undefined, maxMessageBytes: 10 * 1024 * 1024, webhookSecret: undefined, smtpLimits: { sessionSeconds: 600, commandSeconds: 30, maxConnections: 100, maxConnectionsPerAddress: 10 } });
   });
 });
 
