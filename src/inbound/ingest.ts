@@ -2,6 +2,7 @@
 // listener and the relay endpoint both end here, with the routes their recipients resolved to.
 //
 //   reply+<token>   a customer message on that ticket, by the inbox's own addTicketMessage (so a
+//                   From that is not the customer's address is recorded as such, and shown; and so a
 //                   pending or resolved ticket reopens as it would for a widget message, and the
 //                   webhook and live events fire); a closed ticket gets a new ticket instead.
 //   <alias>         a new ticket (source `email`) for the sender, an unverified customer by From —
@@ -60,6 +61,9 @@ async function deliver(deps: Deps, route: Route, mail: ParsedEmail): Promise<Ing
       .returning({ id: ticketInboundEmails.id });
     if (!claim) return { status: "duplicate" } as const;
     const target = route.kind === "reply" ? { ticketId: route.ticketId, endUserId: route.endUserId } : await answeredTicket(txDeps, route.orgId, mail);
+    // Anyone who has a reply address can write to it: members see who did, and when it was not the customer.
+    if (route.kind === "reply" && !(await isCustomerAddress(txDeps, route.orgId, route.endUserId, from.address)))
+      await tx.update(ticketInboundEmails).set({ fromCustomer: false }).where(eq(ticketInboundEmails.id, claim.id));
     const body = bodyOf(mail);
     let stored: { ticketId: string; messageId: string } | null = null;
     if (target) {
@@ -111,6 +115,13 @@ async function answeredTicket(deps: Deps, orgId: string, mail: ParsedEmail): Pro
     .orderBy(asc(tickets.number))
     .limit(1);
   return match ?? null;
+}
+
+/** Whether `address` is the email address of the customer `endUserId` (case-insensitively). */
+async function isCustomerAddress(deps: Deps, orgId: string, endUserId: string | null, address: string): Promise<boolean> {
+  if (!endUserId) return false;
+  const [customer] = await deps.db.select({ email: endUsers.email }).from(endUsers).where(and(eq(endUsers.orgId, orgId), eq(endUsers.id, endUserId)));
+  return customer?.email?.toLowerCase() === address;
 }
 
 /**

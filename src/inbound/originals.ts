@@ -7,6 +7,8 @@ import type { Deps } from "../deps.ts";
 
 export interface OriginalEmail {
   from: string;
+  /** False when From was not the address of the customer the message was filed under. */
+  fromCustomer: boolean;
   subject: string;
   original: string;
   attachments: { name: string; size: number }[];
@@ -21,7 +23,7 @@ export async function originalsOf(deps: Pick<Deps, "db">, orgId: string, ticketI
     .where(and(eq(ticketInboundEmails.orgId, orgId), eq(ticketInboundEmails.ticketId, ticketId), inArray(ticketInboundEmails.ticketMessageId, [...messageIds])));
   return new Map(
     rows.flatMap((r) =>
-      r.ticketMessageId ? [[r.ticketMessageId, { from: r.fromAddress, subject: r.subject, original: r.original, attachments: r.attachments.map((a) => ({ name: a.name, size: a.size })) }] as const] : [],
+      r.ticketMessageId ? [[r.ticketMessageId, { from: r.fromAddress, fromCustomer: r.fromCustomer, subject: r.subject, original: r.original, attachments: r.attachments.map((a) => ({ name: a.name, size: a.size })) }] as const] : [],
     ),
   );
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "ticket_inbound_emails" ADD COLUMN "from_customer" boolean DEFAULT true NOT NULL;
