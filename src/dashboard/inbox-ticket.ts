@@ -115,13 +115,17 @@ function show(value: unknown): string {
 /** Who sent a message that came by email; marked when it was not the customer's address. */
 function emailSender(original: OriginalEmail | undefined) {
   if (!original) return "";
-  return original.fromCustomer
-    ? html`<p class="muted">By email from ${original.from}</p>`
-    : html`<p><span class="badge warn">Not the customer's address</span> Sent by email from <strong>${original.from}</strong></p>`;
+  const sender = original.fromCustomer
+    ? html`<p class="muted">By email from ${original.from} · DMARC: ${original.dmarc}</p>`
+    : html`<p><span class="badge warn">Not the customer's address</span> Sent by email from <strong>${original.from}</strong> · DMARC: ${original.dmarc}</p>`;
+  const claimed = original.claimedTicketId
+    ? html`<p><span class="badge warn">Unverified sender</span> Claims to answer <a href="/dashboard/inbox/${original.claimedTicketId}">another ticket</a>; kept apart because its sender was not authenticated (DMARC ${original.dmarc}).</p>`
+    : "";
+  return html`${sender}${claimed}`;
 }
 
 function emailOriginal(original: OriginalEmail | undefined) {
   if (!original) return "";
   const files = original.attachments.length > 0 ? html`<p class="muted">Attachments (not stored): ${original.attachments.map((a, i) => html`${i > 0 ? ", " : ""}${a.name} (${Math.ceil(a.size / 1024)} KB)`)}</p>` : "";
-  return html`<details><summary>The original email from ${original.from}</summary>${files}<pre>${original.original}</pre></details>`;
+  return html`<details><summary>The original email from ${original.from}</summary>${files}<p class="muted">Authentication-Results: ${original.authResults || "none"}</p><pre>${original.original}</pre></details>`;
 }

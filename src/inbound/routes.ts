@@ -87,7 +87,7 @@ export function inboundRoutes(deps: Deps) {
           .from(ticketInboundEmails)
           .where(and(eq(ticketInboundEmails.orgId, orgId), eq(ticketInboundEmails.ticketId, ticket.id), eq(ticketInboundEmails.ticketMessageId, params.message_id)));
         if (!row) throw AppError.notFound("No such email.");
-        return { message_id: row.messageId, from: row.fromAddress, from_customer: row.fromCustomer, subject: row.subject, original: row.original, attachments: row.attachments, received_at: row.createdAt.toISOString() };
+        return { message_id: row.messageId, from: row.fromAddress, from_customer: row.fromCustomer, authentication: row.authResults, dmarc: row.dmarc, claimed_ticket_id: row.claimedTicketId, subject: row.subject, original: row.original, attachments: row.attachments, received_at: row.createdAt.toISOString() };
       },
       {
         params: t.Object({ id: t.String({ minLength: 1, maxLength: 64 }), message_id: t.String({ minLength: 1, maxLength: 64 }) }),

@@ -49,6 +49,14 @@ export const ticketInboundEmails = pgTable(
     fromAddress: text("from_address").notNull(),
     /** Whether From is the address of the customer the message was filed under (false: someone else wrote to a reply address). */
     fromCustomer: boolean("from_customer").notNull().default(true),
+    /** SPF, DKIM and DMARC as checked on receipt: an RFC 8601 Authentication-Results value, and DMARC's result alone. */
+    authResults: text("auth_results").notNull().default(""),
+    dmarc: text("dmarc").notNull().default("none"),
+    /**
+     * The ticket this message claimed to answer (In-Reply-To/References) when it was not let in
+     * there because its sender was not authenticated (DMARC did not pass): members see the link.
+     */
+    claimedTicketId: uuid("claimed_ticket_id").references(() => tickets.id, { onDelete: "set null" }),
     subject: text("subject").notNull(),
     original: text("original").notNull(),
     attachments: jsonb("attachments").$type<InboundAttachment[]>().notNull().default([]),
