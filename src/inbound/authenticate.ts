@@ -29,8 +29,6 @@ export function systemMailDns(): MailDns {
   return (name, type) => resolver.resolve(name, type) as Promise<string[][] | string[]>;
 }
 
-let fallbackDns: MailDns | undefined;
-
 function withTimeLimit<T>(work: Promise<T>, ms: number, onTimeout: () => T): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const limit = new Promise<T>((resolve) => {
@@ -45,7 +43,7 @@ export async function authenticateEmail(
   raw: Buffer,
   envelope: { ip?: string; helo?: string; sender?: string },
 ): Promise<MailAuthentication> {
-  const dns = deps.mailDns ?? (fallbackDns ??= systemMailDns());
+  const dns = deps.mailDns ?? systemMailDns();
   const resolver: MailDns = async (name, type) => {
     const answer = await withTimeLimit<string[][] | string[] | null>(dns(name, type), DNS_LOOKUP_MS, () => null);
     if (answer === null) throw Object.assign(new Error("DNS time limit"), { code: "ETIMEOUT" });

@@ -35,7 +35,7 @@ export interface SmtpClient {
 }
 
 export async function ingestEmail(deps: Deps, params: { raw: Buffer; routes: Route[]; envelopeFrom: string | null; client?: SmtpClient }): Promise<IngestOutcome[]> {
-  const mail = await parseEmail(params.raw, params.envelopeFrom);
+  const mail = await parseEmail(params.raw, params.envelopeFrom, deps.replies);
   const reason = mail.automatic ?? (mail.from ? null : "no usable From address");
   if (reason) {
     deps.log.info("inbound email ignored", { reason });

@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { type AddressObject, simpleParser } from "mailparser";
 import type { InboundAttachment } from "../db/schema/index.ts";
-import { visibleReply } from "./reply-thread.ts";
+import type { ReplyThread } from "./reply-thread.ts";
 
 /** What a stored inbound email may hold (docs/decisions.md "Inbound email"). */
 export const INBOUND_LIMITS = {
@@ -81,7 +81,7 @@ function automaticReason(headers: Map<string, unknown>, envelopeFrom: string | n
 }
 
 /** Reads a raw RFC 5322 message. `envelopeFrom` is MAIL FROM ("" for the null path; null when unknown, as from a relay). */
-export async function parseEmail(raw: Buffer, envelopeFrom: string | null): Promise<ParsedEmail> {
+export async function parseEmail(raw: Buffer, envelopeFrom: string | null, replies: ReplyThread): Promise<ParsedEmail> {
   const mail = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true, maxHtmlLengthToParse: 2_000_000 });
   const contentType = String((mail.headers.get("content-type") as { value?: string } | undefined)?.value ?? "").toLowerCase();
   const declared = mail.messageId && /^<[^<>\s]{1,900}>$/.test(mail.messageId) ? mail.messageId : null;
@@ -91,7 +91,7 @@ export async function parseEmail(raw: Buffer, envelopeFrom: string | null): Prom
     ...[...(Array.isArray(mail.references) ? mail.references : mail.references ? [mail.references] : [])].reverse().flatMap((r) => r.match(MESSAGE_ID) ?? []),
   ].slice(0, INBOUND_LIMITS.references);
   const text = clean(mail.text ?? "").replace(/\r\n?/g, "\n");
-  const visible = clean(await visibleReply(text)).trim();
+  const visible = clean(await replies.visible(text)).trim();
   return {
     messageId,
     from: firstAddress(mail.from),

@@ -5,7 +5,7 @@
 // the relay endpoint — with /healthz asked over and over meanwhile.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import nodemailer from "nodemailer";
-import { REPLY_INPUT_CHARS, visibleReply } from "../../../src/inbound/reply-thread.ts";
+import { createReplyThread, REPLY_INPUT_CHARS } from "../../../src/inbound/reply-thread.ts";
 import { startInboundSmtp, type InboundSmtp } from "../../../src/inbound/smtp.ts";
 import { createTestApp, signIn, type TestApp } from "../../support/app.ts";
 import { freePort } from "../../support/process.ts";
@@ -38,7 +38,7 @@ beforeAll(async () => {
   const seeded = await seedInboxOrg(app);
   org = { ...seeded, auth: { authorization: `Bearer ${await signIn(app, seeded.admin_email, seeded.password)}` } };
   expect((await app.request("/api/email/settings", { method: "PUT", headers: org.auth, json: { support_alias: "help" } })).status).toBe(200);
-  await visibleReply("warm up the thread"); // the worker's start is not what is measured
+  await app.deps.replies.visible("warm up the thread"); // the worker's start is not what is measured
 }, 60_000);
 afterAll(async () => {
   await inbound.close();
@@ -110,6 +110,8 @@ describe("a body of quote-like lines", () => {
 });
 
 describe("the extraction thread", () => {
+  const thread = createReplyThread();
+  const visibleReply = (text: string, timeLimitMs?: number) => thread.visible(text, timeLimitMs);
   test("strips quoted history from an ordinary reply", async () => {
     expect((await visibleReply("Thanks, that worked.\n\nOn Mon, Jan 1, 2024 at 10:00 AM Support <s@acme.example> wrote:\n> Try again.\n")).trim()).toBe("Thanks, that worked.");
   });
