@@ -55,4 +55,8 @@ export interface Deps {
   metrics: Metrics;
   /** Wakes the readers of live conversation events and bounds their streams (src/live/live-events.ts). */
   live: LiveEvents;
+  /** Inbound email's reply extraction, on a worker thread with a time limit (src/inbound/reply-thread.ts). */
+  replies: { visible(text: string, timeLimitMs?: number): Promise<string> };
+  /** DNS for checking inbound mail's SPF, DKIM and DMARC (src/inbound/authenticate.ts); the system's when absent; tests answer from their own records. */
+  mailDns?: (name: string, type: string) => Promise<string[][] | string[]>;
 }

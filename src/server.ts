@@ -16,7 +16,7 @@ import type { Deps } from "./deps.ts";
 import { knownError } from "./errors.ts";
 import { transcriptsSettled } from "./agents/turn.ts";
 import { realTimers } from "./kit/timers.ts";
-import { MAX_BODY_BYTES } from "./http/body.ts";
+import { serverBodyCap } from "./http/body.ts";
 import { listenerError } from "./http/handler.ts";
 import { systemResolver } from "./net/guard.ts";
 import type { Logger } from "./log.ts";
@@ -83,7 +83,7 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
   const server = Bun.serve({
     port: config.port,
     hostname: config.host,
-    maxRequestBodySize: MAX_BODY_BYTES,
+    maxRequestBodySize: serverBodyCap(config.inbound),
     // Bun cuts a request that sends nothing for `idleTimeout` seconds (default 10). The longest
     // legitimate silence is a tool call waiting on a connector or custom action (30 s deadline),
     // so the cut comes well after that.

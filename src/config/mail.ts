@@ -22,6 +22,19 @@ export interface InboundConfig {
   maxMessageBytes: number;
   /** INBOUND_WEBHOOK_SECRET: enables POST /api/inbound/email for `Authorization: Bearer <secret>`. */
   webhookSecret?: string;
+  /** The SMTP listener's limits (README "Email channel", docs/decisions.md "Inbound mail under attack"). */
+  smtpLimits: SmtpLimits;
+}
+
+export interface SmtpLimits {
+  /** INBOUND_SMTP_SESSION_SECONDS: a connection's whole life, whatever it sends. Default 600. */
+  sessionSeconds: number;
+  /** INBOUND_SMTP_COMMAND_SECONDS: time for the next complete line (a command, or a line of DATA). Default 30. */
+  commandSeconds: number;
+  /** INBOUND_SMTP_MAX_CONNECTIONS: open connections in all. Default 100. */
+  maxConnections: number;
+  /** INBOUND_SMTP_MAX_CONNECTIONS_PER_ADDRESS: open connections from one client address. Default 10. */
+  maxConnectionsPerAddress: number;
 }
 
 export function mailConfig(env: Env, baseUrl: string): { smtpUrl?: string; mailFrom: string } {
@@ -89,6 +102,15 @@ export function emailChannelConfig(env: Env): { dkim?: DkimConfig; inbound: Inbo
   }
   return {
     dkim,
-    inbound: { domain, smtpPort, tls: cert && key ? { cert, key } : undefined, maxMessageBytes: integer(env, "INBOUND_MAX_MESSAGE_BYTES", 10 * 1024 * 1024, 1024, 25 * 1024 * 1024), webhookSecret },
+    inbound: { domain, smtpPort, tls: cert && key ? { cert, key } : undefined, maxMessageBytes: integer(env, "INBOUND_MAX_MESSAGE_BYTES", 10 * 1024 * 1024, 1024, 25 * 1024 * 1024), webhookSecret, smtpLimits: smtpLimits(env) },
   };
+}
+
+function smtpLimits(env: Env): SmtpLimits {
+  const sessionSeconds = integer(env, "INBOUND_SMTP_SESSION_SECONDS", 600, 1, 3600);
+  const commandSeconds = integer(env, "INBOUND_SMTP_COMMAND_SECONDS", 30, 1, 600);
+  if (commandSeconds > sessionSeconds) throw new ConfigError("INBOUND_SMTP_COMMAND_SECONDS", `must not be more than INBOUND_SMTP_SESSION_SECONDS (${sessionSeconds})`);
+  const maxConnections = integer(env, "INBOUND_SMTP_MAX_CONNECTIONS", 100, 1, 10_000);
+  const maxConnectionsPerAddress = integer(env, "INBOUND_SMTP_MAX_CONNECTIONS_PER_ADDRESS", 10, 1, 10_000);
+  return { sessionSeconds, commandSeconds, maxConnections, maxConnectionsPerAddress };
 }

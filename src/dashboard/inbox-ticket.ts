@@ -45,7 +45,7 @@ export async function ticketPage(ctx: DashboardContext, ticket: Ticket, forms: T
         : m.kind === "reply"
           ? html`<span class="badge accent">Reply</span>`
           : html`<span class="badge">Customer</span>${m.verified ? html` <span class="badge ok">verified</span>` : ""}`;
-    return html`<article class="panel msg-${m.kind}" aria-label="${m.kind === "note" ? "Internal note" : m.kind === "reply" ? "Reply" : "Customer message"} by ${author(m)}"><p>${label} <strong>${author(m)}</strong> <span class="muted">${when(m.created_at)}</span></p><pre>${m.body}</pre>${emailOriginal(originals.get(m.id))}</article>`;
+    return html`<article class="panel msg-${m.kind}" aria-label="${m.kind === "note" ? "Internal note" : m.kind === "reply" ? "Reply" : "Customer message"} by ${author(m)}"><p>${label} <strong>${author(m)}</strong> <span class="muted">${when(m.created_at)}</span></p>${emailSender(originals.get(m.id))}<pre>${m.body}</pre>${emailOriginal(originals.get(m.id))}</article>`;
   };
   const reply = forms.reply ?? { values: {}, errors: {} };
   const note = forms.note ?? { values: {}, errors: {} };
@@ -112,8 +112,20 @@ function show(value: unknown): string {
 }
 
 /** A message that arrived by email: the original as received (quoted history, signature) and the attachments it listed, for members to expand. */
+/** Who sent a message that came by email; marked when it was not the customer's address. */
+function emailSender(original: OriginalEmail | undefined) {
+  if (!original) return "";
+  const sender = original.fromCustomer
+    ? html`<p class="muted">By email from ${original.from} · DMARC: ${original.dmarc}</p>`
+    : html`<p><span class="badge warn">Not the customer's address</span> Sent by email from <strong>${original.from}</strong> · DMARC: ${original.dmarc}</p>`;
+  const claimed = original.claimedTicketId
+    ? html`<p><span class="badge warn">Unverified sender</span> Claims to answer <a href="/dashboard/inbox/${original.claimedTicketId}">another ticket</a>; kept apart because its sender was not authenticated (DMARC ${original.dmarc}).</p>`
+    : "";
+  return html`${sender}${claimed}`;
+}
+
 function emailOriginal(original: OriginalEmail | undefined) {
   if (!original) return "";
   const files = original.attachments.length > 0 ? html`<p class="muted">Attachments (not stored): ${original.attachments.map((a, i) => html`${i > 0 ? ", " : ""}${a.name} (${Math.ceil(a.size / 1024)} KB)`)}</p>` : "";
-  return html`<details><summary>The original email from ${original.from}</summary>${files}<pre>${original.original}</pre></details>`;
+  return html`<details><summary>The original email from ${original.from}</summary>${files}<p class="muted">Authentication-Results: ${original.authResults || "none"}</p><pre>${original.original}</pre></details>`;
 }

@@ -12,7 +12,7 @@ import { findControlCharacter } from "./json-strings.ts";
  * receives the unparsed text (or why it could not be read) as a RawBody, because it answers in
  * its own protocol's error format (the JSON-RPC tool server, the OAuth endpoints).
  */
-export const BODY_LIMITS: { prefix: string; bytes: number; raw?: true; exact?: true }[] = [
+export const BODY_LIMITS: { prefix: string; bytes: number; raw?: true; exact?: true; deferred?: true }[] = [
   { prefix: "/api/", bytes: 64 * 1024 },
   { prefix: "/api/mcp", bytes: 1024 * 1024, raw: true, exact: true },
   // OAuth endpoints answer RFC 6749 / RFC 7591 errors even for bodies that do not parse.
@@ -24,8 +24,9 @@ export const BODY_LIMITS: { prefix: string; bytes: number; raw?: true; exact?: t
   { prefix: "/api/sdk/chat", bytes: 5 * 1024 * 1024 },
   // Dashboard forms: an agent's instructions (20,000 characters) and a knowledge-base document
   // (200,000) arrive urlencoded, where a non-ASCII character takes up to 9 bytes.
-  // A relayed email, raw (src/inbound/routes.ts checks INBOUND_MAX_MESSAGE_BYTES, at most this).
-  { prefix: "/api/inbound/email", bytes: 25 * 1024 * 1024, raw: true, exact: true },
+  // A relayed email: never read here. The route checks that the relay is on and its secret first,
+  // then reads the raw bytes itself with INBOUND_MAX_MESSAGE_BYTES (at most this) as the cap.
+  { prefix: "/api/inbound/email", bytes: 25 * 1024 * 1024, exact: true, deferred: true },
   { prefix: "/dashboard", bytes: 256 * 1024 },
   { prefix: "/dashboard/knowledge", bytes: 2 * 1024 * 1024 },
   { prefix: "/", bytes: 16 * 1024 },
@@ -38,8 +39,23 @@ export class RawBody {
   ) {}
 }
 
-/** Upper bound handed to Bun.serve; per-route caps above are stricter. */
-export const MAX_BODY_BYTES = Math.max(...BODY_LIMITS.map((l) => l.bytes));
+/**
+ * A body left unread by the parser: the route reads `request` itself once it has decided to
+ * (src/inbound/routes.ts, after its secret is checked).
+ */
+export class DeferredBody {}
+
+/** Upper bound handed to Bun.serve for the routes the parser reads; per-route caps above are stricter. */
+export const MAX_BODY_BYTES = Math.max(...BODY_LIMITS.filter((l) => !l.deferred).map((l) => l.bytes));
+
+/**
+ * Bun.serve's `maxRequestBodySize`, which holds for every route: MAX_BODY_BYTES, raised to
+ * INBOUND_MAX_MESSAGE_BYTES only when the relay endpoint is on. Whatever it is, each route still
+ * reads with its own cap (a chunked body included), and the relay reads nothing before its secret.
+ */
+export function serverBodyCap(inbound: { webhookSecret?: string; maxMessageBytes: number }): number {
+  return inbound.webhookSecret ? Math.max(MAX_BODY_BYTES, inbound.maxMessageBytes) : MAX_BODY_BYTES;
+}
 
 function limitFor(path: string) {
   let best: (typeof BODY_LIMITS)[number] = { prefix: "", bytes: 16 * 1024 };
@@ -71,6 +87,7 @@ function refuseControls(text: string, what: string): void {
  */
 export async function parseBody(request: Request, contentType: string, path: string): Promise<unknown> {
   const limit = limitFor(path);
+  if (limit.deferred) return new DeferredBody();
   if (limit.raw) {
     try {
       return new RawBody(await readCappedText(request, limit.bytes));

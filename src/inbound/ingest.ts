@@ -2,11 +2,14 @@
 // listener and the relay endpoint both end here, with the routes their recipients resolved to.
 //
 //   reply+<token>   a customer message on that ticket, by the inbox's own addTicketMessage (so a
+//                   From that is not the customer's address is recorded as such, and shown; and so a
 //                   pending or resolved ticket reopens as it would for a widget message, and the
 //                   webhook and live events fire); a closed ticket gets a new ticket instead.
 //   <alias>         a new ticket (source `email`) for the sender, an unverified customer by From —
-//                   unless the message answers one of this org's tickets by In-Reply-To/References
-//                   and comes from that ticket's customer (docs/interface.md H: the address first, then the ids).
+//                   unless the message answers one of this org's tickets by In-Reply-To/References,
+//                   comes from that ticket's customer (docs/interface.md H: the address first, then
+//                   the ids) and passes DMARC (src/inbound/authenticate.ts); one that fails opens a
+//                   new ticket that names, for members, the ticket it claimed to answer.
 //
 // The Message-ID is claimed first, in the same transaction as the message: a redelivery, however
 // often and on whichever instance, finds the claim and stores nothing (unique per org).
@@ -18,25 +21,33 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { ticketMessageIdOf } from "../inbox/mail-thread.ts";
 import { addTicketMessage, createTicketRow, TICKET_LIMITS } from "../inbox/tickets.ts";
+import { authenticateEmail, type MailAuthentication } from "./authenticate.ts";
 import { type ParsedEmail, parseEmail } from "./parse.ts";
 import type { Route } from "./recipients.ts";
 
 export type IngestOutcome = { status: "stored"; ticketId: string; messageId: string } | { status: "duplicate" } | { status: "ignored"; reason: string };
 
-export async function ingestEmail(deps: Deps, params: { raw: Buffer; routes: Route[]; envelopeFrom: string | null }): Promise<IngestOutcome[]> {
-  const mail = await parseEmail(params.raw, params.envelopeFrom);
+/** The SMTP client as the listener saw it (the relay knows none of it). */
+export interface SmtpClient {
+  ip?: string;
+  helo?: string;
+}
+
+export async function ingestEmail(deps: Deps, params: { raw: Buffer; routes: Route[]; envelopeFrom: string | null; client?: SmtpClient }): Promise<IngestOutcome[]> {
+  const mail = await parseEmail(params.raw, params.envelopeFrom, deps.replies);
   const reason = mail.automatic ?? (mail.from ? null : "no usable From address");
   if (reason) {
     deps.log.info("inbound email ignored", { reason });
     return [{ status: "ignored", reason }];
   }
+  const auth = await authenticateEmail(deps, params.raw, { ...params.client, ...(params.envelopeFrom ? { sender: params.envelopeFrom } : {}) });
   const seen = new Set<string>();
   const outcomes: IngestOutcome[] = [];
   for (const route of params.routes) {
     const key = route.kind === "reply" ? `${route.orgId} ${route.ticketId}` : route.orgId;
     if (seen.has(key)) continue;
     seen.add(key);
-    outcomes.push(await deliver(deps, route, mail));
+    outcomes.push(await deliver(deps, route, mail, auth));
   }
   return outcomes;
 }
@@ -47,18 +58,25 @@ function bodyOf(mail: ParsedEmail): string {
   return text.length <= TICKET_LIMITS.body ? text : `${text.slice(0, TICKET_LIMITS.body - 1)}…`;
 }
 
-async function deliver(deps: Deps, route: Route, mail: ParsedEmail): Promise<IngestOutcome> {
+async function deliver(deps: Deps, route: Route, mail: ParsedEmail, auth: MailAuthentication): Promise<IngestOutcome> {
   const now = deps.now();
   const from = mail.from!;
   return deps.db.transaction(async (tx) => {
     const txDeps: Deps = { ...deps, db: tx };
     const [claim] = await tx
       .insert(ticketInboundEmails)
-      .values({ orgId: route.orgId, messageId: mail.messageId, fromAddress: from.address, subject: mail.subject, original: mail.original, attachments: mail.attachments, createdAt: now })
+      .values({ orgId: route.orgId, messageId: mail.messageId, fromAddress: from.address, subject: mail.subject, original: mail.original, attachments: mail.attachments, authResults: auth.summary, dmarc: auth.dmarc, createdAt: now })
       .onConflictDoNothing()
       .returning({ id: ticketInboundEmails.id });
     if (!claim) return { status: "duplicate" } as const;
-    const target = route.kind === "reply" ? { ticketId: route.ticketId, endUserId: route.endUserId } : await answeredTicket(txDeps, route.orgId, mail);
+    const answered = route.kind === "alias" ? await answeredTicket(txDeps, route.orgId, mail) : null;
+    // A From header and a Message-ID prove nothing: an alias message joins the ticket it answers
+    // only when DMARC passes; otherwise it opens a new ticket, linked for members to the one it claimed.
+    if (answered && auth.dmarc !== "pass") await tx.update(ticketInboundEmails).set({ claimedTicketId: answered.ticketId }).where(eq(ticketInboundEmails.id, claim.id));
+    const target = route.kind === "reply" ? { ticketId: route.ticketId, endUserId: route.endUserId } : auth.dmarc === "pass" ? answered : null;
+    // Anyone who has a reply address can write to it: members see who did, and when it was not the customer.
+    if (route.kind === "reply" && !(await isCustomerAddress(txDeps, route.orgId, route.endUserId, from.address)))
+      await tx.update(ticketInboundEmails).set({ fromCustomer: false }).where(eq(ticketInboundEmails.id, claim.id));
     const body = bodyOf(mail);
     let stored: { ticketId: string; messageId: string } | null = null;
     if (target) {
@@ -110,6 +128,13 @@ async function answeredTicket(deps: Deps, orgId: string, mail: ParsedEmail): Pro
     .orderBy(asc(tickets.number))
     .limit(1);
   return match ?? null;
+}
+
+/** Whether `address` is the email address of the customer `endUserId` (case-insensitively). */
+async function isCustomerAddress(deps: Deps, orgId: string, endUserId: string | null, address: string): Promise<boolean> {
+  if (!endUserId) return false;
+  const [customer] = await deps.db.select({ email: endUsers.email }).from(endUsers).where(and(eq(endUsers.orgId, orgId), eq(endUsers.id, endUserId)));
+  return customer?.email?.toLowerCase() === address;
 }
 
 /**

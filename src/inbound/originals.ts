@@ -7,6 +7,13 @@ import type { Deps } from "../deps.ts";
 
 export interface OriginalEmail {
   from: string;
+  /** False when From was not the address of the customer the message was filed under. */
+  fromCustomer: boolean;
+  /** SPF/DKIM/DMARC as checked on receipt (RFC 8601 summary), and DMARC's result. */
+  authResults: string;
+  dmarc: string;
+  /** The ticket it claimed to answer but was not let into (its sender was not authenticated). */
+  claimedTicketId: string | null;
   subject: string;
   original: string;
   attachments: { name: string; size: number }[];
@@ -21,7 +28,7 @@ export async function originalsOf(deps: Pick<Deps, "db">, orgId: string, ticketI
     .where(and(eq(ticketInboundEmails.orgId, orgId), eq(ticketInboundEmails.ticketId, ticketId), inArray(ticketInboundEmails.ticketMessageId, [...messageIds])));
   return new Map(
     rows.flatMap((r) =>
-      r.ticketMessageId ? [[r.ticketMessageId, { from: r.fromAddress, subject: r.subject, original: r.original, attachments: r.attachments.map((a) => ({ name: a.name, size: a.size })) }] as const] : [],
+      r.ticketMessageId ? [[r.ticketMessageId, { from: r.fromAddress, fromCustomer: r.fromCustomer, authResults: r.authResults, dmarc: r.dmarc, claimedTicketId: r.claimedTicketId, subject: r.subject, original: r.original, attachments: r.attachments.map((a) => ({ name: a.name, size: a.size })) }] as const] : [],
     ),
   );
 }

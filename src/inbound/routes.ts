@@ -12,7 +12,7 @@ import { constantTimeEqual } from "../crypto/tokens.ts";
 import { ticketInboundEmails } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { RawBody } from "../http/body.ts";
+import { readBodyCapped } from "../net/capped-body.ts";
 import { findTicket } from "../inbox/tickets.ts";
 import { isUuid } from "../kit/ids.ts";
 import { ingestEmail } from "./ingest.ts";
@@ -45,15 +45,17 @@ export function inboundRoutes(deps: Deps) {
   return new Elysia({ name: "inbound-email" })
     .post(
       "/api/inbound/email",
-      async ({ body, request }) => {
+      async ({ request }) => {
+        // Nothing of the body is read before the relay is known to be on and the secret right
+        // (the body parser leaves this route's body alone: src/http/body.ts DeferredBody).
         relayAuthorised(deps, request);
-        const raw = body instanceof RawBody ? body : new RawBody("");
-        if (raw.error) throw raw.error;
-        const bytes = Buffer.from(raw.text, "utf8");
-        if (bytes.length > deps.config.inbound.maxMessageBytes) throw new AppError(413, "payload_too_large", `The message is larger than ${deps.config.inbound.maxMessageBytes} bytes (INBOUND_MAX_MESSAGE_BYTES).`);
+        const read = await readBodyCapped(request, deps.config.inbound.maxMessageBytes);
+        if (read === null) throw new AppError(413, "payload_too_large", `The message is larger than ${deps.config.inbound.maxMessageBytes} bytes (INBOUND_MAX_MESSAGE_BYTES).`);
+        // The bytes as sent: an 8-bit body is decoded by its declared charset when parsed, as on SMTP.
+        const bytes = Buffer.from(read.buffer, read.byteOffset, read.byteLength);
         if (bytes.length === 0) throw AppError.badRequest("The body must be a raw RFC 5322 message.");
         const routes: Route[] = [];
-        for (const address of headerRecipients(raw.text)) {
+        for (const address of headerRecipients(bytes.toString("latin1"))) {
           const route = await resolveRecipient(deps, address);
           if (route) routes.push(route);
         }
@@ -85,7 +87,7 @@ export function inboundRoutes(deps: Deps) {
           .from(ticketInboundEmails)
           .where(and(eq(ticketInboundEmails.orgId, orgId), eq(ticketInboundEmails.ticketId, ticket.id), eq(ticketInboundEmails.ticketMessageId, params.message_id)));
         if (!row) throw AppError.notFound("No such email.");
-        return { message_id: row.messageId, from: row.fromAddress, subject: row.subject, original: row.original, attachments: row.attachments, received_at: row.createdAt.toISOString() };
+        return { message_id: row.messageId, from: row.fromAddress, from_customer: row.fromCustomer, authentication: row.authResults, dmarc: row.dmarc, claimed_ticket_id: row.claimedTicketId, subject: row.subject, original: row.original, attachments: row.attachments, received_at: row.createdAt.toISOString() };
       },
       {
         params: t.Object({ id: t.String({ minLength: 1, maxLength: 64 }), message_id: t.String({ minLength: 1, maxLength: 64 }) }),

@@ -10,6 +10,7 @@ import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
 import { ingestEmail } from "./ingest.ts";
 import { resolveRecipient, type Route } from "./recipients.ts";
+import { smtpGuard } from "./smtp-guard.ts";
 
 /** Recipients of one message: more get 452 (RFC 5321 section 4.5.3.1.8 requires accepting 100). */
 export const MAX_RECIPIENTS = 100;
@@ -25,6 +26,8 @@ function smtpError(code: number, message: string): Error {
 
 export function createInboundSmtpServer(deps: Deps): SMTPServer {
   const { inbound } = deps.config;
+  // Session and command time, connections per address, refused recipients: src/inbound/smtp-guard.ts.
+  const guard = smtpGuard(deps, () => server);
   const options: SMTPServerOptions = {
     name: inbound.domain,
     banner: "mail for the support inbox only",
@@ -37,11 +40,17 @@ export function createInboundSmtpServer(deps: Deps): SMTPServer {
     ...(inbound.tls ? { key: inbound.tls.key, cert: inbound.tls.cert } : {}),
     logger: false,
     closeTimeout: 5_000,
-    socketTimeout: 60_000,
-    async onRcptTo(address, _session, callback) {
+    // A silent socket; a client that trickles bytes is cut by the guard's command limit.
+    socketTimeout: inbound.smtpLimits.commandSeconds * 1000,
+    maxClients: inbound.smtpLimits.maxConnections,
+    disableReverseLookup: true,
+    onConnect: guard.onConnect,
+    onSecure: guard.onSecure,
+    onClose: guard.onClose,
+    async onRcptTo(address, session, callback) {
       try {
         const route = await resolveRecipient(deps, address.address);
-        if (!route) return callback(smtpError(550, "5.1.1 no such recipient here (this server relays nothing)"));
+        if (!route) return callback(guard.refusedRecipient(session));
         callback();
       } catch (error) {
         deps.log.warn("inbound recipient check failed", { error: messageOf(error) });
@@ -66,7 +75,7 @@ export function createInboundSmtpServer(deps: Deps): SMTPServer {
             if (route) routes.push(route);
           }
           const mailFrom = session.envelope.mailFrom;
-          await ingestEmail(deps, { raw: Buffer.concat(chunks), routes, envelopeFrom: mailFrom ? mailFrom.address : "" });
+          await ingestEmail(deps, { raw: Buffer.concat(chunks), routes, envelopeFrom: mailFrom ? mailFrom.address : "", client: { ip: session.remoteAddress, helo: session.hostNameAppearsAs } });
           callback();
         } catch (error) {
           deps.log.warn("inbound email not stored", { error: messageOf(error) });
@@ -75,7 +84,8 @@ export function createInboundSmtpServer(deps: Deps): SMTPServer {
       });
     },
   };
-  return new SMTPServer(options);
+  const server = new SMTPServer(options);
+  return server;
 }
 
 /** Starts the listener on HOST:INBOUND_SMTP_PORT (src/server.ts). */

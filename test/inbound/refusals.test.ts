@@ -2,7 +2,8 @@
 // open relay; RFC 1870 SIZE; RFC 5321). Unknown, forged or expired reply addresses, foreign
 // domains and unknown local parts are refused at RCPT TO with 550; commands out of order get 503;
 // the size limit holds at its boundary (MAIL FROM SIZE= and DATA) with 552; a bare LF never ends
-// DATA (no smuggled second message); 8-bit headers are read; recipients stop at 100 (452); a
+// DATA (no smuggled second message); 8-bit headers are read; recipients stop at 100 (452), and
+// guessed ones after MAX_RCPT_FAILURES refusals (421, connection closed); a
 // 50 MB DATA is refused and the listener goes on serving. Nothing refused is stored.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
@@ -11,6 +12,7 @@ import { sha256Hex } from "../../src/crypto/tokens.ts";
 import { ticketInboundEmails, ticketReplyTokens, tickets } from "../../src/db/schema/index.ts";
 import { createTicket } from "../../src/inbox/tickets.ts";
 import { startInboundSmtp, type InboundSmtp, MAX_RECIPIENTS } from "../../src/inbound/smtp.ts";
+import { MAX_RCPT_FAILURES } from "../../src/inbound/smtp-guard.ts";
 import { REPLY_TOKEN_TTL_DAYS } from "../../src/inbox/reply-mail.ts";
 import { createTestApp, signIn, type TestApp } from "../support/app.ts";
 import { freePort } from "../support/process.ts";
@@ -111,12 +113,21 @@ describe("RCPT TO", () => {
     s.close();
   });
 
-  test(`1,000 recipients: foreign ones all 550; valid ones stop at ${MAX_RECIPIENTS} with 452`, async () => {
+  test(`guessed recipients: ${MAX_RCPT_FAILURES} refusals with 550, the next 421 and the connection closed`, async () => {
     const s = await session();
     await s.send("MAIL FROM:<s@example.org>");
-    const foreign = new Set<number>();
-    for (let i = 0; i < 1000; i++) foreign.add(code(await s.send(`RCPT TO:<user${i}@elsewhere.example>`)));
-    expect([...foreign]).toEqual([550]);
+    const refused: number[] = [];
+    for (let i = 0; i < MAX_RCPT_FAILURES; i++) refused.push(code(await s.send(`RCPT TO:<reply+${randomBytes(16).toString("hex")}@${INBOUND_DOMAIN}>`)));
+    expect(refused).toEqual(Array(MAX_RCPT_FAILURES).fill(550));
+    // Accepted recipients do not count; the next refusal ends the connection.
+    expect(code(await s.send(`RCPT TO:<${await token()}>`))).toBe(250);
+    expect(code(await s.send(`RCPT TO:<user@elsewhere.example>`))).toBe(421);
+    await s.closed;
+  });
+
+  test(`valid recipients stop at ${MAX_RECIPIENTS} with 452`, async () => {
+    const s = await session();
+    await s.send("MAIL FROM:<s@example.org>");
     const valid: number[] = [];
     for (let i = 0; i <= MAX_RECIPIENTS; i++) valid.push(code(await s.send(`RCPT TO:<${await token()}>`)));
     expect(valid.slice(0, MAX_RECIPIENTS).every((c) => c === 250)).toBe(true);

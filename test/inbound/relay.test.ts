@@ -57,6 +57,18 @@ describe("POST /api/inbound/email", () => {
     expect((await relay("")).status).toBe(400);
   });
 
+  test("an 8-bit body is decoded by its declared charset, as on SMTP: Latin-1 \"Größe\" stays \"Größe\"", async () => {
+    const raw = Buffer.concat([
+      Buffer.from(`From: Ray <ray@example.org>\r\nTo: help@${INBOUND_DOMAIN}\r\nSubject: Size\r\nMessage-ID: <latin1-1@example.org>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=ISO-8859-1\r\nContent-Transfer-Encoding: 8bit\r\n\r\n`),
+      Buffer.from("Welche Größe hat das Paket?\r\n", "latin1"),
+    ]);
+    const res = await app.request("/api/inbound/email", { method: "POST", headers: { authorization: `Bearer ${WEBHOOK_SECRET}`, "content-type": "message/rfc822" }, body: raw });
+    expect(res.status).toBe(200);
+    const [result] = ((await res.json()) as { results: { ticket_id: string }[] }).results;
+    const ticket = (await (await app.request(`/api/tickets/${result!.ticket_id}`, { headers: org.auth })).json()) as { messages: { body: string }[] };
+    expect(ticket.messages[0]!.body).toBe("Welche Größe hat das Paket?");
+  });
+
   test("INBOUND_MAX_MESSAGE_BYTES: at the limit stored, one byte over 413", async () => {
     const at = message(`help@${INBOUND_DOMAIN}`, "size-at", LIMIT);
     expect(Buffer.byteLength(at)).toBe(LIMIT);
@@ -113,7 +125,15 @@ describe("configuration", () => {
     expect(() => loadConfig({ ...base, INBOUND_MAX_MESSAGE_BYTES: "1023" })).toThrow("INBOUND_MAX_MESSAGE_BYTES");
     expect(loadConfig({ ...base, INBOUND_MAX_MESSAGE_BYTES: String(25 * 1024 * 1024) }).inbound.maxMessageBytes).toBe(25 * 1024 * 1024);
     expect(() => loadConfig({ ...base, INBOUND_MAX_MESSAGE_BYTES: String(25 * 1024 * 1024 + 1) })).toThrow("INBOUND_MAX_MESSAGE_BYTES");
-    expect(loadConfig(base).inbound).toEqual({ domain: undefined, smtpPort: undefined, tls: undefined, maxMessageBytes: 10 * 1024 * 1024, webhookSecret: undefined });
+    for (const [name, min, max] of [["INBOUND_SMTP_SESSION_SECONDS", 1, 3600], ["INBOUND_SMTP_COMMAND_SECONDS", 1, 600], ["INBOUND_SMTP_MAX_CONNECTIONS", 1, 10_000], ["INBOUND_SMTP_MAX_CONNECTIONS_PER_ADDRESS", 1, 10_000]] as const) {
+      const env = { ...base, INBOUND_SMTP_SESSION_SECONDS: "3600", INBOUND_SMTP_COMMAND_SECONDS: "1" };
+      expect(() => loadConfig({ ...env, [name]: String(min) })).not.toThrow();
+      expect(() => loadConfig({ ...env, [name]: String(max) })).not.toThrow();
+      expect(() => loadConfig({ ...env, [name]: String(min - 1) })).toThrow(name);
+      expect(() => loadConfig({ ...env, [name]: String(max + 1) })).toThrow(name);
+    }
+    expect(() => loadConfig({ ...base, INBOUND_SMTP_SESSION_SECONDS: "20", INBOUND_SMTP_COMMAND_SECONDS: "21" })).toThrow("INBOUND_SMTP_COMMAND_SECONDS");
+    expect(loadConfig(base).inbound).toEqual({ domain: undefined, smtpPort: undefined, tls: undefined, maxMessageBytes: 10 * 1024 * 1024, webhookSecret: undefined, smtpLimits: { sessionSeconds: 600, commandSeconds: 30, maxConnections: 100, maxConnectionsPerAddress: 10 } });
   });
 });
 

@@ -16,7 +16,7 @@ import { freePort } from "../support/process.ts";
 import { seedCustomer, seedInboxOrg, type InboxOrg } from "../inbox/helpers.ts";
 import { startSmtp, type TestSmtp } from "../support/smtp.ts";
 import { createEndpoint, startReceiver } from "../webhooks/helpers.ts";
-import { INBOUND_DOMAIN, emailEnv } from "../support/email.ts";
+import { INBOUND_DOMAIN, emailEnv, sendingDomain } from "../support/email.ts";
 
 const LIMIT = 20_000;
 let smtp: TestSmtp;
@@ -143,14 +143,16 @@ describe("the support alias", () => {
 });
 
 describe("threads and closed tickets", () => {
-  test("an answer sent to the alias that names our Message-ID goes to that ticket only from its customer's address", async () => {
-    const customer = await seedCustomer(app, a.org_id, { email: "lee@customer.example" });
+  test("an answer sent to the alias that names our Message-ID goes to that ticket only from its customer's address (DMARC passing)", async () => {
+    const customer = await seedCustomer(app, a.org_id, { email: "lee@lee-mail.example" });
+    const leeMail = sendingDomain(app, "lee-mail.example");
+    const evilMail = sendingDomain(app, "evil.example");
     const created = await app.request("/api/tickets", { headers: a.auth, json: { customer_id: customer.id, subject: "Renewal", message: "Your plan renews soon." } });
     const ticket = (await created.json()) as { id: string; messages: { id: string }[] };
     const ours = `<${ticket.messages[0]!.id}@acme.example>`;
     const to = `help@${INBOUND_DOMAIN}`;
-    await deliver(message({ From: "lee@customer.example", To: to, Subject: "Re: Renewal", "Message-ID": "<lee-1@customer.example>", "In-Reply-To": ours }, "Please renew."), [to], "lee@customer.example");
-    await deliver(message({ From: "mallory@evil.example", To: to, Subject: "Re: Renewal", "Message-ID": "<mal-1@evil.example>", "In-Reply-To": ours }, "Send me the invoice."), [to], "mallory@evil.example");
+    await deliver(await leeMail.sign(message({ From: "lee@lee-mail.example", To: to, Subject: "Re: Renewal", "Message-ID": "<lee-1@lee-mail.example>", "In-Reply-To": ours }, "Please renew.")), [to], "lee@lee-mail.example");
+    await deliver(await evilMail.sign(message({ From: "mallory@evil.example", To: to, Subject: "Re: Renewal", "Message-ID": "<mal-1@evil.example>", "In-Reply-To": ours }, "Send me the invoice.")), [to], "mallory@evil.example");
     const detail = (await (await app.request(`/api/tickets/${ticket.id}`, { headers: a.auth })).json()) as { messages: { body: string }[] };
     expect(detail.messages.map((m) => m.body)).toEqual(["Your plan renews soon.", "Please renew."]);
     const stranger = (await ticketsOf(a.org_id)).filter((t) => t.subject === "Re: Renewal");

@@ -22,6 +22,8 @@ export interface TestApp {
   clock: { now: Date; advance(ms: number): void };
   /** Names the outbound guard resolves, for this app: tests map hostnames to addresses. */
   hosts: Map<string, string[]>;
+  /** DNS records inbound mail's SPF/DKIM/DMARC checks see, by "TYPE name" (e.g. "TXT _dmarc.example.org"); anything else is ENOTFOUND. */
+  mailDns: Map<string, string[][] | string[]>;
   handle: Handler;
   request(path: string, init?: TestRequestInit): Promise<Response>;
   close(): Promise<void>;
@@ -87,7 +89,13 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     if (!known) throw new Error(`test resolver: unknown host ${host}`);
     return known;
   };
+  const mailDns = new Map<string, string[][] | string[]>();
   const deps = await buildDeps({
+    mailDns: async (name, type) => {
+      const records = mailDns.get(`${type} ${name.toLowerCase()}`);
+      if (!records) throw Object.assign(new Error(`test DNS: no ${type} record for ${name}`), { code: "ENOTFOUND" });
+      return records;
+    },
     config,
     // argon2id at 1 MiB and one pass: the suite hashes and verifies hundreds of passwords; the cost
     // itself is not under test (processes the tests spawn keep the real parameters).
@@ -106,6 +114,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     database,
     rawLogs,
     hosts,
+    mailDns,
     get logs() {
       return rawLogs.map((l) => JSON.parse(l));
     },

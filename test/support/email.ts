@@ -5,6 +5,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { dkimSign } from "mailauth/lib/dkim/sign.js";
 import { dkimVerify } from "mailauth/lib/dkim/verify.js";
 
 export const DKIM_DOMAIN = "acme.example";
@@ -42,4 +43,23 @@ export async function verifyDkim(raw: string): Promise<{ result: string; domain?
   };
   const verdict = await dkimVerify(Buffer.from(raw), { resolver } as never);
   return verdict.results.map((r) => ({ result: r.status.result, domain: r.signingDomain, headers: ((r as { signingHeaders?: { keys?: string } }).signingHeaders?.keys ?? "").split(": ") }));
+}
+
+/**
+ * A sending domain whose mail passes DKIM and DMARC in a test app: a key pair of its own, its
+ * public key and a `p=reject` DMARC policy published in the app's mail DNS (TestApp.mailDns).
+ * `sign` prepends a DKIM-Signature (mailauth's signer) to a raw message from that domain.
+ */
+export function sendingDomain(app: { mailDns: Map<string, string[][] | string[]> }, domain: string, selector = "mail") {
+  const pair = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const p = (pair.publicKey.export({ type: "spki", format: "der" }) as Buffer).toString("base64");
+  app.mailDns.set(`TXT ${selector}._domainkey.${domain}`, [[`v=DKIM1; k=rsa; p=${p}`]]);
+  app.mailDns.set(`TXT _dmarc.${domain}`, [["v=DMARC1; p=reject"]]);
+  const privateKey = pair.privateKey.export({ type: "pkcs8", format: "pem" }) as string;
+  return {
+    async sign(raw: string): Promise<string> {
+      const { signatures } = await dkimSign(Buffer.from(raw), { signatureData: [{ signingDomain: domain, selector, privateKey }] } as never);
+      return signatures + raw;
+    },
+  };
 }

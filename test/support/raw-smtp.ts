@@ -10,10 +10,18 @@ export interface RawSmtp {
   /** The next complete reply. */
   reply(): Promise<string>;
   close(): void;
+  /** Resolves when the server (or we) closed the connection. */
+  closed: Promise<void>;
+  /** Whether the connection is closed by now. */
+  isClosed(): boolean;
 }
 
-export async function rawSmtp(port: number): Promise<RawSmtp & { greeting: string }> {
-  const socket: Socket = connect(port, "127.0.0.1");
+/** `localAddress` connects from another loopback address (127.0.0.2, …) as another client would. */
+export async function rawSmtp(port: number, localAddress?: string): Promise<RawSmtp & { greeting: string }> {
+  const socket: Socket = connect({ port, host: "127.0.0.1", ...(localAddress ? { localAddress } : {}) });
+  let ended = false;
+  const closed = new Promise<void>((resolve) => socket.once("close", () => ((ended = true), resolve())));
+  socket.on("error", () => {}); // a reset after the server's 421 is expected
   let buffer = "";
   const waiting: ((reply: string) => void)[] = [];
   const replies: string[] = [];
@@ -47,5 +55,7 @@ export async function rawSmtp(port: number): Promise<RawSmtp & { greeting: strin
     write,
     reply,
     close: () => socket.destroy(),
+    closed,
+    isClosed: () => ended,
   };
 }

@@ -2,7 +2,7 @@
 // for members to expand (and to store a redelivered message once), each org's support alias, and
 // members' notification choices. Every row carries org_id; every query filters on it.
 import { sql } from "drizzle-orm";
-import { check, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, check, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { members, orgs } from "./core.ts";
 import { ticketMessages, tickets } from "./inbox.ts";
 import { endUsers } from "./workspace.ts";
@@ -47,6 +47,16 @@ export const ticketInboundEmails = pgTable(
     /** The RFC 5322 Message-ID with its angle brackets, as sent. */
     messageId: text("message_id").notNull(),
     fromAddress: text("from_address").notNull(),
+    /** Whether From is the address of the customer the message was filed under (false: someone else wrote to a reply address). */
+    fromCustomer: boolean("from_customer").notNull().default(true),
+    /** SPF, DKIM and DMARC as checked on receipt: an RFC 8601 Authentication-Results value, and DMARC's result alone. */
+    authResults: text("auth_results").notNull().default(""),
+    dmarc: text("dmarc").notNull().default("none"),
+    /**
+     * The ticket this message claimed to answer (In-Reply-To/References) when it was not let in
+     * there because its sender was not authenticated (DMARC did not pass): members see the link.
+     */
+    claimedTicketId: uuid("claimed_ticket_id").references(() => tickets.id, { onDelete: "set null" }),
     subject: text("subject").notNull(),
     original: text("original").notNull(),
     attachments: jsonb("attachments").$type<InboundAttachment[]>().notNull().default([]),
