@@ -12,7 +12,7 @@ import { findControlCharacter } from "./json-strings.ts";
  * receives the unparsed text (or why it could not be read) as a RawBody, because it answers in
  * its own protocol's error format (the JSON-RPC tool server, the OAuth endpoints).
  */
-export const BODY_LIMITS: { prefix: string; bytes: number; raw?: true; exact?: true }[] = [
+export const BODY_LIMITS: { prefix: string; bytes: number; raw?: true; exact?: true; binary?: true }[] = [
   { prefix: "/api/", bytes: 64 * 1024 },
   { prefix: "/api/mcp", bytes: 1024 * 1024, raw: true, exact: true },
   // OAuth endpoints answer RFC 6749 / RFC 7591 errors even for bodies that do not parse.
@@ -26,6 +26,8 @@ export const BODY_LIMITS: { prefix: string; bytes: number; raw?: true; exact?: t
   // (200,000) arrive urlencoded, where a non-ASCII character takes up to 9 bytes.
   // A relayed email, raw (src/inbound/routes.ts checks INBOUND_MAX_MESSAGE_BYTES, at most this).
   { prefix: "/api/inbound/email", bytes: 25 * 1024 * 1024, raw: true, exact: true },
+  // A recording, as bytes (src/sdk/voice-routes.ts checks VOICE_MAX_AUDIO_BYTES, at most this).
+  { prefix: "/api/sdk/voice/transcribe", bytes: 25 * 1024 * 1024, exact: true, binary: true },
   { prefix: "/dashboard", bytes: 256 * 1024 },
   { prefix: "/dashboard/knowledge", bytes: 2 * 1024 * 1024 },
   { prefix: "/", bytes: 16 * 1024 },
@@ -34,6 +36,15 @@ export const BODY_LIMITS: { prefix: string; bytes: number; raw?: true; exact?: t
 export class RawBody {
   constructor(
     readonly text: string,
+    readonly error?: AppError,
+  ) {}
+}
+
+/** A `binary` route's body: its bytes and media type, or why it could not be read. */
+export class BinaryBody {
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly type: string,
     readonly error?: AppError,
   ) {}
 }
@@ -71,6 +82,11 @@ function refuseControls(text: string, what: string): void {
  */
 export async function parseBody(request: Request, contentType: string, path: string): Promise<unknown> {
   const limit = limitFor(path);
+  if (limit.binary) {
+    const bytes = await readBodyCapped(request, limit.bytes);
+    const type = contentType.split(";")[0]!.trim().toLowerCase();
+    return bytes === null ? new BinaryBody(new Uint8Array(0), type, payloadTooLarge(limit.bytes)) : new BinaryBody(bytes, type);
+  }
   if (limit.raw) {
     try {
       return new RawBody(await readCappedText(request, limit.bytes));
