@@ -7,7 +7,14 @@ import { readChatStream } from "./stream.ts";
 import { jsonHeaders, who, type Widget } from "./context.ts";
 import type { Thread } from "./thread.ts";
 
-export type Mode = "chat" | "livehelp";
+export type Mode = "chat" | "livehelp" | "voice" | "video";
+
+/** Follows one answer as it streams (voice speaks it sentence by sentence: ./voice.ts). */
+export interface AnswerListener {
+  text(piece: string): void;
+  /** Once, when the answer ended: complete or not, with the note the customer was shown if it failed. */
+  end(complete: boolean, failure: string | null): void;
+}
 type Ended = "complete" | "error" | "dropped";
 
 interface Outcome {
@@ -39,10 +46,13 @@ async function request(w: Widget, deps: AnswerDeps, message: string, mode: Mode)
 }
 
 /** Reads the stream into `reply` and its element, collecting the actions and how it ended. */
-async function readAnswer(w: Widget, body: NonNullable<Response["body"]>, reply: StoredMessage, replyEl: HTMLElement, out: Outcome) {
+async function readAnswer(w: Widget, body: NonNullable<Response["body"]>, reply: StoredMessage, replyEl: HTMLElement, out: Outcome, listener?: AnswerListener) {
   const textEl = replyEl.querySelector(".text") as HTMLElement;
   await readChatStream(body, {
-    text: (piece) => (reply.text += piece),
+    text(piece) {
+      reply.text += piece;
+      if (piece) listener?.text(piece);
+    },
     record(record) {
       if (record.startsWith("__ACTION__")) {
         const action = JSON.parse(record.slice(10)) as Json;
@@ -90,8 +100,8 @@ function finish(w: Widget, deps: AnswerDeps, reply: StoredMessage, replyEl: HTML
 /** Streams one answer into the last message. Resolves when the stream ended, one way or another. */
 export function createAsk(w: Widget, deps: AnswerDeps) {
   const { thread } = deps;
-  return async (message: string, mode: Mode) => {
-    if (thread.busy() || thread.holding()) return;
+  return async (message: string, mode: Mode, listener?: AnswerListener) => {
+    if (thread.busy() || thread.holding()) return listener?.end(false, null);
     thread.setBusy(true);
     w.shell.status.textContent = "";
     const reply: StoredMessage = { role: "agent", text: "" };
@@ -117,12 +127,13 @@ export function createAsk(w: Widget, deps: AnswerDeps) {
       }
       w.state.sessionId = res.headers.get("X-Session-Id") ?? w.state.sessionId;
       w.save();
-      await readAnswer(w, res.body, reply, replyEl, out);
+      await readAnswer(w, res.body, reply, replyEl, out, listener);
     } catch {
       out.ended = out.ended === "complete" ? out.ended : "dropped";
       out.errorMessage = "The connection was lost.";
     } finally {
       finish(w, deps, reply, replyEl, out);
+      listener?.end(out.ended === "complete", out.ended === "complete" ? null : out.errorMessage);
     }
   };
 }

@@ -1,27 +1,27 @@
 // The composer: the text box (Enter sends, Shift+Enter a new line), "talk to a person", and the
 // retry of a failed reply.
-import type { Mode } from "./answer.ts";
+import type { AnswerListener, Mode } from "./answer.ts";
 import type { Widget } from "./context.ts";
 import type { Thread } from "./thread.ts";
 
 export interface Composer {
   /** Sends a customer message; false when it was not sent (empty, an answer under way, or a 429 wait). */
-  submit(text: string, mode: Mode): boolean;
+  submit(text: string, mode: Mode, listener?: AnswerListener): boolean;
   /** Retry: resend the customer message the failed reply at `index` answered. */
   retryAt(index: number): void;
 }
 
-export function createComposer(w: Widget, thread: Thread, ask: (message: string, mode: Mode) => Promise<void>): Composer {
+export function createComposer(w: Widget, thread: Thread, ask: (message: string, mode: Mode, listener?: AnswerListener) => Promise<void>): Composer {
   const { state } = w;
   const { form, input, person } = w.shell;
-  const submit = (text: string, mode: Mode): boolean => {
+  const submit = (text: string, mode: Mode, listener?: AnswerListener): boolean => {
     const message = text.trim();
     if (!message || thread.busy()) return false;
     if (thread.holding()) return false;
     state.messages.push({ role: "user", text: message, ...(mode === "livehelp" ? { livehelp: true } : {}) });
     w.save();
     w.emit("message", { role: "user", text: message, session_id: state.sessionId });
-    void ask(message, mode);
+    void ask(message, mode, listener);
     return true;
   };
   const retryAt = (index: number) => {

@@ -19,6 +19,8 @@ import { createThread } from "./thread.ts";
 import { createPanel } from "./panel.ts";
 import { createAsk } from "./answer.ts";
 import { type Composer, createComposer } from "./composer.ts";
+import { createVoice } from "./voice.ts";
+import type { VoiceSettings } from "./speech.ts";
 
 function start(script: HTMLScriptElement) {
   const key = script.dataset.key ?? "";
@@ -55,6 +57,10 @@ function start(script: HTMLScriptElement) {
       w.shell.person.textContent = w.liveHelpLabel;
       w.greeting = applied.greeting ?? w.greeting;
       thread.render();
+      // Voice: the agent's voice_config, or data-voice="on" on the script tag (the demo's toggle).
+      const voice = { enabled: false, language: "en-US", stt: "browser", tts: "browser", voice: null, rate: 1, max_seconds: 30, auto_listen: false, ...((config.agent as Record<string, unknown> | undefined)?.voice_config ?? {}) } as VoiceSettings;
+      if (script.dataset.voice === "on") voice.enabled = true;
+      if (voice.enabled) createVoice(w, thread, composer!, voice, "voice");
     });
 
   // The public API on window (./api.ts).
