@@ -2,6 +2,7 @@
 // free JSON. Every field is optional; what is absent takes its default (VOICE_DEFAULTS). A value
 // stored before this shape existed (any JSON object) is read tolerantly: unknown keys and values
 // out of range fall back to the default, so an old agent keeps working and its page shows the form.
+import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import type { ErrorDetail } from "../errors.ts";
 
@@ -19,7 +20,7 @@ export const VoiceConfigSchema = t.Object(
     tts: t.Optional(t.Union([t.Literal("server"), t.Literal("browser"), t.Literal("off")], { description: "Text to speech: the server's provider (TTS_*), the browser's speechSynthesis, or off (captions only). Default browser." })),
     voice: t.Optional(t.String({ minLength: 1, maxLength: VOICE_LIMITS.voice, description: "The voice's name at the provider (e.g. alloy), or a browser voice's name. Default: the provider's or the browser's." })),
     rate: t.Optional(t.Number({ minimum: VOICE_LIMITS.minRate, maximum: VOICE_LIMITS.maxRate, description: "Speaking rate, 1 is normal. Default 1." })),
-    max_seconds: t.Optional(t.Integer({ minimum: VOICE_LIMITS.minSeconds, maximum: VOICE_LIMITS.maxSeconds, description: "Longest recording, in seconds. Default 30." })),
+    max_seconds: t.Optional(Type.Integer({ minimum: VOICE_LIMITS.minSeconds, maximum: VOICE_LIMITS.maxSeconds, description: "Longest recording, in seconds. Default 30." })),
     auto_listen: t.Optional(t.Boolean({ description: "Listen again after the answer is spoken. Default false." })),
   },
   { additionalProperties: false, description: "The agent's voice settings (README \"Voice and video\")." },
@@ -91,7 +92,7 @@ export const WidgetVoiceConfig = t.Object(
     tts: t.Union([t.Literal("server"), t.Literal("browser"), t.Literal("off")]),
     voice: t.Union([t.String(), t.Null()]),
     rate: t.Number(),
-    max_seconds: t.Integer(),
+    max_seconds: Type.Integer(),
     auto_listen: t.Boolean(),
   },
   { description: "The agent's voice settings with their defaults; stt and tts say browser where this server has no speech provider (README \"Voice and video\")." },
