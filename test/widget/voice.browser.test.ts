@@ -29,8 +29,9 @@ let browser: Browser | undefined;
 let site: ReturnType<typeof Bun.serve> | undefined;
 let siteOrigin: string;
 const orgs: Record<string, Awaited<ReturnType<typeof seedOrg>>> = {};
+const LAYOUTS = ["inline", "pip", "fullscreen"] as const;
 
-async function voiceOrg(name: string, tts: "server" | "browser") {
+async function voiceOrg(name: string, tts: "server" | "browser", patch: Record<string, unknown> = {}) {
   const org = await seedOrg(app, { name });
   await createDoc(app.deps, org.org_id, {
     title: "Resetting your password",
@@ -38,7 +39,7 @@ async function voiceOrg(name: string, tts: "server" | "browser") {
     body: "To reset your password, open the sign-in page and choose Forgot password. We email you a reset link that works for 60 minutes.",
   });
   await createDoc(app.deps, org.org_id, { title: "Refunds", url: "https://help.shop.example/refunds", body: "Refunds are paid within 14 days to the card you used." });
-  await updateAgent(app.deps, org.org_id, { kind: "system", name: "test" }, org.agent_id, { voice_config: { enabled: true, stt: "server", tts, language: "en-US" } });
+  await updateAgent(app.deps, org.org_id, { kind: "system", name: "test" }, org.agent_id, { voice_config: { enabled: true, stt: "server", tts, language: "en-US" }, ...patch });
   return org;
 }
 
@@ -51,6 +52,7 @@ beforeAll(async () => {
   app = await serveTestApp({ STT_BASE_URL: speech.baseUrl, TTS_BASE_URL: speech.baseUrl });
   orgs.server = await voiceOrg("Voice shop", "server");
   orgs.browser = await voiceOrg("Browser voice shop", "browser");
+  for (const layout of LAYOUTS) orgs[layout] = await voiceOrg(`Video ${layout}`, "server", { video_display_mode: layout, avatar_config: { primary_color: "#7a1fa2", text_color: "#ffffff" } });
   site = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -202,3 +204,38 @@ test.skipIf(missing)(
   },
   TIMEOUT,
 );
+
+for (const layout of LAYOUTS)
+  test.skipIf(missing)(
+    `video, ${layout}: the call view shows the avatar, animates it while the answer's audio plays, captions the answer, is axe-clean${layout === "fullscreen" ? "; Escape leaves" : ""}`,
+    async () => {
+      const { page, errors, close } = await openWidget(`/${layout}`);
+      await page.getByRole("button", { name: "Video call" }).click();
+      const call = page.getByRole(layout === "inline" ? "region" : "dialog", { name: "Video call with Support agent" });
+      expect(await call.isVisible()).toBe(true);
+      expect(await call.locator(".face").isVisible()).toBe(true);
+      const talk = page.getByRole("button", { name: "Speak to the agent" });
+      await talk.click();
+      await page.waitForTimeout(1500);
+      const before = speech.requests.length;
+      await talk.click();
+      // The answer asked for in mode video: written for the ear, captioned, spoken.
+      await call.locator(".captions").filter({ hasText: "Forgot password" }).waitFor();
+      await page.waitForFunction(() => {
+        const el = document.querySelector("svc-agents-widget")!.shadowRoot!.querySelector(".call") as HTMLElement;
+        return el.classList.contains("speaking") && Number(el.style.getPropertyValue("--level")) > 0.05;
+      });
+      expect(await page.locator(".msg.user").count()).toBe(layout === "inline" ? 1 : 1);
+      expect(await seriousAxeViolations(page, "svc-agents-widget")).toEqual([]);
+      await page.screenshot({ path: join(SCREENSHOTS, `widget-video-${layout}.png`) });
+      expect(speech.requests.slice(before).some((r) => r.path.endsWith("/speech"))).toBe(true);
+      if (layout === "fullscreen") {
+        await page.keyboard.press("Escape");
+        expect(await call.isVisible()).toBe(false);
+        expect(await page.getByRole("dialog", { name: "Support agent" }).isVisible()).toBe(true);
+      }
+      expect(errors).toEqual([]);
+      await close();
+    },
+    TIMEOUT,
+  );

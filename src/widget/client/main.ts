@@ -20,6 +20,7 @@ import { createPanel } from "./panel.ts";
 import { createAsk } from "./answer.ts";
 import { type Composer, createComposer } from "./composer.ts";
 import { createVoice } from "./voice.ts";
+import { createCall } from "./video.ts";
 import type { VoiceSettings } from "./speech.ts";
 
 function start(script: HTMLScriptElement) {
@@ -60,7 +61,9 @@ function start(script: HTMLScriptElement) {
       // Voice: the agent's voice_config, or data-voice="on" on the script tag (the demo's toggle).
       const voice = { enabled: false, language: "en-US", stt: "browser", tts: "browser", voice: null, rate: 1, max_seconds: 30, auto_listen: false, ...((config.agent as Record<string, unknown> | undefined)?.voice_config ?? {}) } as VoiceSettings;
       if (script.dataset.voice === "on") voice.enabled = true;
-      if (voice.enabled) createVoice(w, thread, composer!, voice, "voice");
+      const talk = voice.enabled ? createVoice(w, thread, composer!, voice) : null;
+      // Video: the same conversation with the agent's face, in the agent's display mode (./video.ts).
+      if (talk) createCall(w, talk, config.agent as Record<string, unknown>);
     });
 
   // The public API on window (./api.ts).

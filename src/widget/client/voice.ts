@@ -17,9 +17,14 @@ import type { Thread } from "./thread.ts";
 
 export interface Voice {
   speaker: Speaker | null;
-  /** Called while the agent speaks, with the level 0–1 (video mode's avatar). */
-  onLevel?: (level: number) => void;
-  caption?: (text: string) => void;
+  /** "video" while a call view is open (./video.ts): answers are asked for in that mode. */
+  mode: Extract<Mode, "voice" | "video">;
+  /** Taps the microphone (the call view's own button). */
+  tap(): void;
+  /** The answer's text as it arrives (the call view's captions); null when a new answer starts. */
+  caption?: (text: string | null) => void;
+  /** The agent started (true) or stopped (false) speaking. */
+  speaking?: (on: boolean) => void;
 }
 
 /** How the customer is told something failed: a note in the thread, and the same words spoken. */
@@ -40,7 +45,7 @@ async function transcribe(w: Widget, blob: Blob, language: string): Promise<stri
 }
 
 /** The microphone button and what it does; null (and a note) when this browser can neither record nor recognise. */
-export function createVoice(w: Widget, thread: Thread, composer: Composer, settings: VoiceSettings, mode: Extract<Mode, "voice" | "video">): Voice | null {
+export function createVoice(w: Widget, thread: Thread, composer: Composer, settings: VoiceSettings): Voice | null {
   const server = settings.stt === "server" && canRecord();
   const browser = !server && recognitionClass() !== null;
   const { form, send, status } = w.shell;
@@ -57,7 +62,7 @@ export function createVoice(w: Widget, thread: Thread, composer: Composer, setti
   const meterBox = h("span", { class: "meter", hidden: "" }, level, timer);
   form.insertBefore(h("span", { class: "voice" }, mic, meterBox, audio), send);
   w.shell.person.before(stop);
-  const voice: Voice = { speaker };
+  const voice: Voice = { speaker, mode: "voice", tap: () => mic.click() };
 
   let listening: Listening | null = null;
   let started = 0;
@@ -76,11 +81,16 @@ export function createVoice(w: Widget, thread: Thread, composer: Composer, setti
       }, 250);
     } else timer.textContent = "0:00";
   };
-  if (speaker) speaker.onSpeaking = (on) => (stop.hidden = !on);
+  if (speaker)
+    speaker.onSpeaking = (on) => {
+      stop.hidden = !on;
+      voice.speaking?.(on);
+    };
   if (speaker) speaker.onError = (message) => apologise(w, thread, settings, message);
 
   const listener = (): AnswerListener => {
     const split = sentenceSplitter();
+    voice.caption?.(null);
     return {
       text(piece) {
         for (const sentence of split.push(piece)) speaker?.say(sentence);
@@ -107,7 +117,7 @@ export function createVoice(w: Widget, thread: Thread, composer: Composer, setti
       const result = await current.stop();
       const text = typeof result === "string" ? result : result ? await transcribe(w, result, settings.language) : "";
       if (!text.trim()) return apologise(w, thread, settings, "I didn't catch anything");
-      composer.submit(text, mode, listener());
+      composer.submit(text, voice.mode, listener());
     } catch (error) {
       apologise(w, thread, settings, (error as Error).message);
     }
