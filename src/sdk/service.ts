@@ -7,6 +7,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { getAgent } from "../agents/service.ts";
 import { voiceForWidget } from "../agents/voice-config.ts";
+import { speechAvailable } from "./speech-settings.ts";
 import { findSession } from "../conversations/sessions.ts";
 import { createTicket } from "../inbox/tickets.ts";
 import { type Company, createVisitor, type EndUser, identifyCompany } from "../customers/records.ts";
@@ -35,7 +36,7 @@ export async function sdkConfig(deps: Deps, orgId: string) {
       name: agent.name,
       skills: agent.skills,
       avatar_config: agent.avatarConfig,
-      voice_config: voiceForWidget(agent.voiceConfig, { stt: Boolean(deps.config.speech.stt), tts: Boolean(deps.config.speech.tts), maxSeconds: deps.config.speech.maxSeconds }),
+      voice_config: voiceForWidget(agent.voiceConfig, { ...(await speechAvailable(deps, orgId)), maxSeconds: deps.config.speech.maxSeconds }),
       flow_config: { steps: agent.flowConfig.steps ?? [], custom_variables: agent.flowConfig.custom_variables ?? [] },
       live_help_label: agent.liveHelpLabel,
       video_display_mode: agent.videoDisplayMode,

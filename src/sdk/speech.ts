@@ -2,7 +2,8 @@
 // (`POST {STT_BASE_URL}/audio/transcriptions`, multipart: file, model, language,
 // response_format json → {text}) and text to speech (`POST {TTS_BASE_URL}/audio/speech`
 // {model, input, voice, response_format, speed} → audio bytes, streamed). Both URLs are the
-// operator's, trusted like LLM_BASE_URL: fetched directly, redirects refused. One deadline
+// operator's (trusted like LLM_BASE_URL: fetched directly, redirects refused) or the org's own
+// (./speech-settings.ts: through the outbound guard on every request). One deadline
 // (SPEECH_TIMEOUT_SECONDS) bounds a transcription whole and a speech until its audio begins. The
 // audio is never stored: it passes through memory once. Every failure is a 503 the widget turns
 // into an apology with the offer of a person; each request is measured (svc_speech_request_duration_seconds).
@@ -11,6 +12,8 @@ import { AppError } from "../errors.ts";
 import { readBodyCapped } from "../net/capped-body.ts";
 import { realTimers } from "../kit/timers.ts";
 import type { AudioInfo } from "./audio.ts";
+import { BlockedUrlError, guardedFetch } from "../net/guard.ts";
+import { type SpeechServer, speechServerFor } from "./speech-settings.ts";
 
 export const SPEECH_LIMITS = {
   /** The transcription answer read at most (a JSON {text}). */
@@ -29,14 +32,19 @@ function speechFailed(kind: "stt" | "tts", why: string): AppError {
   return new AppError(503, "speech_failed", `The ${kind === "stt" ? "speech-to-text" : "text-to-speech"} service did not answer (${why}). Please type your message, or ask for a person.`);
 }
 
-async function call(deps: Deps, kind: "stt" | "tts", url: string, init: RequestInit, signal: AbortSignal): Promise<Response> {
+async function call(deps: Deps, kind: "stt" | "tts", server: SpeechServer, path: string, init: { method: string; headers: Record<string, string>; body: string | FormData }, signal: AbortSignal): Promise<Response> {
+  const url = `${server.baseUrl}${path}`;
   const started = performance.now();
   const deadline = AbortSignal.any([signal, (deps.timers ?? realTimers).deadline(deps.config.speech.timeoutSeconds * 1000)]);
   const done = (outcome: string) => deps.metrics.speechRequest(kind, outcome, (performance.now() - started) / 1000);
   let response: Response;
   try {
-    response = await fetch(url, { ...init, signal: deadline, redirect: "manual" });
-  } catch {
+    response = server.trusted ? await fetch(url, { ...init, signal: deadline, redirect: "manual" }) : await guardedFetch(url, { ...init, signal: deadline }, deps.guard);
+  } catch (error) {
+    if (error instanceof BlockedUrlError) {
+      done("blocked");
+      throw speechFailed(kind, `its address is not allowed: ${error.message}`);
+    }
     const outcome = signal.aborted ? "aborted" : deadline.aborted ? "timeout" : "network";
     done(outcome);
     throw speechFailed(kind, outcome === "timeout" ? `no answer within ${deps.config.speech.timeoutSeconds} s` : "it could not be reached");
@@ -53,8 +61,8 @@ async function call(deps: Deps, kind: "stt" | "tts", url: string, init: RequestI
 const authorization = (key: string | undefined): Record<string, string> => (key ? { authorization: `Bearer ${key}` } : {});
 
 /** The words of a recording, from the STT server. */
-export async function transcribe(deps: Deps, audio: Uint8Array, info: AudioInfo, language: string | null, signal: AbortSignal): Promise<string> {
-  const stt = deps.config.speech.stt;
+export async function transcribe(deps: Deps, orgId: string, audio: Uint8Array, info: AudioInfo, language: string | null, signal: AbortSignal): Promise<string> {
+  const stt = await speechServerFor(deps, orgId, "stt");
   if (!stt) throw speechUnavailable("stt");
   const form = new FormData();
   form.append("file", new Blob([audio as Uint8Array<ArrayBuffer>], { type: info.mediaType }), `speech.${info.container}`);
@@ -62,7 +70,7 @@ export async function transcribe(deps: Deps, audio: Uint8Array, info: AudioInfo,
   form.append("response_format", "json");
   // Servers take ISO 639-1 (the language of a BCP 47 tag).
   if (language) form.append("language", language.split("-")[0]!.toLowerCase());
-  const response = await call(deps, "stt", `${stt.baseUrl}/audio/transcriptions`, { method: "POST", headers: { "user-agent": "svc-agents/1.0", ...authorization(stt.apiKey) }, body: form }, signal);
+  const response = await call(deps, "stt", stt, "/audio/transcriptions", { method: "POST", headers: { "user-agent": "svc-agents/1.0", ...authorization(stt.apiKey) }, body: form }, signal);
   const bytes = await readBodyCapped(response, SPEECH_LIMITS.transcriptBytes).catch(() => null);
   let text: unknown;
   try {
@@ -76,11 +84,11 @@ export async function transcribe(deps: Deps, audio: Uint8Array, info: AudioInfo,
 }
 
 /** The audio of `text` from the TTS server: its media type and a stream capped at SPEECH_LIMITS.speechBytes. */
-export async function speak(deps: Deps, text: string, voice: string | null, speed: number | null, signal: AbortSignal): Promise<{ type: string; body: ReadableStream<Uint8Array> }> {
-  const tts = deps.config.speech.tts;
+export async function speak(deps: Deps, orgId: string, text: string, voice: string | null, speed: number | null, signal: AbortSignal): Promise<{ type: string; body: ReadableStream<Uint8Array> }> {
+  const tts = await speechServerFor(deps, orgId, "tts");
   if (!tts) throw speechUnavailable("tts");
   const body = JSON.stringify({ model: tts.model, input: text, voice: voice ?? tts.voice, response_format: "mp3", ...(speed !== null ? { speed } : {}) });
-  const response = await call(deps, "tts", `${tts.baseUrl}/audio/speech`, { method: "POST", headers: { "content-type": "application/json", "user-agent": "svc-agents/1.0", ...authorization(tts.apiKey) }, body }, signal);
+  const response = await call(deps, "tts", tts, "/audio/speech", { method: "POST", headers: { "content-type": "application/json", "user-agent": "svc-agents/1.0", ...authorization(tts.apiKey) }, body }, signal);
   const type = response.headers.get("content-type") ?? "audio/mpeg";
   if (!/^audio\/[\w.+-]+$/i.test(type.split(";")[0]!.trim()) || !response.body) {
     await response.body?.cancel().catch(() => {});

@@ -62,9 +62,9 @@ export function voiceRoutes(deps: Deps) {
     })
     .post(
       "/api/sdk/voice/transcribe",
-      async ({ body, query, request }) => {
+      async ({ body, query, request, auth }) => {
         const { bytes, info } = recording(deps, body);
-        const text = await transcribe(deps, bytes, info, query.language ?? null, request.signal);
+        const text = await transcribe(deps, auth!.orgId, bytes, info, query.language ?? null, request.signal);
         return { text, seconds: Math.round(info.seconds * 100) / 100 };
       },
       {
@@ -80,8 +80,8 @@ export function voiceRoutes(deps: Deps) {
     )
     .post(
       "/api/sdk/voice/speech",
-      async ({ body, request }) => {
-        const audio = await speak(deps, body.text, body.voice ?? null, body.rate ?? null, request.signal);
+      async ({ body, request, auth }) => {
+        const audio = await speak(deps, auth!.orgId, body.text, body.voice ?? null, body.rate ?? null, request.signal);
         return new Response(audio.body, { headers: { "content-type": audio.type, "cache-control": "no-store" } });
       },
       {
