@@ -266,6 +266,26 @@ test.skipIf(missing)(
   TIMEOUT,
 );
 
+test.skipIf(missing)(
+  "a browser that can neither record nor recognise speech: no microphone button, and the panel says voice is not available",
+  async () => {
+    const context = await browser!.newContext();
+    await context.addInitScript(() => {
+      delete (window as unknown as Record<string, unknown>).MediaRecorder;
+      delete (window as unknown as Record<string, unknown>).webkitSpeechRecognition;
+      delete (window as unknown as Record<string, unknown>).SpeechRecognition;
+    });
+    const page = await context.newPage();
+    await page.goto(`${siteOrigin}/server`);
+    await page.getByRole("button", { name: "Open chat" }).click();
+    await page.getByRole("status").filter({ hasText: "Voice is not available in this browser" }).waitFor();
+    expect(await page.getByRole("button", { name: "Speak your question" }).count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Video call" }).count()).toBe(0);
+    await context.close();
+  },
+  TIMEOUT,
+);
+
 // Last: it spends this key's voice quota for the rest of the file (the test clock never moves on).
 test.skipIf(missing)(
   "a burst past the voice limit: 429, and the widget writes and speaks how long to wait",
