@@ -18,6 +18,7 @@ import { apiViewerRoutes, openapiRoutes } from "./openapi.ts";
 import { inboxRoutes } from "./inbox/routes.ts";
 import { sdkRoutes } from "./sdk/routes.ts";
 import { chatRoutes } from "./sdk/chat-routes.ts";
+import { voiceRoutes } from "./sdk/voice-routes.ts";
 import { conversationRoutes } from "./conversations/routes.ts";
 import { campaignRoutes } from "./campaigns/routes.ts";
 import { seriesRoutes } from "./sdk/series-routes.ts";
@@ -83,6 +84,7 @@ export function createApp(deps: Deps) {
     .use(emailSettingsRoutes(deps))
     .use(sdkRoutes(deps))
     .use(chatRoutes(deps))
+    .use(voiceRoutes(deps))
     .use(conversationRoutes(deps))
     .use(campaignRoutes(deps))
     .use(seriesRoutes(deps))

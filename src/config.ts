@@ -2,6 +2,7 @@
 // passed down. Nothing else reads process.env. Every variable is documented in the README.
 import { type DkimConfig, emailChannelConfig, type InboundConfig, mailConfig } from "./config/mail.ts";
 import { ConfigError, type Env, flag, integer, oneOf } from "./config/read.ts";
+import { type SpeechConfig, speechConfig } from "./config/speech.ts";
 
 export { ConfigError };
 
@@ -74,6 +75,8 @@ export interface Config {
   dkim?: DkimConfig;
   /** The email channel of tickets (README "Email channel"). */
   inbound: InboundConfig;
+  /** Server speech to text and text to speech (README "Voice and video"). */
+  speech: SpeechConfig;
 }
 
 export interface LlmConfig {
@@ -219,5 +222,6 @@ export function loadConfig(env: Env): Readonly<Config> {
     ...mailConfig(env, env.BASE_URL || `http://localhost:${port}`),
     webhookRetrySchedule: retrySchedule(env, "WEBHOOK_RETRY_SCHEDULE", "5s,5m,30m,2h,5h,10h,10h"),
     ...emailChannelConfig(env),
+    ...speechConfig(env),
   });
 }

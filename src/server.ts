@@ -83,7 +83,7 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
   const server = Bun.serve({
     port: config.port,
     hostname: config.host,
-    maxRequestBodySize: serverBodyCap(config.inbound),
+    maxRequestBodySize: serverBodyCap(config.inbound, config.speech),
     // Bun cuts a request that sends nothing for `idleTimeout` seconds (default 10). The longest
     // legitimate silence is a tool call waiting on a connector or custom action (30 s deadline),
     // so the cut comes well after that.

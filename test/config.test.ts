@@ -83,3 +83,30 @@ describe("live conversation streams", () => {
       expect(errorOf({ [name]: value }).message).toContain(name);
   });
 });
+
+describe("speech servers and voice limits", () => {
+  test("unset: no server speech, the documented limits", () => {
+    expect(loadConfig({}).speech).toEqual({ timeoutSeconds: 20, maxAudioBytes: 2 * 1024 * 1024, maxSeconds: 120, perKeyIp: 60 });
+  });
+
+  test("STT_* and TTS_*: a trailing slash dropped, the default models and voice", () => {
+    const c = loadConfig({ STT_BASE_URL: "http://127.0.0.1:8000/v1/", STT_API_KEY: "k", TTS_BASE_URL: "https://api.openai.com/v1" });
+    expect(c.speech.stt).toEqual({ baseUrl: "http://127.0.0.1:8000/v1", apiKey: "k", model: "whisper-1" });
+    expect(c.speech.tts).toEqual({ baseUrl: "https://api.openai.com/v1", apiKey: undefined, model: "tts-1", voice: "alloy" });
+  });
+
+  test("bad URLs and voices are refused naming the variable", () => {
+    for (const [name, value] of [["STT_BASE_URL", "ftp://x/v1"], ["TTS_BASE_URL", "https://u:p@x/v1"], ["STT_BASE_URL", "https://x/v1?a=b"], ["TTS_BASE_URL", "not a url"], ["TTS_VOICE", "a/b"], ["TTS_VOICE", "v".repeat(65)], ["STT_MODEL", "m".repeat(201)]] as const)
+      expect(errorOf({ STT_BASE_URL: "http://x/v1", TTS_BASE_URL: "http://y/v1", [name]: value }).variable).toBe(name);
+    expect(loadConfig({ TTS_VOICE: "v".repeat(64), STT_MODEL: "m".repeat(200), STT_BASE_URL: "http://x/v1" }).speech.stt!.model).toHaveLength(200);
+  });
+
+  test("each limit at both ends", () => {
+    for (const [name, low, high] of [["SPEECH_TIMEOUT_SECONDS", 1, 300], ["VOICE_MAX_AUDIO_BYTES", 1024, 25 * 1024 * 1024], ["VOICE_MAX_SECONDS", 5, 600], ["VOICE_RATE_LIMIT_PER_KEY_IP_PER_MINUTE", 1, 100_000_000]] as const) {
+      expect(() => loadConfig({ [name]: String(low) })).not.toThrow();
+      expect(() => loadConfig({ [name]: String(high) })).not.toThrow();
+      expect(errorOf({ [name]: String(low - 1) }).variable).toBe(name);
+      expect(errorOf({ [name]: String(high + 1) }).variable).toBe(name);
+    }
+  });
+});

@@ -17,6 +17,7 @@ import {
   updateAgent,
 } from "./service.ts";
 import { clearOrgLlm, orgLlmView, setOrgLlm } from "./llm-settings.ts";
+import { VoiceConfigSchema } from "./voice-config.ts";
 
 const Provider = t.Union([t.Literal("builtin"), t.Literal("openai"), t.Literal("anthropic")]);
 const LlmOverride = t.Object(
@@ -48,7 +49,7 @@ const Fields = {
   skills: t.Array(t.String({ maxLength: L.skill }), { maxItems: L.skills }),
   routing_rules: t.Array(RoutingRule, { maxItems: L.routingRules }),
   avatar_config: FreeForm({ maxDepth: L.configDepth, maxBytes: L.configBytes }),
-  voice_config: FreeForm({ maxDepth: L.configDepth, maxBytes: L.configBytes }),
+  voice_config: VoiceConfigSchema,
   flow_config: t.Object(
     { steps: t.Array(t.Unknown(), { maxItems: L.flowItems }), custom_variables: t.Array(t.Unknown(), { maxItems: L.flowItems }) },
     { additionalProperties: false },

@@ -26,6 +26,7 @@ import { checkFreeForm } from "../http/free-form.ts";
 import { isUuid } from "../kit/ids.ts";
 import { LLM_LIMITS, type LlmOverrideInput, llmOverrideToStore, overrideView } from "./llm-settings.ts";
 import { checkText } from "./text-field.ts";
+import { checkVoiceConfig } from "./voice-config.ts";
 
 export type Agent = typeof agents.$inferSelect;
 
@@ -42,7 +43,7 @@ export const AGENT_LIMITS = {
   team: 64,
   liveHelpLabel: 60,
   videoDisplayMode: 32,
-  /** avatar_config (the widget's look: image, colours…) and voice_config. */
+  /** avatar_config (the widget's look: image, colours…). */
   configBytes: 8 * 1024,
   configDepth: 5,
   /** flow_config: steps and custom variables. */
@@ -181,7 +182,7 @@ function validate(input: AgentPatch): ErrorDetail[] {
     });
   }
   freeForm(problems, "/avatar_config", input.avatar_config, L.configDepth, L.configBytes);
-  freeForm(problems, "/voice_config", input.voice_config, L.configDepth, L.configBytes);
+  checkVoiceConfig(problems, "/voice_config", input.voice_config);
   if (input.flow_config) {
     if (input.flow_config.steps.length > L.flowItems) problems.push({ path: "/flow_config/steps", message: `at most ${L.flowItems} steps` });
     if (input.flow_config.custom_variables.length > L.flowItems) problems.push({ path: "/flow_config/custom_variables", message: `at most ${L.flowItems} variables` });

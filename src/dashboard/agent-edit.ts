@@ -7,6 +7,7 @@ import { memberActor } from "../kit/actor.ts";
 import { actionButton, type DashboardContext, errorSummary, field, type FormValues, redirect, type Refused, select, shellPage, submit, submitForm, textarea } from "./kit/index.ts";
 import { statusBadge, statusNote } from "./agent-badges.ts";
 import { errorsFromService, patchFrom, valuesOf } from "./agent-form.ts";
+import { voiceFields } from "./agent-voice.ts";
 
 const L = AGENT_LIMITS;
 
@@ -49,7 +50,7 @@ ${select({ name: "look_position", label: "Bubble position", value: v.look_positi
 </fieldset>
 <fieldset${attrs({ disabled: !manage })}><legend>Voice and video</legend>
 ${select({ name: "video_display_mode", label: "Video display mode", value: v.video_display_mode ?? "inline", error: e.video_display_mode, options: videoOptions(agent), hint: "Where a video call shows in the widget." })}
-${textarea({ name: "voice_config", label: "Voice settings (JSON)", value: v.voice_config, error: e.voice_config, rows: 4, hint: `A JSON object your voice front end reads, e.g. {"voice": "alloy", "language": "en-GB"}; empty for none. At most ${L.configDepth} levels and ${L.configBytes / 1024} KiB.` })}
+${voiceFields(v, e)}
 </fieldset>
 <fieldset${attrs({ disabled: !manage })}><legend>Model</legend>
 ${modelNote(answering)}

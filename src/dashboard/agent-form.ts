@@ -4,8 +4,9 @@
 import type { ProviderKind } from "../agents/llm/types.ts";
 import { type Agent, AGENT_LIMITS, type AgentPatch, VIDEO_DISPLAY_MODES } from "../agents/service.ts";
 import type { AppError } from "../errors.ts";
-import { detailErrors, type FieldErrors, type FormValues, jsonField } from "./kit/index.ts";
+import { detailErrors, type FieldErrors, type FormValues } from "./kit/index.ts";
 import { parseRules, rulesToText } from "./agent-rules.ts";
+import { voiceFrom, voiceValues } from "./agent-voice.ts";
 
 const L = AGENT_LIMITS;
 
@@ -23,7 +24,7 @@ export function valuesOf(agent: Agent): FormValues {
     llm_model: agent.llmOverride?.model ?? "",
     llm_base_url: agent.llmOverride?.base_url ?? "",
     video_display_mode: agent.videoDisplayMode,
-    voice_config: Object.keys(agent.voiceConfig ?? {}).length > 0 ? JSON.stringify(agent.voiceConfig, null, 2) : "",
+    ...voiceValues(agent),
   };
   for (const key of LOOK) v[`look_${key}`] = typeof look[key] === "string" ? (look[key] as string) : "";
   return v;
@@ -80,16 +81,8 @@ export function patchFrom(v: FormValues, current: Agent | null): { input: AgentP
     if (!(VIDEO_DISPLAY_MODES as readonly string[]).includes(mode) && mode !== current?.videoDisplayMode) errors.video_display_mode = "Choose a display mode.";
     else patch.video_display_mode = mode;
   }
-  if (v.voice_config !== undefined) {
-    const raw = v.voice_config.trim();
-    if (raw === "") patch.voice_config = {};
-    else {
-      const parsed = jsonField(raw);
-      if ("error" in parsed) errors.voice_config = `Voice settings: ${parsed.error}`;
-      else if (!parsed.value || typeof parsed.value !== "object" || Array.isArray(parsed.value)) errors.voice_config = 'A JSON object, e.g. {"voice": "alloy"}; empty for none.';
-      else patch.voice_config = parsed.value as Record<string, unknown>;
-    }
-  }
+  const voice = voiceFrom(v, errors);
+  if (voice !== undefined) patch.voice_config = voice;
   if (v.llm_provider !== undefined) {
     const provider = v.llm_provider;
     if (provider === "") patch.llm = null;
@@ -111,6 +104,7 @@ export function errorsFromService(error: AppError): FieldErrors {
   const key = ([first, second]: string[]) =>
     first === "llm" ? `llm_${second ?? "provider"}`
     : first === "avatar_config" ? `look_${second ?? "title"}`
+    : first === "voice_config" ? `voice_${second ?? "enabled"}`
     : first === "flow_config" ? (second === "steps" ? "steps" : second === "custom_variables" ? "variables" : "flow")
     : (first ?? "name");
   return detailErrors(error, key, "name");

@@ -12,7 +12,7 @@ import { findControlCharacter } from "./json-strings.ts";
  * receives the unparsed text (or why it could not be read) as a RawBody, because it answers in
  * its own protocol's error format (the JSON-RPC tool server, the OAuth endpoints).
  */
-export const BODY_LIMITS: { prefix: string; bytes: number; raw?: true; exact?: true; deferred?: true }[] = [
+export const BODY_LIMITS: { prefix: string; bytes: number; raw?: true; exact?: true; deferred?: true; binary?: true; configured?: true }[] = [
   { prefix: "/api/", bytes: 64 * 1024 },
   { prefix: "/api/mcp", bytes: 1024 * 1024, raw: true, exact: true },
   // OAuth endpoints answer RFC 6749 / RFC 7591 errors even for bodies that do not parse.
@@ -26,7 +26,9 @@ export const BODY_LIMITS: { prefix: string; bytes: number; raw?: true; exact?: t
   // (200,000) arrive urlencoded, where a non-ASCII character takes up to 9 bytes.
   // A relayed email: never read here. The route checks that the relay is on and its secret first,
   // then reads the raw bytes itself with INBOUND_MAX_MESSAGE_BYTES (at most this) as the cap.
-  { prefix: "/api/inbound/email", bytes: 25 * 1024 * 1024, exact: true, deferred: true },
+  { prefix: "/api/inbound/email", bytes: 25 * 1024 * 1024, exact: true, deferred: true, configured: true },
+  // A recording, as bytes (src/sdk/voice-routes.ts checks VOICE_MAX_AUDIO_BYTES, at most this).
+  { prefix: "/api/sdk/voice/transcribe", bytes: 25 * 1024 * 1024, exact: true, binary: true, configured: true },
   { prefix: "/dashboard", bytes: 256 * 1024 },
   { prefix: "/dashboard/knowledge", bytes: 2 * 1024 * 1024 },
   { prefix: "/", bytes: 16 * 1024 },
@@ -45,16 +47,29 @@ export class RawBody {
  */
 export class DeferredBody {}
 
-/** Upper bound handed to Bun.serve for the routes the parser reads; per-route caps above are stricter. */
-export const MAX_BODY_BYTES = Math.max(...BODY_LIMITS.filter((l) => !l.deferred).map((l) => l.bytes));
+/** A `binary` route's body: its bytes and media type, or why it could not be read. */
+export class BinaryBody {
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly type: string,
+    readonly error?: AppError,
+  ) {}
+}
+
+/**
+ * Upper bound handed to Bun.serve for the routes whose cap is fixed; the `configured` ones (the
+ * relay, a recording) raise it only as far as their setting does (serverBodyCap).
+ */
+export const MAX_BODY_BYTES = Math.max(...BODY_LIMITS.filter((l) => !l.configured).map((l) => l.bytes));
 
 /**
  * Bun.serve's `maxRequestBodySize`, which holds for every route: MAX_BODY_BYTES, raised to
- * INBOUND_MAX_MESSAGE_BYTES only when the relay endpoint is on. Whatever it is, each route still
- * reads with its own cap (a chunked body included), and the relay reads nothing before its secret.
+ * INBOUND_MAX_MESSAGE_BYTES only when the relay endpoint is on, and to VOICE_MAX_AUDIO_BYTES when
+ * that is larger. Whatever it is, each route still reads with its own cap (a chunked body
+ * included), and the relay reads nothing before its secret.
  */
-export function serverBodyCap(inbound: { webhookSecret?: string; maxMessageBytes: number }): number {
-  return inbound.webhookSecret ? Math.max(MAX_BODY_BYTES, inbound.maxMessageBytes) : MAX_BODY_BYTES;
+export function serverBodyCap(inbound: { webhookSecret?: string; maxMessageBytes: number }, speech?: { maxAudioBytes: number }): number {
+  return Math.max(MAX_BODY_BYTES, inbound.webhookSecret ? inbound.maxMessageBytes : 0, speech?.maxAudioBytes ?? 0);
 }
 
 function limitFor(path: string) {
@@ -88,6 +103,11 @@ function refuseControls(text: string, what: string): void {
 export async function parseBody(request: Request, contentType: string, path: string): Promise<unknown> {
   const limit = limitFor(path);
   if (limit.deferred) return new DeferredBody();
+  if (limit.binary) {
+    const bytes = await readBodyCapped(request, limit.bytes);
+    const type = contentType.split(";")[0]!.trim().toLowerCase();
+    return bytes === null ? new BinaryBody(new Uint8Array(0), type, payloadTooLarge(limit.bytes)) : new BinaryBody(bytes, type);
+  }
   if (limit.raw) {
     try {
       return new RawBody(await readCappedText(request, limit.bytes));

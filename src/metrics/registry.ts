@@ -40,6 +40,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   const tools = new Histogram({ name: "svc_tool_call_duration_seconds", help: "Tool calls through the tool runtime, by channel and audit outcome.", labelNames: ["channel", "outcome"], buckets: LATENCY_BUCKETS, registers });
   const llm = new Histogram({ name: "svc_llm_request_duration_seconds", help: "Language-model requests, by provider kind and outcome (ok or the error code).", labelNames: ["provider", "outcome"], buckets: LLM_BUCKETS, registers });
   const llmTokens = new Counter({ name: "svc_llm_tokens_total", help: "Tokens the model servers reported, by provider kind and direction.", labelNames: ["provider", "direction"], registers });
+  const speech = new Histogram({ name: "svc_speech_request_duration_seconds", help: "Speech-to-text and text-to-speech requests to the speech servers, by kind (stt, tts) and outcome (ok or the failure).", labelNames: ["kind", "outcome"], buckets: LLM_BUCKETS, registers });
   const connectors = new Histogram({ name: "svc_connector_call_duration_seconds", help: "Calls to connected MCP servers, by outcome.", labelNames: ["outcome"], buckets: LATENCY_BUCKETS, registers });
   const attempts = new Counter({ name: "svc_outbox_attempts_total", help: "Outbox delivery attempts, by kind and outcome.", labelNames: ["kind", "outcome"], registers });
   const streams = new Gauge({ name: "svc_open_streams", help: "Long-lived response streams open now, by kind.", labelNames: ["kind"], registers });
@@ -76,6 +77,9 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
         llmTokens.inc({ provider, direction: "input" }, tokens.input);
         llmTokens.inc({ provider, direction: "output" }, tokens.output);
       }
+    },
+    speechRequest(kind, outcome, seconds) {
+      speech.observe({ kind, outcome }, seconds);
     },
     connectorCall(outcome, seconds) {
       connectors.observe({ outcome }, seconds);

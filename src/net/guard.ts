@@ -104,7 +104,8 @@ export async function checkUrl(raw: string, options: GuardOptions): Promise<{ ur
 export interface GuardedInit {
   method?: string;
   headers?: Record<string, string>;
-  body?: string;
+  /** A string, or a multipart form (speech to text uploads a recording). */
+  body?: string | FormData;
   signal?: AbortSignal;
 }
 

@@ -9,6 +9,8 @@ export interface Metrics {
   toolCall(channel: string, outcome: string, seconds: number): void;
   /** One model request: the provider kind, `ok` or the LlmError code, and the tokens it reported. */
   llmRequest(provider: string, outcome: string, seconds: number, tokens?: { input: number; output: number }): void;
+  /** One speech request to the STT or TTS server (`stt`/`tts`): `ok` or the failure, seconds until its answer began. */
+  speechRequest(kind: "stt" | "tts", outcome: string, seconds: number): void;
   /** One call to a connected MCP server. */
   connectorCall(outcome: string, seconds: number): void;
   /** One delivery attempt of an outbox row of `kind` (`sent`, `retry`, `failed`, …). */

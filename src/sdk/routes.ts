@@ -10,6 +10,7 @@ import { requireWidgetKey } from "./auth.ts";
 import { conversationRoutes } from "./conversation-routes.ts";
 import { limitConfigRequest, limitSdkRequest } from "./limits.ts";
 import { widgetSettingsRoutes } from "./settings-routes.ts";
+import { speechSettingsRoutes } from "./speech-settings-routes.ts";
 import {
   ConfigQuery,
   CreateTicketBody,
@@ -38,6 +39,7 @@ export function sdkRoutes(deps: Deps) {
     .use(conversationRoutes(deps))
     // The dashboard side of the same settings (org:manage), mounted with the SDK it governs.
     .use(widgetSettingsRoutes(deps))
+    .use(speechSettingsRoutes(deps))
     .get(
       "/api/sdk/config",
       async ({ query, request, set }) => {

@@ -6,6 +6,7 @@ import { t } from "elysia";
 import { FreeForm } from "../http/free-form.ts";
 import { TICKET_LIMITS } from "../inbox/tickets.ts";
 import { IDENTITY_LIMITS } from "./identity.ts";
+import { WidgetVoiceConfig } from "../agents/voice-config.ts";
 
 export const SDK_LIMITS = {
   /** Events per POST /api/sdk/events. */
@@ -145,7 +146,7 @@ export const SdkConfig = t.Object({
     name: t.String(),
     skills: t.Array(t.String()),
     avatar_config: t.Record(t.String(), t.Unknown()),
-    voice_config: t.Record(t.String(), t.Unknown()),
+    voice_config: WidgetVoiceConfig,
     flow_config: t.Object({ steps: t.Array(t.Unknown()), custom_variables: t.Array(t.Unknown()) }),
     live_help_label: t.String(),
     video_display_mode: t.String(),

@@ -6,6 +6,8 @@ import { companies, orgs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { getAgent, noActiveAgent } from "../agents/service.ts";
+import { voiceForWidget } from "../agents/voice-config.ts";
+import { speechAvailable } from "./speech-settings.ts";
 import { findSession } from "../conversations/sessions.ts";
 import { createTicket } from "../inbox/tickets.ts";
 import { type Company, createVisitor, type EndUser, identifyCompany } from "../customers/records.ts";
@@ -26,7 +28,7 @@ export async function sdkConfig(deps: Deps, orgId: string) {
       name: agent.name,
       skills: agent.skills,
       avatar_config: agent.avatarConfig,
-      voice_config: agent.voiceConfig,
+      voice_config: voiceForWidget(agent.voiceConfig, { ...(await speechAvailable(deps, orgId)), maxSeconds: deps.config.speech.maxSeconds }),
       flow_config: { steps: agent.flowConfig.steps ?? [], custom_variables: agent.flowConfig.custom_variables ?? [] },
       live_help_label: agent.liveHelpLabel,
       video_display_mode: agent.videoDisplayMode,

@@ -33,10 +33,10 @@ export function widgetRoutes(deps: Deps) {
       if (request.headers.get("if-none-match") === etag) return new Response(null, { status: 304, headers });
       return new Response(code, { headers });
     })
-    .get("/demo", async () => {
+    .get("/demo", async ({ query }) => {
       // Only where the demo is seeded (SEED_DEMO=1, the default); the same lookup the start banner uses.
       const demo = deps.config.seedDemo ? await ensureDemo(deps) : null;
       if (!demo) throw AppError.notFound("There is no demo organisation on this server (SEED_DEMO=0).");
-      return demoPage(deps.config.baseUrl, demo);
+      return demoPage(deps.config.baseUrl, demo, query.voice === "on");
     });
 }

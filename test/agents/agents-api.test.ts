@@ -6,6 +6,7 @@ import { and, eq } from "drizzle-orm";
 import { agents, members, memberships } from "../../src/db/schema/index.ts";
 import { listActivity } from "../../src/activity/log.ts";
 import { AGENT_LIMITS as L, getAgent } from "../../src/agents/service.ts";
+import { VOICE_LIMITS as VL } from "../../src/agents/voice-config.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 import { appErrorOf } from "../support/errors.ts";
 
@@ -299,8 +300,12 @@ describe("limits at their boundary", () => {
     ],
     // flow_config is level 1, steps 2, a step 3: five more levels inside a step reach the limit.
     ["flow_config depth", { flow_config: { steps: [{ a: { b: { c: { d: { e: { f: 1 } } } } } }], custom_variables: [] } }, { flow_config: { steps: [{ a: { b: { c: { d: { e: { f: { g: 1 } } } } } } }], custom_variables: [] } }, "/flow_config"],
-    ["voice_config size", { voice_config: { x: "a".repeat(L.configBytes - 8) } }, { voice_config: { x: "a".repeat(L.configBytes - 7) } }, "/voice_config"],
-    ["voice_config depth", { voice_config: { a: { b: { c: { d: { e: 1 } } } } } }, { voice_config: { a: { b: { c: { d: { e: { f: 1 } } } } } } }, "/voice_config"],
+    ["voice rate low", { voice_config: { rate: VL.minRate } }, { voice_config: { rate: VL.minRate - 0.01 } }, "/voice_config/rate"],
+    ["voice rate high", { voice_config: { rate: VL.maxRate } }, { voice_config: { rate: VL.maxRate + 0.01 } }, "/voice_config/rate"],
+    ["voice max_seconds", { voice_config: { max_seconds: VL.maxSeconds } }, { voice_config: { max_seconds: VL.maxSeconds + 1 } }, "/voice_config/max_seconds"],
+    ["voice min seconds", { voice_config: { max_seconds: VL.minSeconds } }, { voice_config: { max_seconds: VL.minSeconds - 1 } }, "/voice_config/max_seconds"],
+    ["voice name", { voice_config: { voice: "v".repeat(VL.voice) } }, { voice_config: { voice: "v".repeat(VL.voice + 1) } }, "/voice_config/voice"],
+    ["voice language", { voice_config: { language: "en-abcdefgh-abcdefgh-abcdefgh-abcde" } }, { voice_config: { language: "en-abcdefgh-abcdefgh-abcdefgh-abcdef" } }, "/voice_config/language"],
     ["video_display_mode", { video_display_mode: "m".repeat(L.videoDisplayMode) }, { video_display_mode: "m".repeat(L.videoDisplayMode + 1) }, "/video_display_mode"],
   ];
   for (const [what, ok, over, path] of cases)
@@ -343,4 +348,21 @@ describe("limits at their boundary", () => {
     }
     expect((await patch(org.agent_id, {})).status).toBe(400);
   });
+});
+
+test("voice_config: a language that is no BCP 47 tag, a wrong choice of stt or tts are 400 naming the field; an unknown key is not stored", async () => {
+  expect((await created({ voice_config: { speed: 2, rate: 2 } })).voice_config).toEqual({ rate: 2 });
+  for (const [voice, path] of [
+    [{ language: "english" }, "/voice_config/language"],
+    [{ stt: "cloud" }, "/voice_config/stt"],
+    [{ tts: "loud" }, "/voice_config/tts"],
+    [{ enabled: "yes" }, "/voice_config/enabled"],
+  ] as const) {
+    const res = await create({ name: "Voice", voice_config: voice });
+    expect([JSON.stringify(voice), res.status]).toEqual([JSON.stringify(voice), 400]);
+    const body = (await res.json()) as { error: { details: { path: string }[] } };
+    expect(body.error.details.map((d) => d.path).join(" ")).toContain(path);
+  }
+  const ok = await created({ voice_config: { enabled: true, language: "pt-BR", stt: "server", tts: "off", voice: "Kore", rate: 1.5, max_seconds: 60, auto_listen: true } });
+  expect(ok.voice_config).toEqual({ enabled: true, language: "pt-BR", stt: "server", tts: "off", voice: "Kore", rate: 1.5, max_seconds: 60, auto_listen: true });
 });

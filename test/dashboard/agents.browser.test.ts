@@ -54,24 +54,30 @@ async function signedInPage(colorScheme: "light" | "dark" = "light"): Promise<{ 
 }
 
 test.skipIf(missing)(
-  "agent: voice settings with a field error, video mode, flow rows added and removed, disable through the confirmation page, enable",
+  "agent: voice settings as a form with a field error, video mode, flow rows added and removed, disable through the confirmation page, enable",
   async () => {
     const { page, errors } = await signedInPage();
     await page.goto(`/dashboard/agents/${org.agent_id}`);
 
     // Voice and video: a field error next to its field, then saved.
     await page.getByLabel("Video display mode").selectOption("pip");
-    await page.getByLabel("Voice settings (JSON)").fill('{"voice": "alloy", "language": ');
+    await page.getByLabel("Offer voice in the widget (a microphone button)").check();
+    await page.getByLabel("Language").fill("English please");
+    await page.getByLabel("Speech to text").selectOption("server");
+    await page.getByLabel("Voice", { exact: true }).fill("alloy");
     await page.getByRole("button", { name: "Save changes" }).click();
-    await page.locator("#f-voice_config-error").waitFor();
-    expect(await page.locator("#f-voice_config-error").textContent()).toBe("Voice settings: This is not valid JSON.");
-    expect(await page.getByLabel("Voice settings (JSON)").getAttribute("aria-invalid")).toBe("true");
+    await page.locator("#f-voice_language-error").waitFor();
+    expect(await page.locator("#f-voice_language-error").textContent()).toContain("BCP 47");
+    expect(await page.getByLabel("Language").getAttribute("aria-invalid")).toBe("true");
+    // What was entered is kept around the error.
+    expect(await page.getByLabel("Offer voice in the widget (a microphone button)").isChecked()).toBe(true);
     await checkDashboardPage(page, "agent-voice-error", true);
-    await page.getByLabel("Voice settings (JSON)").fill('{"voice": "alloy", "language": "en-GB"}');
+    await page.getByLabel("Language").fill("en-GB");
     await page.getByRole("button", { name: "Save changes" }).click();
     await page.getByText("Changes saved.").waitFor();
     let agent = await readAgent(app.deps, org.org_id, org.agent_id);
-    expect({ mode: agent.videoDisplayMode, voice: agent.voiceConfig }).toEqual({ mode: "pip", voice: { voice: "alloy", language: "en-GB" } });
+    expect({ mode: agent.videoDisplayMode, voice: agent.voiceConfig }).toEqual({ mode: "pip", voice: { enabled: true, language: "en-GB", stt: "server", tts: "browser", voice: "alloy", rate: 1, max_seconds: 30, auto_listen: false } });
+    await checkDashboardPage(page, "agent-voice", true);
 
     // The flow: type a step, add a row (a round trip that keeps what was typed), fill it, save.
     await page.getByRole("link", { name: "Conversation flow" }).click();

@@ -156,28 +156,33 @@ describe("agents pages", () => {
 });
 
 describe("voice settings and video display mode", () => {
-  const base = (agent: { name: string }) => ({ name: agent.name, video_display_mode: "inline", voice_config: "" });
+  const base = (agent: { name: string }) => ({ name: agent.name, video_display_mode: "inline", voice_form: "1" });
 
-  test("saved from the edit form and shown again; empty voice settings store {}", async () => {
+  test("voice settings are a form: saved, shown again; an unticked box stores false and empty fields their defaults", async () => {
     const [agent] = await listAgents(app.deps, admin.orgId);
-    const res = await post(app, admin, `/dashboard/agents/${agent!.id}`, { ...base(agent!), video_display_mode: "pip", voice_config: '{"voice": "alloy", "language": "en-GB"}' });
+    const form = { voice_enabled: "on", voice_language: "en-GB", voice_stt: "server", voice_tts: "off", voice_voice: "alloy", voice_rate: "1.2", voice_max_seconds: "45", voice_auto_listen: "on" };
+    const res = await post(app, admin, `/dashboard/agents/${agent!.id}`, { ...base(agent!), video_display_mode: "pip", ...form });
     expect(res.status).toBe(303);
     const saved = await readAgent(app.deps, admin.orgId, agent!.id);
     expect(saved.videoDisplayMode).toBe("pip");
-    expect(saved.voiceConfig).toEqual({ voice: "alloy", language: "en-GB" });
+    expect(saved.voiceConfig).toEqual({ enabled: true, language: "en-GB", stt: "server", tts: "off", voice: "alloy", rate: 1.2, max_seconds: 45, auto_listen: true });
     const page = await (await get(app, admin, `/dashboard/agents/${agent!.id}`)).text();
     expect(page).toContain('<option value="pip" selected>');
-    expect(page).toContain("&#34;language&#34;: &#34;en-GB&#34;");
+    expect(page).toContain('id="f-voice_language" name="voice_language" type="text" value="en-GB"');
+    expect(page).toContain('<option value="off" selected>');
+    expect(page).toMatch(/id="f-voice_enabled" name="voice_enabled" value="on" checked/);
     expect((await post(app, admin, `/dashboard/agents/${agent!.id}`, base(agent!))).status).toBe(303);
-    expect((await readAgent(app.deps, admin.orgId, agent!.id)).voiceConfig).toEqual({});
+    expect((await readAgent(app.deps, admin.orgId, agent!.id)).voiceConfig).toEqual({ enabled: false, language: "en-US", stt: "browser", tts: "browser", rate: 1, max_seconds: 30, auto_listen: false });
   });
 
-  test("field errors next to the fields: not JSON, not an object, a mode not offered; nothing saved", async () => {
+  test("field errors next to the fields: a language that is no BCP 47 tag, a rate or length out of range, a mode not offered; nothing saved", async () => {
     const [agent] = await listAgents(app.deps, admin.orgId);
     for (const [form, name, message] of [
-      [{ voice_config: "{voice: alloy" }, "voice_config", "This is not valid JSON."],
-      [{ voice_config: '["alloy"]' }, "voice_config", "A JSON object"],
-      [{ voice_config: '{"a": 1, "a": 2}' }, "voice_config", "Duplicate object key"],
+      [{ voice_language: "english please" }, "voice_language", "BCP 47"],
+      [{ voice_rate: "3" }, "voice_rate", "from 0.5 to 2"],
+      [{ voice_rate: "fast" }, "voice_rate", "from 0.5 to 2"],
+      [{ voice_max_seconds: "4" }, "voice_max_seconds", "from 5 to 120"],
+      [{ voice_stt: "cloud" }, "voice_stt", "server or browser"],
       [{ video_display_mode: "hologram" }, "video_display_mode", "Choose a display mode."],
     ] as const) {
       const res = await post(app, admin, `/dashboard/agents/${agent!.id}`, { ...base(agent!), ...form });
@@ -189,19 +194,12 @@ describe("voice settings and video display mode", () => {
     expect((await readAgent(app.deps, admin.orgId, agent!.id)).videoDisplayMode).not.toBe("hologram");
   });
 
-  test(`voice settings: exactly ${L.configBytes} bytes and ${L.configDepth} levels pass, one more is a field error (the API's limits)`, async () => {
+  test("voice settings: a voice name of exactly 64 characters passes, 65 is a field error (the API's limit)", async () => {
     const [agent] = await listAgents(app.deps, admin.orgId);
-    const at = JSON.stringify({ x: "a".repeat(L.configBytes - 8) });
-    expect((await post(app, admin, `/dashboard/agents/${agent!.id}`, { ...base(agent!), voice_config: at })).status).toBe(303);
-    const over = await post(app, admin, `/dashboard/agents/${agent!.id}`, { ...base(agent!), voice_config: JSON.stringify({ x: "a".repeat(L.configBytes - 7) }) });
+    expect((await post(app, admin, `/dashboard/agents/${agent!.id}`, { ...base(agent!), voice_voice: "v".repeat(64) })).status).toBe(303);
+    const over = await post(app, admin, `/dashboard/agents/${agent!.id}`, { ...base(agent!), voice_voice: "v".repeat(65) });
     expect(over.status).toBe(400);
-    const body = await over.text();
-    expect(body).toContain('id="f-voice_config-error"');
-    expect(body).toContain(`Larger than ${L.configBytes} bytes`);
-    expect((await post(app, admin, `/dashboard/agents/${agent!.id}`, { ...base(agent!), voice_config: '{"a":{"b":{"c":{"d":{"e":1}}}}}' })).status).toBe(303);
-    const deep = await post(app, admin, `/dashboard/agents/${agent!.id}`, { ...base(agent!), voice_config: '{"a":{"b":{"c":{"d":{"e":{"f":1}}}}}}' });
-    expect(deep.status).toBe(400);
-    expect(await deep.text()).toContain('id="f-voice_config-error"');
+    expect(await over.text()).toContain('id="f-voice_voice-error"');
   });
 
   test("a mode set through the API is offered as it is and kept on save", async () => {

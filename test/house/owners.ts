@@ -35,6 +35,7 @@ export const OWNERS: Record<string, string> = {
   activityLog: "src/activity",
   // src/db/schema/llm.ts
   orgLlmSettings: "src/agents",
+  orgSpeechSettings: "src/sdk",
   // src/db/schema/inbox.ts
   ticketCounters: "src/inbox",
   tickets: "src/inbox",

@@ -67,3 +67,13 @@ test("missing or non-UUID org_id → 400; unknown org or no active agent → 404
   expect(none.status).toBe(404);
   expect((await none.json()).error.code).toBe("no_active_agent");
 });
+
+test("voice_config: the agent's settings with their defaults; a server choice says browser where the server has no speech provider; an old free-form value is read tolerantly", async () => {
+  const read = async () => (await (await app.request(`/api/sdk/config?org_id=${demo.orgId}`)).json()).agent.voice_config;
+  const defaults = { enabled: false, language: "en-US", stt: "browser", tts: "browser", voice: null, rate: 1, max_seconds: 30, auto_listen: false };
+  await app.deps.db.update(agents).set({ voiceConfig: {} }).where(eq(agents.id, demo.agentId!));
+  expect(await read()).toEqual(defaults);
+  // Stored before the schema: unknown keys dropped, a bad value takes its default.
+  await app.deps.db.update(agents).set({ voiceConfig: { enabled: true, stt: "server", tts: "server", rate: 9, language: "en-GB", secret: "x" } }).where(eq(agents.id, demo.agentId!));
+  expect(await read()).toEqual({ ...defaults, enabled: true, language: "en-GB" });
+});

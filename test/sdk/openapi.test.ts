@@ -112,3 +112,13 @@ test("a number is described once, as a number: no anyOf pairing it with a numeri
   const limit = doc.paths["/api/activity"].get.parameters.find((p: any) => p.name === "limit").schema;
   expect(limit).toEqual({ type: "integer", minimum: 1, maximum: 100 });
 });
+
+test("the voice endpoints: a recording's media types as the transcribe body, the speech body's schema, their refusals", () => {
+  const transcribe = doc.paths["/api/sdk/voice/transcribe"].post;
+  expect(Object.keys(transcribe.requestBody.content)).toEqual(expect.arrayContaining(["audio/webm", "audio/ogg", "audio/wav"]));
+  expect(Object.keys(transcribe.responses)).toEqual(expect.arrayContaining(["200", "400", "413", "415", "429", "503"]));
+  expect(transcribe.tags).toEqual(["Widget SDK"]);
+  const speech = doc.paths["/api/sdk/voice/speech"].post;
+  expect(speech.requestBody.content["application/json"].schema.properties.text.maxLength).toBe(1000);
+  expect(Object.keys(speech.responses)).toEqual(expect.arrayContaining(["400", "429", "503"]));
+});

@@ -58,6 +58,17 @@ test("/demo: the demo org's widget on a page with a strict policy; the snippet s
   expect(again).toContain(tag![1]!);
 }, TIMEOUT);
 
+test("/demo has a visible voice toggle: off by default, /demo?voice=on puts data-voice=\"on\" on the widget's script tag", async () => {
+  const off = await (await app.request("/demo")).text();
+  expect(off).toContain("<strong>Voice: off.</strong>");
+  expect(off).toContain('<a href="/demo?voice=on">Turn voice on</a>');
+  expect(off).not.toContain("data-voice");
+  const on = await (await app.request("/demo?voice=on")).text();
+  expect(on).toContain('<a href="/demo">Turn voice off</a>');
+  expect(on).toContain("send the audio to their vendor");
+  expect(on).toMatch(/<script src="\/widget\.js" data-key="ab_live_[A-Za-z0-9_-]+" data-org="[0-9a-f-]{36}" data-voice="on" async><\/script>/);
+}, TIMEOUT);
+
 test("/demo is 404 when the demo is not seeded (SEED_DEMO=0), even with orgs on the server", async () => {
   const off = await createTestApp({ SEED_DEMO: "0" });
   try {

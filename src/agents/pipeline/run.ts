@@ -15,6 +15,7 @@ import type { CallScope } from "../../ports/tools.ts";
 import { boundCustomerOf, type EndUser } from "../../customers/records.ts";
 import { COVERAGE_THRESHOLD } from "../llm/builtin.ts";
 import { providerFor } from "../llm/provider.ts";
+import { forMode } from "../voice-text.ts";
 import { type Agent, getAgent, listAgents } from "../service.ts";
 import { answer } from "./answer.ts";
 import { CONFIDENCE, confidenceOf, escalationFor, frustrationIn, soundsUncertain } from "./confidence.ts";
@@ -202,7 +203,9 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, decided: Decided, 
     customer: customer.endUser ? boundCustomerOf(customer.endUser) : undefined,
     channel: "chat",
   };
-  const [provider, listed] = await Promise.all([providerFor(deps, orgId, agent), deps.tools.list(scope)]);
+  const [model, listed] = await Promise.all([providerFor(deps, orgId, agent), deps.tools.list(scope)]);
+  // Voice and video: the reply is written for the ear (src/agents/voice-text.ts).
+  const provider = forMode(turn.mode, model, turn.message);
   const endUser = customer.endUser;
   const result = await answer({
     provider,

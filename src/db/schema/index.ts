@@ -6,6 +6,7 @@ export * from "./tools.ts";
 export * from "./connectors.ts";
 export * from "./inbox.ts";
 export * from "./llm.ts";
+export * from "./speech.ts";
 export * from "./activity.ts";
 export * from "./outbox.ts";
 export * from "./campaigns.ts";

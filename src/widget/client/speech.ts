@@ -1,0 +1,190 @@
+// Speaking the answer (README "Voice and video"): sentence by sentence as the text arrives, with
+// the browser's speechSynthesis (the default: works offline with the system's voices) or the
+// server's voice (POST /api/sdk/voice/speech, played in an <audio> element, the next sentence
+// fetched while one plays). `stop` interrupts at once (barge-in). URLs are never read out.
+import { jsonHeaders, type Widget } from "./context.ts";
+
+export interface VoiceSettings {
+  enabled: boolean;
+  language: string;
+  stt: "server" | "browser";
+  tts: "server" | "browser" | "off";
+  voice: string | null;
+  rate: number;
+  max_seconds: number;
+  auto_listen: boolean;
+}
+
+export interface Speaker {
+  /** Queues one sentence. */
+  say(sentence: string): void;
+  /** Stops speaking and forgets the queue. */
+  stop(): void;
+  /** Resolves when everything queued has been spoken (or stopped). */
+  idle(): Promise<void>;
+  speaking(): boolean;
+  /** The <audio> element of server speech (for the avatar's level), if any. */
+  audio: HTMLAudioElement | null;
+  /** Called with true when speech starts, false when it ends. */
+  onSpeaking?: (on: boolean) => void;
+  /** Called when the server's voice failed: the reason. */
+  onError?: (message: string) => void;
+}
+
+/** What is said of a text: no URLs, "#12" as "number 12". */
+export function forSpeech(text: string): string {
+  return text
+    .replace(/https?:\/\/\S+/g, "")
+    .replace(/#(\d+)/g, "number $1")
+    .replace(/[()[\]*_`#]/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** Cuts streamed text into whole sentences: `push` returns those now complete, `rest` the remainder. */
+export function sentenceSplitter() {
+  let buffer = "";
+  return {
+    push(piece: string): string[] {
+      buffer += piece;
+      const out: string[] = [];
+      for (let m = /^[\s\S]*?[.!?](?=\s)\s+/.exec(buffer); m; m = /^[\s\S]*?[.!?](?=\s)\s+/.exec(buffer)) {
+        out.push(m[0].trim());
+        buffer = buffer.slice(m[0].length);
+      }
+      return out;
+    },
+    rest(): string {
+      const r = buffer.trim();
+      buffer = "";
+      return r;
+    },
+  };
+}
+
+function browserSpeaker(settings: VoiceSettings): Speaker {
+  const synth = window.speechSynthesis;
+  let pending = 0;
+  let waiters: (() => void)[] = [];
+  const settle = () => {
+    if (pending > 0) return;
+    speaker.onSpeaking?.(false);
+    for (const w of waiters.splice(0)) w();
+  };
+  const speaker: Speaker = {
+    audio: null,
+    say(sentence) {
+      const text = forSpeech(sentence);
+      if (!text) return;
+      const u = new SpeechSynthesisUtterance(text);
+      u.lang = settings.language;
+      u.rate = settings.rate;
+      const voice = settings.voice ? synth.getVoices().find((v) => v.name === settings.voice) : undefined;
+      if (voice) u.voice = voice;
+      pending++;
+      const done = () => {
+        pending = Math.max(0, pending - 1);
+        settle();
+      };
+      u.onend = done;
+      u.onerror = done;
+      if (pending === 1) speaker.onSpeaking?.(true);
+      synth.speak(u);
+    },
+    stop() {
+      pending = 0;
+      synth.cancel();
+      settle();
+    },
+    idle: () => (pending === 0 ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve))),
+    speaking: () => pending > 0,
+  };
+  return speaker;
+}
+
+function serverSpeaker(w: Widget, settings: VoiceSettings, audio: HTMLAudioElement): Speaker {
+  let queue: Promise<Blob | null>[] = [];
+  let playing = false;
+  let generation = 0;
+  let waiters: (() => void)[] = [];
+  let controller = new AbortController();
+  const fetchSpeech = async (text: string, signal: AbortSignal): Promise<Blob | null> => {
+    const body = { text, rate: settings.rate, ...(settings.voice ? { voice: settings.voice } : {}) };
+    const res = await fetch(`${w.base}/api/sdk/voice/speech`, { method: "POST", headers: jsonHeaders(w), body: JSON.stringify(body), signal });
+    if (!res.ok) {
+      const json = (await res.json().catch(() => ({}))) as { error?: { message?: string } };
+      throw new Error(json.error?.message ?? `The voice service answered ${res.status}.`);
+    }
+    return res.blob();
+  };
+  const finish = () => {
+    playing = false;
+    speaker.onSpeaking?.(false);
+    for (const x of waiters.splice(0)) x();
+  };
+  const playNext = async () => {
+    const mine = generation;
+    const next = queue.shift();
+    if (!next) return finish();
+    playing = true;
+    let blob: Blob | null = null;
+    try {
+      blob = await next;
+    } catch (error) {
+      if (mine !== generation) return;
+      queue = [];
+      speaker.onError?.((error as Error).message);
+      return finish();
+    }
+    if (mine !== generation || !blob) return;
+    const url = URL.createObjectURL(blob);
+    audio.src = url;
+    const ended = new Promise<void>((resolve) => {
+      audio.onended = () => resolve();
+      audio.onerror = () => resolve();
+      audio.onpause = () => audio.ended || mine !== generation ? resolve() : undefined;
+    });
+    speaker.onSpeaking?.(true);
+    await audio.play().catch(() => {});
+    await ended;
+    URL.revokeObjectURL(url);
+    if (mine === generation) void playNext();
+  };
+  const speaker: Speaker = {
+    audio,
+    say(sentence) {
+      const text = forSpeech(sentence);
+      if (!text) return;
+      queue.push(fetchSpeech(text, controller.signal).catch((error) => Promise.reject(error)));
+      queue.at(-1)!.catch(() => {});
+      if (!playing) void playNext();
+    },
+    stop() {
+      generation++;
+      controller.abort();
+      controller = new AbortController();
+      queue = [];
+      audio.pause();
+      audio.removeAttribute("src");
+      if (playing) finish();
+    },
+    idle: () => (!playing && queue.length === 0 ? Promise.resolve() : new Promise((resolve) => waiters.push(resolve))),
+    speaking: () => playing,
+  };
+  return speaker;
+}
+
+/** The speaker for the settings, or null when the answer is not spoken (tts off, or no speechSynthesis). */
+export function createSpeaker(w: Widget, settings: VoiceSettings, audio: HTMLAudioElement): Speaker | null {
+  if (settings.tts === "server") return serverSpeaker(w, settings, audio);
+  if (settings.tts === "browser" && "speechSynthesis" in window) return browserSpeaker(settings);
+  return null;
+}
+
+/** Says one thing with the browser's voice, whatever the settings (the apology when the server's voice failed). */
+export function sayOnce(text: string, language: string): void {
+  if (!("speechSynthesis" in window)) return;
+  const u = new SpeechSynthesisUtterance(forSpeech(text));
+  u.lang = language;
+  window.speechSynthesis.speak(u);
+}

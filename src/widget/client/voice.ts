@@ -1,0 +1,143 @@
+// Voice in the widget (README "Voice and video"): a microphone button in the composer (tap to
+// start, tap again to send; aria-pressed; Space and Enter as on any button; a level meter and a
+// timer; stops by itself at max_seconds). What was said becomes the customer's message (a
+// caption), the answer streams as text and is spoken sentence by sentence as it arrives; tapping
+// the microphone or "Stop" interrupts the speech (barge-in). A failure is written and spoken as an
+// apology that offers a person.
+import { h, svg } from "./dom.ts";
+
+const MIC_ICON = "M12 14a3 3 0 0 0 3-3V5a3 3 0 0 0-6 0v6a3 3 0 0 0 3 3zm5-3a5 5 0 0 1-10 0H5a7 7 0 0 0 6 6.92V21h2v-3.08A7 7 0 0 0 19 11h-2z";
+import type { AnswerListener, Mode } from "./answer.ts";
+import type { Composer } from "./composer.ts";
+import type { Widget } from "./context.ts";
+import { canRecord, type Listening, recognitionClass, recognize, record } from "./listen.ts";
+import { createSpeaker, sayOnce, sentenceSplitter, type Speaker, type VoiceSettings } from "./speech.ts";
+import type { Thread } from "./thread.ts";
+
+
+export interface Voice {
+  speaker: Speaker | null;
+  /** "video" while a call view is open (./video.ts): answers are asked for in that mode. */
+  mode: Extract<Mode, "voice" | "video">;
+  /** Taps the microphone (the call view's own button). */
+  tap(): void;
+  /** The answer's text as it arrives (the call view's captions); null when a new answer starts. */
+  caption?: (text: string | null) => void;
+  /** The agent started (true) or stopped (false) speaking. */
+  speaking?: (on: boolean) => void;
+}
+
+/** How the customer is told something failed: a note in the thread, and the same words spoken. */
+function apologise(w: Widget, thread: Thread, settings: VoiceSettings, reason: string) {
+  const text = `Sorry, that didn't work: ${reason.replace(/\.?$/, ".")} You can type your question instead, or choose “${w.liveHelpLabel}” to reach a person.`;
+  w.state.messages.push({ role: "note", text, failed: false });
+  w.save();
+  thread.render();
+  sayOnce(text, settings.language);
+}
+
+async function transcribe(w: Widget, blob: Blob, language: string): Promise<string> {
+  const res = await fetch(`${w.base}/api/sdk/voice/transcribe?language=${encodeURIComponent(language)}`, { method: "POST", headers: { Authorization: `Bearer ${w.key}`, "Content-Type": blob.type || "audio/webm" }, body: blob });
+  const json = (await res.json().catch(() => ({}))) as { text?: string; error?: { message?: string } };
+  if (res.status === 429) throw new Error(`too many voice messages just now. Please wait ${res.headers.get("Retry-After") ?? "a few"} seconds`);
+  if (!res.ok) throw new Error(json.error?.message ?? `the speech service answered ${res.status}`);
+  return json.text ?? "";
+}
+
+/** The microphone button and what it does; null (and a note) when this browser can neither record nor recognise. */
+export function createVoice(w: Widget, thread: Thread, composer: Composer, settings: VoiceSettings): Voice | null {
+  const server = settings.stt === "server" && canRecord();
+  const browser = !server && recognitionClass() !== null;
+  const { form, send, status } = w.shell;
+  if (!server && !browser) {
+    status.textContent = "Voice is not available in this browser: please type your question.";
+    return null;
+  }
+  const audio = h("audio", { class: "speech", preload: "auto" });
+  const speaker = createSpeaker(w, settings, audio);
+  const mic = h("button", { type: "button", class: "secondary mic", "aria-pressed": "false", "aria-label": "Speak your question" }, svg(MIC_ICON));
+  const level = h("span", { class: "level", "aria-hidden": "true" }, h("span", {}));
+  const timer = h("span", { class: "timer", role: "timer", "aria-label": "Recording time" }, "0:00");
+  const stop = h("button", { type: "button", class: "secondary stop", hidden: "" }, "Stop");
+  const meterBox = h("span", { class: "meter", hidden: "" }, level, timer);
+  form.insertBefore(h("span", { class: "voice" }, mic, meterBox, audio), send);
+  w.shell.person.before(stop);
+  const voice: Voice = { speaker, mode: "voice", tap: () => mic.click() };
+
+  let listening: Listening | null = null;
+  let started = 0;
+  let ticker: ReturnType<typeof setInterval> | undefined;
+  const showLevel = (v: number) => ((level.firstElementChild as HTMLElement).style.width = `${Math.round(v * 100)}%`);
+  const setListening = (on: boolean) => {
+    mic.setAttribute("aria-pressed", String(on));
+    mic.setAttribute("aria-label", on ? "Stop recording and send" : "Speak your question");
+    meterBox.hidden = !on;
+    clearInterval(ticker);
+    if (on) {
+      started = Date.now();
+      ticker = setInterval(() => {
+        const s = Math.floor((Date.now() - started) / 1000);
+        timer.textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+      }, 250);
+    } else timer.textContent = "0:00";
+  };
+  if (speaker)
+    speaker.onSpeaking = (on) => {
+      stop.hidden = !on;
+      voice.speaking?.(on);
+    };
+  if (speaker) speaker.onError = (message) => apologise(w, thread, settings, message);
+
+  const listener = (): AnswerListener => {
+    const split = sentenceSplitter();
+    voice.caption?.(null);
+    return {
+      text(piece) {
+        for (const sentence of split.push(piece)) speaker?.say(sentence);
+        voice.caption?.(piece);
+      },
+      end(complete, failure) {
+        const rest = split.rest();
+        if (rest) speaker?.say(rest);
+        if (failure) sayOnce(`Sorry. ${failure} You can ask for a person.`, settings.language);
+        if (complete && settings.auto_listen)
+          void (speaker?.idle() ?? Promise.resolve()).then(() => {
+            if (!listening) void start();
+          });
+      },
+    };
+  };
+
+  const finish = async () => {
+    const current = listening;
+    if (!current) return;
+    listening = null;
+    setListening(false);
+    try {
+      const result = await current.stop();
+      const text = typeof result === "string" ? result : result ? await transcribe(w, result, settings.language) : "";
+      if (!text.trim()) return apologise(w, thread, settings, "I didn't catch anything");
+      composer.submit(text, voice.mode, listener());
+    } catch (error) {
+      apologise(w, thread, settings, (error as Error).message);
+    }
+  };
+  async function start() {
+    speaker?.stop();
+    if (thread.busy()) return;
+    try {
+      listening = server ? await record(settings.max_seconds, showLevel, () => void finish()) : recognize(settings.language, settings.max_seconds, () => void finish());
+      setListening(true);
+    } catch (error) {
+      apologise(w, thread, settings, `the microphone could not be used (${(error as Error).name || "refused"})`);
+    }
+  }
+  mic.addEventListener("click", () => (listening ? void finish() : void start()));
+  stop.addEventListener("click", () => {
+    speaker?.stop();
+    listening?.cancel();
+    listening = null;
+    setListening(false);
+  });
+  return voice;
+}
