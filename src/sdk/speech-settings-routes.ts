@@ -18,6 +18,13 @@ const Server = (tts: boolean) =>
   );
 const Body = t.Object({ stt: t.Union([Server(false), t.Null()]), tts: t.Union([Server(true), t.Null()]) }, { additionalProperties: false });
 const tags = ["Widget settings"];
+/** A server the org set (text to speech also names its voice), or null: the operator's. */
+const ServerView = t.Union([
+  t.Object({ base_url: t.String(), model: t.Union([t.String(), t.Null()]), api_key_set: t.Boolean(), voice: t.Optional(t.Union([t.String(), t.Null()])) }),
+  t.Null(),
+]);
+/** What GET, PUT and DELETE answer: the org's own servers (never a key) and whether the operator has any. */
+const View = t.Object({ stt: ServerView, tts: ServerView, operator: t.Object({ stt: t.Boolean(), tts: t.Boolean() }) });
 
 export function speechSettingsRoutes(deps: Deps) {
   const admin = async (request: Request) => {
@@ -25,14 +32,14 @@ export function speechSettingsRoutes(deps: Deps) {
     return { orgId, actor: memberActor(principal.member.id) };
   };
   return new Elysia({ name: "speech-settings" })
-    .get("/api/speech", async ({ request }) => speechSettingsView(deps, (await admin(request)).orgId), { detail: { summary: "The org's own speech servers (keys never shown) and whether the operator has any", tags } })
+    .get("/api/speech", async ({ request }) => speechSettingsView(deps, (await admin(request)).orgId), { response: { 200: View }, detail: { summary: "The org's own speech servers (keys never shown) and whether the operator has any", tags } })
     .put(
       "/api/speech",
       async ({ body, request }) => {
         const { orgId, actor } = await admin(request);
         return setSpeechSettings(deps, orgId, actor, body);
       },
-      { body: Body, detail: { summary: "Set the org's speech-to-text and text-to-speech servers (null: the operator's)", tags } },
+      { body: Body, response: { 200: View }, detail: { summary: "Set the org's speech-to-text and text-to-speech servers (null: the operator's)", tags } },
     )
     .delete(
       "/api/speech",
@@ -40,6 +47,6 @@ export function speechSettingsRoutes(deps: Deps) {
         const { orgId, actor } = await admin(request);
         return setSpeechSettings(deps, orgId, actor, { stt: null, tts: null });
       },
-      { detail: { summary: "Forget the org's speech servers: the operator's answer again", tags } },
+      { response: { 200: View }, detail: { summary: "Forget the org's speech servers: the operator's answer again", tags } },
     );
 }
