@@ -5,6 +5,7 @@ import type { Server } from "bun";
 import { createAppHandler } from "./app.ts";
 import { deleteExpiredSessions } from "./auth/sessions.ts";
 import { startDiscoveryScheduler } from "./connectors/scheduler.ts";
+import { startSourceScheduler } from "./sources/scheduler.ts";
 
 import type { Config } from "./config.ts";
 import { createFieldCipher } from "./crypto/fields.ts";
@@ -113,6 +114,7 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
     ? Bun.serve({ port: config.metricsPort, hostname: config.host, fetch: (request) => (new URL(request.url).pathname === "/metrics" ? metricsResponse(deps) : new Response("Not found\n", { status: 404 })) })
     : null;
   const scheduler = startDiscoveryScheduler(deps);
+  const sourceScheduler = startSourceScheduler(deps); // knowledge sources resynced on their intervals (README "Knowledge sources")
   const sender = startSender(deps); // email series: queues due steps and delivers the outbox (src/compose.ts createSender)
   // INBOUND_SMTP_PORT: customers' email into tickets (README "Email channel").
   const inboundSmtp = config.inbound.smtpPort ? await startInboundSmtp(deps) : null;
@@ -148,7 +150,7 @@ export async function serve(config: Readonly<Config>, log: Logger): Promise<{ se
       await inboundSmtp?.close();
       await stopLive(deps); // event streams end now (clients reconnect elsewhere), not after the grace period
       const graceEnds = Date.now() + config.shutdownGraceSeconds * 1000;
-      const graceful = Promise.all([server.stop(false), scheduler.stop(), sender.stop()]);
+      const graceful = Promise.all([server.stop(false), scheduler.stop(), sourceScheduler.stop(), sender.stop()]);
       const timedOut = await Promise.race([graceful.then(() => false), Bun.sleep(config.shutdownGraceSeconds * 1000).then(() => true)]);
       if (timedOut) await server.stop(true);
       // Chat replies are written after their stream closed (docs/interface.md 4.5): within what is left of the grace.
