@@ -10,7 +10,6 @@ import { claimDueSources, runSync } from "./sync.ts";
 
 /** Sources claimed per tick; each is synced to its end before the next tick claims more. */
 const BATCH = 2;
-export const SOURCE_TICK_MS = 30_000;
 
 export function startSourceScheduler(deps: Deps): { stop(): Promise<void> } {
   let running: Promise<void> | undefined;
@@ -22,7 +21,7 @@ export function startSourceScheduler(deps: Deps): { stop(): Promise<void> } {
     const due = await claimDueSources(deps, BATCH);
     await Promise.all(due.map((row) => runSync(deps, row, stopping.signal)));
   };
-  const timer = deps.timers.every(SOURCE_TICK_MS, () => {
+  const timer = deps.timers.every(deps.config.knowledgeSyncTickSeconds * 1000, () => {
     if (running) return;
     if (skip > 0) {
       skip--;
