@@ -20,6 +20,21 @@ export interface ExtractRequest {
 export type ExtractReply = { id: number; ok: true; title: string; markdown: string; links: string[] } | { id: number; ok: false; reason: string };
 
 const MAX_LINKS = 2000;
+/** Readability's time grows much faster than the page's nesting; real pages stay far below this. */
+export const MAX_DEPTH = 200;
+
+class TooDeep extends Error {}
+
+/** The element tree's depth, walked without recursion; stops as soon as it passes MAX_DEPTH. */
+function checkDepth(root: { children: ArrayLike<unknown> } | null) {
+  if (!root) return;
+  const stack: [{ children: ArrayLike<unknown> }, number][] = [[root, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (depth > MAX_DEPTH) throw new TooDeep();
+    for (let i = 0; i < node.children.length; i++) stack.push([node.children[i] as { children: ArrayLike<unknown> }, depth + 1]);
+  }
+}
 
 const turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
 turndown.remove(["script", "style", "noscript", "iframe", "form", "button", "select", "template", "svg", "canvas"] as never);
@@ -28,6 +43,7 @@ const clean = (text: string | null | undefined) => (text ?? "").replace(/\s+/g, 
 
 function extract(html: string, url: string): Omit<Extract<ExtractReply, { ok: true }>, "id" | "ok"> {
   const { document } = parseHTML(html);
+  checkDepth(document.documentElement as unknown as { children: ArrayLike<unknown> });
   const links: string[] = [];
   for (const a of document.querySelectorAll("a[href]")) {
     if (links.length >= MAX_LINKS) break;
@@ -55,6 +71,7 @@ function extract(html: string, url: string): Omit<Extract<ExtractReply, { ok: tr
 
 function fragment(html: string): string {
   const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
+  checkDepth(document.documentElement as unknown as { children: ArrayLike<unknown> });
   return turndown.turndown(document.body?.innerHTML ?? "").trim();
 }
 
@@ -64,6 +81,7 @@ self.onmessage = (event: MessageEvent<ExtractRequest>) => {
     if (event.data.fragment) postMessage({ id, ok: true, title: "", markdown: fragment(html), links: [] } satisfies ExtractReply);
     else postMessage({ id, ok: true, ...extract(html, url) } satisfies ExtractReply);
   } catch (error) {
-    postMessage({ id, ok: false, reason: error instanceof RangeError ? "the page is nested too deeply to read" : "the page could not be read as HTML" } satisfies ExtractReply);
+    const deep = error instanceof TooDeep || error instanceof RangeError;
+    postMessage({ id, ok: false, reason: deep ? `the page is nested more than ${MAX_DEPTH} levels deep` : "the page could not be read as HTML" } satisfies ExtractReply);
   }
 };

@@ -8,6 +8,8 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import type { Actor } from "../kit/actor.ts";
 import { isUuid } from "../kit/ids.ts";
+import { checkUrl } from "../net/guard.ts";
+import type { ErrorDetail } from "../errors.ts";
 import { checkSource, type SourceInput, SOURCE_LIMITS, type SourceRow } from "./model.ts";
 
 const tokenContext = (id: string) => `knowledge_sources.credentials.token:${id}`;
@@ -22,8 +24,20 @@ function described(row: SourceRow) {
   return { kind: row.kind, name: row.name, ...(url ? { host: new URL(url).host } : {}) };
 }
 
+/** The address resolved and checked by the outbound guard now, so a private one is refused before any sync. */
+async function checkAddress(deps: Pick<Deps, "guard">, input: SourceInput, problems: ErrorDetail[]) {
+  const [path, url] = input.kind === "website" ? ["/start_url", input.start_url] : ["/base_url", input.base_url];
+  if (!url || problems.some((p) => p.path === path)) return;
+  try {
+    await checkUrl(url, deps.guard);
+  } catch (error) {
+    problems.push({ path, message: (error as Error).message });
+  }
+}
+
 export async function createSource(deps: Deps, orgId: string, actor: Actor, input: SourceInput): Promise<SourceRow> {
   const { problems, settings } = checkSource(input, deps.guard.allowLoopback);
+  await checkAddress(deps, input, problems);
   if (input.interval_seconds !== undefined && (input.interval_seconds < SOURCE_LIMITS.minInterval || input.interval_seconds > SOURCE_LIMITS.maxInterval))
     problems.push({ path: "/interval_seconds", message: `must be ${SOURCE_LIMITS.minInterval} to ${SOURCE_LIMITS.maxInterval}` });
   if (problems.length > 0) throw AppError.badRequest("The source is invalid.", problems);
@@ -79,6 +93,7 @@ export async function updateSource(deps: Deps, orgId: string, actor: Actor, id: 
     token: patch.token ?? (row.kind === "intercom" ? "stored" : undefined),
   };
   const { problems, settings } = checkSource(merged, deps.guard.allowLoopback);
+  if (patch.start_url !== undefined || patch.base_url !== undefined) await checkAddress(deps, merged, problems);
   if (patch.interval_seconds !== undefined && (patch.interval_seconds < SOURCE_LIMITS.minInterval || patch.interval_seconds > SOURCE_LIMITS.maxInterval))
     problems.push({ path: "/interval_seconds", message: `must be ${SOURCE_LIMITS.minInterval} to ${SOURCE_LIMITS.maxInterval}` });
   if (problems.length > 0) throw AppError.badRequest("The source is invalid.", problems);
