@@ -1,14 +1,12 @@
 // Knowledge sources for the dashboard and API (README "Knowledge sources"): /api/knowledge/sources.
 // knowledge:view lists and reads; knowledge:manage creates, changes, deletes and syncs now.
-import { desc, eq, isNotNull, and } from "drizzle-orm";
 import { Elysia, t } from "elysia";
 import { requireMember } from "../auth/guard.ts";
-import { knowledgeSourcePages } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { memberActor } from "../kit/actor.ts";
 import { jsonResponse } from "../kit/json-response.ts";
 import { SOURCE_KINDS, SOURCE_LIMITS, sourceView } from "./model.ts";
-import { createSource, deleteSource, getSource, listSources, updateSource } from "./service.ts";
+import { createSource, deleteSource, getSource, listSources, sourceProblems, updateSource } from "./service.ts";
 import { startSync } from "./start.ts";
 
 const tags = ["Knowledge sources"];
@@ -28,17 +26,6 @@ const Fields = {
 };
 const CreateBody = t.Composite([t.Object({ kind: t.Union(SOURCE_KINDS.map((k) => t.Literal(k))), name: Fields.name }), t.Partial(t.Omit(t.Object(Fields), ["name"]))], { additionalProperties: false });
 const PatchBody = t.Partial(t.Object(Fields), { additionalProperties: false, minProperties: 1 });
-
-/** Pages the last sync could not import or kept because they were edited locally (at most 100). */
-async function problems(deps: Deps, sourceId: string) {
-  const rows = await deps.db
-    .select({ url: knowledgeSourcePages.url, reason: knowledgeSourcePages.lastError, docId: knowledgeSourcePages.docId })
-    .from(knowledgeSourcePages)
-    .where(and(eq(knowledgeSourcePages.sourceId, sourceId), isNotNull(knowledgeSourcePages.lastError)))
-    .orderBy(desc(knowledgeSourcePages.seenAt))
-    .limit(100);
-  return rows.map((r) => ({ url: r.url, reason: r.reason!, doc_id: r.docId }));
-}
 
 export function sourceRoutes(deps: Deps) {
   return new Elysia({ name: "knowledge-sources" })
@@ -65,7 +52,7 @@ export function sourceRoutes(deps: Deps) {
       async ({ params, request }) => {
         const { orgId } = await requireMember(deps, request, "knowledge:view");
         const row = await getSource(deps, orgId, params.id);
-        return { ...sourceView(row), problems: await problems(deps, row.id) };
+        return { ...sourceView(row), problems: await sourceProblems(deps, row.id) };
       },
       { detail: { summary: "Read one source, with the pages its last sync could not import or kept because they were edited locally (knowledge:view)", tags, security } },
     )

@@ -1,9 +1,9 @@
 // Knowledge sources, the dashboard and API verbs: create, list, read, change, delete, sync now.
 // Every change is made by an actor and recorded in the activity log; a source's docs go with it
 // (docs.source_id references the source, ON DELETE CASCADE). The sync itself is src/sources/sync.ts.
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, isNotNull } from "drizzle-orm";
 import { recordActivity } from "../activity/log.ts";
-import { knowledgeSources } from "../db/schema/index.ts";
+import { knowledgeSourcePages, knowledgeSources } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import type { Actor } from "../kit/actor.ts";
@@ -117,4 +117,15 @@ export async function deleteSource(deps: Deps, orgId: string, actor: Actor, id: 
   const row = await getSource(deps, orgId, id);
   await deps.db.delete(knowledgeSources).where(and(eq(knowledgeSources.orgId, orgId), eq(knowledgeSources.id, id)));
   await recordActivity(deps, { orgId, actor, action: "knowledge_source.deleted", objectType: "knowledge_source", objectId: id, summary: described(row) });
+}
+
+/** Pages the last sync could not import or kept because they were edited locally (at most 100). */
+export async function sourceProblems(deps: Pick<Deps, "db">, sourceId: string) {
+  const rows = await deps.db
+    .select({ url: knowledgeSourcePages.url, reason: knowledgeSourcePages.lastError, docId: knowledgeSourcePages.docId })
+    .from(knowledgeSourcePages)
+    .where(and(eq(knowledgeSourcePages.sourceId, sourceId), isNotNull(knowledgeSourcePages.lastError)))
+    .orderBy(desc(knowledgeSourcePages.seenAt))
+    .limit(100);
+  return rows.map((r) => ({ url: r.url, reason: r.reason!, doc_id: r.docId }));
 }
