@@ -25,13 +25,13 @@ const READERS: Record<SourceRow["kind"], Reader> = { website: readWebsite, zende
 /** The lease a running sync holds: its time limit and a minute more. */
 const leaseUntil = (deps: Pick<Deps, "now">) => new Date(deps.now().getTime() + SYNC_LIMITS.syncTimeoutMs + 60_000);
 
-/** Takes the source for a sync now, or 409 when a sync of it is running. */
-export async function claimSource(deps: Deps, orgId: string, id: string): Promise<SourceRow> {
+/** Takes the source for a sync now, or 409 when a sync of it is running (`orgId` null: the command line, any org). */
+export async function claimSource(deps: Deps, orgId: string | null, id: string): Promise<SourceRow> {
   const now = deps.now();
   const [row] = await deps.db
     .update(knowledgeSources)
     .set({ status: "syncing", leaseUntil: leaseUntil(deps), progress: { done: 0, found: 0 }, updatedAt: now })
-    .where(and(eq(knowledgeSources.orgId, orgId), eq(knowledgeSources.id, id), or(isNull(knowledgeSources.leaseUntil), lt(knowledgeSources.leaseUntil, now))))
+    .where(and(orgId === null ? undefined : eq(knowledgeSources.orgId, orgId), eq(knowledgeSources.id, id), or(isNull(knowledgeSources.leaseUntil), lt(knowledgeSources.leaseUntil, now))))
     .returning();
   if (!row) throw new AppError(409, "conflict", "This source is being synced already.");
   return row;
@@ -60,7 +60,7 @@ export async function claimDueSources(deps: Deps, limit: number): Promise<Source
 }
 
 /** Runs a claimed source's sync to its end; never throws (the outcome is on the row). */
-export async function runSync(deps: Deps, source: SourceRow, stop?: AbortSignal): Promise<SourceRow> {
+export async function runSync(deps: Deps, source: SourceRow, stop?: AbortSignal, onProgress?: (done: number, found: number) => void): Promise<SourceRow> {
   const counts: SourceCounts = { ...EMPTY_COUNTS };
   const pageRows = await deps.db.select().from(knowledgeSourcePages).where(eq(knowledgeSourcePages.sourceId, source.id));
   const pages = new Map(pageRows.map((p) => [p.url, p]));
@@ -75,6 +75,7 @@ export async function runSync(deps: Deps, source: SourceRow, stop?: AbortSignal)
     await applyPage(deps, source, pages.get(page.url), page, counts);
     done++;
     await deps.db.update(knowledgeSources).set({ progress: { done, found } }).where(eq(knowledgeSources.id, source.id));
+    onProgress?.(done, found);
   };
   let failure: string | null = null;
   try {

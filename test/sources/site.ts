@@ -32,7 +32,7 @@ export function startTestSite(count = 40): TestSite {
   const pages = new Map<string, { title: string; text: string }>();
   for (let i = 1; i <= count; i++)
     pages.set(`/docs/page-${i}`, { title: `Help topic number ${i}`, text: `Topic ${i} explains the feature numbered ${i} in plain words, with enough text for a reader to follow along comfortably.` });
-  pages.set("/docs/page-7", { title: "Refunds and returns", text: "The refund window is 45 days from delivery. Send the parcel back with the order number and we refund the card within a week." });
+  if (count >= 7) pages.set("/docs/page-7", { title: "Refunds and returns", text: "The refund window is 45 days from delivery. Send the parcel back with the order number and we refund the card within a week." });
   pages.set("/private/secret", { title: "Internal notes", text: "Staff only: the secret discount code is HUSH-42, never to be shared." });
   const site: TestSite = { origin: "", pages, requests: [], notModified: 0, userAgents: new Set(), stop: () => server.stop(true) };
   const xml = (body: string) => new Response(body, { headers: { "content-type": "application/xml" } });
