@@ -20,6 +20,8 @@ export const BODY_LIMITS: { prefix: string; bytes: number; raw?: true; exact?: t
   { prefix: "/api/mcp/oauth/token", bytes: 64 * 1024, raw: true, exact: true },
   { prefix: "/api/mcp/oauth/revoke", bytes: 64 * 1024, raw: true, exact: true },
   { prefix: "/api/docs", bytes: 1024 * 1024 },
+  // Uploaded files, base64 in JSON: 20 files of up to 10 MiB would not fit; 40 MiB of base64 is 30 MiB of files.
+  { prefix: "/api/knowledge/files", bytes: 40 * 1024 * 1024, exact: true },
   // Chat messages carry up to four images as data: URLs (src/conversations/input.ts CHAT_LIMITS).
   { prefix: "/api/sdk/chat", bytes: 5 * 1024 * 1024 },
   // Dashboard forms: an agent's instructions (20,000 characters) and a knowledge-base document

@@ -1,13 +1,11 @@
-// The extraction thread (src/sources/extract.ts): parses one untrusted page with linkedom, takes
-// its main content with Mozilla's Readability (navigation, headers, footers, cookie banners
-// dropped) and converts it to markdown with Turndown, headings kept. It runs on a thread of its own
-// so a slow or hostile page (giant, deeply nested) never holds the server's event loop; the caller
-// terminates it when it runs over its time.
-import { Readability } from "@mozilla/readability";
-import { parseHTML } from "linkedom";
-import TurndownService from "turndown";
+// The extraction thread (src/sources/extract.ts): one untrusted page at a time to markdown
+// (src/sources/html-markdown.ts). It runs on a thread of its own so a slow or hostile page (giant,
+// deeply nested) never holds the server's event loop; the caller terminates it when it runs over
+// its time.
+import { fragmentMarkdown, MAX_DEPTH, pageMarkdown, TooDeep } from "./html-markdown.ts";
 
 declare const self: Worker;
+
 
 export interface ExtractRequest {
   id: number;
@@ -19,67 +17,11 @@ export interface ExtractRequest {
 
 export type ExtractReply = { id: number; ok: true; title: string; markdown: string; links: string[] } | { id: number; ok: false; reason: string };
 
-const MAX_LINKS = 2000;
-/** Readability's time grows much faster than the page's nesting; real pages stay far below this. */
-export const MAX_DEPTH = 200;
-
-class TooDeep extends Error {}
-
-/** The element tree's depth, walked without recursion; stops as soon as it passes MAX_DEPTH. */
-function checkDepth(root: { children: ArrayLike<unknown> } | null) {
-  if (!root) return;
-  const stack: [{ children: ArrayLike<unknown> }, number][] = [[root, 0]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (depth > MAX_DEPTH) throw new TooDeep();
-    for (let i = 0; i < node.children.length; i++) stack.push([node.children[i] as { children: ArrayLike<unknown> }, depth + 1]);
-  }
-}
-
-const turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
-turndown.remove(["script", "style", "noscript", "iframe", "form", "button", "select", "template", "svg", "canvas"] as never);
-
-const clean = (text: string | null | undefined) => (text ?? "").replace(/\s+/g, " ").trim();
-
-function extract(html: string, url: string): Omit<Extract<ExtractReply, { ok: true }>, "id" | "ok"> {
-  const { document } = parseHTML(html);
-  checkDepth(document.documentElement as unknown as { children: ArrayLike<unknown> });
-  const links: string[] = [];
-  for (const a of document.querySelectorAll("a[href]")) {
-    if (links.length >= MAX_LINKS) break;
-    try {
-      const target = new URL(a.getAttribute("href") ?? "", url);
-      target.hash = "";
-      links.push(target.href);
-    } catch {}
-  }
-  const h1 = clean(document.querySelector("main h1, article h1, h1")?.textContent);
-  const headTitle = clean(document.querySelector("title")?.textContent);
-  const article = new Readability(document as unknown as Document, { charThreshold: 100 }).parse();
-  let content = article?.content ?? "";
-  if (clean(article?.textContent) === "") {
-    // Too little for Readability: the body without its chrome.
-    for (const el of document.querySelectorAll("nav, header, footer, aside, script, style")) el.remove();
-    content = document.body?.innerHTML ?? "";
-  }
-  let markdown = turndown.turndown(content).trim();
-  const title = (h1 || clean(article?.title) || headTitle || new URL(url).pathname).slice(0, 300);
-  // Readability drops the heading it took as the title; the doc keeps it as its first line.
-  if (h1 && !markdown.startsWith("#")) markdown = `# ${h1}\n\n${markdown}`;
-  return { title, markdown, links };
-}
-
-function fragment(html: string): string {
-  const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
-  checkDepth(document.documentElement as unknown as { children: ArrayLike<unknown> });
-  return turndown.turndown(document.body?.innerHTML ?? "").trim();
-}
-
 self.onmessage = (event: MessageEvent<ExtractRequest>) => {
   const { id, html, url } = event.data;
   try {
-    if (event.data.fragment) postMessage({ id, ok: true, title: "", markdown: fragment(html), links: [] } satisfies ExtractReply);
-    else postMessage({ id, ok: true, ...extract(html, url) } satisfies ExtractReply);
+    if (event.data.fragment) postMessage({ id, ok: true, title: "", markdown: fragmentMarkdown(html), links: [] } satisfies ExtractReply);
+    else postMessage({ id, ok: true, ...pageMarkdown(html, url) } satisfies ExtractReply);
   } catch (error) {
     const deep = error instanceof TooDeep || error instanceof RangeError;
     postMessage({ id, ok: false, reason: deep ? `the page is nested more than ${MAX_DEPTH} levels deep` : "the page could not be read as HTML" } satisfies ExtractReply);

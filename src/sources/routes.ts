@@ -8,6 +8,8 @@ import { jsonResponse } from "../kit/json-response.ts";
 import { SOURCE_KINDS, SOURCE_LIMITS, sourceView } from "./model.ts";
 import { createSource, deleteSource, getSource, listSources, sourceProblems, updateSource } from "./service.ts";
 import { startSync } from "./start.ts";
+import { FILE_LIMITS } from "./file-formats.ts";
+import { importFiles } from "./files.ts";
 
 const tags = ["Knowledge sources"];
 const security = [{ dashboard: [] }];
@@ -72,6 +74,24 @@ export function sourceRoutes(deps: Deps) {
         return new Response(null, { status: 204 });
       },
       { detail: { summary: "Delete a source and every doc it brought (knowledge:manage)", tags, security } },
+    )
+    .post(
+      "/api/knowledge/files",
+      async ({ body, request }) => {
+        const { orgId, principal } = await requireMember(deps, request, "knowledge:manage");
+        return jsonResponse(await importFiles(deps, orgId, memberActor(principal.member.id), body), 201);
+      },
+      {
+        body: t.Object(
+          {
+            files: t.Array(t.Object({ name: t.String({ minLength: 1, maxLength: 255 }), content_base64: t.String({ description: `The file, base64; at most ${FILE_LIMITS.fileBytes} bytes decoded.` }) }, { additionalProperties: false }), { minItems: 1, maxItems: FILE_LIMITS.files }),
+            tags: t.Optional(t.Array(t.String({ minLength: 1, maxLength: 64 }), { maxItems: 50 })),
+            status: t.Optional(t.Union([t.Literal("published"), t.Literal("draft")])),
+          },
+          { additionalProperties: false },
+        ),
+        detail: { summary: "Upload PDF, DOCX, HTML, Markdown or text files, or zips of them, as documents; each unreadable file is reported with its reason, 422 when none could be read (knowledge:manage)", tags, security },
+      },
     )
     .post(
       "/api/knowledge/sources/:id/sync",

@@ -3,7 +3,7 @@
 // with a reason while the thread is replaced.
 import { afterAll, describe, expect, test } from "bun:test";
 import { createExtractor } from "../../src/sources/extract.ts";
-import { MAX_DEPTH } from "../../src/sources/extract-worker.ts";
+import { MAX_DEPTH } from "../../src/sources/html-markdown.ts";
 
 const extractor = createExtractor();
 afterAll(() => extractor.close());

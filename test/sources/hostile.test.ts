@@ -5,7 +5,7 @@
 // in a row loses its doc.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { listDocs } from "../../src/knowledge/docs.ts";
-import { MAX_DEPTH } from "../../src/sources/extract-worker.ts";
+import { MAX_DEPTH } from "../../src/sources/html-markdown.ts";
 import { SYNC_LIMITS } from "../../src/sources/model.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 import { syncAndWait } from "./helpers.ts";
