@@ -48,9 +48,11 @@ export async function importFiles(deps: Deps, orgId: string, actor: Actor, input
   const started = Date.now();
   const docs: { file: string; id: string; title: string }[] = [];
   const failed: { file: string; reason: string }[] = [];
+  const failedAt: number[] = [];
   for (const [i, file] of input.files.entries()) {
     const left = Math.max(1, timeoutMs - (Date.now() - started));
     for (const result of await readOnThread(file.name, new Uint8Array(decoded[i]!), left)) {
+      const before = failed.length;
       if (!result.ok) failed.push({ file: result.name, reason: result.reason });
       else if (result.markdown.trim() === "") failed.push({ file: result.name, reason: "there is no readable text in it" });
       else if (result.markdown.length > DOC_LIMITS.body) failed.push({ file: result.name, reason: `its text is ${result.markdown.length} characters; a document holds at most ${DOC_LIMITS.body}` });
@@ -59,8 +61,10 @@ export async function importFiles(deps: Deps, orgId: string, actor: Actor, input
         await recordActivity(deps, { orgId, actor, action: "doc.imported", objectType: "doc", objectId: doc.id, summary: { source: "file", file_name: result.name.slice(0, 255), status: doc.status, characters: doc.body.length } });
         docs.push({ file: result.name, id: doc.id, title: doc.title });
       }
+      if (failed.length > before) failedAt.push(i);
     }
   }
-  if (docs.length === 0) throw new AppError(422, "import_failed", "None of the files could be imported.", failed.map((f) => ({ path: "/files", message: `${f.file}: ${f.reason}` })));
+  // Nothing readable: the upload itself is refused, each file's reason at its index.
+  if (docs.length === 0) throw AppError.badRequest("None of the files could be imported.", failed.map((f, n) => ({ path: `/files/${failedAt[n]}`, message: `${f.file}: ${f.reason}` })));
   return { docs, failed };
 }

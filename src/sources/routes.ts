@@ -90,7 +90,7 @@ export function sourceRoutes(deps: Deps) {
           },
           { additionalProperties: false },
         ),
-        detail: { summary: "Upload PDF, DOCX, HTML, Markdown or text files, or zips of them, as documents; each unreadable file is reported with its reason, 422 when none could be read (knowledge:manage)", tags, security },
+        detail: { summary: "Upload PDF, DOCX, HTML, Markdown or text files, or zips of them, as documents; each unreadable file is reported with its reason, 400 when none could be read (knowledge:manage)", tags, security },
       },
     )
     .post(

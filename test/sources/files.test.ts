@@ -1,7 +1,8 @@
 // Uploaded files as documents (README "Knowledge sources"): a PDF and a DOCX made here keep their
 // headings; HTML, Markdown and text; a zip of them; and what must fail with its reason, never a
 // 5xx: an encrypted PDF, a PDF without a text layer, a zip bomb, a DOCX bomb, a nested zip, an
-// unknown type, limits at their boundaries.
+// unknown type, limits at their boundaries. An upload of which nothing could be read is 400, each
+// file's reason at its index.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { strToU8, zipSync } from "fflate";
 import { getDoc } from "../../src/knowledge/docs.ts";
@@ -96,7 +97,7 @@ describe("file uploads", () => {
     ]);
   }, 60_000);
 
-  test("an encrypted PDF, a PDF without text, one page over the cap, a zip bomb and a DOCX bomb fail with their reasons (422, none imported)", async () => {
+  test("an encrypted PDF, a PDF without text, one page over the cap, a zip bomb and a DOCX bomb fail with their reasons (400, none imported)", async () => {
     const bomb = zipSync({ "big.md": zeros(FILE_LIMITS.unzippedBytes + 1) }, { level: 9 });
     expect(bomb.byteLength).toBeLessThan(FILE_LIMITS.fileBytes);
     const res = await upload([
@@ -107,7 +108,7 @@ describe("file uploads", () => {
       { name: "broken.pdf", content: "%PDF-1.4 nothing else" },
       { name: "long.pdf", content: pdf([[12, "page"]], { pages: FILE_LIMITS.pdfPages + 1 }) },
     ]);
-    expect(res.status).toBe(422);
+    expect(res.status).toBe(400);
     expect(await reasonsOf(res)).toEqual([
       "secret.pdf: the PDF is encrypted (password-protected)",
       "scan.pdf: the PDF has no text layer (scanned images?)",
@@ -131,7 +132,7 @@ describe("file uploads", () => {
     const over = await upload([{ name: "big.txt", content: "a".repeat(FILE_LIMITS.fileBytes + 1) }]);
     expect(over.status).toBe(400);
     const at = await upload([{ name: "big.txt", content: "a".repeat(FILE_LIMITS.fileBytes) }]);
-    expect(at.status).toBe(422);
+    expect(at.status).toBe(400);
     expect(await reasonsOf(at)).toEqual([`big.txt: its text is ${FILE_LIMITS.fileBytes} characters; a document holds at most 200000`]);
   }, 120_000);
 });
