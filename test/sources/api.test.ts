@@ -3,7 +3,7 @@
 // or a malformed id, 409 for "sync now" while a sync runs, the OpenAPI document.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { members, memberships } from "../../src/db/schema/index.ts";
-import { SOURCE_LIMITS } from "../../src/sources/model.ts";
+import { SOURCE_LIMITS, SYNC_LIMITS } from "../../src/sources/model.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 
 let app: TestApp;
@@ -59,6 +59,26 @@ describe("/api/knowledge/sources", () => {
     expect(body).toMatchObject({ kind: "website", name: "Site", status: "syncing", max_pages: SOURCE_LIMITS.defaultPages, interval_seconds: SOURCE_LIMITS.defaultInterval, include: [], exclude: [], progress: { done: 0, found: 0 } });
     const again = await call(admin, `/api/knowledge/sources/${id}/sync`, { method: "POST" });
     expect(again.status).toBe(409);
+  });
+
+  test("a request with no answer is given up at the page's time limit, not a millisecond before; the sync fails with the reason", async () => {
+    const status = async () => ((await (await call(admin, `/api/knowledge/sources/${id}`)).json()) as any);
+    // The robots.txt request is in flight (the site holds it).
+    while (!(await status()).progress || (await status()).status !== "syncing") await Bun.sleep(20);
+    await Bun.sleep(100);
+    app.clock.advance(SYNC_LIMITS.pageTimeoutMs - 1);
+    await Bun.sleep(200);
+    expect((await status()).status).toBe("syncing");
+    app.clock.advance(1);
+    let source = await status();
+    while (source.status === "syncing") {
+      await Bun.sleep(20);
+      source = await status();
+    }
+    expect(source.status).toBe("failed");
+    expect(source.reason).toBe(`robots.txt could not be read (no answer within ${SYNC_LIMITS.pageTimeoutMs / 1000} s), so the site is not crawled`);
+    // Held again for the tests below.
+    expect((await call(admin, `/api/knowledge/sources/${id}/sync`, { method: "POST" })).status).toBe(202);
   });
 
   test("knowledge:view lists and reads but cannot change, sync or delete", async () => {

@@ -103,3 +103,25 @@ describe("a website source", () => {
     expect((await app.request(`/api/knowledge/sources/${sourceId}`, { headers: auth() })).status).toBe(404);
   });
 });
+
+describe("the page cap", () => {
+  test("a sync reads at most max_pages; one cut short by the cap removes nothing it did not reach", async () => {
+    const small = startTestSite(10);
+    try {
+      const created = await app.request("/api/knowledge/sources", { headers: auth(), json: { kind: "website", name: "Capped", start_url: `${small.origin}/sitemap.xml`, max_pages: 4 } });
+      expect(created.status).toBe(201);
+      const id = ((await created.json()) as any).id;
+      const first = await syncAndWait(app, token, id, false);
+      expect(first.counts).toMatchObject({ found: 4, imported: 4 });
+      const under = async () => (await listDocs(app.deps, org.org_id, { limit: 500, offset: 0 })).filter((d) => d.url?.startsWith(small.origin));
+      expect((await under()).length).toBe(4);
+      // Fewer pages now: the crawl stops earlier, and the pages it did not reach keep their docs.
+      expect((await app.request(`/api/knowledge/sources/${id}`, { method: "PATCH", headers: auth(), json: { max_pages: 2 } })).status).toBe(200);
+      const second = await syncAndWait(app, token, id);
+      expect(second.counts).toMatchObject({ found: 2, unchanged: 2, removed: 0 });
+      expect((await under()).length).toBe(4);
+    } finally {
+      small.stop();
+    }
+  });
+});
