@@ -5,7 +5,7 @@
 // hash was edited by a person in the dashboard or the API: the source keeps it and reports a
 // conflict instead of overwriting it (docs/decisions.md "Knowledge sources").
 import { createHash } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import { docs } from "../db/schema/index.ts";
 import type { Db } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
@@ -67,9 +67,9 @@ export async function removeSourceDoc(deps: Deps, orgId: string, sourceId: strin
   return "removed";
 }
 
-/** How many docs each of an org's sources owns. */
-export async function countSourceDocs(deps: Pick<Deps, "db">, orgId: string, sourceId: string): Promise<number> {
-  const rows = await deps.db.select({ id: docs.id }).from(docs).where(and(eq(docs.orgId, orgId), eq(docs.sourceId, sourceId)));
-  return rows.length;
+/** How many docs the org holds, whoever wrote them. */
+export async function countOrgDocs(deps: Pick<Deps, "db">, orgId: string): Promise<number> {
+  const [row] = await deps.db.select({ n: count() }).from(docs).where(eq(docs.orgId, orgId));
+  return Number(row?.n ?? 0);
 }
 

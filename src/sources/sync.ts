@@ -13,7 +13,7 @@ import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { knowledgeSourcePages, knowledgeSources, type SourceCounts } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, messageOf } from "../errors.ts";
-import { removeSourceDoc, sourceHash, writeSourceDoc } from "../knowledge/source-docs.ts";
+import { countOrgDocs, removeSourceDoc, sourceHash, writeSourceDoc } from "../knowledge/source-docs.ts";
 import { createExtractor } from "./extract.ts";
 import { EMPTY_COUNTS, type SourceRow, SYNC_LIMITS } from "./model.ts";
 import { readHelpCentre } from "./help-centres.ts";
@@ -69,10 +69,12 @@ export async function runSync(deps: Deps, source: SourceRow, stop?: AbortSignal,
   const deadline = deps.timers.deadline(SYNC_LIMITS.syncTimeoutMs);
   const signal = stop ? AbortSignal.any([deadline, stop]) : deadline;
   let done = 0;
+  // The org's documents, counted once and kept up to date as this sync adds some.
+  const room = { left: deps.config.knowledgeMaxDocsPerOrg - (await countOrgDocs(deps, source.orgId)) };
   const emit = async (page: PageResult, found: number) => {
     if (seen.has(page.url)) return;
     seen.add(page.url);
-    await applyPage(deps, source, pages.get(page.url), page, counts);
+    await applyPage(deps, source, pages.get(page.url), page, counts, room);
     done++;
     await deps.db.update(knowledgeSources).set({ progress: { done, found } }).where(eq(knowledgeSources.id, source.id));
     onProgress?.(done, found);
@@ -113,7 +115,7 @@ export async function runSync(deps: Deps, source: SourceRow, stop?: AbortSignal,
   return row ?? source;
 }
 
-async function applyPage(deps: Deps, source: SourceRow, known: PageRow | undefined, page: PageResult, counts: SourceCounts): Promise<void> {
+async function applyPage(deps: Deps, source: SourceRow, known: PageRow | undefined, page: PageResult, counts: SourceCounts, room: { left: number }): Promise<void> {
   const now = deps.now();
   const save = async (values: Partial<PageRow>) => {
     if (known) await deps.db.update(knowledgeSourcePages).set({ ...values, seenAt: now }).where(eq(knowledgeSourcePages.id, known.id));
@@ -148,6 +150,13 @@ async function applyPage(deps: Deps, source: SourceRow, known: PageRow | undefin
         counts.unchanged++;
         return save({ ...validators, misses: 0, lastError: null });
       }
+      // A new document takes its room before it is written: the two readers run side by side.
+      const reserved = !known?.docId;
+      if (reserved && room.left <= 0) {
+        counts.failed++;
+        return save({ lastError: `the organisation holds ${deps.config.knowledgeMaxDocsPerOrg} documents, the most a source may add to` });
+      }
+      if (reserved) room.left--;
       const written = await writeSourceDoc(deps, source.orgId, source.id, known?.docId ?? null, { title: page.title, body: page.body, url: page.url, tags: page.tags });
       if (written.outcome === "kept") {
         counts.conflicts++;
@@ -155,6 +164,7 @@ async function applyPage(deps: Deps, source: SourceRow, known: PageRow | undefin
         return save({ misses: 0, lastError: "changed on the source; kept because it was edited locally" });
       }
       counts[written.outcome === "created" ? "imported" : "updated"]++;
+      if (reserved && written.outcome !== "created") room.left++;
       return save({ ...validators, docId: written.doc.id, contentHash: hash, misses: 0, lastError: null });
     }
   }
