@@ -11,7 +11,7 @@ import { memberActor } from "../kit/actor.ts";
 import { type SourceRow, SOURCE_LIMITS, sourceView } from "../sources/model.ts";
 import { createSource, deleteSource, getSource, listSources, sourceProblems } from "../sources/service.ts";
 import { startSync } from "../sources/start.ts";
-import { actionButton, badge, confirmPage, type DashboardContext, detailErrors, errorSummary, field, type FieldErrors, formBody, formValues, type FormValues, IdParams, listTable, redirect, type Refused, shellPage, submit, submitForm, textarea, when, withMember } from "./kit/index.ts";
+import { actionButton, badge, confirmPage, select, type DashboardContext, detailErrors, errorSummary, field, type FieldErrors, formBody, formValues, type FormValues, IdParams, listTable, redirect, type Refused, shellPage, submit, submitForm, textarea, when, withMember } from "./kit/index.ts";
 
 type View = ReturnType<typeof sourceView>;
 const KIND_LABELS: Record<string, string> = { website: "Website", zendesk: "Zendesk Guide", intercom: "Intercom Articles" };
@@ -29,10 +29,27 @@ function countsOf(s: View): Html {
 
 const addressOf = (s: View) => s.start_url ?? s.base_url ?? "";
 
-async function listPage(ctx: DashboardContext, form?: Refused): Promise<Response> {
+function helpCentreForm(v: FormValues, e: FieldErrors): Html {
+  return html`<section class="panel" aria-labelledby="add-hc-h"><h2 id="add-hc-h">Add a help centre</h2>
+${errorSummary(e)}
+<form method="post" action="/dashboard/knowledge/sources/help-centre" novalidate>
+<div class="grid2">
+${select({ name: "hc_kind", label: "Help centre", value: v.hc_kind ?? "zendesk", error: e.hc_kind, options: [{ value: "zendesk", label: "Zendesk Guide (public articles)" }, { value: "intercom", label: "Intercom Articles (access token)" }] })}
+${field({ name: "hc_name", label: "Name of the help centre", value: v.hc_name, error: e.hc_name, required: true, maxLength: SOURCE_LIMITS.name })}
+</div>
+${field({ name: "hc_base_url", label: "Address", type: "url", value: v.hc_base_url, error: e.hc_base_url, required: true, hint: "Zendesk: https://yours.zendesk.com. Intercom: https://api.intercom.io (or your region's API)." })}
+<div class="grid2">
+${field({ name: "hc_locale", label: "Locale (Zendesk)", value: v.hc_locale ?? "en-us", error: e.hc_locale, maxLength: SOURCE_LIMITS.locale })}
+${field({ name: "hc_token", label: "Access token (Intercom)", type: "password", value: "", error: e.hc_token, hint: "Stored encrypted, never shown again." })}
+</div>
+<div class="actions">${submit("Add the help centre and sync", { busy: "Adding…" })}</div>
+</form></section>`;
+}
+
+async function listPage(ctx: DashboardContext, form?: Refused & { helpCentre?: boolean }): Promise<Response> {
   const sources = (await listSources(ctx.deps, ctx.orgId)).map(sourceView);
-  const v = form?.values ?? {};
-  const e = form?.errors ?? {};
+  const v = form && !form.helpCentre ? form.values : {};
+  const e = form && !form.helpCentre ? form.errors : {};
   const body = html`<p><a href="/dashboard/knowledge">← Knowledge base</a></p>
 <h1>Knowledge sources</h1>
 <p class="muted">Websites and help centres whose pages become documents, kept in sync: changed pages are updated, removed pages removed. A document someone edited here is kept and shown as edited locally.</p>
@@ -58,7 +75,8 @@ ${textarea({ name: "include", label: "Only paths matching", value: v.include, er
 ${textarea({ name: "exclude", label: "Never paths matching", value: v.exclude, error: e.exclude, rows: 3, hint: "One per line, such as /blog/*." })}
 </div>
 <div class="actions">${submit("Add and sync", { busy: "Adding…" })}</div>
-</form></section>`
+</form></section>
+${helpCentreForm(form?.helpCentre ? form.values : {}, form?.helpCentre ? form.errors : {})}`
     : ""
 }`;
   return shellPage(ctx, { title: "Knowledge sources", active: "knowledge", body, status: form?.status });
@@ -124,6 +142,28 @@ function addWebsite(ctx: DashboardContext, values: FormValues): Promise<Response
   });
 }
 
+function addHelpCentre(ctx: DashboardContext, values: FormValues): Promise<Response> {
+  return submitForm({
+    values,
+    validate: (v) => {
+      const errors: FieldErrors = {};
+      const kind = v.hc_kind === "intercom" ? ("intercom" as const) : ("zendesk" as const);
+      const name = (v.hc_name ?? "").trim();
+      if (!name) errors.hc_name = "Give the source a name.";
+      if (!(v.hc_base_url ?? "").trim()) errors.hc_base_url = "Give the help centre's address.";
+      const token = (v.hc_token ?? "").trim();
+      return { input: { kind, name, base_url: (v.hc_base_url ?? "").trim(), ...(kind === "zendesk" ? { locale: (v.hc_locale ?? "").trim() || "en-us" } : token ? { token } : {}) }, errors };
+    },
+    call: async (input) => {
+      const created = await createSource(ctx.deps, ctx.orgId, memberActor(ctx.principal.member.id), input);
+      return startSync(ctx.deps, ctx.orgId, created.id);
+    },
+    done: (row) => redirect(ctx.deps, `/dashboard/knowledge/sources/${row.id}`, `“${row.name}” added; its first sync is running.`),
+    render: (refused) => listPage(ctx, { ...refused, helpCentre: true }),
+    refused: (error) => (error.status === 400 || error.status === 409 ? detailErrors(error, ([first]) => `hc_${first ?? "base_url"}`, "hc_base_url") : null),
+  });
+}
+
 const FormBody = formBody({ text: 20_000, item: 10_000, items: 10 });
 
 export function knowledgeSourcePages(deps: Deps) {
@@ -131,6 +171,7 @@ export function knowledgeSourcePages(deps: Deps) {
   return new Elysia({ name: "dashboard-knowledge-sources" })
     .get("/dashboard/knowledge/sources", ({ request }) => withMember(deps, request, "knowledge:view", (ctx) => listPage(ctx)))
     .post("/dashboard/knowledge/sources", ({ request, body }) => withMember(deps, request, manage, (ctx) => addWebsite(ctx, formValues(body))), { body: FormBody })
+    .post("/dashboard/knowledge/sources/help-centre", ({ request, body }) => withMember(deps, request, manage, (ctx) => addHelpCentre(ctx, formValues(body))), { body: FormBody })
     .get("/dashboard/knowledge/sources/:id", ({ request, params }) => withMember(deps, request, "knowledge:view", async (ctx) => detailPage(ctx, await getSource(deps, ctx.orgId, params.id))), { params: IdParams })
     .post(
       "/dashboard/knowledge/sources/:id/sync",
