@@ -7,7 +7,8 @@
 // where src/widget/bundle.ts finds it. The dashboard's script (/assets/dashboard.js) is bundled
 // and embedded the same way, as svc-dashboard.js (src/dashboard/bundle.ts). The embedded
 // database's worker thread (src/db/pglite-worker.ts) is an entrypoint too: Bun embeds a worker
-// only when it is one. So is the inbound email's reply extraction thread (src/inbound/reply-worker.ts).
+// only when it is one. So are the inbound email's reply extraction thread (src/inbound/reply-worker.ts) and
+// the knowledge sources' threads (src/sources/extract-worker.ts, files-worker.ts).
 import { dirname, join } from "node:path";
 import { buildDashboardCode } from "../src/dashboard/bundle.ts";
 import { buildWidgetFile } from "./build-widget.ts";
@@ -21,7 +22,7 @@ export async function buildBinary(outfile = join(root, "dist/svc-agents")): Prom
   await Bun.write(join(dirname(outfile), "svc-dashboard.js"), await buildDashboardCode());
   const embed = join(dirname(outfile), "widget-embed.ts");
   await Bun.write(embed, `import file from "./svc-widget.js" with { type: "file" };\nimport dashboard from "./svc-dashboard.js" with { type: "file" };\nexport default [file, dashboard];\n`);
-  const proc = Bun.spawn([process.execPath, "build", "--compile", "--minify-syntax", "--entry-naming=[name].[ext]", ...target, join(root, "src/main.ts"), embed, join(root, "src/db/pglite-worker.ts"), join(root, "src/inbound/reply-worker.ts"), "--outfile", outfile], {
+  const proc = Bun.spawn([process.execPath, "build", "--compile", "--minify-syntax", "--entry-naming=[name].[ext]", ...target, join(root, "src/main.ts"), embed, join(root, "src/db/pglite-worker.ts"), join(root, "src/inbound/reply-worker.ts"), join(root, "src/sources/extract-worker.ts"), join(root, "src/sources/files-worker.ts"), "--outfile", outfile], {
     cwd: root,
     stdout: "pipe",
     stderr: "pipe",

@@ -30,6 +30,7 @@ import { mcpRoutes } from "./mcp/routes.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
 import { toggleRoutes } from "./tools/routes.ts";
 import { docsRoutes } from "./knowledge/docs-routes.ts";
+import { sourceRoutes } from "./sources/routes.ts";
 import { stylesheet } from "./html/html.ts";
 import { widgetRoutes } from "./widget/routes.ts";
 import { dashboardRoutes } from "./dashboard/routes.ts";
@@ -76,6 +77,7 @@ export function createApp(deps: Deps) {
     .use(toggleRoutes(deps))
     .use(agentRoutes(deps))
     .use(docsRoutes(deps))
+    .use(sourceRoutes(deps))
     .use(integrationRoutes(deps))
     .use(connectorRoutes(deps))
     .use(activityRoutes(deps))

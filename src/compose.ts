@@ -4,6 +4,7 @@
 import { deleteExpiredActivity } from "./activity/log.ts";
 import { deleteExpiredSessions } from "./auth/sessions.ts";
 import { discoverDueConnectors, discoveryTickMs } from "./connectors/scheduler.ts";
+import { sourceSyncTickMs, syncDueSources } from "./sources/scheduler.ts";
 import { connectorTools } from "./connectors/tools.ts";
 import { campaignMailHandler } from "./campaigns/mail.ts";
 import { OPT_IN_MAIL_KIND, purgeExpiredOptIns } from "./campaigns/opt-in.ts";
@@ -164,14 +165,18 @@ export interface Job {
 export const OUTBOX_PASS_MS = 1000;
 const HOUSEKEEPING_MS = 10 * 60_000;
 
-/** Every periodic job of a server process besides the outbox deliveries themselves, in one list. */
-export function jobs(deps: Deps): Job[] {
+/**
+ * Every periodic job of a server process besides the outbox deliveries themselves, in one list.
+ * `stopping` is aborted at shutdown: a job that can run long (a knowledge source's sync) stops there.
+ */
+export function jobs(deps: Deps, stopping: AbortSignal = new AbortController().signal): Job[] {
   const housekeeper = systemActor("housekeeping");
   return [
     { name: "audience enrolment", everyMs: OUTBOX_PASS_MS, outboxPass: true, run: () => sweepDueAudiences(deps) },
     { name: "due series steps", everyMs: OUTBOX_PASS_MS, outboxPass: true, run: () => queueDueSteps(deps) },
     { name: "expired opt-ins", everyMs: OUTBOX_PASS_MS, outboxPass: true, run: () => purgeExpiredOptIns(deps) },
     { name: "connector discovery", everyMs: discoveryTickMs(deps.config), run: () => discoverDueConnectors(deps) },
+    { name: "knowledge source syncs", everyMs: sourceSyncTickMs(deps.config), run: () => syncDueSources(deps, stopping) },
     { name: "expired dashboard sessions", everyMs: HOUSEKEEPING_MS, run: () => deleteExpiredSessions(deps) },
     { name: "expired rate-limit counters", everyMs: HOUSEKEEPING_MS, run: () => deleteExpiredCounters(deps.db, deps.now()) },
     { name: "expired OAuth state", everyMs: HOUSEKEEPING_MS, run: () => deleteExpiredOAuthState(deps) },
@@ -231,9 +236,11 @@ export function runJobs(deps: Pick<Deps, "timers" | "log">, list: readonly Job[]
 /** Starts every periodic job (src/server.ts): the outbox loop, whose passes run the outbox-pass jobs, and a timer for each other job. */
 export function startJobs(deps: Deps): { stop(): Promise<void> } {
   const sender = startSender(deps);
-  const timed = runJobs(deps, jobs(deps).filter((job) => !job.outboxPass));
+  const stopping = new AbortController();
+  const timed = runJobs(deps, jobs(deps, stopping.signal).filter((job) => !job.outboxPass));
   return {
     async stop() {
+      stopping.abort();
       await Promise.all([timed.stop(), sender.stop()]);
     },
   };

@@ -61,6 +61,12 @@ export interface Config {
   sdkStreams: { perKeyIp: number; max: number; heartbeatSeconds: number };
   /** How often every live connector is discovered again. Default 1 hour. */
   connectorDiscoveryIntervalSeconds: number;
+  /** Milliseconds between two requests of a knowledge source's crawl to one host (README "Knowledge sources"). Default 500. */
+  websiteCrawlDelayMs: number;
+  /** The most documents an org may hold for knowledge sources to add one more (README "Knowledge sources"). Default 20,000. */
+  knowledgeMaxDocsPerOrg: number;
+  /** Seconds between two looks for knowledge sources due to sync (README "Knowledge sources"). Default 30. */
+  knowledgeSyncTickSeconds: number;
   /** How long admin activity log rows are kept (src/activity). Default 365 days. */
   activityRetentionDays: number;
   /** The operator's default language model; orgs and agents may override it (src/agents/llm/provider.ts). */
@@ -217,6 +223,9 @@ export function loadConfig(env: Env): Readonly<Config> {
       heartbeatSeconds: integer(env, "SDK_STREAM_HEARTBEAT_SECONDS", 20, 1, 25),
     },
     connectorDiscoveryIntervalSeconds: integer(env, "CONNECTOR_DISCOVERY_INTERVAL_SECONDS", 3600, 1, 7 * 86_400),
+    websiteCrawlDelayMs: integer(env, "WEBSITE_CRAWL_DELAY_MS", 500, 0, 60_000),
+    knowledgeSyncTickSeconds: integer(env, "KNOWLEDGE_SYNC_TICK_SECONDS", 30, 1, 3600),
+    knowledgeMaxDocsPerOrg: integer(env, "KNOWLEDGE_MAX_DOCS_PER_ORG", 20_000, 1, 1_000_000),
     activityRetentionDays: integer(env, "ACTIVITY_RETENTION_DAYS", 365, 1, 3650),
     llm: llmConfig(env),
     ...mailConfig(env, env.BASE_URL || `http://localhost:${port}`),

@@ -7,6 +7,7 @@ import { isDriverWriteAfterClose } from "./db/unavailable.ts";
 import { listenAdminSocket, sendToServer } from "./cli/admin-socket.ts";
 import { runBackup, runRestore } from "./cli/backup-commands.ts";
 import { type Command, executeAdmin, isAdminCommand, parseCommand, UsageError, USAGE } from "./cli/commands.ts";
+import { syncSourceCommand } from "./cli/sources-sync.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { DataDirBusyError } from "./db/lock.ts";
 import { messageOf } from "./errors.ts";
@@ -75,6 +76,16 @@ async function main(args: string[]): Promise<number> {
     if (command.kind === "backup" || command.kind === "restore") {
       process.stdout.write(command.kind === "backup" ? await runBackup(config, command.out, viaServer) : await runRestore(config, command.in, command.force));
       return 0;
+    }
+    if (command.kind === "sources-sync") {
+      const services = await openServices(config, log);
+      try {
+        const { stdout, code } = await syncSourceCommand(services.deps, command.sourceId, process.stderr);
+        process.stdout.write(stdout);
+        return code;
+      } finally {
+        await services.close();
+      }
     }
     if (!isAdminCommand(command)) return 2;
     if (viaServer) {

@@ -14,6 +14,7 @@ export const USAGE = `usage: svc-agents [serve]
        svc-agents org create --name <name> --admin-email <email> --admin-password <password> [--flag <feature_flag>]...
        svc-agents org flag --org <org_id> --name <feature_flag> --on|--off
        svc-agents org identity --org <org_id> --on|--off
+       svc-agents sources sync <source_id>
        svc-agents healthcheck
        svc-agents [--via-server] backup --out <file>
        svc-agents restore --in <file> [--force]`;
@@ -28,6 +29,7 @@ export type Command =
   | { kind: "org-create"; name: string; adminEmail: string; adminPassword: string; flags: string[] }
   | { kind: "org-flag"; orgId: string; name: string; enabled: boolean }
   | { kind: "org-identity"; orgId: string; enabled: boolean }
+  | { kind: "sources-sync"; sourceId: string }
   | { kind: "backup"; out: string }
   | { kind: "restore"; in: string; force: boolean };
 
@@ -99,6 +101,12 @@ export function parseCommand(argv: string[]): Command {
     if (!isUuid(orgId)) throw new UsageError("--org must be an organisation id (a UUID)");
     if (Boolean(v.on) === Boolean(v.off)) throw new UsageError("give exactly one of --on and --off");
     return { kind: "org-identity", orgId, enabled: Boolean(v.on) };
+  }
+  if (first === "sources" && second === "sync") {
+    // A knowledge source synced now, its progress on stderr (README "Knowledge sources").
+    if (rest.length !== 1) throw new UsageError("sources sync takes one source id");
+    if (!isUuid(rest[0]!)) throw new UsageError("the source id must be a UUID");
+    return { kind: "sources-sync", sourceId: rest[0]! };
   }
   if (first === "backup") {
     const v = options(argv.slice(1), { out: { type: "string" } });

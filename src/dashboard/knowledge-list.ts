@@ -42,7 +42,7 @@ ${listTable({
   const iv = imports?.values ?? {};
   const ie = imports?.errors ?? {};
   const body = html`<h1>Knowledge base</h1>
-<p class="muted">Agents answer from published documents and cite them.</p>
+<p class="muted">Agents answer from published documents and cite them. <a href="/dashboard/knowledge/sources">Knowledge sources</a> keep documents in sync with a website or a help centre.</p>
 <form method="get" action="/dashboard/knowledge" class="toolbar" role="search">
 ${field({ name: "q", label: "Search", type: "search", value: q })}
 ${select({ name: "status", label: "Status", value: status ?? "", options: [{ value: "", label: "Any status" }, { value: "published", label: "Published" }, { value: "draft", label: "Draft" }] })}

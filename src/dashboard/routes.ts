@@ -10,6 +10,7 @@ import { dashboardAssets } from "./assets.ts";
 import { connectorPages } from "./connectors.ts";
 import { customActionPages } from "./custom-actions.ts";
 import { knowledgePages } from "./knowledge.ts";
+import { knowledgeSourcePages } from "./knowledge-sources.ts";
 import { settingsPages } from "./settings.ts";
 import { emailSettingsPages } from "./email-settings.ts";
 import { conversationPages } from "./conversations.ts";
@@ -45,6 +46,7 @@ export function dashboardRoutes(deps: Deps) {
   return new Elysia({ name: "dashboard" })
     .use(dashboardAssets())
     .use(agentPages(deps))
+    .use(knowledgeSourcePages(deps))
     .use(knowledgePages(deps))
     .use(settingsPages(deps))
     .use(emailSettingsPages(deps))

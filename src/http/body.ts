@@ -20,6 +20,10 @@ export const BODY_LIMITS: { prefix: string; bytes: number; raw?: true; exact?: t
   { prefix: "/api/mcp/oauth/token", bytes: 64 * 1024, raw: true, exact: true },
   { prefix: "/api/mcp/oauth/revoke", bytes: 64 * 1024, raw: true, exact: true },
   { prefix: "/api/docs", bytes: 1024 * 1024 },
+  // Uploaded files, base64 in JSON: 20 files of up to 10 MiB would not fit; 40 MiB of base64 is 30 MiB of files.
+  // Uploaded files, as JSON: never read here. The route checks the member first, then reads the
+  // body itself with this cap (readJsonAfterAuth below).
+  { prefix: "/api/knowledge/files", bytes: 40 * 1024 * 1024, exact: true, deferred: true, configured: true },
   // Chat messages carry up to four images as data: URLs (src/conversations/input.ts CHAT_LIMITS).
   { prefix: "/api/sdk/chat", bytes: 5 * 1024 * 1024 },
   // Dashboard forms: an agent's instructions (20,000 characters) and a knowledge-base document
@@ -69,7 +73,23 @@ export const MAX_BODY_BYTES = Math.max(...BODY_LIMITS.filter((l) => !l.configure
  * included), and the relay reads nothing before its secret.
  */
 export function serverBodyCap(inbound: { webhookSecret?: string; maxMessageBytes: number }, speech?: { maxAudioBytes: number }): number {
-  return Math.max(MAX_BODY_BYTES, inbound.webhookSecret ? inbound.maxMessageBytes : 0, speech?.maxAudioBytes ?? 0);
+  return Math.max(MAX_BODY_BYTES, UPLOAD_BYTES, inbound.webhookSecret ? inbound.maxMessageBytes : 0, speech?.maxAudioBytes ?? 0);
+}
+
+/** The cap of the one JSON route read only after its caller is known (POST /api/knowledge/files). */
+export const UPLOAD_BYTES = limitFor("/api/knowledge/files").bytes;
+
+/**
+ * A deferred JSON body, read once the route has authenticated its caller: capped (413), parsed
+ * with parseJsonBounded (400 on anything it refuses). Validation against the route's schema is
+ * the caller's.
+ */
+export async function readJsonAfterAuth(request: Request, path: string): Promise<unknown> {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "application/json") throw new AppError(415, "unsupported_media_type", "The body must be application/json.");
+  const text = await readCappedText(request, limitFor(path).bytes);
+  if (text === "") throw AppError.badRequest("The body must be a JSON object.");
+  return parseJsonBounded(text);
 }
 
 function limitFor(path: string) {

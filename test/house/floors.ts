@@ -12,7 +12,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ["oauth", "webhooks"], // the authorization server; signed outbound events
   ["openapi", "tools"], // the tool runtime (visibility, validation, limits, deadline, audit)
   ["connectors", "customers", "integrations", "knowledge"], // tool sources and records
-  ["campaigns", "inbox", "mcp"], // email series, tickets, the tool server
+  ["campaigns", "inbox", "mcp", "sources"], // email series, tickets, the tool server, knowledge sources (docs through knowledge/)
   ["conversations", "inbound"], // chat sessions and transcripts; inbound email (SMTP listener, relay, support aliases)
   ["agents"], // agents, language models, the chat pipeline
   ["orgs"], // organisations, members, invitations, the demo

@@ -25,6 +25,9 @@ export const OWNERS: Record<string, string> = {
   companies: "src/customers",
   endUsers: "src/customers",
   docs: "src/knowledge",
+  // src/db/schema/sources.ts
+  knowledgeSources: "src/sources",
+  knowledgeSourcePages: "src/sources",
   // src/db/schema/tools.ts
   agentActionToggles: "src/tools",
   actionExecutions: "src/tools",

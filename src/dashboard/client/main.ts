@@ -90,6 +90,20 @@ function autosubmit(): void {
   document.querySelectorAll<HTMLSelectElement>("select[data-autosubmit]").forEach((s) => s.addEventListener("change", () => s.form?.requestSubmit()));
 }
 
+/** A knowledge source's sync: its progress follows /api/knowledge/sources/{id}; at its end the page reloads. */
+function syncProgress(): void {
+  document.querySelectorAll<HTMLElement>("[data-sync-progress]").forEach((el) => {
+    const poll = async () => {
+      const res = await fetch(`/api/knowledge/sources/${el.getAttribute("data-sync-progress")}`, { credentials: "same-origin" }).catch(() => null);
+      const source = res?.ok ? ((await res.json()) as { status: string; progress: { done: number; found: number } | null }) : null;
+      if (source && source.status !== "syncing") return location.reload();
+      if (source?.progress) el.textContent = `${source.progress.done} of ${source.progress.found} pages done`;
+      setTimeout(poll, 1500);
+    };
+    setTimeout(poll, 1500);
+  });
+}
+
 document.addEventListener("submit", onSubmit);
 copyButtons();
 slugFields();
@@ -97,3 +111,4 @@ fileImports();
 authMethods();
 autosubmit();
 liveThreads();
+syncProgress();

@@ -3,6 +3,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, customType, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { orgs } from "./core.ts";
+import { knowledgeSources } from "./sources.ts";
 
 export const companies = pgTable(
   "companies",
@@ -73,6 +74,10 @@ export const docs = pgTable(
     url: text("url"),
     tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
     status: text("status").$type<DocStatus>().notNull().default("published"),
+    /** The knowledge source that keeps this doc in sync (src/knowledge/source-docs.ts); null when written by hand. Deleted with it. */
+    sourceId: uuid("source_id").references(() => knowledgeSources.id, { onDelete: "cascade" }),
+    /** SHA-256 of title and body as the source last wrote them: a doc whose text no longer matches was edited locally. */
+    sourceHash: text("source_hash"),
     /** Full-text index: title weighs more than body. */
     search: tsvector("search")
       .notNull()

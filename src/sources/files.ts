@@ -1,0 +1,70 @@
+// Uploaded files as documents (README "Knowledge sources"): PDF, DOCX, HTML, Markdown and plain
+// text, one or many, or zips of them. Each upload is read on a thread of its own
+// (src/sources/files-worker.ts), given FILES_TIMEOUT_MS for all its files and terminated past it;
+// each readable file becomes a document (title from its first heading, else the file name), each
+// unreadable one is reported with its reason. Nothing here answers 5xx for a file's content.
+import { recordActivity } from "../activity/log.ts";
+import type { DocStatus } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { AppError, type ErrorDetail } from "../errors.ts";
+import type { Actor } from "../kit/actor.ts";
+import { createDoc, DOC_LIMITS } from "../knowledge/docs.ts";
+import { FILE_LIMITS, type FileResult } from "./file-formats.ts";
+import type { FilesRequest } from "./files-worker.ts";
+
+/** Reading every file of one upload. */
+export const FILES_TIMEOUT_MS = 60_000;
+
+export interface FilesInput {
+  files: { name: string; content_base64: string }[];
+  tags?: string[];
+  status?: DocStatus;
+}
+
+function readOnThread(name: string, bytes: Uint8Array, timeoutMs: number): Promise<FileResult[]> {
+  return new Promise((resolve) => {
+    const worker = new Worker(new URL("./files-worker.ts", import.meta.url).href);
+    const finish = (results: FileResult[]) => {
+      clearTimeout(timer);
+      worker.terminate();
+      resolve(results);
+    };
+    const timer = setTimeout(() => finish([{ name, ok: false, reason: `the file took longer than ${timeoutMs / 1000} s to read` }]), timeoutMs);
+    worker.onmessage = (event: MessageEvent<FileResult[]>) => finish(event.data);
+    worker.onerror = () => finish([{ name, ok: false, reason: "the file could not be read" }]);
+    worker.postMessage({ name, bytes } satisfies FilesRequest);
+  });
+}
+
+export async function importFiles(deps: Deps, orgId: string, actor: Actor, input: FilesInput, timeoutMs = FILES_TIMEOUT_MS) {
+  const problems: ErrorDetail[] = [];
+  const decoded = input.files.map((file, i) => {
+    if (file.name.length < 1 || file.name.length > 255 || /[\x00-\x1f\x7f/\\]/.test(file.name)) problems.push({ path: `/files/${i}/name`, message: "must be a file name of 1 to 255 characters" });
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(file.content_base64)) problems.push({ path: `/files/${i}/content_base64`, message: "must be base64" });
+    return Buffer.from(file.content_base64, "base64");
+  });
+  decoded.forEach((bytes, i) => bytes.byteLength > FILE_LIMITS.fileBytes && problems.push({ path: `/files/${i}/content_base64`, message: `must be at most ${FILE_LIMITS.fileBytes} bytes` }));
+  if (problems.length > 0) throw AppError.badRequest("The files cannot be imported.", problems);
+  const started = Date.now();
+  const docs: { file: string; id: string; title: string }[] = [];
+  const failed: { file: string; reason: string }[] = [];
+  const failedAt: number[] = [];
+  for (const [i, file] of input.files.entries()) {
+    const left = Math.max(1, timeoutMs - (Date.now() - started));
+    for (const result of await readOnThread(file.name, new Uint8Array(decoded[i]!), left)) {
+      const before = failed.length;
+      if (!result.ok) failed.push({ file: result.name, reason: result.reason });
+      else if (result.markdown.trim() === "") failed.push({ file: result.name, reason: "there is no readable text in it" });
+      else if (result.markdown.length > DOC_LIMITS.body) failed.push({ file: result.name, reason: `its text is ${result.markdown.length} characters; a document holds at most ${DOC_LIMITS.body}` });
+      else {
+        const doc = await createDoc(deps, orgId, { title: result.title.replace(/\s+/g, " ").trim().slice(0, DOC_LIMITS.title) || "Untitled", body: result.markdown, tags: input.tags, status: input.status });
+        await recordActivity(deps, { orgId, actor, action: "doc.imported", objectType: "doc", objectId: doc.id, summary: { source: "file", file_name: result.name.slice(0, 255), status: doc.status, characters: doc.body.length } });
+        docs.push({ file: result.name, id: doc.id, title: doc.title });
+      }
+      if (failed.length > before) failedAt.push(i);
+    }
+  }
+  // Nothing readable: the upload itself is refused, each file's reason at its index.
+  if (docs.length === 0) throw AppError.badRequest("None of the files could be imported.", failed.map((f, n) => ({ path: `/files/${failedAt[n]}`, message: `${f.file}: ${f.reason}` })));
+  return { docs, failed };
+}

@@ -1,0 +1,92 @@
+// Help-centre imports (README "Knowledge sources"): every published article becomes a doc with its
+// title, its body (HTML → markdown), its URL and its section (Zendesk) or collection (Intercom) as a
+// tag. Re-running updates the same docs: an article is keyed by its URL.
+//   * Zendesk Guide: the public Help Center API, GET {base}/api/v2/help_center/{locale}/articles.json
+//     and sections.json, paginated by `next_page`; no credentials (public articles only).
+//   * Intercom Articles: GET {base}/articles and /help_center/collections with the stored token as
+//     a Bearer and an `Intercom-Version` header, paginated by `pages.next`.
+// Every request goes through the outbound guard (src/sources/fetch.ts); answers are parsed with the
+// bounded JSON reader; the number of API pages is capped (SYNC_LIMITS.apiPages).
+import { DOC_LIMITS } from "../knowledge/docs.ts";
+import { parseJsonBounded } from "../http/json.ts";
+import { politeFetch } from "./fetch.ts";
+import { SOURCE_LIMITS, SYNC_LIMITS } from "./model.ts";
+import { type Reader, type ReaderContext, SyncFailed } from "./reader.ts";
+import { sourceToken } from "./service.ts";
+
+export const INTERCOM_VERSION = "2.11";
+const API_BYTES = 8 * 1024 * 1024;
+
+type Json = Record<string, unknown>;
+
+async function getJson(ctx: ReaderContext, url: string, host: string, headers: Record<string, string>): Promise<Json> {
+  const fetched = await politeFetch(ctx.deps, url, { accept: "application/json", host, signal: ctx.signal, maxBytes: API_BYTES, headers });
+  if (fetched.kind !== "ok") throw new SyncFailed(`the help centre's API answered ${fetched.kind === "failed" ? fetched.reason : fetched.kind === "gone" ? `HTTP ${fetched.status}` : "304"} for ${new URL(url).pathname}`);
+  try {
+    const parsed = parseJsonBounded(new TextDecoder().decode(fetched.bytes));
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as Json;
+  } catch {}
+  throw new SyncFailed(`the help centre's API sent something other than a JSON object for ${new URL(url).pathname}`);
+}
+
+/** Every item of a paginated list: `items(page)` reads one page's items, `next(page)` its follower's URL. */
+async function* paged(ctx: ReaderContext, first: string, host: string, headers: Record<string, string>, items: (page: Json) => unknown, next: (page: Json) => unknown): AsyncGenerator<Json> {
+  let url: string | null = first;
+  for (let n = 0; url && n < SYNC_LIMITS.apiPages; n++) {
+    const page = await getJson(ctx, url, host, headers);
+    const list = items(page);
+    if (!Array.isArray(list)) throw new SyncFailed(`the help centre's API answered without a list for ${new URL(url).pathname}`);
+    for (const item of list) if (item && typeof item === "object") yield item as Json;
+    const following = next(page);
+    url = typeof following === "string" && following !== "" ? following : null;
+    // Never leave the help centre's host, whatever a page says.
+    if (url && new URL(url, first).host !== host) throw new SyncFailed("the help centre's API pointed its next page at another host");
+    if (url) url = new URL(url, first).href;
+  }
+}
+
+const text = (value: unknown) => (typeof value === "string" ? value : typeof value === "number" ? String(value) : "");
+
+export const readHelpCentre: Reader = async (ctx) => {
+  const { source } = ctx;
+  const base = source.settings.base_url!;
+  const host = new URL(base).host;
+  const cap = SOURCE_LIMITS.maxPages;
+  let found = 0;
+  const sections = new Map<string, string>();
+  let articles: AsyncGenerator<Json>;
+  let headers: Record<string, string> = {};
+  if (source.kind === "zendesk") {
+    const root = `${base}/api/v2/help_center/${encodeURIComponent(source.settings.locale ?? "en-us")}`;
+    for await (const s of paged(ctx, `${root}/sections.json?per_page=100`, host, headers, (p) => p.sections, (p) => p.next_page)) sections.set(text(s.id), text(s.name));
+    articles = paged(ctx, `${root}/articles.json?per_page=100`, host, headers, (p) => p.articles, (p) => p.next_page);
+  } else {
+    const token = sourceToken(ctx.deps, source);
+    if (!token) throw new SyncFailed("no Intercom token is stored");
+    headers = { authorization: `Bearer ${token}`, "intercom-version": INTERCOM_VERSION };
+    const nextOf = (p: Json) => (p.pages as Json | undefined)?.next;
+    for await (const c of paged(ctx, `${base}/help_center/collections`, host, headers, (p) => p.data, nextOf)) sections.set(text(c.id), text(c.name));
+    articles = paged(ctx, `${base}/articles`, host, headers, (p) => p.data, nextOf);
+  }
+  for await (const article of articles) {
+    if (found >= cap) return { complete: false, found };
+    const published = source.kind === "zendesk" ? article.draft !== true : article.state === "published";
+    const url = text(source.kind === "zendesk" ? article.html_url : article.url);
+    if (!published || !/^https?:\/\//.test(url)) continue;
+    found++;
+    const title = text(article.title).trim().slice(0, DOC_LIMITS.title) || "Untitled";
+    const converted = await ctx.extractor.extract(text(article.body), url, true);
+    if (!converted.ok) {
+      await ctx.emit({ kind: "failed", url, reason: converted.reason }, found);
+      continue;
+    }
+    const body = converted.markdown;
+    if (body.length > DOC_LIMITS.body) await ctx.emit({ kind: "failed", url, reason: `its text is ${body.length} characters; a doc holds at most ${DOC_LIMITS.body}` }, found);
+    else if (body === "") await ctx.emit({ kind: "failed", url, reason: "the article has no text" }, found);
+    else {
+      const section = sections.get(text(source.kind === "zendesk" ? article.section_id : article.parent_id));
+      await ctx.emit({ kind: "content", url, title, body, tags: section ? [section.slice(0, DOC_LIMITS.tag)] : [] }, found);
+    }
+  }
+  return { complete: true, found };
+};

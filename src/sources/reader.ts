@@ -1,0 +1,32 @@
+// What a source's reader (website, Zendesk, Intercom) hands the sync: one result per page.
+import type { knowledgeSourcePages } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import type { Extractor } from "./extract.ts";
+import type { SourceRow } from "./model.ts";
+
+export type PageRow = typeof knowledgeSourcePages.$inferSelect;
+
+export type PageResult =
+  | { kind: "content"; url: string; title: string; body: string; tags?: string[]; etag?: string | null; lastModified?: string | null }
+  | { kind: "unchanged"; url: string }
+  | { kind: "gone"; url: string }
+  | { kind: "failed"; url: string; reason: string };
+
+export interface ReaderContext {
+  deps: Deps;
+  source: SourceRow;
+  /** What the last syncs remembered, by URL. */
+  pages: Map<string, PageRow>;
+  signal: AbortSignal;
+  extractor: Extractor;
+  /** Called with each page as it is read; pages found so far, for progress. */
+  emit(page: PageResult, found: number): Promise<void>;
+}
+
+/** Reads every page; `complete` false when it stopped early (the page cap), so unseen pages are not removed. */
+export type Reader = (ctx: ReaderContext) => Promise<{ complete: boolean; found: number }>;
+
+/** A sync that cannot go on (the start page unreachable, robots.txt unreadable, an API refusing): it fails with this reason. */
+export class SyncFailed extends Error {
+  override name = "SyncFailed";
+}

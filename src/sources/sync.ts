@@ -1,0 +1,171 @@
+// One sync of a knowledge source (README "Knowledge sources"). The source is held by a lease
+// (`lease_until`) so one process syncs it at a time; its reader lists and reads the pages; each
+// page's doc is written through src/knowledge/source-docs.ts:
+//   * new or changed text → the doc is created or updated (passages follow); a doc a person edited
+//     is kept as it is and counted as a conflict;
+//   * unchanged (304, or the same content hash) → nothing written;
+//   * 404/410 → counted; at the second sync in a row its doc is removed;
+//   * no longer listed (gone from the site's links or sitemap, excluded, disallowed) → removed,
+//     but only after a complete read (not one cut short by the page cap).
+// A sync that fails (its reader gives up, or it runs out of time) records the reason and removes
+// nothing. Progress (pages done / found) is written as it goes.
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { knowledgeSourcePages, knowledgeSources, type SourceCounts } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { AppError, messageOf } from "../errors.ts";
+import { countOrgDocs, removeSourceDoc, sourceHash, writeSourceDoc } from "../knowledge/source-docs.ts";
+import { createExtractor } from "./extract.ts";
+import { EMPTY_COUNTS, type SourceRow, SYNC_LIMITS } from "./model.ts";
+import { readHelpCentre } from "./help-centres.ts";
+import { type PageResult, type PageRow, type Reader, SyncFailed } from "./reader.ts";
+import { readWebsite } from "./website.ts";
+
+const READERS: Record<SourceRow["kind"], Reader> = { website: readWebsite, zendesk: readHelpCentre, intercom: readHelpCentre };
+
+/** The lease a running sync holds: its time limit and a minute more. */
+const leaseUntil = (deps: Pick<Deps, "now">) => new Date(deps.now().getTime() + SYNC_LIMITS.syncTimeoutMs + 60_000);
+
+/** Takes the source for a sync now, or 409 when a sync of it is running (`orgId` null: the command line, any org). */
+export async function claimSource(deps: Deps, orgId: string | null, id: string): Promise<SourceRow> {
+  const now = deps.now();
+  const [row] = await deps.db
+    .update(knowledgeSources)
+    .set({ status: "syncing", leaseUntil: leaseUntil(deps), progress: { done: 0, found: 0 }, updatedAt: now })
+    .where(and(orgId === null ? undefined : eq(knowledgeSources.orgId, orgId), eq(knowledgeSources.id, id), or(isNull(knowledgeSources.leaseUntil), lt(knowledgeSources.leaseUntil, now))))
+    .returning();
+  if (!row) throw new AppError(409, "conflict", "This source is being synced already.");
+  return row;
+}
+
+/** Claims due sources atomically (one UPDATE … FOR UPDATE SKIP LOCKED), so each runs once per interval across processes. */
+export async function claimDueSources(deps: Deps, limit: number): Promise<SourceRow[]> {
+  const now = deps.now();
+  const due = deps.db
+    .select({ id: knowledgeSources.id })
+    .from(knowledgeSources)
+    .where(and(sql`${knowledgeSources.nextSyncAt} <= ${now.toISOString()}::timestamptz`, or(isNull(knowledgeSources.leaseUntil), lt(knowledgeSources.leaseUntil, now))))
+    .orderBy(knowledgeSources.nextSyncAt)
+    .limit(limit)
+    .for("update", { skipLocked: true });
+  return deps.db
+    .update(knowledgeSources)
+    .set({
+      status: "syncing",
+      leaseUntil: leaseUntil(deps),
+      progress: { done: 0, found: 0 },
+      nextSyncAt: sql`${now.toISOString()}::timestamptz + ${knowledgeSources.intervalSeconds} * interval '1 second'`,
+    })
+    .where(sql`${knowledgeSources.id} in ${due}`)
+    .returning();
+}
+
+/** Runs a claimed source's sync to its end; never throws (the outcome is on the row). */
+export async function runSync(deps: Deps, source: SourceRow, stop?: AbortSignal, onProgress?: (done: number, found: number) => void): Promise<SourceRow> {
+  const counts: SourceCounts = { ...EMPTY_COUNTS };
+  const pageRows = await deps.db.select().from(knowledgeSourcePages).where(eq(knowledgeSourcePages.sourceId, source.id));
+  const pages = new Map(pageRows.map((p) => [p.url, p]));
+  const seen = new Set<string>();
+  const extractor = createExtractor();
+  const deadline = deps.timers.deadline(SYNC_LIMITS.syncTimeoutMs);
+  const signal = stop ? AbortSignal.any([deadline, stop]) : deadline;
+  let done = 0;
+  // The org's documents, counted once and kept up to date as this sync adds some.
+  const room = { left: deps.config.knowledgeMaxDocsPerOrg - (await countOrgDocs(deps, source.orgId)) };
+  const emit = async (page: PageResult, found: number) => {
+    if (seen.has(page.url)) return;
+    seen.add(page.url);
+    await applyPage(deps, source, pages.get(page.url), page, counts, room);
+    done++;
+    await deps.db.update(knowledgeSources).set({ progress: { done, found } }).where(eq(knowledgeSources.id, source.id));
+    onProgress?.(done, found);
+  };
+  let failure: string | null = null;
+  try {
+    const { complete, found } = await READERS[source.kind]({ deps, source, pages, signal, extractor, emit });
+    counts.found = found;
+    if (complete)
+      for (const row of pageRows) {
+        if (seen.has(row.url)) continue;
+        if (row.docId && (await removeSourceDoc(deps, source.orgId, source.id, row.docId)) === "kept") {
+          counts.conflicts++;
+          await deps.db.update(knowledgeSourcePages).set({ lastError: "no longer on the source; kept because it was edited locally" }).where(eq(knowledgeSourcePages.id, row.id));
+          continue;
+        }
+        await deps.db.delete(knowledgeSourcePages).where(eq(knowledgeSourcePages.id, row.id));
+        if (row.docId) counts.removed++;
+      }
+  } catch (error) {
+    failure =
+      error instanceof SyncFailed ? error.message
+      : stop?.aborted ? "the server stopped during the sync"
+      : deadline.aborted ? `the sync ran longer than ${SYNC_LIMITS.syncTimeoutMs / 60_000} minutes`
+      : "the sync stopped on an internal error";
+    if (!(error instanceof SyncFailed) && !signal.aborted) deps.log.error("knowledge source sync failed", { source_id: source.id, error: messageOf(error) });
+  } finally {
+    extractor.close();
+  }
+  counts.found = Math.max(counts.found, done);
+  const now = deps.now();
+  const [row] = await deps.db
+    .update(knowledgeSources)
+    .set({ status: failure ? "failed" : "ready", lastError: failure, counts, progress: null, lastSyncAt: now, leaseUntil: null, nextSyncAt: new Date(now.getTime() + source.intervalSeconds * 1000), updatedAt: now })
+    .where(eq(knowledgeSources.id, source.id))
+    .returning();
+  deps.log.info("knowledge source synced", { source_id: source.id, kind: source.kind, status: failure ? "failed" : "ready", ...counts });
+  return row ?? source;
+}
+
+async function applyPage(deps: Deps, source: SourceRow, known: PageRow | undefined, page: PageResult, counts: SourceCounts, room: { left: number }): Promise<void> {
+  const now = deps.now();
+  const save = async (values: Partial<PageRow>) => {
+    if (known) await deps.db.update(knowledgeSourcePages).set({ ...values, seenAt: now }).where(eq(knowledgeSourcePages.id, known.id));
+    else await deps.db.insert(knowledgeSourcePages).values({ sourceId: source.id, url: page.url, ...values, seenAt: now });
+  };
+  switch (page.kind) {
+    case "unchanged":
+      counts.unchanged++;
+      return save({ misses: 0, lastError: null });
+    case "failed":
+      counts.failed++;
+      return save({ lastError: page.reason });
+    case "gone": {
+      const misses = (known?.misses ?? 0) + 1;
+      if (misses >= 2 && known?.docId) {
+        const outcome = await removeSourceDoc(deps, source.orgId, source.id, known.docId);
+        if (outcome === "kept") {
+          counts.conflicts++;
+          return save({ misses, lastError: "gone from the source; kept because it was edited locally" });
+        }
+        counts.removed++;
+        await deps.db.delete(knowledgeSourcePages).where(eq(knowledgeSourcePages.id, known.id));
+        return;
+      }
+      counts.failed++;
+      return save({ misses, lastError: "the page answered 404 or 410 (its doc goes at the second time in a row)" });
+    }
+    case "content": {
+      const hash = sourceHash(page.title, page.body);
+      const validators = { etag: page.etag ?? null, lastModified: page.lastModified ?? null };
+      if (known?.docId && known.contentHash === hash) {
+        counts.unchanged++;
+        return save({ ...validators, misses: 0, lastError: null });
+      }
+      // A new document takes its room before it is written: the two readers run side by side.
+      const reserved = !known?.docId;
+      if (reserved && room.left <= 0) {
+        counts.failed++;
+        return save({ lastError: `the organisation holds ${deps.config.knowledgeMaxDocsPerOrg} documents, the most a source may add to` });
+      }
+      if (reserved) room.left--;
+      const written = await writeSourceDoc(deps, source.orgId, source.id, known?.docId ?? null, { title: page.title, body: page.body, url: page.url, tags: page.tags });
+      if (written.outcome === "kept") {
+        counts.conflicts++;
+        // The hash stays the old one, so the next sync sees the change again and reports it again.
+        return save({ misses: 0, lastError: "changed on the source; kept because it was edited locally" });
+      }
+      counts[written.outcome === "created" ? "imported" : "updated"]++;
+      if (reserved && written.outcome !== "created") room.left++;
+      return save({ ...validators, docId: written.doc.id, contentHash: hash, misses: 0, lastError: null });
+    }
+  }
+}

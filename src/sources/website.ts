@@ -1,0 +1,167 @@
+// Reading a website (README "Knowledge sources"): from a start page, following the links it finds,
+// or from a sitemap (an index, nested sitemaps, gzip). Politely: robots.txt first (RFC 9309, read
+// with robots-parser; an unreachable one, 5xx included, means no crawl at all, section 2.3.1.4),
+// SYNC_LIMITS.perHost requests in flight and WEBSITE_CRAWL_DELAY_MS (or the robots.txt
+// Crawl-delay, when longer) between them, conditional requests for pages seen before. Only the
+// start URL's host is read; include and exclude patterns and the page cap apply to every page.
+import robotsParser from "robots-parser";
+import { DOC_LIMITS } from "../knowledge/docs.ts";
+import { firstHeading } from "../knowledge/docs-import.ts";
+import { politeFetch } from "./fetch.ts";
+import { matchesPattern, SOURCE_LIMITS, SYNC_LIMITS } from "./model.ts";
+import { type PageResult, type Reader, type ReaderContext, SyncFailed } from "./reader.ts";
+import { looksLikeSitemap, parseSitemap, SitemapError, sitemapText } from "./sitemap.ts";
+
+const HTML = ["text/html", "application/xhtml+xml"];
+const TEXT = ["text/markdown", "text/x-markdown", "text/plain"];
+const NOT_PAGES = /\.(png|jpe?g|gif|webp|svg|ico|pdf|zip|gz|tar|mp4|mp3|webm|css|js|json|woff2?|ttf|exe|dmg)$/i;
+const ROBOTS_AGENT = "svc-agents";
+
+function decode(bytes: Uint8Array, header: string | null): string {
+  const charset = /;\s*charset="?([\w-]+)"?/i.exec(header ?? "")?.[1] ?? "utf-8";
+  try {
+    return new TextDecoder(charset).decode(bytes);
+  } catch {
+    return new TextDecoder().decode(bytes);
+  }
+}
+
+async function readRobots(ctx: ReaderContext, site: URL) {
+  const url = new URL("/robots.txt", site).href;
+  const fetched = await politeFetch(ctx.deps, url, { accept: "text/plain", host: site.host, signal: ctx.signal, maxBytes: 512 * 1024 });
+  if (fetched.kind === "ok") return robotsParser(url, new TextDecoder().decode(fetched.bytes));
+  // 4xx: no rules (RFC 9309 section 2.3.1.3); unreachable or 5xx: assume everything is disallowed.
+  if (fetched.kind === "gone" || (fetched.kind === "failed" && fetched.status !== undefined && fetched.status < 500)) return robotsParser(url, "");
+  throw new SyncFailed(`robots.txt could not be read (${fetched.kind === "failed" ? fetched.reason : fetched.kind}), so the site is not crawled`);
+}
+
+async function sitemapPages(ctx: ReaderContext, start: URL, admit: (url: string) => boolean, cap: number): Promise<string[]> {
+  const pages: string[] = [];
+  const queue = [start.href];
+  let read = 0;
+  while (queue.length > 0 && pages.length < cap) {
+    if (read++ >= SYNC_LIMITS.sitemaps) break;
+    const url = queue.shift()!;
+    const fetched = await politeFetch(ctx.deps, url, { accept: "application/xml, text/xml, application/gzip", host: start.host, signal: ctx.signal, maxBytes: SYNC_LIMITS.sitemapBytes });
+    if (fetched.kind !== "ok") {
+      if (url === start.href) throw new SyncFailed(`the sitemap could not be read: ${fetched.kind === "failed" ? fetched.reason : fetched.kind}`);
+      continue;
+    }
+    try {
+      const parsed = parseSitemap(sitemapText(fetched.bytes));
+      for (const loc of parsed.locations) {
+        if (parsed.index) {
+          if (safeHost(loc) === start.host) queue.push(loc);
+        } else if (admit(loc) && !pages.includes(loc) && pages.length < cap) pages.push(loc);
+      }
+    } catch (error) {
+      if (error instanceof SitemapError && url === start.href) throw new SyncFailed(error.message);
+    }
+  }
+  return pages;
+}
+
+function safeHost(raw: string): string | null {
+  try {
+    return new URL(raw).host;
+  } catch {
+    return null;
+  }
+}
+
+export const readWebsite: Reader = async (ctx) => {
+  const settings = ctx.source.settings;
+  const start = new URL(settings.start_url!);
+  const cap = Math.min(settings.max_pages ?? SOURCE_LIMITS.defaultPages, SOURCE_LIMITS.maxPages);
+  const robots = await readRobots(ctx, start);
+  const admit = (raw: string): boolean => {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      return false;
+    }
+    if (url.host !== start.host || (url.protocol !== "https:" && url.protocol !== "http:") || NOT_PAGES.test(url.pathname)) return false;
+    const path = url.pathname + url.search;
+    if (settings.include?.length && !settings.include.some((p) => matchesPattern(p, path))) return false;
+    if (settings.exclude?.some((p) => matchesPattern(p, path))) return false;
+    return robots.isAllowed(url.href, ROBOTS_AGENT) !== false;
+  };
+  const sitemap = looksLikeSitemap(start);
+  const queue = sitemap ? await sitemapPages(ctx, start, admit, cap) : admit(start.href) ? [start.href] : [];
+  const queued = new Set(queue);
+  const done = new Set<string>();
+  let capped = queue.length >= cap;
+  const delay = Math.max(ctx.deps.config.websiteCrawlDelayMs, Math.min((robots.getCrawlDelay(ROBOTS_AGENT) ?? 0) * 1000, 30_000));
+  let nextAt = 0;
+  const turn = async () => {
+    const wait = nextAt - Date.now();
+    nextAt = Math.max(Date.now(), nextAt) + delay;
+    if (wait > 0) await Bun.sleep(wait);
+  };
+
+  const readOne = async (url: string): Promise<PageResult | null> => {
+    const validators = (page: string) => {
+      const known = ctx.pages.get(page);
+      return known?.docId && known.contentHash ? { etag: known.etag, lastModified: known.lastModified } : undefined;
+    };
+    await turn();
+    const fetched = await politeFetch(ctx.deps, url, { accept: [...HTML, ...TEXT].join(", "), host: start.host, signal: ctx.signal, validators });
+    if (fetched.kind === "not_modified") {
+      if (fetched.url === url) return { kind: "unchanged", url };
+      if (done.has(fetched.url) || queued.has(fetched.url)) return null;
+      done.add(fetched.url);
+      return { kind: "unchanged", url: fetched.url };
+    }
+    if (fetched.kind === "gone") return { kind: "gone", url };
+    if (fetched.kind === "failed") return { kind: "failed", url, reason: fetched.reason };
+    // A page reached through a redirect is kept under its final address, once.
+    const key = fetched.url;
+    if (key !== url) {
+      if (done.has(key) || queued.has(key) || !admit(key)) return null;
+      done.add(key);
+    }
+    const type = fetched.contentType;
+    let title: string;
+    let body: string;
+    if (HTML.includes(type)) {
+      const extracted = await ctx.extractor.extract(decode(fetched.bytes, type), key);
+      if (!extracted.ok) return { kind: "failed", url: key, reason: extracted.reason };
+      title = extracted.title;
+      body = extracted.markdown;
+      if (!sitemap)
+        for (const link of extracted.links) {
+          if (queued.size >= cap) {
+            capped = capped || (!queued.has(link) && admit(link));
+            break;
+          }
+          if (!queued.has(link) && admit(link)) {
+            queued.add(link);
+            queue.push(link);
+          }
+        }
+    } else if (TEXT.includes(type)) {
+      body = decode(fetched.bytes, type).replace(/\r\n?/g, "\n").trim();
+      title = firstHeading(body) ?? new URL(key).pathname;
+    } else return { kind: "failed", url: key, reason: `the page is ${type || "of no declared type"}, not HTML or text` };
+    if (body.trim() === "") return { kind: "failed", url: key, reason: "there is no readable text in it" };
+    if (body.length > DOC_LIMITS.body) return { kind: "failed", url: key, reason: `its text is ${body.length} characters; a doc holds at most ${DOC_LIMITS.body}` };
+    return { kind: "content", url: key, title: title.slice(0, DOC_LIMITS.title), body, etag: fetched.etag, lastModified: fetched.lastModified };
+  };
+
+  let index = 0;
+  const worker = async () => {
+    while (index < queue.length) {
+      if (ctx.signal.aborted) throw ctx.signal.reason;
+      const url = queue[index++]!;
+      done.add(url);
+      const result = await readOne(url);
+      if (result) await ctx.emit(result, queue.length);
+    }
+  };
+  // Two readers share the queue; a page one of them reads may add links for both.
+  await Promise.all(Array.from({ length: SYNC_LIMITS.perHost }, worker));
+  // A reader that found the queue empty may have stopped while the other was still adding links.
+  while (index < queue.length) await Promise.all(Array.from({ length: SYNC_LIMITS.perHost }, worker));
+  return { complete: !capped, found: queue.length };
+};
