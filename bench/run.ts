@@ -22,6 +22,7 @@ import { machine, printHotPaths } from "./figures.ts";
 import { writeReport } from "./report-doc.ts";
 import { embedded } from "./scenarios/embedded.ts";
 import { conversations } from "./scenarios/conversations.ts";
+import { quality } from "./scenarios/quality.ts";
 
 const SCENARIOS = {
   startup: "startup time and idle memory",
@@ -32,6 +33,7 @@ const SCENARIOS = {
   chat: "chat with the builtin provider: /api/sdk/chat req/s and p99, /chat/stream time to first byte, next to raw Bun.serve",
   embedded: "the embedded database next to PostgreSQL, rounds alternating: tools/call search_docs and chat req/s",
   conversations: "live conversation: BENCH_STREAMS open event streams (RSS growth), reply-to-arrival p50/p99 (PostgreSQL: across two instances)",
+  quality: "answer quality on the doc2dial development part (docs/quality.md), next to plain BM25; chat latency over 5,000 pages",
 } as const;
 type ScenarioName = keyof typeof SCENARIOS;
 
@@ -87,6 +89,7 @@ async function main(names: ScenarioName[]): Promise<void> {
       if (name === "chat") await chat(context);
       if (name === "embedded") await embedded(context);
       if (name === "conversations") await conversations(context);
+      if (name === "quality") await quality(context);
     }
   } finally {
     if (tools) printTargets(tools, options.toolConnections); // last, also when a later scenario failed
