@@ -18,7 +18,7 @@ import { providerFor } from "../llm/provider.ts";
 import { type Agent, getAgent, listAgents } from "../service.ts";
 import { answer } from "./answer.ts";
 import { CONFIDENCE, confidenceOf, escalationFor, frustrationIn, soundsUncertain } from "./confidence.ts";
-import { knowledgeCoverage, retrieve, type ScoredPassage } from "./knowledge.ts";
+import { earlierCustomerTurns, knowledgeCoverage, retrieve, type ScoredPassage } from "./knowledge.ts";
 import { conversationMessages, systemText } from "./prompt.ts";
 import { triage, type TriageDecision } from "./triage.ts";
 
@@ -190,7 +190,8 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, sink: ChatSink, de
     emit.action({ type: "handoff", from_agent_id: handedOffFrom.id, to_agent_id: agent.id, skill: decision.skill } satisfies PipelineAction);
 
   // 2. Knowledge.
-  const passages = await (turn.knowledge ?? retrieve(deps, orgId, turn.message));
+  const earlier = earlierCustomerTurns(turn.history);
+  const passages = await (earlier.length === 0 && turn.knowledge ? turn.knowledge : retrieve(deps, orgId, turn.message, earlier));
 
   // 3. Answer, with the agent's tools bound to this customer.
   const scope: CallScope = {
