@@ -14,7 +14,10 @@ import { stem, terms, words } from "../../kit/words.ts";
 import { LlmError } from "./errors.ts";
 import type { LlmEvent, LlmMessage, LlmProvider, LlmRequest, Passage } from "./types.ts";
 
+/** Least coverage of a passage whose coverage retrieval measured (weighted by rarity: src/knowledge/lexical.ts). */
 export const COVERAGE_THRESHOLD = 0.2;
+/** Least coverage of a passage measured here (every content word counts the same). */
+export const PLAIN_COVERAGE_THRESHOLD = 0.6;
 /** Below this evidence (Passage.score from retrieval) the reply is worded as a lead, not an answer. */
 export const LEAD_BELOW = 0.5;
 /** Most characters quoted from a passage. */
@@ -79,13 +82,22 @@ function lastUserMessage(messages: readonly LlmMessage[]): string {
   return "";
 }
 
-/** The passages that answer `question`, in retrieval's order (best page first). */
+/** The passages that answer `question`: in retrieval's order (best page first) when it measured their coverage, else by coverage. */
 export function answeringPassages(question: string, passages: readonly Passage[]): { passage: Passage; coverage: number }[] {
   const wanted = terms(question);
   if (wanted.length === 0) return [];
   return passages
-    .map((passage) => ({ passage, coverage: passage.coverage ?? covered(wanted, passage.stems ?? stemsOf(`${passage.title}\n${passage.text}`)) }))
-    .filter((p) => p.coverage >= COVERAGE_THRESHOLD);
+    .map((passage, i) => ({
+      passage,
+      i,
+      measured: passage.coverage !== undefined,
+      coverage: passage.coverage ?? covered(wanted, passage.stems ?? stemsOf(`${passage.title}\n${passage.text}`)),
+      inTitle: covered(wanted, stemsOf(passage.title)),
+    }))
+    .filter((p) => p.coverage >= (p.measured ? COVERAGE_THRESHOLD : PLAIN_COVERAGE_THRESHOLD))
+    // Retrieval's order when it measured coverage; otherwise the best-covering passage first, then the title's.
+    .sort((a, b) => (a.measured && b.measured ? a.i - b.i : b.coverage - a.coverage || b.inTitle - a.inTitle || a.i - b.i))
+    .map(({ passage, coverage }) => ({ passage, coverage }));
 }
 
 export const ASK_BACK = "Could you tell me a little more about what you need? I'll look for the answer in our help articles.";
