@@ -22,19 +22,11 @@ export const STOP = new Set(
   ).split(" "),
 );
 
-const cache = new Map<string, string>();
-const CACHE_MAX = 50_000;
-
 /** A word reduced to its Snowball English stem: `consolidating`/`consolidation` → `consolid`, `received` → `receiv`. */
 export function stem(word: string): string {
   const w = word.toLowerCase();
-  let s = cache.get(w);
-  if (s !== undefined) return s;
   // Digits and very long runs are kept as they are (the stemmer has nothing to do with them).
-  s = w.length > 40 || /^\p{N}+$/u.test(w) ? w : porter2(w);
-  if (cache.size >= CACHE_MAX) cache.clear();
-  cache.set(w, s);
-  return s;
+  return w.length > 40 || /^\p{N}+$/u.test(w) ? w : porter2(w);
 }
 
 export function words(text: string): string[] {

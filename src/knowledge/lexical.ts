@@ -19,6 +19,9 @@ export const RANKING = {
   secondShare: 0.3,
 };
 
+/** Distinct words whose stems an index remembers. */
+const STEMS_MAX = 200_000;
+
 export interface IndexDoc {
   id: string;
   title: string;
@@ -66,9 +69,9 @@ export interface RankedPage {
 }
 
 /** Stems of a text's content words, with hyphenated pairs also joined ("non-citizen" → non, citizen, noncitizen). */
-export function indexTerms(text: string): string[] {
-  const out = words(text).filter(isContent).map(stem);
-  for (const m of text.toLowerCase().matchAll(/([\p{L}]{2,})-([\p{L}]{2,})/gu)) out.push(stem(m[1]! + m[2]!));
+export function indexTerms(text: string, stemOf: (word: string) => string = stem): string[] {
+  const out = words(text).filter(isContent).map(stemOf);
+  for (const m of text.toLowerCase().matchAll(/([\p{L}]{2,})-([\p{L}]{2,})/gu)) out.push(stemOf(m[1]! + m[2]!));
   return out;
 }
 
@@ -107,6 +110,16 @@ export class LexicalIndex {
   readonly surfaces = new Map<string, number>();
   /** Characters held, for the cache's bound. */
   chars = 0;
+  /** Stems of the words seen, so each distinct word is stemmed once per index (bounded by its vocabulary). */
+  private readonly stems = new Map<string, string>();
+  readonly stemOf = (word: string): string => {
+    let s = this.stems.get(word);
+    if (s === undefined) {
+      s = stem(word);
+      if (this.stems.size < STEMS_MAX) this.stems.set(word, s);
+    }
+    return s;
+  };
 
   get size() {
     return this.entries.size;
@@ -131,17 +144,17 @@ export class LexicalIndex {
 
   put(doc: IndexDoc): void {
     this.remove(doc.id);
-    const titleTerms = indexTerms(doc.title);
+    const titleTerms = indexTerms(doc.title, this.stemOf);
     const entry: Entry = { doc: { id: doc.id, title: doc.title, url: doc.url, updatedAt: doc.updatedAt }, passages: [], tf: new Map(), length: 0, surfaces: new Map(), chars: doc.title.length + doc.body.length };
     count(entry.tf, titleTerms, RANKING.titleWeight);
     for (const w of words(`${doc.title}\n${doc.body}`)) if (isContent(w) && w.length >= 3) entry.surfaces.set(w, (entry.surfaces.get(w) ?? 0) + 1);
     for (const section of sectionsOf(doc.body)) {
       for (const chunk of chunkDoc(section.text)) {
         const bodyText = section.headings.length > 0 ? chunk.replace(/^#{1,6}\s[^\n]*\n?/, "") : chunk;
-        const bodyTerms = indexTerms(bodyText);
+        const bodyTerms = indexTerms(bodyText, this.stemOf);
         const tf = new Map<string, number>();
         count(tf, bodyTerms, 1);
-        count(tf, indexTerms(section.headings.join("\n")), RANKING.headingWeight);
+        count(tf, indexTerms(section.headings.join("\n"), this.stemOf), RANKING.headingWeight);
         count(tf, titleTerms, RANKING.titleWeight);
         count(entry.tf, bodyTerms, 1);
         const length = [...tf.values()].reduce((n, v) => n + v, 0);

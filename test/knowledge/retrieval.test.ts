@@ -58,6 +58,9 @@ describe("chat knowledge", () => {
     expect(first.sources[0]?.doc_id).toBe(ids.passport!);
     const next = await chat({ message: "How long does it take to process?", session_id: first.session_id });
     expect(next.sources[0]?.doc_id).toBe(ids.passport!);
+    const other = await chat({ message: "Can I exchange my driver license?" });
+    expect(other.sources[0]?.doc_id).toBe(ids.license!);
+    expect((await chat({ message: "How long does it take to process?", session_id: other.session_id })).sources[0]?.doc_id).toBe(ids.license!);
   });
 
   test("a typo and a written-together variant still find their page", async () => {
