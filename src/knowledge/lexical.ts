@@ -68,9 +68,17 @@ export interface RankedPage {
   coverage: number;
 }
 
-/** Stems of a text's content words, with hyphenated pairs also joined ("non-citizen" → non, citizen, noncitizen). */
+/** Adjacent content words as one term ("learner permit"): a question using the same two words together matches them together. */
+export function pairsOf(stems: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 1; i < stems.length; i++) if (stems[i - 1] !== stems[i]) out.push(`${stems[i - 1]} ${stems[i]}`);
+  return out;
+}
+
+/** Stems of a text's content words, their adjacent pairs, with hyphenated pairs also joined ("non-citizen" → non, citizen, noncitizen). */
 export function indexTerms(text: string, stemOf: (word: string) => string = stem): string[] {
-  const out = words(text).filter(isContent).map(stemOf);
+  const stems = words(text).filter(isContent).map(stemOf);
+  const out = [...stems, ...pairsOf(stems)];
   for (const m of text.toLowerCase().matchAll(/([\p{L}]{2,})-([\p{L}]{2,})/gu)) out.push(stemOf(m[1]! + m[2]!));
   return out;
 }
@@ -259,12 +267,13 @@ export class LexicalIndex {
     }
     pages.sort((x, y) => y.score - x.score || (x.docId < y.docId ? -1 : 1));
     let mass = 0;
-    for (const [term, weight] of coverageOf) mass += weight * this.idf(term);
+    // Coverage counts words, not pairs (a pair only says two covered words stand together).
+    for (const [term, weight] of coverageOf) if (!term.includes(" ")) mass += weight * this.idf(term);
     return pages.slice(0, limit).map(({ docId, score, top }) => {
       const entry = this.entries.get(docId)!;
       const first = this.passages.get(top[0]!.id)!;
       let covered = 0;
-      for (const [term, weight] of coverageOf) if (first.tf.has(term)) covered += weight * this.idf(term);
+      for (const [term, weight] of coverageOf) if (!term.includes(" ") && first.tf.has(term)) covered += weight * this.idf(term);
       return {
         docId,
         title: entry.doc.title,

@@ -17,6 +17,8 @@ export const QUERY = {
   typo: 0.8,
   split: 0.8,
   synonym: 0.7,
+  /** Two adjacent content words found together, on top of each word. */
+  pair: 1,
   /** Characters of a message read. */
   chars: 2000,
 } as const;
@@ -99,6 +101,12 @@ function messageTerms(index: LexicalIndex, text: string, synonyms: ReadonlyMap<s
         else add(out, term, scale); // unknown everywhere: kept, so the question still has content
       }
     }
+  }
+  // Adjacent content words, in the order the message uses them, where the documents use them together too.
+  const singles = [...out].filter(([term]) => !term.includes(" "));
+  for (let i = 1; i < singles.length; i++) {
+    const pair = `${singles[i - 1]![0]} ${singles[i]![0]}`;
+    if (index.has(pair)) add(out, pair, Math.min(singles[i - 1]![1], singles[i]![1]) * QUERY.pair);
   }
   for (const [term, weight] of [...out]) for (const other of synonyms.get(term) ?? []) add(out, other, weight * QUERY.synonym);
   return out;

@@ -25,9 +25,9 @@ export const CONFIDENCE = {
   frustration: 0.3,
   uncertainty: 0.4,
   /** The evidence curve: K = 1 / (1 + e^−(intercept + margin·m + coverage·c)). */
-  intercept: -1.4,
-  margin: 12.4,
-  coverage: 0.2,
+  intercept: -1.7,
+  margin: 8.6,
+  coverage: 0.5,
   /** K for a message without content terms. */
   neutralCoverage: 0.5,
   /** Below this the agent offers a person; twice in a row (or with frustration) it opens a ticket. */
