@@ -29,6 +29,7 @@ import { mcpRoutes } from "./mcp/routes.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
 import { toggleRoutes } from "./tools/routes.ts";
 import { docsRoutes } from "./knowledge/docs-routes.ts";
+import { synonymsRoutes } from "./knowledge/synonyms-routes.ts";
 import { stylesheet } from "./html/html.ts";
 import { widgetRoutes } from "./widget/routes.ts";
 import { dashboardRoutes } from "./dashboard/routes.ts";
@@ -74,6 +75,7 @@ export function createApp(deps: Deps) {
     .use(toggleRoutes(deps))
     .use(agentRoutes(deps))
     .use(docsRoutes(deps))
+    .use(synonymsRoutes(deps))
     .use(integrationRoutes(deps))
     .use(connectorRoutes(deps))
     .use(activityRoutes(deps))

@@ -104,11 +104,17 @@ function messageTerms(index: LexicalIndex, text: string, synonyms: ReadonlyMap<s
   }
   // Adjacent content words, in the order the message uses them, where the documents use them together too.
   const singles = [...out].filter(([term]) => !term.includes(" "));
-  for (let i = 1; i < singles.length; i++) {
-    const pair = `${singles[i - 1]![0]} ${singles[i]![0]}`;
-    if (index.has(pair)) add(out, pair, Math.min(singles[i - 1]![1], singles[i]![1]) * QUERY.pair);
+  const pairs: [string, number][] = [];
+  for (let i = 1; i < singles.length; i++) pairs.push([`${singles[i - 1]![0]} ${singles[i]![0]}`, Math.min(singles[i - 1]![1], singles[i]![1])]);
+  for (const [pair, weight] of pairs) if (index.has(pair)) add(out, pair, weight * QUERY.pair);
+  // The org's synonyms of a word, or of two adjacent words.
+  for (const [term, weight] of [...singles, ...pairs]) {
+    const others = synonyms.get(term) ?? [];
+    for (const other of others) add(out, other, weight * QUERY.synonym);
+    // Words no document uses match nothing: once a synonym stands in for them, they no longer count
+    // as the part of the question left uncovered.
+    if (others.length > 0) for (const part of term.split(" ")) if (!index.has(part)) out.delete(part);
   }
-  for (const [term, weight] of [...out]) for (const other of synonyms.get(term) ?? []) add(out, other, weight * QUERY.synonym);
   return out;
 }
 

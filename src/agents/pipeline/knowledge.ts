@@ -2,7 +2,7 @@
 // message, best page first, with the evidence confidence reads. docs/decisions.md "Knowledge retrieval".
 //
 //   1. The question — the current message, and the conversation's earlier customer turns weighted
-//      below it (src/knowledge/query.ts: typos, joined and split words) — is
+//      below it (src/knowledge/query.ts: typos, joined and split words, the org's synonyms) — is
 //      looked up in the org's lexical index (src/knowledge/lexical.ts, exact after any edit:
 //      src/knowledge/org-index.ts), which ranks pages by their best passages.
 //   2. The best passage of each of the first KNOWLEDGE.pages pages is kept, in page order.
@@ -14,6 +14,7 @@ import type { Deps } from "../../deps.ts";
 import type { Passage } from "../llm/types.ts";
 import { orgIndex } from "../../knowledge/org-index.ts";
 import { buildQuery } from "../../knowledge/query.ts";
+import { orgSynonyms } from "../../knowledge/synonyms.ts";
 import { evidenceOf } from "./confidence.ts";
 
 export const KNOWLEDGE = {
@@ -36,8 +37,8 @@ export function earlierCustomerTurns(history: readonly ConversationMessage[]): s
 
 /** The best passages of the org's published docs for `question`, best page first. */
 export async function retrieve(deps: Deps, orgId: string, question: string, earlier: readonly string[] = []): Promise<ScoredPassage[]> {
-  const index = await orgIndex(deps, orgId);
-  const query = buildQuery(index, question, earlier);
+  const [index, synonyms] = await Promise.all([orgIndex(deps, orgId), orgSynonyms(deps, orgId)]);
+  const query = buildQuery(index, question, earlier, synonyms);
   if (query.terms.size === 0) return [];
   const pages = index.search(query.terms, KNOWLEDGE.pages + 1, 1);
   if (pages.length === 0) return [];

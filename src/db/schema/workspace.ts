@@ -82,3 +82,15 @@ export const docs = pgTable(
   },
   (t) => [index("docs_org_idx").on(t.orgId), index("docs_search_idx").using("gin", t.search)],
 );
+
+/**
+ * The org's synonyms for knowledge search (src/knowledge/synonyms.ts): groups of words or two-word
+ * phrases that mean the same to its customers ("refund", "money back"). One row per org.
+ */
+export const knowledgeSynonyms = pgTable("knowledge_synonyms", {
+  orgId: uuid("org_id")
+    .primaryKey()
+    .references(() => orgs.id, { onDelete: "cascade" }),
+  groups: jsonb("groups").$type<string[][]>().notNull().default([]),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
