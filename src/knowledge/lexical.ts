@@ -32,6 +32,8 @@ export interface IndexDoc {
 
 export interface IndexPassage {
   docId: string;
+  /** The page's number in the index. */
+  page: number;
   text: string;
   headings: string[];
   /** Weighted term frequency (body + heading and title words counted by their weights). */
@@ -40,6 +42,7 @@ export interface IndexPassage {
 }
 
 interface Entry {
+  num: number;
   doc: Omit<IndexDoc, "body">;
   passages: number[];
   /** Whole-page weighted term frequency. */
@@ -104,14 +107,52 @@ export function sectionsOf(body: string): { headings: string[]; text: string }[]
   return out;
 }
 
+/**
+ * One term's postings: parallel arrays of item numbers (passages or pages) and weighted term
+ * frequencies. Items removed stay until the arrays are compacted; `live` counts the others (its
+ * document frequency).
+ */
+interface Postings {
+  items: number[];
+  tf: number[];
+  live: number;
+}
+
+function post(map: Map<string, Postings>, term: string, item: number, tf: number) {
+  let list = map.get(term);
+  if (!list) map.set(term, (list = { items: [], tf: [], live: 0 }));
+  list.items.push(item);
+  list.tf.push(tf);
+  list.live++;
+}
+
+function unpost(map: Map<string, Postings>, term: string, alive: (item: number) => boolean) {
+  const list = map.get(term)!;
+  list.live--;
+  if (list.live === 0) map.delete(term);
+  else if (list.items.length > 2 * list.live + 16) {
+    const keep = list.items.map((item, i) => (alive(item) ? i : -1)).filter((i) => i >= 0);
+    list.items = keep.map((i) => list.items[i]!);
+    list.tf = keep.map((i) => list.tf[i]!);
+  }
+}
+
+const sum = (m: Map<string, number>) => {
+  let n = 0;
+  for (const v of m.values()) n += v;
+  return n;
+};
+
 export class LexicalIndex {
   private readonly entries = new Map<string, Entry>();
-  private readonly passages = new Map<number, IndexPassage>();
-  private nextPassage = 0;
-  /** term → passage number → weighted tf. */
-  private readonly postings = new Map<string, Map<number, number>>();
-  /** term → doc id → weighted tf. */
-  private readonly pagePostings = new Map<string, Map<string, number>>();
+  /** By passage number (never reused); undefined once removed. */
+  private readonly passages: (IndexPassage | undefined)[] = [];
+  /** By page number (never reused): its id while it is indexed. */
+  private readonly pages: (string | undefined)[] = [];
+  private readonly pageLengths: number[] = [];
+  private readonly postings = new Map<string, Postings>();
+  private readonly pagePostings = new Map<string, Postings>();
+  private passageCount = 0;
   private passageLength = 0;
   private pageLength = 0;
   /** Lower-cased content words of every document, with their counts: the vocabulary typos are matched against. */
@@ -141,51 +182,53 @@ export class LexicalIndex {
     return [...this.entries.keys()];
   }
 
-  /** Documents holding the stem (for the query's expansions). */
+  /** Whether any page holds the term (for the query's expansions). */
   has(term: string): boolean {
     return this.pagePostings.has(term);
   }
 
   pageFrequency(term: string): number {
-    return this.pagePostings.get(term)?.size ?? 0;
+    return this.pagePostings.get(term)?.live ?? 0;
+  }
+
+  private addPassage(entry: Entry, passage: IndexPassage) {
+    const id = this.passages.length;
+    this.passages.push(passage);
+    for (const [t, f] of passage.tf) post(this.postings, t, id, f);
+    this.passageLength += passage.length;
+    this.passageCount++;
+    entry.passages.push(id);
   }
 
   put(doc: IndexDoc): void {
     this.remove(doc.id);
+    const num = this.pages.length;
+    this.pages.push(doc.id);
     const titleTerms = indexTerms(doc.title, this.stemOf);
-    const entry: Entry = { doc: { id: doc.id, title: doc.title, url: doc.url, updatedAt: doc.updatedAt }, passages: [], tf: new Map(), length: 0, surfaces: new Map(), chars: doc.title.length + doc.body.length };
+    const entry: Entry = { num, doc: { id: doc.id, title: doc.title, url: doc.url, updatedAt: doc.updatedAt }, passages: [], tf: new Map(), length: 0, surfaces: new Map(), chars: doc.title.length + doc.body.length };
     count(entry.tf, titleTerms, RANKING.titleWeight);
     for (const w of words(`${doc.title}\n${doc.body}`)) if (isContent(w) && w.length >= 3) entry.surfaces.set(w, (entry.surfaces.get(w) ?? 0) + 1);
     for (const section of sectionsOf(doc.body)) {
+      const headingTerms = indexTerms(section.headings.join("\n"), this.stemOf);
       for (const chunk of chunkDoc(section.text)) {
-        const bodyText = section.headings.length > 0 ? chunk.replace(/^#{1,6}\s[^\n]*\n?/, "") : chunk;
-        const bodyTerms = indexTerms(bodyText, this.stemOf);
+        const bodyTerms = indexTerms(section.headings.length > 0 ? chunk.replace(/^#{1,6}\s[^\n]*\n?/, "") : chunk, this.stemOf);
         const tf = new Map<string, number>();
         count(tf, bodyTerms, 1);
-        count(tf, indexTerms(section.headings.join("\n"), this.stemOf), RANKING.headingWeight);
+        count(tf, headingTerms, RANKING.headingWeight);
         count(tf, titleTerms, RANKING.titleWeight);
         count(entry.tf, bodyTerms, 1);
-        const length = [...tf.values()].reduce((n, v) => n + v, 0);
-        const id = this.nextPassage++;
-        this.passages.set(id, { docId: doc.id, text: chunk, headings: section.headings, tf, length });
-        for (const [t, f] of tf) (this.postings.get(t) ?? this.postings.set(t, new Map()).get(t)!).set(id, f);
-        this.passageLength += length;
-        entry.passages.push(id);
+        this.addPassage(entry, { docId: doc.id, page: num, text: chunk, headings: section.headings, tf, length: sum(tf) });
       }
     }
     if (entry.passages.length === 0) {
       // A page with a title only still has one (title) passage.
       const tf = new Map<string, number>();
       count(tf, titleTerms, RANKING.titleWeight);
-      const id = this.nextPassage++;
-      const length = [...tf.values()].reduce((n, v) => n + v, 0);
-      this.passages.set(id, { docId: doc.id, text: doc.title, headings: [], tf, length });
-      for (const [t, f] of tf) (this.postings.get(t) ?? this.postings.set(t, new Map()).get(t)!).set(id, f);
-      this.passageLength += length;
-      entry.passages.push(id);
+      this.addPassage(entry, { docId: doc.id, page: num, text: doc.title, headings: [], tf, length: sum(tf) });
     }
-    entry.length = [...entry.tf.values()].reduce((n, v) => n + v, 0);
-    for (const [t, f] of entry.tf) (this.pagePostings.get(t) ?? this.pagePostings.set(t, new Map()).get(t)!).set(doc.id, f);
+    entry.length = sum(entry.tf);
+    this.pageLengths[num] = entry.length;
+    for (const [t, f] of entry.tf) post(this.pagePostings, t, num, f);
     for (const [w, n] of entry.surfaces) this.surfaces.set(w, (this.surfaces.get(w) ?? 0) + n);
     this.pageLength += entry.length;
     this.chars += entry.chars;
@@ -195,21 +238,16 @@ export class LexicalIndex {
   remove(id: string): void {
     const entry = this.entries.get(id);
     if (!entry) return;
+    this.entries.delete(id);
+    this.pages[entry.num] = undefined;
     for (const p of entry.passages) {
-      const passage = this.passages.get(p)!;
-      for (const t of passage.tf.keys()) {
-        const list = this.postings.get(t)!;
-        list.delete(p);
-        if (list.size === 0) this.postings.delete(t);
-      }
+      const passage = this.passages[p]!;
+      this.passages[p] = undefined;
+      for (const t of passage.tf.keys()) unpost(this.postings, t, (item) => this.passages[item] !== undefined);
       this.passageLength -= passage.length;
-      this.passages.delete(p);
+      this.passageCount--;
     }
-    for (const t of entry.tf.keys()) {
-      const list = this.pagePostings.get(t)!;
-      list.delete(id);
-      if (list.size === 0) this.pagePostings.delete(t);
-    }
+    for (const t of entry.tf.keys()) unpost(this.pagePostings, t, (item) => this.pages[item] !== undefined);
     for (const [w, n] of entry.surfaces) {
       const left = (this.surfaces.get(w) ?? 0) - n;
       if (left > 0) this.surfaces.set(w, left);
@@ -217,7 +255,6 @@ export class LexicalIndex {
     }
     this.pageLength -= entry.length;
     this.chars -= entry.chars;
-    this.entries.delete(id);
   }
 
   /** Inverse document frequency among pages (BM25's, never negative). */
@@ -231,58 +268,71 @@ export class LexicalIndex {
   search(query: WeightedTerms, limit: number, passagesPerPage = 2, coverageOf: WeightedTerms = query): RankedPage[] {
     if (query.size === 0 || this.entries.size === 0) return [];
     const { k1, b } = RANKING;
-    const passageCount = Math.max(1, this.passages.size);
-    const avgPassage = this.passageLength / passageCount || 1;
+    const n = Math.max(1, this.passageCount);
+    const avgPassage = this.passageLength / n || 1;
     const avgPage = this.pageLength / this.entries.size || 1;
-    const passageScores = new Map<number, number>();
-    const pageScores = new Map<string, number>();
+    // Scores by passage and page number, and the numbers touched, in flat arrays: a question's
+    // terms can reach most passages of a large knowledge base.
+    const passageScores = new Float64Array(this.passages.length);
+    const pageScores = new Float64Array(this.pages.length);
+    const touched: number[] = [];
     for (const [term, weight] of query) {
       const list = this.postings.get(term);
       if (list) {
-        const idf = Math.log(1 + (passageCount - list.size + 0.5) / (list.size + 0.5));
-        for (const [p, f] of list) {
-          const length = this.passages.get(p)!.length;
-          passageScores.set(p, (passageScores.get(p) ?? 0) + (weight * idf * f * (k1 + 1)) / (f + k1 * (1 - b + (b * length) / avgPassage)));
+        const idf = Math.log(1 + (n - list.live + 0.5) / (list.live + 0.5));
+        const { items, tf } = list;
+        for (let i = 0; i < items.length; i++) {
+          const p = items[i]!;
+          const passage = this.passages[p];
+          if (!passage) continue;
+          const f = tf[i]!;
+          if (passageScores[p] === 0) touched.push(p);
+          passageScores[p]! += (weight * idf * f * (k1 + 1)) / (f + k1 * (1 - b + (b * passage.length) / avgPassage));
         }
       }
       const pages = this.pagePostings.get(term);
       if (pages) {
         const idf = this.idf(term);
-        for (const [d, f] of pages) {
-          const length = this.entries.get(d)!.length;
-          pageScores.set(d, (pageScores.get(d) ?? 0) + (weight * idf * f * (k1 + 1)) / (f + k1 * (1 - b + (b * length) / avgPage)));
+        const { items, tf } = pages;
+        for (let i = 0; i < items.length; i++) {
+          const d = items[i]!;
+          if (this.pages[d] === undefined) continue;
+          const f = tf[i]!;
+          pageScores[d]! += (weight * idf * f * (k1 + 1)) / (f + k1 * (1 - b + (b * this.pageLengths[d]!) / avgPage));
         }
       }
     }
-    const best = new Map<string, { id: number; score: number }[]>();
-    for (const [p, score] of passageScores) {
-      const docId = this.passages.get(p)!.docId;
-      (best.get(docId) ?? best.set(docId, []).get(docId)!).push({ id: p, score });
+    // Per page, its two best passages.
+    const best = new Map<number, { first: number; firstScore: number; second: number; secondScore: number }>();
+    for (const p of touched) {
+      const score = passageScores[p]!;
+      const page = this.passages[p]!.page;
+      const held = best.get(page);
+      if (!held) best.set(page, { first: p, firstScore: score, second: -1, secondScore: 0 });
+      else if (score > held.firstScore) Object.assign(held, { second: held.first, secondScore: held.firstScore, first: p, firstScore: score });
+      else if (score > held.secondScore) Object.assign(held, { second: p, secondScore: score });
     }
-    const pages: { docId: string; score: number; top: { id: number; score: number }[] }[] = [];
-    for (const [docId, list] of best) {
-      list.sort((x, y) => y.score - x.score || x.id - y.id);
-      const score = list[0]!.score + RANKING.secondShare * (list[1]?.score ?? 0) + RANKING.pageShare * (pageScores.get(docId) ?? 0);
-      pages.push({ docId, score, top: list.slice(0, passagesPerPage) });
-    }
-    pages.sort((x, y) => y.score - x.score || (x.docId < y.docId ? -1 : 1));
+    const ranked: { page: number; score: number; top: number[] }[] = [];
+    for (const [page, h] of best)
+      ranked.push({ page, score: h.firstScore + RANKING.secondShare * h.secondScore + RANKING.pageShare * pageScores[page]!, top: h.second >= 0 ? [h.first, h.second] : [h.first] });
+    ranked.sort((x, y) => y.score - x.score || x.page - y.page);
     let mass = 0;
     // Coverage counts words, not pairs (a pair only says two covered words stand together).
     for (const [term, weight] of coverageOf) if (!term.includes(" ")) mass += weight * this.idf(term);
-    return pages.slice(0, limit).map(({ docId, score, top }) => {
-      const entry = this.entries.get(docId)!;
-      const first = this.passages.get(top[0]!.id)!;
+    return ranked.slice(0, limit).map(({ page, score, top }) => {
+      const entry = this.entries.get(this.pages[page]!)!;
+      const first = this.passages[top[0]!]!;
       let covered = 0;
       for (const [term, weight] of coverageOf) if (!term.includes(" ") && first.tf.has(term)) covered += weight * this.idf(term);
       return {
-        docId,
+        docId: entry.doc.id,
         title: entry.doc.title,
         url: entry.doc.url,
         score,
         coverage: mass > 0 ? covered / mass : 0,
-        passages: top.map((t) => {
-          const p = this.passages.get(t.id)!;
-          return { text: p.text, headings: p.headings, score: t.score };
+        passages: top.slice(0, passagesPerPage).map((p) => {
+          const passage = this.passages[p]!;
+          return { text: passage.text, headings: passage.headings, score: passageScores[p]! };
         }),
       };
     });
