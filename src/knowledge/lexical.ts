@@ -6,6 +6,8 @@
 // src/knowledge/query.ts. Pure: no I/O.
 import { isContent, stem, words } from "../kit/words.ts";
 import { chunkDoc } from "./passages.ts";
+import { type Postings, post, sum, unpost } from "./postings.ts";
+import { count, indexTerms, sectionsOf } from "./terms.ts";
 
 export const RANKING = {
   k1: 1.6,
@@ -70,78 +72,6 @@ export interface RankedPage {
   /** Share (0–1) of `coverageOf`'s weighted idf mass present in the page's best passage (title and headings included). */
   coverage: number;
 }
-
-/** Adjacent content words as one term ("learner permit"): a question using the same two words together matches them together. */
-export function pairsOf(stems: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 1; i < stems.length; i++) if (stems[i - 1] !== stems[i]) out.push(`${stems[i - 1]} ${stems[i]}`);
-  return out;
-}
-
-/** Stems of a text's content words, their adjacent pairs, with hyphenated pairs also joined ("non-citizen" → non, citizen, noncitizen). */
-export function indexTerms(text: string, stemOf: (word: string) => string = stem): string[] {
-  const stems = words(text).filter(isContent).map(stemOf);
-  const out = [...stems, ...pairsOf(stems)];
-  for (const m of text.toLowerCase().matchAll(/([\p{L}]{2,})-([\p{L}]{2,})/gu)) out.push(stemOf(m[1]! + m[2]!));
-  return out;
-}
-
-const count = (into: Map<string, number>, terms: readonly string[], weight: number) => {
-  for (const t of terms) into.set(t, (into.get(t) ?? 0) + weight);
-};
-
-/** A body's sections along its markdown headings, each with the path of headings above it. */
-export function sectionsOf(body: string): { headings: string[]; text: string }[] {
-  const clean = body.replace(/\x1e/g, "").replace(/\r\n?/g, "\n");
-  const out: { headings: string[]; text: string }[] = [];
-  const stack: { level: number; text: string }[] = [];
-  for (const block of clean.split(/\n(?=#{1,6}\s)/)) {
-    const match = /^(#{1,6})\s+([^\n]*)/.exec(block);
-    if (match) {
-      const level = match[1]!.length;
-      while (stack.length > 0 && stack.at(-1)!.level >= level) stack.pop();
-      stack.push({ level, text: match[2]!.trim() });
-    }
-    if (block.trim() !== "") out.push({ headings: stack.map((h) => h.text), text: block.trim() });
-  }
-  return out;
-}
-
-/**
- * One term's postings: parallel arrays of item numbers (passages or pages) and weighted term
- * frequencies. Items removed stay until the arrays are compacted; `live` counts the others (its
- * document frequency).
- */
-interface Postings {
-  items: number[];
-  tf: number[];
-  live: number;
-}
-
-function post(map: Map<string, Postings>, term: string, item: number, tf: number) {
-  let list = map.get(term);
-  if (!list) map.set(term, (list = { items: [], tf: [], live: 0 }));
-  list.items.push(item);
-  list.tf.push(tf);
-  list.live++;
-}
-
-function unpost(map: Map<string, Postings>, term: string, alive: (item: number) => boolean) {
-  const list = map.get(term)!;
-  list.live--;
-  if (list.live === 0) map.delete(term);
-  else if (list.items.length > 2 * list.live + 16) {
-    const keep = list.items.map((item, i) => (alive(item) ? i : -1)).filter((i) => i >= 0);
-    list.items = keep.map((i) => list.items[i]!);
-    list.tf = keep.map((i) => list.tf[i]!);
-  }
-}
-
-const sum = (m: Map<string, number>) => {
-  let n = 0;
-  for (const v of m.values()) n += v;
-  return n;
-};
 
 export class LexicalIndex {
   private readonly entries = new Map<string, Entry>();
