@@ -115,7 +115,7 @@ export function builtinAnswer(request: Pick<LlmRequest, "messages" | "passages">
   if (!best) return NO_ANSWER;
   // No "Source:" line: the reply's `sources` (every document that answers, with its URL) names
   // them once, and the widget lists them under the answer (README "Chat").
-  const intro = best.passage.score < LEAD_BELOW ? `This article may help: "${best.passage.title}".` : `From "${best.passage.title}":`;
+  const intro = contentless || best.passage.score < LEAD_BELOW ? `This article may help: "${best.passage.title}".` : `From "${best.passage.title}":`;
   return [intro, "", extract(question, best.passage.text)].join("\n").replace(/\x1e/g, "");
 }
 

@@ -19,8 +19,8 @@ import { evidenceOf } from "./confidence.ts";
 
 export const KNOWLEDGE = {
   pages: 3,
-  /** Most evidence for a message without content words of its own. */
-  contentless: 0.4,
+  /** Most evidence for a message without content words of its own (the neutral value: neither an answer to be sure of nor a reason to hand over). */
+  contentless: 0.5,
 } as const;
 
 /**
@@ -43,8 +43,8 @@ export async function retrieve(deps: Deps, orgId: string, question: string, earl
   const pages = index.search(query.terms, KNOWLEDGE.pages + 1, 1);
   if (pages.length === 0) return [];
   const evidence = evidenceOf({ first: pages[0]!.score, second: pages[1]?.score ?? 0, coverage: pages[0]!.coverage });
-  // A message without content words of its own ("yes", "ok") is never answered with confidence,
-  // even when the conversation before it points at a page: it is a lead at most.
+  // A message without content words of its own ("and then?", "yes") is never answered with more
+  // than neutral confidence, even when the conversation before it points at a page.
   const capped = query.current.size === 0 ? Math.min(evidence, KNOWLEDGE.contentless) : evidence;
   return pages.slice(0, KNOWLEDGE.pages).map((page, i) => ({
     docId: page.docId,
