@@ -11,7 +11,8 @@
 //      its best passage holds. A message without content words, in a conversation without any, looks nothing up.
 import type { ConversationMessage } from "../../conversations/transcript.ts";
 import type { Deps } from "../../deps.ts";
-import type { Passage } from "../llm/types.ts";
+import { COVERAGE_THRESHOLD } from "../llm/builtin.ts";
+import type { Passage, ProviderKind } from "../llm/types.ts";
 import { orgIndex } from "../../knowledge/org-index.ts";
 import { buildQuery } from "../../knowledge/query.ts";
 import { orgSynonyms } from "../../knowledge/synonyms.ts";
@@ -61,4 +62,18 @@ const round = (n: number) => Math.round(n * 1000) / 1000;
 /** The evidence that the answer's first page is the right one (0–1); 0 without passages. */
 export function knowledgeCoverage(passages: readonly ScoredPassage[]): number {
   return passages[0]?.score ?? 0;
+}
+
+/**
+ * The passages an answer used, for its `sources`: those covering the question (the builtin quotes
+ * the first of them); for a model, those whose page title (or its number in the prompt, "[2]") its
+ * reply names — it is told to cite them (src/agents/llm/prompt.ts) — or, when it names none, the
+ * covering ones still.
+ */
+export function usedPassages(passages: readonly ScoredPassage[], reply: string, provider: ProviderKind): ScoredPassage[] {
+  const covering = passages.filter((p) => p.coverage >= COVERAGE_THRESHOLD);
+  if (provider === "builtin") return covering;
+  const text = reply.toLowerCase();
+  const named = passages.filter((p, i) => text.includes(p.title.toLowerCase()) || text.includes(`[${i + 1}]`));
+  return named.length > 0 ? named : covering;
 }

@@ -13,12 +13,11 @@ import type { Deps } from "../../deps.ts";
 import { addTicketMessage, createTicket, findTicket, type InboxActor } from "../../inbox/tickets.ts";
 import type { CallScope } from "../../ports/tools.ts";
 import { boundCustomerOf, type EndUser } from "../../customers/records.ts";
-import { COVERAGE_THRESHOLD } from "../llm/builtin.ts";
 import { providerFor } from "../llm/provider.ts";
 import { type Agent, getAgent, listAgents } from "../service.ts";
 import { answer } from "./answer.ts";
 import { CONFIDENCE, confidenceOf, escalationFor, frustrationIn, soundsUncertain } from "./confidence.ts";
-import { earlierCustomerTurns, knowledgeCoverage, retrieve, type ScoredPassage } from "./knowledge.ts";
+import { earlierCustomerTurns, knowledgeCoverage, retrieve, type ScoredPassage, usedPassages } from "./knowledge.ts";
 import { conversationMessages, systemText } from "./prompt.ts";
 import { triage, type TriageDecision } from "./triage.ts";
 
@@ -281,7 +280,7 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, sink: ChatSink, de
       seen.add(s.doc_id);
       sources.push(s);
     };
-    for (const p of passages) if (p.coverage >= COVERAGE_THRESHOLD) add({ doc_id: p.docId, title: p.title, url: p.url });
+    for (const p of usedPassages(passages, result.text, provider.kind)) add({ doc_id: p.docId, title: p.title, url: p.url });
     for (const s of result.toolSources) add(s);
   }
   if (sources.length > 0) emit.action({ type: "sources", sources } satisfies PipelineAction);
