@@ -51,7 +51,8 @@ export function knowledgePages(deps: Deps) {
     .get("/dashboard/knowledge", ({ request, query }) => withMember(deps, request, "knowledge:view", (ctx) => listPage(ctx, query)), { query: Query })
     .get("/dashboard/knowledge/synonyms", ({ request }) => withMember(deps, request, "knowledge:view", (ctx) => synonymsPage(ctx)))
     .post("/dashboard/knowledge/synonyms", ({ request, body }) => withMember(deps, request, manage, (ctx) => saveSynonyms(ctx, formValues(body))), { body: FormBody })
-    .get("/dashboard/knowledge/new", ({ request }) => withMember(deps, request, manage, (ctx) => editorPage(ctx, null, { status: "published" }, {})))
+    // `?title=` pre-fills the title (the knowledge gaps' "write an article" link).
+    .get("/dashboard/knowledge/new", ({ request, query }) => withMember(deps, request, manage, (ctx) => editorPage(ctx, null, { status: "published", title: (query.title ?? "").slice(0, 300) }, {})), { query: t.Object({ title: t.Optional(t.String({ maxLength: 1000 })) }) })
     .post("/dashboard/knowledge", ({ request, body }) => withMember(deps, request, manage, (ctx) => saveDoc(ctx, null, formValues(body))), { body: FormBody })
     .get(
       "/dashboard/knowledge/:id",
