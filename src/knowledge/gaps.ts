@@ -44,7 +44,7 @@ export async function knowledgeGaps(deps: Deps, orgId: string, options: { days: 
         order by a.created_at desc, a.id desc
         limit ${GAPS.scan}`,
   );
-  const index = await orgIndex(deps, orgId);
+  const { index } = await orgIndex(deps, orgId);
   const groups: { terms: Set<string>; count: number; questions: string[]; last: Date }[] = [];
   for (const row of rows) {
     const question = row.text.trim().slice(0, 500);

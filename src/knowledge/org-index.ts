@@ -1,14 +1,16 @@
 // Each org's lexical index (src/knowledge/lexical.ts), in this process's memory, exact after any
-// document change on every instance (docs/decisions.md "Knowledge retrieval"): before every
-// question one aggregate over the org's published documents (how many, and a hash of their ids
-// and versions) is compared with the index's; on a difference only the documents that changed
-// are read again and re-indexed. Nothing needs to be told of an edit, so an instance that missed
-// a notification, or was started after the edit, still answers from the current documents.
-// Indexes are kept for the most recently asked orgs, bounded by the characters they hold.
-import { and, eq, inArray, sql } from "drizzle-orm";
+// document change on every instance (docs/decisions.md "Knowledge retrieval"): every change to an
+// org's documents increments its documents' version in the same transaction (src/knowledge/docs.ts),
+// and before every question that version is read (one row by its key, with the synonyms) and
+// compared with the index's; on a difference the documents' ids and versions are read, and only
+// the documents that changed are read again and re-indexed. Nothing needs to be told of an edit,
+// so an instance that missed a notification, or was started after the edit, still answers from the
+// current documents. Indexes are kept for the most recently asked orgs, bounded by the characters they hold.
+import { and, eq, inArray } from "drizzle-orm";
 import { docs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { LexicalIndex } from "./lexical.ts";
+import { knowledgeState, synonymMap } from "./synonyms.ts";
 
 export const ORG_INDEX = {
   /** Document characters indexed across all orgs before the least recently asked org's index is dropped. */
@@ -24,14 +26,7 @@ interface Held {
 }
 
 async function fingerprintOf(deps: Pick<Deps, "db">, orgId: string): Promise<string> {
-  const [row] = await deps.db
-    .select({
-      n: sql<number>`count(*)::int`,
-      h: sql<string>`coalesce(sum(hashtextextended(${docs.id}::text || ':' || floor(extract(epoch from ${docs.updatedAt}) * 1000)::bigint::text, 0)), 0)::text`,
-    })
-    .from(docs)
-    .where(and(eq(docs.orgId, orgId), eq(docs.status, "published")));
-  return `${row?.n ?? 0}:${row?.h ?? "0"}`;
+  return String((await knowledgeState(deps, orgId)).docsVersion);
 }
 
 async function refresh(deps: Pick<Deps, "db">, orgId: string, index: LexicalIndex): Promise<void> {
@@ -48,10 +43,14 @@ async function refresh(deps: Pick<Deps, "db">, orgId: string, index: LexicalInde
   }
 }
 
-/** The org's index as of this call: every published document committed before it is in, as it is now. */
-export async function orgIndex(deps: Pick<Deps, "db" | "knowledge">, orgId: string): Promise<LexicalIndex> {
+/**
+ * The org's index as of this call — every published document committed before it is in, as it is
+ * now — and its synonyms (src/knowledge/synonyms.ts), read in the same lookup.
+ */
+export async function orgIndex(deps: Pick<Deps, "db" | "knowledge">, orgId: string): Promise<{ index: LexicalIndex; synonyms: Map<string, string[]> }> {
   const orgs = deps.knowledge.orgs as Map<string, Held>;
-  const fingerprint = await fingerprintOf(deps, orgId);
+  const state = await knowledgeState(deps, orgId);
+  const fingerprint = String(state.docsVersion);
   let held = orgs.get(orgId);
   if (held) {
     // Most recently asked last.
@@ -89,5 +88,5 @@ export async function orgIndex(deps: Pick<Deps, "db" | "knowledge">, orgId: stri
     orgs.delete(id);
     total -= h.index.chars;
   }
-  return held.index;
+  return { index: held.index, synonyms: synonymMap(state.groups) };
 }

@@ -1,10 +1,11 @@
 // The org's synonyms for knowledge search (docs/decisions.md "Knowledge retrieval"): groups of
 // words, or two-word phrases, that its customers use for the same thing ("refund, money back").
 // A question using one of a group also looks for the others, weighing less than its own words
-// (src/knowledge/query.ts). Read on every question (one row by its key), so an edit counts at once
-// on every instance. GET/PUT /api/knowledge/synonyms and the dashboard's synonyms page.
-import { eq } from "drizzle-orm";
-import { knowledgeSynonyms } from "../db/schema/index.ts";
+// (src/knowledge/query.ts). Read on every question with the documents' version (one row by its
+// key, `knowledgeState`), so an edit counts at once on every instance. GET/PUT /api/knowledge/synonyms and the dashboard's synonyms page.
+import { eq, sql } from "drizzle-orm";
+import type { Db, Tx } from "../db/client.ts";
+import { knowledgeSettings } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, type ErrorDetail } from "../errors.ts";
 import { isContent, stem, words } from "../kit/words.ts";
@@ -17,8 +18,22 @@ export interface Synonyms {
 }
 
 export async function getSynonyms(deps: Pick<Deps, "db">, orgId: string): Promise<Synonyms> {
-  const [row] = await deps.db.select({ groups: knowledgeSynonyms.groups, updatedAt: knowledgeSynonyms.updatedAt }).from(knowledgeSynonyms).where(eq(knowledgeSynonyms.orgId, orgId));
+  const [row] = await deps.db.select({ groups: knowledgeSettings.synonyms, updatedAt: knowledgeSettings.synonymsUpdatedAt }).from(knowledgeSettings).where(eq(knowledgeSettings.orgId, orgId));
   return row ? { groups: row.groups, updatedAt: row.updatedAt } : { groups: [], updatedAt: null };
+}
+
+/** What a question needs of the org's knowledge state, in one lookup: its documents' version and its synonyms. */
+export async function knowledgeState(deps: Pick<Deps, "db">, orgId: string): Promise<{ docsVersion: number; groups: string[][] }> {
+  const [row] = await deps.db.select({ docsVersion: knowledgeSettings.docsVersion, groups: knowledgeSettings.synonyms }).from(knowledgeSettings).where(eq(knowledgeSettings.orgId, orgId));
+  return row ? { docsVersion: Number(row.docsVersion), groups: row.groups } : { docsVersion: 0, groups: [] };
+}
+
+/** Counts a change to the org's documents, in the transaction that makes it (src/knowledge/docs.ts). */
+export async function bumpDocsVersion(db: Db | Tx, orgId: string): Promise<void> {
+  await db
+    .insert(knowledgeSettings)
+    .values({ orgId, docsVersion: 1 })
+    .onConflictDoUpdate({ target: knowledgeSettings.orgId, set: { docsVersion: sql`${knowledgeSettings.docsVersion} + 1` } });
 }
 
 /** The content stems of an entry: one word or two (a longer phrase cannot be matched). */
@@ -48,19 +63,18 @@ export async function putSynonyms(deps: Pick<Deps, "db" | "now">, orgId: string,
   if (details.length > 0) throw AppError.badRequest("The synonyms are invalid.", details);
   const now = deps.now();
   await deps.db
-    .insert(knowledgeSynonyms)
-    .values({ orgId, groups: clean, updatedAt: now })
-    .onConflictDoUpdate({ target: knowledgeSynonyms.orgId, set: { groups: clean, updatedAt: now } });
+    .insert(knowledgeSettings)
+    .values({ orgId, synonyms: clean, synonymsUpdatedAt: now })
+    .onConflictDoUpdate({ target: knowledgeSettings.orgId, set: { synonyms: clean, synonymsUpdatedAt: now } });
   return { groups: clean, updatedAt: now };
 }
 
 /**
- * The org's synonyms as the query reads them: an entry's term (its stem, or its two stems as the
+ * Synonym groups as the query reads them: an entry's term (its stem, or its two stems as the
  * pair term src/knowledge/lexical.ts indexes) → the terms of the other entries of its groups
  * (each word, and the pair for a two-word entry).
  */
-export async function orgSynonyms(deps: Pick<Deps, "db">, orgId: string): Promise<Map<string, string[]>> {
-  const { groups } = await getSynonyms(deps, orgId);
+export function synonymMap(groups: readonly string[][]): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const group of groups) {
     const entries = group.map(entryStems).filter((s) => s.length === 1 || s.length === 2);

@@ -1,6 +1,6 @@
 // Two instances on one PostgreSQL: a document created, edited and deleted through one instance is
 // what the very next chat question on the other answers from — each instance's in-memory index is
-// checked against the database before every question (docs/decisions.md "Knowledge retrieval").
+// checked against the org's documents' version before every question (docs/decisions.md "Knowledge retrieval").
 import { afterAll, describe, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { createTestDatabase, engine, type TestDatabase } from "../support/db.ts";
@@ -11,7 +11,7 @@ let db: TestDatabase | undefined;
 afterAll(async () => {
   for (const s of running) s.proc.kill("SIGKILL");
   await db?.close();
-});
+}, 30_000);
 
 function banner(stdout: string) {
   const field = (label: string) => new RegExp(`^${label}:\\s+(\\S+)`, "m").exec(stdout)?.[1];

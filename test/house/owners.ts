@@ -25,7 +25,7 @@ export const OWNERS: Record<string, string> = {
   companies: "src/customers",
   endUsers: "src/customers",
   docs: "src/knowledge",
-  knowledgeSynonyms: "src/knowledge",
+  knowledgeSettings: "src/knowledge",
   // src/db/schema/tools.ts
   agentActionToggles: "src/tools",
   actionExecutions: "src/tools",

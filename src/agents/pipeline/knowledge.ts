@@ -15,7 +15,6 @@ import { COVERAGE_THRESHOLD } from "../llm/builtin.ts";
 import type { Passage, ProviderKind } from "../llm/types.ts";
 import { orgIndex } from "../../knowledge/org-index.ts";
 import { buildQuery } from "../../knowledge/query.ts";
-import { orgSynonyms } from "../../knowledge/synonyms.ts";
 import { evidenceOf } from "./confidence.ts";
 
 export const KNOWLEDGE = {
@@ -38,7 +37,7 @@ export function earlierCustomerTurns(history: readonly ConversationMessage[]): s
 
 /** The best passages of the org's published docs for `question`, best page first. */
 export async function retrieve(deps: Deps, orgId: string, question: string, earlier: readonly string[] = []): Promise<ScoredPassage[]> {
-  const [index, synonyms] = await Promise.all([orgIndex(deps, orgId), orgSynonyms(deps, orgId)]);
+  const { index, synonyms } = await orgIndex(deps, orgId);
   const query = buildQuery(index, question, earlier, synonyms);
   if (query.terms.size === 0) return [];
   const pages = index.search(query.terms, KNOWLEDGE.pages + 1, 1);

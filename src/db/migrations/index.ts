@@ -13,7 +13,7 @@ import m10 from "./0010_series_double_opt_in.sql" with { type: "text" };
 import m11 from "./0011_live_conversation_events.sql" with { type: "text" };
 import m12 from "./0012_identity_overlap_and_ordered_lanes.sql" with { type: "text" };
 import m13 from "./0013_email_channel.sql" with { type: "text" };
-import m14 from "./0014_knowledge_synonyms.sql" with { type: "text" };
+import m14 from "./0014_knowledge_settings.sql" with { type: "text" };
 
 export const migrationFiles: { tag: string; when: number; breakpoints: boolean; sql: string }[] = [
   { tag: "0000_core", when: 1795253253534, breakpoints: true, sql: m0 },
@@ -30,5 +30,5 @@ export const migrationFiles: { tag: string; when: number; breakpoints: boolean; 
   { tag: "0011_live_conversation_events", when: 1795720877403, breakpoints: true, sql: m11 },
   { tag: "0012_identity_overlap_and_ordered_lanes", when: 1795721114986, breakpoints: true, sql: m12 },
   { tag: "0013_email_channel", when: 1795723457463, breakpoints: true, sql: m13 },
-  { tag: "0014_knowledge_synonyms", when: 1795803481714, breakpoints: true, sql: m14 },
+  { tag: "0014_knowledge_settings", when: 1795806465077, breakpoints: true, sql: m14 },
 ];

@@ -1,7 +1,7 @@
 // An org's workspace: the customers its agents serve (end users and companies) and its
 // knowledge base. Every row carries org_id; every query filters on it.
 import { sql } from "drizzle-orm";
-import { boolean, customType, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, customType, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { orgs } from "./core.ts";
 
 export const companies = pgTable(
@@ -84,13 +84,16 @@ export const docs = pgTable(
 );
 
 /**
- * The org's synonyms for knowledge search (src/knowledge/synonyms.ts): groups of words or two-word
- * phrases that mean the same to its customers ("refund", "money back"). One row per org.
+ * Per-org knowledge settings and state (src/knowledge/synonyms.ts, src/knowledge/docs.ts): the
+ * synonyms for knowledge search (groups of words or two-word phrases that mean the same to its
+ * customers), and a counter every change to its documents increments, which tells each instance's
+ * in-memory index whether it is current (src/knowledge/org-index.ts). One row per org.
  */
-export const knowledgeSynonyms = pgTable("knowledge_synonyms", {
+export const knowledgeSettings = pgTable("knowledge_settings", {
   orgId: uuid("org_id")
     .primaryKey()
     .references(() => orgs.id, { onDelete: "cascade" }),
-  groups: jsonb("groups").$type<string[][]>().notNull().default([]),
-  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  synonyms: jsonb("synonyms").$type<string[][]>().notNull().default([]),
+  synonymsUpdatedAt: timestamp("synonyms_updated_at", { withTimezone: true }),
+  docsVersion: bigint("docs_version", { mode: "number" }).notNull().default(0),
 });
