@@ -23,6 +23,7 @@ import { writeReport } from "./report-doc.ts";
 import { embedded } from "./scenarios/embedded.ts";
 import { conversations } from "./scenarios/conversations.ts";
 import { voice } from "./scenarios/voice.ts";
+import { quality } from "./scenarios/quality.ts";
 
 const SCENARIOS = {
   startup: "startup time and idle memory",
@@ -34,6 +35,7 @@ const SCENARIOS = {
   embedded: "the embedded database next to PostgreSQL, rounds alternating: tools/call search_docs and chat req/s",
   conversations: "live conversation: BENCH_STREAMS open event streams (RSS growth), reply-to-arrival p50/p99 (PostgreSQL: across two instances)",
   voice: "voice: end of speech to first audio byte p50/p99 with loopback speech servers (BENCH_SPEECH_DELAY_MS), and our added latency",
+  quality: "answer quality on the doc2dial development part (docs/quality.md), next to plain BM25; chat latency over 5,000 pages",
 } as const;
 type ScenarioName = keyof typeof SCENARIOS;
 
@@ -90,6 +92,7 @@ async function main(names: ScenarioName[]): Promise<void> {
       if (name === "embedded") await embedded(context);
       if (name === "conversations") await conversations(context);
       if (name === "voice") await voice(context);
+      if (name === "quality") await quality(context);
     }
   } finally {
     if (tools) printTargets(tools, options.toolConnections); // last, also when a later scenario failed

@@ -31,6 +31,8 @@ import { oauthRoutes } from "./oauth/routes.ts";
 import { toggleRoutes } from "./tools/routes.ts";
 import { docsRoutes } from "./knowledge/docs-routes.ts";
 import { sourceRoutes } from "./sources/routes.ts";
+import { synonymsRoutes } from "./knowledge/synonyms-routes.ts";
+import { gapsRoutes } from "./knowledge/gaps-routes.ts";
 import { stylesheet } from "./html/html.ts";
 import { widgetRoutes } from "./widget/routes.ts";
 import { dashboardRoutes } from "./dashboard/routes.ts";
@@ -78,6 +80,8 @@ export function createApp(deps: Deps) {
     .use(agentRoutes(deps))
     .use(docsRoutes(deps))
     .use(sourceRoutes(deps))
+    .use(synonymsRoutes(deps))
+    .use(gapsRoutes(deps))
     .use(integrationRoutes(deps))
     .use(connectorRoutes(deps))
     .use(activityRoutes(deps))

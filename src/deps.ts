@@ -14,7 +14,7 @@ import type { PasswordHasher } from "./kit/passwords.ts";
 import type { SingleFlight } from "./kit/single-flight.ts";
 import type { Timers } from "./kit/timers.ts";
 import type { GuardOptions } from "./net/guard.ts";
-import type { AccessVerifier, ChatState, PassageCache, WidgetKeyCache } from "./ports/caches.ts";
+import type { AccessVerifier, ChatState, KnowledgeIndexes, PassageCache, WidgetKeyCache } from "./ports/caches.ts";
 import type { Metrics } from "./ports/metrics.ts";
 import type { LiveEvents } from "./ports/live.ts";
 import type { ToolRuntime } from "./ports/tools.ts";
@@ -47,6 +47,8 @@ export interface Deps {
   chat: ChatState;
   /** Documents cut into passages per version, for chat knowledge and search snippets (src/knowledge/passages.ts). */
   passages: PassageCache;
+  /** The orgs' in-memory search indexes, checked against the database on every question (src/knowledge/org-index.ts). */
+  knowledge: KnowledgeIndexes;
   /** Hot queries built once (src/db/prepared.ts). */
   statements: Statements;
   /** Live widget keys and their org's allowed origins, cached; `deps.invalidation.publish("widget_keys", orgId)` after a change (src/sdk/auth.ts). */

@@ -21,3 +21,8 @@ declare module "*.css" {
   const path: string;
   export default path;
 }
+// The Snowball English (Porter2) stemmer ships without types.
+declare module "wink-porter2-stemmer" {
+  const stem: (word: string) => string;
+  export default stem;
+}

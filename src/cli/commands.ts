@@ -8,6 +8,9 @@ import { FEATURE_FLAGS, isFeatureFlag } from "../kit/flags.ts";
 import { isUuid } from "../kit/ids.ts";
 import { createOrg, setFeatureFlag, validateCreateOrg } from "../orgs/service.ts";
 import { setIdentityVerification } from "../orgs/widget-access.ts";
+import { evaluate, parseQuestions } from "../agents/evaluate.ts";
+import { stat } from "node:fs/promises";
+import { AppError, messageOf } from "../errors.ts";
 
 export const USAGE = `usage: svc-agents [serve]
        svc-agents migrate
@@ -15,11 +18,15 @@ export const USAGE = `usage: svc-agents [serve]
        svc-agents org flag --org <org_id> --name <feature_flag> --on|--off
        svc-agents org identity --org <org_id> --on|--off
        svc-agents sources sync <source_id>
+       svc-agents [--via-server] eval --org <org_id> --questions <file.jsonl> [--agent <agent_id>]
        svc-agents healthcheck
        svc-agents [--via-server] backup --out <file>
        svc-agents restore --in <file> [--force]`;
 
 export class UsageError extends Error {}
+
+/** The largest question file `eval` reads. */
+const EVAL_FILE_BYTES = 8 * 1024 * 1024;
 
 export type Command =
   | { kind: "serve" }
@@ -30,6 +37,7 @@ export type Command =
   | { kind: "org-flag"; orgId: string; name: string; enabled: boolean }
   | { kind: "org-identity"; orgId: string; enabled: boolean }
   | { kind: "sources-sync"; sourceId: string }
+  | { kind: "eval"; orgId: string; agentId?: string; questions: string }
   | { kind: "backup"; out: string }
   | { kind: "restore"; in: string; force: boolean };
 
@@ -108,6 +116,14 @@ export function parseCommand(argv: string[]): Command {
     if (!isUuid(rest[0]!)) throw new UsageError("the source id must be a UUID");
     return { kind: "sources-sync", sourceId: rest[0]! };
   }
+  if (first === "eval") {
+    const v = options(argv.slice(1), { org: { type: "string" }, agent: { type: "string" }, questions: { type: "string" } });
+    const orgId = required(v, "org");
+    if (!isUuid(orgId)) throw new UsageError("--org must be an organisation id (a UUID)");
+    const agentId = typeof v.agent === "string" ? v.agent : undefined;
+    if (agentId !== undefined && !isUuid(agentId)) throw new UsageError("--agent must be an agent id (a UUID)");
+    return { kind: "eval", orgId, ...(agentId ? { agentId } : {}), questions: required(v, "questions") };
+  }
   if (first === "backup") {
     const v = options(argv.slice(1), { out: { type: "string" } });
     return { kind: "backup", out: required(v, "out") };
@@ -120,10 +136,10 @@ export function parseCommand(argv: string[]): Command {
 }
 
 
-export type AdminCommand = Extract<Command, { kind: "migrate" | "org-create" | "org-flag" | "org-identity" }>;
+export type AdminCommand = Extract<Command, { kind: "migrate" | "org-create" | "org-flag" | "org-identity" | "eval" }>;
 
 export function isAdminCommand(command: Command): command is AdminCommand {
-  return command.kind === "migrate" || command.kind === "org-create" || command.kind === "org-flag" || command.kind === "org-identity";
+  return command.kind === "migrate" || command.kind === "org-create" || command.kind === "org-flag" || command.kind === "org-identity" || command.kind === "eval";
 }
 
 /** Runs an admin command on open, migrated services; returns what it prints on stdout. Throws AppError. */
@@ -138,6 +154,22 @@ export async function executeAdmin(deps: Deps, command: AdminCommand): Promise<s
     case "org-flag": {
       const flags = await setFeatureFlag(deps, command.orgId, systemActor("cli"), command.name, command.enabled);
       return `${JSON.stringify({ org_id: command.orgId, flag: command.name, enabled: command.enabled, feature_flags: flags })}\n`;
+    }
+    case "eval": {
+      // The question file is read where the command runs (with --via-server, by the server: give an absolute path).
+      const size = await stat(command.questions).then((s) => s.size, () => -1);
+      if (size < 0) throw new UsageError(`--questions: cannot read ${command.questions}`);
+      if (size > EVAL_FILE_BYTES) throw new UsageError(`--questions: the file is larger than ${EVAL_FILE_BYTES} bytes`);
+      let questions;
+      try {
+        questions = parseQuestions(await Bun.file(command.questions).text());
+      } catch (error) {
+        const details = error instanceof AppError ? (error.details ?? []) : [];
+        throw new UsageError(`--questions: ${details.map((d) => `line ${d.path.slice(1) || "—"}: ${d.message}`).join("; ") || messageOf(error)}`);
+      }
+      const run = await evaluate(deps, command.orgId, command.agentId, questions);
+      const lines = run.results.map((r) => JSON.stringify({ question: r.question, answered: r.answered, confidence: r.confidence, correct: r.correct, sources: r.sources, reply: r.reply }));
+      return `${[...lines, JSON.stringify({ agent_id: run.agentId, totals: run.totals })].join("\n")}\n`;
     }
     case "org-identity": {
       const identity = await setIdentityVerification(deps, command.orgId, systemActor("cli"), command.enabled);

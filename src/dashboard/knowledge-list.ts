@@ -48,6 +48,7 @@ ${field({ name: "q", label: "Search", type: "search", value: q })}
 ${select({ name: "status", label: "Status", value: status ?? "", options: [{ value: "", label: "Any status" }, { value: "published", label: "Published" }, { value: "draft", label: "Draft" }] })}
 <button type="submit" class="secondary">Search</button>
 ${manage ? html`<a class="button" href="/dashboard/knowledge/new">New document</a>` : ""}
+<a class="button secondary" href="/dashboard/knowledge/synonyms">Synonyms</a>
 </form>
 ${table}
 ${pager("/dashboard/knowledge", { q, status }, page, hasMore)}

@@ -11,6 +11,7 @@ import { createDoc, deleteDoc, type Doc, getDoc, updateDoc } from "../knowledge/
 import { type DashboardContext, formBody, formValues, type FormValues, IdParams, redirect, submitForm, withMember } from "./kit/index.ts";
 import { docFrom, editorPage, valuesOf } from "./knowledge-docs.ts";
 import { importFile, importUrl, listPage } from "./knowledge-list.ts";
+import { saveSynonyms, synonymsPage } from "./knowledge-synonyms.ts";
 
 async function docOf(ctx: DashboardContext, id: string): Promise<Doc> {
   const doc = await getDoc(ctx.deps, ctx.orgId, id);
@@ -48,7 +49,10 @@ export function knowledgePages(deps: Deps) {
   const manage = "knowledge:manage" as const;
   return new Elysia({ name: "dashboard-knowledge" })
     .get("/dashboard/knowledge", ({ request, query }) => withMember(deps, request, "knowledge:view", (ctx) => listPage(ctx, query)), { query: Query })
-    .get("/dashboard/knowledge/new", ({ request }) => withMember(deps, request, manage, (ctx) => editorPage(ctx, null, { status: "published" }, {})))
+    .get("/dashboard/knowledge/synonyms", ({ request }) => withMember(deps, request, "knowledge:view", (ctx) => synonymsPage(ctx)))
+    .post("/dashboard/knowledge/synonyms", ({ request, body }) => withMember(deps, request, manage, (ctx) => saveSynonyms(ctx, formValues(body))), { body: FormBody })
+    // `?title=` pre-fills the title (the knowledge gaps' "write an article" link).
+    .get("/dashboard/knowledge/new", ({ request, query }) => withMember(deps, request, manage, (ctx) => editorPage(ctx, null, { status: "published", title: (query.title ?? "").slice(0, 300) }, {})), { query: t.Object({ title: t.Optional(t.String({ maxLength: 1000 })) }) })
     .post("/dashboard/knowledge", ({ request, body }) => withMember(deps, request, manage, (ctx) => saveDoc(ctx, null, formValues(body))), { body: FormBody })
     .get(
       "/dashboard/knowledge/:id",

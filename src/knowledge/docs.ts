@@ -8,6 +8,7 @@ import { prepared } from "../db/prepared.ts";
 import { isUuid } from "../kit/ids.ts";
 import type { StageTimer } from "../kit/stage-timer.ts";
 import { passagesOf, queryStems, snippetOf } from "./passages.ts";
+import { bumpDocsVersion } from "./synonyms.ts";
 
 export const DOC_LIMITS = { title: 300, body: 200_000, url: 2048, tags: 50, tag: 64 };
 
@@ -49,11 +50,14 @@ const columns = { id: docs.id, orgId: docs.orgId, title: docs.title, body: docs.
 export async function createDoc(deps: Deps, orgId: string, input: DocInput): Promise<Doc> {
   checkUrl(input.url);
   const now = deps.now();
-  const [doc] = await deps.db
-    .insert(docs)
-    .values({ orgId, title: input.title, body: input.body, url: input.url ?? null, tags: input.tags ?? [], status: input.status ?? "published", createdAt: now, updatedAt: now })
-    .returning(columns);
-  return doc as Doc;
+  return deps.db.transaction(async (tx) => {
+    const [doc] = await tx
+      .insert(docs)
+      .values({ orgId, title: input.title, body: input.body, url: input.url ?? null, tags: input.tags ?? [], status: input.status ?? "published", createdAt: now, updatedAt: now })
+      .returning(columns);
+    await bumpDocsVersion(tx, orgId);
+    return doc as Doc;
+  });
 }
 
 export async function getDoc(deps: Deps, orgId: string, id: string, options: { publishedOnly?: boolean } = {}): Promise<Doc | null> {
@@ -78,19 +82,27 @@ export async function listDocs(deps: Deps, orgId: string, options: { status?: Do
 export async function updateDoc(deps: Deps, orgId: string, id: string, patch: Partial<DocInput>): Promise<Doc> {
   checkUrl(patch.url);
   if (!(await getDoc(deps, orgId, id))) throw AppError.notFound("No such document.");
-  const [doc] = await deps.db
-    .update(docs)
-    // Each version has its own updated_at, to the millisecond: passages are cached per
-    // (id, updated_at) (src/knowledge/passages.ts), so two edits in one millisecond must not share it.
-    .set({ ...patch, updatedAt: sql`greatest(${deps.now().toISOString()}::timestamptz, date_trunc('milliseconds', ${docs.updatedAt}) + interval '1 millisecond')` })
-    .where(and(eq(docs.orgId, orgId), eq(docs.id, id)))
-    .returning(columns);
-  return doc as Doc;
+  return deps.db.transaction(async (tx) => {
+    const [doc] = await tx
+      .update(docs)
+      // Each version has its own updated_at, to the millisecond: passages are cached per
+      // (id, updated_at) (src/knowledge/passages.ts), so two edits in one millisecond must not share it.
+      .set({ ...patch, updatedAt: sql`greatest(${deps.now().toISOString()}::timestamptz, date_trunc('milliseconds', ${docs.updatedAt}) + interval '1 millisecond')` })
+      .where(and(eq(docs.orgId, orgId), eq(docs.id, id)))
+      .returning(columns);
+    // Every change tells the chat's indexes they are behind (src/knowledge/org-index.ts).
+    await bumpDocsVersion(tx, orgId);
+    return doc as Doc;
+  });
 }
 
 export async function deleteDoc(deps: Deps, orgId: string, id: string): Promise<void> {
   if (!isUuid(id)) throw AppError.notFound("No such document.");
-  const deleted = await deps.db.delete(docs).where(and(eq(docs.orgId, orgId), eq(docs.id, id))).returning({ id: docs.id });
+  const deleted = await deps.db.transaction(async (tx) => {
+    const rows = await tx.delete(docs).where(and(eq(docs.orgId, orgId), eq(docs.id, id))).returning({ id: docs.id });
+    if (rows.length > 0) await bumpDocsVersion(tx, orgId);
+    return rows;
+  });
   if (deleted.length === 0) throw AppError.notFound("No such document.");
 }
 

@@ -54,6 +54,11 @@ export interface PassageCache {
   has(key: string): boolean;
 }
 
+/** Per-org lexical indexes of the published documents, least recently used first (src/knowledge/org-index.ts owns the entries). */
+export interface KnowledgeIndexes {
+  readonly orgs: Map<string, unknown>;
+}
+
 /** Per-process state of the chat (src/agents/turn.ts). */
 export interface ChatState {
   /** Reply writes still pending after a stream, per conversation. */

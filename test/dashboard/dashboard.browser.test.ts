@@ -192,6 +192,13 @@ test.skipIf(missing)(
       await page.getByRole("button", { name: "Preview" }).click();
       await page.locator(".preview h1").waitFor();
       await checkDashboardPage(page, `knowledge-edit${suffix}`, shoot);
+      await page.goto("/dashboard/knowledge/synonyms");
+      if (shoot) {
+        await page.getByLabel("Groups, one per line").fill("refund, money back\ninvoice, bill");
+        await page.getByRole("button", { name: "Save synonyms" }).click();
+        await page.getByText("Synonyms saved (2 groups).").waitFor();
+      }
+      await checkDashboardPage(page, `knowledge-synonyms${suffix}`, shoot);
 
       await page.goto("/dashboard/settings");
       await checkDashboardPage(page, `settings${suffix}`, shoot);

@@ -28,6 +28,7 @@ export const OWNERS: Record<string, string> = {
   // src/db/schema/sources.ts
   knowledgeSources: "src/sources",
   knowledgeSourcePages: "src/sources",
+  knowledgeSettings: "src/knowledge",
   // src/db/schema/tools.ts
   agentActionToggles: "src/tools",
   actionExecutions: "src/tools",

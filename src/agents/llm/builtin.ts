@@ -1,18 +1,25 @@
 // The builtin provider (the default; no network, no key). It is deterministic and
-// extractive: it answers the customer's last message with the most relevant sentences of the
-// best-matching passage, introduced by its title, and when no passage covers the question it says so
-// plainly and offers a person. It never writes a fact that is not in a passage, and never calls
-// tools. See docs/decisions.md "The builtin provider".
+// extractive: it answers the customer's current message (the last user message) with the most
+// relevant lines of the first passage retrieval ranked that covers enough of the question,
+// introduced by its page title, and when none does it says so plainly and offers a person. A
+// message without content words ("yes", "ok") gets a question back. It never writes a fact that
+// is not in a passage, and never calls tools. See docs/decisions.md "The builtin provider".
 //
-// Relevance is term coverage: the share of the question's content words (lower-cased, light
-// suffix stemming, stop words dropped) that occur in a passage. A passage answers when it
-// covers at least COVERAGE_THRESHOLD of them and at least one; ties go to the passage whose title
-// covers more of them, then to the higher retrieval score. `coverage` is exported so the pipeline's confidence can use the same measure.
+// Coverage is the share of the question's content words (src/kit/words.ts: Snowball stems, stop
+// words dropped) a passage holds, weighted by how rare they are when retrieval measured it
+// (src/knowledge/lexical.ts), else counted here. A passage answers when it covers at least
+// COVERAGE_THRESHOLD; retrieval's order (best page first) is kept. When retrieval's evidence for
+// the page is weak, the reply says the page may help rather than presenting it as the answer.
 import { stem, terms, words } from "../../kit/words.ts";
 import { LlmError } from "./errors.ts";
 import type { LlmEvent, LlmMessage, LlmProvider, LlmRequest, Passage } from "./types.ts";
 
-export const COVERAGE_THRESHOLD = 0.6;
+/** Least coverage of a passage whose coverage retrieval measured (weighted by rarity: src/knowledge/lexical.ts). */
+export const COVERAGE_THRESHOLD = 0.2;
+/** Least coverage of a passage measured here (every content word counts the same). */
+export const PLAIN_COVERAGE_THRESHOLD = 0.6;
+/** Below this evidence (Passage.score from retrieval) the reply is worded as a lead, not an answer. */
+export const LEAD_BELOW = 0.5;
 /** Most characters quoted from a passage. */
 export const EXTRACT_MAX = 700;
 
@@ -75,33 +82,41 @@ function lastUserMessage(messages: readonly LlmMessage[]): string {
   return "";
 }
 
-/** The passages that answer `question`, best first (coverage, then the retrieval score). */
+/** The passages that answer `question`: in retrieval's order (best page first) when it measured their coverage, else by coverage. */
 export function answeringPassages(question: string, passages: readonly Passage[]): { passage: Passage; coverage: number }[] {
   const wanted = terms(question);
   if (wanted.length === 0) return [];
   return passages
-    .map((passage) => ({
+    .map((passage, i) => ({
       passage,
-      // The stems the retrieval already has (title and text), or worked out here.
-      coverage: covered(wanted, passage.stems ?? stemsOf(`${passage.title}\n${passage.text}`)),
+      i,
+      measured: passage.coverage !== undefined,
+      coverage: passage.coverage ?? covered(wanted, passage.stems ?? stemsOf(`${passage.title}\n${passage.text}`)),
       inTitle: covered(wanted, stemsOf(passage.title)),
     }))
-    .filter((p) => p.coverage >= COVERAGE_THRESHOLD)
-    .sort((a, b) => b.coverage - a.coverage || b.inTitle - a.inTitle || b.passage.score - a.passage.score)
+    .filter((p) => p.coverage >= (p.measured ? COVERAGE_THRESHOLD : PLAIN_COVERAGE_THRESHOLD))
+    // Retrieval's order when it measured coverage; otherwise the best-covering passage first, then the title's.
+    .sort((a, b) => (a.measured && b.measured ? a.i - b.i : b.coverage - a.coverage || b.inTitle - a.inTitle || a.i - b.i))
     .map(({ passage, coverage }) => ({ passage, coverage }));
 }
+
+export const ASK_BACK = "Could you tell me a little more about what you need? I'll look for the answer in our help articles.";
 
 /** The full answer the builtin provider gives (also what its stream concatenates to). */
 export function builtinAnswer(request: Pick<LlmRequest, "messages" | "passages">): string {
   const question = lastUserMessage(request.messages);
   if (GREETING.test(question)) return "Hello! Ask me a question and I'll look for the answer in our help articles.";
   if (THANKS.test(question)) return "You're welcome! Is there anything else I can help you with?";
-  const found = answeringPassages(question, request.passages);
+  const contentless = terms(question).length === 0;
+  // A message without content words: a lead from the conversation's page when retrieval found one, else a question back.
+  const found = contentless ? request.passages.filter((p) => (p.coverage ?? 0) >= COVERAGE_THRESHOLD).map((passage) => ({ passage, coverage: passage.coverage ?? 0 })) : answeringPassages(question, request.passages);
+  if (contentless && found.length === 0) return ASK_BACK;
   const best = found[0];
   if (!best) return NO_ANSWER;
   // No "Source:" line: the reply's `sources` (every document that answers, with its URL) names
   // them once, and the widget lists them under the answer (README "Chat").
-  return [`From "${best.passage.title}":`, "", extract(question, best.passage.text)].join("\n").replace(/\x1e/g, "");
+  const intro = contentless || best.passage.score < LEAD_BELOW ? `This article may help: "${best.passage.title}".` : `From "${best.passage.title}":`;
+  return [intro, "", extract(question, best.passage.text)].join("\n").replace(/\x1e/g, "");
 }
 
 export function builtinProvider(model = "builtin-extractive"): LlmProvider {

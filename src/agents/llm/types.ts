@@ -33,6 +33,8 @@ export interface Passage {
   score: number;
   /** The stemmed words of title and text (src/kit/words.ts), when retrieval has them cached: the builtin provider then need not stem the passage again. */
   stems?: ReadonlySet<string>;
+  /** The share (0–1) of the question's weighted rare terms the passage holds, when retrieval measured it. */
+  coverage?: number;
 }
 
 export interface LlmRequest {

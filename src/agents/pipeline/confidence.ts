@@ -2,10 +2,13 @@
 // `confidence`: "based on knowledge-base coverage, tool usage and escalation signals").
 // docs/decisions.md "Chat confidence and escalation" repeats the formula and the thresholds.
 //
-//   confidence = clamp(0.2 + 0.7·K + 0.1·T − 0.3·F − 0.4·U, 0, 1), rounded to 2 decimals
+//   confidence = clamp(K + 0.1·T − 0.3·F − 0.4·U, 0, 1), rounded to 2 decimals
 //
-//   K  knowledge coverage: the share of the question's content terms found in the best passage
-//      retrieved for it (0–1); 0.5 when the message has no content terms (greetings, thanks).
+//   K  knowledge evidence (`evidenceOf`): how likely the first page retrieved is the one that
+//      answers, from how far its score leads the next page's and how much of the message's
+//      weighted rare terms its best passage holds — a logistic curve fitted on real customers'
+//      questions (docs/quality.md "Calibration"); 0.5 when the message has no content words
+//      (a greeting, thanks, "yes"), which gets no knowledge answer.
 //   T  tool outcome: 1 when the answer called tools and every call succeeded, −1 when any failed,
 //      0 when it called none.
 //   F  frustration: 1 when behavior_context or the message carries frustration signals (below).
@@ -18,19 +21,31 @@
 import { terms } from "../../kit/words.ts";
 
 export const CONFIDENCE = {
-  base: 0.2,
-  knowledge: 0.7,
   tools: 0.1,
   frustration: 0.3,
   uncertainty: 0.4,
+  /** The evidence curve: K = 1 / (1 + e^−(intercept + margin·m + coverage·c)). */
+  intercept: -1.7,
+  margin: 8.6,
+  coverage: 0.5,
   /** K for a message without content terms. */
   neutralCoverage: 0.5,
   /** Below this the agent offers a person; twice in a row (or with frustration) it opens a ticket. */
   offerBelow: 0.5,
 } as const;
 
+/**
+ * How likely the first page is the one that answers (0–1): `first` and `second` are the two best
+ * pages' scores, `coverage` the share of the message's weighted rare terms in the first page's best passage.
+ */
+export function evidenceOf(r: { first: number; second: number; coverage: number }): number {
+  const margin = r.first > 0 ? (r.first - r.second) / r.first : 0;
+  const x = CONFIDENCE.intercept + CONFIDENCE.margin * margin + CONFIDENCE.coverage * r.coverage;
+  return Math.round((1 / (1 + Math.exp(-x))) * 1000) / 1000;
+}
+
 export interface Signals {
-  /** Best-passage coverage, 0–1. */
+  /** Knowledge evidence (`evidenceOf` of the first page), 0–1. */
   coverage: number;
   question: string;
   toolCalls: number;
@@ -62,10 +77,11 @@ export function soundsUncertain(reply: string): boolean {
 const clamp = (n: number) => Math.min(1, Math.max(0, n));
 
 export function confidenceOf(s: Signals): number {
-  const k = terms(s.question).length === 0 ? CONFIDENCE.neutralCoverage : clamp(s.coverage);
+  // Nothing looked up (a greeting, "yes" at the start of a conversation): neutral, no knowledge answer to be sure of.
+  const k = terms(s.question).length === 0 && s.coverage === 0 ? CONFIDENCE.neutralCoverage : clamp(s.coverage);
   const t = s.toolCalls === 0 ? 0 : s.toolFailures > 0 ? -1 : 1;
   const value =
-    CONFIDENCE.base + CONFIDENCE.knowledge * k + CONFIDENCE.tools * t - CONFIDENCE.frustration * (s.frustrated ? 1 : 0) - CONFIDENCE.uncertainty * (soundsUncertain(s.reply) ? 1 : 0);
+    k + CONFIDENCE.tools * t - CONFIDENCE.frustration * (s.frustrated ? 1 : 0) - CONFIDENCE.uncertainty * (soundsUncertain(s.reply) ? 1 : 0);
   return Math.round(clamp(value) * 100) / 100;
 }
 

@@ -54,7 +54,7 @@ function imagesNote(count: number) {
   return count === 0 ? "" : `\n\n[The customer attached ${count} image${count === 1 ? "" : "s"}.]`;
 }
 
-/** The transcript (oldest first) and the new message as model messages; consecutive same-role turns merged. */
+/** The transcript (oldest first) and the new message as model messages; consecutive same-role turns of the transcript merged. */
 export function conversationMessages(history: readonly ConversationMessage[], current: { text: string; images: number }): LlmMessage[] {
   const out: LlmMessage[] = [];
   const push = (role: "user" | "assistant", content: string) => {
@@ -73,6 +73,10 @@ export function conversationMessages(history: readonly ConversationMessage[], cu
     if (m.role === "customer") push("user", m.text + imagesNote(m.images.length));
     else if (m.role === "agent") push("assistant", m.text);
   }
-  push("user", current.text + imagesNote(current.images));
+  // The current message stays a message of its own, never merged into the turn before it: it is
+  // the question (the builtin provider answers the last user message; the network adapters merge
+  // consecutive turns where their API wants it).
+  const clean = (current.text + imagesNote(current.images)).replace(RS, "");
+  if (clean.trim() !== "") out.push({ role: "user", content: clean });
   return out;
 }

@@ -13,13 +13,12 @@ import { addTicketMessage, createTicket, type InboxActor } from "../../inbox/tic
 import { waitingTicket } from "../../inbox/ticket-queries.ts";
 import type { CallScope } from "../../ports/tools.ts";
 import { boundCustomerOf, type EndUser } from "../../customers/records.ts";
-import { COVERAGE_THRESHOLD } from "../llm/builtin.ts";
 import { providerFor } from "../llm/provider.ts";
 import { forMode } from "../voice-text.ts";
 import { type Agent, getAgent, listAgents } from "../service.ts";
 import { answer } from "./answer.ts";
 import { CONFIDENCE, confidenceOf, escalationFor, frustrationIn, soundsUncertain } from "./confidence.ts";
-import { knowledgeCoverage, type ScoredPassage } from "./knowledge.ts";
+import { earlierCustomerTurns, knowledgeCoverage, retrieve, type ScoredPassage, usedPassages } from "./knowledge.ts";
 import { conversationMessages, systemText } from "./prompt.ts";
 import { triage, type TriageDecision } from "./triage.ts";
 
@@ -193,7 +192,8 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, decided: Decided, 
     emit.action({ type: "handoff", from_agent_id: handedOffFrom.id, to_agent_id: agent.id, skill: decision.skill } satisfies PipelineAction);
 
   // 2. Knowledge.
-  const passages = await turn.knowledge;
+  const earlier = earlierCustomerTurns(turn.history);
+  const passages = await (earlier.length === 0 && turn.knowledge ? turn.knowledge : retrieve(deps, orgId, turn.message, earlier));
 
   // 3. Answer, with the agent's tools bound to this customer.
   const scope: CallScope = {
@@ -285,7 +285,7 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, decided: Decided, 
       seen.add(s.doc_id);
       sources.push(s);
     };
-    for (const p of passages) if (p.coverage >= COVERAGE_THRESHOLD) add({ doc_id: p.docId, title: p.title, url: p.url });
+    for (const p of usedPassages(passages, result.text, provider.kind)) add({ doc_id: p.docId, title: p.title, url: p.url });
     for (const s of result.toolSources) add(s);
   }
   if (sources.length > 0) emit.action({ type: "sources", sources } satisfies PipelineAction);

@@ -17,6 +17,7 @@ import m14 from "./0014_ticket_message_emailed_at.sql" with { type: "text" };
 import m15 from "./0015_inbound_sender_and_authentication.sql" with { type: "text" };
 import m16 from "./0016_org_speech_settings.sql" with { type: "text" };
 import m17 from "./0017_knowledge_sources.sql" with { type: "text" };
+import m18 from "./0018_knowledge_settings.sql" with { type: "text" };
 
 export const migrationFiles: { tag: string; when: number; breakpoints: boolean; sql: string }[] = [
   { tag: "0000_core", when: 1795253253534, breakpoints: true, sql: m0 },
@@ -37,4 +38,5 @@ export const migrationFiles: { tag: string; when: number; breakpoints: boolean; 
   { tag: "0015_inbound_sender_and_authentication", when: 1795805550380, breakpoints: true, sql: m15 },
   { tag: "0016_org_speech_settings", when: 1795805968172, breakpoints: true, sql: m16 },
   { tag: "0017_knowledge_sources", when: 1795806605964, breakpoints: true, sql: m17 },
+  { tag: "0018_knowledge_settings", when: 1795807899645, breakpoints: true, sql: m18 },
 ];

@@ -1,7 +1,7 @@
 // An org's workspace: the customers its agents serve (end users and companies) and its
 // knowledge base. Every row carries org_id; every query filters on it.
 import { sql } from "drizzle-orm";
-import { boolean, customType, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, customType, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { orgs } from "./core.ts";
 import { knowledgeSources } from "./sources.ts";
 
@@ -87,3 +87,18 @@ export const docs = pgTable(
   },
   (t) => [index("docs_org_idx").on(t.orgId), index("docs_search_idx").using("gin", t.search)],
 );
+
+/**
+ * Per-org knowledge settings and state (src/knowledge/synonyms.ts, src/knowledge/docs.ts): the
+ * synonyms for knowledge search (groups of words or two-word phrases that mean the same to its
+ * customers), and a counter every change to its documents increments, which tells each instance's
+ * in-memory index whether it is current (src/knowledge/org-index.ts). One row per org.
+ */
+export const knowledgeSettings = pgTable("knowledge_settings", {
+  orgId: uuid("org_id")
+    .primaryKey()
+    .references(() => orgs.id, { onDelete: "cascade" }),
+  synonyms: jsonb("synonyms").$type<string[][]>().notNull().default([]),
+  synonymsUpdatedAt: timestamp("synonyms_updated_at", { withTimezone: true }),
+  docsVersion: bigint("docs_version", { mode: "number" }).notNull().default(0),
+});

@@ -153,7 +153,9 @@ describe("prompt", () => {
       { text: "So where is it?", images: 0 },
     );
     expect(messages.every((m) => m.role === "user")).toBe(true);
-    expect(messages).toHaveLength(1);
+    // The current message is a message of its own: the question, never merged into the reported turns.
+    expect(messages).toHaveLength(2);
+    expect(messages[1]!.content).toBe("So where is it?");
     expect(messages[0]!.content).toContain("unverified");
     expect(messages[0]!.content).toContain("Agent (as reported): Yes, a full refund");
   });

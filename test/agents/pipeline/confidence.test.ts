@@ -1,27 +1,35 @@
 // Confidence and escalation (the formula is in docs/decisions.md).
 import { describe, expect, test } from "bun:test";
-import { CONFIDENCE, confidenceOf, escalationFor, frustrationIn, soundsUncertain } from "../../../src/agents/pipeline/confidence.ts";
+import { CONFIDENCE, confidenceOf, escalationFor, evidenceOf, frustrationIn, soundsUncertain } from "../../../src/agents/pipeline/confidence.ts";
 import { NO_ANSWER } from "../../../src/agents/llm/builtin.ts";
 import { NOTHING_SAID } from "../../../src/agents/pipeline/answer.ts";
 
 const base = { question: "How do I reset my password?", coverage: 1, toolCalls: 0, toolFailures: 0, frustrated: false, reply: "Open the sign-in page." };
 
-describe("confidence = clamp(0.2 + 0.7·K + 0.1·T − 0.3·F − 0.4·U)", () => {
-  test("full coverage, no tools", () => expect(confidenceOf(base)).toBe(0.9));
-  test("coverage scales it", () => expect(confidenceOf({ ...base, coverage: 0.5 })).toBe(0.55));
+describe("confidence = clamp(K + 0.1·T − 0.3·F − 0.4·U)", () => {
+  test("strong evidence, no tools", () => expect(confidenceOf({ ...base, coverage: 0.9 })).toBe(0.9));
+  test("the evidence is K", () => expect(confidenceOf({ ...base, coverage: 0.55 })).toBe(0.55));
   test("successful tools add, failed tools subtract", () => {
-    expect(confidenceOf({ ...base, toolCalls: 2 })).toBe(1);
-    expect(confidenceOf({ ...base, toolCalls: 2, toolFailures: 1 })).toBe(0.8);
+    expect(confidenceOf({ ...base, coverage: 0.9, toolCalls: 2 })).toBe(1);
+    expect(confidenceOf({ ...base, coverage: 0.9, toolCalls: 2, toolFailures: 1 })).toBe(0.8);
   });
-  test("frustration subtracts", () => expect(confidenceOf({ ...base, frustrated: true })).toBe(0.6));
-  test("a reply that says it has no answer is low whatever the coverage", () => {
-    expect(confidenceOf({ ...base, coverage: 0.3, reply: NO_ANSWER })).toBe(0.01);
-    expect(confidenceOf({ ...base, coverage: 0, reply: NO_ANSWER })).toBe(0);
+  test("frustration subtracts", () => expect(confidenceOf({ ...base, coverage: 0.9, frustrated: true })).toBe(0.6));
+  test("a reply that says it has no answer is low whatever the evidence", () => {
+    expect(confidenceOf({ ...base, coverage: 0.3, reply: NO_ANSWER })).toBe(0);
+    expect(confidenceOf({ ...base, coverage: 0.8, reply: NO_ANSWER })).toBe(0.4);
   });
-  test("a message without content words counts as neutral coverage", () => {
-    expect(confidenceOf({ ...base, question: "hello!", coverage: 0, reply: "Hello!" })).toBe(0.55);
+  test("a message without content words, nothing looked up: neutral", () => {
+    expect(confidenceOf({ ...base, question: "hello!", coverage: 0, reply: "Hello!" })).toBe(0.5);
   });
   test("the threshold is 0.5", () => expect(CONFIDENCE.offerBelow).toBe(0.5));
+});
+
+describe("evidence", () => {
+  test("a page that clearly leads is likely right; a tie is not, however well it covers the question", () => {
+    expect(evidenceOf({ first: 10, second: 0, coverage: 1 })).toBeGreaterThan(0.9);
+    expect(evidenceOf({ first: 10, second: 9.9, coverage: 1 })).toBeLessThan(0.5);
+    expect(evidenceOf({ first: 10, second: 7, coverage: 1 })).toBeGreaterThan(evidenceOf({ first: 10, second: 7, coverage: 0.2 }));
+  });
 });
 
 test("frustration signals in behaviour data and in the message", () => {

@@ -1,0 +1,169 @@
+// docs/quality.md and its charts (docs/quality/*.svg) from a quality run (bench/scenarios/quality.ts).
+// Charts are vega-lite specs rendered to SVG in this process, as bench/report-doc.ts does.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import * as vega from "vega";
+import { compile, type TopLevelSpec } from "vega-lite";
+import type { Machine } from "./figures.ts";
+import { fixed } from "./report.ts";
+import { ROOT } from "./runner.ts";
+
+/** The answer threshold every "answered" figure uses (docs/decisions.md "Chat confidence and escalation"). */
+export const ANSWERED_AT = 0.5;
+
+export interface Scored {
+  id: string;
+  text: string;
+  expected: string;
+  /** The answer's sources, as the dataset's page ids, in order. */
+  sources: string[];
+  confidence: number;
+  /** The baseline's best pages for the same question. */
+  baseline: string[];
+}
+
+export interface QualityRun {
+  at: string;
+  dataset: string;
+  docs: number;
+  loadS: number;
+  first: Scored[];
+  followups: Scored[];
+  chatMs: { p50: number; p99: number; n: number };
+  machine: Machine;
+  large?: { pages: number; questions: number; ms: { p50: number; p99: number; n: number }; recall1: number; database: string };
+}
+
+const share = (rows: Scored[], test: (r: Scored) => boolean) => (rows.length === 0 ? Number.NaN : rows.filter(test).length / rows.length);
+
+export function totals(rows: Scored[]) {
+  return {
+    recall1: share(rows, (r) => r.sources[0] === r.expected),
+    recall3: share(rows, (r) => r.sources.slice(0, 3).includes(r.expected)),
+    recallAt: (k: number) => share(rows, (r) => r.sources.slice(0, k).includes(r.expected)),
+    answered: share(rows, (r) => r.confidence >= ANSWERED_AT),
+    wrong: share(rows, (r) => r.confidence >= ANSWERED_AT && r.sources.length > 0 && r.sources[0] !== r.expected),
+    baseline1: share(rows, (r) => r.baseline[0] === r.expected),
+    baseline3: share(rows, (r) => r.baseline.slice(0, 3).includes(r.expected)),
+    baselineAt: (k: number) => share(rows, (r) => r.baseline.slice(0, k).includes(r.expected)),
+  };
+}
+
+/** Confidence bins of 0.1 → how many answers fell in each and the share whose first source is the right page. */
+export function calibration(rows: Scored[]) {
+  return Array.from({ length: 10 }, (_, i) => {
+    const inBin = rows.filter((r) => Math.min(9, Math.floor(r.confidence * 10 + 1e-9)) === i);
+    return { bin: `${(i / 10).toFixed(1)}–${((i + 1) / 10).toFixed(1)}`, count: inBin.length, correct: share(inBin, (r) => r.sources[0] === r.expected) };
+  });
+}
+
+async function svgOf(spec: TopLevelSpec): Promise<string> {
+  const view = new vega.View(vega.parse(compile(spec).spec), { renderer: "none" });
+  const svg = await view.toSVG();
+  view.finalize();
+  return `${svg}\n`;
+}
+
+const table = (header: string[], rows: string[][]) =>
+  [`| ${header.join(" | ")} |`, `| ${header.map((_, i) => (i === 0 ? "---" : "---:")).join(" | ")} |`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n");
+
+export async function writeQualityDoc(run: QualityRun): Promise<void> {
+  const f = totals(run.first);
+  const u = totals(run.followups);
+  const bins = calibration([...run.first, ...run.followups]);
+  const recallValues = [1, 2, 3, 4, 5].flatMap((k) => [
+    { k, ranking: "ours (sources of POST /api/sdk/chat)", recall: f.recallAt(k) },
+    { k, ranking: "plain BM25 over whole pages", recall: k <= 3 ? f.baselineAt(k) : null },
+  ]).filter((v) => v.recall !== null);
+  const charts: Record<string, TopLevelSpec> = {
+    "recall-at-k": {
+      $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+      title: "First messages: the right page among the first k",
+      width: 420,
+      background: "white",
+      data: { values: recallValues },
+      mark: { type: "line", point: true },
+      encoding: {
+        x: { field: "k", type: "ordinal", title: "k" },
+        y: { field: "recall", type: "quantitative", title: "recall@k", scale: { domain: [0, 1] } },
+        color: { field: "ranking", type: "nominal", title: null, legend: { orient: "bottom", direction: "vertical", labelLimit: 400 } },
+      },
+    },
+    calibration: {
+      $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+      title: "Calibration: share of answers from the right page, per confidence bin",
+      width: 420,
+      background: "white",
+      data: { values: bins.filter((b) => b.count > 0) },
+      mark: { type: "bar" },
+      encoding: {
+        x: { field: "bin", type: "ordinal", title: "confidence", sort: null },
+        y: { field: "correct", type: "quantitative", title: "share correct", scale: { domain: [0, 1] } },
+        tooltip: [{ field: "count", type: "quantitative" }],
+      },
+    },
+  };
+  const dir = join(ROOT, "docs", "quality");
+  mkdirSync(dir, { recursive: true });
+  for (const [name, spec] of Object.entries(charts)) writeFileSync(join(dir, `${name}.svg`), await svgOf(spec));
+  const m = run.machine;
+  const doc = `# Answer quality
+
+Generated by \`npm run bench -- quality\` (bench/scenarios/quality.ts) on ${run.at}. Figures only;
+nothing here is asserted by the tests.
+
+**Data**: the development part of doc2dial v1.0.1 — Song Feng, Hui Wan, Chulaka Gunasekara, Siva
+Sankalp Patel, Sachindra Joshi, Luis A. Lastras, "doc2dial: A Goal-Oriented Document-Grounded
+Dialogue Dataset", EMNLP 2020 (IBM Research), licensed under
+[CC BY 3.0](https://creativecommons.org/licenses/by/3.0/): ${run.docs} pages of ssa.gov, va.gov, the New York DMV
+and studentaid.gov, ${run.first.length} customers' first messages and ${run.followups.length} follow-ups, each labelled with the page
+that answers it. The data is not part of this repository: the benchmark reads it from
+\`../shared/eval/doc2dial/dev.json\` next to the repository (or \`BENCH_QUALITY_DATA\`) and skips when it is absent.
+
+**How**: every page is created in a fresh org through \`POST /api/docs\` (title and body,
+${fixed(run.loadS, 1)} s); every first message is asked in a new session through \`POST /api/sdk/chat\` with the
+builtin provider; every follow-up likewise, with its earlier turns as \`conversation_history\`.
+Recall@k: the labelled page among the first k of the answer's \`sources\`. Answered: confidence
+≥ ${ANSWERED_AT}. Confidently wrong: confidence ≥ ${ANSWERED_AT} with another page first in \`sources\`. The baseline is
+plain BM25 (k1 1.2, b 0.75, no stemming, no stop words) over whole pages (title and body), in the
+same run; for follow-ups its query is the message with the earlier customer turns.
+
+**Machine**: ${m.cpu}, ${m.cpus} CPUs, ${fixed(m.memoryGiB, 1)} GiB memory, ${m.os}, Bun ${m.bun}; 1-minute load average ${fixed(m.loadAverage, 1)} at the start.
+
+## Results
+
+${table(
+    ["", "ours", "plain BM25, whole pages"],
+    [
+      ["the right page first in `sources` (recall@1)", fixed(f.recall1, 2), fixed(f.baseline1, 2)],
+      ["among the first three (recall@3)", fixed(f.recall3, 2), fixed(f.baseline3, 2)],
+      [`answered with confidence ≥ ${ANSWERED_AT}`, fixed(f.answered, 2), "—"],
+      [`**answered with confidence ≥ ${ANSWERED_AT} from another page**`, `**${fixed(f.wrong, 2)}**`, "—"],
+      ["follow-ups sent with `conversation_history` (recall@1)", fixed(u.recall1, 2), `${fixed(u.baseline1, 2)} (earlier customer turns added to the query)`],
+      ["follow-ups: among the first three (recall@3)", fixed(u.recall3, 2), fixed(u.baseline3, 2)],
+    ],
+  )}
+
+![recall@k](quality/recall-at-k.svg)
+
+## Calibration
+
+First messages and follow-ups together: for each confidence bin, how many answers fell in it and
+the share whose first source is the labelled page. The threshold where the agent answers on its own
+rather than offering a person (docs/decisions.md "Chat confidence and escalation") is read from it.
+
+${table(["confidence", "answers", "share correct"], bins.map((b) => [b.bin, String(b.count), b.count === 0 ? "—" : fixed(b.correct, 2)]))}
+
+![calibration](quality/calibration.svg)
+
+## Latency
+
+- The ${run.docs} pages above, one question at a time (PGlite): p50 ${fixed(run.chatMs.p50, 1)} ms, p99 ${fixed(run.chatMs.p99, 1)} ms over ${run.chatMs.n} requests.
+${
+    run.large
+      ? `- A generated knowledge base of ${run.large.pages} pages (${run.large.database}), one connection, ${run.large.questions} questions: p50 ${fixed(run.large.ms.p50, 1)} ms, p99 ${fixed(run.large.ms.p99, 1)} ms (goal: p99 < 50 ms); the right page first for ${fixed(run.large.recall1 * 100, 0)} % of them.\n`
+      : ""
+  }`;
+  writeFileSync(join(ROOT, "docs", "quality.md"), doc);
+  console.log("\nwrote docs/quality.md and docs/quality/*.svg");
+}

@@ -1,0 +1,179 @@
+// Answer quality on real help-centre pages and real customers' questions: the doc2dial
+// development part (bench/README.md "Quality"), read from ../shared/eval/doc2dial/dev.json next to
+// the repository (or BENCH_QUALITY_DATA) and never copied into it. Every page is created in a fresh
+// org through POST /api/docs; every first message is asked in a new session through
+// POST /api/sdk/chat with the builtin provider, every follow-up with its earlier turns as
+// `conversation_history`. A plain BM25 over whole pages (bench/bm25.ts) ranks the same pages in the
+// same run as the baseline. Then a generated 5,000-page knowledge base is asked one question at a
+// time (1 connection) for the chat's latency at that size. Writes docs/quality.md (bench/quality-doc.ts).
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { HIGH_SDK_LIMITS } from "./chat.ts";
+import { BENCH_PASSWORD, expectStatus, sessionBearer } from "../mcp.ts";
+import { Bm25 } from "../bm25.ts";
+import { fixed, printTable, stats } from "../report.ts";
+import { type BenchContext, createBenchOrg, ourServer, ROOT, startServer } from "../runner.ts";
+import { machine } from "../figures.ts";
+import { type QualityRun, type Scored, totals, writeQualityDoc } from "../quality-doc.ts";
+
+interface Dataset {
+  dataset: string;
+  docs: { id: string; domain: string; title: string; body: string }[];
+  questions: { id: string; doc_id: string; text: string }[];
+  followups: { id: string; doc_id: string; text: string; history: { speaker: string; text: string }[] }[];
+}
+
+export const QUALITY_DATA = process.env.BENCH_QUALITY_DATA ?? join(ROOT, "..", "shared", "eval", "doc2dial", "dev.json");
+const LARGE_PAGES = Number(process.env.BENCH_QUALITY_PAGES ?? 5000);
+const LARGE_QUESTIONS = 200;
+
+async function createDocs(url: string, token: string, docs: { title: string; body: string; url?: string }[], parallel = 4): Promise<string[]> {
+  const ids: string[] = new Array(docs.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < docs.length) {
+      const i = next++;
+      const res = await fetch(`${url}/api/docs`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify({ ...docs[i], status: "published" }) });
+      await expectStatus(res, 201, "POST /api/docs");
+      ids[i] = ((await res.json()) as { id: string }).id;
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, worker));
+  return ids;
+}
+
+interface ChatAnswer {
+  sources?: { doc_id: string }[];
+  confidence?: number;
+  reply?: string;
+}
+
+async function ask(url: string, key: string, message: string, history?: { speaker: string; text: string }[]): Promise<{ answer: ChatAnswer; ms: number }> {
+  const started = performance.now();
+  const res = await fetch(`${url}/api/sdk/chat`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify({ message: message.slice(0, 4000), ...(history ? { conversation_history: history.slice(-50).map((h) => ({ speaker: h.speaker, text: h.text.slice(0, 4000) })) } : {}) }),
+  });
+  const body = (await res.json()) as ChatAnswer;
+  const ms = performance.now() - started;
+  if (res.status !== 200) throw new Error(`POST /api/sdk/chat: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+  return { answer: body, ms };
+}
+
+/** A generated knowledge base of `pages` pages (deterministic), and questions whose page is known. */
+function generatedPages(pages: number): { docs: { title: string; body: string }[]; questions: { text: string; page: number }[] } {
+  const topics = ["invoice", "password", "refund", "shipping", "account", "subscription", "export", "integration", "permission", "notification", "billing", "webhook", "report", "backup", "domain", "language"];
+  const verbs = ["change", "cancel", "update", "download", "reset", "enable", "disable", "transfer", "verify", "schedule"];
+  const things = ["address", "plan", "card", "email", "team", "workspace", "token", "receipt", "device", "calendar", "region", "profile"];
+  let seed = 7;
+  const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff), seed % n);
+  const docs: { title: string; body: string }[] = [];
+  for (let i = 0; i < pages; i++) {
+    const topic = topics[rand(topics.length)]!;
+    const verb = verbs[rand(verbs.length)]!;
+    const thing = things[rand(things.length)]!;
+    const code = `item${i}`;
+    const sections = Array.from({ length: 4 }, (_, s) => `## ${verbs[rand(verbs.length)]} the ${things[rand(things.length)]}\n${Array.from({ length: 6 }, () => `To ${verbs[rand(verbs.length)]} your ${topics[rand(topics.length)]} ${things[rand(things.length)]}, open Settings and choose ${things[rand(things.length)]} ${s}.`).join(" ")}`);
+    docs.push({ title: `How to ${verb} the ${topic} ${thing} (${code})`, body: `This page explains ${code}.\n\n${sections.join("\n\n")}` });
+  }
+  const questions = Array.from({ length: LARGE_QUESTIONS }, () => {
+    const page = rand(pages);
+    return { text: `How can I ${docs[page]!.title.toLowerCase().replace(/^how to /, "")}?`, page };
+  });
+  return { docs, questions };
+}
+
+export async function quality({ work }: BenchContext): Promise<void> {
+  if (!existsSync(QUALITY_DATA)) {
+    console.log(`\nquality: skipped — ${QUALITY_DATA} is absent (the doc2dial development part; set BENCH_QUALITY_DATA to its path).`);
+    return;
+  }
+  const data = JSON.parse(readFileSync(QUALITY_DATA, "utf8")) as Dataset;
+  const env = { DATA_DIR: join(work, "quality-data"), LOG_LEVEL: "error", LLM_PROVIDER: "builtin", ...HIGH_SDK_LIMITS };
+  const org = await createBenchOrg(env, "quality", { name: "Quality bench", email: "quality-bench@example.com", flags: [] });
+  const server = await startServer(ourServer("ours, PGlite", env), work);
+  let run: QualityRun;
+  try {
+    const token = await sessionBearer(server.url, org.email, BENCH_PASSWORD);
+    const started = performance.now();
+    const ids = await createDocs(server.url, token, data.docs.map((d) => ({ title: d.title, body: d.body })));
+    const loadS = (performance.now() - started) / 1000;
+    const ourId = new Map(data.docs.map((d, i) => [d.id, ids[i]!]));
+    const theirId = new Map(data.docs.map((d, i) => [ids[i]!, d.id]));
+    const bm25 = new Bm25(data.docs.map((d) => ({ id: d.id, text: `${d.title}\n${d.body}` })));
+
+    const first: Scored[] = [];
+    const latencies: number[] = [];
+    for (const q of data.questions) {
+      const { answer, ms } = await ask(server.url, org.widgetKey, q.text);
+      latencies.push(ms);
+      first.push({
+        id: q.id,
+        text: q.text,
+        expected: q.doc_id,
+        sources: (answer.sources ?? []).map((s) => theirId.get(s.doc_id) ?? s.doc_id),
+        confidence: answer.confidence ?? 0,
+        baseline: bm25.rank(q.text, 3),
+      });
+    }
+    const followups: Scored[] = [];
+    for (const f of data.followups) {
+      const { answer } = await ask(server.url, org.widgetKey, f.text, f.history);
+      const earlier = f.history.filter((h) => h.speaker === "user").map((h) => h.text);
+      followups.push({
+        id: f.id,
+        text: f.text,
+        expected: f.doc_id,
+        sources: (answer.sources ?? []).map((s) => theirId.get(s.doc_id) ?? s.doc_id),
+        confidence: answer.confidence ?? 0,
+        baseline: bm25.rank([f.text, ...earlier].join("\n"), 3),
+      });
+    }
+    void ourId;
+    run = { at: new Date().toISOString(), dataset: data.dataset, docs: data.docs.length, loadS, first, followups, chatMs: stats(latencies), machine: machine() };
+  } finally {
+    await server.stop();
+  }
+
+  // The chat's latency over a large knowledge base, one connection.
+  if (LARGE_PAGES > 0) {
+    const largeEnv = { DATA_DIR: join(work, "quality-large"), LOG_LEVEL: "error", LLM_PROVIDER: "builtin", ...HIGH_SDK_LIMITS };
+    const largeOrg = await createBenchOrg(largeEnv, "quality-large", { name: "Large KB", email: "large-kb@example.com", flags: [] });
+    const large = await startServer(ourServer("ours, PGlite", largeEnv), work);
+    try {
+      const token = await sessionBearer(large.url, largeOrg.email, BENCH_PASSWORD);
+      const generated = generatedPages(LARGE_PAGES);
+      const ids = await createDocs(large.url, token, generated.docs);
+      const samples: number[] = [];
+      let hits = 0;
+      await ask(large.url, largeOrg.widgetKey, generated.questions[0]!.text); // the index is built on first use
+      for (const q of generated.questions) {
+        const { answer, ms } = await ask(large.url, largeOrg.widgetKey, q.text);
+        samples.push(ms);
+        if (answer.sources?.[0]?.doc_id === ids[q.page]) hits++;
+      }
+      run.large = { pages: LARGE_PAGES, questions: samples.length, ms: stats(samples), recall1: hits / samples.length, database: "PGlite" };
+    } finally {
+      await large.stop();
+    }
+  }
+
+  const f = totals(run.first);
+  const u = totals(run.followups);
+  printTable(
+    `Answer quality, ${run.dataset}: ${run.docs} pages, ${run.first.length} first messages, ${run.followups.length} follow-ups (builtin provider, one new session per question)`,
+    ["measure", "ours", "plain BM25, whole pages"],
+    [
+      ["right page first in sources (recall@1)", fixed(f.recall1, 2), fixed(f.baseline1, 2)],
+      ["among the first three (recall@3)", fixed(f.recall3, 2), fixed(f.baseline3, 2)],
+      ["answered with confidence ≥ 0.5", fixed(f.answered, 2), "—"],
+      ["answered with confidence ≥ 0.5 from another page", fixed(f.wrong, 2), "—"],
+      ["follow-ups with conversation_history (recall@1)", fixed(u.recall1, 2), `${fixed(u.baseline1, 2)} (earlier user turns added)`],
+    ],
+  );
+  console.log(`chat latency over the ${run.docs} pages, 1 connection: p50 ${fixed(run.chatMs.p50, 1)} ms, p99 ${fixed(run.chatMs.p99, 1)} ms`);
+  if (run.large)
+    console.log(`chat latency over ${run.large.pages} generated pages (${run.large.database}), 1 connection: p50 ${fixed(run.large.ms.p50, 1)} ms, p99 ${fixed(run.large.ms.p99, 1)} ms (goal < 50 ms, not asserted); recall@1 ${fixed(run.large.recall1, 2)}`);
+  await writeQualityDoc(run);
+}

@@ -1,0 +1,104 @@
+// `svc-agents eval`: a team's own question set run against one of its agents, with its current
+// knowledge and model (README "Measuring answers"). Each question is answered as a first chat
+// message would be — knowledge, the agent's provider, confidence, sources — without storing a
+// conversation or calling tools, and judged against what the file expects.
+//
+// The file is JSON Lines, one question per line:
+//   {"question": "How do I reset my password?", "expected_doc": "<doc id or title>"}
+//   {"question": "Do you ship to Canada?", "expected_phrase": "Canada"}
+// `expected_doc` is right when the answer's first source is that document; `expected_phrase` when
+// the reply contains the phrase (case ignored); with neither, the question is counted but not judged.
+import type { Deps } from "../deps.ts";
+import { AppError, type ErrorDetail } from "../errors.ts";
+import { providerFor } from "./llm/provider.ts";
+import { answer } from "./pipeline/answer.ts";
+import { CONFIDENCE, confidenceOf } from "./pipeline/confidence.ts";
+import { retrieve, usedPassages } from "./pipeline/knowledge.ts";
+import { conversationMessages, systemText } from "./pipeline/prompt.ts";
+import { getAgent } from "./service.ts";
+
+export const EVAL_LIMITS = { questions: 1000, chars: 4000 } as const;
+
+export interface EvalQuestion {
+  question: string;
+  expectedDoc?: string;
+  expectedPhrase?: string;
+}
+
+export interface EvalResult {
+  question: string;
+  reply: string;
+  confidence: number;
+  answered: boolean;
+  sources: { doc_id: string; title: string }[];
+  /** null when the line expects nothing. */
+  correct: boolean | null;
+}
+
+/** The questions of a JSON Lines file; 400 naming the line of the first problems. */
+export function parseQuestions(text: string): EvalQuestion[] {
+  const lines = text.split(/\r?\n/).map((l, i) => ({ l: l.trim(), n: i + 1 })).filter(({ l }) => l !== "");
+  const details: ErrorDetail[] = [];
+  if (lines.length === 0) details.push({ path: "/", message: "no questions" });
+  if (lines.length > EVAL_LIMITS.questions) details.push({ path: "/", message: `at most ${EVAL_LIMITS.questions} questions` });
+  const out: EvalQuestion[] = [];
+  for (const { l, n } of lines.slice(0, EVAL_LIMITS.questions)) {
+    let value: unknown;
+    try {
+      value = JSON.parse(l);
+    } catch {
+      details.push({ path: `/${n}`, message: "not a JSON object" });
+      continue;
+    }
+    const v = value as Record<string, unknown>;
+    const text = (k: string) => (typeof v[k] === "string" && (v[k] as string).trim() !== "" ? (v[k] as string).trim() : undefined);
+    if (!v || typeof v !== "object" || Array.isArray(v) || !text("question")) details.push({ path: `/${n}`, message: "needs a non-empty \"question\"" });
+    else if ([text("question"), text("expected_doc"), text("expected_phrase")].some((s) => (s?.length ?? 0) > EVAL_LIMITS.chars)) details.push({ path: `/${n}`, message: `at most ${EVAL_LIMITS.chars} characters a field` });
+    else out.push({ question: text("question")!, expectedDoc: text("expected_doc"), expectedPhrase: text("expected_phrase") });
+  }
+  if (details.length > 0) throw AppError.badRequest("The question file is invalid.", details.slice(0, 20));
+  return out;
+}
+
+/** Runs every question against the agent (the org's active one by default); one result per question and the totals. */
+export async function evaluate(deps: Deps, orgId: string, agentId: string | undefined, questions: readonly EvalQuestion[]) {
+  const agent = await getAgent(deps, orgId, agentId);
+  if (!agent) throw AppError.notFound(agentId ? "No such agent in this organisation." : "The organisation has no active agent.");
+  const provider = await providerFor(deps, orgId, agent);
+  const results: EvalResult[] = [];
+  for (const q of questions) {
+    const passages = await retrieve(deps, orgId, q.question);
+    const result = await answer({
+      provider,
+      system: systemText({ instructions: agent.instructions, agentName: agent.name, customer: null, context: {} }),
+      messages: conversationMessages([], { text: q.question, images: 0 }),
+      passages,
+      tools: [],
+      callTool: () => Promise.reject(AppError.badRequest("No tools in an evaluation.")),
+      signal: AbortSignal.timeout(120_000),
+      emit: { text: () => {}, action: () => {} },
+    });
+    const confidence = confidenceOf({ coverage: passages[0]?.score ?? 0, question: q.question, toolCalls: 0, toolFailures: 0, frustrated: false, reply: result.text });
+    const sources = usedPassages(passages, result.text, provider.kind).map((p) => ({ doc_id: p.docId, title: p.title }));
+    const first = sources[0];
+    const wanted = q.expectedDoc?.toLowerCase();
+    const correct = wanted !== undefined ? first !== undefined && (first.doc_id === q.expectedDoc || first.title.toLowerCase() === wanted) : q.expectedPhrase !== undefined ? result.text.toLowerCase().includes(q.expectedPhrase.toLowerCase()) : null;
+    results.push({ question: q.question, reply: result.text, confidence, answered: confidence >= CONFIDENCE.offerBelow, sources, correct });
+  }
+  return { agentId: agent.id, results, totals: totalsOf(results, questions) };
+}
+
+function totalsOf(results: readonly EvalResult[], questions: readonly EvalQuestion[]) {
+  const share = (n: number, of: number) => (of === 0 ? null : Math.round((n / of) * 1000) / 1000);
+  const byDoc = results.map((r, i) => ({ r, want: questions[i]!.expectedDoc?.toLowerCase() })).filter((x) => x.want !== undefined);
+  const inFirst = (r: EvalResult, want: string, k: number) => r.sources.slice(0, k).some((s) => s.doc_id.toLowerCase() === want || s.title.toLowerCase() === want);
+  const judged = results.filter((r) => r.correct !== null);
+  return {
+    questions: results.length,
+    answered: share(results.filter((r) => r.answered).length, results.length),
+    correct: share(judged.filter((r) => r.correct).length, judged.length),
+    recall_at_1: share(byDoc.filter((x) => inFirst(x.r, x.want!, 1)).length, byDoc.length),
+    recall_at_3: share(byDoc.filter((x) => inFirst(x.r, x.want!, 3)).length, byDoc.length),
+    confidently_wrong: share(judged.filter((r) => r.answered && r.correct === false).length, judged.length),
+  };
+}

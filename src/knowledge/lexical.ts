@@ -1,0 +1,270 @@
+// The lexical index of one org's published documents, in memory (docs/decisions.md "Knowledge
+// retrieval"): every document cut into passages along its headings, each passage carrying the page
+// title and its heading path, scored with BM25 (passages with the title and headings as weighted
+// fields, and the whole page beside them); pages ranked by their best passage plus a share of the
+// whole page's score. Built and kept exact by src/knowledge/org-index.ts; queries are made by
+// src/knowledge/query.ts. Pure: no I/O.
+import { isContent, stem, words } from "../kit/words.ts";
+import { chunkDoc } from "./passages.ts";
+import { type Postings, post, sum, unpost } from "./postings.ts";
+import { count, indexTerms, sectionsOf } from "./terms.ts";
+
+export const RANKING = {
+  k1: 1.6,
+  b: 0.9,
+  /** A title word counts as this many body words of a passage; a heading word of its path likewise. */
+  titleWeight: 2,
+  headingWeight: 3,
+  /** Share of the whole page's BM25 score added to its best passage's. */
+  pageShare: 0.25,
+  /** Share of the second-best passage's score added (a page answering in two places). */
+  secondShare: 0.3,
+};
+
+/** Distinct words whose stems an index remembers. */
+const STEMS_MAX = 200_000;
+
+export interface IndexDoc {
+  id: string;
+  title: string;
+  url: string | null;
+  body: string;
+  updatedAt: Date;
+}
+
+export interface IndexPassage {
+  docId: string;
+  /** The page's number in the index. */
+  page: number;
+  text: string;
+  headings: string[];
+  /** Weighted term frequency (body + heading and title words counted by their weights). */
+  tf: Map<string, number>;
+  length: number;
+}
+
+interface Entry {
+  num: number;
+  doc: Omit<IndexDoc, "body">;
+  passages: number[];
+  /** Whole-page weighted term frequency. */
+  tf: Map<string, number>;
+  length: number;
+  surfaces: Map<string, number>;
+  chars: number;
+}
+
+/** A query term and how much it counts (1 for the current message's words, less for expansions and earlier turns). */
+export type WeightedTerms = Map<string, number>;
+
+export interface RankedPassage {
+  text: string;
+  headings: string[];
+  score: number;
+}
+
+export interface RankedPage {
+  docId: string;
+  title: string;
+  url: string | null;
+  score: number;
+  passages: RankedPassage[];
+  /** Share (0–1) of `coverageOf`'s weighted idf mass present in the page's best passage (title and headings included). */
+  coverage: number;
+}
+
+export class LexicalIndex {
+  private readonly entries = new Map<string, Entry>();
+  /** By passage number (never reused); undefined once removed. */
+  private readonly passages: (IndexPassage | undefined)[] = [];
+  /** By page number (never reused): its id while it is indexed. */
+  private readonly pages: (string | undefined)[] = [];
+  private readonly pageLengths: number[] = [];
+  private readonly postings = new Map<string, Postings>();
+  private readonly pagePostings = new Map<string, Postings>();
+  private passageCount = 0;
+  private passageLength = 0;
+  private pageLength = 0;
+  /** Lower-cased content words of every document, with their counts: the vocabulary typos are matched against. */
+  readonly surfaces = new Map<string, number>();
+  /** Characters held, for the cache's bound. */
+  chars = 0;
+  /** Stems of the words seen, so each distinct word is stemmed once per index (bounded by its vocabulary). */
+  private readonly stems = new Map<string, string>();
+  readonly stemOf = (word: string): string => {
+    let s = this.stems.get(word);
+    if (s === undefined) {
+      s = stem(word);
+      if (this.stems.size < STEMS_MAX) this.stems.set(word, s);
+    }
+    return s;
+  };
+
+  get size() {
+    return this.entries.size;
+  }
+
+  versionOf(id: string): number | undefined {
+    return this.entries.get(id)?.doc.updatedAt.getTime();
+  }
+
+  ids(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  /** Whether any page holds the term (for the query's expansions). */
+  has(term: string): boolean {
+    return this.pagePostings.has(term);
+  }
+
+  pageFrequency(term: string): number {
+    return this.pagePostings.get(term)?.live ?? 0;
+  }
+
+  private addPassage(entry: Entry, passage: IndexPassage) {
+    const id = this.passages.length;
+    this.passages.push(passage);
+    for (const [t, f] of passage.tf) post(this.postings, t, id, f);
+    this.passageLength += passage.length;
+    this.passageCount++;
+    entry.passages.push(id);
+  }
+
+  put(doc: IndexDoc): void {
+    this.remove(doc.id);
+    const num = this.pages.length;
+    this.pages.push(doc.id);
+    const titleTerms = indexTerms(doc.title, this.stemOf);
+    const entry: Entry = { num, doc: { id: doc.id, title: doc.title, url: doc.url, updatedAt: doc.updatedAt }, passages: [], tf: new Map(), length: 0, surfaces: new Map(), chars: doc.title.length + doc.body.length };
+    count(entry.tf, titleTerms, RANKING.titleWeight);
+    for (const w of words(`${doc.title}\n${doc.body}`)) if (isContent(w) && w.length >= 3) entry.surfaces.set(w, (entry.surfaces.get(w) ?? 0) + 1);
+    for (const section of sectionsOf(doc.body)) {
+      const headingTerms = indexTerms(section.headings.join("\n"), this.stemOf);
+      for (const chunk of chunkDoc(section.text)) {
+        const bodyTerms = indexTerms(section.headings.length > 0 ? chunk.replace(/^#{1,6}\s[^\n]*\n?/, "") : chunk, this.stemOf);
+        const tf = new Map<string, number>();
+        count(tf, bodyTerms, 1);
+        count(tf, headingTerms, RANKING.headingWeight);
+        count(tf, titleTerms, RANKING.titleWeight);
+        count(entry.tf, bodyTerms, 1);
+        this.addPassage(entry, { docId: doc.id, page: num, text: chunk, headings: section.headings, tf, length: sum(tf) });
+      }
+    }
+    if (entry.passages.length === 0) {
+      // A page with a title only still has one (title) passage.
+      const tf = new Map<string, number>();
+      count(tf, titleTerms, RANKING.titleWeight);
+      this.addPassage(entry, { docId: doc.id, page: num, text: doc.title, headings: [], tf, length: sum(tf) });
+    }
+    entry.length = sum(entry.tf);
+    this.pageLengths[num] = entry.length;
+    for (const [t, f] of entry.tf) post(this.pagePostings, t, num, f);
+    for (const [w, n] of entry.surfaces) this.surfaces.set(w, (this.surfaces.get(w) ?? 0) + n);
+    this.pageLength += entry.length;
+    this.chars += entry.chars;
+    this.entries.set(doc.id, entry);
+  }
+
+  remove(id: string): void {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    this.entries.delete(id);
+    this.pages[entry.num] = undefined;
+    for (const p of entry.passages) {
+      const passage = this.passages[p]!;
+      this.passages[p] = undefined;
+      for (const t of passage.tf.keys()) unpost(this.postings, t, (item) => this.passages[item] !== undefined);
+      this.passageLength -= passage.length;
+      this.passageCount--;
+    }
+    for (const t of entry.tf.keys()) unpost(this.pagePostings, t, (item) => this.pages[item] !== undefined);
+    for (const [w, n] of entry.surfaces) {
+      const left = (this.surfaces.get(w) ?? 0) - n;
+      if (left > 0) this.surfaces.set(w, left);
+      else this.surfaces.delete(w);
+    }
+    this.pageLength -= entry.length;
+    this.chars -= entry.chars;
+  }
+
+  /** Inverse document frequency among pages (BM25's, never negative). */
+  idf(term: string): number {
+    const n = this.entries.size;
+    const df = this.pageFrequency(term);
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  }
+
+  /** The best `limit` pages for the query, each with its best passages, best first. */
+  search(query: WeightedTerms, limit: number, passagesPerPage = 2, coverageOf: WeightedTerms = query): RankedPage[] {
+    if (query.size === 0 || this.entries.size === 0) return [];
+    const { k1, b } = RANKING;
+    const n = Math.max(1, this.passageCount);
+    const avgPassage = this.passageLength / n || 1;
+    const avgPage = this.pageLength / this.entries.size || 1;
+    // Scores by passage and page number, and the numbers touched, in flat arrays: a question's
+    // terms can reach most passages of a large knowledge base.
+    const passageScores = new Float64Array(this.passages.length);
+    const pageScores = new Float64Array(this.pages.length);
+    const touched: number[] = [];
+    for (const [term, weight] of query) {
+      const list = this.postings.get(term);
+      if (list) {
+        const idf = Math.log(1 + (n - list.live + 0.5) / (list.live + 0.5));
+        const { items, tf } = list;
+        for (let i = 0; i < items.length; i++) {
+          const p = items[i]!;
+          const passage = this.passages[p];
+          if (!passage) continue;
+          const f = tf[i]!;
+          if (passageScores[p] === 0) touched.push(p);
+          passageScores[p]! += (weight * idf * f * (k1 + 1)) / (f + k1 * (1 - b + (b * passage.length) / avgPassage));
+        }
+      }
+      const pages = this.pagePostings.get(term);
+      if (pages) {
+        const idf = this.idf(term);
+        const { items, tf } = pages;
+        for (let i = 0; i < items.length; i++) {
+          const d = items[i]!;
+          if (this.pages[d] === undefined) continue;
+          const f = tf[i]!;
+          pageScores[d]! += (weight * idf * f * (k1 + 1)) / (f + k1 * (1 - b + (b * this.pageLengths[d]!) / avgPage));
+        }
+      }
+    }
+    // Per page, its two best passages.
+    const best = new Map<number, { first: number; firstScore: number; second: number; secondScore: number }>();
+    for (const p of touched) {
+      const score = passageScores[p]!;
+      const page = this.passages[p]!.page;
+      const held = best.get(page);
+      if (!held) best.set(page, { first: p, firstScore: score, second: -1, secondScore: 0 });
+      else if (score > held.firstScore) Object.assign(held, { second: held.first, secondScore: held.firstScore, first: p, firstScore: score });
+      else if (score > held.secondScore) Object.assign(held, { second: p, secondScore: score });
+    }
+    const ranked: { page: number; score: number; top: number[] }[] = [];
+    for (const [page, h] of best)
+      ranked.push({ page, score: h.firstScore + RANKING.secondShare * h.secondScore + RANKING.pageShare * pageScores[page]!, top: h.second >= 0 ? [h.first, h.second] : [h.first] });
+    ranked.sort((x, y) => y.score - x.score || x.page - y.page);
+    let mass = 0;
+    // Coverage counts words, not pairs (a pair only says two covered words stand together).
+    for (const [term, weight] of coverageOf) if (!term.includes(" ")) mass += weight * this.idf(term);
+    return ranked.slice(0, limit).map(({ page, score, top }) => {
+      const entry = this.entries.get(this.pages[page]!)!;
+      const first = this.passages[top[0]!]!;
+      let covered = 0;
+      for (const [term, weight] of coverageOf) if (!term.includes(" ") && first.tf.has(term)) covered += weight * this.idf(term);
+      return {
+        docId: entry.doc.id,
+        title: entry.doc.title,
+        url: entry.doc.url,
+        score,
+        coverage: mass > 0 ? covered / mass : 0,
+        passages: top.slice(0, passagesPerPage).map((p) => {
+          const passage = this.passages[p]!;
+          return { text: passage.text, headings: passage.headings, score: passageScores[p]! };
+        }),
+      };
+    });
+  }
+}

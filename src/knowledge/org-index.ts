@@ -1,0 +1,92 @@
+// Each org's lexical index (src/knowledge/lexical.ts), in this process's memory, exact after any
+// document change on every instance (docs/decisions.md "Knowledge retrieval"): every change to an
+// org's documents increments its documents' version in the same transaction (src/knowledge/docs.ts),
+// and before every question that version is read (one row by its key, with the synonyms) and
+// compared with the index's; on a difference the documents' ids and versions are read, and only
+// the documents that changed are read again and re-indexed. Nothing needs to be told of an edit,
+// so an instance that missed a notification, or was started after the edit, still answers from the
+// current documents. Indexes are kept for the most recently asked orgs, bounded by the characters they hold.
+import { and, eq, inArray } from "drizzle-orm";
+import { docs } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { LexicalIndex } from "./lexical.ts";
+import { knowledgeState, synonymMap } from "./synonyms.ts";
+
+export const ORG_INDEX = {
+  /** Document characters indexed across all orgs before the least recently asked org's index is dropped. */
+  chars: 60_000_000,
+  /** Documents read per statement when (re)building. */
+  batch: 500,
+} as const;
+
+interface Held {
+  index: LexicalIndex;
+  fingerprint: string;
+  refreshing?: Promise<void>;
+}
+
+async function fingerprintOf(deps: Pick<Deps, "db">, orgId: string): Promise<string> {
+  return String((await knowledgeState(deps, orgId)).docsVersion);
+}
+
+async function refresh(deps: Pick<Deps, "db">, orgId: string, index: LexicalIndex): Promise<void> {
+  const current = await deps.db.select({ id: docs.id, updatedAt: docs.updatedAt }).from(docs).where(and(eq(docs.orgId, orgId), eq(docs.status, "published")));
+  const wanted = new Map(current.map((d) => [d.id, d.updatedAt.getTime()]));
+  for (const id of index.ids()) if (!wanted.has(id)) index.remove(id);
+  const stale = current.filter((d) => index.versionOf(d.id) !== d.updatedAt.getTime()).map((d) => d.id);
+  for (let i = 0; i < stale.length; i += ORG_INDEX.batch) {
+    const rows = await deps.db
+      .select({ id: docs.id, title: docs.title, url: docs.url, body: docs.body, updatedAt: docs.updatedAt })
+      .from(docs)
+      .where(and(eq(docs.orgId, orgId), eq(docs.status, "published"), inArray(docs.id, stale.slice(i, i + ORG_INDEX.batch))));
+    for (const row of rows) index.put({ ...row, title: row.title.replace(/\x1e/g, "") });
+  }
+}
+
+/**
+ * The org's index as of this call — every published document committed before it is in, as it is
+ * now — and its synonyms (src/knowledge/synonyms.ts), read in the same lookup.
+ */
+export async function orgIndex(deps: Pick<Deps, "db" | "knowledge">, orgId: string): Promise<{ index: LexicalIndex; synonyms: Map<string, string[]> }> {
+  const orgs = deps.knowledge.orgs as Map<string, Held>;
+  const state = await knowledgeState(deps, orgId);
+  const fingerprint = String(state.docsVersion);
+  let held = orgs.get(orgId);
+  if (held) {
+    // Most recently asked last.
+    orgs.delete(orgId);
+    orgs.set(orgId, held);
+  } else {
+    held = { index: new LexicalIndex(), fingerprint: "" };
+    orgs.set(orgId, held);
+  }
+  if (held.fingerprint !== fingerprint) {
+    // A refresh already running may have read the documents before this call's fingerprint:
+    // wait for it, then, if still behind, for one that starts after it (the first to start serves
+    // every caller waiting).
+    if (held.refreshing) await held.refreshing;
+    if (held.fingerprint !== fingerprint) {
+      const entry = held;
+      entry.refreshing ??= (async () => {
+        try {
+          const before = await fingerprintOf(deps, orgId);
+          await refresh(deps, orgId, entry.index);
+          // The fingerprint read before the documents: a change committed during the refresh
+          // makes the next question's fingerprint differ, so it is read then.
+          entry.fingerprint = before;
+        } finally {
+          entry.refreshing = undefined;
+        }
+      })();
+      await entry.refreshing;
+    }
+  }
+  let total = 0;
+  for (const h of orgs.values()) total += h.index.chars;
+  for (const [id, h] of orgs) {
+    if (total <= ORG_INDEX.chars || id === orgId) break;
+    orgs.delete(id);
+    total -= h.index.chars;
+  }
+  return { index: held.index, synonyms: synonymMap(state.groups) };
+}

@@ -1,0 +1,41 @@
+// The terms the lexical index (src/knowledge/lexical.ts) counts: a text's content words as
+// Snowball stems (src/kit/words.ts), their adjacent pairs, and hyphenated words joined; and a
+// document body's sections along its headings.
+import { isContent, stem, words } from "../kit/words.ts";
+
+/** Adjacent content words as one term ("learner permit"): a question using the same two words together matches them together. */
+export function pairsOf(stems: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 1; i < stems.length; i++) if (stems[i - 1] !== stems[i]) out.push(`${stems[i - 1]} ${stems[i]}`);
+  return out;
+}
+
+/** Stems of a text's content words, their adjacent pairs, with hyphenated pairs also joined ("non-citizen" → non, citizen, noncitizen). */
+export function indexTerms(text: string, stemOf: (word: string) => string = stem): string[] {
+  const stems = words(text).filter(isContent).map(stemOf);
+  const out = [...stems, ...pairsOf(stems)];
+  for (const m of text.toLowerCase().matchAll(/([\p{L}]{2,})-([\p{L}]{2,})/gu)) out.push(stemOf(m[1]! + m[2]!));
+  return out;
+}
+
+export const count = (into: Map<string, number>, terms: readonly string[], weight: number) => {
+  for (const t of terms) into.set(t, (into.get(t) ?? 0) + weight);
+};
+
+/** A body's sections along its markdown headings, each with the path of headings above it. */
+export function sectionsOf(body: string): { headings: string[]; text: string }[] {
+  const clean = body.replace(/\x1e/g, "").replace(/\r\n?/g, "\n");
+  const out: { headings: string[]; text: string }[] = [];
+  const stack: { level: number; text: string }[] = [];
+  for (const block of clean.split(/\n(?=#{1,6}\s)/)) {
+    const match = /^(#{1,6})\s+([^\n]*)/.exec(block);
+    if (match) {
+      const level = match[1]!.length;
+      while (stack.length > 0 && stack.at(-1)!.level >= level) stack.pop();
+      stack.push({ level, text: match[2]!.trim() });
+    }
+    if (block.trim() !== "") out.push({ headings: stack.map((h) => h.text), text: block.trim() });
+  }
+  return out;
+}
+
