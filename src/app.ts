@@ -19,6 +19,8 @@ import { inboxRoutes } from "./inbox/routes.ts";
 import { sdkRoutes } from "./sdk/routes.ts";
 import { chatRoutes } from "./sdk/chat-routes.ts";
 import { conversationRoutes } from "./conversations/routes.ts";
+import { reportRoutes } from "./reports/routes.ts";
+import { csatPageRoutes } from "./inbox/csat-page.ts";
 import { campaignRoutes } from "./campaigns/routes.ts";
 import { seriesRoutes } from "./sdk/series-routes.ts";
 import { unsubscribeRoutes } from "./campaigns/unsubscribe.ts";
@@ -83,6 +85,8 @@ export function createApp(deps: Deps) {
     .use(sdkRoutes(deps))
     .use(chatRoutes(deps))
     .use(conversationRoutes(deps))
+    .use(reportRoutes(deps))
+    .use(csatPageRoutes(deps))
     .use(campaignRoutes(deps))
     .use(seriesRoutes(deps))
     .use(optInRoutes(deps))

@@ -120,6 +120,7 @@ export async function createTicketRow(deps: Deps, { orgId, actor, input }: { org
         source,
         endUserId: customerId,
         conversationId: input.conversationId ?? null,
+        handoffReason: input.chatReason ?? null,
         verified,
         customFields,
         createdAt: now,
