@@ -2,6 +2,7 @@
 // from them, and the same figures as CSV. The overview compares the last 7 days with the 7 before.
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { isUuid } from "../kit/ids.ts";
 import { type Figures, figures, type ReportFilter } from "./figures.ts";
 
 export const PRESETS = ["today", "7d", "30d", "90d", "custom"] as const;
@@ -50,8 +51,14 @@ export interface Report extends Figures {
   knowledge_gaps: null;
 }
 
+export const CHANNELS = ["chat", "widget", "email", "api", "mcp"] as const;
+
 export async function buildReport(deps: Pick<Deps, "db" | "now">, orgId: string, input: PeriodInput & { agent?: string; channel?: string; member?: string }): Promise<Report> {
   const period = periodOf(input, deps.now());
+  for (const key of ["agent", "member"] as const)
+    if (input[key] !== undefined && !isUuid(input[key])) throw AppError.badRequest(`${key} must be a UUID.`, [{ path: `/${key}`, message: "must be a UUID" }]);
+  if (input.channel !== undefined && !(CHANNELS as readonly string[]).includes(input.channel))
+    throw AppError.badRequest(`channel must be one of ${CHANNELS.join(", ")}.`, [{ path: "/channel", message: `must be one of ${CHANNELS.join(", ")}` }]);
   const filter: ReportFilter = { orgId, since: period.since, until: period.until, agentId: input.agent, channel: input.channel, memberId: input.member };
   const f = await figures(deps, filter);
   return {

@@ -25,7 +25,7 @@ async function conversation(createdAt: number, messages: Msg[], handoff?: { reas
   await app.deps.db.insert(conversations).values({ id, orgId: org.org_id, sessionHash: sha256Hex(id), anonymous: true, routed: handoff !== undefined, createdAt: new Date(createdAt), updatedAt: new Date(createdAt) });
   for (const m of messages)
     await app.deps.db.insert(conversationMessages).values({
-      id: Bun.randomUUIDv7(m.at),
+      id: Bun.randomUUIDv7("hex", m.at),
       orgId: org.org_id,
       conversationId: id,
       role: m.role,
