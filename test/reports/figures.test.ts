@@ -9,6 +9,7 @@ import { rateTicket } from "../../src/inbox/csat.ts";
 import { addTicketMessage, createTicket, updateTicket } from "../../src/inbox/ticket-writes.ts";
 import { createTestApp, signIn, type TestApp } from "../support/app.ts";
 import { type InboxOrg, seedInboxOrg } from "../inbox/helpers.ts";
+import { rejectionOf } from "../support/settle.ts";
 
 const H = 3600_000;
 const D = 24 * H;
@@ -163,7 +164,7 @@ describe("ratings", () => {
     expect(again).toMatchObject({ score: 5, comment: "Quick and kind", handled_by: "person", recorded: false });
   });
   test("an open ticket cannot be rated", async () => {
-    await expect(rateTicket(app.deps, { orgId: org.org_id, ticketId: ticketIds[2]!, score: 3 })).rejects.toMatchObject({ status: 409 });
+    expect(await rejectionOf(rateTicket(app.deps, { orgId: org.org_id, ticketId: ticketIds[2]!, score: 3 }))).toMatchObject({ status: 409 });
   });
 });
 
