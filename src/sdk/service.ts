@@ -4,6 +4,7 @@
 import { and, eq } from "drizzle-orm";
 import { companies, orgs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
+import { csatSettings } from "./csat-settings.ts";
 import { AppError } from "../errors.ts";
 import { getAgent, noActiveAgent } from "../agents/service.ts";
 import { findSession } from "../conversations/sessions.ts";
@@ -20,6 +21,7 @@ export async function sdkConfig(deps: Deps, orgId: string) {
   if (!org) throw AppError.notFound("No such organisation.");
   const agent = await getAgent(deps, orgId);
   if (!agent) throw noActiveAgent();
+  const csat = await csatSettings(deps, orgId);
   return {
     agent: {
       id: agent.id,
@@ -33,6 +35,7 @@ export async function sdkConfig(deps: Deps, orgId: string) {
       status: agent.status,
     },
     organization: { name: org.name, settings: org.settings },
+    csat: { enabled: csat.csat_enabled, question: csat.csat_question },
   };
 }
 

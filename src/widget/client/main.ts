@@ -14,6 +14,7 @@ import { eventHub, installApi, loadConfig } from "./api.ts";
 import { describeAction, liveConversation } from "./live.ts";
 import { readChatStream } from "./stream.ts";
 import { waitingForPerson } from "./waiting.ts";
+import { feedbackPrompts } from "./feedback.ts";
 
 function start(script: HTMLScriptElement) {
   const key = script.dataset.key ?? "";
@@ -117,7 +118,9 @@ function start(script: HTMLScriptElement) {
     closed: () => panel.hidden !== false,
     showUnread,
     emit: (data) => emit("message", data),
+    resolved: (ticket) => void prompts.rate(log, ticket),
   });
+  const prompts = feedbackPrompts({ state, post, who, askPerson: () => person.click(), config: () => (orgId ? loadConfig(base, orgId) : Promise.resolve(null)) });
   const follow = live.follow;
   const unfollowNow = live.stop;
 
@@ -214,6 +217,7 @@ function start(script: HTMLScriptElement) {
       setBusy(false);
       render();
       if (ended === "complete") emit("message", { role: "agent", text: reply.text, actions, session_id: state.sessionId });
+      if (ended === "complete" && reply.text && !actions.some((a) => String(a.type).startsWith("ticket_"))) prompts.afterAnswer(replyEl);
     }
   };
 

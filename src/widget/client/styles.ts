@@ -67,6 +67,8 @@ export const STYLES = [
   ".sources li { margin: 2px 0; }",
   ".msg.streaming .text:empty::after { content: \"…\"; color: var(--sa-muted); }",
   ".retry { display: block; margin-top: 8px; padding: 4px 12px; }",
+  ".feedback { display: block; margin-top: 8px; font-size: 13px; white-space: normal; } .feedback button { padding: 2px 10px; }",
+  ".rating fieldset { border: 0; padding: 0; margin: 0 0 6px; white-space: normal; } .rating textarea { display: block; width: 100%; box-sizing: border-box; margin-bottom: 6px; }",
   ".tools { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; padding: 0 16px 8px; }",
   ".person { padding: 5px 12px; font-size: 14px; }",
   ".status { margin: 0; font-size: 13px; color: var(--sa-muted); flex-basis: 100%; }",
