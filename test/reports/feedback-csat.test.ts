@@ -64,6 +64,11 @@ describe("rating in the widget", () => {
     expect(first.status).toBe(200);
     expect(await first.json()).toMatchObject({ score: 5, handled_by: "person", recorded: true });
     expect(await (await rate({ score: 1 })).json()).toMatchObject({ score: 5, recorded: false });
+    // Shown on the ticket's page in the inbox, with why the chat handed it over.
+    const admin = await signIn(app, org.admin_email, org.password);
+    const page = await (await app.request(`/dashboard/inbox/${ticket!.number}`, { headers: { authorization: `Bearer ${admin}` } })).text();
+    expect(page).toContain("rated 5/5");
+    expect(page).toContain("Handed over by the chat: the customer asked for a person.");
   });
 
   test("an org that turned CSAT off is not asked", async () => {
