@@ -73,6 +73,12 @@ export async function rateTicket(deps: Pick<Deps, "db" | "now">, input: { orgId:
   });
 }
 
+/** A ticket's status and rating, for the widget's prompt. */
+export async function ticketRating(deps: Pick<Deps, "db">, orgId: string, ticketId: string): Promise<{ status: string; score: number | null } | null> {
+  const [row] = await deps.db.select({ status: tickets.status, score: tickets.csatScore }).from(tickets).where(and(eq(tickets.orgId, orgId), eq(tickets.id, ticketId)));
+  return row ?? null;
+}
+
 /** A rating link's token for a ticket, valid for CSAT_LIMITS.linkDays; only its SHA-256 is stored. */
 export async function issueCsatToken(conn: Conn, input: { orgId: string; ticketId: string; now: Date }): Promise<string> {
   const token = mintToken("");

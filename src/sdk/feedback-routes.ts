@@ -8,7 +8,7 @@ import { CHAT_LIMITS } from "../conversations/input.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { ErrorBody } from "../http/error-schema.ts";
-import { CSAT_LIMITS, rateTicket } from "../inbox/csat.ts";
+import { CSAT_LIMITS, rateTicket, ticketRating } from "../inbox/csat.ts";
 import { requireWidgetKey } from "./auth.ts";
 import { readableConversation } from "./conversation-access.ts";
 import { IDENTITY_LIMITS } from "./identity.ts";
@@ -42,6 +42,21 @@ export function feedbackRoutes(deps: Deps) {
         body: t.Object({ helpful: t.Boolean(), message_id: t.Optional(t.String({ minLength: 1, maxLength: 64, description: "The answer; the latest answer when left out." })), ...Who }),
         response: { 200: t.Object({ message_id: t.String(), helpful: t.Boolean() }), ...errors },
         detail: { summary: "\"Did that help?\": the customer's yes or no on an AI answer (a yes is a confirmed resolution)", tags: ["Widget SDK"], security },
+      },
+    )
+    .get(
+      "/api/sdk/conversations/:session_id/rating",
+      async ({ params, query, auth }) => {
+        const conversation = await readableConversation(deps, auth!.orgId, params.session_id, { userId: query.user_id, userToken: query.user_token });
+        const settings = await csatSettings(deps, auth!.orgId);
+        const ticket = conversation.ticketId ? await ticketRating(deps, auth!.orgId, conversation.ticketId) : null;
+        return { ask: settings.csat_enabled && ticket !== null && ticket.status === "resolved" && ticket.score === null, question: settings.csat_question, score: ticket?.score ?? null };
+      },
+      {
+        params: Params,
+        query: t.Object(Who),
+        response: { 200: t.Object({ ask: t.Boolean({ description: "Whether to ask now: CSAT is on and the conversation's ticket is resolved and not rated." }), question: t.String(), score: t.Union([t.Integer(), t.Null()]) }), ...errors },
+        detail: { summary: "Whether the widget should ask for a rating of the conversation's ticket now, and the org's question", tags: ["Widget SDK"], security },
       },
     )
     .post(

@@ -152,7 +152,6 @@ export const SdkConfig = t.Object({
     status: t.String(),
   }),
   organization: t.Object({ name: t.String(), settings: t.Record(t.String(), t.Unknown()) }),
-  csat: t.Object({ enabled: t.Boolean(), question: t.String() }, { description: "Whether a resolved ticket's customer is asked for a rating, and the question (README \"CSAT\")." }),
 });
 
 

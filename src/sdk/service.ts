@@ -4,7 +4,6 @@
 import { and, eq } from "drizzle-orm";
 import { companies, orgs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
-import { csatSettings } from "./csat-settings.ts";
 import { AppError } from "../errors.ts";
 import { getAgent, noActiveAgent } from "../agents/service.ts";
 import { findSession } from "../conversations/sessions.ts";
@@ -21,7 +20,6 @@ export async function sdkConfig(deps: Deps, orgId: string) {
   if (!org) throw AppError.notFound("No such organisation.");
   const agent = await getAgent(deps, orgId);
   if (!agent) throw noActiveAgent();
-  const csat = await csatSettings(deps, orgId);
   return {
     agent: {
       id: agent.id,
@@ -35,7 +33,6 @@ export async function sdkConfig(deps: Deps, orgId: string) {
       status: agent.status,
     },
     organization: { name: org.name, settings: org.settings },
-    csat: { enabled: csat.csat_enabled, question: csat.csat_question },
   };
 }
 

@@ -55,8 +55,11 @@ describe("rating in the widget", () => {
     expect(ticket!.handoffReason).toBe("live_help");
     const rate = (json: unknown) => post(`/api/sdk/conversations/${session_id}/rating`, json);
     expect((await rate({ score: 4 })).status).toBe(409); // still open
+    const prompt = () => app.request(`/api/sdk/conversations/${session_id}/rating`, { headers: { authorization: `Bearer ${org.widget_key}` } }).then((r) => r.json());
+    expect(await prompt()).toEqual({ ask: false, question: "How would you rate the help you received?", score: null });
     await addTicketMessage(app.deps, { orgId: org.org_id, actor: { kind: "member", memberId }, ticketId: ticket!.id, kind: "reply", body: "Done." });
     await updateTicket(app.deps, { orgId: org.org_id, actor: { kind: "member", memberId }, ticketId: ticket!.id, patch: { status: "resolved" } });
+    expect(await prompt()).toEqual({ ask: true, question: "How would you rate the help you received?", score: null });
     expect((await rate({ score: 0 })).status).toBe(400);
     expect((await rate({ score: 6 })).status).toBe(400);
     expect((await rate({ score: 5, comment: "x".repeat(CSAT_LIMITS.comment + 1) })).status).toBe(400);
@@ -64,6 +67,7 @@ describe("rating in the widget", () => {
     expect(first.status).toBe(200);
     expect(await first.json()).toMatchObject({ score: 5, handled_by: "person", recorded: true });
     expect(await (await rate({ score: 1 })).json()).toMatchObject({ score: 5, recorded: false });
+    expect(await prompt()).toMatchObject({ ask: false, score: 5 });
     // Shown on the ticket's page in the inbox, with why the chat handed it over.
     const admin = await signIn(app, org.admin_email, org.password);
     const page = await (await app.request(`/dashboard/inbox/${ticket!.number}`, { headers: { authorization: `Bearer ${admin}` } })).text();

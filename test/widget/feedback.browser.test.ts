@@ -62,13 +62,15 @@ test.skipIf(missing)(
       return page.locator(".msg.agent").nth(before);
     };
 
-    const first = await ask("How do I reset my password?");
+    await ask("How do I reset my password?");
+    const first = page.getByRole("group", { name: "Did that help?" }).first();
     await first.getByRole("button", { name: "Yes" }).click();
     await first.getByText("Thanks for telling us.").waitFor();
     const helpful = await app.deps.db.select({ helpful: conversationMessages.helpful }).from(conversationMessages).where(eq(conversationMessages.orgId, org.org_id));
     expect(helpful.filter((m) => m.helpful === true).length).toBe(1);
 
-    const second = await ask("How long does the reset link work?");
+    await ask("How long does the reset link work?");
+    const second = page.getByRole("group", { name: "Did that help?" }).nth(1);
     await second.getByRole("button", { name: "No" }).click();
     await second.getByRole("button", { name: "Talk to a person" }).click();
     await page.locator(".waiting").waitFor({ state: "visible" });

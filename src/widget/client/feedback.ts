@@ -9,8 +9,8 @@ export interface FeedbackContext {
   post(path: string, body: Json): Promise<Json>;
   who(): Json;
   askPerson(): void;
-  /** The org's widget configuration (its `csat`: whether to ask, and the question). */
-  config(): Promise<Json | null>;
+  base: string;
+  key: string;
 }
 
 export function feedbackPrompts(ctx: FeedbackContext) {
@@ -39,13 +39,16 @@ export function feedbackPrompts(ctx: FeedbackContext) {
       };
       yes.addEventListener("click", () => void answer(true));
       no.addEventListener("click", () => void answer(false));
-      reply.append(box);
+      reply.after(box);
     },
     /** Asks for a rating of a resolved ticket, in the log. */
     async rate(log: HTMLElement, ticket: number) {
-      const csat = ((await ctx.config().catch(() => null))?.csat ?? {}) as { enabled?: boolean; question?: string };
-      if (csat.enabled === false) return;
-      const form = h("form", { class: "msg note rating", "aria-label": `Rate ticket #${ticket}` });
+      // Whether to ask (CSAT on, the ticket resolved and not rated yet), and the org's question.
+      const query = new URLSearchParams(Object.entries(ctx.who()).map(([k, v]) => [k, String(v)])).toString();
+      const res = await fetch(`${ctx.base}${path("rating")}${query ? `?${query}` : ""}`, { headers: { Authorization: `Bearer ${ctx.key}` } }).catch(() => null);
+      const csat = ((await res?.json().catch(() => null)) ?? {}) as { ask?: boolean; question?: string };
+      if (!res?.ok || csat.ask !== true) return;
+      const form = h("form", { class: "rating", "aria-label": `Rate ticket #${ticket}` });
       const fieldset = h("fieldset", {}, h("legend", {}, csat.question || "How would you rate the help you received?"));
       for (const n of [1, 2, 3, 4, 5]) {
         const id = `sa-rate-${ticket}-${n}`;

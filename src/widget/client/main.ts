@@ -120,7 +120,7 @@ function start(script: HTMLScriptElement) {
     emit: (data) => emit("message", data),
     resolved: (ticket) => void prompts.rate(log, ticket),
   });
-  const prompts = feedbackPrompts({ state, post, who, askPerson: () => person.click(), config: () => (orgId ? loadConfig(base, orgId) : Promise.resolve(null)) });
+  const prompts = feedbackPrompts({ state, post, who, askPerson: () => person.click(), base, key });
   const follow = live.follow;
   const unfollowNow = live.stop;
 
