@@ -22,6 +22,7 @@ import { machine, printHotPaths } from "./figures.ts";
 import { writeReport } from "./report-doc.ts";
 import { embedded } from "./scenarios/embedded.ts";
 import { conversations } from "./scenarios/conversations.ts";
+import { reports } from "./scenarios/reports.ts";
 
 const SCENARIOS = {
   startup: "startup time and idle memory",
@@ -32,6 +33,7 @@ const SCENARIOS = {
   chat: "chat with the builtin provider: /api/sdk/chat req/s and p99, /chat/stream time to first byte, next to raw Bun.serve",
   embedded: "the embedded database next to PostgreSQL, rounds alternating: tools/call search_docs and chat req/s",
   conversations: "live conversation: BENCH_STREAMS open event streams (RSS growth), reply-to-arrival p50/p99 (PostgreSQL: across two instances)",
+  reports: "the reports API and page over BENCH_REPORT_CONVERSATIONS (100,000) generated conversations: p50/p99 on PostgreSQL and PGlite",
 } as const;
 type ScenarioName = keyof typeof SCENARIOS;
 
@@ -87,6 +89,7 @@ async function main(names: ScenarioName[]): Promise<void> {
       if (name === "chat") await chat(context);
       if (name === "embedded") await embedded(context);
       if (name === "conversations") await conversations(context);
+      if (name === "reports") await reports(context);
     }
   } finally {
     if (tools) printTargets(tools, options.toolConnections); // last, also when a later scenario failed
