@@ -24,7 +24,7 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? Number.NaN;
 }
 
-async function seed(db: Db, orgId: string, memberId: string) {
+export async function seed(db: Db, orgId: string, memberId: string) {
   const span = 90 * 86_400;
   await db.execute(sql`insert into conversations (id, org_id, session_hash, anonymous, routed, created_at, updated_at)
     select gen_random_uuid(), ${orgId}, md5(random()::text || g::text), true, g % 10 = 0, now() - make_interval(secs => (g * 7919) % ${span}), now() - make_interval(secs => (g * 7919) % ${span})
