@@ -23,7 +23,7 @@ function date(path: string, value: string): Date {
   return parsed;
 }
 
-/** The period's bounds, [since, until): a preset ends now; `today` starts at midnight UTC. */
+/** The period's bounds, [since, until): a preset ends with now included; `today` starts at midnight UTC. */
 export function periodOf(input: PeriodInput, now: Date): { preset: Preset; since: Date; until: Date } {
   const preset = (input.period ?? (input.since || input.until ? "custom" : "7d")) as Preset;
   if (!PRESETS.includes(preset)) throw AppError.badRequest("period must be one of today, 7d, 30d, 90d, custom.", [{ path: "/period", message: "must be one of today, 7d, 30d, 90d, custom" }]);
@@ -35,9 +35,11 @@ export function periodOf(input: PeriodInput, now: Date): { preset: Preset; since
     if (until.getTime() - since.getTime() > MAX_RANGE_DAYS * DAY) throw AppError.badRequest(`A period spans at most ${MAX_RANGE_DAYS} days.`, [{ path: "/until", message: `must be at most ${MAX_RANGE_DAYS} days after since` }]);
     return { preset, since, until };
   }
-  if (preset === "today") return { preset, since: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())), until: now };
+  // A preset includes this very moment: its exclusive end is 1 ms after now.
+  const until = new Date(now.getTime() + 1);
+  if (preset === "today") return { preset, since: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())), until };
   const days = Number(preset.slice(0, -1));
-  return { preset, since: new Date(now.getTime() - days * DAY), until: now };
+  return { preset, since: new Date(now.getTime() - days * DAY), until };
 }
 
 const rate = (part: number, whole: number): number | null => (whole === 0 ? null : part / whole);

@@ -155,6 +155,12 @@ describe("GET /api/reports/summary", () => {
     expect((await bad("period=custom&since=2025-01-01&until=2026-01-02T00:00:00.001Z")).status).toBe(400); // 366 days and 1 ms
     expect((await bad("period=custom&since=2025-01-01&until=2026-01-02")).status).toBe(200); // 366 days
     expect((await app.request("/api/reports/summary")).status).toBe(401);
+    expect((await bad("agent=not-a-uuid")).status).toBe(400);
+    expect((await bad("channel=fax")).status).toBe(400);
+    // The page answers the same mistakes with the form and the reason, never a 5xx.
+    const page = await app.request("/dashboard/reports?agent=not-a-uuid&channel=fax&period=custom&since=x", { headers: { authorization: `Bearer ${admin}` } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('role="alert"');
   });
 });
 
