@@ -24,6 +24,7 @@ import { embedded } from "./scenarios/embedded.ts";
 import { conversations } from "./scenarios/conversations.ts";
 import { voice } from "./scenarios/voice.ts";
 import { quality } from "./scenarios/quality.ts";
+import { reports } from "./scenarios/reports.ts";
 
 const SCENARIOS = {
   startup: "startup time and idle memory",
@@ -36,6 +37,7 @@ const SCENARIOS = {
   conversations: "live conversation: BENCH_STREAMS open event streams (RSS growth), reply-to-arrival p50/p99 (PostgreSQL: across two instances)",
   voice: "voice: end of speech to first audio byte p50/p99 with loopback speech servers (BENCH_SPEECH_DELAY_MS), and our added latency",
   quality: "answer quality on the doc2dial development part (docs/quality.md), next to plain BM25; chat latency over 5,000 pages",
+  reports: "the reports API and page over BENCH_REPORT_CONVERSATIONS (100,000) generated conversations: p50/p99 on PostgreSQL and PGlite",
 } as const;
 type ScenarioName = keyof typeof SCENARIOS;
 
@@ -93,6 +95,7 @@ async function main(names: ScenarioName[]): Promise<void> {
       if (name === "conversations") await conversations(context);
       if (name === "voice") await voice(context);
       if (name === "quality") await quality(context);
+      if (name === "reports") await reports(context);
     }
   } finally {
     if (tools) printTargets(tools, options.toolConnections); // last, also when a later scenario failed

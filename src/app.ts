@@ -20,6 +20,8 @@ import { sdkRoutes } from "./sdk/routes.ts";
 import { chatRoutes } from "./sdk/chat-routes.ts";
 import { voiceRoutes } from "./sdk/voice-routes.ts";
 import { conversationRoutes } from "./conversations/routes.ts";
+import { reportRoutes } from "./reports/routes.ts";
+import { csatPageRoutes } from "./inbox/csat-page.ts";
 import { campaignRoutes } from "./campaigns/routes.ts";
 import { seriesRoutes } from "./sdk/series-routes.ts";
 import { unsubscribeRoutes } from "./campaigns/unsubscribe.ts";
@@ -92,6 +94,8 @@ export function createApp(deps: Deps) {
     .use(chatRoutes(deps))
     .use(voiceRoutes(deps))
     .use(conversationRoutes(deps))
+    .use(reportRoutes(deps))
+    .use(csatPageRoutes(deps))
     .use(campaignRoutes(deps))
     .use(seriesRoutes(deps))
     .use(optInRoutes(deps))

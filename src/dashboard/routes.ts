@@ -18,6 +18,8 @@ import { customerPages } from "./customers.ts";
 import { campaignPages } from "./campaigns.ts";
 import { inboxPages } from "./inbox.ts";
 import { webhookPages } from "./webhooks.ts";
+import { headlineCards, reportPages } from "./reports.ts";
+import { headlines } from "../reports/report.ts";
 import { ORG_COOKIE } from "../auth/sessions.ts";
 import { redirect, shellPage, withMember } from "./kit/index.ts";
 import { NAV, reaches } from "./shell.ts";
@@ -26,6 +28,7 @@ const BLURBS: Record<string, string> = {
   agents: "Instructions, skills, routing, the widget's look and the actions each agent may use.",
   knowledge: "The documents agents answer from: write, import, publish.",
   inbox: "Tickets, conversations and customers.",
+  reports: "Conversations, AI resolution, hand-offs, response times and CSAT over a period.",
   campaigns: "Email series: steps, previews, activation, the outbox.",
   connectors: "MCP servers whose tools agents may call.",
   "custom-actions": "HTTP endpoints of your own systems, callable as actions.",
@@ -57,15 +60,18 @@ export function dashboardRoutes(deps: Deps) {
     .use(customerPages(deps))
     .use(campaignPages(deps))
     .use(webhookPages(deps))
+    .use(reportPages(deps))
     .get("/dashboard", ({ request }) =>
       withMember(deps, request, null, async (ctx) => {
         const sections = NAV.filter((item) => item.key !== "home" && reaches(ctx, item));
         const status = ctx.can("org:manage") ? await setupStatus(deps, ctx.orgId) : null;
+        const top = ctx.can("inbox:view") ? await headlines(deps, ctx.orgId) : null;
         return shellPage(ctx, {
           title: "Overview",
           active: "home",
           body: html`<h1>${ctx.orgName}</h1>
 <p class="muted">Signed in as ${ctx.principal.member.email} · roles: ${ctx.roles.join(", ") || "none"}</p>
+${top ? html`<section aria-labelledby="last7-h"><h2 id="last7-h">Last 7 days <a class="muted" href="/dashboard/reports">Reports</a></h2>${headlineCards(top)}</section>` : ""}
 ${status ? html`<section class="panel" aria-labelledby="setup-h"><h2 id="setup-h">Setup ${status.ready ? html`<span class="badge ok">ready</span>` : html`<span class="badge warn">not ready yet</span>`}</h2><ul class="checklist">${status.items.map((item) => html`<li><span class="badge ${item.done ? "ok" : item.required ? "warn" : ""}">${item.done ? "done" : item.required ? "to do" : "optional"}</span> <a href="${CHECKLIST[item.key]?.href ?? "/dashboard"}">${CHECKLIST[item.key]?.label ?? item.key}</a> <span class="muted">${item.detail}</span></li>`)}</ul></section>` : ""}
 ${sections.length === 0 ? html`<p>Your membership holds no dashboard roles yet. Ask an admin to grant one.</p>` : html`<div class="cards">${sections.map((s) => html`<a class="panel" href="${s.href}"><strong>${s.label}</strong><span class="muted">${BLURBS[s.key] ?? ""}</span></a>`)}</div>`}`,
         });

@@ -39,6 +39,7 @@ export const NAV: NavItem[] = [
   { key: "agents", href: "/dashboard/agents", label: "Agents", role: "agents:view" },
   { key: "knowledge", href: "/dashboard/knowledge", label: "Knowledge base", role: "knowledge:view" },
   { key: "inbox", href: "/dashboard/inbox", label: "Inbox", role: "inbox:view" },
+  { key: "reports", href: "/dashboard/reports", label: "Reports", role: "inbox:view" },
   { key: "campaigns", href: "/dashboard/campaigns", label: "Campaigns", role: "automation:view" },
   { key: "connectors", href: "/dashboard/connectors", label: "Connectors", role: "integrations:view" },
   { key: "custom-actions", href: "/dashboard/custom-actions", label: "Custom actions", role: "integrations:view" },

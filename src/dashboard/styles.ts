@@ -77,6 +77,8 @@ iframe.mail-preview { display: block; width: 100%; height: 22rem; margin: .5rem 
 .cards .panel { margin: 0; text-decoration: none; color: var(--fg); }
 .cards .panel strong { color: var(--accent); display: block; margin-bottom: .25rem; }
 .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); gap: 1rem; }
+.headlines dd { margin: .25rem 0 0; }
+.chart { display: block; width: 100%; height: auto; max-width: 48rem; margin: .5rem 0 1rem; }
 .swatch { display: inline-block; width: 1rem; height: 1rem; border-radius: 4px; border: 1px solid var(--border); vertical-align: middle; }
 fieldset { border: 1px solid var(--border); border-radius: 8px; padding: .75rem 1rem; margin: 0 0 1rem; }
 legend { font-weight: 600; padding: 0 .3rem; }

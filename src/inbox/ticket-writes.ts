@@ -4,6 +4,7 @@
 // and the inbox_* tools all call these functions, so every write lands in the same tables and history.
 import { queueReplyEmail } from "./reply-mail.ts";
 import { queueMemberNotices } from "./member-notices.ts";
+import { queueResolutionEmail } from "./csat-mail.ts";
 import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { recordActivity } from "../activity/log.ts";
 import { emitTicketCreated } from "../webhooks/emit.ts";
@@ -120,6 +121,7 @@ export async function createTicketRow(deps: Deps, { orgId, actor, input }: { org
         source,
         endUserId: customerId,
         conversationId: input.conversationId ?? null,
+        handoffReason: input.chatReason ?? null,
         verified,
         customFields,
         createdAt: now,
@@ -252,6 +254,7 @@ export async function updateTicket(deps: Deps, { orgId, actor, ticketId, patch }
       .returning();
     for (const change of changes) await record(tx, now, ticket, actor, change.action, change.before, change.after);
     if (set.status !== undefined) {
+      if (set.status === "resolved") await queueResolutionEmail(tx, { orgId, ticket, now }); // the rating request (README "CSAT")
       await publishStatus(tx, ticket, set.status, now);
       key = eventKey(ticket);
     }

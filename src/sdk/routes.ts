@@ -8,6 +8,8 @@ import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
 import { requireWidgetKey } from "./auth.ts";
 import { conversationRoutes } from "./conversation-routes.ts";
+import { csatSettingsRoutes } from "./csat-settings.ts";
+import { feedbackRoutes } from "./feedback-routes.ts";
 import { limitConfigRequest, limitSdkRequest } from "./limits.ts";
 import { widgetSettingsRoutes } from "./settings-routes.ts";
 import { speechSettingsRoutes } from "./speech-settings-routes.ts";
@@ -37,6 +39,8 @@ export function sdkRoutes(deps: Deps) {
   const plugin = new Elysia({ name: "sdk" })
     .use(keyedRoutes(deps))
     .use(conversationRoutes(deps))
+    .use(feedbackRoutes(deps))
+    .use(csatSettingsRoutes(deps))
     // The dashboard side of the same settings (org:manage), mounted with the SDK it governs.
     .use(widgetSettingsRoutes(deps))
     .use(speechSettingsRoutes(deps))

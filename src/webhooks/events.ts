@@ -19,6 +19,7 @@ export const EVENT_TYPES = [
   "ticket.message.created",
   "conversation.routed",
   "conversation.escalated",
+  "conversation.rated",
   "customer.identified",
   "campaign.message.sent",
   "campaign.unsubscribed",

@@ -41,6 +41,15 @@ const DATA: Record<string, TSchema> = {
     updated_at: Time,
   }),
   "conversation.escalated": t.Object({ conversation_id: t.String({ format: "uuid" }), reason: t.Union([t.Literal("low_confidence"), t.Literal("frustration")]), ticket: Ticket, updated_at: Time }),
+  "conversation.rated": t.Object({
+    conversation_id: Nullable(t.String({ format: "uuid" })),
+    ticket_id: t.String({ format: "uuid" }),
+    ticket_number: t.Integer(),
+    score: t.Integer({ minimum: 1, maximum: 5 }),
+    comment: Nullable(t.String()),
+    handled_by: t.Union([t.Literal("person"), t.Literal("ai")]),
+    updated_at: Time,
+  }),
   "customer.identified": t.Object({
     id: t.String({ format: "uuid" }),
     external_id: t.Optional(t.String()),

@@ -13,7 +13,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ["openapi", "tools"], // the tool runtime (visibility, validation, limits, deadline, audit)
   ["connectors", "customers", "integrations", "knowledge"], // tool sources and records
   ["campaigns", "inbox", "mcp", "sources"], // email series, tickets, the tool server, knowledge sources (docs through knowledge/)
-  ["conversations", "inbound"], // chat sessions and transcripts; inbound email (SMTP listener, relay, support aliases)
+  ["conversations", "inbound", "reports"], // chat sessions and transcripts; inbound email (SMTP listener, relay, support aliases); reports
   ["agents"], // agents, language models, the chat pipeline
   ["orgs"], // organisations, members, invitations, the demo
   ["cli", "sdk", "widget"], // the command line, the public /api/sdk, the embeddable widget

@@ -43,7 +43,7 @@ export interface FieldOptions {
   value?: string | null;
   error?: string;
   hint?: string;
-  type?: "text" | "email" | "url" | "password" | "number" | "search" | "color";
+  type?: "text" | "email" | "url" | "password" | "number" | "search" | "color" | "date";
   required?: boolean;
   maxLength?: number;
   placeholder?: string;

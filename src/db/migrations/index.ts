@@ -18,6 +18,7 @@ import m15 from "./0015_inbound_sender_and_authentication.sql" with { type: "tex
 import m16 from "./0016_org_speech_settings.sql" with { type: "text" };
 import m17 from "./0017_knowledge_sources.sql" with { type: "text" };
 import m18 from "./0018_knowledge_settings.sql" with { type: "text" };
+import m19 from "./0019_reports_csat_feedback.sql" with { type: "text" };
 
 export const migrationFiles: { tag: string; when: number; breakpoints: boolean; sql: string }[] = [
   { tag: "0000_core", when: 1795253253534, breakpoints: true, sql: m0 },
@@ -39,4 +40,5 @@ export const migrationFiles: { tag: string; when: number; breakpoints: boolean; 
   { tag: "0016_org_speech_settings", when: 1795805968172, breakpoints: true, sql: m16 },
   { tag: "0017_knowledge_sources", when: 1795806605964, breakpoints: true, sql: m17 },
   { tag: "0018_knowledge_settings", when: 1795807899645, breakpoints: true, sql: m18 },
+  { tag: "0019_reports_csat_feedback", when: 1795807962703, breakpoints: true, sql: m19 },
 ];

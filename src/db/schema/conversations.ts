@@ -88,6 +88,9 @@ export const conversationMessages = pgTable(
     status: text("status").$type<MessageStatus>().notNull().default("complete"),
     error: jsonb("error").$type<{ code: string; message: string } | null>(),
     mode: text("mode"),
+    /** The customer's "Did that help?" on an agent reply: true (yes), false (no), null (not answered). */
+    helpful: boolean("helpful"),
+    helpfulAt: timestamp("helpful_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
   },
   (t) => [index("conversation_messages_conversation_idx").on(t.conversationId, t.createdAt, t.id), index("conversation_messages_org_idx").on(t.orgId)],

@@ -11,6 +11,10 @@ export type TicketSource = "widget" | "api" | "chat" | "mcp" | "email";
 export type TicketMessageKind = "customer" | "reply" | "note";
 /** Who did something: a dashboard member, an OAuth token (acting for its member), the AI agent, the customer, or the service itself. */
 export type TicketActorKind = "member" | "token" | "agent" | "customer" | "system";
+/** Why a chat handed a conversation to people (README "Reports"): the customer asked, a routing rule, low confidence, frustration. */
+export type HandoffReason = "live_help" | "routing_rule" | "low_confidence" | "frustration";
+/** Who a rated ticket was answered by: a person replied on it, or only the AI did. */
+export type CsatHandledBy = "person" | "ai";
 
 /**
  * The last ticket number handed out per org. Allocating is one upsert that takes the row lock
@@ -44,16 +48,25 @@ export const tickets = pgTable(
     /** Whether the customer's identity was verified (identity verification, docs/interface.md 5) when the ticket was opened. */
     verified: boolean("verified").notNull().default(false),
     customFields: jsonb("custom_fields").$type<Record<string, unknown>>().notNull().default({}),
+    /** Why the chat opened it (null for a ticket that did not come from a chat hand-off). */
+    handoffReason: text("handoff_reason").$type<HandoffReason>(),
+    /** The customer's rating (1–5) once asked at resolution, with the optional comment (README "CSAT"). */
+    csatScore: integer("csat_score"),
+    csatComment: text("csat_comment"),
+    csatHandledBy: text("csat_handled_by").$type<CsatHandledBy>(),
+    csatAt: timestamp("csat_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex("tickets_org_number_idx").on(t.orgId, t.number),
+    index("tickets_org_created_idx").on(t.orgId, t.createdAt),
     index("tickets_org_status_idx").on(t.orgId, t.status, t.number),
     index("tickets_org_end_user_idx").on(t.orgId, t.endUserId),
     index("tickets_org_assignee_idx").on(t.orgId, t.assigneeMemberId),
     check("tickets_status_check", sql`${t.status} in ('open', 'pending', 'resolved', 'closed')`),
     check("tickets_priority_check", sql`${t.priority} in ('low', 'normal', 'high', 'urgent')`),
+    check("tickets_csat_score_check", sql`${t.csatScore} between 1 and 5`),
   ],
 );
 
@@ -136,4 +149,20 @@ export const ticketEvents = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
   },
   (t) => [index("ticket_events_conversation_idx").on(t.conversationId, t.seq), index("ticket_events_ticket_idx").on(t.ticketId, t.seq), check("ticket_events_type_check", sql`${t.type} in ('message', 'ticket')`)],
+);
+
+/**
+ * The rating link of a resolution email (README "CSAT"): only the token's SHA-256 is kept; a link
+ * works until `expires_at`, and once the ticket is rated it shows the rating and changes nothing.
+ */
+export const ticketCsatTokens = pgTable(
+  "ticket_csat_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    ticketId: uuid("ticket_id").notNull().references(() => tickets.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("ticket_csat_tokens_ticket_idx").on(t.ticketId)],
 );

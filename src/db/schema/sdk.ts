@@ -18,6 +18,9 @@ export const widgetSettings = pgTable("widget_settings", {
   allowedOrigins: text("allowed_origins").array().notNull(),
   /** Whether the AI keeps answering while a person owns the conversation (README "Live conversation"). */
   aiAnswersDuringHandoff: boolean("ai_answers_during_handoff").notNull().default(false),
+  /** Whether a resolved ticket's customer is asked for a rating, and the question asked (README "CSAT"). */
+  csatEnabled: boolean("csat_enabled").notNull().default(true),
+  csatQuestion: text("csat_question"),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -28,6 +28,8 @@ export interface AnswerDeps {
   /** Starts following the live conversation when a person is involved. */
   follow(): void;
   unfollow(): void;
+  /** An answer the AI completed without opening a ticket: "Did that help?" goes under it. */
+  answered?(replyEl: HTMLElement): void;
 }
 
 /** POSTs the message; a 403 for a stored session (another customer's) starts afresh once. */
@@ -96,6 +98,7 @@ function finish(w: Widget, deps: AnswerDeps, reply: StoredMessage, replyEl: HTML
   deps.thread.setBusy(false);
   deps.thread.render();
   if (out.ended === "complete") w.emit("message", { role: "agent", text: reply.text, actions: out.actions, session_id: state.sessionId });
+  if (out.ended === "complete" && reply.text && !out.actions.some((a) => String(a.type).startsWith("ticket_"))) deps.answered?.(replyEl);
 }
 
 /** Streams one answer into the last message. Resolves when the stream ended, one way or another. */

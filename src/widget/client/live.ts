@@ -100,6 +100,8 @@ export interface LiveContext {
   closed(): boolean;
   showUnread(): void;
   emit(data: unknown): void;
+  /** A ticket of the conversation was resolved (the rating prompt, ./feedback.ts). */
+  resolved?(ticket: number): void;
 }
 
 /** Follows the stored conversation while a person is involved (state.live); each message is shown once (by id). */
@@ -143,6 +145,7 @@ export function liveConversation(ctx: LiveContext) {
         state.messages.push({ role: "note", text: `Ticket #${ticket.number} is ${ticket.status}. Our assistant answers again; you can ask for a person at any time.` });
         ctx.save();
         ctx.render();
+        if (ticket.status === "resolved") ctx.resolved?.(ticket.number);
       },
       cursor(id) {
         state.lastEventId = id;

@@ -22,6 +22,7 @@ import { type Composer, createComposer } from "./composer.ts";
 import { createVoice } from "./voice.ts";
 import { createCall } from "./video.ts";
 import type { VoiceSettings } from "./speech.ts";
+import { feedbackPrompts } from "./feedback.ts";
 
 function start(script: HTMLScriptElement) {
   const key = script.dataset.key ?? "";
@@ -45,8 +46,11 @@ function start(script: HTMLScriptElement) {
     closed: () => w.shell.panel.hidden !== false,
     showUnread: panel.showUnread,
     emit: (data) => w.emit("message", data),
+    resolved: (ticket) => void prompts.rate(w.shell.log, ticket),
   });
-  const ask = createAsk(w, { thread, follow: live.follow, unfollow: live.stop });
+  // "Did that help?" under an answer, and the rating prompt when a ticket is resolved (./feedback.ts).
+  const prompts = feedbackPrompts({ state, post: (path, body) => post(w, path, body), who: () => who(w), askPerson: () => w.shell.person.click(), base, key });
+  const ask = createAsk(w, { thread, follow: live.follow, unfollow: live.stop, answered: (el) => prompts.afterAnswer(el) });
   composer = createComposer(w, thread, ask);
 
   // Configuration: the agent's name, look and live-help label.

@@ -1,0 +1,68 @@
+// The resolution email (README "CSAT"): when a ticket is resolved, its customer is asked for a
+// rating by email, with one link per score (src/inbox/csat-page.ts). A ticket the customer follows
+// in the widget waits REPLY_SEEN_GRACE_MS first, since the widget asks there; a rating given
+// meanwhile, a ticket reopened, or CSAT turned off cancels it at send time. A `load` and a `render`
+// of the one mail kind (src/outbox/mail-kind.ts); the link's token is minted at render time.
+import { and, eq } from "drizzle-orm";
+import type { Conn } from "../db/client.ts";
+import { endUsers, orgs, tickets, widgetSettings } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { escapeHtml } from "../html/html.ts";
+import type { MailTransport } from "../mail/smtp.ts";
+import { displayName, MALFORMED, mailHandler } from "../outbox/mail-kind.ts";
+import { enqueue, type OutboxHandler, type OutboxRow } from "../outbox/outbox.ts";
+import { CSAT_LIMITS, issueCsatToken } from "./csat.ts";
+import { csatLink } from "./csat-page.ts";
+import { REPLY_SEEN_GRACE_MS } from "./reply-mail.ts";
+
+export const RESOLUTION_MAIL_KIND = "ticket.resolution_email";
+const DEFAULT_QUESTION = "How would you rate the help you received?";
+const LABELS = ["", "Very poor", "Poor", "Okay", "Good", "Excellent"];
+
+/** Queues the resolution email in the transaction that resolves the ticket (a ticket with no customer gets none). */
+export async function queueResolutionEmail(tx: Conn, p: { orgId: string; ticket: { id: string; endUserId: string | null; source: string; conversationId: string | null }; now: Date }): Promise<void> {
+  if (p.ticket.endUserId === null) return;
+  const inWidget = p.ticket.conversationId !== null && !["email", "api", "mcp"].includes(p.ticket.source);
+  await enqueue(tx, { orgId: p.orgId, kind: RESOLUTION_MAIL_KIND, payload: { ticket_id: p.ticket.id }, runAt: new Date(p.now.getTime() + (inWidget ? REPLY_SEEN_GRACE_MS : 0)), now: p.now });
+}
+
+async function load(deps: Deps, row: OutboxRow) {
+  const ticketId = (row.payload as { ticket_id?: unknown }).ticket_id;
+  if (typeof ticketId !== "string") return MALFORMED;
+  const [found] = await deps.db
+    .select({ ticket: tickets, org: orgs.name, email: endUsers.email, enabled: widgetSettings.csatEnabled, question: widgetSettings.csatQuestion })
+    .from(tickets)
+    .innerJoin(orgs, eq(orgs.id, tickets.orgId))
+    .leftJoin(endUsers, and(eq(endUsers.orgId, tickets.orgId), eq(endUsers.id, tickets.endUserId)))
+    .leftJoin(widgetSettings, eq(widgetSettings.orgId, tickets.orgId))
+    .where(and(eq(tickets.orgId, row.orgId), eq(tickets.id, ticketId)));
+  if (!found) return { kind: "cancelled" as const, reason: "ticket no longer exists" };
+  if (found.enabled === false) return { kind: "cancelled" as const, reason: "CSAT is off" };
+  if (found.ticket.csatScore !== null) return { kind: "cancelled" as const, reason: "already rated" };
+  if (found.ticket.status !== "resolved") return { kind: "cancelled" as const, reason: "no longer resolved" };
+  return { to: found.email, data: found };
+}
+
+type Found = Extract<Awaited<ReturnType<typeof load>>, { data: unknown }>["data"];
+
+export function renderResolution(p: { question: string; org: string; number: number; links: string[] }) {
+  const footer = `You get this email because request #${p.number} to ${p.org} was resolved. The links work for ${CSAT_LIMITS.linkDays} days; a request is rated once.`;
+  const lines = p.links.map((link, i) => `${i + 1} (${LABELS[i + 1]}): ${link}`);
+  const text = `Request #${p.number} is resolved.\n\n${p.question}\n\n${lines.join("\n")}\n\n-- \n${footer}\n`;
+  const html = `<!doctype html><html><body><p>Request #${p.number} is resolved.</p>\n<p>${escapeHtml(p.question)}</p>\n<p>${p.links
+    .map((link, i) => `<a href="${escapeHtml(link)}">${i + 1} — ${LABELS[i + 1]}</a>`)
+    .join("<br>\n")}</p>\n<p style="color:#666;font-size:12px">${escapeHtml(footer)}</p></body></html>`;
+  return { text, html };
+}
+
+async function render(deps: Deps, { ticket, org: orgName, question }: Found) {
+  const org = displayName(orgName) || "Support";
+  const token = await issueCsatToken(deps.db, { orgId: ticket.orgId, ticketId: ticket.id, now: deps.now() });
+  const links = [1, 2, 3, 4, 5].map((score) => csatLink(deps.config.baseUrl, token, score));
+  const { text, html } = renderResolution({ question: question || DEFAULT_QUESTION, org, number: ticket.number, links });
+  return { fromName: org, subject: `Request #${ticket.number} is resolved: how did we do?`, text, html };
+}
+
+export function resolutionMailHandler(deps: Deps, transport: MailTransport | null): OutboxHandler {
+  return mailHandler(deps, transport, { load: (row) => load(deps, row), render: (found) => render(deps, found) });
+}

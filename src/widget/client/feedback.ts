@@ -1,0 +1,77 @@
+// "Did that help?" under an AI answer, and the rating prompt when a ticket is resolved (README
+// "Reports" and "CSAT"). Yes is recorded as a confirmed resolution; no offers a person. The rating
+// is 1–5 with an optional comment, sent once; the service keeps the first rating.
+import { h } from "./dom.ts";
+import type { Json, Stored } from "./store.ts";
+
+export interface FeedbackContext {
+  state: Stored;
+  post(path: string, body: Json): Promise<Json>;
+  who(): Json;
+  askPerson(): void;
+  base: string;
+  key: string;
+}
+
+export function feedbackPrompts(ctx: FeedbackContext) {
+  const path = (what: string) => `/api/sdk/conversations/${encodeURIComponent(ctx.state.sessionId ?? "")}/${what}`;
+  return {
+    /** Appends "Did that help?" to an answer the AI completed. */
+    afterAnswer(reply: HTMLElement) {
+      if (!ctx.state.sessionId) return;
+      const box = h("div", { class: "feedback", role: "group", "aria-label": "Did that help?" }, h("span", {}, "Did that help? "));
+      const yes = h("button", { type: "button", class: "secondary" }, "Yes");
+      const no = h("button", { type: "button", class: "secondary" }, "No");
+      box.append(yes, " ", no);
+      const answer = async (helpful: boolean) => {
+        yes.disabled = no.disabled = true;
+        try {
+          await ctx.post(path("feedback"), { helpful, ...ctx.who() });
+        } catch {
+          // A lost answer to a question nobody must answer: nothing to retry.
+        }
+        box.replaceChildren(h("span", { role: "status" }, helpful ? "Thanks for telling us." : "Sorry about that. "));
+        if (!helpful) {
+          const person = h("button", { type: "button", class: "secondary" }, "Talk to a person");
+          person.addEventListener("click", () => ctx.askPerson());
+          box.append(person);
+        }
+      };
+      yes.addEventListener("click", () => void answer(true));
+      no.addEventListener("click", () => void answer(false));
+      reply.after(box);
+    },
+    /** Asks for a rating of a resolved ticket, in the log. */
+    async rate(log: HTMLElement, ticket: number) {
+      // Whether to ask (CSAT on, the ticket resolved and not rated yet), and the org's question.
+      const query = new URLSearchParams(Object.entries(ctx.who()).map(([k, v]) => [k, String(v)])).toString();
+      const res = await fetch(`${ctx.base}${path("rating")}${query ? `?${query}` : ""}`, { headers: { Authorization: `Bearer ${ctx.key}` } }).catch(() => null);
+      const csat = ((await res?.json().catch(() => null)) ?? {}) as { ask?: boolean; question?: string };
+      if (!res?.ok || csat.ask !== true) return;
+      const form = h("form", { class: "rating", "aria-label": `Rate ticket #${ticket}` });
+      const fieldset = h("fieldset", {}, h("legend", {}, csat.question || "How would you rate the help you received?"));
+      for (const n of [1, 2, 3, 4, 5]) {
+        const id = `sa-rate-${ticket}-${n}`;
+        fieldset.append(h("input", { type: "radio", name: "score", value: String(n), id, required: "" }), h("label", { for: id }, ` ${n} `));
+      }
+      const comment = h("textarea", { name: "comment", rows: "2", maxlength: "2000", "aria-label": "Anything to add? (optional)", placeholder: "Anything to add? (optional)" });
+      const send = h("button", { type: "submit" }, "Send rating");
+      form.append(fieldset, comment, send);
+      form.addEventListener("submit", async (e) => {
+        e.preventDefault();
+        const score = Number((form.querySelector("input[name=score]:checked") as HTMLInputElement | null)?.value);
+        if (!score) return;
+        send.disabled = true;
+        let text = "Thank you for your rating.";
+        try {
+          await ctx.post(path("rating"), { score, ...(comment.value.trim() ? { comment: comment.value.trim() } : {}), ...ctx.who() });
+        } catch {
+          text = "Your rating could not be sent.";
+        }
+        form.replaceChildren(h("p", { role: "status" }, text));
+      });
+      log.append(form);
+      log.scrollTop = log.scrollHeight;
+    },
+  };
+}

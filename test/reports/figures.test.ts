@@ -1,0 +1,188 @@
+// Reports over a seeded dataset with known answers (docs/decisions.md "Reports: what each figure
+// counts"): AI resolutions confirmed and assumed, including the 24-hour quiet rule (by moving the
+// clock) and the 7-day reopen rule at their boundaries; hand-offs of each reason; tickets with known
+// first-response and resolution times; ratings by people and by the AI; the CSV; the overview.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { sha256Hex } from "../../src/crypto/tokens.ts";
+import { conversationMessages, conversations } from "../../src/db/schema/index.ts";
+import { rateTicket } from "../../src/inbox/csat.ts";
+import { addTicketMessage, createTicket, updateTicket } from "../../src/inbox/ticket-writes.ts";
+import { createTestApp, signIn, type TestApp } from "../support/app.ts";
+import { type InboxOrg, seedInboxOrg } from "../inbox/helpers.ts";
+import { rejectionOf } from "../support/settle.ts";
+
+const H = 3600_000;
+const D = 24 * H;
+const B = Date.parse("2026-01-05T10:00:00.000Z");
+const T = B + 1000; // every seeded answer's time
+const LATE = B + 8 * D; // the conversation whose 24-hour boundary the clock crosses
+let app: TestApp;
+let org: InboxOrg;
+let admin: string;
+
+type Msg = { role: "customer" | "agent"; text: string; at: number; status?: "complete" | "failed"; helpful?: boolean };
+async function conversation(createdAt: number, messages: Msg[], handoff?: { reason: "live_help" | "routing_rule" | "low_confidence" | "frustration" }) {
+  const id = crypto.randomUUID();
+  await app.deps.db.insert(conversations).values({ id, orgId: org.org_id, sessionHash: sha256Hex(id), anonymous: true, routed: handoff !== undefined, createdAt: new Date(createdAt), updatedAt: new Date(createdAt) });
+  for (const m of messages)
+    await app.deps.db.insert(conversationMessages).values({
+      id: Bun.randomUUIDv7("hex", m.at),
+      orgId: org.org_id,
+      conversationId: id,
+      role: m.role,
+      text: m.text,
+      status: m.status ?? "complete",
+      helpful: m.helpful ?? null,
+      helpfulAt: m.helpful === undefined ? null : new Date(m.at + 1000),
+      createdAt: new Date(m.at),
+    });
+  return id;
+}
+const at = (ms: number) => {
+  app.clock.now = new Date(ms);
+};
+const q = (text = "How do I reset my password?"): Msg => ({ role: "customer", text, at: B });
+const a = (extra: Partial<Msg> = {}): Msg => ({ role: "agent", text: "Open Settings, then Security, then Reset password.", at: T, ...extra });
+const member = () => ({ kind: "member" as const, memberId: org.admin_id });
+const ticketIds: string[] = [];
+
+async function report(query: string, token = admin) {
+  const response = await app.request(`/api/reports/summary?period=custom&since=2026-01-05T00:00:00Z&until=2026-01-15T00:00:00Z${query}`, { headers: { authorization: `Bearer ${token}` } });
+  expect(response.status).toBe(200);
+  return (await response.json()) as Record<string, any>;
+}
+
+beforeAll(async () => {
+  app = await createTestApp();
+  org = await seedInboxOrg(app);
+  admin = await signIn(app, org.admin_email, org.password);
+  await conversation(B, [q(), a({ helpful: true })]); // confirmed
+  await conversation(B, [q(), a()]); // assumed
+  await conversation(B, [q(), a(), { role: "customer", text: "Thanks!", at: T + H }]); // a thanks is no new question: assumed
+  await conversation(B, [q("hi"), a({ text: "Hello! How can I help?" })]); // a greeting answered: not substantive
+  await conversation(B, [q(), a(), { role: "customer", text: "And what about two-factor codes?", at: T + D }, { role: "agent", text: "", at: T + D + 1000, status: "failed" }]); // a question at 24 h exactly
+  await conversation(B, [q(), a(), { role: "customer", text: "It still fails", at: T + 7 * D }, { role: "agent", text: "Try clearing cookies.", at: T + 7 * D + 1000 }]); // reopened at 7 days exactly
+  await conversation(B, [q(), a(), { role: "customer", text: "It still fails", at: T + 7 * D + 1 }, { role: "agent", text: "Try clearing cookies.", at: T + 7 * D + 1000 }]); // 1 ms after: a new matter
+  await conversation(B, [q(), a({ helpful: false })]); // "no": neither
+  const reasons = ["live_help", "routing_rule", "low_confidence", "frustration"] as const;
+  const replyAfter = [60, 120, 300, null];
+  const resolveAfter = [600, 1200, null, null];
+  for (const [i, reason] of reasons.entries()) {
+    const start = B + H + i * H;
+    at(start);
+    const conversationId = await conversation(B, [q("I want a person")], { reason });
+    const ticket = await createTicket(app.deps, { orgId: org.org_id, actor: { kind: "customer", endUserId: null, sessionId: conversationId }, input: { subject: "Help", message: "I want a person", source: "chat", conversationId, chatReason: reason } });
+    ticketIds.push(ticket.id);
+    if (replyAfter[i] !== null) {
+      at(start + replyAfter[i]! * 1000);
+      await addTicketMessage(app.deps, { orgId: org.org_id, actor: member(), ticketId: ticket.id, kind: "reply", body: "On it." });
+    }
+    if (resolveAfter[i] !== null) {
+      at(start + resolveAfter[i]! * 1000);
+      await updateTicket(app.deps, { orgId: org.org_id, actor: member(), ticketId: ticket.id, patch: { status: "resolved" } });
+    }
+  }
+  // A ticket only the AI answered, resolved and rated 4.
+  at(B + 6 * H);
+  const aiTicket = await createTicket(app.deps, { orgId: org.org_id, actor: { kind: "agent", agentId: null }, input: { subject: "Invoice", message: "Where is my invoice?", source: "api" } });
+  await updateTicket(app.deps, { orgId: org.org_id, actor: { kind: "agent", agentId: null }, ticketId: aiTicket.id, patch: { status: "resolved" } });
+  ticketIds.push(aiTicket.id);
+  at(B + 7 * H);
+  await rateTicket(app.deps, { orgId: org.org_id, ticketId: ticketIds[0]!, score: 5, comment: "Quick and kind" });
+  await rateTicket(app.deps, { orgId: org.org_id, ticketId: ticketIds[1]!, score: 2 });
+  await rateTicket(app.deps, { orgId: org.org_id, ticketId: aiTicket.id, score: 4 });
+  await conversation(LATE, [{ role: "customer", text: "Can I export my data?", at: LATE }, { role: "agent", text: "Yes: Settings, then Export.", at: LATE + 1000 }]);
+}, 60_000);
+afterAll(() => app.close());
+
+describe("GET /api/reports/summary", () => {
+  test("one millisecond before 24 quiet hours the latest answer is not yet assumed resolved", async () => {
+    at(LATE + 1000 + D - 1);
+    const r = await report("");
+    expect(r.conversations).toBe(13);
+    expect(r.ai_resolved_confirmed).toBe(1);
+    expect(r.ai_resolved_assumed).toBe(3);
+  });
+
+  test("at 24 quiet hours it is; every other figure is the seeded one", async () => {
+    at(LATE + 1000 + D);
+    const r = await report("");
+    expect(r.conversations).toBe(13);
+    expect(r.ai_resolved_confirmed).toBe(1);
+    expect(r.ai_resolved_assumed).toBe(4);
+    expect(r.ai_resolution_rate).toEqual({ confirmed: 1 / 13, assumed: 4 / 13, total: 5 / 13 });
+    expect(r.handed_off).toBe(4);
+    expect(r.handoff_rate).toBe(4 / 13);
+    expect(r.handoff_reasons).toEqual({ live_help: 1, routing_rule: 1, low_confidence: 1, frustration: 1 });
+    expect(r.tickets).toBe(5);
+    expect(r.first_response).toEqual({ count: 3, median_ms: 120_000, p90_ms: 264_000 });
+    expect(r.resolution).toEqual({ count: 3, median_ms: 600_000, p90_ms: 1_080_000 }); // 0 (the AI ticket), 600 s and 1200 s
+    expect(r.csat).toEqual({ person: { count: 2, average: 3.5, satisfied_rate: 0.5 }, ai: { count: 1, average: 4, satisfied_rate: 1 } });
+    expect(r.by_hour[10]).toBe(13);
+    expect(r.by_hour.reduce((s: number, n: number) => s + n, 0)).toBe(13);
+    expect(r.knowledge_gaps).toBeNull();
+  });
+
+  test("filters: another channel has no conversations; a member's tickets only", async () => {
+    const email = await report("&channel=email");
+    expect(email.conversations).toBe(0);
+    expect(email.tickets).toBe(0);
+    const api = await report("&channel=api");
+    expect(api.tickets).toBe(1);
+    expect(api.csat.ai.count).toBe(1);
+    expect((await report(`&member=${crypto.randomUUID()}`)).tickets).toBe(0);
+  });
+
+  test("the CSV carries the same figures", async () => {
+    const response = await app.request("/api/reports/summary.csv?period=custom&since=2026-01-05T00:00:00Z&until=2026-01-15T00:00:00Z", { headers: { authorization: `Bearer ${admin}` } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toStartWith("text/csv");
+    const rows = new Map((await response.text()).trim().split("\r\n").map((line) => line.split(",") as [string, string]));
+    expect(rows.get("conversations")).toBe("13");
+    expect(rows.get("ai_resolved_assumed")).toBe("4");
+    expect(rows.get("handoff_reason_frustration")).toBe("1");
+    expect(rows.get("first_response_median_ms")).toBe("120000");
+    expect(rows.get("csat_person_average")).toBe("3.5");
+    expect(rows.get("conversations_hour_10")).toBe("13");
+  });
+
+  test("bad periods are 400s; no session is 401", async () => {
+    const bad = (q: string) => app.request(`/api/reports/summary?${q}`, { headers: { authorization: `Bearer ${admin}` } });
+    expect((await bad("period=week")).status).toBe(400);
+    expect((await bad("period=custom")).status).toBe(400);
+    expect((await bad("period=custom&since=nonsense-date")).status).toBe(400);
+    expect((await bad("period=custom&since=2026-01-05&until=2026-01-04")).status).toBe(400);
+    expect((await bad("period=custom&since=2025-01-01&until=2026-01-02T00:00:00.001Z")).status).toBe(400); // 366 days and 1 ms
+    expect((await bad("period=custom&since=2025-01-01&until=2026-01-02")).status).toBe(200); // 366 days
+    expect((await app.request("/api/reports/summary")).status).toBe(401);
+    expect((await bad("agent=not-a-uuid")).status).toBe(400);
+    expect((await bad("channel=fax")).status).toBe(400);
+    // The page answers the same mistakes with the form and the reason, never a 5xx.
+    const page = await app.request("/dashboard/reports?agent=not-a-uuid&channel=fax&period=custom&since=x", { headers: { authorization: `Bearer ${admin}` } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('role="alert"');
+  });
+});
+
+describe("ratings", () => {
+  test("a second rating changes nothing", async () => {
+    const again = await rateTicket(app.deps, { orgId: org.org_id, ticketId: ticketIds[0]!, score: 1 });
+    expect(again).toMatchObject({ score: 5, comment: "Quick and kind", handled_by: "person", recorded: false });
+  });
+  test("an open ticket cannot be rated", async () => {
+    expect(await rejectionOf(rateTicket(app.deps, { orgId: org.org_id, ticketId: ticketIds[2]!, score: 3 }))).toMatchObject({ status: 409 });
+  });
+});
+
+describe("GET /api/reports/overview", () => {
+  test("the last 7 days beside the 7 before", async () => {
+    at(B + 7 * D);
+    const response = await app.request("/api/reports/overview", { headers: { authorization: `Bearer ${admin}` } });
+    expect(response.status).toBe(200);
+    const { headlines } = (await response.json()) as { headlines: { name: string; current: number | null; previous: number | null }[] };
+    const byName = Object.fromEntries(headlines.map((h) => [h.name, h]));
+    expect(byName.conversations).toEqual({ name: "conversations", current: 12, previous: 0 });
+    expect(byName.first_response_median_ms!.current).toBe(120_000);
+    expect(byName.csat_satisfied_rate!.current).toBeCloseTo(2 / 3, 10);
+  });
+});
