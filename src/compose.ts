@@ -18,6 +18,7 @@ import { createLiveEvents, type RunningLiveEvents } from "./inbox/live-events.ts
 import { inboxTools } from "./inbox/tools.ts";
 import { REPLY_MAIL_KIND, replyMailHandler } from "./inbox/reply-mail.ts";
 import { MEMBER_NOTICE_KIND, memberNoticeHandler } from "./inbox/member-notices.ts";
+import { passwordResetHandler, RESET_MAIL_KIND } from "./orgs/password-reset.ts";
 import { customActionTools } from "./integrations/custom-actions.ts";
 import { createInvalidation } from "./invalidation.ts";
 import { createPasswordHasher, type PasswordHasher } from "./kit/passwords.ts";
@@ -107,7 +108,7 @@ export interface SenderOptions {
  */
 export function createSender(deps: Deps, options: SenderOptions = {}): Sender {
   const transport = options.transport === undefined ? smtpTransport(deps.config) : options.transport;
-  const known = new Set([CAMPAIGN_MAIL_KIND, OPT_IN_MAIL_KIND, REPLY_MAIL_KIND, MEMBER_NOTICE_KIND, WEBHOOK_KIND]);
+  const known = new Set([CAMPAIGN_MAIL_KIND, OPT_IN_MAIL_KIND, REPLY_MAIL_KIND, MEMBER_NOTICE_KIND, RESET_MAIL_KIND, WEBHOOK_KIND]);
   const extra = Object.fromEntries(Object.entries(options.handlers ?? {}).filter(([kind]) => !known.has(kind)));
   return createOutboxLoop(deps, {
     intervalMs: options.intervalMs,
@@ -121,6 +122,7 @@ export function createSender(deps: Deps, options: SenderOptions = {}): Sender {
           [OPT_IN_MAIL_KIND]: optInMailHandler(deps, transport),
           [REPLY_MAIL_KIND]: replyMailHandler(deps, transport),
           [MEMBER_NOTICE_KIND]: memberNoticeHandler(deps, transport),
+          [RESET_MAIL_KIND]: passwordResetHandler(deps, transport),
         },
         ...OUTBOX_POOLS.mail,
         before: async () => {

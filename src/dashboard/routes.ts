@@ -5,6 +5,7 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../deps.ts";
 import { setupStatus } from "../setup/status.ts";
 import { html } from "../html/html.ts";
+import { accountPages } from "./account.ts";
 import { agentPages } from "./agents.ts";
 import { dashboardAssets } from "./assets.ts";
 import { connectorPages } from "./connectors.ts";
@@ -44,6 +45,7 @@ const CHECKLIST: Record<string, { label: string; href: string }> = {
 export function dashboardRoutes(deps: Deps) {
   return new Elysia({ name: "dashboard" })
     .use(dashboardAssets())
+    .use(accountPages(deps))
     .use(agentPages(deps))
     .use(knowledgePages(deps))
     .use(settingsPages(deps))

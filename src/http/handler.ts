@@ -105,7 +105,7 @@ export function createHandler(
       method: request.method,
       // An unsubscribe link is a capability (RFC 8058), and so are an invitation link and a
       // series confirmation link: their tokens never reach the log.
-      path: path.startsWith("/u/") ? "/u/[token]" : path.startsWith("/invite/") ? "/invite/[token]" : path.startsWith("/series/confirm/") ? "/series/confirm/[token]" : path,
+      path: path.startsWith("/u/") ? "/u/[token]" : path.startsWith("/invite/") ? "/invite/[token]" : path.startsWith("/reset-password/") ? "/reset-password/[token]" : path.startsWith("/series/confirm/") ? "/series/confirm/[token]" : path,
       status: response.status,
       duration_ms: Math.round((performance.now() - started) * 100) / 100,
     });

@@ -14,6 +14,7 @@ import m11 from "./0011_live_conversation_events.sql" with { type: "text" };
 import m12 from "./0012_identity_overlap_and_ordered_lanes.sql" with { type: "text" };
 import m13 from "./0013_email_channel.sql" with { type: "text" };
 import m14 from "./0014_ticket_message_emailed_at.sql" with { type: "text" };
+import m15 from "./0015_accounts.sql" with { type: "text" };
 
 export const migrationFiles: { tag: string; when: number; breakpoints: boolean; sql: string }[] = [
   { tag: "0000_core", when: 1795253253534, breakpoints: true, sql: m0 },
@@ -31,4 +32,5 @@ export const migrationFiles: { tag: string; when: number; breakpoints: boolean; 
   { tag: "0012_identity_overlap_and_ordered_lanes", when: 1795721114986, breakpoints: true, sql: m12 },
   { tag: "0013_email_channel", when: 1795723457463, breakpoints: true, sql: m13 },
   { tag: "0014_ticket_message_emailed_at", when: 1795802083193, breakpoints: true, sql: m14 },
+  { tag: "0015_accounts", when: 1795805437240, breakpoints: true, sql: m15 },
 ];
