@@ -8,6 +8,7 @@ import { authRoutes } from "./auth/routes.ts";
 import { inviteRoutes } from "./orgs/invite-page.ts";
 import { passwordPages } from "./orgs/password-pages.ts";
 import { memberRoutes } from "./orgs/member-routes.ts";
+import { accountRoutes } from "./orgs/account-routes.ts";
 import type { Deps } from "./deps.ts";
 import { parseBody } from "./http/body.ts";
 import { requestMeta } from "./http/request-meta.ts";
@@ -72,6 +73,7 @@ export function createApp(deps: Deps) {
     .use(inviteRoutes(deps))
     .use(passwordPages(deps))
     .use(memberRoutes(deps))
+    .use(accountRoutes(deps))
     .use(oauthRoutes(deps))
     .use(mcpRoutes(deps))
     .use(toggleRoutes(deps))
