@@ -12,6 +12,7 @@ import { connectorPages } from "./connectors.ts";
 import { customActionPages } from "./custom-actions.ts";
 import { knowledgePages } from "./knowledge.ts";
 import { settingsPages } from "./settings.ts";
+import { businessHoursPages } from "./settings-hours.ts";
 import { emailSettingsPages } from "./email-settings.ts";
 import { conversationPages } from "./conversations.ts";
 import { customerPages } from "./customers.ts";
@@ -49,6 +50,7 @@ export function dashboardRoutes(deps: Deps) {
     .use(agentPages(deps))
     .use(knowledgePages(deps))
     .use(settingsPages(deps))
+    .use(businessHoursPages(deps))
     .use(emailSettingsPages(deps))
     .use(connectorPages(deps))
     .use(customActionPages(deps))

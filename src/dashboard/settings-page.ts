@@ -3,11 +3,13 @@
 import { html } from "../html/html.ts";
 import { type DashboardContext, errorSummary, shellPage } from "./kit/index.ts";
 import { membersSection } from "./settings-members.ts";
+import { settingsNav } from "./settings-nav.ts";
 import { orgSettings, type SettingsForms } from "./settings-org.ts";
 
 export async function settingsPage(ctx: DashboardContext, query: Record<string, string | undefined>, forms: SettingsForms = {}): Promise<Response> {
   const orgSections = ctx.can("org:manage") ? await orgSettings(ctx, query, forms) : html``;
   const body = html`<h1>Settings</h1>
+${settingsNav(ctx, null)}
 <p><a href="/dashboard/settings/email">Email: support address and your notifications</a></p>
 ${orgSections}
 ${await membersSection(ctx, query, forms)}`;

@@ -75,25 +75,20 @@ export function businessHoursProblems(value: BusinessHours): { path: string; mes
   return problems;
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
+/** Made once per computation (building one is the costly part) and passed down. */
 function formatter(zone: string): Intl.DateTimeFormat {
-  let f = formatters.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-US", { timeZone: zone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" });
-    formatters.set(zone, f);
-  }
-  return f;
+  return new Intl.DateTimeFormat("en-US", { timeZone: zone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" });
 }
 
 /** The zone's offset from UTC at `ms`, in milliseconds. */
-function offsetAt(zone: string, ms: number): number {
-  const p = Object.fromEntries(formatter(zone).formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
+function offsetAt(zone: Intl.DateTimeFormat, ms: number): number {
+  const p = Object.fromEntries(zone.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
   const local = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour) % 24, Number(p.minute), Number(p.second));
   return local - Math.floor(ms / 1000) * 1000;
 }
 
 /** The instant of a local wall time (day as UTC midnight ms of that calendar date, plus minutes). */
-function localToUtc(zone: string, dayMs: number, minutes: number): number {
+function localToUtc(zone: Intl.DateTimeFormat, dayMs: number, minutes: number): number {
   const wall = dayMs + minutes * 60_000;
   const first = wall - offsetAt(zone, wall);
   const second = wall - offsetAt(zone, first);
@@ -106,7 +101,7 @@ function localToUtc(zone: string, dayMs: number, minutes: number): number {
 }
 
 /** The local calendar date of `ms` in `zone`, as UTC midnight ms. */
-function localDay(zone: string, ms: number): number {
+function localDay(zone: Intl.DateTimeFormat, ms: number): number {
   const local = ms + offsetAt(zone, ms);
   return Math.floor(local / 86_400_000) * 86_400_000;
 }
@@ -114,14 +109,15 @@ function localDay(zone: string, ms: number): number {
 /** Opening intervals `[start, end)` in UTC ms, in order, from the local day of `fromMs` on, within the horizon. */
 function* openIntervals(hours: BusinessHours, fromMs: number): Generator<[number, number]> {
   const holidays = new Set(hours.holidays);
-  const firstDay = localDay(hours.time_zone, fromMs);
+  const zone = formatter(hours.time_zone);
+  const firstDay = localDay(zone, fromMs);
   for (let i = 0; i < HORIZON_DAYS; i++) {
     const day = firstDay + i * 86_400_000;
     if (holidays.has(new Date(day).toISOString().slice(0, 10))) continue;
     const weekday = WEEKDAYS[(new Date(day).getUTCDay() + 6) % 7]!;
     for (const [open, close] of hours.weekly[weekday] ?? []) {
-      const start = localToUtc(hours.time_zone, day, minutesOf(open, false)!);
-      const end = localToUtc(hours.time_zone, day, minutesOf(close, true)!);
+      const start = localToUtc(zone, day, minutesOf(open, false)!);
+      const end = localToUtc(zone, day, minutesOf(close, true)!);
       if (end > start) yield [start, end];
     }
   }
