@@ -5,7 +5,7 @@
 // change roles, remove, pending invitations with revoke). Each section shows only to a member
 // holding its role, and the page opens for either (settings-page.ts).
 import { Elysia, t } from "elysia";
-import { ROLES } from "../auth/roles.ts";
+import { ROLES, rolesFromForm } from "../auth/roles.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { memberActor } from "../kit/actor.ts";
@@ -85,8 +85,8 @@ export function settingsPages(deps: Deps) {
         }),
       { params: IdParams },
     )
-    .post("/dashboard/settings/members/invite", ({ request, body }) => withMember(deps, request, members, (ctx) => invite(ctx, formValues(body), formList(body, "invite_roles"))), { body: MemberForm })
-    .post("/dashboard/settings/members/:id/roles", ({ request, params, body }) => withMember(deps, request, members, (ctx) => changeRoles(ctx, params.id, formList(body, "roles"))), { params: IdParams, body: MemberForm })
+    .post("/dashboard/settings/members/invite", ({ request, body }) => withMember(deps, request, members, (ctx) => invite(ctx, formValues(body), rolesFromForm(formValues(body).invite_preset, formList(body, "invite_roles")))), { body: MemberForm })
+    .post("/dashboard/settings/members/:id/roles", ({ request, params, body }) => withMember(deps, request, members, (ctx) => changeRoles(ctx, params.id, rolesFromForm(formValues(body).preset, formList(body, "roles")))), { params: IdParams, body: MemberForm })
     .post("/dashboard/settings/members/:id/remove", ({ request, params }) => withMember(deps, request, members, (ctx) => remove(ctx, params.id)), { params: IdParams, body: MemberForm })
     .post("/dashboard/settings/invitations/:id/revoke", ({ request, params }) => withMember(deps, request, members, (ctx) => revoke(ctx, params.id)), { params: IdParams, body: MemberForm });
 }

@@ -9,7 +9,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { checkNewPassword } from "./password-reset.ts";
 
-export const ACCOUNT_LIMITS = { name: 100, avatarUrl: 2048 } as const;
+export const ACCOUNT_LIMITS = { name: 200, avatarUrl: 2048 } as const;
 
 export interface Profile {
   name: string;

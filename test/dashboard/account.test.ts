@@ -62,13 +62,13 @@ describe("profile", () => {
       expect(res.status).toBe(400);
       expect(await res.text()).toContain('id="f-avatar_url-error"');
     }
-    const long = await post(app, admin, "/dashboard/account/profile", { name: "x".repeat(101), avatar_url: "" });
+    const long = await post(app, admin, "/dashboard/account/profile", { name: "x".repeat(201), avatar_url: "" });
     expect(long.status).toBe(400);
     expect(await long.text()).toContain('id="f-name-error"');
-    const ok = await post(app, admin, "/dashboard/account/profile", { name: "x".repeat(100), avatar_url: "" });
+    const ok = await post(app, admin, "/dashboard/account/profile", { name: "x".repeat(200), avatar_url: "" });
     expect(ok.status).toBe(303);
     const [row] = await app.deps.db.select().from(members).where(eq(members.email, admin.email));
-    expect(row!.name).toBe("x".repeat(100));
+    expect(row!.name).toBe("x".repeat(200));
     expect(row!.avatarUrl).toBeNull();
   });
 });
