@@ -6,7 +6,7 @@ import type { DashboardContext } from "./kit/index.ts";
 const SECTIONS = [
   { key: "widget", label: "Widget", href: "/dashboard/settings#keys-h", role: "org:manage" },
   { key: "identity", label: "Identity", href: "/dashboard/settings#identity-h", role: "org:manage" },
-  { key: "members", label: "Members", href: "/dashboard/settings#members-h", role: "members:manage" },
+  { key: "members", label: "Members", href: "/dashboard/settings/members", role: "members:manage" },
   { key: "email", label: "Email", href: "/dashboard/settings/email", role: "inbox:view" },
   { key: "handoff", label: "Hand-off", href: "/dashboard/agents", role: "org:manage" },
   { key: "saved-replies", label: "Saved replies", href: "/dashboard/settings/saved-replies", role: "inbox:manage" },

@@ -15,3 +15,11 @@ ${orgSections}
 ${await membersSection(ctx, query, forms)}`;
   return shellPage(ctx, { title: "Settings", active: "settings", body: html`${errorSummary(forms.errors ?? {})}${body}`, status: forms.status });
 }
+
+/** The members section on a page of its own (the settings nav's "Members"). */
+export async function membersPage(ctx: DashboardContext, query: Record<string, string | undefined>): Promise<Response> {
+  const body = html`<h1>Settings</h1>
+${settingsNav(ctx, "members")}
+${await membersSection(ctx, query, {})}`;
+  return shellPage(ctx, { title: "Members and roles", active: "settings", body });
+}

@@ -14,7 +14,7 @@ import { clearPreviousIdentitySecret, revokeWidgetKey, rotateIdentitySecret, set
 import { type DashboardContext, formBody, formList, formValues, IdParams, redirect, withMember } from "./kit/index.ts";
 import { changeRoles, invite, remove, revoke } from "./settings-member-posts.ts";
 import { createKey, setModel, setOrigins } from "./settings-org-posts.ts";
-import { settingsPage } from "./settings-page.ts";
+import { membersPage, settingsPage } from "./settings-page.ts";
 
 const Query = t.Object({
   keys_page: t.Optional(t.String({ maxLength: 10 })),
@@ -38,6 +38,15 @@ export function settingsPages(deps: Deps) {
           // Either role opens the page; each section shows only to the role it needs.
           if (!ctx.can("org:manage") && !ctx.can("members:manage")) throw AppError.forbidden(`Settings need the org:manage or members:manage role. Ask an admin of ${ctx.orgName} to grant one.`);
           return settingsPage(ctx, query);
+        }),
+      { query: Query },
+    )
+    .get(
+      "/dashboard/settings/members",
+      ({ request, query }) =>
+        withMember(deps, request, null, (ctx) => {
+          if (!ctx.can("org:manage") && !ctx.can("members:manage")) throw AppError.forbidden(`Members need the org:manage or members:manage role. Ask an admin of ${ctx.orgName} to grant one.`);
+          return membersPage(ctx, query);
         }),
       { query: Query },
     )

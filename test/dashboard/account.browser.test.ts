@@ -1,7 +1,7 @@
 // The new pages in a real headless Chromium, light and dark, each checked with axe-core (no serious
 // or critical violation) and photographed into docs/screenshots/: the account page (a member sets
 // their display name and changes their password), the business hours page (a field error, then
-// saved hours and "closed now"), "Forgot your password?" and the reset page.
+// saved hours and "closed now"), the members page, "Forgot your password?" and the reset page.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -72,6 +72,9 @@ for (const scheme of ["light", "dark"] as const) {
     await page.getByText("Business hours saved.").waitFor();
     expect(await page.getByLabel("Wednesday", { exact: true }).inputValue()).toBe("09:00-12:00, 14:00-17:00");
     await checkDashboardPage(page, `business-hours${suffix}`, true);
+    await page.goto("/dashboard/settings/members");
+    await page.getByRole("heading", { name: "Members and roles" }).waitFor();
+    await checkDashboardPage(page, `settings-members-page${suffix}`);
     expect(unexpectedConsoleErrors(errors)).toEqual([]);
 
     const visitor = await newPage(scheme);

@@ -55,3 +55,19 @@ describe("role presets", () => {
     expect(await invitedRoles("too-much@presets.example")).toBeUndefined();
   });
 });
+
+describe("the settings nav", () => {
+  test("every settings page carries it; members and business hours have pages of their own", async () => {
+    for (const path of ["/dashboard/settings", "/dashboard/settings/members", "/dashboard/settings/hours", "/dashboard/settings/email"]) {
+      const page = await (await get(app, admin, path)).text();
+      expect(page).toContain('aria-label="Settings sections"');
+      for (const label of ["Widget", "Identity", "Members", "Email", "Hand-off", "Saved replies", "Business hours"]) expect(page).toContain(`>${label}</a>`);
+    }
+    const members = await (await get(app, admin, "/dashboard/settings/members")).text();
+    expect(members).toContain('href="/dashboard/settings/members" aria-current="page"');
+    expect(members).toContain("Invite a member");
+    expect(members).not.toContain("Widget keys and install snippet");
+    const reader = await memberWith(app, admin.orgId, ["inbox:view"]);
+    expect((await get(app, reader, "/dashboard/settings/members")).status).toBe(403);
+  });
+});
