@@ -1,11 +1,12 @@
-// The settings sections' navigation, above every settings page: the sections still on the main
-// settings page are reached by their headings; the others have pages of their own.
+// The settings sections' navigation, above every settings page: each section has a page of its own
+// (widget, identity, members and business hours here; email, saved replies; hand-off on the agents'
+// pages), and the main settings page still shows widget, identity, model, grants and members together.
 import { html } from "../html/html.ts";
 import type { DashboardContext } from "./kit/index.ts";
 
 const SECTIONS = [
-  { key: "widget", label: "Widget", href: "/dashboard/settings#keys-h", role: "org:manage" },
-  { key: "identity", label: "Identity", href: "/dashboard/settings#identity-h", role: "org:manage" },
+  { key: "widget", label: "Widget", href: "/dashboard/settings/widget", role: "org:manage" },
+  { key: "identity", label: "Identity", href: "/dashboard/settings/identity", role: "org:manage" },
   { key: "members", label: "Members", href: "/dashboard/settings/members", role: "members:manage" },
   { key: "email", label: "Email", href: "/dashboard/settings/email", role: "inbox:view" },
   { key: "handoff", label: "Hand-off", href: "/dashboard/agents", role: "org:manage" },

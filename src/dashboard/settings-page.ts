@@ -16,6 +16,14 @@ ${await membersSection(ctx, query, forms)}`;
   return shellPage(ctx, { title: "Settings", active: "settings", body: html`${errorSummary(forms.errors ?? {})}${body}`, status: forms.status });
 }
 
+/** The widget (keys and snippet, allowed origins) or identity verification section on a page of its own. */
+export async function orgSectionPage(ctx: DashboardContext, query: Record<string, string | undefined>, only: "widget" | "identity"): Promise<Response> {
+  const body = html`<h1>Settings</h1>
+${settingsNav(ctx, only)}
+${await orgSettings(ctx, query, {}, only)}`;
+  return shellPage(ctx, { title: only === "widget" ? "Widget" : "Identity verification", active: "settings", body });
+}
+
 /** The members section on a page of its own (the settings nav's "Members"). */
 export async function membersPage(ctx: DashboardContext, query: Record<string, string | undefined>): Promise<Response> {
   const body = html`<h1>Settings</h1>

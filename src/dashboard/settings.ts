@@ -14,7 +14,7 @@ import { clearPreviousIdentitySecret, revokeWidgetKey, rotateIdentitySecret, set
 import { type DashboardContext, formBody, formList, formValues, IdParams, redirect, withMember } from "./kit/index.ts";
 import { changeRoles, invite, remove, revoke } from "./settings-member-posts.ts";
 import { createKey, setModel, setOrigins } from "./settings-org-posts.ts";
-import { membersPage, settingsPage } from "./settings-page.ts";
+import { membersPage, orgSectionPage, settingsPage } from "./settings-page.ts";
 
 const Query = t.Object({
   keys_page: t.Optional(t.String({ maxLength: 10 })),
@@ -41,6 +41,8 @@ export function settingsPages(deps: Deps) {
         }),
       { query: Query },
     )
+    .get("/dashboard/settings/widget", ({ request, query }) => withMember(deps, request, org, (ctx) => orgSectionPage(ctx, query, "widget")), { query: Query })
+    .get("/dashboard/settings/identity", ({ request, query }) => withMember(deps, request, org, (ctx) => orgSectionPage(ctx, query, "identity")), { query: Query })
     .get(
       "/dashboard/settings/members",
       ({ request, query }) =>

@@ -75,6 +75,9 @@ for (const scheme of ["light", "dark"] as const) {
     await page.goto("/dashboard/settings/members");
     await page.getByRole("heading", { name: "Members and roles" }).waitFor();
     await checkDashboardPage(page, `settings-members-page${suffix}`);
+    await page.getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: "Widget" }).click();
+    await page.getByRole("heading", { name: "Widget keys and install snippet" }).waitFor();
+    await checkDashboardPage(page, `settings-widget-page${suffix}`);
     expect(unexpectedConsoleErrors(errors)).toEqual([]);
 
     const visitor = await newPage(scheme);

@@ -57,8 +57,8 @@ describe("role presets", () => {
 });
 
 describe("the settings nav", () => {
-  test("every settings page carries it; members and business hours have pages of their own", async () => {
-    for (const path of ["/dashboard/settings", "/dashboard/settings/members", "/dashboard/settings/hours", "/dashboard/settings/email"]) {
+  test("every settings page carries it; widget, identity, members and business hours have pages of their own", async () => {
+    for (const path of ["/dashboard/settings", "/dashboard/settings/widget", "/dashboard/settings/identity", "/dashboard/settings/members", "/dashboard/settings/hours", "/dashboard/settings/email"]) {
       const page = await (await get(app, admin, path)).text();
       expect(page).toContain('aria-label="Settings sections"');
       for (const label of ["Widget", "Identity", "Members", "Email", "Hand-off", "Saved replies", "Business hours"]) expect(page).toContain(`>${label}</a>`);
@@ -67,7 +67,15 @@ describe("the settings nav", () => {
     expect(members).toContain('href="/dashboard/settings/members" aria-current="page"');
     expect(members).toContain("Invite a member");
     expect(members).not.toContain("Widget keys and install snippet");
+    const widget = await (await get(app, admin, "/dashboard/settings/widget")).text();
+    expect(widget).toContain("Widget keys and install snippet");
+    expect(widget).toContain("Allowed origins");
+    expect(widget).not.toContain("Identity verification</h2>");
+    const identity = await (await get(app, admin, "/dashboard/settings/identity")).text();
+    expect(identity).toContain("Identity verification</h2>");
+    expect(identity).not.toContain("Widget keys and install snippet");
     const reader = await memberWith(app, admin.orgId, ["inbox:view"]);
+    expect((await get(app, reader, "/dashboard/settings/widget")).status).toBe(403);
     expect((await get(app, reader, "/dashboard/settings/members")).status).toBe(403);
   });
 });
