@@ -122,3 +122,32 @@ describe("password and sessions", () => {
     expect(row!.name).not.toBe("Evil");
   });
 });
+
+describe("the account API", () => {
+  test("profile, password and sessions through JSON, with the same checks", async () => {
+    const token = await signIn(app, admin.email, admin.password);
+    const auth = { authorization: `Bearer ${token}` };
+    const other = await signIn(app, admin.email, admin.password);
+    expect((await app.request("/api/me/profile", { headers: auth })).status).toBe(200);
+    const bad = await app.request("/api/me/profile", { method: "PATCH", headers: auth, json: { name: "Robin", avatar_url: "http://cdn.example/a.png" } });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { details: { path: string }[] } }).error.details.map((d) => d.path)).toEqual(["/avatar_url"]);
+    const ok = await app.request("/api/me/profile", { method: "PATCH", headers: auth, json: { name: "Robin API", avatar_url: null } });
+    expect(await ok.json()).toEqual({ email: admin.email, name: "Robin API", avatar_url: null });
+
+    const sessions = (await (await app.request("/api/me/sessions", { headers: auth })).json()) as { items: { current: boolean }[] };
+    expect(sessions.items.filter((s) => s.current)).toHaveLength(1);
+    expect(JSON.stringify(sessions)).not.toContain(token);
+    const wrong = await app.request("/api/me/password", { method: "PUT", headers: auth, json: { current_password: "nope-nope", new_password: "api-password-1" } });
+    expect(wrong.status).toBe(401);
+    const changed = await app.request("/api/me/password", { method: "PUT", headers: auth, json: { current_password: admin.password, new_password: "api-password-1" } });
+    expect(changed.status).toBe(200);
+    expect(((await changed.json()) as { signed_out: number }).signed_out).toBeGreaterThanOrEqual(2);
+    expect((await app.request("/api/me", { headers: { authorization: `Bearer ${other}` } })).status).toBe(401);
+    expect((await app.request("/api/me", { headers: auth })).status).toBe(200);
+    admin = { ...admin, password: "api-password-1" };
+    const third = await signIn(app, admin.email, admin.password);
+    expect(await (await app.request("/api/me/sessions", { method: "DELETE", headers: auth })).json()).toEqual({ signed_out: 1 });
+    expect((await app.request("/api/me", { headers: { authorization: `Bearer ${third}` } })).status).toBe(401);
+  });
+});
