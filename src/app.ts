@@ -6,7 +6,9 @@ import { activityRoutes } from "./activity/routes.ts";
 import { agentRoutes } from "./agents/routes.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { inviteRoutes } from "./orgs/invite-page.ts";
+import { passwordPages } from "./orgs/password-pages.ts";
 import { memberRoutes } from "./orgs/member-routes.ts";
+import { accountRoutes } from "./orgs/account-routes.ts";
 import type { Deps } from "./deps.ts";
 import { parseBody } from "./http/body.ts";
 import { requestMeta } from "./http/request-meta.ts";
@@ -75,7 +77,9 @@ export function createApp(deps: Deps) {
     .use(metricsRoutes(deps))
     .use(authRoutes(deps))
     .use(inviteRoutes(deps))
+    .use(passwordPages(deps))
     .use(memberRoutes(deps))
+    .use(accountRoutes(deps))
     .use(oauthRoutes(deps))
     .use(mcpRoutes(deps))
     .use(toggleRoutes(deps))

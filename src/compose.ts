@@ -25,6 +25,7 @@ import { inboxTools } from "./inbox/tools.ts";
 import { REPLY_MAIL_KIND, replyMailHandler } from "./inbox/reply-mail.ts";
 import { MEMBER_NOTICE_KIND, memberNoticeHandler } from "./inbox/member-notices.ts";
 import { RESOLUTION_MAIL_KIND, resolutionMailHandler } from "./inbox/csat-mail.ts";
+import { passwordResetHandler, RESET_MAIL_KIND } from "./orgs/password-reset.ts";
 import { customActionTools } from "./integrations/custom-actions.ts";
 import { createInvalidation } from "./invalidation.ts";
 import { systemActor } from "./kit/actor.ts";
@@ -118,7 +119,7 @@ export interface SenderOptions {
  */
 export function createSender(deps: Deps, options: SenderOptions = {}): Sender {
   const transport = options.transport === undefined ? smtpTransport(deps.config) : options.transport;
-  const known = new Set([CAMPAIGN_MAIL_KIND, OPT_IN_MAIL_KIND, REPLY_MAIL_KIND, MEMBER_NOTICE_KIND, RESOLUTION_MAIL_KIND, WEBHOOK_KIND]);
+  const known = new Set([CAMPAIGN_MAIL_KIND, OPT_IN_MAIL_KIND, REPLY_MAIL_KIND, MEMBER_NOTICE_KIND, RESOLUTION_MAIL_KIND, RESET_MAIL_KIND, WEBHOOK_KIND]);
   const extra = Object.fromEntries(Object.entries(options.handlers ?? {}).filter(([kind]) => !known.has(kind)));
   const queueing = jobs(deps).filter((job) => job.outboxPass);
   return createOutboxLoop(deps, {
@@ -134,6 +135,7 @@ export function createSender(deps: Deps, options: SenderOptions = {}): Sender {
           [REPLY_MAIL_KIND]: replyMailHandler(deps, transport),
           [MEMBER_NOTICE_KIND]: memberNoticeHandler(deps, transport),
           [RESOLUTION_MAIL_KIND]: resolutionMailHandler(deps, transport),
+          [RESET_MAIL_KIND]: passwordResetHandler(deps, transport),
         },
         ...OUTBOX_POOLS.mail,
         before: async () => {

@@ -20,7 +20,7 @@ async function main(args: string[]): Promise<number> {
   let command: Command;
   try {
     command = parseCommand(argv);
-    if (viaServer && !isAdminCommand(command) && command.kind !== "backup") throw new UsageError("--via-server goes with migrate, org create, org flag, org identity, eval or backup");
+    if (viaServer && !isAdminCommand(command) && command.kind !== "backup") throw new UsageError("--via-server goes with migrate, org create, org flag, org identity, eval, user reset-password or backup");
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     process.stderr.write(`svc-agents: ${error.message}\n${USAGE}\n`);
@@ -88,9 +88,11 @@ async function main(args: string[]): Promise<number> {
       }
     }
     if (!isAdminCommand(command)) return 2;
+    // Read before anything opens: `user reset-password --password-stdin` (the password never in argv).
+    const stdin = command.kind === "user-reset-password" && command.passwordStdin ? await Bun.stdin.text() : undefined;
     if (viaServer) {
       if (config.databaseUrl) throw new UsageError("--via-server is for the embedded database; with DATABASE_URL run commands directly");
-      const reply = await sendToServer(config.dataDir, argv).catch(() => {
+      const reply = await sendToServer(config.dataDir, argv, stdin).catch(() => {
         throw new Error(`no svc-agents server is running on ${config.dataDir} (could not reach its admin socket)`);
       });
       process.stdout.write(reply.stdout);
@@ -99,7 +101,7 @@ async function main(args: string[]): Promise<number> {
     }
     const services = await openServices(config, log);
     try {
-      process.stdout.write(await executeAdmin(services.deps, command));
+      process.stdout.write(await executeAdmin(services.deps, command, stdin));
       if (command.kind === "migrate") process.stderr.write("svc-agents: migrations are up to date\n");
       return 0;
     } finally {

@@ -22,3 +22,20 @@ export function hasRole(roles: readonly string[], needed: Role): boolean {
   if (roles.includes(needed)) return true;
   return needed.endsWith(":view") && roles.includes(needed.replace(/:view$/, ":manage"));
 }
+
+/**
+ * Starting points for a member's roles on the invitation and member forms (docs/decisions.md
+ * "Accounts and business hours"); the twelve roles stay editable one by one.
+ */
+export const ROLE_PRESETS = {
+  admin: { label: "Admin", roles: [...ROLES] },
+  agent: { label: "Agent", roles: ["inbox:manage", "knowledge:view", "agents:view", "automation:view"] },
+  viewer: { label: "Viewer", roles: ROLES.filter((r) => r.endsWith(":view")) },
+} as const satisfies Record<string, { label: string; roles: readonly Role[] }>;
+
+export type RolePreset = keyof typeof ROLE_PRESETS;
+
+/** The roles of the preset a form chose, or the boxes ticked when it chose none ("custom"). */
+export function rolesFromForm(preset: string | undefined, ticked: string[]): string[] {
+  return preset && Object.hasOwn(ROLE_PRESETS, preset) ? [...ROLE_PRESETS[preset as RolePreset].roles] : ticked;
+}

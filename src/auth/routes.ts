@@ -49,8 +49,8 @@ const Credentials = t.Object({
 
 export function authRoutes(deps: Deps) {
   return new Elysia({ name: "auth" })
-    .get("/signin", ({ query }) => signInPage({ returnTo: safeReturnTo(query.return_to, deps.config.baseUrl) }), {
-      query: t.Object({ return_to: t.Optional(t.String({ maxLength: 8192 })) }),
+    .get("/signin", ({ query }) => signInPage({ returnTo: safeReturnTo(query.return_to, deps.config.baseUrl), notice: query.reset === "1" ? "Your password is set. Sign in with it." : undefined }), {
+      query: t.Object({ return_to: t.Optional(t.String({ maxLength: 8192 })), reset: t.Optional(t.String({ maxLength: 8 })) }),
     })
     .post(
       "/signin",

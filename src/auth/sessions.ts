@@ -1,7 +1,7 @@
 // Dashboard sessions: an opaque `svc_ses_…` token handed to the browser (cookie) or to an API
 // client (bearer). Only its SHA-256 is stored; lookups return null on any failure and the HTTP
 // layer decides the status.
-import { and, eq, gt, lt } from "drizzle-orm";
+import { and, desc, eq, gt, lt, ne } from "drizzle-orm";
 import { mintToken, sha256Hex } from "../crypto/tokens.ts";
 import { dashboardSessions, members, memberships, orgs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
@@ -53,4 +53,22 @@ export async function deleteMemberSessions(deps: Deps, memberId: string): Promis
 
 export async function deleteExpiredSessions(deps: Deps): Promise<void> {
   await deps.db.delete(dashboardSessions).where(lt(dashboardSessions.expiresAt, deps.now()));
+}
+
+/** A member's live sessions, newest first (never their tokens). */
+export async function listMemberSessions(deps: Deps, memberId: string): Promise<{ id: string; createdAt: Date; expiresAt: Date }[]> {
+  return deps.db
+    .select({ id: dashboardSessions.id, createdAt: dashboardSessions.createdAt, expiresAt: dashboardSessions.expiresAt })
+    .from(dashboardSessions)
+    .where(and(eq(dashboardSessions.memberId, memberId), gt(dashboardSessions.expiresAt, deps.now())))
+    .orderBy(desc(dashboardSessions.createdAt), desc(dashboardSessions.id));
+}
+
+/** Ends every session of a member but `keep` (the one asking): "sign out everywhere else", and after a password change. */
+export async function deleteOtherSessions(deps: Deps, memberId: string, keep: string): Promise<number> {
+  const gone = await deps.db
+    .delete(dashboardSessions)
+    .where(and(eq(dashboardSessions.memberId, memberId), ne(dashboardSessions.id, keep)))
+    .returning({ id: dashboardSessions.id });
+  return gone.length;
 }

@@ -52,12 +52,13 @@ export function listenAdminSocket(deps: Deps, database: Database): { stop(): voi
 }
 
 async function handle(deps: Deps, request: Request): Promise<AdminReply> {
-  const { argv } = (await request.json()) as { argv: unknown };
+  const { argv, stdin } = (await request.json()) as { argv: unknown; stdin?: unknown };
   if (!Array.isArray(argv) || !argv.every((a) => typeof a === "string")) throw new UsageError("argv must be a list of strings");
+  if (stdin !== undefined && typeof stdin !== "string") throw new UsageError("stdin must be a string");
   const command = parseCommand(argv);
   if (!isAdminCommand(command)) throw new UsageError(`${command.kind} cannot run through the server`);
   deps.log.info("admin command", { command: command.kind });
-  return { code: 0, stdout: await executeAdmin(deps, command), stderr: "" };
+  return { code: 0, stdout: await executeAdmin(deps, command, stdin ?? ""), stderr: "" };
 }
 
 /** POST /backup: the backup file's bytes (README "Backup and restore"), or an AdminReply saying why not. */
@@ -86,13 +87,13 @@ export async function fetchBackup(dataDir: string): Promise<Uint8Array<ArrayBuff
   return new Uint8Array(await res.arrayBuffer());
 }
 
-/** Sends an admin command's argv (already parsed and checked locally) to the server holding `dataDir`. */
-export async function sendToServer(dataDir: string, argv: string[]): Promise<AdminReply> {
+/** Sends an admin command's argv (already parsed and checked locally), and what it read from standard input, to the server holding `dataDir`. */
+export async function sendToServer(dataDir: string, argv: string[], stdin?: string): Promise<AdminReply> {
   const res = await fetch("http://localhost/admin", {
     unix: adminSocketPath(dataDir),
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ argv }),
+    body: JSON.stringify({ argv, ...(stdin !== undefined ? { stdin } : {}) }),
     signal: AbortSignal.timeout(30_000),
   } as RequestInit);
   return (await res.json()) as AdminReply;

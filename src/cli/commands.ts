@@ -6,6 +6,7 @@ import { systemActor } from "../kit/actor.ts";
 import type { Deps } from "../deps.ts";
 import { FEATURE_FLAGS, isFeatureFlag } from "../kit/flags.ts";
 import { isUuid } from "../kit/ids.ts";
+import { adminResetPassword } from "../orgs/password-reset.ts";
 import { createOrg, setFeatureFlag, validateCreateOrg } from "../orgs/service.ts";
 import { setIdentityVerification } from "../orgs/widget-access.ts";
 import { evaluate, parseQuestions } from "../agents/evaluate.ts";
@@ -19,6 +20,7 @@ export const USAGE = `usage: svc-agents [serve]
        svc-agents org identity --org <org_id> --on|--off
        svc-agents sources sync <source_id>
        svc-agents [--via-server] eval --org <org_id> --questions <file.jsonl> [--agent <agent_id>]
+       svc-agents [--via-server] user reset-password --email <email> [--password-stdin]
        svc-agents healthcheck
        svc-agents [--via-server] backup --out <file>
        svc-agents restore --in <file> [--force]`;
@@ -38,6 +40,7 @@ export type Command =
   | { kind: "org-identity"; orgId: string; enabled: boolean }
   | { kind: "sources-sync"; sourceId: string }
   | { kind: "eval"; orgId: string; agentId?: string; questions: string }
+  | { kind: "user-reset-password"; email: string; passwordStdin: boolean }
   | { kind: "backup"; out: string }
   | { kind: "restore"; in: string; force: boolean };
 
@@ -124,6 +127,13 @@ export function parseCommand(argv: string[]): Command {
     if (agentId !== undefined && !isUuid(agentId)) throw new UsageError("--agent must be an agent id (a UUID)");
     return { kind: "eval", orgId, ...(agentId ? { agentId } : {}), questions: required(v, "questions") };
   }
+  if (first === "user" && second === "reset-password") {
+    // Without --password-stdin: a one-time link valid for an hour; with it, the password read from standard input.
+    const v = options(rest, { email: { type: "string" }, "password-stdin": { type: "boolean" } });
+    const email = required(v, "email");
+    if (!email.includes("@") || email.length > 320) throw new UsageError("--email must be an email address");
+    return { kind: "user-reset-password", email, passwordStdin: Boolean(v["password-stdin"]) };
+  }
   if (first === "backup") {
     const v = options(argv.slice(1), { out: { type: "string" } });
     return { kind: "backup", out: required(v, "out") };
@@ -136,14 +146,22 @@ export function parseCommand(argv: string[]): Command {
 }
 
 
-export type AdminCommand = Extract<Command, { kind: "migrate" | "org-create" | "org-flag" | "org-identity" | "eval" }>;
+export type AdminCommand = Extract<Command, { kind: "migrate" | "org-create" | "org-flag" | "org-identity" | "eval" | "user-reset-password" }>;
 
 export function isAdminCommand(command: Command): command is AdminCommand {
-  return command.kind === "migrate" || command.kind === "org-create" || command.kind === "org-flag" || command.kind === "org-identity" || command.kind === "eval";
+  return command.kind === "migrate" || command.kind === "org-create" || command.kind === "org-flag" || command.kind === "org-identity" || command.kind === "eval" || command.kind === "user-reset-password";
 }
 
-/** Runs an admin command on open, migrated services; returns what it prints on stdout. Throws AppError. */
-export async function executeAdmin(deps: Deps, command: AdminCommand): Promise<string> {
+/** A password read from standard input: one line, its line ending dropped. */
+export function passwordFromInput(input: string): string {
+  return input.replace(/\r?\n$/, "");
+}
+
+/**
+ * Runs an admin command on open, migrated services; returns what it prints on stdout. Throws AppError.
+ * `stdin` is what the command read from standard input (only `user reset-password --password-stdin` reads it).
+ */
+export async function executeAdmin(deps: Deps, command: AdminCommand, stdin = ""): Promise<string> {
   switch (command.kind) {
     case "migrate":
       return ""; // opening the services applied every pending migration
@@ -174,6 +192,10 @@ export async function executeAdmin(deps: Deps, command: AdminCommand): Promise<s
     case "org-identity": {
       const identity = await setIdentityVerification(deps, command.orgId, systemActor("cli"), command.enabled);
       return `${JSON.stringify({ org_id: command.orgId, identity_verification: identity.enabled })}\n`;
+    }
+    case "user-reset-password": {
+      const done = await adminResetPassword(deps, { email: command.email, password: command.passwordStdin ? passwordFromInput(stdin) : undefined });
+      return `${JSON.stringify(done)}\n`;
     }
   }
 }

@@ -8,6 +8,7 @@ import { type Html, html } from "../html/html.ts";
 import { NOTIFY_MODES, notifyMode, setNotifyMode } from "../inbox/member-notices.ts";
 import { mailSettings, setSupportAlias } from "../inbound/alias.ts";
 import { memberActor } from "../kit/actor.ts";
+import { settingsNav } from "./settings-nav.ts";
 import { type DashboardContext, errorSummary, field, type FieldErrors, formBody, formValues, type FormValues, redirect, select, shellPage, submit, submitForm, withMember } from "./kit/index.ts";
 
 const PATH = "/dashboard/settings/email";
@@ -31,6 +32,7 @@ ${field({ name: "support_alias", label: "Support alias", value: v.support_alias 
 </form>`
     : html`<p>${settings.support_address ? html`Customers write to <strong>${settings.support_address}</strong>.` : "No support alias is set."}</p>`;
   const body = html`${errorSummary(e)}<h1>Email</h1>
+${settingsNav(ctx, "email")}
 <section class="panel" aria-labelledby="alias-h"><h2 id="alias-h">Support address</h2>
 ${settings.inbound_enabled ? "" : html`<p class="muted"><span class="badge warn">inbound mail off</span> The operator has not configured INBOUND_EMAIL_DOMAIN with a listener or a relay; replies are still emailed.</p>`}
 ${settings.support_address ? html`<p class="muted">Current address: <code>${settings.support_address}</code></p>` : ""}

@@ -5,6 +5,7 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../deps.ts";
 import { setupStatus } from "../setup/status.ts";
 import { html } from "../html/html.ts";
+import { accountPages } from "./account.ts";
 import { agentPages } from "./agents.ts";
 import { dashboardAssets } from "./assets.ts";
 import { connectorPages } from "./connectors.ts";
@@ -12,6 +13,7 @@ import { customActionPages } from "./custom-actions.ts";
 import { knowledgePages } from "./knowledge.ts";
 import { knowledgeSourcePages } from "./knowledge-sources.ts";
 import { settingsPages } from "./settings.ts";
+import { businessHoursPages } from "./settings-hours.ts";
 import { emailSettingsPages } from "./email-settings.ts";
 import { conversationPages } from "./conversations.ts";
 import { customerPages } from "./customers.ts";
@@ -48,10 +50,12 @@ const CHECKLIST: Record<string, { label: string; href: string }> = {
 export function dashboardRoutes(deps: Deps) {
   return new Elysia({ name: "dashboard" })
     .use(dashboardAssets())
+    .use(accountPages(deps))
     .use(agentPages(deps))
     .use(knowledgeSourcePages(deps))
     .use(knowledgePages(deps))
     .use(settingsPages(deps))
+    .use(businessHoursPages(deps))
     .use(emailSettingsPages(deps))
     .use(connectorPages(deps))
     .use(customActionPages(deps))

@@ -1,7 +1,7 @@
 // The settings section of members and roles. With members:manage: the invite form (the new link
 // shown once, on the answer to the invite), each member's roles in a folded form, remove, and the
 // pending invitations with revoke. With org:manage alone: the members, read only.
-import { ROLES } from "../auth/roles.ts";
+import { ROLE_PRESETS, ROLES } from "../auth/roles.ts";
 import { attrs, type Html, html } from "../html/html.ts";
 import { INVITATION_LIMITS, listInvitations } from "../orgs/invitations.ts";
 import { ADMIN_ROLES, listMembers, ROLE_DESCRIPTIONS } from "../orgs/members.ts";
@@ -13,6 +13,12 @@ export const rolesKey = (memberId: string) => `roles-${memberId}`;
 
 function roleChecks(name: string, idPrefix: string, checked: readonly string[], hints = true): Html {
   return html`<div class="grid2">${ROLES.map((role, i) => checkbox({ name, value: role, id: `${idPrefix}-${i}`, label: role, checked: checked.includes(role), hint: hints ? ROLE_DESCRIPTIONS[role] : undefined }))}</div>`;
+}
+
+/** Radio buttons: a preset's roles, or "Custom" (the boxes as ticked). Without a script; the boxes stay editable. */
+function presetChoice(name: string, idPrefix: string): Html {
+  const options = [{ value: "", label: "Custom: the boxes below" }, ...Object.entries(ROLE_PRESETS).map(([value, p]) => ({ value, label: `${p.label} (${p.roles.length === ROLES.length ? "every role" : p.roles.join(", ")})` }))];
+  return html`<fieldset class="presets"><legend>Start from</legend>${options.map((o, i) => html`<div class="check"><input type="radio" id="${idPrefix}-p${i}" name="${name}" value="${o.value}"${attrs({ checked: i === 0 })}><label for="${idPrefix}-p${i}">${o.label}</label></div>`)}</fieldset>`;
 }
 
 /**
@@ -40,6 +46,7 @@ export async function membersSection(ctx: DashboardContext, query: Record<string
       const key = `f-${rolesKey(m.id)}`;
       return html`${row}<tr><td colspan="4"><details${attrs({ open: Boolean(error) })}><summary>Edit roles of ${m.email}</summary>
 <form method="post" action="/dashboard/settings/members/${m.id}/roles" novalidate>
+${presetChoice("preset", `r-${m.id}`)}
 <fieldset${attrs({ id: key, "aria-describedby": error ? `${key}-error` : null })}><legend>Roles of ${m.email}</legend>
 ${roleChecks("roles", `r-${m.id}`, m.roles, false)}
 ${groupError(key, error)}
@@ -70,6 +77,7 @@ ${table}
 <h3 id="invite-h">Invite a member</h3>
 <form method="post" action="/dashboard/settings/members/invite" novalidate aria-labelledby="invite-h">
 ${field({ name: "invite_email", label: "Email", type: "email", value: v.invite_email, error: e.invite_email, maxLength: INVITATION_LIMITS.email, hint: "They get a link to set a password, or to sign in if they have an account." })}
+${presetChoice("invite_preset", "inv")}
 <fieldset${attrs({ id: "f-invite_roles", "aria-describedby": e.invite_roles ? "f-invite_roles-error" : null })}><legend>Roles</legend>
 ${roleChecks("invite_roles", "inv", checkedInvite)}
 ${groupError("f-invite_roles", e.invite_roles)}

@@ -23,7 +23,7 @@ export interface SettingsForms {
 }
 
 /** The sections under org:manage: widget keys, identity verification, origins, model, grants. */
-export async function orgSettings(ctx: DashboardContext, query: Record<string, string | undefined>, forms: SettingsForms): Promise<Html> {
+export async function orgSettings(ctx: DashboardContext, query: Record<string, string | undefined>, forms: SettingsForms, only?: "widget" | "identity"): Promise<Html> {
   const { deps, orgId } = ctx;
   const v = forms.values ?? {};
   const e = forms.errors ?? {};
@@ -36,7 +36,7 @@ export async function orgSettings(ctx: DashboardContext, query: Record<string, s
   const grantPage = pageOf(grants, pageNumber(query.grants_page));
   const llm = await orgLlmView(deps, orgId);
 
-  return html`<section class="panel" aria-labelledby="keys-h"><h2 id="keys-h">Widget keys and install snippet</h2>
+  const keysHtml = html`<section class="panel" aria-labelledby="keys-h"><h2 id="keys-h">Widget keys and install snippet</h2>
 <p class="muted">Paste the snippet before <code>&lt;/body&gt;</code> on every page that shows the chat bubble. Keys are publishable; revoke one and the widget using it stops at once. ${liveKeys.length} of at most ${WIDGET_KEY_LIMITS.live} live keys.</p>
 ${keyPage.items.map(
   (k, i) => html`<div class="keyrow"><p><strong>${k.label || "Unlabelled key"}</strong> ${k.revoked_at ? html`<span class="badge danger">revoked ${when(k.revoked_at)}</span>` : html`<span class="badge ok">live</span>`} <span class="muted">created ${when(k.created_at)}</span></p>
@@ -49,9 +49,8 @@ ${pager("/dashboard/settings", query, keyPage.page, keyPage.hasMore, "keys_page"
 ${field({ name: "label", label: "New key's label", value: v.label, error: e.label, maxLength: WIDGET_KEY_LIMITS.label, hint: "Where it is used, e.g. “Marketing site”." })}
 ${submit("Create key", { busy: "Creating…" })}
 </form>
-</section>
-
-<section class="panel" aria-labelledby="identity-h"><h2 id="identity-h">Identity verification</h2>
+</section>`;
+  const identityHtml = html`<section class="panel" aria-labelledby="identity-h"><h2 id="identity-h">Identity verification</h2>
 <p>${identity.enabled ? html`<span class="badge ok">on</span> The widget accepts a signed-in customer only with a <code>user_token</code> signed with the secret.` : html`<span class="badge warn">off</span> Anyone can claim a <code>user_id</code> in the widget; switch this on before showing customer data.`}</p>
 ${
   forms.secret
@@ -60,16 +59,14 @@ ${
 }
 ${identity.previous_secret_expires_at ? html`<p class="hint" id="previous-secret">The previous secret also verifies until ${when(identity.previous_secret_expires_at)}, then it is refused.</p>` : ""}
 <div class="actions">${actionButton("/dashboard/settings/identity", identity.enabled ? "Switch off" : "Switch on", { kind: identity.enabled ? "danger" : undefined, hidden: { enabled: identity.enabled ? "off" : "on" } })}${actionButton("/dashboard/settings/identity/rotate", "Rotate the secret", { confirm: "Make a new secret? The current one keeps verifying for 24 hours, unless you stop it sooner." })}${identity.has_previous_secret ? actionButton("/dashboard/settings/identity/clear-previous", "Stop accepting the previous secret", { kind: "danger" }) : ""}</div>
-</section>
-
-<section class="panel" aria-labelledby="origins-h"><h2 id="origins-h">Allowed origins</h2>
+</section>`;
+  const originsHtml = html`<section class="panel" aria-labelledby="origins-h"><h2 id="origins-h">Allowed origins</h2>
 <form method="post" action="/dashboard/settings/origins" novalidate>
 ${textarea({ name: "origins", label: "Sites that may use the widget keys", value: v.origins ?? origins.join("\n"), error: e.origins, rows: 4, hint: `One origin a line, such as https://shop.example (no path). Empty: every site may. At most ${ORIGIN_LIMITS.origins}.` })}
 <div class="actions">${submit("Save origins", { busy: "Saving…" })}</div>
 </form>
-</section>
-
-<section class="panel" aria-labelledby="llm-h"><h2 id="llm-h">Model</h2>
+</section>`;
+  const llmHtml = html`<section class="panel" aria-labelledby="llm-h"><h2 id="llm-h">Model</h2>
 <p class="muted">Answers now come from <strong>${llm.effective.provider}</strong>${llm.effective.model ? html` (${llm.effective.model})` : ""}, set by ${llm.effective.source === "org" ? "this organisation" : "the operator"}. An agent's own model, on its page, comes first.</p>
 <form method="post" action="/dashboard/settings/llm" novalidate>
 ${select({ name: "llm_provider", label: "Provider for every agent without its own", value: v.llm_provider ?? llm.override?.provider ?? "", error: e.llm_provider, options: [{ value: "", label: `The operator's default (${llm.operator_default.provider})` }, { value: "builtin", label: "Built-in (answers from the knowledge base, no key)" }, { value: "openai", label: "OpenAI-compatible" }, { value: "anthropic", label: "Anthropic" }] })}
@@ -80,9 +77,8 @@ ${field({ name: "llm_base_url", label: "Base URL", type: "url", value: v.llm_bas
 ${field({ name: "llm_api_key", label: "API key", type: "password", value: "", error: e.llm_api_key, hint: llm.override?.api_key_set ? "A key is stored (never shown). Leave blank to keep it." : "Write-only: stored encrypted, never shown again." })}
 <div class="actions">${submit("Save model", { busy: "Saving…" })}</div>
 </form>
-</section>
-
-<section class="panel" aria-labelledby="grants-h"><h2 id="grants-h">Connected AI clients (OAuth grants)</h2>
+</section>`;
+  const grantsHtml = html`<section class="panel" aria-labelledby="grants-h"><h2 id="grants-h">Connected AI clients (OAuth grants)</h2>
 <p class="muted">MCP clients members have authorised to act for them. Revoking one ends its tokens at once.</p>
 ${listTable({
   caption: "OAuth grants",
@@ -93,4 +89,17 @@ ${listTable({
 })}
 ${pager("/dashboard/settings", query, grantPage.page, grantPage.hasMore, "grants_page", "Grant pages")}
 </section>`;
+  if (only === "widget") return html`${keysHtml}
+
+${originsHtml}`;
+  if (only === "identity") return identityHtml;
+  return html`${keysHtml}
+
+${identityHtml}
+
+${originsHtml}
+
+${llmHtml}
+
+${grantsHtml}`;
 }

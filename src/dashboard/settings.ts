@@ -5,7 +5,7 @@
 // change roles, remove, pending invitations with revoke). Each section shows only to a member
 // holding its role, and the page opens for either (settings-page.ts).
 import { Elysia, t } from "elysia";
-import { ROLES } from "../auth/roles.ts";
+import { ROLES, rolesFromForm } from "../auth/roles.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { memberActor } from "../kit/actor.ts";
@@ -14,7 +14,7 @@ import { clearPreviousIdentitySecret, revokeWidgetKey, rotateIdentitySecret, set
 import { type DashboardContext, formBody, formList, formValues, IdParams, redirect, withMember } from "./kit/index.ts";
 import { changeRoles, invite, remove, revoke } from "./settings-member-posts.ts";
 import { createKey, setModel, setOrigins } from "./settings-org-posts.ts";
-import { settingsPage } from "./settings-page.ts";
+import { membersPage, orgSectionPage, settingsPage } from "./settings-page.ts";
 
 const Query = t.Object({
   keys_page: t.Optional(t.String({ maxLength: 10 })),
@@ -38,6 +38,17 @@ export function settingsPages(deps: Deps) {
           // Either role opens the page; each section shows only to the role it needs.
           if (!ctx.can("org:manage") && !ctx.can("members:manage")) throw AppError.forbidden(`Settings need the org:manage or members:manage role. Ask an admin of ${ctx.orgName} to grant one.`);
           return settingsPage(ctx, query);
+        }),
+      { query: Query },
+    )
+    .get("/dashboard/settings/widget", ({ request, query }) => withMember(deps, request, org, (ctx) => orgSectionPage(ctx, query, "widget")), { query: Query })
+    .get("/dashboard/settings/identity", ({ request, query }) => withMember(deps, request, org, (ctx) => orgSectionPage(ctx, query, "identity")), { query: Query })
+    .get(
+      "/dashboard/settings/members",
+      ({ request, query }) =>
+        withMember(deps, request, null, (ctx) => {
+          if (!ctx.can("org:manage") && !ctx.can("members:manage")) throw AppError.forbidden(`Members need the org:manage or members:manage role. Ask an admin of ${ctx.orgName} to grant one.`);
+          return membersPage(ctx, query);
         }),
       { query: Query },
     )
@@ -85,8 +96,8 @@ export function settingsPages(deps: Deps) {
         }),
       { params: IdParams },
     )
-    .post("/dashboard/settings/members/invite", ({ request, body }) => withMember(deps, request, members, (ctx) => invite(ctx, formValues(body), formList(body, "invite_roles"))), { body: MemberForm })
-    .post("/dashboard/settings/members/:id/roles", ({ request, params, body }) => withMember(deps, request, members, (ctx) => changeRoles(ctx, params.id, formList(body, "roles"))), { params: IdParams, body: MemberForm })
+    .post("/dashboard/settings/members/invite", ({ request, body }) => withMember(deps, request, members, (ctx) => invite(ctx, formValues(body), rolesFromForm(formValues(body).invite_preset, formList(body, "invite_roles")))), { body: MemberForm })
+    .post("/dashboard/settings/members/:id/roles", ({ request, params, body }) => withMember(deps, request, members, (ctx) => changeRoles(ctx, params.id, rolesFromForm(formValues(body).preset, formList(body, "roles")))), { params: IdParams, body: MemberForm })
     .post("/dashboard/settings/members/:id/remove", ({ request, params }) => withMember(deps, request, members, (ctx) => remove(ctx, params.id)), { params: IdParams, body: MemberForm })
     .post("/dashboard/settings/invitations/:id/revoke", ({ request, params }) => withMember(deps, request, members, (ctx) => revoke(ctx, params.id)), { params: IdParams, body: MemberForm });
 }

@@ -83,4 +83,7 @@ iframe.mail-preview { display: block; width: 100%; height: 22rem; margin: .5rem 
 fieldset { border: 1px solid var(--border); border-radius: 8px; padding: .75rem 1rem; margin: 0 0 1rem; }
 legend { font-weight: 600; padding: 0 .3rem; }
 @media (prefers-reduced-motion: reduce) { * { transition: none !important; animation: none !important; } }
+.subnav ul { list-style: none; display: flex; flex-wrap: wrap; gap: .4rem; padding: 0; margin: 0 0 1.25rem; }
+.subnav a { display: inline-block; padding: .3rem .7rem; border: 1px solid var(--border); border-radius: 999px; text-decoration: none; }
+.subnav a[aria-current=page] { background: var(--accent-soft); font-weight: 600; }
 `;

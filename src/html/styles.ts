@@ -15,6 +15,7 @@ input:focus-visible, button:focus-visible, select:focus-visible, a:focus-visible
 button { flex: 1; padding: .65rem 1rem; font: inherit; font-weight: 600; border-radius: 8px; border: 1px solid var(--accent); background: var(--accent); color: var(--on-accent); cursor: pointer; }
 button.secondary { background: transparent; color: var(--fg); border-color: var(--border); }
 .error { color: var(--danger); border: 1px solid var(--danger); border-radius: 8px; padding: .6rem .8rem; }
+.notice { border: 1px solid var(--accent); border-radius: 8px; padding: .6rem .8rem; }
 ul { padding-left: 1.2rem; }
 code { font-size: .85rem; word-break: break-all; }
 `;

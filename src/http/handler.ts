@@ -83,6 +83,7 @@ const SESSION_PATH = "/api/sdk/conversations/";
 export function loggedPath(path: string): string {
   if (path.startsWith("/u/")) return "/u/[token]";
   if (path.startsWith("/invite/")) return "/invite/[token]";
+  if (path.startsWith("/reset-password/")) return "/reset-password/[token]";
   if (path.startsWith("/series/confirm/")) return "/series/confirm/[token]";
   if (path.startsWith(SESSION_PATH)) return `${SESSION_PATH}[session_id]${path.endsWith("/events") && path.indexOf("/", SESSION_PATH.length) === path.length - 7 ? "/events" : ""}`;
   return path;

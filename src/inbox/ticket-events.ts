@@ -40,8 +40,8 @@ async function authorOf(tx: Tx, message: TicketMessage): Promise<Pick<CustomerMe
     const [agent] = message.authorAgentId ? await tx.select({ name: agents.name }).from(agents).where(eq(agents.id, message.authorAgentId)) : [];
     return { kind: "agent", author: { name: agent?.name || TEAM_NAME } };
   }
-  const [member] = message.authorMemberId ? await tx.select({ name: members.name }).from(members).where(eq(members.id, message.authorMemberId)) : [];
-  return { kind: "person", author: { name: member?.name.trim() || TEAM_NAME } };
+  const [member] = message.authorMemberId ? await tx.select({ name: members.name, avatarUrl: members.avatarUrl }).from(members).where(eq(members.id, message.authorMemberId)) : [];
+  return { kind: "person", author: { name: member?.name.trim() || TEAM_NAME, ...(member?.avatarUrl ? { avatar_url: member.avatarUrl } : {}) } };
 }
 
 async function insertEvent(tx: Tx, ticket: Ticket, type: TicketEventType, customerVisible: boolean, data: Record<string, unknown>, now: Date) {

@@ -11,6 +11,7 @@ export const OWNERS: Record<string, string> = {
   memberships: "src/orgs",
   widgetKeys: "src/orgs",
   memberInvitations: "src/orgs",
+  passwordResets: "src/orgs",
   dashboardSessions: "src/auth",
   agents: "src/agents",
   // src/db/schema/oauth.ts

@@ -21,6 +21,7 @@ import { CONFIDENCE, confidenceOf, escalationFor, frustrationIn, soundsUncertain
 import { earlierCustomerTurns, knowledgeCoverage, retrieve, type ScoredPassage, usedPassages } from "./knowledge.ts";
 import { conversationMessages, systemText } from "./prompt.ts";
 import { triage, type TriageDecision } from "./triage.ts";
+import { handoffAcknowledgement } from "./handoff-note.ts";
 
 export interface ChatCustomer {
   endUser: EndUser | null;
@@ -182,7 +183,7 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, decided: Decided, 
     emit.action({ type: "ticket_created", ticket_id: ticket.id, ticket_number: ticket.number, team, reason: decision.action === "live_help" ? "live_help" : "routing_rule" } satisfies PipelineAction);
     const text =
       decision.action === "live_help"
-        ? `I've asked a person from our team to take over (ticket #${ticket.number}). They will reply here as soon as they can.`
+        ? await handoffAcknowledgement(deps, orgId, ticket.number)
         : `I've passed your message to our ${team} team (ticket #${ticket.number}). They will follow up with you.`;
     emit.text(text);
     const routing: MessageRouting = { action: decision.action, ticket_id: ticket.id, ...(team ? { team } : {}) };

@@ -21,6 +21,8 @@ export const orgs = pgTable("orgs", {
   /** When the previous secret stops verifying: the rotation plus IDENTITY_ROTATION_OVERLAP_MS. */
   identitySecretPreviousUntil: timestamp("identity_secret_previous_until", { withTimezone: true }),
   isDemo: boolean("is_demo").notNull().default(false),
+  /** When people answer (src/kit/business-hours.ts); null: always, no promise of a time is made. */
+  businessHours: jsonb("business_hours").$type<Record<string, unknown> | null>(),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -31,6 +33,8 @@ export const members = pgTable("members", {
   /** Stored lower-cased; unique across the instance. */
   email: text("email").notNull().unique(),
   name: text("name").notNull().default(""),
+  /** An https image shown beside the member's replies in the widget (src/orgs/account.ts); null: none. */
+  avatarUrl: text("avatar_url"),
   /** argon2id (Bun.password), PHC string. */
   passwordHash: text("password_hash").notNull(),
   createdAt: createdAt(),
@@ -60,6 +64,23 @@ export const dashboardSessions = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   },
   (t) => [index("dashboard_sessions_member_idx").on(t.memberId), index("dashboard_sessions_expires_idx").on(t.expiresAt)],
+);
+
+/**
+ * Password reset links (src/orgs/password-reset.ts): only the token's SHA-256 is kept. A row is
+ * usable once, until `expires_at`; issuing a new link for a member ends their earlier ones.
+ */
+export const passwordResets = pgTable(
+  "password_resets",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    memberId: uuid("member_id").notNull().references(() => members.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique(),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [index("password_resets_member_idx").on(t.memberId)],
 );
 
 /**

@@ -1,0 +1,70 @@
+// A member's own account (README "Accounts"): the display name and avatar shown with their replies
+// (the widget, and the email From "<name> at <org>"), and their password. Changing the password
+// needs the current one (checked with sign-in's limits) and signs out every other session.
+import { eq } from "drizzle-orm";
+import { deleteOtherSessions } from "../auth/sessions.ts";
+import { checkPassword } from "../auth/signin.ts";
+import { members } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { checkNewPassword } from "./password-reset.ts";
+
+export const ACCOUNT_LIMITS = { name: 200, avatarUrl: 2048 } as const;
+
+export interface Profile {
+  name: string;
+  avatar_url: string | null;
+}
+
+/** An avatar address: https only, no credentials, at most ACCOUNT_LIMITS.avatarUrl characters; null for none. */
+export function avatarProblem(raw: string): string | null {
+  if (raw.length > ACCOUNT_LIMITS.avatarUrl) return `must be at most ${ACCOUNT_LIMITS.avatarUrl} characters`;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return "must be an https:// address";
+  }
+  if (url.protocol !== "https:") return "must be an https:// address";
+  if (url.username || url.password) return "must not carry a user name or password";
+  return null;
+}
+
+export async function getProfile(deps: Deps, memberId: string): Promise<Profile & { email: string }> {
+  const [row] = await deps.db.select({ name: members.name, avatarUrl: members.avatarUrl, email: members.email }).from(members).where(eq(members.id, memberId));
+  if (!row) throw AppError.notFound("No such member.");
+  return { name: row.name, avatar_url: row.avatarUrl, email: row.email };
+}
+
+/** Sets the display name (trimmed; empty: replies are signed by the team) and the avatar. 400 with details per field. */
+export async function updateProfile(deps: Deps, memberId: string, input: { name: string; avatar_url: string | null }): Promise<Profile> {
+  const name = input.name.trim().replace(/\s+/g, " ");
+  const avatar = input.avatar_url?.trim() || null;
+  const problems: { path: string; message: string }[] = [];
+  if (name.length > ACCOUNT_LIMITS.name) problems.push({ path: "/name", message: `must be at most ${ACCOUNT_LIMITS.name} characters` });
+  if (/[\u0000-\u001f\u007f]/.test(name)) problems.push({ path: "/name", message: "must not contain control characters" });
+  const avatarError = avatar ? avatarProblem(avatar) : null;
+  if (avatarError) problems.push({ path: "/avatar_url", message: avatarError });
+  if (problems.length > 0) throw AppError.badRequest("The profile is not valid.", problems);
+  await deps.db.update(members).set({ name, avatarUrl: avatar, updatedAt: deps.now() }).where(eq(members.id, memberId));
+  return { name, avatar_url: avatar };
+}
+
+/**
+ * Changes the password of the member signed in with `sessionId`: the current password is checked
+ * as at sign-in (401, limited), the new one as at sign-up (400); every other session ends.
+ * Returns how many sessions were signed out.
+ */
+export async function changePassword(deps: Deps, input: { memberId: string; sessionId: string; current: string; next: string; ip: string }): Promise<{ signed_out: number }> {
+  checkNewPassword(input.next);
+  const [member] = await deps.db.select({ email: members.email }).from(members).where(eq(members.id, input.memberId));
+  if (!member) throw AppError.notFound("No such member.");
+  const checked = await checkPassword(deps, { email: member.email, password: input.current, ip: input.ip }).catch((error) => {
+    if (error instanceof AppError && error.status === 401) throw new AppError(401, "invalid_credentials", "The current password is incorrect.");
+    throw error;
+  });
+  if (checked.id !== input.memberId) throw new AppError(401, "invalid_credentials", "The current password is incorrect.");
+  const passwordHash = await deps.passwords.hash(input.next);
+  await deps.db.update(members).set({ passwordHash, updatedAt: deps.now() }).where(eq(members.id, input.memberId));
+  return { signed_out: await deleteOtherSessions(deps, input.memberId, input.sessionId) };
+}

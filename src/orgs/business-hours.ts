@@ -1,0 +1,31 @@
+// An org's business hours (README "Business hours"; the value and its arithmetic: src/kit/business-hours.ts):
+// read, set (validated: an IANA zone through Intl, HH:MM intervals, real dates) or cleared (null:
+// no hours, so nothing promises a time). Every change is in the activity log.
+import { eq } from "drizzle-orm";
+import { recordActivity } from "../activity/log.ts";
+import { orgs } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import type { Actor } from "../kit/actor.ts";
+import { type BusinessHours, businessHoursProblems } from "../kit/business-hours.ts";
+
+export async function getBusinessHours(deps: Deps, orgId: string): Promise<BusinessHours | null> {
+  const [row] = await deps.db.select({ hours: orgs.businessHours }).from(orgs).where(eq(orgs.id, orgId));
+  if (!row) throw AppError.notFound("No such organisation.");
+  return (row.hours as BusinessHours | null) ?? null;
+}
+
+/** Sets the hours (400 with a detail per problem) or clears them with null. */
+export async function setBusinessHours(deps: Deps, orgId: string, actor: Actor, hours: BusinessHours | null): Promise<BusinessHours | null> {
+  if (hours) {
+    const problems = businessHoursProblems(hours);
+    if (problems.length > 0) throw AppError.badRequest("The business hours are not valid.", problems);
+  }
+  const value = hours ? { time_zone: hours.time_zone, weekly: hours.weekly, holidays: [...new Set(hours.holidays)].sort() } : null;
+  await deps.db.transaction(async (tx) => {
+    const [row] = await tx.update(orgs).set({ businessHours: value as Record<string, unknown> | null, updatedAt: deps.now() }).where(eq(orgs.id, orgId)).returning({ id: orgs.id });
+    if (!row) throw AppError.notFound("No such organisation.");
+    await recordActivity({ db: tx, now: deps.now }, { orgId, actor, action: value ? "business_hours.set" : "business_hours.cleared", objectType: "org", objectId: orgId, summary: value ? { time_zone: value.time_zone } : {} });
+  });
+  return value;
+}
