@@ -24,6 +24,7 @@ export const OWNERS: Record<string, string> = {
   // src/db/schema/workspace.ts
   companies: "src/customers",
   endUsers: "src/customers",
+  customerEvents: "src/customers", // src/db/schema/sdk.ts
   docs: "src/knowledge",
   // src/db/schema/tools.ts
   agentActionToggles: "src/tools",
@@ -60,7 +61,6 @@ export const OWNERS: Record<string, string> = {
   conversationMessages: "src/conversations",
   // src/db/schema/sdk.ts
   widgetSettings: "src/sdk",
-  customerEvents: "src/sdk",
   // src/db/schema/webhooks.ts
   webhookEndpoints: "src/webhooks",
   webhookEvents: "src/webhooks",
