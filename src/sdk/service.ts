@@ -1,8 +1,9 @@
 // What the /api/sdk routes do (README "Widget SDK"), as plain functions of (deps, orgId, input):
 // the public widget config, identify calls and tickets (behavioural events: src/sdk/events.ts).
 // The org always comes from the widget key (or the config query), never from the body.
-import { and, eq } from "drizzle-orm";
-import { companies, orgs } from "../db/schema/index.ts";
+import { eq } from "drizzle-orm";
+import { orgs } from "../db/schema/index.ts";
+import { companyById } from "../customers/companies.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { getAgent, noActiveAgent } from "../agents/service.ts";
@@ -40,10 +41,7 @@ export async function sdkConfig(deps: Deps, orgId: string) {
 export async function sdkUserView(deps: Deps, user: EndUser, verified: boolean) {
   let company: { id: string; company_id: string } | null = null;
   if (user.companyId) {
-    const [row] = await deps.db
-      .select({ id: companies.id, externalId: companies.externalId })
-      .from(companies)
-      .where(and(eq(companies.orgId, user.orgId), eq(companies.id, user.companyId)));
+    const row = await companyById(deps, user.orgId, user.companyId);
     if (row) company = { id: row.id, company_id: row.externalId };
   }
   return {
