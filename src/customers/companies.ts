@@ -27,12 +27,3 @@ export async function companyCustomers(deps: Deps, orgId: string, companyId: str
     .orderBy(desc(endUsers.updatedAt))
     .limit(limit);
 }
-
-/** A company of the org by our id. */
-export async function companyById(deps: Deps, orgId: string, companyId: string): Promise<Company | null> {
-  const [row] = await deps.db
-    .select()
-    .from(companies)
-    .where(and(eq(companies.orgId, orgId), eq(companies.id, companyId)));
-  return row ?? null;
-}

@@ -3,7 +3,7 @@
 // The org always comes from the widget key (or the config query), never from the body.
 import { eq } from "drizzle-orm";
 import { orgs } from "../db/schema/index.ts";
-import { companyById } from "../customers/companies.ts";
+import { companyById } from "../customers/lookups.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { getAgent, noActiveAgent } from "../agents/service.ts";
@@ -41,7 +41,7 @@ export async function sdkConfig(deps: Deps, orgId: string) {
 export async function sdkUserView(deps: Deps, user: EndUser, verified: boolean) {
   let company: { id: string; company_id: string } | null = null;
   if (user.companyId) {
-    const row = await companyById(deps, user.orgId, user.companyId);
+    const row = await companyById(deps.db, user.orgId, user.companyId);
     if (row) company = { id: row.id, company_id: row.externalId };
   }
   return {
