@@ -1,8 +1,7 @@
 // What the /api/sdk routes do (README "Widget SDK"), as plain functions of (deps, orgId, input):
 // the public widget config, identify calls and tickets (behavioural events: src/sdk/events.ts).
 // The org always comes from the widget key (or the config query), never from the body.
-import { eq } from "drizzle-orm";
-import { orgs } from "../db/schema/index.ts";
+import { orgProfile } from "../orgs/lookups.ts";
 import { companyById } from "../customers/lookups.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -17,7 +16,7 @@ import { identitySettings, isAnonymous, proveIdentity, resolveIdentity } from ".
  * settings and keys, timestamps) or of the org (flags, secrets) is ever copied into it.
  */
 export async function sdkConfig(deps: Deps, orgId: string) {
-  const [org] = await deps.db.select({ name: orgs.name, settings: orgs.settings }).from(orgs).where(eq(orgs.id, orgId));
+  const org = await orgProfile(deps, orgId);
   if (!org) throw AppError.notFound("No such organisation.");
   const agent = await getAgent(deps, orgId);
   if (!agent) throw noActiveAgent();
