@@ -19,3 +19,8 @@ export async function activeAgentId(deps: Deps, orgId: string): Promise<string |
     .limit(1);
   return agent?.id ?? null;
 }
+
+/** The org's agents with their status. */
+export async function orgAgents(deps: Deps, orgId: string): Promise<{ id: string; status: string }[]> {
+  return deps.db.select({ id: agents.id, status: agents.status }).from(agents).where(eq(agents.orgId, orgId));
+}

@@ -36,3 +36,8 @@ export async function liveWidgetKeys(deps: Deps, orgId: string) {
     .where(and(eq(widgetKeys.orgId, orgId), isNull(widgetKeys.revokedAt)))
     .orderBy(widgetKeys.createdAt, widgetKeys.id);
 }
+
+/** The org's members with their dashboard roles. */
+export async function orgMemberRoles(deps: Deps, orgId: string): Promise<{ memberId: string; roles: string[] }[]> {
+  return deps.db.select({ memberId: memberships.memberId, roles: memberships.roles }).from(memberships).where(eq(memberships.orgId, orgId));
+}

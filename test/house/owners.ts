@@ -95,8 +95,6 @@ export const SHARED_READS: { table: string; file: string; why: string }[] = [
   { table: "ticketMessages", file: "src/inbound/ingest.ts", why: "a read joined with the reader's own tables: to become a query of src/inbox/" },
   { table: "tickets", file: "src/inbound/ingest.ts", why: "a read joined with the reader's own tables: to become a query of src/inbox/" },
   { table: "agents", file: "src/tools/toggles.ts", why: "agents/ stands above the reader: the fact to be passed in" },
-  { table: "agents", file: "src/tools/registry.ts", why: "agents/ stands above the reader: the fact to be passed in" },
-  { table: "memberships", file: "src/tools/registry.ts", why: "orgs/ stands above most readers: to move to a store below them" },
   { table: "outbox", file: "src/webhooks/deliveries.ts", why: "a read joined with the reader's own tables: to become a query of src/outbox/" },
   { table: "endUsers", file: "src/inbox/reply-mail.ts", why: "a read joined with the reader's own tables: to become a query of src/customers/" },
   { table: "members", file: "src/inbox/reply-mail.ts", why: "orgs/ stands above most readers: to move to a store below them" },
