@@ -41,3 +41,13 @@ export async function liveWidgetKeys(deps: Deps, orgId: string) {
 export async function orgMemberRoles(deps: Deps, orgId: string): Promise<{ memberId: string; roles: string[] }[]> {
   return deps.db.select({ memberId: memberships.memberId, roles: memberships.roles }).from(memberships).where(eq(memberships.orgId, orgId));
 }
+
+/** A widget key that is not revoked, by its value (the widget key cache in src/sdk/auth.ts loads through it). */
+export async function liveWidgetKey(deps: Pick<Deps, "db">, key: string): Promise<{ id: string; orgId: string } | null> {
+  const [row] = await deps.db
+    .select({ id: widgetKeys.id, orgId: widgetKeys.orgId })
+    .from(widgetKeys)
+    .where(and(eq(widgetKeys.key, key), isNull(widgetKeys.revokedAt)))
+    .limit(1);
+  return row ?? null;
+}

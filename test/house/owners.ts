@@ -110,7 +110,6 @@ export const SHARED_READS: { table: string; file: string; why: string }[] = [
   { table: "members", file: "src/inbox/member-notices.ts", why: "orgs/ stands above most readers: to move to a store below them" },
   { table: "memberships", file: "src/inbox/member-notices.ts", why: "orgs/ stands above most readers: to move to a store below them" },
   { table: "orgs", file: "src/inbox/member-notices.ts", why: "orgs/ stands above most readers: to move to a store below them" },
-  { table: "widgetKeys", file: "src/sdk/auth.ts", why: "orgs/ stands above most readers: to move to a store below them" },
   { table: "endUsers", file: "src/campaigns/audience.ts", why: "a read joined with the reader's own tables: to become a query of src/customers/" },
   { table: "endUsers", file: "src/campaigns/unsubscribe.ts", why: "a read joined with the reader's own tables: to become a query of src/customers/" },
   { table: "orgs", file: "src/campaigns/unsubscribe.ts", why: "orgs/ stands above most readers: to move to a store below them" },
