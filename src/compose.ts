@@ -46,6 +46,9 @@ import { createLeasedLimiter, deleteExpiredCounters } from "./ratelimit/leased.t
 import { createWidgetKeyCache } from "./sdk/auth.ts";
 import { setupTools } from "./setup/tools.ts";
 import { createToolRuntime } from "./tools/runtime.ts";
+import type { ToolDirectory } from "./ports/tools.ts";
+import { orgAgents } from "./agents/lookups.ts";
+import { orgMemberRoles } from "./orgs/lookups.ts";
 import type { ToolDefinition, ToolProvider } from "./tools/types.ts";
 import { webhookHandler } from "./webhooks/delivery.ts";
 import { createReplyThread } from "./inbound/reply-thread.ts";
@@ -72,6 +75,11 @@ export async function stopLive(deps: Deps): Promise<void> {
   await (deps.live as RunningLiveEvents).stop();
 }
 
+/** What the tool runtime reads of agents/ and orgs/, which stand above it. */
+export function toolDirectory(deps: Deps): ToolDirectory {
+  return { agents: (orgId) => orgAgents(deps, orgId), memberRoles: (orgId) => orgMemberRoles(deps, orgId) };
+}
+
 export async function buildDeps(input: DepsInput): Promise<Deps> {
   const { listen, passwords, processMetrics, ...base } = input;
   const invalidation = createInvalidation({ db: base.db, log: base.log, listen });
@@ -80,7 +88,7 @@ export async function buildDeps(input: DepsInput): Promise<Deps> {
   // The runtime and the verifier read `deps` when called, never while being built: complete it below.
   const deps = { ...base, passwords: passwords ?? createPasswordHasher(), connectorRefreshes: createSingleFlight<Record<string, string>>(), limiter, invalidation, chat, passages: createPassageCache(), knowledge: { orgs: new Map() }, statements: createStatements(), replies: createReplyThread() } as unknown as Deps;
   deps.metrics = createMetrics({ processMetrics, outboxDepth: () => outboxDepth(deps) });
-  deps.tools = createToolRuntime(deps, { providers: toolProviders, limiter, invalidation });
+  deps.tools = createToolRuntime(deps, { providers: toolProviders, limiter, invalidation, directory: toolDirectory(deps) });
   deps.accessTokens = createAccessVerifier(deps, invalidation);
   deps.widgetKeys = createWidgetKeyCache(deps, invalidation);
   const live = createLiveEvents({ log: base.log, listen, now: base.now });

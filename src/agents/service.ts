@@ -20,6 +20,8 @@ import type { Actor } from "../kit/actor.ts";
 import type { Db } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
 import { agents, type AgentStatus, type LlmOverride, orgs, type RoutingRule } from "../db/schema/index.ts";
+
+export type { RoutingRule };
 import type { Deps } from "../deps.ts";
 import { AppError, type ErrorDetail } from "../errors.ts";
 import { checkFreeForm } from "../http/free-form.ts";

@@ -7,6 +7,7 @@
 import { and, eq } from "drizzle-orm";
 import { withUnsubscribeUrl } from "./templates.ts";
 import { campaignEnrolments, campaignMessages, campaigns, mailUnsubscribes } from "../db/schema/index.ts";
+import type { Conn } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 import type { OutboxHandler, OutboxRow } from "../outbox/outbox.ts";
 import { MALFORMED, mailHandler } from "../outbox/mail-kind.ts";
@@ -61,6 +62,15 @@ export function campaignMailHandler(deps: Deps, transport: MailTransport | null)
     // A customer's steps are one lane (their enrolment): step n+1 is handed to SMTP only after
     // step n was accepted or given up, even when it has no delay (README "Email series").
     ordered: true,
-    onSent: (tx, row, now) => emitCampaignMessageSent(tx, row, now), // webhooks: campaign.message.sent, committed with the `sent` record
+    onSent: (tx, row, now) => messageSent(tx, row, now), // webhooks: campaign.message.sent, committed with the `sent` record
   });
+}
+
+/** campaign.message.sent, from the campaign message the outbox row delivered. */
+async function messageSent(tx: Conn, row: OutboxRow, now: Date): Promise<void> {
+  const [m] = await tx
+    .select({ id: campaignMessages.id, campaignId: campaignMessages.campaignId, endUserId: campaignMessages.endUserId, stepId: campaignMessages.stepId, subject: campaignMessages.subject })
+    .from(campaignMessages)
+    .where(and(eq(campaignMessages.orgId, row.orgId), eq(campaignMessages.outboxId, row.id)));
+  if (m) await emitCampaignMessageSent(tx, row.orgId, m, now);
 }

@@ -6,6 +6,7 @@ import { AppError, type ErrorDetail } from "../errors.ts";
 import { type EndUser } from "../customers/records.ts";
 import { templateProblems } from "./templates.ts";
 
+export type { AudienceRule };
 export type Campaign = typeof campaigns.$inferSelect;
 export type Enrolment = typeof campaignEnrolments.$inferSelect;
 

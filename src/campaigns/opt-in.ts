@@ -13,11 +13,12 @@
 //   expiry    an unconfirmed request expires OPT_IN.expirySeconds after it was made: its link stops
 //             working, its mail is not sent if still queued, and the sender deletes the row.
 import { and, asc, desc, eq, gt, isNotNull, isNull, lte } from "drizzle-orm";
-import { campaignOptIns, campaigns, endUsers, orgs } from "../db/schema/index.ts";
+import { campaignOptIns, campaigns, orgs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { mintToken, sha256Hex } from "../crypto/tokens.ts";
 import { enqueue } from "../outbox/outbox.ts";
+import { endUserById } from "../customers/lookups.ts";
 import { createVisitor, type EndUser, findEndUserByEmail } from "../customers/records.ts";
 import { enrolCustomer, isUnsubscribed } from "./enrolments.ts";
 import { type Campaign } from "./model.ts";
@@ -151,16 +152,15 @@ async function subscriberFor(deps: Deps, orgId: string, email: string): Promise<
   return (await earlierSubscriber(deps, orgId, email)) ?? createVisitor(deps, orgId, { email });
 }
 
-/** The customer an earlier confirmation of this address enrolled, if it still exists. */
+/** The customer an earlier confirmation of this address enrolled, if it still exists (deleting a customer clears the link). */
 async function earlierSubscriber(deps: Deps, orgId: string, email: string): Promise<EndUser | null> {
   const [earlier] = await deps.db
-    .select({ user: endUsers })
+    .select({ endUserId: campaignOptIns.endUserId })
     .from(campaignOptIns)
-    .innerJoin(endUsers, eq(endUsers.id, campaignOptIns.endUserId))
-    .where(and(eq(campaignOptIns.orgId, orgId), eq(campaignOptIns.email, email), isNotNull(campaignOptIns.confirmedAt)))
+    .where(and(eq(campaignOptIns.orgId, orgId), eq(campaignOptIns.email, email), isNotNull(campaignOptIns.confirmedAt), isNotNull(campaignOptIns.endUserId)))
     .orderBy(asc(campaignOptIns.confirmedAt))
     .limit(1);
-  return earlier?.user ?? null;
+  return earlier?.endUserId ? endUserById(deps.db, orgId, earlier.endUserId) : null;
 }
 
 /** What a confirmation email needs, or why it is no longer wanted. */

@@ -2,10 +2,11 @@
 // message, rendered before anything is sent. A customer's next step is the one after the latest
 // step they received, in the campaign's current order.
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
-import { campaignEnrolments, campaignMessages, type CampaignStep, campaigns, companies, endUsers, mailUnsubscribes } from "../db/schema/index.ts";
+import { campaignEnrolments, campaignMessages, type CampaignStep, campaigns, mailUnsubscribes } from "../db/schema/index.ts";
 import type { Tx } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 import { dropEnqueued, enqueue } from "../outbox/outbox.ts";
+import { companyById, endUserById } from "../customers/lookups.ts";
 import { type EndUser } from "../customers/records.ts";
 import { renderStep, type TemplateCustomer } from "./templates.ts";
 import { type Enrolment } from "./model.ts";
@@ -15,7 +16,7 @@ import { type Enrolment } from "./model.ts";
 const ENROLMENT_LEASE_MS = 60_000;
 
 export async function templateCustomer(db: Deps["db"] | Tx, user: EndUser): Promise<TemplateCustomer> {
-  const [company] = user.companyId ? await db.select().from(companies).where(and(eq(companies.orgId, user.orgId), eq(companies.id, user.companyId))) : [];
+  const company = user.companyId ? await companyById(db, user.orgId, user.companyId) : null;
   return { name: user.name, email: user.email, externalId: user.externalId, traits: user.traits, company: company ? { name: company.name, traits: company.traits } : null };
 }
 
@@ -74,7 +75,7 @@ async function advanceEnrolment(deps: Deps, claimed: Enrolment): Promise<number>
     const [enrolment] = await tx.select().from(campaignEnrolments).where(eq(campaignEnrolments.id, claimed.id)).for("update");
     const [campaign] = await tx.select().from(campaigns).where(eq(campaigns.id, claimed.campaignId));
     if (!enrolment || !campaign || enrolment.state !== "active" || campaign.status !== "active") return 0;
-    const [user] = await tx.select().from(endUsers).where(and(eq(endUsers.orgId, enrolment.orgId), eq(endUsers.id, enrolment.endUserId)));
+    const user = await endUserById(tx, enrolment.orgId, enrolment.endUserId);
     const [unsub] = await tx.select({ id: mailUnsubscribes.endUserId }).from(mailUnsubscribes).where(and(eq(mailUnsubscribes.orgId, enrolment.orgId), eq(mailUnsubscribes.endUserId, enrolment.endUserId)));
     if (!user || unsub) {
       await tx.update(campaignEnrolments).set({ state: unsub ? "unsubscribed" : "removed", wakeAt: null, updatedAt: now }).where(eq(campaignEnrolments.id, enrolment.id));

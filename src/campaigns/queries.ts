@@ -2,10 +2,11 @@
 // preview of every step, enrolments and messages page by page.
 import { and, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { afterRow, decodeCursor, type KeysetOrder, newestFirst, pageOf } from "../db/keyset.ts";
-import { campaignEnrolments, campaignMessages, type CampaignStatus, campaigns, endUsers, type EnrolmentState, outbox } from "../db/schema/index.ts";
+import { campaignEnrolments, campaignMessages, type CampaignStatus, campaigns, type EnrolmentState, outbox } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { messageIdFor } from "../mail/message-id.ts";
+import { endUsersByIds } from "../customers/lookups.ts";
 import { findEndUser } from "../customers/records.ts";
 import { renderStep, SAMPLE_CUSTOMER, UNSUBSCRIBE_MARK } from "./templates.ts";
 import { CAMPAIGN_LIMITS, type Campaign, ENROLMENT_STATES, enrolmentView } from "./model.ts";
@@ -74,14 +75,15 @@ export async function listEnrolments(deps: Deps, orgId: string, campaignId: stri
   if (query.state) where.push(eq(campaignEnrolments.state, query.state));
   if (query.cursor) where.push(afterCursor(ENROLMENTS, orgId, query.cursor));
   const rows = await deps.db
-    .select({ e: campaignEnrolments, user: { id: endUsers.id, email: endUsers.email, externalId: endUsers.externalId, name: endUsers.name } })
+    .select()
     .from(campaignEnrolments)
-    .innerJoin(endUsers, eq(endUsers.id, campaignEnrolments.endUserId))
     .where(and(...where))
     .orderBy(...newestFirst(ENROLMENTS))
     .limit(limit + 1);
-  const { page, nextCursor } = pageOf(rows, limit, (r) => r.e.id);
-  return { enrolments: page.map((r) => enrolmentView(r.e, r.user)), next_cursor: nextCursor };
+  const { page, nextCursor } = pageOf(rows, limit, (e) => e.id);
+  // An enrolment goes with its customer (the foreign key cascades), so every one has its customer.
+  const users = await endUsersByIds(deps.db, orgId, page.map((e) => e.endUserId));
+  return { enrolments: page.flatMap((e) => (users.has(e.endUserId) ? [enrolmentView(e, users.get(e.endUserId))] : [])), next_cursor: nextCursor };
 }
 
 /**

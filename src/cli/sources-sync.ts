@@ -1,13 +1,11 @@
 // `svc-agents sources sync <source_id>`: syncs one knowledge source now, in this process, and
 // shows its progress on stderr — a bar redrawn in place on a terminal, plain lines otherwise (a
 // log, a pipe). Prints the source as the API shows it on stdout; exits 1 when the sync failed.
-import { eq } from "drizzle-orm";
-import { knowledgeSources } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { isUuid } from "../kit/ids.ts";
 import { sourceView } from "../sources/model.ts";
 import { claimSource, runSync } from "../sources/sync.ts";
+import { sourceExists } from "../sources/service.ts";
 
 export interface ProgressOut {
   write(text: string): void;
@@ -23,9 +21,7 @@ export function progressLine(done: number, found: number, terminal: boolean): st
 }
 
 export async function syncSourceCommand(deps: Deps, id: string, err: ProgressOut): Promise<{ stdout: string; code: number }> {
-  if (!isUuid(id)) throw AppError.notFound("No such knowledge source.");
-  const [exists] = await deps.db.select({ id: knowledgeSources.id }).from(knowledgeSources).where(eq(knowledgeSources.id, id));
-  if (!exists) throw AppError.notFound("No such knowledge source.");
+  if (!(await sourceExists(deps, id))) throw AppError.notFound("No such knowledge source.");
   const claimed = await claimSource(deps, null, id); // 409 while a sync of it runs
   const terminal = Boolean(err.isTTY);
   let last = -1;

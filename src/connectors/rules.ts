@@ -5,6 +5,8 @@ import type { Deps } from "../deps.ts";
 import type { ErrorDetail } from "../errors.ts";
 import { BlockedUrlError, checkUrl } from "../net/guard.ts";
 
+export type { ConnectorAuthMethod };
+
 export const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 export const CONNECTOR_LIMITS = { name: 200, url: 2048, credentialField: 8000, discoveryMs: 15_000, callMs: 30_000, description: 4000 };
 export const AUTH_METHODS: ConnectorAuthMethod[] = ["none", "bearer", "oauth2"];

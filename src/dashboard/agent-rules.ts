@@ -1,6 +1,6 @@
 // An agent's routing rules as the dashboard writes them, one rule a line:
 // `billing, invoice -> Billing` · `intent:refund -> Billing handoff`.
-import type { RoutingRule } from "../db/schema/index.ts";
+import type { RoutingRule } from "../agents/service.ts";
 
 /** The rules as text, one a line. */
 export function rulesToText(rules: readonly RoutingRule[]): string {

@@ -11,8 +11,7 @@
 // the same value again.
 import { createHash } from "node:crypto";
 import { Value } from "@sinclair/typebox/value";
-import type { AudienceRule } from "../db/schema/index.ts";
-import { AUDIENCE_OPS, type AudienceInput, CAMPAIGN_LIMITS } from "../campaigns/model.ts";
+import { AUDIENCE_OPS, type AudienceInput, type AudienceRule, CAMPAIGN_LIMITS } from "../campaigns/model.ts";
 import { AudienceInput as AudienceSchema } from "../campaigns/schemas.ts";
 import type { AppError } from "../errors.ts";
 import { type Html, html } from "../html/html.ts";

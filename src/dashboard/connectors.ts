@@ -5,8 +5,7 @@
 import { Elysia, t } from "elysia";
 import { memberActor } from "../kit/actor.ts";
 import { connect, connectorView, disconnect, listConnectors, refreshConnector } from "../connectors/service.ts";
-import { AUTH_METHODS, CONNECTOR_LIMITS, CREDENTIAL_FIELDS } from "../connectors/rules.ts";
-import type { ConnectorAuthMethod } from "../db/schema/index.ts";
+import { AUTH_METHODS, CONNECTOR_LIMITS, type ConnectorAuthMethod, CREDENTIAL_FIELDS } from "../connectors/rules.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { isSlug } from "../kit/slugs.ts";

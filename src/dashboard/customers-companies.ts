@@ -1,14 +1,12 @@
 // Dashboard: companies (role inbox:view). The org's companies (as the widget's
 // `company_id` and the customer import create them), searchable and paged, and one company with its
 // traits, its customers and their latest events. Read only; every query is filtered on the org.
-// Companies are written by src/customers/records.ts; there is no company list service, so the
-// reads live here.
-import { and, asc, desc, eq, ilike, inArray, or } from "drizzle-orm";
+// The reads are src/customers' (companies.ts, events.ts).
 import { Elysia, t } from "elysia";
-import { companies, customerEvents, endUsers } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { escapeLike } from "../inbox/tickets.ts";
+import { companyCustomers, listCompanies } from "../customers/companies.ts";
+import { recentCustomerEvents } from "../customers/events.ts";
 import { findCompany } from "../customers/records.ts";
 import { html } from "../html/html.ts";
 import { inboxTabs } from "./inbox-nav.ts";
@@ -21,13 +19,7 @@ export const COMPANY_LIMITS = { query: 200, customers: 100, events: 50 } as cons
 async function listPage(ctx: DashboardContext, query: Record<string, string | undefined>): Promise<Response> {
   const q = query.q?.trim().slice(0, COMPANY_LIMITS.query) || undefined;
   const page = pageNumber(query.page);
-  const rows = await ctx.deps.db
-    .select()
-    .from(companies)
-    .where(and(eq(companies.orgId, ctx.orgId), q ? or(ilike(companies.name, escapeLike(q)), ilike(companies.externalId, escapeLike(q))) : undefined))
-    .orderBy(asc(companies.name), asc(companies.id))
-    .limit(PAGE + 1)
-    .offset((page - 1) * PAGE);
+  const rows = await listCompanies(ctx.deps, ctx.orgId, { q, limit: PAGE, offset: (page - 1) * PAGE });
   const shown = rows.slice(0, PAGE);
   const body = html`<h1>Companies</h1>
 ${inboxTabs("companies")}
@@ -49,20 +41,8 @@ ${pager("/dashboard/companies", query, page, rows.length > PAGE)}`;
 async function companyPage(ctx: DashboardContext, ref: string): Promise<Response> {
   const company = await findCompany(ctx.deps, ctx.orgId, ref);
   if (!company) throw AppError.notFound("No such company.");
-  const people = await ctx.deps.db
-    .select()
-    .from(endUsers)
-    .where(and(eq(endUsers.orgId, ctx.orgId), eq(endUsers.companyId, company.id)))
-    .orderBy(desc(endUsers.updatedAt))
-    .limit(COMPANY_LIMITS.customers);
-  const events = people.length
-    ? await ctx.deps.db
-        .select()
-        .from(customerEvents)
-        .where(and(eq(customerEvents.orgId, ctx.orgId), inArray(customerEvents.endUserId, people.map((p) => p.id))))
-        .orderBy(desc(customerEvents.occurredAt))
-        .limit(COMPANY_LIMITS.events)
-    : [];
+  const people = await companyCustomers(ctx.deps, ctx.orgId, company.id, COMPANY_LIMITS.customers);
+  const events = await recentCustomerEvents(ctx.deps.db, ctx.orgId, people.map((p) => p.id), COMPANY_LIMITS.events);
   const names = new Map(people.map((p) => [p.id, p.name || p.email || p.externalId || "anonymous visitor"]));
   const name = company.name || company.externalId;
   const body = html`<p><a href="/dashboard/companies">← Companies</a></p>

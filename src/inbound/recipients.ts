@@ -1,10 +1,10 @@
 // Which recipients the inbound channel accepts (docs/interface.md H: never an open relay). Only addresses at
 // INBOUND_EMAIL_DOMAIN, and there only `reply+<token>` with a live token (a ticket and its
 // customer) and an org's support alias (a new ticket). Everything else gets 550 at RCPT TO.
-import { and, eq, gt } from "drizzle-orm";
-import { sha256Hex } from "../crypto/tokens.ts";
-import { orgMailSettings, ticketReplyTokens } from "../db/schema/index.ts";
+import { eq } from "drizzle-orm";
+import { orgMailSettings } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
+import { replyTokenTarget } from "../inbox/reply-tokens.ts";
 
 export type Route = { kind: "reply"; orgId: string; ticketId: string; endUserId: string | null } | { kind: "alias"; orgId: string };
 
@@ -24,10 +24,7 @@ export async function resolveRecipient(deps: Pick<Deps, "db" | "config" | "now">
   if (local === null) return null;
   const reply = REPLY.exec(local);
   if (reply) {
-    const [row] = await deps.db
-      .select({ orgId: ticketReplyTokens.orgId, ticketId: ticketReplyTokens.ticketId, endUserId: ticketReplyTokens.endUserId })
-      .from(ticketReplyTokens)
-      .where(and(eq(ticketReplyTokens.tokenHash, sha256Hex(reply[1]!)), gt(ticketReplyTokens.expiresAt, deps.now())));
+    const row = await replyTokenTarget(deps, reply[1]!);
     return row ? { kind: "reply", ...row } : null;
   }
   const [org] = await deps.db.select({ orgId: orgMailSettings.orgId }).from(orgMailSettings).where(eq(orgMailSettings.supportAlias, local));

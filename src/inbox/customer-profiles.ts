@@ -2,12 +2,13 @@
 // tickets and recent events. Reads only: end users are written by src/customers/records.ts.
 import { and, desc, eq, ilike, inArray, or, type SQL } from "drizzle-orm";
 import { afterRow, decodeCursor, type KeysetOrder, newestFirst, pageOf } from "../db/keyset.ts";
-import { customerEvents, endUsers, tickets } from "../db/schema/index.ts";
+import { endUsers, tickets } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
 import type { Actor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
+import { recentCustomerEvents } from "../customers/events.ts";
 import { type EndUser, findEndUser, identifyCompany, identifyEndUser } from "../customers/records.ts";
 import { escapeLike, ticketView } from "./tickets.ts";
 
@@ -102,13 +103,8 @@ export async function customerDetail(deps: Deps, orgId: string, ref: string) {
     .where(and(eq(tickets.orgId, orgId), eq(tickets.endUserId, user.id)))
     .orderBy(desc(tickets.number))
     .limit(CUSTOMER_LIMITS.recentTickets);
-  // Events are written by the widget SDK (src/sdk/); the inbox only reads them.
-  const events = await deps.db
-    .select()
-    .from(customerEvents)
-    .where(and(eq(customerEvents.orgId, orgId), eq(customerEvents.endUserId, user.id)))
-    .orderBy(desc(customerEvents.occurredAt))
-    .limit(CUSTOMER_LIMITS.recentEvents);
+  // Events are src/customers' (the widget SDK records them through it); the inbox only reads them.
+  const events = await recentCustomerEvents(deps.db, orgId, [user.id], CUSTOMER_LIMITS.recentEvents);
   return {
     ...customerView(user),
     tickets: recent.map(ticketView),

@@ -2,6 +2,7 @@
 // the customer may see it.
 import { and, asc, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import { afterRow, decodeCursor, type KeysetOrder, newestFirst, pageOf } from "../db/keyset.ts";
+import { escapeLike } from "../db/like.ts";
 import { ticketHistory, ticketMessages, tickets } from "../db/schema/index.ts";
 import type { TicketStatus } from "../db/schema/inbox.ts";
 import type { Deps } from "../deps.ts";
@@ -73,9 +74,7 @@ export interface TicketFilters {
  */
 const ORDER: KeysetOrder = { table: tickets, scope: tickets.orgId, id: tickets.id, keys: [tickets.number] };
 
-export function escapeLike(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
+export { escapeLike };
 
 export async function listTickets(deps: Deps, orgId: string, filters: TicketFilters): Promise<{ tickets: Ticket[]; nextCursor: string | null }> {
   const limit = filters.limit ?? TICKET_LIMITS.defaultPageSize;

@@ -7,7 +7,8 @@
 // from them out of the box.
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, isNull } from "drizzle-orm";
-import { agents, members, memberships, orgs, widgetKeys } from "../db/schema/index.ts";
+import { members, memberships, orgs, widgetKeys } from "../db/schema/index.ts";
+import { activeAgentId } from "../agents/lookups.ts";
 import type { Deps } from "../deps.ts";
 import { createDoc, type DocInput } from "../knowledge/docs.ts";
 import { createOrg } from "./service.ts";
@@ -85,15 +86,6 @@ export const DEMO_DOCS: readonly DocInput[] = [
     ].join("\n"),
   },
 ];
-
-async function activeAgentId(deps: Deps, orgId: string): Promise<string | null> {
-  const [agent] = await deps.db
-    .select({ id: agents.id })
-    .from(agents)
-    .where(and(eq(agents.orgId, orgId), eq(agents.status, "active")))
-    .limit(1);
-  return agent?.id ?? null;
-}
 
 /** `beforeCreate` receives the new admin's password before the org exists (src/orgs/demo-password.ts keeps it); if it throws, nothing is created. */
 export async function ensureDemo(deps: Deps, options: { beforeCreate?: (password: string) => void } = {}): Promise<DemoInfo | null> {

@@ -92,3 +92,14 @@ export interface ToolRuntime {
   /** Every tool the org has (flags applied), read fresh: what the agent action toggles list. */
   catalog(orgId: string): Promise<ToolInfo[]>;
 }
+
+/**
+ * What the tool runtime reads of the rooms above it: the org's agents (agents/) and its members'
+ * roles (orgs/). Implemented and wired by src/compose.ts (`toolDirectory`).
+ */
+export interface ToolDirectory {
+  /** The org's agents with their status. */
+  agents(orgId: string): Promise<{ id: string; status: string }[]>;
+  /** The org's members with their dashboard roles. */
+  memberRoles(orgId: string): Promise<{ memberId: string; roles: string[] }[]>;
+}

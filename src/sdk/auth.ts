@@ -2,13 +2,14 @@
 // org's optional list of allowed browser origins. Every keyed /api/sdk
 // route calls `requireWidgetKey` first; the org it returns is the only org the request may touch.
 import type { LiveWidgetKey, WidgetKeyCache } from "../ports/caches.ts";
-import { and, eq, isNull } from "drizzle-orm";
-import { widgetKeys, widgetSettings } from "../db/schema/index.ts";
+import { eq } from "drizzle-orm";
+import { widgetSettings } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { bearerToken } from "../kit/bearer.ts";
 import { createFreshCache, type FreshCache } from "../kit/fresh-cache.ts";
 import type { Invalidation } from "../invalidation.ts";
+import { liveWidgetKey } from "../orgs/lookups.ts";
 import { WIDGET_KEY_PREFIX } from "../orgs/service.ts";
 
 /** `ab_live_` then base64url; we mint 32 characters (24 random bytes), accept 16 to 128. */
@@ -40,13 +41,10 @@ export function createWidgetKeyCache(deps: Pick<Deps, "db" | "now">, invalidatio
     maxEntries: 20_000,
     now: () => deps.now().getTime(),
     load: async (key) => {
-      const [row] = await deps.db
-        .select({ id: widgetKeys.id, orgId: widgetKeys.orgId, allowedOrigins: widgetSettings.allowedOrigins })
-        .from(widgetKeys)
-        .leftJoin(widgetSettings, eq(widgetSettings.orgId, widgetKeys.orgId))
-        .where(and(eq(widgetKeys.key, key), isNull(widgetKeys.revokedAt)))
-        .limit(1);
-      return row ?? null;
+      const found = await liveWidgetKey(deps, key);
+      if (!found) return null;
+      const [settings] = await deps.db.select({ allowedOrigins: widgetSettings.allowedOrigins }).from(widgetSettings).where(eq(widgetSettings.orgId, found.orgId)).limit(1);
+      return { ...found, allowedOrigins: settings?.allowedOrigins ?? null };
     },
   });
   invalidation.subscribe("widget_keys", () => cache.clear());

@@ -7,11 +7,10 @@
 //     X-User-Token or query user_token) when the customer is verified or the org requires
 //     verification (missing: 403 user_token_required), else with their `user_id` (header X-User-Id
 //     or query user_id); anyone else: 403 session_forbidden, as /api/sdk/chat answers.
-import { inArray } from "drizzle-orm";
 import { recentMessages } from "../conversations/transcript.ts";
 import { type Conversation, sessionOf } from "../conversations/sessions.ts";
 import { findEndUser } from "../customers/records.ts";
-import { agents } from "../db/schema/index.ts";
+import { agentNames } from "../agents/lookups.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { type CustomerMessage, EVENT_LIMITS, lastEventId, TEAM_NAME, ticketMessagesSeen } from "../inbox/ticket-events.ts";
@@ -57,7 +56,7 @@ export async function conversationView(deps: Deps, conversation: Conversation, s
     conversation.ticketId ? findTicket(deps, conversation.orgId, conversation.ticketId) : null,
   ]);
   const agentIds = [...new Set(transcript.flatMap((m) => (m.role === "agent" && m.agentId ? [m.agentId] : [])))];
-  const names = new Map(agentIds.length ? (await deps.db.select({ id: agents.id, name: agents.name }).from(agents).where(inArray(agents.id, agentIds))).map((a) => [a.id, a.name]) : []);
+  const names = await agentNames(deps, agentIds);
   const chat: CustomerMessage[] = transcript
     .filter((m) => m.role === "customer" || (m.role === "agent" && m.text !== ""))
     .map((m) => ({

@@ -4,9 +4,9 @@
 // batch (the batch's user proven once, every other user_id claimed unverified together); the other
 // /api/sdk calls are in src/sdk/service.ts.
 import { conversationsOfSessions } from "../conversations/sessions.ts";
-import { customerEvents } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { insertCustomerEvents } from "../customers/events.ts";
 import { claimEndUsers } from "../customers/records.ts";
 import { identitySettings, isAnonymous, proveIdentity, userTokenRequired, writeIdentity } from "./identity.ts";
 import { SDK_LIMITS } from "./schemas.ts";
@@ -82,7 +82,8 @@ export async function recordEvents(deps: Deps, orgId: string, input: EventsInput
     // id this org has no session for links nothing).
     const sessionOf = (event: EventInput) => event.session_id ?? input.session_id;
     const chats = await conversationsOfSessions(tx, orgId, input.events.map(sessionOf).filter((id): id is string => id !== undefined));
-    await tx.insert(customerEvents).values(
+    await insertCustomerEvents(
+      tx,
       input.events.map((event, i) => {
         const userId = userOf(event);
         const sessionId = sessionOf(event);

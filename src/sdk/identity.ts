@@ -3,11 +3,10 @@
 // secret (the secret string's UTF-8 bytes are the HMAC key, as `jwt.sign(payload, secret)` does);
 // the widget passes it along as `user_token`. Contract `resolveIdentity` is what every SDK and
 // chat route calls to learn who the customer is.
-import { eq } from "drizzle-orm";
 import { errors as joseErrors, jwtVerify, type JWTPayload } from "jose";
-import { orgs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { storedIdentitySecrets } from "../orgs/lookups.ts";
 import { identitySecretContext } from "../orgs/service.ts";
 import { previousSecretLive } from "../orgs/widget-access.ts";
 import { type EndUser, identifyCompany, identifyEndUser } from "../customers/records.ts";
@@ -93,10 +92,7 @@ export async function verifyUserToken(secrets: string[], token: string, userId: 
 
 /** The org's verification setting and its secrets in clear (current first, then the previous one during its overlap). */
 export async function identitySettings(deps: Deps, orgId: string): Promise<{ enabled: boolean; secrets: string[] }> {
-  const [org] = await deps.db
-    .select({ enabled: orgs.identityVerification, current: orgs.identitySecret, previous: orgs.identitySecretPrevious, previousUntil: orgs.identitySecretPreviousUntil })
-    .from(orgs)
-    .where(eq(orgs.id, orgId));
+  const org = await storedIdentitySecrets(deps, orgId);
   if (!org) throw AppError.notFound("No such organisation.");
   const secrets = [deps.cipher.decrypt(org.current, identitySecretContext(orgId))];
   if (previousSecretLive(org, deps.now())) secrets.push(deps.cipher.decrypt(org.previous!, identitySecretContext(orgId, "identity_secret_previous")));

@@ -1,8 +1,8 @@
 // What the /api/sdk routes do (README "Widget SDK"), as plain functions of (deps, orgId, input):
 // the public widget config, identify calls and tickets (behavioural events: src/sdk/events.ts).
 // The org always comes from the widget key (or the config query), never from the body.
-import { and, eq } from "drizzle-orm";
-import { companies, orgs } from "../db/schema/index.ts";
+import { orgProfile } from "../orgs/lookups.ts";
+import { companyById } from "../customers/lookups.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { getAgent, noActiveAgent } from "../agents/service.ts";
@@ -18,7 +18,7 @@ import { identitySettings, isAnonymous, proveIdentity, resolveIdentity } from ".
  * settings and keys, timestamps) or of the org (flags, secrets) is ever copied into it.
  */
 export async function sdkConfig(deps: Deps, orgId: string) {
-  const [org] = await deps.db.select({ name: orgs.name, settings: orgs.settings }).from(orgs).where(eq(orgs.id, orgId));
+  const org = await orgProfile(deps, orgId);
   if (!org) throw AppError.notFound("No such organisation.");
   const agent = await getAgent(deps, orgId);
   if (!agent) throw noActiveAgent();
@@ -42,10 +42,7 @@ export async function sdkConfig(deps: Deps, orgId: string) {
 export async function sdkUserView(deps: Deps, user: EndUser, verified: boolean) {
   let company: { id: string; company_id: string } | null = null;
   if (user.companyId) {
-    const [row] = await deps.db
-      .select({ id: companies.id, externalId: companies.externalId })
-      .from(companies)
-      .where(and(eq(companies.orgId, user.orgId), eq(companies.id, user.companyId)));
+    const row = await companyById(deps.db, user.orgId, user.companyId);
     if (row) company = { id: row.id, company_id: row.externalId };
   }
   return {

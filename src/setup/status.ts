@@ -3,13 +3,15 @@
 // next. Its own module because two callers read it — the `setup_status` tool (src/setup/tools.ts)
 // and the dashboard overview (src/dashboard/routes.ts) — and it is reads only: it writes nothing
 // and needs no role beyond what each caller checks.
-import { and, count, eq, isNull, sql } from "drizzle-orm";
 import { getAgent } from "../agents/service.ts";
 import { listConnectors } from "../connectors/service.ts";
-import { queryRows } from "../db/client.ts";
-import { conversations, customActions, customerEvents, docs, tickets, widgetKeys } from "../db/schema/index.ts";
+import { lastChatAt } from "../conversations/counts.ts";
+import { hasCustomerEvents } from "../customers/events.ts";
 import type { Deps } from "../deps.ts";
-import { live } from "../kit/rows.ts";
+import { hasWidgetTicket } from "../inbox/counts.ts";
+import { customActionCount } from "../integrations/counts.ts";
+import { docCountsByStatus } from "../knowledge/counts.ts";
+import { liveWidgetKeyCount } from "../orgs/counts.ts";
 import { identityView } from "../orgs/widget-access.ts";
 
 interface Item {
@@ -28,33 +30,25 @@ interface Item {
  * of events costs no more than a new one.
  */
 async function widgetTraffic(deps: Deps, orgId: string) {
-  const [row] = await queryRows<{ chats: boolean; events: boolean; browser_tickets: boolean; last_chat_at: Date | string | null }>(
-    deps.db,
-    sql`select
-      exists (select 1 from ${conversations} where ${conversations.orgId} = ${orgId}) as chats,
-      exists (select 1 from ${customerEvents} where ${customerEvents.orgId} = ${orgId}) as events,
-      exists (select 1 from ${tickets} where ${tickets.orgId} = ${orgId} and ${tickets.source} = 'widget') as browser_tickets,
-      (select ${conversations.createdAt} from ${conversations} where ${conversations.orgId} = ${orgId} order by ${conversations.createdAt} desc limit 1) as last_chat_at`,
-  );
-  const last = row?.last_chat_at ? new Date(row.last_chat_at) : null;
-  return { chats: row?.chats === true, events: row?.events === true, browser_tickets: row?.browser_tickets === true, last_chat_at: last?.toISOString() ?? null };
+  const [last, events, browserTickets] = await Promise.all([lastChatAt(deps, orgId), hasCustomerEvents(deps.db, orgId), hasWidgetTicket(deps, orgId)]);
+  return { chats: last !== null, events, browser_tickets: browserTickets, last_chat_at: last?.toISOString() ?? null };
 }
 
 /** The checklist behind setup_status; the dashboard overview shows it too. */
 export async function setupStatus(deps: Deps, orgId: string) {
   const [agent, docCounts, keys, traffic, identity, connectorList, actions] = await Promise.all([
     getAgent(deps, orgId),
-    deps.db.select({ status: docs.status, n: count() }).from(docs).where(eq(docs.orgId, orgId)).groupBy(docs.status),
-    deps.db.select({ n: count() }).from(widgetKeys).where(and(eq(widgetKeys.orgId, orgId), isNull(widgetKeys.revokedAt))),
+    docCountsByStatus(deps, orgId),
+    liveWidgetKeyCount(deps, orgId),
     widgetTraffic(deps, orgId),
     identityView(deps, orgId),
     listConnectors(deps, orgId),
-    deps.db.select({ n: count() }).from(customActions).where(and(eq(customActions.orgId, orgId), live(customActions))),
+    customActionCount(deps, orgId),
   ]);
   const seen = traffic.chats || traffic.events || traffic.browser_tickets;
   const published = docCounts.find((d) => d.status === "published")?.n ?? 0;
   const drafts = docCounts.find((d) => d.status === "draft")?.n ?? 0;
-  const liveKeys = keys[0]?.n ?? 0;
+  const liveKeys = keys;
   const servers = connectorList.servers;
   const items: Item[] = [
     {
@@ -96,11 +90,11 @@ export async function setupStatus(deps: Deps, orgId: string) {
     },
     {
       key: "connectors",
-      done: servers.length + (actions[0]?.n ?? 0) > 0,
+      done: servers.length + actions > 0,
       required: false,
-      detail: servers.length + (actions[0]?.n ?? 0) > 0 ? "The agent can act in other systems." : "Optional: connect an MCP server or add a custom HTTP action in the dashboard.",
+      detail: servers.length + actions > 0 ? "The agent can act in other systems." : "Optional: connect an MCP server or add a custom HTTP action in the dashboard.",
       servers: servers.map((s) => ({ id: s.id, name: s.name, status: s.status, tool_count: s.tool_count })),
-      custom_actions: actions[0]?.n ?? 0,
+      custom_actions: actions,
     },
   ];
   return { ready: items.every((i) => !i.required || i.done), items };

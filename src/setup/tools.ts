@@ -12,13 +12,12 @@
 //
 // Annotations are honest by the house rule (destructiveHint = changes state outside the service):
 // none of these reach a customer or another system, so none is destructive.
-import { and, eq, isNull } from "drizzle-orm";
 import type { Actor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
 import { AGENT_LIMITS, agentView, getAgent, readAgent, updateAgent, type Agent } from "../agents/service.ts";
 import { hasRole, type Role } from "../auth/roles.ts";
-import { memberships, widgetKeys } from "../db/schema/index.ts";
-import type { RoutingRule } from "../db/schema/index.ts";
+import type { RoutingRule } from "../agents/service.ts";
+import { liveWidgetKeys, memberRoles } from "../orgs/lookups.ts";
 import { AppError } from "../errors.ts";
 import { installSnippet } from "../widget/demo.ts";
 import { createDoc, DOC_LIMITS, docView } from "../knowledge/docs.ts";
@@ -68,11 +67,8 @@ async function requirePerson(ctx: ToolContext, role?: Role): Promise<Actor> {
   const { actor } = ctx;
   if (actor.kind !== "token" && actor.kind !== "member") throw AppError.forbidden("Setup tools act only for a member of the organisation (an OAuth token or the dashboard).");
   if (!role) return actor;
-  const [membership] = await ctx.deps.db
-    .select({ roles: memberships.roles })
-    .from(memberships)
-    .where(and(eq(memberships.orgId, ctx.orgId), eq(memberships.memberId, actor.memberId)));
-  if (!membership || !hasRole(membership.roles, role)) throw AppError.forbidden(`This needs the ${role} role, which the token's member does not hold in this organisation.`);
+  const roles = await memberRoles(ctx.deps, ctx.orgId, actor.memberId);
+  if (!roles || !hasRole(roles, role)) throw AppError.forbidden(`This needs the ${role} role, which the token's member does not hold in this organisation.`);
   return actor;
 }
 
@@ -128,11 +124,7 @@ export const setupTools: ToolDefinition[] = [
     defaultEnabled: true,
     async execute(ctx, args) {
       await requirePerson(ctx);
-      const keys = await ctx.deps.db
-        .select({ id: widgetKeys.id, key: widgetKeys.key, label: widgetKeys.label })
-        .from(widgetKeys)
-        .where(and(eq(widgetKeys.orgId, ctx.orgId), isNull(widgetKeys.revokedAt)))
-        .orderBy(widgetKeys.createdAt, widgetKeys.id);
+      const keys = await liveWidgetKeys(ctx.deps, ctx.orgId);
       const key = typeof args.key_id === "string" ? keys.find((k) => k.id === args.key_id) : keys[0];
       if (!key) throw AppError.notFound(typeof args.key_id === "string" ? `No live widget key ${args.key_id}.` : "This organisation has no live widget key: create one in the dashboard.");
       // The widget's own snippet (src/widget/demo.ts), so the tool, /demo and the dashboard agree.

@@ -69,6 +69,13 @@ export async function listSources(deps: Pick<Deps, "db">, orgId: string): Promis
   return deps.db.select().from(knowledgeSources).where(eq(knowledgeSources.orgId, orgId)).orderBy(desc(knowledgeSources.createdAt));
 }
 
+/** Whether a source exists, whichever org has it (the command line acts for the operator). */
+export async function sourceExists(deps: Pick<Deps, "db">, id: string): Promise<boolean> {
+  if (!isUuid(id)) return false;
+  const [row] = await deps.db.select({ id: knowledgeSources.id }).from(knowledgeSources).where(eq(knowledgeSources.id, id));
+  return Boolean(row);
+}
+
 export async function getSource(deps: Pick<Deps, "db">, orgId: string, id: string): Promise<SourceRow> {
   if (!isUuid(id)) throw AppError.notFound("No such knowledge source.");
   const [row] = await deps.db.select().from(knowledgeSources).where(and(eq(knowledgeSources.orgId, orgId), eq(knowledgeSources.id, id)));

@@ -2,8 +2,9 @@
 // has its own message, docs/interface.md 7.1 -32002). A tool the caller may not use is never listed
 // (ARCHITECTURE habit 13). The runtime (src/tools/runtime.ts) keeps one snapshot per org of what
 // these answers need and drops it on every change (src/invalidation.ts).
-import { eq, inArray } from "drizzle-orm";
-import { agentActionToggles, agents, memberships } from "../db/schema/index.ts";
+import { inArray } from "drizzle-orm";
+import { agentActionToggles } from "../db/schema/index.ts";
+import type { ToolDirectory } from "../ports/tools.ts";
 import { hasRole } from "../auth/roles.ts";
 import { SCOPE_ROLES } from "../oauth/scopes.ts";
 import type { Deps } from "../deps.ts";
@@ -36,12 +37,8 @@ export interface OrgSnapshot {
   memberRoles: Map<string, readonly string[]>;
 }
 
-export async function loadSnapshot(deps: Deps, providers: readonly ToolProvider[], orgId: string): Promise<OrgSnapshot> {
-  const [orgAgents, flags, members] = await Promise.all([
-    deps.db.select({ id: agents.id, status: agents.status }).from(agents).where(eq(agents.orgId, orgId)),
-    readFlags(deps, orgId),
-    deps.db.select({ memberId: memberships.memberId, roles: memberships.roles }).from(memberships).where(eq(memberships.orgId, orgId)),
-  ]);
+export async function loadSnapshot(deps: Deps, providers: readonly ToolProvider[], directory: ToolDirectory, orgId: string): Promise<OrgSnapshot> {
+  const [orgAgents, flags, members] = await Promise.all([directory.agents(orgId), readFlags(deps, orgId), directory.memberRoles(orgId)]);
   const lists = await Promise.all(providers.map((p) => p(deps, orgId)));
   const tools = lists.flat().filter((t) => !t.requiresFlag || flags[t.requiresFlag] === true);
   const toggles = new Map<string, Map<string, boolean>>(orgAgents.map((a) => [a.id, new Map()]));

@@ -24,7 +24,7 @@ import type { StageTimer } from "../kit/stage-timer.ts";
 import { isTimeout } from "../kit/timeouts.ts";
 import type { Limiter, Taken } from "../ratelimit/leased.ts";
 import { chargeToken } from "../ratelimit/per-token.ts";
-import type { BoundCustomer, CallScope, ToolRuntime } from "../ports/tools.ts";
+import type { BoundCustomer, CallScope, ToolDirectory, ToolRuntime } from "../ports/tools.ts";
 import { createAuditWriter } from "./audit.ts";
 import { agentOf, denial, loadSnapshot, type OrgSnapshot, refusal, SNAPSHOT_TTL_MS } from "./registry.ts";
 import type { Channel, ToolDefinition, ToolProvider, ToolResult } from "./types.ts";
@@ -99,11 +99,13 @@ export interface RuntimeOptions {
   providers: readonly ToolProvider[];
   limiter: Limiter;
   invalidation: Invalidation;
+  /** The org's agents and members' roles, from the rooms above (src/compose.ts wires it). */
+  directory: ToolDirectory;
 }
 
 /** `deps` is the object that will carry this runtime (read at call time, never at build time). */
 export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRuntime {
-  const { providers, limiter, invalidation } = options;
+  const { providers, limiter, invalidation, directory } = options;
   const validator = createArgumentValidator();
   const auditWriter = createAuditWriter(() => deps.db);
   // Per org, reloaded in the background before it expires (src/kit/fresh-cache.ts); an
@@ -113,7 +115,7 @@ export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRunt
     aheadMs: SNAPSHOT_TTL_MS / 4,
     maxEntries: 10_000,
     now: () => deps.now().getTime(),
-    load: (orgId) => loadSnapshot(deps, providers, orgId),
+    load: (orgId) => loadSnapshot(deps, providers, directory, orgId),
   });
   invalidation.subscribe("tools", (orgId) => snapshots.delete(orgId));
   const snapshot = (orgId: string) => snapshots.get(orgId);
@@ -237,7 +239,7 @@ export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRunt
     },
 
     async catalog(orgId) {
-      return (await loadSnapshot(deps, providers, orgId)).tools;
+      return (await loadSnapshot(deps, providers, directory, orgId)).tools;
     },
   };
 }

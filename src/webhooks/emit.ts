@@ -1,9 +1,6 @@
 // The payloads of each event type, built from the views their owners already return, so the call
 // in each owner's transaction is one line. Version 1 of every payload (README "Webhooks").
-import { and, eq } from "drizzle-orm";
 import type { Db, Tx } from "../db/client.ts";
-import { campaignMessages } from "../db/schema/index.ts";
-import type { OutboxRow } from "../outbox/outbox.ts";
 import { emitWebhookEvent } from "./events.ts";
 
 /** Why the chat pipeline opened a ticket: routing (conversation.routed) or escalation (conversation.escalated). */
@@ -29,15 +26,15 @@ export async function emitTicketCreated(db: Db | Tx, input: { orgId: string; tic
   else await emitWebhookEvent(db, { orgId, type: "conversation.escalated", data: { ...conversation, reason: chatReason }, now });
 }
 
-/** campaign.message.sent, from the campaign message an outbox row delivered (called as the mail kind's `onSent`). */
-export async function emitCampaignMessageSent(db: Db | Tx, row: OutboxRow, now: Date): Promise<void> {
-  const [m] = await db
-    .select({ id: campaignMessages.id, campaignId: campaignMessages.campaignId, endUserId: campaignMessages.endUserId, stepId: campaignMessages.stepId, subject: campaignMessages.subject })
-    .from(campaignMessages)
-    .where(and(eq(campaignMessages.orgId, row.orgId), eq(campaignMessages.outboxId, row.id)));
-  if (!m) return;
+/** campaign.message.sent, for the campaign message an outbox row delivered (src/campaigns/mail.ts reads it). */
+export async function emitCampaignMessageSent(
+  db: Db | Tx,
+  orgId: string,
+  m: { id: string; campaignId: string; endUserId: string; stepId: string; subject: string },
+  now: Date,
+): Promise<void> {
   const sentAt = now.toISOString();
-  await emitWebhookEvent(db, { orgId: row.orgId, type: "campaign.message.sent", data: { message_id: m.id, campaign_id: m.campaignId, customer_id: m.endUserId, step_id: m.stepId, subject: m.subject, sent_at: sentAt, updated_at: sentAt }, now });
+  await emitWebhookEvent(db, { orgId, type: "campaign.message.sent", data: { message_id: m.id, campaign_id: m.campaignId, customer_id: m.endUserId, step_id: m.stepId, subject: m.subject, sent_at: sentAt, updated_at: sentAt }, now });
 }
 
 interface ConnectorLike {

@@ -1,13 +1,15 @@
 // checked on the source text:
 // 1. a table is written (insert, update, delete — through drizzle or in raw SQL) only by modules
 //    under its owning folder (test/house/owners.ts);
+// 1a. a table is imported from db/schema (for reads too) only by modules under its owning folder,
+//     and no dashboard page imports db/schema at all: pages call service and query functions;
 // 2. no module in src/ outside main.ts holds mutable state at its top level: no top-level
 //    let/var, and no top-level Map, Set, array or object that anything mutates. State lives in
 //    Deps (built once per process or per test app) or in an instance.
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { OWNERS, SHARED_WRITES } from "./owners.ts";
+import { OWNERS, SHARED_READS, SHARED_WRITES } from "./owners.ts";
 
 const ROOT = join(import.meta.dir, "../..");
 
@@ -40,6 +42,34 @@ function writesOf(text: string, tables: Map<string, string>): Set<string> {
   for (const m of code.matchAll(/\b(?:insert\s+into|update|delete\s+from)\s+(?:\$\{\s*(\w+)\s*\}|"?(\w+)"?)/gi)) {
     const name = m[1] && tables.has(m[1]) ? m[1] : m[2] ? bySql.get(m[2].toLowerCase()) : undefined;
     if (name) found.add(name);
+  }
+  return found;
+}
+
+/** The names a module imports from db/schema (type-only names included). */
+function schemaImportsOf(text: string): string[] {
+  const code = withoutComments(text);
+  const names: string[] = [];
+  for (const m of code.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*["'][./]*db\/schema(?:\/[\w.-]+)?["']/g)) {
+    for (const part of m[1]!.split(",")) {
+      const name = part.trim().replace(/^type\s+/, "").split(/\s+as\s+/)[0]!.trim();
+      if (name) names.push(name);
+    }
+  }
+  for (const m of code.matchAll(/import\s+\*\s+as\s+\w+\s+from\s*["'][./]*db\/schema(?:\/[\w.-]+)?["']/g)) names.push(`* (${m[0]})`);
+  return names;
+}
+
+/** Imports of a table from db/schema by a module outside the table's owning folder. */
+function foreignTableImports(list: { path: string; text: string }[], owners: Record<string, string>): string[] {
+  const found: string[] = [];
+  for (const { path, text } of list) {
+    if (path.startsWith("src/db/")) continue;
+    for (const name of schemaImportsOf(text)) {
+      const owner = owners[name];
+      if (name.startsWith("* ")) found.push(`${path} imports all of db/schema`);
+      else if (owner && !path.startsWith(`${owner}/`)) found.push(`${path} imports ${name} (owned by ${owner})`);
+    }
   }
   return found;
 }
@@ -96,6 +126,36 @@ describe("one owning folder per table", () => {
       }
     }
     expect(violations).toEqual([]);
+  });
+
+  test("no module outside a table's owning folder imports it from db/schema (reads included)", () => {
+    const allowed = new Set(SHARED_READS.map((s) => `${s.file} imports ${s.table} (owned by ${OWNERS[s.table]})`));
+    expect(foreignTableImports(files, OWNERS).filter((v) => !allowed.has(v))).toEqual([]);
+  });
+
+  test("every allowed shared read still happens (no stale exceptions)", () => {
+    for (const s of SHARED_READS) expect(schemaImportsOf(files.find((f) => f.path === s.file)?.text ?? "")).toContain(s.table);
+  });
+
+  test("no dashboard page imports db/schema", () => {
+    const pages = files.filter((f) => f.path.startsWith("src/dashboard/") && schemaImportsOf(f.text).length > 0);
+    expect(pages.map((f) => f.path)).toEqual([]);
+  });
+
+  test("the import detector sees named, type and aliased imports of a table, and ignores the owner and comments", () => {
+    const owners = { tickets: "src/inbox", endUsers: "src/customers" };
+    const made = [
+      { path: "src/inbox/a.ts", text: 'import { tickets, endUsers } from "../db/schema/index.ts";' },
+      { path: "src/sdk/b.ts", text: 'import {\n  type tickets as T,\n  type AudienceRule,\n} from "../db/schema/inbox.ts";' },
+      { path: "src/x/c.ts", text: '// import { tickets } from "../db/schema/index.ts";\nimport * as s from "../../db/schema/index.ts";' },
+      { path: "src/db/schema/d.ts", text: 'import { tickets } from "./index.ts";' },
+    ];
+    expect(foreignTableImports(made, owners)).toEqual([
+      "src/inbox/a.ts imports endUsers (owned by src/customers)",
+      "src/sdk/b.ts imports tickets (owned by src/inbox)",
+      "src/x/c.ts imports all of db/schema",
+    ]);
+    expect(schemaImportsOf(made[1]!.text)).toEqual(["tickets", "AudienceRule"]);
   });
 
   test("every allowed shared write still happens (no stale exceptions)", () => {

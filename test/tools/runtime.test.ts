@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, asc, eq, like } from "drizzle-orm";
 import { actionExecutions, rateLimitCounters } from "../../src/db/schema/index.ts";
 import { AppError } from "../../src/errors.ts";
+import { toolDirectory } from "../../src/compose.ts";
 import { AUDIT_ERROR_MAX, type CallScope, createToolRuntime, TOOL_DEADLINE_MS } from "../../src/tools/runtime.ts";
 import type { ToolDefinition } from "../../src/tools/types.ts";
 import { verifyAccessToken } from "../support/oauth.ts";
@@ -135,7 +136,7 @@ describe("the audit row is written whatever the input", () => {
         throw AppError.toolFailed(`upstream said: ${"z\u0000".repeat(5000)}`);
       },
     };
-    const runtime = createToolRuntime(app.deps, { providers: [async () => [loud]], limiter: app.deps.limiter, invalidation: app.deps.invalidation });
+    const runtime = createToolRuntime(app.deps, { providers: [async () => [loud]], limiter: app.deps.limiter, invalidation: app.deps.invalidation, directory: toolDirectory(app.deps) });
     const error = (await runtime.call(await tokenScope(), "loud", {}).catch((e: unknown) => e)) as AppError;
     expect(error).toMatchObject({ status: 502, code: "tool_failed", rpcCode: -32603 });
     const [row] = await rows("loud");
@@ -213,6 +214,7 @@ describe("every failure is one AppError", () => {
       ],
       limiter: app.deps.limiter,
       invalidation: app.deps.invalidation,
+      directory: toolDirectory(app.deps),
     });
 
   test("an unexpected throw is tool_failed (502, -32603) without its cause; the cause goes to the log", async () => {
