@@ -84,6 +84,7 @@ export function inboxRoutes(deps: Deps) {
           status: query.status?.split(",") as Ticket["status"][] | undefined,
           assigneeId: assignee,
           team: query.team,
+          tag: query.tag,
           customerId: customer,
           text: query.text,
           cursor: query.cursor,
@@ -103,12 +104,13 @@ export function inboxRoutes(deps: Deps) {
           status: t.Optional(t.String({ pattern: STATUS_LIST.source, maxLength: 40 })),
           assignee: t.Optional(t.String({ minLength: 1, maxLength: 36 })),
           team: t.Optional(Team),
+          tag: t.Optional(t.String({ minLength: 1, maxLength: TICKET_LIMITS.tag })),
           customer: t.Optional(t.String({ minLength: 1, maxLength: CUSTOMER_LIMITS.externalId })),
           text: t.Optional(t.String({ maxLength: TICKET_LIMITS.text })),
           cursor: t.Optional(Cursor),
           limit: t.Optional(t.Integer({ minimum: 1, maximum: TICKET_LIMITS.pageSize })),
         }),
-        detail: { summary: "The org's tickets; filter by status, assignee, team, customer, text (inbox:view)", tags: ["Tickets"], security: [{ dashboard: [] }] },
+        detail: { summary: "The org's tickets; filter by status, assignee, team, tag, customer, text (inbox:view)", tags: ["Tickets"], security: [{ dashboard: [] }] },
       },
     )
     .post(

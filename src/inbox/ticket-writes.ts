@@ -17,7 +17,7 @@ import { AppError } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
 import { checkCustomFields, fail, normaliseTags, oneOf, optionalTeam, requireText } from "./ticket-checks.ts";
 import { type CreateTicketInput, type InboxActor, PRIORITIES, SOURCES, STATUSES, type Ticket, TICKET_LIMITS, type TicketPatch } from "./ticket-model.ts";
-import { eventKey, publishMessage, publishStatus } from "./ticket-events.ts";
+import { eventKey, orgKey, publishChange, publishMessage, publishStatus } from "./ticket-events.ts";
 import { messageView, type TicketMessageView, ticketView, type TicketView } from "./ticket-views.ts";
 
 function historyActor(actor: InboxActor) {
@@ -148,6 +148,7 @@ export async function createTicketRow(deps: Deps, { orgId, actor, input }: { org
     return ticket!;
   });
   deps.live.wake(eventKey(created));
+  deps.live.wake(orgKey(orgId));
   return created;
 }
 
@@ -200,6 +201,7 @@ export async function addTicketMessage(
     return messageView(message!, ticket.endUserId);
   });
   if (key) deps.live.wake(key);
+  deps.live.wake(orgKey(orgId));
   return added;
 }
 
@@ -251,15 +253,17 @@ export async function updateTicket(deps: Deps, { orgId, actor, ticketId, patch }
       .where(and(eq(tickets.orgId, orgId), eq(tickets.id, ticketId)))
       .returning();
     for (const change of changes) await record(tx, now, ticket, actor, change.action, change.before, change.after);
-    if (set.status !== undefined) {
-      await publishStatus(tx, ticket, set.status, now);
-      key = eventKey(ticket);
-    }
+    if (set.status !== undefined) await publishStatus(tx, ticket, set.status, now);
+    else await publishChange(tx, ticket, ticket.status, now);
+    key = eventKey(ticket);
     await activity(tx, now, ticket, actor, "ticket.updated", { fields: changes.map((c) => c.action) });
     await emitWebhookEvent(tx, { orgId, type: "ticket.updated", data: { ...ticketView(updated!), changed: changes.map((c) => c.action) }, now }); // webhooks, committed with the change
     return ticketView(updated!);
   });
-  if (key) deps.live.wake(key);
+  if (key) {
+    deps.live.wake(key);
+    deps.live.wake(orgKey(orgId));
+  }
   return view;
 }
 
