@@ -21,7 +21,7 @@ export async function listPage(ctx: DashboardContext, query: Record<string, stri
   const status = query.status === "active" ? (["open", "pending"] as TicketStatus[]) : query.status && (STATUSES as readonly string[]).includes(query.status) ? [query.status as TicketStatus] : undefined;
   const assignee = !query.assignee ? undefined : query.assignee === "none" ? null : query.assignee === "me" ? memberId : query.assignee;
   const team = query.team?.trim() || undefined;
-  const tag = query.tag?.trim().toLowerCase() || undefined;
+  const tag = query.tag?.trim() || undefined;
   const text = query.q?.trim().slice(0, TICKET_LIMITS.text) || undefined;
   const [page, people, counts, chats] = await Promise.all([
     listTickets(deps, orgId, { status, assigneeId: assignee, team, tag, text, customerId: query.customer || undefined, cursor: query.cursor || undefined, limit: INBOX_PAGE }),

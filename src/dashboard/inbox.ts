@@ -24,15 +24,21 @@ async function ticketOr404(deps: Deps, orgId: string, ref: string): Promise<Tick
 /** A reply or an internal note: the text next to its field when it is refused (a closed ticket: 409). */
 async function addMessage(ctx: DashboardContext, kind: "reply" | "note", ref: string, body: unknown): Promise<Response> {
   const ticket = await ticketOr404(ctx.deps, ctx.orgId, ref);
+  const values = formValues(body);
+  const resolve = kind === "reply" && values.then === "resolve";
   return submitForm({
-    values: formValues(body),
+    values,
     validate: (v) => {
       const text = v[kind] ?? "";
       const problem = bodyProblem(text);
       return { input: text, errors: problem ? { [kind]: problem } : {} };
     },
-    call: (text) => addTicketMessage(ctx.deps, { orgId: ctx.orgId, actor: actorOf(ctx), ticketId: ticket.id, kind, body: text }),
-    done: () => redirect(ctx.deps, `/dashboard/inbox/${ticket.number}`, kind === "reply" ? "Reply sent." : "Internal note added."),
+    call: async (text) => {
+      await addTicketMessage(ctx.deps, { orgId: ctx.orgId, actor: actorOf(ctx), ticketId: ticket.id, kind, body: text });
+      // "Send and resolve": the reply goes out first, then the ticket is resolved.
+      if (resolve) await updateTicket(ctx.deps, { orgId: ctx.orgId, actor: actorOf(ctx), ticketId: ticket.id, patch: { status: "resolved" } });
+    },
+    done: () => redirect(ctx.deps, `/dashboard/inbox/${ticket.number}`, kind === "note" ? "Internal note added." : resolve ? "Reply sent; ticket resolved." : "Reply sent."),
     render: ({ values, errors }) => ticketPage(ctx, ticket, { [kind]: { values, errors } }),
     refused: (error) => (error.status === 409 ? { [kind]: error.message } : error.status === 400 ? serviceErrors(error, kind) : null),
   });
@@ -57,6 +63,7 @@ const ListQuery = t.Object({
   status: t.Optional(t.String({ maxLength: 20 })),
   assignee: t.Optional(t.String({ maxLength: 36 })),
   team: t.Optional(t.String({ maxLength: TICKET_LIMITS.team })),
+  tag: t.Optional(t.String({ maxLength: TICKET_LIMITS.tag })),
   q: t.Optional(t.String({ maxLength: TICKET_LIMITS.text })),
   customer: t.Optional(t.String({ maxLength: 36 })),
   cursor: t.Optional(t.String({ maxLength: 64 })),

@@ -171,7 +171,7 @@ export function inboxRoutes(deps: Deps) {
           orgId,
           actor,
           ticketId: ticket.id,
-          patch: { status: body.status, priority: body.priority, team: body.team, assigneeId: body.assignee_id, tags: body.tags },
+          patch: { subject: body.subject, status: body.status, priority: body.priority, team: body.team, assigneeId: body.assignee_id, tags: body.tags },
         });
         return ticketDetail(deps, await ticketOr404(deps, orgId, ticket.id));
       },
@@ -179,6 +179,7 @@ export function inboxRoutes(deps: Deps) {
         params: Ref,
         body: t.Object(
           {
+            subject: t.Optional(t.String({ minLength: 1, maxLength: TICKET_LIMITS.subject })),
             status: t.Optional(Status),
             priority: t.Optional(Priority),
             team: t.Optional(t.Union([Team, t.Null()])),
@@ -187,7 +188,7 @@ export function inboxRoutes(deps: Deps) {
           },
           { additionalProperties: false, minProperties: 1 },
         ),
-        detail: { summary: "Change a ticket's status, priority, team, assignee or tags (inbox:manage)", tags: ["Tickets"], security: [{ dashboard: [] }] },
+        detail: { summary: "Change a ticket's subject, status, priority, team, assignee or tags (inbox:manage)", tags: ["Tickets"], security: [{ dashboard: [] }] },
       },
     )
     .post(

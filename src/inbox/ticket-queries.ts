@@ -58,7 +58,7 @@ export interface TicketFilters {
   /** A member id, or null for unassigned tickets. */
   assigneeId?: string | null;
   team?: string;
-  /** Tickets carrying this tag (exactly, as stored: tags are kept lower-case). */
+  /** Tickets carrying this tag (whatever its case). */
   tag?: string;
   customerId?: string;
   /** Matches the subject, any message body, or the number (`42`, `#42`). */
@@ -90,7 +90,7 @@ export async function listTickets(deps: Deps, orgId: string, filters: TicketFilt
     where.push(eq(tickets.assigneeMemberId, filters.assigneeId));
   }
   if (filters.team !== undefined) where.push(eq(tickets.team, filters.team));
-  if (filters.tag !== undefined) where.push(sql`${filters.tag} = any(${tickets.tags})`);
+  if (filters.tag !== undefined) where.push(sql`exists (select 1 from unnest(${tickets.tags}) as tag where lower(tag) = lower(${filters.tag}))`);
   if (filters.customerId !== undefined) {
     if (!isUuid(filters.customerId)) return { tickets: [], nextCursor: null };
     where.push(eq(tickets.endUserId, filters.customerId));

@@ -205,8 +205,10 @@ export async function addTicketMessage(
   return added;
 }
 
-/** Changes status, priority, team, assignee and tags at once; one history entry per field that changed. */
+/** Changes subject, status, priority, team, assignee and tags at once; one history entry per field that changed. */
 export async function updateTicket(deps: Deps, { orgId, actor, ticketId, patch }: { orgId: string; actor: InboxActor; ticketId: string; patch: TicketPatch }): Promise<TicketView> {
+  const subject = patch.subject === undefined ? undefined : requireText("/subject", patch.subject, TICKET_LIMITS.subject, { min: 1 }).trim();
+  if (subject === "") fail("/subject", "must not be blank");
   const status = patch.status === undefined ? undefined : oneOf("/status", patch.status, STATUSES);
   const priority = patch.priority === undefined ? undefined : oneOf("/priority", patch.priority, PRIORITIES);
   const team = patch.team === undefined ? undefined : optionalTeam(patch.team);
@@ -226,6 +228,10 @@ export async function updateTicket(deps: Deps, { orgId, actor, ticketId, patch }
     if (!ticket) throw AppError.notFound("No such ticket.");
     const changes: { action: string; before: unknown; after: unknown }[] = [];
     const set: Partial<typeof tickets.$inferInsert> = {};
+    if (subject !== undefined && subject !== ticket.subject) {
+      changes.push({ action: "subject", before: ticket.subject, after: subject });
+      set.subject = subject;
+    }
     if (status !== undefined && status !== ticket.status) {
       changes.push({ action: "status", before: ticket.status, after: status });
       set.status = status;
