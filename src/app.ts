@@ -17,6 +17,7 @@ import { metricsRoutes } from "./health/metrics-routes.ts";
 import { apiViewerRoutes, openapiRoutes } from "./openapi.ts";
 import { inboxLiveRoutes } from "./inbox/live-routes.ts";
 import { inboxRoutes } from "./inbox/routes.ts";
+import { savedReplyRoutes } from "./inbox/saved-reply-routes.ts";
 import { sdkRoutes } from "./sdk/routes.ts";
 import { chatRoutes } from "./sdk/chat-routes.ts";
 import { conversationRoutes } from "./conversations/routes.ts";
@@ -80,6 +81,7 @@ export function createApp(deps: Deps) {
     .use(connectorRoutes(deps))
     .use(activityRoutes(deps))
     .use(inboxLiveRoutes(deps))
+    .use(savedReplyRoutes(deps))
     .use(inboxRoutes(deps))
     .use(inboundRoutes(deps))
     .use(emailSettingsRoutes(deps))

@@ -9,9 +9,11 @@ import { type DashboardContext, errorSummary, field, type FieldErrors, type Form
 import { customerLabel, orgMembers } from "./inbox-people.ts";
 import { priorityBadge, statusBadge } from "./ticket-badges.ts";
 import { renderTurn, threadTurns } from "./inbox-thread.ts";
+import { fillSavedReply, listSavedReplies } from "../inbox/saved-replies.ts";
 
 export interface TicketForms {
-  reply?: { values: FormValues; errors: FieldErrors };
+  /** `inserted`: a saved reply was put into the field (nothing sent yet). */
+  reply?: { values: FormValues; errors: FieldErrors; inserted?: boolean };
   note?: { values: FormValues; errors: FieldErrors };
   /** `conflict`: the ticket changed after the form was rendered (its `version`); nothing was saved. */
   triage?: { values: FormValues; errors: FieldErrors; conflict?: boolean };
@@ -25,7 +27,7 @@ export async function ticketPage(ctx: DashboardContext, ticket: Ticket, forms: T
   const { deps, orgId } = ctx;
   // The cursor first: the thread rendered below holds everything up to it, the stream the rest.
   const cursor = await lastTicketEventId(deps, orgId, ticket.id);
-  const [detail, people] = await Promise.all([ticketDetail(deps, ticket), orgMembers(deps, orgId)]);
+  const [detail, people, snippets] = await Promise.all([ticketDetail(deps, ticket), orgMembers(deps, orgId), listSavedReplies(deps, orgId)]);
   const originals = await originalsOf(deps, orgId, ticket.id, detail.messages.filter((m) => m.kind === "customer").map((m) => m.id));
   const names = new Map(people.map((p) => [p.id, p.label]));
   const manage = ctx.can("inbox:manage");
@@ -45,7 +47,9 @@ export async function ticketPage(ctx: DashboardContext, ticket: Ticket, forms: T
   const note = forms.note ?? { values: {}, errors: {} };
   const triage = forms.triage ?? { values: triageValues(ticket), errors: {} };
   const closed = ticket.status === "closed";
-  const status = forms.triage?.conflict ? 409 : forms.reply || forms.note || forms.triage ? 400 : 200;
+  const status = forms.triage?.conflict ? 409 : forms.reply?.inserted ? 200 : forms.reply || forms.note || forms.triage ? 400 : 200;
+  const me = ctx.principal.member;
+  const fill = (text: string) => fillSavedReply(text, { customerName: detail.customer?.name ?? null, ticketNumber: ticket.number, agentName: me.name?.trim() || me.email });
   const body = html`<p><a href="/dashboard/inbox">← Inbox</a></p>
 <h1>#${ticket.number} ${ticket.subject}</h1>
 <p>${statusBadge(ticket.status)}${priorityBadge(ticket.priority)}${ticket.team ? html`<span class="badge">team: ${ticket.team}</span>` : ""}<span class="badge">via ${ticket.source}</span>${ticket.tags.map((tag) => html`<span class="badge">${tag}</span>`)}</p>
@@ -57,6 +61,7 @@ ${manage
 <section aria-labelledby="reply-h"><h2 id="reply-h">Reply to the customer</h2>
 ${errorSummary(reply.errors)}
 <form method="post" action="/dashboard/inbox/${ticket.number}/reply" novalidate>
+${snippets.length > 0 ? html`<div class="toolbar">${select({ name: "saved_reply", label: "Saved reply", value: "", options: [{ value: "", label: "Choose a saved reply…" }, ...snippets.map((r) => ({ value: r.id, label: r.name }))] })}<button type="submit" class="secondary" formaction="/dashboard/inbox/${ticket.number}/insert" formnovalidate data-insert-saved>Insert</button></div><template id="saved-texts">${snippets.map((r) => html`<textarea data-saved-id="${r.id}">${fill(r.body)}</textarea>`)}</template>` : ""}
 ${textarea({ name: "reply", label: "Reply", value: reply.values.reply, error: reply.errors.reply, rows: 5, maxLength: TICKET_LIMITS.body, hint: closed ? "This ticket is closed: reopen it (triage) before replying." : "The customer sees this." })}
 <div class="actions">${submit("Send reply", { busy: "Sending…" })} ${submit("Send and resolve", { kind: "secondary", name: "then", value: "resolve", busy: "Sending…" })}</div>
 </form></section>

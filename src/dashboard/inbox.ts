@@ -9,6 +9,8 @@ import { addTicketMessage, findTicket, type InboxActor, type Ticket, TICKET_LIMI
 import { type DashboardContext, formBody, formValues, redirect, submitForm, withMember } from "./kit/index.ts";
 import { bodyProblem, serviceErrors, triagePatch } from "./inbox-forms.ts";
 import { listPage } from "./inbox-list.ts";
+import { customersByIds } from "../inbox/customer-profiles.ts";
+import { fillSavedReply, findSavedReply } from "../inbox/saved-replies.ts";
 import { ticketPage } from "./inbox-ticket.ts";
 
 function actorOf(ctx: DashboardContext): InboxActor {
@@ -44,6 +46,19 @@ async function addMessage(ctx: DashboardContext, kind: "reply" | "note", ref: st
   });
 }
 
+/** Without the script: the chosen saved reply, variables filled in, is added to the reply field (nothing is sent). */
+async function insertSaved(ctx: DashboardContext, ref: string, body: unknown): Promise<Response> {
+  const ticket = await ticketOr404(ctx.deps, ctx.orgId, ref);
+  const values = formValues(body);
+  const chosen = values.saved_reply ? await findSavedReply(ctx.deps, ctx.orgId, values.saved_reply) : null;
+  if (!chosen) return ticketPage(ctx, ticket, { reply: { values, errors: { saved_reply: "Choose a saved reply from the list." } } });
+  const customer = ticket.endUserId ? (await customersByIds(ctx.deps, ctx.orgId, [ticket.endUserId])).get(ticket.endUserId) : undefined;
+  const me = ctx.principal.member;
+  const text = fillSavedReply(chosen.body, { customerName: customer?.name ?? null, ticketNumber: ticket.number, agentName: me.name?.trim() || me.email });
+  const before = values.reply?.trimEnd() ?? "";
+  return ticketPage(ctx, ticket, { reply: { values: { ...values, reply: before ? `${before}\n\n${text}` : text }, errors: {}, inserted: true } });
+}
+
 async function triage(ctx: DashboardContext, ref: string, body: unknown): Promise<Response> {
   const ticket = await ticketOr404(ctx.deps, ctx.orgId, ref);
   const values = formValues(body);
@@ -77,6 +92,7 @@ export function inboxPages(deps: Deps) {
     .get("/dashboard/inbox", ({ request, query }) => withMember(deps, request, "inbox:view", (ctx) => listPage(ctx, query)), { query: ListQuery })
     .get("/dashboard/inbox/:ref", ({ request, params }) => withMember(deps, request, "inbox:view", async (ctx) => ticketPage(ctx, await ticketOr404(deps, ctx.orgId, params.ref))), { params: Ref })
     .post("/dashboard/inbox/:ref/reply", ({ request, params, body }) => withMember(deps, request, "inbox:manage", (ctx) => addMessage(ctx, "reply", params.ref, body)), { params: Ref, body: FormBody })
+    .post("/dashboard/inbox/:ref/insert", ({ request, params, body }) => withMember(deps, request, "inbox:manage", (ctx) => insertSaved(ctx, params.ref, body)), { params: Ref, body: FormBody })
     .post("/dashboard/inbox/:ref/note", ({ request, params, body }) => withMember(deps, request, "inbox:manage", (ctx) => addMessage(ctx, "note", params.ref, body)), { params: Ref, body: FormBody })
     .post("/dashboard/inbox/:ref/triage", ({ request, params, body }) => withMember(deps, request, "inbox:manage", (ctx) => triage(ctx, params.ref, body)), { params: Ref, body: FormBody });
 }

@@ -16,6 +16,7 @@ import { conversationPages } from "./conversations.ts";
 import { customerPages } from "./customers.ts";
 import { campaignPages } from "./campaigns.ts";
 import { inboxPages } from "./inbox.ts";
+import { savedReplyPages } from "./inbox-saved-replies.ts";
 import { webhookPages } from "./webhooks.ts";
 import { ORG_COOKIE } from "../auth/sessions.ts";
 import { redirect, shellPage, withMember } from "./kit/index.ts";
@@ -51,6 +52,7 @@ export function dashboardRoutes(deps: Deps) {
     .use(connectorPages(deps))
     .use(customActionPages(deps))
     .use(inboxPages(deps))
+    .use(savedReplyPages(deps))
     .use(conversationPages(deps))
     .use(customerPages(deps))
     .use(campaignPages(deps))

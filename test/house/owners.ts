@@ -41,6 +41,7 @@ export const OWNERS: Record<string, string> = {
   ticketMessages: "src/inbox",
   ticketHistory: "src/inbox",
   ticketEvents: "src/inbox",
+  savedReplies: "src/inbox",
   // src/db/schema/email.ts
   ticketReplyTokens: "src/inbox",
   memberMailNotifications: "src/inbox",

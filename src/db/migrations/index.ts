@@ -15,6 +15,7 @@ import m12 from "./0012_identity_overlap_and_ordered_lanes.sql" with { type: "te
 import m13 from "./0013_email_channel.sql" with { type: "text" };
 import m14 from "./0014_ticket_message_emailed_at.sql" with { type: "text" };
 import m15 from "./0015_inbound_sender_and_authentication.sql" with { type: "text" };
+import m16 from "./0016_saved_replies.sql" with { type: "text" };
 
 export const migrationFiles: { tag: string; when: number; breakpoints: boolean; sql: string }[] = [
   { tag: "0000_core", when: 1795253253534, breakpoints: true, sql: m0 },
@@ -33,4 +34,5 @@ export const migrationFiles: { tag: string; when: number; breakpoints: boolean; 
   { tag: "0013_email_channel", when: 1795723457463, breakpoints: true, sql: m13 },
   { tag: "0014_ticket_message_emailed_at", when: 1795802083193, breakpoints: true, sql: m14 },
   { tag: "0015_inbound_sender_and_authentication", when: 1795805550380, breakpoints: true, sql: m15 },
+  { tag: "0016_saved_replies", when: 1795806941147, breakpoints: true, sql: m16 },
 ];

@@ -13,3 +13,4 @@ export * from "./sdk.ts";
 export * from "./conversations.ts";
 export * from "./webhooks.ts";
 export * from "./email.ts";
+export * from "./saved-replies.ts";
