@@ -6,7 +6,7 @@ export function savedReplies(): void {
   const reply = document.querySelector<HTMLTextAreaElement>("textarea[name=reply]");
   const texts = document.getElementById("saved-texts");
   if (!select || !reply || !(texts instanceof HTMLTemplateElement)) return;
-  document.querySelectorAll<HTMLElement>("[data-insert-saved]").forEach((button) => (button.hidden = true));
+  document.querySelectorAll<HTMLElement>("[data-insert-saved]").forEach((button) => button.remove());
   select.addEventListener("change", () => {
     const source = texts.content.querySelector<HTMLTextAreaElement>(`[data-saved-id="${CSS.escape(select.value)}"]`);
     if (!source) return;
