@@ -17,7 +17,9 @@ import { createHandler, type Handler } from "./http/handler.ts";
 import { healthRoutes } from "./health/routes.ts";
 import { metricsRoutes } from "./health/metrics-routes.ts";
 import { apiViewerRoutes, openapiRoutes } from "./openapi.ts";
+import { inboxLiveRoutes } from "./inbox/live-routes.ts";
 import { inboxRoutes } from "./inbox/routes.ts";
+import { savedReplyRoutes } from "./inbox/saved-reply-routes.ts";
 import { sdkRoutes } from "./sdk/routes.ts";
 import { chatRoutes } from "./sdk/chat-routes.ts";
 import { voiceRoutes } from "./sdk/voice-routes.ts";
@@ -91,6 +93,8 @@ export function createApp(deps: Deps) {
     .use(integrationRoutes(deps))
     .use(connectorRoutes(deps))
     .use(activityRoutes(deps))
+    .use(inboxLiveRoutes(deps))
+    .use(savedReplyRoutes(deps))
     .use(inboxRoutes(deps))
     .use(inboundRoutes(deps))
     .use(emailSettingsRoutes(deps))

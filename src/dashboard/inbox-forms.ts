@@ -15,6 +15,12 @@ export function bodyProblem(text: string): string | undefined {
 export function triagePatch(v: FormValues): { input: TicketPatch; errors: FieldErrors } {
   const errors: FieldErrors = {};
   const patch: TicketPatch = {};
+  if (v.subject !== undefined) {
+    const subject = v.subject.trim();
+    if (subject === "") errors.subject = "Enter a subject.";
+    else if (subject.length > TICKET_LIMITS.subject) errors.subject = `At most ${TICKET_LIMITS.subject} characters.`;
+    else patch.subject = subject;
+  }
   if (v.status !== undefined) {
     if ((STATUSES as readonly string[]).includes(v.status)) patch.status = v.status as TicketStatus;
     else errors.status = "Choose a status from the list.";

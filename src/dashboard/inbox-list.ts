@@ -1,11 +1,12 @@
 // The inbox's ticket list: filters (status, assignee, team, text, one customer) and cursor pages,
 // read through src/inbox/tickets.ts as /api/tickets does.
 import { customersByIds, customerSummary } from "../inbox/customer-profiles.ts";
-import { listTickets, STATUSES, TICKET_LIMITS, type TicketStatus } from "../inbox/tickets.ts";
+import { listTickets, STATUSES, TICKET_LIMITS, ticketCounts, type TicketStatus } from "../inbox/tickets.ts";
 import { isUuid } from "../kit/ids.ts";
 import { html } from "../html/html.ts";
 import { cursorPager, type DashboardContext, field, listTable, select, shellPage, when } from "./kit/index.ts";
-import { inboxTabs } from "./inbox-nav.ts";
+import { inboxTabs, queueLinks } from "./inbox-nav.ts";
+import { conversationMatches } from "./inbox-search.ts";
 import { customerLabel, orgMembers } from "./inbox-people.ts";
 import { priorityBadge, statusBadge } from "./ticket-badges.ts";
 
@@ -20,16 +21,19 @@ export async function listPage(ctx: DashboardContext, query: Record<string, stri
   const status = query.status === "active" ? (["open", "pending"] as TicketStatus[]) : query.status && (STATUSES as readonly string[]).includes(query.status) ? [query.status as TicketStatus] : undefined;
   const assignee = !query.assignee ? undefined : query.assignee === "none" ? null : query.assignee === "me" ? memberId : query.assignee;
   const team = query.team?.trim() || undefined;
+  const tag = query.tag?.trim() || undefined;
   const text = query.q?.trim().slice(0, TICKET_LIMITS.text) || undefined;
-  const [page, people] = await Promise.all([
-    listTickets(deps, orgId, { status, assigneeId: assignee, team, text, customerId: query.customer || undefined, cursor: query.cursor || undefined, limit: INBOX_PAGE }),
+  const [page, people, counts, chats] = await Promise.all([
+    listTickets(deps, orgId, { status, assigneeId: assignee, team, tag, text, customerId: query.customer || undefined, cursor: query.cursor || undefined, limit: INBOX_PAGE }),
     orgMembers(deps, orgId),
+    ticketCounts(deps, orgId, memberId),
+    text && !query.cursor ? conversationMatches(ctx, text) : null,
   ]);
   // Only a uuid may reach the uuid column (anything else matches no ticket and names nobody).
   const customers = await customersByIds(deps, orgId, [...page.tickets.map((row) => row.endUserId), query.customer && isUuid(query.customer) ? query.customer : null]);
   const only = query.customer ? customers.get(query.customer) : undefined;
   const names = new Map(people.map((p) => [p.id, p.label]));
-  const filtered = Boolean(query.status || query.assignee || team || text || query.customer);
+  const filtered = Boolean(query.status || query.assignee || team || tag || text || query.customer);
   const body = html`<h1>Inbox</h1>
 ${inboxTabs("tickets")}
 ${only ? html`<p>Tickets of <a href="/dashboard/customers/${only.id}">${customerLabel(customerSummary(only))}</a> · <a href="/dashboard/inbox">All tickets</a></p>` : ""}
@@ -37,20 +41,25 @@ ${only ? html`<p>Tickets of <a href="/dashboard/customers/${only.id}">${customer
 ${select({ name: "status", label: "Status", value: query.status ?? "", options: STATUS_OPTIONS })}
 ${select({ name: "assignee", label: "Assignee", value: query.assignee ?? "", options: [{ value: "", label: "Anyone" }, { value: "me", label: "Me" }, { value: "none", label: "Unassigned" }, ...people.map((p) => ({ value: p.id, label: p.label }))] })}
 ${field({ name: "team", label: "Team", value: query.team ?? "", maxLength: TICKET_LIMITS.team })}
+${field({ name: "tag", label: "Tag", value: query.tag ?? "", maxLength: TICKET_LIMITS.tag })}
 ${field({ name: "q", label: "Search", type: "search", value: query.q ?? "", maxLength: TICKET_LIMITS.text, placeholder: "Subject, text or #42" })}
 ${query.customer ? html`<input type="hidden" name="customer" value="${query.customer}">` : ""}
 <button type="submit" class="secondary">Filter</button>${filtered ? html` <a href="/dashboard/inbox">Clear filters</a>` : ""}
 </form>
+<div id="inbox-live" data-live-events="/api/tickets/events" data-org="${orgId}">
+${queueLinks(counts)}
 ${listTable({
   caption: "Tickets",
-  columns: ["#", "Subject", "Customer", "Status", "Priority", "Team", "Assignee", "Updated"],
+  columns: ["#", "Subject", "Customer", "Status", "Priority", "Team", "Tags", "Assignee", "Updated"],
   rows: page.tickets,
   row: (row) => {
     const customer = row.endUserId ? customers.get(row.endUserId) : undefined;
-    return html`<tr><td>${row.number}</td><td><a href="/dashboard/inbox/${row.number}">${row.subject}</a>${row.tags.map((tag) => html` <span class="badge">${tag}</span>`)}</td><td>${customer ? html`<a href="/dashboard/customers/${customer.id}">${customerLabel(customerSummary(customer))}</a>` : "—"}</td><td>${statusBadge(row.status)}</td><td>${priorityBadge(row.priority)}</td><td>${row.team ?? "—"}</td><td>${row.assigneeMemberId ? (names.get(row.assigneeMemberId) ?? "a former member") : "—"}</td><td>${when(row.updatedAt)}</td></tr>`;
+    return html`<tr><td>${row.number}</td><td><a href="/dashboard/inbox/${row.number}">${row.subject}</a></td><td>${customer ? html`<a href="/dashboard/customers/${customer.id}">${customerLabel(customerSummary(customer))}</a>` : "—"}</td><td>${statusBadge(row.status)}</td><td>${priorityBadge(row.priority)}</td><td>${row.team ?? "—"}</td><td>${row.tags.length === 0 ? "—" : row.tags.map((t) => html`<a class="badge" href="/dashboard/inbox?tag=${encodeURIComponent(t)}">${t}</a> `)}</td><td>${row.assigneeMemberId ? (names.get(row.assigneeMemberId) ?? "a former member") : "—"}</td><td>${when(row.updatedAt)}</td></tr>`;
   },
   empty: filtered ? "No ticket matches these filters." : "No tickets yet.",
 })}
-${cursorPager("/dashboard/inbox", query, page.nextCursor)}`;
+</div>
+${cursorPager("/dashboard/inbox", query, page.nextCursor)}
+${chats ?? ""}`;
   return shellPage(ctx, { title: "Inbox", active: "inbox", body });
 }

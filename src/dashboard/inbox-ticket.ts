@@ -9,23 +9,26 @@ import { html } from "../html/html.ts";
 import { type DashboardContext, errorSummary, field, type FieldErrors, type FormValues, select, shellPage, submit, textarea, when } from "./kit/index.ts";
 import { customerLabel, orgMembers } from "./inbox-people.ts";
 import { priorityBadge, statusBadge } from "./ticket-badges.ts";
+import { renderTurn, threadTurns } from "./inbox-thread.ts";
+import { fillSavedReply, listSavedReplies } from "../inbox/saved-replies.ts";
 
 export interface TicketForms {
-  reply?: { values: FormValues; errors: FieldErrors };
+  /** `inserted`: a saved reply was put into the field (nothing sent yet). */
+  reply?: { values: FormValues; errors: FieldErrors; inserted?: boolean };
   note?: { values: FormValues; errors: FieldErrors };
   /** `conflict`: the ticket changed after the form was rendered (its `version`); nothing was saved. */
   triage?: { values: FormValues; errors: FieldErrors; conflict?: boolean };
 }
 
 function triageValues(ticket: Ticket): FormValues {
-  return { status: ticket.status, priority: ticket.priority, team: ticket.team ?? "", assignee: ticket.assigneeMemberId ?? "", tags: ticket.tags.join(", ") };
+  return { subject: ticket.subject, status: ticket.status, priority: ticket.priority, team: ticket.team ?? "", assignee: ticket.assigneeMemberId ?? "", tags: ticket.tags.join(", ") };
 }
 
 export async function ticketPage(ctx: DashboardContext, ticket: Ticket, forms: TicketForms = {}): Promise<Response> {
   const { deps, orgId } = ctx;
   // The cursor first: the thread rendered below holds everything up to it, the stream the rest.
   const cursor = await lastTicketEventId(deps, orgId, ticket.id);
-  const [detail, people] = await Promise.all([ticketDetail(deps, ticket), orgMembers(deps, orgId)]);
+  const [detail, people, snippets] = await Promise.all([ticketDetail(deps, ticket), orgMembers(deps, orgId), listSavedReplies(deps, orgId)]);
   const originals = await originalsOf(deps, orgId, ticket.id, detail.messages.filter((m) => m.kind === "customer").map((m) => m.id));
   const names = new Map(people.map((p) => [p.id, p.label]));
   const manage = ctx.can("inbox:manage");
@@ -39,34 +42,30 @@ export async function ticketPage(ctx: DashboardContext, ticket: Ticket, forms: T
           : m.author.kind === "token"
             ? "an AI client (MCP)"
             : m.author.kind;
-  const message = (m: (typeof detail.messages)[number]) => {
-    const label =
-      m.kind === "note"
-        ? html`<span class="badge warn">Internal note</span> <span class="muted">not visible to the customer</span>`
-        : m.kind === "reply"
-          ? html`<span class="badge accent">Reply</span>`
-          : html`<span class="badge">Customer</span>${m.verified ? html` <span class="badge ok">verified</span>` : ""}`;
-    return html`<article class="panel msg-${m.kind}" aria-label="${m.kind === "note" ? "Internal note" : m.kind === "reply" ? "Reply" : "Customer message"} by ${author(m)}"><p>${label} <strong>${author(m)}</strong> <span class="muted">${when(m.created_at)}</span></p>${emailSender(originals.get(m.id))}<pre>${m.body}</pre>${emailOriginal(originals.get(m.id))}</article>`;
-  };
+  const turns = await threadTurns(deps, ticket, detail.messages, author);
+  const customer = customerLabel(detail.customer);
   const reply = forms.reply ?? { values: {}, errors: {} };
   const note = forms.note ?? { values: {}, errors: {} };
   const triage = forms.triage ?? { values: triageValues(ticket), errors: {} };
   const closed = ticket.status === "closed";
-  const status = forms.triage?.conflict ? 409 : forms.reply || forms.note || forms.triage ? 400 : 200;
+  const status = forms.triage?.conflict ? 409 : forms.reply?.inserted ? 200 : forms.reply || forms.note || forms.triage ? 400 : 200;
+  const me = ctx.principal.member;
+  const fill = (text: string) => fillSavedReply(text, { customerName: detail.customer?.name ?? null, ticketNumber: ticket.number, agentName: me.name?.trim() || me.email });
   const body = html`<p><a href="/dashboard/inbox">← Inbox</a></p>
 <h1>#${ticket.number} ${ticket.subject}</h1>
 <p>${statusBadge(ticket.status)}${priorityBadge(ticket.priority)}${ticket.team ? html`<span class="badge">team: ${ticket.team}</span>` : ""}<span class="badge">via ${ticket.source}</span>${ticket.tags.map((tag) => html`<span class="badge">${tag}</span>`)}</p>
 <p class="muted">Customer: ${detail.customer ? html`<a href="/dashboard/customers/${detail.customer.id}">${customerLabel(detail.customer)}</a>${detail.customer.verified ? " (verified)" : " (not verified)"}` : "none"}${ticket.conversationId ? html` · <a href="/dashboard/conversations/${ticket.conversationId}">The chat conversation</a>` : ""} · Assignee: ${ticket.assigneeMemberId ? (names.get(ticket.assigneeMemberId) ?? "a former member") : "nobody"} · Opened ${when(ticket.createdAt)}</p>
 ${ticketCsat(ticket)}
 <h2>Thread</h2>
-<div id="thread" aria-live="polite" data-live-events="/api/tickets/${ticket.id}/events" data-last-event-id="${String(cursor)}" data-org="${orgId}">${detail.messages.length === 0 ? html`<p>No messages.</p>` : detail.messages.map(message)}</div>
+<div id="thread" aria-live="polite" data-live-events="/api/tickets/${ticket.id}/events" data-last-event-id="${String(cursor)}" data-org="${orgId}">${turns.length === 0 ? html`<p>No messages.</p>` : turns.map((turn) => renderTurn(turn, customer, { sender: emailSender(originals.get(turn.id)), original: emailOriginal(originals.get(turn.id)) }))}</div>
 ${manage
   ? html`<div class="grid2">
 <section aria-labelledby="reply-h"><h2 id="reply-h">Reply to the customer</h2>
 ${errorSummary(reply.errors)}
 <form method="post" action="/dashboard/inbox/${ticket.number}/reply" novalidate>
+${snippets.length > 0 ? html`<div class="toolbar">${select({ name: "saved_reply", label: "Saved reply", value: "", options: [{ value: "", label: "Choose a saved reply…" }, ...snippets.map((r) => ({ value: r.id, label: r.name }))] })}<button type="submit" class="secondary" formaction="/dashboard/inbox/${ticket.number}/insert" formnovalidate data-insert-saved>Insert</button></div><template id="saved-texts">${snippets.map((r) => html`<textarea data-saved-id="${r.id}">${fill(r.body)}</textarea>`)}</template>` : ""}
 ${textarea({ name: "reply", label: "Reply", value: reply.values.reply, error: reply.errors.reply, rows: 5, maxLength: TICKET_LIMITS.body, hint: closed ? "This ticket is closed: reopen it (triage) before replying." : "The customer sees this." })}
-<div class="actions">${submit("Send reply", { busy: "Sending…" })}</div>
+<div class="actions">${submit("Send reply", { busy: "Sending…" })} ${submit("Send and resolve", { kind: "secondary", name: "then", value: "resolve", busy: "Sending…" })}</div>
 </form></section>
 <section aria-labelledby="note-h"><h2 id="note-h">Internal note</h2>
 ${errorSummary(note.errors)}
@@ -80,6 +79,7 @@ ${errorSummary(triage.errors)}
 ${forms.triage?.conflict ? html`<p class="error" role="alert">This ticket changed after you opened it (see the thread and history). Nothing was saved; your choices are kept below: check them and save again.</p>` : ""}
 <form method="post" action="/dashboard/inbox/${ticket.number}/triage" novalidate class="panel">
 <input type="hidden" name="version" value="${ticket.updatedAt.toISOString()}">
+${field({ name: "subject", label: "Subject", value: triage.values.subject, error: triage.errors.subject, maxLength: TICKET_LIMITS.subject, hint: "Reply emails say \"Re:\" and this." })}
 <div class="grid2">
 ${select({ name: "status", label: "Status", value: triage.values.status, error: triage.errors.status, options: STATUSES.map((s) => ({ value: s, label: s })) })}
 ${select({ name: "priority", label: "Priority", value: triage.values.priority, error: triage.errors.priority, options: PRIORITIES.map((p) => ({ value: p, label: p })) })}

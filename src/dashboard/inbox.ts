@@ -9,6 +9,8 @@ import { addTicketMessage, findTicket, type InboxActor, type Ticket, TICKET_LIMI
 import { type DashboardContext, formBody, formValues, redirect, submitForm, withMember } from "./kit/index.ts";
 import { bodyProblem, serviceErrors, triagePatch } from "./inbox-forms.ts";
 import { listPage } from "./inbox-list.ts";
+import { customersByIds } from "../inbox/customer-profiles.ts";
+import { fillSavedReply, findSavedReply } from "../inbox/saved-replies.ts";
 import { ticketPage } from "./inbox-ticket.ts";
 
 function actorOf(ctx: DashboardContext): InboxActor {
@@ -24,18 +26,37 @@ async function ticketOr404(deps: Deps, orgId: string, ref: string): Promise<Tick
 /** A reply or an internal note: the text next to its field when it is refused (a closed ticket: 409). */
 async function addMessage(ctx: DashboardContext, kind: "reply" | "note", ref: string, body: unknown): Promise<Response> {
   const ticket = await ticketOr404(ctx.deps, ctx.orgId, ref);
+  const values = formValues(body);
+  const resolve = kind === "reply" && values.then === "resolve";
   return submitForm({
-    values: formValues(body),
+    values,
     validate: (v) => {
       const text = v[kind] ?? "";
       const problem = bodyProblem(text);
       return { input: text, errors: problem ? { [kind]: problem } : {} };
     },
-    call: (text) => addTicketMessage(ctx.deps, { orgId: ctx.orgId, actor: actorOf(ctx), ticketId: ticket.id, kind, body: text }),
-    done: () => redirect(ctx.deps, `/dashboard/inbox/${ticket.number}`, kind === "reply" ? "Reply sent." : "Internal note added."),
+    call: async (text) => {
+      await addTicketMessage(ctx.deps, { orgId: ctx.orgId, actor: actorOf(ctx), ticketId: ticket.id, kind, body: text });
+      // "Send and resolve": the reply goes out first, then the ticket is resolved.
+      if (resolve) await updateTicket(ctx.deps, { orgId: ctx.orgId, actor: actorOf(ctx), ticketId: ticket.id, patch: { status: "resolved" } });
+    },
+    done: () => redirect(ctx.deps, `/dashboard/inbox/${ticket.number}`, kind === "note" ? "Internal note added." : resolve ? "Reply sent; ticket resolved." : "Reply sent."),
     render: ({ values, errors }) => ticketPage(ctx, ticket, { [kind]: { values, errors } }),
     refused: (error) => (error.status === 409 ? { [kind]: error.message } : error.status === 400 ? serviceErrors(error, kind) : null),
   });
+}
+
+/** Without the script: the chosen saved reply, variables filled in, is added to the reply field (nothing is sent). */
+async function insertSaved(ctx: DashboardContext, ref: string, body: unknown): Promise<Response> {
+  const ticket = await ticketOr404(ctx.deps, ctx.orgId, ref);
+  const values = formValues(body);
+  const chosen = values.saved_reply ? await findSavedReply(ctx.deps, ctx.orgId, values.saved_reply) : null;
+  if (!chosen) return ticketPage(ctx, ticket, { reply: { values, errors: { saved_reply: "Choose a saved reply from the list." } } });
+  const customer = ticket.endUserId ? (await customersByIds(ctx.deps, ctx.orgId, [ticket.endUserId])).get(ticket.endUserId) : undefined;
+  const me = ctx.principal.member;
+  const text = fillSavedReply(chosen.body, { customerName: customer?.name ?? null, ticketNumber: ticket.number, agentName: me.name?.trim() || me.email });
+  const before = values.reply?.trimEnd() ?? "";
+  return ticketPage(ctx, ticket, { reply: { values: { ...values, reply: before ? `${before}\n\n${text}` : text }, errors: {}, inserted: true } });
 }
 
 async function triage(ctx: DashboardContext, ref: string, body: unknown): Promise<Response> {
@@ -57,6 +78,7 @@ const ListQuery = t.Object({
   status: t.Optional(t.String({ maxLength: 20 })),
   assignee: t.Optional(t.String({ maxLength: 36 })),
   team: t.Optional(t.String({ maxLength: TICKET_LIMITS.team })),
+  tag: t.Optional(t.String({ maxLength: TICKET_LIMITS.tag })),
   q: t.Optional(t.String({ maxLength: TICKET_LIMITS.text })),
   customer: t.Optional(t.String({ maxLength: 36 })),
   cursor: t.Optional(t.String({ maxLength: 64 })),
@@ -70,6 +92,7 @@ export function inboxPages(deps: Deps) {
     .get("/dashboard/inbox", ({ request, query }) => withMember(deps, request, "inbox:view", (ctx) => listPage(ctx, query)), { query: ListQuery })
     .get("/dashboard/inbox/:ref", ({ request, params }) => withMember(deps, request, "inbox:view", async (ctx) => ticketPage(ctx, await ticketOr404(deps, ctx.orgId, params.ref))), { params: Ref })
     .post("/dashboard/inbox/:ref/reply", ({ request, params, body }) => withMember(deps, request, "inbox:manage", (ctx) => addMessage(ctx, "reply", params.ref, body)), { params: Ref, body: FormBody })
+    .post("/dashboard/inbox/:ref/insert", ({ request, params, body }) => withMember(deps, request, "inbox:manage", (ctx) => insertSaved(ctx, params.ref, body)), { params: Ref, body: FormBody })
     .post("/dashboard/inbox/:ref/note", ({ request, params, body }) => withMember(deps, request, "inbox:manage", (ctx) => addMessage(ctx, "note", params.ref, body)), { params: Ref, body: FormBody })
     .post("/dashboard/inbox/:ref/triage", ({ request, params, body }) => withMember(deps, request, "inbox:manage", (ctx) => triage(ctx, params.ref, body)), { params: Ref, body: FormBody });
 }

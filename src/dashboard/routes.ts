@@ -19,6 +19,7 @@ import { conversationPages } from "./conversations.ts";
 import { customerPages } from "./customers.ts";
 import { campaignPages } from "./campaigns.ts";
 import { inboxPages } from "./inbox.ts";
+import { savedReplyPages } from "./inbox-saved-replies.ts";
 import { webhookPages } from "./webhooks.ts";
 import { headlineCards, reportPages } from "./reports.ts";
 import { headlines } from "../reports/report.ts";
@@ -60,6 +61,7 @@ export function dashboardRoutes(deps: Deps) {
     .use(connectorPages(deps))
     .use(customActionPages(deps))
     .use(inboxPages(deps))
+    .use(savedReplyPages(deps))
     .use(conversationPages(deps))
     .use(customerPages(deps))
     .use(campaignPages(deps))

@@ -11,6 +11,7 @@ export async function settingsPage(ctx: DashboardContext, query: Record<string, 
   const body = html`<h1>Settings</h1>
 ${settingsNav(ctx, null)}
 <p><a href="/dashboard/settings/email">Email: support address and your notifications</a></p>
+${ctx.can("inbox:manage") ? html`<p><a href="/dashboard/settings/saved-replies">Saved replies: snippets for the reply form</a></p>` : ""}
 ${orgSections}
 ${await membersSection(ctx, query, forms)}`;
   return shellPage(ctx, { title: "Settings", active: "settings", body: html`${errorSummary(forms.errors ?? {})}${body}`, status: forms.status });

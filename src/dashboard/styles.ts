@@ -66,7 +66,14 @@ tr:last-child td { border-bottom: none; }
 .badge.accent { color: var(--accent); border-color: var(--accent); }
 .pager { display: flex; gap: 1rem; align-items: center; margin: 1rem 0; }
 code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .85rem; }
-pre { background: var(--code); border-radius: 8px; padding: .75rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
+pre { background: var(--code); border-radius: 8px; padding: .75rem; overflow-x: auto; white-space: pre-wrap; overflow-wrap: anywhere; }
+.turn { border: 1px solid var(--border); border-radius: 8px; padding: .6rem .9rem; margin: 0 0 .75rem; background: var(--card); max-width: 48rem; }
+.turn-head { margin: 0 0 .35rem; }
+.turn-text { white-space: pre-wrap; overflow-wrap: anywhere; line-height: 1.5; }
+.turn-ai { border-left: 4px solid var(--accent); }
+.turn-person { border-left: 4px solid var(--ok); margin-left: 2rem; }
+.turn-note { border: 1px dashed var(--warn); background: var(--code); margin-left: 2rem; }
+.queues ul { list-style: none; display: flex; gap: 1rem; padding: 0; margin: .5rem 0 1rem; }
 iframe.mail-preview { display: block; width: 100%; height: 22rem; margin: .5rem 0 .75rem; border: 1px solid var(--border); border-radius: 8px; background: #fff; }
 .grid2 { display: grid; grid-template-columns: 1fr 1fr; gap: 1.25rem; }
 @media (max-width: 60rem) { .grid2 { grid-template-columns: 1fr; } }

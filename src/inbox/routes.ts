@@ -84,6 +84,7 @@ export function inboxRoutes(deps: Deps) {
           status: query.status?.split(",") as Ticket["status"][] | undefined,
           assigneeId: assignee,
           team: query.team,
+          tag: query.tag,
           customerId: customer,
           text: query.text,
           cursor: query.cursor,
@@ -103,12 +104,13 @@ export function inboxRoutes(deps: Deps) {
           status: t.Optional(t.String({ pattern: STATUS_LIST.source, maxLength: 40 })),
           assignee: t.Optional(t.String({ minLength: 1, maxLength: 36 })),
           team: t.Optional(Team),
+          tag: t.Optional(t.String({ minLength: 1, maxLength: TICKET_LIMITS.tag })),
           customer: t.Optional(t.String({ minLength: 1, maxLength: CUSTOMER_LIMITS.externalId })),
           text: t.Optional(t.String({ maxLength: TICKET_LIMITS.text })),
           cursor: t.Optional(Cursor),
           limit: t.Optional(t.Integer({ minimum: 1, maximum: TICKET_LIMITS.pageSize })),
         }),
-        detail: { summary: "The org's tickets; filter by status, assignee, team, customer, text (inbox:view)", tags: ["Tickets"], security: [{ dashboard: [] }] },
+        detail: { summary: "The org's tickets; filter by status, assignee, team, tag, customer, text (inbox:view)", tags: ["Tickets"], security: [{ dashboard: [] }] },
       },
     )
     .post(
@@ -169,7 +171,7 @@ export function inboxRoutes(deps: Deps) {
           orgId,
           actor,
           ticketId: ticket.id,
-          patch: { status: body.status, priority: body.priority, team: body.team, assigneeId: body.assignee_id, tags: body.tags },
+          patch: { subject: body.subject, status: body.status, priority: body.priority, team: body.team, assigneeId: body.assignee_id, tags: body.tags },
         });
         return ticketDetail(deps, await ticketOr404(deps, orgId, ticket.id));
       },
@@ -177,6 +179,7 @@ export function inboxRoutes(deps: Deps) {
         params: Ref,
         body: t.Object(
           {
+            subject: t.Optional(t.String({ minLength: 1, maxLength: TICKET_LIMITS.subject })),
             status: t.Optional(Status),
             priority: t.Optional(Priority),
             team: t.Optional(t.Union([Team, t.Null()])),
@@ -185,7 +188,7 @@ export function inboxRoutes(deps: Deps) {
           },
           { additionalProperties: false, minProperties: 1 },
         ),
-        detail: { summary: "Change a ticket's status, priority, team, assignee or tags (inbox:manage)", tags: ["Tickets"], security: [{ dashboard: [] }] },
+        detail: { summary: "Change a ticket's subject, status, priority, team, assignee or tags (inbox:manage)", tags: ["Tickets"], security: [{ dashboard: [] }] },
       },
     )
     .post(

@@ -34,6 +34,11 @@ export function eventKey(ticket: Pick<Ticket, "id" | "conversationId">): string 
   return ticket.conversationId ?? ticket.id;
 }
 
+/** What wakes the org's ticket list (GET /api/tickets/events): every ticket event of the org. */
+export function orgKey(orgId: string): string {
+  return `org:${orgId}`;
+}
+
 async function authorOf(tx: Tx, message: TicketMessage): Promise<Pick<CustomerMessage, "kind" | "author">> {
   if (message.kind === "customer") return { kind: "customer", author: { name: "You" } };
   if (message.authorKind === "agent") {
@@ -51,6 +56,7 @@ async function insertEvent(tx: Tx, ticket: Ticket, type: TicketEventType, custom
   await tx.insert(ticketEvents).values({ orgId: ticket.orgId, ticketId: ticket.id, conversationId: ticket.conversationId, type, customerVisible, data, createdAt: now });
   // Delivered by PostgreSQL only if this transaction commits.
   await tx.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${key})`);
+  await tx.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${orgKey(ticket.orgId)})`);
 }
 
 /**
@@ -67,6 +73,14 @@ export async function publishMessage(tx: Tx, ticket: Ticket, message: TicketMess
 /** The ticket's number and status, when it is opened and whenever its status changes. */
 export async function publishStatus(tx: Tx, ticket: Ticket, status: Ticket["status"], now: Date): Promise<void> {
   await insertEvent(tx, ticket, "ticket", true, { number: ticket.number, status }, now);
+}
+
+/**
+ * A change only the team sees (assignee, priority, team, tags): an event that is never
+ * customer-visible, so the ticket page and the org's list refresh and the customer hears nothing.
+ */
+export async function publishChange(tx: Tx, ticket: Ticket, status: Ticket["status"], now: Date): Promise<void> {
+  await insertEvent(tx, ticket, "ticket", false, { number: ticket.number, status }, now);
 }
 
 export interface StoredEvent {
@@ -131,5 +145,27 @@ export async function lastTicketEventId(deps: Deps, orgId: string, ticketId: str
     .where(and(eq(ticketEvents.ticketId, ticketId), eq(ticketEvents.orgId, orgId)))
     .orderBy(desc(ticketEvents.seq))
     .limit(1);
+  return row?.id ?? 0;
+}
+
+/**
+ * The org's ticket events after `after` for the inbox list (GET /api/tickets/events): which ticket
+ * changed and how (`message` or `ticket`), never a message's text. Events of different
+ * conversations may commit out of `seq` order; the list refetches itself on each event, so one
+ * read late is caught by the next (docs/decisions.md "A live inbox list").
+ */
+export async function orgEventsAfter(deps: Deps, orgId: string, after: number): Promise<StoredEvent[]> {
+  const rows = await deps.db
+    .select({ id: ticketEvents.seq, type: ticketEvents.type, ticketId: ticketEvents.ticketId })
+    .from(ticketEvents)
+    .where(and(eq(ticketEvents.orgId, orgId), gt(ticketEvents.seq, after)))
+    .orderBy(asc(ticketEvents.seq))
+    .limit(EVENT_LIMITS.page);
+  return rows.map((r) => ({ id: r.id, type: r.type, data: { ticket_id: r.ticketId } }));
+}
+
+/** The id of the org's newest ticket event (0 before any). */
+export async function lastOrgEventId(deps: Deps, orgId: string): Promise<number> {
+  const [row] = await deps.db.select({ id: ticketEvents.seq }).from(ticketEvents).where(eq(ticketEvents.orgId, orgId)).orderBy(desc(ticketEvents.seq)).limit(1);
   return row?.id ?? 0;
 }

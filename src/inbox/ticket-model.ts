@@ -63,6 +63,7 @@ export interface CreateTicketInput {
 }
 
 export interface TicketPatch {
+  subject?: string;
   status?: TicketStatus;
   priority?: TicketPriority;
   team?: string | null;

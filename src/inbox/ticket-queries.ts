@@ -59,6 +59,8 @@ export interface TicketFilters {
   /** A member id, or null for unassigned tickets. */
   assigneeId?: string | null;
   team?: string;
+  /** Tickets carrying this tag (whatever its case). */
+  tag?: string;
   customerId?: string;
   /** Matches the subject, any message body, or the number (`42`, `#42`). */
   text?: string;
@@ -87,6 +89,7 @@ export async function listTickets(deps: Deps, orgId: string, filters: TicketFilt
     where.push(eq(tickets.assigneeMemberId, filters.assigneeId));
   }
   if (filters.team !== undefined) where.push(eq(tickets.team, filters.team));
+  if (filters.tag !== undefined) where.push(sql`exists (select 1 from unnest(${tickets.tags}) as tag where lower(tag) = lower(${filters.tag}))`);
   if (filters.customerId !== undefined) {
     if (!isUuid(filters.customerId)) return { tickets: [], nextCursor: null };
     where.push(eq(tickets.endUserId, filters.customerId));
@@ -160,3 +163,16 @@ export async function customerThread(deps: Deps, orgId: string, ticketId: string
   }));
 }
 
+
+/** The inbox's navigation counts: tickets waiting (open or pending), those of them nobody has, and the member's own. */
+export async function ticketCounts(deps: Deps, orgId: string, memberId: string): Promise<{ open: number; unassigned: number; mine: number }> {
+  const [row] = await deps.db
+    .select({
+      open: sql<number>`count(*)::int`,
+      unassigned: sql<number>`(count(*) filter (where ${tickets.assigneeMemberId} is null))::int`,
+      mine: sql<number>`(count(*) filter (where ${tickets.assigneeMemberId} = ${memberId}))::int`,
+    })
+    .from(tickets)
+    .where(and(eq(tickets.orgId, orgId), inArray(tickets.status, ["open", "pending"])));
+  return { open: Number(row?.open ?? 0), unassigned: Number(row?.unassigned ?? 0), mine: Number(row?.mine ?? 0) };
+}

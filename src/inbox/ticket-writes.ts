@@ -18,7 +18,7 @@ import { AppError } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
 import { checkCustomFields, fail, normaliseTags, oneOf, optionalTeam, requireText } from "./ticket-checks.ts";
 import { type CreateTicketInput, type InboxActor, PRIORITIES, SOURCES, STATUSES, type Ticket, TICKET_LIMITS, type TicketPatch } from "./ticket-model.ts";
-import { eventKey, publishMessage, publishStatus } from "./ticket-events.ts";
+import { eventKey, orgKey, publishChange, publishMessage, publishStatus } from "./ticket-events.ts";
 import { messageView, type TicketMessageView, ticketView, type TicketView } from "./ticket-views.ts";
 
 function historyActor(actor: InboxActor) {
@@ -150,6 +150,7 @@ export async function createTicketRow(deps: Deps, { orgId, actor, input }: { org
     return ticket!;
   });
   deps.live.wake(eventKey(created));
+  deps.live.wake(orgKey(orgId));
   return created;
 }
 
@@ -202,11 +203,14 @@ export async function addTicketMessage(
     return messageView(message!, ticket.endUserId);
   });
   if (key) deps.live.wake(key);
+  deps.live.wake(orgKey(orgId));
   return added;
 }
 
-/** Changes status, priority, team, assignee and tags at once; one history entry per field that changed. */
+/** Changes subject, status, priority, team, assignee and tags at once; one history entry per field that changed. */
 export async function updateTicket(deps: Deps, { orgId, actor, ticketId, patch }: { orgId: string; actor: InboxActor; ticketId: string; patch: TicketPatch }): Promise<TicketView> {
+  const subject = patch.subject === undefined ? undefined : requireText("/subject", patch.subject, TICKET_LIMITS.subject, { min: 1 }).trim();
+  if (subject === "") fail("/subject", "must not be blank");
   const status = patch.status === undefined ? undefined : oneOf("/status", patch.status, STATUSES);
   const priority = patch.priority === undefined ? undefined : oneOf("/priority", patch.priority, PRIORITIES);
   const team = patch.team === undefined ? undefined : optionalTeam(patch.team);
@@ -226,6 +230,10 @@ export async function updateTicket(deps: Deps, { orgId, actor, ticketId, patch }
     if (!ticket) throw AppError.notFound("No such ticket.");
     const changes: { action: string; before: unknown; after: unknown }[] = [];
     const set: Partial<typeof tickets.$inferInsert> = {};
+    if (subject !== undefined && subject !== ticket.subject) {
+      changes.push({ action: "subject", before: ticket.subject, after: subject });
+      set.subject = subject;
+    }
     if (status !== undefined && status !== ticket.status) {
       changes.push({ action: "status", before: ticket.status, after: status });
       set.status = status;
@@ -256,13 +264,16 @@ export async function updateTicket(deps: Deps, { orgId, actor, ticketId, patch }
     if (set.status !== undefined) {
       if (set.status === "resolved") await queueResolutionEmail(tx, { orgId, ticket, now }); // the rating request (README "CSAT")
       await publishStatus(tx, ticket, set.status, now);
-      key = eventKey(ticket);
-    }
+    } else await publishChange(tx, ticket, ticket.status, now);
+    key = eventKey(ticket);
     await activity(tx, now, ticket, actor, "ticket.updated", { fields: changes.map((c) => c.action) });
     await emitWebhookEvent(tx, { orgId, type: "ticket.updated", data: { ...ticketView(updated!), changed: changes.map((c) => c.action) }, now }); // webhooks, committed with the change
     return ticketView(updated!);
   });
-  if (key) deps.live.wake(key);
+  if (key) {
+    deps.live.wake(key);
+    deps.live.wake(orgKey(orgId));
+  }
   return view;
 }
 

@@ -29,6 +29,7 @@ import {
   updateTicket,
 } from "./tickets.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "../tools/types.ts";
+import { listSavedReplies, savedReplyView } from "./saved-replies.ts";
 
 const source = { kind: "builtin" as const, label: "Support inbox" };
 /** Page size of inbox_list_tickets (the dashboard API allows more). */
@@ -79,6 +80,17 @@ async function detail(ctx: ToolContext, ticket: Ticket) {
 }
 
 export const inboxTools: ToolDefinition[] = [
+  {
+    name: "inbox_list_saved_replies",
+    description:
+      "List the team's saved replies (name and text), by name. Their text may hold {{customer.name}}, {{ticket.number}} and {{agent.name}}: fill these in before sending one as a reply.",
+    inputSchema: { type: "object", properties: {}, additionalProperties: false },
+    destructive: false,
+    scope: "inbox:read",
+    source,
+    defaultEnabled: true,
+    execute: (ctx) => run(ctx, async () => ({ saved_replies: (await listSavedReplies(ctx.deps, ctx.orgId)).map(savedReplyView) })),
+  },
   {
     name: "inbox_list_tickets",
     description:

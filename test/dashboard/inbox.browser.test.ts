@@ -9,6 +9,8 @@ import { browserAvailable, browserMissingReason, launchBrowser, openWatched, SCR
 import { serveTestApp, type ServedTestApp } from "../support/app.ts";
 import { adminOf, type Member } from "./helpers.ts";
 import { type InboxFixture, seedInbox } from "./seed.ts";
+import { createSavedReply, type SavedReply } from "../../src/inbox/saved-replies.ts";
+import { findTicket } from "../../src/inbox/tickets.ts";
 
 const TIMEOUT = 60_000;
 const missing = !browserAvailable();
@@ -19,6 +21,8 @@ let browser: Browser | undefined;
 let context: BrowserContext;
 let admin: Member;
 let fixture: InboxFixture;
+let grace: InboxFixture;
+let snippet: SavedReply;
 const problems: string[] = [];
 
 beforeAll(async () => {
@@ -26,7 +30,8 @@ beforeAll(async () => {
   app = await serveTestApp();
   admin = await adminOf(app, "Acme Support");
   fixture = await seedInbox(app, admin.orgId, admin.agentId!, "Ada");
-  await seedInbox(app, admin.orgId, admin.agentId!, "Grace");
+  grace = await seedInbox(app, admin.orgId, admin.agentId!, "Grace");
+  snippet = await createSavedReply(app.deps, admin.orgId, { name: "Refund done", body: "Hi {{customer.name}}, ticket #{{ticket.number}} is refunded. {{agent.name}}" });
   browser = await launchBrowser();
   context = await signedInContext(browser, app.url, admin.cookie);
 }, 120_000);
@@ -70,7 +75,33 @@ describe.skipIf(missing)("inbox pages in Chromium", () => {
     TIMEOUT,
   );
 
+  test(
+    "a saved reply is inserted with its variables filled (the / shortcut, then the choice) and sent with Send and resolve, which resolves the ticket",
+    async () => {
+      const page = await open(`/dashboard/inbox/${grace.ticketNumber}`);
+      expect(await page.locator("[data-insert-saved]").count()).toBe(0); // the script inserts on choice
+      const reply = page.getByLabel("Reply", { exact: true });
+      await reply.focus();
+      await page.keyboard.press("/");
+      expect(await page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("saved_reply");
+      expect(await reply.inputValue()).toBe(""); // the / itself is not typed
+      await page.getByLabel("Saved reply").selectOption(snippet.id);
+      expect(await reply.inputValue()).toBe(`Hi Grace <Lovelace>, ticket #${grace.ticketNumber} is refunded. ${admin.email}`);
+      await Promise.all([page.waitForURL(`**/dashboard/inbox/${grace.ticketNumber}`), page.getByRole("button", { name: "Send and resolve" }).click()]);
+      expect(await page.getByRole("status").textContent()).toBe("Reply sent; ticket resolved.");
+      expect(await page.getByRole("article", { name: /^Team by / }).last().textContent()).toContain(`ticket #${grace.ticketNumber} is refunded.`);
+      expect((await findTicket(app.deps, admin.orgId, grace.ticketId))!.status).toBe("resolved");
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(problems).toEqual([]);
+      await page.close();
+    },
+    TIMEOUT,
+  );
+
   const pages: [string, () => string, string][] = [
+    ["saved replies (Settings)", () => "/dashboard/settings/saved-replies", "dashboard-saved-replies.png"],
+    ["one saved reply", () => `/dashboard/settings/saved-replies/${snippet.id}`, "dashboard-saved-reply.png"],
+    ["the inbox search over tickets and conversations", () => "/dashboard/inbox?q=refund", "dashboard-inbox-search.png"],
     ["ticket list", () => "/dashboard/inbox", "dashboard-inbox.png"],
     ["a ticket with its thread", () => `/dashboard/inbox/${fixture.ticketNumber}`, "dashboard-inbox-ticket.png"],
     ["conversation list", () => "/dashboard/conversations", "dashboard-conversations.png"],
@@ -90,6 +121,8 @@ describe.skipIf(missing)("inbox pages in Chromium", () => {
           expect((await page.goto(path()))?.status(), label).toBe(200);
           expect(await seriousAxeViolations(page), label).toEqual([]);
           if (path() === `/dashboard/inbox/${fixture.ticketNumber}`) await page.screenshot({ path: join(SCREENSHOTS, "dashboard-inbox-ticket-dark.png"), fullPage: true });
+          if (path() === "/dashboard/inbox") await page.screenshot({ path: join(SCREENSHOTS, "dashboard-inbox-dark.png"), fullPage: true });
+          if (path() === "/dashboard/settings/saved-replies") await page.screenshot({ path: join(SCREENSHOTS, "dashboard-saved-replies-dark.png"), fullPage: true });
           await page.close();
         }
       } finally {

@@ -86,7 +86,7 @@ describe("one ticket", () => {
     const page = await (await get(app, withFlash(admin, noted), path)).text();
     expect(page).toContain("Internal note added.");
     expect(page).toContain("We refunded it &#60;today&#62;.");
-    expect(page).toMatch(/<article class="panel msg-note" aria-label="Internal note by [^"]*"><p><span class="badge warn">Internal note<\/span> <span class="muted">not visible to the customer<\/span>/);
+    expect(page).toMatch(/<article class="turn turn-note" aria-label="Internal note by [^"]*"><p class="turn-head"><span class="badge warn">Internal note<\/span> <strong>[^<]*<\/strong> <span class="muted">not visible to the customer<\/span>/);
     expect(page).toContain("Customer is a VIP; double-check the bank.");
 
     const visible = await customerThread(app.deps, admin.orgId, mine.ticketId);

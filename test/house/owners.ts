@@ -49,6 +49,7 @@ export const OWNERS: Record<string, string> = {
   ticketHistory: "src/inbox",
   ticketEvents: "src/inbox",
   ticketCsatTokens: "src/inbox",
+  savedReplies: "src/inbox",
   // src/db/schema/email.ts
   ticketReplyTokens: "src/inbox",
   memberMailNotifications: "src/inbox",

@@ -17,6 +17,7 @@ import { providerFor } from "../llm/provider.ts";
 import { forMode } from "../voice-text.ts";
 import { type Agent, getAgent, listAgents } from "../service.ts";
 import { answer } from "./answer.ts";
+import { chatSubject } from "./subject.ts";
 import { CONFIDENCE, confidenceOf, escalationFor, frustrationIn, soundsUncertain } from "./confidence.ts";
 import { earlierCustomerTurns, knowledgeCoverage, retrieve, type ScoredPassage, usedPassages } from "./knowledge.ts";
 import { conversationMessages, systemText } from "./prompt.ts";
@@ -78,22 +79,6 @@ export type PipelineAction =
   | { type: "offer_person"; label: string }
   /** The documents the answer used (also the docs/interface.md 2.6 `sources` field), so a stream can show them. */
   | { type: "sources"; sources: MessageSource[] };
-
-const subjectOf = (text: string) => {
-  const line = text.split("\n").find((l) => l.trim() !== "")?.trim() ?? "Chat";
-  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
-};
-
-/** The last few turns as a ticket body, so the team sees what happened (ticket bodies hold 10,000 characters). */
-function transcriptBody(history: readonly ConversationMessage[], message: string, reply: string): string {
-  const lines = history
-    .filter((m) => m.role !== "reported")
-    .slice(-6)
-    .map((m) => `${m.role === "customer" ? "Customer" : "Agent"}: ${m.text}`);
-  lines.push(`Customer: ${message}`, `Agent: ${reply}`);
-  const body = lines.join("\n\n");
-  return body.length > 10_000 ? `…${body.slice(body.length - 9_999)}` : body;
-}
 
 function lastAgentReply(history: readonly ConversationMessage[]) {
   for (let i = history.length - 1; i >= 0; i--) if (history[i]!.role === "agent") return history[i]!;
@@ -178,7 +163,7 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, decided: Decided, 
     const ticket = await createTicket(deps, {
       orgId,
       actor: customerActor,
-      input: { subject: subjectOf(turn.message), message: turn.message, customerId: endUserId, team: team ?? undefined, source: "chat", conversationId: conversation.id, verified: customer.verified, chatReason: decision.action === "live_help" ? "live_help" : "routing_rule" },
+      input: { subject: chatSubject(turn.history, turn.message), message: turn.message, customerId: endUserId, team: team ?? undefined, source: "chat", conversationId: conversation.id, verified: customer.verified, chatReason: decision.action === "live_help" ? "live_help" : "routing_rule" },
     });
     emit.action({ type: "ticket_created", ticket_id: ticket.id, ticket_number: ticket.number, team, reason: decision.action === "live_help" ? "live_help" : "routing_rule" } satisfies PipelineAction);
     const text =
@@ -252,8 +237,8 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, decided: Decided, 
       orgId,
       actor: { kind: "agent", agentId: agent.id },
       input: {
-        subject: subjectOf(turn.message),
-        message: transcriptBody(turn.history, turn.message, result.text),
+        subject: chatSubject(turn.history, turn.message),
+        message: turn.message, // the chat before it shows turn by turn on the ticket page
         customerId: endUserId,
         priority: frustrated ? "high" : "normal",
         source: "chat",

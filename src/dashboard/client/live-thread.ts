@@ -1,12 +1,14 @@
 // A ticket's thread follows its events (README "Live conversation"): GET /api/tickets/{id}/events
 // read with fetch (the org travels as a header) and eventsource-parser; on each event the page's
-// thread is fetched again and swapped in, so a customer's new message shows without a reload.
+// thread is fetched again and swapped in, so a customer's new message shows without a reload. The
+// inbox list does the same with the org's events (GET /api/tickets/events): any element carrying
+// data-live-events and an id is refreshed from the same page fetched again.
 // After a cut it reconnects from the last event id, waiting a little longer each time (at most 30 s).
 import { createParser } from "eventsource-parser";
 
 async function refresh(thread: HTMLElement): Promise<void> {
-  const res = await fetch(location.pathname, { credentials: "same-origin" });
-  const fresh = new DOMParser().parseFromString(await res.text(), "text/html").getElementById("thread");
+  const res = await fetch(location.pathname + location.search, { credentials: "same-origin" });
+  const fresh = new DOMParser().parseFromString(await res.text(), "text/html").getElementById(thread.id);
   if (fresh) thread.replaceChildren(...Array.from(fresh.childNodes, (node) => document.importNode(node, true)));
 }
 

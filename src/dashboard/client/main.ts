@@ -4,8 +4,10 @@
 // derives a connector's slug from its name as it is typed (the same rule as slugFromName in
 // ../connectors.ts), puts a chosen markdown file's text into the import form, shows only the
 // credential fields of the chosen authentication method, submits a select's form on change, and
-// keeps a ticket's thread live (live-thread.ts).
+// keeps a ticket's thread and the inbox list live (live-thread.ts), and inserts saved replies
+// (saved-replies.ts).
 import { liveThreads } from "./live-thread.ts";
+import { savedReplies } from "./saved-replies.ts";
 import { slugOf } from "./slug.ts";
 
 /** Long actions: disable the button and show its progress label while the request runs. */
@@ -112,3 +114,4 @@ authMethods();
 autosubmit();
 liveThreads();
 syncProgress();
+savedReplies();

@@ -15,3 +15,4 @@ export * from "./conversations.ts";
 export * from "./webhooks.ts";
 export * from "./email.ts";
 export * from "./sources.ts";
+export * from "./saved-replies.ts";

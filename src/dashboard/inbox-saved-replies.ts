@@ -1,0 +1,113 @@
+// Dashboard: Settings → Saved replies (inbox:manage). The org's snippets, a form to add one, each
+// editable and deletable, through src/inbox/saved-replies.ts as /api/saved-replies does. They are
+// inserted from a ticket's reply form (inbox-ticket.ts), variables filled in.
+import { Elysia } from "elysia";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { html } from "../html/html.ts";
+import { createSavedReply, deleteSavedReply, findSavedReply, listSavedReplies, SAVED_REPLY_LIMITS, type SavedReply, updateSavedReply } from "../inbox/saved-replies.ts";
+import { actionButton, type DashboardContext, errorSummary, field, type FieldErrors, formBody, formValues, IdParams, listTable, redirect, type Refused, shellPage, submit, submitForm, textarea, withMember } from "./kit/index.ts";
+
+const ROLE = "inbox:manage" as const;
+const BASE = "/dashboard/settings/saved-replies";
+const VARIABLES_HINT = "Variables: {{customer.name}}, {{ticket.number}}, {{agent.name}} — filled in when the reply is inserted.";
+
+function replyForm(action: string, label: string, refused?: Refused, row?: SavedReply) {
+  const v = refused?.values ?? { name: row?.name ?? "", body: row?.body ?? "" };
+  const e = refused?.errors ?? {};
+  return html`${errorSummary(e)}
+<form method="post" action="${action}" novalidate>
+${field({ name: "name", label: "Name", value: v.name, error: e.name, required: true, maxLength: SAVED_REPLY_LIMITS.name, hint: "What the team picks it by in the reply form." })}
+${textarea({ name: "body", label: "Text", value: v.body, error: e.body, rows: 6, maxLength: SAVED_REPLY_LIMITS.body, hint: VARIABLES_HINT })}
+<div class="actions">${submit(label, { busy: "Saving…" })}</div>
+</form>`;
+}
+
+async function listPage(ctx: DashboardContext, refused?: Refused): Promise<Response> {
+  const rows = await listSavedReplies(ctx.deps, ctx.orgId);
+  const body = html`<p><a href="/dashboard/settings">← Settings</a></p>
+<h1>Saved replies</h1>
+<p class="muted">Snippets the team inserts into a reply from a ticket's reply form (or by typing <kbd>/</kbd> in an empty reply).</p>
+${listTable({
+  caption: "Saved replies",
+  columns: ["Name", "Text", { label: "Actions", hidden: true }],
+  rows,
+  row: (r) => html`<tr><td><a href="${BASE}/${r.id}">${r.name}</a></td><td class="turn-text">${r.body.length > 160 ? `${r.body.slice(0, 159)}…` : r.body}</td><td>${actionButton(`${BASE}/${r.id}/delete`, "Delete", { kind: "danger", confirm: `Delete the saved reply “${r.name}”?` })}</td></tr>`,
+  empty: "No saved replies yet.",
+})}
+<section class="panel" aria-labelledby="new-reply"><h2 id="new-reply">New saved reply</h2>
+${replyForm(BASE, "Add saved reply", refused)}
+</section>`;
+  return shellPage(ctx, { title: "Saved replies", active: "settings", body, status: refused?.status });
+}
+
+async function editPage(ctx: DashboardContext, row: SavedReply, refused?: Refused): Promise<Response> {
+  const body = html`<p><a href="${BASE}">← Saved replies</a></p>
+<h1>${row.name}</h1>
+${replyForm(`${BASE}/${row.id}`, "Save", refused, row)}`;
+  return shellPage(ctx, { title: `Saved reply ${row.name}`, active: "settings", body, status: refused?.status });
+}
+
+const validate = (v: Record<string, string | undefined>) => {
+  const errors: Record<string, string> = {};
+  const name = (v.name ?? "").trim();
+  const text = v.body ?? "";
+  if (!name) errors.name = "Give it a name.";
+  else if (name.length > SAVED_REPLY_LIMITS.name) errors.name = `At most ${SAVED_REPLY_LIMITS.name} characters.`;
+  if (!text.trim()) errors.body = "Write its text.";
+  else if (text.length > SAVED_REPLY_LIMITS.body) errors.body = `At most ${SAVED_REPLY_LIMITS.body} characters.`;
+  return { input: { name, body: text }, errors };
+};
+const refusedAs = (error: AppError): FieldErrors | null => (error.status === 409 ? { name: error.message } : error.status === 400 ? { body: error.message } : null);
+
+async function rowOr404(deps: Deps, orgId: string, id: string): Promise<SavedReply> {
+  const row = await findSavedReply(deps, orgId, id);
+  if (!row) throw AppError.notFound("No such saved reply.");
+  return row;
+}
+
+const FormBody = formBody({ text: SAVED_REPLY_LIMITS.body, item: 100, items: 10 });
+
+export function savedReplyPages(deps: Deps) {
+  return new Elysia({ name: "dashboard-saved-replies" })
+    .get(BASE, ({ request }) => withMember(deps, request, ROLE, (ctx) => listPage(ctx)))
+    .post(BASE, ({ request, body }) =>
+      withMember(deps, request, ROLE, (ctx) =>
+        submitForm({
+          values: formValues(body),
+          validate,
+          call: (input) => createSavedReply(deps, ctx.orgId, input),
+          done: () => redirect(deps, BASE, "Saved reply added."),
+          render: (refused) => listPage(ctx, refused),
+          refused: refusedAs,
+        }),
+      ),
+      { body: FormBody },
+    )
+    .get(`${BASE}/:id`, ({ request, params }) => withMember(deps, request, ROLE, async (ctx) => editPage(ctx, await rowOr404(deps, ctx.orgId, params.id))), { params: IdParams })
+    .post(
+      `${BASE}/:id`,
+      ({ request, params, body }) =>
+        withMember(deps, request, ROLE, async (ctx) => {
+          const row = await rowOr404(deps, ctx.orgId, params.id);
+          return submitForm({
+            values: formValues(body),
+            validate,
+            call: (input) => updateSavedReply(deps, ctx.orgId, row.id, input),
+            done: () => redirect(deps, BASE, "Saved reply saved."),
+            render: (refused) => editPage(ctx, row, refused),
+            refused: refusedAs,
+          });
+        }),
+      { params: IdParams, body: FormBody },
+    )
+    .post(
+      `${BASE}/:id/delete`,
+      ({ request, params }) =>
+        withMember(deps, request, ROLE, async (ctx) => {
+          await deleteSavedReply(deps, ctx.orgId, params.id);
+          return redirect(deps, BASE, "Saved reply deleted.");
+        }),
+      { params: IdParams },
+    );
+}

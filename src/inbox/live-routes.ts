@@ -1,0 +1,54 @@
+// The inbox list's live side (README "Inbox"): GET /api/tickets/events, every ticket event of the
+// org as Server-Sent Events (which ticket, and whether a message or a change), and
+// GET /api/tickets/counts, the navigation's counts. The dashboard's list page follows the first
+// and fetches itself again on each event, so new tickets and status changes show without a reload.
+import { Elysia, t } from "elysia";
+import { requireMember } from "../auth/guard.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { eventStream, RETRY_MS } from "../live/event-stream.ts";
+import { EVENT_LIMITS, lastOrgEventId, orgEventsAfter, orgKey } from "./ticket-events.ts";
+import { ticketCounts } from "./ticket-queries.ts";
+
+export const TicketCounts = t.Object(
+  {
+    open: t.Integer({ description: "Tickets open or pending" }),
+    unassigned: t.Integer({ description: "Of those, the ones nobody is assigned" }),
+    mine: t.Integer({ description: "Of those, the ones assigned to the member asking" }),
+  },
+  { additionalProperties: false },
+);
+
+export function inboxLiveRoutes(deps: Deps) {
+  return new Elysia({ name: "inbox-live" })
+    .get(
+      "/api/tickets/counts",
+      async ({ request }) => {
+        const { principal, orgId } = await requireMember(deps, request, "inbox:view");
+        return ticketCounts(deps, orgId, principal.member.id);
+      },
+      { response: { 200: TicketCounts }, detail: { summary: "How many tickets wait: open or pending, unassigned, and the member's own (inbox:view)", tags: ["Tickets"], security: [{ dashboard: [] }] } },
+    )
+    .get(
+      "/api/tickets/events",
+      async ({ query, request }) => {
+        const { principal, orgId } = await requireMember(deps, request, "inbox:view");
+        const resume = request.headers.get("last-event-id") ?? query.last_event_id;
+        if (resume !== undefined && resume !== null && !/^\d{1,15}$/.test(resume))
+          throw AppError.badRequest("Last-Event-ID must be an event id this stream sent.", [{ path: "/last_event_id", message: "must be a decimal integer of at most 15 digits" }]);
+        const after = resume === undefined || resume === null ? await lastOrgEventId(deps, orgId) : Number(resume);
+        const { perKeyIp, max } = deps.config.sdkStreams;
+        const release = deps.live.admit(`member:${principal.member.id}`, { perClient: perKeyIp, max });
+        if (!release) throw new AppError(429, "too_many_streams", `Too many open event streams: at most ${perKeyIp} per member, ${max} per server.`, undefined, { "retry-after": String(RETRY_MS / 1000) });
+        return eventStream(deps, { key: orgKey(orgId), reader: { kind: "member" }, read: (from) => orgEventsAfter(deps, orgId, from), page: EVENT_LIMITS.page, after, request, release });
+      },
+      {
+        query: t.Object({ last_event_id: t.Optional(t.String({ maxLength: 15 })) }),
+        detail: {
+          summary: "Every ticket event of the org as Server-Sent Events: `message` or `ticket`, with the ticket's id (never a message's text); resume with Last-Event-ID (inbox:view)",
+          tags: ["Tickets"],
+          security: [{ dashboard: [] }],
+        },
+      },
+    );
+}
