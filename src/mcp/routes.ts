@@ -8,7 +8,6 @@ import { RawBody } from "../http/body.ts";
 import { jsonResponse } from "../kit/json-response.ts";
 import { bearerToken } from "../kit/bearer.ts";
 import { createStageTimer } from "../kit/stage-timer.ts";
-import { isKnownProtocolVersion, KNOWN_PROTOCOL_VERSIONS } from "../kit/mcp.ts";
 import { authorizationServerMetadataUrl, bearerChallenge, protectedResourceMetadataUrl, resourceOf } from "../oauth/metadata.ts";
 import { handleRpc, METHODS, PROTOCOL_VERSION, type RpcAnswer, rpcFailure, SERVER_INFO } from "./rpc.ts";
 
@@ -69,15 +68,11 @@ export function mcpRoutes(deps: Deps) {
       if (!token) return unauthorized({ error: "invalid_token", description: "the access token is invalid, expired or revoked." });
       timer?.mark("auth");
 
-      const version = request.headers.get("mcp-protocol-version");
-      // Absent means 2025-03-26 (docs/interface.md A.3).
-      if (version !== null && !isKnownProtocolVersion(version))
-        return answer(rpcFailure(AppError.rpcEnvelope(RPC.INVALID_REQUEST, `Unsupported MCP-Protocol-Version ${version}; supported: ${KNOWN_PROTOCOL_VERSIONS.join(", ")}.`)));
-
+      // The protocol version (header, or 2026-07-28 `_meta`) is read with the body: handleRpc.
       const raw = body instanceof RawBody ? body : new RawBody("");
       // Too large (413) or not readable: -32600 with the body reader's status.
       if (raw.error) return answer(rpcFailure(new AppError(raw.error.status, raw.error.code, raw.error.message, undefined, raw.error.headers, { rpcCode: RPC.INVALID_REQUEST })));
-      const answered = await handleRpc(deps, raw.text, token, timer);
+      const answered = await handleRpc(deps, raw.text, token, request.headers, timer);
       if (timer) {
         timer.mark("rpc");
         answered.headers = { ...answered.headers, "server-timing": timer.header() };

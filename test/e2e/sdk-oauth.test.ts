@@ -52,7 +52,8 @@ describe("official SDK client with OAuth", () => {
     expect(provider.client?.client_id).toStartWith("mcp_");
     expect(provider.savedTokens?.access_token).toMatch(/^svc_at_[A-Za-z0-9_-]{43}$/);
     expect(provider.savedTokens?.refresh_token).toMatch(/^svc_rt_/);
-    expect(client.getServerVersion()).toEqual({ name: "svc-agents", version: "1.0.0" });
+    // The SDK proposes 2025-11-25 and gets it, with that revision's serverInfo (title, websiteUrl, icons).
+    expect(client.getServerVersion()).toMatchObject({ name: "svc-agents", version: "1.0.0", title: "Support agents", websiteUrl: app.url });
     expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
 
     const { tools } = await client.listTools();
