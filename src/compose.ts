@@ -68,7 +68,7 @@ export async function buildDeps(input: DepsInput): Promise<Deps> {
   // The runtime and the verifier read `deps` when called, never while being built: complete it below.
   const deps = { ...base, passwords: passwords ?? createPasswordHasher(), connectorRefreshes: createSingleFlight<Record<string, string>>(), limiter, invalidation, chat, passages: createPassageCache(), statements: createStatements() } as unknown as Deps;
   deps.metrics = createMetrics({ processMetrics, outboxDepth: () => outboxDepth(deps) });
-  deps.tools = createToolRuntime(deps, { providers: toolProviders, limiter, invalidation });
+  deps.tools = createToolRuntime(deps, { providers: toolProviders, limiter, invalidation, builtins: families.flat() });
   deps.accessTokens = createAccessVerifier(deps, invalidation);
   deps.widgetKeys = createWidgetKeyCache(deps, invalidation);
   const live = createLiveEvents({ log: base.log, listen, now: base.now });

@@ -97,6 +97,8 @@ export interface CallScope {
 }
 
 export interface ToolRuntime {
+  /** The scope a built-in tool needs, known before any token (the 401's scope hint); undefined for others. */
+  scopeFor?(name: string): string | undefined;
   /** Only what this scope may call. */
   list(scope: CallScope): Promise<ToolInfo[]>;
   /** Throws AppError; always writes the audit row. */

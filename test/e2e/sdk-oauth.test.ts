@@ -60,8 +60,9 @@ describe("official SDK client with OAuth", () => {
     const names = tools.map((t) => t.name);
     expect(names).toContain("search_docs");
     expect(names).toContain("read_doc");
-    // The SDK asked for every published scope, so writes are there too.
-    expect(names).toContain("data_update_user");
+    // The SDK asked for the scope the 401 named (the read-only default), not every published one: no writes.
+    expect(names).toContain("data_get_user");
+    expect(names).not.toContain("data_update_user");
 
     const result = await client.callTool({ name: "search_docs", arguments: { query: "how do I reset my password" } });
     expect(result.isError).toBe(false);
