@@ -55,4 +55,6 @@ export interface Deps {
   metrics: Metrics;
   /** Wakes the readers of live conversation events and bounds their streams (src/inbox/live-events.ts). */
   live: LiveEvents;
+  /** Client metadata documents by URL, until their cache time (src/oauth/client-metadata.ts). */
+  clientDocuments: Map<string, { value: unknown; until: number }>;
 }

@@ -37,6 +37,7 @@ export function authorizationServerMetadata(config: Config) {
     response_modes_supported: ["query"],
     grant_types_supported: [...GRANT_TYPES],
     code_challenge_methods_supported: ["S256"],
+    client_id_metadata_document_supported: true,
     token_endpoint_auth_methods_supported: [...AUTH_METHODS],
     revocation_endpoint_auth_methods_supported: [...AUTH_METHODS],
     // RFC 9207: authorization responses carry `iss`.
