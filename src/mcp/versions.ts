@@ -14,6 +14,7 @@ export const SUPPORTED_VERSIONS: readonly string[] = [...STATELESS_VERSIONS, ...
 
 export const META_VERSION = "io.modelcontextprotocol/protocolVersion";
 export const META_SERVER_INFO = "io.modelcontextprotocol/serverInfo";
+export const META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
 /** 2026-07-28 error codes (reserved range -32020 to -32099). */
 export const HEADER_MISMATCH = -32020;
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
@@ -49,6 +50,7 @@ export function headerValue(raw: string | null): string | null {
   }
 }
 
+const badMeta = (message: string) => new AppError(400, "validation_failed", `Invalid params: ${message}`, undefined, undefined, { rpcCode: RPC.INVALID_PARAMS });
 const mismatch = (message: string) => new AppError(400, "header_mismatch", `Header mismatch: ${message}`, undefined, undefined, { rpcCode: HEADER_MISMATCH });
 
 /**
@@ -61,7 +63,11 @@ export function checkStatelessRequest(message: unknown, headers: Headers): AppEr
     return AppError.rpcEnvelope(RPC.INVALID_REQUEST, "Invalid Request: 2026-07-28 has no batches; send one JSON-RPC message per POST.");
   const requested = metaVersion(message);
   const header = headers.get("mcp-protocol-version");
-  if (requested === undefined) return mismatch(`MCP-Protocol-Version is ${header} but params._meta has no ${META_VERSION}.`);
+  // RequestMetaObject: the version and the client's capabilities are required in every request's _meta.
+  if (requested === undefined) return badMeta(`params._meta must carry ${META_VERSION}.`);
+  const meta = ((message as Record<string, unknown>).params as Record<string, unknown>)._meta as Record<string, unknown>;
+  const capabilities = meta[META_CLIENT_CAPABILITIES];
+  if (typeof capabilities !== "object" || capabilities === null || Array.isArray(capabilities)) return badMeta(`params._meta must carry ${META_CLIENT_CAPABILITIES} (an object).`);
   if (header !== requested) return mismatch(`MCP-Protocol-Version ${header === null ? "is missing" : `'${header}'`} does not match ${META_VERSION} '${requested}'.`);
   if (!(STATELESS_VERSIONS as readonly string[]).includes(requested))
     return new AppError(400, "unsupported_protocol_version", "Unsupported protocol version", undefined, undefined, {

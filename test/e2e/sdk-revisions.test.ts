@@ -8,6 +8,7 @@ import type { OAuthClientProvider } from "@modelcontextprotocol/client";
 import { createDoc } from "../../src/knowledge/docs.ts";
 import { seedOrg, serveTestApp, type ServedTestApp } from "../support/app.ts";
 import { Browserless, consentFields } from "../support/oauth.ts";
+import { rejectionOf } from "../support/settle.ts";
 
 type Provider = OAuthClientProvider & { urls: URL[] };
 let app: ServedTestApp;
@@ -76,7 +77,7 @@ async function connect(options: ConstructorParameters<typeof Client>[1], port: n
   const record = recorder();
   const first = new StreamableHTTPClientTransport(endpoint, { authProvider: auth, fetch: record.fetch });
   const probe = new Client({ name: "sdk-revisions", version: "1.0.0" }, options);
-  await expect(probe.connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
+  expect(await rejectionOf(probe.connect(first))).toBeInstanceOf(UnauthorizedError);
   const back = await person(auth.urls.at(-1)!);
   await first.finishAuth(back.searchParams.get("code")!, back.searchParams.get("iss") ?? undefined);
   const transport = new StreamableHTTPClientTransport(endpoint, { authProvider: auth, fetch: record.fetch });

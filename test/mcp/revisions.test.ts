@@ -156,7 +156,6 @@ describe("2026-07-28, statelessly", () => {
       [modern("tools/list"), { "mcp-method": "tools/list" }], // no MCP-Protocol-Version
       [modern("tools/call", { name: "read_doc", arguments: { id: fixtures.doc } }), modernHeaders("tools/call")], // no Mcp-Name
       [modern("tools/call", { name: "read_doc", arguments: { id: fixtures.doc } }), modernHeaders("tools/call", "search_docs")],
-      [{ jsonrpc: "2.0", id: 1, method: "tools/list" }, modernHeaders("tools/list")], // header says 2026-07-28, _meta says nothing
     ];
     for (const [message, headers] of cases) {
       const { res, body } = await rpc(app, token, message, headers);
@@ -164,8 +163,15 @@ describe("2026-07-28, statelessly", () => {
     }
   });
 
+  test("the header says 2026-07-28 but _meta lacks the version or the client's capabilities → 400, -32602", async () => {
+    const noMeta = await rpc(app, token, { jsonrpc: "2.0", id: 1, method: "tools/list" }, modernHeaders("tools/list"));
+    expect({ status: noMeta.res.status, code: noMeta.body.error?.code }).toEqual({ status: 400, code: -32602 });
+    const noCapabilities = await rpc(app, token, { jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: { [META]: "2026-07-28" } } }, modernHeaders("tools/list"));
+    expect({ status: noCapabilities.res.status, code: noCapabilities.body.error?.code, id: noCapabilities.body.id }).toEqual({ status: 400, code: -32602, id: 2 });
+  });
+
   test("an unsupported _meta version → 400 UnsupportedProtocolVersion (-32022) listing what we support", async () => {
-    const message = { jsonrpc: "2.0", id: 7, method: "tools/list", params: { _meta: { [META]: "2099-01-01" } } };
+    const message = { jsonrpc: "2.0", id: 7, method: "tools/list", params: { _meta: { [META]: "2099-01-01", "io.modelcontextprotocol/clientCapabilities": {} } } };
     const { res, body } = await rpc(app, token, message, { "mcp-protocol-version": "2099-01-01", "mcp-method": "tools/list" });
     expect(res.status).toBe(400);
     expect(body).toEqual({ jsonrpc: "2.0", id: 7, error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"], requested: "2099-01-01" } } });
