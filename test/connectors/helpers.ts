@@ -26,6 +26,11 @@ export interface DiscoveredToolView {
   description: string;
   input_schema: Record<string, unknown>;
   destructive: boolean;
+  read_only: boolean;
+  idempotent: boolean;
+  open_world: boolean;
+  title?: string;
+  output_schema?: Record<string, unknown>;
 }
 
 export interface ConnectorView {
