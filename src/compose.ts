@@ -61,7 +61,7 @@ export const families: readonly (readonly ToolDefinition[])[] = [docsTools, data
 export const toolProviders: readonly ToolProvider[] = [async () => families.flat(), customActionTools, connectorTools];
 
 /** What the caller supplies; everything stateful is built here. */
-export type DepsInput = Omit<Deps, "connectorRefreshes" | "limiter" | "tools" | "accessTokens" | "invalidation" | "chat" | "passages" | "knowledge" | "statements" | "widgetKeys" | "passwords" | "metrics" | "live" | "replies"> & {
+export type DepsInput = Omit<Deps, "connectorRefreshes" | "limiter" | "tools" | "accessTokens" | "invalidation" | "chat" | "passages" | "knowledge" | "statements" | "widgetKeys" | "passwords" | "metrics" | "live" | "replies" | "clientDocuments"> & {
   /** Bun's argon2id defaults unless given. */
   passwords?: PasswordHasher;
   /** LISTEN of the database (src/db/client.ts), so other instances' changes reach this one. */
@@ -86,9 +86,9 @@ export async function buildDeps(input: DepsInput): Promise<Deps> {
   const limiter = createLeasedLimiter(base.db);
   const chat: ChatState = createChatState();
   // The runtime and the verifier read `deps` when called, never while being built: complete it below.
-  const deps = { ...base, passwords: passwords ?? createPasswordHasher(), connectorRefreshes: createSingleFlight<Record<string, string>>(), limiter, invalidation, chat, passages: createPassageCache(), knowledge: { orgs: new Map() }, statements: createStatements(), replies: createReplyThread() } as unknown as Deps;
+  const deps = { ...base, passwords: passwords ?? createPasswordHasher(), connectorRefreshes: createSingleFlight<Record<string, string>>(), limiter, invalidation, chat, passages: createPassageCache(), knowledge: { orgs: new Map() }, statements: createStatements(), replies: createReplyThread(), clientDocuments: new Map() } as unknown as Deps;
   deps.metrics = createMetrics({ processMetrics, outboxDepth: () => outboxDepth(deps) });
-  deps.tools = createToolRuntime(deps, { providers: toolProviders, limiter, invalidation, directory: toolDirectory(deps) });
+  deps.tools = createToolRuntime(deps, { providers: toolProviders, limiter, invalidation, directory: toolDirectory(deps), builtins: families.flat() });
   deps.accessTokens = createAccessVerifier(deps, invalidation);
   deps.widgetKeys = createWidgetKeyCache(deps, invalidation);
   const live = createLiveEvents({ log: base.log, listen, now: base.now });

@@ -61,4 +61,6 @@ export interface Deps {
   replies: { visible(text: string, timeLimitMs?: number): Promise<string> };
   /** DNS for checking inbound mail's SPF, DKIM and DMARC (src/inbound/authenticate.ts); the system's when absent; tests answer from their own records. */
   mailDns?: (name: string, type: string) => Promise<string[][] | string[]>;
+  /** Client metadata documents by URL, until their cache time (src/oauth/client-metadata.ts). */
+  clientDocuments: Map<string, { value: unknown; until: number }>;
 }

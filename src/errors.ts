@@ -34,6 +34,8 @@ export interface AppErrorOptions {
   reason?: DenialReason;
   /** The failure is temporary: JSON-RPC `error.data.retryable` and `retry_after` (seconds). */
   retryAfter?: number;
+  /** JSON-RPC `error.data` a protocol error defines (2026-07-28 UnsupportedProtocolVersion: supported, requested). */
+  rpcData?: Record<string, unknown>;
 }
 
 /**
@@ -53,6 +55,7 @@ export class AppError extends Error {
   readonly rpcCode: number;
   readonly reason?: DenialReason;
   readonly retryAfter?: number;
+  readonly rpcData?: Record<string, unknown>;
 
   constructor(
     readonly status: number,
@@ -66,6 +69,7 @@ export class AppError extends Error {
     this.rpcCode = options.rpcCode ?? rpcCodeOf(status, code);
     this.reason = options.reason;
     this.retryAfter = options.retryAfter;
+    this.rpcData = options.rpcData;
   }
 
   /** The wire form of the dashboard and SDK APIs. */
@@ -79,6 +83,7 @@ export class AppError extends Error {
   /** The JSON-RPC error object (docs/interface.md 7.1); `data.reason` names why a call was refused. */
   toRpc(): { code: number; message: string; data?: unknown } {
     if (this.retryAfter !== undefined) return { code: this.rpcCode, message: this.message, data: { retryable: true, retry_after: this.retryAfter } };
+    if (this.rpcData) return { code: this.rpcCode, message: this.message, data: this.rpcData };
     return { code: this.rpcCode, message: this.message, ...(this.reason ? { data: { reason: this.reason } } : {}) };
   }
 

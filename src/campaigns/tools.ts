@@ -24,12 +24,31 @@ async function detail(ctx: ToolContext, ref: string) {
   return campaignView(found, await enrolmentCounts(ctx.deps, ctx.orgId, found.id));
 }
 
+/** outputSchema (2025-06-18+): a campaign as campaignView gives it. */
+const campaignOutput = {
+  type: "object" as const,
+  properties: {
+    id: { type: "string" },
+    slug: { type: "string" },
+    name: { type: "string" },
+    status: { type: "string", enum: [...CAMPAIGN_STATUSES] },
+    sender: { type: "object" },
+    steps: { type: "array", items: { type: "object" } },
+    enrolments: { type: "object", additionalProperties: { type: "integer" } },
+    created_at: { type: "string", format: "date-time" },
+    updated_at: { type: "string", format: "date-time" },
+  },
+  required: ["id", "slug", "name", "status", "sender", "steps", "created_at", "updated_at"],
+};
+const campaignsOutput = { type: "object" as const, properties: { campaigns: { type: "array", items: campaignOutput } }, required: ["campaigns"] };
+
 export const automationTools: ToolDefinition[] = [
   {
     name: "automation_list_campaigns",
     description: "List the organisation's email series (campaigns) with their status and steps, newest first.",
     inputSchema: { type: "object", properties: { status: { type: "string", enum: [...CAMPAIGN_STATUSES] } }, additionalProperties: false },
-    destructive: false,
+    title: "List campaigns", destructive: false, readOnly: true, idempotent: true, openWorld: false,
+    outputSchema: campaignsOutput,
     scope: "automation:read",
     source,
     defaultEnabled: true,
@@ -42,7 +61,8 @@ export const automationTools: ToolDefinition[] = [
     name: "automation_get_campaign",
     description: "Get one campaign by id or slug: steps, audience rule, sender and how many customers are in each enrolment state.",
     inputSchema: { type: "object", properties: { campaign }, required: ["campaign"], additionalProperties: false },
-    destructive: false,
+    title: "Get a campaign", destructive: false, readOnly: true, idempotent: true, openWorld: false,
+    outputSchema: campaignOutput,
     scope: "automation:read",
     source,
     defaultEnabled: true,
@@ -55,7 +75,7 @@ export const automationTools: ToolDefinition[] = [
     description:
       'Create an email series as a draft (it sends nothing until activated). Steps are ordered; each waits delay_seconds after enrolment or after the previous step; bodies are markdown with variables such as {{first_name | "there"}} or {{traits.plan}}.',
     inputSchema: { type: "object", properties: create.properties, required: create.required, additionalProperties: false },
-    destructive: false,
+    title: "Create a campaign", destructive: false, readOnly: false, idempotent: false, openWorld: false,
     scope: "automation:write",
     source,
     defaultEnabled: true,
@@ -69,7 +89,7 @@ export const automationTools: ToolDefinition[] = [
     description:
       "Edit a campaign's name, steps, audience rule or sender. steps replaces the whole list: keep a step's id to keep it (a customer never receives a step twice); omit the id for a new step.",
     inputSchema: { type: "object", properties: { campaign, ...edit.properties }, required: ["campaign"], minProperties: 2, additionalProperties: false },
-    destructive: false,
+    title: "Edit a campaign", destructive: false, readOnly: false, idempotent: true, openWorld: false,
     scope: "automation:write",
     source,
     defaultEnabled: true,
@@ -88,7 +108,7 @@ export const automationTools: ToolDefinition[] = [
       required: ["campaign"],
       additionalProperties: false,
     },
-    destructive: false,
+    title: "Preview a campaign", destructive: false, readOnly: true, idempotent: true, openWorld: false,
     scope: "automation:read",
     source,
     defaultEnabled: true,
@@ -106,7 +126,7 @@ export const automationTools: ToolDefinition[] = [
     name: "automation_activate_campaign",
     description: "Activate (or resume) a campaign: it starts emailing enrolled customers, and customers matching its audience rule are enrolled.",
     inputSchema: { type: "object", properties: { campaign }, required: ["campaign"], additionalProperties: false },
-    destructive: true,
+    title: "Activate a campaign", destructive: true, readOnly: false, idempotent: false, openWorld: true,
     scope: "automation:write",
     source,
     defaultEnabled: true,
@@ -119,7 +139,7 @@ export const automationTools: ToolDefinition[] = [
     name: "automation_pause_campaign",
     description: "Pause an active campaign: nothing more is sent, and every customer keeps their place until it is activated again.",
     inputSchema: { type: "object", properties: { campaign }, required: ["campaign"], additionalProperties: false },
-    destructive: false,
+    title: "Pause a campaign", destructive: false, readOnly: false, idempotent: true, openWorld: false,
     scope: "automation:write",
     source,
     defaultEnabled: true,

@@ -16,7 +16,8 @@ import { isKnownProtocolVersion } from "../kit/mcp.ts";
 import { isTimeout } from "../kit/timeouts.ts";
 import { parseJsonBounded } from "../http/json.ts";
 
-export const CLIENT_PROTOCOL_VERSION = "2025-03-26";
+/** The newest handshake revision (docs/interface.md B.1): a server that speaks an older one answers with it, and we follow. */
+export const CLIENT_PROTOCOL_VERSION = "2025-11-25";
 export const CLIENT_INFO = { name: "svc-agents", version: "1.0.0" };
 export const CLIENT_LIMITS = {
   /** One response (JSON body or the SSE stream read until our answer). */

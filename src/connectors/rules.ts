@@ -72,6 +72,9 @@ export function classifyTools(listed: unknown[]): { tools: DiscoveredTool[]; dro
     seen.add(name);
     const hints = (typeof t.annotations === "object" && t.annotations !== null ? t.annotations : {}) as Record<string, unknown>;
     const readOnly = hints.readOnlyHint === true;
+    const named = typeof t.title === "string" ? t.title : hints.title;
+    const title = typeof named === "string" ? named.slice(0, CONNECTOR_LIMITS.name) : undefined;
+    const output = typeof t.outputSchema === "object" && t.outputSchema !== null && (t.outputSchema as Record<string, unknown>).type === "object" ? (t.outputSchema as Record<string, unknown>) : undefined;
     tools.push({
       name,
       description: typeof t.description === "string" ? t.description.slice(0, CONNECTOR_LIMITS.description) : "",
@@ -80,6 +83,9 @@ export function classifyTools(listed: unknown[]): { tools: DiscoveredTool[]; dro
       destructive: readOnly ? false : hints.destructiveHint !== false,
       readOnly,
       idempotent: hints.idempotentHint === true,
+      ...(title ? { title } : {}),
+      openWorld: hints.openWorldHint !== false,
+      ...(output ? { outputSchema: output } : {}),
     });
   }
   return { tools, dropped };

@@ -46,6 +46,12 @@ export function connectorView(row: ConnectorRow) {
       description: t.description,
       input_schema: t.inputSchema,
       destructive: t.destructive,
+      // The server's other hints, as it gave them (absent: MCP's defaults).
+      read_only: t.readOnly === true,
+      idempotent: t.idempotent === true,
+      open_world: t.openWorld !== false,
+      ...(t.title ? { title: t.title } : {}),
+      ...(t.outputSchema ? { output_schema: t.outputSchema } : {}),
     })),
     dropped_tools: row.droppedTools,
     icon_url: row.iconUrl,

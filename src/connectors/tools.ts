@@ -16,6 +16,12 @@ export const connectorTools: ToolProvider = async (deps, orgId) => {
         description: tool.description,
         inputSchema: tool.inputSchema as ToolDefinition["inputSchema"],
         destructive: tool.destructive,
+        // The server's own hints, never upgraded: read-only only when it said so.
+        title: tool.title ?? tool.name,
+        readOnly: tool.readOnly === true,
+        idempotent: tool.idempotent === true,
+        openWorld: tool.openWorld !== false,
+        ...(tool.outputSchema ? { outputSchema: tool.outputSchema as ToolDefinition["inputSchema"] } : {}),
         scope: tool.destructive ? "actions:write" : "actions:read",
         source: { kind: "connector", id: row.id, label: row.name },
         defaultEnabled: false,

@@ -7,6 +7,20 @@ import type { ToolContext, ToolDefinition } from "../tools/types.ts";
 
 const source = { kind: "builtin" as const, label: "Workspace data" };
 const traits = { type: "object", description: "Traits to merge into the stored ones.", maxProperties: 100 };
+const str = { type: "string" };
+const when = { type: "string", format: "date-time" };
+/** outputSchema (2025-06-18+): a customer and a company as endUserView and companyView give them. */
+const userOutput = {
+  type: "object" as const,
+  properties: { id: str, external_id: str, email: str, name: str, traits: { type: "object" }, company_id: str, updated_at: when },
+  required: ["id", "name", "traits", "updated_at"],
+};
+const usersOutput = { type: "object" as const, properties: { users: { type: "array", items: userOutput } }, required: ["users"] };
+const companyOutput = {
+  type: "object" as const,
+  properties: { id: str, external_id: { type: ["string", "null"] }, name: str, traits: { type: "object" }, verified: { type: "boolean" }, updated_at: when },
+  required: ["id", "external_id", "name", "traits", "verified", "updated_at"],
+};
 
 async function visibleUser(ctx: ToolContext, id: string) {
   const user = await findEndUser(ctx.deps, ctx.orgId, id);
@@ -36,7 +50,8 @@ export const dataTools: ToolDefinition[] = [
       properties: { query: { type: "string", maxLength: 200 }, limit: { type: "integer", minimum: 1, maximum: 50 } },
       additionalProperties: false,
     },
-    destructive: false,
+    title: "Find customers", destructive: false, readOnly: true, idempotent: true, openWorld: false,
+    outputSchema: usersOutput,
     scope: "data:read",
     source,
     defaultEnabled: true,
@@ -55,7 +70,8 @@ export const dataTools: ToolDefinition[] = [
     name: "data_get_user",
     description: "Get one customer's record (traits, company) by id or external id.",
     inputSchema: { type: "object", properties: { user_id: { type: "string", minLength: 1, maxLength: 256 } }, required: ["user_id"], additionalProperties: false },
-    destructive: false,
+    title: "Get a customer", destructive: false, readOnly: true, idempotent: true, openWorld: false,
+    outputSchema: userOutput,
     scope: "data:read",
     source,
     defaultEnabled: true,
@@ -67,7 +83,8 @@ export const dataTools: ToolDefinition[] = [
     name: "data_get_company",
     description: "Get one company's record by id or external id.",
     inputSchema: { type: "object", properties: { company_id: { type: "string", minLength: 1, maxLength: 256 } }, required: ["company_id"], additionalProperties: false },
-    destructive: false,
+    title: "Get a company", destructive: false, readOnly: true, idempotent: true, openWorld: false,
+    outputSchema: companyOutput,
     scope: "data:read",
     source,
     defaultEnabled: true,
@@ -84,7 +101,8 @@ export const dataTools: ToolDefinition[] = [
       required: ["user_id"],
       additionalProperties: false,
     },
-    destructive: false,
+    title: "Update a customer", destructive: false, readOnly: false, idempotent: true, openWorld: false,
+    outputSchema: userOutput,
     scope: "data:write",
     source,
     defaultEnabled: true,
@@ -103,7 +121,8 @@ export const dataTools: ToolDefinition[] = [
       required: ["company_id"],
       additionalProperties: false,
     },
-    destructive: false,
+    title: "Update a company", destructive: false, readOnly: false, idempotent: true, openWorld: false,
+    outputSchema: companyOutput,
     scope: "data:write",
     source,
     defaultEnabled: true,

@@ -16,6 +16,13 @@ import { actionButton, badge, checkbox, type DashboardContext, detailErrors, lis
 
 type View = ReturnType<typeof connectorView>;
 
+/** The server's annotations in words; a destructive one is confirmed like ours before an agent may use it. */
+function hintBadges(tool: { destructive: boolean; read_only?: boolean; idempotent?: boolean; open_world?: boolean; output_schema?: unknown }) {
+  return html`${tool.read_only ? html`<span class="badge">read-only</span>` : ""}${tool.destructive ? html`<span class="badge danger">destructive</span>` : ""}${
+    tool.idempotent ? html` <span class="badge">idempotent</span>` : ""
+  }${tool.open_world === false ? html` <span class="badge">closed world</span>` : ""}${tool.output_schema ? html` <span class="badge accent">structured output</span>` : ""}`;
+}
+
 /** The slug the dashboard proposes for a name (docs/interface.md 2.1): what /assets/dashboard.js does as one types. */
 export const slugFromName = slugOf;
 
@@ -113,9 +120,10 @@ ${s.last_error ? html`<p class="error" role="status">${s.last_error}</p>` : ""}
 <h2>Discovered tools (${s.tool_count})</h2>
 ${listTable({
   caption: "Discovered tools",
-  columns: ["Action", "Description"],
+  columns: ["Action", "Hints from the server", "Description"],
   rows: tools.items,
-  row: (tool) => html`<tr><td><code>${tool.action_id}</code>${tool.destructive ? html` <span class="badge danger">destructive</span>` : ""}</td><td>${tool.description.slice(0, 300)}</td></tr>`,
+  row: (tool) =>
+    html`<tr><td><code>${tool.action_id}</code>${tool.title ? html`<div class="hint">${tool.title}</div>` : ""}</td><td>${hintBadges(tool)}</td><td>${tool.description.slice(0, 300)}</td></tr>`,
   empty: s.tool_count === 0 ? "None." : null,
 })}
 ${pager(`/dashboard/connectors/${s.id}`, query, tools.page, tools.hasMore)}

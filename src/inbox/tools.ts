@@ -79,6 +79,24 @@ async function detail(ctx: ToolContext, ticket: Ticket) {
   return { ...base, messages: messages.map((m) => messageView(m, ticket.endUserId)), history: history.map(historyView) };
 }
 
+const nullable = (type: string) => ({ type: [type, "null"] });
+/** outputSchema (2025-06-18+): a ticket as ticketView gives it, with its customer's summary. */
+const ticketOutput = {
+  type: "object" as const,
+  properties: {
+    id: { type: "string" },
+    number: { type: "integer" },
+    subject: { type: "string" },
+    status: { type: "string" },
+    priority: { type: "string" },
+    tags: { type: "array", items: { type: "string" } },
+    customer: { anyOf: [{ type: "object", properties: { id: { type: "string" }, email: nullable("string"), name: { type: "string" } }, required: ["id"] }, { type: "null" }] },
+  },
+  required: ["id", "number", "subject", "status", "priority", "tags", "customer"],
+};
+const ticketsOutput = { type: "object" as const, properties: { tickets: { type: "array", items: ticketOutput }, next_cursor: { type: "string" } }, required: ["tickets"] };
+const ticketDetailOutput = { ...ticketOutput, properties: { ...ticketOutput.properties, messages: { type: "array", items: { type: "object" } }, history: { type: "array" } }, required: [...ticketOutput.required, "messages"] };
+
 export const inboxTools: ToolDefinition[] = [
   {
     name: "inbox_list_saved_replies",
@@ -108,7 +126,8 @@ export const inboxTools: ToolDefinition[] = [
       },
       additionalProperties: false,
     },
-    destructive: false,
+    title: "List tickets", destructive: false, readOnly: true, idempotent: true, openWorld: false,
+    outputSchema: ticketsOutput,
     scope: "inbox:read",
     source,
     defaultEnabled: true,
@@ -146,7 +165,8 @@ export const inboxTools: ToolDefinition[] = [
     name: "inbox_get_ticket",
     description: "Get one ticket with its customer, its thread (customer messages, replies, internal notes) and its history.",
     inputSchema: { type: "object", properties: { ticket: ticketRef }, required: ["ticket"], additionalProperties: false },
-    destructive: false,
+    title: "Get a ticket", destructive: false, readOnly: true, idempotent: true, openWorld: false,
+    outputSchema: ticketDetailOutput,
     scope: "inbox:read",
     source,
     defaultEnabled: true,
@@ -156,7 +176,7 @@ export const inboxTools: ToolDefinition[] = [
     name: "inbox_reply",
     description: "Reply to the customer on a ticket. The customer sees this message.",
     inputSchema: { type: "object", properties: { ticket: ticketRef, body }, required: ["ticket", "body"], additionalProperties: false },
-    destructive: true,
+    title: "Reply to the customer", destructive: true, readOnly: false, idempotent: false, openWorld: true,
     scope: "inbox:write",
     source,
     defaultEnabled: true,
@@ -170,7 +190,7 @@ export const inboxTools: ToolDefinition[] = [
     name: "inbox_add_note",
     description: "Add an internal note to a ticket. Notes are for the team only: the customer never sees them.",
     inputSchema: { type: "object", properties: { ticket: ticketRef, body }, required: ["ticket", "body"], additionalProperties: false },
-    destructive: false,
+    title: "Add an internal note", destructive: false, readOnly: false, idempotent: false, openWorld: false,
     scope: "inbox:write",
     source,
     defaultEnabled: true,
@@ -196,7 +216,7 @@ export const inboxTools: ToolDefinition[] = [
       required: ["ticket"],
       additionalProperties: false,
     },
-    destructive: false,
+    title: "Triage a ticket", destructive: false, readOnly: false, idempotent: true, openWorld: false,
     scope: "inbox:write",
     source,
     defaultEnabled: true,
@@ -235,7 +255,7 @@ export const inboxTools: ToolDefinition[] = [
       required: ["customer", "subject", "message"],
       additionalProperties: false,
     },
-    destructive: true,
+    title: "Send outreach", destructive: true, readOnly: false, idempotent: false, openWorld: true,
     scope: "inbox:write",
     source,
     defaultEnabled: true,

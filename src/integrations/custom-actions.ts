@@ -288,6 +288,8 @@ export const customActionTools: ToolProvider = async (deps, orgId) => {
       description: row.description,
       inputSchema: row.inputSchema as JsonSchemaObject,
       destructive: row.destructive,
+      // RFC 9110 9.2: GET is safe, GET/PUT/DELETE idempotent; a non-destructive GET reads only.
+      title: `Custom action ${row.slug}`, readOnly: !row.destructive && row.method === "GET", idempotent: ["GET", "PUT", "DELETE"].includes(row.method), openWorld: true,
       scope: row.destructive ? "actions:write" : "actions:read",
       source: { kind: "custom", id: row.id, label: "Custom action" },
       defaultEnabled: true,

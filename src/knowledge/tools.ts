@@ -4,6 +4,15 @@ import { AppError } from "../errors.ts";
 import type { ToolDefinition } from "../tools/types.ts";
 
 const source = { kind: "builtin" as const, label: "Knowledge base" };
+const str = { type: "string" };
+/** outputSchema (2025-06-18+): what structuredContent holds. */
+const hitSchema = { type: "object", properties: { id: str, title: str, url: str, snippet: str, score: { type: "number" } }, required: ["id", "title", "snippet", "score"] };
+const searchOutput = { type: "object" as const, properties: { results: { type: "array", items: hitSchema } }, required: ["results"] };
+const docOutput = {
+  type: "object" as const,
+  properties: { id: str, title: str, url: str, tags: { type: "array", items: str }, body: str, updated_at: { type: "string", format: "date-time" } },
+  required: ["id", "title", "tags", "body", "updated_at"],
+};
 
 export const docsTools: ToolDefinition[] = [
   {
@@ -18,7 +27,8 @@ export const docsTools: ToolDefinition[] = [
       required: ["query"],
       additionalProperties: false,
     },
-    destructive: false,
+    title: "Search the knowledge base", destructive: false, readOnly: true, idempotent: true, openWorld: false,
+    outputSchema: searchOutput,
     scope: "docs:read",
     source,
     defaultEnabled: true,
@@ -36,7 +46,8 @@ export const docsTools: ToolDefinition[] = [
       required: ["id"],
       additionalProperties: false,
     },
-    destructive: false,
+    title: "Read a knowledge-base article", destructive: false, readOnly: true, idempotent: true, openWorld: false,
+    outputSchema: docOutput,
     scope: "docs:read",
     source,
     defaultEnabled: true,

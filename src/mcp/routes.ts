@@ -5,10 +5,11 @@ import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
 import { AppError, knownError, RPC } from "../errors.ts";
 import { RawBody } from "../http/body.ts";
+import { parseJsonBounded } from "../http/json.ts";
+import { DEFAULT_SCOPES } from "../oauth/scopes.ts";
 import { jsonResponse } from "../kit/json-response.ts";
 import { bearerToken } from "../kit/bearer.ts";
 import { createStageTimer } from "../kit/stage-timer.ts";
-import { isKnownProtocolVersion, KNOWN_PROTOCOL_VERSIONS } from "../kit/mcp.ts";
 import { authorizationServerMetadataUrl, bearerChallenge, protectedResourceMetadataUrl, resourceOf } from "../oauth/metadata.ts";
 import { handleRpc, METHODS, PROTOCOL_VERSION, type RpcAnswer, rpcFailure, SERVER_INFO } from "./rpc.ts";
 
@@ -35,14 +36,39 @@ function wantsOnlyEventStream(accept: string | null): boolean {
   return types.length > 0 && types.every((t) => t === "text/event-stream");
 }
 
+/**
+ * The `scope` a 401 names (2025-11-25 authorization, scope selection): the least the request
+ * needs, so that a client that follows it asks a person for no more. A tools/call of a built-in
+ * tool: its scope; of a custom or connector action: actions:read (a write one steps up with a
+ * 403); ping and notifications need none; anything else (initialize, tools/list): the read-only
+ * default a client asking for nothing gets.
+ */
+function scopeHint(deps: Deps, body: RawBody | undefined): string | undefined {
+  let message: unknown;
+  try {
+    message = body && !body.error ? parseJsonBounded(body.text) : undefined;
+  } catch {
+    message = undefined;
+  }
+  const m = typeof message === "object" && message !== null && !Array.isArray(message) ? (message as Record<string, unknown>) : undefined;
+  if (m && (m.method === "ping" || !("id" in m))) return undefined;
+  const name = m?.method === "tools/call" ? (m.params as Record<string, unknown> | undefined)?.name : undefined;
+  if (typeof name === "string") {
+    const builtin = deps.tools.scopeFor?.(name);
+    if (builtin) return builtin;
+    if (name.startsWith("custom.") || name.startsWith("mcp.")) return "actions:read";
+  }
+  return DEFAULT_SCOPES.join(" ");
+}
+
 export function mcpRoutes(deps: Deps) {
   const answer = ({ status, headers, body }: RpcAnswer) => (body === null ? new Response(null, { status, headers }) : jsonResponse(body, status, headers));
   // Interface docs/interface.md 5, docs/interface.md A.5: 401, -32001, and a challenge naming the error only when a token was sent.
-  const unauthorized = (error?: { error: "invalid_token"; description: string }) =>
+  const unauthorized = (body: unknown, error?: { error: "invalid_token"; description: string }) =>
     answer(
       rpcFailure(
         new AppError(401, "unauthorized", error ? `Unauthorized: ${error.description}` : "Unauthorized: send an OAuth access token as a Bearer token.", undefined, {
-          "www-authenticate": bearerChallenge(deps.config, error),
+          "www-authenticate": bearerChallenge(deps.config, error, scopeHint(deps, body instanceof RawBody ? body : undefined)),
         }),
       ),
     );
@@ -58,7 +84,7 @@ export function mcpRoutes(deps: Deps) {
       const timer = deps.config.serverTiming ? createStageTimer() : undefined;
       const authorization = request.headers.get("authorization");
       const bearer = bearerToken(authorization);
-      if (!bearer) return unauthorized(authorization ? { error: "invalid_token", description: "the Authorization header is not a Bearer token." } : undefined);
+      if (!bearer) return unauthorized(body, authorization ? { error: "invalid_token", description: "the Authorization header is not a Bearer token." } : undefined);
       // The database gone while checking the token: the tool server's own shape (503, -32603 retryable), not the SDK's.
       const token = await deps.accessTokens.verify(bearer).catch((error: unknown) => {
         const known = knownError(error);
@@ -66,18 +92,14 @@ export function mcpRoutes(deps: Deps) {
         throw error;
       });
       if (token instanceof AppError) return answer(rpcFailure(token));
-      if (!token) return unauthorized({ error: "invalid_token", description: "the access token is invalid, expired or revoked." });
+      if (!token) return unauthorized(body, { error: "invalid_token", description: "the access token is invalid, expired or revoked." });
       timer?.mark("auth");
 
-      const version = request.headers.get("mcp-protocol-version");
-      // Absent means 2025-03-26 (docs/interface.md A.3).
-      if (version !== null && !isKnownProtocolVersion(version))
-        return answer(rpcFailure(AppError.rpcEnvelope(RPC.INVALID_REQUEST, `Unsupported MCP-Protocol-Version ${version}; supported: ${KNOWN_PROTOCOL_VERSIONS.join(", ")}.`)));
-
+      // The protocol version (header, or 2026-07-28 `_meta`) is read with the body: handleRpc.
       const raw = body instanceof RawBody ? body : new RawBody("");
       // Too large (413) or not readable: -32600 with the body reader's status.
       if (raw.error) return answer(rpcFailure(new AppError(raw.error.status, raw.error.code, raw.error.message, undefined, raw.error.headers, { rpcCode: RPC.INVALID_REQUEST })));
-      const answered = await handleRpc(deps, raw.text, token, timer);
+      const answered = await handleRpc(deps, raw.text, token, request.headers, timer);
       if (timer) {
         timer.mark("rpc");
         answered.headers = { ...answered.headers, "server-timing": timer.header() };

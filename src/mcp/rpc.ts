@@ -13,10 +13,13 @@ import type { Taken } from "../ratelimit/leased.ts";
 import { chargeToken, methodClass, rateLimitHeaders } from "../ratelimit/per-token.ts";
 import type { CallScope } from "../ports/tools.ts";
 import { boundCustomerOf, findEndUser, findEndUserByEmail } from "../customers/records.ts";
+import { isKnownProtocolVersion, KNOWN_PROTOCOL_VERSIONS } from "../kit/mcp.ts";
 import { failure, parseMessage, type RpcId, type RpcRequest, type RpcResponse, success } from "./jsonrpc.ts";
+import { callResult, capabilities, discoverResult, listedTool, serverInfo, SERVER_NAME, SERVER_VERSION, stateless, TOOLS_TTL_MS } from "./shape.ts";
+import { atLeast, checkStatelessRequest, HANDSHAKE_VERSIONS, metaVersion, negotiate, STATELESS_VERSIONS } from "./versions.ts";
 
 export const PROTOCOL_VERSION = "2025-03-26";
-export const SERVER_INFO = { name: "svc-agents", version: "1.0.0" };
+export const SERVER_INFO = { name: SERVER_NAME, version: SERVER_VERSION };
 export const METHODS = ["initialize", "ping", "tools/list", "tools/call"] as const;
 
 export interface RpcAnswer {
@@ -50,10 +53,6 @@ function asAppError(deps: Deps, method: string, error: unknown): AppError {
   return new AppError(500, "internal_error", "Internal error.");
 }
 
-function text(value: unknown): string {
-  return typeof value === "string" ? value : JSON.stringify(value, null, 2);
-}
-
 /** `_meta.bound_end_user_id` / `bound_email`, resolved within the token's org on every call. */
 async function boundCustomer(deps: Deps, orgId: string, meta: unknown) {
   if (meta === undefined) return undefined;
@@ -72,17 +71,27 @@ async function boundCustomer(deps: Deps, orgId: string, meta: unknown) {
   return boundCustomerOf(user);
 }
 
-async function dispatch(deps: Deps, scope: CallScope, request: RpcRequest): Promise<unknown> {
+/** The revision a request is served by: negotiated in `initialize`, then named by the header. */
+async function dispatch(deps: Deps, scope: CallScope, request: RpcRequest, version: string): Promise<unknown> {
+  const modern = (STATELESS_VERSIONS as readonly string[]).includes(version);
   switch (request.method) {
-    case "initialize":
-      // docs/interface.md A.3: answer 2025-03-26 whatever the client proposes.
-      return { protocolVersion: PROTOCOL_VERSION, serverInfo: SERVER_INFO, capabilities: { tools: { listChanged: false } } };
+    case "initialize": {
+      if (modern) break;
+      // Each revision's lifecycle: the client's version when we speak it, else our latest (A.3).
+      const agreed = negotiate(request.params?.protocolVersion);
+      return { protocolVersion: agreed, serverInfo: serverInfo(deps.config, agreed), capabilities };
+    }
     case "ping":
+      if (modern) break; // removed in 2026-07-28
       return {};
-    case "tools/list":
-      return {
-        tools: (await deps.tools.list(scope)).map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, annotations: { destructiveHint: tool.destructive } })),
-      };
+    case "server/discover":
+      if (!modern) break;
+      return discoverResult(deps.config);
+    case "tools/list": {
+      const tools = (await deps.tools.list(scope)).map((tool) => listedTool(tool, version));
+      // The list follows the token's scopes: a shared cache must not hand it to another token.
+      return modern ? stateless(deps.config, { tools, ttlMs: TOOLS_TTL_MS, cacheScope: "private" }) : { tools };
+    }
     case "tools/call": {
       const params = request.params ?? {};
       const result = await deps.tools.call(
@@ -91,11 +100,12 @@ async function dispatch(deps: Deps, scope: CallScope, request: RpcRequest): Prom
         params.name as string,
         params.arguments,
       );
-      return { content: [{ type: "text", text: text(result.value) }], isError: result.isError === true };
+      const tool = atLeast(version, "2025-06-18") ? (await deps.tools.list(scope)).find((t) => t.name === params.name) : undefined;
+      const answer = callResult(tool, result, version);
+      return modern ? stateless(deps.config, answer) : answer;
     }
-    default:
-      throw new AppError(404, "method_not_found", `Method not found: ${request.method}`);
   }
+  throw new AppError(404, "method_not_found", `Method not found: ${request.method}`);
 }
 
 /** The body's JSON, or the single error answer when it is not acceptable JSON at all. */
@@ -118,13 +128,40 @@ function parseBody(body: string): { parsed: unknown } | { error: AppError } {
   }
 }
 
+/**
+ * The revision a body is served by (docs/interface.md A.3): 2026-07-28 when the header or the
+ * request's `_meta` names a version no handshake negotiates (checked as that revision's "Server
+ * Validation" says), else the MCP-Protocol-Version header's (absent: 2025-03-26). From 2025-06-18
+ * on a body is one message: batches were removed.
+ */
+function revisionOf(parsed: unknown, headers: Headers): { version: string; modern: boolean } | { refused: RpcAnswer } {
+  const header = headers.get("mcp-protocol-version");
+  const requested = metaVersion(parsed);
+  const handshake = (v: string) => (HANDSHAKE_VERSIONS as readonly string[]).includes(v);
+  if ((header !== null && (STATELESS_VERSIONS as readonly string[]).includes(header)) || (requested !== undefined && !handshake(requested))) {
+    const refused = checkStatelessRequest(parsed, headers);
+    if (!refused) return { version: requested!, modern: true };
+    const id = (parsed as Record<string, unknown> | null)?.id;
+    return { refused: { status: 400, headers: {}, body: failure(typeof id === "string" || typeof id === "number" ? id : null, refused.toRpc()) } };
+  }
+  if (header !== null && !isKnownProtocolVersion(header))
+    return { refused: rpcFailure(AppError.rpcEnvelope(RPC.INVALID_REQUEST, `Unsupported MCP-Protocol-Version ${header}; supported: ${KNOWN_PROTOCOL_VERSIONS.join(", ")}, ${STATELESS_VERSIONS.join(", ")}.`)) };
+  const version = header ?? "2025-03-26";
+  if (Array.isArray(parsed) && atLeast(version, "2025-06-18"))
+    return { refused: rpcFailure(AppError.rpcEnvelope(RPC.INVALID_REQUEST, `Invalid Request: MCP ${version} has no JSON-RPC batches; send one message per POST.`)) };
+  return { version, modern: false };
+}
+
 /** Runs one POST /api/mcp body for a verified token; `timer` (SERVER_TIMING) is told its stages. */
-export async function handleRpc(deps: Deps, body: string, token: AccessContext, timer?: StageTimer): Promise<RpcAnswer> {
+export async function handleRpc(deps: Deps, body: string, token: AccessContext, requestHeaders: Headers, timer?: StageTimer): Promise<RpcAnswer> {
   const read = parseBody(body);
   if ("error" in read) return rpcFailure(read.error);
   const batch = Array.isArray(read.parsed);
   const messages = batch ? (read.parsed as unknown[]) : [read.parsed];
   if (batch && messages.length === 0) return rpcFailure(AppError.rpcEnvelope(RPC.INVALID_REQUEST, "Invalid Request: an empty batch."));
+  const revision = revisionOf(read.parsed, requestHeaders);
+  if ("refused" in revision) return revision.refused;
+  const { version, modern } = revision;
 
   let tightest: Taken | undefined;
   const noteCharge = (taken: Taken) => {
@@ -162,11 +199,12 @@ export async function handleRpc(deps: Deps, body: string, token: AccessContext, 
       }
     }
     try {
-      responses.push(success(request.id as RpcId, await dispatch(deps, scope, request)));
+      responses.push(success(request.id as RpcId, await dispatch(deps, scope, request, version)));
     } catch (error) {
       const failed = asAppError(deps, request.method, error);
       responses.push(failure(request.id as RpcId, failed.toRpc()));
-      http ??= httpOf(failed);
+      // 2026-07-28: a method the server does not implement is a 404 with -32601.
+      http ??= modern && failed.rpcCode === RPC.METHOD_NOT_FOUND ? { status: 404 } : httpOf(failed);
     }
   }
   const headers = tightest ? rateLimitHeaders(tightest) : {};

@@ -47,6 +47,8 @@ export interface GuardOptions {
   resolver: Resolver;
   /** Keep-alive accounting (src/net/pool.ts); the process's own when absent. Tests inject one. */
   pool?: ConnectionPool;
+  /** Extra trusted certificate authority (PEM) for https; production leaves it out (system store and NODE_EXTRA_CA_CERTS). */
+  ca?: string;
 }
 
 const BLOCKED_NAMES = [/^localhost$/, /\.localhost$/, /\.local$/, /\.internal$/, /^metadata\.goog$/, /\.svc$/, /\.cluster\.local$/, /^metadata$/];
@@ -132,7 +134,7 @@ export async function guardedFetch(raw: string, init: GuardedInit, options: Guar
       // name is also part of Bun's keep-alive key, so a connection is never shared across names.
       // Plain http gets no TLS options: its connections are Bun's by address and port alone,
       // which is how the ledger counts them.
-      ...(secure ? { tls: { serverName } } : {}),
+      ...(secure ? { tls: { serverName, ...(options.ca ? { ca: options.ca } : {}) } } : {}),
       keepalive: lease.keepalive,
     } as RequestInit);
   } catch (error) {

@@ -4,6 +4,7 @@
 //
 // Until the client and its redirect URI are known to be genuine, errors are shown on our own
 // page and never redirected (RFC 6749 section 4.1.2.1): otherwise we would be an open redirector.
+import { isMetadataClientId, type MetadataClient, metadataClient, MetadataDocumentError } from "./client-metadata.ts";
 import { Type as T } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { and, eq, gt, isNull } from "drizzle-orm";
@@ -47,6 +48,8 @@ export interface ConsentView {
   requestId: string;
   csrfToken: string;
   clientName: string;
+  /** The host of a client metadata document's URL (its client_id): shown beside the name. */
+  clientHost?: string;
   redirectUri: string;
   scopes: string[];
   orgs: { id: string; name: string }[];
@@ -72,11 +75,22 @@ export async function authorize(deps: Deps, url: URL, principal: Principal | nul
 
   if (repeated.includes("client_id") || repeated.includes("redirect_uri")) return page(400, "Invalid request", "The request repeats client_id or redirect_uri.");
   if (!query.client_id) return page(400, "Invalid request", "The request does not say which application is asking (client_id is missing).");
+  // An https URL client_id is a metadata document: fetched, checked and kept as a client row.
+  let document: MetadataClient | undefined;
+  if (isMetadataClientId(query.client_id)) {
+    try {
+      document = await metadataClient(deps, query.client_id);
+    } catch (error) {
+      if (error instanceof MetadataDocumentError) return page(400, "Application not verified", `The application could not be verified: ${error.message}.`);
+      throw error;
+    }
+  }
   const client = await findClient(deps, query.client_id);
   if (!client) return page(400, "Unknown application", "This application is not registered with svc-agents. Ask it to connect again.");
   const redirectUri = query.redirect_uri ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
   if (!redirectUri) return page(400, "Invalid request", "The application did not say where to return (redirect_uri is missing).");
-  if (!redirectUriRegistered(redirectUri, client.redirectUris))
+  // A metadata document's redirect URIs match exactly (no loopback port leeway).
+  if (document ? !document.redirectUris.includes(redirectUri) : !redirectUriRegistered(redirectUri, client.redirectUris))
     return page(400, "Invalid redirect", "The address this application asked to return to is not one it registered. Nothing was sent to it.");
 
   // From here on the redirect URI is trusted: errors go back to the client.
@@ -133,7 +147,7 @@ export async function authorize(deps: Deps, url: URL, principal: Principal | nul
       expiresAt: new Date(now.getTime() + CONSENT_TTL_MS),
     })
     .returning({ id: oauthAuthorizationRequests.id });
-  return { kind: "consent", view: { requestId: pending!.id, csrfToken, clientName: client.name, redirectUri, scopes: grant.scopes, orgs } };
+  return { kind: "consent", view: { requestId: pending!.id, csrfToken, clientName: client.name, ...(document ? { clientHost: document.host } : {}), redirectUri, scopes: grant.scopes, orgs } };
 }
 
 export type ConsentOutcome = { kind: "error_page"; status: number; title: string; message: string } | { kind: "redirect"; location: string };

@@ -33,9 +33,11 @@ export const RegistrationRequest = T.Object({
   scope: T.Optional(T.String({ maxLength: 1000 })),
   software_id: T.Optional(T.String({ maxLength: 200 })),
   software_version: T.Optional(T.String({ maxLength: 200 })),
+  // OpenID Connect Dynamic Registration 2; MCP 2026-07-28 has clients send it.
+  application_type: T.Optional(T.Union([T.Literal("web"), T.Literal("native")])),
 });
 type RegistrationRequest = Static<typeof RegistrationRequest>;
-const ECHOED = ["client_uri", "logo_uri", "tos_uri", "policy_uri", "software_id", "software_version"] as const;
+const ECHOED = ["client_uri", "logo_uri", "tos_uri", "policy_uri", "software_id", "software_version", "application_type"] as const;
 
 export type Client = typeof oauthClients.$inferSelect;
 
@@ -120,7 +122,8 @@ export async function registerClient(deps: Deps, body: unknown, ip: string): Pro
 const clientById = (db: Db) => db.select().from(oauthClients).where(eq(oauthClients.id, sql.placeholder("id"))).prepare("oauth_client_by_id");
 
 export async function findClient(deps: Deps, clientId: string): Promise<Client | null> {
-  if (clientId.length > 100) return null;
+  // Ours are short; a metadata document's URL (src/oauth/client-metadata.ts) may be up to 2000.
+  if (clientId.length > (clientId.startsWith("https://") ? 2000 : 100)) return null;
   const [client] = await prepared(deps, "oauth_client_by_id", clientById).execute({ id: clientId });
   return client ?? null;
 }

@@ -37,6 +37,7 @@ export function authorizationServerMetadata(config: Config) {
     response_modes_supported: ["query"],
     grant_types_supported: [...GRANT_TYPES],
     code_challenge_methods_supported: ["S256"],
+    client_id_metadata_document_supported: true,
     token_endpoint_auth_methods_supported: [...AUTH_METHODS],
     revocation_endpoint_auth_methods_supported: [...AUTH_METHODS],
     // RFC 9207: authorization responses carry `iss`.
@@ -48,11 +49,13 @@ export function authorizationServerMetadata(config: Config) {
  * The `WWW-Authenticate` challenge of the tool server (docs/interface.md 5, docs/interface.md A.5–A.6): every
  * value quoted; no `error` when no token was sent.
  */
-export function bearerChallenge(config: Config, error?: { error: "invalid_token" | "insufficient_scope"; description: string; scope?: string }): string {
+export function bearerChallenge(config: Config, error?: { error: "invalid_token" | "insufficient_scope"; description: string; scope?: string }, scope?: string): string {
   const params = [`realm="svc-mcp"`, `resource_metadata="${protectedResourceMetadataUrl(config)}"`, `as_uri="${authorizationServerMetadataUrl(config)}"`];
   if (error) {
     params.push(`error="${error.error}"`, `error_description="${error.description.replace(/["\\]/g, "")}"`);
     if (error.scope) params.push(`scope="${error.scope}"`);
   }
+  // RFC 6750 3: the scope the request needs, on a 401 too (docs/interface.md A.5).
+  if (scope && !error?.scope) params.push(`scope="${scope}"`);
   return `Bearer ${params.join(", ")}`;
 }

@@ -14,6 +14,7 @@ export function consentPage(view: ConsentView): Response {
   return page(
     "Allow access",
     html`<h1>Allow ${view.clientName} to use svc-agents?</h1>
+${view.clientHost ? html`<p>This application is published by <strong>${view.clientHost}</strong> (its name is its own claim; the address is checked).</p>` : ""}
 <p class="muted">After you answer, you will be sent back to <strong>${destination(view.redirectUri)}</strong>.</p>
 <form method="post" action="/api/mcp/oauth/consent">
 <input type="hidden" name="request_id" value="${view.requestId}">

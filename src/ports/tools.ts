@@ -46,6 +46,20 @@ export interface ToolInfo {
   inputSchema: JsonSchemaObject;
   /** Annotation `destructiveHint`: changes state outside the service. */
   destructive: boolean;
+  /*
+   * The other annotations. Absent means MCP's cautious defaults (docs/interface.md 4.2): title the
+   * name, readOnlyHint false, idempotentHint false, openWorldHint true.
+   */
+  /** Annotation `title` (and the tool's `title` from 2025-06-18): a name for people. */
+  title?: string;
+  /** Annotation `readOnlyHint`: changes nothing anywhere; a client may run it without asking. */
+  readOnly?: boolean;
+  /** Annotation `idempotentHint`: calling it again with the same arguments changes nothing more. */
+  idempotent?: boolean;
+  /** Annotation `openWorldHint`: reaches people or systems outside the service (email, another server). */
+  openWorld?: boolean;
+  /** `outputSchema` (2025-06-18+): the JSON Schema its results' `structuredContent` follows. */
+  outputSchema?: JsonSchemaObject;
   /** The OAuth scope a token needs (src/oauth/scopes.ts). */
   scope: string;
   source: ToolSource;
@@ -83,6 +97,8 @@ export interface CallScope {
 }
 
 export interface ToolRuntime {
+  /** The scope a built-in tool needs, known before any token (the 401's scope hint); undefined for others. */
+  scopeFor?(name: string): string | undefined;
   /** Only what this scope may call. */
   list(scope: CallScope): Promise<ToolInfo[]>;
   /** Throws AppError; always writes the audit row. */

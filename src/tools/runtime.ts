@@ -101,6 +101,8 @@ export interface RuntimeOptions {
   invalidation: Invalidation;
   /** The org's agents and members' roles, from the rooms above (src/compose.ts wires it). */
   directory: ToolDirectory;
+  /** The built-in tools (the same for every org): their scopes answer `scopeFor` without an org. */
+  builtins?: readonly ToolDefinition[];
 }
 
 /** `deps` is the object that will carry this runtime (read at call time, never at build time). */
@@ -156,7 +158,10 @@ export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRunt
     });
   }
 
+  const builtinScopes = new Map((options.builtins ?? []).map((t) => [t.name, t.scope]));
   return {
+    scopeFor: (name) => builtinScopes.get(name),
+
     async list(scope) {
       const snap = await snapshotFor(scope);
       const caller = { actor: scope.actor, channel: scope.channel, agentId: agentOf(snap, scope.agentId), customerBound: scope.customer !== undefined, customerVerified: scope.customer?.verified === true };

@@ -278,6 +278,10 @@ describe("GET /api/integrations/mcp/servers", () => {
         description: "Returns its text argument.",
         input_schema: expect.objectContaining({ type: "object", properties: { text: expect.objectContaining({ type: "string" }) } }),
         destructive: false,
+        // The server's other hints as it gave them (MCP's defaults where it gave none).
+        read_only: true,
+        idempotent: false,
+        open_world: true,
       },
     ]);
     expect(body.servers.find((s) => s.id === oauthRow.id)!.auth_method).toBe("oauth2");

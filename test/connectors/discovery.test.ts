@@ -130,10 +130,37 @@ describe("protocol variants", () => {
     expect(created).toMatchObject({ status: "connected", tool_count: 2 });
     const initialize = server.requests.find((r) => (r.body as { method?: string })?.method === "initialize")!;
     expect(initialize.headers.accept).toBe("application/json, text/event-stream");
-    expect((initialize.body as { params: { protocolVersion: string } }).params.protocolVersion).toBe("2025-03-26");
+    // The newest handshake revision is proposed; the server (the SDK) accepts it and it is sent after.
+    expect((initialize.body as { params: { protocolVersion: string } }).params.protocolVersion).toBe("2025-11-25");
     const list = server.requests.find((r) => (r.body as { method?: string })?.method === "tools/list")!;
-    expect(list.headers["mcp-protocol-version"]).toBe("2025-03-26");
+    expect(list.headers["mcp-protocol-version"]).toBe("2025-11-25");
     expect(list.headers["mcp-session-id"]).toBeUndefined();
+  });
+
+  test("a server that speaks only 2025-03-26 answers with it, and the client follows its choice", async () => {
+    const seen: { method: string; version: string | null }[] = [];
+    const old = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      async fetch(req) {
+        if (req.method !== "POST") return new Response(null, { status: 405 });
+        const message = (await req.json()) as { id?: number; method: string };
+        seen.push({ method: message.method, version: req.headers.get("mcp-protocol-version") });
+        if (message.id === undefined) return new Response(null, { status: 202 });
+        const result =
+          message.method === "initialize"
+            ? { protocolVersion: "2025-03-26", capabilities: { tools: {} }, serverInfo: { name: "old", version: "1" } }
+            : { tools: [{ name: "ping_old", description: "d", inputSchema: { type: "object" }, annotations: { readOnlyHint: true } }] };
+        return Response.json({ jsonrpc: "2.0", id: message.id, result });
+      },
+    });
+    try {
+      const created = await connectOk(app, auth, { name: "Old", slug: "old", url: `http://127.0.0.1:${old.port}/mcp` });
+      expect(created).toMatchObject({ status: "connected", tool_count: 1 });
+      expect(seen.find((s) => s.method === "tools/list")?.version).toBe("2025-03-26");
+    } finally {
+      old.stop(true);
+    }
   });
 
   test("bad names (docs/interface.md 2.2): invalid and duplicate names dropped with reasons, the rest kept, the 64-char name kept, a warning logged", async () => {

@@ -3,6 +3,7 @@
 // the official SDK client signed in through our OAuth flow, a switchable proxy in front of the
 // real fixture servers (so one connector URL can serve different tool sets, icons and a favicon
 // between two discoveries), and tiny real raster images.
+import { SCOPES_SUPPORTED } from "../../src/oauth/scopes.ts";
 import { deflateSync } from "node:zlib";
 import { expect } from "bun:test";
 import { eq } from "drizzle-orm";
@@ -25,6 +26,11 @@ export interface DiscoveredToolView {
   description: string;
   input_schema: Record<string, unknown>;
   destructive: boolean;
+  read_only: boolean;
+  idempotent: boolean;
+  open_world: boolean;
+  title?: string;
+  output_schema?: Record<string, unknown>;
 }
 
 export interface ConnectorView {
@@ -179,7 +185,8 @@ export function person(base: string, email: string, password: string) {
 
 /** The SDK client connected to `<base>/api/mcp` as the member (every published scope). */
 export async function sdkClient(base: string, member: { admin_email: string; password: string }): Promise<Client> {
-  const provider = new TestOAuthProvider("http://127.0.0.1:53682/callback");
+  // Configured with every scope: the 401 alone would hint only the read-only default.
+  const provider = new TestOAuthProvider("http://127.0.0.1:53682/callback", async () => {}, { scope: SCOPES_SUPPORTED.join(" ") });
   const { client } = await connectWithOAuth(base, provider, person(base, member.admin_email, member.password));
   return client;
 }

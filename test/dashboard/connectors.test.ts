@@ -51,6 +51,10 @@ describe("connectors pages", () => {
     expect(view!.slug).toBe("fixture_server");
     expect(view!.tool_count).toBeGreaterThan(0);
     expect(body).toContain(view!.discovered_tools[0]!.action_id);
+    // The server's hints, shown as it declared them: echo is read-only and not destructive.
+    expect(body).toContain("Hints from the server");
+    expect(view!.discovered_tools.find((t) => t.name === "echo")).toMatchObject({ read_only: true, destructive: false, idempotent: false, open_world: true });
+    expect(body).toContain('<span class="badge">read-only</span>');
   });
 
   test("a taken slug is a field error next to the slug, the other values kept", async () => {

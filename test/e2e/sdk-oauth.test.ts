@@ -52,15 +52,17 @@ describe("official SDK client with OAuth", () => {
     expect(provider.client?.client_id).toStartWith("mcp_");
     expect(provider.savedTokens?.access_token).toMatch(/^svc_at_[A-Za-z0-9_-]{43}$/);
     expect(provider.savedTokens?.refresh_token).toMatch(/^svc_rt_/);
-    expect(client.getServerVersion()).toEqual({ name: "svc-agents", version: "1.0.0" });
+    // The SDK proposes 2025-11-25 and gets it, with that revision's serverInfo (title, websiteUrl, icons).
+    expect(client.getServerVersion()).toMatchObject({ name: "svc-agents", version: "1.0.0", title: "Support agents", websiteUrl: app.url });
     expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
 
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
     expect(names).toContain("search_docs");
     expect(names).toContain("read_doc");
-    // The SDK asked for every published scope, so writes are there too.
-    expect(names).toContain("data_update_user");
+    // The SDK asked for the scope the 401 named (the read-only default), not every published one: no writes.
+    expect(names).toContain("data_get_user");
+    expect(names).not.toContain("data_update_user");
 
     const result = await client.callTool({ name: "search_docs", arguments: { query: "how do I reset my password" } });
     expect(result.isError).toBe(false);

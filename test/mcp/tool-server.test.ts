@@ -79,8 +79,9 @@ describe("authentication (docs/interface.md 5, docs/interface.md A.5)", () => {
 });
 
 describe("JSON-RPC envelope and methods", () => {
-  test("initialize answers 2025-03-26 whatever the client proposes", async () => {
-    const { res, body } = await rpc(app, full, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2099-01-01", capabilities: {}, clientInfo: { name: "x", version: "1" } } });
+  // Other proposals: test/mcp/revisions.test.ts (an unknown one gets the latest handshake revision).
+  test("initialize with 2025-03-26 answers 2025-03-26 and the seed's exact result", async () => {
+    const { res, body } = await rpc(app, full, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "x", version: "1" } } });
     expect(res.status).toBe(200);
     expect(body).toEqual({ jsonrpc: "2.0", id: 1, result: { protocolVersion: "2025-03-26", serverInfo: { name: "svc-agents", version: "1.0.0" }, capabilities: { tools: { listChanged: false } } } });
   });

@@ -35,6 +35,9 @@ export class TestOAuthProvider implements OAuthClientProvider {
     this.savedTokens = tokens;
   }
   async redirectToAuthorization(url: URL) {
+    // A client configured with scopes asks for them, whatever scope the 401 hinted at (the SDK
+    // puts the hint first): what a client that knows which tools it needs does.
+    if (this.metadata.scope) url.searchParams.set("scope", this.metadata.scope);
     this.authorizationUrls.push(url);
     await this.open(url);
   }

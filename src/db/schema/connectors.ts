@@ -15,6 +15,12 @@ export interface DiscoveredTool {
   destructive: boolean;
   readOnly: boolean;
   idempotent: boolean;
+  /** The server's `title` (2025-06-18+) or `annotations.title`, when it gave one. */
+  title?: string;
+  /** `openWorldHint`; absent or anything but false is true (the MCP default). */
+  openWorld?: boolean;
+  /** The server's `outputSchema` (2025-06-18+), when it declared an object schema. */
+  outputSchema?: Record<string, unknown>;
 }
 
 export interface DroppedTool {
