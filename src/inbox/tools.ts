@@ -103,7 +103,7 @@ export const inboxTools: ToolDefinition[] = [
     description:
       "List the team's saved replies (name and text), by name. Their text may hold {{customer.name}}, {{ticket.number}} and {{agent.name}}: fill these in before sending one as a reply.",
     inputSchema: { type: "object", properties: {}, additionalProperties: false },
-    destructive: false,
+    title: "List saved replies", destructive: false, readOnly: true, idempotent: true, openWorld: false,
     scope: "inbox:read",
     source,
     defaultEnabled: true,

@@ -198,6 +198,7 @@ const SCOPE_OF: Record<string, string> = {
   data_update_company: "data:write",
   inbox_list_tickets: "inbox:read",
   inbox_get_ticket: "inbox:read",
+  inbox_list_saved_replies: "inbox:read",
   inbox_reply: "inbox:write",
   inbox_add_note: "inbox:write",
   inbox_triage: "inbox:write",
