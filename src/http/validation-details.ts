@@ -69,8 +69,13 @@ function describe(issue: Issue, out: ErrorDetail[]) {
 
 /** One detail per failing path (the first failure found there), in the order TypeBox reports them. */
 export function validationDetails(error: ValidationError): ErrorDetail[] {
+  return issueDetails(error.all as Issue[]);
+}
+
+/** The same for TypeBox's own errors (`Value.Errors`), where a route checks a body it read itself. */
+export function issueDetails(issues: Iterable<unknown>): ErrorDetail[] {
   const all: ErrorDetail[] = [];
-  for (const issue of error.all as Issue[]) describe(issue, all);
+  for (const issue of issues as Iterable<Issue>) describe(issue, all);
   const seen = new Set<string>();
   return all.filter((d) => !seen.has(d.path) && seen.add(d.path));
 }

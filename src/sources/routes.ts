@@ -6,6 +6,7 @@ import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { readJsonAfterAuth } from "../http/body.ts";
+import { issueDetails } from "../http/validation-details.ts";
 import { memberActor } from "../kit/actor.ts";
 import { jsonResponse } from "../kit/json-response.ts";
 import { SOURCE_KINDS, SOURCE_LIMITS, sourceView } from "./model.ts";
@@ -123,7 +124,7 @@ export function sourceRoutes(deps: Deps) {
         // The member is known before any of the body is read (src/http/body.ts readJsonAfterAuth).
         const { orgId, principal } = await requireMember(deps, request, "knowledge:manage");
         const body = await readJsonAfterAuth(request, "/api/knowledge/files");
-        if (!Value.Check(UploadBody, body)) throw AppError.badRequest("The upload is not valid.", [...Value.Errors(UploadBody, body)].slice(0, 10).map((e) => ({ path: e.path || "/", message: e.message })));
+        if (!Value.Check(UploadBody, body)) throw AppError.badRequest("The upload is not valid.", issueDetails(Value.Errors(UploadBody, body)).slice(0, 10));
         return jsonResponse(await importFiles(deps, orgId, memberActor(principal.member.id), body), 201);
       },
       {
