@@ -42,7 +42,8 @@ test.skipIf(missing)("/api/docs shows every operation of the document, grouped u
   const res = await page.goto("/api/docs");
   expect(res?.status()).toBe(200);
   expect(res?.headers()["content-security-policy"]).toContain("script-src 'self'");
-  await page.locator(".opblock-tag-section").first().waitFor();
+  // Swagger UI parses and lays out the whole document first (some 200 operations): slow on a busy machine.
+  await page.locator(".opblock-tag-section").first().waitFor({ timeout: 60_000 });
   const sections = await page.locator(".opblock-tag-section").evaluateAll((els) =>
     els.map((el) => ({ tag: el.querySelector(".opblock-tag")?.getAttribute("data-tag") ?? "", operations: el.querySelectorAll(".opblock").length })),
   );
