@@ -23,7 +23,21 @@ const ConnectorView = t.Object({
   last_discovered_at: t.Union([t.String({ format: "date-time" }), t.Null()]),
   last_error: t.Union([t.String(), t.Null()]),
   tool_count: t.Integer(),
-  discovered_tools: t.Array(t.Object({ name: t.String(), action_id: t.String({ description: "mcp.<slug>.<tool>" }), description: t.String(), input_schema: t.Record(t.String(), t.Unknown()), destructive: t.Boolean() })),
+  discovered_tools: t.Array(
+    t.Object({
+      name: t.String(),
+      action_id: t.String({ description: "mcp.<slug>.<tool>" }),
+      description: t.String(),
+      input_schema: t.Record(t.String(), t.Unknown()),
+      destructive: t.Boolean(),
+      // The server's other hints as it gave them (absent: MCP's defaults); never upgraded by us.
+      read_only: t.Boolean(),
+      idempotent: t.Boolean(),
+      open_world: t.Boolean(),
+      title: t.Optional(t.String()),
+      output_schema: t.Optional(t.Record(t.String(), t.Unknown())),
+    }),
+  ),
   dropped_tools: t.Array(t.Object({ name: t.String(), reason: t.String() }, { additionalProperties: true })),
   icon_url: t.Union([t.String(), t.Null()]),
   server_info: t.Record(t.String(), t.Unknown()),

@@ -130,7 +130,9 @@ test("escalation: a second low-confidence answer in a row opens a ticket and mar
   expect(conversation.routed).toBe(true);
   expect(conversation.ticket_id).toBe(body.actions[0].ticket_id);
   const ticket = (await (await get(`/api/tickets/${body.actions[0].ticket_id}`)).json()) as any;
-  expect(ticket.messages[0].body).toContain("What is the capital of Peru?");
+  // The ticket holds the customer's question; the chat before it is the conversation's, shown turn by turn.
+  expect(ticket.messages[0].body).toContain("What is the airspeed of a swallow?");
+  expect(JSON.stringify(conversation)).toContain("What is the capital of Peru?");
 });
 
 test("escalation: frustration in behavior_context with a low-confidence answer opens a high-priority ticket at once", async () => {
