@@ -76,6 +76,25 @@ function fileImports(): void {
   });
 }
 
+/** File upload: each chosen file's name and base64 content become form fields (the form stays urlencoded). */
+function fileUploads(): void {
+  document.querySelectorAll<HTMLInputElement>("[data-file-upload] input[type=file]").forEach((input) => {
+    const box = input.form?.querySelector<HTMLElement>("[data-file-fields]");
+    if (!box) return;
+    const hidden = (name: string, value: string) => Object.assign(document.createElement("input"), { type: "hidden", name, value });
+    input.addEventListener("change", () => {
+      box.replaceChildren();
+      for (const file of Array.from(input.files ?? []))
+        void file.arrayBuffer().then((buffer) => {
+          let binary = "";
+          const bytes = new Uint8Array(buffer);
+          for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+          box.append(hidden("file_name", file.name), hidden("file_base64", btoa(binary)));
+        });
+    });
+  });
+}
+
 /** Credentials: only the fields of the chosen authentication method are shown (all without the script). */
 function authMethods(): void {
   document.querySelectorAll<HTMLSelectElement>("select[name=auth_method]").forEach((method) => {
@@ -110,6 +129,7 @@ document.addEventListener("submit", onSubmit);
 copyButtons();
 slugFields();
 fileImports();
+fileUploads();
 authMethods();
 autosubmit();
 liveThreads();
