@@ -76,22 +76,39 @@ function fileImports(): void {
   });
 }
 
-/** File upload: each chosen file's name and base64 content become form fields (the form stays urlencoded). */
+/** File upload: each chosen file's name and base64 content become form fields (the form stays urlencoded); a submit waits for the reading. */
 function fileUploads(): void {
   document.querySelectorAll<HTMLInputElement>("[data-file-upload] input[type=file]").forEach((input) => {
-    const box = input.form?.querySelector<HTMLElement>("[data-file-fields]");
-    if (!box) return;
+    const form = input.form;
+    const box = form?.querySelector<HTMLElement>("[data-file-fields]");
+    if (!form || !box) return;
     const hidden = (name: string, value: string) => Object.assign(document.createElement("input"), { type: "hidden", name, value });
+    const encode = async (file: File) => {
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      let binary = "";
+      for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      return [hidden("file_name", file.name), hidden("file_base64", btoa(binary))];
+    };
+    let reading: Promise<void> | null = null;
     input.addEventListener("change", () => {
       box.replaceChildren();
-      for (const file of Array.from(input.files ?? []))
-        void file.arrayBuffer().then((buffer) => {
-          let binary = "";
-          const bytes = new Uint8Array(buffer);
-          for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-          box.append(hidden("file_name", file.name), hidden("file_base64", btoa(binary)));
-        });
+      const files = Array.from(input.files ?? []);
+      const done = Promise.all(files.map(encode)).then((fields) => {
+        if (reading === done) box.replaceChildren(...fields.flat());
+      });
+      reading = done;
+      void done.finally(() => reading === done && (reading = null));
     });
+    form.addEventListener(
+      "submit",
+      (event) => {
+        if (!reading) return;
+        event.preventDefault();
+        event.stopImmediatePropagation();
+        void reading.then(() => form.requestSubmit());
+      },
+      { capture: true },
+    );
   });
 }
 
