@@ -65,6 +65,8 @@ export interface Config {
   websiteCrawlDelayMs: number;
   /** The most documents an org may hold for knowledge sources to add one more (README "Knowledge sources"). Default 20,000. */
   knowledgeMaxDocsPerOrg: number;
+  /** The most bytes (UTF-8, document bodies) an org may hold for knowledge sources and uploads to add more (README "Knowledge sources"). Default 1 GiB. */
+  knowledgeMaxBytesPerOrg: number;
   /** Seconds between two looks for knowledge sources due to sync (README "Knowledge sources"). Default 30. */
   knowledgeSyncTickSeconds: number;
   /** How long admin activity log rows are kept (src/activity). Default 365 days. */
@@ -226,6 +228,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     websiteCrawlDelayMs: integer(env, "WEBSITE_CRAWL_DELAY_MS", 500, 0, 60_000),
     knowledgeSyncTickSeconds: integer(env, "KNOWLEDGE_SYNC_TICK_SECONDS", 30, 1, 3600),
     knowledgeMaxDocsPerOrg: integer(env, "KNOWLEDGE_MAX_DOCS_PER_ORG", 20_000, 1, 1_000_000),
+    knowledgeMaxBytesPerOrg: integer(env, "KNOWLEDGE_MAX_BYTES_PER_ORG", 1_073_741_824, 1, 1_099_511_627_776),
     activityRetentionDays: integer(env, "ACTIVITY_RETENTION_DAYS", 365, 1, 3650),
     llm: llmConfig(env),
     ...mailConfig(env, env.BASE_URL || `http://localhost:${port}`),

@@ -11,6 +11,7 @@ import { memberActor } from "../kit/actor.ts";
 import { type SourceRow, SOURCE_LIMITS, sourceView } from "../sources/model.ts";
 import { createSource, deleteSource, getSource, listSources, sourceProblems } from "../sources/service.ts";
 import { startSync } from "../sources/start.ts";
+import { FilesBody, filesForm, uploadFiles } from "./knowledge-files.ts";
 import { actionButton, badge, confirmPage, select, type DashboardContext, detailErrors, errorSummary, field, type FieldErrors, formBody, formValues, type FormValues, IdParams, listTable, redirect, type Refused, shellPage, submit, submitForm, textarea, when, withMember } from "./kit/index.ts";
 
 type View = ReturnType<typeof sourceView>;
@@ -46,10 +47,10 @@ ${field({ name: "hc_token", label: "Access token (Intercom)", type: "password", 
 </form></section>`;
 }
 
-async function listPage(ctx: DashboardContext, form?: Refused & { helpCentre?: boolean }): Promise<Response> {
+async function listPage(ctx: DashboardContext, form?: Refused & { helpCentre?: boolean; files?: boolean }): Promise<Response> {
   const sources = (await listSources(ctx.deps, ctx.orgId)).map(sourceView);
-  const v = form && !form.helpCentre ? form.values : {};
-  const e = form && !form.helpCentre ? form.errors : {};
+  const v = form && !form.helpCentre && !form.files ? form.values : {};
+  const e = form && !form.helpCentre && !form.files ? form.errors : {};
   const body = html`<p><a href="/dashboard/knowledge">← Knowledge base</a></p>
 <h1>Knowledge sources</h1>
 <p class="muted">Websites and help centres whose pages become documents, kept in sync: changed pages are updated, removed pages removed. A document someone edited here is kept and shown as edited locally.</p>
@@ -76,7 +77,8 @@ ${textarea({ name: "exclude", label: "Never paths matching", value: v.exclude, e
 </div>
 <div class="actions">${submit("Add and sync", { busy: "Adding…" })}</div>
 </form></section>
-${helpCentreForm(form?.helpCentre ? form.values : {}, form?.helpCentre ? form.errors : {})}`
+${helpCentreForm(form?.helpCentre ? form.values : {}, form?.helpCentre ? form.errors : {})}
+${filesForm(form?.files ? form.errors : {})}`
     : ""
 }`;
   return shellPage(ctx, { title: "Knowledge sources", active: "knowledge", body, status: form?.status });
@@ -171,6 +173,7 @@ export function knowledgeSourcePages(deps: Deps) {
   return new Elysia({ name: "dashboard-knowledge-sources" })
     .get("/dashboard/knowledge/sources", ({ request }) => withMember(deps, request, "knowledge:view", (ctx) => listPage(ctx)))
     .post("/dashboard/knowledge/sources", ({ request, body }) => withMember(deps, request, manage, (ctx) => addWebsite(ctx, formValues(body))), { body: FormBody })
+    .post("/dashboard/knowledge/sources/files", ({ request, body }) => withMember(deps, request, manage, (ctx) => uploadFiles(ctx, body, (refused) => listPage(ctx, { ...refused, files: true }))), { body: FilesBody })
     .post("/dashboard/knowledge/sources/help-centre", ({ request, body }) => withMember(deps, request, manage, (ctx) => addHelpCentre(ctx, formValues(body))), { body: FormBody })
     .get("/dashboard/knowledge/sources/:id", ({ request, params }) => withMember(deps, request, "knowledge:view", async (ctx) => detailPage(ctx, await getSource(deps, ctx.orgId, params.id))), { params: IdParams })
     .post(

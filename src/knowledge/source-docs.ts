@@ -5,7 +5,7 @@
 // hash was edited by a person in the dashboard or the API: the source keeps it and reports a
 // conflict instead of overwriting it (docs/decisions.md "Knowledge sources").
 import { createHash } from "node:crypto";
-import { and, count, eq } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import { docs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { createDoc, type Doc, type DocInput, getDoc, updateDoc } from "./docs.ts";
@@ -72,3 +72,12 @@ export async function countOrgDocs(deps: Pick<Deps, "db">, orgId: string): Promi
   return Number(row?.n ?? 0);
 }
 
+
+/** The UTF-8 bytes of the org's document bodies, whoever wrote them; with `docId`, of that doc's body only. */
+export async function orgDocBytes(deps: Pick<Deps, "db">, orgId: string, docId?: string): Promise<number> {
+  const [row] = await deps.db
+    .select({ n: sql<string>`coalesce(sum(octet_length(${docs.body})), 0)` })
+    .from(docs)
+    .where(and(eq(docs.orgId, orgId), docId ? eq(docs.id, docId) : undefined));
+  return Number(row?.n ?? 0);
+}

@@ -9,6 +9,7 @@ import type { Deps } from "../deps.ts";
 import { AppError, type ErrorDetail } from "../errors.ts";
 import type { Actor } from "../kit/actor.ts";
 import { createDoc, DOC_LIMITS } from "../knowledge/docs.ts";
+import { orgDocBytes } from "../knowledge/source-docs.ts";
 import { FILE_LIMITS, type FileResult } from "./file-formats.ts";
 import type { FilesRequest } from "./files-worker.ts";
 
@@ -49,6 +50,8 @@ export async function importFiles(deps: Deps, orgId: string, actor: Actor, input
   const docs: { file: string; id: string; title: string }[] = [];
   const failed: { file: string; reason: string }[] = [];
   const failedAt: number[] = [];
+  // What the org may still take (KNOWLEDGE_MAX_BYTES_PER_ORG): a file past it is reported, not imported.
+  let bytesLeft = deps.config.knowledgeMaxBytesPerOrg - (await orgDocBytes(deps, orgId));
   for (const [i, file] of input.files.entries()) {
     const left = Math.max(1, timeoutMs - (Date.now() - started));
     for (const result of await readOnThread(file.name, new Uint8Array(decoded[i]!), left)) {
@@ -56,7 +59,9 @@ export async function importFiles(deps: Deps, orgId: string, actor: Actor, input
       if (!result.ok) failed.push({ file: result.name, reason: result.reason });
       else if (result.markdown.trim() === "") failed.push({ file: result.name, reason: "there is no readable text in it" });
       else if (result.markdown.length > DOC_LIMITS.body) failed.push({ file: result.name, reason: `its text is ${result.markdown.length} characters; a document holds at most ${DOC_LIMITS.body}` });
+      else if (Buffer.byteLength(result.markdown) > bytesLeft) failed.push({ file: result.name, reason: `the organisation's documents would pass ${deps.config.knowledgeMaxBytesPerOrg} bytes, the most sources and uploads may bring in` });
       else {
+        bytesLeft -= Buffer.byteLength(result.markdown);
         const doc = await createDoc(deps, orgId, { title: result.title.replace(/\s+/g, " ").trim().slice(0, DOC_LIMITS.title) || "Untitled", body: result.markdown, tags: input.tags, status: input.status });
         await recordActivity(deps, { orgId, actor, action: "doc.imported", objectType: "doc", objectId: doc.id, summary: { source: "file", file_name: result.name.slice(0, 255), status: doc.status, characters: doc.body.length } });
         docs.push({ file: result.name, id: doc.id, title: doc.title });

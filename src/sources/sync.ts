@@ -13,7 +13,7 @@ import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { knowledgeSourcePages, knowledgeSources, type SourceCounts } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, messageOf } from "../errors.ts";
-import { countOrgDocs, removeSourceDoc, sourceHash, writeSourceDoc } from "../knowledge/source-docs.ts";
+import { countOrgDocs, orgDocBytes, removeSourceDoc, sourceHash, writeSourceDoc } from "../knowledge/source-docs.ts";
 import { createExtractor } from "./extract.ts";
 import { EMPTY_COUNTS, type SourceRow, SYNC_LIMITS } from "./model.ts";
 import { readHelpCentre } from "./help-centres.ts";
@@ -69,8 +69,8 @@ export async function runSync(deps: Deps, source: SourceRow, stop?: AbortSignal,
   const deadline = deps.timers.deadline(SYNC_LIMITS.syncTimeoutMs);
   const signal = stop ? AbortSignal.any([deadline, stop]) : deadline;
   let done = 0;
-  // The org's documents, counted once and kept up to date as this sync adds some.
-  const room = { left: deps.config.knowledgeMaxDocsPerOrg - (await countOrgDocs(deps, source.orgId)) };
+  // The org's documents and their bytes, counted once and kept up to date as this sync adds some.
+  const room: Room = { left: deps.config.knowledgeMaxDocsPerOrg - (await countOrgDocs(deps, source.orgId)), bytes: deps.config.knowledgeMaxBytesPerOrg - (await orgDocBytes(deps, source.orgId)) };
   const emit = async (page: PageResult, found: number) => {
     if (seen.has(page.url)) return;
     seen.add(page.url);
@@ -115,7 +115,10 @@ export async function runSync(deps: Deps, source: SourceRow, stop?: AbortSignal,
   return row ?? source;
 }
 
-async function applyPage(deps: Deps, source: SourceRow, known: PageRow | undefined, page: PageResult, counts: SourceCounts, room: { left: number }): Promise<void> {
+/** What the org may still take: documents, and bytes of document bodies (KNOWLEDGE_MAX_BYTES_PER_ORG). */
+type Room = { left: number; bytes: number };
+
+async function applyPage(deps: Deps, source: SourceRow, known: PageRow | undefined, page: PageResult, counts: SourceCounts, room: Room): Promise<void> {
   const now = deps.now();
   const save = async (values: Partial<PageRow>) => {
     if (known) await deps.db.update(knowledgeSourcePages).set({ ...values, seenAt: now }).where(eq(knowledgeSourcePages.id, known.id));
@@ -156,9 +159,17 @@ async function applyPage(deps: Deps, source: SourceRow, known: PageRow | undefin
         counts.failed++;
         return save({ lastError: `the organisation holds ${deps.config.knowledgeMaxDocsPerOrg} documents, the most a source may add to` });
       }
+      // Its bytes too: what it grows by (a doc over the room keeps its previous text).
+      const grows = Buffer.byteLength(page.body) - (known?.docId ? await orgDocBytes(deps, source.orgId, known.docId) : 0);
+      if (grows > room.bytes) {
+        counts.failed++;
+        return save({ lastError: `the organisation's documents would pass ${deps.config.knowledgeMaxBytesPerOrg} bytes, the most sources and uploads may bring in` });
+      }
+      room.bytes -= grows;
       if (reserved) room.left--;
       const written = await writeSourceDoc(deps, source.orgId, source.id, known?.docId ?? null, { title: page.title, body: page.body, url: page.url, tags: page.tags });
       if (written.outcome === "kept") {
+        room.bytes += grows;
         counts.conflicts++;
         // The hash stays the old one, so the next sync sees the change again and reports it again.
         return save({ misses: 0, lastError: "changed on the source; kept because it was edited locally" });

@@ -3,9 +3,10 @@
 // echoed), the delete confirmation acting only on its word, and roles (knowledge:view sees no
 // forms and cannot post them).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { listDocs } from "../../src/knowledge/docs.ts";
 import { listSources } from "../../src/sources/service.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
-import { adminOf, get, type Member, memberWith, post } from "./helpers.ts";
+import { adminOf, get, type Member, memberWith, post, withFlash } from "./helpers.ts";
 
 let app: TestApp;
 let admin: Member;
@@ -63,5 +64,35 @@ describe("dashboard knowledge sources", () => {
     expect(page).toContain("Knowledge sources");
     expect(page).not.toContain("Add a website");
     expect((await post(app, viewer, "/dashboard/knowledge/sources", { name: "x", start_url: "http://127.0.0.1:9/" })).status).toBe(403);
+    expect(page).not.toContain("Upload files");
+    expect((await post(app, viewer, "/dashboard/knowledge/sources/files", { file_name: "a.md", file_base64: Buffer.from("# A").toString("base64") })).status).toBe(403);
+  });
+
+  test("a markdown file uploaded through the form (as the page's script sends it) becomes a document", async () => {
+    const form = await (await get(app, admin, "/dashboard/knowledge/sources")).text();
+    expect(form).toContain('action="/dashboard/knowledge/sources/files"');
+    const text = "# Opening hours\n\nWe answer <script>alert(1)</script> every weekday from 9 to 5.";
+    const res = await post(app, admin, "/dashboard/knowledge/sources/files", { file_name: "hours.md", file_base64: Buffer.from(text).toString("base64") });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/dashboard/knowledge/sources");
+    const page = await (await get(app, withFlash(admin, res), "/dashboard/knowledge/sources")).text();
+    expect(page).toContain("1 file imported as documents.");
+    const docs = await listDocs(app.deps, admin.orgId, { limit: 100, offset: 0 });
+    const doc = docs.find((d) => d.title === "Opening hours");
+    expect(doc).toBeDefined();
+    const shown = await (await get(app, admin, `/dashboard/knowledge/${doc!.id}`)).text();
+    expect(shown).toContain("every weekday from 9 to 5");
+    expect(shown).not.toContain("<script>alert(1)</script>");
+  });
+
+  test("without the page's script no contents arrive: the form says so by its field; an unreadable file gives its reason", async () => {
+    const bare = await post(app, admin, "/dashboard/knowledge/sources/files", { upload: "files" });
+    expect(bare.status).toBe(400);
+    expect(await bare.text()).toContain('id="f-files-error"');
+    const odd = await post(app, admin, "/dashboard/knowledge/sources/files", { file_name: "picture.png", file_base64: Buffer.from("not a picture").toString("base64") });
+    expect(odd.status).toBe(400);
+    const page = await odd.text();
+    expect(page).toContain('id="f-files-error"');
+    expect(page).toContain("picture.png");
   });
 });

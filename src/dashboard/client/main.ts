@@ -76,6 +76,42 @@ function fileImports(): void {
   });
 }
 
+/** File upload: each chosen file's name and base64 content become form fields (the form stays urlencoded); a submit waits for the reading. */
+function fileUploads(): void {
+  document.querySelectorAll<HTMLInputElement>("[data-file-upload] input[type=file]").forEach((input) => {
+    const form = input.form;
+    const box = form?.querySelector<HTMLElement>("[data-file-fields]");
+    if (!form || !box) return;
+    const hidden = (name: string, value: string) => Object.assign(document.createElement("input"), { type: "hidden", name, value });
+    const encode = async (file: File) => {
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      let binary = "";
+      for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+      return [hidden("file_name", file.name), hidden("file_base64", btoa(binary))];
+    };
+    let reading: Promise<void> | null = null;
+    input.addEventListener("change", () => {
+      box.replaceChildren();
+      const files = Array.from(input.files ?? []);
+      const done = Promise.all(files.map(encode)).then((fields) => {
+        if (reading === done) box.replaceChildren(...fields.flat());
+      });
+      reading = done;
+      void done.finally(() => reading === done && (reading = null));
+    });
+    form.addEventListener(
+      "submit",
+      (event) => {
+        if (!reading) return;
+        event.preventDefault();
+        event.stopImmediatePropagation();
+        void reading.then(() => form.requestSubmit());
+      },
+      { capture: true },
+    );
+  });
+}
+
 /** Credentials: only the fields of the chosen authentication method are shown (all without the script). */
 function authMethods(): void {
   document.querySelectorAll<HTMLSelectElement>("select[name=auth_method]").forEach((method) => {
@@ -110,6 +146,7 @@ document.addEventListener("submit", onSubmit);
 copyButtons();
 slugFields();
 fileImports();
+fileUploads();
 authMethods();
 autosubmit();
 liveThreads();
