@@ -87,7 +87,12 @@ describe.skipIf(missing)("inbox pages in Chromium", () => {
       expect(await reply.inputValue()).toBe(""); // the / itself is not typed
       await page.getByLabel("Saved reply").selectOption(snippet.id);
       expect(await reply.inputValue()).toBe(`Hi Grace <Lovelace>, ticket #${grace.ticketNumber} is refunded. ${admin.email}`);
-      await Promise.all([page.waitForURL(`**/dashboard/inbox/${grace.ticketNumber}`), page.getByRole("button", { name: "Send and resolve" }).click()]);
+      // The page posts to its own address and comes back to it: wait for the post's answer and the new page
+      // (waiting for the URL alone would end at once, the address being the same).
+      const posted = page.waitForResponse((r) => r.request().method() === "POST" && r.url().includes(`/dashboard/inbox/${grace.ticketNumber}`));
+      await page.getByRole("button", { name: "Send and resolve" }).click();
+      await posted;
+      await page.waitForLoadState("load");
       expect(await page.getByRole("status").textContent()).toBe("Reply sent; ticket resolved.");
       expect(await page.getByRole("article", { name: /^Team by / }).last().textContent()).toContain(`ticket #${grace.ticketNumber} is refunded.`);
       expect((await findTicket(app.deps, admin.orgId, grace.ticketId))!.status).toBe("resolved");
