@@ -25,13 +25,17 @@ function roomOf(file: string): string {
   return parts.length === 2 ? parts[1]!.replace(/\.tsx?$/, "") : parts[1]!;
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s*["'](\.{1,2}\/[^"']+)["']|import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;
+// `import … from "x"`, `export … from "x"`, `import("x")` and a bare `import "x"` (run for its effects: still an import).
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s*["'](\.{1,2}\/[^"']+)["']|import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)|(?:^|\n)\s*import\s*["'](\.{1,2}\/[^"']+)["']/g;
+
+function importsIn(file: string, text: string): string[] {
+  return [...text.matchAll(IMPORT)]
+    .map((m) => relative(ROOT, resolve(dirname(join(ROOT, file)), m[1] ?? m[2] ?? m[3]!)))
+    .filter((target) => target.startsWith("src/") && /\.tsx?$/.test(target));
+}
 
 function importsOf(file: string): string[] {
-  const text = readFileSync(join(ROOT, file), "utf8");
-  return [...text.matchAll(IMPORT)]
-    .map((m) => relative(ROOT, resolve(dirname(join(ROOT, file)), m[1] ?? m[2]!)))
-    .filter((target) => target.startsWith("src/") && /\.tsx?$/.test(target));
+  return importsIn(file, readFileSync(join(ROOT, file), "utf8"));
 }
 
 const files = sourceFiles("src");
@@ -106,5 +110,7 @@ describe("layers point one way", () => {
     ];
     expect(upward(made)).toEqual(["src/http/body.ts -> src/dashboard/shell.ts", "src/inbox/tickets.ts -> src/campaigns/lifecycle.ts"]);
     expect(edges.length).toBeGreaterThan(500); // the import reader found the imports
+    const text = 'import { a } from "../agents/turn.ts";\nimport "../dashboard/shell.ts";\nexport { b } from "./words.ts";\nconst c = import("../db/keyset.ts");\n';
+    expect(importsIn("src/kit/x.ts", text)).toEqual(["src/agents/turn.ts", "src/dashboard/shell.ts", "src/kit/words.ts", "src/db/keyset.ts"]);
   });
 });
