@@ -26,7 +26,7 @@ import { REPLY_MAIL_KIND, replyMailHandler } from "./inbox/reply-mail.ts";
 import { MEMBER_NOTICE_KIND, memberNoticeHandler } from "./inbox/member-notices.ts";
 import { RESOLUTION_MAIL_KIND, resolutionMailHandler } from "./inbox/csat-mail.ts";
 import { passwordResetHandler, RESET_MAIL_KIND } from "./orgs/password-reset.ts";
-import { customActionTools } from "./integrations/custom-actions.ts";
+import { customActionTools } from "./integrations/custom-action-calls.ts";
 import { createInvalidation } from "./invalidation.ts";
 import { systemActor } from "./kit/actor.ts";
 import { createPasswordHasher, type PasswordHasher } from "./kit/passwords.ts";
