@@ -12,88 +12,24 @@
 //
 // Annotations are honest by the house rule (destructiveHint = changes state outside the service):
 // none of these reach a customer or another system, so none is destructive.
-import type { Actor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
-import { AGENT_LIMITS, agentView, getAgent, readAgent, updateAgent, type Agent } from "../agents/service.ts";
-import { hasRole, type Role } from "../auth/roles.ts";
+import { AGENT_LIMITS, agentView, getAgent, updateAgent } from "../agents/service.ts";
 import type { RoutingRule } from "../agents/service.ts";
-import { liveWidgetKeys, memberRoles } from "../orgs/lookups.ts";
+import { liveWidgetKeys } from "../orgs/lookups.ts";
 import { AppError } from "../errors.ts";
 import { installSnippet } from "../widget/demo.ts";
 import { createDoc, DOC_LIMITS, docView } from "../knowledge/docs.ts";
 import { importDocFromUrl } from "../knowledge/docs-import.ts";
 import { normaliseOrigin } from "../sdk/auth.ts";
 import { allowedOrigins, ORIGIN_LIMITS, setAllowedOrigins } from "../sdk/settings.ts";
-import type { ToolContext, ToolDefinition, ToolResult } from "../tools/types.ts";
+import type { ToolDefinition } from "../tools/types.ts";
 import { setupStatus } from "./status.ts";
+import { agentId, atLeastOne, LOOK_FIELDS, ok, requirePerson, routingRule, status, tags, targetAgent } from "./tool-kit.ts";
 
 const source = { kind: "builtin" as const, label: "Setup" };
-
-/** The widget's look as the setup tool writes it into the agent's avatar_config (what /api/sdk/config returns). */
-export const LOOK_FIELDS = {
-  title: { type: ["string", "null"], minLength: 1, maxLength: 60, description: "The name shown in the widget's header." },
-  greeting: { type: ["string", "null"], minLength: 1, maxLength: 500, description: "The first message a visitor sees." },
-  primary_color: { type: ["string", "null"], pattern: "^#[0-9a-fA-F]{6}$", description: "Bubble and header colour, #rrggbb." },
-  text_color: { type: ["string", "null"], pattern: "^#[0-9a-fA-F]{6}$", description: "Text colour on the primary colour, #rrggbb." },
-  image_url: { type: ["string", "null"], pattern: "^https://", maxLength: 2048, description: "The agent's avatar, an https URL (loaded by the visitor's browser)." },
-  position: { type: ["string", "null"], enum: ["right", "left", null], description: "Which bottom corner the bubble sits in." },
-} as const;
-
-const agentId = { type: "string", minLength: 1, maxLength: 64, description: "The agent to change; default: the org's active agent." };
-const status = { type: "string", enum: ["published", "draft"], description: "Default published: customers' answers use it at once." };
-const tags = { type: "array", items: { type: "string", minLength: 1, maxLength: DOC_LIMITS.tag }, maxItems: DOC_LIMITS.tags, description: "Labels for the knowledge base." };
-
 const L = AGENT_LIMITS;
-const routingRule = {
-  type: "object",
-  properties: {
-    match: {
-      type: "object",
-      properties: {
-        keywords: { type: "array", items: { type: "string", minLength: 1, maxLength: L.keyword }, maxItems: L.keywords },
-        intent: { type: "string", minLength: 1, maxLength: L.intent },
-      },
-      additionalProperties: false,
-    },
-    team: { type: "string", minLength: 1, maxLength: L.team },
-    action: { type: "string", enum: ["route", "handoff"] },
-  },
-  required: ["match", "team"],
-  additionalProperties: false,
-};
-
-/** The member a call acts for, holding `role` in this org now; 403 otherwise. */
-async function requirePerson(ctx: ToolContext, role?: Role): Promise<Actor> {
-  const { actor } = ctx;
-  if (actor.kind !== "token" && actor.kind !== "member") throw AppError.forbidden("Setup tools act only for a member of the organisation (an OAuth token or the dashboard).");
-  if (!role) return actor;
-  const roles = await memberRoles(ctx.deps, ctx.orgId, actor.memberId);
-  if (!roles || !hasRole(roles, role)) throw AppError.forbidden(`This needs the ${role} role, which the token's member does not hold in this organisation.`);
-  return actor;
-}
-
-/**
- * "At least one of these fields", checked here rather than by a top-level `anyOf` in the input
- * schema, which some MCP clients' model APIs refuse (Anthropic's input_schema allows no top-level
- * anyOf, oneOf or allOf), taking the whole tool list down with it.
- */
-function atLeastOne(tool: string, args: Record<string, unknown>, fields: string[]) {
-  if (!fields.some((f) => args[f] !== undefined)) throw AppError.badRequest(`Invalid arguments for ${tool}: give at least one of ${fields.join(", ")}.`);
-}
-
-/** The agent a setup call changes: the one named (of this org, any status), else the active one. */
-async function targetAgent(ctx: ToolContext, id: unknown): Promise<Agent> {
-  if (typeof id === "string") return readAgent(ctx.deps, ctx.orgId, id);
-  const agent = await getAgent(ctx.deps, ctx.orgId);
-  if (!agent) throw AppError.notFound("This organisation has no active agent: name one with agent_id.");
-  return agent;
-}
 
 // --- the tools -----------------------------------------------------------------------------------
-
-async function ok(value: unknown): Promise<ToolResult> {
-  return { value };
-}
 
 export const setupTools: ToolDefinition[] = [
   {
