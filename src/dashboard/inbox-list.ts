@@ -1,11 +1,11 @@
 // The inbox's ticket list: filters (status, assignee, team, text, one customer) and cursor pages,
 // read through src/inbox/tickets.ts as /api/tickets does.
 import { customersByIds, customerSummary } from "../inbox/customer-profiles.ts";
-import { listTickets, STATUSES, TICKET_LIMITS, ticketCounts, type TicketStatus } from "../inbox/tickets.ts";
+import { listTickets, STATUSES, TICKET_LIMITS, type TicketStatus } from "../inbox/tickets.ts";
 import { isUuid } from "../kit/ids.ts";
 import { html } from "../html/html.ts";
 import { cursorPager, type DashboardContext, field, listTable, select, shellPage, when } from "./kit/index.ts";
-import { inboxTabs, queueLinks } from "./inbox-nav.ts";
+import { inboxTabs } from "./inbox-nav.ts";
 import { conversationMatches } from "./inbox-search.ts";
 import { customerLabel, orgMembers } from "./inbox-people.ts";
 import { priorityBadge, statusBadge } from "./ticket-badges.ts";
@@ -23,10 +23,9 @@ export async function listPage(ctx: DashboardContext, query: Record<string, stri
   const team = query.team?.trim() || undefined;
   const tag = query.tag?.trim() || undefined;
   const text = query.q?.trim().slice(0, TICKET_LIMITS.text) || undefined;
-  const [page, people, counts, chats] = await Promise.all([
+  const [page, people, chats] = await Promise.all([
     listTickets(deps, orgId, { status, assigneeId: assignee, team, tag, text, customerId: query.customer || undefined, cursor: query.cursor || undefined, limit: INBOX_PAGE }),
     orgMembers(deps, orgId),
-    ticketCounts(deps, orgId, memberId),
     text && !query.cursor ? conversationMatches(ctx, text) : null,
   ]);
   // Only a uuid may reach the uuid column (anything else matches no ticket and names nobody).
@@ -47,7 +46,6 @@ ${query.customer ? html`<input type="hidden" name="customer" value="${query.cust
 <button type="submit" class="secondary">Filter</button>${filtered ? html` <a href="/dashboard/inbox">Clear filters</a>` : ""}
 </form>
 <div id="inbox-live" data-live-events="/api/tickets/events" data-org="${orgId}">
-${queueLinks(counts)}
 ${listTable({
   caption: "Tickets",
   columns: ["#", "Subject", "Customer", "Status", "Priority", "Team", "Tags", "Assignee", "Updated"],

@@ -18,6 +18,28 @@ export interface Viewer {
   orgName: string;
   flash: { kind: "ok" | "error"; text: string } | null;
   can(role: Role): boolean;
+  /** The ticket queues' counts for the nav, when the member may open the inbox (read for GET pages only). */
+  queues?: QueueCounts | null;
+}
+
+export interface QueueCounts {
+  open: number;
+  unassigned: number;
+  mine: number;
+}
+
+/**
+ * The inbox's queues under its nav link, each with how many tickets wait in it (open or pending;
+ * of those unassigned; the member's own). client/nav-counts.ts keeps the numbers current from the
+ * org's ticket events, on every page.
+ */
+function navQueues(orgId: string, counts: QueueCounts): Html {
+  const queues = [
+    { key: "open", href: "/dashboard/inbox?status=active", label: "Open", count: counts.open },
+    { key: "unassigned", href: "/dashboard/inbox?status=active&assignee=none", label: "Unassigned", count: counts.unassigned },
+    { key: "mine", href: "/dashboard/inbox?status=active&assignee=me", label: "Mine", count: counts.mine },
+  ];
+  return html`<ul class="queues" id="nav-queues" data-org="${orgId}" aria-label="Ticket queues">${queues.map((q) => html`<li><a href="${q.href}" data-queue="${q.key}">${q.label} <span class="badge" data-count="${q.key}">${String(q.count)}</span></a></li>`)}</ul>`;
 }
 
 export interface NavItem {
@@ -101,7 +123,7 @@ ${others
 <form method="post" action="/signout"><button type="submit" class="secondary small">Sign out</button></form>
 </header>
 <div class="frame">
-<nav aria-label="Dashboard"><ul>${nav.map((item) => html`<li><a href="${item.href}"${attrs({ "aria-current": item.key === options.active ? "page" : null })}>${item.label}</a></li>`)}</ul></nav>
+<nav aria-label="Dashboard"><ul>${nav.map((item) => html`<li><a href="${item.href}"${attrs({ "aria-current": item.key === options.active ? "page" : null })}>${item.label}</a>${item.key === "inbox" && ctx.queues ? navQueues(ctx.orgId, ctx.queues) : ""}</li>`)}</ul></nav>
 <main id="content" tabindex="-1">
 ${ctx.flash ? html`<p class="flash ${ctx.flash.kind}" role="${ctx.flash.kind === "error" ? "alert" : "status"}">${ctx.flash.text}</p>` : ""}
 ${options.body}

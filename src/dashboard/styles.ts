@@ -73,7 +73,8 @@ pre { background: var(--code); border-radius: 8px; padding: .75rem; overflow-x: 
 .turn-ai { border-left: 4px solid var(--accent); }
 .turn-person { border-left: 4px solid var(--ok); margin-left: 2rem; }
 .turn-note { border: 1px dashed var(--warn); background: var(--code); margin-left: 2rem; }
-.queues ul { list-style: none; display: flex; gap: 1rem; padding: 0; margin: .5rem 0 1rem; }
+.frame > nav ul.queues { margin: 0 0 .25rem .8rem; font-size: .92em; }
+.frame > nav ul.queues a { display: flex; justify-content: space-between; align-items: center; padding: .25rem .7rem; }
 iframe.mail-preview { display: block; width: 100%; height: 22rem; margin: .5rem 0 .75rem; border: 1px solid var(--border); border-radius: 8px; background: #fff; }
 .grid2 { display: grid; grid-template-columns: 1fr 1fr; gap: 1.25rem; }
 @media (max-width: 60rem) { .grid2 { grid-template-columns: 1fr; } }

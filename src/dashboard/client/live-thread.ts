@@ -6,28 +6,35 @@
 // After a cut it reconnects from the last event id, waiting a little longer each time (at most 30 s).
 import { createParser } from "eventsource-parser";
 
+/** The org's ticket events (GET /api/tickets/events), followed by the inbox list and the nav. */
+export const ORG_EVENTS = "/api/tickets/events";
+
 async function refresh(thread: HTMLElement): Promise<void> {
   const res = await fetch(location.pathname + location.search, { credentials: "same-origin" });
   const fresh = new DOMParser().parseFromString(await res.text(), "text/html").getElementById(thread.id);
   if (fresh) thread.replaceChildren(...Array.from(fresh.childNodes, (node) => document.importNode(node, true)));
 }
 
-function follow(thread: HTMLElement): void {
-  let last = thread.getAttribute("data-last-event-id");
+/**
+ * Follows one event stream (the org travels as a header), calling `changed` after each read that
+ * brought events. After a cut it reconnects from the last event id, a little later each time.
+ */
+export function followEvents(url: string, org: string, lastEventId: string | null, changed: () => Promise<void>): void {
+  let last = lastEventId;
   let attempt = 0;
   const connect = async (): Promise<void> => {
-    const headers: Record<string, string> = { "X-Org-Id": thread.getAttribute("data-org") ?? "" };
+    const headers: Record<string, string> = { "X-Org-Id": org };
     if (last) headers["Last-Event-ID"] = last;
     try {
-      const res = await fetch(thread.getAttribute("data-live-events") ?? "", { headers, credentials: "same-origin" });
+      const res = await fetch(url, { headers, credentials: "same-origin" });
       if (res.status === 401 || res.status === 403 || res.status === 404) return; // signed out or gone: stop
       if (res.ok && res.body) {
         attempt = 0;
-        let changed = false;
+        let seen = false;
         const parser = createParser({
           onEvent(event) {
             if (event.id) last = event.id;
-            changed = true;
+            seen = true;
           },
         });
         const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -35,9 +42,9 @@ function follow(thread: HTMLElement): void {
           const { done, value } = await reader.read();
           if (done) break;
           parser.feed(value);
-          if (changed) {
-            changed = false;
-            await refresh(thread).catch(() => {});
+          if (seen) {
+            seen = false;
+            await changed().catch(() => {});
           }
         }
       }
@@ -47,6 +54,17 @@ function follow(thread: HTMLElement): void {
     setTimeout(() => void connect(), Math.min(30_000, 1000 * 2 ** attempt++));
   };
   void connect();
+}
+
+/** Told when the org's ticket events moved something (the nav's queue counts listen). */
+export const TICKETS_CHANGED = "svc:tickets-changed";
+
+function follow(thread: HTMLElement): void {
+  const url = thread.getAttribute("data-live-events") ?? "";
+  followEvents(url, thread.getAttribute("data-org") ?? "", thread.getAttribute("data-last-event-id"), async () => {
+    await refresh(thread);
+    if (url === ORG_EVENTS) document.dispatchEvent(new CustomEvent(TICKETS_CHANGED));
+  });
 }
 
 export function liveThreads(): void {

@@ -4,9 +4,11 @@
 // derives a connector's slug from its name as it is typed (the same rule as slugFromName in
 // ../connectors.ts), puts a chosen markdown file's text into the import form, shows only the
 // credential fields of the chosen authentication method, submits a select's form on change, and
-// keeps a ticket's thread and the inbox list live (live-thread.ts), and inserts saved replies
+// keeps a ticket's thread, the inbox list (live-thread.ts) and the nav's queue counts (nav-counts.ts)
+// live, and inserts saved replies
 // (saved-replies.ts).
 import { liveThreads } from "./live-thread.ts";
+import { navCounts } from "./nav-counts.ts";
 import { savedReplies } from "./saved-replies.ts";
 import { slugOf } from "./slug.ts";
 
@@ -150,5 +152,6 @@ fileUploads();
 authMethods();
 autosubmit();
 liveThreads();
+navCounts();
 syncProgress();
 savedReplies();

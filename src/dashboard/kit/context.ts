@@ -9,6 +9,7 @@ import { hasRole, type Role } from "../../auth/roles.ts";
 import { ORG_COOKIE, type Principal } from "../../auth/sessions.ts";
 import { html } from "../../html/html.ts";
 import { cookieValue } from "../../kit/cookies.ts";
+import { ticketCounts } from "../../inbox/ticket-queries.ts";
 import { errorPage, shellPage, type Viewer } from "../shell.ts";
 
 export const FLASH_COOKIE = "svc_flash";
@@ -82,6 +83,8 @@ async function contextFor(deps: Deps, request: Request, role: Role | null): Prom
     flash: readFlash(request),
     can: (r) => hasRole(roles, r),
   };
+  // The nav's queue counts: one indexed count for a page a person looks at, none for a form post.
+  if (request.method === "GET" && ctx.can("inbox:view")) ctx.queues = await ticketCounts(deps, ctx.orgId, principal.member.id);
   if (role && !ctx.can(role)) throw new PageExit(shellPage(ctx, { title: "Not allowed", status: 403, body: html`<h1>Not allowed</h1><p>This page needs the <code>${role}</code> role. Ask an admin of ${ctx.orgName} to grant it.</p>` }));
   return ctx;
 }
