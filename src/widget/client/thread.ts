@@ -3,6 +3,7 @@ import { h, messageBubble } from "./dom.ts";
 import type { StoredMessage } from "./store.ts";
 import type { Widget } from "./context.ts";
 import { waitingForPerson } from "./waiting.ts";
+import { contactPrompt } from "./contact.ts";
 
 export interface Thread {
   render(): void;
@@ -23,6 +24,7 @@ export function createThread(w: Widget, retryAt: (index: number) => void): Threa
   let busy = false;
   let waitUntil = 0;
   const waiting = waitingForPerson(state, person);
+  const contact = contactPrompt(w, person);
   const bubble = (m: StoredMessage, index: number): HTMLElement => messageBubble(m, () => retryAt(index));
   // The log is a live region: new messages are appended, never the whole history re-inserted
   // (which a screen reader would read out again); only a reset or a retry rebuilds it.
@@ -37,6 +39,7 @@ export function createThread(w: Widget, retryAt: (index: number) => void): Threa
     shown = [...state.messages];
     log.scrollTop = log.scrollHeight;
     waiting.update();
+    contact.update();
   };
   return {
     render,
