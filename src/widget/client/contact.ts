@@ -19,8 +19,8 @@ export function contactPrompt(w: Widget, after: HTMLElement) {
   const skip = h("button", { type: "button", class: "secondary" }, "Skip");
   const form = h(
     "form",
-    { class: "contact", "aria-labelledby": "svc-contact-label", novalidate: "", hidden: "" },
-    h("label", { for: "svc-contact", id: "svc-contact-label" }, "Your email (optional)"),
+    { class: "contact", "aria-label": "Follow-up by email", novalidate: "", hidden: "" },
+    h("label", { for: "svc-contact" }, "Your email (optional)"),
     h("p", { class: "contact-hint", id: "svc-contact-hint" }, "If you leave, we will send the answer there too."),
     h("div", { class: "contact-row" }, input, send, skip),
     error,
@@ -34,8 +34,11 @@ export function contactPrompt(w: Widget, after: HTMLElement) {
     w.shell.status.textContent = email ? `Thank you. If you leave, we will answer at ${email}.` : "";
     update();
   };
+  // The prompt and its error take height from the log: keep the newest message in view.
+  const keepInView = () => (w.shell.log.scrollTop = w.shell.log.scrollHeight);
   const refuse = (message: string) => {
     error.textContent = message;
+    keepInView();
     input.setAttribute("aria-invalid", "true");
     input.focus();
   };
@@ -67,7 +70,10 @@ export function contactPrompt(w: Widget, after: HTMLElement) {
   function update() {
     const waiting = state.live ? state.waiting : null;
     const ask = Boolean(waiting && state.sessionId && !w.identity && state.userId === null && state.contact?.ticket !== waiting.ticket);
-    form.hidden = !ask;
+    if (form.hidden === ask) {
+      form.hidden = !ask;
+      keepInView();
+    }
   }
   return { update };
 }

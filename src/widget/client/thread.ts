@@ -37,9 +37,10 @@ export function createThread(w: Widget, retryAt: (index: number) => void): Threa
       if (state.messages.length === 0) log.append(h("p", { class: "empty" }, w.greeting));
     }
     shown = [...state.messages];
-    log.scrollTop = log.scrollHeight;
+    // The lines under the log first: they take height from it, and the newest message must stay in view.
     waiting.update();
     contact.update();
+    log.scrollTop = log.scrollHeight;
   };
   return {
     render,
