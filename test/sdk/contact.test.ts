@@ -72,6 +72,11 @@ describe("an anonymous visitor reached by email", () => {
     expect(shown.id).not.toBe(ownerBefore.id);
     const ownerAfter = (await app.deps.db.select().from(endUsers).where(eq(endUsers.externalId, "real-owner")))[0]!;
     expect(ownerAfter).toEqual(ownerBefore);
+    // The inbox shows the address as the ticket's customer, marked not verified.
+    const signedIn = await app.request("/signin", { form: { email: org.admin_email, password: org.password, return_to: "/dashboard" }, headers: { origin: app.deps.config.baseUrl } });
+    const cookie = signedIn.headers.get("set-cookie")!.split(";")[0]!;
+    const page = await (await app.request(`/dashboard/inbox/${answer.ticket_number}`, { headers: { cookie } })).text();
+    expect(page).toContain(`walk.in@customer.example</a> (not verified)`);
     // The chat stays anonymous: the visitor's widget still reads it with the session id alone.
     expect((await call(`/api/sdk/conversations/${sessionId}`, undefined, from())).status).toBe(200);
 

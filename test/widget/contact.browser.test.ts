@@ -186,7 +186,8 @@ test.skipIf(missing)(
     const second = page.locator(".msg.person").nth(1);
     await second.waitFor();
     await second.locator("span.face-sm").waitFor();
-    expect(await second.locator("span.face-sm").innerText()).toBe("DS");
+    expect(await second.locator("span.face-sm").getAttribute("data-initials")).toBe("DS");
+    expect(await second.locator("span.face-sm").evaluate((el) => getComputedStyle(el, "::before").content)).toBe('"DS"');
     expect(await second.locator("img").count()).toBe(0);
     await settled(page);
     expect(await seriousAxeViolations(page, "svc-agents-widget")).toEqual([]);

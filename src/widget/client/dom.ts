@@ -107,7 +107,8 @@ export function initials(name: string): string {
  * customer's page address is not the picture host's business); on any error, the initials.
  */
 export function personFace(name: string, avatar: string | undefined): HTMLElement {
-  const letters = h("span", { class: "face-sm", "aria-hidden": "true" }, initials(name));
+  // Drawn by CSS from the attribute: the message's text (what copy and paste take) stays the name and the reply.
+  const letters = h("span", { class: "face-sm", "aria-hidden": "true", "data-initials": initials(name) });
   if (!avatar || !/^https:\/\/[^\s"'<>]+$/i.test(avatar)) return letters;
   const img = h("img", { class: "face-sm", alt: "", referrerpolicy: "no-referrer", src: avatar });
   img.addEventListener("error", () => img.replaceWith(letters));
@@ -121,7 +122,7 @@ export function messageBubble(m: StoredMessage, onRetry: () => void): HTMLElemen
   if (who) el.append(h("span", { class: "sr-only" }, `${who}: `));
   if (m.role === "person") {
     const name = m.author || "Support team";
-    el.append(h("span", { class: "author" }, personFace(name, m.avatar), name));
+    el.append(h("div", { class: "byline" }, personFace(name, m.avatar), h("span", { class: "author" }, name)));
   }
   const body = h("div", { class: "text" });
   body.append(richText(m.text));
