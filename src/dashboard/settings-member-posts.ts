@@ -41,7 +41,7 @@ export function changeRoles(ctx: DashboardContext, memberId: string, roles: stri
     done: (member) => {
       // Someone who just gave up members:manage (and org:manage) can no longer open settings.
       const stillHere = memberId !== ctx.principal.member.id || member.roles.includes("members:manage") || member.roles.includes("org:manage");
-      return redirect(ctx.deps, stillHere ? "/dashboard/settings#members-h" : "/dashboard", `Roles of ${member.email} saved.`);
+      return redirect(ctx.deps, stillHere ? "/dashboard/settings/members#members-h" : "/dashboard", `Roles of ${member.email} saved.`);
     },
     render: ({ errors, status }) => settingsPage(ctx, {}, { errors, status }),
     refused: (error) => (![400, 403, 409].includes(error.status) || error.code === "cross_site_request" ? null : { [rolesKey(memberId)]: error.status === 400 ? "Choose at least one role." : error.message }),
@@ -54,13 +54,13 @@ export async function remove(ctx: DashboardContext, memberId: string): Promise<R
     await removeMember(ctx.deps, ctx.orgId, actor(ctx), memberId);
   } catch (error) {
     // The last admin: said in the flash, on the list.
-    if (error instanceof AppError && error.status === 409) return redirect(ctx.deps, "/dashboard/settings#members-h", { kind: "error", text: error.message });
+    if (error instanceof AppError && error.status === 409) return redirect(ctx.deps, "/dashboard/settings/members#members-h", { kind: "error", text: error.message });
     throw error;
   }
-  return self ? redirect(ctx.deps, "/dashboard", `You left ${ctx.orgName}.`) : redirect(ctx.deps, "/dashboard/settings#members-h", "Member removed; their access to this organisation has ended.");
+  return self ? redirect(ctx.deps, "/dashboard", `You left ${ctx.orgName}.`) : redirect(ctx.deps, "/dashboard/settings/members#members-h", "Member removed; their access to this organisation has ended.");
 }
 
 export async function revoke(ctx: DashboardContext, invitationId: string): Promise<Response> {
   await revokeInvitation(ctx.deps, ctx.orgId, actor(ctx), invitationId);
-  return redirect(ctx.deps, "/dashboard/settings#invitations-h", "Invitation revoked; its link no longer works.");
+  return redirect(ctx.deps, "/dashboard/settings/members#invitations-h", "Invitation revoked; its link no longer works.");
 }

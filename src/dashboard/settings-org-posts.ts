@@ -21,7 +21,7 @@ export function createKey(ctx: DashboardContext, values: FormValues): Promise<Re
       return { input: label, errors: (label.length > WIDGET_KEY_LIMITS.label ? { label: `At most ${WIDGET_KEY_LIMITS.label} characters.` } : {}) as FieldErrors };
     },
     call: (label) => createWidgetKey(ctx.deps, ctx.orgId, actor(ctx), label),
-    done: () => redirect(ctx.deps, "/dashboard/settings#keys-h", "Widget key created: its snippet is ready to copy."),
+    done: () => redirect(ctx.deps, "/dashboard/settings/widget#keys-h", "Widget key created: its snippet is ready to copy."),
     render: (refused) => settingsPage(ctx, {}, refused),
     refused: (error) => (error.status === 409 ? { label: error.message } : null),
   });
@@ -33,7 +33,7 @@ export function setOrigins(ctx: DashboardContext, values: FormValues): Promise<R
     values,
     validate: () => ({ input: list, errors: (list.length > ORIGIN_LIMITS.origins ? { origins: `At most ${ORIGIN_LIMITS.origins} origins (this has ${list.length}).` } : {}) as FieldErrors }),
     call: (origins) => setAllowedOrigins(ctx.deps, ctx.orgId, actor(ctx), origins),
-    done: () => redirect(ctx.deps, "/dashboard/settings#origins-h", list.length === 0 ? "Every site may use the widget keys." : "Allowed origins saved."),
+    done: () => redirect(ctx.deps, "/dashboard/settings/widget#origins-h", list.length === 0 ? "Every site may use the widget keys." : "Allowed origins saved."),
     render: (refused) => settingsPage(ctx, {}, refused),
     refused: (error) => {
       if (error.status !== 400) return null;

@@ -58,7 +58,7 @@ export function settingsPages(deps: Deps) {
       ({ request, params }) =>
         withMember(deps, request, org, async (ctx) => {
           await revokeWidgetKey(deps, ctx.orgId, actor(ctx), params.id);
-          return redirect(deps, "/dashboard/settings#keys-h", "Widget key revoked.");
+          return redirect(deps, "/dashboard/settings/widget#keys-h", "Widget key revoked.");
         }),
       { params: IdParams },
     )
@@ -68,7 +68,7 @@ export function settingsPages(deps: Deps) {
         withMember(deps, request, org, async (ctx) => {
           const on = formValues(body).enabled === "on";
           await setIdentityVerification(deps, ctx.orgId, actor(ctx), on);
-          return redirect(deps, "/dashboard/settings#identity-h", on ? "Identity verification is on." : "Identity verification is off.");
+          return redirect(deps, "/dashboard/settings/identity#identity-h", on ? "Identity verification is on." : "Identity verification is off.");
         }),
       { body: FormBody },
     )
@@ -82,7 +82,7 @@ export function settingsPages(deps: Deps) {
     .post("/dashboard/settings/identity/clear-previous", ({ request }) =>
       withMember(deps, request, org, async (ctx) => {
         await clearPreviousIdentitySecret(deps, ctx.orgId, actor(ctx));
-        return redirect(deps, "/dashboard/settings#identity-h", "The previous secret no longer verifies.");
+        return redirect(deps, "/dashboard/settings/identity#identity-h", "The previous secret no longer verifies.");
       }),
     )
     .post("/dashboard/settings/origins", ({ request, body }) => withMember(deps, request, org, (ctx) => setOrigins(ctx, formValues(body))), { body: FormBody })

@@ -25,9 +25,11 @@ import {
   TICKET_LIMITS,
   ticketHistoryOf,
   ticketThread,
+  ratingView,
   ticketView,
   updateTicket,
 } from "./tickets.ts";
+import { TicketDetailJson, TicketList } from "./ticket-schemas.ts";
 
 const Status = t.Union(STATUSES.map((s) => t.Literal(s)));
 const Priority = t.Union(PRIORITIES.map((p) => t.Literal(p)));
@@ -61,6 +63,7 @@ export async function ticketDetail(deps: Deps, ticket: Ticket) {
   return {
     ...ticketView(ticket),
     customer: customer ? customerSummary(customer) : null,
+    rating: ratingView(ticket),
     messages: messages.map((m) => messageView(m, ticket.endUserId)),
     history: history.map(historyView),
   };
@@ -94,7 +97,7 @@ export function inboxRoutes(deps: Deps) {
         return {
           tickets: page.tickets.map((ticket) => {
             const customer = ticket.endUserId ? customers.get(ticket.endUserId) : undefined;
-            return { ...ticketView(ticket), customer: customer ? customerSummary(customer) : null };
+            return { ...ticketView(ticket), customer: customer ? customerSummary(customer) : null, rating: ratingView(ticket) };
           }),
           ...(page.nextCursor ? { next_cursor: page.nextCursor } : {}),
         };
@@ -110,6 +113,7 @@ export function inboxRoutes(deps: Deps) {
           cursor: t.Optional(Cursor),
           limit: t.Optional(t.Integer({ minimum: 1, maximum: TICKET_LIMITS.pageSize })),
         }),
+        response: { 200: TicketList },
         detail: { summary: "The org's tickets; filter by status, assignee, team, tag, customer, text (inbox:view)", tags: ["Tickets"], security: [{ dashboard: [] }] },
       },
     )
@@ -140,7 +144,7 @@ export function inboxRoutes(deps: Deps) {
         const { orgId } = await member(request, "inbox:view");
         return ticketDetail(deps, await ticketOr404(deps, orgId, params.id));
       },
-      { params: Ref, detail: { summary: "One ticket with its messages, notes and customer (inbox:view)", tags: ["Tickets"], security: [{ dashboard: [] }] } },
+      { params: Ref, response: { 200: TicketDetailJson }, detail: { summary: "One ticket with its messages, notes, customer and rating (inbox:view)", tags: ["Tickets"], security: [{ dashboard: [] }] } },
     )
     .get(
       "/api/tickets/:id/events",

@@ -23,6 +23,11 @@ export function ticketView(t: Ticket) {
 }
 export type TicketView = ReturnType<typeof ticketView>;
 
+/** The customer's rating of a resolved ticket (README "CSAT"), or null before they rate. */
+export function ratingView(t: Ticket) {
+  return t.csatScore !== null && t.csatAt !== null ? { score: t.csatScore, comment: t.csatComment, rated_at: t.csatAt.toISOString() } : null;
+}
+
 function authorOf(m: { authorKind: TicketActorKind; authorMemberId: string | null; authorAgentId: string | null; authorClientId: string | null }, endUserId: string | null) {
   return {
     kind: m.authorKind,

@@ -7,6 +7,7 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
 import { requireWidgetKey } from "./auth.ts";
+import { contactRoutes } from "./contact-routes.ts";
 import { conversationRoutes } from "./conversation-routes.ts";
 import { csatSettingsRoutes } from "./csat-settings.ts";
 import { feedbackRoutes } from "./feedback-routes.ts";
@@ -40,6 +41,7 @@ export function sdkRoutes(deps: Deps) {
     .use(keyedRoutes(deps))
     .use(conversationRoutes(deps))
     .use(feedbackRoutes(deps))
+    .use(contactRoutes(deps))
     .use(csatSettingsRoutes(deps))
     // The dashboard side of the same settings (org:manage), mounted with the SDK it governs.
     .use(widgetSettingsRoutes(deps))

@@ -41,6 +41,14 @@ export const IdentifyUserBody = t.Object(
     name: t.Optional(Name),
     company_id: t.Optional(ExternalId("Your id of the user's company; the company is created when new.")),
     custom_fields: t.Optional(CustomFields),
+    session_id: t.Optional(
+      t.String({
+        minLength: 1,
+        maxLength: 256,
+        description:
+          "The chat session (X-Session-Id) this visitor started before being identified: it becomes this customer's, under the chat's session rules, and its waiting ticket (one with no customer, or only an address left at hand-off) gets this customer.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );

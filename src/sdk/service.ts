@@ -10,6 +10,7 @@ import { voiceForWidget } from "../agents/voice-config.ts";
 import { speechAvailable } from "./speech-settings.ts";
 import { findSession } from "../conversations/sessions.ts";
 import { createTicket } from "../inbox/tickets.ts";
+import { attachTicketCustomer, wakeTicket } from "../inbox/ticket-customer.ts";
 import { type Company, createVisitor, type EndUser, identifyCompany } from "../customers/records.ts";
 import { identitySettings, isAnonymous, proveIdentity, resolveIdentity } from "./identity.ts";
 
@@ -65,6 +66,7 @@ export interface IdentifyUserInput {
   name?: string;
   company_id?: string;
   custom_fields?: Record<string, unknown>;
+  session_id?: string;
 }
 
 /**
@@ -77,7 +79,7 @@ export interface IdentifyUserInput {
  */
 export async function identifyUser(deps: Deps, orgId: string, input: IdentifyUserInput) {
   if (isAnonymous(input.user_id)) throw AppError.badRequest("user_id must name a user: anonymous visitors need no identify.", [{ path: "/user_id", message: "must not be anonymous" }]);
-  const { endUser, verified } = await resolveIdentity(deps, orgId, input);
+  const { endUser, verified } = input.session_id === undefined ? await resolveIdentity(deps, orgId, input) : await identifyInChat(deps, orgId, input, input.session_id);
   if (verified) return sdkUserView(deps, endUser!, true);
   const now = deps.now().toISOString();
   return {
@@ -92,6 +94,27 @@ export async function identifyUser(deps: Deps, orgId: string, input: IdentifyUse
     created_at: now,
     updated_at: now,
   };
+}
+
+/**
+ * identify with the chat session the visitor started anonymously: the identity as always, then the
+ * session becomes this customer's (the chat's own take-over rule, src/conversations/sessions.ts:
+ * another customer's session is 403 `session_forbidden`, an unknown one 404) and its waiting ticket
+ * gets the customer (src/inbox/ticket-customer.ts). One transaction: a refused session leaves no
+ * customer written. With identity verification on, resolveIdentity has already required a valid
+ * user_token, so only a proven identity ever reaches a ticket that way.
+ */
+async function identifyInChat(outer: Deps, orgId: string, input: IdentifyUserInput, sessionId: string) {
+  const { resolved, changed } = await outer.db.transaction(async (tx) => {
+    const deps = { ...outer, db: tx as unknown as Deps["db"] };
+    const resolved = await resolveIdentity(deps, orgId, input);
+    const conversation = await findSession(deps, orgId, sessionId, { endUserId: resolved.endUser!.id });
+    if (!conversation) throw new AppError(404, "session_not_found", "No chat session of this organisation has that session_id.");
+    const changed = conversation.ticketId ? await attachTicketCustomer(deps, { orgId, ticketId: conversation.ticketId, conversationId: conversation.id, customer: resolved.endUser! }) : null;
+    return { resolved, changed };
+  });
+  if (changed) wakeTicket(outer, changed);
+  return resolved;
 }
 
 export interface IdentifyCompanyInput {

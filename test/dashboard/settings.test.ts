@@ -3,6 +3,7 @@
 // shown once, never in a redirect); allowed origins with a field error; grants; members; and
 // another org's key or grant answering 404.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
 import { orgLlmView } from "../../src/agents/llm-settings.ts";
 import { identityView, listWidgetKeys } from "../../src/orgs/widget-access.ts";
 import { allowedOrigins } from "../../src/sdk/settings.ts";
@@ -114,5 +115,29 @@ describe("settings page", () => {
     expect((await post(app, admin, `/dashboard/settings/keys/${theirs!.id}/revoke`, { go: "1" })).status).toBe(404);
     expect((await listWidgetKeys(app.deps, other.orgId))[0]!.revoked_at).toBeNull();
     expect((await post(app, admin, `/dashboard/settings/grants/${crypto.randomUUID()}/revoke`, { go: "1" })).status).toBe(404);
+  });
+});
+
+describe("a section's form brings its own section page back", () => {
+  test("widget, identity and members posts redirect to their section, where the flash shows", async () => {
+    const origins = await post(app, admin, "/dashboard/settings/origins", { origins: "https://shop.example" });
+    expect(origins.status).toBe(303);
+    expect(origins.headers.get("location")).toBe("/dashboard/settings/widget#origins-h");
+    const widget = await (await get(app, withFlash(admin, origins), "/dashboard/settings/widget")).text();
+    expect(widget).toContain("Allowed origins saved.");
+    expect(widget).toContain('href="/dashboard/settings/widget" aria-current="page"');
+
+    const identity = await post(app, admin, "/dashboard/settings/identity", { enabled: "off" });
+    expect(identity.status).toBe(303);
+    expect(identity.headers.get("location")).toBe("/dashboard/settings/identity#identity-h");
+    expect(await (await get(app, withFlash(admin, identity), "/dashboard/settings/identity")).text()).toContain("Identity verification is off.");
+
+    const someone = await memberWith(app, admin.orgId, ["inbox:view"]);
+    const { members } = await import("../../src/db/schema/index.ts");
+    const [row] = await app.deps.db.select({ id: members.id }).from(members).where(eq(members.email, someone.email));
+    const roles = await post(app, admin, `/dashboard/settings/members/${row!.id}/roles`, { roles: "inbox:manage" });
+    expect(roles.status).toBe(303);
+    expect(roles.headers.get("location")).toBe("/dashboard/settings/members#members-h");
+    expect(await (await get(app, withFlash(admin, roles), "/dashboard/settings/members")).text()).toContain(`Roles of ${someone.email} saved.`);
   });
 });

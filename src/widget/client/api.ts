@@ -30,7 +30,14 @@ export function installApi(ctx: ApiContext): () => void {
     identify(user: Identity) {
       if (!user || typeof user.user_id !== "string") return Promise.reject(new TypeError("identify needs a user_id"));
       ctx.identify(user);
-      return ctx.post("/api/sdk/users/identify", { ...user });
+      // The chat this visitor started before signing in becomes theirs, and so does its waiting ticket (README "Widget SDK").
+      const body: Json = { ...user, ...(state.sessionId ? { session_id: state.sessionId } : {}) };
+      return ctx.post("/api/sdk/users/identify", body).catch((error: { body?: Json }) => {
+        // A session the service no longer knows, or another customer's: identify without it (the next message starts a new chat).
+        const code = (error.body?.error as Json | undefined)?.code;
+        if (body.session_id === undefined || (code !== "session_not_found" && code !== "session_forbidden")) throw error;
+        return ctx.post("/api/sdk/users/identify", { ...user });
+      });
     },
     open: () => ctx.open(),
     close: () => ctx.close(),

@@ -89,12 +89,41 @@ export function buildShell(liveHelpLabel: string) {
   return { host, root, launcher, badge, title, subtitle, avatar, closeButton, log, status, person, input, send, form, panel };
 }
 
+/** A person's initials: the first letters of their name's first two words. */
+export function initials(name: string): string {
+  return (
+    name
+      .split(/\s+/)
+      .filter(Boolean)
+      .slice(0, 2)
+      .map((word) => [...word][0]!.toUpperCase())
+      .join("") || "?"
+  );
+}
+
+/**
+ * A person's picture beside their name: decorative (the name is written next to it). The URL is
+ * the member's own (a tenant's), so only https, and the image is fetched without a Referer (the
+ * customer's page address is not the picture host's business); on any error, the initials.
+ */
+export function personFace(name: string, avatar: string | undefined): HTMLElement {
+  // Drawn by CSS from the attribute: the message's text (what copy and paste take) stays the name and the reply.
+  const letters = h("span", { class: "face-sm", "aria-hidden": "true", "data-initials": initials(name) });
+  if (!avatar || !/^https:\/\/[^\s"'<>]+$/i.test(avatar)) return letters;
+  const img = h("img", { class: "face-sm", alt: "", referrerpolicy: "no-referrer", src: avatar });
+  img.addEventListener("error", () => img.replaceWith(letters));
+  return img;
+}
+
 /** One message of the log; a failed reply carries a retry button. */
 export function messageBubble(m: StoredMessage, onRetry: () => void): HTMLElement {
   const el = h("div", { class: `msg ${m.role}` });
   const who = m.role === "user" ? "You" : m.role === "agent" ? "Agent" : "";
   if (who) el.append(h("span", { class: "sr-only" }, `${who}: `));
-  if (m.role === "person") el.append(h("span", { class: "author" }, m.author || "Support team"));
+  if (m.role === "person") {
+    const name = m.author || "Support team";
+    el.append(h("div", { class: "byline" }, personFace(name, m.avatar), h("span", { class: "author" }, name)));
+  }
   const body = h("div", { class: "text" });
   body.append(richText(m.text));
   el.append(body);

@@ -9,7 +9,7 @@ import type { Identity, Json, Stored } from "./store.ts";
 export interface LiveMessage {
   id: string;
   kind: "customer" | "agent" | "person";
-  author: { name: string };
+  author: { name: string; avatar_url?: string };
   text: string;
 }
 
@@ -114,7 +114,7 @@ export function liveConversation(ctx: LiveContext) {
   };
   const add = (m: LiveMessage): boolean => {
     if (state.messages.some((x) => x.id === m.id)) return false;
-    state.messages.push({ role: m.kind === "customer" ? "user" : m.kind, text: m.text, id: m.id, ...(m.kind === "person" ? { author: m.author.name } : {}) });
+    state.messages.push({ role: m.kind === "customer" ? "user" : m.kind, text: m.text, id: m.id, ...(m.kind === "person" ? { author: m.author.name, ...(m.author.avatar_url ? { avatar: m.author.avatar_url } : {}) } : {}) });
     return true;
   };
   const follow = () => {

@@ -17,6 +17,8 @@ export interface StoredMessage {
   /** A message of the live conversation: its id (so it is shown once) and, for a person, their name. */
   id?: string;
   author?: string;
+  /** A person's picture (their avatar URL, https only), else their initials are shown. */
+  avatar?: string;
 }
 export interface Stored {
   sessionId: string | null;
@@ -30,6 +32,8 @@ export interface Stored {
   lastEventId?: string | null;
   /** A ticket waiting for a person (./waiting.ts): its number, whether the assistant opened it, whether a person answered. */
   waiting?: { ticket: number; auto: boolean; answered?: boolean } | null;
+  /** The email prompt at hand-off (./contact.ts) was answered for this ticket: the address left, or null when skipped. */
+  contact?: { ticket: number; email: string | null } | null;
   /** People's replies that arrived while the panel was closed. */
   unread?: number;
 }

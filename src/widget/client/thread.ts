@@ -3,6 +3,7 @@ import { h, messageBubble } from "./dom.ts";
 import type { StoredMessage } from "./store.ts";
 import type { Widget } from "./context.ts";
 import { waitingForPerson } from "./waiting.ts";
+import { contactPrompt } from "./contact.ts";
 
 export interface Thread {
   render(): void;
@@ -23,6 +24,7 @@ export function createThread(w: Widget, retryAt: (index: number) => void): Threa
   let busy = false;
   let waitUntil = 0;
   const waiting = waitingForPerson(state, person);
+  const contact = contactPrompt(w, person);
   const bubble = (m: StoredMessage, index: number): HTMLElement => messageBubble(m, () => retryAt(index));
   // The log is a live region: new messages are appended, never the whole history re-inserted
   // (which a screen reader would read out again); only a reset or a retry rebuilds it.
@@ -35,8 +37,10 @@ export function createThread(w: Widget, retryAt: (index: number) => void): Threa
       if (state.messages.length === 0) log.append(h("p", { class: "empty" }, w.greeting));
     }
     shown = [...state.messages];
-    log.scrollTop = log.scrollHeight;
+    // The lines under the log first: they take height from it, and the newest message must stay in view.
     waiting.update();
+    contact.update();
+    log.scrollTop = log.scrollHeight;
   };
   return {
     render,
