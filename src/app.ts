@@ -10,6 +10,7 @@ import { passwordPages } from "./orgs/password-pages.ts";
 import { memberRoutes } from "./orgs/member-routes.ts";
 import { accountRoutes } from "./orgs/account-routes.ts";
 import type { Deps } from "./deps.ts";
+import { turnPorts } from "./agents/turn-ports.ts";
 import { parseBody } from "./http/body.ts";
 import { requestMeta } from "./http/request-meta.ts";
 import { errorHandling } from "./http/errors.ts";
@@ -99,7 +100,7 @@ export function createApp(deps: Deps) {
     .use(inboundRoutes(deps))
     .use(emailSettingsRoutes(deps))
     .use(sdkRoutes(deps))
-    .use(chatRoutes(deps))
+    .use(chatRoutes(deps, turnPorts(deps)))
     .use(voiceRoutes(deps))
     .use(conversationRoutes(deps))
     .use(reportRoutes(deps))

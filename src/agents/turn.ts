@@ -1,32 +1,36 @@
 // One chat turn from start to end, for both chat endpoints (docs/interface.md 2.5, 2.6 and 4.5;
 // README "Chat"). The route has checked the widget key and the rate limits and resolved who the
 // customer is; it hands over the validated body and a sink, which either collects the answer
-// (/chat) or streams it (/chat/stream). Every step, in order:
+// (/chat) or streams it (/chat/stream). Whatever a step reads or writes outside this file it
+// reaches through the turn's ports (src/agents/turn-ports.ts), bound once by the composition root;
+// the pipeline's own stages take plain values. Every step, in order:
 //
 //   1. session    the body's checks beyond its schema; the session found (403 when it is someone
 //                 else's) after any reply of it still being written, or started
 //   2. agent      the pinned one, else the conversation's, else the org's active one (404)
-//   3. message    the customer's message stored before anything is generated
+//   3. message    the customer's message stored before anything is generated; meanwhile the
+//                 knowledge for it (and the customer's earlier turns) is looked up
 //   4. triage     who answers and how (pipeline/run.ts `decide`); the sink opens with the session
 //                 and the agent that really answers — a stream sends its headers here
-//   5. answer     knowledge (already under way since step 2) → answer → confidence and escalation
+//   5. answer     knowledge (under way since step 3) → answer → confidence and escalation
 //                 (pipeline/run.ts), text and actions to the sink as they come
 //   6. store      the reply, complete, failed or interrupted, with what was produced and why it
 //                 stopped; the sink is told how the turn ended first (a stream closes its body)
 //
 // A failure before step 4 is thrown (the route answers it as an HTTP error); from step 4 on it is
 // the same for both sinks: one public code, one stored state (docs/decisions.md "One chat turn").
-import { type ContextEntry, type Conversation, createSession, findSession, updateSession } from "../conversations/sessions.ts";
+import type { ContextEntry, Conversation } from "../conversations/sessions.ts";
 import { checkChatInput, type HistoryItem } from "../conversations/input.ts";
-import { type ConversationMessage, recentMessages, storeCustomerMessage, storeReply } from "../conversations/transcript.ts";
+import type { ConversationMessage } from "../conversations/transcript.ts";
 import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, knownError } from "../errors.ts";
 import type { ChatState } from "../ports/caches.ts";
 import { LlmError } from "./llm/errors.ts";
-import { retrieve } from "./pipeline/knowledge.ts";
+import { earlierCustomerTurns } from "./pipeline/knowledge.ts";
 import { type ChatCustomer, type ChatOutcome, type ChatTurn, decide, runPipeline } from "./pipeline/run.ts";
-import { type Agent, getAgent, noActiveAgent } from "./service.ts";
+import { type Agent, noActiveAgent } from "./service.ts";
+import type { TurnPorts } from "./turn-ports.ts";
 
 /** The validated body of either chat endpoint, as on the wire (src/sdk/chat-schemas.ts). */
 export interface TurnBody {
@@ -90,35 +94,40 @@ function describeFailure(error: unknown, interrupted = false): PublicError {
 }
 
 /** Runs one turn into `sink`. Resolves once the reply is stored; throws what failed before the sink opened, or the store's own failure. */
-export async function runTurn(deps: Deps, caller: TurnCaller, body: TurnBody, sink: TurnSink): Promise<void> {
+export async function runTurn(ports: TurnPorts, caller: TurnCaller, body: TurnBody, sink: TurnSink): Promise<void> {
   const { orgId } = caller;
+  const { sessions } = ports;
   // 1. Session.
   const { reported } = checkChatInput(body);
   const party = { endUserId: caller.customer.endUser?.id ?? null };
   const mode = body.mode ?? "chat";
   const context = body.context as Record<string, ContextEntry> | undefined;
-  let conversation = body.session_id !== undefined ? await findSession(deps, orgId, body.session_id, party) : null;
-  if (conversation) await repliesWritten(deps, conversation.id);
-  // 2. Agent; retrieval reads only the org's docs, so it runs while the message is stored.
-  const agent = await agentFor(deps, orgId, body.agent_id, conversation);
-  const knowledge = retrieve(deps, orgId, body.message);
-  knowledge.catch(() => {}); // awaited in step 5; a failure surfaces there, not as an unhandled rejection
+  let conversation = body.session_id !== undefined ? await sessions.find(orgId, body.session_id, party) : null;
+  if (conversation) await repliesWritten(ports.pending, conversation.id);
+  // 2. Agent.
+  const agent = await agentFor(ports, orgId, body.agent_id, conversation);
   const images = body.images ?? [];
   const message = { text: body.message, images, mode };
   const aiAnswersDuringHandoff = conversation?.ticketId ? await caller.aiAnswersDuringHandoff() : false;
   // 3. The customer's message. Server history wins: what the client says happened is ignored for a session we know.
   let sessionId: string;
   let history: ConversationMessage[];
+  let stored: Promise<void>;
   if (conversation) {
     sessionId = body.session_id!;
-    conversation = await updateSession(deps, conversation, { context, mode });
-    history = await recentMessages(deps, conversation);
-    await storeCustomerMessage(deps, conversation, message);
+    conversation = await sessions.update(conversation, { context, mode });
+    history = await sessions.history(conversation);
+    stored = sessions.storeMessage(conversation, message);
   } else {
     // A new conversation: the session, any reported turns and the message in one statement.
-    ({ conversation, sessionId } = await createSession(deps, { orgId, party, agentId: agent.id, mode, context, reported, firstMessage: message }));
-    history = reported.length > 0 ? (await recentMessages(deps, conversation)).slice(0, -1) : [];
+    ({ conversation, sessionId } = await sessions.start({ orgId, party, agentId: agent.id, mode, context, reported, firstMessage: message }));
+    history = reported.length > 0 ? (await sessions.history(conversation)).slice(0, -1) : [];
+    stored = Promise.resolve();
   }
+  // Retrieval reads only the org's docs: it runs while the message is stored, for the message and the customer's earlier turns.
+  const knowledge = ports.retrieve(orgId, body.message, earlierCustomerTurns(history));
+  knowledge.catch(() => {}); // awaited in step 5; a failure surfaces there, not as an unhandled rejection
+  await stored;
   const turn: ChatTurn = {
     orgId,
     agent,
@@ -134,7 +143,7 @@ export async function runTurn(deps: Deps, caller: TurnCaller, body: TurnBody, si
     aiAnswersDuringHandoff,
   };
   // 4. Triage.
-  const decided = await decide(deps, turn);
+  const decided = await decide(ports.agents, turn);
   sink.open({ sessionId, agentId: decided.agent.id, liveHelpLabel: decided.agent.liveHelpLabel });
   // 5. Answer.
   let text = "";
@@ -154,42 +163,42 @@ export async function runTurn(deps: Deps, caller: TurnCaller, body: TurnBody, si
   };
   let end: TurnEnd;
   try {
-    end = { ok: true, outcome: await runPipeline(deps, turn, decided, emit) };
+    end = { ok: true, outcome: await runPipeline(ports, turn, decided, emit) };
   } catch (cause) {
     const interrupted = sink.signal.aborted;
     end = { ok: false, error: describeFailure(cause, interrupted), cause, interrupted };
-    if (!interrupted) logFailure(deps, caller.requestId, cause);
+    if (!interrupted) logFailure(ports.log, caller.requestId, cause);
   }
   // 6. Store.
   sink.end(end);
   const reply = end.ok
     ? { ...end.outcome, status: "complete" as const }
     : { text, agentId: decided.agent.id, actions, sources: [], confidence: null, routing: null, status: end.interrupted ? ("interrupted" as const) : ("failed" as const), error: end.error, ticketId: ticketOf(actions) };
-  await writeReply(deps, conversation, () => storeReply(deps, turn.conversation, reply));
+  await writeReply(ports.pending, conversation, () => sessions.storeReply(turn.conversation, reply));
 }
 
 /**
  * The agent that answers: the pinned one (unknown, another org's or disabled: 404 not_found), else
  * the conversation's (after a handoff), else the active one (none: 404 no_active_agent).
  */
-async function agentFor(deps: Deps, orgId: string, pinned: string | undefined, conversation: Conversation | null): Promise<Agent> {
+async function agentFor({ agents }: Pick<TurnPorts, "agents">, orgId: string, pinned: string | undefined, conversation: Conversation | null): Promise<Agent> {
   if (pinned !== undefined) {
-    const agent = await getAgent(deps, orgId, pinned);
+    const agent = await agents.get(orgId, pinned);
     if (!agent) throw AppError.notFound("No such agent in this organisation.");
     return agent;
   }
-  const current = conversation?.agentId ? await getAgent(deps, orgId, conversation.agentId) : null;
-  const agent = current ?? (await getAgent(deps, orgId));
+  const current = conversation?.agentId ? await agents.get(orgId, conversation.agentId) : null;
+  const agent = current ?? (await agents.get(orgId));
   if (!agent) throw noActiveAgent();
   return agent;
 }
 
 /** A model's failure and our own refusals are expected; so is the database going away (a warning); anything else is a bug. */
-function logFailure(deps: Deps, requestId: string, error: unknown): void {
-  if (error instanceof LlmError) deps.log.warn("chat model failed", { request_id: requestId, code: error.code, status: error.status });
+function logFailure(log: Deps["log"], requestId: string, error: unknown): void {
+  if (error instanceof LlmError) log.warn("chat model failed", { request_id: requestId, code: error.code, status: error.status });
   else if (error instanceof AppError) return;
-  else if (isDatabaseUnavailable(error)) deps.log.warn("chat turn ended: the database is unavailable", { request_id: requestId });
-  else deps.log.error("chat turn failed", { request_id: requestId, error });
+  else if (isDatabaseUnavailable(error)) log.warn("chat turn ended: the database is unavailable", { request_id: requestId });
+  else log.error("chat turn failed", { request_id: requestId, error });
 }
 
 function ticketOf(actions: readonly unknown[]): string | null {
@@ -211,8 +220,8 @@ export function createChatState(): ChatState {
 }
 
 /** Runs `write` after any pending write of the same conversation; its failure is the caller's. */
-function writeReply(deps: Pick<Deps, "chat">, conversation: Pick<Conversation, "id">, write: () => Promise<void>): Promise<void> {
-  const pending = deps.chat.pendingReplies;
+function writeReply(chat: ChatState, conversation: Pick<Conversation, "id">, write: () => Promise<void>): Promise<void> {
+  const pending = chat.pendingReplies;
   const previous = pending.get(conversation.id) ?? Promise.resolve();
   const written = previous.then(write);
   const settled = written.then(
@@ -226,12 +235,12 @@ function writeReply(deps: Pick<Deps, "chat">, conversation: Pick<Conversation, "
   return written;
 }
 
-async function repliesWritten(deps: Pick<Deps, "chat">, conversationId: string): Promise<void> {
-  await deps.chat.pendingReplies.get(conversationId);
+async function repliesWritten(chat: ChatState, conversationId: string): Promise<void> {
+  await chat.pendingReplies.get(conversationId);
 }
 
 /** Waits for the pending reply writes of one conversation, or of all (shutdown, tests). */
 export async function transcriptsSettled(deps: Pick<Deps, "chat">, conversationId?: string): Promise<void> {
-  if (conversationId !== undefined) return repliesWritten(deps, conversationId);
+  if (conversationId !== undefined) return repliesWritten(deps.chat, conversationId);
   await Promise.all([...deps.chat.pendingReplies.values()]);
 }

@@ -13,6 +13,7 @@
 import { Elysia } from "elysia";
 import type { ChatOutcome } from "../agents/pipeline/run.ts";
 import { runTurn, type TurnCaller, type TurnEnd, type TurnHead, type TurnSink } from "../agents/turn.ts";
+import type { TurnPorts } from "../agents/turn-ports.ts";
 import { LlmError } from "../agents/llm/errors.ts";
 import type { Deps } from "../deps.ts";
 import { isDatabaseUnavailable } from "../db/unavailable.ts";
@@ -49,7 +50,8 @@ function collector(signal: AbortSignal) {
   return { sink, head: () => head, ended: () => ended! };
 }
 
-export function chatRoutes(deps: Deps) {
+/** `turns`: what a turn reaches, bound once per app (src/agents/turn-ports.ts `turnPorts`, in src/app.ts). */
+export function chatRoutes(deps: Deps, turns: TurnPorts) {
   return new Elysia({ name: "chat" })
     .derive(async ({ request, path }) => {
       if (path !== "/api/sdk/chat" && path !== "/api/sdk/chat/stream") return {};
@@ -63,7 +65,7 @@ export function chatRoutes(deps: Deps) {
         const caller = await callerOf(deps, auth!, body, request);
         liftIdleTimeout(request);
         const collected = collector(request.signal);
-        await runTurn(deps, caller, body, collected.sink);
+        await runTurn(turns, caller, body, collected.sink);
         const { sessionId, agentId, liveHelpLabel } = collected.head();
         const end = collected.ended();
         let outcome: ChatOutcome;
@@ -98,7 +100,7 @@ export function chatRoutes(deps: Deps) {
             late: (error) =>
               isDatabaseUnavailable(error) ? deps.log.warn("storing a chat reply failed: the database is unavailable", { request_id: caller.requestId }) : deps.log.error("storing a chat reply failed", { request_id: caller.requestId, error }),
           },
-          (sink) => runTurn(deps, caller, body, sink),
+          (sink) => runTurn(turns, caller, body, sink),
         );
       },
       {

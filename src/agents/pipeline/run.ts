@@ -8,21 +8,18 @@
 import type { Conversation } from "../../conversations/sessions.ts";
 import type { ConversationMessage } from "../../conversations/transcript.ts";
 import type { MessageRouting, MessageSource } from "../../db/schema/index.ts";
-import type { Deps } from "../../deps.ts";
-import { addTicketMessage, createTicket, type InboxActor } from "../../inbox/tickets.ts";
-import { waitingTicket } from "../../inbox/ticket-queries.ts";
+import type { InboxActor } from "../../inbox/ticket-model.ts";
 import type { CallScope } from "../../ports/tools.ts";
 import { boundCustomerOf, type EndUser } from "../../customers/records.ts";
-import { providerFor } from "../llm/provider.ts";
 import { forMode } from "../voice-text.ts";
-import { type Agent, getAgent, listAgents } from "../service.ts";
+import type { Agent } from "../service.ts";
+import type { TurnPorts } from "../turn-ports.ts";
 import { answer } from "./answer.ts";
 import { chatSubject } from "./subject.ts";
 import { CONFIDENCE, confidenceOf, escalationFor, frustrationIn, soundsUncertain } from "./confidence.ts";
-import { earlierCustomerTurns, knowledgeCoverage, retrieve, type ScoredPassage, usedPassages } from "./knowledge.ts";
+import { knowledgeCoverage, type ScoredPassage, usedPassages } from "./knowledge.ts";
 import { conversationMessages, systemText } from "./prompt.ts";
 import { triage, type TriageDecision } from "./triage.ts";
-import { handoffAcknowledgement } from "./handoff-note.ts";
 
 export interface ChatCustomer {
   endUser: EndUser | null;
@@ -43,7 +40,7 @@ export interface ChatTurn {
   behavior?: string;
   /** The conversation before this message, oldest first (the server's transcript). */
   history: ConversationMessage[];
-  /** Retrieval already under way (the turn starts it while the customer's message is being stored). */
+  /** Retrieval for the message and the customer's earlier turns, already under way (the turn starts it while the customer's message is being stored). */
   knowledge: Promise<ScoredPassage[]>;
   /** Charges the SDK's ticket quota before a new ticket is opened (429 past it): chat opens tickets too. */
   chargeTicket?: () => Promise<void>;
@@ -99,25 +96,25 @@ export interface Decided {
  * Stage 1, without side effects: who handles this message and how. The stream calls it before
  * its headers go out, so `X-Agent-Id` names the agent that really answers.
  */
-export async function decide(deps: Deps, turn: ChatTurn): Promise<Decided> {
+export async function decide(agents: TurnPorts["agents"], turn: ChatTurn): Promise<Decided> {
   const agent = turn.agent;
   const hasHandoff = agent.routingRules.some((r) => r.action === "handoff");
   const decision = triage({
     message: turn.message,
     mode: turn.mode,
     agent,
-    agents: hasHandoff ? await listAgents(deps, turn.orgId) : [],
+    agents: hasHandoff ? await agents.list(turn.orgId) : [],
     personOffered: offersPerson(lastAgentReply(turn.history)),
   });
   if (decision.kind === "handoff") {
-    const target = await getAgent(deps, turn.orgId, decision.agentId);
+    const target = await agents.get(turn.orgId, decision.agentId);
     if (target) return { agent: target, decision, handedOffFrom: agent };
   }
   return { agent, decision };
 }
 
 /** The whole pipeline for one message: triage, then either routing or knowledge, answer and confidence. */
-export async function runPipeline(deps: Deps, turn: ChatTurn, decided: Decided, sink: ChatSink): Promise<ChatOutcome> {
+export async function runPipeline(ports: TurnPorts, turn: ChatTurn, decided: Decided, sink: ChatSink): Promise<ChatOutcome> {
   const actions: unknown[] = [];
   const emit = {
     text: (text: string) => sink.text(text),
@@ -137,11 +134,12 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, decided: Decided, 
   // customer asked for one, or a member acted on it): the message is theirs, and the AI stays quiet
   // unless the org chose otherwise. A resolved or closed ticket hands it back. A ticket the AI opened
   // on its own only waits: the AI goes on answering, and opens or offers nothing more meanwhile.
-  const waiting = conversation.ticketId ? await waitingTicket(deps, orgId, conversation.ticketId) : null;
+  const { tickets } = ports;
+  const waiting = conversation.ticketId ? await tickets.waiting(orgId, conversation.ticketId) : null;
   if (decision.kind !== "route" && !turn.aiAnswersDuringHandoff && waiting?.personHas) {
     const owned = waiting;
     {
-      await addTicketMessage(deps, { orgId, actor: customerActor, ticketId: owned.id, kind: "customer", body: turn.message, verified: customer.verified });
+      await tickets.addMessage(orgId, customerActor, owned.id, turn.message, customer.verified);
       emit.action({ type: "ticket_updated", ticket_id: owned.id, ticket_number: owned.number, team: owned.team, reason: "person_owns" } satisfies PipelineAction);
       return { text: "", agentId: agent.id, actions, sources: [], confidence: 1, routing: { action: "person_owns", ticket_id: owned.id }, ticketId: owned.id };
     }
@@ -152,7 +150,7 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, decided: Decided, 
     // A conversation already waiting on a person keeps its ticket: the message joins it, so asking
     // again (or a script asking a thousand times) never opens a ticket per message.
     if (waiting) {
-      await addTicketMessage(deps, { orgId, actor: customerActor, ticketId: waiting.id, kind: "customer", body: turn.message, verified: customer.verified });
+      await tickets.addMessage(orgId, customerActor, waiting.id, turn.message, customer.verified);
       emit.action({ type: "ticket_updated", ticket_id: waiting.id, ticket_number: waiting.number, team: waiting.team, reason } satisfies PipelineAction);
       const text = `I've added your message to ticket #${waiting.number}. A person from our team will reply here as soon as they can.`;
       emit.text(text);
@@ -160,15 +158,20 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, decided: Decided, 
       return { text, agentId: agent.id, actions, sources: [], confidence: 1, routing, ticketId: waiting.id };
     }
     await turn.chargeTicket?.();
-    const ticket = await createTicket(deps, {
-      orgId,
-      actor: customerActor,
-      input: { subject: chatSubject(turn.history, turn.message), message: turn.message, customerId: endUserId, team: team ?? undefined, source: "chat", conversationId: conversation.id, verified: customer.verified, chatReason: decision.action === "live_help" ? "live_help" : "routing_rule" },
+    const ticket = await tickets.create(orgId, customerActor, {
+      subject: chatSubject(turn.history, turn.message),
+      message: turn.message,
+      customerId: endUserId,
+      team: team ?? undefined,
+      source: "chat",
+      conversationId: conversation.id,
+      verified: customer.verified,
+      chatReason: decision.action === "live_help" ? "live_help" : "routing_rule",
     });
     emit.action({ type: "ticket_created", ticket_id: ticket.id, ticket_number: ticket.number, team, reason: decision.action === "live_help" ? "live_help" : "routing_rule" } satisfies PipelineAction);
     const text =
       decision.action === "live_help"
-        ? await handoffAcknowledgement(deps, orgId, ticket.number)
+        ? await tickets.acknowledgement(orgId, ticket.number)
         : `I've passed your message to our ${team} team (ticket #${ticket.number}). They will follow up with you.`;
     emit.text(text);
     const routing: MessageRouting = { action: decision.action, ticket_id: ticket.id, ...(team ? { team } : {}) };
@@ -178,8 +181,7 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, decided: Decided, 
     emit.action({ type: "handoff", from_agent_id: handedOffFrom.id, to_agent_id: agent.id, skill: decision.skill } satisfies PipelineAction);
 
   // 2. Knowledge.
-  const earlier = earlierCustomerTurns(turn.history);
-  const passages = await (earlier.length === 0 && turn.knowledge ? turn.knowledge : retrieve(deps, orgId, turn.message, earlier));
+  const passages = await turn.knowledge;
 
   // 3. Answer, with the agent's tools bound to this customer.
   const scope: CallScope = {
@@ -189,7 +191,7 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, decided: Decided, 
     customer: customer.endUser ? boundCustomerOf(customer.endUser) : undefined,
     channel: "chat",
   };
-  const [model, listed] = await Promise.all([providerFor(deps, orgId, agent), deps.tools.list(scope)]);
+  const [model, listed] = await Promise.all([ports.model(orgId, agent), ports.tools.list(scope)]);
   // Voice and video: the reply is written for the ear (src/agents/voice-text.ts).
   const provider = forMode(turn.mode, model, turn.message);
   const endUser = customer.endUser;
@@ -212,7 +214,7 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, decided: Decided, 
     passages,
     // The runtime lists only what a customer's chat may call (src/tools/registry.ts `denial`).
     tools: listed,
-    callTool: (name, args) => deps.tools.call(scope, name, args),
+    callTool: (name, args) => ports.tools.call(scope, name, args),
     signal: sink.signal,
     emit,
   });
@@ -233,19 +235,15 @@ export async function runPipeline(deps: Deps, turn: ChatTurn, decided: Decided, 
   let ticketId: string | null = null;
   if (escalation === "ticket") {
     await turn.chargeTicket?.();
-    const ticket = await createTicket(deps, {
-      orgId,
-      actor: { kind: "agent", agentId: agent.id },
-      input: {
-        subject: chatSubject(turn.history, turn.message),
-        message: turn.message, // the chat before it shows turn by turn on the ticket page
-        customerId: endUserId,
-        priority: frustrated ? "high" : "normal",
-        source: "chat",
-        conversationId: conversation.id,
-        verified: customer.verified,
-        chatReason: frustrated ? "frustration" : "low_confidence",
-      },
+    const ticket = await tickets.create(orgId, { kind: "agent", agentId: agent.id }, {
+      subject: chatSubject(turn.history, turn.message),
+      message: turn.message, // the chat before it shows turn by turn on the ticket page
+      customerId: endUserId,
+      priority: frustrated ? "high" : "normal",
+      source: "chat",
+      conversationId: conversation.id,
+      verified: customer.verified,
+      chatReason: frustrated ? "frustration" : "low_confidence",
     });
     ticketId = ticket.id;
     emit.action({ type: "ticket_created", ticket_id: ticket.id, ticket_number: ticket.number, team: null, reason: "escalation" } satisfies PipelineAction);
