@@ -2,9 +2,17 @@
 // counts"): AI resolutions confirmed and assumed, including the 24-hour quiet rule (by moving the
 // clock) and the 7-day reopen rule at their boundaries; hand-offs of each reason; tickets with known
 // first-response and resolution times; ratings by people and by the AI; the CSV; the overview.
+// Conversations are written through the transcript and feedback, which keep the facts the report
+// reads (src/conversations/report-facts.ts); the migration's backfill must arrive at the same facts.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { sql } from "drizzle-orm";
+import { queryRows } from "../../src/db/client.ts";
 import { sha256Hex } from "../../src/crypto/tokens.ts";
-import { conversationMessages, conversations } from "../../src/db/schema/index.ts";
+import { recordFeedback } from "../../src/conversations/feedback.ts";
+import { BACKFILL_SQL } from "../../src/conversations/report-facts.ts";
+import { storeCustomerMessage, storeReply } from "../../src/conversations/transcript.ts";
+import { migrationFiles } from "../../src/db/migrations/index.ts";
+import { conversations } from "../../src/db/schema/index.ts";
 import { rateTicket } from "../../src/inbox/csat.ts";
 import { addTicketMessage, createTicket, updateTicket } from "../../src/inbox/ticket-writes.ts";
 import { createTestApp, signIn, type TestApp } from "../support/app.ts";
@@ -21,21 +29,23 @@ let org: InboxOrg;
 let admin: string;
 
 type Msg = { role: "customer" | "agent"; text: string; at: number; status?: "complete" | "failed"; helpful?: boolean };
+const AGENT = crypto.randomUUID();
+/** A conversation written as the chat writes one: each message through the transcript, each "Did that help?" through feedback. */
 async function conversation(createdAt: number, messages: Msg[], handoff?: { reason: "live_help" | "routing_rule" | "low_confidence" | "frustration" }) {
   const id = crypto.randomUUID();
-  await app.deps.db.insert(conversations).values({ id, orgId: org.org_id, sessionHash: sha256Hex(id), anonymous: true, routed: handoff !== undefined, createdAt: new Date(createdAt), updatedAt: new Date(createdAt) });
-  for (const m of messages)
-    await app.deps.db.insert(conversationMessages).values({
-      id: Bun.randomUUIDv7("hex", m.at),
-      orgId: org.org_id,
-      conversationId: id,
-      role: m.role,
-      text: m.text,
-      status: m.status ?? "complete",
-      helpful: m.helpful ?? null,
-      helpfulAt: m.helpful === undefined ? null : new Date(m.at + 1000),
-      createdAt: new Date(m.at),
-    });
+  const [row] = await app.deps.db
+    .insert(conversations)
+    .values({ id, orgId: org.org_id, sessionHash: sha256Hex(id), anonymous: true, routed: handoff !== undefined, createdAt: new Date(createdAt), updatedAt: new Date(createdAt) })
+    .returning();
+  for (const m of messages) {
+    at(m.at);
+    if (m.role === "customer") await storeCustomerMessage(app.deps, row!, { text: m.text, images: [], mode: "chat" });
+    else await storeReply(app.deps, row!, { text: m.text, agentId: AGENT, actions: [], sources: [], confidence: 0.9, routing: null, status: m.status ?? "complete" });
+    if (m.helpful !== undefined) {
+      at(m.at + 1000);
+      await recordFeedback(app.deps, { orgId: org.org_id, conversationId: id, helpful: m.helpful });
+    }
+  }
   return id;
 }
 const at = (ms: number) => {
@@ -69,8 +79,8 @@ beforeAll(async () => {
   const resolveAfter = [600, 1200, null, null];
   for (const [i, reason] of reasons.entries()) {
     const start = B + H + i * H;
-    at(start);
     const conversationId = await conversation(B, [q("I want a person")], { reason });
+    at(start);
     const ticket = await createTicket(app.deps, { orgId: org.org_id, actor: { kind: "customer", endUserId: null, sessionId: conversationId }, input: { subject: "Help", message: "I want a person", source: "chat", conversationId, chatReason: reason } });
     ticketIds.push(ticket.id);
     if (replyAfter[i] !== null) {
@@ -92,7 +102,7 @@ beforeAll(async () => {
   await rateTicket(app.deps, { orgId: org.org_id, ticketId: ticketIds[1]!, score: 2 });
   await rateTicket(app.deps, { orgId: org.org_id, ticketId: aiTicket.id, score: 4 });
   await conversation(LATE, [{ role: "customer", text: "Can I export my data?", at: LATE }, { role: "agent", text: "Yes: Settings, then Export.", at: LATE + 1000 }]);
-}, 60_000);
+}, 240_000);
 afterAll(() => app.close());
 
 describe("GET /api/reports/summary", () => {
@@ -184,5 +194,24 @@ describe("GET /api/reports/overview", () => {
     expect(byName.conversations).toEqual({ name: "conversations", current: 12, previous: 0 });
     expect(byName.first_response_median_ms!.current).toBe(120_000);
     expect(byName.csat_satisfied_rate!.current).toBeCloseTo(2 / 3, 10);
+  });
+});
+
+describe("the report facts", () => {
+  const facts = () =>
+    queryRows<Record<string, unknown>>(
+      app.deps.db,
+      sql`select id, quiet_answer_at, quiet_ended_at, open_answer_at, last_turn_greeting, helpful from conversations where org_id = ${org.org_id} order by id`,
+    );
+
+  test("the migration backfills exactly what the writes kept", async () => {
+    const statement = migrationFiles.find((m) => m.tag.endsWith("_report_facts"))!.sql.split("--> statement-breakpoint").at(-1)!;
+    expect(statement.replace(/^--.*$/gm, "").trim()).toBe(BACKFILL_SQL);
+    const written = await facts();
+    expect(written.filter((r) => r.quiet_answer_at !== null).length).toBe(2); // the two reopened ones
+    expect(written.filter((r) => r.helpful !== null).length).toBe(2);
+    await app.deps.db.execute(sql`update conversations set quiet_answer_at = null, quiet_ended_at = null, open_answer_at = null, last_turn_greeting = false, helpful = null where org_id = ${org.org_id}`);
+    await app.deps.db.execute(sql.raw(statement));
+    expect(await facts()).toEqual(written);
   });
 });
