@@ -6,6 +6,8 @@
 import { type SQL, sql } from "drizzle-orm";
 import { queryRows } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
+import type { BusinessHours } from "../kit/business-hours.ts";
+import { businessSpans, percentileCont } from "./business-time.ts";
 
 export interface ReportFilter {
   orgId: string;
@@ -17,6 +19,8 @@ export interface ReportFilter {
   channel?: string;
   /** The member a ticket is assigned to. */
   memberId?: string;
+  /** The org's business hours, for first responses counted in them; null or absent when none are set. */
+  businessHours?: BusinessHours | null;
 }
 
 export interface Percentiles {
@@ -40,6 +44,8 @@ export interface Figures {
   handoff_reasons: { live_help: number; routing_rule: number; low_confidence: number; frustration: number };
   tickets: number;
   first_response: Percentiles;
+  /** The same first responses counted in the org's business hours; null when it has none set. */
+  first_response_business_hours: Percentiles | null;
   resolution: Percentiles;
   csat: { ai: CsatFigure; person: CsatFigure };
   by_hour: number[];
@@ -102,17 +108,19 @@ async function handoffReasons(deps: Pick<Deps, "db">, f: ReportFilter) {
   return reasons;
 }
 
-async function ticketTimes(deps: Pick<Deps, "db">, f: ReportFilter) {
-  const [row] = await queryRows<Record<string, unknown>>(
-    deps.db,
-    sql`with scoped as (
-      select t.id, t.created_at,
+function scopedTickets(f: ReportFilter): SQL {
+  return sql`select t.id, t.created_at,
         (select min(m.created_at) from ticket_messages m where m.ticket_id = t.id and m.kind = 'reply'
           and m.author_kind in ('member', 'token') and m.created_at > t.created_at) as first_reply,
         (select min(h.created_at) from ticket_history h where h.ticket_id = t.id and h.action = 'status'
           and h.after = to_jsonb('resolved'::text)) as resolved
-      from tickets t where ${ticketScope(f, "created_at")}
-    ), times as (
+      from tickets t where ${ticketScope(f, "created_at")}`;
+}
+
+async function ticketTimes(deps: Pick<Deps, "db">, f: ReportFilter) {
+  const [row] = await queryRows<Record<string, unknown>>(
+    deps.db,
+    sql`with scoped as (${scopedTickets(f)}), times as (
       select extract(epoch from first_reply - created_at)::float8 * 1000 as fr, extract(epoch from resolved - created_at)::float8 * 1000 as rs from scoped
     )
     select (select count(*) from scoped)::int as tickets,
@@ -125,6 +133,18 @@ async function ticketTimes(deps: Pick<Deps, "db">, f: ReportFilter) {
     firstResponse: { count: num(row?.fr_n), median_ms: numOrNull(row?.fr_median), p90_ms: numOrNull(row?.fr_p90) },
     resolution: { count: num(row?.rs_n), median_ms: numOrNull(row?.rs_median), p90_ms: numOrNull(row?.rs_p90) },
   };
+}
+
+/** First responses counted in the org's business hours; null when it has none set. */
+async function businessFirstResponse(deps: Pick<Deps, "db">, f: ReportFilter): Promise<Percentiles | null> {
+  if (!f.businessHours) return null;
+  const rows = await queryRows<{ a: number; b: number }>(
+    deps.db,
+    sql`with scoped as (${scopedTickets(f)})
+    select (extract(epoch from created_at) * 1000)::float8 as a, (extract(epoch from first_reply) * 1000)::float8 as b from scoped where first_reply is not null`,
+  );
+  const times = businessSpans(f.businessHours, rows.map((r) => [Math.round(Number(r.a)), Math.round(Number(r.b))])).sort((x, y) => x - y);
+  return { count: times.length, median_ms: percentileCont(times, 0.5), p90_ms: percentileCont(times, 0.9) };
 }
 
 async function csat(deps: Pick<Deps, "db">, f: ReportFilter) {
@@ -143,7 +163,7 @@ async function csat(deps: Pick<Deps, "db">, f: ReportFilter) {
 
 /** Every figure of one period and filter. */
 export async function figures(deps: Pick<Deps, "db" | "now">, f: ReportFilter): Promise<Figures> {
-  const [conv, reasons, times, rated] = await Promise.all([conversationFigures(deps, f), handoffReasons(deps, f), ticketTimes(deps, f), csat(deps, f)]);
+  const [conv, reasons, times, business, rated] = await Promise.all([conversationFigures(deps, f), handoffReasons(deps, f), ticketTimes(deps, f), businessFirstResponse(deps, f), csat(deps, f)]);
   return {
     conversations: conv.conversations,
     ai_resolved_confirmed: conv.confirmed,
@@ -152,6 +172,7 @@ export async function figures(deps: Pick<Deps, "db" | "now">, f: ReportFilter): 
     handoff_reasons: reasons,
     tickets: times.tickets,
     first_response: times.firstResponse,
+    first_response_business_hours: business,
     resolution: times.resolution,
     csat: rated,
     by_hour: conv.byHour,

@@ -16,7 +16,7 @@ import { conversations } from "../../src/db/schema/index.ts";
 import { rateTicket } from "../../src/inbox/csat.ts";
 import { addTicketMessage, createTicket, updateTicket } from "../../src/inbox/ticket-writes.ts";
 import { createTestApp, signIn, type TestApp } from "../support/app.ts";
-import { type InboxOrg, seedInboxOrg } from "../inbox/helpers.ts";
+import { addMember, type InboxOrg, seedInboxOrg } from "../inbox/helpers.ts";
 import { rejectionOf } from "../support/settle.ts";
 
 const H = 3600_000;
@@ -130,7 +130,8 @@ describe("GET /api/reports/summary", () => {
     expect(r.csat).toEqual({ person: { count: 2, average: 3.5, satisfied_rate: 0.5 }, ai: { count: 1, average: 4, satisfied_rate: 1 } });
     expect(r.by_hour[10]).toBe(13);
     expect(r.by_hour.reduce((s: number, n: number) => s + n, 0)).toBe(13);
-    expect(r.knowledge_gaps).toBeNull();
+    expect(r.first_response_business_hours).toBeNull(); // no business hours set
+    expect(r.knowledge_gaps).toEqual([]); // every answer was confident
   });
 
   test("filters: another channel has no conversations; a member's tickets only", async () => {
@@ -213,5 +214,71 @@ describe("the report facts", () => {
     await app.deps.db.execute(sql`update conversations set quiet_answer_at = null, quiet_ended_at = null, open_answer_at = null, last_turn_greeting = false, helpful = null where org_id = ${org.org_id}`);
     await app.deps.db.execute(sql.raw(statement));
     expect(await facts()).toEqual(written);
+  });
+});
+
+describe("business hours and knowledge gaps", () => {
+  // Another org, open Monday to Friday 09:00–18:00 in Paris (UTC+1 in January), whose three tickets'
+  // first responses cross a weekend, a night and nothing.
+  let other: InboxOrg;
+  let otherAdmin: string;
+  const Z = (iso: string) => Date.parse(iso);
+  beforeAll(async () => {
+    other = await seedInboxOrg(app);
+    otherAdmin = await signIn(app, other.admin_email, other.password);
+    const weekday: [string, string][] = [["09:00", "18:00"]];
+    const put = await app.request("/api/business-hours", {
+      method: "PUT",
+      headers: { authorization: `Bearer ${otherAdmin}`, "content-type": "application/json" },
+      body: JSON.stringify({ business_hours: { time_zone: "Europe/Paris", weekly: { mon: weekday, tue: weekday, wed: weekday, thu: weekday, fri: weekday }, holidays: [] } }),
+    });
+    expect(put.status).toBe(200);
+    const spans = [
+      ["2026-01-09T16:30:00Z", "2026-01-12T08:30:00Z"], // Friday 17:30 to Monday 09:30 in Paris: 30 + 30 min
+      ["2026-01-06T21:00:00Z", "2026-01-07T08:15:00Z"], // Tuesday 22:00 to Wednesday 09:15: 15 min
+      ["2026-01-07T10:00:00Z", "2026-01-07T10:02:00Z"], // within hours: 2 min
+    ];
+    for (const [created, replied] of spans) {
+      at(Z(created!));
+      const ticket = await createTicket(app.deps, { orgId: other.org_id, actor: { kind: "agent", agentId: null }, input: { subject: "Invoice", message: "Where is my invoice?", source: "api" } });
+      at(Z(replied!));
+      await addTicketMessage(app.deps, { orgId: other.org_id, actor: { kind: "member", memberId: other.admin_id }, ticketId: ticket.id, kind: "reply", body: "Here it is." });
+    }
+    // Two questions the AI answered without confidence in the period, one after it.
+    for (const [when, question] of [
+      ["2026-01-08T12:00:00Z", "Can I pay by bank transfer from Ireland?"],
+      ["2026-01-09T12:00:00Z", "Does a bank transfer from Ireland cost extra?"],
+      ["2026-01-15T12:00:00Z", "Do you ship parcels to Iceland?"],
+    ] as const) {
+      const id = crypto.randomUUID();
+      const [row] = await app.deps.db.insert(conversations).values({ id, orgId: other.org_id, sessionHash: sha256Hex(id), anonymous: true, createdAt: new Date(Z(when)), updatedAt: new Date(Z(when)) }).returning();
+      at(Z(when));
+      await storeCustomerMessage(app.deps, row!, { text: question, images: [], mode: "chat" });
+      at(Z(when) + 1000);
+      await storeReply(app.deps, row!, { text: "I am not sure.", agentId: AGENT, actions: [], sources: [], confidence: 0.2, routing: null, status: "complete" });
+    }
+    at(Z("2026-01-20T00:00:00Z"));
+    otherAdmin = await signIn(app, other.admin_email, other.password); // a session of the clock's day
+  }, 240_000);
+
+  test("first responses in calendar time and in business hours, median and 90th percentile", async () => {
+    const r = await report("", otherAdmin);
+    expect(r.first_response).toEqual({ count: 3, median_ms: 40_500_000, p90_ms: 192_420_000 }); // 2 min, 11 h 15 min, 64 h
+    expect(r.first_response_business_hours).toEqual({ count: 3, median_ms: 900_000, p90_ms: 3_060_000 }); // 2, 15 and 60 min
+    const csv = await (await app.request("/api/reports/summary.csv?period=custom&since=2026-01-05T00:00:00Z&until=2026-01-15T00:00:00Z", { headers: { authorization: `Bearer ${otherAdmin}` } })).text();
+    expect(csv).toContain("\r\nfirst_response_business_hours_median_ms,900000\r\n");
+    expect(csv).toContain("\r\nfirst_response_business_hours_p90_ms,3060000\r\n");
+    expect(csv).toContain("\r\nknowledge_gap_1_count,2\r\n");
+  });
+
+  test("the period's knowledge gaps, for members who may manage knowledge", async () => {
+    const r = await report("", otherAdmin);
+    expect(r.knowledge_gaps).toHaveLength(1);
+    expect(r.knowledge_gaps[0]).toMatchObject({ count: 2, questions: ["Does a bank transfer from Ireland cost extra?", "Can I pay by bank transfer from Ireland?"] });
+    expect((await report("&channel=email", otherAdmin)).knowledge_gaps).toEqual([]);
+    const viewer = await addMember(app, other.org_id, ["inbox:view"]);
+    const seen = await report("", viewer.token);
+    expect(seen.knowledge_gaps).toBeNull();
+    expect(seen.first_response_business_hours!.median_ms).toBe(900_000);
   });
 });
