@@ -60,7 +60,7 @@ ${listTable({
   caption: "Questions the AI could not answer with confidence in this period",
   columns: ["Question", "Times asked", "Last asked", { label: "Action", hidden: true }],
   rows: gaps,
-  row: (g) => html`<tr><th scope="row">${g.questions[0]}</th><td>${g.count}</td><td><time datetime="${g.last_asked_at}">${g.last_asked_at.slice(0, 16).replace("T", " ")} UTC</time></td><td><a href="${g.write_article_url}">Write an article<span class="sr-only"> answering “${g.questions[0]}”</span></a></td></tr>`,
+  row: (g) => html`<tr><td>${g.questions[0]}</td><td>${g.count}</td><td><time datetime="${g.last_asked_at}">${g.last_asked_at.slice(0, 16).replace("T", " ")} UTC</time></td><td><a href="${g.write_article_url}">Write an article<span class="sr-only"> answering “${g.questions[0]}”</span></a></td></tr>`,
   empty: "No question went without a confident answer in this period.",
 })}</section>`;
 }
