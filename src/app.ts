@@ -9,6 +9,7 @@ import { inviteRoutes } from "./orgs/invite-page.ts";
 import { passwordPages } from "./orgs/password-pages.ts";
 import { memberRoutes } from "./orgs/member-routes.ts";
 import { accountRoutes } from "./orgs/account-routes.ts";
+import { getBusinessHours } from "./orgs/business-hours.ts";
 import type { Deps } from "./deps.ts";
 import { turnPorts } from "./agents/turn-ports.ts";
 import { parseBody } from "./http/body.ts";
@@ -103,7 +104,7 @@ export function createApp(deps: Deps) {
     .use(chatRoutes(deps, turnPorts(deps)))
     .use(voiceRoutes(deps))
     .use(conversationRoutes(deps))
-    .use(reportRoutes(deps))
+    .use(reportRoutes(deps, { businessHours: (orgId) => getBusinessHours(deps, orgId) }))
     .use(csatPageRoutes(deps))
     .use(campaignRoutes(deps))
     .use(seriesRoutes(deps))

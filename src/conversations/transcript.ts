@@ -6,6 +6,7 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { conversationMessages, conversations, type MessageRouting, type MessageSource, type MessageStatus } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
+import { reportFactsOf } from "./report-facts.ts";
 import type { Conversation } from "./sessions.ts";
 
 export type ConversationMessage = typeof conversationMessages.$inferSelect;
@@ -44,7 +45,8 @@ async function append(deps: Deps, conversation: Conversation, values: Omit<typeo
   await deps.db
     .with(inserted)
     .update(conversations)
-    .set({ ...after, messageCount: sql`${conversations.messageCount} + 1`, updatedAt: now })
+    // The reports' facts ride on the same update (src/conversations/report-facts.ts).
+    .set({ ...after, ...reportFactsOf(values, now), messageCount: sql`${conversations.messageCount} + 1`, updatedAt: now })
     .where(and(eq(conversations.orgId, conversation.orgId), inArray(conversations.id, deps.db.select({ id: inserted.conversationId }).from(inserted))));
 }
 

@@ -6,6 +6,8 @@ import { listAgents } from "../agents/service.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { type Html, html } from "../html/html.ts";
+import type { GapGroup } from "../knowledge/gaps.ts";
+import { getBusinessHours } from "../orgs/business-hours.ts";
 import { buildReport, type Headline, headlines, type Report } from "../reports/report.ts";
 import { field, listTable, select, shellPage, withMember } from "./kit/index.ts";
 import { barChart, chartTable, columnChart } from "./report-charts.ts";
@@ -52,13 +54,24 @@ function figuresTable(caption: string, rows: [string, string][]): Html {
   return listTable({ caption, columns: ["Figure", "Value"], rows, row: ([k, v]) => html`<tr><th scope="row">${k}</th><td>${v}</td></tr>`, empty: null });
 }
 
+function gapsSection(gaps: GapGroup[]): Html {
+  return html`<section aria-labelledby="gaps-h"><h2 id="gaps-h">Top knowledge gaps</h2>
+${listTable({
+  caption: "Questions the AI could not answer with confidence in this period",
+  columns: ["Question", "Times asked", "Last asked", { label: "Action", hidden: true }],
+  rows: gaps,
+  row: (g) => html`<tr><td>${g.questions[0]}</td><td>${g.count}</td><td><time datetime="${g.last_asked_at}">${g.last_asked_at.slice(0, 16).replace("T", " ")} UTC</time></td><td><a href="${g.write_article_url}">Write an article<span class="sr-only"> answering “${g.questions[0]}”</span></a></td></tr>`,
+  empty: "No question went without a confident answer in this period.",
+})}</section>`;
+}
+
 async function reportPage(deps: Deps, request: Request, query: Record<string, string | undefined>) {
   return withMember(deps, request, "inbox:view", async (ctx) => {
     const input = { period: query.period || undefined, since: query.since || undefined, until: query.until || undefined, agent: query.agent || undefined, channel: query.channel || undefined };
     let report: Report | null = null;
     let problem: string | null = null;
     try {
-      report = await buildReport(deps, ctx.orgId, input);
+      report = await buildReport(deps, ctx.orgId, input, { businessHours: await getBusinessHours(deps, ctx.orgId), gaps: ctx.can("knowledge:manage") });
     } catch (error) {
       if (!(error instanceof AppError) || error.status !== 400) throw error;
       problem = error.message;
@@ -95,13 +108,24 @@ ${figuresTable("Ticket times", [
   ["First response by a person, 90th percentile", duration(report.first_response.p90_ms)],
   [`Time to resolution, median (${report.resolution.count} resolved)`, duration(report.resolution.median_ms)],
   ["Time to resolution, 90th percentile", duration(report.resolution.p90_ms)],
+  ...(report.first_response_business_hours
+    ? ([
+        ["First response by a person in business hours, median", duration(report.first_response_business_hours.median_ms)],
+        ["First response by a person in business hours, 90th percentile", duration(report.first_response_business_hours.p90_ms)],
+      ] as [string, string][])
+    : []),
 ])}
-<p class="muted">Times are calendar time; business hours are not taken into account.</p></section>
+<p class="muted">${
+      report.first_response_business_hours
+        ? "Times are calendar time; first responses are also counted in business hours, when people are there (Settings, Business hours)."
+        : html`Times are calendar time. With <a href="/dashboard/settings/hours">business hours</a> set, first responses are also counted in them.`
+    }</p></section>
 <section aria-labelledby="csat-h"><h2 id="csat-h">Customer satisfaction</h2>
 ${figuresTable("CSAT", [
   ["Ratings of tickets people answered", `${report.csat.person.count} · average ${avg(report.csat.person.average)} · ${pct(report.csat.person.satisfied_rate)} rated 4 or 5`],
   ["Ratings of tickets only the AI answered", `${report.csat.ai.count} · average ${avg(report.csat.ai.average)} · ${pct(report.csat.ai.satisfied_rate)} rated 4 or 5`],
 ])}</section>
+${report.knowledge_gaps ? gapsSection(report.knowledge_gaps) : ""}
 <section aria-labelledby="hours-h"><h2 id="hours-h">Conversations by hour of day (UTC)</h2>${columnChart({ title: "Conversations by hour of day, UTC", bars: hours, tick: 3 })}${chartTable("Conversations by hour of day, UTC", ["Hour", "Conversations"], hours)}</section>`
     : ""
 }`;

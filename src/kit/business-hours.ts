@@ -146,6 +146,28 @@ export function businessMillisBetween(hours: BusinessHours, from: Date, to: Date
   return total;
 }
 
+/**
+ * The opening intervals `[start, end)` in UTC ms overlapping [from, to), in order: one pass over
+ * the calendar for counting many spans in business hours (reports' first responses).
+ */
+export function openIntervalsBetween(hours: BusinessHours, from: Date, to: Date): [number, number][] {
+  const out: [number, number][] = [];
+  const b = to.getTime();
+  let cursor = from.getTime();
+  while (cursor < b) {
+    let last = cursor;
+    for (const [start, end] of openIntervals(hours, cursor)) {
+      if (start >= b) return out;
+      if (end > cursor) out.push([Math.max(start, cursor), end]);
+      last = end;
+    }
+    // The horizon ran out before `to` (a span longer than a year): go on from its end.
+    if (last <= cursor) return out;
+    cursor = last;
+  }
+  return out;
+}
+
 /** "Monday 30 November at 09:00 (Europe/Paris time)": an opening as the org's customers read it. */
 export function describeOpening(hours: BusinessHours, at: Date): string {
   const day = new Intl.DateTimeFormat("en-GB", { timeZone: hours.time_zone, weekday: "long", day: "numeric", month: "long" }).format(at);

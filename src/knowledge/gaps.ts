@@ -29,8 +29,10 @@ export interface GapGroup {
   write_article_url: string;
 }
 
-export async function knowledgeGaps(deps: Deps, orgId: string, options: { days: number; limit: number }): Promise<GapGroup[]> {
-  const since = new Date(deps.now().getTime() - options.days * 86_400_000);
+/** The groups of the `days` before `until` (default now; a report's period passes its own end). */
+export async function knowledgeGaps(deps: Deps, orgId: string, options: { days: number; limit: number; until?: Date }): Promise<GapGroup[]> {
+  const until = options.until ?? null;
+  const since = new Date((until ?? deps.now()).getTime() - options.days * 86_400_000);
   const rows = await queryRows<{ text: string; asked_at: Date | string }>(
     deps.db,
     sql`select q.text, a.created_at as asked_at
@@ -40,7 +42,7 @@ export async function knowledgeGaps(deps: Deps, orgId: string, options: { days: 
           where c.conversation_id = a.conversation_id and c.role = 'customer' and (c.created_at, c.id) < (a.created_at, a.id)
           order by c.created_at desc, c.id desc limit 1
         ) q on true
-        where a.org_id = ${orgId} and a.role = 'agent' and a.routing is null and a.confidence < ${GAPS.below} and a.created_at >= ${since.toISOString()}::timestamptz
+        where a.org_id = ${orgId} and a.role = 'agent' and a.routing is null and a.confidence < ${GAPS.below} and a.created_at >= ${since.toISOString()}::timestamptz${until ? sql` and a.created_at < ${until.toISOString()}::timestamptz` : sql``}
         order by a.created_at desc, a.id desc
         limit ${GAPS.scan}`,
   );

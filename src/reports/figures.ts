@@ -1,17 +1,13 @@
-// The figures of a report, each from one SQL query over what is stored: conversations and their
-// messages (with the customer's "Did that help?"), tickets, their replies, history and ratings.
+// The figures of a report, each from one SQL query over what is stored: conversations (with the
+// facts their messages left on them, src/conversations/report-facts.ts), tickets, their replies,
+// history and ratings.
 // The definitions are in docs/decisions.md "Reports: what each figure counts"; the same SQL runs on
 // PostgreSQL and PGlite. Times are milliseconds, rates are fractions of 1, hours are UTC.
 import { type SQL, sql } from "drizzle-orm";
 import { queryRows } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
-
-/** A customer message (or the one an answer replies to) that is only a greeting, a thanks or an ok. */
-export const GREETING = "^[[:space:]]*(hi|hello|hey|hiya|yo|good (morning|afternoon|evening)|thanks?( you)?( so much| a lot)?|thx|ty|cheers|ok|okay|great|cool|bye|goodbye)[[:space:][:punct:]]*$";
-/** No customer message within this long after the AI's answer: assumed resolved (inclusive). */
-export const QUIET_MS = 24 * 3600 * 1000;
-/** A customer message within this long after that answer takes the resolution back (inclusive). */
-export const REOPEN_MS = 7 * 24 * 3600 * 1000;
+import type { BusinessHours } from "../kit/business-hours.ts";
+import { businessSpans, percentileCont } from "./business-time.ts";
 
 export interface ReportFilter {
   orgId: string;
@@ -23,6 +19,8 @@ export interface ReportFilter {
   channel?: string;
   /** The member a ticket is assigned to. */
   memberId?: string;
+  /** The org's business hours, for first responses counted in them; null or absent when none are set. */
+  businessHours?: BusinessHours | null;
 }
 
 export interface Percentiles {
@@ -46,6 +44,8 @@ export interface Figures {
   handoff_reasons: { live_help: number; routing_rule: number; low_confidence: number; frustration: number };
   tickets: number;
   first_response: Percentiles;
+  /** The same first responses counted in the org's business hours; null when it has none set. */
+  first_response_business_hours: Percentiles | null;
   resolution: Percentiles;
   csat: { ai: CsatFigure; person: CsatFigure };
   by_hour: number[];
@@ -69,39 +69,32 @@ function ticketScope(f: ReportFilter, column: "created_at" | "csat_at"): SQL {
 const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
+/**
+ * One row per conversation: the judgement's inputs are kept on it as messages are written
+ * (src/conversations/report-facts.ts), so this reads no message. Assumed: never handed off, no
+ * feedback, and either a quiet answer no customer message took back within 7 days, or an answer
+ * still unanswered 24 h on.
+ */
 async function conversationFigures(deps: Pick<Deps, "db" | "now">, f: ReportFilter) {
   const now = deps.now().toISOString();
   const [row] = await queryRows<Record<string, unknown>>(
     deps.db,
-    sql`with conv as (
-      select c.id, (c.routed or c.ticket_id is not null) as handed_off from conversations c where ${conversationScope(f, "c")}
-    ), msgs as (
-      select m.conversation_id, m.role, m.created_at, m.helpful, m.helpful_at,
-        (m.role = 'agent' and m.status = 'complete' and m.routing is null and m.text <> ''
-          and not coalesce(lag(m.role) over w = 'customer' and lag(m.text) over w ~* ${GREETING}, false)) as substantive,
-        min(case when m.role = 'customer' and m.text !~* ${GREETING} then m.created_at end)
-          over (w rows between 1 following and unbounded following) as next_customer
-      from conversation_messages m join conv on conv.id = m.conversation_id
-      where m.org_id = ${f.orgId} and m.role in ('customer', 'agent') and m.created_at <= ${now}::timestamptz
-      window w as (partition by m.conversation_id order by m.created_at, m.id)
-    ), quiet as (
-      select distinct on (conversation_id) conversation_id, created_at, next_customer from msgs
-      where substantive and ${now}::timestamptz >= created_at + interval '24 hours'
-        and (next_customer is null or next_customer > created_at + interval '24 hours')
-      order by conversation_id, created_at
-    ), feedback as (
-      select distinct on (conversation_id) conversation_id, helpful from msgs
-      where helpful is not null order by conversation_id, helpful_at desc
-    ), judged as (
-      select conv.handed_off, coalesce(fb.helpful, false) and not conv.handed_off as confirmed,
-        not conv.handed_off and fb.helpful is null and q.conversation_id is not null
-          and (q.next_customer is null or q.next_customer > q.created_at + interval '7 days') as assumed
-      from conv left join feedback fb on fb.conversation_id = conv.id left join quiet q on q.conversation_id = conv.id
-    )
-    select count(*)::int as conversations, count(*) filter (where confirmed)::int as confirmed,
-      count(*) filter (where assumed)::int as assumed, count(*) filter (where handed_off)::int as handed_off from judged`,
+    sql`select count(*)::int as conversations,
+      count(*) filter (where c.helpful and not (c.routed or c.ticket_id is not null))::int as confirmed,
+      count(*) filter (where not (c.routed or c.ticket_id is not null) and c.helpful is null and (
+        case when c.quiet_answer_at is not null then c.quiet_ended_at > c.quiet_answer_at + interval '7 days'
+          else c.open_answer_at + interval '24 hours' <= ${now}::timestamptz end))::int as assumed,
+      count(*) filter (where c.routed or c.ticket_id is not null)::int as handed_off,
+      ${sql.raw(Array.from({ length: 24 }, (_, h) => `count(*) filter (where extract(hour from c.created_at at time zone 'UTC') = ${h})::int as h${h}`).join(", "))}
+    from conversations c where ${conversationScope(f, "c")}`,
   );
-  return { conversations: num(row?.conversations), confirmed: num(row?.confirmed), assumed: num(row?.assumed), handedOff: num(row?.handed_off) };
+  return {
+    conversations: num(row?.conversations),
+    confirmed: num(row?.confirmed),
+    assumed: num(row?.assumed),
+    handedOff: num(row?.handed_off),
+    byHour: Array.from({ length: 24 }, (_, h) => num(row?.[`h${h}`])),
+  };
 }
 
 async function handoffReasons(deps: Pick<Deps, "db">, f: ReportFilter) {
@@ -115,17 +108,19 @@ async function handoffReasons(deps: Pick<Deps, "db">, f: ReportFilter) {
   return reasons;
 }
 
-async function ticketTimes(deps: Pick<Deps, "db">, f: ReportFilter) {
-  const [row] = await queryRows<Record<string, unknown>>(
-    deps.db,
-    sql`with scoped as (
-      select t.id, t.created_at,
+function scopedTickets(f: ReportFilter): SQL {
+  return sql`select t.id, t.created_at,
         (select min(m.created_at) from ticket_messages m where m.ticket_id = t.id and m.kind = 'reply'
           and m.author_kind in ('member', 'token') and m.created_at > t.created_at) as first_reply,
         (select min(h.created_at) from ticket_history h where h.ticket_id = t.id and h.action = 'status'
           and h.after = to_jsonb('resolved'::text)) as resolved
-      from tickets t where ${ticketScope(f, "created_at")}
-    ), times as (
+      from tickets t where ${ticketScope(f, "created_at")}`;
+}
+
+async function ticketTimes(deps: Pick<Deps, "db">, f: ReportFilter) {
+  const [row] = await queryRows<Record<string, unknown>>(
+    deps.db,
+    sql`with scoped as (${scopedTickets(f)}), times as (
       select extract(epoch from first_reply - created_at)::float8 * 1000 as fr, extract(epoch from resolved - created_at)::float8 * 1000 as rs from scoped
     )
     select (select count(*) from scoped)::int as tickets,
@@ -138,6 +133,18 @@ async function ticketTimes(deps: Pick<Deps, "db">, f: ReportFilter) {
     firstResponse: { count: num(row?.fr_n), median_ms: numOrNull(row?.fr_median), p90_ms: numOrNull(row?.fr_p90) },
     resolution: { count: num(row?.rs_n), median_ms: numOrNull(row?.rs_median), p90_ms: numOrNull(row?.rs_p90) },
   };
+}
+
+/** First responses counted in the org's business hours; null when it has none set. */
+async function businessFirstResponse(deps: Pick<Deps, "db">, f: ReportFilter): Promise<Percentiles | null> {
+  if (!f.businessHours) return null;
+  const rows = await queryRows<{ a: number; b: number }>(
+    deps.db,
+    sql`with scoped as (${scopedTickets(f)})
+    select (extract(epoch from created_at) * 1000)::float8 as a, (extract(epoch from first_reply) * 1000)::float8 as b from scoped where first_reply is not null`,
+  );
+  const times = businessSpans(f.businessHours, rows.map((r) => [Math.round(Number(r.a)), Math.round(Number(r.b))])).sort((x, y) => x - y);
+  return { count: times.length, median_ms: percentileCont(times, 0.5), p90_ms: percentileCont(times, 0.9) };
 }
 
 async function csat(deps: Pick<Deps, "db">, f: ReportFilter) {
@@ -154,19 +161,9 @@ async function csat(deps: Pick<Deps, "db">, f: ReportFilter) {
   return { ai: figure("ai"), person: figure("person") };
 }
 
-async function byHour(deps: Pick<Deps, "db">, f: ReportFilter) {
-  const rows = await queryRows<{ hour: number; n: number }>(
-    deps.db,
-    sql`select extract(hour from c.created_at at time zone 'UTC')::int as hour, count(*)::int as n from conversations c where ${conversationScope(f, "c")} group by 1`,
-  );
-  const hours = Array.from({ length: 24 }, () => 0);
-  for (const r of rows) hours[num(r.hour)] = num(r.n);
-  return hours;
-}
-
 /** Every figure of one period and filter. */
 export async function figures(deps: Pick<Deps, "db" | "now">, f: ReportFilter): Promise<Figures> {
-  const [conv, reasons, times, rated, hours] = await Promise.all([conversationFigures(deps, f), handoffReasons(deps, f), ticketTimes(deps, f), csat(deps, f), byHour(deps, f)]);
+  const [conv, reasons, times, business, rated] = await Promise.all([conversationFigures(deps, f), handoffReasons(deps, f), ticketTimes(deps, f), businessFirstResponse(deps, f), csat(deps, f)]);
   return {
     conversations: conv.conversations,
     ai_resolved_confirmed: conv.confirmed,
@@ -175,8 +172,9 @@ export async function figures(deps: Pick<Deps, "db" | "now">, f: ReportFilter): 
     handoff_reasons: reasons,
     tickets: times.tickets,
     first_response: times.firstResponse,
+    first_response_business_hours: business,
     resolution: times.resolution,
     csat: rated,
-    by_hour: hours,
+    by_hour: conv.byHour,
   };
 }

@@ -2,7 +2,9 @@
 // from them, and the same figures as CSV. The overview compares the last 7 days with the 7 before.
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import type { BusinessHours } from "../kit/business-hours.ts";
 import { isUuid } from "../kit/ids.ts";
+import { type GapGroup, knowledgeGaps } from "../knowledge/gaps.ts";
 import { type Figures, figures, type ReportFilter } from "./figures.ts";
 
 export const PRESETS = ["today", "7d", "30d", "90d", "custom"] as const;
@@ -49,27 +51,46 @@ export interface Report extends Figures {
   filters: { agent: string | null; channel: string | null; member: string | null };
   ai_resolution_rate: { confirmed: number | null; assumed: number | null; total: number | null };
   handoff_rate: number | null;
-  /** Top unanswered questions; null until a knowledge-gaps source is wired in (docs/decisions.md "Reports: what each figure counts"). */
-  knowledge_gaps: null;
+  /**
+   * The period's top knowledge gaps (src/knowledge/gaps.ts): questions the AI could not answer with
+   * confidence, grouped; null when the reader may not see them (they need knowledge:manage as well).
+   */
+  knowledge_gaps: GapGroup[] | null;
 }
 
 export const CHANNELS = ["chat", "widget", "email", "api", "mcp"] as const;
 
-export async function buildReport(deps: Pick<Deps, "db" | "now">, orgId: string, input: PeriodInput & { agent?: string; channel?: string; member?: string }): Promise<Report> {
+/** How many knowledge-gap groups a report lists. */
+export const REPORT_GAPS = 10;
+
+export interface ReportOptions {
+  /** The org's business hours (read by the caller through src/orgs/): first responses are also counted in them. */
+  businessHours?: BusinessHours | null;
+  /** Whether the reader may see the knowledge gaps (knowledge:manage): else `knowledge_gaps` is null. */
+  gaps?: boolean;
+}
+
+export async function buildReport(deps: Deps, orgId: string, input: PeriodInput & { agent?: string; channel?: string; member?: string }, options: ReportOptions = {}): Promise<Report> {
   const period = periodOf(input, deps.now());
   for (const key of ["agent", "member"] as const)
     if (input[key] !== undefined && !isUuid(input[key])) throw AppError.badRequest(`${key} must be a UUID.`, [{ path: `/${key}`, message: "must be a UUID" }]);
   if (input.channel !== undefined && !(CHANNELS as readonly string[]).includes(input.channel))
     throw AppError.badRequest(`channel must be one of ${CHANNELS.join(", ")}.`, [{ path: "/channel", message: `must be one of ${CHANNELS.join(", ")}` }]);
-  const filter: ReportFilter = { orgId, since: period.since, until: period.until, agentId: input.agent, channel: input.channel, memberId: input.member };
-  const f = await figures(deps, filter);
+  const filter: ReportFilter = { orgId, since: period.since, until: period.until, agentId: input.agent, channel: input.channel, memberId: input.member, businessHours: options.businessHours ?? null };
+  // Gaps are chat questions: another channel has none; the agent and member filters do not narrow them.
+  const gaps = !options.gaps
+    ? Promise.resolve(null)
+    : input.channel !== undefined && input.channel !== "chat"
+      ? Promise.resolve([])
+      : knowledgeGaps(deps, orgId, { days: (period.until.getTime() - period.since.getTime()) / DAY, limit: REPORT_GAPS, until: period.until });
+  const [f, knowledge_gaps] = await Promise.all([figures(deps, filter), gaps]);
   return {
     period: { preset: period.preset, since: period.since.toISOString(), until: period.until.toISOString() },
     filters: { agent: input.agent ?? null, channel: input.channel ?? null, member: input.member ?? null },
     ...f,
     ai_resolution_rate: { confirmed: rate(f.ai_resolved_confirmed, f.conversations), assumed: rate(f.ai_resolved_assumed, f.conversations), total: rate(f.ai_resolved_confirmed + f.ai_resolved_assumed, f.conversations) },
     handoff_rate: rate(f.handed_off, f.conversations),
-    knowledge_gaps: null,
+    knowledge_gaps,
   };
 }
 
@@ -80,7 +101,7 @@ export interface Headline {
 }
 
 /** The four headline figures of the last 7 days beside the 7 before. */
-export async function headlines(deps: Pick<Deps, "db" | "now">, orgId: string): Promise<Headline[]> {
+export async function headlines(deps: Deps, orgId: string): Promise<Headline[]> {
   const now = deps.now();
   const [cur, prev] = await Promise.all([
     buildReport(deps, orgId, { period: "custom", since: new Date(now.getTime() - 7 * DAY).toISOString(), until: now.toISOString() }),
@@ -103,7 +124,11 @@ function cell(v: unknown): string {
   return /[",\r\n]/.test(s) || /^[=+\-@]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 }
 
-/** The report as CSV (RFC 4180): one `metric,value` row per figure, the hours as `conversations_hour_HH`. */
+/**
+ * The report as CSV (RFC 4180): one `metric,value` row per figure, the hours as
+ * `conversations_hour_HH`, each knowledge gap as `knowledge_gap_N_question` and `_count`; a figure
+ * that has no value (no business hours set, nothing to measure) is an empty cell.
+ */
 export function reportCsv(r: Report): string {
   const rows: [string, unknown][] = [
     ["period_since", r.period.since],
@@ -121,6 +146,9 @@ export function reportCsv(r: Report): string {
     ["first_response_count", r.first_response.count],
     ["first_response_median_ms", r.first_response.median_ms],
     ["first_response_p90_ms", r.first_response.p90_ms],
+    ["first_response_business_hours_count", r.first_response_business_hours?.count],
+    ["first_response_business_hours_median_ms", r.first_response_business_hours?.median_ms],
+    ["first_response_business_hours_p90_ms", r.first_response_business_hours?.p90_ms],
     ["resolution_count", r.resolution.count],
     ["resolution_median_ms", r.resolution.median_ms],
     ["resolution_p90_ms", r.resolution.p90_ms],
@@ -130,6 +158,10 @@ export function reportCsv(r: Report): string {
       [`csat_${by}_satisfied_rate`, r.csat[by].satisfied_rate],
     ] as [string, unknown][]),
     ...r.by_hour.map((n, h) => [`conversations_hour_${String(h).padStart(2, "0")}`, n] as [string, unknown]),
+    ...(r.knowledge_gaps ?? []).flatMap((g, i) => [
+      [`knowledge_gap_${i + 1}_question`, g.questions[0]],
+      [`knowledge_gap_${i + 1}_count`, g.count],
+    ] as [string, unknown][]),
   ];
   return `metric,value\r\n${rows.map(([k, v]) => `${cell(k)},${cell(v)}`).join("\r\n")}\r\n`;
 }

@@ -1,8 +1,10 @@
 // GET /api/reports/summary (JSON), /api/reports/summary.csv and /api/reports/overview: the figures of
 // the Reports page, role inbox:view, always within the member's org (README "Reports").
-import { Elysia, t } from "elysia";
+import { Elysia, type Static, t } from "elysia";
 import { requireMember } from "../auth/guard.ts";
+import { hasRole } from "../auth/roles.ts";
 import type { Deps } from "../deps.ts";
+import type { BusinessHours } from "../kit/business-hours.ts";
 import { buildReport, headlines, reportCsv } from "./report.ts";
 
 const Uuid = t.String({ format: "uuid", maxLength: 36 });
@@ -19,6 +21,7 @@ export const ReportQuery = t.Object({
 const Nullable = (s: ReturnType<typeof t.Number>) => t.Union([s, t.Null()]);
 const Percentiles = t.Object({ count: t.Integer(), median_ms: Nullable(t.Number()), p90_ms: Nullable(t.Number()) });
 const Csat = t.Object({ count: t.Integer(), average: Nullable(t.Number()), satisfied_rate: Nullable(t.Number()) });
+const Gap = t.Object({ terms: t.Array(t.String()), count: t.Integer(), questions: t.Array(t.String()), last_asked_at: t.String(), write_article_url: t.String() });
 const ReportSchema = t.Object({
   period: t.Object({ preset: t.String(), since: t.String(), until: t.String() }),
   filters: t.Object({ agent: t.Union([t.String(), t.Null()]), channel: t.Union([t.String(), t.Null()]), member: t.Union([t.String(), t.Null()]) }),
@@ -31,28 +34,36 @@ const ReportSchema = t.Object({
   handoff_reasons: t.Object({ live_help: t.Integer(), routing_rule: t.Integer(), low_confidence: t.Integer(), frustration: t.Integer() }),
   tickets: t.Integer(),
   first_response: Percentiles,
+  first_response_business_hours: t.Union([Percentiles, t.Null()], { description: "First responses counted in the org's business hours; null when none are set." }),
   resolution: Percentiles,
   csat: t.Object({ ai: Csat, person: Csat }),
   by_hour: t.Array(t.Integer(), { minItems: 24, maxItems: 24 }),
-  knowledge_gaps: t.Null(),
+  knowledge_gaps: t.Union([t.Array(Gap), t.Null()], { description: "The period's top knowledge gaps; null unless the member also has knowledge:manage." }),
 });
 const Headline = t.Object({ name: t.String(), current: Nullable(t.Number()), previous: Nullable(t.Number()) });
 
-export function reportRoutes(deps: Deps) {
+/** What the org's rooms above this floor tell a report (injected by src/app.ts). */
+export interface ReportLookups {
+  /** The org's business hours (src/orgs/business-hours.ts). */
+  businessHours(orgId: string): Promise<BusinessHours | null>;
+}
+
+async function report(deps: Deps, lookups: ReportLookups, request: Request, query: Static<typeof ReportQuery>) {
+  const { orgId, roles } = await requireMember(deps, request, "inbox:view");
+  return buildReport(deps, orgId, query, { businessHours: await lookups.businessHours(orgId), gaps: hasRole(roles, "knowledge:manage") });
+}
+
+export function reportRoutes(deps: Deps, lookups: ReportLookups) {
   return new Elysia({ name: "reports" })
     .get(
       "/api/reports/summary",
-      async ({ query, request }) => {
-        const { orgId } = await requireMember(deps, request, "inbox:view");
-        return buildReport(deps, orgId, query);
-      },
-      { query: ReportQuery, response: ReportSchema, detail: { tags: ["Reports"], summary: "Conversations, AI resolution (confirmed and assumed), hand-offs and their reasons, response and resolution times, CSAT and volume by hour over a period" } },
+      ({ query, request }) => report(deps, lookups, request, query),
+      { query: ReportQuery, response: ReportSchema, detail: { tags: ["Reports"], summary: "Conversations, AI resolution (confirmed and assumed), hand-offs and their reasons, response times (calendar and business hours) and resolution times, CSAT, volume by hour and the top knowledge gaps over a period" } },
     )
     .get(
       "/api/reports/summary.csv",
       async ({ query, request }) => {
-        const { orgId } = await requireMember(deps, request, "inbox:view");
-        const csv = reportCsv(await buildReport(deps, orgId, query));
+        const csv = reportCsv(await report(deps, lookups, request, query));
         return new Response(csv, { headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": 'attachment; filename="report.csv"' } });
       },
       { query: ReportQuery, detail: { tags: ["Reports"], summary: "The same figures as /api/reports/summary as CSV: one metric,value row each" } },

@@ -22,7 +22,7 @@ beforeAll(async () => {
   org = await seedChatOrg(app);
   other = await seedChatOrg(app);
   memberId = (await app.deps.db.select({ id: members.id }).from(members).where(eq(members.email, org.admin_email)))[0]!.id;
-}, 30_000);
+}, 240_000);
 afterAll(() => app.close());
 
 describe("POST /api/sdk/conversations/{session_id}/feedback", () => {

@@ -2,13 +2,21 @@
 // counts"): AI resolutions confirmed and assumed, including the 24-hour quiet rule (by moving the
 // clock) and the 7-day reopen rule at their boundaries; hand-offs of each reason; tickets with known
 // first-response and resolution times; ratings by people and by the AI; the CSV; the overview.
+// Conversations are written through the transcript and feedback, which keep the facts the report
+// reads (src/conversations/report-facts.ts); the migration's backfill must arrive at the same facts.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { sql } from "drizzle-orm";
+import { queryRows } from "../../src/db/client.ts";
 import { sha256Hex } from "../../src/crypto/tokens.ts";
-import { conversationMessages, conversations } from "../../src/db/schema/index.ts";
+import { recordFeedback } from "../../src/conversations/feedback.ts";
+import { BACKFILL_SQL } from "../../src/conversations/report-facts.ts";
+import { storeCustomerMessage, storeReply } from "../../src/conversations/transcript.ts";
+import { migrationFiles } from "../../src/db/migrations/index.ts";
+import { conversations } from "../../src/db/schema/index.ts";
 import { rateTicket } from "../../src/inbox/csat.ts";
 import { addTicketMessage, createTicket, updateTicket } from "../../src/inbox/ticket-writes.ts";
 import { createTestApp, signIn, type TestApp } from "../support/app.ts";
-import { type InboxOrg, seedInboxOrg } from "../inbox/helpers.ts";
+import { addMember, type InboxOrg, seedInboxOrg } from "../inbox/helpers.ts";
 import { rejectionOf } from "../support/settle.ts";
 
 const H = 3600_000;
@@ -21,21 +29,23 @@ let org: InboxOrg;
 let admin: string;
 
 type Msg = { role: "customer" | "agent"; text: string; at: number; status?: "complete" | "failed"; helpful?: boolean };
+const AGENT = crypto.randomUUID();
+/** A conversation written as the chat writes one: each message through the transcript, each "Did that help?" through feedback. */
 async function conversation(createdAt: number, messages: Msg[], handoff?: { reason: "live_help" | "routing_rule" | "low_confidence" | "frustration" }) {
   const id = crypto.randomUUID();
-  await app.deps.db.insert(conversations).values({ id, orgId: org.org_id, sessionHash: sha256Hex(id), anonymous: true, routed: handoff !== undefined, createdAt: new Date(createdAt), updatedAt: new Date(createdAt) });
-  for (const m of messages)
-    await app.deps.db.insert(conversationMessages).values({
-      id: Bun.randomUUIDv7("hex", m.at),
-      orgId: org.org_id,
-      conversationId: id,
-      role: m.role,
-      text: m.text,
-      status: m.status ?? "complete",
-      helpful: m.helpful ?? null,
-      helpfulAt: m.helpful === undefined ? null : new Date(m.at + 1000),
-      createdAt: new Date(m.at),
-    });
+  const [row] = await app.deps.db
+    .insert(conversations)
+    .values({ id, orgId: org.org_id, sessionHash: sha256Hex(id), anonymous: true, routed: handoff !== undefined, createdAt: new Date(createdAt), updatedAt: new Date(createdAt) })
+    .returning();
+  for (const m of messages) {
+    at(m.at);
+    if (m.role === "customer") await storeCustomerMessage(app.deps, row!, { text: m.text, images: [], mode: "chat" });
+    else await storeReply(app.deps, row!, { text: m.text, agentId: AGENT, actions: [], sources: [], confidence: 0.9, routing: null, status: m.status ?? "complete" });
+    if (m.helpful !== undefined) {
+      at(m.at + 1000);
+      await recordFeedback(app.deps, { orgId: org.org_id, conversationId: id, helpful: m.helpful });
+    }
+  }
   return id;
 }
 const at = (ms: number) => {
@@ -69,8 +79,8 @@ beforeAll(async () => {
   const resolveAfter = [600, 1200, null, null];
   for (const [i, reason] of reasons.entries()) {
     const start = B + H + i * H;
-    at(start);
     const conversationId = await conversation(B, [q("I want a person")], { reason });
+    at(start);
     const ticket = await createTicket(app.deps, { orgId: org.org_id, actor: { kind: "customer", endUserId: null, sessionId: conversationId }, input: { subject: "Help", message: "I want a person", source: "chat", conversationId, chatReason: reason } });
     ticketIds.push(ticket.id);
     if (replyAfter[i] !== null) {
@@ -92,7 +102,7 @@ beforeAll(async () => {
   await rateTicket(app.deps, { orgId: org.org_id, ticketId: ticketIds[1]!, score: 2 });
   await rateTicket(app.deps, { orgId: org.org_id, ticketId: aiTicket.id, score: 4 });
   await conversation(LATE, [{ role: "customer", text: "Can I export my data?", at: LATE }, { role: "agent", text: "Yes: Settings, then Export.", at: LATE + 1000 }]);
-}, 60_000);
+}, 240_000);
 afterAll(() => app.close());
 
 describe("GET /api/reports/summary", () => {
@@ -120,7 +130,8 @@ describe("GET /api/reports/summary", () => {
     expect(r.csat).toEqual({ person: { count: 2, average: 3.5, satisfied_rate: 0.5 }, ai: { count: 1, average: 4, satisfied_rate: 1 } });
     expect(r.by_hour[10]).toBe(13);
     expect(r.by_hour.reduce((s: number, n: number) => s + n, 0)).toBe(13);
-    expect(r.knowledge_gaps).toBeNull();
+    expect(r.first_response_business_hours).toBeNull(); // no business hours set
+    expect(r.knowledge_gaps).toEqual([]); // every answer was confident
   });
 
   test("filters: another channel has no conversations; a member's tickets only", async () => {
@@ -184,5 +195,90 @@ describe("GET /api/reports/overview", () => {
     expect(byName.conversations).toEqual({ name: "conversations", current: 12, previous: 0 });
     expect(byName.first_response_median_ms!.current).toBe(120_000);
     expect(byName.csat_satisfied_rate!.current).toBeCloseTo(2 / 3, 10);
+  });
+});
+
+describe("the report facts", () => {
+  const facts = () =>
+    queryRows<Record<string, unknown>>(
+      app.deps.db,
+      sql`select id, quiet_answer_at, quiet_ended_at, open_answer_at, last_turn_greeting, helpful from conversations where org_id = ${org.org_id} order by id`,
+    );
+
+  test("the migration backfills exactly what the writes kept", async () => {
+    const statement = migrationFiles.find((m) => m.tag.endsWith("_report_facts"))!.sql.split("--> statement-breakpoint").at(-1)!;
+    expect(statement.replace(/^--.*$/gm, "").trim()).toBe(BACKFILL_SQL);
+    const written = await facts();
+    expect(written.filter((r) => r.quiet_answer_at !== null).length).toBe(2); // the two reopened ones
+    expect(written.filter((r) => r.helpful !== null).length).toBe(2);
+    await app.deps.db.execute(sql`update conversations set quiet_answer_at = null, quiet_ended_at = null, open_answer_at = null, last_turn_greeting = false, helpful = null where org_id = ${org.org_id}`);
+    await app.deps.db.execute(sql.raw(statement));
+    expect(await facts()).toEqual(written);
+  });
+});
+
+describe("business hours and knowledge gaps", () => {
+  // Another org, open Monday to Friday 09:00–18:00 in Paris (UTC+1 in January), whose three tickets'
+  // first responses cross a weekend, a night and nothing.
+  let other: InboxOrg;
+  let otherAdmin: string;
+  const Z = (iso: string) => Date.parse(iso);
+  beforeAll(async () => {
+    other = await seedInboxOrg(app);
+    otherAdmin = await signIn(app, other.admin_email, other.password);
+    const weekday: [string, string][] = [["09:00", "18:00"]];
+    const put = await app.request("/api/business-hours", {
+      method: "PUT",
+      headers: { authorization: `Bearer ${otherAdmin}`, "content-type": "application/json" },
+      body: JSON.stringify({ business_hours: { time_zone: "Europe/Paris", weekly: { mon: weekday, tue: weekday, wed: weekday, thu: weekday, fri: weekday }, holidays: [] } }),
+    });
+    expect(put.status).toBe(200);
+    const spans = [
+      ["2026-01-09T16:30:00Z", "2026-01-12T08:30:00Z"], // Friday 17:30 to Monday 09:30 in Paris: 30 + 30 min
+      ["2026-01-06T21:00:00Z", "2026-01-07T08:15:00Z"], // Tuesday 22:00 to Wednesday 09:15: 15 min
+      ["2026-01-07T10:00:00Z", "2026-01-07T10:02:00Z"], // within hours: 2 min
+    ];
+    for (const [created, replied] of spans) {
+      at(Z(created!));
+      const ticket = await createTicket(app.deps, { orgId: other.org_id, actor: { kind: "agent", agentId: null }, input: { subject: "Invoice", message: "Where is my invoice?", source: "api" } });
+      at(Z(replied!));
+      await addTicketMessage(app.deps, { orgId: other.org_id, actor: { kind: "member", memberId: other.admin_id }, ticketId: ticket.id, kind: "reply", body: "Here it is." });
+    }
+    // Two questions the AI answered without confidence in the period, one after it.
+    for (const [when, question] of [
+      ["2026-01-08T12:00:00Z", "Can I pay by bank transfer from Ireland?"],
+      ["2026-01-09T12:00:00Z", "Does a bank transfer from Ireland cost extra?"],
+      ["2026-01-15T12:00:00Z", "Do you ship parcels to Iceland?"],
+    ] as const) {
+      const id = crypto.randomUUID();
+      const [row] = await app.deps.db.insert(conversations).values({ id, orgId: other.org_id, sessionHash: sha256Hex(id), anonymous: true, createdAt: new Date(Z(when)), updatedAt: new Date(Z(when)) }).returning();
+      at(Z(when));
+      await storeCustomerMessage(app.deps, row!, { text: question, images: [], mode: "chat" });
+      at(Z(when) + 1000);
+      await storeReply(app.deps, row!, { text: "I am not sure.", agentId: AGENT, actions: [], sources: [], confidence: 0.2, routing: null, status: "complete" });
+    }
+    at(Z("2026-01-20T00:00:00Z"));
+    otherAdmin = await signIn(app, other.admin_email, other.password); // a session of the clock's day
+  }, 240_000);
+
+  test("first responses in calendar time and in business hours, median and 90th percentile", async () => {
+    const r = await report("", otherAdmin);
+    expect(r.first_response).toEqual({ count: 3, median_ms: 40_500_000, p90_ms: 192_420_000 }); // 2 min, 11 h 15 min, 64 h
+    expect(r.first_response_business_hours).toEqual({ count: 3, median_ms: 900_000, p90_ms: 3_060_000 }); // 2, 15 and 60 min
+    const csv = await (await app.request("/api/reports/summary.csv?period=custom&since=2026-01-05T00:00:00Z&until=2026-01-15T00:00:00Z", { headers: { authorization: `Bearer ${otherAdmin}` } })).text();
+    expect(csv).toContain("\r\nfirst_response_business_hours_median_ms,900000\r\n");
+    expect(csv).toContain("\r\nfirst_response_business_hours_p90_ms,3060000\r\n");
+    expect(csv).toContain("\r\nknowledge_gap_1_count,2\r\n");
+  });
+
+  test("the period's knowledge gaps, for members who may manage knowledge", async () => {
+    const r = await report("", otherAdmin);
+    expect(r.knowledge_gaps).toHaveLength(1);
+    expect(r.knowledge_gaps[0]).toMatchObject({ count: 2, questions: ["Does a bank transfer from Ireland cost extra?", "Can I pay by bank transfer from Ireland?"] });
+    expect((await report("&channel=email", otherAdmin)).knowledge_gaps).toEqual([]);
+    const viewer = await addMember(app, other.org_id, ["inbox:view"]);
+    const seen = await report("", viewer.token);
+    expect(seen.knowledge_gaps).toBeNull();
+    expect(seen.first_response_business_hours!.median_ms).toBe(900_000);
   });
 });

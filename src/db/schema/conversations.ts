@@ -32,6 +32,19 @@ export const conversations = pgTable(
     /** The last ticket the conversation created. Plain uuid (INBOX owns tickets). */
     ticketId: uuid("ticket_id"),
     messageCount: integer("message_count").notNull().default(0),
+    // What the reports judge a conversation by (docs/decisions.md "Reports: what each figure counts"),
+    // kept as each message is written (src/conversations/report-facts.ts) so a report reads one row
+    // per conversation rather than every message.
+    /** The first substantive AI answer a customer message followed more than 24 h later. */
+    quietAnswerAt: timestamp("quiet_answer_at", { withTimezone: true }),
+    /** That customer message (the end of the quiet): within 7 days of the answer it takes the resolution back. */
+    quietEndedAt: timestamp("quiet_ended_at", { withTimezone: true }),
+    /** The first substantive AI answer no customer message has followed yet. */
+    openAnswerAt: timestamp("open_answer_at", { withTimezone: true }),
+    /** Whether the latest customer or AI message is a customer's greeting (the answer to it is not substantive). */
+    lastTurnGreeting: boolean("last_turn_greeting").notNull().default(false),
+    /** The customer's latest "Did that help?": true, false, or null when never answered. */
+    helpful: boolean("helpful"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
