@@ -2,7 +2,7 @@
 // for the same words the tool's first result is the chat's first source, typos and written-together
 // variants included, and an edit is seen by the next call. Its result keeps its shape.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { CallScope } from "../../src/tools/types.ts";
+import type { CallScope } from "../../src/tools/runtime.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 
 let app: TestApp;
