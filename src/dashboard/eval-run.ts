@@ -35,7 +35,7 @@ export function runPage(ctx: DashboardContext, run: EvalRunDetail): Response {
 <h1>Run of ${when(run.created_at)}</h1>
 <p class="muted">${run.agent_name} · ${String(run.questions)} questions${run.status === "partial" ? html` · <span class="badge warn">partial</span> ${run.error ?? ""}` : ""}</p>
 <div class="toolbar">
-${ctx.can("agents:manage") ? html`<form method="post" action="/dashboard/eval/runs/${run.id}/again">${submit("Run these questions again", { busy: "Running…" })}</form>` : ""}
+${ctx.can("agents:manage") ? html`<form method="post" action="/dashboard/eval/runs/${run.id}/again"><input type="hidden" name="again" value="1">${submit("Run these questions again", { busy: "Running…" })}</form>` : ""}
 <a class="button secondary" href="/dashboard/eval/runs/${run.id}/export?format=json" download>Export JSON</a>
 <a class="button secondary" href="/dashboard/eval/runs/${run.id}/export?format=csv" download>Export CSV</a>
 </div>

@@ -103,7 +103,7 @@ export function evalPages(deps: Deps) {
     .get("/dashboard/eval", ({ request }) => withMember(deps, request, "agents:view", (ctx) => evalPage(ctx)))
     .post("/dashboard/eval", ({ request, body }) => withMember(deps, request, "agents:manage", (ctx) => startRun(ctx, formValues(body))), { body: FormBody })
     .get("/dashboard/eval/runs/:id", ({ request, params }) => withMember(deps, request, "agents:view", async (ctx) => runPage(ctx, await getRun(deps, ctx.orgId, params.id))), { params: IdParams })
-    .post("/dashboard/eval/runs/:id/again", ({ request, params }) => withMember(deps, request, "agents:manage", (ctx) => rerun(ctx, params.id)), { params: IdParams })
+    .post("/dashboard/eval/runs/:id/again", ({ request, params }) => withMember(deps, request, "agents:manage", (ctx) => rerun(ctx, params.id)), { params: IdParams, body: formBody({ text: 10, items: 2 }) })
     .get("/dashboard/eval/runs/:id/export", ({ request, params, query }) => withMember(deps, request, "agents:view", (ctx) => exportRun(ctx, params.id, query.format)), {
       params: IdParams,
       query: t.Object({ format: t.Optional(t.Union([t.Literal("json"), t.Literal("csv")])) }),
