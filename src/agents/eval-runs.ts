@@ -5,13 +5,15 @@
 //
 // A run is answered within its request, under a bound (docs/decisions.md "Evaluation runs"): the
 // questions are answered in order until EVAL_RUN.ms has passed; a question still being answered
-// then is stopped, and the run is stored as `partial` with the questions answered so far. The
+// then is stopped, and the run is stored as `partial` with the questions answered so far (so is a
+// run whose model fails: the error says so). The
 // bound keeps a run's cost to its caller's request and leaves nothing running behind it.
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import { evalRuns } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
+import { LlmError } from "./llm/errors.ts";
 import { type EvalQuestion, type EvalResult, evalTarget, evaluateOne, type EvalTotals, totalsOf } from "./evaluate.ts";
 
 export const EVAL_RUN = {
@@ -74,16 +76,21 @@ export async function runEvaluation(deps: Deps, orgId: string, memberId: string 
   const bound = deps.timers.deadline(EVAL_RUN.ms);
   const stop = signal ? AbortSignal.any([bound, signal]) : bound;
   const results: EvalResult[] = [];
-  let error: string | null = null;
+  // Why the run stopped early, if it did: its bound, its request gone, or the model failing.
+  let failed: string | null = null;
   for (const q of questions) {
     if (stop.aborted) break;
     try {
       results.push(await evaluateOne(deps, orgId, target, q, AbortSignal.any([stop, AbortSignal.timeout(120_000)])));
     } catch (e) {
-      if (!stop.aborted) throw e;
+      if (stop.aborted) break;
+      if (!(e instanceof LlmError)) throw e;
+      failed = `the model failed (${e.message})`;
+      break;
     }
   }
-  if (results.length < questions.length) error = `Stopped after ${results.length} of ${questions.length} questions: ${bound.aborted ? `a run answers for at most ${EVAL_RUN.ms / 60_000} minutes` : "the request was cancelled"}.`;
+  const reason = bound.aborted ? `a run answers for at most ${EVAL_RUN.ms / 60_000} minutes` : stop.aborted ? "the request was cancelled" : failed;
+  const error = results.length < questions.length ? `Stopped after ${results.length} of ${questions.length} questions: ${reason}.` : null;
   const [row] = await deps.db
     .insert(evalRuns)
     .values({

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { EVAL_RUN } from "../../src/agents/eval-runs.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 import { memberWith } from "../dashboard/helpers.ts";
+import { fakeOpenAi } from "../support/fake-llm.ts";
 
 let app: TestApp;
 let org: Awaited<ReturnType<typeof seedOrg>>;
@@ -128,4 +129,43 @@ describe("evaluation runs", () => {
     expect((await app.request("/api/eval/runs")).status).toBe(401);
     expect((await start({ questions: SET }, {})).status).toBe(401);
   });
+});
+
+describe("the time bound", () => {
+  test("a run still answering when its bound passes is stored as partial, with the questions answered by then", async () => {
+    const fake = await fakeOpenAi();
+    // Development allows a loopback model URL.
+    const slow = await createTestApp({ NODE_ENV: "development", LLM_PROVIDER: "openai", LLM_MODEL: "m", LLM_API_KEY: "sk-test", LLM_BASE_URL: fake.baseUrl });
+    try {
+      const o = await seedOrg(slow);
+      const headers = { authorization: `Bearer ${await signIn(slow, o.admin_email, o.password)}` };
+      let release!: (v?: unknown) => void;
+      const held = new Promise((resolve) => (release = resolve));
+      fake.enqueue({ steps: [{ text: "The first answer." }] });
+      fake.enqueue({ steps: [{ text: "The sec" }, { until: held }, { text: "ond answer." }] });
+      const pending = slow.request("/api/eval/runs", { method: "POST", headers, json: { questions: [{ question: "one?" }, { question: "two?" }, { question: "three?" }] } });
+      while (fake.requests.length < 2) await Bun.sleep(10);
+      // The model's own deadline (60 s a request) passes too; the run's bound is what stops it.
+      slow.clock.advance(EVAL_RUN.ms);
+      const res = await pending;
+      release();
+      expect(res.status).toBe(201);
+      const run = (await res.json()) as Run;
+      expect(run).toMatchObject({ status: "partial", questions: 3, answered_questions: 1 });
+      expect(run.error).toBe("Stopped after 1 of 3 questions: a run answers for at most 5 minutes.");
+      expect(run.results.map((r) => r.question)).toEqual(["one?"]);
+      expect(run.totals.questions).toBe(1);
+      expect(fake.requests.length).toBe(2); // the third question was never asked
+
+      // A model that fails stops the run the same way, saying so.
+      fake.enqueue({ steps: [{ text: "Fine." }] });
+      fake.enqueue({ status: 400, body: { error: { message: "bad request", type: "invalid_request_error" } } });
+      const failing = (await (await slow.request("/api/eval/runs", { method: "POST", headers, json: { questions: [{ question: "one?" }, { question: "two?" }, { question: "three?" }] } })).json()) as Run;
+      expect(failing).toMatchObject({ status: "partial", answered_questions: 1 });
+      expect(failing.error).toStartWith("Stopped after 1 of 3 questions: the model failed (");
+    } finally {
+      await slow.close();
+      await fake.close();
+    }
+  }, 120_000);
 });
