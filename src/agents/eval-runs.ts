@@ -150,7 +150,7 @@ async function detailOf(deps: Deps, row: Row): Promise<EvalRunDetail> {
 
 const cell = (v: unknown) => {
   const s = v === null || v === undefined ? "" : String(v);
-  // RFC 4180 §2 quoting; a leading =, +, - or @ is prefixed so a spreadsheet never reads a formula.
+  // RFC 4180 section 2 quoting; a leading =, +, - or @ is prefixed so a spreadsheet never reads a formula.
   const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 };
