@@ -96,6 +96,12 @@ describe("evaluation runs", () => {
     expect(full.status).toBe(201);
     expect(((await full.json()) as Run).answered_questions).toBe(EVAL_RUN.questions);
     expect((await start({ questions: [{ question: "x".repeat(EVAL_RUN.chars) }] })).status).toBe(201);
+    // Past /api's 64 KiB body cap, within the set's own 8 MiB.
+    const big = Array.from({ length: 100 }, (_, i) => ({ question: `question ${i} ${"word ".repeat(150)}` }));
+    expect(JSON.stringify({ questions: big }).length).toBeGreaterThan(64 * 1024);
+    expect((await start({ questions: big })).status).toBe(201);
+    const huge = JSON.stringify({ questions: [{ question: "x" }], pad: "x".repeat(8 * 1024 * 1024) });
+    expect((await app.request("/api/eval/runs", { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: huge })).status).toBe(413);
     const long = await start({ questions: [{ question: "x".repeat(EVAL_RUN.chars + 1) }] });
     expect(long.status).toBe(400);
     expect(((await long.json()) as { error: { details: { path: string }[] } }).error.details[0]!.path).toContain("/questions/0/question");
