@@ -60,35 +60,47 @@ export function parseQuestions(text: string): EvalQuestion[] {
   return out;
 }
 
-/** Runs every question against the agent (the org's active one by default); one result per question and the totals. */
-export async function evaluate(deps: Deps, orgId: string, agentId: string | undefined, questions: readonly EvalQuestion[]) {
+/** The agent a set is run against (the org's active one by default) and its provider; 404 when there is none. */
+export async function evalTarget(deps: Deps, orgId: string, agentId: string | undefined) {
   const agent = await getAgent(deps, orgId, agentId);
   if (!agent) throw AppError.notFound(agentId ? "No such agent in this organisation." : "The organisation has no active agent.");
-  const provider = await providerFor(deps, orgId, agent);
-  const results: EvalResult[] = [];
-  for (const q of questions) {
-    const passages = await retrieve(deps, orgId, q.question);
-    const result = await answer({
-      provider,
-      system: systemText({ instructions: agent.instructions, agentName: agent.name, customer: null, context: {} }),
-      messages: conversationMessages([], { text: q.question, images: 0 }),
-      passages,
-      tools: [],
-      callTool: () => Promise.reject(AppError.badRequest("No tools in an evaluation.")),
-      signal: AbortSignal.timeout(120_000),
-      emit: { text: () => {}, action: () => {} },
-    });
-    const confidence = confidenceOf({ coverage: passages[0]?.score ?? 0, question: q.question, toolCalls: 0, toolFailures: 0, frustrated: false, reply: result.text });
-    const sources = usedPassages(passages, result.text, provider.kind).map((p) => ({ doc_id: p.docId, title: p.title }));
-    const first = sources[0];
-    const wanted = q.expectedDoc?.toLowerCase();
-    const correct = wanted !== undefined ? first !== undefined && (first.doc_id === q.expectedDoc || first.title.toLowerCase() === wanted) : q.expectedPhrase !== undefined ? result.text.toLowerCase().includes(q.expectedPhrase.toLowerCase()) : null;
-    results.push({ question: q.question, reply: result.text, confidence, answered: confidence >= CONFIDENCE.offerBelow, sources, correct });
-  }
-  return { agentId: agent.id, results, totals: totalsOf(results, questions) };
+  return { agent, provider: await providerFor(deps, orgId, agent) };
 }
 
-function totalsOf(results: readonly EvalResult[], questions: readonly EvalQuestion[]) {
+/** One question answered as a first chat message would be, and judged. `signal` stops a model's answer. */
+export async function evaluateOne(deps: Deps, orgId: string, target: Awaited<ReturnType<typeof evalTarget>>, q: EvalQuestion, signal: AbortSignal = AbortSignal.timeout(120_000)): Promise<EvalResult> {
+  const { agent, provider } = target;
+  const passages = await retrieve(deps, orgId, q.question);
+  const result = await answer({
+    provider,
+    system: systemText({ instructions: agent.instructions, agentName: agent.name, customer: null, context: {} }),
+    messages: conversationMessages([], { text: q.question, images: 0 }),
+    passages,
+    tools: [],
+    callTool: () => Promise.reject(AppError.badRequest("No tools in an evaluation.")),
+    signal,
+    emit: { text: () => {}, action: () => {} },
+  });
+  const confidence = confidenceOf({ coverage: passages[0]?.score ?? 0, question: q.question, toolCalls: 0, toolFailures: 0, frustrated: false, reply: result.text });
+  const sources = usedPassages(passages, result.text, provider.kind).map((p) => ({ doc_id: p.docId, title: p.title }));
+  const first = sources[0];
+  const wanted = q.expectedDoc?.toLowerCase();
+  const correct = wanted !== undefined ? first !== undefined && (first.doc_id === q.expectedDoc || first.title.toLowerCase() === wanted) : q.expectedPhrase !== undefined ? result.text.toLowerCase().includes(q.expectedPhrase.toLowerCase()) : null;
+  return { question: q.question, reply: result.text, confidence, answered: confidence >= CONFIDENCE.offerBelow, sources, correct };
+}
+
+/** Runs every question against the agent (the org's active one by default); one result per question and the totals. */
+export async function evaluate(deps: Deps, orgId: string, agentId: string | undefined, questions: readonly EvalQuestion[]) {
+  const target = await evalTarget(deps, orgId, agentId);
+  const results: EvalResult[] = [];
+  for (const q of questions) results.push(await evaluateOne(deps, orgId, target, q));
+  return { agentId: target.agent.id, results, totals: totalsOf(results, questions) };
+}
+
+export type EvalTotals = ReturnType<typeof totalsOf>;
+
+/** The totals of the results of the first `results.length` questions. */
+export function totalsOf(results: readonly EvalResult[], questions: readonly EvalQuestion[]) {
   const share = (n: number, of: number) => (of === 0 ? null : Math.round((n / of) * 1000) / 1000);
   const byDoc = results.map((r, i) => ({ r, want: questions[i]!.expectedDoc?.toLowerCase() })).filter((x) => x.want !== undefined);
   const inFirst = (r: EvalResult, want: string, k: number) => r.sources.slice(0, k).some((s) => s.doc_id.toLowerCase() === want || s.title.toLowerCase() === want);

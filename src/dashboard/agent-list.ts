@@ -13,7 +13,7 @@ export async function listPage(ctx: DashboardContext, query: Record<string, stri
   const page = pageOf(all, pageNumber(query.page));
   const manage = ctx.can("agents:manage");
   const body = html`<h1>Agents</h1>
-<p class="muted">The active agent answers the widget, chat and campaigns. ${all.length} of at most ${L.agentsPerOrg} agents.</p>
+<p class="muted">The active agent answers the widget, chat and campaigns. ${all.length} of at most ${L.agentsPerOrg} agents. <a href="/dashboard/eval">Test your agent</a> with your customers' questions.</p>
 ${all.some((a) => a.status === "active") ? "" : html`<p class="error" id="no-active-agent">No agent is active: the widget cannot load its agent and chats are refused (404) until you activate one.</p>`}
 ${listTable({
   caption: "Agents",

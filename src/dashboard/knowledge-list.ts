@@ -3,7 +3,8 @@
 // src/knowledge/docs.ts and src/knowledge/docs-import.ts as /api/docs and the setup_* tools do.
 import { type Html, html } from "../html/html.ts";
 import { memberActor } from "../kit/actor.ts";
-import { listDocs, searchDocs } from "../knowledge/docs.ts";
+import { listDocs } from "../knowledge/docs.ts";
+import { searchIndex } from "../knowledge/tools.ts";
 import { IMPORT_LIMITS, importDocFromUrl, importMarkdownFile, MARKDOWN_EXTENSIONS } from "../knowledge/docs-import.ts";
 import { type DashboardContext, errorSummary, field, type FieldErrors, type FormValues, listTable, PAGE_SIZE, pageNumber, pager, redirect, type Refused, select, shellPage, submit, submitForm, textarea, when } from "./kit/index.ts";
 import { importErrors, statusBadge } from "./knowledge-docs.ts";
@@ -17,7 +18,7 @@ export async function listPage(ctx: DashboardContext, query: Record<string, stri
   let hasMore = false;
   if (q) {
     // Search ranks published documents the way an agent finds them; shown one page at a time.
-    const hits = await searchDocs(ctx.deps, ctx.orgId, q, page * PAGE_SIZE + 1);
+    const hits = await searchIndex(ctx.deps, ctx.orgId, q, page * PAGE_SIZE + 1);
     hasMore = hits.length > page * PAGE_SIZE;
     const shown = hits.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
     table = html`<p class="muted">${hits.length === 0 ? "No published document matches." : "Published documents, best match first."}</p>
@@ -49,6 +50,7 @@ ${select({ name: "status", label: "Status", value: status ?? "", options: [{ val
 <button type="submit" class="secondary">Search</button>
 ${manage ? html`<a class="button" href="/dashboard/knowledge/new">New document</a>` : ""}
 <a class="button secondary" href="/dashboard/knowledge/synonyms">Synonyms</a>
+${manage && ctx.can("inbox:view") ? html`<a class="button secondary" href="/dashboard/knowledge/gaps">Knowledge gaps</a>` : ""}
 </form>
 ${table}
 ${pager("/dashboard/knowledge", { q, status }, page, hasMore)}

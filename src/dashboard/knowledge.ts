@@ -12,6 +12,7 @@ import { type DashboardContext, formBody, formValues, type FormValues, IdParams,
 import { docFrom, editorPage, valuesOf } from "./knowledge-docs.ts";
 import { importFile, importUrl, listPage } from "./knowledge-list.ts";
 import { saveSynonyms, synonymsPage } from "./knowledge-synonyms.ts";
+import { gapsPage } from "./knowledge-gaps.ts";
 
 async function docOf(ctx: DashboardContext, id: string): Promise<Doc> {
   const doc = await getDoc(ctx.deps, ctx.orgId, id);
@@ -49,6 +50,7 @@ export function knowledgePages(deps: Deps) {
   const manage = "knowledge:manage" as const;
   return new Elysia({ name: "dashboard-knowledge" })
     .get("/dashboard/knowledge", ({ request, query }) => withMember(deps, request, "knowledge:view", (ctx) => listPage(ctx, query)), { query: Query })
+    .get("/dashboard/knowledge/gaps", ({ request, query }) => withMember(deps, request, manage, (ctx) => gapsPage(ctx, query)), { query: t.Object({ days: t.Optional(t.String({ maxLength: 10 })) }) })
     .get("/dashboard/knowledge/synonyms", ({ request }) => withMember(deps, request, "knowledge:view", (ctx) => synonymsPage(ctx)))
     .post("/dashboard/knowledge/synonyms", ({ request, body }) => withMember(deps, request, manage, (ctx) => saveSynonyms(ctx, formValues(body))), { body: FormBody })
     // `?title=` pre-fills the title (the knowledge gaps' "write an article" link).

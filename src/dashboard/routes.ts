@@ -7,6 +7,7 @@ import { setupStatus } from "../setup/status.ts";
 import { html } from "../html/html.ts";
 import { accountPages } from "./account.ts";
 import { agentPages } from "./agents.ts";
+import { evalPages } from "./eval.ts";
 import { dashboardAssets } from "./assets.ts";
 import { connectorPages } from "./connectors.ts";
 import { customActionPages } from "./custom-actions.ts";
@@ -53,6 +54,7 @@ export function dashboardRoutes(deps: Deps) {
     .use(dashboardAssets())
     .use(accountPages(deps))
     .use(agentPages(deps))
+    .use(evalPages(deps))
     .use(knowledgeSourcePages(deps))
     .use(knowledgePages(deps))
     .use(settingsPages(deps))

@@ -20,6 +20,8 @@ export const BODY_LIMITS: { prefix: string; bytes: number; raw?: true; exact?: t
   { prefix: "/api/mcp/oauth/token", bytes: 64 * 1024, raw: true, exact: true },
   { prefix: "/api/mcp/oauth/revoke", bytes: 64 * 1024, raw: true, exact: true },
   { prefix: "/api/docs", bytes: 1024 * 1024 },
+  // A question set: up to 500 questions of up to 4,000 characters a field (src/agents/eval-runs.ts).
+  { prefix: "/api/eval/runs", bytes: 8 * 1024 * 1024, exact: true },
   // Uploaded files, base64 in JSON: 20 files of up to 10 MiB would not fit; 40 MiB of base64 is 30 MiB of files.
   // Uploaded files, as JSON: never read here. The route checks the member first, then reads the
   // body itself with this cap (readJsonAfterAuth below).
@@ -35,6 +37,7 @@ export const BODY_LIMITS: { prefix: string; bytes: number; raw?: true; exact?: t
   { prefix: "/api/sdk/voice/transcribe", bytes: 25 * 1024 * 1024, exact: true, binary: true, configured: true },
   { prefix: "/dashboard", bytes: 256 * 1024 },
   { prefix: "/dashboard/knowledge", bytes: 2 * 1024 * 1024 },
+  { prefix: "/dashboard/eval", bytes: 8 * 1024 * 1024, exact: true },
   { prefix: "/", bytes: 16 * 1024 },
 ];
 

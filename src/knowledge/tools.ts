@@ -1,7 +1,46 @@
 // Built-in family: the knowledge base (`search_docs`, `read_doc`), read-only, scope docs:read.
-import { getDoc, searchDocs } from "./docs.ts";
+// `search_docs` asks the same in-memory index, with the same query (typos, joined and split words,
+// the org's synonyms), as chat retrieval does (src/agents/pipeline/knowledge.ts), so a tool's
+// caller and the chat find the same pages in the same order (docs/decisions.md "Knowledge retrieval").
+import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import type { StageTimer } from "../kit/stage-timer.ts";
 import type { ToolDefinition } from "../tools/types.ts";
+import { getDoc } from "./docs.ts";
+import { orgIndex } from "./org-index.ts";
+import { passagesOf, snippetOf } from "./passages.ts";
+import { buildQuery } from "./query.ts";
+
+export interface IndexHit {
+  id: string;
+  title: string;
+  url?: string;
+  snippet: string;
+  score: number;
+}
+
+/** The org's best published pages for `text`, best first, as chat retrieval ranks them, each with a snippet around the query's words. */
+export async function searchIndex(deps: Pick<Deps, "db" | "knowledge" | "passages">, orgId: string, text: string, limit: number, timer?: StageTimer): Promise<IndexHit[]> {
+  const { index, synonyms } = await orgIndex(deps, orgId);
+  const query = buildQuery(index, text, [], synonyms);
+  const pages = query.terms.size === 0 ? [] : index.search(query.terms, limit, 1);
+  // Read before any await: the index may change once this call yields.
+  const versions = pages.map((p) => ({ id: p.docId, title: p.title, updatedAt: new Date(index.versionOf(p.docId) ?? 0) }));
+  timer?.mark("search");
+  if (pages.length === 0) return [];
+  const passages = await passagesOf(deps, orgId, versions);
+  const wanted = new Set([...query.terms.keys()].filter((t) => !t.includes(" ")));
+  const hits = pages.map((p) => ({
+    id: p.docId,
+    title: p.title,
+    ...(p.url ? { url: p.url } : {}),
+    snippet: snippetOf(passages.get(p.docId) ?? [], wanted),
+    // Four significant digits: BM25 scores are not bounded, only their order means something.
+    score: Number(p.score.toPrecision(4)),
+  }));
+  timer?.mark("snippets");
+  return hits;
+}
 
 const source = { kind: "builtin" as const, label: "Knowledge base" };
 const str = { type: "string" };
@@ -33,8 +72,7 @@ export const docsTools: ToolDefinition[] = [
     source,
     defaultEnabled: true,
     async execute(ctx, args) {
-      const hits = await searchDocs(ctx.deps, ctx.orgId, args.query as string, (args.limit as number | undefined) ?? 5, { timer: ctx.timer });
-      return { value: { results: hits.map(({ updatedAt: _, ...hit }) => hit) } };
+      return { value: { results: await searchIndex(ctx.deps, ctx.orgId, args.query as string, (args.limit as number | undefined) ?? 5, ctx.timer) } };
     },
   },
   {

@@ -42,6 +42,8 @@ export const OWNERS: Record<string, string> = {
   // src/db/schema/llm.ts
   orgLlmSettings: "src/agents",
   orgSpeechSettings: "src/sdk",
+  // src/db/schema/eval.ts
+  evalRuns: "src/agents",
   // src/db/schema/inbox.ts
   ticketCounters: "src/inbox",
   tickets: "src/inbox",

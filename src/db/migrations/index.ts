@@ -22,6 +22,7 @@ import m19 from "./0019_reports_csat_feedback.sql" with { type: "text" };
 import m20 from "./0020_accounts.sql" with { type: "text" };
 import m21 from "./0021_saved_replies.sql" with { type: "text" };
 import m22 from "./0022_report_facts.sql" with { type: "text" };
+import m23 from "./0023_eval_runs.sql" with { type: "text" };
 
 export const migrationFiles: { tag: string; when: number; breakpoints: boolean; sql: string }[] = [
   { tag: "0000_core", when: 1795253253534, breakpoints: true, sql: m0 },
@@ -47,4 +48,5 @@ export const migrationFiles: { tag: string; when: number; breakpoints: boolean; 
   { tag: "0020_accounts", when: 1795808041135, breakpoints: true, sql: m20 },
   { tag: "0021_saved_replies", when: 1795808171019, breakpoints: true, sql: m21 },
   { tag: "0022_report_facts", when: 1795813280377, breakpoints: true, sql: m22 },
+  { tag: "0023_eval_runs", when: 1795818043537, breakpoints: true, sql: m23 },
 ];

@@ -1,0 +1,93 @@
+// /api/eval/runs: "Test your agent" over the API (README "Measuring answers"). A run is answered
+// within its POST, under a bound (src/agents/eval-runs.ts, docs/decisions.md "Evaluation runs");
+// agents:manage starts one (it spends the agent's model), agents:view reads them. A run's
+// `?format=csv` is the same run as CSV.
+import { Elysia, t } from "elysia";
+import { requireMember } from "../auth/guard.ts";
+import type { Deps } from "../deps.ts";
+import { liftIdleTimeout } from "../http/request-meta.ts";
+import { EVAL_RUN, getRun, listRuns, runCsv, runEvaluation } from "./eval-runs.ts";
+
+const Share = t.Union([t.Number(), t.Null()]);
+const Totals = t.Object({ questions: t.Integer(), answered: Share, correct: Share, recall_at_1: Share, recall_at_3: Share, confidently_wrong: Share });
+const Summary = t.Object({
+  id: t.String(),
+  agent_id: t.String(),
+  agent_name: t.String(),
+  status: t.Union([t.Literal("done"), t.Literal("partial")], { description: "partial: the run reached its time bound (see error) and holds the questions answered until then" }),
+  error: t.Union([t.String(), t.Null()]),
+  questions: t.Integer(),
+  answered_questions: t.Integer({ description: "questions the run got to (all of them unless partial)" }),
+  totals: Totals,
+  created_at: t.String({ format: "date-time" }),
+  finished_at: t.String({ format: "date-time" }),
+});
+const Result = t.Object({
+  question: t.String(),
+  expected_doc: t.Optional(t.String()),
+  expected_phrase: t.Optional(t.String()),
+  reply: t.String(),
+  confidence: t.Number(),
+  answered: t.Boolean({ description: "confidence at or above the chat's offer threshold" }),
+  sources: t.Array(t.Object({ doc_id: t.String(), title: t.String() })),
+  correct: t.Union([t.Boolean(), t.Null()], { description: "null when the question expects nothing" }),
+  change: t.Union([t.Literal("newly_right"), t.Literal("newly_wrong"), t.Literal("same"), t.Literal("new"), t.Null()], { description: "against the same question in the previous run of the same agent; null without one or when not judged" }),
+});
+const Detail = t.Composite([Summary, t.Object({ results: t.Array(Result), previous: t.Union([Summary, t.Null()]) })]);
+const Text = t.String({ minLength: 1, maxLength: EVAL_RUN.chars });
+export const EvalQuestionBody = t.Object({ question: Text, expected_doc: t.Optional(Text), expected_phrase: t.Optional(Text) }, { additionalProperties: false });
+
+const toQuestion = (q: { question: string; expected_doc?: string; expected_phrase?: string }) => ({
+  question: q.question.trim(),
+  expectedDoc: q.expected_doc?.trim() || undefined,
+  expectedPhrase: q.expected_phrase?.trim() || undefined,
+});
+
+export function evalRoutes(deps: Deps) {
+  return new Elysia({ name: "eval-runs" })
+    .post(
+      "/api/eval/runs",
+      async ({ request, body, set }) => {
+        const { orgId, principal } = await requireMember(deps, request, "agents:manage");
+        liftIdleTimeout(request); // a model answering 500 questions sends nothing for a while
+        const run = await runEvaluation(deps, orgId, principal.member.id, body.agent_id, body.questions.map(toQuestion), request.signal);
+        set.status = 201;
+        return run;
+      },
+      {
+        body: t.Object(
+          {
+            agent_id: t.Optional(t.String({ maxLength: 64, description: "default: the org's active agent" })),
+            questions: t.Array(EvalQuestionBody, { minItems: 1, maxItems: EVAL_RUN.questions }),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 201: Detail },
+        detail: { tags: ["Agents"], summary: "Run a question set against an agent with its current knowledge and model, store the run and compare it with the agent's previous run" },
+      },
+    )
+    .get(
+      "/api/eval/runs",
+      async ({ request, query }) => {
+        const { orgId } = await requireMember(deps, request, "agents:view");
+        return { runs: await listRuns(deps, orgId, query.limit ?? 20) };
+      },
+      { query: t.Object({ limit: t.Optional(t.Integer({ minimum: 1, maximum: EVAL_RUN.kept })) }), response: t.Object({ runs: t.Array(Summary) }), detail: { tags: ["Agents"], summary: "The org's stored evaluation runs, newest first" } },
+    )
+    .get(
+      "/api/eval/runs/:id",
+      async ({ request, params, query }) => {
+        const { orgId } = await requireMember(deps, request, "agents:view");
+        const run = await getRun(deps, orgId, params.id);
+        // A Response is sent as it is (the schema below describes the JSON answer).
+        if (query.format === "csv") return new Response(runCsv(run), { headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="eval-run-${run.id}.csv"` } }) as never;
+        return run;
+      },
+      {
+        params: t.Object({ id: t.String({ maxLength: 64 }) }),
+        query: t.Object({ format: t.Optional(t.Union([t.Literal("json"), t.Literal("csv")], { description: "csv: one row per question (RFC 4180)" })) }),
+        response: Detail,
+        detail: { tags: ["Agents"], summary: "One evaluation run: per-question results, totals, the previous run's totals and each question's change since it (?format=csv: the questions as CSV)" },
+      },
+    );
+}

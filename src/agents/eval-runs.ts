@@ -1,0 +1,163 @@
+// Stored evaluation runs ("Test your agent", README "Measuring answers"): a question set — the
+// format of `svc-agents eval --questions` (src/agents/evaluate.ts) — run against one of the org's
+// agents with its current knowledge and model, kept with its per-question results and totals so a
+// run can be compared with the one before it (the same agent's previous finished run).
+//
+// A run is answered within its request, under a bound (docs/decisions.md "Evaluation runs"): the
+// questions are answered in order until EVAL_RUN.ms has passed; a question still being answered
+// then is stopped, and the run is stored as `partial` with the questions answered so far (so is a
+// run whose model fails: the error says so). The
+// bound keeps a run's cost to its caller's request and leaves nothing running behind it.
+import { and, desc, eq, lt, sql } from "drizzle-orm";
+import { evalRuns } from "../db/schema/index.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { isUuid } from "../kit/ids.ts";
+import { LlmError } from "./llm/errors.ts";
+import { type EvalQuestion, type EvalResult, evalTarget, evaluateOne, type EvalTotals, totalsOf } from "./evaluate.ts";
+
+export const EVAL_RUN = {
+  /** Questions in one run, and characters of a question or an expectation. */
+  questions: 500,
+  chars: 4000,
+  /** How long a run may answer, in all. */
+  ms: 5 * 60_000,
+  /** Runs kept per org (the oldest are deleted past this). */
+  kept: 100,
+} as const;
+
+export type RunStatus = "done" | "partial";
+
+export interface EvalRunSummary {
+  id: string;
+  agent_id: string;
+  agent_name: string;
+  status: RunStatus;
+  error: string | null;
+  questions: number;
+  answered_questions: number;
+  totals: EvalTotals;
+  created_at: string;
+  finished_at: string;
+}
+
+export type QuestionChange = "newly_right" | "newly_wrong" | "same" | "new";
+
+export interface EvalRunDetail extends EvalRunSummary {
+  results: (EvalResult & { expected_doc?: string; expected_phrase?: string; change: QuestionChange | null })[];
+  previous: EvalRunSummary | null;
+}
+
+type Row = typeof evalRuns.$inferSelect;
+
+function summaryOf(row: Row): EvalRunSummary {
+  return {
+    id: row.id,
+    agent_id: row.agentId,
+    agent_name: row.agentName,
+    status: row.status,
+    error: row.error,
+    questions: row.questionCount,
+    answered_questions: row.doneCount,
+    totals: row.totals as EvalTotals,
+    created_at: row.createdAt.toISOString(),
+    finished_at: (row.finishedAt ?? row.createdAt).toISOString(),
+  };
+}
+
+const asInput = (q: EvalQuestion) => ({ question: q.question, ...(q.expectedDoc ? { expected_doc: q.expectedDoc } : {}), ...(q.expectedPhrase ? { expected_phrase: q.expectedPhrase } : {}) });
+const asQuestion = (q: { question: string; expected_doc?: string; expected_phrase?: string }): EvalQuestion => ({ question: q.question, expectedDoc: q.expected_doc, expectedPhrase: q.expected_phrase });
+
+/** Runs the set against the agent (the org's active one when `agentId` is absent) and stores the run. */
+export async function runEvaluation(deps: Deps, orgId: string, memberId: string | null, agentId: string | undefined, questions: readonly EvalQuestion[], signal?: AbortSignal): Promise<EvalRunDetail> {
+  if (questions.length === 0 || questions.length > EVAL_RUN.questions) throw AppError.badRequest(`A run has 1 to ${EVAL_RUN.questions} questions.`, [{ path: "/questions", message: `1 to ${EVAL_RUN.questions} questions` }]);
+  const target = await evalTarget(deps, orgId, agentId);
+  const createdAt = deps.now();
+  const bound = deps.timers.deadline(EVAL_RUN.ms);
+  const stop = signal ? AbortSignal.any([bound, signal]) : bound;
+  const results: EvalResult[] = [];
+  // Why the run stopped early, if it did: its bound, its request gone, or the model failing.
+  let failed: string | null = null;
+  for (const q of questions) {
+    if (stop.aborted) break;
+    try {
+      results.push(await evaluateOne(deps, orgId, target, q, AbortSignal.any([stop, AbortSignal.timeout(120_000)])));
+    } catch (e) {
+      if (stop.aborted) break;
+      if (!(e instanceof LlmError)) throw e;
+      failed = `the model failed (${e.message})`;
+      break;
+    }
+  }
+  const reason = bound.aborted ? `a run answers for at most ${EVAL_RUN.ms / 60_000} minutes` : stop.aborted ? "the request was cancelled" : failed;
+  const error = results.length < questions.length ? `Stopped after ${results.length} of ${questions.length} questions: ${reason}.` : null;
+  const [row] = await deps.db
+    .insert(evalRuns)
+    .values({
+      orgId,
+      agentId: target.agent.id,
+      agentName: target.agent.name,
+      memberId,
+      status: error ? "partial" : "done",
+      error,
+      questions: questions.map(asInput),
+      questionCount: questions.length,
+      doneCount: results.length,
+      results,
+      totals: totalsOf(results, questions),
+      createdAt,
+      finishedAt: deps.now(),
+    })
+    .returning();
+  // Keep the newest EVAL_RUN.kept runs of the org.
+  await deps.db.execute(sql`delete from eval_runs where org_id = ${orgId} and id not in (select id from eval_runs where org_id = ${orgId} order by seq desc limit ${EVAL_RUN.kept})`);
+  return detailOf(deps, row!);
+}
+
+/** The org's runs, newest first. */
+export async function listRuns(deps: Deps, orgId: string, limit: number): Promise<EvalRunSummary[]> {
+  const rows = await deps.db.select().from(evalRuns).where(eq(evalRuns.orgId, orgId)).orderBy(desc(evalRuns.seq)).limit(limit);
+  return rows.map(summaryOf);
+}
+
+/** One run of the org with its results, each compared with the same question in the previous run; 404 for another org's or an unknown id. */
+export async function getRun(deps: Deps, orgId: string, id: string): Promise<EvalRunDetail> {
+  const [row] = isUuid(id) ? await deps.db.select().from(evalRuns).where(and(eq(evalRuns.orgId, orgId), eq(evalRuns.id, id))).limit(1) : [];
+  if (!row) throw AppError.notFound("No such run in this organisation.");
+  return detailOf(deps, row);
+}
+
+const key = (question: string) => question.trim().toLowerCase().replace(/\s+/g, " ");
+
+/** The run with the agent's previous run (the newest one before it) and each question's change since then. */
+async function detailOf(deps: Deps, row: Row): Promise<EvalRunDetail> {
+  const [previous] = await deps.db
+    .select()
+    .from(evalRuns)
+    .where(and(eq(evalRuns.orgId, row.orgId), eq(evalRuns.agentId, row.agentId), lt(evalRuns.seq, row.seq)))
+    .orderBy(desc(evalRuns.seq))
+    .limit(1);
+  const before = new Map<string, boolean | null>();
+  for (const r of (previous?.results ?? []) as EvalResult[]) before.set(key(r.question), r.correct);
+  const inputs = row.questions.map(asQuestion);
+  const results = ((row.results ?? []) as EvalResult[]).map((r, i) => {
+    const then = before.get(key(r.question));
+    const change: QuestionChange | null = !previous || r.correct === null ? null : then === undefined || then === null ? "new" : then === r.correct ? "same" : r.correct ? "newly_right" : "newly_wrong";
+    return { ...r, ...(inputs[i]?.expectedDoc ? { expected_doc: inputs[i]!.expectedDoc } : {}), ...(inputs[i]?.expectedPhrase ? { expected_phrase: inputs[i]!.expectedPhrase } : {}), change };
+  });
+  return { ...summaryOf(row), results, previous: previous ? summaryOf(previous) : null };
+}
+
+const cell = (v: unknown) => {
+  const s = v === null || v === undefined ? "" : String(v);
+  // RFC 4180 section 2 quoting; a leading =, +, - or @ is prefixed so a spreadsheet never reads a formula.
+  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+};
+
+/** The run's questions as CSV (RFC 4180): one row per question answered. */
+export function runCsv(run: EvalRunDetail): string {
+  const head = ["question", "expected_doc", "expected_phrase", "answered", "confidence", "correct", "change", "first_source", "sources", "reply"];
+  const rows = run.results.map((r) => [r.question, r.expected_doc, r.expected_phrase, r.answered, r.confidence, r.correct, r.change, r.sources[0]?.title, r.sources.map((s) => s.title).join(" | "), r.reply]);
+  return [head, ...rows].map((row) => row.map(cell).join(",")).join("\r\n") + "\r\n";
+}

@@ -1,0 +1,111 @@
+// Dashboard: "Test your agent" (README "Measuring answers"). A question set in the format of
+// `svc-agents eval --questions` (JSON Lines, src/agents/evaluate.ts), pasted or read from a file by
+// the page's script, is run against a chosen agent through src/agents/eval-runs.ts as
+// POST /api/eval/runs does; the run's page compares it with the agent's previous run and exports
+// it. agents:view reads runs, agents:manage starts them. Works as plain form posts.
+import { Elysia, t } from "elysia";
+import { EVAL_RUN, getRun, listRuns, runCsv, runEvaluation } from "../agents/eval-runs.ts";
+import { type EvalQuestion, parseQuestions } from "../agents/evaluate.ts";
+import { listAgents } from "../agents/service.ts";
+import type { Deps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { html } from "../html/html.ts";
+import { liftIdleTimeout } from "../http/request-meta.ts";
+import { type DashboardContext, errorSummary, formBody, formValues, type FormValues, IdParams, listTable, redirect, type Refused, select, shellPage, submit, submitForm, textarea, when, withMember } from "./kit/index.ts";
+import { percent, runPage } from "./eval-run.ts";
+
+const EXAMPLE = `{"question": "How do I reset my password?", "expected_doc": "Resetting your password"}
+{"question": "Do you ship to Canada?", "expected_phrase": "Canada"}`;
+
+const asLines = (questions: readonly { question: string; expected_doc?: string; expected_phrase?: string }[]) => questions.map((q) => JSON.stringify(q)).join("\n");
+
+async function evalPage(ctx: DashboardContext, refused?: Refused): Promise<Response> {
+  const manage = ctx.can("agents:manage");
+  const [runs, agents] = await Promise.all([listRuns(ctx.deps, ctx.orgId, 20), listAgents(ctx.deps, ctx.orgId)]);
+  const usable = agents.filter((a) => a.status !== "disabled");
+  const active = usable.find((a) => a.status === "active");
+  // The last run's questions, so running the same set again is one click.
+  const last = runs[0] ? await getRun(ctx.deps, ctx.orgId, runs[0].id) : null;
+  const values = refused?.values ?? { agent_id: last?.agent_id ?? active?.id ?? "", content: last ? asLines(last.results.map((r) => ({ question: r.question, ...(r.expected_doc ? { expected_doc: r.expected_doc } : {}), ...(r.expected_phrase ? { expected_phrase: r.expected_phrase } : {}) }))) : "" };
+  const errors = refused?.errors ?? {};
+  const body = html`<p><a href="/dashboard/agents">← Agents</a></p>
+<h1>Test your agent</h1>
+<p class="muted">Run a set of your customers' questions against an agent with its current knowledge and model, and see which it answers from the right page. Each run is kept, so the next one shows what changed.</p>
+${
+  manage
+    ? html`<section class="panel" aria-labelledby="run-h"><h2 id="run-h">Run a question set</h2>
+${errorSummary(errors)}
+<form method="post" action="/dashboard/eval" novalidate data-file-import>
+${select({ name: "agent_id", label: "Agent", value: values.agent_id ?? "", error: errors.agent_id, options: usable.map((a) => ({ value: a.id, label: a.status === "active" ? `${a.name} (active)` : a.name })) })}
+<div class="field"><label for="f-file">Question file (optional)</label><input type="file" id="f-file" name="file_name" accept=".jsonl,.json,.txt" aria-describedby="f-file-hint"><p class="hint" id="f-file-hint">A .jsonl file as <code>svc-agents eval --questions</code> reads; its text fills the box below.</p></div>
+${textarea({ name: "content", label: "Questions, one JSON object a line", value: values.content ?? "", error: errors.content, rows: 8, hint: `"question", and "expected_doc" (a page's title or id: right when it is the first source) or "expected_phrase" (right when the reply contains it). Up to ${EVAL_RUN.questions} questions; a run answers for at most ${EVAL_RUN.ms / 60_000} minutes.` })}
+<details><summary>Example</summary><pre><code>${EXAMPLE}</code></pre></details>
+<div class="actions">${submit("Run the questions", { busy: "Running…" })}</div>
+</form></section>`
+    : ""
+}
+<section aria-labelledby="runs-h"><h2 id="runs-h">Runs</h2>
+${listTable({
+  caption: "Runs, newest first",
+  columns: ["Run", "Agent", "Questions", "Right page first", "In the first three", "Answered", "Confidently wrong"],
+  rows: runs,
+  row: (r) => html`<tr><td><a href="/dashboard/eval/runs/${r.id}">${when(r.created_at)}</a>${r.status === "partial" ? html` <span class="badge warn">partial</span>` : ""}</td><td>${r.agent_name}</td><td>${String(r.questions)}</td><td>${percent(r.totals.recall_at_1)}</td><td>${percent(r.totals.recall_at_3)}</td><td>${percent(r.totals.answered)}</td><td>${percent(r.totals.confidently_wrong)}</td></tr>`,
+  empty: "No runs yet.",
+})}
+</section>`;
+  return shellPage(ctx, { title: "Test your agent", active: "agents", body, status: refused?.status ?? 200 });
+}
+
+function startRun(ctx: DashboardContext, values: FormValues): Promise<Response> {
+  liftIdleTimeout(ctx.request); // a model answering many questions sends nothing for a while
+  return submitForm({
+    values,
+    validate: (v) => {
+      let questions: EvalQuestion[] = [];
+      const errors: Record<string, string> = {};
+      try {
+        questions = parseQuestions(v.content ?? "");
+        if (questions.length > EVAL_RUN.questions) errors.content = `A run has at most ${EVAL_RUN.questions} questions; this set has ${questions.length}.`;
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        errors.content = (error.details ?? []).map((d) => (d.path === "/" ? d.message : `Line ${d.path.slice(1)}: ${d.message}`)).join("; ") || error.message;
+      }
+      return { input: questions, errors };
+    },
+    call: (questions) => runEvaluation(ctx.deps, ctx.orgId, ctx.principal.member.id, values.agent_id || undefined, questions, ctx.request.signal),
+    done: (run) => redirect(ctx.deps, `/dashboard/eval/runs/${run.id}`, run.status === "partial" ? { kind: "error", text: run.error ?? "The run stopped early." } : `Run finished: ${run.questions} questions.`),
+    render: (refused) => evalPage(ctx, refused),
+    refused: (error) => (error.status === 404 ? { agent_id: error.message } : null),
+  });
+}
+
+async function rerun(ctx: DashboardContext, id: string): Promise<Response> {
+  liftIdleTimeout(ctx.request);
+  const before = await getRun(ctx.deps, ctx.orgId, id);
+  const questions = before.results.map((r) => ({ question: r.question, expectedDoc: r.expected_doc, expectedPhrase: r.expected_phrase }));
+  const run = await runEvaluation(ctx.deps, ctx.orgId, ctx.principal.member.id, before.agent_id, questions, ctx.request.signal);
+  return redirect(ctx.deps, `/dashboard/eval/runs/${run.id}`, run.status === "partial" ? { kind: "error", text: run.error ?? "The run stopped early." } : `Run finished: ${run.questions} questions.`);
+}
+
+async function exportRun(ctx: DashboardContext, id: string, format: string | undefined): Promise<Response> {
+  const run = await getRun(ctx.deps, ctx.orgId, id);
+  const name = `eval-run-${run.id}.${format === "csv" ? "csv" : "json"}`;
+  const disposition = `attachment; filename="${name}"`;
+  if (format === "csv") return new Response(runCsv(run), { headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": disposition, "cache-control": "no-store" } });
+  return new Response(JSON.stringify(run, null, 2), { headers: { "content-type": "application/json; charset=utf-8", "content-disposition": disposition, "cache-control": "no-store" } });
+}
+
+/** Room for EVAL_RUN.questions lines of the longest questions and expectations. */
+const FormBody = formBody({ text: EVAL_RUN.questions * (3 * EVAL_RUN.chars + 80), items: 4 });
+
+export function evalPages(deps: Deps) {
+  return new Elysia({ name: "dashboard-eval" })
+    .get("/dashboard/eval", ({ request }) => withMember(deps, request, "agents:view", (ctx) => evalPage(ctx)))
+    .post("/dashboard/eval", ({ request, body }) => withMember(deps, request, "agents:manage", (ctx) => startRun(ctx, formValues(body))), { body: FormBody })
+    .get("/dashboard/eval/runs/:id", ({ request, params }) => withMember(deps, request, "agents:view", async (ctx) => runPage(ctx, await getRun(deps, ctx.orgId, params.id))), { params: IdParams })
+    .post("/dashboard/eval/runs/:id/again", ({ request, params }) => withMember(deps, request, "agents:manage", (ctx) => rerun(ctx, params.id)), { params: IdParams, body: formBody({ text: 10, items: 2 }) })
+    .get("/dashboard/eval/runs/:id/export", ({ request, params, query }) => withMember(deps, request, "agents:view", (ctx) => exportRun(ctx, params.id, query.format)), {
+      params: IdParams,
+      query: t.Object({ format: t.Optional(t.Union([t.Literal("json"), t.Literal("csv")])) }),
+    });
+}
