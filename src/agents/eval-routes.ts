@@ -5,7 +5,11 @@
 import { Elysia, t } from "elysia";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
+import { Value } from "@sinclair/typebox/value";
+import { AppError } from "../errors.ts";
+import { readJsonAfterAuth } from "../http/body.ts";
 import { liftIdleTimeout } from "../http/request-meta.ts";
+import { issueDetails } from "../http/validation-details.ts";
 import { EVAL_RUN, getRun, listRuns, runCsv, runEvaluation } from "./eval-runs.ts";
 
 const Share = t.Union([t.Number(), t.Null()]);
@@ -43,27 +47,35 @@ const toQuestion = (q: { question: string; expected_doc?: string; expected_phras
   expectedPhrase: q.expected_phrase?.trim() || undefined,
 });
 
+const RunBody = t.Object(
+  {
+    agent_id: t.Optional(t.String({ maxLength: 64, description: "default: the org's active agent" })),
+    questions: t.Array(EvalQuestionBody, { minItems: 1, maxItems: EVAL_RUN.questions }),
+  },
+  { additionalProperties: false },
+);
+
 export function evalRoutes(deps: Deps) {
   return new Elysia({ name: "eval-runs" })
     .post(
       "/api/eval/runs",
-      async ({ request, body, set }) => {
+      async ({ request, set }) => {
         const { orgId, principal } = await requireMember(deps, request, "agents:manage");
+        // Up to 8 MiB, so read only once the member is known (src/http/body.ts readJsonAfterAuth).
+        const body = await readJsonAfterAuth(request, "/api/eval/runs");
+        if (!Value.Check(RunBody, body)) throw AppError.badRequest("The question set is not valid.", issueDetails(Value.Errors(RunBody, body)).slice(0, 10));
         liftIdleTimeout(request); // a model answering 500 questions sends nothing for a while
         const run = await runEvaluation(deps, orgId, principal.member.id, body.agent_id, body.questions.map(toQuestion), request.signal);
         set.status = 201;
         return run;
       },
       {
-        body: t.Object(
-          {
-            agent_id: t.Optional(t.String({ maxLength: 64, description: "default: the org's active agent" })),
-            questions: t.Array(EvalQuestionBody, { minItems: 1, maxItems: EVAL_RUN.questions }),
-          },
-          { additionalProperties: false },
-        ),
         response: { 201: Detail },
-        detail: { tags: ["Agents"], summary: "Run a question set against an agent with its current knowledge and model, store the run and compare it with the agent's previous run" },
+        detail: {
+          tags: ["Agents"],
+          summary: "Run a question set against an agent with its current knowledge and model, store the run and compare it with the agent's previous run",
+          requestBody: { required: true, content: { "application/json": { schema: RunBody } } },
+        },
       },
     )
     .get(

@@ -3,6 +3,7 @@
 // the page's script, is run against a chosen agent through src/agents/eval-runs.ts as
 // POST /api/eval/runs does; the run's page compares it with the agent's previous run and exports
 // it. agents:view reads runs, agents:manage starts them. Works as plain form posts.
+import { Value } from "@sinclair/typebox/value";
 import { Elysia, t } from "elysia";
 import { EVAL_RUN, getRun, listRuns, runCsv, runEvaluation } from "../agents/eval-runs.ts";
 import { type EvalQuestion, parseQuestions } from "../agents/evaluate.ts";
@@ -10,7 +11,9 @@ import { listAgents } from "../agents/service.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { html } from "../html/html.ts";
+import { readFormAfterAuth } from "../http/body.ts";
 import { liftIdleTimeout } from "../http/request-meta.ts";
+import { issueDetails } from "../http/validation-details.ts";
 import { type DashboardContext, errorSummary, formBody, formValues, type FormValues, IdParams, listTable, redirect, type Refused, select, shellPage, submit, submitForm, textarea, when, withMember } from "./kit/index.ts";
 import { percent, runPage } from "./eval-run.ts";
 
@@ -101,7 +104,14 @@ const FormBody = formBody({ text: EVAL_RUN.questions * (3 * EVAL_RUN.chars + 80)
 export function evalPages(deps: Deps) {
   return new Elysia({ name: "dashboard-eval" })
     .get("/dashboard/eval", ({ request }) => withMember(deps, request, "agents:view", (ctx) => evalPage(ctx)))
-    .post("/dashboard/eval", ({ request, body }) => withMember(deps, request, "agents:manage", (ctx) => startRun(ctx, formValues(body))), { body: FormBody })
+    // Up to 8 MiB, so the form is read only once the member is known (src/http/body.ts readFormAfterAuth).
+    .post("/dashboard/eval", ({ request }) =>
+      withMember(deps, request, "agents:manage", async (ctx) => {
+        const body = await readFormAfterAuth(request, "/dashboard/eval");
+        if (!Value.Check(FormBody, body)) throw AppError.badRequest("The form is not valid.", issueDetails(Value.Errors(FormBody, body)).slice(0, 10));
+        return startRun(ctx, formValues(body));
+      }),
+    )
     .get("/dashboard/eval/runs/:id", ({ request, params }) => withMember(deps, request, "agents:view", async (ctx) => runPage(ctx, await getRun(deps, ctx.orgId, params.id))), { params: IdParams })
     .post("/dashboard/eval/runs/:id/again", ({ request, params }) => withMember(deps, request, "agents:manage", (ctx) => rerun(ctx, params.id)), { params: IdParams, body: formBody({ text: 10, items: 2 }) })
     .get("/dashboard/eval/runs/:id/export", ({ request, params, query }) => withMember(deps, request, "agents:view", (ctx) => exportRun(ctx, params.id, query.format)), {

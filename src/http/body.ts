@@ -21,7 +21,8 @@ export const BODY_LIMITS: { prefix: string; bytes: number; raw?: true; exact?: t
   { prefix: "/api/mcp/oauth/revoke", bytes: 64 * 1024, raw: true, exact: true },
   { prefix: "/api/docs", bytes: 1024 * 1024 },
   // A question set: up to 500 questions of up to 4,000 characters a field (src/agents/eval-runs.ts).
-  { prefix: "/api/eval/runs", bytes: 8 * 1024 * 1024, exact: true },
+  // Never read here: the route checks the member first, then reads it (readJsonAfterAuth below).
+  { prefix: "/api/eval/runs", bytes: 8 * 1024 * 1024, exact: true, deferred: true },
   // Uploaded files, base64 in JSON: 20 files of up to 10 MiB would not fit; 40 MiB of base64 is 30 MiB of files.
   // Uploaded files, as JSON: never read here. The route checks the member first, then reads the
   // body itself with this cap (readJsonAfterAuth below).
@@ -37,7 +38,8 @@ export const BODY_LIMITS: { prefix: string; bytes: number; raw?: true; exact?: t
   { prefix: "/api/sdk/voice/transcribe", bytes: 25 * 1024 * 1024, exact: true, binary: true, configured: true },
   { prefix: "/dashboard", bytes: 256 * 1024 },
   { prefix: "/dashboard/knowledge", bytes: 2 * 1024 * 1024 },
-  { prefix: "/dashboard/eval", bytes: 8 * 1024 * 1024, exact: true },
+  // The same question set as a form: read only once the member is known (readFormAfterAuth below).
+  { prefix: "/dashboard/eval", bytes: 8 * 1024 * 1024, exact: true, deferred: true },
   { prefix: "/", bytes: 16 * 1024 },
 ];
 
@@ -79,7 +81,7 @@ export function serverBodyCap(inbound: { webhookSecret?: string; maxMessageBytes
   return Math.max(MAX_BODY_BYTES, UPLOAD_BYTES, inbound.webhookSecret ? inbound.maxMessageBytes : 0, speech?.maxAudioBytes ?? 0);
 }
 
-/** The cap of the one JSON route read only after its caller is known (POST /api/knowledge/files). */
+/** The cap of a JSON upload read only after its caller is known (POST /api/knowledge/files). */
 export const UPLOAD_BYTES = limitFor("/api/knowledge/files").bytes;
 
 /**
@@ -93,6 +95,15 @@ export async function readJsonAfterAuth(request: Request, path: string): Promise
   const text = await readCappedText(request, limitFor(path).bytes);
   if (text === "") throw AppError.badRequest("The body must be a JSON object.");
   return parseJsonBounded(text);
+}
+
+/** A deferred urlencoded form, read once the route has authenticated its caller (as readJsonAfterAuth). */
+export async function readFormAfterAuth(request: Request, path: string): Promise<Record<string, string | string[]>> {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "application/x-www-form-urlencoded") throw new AppError(415, "unsupported_media_type", "The body must be a form (application/x-www-form-urlencoded).");
+  const form = parseForm(await readCappedText(request, limitFor(path).bytes));
+  checkFormControls(form);
+  return form;
 }
 
 function limitFor(path: string) {
