@@ -5,7 +5,8 @@
 // of the one mail kind (src/outbox/mail-kind.ts); the link's token is minted at render time.
 import { and, eq } from "drizzle-orm";
 import type { Conn } from "../db/client.ts";
-import { endUsers, orgs, tickets, widgetSettings } from "../db/schema/index.ts";
+import { customerContacts } from "../customers/queries.ts";
+import { orgs, tickets, widgetSettings } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { escapeHtml } from "../html/html.ts";
 import type { MailTransport } from "../mail/smtp.ts";
@@ -30,10 +31,10 @@ async function load(deps: Deps, row: OutboxRow) {
   const ticketId = (row.payload as { ticket_id?: unknown }).ticket_id;
   if (typeof ticketId !== "string") return MALFORMED;
   const [found] = await deps.db
-    .select({ ticket: tickets, org: orgs.name, email: endUsers.email, enabled: widgetSettings.csatEnabled, question: widgetSettings.csatQuestion })
+    .select({ ticket: tickets, org: orgs.name, email: customerContacts.email, enabled: widgetSettings.csatEnabled, question: widgetSettings.csatQuestion })
     .from(tickets)
     .innerJoin(orgs, eq(orgs.id, tickets.orgId))
-    .leftJoin(endUsers, and(eq(endUsers.orgId, tickets.orgId), eq(endUsers.id, tickets.endUserId)))
+    .leftJoin(customerContacts, and(eq(customerContacts.orgId, tickets.orgId), eq(customerContacts.id, tickets.endUserId)))
     .leftJoin(widgetSettings, eq(widgetSettings.orgId, tickets.orgId))
     .where(and(eq(tickets.orgId, row.orgId), eq(tickets.id, ticketId)));
   if (!found) return { kind: "cancelled" as const, reason: "ticket no longer exists" };

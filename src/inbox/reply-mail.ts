@@ -14,7 +14,8 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, gte, inArray, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client.ts";
-import { endUsers, members, orgs, outbox, ticketMessages, ticketReplyTokens, tickets } from "../db/schema/index.ts";
+import { customerContacts } from "../customers/queries.ts";
+import { members, orgs, outbox, ticketMessages, ticketReplyTokens, tickets } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { sha256Hex } from "../crypto/tokens.ts";
 import { messageOf } from "../errors.ts";
@@ -99,11 +100,11 @@ async function loadReply(deps: Deps, row: OutboxRow) {
   const { ticket_id: ticketId, message_id: messageId } = row.payload as { ticket_id?: unknown; message_id?: unknown };
   if (typeof ticketId !== "string" || typeof messageId !== "string") return MALFORMED;
   const [found] = await deps.db
-    .select({ ticket: tickets, message: ticketMessages, org: orgs.name, email: endUsers.email })
+    .select({ ticket: tickets, message: ticketMessages, org: orgs.name, email: customerContacts.email })
     .from(ticketMessages)
     .innerJoin(tickets, and(eq(tickets.orgId, ticketMessages.orgId), eq(tickets.id, ticketMessages.ticketId)))
     .innerJoin(orgs, eq(orgs.id, tickets.orgId))
-    .leftJoin(endUsers, and(eq(endUsers.orgId, tickets.orgId), eq(endUsers.id, tickets.endUserId)))
+    .leftJoin(customerContacts, and(eq(customerContacts.orgId, tickets.orgId), eq(customerContacts.id, tickets.endUserId)))
     .where(and(eq(ticketMessages.orgId, row.orgId), eq(ticketMessages.id, messageId), eq(ticketMessages.ticketId, ticketId)));
   if (!found || found.message.kind !== "reply") return { kind: "cancelled" as const, reason: "reply no longer exists" };
   return { to: found.ticket.endUserId ? found.email : null, data: found };
