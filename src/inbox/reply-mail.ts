@@ -15,7 +15,7 @@ import { randomBytes } from "node:crypto";
 import { and, eq, gte, inArray, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client.ts";
 import { customerContacts } from "../customers/queries.ts";
-import { members, orgs, outbox, ticketMessages, ticketReplyTokens, tickets } from "../db/schema/index.ts";
+import { members, orgs, ticketMessages, ticketReplyTokens, tickets } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { sha256Hex } from "../crypto/tokens.ts";
 import { messageOf } from "../errors.ts";
@@ -23,6 +23,7 @@ import { escapeHtml } from "../html/html.ts";
 import type { MailTransport } from "../mail/smtp.ts";
 import { displayName, MAIL_RETRY_SCHEDULE, MALFORMED, mailHandler } from "../outbox/mail-kind.ts";
 import { cancelQueued, enqueue, type OutboxHandler, type OutboxRow } from "../outbox/outbox.ts";
+import { rowsByPayload } from "../outbox/states.ts";
 import { threadIds } from "./mail-thread.ts";
 
 export const REPLY_MAIL_KIND = "ticket.reply_email";
@@ -64,10 +65,7 @@ export async function markRepliesSeen(deps: Pick<Deps, "db" | "now" | "log">, or
   const since = new Date(Math.min(...replies.map((m) => Date.parse(m.created_at as string))));
   const ids = replies.map((m) => m.id as string);
   try {
-    const rows = deps.db
-      .select({ id: outbox.id })
-      .from(outbox)
-      .where(and(eq(outbox.orgId, orgId), eq(outbox.kind, REPLY_MAIL_KIND), gte(outbox.createdAt, since), sql`${outbox.payload}->>'live' = 'true'`, inArray(sql`${outbox.payload}->>'message_id'`, ids)));
+    const rows = rowsByPayload(deps.db, { orgId, kind: REPLY_MAIL_KIND, since, key: "message_id", values: ids, equal: { live: "true" } });
     await cancelQueued(deps.db, rows, SEEN_REASON, deps.now());
   } catch (error) {
     deps.log.warn("could not record replies the customer saw", { error: messageOf(error) });
