@@ -24,7 +24,7 @@ import type { MailTransport } from "../mail/smtp.ts";
 import { displayName, MAIL_RETRY_SCHEDULE, MALFORMED, mailHandler } from "../outbox/mail-kind.ts";
 import { cancelQueued, enqueue, type OutboxHandler, type OutboxRow } from "../outbox/outbox.ts";
 import { rowsByPayload } from "../outbox/states.ts";
-import { threadIds } from "./mail-thread.ts";
+import { type InboundIds, threadIds } from "./mail-thread.ts";
 
 export const REPLY_MAIL_KIND = "ticket.reply_email";
 
@@ -110,11 +110,11 @@ async function loadReply(deps: Deps, row: OutboxRow) {
 
 type Found = Extract<Awaited<ReturnType<typeof loadReply>>, { data: unknown }>["data"];
 
-async function renderReplyMail(deps: Deps, row: OutboxRow, { ticket, message, org: orgName }: Found) {
+async function renderReplyMail(deps: Deps, inbound: InboundIds, row: OutboxRow, { ticket, message, org: orgName }: Found) {
   const [author] = message.authorMemberId ? await deps.db.select({ name: members.name }).from(members).where(eq(members.id, message.authorMemberId)) : [];
   const person = displayName(author?.name || "Support") || "Support";
   const org = displayName(orgName) || "Support";
-  const ids = await threadIds(deps, row.orgId, ticket.id, message);
+  const ids = await threadIds(deps, inbound, row.orgId, ticket.id, message);
   const replyTo = await replyAddress(deps, row.orgId, ticket.id, ticket.endUserId!);
   const { text, html } = renderReply({ body: message.body, person, org, number: ticket.number });
   return {
@@ -130,10 +130,10 @@ async function renderReplyMail(deps: Deps, row: OutboxRow, { ticket, message, or
   };
 }
 
-export function replyMailHandler(deps: Deps, transport: MailTransport | null): OutboxHandler {
+export function replyMailHandler(deps: Deps, transport: MailTransport | null, inbound: InboundIds): OutboxHandler {
   return mailHandler(deps, transport, {
     load: (row) => loadReply(deps, row),
-    render: (found, row) => renderReplyMail(deps, row, found),
+    render: (found, row) => renderReplyMail(deps, inbound, row, found),
     // Later emails of the ticket thread on this one (src/inbox/mail-thread.ts); committed with the `sent` record.
     async onSent(tx, row, now) {
       const messageId = row.payload.message_id;

@@ -99,10 +99,8 @@ export const SHARED_READS: { table: string; file: string; why: string }[] = [
   { table: "orgs", file: "src/auth/sessions.ts", why: "orgs/ stands above most readers: to move to a store below them" },
   { table: "members", file: "src/auth/signin.ts", why: "orgs/ stands above most readers: to move to a store below them" },
   { table: "orgs", file: "src/kit/flags.ts", why: "orgs/ stands above most readers: to move to a store below them" },
-  { table: "agents", file: "src/tools/toggles.ts", why: "agents/ stands above the reader: the fact to be passed in" },
   { table: "members", file: "src/inbox/reply-mail.ts", why: "orgs/ stands above most readers: to move to a store below them" },
   { table: "orgs", file: "src/inbox/reply-mail.ts", why: "orgs/ stands above most readers: to move to a store below them" },
-  { table: "ticketInboundEmails", file: "src/inbox/mail-thread.ts", why: "inbound/ stands above the reader: the fact to be passed in" },
   { table: "memberships", file: "src/inbox/ticket-writes.ts", why: "orgs/ stands above most readers: to move to a store below them" },
   { table: "agents", file: "src/inbox/ticket-events.ts", why: "agents/ stands above the reader: the fact to be passed in" },
   { table: "members", file: "src/inbox/ticket-events.ts", why: "orgs/ stands above most readers: to move to a store below them" },
@@ -114,5 +112,4 @@ export const SHARED_READS: { table: string; file: string; why: string }[] = [
   { table: "orgs", file: "src/campaigns/opt-in.ts", why: "orgs/ stands above most readers: to move to a store below them" },
   { table: "orgs", file: "src/agents/pipeline/handoff-note.ts", why: "orgs/ stands above most readers: to move to a store below them (the org's business hours)" },
   { table: "orgs", file: "src/inbox/csat-mail.ts", why: "orgs/ stands above most readers: to move to a store below them (the org's name in the rating email)" },
-  { table: "widgetSettings", file: "src/inbox/csat-mail.ts", why: "the org's CSAT switch and question live with the widget settings (sdk/ stands above the inbox): to move to a store below"},
 ];
