@@ -52,6 +52,8 @@ import { orgMemberRoles } from "./orgs/lookups.ts";
 import type { ToolDefinition, ToolProvider } from "./tools/types.ts";
 import { webhookHandler } from "./webhooks/delivery.ts";
 import { createReplyThread } from "./inbound/reply-thread.ts";
+import { inboundMessageIds } from "./inbound/originals.ts";
+import { csatSettings } from "./sdk/csat-settings.ts";
 import { WEBHOOK_KIND } from "./webhooks/events.ts";
 
 /** Built-in families: the same tools for every org (feature flags and toggles still apply). Adding one is one line. */
@@ -140,9 +142,9 @@ export function createSender(deps: Deps, options: SenderOptions = {}): Sender {
         handlers: {
           [CAMPAIGN_MAIL_KIND]: campaignMailHandler(deps, transport),
           [OPT_IN_MAIL_KIND]: optInMailHandler(deps, transport),
-          [REPLY_MAIL_KIND]: replyMailHandler(deps, transport),
+          [REPLY_MAIL_KIND]: replyMailHandler(deps, transport, (orgId, ids) => inboundMessageIds(deps.db, orgId, ids)),
           [MEMBER_NOTICE_KIND]: memberNoticeHandler(deps, transport),
-          [RESOLUTION_MAIL_KIND]: resolutionMailHandler(deps, transport),
+          [RESOLUTION_MAIL_KIND]: resolutionMailHandler(deps, transport, (orgId) => csatSettings(deps, orgId)),
           [RESET_MAIL_KIND]: passwordResetHandler(deps, transport),
         },
         ...OUTBOX_POOLS.mail,

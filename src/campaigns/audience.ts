@@ -2,39 +2,20 @@
 // applied to active campaigns at most once a minute by whichever sender claims them.
 import { and, eq, inArray, isNotNull, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import { recordActivity } from "../activity/log.ts";
-import { type AudienceRule, campaignEnrolments, campaigns, endUsers, mailUnsubscribes } from "../db/schema/index.ts";
+import { audienceMatches } from "../customers/queries.ts";
+import { type AudienceRule, campaignEnrolments, campaigns, mailUnsubscribes } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { type Campaign, SYSTEM_SENDER } from "./model.ts";
 
 
-/** The SQL condition of one audience rule on end_users.traits (keys are restricted, values bound as parameters). */
-export function audienceCondition(rule: AudienceRule): SQL {
-  const parts = rule.all.map((c) => {
-    const path = `{${c.trait.split(".").join(",")}}`;
-    const value = sql`(${endUsers.traits} #> ${path}::text[])`;
-    switch (c.op) {
-      case "eq":
-        return sql`${value} = ${JSON.stringify(c.value)}::jsonb`;
-      case "neq":
-        return sql`${value} is distinct from ${JSON.stringify(c.value)}::jsonb`;
-      case "exists":
-        return sql`coalesce(jsonb_typeof(${value}), 'null') <> 'null'`;
-      case "not_exists":
-        return sql`coalesce(jsonb_typeof(${value}), 'null') = 'null'`;
-      case "in":
-        return sql`${JSON.stringify(c.value)}::jsonb @> jsonb_build_array(${value})`;
-    }
-  });
-  return and(...parts)!;
-}
-
 /**
  * Who an audience rule can enrol in an org: verified customers with an email address who match the
- * rule and have not unsubscribed. One condition for the sweep and for the dashboard's count.
+ * rule (customers/queries.ts) and have not unsubscribed. One statement for the sweep and for the
+ * dashboard's count, selecting `id`.
  */
 function audienceEligible(orgId: string, rule: AudienceRule): SQL {
-  return sql`${endUsers.orgId} = ${orgId} and ${endUsers.verified} and ${endUsers.email} is not null and ${audienceCondition(rule)}
-      and not exists (select 1 from ${mailUnsubscribes} where ${mailUnsubscribes.orgId} = ${orgId} and ${mailUnsubscribes.endUserId} = ${endUsers.id})`;
+  return sql`select matched.id from (${audienceMatches(orgId, rule)}) matched
+      where not exists (select 1 from ${mailUnsubscribes} where ${mailUnsubscribes.orgId} = ${orgId} and ${mailUnsubscribes.endUserId} = matched.id)`;
 }
 
 /**
@@ -43,7 +24,7 @@ function audienceEligible(orgId: string, rule: AudienceRule): SQL {
  * reads, and stops counting at the cap; `capped` says there are at least that many.
  */
 export async function countAudience(deps: Pick<Deps, "db">, orgId: string, rule: AudienceRule, cap = 1_000): Promise<{ count: number; capped: boolean }> {
-  const rows = await deps.db.execute(sql`select count(*)::int as n from (select 1 from ${endUsers} where ${audienceEligible(orgId, rule)} limit ${cap + 1}) matched`);
+  const rows = await deps.db.execute(sql`select count(*)::int as n from (${audienceEligible(orgId, rule)} limit ${cap + 1}) eligible`);
   const [row] = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as { n: number | string }[];
   const n = Number(row?.n ?? 0);
   return { count: Math.min(n, cap), capped: n > cap };
@@ -59,9 +40,8 @@ export async function sweepAudience(deps: Pick<Deps, "db" | "now">, campaign: Ca
   const now = deps.now().toISOString();
   const rows = await deps.db.execute(sql`
     insert into ${campaignEnrolments} (org_id, campaign_id, end_user_id, state, source, enrolled_at, wake_at, updated_at)
-    select ${campaign.orgId}, ${campaign.id}, ${endUsers.id}, 'active', 'audience', ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
-    from ${endUsers}
-    where ${audienceEligible(campaign.orgId, campaign.audience)}
+    select ${campaign.orgId}, ${campaign.id}, eligible.id, 'active', 'audience', ${now}::timestamptz, ${now}::timestamptz, ${now}::timestamptz
+    from (${audienceEligible(campaign.orgId, campaign.audience)}) eligible
     on conflict (campaign_id, end_user_id) do nothing
     returning id`);
   await deps.db.update(campaigns).set({ audienceSweptAt: deps.now() }).where(eq(campaigns.id, campaign.id));

@@ -2,7 +2,8 @@
 // preview of every step, enrolments and messages page by page.
 import { and, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import { afterRow, decodeCursor, type KeysetOrder, newestFirst, pageOf } from "../db/keyset.ts";
-import { campaignEnrolments, campaignMessages, type CampaignStatus, campaigns, type EnrolmentState, outbox } from "../db/schema/index.ts";
+import { campaignEnrolments, campaignMessages, type CampaignStatus, campaigns, type EnrolmentState } from "../db/schema/index.ts";
+import { type OutboxState, outboxStates } from "../outbox/states.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { messageIdFor } from "../mail/message-id.ts";
@@ -94,8 +95,8 @@ export async function queuedMessageCount(deps: Pick<Deps, "db">, orgId: string, 
   const queued = deps.db
     .select({ one: sql`1` })
     .from(campaignMessages)
-    .innerJoin(outbox, eq(outbox.id, campaignMessages.outboxId))
-    .where(and(eq(campaignMessages.orgId, orgId), eq(campaignMessages.campaignId, campaignId), inArray(outbox.status, ["pending", "parked"])))
+    .innerJoin(outboxStates, eq(outboxStates.id, campaignMessages.outboxId))
+    .where(and(eq(campaignMessages.orgId, orgId), eq(campaignMessages.campaignId, campaignId), inArray(outboxStates.status, ["pending", "parked"])))
     .limit(cap + 1)
     .as("queued");
   const [row] = await deps.db.select({ n: count() }).from(queued);
@@ -107,13 +108,13 @@ export async function queuedMessageCount(deps: Pick<Deps, "db">, orgId: string, 
 export async function listMessages(deps: Deps, orgId: string, campaignId: string, query: { status?: string; customerId?: string; limit?: number; cursor?: string }) {
   const limit = Math.min(query.limit ?? 50, CAMPAIGN_LIMITS.pageSize);
   const where: SQL[] = [eq(campaignMessages.orgId, orgId), eq(campaignMessages.campaignId, campaignId)];
-  if (query.status) where.push(eq(outbox.status, query.status as never));
+  if (query.status) where.push(eq(outboxStates.status, query.status as never));
   if (query.customerId) where.push(eq(campaignMessages.endUserId, query.customerId));
   if (query.cursor) where.push(afterCursor(MESSAGES, orgId, query.cursor));
   const rows = await deps.db
-    .select({ m: campaignMessages, o: outbox })
+    .select({ m: campaignMessages, o: { id: outboxStates.id, status: outboxStates.status, runAt: outboxStates.runAt, lastError: outboxStates.lastError, attempts: outboxStates.attempts, doneAt: outboxStates.doneAt } })
     .from(campaignMessages)
-    .innerJoin(outbox, eq(outbox.id, campaignMessages.outboxId))
+    .innerJoin(outboxStates, eq(outboxStates.id, campaignMessages.outboxId))
     .where(and(...where))
     .orderBy(...newestFirst(MESSAGES))
     .limit(limit + 1);
@@ -125,7 +126,7 @@ export async function listMessages(deps: Deps, orgId: string, campaignId: string
   };
 }
 
-export function messageView(m: typeof campaignMessages.$inferSelect, o: typeof outbox.$inferSelect, mailFrom: string, link: string) {
+export function messageView(m: typeof campaignMessages.$inferSelect, o: OutboxState, mailFrom: string, link: string) {
   return {
     id: m.id,
     message_id: messageIdFor(o.id, mailFrom),

@@ -16,7 +16,8 @@ import { and, eq } from "drizzle-orm";
 import { Elysia, t } from "elysia";
 import { recordActivity } from "../activity/log.ts";
 import { endEnrolmentsOf } from "./enrolments.ts";
-import { endUsers, mailUnsubscribes, mailUnsubscribeTokens, orgs } from "../db/schema/index.ts";
+import { customerContacts } from "../customers/queries.ts";
+import { mailUnsubscribes, mailUnsubscribeTokens, orgs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { mintToken, sha256Hex } from "../crypto/tokens.ts";
 import { html, page } from "../html/html.ts";
@@ -50,10 +51,10 @@ export async function unsubscribeCustomer(deps: Pick<Deps, "db" | "now">, { orgI
 async function lookup(deps: Deps, token: string) {
   if (!TOKEN.test(token)) return null;
   const [row] = await deps.db
-    .select({ orgId: mailUnsubscribeTokens.orgId, endUserId: mailUnsubscribeTokens.endUserId, messageId: mailUnsubscribeTokens.messageId, orgName: orgs.name, email: endUsers.email })
+    .select({ orgId: mailUnsubscribeTokens.orgId, endUserId: mailUnsubscribeTokens.endUserId, messageId: mailUnsubscribeTokens.messageId, orgName: orgs.name, email: customerContacts.email })
     .from(mailUnsubscribeTokens)
     .innerJoin(orgs, eq(orgs.id, mailUnsubscribeTokens.orgId))
-    .innerJoin(endUsers, eq(endUsers.id, mailUnsubscribeTokens.endUserId))
+    .innerJoin(customerContacts, eq(customerContacts.id, mailUnsubscribeTokens.endUserId))
     .where(eq(mailUnsubscribeTokens.tokenHash, sha256Hex(token)));
   return row ?? null;
 }

@@ -14,11 +14,14 @@
 // The Message-ID is claimed first, in the same transaction as the message: a redelivery, however
 // often and on whichever instance, finds the claim and stores nothing (unique per org).
 // Automatic mail (auto-replies, bounces, list mail; RFC 3834) is accepted and dropped.
-import { and, asc, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
+import { endUserById } from "../customers/lookups.ts";
+import { emailOnlyCustomer } from "../customers/queries.ts";
 import { createVisitor } from "../customers/records.ts";
-import { endUsers, ticketInboundEmails, ticketMessages, tickets } from "../db/schema/index.ts";
+import { ticketInboundEmails } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { firstMessageId, ticketOfCustomerAddress, ticketsOfMessages } from "../inbox/mail-lookups.ts";
 import { ticketMessageIdOf } from "../inbox/mail-thread.ts";
 import { addTicketMessage, createTicketRow, TICKET_LIMITS } from "../inbox/tickets.ts";
 import { authenticateEmail, type MailAuthentication } from "./authenticate.ts";
@@ -95,8 +98,7 @@ async function deliver(deps: Deps, route: Route, mail: ParsedEmail, auth: MailAu
         actor: { kind: "customer", endUserId: customerId },
         input: { subject: mail.subject || "(no subject)", message: body, customerId, source: "email" },
       });
-      const [first] = await tx.select({ id: ticketMessages.id }).from(ticketMessages).where(and(eq(ticketMessages.orgId, route.orgId), eq(ticketMessages.ticketId, ticket.id))).orderBy(asc(ticketMessages.seq)).limit(1);
-      stored = { ticketId: ticket.id, messageId: first!.id };
+      stored = { ticketId: ticket.id, messageId: (await firstMessageId(tx, route.orgId, ticket.id))! };
     }
     await tx.update(ticketInboundEmails).set({ ticketId: stored.ticketId, ticketMessageId: stored.messageId }).where(eq(ticketInboundEmails.id, claim.id));
     return { status: "stored", ...stored } as const;
@@ -111,29 +113,20 @@ async function deliver(deps: Deps, route: Route, mail: ParsedEmail, auth: MailAu
 async function answeredTicket(deps: Deps, orgId: string, mail: ParsedEmail): Promise<{ ticketId: string; endUserId: string | null } | null> {
   if (mail.answers.length === 0) return null;
   const ours = mail.answers.map((id) => ticketMessageIdOf(id, deps.config.mailFrom)).filter((id): id is string => id !== null);
-  const byOurs = ours.length
-    ? await deps.db.select({ ticketId: ticketMessages.ticketId }).from(ticketMessages).where(and(eq(ticketMessages.orgId, orgId), inArray(ticketMessages.id, ours)))
-    : [];
+  const byOurs = await ticketsOfMessages(deps.db, orgId, ours);
   const byTheirs = await deps.db
     .select({ ticketId: ticketInboundEmails.ticketId })
     .from(ticketInboundEmails)
     .where(and(eq(ticketInboundEmails.orgId, orgId), inArray(ticketInboundEmails.messageId, mail.answers)));
-  const ids = [...new Set([...byOurs, ...byTheirs].map((r) => r.ticketId).filter((id): id is string => id !== null))];
+  const ids = [...new Set([...byOurs, ...byTheirs.map((r) => r.ticketId)].filter((id): id is string => id !== null))];
   if (ids.length === 0) return null;
-  const [match] = await deps.db
-    .select({ ticketId: tickets.id, endUserId: tickets.endUserId })
-    .from(tickets)
-    .innerJoin(endUsers, and(eq(endUsers.orgId, tickets.orgId), eq(endUsers.id, tickets.endUserId)))
-    .where(and(eq(tickets.orgId, orgId), inArray(tickets.id, ids), eq(endUsers.email, mail.from!.address)))
-    .orderBy(asc(tickets.number))
-    .limit(1);
-  return match ?? null;
+  return ticketOfCustomerAddress(deps.db, orgId, ids, mail.from!.address);
 }
 
 /** Whether `address` is the email address of the customer `endUserId` (case-insensitively). */
 async function isCustomerAddress(deps: Deps, orgId: string, endUserId: string | null, address: string): Promise<boolean> {
   if (!endUserId) return false;
-  const [customer] = await deps.db.select({ email: endUsers.email }).from(endUsers).where(and(eq(endUsers.orgId, orgId), eq(endUsers.id, endUserId)));
+  const customer = await endUserById(deps.db, orgId, endUserId);
   return customer?.email?.toLowerCase() === address;
 }
 
@@ -143,11 +136,6 @@ async function isCustomerAddress(deps: Deps, orgId: string, endUserId: string | 
  * customer the org identified (as a typed email in the widget never does).
  */
 async function emailCustomer(deps: Deps, orgId: string, from: { address: string; name: string }): Promise<string> {
-  const [known] = await deps.db
-    .select({ id: endUsers.id })
-    .from(endUsers)
-    .where(and(eq(endUsers.orgId, orgId), eq(endUsers.email, from.address), eq(endUsers.verified, false), isNull(endUsers.externalId)))
-    .orderBy(asc(endUsers.createdAt))
-    .limit(1);
+  const known = await emailOnlyCustomer(deps.db, orgId, from.address);
   return known?.id ?? (await createVisitor(deps, orgId, { email: from.address, name: from.name })).id;
 }

@@ -3,6 +3,7 @@
 // attachments are listed by name and size, never stored).
 import { and, eq, inArray } from "drizzle-orm";
 import { ticketInboundEmails } from "../db/schema/index.ts";
+import type { Conn } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 
 export interface OriginalEmail {
@@ -31,4 +32,14 @@ export async function originalsOf(deps: Pick<Deps, "db">, orgId: string, ticketI
       r.ticketMessageId ? [[r.ticketMessageId, { from: r.fromAddress, fromCustomer: r.fromCustomer, authResults: r.authResults, dmarc: r.dmarc, claimedTicketId: r.claimedTicketId, subject: r.subject, original: r.original, attachments: r.attachments.map((a) => ({ name: a.name, size: a.size })) }] as const] : [],
     ),
   );
+}
+
+/** The Message-IDs the org's ticket messages among `ticketMessageIds` arrived with (those that came by email). */
+export async function inboundMessageIds(db: Conn, orgId: string, ticketMessageIds: readonly string[]): Promise<{ ticketMessageId: string; messageId: string }[]> {
+  if (ticketMessageIds.length === 0) return [];
+  const rows = await db
+    .select({ ticketMessageId: ticketInboundEmails.ticketMessageId, messageId: ticketInboundEmails.messageId })
+    .from(ticketInboundEmails)
+    .where(and(eq(ticketInboundEmails.orgId, orgId), inArray(ticketInboundEmails.ticketMessageId, [...ticketMessageIds])));
+  return rows.flatMap((r) => (r.ticketMessageId ? [{ ticketMessageId: r.ticketMessageId, messageId: r.messageId }] : []));
 }

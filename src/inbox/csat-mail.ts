@@ -5,7 +5,8 @@
 // of the one mail kind (src/outbox/mail-kind.ts); the link's token is minted at render time.
 import { and, eq } from "drizzle-orm";
 import type { Conn } from "../db/client.ts";
-import { endUsers, orgs, tickets, widgetSettings } from "../db/schema/index.ts";
+import { customerContacts } from "../customers/queries.ts";
+import { orgs, tickets } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { escapeHtml } from "../html/html.ts";
 import type { MailTransport } from "../mail/smtp.ts";
@@ -26,21 +27,21 @@ export async function queueResolutionEmail(tx: Conn, p: { orgId: string; ticket:
   await enqueue(tx, { orgId: p.orgId, kind: RESOLUTION_MAIL_KIND, payload: { ticket_id: p.ticket.id }, runAt: new Date(p.now.getTime() + (inWidget ? REPLY_SEEN_GRACE_MS : 0)), now: p.now });
 }
 
-async function load(deps: Deps, row: OutboxRow) {
+async function load(deps: Deps, row: OutboxRow, csat: CsatSwitch) {
   const ticketId = (row.payload as { ticket_id?: unknown }).ticket_id;
   if (typeof ticketId !== "string") return MALFORMED;
   const [found] = await deps.db
-    .select({ ticket: tickets, org: orgs.name, email: endUsers.email, enabled: widgetSettings.csatEnabled, question: widgetSettings.csatQuestion })
+    .select({ ticket: tickets, org: orgs.name, email: customerContacts.email })
     .from(tickets)
     .innerJoin(orgs, eq(orgs.id, tickets.orgId))
-    .leftJoin(endUsers, and(eq(endUsers.orgId, tickets.orgId), eq(endUsers.id, tickets.endUserId)))
-    .leftJoin(widgetSettings, eq(widgetSettings.orgId, tickets.orgId))
+    .leftJoin(customerContacts, and(eq(customerContacts.orgId, tickets.orgId), eq(customerContacts.id, tickets.endUserId)))
     .where(and(eq(tickets.orgId, row.orgId), eq(tickets.id, ticketId)));
   if (!found) return { kind: "cancelled" as const, reason: "ticket no longer exists" };
-  if (found.enabled === false) return { kind: "cancelled" as const, reason: "CSAT is off" };
+  const settings = await csat(row.orgId);
+  if (!settings.csat_enabled) return { kind: "cancelled" as const, reason: "CSAT is off" };
   if (found.ticket.csatScore !== null) return { kind: "cancelled" as const, reason: "already rated" };
   if (found.ticket.status !== "resolved") return { kind: "cancelled" as const, reason: "no longer resolved" };
-  return { to: found.email, data: found };
+  return { to: found.email, data: { ...found, question: settings.csat_question } };
 }
 
 type Found = Extract<Awaited<ReturnType<typeof load>>, { data: unknown }>["data"];
@@ -63,6 +64,12 @@ async function render(deps: Deps, { ticket, org: orgName, question }: Found) {
   return { fromName: org, subject: `Request #${ticket.number} is resolved: how did we do?`, text, html };
 }
 
-export function resolutionMailHandler(deps: Deps, transport: MailTransport | null): OutboxHandler {
-  return mailHandler(deps, transport, { load: (row) => load(deps, row), render: (found) => render(deps, found) });
+/**
+ * The org's CSAT switch and question, read at send time. Widget settings are the SDK's
+ * (sdk/csat-settings.ts), which stands above the inbox: src/compose.ts passes it in.
+ */
+export type CsatSwitch = (orgId: string) => Promise<{ csat_enabled: boolean; csat_question: string }>;
+
+export function resolutionMailHandler(deps: Deps, transport: MailTransport | null, csat: CsatSwitch): OutboxHandler {
+  return mailHandler(deps, transport, { load: (row) => load(deps, row, csat), render: (found) => render(deps, found) });
 }

@@ -1,14 +1,15 @@
 // Customers as the inbox shows them: a searchable, paginated list and a detail page with their
 // tickets and recent events. Reads only: end users are written by src/customers/records.ts.
-import { and, desc, eq, ilike, inArray, or, type SQL } from "drizzle-orm";
-import { afterRow, decodeCursor, type KeysetOrder, newestFirst, pageOf } from "../db/keyset.ts";
-import { endUsers, tickets } from "../db/schema/index.ts";
+import { and, desc, eq } from "drizzle-orm";
+import { decodeCursor, pageOf } from "../db/keyset.ts";
+import { tickets } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { isUuid } from "../kit/ids.ts";
 import type { Actor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
 import { recentCustomerEvents } from "../customers/events.ts";
+import { endUsersByIds } from "../customers/lookups.ts";
+import { endUserByRef, listEndUsers } from "../customers/queries.ts";
 import { type EndUser, findEndUser, identifyCompany, identifyEndUser } from "../customers/records.ts";
 import { escapeLike, ticketView } from "./tickets.ts";
 
@@ -53,42 +54,24 @@ export function customerView(user: EndUser) {
 }
 
 export async function customersByIds(deps: Deps, orgId: string, ids: (string | null)[]): Promise<Map<string, EndUser>> {
-  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
-  if (wanted.length === 0) return new Map();
-  const rows = await deps.db.select().from(endUsers).where(and(eq(endUsers.orgId, orgId), inArray(endUsers.id, wanted)));
-  return new Map(rows.map((u) => [u.id, u]));
+  return endUsersByIds(deps.db, orgId, [...new Set(ids.filter((id): id is string => id !== null))]);
 }
 
 /** A customer by our id or the org's external id, within one org. */
 export async function findCustomer(deps: Deps, orgId: string, ref: string): Promise<EndUser | null> {
   if (ref.length === 0 || ref.length > 256) return null;
-  const key = isUuid(ref) ? or(eq(endUsers.id, ref), eq(endUsers.externalId, ref)) : eq(endUsers.externalId, ref);
-  const [user] = await deps.db.select().from(endUsers).where(and(eq(endUsers.orgId, orgId), key)).limit(1);
-  return user ?? null;
+  return endUserByRef(deps.db, orgId, ref);
 }
-
-/** Customers newest first by created_at, then id (src/db/keyset.ts). */
-const ORDER: KeysetOrder = { table: endUsers, scope: endUsers.orgId, id: endUsers.id, keys: [endUsers.createdAt, endUsers.id] };
 
 export async function listCustomers(deps: Deps, orgId: string, options: { query?: string; cursor?: string; limit?: number }) {
   const limit = options.limit ?? CUSTOMER_LIMITS.defaultPageSize;
-  const where: (SQL | undefined)[] = [eq(endUsers.orgId, orgId)];
   const q = options.query?.trim();
-  if (q) {
-    const pattern = escapeLike(q);
-    where.push(or(ilike(endUsers.name, pattern), ilike(endUsers.email, pattern), ilike(endUsers.externalId, pattern), ilike(endUsers.claimedExternalId, pattern)));
-  }
+  let afterId: string | undefined;
   if (options.cursor !== undefined) {
-    const after = decodeCursor(options.cursor);
-    if (!after) throw AppError.badCursor();
-    where.push(afterRow(ORDER, orgId, after));
+    afterId = decodeCursor(options.cursor) ?? undefined;
+    if (!afterId) throw AppError.badCursor();
   }
-  const rows = await deps.db
-    .select()
-    .from(endUsers)
-    .where(and(...where))
-    .orderBy(...newestFirst(ORDER))
-    .limit(limit + 1);
+  const rows = await listEndUsers(deps.db, orgId, { pattern: q ? escapeLike(q) : undefined, afterId, limit: limit + 1 });
   const { page, nextCursor } = pageOf(rows, limit, (u) => u.id);
   return { customers: page, nextCursor };
 }

@@ -5,8 +5,8 @@
 // mailbox (`In-Reply-To`) and lists those (`References`): the emails they sent us and the replies
 // we emailed them, never a reply they saw only in the widget or a chat message (docs/decisions.md
 // "Threading"). Inbound mail finds its ticket by these ids too (docs/interface.md H, reply routing).
-import { and, asc, eq, inArray, isNotNull, lte, or } from "drizzle-orm";
-import { ticketInboundEmails, ticketMessages } from "../db/schema/index.ts";
+import { and, asc, eq, inArray, lt, ne } from "drizzle-orm";
+import { ticketMessages } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { isUuid } from "../kit/ids.ts";
 import { mailDomainOf, messageIdFor } from "../mail/message-id.ts";
@@ -32,15 +32,23 @@ export interface ThreadIds {
   references: string[];
 }
 
+/**
+ * The Message-IDs the org's ticket messages arrived with, for those of `ticketMessageIds` that came
+ * by email. Inbound mail keeps them (src/inbound/originals.ts), on a floor above this room:
+ * src/compose.ts passes the reader in.
+ */
+export type InboundIds = (orgId: string, ticketMessageIds: readonly string[]) => Promise<{ ticketMessageId: string; messageId: string }[]>;
+
 /** The ids of one ticket message and of the messages before it that the customer has as email, for its email. */
-export async function threadIds(deps: Pick<Deps, "db" | "config">, orgId: string, ticketId: string, message: { id: string; seq: number }): Promise<ThreadIds> {
-  const rows = await deps.db
-    .select({ id: ticketMessages.id, inbound: ticketInboundEmails.messageId })
+export async function threadIds(deps: Pick<Deps, "db" | "config">, inbound: InboundIds, orgId: string, ticketId: string, message: { id: string; seq: number }): Promise<ThreadIds> {
+  const earlier = await deps.db
+    .select({ id: ticketMessages.id, emailedAt: ticketMessages.emailedAt })
     .from(ticketMessages)
-    .leftJoin(ticketInboundEmails, and(eq(ticketInboundEmails.orgId, orgId), eq(ticketInboundEmails.ticketMessageId, ticketMessages.id)))
-    .where(and(eq(ticketMessages.orgId, orgId), eq(ticketMessages.ticketId, ticketId), inArray(ticketMessages.kind, ["customer", "reply"]), lte(ticketMessages.seq, message.seq), or(eq(ticketMessages.id, message.id), isNotNull(ticketMessages.emailedAt), isNotNull(ticketInboundEmails.messageId))))
+    .where(and(eq(ticketMessages.orgId, orgId), eq(ticketMessages.ticketId, ticketId), inArray(ticketMessages.kind, ["customer", "reply"]), lt(ticketMessages.seq, message.seq), ne(ticketMessages.id, message.id)))
     .orderBy(asc(ticketMessages.seq));
-  const ids = rows.filter((r) => r.id !== message.id).map((r) => r.inbound ?? derivedMessageId(r.id, deps.config.mailFrom));
+  const received = Map.groupBy(earlier.length ? await inbound(orgId, earlier.map((m) => m.id)) : [], (r) => r.ticketMessageId);
+  // Each earlier message the customer has as email: the ids it arrived with, or ours when we emailed it.
+  const ids = earlier.flatMap((m) => received.get(m.id)?.map((r) => r.messageId) ?? (m.emailedAt ? [derivedMessageId(m.id, deps.config.mailFrom)] : []));
   const references = ids.length > REFERENCES_KEPT ? [ids[0]!, ...ids.slice(-(REFERENCES_KEPT - 1))] : ids;
   return { messageId: derivedMessageId(message.id, deps.config.mailFrom), inReplyTo: ids.at(-1), references };
 }

@@ -7,7 +7,8 @@
 // message, and read again when sent.
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client.ts";
-import { endUsers, memberMailNotifications, members, memberships, orgs, ticketMemberNotices, ticketMessages, tickets, type MemberNotifyMode } from "../db/schema/index.ts";
+import { customerContacts } from "../customers/queries.ts";
+import { memberMailNotifications, members, memberships, orgs, ticketMemberNotices, ticketMessages, tickets, type MemberNotifyMode } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { escapeHtml } from "../html/html.ts";
 import type { MailTransport } from "../mail/smtp.ts";
@@ -60,13 +61,13 @@ async function loadNotice(deps: Deps, row: OutboxRow) {
   const { ticket_id: ticketId, member_id: memberId, message_id: messageId } = row.payload as Record<string, unknown>;
   if (typeof ticketId !== "string" || typeof memberId !== "string" || typeof messageId !== "string") return MALFORMED;
   const [found] = await deps.db
-    .select({ ticket: tickets, body: ticketMessages.body, org: orgs.name, email: members.email, customer: endUsers.name, customerEmail: endUsers.email })
+    .select({ ticket: tickets, body: ticketMessages.body, org: orgs.name, email: members.email, customer: customerContacts.name, customerEmail: customerContacts.email })
     .from(tickets)
     .innerJoin(ticketMessages, and(eq(ticketMessages.orgId, tickets.orgId), eq(ticketMessages.ticketId, tickets.id), eq(ticketMessages.id, messageId)))
     .innerJoin(orgs, eq(orgs.id, tickets.orgId))
     .innerJoin(memberships, and(eq(memberships.orgId, tickets.orgId), eq(memberships.memberId, memberId)))
     .innerJoin(members, eq(members.id, memberId))
-    .leftJoin(endUsers, and(eq(endUsers.orgId, tickets.orgId), eq(endUsers.id, tickets.endUserId)))
+    .leftJoin(customerContacts, and(eq(customerContacts.orgId, tickets.orgId), eq(customerContacts.id, tickets.endUserId)))
     .where(and(eq(tickets.orgId, row.orgId), eq(tickets.id, ticketId)));
   if (!found) return { kind: "cancelled" as const, reason: "ticket, message or membership no longer exists" };
   const mode = await notifyMode(deps, row.orgId, memberId);

@@ -14,7 +14,8 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, gte, inArray, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client.ts";
-import { endUsers, members, orgs, outbox, ticketMessages, ticketReplyTokens, tickets } from "../db/schema/index.ts";
+import { customerContacts } from "../customers/queries.ts";
+import { members, orgs, ticketMessages, ticketReplyTokens, tickets } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { sha256Hex } from "../crypto/tokens.ts";
 import { messageOf } from "../errors.ts";
@@ -22,7 +23,8 @@ import { escapeHtml } from "../html/html.ts";
 import type { MailTransport } from "../mail/smtp.ts";
 import { displayName, MAIL_RETRY_SCHEDULE, MALFORMED, mailHandler } from "../outbox/mail-kind.ts";
 import { cancelQueued, enqueue, type OutboxHandler, type OutboxRow } from "../outbox/outbox.ts";
-import { threadIds } from "./mail-thread.ts";
+import { rowsByPayload } from "../outbox/states.ts";
+import { type InboundIds, threadIds } from "./mail-thread.ts";
 
 export const REPLY_MAIL_KIND = "ticket.reply_email";
 
@@ -63,10 +65,7 @@ export async function markRepliesSeen(deps: Pick<Deps, "db" | "now" | "log">, or
   const since = new Date(Math.min(...replies.map((m) => Date.parse(m.created_at as string))));
   const ids = replies.map((m) => m.id as string);
   try {
-    const rows = deps.db
-      .select({ id: outbox.id })
-      .from(outbox)
-      .where(and(eq(outbox.orgId, orgId), eq(outbox.kind, REPLY_MAIL_KIND), gte(outbox.createdAt, since), sql`${outbox.payload}->>'live' = 'true'`, inArray(sql`${outbox.payload}->>'message_id'`, ids)));
+    const rows = rowsByPayload(deps.db, { orgId, kind: REPLY_MAIL_KIND, since, key: "message_id", values: ids, equal: { live: "true" } });
     await cancelQueued(deps.db, rows, SEEN_REASON, deps.now());
   } catch (error) {
     deps.log.warn("could not record replies the customer saw", { error: messageOf(error) });
@@ -99,11 +98,11 @@ async function loadReply(deps: Deps, row: OutboxRow) {
   const { ticket_id: ticketId, message_id: messageId } = row.payload as { ticket_id?: unknown; message_id?: unknown };
   if (typeof ticketId !== "string" || typeof messageId !== "string") return MALFORMED;
   const [found] = await deps.db
-    .select({ ticket: tickets, message: ticketMessages, org: orgs.name, email: endUsers.email })
+    .select({ ticket: tickets, message: ticketMessages, org: orgs.name, email: customerContacts.email })
     .from(ticketMessages)
     .innerJoin(tickets, and(eq(tickets.orgId, ticketMessages.orgId), eq(tickets.id, ticketMessages.ticketId)))
     .innerJoin(orgs, eq(orgs.id, tickets.orgId))
-    .leftJoin(endUsers, and(eq(endUsers.orgId, tickets.orgId), eq(endUsers.id, tickets.endUserId)))
+    .leftJoin(customerContacts, and(eq(customerContacts.orgId, tickets.orgId), eq(customerContacts.id, tickets.endUserId)))
     .where(and(eq(ticketMessages.orgId, row.orgId), eq(ticketMessages.id, messageId), eq(ticketMessages.ticketId, ticketId)));
   if (!found || found.message.kind !== "reply") return { kind: "cancelled" as const, reason: "reply no longer exists" };
   return { to: found.ticket.endUserId ? found.email : null, data: found };
@@ -111,11 +110,11 @@ async function loadReply(deps: Deps, row: OutboxRow) {
 
 type Found = Extract<Awaited<ReturnType<typeof loadReply>>, { data: unknown }>["data"];
 
-async function renderReplyMail(deps: Deps, row: OutboxRow, { ticket, message, org: orgName }: Found) {
+async function renderReplyMail(deps: Deps, inbound: InboundIds, row: OutboxRow, { ticket, message, org: orgName }: Found) {
   const [author] = message.authorMemberId ? await deps.db.select({ name: members.name }).from(members).where(eq(members.id, message.authorMemberId)) : [];
   const person = displayName(author?.name || "Support") || "Support";
   const org = displayName(orgName) || "Support";
-  const ids = await threadIds(deps, row.orgId, ticket.id, message);
+  const ids = await threadIds(deps, inbound, row.orgId, ticket.id, message);
   const replyTo = await replyAddress(deps, row.orgId, ticket.id, ticket.endUserId!);
   const { text, html } = renderReply({ body: message.body, person, org, number: ticket.number });
   return {
@@ -131,10 +130,10 @@ async function renderReplyMail(deps: Deps, row: OutboxRow, { ticket, message, or
   };
 }
 
-export function replyMailHandler(deps: Deps, transport: MailTransport | null): OutboxHandler {
+export function replyMailHandler(deps: Deps, transport: MailTransport | null, inbound: InboundIds): OutboxHandler {
   return mailHandler(deps, transport, {
     load: (row) => loadReply(deps, row),
-    render: (found, row) => renderReplyMail(deps, row, found),
+    render: (found, row) => renderReplyMail(deps, inbound, row, found),
     // Later emails of the ticket thread on this one (src/inbox/mail-thread.ts); committed with the `sent` record.
     async onSent(tx, row, now) {
       const messageId = row.payload.message_id;

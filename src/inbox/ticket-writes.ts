@@ -5,17 +5,19 @@
 import { queueReplyEmail } from "./reply-mail.ts";
 import { queueMemberNotices } from "./member-notices.ts";
 import { queueResolutionEmail } from "./csat-mail.ts";
-import { and, eq, isNull, or, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { recordActivity } from "../activity/log.ts";
 import { emitTicketCreated } from "../webhooks/emit.ts";
 import { emitWebhookEvent } from "../webhooks/events.ts";
 import type { Actor } from "../kit/actor.ts";
 import type { Tx } from "../db/client.ts";
-import { endUsers, memberships, ticketCounters, ticketHistory, ticketMessages, tickets } from "../db/schema/index.ts";
+import { memberships, ticketCounters, ticketHistory, ticketMessages, tickets } from "../db/schema/index.ts";
 import type { TicketMessageKind, TicketPriority, TicketSource } from "../db/schema/inbox.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
+import { endUserById } from "../customers/lookups.ts";
+import { endUserByRef } from "../customers/queries.ts";
 import { checkCustomFields, fail, normaliseTags, oneOf, optionalTeam, requireText } from "./ticket-checks.ts";
 import { type CreateTicketInput, type InboxActor, PRIORITIES, SOURCES, STATUSES, type Ticket, TICKET_LIMITS, type TicketPatch } from "./ticket-model.ts";
 import { eventKey, orgKey, publishChange, publishMessage, publishStatus } from "./ticket-events.ts";
@@ -92,9 +94,7 @@ export async function createTicketRow(deps: Deps, { orgId, actor, input }: { org
   if (input.conversationId !== undefined && !isUuid(input.conversationId)) fail("/conversation_id", "must be a UUID");
   const customerId = input.customerId ?? null;
   if (customerId !== null) {
-    const [user] = isUuid(customerId)
-      ? await deps.db.select({ id: endUsers.id }).from(endUsers).where(and(eq(endUsers.orgId, orgId), eq(endUsers.id, customerId)))
-      : [];
+    const user = isUuid(customerId) ? await endUserById(deps.db, orgId, customerId) : null;
     if (!user) throw AppError.notFound("No such customer.");
   }
   const kind: TicketMessageKind = input.firstMessage === "reply" ? "reply" : "customer";
@@ -286,11 +286,7 @@ export async function startOutreach(
   params: { orgId: string; actor: InboxActor; customer: string; subject: string; message: string; priority?: TicketPriority; team?: string; source: TicketSource },
 ): Promise<Ticket> {
   const ref = requireText("/customer", params.customer, 256, { min: 1 }).trim();
-  const [user] = await deps.db
-    .select({ id: endUsers.id })
-    .from(endUsers)
-    .where(and(eq(endUsers.orgId, params.orgId), isUuid(ref) ? or(eq(endUsers.id, ref), eq(endUsers.externalId, ref)) : eq(endUsers.externalId, ref)))
-    .limit(1);
+  const user = await endUserByRef(deps.db, params.orgId, ref);
   if (!user) throw AppError.notFound("No such customer.");
   return createTicketRow(deps, {
     orgId: params.orgId,

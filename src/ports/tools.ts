@@ -107,6 +107,8 @@ export interface ToolRuntime {
   invalidate(orgId: string): void;
   /** Every tool the org has (flags applied), read fresh: what the agent action toggles list. */
   catalog(orgId: string): Promise<ToolInfo[]>;
+  /** The ids of the org's agents, read fresh through the directory (agents/ stands above the toggles that need them). */
+  agentIds(orgId: string): Promise<string[]>;
 }
 
 /**

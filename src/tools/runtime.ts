@@ -246,5 +246,9 @@ export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRunt
     async catalog(orgId) {
       return (await loadSnapshot(deps, providers, directory, orgId)).tools;
     },
+
+    async agentIds(orgId) {
+      return (await directory.agents(orgId)).map((a) => a.id);
+    },
   };
 }

@@ -1,7 +1,7 @@
 // Agent action toggles: which of the org's actions an agent may use (the dashboard's
 // "enable-able agent actions"). A tool without a toggle row has its default.
 import { and, eq, inArray, like, sql } from "drizzle-orm";
-import { agentActionToggles, agents } from "../db/schema/index.ts";
+import { agentActionToggles } from "../db/schema/index.ts";
 import type { Actor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
 import type { Deps } from "../deps.ts";
@@ -10,9 +10,10 @@ import { isUuid } from "../kit/ids.ts";
 
 export async function agentOfOrg(deps: Deps, orgId: string, agentId: string) {
   if (!isUuid(agentId)) throw AppError.notFound("No such agent.");
-  const [agent] = await deps.db.select({ id: agents.id }).from(agents).where(and(eq(agents.orgId, orgId), eq(agents.id, agentId)));
-  if (!agent) throw AppError.notFound("No such agent.");
-  return agent;
+  // The org's agents come through the tool runtime's directory (ports/tools.ts): agents/ stands above this room.
+  const id = agentId.toLowerCase();
+  if (!(await deps.tools.agentIds(orgId)).includes(id)) throw AppError.notFound("No such agent.");
+  return { id };
 }
 
 export async function listAgentActions(deps: Deps, orgId: string, agentId: string) {
@@ -62,7 +63,7 @@ export async function setAgentActions(deps: Deps, orgId: string, actor: Actor, a
  * (connectors after discovery or deletion): this folder stays the only writer of the toggles.
  */
 export async function forgetActions(deps: Deps, orgId: string, prefix: string, keep: ReadonlySet<string>): Promise<void> {
-  const orgAgents = deps.db.select({ id: agents.id }).from(agents).where(eq(agents.orgId, orgId));
+  const orgAgents = await deps.tools.agentIds(orgId);
   const toggles = await deps.db
     .select({ agentId: agentActionToggles.agentId, actionId: agentActionToggles.actionId })
     .from(agentActionToggles)

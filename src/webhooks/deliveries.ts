@@ -6,11 +6,12 @@ import { and, desc, eq, gte, inArray, lt, type SQL } from "drizzle-orm";
 import type { Actor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
 import type { Db } from "../db/client.ts";
-import { outbox, webhookAttempts, webhookDeliveries } from "../db/schema/index.ts";
+import { webhookAttempts, webhookDeliveries } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
 import { dropEnqueued, dueNow, enqueue } from "../outbox/outbox.ts";
+import { lockedState, outboxStates } from "../outbox/states.ts";
 import { WEBHOOK_LIMITS } from "./delivery.ts";
 import { WEBHOOK_KIND, webhookIdOf } from "./events.ts";
 import { ENDPOINT_LIMITS, endpointRow } from "./service.ts";
@@ -36,14 +37,14 @@ export interface DeliveryFilters {
 export async function listDeliveries(deps: Deps, orgId: string, endpointId: string, filters: DeliveryFilters = {}) {
   const endpoint = await endpointRow(deps, orgId, endpointId);
   const where: SQL[] = [eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.endpointId, endpoint.id)];
-  if (filters.status) where.push(inArray(outbox.status, OUTBOX_STATUSES[filters.status] as never[]));
+  if (filters.status) where.push(inArray(outboxStates.status, OUTBOX_STATUSES[filters.status] as never[]));
   if (filters.eventType) where.push(eq(webhookDeliveries.eventType, filters.eventType));
   if (filters.since) where.push(gte(webhookDeliveries.createdAt, filters.since));
   if (filters.before) where.push(lt(webhookDeliveries.createdAt, filters.before));
   const rows = await deps.db
-    .select({ delivery: webhookDeliveries, status: outbox.status, runAt: outbox.runAt, lastError: outbox.lastError })
+    .select({ delivery: webhookDeliveries, status: outboxStates.status, runAt: outboxStates.runAt, lastError: outboxStates.lastError })
     .from(webhookDeliveries)
-    .innerJoin(outbox, eq(outbox.id, webhookDeliveries.outboxId))
+    .innerJoin(outboxStates, eq(outboxStates.id, webhookDeliveries.outboxId))
     .where(and(...where))
     .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
     .limit(Math.min(filters.limit ?? ENDPOINT_LIMITS.page, ENDPOINT_LIMITS.pageMax));
@@ -115,13 +116,13 @@ export async function replayDelivery(deps: Deps, orgId: string, actor: Actor, en
   return deps.db.transaction(async (tx) => {
     const db = tx;
     // The outbox row is locked, so a sender's claim or outcome waits for this decision (or this for it).
-    const [found] = await db
-      .select({ id: webhookDeliveries.id, outboxId: webhookDeliveries.outboxId, status: outbox.status, lockedUntil: outbox.lockedUntil })
+    const [delivery] = await db
+      .select({ id: webhookDeliveries.id, outboxId: webhookDeliveries.outboxId })
       .from(webhookDeliveries)
-      .innerJoin(outbox, eq(outbox.id, webhookDeliveries.outboxId))
-      .where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.endpointId, endpoint.id), eq(webhookDeliveries.id, deliveryId)))
-      .for("update", { of: outbox });
-    if (!found) throw AppError.notFound("No such delivery.");
+      .where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.endpointId, endpoint.id), eq(webhookDeliveries.id, deliveryId)));
+    const state = delivery ? await lockedState(db, delivery.outboxId) : null;
+    if (!delivery || !state) throw AppError.notFound("No such delivery.");
+    const found = { ...delivery, ...state };
     if (found.status === "sending" && found.lockedUntil && found.lockedUntil > now)
       throw new AppError(409, "delivery_in_flight", `An attempt of this delivery is under way right now; its outcome is in the delivery log within ${WEBHOOK_LIMITS.timeoutMs / 1000} s.`);
     if (deliveryStatus(found.status) === "pending") {
@@ -141,8 +142,8 @@ export async function replayFailed(deps: Deps, orgId: string, actor: Actor, endp
     const failed = await tx
       .select({ id: webhookDeliveries.id, outboxId: webhookDeliveries.outboxId })
       .from(webhookDeliveries)
-      .innerJoin(outbox, eq(outbox.id, webhookDeliveries.outboxId))
-      .where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.endpointId, endpoint.id), inArray(outbox.status, ["failed", "held"]), gte(webhookDeliveries.createdAt, since)))
+      .innerJoin(outboxStates, eq(outboxStates.id, webhookDeliveries.outboxId))
+      .where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.endpointId, endpoint.id), inArray(outboxStates.status, ["failed", "held"]), gte(webhookDeliveries.createdAt, since)))
       .orderBy(webhookDeliveries.createdAt)
       .limit(ENDPOINT_LIMITS.replayBatch);
     const replayed = await replayRows(tx, orgId, endpoint.id, failed, now);
