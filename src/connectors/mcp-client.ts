@@ -110,7 +110,7 @@ export class McpSession {
   }
 
   /** `server/discover`, then the era it shows (2026-07-28 streamable-http.mdx, "Backward Compatibility"). */
-  private async negotiate(): Promise<void> {
+  private async negotiate(retried = false): Promise<void> {
     this.modern = true;
     this.protocolVersion = MODERN_VERSION;
     let result: Record<string, unknown> | undefined;
@@ -121,11 +121,16 @@ export class McpSession {
       const era = eraOf(error, true);
       if (era === undefined) throw error;
       const version = era === "legacy" ? CLIENT_PROTOCOL_VERSION : choose(era);
-      if (version === MODERN_VERSION) throw new McpClientError("protocol", "the server refused 2026-07-28 while naming it as supported");
+      // Refused 2026-07-28 while naming it as supported: the versioning rules say retry with a version it names; once.
+      if (version === MODERN_VERSION) {
+        if (retried) throw error;
+        return this.negotiate(true);
+      }
       return this.handshake(version);
     }
-    const supported = Array.isArray(result?.supportedVersions) ? result.supportedVersions.filter((v): v is string => typeof v === "string") : [];
-    const version = choose(supported);
+    // A result without supportedVersions is no DiscoverResult: a legacy server answering an unknown method generically.
+    const listed = result?.supportedVersions;
+    const version = Array.isArray(listed) ? choose(listed.filter((v): v is string => typeof v === "string")) : CLIENT_PROTOCOL_VERSION;
     if (version !== MODERN_VERSION) {
       this.modern = false;
       return this.handshake(version);
@@ -247,7 +252,7 @@ export class McpSession {
         const era = eraOf(error, false);
         if (era === undefined) throw error;
         const version = era === "legacy" ? CLIENT_PROTOCOL_VERSION : choose(era);
-        if (version === MODERN_VERSION) throw error;
+        if (version === MODERN_VERSION) return this.send(method, params, headers); // named as supported: once more
         await this.handshake(version);
         return this.send(method, params);
       }
