@@ -4,7 +4,8 @@
 // (SDK 1.x), and 2026-07-28 servers built with @modelcontextprotocol/server 2.x, modern-only and
 // dual-era. Each is discovered and its tools called; the revision negotiated is the newest both
 // speak (server/discover first, initialize after a legacy refusal) and is what later calls use;
-// a server that changes era between discovery and a call is followed both ways; a tool its
+// a server that changes era between discovery and a call is followed both ways; an
+// UnsupportedProtocolVersion answer picks the newest revision it names; a tool its
 // 2026-07-28 server marks destructive goes through the same gates as ours.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -165,5 +166,32 @@ describe("a server that changes era between discovery and a call", () => {
     const calls = legacy.calls.length;
     expect(textOf(await client.callTool({ name: "mcp.moving.echo", arguments: { text: "back" } }))).toBe("back");
     expect(legacy.calls.length).toBe(calls + 1);
+  });
+});
+
+describe("an UnsupportedProtocolVersion answer to server/discover", () => {
+  test("names only 2025-06-18: no fallback guesswork, initialize proposes exactly that revision", async () => {
+    const upstream = await running.start(revisionServer("2025-06-18"));
+    const proposed: string[] = [];
+    // In front of the SDK server: server/discover answered as a server that speaks only 2025-06-18 would (2026-07-28 versioning).
+    const front = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      async fetch(req) {
+        const text = await req.text();
+        const body = JSON.parse(text || "{}") as { id?: number; method?: string; params?: { protocolVersion?: string } };
+        if (body.method === "server/discover")
+          return Response.json({ jsonrpc: "2.0", id: body.id ?? null, error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2025-06-18"], requested: "2026-07-28" } } }, { status: 400 });
+        if (body.method === "initialize") proposed.push(body.params!.protocolVersion!);
+        const headers = new Headers(req.headers);
+        headers.delete("host");
+        return fetch(upstream.url, { method: req.method, headers, body: text || undefined });
+      },
+    });
+    await running.start({ stop: () => void front.stop(true) });
+    const created = await connectOk(app, auth, { name: "Named", slug: "named", url: `http://127.0.0.1:${front.port}/mcp` });
+    expect(created.status).toBe("connected");
+    expect(proposed).toEqual(["2025-06-18"]);
+    expect((await serverById(app, auth, created.id))!.server_info.protocolVersion).toBe("2025-06-18");
   });
 });
