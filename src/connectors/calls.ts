@@ -18,6 +18,7 @@ import type { ToolContext, ToolResult } from "../tools/types.ts";
 import { type ConnectorRow, withCredentials } from "./credentials.ts";
 import { failureText } from "./discovery.ts";
 import { type Handshake, McpClientError, McpSession } from "./mcp-client.ts";
+import { headerParams, paramHeaders } from "./mcp-modern.ts";
 import { CONNECTOR_LIMITS } from "./rules.ts";
 import { withConnectorStatusEvent } from "../webhooks/emit.ts";
 
@@ -63,10 +64,14 @@ export async function callConnectorTool(
     const result = (await withCredentials(deps, row, signal, async (headers) => {
       const options = { url: row.url, authHeaders: headers, guard: deps.guard, signal };
       const kept = repeatable && slot.kept?.url === row.url ? slot.kept.handshake : undefined;
-      const session = kept ? McpSession.resume(options, kept) : await McpSession.open(options);
+      // The revision the last discovery negotiated: no probe per call (src/connectors/mcp-client.ts).
+      const known = typeof row.serverInfo?.protocolVersion === "string" ? row.serverInfo.protocolVersion : undefined;
+      const session = kept ? McpSession.resume(options, kept) : await McpSession.open(options, known);
       try {
         const params = { name: tool.name, arguments: args, ...(bound ? { _meta: { bound_end_user_id: bound.endUserId, bound_end_user_verified: bound.verified } } : {}) };
-        const answer = await session.request("tools/call", params, repeatable);
+        // 2026-07-28: the tool's x-mcp-header parameters mirrored as Mcp-Param-* (checked at discovery).
+        const mirrored = headerParams(tool.inputSchema);
+        const answer = await session.request("tools/call", params, repeatable, "params" in mirrored ? paramHeaders(mirrored.params, args) : {});
         const sessionless = session.sessionless; // after a handshake of its own, even one redone after a refusal
         if (sessionless) slot.kept = { handshake: sessionless, url: row.url };
         else if (session.handshook) slot.kept = undefined; // the server issues session ids (now): nothing to keep

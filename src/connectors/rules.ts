@@ -4,6 +4,7 @@ import type { ConnectorAuthMethod, DiscoveredTool, DroppedTool } from "../db/sch
 import type { Deps } from "../deps.ts";
 import type { ErrorDetail } from "../errors.ts";
 import { BlockedUrlError, checkUrl } from "../net/guard.ts";
+import { headerParams } from "./mcp-modern.ts";
 
 export type { ConnectorAuthMethod };
 
@@ -67,6 +68,12 @@ export function classifyTools(listed: unknown[]): { tools: DiscoveredTool[]; dro
     const schema = t.inputSchema as Record<string, unknown> | undefined;
     if (typeof schema !== "object" || schema === null || schema.type !== "object") {
       dropped.push({ name, reason: 'its inputSchema is not a JSON Schema of type "object"' });
+      continue;
+    }
+    // 2026-07-28 Streamable HTTP: a tool whose x-mcp-header annotations break the rules is left out.
+    const mirrored = headerParams(schema);
+    if ("invalid" in mirrored) {
+      dropped.push({ name, reason: mirrored.invalid });
       continue;
     }
     seen.add(name);

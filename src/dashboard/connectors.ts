@@ -115,7 +115,9 @@ function detailPage(ctx: DashboardContext, s: View, query: Record<string, string
   const e = form?.errors ?? {};
   const body = html`<p><a href="/dashboard/connectors">← Connectors</a></p>
 <h1>${s.name} ${statusBadge(s.status)}</h1>
-<p class="muted"><code>${s.slug}</code> · ${s.url} · ${s.auth_method === "none" ? "no authentication" : s.auth_method} · last discovery ${when(s.last_discovered_at)}</p>
+<p class="muted"><code>${s.slug}</code> · ${s.url} · ${s.auth_method === "none" ? "no authentication" : s.auth_method} · last discovery ${when(s.last_discovered_at)}${
+  typeof s.server_info.protocolVersion === "string" ? html` · <span data-revision>MCP ${s.server_info.protocolVersion}</span>` : ""
+}</p>
 ${s.last_error ? html`<p class="error" role="status">${s.last_error}</p>` : ""}
 <h2>Discovered tools (${s.tool_count})</h2>
 ${listTable({

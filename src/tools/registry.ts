@@ -86,6 +86,8 @@ export interface Denial {
   message: string;
   /** For `scope`: the scope the tool needs. */
   scope?: string;
+  /** For `scope`: the scopes the token already holds (the step-up challenge asks for both). */
+  granted?: readonly string[];
 }
 
 /** Why this caller may not use this tool, or undefined if it may. Order decides which message a caller sees when several apply. */
@@ -100,7 +102,7 @@ export function denial(snapshot: OrgSnapshot, caller: Caller, tool: ToolDefiniti
   if (!(toggle ?? tool.defaultEnabled)) return { reason: "toggle", message: `${tool.name} is switched off for this organisation's agent.` };
   // Only OAuth tokens carry scopes; the other channels act for the org itself.
   if (caller.actor.kind === "token" && !caller.actor.scopes.includes(tool.scope))
-    return { reason: "scope", scope: tool.scope, message: `This token lacks the ${tool.scope} scope that ${tool.name} needs.` };
+    return { reason: "scope", scope: tool.scope, granted: caller.actor.scopes, message: `This token lacks the ${tool.scope} scope that ${tool.name} needs.` };
   if (caller.actor.kind === "token") {
     const role = SCOPE_ROLES[tool.scope];
     if (!hasRole(snapshot.memberRoles.get(caller.actor.memberId) ?? [], role))
@@ -132,8 +134,14 @@ export function denial(snapshot: OrgSnapshot, caller: Caller, tool: ToolDefiniti
   return undefined;
 }
 
-/** A denial as the error the call fails with: 403 -32002 with its reason; a missing scope also says which (docs/interface.md A.6). */
+/**
+ * A denial as the error the call fails with: 403 -32002 with its reason; a missing scope also says
+ * which (docs/interface.md A.6). The challenge's `scope` is the scopes the token holds plus the one
+ * it lacks (2025-11-25 authorization, "Scope Challenge Handling", the recommended approach): a
+ * client asks for exactly that set at step-up, and keeps what it was granted.
+ */
 export function refusal(deps: Deps, denied: Denial): AppError {
-  const challenge = denied.scope ? { "www-authenticate": bearerChallenge(deps.config, { error: "insufficient_scope", description: denied.message, scope: denied.scope }) } : undefined;
+  const scope = denied.scope ? [...new Set([...(denied.granted ?? []), denied.scope])].join(" ") : undefined;
+  const challenge = scope ? { "www-authenticate": bearerChallenge(deps.config, { error: "insufficient_scope", description: denied.message, scope }) } : undefined;
   return AppError.forbidden(denied.message, denied.reason, challenge);
 }

@@ -46,7 +46,8 @@ async function relayed(fixture: McpFixture): Promise<{ url: string; accepted: ()
 const guard = (pool: ConnectionPool) => ({ allowLoopback: true, resolver: async () => ["127.0.0.1"], pool });
 
 async function call(url: string, pool: ConnectionPool, text: string): Promise<unknown> {
-  const session = await McpSession.open({ url, authHeaders: () => ({}), guard: guard(pool), signal: AbortSignal.timeout(15_000) });
+  // The revision an earlier discovery negotiated, as src/connectors/calls.ts passes it: no server/discover probe per call.
+  const session = await McpSession.open({ url, authHeaders: () => ({}), guard: guard(pool), signal: AbortSignal.timeout(15_000) }, "2025-11-25");
   try {
     return await session.request("tools/call", { name: "echo", arguments: { text } }, true);
   } finally {

@@ -55,6 +55,8 @@ describe("connectors pages", () => {
     expect(body).toContain("Hints from the server");
     expect(view!.discovered_tools.find((t) => t.name === "echo")).toMatchObject({ read_only: true, destructive: false, idempotent: false, open_world: true });
     expect(body).toContain('<span class="badge">read-only</span>');
+    // The revision the client negotiated (a 2025 server: server/discover refused, then initialize).
+    expect(body).toContain("<span data-revision>MCP 2025-11-25</span>");
   });
 
   test("a taken slug is a field error next to the slug, the other values kept", async () => {

@@ -1,11 +1,12 @@
 // A 401 from /api/mcp names the least scope the request needs (docs/interface.md A.5; 2025-11-25
 // authorization, scope selection), and a client that follows it gets a consent page asking only
-// for that: raw for a tools/call of search_docs, and the official SDK client from the URL alone.
+// for that: raw for a tools/call of search_docs, and the official SDK client from the URL alone;
+// a 403 at step-up names the scopes held plus the one lacking, and its consent page asks for that set.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { SCOPES } from "../../src/oauth/scopes.ts";
 import { seedOrg, serveTestApp, type ServedTestApp } from "../support/app.ts";
 import { connectWithOAuth, TestOAuthProvider } from "../support/mcp-client.ts";
-import { Browserless, consentFields, pkcePair, registerPublicClient, rpc } from "../support/oauth.ts";
+import { Browserless, consentFields, pkcePair, registerPublicClient, rpc, tokensFor } from "../support/oauth.ts";
 
 let app: ServedTestApp;
 let org: Awaited<ReturnType<typeof seedOrg>>;
@@ -69,4 +70,25 @@ test("the official SDK client, given no scope, asks for what the 401 named: no w
   expect(asked(pages[0]!).some((s) => s.endsWith(":write"))).toBe(false);
   expect((await client.listTools()).tools.length).toBeGreaterThan(0);
   await client.close();
+});
+
+test("step-up: a 403 names the scopes held plus the one lacking, and a client following it gets a consent page for that combined set", async () => {
+  const held = await tokensFor(app, org, "docs:read data:read");
+  const denied = await rpc(app, held.accessToken, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "data_update_user", arguments: { user_id: "x", name: "y" } } });
+  expect(denied.res.status).toBe(403);
+  const challenge = denied.res.headers.get("www-authenticate")!;
+  expect(challenge).toContain('error="insufficient_scope"');
+  expect(challenge).toContain('resource_metadata="');
+  const scope = scopeOf(challenge)!;
+  expect(scope.split(" ").sort()).toEqual(["data:read", "data:write", "docs:read"]);
+  const ua = new Browserless(app);
+  await ua.signIn(org.admin_email, org.password);
+  const { challenge: pkce } = pkcePair();
+  const { status, page } = await ua.authorize({ response_type: "code", client_id: held.clientId, redirect_uri: "http://127.0.0.1:9/callback", code_challenge: pkce, code_challenge_method: "S256", scope });
+  expect(status).toBe(200);
+  expect(asked(page).sort()).toEqual(["data:read", "data:write", "docs:read"]);
+  // The stepped-up token makes the call (an unknown user: a tool error, no longer a 403).
+  const stepped = await tokensFor(app, org, scope);
+  const after = await rpc(app, stepped.accessToken, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "data_update_user", arguments: { user_id: "x", name: "y" } } });
+  expect(after.res.status).toBe(200);
 });

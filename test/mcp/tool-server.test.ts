@@ -193,7 +193,10 @@ describe("tools/list and tools/call", () => {
     expect(denied.body.error.code).toBe(-32002);
     expect(denied.body.error.message).toContain("lacks the data:write scope");
     expect(denied.res.headers.get("www-authenticate")).toContain('error="insufficient_scope"');
-    expect(denied.res.headers.get("www-authenticate")).toContain('scope="data:write"');
+    // The scopes held plus the one lacking (2025-11-25 "Scope Challenge Handling"): test/e2e/scope-hint.test.ts.
+    const asked = /scope="([^"]*)"/.exec(denied.res.headers.get("www-authenticate")!)![1]!.split(" ");
+    expect(asked).toContain("data:write");
+    expect(asked).toContain("docs:read");
   });
 
   test("every tool carries name, description, an object inputSchema and destructiveHint", async () => {

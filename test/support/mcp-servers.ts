@@ -1,7 +1,8 @@
 // Real third-party MCP servers for the tests of our MCP client (connectors, docs/interface.md appendix B,
 // docs/interface.md 6 and docs/interface.md 8.3). They are built with the official SDK, @modelcontextprotocol/sdk 1.32
 // (McpServer, or the low-level Server where a handler must misbehave, over
-// WebStandardStreamableHTTPServerTransport), served by Bun.serve on 127.0.0.1 with a free port.
+// WebStandardStreamableHTTPServerTransport), and for 2026-07-28 with @modelcontextprotocol/server
+// 2.x (createMcpHandler), served by Bun.serve on 127.0.0.1 with a free port.
 // Each factory returns an McpFixture that records every HTTP request, every tools/call and
 // counters per JSON-RPC method, and stops with everything it opened.
 import { randomBytes, randomUUID } from "node:crypto";
@@ -26,6 +27,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod"; // the SDK's own peer dependency (McpServer input schemas are zod shapes)
+import { createMcpHandler, fromJsonSchema, McpServer as ModernMcpServer } from "@modelcontextprotocol/server";
 import { childEnv, freePort, ROOT } from "./process.ts";
 
 export interface RecordedRequest {
@@ -316,6 +318,59 @@ export async function statefulSseServer(options: { icons?: Icon[]; name?: string
   );
   const { fixture } = mcpFixture(rec, (inc) => sessions.handle(inc), () => sessions.forget());
   return { ...fixture, sessions: () => sessions.live.size };
+}
+
+/**
+ * A server of one handshake revision: SDK 1.x, stateless, JSON answers, `echo` and `whoami`; every
+ * initialize is answered with `version` whatever the client proposed, as a server that speaks
+ * only that revision does (the SDK itself would accept any revision it knows).
+ */
+export async function revisionServer(version: "2025-03-26" | "2025-06-18" | "2025-11-25"): Promise<McpFixture> {
+  const rec = recorder();
+  const build = () => {
+    const server = new McpServer({ name: `fixture-${version}`, version: "1.0.0" });
+    addEcho(server, rec);
+    addWhoami(server, rec);
+    return server;
+  };
+  const pinned = (inc: Incoming): Incoming => {
+    if (!isInitializeRequest(inc.body)) return inc;
+    const body = { ...inc.body, params: { ...inc.body.params, protocolVersion: version } };
+    return { ...inc, body, req: new Request(inc.req.url, { method: "POST", headers: inc.req.headers, body: JSON.stringify(body) }) };
+  };
+  return mcpFixture(rec, (inc) => stateless(build, rec, pinned(inc), { json: true }), async () => {}).fixture;
+}
+
+/**
+ * 2026-07-28, stateless, built with the newest SDK (@modelcontextprotocol/server 2.x,
+ * createMcpHandler): no initialize, `server/discover`, per-request `_meta`, Mcp-Method/Mcp-Name
+ * checked. `legacy: "reject"` (the default) speaks only 2026-07-28; `"stateless"` also answers
+ * 2025 clients (dual-era). Tools: `echo` {text} (read-only), `delete_everything` (destructive),
+ * `in_region` {region (x-mcp-header Region), text} (read-only; the SDK checks Mcp-Param-Region).
+ */
+export async function modernServer(options: { legacy?: "reject" | "stateless" } = {}): Promise<McpFixture> {
+  const rec = recorder();
+  const handler = createMcpHandler(
+    () => {
+      const server = new ModernMcpServer({ name: "fixture-2026", version: "2.0.0" });
+      server.registerTool("echo", { description: "Returns its text argument.", inputSchema: z.object({ text: z.string() }), annotations: { readOnlyHint: true, destructiveHint: false } }, async (args) => text(args.text));
+      server.registerTool("delete_everything", { description: "Deletes everything (it does not, it is a fixture).", inputSchema: z.object({}), annotations: { destructiveHint: true } }, async () => text("deleted everything"));
+      const schema = { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" }, text: { type: "string" } }, required: ["region", "text"] };
+      const regional = fromJsonSchema<{ region: string; text: string }>(schema as Parameters<typeof fromJsonSchema>[0]);
+      server.registerTool("in_region", { description: "Says where it ran.", inputSchema: regional, annotations: { readOnlyHint: true } }, async (args) => text(`${args.text} in ${args.region}`));
+      return server;
+    },
+    { legacy: options.legacy ?? "reject" },
+  );
+  const mcp = async (inc: Incoming) => {
+    if (inc.req.method === "POST") {
+      countMessages(rec, inc.body);
+      const msg = inc.body as { method?: string; params?: { name?: string; arguments?: unknown; _meta?: unknown } } | undefined;
+      if (msg?.method === "tools/call") rec.calls.push({ tool: String(msg.params?.name), args: msg.params?.arguments, meta: msg.params?._meta });
+    } else if (inc.req.method === "DELETE") rec.bump("deletes");
+    return handler.fetch(inc.req);
+  };
+  return mcpFixture(rec, mcp, () => handler.close()).fixture;
 }
 
 /** Stateless (no session id; a new server per request), JSON responses. Tools: `echo`, `whoami` (returns the received `_meta` as JSON). GET and DELETE get 405. */
