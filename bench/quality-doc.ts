@@ -31,7 +31,16 @@ export interface QualityRun {
   followups: Scored[];
   chatMs: { p50: number; p99: number; n: number };
   machine: Machine;
-  large?: { pages: number; questions: number; ms: { p50: number; p99: number; n: number }; recall1: number; database: string };
+  /** The generated knowledge base, one entry per engine. */
+  large?: LargeRun[];
+}
+
+export interface LargeRun {
+  pages: number;
+  questions: number;
+  ms: { p50: number; p99: number; n: number };
+  recall1: number;
+  database: string;
 }
 
 const share = (rows: Scored[], test: (r: Scored) => boolean) => (rows.length === 0 ? Number.NaN : rows.filter(test).length / rows.length);
@@ -159,11 +168,9 @@ ${table(["confidence", "answers", "share correct"], bins.map((b) => [b.bin, Stri
 ## Latency
 
 - The ${run.docs} pages above, one question at a time (PGlite): p50 ${fixed(run.chatMs.p50, 1)} ms, p99 ${fixed(run.chatMs.p99, 1)} ms over ${run.chatMs.n} requests.
-${
-    run.large
-      ? `- A generated knowledge base of ${run.large.pages} pages (${run.large.database}), one connection, ${run.large.questions} questions: p50 ${fixed(run.large.ms.p50, 1)} ms, p99 ${fixed(run.large.ms.p99, 1)} ms (goal: p99 < 50 ms); the right page first for ${fixed(run.large.recall1 * 100, 0)} % of them.\n`
-      : ""
-  }`;
+${(run.large ?? [])
+    .map((large) => `- A generated knowledge base of ${large.pages} pages (${large.database}), one connection, ${large.questions} questions: p50 ${fixed(large.ms.p50, 1)} ms, p99 ${fixed(large.ms.p99, 1)} ms (goal: p99 < 50 ms); the right page first for ${fixed(large.recall1 * 100, 0)} % of them.\n`)
+    .join("")}`;
   writeFileSync(join(ROOT, "docs", "quality.md"), doc);
   console.log("\nwrote docs/quality.md and docs/quality/*.svg");
 }
