@@ -5,11 +5,13 @@
 // stored, full-text retrieval over the org's docs, the builtin answer, the reply stored.
 // Each row of ours on PostgreSQL also gets its light-load and open-loop figures (bench/figures.ts),
 // where the targets are read; the closed-loop latencies here are for information.
-import { join } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { childEnv } from "../../test/support/process.ts";
 import { summarize, type LoadResult } from "../load.ts";
 import { BENCH_PASSWORD, seedDocs } from "../mcp.ts";
-import { hotPath } from "../figures.ts";
+import { hotPath, machine } from "../figures.ts";
+import { CHAT_REFERENCE_FILE, type ChatReference } from "../quality-doc.ts";
 import { fixed, type Measurement, printComparison, printEmbeddedRatio, printTable } from "../report.ts";
 import { referenceCheckout } from "../reference.ts";
 import { baselineServer, type BenchContext, BUN, createBenchOrg, freshPostgresDatabase, options, ourServer, ROOT, type Running, rssMiB, runLoad, type Scenario, type ServerSpec, spawnChild, startServer } from "../runner.ts";
@@ -214,6 +216,9 @@ async function lightLoadBesideReference(work: string, pg: { url: string; secretK
       printTable(`POST /api/sdk/chat at light load (1 connection), ours beside ${refName}, rounds in turn`, ["round", "ours p50 ms", "ours p99 ms", "ref p50 ms", "ref p99 ms", "p99 ours ÷ ref"], rows);
       const median = ratios.slice().sort((x, y) => x - y)[Math.floor(ratios.length / 2)]!;
       console.log(`\nChat light-load p99, ours ÷ ${reference.label}: median of ${ratios.length} rounds ${fixed(median, 2)}× (goal ≤ 1.5×, not asserted)`);
+      const stored: ChatReference = { at: new Date().toISOString(), reference: reference.label, ratios, median, machine: machine() };
+      mkdirSync(dirname(CHAT_REFERENCE_FILE), { recursive: true });
+      writeFileSync(CHAT_REFERENCE_FILE, `${JSON.stringify(stored, null, 2)}\n`);
     } finally {
       await ref.stop();
     }
