@@ -15,7 +15,15 @@ async function git(args: string[]): Promise<{ code: number; out: string }> {
   return { code, out: (code === 0 ? out : err).trim() };
 }
 
-export async function referenceCheckout(work: string): Promise<{ root: string; label: string } | { skipped: string }> {
+type Checkout = { root: string; label: string } | { skipped: string };
+/** One checkout per run, shared by the scenarios that measure beside it (tool server, chat). */
+let checkout: Promise<Checkout> | undefined;
+
+export function referenceCheckout(work: string): Promise<Checkout> {
+  return (checkout ??= checkoutOnce(work));
+}
+
+async function checkoutOnce(work: string): Promise<Checkout> {
   const wanted = process.env.BENCH_REFERENCE || REFERENCE_REVISION;
   if (wanted === "none") return { skipped: "BENCH_REFERENCE=none" };
   if (!Bun.which("git")) return { skipped: "no git on PATH" };

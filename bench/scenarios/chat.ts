@@ -5,13 +5,16 @@
 // stored, full-text retrieval over the org's docs, the builtin answer, the reply stored.
 // Each row of ours on PostgreSQL also gets its light-load and open-loop figures (bench/figures.ts),
 // where the targets are read; the closed-loop latencies here are for information.
-import { join } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { childEnv } from "../../test/support/process.ts";
 import { summarize, type LoadResult } from "../load.ts";
 import { BENCH_PASSWORD, seedDocs } from "../mcp.ts";
-import { hotPath } from "../figures.ts";
+import { hotPath, machine } from "../figures.ts";
+import { CHAT_REFERENCE_FILE, type ChatReference } from "../quality-doc.ts";
 import { fixed, type Measurement, printComparison, printEmbeddedRatio, printTable } from "../report.ts";
-import { baselineServer, type BenchContext, BUN, options, ourServer, ROOT, type Running, rssMiB, runLoad, type Scenario, type ServerSpec, spawnChild, startServer } from "../runner.ts";
+import { referenceCheckout } from "../reference.ts";
+import { baselineServer, type BenchContext, BUN, createBenchOrg, freshPostgresDatabase, options, ourServer, ROOT, type Running, rssMiB, runLoad, type Scenario, type ServerSpec, spawnChild, startServer } from "../runner.ts";
 
 const RAW = "raw Bun.serve";
 const STREAM_FIRST_BYTE = "POST /api/sdk/chat/stream (first byte)";
@@ -125,11 +128,13 @@ export async function chat({ work, pg }: BenchContext): Promise<void> {
     targets.push({ spec: ourServer("ours, PostgreSQL", pgEnv), env: pgEnv });
   } else console.log(`\nchat: PostgreSQL rows skipped: ${pg.skipped}`);
 
+  let pgKey: string | undefined;
   const figuresOn = targets.at(-1)!.spec.name; // PostgreSQL when it runs: the targets' database
   const measurements: Measurement[] = [];
   const streams: { target: string; ttfb: LoadResult; full: LoadResult }[] = [];
   for (const target of targets) {
     const key = target.env ? await createOrg(target.env, target.spec.name) : `ab_live_${"c".repeat(32)}`;
+    if (target.env?.DATABASE_URL) pgKey = key;
     const server = await startServer(target.spec, work);
     try {
       if (target.env) await seedDocs(server.url, ADMIN, BENCH_PASSWORD);
@@ -170,4 +175,54 @@ export async function chat({ work, pg }: BenchContext): Promise<void> {
   // Closed-loop latency at this concurrency follows throughput: printed for information, no target
   // (the light-load and open-loop targets are printed at the end by bench/figures.ts).
   console.log(`\nChat at ${connections} connections (${ourTarget}), for information: stream first byte p50 ${fixed(ttfb?.p50Ms, 2)} ms, p99 ${fixed(ttfb?.p99Ms, 2)} ms; /api/sdk/chat p99 ${fixed(chatResult?.p99Ms, 2)} ms at ${fixed(chatResult?.rps, 0)} req/s`);
+  if ("url" in pg && pgKey && process.env.BENCH_REFERENCE && process.env.BENCH_REFERENCE !== "none") await lightLoadBesideReference(work, pg, pgKey);
+}
+
+/** Light-load rounds per server in the comparison with the reference revision. */
+const REFERENCE_ROUNDS = Number(process.env.BENCH_CHAT_ROUNDS ?? 3);
+
+/**
+ * `POST /api/sdk/chat` at light load (one connection), ours on PostgreSQL beside the revision
+ * BENCH_REFERENCE (bench/reference.ts) on a PostgreSQL database of its own with the same help
+ * articles: both servers up at once, measured in turns (ours, reference, then reference, ours, …) so
+ * that what else runs on the machine weighs on both alike; the p99 ratio per round and its median.
+ */
+async function lightLoadBesideReference(work: string, pg: { url: string; secretKey: string }, key: string): Promise<void> {
+  const reference = await referenceCheckout(work);
+  const refDb = "root" in reference ? await freshPostgresDatabase(options.databaseUrl) : reference;
+  if (!("root" in reference) || !("url" in refDb)) {
+    console.log(`\nchat: reference rows skipped: ${"skipped" in refDb ? refDb.skipped : "no database"}`);
+    return;
+  }
+  const env = (url: string) => ({ DATABASE_URL: url, SECRET_KEY: pg.secretKey, LOG_LEVEL: "error", LLM_PROVIDER: "builtin", ...HIGH_SDK_LIMITS });
+  const refName = `${reference.label}, PostgreSQL`;
+  const refOrg = await createBenchOrg(env(refDb.url), refName, { name: "Chat bench", email: ADMIN, flags: [] }, reference.root);
+  const ours = await startServer(ourServer("ours, PostgreSQL", env(pg.url)), work);
+  try {
+    const ref = await startServer(ourServer(refName, env(refDb.url), reference.root), work);
+    try {
+      await seedDocs(ref.url, ADMIN, BENCH_PASSWORD);
+      const rows: string[][] = [];
+      const ratios: number[] = [];
+      for (let round = 1; round <= REFERENCE_ROUNDS; round++) {
+        const order = round % 2 === 1 ? [ours, ref] : [ref, ours];
+        const results = new Map<Running, LoadResult>();
+        for (const server of order) results.set(server, (await runLoad(server, chatScenario(server === ours ? key : refOrg.widgetKey), 1)).result);
+        const a = results.get(ours)!;
+        const r = results.get(ref)!;
+        ratios.push(a.p99Ms / r.p99Ms);
+        rows.push([String(round), fixed(a.p50Ms, 2), fixed(a.p99Ms, 2), fixed(r.p50Ms, 2), fixed(r.p99Ms, 2), `${fixed(a.p99Ms / r.p99Ms, 2)}×`]);
+      }
+      printTable(`POST /api/sdk/chat at light load (1 connection), ours beside ${refName}, rounds in turn`, ["round", "ours p50 ms", "ours p99 ms", "ref p50 ms", "ref p99 ms", "p99 ours ÷ ref"], rows);
+      const median = ratios.slice().sort((x, y) => x - y)[Math.floor(ratios.length / 2)]!;
+      console.log(`\nChat light-load p99, ours ÷ ${reference.label}: median of ${ratios.length} rounds ${fixed(median, 2)}× (goal ≤ 1.5×, not asserted)`);
+      const stored: ChatReference = { at: new Date().toISOString(), reference: reference.label, ratios, median, machine: machine() };
+      mkdirSync(dirname(CHAT_REFERENCE_FILE), { recursive: true });
+      writeFileSync(CHAT_REFERENCE_FILE, `${JSON.stringify(stored, null, 2)}\n`);
+    } finally {
+      await ref.stop();
+    }
+  } finally {
+    await ours.stop();
+  }
 }

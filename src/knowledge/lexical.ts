@@ -7,6 +7,7 @@
 import { isContent, stem, words } from "../kit/words.ts";
 import { chunkDoc } from "./passages.ts";
 import { type Postings, post, sum, unpost } from "./postings.ts";
+import { Accumulator, BestTwo, lengthNorms, type Norms, topPages } from "./scores.ts";
 import { count, indexTerms, sectionsOf } from "./terms.ts";
 
 export const RANKING = {
@@ -85,6 +86,10 @@ export class LexicalIndex {
   private passageCount = 0;
   private passageLength = 0;
   private pageLength = 0;
+  private norms: Norms | undefined;
+  private readonly passageScores = new Accumulator();
+  private readonly pageScores = new Accumulator();
+  private readonly best = new BestTwo();
   /** Lower-cased content words of every document, with their counts: the vocabulary typos are matched against. */
   readonly surfaces = new Map<string, number>();
   /** Characters held, for the cache's bound. */
@@ -163,6 +168,7 @@ export class LexicalIndex {
     this.pageLength += entry.length;
     this.chars += entry.chars;
     this.entries.set(doc.id, entry);
+    this.changed();
   }
 
   remove(id: string): void {
@@ -185,6 +191,7 @@ export class LexicalIndex {
     }
     this.pageLength -= entry.length;
     this.chars -= entry.chars;
+    this.changed();
   }
 
   /** Inverse document frequency among pages (BM25's, never negative). */
@@ -194,64 +201,68 @@ export class LexicalIndex {
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
+  /** Invalidates the precomputed length norms (any change to the passages or pages). */
+  private changed() {
+    this.norms = undefined;
+  }
+
+  /** BM25's length norms of the index as it is now (src/knowledge/scores.ts `lengthNorms`), computed once per change. */
+  private normsNow(): Norms {
+    const { k1, b } = RANKING;
+    if (this.norms && this.norms.k1 === k1 && this.norms.b === b) return this.norms;
+    const avgPassage = this.passageLength / Math.max(1, this.passageCount) || 1;
+    const avgPage = this.pageLength / this.entries.size || 1;
+    return (this.norms = lengthNorms(k1, b, this.passages, avgPassage, this.pages.map((id, d) => (id === undefined ? undefined : this.pageLengths[d]!)), avgPage));
+  }
+
   /** The best `limit` pages for the query, each with its best passages, best first. */
   search(query: WeightedTerms, limit: number, passagesPerPage = 2, coverageOf: WeightedTerms = query): RankedPage[] {
     if (query.size === 0 || this.entries.size === 0) return [];
-    const { k1, b } = RANKING;
+    const { passageScores, pageScores, best } = this;
+    passageScores.reserve(this.passages.length);
+    pageScores.reserve(this.pages.length);
+    best.reserve(this.pages.length);
+    try {
+      return this.ranked(query, limit, passagesPerPage, coverageOf);
+    } finally {
+      passageScores.clear();
+      pageScores.clear();
+      best.clear();
+    }
+  }
+
+  private ranked(query: WeightedTerms, limit: number, passagesPerPage: number, coverageOf: WeightedTerms): RankedPage[] {
+    const { k1 } = RANKING;
     const n = Math.max(1, this.passageCount);
-    const avgPassage = this.passageLength / n || 1;
-    const avgPage = this.pageLength / this.entries.size || 1;
-    // Scores by passage and page number, and the numbers touched, in flat arrays: a question's
-    // terms can reach most passages of a large knowledge base.
-    const passageScores = new Float64Array(this.passages.length);
-    const pageScores = new Float64Array(this.pages.length);
-    const touched: number[] = [];
+    const norms = this.normsNow();
+    // Scores by passage and page number, and the numbers touched, in the scratch arrays (src/knowledge/scores.ts).
     for (const [term, weight] of query) {
       const list = this.postings.get(term);
-      if (list) {
-        const idf = Math.log(1 + (n - list.live + 0.5) / (list.live + 0.5));
-        const { items, tf } = list;
-        for (let i = 0; i < items.length; i++) {
-          const p = items[i]!;
-          const passage = this.passages[p];
-          if (!passage) continue;
-          const f = tf[i]!;
-          if (passageScores[p] === 0) touched.push(p);
-          passageScores[p]! += (weight * idf * f * (k1 + 1)) / (f + k1 * (1 - b + (b * passage.length) / avgPassage));
-        }
-      }
+      if (list) this.passageScores.add(list, weight, Math.log(1 + (n - list.live + 0.5) / (list.live + 0.5)), k1, norms.passage);
       const pages = this.pagePostings.get(term);
-      if (pages) {
-        const idf = this.idf(term);
-        const { items, tf } = pages;
-        for (let i = 0; i < items.length; i++) {
-          const d = items[i]!;
-          if (this.pages[d] === undefined) continue;
-          const f = tf[i]!;
-          pageScores[d]! += (weight * idf * f * (k1 + 1)) / (f + k1 * (1 - b + (b * this.pageLengths[d]!) / avgPage));
-        }
-      }
+      if (pages) this.pageScores.add(pages, weight, this.idf(term), k1, norms.page);
     }
+    const passageScores = this.passageScores.scores;
+    const pageScores = this.pageScores.scores;
     // Per page, its two best passages.
-    const best = new Map<number, { first: number; firstScore: number; second: number; secondScore: number }>();
-    for (const p of touched) {
-      const score = passageScores[p]!;
-      const page = this.passages[p]!.page;
-      const held = best.get(page);
-      if (!held) best.set(page, { first: p, firstScore: score, second: -1, secondScore: 0 });
-      else if (score > held.firstScore) Object.assign(held, { second: held.first, secondScore: held.firstScore, first: p, firstScore: score });
-      else if (score > held.secondScore) Object.assign(held, { second: p, secondScore: score });
+    const { best } = this;
+    for (let i = 0; i < this.passageScores.count; i++) {
+      const p = this.passageScores.touched[i]!;
+      best.offer(norms.passagePage[p]!, p, passageScores[p]!);
     }
-    const ranked: { page: number; score: number; top: number[] }[] = [];
-    for (const [page, h] of best)
-      ranked.push({ page, score: h.firstScore + RANKING.secondShare * h.secondScore + RANKING.pageShare * pageScores[page]!, top: h.second >= 0 ? [h.first, h.second] : [h.first] });
-    ranked.sort((x, y) => y.score - x.score || x.page - y.page);
+    const top = topPages(
+      best.count,
+      (i) => best.pages[i]!,
+      (page) => best.firstScore[page]! + RANKING.secondShare * best.secondScore[page]! + RANKING.pageShare * pageScores[page]!,
+      limit,
+    );
     let mass = 0;
     // Coverage counts words, not pairs (a pair only says two covered words stand together).
     for (const [term, weight] of coverageOf) if (!term.includes(" ")) mass += weight * this.idf(term);
-    return ranked.slice(0, limit).map(({ page, score, top }) => {
+    return top.map(({ page, score }) => {
       const entry = this.entries.get(this.pages[page]!)!;
-      const first = this.passages[top[0]!]!;
+      const passages = best.second[page]! >= 0 ? [best.first[page]!, best.second[page]!] : [best.first[page]!];
+      const first = this.passages[passages[0]!]!;
       let covered = 0;
       for (const [term, weight] of coverageOf) if (!term.includes(" ") && first.tf.has(term)) covered += weight * this.idf(term);
       return {
@@ -260,7 +271,7 @@ export class LexicalIndex {
         url: entry.doc.url,
         score,
         coverage: mass > 0 ? covered / mass : 0,
-        passages: top.slice(0, passagesPerPage).map((p) => {
+        passages: passages.slice(0, passagesPerPage).map((p) => {
           const passage = this.passages[p]!;
           return { text: passage.text, headings: passage.headings, score: passageScores[p]! };
         }),
