@@ -22,6 +22,7 @@ import { metricsRoutes } from "./health/metrics-routes.ts";
 import { apiViewerRoutes, openapiRoutes } from "./openapi.ts";
 import { inboxLiveRoutes } from "./inbox/live-routes.ts";
 import { inboxRoutes } from "./inbox/routes.ts";
+import { customerRoutes } from "./inbox/customer-routes.ts";
 import { savedReplyRoutes } from "./inbox/saved-reply-routes.ts";
 import { sdkRoutes } from "./sdk/routes.ts";
 import { chatRoutes } from "./sdk/chat-routes.ts";
@@ -100,6 +101,7 @@ export function createApp(deps: Deps) {
     .use(inboxLiveRoutes(deps))
     .use(savedReplyRoutes(deps))
     .use(inboxRoutes(deps))
+    .use(customerRoutes(deps))
     .use(inboundRoutes(deps))
     .use(emailSettingsRoutes(deps))
     .use(sdkRoutes(deps))

@@ -9,13 +9,13 @@ import { FreeForm } from "../http/free-form.ts";
 import { jsonResponse } from "../kit/json-response.ts";
 import {
   activateAgent,
-  AGENT_LIMITS as L,
   agentView,
   createAgent,
   listAgents,
   readAgent,
   updateAgent,
 } from "./service.ts";
+import { AGENT_LIMITS as L } from "./agent-input.ts";
 import { clearOrgLlm, orgLlmView, setOrgLlm } from "./llm-settings.ts";
 import { VoiceConfigSchema } from "./voice-config.ts";
 

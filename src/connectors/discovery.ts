@@ -11,7 +11,8 @@ import { isTimeout } from "../kit/timeouts.ts";
 import { forgetActions } from "../tools/toggles.ts";
 import { type ConnectorRow, withCredentials } from "./credentials.ts";
 import { deriveIcon } from "./icons.ts";
-import { listAllTools, McpClientError, McpSession } from "./mcp-client.ts";
+import { McpClientError, McpSession } from "./mcp-client.ts";
+import { listAllTools } from "./tool-list.ts";
 import { CONNECTOR_LIMITS, classifyTools } from "./rules.ts";
 import { withConnectorStatusEvent } from "../webhooks/emit.ts";
 

@@ -12,26 +12,17 @@
 //   names the server's versions and we take the newest we speak. A server that issued no session
 //   id (and every 2026-07-28 server) may be called again on that handshake (McpSession.resume);
 //   a version learnt at an earlier discovery skips the probe (McpSession.open's `known`).
-import { type GuardOptions, guardedFetch, readCapped, RedirectRefusedError, ResponseTooLargeError, BlockedUrlError } from "../net/guard.ts";
+import { guardedFetch, readCapped, RedirectRefusedError, ResponseTooLargeError, BlockedUrlError } from "../net/guard.ts";
 import { messageOf } from "../errors.ts";
 import { isKnownProtocolVersion } from "../kit/mcp.ts";
-import { CLIENT_LIMITS, deadlineError, errorInBody, type JsonRpcMessage, McpClientError, readResponse } from "./mcp-wire.ts";
+import { CLIENT_LIMITS, type ConnectionOptions, deadlineError, errorInBody, type JsonRpcMessage, McpClientError, readResponse } from "./mcp-wire.ts";
 import { choose, eraOf, META_SERVER_INFO, MODERN_VERSION, modernHeaders, withModernMeta } from "./mcp-modern.ts";
 
-export { CLIENT_LIMITS, McpClientError, type McpErrorKind } from "./mcp-wire.ts";
+export { CLIENT_LIMITS, type ConnectionOptions, McpClientError, type McpErrorKind } from "./mcp-wire.ts";
 
 /** The newest handshake revision (docs/interface.md B.1): a server that speaks an older one answers with it, and we follow. */
 export const CLIENT_PROTOCOL_VERSION = "2025-11-25";
 export const CLIENT_INFO = { name: "svc-agents", version: "1.0.0" };
-
-export interface ConnectionOptions {
-  url: string;
-  /** Authorization headers for each request (read again after a credential refresh). */
-  authHeaders: () => Record<string, string>;
-  guard: GuardOptions;
-  /** The operation's total deadline. */
-  signal: AbortSignal;
-}
 
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
 const record = (value: unknown) => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined);
@@ -270,24 +261,4 @@ export class McpSession {
       await response.body?.cancel();
     } catch {}
   }
-}
-
-export const LIST_LIMITS = { pages: 50, tools: 2000 };
-
-/** tools/list with pagination (docs/interface.md B.5): an empty-string cursor is valid; a repeated cursor stops. */
-export async function listAllTools(session: McpSession): Promise<unknown[]> {
-  const tools: unknown[] = [];
-  const seen = new Set<string>();
-  let cursor: string | undefined;
-  for (let page = 0; page < LIST_LIMITS.pages; page++) {
-    const result = (await session.request("tools/list", cursor !== undefined ? { cursor } : undefined, true)) as { tools?: unknown; nextCursor?: unknown };
-    if (!Array.isArray(result?.tools)) throw new McpClientError("protocol", "tools/list did not return a tools array");
-    tools.push(...result.tools);
-    if (tools.length > LIST_LIMITS.tools) throw new McpClientError("protocol", `the server lists more than ${LIST_LIMITS.tools} tools`);
-    if (typeof result.nextCursor !== "string") return tools;
-    if (seen.has(result.nextCursor)) throw new McpClientError("protocol", "tools/list repeated a cursor");
-    seen.add(result.nextCursor);
-    cursor = result.nextCursor;
-  }
-  throw new McpClientError("protocol", `tools/list has more than ${LIST_LIMITS.pages} pages`);
 }

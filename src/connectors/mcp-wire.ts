@@ -2,9 +2,19 @@
 // JSON body or an SSE stream, notifications and server requests before it skipped, bytes capped,
 // the deadline a total one; and the error every failure of our MCP client becomes.
 import { createParser } from "eventsource-parser";
-import { readCapped, ResponseTooLargeError } from "../net/guard.ts";
+import { type GuardOptions, readCapped, ResponseTooLargeError } from "../net/guard.ts";
 import { isTimeout } from "../kit/timeouts.ts";
 import { parseJsonBounded } from "../http/json.ts";
+
+/** Where and how a connector is reached: its URL, its credentials, the outbound guard and the operation's deadline. */
+export interface ConnectionOptions {
+  url: string;
+  /** Authorization headers for each request (read again after a credential refresh). */
+  authHeaders: () => Record<string, string>;
+  guard: GuardOptions;
+  /** The operation's total deadline. */
+  signal: AbortSignal;
+}
 
 export const CLIENT_LIMITS = {
   /** One response (JSON body or the SSE stream read until our answer). */

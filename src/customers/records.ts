@@ -1,4 +1,4 @@
-// Customers (end users) and their companies, always within one org.
+// Customers (end users), always within one org; their companies are in company-records.ts.
 import type { BoundCustomer } from "../ports/tools.ts";
 import { and, asc, desc, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
 import { companies, endUsers } from "../db/schema/index.ts";
@@ -63,13 +63,6 @@ export async function searchEndUsers(deps: Deps, orgId: string, query: string, l
     .limit(limit);
 }
 
-export async function findCompany(deps: Deps, orgId: string, idOrExternal: string): Promise<Company | null> {
-  if (idOrExternal.length === 0 || idOrExternal.length > 256) return null;
-  const key = isUuid(idOrExternal) ? or(eq(companies.id, idOrExternal), eq(companies.externalId, idOrExternal)) : eq(companies.externalId, idOrExternal);
-  const [company] = await deps.db.select().from(companies).where(and(eq(companies.orgId, orgId), key)).limit(1);
-  return company ?? null;
-}
-
 export function endUserView(user: EndUser) {
   return {
     id: user.id,
@@ -82,16 +75,12 @@ export function endUserView(user: EndUser) {
   };
 }
 
-export function companyView(company: Company) {
-  return { id: company.id, external_id: company.externalId, name: company.name, traits: company.traits, verified: company.verified, updated_at: company.updatedAt.toISOString() };
-}
-
 /**
  * Traits after a merge, refused (400 validation_failed / -32602, naming the limit) when the patch
  * or the merged record exceeds FREE_FORM_LIMITS: every stored record, and so every read, stays
  * bounded (a 10,000-deep traits object once made each read ~200 MB).
  */
-function mergeTraits(current: Record<string, unknown>, patch: Record<string, unknown> | undefined): Record<string, unknown> {
+export function mergeTraits(current: Record<string, unknown>, patch: Record<string, unknown> | undefined): Record<string, unknown> {
   if (patch === undefined) return current;
   assertFreeForm(patch, "/traits");
   const merged = { ...current, ...patch };
@@ -106,25 +95,6 @@ export async function updateEndUser(deps: Deps, user: EndUser, patch: { name?: s
     .where(and(eq(endUsers.orgId, user.orgId), eq(endUsers.id, user.id)))
     .returning();
   return updated!;
-}
-
-/** A company written by the org itself (a member or the org's token, through the data tools): the org vouches for it from then on. */
-export async function updateCompany(deps: Deps, company: Company, patch: { name?: string; traits?: Record<string, unknown> }): Promise<Company> {
-  return (await writeCompany(deps, company, patch, true)) ?? company;
-}
-
-/**
- * Writes `patch` on a company; `vouched` marks it verified. An unverified write changes only a
- * company nobody vouched for, checked in the statement itself, so one that became vouched a moment
- * ago stays untouched (null then).
- */
-async function writeCompany(deps: Deps, company: Company, patch: { name?: string; traits?: Record<string, unknown> }, vouched: boolean): Promise<Company | null> {
-  const [updated] = await deps.db
-    .update(companies)
-    .set({ ...(patch.name !== undefined ? { name: patch.name } : {}), traits: mergeTraits(company.traits, patch.traits), ...(vouched ? { verified: true } : {}), updatedAt: deps.now() })
-    .where(and(eq(companies.orgId, company.orgId), eq(companies.id, company.id), vouched ? undefined : eq(companies.verified, false)))
-    .returning();
-  return updated ?? null;
 }
 
 /** What an identify call may set on a customer; absent fields are left as stored. */
@@ -249,40 +219,6 @@ export async function claimEndUsers(db: Deps["db"] | Tx, orgId: string, external
     else found.delete(id); // never the verified customer
   }
   return found;
-}
-
-/**
- * A company by the org's external id, created when new, updated with `patch` (traits merged, the
- * request wins). The customers' rule (identifyEndUser), applied to companies (docs/decisions.md
- * "Companies the org vouched for"):
- * - `vouched` writes come from the org (dashboard, `POST /api/customers`, import) or from a
- *   request whose verified `user_token` names this company in its `company_id` claim; they mark
- *   the company verified;
- * - an unverified request never changes a verified company: it is answered as before (the ids),
- *   may still link its own unverified user to it, and writes nothing on it;
- * - the first vouched write on a company that only unverified requests wrote starts it afresh
- *   (name and traits cleared, then the write applied), so nothing typed by a holder of the public
- *   key becomes something the org vouches for. Its id stays, and so do the links to it.
- */
-export async function identifyCompany(deps: Deps, orgId: string, externalId: string, patch: { name?: string; traits?: Record<string, unknown> }, vouched: boolean): Promise<Company> {
-  const now = deps.now();
-  const find = async () => (await deps.db.select().from(companies).where(and(eq(companies.orgId, orgId), eq(companies.externalId, externalId))).limit(1))[0];
-  let company = await find();
-  if (!company) {
-    await deps.db.insert(companies).values({ orgId, externalId, verified: vouched, createdAt: now, updatedAt: now }).onConflictDoNothing();
-    company = (await find())!;
-  }
-  if (vouched && !company.verified) {
-    const [fresh] = await deps.db
-      .update(companies)
-      .set({ name: "", traits: {}, verified: true, updatedAt: now })
-      .where(and(eq(companies.orgId, orgId), eq(companies.id, company.id), eq(companies.verified, false)))
-      .returning();
-    company = fresh ?? (await find())!;
-  }
-  if (patch.name === undefined && patch.traits === undefined) return company;
-  if (!vouched && company.verified) return company;
-  return (await writeCompany(deps, company, patch, vouched)) ?? (await find())!;
 }
 
 /**

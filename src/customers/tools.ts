@@ -1,7 +1,8 @@
 // Built-in family: workspace data (`data_*`). Reads need data:read, writes data:write. When a
 // call is bound to a customer (`_meta.bound_end_user_id` / `bound_email`), these tools see only
 // that customer and their company: anything else is "not found".
-import { companyView, endUserView, findCompany, findEndUser, searchEndUsers, updateCompany, updateEndUser } from "./records.ts";
+import { endUserView, findEndUser, searchEndUsers, updateEndUser } from "./records.ts";
+import { companyView, findCompany, updateCompany } from "./company-records.ts";
 import { AppError } from "../errors.ts";
 import type { ToolContext, ToolDefinition } from "../tools/types.ts";
 

@@ -1,6 +1,7 @@
 // One agent's page: its status and actions (activate, enable, disable, its actions and flow) and the
 // edit form (behaviour, look in the widget, voice and video, model with a write-only key).
-import { type Agent, AGENT_LIMITS, updateAgent, VIDEO_DISPLAY_MODES } from "../agents/service.ts";
+import { type Agent, updateAgent } from "../agents/service.ts";
+import { AGENT_LIMITS, VIDEO_DISPLAY_MODES } from "../agents/agent-input.ts";
 import { overrideFor, type ResolvedLlm, resolveLlm } from "../agents/llm/provider.ts";
 import { attrs, html } from "../html/html.ts";
 import { memberActor } from "../kit/actor.ts";

@@ -1,6 +1,7 @@
 // An agent's conversation flow page: one table of step rows and one of variable rows, buttons to
 // add a row, and the post that saves the rows as flow_config through the service.
-import { type Agent, AGENT_LIMITS, updateAgent } from "../agents/service.ts";
+import { type Agent, updateAgent } from "../agents/service.ts";
+import { AGENT_LIMITS } from "../agents/agent-input.ts";
 import { attrs, type Html, html } from "../html/html.ts";
 import { memberActor } from "../kit/actor.ts";
 import { type DashboardContext, errorSummary, type FieldErrors, formValues, groupError, listTable, redirect, shellPage, submit, submitForm } from "./kit/index.ts";

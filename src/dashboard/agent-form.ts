@@ -2,7 +2,8 @@
 // submitted form asks for (or the errors next to its fields, checked with the API's limits), and a
 // service's validation details as field errors.
 import type { ProviderKind } from "../agents/llm/types.ts";
-import { type Agent, AGENT_LIMITS, type AgentPatch, VIDEO_DISPLAY_MODES } from "../agents/service.ts";
+import { type Agent } from "../agents/service.ts";
+import { AGENT_LIMITS, type AgentPatch, VIDEO_DISPLAY_MODES } from "../agents/agent-input.ts";
 import type { AppError } from "../errors.ts";
 import { detailErrors, type FieldErrors, type FormValues } from "./kit/index.ts";
 import { parseRules, rulesToText } from "./agent-rules.ts";

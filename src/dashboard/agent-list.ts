@@ -1,5 +1,6 @@
 // The agents list (with activate buttons) and the form that creates an agent.
-import { AGENT_LIMITS, createAgent, listAgents } from "../agents/service.ts";
+import { createAgent, listAgents } from "../agents/service.ts";
+import { AGENT_LIMITS } from "../agents/agent-input.ts";
 import { type Html, html } from "../html/html.ts";
 import { memberActor } from "../kit/actor.ts";
 import { actionButton, type DashboardContext, errorSummary, field, type FieldErrors, type FormValues, listTable, pageNumber, pageOf, pager, redirect, type Refused, shellPage, submit, submitForm, textarea, when } from "./kit/index.ts";

@@ -6,7 +6,8 @@
 // change goes through src/agents/service.ts and src/tools/toggles.ts, as /api/agents does, so the
 // page and the API share every limit.
 import { Elysia, t } from "elysia";
-import { activateAgent, AGENT_LIMITS, readAgent } from "../agents/service.ts";
+import { activateAgent, readAgent } from "../agents/service.ts";
+import { AGENT_LIMITS } from "../agents/agent-input.ts";
 import type { Deps } from "../deps.ts";
 import { memberActor } from "../kit/actor.ts";
 import { formBody, formValues, IdParams, redirect, withMember } from "./kit/index.ts";

@@ -7,7 +7,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { companyCustomers, listCompanies } from "../customers/companies.ts";
 import { recentCustomerEvents } from "../customers/events.ts";
-import { findCompany } from "../customers/records.ts";
+import { findCompany } from "../customers/company-records.ts";
 import { html } from "../html/html.ts";
 import { inboxTabs } from "./inbox-nav.ts";
 import { type DashboardContext, field, listTable, pageNumber, pager, shellPage, when, withMember } from "./kit/index.ts";

@@ -8,7 +8,7 @@ import type { Deps } from "../deps.ts";
 import { CUSTOMER_LIMITS, customerDetail, customerSummary, listCustomers } from "../inbox/customer-profiles.ts";
 import { html } from "../html/html.ts";
 import { cursorPager, type DashboardContext, field, listTable, shellPage, when, withMember } from "./kit/index.ts";
-import { findCompany } from "../customers/records.ts";
+import { findCompany } from "../customers/company-records.ts";
 import { companyPages } from "./customers-companies.ts";
 import { inboxTabs } from "./inbox-nav.ts";
 import { priorityBadge, statusBadge } from "./ticket-badges.ts";

@@ -3,7 +3,7 @@
 // next to its field. Through src/orgs/widget-access.ts, src/sdk/settings.ts and
 // src/agents/service.ts, as /api/widget/* and /api/llm do.
 import type { ProviderKind } from "../agents/llm/types.ts";
-import { AGENT_LIMITS } from "../agents/service.ts";
+import { AGENT_LIMITS } from "../agents/agent-input.ts";
 import { clearOrgLlm, setOrgLlm } from "../agents/llm-settings.ts";
 import { memberActor } from "../kit/actor.ts";
 import { createWidgetKey, WIDGET_KEY_LIMITS } from "../orgs/widget-access.ts";

@@ -10,7 +10,8 @@ import { recordActivity } from "../activity/log.ts";
 import { recentCustomerEvents } from "../customers/events.ts";
 import { endUsersByIds } from "../customers/lookups.ts";
 import { endUserByRef, listEndUsers } from "../customers/queries.ts";
-import { type EndUser, findEndUser, identifyCompany, identifyEndUser } from "../customers/records.ts";
+import { type EndUser, findEndUser, identifyEndUser } from "../customers/records.ts";
+import { identifyCompany } from "../customers/company-records.ts";
 import { escapeLike, ticketView } from "./tickets.ts";
 
 export const CUSTOMER_LIMITS = {

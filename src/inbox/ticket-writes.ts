@@ -6,12 +6,9 @@ import { queueReplyEmail } from "./reply-mail.ts";
 import { queueMemberNotices } from "./member-notices.ts";
 import { queueResolutionEmail } from "./csat-mail.ts";
 import { and, eq, sql } from "drizzle-orm";
-import { recordActivity } from "../activity/log.ts";
 import { emitTicketCreated } from "../webhooks/emit.ts";
 import { emitWebhookEvent } from "../webhooks/events.ts";
-import type { Actor } from "../kit/actor.ts";
-import type { Tx } from "../db/client.ts";
-import { memberships, ticketCounters, ticketHistory, ticketMessages, tickets } from "../db/schema/index.ts";
+import { memberships, ticketCounters, ticketMessages, tickets } from "../db/schema/index.ts";
 import type { TicketMessageKind, TicketPriority, TicketSource } from "../db/schema/inbox.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -22,62 +19,7 @@ import { checkCustomFields, fail, normaliseTags, oneOf, optionalTeam, requireTex
 import { type CreateTicketInput, type InboxActor, PRIORITIES, SOURCES, STATUSES, type Ticket, TICKET_LIMITS, type TicketPatch } from "./ticket-model.ts";
 import { eventKey, orgKey, publishChange, publishMessage, publishStatus } from "./ticket-events.ts";
 import { messageView, type TicketMessageView, ticketView, type TicketView } from "./ticket-views.ts";
-
-function historyActor(actor: InboxActor) {
-  switch (actor.kind) {
-    case "member":
-      return { actorKind: "member" as const, actorMemberId: actor.memberId };
-    case "token":
-      return { actorKind: "token" as const, actorMemberId: actor.memberId, actorTokenId: actor.tokenId ?? null, actorClientId: actor.clientId };
-    case "agent":
-      return { actorKind: "agent" as const, actorAgentId: actor.agentId };
-    case "customer":
-      return { actorKind: "customer" as const, actorName: actor.endUserId };
-    case "system":
-      return { actorKind: "system" as const, actorName: actor.name };
-  }
-}
-
-function messageAuthor(actor: InboxActor) {
-  switch (actor.kind) {
-    case "member":
-      return { authorKind: "member" as const, authorMemberId: actor.memberId };
-    case "token":
-      return { authorKind: "token" as const, authorMemberId: actor.memberId, authorClientId: actor.clientId };
-    case "agent":
-      return { authorKind: "agent" as const, authorAgentId: actor.agentId };
-    case "customer":
-      return { authorKind: "customer" as const };
-    case "system":
-      return { authorKind: "system" as const };
-  }
-}
-
-/** The admin activity log (C3) knows no AI agent: it records one as the system actor `agent:<id>`. */
-function activityActor(actor: InboxActor): Actor {
-  switch (actor.kind) {
-    case "agent":
-      return { kind: "system", name: `agent:${actor.agentId ?? "active"}` };
-    case "token":
-      return { kind: "token", tokenId: actor.tokenId ?? "", clientId: actor.clientId, memberId: actor.memberId, scopes: actor.scopes ?? [] };
-    case "customer":
-      return { kind: "customer", endUserId: actor.endUserId, sessionId: actor.sessionId ?? "" };
-    default:
-      return actor;
-  }
-}
-
-/** One admin-activity row per ticket write, committed with it. The ticket's own history has the detail. */
-async function activity(tx: Tx, now: Date, ticket: Ticket, actor: InboxActor, action: string, summary: Record<string, unknown>) {
-  await recordActivity({ db: tx, now: () => now }, { orgId: ticket.orgId, actor: activityActor(actor), action, objectType: "ticket", objectId: ticket.id, summary: { number: ticket.number, ...summary } });
-}
-
-async function record(tx: Tx, now: Date, ticket: Ticket, actor: InboxActor, action: string, before: unknown, after: unknown) {
-  await tx.insert(ticketHistory).values({ orgId: ticket.orgId, ticketId: ticket.id, ...historyActor(actor), action, before: before ?? null, after: after ?? null, createdAt: now });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Writes
+import { messageAuthor, activity, record } from "./ticket-actors.ts";
 
 /** Creates a ticket with its first message and a `created` history entry, in one transaction. */
 export async function createTicket(deps: Deps, params: { orgId: string; actor: InboxActor; input: CreateTicketInput }): Promise<TicketView> {

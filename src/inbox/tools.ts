@@ -18,7 +18,6 @@ import {
   type InboxActor,
   listTickets,
   messageView,
-  PRIORITIES,
   startOutreach,
   STATUSES,
   type Ticket,
@@ -30,16 +29,11 @@ import {
 } from "./tickets.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "../tools/types.ts";
 import { listSavedReplies, savedReplyView } from "./saved-replies.ts";
+import { body, priority, status, team, ticketDetailOutput, ticketRef, ticketsOutput } from "./tool-schemas.ts";
 
 const source = { kind: "builtin" as const, label: "Support inbox" };
 /** Page size of inbox_list_tickets (the dashboard API allows more). */
 const TOOL_PAGE_SIZE = 50;
-
-const ticketRef = { type: "string", minLength: 1, maxLength: 64, description: "The ticket's id, or its number (`42` or `#42`)." };
-const body = { type: "string", minLength: 1, maxLength: TICKET_LIMITS.body };
-const status = { type: "string", enum: [...STATUSES] };
-const priority = { type: "string", enum: [...PRIORITIES] };
-const team = { type: "string", maxLength: TICKET_LIMITS.team };
 
 /** Who acts: in a chat the AI agent; otherwise the runtime's actor (over MCP the token, for its member). */
 function actorOf(ctx: ToolContext): InboxActor {
@@ -78,24 +72,6 @@ async function detail(ctx: ToolContext, ticket: Ticket) {
   const [messages, history] = await Promise.all([ticketThread(ctx.deps, ticket), ticketHistoryOf(ctx.deps, ticket)]);
   return { ...base, messages: messages.map((m) => messageView(m, ticket.endUserId)), history: history.map(historyView) };
 }
-
-const nullable = (type: string) => ({ type: [type, "null"] });
-/** outputSchema (2025-06-18+): a ticket as ticketView gives it, with its customer's summary. */
-const ticketOutput = {
-  type: "object" as const,
-  properties: {
-    id: { type: "string" },
-    number: { type: "integer" },
-    subject: { type: "string" },
-    status: { type: "string" },
-    priority: { type: "string" },
-    tags: { type: "array", items: { type: "string" } },
-    customer: { anyOf: [{ type: "object", properties: { id: { type: "string" }, email: nullable("string"), name: { type: "string" } }, required: ["id"] }, { type: "null" }] },
-  },
-  required: ["id", "number", "subject", "status", "priority", "tags", "customer"],
-};
-const ticketsOutput = { type: "object" as const, properties: { tickets: { type: "array", items: ticketOutput }, next_cursor: { type: "string" } }, required: ["tickets"] };
-const ticketDetailOutput = { ...ticketOutput, properties: { ...ticketOutput.properties, messages: { type: "array", items: { type: "object" } }, history: { type: "array" } }, required: [...ticketOutput.required, "messages"] };
 
 export const inboxTools: ToolDefinition[] = [
   {

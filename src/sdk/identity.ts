@@ -9,7 +9,8 @@ import { AppError } from "../errors.ts";
 import { storedIdentitySecrets } from "../orgs/lookups.ts";
 import { identitySecretContext } from "../orgs/service.ts";
 import { previousSecretLive } from "../orgs/widget-access.ts";
-import { type EndUser, identifyCompany, identifyEndUser } from "../customers/records.ts";
+import { type EndUser, identifyEndUser } from "../customers/records.ts";
+import { identifyCompany } from "../customers/company-records.ts";
 
 export const IDENTITY_LIMITS = {
   /** `user_id` and `company_id`: external ids. */

@@ -11,7 +11,8 @@ import { speechAvailable } from "./speech-settings.ts";
 import { findSession } from "../conversations/sessions.ts";
 import { createTicket } from "../inbox/tickets.ts";
 import { attachTicketCustomer, wakeTicket } from "../inbox/ticket-customer.ts";
-import { type Company, createVisitor, type EndUser, identifyCompany } from "../customers/records.ts";
+import { type Company, createVisitor, type EndUser } from "../customers/records.ts";
+import { identifyCompany } from "../customers/company-records.ts";
 import { identitySettings, isAnonymous, proveIdentity, resolveIdentity } from "./identity.ts";
 
 /**

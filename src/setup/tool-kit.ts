@@ -1,7 +1,8 @@
 // What the setup tools (src/setup/tools.ts) share: their input schemas — JSON Schema as MCP's
 // tools/list carries it, bounded by the same limits as the dashboard's forms (AGENT_LIMITS,
 // DOC_LIMITS) — and who may call them, on which agent.
-import { AGENT_LIMITS, getAgent, readAgent, type Agent } from "../agents/service.ts";
+import { getAgent, readAgent, type Agent } from "../agents/service.ts";
+import { AGENT_LIMITS } from "../agents/agent-input.ts";
 import { hasRole, type Role } from "../auth/roles.ts";
 import { AppError } from "../errors.ts";
 import type { Actor } from "../kit/actor.ts";

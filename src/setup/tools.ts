@@ -13,7 +13,8 @@
 // Annotations are honest by the house rule (destructiveHint = changes state outside the service):
 // none of these reach a customer or another system, so none is destructive.
 import { recordActivity } from "../activity/log.ts";
-import { AGENT_LIMITS, agentView, getAgent, updateAgent } from "../agents/service.ts";
+import { agentView, getAgent, updateAgent } from "../agents/service.ts";
+import { AGENT_LIMITS } from "../agents/agent-input.ts";
 import type { RoutingRule } from "../agents/service.ts";
 import { liveWidgetKeys } from "../orgs/lookups.ts";
 import { AppError } from "../errors.ts";

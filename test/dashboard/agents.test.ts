@@ -4,7 +4,8 @@
 // the script, the API's limits at their boundary), disable after a confirmation and enable, activate,
 // action toggles with flags, and another org's agent answering 404.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { AGENT_LIMITS as L, listAgents, readAgent, updateAgent } from "../../src/agents/service.ts";
+import { AGENT_LIMITS as L } from "../../src/agents/agent-input.ts";
+import { listAgents, readAgent, updateAgent } from "../../src/agents/service.ts";
 import { flowItemText, parseFlowItem } from "../../src/dashboard/agents.ts";
 import { listAgentActions } from "../../src/tools/toggles.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";

@@ -5,7 +5,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { AppError } from "../../src/errors.ts";
 import type { CallScope } from "../../src/tools/runtime.ts";
-import { boundCustomerOf, findCompany, findEndUser, identifyCompany, identifyEndUser } from "../../src/customers/records.ts";
+import { boundCustomerOf, findEndUser, identifyEndUser } from "../../src/customers/records.ts";
+import { findCompany, identifyCompany } from "../../src/customers/company-records.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 import { sdk, userToken } from "./helpers.ts";
 

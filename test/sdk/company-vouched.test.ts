@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { migrationFiles } from "../../src/db/migrations/index.ts";
-import { findCompany, updateCompany } from "../../src/customers/records.ts";
+import { findCompany, updateCompany } from "../../src/customers/company-records.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 import { sdk, userToken } from "./helpers.ts";
 

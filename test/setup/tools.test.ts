@@ -3,7 +3,7 @@
 // activity log and the audit row, and the tenant boundary (another org's agent, key or doc).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
-import { AGENT_LIMITS } from "../../src/agents/service.ts";
+import { AGENT_LIMITS } from "../../src/agents/agent-input.ts";
 import { listActivity } from "../../src/activity/log.ts";
 import { actionExecutions, members, memberships } from "../../src/db/schema/index.ts";
 import { createWidgetKey } from "../../src/orgs/widget-access.ts";

@@ -6,7 +6,8 @@
 // option, as the connector tests' development mode allows it. The revision the runner names is
 // passed as the one "an earlier discovery negotiated" (McpSession.open's `known`): the harness
 // asks a client to speak exactly that revision; request-metadata instead exercises the probe.
-import { listAllTools, McpSession } from "../../src/connectors/mcp-client.ts";
+import { McpSession } from "../../src/connectors/mcp-client.ts";
+import { listAllTools } from "../../src/connectors/tool-list.ts";
 import { headerParams, paramHeaders } from "../../src/connectors/mcp-modern.ts";
 import { classifyTools } from "../../src/connectors/rules.ts";
 import { systemResolver } from "../../src/net/guard.ts";
