@@ -21,6 +21,7 @@ import m18 from "./0018_knowledge_settings.sql" with { type: "text" };
 import m19 from "./0019_reports_csat_feedback.sql" with { type: "text" };
 import m20 from "./0020_accounts.sql" with { type: "text" };
 import m21 from "./0021_saved_replies.sql" with { type: "text" };
+import m22 from "./0022_embeddings.sql" with { type: "text" };
 
 export const migrationFiles: { tag: string; when: number; breakpoints: boolean; sql: string }[] = [
   { tag: "0000_core", when: 1795253253534, breakpoints: true, sql: m0 },
@@ -45,4 +46,5 @@ export const migrationFiles: { tag: string; when: number; breakpoints: boolean; 
   { tag: "0019_reports_csat_feedback", when: 1795807962703, breakpoints: true, sql: m19 },
   { tag: "0020_accounts", when: 1795808041135, breakpoints: true, sql: m20 },
   { tag: "0021_saved_replies", when: 1795808171019, breakpoints: true, sql: m21 },
+  { tag: "0022_embeddings", when: 1795813209855, breakpoints: true, sql: m22 },
 ];

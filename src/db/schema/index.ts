@@ -16,3 +16,4 @@ export * from "./webhooks.ts";
 export * from "./email.ts";
 export * from "./sources.ts";
 export * from "./saved-replies.ts";
+export * from "./embeddings.ts";
