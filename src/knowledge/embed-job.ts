@@ -28,7 +28,11 @@ export const EMBED_JOB = {
 } as const;
 
 /** A document's version as the vectors record it: its `updated_at` in whole milliseconds (what a JavaScript Date of it holds). */
-const versionSql = sql`floor(extract(epoch from ${docs.updatedAt}) * 1000)::bigint`;
+const versionSql = sql`floor(extract(epoch from "docs"."updated_at") * 1000)::bigint`;
+
+/** Whether the document of the outer query has vectors of `model` for its current version (names qualified: drizzle leaves a one-table select's columns bare). */
+const hasVectors = (model: string) =>
+  sql`exists (select 1 from "passage_embeddings" pe where pe."doc_id" = "docs"."id" and pe."doc_version" = ${versionSql} and pe."model" = ${model})`;
 
 interface Pending {
   id: string;
@@ -66,11 +70,10 @@ async function write(deps: Pick<Deps, "db">, model: string, doc: Pending, passag
 export async function embedPendingDocs(deps: Pick<Deps, "db" | "config" | "now">, signal?: AbortSignal): Promise<{ docs: number; passages: number }> {
   const config = deps.config.embeddings;
   if (!config) return { docs: 0, passages: 0 };
-  const embedded = sql`exists (select 1 from ${passageEmbeddings} where ${passageEmbeddings.docId} = ${docs.id} and ${passageEmbeddings.docVersion} = ${versionSql} and ${passageEmbeddings.model} = ${config.model})`;
   const pending: Pending[] = await deps.db
     .select({ id: docs.id, orgId: docs.orgId, title: docs.title, body: docs.body, updatedAt: docs.updatedAt })
     .from(docs)
-    .where(and(eq(docs.status, "published"), sql`not ${embedded}`))
+    .where(and(eq(docs.status, "published"), sql`not ${hasVectors(config.model)}`))
     .orderBy(asc(docs.updatedAt), asc(docs.id))
     .limit(EMBED_JOB.docs);
   const byOrg = new Map<string, Pending[]>();
@@ -125,7 +128,7 @@ export interface EmbeddingsStatus {
 /** The org's progress (GET /api/knowledge/embeddings). */
 export async function embeddingsStatus(deps: Pick<Deps, "db" | "config">, orgId: string): Promise<EmbeddingsStatus> {
   const model = deps.config.embeddings?.model;
-  const embedded = model ? sql<number>`count(*) filter (where exists (select 1 from ${passageEmbeddings} where ${passageEmbeddings.docId} = ${docs.id} and ${passageEmbeddings.docVersion} = ${versionSql} and ${passageEmbeddings.model} = ${model}))` : sql<number>`0`;
+  const embedded = model ? sql<number>`count(*) filter (where ${hasVectors(model)})` : sql<number>`0`;
   const [counts] = await deps.db
     .select({ documents: sql<number>`count(*)`, embedded })
     .from(docs)
