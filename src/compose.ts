@@ -87,7 +87,7 @@ export async function buildDeps(input: DepsInput): Promise<Deps> {
   const limiter = createLeasedLimiter(base.db);
   const chat: ChatState = createChatState();
   // The runtime and the verifier read `deps` when called, never while being built: complete it below.
-  const deps = { ...base, passwords: passwords ?? createPasswordHasher(), connectorRefreshes: createSingleFlight<Record<string, string>>(), limiter, invalidation, chat, passages: createPassageCache(), knowledge: { orgs: new Map() }, statements: createStatements(), replies: createReplyThread(), clientDocuments: new Map() } as unknown as Deps;
+  const deps = { ...base, passwords: passwords ?? createPasswordHasher(), connectorRefreshes: createSingleFlight<Record<string, string>>(), limiter, invalidation, chat, passages: createPassageCache(), knowledge: { orgs: new Map(), vectors: { orgs: new Map(), pausedUntil: 0 } }, statements: createStatements(), replies: createReplyThread(), clientDocuments: new Map() } as unknown as Deps;
   deps.metrics = createMetrics({ processMetrics, outboxDepth: () => outboxDepth(deps) });
   deps.tools = createToolRuntime(deps, { providers: toolProviders, limiter, invalidation, directory: toolDirectory(deps), builtins: families.flat() });
   deps.accessTokens = createAccessVerifier(deps, invalidation);

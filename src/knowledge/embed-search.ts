@@ -47,14 +47,8 @@ interface State {
   pausedUntil: number;
 }
 
-/** Per `deps.knowledge` (one per process, or per test app). */
-const states = new WeakMap<object, State>();
-
-function stateOf(deps: Pick<Deps, "knowledge">): State {
-  let state = states.get(deps.knowledge);
-  if (!state) states.set(deps.knowledge, (state = { orgs: new Map(), pausedUntil: 0 }));
-  return state;
-}
+/** This process's (or test app's) vectors: `deps.knowledge.vectors`, built by src/compose.ts. */
+const stateOf = (deps: Pick<Deps, "knowledge">): State => deps.knowledge.vectors as State;
 
 /**
  * The question's vector, or undefined when embeddings are not configured, are paused after a
