@@ -46,5 +46,5 @@ export const migrationFiles: { tag: string; when: number; breakpoints: boolean; 
   { tag: "0019_reports_csat_feedback", when: 1795807962703, breakpoints: true, sql: m19 },
   { tag: "0020_accounts", when: 1795808041135, breakpoints: true, sql: m20 },
   { tag: "0021_saved_replies", when: 1795808171019, breakpoints: true, sql: m21 },
-  { tag: "0022_embeddings", when: 1795813209855, breakpoints: true, sql: m22 },
+  { tag: "0022_embeddings", when: 1795818264775, breakpoints: true, sql: m22 },
 ];

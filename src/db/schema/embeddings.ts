@@ -3,15 +3,14 @@
 // passage of one version of a document, for one model: a document's rows are written together, in
 // one transaction, once every passage of its version has a vector, and the rows of its other
 // versions and models are deleted in the same transaction. Deleted with the document.
-import { bigint, bigserial, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { orgs } from "./core.ts";
 import { docs } from "./workspace.ts";
 
 export const passageEmbeddings = pgTable(
   "passage_embeddings",
   {
-    /** Increasing: an instance reads only the rows added since it last looked. */
-    id: bigserial("id", { mode: "number" }).primaryKey(),
+    id: uuid("id").primaryKey().defaultRandom(),
     orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
     docId: uuid("doc_id").notNull().references(() => docs.id, { onDelete: "cascade" }),
     /** The document's `updated_at` in milliseconds: the version these passages were cut from. */
@@ -27,5 +26,5 @@ export const passageEmbeddings = pgTable(
     /** The vector as float32 little-endian, unit length, base64: the same bytes through either engine's driver. */
     vector: text("vector").notNull(),
   },
-  (t) => [uniqueIndex("passage_embeddings_passage_idx").on(t.docId, t.docVersion, t.model, t.seq), index("passage_embeddings_org_idx").on(t.orgId, t.id), index("passage_embeddings_hash_idx").on(t.orgId, t.hash)],
+  (t) => [uniqueIndex("passage_embeddings_passage_idx").on(t.docId, t.docVersion, t.model, t.seq), index("passage_embeddings_org_idx").on(t.orgId, t.model, t.seq), index("passage_embeddings_hash_idx").on(t.orgId, t.hash)],
 );
