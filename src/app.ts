@@ -43,6 +43,7 @@ import { docsRoutes } from "./knowledge/docs-routes.ts";
 import { sourceRoutes } from "./sources/routes.ts";
 import { synonymsRoutes } from "./knowledge/synonyms-routes.ts";
 import { gapsRoutes } from "./knowledge/gaps-routes.ts";
+import { embeddingsRoutes } from "./knowledge/embed-routes.ts";
 import { stylesheet } from "./html/html.ts";
 import { widgetRoutes } from "./widget/routes.ts";
 import { dashboardRoutes } from "./dashboard/routes.ts";
@@ -95,6 +96,7 @@ export function createApp(deps: Deps) {
     .use(sourceRoutes(deps))
     .use(synonymsRoutes(deps))
     .use(gapsRoutes(deps))
+    .use(embeddingsRoutes(deps))
     .use(integrationRoutes(deps))
     .use(connectorRoutes(deps))
     .use(activityRoutes(deps))

@@ -32,6 +32,7 @@ import { systemActor } from "./kit/actor.ts";
 import { createPasswordHasher, type PasswordHasher } from "./kit/passwords.ts";
 import { createSingleFlight } from "./kit/single-flight.ts";
 import { createPassageCache } from "./knowledge/passages.ts";
+import { EMBED_JOB, embedPendingDocs } from "./knowledge/embed-job.ts";
 import { type MailTransport, smtpTransport } from "./mail/smtp.ts";
 import { createMetrics } from "./metrics/registry.ts";
 import { createOutboxLoop, type LoopTimers, type Sender } from "./outbox/loop.ts";
@@ -88,7 +89,7 @@ export async function buildDeps(input: DepsInput): Promise<Deps> {
   const limiter = createLeasedLimiter(base.db);
   const chat: ChatState = createChatState();
   // The runtime and the verifier read `deps` when called, never while being built: complete it below.
-  const deps = { ...base, passwords: passwords ?? createPasswordHasher(), connectorRefreshes: createSingleFlight<Record<string, string>>(), limiter, invalidation, chat, passages: createPassageCache(), knowledge: { orgs: new Map() }, statements: createStatements(), replies: createReplyThread(), clientDocuments: new Map() } as unknown as Deps;
+  const deps = { ...base, passwords: passwords ?? createPasswordHasher(), connectorRefreshes: createSingleFlight<Record<string, string>>(), limiter, invalidation, chat, passages: createPassageCache(), knowledge: { orgs: new Map(), vectors: { orgs: new Map(), pausedUntil: 0 } }, statements: createStatements(), replies: createReplyThread(), clientDocuments: new Map() } as unknown as Deps;
   deps.metrics = createMetrics({ processMetrics, outboxDepth: () => outboxDepth(deps) });
   deps.tools = createToolRuntime(deps, { providers: toolProviders, limiter, invalidation, directory: toolDirectory(deps), builtins: families.flat() });
   deps.accessTokens = createAccessVerifier(deps, invalidation);
@@ -191,6 +192,7 @@ export function jobs(deps: Deps, stopping: AbortSignal = new AbortController().s
     { name: "expired opt-ins", everyMs: OUTBOX_PASS_MS, outboxPass: true, run: () => purgeExpiredOptIns(deps) },
     { name: "connector discovery", everyMs: discoveryTickMs(deps.config), run: () => discoverDueConnectors(deps) },
     { name: "knowledge source syncs", everyMs: sourceSyncTickMs(deps.config), run: () => syncDueSources(deps, stopping) },
+    { name: "passage embeddings", everyMs: EMBED_JOB.everyMs, run: () => embedPendingDocs(deps, stopping) },
     { name: "expired dashboard sessions", everyMs: HOUSEKEEPING_MS, run: () => deleteExpiredSessions(deps) },
     { name: "expired rate-limit counters", everyMs: HOUSEKEEPING_MS, run: () => deleteExpiredCounters(deps.db, deps.now()) },
     { name: "expired OAuth state", everyMs: HOUSEKEEPING_MS, run: () => deleteExpiredOAuthState(deps) },

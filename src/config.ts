@@ -1,5 +1,6 @@
 // The service's configuration: read from the environment once at boot, validated, frozen, and
 // passed down. Nothing else reads process.env. Every variable is documented in the README.
+import { type EmbeddingsConfig, embeddingsConfig } from "./config/embeddings.ts";
 import { type DkimConfig, emailChannelConfig, type InboundConfig, mailConfig } from "./config/mail.ts";
 import { ConfigError, type Env, flag, integer, oneOf } from "./config/read.ts";
 import { type SpeechConfig, speechConfig } from "./config/speech.ts";
@@ -85,6 +86,8 @@ export interface Config {
   inbound: InboundConfig;
   /** Server speech to text and text to speech (README "Voice and video"). */
   speech: SpeechConfig;
+  /** The operator's embeddings server (src/config/embeddings.ts); unset: lexical retrieval only. */
+  embeddings?: EmbeddingsConfig;
 }
 
 export interface LlmConfig {
@@ -235,5 +238,6 @@ export function loadConfig(env: Env): Readonly<Config> {
     webhookRetrySchedule: retrySchedule(env, "WEBHOOK_RETRY_SCHEDULE", "5s,5m,30m,2h,5h,10h,10h"),
     ...emailChannelConfig(env),
     ...speechConfig(env),
+    ...embeddingsConfig(env),
   });
 }

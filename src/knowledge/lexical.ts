@@ -117,6 +117,12 @@ export class LexicalIndex {
     return [...this.entries.keys()];
   }
 
+  /** A page's title and URL while it is indexed (for a page another ranking found: src/knowledge/embed-search.ts). */
+  pageOf(id: string): { title: string; url: string | null } | undefined {
+    const entry = this.entries.get(id);
+    return entry ? { title: entry.doc.title, url: entry.doc.url } : undefined;
+  }
+
   /** Whether any page holds the term (for the query's expansions). */
   has(term: string): boolean {
     return this.pagePostings.has(term);

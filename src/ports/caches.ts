@@ -57,6 +57,8 @@ export interface PassageCache {
 /** Per-org lexical indexes of the published documents, least recently used first (src/knowledge/org-index.ts owns the entries). */
 export interface KnowledgeIndexes {
   readonly orgs: Map<string, unknown>;
+  /** Per-org passage vectors, and when asking for a question's vector may resume (src/knowledge/embed-search.ts owns them). */
+  readonly vectors: { orgs: Map<string, unknown>; pausedUntil: number };
 }
 
 /** Per-process state of the chat (src/agents/turn.ts). */

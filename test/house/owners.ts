@@ -31,6 +31,7 @@ export const OWNERS: Record<string, string> = {
   knowledgeSources: "src/sources",
   knowledgeSourcePages: "src/sources",
   knowledgeSettings: "src/knowledge",
+  passageEmbeddings: "src/knowledge",
   // src/db/schema/tools.ts
   agentActionToggles: "src/tools",
   actionExecutions: "src/tools",

@@ -9,12 +9,19 @@
 //   3. The evidence that the first page answers (src/agents/pipeline/confidence.ts `evidenceOf`):
 //      how far it leads the next page, and how much of the question's weighted rare terms
 //      its best passage holds. A message without content words, in a conversation without any, looks nothing up.
+//   4. With an embeddings server (EMBEDDINGS_*), the lexical ranking is fused with a ranking by
+//      meaning (src/knowledge/embed-search.ts, reciprocal rank fusion). Confidence stays lexical
+//      evidence: that of the fused first page against the best other page by words, so when both
+//      rankings agree it is what it would be without embeddings, and a page found by meaning
+//      alone is offered as a lead (it counts as covering at COVERAGE_THRESHOLD), with low
+//      confidence and a person offered (docs/decisions.md "Knowledge retrieval").
 import type { ConversationMessage } from "../../conversations/transcript.ts";
 import type { Deps } from "../../deps.ts";
 import { COVERAGE_THRESHOLD } from "../llm/builtin.ts";
 import type { Passage, ProviderKind } from "../llm/types.ts";
 import { orgIndex } from "../../knowledge/org-index.ts";
 import { buildQuery } from "../../knowledge/query.ts";
+import { type FusedPage, fuse, HYBRID, questionVector, semanticPages } from "../../knowledge/embed-search.ts";
 import { evidenceOf } from "./confidence.ts";
 
 export const KNOWLEDGE = {
@@ -40,6 +47,7 @@ export async function retrieve(deps: Deps, orgId: string, question: string, earl
   const { index, synonyms } = await orgIndex(deps, orgId);
   const query = buildQuery(index, question, earlier, synonyms);
   if (query.terms.size === 0) return [];
+  if (deps.config.embeddings) return hybrid(deps, orgId, question, index, query);
   const pages = index.search(query.terms, KNOWLEDGE.pages + 1, 1);
   if (pages.length === 0) return [];
   const evidence = evidenceOf({ first: pages[0]!.score, second: pages[1]?.score ?? 0, coverage: pages[0]!.coverage });
@@ -57,6 +65,35 @@ export async function retrieve(deps: Deps, orgId: string, question: string, earl
 }
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
+
+/** Step 4: the lexical ranking fused with the ranking by meaning; lexical only when the question's vector is not to be had. */
+async function hybrid(deps: Deps, orgId: string, question: string, index: Awaited<ReturnType<typeof orgIndex>>["index"], query: ReturnType<typeof buildQuery>): Promise<ScoredPassage[]> {
+  const asking = questionVector(deps, question);
+  const lexical = index.search(query.terms, HYBRID.depth, 1);
+  const vector = await asking;
+  let pages: FusedPage[] = lexical.map((p) => ({ ...p, lexical: true, semantic: false }));
+  if (vector) {
+    try {
+      pages = fuse(lexical, await semanticPages(deps, orgId, index, vector), (id) => index.pageOf(id));
+    } catch (error) {
+      deps.log.warn("reading passage vectors failed; answering lexically", { error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  if (pages.length === 0) return [];
+  const first = pages[0]!;
+  const second = Math.max(0, ...lexical.filter((p) => p.docId !== first.docId).map((p) => p.score));
+  const evidence = evidenceOf({ first: first.score, second, coverage: first.coverage });
+  const capped = query.current.size === 0 ? Math.min(evidence, KNOWLEDGE.contentless) : evidence;
+  return pages.slice(0, KNOWLEDGE.pages).map((page, i) => ({
+    docId: page.docId,
+    title: page.title,
+    url: page.url,
+    text: page.passages[0]!.text,
+    // A page found by meaning covers the question as far as the builtin needs to quote it.
+    coverage: round(page.semantic ? Math.max(page.coverage, COVERAGE_THRESHOLD) : page.coverage),
+    score: i === 0 ? capped : first.score > 0 ? round(Math.min(capped, (capped * page.score) / first.score)) : capped,
+  }));
+}
 
 /** The evidence that the answer's first page is the right one (0–1); 0 without passages. */
 export function knowledgeCoverage(passages: readonly ScoredPassage[]): number {

@@ -23,6 +23,7 @@ import m20 from "./0020_accounts.sql" with { type: "text" };
 import m21 from "./0021_saved_replies.sql" with { type: "text" };
 import m22 from "./0022_report_facts.sql" with { type: "text" };
 import m23 from "./0023_eval_runs.sql" with { type: "text" };
+import m24 from "./0024_embeddings.sql" with { type: "text" };
 
 export const migrationFiles: { tag: string; when: number; breakpoints: boolean; sql: string }[] = [
   { tag: "0000_core", when: 1795253253534, breakpoints: true, sql: m0 },
@@ -49,4 +50,5 @@ export const migrationFiles: { tag: string; when: number; breakpoints: boolean; 
   { tag: "0021_saved_replies", when: 1795808171019, breakpoints: true, sql: m21 },
   { tag: "0022_report_facts", when: 1795813280377, breakpoints: true, sql: m22 },
   { tag: "0023_eval_runs", when: 1795818043537, breakpoints: true, sql: m23 },
+  { tag: "0024_embeddings", when: 1795818836094, breakpoints: true, sql: m24 },
 ];

@@ -17,3 +17,4 @@ export * from "./email.ts";
 export * from "./sources.ts";
 export * from "./saved-replies.ts";
 export * from "./eval.ts";
+export * from "./embeddings.ts";

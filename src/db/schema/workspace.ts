@@ -101,4 +101,9 @@ export const knowledgeSettings = pgTable("knowledge_settings", {
   synonyms: jsonb("synonyms").$type<string[][]>().notNull().default([]),
   synonymsUpdatedAt: timestamp("synonyms_updated_at", { withTimezone: true }),
   docsVersion: bigint("docs_version", { mode: "number" }).notNull().default(0),
+  /** Incremented with every write of passage vectors (src/knowledge/embed-job.ts): an instance reads the new rows when it differs from what it holds. */
+  embeddingsVersion: bigint("embeddings_version", { mode: "number" }).notNull().default(0),
+  /** The last failure to embed the org's passages, and when (GET /api/knowledge/embeddings); cleared by the next success. */
+  embeddingsError: text("embeddings_error"),
+  embeddingsErrorAt: timestamp("embeddings_error_at", { withTimezone: true }),
 });
