@@ -15,7 +15,8 @@ import { knowledgeSettings, passageEmbeddings } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
 import { decodeVector, dot, embedTexts } from "./embed-client.ts";
-import type { LexicalIndex, RankedPage, RankedPassage } from "./lexical.ts";
+import type { LexicalIndex } from "./lexical.ts";
+import type { RankedPage, RankedPassage } from "./index-types.ts";
 
 export const HYBRID = {
   /** Reciprocal rank fusion's constant. */

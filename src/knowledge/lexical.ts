@@ -9,6 +9,7 @@ import { chunkDoc } from "./passages.ts";
 import { type Postings, post, sum, unpost } from "./postings.ts";
 import { Accumulator, BestTwo, lengthNorms, type Norms, topPages } from "./scores.ts";
 import { count, indexTerms, sectionsOf } from "./terms.ts";
+import type { IndexDoc, IndexPassage, WeightedTerms, RankedPage } from "./index-types.ts";
 
 export const RANKING = {
   k1: 1.6,
@@ -25,25 +26,6 @@ export const RANKING = {
 /** Distinct words whose stems an index remembers. */
 const STEMS_MAX = 200_000;
 
-export interface IndexDoc {
-  id: string;
-  title: string;
-  url: string | null;
-  body: string;
-  updatedAt: Date;
-}
-
-export interface IndexPassage {
-  docId: string;
-  /** The page's number in the index. */
-  page: number;
-  text: string;
-  headings: string[];
-  /** Weighted term frequency (body + heading and title words counted by their weights). */
-  tf: Map<string, number>;
-  length: number;
-}
-
 interface Entry {
   num: number;
   doc: Omit<IndexDoc, "body">;
@@ -53,25 +35,6 @@ interface Entry {
   length: number;
   surfaces: Map<string, number>;
   chars: number;
-}
-
-/** A query term and how much it counts (1 for the current message's words, less for expansions and earlier turns). */
-export type WeightedTerms = Map<string, number>;
-
-export interface RankedPassage {
-  text: string;
-  headings: string[];
-  score: number;
-}
-
-export interface RankedPage {
-  docId: string;
-  title: string;
-  url: string | null;
-  score: number;
-  passages: RankedPassage[];
-  /** Share (0–1) of `coverageOf`'s weighted idf mass present in the page's best passage (title and headings included). */
-  coverage: number;
 }
 
 export class LexicalIndex {

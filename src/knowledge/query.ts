@@ -6,7 +6,8 @@
 // split; and the org's synonyms add their other words. Only the current message's own terms
 // count for `current` (what confidence reads).
 import { isContent, stem, words } from "../kit/words.ts";
-import type { LexicalIndex, WeightedTerms } from "./lexical.ts";
+import type { LexicalIndex } from "./lexical.ts";
+import type { WeightedTerms } from "./index-types.ts";
 
 export const QUERY = {
   /** Weight of the most recent earlier customer turn's terms, and of each turn before it (relative to the current message's 1). */
