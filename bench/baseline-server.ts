@@ -37,7 +37,15 @@ const server = Bun.serve({
     if (path === "/api/sdk/users/identify") return Response.json({ id: ID, ...body, verified: false });
     const sessionId = `cs_${crypto.randomUUID()}`;
     if (path === "/api/sdk/chat")
-      return Response.json({ text: TEXT.join(""), session_id: sessionId, agent_id: ID, actions: [], confidence: 0.9, sources: [], echo: (body.message as string | undefined)?.length });
+      return Response.json({
+        text: TEXT.join(""),
+        session_id: sessionId,
+        agent_id: ID,
+        actions: [],
+        confidence: 0.9,
+        sources: [],
+        echo: (body.message as string | undefined)?.length,
+      });
     if (path === "/api/sdk/chat/stream") {
       const stream = new ReadableStream<Uint8Array>({
         start(controller) {

@@ -37,6 +37,10 @@ export class Bm25 {
       }
       return { id: p.id, score };
     });
-    return scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score).slice(0, k).map((s) => s.id);
+    return scored
+      .filter((s) => s.score > 0)
+      .sort((a, b) => b.score - a.score)
+      .slice(0, k)
+      .map((s) => s.id);
   }
 }

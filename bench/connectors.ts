@@ -46,7 +46,11 @@ export class Dashboard {
 
   /** PATCH …/servers/{id} with `{}`: the handshake and discovery again. Throws unless it stayed connected. */
   async refresh(id: string): Promise<{ status: string; tool_count: number }> {
-    const res = await expectStatus(await fetch(`${this.baseUrl}${SERVERS}/${id}`, { method: "PATCH", headers: this.headers(), body: "{}" }), 200, `PATCH ${SERVERS}/{id}`);
+    const res = await expectStatus(
+      await fetch(`${this.baseUrl}${SERVERS}/${id}`, { method: "PATCH", headers: this.headers(), body: "{}" }),
+      200,
+      `PATCH ${SERVERS}/{id}`,
+    );
     const view = (await res.json()) as { status: string; tool_count: number; last_error: string | null };
     if (view.status !== "connected") throw new Error(`PATCH ${SERVERS}/${id}: status ${view.status}: ${view.last_error}`);
     return view;
@@ -54,7 +58,11 @@ export class Dashboard {
 
   /** DELETE …/servers/{id}: the slug is free again. */
   async disconnect(id: string): Promise<void> {
-    const res = await expectStatus(await fetch(`${this.baseUrl}${SERVERS}/${id}`, { method: "DELETE", headers: this.headers() }), 204, `DELETE ${SERVERS}/{id}`);
+    const res = await expectStatus(
+      await fetch(`${this.baseUrl}${SERVERS}/${id}`, { method: "DELETE", headers: this.headers() }),
+      204,
+      `DELETE ${SERVERS}/{id}`,
+    );
     await res.arrayBuffer();
   }
 

@@ -62,7 +62,14 @@ const pick = (r: LoadResult): Latency => ({ requests: r.requests, errors: r.erro
  * Light load and open loop for one hot path of one server, after its capacity row: one
  * connection in a closed loop, then an open loop at OPEN_LOOP_SHARE of `capacity.rps`.
  */
-export async function hotPath(server: Running, scenario: Scenario, target: string, capacity: LoadResult, connections: number, raw?: HotPath["raw"]): Promise<HotPath> {
+export async function hotPath(
+  server: Running,
+  scenario: Scenario,
+  target: string,
+  capacity: LoadResult,
+  connections: number,
+  raw?: HotPath["raw"],
+): Promise<HotPath> {
   const light = (await runLoad(server, scenario, 1)).result;
   const rate = Math.max(1, Math.round(capacity.rps * OPEN_LOOP_SHARE));
   const open = (await runLoad(server, scenario, connections, { rate })).result;
@@ -84,7 +91,14 @@ export function machine(): Machine {
     const name = /^PRETTY_NAME="?([^"\n]*)"?/m.exec(readFileSync("/etc/os-release", "utf8"))?.[1];
     if (name) os = `${name}, kernel ${release()}`;
   } catch {}
-  return { cpu: cpus()[0]?.model.trim() ?? "unknown", cpus: cpus().length, memoryGiB: totalmem() / 2 ** 30, os, bun: Bun.version, loadAverage: loadavg()[0] ?? Number.NaN };
+  return {
+    cpu: cpus()[0]?.model.trim() ?? "unknown",
+    cpus: cpus().length,
+    memoryGiB: totalmem() / 2 ** 30,
+    os,
+    bun: Bun.version,
+    loadAverage: loadavg()[0] ?? Number.NaN,
+  };
 }
 
 const verdict = (met: boolean | undefined) => (met === undefined ? "not measured" : met ? "met" : "NOT met");
@@ -104,10 +118,33 @@ export function printHotPaths(database: string, started: Machine, command: strin
   if (hotPaths.length === 0) return;
   printTable(
     `Hot paths: light load (1 connection), capacity (closed loop at saturation) next to raw Bun.serve, open loop at ${OPEN_LOOP_SHARE * 100}% of capacity (latency from each scheduled send)`,
-    ["path", "target", "light p50 ms", "light p99 ms", "capacity req/s", "raw req/s", "ours/raw", "offered req/s", "open p50 ms", "open p99 ms", "open errors", "max send lag ms"],
+    [
+      "path",
+      "target",
+      "light p50 ms",
+      "light p99 ms",
+      "capacity req/s",
+      "raw req/s",
+      "ours/raw",
+      "offered req/s",
+      "open p50 ms",
+      "open p99 ms",
+      "open errors",
+      "max send lag ms",
+    ],
     hotPaths.map((h) => [
-      h.path, h.target, fixed(h.light.p50Ms, 2), fixed(h.light.p99Ms, 2), fixed(h.capacity.rps, 0), fixed(h.raw?.rps, 0),
-      h.raw ? `${fixed(h.capacity.rps / h.raw.rps, 2)}×` : "—", String(h.open.offeredRps), fixed(h.open.p50Ms, 2), fixed(h.open.p99Ms, 2), String(h.open.errors), fixed(h.open.scheduleLagMs, 1),
+      h.path,
+      h.target,
+      fixed(h.light.p50Ms, 2),
+      fixed(h.light.p99Ms, 2),
+      fixed(h.capacity.rps, 0),
+      fixed(h.raw?.rps, 0),
+      h.raw ? `${fixed(h.capacity.rps / h.raw.rps, 2)}×` : "—",
+      String(h.open.offeredRps),
+      fixed(h.open.p50Ms, 2),
+      fixed(h.open.p99Ms, 2),
+      String(h.open.errors),
+      fixed(h.open.scheduleLagMs, 1),
     ]),
     "ll" + "r".repeat(10),
   );
@@ -116,7 +153,9 @@ export function printHotPaths(database: string, started: Machine, command: strin
   for (const h of measured) {
     const t = targetsOf(h);
     if (t.light) console.log(`- ${h.path}: light-load p99 < ${t.light.limit} ms: ${fixed(h.light.p99Ms, 2)} ms — ${verdict(t.light.met)}`);
-    console.log(`- ${h.path}: open-loop p99 at ${h.open.offeredRps} req/s (${OPEN_LOOP_SHARE * 100}% of ${fixed(h.capacity.rps, 0)}) < ${OPEN_LOOP_FACTOR}× light-load p99 (${fixed(t.open.limit, 2)} ms): ${fixed(h.open.p99Ms, 2)} ms${h.open.errors ? `, ${h.open.errors} errors` : ""} — ${verdict(t.open.met)}`);
+    console.log(
+      `- ${h.path}: open-loop p99 at ${h.open.offeredRps} req/s (${OPEN_LOOP_SHARE * 100}% of ${fixed(h.capacity.rps, 0)}) < ${OPEN_LOOP_FACTOR}× light-load p99 (${fixed(t.open.limit, 2)} ms): ${fixed(h.open.p99Ms, 2)} ms${h.open.errors ? `, ${h.open.errors} errors` : ""} — ${verdict(t.open.met)}`,
+    );
   }
   const results: BenchResults = { at: new Date().toISOString(), command, durationS, warmupS, machine: started, database, hotPaths };
   mkdirSync(dirname(RESULTS_FILE), { recursive: true });

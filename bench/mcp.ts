@@ -160,7 +160,11 @@ export function benchDocs(): { title: string; body: string; tags: string[]; url:
   return TOPICS.flatMap((topic, t) =>
     [0, 1, 2].map((variant) => {
       const paragraphs = [0, 1, 2].map((p) =>
-        [...topic.sentences.slice((p + variant) % topic.sentences.length), ...topic.sentences.slice(0, (p + variant) % topic.sentences.length), FILLER[(t + p + variant) % FILLER.length]!].join(" "),
+        [
+          ...topic.sentences.slice((p + variant) % topic.sentences.length),
+          ...topic.sentences.slice(0, (p + variant) % topic.sentences.length),
+          FILLER[(t + p + variant) % FILLER.length]!,
+        ].join(" "),
       );
       return {
         title: variant === 0 ? topic.title : `${topic.title} (${["troubleshooting", "for administrators"][variant - 1]})`,
@@ -250,7 +254,14 @@ export async function mintGrants(baseUrl: string, email: string, password: strin
 
   const oneGrant = async (): Promise<Grant> => {
     const { verifier, challenge } = pkcePair();
-    const query = new URLSearchParams({ response_type: "code", client_id: clientId, redirect_uri: REDIRECT_URI, code_challenge: challenge, code_challenge_method: "S256", state: "bench" });
+    const query = new URLSearchParams({
+      response_type: "code",
+      client_id: clientId,
+      redirect_uri: REDIRECT_URI,
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      state: "bench",
+    });
     const authorize = await fetch(`${baseUrl}/api/mcp/oauth/authorize?${query}`, { headers: { cookie }, redirect: "manual" });
     let location: string | null;
     if (authorize.status === 302) {
@@ -279,7 +290,13 @@ export async function mintGrants(baseUrl: string, email: string, password: strin
       await fetch(`${baseUrl}/api/mcp/oauth/token`, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ grant_type: "authorization_code", code, code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT_URI }).toString(),
+        body: new URLSearchParams({
+          grant_type: "authorization_code",
+          code,
+          code_verifier: verifier,
+          client_id: clientId,
+          redirect_uri: REDIRECT_URI,
+        }).toString(),
       }),
       200,
       "authorization_code exchange",

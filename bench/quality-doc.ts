@@ -100,10 +100,12 @@ export async function writeQualityDoc(run: QualityRun): Promise<void> {
   const f = totals(run.first);
   const u = totals(run.followups);
   const bins = calibration([...run.first, ...run.followups]);
-  const recallValues = [1, 2, 3, 4, 5].flatMap((k) => [
-    { k, ranking: "ours (sources of POST /api/sdk/chat)", recall: f.recallAt(k) },
-    { k, ranking: "plain BM25 over whole pages", recall: k <= 3 ? f.baselineAt(k) : null },
-  ]).filter((v) => v.recall !== null);
+  const recallValues = [1, 2, 3, 4, 5]
+    .flatMap((k) => [
+      { k, ranking: "ours (sources of POST /api/sdk/chat)", recall: f.recallAt(k) },
+      { k, ranking: "plain BM25 over whole pages", recall: k <= 3 ? f.baselineAt(k) : null },
+    ])
+    .filter((v) => v.recall !== null);
   const charts: Record<string, TopLevelSpec> = {
     "recall-at-k": {
       $schema: "https://vega.github.io/schema/vega-lite/v6.json",
@@ -163,16 +165,16 @@ same run; for follow-ups its query is the message with the earlier customer turn
 ## Results
 
 ${table(
-    ["", "ours", "plain BM25, whole pages"],
-    [
-      ["the right page first in `sources` (recall@1)", fixed(f.recall1, 2), fixed(f.baseline1, 2)],
-      ["among the first three (recall@3)", fixed(f.recall3, 2), fixed(f.baseline3, 2)],
-      [`answered with confidence ≥ ${ANSWERED_AT}`, fixed(f.answered, 2), "—"],
-      [`**answered with confidence ≥ ${ANSWERED_AT} from another page**`, `**${fixed(f.wrong, 2)}**`, "—"],
-      ["follow-ups sent with `conversation_history` (recall@1)", fixed(u.recall1, 2), `${fixed(u.baseline1, 2)} (earlier customer turns added to the query)`],
-      ["follow-ups: among the first three (recall@3)", fixed(u.recall3, 2), fixed(u.baseline3, 2)],
-    ],
-  )}
+  ["", "ours", "plain BM25, whole pages"],
+  [
+    ["the right page first in `sources` (recall@1)", fixed(f.recall1, 2), fixed(f.baseline1, 2)],
+    ["among the first three (recall@3)", fixed(f.recall3, 2), fixed(f.baseline3, 2)],
+    [`answered with confidence ≥ ${ANSWERED_AT}`, fixed(f.answered, 2), "—"],
+    [`**answered with confidence ≥ ${ANSWERED_AT} from another page**`, `**${fixed(f.wrong, 2)}**`, "—"],
+    ["follow-ups sent with `conversation_history` (recall@1)", fixed(u.recall1, 2), `${fixed(u.baseline1, 2)} (earlier customer turns added to the query)`],
+    ["follow-ups: among the first three (recall@3)", fixed(u.recall3, 2), fixed(u.baseline3, 2)],
+  ],
+)}
 
 ![recall@k](quality/recall-at-k.svg)
 
@@ -182,7 +184,10 @@ First messages and follow-ups together: for each confidence bin, how many answer
 the share whose first source is the labelled page. The threshold where the agent answers on its own
 rather than offering a person (docs/decisions.md "Chat confidence and escalation") is read from it.
 
-${table(["confidence", "answers", "share correct"], bins.map((b) => [b.bin, String(b.count), b.count === 0 ? "—" : fixed(b.correct, 2)]))}
+${table(
+  ["confidence", "answers", "share correct"],
+  bins.map((b) => [b.bin, String(b.count), b.count === 0 ? "—" : fixed(b.correct, 2)]),
+)}
 
 ![calibration](quality/calibration.svg)
 
@@ -196,12 +201,15 @@ other work (see the load average above) these figures move by several times betw
 
 - The ${run.docs} pages above, one question at a time (PGlite): p50 ${fixed(run.chatMs.p50, 1)} ms, p99 ${fixed(run.chatMs.p99, 1)} ms over ${run.chatMs.n} requests.
 ${(run.large ?? [])
-    .map((large) => `- A generated knowledge base of ${large.pages} pages (${large.database}), one connection, ${large.questions} questions: p50 ${fixed(large.ms.p50, 1)} ms, p99 ${fixed(large.ms.p99, 1)} ms (goal: p99 < 50 ms); the right page first for ${fixed(large.recall1 * 100, 0)} % of them.\n`)
-    .join("")}${
-    chat
-      ? `- Chat light-load p99 (\`npm run bench -- chat\` with \`BENCH_REFERENCE\`, PostgreSQL, the bench's 30 help articles, one connection), ours ÷ ${chat.reference} measured in turns in one run: ${chat.ratios.map((r) => `${fixed(r, 2)}×`).join(", ")}; median ${fixed(chat.median, 2)}× (goal ≤ 1.5×), ${chat.at}, 1-minute load average ${fixed(chat.machine.loadAverage, 1)}.\n`
-      : ""
-  }`;
+  .map(
+    (large) =>
+      `- A generated knowledge base of ${large.pages} pages (${large.database}), one connection, ${large.questions} questions: p50 ${fixed(large.ms.p50, 1)} ms, p99 ${fixed(large.ms.p99, 1)} ms (goal: p99 < 50 ms); the right page first for ${fixed(large.recall1 * 100, 0)} % of them.\n`,
+  )
+  .join("")}${
+  chat
+    ? `- Chat light-load p99 (\`npm run bench -- chat\` with \`BENCH_REFERENCE\`, PostgreSQL, the bench's 30 help articles, one connection), ours ÷ ${chat.reference} measured in turns in one run: ${chat.ratios.map((r) => `${fixed(r, 2)}×`).join(", ")}; median ${fixed(chat.median, 2)}× (goal ≤ 1.5×), ${chat.at}, 1-minute load average ${fixed(chat.machine.loadAverage, 1)}.\n`
+    : ""
+}`;
   writeFileSync(join(ROOT, "docs", "quality.md"), doc);
   console.log("\nwrote docs/quality.md and docs/quality/*.svg");
 }

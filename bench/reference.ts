@@ -11,7 +11,11 @@ export const REFERENCE_REVISION = "2381955";
 
 async function git(args: string[]): Promise<{ code: number; out: string }> {
   const proc = spawnChild(["git", "-C", ROOT, ...args], { stdout: "pipe", stderr: "pipe" });
-  const [out, err, code] = await Promise.all([new Response(proc.stdout as ReadableStream<Uint8Array>).text(), new Response(proc.stderr as ReadableStream<Uint8Array>).text(), proc.exited]);
+  const [out, err, code] = await Promise.all([
+    new Response(proc.stdout as ReadableStream<Uint8Array>).text(),
+    new Response(proc.stderr as ReadableStream<Uint8Array>).text(),
+    proc.exited,
+  ]);
   return { code, out: (code === 0 ? out : err).trim() };
 }
 

@@ -40,11 +40,16 @@ const dots = (title: string, values: object[], xTitle: string, ticks: object[] =
       },
     },
     ...(ticks.length > 0
-      ? [{
-          data: { values: ticks },
-          mark: { type: "tick" as const, color: "#d62728", thickness: 2, size: 18 },
-          encoding: { y: { field: "path", type: "nominal" as const, sort: null }, x: { field: "value", type: "quantitative" as const, scale: { type: "log" as const } } },
-        }]
+      ? [
+          {
+            data: { values: ticks },
+            mark: { type: "tick" as const, color: "#d62728", thickness: 2, size: 18 },
+            encoding: {
+              y: { field: "path", type: "nominal" as const, sort: null },
+              x: { field: "value", type: "quantitative" as const, scale: { type: "log" as const } },
+            },
+          },
+        ]
       : []),
   ],
 });
@@ -79,17 +84,36 @@ function markdown(r: BenchResults, rows: HotPath[]): string {
   const m = r.machine;
   const lightRows = rows.map((h) => {
     const t = targetsOf(h);
-    return [`\`${h.path}\``, fixed(h.light.p50Ms, 2), fixed(h.light.p99Ms, 2), String(h.light.requests), t.light ? `< ${t.light.limit}` : "—", met(t.light?.met)];
+    return [
+      `\`${h.path}\``,
+      fixed(h.light.p50Ms, 2),
+      fixed(h.light.p99Ms, 2),
+      String(h.light.requests),
+      t.light ? `< ${t.light.limit}` : "—",
+      met(t.light?.met),
+    ];
   });
   const capacityRows = rows.map((h) => [
-    `\`${h.path}\``, fixed(h.capacity.rps, 0), String(h.capacity.connections), h.raw ? `${fixed(h.raw.rps, 0)} (\`${h.raw.scenario}\`)` : "—",
-    h.raw ? `${fixed(h.capacity.rps / h.raw.rps, 2)}×` : "—", fixed(h.capacity.p99Ms, 1),
+    `\`${h.path}\``,
+    fixed(h.capacity.rps, 0),
+    String(h.capacity.connections),
+    h.raw ? `${fixed(h.raw.rps, 0)} (\`${h.raw.scenario}\`)` : "—",
+    h.raw ? `${fixed(h.capacity.rps / h.raw.rps, 2)}×` : "—",
+    fixed(h.capacity.p99Ms, 1),
   ]);
   const openRows = rows.map((h) => {
     const t = targetsOf(h);
     return [
-      `\`${h.path}\``, String(h.open.offeredRps), fixed(h.open.achievedRps, 0), fixed(h.open.p50Ms, 2), fixed(h.open.p99Ms, 2), fixed(h.light.p99Ms, 2),
-      `< ${fixed(t.open.limit, 2)}`, met(t.open.met), String(h.open.errors), fixed(h.open.scheduleLagMs, 1),
+      `\`${h.path}\``,
+      String(h.open.offeredRps),
+      fixed(h.open.achievedRps, 0),
+      fixed(h.open.p50Ms, 2),
+      fixed(h.open.p99Ms, 2),
+      fixed(h.light.p99Ms, 2),
+      `< ${fixed(t.open.limit, 2)}`,
+      met(t.open.met),
+      String(h.open.errors),
+      fixed(h.open.scheduleLagMs, 1),
     ];
   });
   return `# Performance
@@ -103,10 +127,10 @@ The server, PostgreSQL and the load generator share these CPUs over loopback.
 
 **Noise**: the 1-minute load average was ${fixed(m.loadAverage, 1)} on ${m.cpus} CPUs when the run started.
 ${
-    m.loadAverage > m.cpus
-      ? "The machine was busy with other work during the run, so every figure here is noisy: capacities are\nlow, and latencies, above all p99s, include time spent waiting for a CPU.\n"
-      : ""
-  }Compare the rows of one run with each other, not with another machine; run it again before
+  m.loadAverage > m.cpus
+    ? "The machine was busy with other work during the run, so every figure here is noisy: capacities are\nlow, and latencies, above all p99s, include time spent waiting for a CPU.\n"
+    : ""
+}Compare the rows of one run with each other, not with another machine; run it again before
 trusting a difference.
 
 Every hot path gets three figures:

@@ -2,14 +2,16 @@
 // percentiles of samples. Figures only; nothing here is asserted.
 import { type LoadResult, percentile } from "./load.ts";
 
-export const fixed = (value: number | null | undefined, digits: number) =>
-  typeof value === "number" && Number.isFinite(value) ? value.toFixed(digits) : "—";
+export const fixed = (value: number | null | undefined, digits: number) => (typeof value === "number" && Number.isFinite(value) ? value.toFixed(digits) : "—");
 
 /** Prints aligned columns. `align` has one letter per column, l or r; the default is text first, numbers after. */
 export function printTable(title: string, header: string[], rows: string[][], align = `l${"r".repeat(header.length - 1)}`): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
   const line = (cells: string[]) =>
-    cells.map((cell, i) => (align[i] === "l" ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  ").trimEnd();
+    cells
+      .map((cell, i) => (align[i] === "l" ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+      .join("  ")
+      .trimEnd();
   console.log(`\n${title}\n${line(header)}\n${widths.map((w) => "-".repeat(w)).join("  ")}`);
   for (const row of rows) console.log(line(row));
 }
@@ -31,8 +33,15 @@ export function printComparison(title: string, measurements: Measurement[], refe
       return ref && ref.result.rps > 0 ? `${fixed(m.result.rps / ref.result.rps, 2)}×` : "—";
     });
     return [
-      m.scenario, m.target, fixed(m.result.rps, 0), fixed(m.result.p50Ms, 2), fixed(m.result.p99Ms, 2),
-      String(m.result.errors), ...ratios, fixed(m.loadCpuPct, 0), fixed(m.rssAfterMiB, 1),
+      m.scenario,
+      m.target,
+      fixed(m.result.rps, 0),
+      fixed(m.result.p50Ms, 2),
+      fixed(m.result.p99Ms, 2),
+      String(m.result.errors),
+      ...ratios,
+      fixed(m.loadCpuPct, 0),
+      fixed(m.rssAfterMiB, 1),
     ];
   });
   printTable(
@@ -48,7 +57,6 @@ export const stats = (samples: number[]) => {
   return { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), n: sorted.length };
 };
 
-
 /** The embedded database against PostgreSQL (bench/README.md "Targets"): PGlite's req/s ÷ PostgreSQL's, same scenario, same run. */
 export const EMBEDDED_VS_POSTGRES = 0.5;
 
@@ -60,7 +68,9 @@ export function printEmbeddedRatio(measurements: Measurement[], scenarios: strin
     if (!embedded || !server || server.rps <= 0) return [];
     const ratio = embedded.rps / server.rps;
     const verdict = ratio >= EMBEDDED_VS_POSTGRES ? "target met" : "target NOT met";
-    return [`- ${scenario}: ${fixed(embedded.rps, 0)} vs ${fixed(server.rps, 0)} req/s = ${fixed(ratio, 2)}× (p99 ${fixed(embedded.p99Ms, 1)} vs ${fixed(server.p99Ms, 1)} ms) — ${verdict}`];
+    return [
+      `- ${scenario}: ${fixed(embedded.rps, 0)} vs ${fixed(server.rps, 0)} req/s = ${fixed(ratio, 2)}× (p99 ${fixed(embedded.p99Ms, 1)} vs ${fixed(server.p99Ms, 1)} ms) — ${verdict}`,
+    ];
   });
   if (lines.length === 0) return;
   console.log(`\nEmbedded database (PGlite, on its worker thread) ÷ PostgreSQL, same run, req/s ≥ ${EMBEDDED_VS_POSTGRES}× (a goal to read, never asserted)`);

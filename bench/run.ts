@@ -55,7 +55,6 @@ BENCH_DATABASE_URL (PostgreSQL admin URL, or none).
 See bench/README.md.`;
 
 function chosen(argv: string[]): ScenarioName[] {
-
   if (argv.includes("--help") || argv.includes("-h")) {
     console.log(USAGE);
     process.exit(0);
@@ -100,7 +99,10 @@ async function main(names: ScenarioName[]): Promise<void> {
   } finally {
     if (tools) printTargets(tools, options.toolConnections); // last, also when a later scenario failed
     const database = "url" in context.pg ? "ours, PostgreSQL" : "ours, PGlite";
-    const env = Object.entries(process.env).filter(([k]) => k.startsWith("BENCH_") && k !== "BENCH_DATABASE_URL").map(([k, v]) => `${k}=${v} `).join("");
+    const env = Object.entries(process.env)
+      .filter(([k]) => k.startsWith("BENCH_") && k !== "BENCH_DATABASE_URL")
+      .map(([k, v]) => `${k}=${v} `)
+      .join("");
     printHotPaths(database, started, `${env}npm run bench -- ${names.join(" ")}`, options.durationS, options.warmupS);
   }
   console.log(`\ndone in ${((performance.now() - began) / 1000).toFixed(0)} s`);

@@ -131,7 +131,11 @@ export function baselineServer(): ServerSpec {
 }
 
 /** Our server; `root`: another checkout of it (bench/reference.ts). */
-export function ourServer(name: string, env: { DATA_DIR?: string; DATABASE_URL?: string; SECRET_KEY?: string; LOG_LEVEL: string } & Record<string, string>, root = ROOT): ServerSpec {
+export function ourServer(
+  name: string,
+  env: { DATA_DIR?: string; DATABASE_URL?: string; SECRET_KEY?: string; LOG_LEVEL: string } & Record<string, string>,
+  root = ROOT,
+): ServerSpec {
   return { name, command: [BUN, join(root, "src/main.ts"), "serve"], env: { SEED_DEMO: "0", NODE_ENV: "production", ...env }, readyPath: "/readyz" };
 }
 
@@ -233,17 +237,27 @@ export async function withCpu<T>(pids: number[], work: () => Promise<T>): Promis
 // Load and databases
 
 /** `open`: an open loop at `rate` requests per second (bench/open-loop.ts) instead of the closed loop. */
-export async function runLoad(server: Running, scenario: Scenario, connections = options.connections, open?: { rate: number }): Promise<{ result: LoadResult; loadCpuPct: number }> {
+export async function runLoad(
+  server: Running,
+  scenario: Scenario,
+  connections = options.connections,
+  open?: { rate: number },
+): Promise<{ result: LoadResult; loadCpuPct: number }> {
   // One request first, so a wrong status fails loudly instead of as a table full of errors.
   const chain = scenario.refreshChain;
   const probe = await fetch(server.url + scenario.path, {
     method: scenario.method,
     headers: { ...scenario.headers, ...scenario.connectionHeaders?.[0] },
-    body: chain ? new URLSearchParams({ grant_type: "refresh_token", refresh_token: chain.refreshTokens[0]!, client_id: chain.clientId }).toString() : scenario.body,
+    body: chain
+      ? new URLSearchParams({ grant_type: "refresh_token", refresh_token: chain.refreshTokens[0]!, client_id: chain.clientId }).toString()
+      : scenario.body,
   });
   const probeBody = await probe.text();
-  if (probe.status !== scenario.expectStatus) throw new Error(`${scenario.name} answered ${probe.status}, expected ${scenario.expectStatus}: ${probeBody.slice(0, 300)}`);
-  const problem = scenario.failIfBodyIncludes?.some((m) => probeBody.includes(m)) ? `unexpected answer: ${probeBody.slice(0, 300)}` : scenario.check?.(probeBody);
+  if (probe.status !== scenario.expectStatus)
+    throw new Error(`${scenario.name} answered ${probe.status}, expected ${scenario.expectStatus}: ${probeBody.slice(0, 300)}`);
+  const problem = scenario.failIfBodyIncludes?.some((m) => probeBody.includes(m))
+    ? `unexpected answer: ${probeBody.slice(0, 300)}`
+    : scenario.check?.(probeBody);
   if (problem) throw new Error(`${scenario.name} on ${server.url}: ${problem}`);
   // The probe spent the first chain's token: continue that chain from its successor.
   if (chain) chain.refreshTokens[0] = (JSON.parse(probeBody) as { refresh_token: string }).refresh_token;
@@ -312,11 +326,14 @@ export async function createBenchOrg(
   root = ROOT,
 ): Promise<{ email: string; agentId: string; widgetKey: string }> {
   const flags = org.flags.flatMap((flag) => ["--flag", flag]);
-  const proc = spawnChild([BUN, join(root, "src/main.ts"), "org", "create", "--name", org.name, "--admin-email", org.email, "--admin-password", BENCH_PASSWORD, ...flags], {
-    env: childEnv({ ...env, SEED_DEMO: "0", NODE_ENV: "production", LOG_LEVEL: "error" }),
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  const proc = spawnChild(
+    [BUN, join(root, "src/main.ts"), "org", "create", "--name", org.name, "--admin-email", org.email, "--admin-password", BENCH_PASSWORD, ...flags],
+    {
+      env: childEnv({ ...env, SEED_DEMO: "0", NODE_ENV: "production", LOG_LEVEL: "error" }),
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  );
   const [stdout, stderr, code] = await Promise.all([
     new Response(proc.stdout as ReadableStream<Uint8Array>).text(),
     new Response(proc.stderr as ReadableStream<Uint8Array>).text(),

@@ -12,7 +12,9 @@ export async function buildWidgetFile(outfile = join(root, "dist/svc-widget.js")
   const gzipBytes = Bun.gzipSync(code).byteLength;
   if (gzipBytes > WIDGET_MAX_GZIP_BYTES) throw new Error(`widget.js is ${gzipBytes} bytes gzipped, over the ${WIDGET_MAX_GZIP_BYTES}-byte budget`);
   await Bun.write(outfile, code);
-  console.log(`built ${outfile}: ${(code.length / 1024).toFixed(1)} KB, ${(gzipBytes / 1024).toFixed(1)} KB gzipped (budget ${WIDGET_MAX_GZIP_BYTES / 1024} KB)`);
+  console.log(
+    `built ${outfile}: ${(code.length / 1024).toFixed(1)} KB, ${(gzipBytes / 1024).toFixed(1)} KB gzipped (budget ${WIDGET_MAX_GZIP_BYTES / 1024} KB)`,
+  );
   return { file: outfile, bytes: code.length, gzipBytes };
 }
 

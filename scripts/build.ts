@@ -21,12 +21,33 @@ export async function buildBinary(outfile = join(root, "dist/svc-agents")): Prom
   await buildWidgetFile(join(dirname(outfile), "svc-widget.js"));
   await Bun.write(join(dirname(outfile), "svc-dashboard.js"), await buildDashboardCode());
   const embed = join(dirname(outfile), "widget-embed.ts");
-  await Bun.write(embed, `import file from "./svc-widget.js" with { type: "file" };\nimport dashboard from "./svc-dashboard.js" with { type: "file" };\nexport default [file, dashboard];\n`);
-  const proc = Bun.spawn([process.execPath, "build", "--compile", "--minify-syntax", "--entry-naming=[name].[ext]", ...target, join(root, "src/main.ts"), embed, join(root, "src/db/pglite-worker.ts"), join(root, "src/inbound/reply-worker.ts"), join(root, "src/sources/extract-worker.ts"), join(root, "src/sources/files-worker.ts"), "--outfile", outfile], {
-    cwd: root,
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  await Bun.write(
+    embed,
+    `import file from "./svc-widget.js" with { type: "file" };\nimport dashboard from "./svc-dashboard.js" with { type: "file" };\nexport default [file, dashboard];\n`,
+  );
+  const proc = Bun.spawn(
+    [
+      process.execPath,
+      "build",
+      "--compile",
+      "--minify-syntax",
+      "--entry-naming=[name].[ext]",
+      ...target,
+      join(root, "src/main.ts"),
+      embed,
+      join(root, "src/db/pglite-worker.ts"),
+      join(root, "src/inbound/reply-worker.ts"),
+      join(root, "src/sources/extract-worker.ts"),
+      join(root, "src/sources/files-worker.ts"),
+      "--outfile",
+      outfile,
+    ],
+    {
+      cwd: root,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  );
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   if (code !== 0) throw new Error(`bun build failed (${code}):\n${out}${err}`);
   return outfile;

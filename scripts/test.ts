@@ -88,7 +88,13 @@ function fileTimes(report: string): Record<string, number> {
 }
 
 async function shard(files: string[], env: Record<string, string>): Promise<Totals & { report: string }> {
-  const proc = Bun.spawn([bun, "test", "--timeout", "60000", ...options, ...files.map((f) => `./${f}`)], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  const proc = Bun.spawn([bun, "test", "--timeout", "60000", ...options, ...files.map((f) => `./${f}`)], {
+    cwd: ROOT,
+    env,
+    stdout: "pipe",
+    stderr: "pipe",
+    stdin: "ignore",
+  });
   // bun test writes its report to stderr; read the totals from its closing lines.
   const [out, report, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   const count = (word: string) => Number(new RegExp(`^\\s*(\\d+) ${word}$`, "m").exec(report)?.[1] ?? 0);

@@ -64,7 +64,24 @@ export const families: readonly (readonly ToolDefinition[])[] = [docsTools, data
 export const toolProviders: readonly ToolProvider[] = [async () => families.flat(), customActionTools, connectorTools];
 
 /** What the caller supplies; everything stateful is built here. */
-export type DepsInput = Omit<Deps, "connectorRefreshes" | "limiter" | "tools" | "accessTokens" | "invalidation" | "chat" | "passages" | "knowledge" | "statements" | "widgetKeys" | "passwords" | "metrics" | "live" | "replies" | "clientDocuments"> & {
+export type DepsInput = Omit<
+  Deps,
+  | "connectorRefreshes"
+  | "limiter"
+  | "tools"
+  | "accessTokens"
+  | "invalidation"
+  | "chat"
+  | "passages"
+  | "knowledge"
+  | "statements"
+  | "widgetKeys"
+  | "passwords"
+  | "metrics"
+  | "live"
+  | "replies"
+  | "clientDocuments"
+> & {
   /** Bun's argon2id defaults unless given. */
   passwords?: PasswordHasher;
   /** LISTEN of the database (src/db/client.ts), so other instances' changes reach this one. */
@@ -89,7 +106,19 @@ export async function buildDeps(input: DepsInput): Promise<Deps> {
   const limiter = createLeasedLimiter(base.db);
   const chat: ChatState = createChatState();
   // The runtime and the verifier read `deps` when called, never while being built: complete it below.
-  const deps = { ...base, passwords: passwords ?? createPasswordHasher(), connectorRefreshes: createSingleFlight<Record<string, string>>(), limiter, invalidation, chat, passages: createPassageCache(), knowledge: { orgs: new Map(), vectors: { orgs: new Map(), pausedUntil: 0 } }, statements: createStatements(), replies: createReplyThread(), clientDocuments: new Map() } as unknown as Deps;
+  const deps = {
+    ...base,
+    passwords: passwords ?? createPasswordHasher(),
+    connectorRefreshes: createSingleFlight<Record<string, string>>(),
+    limiter,
+    invalidation,
+    chat,
+    passages: createPassageCache(),
+    knowledge: { orgs: new Map(), vectors: { orgs: new Map(), pausedUntil: 0 } },
+    statements: createStatements(),
+    replies: createReplyThread(),
+    clientDocuments: new Map(),
+  } as unknown as Deps;
   deps.metrics = createMetrics({ processMetrics, outboxDepth: () => outboxDepth(deps) });
   deps.tools = createToolRuntime(deps, { providers: toolProviders, limiter, invalidation, directory: toolDirectory(deps), builtins: families.flat() });
   deps.accessTokens = createAccessVerifier(deps, invalidation);
@@ -253,7 +282,10 @@ export function runJobs(deps: Pick<Deps, "timers" | "log">, list: readonly Job[]
 export function startJobs(deps: Deps): { stop(): Promise<void> } {
   const sender = startSender(deps);
   const stopping = new AbortController();
-  const timed = runJobs(deps, jobs(deps, stopping.signal).filter((job) => !job.outboxPass));
+  const timed = runJobs(
+    deps,
+    jobs(deps, stopping.signal).filter((job) => !job.outboxPass),
+  );
   return {
     async stop() {
       stopping.abort();

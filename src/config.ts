@@ -131,7 +131,10 @@ function llmConfig(env: Env): LlmConfig {
       url = new URL(env.LLM_BASE_URL);
     } catch {}
     if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password || url.hash)
-      throw new ConfigError("LLM_BASE_URL", `must be an absolute http(s) URL with no credentials or fragment, e.g. http://127.0.0.1:11434/v1 (got ${JSON.stringify(env.LLM_BASE_URL)})`);
+      throw new ConfigError(
+        "LLM_BASE_URL",
+        `must be an absolute http(s) URL with no credentials or fragment, e.g. http://127.0.0.1:11434/v1 (got ${JSON.stringify(env.LLM_BASE_URL)})`,
+      );
     // A query (e.g. a gateway's ?api-version=) is kept; the endpoint path goes before it.
     url.pathname = url.pathname.replace(/\/+$/, "");
     baseUrl = url.href.replace(/\/(?=$|\?)/, "");
@@ -156,8 +159,7 @@ function origin(raw: string, name: string): string {
   } catch {
     throw new ConfigError(name, `must be an absolute http(s) URL such as https://agents.example.com (got ${JSON.stringify(raw)})`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:")
-    throw new ConfigError(name, `must use http or https (got ${JSON.stringify(raw)})`);
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new ConfigError(name, `must use http or https (got ${JSON.stringify(raw)})`);
   if (url.pathname !== "/" || url.search || url.hash || url.username || url.password)
     throw new ConfigError(name, `must be an origin with no path, query, fragment or credentials (got ${JSON.stringify(raw)})`);
   return url.origin;
@@ -165,8 +167,7 @@ function origin(raw: string, name: string): string {
 
 export function parseSecretKey(raw: string, name = "SECRET_KEY"): Buffer {
   const bytes = /^[A-Za-z0-9+/]+={0,2}$/.test(raw) ? Buffer.from(raw, "base64") : Buffer.alloc(0);
-  if (bytes.length !== 32)
-    throw new ConfigError(name, "must be 32 random bytes, base64-encoded (e.g. the output of `openssl rand -base64 32`)");
+  if (bytes.length !== 32) throw new ConfigError(name, "must be 32 random bytes, base64-encoded (e.g. the output of `openssl rand -base64 32`)");
   return bytes;
 }
 

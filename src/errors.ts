@@ -113,7 +113,14 @@ export class AppError extends Error {
   /** The database cannot be reached now (README "Faults and shutdown"): 503 with Retry-After, -32603 retryable. */
   static databaseUnavailable() {
     const seconds = DATABASE_RETRY_AFTER_SECONDS;
-    return new AppError(503, "database_unavailable", `The database is unavailable. Try again in ${seconds} s.`, undefined, { "retry-after": String(seconds) }, { retryAfter: seconds });
+    return new AppError(
+      503,
+      "database_unavailable",
+      `The database is unavailable. Try again in ${seconds} s.`,
+      undefined,
+      { "retry-after": String(seconds) },
+      { retryAfter: seconds },
+    );
   }
   /** A JSON-RPC envelope error: the body is not JSON (-32700) or not a valid request (-32600). */
   static rpcEnvelope(rpcCode: typeof RPC.PARSE_ERROR | typeof RPC.INVALID_REQUEST, message: string) {

@@ -51,7 +51,9 @@ export function createInvalidation(options: { db: Db; log: Logger; listen?: Data
     publish(topic, key) {
       deliver(topic, key);
       const payload = JSON.stringify({ i: instance, t: topic, k: key });
-      options.db.execute(sql`select pg_notify(${CHANNEL}, ${payload})`).catch((error) => options.log.warn("invalidation notify failed", { topic, error: messageOf(error) }));
+      options.db
+        .execute(sql`select pg_notify(${CHANNEL}, ${payload})`)
+        .catch((error) => options.log.warn("invalidation notify failed", { topic, error: messageOf(error) }));
     },
     subscribe(topic, handler) {
       handlers[topic].push(handler);

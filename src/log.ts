@@ -34,7 +34,13 @@ export function describeError(error: unknown): LogFields {
     if (at.name === "DrizzleQueryError" || at.name === "PostgresError" || sqlstate !== undefined || QUERY_TEXT.test(at.message)) database = true;
   }
   const errorClass = error.name === "Error" ? error.constructor.name : error.name;
-  if (database) return { error_class: errorClass, ...(sqlstate ? { sqlstate } : {}), ...(clientCode ? { code: clientCode } : {}), error: "database error (statement and parameters not logged)" };
+  if (database)
+    return {
+      error_class: errorClass,
+      ...(sqlstate ? { sqlstate } : {}),
+      ...(clientCode ? { code: clientCode } : {}),
+      error: "database error (statement and parameters not logged)",
+    };
   return { error_class: errorClass, error: error.message.slice(0, 500) };
 }
 

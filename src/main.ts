@@ -20,7 +20,8 @@ async function main(args: string[]): Promise<number> {
   let command: Command;
   try {
     command = parseCommand(argv);
-    if (viaServer && !isAdminCommand(command) && command.kind !== "backup") throw new UsageError("--via-server goes with migrate, org create, org flag, org identity, eval, user reset-password or backup");
+    if (viaServer && !isAdminCommand(command) && command.kind !== "backup")
+      throw new UsageError("--via-server goes with migrate, org create, org flag, org identity, eval, user reset-password or backup");
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     process.stderr.write(`svc-agents: ${error.message}\n${USAGE}\n`);

@@ -77,19 +77,28 @@ function operation(route: Route): Json {
   const hooks = (route.hooks ?? {}) as Json;
   const detail = (hooks.detail ?? {}) as Json;
   const parameters: Json[] = [];
-  for (const name of route.path.match(/:([A-Za-z_]+)/g) ?? [])
-    parameters.push({ name: name.slice(1), in: "path", required: true, schema: { type: "string" } });
+  for (const name of route.path.match(/:([A-Za-z_]+)/g) ?? []) parameters.push({ name: name.slice(1), in: "path", required: true, schema: { type: "string" } });
   const query = hooks.query as Json | undefined;
   if (query?.properties) {
     const required = new Set((query.required as string[] | undefined) ?? []);
     for (const [name, schema] of Object.entries(query.properties as Json))
-      parameters.push({ name, in: "query", required: required.has(name), schema: toJsonSchema(schema), ...((schema as Json).description ? { description: (schema as Json).description } : {}) });
+      parameters.push({
+        name,
+        in: "query",
+        required: required.has(name),
+        schema: toJsonSchema(schema),
+        ...((schema as Json).description ? { description: (schema as Json).description } : {}),
+      });
   }
   const responses: Json = {};
   const declared = hooks.response as Json | undefined;
-  const byStatus: Json = declared && (declared as Json).type === undefined && !(declared as Json).anyOf ? declared : declared ? { 200: declared } : { 200: undefined };
+  const byStatus: Json =
+    declared && (declared as Json).type === undefined && !(declared as Json).anyOf ? declared : declared ? { 200: declared } : { 200: undefined };
   for (const [status, schema] of Object.entries(byStatus))
-    responses[status] = { description: STATUS_TEXT[status] ?? status, ...(schema && status !== "204" ? { content: { "application/json": { schema: toJsonSchema(schema) } } } : {}) };
+    responses[status] = {
+      description: STATUS_TEXT[status] ?? status,
+      ...(schema && status !== "204" ? { content: { "application/json": { schema: toJsonSchema(schema) } } } : {}),
+    };
   return {
     ...(detail.summary ? { summary: detail.summary } : {}),
     ...(detail.description ? { description: detail.description } : {}),
@@ -122,8 +131,12 @@ export function openapiDocument(routes: readonly Route[], info: OpenApiInfo): Js
     components: {
       securitySchemes: {
         widgetKey: { type: "http", scheme: "bearer", bearerFormat: "ab_live_…", description: "The org's publishable widget key (docs/interface.md 5)." },
-        dashboard: { type: "http", scheme: "bearer", description: "A dashboard session token (POST /api/auth/session), or the session cookie from the same origin." },
-        inboundSecret: { type: "http", scheme: "bearer", description: "INBOUND_WEBHOOK_SECRET, for a mail relay (README \"Email channel\")." },
+        dashboard: {
+          type: "http",
+          scheme: "bearer",
+          description: "A dashboard session token (POST /api/auth/session), or the session cookie from the same origin.",
+        },
+        inboundSecret: { type: "http", scheme: "bearer", description: 'INBOUND_WEBHOOK_SECRET, for a mail relay (README "Email channel").' },
       },
     },
   };
@@ -199,7 +212,15 @@ export function apiViewerRoutes() {
   return new Elysia({ name: "api-viewer" })
     .onRequest(({ request }) => {
       if (new URL(request.url).pathname !== "/api/docs" || !wantsViewer(request)) return;
-      return new Response(VIEWER_PAGE, { headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": VIEWER_CSP, "cache-control": "no-cache", "x-content-type-options": "nosniff", vary: "accept, authorization" } });
+      return new Response(VIEWER_PAGE, {
+        headers: {
+          "content-type": "text/html; charset=utf-8",
+          "content-security-policy": VIEWER_CSP,
+          "cache-control": "no-cache",
+          "x-content-type-options": "nosniff",
+          vary: "accept, authorization",
+        },
+      });
     })
     .get("/assets/api-docs/swagger-ui-bundle.js", () => asset(Bun.file(viewerScript), "text/javascript; charset=utf-8"), { detail: { hide: true } })
     .get("/assets/api-docs/swagger-ui.css", () => asset(Bun.file(viewerCss), "text/css; charset=utf-8"), { detail: { hide: true } })

@@ -35,7 +35,10 @@ export async function openServices(config: Readonly<Config>, log: Logger): Promi
   let release = () => {};
   let database: Database;
   if (config.databaseUrl) {
-    database = openPostgres(config.databaseUrl, { connectTimeoutSeconds: config.databaseConnectTimeoutSeconds, ...(config.databasePrepare ? {} : { prepare: false }) });
+    database = openPostgres(config.databaseUrl, {
+      connectTimeoutSeconds: config.databaseConnectTimeoutSeconds,
+      ...(config.databasePrepare ? {} : { prepare: false }),
+    });
   } else {
     release = acquireDataDirLock(config.dataDir);
     try {
@@ -73,12 +76,17 @@ export async function openServices(config: Readonly<Config>, log: Logger): Promi
   return { deps, database, close };
 }
 
-export async function serve(config: Readonly<Config>, log: Logger): Promise<{ server: Server<unknown>; deps: Deps; database: Database; stop(): Promise<void> }> {
+export async function serve(
+  config: Readonly<Config>,
+  log: Logger,
+): Promise<{ server: Server<unknown>; deps: Deps; database: Database; stop(): Promise<void> }> {
   const services = await openServices(config, log);
   const { deps } = services;
   // Not a terminal (a container's or journal's log): the demo password goes to a file, not the log.
   const terminal = process.stdout.isTTY === true;
-  const demo = config.seedDemo ? await ensureDemo(deps, { beforeCreate: terminal ? undefined : (password) => writeDemoPassword(config.dataDir, password) }) : null;
+  const demo = config.seedDemo
+    ? await ensureDemo(deps, { beforeCreate: terminal ? undefined : (password) => writeDemoPassword(config.dataDir, password) })
+    : null;
   const handler = createAppHandler(deps);
   const server = Bun.serve({
     port: config.port,

@@ -17,7 +17,17 @@ function errorOf(env: Record<string, string>): ConfigError {
 describe("loadConfig", () => {
   test("defaults", () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ port: 3000, host: "0.0.0.0", baseUrl: "http://localhost:3000", dataDir: "./data", nodeEnv: "production", logLevel: "info", seedDemo: true, trustProxy: false, sessionTtlHours: 168 });
+    expect(c).toMatchObject({
+      port: 3000,
+      host: "0.0.0.0",
+      baseUrl: "http://localhost:3000",
+      dataDir: "./data",
+      nodeEnv: "production",
+      logLevel: "info",
+      seedDemo: true,
+      trustProxy: false,
+      sessionTtlHours: 168,
+    });
     expect(c.databaseUrl).toBeUndefined();
     expect(c.secretKey).toBeUndefined();
     expect(Object.isFrozen(c)).toBe(true);
@@ -70,8 +80,16 @@ describe("loadConfig", () => {
 describe("live conversation streams", () => {
   test("defaults; each bound passes at its limit and is refused one over, naming the variable", () => {
     expect(loadConfig({}).sdkStreams).toEqual({ perKeyIp: 5, max: 5000, heartbeatSeconds: 20 });
-    expect(loadConfig({ SDK_STREAM_HEARTBEAT_SECONDS: "25", SDK_STREAMS_PER_KEY_IP: "1000", SDK_STREAMS_MAX: "1000000" }).sdkStreams).toEqual({ perKeyIp: 1000, max: 1_000_000, heartbeatSeconds: 25 });
-    expect(loadConfig({ SDK_STREAM_HEARTBEAT_SECONDS: "1", SDK_STREAMS_PER_KEY_IP: "1", SDK_STREAMS_MAX: "1" }).sdkStreams).toEqual({ perKeyIp: 1, max: 1, heartbeatSeconds: 1 });
+    expect(loadConfig({ SDK_STREAM_HEARTBEAT_SECONDS: "25", SDK_STREAMS_PER_KEY_IP: "1000", SDK_STREAMS_MAX: "1000000" }).sdkStreams).toEqual({
+      perKeyIp: 1000,
+      max: 1_000_000,
+      heartbeatSeconds: 25,
+    });
+    expect(loadConfig({ SDK_STREAM_HEARTBEAT_SECONDS: "1", SDK_STREAMS_PER_KEY_IP: "1", SDK_STREAMS_MAX: "1" }).sdkStreams).toEqual({
+      perKeyIp: 1,
+      max: 1,
+      heartbeatSeconds: 1,
+    });
     for (const [name, value] of [
       ["SDK_STREAM_HEARTBEAT_SECONDS", "26"],
       ["SDK_STREAM_HEARTBEAT_SECONDS", "0"],
@@ -96,13 +114,26 @@ describe("speech servers and voice limits", () => {
   });
 
   test("bad URLs and voices are refused naming the variable", () => {
-    for (const [name, value] of [["STT_BASE_URL", "ftp://x/v1"], ["TTS_BASE_URL", "https://u:p@x/v1"], ["STT_BASE_URL", "https://x/v1?a=b"], ["TTS_BASE_URL", "not a url"], ["TTS_VOICE", "a/b"], ["TTS_VOICE", "v".repeat(65)], ["STT_MODEL", "m".repeat(201)]] as const)
+    for (const [name, value] of [
+      ["STT_BASE_URL", "ftp://x/v1"],
+      ["TTS_BASE_URL", "https://u:p@x/v1"],
+      ["STT_BASE_URL", "https://x/v1?a=b"],
+      ["TTS_BASE_URL", "not a url"],
+      ["TTS_VOICE", "a/b"],
+      ["TTS_VOICE", "v".repeat(65)],
+      ["STT_MODEL", "m".repeat(201)],
+    ] as const)
       expect(errorOf({ STT_BASE_URL: "http://x/v1", TTS_BASE_URL: "http://y/v1", [name]: value }).variable).toBe(name);
     expect(loadConfig({ TTS_VOICE: "v".repeat(64), STT_MODEL: "m".repeat(200), STT_BASE_URL: "http://x/v1" }).speech.stt!.model).toHaveLength(200);
   });
 
   test("each limit at both ends", () => {
-    for (const [name, low, high] of [["SPEECH_TIMEOUT_SECONDS", 1, 300], ["VOICE_MAX_AUDIO_BYTES", 1024, 25 * 1024 * 1024], ["VOICE_MAX_SECONDS", 5, 600], ["VOICE_RATE_LIMIT_PER_KEY_IP_PER_MINUTE", 1, 100_000_000]] as const) {
+    for (const [name, low, high] of [
+      ["SPEECH_TIMEOUT_SECONDS", 1, 300],
+      ["VOICE_MAX_AUDIO_BYTES", 1024, 25 * 1024 * 1024],
+      ["VOICE_MAX_SECONDS", 5, 600],
+      ["VOICE_RATE_LIMIT_PER_KEY_IP_PER_MINUTE", 1, 100_000_000],
+    ] as const) {
       expect(() => loadConfig({ [name]: String(low) })).not.toThrow();
       expect(() => loadConfig({ [name]: String(high) })).not.toThrow();
       expect(errorOf({ [name]: String(low - 1) }).variable).toBe(name);

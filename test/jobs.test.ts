@@ -21,7 +21,8 @@ describe("the list", () => {
     expect(new Set(list.map((job) => job.name)).size).toBe(list.length);
     for (const job of list) expect(job.everyMs).toBeGreaterThanOrEqual(1000);
     const by = Object.fromEntries(list.map((job) => [job.name, job]));
-    for (const name of ["expired dashboard sessions", "expired rate-limit counters", "expired OAuth state", "unused OAuth clients", "activity retention"]) expect(by[name]?.everyMs).toBe(600_000);
+    for (const name of ["expired dashboard sessions", "expired rate-limit counters", "expired OAuth state", "unused OAuth clients", "activity retention"])
+      expect(by[name]?.everyMs).toBe(600_000);
     expect(list.filter((job) => job.outboxPass).map((job) => job.name)).toEqual(["audience enrolment", "due series steps", "expired opt-ins"]);
     expect(by["connector discovery"]?.everyMs).toBe(30_000); // half of the default hour, at most 30 s
   });
@@ -31,10 +32,16 @@ describe("the list", () => {
     await signIn(app, org.admin_email, org.password);
     const [member] = await app.deps.db.select({ id: members.id }).from(members).where(eq(members.email, org.admin_email));
     // The session expired a second ago (the test clock's now).
-    await app.deps.db.update(dashboardSessions).set({ expiresAt: new Date(app.clock.now.getTime() - 1000) }).where(eq(dashboardSessions.memberId, member!.id));
+    await app.deps.db
+      .update(dashboardSessions)
+      .set({ expiresAt: new Date(app.clock.now.getTime() - 1000) })
+      .where(eq(dashboardSessions.memberId, member!.id));
     const sessionCount = async () => (await app.deps.db.select().from(dashboardSessions).where(eq(dashboardSessions.memberId, member!.id))).length;
     expect(await sessionCount()).toBe(1);
-    const runner = runJobs(app.deps, jobs(app.deps).filter((job) => job.name === "expired dashboard sessions"));
+    const runner = runJobs(
+      app.deps,
+      jobs(app.deps).filter((job) => job.name === "expired dashboard sessions"),
+    );
     try {
       app.clock.advance(599_000);
       await Bun.sleep(50);

@@ -14,7 +14,23 @@ import { hotPath, machine } from "../figures.ts";
 import { CHAT_REFERENCE_FILE, type ChatReference } from "../quality-doc.ts";
 import { fixed, type Measurement, printComparison, printEmbeddedRatio, printTable } from "../report.ts";
 import { referenceCheckout } from "../reference.ts";
-import { baselineServer, type BenchContext, BUN, createBenchOrg, freshPostgresDatabase, options, ourServer, ROOT, type Running, rssMiB, runLoad, type Scenario, type ServerSpec, spawnChild, startServer } from "../runner.ts";
+import {
+  baselineServer,
+  type BenchContext,
+  BUN,
+  createBenchOrg,
+  freshPostgresDatabase,
+  options,
+  ourServer,
+  ROOT,
+  type Running,
+  rssMiB,
+  runLoad,
+  type Scenario,
+  type ServerSpec,
+  spawnChild,
+  startServer,
+} from "../runner.ts";
 
 const RAW = "raw Bun.serve";
 const STREAM_FIRST_BYTE = "POST /api/sdk/chat/stream (first byte)";
@@ -24,12 +40,19 @@ export const ADMIN = "chat-bench@example.com";
 
 /** `org create` against a database no server holds yet; returns the org's widget key. */
 export async function createOrg(env: Record<string, string>, label: string): Promise<string> {
-  const proc = spawnChild([BUN, join(ROOT, "src/main.ts"), "org", "create", "--name", "Chat bench", "--admin-email", ADMIN, "--admin-password", BENCH_PASSWORD], {
-    env: childEnv({ ...env, SEED_DEMO: "0", NODE_ENV: "production", LOG_LEVEL: "error" }),
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout as ReadableStream<Uint8Array>).text(), new Response(proc.stderr as ReadableStream<Uint8Array>).text(), proc.exited]);
+  const proc = spawnChild(
+    [BUN, join(ROOT, "src/main.ts"), "org", "create", "--name", "Chat bench", "--admin-email", ADMIN, "--admin-password", BENCH_PASSWORD],
+    {
+      env: childEnv({ ...env, SEED_DEMO: "0", NODE_ENV: "production", LOG_LEVEL: "error" }),
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  );
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout as ReadableStream<Uint8Array>).text(),
+    new Response(proc.stderr as ReadableStream<Uint8Array>).text(),
+    proc.exited,
+  ]);
   if (code !== 0) throw new Error(`org create (${label}) exited with code ${code}: ${stderr.slice(0, 500)}`);
   return (JSON.parse(stdout) as { widget_key: string }).widget_key;
 }
@@ -71,7 +94,8 @@ async function streamLoad(server: Running, key: string, connections: number): Pr
   const init = { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ message: QUESTION }) };
   const probe = await fetch(`${server.url}/api/sdk/chat/stream`, init);
   const probeBody = await probe.text();
-  if (probe.status !== 200 || !probeBody.includes("\x1e__ACTIONS__")) throw new Error(`chat/stream on ${server.url}: ${probe.status} ${probeBody.slice(0, 300)}`);
+  if (probe.status !== 200 || !probeBody.includes("\x1e__ACTIONS__"))
+    throw new Error(`chat/stream on ${server.url}: ${probe.status} ${probeBody.slice(0, 300)}`);
   const begin = performance.now();
   const measureFrom = begin + options.warmupS * 1000;
   const until = measureFrom + options.durationS * 1000;
@@ -117,9 +141,7 @@ async function streamLoad(server: Running, key: string, connections: number): Pr
 
 export async function chat({ work, pg }: BenchContext): Promise<void> {
   const connections = options.connections;
-  const targets: { spec: ServerSpec; env?: Record<string, string> }[] = [
-    { spec: { ...baselineServer(), name: RAW } },
-  ];
+  const targets: { spec: ServerSpec; env?: Record<string, string> }[] = [{ spec: { ...baselineServer(), name: RAW } }];
   const pgliteEnv = { DATA_DIR: join(work, "chat-data"), LOG_LEVEL: "error", LLM_PROVIDER: "builtin", ...HIGH_SDK_LIMITS };
   targets.push({ spec: ourServer("ours, PGlite", pgliteEnv), env: pgliteEnv });
   if ("url" in pg) {
@@ -148,9 +170,22 @@ export async function chat({ work, pg }: BenchContext): Promise<void> {
         const raw = measurements.find((m) => m.target === RAW && m.scenario === scenario.name)?.result;
         const rawStream = streams.find((s) => s.target === RAW)?.full;
         await hotPath(server, scenario, target.spec.name, result, connections, raw && { rps: raw.rps, scenario: scenario.name });
-        await hotPath(server, streamScenario(key), target.spec.name, stream.full, connections, rawStream && { rps: rawStream.rps, scenario: "POST /api/sdk/chat/stream" });
+        await hotPath(
+          server,
+          streamScenario(key),
+          target.spec.name,
+          stream.full,
+          connections,
+          rawStream && { rps: rawStream.rps, scenario: "POST /api/sdk/chat/stream" },
+        );
       }
-      measurements.push({ scenario: "POST /api/sdk/chat/stream (whole stream)", target: target.spec.name, result: stream.full, loadCpuPct: Number.NaN, rssAfterMiB: rssMiB(server.pid) });
+      measurements.push({
+        scenario: "POST /api/sdk/chat/stream (whole stream)",
+        target: target.spec.name,
+        result: stream.full,
+        loadCpuPct: Number.NaN,
+        rssAfterMiB: rssMiB(server.pid),
+      });
     } finally {
       await server.stop();
     }
@@ -166,7 +201,14 @@ export async function chat({ work, pg }: BenchContext): Promise<void> {
   printTable(
     `POST /api/sdk/chat/stream time to first body byte, ${connections} connections`,
     ["target", "TTFB p50 ms", "TTFB p99 ms", `p50 vs ${RAW}`, "streams/s", "errors"],
-    streams.map((s) => [s.target, fixed(s.ttfb.p50Ms, 2), fixed(s.ttfb.p99Ms, 2), raw ? `${fixed(s.ttfb.p50Ms / raw.ttfb.p50Ms, 1)}×` : "—", fixed(s.full.rps, 0), String(s.full.errors)]),
+    streams.map((s) => [
+      s.target,
+      fixed(s.ttfb.p50Ms, 2),
+      fixed(s.ttfb.p99Ms, 2),
+      raw ? `${fixed(s.ttfb.p50Ms / raw.ttfb.p50Ms, 1)}×` : "—",
+      fixed(s.full.rps, 0),
+      String(s.full.errors),
+    ]),
   );
 
   const ourTarget = streams.some((s) => s.target === "ours, PostgreSQL") ? "ours, PostgreSQL" : "ours, PGlite";
@@ -174,7 +216,9 @@ export async function chat({ work, pg }: BenchContext): Promise<void> {
   const chatResult = measurements.find((m) => m.target === ourTarget && m.scenario === "POST /api/sdk/chat")?.result;
   // Closed-loop latency at this concurrency follows throughput: printed for information, no target
   // (the light-load and open-loop targets are printed at the end by bench/figures.ts).
-  console.log(`\nChat at ${connections} connections (${ourTarget}), for information: stream first byte p50 ${fixed(ttfb?.p50Ms, 2)} ms, p99 ${fixed(ttfb?.p99Ms, 2)} ms; /api/sdk/chat p99 ${fixed(chatResult?.p99Ms, 2)} ms at ${fixed(chatResult?.rps, 0)} req/s`);
+  console.log(
+    `\nChat at ${connections} connections (${ourTarget}), for information: stream first byte p50 ${fixed(ttfb?.p50Ms, 2)} ms, p99 ${fixed(ttfb?.p99Ms, 2)} ms; /api/sdk/chat p99 ${fixed(chatResult?.p99Ms, 2)} ms at ${fixed(chatResult?.rps, 0)} req/s`,
+  );
   if ("url" in pg && pgKey && process.env.BENCH_REFERENCE && process.env.BENCH_REFERENCE !== "none") await lightLoadBesideReference(work, pg, pgKey);
 }
 
@@ -213,7 +257,11 @@ async function lightLoadBesideReference(work: string, pg: { url: string; secretK
         ratios.push(a.p99Ms / r.p99Ms);
         rows.push([String(round), fixed(a.p50Ms, 2), fixed(a.p99Ms, 2), fixed(r.p50Ms, 2), fixed(r.p99Ms, 2), `${fixed(a.p99Ms / r.p99Ms, 2)}×`]);
       }
-      printTable(`POST /api/sdk/chat at light load (1 connection), ours beside ${refName}, rounds in turn`, ["round", "ours p50 ms", "ours p99 ms", "ref p50 ms", "ref p99 ms", "p99 ours ÷ ref"], rows);
+      printTable(
+        `POST /api/sdk/chat at light load (1 connection), ours beside ${refName}, rounds in turn`,
+        ["round", "ours p50 ms", "ours p99 ms", "ref p50 ms", "ref p99 ms", "p99 ours ÷ ref"],
+        rows,
+      );
       const median = ratios.slice().sort((x, y) => x - y)[Math.floor(ratios.length / 2)]!;
       console.log(`\nChat light-load p99, ours ÷ ${reference.label}: median of ${ratios.length} rounds ${fixed(median, 2)}× (goal ≤ 1.5×, not asserted)`);
       const stored: ChatReference = { at: new Date().toISOString(), reference: reference.label, ratios, median, machine: machine() };

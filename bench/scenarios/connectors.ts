@@ -8,7 +8,21 @@ import { awaitEcho, CONNECTORS_FLAG, Dashboard, ECHO_TEXT, echoCall, echoProblem
 import type { LoadResult } from "../load.ts";
 import { BENCH_PASSWORD, HIGH_LIMITS_ENV, MCP_FAILURE_MARKERS, MCP_HEADERS, mintGrants, sessionBearer } from "../mcp.ts";
 import { fixed, printTable, stats } from "../report.ts";
-import { type BenchContext, BUN, createBenchOrg, fileTail, options, ourServer, ROOT, runLoad, type Scenario, spawnChild, startServer, stopProcess, withCpu } from "../runner.ts";
+import {
+  type BenchContext,
+  BUN,
+  createBenchOrg,
+  fileTail,
+  options,
+  ourServer,
+  ROOT,
+  runLoad,
+  type Scenario,
+  spawnChild,
+  startServer,
+  stopProcess,
+  withCpu,
+} from "../runner.ts";
 import type { SdkClientOptions, SdkDiscoveryResult } from "../sdk-client.ts";
 
 /** Discoveries run before the timed ones, per upstream and target, not counted (first-use costs). */
@@ -78,7 +92,9 @@ async function runSdkClient<T>(sdk: SdkClientOptions, limitMs: number): Promise<
   clearTimeout(timer);
   const wallMs = performance.now() - started;
   if (code !== 0 || proc.signalCode)
-    throw new Error(`bench/sdk-client.ts (${sdk.mode}) ${proc.signalCode ? `killed by ${proc.signalCode} (time limit ${limitMs} ms)` : `exited with code ${code}`}: ${errors.slice(-500)}`);
+    throw new Error(
+      `bench/sdk-client.ts (${sdk.mode}) ${proc.signalCode ? `killed by ${proc.signalCode} (time limit ${limitMs} ms)` : `exited with code ${code}`}: ${errors.slice(-500)}`,
+    );
   const cpuUs = proc.resourceUsage()?.cpuTime.total;
   return { result: JSON.parse(output) as T, cpuPct: cpuUs === undefined ? Number.NaN : (Number(cpuUs) / 1000 / wallMs) * 100 };
 }
@@ -133,7 +149,16 @@ export async function connectors({ work, dataDir, pg }: BenchContext): Promise<v
     const before = await upstream.counters();
     const { value, cpuPct } = await withCpu([upstream.pid], () =>
       runSdkClient<LoadResult>(
-        { mode: "call", url: upstream.url, tool: "echo", text: ECHO_TEXT, session, connections, warmupMs: options.warmupS * 1000, durationMs: options.durationS * 1000 },
+        {
+          mode: "call",
+          url: upstream.url,
+          tool: "echo",
+          text: ECHO_TEXT,
+          session,
+          connections,
+          warmupMs: options.warmupS * 1000,
+          durationMs: options.durationS * 1000,
+        },
         loadLimitMs,
       ),
     );
@@ -161,10 +186,17 @@ export async function connectors({ work, dataDir, pg }: BenchContext): Promise<v
     // failure becomes a note and the rows of ours are still measured.
     for (const upstream of upstreams) {
       try {
-        const { result } = await runSdkClient<SdkDiscoveryResult>({ mode: "discovery", url: upstream.url, runs, warmupRuns: CONNECTOR_WARMUP_RUNS }, 60_000 + (runs + CONNECTOR_WARMUP_RUNS) * 1000);
+        const { result } = await runSdkClient<SdkDiscoveryResult>(
+          { mode: "discovery", url: upstream.url, runs, warmupRuns: CONNECTOR_WARMUP_RUNS },
+          60_000 + (runs + CONNECTOR_WARMUP_RUNS) * 1000,
+        );
         discovery.push({ upstream: upstream.label, operation: "connect + tools/list + close", by: SDK_DIRECT, samplesMs: result.samplesMs });
         sdkTools.set(upstream.label, result.tools);
-        for (const [session, path] of [["per-call", PER_CALL], ["reused", REUSED]] as const) calls.push(await sdkCalls(upstream, session, path));
+        for (const [session, path] of [
+          ["per-call", PER_CALL],
+          ["reused", REUSED],
+        ] as const)
+          calls.push(await sdkCalls(upstream, session, path));
       } catch (error) {
         notes.push(`SDK client rows for ${upstream.label} incomplete: ${messageOf(error)}`);
       }
@@ -185,11 +217,14 @@ export async function connectors({ work, dataDir, pg }: BenchContext): Promise<v
         for (const upstream of upstreams) {
           const times = await timeDiscovery(dashboard, upstream.url, `disc_${upstream.kind}`, runs, CONNECTOR_WARMUP_RUNS);
           const listed = sdkTools.get(upstream.label);
-          if (listed !== undefined && listed !== times.tools) notes.push(`${upstream.label}: ${target.name} discovered ${times.tools} tools, the SDK client listed ${listed}`);
+          if (listed !== undefined && listed !== times.tools)
+            notes.push(`${upstream.label}: ${target.name} discovered ${times.tools} tools, the SDK client listed ${listed}`);
           discovery.push({ upstream: upstream.label, operation: "connect: POST /api/integrations/mcp/servers", by: target.name, samplesMs: times.connectMs });
           discovery.push({ upstream: upstream.label, operation: "refresh: PATCH …/servers/{id}", by: target.name, samplesMs: times.refreshMs });
         }
-        console.log(`\n${target.name}, NODE_ENV=development, connectors org: ${runs + CONNECTOR_WARMUP_RUNS} connect/refresh/disconnect rounds per upstream server, ${grants.grants.length} grants obtained`);
+        console.log(
+          `\n${target.name}, NODE_ENV=development, connectors org: ${runs + CONNECTOR_WARMUP_RUNS} connect/refresh/disconnect rounds per upstream server, ${grants.grants.length} grants obtained`,
+        );
         for (const upstream of upstreams) {
           // The connector whose echo the load calls; its tool switched on for the org's agent.
           await dashboard.connect(`Bench ${upstream.label}`, upstream.kind, upstream.url);
@@ -214,7 +249,12 @@ export async function connectors({ work, dataDir, pg }: BenchContext): Promise<v
           const { value, cpuPct } = await withCpu([server.pid, upstream.pid], () => runLoad(server, scenario, connections));
           const after = await upstream.counters();
           const sdkAfter = await bracketRps(upstream);
-          brackets.push({ upstream: upstream.label, path: viaOurs(target.name), ours: value.result.rps, sdk: [sdkBefore, sdkAfter].filter((x): x is number => x !== undefined) });
+          brackets.push({
+            upstream: upstream.label,
+            path: viaOurs(target.name),
+            ours: value.result.rps,
+            sdk: [sdkBefore, sdkAfter].filter((x): x is number => x !== undefined),
+          });
           calls.push({
             upstream: upstream.label,
             path: viaOurs(target.name),
@@ -265,13 +305,35 @@ function printConnectorTables(discovery: DiscoveryRow[], calls: CallRow[], conne
   const ratio = (a: number | undefined, b: number | undefined, digits = 2) => (a !== undefined && b !== undefined && b > 0 ? `${fixed(a / b, digits)}×` : "—");
   printTable(
     `Connector tools/call echo: closed loop, ${connections} connections — via ours: POST /api/mcp tools/call mcp.<slug>.echo, one bearer per connection, NODE_ENV=development, LOG_LEVEL=error, limits raised to 100000000/min; direct: the SDK client (Bun) calling echo on the same server`,
-    ["upstream", "path", "req/s", "p50 ms", "p99 ms", "errors", "upstream HTTP/call", "req/s ÷ per-call SDK", "req/s ÷ reused SDK", "client CPU %", "server CPU %", "upstream CPU %"],
+    [
+      "upstream",
+      "path",
+      "req/s",
+      "p50 ms",
+      "p99 ms",
+      "errors",
+      "upstream HTTP/call",
+      "req/s ÷ per-call SDK",
+      "req/s ÷ reused SDK",
+      "client CPU %",
+      "server CPU %",
+      "upstream CPU %",
+    ],
     [...calls]
       .sort((a, b) => order(a.upstream) - order(b.upstream))
       .map((c) => [
-        c.upstream, c.path, fixed(c.result.rps, 0), fixed(c.result.p50Ms, 2), fixed(c.result.p99Ms, 2), String(c.result.errors), fixed(c.upstreamPerCall, 2),
-        ratio(c.result.rps, find(c.upstream, PER_CALL)?.rps), ratio(c.result.rps, find(c.upstream, REUSED)?.rps),
-        fixed(c.clientCpuPct, 0), fixed(c.serverCpuPct, 0), fixed(c.upstreamCpuPct, 0),
+        c.upstream,
+        c.path,
+        fixed(c.result.rps, 0),
+        fixed(c.result.p50Ms, 2),
+        fixed(c.result.p99Ms, 2),
+        String(c.result.errors),
+        fixed(c.upstreamPerCall, 2),
+        ratio(c.result.rps, find(c.upstream, PER_CALL)?.rps),
+        ratio(c.result.rps, find(c.upstream, REUSED)?.rps),
+        fixed(c.clientCpuPct, 0),
+        fixed(c.serverCpuPct, 0),
+        fixed(c.upstreamCpuPct, 0),
       ]),
     "llrrrrrrrrrr",
   );
@@ -309,7 +371,8 @@ function printCallTarget(brackets: Bracket[], connections: number): void {
   let counted = 0;
   for (const b of brackets) {
     const row = `${b.upstream} ${b.path}`;
-    const verdict = (met: boolean | undefined) => (!counts(b) ? `for information (${met ? "≥" : "<"} ${CALL_TARGET}×)` : met === undefined ? "unknown" : met ? "met" : "not met");
+    const verdict = (met: boolean | undefined) =>
+      !counts(b) ? `for information (${met ? "≥" : "<"} ${CALL_TARGET}×)` : met === undefined ? "unknown" : met ? "met" : "not met";
     if (counts(b)) counted++;
     if (b.sdk.length === 0) {
       console.log(`- ${row}: ${fixed(b.ours, 0)} req/s; SDK per-call not measured — ${counts(b) ? "unknown" : "for information"}`);
@@ -320,7 +383,9 @@ function printCallTarget(brackets: Bracket[], connections: number): void {
     const ratio = sdk > 0 ? b.ours / sdk : 0;
     const met = ratio >= CALL_TARGET;
     if (!met && counts(b)) missed.push(row);
-    console.log(`- ${row}: ${fixed(ratio, 2)}× (${fixed(b.ours, 0)} req/s vs SDK per-call ${b.sdk.map((x) => fixed(x, 0)).join(" before, ")}${b.sdk.length === 2 ? " after" : ""}) — ${verdict(met)}`);
+    console.log(
+      `- ${row}: ${fixed(ratio, 2)}× (${fixed(b.ours, 0)} req/s vs SDK per-call ${b.sdk.map((x) => fixed(x, 0)).join(" before, ")}${b.sdk.length === 2 ? " after" : ""}) — ${verdict(met)}`,
+    );
   }
   console.log(
     missed.length === 0

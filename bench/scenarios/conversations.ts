@@ -48,7 +48,13 @@ function stalledStream(server: Running, key: string, sessionId: string): Socket 
 }
 
 /** Non-reading streams on one conversation, ~30 KB replies to it: RSS before, at its peak and after, and the event streams left open. */
-async function stalledStreams(a: Running, b: Running, key: string, member: Record<string, string>, conversation: { sessionId: string; ticketId: string }): Promise<string[]> {
+async function stalledStreams(
+  a: Running,
+  b: Running,
+  key: string,
+  member: Record<string, string>,
+  conversation: { sessionId: string; ticketId: string },
+): Promise<string[]> {
   const sockets = Array.from({ length: STALLED }, () => stalledStream(a, key, conversation.sessionId));
   try {
     await Bun.sleep(options.idleS * 1000);
@@ -57,7 +63,11 @@ async function stalledStreams(a: Running, b: Running, key: string, member: Recor
     let peak = before ?? 0;
     const big = "€".repeat(9_990);
     for (let i = 0; i < STALLED_REPLIES; i++) {
-      const res = await fetch(`${b.url}/api/tickets/${conversation.ticketId}/replies`, { method: "POST", headers: member, body: JSON.stringify({ body: `${i} ${big}` }) });
+      const res = await fetch(`${b.url}/api/tickets/${conversation.ticketId}/replies`, {
+        method: "POST",
+        headers: member,
+        body: JSON.stringify({ body: `${i} ${big}` }),
+      });
       if (res.status !== 201) throw new Error(`reply: ${res.status} ${await res.text()}`);
       peak = Math.max(peak, rssMiB(a.pid) ?? 0);
     }
@@ -129,11 +139,19 @@ async function run(label: string, env: { LOG_LEVEL: string } & Record<string, st
   const a = await startServer(ourServer(`${label} A`, env), work);
   const b = twoInstances ? await startServer(ourServer(`${label} B`, env), work) : a;
   try {
-    const signIn = await fetch(`${b.url}/api/auth/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: org.email, password: BENCH_PASSWORD }) });
+    const signIn = await fetch(`${b.url}/api/auth/session`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: org.email, password: BENCH_PASSWORD }),
+    });
     const member = { authorization: `Bearer ${((await signIn.json()) as { token: string }).token}`, "content-type": "application/json" };
     const conversations: { sessionId: string; ticketId: string }[] = [];
     for (let i = 0; i < CONVERSATIONS; i++) {
-      const res = await fetch(`${a.url}/api/sdk/chat`, { method: "POST", headers: { authorization: `Bearer ${org.widgetKey}`, "content-type": "application/json" }, body: JSON.stringify({ message: "I want to talk to a person", mode: "livehelp" }) });
+      const res = await fetch(`${a.url}/api/sdk/chat`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${org.widgetKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ message: "I want to talk to a person", mode: "livehelp" }),
+      });
       const body = (await res.json()) as { session_id: string; routing: { ticket_id: string } };
       conversations.push({ sessionId: body.session_id, ticketId: body.routing.ticket_id });
     }
@@ -155,7 +173,11 @@ async function run(label: string, env: { LOG_LEVEL: string } & Record<string, st
         const text = `reply ${c}`;
         const holders = sessions.filter((sid) => sid === conversation.sessionId).length;
         const sent = performance.timeOrigin + performance.now();
-        const res = await fetch(`${b.url}/api/tickets/${conversation.ticketId}/replies`, { method: "POST", headers: member, body: JSON.stringify({ body: text }) });
+        const res = await fetch(`${b.url}/api/tickets/${conversation.ticketId}/replies`, {
+          method: "POST",
+          headers: member,
+          body: JSON.stringify({ body: text }),
+        });
         posts.push(performance.timeOrigin + performance.now() - sent);
         if (res.status !== 201) throw new Error(`reply: ${res.status} ${await res.text()}`);
         const got = await arrivals(holder, text, holders);
@@ -190,11 +212,29 @@ async function run(label: string, env: { LOG_LEVEL: string } & Record<string, st
 export async function conversations({ work, pg }: BenchContext): Promise<void> {
   const rows: string[][] = [];
   rows.push(await run("PGlite, one instance", { DATA_DIR: join(work, "live-data"), LOG_LEVEL: "error", ...LIMITS }, work, false));
-  if ("url" in pg) rows.push(await run("PostgreSQL, streams on A, replies on B", { DATABASE_URL: pg.url, SECRET_KEY: pg.secretKey, LOG_LEVEL: "error", ...LIMITS }, work, true));
+  if ("url" in pg)
+    rows.push(
+      await run("PostgreSQL, streams on A, replies on B", { DATABASE_URL: pg.url, SECRET_KEY: pg.secretKey, LOG_LEVEL: "error", ...LIMITS }, work, true),
+    );
   else console.log(`\nconversations: PostgreSQL rows skipped: ${pg.skipped}`);
   printTable(
     `Live conversation: ${STREAMS} open event streams over ${CONVERSATIONS} conversations on one instance; one reply per conversation, from sending the reply to its arrival on every stream of it; then ${STALLED} streams that never read and ${STALLED_REPLIES} replies of about 30 KB (svc_open_streams{kind="events"} after)`,
-    ["target", "streams", "RSS before MiB", "RSS after MiB", "growth MiB", "reply POST p50 ms", "arrival p50 ms", "arrival p99 ms", "not arrived", "non-reading streams", "their RSS before MiB", "peak MiB", "after MiB", "still open"],
+    [
+      "target",
+      "streams",
+      "RSS before MiB",
+      "RSS after MiB",
+      "growth MiB",
+      "reply POST p50 ms",
+      "arrival p50 ms",
+      "arrival p99 ms",
+      "not arrived",
+      "non-reading streams",
+      "their RSS before MiB",
+      "peak MiB",
+      "after MiB",
+      "still open",
+    ],
     rows,
   );
 }

@@ -63,7 +63,13 @@ async function round(server: Running, target: string, scenario: Scenario, connec
   const wallS = (performance.now() - started) / 1000;
   const cpuS = pids.reduce((sum, pid, i) => sum + ((cpuSeconds(pid) ?? 0) - (cpuBefore[i] ?? 0)), 0);
   // Requests over the whole wall time (warm-up included) at the measured rate: an estimate.
-  const r: Round = { target, rps: result.rps, p99Ms: result.p99Ms, errors: result.errors, cpuMsPerRequest: result.rps > 0 ? (cpuS * 1000) / (result.rps * (options.warmupS + options.durationS)) : undefined };
+  const r: Round = {
+    target,
+    rps: result.rps,
+    p99Ms: result.p99Ms,
+    errors: result.errors,
+    cpuMsPerRequest: result.rps > 0 ? (cpuS * 1000) / (result.rps * (options.warmupS + options.durationS)) : undefined,
+  };
   if (target === LITE && before.size > 0) {
     const used = [...threadCpu(server.pid)].map(([tid, t]) => ({ tid, name: t.name, pct: ((t.s - (before.get(tid)?.s ?? 0)) / wallS) * 100 }));
     const http = used.find((t) => t.tid === String(server.pid));
@@ -95,7 +101,11 @@ export async function embedded({ work, pg }: BenchContext): Promise<void> {
       servers[target] = { server, search: mcpScenario("tools/call search_docs", "/api/mcp"), chat: chatScenario(key) };
       await seedDocs(server.url, ADMIN, BENCH_PASSWORD);
       const grants = await mintGrants(server.url, ADMIN, BENCH_PASSWORD, options.toolConnections);
-      servers[target]!.search = mcpScenario("tools/call search_docs", "/api/mcp", grants.grants.map((g) => g.accessToken));
+      servers[target]!.search = mcpScenario(
+        "tools/call search_docs",
+        "/api/mcp",
+        grants.grants.map((g) => g.accessToken),
+      );
     }
     const rows: string[][] = [];
     const summary: string[] = [];
@@ -106,11 +116,24 @@ export async function embedded({ work, pg }: BenchContext): Promise<void> {
       const rounds: Round[] = [];
       for (let i = 0; i < ROUNDS * 2 + 1; i++) {
         const target = i % 2 === 0 ? PG : LITE;
-        rounds.push(await round(servers[target]!.server, target, pick(servers[target]!), connections, target === PG ? { sql: admin, database: dbName } : undefined));
+        rounds.push(
+          await round(servers[target]!.server, target, pick(servers[target]!), connections, target === PG ? { sql: admin, database: dbName } : undefined),
+        );
       }
       const ratios = rounds.flatMap((r, i) => (r.target === LITE ? [r.rps / ((rounds[i - 1]!.rps + rounds[i + 1]!.rps) / 2)] : []));
       for (const [i, r] of rounds.entries())
-        rows.push([label, String(connections), String(i + 1), r.target, fixed(r.rps, 0), fixed(r.p99Ms, 1), String(r.errors), r.target === LITE ? `${fixed(ratios[(i - 1) / 2], 2)}×` : "", fixed(r.cpuMsPerRequest, 2), r.threads ? `${fixed(r.threads.http, 0)} / ${fixed(r.threads.other, 0)} (${r.threads.otherName})` : ""]);
+        rows.push([
+          label,
+          String(connections),
+          String(i + 1),
+          r.target,
+          fixed(r.rps, 0),
+          fixed(r.p99Ms, 1),
+          String(r.errors),
+          r.target === LITE ? `${fixed(ratios[(i - 1) / 2], 2)}×` : "",
+          fixed(r.cpuMsPerRequest, 2),
+          r.threads ? `${fixed(r.threads.http, 0)} / ${fixed(r.threads.other, 0)} (${r.threads.otherName})` : "",
+        ]);
       const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
       const cpu = (target: string) => {
         const costs = rounds.filter((r) => r.target === target && r.cpuMsPerRequest !== undefined).map((r) => r.cpuMsPerRequest!);

@@ -33,7 +33,11 @@ async function createDocs(url: string, token: string, docs: { title: string; bod
   const worker = async () => {
     while (next < docs.length) {
       const i = next++;
-      const res = await fetch(`${url}/api/docs`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${token}` }, body: JSON.stringify({ ...docs[i], status: "published" }) });
+      const res = await fetch(`${url}/api/docs`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+        body: JSON.stringify({ ...docs[i], status: "published" }),
+      });
       await expectStatus(res, 201, "POST /api/docs");
       ids[i] = ((await res.json()) as { id: string }).id;
     }
@@ -53,7 +57,10 @@ async function ask(url: string, key: string, message: string, history?: { speake
   const res = await fetch(`${url}/api/sdk/chat`, {
     method: "POST",
     headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    body: JSON.stringify({ message: message.slice(0, 4000), ...(history ? { conversation_history: history.slice(-50).map((h) => ({ speaker: h.speaker, text: h.text.slice(0, 4000) })) } : {}) }),
+    body: JSON.stringify({
+      message: message.slice(0, 4000),
+      ...(history ? { conversation_history: history.slice(-50).map((h) => ({ speaker: h.speaker, text: h.text.slice(0, 4000) })) } : {}),
+    }),
   });
   const body = (await res.json()) as ChatAnswer;
   const ms = performance.now() - started;
@@ -63,7 +70,24 @@ async function ask(url: string, key: string, message: string, history?: { speake
 
 /** A generated knowledge base of `pages` pages (deterministic), and questions whose page is known. */
 export function generatedPages(pages: number): { docs: { title: string; body: string }[]; questions: { text: string; page: number }[] } {
-  const topics = ["invoice", "password", "refund", "shipping", "account", "subscription", "export", "integration", "permission", "notification", "billing", "webhook", "report", "backup", "domain", "language"];
+  const topics = [
+    "invoice",
+    "password",
+    "refund",
+    "shipping",
+    "account",
+    "subscription",
+    "export",
+    "integration",
+    "permission",
+    "notification",
+    "billing",
+    "webhook",
+    "report",
+    "backup",
+    "domain",
+    "language",
+  ];
   const verbs = ["change", "cancel", "update", "download", "reset", "enable", "disable", "transfer", "verify", "schedule"];
   const things = ["address", "plan", "card", "email", "team", "workspace", "token", "receipt", "device", "calendar", "region", "profile"];
   let seed = 7;
@@ -74,7 +98,11 @@ export function generatedPages(pages: number): { docs: { title: string; body: st
     const verb = verbs[rand(verbs.length)]!;
     const thing = things[rand(things.length)]!;
     const code = `item${i}`;
-    const sections = Array.from({ length: 4 }, (_, s) => `## ${verbs[rand(verbs.length)]} the ${things[rand(things.length)]}\n${Array.from({ length: 6 }, () => `To ${verbs[rand(verbs.length)]} your ${topics[rand(topics.length)]} ${things[rand(things.length)]}, open Settings and choose ${things[rand(things.length)]} ${s}.`).join(" ")}`);
+    const sections = Array.from(
+      { length: 4 },
+      (_, s) =>
+        `## ${verbs[rand(verbs.length)]} the ${things[rand(things.length)]}\n${Array.from({ length: 6 }, () => `To ${verbs[rand(verbs.length)]} your ${topics[rand(topics.length)]} ${things[rand(things.length)]}, open Settings and choose ${things[rand(things.length)]} ${s}.`).join(" ")}`,
+    );
     docs.push({ title: `How to ${verb} the ${topic} ${thing} (${code})`, body: `This page explains ${code}.\n\n${sections.join("\n\n")}` });
   }
   const questions = Array.from({ length: LARGE_QUESTIONS }, () => {
@@ -124,7 +152,11 @@ export async function quality({ work, pg }: BenchContext): Promise<void> {
   try {
     const token = await sessionBearer(server.url, org.email, BENCH_PASSWORD);
     const started = performance.now();
-    const ids = await createDocs(server.url, token, data.docs.map((d) => ({ title: d.title, body: d.body })));
+    const ids = await createDocs(
+      server.url,
+      token,
+      data.docs.map((d) => ({ title: d.title, body: d.body })),
+    );
     const loadS = (performance.now() - started) / 1000;
     const ourId = new Map(data.docs.map((d, i) => [d.id, ids[i]!]));
     const theirId = new Map(data.docs.map((d, i) => [ids[i]!, d.id]));
@@ -158,7 +190,16 @@ export async function quality({ work, pg }: BenchContext): Promise<void> {
       });
     }
     void ourId;
-    run = { at: new Date().toISOString(), dataset: data.dataset, docs: data.docs.length, loadS, first, followups, chatMs: stats(latencies), machine: machine() };
+    run = {
+      at: new Date().toISOString(),
+      dataset: data.dataset,
+      docs: data.docs.length,
+      loadS,
+      first,
+      followups,
+      chatMs: stats(latencies),
+      machine: machine(),
+    };
   } finally {
     await server.stop();
   }
@@ -186,6 +227,8 @@ export async function quality({ work, pg }: BenchContext): Promise<void> {
   );
   console.log(`chat latency over the ${run.docs} pages, 1 connection: p50 ${fixed(run.chatMs.p50, 1)} ms, p99 ${fixed(run.chatMs.p99, 1)} ms`);
   for (const large of run.large ?? [])
-    console.log(`chat latency over ${large.pages} generated pages (${large.database}), 1 connection: p50 ${fixed(large.ms.p50, 1)} ms, p99 ${fixed(large.ms.p99, 1)} ms (goal < 50 ms, not asserted); recall@1 ${fixed(large.recall1, 2)}`);
+    console.log(
+      `chat latency over ${large.pages} generated pages (${large.database}), 1 connection: p50 ${fixed(large.ms.p50, 1)} ms, p99 ${fixed(large.ms.p99, 1)} ms (goal < 50 ms, not asserted); recall@1 ${fixed(large.recall1, 2)}`,
+    );
   await writeQualityDoc(run);
 }

@@ -61,7 +61,13 @@ export async function seed(db: Db, orgId: string, memberId: string) {
 let backfillMs = 0;
 
 async function measure(label: string, env: Record<string, string>): Promise<string[][]> {
-  const config = loadConfig({ NODE_ENV: "production", LOG_LEVEL: "warn", BASE_URL: "http://localhost:3000", SECRET_KEY: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64"), ...env });
+  const config = loadConfig({
+    NODE_ENV: "production",
+    LOG_LEVEL: "warn",
+    BASE_URL: "http://localhost:3000",
+    SECRET_KEY: Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64"),
+    ...env,
+  });
   const { deps, close } = await openServices(config, createLogger("warn"));
   try {
     const password = `pw-${crypto.randomUUID()}`;
@@ -70,12 +76,25 @@ async function measure(label: string, env: Record<string, string>): Promise<stri
     const memberId = member!.id;
     // Business hours set, so the report also counts first responses in them (a pass over the calendar).
     const weekday: [string, string][] = [["09:00", "18:00"]];
-    await setBusinessHours(deps, org.org_id, { kind: "member", memberId }, { time_zone: "Europe/Paris", weekly: { mon: weekday, tue: weekday, wed: weekday, thu: weekday, fri: weekday }, holidays: [] });
+    await setBusinessHours(
+      deps,
+      org.org_id,
+      { kind: "member", memberId },
+      { time_zone: "Europe/Paris", weekly: { mon: weekday, tue: weekday, wed: weekday, thu: weekday, fri: weekday }, holidays: [] },
+    );
     const seeding = performance.now();
     await seed(deps.db, org.org_id, memberId);
-    console.log(`${label}: ${COUNT} conversations seeded in ${((performance.now() - seeding) / 1000).toFixed(1)} s, of which the report facts' backfill ${(backfillMs / 1000).toFixed(1)} s`);
+    console.log(
+      `${label}: ${COUNT} conversations seeded in ${((performance.now() - seeding) / 1000).toFixed(1)} s, of which the report facts' backfill ${(backfillMs / 1000).toFixed(1)} s`,
+    );
     const handle = createAppHandler(deps);
-    const signIn = await handle(new Request("http://localhost:3000/api/auth/session", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "bench@example.com", password }) }));
+    const signIn = await handle(
+      new Request("http://localhost:3000/api/auth/session", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: "bench@example.com", password }),
+      }),
+    );
     const { token } = (await signIn.json()) as { token: string };
     const rows: string[][] = [];
     for (const [name, path] of [

@@ -8,7 +8,20 @@ import { join } from "node:path";
 import { childEnv } from "../../test/support/process.ts";
 import { hotPath } from "../figures.ts";
 import { type Measurement, printComparison } from "../report.ts";
-import { baselineServer, type BenchContext, BUN, options, ROOT, ourServer, rssMiB, runLoad, type Scenario, type ServerSpec, spawnChild, startServer } from "../runner.ts";
+import {
+  baselineServer,
+  type BenchContext,
+  BUN,
+  options,
+  ROOT,
+  ourServer,
+  rssMiB,
+  runLoad,
+  type Scenario,
+  type ServerSpec,
+  spawnChild,
+  startServer,
+} from "../runner.ts";
 import { BENCH_PASSWORD } from "../mcp.ts";
 
 const HIGH_SDK_LIMITS = {
@@ -35,7 +48,10 @@ async function widgetKeyOf(env: Record<string, string>, label: string): Promise<
 
 function scenarios(key: string): Scenario[] {
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
-  const events = Array.from({ length: 50 }, (_, i) => ({ name: i % 5 === 0 ? "page_viewed" : "clicked", properties: { path: `/pricing/${i}`, button: "upgrade" } }));
+  const events = Array.from({ length: 50 }, (_, i) => ({
+    name: i % 5 === 0 ? "page_viewed" : "clicked",
+    properties: { path: `/pricing/${i}`, button: "upgrade" },
+  }));
   return [
     {
       name: "POST /api/sdk/events (50 events)",
@@ -62,9 +78,7 @@ function scenarios(key: string): Scenario[] {
 
 export async function sdk({ work, pg }: BenchContext): Promise<void> {
   const measurements: Measurement[] = [];
-  const targets: { spec: ServerSpec; env?: Record<string, string> }[] = [
-    { spec: { ...baselineServer(), name: RAW } },
-  ];
+  const targets: { spec: ServerSpec; env?: Record<string, string> }[] = [{ spec: { ...baselineServer(), name: RAW } }];
   // A data directory of its own: `org create` must run before the server holds it.
   const pgliteEnv = { DATA_DIR: join(work, "sdk-data"), LOG_LEVEL: "error", ...HIGH_SDK_LIMITS };
   targets.push({ spec: ourServer("ours, PGlite", pgliteEnv), env: pgliteEnv });

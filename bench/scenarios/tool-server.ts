@@ -9,7 +9,22 @@ import { BENCH_PASSWORD, type Grants, HIGH_LIMITS_ENV, MCP_FAILURE_MARKERS, MCP_
 import { type HotPath, hotPath } from "../figures.ts";
 import { fixed, type Measurement, printComparison, printEmbeddedRatio, printTable } from "../report.ts";
 import { referenceCheckout } from "../reference.ts";
-import { type BenchContext, baselineServer, createBenchOrg, freshPostgresDatabase, HEALTHZ, options, ourServer, ROOT, type Running, rssMiB, runLoad, type Scenario, spawnChild, startServer } from "../runner.ts";
+import {
+  type BenchContext,
+  baselineServer,
+  createBenchOrg,
+  freshPostgresDatabase,
+  HEALTHZ,
+  options,
+  ourServer,
+  ROOT,
+  type Running,
+  rssMiB,
+  runLoad,
+  type Scenario,
+  spawnChild,
+  startServer,
+} from "../runner.ts";
 
 /** The capacity target (bench/README.md "Targets"): printed as met / not met, never asserted. */
 const TARGETS = { pingVsRaw: 0.25 };
@@ -130,7 +145,10 @@ export async function toolServer({ work, dataDir, pg }: BenchContext): Promise<T
   // SERVER_TIMING=1, in a pass of its own so the header's cost is in none of the rows compared above.
   const staged: Measurement[] = [];
   if (stagesOn) {
-    const server = await startServer(ourServer(`${ours[0]!.name} (stages)`, { ...stagesOn.env, LOG_LEVEL: "error", SERVER_TIMING: "1", ...HIGH_LIMITS_ENV }), work);
+    const server = await startServer(
+      ourServer(`${ours[0]!.name} (stages)`, { ...stagesOn.env, LOG_LEVEL: "error", SERVER_TIMING: "1", ...HIGH_LIMITS_ENV }),
+      work,
+    );
     try {
       for (const name of MCP_SCENARIOS) await measure(staged, server, ours[0]!.name, mcpScenario(name, "/api/mcp", stagesOn.bearers));
     } finally {
@@ -154,12 +172,17 @@ export async function toolServer({ work, dataDir, pg }: BenchContext): Promise<T
   const node = Bun.which("node");
   if (!node) notes.push("SDK rows skipped: no `node` on PATH");
   else {
-    const version = (await new Response(spawnChild([node, "--version"], { stdout: "pipe", stderr: "ignore" }).stdout as ReadableStream<Uint8Array>).text()).trim();
+    const version = (
+      await new Response(spawnChild([node, "--version"], { stdout: "pipe", stderr: "ignore" }).stdout as ReadableStream<Uint8Array>).text()
+    ).trim();
     const sdkVersion = (JSON.parse(readFileSync(join(ROOT, "node_modules/@modelcontextprotocol/sdk/package.json"), "utf8")) as { version: string }).version;
     notes.push(`${SDK}: @modelcontextprotocol/sdk ${sdkVersion} on Node ${version}, bench/sdk-reference-server.mjs, ${toolCount} tools, no authentication`);
     // Not ours: if it fails (another SDK version, another Node), say so and print the rest.
     try {
-      const server = await startServer({ name: SDK, command: [node, join(ROOT, "bench", "sdk-reference-server.mjs")], env: { BENCH_TOOLS_FILE: toolsFile }, readyPath: "/healthz" }, work);
+      const server = await startServer(
+        { name: SDK, command: [node, join(ROOT, "bench", "sdk-reference-server.mjs")], env: { BENCH_TOOLS_FILE: toolsFile }, readyPath: "/healthz" },
+        work,
+      );
       try {
         for (const name of MCP_SCENARIOS) await measure(tools, server, SDK, mcpScenario(name, "/mcp"));
       } finally {
@@ -171,7 +194,12 @@ export async function toolServer({ work, dataDir, pg }: BenchContext): Promise<T
   }
 
   const limits = `LOG_LEVEL=error; per-token and per-action limits raised to 100000000/min (${Object.keys(HIGH_LIMITS_ENV).join(", ")}), so the limiter runs on every request but never refuses`;
-  printComparison(`Tool server (MCP), ${connections} connections, one bearer token per connection — ours: ${limits}`, tools, [RAW, SDK, OURS_PG, ...(referenceName ? [referenceName] : [])]);
+  printComparison(`Tool server (MCP), ${connections} connections, one bearer token per connection — ours: ${limits}`, tools, [
+    RAW,
+    SDK,
+    OURS_PG,
+    ...(referenceName ? [referenceName] : []),
+  ]);
   printEmbeddedRatio(tools, MCP_SCENARIOS.map(mcpName), OURS_PGLITE, OURS_PG);
   for (const note of notes) console.log(`note: ${note}`);
   if (tools.some((m) => m.loadCpuPct > 90))
@@ -184,26 +212,53 @@ export async function toolServer({ work, dataDir, pg }: BenchContext): Promise<T
     ["scenario", "target", ...stageNames, "sum", "client p50 ms"],
     staged.map((m) => {
       const st = m.result.stages ?? {};
-      return [m.scenario, m.target, ...stageNames.map((n) => (st[n] === undefined ? "—" : fixed(st[n], 3))), fixed(Object.values(st).reduce((a, b) => a + b, 0), 3), fixed(m.result.p50Ms, 2)];
+      return [
+        m.scenario,
+        m.target,
+        ...stageNames.map((n) => (st[n] === undefined ? "—" : fixed(st[n], 3))),
+        fixed(
+          Object.values(st).reduce((a, b) => a + b, 0),
+          3,
+        ),
+        fixed(m.result.p50Ms, 2),
+      ];
     }),
   );
-  console.log("note: under load most of a request's time is queueing (for the CPU, the event loop and the database pool), which these stages include where it happens; the difference to the client's latency is the time before the handler ran and after it answered.");
+  console.log(
+    "note: under load most of a request's time is queueing (for the CPU, the event loop and the database pool), which these stages include where it happens; the difference to the client's latency is the time before the handler ran and after it answered.",
+  );
 
   printTable(
     `Bearer verification: authenticated MCP ping vs unauthenticated GET /healthz on the same server, ${connections} connections`,
     ["target", "healthz req/s", "ping req/s", "ping/healthz", "healthz p50 ms", "ping p50 ms", "healthz p99 ms", "ping p99 ms", "extra µs/req"],
     bearer.map((b) => [
-      b.target, fixed(b.healthz.rps, 0), fixed(b.ping.rps, 0), `${fixed(b.ping.rps / b.healthz.rps, 2)}×`,
-      fixed(b.healthz.p50Ms, 2), fixed(b.ping.p50Ms, 2), fixed(b.healthz.p99Ms, 2), fixed(b.ping.p99Ms, 2),
+      b.target,
+      fixed(b.healthz.rps, 0),
+      fixed(b.ping.rps, 0),
+      `${fixed(b.ping.rps / b.healthz.rps, 2)}×`,
+      fixed(b.healthz.p50Ms, 2),
+      fixed(b.ping.p50Ms, 2),
+      fixed(b.healthz.p99Ms, 2),
+      fixed(b.ping.p99Ms, 2),
       fixed(1e6 / b.ping.rps - 1e6 / b.healthz.rps, 1),
     ]),
   );
-  console.log("note: extra µs/req = 1/ping req/s − 1/healthz req/s: server time a ping adds (bearer check, JSON-RPC, limiter), when the server is the bottleneck.");
+  console.log(
+    "note: extra µs/req = 1/ping req/s − 1/healthz req/s: server time a ping adds (bearer check, JSON-RPC, limiter), when the server is the bottleneck.",
+  );
 
   printTable(
     `OAuth token endpoint, grant_type=refresh_token: ${connections} independent grants refreshed in parallel, each request with its chain's newest refresh token`,
     ["target", "req/s", "p50 ms", "p99 ms", "errors", "loadgen CPU %", "RSS after MiB"],
-    refresh.map((m) => [m.target, fixed(m.result.rps, 0), fixed(m.result.p50Ms, 2), fixed(m.result.p99Ms, 2), String(m.result.errors), fixed(m.loadCpuPct, 0), fixed(m.rssAfterMiB, 1)]),
+    refresh.map((m) => [
+      m.target,
+      fixed(m.result.rps, 0),
+      fixed(m.result.p50Ms, 2),
+      fixed(m.result.p99Ms, 2),
+      String(m.result.errors),
+      fixed(m.loadCpuPct, 0),
+      fixed(m.rssAfterMiB, 1),
+    ]),
   );
   return { tools, refresh, referenceName };
 }
@@ -228,17 +283,24 @@ export function printTargets({ tools, refresh, referenceName }: ToolServerRun, c
   const capacity = `MCP ping capacity ≥ ${TARGETS.pingVsRaw * 100}% of raw Bun.serve: ${pingRatio === undefined ? "—" : `${fixed(pingRatio * 100, 0)}% (${fixed(ping?.rps, 0)} vs ${fixed(rawPing?.rps, 0)} req/s)`} — ${verdict(pingRatio === undefined ? undefined : pingRatio >= TARGETS.pingVsRaw)}`;
   const list = find(mcpName("tools/list"), ourTarget);
   const sdkList = find(mcpName("tools/list"), SDK);
-  if (list && sdkList) info.push(`MCP tools/list: ${fixed(list.rps / sdkList.rps, 1)}× the SDK reference (${fixed(list.rps, 0)} vs ${fixed(sdkList.rps, 0)} req/s)`);
+  if (list && sdkList)
+    info.push(`MCP tools/list: ${fixed(list.rps / sdkList.rps, 1)}× the SDK reference (${fixed(list.rps, 0)} vs ${fixed(sdkList.rps, 0)} req/s)`);
   for (const name of MCP_SCENARIOS) {
     const r = find(mcpName(name), ourTarget);
     if (r) info.push(`MCP ${name}: closed-loop p99 at ${connections} connections ${fixed(r.p99Ms, 2)} ms at ${fixed(r.rps, 0)} req/s`);
   }
   const call = find(mcpName("tools/call search_docs"), ourTarget);
   const before = referenceName ? find(mcpName("tools/call search_docs"), referenceName) : undefined;
-  if (call && before) info.push(`MCP tools/call search_docs: ${fixed(call.rps / before.rps, 2)}× the throughput of ${referenceName} (${fixed(call.rps, 0)} vs ${fixed(before.rps, 0)} calls/s; p99 ${fixed(call.p99Ms, 1)} vs ${fixed(before.p99Ms, 1)} ms)`);
+  if (call && before)
+    info.push(
+      `MCP tools/call search_docs: ${fixed(call.rps / before.rps, 2)}× the throughput of ${referenceName} (${fixed(call.rps, 0)} vs ${fixed(before.rps, 0)} calls/s; p99 ${fixed(call.p99Ms, 1)} vs ${fixed(before.p99Ms, 1)} ms)`,
+    );
   const chains = refresh.find((m) => m.target === ourTarget)?.result;
   const chainsBefore = referenceName ? refresh.find((m) => m.target === referenceName)?.result : undefined;
-  if (chains) info.push(`OAuth refresh grant, ${connections} chains in parallel: p99 ${fixed(chains.p99Ms, 2)} ms at ${fixed(chains.rps, 0)}/s${chainsBefore ? ` (before: ${fixed(chainsBefore.p99Ms, 2)} ms at ${fixed(chainsBefore.rps, 0)}/s)` : ""}`);
+  if (chains)
+    info.push(
+      `OAuth refresh grant, ${connections} chains in parallel: p99 ${fixed(chains.p99Ms, 2)} ms at ${fixed(chains.rps, 0)}/s${chainsBefore ? ` (before: ${fixed(chainsBefore.p99Ms, 2)} ms at ${fixed(chainsBefore.rps, 0)}/s)` : ""}`,
+    );
   console.log(`
 Tool-server capacity target (ours on ${on}; a goal for people to read, never asserted — see bench/README.md)`);
   console.log(`- ${capacity}`);

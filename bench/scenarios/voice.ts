@@ -46,7 +46,15 @@ const stats = (samples: number[]) => {
 
 export async function voice(context: BenchContext): Promise<void> {
   const speech = await fakeSpeech({ delayMs: DELAY_MS });
-  const env = { DATA_DIR: join(context.work, "voice-data"), LOG_LEVEL: "error", LLM_PROVIDER: "builtin", STT_BASE_URL: speech.baseUrl, TTS_BASE_URL: speech.baseUrl, VOICE_RATE_LIMIT_PER_KEY_IP_PER_MINUTE: "100000000", ...HIGH_SDK_LIMITS };
+  const env = {
+    DATA_DIR: join(context.work, "voice-data"),
+    LOG_LEVEL: "error",
+    LLM_PROVIDER: "builtin",
+    STT_BASE_URL: speech.baseUrl,
+    TTS_BASE_URL: speech.baseUrl,
+    VOICE_RATE_LIMIT_PER_KEY_IP_PER_MINUTE: "100000000",
+    ...HIGH_SDK_LIMITS,
+  };
   const key = await createOrg(env, "voice");
   const server = await startServer(ourServer("ours, PGlite", env), context.work);
   const wav = toneWav(2);
@@ -58,10 +66,24 @@ export async function voice(context: BenchContext): Promise<void> {
     for (let i = 0; i < RUNS + 3; i++) {
       // Ours: end of speech (the recording sent) → first audio byte.
       const t0 = performance.now();
-      const heard = (await (await fetch(`${server.url}/api/sdk/voice/transcribe?language=en-US`, { method: "POST", headers: { ...auth, "content-type": "audio/wav" }, body: wav as Uint8Array<ArrayBuffer> })).json()) as { text: string };
-      const stream = await fetch(`${server.url}/api/sdk/chat/stream`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ message: heard.text, mode: "voice" }) });
+      const heard = (await (
+        await fetch(`${server.url}/api/sdk/voice/transcribe?language=en-US`, {
+          method: "POST",
+          headers: { ...auth, "content-type": "audio/wav" },
+          body: wav as Uint8Array<ArrayBuffer>,
+        })
+      ).json()) as { text: string };
+      const stream = await fetch(`${server.url}/api/sdk/chat/stream`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ message: heard.text, mode: "voice" }),
+      });
       const sentence = await firstSentence(stream);
-      const spoken = await fetch(`${server.url}/api/sdk/voice/speech`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ text: sentence }) });
+      const spoken = await fetch(`${server.url}/api/sdk/voice/speech`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ text: sentence }),
+      });
       if (!spoken.ok) throw new Error(`voice/speech answered ${spoken.status}: ${await spoken.text()}`);
       await firstByte(spoken);
       const t1 = performance.now();
@@ -70,7 +92,13 @@ export async function voice(context: BenchContext): Promise<void> {
       form.append("file", new Blob([wav as Uint8Array<ArrayBuffer>], { type: "audio/wav" }), "speech.wav");
       form.append("model", "whisper-1");
       await (await fetch(`${speech.baseUrl}/audio/transcriptions`, { method: "POST", body: form })).json();
-      await firstByte(await fetch(`${speech.baseUrl}/audio/speech`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "tts-1", input: sentence, voice: "alloy" }) }));
+      await firstByte(
+        await fetch(`${speech.baseUrl}/audio/speech`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ model: "tts-1", input: sentence, voice: "alloy" }),
+        }),
+      );
       const t2 = performance.now();
       if (i < 3) continue; // warm-up
       total.push(t1 - t0);

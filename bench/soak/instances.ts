@@ -37,7 +37,13 @@ function errorKey(line: string): string | null {
   try {
     const record = JSON.parse(line) as { msg?: string; error?: { error_class?: string; sqlstate?: string; code?: string; error?: string } };
     const e = record.error;
-    return [record.msg, e?.error_class, e?.sqlstate ?? e?.code ?? (e?.error_class && !e.error?.startsWith("database error") ? e.error?.slice(0, 80) : undefined)].filter(Boolean).join(" · ");
+    return [
+      record.msg,
+      e?.error_class,
+      e?.sqlstate ?? e?.code ?? (e?.error_class && !e.error?.startsWith("database error") ? e.error?.slice(0, 80) : undefined),
+    ]
+      .filter(Boolean)
+      .join(" · ");
   } catch {
     return line.slice(0, 120);
   }
@@ -53,7 +59,13 @@ export function makeInstance(name: string, port: number, env: Record<string, str
     up: false,
     proc: null,
     async start() {
-      const proc = Bun.spawn([process.execPath, MAIN, "serve"], { env: childEnv({ ...env, PORT: String(port) }), cwd: ROOT, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+      const proc = Bun.spawn([process.execPath, MAIN, "serve"], {
+        env: childEnv({ ...env, PORT: String(port) }),
+        cwd: ROOT,
+        stdin: "ignore",
+        stdout: "ignore",
+        stderr: "pipe",
+      });
       inst.proc = proc;
       expectExit = false;
       errText = "";

@@ -55,9 +55,14 @@ export function startLoad(org: SoakOrg, instances: Instance[], options: { worker
   const key = { authorization: `Bearer ${org.widgetKey}`, "content-type": "application/json" };
   const secret = new TextEncoder().encode(org.identitySecret);
   const userToken = (claims: Record<string, string>) => new SignJWT(claims).setProtectedHeader({ alg: "HS256" }).setExpirationTime("15m").sign(secret);
-  const post = (url: string, headers: Record<string, string>, body: unknown) => fetch(url, { method: "POST", headers, body: JSON.stringify(body), signal: AbortSignal.timeout(120_000) });
+  const post = (url: string, headers: Record<string, string>, body: unknown) =>
+    fetch(url, { method: "POST", headers, body: JSON.stringify(body), signal: AbortSignal.timeout(120_000) });
   const mcp = (base: string, name: string, args: Record<string, unknown>, n: number) =>
-    post(`${base}/api/mcp`, { authorization: `Bearer ${org.accessToken}`, "content-type": "application/json", accept: "application/json, text/event-stream" }, { jsonrpc: "2.0", id: n, method: "tools/call", params: { name, arguments: args } });
+    post(
+      `${base}/api/mcp`,
+      { authorization: `Bearer ${org.accessToken}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      { jsonrpc: "2.0", id: n, method: "tools/call", params: { name, arguments: args } },
+    );
   const ops: Record<string, Op> = {
     async chat({ base }) {
       const res = await post(`${base}/api/sdk/chat`, key, { message: "How do I reset my password?", user_id: "anonymous" });
@@ -85,7 +90,12 @@ export function startLoad(org: SoakOrg, instances: Instance[], options: { worker
     },
     async identify({ base, n }) {
       const user_id = `soak-i-${n}`;
-      const res = await post(`${base}/api/sdk/users/identify`, key, { user_id, user_token: await userToken({ user_id }), email: `${user_id}@example.com`, name: `Soak ${n}` });
+      const res = await post(`${base}/api/sdk/users/identify`, key, {
+        user_id,
+        user_token: await userToken({ user_id }),
+        email: `${user_id}@example.com`,
+        name: `Soak ${n}`,
+      });
       const body = res.ok ? ((await res.json()) as { id: string }) : null;
       return { res, ack: () => acks.identified.push(body!.id) };
     },
@@ -96,18 +106,31 @@ export function startLoad(org: SoakOrg, instances: Instance[], options: { worker
     },
     async enrol({ base, n }) {
       const user_id = `soak-s-${n}`;
-      const res = await post(`${base}/api/sdk/series`, key, { campaign: "soak-welcome", action: "enroll", user_id, user_token: await userToken({ user_id, email: `${user_id}@example.com`, name: `Series ${n}` }) });
+      const res = await post(`${base}/api/sdk/series`, key, {
+        campaign: "soak-welcome",
+        action: "enroll",
+        user_id,
+        user_token: await userToken({ user_id, email: `${user_id}@example.com`, name: `Series ${n}` }),
+      });
       const body = res.ok ? ((await res.json()) as { customer_id: string }) : null;
       return { res, ack: () => acks.enrolled.push(body!.customer_id) };
     },
     async ticket({ base, n }) {
-      const res = await post(`${base}/api/sdk/tickets/create`, key, { subject: `Soak ticket ${n}`, message: "Something is not working.", email: `soak-t-${n}@example.com` });
+      const res = await post(`${base}/api/sdk/tickets/create`, key, {
+        subject: `Soak ticket ${n}`,
+        message: "Something is not working.",
+        email: `soak-t-${n}@example.com`,
+      });
       const body = res.ok ? ((await res.json()) as { id: string }) : null;
       return { res, ack: () => acks.tickets.push(body!.id) };
     },
     async reply({ base, n }) {
       const ticket = acks.tickets[n % Math.max(1, acks.tickets.length)] ?? org.noteTicket;
-      const res = await post(`${base}/api/tickets/${ticket}/replies`, { authorization: `Bearer ${org.session}`, "content-type": "application/json" }, { body: `Soak reply ${n}` });
+      const res = await post(
+        `${base}/api/tickets/${ticket}/replies`,
+        { authorization: `Bearer ${org.session}`, "content-type": "application/json" },
+        { body: `Soak reply ${n}` },
+      );
       const body = res.ok ? ((await res.json()) as { id: string }) : null;
       return { res, ack: () => acks.messages.push(body!.id) };
     },

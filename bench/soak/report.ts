@@ -33,8 +33,16 @@ export function requestChecks(samples: Sample[], boundSeconds: number): Check[] 
   const longest = samples.reduce((m, s) => Math.max(m, s.ms), 0);
   const five = samples.filter((s) => s.status === 500).length;
   return [
-    { name: `no request open longer than ${boundSeconds} s`, held: over.length === 0, detail: `longest ${(longest / 1000).toFixed(2)} s; ${over.length} over the bound${over.length ? ` (${[...new Set(over.map((s) => s.op))].join(", ")})` : ""}` },
-    { name: "no 500 answers", held: five === 0, detail: `${five} answered 500; ${samples.filter((s) => s.refusal).length} refused with 503 and Retry-After (counted as correct)` },
+    {
+      name: `no request open longer than ${boundSeconds} s`,
+      held: over.length === 0,
+      detail: `longest ${(longest / 1000).toFixed(2)} s; ${over.length} over the bound${over.length ? ` (${[...new Set(over.map((s) => s.op))].join(", ")})` : ""}`,
+    },
+    {
+      name: "no 500 answers",
+      held: five === 0,
+      detail: `${five} answered 500; ${samples.filter((s) => s.refusal).length} refused with 503 and Retry-After (counted as correct)`,
+    },
   ];
 }
 
@@ -74,7 +82,16 @@ export function opTable(samples: Sample[]): string[][] {
       (ms[ms.length - 1] ?? 0).toFixed(0),
     ];
   };
-  return [["operation", "requests", "2xx", "503 + Retry-After", "500", "no answer", "other errors", "p50 ms", "p99 ms", "max ms"], ...ops.map((op) => row(op, samples.filter((s) => s.op === op))), row("all", samples)];
+  return [
+    ["operation", "requests", "2xx", "503 + Retry-After", "500", "no answer", "other errors", "p50 ms", "p99 ms", "max ms"],
+    ...ops.map((op) =>
+      row(
+        op,
+        samples.filter((s) => s.op === op),
+      ),
+    ),
+    row("all", samples),
+  ];
 }
 
 export function printTable(rows: string[][]): string {
@@ -82,7 +99,12 @@ export function printTable(rows: string[][]): string {
   return rows.map((r) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ")).join("\n");
 }
 
-const md = (rows: string[][]) => [`| ${rows[0]!.join(" | ")} |`, `|${rows[0]!.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`, ...rows.slice(1).map((r) => `| ${r.join(" | ")} |`)].join("\n");
+const md = (rows: string[][]) =>
+  [
+    `| ${rows[0]!.join(" | ")} |`,
+    `|${rows[0]!.map((_, i) => (i === 0 ? "---" : "---:")).join("|")}|`,
+    ...rows.slice(1).map((r) => `| ${r.join(" | ")} |`),
+  ].join("\n");
 
 export function checkRows(checks: Check[]): string[][] {
   return [["invariant", "held", "detail"], ...checks.map((c) => [c.name, c.held ? "yes" : "NO", c.detail])];
@@ -128,10 +150,22 @@ export async function writeReport(root: string, r: ReportInput): Promise<void> {
     ["throughput.svg", await timeChart("Throughput (answered requests per second)", "requests/s", s.throughput, r.windows, r.seconds)],
     ["latency.svg", await timeChart("Latency p50 and p99 per interval (log scale)", "ms", s.latency, r.windows, r.seconds, true)],
     ["errors.svg", await timeChart("Errors and 503 refusals per second", "per second", s.errors, r.windows, r.seconds)],
-    ["outbox.svg", await timeChart("Outbox depth (svc_outbox_waiting from GET /metrics)", "rows", r.depth.map((d) => ({ t: d.t / 1000, value: d.waiting, series: d.kind })), r.windows, r.seconds)],
+    [
+      "outbox.svg",
+      await timeChart(
+        "Outbox depth (svc_outbox_waiting from GET /metrics)",
+        "rows",
+        r.depth.map((d) => ({ t: d.t / 1000, value: d.waiting, series: d.kind })),
+        r.windows,
+        r.seconds,
+      ),
+    ],
   ];
   for (const [name, svg] of charts) writeFileSync(join(dir, name), svg);
-  const faults = [["#", "fault", "from s", "to s"], ...r.windows.map((w, i) => [String(i + 1), w.name, (w.start / 1000).toFixed(1), (w.end / 1000).toFixed(1)])];
+  const faults = [
+    ["#", "fault", "from s", "to s"],
+    ...r.windows.map((w, i) => [String(i + 1), w.name, (w.start / 1000).toFixed(1), (w.end / 1000).toFixed(1)]),
+  ];
   const held = r.checks.every((c) => c.held);
   // A "Findings" section written by hand after a run (what failed and why) is kept when the page is written again.
   const page = join(root, "docs/reliability.md");

@@ -26,7 +26,13 @@ if (process.argv.includes("--report")) {
     process.exit(1);
   }
   const seconds = num("SOAK_SECONDS", 600);
-  const run = await runSoak({ seconds, workers: num("SOAK_WORKERS", 8), pauseMs: num("SOAK_PAUSE_MS", 50), drainSeconds: num("SOAK_DRAIN_SECONDS", 480), boundSeconds: num("SOAK_REQUEST_BOUND_SECONDS", 10) });
+  const run = await runSoak({
+    seconds,
+    workers: num("SOAK_WORKERS", 8),
+    pauseMs: num("SOAK_PAUSE_MS", 50),
+    drainSeconds: num("SOAK_DRAIN_SECONDS", 480),
+    boundSeconds: num("SOAK_REQUEST_BOUND_SECONDS", 10),
+  });
   const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? "CPU"}, Linux, Bun ${Bun.version}`;
   result = { ...run, seconds, machine, date: `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC` };
   mkdirSync(join(ROOT, ".cache"), { recursive: true });

@@ -88,7 +88,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
       let restarting = false;
       inst.onCrash = () => {
         const crash = inst.crashes[inst.crashes.length - 1]!;
-        log(`[t=${((performance.now() - loadStart) / 1000).toFixed(0)}s] ${inst.name} exited on its own (status ${crash.code}); restarting it as a supervisor would. Its last log lines:\n${crash.stderr.split("\n").slice(-6).join("\n")}`);
+        log(
+          `[t=${((performance.now() - loadStart) / 1000).toFixed(0)}s] ${inst.name} exited on its own (status ${crash.code}); restarting it as a supervisor would. Its last log lines:\n${crash.stderr.split("\n").slice(-6).join("\n")}`,
+        );
         if (restarting) return;
         restarting = true;
         void (async () => {
@@ -129,7 +131,11 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
         // process holds no database connection while the faults run.
         const live = instances.find((i) => i.up);
         try {
-          const text = live ? await (await fetch(`${live.url}/metrics`, { headers: { authorization: `Bearer ${env.METRICS_TOKEN}` }, signal: AbortSignal.timeout(1500) })).text() : "";
+          const text = live
+            ? await (
+                await fetch(`${live.url}/metrics`, { headers: { authorization: `Bearer ${env.METRICS_TOKEN}` }, signal: AbortSignal.timeout(1500) })
+              ).text()
+            : "";
           for (const m of text.matchAll(/^svc_outbox_waiting\{kind="([^"]+)"\} (\d+)/gm)) depth.push({ t, kind: m[1]!, waiting: Number(m[2]) });
         } catch {}
         await Bun.sleep(2000);
@@ -139,7 +145,9 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     const faults = inject(schedule(o.seconds, { pg, instances, smtp, hooks }), loadStart, windows);
     const progress = setInterval(() => {
       const recent = load.samples.filter((s) => s.at > performance.now() - loadStart - 10_000);
-      log(`[t=${((performance.now() - loadStart) / 1000).toFixed(0)}s] ${load.samples.length} requests; last 10 s: ${(recent.length / 10).toFixed(0)}/s, ${recent.filter((s) => s.status === 0 || s.status >= 500).length} 5xx or unanswered`);
+      log(
+        `[t=${((performance.now() - loadStart) / 1000).toFixed(0)}s] ${load.samples.length} requests; last 10 s: ${(recent.length / 10).toFixed(0)}/s, ${recent.filter((s) => s.status === 0 || s.status >= 500).length} 5xx or unanswered`,
+      );
     }, 30_000);
     await Bun.sleep(o.seconds * 1000);
     await faults;
@@ -173,13 +181,28 @@ export async function runSoak(o: SoakOptions): Promise<SoakResult> {
     const crashCheck: Check = {
       name: "no instance exited on its own",
       held: crashes.length === 0,
-      detail: crashes.length === 0 ? "none" : crashes.map((c) => `${c.name} at t=${((c.at - startEpoch) / 1000).toFixed(0)}s (status ${c.code}): ${(/^\w*Error: .*$/m.exec(c.stderr)?.[0] ?? /"msg":"([^"]{0,160})/.exec(c.stderr)?.[1] ?? "no log line").slice(0, 200)}`).join("; "),
+      detail:
+        crashes.length === 0
+          ? "none"
+          : crashes
+              .map(
+                (c) =>
+                  `${c.name} at t=${((c.at - startEpoch) / 1000).toFixed(0)}s (status ${c.code}): ${(/^\w*Error: .*$/m.exec(c.stderr)?.[0] ?? /"msg":"([^"]{0,160})/.exec(c.stderr)?.[1] ?? "no log line").slice(0, 200)}`,
+              )
+              .join("; "),
     };
     const checks = [...dataChecks, crashCheck, ...requestChecks(load.samples, o.boundSeconds), ...usageChecks(usage, starts, final)];
     const logged = new Map<string, number>();
     for (const i of instances) for (const [key, n] of i.errors) logged.set(key, (logged.get(key) ?? 0) + n);
     const notes = [
-      `Error lines the instances logged (message · class · SQLSTATE or driver code: count): ${logged.size === 0 ? "none" : [...logged].sort((a, b) => b[1] - a[1]).map(([key, n]) => `${key}: ${n}`).join("; ")}.`,
+      `Error lines the instances logged (message · class · SQLSTATE or driver code: count): ${
+        logged.size === 0
+          ? "none"
+          : [...logged]
+              .sort((a, b) => b[1] - a[1])
+              .map(([key, n]) => `${key}: ${n}`)
+              .join("; ")
+      }.`,
       `Machine load average (1 min) when the load began: ${loadBefore}; when it ended: ${loadAfter}${Number(loadBefore) > cpus().length ? " — the machine's cores were shared with other work when the run began, so latencies are those of a busy machine" : " (the soak's own servers, PostgreSQL and load generator share the machine's cores)"}.`,
       `Drain: ${left === 0 ? `the outbox was empty ${drainedAfter.toFixed(0)} s after the load ended` : `the outbox still held ${left} rows ${o.drainSeconds} s after the load ended`}.`,
       `The instances ran with \`WEBHOOK_RETRY_SCHEDULE=${RETRY_SCHEDULE}\` so that deliveries refused during the receiver's 503 window are retried within the drain, and \`NODE_ENV=development\` so that the outbound guard lets webhooks reach the loopback receivers (README "Configuration"); rate limits were raised out of the way.`,

@@ -10,7 +10,13 @@ export function activityRoutes(deps: Deps) {
     "/api/activity",
     async ({ query, request }) => {
       const { orgId } = await requireMember(deps, request, "org:manage");
-      return listActivity(deps, orgId, { cursor: query.cursor, limit: query.limit, action: query.action, objectType: query.object_type, objectId: query.object_id });
+      return listActivity(deps, orgId, {
+        cursor: query.cursor,
+        limit: query.limit,
+        action: query.action,
+        objectType: query.object_type,
+        objectId: query.object_id,
+      });
     },
     {
       query: t.Object({

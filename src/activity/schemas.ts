@@ -6,7 +6,7 @@ export const ActivityPage = t.Object({
   items: t.Array(
     t.Object({
       id: t.String(),
-      action: t.String({ description: "e.g. connector.created, feature_flag.changed (README \"Activity log\")." }),
+      action: t.String({ description: 'e.g. connector.created, feature_flag.changed (README "Activity log").' }),
       object_type: t.String(),
       object_id: t.String(),
       actor: t.Object({

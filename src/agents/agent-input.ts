@@ -93,7 +93,8 @@ export function validateAgentInput(input: AgentPatch): ErrorDetail[] {
   checkVoiceConfig(problems, "/voice_config", input.voice_config);
   if (input.flow_config) {
     if (input.flow_config.steps.length > L.flowItems) problems.push({ path: "/flow_config/steps", message: `at most ${L.flowItems} steps` });
-    if (input.flow_config.custom_variables.length > L.flowItems) problems.push({ path: "/flow_config/custom_variables", message: `at most ${L.flowItems} variables` });
+    if (input.flow_config.custom_variables.length > L.flowItems)
+      problems.push({ path: "/flow_config/custom_variables", message: `at most ${L.flowItems} variables` });
     freeForm(problems, "/flow_config", input.flow_config, L.flowDepth, L.flowBytes);
   }
   checkText(problems, "/live_help_label", input.live_help_label, 1, L.liveHelpLabel);
@@ -101,4 +102,3 @@ export function validateAgentInput(input: AgentPatch): ErrorDetail[] {
     problems.push({ path: "/video_display_mode", message: `must be 1 to ${L.videoDisplayMode} lower-case letters, digits, - or _` });
   return problems;
 }
-

@@ -18,7 +18,9 @@ const Summary = t.Object({
   id: t.String(),
   agent_id: t.String(),
   agent_name: t.String(),
-  status: t.Union([t.Literal("done"), t.Literal("partial")], { description: "partial: the run reached its time bound (see error) and holds the questions answered until then" }),
+  status: t.Union([t.Literal("done"), t.Literal("partial")], {
+    description: "partial: the run reached its time bound (see error) and holds the questions answered until then",
+  }),
   error: t.Union([t.String(), t.Null()]),
   questions: t.Integer(),
   answered_questions: t.Integer({ description: "questions the run got to (all of them unless partial)" }),
@@ -35,11 +37,16 @@ const Result = t.Object({
   answered: t.Boolean({ description: "confidence at or above the chat's offer threshold" }),
   sources: t.Array(t.Object({ doc_id: t.String(), title: t.String() })),
   correct: t.Union([t.Boolean(), t.Null()], { description: "null when the question expects nothing" }),
-  change: t.Union([t.Literal("newly_right"), t.Literal("newly_wrong"), t.Literal("same"), t.Literal("new"), t.Null()], { description: "against the same question in the previous run of the same agent; null without one or when not judged" }),
+  change: t.Union([t.Literal("newly_right"), t.Literal("newly_wrong"), t.Literal("same"), t.Literal("new"), t.Null()], {
+    description: "against the same question in the previous run of the same agent; null without one or when not judged",
+  }),
 });
 const Detail = t.Composite([Summary, t.Object({ results: t.Array(Result), previous: t.Union([Summary, t.Null()]) })]);
 const Text = t.String({ minLength: 1, maxLength: EVAL_RUN.chars });
-export const EvalQuestionBody = t.Object({ question: Text, expected_doc: t.Optional(Text), expected_phrase: t.Optional(Text) }, { additionalProperties: false });
+export const EvalQuestionBody = t.Object(
+  { question: Text, expected_doc: t.Optional(Text), expected_phrase: t.Optional(Text) },
+  { additionalProperties: false },
+);
 
 const toQuestion = (q: { question: string; expected_doc?: string; expected_phrase?: string }) => ({
   question: q.question.trim(),
@@ -84,7 +91,11 @@ export function evalRoutes(deps: Deps) {
         const { orgId } = await requireMember(deps, request, "agents:view");
         return { runs: await listRuns(deps, orgId, query.limit ?? 20) };
       },
-      { query: t.Object({ limit: t.Optional(t.Integer({ minimum: 1, maximum: EVAL_RUN.kept })) }), response: t.Object({ runs: t.Array(Summary) }), detail: { tags: ["Agents"], summary: "The org's stored evaluation runs, newest first" } },
+      {
+        query: t.Object({ limit: t.Optional(t.Integer({ minimum: 1, maximum: EVAL_RUN.kept })) }),
+        response: t.Object({ runs: t.Array(Summary) }),
+        detail: { tags: ["Agents"], summary: "The org's stored evaluation runs, newest first" },
+      },
     )
     .get(
       "/api/eval/runs/:id",
@@ -92,14 +103,21 @@ export function evalRoutes(deps: Deps) {
         const { orgId } = await requireMember(deps, request, "agents:view");
         const run = await getRun(deps, orgId, params.id);
         // A Response is sent as it is (the schema below describes the JSON answer).
-        if (query.format === "csv") return new Response(runCsv(run), { headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="eval-run-${run.id}.csv"` } }) as never;
+        if (query.format === "csv")
+          return new Response(runCsv(run), {
+            headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="eval-run-${run.id}.csv"` },
+          }) as never;
         return run;
       },
       {
         params: t.Object({ id: t.String({ maxLength: 64 }) }),
         query: t.Object({ format: t.Optional(t.Union([t.Literal("json"), t.Literal("csv")], { description: "csv: one row per question (RFC 4180)" })) }),
         response: Detail,
-        detail: { tags: ["Agents"], summary: "One evaluation run: per-question results, totals, the previous run's totals and each question's change since it (?format=csv: the questions as CSV)" },
+        detail: {
+          tags: ["Agents"],
+          summary:
+            "One evaluation run: per-question results, totals, the previous run's totals and each question's change since it (?format=csv: the questions as CSV)",
+        },
       },
     );
 }

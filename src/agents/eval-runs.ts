@@ -65,12 +65,28 @@ function summaryOf(row: Row): EvalRunSummary {
   };
 }
 
-const asInput = (q: EvalQuestion) => ({ question: q.question, ...(q.expectedDoc ? { expected_doc: q.expectedDoc } : {}), ...(q.expectedPhrase ? { expected_phrase: q.expectedPhrase } : {}) });
-const asQuestion = (q: { question: string; expected_doc?: string; expected_phrase?: string }): EvalQuestion => ({ question: q.question, expectedDoc: q.expected_doc, expectedPhrase: q.expected_phrase });
+const asInput = (q: EvalQuestion) => ({
+  question: q.question,
+  ...(q.expectedDoc ? { expected_doc: q.expectedDoc } : {}),
+  ...(q.expectedPhrase ? { expected_phrase: q.expectedPhrase } : {}),
+});
+const asQuestion = (q: { question: string; expected_doc?: string; expected_phrase?: string }): EvalQuestion => ({
+  question: q.question,
+  expectedDoc: q.expected_doc,
+  expectedPhrase: q.expected_phrase,
+});
 
 /** Runs the set against the agent (the org's active one when `agentId` is absent) and stores the run. */
-export async function runEvaluation(deps: Deps, orgId: string, memberId: string | null, agentId: string | undefined, questions: readonly EvalQuestion[], signal?: AbortSignal): Promise<EvalRunDetail> {
-  if (questions.length === 0 || questions.length > EVAL_RUN.questions) throw AppError.badRequest(`A run has 1 to ${EVAL_RUN.questions} questions.`, [{ path: "/questions", message: `1 to ${EVAL_RUN.questions} questions` }]);
+export async function runEvaluation(
+  deps: Deps,
+  orgId: string,
+  memberId: string | null,
+  agentId: string | undefined,
+  questions: readonly EvalQuestion[],
+  signal?: AbortSignal,
+): Promise<EvalRunDetail> {
+  if (questions.length === 0 || questions.length > EVAL_RUN.questions)
+    throw AppError.badRequest(`A run has 1 to ${EVAL_RUN.questions} questions.`, [{ path: "/questions", message: `1 to ${EVAL_RUN.questions} questions` }]);
   const target = await evalTarget(deps, orgId, agentId);
   const createdAt = deps.now();
   const bound = deps.timers.deadline(EVAL_RUN.ms);
@@ -110,7 +126,9 @@ export async function runEvaluation(deps: Deps, orgId: string, memberId: string 
     })
     .returning();
   // Keep the newest EVAL_RUN.kept runs of the org.
-  await deps.db.execute(sql`delete from eval_runs where org_id = ${orgId} and id not in (select id from eval_runs where org_id = ${orgId} order by seq desc limit ${EVAL_RUN.kept})`);
+  await deps.db.execute(
+    sql`delete from eval_runs where org_id = ${orgId} and id not in (select id from eval_runs where org_id = ${orgId} order by seq desc limit ${EVAL_RUN.kept})`,
+  );
   return detailOf(deps, row!);
 }
 
@@ -122,7 +140,13 @@ export async function listRuns(deps: Deps, orgId: string, limit: number): Promis
 
 /** One run of the org with its results, each compared with the same question in the previous run; 404 for another org's or an unknown id. */
 export async function getRun(deps: Deps, orgId: string, id: string): Promise<EvalRunDetail> {
-  const [row] = isUuid(id) ? await deps.db.select().from(evalRuns).where(and(eq(evalRuns.orgId, orgId), eq(evalRuns.id, id))).limit(1) : [];
+  const [row] = isUuid(id)
+    ? await deps.db
+        .select()
+        .from(evalRuns)
+        .where(and(eq(evalRuns.orgId, orgId), eq(evalRuns.id, id)))
+        .limit(1)
+    : [];
   if (!row) throw AppError.notFound("No such run in this organisation.");
   return detailOf(deps, row);
 }
@@ -142,8 +166,22 @@ async function detailOf(deps: Deps, row: Row): Promise<EvalRunDetail> {
   const inputs = row.questions.map(asQuestion);
   const results = ((row.results ?? []) as EvalResult[]).map((r, i) => {
     const then = before.get(key(r.question));
-    const change: QuestionChange | null = !previous || r.correct === null ? null : then === undefined || then === null ? "new" : then === r.correct ? "same" : r.correct ? "newly_right" : "newly_wrong";
-    return { ...r, ...(inputs[i]?.expectedDoc ? { expected_doc: inputs[i]!.expectedDoc } : {}), ...(inputs[i]?.expectedPhrase ? { expected_phrase: inputs[i]!.expectedPhrase } : {}), change };
+    const change: QuestionChange | null =
+      !previous || r.correct === null
+        ? null
+        : then === undefined || then === null
+          ? "new"
+          : then === r.correct
+            ? "same"
+            : r.correct
+              ? "newly_right"
+              : "newly_wrong";
+    return {
+      ...r,
+      ...(inputs[i]?.expectedDoc ? { expected_doc: inputs[i]!.expectedDoc } : {}),
+      ...(inputs[i]?.expectedPhrase ? { expected_phrase: inputs[i]!.expectedPhrase } : {}),
+      change,
+    };
   });
   return { ...summaryOf(row), results, previous: previous ? summaryOf(previous) : null };
 }
@@ -158,6 +196,17 @@ const cell = (v: unknown) => {
 /** The run's questions as CSV (RFC 4180): one row per question answered. */
 export function runCsv(run: EvalRunDetail): string {
   const head = ["question", "expected_doc", "expected_phrase", "answered", "confidence", "correct", "change", "first_source", "sources", "reply"];
-  const rows = run.results.map((r) => [r.question, r.expected_doc, r.expected_phrase, r.answered, r.confidence, r.correct, r.change, r.sources[0]?.title, r.sources.map((s) => s.title).join(" | "), r.reply]);
+  const rows = run.results.map((r) => [
+    r.question,
+    r.expected_doc,
+    r.expected_phrase,
+    r.answered,
+    r.confidence,
+    r.correct,
+    r.change,
+    r.sources[0]?.title,
+    r.sources.map((s) => s.title).join(" | "),
+    r.reply,
+  ]);
   return [head, ...rows].map((row) => row.map(cell).join(",")).join("\r\n") + "\r\n";
 }

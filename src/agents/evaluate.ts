@@ -37,7 +37,10 @@ export interface EvalResult {
 
 /** The questions of a JSON Lines file; 400 naming the line of the first problems. */
 export function parseQuestions(text: string): EvalQuestion[] {
-  const lines = text.split(/\r?\n/).map((l, i) => ({ l: l.trim(), n: i + 1 })).filter(({ l }) => l !== "");
+  const lines = text
+    .split(/\r?\n/)
+    .map((l, i) => ({ l: l.trim(), n: i + 1 }))
+    .filter(({ l }) => l !== "");
   const details: ErrorDetail[] = [];
   if (lines.length === 0) details.push({ path: "/", message: "no questions" });
   if (lines.length > EVAL_LIMITS.questions) details.push({ path: "/", message: `at most ${EVAL_LIMITS.questions} questions` });
@@ -52,8 +55,9 @@ export function parseQuestions(text: string): EvalQuestion[] {
     }
     const v = value as Record<string, unknown>;
     const text = (k: string) => (typeof v[k] === "string" && (v[k] as string).trim() !== "" ? (v[k] as string).trim() : undefined);
-    if (!v || typeof v !== "object" || Array.isArray(v) || !text("question")) details.push({ path: `/${n}`, message: "needs a non-empty \"question\"" });
-    else if ([text("question"), text("expected_doc"), text("expected_phrase")].some((s) => (s?.length ?? 0) > EVAL_LIMITS.chars)) details.push({ path: `/${n}`, message: `at most ${EVAL_LIMITS.chars} characters a field` });
+    if (!v || typeof v !== "object" || Array.isArray(v) || !text("question")) details.push({ path: `/${n}`, message: 'needs a non-empty "question"' });
+    else if ([text("question"), text("expected_doc"), text("expected_phrase")].some((s) => (s?.length ?? 0) > EVAL_LIMITS.chars))
+      details.push({ path: `/${n}`, message: `at most ${EVAL_LIMITS.chars} characters a field` });
     else out.push({ question: text("question")!, expectedDoc: text("expected_doc"), expectedPhrase: text("expected_phrase") });
   }
   if (details.length > 0) throw AppError.badRequest("The question file is invalid.", details.slice(0, 20));
@@ -68,7 +72,13 @@ export async function evalTarget(deps: Deps, orgId: string, agentId: string | un
 }
 
 /** One question answered as a first chat message would be, and judged. `signal` stops a model's answer. */
-export async function evaluateOne(deps: Deps, orgId: string, target: Awaited<ReturnType<typeof evalTarget>>, q: EvalQuestion, signal: AbortSignal = AbortSignal.timeout(120_000)): Promise<EvalResult> {
+export async function evaluateOne(
+  deps: Deps,
+  orgId: string,
+  target: Awaited<ReturnType<typeof evalTarget>>,
+  q: EvalQuestion,
+  signal: AbortSignal = AbortSignal.timeout(120_000),
+): Promise<EvalResult> {
   const { agent, provider } = target;
   const passages = await retrieve(deps, orgId, q.question);
   const result = await answer({
@@ -81,11 +91,23 @@ export async function evaluateOne(deps: Deps, orgId: string, target: Awaited<Ret
     signal,
     emit: { text: () => {}, action: () => {} },
   });
-  const confidence = confidenceOf({ coverage: passages[0]?.score ?? 0, question: q.question, toolCalls: 0, toolFailures: 0, frustrated: false, reply: result.text });
+  const confidence = confidenceOf({
+    coverage: passages[0]?.score ?? 0,
+    question: q.question,
+    toolCalls: 0,
+    toolFailures: 0,
+    frustrated: false,
+    reply: result.text,
+  });
   const sources = usedPassages(passages, result.text, provider.kind).map((p) => ({ doc_id: p.docId, title: p.title }));
   const first = sources[0];
   const wanted = q.expectedDoc?.toLowerCase();
-  const correct = wanted !== undefined ? first !== undefined && (first.doc_id === q.expectedDoc || first.title.toLowerCase() === wanted) : q.expectedPhrase !== undefined ? result.text.toLowerCase().includes(q.expectedPhrase.toLowerCase()) : null;
+  const correct =
+    wanted !== undefined
+      ? first !== undefined && (first.doc_id === q.expectedDoc || first.title.toLowerCase() === wanted)
+      : q.expectedPhrase !== undefined
+        ? result.text.toLowerCase().includes(q.expectedPhrase.toLowerCase())
+        : null;
   return { question: q.question, reply: result.text, confidence, answered: confidence >= CONFIDENCE.offerBelow, sources, correct };
 }
 
@@ -103,7 +125,8 @@ export type EvalTotals = ReturnType<typeof totalsOf>;
 export function totalsOf(results: readonly EvalResult[], questions: readonly EvalQuestion[]) {
   const share = (n: number, of: number) => (of === 0 ? null : Math.round((n / of) * 1000) / 1000);
   const byDoc = results.map((r, i) => ({ r, want: questions[i]!.expectedDoc?.toLowerCase() })).filter((x) => x.want !== undefined);
-  const inFirst = (r: EvalResult, want: string, k: number) => r.sources.slice(0, k).some((s) => s.doc_id.toLowerCase() === want || s.title.toLowerCase() === want);
+  const inFirst = (r: EvalResult, want: string, k: number) =>
+    r.sources.slice(0, k).some((s) => s.doc_id.toLowerCase() === want || s.title.toLowerCase() === want);
   const judged = results.filter((r) => r.correct !== null);
   return {
     questions: results.length,

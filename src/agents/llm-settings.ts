@@ -60,7 +60,11 @@ export async function llmOverrideToStore(
   if (model !== null) checkText(problems, `${path}/model`, model, 1, L.model);
   if (model === null && input.provider !== "builtin" && input.provider !== deps.config.llm.provider)
     problems.push({ path: `${path}/model`, message: `is required: the operator's model is for ${deps.config.llm.provider}, not ${input.provider}` });
-  if (input.api_key !== undefined && input.api_key !== null && (input.api_key.length < 1 || input.api_key.length > L.apiKey || /[\s\x00-\x1f\x7f]/.test(input.api_key)))
+  if (
+    input.api_key !== undefined &&
+    input.api_key !== null &&
+    (input.api_key.length < 1 || input.api_key.length > L.apiKey || /[\s\x00-\x1f\x7f]/.test(input.api_key))
+  )
     problems.push({ path: `${path}/api_key`, message: `must be 1 to ${L.apiKey} characters without spaces or control characters` });
   if (baseUrl !== null) {
     if (baseUrl.length > L.baseUrl) problems.push({ path: `${path}/base_url`, message: `must be at most ${L.baseUrl} characters` });
@@ -110,8 +114,21 @@ export async function setOrgLlm(deps: Deps, orgId: string, actor: Actor, input: 
   const stored = await llmOverrideToStore(deps, "", input, previous, { kind: "org", id: orgId });
   const values = { provider: stored.provider, baseUrl: stored.base_url, model: stored.model, apiKey: stored.api_key, updatedAt: deps.now() };
   await deps.db.transaction(async (tx) => {
-    await tx.insert(orgLlmSettings).values({ orgId, ...values }).onConflictDoUpdate({ target: orgLlmSettings.orgId, set: values });
-    await recordActivity({ db: tx, now: deps.now }, { orgId, actor, action: "llm_settings.changed", objectType: "org", objectId: orgId, summary: { provider: stored.provider, model: stored.model, api_key_set: stored.api_key !== null } });
+    await tx
+      .insert(orgLlmSettings)
+      .values({ orgId, ...values })
+      .onConflictDoUpdate({ target: orgLlmSettings.orgId, set: values });
+    await recordActivity(
+      { db: tx, now: deps.now },
+      {
+        orgId,
+        actor,
+        action: "llm_settings.changed",
+        objectType: "org",
+        objectId: orgId,
+        summary: { provider: stored.provider, model: stored.model, api_key_set: stored.api_key !== null },
+      },
+    );
   });
   return orgLlmView(deps, orgId);
 }
@@ -119,7 +136,8 @@ export async function setOrgLlm(deps: Deps, orgId: string, actor: Actor, input: 
 export async function clearOrgLlm(deps: Deps, orgId: string, actor: Actor) {
   await deps.db.transaction(async (tx) => {
     const removed = await tx.delete(orgLlmSettings).where(eq(orgLlmSettings.orgId, orgId)).returning({ orgId: orgLlmSettings.orgId });
-    if (removed.length > 0) await recordActivity({ db: tx, now: deps.now }, { orgId, actor, action: "llm_settings.cleared", objectType: "org", objectId: orgId });
+    if (removed.length > 0)
+      await recordActivity({ db: tx, now: deps.now }, { orgId, actor, action: "llm_settings.cleared", objectType: "org", objectId: orgId });
   });
   return orgLlmView(deps, orgId);
 }

@@ -6,7 +6,10 @@ import type { Deps } from "../deps.ts";
 /** Agent id → name, for the given ids (unknown ids are left out). */
 export async function agentNames(deps: Deps, agentIds: readonly string[]): Promise<Map<string, string>> {
   if (agentIds.length === 0) return new Map();
-  const rows = await deps.db.select({ id: agents.id, name: agents.name }).from(agents).where(inArray(agents.id, [...agentIds]));
+  const rows = await deps.db
+    .select({ id: agents.id, name: agents.name })
+    .from(agents)
+    .where(inArray(agents.id, [...agentIds]));
   return new Map(rows.map((a) => [a.id, a.name]));
 }
 

@@ -7,14 +7,7 @@ import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
 import { FreeForm } from "../http/free-form.ts";
 import { jsonResponse } from "../kit/json-response.ts";
-import {
-  activateAgent,
-  agentView,
-  createAgent,
-  listAgents,
-  readAgent,
-  updateAgent,
-} from "./service.ts";
+import { activateAgent, agentView, createAgent, listAgents, readAgent, updateAgent } from "./service.ts";
 import { AGENT_LIMITS as L } from "./agent-input.ts";
 import { clearOrgLlm, orgLlmView, setOrgLlm } from "./llm-settings.ts";
 import { VoiceConfigSchema } from "./voice-config.ts";
@@ -93,13 +86,24 @@ const AgentView = t.Object({
   status: t.Union([t.Literal("active"), t.Literal("inactive"), t.Literal("disabled")]),
   instructions: t.String(),
   skills: t.Array(t.String()),
-  routing_rules: t.Array(t.Object({ match: t.Object({ keywords: t.Optional(t.Array(t.String())), intent: t.Optional(t.String()) }, { additionalProperties: true }), team: t.String(), action: t.Optional(t.String()) }, { additionalProperties: true })),
+  routing_rules: t.Array(
+    t.Object(
+      {
+        match: t.Object({ keywords: t.Optional(t.Array(t.String())), intent: t.Optional(t.String()) }, { additionalProperties: true }),
+        team: t.String(),
+        action: t.Optional(t.String()),
+      },
+      { additionalProperties: true },
+    ),
+  ),
   avatar_config: Free,
   voice_config: Free,
   flow_config: t.Object({ steps: t.Array(t.Unknown()), custom_variables: t.Array(t.Unknown()) }, { additionalProperties: true }),
   live_help_label: t.String(),
   video_display_mode: t.String(),
-  llm: t.Union([t.Object({ provider: Provider, base_url: Nullable(t.String()), model: Nullable(t.String()), api_key_set: t.Boolean() }), t.Null()], { description: "The agent's own model (pinned), or null to follow the org's." }),
+  llm: t.Union([t.Object({ provider: Provider, base_url: Nullable(t.String()), model: Nullable(t.String()), api_key_set: t.Boolean() }), t.Null()], {
+    description: "The agent's own model (pinned), or null to follow the org's.",
+  }),
   created_at: t.String({ format: "date-time" }),
   updated_at: t.String({ format: "date-time" }),
 });
@@ -136,7 +140,16 @@ export function agentRoutes(deps: Deps) {
         const { orgId, principal } = await requireMember(deps, request, "agents:manage");
         return agentView(await updateAgent(deps, orgId, memberActor(principal.member.id), params.agent_id, body));
       },
-      { body: PatchBody, response: { 200: AgentView }, detail: { summary: "Update an agent: instructions, skills, routing rules, look, voice, flow, video mode, model; status disabled (any agent, the active one included: the org then has no active agent) or inactive (not the active agent: 409) (agents:manage)", tags, security } },
+      {
+        body: PatchBody,
+        response: { 200: AgentView },
+        detail: {
+          summary:
+            "Update an agent: instructions, skills, routing rules, look, voice, flow, video mode, model; status disabled (any agent, the active one included: the org then has no active agent) or inactive (not the active agent: 409) (agents:manage)",
+          tags,
+          security,
+        },
+      },
     )
     .post(
       "/api/agents/:agent_id/activate",
@@ -160,7 +173,11 @@ export function agentRoutes(deps: Deps) {
         const { orgId, principal } = await requireMember(deps, request, "agents:manage");
         return setOrgLlm(deps, orgId, memberActor(principal.member.id), body);
       },
-      { body: LlmOverride, response: { 200: LlmView }, detail: { summary: "Set the org's own model; the key is encrypted and never returned (agents:manage)", tags, security } },
+      {
+        body: LlmOverride,
+        response: { 200: LlmView },
+        detail: { summary: "Set the org's own model; the key is encrypted and never returned (agents:manage)", tags, security },
+      },
     )
     .delete(
       "/api/llm",

@@ -95,7 +95,10 @@ export async function listAgents(deps: Deps, orgId: string): Promise<Agent[]> {
 /** One agent of the org, whatever its status; 404 otherwise (another org's agent included). */
 export async function readAgent(deps: Deps, orgId: string, agentId: string): Promise<Agent> {
   if (!isUuid(agentId)) throw AppError.notFound("No such agent.");
-  const [agent] = await deps.db.select().from(agents).where(and(eq(agents.orgId, orgId), eq(agents.id, agentId)));
+  const [agent] = await deps.db
+    .select()
+    .from(agents)
+    .where(and(eq(agents.orgId, orgId), eq(agents.id, agentId)));
   if (!agent) throw AppError.notFound("No such agent.");
   return agent;
 }
@@ -120,7 +123,10 @@ function columnsOf(input: AgentPatch) {
 }
 
 /** The names of the fields a change touched, for the activity log (never their values). */
-const changed = (input: AgentPatch) => Object.keys(input).filter((k) => (input as Record<string, unknown>)[k] !== undefined).sort();
+const changed = (input: AgentPatch) =>
+  Object.keys(input)
+    .filter((k) => (input as Record<string, unknown>)[k] !== undefined)
+    .sort();
 
 export async function createAgent(deps: Deps, orgId: string, actor: Actor, input: AgentInput): Promise<Agent> {
   const problems = validateAgentInput(input);
@@ -136,7 +142,10 @@ export async function createAgent(deps: Deps, orgId: string, actor: Actor, input
       .insert(agents)
       .values({ id, orgId, status: input.status ?? "inactive", llmOverride, createdAt: now, updatedAt: now, ...columnsOf(input), name: input.name.trim() })
       .returning();
-    await recordActivity({ db: tx, now: deps.now }, { orgId, actor, action: "agent.created", objectType: "agent", objectId: id, summary: { fields: changed(input) } });
+    await recordActivity(
+      { db: tx, now: deps.now },
+      { orgId, actor, action: "agent.created", objectType: "agent", objectId: id, summary: { fields: changed(input) } },
+    );
     return row!;
   });
   afterChange(deps, orgId);
@@ -153,20 +162,38 @@ export async function updateAgent(deps: Deps, orgId: string, actor: Actor, agent
   const row = await deps.db.transaction(async (tx) => {
     // The row locked, so its status is the one this change replaces: a concurrent activation of
     // this agent either committed before (and is seen here) or waits for this one.
-    const [locked] = await tx.select({ status: agents.status }).from(agents).where(and(eq(agents.orgId, orgId), eq(agents.id, agentId))).for("update");
+    const [locked] = await tx
+      .select({ status: agents.status })
+      .from(agents)
+      .where(and(eq(agents.orgId, orgId), eq(agents.id, agentId)))
+      .for("update");
     if (!locked) throw AppError.notFound("No such agent.");
     if (patch.status === "inactive" && locked.status === "active")
-      throw new AppError(409, "active_agent", "This is the org's active agent: activate another agent first, or disable it.", [{ path: "/status", message: "cannot make the active agent inactive" }]);
+      throw new AppError(409, "active_agent", "This is the org's active agent: activate another agent first, or disable it.", [
+        { path: "/status", message: "cannot make the active agent inactive" },
+      ]);
     const [updated] = await tx
       .update(agents)
-      .set({ ...columnsOf(patch), ...(patch.status !== undefined ? { status: patch.status as AgentStatus } : {}), ...(llmOverride !== undefined ? { llmOverride } : {}), updatedAt: deps.now() })
+      .set({
+        ...columnsOf(patch),
+        ...(patch.status !== undefined ? { status: patch.status as AgentStatus } : {}),
+        ...(llmOverride !== undefined ? { llmOverride } : {}),
+        updatedAt: deps.now(),
+      })
       .where(and(eq(agents.orgId, orgId), eq(agents.id, agentId)))
       .returning();
     const statusChanged = patch.status !== undefined && patch.status !== locked.status;
     const action = !statusChanged ? "agent.updated" : patch.status === "disabled" ? "agent.disabled" : "agent.enabled";
     await recordActivity(
       { db: tx, now: deps.now },
-      { orgId, actor, action, objectType: "agent", objectId: agentId, summary: { fields: changed(patch), ...(statusChanged ? { previous_status: locked.status } : {}) } },
+      {
+        orgId,
+        actor,
+        action,
+        objectType: "agent",
+        objectId: agentId,
+        summary: { fields: changed(patch), ...(statusChanged ? { previous_status: locked.status } : {}) },
+      },
     );
     return updated!;
   });
@@ -191,10 +218,12 @@ export async function activateAgent(deps: Deps, orgId: string, actor: Actor, age
       .set({ status: "active", updatedAt: now })
       .where(and(eq(agents.orgId, orgId), eq(agents.id, agentId)))
       .returning();
-    await recordActivity({ db: tx, now: deps.now }, { orgId, actor, action: "agent.activated", objectType: "agent", objectId: agentId, summary: { previous: before[0]?.id ?? null } });
+    await recordActivity(
+      { db: tx, now: deps.now },
+      { orgId, actor, action: "agent.activated", objectType: "agent", objectId: agentId, summary: { previous: before[0]?.id ?? null } },
+    );
     return activated!;
   });
   afterChange(deps, orgId);
   return row;
 }
-

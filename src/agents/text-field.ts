@@ -11,6 +11,7 @@ const CONTROL_MULTILINE = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/;
 export function checkText(problems: ErrorDetail[], path: string, value: string | undefined, min: number, max: number, options: { multiline?: boolean } = {}) {
   if (value === undefined) return;
   const bad = options.multiline ? CONTROL_MULTILINE : CONTROL;
-  if (value.trim().length < min || value.length > max) problems.push({ path, message: min > 0 ? `must be ${min} to ${max} characters` : `must be at most ${max} characters` });
+  if (value.trim().length < min || value.length > max)
+    problems.push({ path, message: min > 0 ? `must be ${min} to ${max} characters` : `must be at most ${max} characters` });
   else if (bad.test(value)) problems.push({ path, message: "must not contain control characters" });
 }

@@ -173,7 +173,17 @@ export async function runTurn(ports: TurnPorts, caller: TurnCaller, body: TurnBo
   sink.end(end);
   const reply = end.ok
     ? { ...end.outcome, status: "complete" as const }
-    : { text, agentId: decided.agent.id, actions, sources: [], confidence: null, routing: null, status: end.interrupted ? ("interrupted" as const) : ("failed" as const), error: end.error, ticketId: ticketOf(actions) };
+    : {
+        text,
+        agentId: decided.agent.id,
+        actions,
+        sources: [],
+        confidence: null,
+        routing: null,
+        status: end.interrupted ? ("interrupted" as const) : ("failed" as const),
+        error: end.error,
+        ticketId: ticketOf(actions),
+      };
   await writeReply(ports.pending, conversation, () => sessions.storeReply(turn.conversation, reply));
 }
 

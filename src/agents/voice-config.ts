@@ -15,15 +15,33 @@ const VOICE_NAME = /^[\p{L}\p{N} ._()-]{1,64}$/u;
 export const VoiceConfigSchema = t.Object(
   {
     enabled: t.Optional(t.Boolean({ description: "The widget offers voice (a microphone button). Default false." })),
-    language: t.Optional(t.String({ pattern: BCP47.source, maxLength: VOICE_LIMITS.language, description: "BCP 47 tag for recognition and speech, e.g. en-GB. Default en-US." })),
-    stt: t.Optional(t.Union([t.Literal("server"), t.Literal("browser")], { description: "Speech to text: the server's provider (STT_*) or the browser's own recognition. Default browser." })),
-    tts: t.Optional(t.Union([t.Literal("server"), t.Literal("browser"), t.Literal("off")], { description: "Text to speech: the server's provider (TTS_*), the browser's speechSynthesis, or off (captions only). Default browser." })),
-    voice: t.Optional(t.String({ minLength: 1, maxLength: VOICE_LIMITS.voice, description: "The voice's name at the provider (e.g. alloy), or a browser voice's name. Default: the provider's or the browser's." })),
+    language: t.Optional(
+      t.String({ pattern: BCP47.source, maxLength: VOICE_LIMITS.language, description: "BCP 47 tag for recognition and speech, e.g. en-GB. Default en-US." }),
+    ),
+    stt: t.Optional(
+      t.Union([t.Literal("server"), t.Literal("browser")], {
+        description: "Speech to text: the server's provider (STT_*) or the browser's own recognition. Default browser.",
+      }),
+    ),
+    tts: t.Optional(
+      t.Union([t.Literal("server"), t.Literal("browser"), t.Literal("off")], {
+        description: "Text to speech: the server's provider (TTS_*), the browser's speechSynthesis, or off (captions only). Default browser.",
+      }),
+    ),
+    voice: t.Optional(
+      t.String({
+        minLength: 1,
+        maxLength: VOICE_LIMITS.voice,
+        description: "The voice's name at the provider (e.g. alloy), or a browser voice's name. Default: the provider's or the browser's.",
+      }),
+    ),
     rate: t.Optional(t.Number({ minimum: VOICE_LIMITS.minRate, maximum: VOICE_LIMITS.maxRate, description: "Speaking rate, 1 is normal. Default 1." })),
-    max_seconds: t.Optional(Type.Integer({ minimum: VOICE_LIMITS.minSeconds, maximum: VOICE_LIMITS.maxSeconds, description: "Longest recording, in seconds. Default 30." })),
+    max_seconds: t.Optional(
+      Type.Integer({ minimum: VOICE_LIMITS.minSeconds, maximum: VOICE_LIMITS.maxSeconds, description: "Longest recording, in seconds. Default 30." }),
+    ),
     auto_listen: t.Optional(t.Boolean({ description: "Listen again after the answer is spoken. Default false." })),
   },
-  { additionalProperties: false, description: "The agent's voice settings (README \"Voice and video\")." },
+  { additionalProperties: false, description: 'The agent\'s voice settings (README "Voice and video").' },
 );
 
 export interface VoiceConfig {
@@ -37,7 +55,16 @@ export interface VoiceConfig {
   auto_listen: boolean;
 }
 
-export const VOICE_DEFAULTS: Readonly<VoiceConfig> = { enabled: false, language: "en-US", stt: "browser", tts: "browser", voice: null, rate: 1, max_seconds: 30, auto_listen: false };
+export const VOICE_DEFAULTS: Readonly<VoiceConfig> = {
+  enabled: false,
+  language: "en-US",
+  stt: "browser",
+  tts: "browser",
+  voice: null,
+  rate: 1,
+  max_seconds: 30,
+  auto_listen: false,
+};
 
 /** Problems of a voice_config as the API and the form take it (paths under `path`). */
 export function checkVoiceConfig(problems: ErrorDetail[], path: string, value: Record<string, unknown> | undefined): void {
@@ -45,15 +72,23 @@ export function checkVoiceConfig(problems: ErrorDetail[], path: string, value: R
   const L = VOICE_LIMITS;
   for (const key of Object.keys(value)) if (!(key in VOICE_DEFAULTS)) problems.push({ path: `${path}/${key}`, message: "is not a voice setting" });
   const v = value as Partial<Record<keyof VoiceConfig, unknown>>;
-  const bool = (k: "enabled" | "auto_listen") => v[k] !== undefined && typeof v[k] !== "boolean" && problems.push({ path: `${path}/${k}`, message: "must be true or false" });
+  const bool = (k: "enabled" | "auto_listen") =>
+    v[k] !== undefined && typeof v[k] !== "boolean" && problems.push({ path: `${path}/${k}`, message: "must be true or false" });
   bool("enabled");
   bool("auto_listen");
-  if (v.language !== undefined && (typeof v.language !== "string" || v.language.length > L.language || !BCP47.test(v.language))) problems.push({ path: `${path}/language`, message: "must be a BCP 47 language tag such as en-GB" });
+  if (v.language !== undefined && (typeof v.language !== "string" || v.language.length > L.language || !BCP47.test(v.language)))
+    problems.push({ path: `${path}/language`, message: "must be a BCP 47 language tag such as en-GB" });
   if (v.stt !== undefined && v.stt !== "server" && v.stt !== "browser") problems.push({ path: `${path}/stt`, message: "must be server or browser" });
-  if (v.tts !== undefined && v.tts !== "server" && v.tts !== "browser" && v.tts !== "off") problems.push({ path: `${path}/tts`, message: "must be server, browser or off" });
-  if (v.voice !== undefined && (typeof v.voice !== "string" || !VOICE_NAME.test(v.voice))) problems.push({ path: `${path}/voice`, message: `must be 1 to ${L.voice} letters, digits, spaces or . _ ( ) -` });
-  if (v.rate !== undefined && (typeof v.rate !== "number" || !(v.rate >= L.minRate && v.rate <= L.maxRate))) problems.push({ path: `${path}/rate`, message: `must be a number from ${L.minRate} to ${L.maxRate}` });
-  if (v.max_seconds !== undefined && (typeof v.max_seconds !== "number" || !Number.isInteger(v.max_seconds) || v.max_seconds < L.minSeconds || v.max_seconds > L.maxSeconds))
+  if (v.tts !== undefined && v.tts !== "server" && v.tts !== "browser" && v.tts !== "off")
+    problems.push({ path: `${path}/tts`, message: "must be server, browser or off" });
+  if (v.voice !== undefined && (typeof v.voice !== "string" || !VOICE_NAME.test(v.voice)))
+    problems.push({ path: `${path}/voice`, message: `must be 1 to ${L.voice} letters, digits, spaces or . _ ( ) -` });
+  if (v.rate !== undefined && (typeof v.rate !== "number" || !(v.rate >= L.minRate && v.rate <= L.maxRate)))
+    problems.push({ path: `${path}/rate`, message: `must be a number from ${L.minRate} to ${L.maxRate}` });
+  if (
+    v.max_seconds !== undefined &&
+    (typeof v.max_seconds !== "number" || !Number.isInteger(v.max_seconds) || v.max_seconds < L.minSeconds || v.max_seconds > L.maxSeconds)
+  )
     problems.push({ path: `${path}/max_seconds`, message: `must be a whole number of seconds from ${L.minSeconds} to ${L.maxSeconds}` });
 }
 
@@ -95,5 +130,8 @@ export const WidgetVoiceConfig = t.Object(
     max_seconds: Type.Integer(),
     auto_listen: t.Boolean(),
   },
-  { description: "The agent's voice settings with their defaults; stt and tts say browser where this server has no speech provider (README \"Voice and video\")." },
+  {
+    description:
+      'The agent\'s voice settings with their defaults; stt and tts say browser where this server has no speech provider (README "Voice and video").',
+  },
 );

@@ -85,7 +85,12 @@ export class VoiceText {
         return "";
       }
       if (this.#fence) return "";
-      if (/^\s*\|/.test(text)) text = text.split("|").map((c) => c.trim()).filter(Boolean).join(", ");
+      if (/^\s*\|/.test(text))
+        text = text
+          .split("|")
+          .map((c) => c.trim())
+          .filter(Boolean)
+          .join(", ");
       if (/^From ".*":\s*$/.test(text) || /^\s*([-*_])(?:\s*\1){2,}\s*$/.test(text) || /^\s*\|?\s*:?-{3,}/.test(text)) return "";
       const item = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+/.exec(text);
       if (item) {

@@ -51,7 +51,12 @@ export async function authenticate(deps: Deps, request: Request): Promise<Princi
   const token = sessionToken(request);
   if (token && !request.headers.get("authorization") && STATE_CHANGING.has(request.method)) {
     const from = crossSiteOrigin(deps.config.baseUrl, request);
-    if (from !== null) throw new AppError(403, "cross_site_request", `${expectedOriginMessage(deps.config.baseUrl, from)} Cookie-authenticated changes must come from this origin; other clients use a bearer token.`);
+    if (from !== null)
+      throw new AppError(
+        403,
+        "cross_site_request",
+        `${expectedOriginMessage(deps.config.baseUrl, from)} Cookie-authenticated changes must come from this origin; other clients use a bearer token.`,
+      );
   }
   const principal = token ? await resolveSession(deps, token) : null;
   if (!principal) throw AppError.unauthorized(token ? "The session is invalid or has expired." : "Sign in to continue.");

@@ -48,68 +48,111 @@ const Credentials = t.Object({
 });
 
 export function authRoutes(deps: Deps) {
-  return new Elysia({ name: "auth" })
-    .get("/signin", ({ query }) => signInPage({ returnTo: safeReturnTo(query.return_to, deps.config.baseUrl), notice: query.reset === "1" ? "Your password is set. Sign in with it." : undefined }), {
-      query: t.Object({ return_to: t.Optional(t.String({ maxLength: 8192 })), reset: t.Optional(t.String({ maxLength: 8 })) }),
-    })
-    .post(
-      "/signin",
-      async ({ body, request }) => {
-        const returnTo = safeReturnTo(body.return_to, deps.config.baseUrl);
+  return (
+    new Elysia({ name: "auth" })
+      .get(
+        "/signin",
+        ({ query }) =>
+          signInPage({
+            returnTo: safeReturnTo(query.return_to, deps.config.baseUrl),
+            notice: query.reset === "1" ? "Your password is set. Sign in with it." : undefined,
+          }),
+        {
+          query: t.Object({ return_to: t.Optional(t.String({ maxLength: 8192 })), reset: t.Optional(t.String({ maxLength: 8 })) }),
+        },
+      )
+      .post(
+        "/signin",
+        async ({ body, request }) => {
+          const returnTo = safeReturnTo(body.return_to, deps.config.baseUrl);
+          const from = crossSiteOrigin(deps.config.baseUrl, request);
+          if (from !== null)
+            return signInPage({
+              returnTo,
+              error: `This sign-in form was posted from another site. ${expectedOriginMessage(deps.config.baseUrl, from)}`,
+              status: 403,
+            });
+          if (!body.email || !body.password) return signInPage({ returnTo, email: body.email, error: "Enter your email and password.", status: 400 });
+          try {
+            const member = await checkPassword(deps, { email: body.email, password: body.password, ip: requestMeta(request).ip });
+            const session = await createSession(deps, member.id);
+            const maxAge = Math.floor((session.expiresAt.getTime() - deps.now().getTime()) / 1000);
+            return new Response(null, {
+              status: 303,
+              headers: { location: returnTo, "set-cookie": sessionCookie(deps, session.token, maxAge), "cache-control": "no-store" },
+            });
+          } catch (error) {
+            if (!(error instanceof AppError) || (error.status !== 401 && error.status !== 429)) throw error;
+            return signInPage({ returnTo, email: body.email, error: error.message, status: error.status, headers: error.headers });
+          }
+        },
+        {
+          body: t.Object({
+            email: t.Optional(t.String({ maxLength: 320 })),
+            password: t.Optional(t.String({ maxLength: 1024 })),
+            return_to: t.Optional(t.String({ maxLength: 8192 })),
+          }),
+        },
+      )
+      .post("/signout", async ({ request }) => {
         const from = crossSiteOrigin(deps.config.baseUrl, request);
-        if (from !== null) return signInPage({ returnTo, error: `This sign-in form was posted from another site. ${expectedOriginMessage(deps.config.baseUrl, from)}`, status: 403 });
-        if (!body.email || !body.password) return signInPage({ returnTo, email: body.email, error: "Enter your email and password.", status: 400 });
-        try {
-          const member = await checkPassword(deps, { email: body.email, password: body.password, ip: requestMeta(request).ip });
+        if (from !== null) throw new AppError(403, "cross_site_request", expectedOriginMessage(deps.config.baseUrl, from));
+        const token = sessionToken(request);
+        const principal = token ? await resolveSession(deps, token) : null;
+        if (principal) await deleteSession(deps, principal.sessionId);
+        return new Response(null, { status: 303, headers: { location: "/signin", "set-cookie": sessionCookie(deps, "", 0) } });
+      })
+      // `/` is the address the start banner prints: signed in, it is the dashboard; otherwise the sign-in.
+      .get("/", async ({ request }) => {
+        const token = sessionToken(request);
+        const principal = token ? await resolveSession(deps, token) : null;
+        return new Response(null, { status: 303, headers: { location: principal ? AFTER_SIGNIN : "/signin", "cache-control": "no-store" } });
+      })
+      .post(
+        "/api/auth/session",
+        async ({ body, request }) => {
+          const member = await checkPassword(deps, { ...body, ip: requestMeta(request).ip });
           const session = await createSession(deps, member.id);
-          const maxAge = Math.floor((session.expiresAt.getTime() - deps.now().getTime()) / 1000);
-          return new Response(null, { status: 303, headers: { location: returnTo, "set-cookie": sessionCookie(deps, session.token, maxAge), "cache-control": "no-store" } });
-        } catch (error) {
-          if (!(error instanceof AppError) || (error.status !== 401 && error.status !== 429)) throw error;
-          return signInPage({ returnTo, email: body.email, error: error.message, status: error.status, headers: error.headers });
-        }
-      },
-      {
-        body: t.Object({
-          email: t.Optional(t.String({ maxLength: 320 })),
-          password: t.Optional(t.String({ maxLength: 1024 })),
-          return_to: t.Optional(t.String({ maxLength: 8192 })),
-        }),
-      },
-    )
-    .post("/signout", async ({ request }) => {
-      const from = crossSiteOrigin(deps.config.baseUrl, request);
-      if (from !== null) throw new AppError(403, "cross_site_request", expectedOriginMessage(deps.config.baseUrl, from));
-      const token = sessionToken(request);
-      const principal = token ? await resolveSession(deps, token) : null;
-      if (principal) await deleteSession(deps, principal.sessionId);
-      return new Response(null, { status: 303, headers: { location: "/signin", "set-cookie": sessionCookie(deps, "", 0) } });
-    })
-    // `/` is the address the start banner prints: signed in, it is the dashboard; otherwise the sign-in.
-    .get("/", async ({ request }) => {
-      const token = sessionToken(request);
-      const principal = token ? await resolveSession(deps, token) : null;
-      return new Response(null, { status: 303, headers: { location: principal ? AFTER_SIGNIN : "/signin", "cache-control": "no-store" } });
-    })
-    .post(
-      "/api/auth/session",
-      async ({ body, request }) => {
-        const member = await checkPassword(deps, { ...body, ip: requestMeta(request).ip });
-        const session = await createSession(deps, member.id);
-        return { token: session.token, expires_at: session.expiresAt.toISOString() };
-      },
-      { body: Credentials, response: { 200: t.Object({ token: t.String({ description: "svc_…: send as Authorization: Bearer." }), expires_at: t.String({ format: "date-time" }) }) }, detail: { summary: "Sign in with email and password: a dashboard session token for the Authorization header", tags: ["Sign-in"] } },
-    )
-    .delete("/api/auth/session", async ({ request }) => {
-      const principal = await authenticate(deps, request);
-      await deleteSession(deps, principal.sessionId);
-      return new Response(null, { status: 204 });
-    }, { response: { 204: t.Null({ description: "No content" }) }, detail: { summary: "Sign out: the session token stops working", tags: ["Sign-in"], security: [{ dashboard: [] }] } })
-    .get("/api/me", async ({ request }) => {
-      const principal = await authenticate(deps, request);
-      return {
-        member: principal.member,
-        orgs: principal.memberships.map((m) => ({ id: m.orgId, name: m.orgName, roles: m.roles })),
-      };
-    }, { response: { 200: t.Object({ member: t.Object({ id: t.String(), email: t.String(), name: t.String() }), orgs: t.Array(t.Object({ id: t.String(), name: t.String(), roles: t.Array(t.String()) })) }) }, detail: { summary: "The signed-in member and their orgs with roles", tags: ["Sign-in"], security: [{ dashboard: [] }] } });
+          return { token: session.token, expires_at: session.expiresAt.toISOString() };
+        },
+        {
+          body: Credentials,
+          response: {
+            200: t.Object({ token: t.String({ description: "svc_…: send as Authorization: Bearer." }), expires_at: t.String({ format: "date-time" }) }),
+          },
+          detail: { summary: "Sign in with email and password: a dashboard session token for the Authorization header", tags: ["Sign-in"] },
+        },
+      )
+      .delete(
+        "/api/auth/session",
+        async ({ request }) => {
+          const principal = await authenticate(deps, request);
+          await deleteSession(deps, principal.sessionId);
+          return new Response(null, { status: 204 });
+        },
+        {
+          response: { 204: t.Null({ description: "No content" }) },
+          detail: { summary: "Sign out: the session token stops working", tags: ["Sign-in"], security: [{ dashboard: [] }] },
+        },
+      )
+      .get(
+        "/api/me",
+        async ({ request }) => {
+          const principal = await authenticate(deps, request);
+          return {
+            member: principal.member,
+            orgs: principal.memberships.map((m) => ({ id: m.orgId, name: m.orgName, roles: m.roles })),
+          };
+        },
+        {
+          response: {
+            200: t.Object({
+              member: t.Object({ id: t.String(), email: t.String(), name: t.String() }),
+              orgs: t.Array(t.Object({ id: t.String(), name: t.String(), roles: t.Array(t.String()) })),
+            }),
+          },
+          detail: { summary: "The signed-in member and their orgs with roles", tags: ["Sign-in"], security: [{ dashboard: [] }] },
+        },
+      )
+  );
 }

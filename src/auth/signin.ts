@@ -38,10 +38,7 @@ export async function checkPassword(deps: Deps, input: { email: string; password
   const taken = await Promise.all(keys.map((k) => deps.limiter.take(k.key, k.limit, now)));
   const blocked = taken.filter((t) => !t.allowed);
   if (blocked.length > 0) {
-    throw AppError.tooManyRequests(
-      Math.max(...blocked.map((t) => t.retryAfter)),
-      "Too many failed sign-in attempts. Try again later.",
-    );
+    throw AppError.tooManyRequests(Math.max(...blocked.map((t) => t.retryAfter)), "Too many failed sign-in attempts. Try again later.");
   }
   const [member] = await deps.db
     .select({ id: members.id, email: members.email, name: members.name, passwordHash: members.passwordHash })

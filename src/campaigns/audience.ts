@@ -7,7 +7,6 @@ import { type AudienceRule, campaignEnrolments, campaigns, mailUnsubscribes } fr
 import type { Deps } from "../deps.ts";
 import { type Campaign, SYSTEM_SENDER } from "./model.ts";
 
-
 /**
  * Who an audience rule can enrol in an org: verified customers with an email address who match the
  * rule (customers/queries.ts) and have not unsubscribed. One statement for the sweep and for the
@@ -47,7 +46,14 @@ export async function sweepAudience(deps: Pick<Deps, "db" | "now">, campaign: Ca
   await deps.db.update(campaigns).set({ audienceSweptAt: deps.now() }).where(eq(campaigns.id, campaign.id));
   const enrolled = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows).length;
   if (enrolled > 0)
-    await recordActivity(deps, { orgId: campaign.orgId, actor: { kind: "system", name: SYSTEM_SENDER }, action: "campaign.audience_enrolled", objectType: "campaign", objectId: campaign.id, summary: { enrolled } });
+    await recordActivity(deps, {
+      orgId: campaign.orgId,
+      actor: { kind: "system", name: SYSTEM_SENDER },
+      action: "campaign.audience_enrolled",
+      objectType: "campaign",
+      objectId: campaign.id,
+      summary: { enrolled },
+    });
   return enrolled;
 }
 
@@ -65,7 +71,13 @@ export async function sweepDueAudiences(deps: Pick<Deps, "db" | "now">, max = 50
     const due = deps.db
       .select({ id: campaigns.id })
       .from(campaigns)
-      .where(and(eq(campaigns.status, "active"), isNotNull(campaigns.audience), or(isNull(campaigns.audienceSweptAt), lte(campaigns.audienceSweptAt, new Date(now.getTime() - AUDIENCE_SWEEP_MS)))))
+      .where(
+        and(
+          eq(campaigns.status, "active"),
+          isNotNull(campaigns.audience),
+          or(isNull(campaigns.audienceSweptAt), lte(campaigns.audienceSweptAt, new Date(now.getTime() - AUDIENCE_SWEEP_MS))),
+        ),
+      )
       .limit(1)
       .for("update", { skipLocked: true });
     const [campaign] = await deps.db.update(campaigns).set({ audienceSweptAt: now }).where(inArray(campaigns.id, due)).returning();

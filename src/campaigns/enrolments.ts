@@ -12,9 +12,12 @@ import { type EndUser } from "../customers/records.ts";
 import { type Acting, outboxOf } from "./lifecycle.ts";
 import { type Campaign, type Enrolment } from "./model.ts";
 
-
 export async function isUnsubscribed(deps: Pick<Deps, "db">, orgId: string, endUserId: string): Promise<boolean> {
-  const [row] = await deps.db.select({ id: mailUnsubscribes.endUserId }).from(mailUnsubscribes).where(and(eq(mailUnsubscribes.orgId, orgId), eq(mailUnsubscribes.endUserId, endUserId))).limit(1);
+  const [row] = await deps.db
+    .select({ id: mailUnsubscribes.endUserId })
+    .from(mailUnsubscribes)
+    .where(and(eq(mailUnsubscribes.orgId, orgId), eq(mailUnsubscribes.endUserId, endUserId)))
+    .limit(1);
   return row !== undefined;
 }
 
@@ -29,7 +32,9 @@ export async function enrolmentOf(deps: Pick<Deps, "db">, orgId: string, campaig
 }
 
 export function notActive(campaign: Campaign): AppError {
-  return new AppError(409, "campaign_not_active", `Campaign ${campaign.slug} is ${campaign.status}: customers can be enrolled only in an active campaign.`, [{ path: "/campaign", message: `is ${campaign.status}` }]);
+  return new AppError(409, "campaign_not_active", `Campaign ${campaign.slug} is ${campaign.status}: customers can be enrolled only in an active campaign.`, [
+    { path: "/campaign", message: `is ${campaign.status}` },
+  ]);
 }
 
 /**
@@ -39,7 +44,14 @@ export function notActive(campaign: Campaign): AppError {
  */
 export async function enrolCustomer(
   deps: Deps,
-  { orgId, actor, campaign, endUser, source, addressConfirmed = false }: Acting & { campaign: Campaign; endUser: EndUser; source: string; addressConfirmed?: boolean },
+  {
+    orgId,
+    actor,
+    campaign,
+    endUser,
+    source,
+    addressConfirmed = false,
+  }: Acting & { campaign: Campaign; endUser: EndUser; source: string; addressConfirmed?: boolean },
 ): Promise<{ enrolment: Enrolment; created: boolean }> {
   if (campaign.orgId !== orgId || endUser.orgId !== orgId) throw AppError.notFound();
   if (campaign.status !== "active") throw notActive(campaign);
@@ -48,17 +60,33 @@ export async function enrolCustomer(
   // src/campaigns/opt-in.ts). An unverified identify carries whatever address a caller of the
   // public key typed.
   if (!endUser.verified && !addressConfirmed)
-    throw new AppError(403, "customer_not_verified", "Email series reach verified customers only: identify the customer with a user_token (identity verification), or create them through the dashboard API.");
+    throw new AppError(
+      403,
+      "customer_not_verified",
+      "Email series reach verified customers only: identify the customer with a user_token (identity verification), or create them through the dashboard API.",
+    );
   const unsubscribed = await isUnsubscribed(deps, orgId, endUser.id);
   return deps.db.transaction(async (tx) => {
     const now = deps.now();
     const [inserted] = await tx
       .insert(campaignEnrolments)
-      .values({ orgId, campaignId: campaign.id, endUserId: endUser.id, state: unsubscribed ? "unsubscribed" : "active", source, enrolledAt: now, wakeAt: unsubscribed ? null : now, updatedAt: now })
+      .values({
+        orgId,
+        campaignId: campaign.id,
+        endUserId: endUser.id,
+        state: unsubscribed ? "unsubscribed" : "active",
+        source,
+        enrolledAt: now,
+        wakeAt: unsubscribed ? null : now,
+        updatedAt: now,
+      })
       .onConflictDoNothing()
       .returning();
     if (inserted) {
-      await recordActivity({ db: tx, now: deps.now }, { orgId, actor, action: "campaign.enrolled", objectType: "campaign", objectId: campaign.id, summary: { end_user_id: endUser.id, source } });
+      await recordActivity(
+        { db: tx, now: deps.now },
+        { orgId, actor, action: "campaign.enrolled", objectType: "campaign", objectId: campaign.id, summary: { end_user_id: endUser.id, source } },
+      );
       return { enrolment: inserted, created: true };
     }
     const [existing] = await tx
@@ -67,14 +95,24 @@ export async function enrolCustomer(
       .where(and(eq(campaignEnrolments.campaignId, campaign.id), eq(campaignEnrolments.endUserId, endUser.id)))
       .for("update");
     if (existing!.state !== "removed" || unsubscribed) return { enrolment: existing!, created: false };
-    const [resumed] = await tx.update(campaignEnrolments).set({ state: "active", wakeAt: now, updatedAt: now }).where(eq(campaignEnrolments.id, existing!.id)).returning();
-    await recordActivity({ db: tx, now: deps.now }, { orgId, actor, action: "campaign.enrolled", objectType: "campaign", objectId: campaign.id, summary: { end_user_id: endUser.id, source, resumed: true } });
+    const [resumed] = await tx
+      .update(campaignEnrolments)
+      .set({ state: "active", wakeAt: now, updatedAt: now })
+      .where(eq(campaignEnrolments.id, existing!.id))
+      .returning();
+    await recordActivity(
+      { db: tx, now: deps.now },
+      { orgId, actor, action: "campaign.enrolled", objectType: "campaign", objectId: campaign.id, summary: { end_user_id: endUser.id, source, resumed: true } },
+    );
     return { enrolment: resumed!, created: false };
   });
 }
 
 /** Removes a customer from a campaign: no further step is queued, and queued ones are cancelled at once. */
-export async function removeCustomer(deps: Deps, { orgId, actor, campaign, endUser }: Acting & { campaign: Campaign; endUser: EndUser }): Promise<Enrolment | null> {
+export async function removeCustomer(
+  deps: Deps,
+  { orgId, actor, campaign, endUser }: Acting & { campaign: Campaign; endUser: EndUser },
+): Promise<Enrolment | null> {
   if (campaign.orgId !== orgId || endUser.orgId !== orgId) throw AppError.notFound();
   return deps.db.transaction(async (tx) => {
     const now = deps.now();
@@ -93,10 +131,22 @@ export async function removeCustomer(deps: Deps, { orgId, actor, campaign, endUs
       .returning();
     const [current] = row
       ? [row]
-      : await tx.select().from(campaignEnrolments).where(and(eq(campaignEnrolments.orgId, orgId), eq(campaignEnrolments.campaignId, campaign.id), eq(campaignEnrolments.endUserId, endUser.id)));
+      : await tx
+          .select()
+          .from(campaignEnrolments)
+          .where(and(eq(campaignEnrolments.orgId, orgId), eq(campaignEnrolments.campaignId, campaign.id), eq(campaignEnrolments.endUserId, endUser.id)));
     if (!current) return null;
-    await cancelQueued(tx, outboxOf(tx, and(eq(campaignMessages.orgId, orgId), eq(campaignMessages.enrolmentId, current.id))!), "customer removed from the series", now);
-    if (row) await recordActivity({ db: tx, now: deps.now }, { orgId, actor, action: "campaign.removed", objectType: "campaign", objectId: campaign.id, summary: { end_user_id: endUser.id } });
+    await cancelQueued(
+      tx,
+      outboxOf(tx, and(eq(campaignMessages.orgId, orgId), eq(campaignMessages.enrolmentId, current.id))!),
+      "customer removed from the series",
+      now,
+    );
+    if (row)
+      await recordActivity(
+        { db: tx, now: deps.now },
+        { orgId, actor, action: "campaign.removed", objectType: "campaign", objectId: campaign.id, summary: { end_user_id: endUser.id } },
+      );
     return current;
   });
 }

@@ -13,7 +13,18 @@ import { AppError } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
 import { cancelQueued, parkPending, releaseParked } from "../outbox/outbox.ts";
 import { sweepAudience } from "./audience.ts";
-import { CAMPAIGN_LIMITS, CAMPAIGN_SLUG, type Campaign, type CampaignInput, type CampaignPatch, invalid, slugFrom, validateAudience, validateSender, validateSteps } from "./model.ts";
+import {
+  CAMPAIGN_LIMITS,
+  CAMPAIGN_SLUG,
+  type Campaign,
+  type CampaignInput,
+  type CampaignPatch,
+  invalid,
+  slugFrom,
+  validateAudience,
+  validateSender,
+  validateSteps,
+} from "./model.ts";
 
 // ---------- reading ----------
 
@@ -21,7 +32,11 @@ import { CAMPAIGN_LIMITS, CAMPAIGN_SLUG, type Campaign, type CampaignInput, type
 export async function findCampaign(deps: Pick<Deps, "db">, orgId: string, ref: string): Promise<Campaign | null> {
   if (ref.length === 0 || ref.length > 64) return null;
   const key = isUuid(ref) ? eq(campaigns.id, ref) : eq(campaigns.slug, ref);
-  const [row] = await deps.db.select().from(campaigns).where(and(eq(campaigns.orgId, orgId), key)).limit(1);
+  const [row] = await deps.db
+    .select()
+    .from(campaigns)
+    .where(and(eq(campaigns.orgId, orgId), key))
+    .limit(1);
   return row ?? null;
 }
 
@@ -39,7 +54,8 @@ export interface Acting {
 }
 
 export async function createCampaign(deps: Deps, { orgId, actor, input }: Acting & { input: CampaignInput }): Promise<Campaign> {
-  if (input.name.trim() === "" || input.name.length > CAMPAIGN_LIMITS.name) invalid([{ path: "/name", message: `must be 1 to ${CAMPAIGN_LIMITS.name} characters` }]);
+  if (input.name.trim() === "" || input.name.length > CAMPAIGN_LIMITS.name)
+    invalid([{ path: "/name", message: `must be 1 to ${CAMPAIGN_LIMITS.name} characters` }]);
   if (input.slug !== undefined && !CAMPAIGN_SLUG.test(input.slug)) invalid([{ path: "/slug", message: `must match ${CAMPAIGN_SLUG.source}` }]);
   const steps = validateSteps(input.steps ?? [], []);
   const audience = validateAudience(input.audience);
@@ -51,7 +67,8 @@ export async function createCampaign(deps: Deps, { orgId, actor, input }: Acting
     // Without a sender, mail comes from the org's name.
     const sender = validateSender(input.sender, org.name);
     const [{ n }] = (await tx.select({ n: count() }).from(campaigns).where(eq(campaigns.orgId, orgId))) as [{ n: number }];
-    if (Number(n) >= CAMPAIGN_LIMITS.campaignsPerOrg) throw new AppError(409, "limit_reached", `An organisation has at most ${CAMPAIGN_LIMITS.campaignsPerOrg} campaigns (archived ones count).`);
+    if (Number(n) >= CAMPAIGN_LIMITS.campaignsPerOrg)
+      throw new AppError(409, "limit_reached", `An organisation has at most ${CAMPAIGN_LIMITS.campaignsPerOrg} campaigns (archived ones count).`);
     const slug = input.slug ?? slugFrom(input.name);
     const [row] = await tx
       .insert(campaigns)
@@ -59,7 +76,10 @@ export async function createCampaign(deps: Deps, { orgId, actor, input }: Acting
       .onConflictDoNothing()
       .returning();
     if (!row) throw new AppError(409, "conflict", `A campaign with slug ${slug} exists.`, [{ path: "/slug", message: "is already used" }]);
-    await recordActivity({ db: tx, now: deps.now }, { orgId, actor, action: "campaign.created", objectType: "campaign", objectId: row.id, summary: { name: row.name, slug, steps: steps.length } });
+    await recordActivity(
+      { db: tx, now: deps.now },
+      { orgId, actor, action: "campaign.created", objectType: "campaign", objectId: row.id, summary: { name: row.name, slug, steps: steps.length } },
+    );
     return row;
   });
 }
@@ -78,9 +98,11 @@ export async function editCampaign(deps: Deps, { orgId, actor, ref, patch }: Act
     const [campaign] = await tx.select().from(campaigns).where(eq(campaigns.id, found.id)).for("update");
     if (!campaign) throw AppError.notFound();
     if (campaign.status === "archived") throw new AppError(409, "campaign_archived", "An archived campaign cannot be edited.");
-    if (patch.name !== undefined && (patch.name.trim() === "" || patch.name.length > CAMPAIGN_LIMITS.name)) invalid([{ path: "/name", message: `must be 1 to ${CAMPAIGN_LIMITS.name} characters` }]);
+    if (patch.name !== undefined && (patch.name.trim() === "" || patch.name.length > CAMPAIGN_LIMITS.name))
+      invalid([{ path: "/name", message: `must be 1 to ${CAMPAIGN_LIMITS.name} characters` }]);
     const steps = patch.steps !== undefined ? validateSteps(patch.steps, campaign.steps) : campaign.steps;
-    if (campaign.status !== "draft" && steps.length === 0) invalid([{ path: "/steps", message: "must keep at least one step once the campaign has been activated" }]);
+    if (campaign.status !== "draft" && steps.length === 0)
+      invalid([{ path: "/steps", message: "must keep at least one step once the campaign has been activated" }]);
     const audience = patch.audience !== undefined ? validateAudience(patch.audience) : campaign.audience;
     const sender = patch.sender !== undefined ? validateSender(patch.sender, campaign.name) : campaign.sender;
     const now = deps.now();
@@ -97,14 +119,20 @@ export async function editCampaign(deps: Deps, { orgId, actor, ref, patch }: Act
       .where(eq(campaigns.id, campaign.id))
       .returning();
     if (patch.steps !== undefined) await wakeEnrolments(tx, campaign, now);
-    await recordActivity({ db: tx, now: deps.now }, {
-      orgId,
-      actor,
-      action: "campaign.updated",
-      objectType: "campaign",
-      objectId: campaign.id,
-      summary: { changed: Object.keys(patch).filter((k) => (patch as Record<string, unknown>)[k] !== undefined), steps: { before: campaign.steps.length, after: steps.length } },
-    });
+    await recordActivity(
+      { db: tx, now: deps.now },
+      {
+        orgId,
+        actor,
+        action: "campaign.updated",
+        objectType: "campaign",
+        objectId: campaign.id,
+        summary: {
+          changed: Object.keys(patch).filter((k) => (patch as Record<string, unknown>)[k] !== undefined),
+          steps: { before: campaign.steps.length, after: steps.length },
+        },
+      },
+    );
     return row!;
   });
 }
@@ -114,24 +142,43 @@ export function outboxOf(tx: Tx, where: SQL) {
   return tx.select({ id: campaignMessages.outboxId }).from(campaignMessages).where(where);
 }
 
-export async function setCampaignStatus(deps: Deps, { orgId, actor, ref, to }: Acting & { ref: string; to: "active" | "paused" | "archived" }): Promise<Campaign> {
+export async function setCampaignStatus(
+  deps: Deps,
+  { orgId, actor, ref, to }: Acting & { ref: string; to: "active" | "paused" | "archived" },
+): Promise<Campaign> {
   const campaign = await deps.db.transaction(async (tx) => {
     const found = await campaignOr404({ db: tx }, orgId, ref);
     const [current] = await tx.select().from(campaigns).where(eq(campaigns.id, found.id)).for("update");
     if (!current) throw AppError.notFound();
     if (current.status === to) return current; // idempotent
     if (current.status === "archived") throw new AppError(409, "campaign_archived", "An archived campaign cannot change status.");
-    if (to === "paused" && current.status !== "active") throw new AppError(409, "campaign_not_active", `Only an active campaign can be paused (this one is ${current.status}).`);
-    if (to === "active" && current.steps.length === 0) throw new AppError(409, "campaign_empty", "Add at least one step before activating the campaign.", [{ path: "/steps", message: "must not be empty" }]);
+    if (to === "paused" && current.status !== "active")
+      throw new AppError(409, "campaign_not_active", `Only an active campaign can be paused (this one is ${current.status}).`);
+    if (to === "active" && current.steps.length === 0)
+      throw new AppError(409, "campaign_empty", "Add at least one step before activating the campaign.", [{ path: "/steps", message: "must not be empty" }]);
     const now = deps.now();
-    const [row] = await tx.update(campaigns).set({ status: to, updatedAt: now, ...(to === "active" ? { audienceSweptAt: null } : {}) }).where(eq(campaigns.id, current.id)).returning();
+    const [row] = await tx
+      .update(campaigns)
+      .set({ status: to, updatedAt: now, ...(to === "active" ? { audienceSweptAt: null } : {}) })
+      .where(eq(campaigns.id, current.id))
+      .returning();
     const mine = and(eq(campaignMessages.orgId, orgId), eq(campaignMessages.campaignId, current.id))!;
     if (to === "active") {
       await releaseParked(tx, outboxOf(tx, mine), now);
       await wakeEnrolments(tx, current, now);
     } else if (to === "paused") await parkPending(tx, outboxOf(tx, mine), "campaign paused", now);
     else await cancelQueued(tx, outboxOf(tx, mine), "campaign archived", now);
-    await recordActivity({ db: tx, now: deps.now }, { orgId, actor, action: `campaign.${to === "active" ? "activated" : to}`, objectType: "campaign", objectId: current.id, summary: { from: current.status, to } });
+    await recordActivity(
+      { db: tx, now: deps.now },
+      {
+        orgId,
+        actor,
+        action: `campaign.${to === "active" ? "activated" : to}`,
+        objectType: "campaign",
+        objectId: current.id,
+        summary: { from: current.status, to },
+      },
+    );
     return row!;
   });
   if (to === "active" && campaign.audience) await sweepAudience(deps, campaign);

@@ -69,7 +69,13 @@ export function campaignMailHandler(deps: Deps, transport: MailTransport | null)
 /** campaign.message.sent, from the campaign message the outbox row delivered. */
 async function messageSent(tx: Conn, row: OutboxRow, now: Date): Promise<void> {
   const [m] = await tx
-    .select({ id: campaignMessages.id, campaignId: campaignMessages.campaignId, endUserId: campaignMessages.endUserId, stepId: campaignMessages.stepId, subject: campaignMessages.subject })
+    .select({
+      id: campaignMessages.id,
+      campaignId: campaignMessages.campaignId,
+      endUserId: campaignMessages.endUserId,
+      stepId: campaignMessages.stepId,
+      subject: campaignMessages.subject,
+    })
     .from(campaignMessages)
     .where(and(eq(campaignMessages.orgId, row.orgId), eq(campaignMessages.outboxId, row.id)));
   if (m) await emitCampaignMessageSent(tx, row.orgId, m, now);

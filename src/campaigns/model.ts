@@ -1,7 +1,15 @@
 // Email series: what a campaign is — its types, limits and statuses — the validation of what
 // the dashboard, the API and the automation_* tools send, and the views they answer with.
 import { randomBytes } from "node:crypto";
-import { type AudienceRule, campaignEnrolments, type CampaignSender, type CampaignStatus, type CampaignStep, campaigns, type EnrolmentState } from "../db/schema/index.ts";
+import {
+  type AudienceRule,
+  campaignEnrolments,
+  type CampaignSender,
+  type CampaignStatus,
+  type CampaignStep,
+  campaigns,
+  type EnrolmentState,
+} from "../db/schema/index.ts";
 import { AppError, type ErrorDetail } from "../errors.ts";
 import { type EndUser } from "../customers/records.ts";
 import { templateProblems } from "./templates.ts";
@@ -85,11 +93,19 @@ export function validateSteps(steps: StepInput[], current: CampaignStep[]): Camp
     }
     if (!Number.isInteger(step.delay_seconds) || step.delay_seconds < 0 || step.delay_seconds > CAMPAIGN_LIMITS.delaySeconds)
       details.push({ path: `/steps/${i}/delay_seconds`, message: `must be a whole number of seconds from 0 to ${CAMPAIGN_LIMITS.delaySeconds}` });
-    if (step.subject.trim() === "" || step.subject.length > CAMPAIGN_LIMITS.subject) details.push({ path: `/steps/${i}/subject`, message: `must be 1 to ${CAMPAIGN_LIMITS.subject} characters` });
-    if (step.body.trim() === "" || step.body.length > CAMPAIGN_LIMITS.body) details.push({ path: `/steps/${i}/body`, message: `must be 1 to ${CAMPAIGN_LIMITS.body} characters` });
+    if (step.subject.trim() === "" || step.subject.length > CAMPAIGN_LIMITS.subject)
+      details.push({ path: `/steps/${i}/subject`, message: `must be 1 to ${CAMPAIGN_LIMITS.subject} characters` });
+    if (step.body.trim() === "" || step.body.length > CAMPAIGN_LIMITS.body)
+      details.push({ path: `/steps/${i}/body`, message: `must be 1 to ${CAMPAIGN_LIMITS.body} characters` });
     for (const problem of templateProblems(step.subject)) details.push({ path: `/steps/${i}/subject`, message: problem });
     for (const problem of templateProblems(step.body)) details.push({ path: `/steps/${i}/body`, message: problem });
-    return { id: step.id ?? crypto.randomUUID(), delaySeconds: step.delay_seconds, delayFrom: step.delay_from ?? "previous", subject: step.subject, body: step.body } satisfies CampaignStep;
+    return {
+      id: step.id ?? crypto.randomUUID(),
+      delaySeconds: step.delay_seconds,
+      delayFrom: step.delay_from ?? "previous",
+      subject: step.subject,
+      body: step.body,
+    } satisfies CampaignStep;
   });
   if (details.length > 0) invalid(details);
   return result;
@@ -98,30 +114,45 @@ export function validateSteps(steps: StepInput[], current: CampaignStep[]): Camp
 export function validateAudience(audience: AudienceInput | null | undefined): AudienceRule | null {
   if (!audience) return null;
   const details: ErrorDetail[] = [];
-  if (audience.all.length === 0 || audience.all.length > CAMPAIGN_LIMITS.conditions) details.push({ path: "/audience/all", message: `must have 1 to ${CAMPAIGN_LIMITS.conditions} conditions` });
+  if (audience.all.length === 0 || audience.all.length > CAMPAIGN_LIMITS.conditions)
+    details.push({ path: "/audience/all", message: `must have 1 to ${CAMPAIGN_LIMITS.conditions} conditions` });
   audience.all.forEach((c, i) => {
-    if (!TRAIT_PATH.test(c.trait)) details.push({ path: `/audience/all/${i}/trait`, message: "must be a trait key, or a dotted path of up to 4 keys (letters, digits, _ and -)" });
+    if (!TRAIT_PATH.test(c.trait))
+      details.push({ path: `/audience/all/${i}/trait`, message: "must be a trait key, or a dotted path of up to 4 keys (letters, digits, _ and -)" });
     const scalar = (v: unknown) => typeof v === "number" || typeof v === "boolean" || (typeof v === "string" && v.length <= CAMPAIGN_LIMITS.value);
     if (c.op === "exists" || c.op === "not_exists") {
       if (c.value !== undefined) details.push({ path: `/audience/all/${i}/value`, message: `must be absent for ${c.op}` });
     } else if (c.op === "in") {
       if (!Array.isArray(c.value) || c.value.length === 0 || c.value.length > CAMPAIGN_LIMITS.inValues || !c.value.every(scalar))
-        details.push({ path: `/audience/all/${i}/value`, message: `must be a list of 1 to ${CAMPAIGN_LIMITS.inValues} strings (at most ${CAMPAIGN_LIMITS.value} characters), numbers or booleans` });
-    } else if (!scalar(c.value)) details.push({ path: `/audience/all/${i}/value`, message: `must be a string (at most ${CAMPAIGN_LIMITS.value} characters), a number or a boolean` });
+        details.push({
+          path: `/audience/all/${i}/value`,
+          message: `must be a list of 1 to ${CAMPAIGN_LIMITS.inValues} strings (at most ${CAMPAIGN_LIMITS.value} characters), numbers or booleans`,
+        });
+    } else if (!scalar(c.value))
+      details.push({ path: `/audience/all/${i}/value`, message: `must be a string (at most ${CAMPAIGN_LIMITS.value} characters), a number or a boolean` });
   });
   if (details.length > 0) invalid(details);
   return { all: audience.all.map((c) => ({ trait: c.trait, op: c.op, ...(c.value !== undefined ? { value: c.value } : {}) })) };
 }
 
 export function validateSender(sender: CampaignInput["sender"], fallback: string): CampaignSender {
-  const name = (sender?.name ?? fallback).replace(/[\r\n]+/g, " ").trim().slice(0, CAMPAIGN_LIMITS.senderName);
+  const name = (sender?.name ?? fallback)
+    .replace(/[\r\n]+/g, " ")
+    .trim()
+    .slice(0, CAMPAIGN_LIMITS.senderName);
   const replyTo = sender?.reply_to ?? undefined;
-  if (replyTo !== undefined && !/^[^\s@<>",;]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,}$/.test(replyTo)) invalid([{ path: "/sender/reply_to", message: "must be an email address" }]);
+  if (replyTo !== undefined && !/^[^\s@<>",;]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,}$/.test(replyTo))
+    invalid([{ path: "/sender/reply_to", message: "must be an email address" }]);
   return replyTo ? { name, replyTo } : { name };
 }
 
 export function slugFrom(name: string): string {
-  const base = name.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 48);
+  const base = name
+    .toLowerCase()
+    .normalize("NFKD")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 48);
   return `${base || "campaign"}-${randomBytes(3).toString("hex")}`;
 }
 

@@ -14,7 +14,9 @@ import { confirmOptIn, optInByToken, type OptInView } from "./opt-in.ts";
 const TITLE = "Confirm your subscription";
 
 const invalidLink = () =>
-  page(TITLE, html`<h1>This link is not valid</h1><p>It may have expired or been mistyped. Ask again for the series on the website where you signed up.</p>`, { status: 404 });
+  page(TITLE, html`<h1>This link is not valid</h1><p>It may have expired or been mistyped. Ask again for the series on the website where you signed up.</p>`, {
+    status: 404,
+  });
 
 /** `j***@example.com`: enough for the owner to recognise, not a full address for whoever holds the link. */
 function masked(email: string): string {
@@ -23,10 +25,16 @@ function masked(email: string): string {
 }
 
 const subscribed = (v: OptInView) =>
-  page(TITLE, html`<h1>You are subscribed</h1><p>${masked(v.optIn.email)} will receive "${v.campaign.name}" from ${v.orgName}. Every email has a link to unsubscribe.</p>`);
+  page(
+    TITLE,
+    html`<h1>You are subscribed</h1><p>${masked(v.optIn.email)} will receive "${v.campaign.name}" from ${v.orgName}. Every email has a link to unsubscribe.</p>`,
+  );
 
 const confirmedBefore = (v: OptInView) =>
-  page(TITLE, html`<h1>Already confirmed</h1><p>This request to receive "${v.campaign.name}" from ${v.orgName} was confirmed before; nothing more to do. Every email of the series has a link to unsubscribe.</p>`);
+  page(
+    TITLE,
+    html`<h1>Already confirmed</h1><p>This request to receive "${v.campaign.name}" from ${v.orgName} was confirmed before; nothing more to do. Every email of the series has a link to unsubscribe.</p>`,
+  );
 
 export function optInRoutes(deps: Deps) {
   const params = t.Object({ token: t.String({ minLength: 1, maxLength: 128, description: "The token from the confirmation email's link." }) });
@@ -48,7 +56,14 @@ export function optInRoutes(deps: Deps) {
 <p>If you did not ask for it, close this page: nothing will be sent.</p>`,
         );
       },
-      { params, detail: { summary: "Double opt-in confirmation page", description: "Shows a confirmation form; never confirms by itself (mail scanners prefetch links). 404 for an unknown or expired link.", tags: ["Email series"] } },
+      {
+        params,
+        detail: {
+          summary: "Double opt-in confirmation page",
+          description: "Shows a confirmation form; never confirms by itself (mail scanners prefetch links). 404 for an unknown or expired link.",
+          tags: ["Email series"],
+        },
+      },
     )
     .post(
       "/series/confirm/:token",
@@ -56,17 +71,25 @@ export function optInRoutes(deps: Deps) {
         const done = await confirmOptIn(deps, token);
         if (!done) return invalidLink();
         if (done.outcome === "not_active")
-          return page(TITLE, html`<h1>This series is not running right now</h1><p>"${done.campaign.name}" from ${done.orgName} is paused. Use the same link again later; it works until ${done.optIn.expiresAt.toISOString().slice(0, 16).replace("T", " ")} UTC.</p>`, { status: 409 });
+          return page(
+            TITLE,
+            html`<h1>This series is not running right now</h1><p>"${done.campaign.name}" from ${done.orgName} is paused. Use the same link again later; it works until ${done.optIn.expiresAt.toISOString().slice(0, 16).replace("T", " ")} UTC.</p>`,
+            { status: 409 },
+          );
         if (done.outcome === "already_confirmed") return confirmedBefore(done);
         if (done.outcome === "unsubscribed")
-          return page(TITLE, html`<h1>You unsubscribed earlier</h1><p>${masked(done.optIn.email)} unsubscribed from ${done.orgName}'s emails, so this series will not be sent. Contact ${done.orgName} to receive their emails again.</p>`);
+          return page(
+            TITLE,
+            html`<h1>You unsubscribed earlier</h1><p>${masked(done.optIn.email)} unsubscribed from ${done.orgName}'s emails, so this series will not be sent. Contact ${done.orgName} to receive their emails again.</p>`,
+          );
         return subscribed(done);
       },
       {
         params,
         detail: {
           summary: "Confirm a double opt-in",
-          description: "Starts the email series for the address the link was mailed to (once; a second POST changes nothing). Needs no session. 404 for an unknown or expired link, 409 while the series is not active.",
+          description:
+            "Starts the email series for the address the link was mailed to (once; a second POST changes nothing). Needs no session. 404 for an unknown or expired link, 409 while the series is not active.",
           tags: ["Email series"],
         },
       },

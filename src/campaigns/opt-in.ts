@@ -54,10 +54,16 @@ export async function limitOptInRequest(deps: Deps, input: { orgId: string; keyI
   const now = deps.now();
   const byKeyIp = await deps.limiter.take(`series-opt-in:key-ip:${input.keyId}:${input.ip}`, OPT_IN.perKeyIp, now);
   if (!byKeyIp.allowed)
-    throw AppError.tooManyRequests(byKeyIp.retryAfter, `Too many series requests by email from this address: at most ${OPT_IN.perKeyIp.limit} an hour. Try again in ${byKeyIp.retryAfter} s.`);
+    throw AppError.tooManyRequests(
+      byKeyIp.retryAfter,
+      `Too many series requests by email from this address: at most ${OPT_IN.perKeyIp.limit} an hour. Try again in ${byKeyIp.retryAfter} s.`,
+    );
   const byAddress = await deps.limiter.take(`series-opt-in:address:${input.orgId}:${sha256Hex(input.email.trim().toLowerCase())}`, OPT_IN.perAddress, now);
   if (!byAddress.allowed)
-    throw AppError.tooManyRequests(byAddress.retryAfter, `Too many series requests for this email address: at most ${OPT_IN.perAddress.limit} a day. Try again in ${byAddress.retryAfter} s.`);
+    throw AppError.tooManyRequests(
+      byAddress.retryAfter,
+      `Too many series requests for this email address: at most ${OPT_IN.perAddress.limit} a day. Try again in ${byAddress.retryAfter} s.`,
+    );
 }
 
 /**
@@ -141,7 +147,11 @@ export async function confirmOptIn(deps: Deps, token: string): Promise<Confirmat
       addressConfirmed: true,
     });
     await tx.update(campaignOptIns).set({ endUserId: customer.id }).where(eq(campaignOptIns.id, claimed.id));
-    return { ...found, optIn: { ...claimed, endUserId: customer.id }, outcome: enrolment.state === "unsubscribed" ? ("unsubscribed" as const) : ("enrolled" as const) };
+    return {
+      ...found,
+      optIn: { ...claimed, endUserId: customer.id },
+      outcome: enrolment.state === "unsubscribed" ? ("unsubscribed" as const) : ("enrolled" as const),
+    };
   });
 }
 

@@ -11,13 +11,18 @@ import { type EndUser } from "../customers/records.ts";
 import { renderStep, type TemplateCustomer } from "./templates.ts";
 import { type Enrolment } from "./model.ts";
 
-
 /** How long a sender holds an enrolment it is working on before another may take it. */
 const ENROLMENT_LEASE_MS = 60_000;
 
 export async function templateCustomer(db: Deps["db"] | Tx, user: EndUser): Promise<TemplateCustomer> {
   const company = user.companyId ? await companyById(db, user.orgId, user.companyId) : null;
-  return { name: user.name, email: user.email, externalId: user.externalId, traits: user.traits, company: company ? { name: company.name, traits: company.traits } : null };
+  return {
+    name: user.name,
+    email: user.email,
+    externalId: user.externalId,
+    traits: user.traits,
+    company: company ? { name: company.name, traits: company.traits } : null,
+  };
 }
 
 export function dueAt(step: CampaignStep, enrolment: Pick<Enrolment, "enrolledAt" | "lastStepAt">): Date {
@@ -55,7 +60,14 @@ async function queueDueBatch(deps: Deps, limit: number): Promise<{ claimed: numb
     .select({ id: campaignEnrolments.id })
     .from(campaignEnrolments)
     .innerJoin(campaigns, eq(campaigns.id, campaignEnrolments.campaignId))
-    .where(and(eq(campaignEnrolments.state, "active"), eq(campaigns.status, "active"), isNotNull(campaignEnrolments.wakeAt), sql`${campaignEnrolments.wakeAt} <= ${now.toISOString()}::timestamptz`))
+    .where(
+      and(
+        eq(campaignEnrolments.state, "active"),
+        eq(campaigns.status, "active"),
+        isNotNull(campaignEnrolments.wakeAt),
+        sql`${campaignEnrolments.wakeAt} <= ${now.toISOString()}::timestamptz`,
+      ),
+    )
     .orderBy(campaignEnrolments.wakeAt)
     .limit(limit)
     .for("update", { of: campaignEnrolments, skipLocked: true });
@@ -76,9 +88,15 @@ async function advanceEnrolment(deps: Deps, claimed: Enrolment): Promise<number>
     const [campaign] = await tx.select().from(campaigns).where(eq(campaigns.id, claimed.campaignId));
     if (!enrolment || !campaign || enrolment.state !== "active" || campaign.status !== "active") return 0;
     const user = await endUserById(tx, enrolment.orgId, enrolment.endUserId);
-    const [unsub] = await tx.select({ id: mailUnsubscribes.endUserId }).from(mailUnsubscribes).where(and(eq(mailUnsubscribes.orgId, enrolment.orgId), eq(mailUnsubscribes.endUserId, enrolment.endUserId)));
+    const [unsub] = await tx
+      .select({ id: mailUnsubscribes.endUserId })
+      .from(mailUnsubscribes)
+      .where(and(eq(mailUnsubscribes.orgId, enrolment.orgId), eq(mailUnsubscribes.endUserId, enrolment.endUserId)));
     if (!user || unsub) {
-      await tx.update(campaignEnrolments).set({ state: unsub ? "unsubscribed" : "removed", wakeAt: null, updatedAt: now }).where(eq(campaignEnrolments.id, enrolment.id));
+      await tx
+        .update(campaignEnrolments)
+        .set({ state: unsub ? "unsubscribed" : "removed", wakeAt: null, updatedAt: now })
+        .where(eq(campaignEnrolments.id, enrolment.id));
       return 0;
     }
     const sentRows = await tx.select({ stepId: campaignMessages.stepId }).from(campaignMessages).where(eq(campaignMessages.enrolmentId, enrolment.id));
@@ -97,10 +115,28 @@ async function advanceEnrolment(deps: Deps, claimed: Enrolment): Promise<number>
       const mail = renderStep(next.step, customer, campaign.name);
       const messageId = crypto.randomUUID();
       // The enrolment is the lane: its emails go out one after another, in the order queued.
-      const outboxId = await enqueue(tx, { orgId: enrolment.orgId, kind: CAMPAIGN_MAIL_KIND, lane: enrolment.id, payload: { message_id: messageId }, runAt: now, now });
+      const outboxId = await enqueue(tx, {
+        orgId: enrolment.orgId,
+        kind: CAMPAIGN_MAIL_KIND,
+        lane: enrolment.id,
+        payload: { message_id: messageId },
+        runAt: now,
+        now,
+      });
       const [message] = await tx
         .insert(campaignMessages)
-        .values({ id: messageId, orgId: enrolment.orgId, campaignId: campaign.id, enrolmentId: enrolment.id, endUserId: user.id, stepId: next.step.id, outboxId, toEmail: user.email, ...mail, createdAt: now })
+        .values({
+          id: messageId,
+          orgId: enrolment.orgId,
+          campaignId: campaign.id,
+          enrolmentId: enrolment.id,
+          endUserId: user.id,
+          stepId: next.step.id,
+          outboxId,
+          toEmail: user.email,
+          ...mail,
+          createdAt: now,
+        })
         .onConflictDoNothing()
         .returning({ id: campaignMessages.id });
       if (message) queued++;

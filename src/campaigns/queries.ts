@@ -37,7 +37,11 @@ export async function listCampaigns(deps: Pick<Deps, "db">, orgId: string, statu
 /** Every step rendered for a customer of the org (or a sample one), without sending anything. */
 export async function previewCampaign(deps: Deps, orgId: string, campaign: Campaign, customerRef?: string) {
   let customer = SAMPLE_CUSTOMER;
-  let customerOut: { sample: boolean; id?: string; name: string; email: string | null } = { sample: true, name: SAMPLE_CUSTOMER.name, email: SAMPLE_CUSTOMER.email };
+  let customerOut: { sample: boolean; id?: string; name: string; email: string | null } = {
+    sample: true,
+    name: SAMPLE_CUSTOMER.name,
+    email: SAMPLE_CUSTOMER.email,
+  };
   if (customerRef !== undefined) {
     const user = await findEndUser(deps, orgId, customerRef);
     if (!user) throw AppError.notFound(`No customer ${customerRef.slice(0, 256)}.`);
@@ -53,7 +57,14 @@ export async function previewCampaign(deps: Deps, orgId: string, campaign: Campa
       const mail = renderStep(step, customer, campaign.name);
       const offset = dueAt(step, enrolment).getTime() / 1000;
       enrolment.lastStepAt = new Date(offset * 1000);
-      return { step_id: step.id, position: i, seconds_after_enrolment: offset, subject: mail.subject, text: mail.text.replaceAll(UNSUBSCRIBE_MARK, unsubscribe), html: mail.html.replaceAll(UNSUBSCRIBE_MARK, unsubscribe) };
+      return {
+        step_id: step.id,
+        position: i,
+        seconds_after_enrolment: offset,
+        subject: mail.subject,
+        text: mail.text.replaceAll(UNSUBSCRIBE_MARK, unsubscribe),
+        html: mail.html.replaceAll(UNSUBSCRIBE_MARK, unsubscribe),
+      };
     }),
   };
 }
@@ -61,8 +72,18 @@ export async function previewCampaign(deps: Deps, orgId: string, campaign: Campa
 // ---------- listings ----------
 
 // Newest first, ties by id (src/db/keyset.ts).
-const ENROLMENTS: KeysetOrder = { table: campaignEnrolments, scope: campaignEnrolments.orgId, id: campaignEnrolments.id, keys: [campaignEnrolments.enrolledAt, campaignEnrolments.id] };
-const MESSAGES: KeysetOrder = { table: campaignMessages, scope: campaignMessages.orgId, id: campaignMessages.id, keys: [campaignMessages.createdAt, campaignMessages.id] };
+const ENROLMENTS: KeysetOrder = {
+  table: campaignEnrolments,
+  scope: campaignEnrolments.orgId,
+  id: campaignEnrolments.id,
+  keys: [campaignEnrolments.enrolledAt, campaignEnrolments.id],
+};
+const MESSAGES: KeysetOrder = {
+  table: campaignMessages,
+  scope: campaignMessages.orgId,
+  id: campaignMessages.id,
+  keys: [campaignMessages.createdAt, campaignMessages.id],
+};
 
 function afterCursor(order: KeysetOrder, orgId: string, cursor: string): SQL {
   const after = decodeCursor(cursor);
@@ -83,7 +104,11 @@ export async function listEnrolments(deps: Deps, orgId: string, campaignId: stri
     .limit(limit + 1);
   const { page, nextCursor } = pageOf(rows, limit, (e) => e.id);
   // An enrolment goes with its customer (the foreign key cascades), so every one has its customer.
-  const users = await endUsersByIds(deps.db, orgId, page.map((e) => e.endUserId));
+  const users = await endUsersByIds(
+    deps.db,
+    orgId,
+    page.map((e) => e.endUserId),
+  );
   return { enrolments: page.flatMap((e) => (users.has(e.endUserId) ? [enrolmentView(e, users.get(e.endUserId))] : [])), next_cursor: nextCursor };
 }
 
@@ -105,14 +130,29 @@ export async function queuedMessageCount(deps: Pick<Deps, "db">, orgId: string, 
 }
 
 /** The Message-ID of an outbox row's email: stable across retries, so a duplicate after a crash is recognisable. */
-export async function listMessages(deps: Deps, orgId: string, campaignId: string, query: { status?: string; customerId?: string; limit?: number; cursor?: string }) {
+export async function listMessages(
+  deps: Deps,
+  orgId: string,
+  campaignId: string,
+  query: { status?: string; customerId?: string; limit?: number; cursor?: string },
+) {
   const limit = Math.min(query.limit ?? 50, CAMPAIGN_LIMITS.pageSize);
   const where: SQL[] = [eq(campaignMessages.orgId, orgId), eq(campaignMessages.campaignId, campaignId)];
   if (query.status) where.push(eq(outboxStates.status, query.status as never));
   if (query.customerId) where.push(eq(campaignMessages.endUserId, query.customerId));
   if (query.cursor) where.push(afterCursor(MESSAGES, orgId, query.cursor));
   const rows = await deps.db
-    .select({ m: campaignMessages, o: { id: outboxStates.id, status: outboxStates.status, runAt: outboxStates.runAt, lastError: outboxStates.lastError, attempts: outboxStates.attempts, doneAt: outboxStates.doneAt } })
+    .select({
+      m: campaignMessages,
+      o: {
+        id: outboxStates.id,
+        status: outboxStates.status,
+        runAt: outboxStates.runAt,
+        lastError: outboxStates.lastError,
+        attempts: outboxStates.attempts,
+        doneAt: outboxStates.doneAt,
+      },
+    })
     .from(campaignMessages)
     .innerJoin(outboxStates, eq(outboxStates.id, campaignMessages.outboxId))
     .where(and(...where))

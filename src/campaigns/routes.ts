@@ -56,7 +56,11 @@ export function campaignRoutes(deps: Deps) {
         const { orgId, actor } = await member(request, "automation:manage");
         return json(await detail(orgId, await createCampaign(deps, { orgId, actor, input: body })), 201);
       },
-      { body: CreateCampaign, response: { 201: CampaignOut }, detail: { summary: "Create a campaign (as a draft)", description: "Role automation:manage.", tags } },
+      {
+        body: CreateCampaign,
+        response: { 201: CampaignOut },
+        detail: { summary: "Create a campaign (as a draft)", description: "Role automation:manage.", tags },
+      },
     )
     .get(
       "/api/campaigns/:id",
@@ -78,7 +82,8 @@ export function campaignRoutes(deps: Deps) {
         response: { 200: CampaignOut },
         detail: {
           summary: "Edit a campaign",
-          description: "Steps are replaced by the list given; a step keeps its identity by its id, so an edit never resends a step already sent. Archived campaigns cannot be edited.",
+          description:
+            "Steps are replaced by the list given; a step keeps its identity by its id, so an edit never resends a step already sent. Archived campaigns cannot be edited.",
           tags,
         },
       },
@@ -139,7 +144,13 @@ export function campaignRoutes(deps: Deps) {
       async ({ params, body, request }) => {
         const { orgId, actor } = await member(request, "automation:manage");
         const campaign = await campaignOr404(deps, orgId, params.id);
-        const { enrolment, created } = await enrolCustomer(deps, { orgId, actor, campaign, endUser: await customerOr404(orgId, body.customer_id), source: "api" });
+        const { enrolment, created } = await enrolCustomer(deps, {
+          orgId,
+          actor,
+          campaign,
+          endUser: await customerOr404(orgId, body.customer_id),
+          source: "api",
+        });
         return json(enrolmentView(enrolment), created ? 201 : 200);
       },
       {
@@ -158,7 +169,11 @@ export function campaignRoutes(deps: Deps) {
         if (!enrolment) throw AppError.notFound("That customer is not enrolled in this campaign.");
         return enrolmentView(enrolment);
       },
-      { params: t.Object({ id: CampaignRef, customer: CustomerRef }), response: { 200: EnrolmentOut }, detail: { summary: "Remove a customer: no further step is sent", tags } },
+      {
+        params: t.Object({ id: CampaignRef, customer: CustomerRef }),
+        response: { 200: EnrolmentOut },
+        detail: { summary: "Remove a customer: no further step is sent", tags },
+      },
     )
     .get(
       "/api/campaigns/:id/messages",
@@ -179,7 +194,8 @@ export function campaignRoutes(deps: Deps) {
         response: { 200: MessagePage },
         detail: {
           summary: "The campaign's outbox: every rendered message with its delivery status",
-          description: 'status is pending, sending, parked (campaign paused), sent, held (not sent on purpose; reason e.g. "not sent: no SMTP configured"), failed or cancelled; reason says why.',
+          description:
+            'status is pending, sending, parked (campaign paused), sent, held (not sent on purpose; reason e.g. "not sent: no SMTP configured"), failed or cancelled; reason says why.',
           tags,
         },
       },

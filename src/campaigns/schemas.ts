@@ -7,14 +7,33 @@ const Scalar = t.Union([t.String({ maxLength: CAMPAIGN_LIMITS.value }), t.Number
 
 export const StepInput = t.Object(
   {
-    id: t.Optional(t.String({ minLength: 1, maxLength: 64, description: "An existing step's id, to keep that step (and who received it) across an edit. Omit for a new step." })),
-    delay_seconds: t.Integer({ minimum: 0, maximum: CAMPAIGN_LIMITS.delaySeconds, description: "Seconds to wait, after the anchor named by delay_from (0 to 365 days)." }),
-    delay_from: t.Optional(t.Union([t.Literal("enrolment"), t.Literal("previous")], { description: "enrolment: after the customer was enrolled; previous (default): after the previous step was queued." })),
-    subject: t.String({ minLength: 1, maxLength: CAMPAIGN_LIMITS.subject, description: 'Subject line; variables allowed, e.g. "Welcome, {{first_name | \\"friend\\"}}".' }),
+    id: t.Optional(
+      t.String({
+        minLength: 1,
+        maxLength: 64,
+        description: "An existing step's id, to keep that step (and who received it) across an edit. Omit for a new step.",
+      }),
+    ),
+    delay_seconds: t.Integer({
+      minimum: 0,
+      maximum: CAMPAIGN_LIMITS.delaySeconds,
+      description: "Seconds to wait, after the anchor named by delay_from (0 to 365 days).",
+    }),
+    delay_from: t.Optional(
+      t.Union([t.Literal("enrolment"), t.Literal("previous")], {
+        description: "enrolment: after the customer was enrolled; previous (default): after the previous step was queued.",
+      }),
+    ),
+    subject: t.String({
+      minLength: 1,
+      maxLength: CAMPAIGN_LIMITS.subject,
+      description: 'Subject line; variables allowed, e.g. "Welcome, {{first_name | \\"friend\\"}}".',
+    }),
     body: t.String({
       minLength: 1,
       maxLength: CAMPAIGN_LIMITS.body,
-      description: 'Markdown. Variables: {{name}}, {{first_name}}, {{email}}, {{user_id}}, {{company.name}}, {{traits.<key>}}, {{company.traits.<key>}}, each with an optional fallback: {{name | "there"}}.',
+      description:
+        'Markdown. Variables: {{name}}, {{first_name}}, {{email}}, {{user_id}}, {{company.name}}, {{traits.<key>}}, {{company.traits.<key>}}, each with an optional fallback: {{name | "there"}}.',
     }),
   },
   { additionalProperties: false },
@@ -27,14 +46,21 @@ export const AudienceInput = t.Object(
         {
           trait: t.String({ minLength: 1, maxLength: CAMPAIGN_LIMITS.traitPath, description: "A trait key, or a dotted path such as plan.tier." }),
           op: t.Union(AUDIENCE_OPS.map((o) => t.Literal(o))),
-          value: t.Optional(t.Union([Scalar, t.Array(Scalar, { minItems: 1, maxItems: CAMPAIGN_LIMITS.inValues })], { description: "Absent for exists/not_exists; a list for in." })),
+          value: t.Optional(
+            t.Union([Scalar, t.Array(Scalar, { minItems: 1, maxItems: CAMPAIGN_LIMITS.inValues })], {
+              description: "Absent for exists/not_exists; a list for in.",
+            }),
+          ),
         },
         { additionalProperties: false },
       ),
       { minItems: 1, maxItems: CAMPAIGN_LIMITS.conditions },
     ),
   },
-  { additionalProperties: false, description: "Automatic enrolment: customers (with an email address) whose traits satisfy every condition are enrolled while the campaign is active." },
+  {
+    additionalProperties: false,
+    description: "Automatic enrolment: customers (with an email address) whose traits satisfy every condition are enrolled while the campaign is active.",
+  },
 );
 
 export const SenderInput = t.Object(
@@ -50,7 +76,13 @@ const Steps = t.Array(StepInput, { maxItems: CAMPAIGN_LIMITS.steps, description:
 export const CreateCampaign = t.Object(
   {
     name: t.String({ minLength: 1, maxLength: CAMPAIGN_LIMITS.name }),
-    slug: t.Optional(t.String({ pattern: CAMPAIGN_SLUG.source, maxLength: CAMPAIGN_LIMITS.slug, description: "Stable name for the SDK; derived from the name when omitted. Never changes." })),
+    slug: t.Optional(
+      t.String({
+        pattern: CAMPAIGN_SLUG.source,
+        maxLength: CAMPAIGN_LIMITS.slug,
+        description: "Stable name for the SDK; derived from the name when omitted. Never changes.",
+      }),
+    ),
     steps: t.Optional(Steps),
     audience: t.Optional(t.Union([AudienceInput, t.Null()])),
     sender: t.Optional(SenderInput),
@@ -91,7 +123,9 @@ export const EnrolmentOut = t.Object({
   campaign_id: t.String(),
   customer: t.Object({ id: t.String(), email: t.Optional(Nullable(t.String())), user_id: t.Optional(Nullable(t.String())), name: t.Optional(t.String()) }),
   state: t.String({ description: "active, completed, removed or unsubscribed" }),
-  source: t.String({ description: "api, sdk, tool, audience, or opt-in (requested by email through the SDK, confirmed through the link mailed to the address)" }),
+  source: t.String({
+    description: "api, sdk, tool, audience, or opt-in (requested by email through the SDK, confirmed through the link mailed to the address)",
+  }),
   enrolled_at: t.String(),
   last_step_at: Nullable(t.String()),
   next_check_at: Nullable(t.String({ description: "When the next step is due (or the sender looks again)." })),
@@ -121,7 +155,9 @@ export const MessagePage = t.Object({ messages: t.Array(MessageOut), next_cursor
 export const PreviewOut = t.Object({
   campaign_id: t.String(),
   customer: t.Object({ sample: t.Boolean(), id: t.Optional(t.String()), name: t.String(), email: Nullable(t.String()) }),
-  steps: t.Array(t.Object({ step_id: t.String(), position: t.Integer(), seconds_after_enrolment: t.Number(), subject: t.String(), text: t.String(), html: t.String() })),
+  steps: t.Array(
+    t.Object({ step_id: t.String(), position: t.Integer(), seconds_after_enrolment: t.Number(), subject: t.String(), text: t.String(), html: t.String() }),
+  ),
 });
 
 /** A TypeBox schema as plain JSON Schema (tool input schemas). */

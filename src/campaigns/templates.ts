@@ -46,8 +46,7 @@ export function templateProblems(template: string): string[] {
     if (!BASE_NAMES.has(name) && !TRAIT_PATH.test(name))
       problems.push(`unknown variable {{${name}}}: use name, first_name, email, user_id, company.name, traits.<key> or company.traits.<key>`);
   }
-  if (template.replace(VARIABLE, "").includes("{{"))
-    problems.push('a "{{" does not start a valid variable: write {{name}} or {{name | "fallback"}}');
+  if (template.replace(VARIABLE, "").includes("{{")) problems.push('a "{{" does not start a valid variable: write {{name}} or {{name | "fallback"}}');
   return problems;
 }
 
@@ -90,7 +89,10 @@ export interface RenderedMail {
  */
 export function renderStep(step: { subject: string; body: string }, customer: TemplateCustomer, campaignName: string): RenderedMail {
   // A subject is one header line: line breaks in values become spaces (nodemailer encodes the rest).
-  const subject = substitute(step.subject, customer, (v) => v).replace(/[\r\n\t]+/g, " ").trim().slice(0, 998);
+  const subject = substitute(step.subject, customer, (v) => v)
+    .replace(/[\r\n\t]+/g, " ")
+    .trim()
+    .slice(0, 998);
   const text = `${substitute(step.body, customer, (v) => v).trim()}\n\n--\nYou receive this because you are enrolled in "${campaignName}".\nUnsubscribe: ${UNSUBSCRIBE_MARK}\n`;
   // Values go in after markdown, behind placeholders made of letters and digits only (nothing
   // markdown treats specially), then escaped: `<b>` in a name stays text.

@@ -47,7 +47,11 @@ export const automationTools: ToolDefinition[] = [
     name: "automation_list_campaigns",
     description: "List the organisation's email series (campaigns) with their status and steps, newest first.",
     inputSchema: { type: "object", properties: { status: { type: "string", enum: [...CAMPAIGN_STATUSES] } }, additionalProperties: false },
-    title: "List campaigns", destructive: false, readOnly: true, idempotent: true, openWorld: false,
+    title: "List campaigns",
+    destructive: false,
+    readOnly: true,
+    idempotent: true,
+    openWorld: false,
     outputSchema: campaignsOutput,
     scope: "automation:read",
     source,
@@ -61,7 +65,11 @@ export const automationTools: ToolDefinition[] = [
     name: "automation_get_campaign",
     description: "Get one campaign by id or slug: steps, audience rule, sender and how many customers are in each enrolment state.",
     inputSchema: { type: "object", properties: { campaign }, required: ["campaign"], additionalProperties: false },
-    title: "Get a campaign", destructive: false, readOnly: true, idempotent: true, openWorld: false,
+    title: "Get a campaign",
+    destructive: false,
+    readOnly: true,
+    idempotent: true,
+    openWorld: false,
     outputSchema: campaignOutput,
     scope: "automation:read",
     source,
@@ -75,7 +83,11 @@ export const automationTools: ToolDefinition[] = [
     description:
       'Create an email series as a draft (it sends nothing until activated). Steps are ordered; each waits delay_seconds after enrolment or after the previous step; bodies are markdown with variables such as {{first_name | "there"}} or {{traits.plan}}.',
     inputSchema: { type: "object", properties: create.properties, required: create.required, additionalProperties: false },
-    title: "Create a campaign", destructive: false, readOnly: false, idempotent: false, openWorld: false,
+    title: "Create a campaign",
+    destructive: false,
+    readOnly: false,
+    idempotent: false,
+    openWorld: false,
     scope: "automation:write",
     source,
     defaultEnabled: true,
@@ -89,7 +101,11 @@ export const automationTools: ToolDefinition[] = [
     description:
       "Edit a campaign's name, steps, audience rule or sender. steps replaces the whole list: keep a step's id to keep it (a customer never receives a step twice); omit the id for a new step.",
     inputSchema: { type: "object", properties: { campaign, ...edit.properties }, required: ["campaign"], minProperties: 2, additionalProperties: false },
-    title: "Edit a campaign", destructive: false, readOnly: false, idempotent: true, openWorld: false,
+    title: "Edit a campaign",
+    destructive: false,
+    readOnly: false,
+    idempotent: true,
+    openWorld: false,
     scope: "automation:write",
     source,
     defaultEnabled: true,
@@ -104,11 +120,18 @@ export const automationTools: ToolDefinition[] = [
     description: "Render every step of a campaign (subject, text and HTML) for a given customer, or a sample one, without sending anything.",
     inputSchema: {
       type: "object",
-      properties: { campaign, customer_id: { type: "string", minLength: 1, maxLength: 256, description: "A customer's id or user_id; a sample customer when omitted." } },
+      properties: {
+        campaign,
+        customer_id: { type: "string", minLength: 1, maxLength: 256, description: "A customer's id or user_id; a sample customer when omitted." },
+      },
       required: ["campaign"],
       additionalProperties: false,
     },
-    title: "Preview a campaign", destructive: false, readOnly: true, idempotent: true, openWorld: false,
+    title: "Preview a campaign",
+    destructive: false,
+    readOnly: true,
+    idempotent: true,
+    openWorld: false,
     scope: "automation:read",
     source,
     defaultEnabled: true,
@@ -116,7 +139,8 @@ export const automationTools: ToolDefinition[] = [
       const found = await campaignOr404(ctx.deps, ctx.orgId, args.campaign as string);
       let customer = args.customer_id as string | undefined;
       if (ctx.boundCustomer) {
-        if (customer !== undefined && customer !== ctx.boundCustomer.id && customer !== ctx.boundCustomer.externalId) throw new ToolError("not_found", `No customer ${customer}.`);
+        if (customer !== undefined && customer !== ctx.boundCustomer.id && customer !== ctx.boundCustomer.externalId)
+          throw new ToolError("not_found", `No customer ${customer}.`);
         customer = ctx.boundCustomer.id;
       }
       return { value: await previewCampaign(ctx.deps, ctx.orgId, found, customer) };
@@ -126,7 +150,11 @@ export const automationTools: ToolDefinition[] = [
     name: "automation_activate_campaign",
     description: "Activate (or resume) a campaign: it starts emailing enrolled customers, and customers matching its audience rule are enrolled.",
     inputSchema: { type: "object", properties: { campaign }, required: ["campaign"], additionalProperties: false },
-    title: "Activate a campaign", destructive: true, readOnly: false, idempotent: false, openWorld: true,
+    title: "Activate a campaign",
+    destructive: true,
+    readOnly: false,
+    idempotent: false,
+    openWorld: true,
     scope: "automation:write",
     source,
     defaultEnabled: true,
@@ -139,7 +167,11 @@ export const automationTools: ToolDefinition[] = [
     name: "automation_pause_campaign",
     description: "Pause an active campaign: nothing more is sent, and every customer keeps their place until it is activated again.",
     inputSchema: { type: "object", properties: { campaign }, required: ["campaign"], additionalProperties: false },
-    title: "Pause a campaign", destructive: false, readOnly: false, idempotent: true, openWorld: false,
+    title: "Pause a campaign",
+    destructive: false,
+    readOnly: false,
+    idempotent: true,
+    openWorld: false,
     scope: "automation:write",
     source,
     defaultEnabled: true,

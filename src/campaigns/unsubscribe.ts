@@ -25,7 +25,10 @@ import { html, page } from "../html/html.ts";
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /** Mints the token of one send and returns the unsubscribe URL. */
-export async function issueUnsubscribeToken(deps: Pick<Deps, "db" | "now" | "config">, input: { orgId: string; endUserId: string; messageId: string }): Promise<string> {
+export async function issueUnsubscribeToken(
+  deps: Pick<Deps, "db" | "now" | "config">,
+  input: { orgId: string; endUserId: string; messageId: string },
+): Promise<string> {
   const token = mintToken("");
   await deps.db.insert(mailUnsubscribeTokens).values({ tokenHash: sha256Hex(token), ...input, createdAt: deps.now() });
   return `${deps.config.baseUrl}/u/${token}`;
@@ -36,14 +39,33 @@ export async function issueUnsubscribeToken(deps: Pick<Deps, "db" | "now" | "con
  * ends and every queued message is cancelled, in one transaction; the sender also checks before
  * each send. Returns whether this was the first time.
  */
-export async function unsubscribeCustomer(deps: Pick<Deps, "db" | "now">, { orgId, endUserId, messageId }: { orgId: string; endUserId: string; messageId: string | null }): Promise<boolean> {
+export async function unsubscribeCustomer(
+  deps: Pick<Deps, "db" | "now">,
+  { orgId, endUserId, messageId }: { orgId: string; endUserId: string; messageId: string | null },
+): Promise<boolean> {
   return deps.db.transaction(async (tx) => {
     const now = deps.now();
     const [fresh] = await tx.insert(mailUnsubscribes).values({ orgId, endUserId, messageId, createdAt: now }).onConflictDoNothing().returning();
     await endEnrolmentsOf(tx, { orgId, endUserId, now });
     if (fresh)
-      await recordActivity({ db: tx, now: deps.now }, { orgId, actor: { kind: "customer", endUserId, sessionId: "unsubscribe-link" }, action: "campaign.unsubscribed", objectType: "end_user", objectId: endUserId, summary: { message_id: messageId } });
-    if (fresh) await emitWebhookEvent(tx, { orgId, type: "campaign.unsubscribed", data: { customer_id: endUserId, message_id: messageId, unsubscribed_at: now.toISOString(), updated_at: now.toISOString() }, now }); // webhooks, committed with it
+      await recordActivity(
+        { db: tx, now: deps.now },
+        {
+          orgId,
+          actor: { kind: "customer", endUserId, sessionId: "unsubscribe-link" },
+          action: "campaign.unsubscribed",
+          objectType: "end_user",
+          objectId: endUserId,
+          summary: { message_id: messageId },
+        },
+      );
+    if (fresh)
+      await emitWebhookEvent(tx, {
+        orgId,
+        type: "campaign.unsubscribed",
+        data: { customer_id: endUserId, message_id: messageId, unsubscribed_at: now.toISOString(), updated_at: now.toISOString() },
+        now,
+      }); // webhooks, committed with it
     return fresh !== undefined;
   });
 }
@@ -51,7 +73,13 @@ export async function unsubscribeCustomer(deps: Pick<Deps, "db" | "now">, { orgI
 async function lookup(deps: Deps, token: string) {
   if (!TOKEN.test(token)) return null;
   const [row] = await deps.db
-    .select({ orgId: mailUnsubscribeTokens.orgId, endUserId: mailUnsubscribeTokens.endUserId, messageId: mailUnsubscribeTokens.messageId, orgName: orgs.name, email: customerContacts.email })
+    .select({
+      orgId: mailUnsubscribeTokens.orgId,
+      endUserId: mailUnsubscribeTokens.endUserId,
+      messageId: mailUnsubscribeTokens.messageId,
+      orgName: orgs.name,
+      email: customerContacts.email,
+    })
     .from(mailUnsubscribeTokens)
     .innerJoin(orgs, eq(orgs.id, mailUnsubscribeTokens.orgId))
     .innerJoin(customerContacts, eq(customerContacts.id, mailUnsubscribeTokens.endUserId))
@@ -67,7 +95,9 @@ function masked(email: string | null): string {
 }
 
 const invalidLink = () =>
-  page("Unsubscribe", html`<h1>This link is not valid</h1><p>It may have been mistyped. Use the link in the most recent email you received.</p>`, { status: 404 });
+  page("Unsubscribe", html`<h1>This link is not valid</h1><p>It may have been mistyped. Use the link in the most recent email you received.</p>`, {
+    status: 404,
+  });
 
 export function unsubscribeRoutes(deps: Deps) {
   const params = t.Object({ token: t.String({ minLength: 1, maxLength: 128, description: "The token from the email's unsubscribe link." }) });
@@ -81,7 +111,8 @@ export function unsubscribeRoutes(deps: Deps) {
           .select({ at: mailUnsubscribes.createdAt })
           .from(mailUnsubscribes)
           .where(and(eq(mailUnsubscribes.orgId, found.orgId), eq(mailUnsubscribes.endUserId, found.endUserId)));
-        if (already) return page("Unsubscribed", html`<h1>You are unsubscribed</h1><p>${masked(found.email)} receives no more emails from ${found.orgName}'s series.</p>`);
+        if (already)
+          return page("Unsubscribed", html`<h1>You are unsubscribed</h1><p>${masked(found.email)} receives no more emails from ${found.orgName}'s series.</p>`);
         return page(
           "Unsubscribe",
           html`<h1>Unsubscribe?</h1>
@@ -92,7 +123,14 @@ export function unsubscribeRoutes(deps: Deps) {
 </form>`,
         );
       },
-      { params, detail: { summary: "Unsubscribe confirmation page", description: "Shows a confirmation form; never unsubscribes by itself (mail scanners prefetch links).", tags: ["Email series"] } },
+      {
+        params,
+        detail: {
+          summary: "Unsubscribe confirmation page",
+          description: "Shows a confirmation form; never unsubscribes by itself (mail scanners prefetch links).",
+          tags: ["Email series"],
+        },
+      },
     )
     .post(
       "/u/:token",
@@ -106,7 +144,8 @@ export function unsubscribeRoutes(deps: Deps) {
         params,
         detail: {
           summary: "One-click unsubscribe (RFC 8058)",
-          description: "Unsubscribes the customer from every email series of the org at once. Needs no session; the body (List-Unsubscribe=One-Click, form-encoded) is not required.",
+          description:
+            "Unsubscribes the customer from every email series of the org at once. Needs no session; the body (List-Unsubscribe=One-Click, form-encoded) is not required.",
           tags: ["Email series"],
         },
       },

@@ -12,7 +12,8 @@ import { BackupRefused, createBackup, readBackup, readManifest } from "./backup-
 import { restoreInto } from "./restore.ts";
 
 function embeddedOnly(config: Readonly<Config>, what: string): void {
-  if (config.databaseUrl) throw new BackupRefused(`${what} is for the embedded database; with DATABASE_URL use pg_dump and pg_restore (README "Backup and restore")`);
+  if (config.databaseUrl)
+    throw new BackupRefused(`${what} is for the embedded database; with DATABASE_URL use pg_dump and pg_restore (README "Backup and restore")`);
 }
 
 /** The backup of a DATA_DIR no server is running on: opened without migrating, so it is copied as it is. */

@@ -66,7 +66,14 @@ export async function createBackup(database: Database, config: Readonly<Config>,
   const { key, file } = currentKey(config);
   const schema = await appliedSchema(database);
   const pgdata = new Uint8Array(await (await database.backup()).arrayBuffer());
-  const manifest: Manifest = { format: BACKUP_FORMAT, version: BACKUP_VERSION, created_at: now.toISOString(), schema, secret_key_included: file !== undefined, key_id: keyId(key) };
+  const manifest: Manifest = {
+    format: BACKUP_FORMAT,
+    version: BACKUP_VERSION,
+    created_at: now.toISOString(),
+    schema,
+    secret_key_included: file !== undefined,
+    key_id: keyId(key),
+  };
   const entries = [{ name: "manifest.json", data: new TextEncoder().encode(`${JSON.stringify(manifest, null, 2)}\n`), mode: 0o600 }];
   if (file) entries.push({ name: "secret.key", data: file, mode: 0o600 });
   entries.push({ name: "pgdata.tar.gz", data: pgdata, mode: 0o600 });
@@ -79,9 +86,17 @@ function parseManifest(bytes: Uint8Array<ArrayBuffer> | undefined): Manifest {
     value = bytes && JSON.parse(new TextDecoder().decode(bytes));
   } catch {}
   if (value?.format !== BACKUP_FORMAT || !Number.isInteger(value.version)) throw new BackupRefused("not a svc-agents backup (no manifest.json)");
-  if (value.version! > BACKUP_VERSION) throw new BackupRefused(`the backup is in format version ${value.version}, newer than this svc-agents reads (${BACKUP_VERSION}): restore it with a newer svc-agents`);
+  if (value.version! > BACKUP_VERSION)
+    throw new BackupRefused(
+      `the backup is in format version ${value.version}, newer than this svc-agents reads (${BACKUP_VERSION}): restore it with a newer svc-agents`,
+    );
   const schema = value.schema;
-  if (typeof schema?.last_when !== "number" || typeof schema.migrations !== "number" || typeof value.key_id !== "string" || typeof value.secret_key_included !== "boolean")
+  if (
+    typeof schema?.last_when !== "number" ||
+    typeof schema.migrations !== "number" ||
+    typeof value.key_id !== "string" ||
+    typeof value.secret_key_included !== "boolean"
+  )
     throw new BackupRefused("the backup's manifest.json is incomplete");
   return value as Manifest;
 }

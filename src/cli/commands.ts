@@ -54,7 +54,10 @@ function options(args: string[], spec: NonNullable<ParseArgsConfig["options"]>) 
 
 /** `/admin_email` → `--admin-email`, `/flags/0` → `--flag`: validation paths in CLI words. */
 function optionOf(path: string): string {
-  return `--${path.replace(/^\/flags\/\d+$/, "/flag").slice(1).replace(/_/g, "-")}`;
+  return `--${path
+    .replace(/^\/flags\/\d+$/, "/flag")
+    .slice(1)
+    .replace(/_/g, "-")}`;
 }
 
 function required(values: Record<string, unknown>, name: string): string {
@@ -145,11 +148,17 @@ export function parseCommand(argv: string[]): Command {
   throw new UsageError(`unknown command: ${argv.slice(0, 2).join(" ")}`);
 }
 
-
 export type AdminCommand = Extract<Command, { kind: "migrate" | "org-create" | "org-flag" | "org-identity" | "eval" | "user-reset-password" }>;
 
 export function isAdminCommand(command: Command): command is AdminCommand {
-  return command.kind === "migrate" || command.kind === "org-create" || command.kind === "org-flag" || command.kind === "org-identity" || command.kind === "eval" || command.kind === "user-reset-password";
+  return (
+    command.kind === "migrate" ||
+    command.kind === "org-create" ||
+    command.kind === "org-flag" ||
+    command.kind === "org-identity" ||
+    command.kind === "eval" ||
+    command.kind === "user-reset-password"
+  );
 }
 
 /** A password read from standard input: one line, its line ending dropped. */
@@ -175,7 +184,10 @@ export async function executeAdmin(deps: Deps, command: AdminCommand, stdin = ""
     }
     case "eval": {
       // The question file is read where the command runs (with --via-server, by the server: give an absolute path).
-      const size = await stat(command.questions).then((s) => s.size, () => -1);
+      const size = await stat(command.questions).then(
+        (s) => s.size,
+        () => -1,
+      );
       if (size < 0) throw new UsageError(`--questions: cannot read ${command.questions}`);
       if (size > EVAL_FILE_BYTES) throw new UsageError(`--questions: the file is larger than ${EVAL_FILE_BYTES} bytes`);
       let questions;
@@ -186,7 +198,9 @@ export async function executeAdmin(deps: Deps, command: AdminCommand, stdin = ""
         throw new UsageError(`--questions: ${details.map((d) => `line ${d.path.slice(1) || "—"}: ${d.message}`).join("; ") || messageOf(error)}`);
       }
       const run = await evaluate(deps, command.orgId, command.agentId, questions);
-      const lines = run.results.map((r) => JSON.stringify({ question: r.question, answered: r.answered, confidence: r.confidence, correct: r.correct, sources: r.sources, reply: r.reply }));
+      const lines = run.results.map((r) =>
+        JSON.stringify({ question: r.question, answered: r.answered, confidence: r.confidence, correct: r.correct, sources: r.sources, reply: r.reply }),
+      );
       return `${[...lines, JSON.stringify({ agent_id: run.agentId, totals: run.totals })].join("\n")}\n`;
     }
     case "org-identity": {

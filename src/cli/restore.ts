@@ -21,7 +21,9 @@ export async function restoreInto(config: Readonly<Config>, backup: Backup, forc
   try {
     const present = readdirSync(config.dataDir).filter((name) => name !== LOCK);
     if (present.length > 0 && !force)
-      throw new BackupRefused(`${config.dataDir} is not empty (${present.slice(0, 3).join(", ")}${present.length > 3 ? ", …" : ""}); restore replaces everything in it: add --force`);
+      throw new BackupRefused(
+        `${config.dataDir} is not empty (${present.slice(0, 3).join(", ")}${present.length > 3 ? ", …" : ""}); restore replaces everything in it: add --force`,
+      );
     mkdirSync(staging, { mode: 0o700 });
     await unpackDatabase(join(staging, "pgdata"), backup);
     if (backup.secretKey) writeFileSync(join(staging, "secret.key"), backup.secretKey, { mode: 0o600 });

@@ -25,7 +25,8 @@ export interface EmbeddingsConfig {
 function similarity(env: Env): number {
   const raw = env.EMBEDDINGS_MIN_SIMILARITY;
   if (raw === undefined || raw === "") return 0.5;
-  if (!/^(0(\.\d{1,4})?|1(\.0{1,4})?)$/.test(raw)) throw new ConfigError("EMBEDDINGS_MIN_SIMILARITY", `must be a number from 0 to 1 such as 0.5 (got ${JSON.stringify(raw)})`);
+  if (!/^(0(\.\d{1,4})?|1(\.0{1,4})?)$/.test(raw))
+    throw new ConfigError("EMBEDDINGS_MIN_SIMILARITY", `must be a number from 0 to 1 such as 0.5 (got ${JSON.stringify(raw)})`);
   return Number(raw);
 }
 
@@ -37,7 +38,10 @@ export function embeddingsConfig(env: Env): { embeddings?: EmbeddingsConfig } {
     url = new URL(raw);
   } catch {}
   if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password || url.hash || url.search)
-    throw new ConfigError("EMBEDDINGS_URL", `must be an absolute http(s) URL with no credentials, query or fragment, e.g. http://127.0.0.1:11434/v1 (got ${JSON.stringify(raw)})`);
+    throw new ConfigError(
+      "EMBEDDINGS_URL",
+      `must be an absolute http(s) URL with no credentials, query or fragment, e.g. http://127.0.0.1:11434/v1 (got ${JSON.stringify(raw)})`,
+    );
   const model = env.EMBEDDINGS_MODEL ?? "";
   if (model === "") throw new ConfigError("EMBEDDINGS_MODEL", "is required when EMBEDDINGS_URL is set (e.g. text-embedding-3-small, nomic-embed-text)");
   if (model.length > 200) throw new ConfigError("EMBEDDINGS_MODEL", "must be at most 200 characters");

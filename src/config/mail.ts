@@ -71,7 +71,8 @@ function pem(env: Env, name: string): string | undefined {
       throw new ConfigError(name, `must be a PEM or the path of a readable PEM file (could not read ${JSON.stringify(raw.slice(0, 200))})`);
     }
   }
-  if (!/-----BEGIN [A-Z0-9 ]+-----[\s\S]+-----END [A-Z0-9 ]+-----/.test(text)) throw new ConfigError(name, "must be a PEM (-----BEGIN …-----) or the path of one");
+  if (!/-----BEGIN [A-Z0-9 ]+-----[\s\S]+-----END [A-Z0-9 ]+-----/.test(text))
+    throw new ConfigError(name, "must be a PEM (-----BEGIN …-----) or the path of one");
   return text.replace(/\\n/g, "\n");
 }
 
@@ -81,18 +82,28 @@ export function emailChannelConfig(env: Env): { dkim?: DkimConfig; inbound: Inbo
   let dkim: DkimConfig | undefined;
   const privateKey = pem(env, "DKIM_PRIVATE_KEY");
   if (env.DKIM_DOMAIN || env.DKIM_SELECTOR || privateKey) {
-    if (!env.DKIM_DOMAIN || !DOMAIN.test(env.DKIM_DOMAIN)) throw new ConfigError("DKIM_DOMAIN", "must be a domain name such as example.com when DKIM is configured (set DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY together)");
-    if (!env.DKIM_SELECTOR || !/^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,62})$/.test(env.DKIM_SELECTOR)) throw new ConfigError("DKIM_SELECTOR", "must be a selector such as mail2026 when DKIM is configured");
+    if (!env.DKIM_DOMAIN || !DOMAIN.test(env.DKIM_DOMAIN))
+      throw new ConfigError(
+        "DKIM_DOMAIN",
+        "must be a domain name such as example.com when DKIM is configured (set DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY together)",
+      );
+    if (!env.DKIM_SELECTOR || !/^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,62})$/.test(env.DKIM_SELECTOR))
+      throw new ConfigError("DKIM_SELECTOR", "must be a selector such as mail2026 when DKIM is configured");
     if (!privateKey) throw new ConfigError("DKIM_PRIVATE_KEY", "is required with DKIM_DOMAIN (a PEM private key, or its path)");
     dkim = { domain: env.DKIM_DOMAIN.toLowerCase(), selector: env.DKIM_SELECTOR, privateKey };
   }
   const domain = env.INBOUND_EMAIL_DOMAIN ? env.INBOUND_EMAIL_DOMAIN.toLowerCase() : undefined;
-  if (domain !== undefined && !DOMAIN.test(domain)) throw new ConfigError("INBOUND_EMAIL_DOMAIN", `must be a domain name such as support.example.com (got ${JSON.stringify(env.INBOUND_EMAIL_DOMAIN)})`);
+  if (domain !== undefined && !DOMAIN.test(domain))
+    throw new ConfigError("INBOUND_EMAIL_DOMAIN", `must be a domain name such as support.example.com (got ${JSON.stringify(env.INBOUND_EMAIL_DOMAIN)})`);
   const smtpPort = env.INBOUND_SMTP_PORT ? integer(env, "INBOUND_SMTP_PORT", 0, 1, 65535) : undefined;
   if (smtpPort !== undefined && !domain) throw new ConfigError("INBOUND_EMAIL_DOMAIN", "is required when INBOUND_SMTP_PORT is set");
   const cert = pem(env, "INBOUND_SMTP_TLS_CERT");
   const key = pem(env, "INBOUND_SMTP_TLS_KEY");
-  if ((cert === undefined) !== (key === undefined)) throw new ConfigError(cert ? "INBOUND_SMTP_TLS_KEY" : "INBOUND_SMTP_TLS_CERT", "must be set together with the other of INBOUND_SMTP_TLS_CERT and INBOUND_SMTP_TLS_KEY");
+  if ((cert === undefined) !== (key === undefined))
+    throw new ConfigError(
+      cert ? "INBOUND_SMTP_TLS_KEY" : "INBOUND_SMTP_TLS_CERT",
+      "must be set together with the other of INBOUND_SMTP_TLS_CERT and INBOUND_SMTP_TLS_KEY",
+    );
   let webhookSecret: string | undefined;
   if (env.INBOUND_WEBHOOK_SECRET) {
     if (!/^[A-Za-z0-9._~+\/=-]{32,256}$/.test(env.INBOUND_WEBHOOK_SECRET))
@@ -102,14 +113,22 @@ export function emailChannelConfig(env: Env): { dkim?: DkimConfig; inbound: Inbo
   }
   return {
     dkim,
-    inbound: { domain, smtpPort, tls: cert && key ? { cert, key } : undefined, maxMessageBytes: integer(env, "INBOUND_MAX_MESSAGE_BYTES", 10 * 1024 * 1024, 1024, 25 * 1024 * 1024), webhookSecret, smtpLimits: smtpLimits(env) },
+    inbound: {
+      domain,
+      smtpPort,
+      tls: cert && key ? { cert, key } : undefined,
+      maxMessageBytes: integer(env, "INBOUND_MAX_MESSAGE_BYTES", 10 * 1024 * 1024, 1024, 25 * 1024 * 1024),
+      webhookSecret,
+      smtpLimits: smtpLimits(env),
+    },
   };
 }
 
 function smtpLimits(env: Env): SmtpLimits {
   const sessionSeconds = integer(env, "INBOUND_SMTP_SESSION_SECONDS", 600, 1, 3600);
   const commandSeconds = integer(env, "INBOUND_SMTP_COMMAND_SECONDS", 30, 1, 600);
-  if (commandSeconds > sessionSeconds) throw new ConfigError("INBOUND_SMTP_COMMAND_SECONDS", `must not be more than INBOUND_SMTP_SESSION_SECONDS (${sessionSeconds})`);
+  if (commandSeconds > sessionSeconds)
+    throw new ConfigError("INBOUND_SMTP_COMMAND_SECONDS", `must not be more than INBOUND_SMTP_SESSION_SECONDS (${sessionSeconds})`);
   const maxConnections = integer(env, "INBOUND_SMTP_MAX_CONNECTIONS", 100, 1, 10_000);
   const maxConnectionsPerAddress = integer(env, "INBOUND_SMTP_MAX_CONNECTIONS_PER_ADDRESS", 10, 1, 10_000);
   return { sessionSeconds, commandSeconds, maxConnections, maxConnectionsPerAddress };

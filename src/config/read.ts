@@ -23,8 +23,7 @@ export function integer(env: Env, name: string, fallback: number, min: number, m
 export function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
-  if (!(allowed as readonly string[]).includes(raw))
-    throw new ConfigError(name, `must be one of ${allowed.join(", ")} (got ${JSON.stringify(raw)})`);
+  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(name, `must be one of ${allowed.join(", ")} (got ${JSON.stringify(raw)})`);
   return raw as T;
 }
 

@@ -33,7 +33,10 @@ function baseUrl(env: Env, name: string): string | undefined {
     url = new URL(raw);
   } catch {}
   if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password || url.hash || url.search)
-    throw new ConfigError(name, `must be an absolute http(s) URL with no credentials, query or fragment, e.g. http://127.0.0.1:8000/v1 (got ${JSON.stringify(raw)})`);
+    throw new ConfigError(
+      name,
+      `must be an absolute http(s) URL with no credentials, query or fragment, e.g. http://127.0.0.1:8000/v1 (got ${JSON.stringify(raw)})`,
+    );
   return url.href.replace(/\/+$/, "");
 }
 

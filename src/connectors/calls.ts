@@ -68,7 +68,11 @@ export async function callConnectorTool(
       const known = typeof row.serverInfo?.protocolVersion === "string" ? row.serverInfo.protocolVersion : undefined;
       const session = kept ? McpSession.resume(options, kept) : await McpSession.open(options, known);
       try {
-        const params = { name: tool.name, arguments: args, ...(bound ? { _meta: { bound_end_user_id: bound.endUserId, bound_end_user_verified: bound.verified } } : {}) };
+        const params = {
+          name: tool.name,
+          arguments: args,
+          ...(bound ? { _meta: { bound_end_user_id: bound.endUserId, bound_end_user_verified: bound.verified } } : {}),
+        };
         // 2026-07-28: the tool's x-mcp-header parameters mirrored as Mcp-Param-* (checked at discovery).
         const mirrored = headerParams(tool.inputSchema);
         const answer = await session.request("tools/call", params, repeatable, "params" in mirrored ? paramHeaders(mirrored.params, args) : {});
@@ -89,7 +93,13 @@ export async function callConnectorTool(
     deps.metrics.connectorCall(error instanceof McpClientError ? error.kind : "error", seconds());
     // Tokens that cannot be refreshed break the connector until someone reconnects it; a slow call does not.
     if (error instanceof McpClientError && error.kind === "auth" && row.authMethod === "oauth2") {
-      await deps.db.transaction(async (tx) => withConnectorStatusEvent(tx, row, await tx.update(connectors).set({ status: "error", lastError: error.message, updatedAt: deps.now() }).where(eq(connectors.id, row.id)).returning())); // webhooks: connector.status_changed
+      await deps.db.transaction(async (tx) =>
+        withConnectorStatusEvent(
+          tx,
+          row,
+          await tx.update(connectors).set({ status: "error", lastError: error.message, updatedAt: deps.now() }).where(eq(connectors.id, row.id)).returning(),
+        ),
+      ); // webhooks: connector.status_changed
       deps.tools.invalidate(row.orgId); // its tools become unavailable now, not when the snapshot expires
     }
     return { value: { error: `mcp.${row.slug}.${tool.name}: ${failureText(error, "call")}` }, isError: true };
@@ -100,7 +110,10 @@ export async function callConnectorTool(
 function resultValue(result: { content?: unknown; structuredContent?: unknown }): unknown {
   if (result?.structuredContent !== undefined) return result.structuredContent;
   const content = Array.isArray(result?.content) ? result.content : [];
-  if (content.length > 0 && content.every((c) => typeof c === "object" && c !== null && (c as { type?: unknown }).type === "text" && typeof (c as { text?: unknown }).text === "string"))
+  if (
+    content.length > 0 &&
+    content.every((c) => typeof c === "object" && c !== null && (c as { type?: unknown }).type === "text" && typeof (c as { text?: unknown }).text === "string")
+  )
     return content.map((c) => (c as { text: string }).text).join("\n");
   return content;
 }

@@ -41,8 +41,14 @@ function freshCredentials(deps: Deps, row: ConnectorRow, used: Record<string, st
     const already = await stored();
     if (already) return already;
     try {
-      const fresh = { ...(await refreshOAuthTokens(row.url, used as unknown as OAuthCredentials, wwwAuthenticate, deps.guard, signal)) } as Record<string, string>;
-      await deps.db.update(connectors).set({ credentials: encryptCredentials(deps, row.id, fresh), updatedAt: deps.now() }).where(eq(connectors.id, row.id));
+      const fresh = { ...(await refreshOAuthTokens(row.url, used as unknown as OAuthCredentials, wwwAuthenticate, deps.guard, signal)) } as Record<
+        string,
+        string
+      >;
+      await deps.db
+        .update(connectors)
+        .set({ credentials: encryptCredentials(deps, row.id, fresh), updatedAt: deps.now() })
+        .where(eq(connectors.id, row.id));
       return fresh;
     } catch (error) {
       const rotatedElsewhere = await stored();
@@ -58,7 +64,12 @@ function freshCredentials(deps: Deps, row: ConnectorRow, used: Record<string, st
  * Runs `operation` with the connector's credentials; for OAuth2, a 401 leads to new tokens
  * (stored encrypted) and one retry.
  */
-export async function withCredentials<T>(deps: Deps, row: ConnectorRow, signal: AbortSignal, operation: (headers: () => Record<string, string>) => Promise<T>): Promise<T> {
+export async function withCredentials<T>(
+  deps: Deps,
+  row: ConnectorRow,
+  signal: AbortSignal,
+  operation: (headers: () => Record<string, string>) => Promise<T>,
+): Promise<T> {
   let credentials = decryptCredentials(deps, row);
   const headers = () => authHeaders(row.authMethod, credentials);
   try {

@@ -40,31 +40,44 @@ export async function discover(deps: Deps, row: ConnectorRow): Promise<Connector
     for (const d of dropped) deps.log.warn("connector tool dropped", { connector_id: row.id, tool: d.name, reason: d.reason });
     const iconUrl = await deriveIcon(row.url, serverInfo, deps.guard);
     // webhooks: connector.status_changed commits with the status it announces
-    const [updated] = await deps.db.transaction(async (tx) => withConnectorStatusEvent(tx, row, await tx
-      .update(connectors)
-      .set({
-        status: "connected",
-        lastError: null,
-        lastDiscoveredAt: now(),
-        discoveredTools: tools,
-        droppedTools: dropped,
-        serverInfo: { name: serverInfo.name, version: serverInfo.version, protocolVersion },
-        iconUrl,
-        nextDiscoveryAt: nextDiscoveryAt(),
-        updatedAt: now(),
-      })
-      .where(and(eq(connectors.id, row.id), live(connectors)))
-      .returning()));
+    const [updated] = await deps.db.transaction(async (tx) =>
+      withConnectorStatusEvent(
+        tx,
+        row,
+        await tx
+          .update(connectors)
+          .set({
+            status: "connected",
+            lastError: null,
+            lastDiscoveredAt: now(),
+            discoveredTools: tools,
+            droppedTools: dropped,
+            serverInfo: { name: serverInfo.name, version: serverInfo.version, protocolVersion },
+            iconUrl,
+            nextDiscoveryAt: nextDiscoveryAt(),
+            updatedAt: now(),
+          })
+          .where(and(eq(connectors.id, row.id), live(connectors)))
+          .returning(),
+      ),
+    );
     await forgetRemovedToggles(deps, row, tools);
     deps.tools.invalidate(row.orgId); // the tool list and each tool's availability follow the snapshot
     return updated ?? row;
   } catch (error) {
-    if (!(error instanceof McpClientError) && !isTimeout(error)) deps.log.error("connector discovery crashed", { connector_id: row.id, error: messageOf(error) });
-    const [updated] = await deps.db.transaction(async (tx) => withConnectorStatusEvent(tx, row, await tx
-      .update(connectors)
-      .set({ status: "error", lastError: failureText(error, "discovery"), lastDiscoveredAt: now(), nextDiscoveryAt: nextDiscoveryAt(), updatedAt: now() })
-      .where(and(eq(connectors.id, row.id), live(connectors)))
-      .returning()));
+    if (!(error instanceof McpClientError) && !isTimeout(error))
+      deps.log.error("connector discovery crashed", { connector_id: row.id, error: messageOf(error) });
+    const [updated] = await deps.db.transaction(async (tx) =>
+      withConnectorStatusEvent(
+        tx,
+        row,
+        await tx
+          .update(connectors)
+          .set({ status: "error", lastError: failureText(error, "discovery"), lastDiscoveredAt: now(), nextDiscoveryAt: nextDiscoveryAt(), updatedAt: now() })
+          .where(and(eq(connectors.id, row.id), live(connectors)))
+          .returning(),
+      ),
+    );
     deps.tools.invalidate(row.orgId);
     return updated ?? row;
   }

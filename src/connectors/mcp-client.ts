@@ -144,9 +144,13 @@ export class McpSession {
     this.initialized = false;
     this.resumed = false;
     this.modern = false;
-    const result = (await this.send("initialize", { protocolVersion: proposed, capabilities: {}, clientInfo: CLIENT_INFO })) as { protocolVersion?: unknown; serverInfo?: unknown };
+    const result = (await this.send("initialize", { protocolVersion: proposed, capabilities: {}, clientInfo: CLIENT_INFO })) as {
+      protocolVersion?: unknown;
+      serverInfo?: unknown;
+    };
     const version = typeof result?.protocolVersion === "string" ? result.protocolVersion : "";
-    if (!isKnownProtocolVersion(version)) throw new McpClientError("protocol", `the server chose protocol version ${JSON.stringify(version)}, which we do not know`);
+    if (!isKnownProtocolVersion(version))
+      throw new McpClientError("protocol", `the server chose protocol version ${JSON.stringify(version)}, which we do not know`);
     this.protocolVersion = version;
     this.serverInfo = record(result.serverInfo) ?? {};
     this.initialized = true;
@@ -167,7 +171,12 @@ export class McpSession {
   private async post(body: { method: string; params?: Record<string, unknown> }, extra: Record<string, string> = {}): Promise<Response> {
     let response: Response;
     try {
-      const init = { method: "POST", headers: this.headers(body.method, body.params, extra), body: JSON.stringify({ jsonrpc: "2.0", ...body }), signal: this.options.signal };
+      const init = {
+        method: "POST",
+        headers: this.headers(body.method, body.params, extra),
+        body: JSON.stringify({ jsonrpc: "2.0", ...body }),
+        signal: this.options.signal,
+      };
       response = await guardedFetch(this.options.url, init, this.options.guard);
     } catch (error) {
       if (error instanceof RedirectRefusedError || error instanceof BlockedUrlError) throw new McpClientError("blocked", error.message);
@@ -175,7 +184,10 @@ export class McpSession {
     }
     if (response.status === 401 || response.status === 403) {
       await response.body?.cancel();
-      throw new McpClientError("auth", `the server refused our credentials (HTTP ${response.status})`, { status: response.status, wwwAuthenticate: response.headers.get("www-authenticate") });
+      throw new McpClientError("auth", `the server refused our credentials (HTTP ${response.status})`, {
+        status: response.status,
+        wwwAuthenticate: response.headers.get("www-authenticate"),
+      });
     }
     if (response.status === 404 && this.sessionId) {
       await response.body?.cancel();
@@ -183,14 +195,19 @@ export class McpSession {
     }
     if ((response.status === 400 || response.status === 404) && this.resumed && !this.modern) {
       await response.body?.cancel();
-      throw new McpClientError("session_lost", `the server refused a request made on its earlier handshake (HTTP ${response.status})`, { status: response.status });
+      throw new McpClientError("session_lost", `the server refused a request made on its earlier handshake (HTTP ${response.status})`, {
+        status: response.status,
+      });
     }
     if (!response.ok) {
       const text = new TextDecoder().decode(await readCapped(response, 64 * 1024).catch(() => new Uint8Array()));
       // 2026-07-28 refuses with 400 (404 for an unknown method) and a JSON-RPC error saying why.
       const rpc = errorInBody(text);
       const said = rpc ? `error ${rpc.code}: ${String(rpc.message).slice(0, 200)}` : text.slice(0, 200);
-      throw new McpClientError("http", `the server answered HTTP ${response.status}${said ? `: ${said}` : ""}`, { status: response.status, ...(rpc ? { rpcCode: rpc.code, rpcData: rpc.data } : {}) });
+      throw new McpClientError("http", `the server answered HTTP ${response.status}${said ? `: ${said}` : ""}`, {
+        status: response.status,
+        ...(rpc ? { rpcCode: rpc.code, rpcData: rpc.data } : {}),
+      });
     }
     return response;
   }
@@ -202,7 +219,8 @@ export class McpSession {
     if (method === "initialize") {
       const issued = response.headers.get("mcp-session-id");
       if (issued !== null) {
-        if (issued.length > CLIENT_LIMITS.sessionIdLength || !VISIBLE_ASCII.test(issued)) throw new McpClientError("protocol", "the server issued an invalid Mcp-Session-Id");
+        if (issued.length > CLIENT_LIMITS.sessionIdLength || !VISIBLE_ASCII.test(issued))
+          throw new McpClientError("protocol", "the server issued an invalid Mcp-Session-Id");
         this.sessionId = issued;
       }
     }
@@ -215,11 +233,18 @@ export class McpSession {
       throw deadlineError(error) ?? new McpClientError("protocol", `could not read the server's answer: ${messageOf(error)}`);
     }
     if (message.error)
-      throw new McpClientError("rpc", `the server answered ${method} with error ${message.error.code}: ${String(message.error.message).slice(0, 300)}`, { rpcCode: message.error.code, rpcData: message.error.data });
+      throw new McpClientError("rpc", `the server answered ${method} with error ${message.error.code}: ${String(message.error.message).slice(0, 300)}`, {
+        rpcCode: message.error.code,
+        rpcData: message.error.data,
+      });
     // 2026-07-28: a result says whether it is complete (absent: complete); `input_required` asks
     // the client for input mid-request, which a connector has no person to ask.
     const resultType = record(message.result)?.resultType;
-    if (resultType !== undefined && resultType !== "complete") throw new McpClientError("protocol", `the server answered ${method} with resultType ${JSON.stringify(String(resultType).slice(0, 40))}, which connectors cannot complete`);
+    if (resultType !== undefined && resultType !== "complete")
+      throw new McpClientError(
+        "protocol",
+        `the server answered ${method} with resultType ${JSON.stringify(String(resultType).slice(0, 40))}, which connectors cannot complete`,
+      );
     return message.result;
   }
 
@@ -257,7 +282,11 @@ export class McpSession {
   async close(): Promise<void> {
     if (!this.sessionId || this.modern) return;
     try {
-      const response = await guardedFetch(this.options.url, { method: "DELETE", headers: this.headers("", undefined, {}), signal: AbortSignal.timeout(5000) }, this.options.guard);
+      const response = await guardedFetch(
+        this.options.url,
+        { method: "DELETE", headers: this.headers("", undefined, {}), signal: AbortSignal.timeout(5000) },
+        this.options.guard,
+      );
       await response.body?.cancel();
     } catch {}
   }

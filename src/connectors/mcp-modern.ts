@@ -74,10 +74,12 @@ export function headerParams(inputSchema: Record<string, unknown>): { params: He
   const seen = new Set<string>();
   for (const param of params) {
     const property = param.path.reduce<Record<string, unknown>>((s, key) => (s.properties as Record<string, Record<string, unknown>>)[key]!, inputSchema);
-    if (typeof param.name !== "string" || !TOKEN.test(param.name)) return { invalid: `x-mcp-header of ${param.path.join(".")} is not an HTTP field-name token` };
+    if (typeof param.name !== "string" || !TOKEN.test(param.name))
+      return { invalid: `x-mcp-header of ${param.path.join(".")} is not an HTTP field-name token` };
     if (seen.has(param.name.toLowerCase())) return { invalid: `x-mcp-header ${param.name} is used twice` };
     seen.add(param.name.toLowerCase());
-    if (typeof property.type !== "string" || !HEADER_TYPES.has(property.type)) return { invalid: `x-mcp-header ${param.name} is on a property that is not a string, integer or boolean` };
+    if (typeof property.type !== "string" || !HEADER_TYPES.has(property.type))
+      return { invalid: `x-mcp-header ${param.name} is on a property that is not a string, integer or boolean` };
   }
   return { params };
 }
@@ -87,7 +89,8 @@ export function paramHeaders(params: HeaderParam[], args: Record<string, unknown
   const headers: Record<string, string> = {};
   for (const param of params) {
     let value: unknown = args;
-    for (const key of param.path) value = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+    for (const key of param.path)
+      value = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
     let text: string | undefined;
     if (typeof value === "string") text = value;
     else if (typeof value === "boolean") text = String(value);
@@ -130,6 +133,10 @@ export function eraOf(error: unknown, probe: boolean): "legacy" | string[] | und
 export function choose(supported: string[]): string {
   if (supported.includes(MODERN_VERSION)) return MODERN_VERSION;
   const known = supported.filter(isKnownProtocolVersion).sort().at(-1);
-  if (!known) throw new McpClientError("protocol", `the server speaks only ${JSON.stringify(supported.slice(0, 10))}, none of which we speak (${[MODERN_VERSION, ...KNOWN_PROTOCOL_VERSIONS].join(", ")})`);
+  if (!known)
+    throw new McpClientError(
+      "protocol",
+      `the server speaks only ${JSON.stringify(supported.slice(0, 10))}, none of which we speak (${[MODERN_VERSION, ...KNOWN_PROTOCOL_VERSIONS].join(", ")})`,
+    );
   return known;
 }

@@ -106,7 +106,8 @@ async function readEventStream(response: Response, id: number, signal: AbortSign
       const { done, value } = await reader.read();
       if (done) break;
       bytes += value.byteLength;
-      if (bytes > CLIENT_LIMITS.responseBytes) throw new ResponseTooLargeError(`the event stream exceeded ${CLIENT_LIMITS.responseBytes} bytes before our response`);
+      if (bytes > CLIENT_LIMITS.responseBytes)
+        throw new ResponseTooLargeError(`the event stream exceeded ${CLIENT_LIMITS.responseBytes} bytes before our response`);
       parser.feed(decoder.decode(value, { stream: true }));
     }
   } finally {

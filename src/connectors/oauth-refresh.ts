@@ -44,7 +44,13 @@ function resourceMetadataFrom(wwwAuthenticate: string | null | undefined): strin
   return wwwAuthenticate ? /resource_metadata="([^"]+)"/.exec(wwwAuthenticate)?.[1] : undefined;
 }
 
-export async function refreshOAuthTokens(serverUrl: string, credentials: OAuthCredentials, wwwAuthenticate: string | null | undefined, guard: GuardOptions, signal: AbortSignal): Promise<OAuthCredentials> {
+export async function refreshOAuthTokens(
+  serverUrl: string,
+  credentials: OAuthCredentials,
+  wwwAuthenticate: string | null | undefined,
+  guard: GuardOptions,
+  signal: AbortSignal,
+): Promise<OAuthCredentials> {
   if (!credentials.refresh_token) throw new RefreshFailed("no refresh token was given for this connector");
   const hinted = resourceMetadataFrom(wwwAuthenticate);
   let resourceMetadata: Record<string, unknown> | null = null;

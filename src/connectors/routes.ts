@@ -46,10 +46,23 @@ const ConnectorView = t.Object({
 
 export function connectorRoutes(deps: Deps) {
   return new Elysia({ name: "connectors" })
-    .get("/api/integrations/mcp/servers", async ({ request }) => {
-      const { orgId } = await requireMember(deps, request, "integrations:view");
-      return listConnectors(deps, orgId);
-    }, { response: { 200: t.Object({ enabled: t.Boolean({ description: "Whether the org's mcp_external_servers flag is on." }), servers: t.Array(ConnectorView) }) }, detail: { summary: "The org's connectors to external MCP servers with their status and tools (integrations:view)", tags: ["Connectors"], security: [{ dashboard: [] }] } })
+    .get(
+      "/api/integrations/mcp/servers",
+      async ({ request }) => {
+        const { orgId } = await requireMember(deps, request, "integrations:view");
+        return listConnectors(deps, orgId);
+      },
+      {
+        response: {
+          200: t.Object({ enabled: t.Boolean({ description: "Whether the org's mcp_external_servers flag is on." }), servers: t.Array(ConnectorView) }),
+        },
+        detail: {
+          summary: "The org's connectors to external MCP servers with their status and tools (integrations:view)",
+          tags: ["Connectors"],
+          security: [{ dashboard: [] }],
+        },
+      },
+    )
     .post(
       "/api/integrations/mcp/servers",
       async ({ body, request }) => {
@@ -65,7 +78,12 @@ export function connectorRoutes(deps: Deps) {
           auth_method: AuthMethod,
           credentials: t.Optional(Credentials),
         }),
-        response: { 201: t.Object({ id: t.String(), status: Status, tool_count: t.Integer(), error: t.Union([t.String(), t.Null()]) }) }, detail: { summary: "Connect an external MCP server (needs the mcp_external_servers flag) (integrations:manage)", tags: ["Connectors"], security: [{ dashboard: [] }] },
+        response: { 201: t.Object({ id: t.String(), status: Status, tool_count: t.Integer(), error: t.Union([t.String(), t.Null()]) }) },
+        detail: {
+          summary: "Connect an external MCP server (needs the mcp_external_servers flag) (integrations:manage)",
+          tags: ["Connectors"],
+          security: [{ dashboard: [] }],
+        },
       },
     )
     .patch(
@@ -74,11 +92,32 @@ export function connectorRoutes(deps: Deps) {
         const { orgId, principal } = await requireMember(deps, request, "integrations:manage");
         return refreshConnector(deps, orgId, memberActor(principal.member.id), params.id, body ?? {});
       },
-      { body: t.Optional(t.Object({ name: t.Optional(t.String({ maxLength: CONNECTOR_LIMITS.name })), auth_method: t.Optional(AuthMethod), credentials: t.Optional(Credentials) })), response: { 200: ConnectorView }, detail: { summary: "Rename a connector, change its credentials, or refresh its tools (integrations:manage)", tags: ["Connectors"], security: [{ dashboard: [] }] } },
+      {
+        body: t.Optional(
+          t.Object({
+            name: t.Optional(t.String({ maxLength: CONNECTOR_LIMITS.name })),
+            auth_method: t.Optional(AuthMethod),
+            credentials: t.Optional(Credentials),
+          }),
+        ),
+        response: { 200: ConnectorView },
+        detail: {
+          summary: "Rename a connector, change its credentials, or refresh its tools (integrations:manage)",
+          tags: ["Connectors"],
+          security: [{ dashboard: [] }],
+        },
+      },
     )
-    .delete("/api/integrations/mcp/servers/:id", async ({ params, request }) => {
-      const { orgId, principal } = await requireMember(deps, request, "integrations:manage");
-      await disconnect(deps, orgId, memberActor(principal.member.id), params.id);
-      return new Response(null, { status: 204 });
-    }, { response: { 204: t.Null({ description: "No content" }) }, detail: { summary: "Disconnect a connector (integrations:manage)", tags: ["Connectors"], security: [{ dashboard: [] }] } });
+    .delete(
+      "/api/integrations/mcp/servers/:id",
+      async ({ params, request }) => {
+        const { orgId, principal } = await requireMember(deps, request, "integrations:manage");
+        await disconnect(deps, orgId, memberActor(principal.member.id), params.id);
+        return new Response(null, { status: 204 });
+      },
+      {
+        response: { 204: t.Null({ description: "No content" }) },
+        detail: { summary: "Disconnect a connector (integrations:manage)", tags: ["Connectors"], security: [{ dashboard: [] }] },
+      },
+    );
 }

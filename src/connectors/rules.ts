@@ -81,7 +81,10 @@ export function classifyTools(listed: unknown[]): { tools: DiscoveredTool[]; dro
     const readOnly = hints.readOnlyHint === true;
     const named = typeof t.title === "string" ? t.title : hints.title;
     const title = typeof named === "string" ? named.slice(0, CONNECTOR_LIMITS.name) : undefined;
-    const output = typeof t.outputSchema === "object" && t.outputSchema !== null && (t.outputSchema as Record<string, unknown>).type === "object" ? (t.outputSchema as Record<string, unknown>) : undefined;
+    const output =
+      typeof t.outputSchema === "object" && t.outputSchema !== null && (t.outputSchema as Record<string, unknown>).type === "object"
+        ? (t.outputSchema as Record<string, unknown>)
+        : undefined;
     tools.push({
       name,
       description: typeof t.description === "string" ? t.description.slice(0, CONNECTOR_LIMITS.description) : "",

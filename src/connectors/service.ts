@@ -79,7 +79,17 @@ export async function connect(deps: Deps, orgId: string, actor: Actor, input: Co
   try {
     [row] = (await deps.db
       .insert(connectors)
-      .values({ id, orgId, name: input.name.trim(), slug: input.slug, url: input.url, authMethod: input.auth_method, credentials: encryptCredentials(deps, id, input.credentials ?? {}), createdAt: deps.now(), updatedAt: deps.now() })
+      .values({
+        id,
+        orgId,
+        name: input.name.trim(),
+        slug: input.slug,
+        url: input.url,
+        authMethod: input.auth_method,
+        credentials: encryptCredentials(deps, id, input.credentials ?? {}),
+        createdAt: deps.now(),
+        updatedAt: deps.now(),
+      })
       .returning()) as [ConnectorRow];
   } catch (error) {
     if (String((error as { cause?: unknown }).cause ?? error).includes("connectors_org_slug_live_idx"))
@@ -93,23 +103,39 @@ export async function connect(deps: Deps, orgId: string, actor: Actor, input: Co
 
 async function liveRow(deps: Deps, orgId: string, id: string): Promise<ConnectorRow> {
   if (!isUuid(id)) throw AppError.notFound("No such connector.");
-  const [row] = await deps.db.select().from(connectors).where(and(eq(connectors.orgId, orgId), eq(connectors.id, id), live(connectors)));
+  const [row] = await deps.db
+    .select()
+    .from(connectors)
+    .where(and(eq(connectors.orgId, orgId), eq(connectors.id, id), live(connectors)));
   if (!row) throw AppError.notFound("No such connector.");
   return row;
 }
 
 export async function listConnectors(deps: Deps, orgId: string) {
-  const rows = await deps.db.select().from(connectors).where(and(eq(connectors.orgId, orgId), live(connectors))).orderBy(connectors.createdAt);
+  const rows = await deps.db
+    .select()
+    .from(connectors)
+    .where(and(eq(connectors.orgId, orgId), live(connectors)))
+    .orderBy(connectors.createdAt);
   return { enabled: await flagEnabled(deps, orgId, "mcp_external_servers"), servers: rows.map(connectorView) };
 }
 
 /** The org's live connectors, for the tool provider (src/connectors/tools.ts). */
 export async function liveConnectors(deps: Deps, orgId: string): Promise<ConnectorRow[]> {
-  return deps.db.select().from(connectors).where(and(eq(connectors.orgId, orgId), live(connectors)));
+  return deps.db
+    .select()
+    .from(connectors)
+    .where(and(eq(connectors.orgId, orgId), live(connectors)));
 }
 
 /** PATCH: optional new name or credentials (auth_method with them), then handshake and discovery again. */
-export async function refreshConnector(deps: Deps, orgId: string, actor: Actor, id: string, patch: { name?: string; auth_method?: ConnectorAuthMethod; credentials?: Record<string, string> }) {
+export async function refreshConnector(
+  deps: Deps,
+  orgId: string,
+  actor: Actor,
+  id: string,
+  patch: { name?: string; auth_method?: ConnectorAuthMethod; credentials?: Record<string, string> },
+) {
   await requireFlag(deps, orgId);
   const row = await liveRow(deps, orgId, id);
   const method = patch.auth_method ?? row.authMethod;

@@ -66,7 +66,11 @@ const bad = (path: string, message: string) => AppError.badRequest(`${path.slice
 /** Newest first, ties by id (src/db/keyset.ts). */
 const ORDER: KeysetOrder = { table: conversations, scope: conversations.orgId, id: conversations.id, keys: [conversations.createdAt, conversations.id] };
 
-export async function listConversations(deps: Deps, orgId: string, filters: ConversationFilters): Promise<{ conversations: Conversation[]; nextCursor: string | null }> {
+export async function listConversations(
+  deps: Deps,
+  orgId: string,
+  filters: ConversationFilters,
+): Promise<{ conversations: Conversation[]; nextCursor: string | null }> {
   const limit = filters.limit ?? CONVERSATION_LIMITS.defaultPageSize;
   const where: (SQL | undefined)[] = [eq(conversations.orgId, orgId)];
   // Ids that are not uuids can match nothing: an empty page, not an error (like the ticket list).

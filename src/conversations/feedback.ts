@@ -7,7 +7,10 @@ import { AppError } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
 
 /** Records the answer on `messageId`, or on the conversation's latest complete agent reply. */
-export async function recordFeedback(deps: Pick<Deps, "db" | "now">, input: { orgId: string; conversationId: string; messageId?: string; helpful: boolean }): Promise<{ message_id: string; helpful: boolean }> {
+export async function recordFeedback(
+  deps: Pick<Deps, "db" | "now">,
+  input: { orgId: string; conversationId: string; messageId?: string; helpful: boolean },
+): Promise<{ message_id: string; helpful: boolean }> {
   if (input.messageId !== undefined && !isUuid(input.messageId)) throw AppError.notFound("No such message.");
   const [reply] = await deps.db
     .select({ id: conversationMessages.id })
@@ -27,7 +30,13 @@ export async function recordFeedback(deps: Pick<Deps, "db" | "now">, input: { or
   // One statement: the reply's answer and the conversation's latest (src/conversations/report-facts.ts).
   const updated = deps.db
     .$with("updated")
-    .as(deps.db.update(conversationMessages).set({ helpful: input.helpful, helpfulAt: deps.now() }).where(eq(conversationMessages.id, reply.id)).returning({ conversationId: conversationMessages.conversationId }));
+    .as(
+      deps.db
+        .update(conversationMessages)
+        .set({ helpful: input.helpful, helpfulAt: deps.now() })
+        .where(eq(conversationMessages.id, reply.id))
+        .returning({ conversationId: conversationMessages.conversationId }),
+    );
   await deps.db
     .with(updated)
     .update(conversations)

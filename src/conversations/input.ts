@@ -85,13 +85,18 @@ export interface HistoryItem {
 }
 
 /** Checks images and normalises `conversation_history`; throws one 400 naming every bad field. */
-export function checkChatInput(input: { message: string; images?: string[]; conversation_history?: HistoryItem[]; context?: Record<string, unknown> }): { reported: ReportedTurn[] } {
+export function checkChatInput(input: { message: string; images?: string[]; conversation_history?: HistoryItem[]; context?: Record<string, unknown> }): {
+  reported: ReportedTurn[];
+} {
   const problems: ErrorDetail[] = [];
   if (input.message.trim() === "") problems.push({ path: "/message", message: "must not be blank" });
   // TypeBox bounds a record's values, not its keys.
   for (const key of Object.keys(input.context ?? {}))
     if (key.length === 0 || key.length > CHAT_LIMITS.contextKey)
-      problems.push({ path: `/context/${key.slice(0, 40).replaceAll("~", "~0").replaceAll("/", "~1")}`, message: `keys must be 1 to ${CHAT_LIMITS.contextKey} characters` });
+      problems.push({
+        path: `/context/${key.slice(0, 40).replaceAll("~", "~0").replaceAll("/", "~1")}`,
+        message: `keys must be 1 to ${CHAT_LIMITS.contextKey} characters`,
+      });
   input.images?.forEach((image, i) => {
     const problem = imageProblem(image);
     if (problem) problems.push({ path: `/images/${i}`, message: problem });
@@ -101,7 +106,11 @@ export function checkChatInput(input: { message: string; images?: string[]; conv
     const who = item.speaker ?? item.role;
     const speaker = who === undefined ? undefined : SPEAKERS[who.toLowerCase()];
     const text = item.text ?? item.content;
-    if (speaker === undefined) problems.push({ path: `/conversation_history/${i}/${item.speaker !== undefined ? "speaker" : "role"}`, message: "must be user, customer, assistant or agent" });
+    if (speaker === undefined)
+      problems.push({
+        path: `/conversation_history/${i}/${item.speaker !== undefined ? "speaker" : "role"}`,
+        message: "must be user, customer, assistant or agent",
+      });
     if (text === undefined) problems.push({ path: `/conversation_history/${i}/text`, message: "text or content is required" });
     if (speaker !== undefined && text !== undefined && text.trim() !== "") reported.push({ speaker, text });
   });

@@ -18,7 +18,8 @@ import type { Db } from "../db/client.ts";
 import type { conversationMessages } from "../db/schema/index.ts";
 
 /** A customer message that is only a greeting, a thanks or an ok (a POSIX pattern, case-insensitive). */
-export const GREETING = "^[[:space:]]*(hi|hello|hey|hiya|yo|good (morning|afternoon|evening)|thanks?( you)?( so much| a lot)?|thx|ty|cheers|ok|okay|great|cool|bye|goodbye)[[:space:][:punct:]]*$";
+export const GREETING =
+  "^[[:space:]]*(hi|hello|hey|hiya|yo|good (morning|afternoon|evening)|thanks?( you)?( so much| a lot)?|thx|ty|cheers|ok|okay|great|cool|bye|goodbye)[[:space:][:punct:]]*$";
 /** No customer message within this long after a substantive answer: assumed resolved (inclusive). */
 export const QUIET_MS = 24 * 3600 * 1000;
 /** A customer message within this long after the quiet answer takes the resolution back (inclusive). */

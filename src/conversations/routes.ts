@@ -13,7 +13,8 @@ const DateTime = t.String({ minLength: 1, maxLength: 40, description: "An ISO 86
 function date(path: string, value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
   const parsed = /^\d{4}-\d{2}-\d{2}/.test(value) ? new Date(value) : new Date(Number.NaN);
-  if (Number.isNaN(parsed.getTime())) throw AppError.badRequest(`${path.slice(1)} must be an ISO 8601 date.`, [{ path, message: "must be an ISO 8601 date or date-time" }]);
+  if (Number.isNaN(parsed.getTime()))
+    throw AppError.badRequest(`${path.slice(1)} must be an ISO 8601 date.`, [{ path, message: "must be an ISO 8601 date or date-time" }]);
   return parsed;
 }
 
@@ -32,7 +33,11 @@ export function conversationRoutes(deps: Deps) {
           cursor: query.cursor,
           limit: query.limit,
         });
-        const customers = await customersByIds(deps, orgId, page.conversations.map((c) => c.endUserId));
+        const customers = await customersByIds(
+          deps,
+          orgId,
+          page.conversations.map((c) => c.endUserId),
+        );
         return {
           conversations: page.conversations.map((c) => {
             const customer = c.endUserId ? customers.get(c.endUserId) : undefined;
@@ -51,7 +56,11 @@ export function conversationRoutes(deps: Deps) {
           cursor: t.Optional(t.String({ minLength: 1, maxLength: 128 })),
           limit: t.Optional(t.Integer({ minimum: 1, maximum: CONVERSATION_LIMITS.pageSize })),
         }),
-        detail: { summary: "The org's conversations, newest first; filter by customer, agent, routed, time (inbox:view)", tags: ["Conversations"], security: [{ dashboard: [] }] },
+        detail: {
+          summary: "The org's conversations, newest first; filter by customer, agent, routed, time (inbox:view)",
+          tags: ["Conversations"],
+          security: [{ dashboard: [] }],
+        },
       },
     )
     .get(
@@ -63,6 +72,9 @@ export function conversationRoutes(deps: Deps) {
         const customer = conversation.customer_id ? customers.get(conversation.customer_id) : undefined;
         return { ...conversation, customer: customer ? customerSummary(customer) : null };
       },
-      { params: t.Object({ id: Id }), detail: { summary: "One conversation with its messages and customer (inbox:view)", tags: ["Conversations"], security: [{ dashboard: [] }] } },
+      {
+        params: t.Object({ id: Id }),
+        detail: { summary: "One conversation with its messages and customer (inbox:view)", tags: ["Conversations"], security: [{ dashboard: [] }] },
+      },
     );
 }

@@ -19,10 +19,22 @@ export async function searchConversations(deps: Deps, orgId: string, text: strin
   const needle = text.trim();
   if (needle === "") return [];
   const rows = await deps.db
-    .select({ id: conversations.id, ticketId: conversations.ticketId, endUserId: conversations.endUserId, createdAt: conversations.createdAt, text: conversationMessages.text })
+    .select({
+      id: conversations.id,
+      ticketId: conversations.ticketId,
+      endUserId: conversations.endUserId,
+      createdAt: conversations.createdAt,
+      text: conversationMessages.text,
+    })
     .from(conversationMessages)
     .innerJoin(conversations, and(eq(conversations.id, conversationMessages.conversationId), eq(conversations.orgId, orgId)))
-    .where(and(eq(conversationMessages.orgId, orgId), inArray(conversationMessages.role, ["customer", "agent"]), ilike(conversationMessages.text, escapeLike(needle))))
+    .where(
+      and(
+        eq(conversationMessages.orgId, orgId),
+        inArray(conversationMessages.role, ["customer", "agent"]),
+        ilike(conversationMessages.text, escapeLike(needle)),
+      ),
+    )
     .orderBy(desc(conversationMessages.createdAt))
     .limit(limit * 5);
   const seen = new Map<string, ConversationMatch>();

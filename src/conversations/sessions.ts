@@ -132,7 +132,17 @@ export async function createSession(deps: Deps, input: NewSession): Promise<{ co
     text: turn.text,
     createdAt: now,
   }));
-  if (first) messages.push({ id: Bun.randomUUIDv7(), orgId: input.orgId, conversationId: id, role: "customer", text: first.text, images: first.images, mode: first.mode, createdAt: now });
+  if (first)
+    messages.push({
+      id: Bun.randomUUIDv7(),
+      orgId: input.orgId,
+      conversationId: id,
+      role: "customer",
+      text: first.text,
+      images: first.images,
+      mode: first.mode,
+      createdAt: now,
+    });
   const row = {
     id,
     orgId: input.orgId,
@@ -160,7 +170,11 @@ export async function createSession(deps: Deps, input: NewSession): Promise<{ co
 }
 
 /** Merges the request's context into the session's (the request wins on conflict) and records the mode. */
-export async function updateSession(deps: Deps, conversation: Conversation, patch: { context?: Record<string, ContextEntry>; mode: string }): Promise<Conversation> {
+export async function updateSession(
+  deps: Deps,
+  conversation: Conversation,
+  patch: { context?: Record<string, ContextEntry>; mode: string },
+): Promise<Conversation> {
   const context = patch.context ? { ...conversation.context, ...patch.context } : conversation.context;
   if (patch.context) assertFreeForm(context, "/context");
   if (!patch.context && patch.mode === conversation.mode) return conversation;

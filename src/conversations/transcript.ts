@@ -37,11 +37,19 @@ export interface Reply {
  * One statement, so one round trip and one commit: the message is inserted and the conversation's
  * counters updated by a data-modifying CTE (atomic like a transaction).
  */
-async function append(deps: Deps, conversation: Conversation, values: Omit<typeof conversationMessages.$inferInsert, "id" | "orgId" | "conversationId" | "createdAt">, after: Partial<typeof conversations.$inferInsert>): Promise<void> {
+async function append(
+  deps: Deps,
+  conversation: Conversation,
+  values: Omit<typeof conversationMessages.$inferInsert, "id" | "orgId" | "conversationId" | "createdAt">,
+  after: Partial<typeof conversations.$inferInsert>,
+): Promise<void> {
   const now = deps.now();
-  const inserted = deps.db
-    .$with("inserted")
-    .as(deps.db.insert(conversationMessages).values({ ...values, id: Bun.randomUUIDv7(), orgId: conversation.orgId, conversationId: conversation.id, createdAt: now }).returning({ conversationId: conversationMessages.conversationId }));
+  const inserted = deps.db.$with("inserted").as(
+    deps.db
+      .insert(conversationMessages)
+      .values({ ...values, id: Bun.randomUUIDv7(), orgId: conversation.orgId, conversationId: conversation.id, createdAt: now })
+      .returning({ conversationId: conversationMessages.conversationId }),
+  );
   await deps.db
     .with(inserted)
     .update(conversations)

@@ -10,12 +10,23 @@ import { type Company, mergeTraits } from "./records.ts";
 export async function findCompany(deps: Deps, orgId: string, idOrExternal: string): Promise<Company | null> {
   if (idOrExternal.length === 0 || idOrExternal.length > 256) return null;
   const key = isUuid(idOrExternal) ? or(eq(companies.id, idOrExternal), eq(companies.externalId, idOrExternal)) : eq(companies.externalId, idOrExternal);
-  const [company] = await deps.db.select().from(companies).where(and(eq(companies.orgId, orgId), key)).limit(1);
+  const [company] = await deps.db
+    .select()
+    .from(companies)
+    .where(and(eq(companies.orgId, orgId), key))
+    .limit(1);
   return company ?? null;
 }
 
 export function companyView(company: Company) {
-  return { id: company.id, external_id: company.externalId, name: company.name, traits: company.traits, verified: company.verified, updated_at: company.updatedAt.toISOString() };
+  return {
+    id: company.id,
+    external_id: company.externalId,
+    name: company.name,
+    traits: company.traits,
+    verified: company.verified,
+    updated_at: company.updatedAt.toISOString(),
+  };
 }
 
 /** A company written by the org itself (a member or the org's token, through the data tools): the org vouches for it from then on. */
@@ -28,10 +39,20 @@ export async function updateCompany(deps: Deps, company: Company, patch: { name?
  * company nobody vouched for, checked in the statement itself, so one that became vouched a moment
  * ago stays untouched (null then).
  */
-async function writeCompany(deps: Deps, company: Company, patch: { name?: string; traits?: Record<string, unknown> }, vouched: boolean): Promise<Company | null> {
+async function writeCompany(
+  deps: Deps,
+  company: Company,
+  patch: { name?: string; traits?: Record<string, unknown> },
+  vouched: boolean,
+): Promise<Company | null> {
   const [updated] = await deps.db
     .update(companies)
-    .set({ ...(patch.name !== undefined ? { name: patch.name } : {}), traits: mergeTraits(company.traits, patch.traits), ...(vouched ? { verified: true } : {}), updatedAt: deps.now() })
+    .set({
+      ...(patch.name !== undefined ? { name: patch.name } : {}),
+      traits: mergeTraits(company.traits, patch.traits),
+      ...(vouched ? { verified: true } : {}),
+      updatedAt: deps.now(),
+    })
     .where(and(eq(companies.orgId, company.orgId), eq(companies.id, company.id), vouched ? undefined : eq(companies.verified, false)))
     .returning();
   return updated ?? null;
@@ -50,9 +71,22 @@ async function writeCompany(deps: Deps, company: Company, patch: { name?: string
  *   (name and traits cleared, then the write applied), so nothing typed by a holder of the public
  *   key becomes something the org vouches for. Its id stays, and so do the links to it.
  */
-export async function identifyCompany(deps: Deps, orgId: string, externalId: string, patch: { name?: string; traits?: Record<string, unknown> }, vouched: boolean): Promise<Company> {
+export async function identifyCompany(
+  deps: Deps,
+  orgId: string,
+  externalId: string,
+  patch: { name?: string; traits?: Record<string, unknown> },
+  vouched: boolean,
+): Promise<Company> {
   const now = deps.now();
-  const find = async () => (await deps.db.select().from(companies).where(and(eq(companies.orgId, orgId), eq(companies.externalId, externalId))).limit(1))[0];
+  const find = async () =>
+    (
+      await deps.db
+        .select()
+        .from(companies)
+        .where(and(eq(companies.orgId, orgId), eq(companies.externalId, externalId)))
+        .limit(1)
+    )[0];
   let company = await find();
   if (!company) {
     await deps.db.insert(companies).values({ orgId, externalId, verified: vouched, createdAt: now, updatedAt: now }).onConflictDoNothing();

@@ -19,7 +19,11 @@ export const customerContacts = new QueryBuilder()
 /** A customer by our id or the org's external id (whichever row the database meets first when both match). */
 export async function endUserByRef(db: Conn, orgId: string, ref: string): Promise<EndUser | null> {
   const key = isUuid(ref) ? or(eq(endUsers.id, ref), eq(endUsers.externalId, ref)) : eq(endUsers.externalId, ref);
-  const [user] = await db.select().from(endUsers).where(and(eq(endUsers.orgId, orgId), key)).limit(1);
+  const [user] = await db
+    .select()
+    .from(endUsers)
+    .where(and(eq(endUsers.orgId, orgId), key))
+    .limit(1);
   return user ?? null;
 }
 
@@ -44,7 +48,10 @@ const ORDER: KeysetOrder = { table: endUsers, scope: endUsers.orgId, id: endUser
 export async function listEndUsers(db: Conn, orgId: string, options: { pattern?: string; afterId?: string; limit: number }): Promise<EndUser[]> {
   const where: (SQL | undefined)[] = [eq(endUsers.orgId, orgId)];
   const pattern = options.pattern;
-  if (pattern !== undefined) where.push(or(ilike(endUsers.name, pattern), ilike(endUsers.email, pattern), ilike(endUsers.externalId, pattern), ilike(endUsers.claimedExternalId, pattern)));
+  if (pattern !== undefined)
+    where.push(
+      or(ilike(endUsers.name, pattern), ilike(endUsers.email, pattern), ilike(endUsers.externalId, pattern), ilike(endUsers.claimedExternalId, pattern)),
+    );
   if (options.afterId !== undefined) where.push(afterRow(ORDER, orgId, options.afterId));
   return db
     .select()

@@ -59,7 +59,12 @@ export async function searchEndUsers(deps: Deps, orgId: string, query: string, l
   return deps.db
     .select()
     .from(endUsers)
-    .where(and(eq(endUsers.orgId, orgId), query ? or(ilike(endUsers.name, pattern), ilike(endUsers.email, pattern), ilike(endUsers.externalId, pattern)) : undefined))
+    .where(
+      and(
+        eq(endUsers.orgId, orgId),
+        query ? or(ilike(endUsers.name, pattern), ilike(endUsers.email, pattern), ilike(endUsers.externalId, pattern)) : undefined,
+      ),
+    )
     .limit(limit);
 }
 
@@ -137,7 +142,11 @@ async function applyFields(db: Deps["db"] | Tx, now: Date, user: EndUser, fields
 }
 
 async function byExternalId(db: Deps["db"] | Tx, orgId: string, externalId: string, lock = false): Promise<EndUser | undefined> {
-  const query = db.select().from(endUsers).where(and(eq(endUsers.orgId, orgId), eq(endUsers.externalId, externalId))).limit(1);
+  const query = db
+    .select()
+    .from(endUsers)
+    .where(and(eq(endUsers.orgId, orgId), eq(endUsers.externalId, externalId)))
+    .limit(1);
   return (lock ? await query.for("update") : await query)[0];
 }
 
@@ -195,22 +204,35 @@ export async function claimEndUsers(db: Deps["db"] | Tx, orgId: string, external
   const ids = [...new Set(externalIds)].sort();
   const found = new Map<string, EndUser>();
   if (ids.length === 0) return found;
-  const records = (of: string[]) => db.select().from(endUsers).where(and(eq(endUsers.orgId, orgId), inArray(endUsers.externalId, of)));
+  const records = (of: string[]) =>
+    db
+      .select()
+      .from(endUsers)
+      .where(and(eq(endUsers.orgId, orgId), inArray(endUsers.externalId, of)));
   for (const row of await records(ids)) found.set(row.externalId!, row);
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length > 0) {
-    await db.insert(endUsers).values(missing.map((externalId) => ({ orgId, externalId, verified: false, createdAt: now, updatedAt: now }))).onConflictDoNothing();
+    await db
+      .insert(endUsers)
+      .values(missing.map((externalId) => ({ orgId, externalId, verified: false, createdAt: now, updatedAt: now })))
+      .onConflictDoNothing();
     for (const row of await records(missing)) found.set(row.externalId!, row);
   }
   // A verified customer's id: the unverified visitor that claims it (one per claimed id).
   const taken = ids.filter((id) => found.get(id)?.verified);
   if (taken.length === 0) return found;
   const visitors = (of: string[]) =>
-    db.select().from(endUsers).where(and(eq(endUsers.orgId, orgId), inArray(endUsers.claimedExternalId, of), isNull(endUsers.externalId)));
+    db
+      .select()
+      .from(endUsers)
+      .where(and(eq(endUsers.orgId, orgId), inArray(endUsers.claimedExternalId, of), isNull(endUsers.externalId)));
   const seen = new Map((await visitors(taken)).map((v) => [v.claimedExternalId!, v]));
   const lacking = taken.filter((id) => !seen.has(id));
   if (lacking.length > 0) {
-    await db.insert(endUsers).values(lacking.map((claimed) => ({ orgId, externalId: null, claimedExternalId: claimed, verified: false, createdAt: now, updatedAt: now }))).onConflictDoNothing();
+    await db
+      .insert(endUsers)
+      .values(lacking.map((claimed) => ({ orgId, externalId: null, claimedExternalId: claimed, verified: false, createdAt: now, updatedAt: now })))
+      .onConflictDoNothing();
     for (const v of await visitors(lacking)) seen.set(v.claimedExternalId!, v);
   }
   for (const id of taken) {

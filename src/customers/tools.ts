@@ -36,7 +36,9 @@ async function visibleUser(ctx: ToolContext, id: string) {
  */
 async function visibleCompany(ctx: ToolContext, id: string, write = false) {
   if (ctx.actor.kind === "customer" && (write || !ctx.boundCustomer?.verified))
-    throw AppError.forbidden(write ? "Company records cannot be changed from a customer's chat." : "Company records are shown in a chat only to verified customers.");
+    throw AppError.forbidden(
+      write ? "Company records cannot be changed from a customer's chat." : "Company records are shown in a chat only to verified customers.",
+    );
   const company = await findCompany(ctx.deps, ctx.orgId, id);
   if (!company || (ctx.boundCustomer && ctx.boundCustomer.companyId !== company.id)) throw AppError.notFound(`No company ${id}.`);
   return company;
@@ -51,7 +53,11 @@ export const dataTools: ToolDefinition[] = [
       properties: { query: { type: "string", maxLength: 200 }, limit: { type: "integer", minimum: 1, maximum: 50 } },
       additionalProperties: false,
     },
-    title: "Find customers", destructive: false, readOnly: true, idempotent: true, openWorld: false,
+    title: "Find customers",
+    destructive: false,
+    readOnly: true,
+    idempotent: true,
+    openWorld: false,
     outputSchema: usersOutput,
     scope: "data:read",
     source,
@@ -70,8 +76,17 @@ export const dataTools: ToolDefinition[] = [
   {
     name: "data_get_user",
     description: "Get one customer's record (traits, company) by id or external id.",
-    inputSchema: { type: "object", properties: { user_id: { type: "string", minLength: 1, maxLength: 256 } }, required: ["user_id"], additionalProperties: false },
-    title: "Get a customer", destructive: false, readOnly: true, idempotent: true, openWorld: false,
+    inputSchema: {
+      type: "object",
+      properties: { user_id: { type: "string", minLength: 1, maxLength: 256 } },
+      required: ["user_id"],
+      additionalProperties: false,
+    },
+    title: "Get a customer",
+    destructive: false,
+    readOnly: true,
+    idempotent: true,
+    openWorld: false,
     outputSchema: userOutput,
     scope: "data:read",
     source,
@@ -83,8 +98,17 @@ export const dataTools: ToolDefinition[] = [
   {
     name: "data_get_company",
     description: "Get one company's record by id or external id.",
-    inputSchema: { type: "object", properties: { company_id: { type: "string", minLength: 1, maxLength: 256 } }, required: ["company_id"], additionalProperties: false },
-    title: "Get a company", destructive: false, readOnly: true, idempotent: true, openWorld: false,
+    inputSchema: {
+      type: "object",
+      properties: { company_id: { type: "string", minLength: 1, maxLength: 256 } },
+      required: ["company_id"],
+      additionalProperties: false,
+    },
+    title: "Get a company",
+    destructive: false,
+    readOnly: true,
+    idempotent: true,
+    openWorld: false,
     outputSchema: companyOutput,
     scope: "data:read",
     source,
@@ -102,14 +126,21 @@ export const dataTools: ToolDefinition[] = [
       required: ["user_id"],
       additionalProperties: false,
     },
-    title: "Update a customer", destructive: false, readOnly: false, idempotent: true, openWorld: false,
+    title: "Update a customer",
+    destructive: false,
+    readOnly: false,
+    idempotent: true,
+    openWorld: false,
     outputSchema: userOutput,
     scope: "data:write",
     source,
     defaultEnabled: true,
     async execute(ctx, args) {
       const user = await visibleUser(ctx, args.user_id as string);
-      const updated = await updateEndUser(ctx.deps, user, { name: args.name as string | undefined, traits: args.traits as Record<string, unknown> | undefined });
+      const updated = await updateEndUser(ctx.deps, user, {
+        name: args.name as string | undefined,
+        traits: args.traits as Record<string, unknown> | undefined,
+      });
       return { value: endUserView(updated) };
     },
   },
@@ -122,16 +153,22 @@ export const dataTools: ToolDefinition[] = [
       required: ["company_id"],
       additionalProperties: false,
     },
-    title: "Update a company", destructive: false, readOnly: false, idempotent: true, openWorld: false,
+    title: "Update a company",
+    destructive: false,
+    readOnly: false,
+    idempotent: true,
+    openWorld: false,
     outputSchema: companyOutput,
     scope: "data:write",
     source,
     defaultEnabled: true,
     async execute(ctx, args) {
       const company = await visibleCompany(ctx, args.company_id as string, true);
-      const updated = await updateCompany(ctx.deps, company, { name: args.name as string | undefined, traits: args.traits as Record<string, unknown> | undefined });
+      const updated = await updateCompany(ctx.deps, company, {
+        name: args.name as string | undefined,
+        traits: args.traits as Record<string, unknown> | undefined,
+      });
       return { value: companyView(updated) };
     },
   },
 ];
-

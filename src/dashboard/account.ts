@@ -9,7 +9,25 @@ import { html } from "../html/html.ts";
 import { requestMeta } from "../http/request-meta.ts";
 import { ACCOUNT_LIMITS, changePassword, getProfile, updateProfile } from "../orgs/account.ts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "../orgs/service.ts";
-import { actionButton, type DashboardContext, detailErrors, errorSummary, field, type FieldErrors, formBody, formValues, type FormValues, listTable, redirect, type Refused, shellPage, submit, submitForm, when, withMember } from "./kit/index.ts";
+import {
+  actionButton,
+  type DashboardContext,
+  detailErrors,
+  errorSummary,
+  field,
+  type FieldErrors,
+  formBody,
+  formValues,
+  type FormValues,
+  listTable,
+  redirect,
+  type Refused,
+  shellPage,
+  submit,
+  submitForm,
+  when,
+  withMember,
+} from "./kit/index.ts";
 
 async function accountPage(ctx: DashboardContext, refused?: Refused): Promise<Response> {
   const member = ctx.principal.member;
@@ -51,38 +69,61 @@ const AccountForm = formBody({ text: 4096, items: 2 });
 export function accountPages(deps: Deps) {
   return new Elysia({ name: "dashboard-account" })
     .get("/dashboard/account", ({ request }) => withMember(deps, request, null, (ctx) => accountPage(ctx)))
-    .post("/dashboard/account/profile", ({ request, body }) =>
-      withMember(deps, request, null, (ctx) =>
-        submitForm({
-          values: formValues(body),
-          validate: (v) => ({ input: { name: v.name ?? "", avatar_url: v.avatar_url ?? null }, errors: {} }),
-          call: (input) => updateProfile(deps, ctx.principal.member.id, input),
-          done: () => redirect(deps, "/dashboard/account", "Profile saved."),
-          render: (refused) => accountPage(ctx, refused),
-          refused: (error) => (error.status === 400 ? detailErrors(error, ([first]) => first ?? "name", "name") : null),
+    .post(
+      "/dashboard/account/profile",
+      ({ request, body }) =>
+        withMember(deps, request, null, (ctx) =>
+          submitForm({
+            values: formValues(body),
+            validate: (v) => ({ input: { name: v.name ?? "", avatar_url: v.avatar_url ?? null }, errors: {} }),
+            call: (input) => updateProfile(deps, ctx.principal.member.id, input),
+            done: () => redirect(deps, "/dashboard/account", "Profile saved."),
+            render: (refused) => accountPage(ctx, refused),
+            refused: (error) => (error.status === 400 ? detailErrors(error, ([first]) => first ?? "name", "name") : null),
+          }),
+        ),
+      { body: AccountForm },
+    )
+    .post(
+      "/dashboard/account/password",
+      ({ request, body }) =>
+        withMember(deps, request, null, (ctx) =>
+          submitForm({
+            // Passwords are never written back into the page.
+            values: {},
+            validate: () => {
+              const v = formValues(body);
+              const errors: FieldErrors = {};
+              if (!v.current_password) errors.current_password = "Enter your current password.";
+              if ((v.new_password ?? "").length < PASSWORD_MIN) errors.new_password = `Choose a password of ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`;
+              return { input: { current: v.current_password ?? "", next: v.new_password ?? "" }, errors };
+            },
+            call: (input) =>
+              changePassword(deps, { memberId: ctx.principal.member.id, sessionId: ctx.principal.sessionId, ...input, ip: requestMeta(request).ip }),
+            done: (r) =>
+              redirect(
+                deps,
+                "/dashboard/account",
+                `Password changed. ${r.signed_out === 1 ? "1 other session was" : `${r.signed_out} other sessions were`} signed out.`,
+              ),
+            render: (refused) => accountPage(ctx, refused),
+            refused: (error): FieldErrors | null =>
+              error.status === 401 || error.status === 429
+                ? { current_password: error.message }
+                : error.status === 400
+                  ? { new_password: error.message }
+                  : null,
+          }),
+        ),
+      { body: AccountForm },
+    )
+    .post(
+      "/dashboard/account/sessions/sign-out",
+      ({ request }) =>
+        withMember(deps, request, null, async (ctx) => {
+          const n = await deleteOtherSessions(deps, ctx.principal.member.id, ctx.principal.sessionId);
+          return redirect(deps, "/dashboard/account", `Signed out everywhere else (${n} ${n === 1 ? "session" : "sessions"}).`);
         }),
-      ), { body: AccountForm })
-    .post("/dashboard/account/password", ({ request, body }) =>
-      withMember(deps, request, null, (ctx) =>
-        submitForm({
-          // Passwords are never written back into the page.
-          values: {},
-          validate: () => {
-            const v = formValues(body);
-            const errors: FieldErrors = {};
-            if (!v.current_password) errors.current_password = "Enter your current password.";
-            if ((v.new_password ?? "").length < PASSWORD_MIN) errors.new_password = `Choose a password of ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`;
-            return { input: { current: v.current_password ?? "", next: v.new_password ?? "" }, errors };
-          },
-          call: (input) => changePassword(deps, { memberId: ctx.principal.member.id, sessionId: ctx.principal.sessionId, ...input, ip: requestMeta(request).ip }),
-          done: (r) => redirect(deps, "/dashboard/account", `Password changed. ${r.signed_out === 1 ? "1 other session was" : `${r.signed_out} other sessions were`} signed out.`),
-          render: (refused) => accountPage(ctx, refused),
-          refused: (error): FieldErrors | null => (error.status === 401 || error.status === 429 ? { current_password: error.message } : error.status === 400 ? { new_password: error.message } : null),
-        }),
-      ), { body: AccountForm })
-    .post("/dashboard/account/sessions/sign-out", ({ request }) =>
-      withMember(deps, request, null, async (ctx) => {
-        const n = await deleteOtherSessions(deps, ctx.principal.member.id, ctx.principal.sessionId);
-        return redirect(deps, "/dashboard/account", `Signed out everywhere else (${n} ${n === 1 ? "session" : "sessions"}).`);
-      }), { body: AccountForm });
+      { body: AccountForm },
+    );
 }

@@ -20,7 +20,17 @@ export async function actionsPage(ctx: DashboardContext, agent: Agent, query: Re
 <h1>Actions for ${agent.name}</h1>
 <p class="muted">Which of the organisation's actions this agent may call. Connector and custom actions reach other systems; destructive ones change or delete data there.</p>
 <form method="get" action="/dashboard/agents/${agent.id}/actions" class="toolbar">
-${select({ name: "source", label: "Source", value: filter, options: [{ value: "", label: "All sources" }, { value: "builtin", label: "Built-in" }, { value: "connector", label: "Connectors" }, { value: "custom", label: "Custom actions" }] })}
+${select({
+  name: "source",
+  label: "Source",
+  value: filter,
+  options: [
+    { value: "", label: "All sources" },
+    { value: "builtin", label: "Built-in" },
+    { value: "connector", label: "Connectors" },
+    { value: "custom", label: "Custom actions" },
+  ],
+})}
 <button type="submit" class="secondary">Filter</button>
 </form>
 <form method="post" action="/dashboard/agents/${agent.id}/actions">
@@ -50,5 +60,9 @@ export async function saveToggles(ctx: DashboardContext, agent: Agent, body: unk
   const disable = [...shown].filter((id) => !on.has(id) && current.get(id) === true);
   await setAgentActions(ctx.deps, ctx.orgId, memberActor(ctx.principal.member.id), agent.id, { enable, disable });
   const changed = enable.length + disable.length;
-  return redirect(ctx.deps, `/dashboard/agents/${agent.id}/actions`, changed === 0 ? "Nothing changed." : `${changed} action${changed === 1 ? "" : "s"} switched.`);
+  return redirect(
+    ctx.deps,
+    `/dashboard/agents/${agent.id}/actions`,
+    changed === 0 ? "Nothing changed." : `${changed} action${changed === 1 ? "" : "s"} switched.`,
+  );
 }

@@ -32,7 +32,10 @@ export async function disable(ctx: DashboardContext, agent: Agent, values: FormV
   const updated = await updateAgent(ctx.deps, ctx.orgId, memberActor(ctx.principal.member.id), agent.id, { status: "disabled" });
   const flash =
     agent.status === "active"
-      ? { kind: "error" as const, text: `“${updated.name}” is disabled. The organisation has no active agent now: the widget answers that none is available until you activate one.` }
+      ? {
+          kind: "error" as const,
+          text: `“${updated.name}” is disabled. The organisation has no active agent now: the widget answers that none is available until you activate one.`,
+        }
       : `“${updated.name}” is disabled.`;
   return redirect(ctx.deps, `/dashboard/agents/${updated.id}`, flash);
 }
@@ -40,5 +43,9 @@ export async function disable(ctx: DashboardContext, agent: Agent, values: FormV
 export async function enable(ctx: DashboardContext, agent: Agent): Promise<Response> {
   if (agent.status !== "disabled") return redirect(ctx.deps, `/dashboard/agents/${agent.id}`, `“${agent.name}” is not disabled.`);
   const updated = await updateAgent(ctx.deps, ctx.orgId, memberActor(ctx.principal.member.id), agent.id, { status: "inactive" });
-  return redirect(ctx.deps, `/dashboard/agents/${updated.id}`, `“${updated.name}” is enabled (inactive): make it the active agent to have it answer the widget.`);
+  return redirect(
+    ctx.deps,
+    `/dashboard/agents/${updated.id}`,
+    `“${updated.name}” is enabled (inactive): make it the active agent to have it answer the widget.`,
+  );
 }

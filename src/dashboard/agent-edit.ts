@@ -5,7 +5,20 @@ import { AGENT_LIMITS, VIDEO_DISPLAY_MODES } from "../agents/agent-input.ts";
 import { overrideFor, type ResolvedLlm, resolveLlm } from "../agents/llm/provider.ts";
 import { attrs, html } from "../html/html.ts";
 import { memberActor } from "../kit/actor.ts";
-import { actionButton, type DashboardContext, errorSummary, field, type FormValues, redirect, type Refused, select, shellPage, submit, submitForm, textarea } from "./kit/index.ts";
+import {
+  actionButton,
+  type DashboardContext,
+  errorSummary,
+  field,
+  type FormValues,
+  redirect,
+  type Refused,
+  select,
+  shellPage,
+  submit,
+  submitForm,
+  textarea,
+} from "./kit/index.ts";
 import { statusBadge, statusNote } from "./agent-badges.ts";
 import { errorsFromService, patchFrom, valuesOf } from "./agent-form.ts";
 import { voiceFields } from "./agent-voice.ts";
@@ -24,7 +37,9 @@ ${statusNote(agent)}
 <div class="actions">${manage && agent.status !== "active" ? actionButton(`/dashboard/agents/${agent.id}/activate`, "Make this the active agent", { busy: "Activating…" }) : ""}<a class="button secondary" href="/dashboard/agents/${agent.id}/actions">Actions this agent may use</a><a class="button secondary" href="/dashboard/agents/${agent.id}/flow">Conversation flow</a>${
     manage
       ? agent.status === "disabled"
-        ? actionButton(`/dashboard/agents/${agent.id}/enable`, "Enable", { confirm: `Enable “${agent.name}”? It can answer again when a widget names it, and take handoffs; it does not become the active agent.` })
+        ? actionButton(`/dashboard/agents/${agent.id}/enable`, "Enable", {
+            confirm: `Enable “${agent.name}”? It can answer again when a widget names it, and take handoffs; it does not become the active agent.`,
+          })
         : html`<a class="button secondary" href="/dashboard/agents/${agent.id}/disable">Disable…</a>`
       : ""
   }</div>
@@ -46,7 +61,17 @@ ${textarea({ name: "look_greeting", label: "Greeting", value: v.look_greeting, e
 ${field({ name: "look_primary_color", label: "Primary colour", value: v.look_primary_color, error: e.look_primary_color, placeholder: "#2f5bea", hint: "#rrggbb" })}
 ${field({ name: "look_text_color", label: "Text colour", value: v.look_text_color, error: e.look_text_color, placeholder: "#ffffff", hint: "#rrggbb, on the primary colour" })}
 ${field({ name: "look_image_url", label: "Avatar image", type: "url", value: v.look_image_url, error: e.look_image_url, hint: "An https:// address." })}
-${select({ name: "look_position", label: "Bubble position", value: v.look_position ?? "", error: e.look_position, options: [{ value: "", label: "Default (right)" }, { value: "right", label: "Right" }, { value: "left", label: "Left" }] })}
+${select({
+  name: "look_position",
+  label: "Bubble position",
+  value: v.look_position ?? "",
+  error: e.look_position,
+  options: [
+    { value: "", label: "Default (right)" },
+    { value: "right", label: "Right" },
+    { value: "left", label: "Left" },
+  ],
+})}
 </div>
 </fieldset>
 <fieldset${attrs({ disabled: !manage })}><legend>Voice and video</legend>
@@ -55,7 +80,18 @@ ${voiceFields(v, e)}
 </fieldset>
 <fieldset${attrs({ disabled: !manage })}><legend>Model</legend>
 ${modelNote(answering)}
-${select({ name: "llm_provider", label: "Provider", value: v.llm_provider ?? "", error: e.llm_provider, options: [{ value: "", label: "The organisation's default" }, { value: "builtin", label: "Built-in (answers from the knowledge base, no key)" }, { value: "openai", label: "OpenAI-compatible" }, { value: "anthropic", label: "Anthropic" }] })}
+${select({
+  name: "llm_provider",
+  label: "Provider",
+  value: v.llm_provider ?? "",
+  error: e.llm_provider,
+  options: [
+    { value: "", label: "The organisation's default" },
+    { value: "builtin", label: "Built-in (answers from the knowledge base, no key)" },
+    { value: "openai", label: "OpenAI-compatible" },
+    { value: "anthropic", label: "Anthropic" },
+  ],
+})}
 <div class="grid2">
 ${field({ name: "llm_model", label: "Model", value: v.llm_model, error: e.llm_model })}
 ${field({ name: "llm_base_url", label: "Base URL", type: "url", value: v.llm_base_url, error: e.llm_base_url, hint: "Optional; https." })}
@@ -68,7 +104,11 @@ ${manage ? html`<div class="actions">${submit("Save changes", { busy: "Saving…
   return shellPage(ctx, { title: agent.name, active: "agents", body, status: form ? 400 : 200 });
 }
 
-const PROVIDER_NAMES: Record<string, string> = { builtin: "the built-in provider (answers from the knowledge base)", openai: "OpenAI-compatible", anthropic: "Anthropic" };
+const PROVIDER_NAMES: Record<string, string> = {
+  builtin: "the built-in provider (answers from the knowledge base)",
+  openai: "OpenAI-compatible",
+  anthropic: "Anthropic",
+};
 
 /** Which model answers this agent's conversations now, and why: its own setting, the org's, or the operator's default. */
 function modelNote(answering: ResolvedLlm) {
@@ -82,12 +122,17 @@ function modelNote(answering: ResolvedLlm) {
   return html`<p class="hint" id="llm-answering">Answering now: ${what} — ${why}</p>`;
 }
 
-const VIDEO_LABELS: Record<string, string> = { inline: "Inline, in the chat panel (default)", pip: "Picture-in-picture, a floating window", fullscreen: "Full screen" };
+const VIDEO_LABELS: Record<string, string> = {
+  inline: "Inline, in the chat panel (default)",
+  pip: "Picture-in-picture, a floating window",
+  fullscreen: "Full screen",
+};
 
 /** The modes offered, and the agent's own if it was set to another through the API (kept as it is). */
 function videoOptions(agent: Agent): { value: string; label: string }[] {
   const options = VIDEO_DISPLAY_MODES.map((m) => ({ value: m as string, label: VIDEO_LABELS[m] ?? m }));
-  if (!(VIDEO_DISPLAY_MODES as readonly string[]).includes(agent.videoDisplayMode)) options.push({ value: agent.videoDisplayMode, label: `${agent.videoDisplayMode} (set through the API)` });
+  if (!(VIDEO_DISPLAY_MODES as readonly string[]).includes(agent.videoDisplayMode))
+    options.push({ value: agent.videoDisplayMode, label: `${agent.videoDisplayMode} (set through the API)` });
   return options;
 }
 

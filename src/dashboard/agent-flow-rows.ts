@@ -55,7 +55,12 @@ function indexes(values: string[]): Set<number> {
 }
 
 export function flowRowsFrom(body: unknown): FlowRows {
-  return { steps: formList(body, "step"), variables: formList(body, "variable"), removeSteps: indexes(formList(body, "remove_step")), removeVariables: indexes(formList(body, "remove_variable")) };
+  return {
+    steps: formList(body, "step"),
+    variables: formList(body, "variable"),
+    removeSteps: indexes(formList(body, "remove_step")),
+    removeVariables: indexes(formList(body, "remove_variable")),
+  };
 }
 
 /** The rows as the flow to save, or the field errors of the rows that do not read. */

@@ -4,7 +4,18 @@ import { type Agent, updateAgent } from "../agents/service.ts";
 import { AGENT_LIMITS } from "../agents/agent-input.ts";
 import { attrs, type Html, html } from "../html/html.ts";
 import { memberActor } from "../kit/actor.ts";
-import { type DashboardContext, errorSummary, type FieldErrors, formValues, groupError, listTable, redirect, shellPage, submit, submitForm } from "./kit/index.ts";
+import {
+  type DashboardContext,
+  errorSummary,
+  type FieldErrors,
+  formValues,
+  groupError,
+  listTable,
+  redirect,
+  shellPage,
+  submit,
+  submitForm,
+} from "./kit/index.ts";
 import { errorsFromService } from "./agent-form.ts";
 import { flowFrom, type FlowRows, flowRowsFrom, flowRowsOf } from "./agent-flow-rows.ts";
 
@@ -72,7 +83,12 @@ export function saveFlow(ctx: DashboardContext, agent: Agent, body: unknown): Pr
       await updateAgent(ctx.deps, ctx.orgId, memberActor(ctx.principal.member.id), agent.id, { flow_config: flow });
       return flow;
     },
-    done: (flow) => redirect(ctx.deps, `/dashboard/agents/${agent.id}/flow`, `Flow saved: ${flow.steps.length} step${flow.steps.length === 1 ? "" : "s"}, ${flow.custom_variables.length} variable${flow.custom_variables.length === 1 ? "" : "s"}.`),
+    done: (flow) =>
+      redirect(
+        ctx.deps,
+        `/dashboard/agents/${agent.id}/flow`,
+        `Flow saved: ${flow.steps.length} step${flow.steps.length === 1 ? "" : "s"}, ${flow.custom_variables.length} variable${flow.custom_variables.length === 1 ? "" : "s"}.`,
+      ),
     render: ({ errors }) => flowPage(ctx, agent, rows, errors, 400),
     refused: (error) => (error.status === 400 ? errorsFromService(error) : null),
   });

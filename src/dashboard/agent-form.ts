@@ -43,7 +43,10 @@ export function patchFrom(v: FormValues, current: Agent | null): { input: AgentP
     patch.instructions = v.instructions;
   }
   if (v.skills !== undefined) {
-    const skills = v.skills.split(",").map((s) => s.trim()).filter(Boolean);
+    const skills = v.skills
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (skills.length > L.skills) errors.skills = `At most ${L.skills} skills.`;
     else if (skills.some((s) => s.length > L.skill)) errors.skills = `Each skill is at most ${L.skill} characters.`;
     else if (new Set(skills).size !== skills.length) errors.skills = "A skill is listed twice.";
@@ -72,7 +75,8 @@ export function patchFrom(v: FormValues, current: Agent | null): { input: AgentP
     if (look.greeting !== undefined && String(look.greeting).length > 500) errors.look_greeting = "At most 500 characters.";
     if (look.primary_color !== undefined && !color.test(String(look.primary_color))) errors.look_primary_color = "A colour as #rrggbb.";
     if (look.text_color !== undefined && !color.test(String(look.text_color))) errors.look_text_color = "A colour as #rrggbb.";
-    if (look.image_url !== undefined && (!/^https:\/\//.test(String(look.image_url)) || String(look.image_url).length > 2048)) errors.look_image_url = "An https:// address (at most 2048 characters).";
+    if (look.image_url !== undefined && (!/^https:\/\//.test(String(look.image_url)) || String(look.image_url).length > 2048))
+      errors.look_image_url = "An https:// address (at most 2048 characters).";
     if (look.position !== undefined && !["right", "left"].includes(String(look.position))) errors.look_position = "Right or left.";
     patch.avatar_config = look;
   }
@@ -94,7 +98,12 @@ export function patchFrom(v: FormValues, current: Agent | null): { input: AgentP
       if (model.length > L.model) errors.llm_model = `At most ${L.model} characters.`;
       if (base.length > L.baseUrl) errors.llm_base_url = `At most ${L.baseUrl} characters.`;
       if (key.length > L.apiKey) errors.llm_api_key = `At most ${L.apiKey} characters.`;
-      patch.llm = { provider: provider as ProviderKind, model: model || null, base_url: base || null, ...(v.llm_clear_key === "on" ? { api_key: null } : key ? { api_key: key } : {}) };
+      patch.llm = {
+        provider: provider as ProviderKind,
+        model: model || null,
+        base_url: base || null,
+        ...(v.llm_clear_key === "on" ? { api_key: null } : key ? { api_key: key } : {}),
+      };
     } else errors.llm_provider = "Choose a provider.";
   }
   return { input: patch, errors };
@@ -103,10 +112,18 @@ export function patchFrom(v: FormValues, current: Agent | null): { input: AgentP
 /** A service's validation details as field errors (`/routing_rules/2/team` → routing_rules). */
 export function errorsFromService(error: AppError): FieldErrors {
   const key = ([first, second]: string[]) =>
-    first === "llm" ? `llm_${second ?? "provider"}`
-    : first === "avatar_config" ? `look_${second ?? "title"}`
-    : first === "voice_config" ? `voice_${second ?? "enabled"}`
-    : first === "flow_config" ? (second === "steps" ? "steps" : second === "custom_variables" ? "variables" : "flow")
-    : (first ?? "name");
+    first === "llm"
+      ? `llm_${second ?? "provider"}`
+      : first === "avatar_config"
+        ? `look_${second ?? "title"}`
+        : first === "voice_config"
+          ? `voice_${second ?? "enabled"}`
+          : first === "flow_config"
+            ? second === "steps"
+              ? "steps"
+              : second === "custom_variables"
+                ? "variables"
+                : "flow"
+            : (first ?? "name");
   return detailErrors(error, key, "name");
 }

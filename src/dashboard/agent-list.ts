@@ -3,7 +3,25 @@ import { createAgent, listAgents } from "../agents/service.ts";
 import { AGENT_LIMITS } from "../agents/agent-input.ts";
 import { type Html, html } from "../html/html.ts";
 import { memberActor } from "../kit/actor.ts";
-import { actionButton, type DashboardContext, errorSummary, field, type FieldErrors, type FormValues, listTable, pageNumber, pageOf, pager, redirect, type Refused, shellPage, submit, submitForm, textarea, when } from "./kit/index.ts";
+import {
+  actionButton,
+  type DashboardContext,
+  errorSummary,
+  field,
+  type FieldErrors,
+  type FormValues,
+  listTable,
+  pageNumber,
+  pageOf,
+  pager,
+  redirect,
+  type Refused,
+  shellPage,
+  submit,
+  submitForm,
+  textarea,
+  when,
+} from "./kit/index.ts";
 import { statusBadge } from "./agent-badges.ts";
 import { errorsFromService } from "./agent-form.ts";
 
@@ -20,7 +38,8 @@ ${listTable({
   caption: "Agents",
   columns: ["Name", "Status", "Skills", "Updated", ...(manage ? [{ label: "Actions", hidden: true as const }] : [])],
   rows: page.items,
-  row: (a) => html`<tr><td><a href="/dashboard/agents/${a.id}">${a.name}</a></td><td>${statusBadge(a.status)}</td><td>${a.skills.join(", ") || "—"}</td><td>${when(a.updatedAt)}</td>${manage ? html`<td>${a.status === "active" ? "" : actionButton(`/dashboard/agents/${a.id}/activate`, "Activate", { busy: "Activating…" })}</td>` : ""}</tr>`,
+  row: (a) =>
+    html`<tr><td><a href="/dashboard/agents/${a.id}">${a.name}</a></td><td>${statusBadge(a.status)}</td><td>${a.skills.join(", ") || "—"}</td><td>${when(a.updatedAt)}</td>${manage ? html`<td>${a.status === "active" ? "" : actionButton(`/dashboard/agents/${a.id}/activate`, "Activate", { busy: "Activating…" })}</td>` : ""}</tr>`,
   empty: all.length === 0 ? "No agents yet." : null,
 })}
 ${pager("/dashboard/agents", query, page.page, page.hasMore)}

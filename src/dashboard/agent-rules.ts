@@ -29,7 +29,11 @@ export function parseRules(text: string): { rules: RoutingRule[]; error?: string
     if (!target) return { rules, error: `Line ${i + 1}: name the team after the arrow.` };
     const keywords: string[] = [];
     let intent: string | undefined;
-    for (const part of line.slice(0, arrow).split(",").map((p) => p.trim()).filter(Boolean)) {
+    for (const part of line
+      .slice(0, arrow)
+      .split(",")
+      .map((p) => p.trim())
+      .filter(Boolean)) {
       if (part.toLowerCase().startsWith("intent:")) intent = part.slice(7).trim();
       else keywords.push(part);
     }

@@ -32,8 +32,16 @@ export function agentPages(deps: Deps) {
   return new Elysia({ name: "dashboard-agents" })
     .get("/dashboard/agents", ({ request, query }) => withMember(deps, request, "agents:view", (ctx) => listPage(ctx, query)), { query: Page })
     .post("/dashboard/agents", ({ request, body }) => withMember(deps, request, "agents:manage", (ctx) => create(ctx, formValues(body))), { body: FormBody })
-    .get("/dashboard/agents/:id", ({ request, params }) => withMember(deps, request, "agents:view", async (ctx) => editPage(ctx, await agent(ctx, params.id))), { params: IdParams })
-    .post("/dashboard/agents/:id", ({ request, params, body }) => withMember(deps, request, "agents:manage", async (ctx) => save(ctx, await agent(ctx, params.id), formValues(body))), { params: IdParams, body: FormBody })
+    .get(
+      "/dashboard/agents/:id",
+      ({ request, params }) => withMember(deps, request, "agents:view", async (ctx) => editPage(ctx, await agent(ctx, params.id))),
+      { params: IdParams },
+    )
+    .post(
+      "/dashboard/agents/:id",
+      ({ request, params, body }) => withMember(deps, request, "agents:manage", async (ctx) => save(ctx, await agent(ctx, params.id), formValues(body))),
+      { params: IdParams, body: FormBody },
+    )
     .post(
       "/dashboard/agents/:id/activate",
       ({ request, params }) =>
@@ -43,11 +51,39 @@ export function agentPages(deps: Deps) {
         }),
       { params: IdParams },
     )
-    .get("/dashboard/agents/:id/flow", ({ request, params }) => withMember(deps, request, "agents:view", async (ctx) => showFlow(ctx, await agent(ctx, params.id))), { params: IdParams })
-    .post("/dashboard/agents/:id/flow", ({ request, params, body }) => withMember(deps, request, "agents:manage", async (ctx) => saveFlow(ctx, await agent(ctx, params.id), body)), { params: IdParams, body: FlowBody })
-    .get("/dashboard/agents/:id/disable", ({ request, params }) => withMember(deps, request, "agents:manage", async (ctx) => disablePage(ctx, await agent(ctx, params.id))), { params: IdParams })
-    .post("/dashboard/agents/:id/disable", ({ request, params, body }) => withMember(deps, request, "agents:manage", async (ctx) => disable(ctx, await agent(ctx, params.id), formValues(body))), { params: IdParams, body: FormBody })
-    .post("/dashboard/agents/:id/enable", ({ request, params }) => withMember(deps, request, "agents:manage", async (ctx) => enable(ctx, await agent(ctx, params.id))), { params: IdParams })
-    .get("/dashboard/agents/:id/actions", ({ request, params, query }) => withMember(deps, request, "agents:view", async (ctx) => actionsPage(ctx, await agent(ctx, params.id), query)), { params: IdParams, query: Page })
-    .post("/dashboard/agents/:id/actions", ({ request, params, body }) => withMember(deps, request, "agents:manage", async (ctx) => saveToggles(ctx, await agent(ctx, params.id), body)), { params: IdParams, body: FormBody });
+    .get(
+      "/dashboard/agents/:id/flow",
+      ({ request, params }) => withMember(deps, request, "agents:view", async (ctx) => showFlow(ctx, await agent(ctx, params.id))),
+      { params: IdParams },
+    )
+    .post(
+      "/dashboard/agents/:id/flow",
+      ({ request, params, body }) => withMember(deps, request, "agents:manage", async (ctx) => saveFlow(ctx, await agent(ctx, params.id), body)),
+      { params: IdParams, body: FlowBody },
+    )
+    .get(
+      "/dashboard/agents/:id/disable",
+      ({ request, params }) => withMember(deps, request, "agents:manage", async (ctx) => disablePage(ctx, await agent(ctx, params.id))),
+      { params: IdParams },
+    )
+    .post(
+      "/dashboard/agents/:id/disable",
+      ({ request, params, body }) => withMember(deps, request, "agents:manage", async (ctx) => disable(ctx, await agent(ctx, params.id), formValues(body))),
+      { params: IdParams, body: FormBody },
+    )
+    .post(
+      "/dashboard/agents/:id/enable",
+      ({ request, params }) => withMember(deps, request, "agents:manage", async (ctx) => enable(ctx, await agent(ctx, params.id))),
+      { params: IdParams },
+    )
+    .get(
+      "/dashboard/agents/:id/actions",
+      ({ request, params, query }) => withMember(deps, request, "agents:view", async (ctx) => actionsPage(ctx, await agent(ctx, params.id), query)),
+      { params: IdParams, query: Page },
+    )
+    .post(
+      "/dashboard/agents/:id/actions",
+      ({ request, params, body }) => withMember(deps, request, "agents:manage", async (ctx) => saveToggles(ctx, await agent(ctx, params.id), body)),
+      { params: IdParams, body: FormBody },
+    );
 }

@@ -13,7 +13,13 @@ export function dashboardAssets() {
   // Built (or read from the binary) once per app instance, on first request; a failed build is tried again.
   let bundle: Promise<ScriptBundle> | undefined;
   return new Elysia({ name: "dashboard-assets" })
-    .get("/assets/dashboard.css", () => new Response(DASHBOARD_CSS, { headers: { "content-type": "text/css; charset=utf-8", "cache-control": CACHE_CONTROL, "x-content-type-options": "nosniff" } }))
+    .get(
+      "/assets/dashboard.css",
+      () =>
+        new Response(DASHBOARD_CSS, {
+          headers: { "content-type": "text/css; charset=utf-8", "cache-control": CACHE_CONTROL, "x-content-type-options": "nosniff" },
+        }),
+    )
     .get("/assets/dashboard.js", async ({ request }) => {
       bundle ??= loadDashboardBundle().catch((error) => {
         bundle = undefined;

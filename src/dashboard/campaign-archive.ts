@@ -40,5 +40,9 @@ export async function archivePage(ctx: DashboardContext, c: Campaign, error?: st
 export async function archive(ctx: DashboardContext, c: Campaign, values: FormValues): Promise<Response> {
   if (values.confirm !== "archive") return archivePage(ctx, c, "Confirm with the Archive campaign button below.");
   await setCampaignStatus(ctx.deps, { orgId: ctx.orgId, actor: actor(ctx), ref: c.id, to: "archived" });
-  return redirect(ctx.deps, `/dashboard/campaigns/${c.slug}`, c.status === "archived" ? `“${c.name}” is already archived.` : `“${c.name}” archived: its queued mail is cancelled and nothing more is sent.`);
+  return redirect(
+    ctx.deps,
+    `/dashboard/campaigns/${c.slug}`,
+    c.status === "archived" ? `“${c.name}” is already archived.` : `“${c.name}” archived: its queued mail is cancelled and nothing more is sent.`,
+  );
 }

@@ -15,6 +15,11 @@ export function actor(ctx: DashboardContext) {
 }
 
 export function serviceErrors(error: AppError): FieldErrors {
-  const key = (parts: string[]) => (parts[0] === "steps" && parts.length >= 3 ? `s${parts[1]}_${parts[2] === "delay_seconds" ? "delay" : parts[2]}` : parts[0] === "steps" ? "steps" : (parts[0] ?? "name"));
+  const key = (parts: string[]) =>
+    parts[0] === "steps" && parts.length >= 3
+      ? `s${parts[1]}_${parts[2] === "delay_seconds" ? "delay" : parts[2]}`
+      : parts[0] === "steps"
+        ? "steps"
+        : (parts[0] ?? "name");
   return detailErrors(error, key, "name", { plain: true });
 }

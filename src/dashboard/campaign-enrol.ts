@@ -37,7 +37,10 @@ async function change(ctx: DashboardContext, c: Campaign, action: "enrol" | "rem
   const enrolment = await removeCustomer(ctx.deps, { orgId: ctx.orgId, actor: actor(ctx), campaign: c, endUser: user });
   if (!enrolment) throw AppError.notFound(`${who} is not enrolled in this campaign.`);
   const changed = before?.state === "active" || before?.state === "completed";
-  return { kind: "ok", text: changed ? `${who} removed: no further step is sent, and their queued mail is cancelled.` : `${who} was already ${enrolment.state}: nothing changed.` };
+  return {
+    kind: "ok",
+    text: changed ? `${who} removed: no further step is sent, and their queued mail is cancelled.` : `${who} was already ${enrolment.state}: nothing changed.`,
+  };
 }
 
 export function changeEnrolment(ctx: DashboardContext, c: Campaign, values: FormValues): Promise<Response> {

@@ -28,8 +28,9 @@ export async function enrolmentsPage(ctx: DashboardContext, c: Campaign, query: 
     html`<form method="post" action="/dashboard/campaigns/${c.slug}/enrolments" class="inline"><input type="hidden" name="do" value="remove"><input type="hidden" name="customer" value="${customerId}">${state ? html`<input type="hidden" name="state" value="${state}">` : ""}${query.cursor ? html`<input type="hidden" name="cursor" value="${query.cursor}">` : ""}<button type="submit" class="danger small" aria-label="Remove ${label} from this campaign">Remove</button></form>`;
   const body = html`<p><a href="/dashboard/campaigns/${c.slug}">← ${c.name}</a></p>
 <h1>Enrolled in ${c.name}</h1>
-${manage
-  ? html`<section class="panel" aria-labelledby="enrol-h"><h2 id="enrol-h">Enrol or remove a customer</h2>
+${
+  manage
+    ? html`<section class="panel" aria-labelledby="enrol-h"><h2 id="enrol-h">Enrol or remove a customer</h2>
 <p class="muted">${c.status === "active" ? "An enrolled customer receives the steps from the first one, each at its delay; enrolling someone again never resends a step, and someone removed earlier continues where they stopped." : `The campaign is ${c.status}: customers can be enrolled once it is active. Removing works now.`} Only verified customers with an email address are mailed; whoever unsubscribed never is.</p>
 ${errorSummary(e)}
 <form method="post" action="/dashboard/campaigns/${c.slug}/enrolments" novalidate class="toolbar">
@@ -37,7 +38,8 @@ ${field({ name: "customer", label: "Customer", value: v.customer, error: e.custo
 ${submit("Enrol", { name: "do", value: "enrol", busy: "Enrolling…" })}
 ${submit("Remove", { name: "do", value: "remove", kind: "danger" })}
 </form></section>`
-  : ""}
+    : ""
+}
 <form method="get" action="/dashboard/campaigns/${c.slug}/enrolments" class="toolbar" aria-label="Filter enrolments">
 ${select({ name: "state", label: "State", value: state ?? "", options: [{ value: "", label: "All" }, ...ENROLMENT_STATES.map((s) => ({ value: s, label: s }))] })}
 <button type="submit" class="secondary">Filter</button>

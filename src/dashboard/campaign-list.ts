@@ -3,7 +3,24 @@ import { createCampaign } from "../campaigns/lifecycle.ts";
 import { CAMPAIGN_LIMITS } from "../campaigns/model.ts";
 import { listCampaigns } from "../campaigns/queries.ts";
 import { html } from "../html/html.ts";
-import { type DashboardContext, errorSummary, field, type FieldErrors, listTable, pageNumber, pageOf, pager, redirect, type Refused, select, shellPage, submit, submitForm, when, type FormValues } from "./kit/index.ts";
+import {
+  type DashboardContext,
+  errorSummary,
+  field,
+  type FieldErrors,
+  listTable,
+  pageNumber,
+  pageOf,
+  pager,
+  redirect,
+  type Refused,
+  select,
+  shellPage,
+  submit,
+  submitForm,
+  when,
+  type FormValues,
+} from "./kit/index.ts";
 import { actor, serviceErrors, statusBadge } from "./campaign-common.ts";
 
 const L = CAMPAIGN_LIMITS;
@@ -29,20 +46,23 @@ ${listTable({
   caption: "Campaigns",
   columns: ["Name", "Status", "Steps", "Audience", "Updated"],
   rows: page.items,
-  row: (c) => html`<tr><td><a href="/dashboard/campaigns/${c.slug}">${c.name}</a> <span class="muted">${c.slug}</span></td><td>${statusBadge(c.status)}</td><td>${c.steps.length}</td><td>${c.audience ? `${c.audience.all.length} condition${c.audience.all.length === 1 ? "" : "s"}` : "enrol by hand or API"}</td><td>${when(c.updatedAt)}</td></tr>`,
+  row: (c) =>
+    html`<tr><td><a href="/dashboard/campaigns/${c.slug}">${c.name}</a> <span class="muted">${c.slug}</span></td><td>${statusBadge(c.status)}</td><td>${c.steps.length}</td><td>${c.audience ? `${c.audience.all.length} condition${c.audience.all.length === 1 ? "" : "s"}` : "enrol by hand or API"}</td><td>${when(c.updatedAt)}</td></tr>`,
   empty: filter === "archived" ? "No archived campaigns." : filter && filter !== "all" ? "No campaign with this status." : "No campaigns yet.",
 })}
 ${pager("/dashboard/campaigns", { status: filter || undefined }, page.page, page.hasMore)}
 ${archived > 0 ? html`<p class="muted">${archived === 1 ? "One archived campaign is" : `${archived} archived campaigns are`} not listed: <a href="/dashboard/campaigns?status=archived">show archived campaigns</a>.</p>` : ""}
-${ctx.can("automation:manage")
-  ? html`<section class="panel" aria-labelledby="new-h"><h2 id="new-h">New campaign</h2>
+${
+  ctx.can("automation:manage")
+    ? html`<section class="panel" aria-labelledby="new-h"><h2 id="new-h">New campaign</h2>
 ${errorSummary(e)}
 <form method="post" action="/dashboard/campaigns" novalidate>
 ${field({ name: "name", label: "Name", value: v.name, error: e.name, required: true, maxLength: L.name })}
 ${field({ name: "slug", label: "Slug", value: v.slug, error: e.slug, maxLength: L.slug, hint: "Optional: lower-case letters, digits and hyphens; derived from the name when empty." })}
 <div class="actions">${submit("Create campaign", { busy: "Creating…" })}</div>
 </form></section>`
-  : ""}`;
+    : ""
+}`;
   // A refused form answers 400, whatever the service said (a taken slug included).
   return shellPage(ctx, { title: "Campaigns", active: "campaigns", body, status: form ? 400 : 200 });
 }
@@ -64,6 +84,7 @@ export function create(ctx: DashboardContext, values: FormValues): Promise<Respo
     call: (input) => createCampaign(ctx.deps, { orgId: ctx.orgId, actor: actor(ctx), input }),
     done: (c) => redirect(ctx.deps, `/dashboard/campaigns/${c.slug}`, `Campaign “${c.name}” created. Add its first step.`),
     render: (refused) => listPage(ctx, {}, refused),
-    refused: (error) => (error.status === 400 ? serviceErrors(error) : error.status === 409 ? { [error.code === "conflict" ? "slug" : "name"]: error.message } : null),
+    refused: (error) =>
+      error.status === 400 ? serviceErrors(error) : error.status === 409 ? { [error.code === "conflict" ? "slug" : "name"]: error.message } : null,
   });
 }

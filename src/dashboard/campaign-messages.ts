@@ -21,7 +21,8 @@ ${listTable({
   caption: "Outbox messages",
   columns: ["Created", "To", "Subject", "Status", "Attempts", "Why / next attempt"],
   rows: page.messages,
-  row: (m) => html`<tr><td>${when(m.created_at)}</td><td><a href="/dashboard/customers/${m.customer_id}">${m.to}</a></td><td>${m.subject}</td><td>${tone(m.status)}</td><td>${String(m.attempts)}</td><td>${m.reason ?? (m.next_attempt_at ? `next at ${when(m.next_attempt_at)}` : m.sent_at ? `sent ${when(m.sent_at)}` : "—")}</td></tr>`,
+  row: (m) =>
+    html`<tr><td>${when(m.created_at)}</td><td><a href="/dashboard/customers/${m.customer_id}">${m.to}</a></td><td>${m.subject}</td><td>${tone(m.status)}</td><td>${String(m.attempts)}</td><td>${m.reason ?? (m.next_attempt_at ? `next at ${when(m.next_attempt_at)}` : m.sent_at ? `sent ${when(m.sent_at)}` : "—")}</td></tr>`,
   empty: `No messages${status ? " with this status" : " yet"}.`,
 })}
 ${cursorPager(`/dashboard/campaigns/${c.slug}/messages`, query, page.next_cursor)}`;

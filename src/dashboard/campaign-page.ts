@@ -4,7 +4,19 @@ import { countAudience } from "../campaigns/audience.ts";
 import { type Campaign, CAMPAIGN_LIMITS } from "../campaigns/model.ts";
 import { enrolmentCounts } from "../campaigns/queries.ts";
 import { attrs, html } from "../html/html.ts";
-import { actionButton, checkbox, type DashboardContext, errorSummary, field, type FieldErrors, type FormValues, select, shellPage, submit, textarea } from "./kit/index.ts";
+import {
+  actionButton,
+  checkbox,
+  type DashboardContext,
+  errorSummary,
+  field,
+  type FieldErrors,
+  type FormValues,
+  select,
+  shellPage,
+  submit,
+  textarea,
+} from "./kit/index.ts";
 import { audienceForm, audienceSummary, audienceValues } from "./campaigns-audience.ts";
 import { statusBadge } from "./campaign-common.ts";
 import { formatDelay } from "./campaign-delay.ts";
@@ -40,7 +52,16 @@ export async function campaignPage(ctx: DashboardContext, c: Campaign, form?: Fo
 ${isNew ? "" : html`<input type="hidden" name="s${i}_id" value="${v[`s${i}_id`] ?? ""}">`}
 <div class="grid2">
 ${field({ name: `s${i}_delay`, label: "Delay", value: v[`s${i}_delay`] ?? (isNew ? "1d" : ""), error: e[`s${i}_delay`], hint: "3d, 12h, 30m, 45s or 0." })}
-${select({ name: `s${i}_from`, label: "Counted from", value: v[`s${i}_from`] ?? "previous", error: e[`s${i}_from`], options: [{ value: "previous", label: "the previous step" }, { value: "enrolment", label: "enrolment" }] })}
+${select({
+  name: `s${i}_from`,
+  label: "Counted from",
+  value: v[`s${i}_from`] ?? "previous",
+  error: e[`s${i}_from`],
+  options: [
+    { value: "previous", label: "the previous step" },
+    { value: "enrolment", label: "enrolment" },
+  ],
+})}
 </div>
 ${field({ name: `s${i}_subject`, label: "Subject", value: v[`s${i}_subject`], error: e[`s${i}_subject`], maxLength: L.subject })}
 ${textarea({ name: `s${i}_body`, label: "Body", value: v[`s${i}_body`], error: e[`s${i}_body`], rows: 5, hint: isNew ? "Leave subject and body empty to add no step. Markdown; {{name}}, {{first_name}}, {{email}}, {{company.name}} and {{traits.key}} are filled in per customer." : undefined })}
@@ -48,7 +69,9 @@ ${isNew || !manage ? "" : checkbox({ name: `s${i}_remove`, label: "Remove this s
 </fieldset>`;
   const body = html`<p><a href="/dashboard/campaigns">← Campaigns</a></p>
 <h1>${c.name} ${statusBadge(c.status)}</h1>
-<p class="muted">${c.slug} · enrolled: ${Object.entries(counts).map(([state, k]) => `${k} ${state}`).join(", ")}</p>
+<p class="muted">${c.slug} · enrolled: ${Object.entries(counts)
+    .map(([state, k]) => `${k} ${state}`)
+    .join(", ")}</p>
 <div class="actions">
 ${ctx.can("automation:manage") && (c.status === "draft" || c.status === "paused") ? actionButton(`/dashboard/campaigns/${c.slug}/status`, "Activate", { busy: "Activating…", hidden: { to: "active" } }) : ""}
 ${ctx.can("automation:manage") && c.status === "active" ? actionButton(`/dashboard/campaigns/${c.slug}/status`, "Pause", { busy: "Pausing…", hidden: { to: "paused" } }) : ""}
@@ -60,15 +83,19 @@ ${ctx.can("automation:manage") && c.status !== "archived" ? html`<a class="butto
 ${c.status === "archived" ? html`<p class="muted">Archived: this campaign sends nothing more, accepts no enrolment and cannot be edited. Its enrolments and messages stay listed.</p>` : ""}
 <section class="panel" aria-labelledby="audience-h">
 <h2 id="audience-h">Audience</h2>
-${c.audience && matching
-  ? html`<p>Customers are enrolled automatically ${c.status === "active" ? "(checked every minute)" : "once the campaign is active"} when all of these hold on their traits:</p>${audienceSummary(c.audience)}
+${
+  c.audience && matching
+    ? html`<p>Customers are enrolled automatically ${c.status === "active" ? "(checked every minute)" : "once the campaign is active"} when all of these hold on their traits:</p>${audienceSummary(c.audience)}
 <p id="audience-count">Matches <strong>${matching.capped ? `at least ${matching.count.toLocaleString("en")}` : matching.count.toLocaleString("en")}</strong> customer${matching.count === 1 && !matching.capped ? "" : "s"} now <span class="muted">(verified, with an email address, not unsubscribed; whoever is already enrolled or was removed is not enrolled again).</span></p>`
-  : html`<p class="muted">No audience rule: customers are enrolled by hand (Enrolled customers), through the API or the automation tools.</p>`}
-${manage
-  ? html`${audience?.conflict ? html`<p class="error" role="alert">The audience rule changed after you opened this page. Nothing was saved; your version is kept below: reload the page to see the saved rule.</p>` : ""}
+    : html`<p class="muted">No audience rule: customers are enrolled by hand (Enrolled customers), through the API or the automation tools.</p>`
+}
+${
+  manage
+    ? html`${audience?.conflict ? html`<p class="error" role="alert">The audience rule changed after you opened this page. Nothing was saved; your version is kept below: reload the page to see the saved rule.</p>` : ""}
 ${errorSummary(audience?.errors ?? {})}
 ${audienceForm(`/dashboard/campaigns/${c.slug}/audience`, audience?.values ?? audienceValues(c.audience), audience?.errors ?? {}, c.audience !== null)}`
-  : ""}
+    : ""
+}
 </section>
 <h2>Campaign and steps</h2>
 ${errorSummary(e)}

@@ -24,7 +24,8 @@ export const PREVIEW_PAGE_CSP = DASHBOARD_CSP.replace("frame-ancestors", "frame-
  * plugin, an opaque origin without the dashboard's cookies. Inline styles and https images load,
  * as in a mail client; it may be framed only by the dashboard (frame-ancestors, X-Frame-Options).
  */
-export const PREVIEW_HTML_CSP = "sandbox; default-src 'none'; img-src https: data:; style-src 'unsafe-inline'; form-action 'none'; base-uri 'none'; frame-ancestors 'self'";
+export const PREVIEW_HTML_CSP =
+  "sandbox; default-src 'none'; img-src https: data:; style-src 'unsafe-inline'; form-action 'none'; base-uri 'none'; frame-ancestors 'self'";
 
 function previewHtmlResponse(markup: string): Response {
   return new Response(markup, {
@@ -57,16 +58,26 @@ export async function previewPage(ctx: DashboardContext, c: Campaign, customer: 
 ${field({ name: "customer", label: "Customer", value: customer ?? "", error, maxLength: CUSTOMER_REF_MAX, hint: "Email address, our id or your external id; empty: a sample customer." })}
 <button type="submit" class="secondary">Preview</button>
 </form>
-${preview
-  ? html`<p>For ${preview.customer.sample ? "a sample customer" : html`<a href="/dashboard/customers/${preview.customer.id ?? ""}">${customerLabel(preview.customer)}</a>`}${preview.customer.email ? ` <${preview.customer.email}>` : ""}.</p>
+${
+  preview
+    ? html`<p>For ${preview.customer.sample ? "a sample customer" : html`<a href="/dashboard/customers/${preview.customer.id ?? ""}">${customerLabel(preview.customer)}</a>`}${preview.customer.email ? ` <${preview.customer.email}>` : ""}.</p>
 ${preview.steps.length === 0 ? html`<p>This campaign has no steps yet.</p>` : ""}
 ${preview.steps.map(
-  (s) => html`<article class="panel" aria-label="Step ${String(s.position + 1)}"><p><span class="badge accent">Step ${String(s.position + 1)}</span> <span class="muted">${s.seconds_after_enrolment === 0 ? "at enrolment" : `${formatDelay(s.seconds_after_enrolment)} after enrolment`}</span></p><p><strong>${s.subject}</strong></p>
+  (
+    s,
+  ) => html`<article class="panel" aria-label="Step ${String(s.position + 1)}"><p><span class="badge accent">Step ${String(s.position + 1)}</span> <span class="muted">${s.seconds_after_enrolment === 0 ? "at enrolment" : `${formatDelay(s.seconds_after_enrolment)} after enrolment`}</span></p><p><strong>${s.subject}</strong></p>
 <iframe sandbox class="mail-preview" src="${htmlSrc(s.step_id)}" title="Email of step ${String(s.position + 1)}: ${s.subject}" referrerpolicy="no-referrer"></iframe>
 <details><summary>Plain-text part</summary><pre>${s.text}</pre></details></article>`,
 )}`
-  : ""}`;
-  return shellPage(ctx, { title: `Preview · ${c.name}`, active: "campaigns", body, status: !error ? 200 : named?.error ? 400 : 404, headers: { "content-security-policy": PREVIEW_PAGE_CSP } });
+    : ""
+}`;
+  return shellPage(ctx, {
+    title: `Preview · ${c.name}`,
+    active: "campaigns",
+    body,
+    status: !error ? 200 : named?.error ? 400 : 404,
+    headers: { "content-security-policy": PREVIEW_PAGE_CSP },
+  });
 }
 
 /** The HTML part of one step for a customer (or the sample one), framed by the preview page. */

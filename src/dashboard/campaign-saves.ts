@@ -72,7 +72,8 @@ export async function saveSteps(ctx: DashboardContext, c: Campaign, values: Form
 
 export async function saveAudience(ctx: DashboardContext, c: Campaign, values: FormValues): Promise<Response> {
   // The form replaces the whole rule: one opened before someone else changed it would undo that change.
-  if (values.audience_version !== undefined && values.audience_version !== audienceVersion(c.audience)) return campaignPage(ctx, c, undefined, { values, errors: {}, conflict: true });
+  if (values.audience_version !== undefined && values.audience_version !== audienceVersion(c.audience))
+    return campaignPage(ctx, c, undefined, { values, errors: {}, conflict: true });
   const back = `/dashboard/campaigns/${c.slug}`;
   return submitForm({
     values,
@@ -82,7 +83,15 @@ export async function saveAudience(ctx: DashboardContext, c: Campaign, values: F
       return audience;
     },
     done: (audience) =>
-      redirect(ctx.deps, back, audience ? (c.status === "active" ? "Audience saved: matching customers are enrolled within a minute." : "Audience saved: matching customers are enrolled once the campaign is active.") : "Audience rule removed: customers are enrolled by hand or through the API only."),
+      redirect(
+        ctx.deps,
+        back,
+        audience
+          ? c.status === "active"
+            ? "Audience saved: matching customers are enrolled within a minute."
+            : "Audience saved: matching customers are enrolled once the campaign is active."
+          : "Audience rule removed: customers are enrolled by hand or through the API only.",
+      ),
     render: ({ errors }) => campaignPage(ctx, c, undefined, { values, errors }),
     refused: (error) => (error.status === 400 ? audienceServiceErrors(error, values) : null),
   }).catch(conflictFlash(ctx, back));

@@ -82,7 +82,7 @@ export function parseConditionValue(op: Op, text: string): { value?: Scalar | Sc
   if (items.length > L.inValues) return { error: `At most ${L.inValues} values (this has ${items.length}).` };
   const values: Scalar[] = [];
   for (const item of items) {
-    if (item.trim() === "") return { error: "A value between two commas is empty (quote empty text: \"\")." };
+    if (item.trim() === "") return { error: 'A value between two commas is empty (quote empty text: "").' };
     const v = parseScalar(item);
     if (typeof v === "object") return v;
     if (typeof v === "string" && v.length > L.value) return { error: `A value has at most ${L.value} characters (one has ${v.length}).` };
@@ -100,13 +100,23 @@ export function formatConditionValue(value: unknown): string {
 
 function formatScalar(value: unknown, inList: boolean): string {
   if (typeof value !== "string") return String(value);
-  const needsQuotes = value === "" || value !== value.trim() || value === "true" || value === "false" || NUMBER.test(value) || value.startsWith('"') || (inList && (value.includes(",") || value.includes('"')));
+  const needsQuotes =
+    value === "" ||
+    value !== value.trim() ||
+    value === "true" ||
+    value === "false" ||
+    NUMBER.test(value) ||
+    value.startsWith('"') ||
+    (inList && (value.includes(",") || value.includes('"')));
   return needsQuotes ? JSON.stringify(value) : value;
 }
 
 /** A short fingerprint of the saved rule: a form opened before someone else changed the rule is refused. */
 export function audienceVersion(rule: AudienceRule | null): string {
-  return createHash("sha256").update(JSON.stringify(rule ?? null)).digest("base64url").slice(0, 16);
+  return createHash("sha256")
+    .update(JSON.stringify(rule ?? null))
+    .digest("base64url")
+    .slice(0, 16);
 }
 
 /** The form's values as the stored rule shows them. */

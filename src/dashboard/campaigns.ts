@@ -30,9 +30,20 @@ const FormBody = formBody({ text: 40_000, item: 300, items: 50 });
 export function campaignPages(deps: Deps) {
   return new Elysia({ name: "dashboard-campaigns" })
     .get("/dashboard/campaigns", ({ request, query }) => withMember(deps, request, "automation:view", (ctx) => listPage(ctx, query)), { query: ListQuery })
-    .post("/dashboard/campaigns", ({ request, body }) => withMember(deps, request, "automation:manage", (ctx) => create(ctx, formValues(body))), { body: FormBody })
-    .get("/dashboard/campaigns/:ref", ({ request, params }) => withMember(deps, request, "automation:view", async (ctx) => campaignPage(ctx, await campaignOr404(deps, ctx.orgId, params.ref))), { params: Ref })
-    .post("/dashboard/campaigns/:ref", ({ request, params, body }) => withMember(deps, request, "automation:manage", async (ctx) => saveSteps(ctx, await campaignOr404(deps, ctx.orgId, params.ref), formValues(body))), { params: Ref, body: FormBody })
+    .post("/dashboard/campaigns", ({ request, body }) => withMember(deps, request, "automation:manage", (ctx) => create(ctx, formValues(body))), {
+      body: FormBody,
+    })
+    .get(
+      "/dashboard/campaigns/:ref",
+      ({ request, params }) => withMember(deps, request, "automation:view", async (ctx) => campaignPage(ctx, await campaignOr404(deps, ctx.orgId, params.ref))),
+      { params: Ref },
+    )
+    .post(
+      "/dashboard/campaigns/:ref",
+      ({ request, params, body }) =>
+        withMember(deps, request, "automation:manage", async (ctx) => saveSteps(ctx, await campaignOr404(deps, ctx.orgId, params.ref), formValues(body))),
+      { params: Ref, body: FormBody },
+    )
     .post(
       "/dashboard/campaigns/:ref/status",
       ({ request, params, body }) =>
@@ -44,40 +55,70 @@ export function campaignPages(deps: Deps) {
             await setCampaignStatus(deps, { orgId: ctx.orgId, actor: actor(ctx), ref: c.id, to });
           } catch (error) {
             // Not activatable (no steps) or not pausable (not active): said in the flash.
-            if (error instanceof AppError && error.status === 409) return redirect(deps, `/dashboard/campaigns/${c.slug}`, { kind: "error", text: error.message });
+            if (error instanceof AppError && error.status === 409)
+              return redirect(deps, `/dashboard/campaigns/${c.slug}`, { kind: "error", text: error.message });
             throw error;
           }
-          return redirect(deps, `/dashboard/campaigns/${c.slug}`, to === "active" ? "Campaign activated." : "Campaign paused: its pending mail waits until you activate it again.");
+          return redirect(
+            deps,
+            `/dashboard/campaigns/${c.slug}`,
+            to === "active" ? "Campaign activated." : "Campaign paused: its pending mail waits until you activate it again.",
+          );
         }),
       { params: Ref, body: FormBody },
     )
-    .post("/dashboard/campaigns/:ref/audience", ({ request, params, body }) => withMember(deps, request, "automation:manage", async (ctx) => saveAudience(ctx, await campaignOr404(deps, ctx.orgId, params.ref), formValues(body))), { params: Ref, body: FormBody })
-    .get("/dashboard/campaigns/:ref/archive", ({ request, params }) => withMember(deps, request, "automation:manage", async (ctx) => archivePage(ctx, await campaignOr404(deps, ctx.orgId, params.ref))), { params: Ref })
-    .post("/dashboard/campaigns/:ref/archive", ({ request, params, body }) => withMember(deps, request, "automation:manage", async (ctx) => archive(ctx, await campaignOr404(deps, ctx.orgId, params.ref), formValues(body))), { params: Ref, body: FormBody })
+    .post(
+      "/dashboard/campaigns/:ref/audience",
+      ({ request, params, body }) =>
+        withMember(deps, request, "automation:manage", async (ctx) => saveAudience(ctx, await campaignOr404(deps, ctx.orgId, params.ref), formValues(body))),
+      { params: Ref, body: FormBody },
+    )
+    .get(
+      "/dashboard/campaigns/:ref/archive",
+      ({ request, params }) =>
+        withMember(deps, request, "automation:manage", async (ctx) => archivePage(ctx, await campaignOr404(deps, ctx.orgId, params.ref))),
+      { params: Ref },
+    )
+    .post(
+      "/dashboard/campaigns/:ref/archive",
+      ({ request, params, body }) =>
+        withMember(deps, request, "automation:manage", async (ctx) => archive(ctx, await campaignOr404(deps, ctx.orgId, params.ref), formValues(body))),
+      { params: Ref, body: FormBody },
+    )
     .get(
       "/dashboard/campaigns/:ref/preview",
-      ({ request, params, query }) => withMember(deps, request, "automation:view", async (ctx) => previewPage(ctx, await campaignOr404(deps, ctx.orgId, params.ref), query.customer)),
+      ({ request, params, query }) =>
+        withMember(deps, request, "automation:view", async (ctx) => previewPage(ctx, await campaignOr404(deps, ctx.orgId, params.ref), query.customer)),
       // Longer than a customer reference may be, so a long one is answered next to the field.
       { params: Ref, query: t.Object({ customer: t.Optional(t.String({ maxLength: 1_024 })) }) },
     )
     .get(
       "/dashboard/campaigns/:ref/preview/:step",
-      ({ request, params, query }) => withMember(deps, request, "automation:view", async (ctx) => previewHtml(ctx, await campaignOr404(deps, ctx.orgId, params.ref), params.step, query.customer)),
-      { params: t.Object({ ref: t.String({ maxLength: 64 }), step: t.String({ maxLength: 64 }) }), query: t.Object({ customer: t.Optional(t.String({ maxLength: CUSTOMER_REF_MAX })) }) },
+      ({ request, params, query }) =>
+        withMember(deps, request, "automation:view", async (ctx) =>
+          previewHtml(ctx, await campaignOr404(deps, ctx.orgId, params.ref), params.step, query.customer),
+        ),
+      {
+        params: t.Object({ ref: t.String({ maxLength: 64 }), step: t.String({ maxLength: 64 }) }),
+        query: t.Object({ customer: t.Optional(t.String({ maxLength: CUSTOMER_REF_MAX })) }),
+      },
     )
     .get(
       "/dashboard/campaigns/:ref/enrolments",
-      ({ request, params, query }) => withMember(deps, request, "automation:view", async (ctx) => enrolmentsPage(ctx, await campaignOr404(deps, ctx.orgId, params.ref), query)),
+      ({ request, params, query }) =>
+        withMember(deps, request, "automation:view", async (ctx) => enrolmentsPage(ctx, await campaignOr404(deps, ctx.orgId, params.ref), query)),
       { params: Ref, query: t.Object({ state: t.Optional(t.String({ maxLength: 20 })), cursor: t.Optional(t.String({ maxLength: 128 })) }) },
     )
     .post(
       "/dashboard/campaigns/:ref/enrolments",
-      ({ request, params, body }) => withMember(deps, request, "automation:manage", async (ctx) => changeEnrolment(ctx, await campaignOr404(deps, ctx.orgId, params.ref), formValues(body))),
+      ({ request, params, body }) =>
+        withMember(deps, request, "automation:manage", async (ctx) => changeEnrolment(ctx, await campaignOr404(deps, ctx.orgId, params.ref), formValues(body))),
       { params: Ref, body: FormBody },
     )
     .get(
       "/dashboard/campaigns/:ref/messages",
-      ({ request, params, query }) => withMember(deps, request, "automation:view", async (ctx) => messagesPage(ctx, await campaignOr404(deps, ctx.orgId, params.ref), query)),
+      ({ request, params, query }) =>
+        withMember(deps, request, "automation:view", async (ctx) => messagesPage(ctx, await campaignOr404(deps, ctx.orgId, params.ref), query)),
       { params: Ref, query: t.Object({ status: t.Optional(t.String({ maxLength: 20 })), cursor: t.Optional(t.String({ maxLength: 128 })) }) },
     );
 }

@@ -12,7 +12,32 @@ import { isSlug } from "../kit/slugs.ts";
 import { setFeatureFlag } from "../orgs/service.ts";
 import { type Html, html } from "../html/html.ts";
 import { slugOf } from "./client/slug.ts";
-import { actionButton, badge, checkbox, type DashboardContext, detailErrors, listTable, type Refused, submitForm, errorSummary, field, type FieldErrors, formValues, type FormValues, pageNumber, pageOf, pager, redirect, select, shellPage, submit, when, withMember, formBody, IdParams } from "./kit/index.ts";
+import {
+  actionButton,
+  badge,
+  checkbox,
+  type DashboardContext,
+  detailErrors,
+  listTable,
+  type Refused,
+  submitForm,
+  errorSummary,
+  field,
+  type FieldErrors,
+  formValues,
+  type FormValues,
+  pageNumber,
+  pageOf,
+  pager,
+  redirect,
+  select,
+  shellPage,
+  submit,
+  when,
+  withMember,
+  formBody,
+  IdParams,
+} from "./kit/index.ts";
 
 type View = ReturnType<typeof connectorView>;
 
@@ -30,7 +55,13 @@ function statusBadge(status: string): Html {
   return badge(status, status === "connected" ? "ok" : status === "error" ? "danger" : "warn");
 }
 
-const CREDENTIAL_LABELS: Record<string, string> = { token: "Bearer token", access_token: "Access token", refresh_token: "Refresh token", client_id: "Client id", client_secret: "Client secret" };
+const CREDENTIAL_LABELS: Record<string, string> = {
+  token: "Bearer token",
+  access_token: "Access token",
+  refresh_token: "Refresh token",
+  client_id: "Client id",
+  client_secret: "Client secret",
+};
 
 function credentialFields(v: FormValues, e: FieldErrors, hint: string): Html {
   return html`<fieldset><legend>Credentials</legend><p class="hint">${hint}</p>
@@ -80,7 +111,8 @@ ${listTable({
   caption: "Connectors",
   columns: ["Name", "Status", "Tools", "Last discovery"],
   rows: page.items,
-  row: (s) => html`<tr><td><a href="/dashboard/connectors/${s.id}">${s.name}</a><div class="hint"><code>${s.slug}</code> · ${s.url}</div></td><td>${statusBadge(s.status)}${s.last_error ? html`<div class="hint">${s.last_error.slice(0, 200)}</div>` : ""}</td><td>${s.tool_count}${s.dropped_tools.length ? html` <span class="badge warn">${s.dropped_tools.length} dropped</span>` : ""}</td><td>${when(s.last_discovered_at)}</td></tr>`,
+  row: (s) =>
+    html`<tr><td><a href="/dashboard/connectors/${s.id}">${s.name}</a><div class="hint"><code>${s.slug}</code> · ${s.url}</div></td><td>${statusBadge(s.status)}${s.last_error ? html`<div class="hint">${s.last_error.slice(0, 200)}</div>` : ""}</td><td>${s.tool_count}${s.dropped_tools.length ? html` <span class="badge warn">${s.dropped_tools.length} dropped</span>` : ""}</td><td>${when(s.last_discovered_at)}</td></tr>`,
   empty: servers.length === 0 ? "No servers connected." : null,
 })}
 ${pager("/dashboard/connectors", query, page.page, page.hasMore)}
@@ -116,8 +148,8 @@ function detailPage(ctx: DashboardContext, s: View, query: Record<string, string
   const body = html`<p><a href="/dashboard/connectors">← Connectors</a></p>
 <h1>${s.name} ${statusBadge(s.status)}</h1>
 <p class="muted"><code>${s.slug}</code> · ${s.url} · ${s.auth_method === "none" ? "no authentication" : s.auth_method} · last discovery ${when(s.last_discovered_at)}${
-  typeof s.server_info.protocolVersion === "string" ? html` · <span data-revision>MCP ${s.server_info.protocolVersion}</span>` : ""
-}</p>
+    typeof s.server_info.protocolVersion === "string" ? html` · <span data-revision>MCP ${s.server_info.protocolVersion}</span>` : ""
+  }</p>
 ${s.last_error ? html`<p class="error" role="status">${s.last_error}</p>` : ""}
 <h2>Discovered tools (${s.tool_count})</h2>
 ${listTable({
@@ -168,7 +200,13 @@ function connectServer(ctx: DashboardContext, values: FormValues): Promise<Respo
     },
     call: (input) => connect(ctx.deps, ctx.orgId, memberActor(ctx.principal.member.id), input),
     done: (result) =>
-      redirect(ctx.deps, `/dashboard/connectors/${result.id}`, result.status === "connected" ? `Connected: ${result.tool_count} tool${result.tool_count === 1 ? "" : "s"} discovered.` : { kind: "error", text: `Saved, but discovery failed: ${result.error ?? result.status}` }),
+      redirect(
+        ctx.deps,
+        `/dashboard/connectors/${result.id}`,
+        result.status === "connected"
+          ? `Connected: ${result.tool_count} tool${result.tool_count === 1 ? "" : "s"} discovered.`
+          : { kind: "error", text: `Saved, but discovery failed: ${result.error ?? result.status}` },
+      ),
     render: (refused) => listPage(ctx, {}, refused),
     refused: (error) => (error.status === 400 || error.status === 409 ? errorsFromService(error, "url") : null),
   });
@@ -181,10 +219,20 @@ function refresh(ctx: DashboardContext, server: View, values: FormValues): Promi
     validate: (v) => {
       const name = (v.name ?? "").trim();
       const { method, credentials } = credentialsFrom(v);
-      return { input: { name, ...(v.replace_credentials === "on" ? { auth_method: method, credentials } : {}) }, errors: (name ? {} : { name: "Give the server a name." }) as FieldErrors };
+      return {
+        input: { name, ...(v.replace_credentials === "on" ? { auth_method: method, credentials } : {}) },
+        errors: (name ? {} : { name: "Give the server a name." }) as FieldErrors,
+      };
     },
     call: (input) => refreshConnector(ctx.deps, ctx.orgId, memberActor(ctx.principal.member.id), server.id, input),
-    done: (view) => redirect(ctx.deps, `/dashboard/connectors/${server.id}`, view.status === "connected" ? `Refreshed: ${view.tool_count} tool${view.tool_count === 1 ? "" : "s"}.` : { kind: "error", text: `Refresh failed: ${view.last_error ?? view.status}` }),
+    done: (view) =>
+      redirect(
+        ctx.deps,
+        `/dashboard/connectors/${server.id}`,
+        view.status === "connected"
+          ? `Refreshed: ${view.tool_count} tool${view.tool_count === 1 ? "" : "s"}.`
+          : { kind: "error", text: `Refresh failed: ${view.last_error ?? view.status}` },
+      ),
     render: (refused) => detailPage(ctx, server, {}, refused),
     refused: (error) => (error.status === 400 ? errorsFromService(error, "name") : null),
   });
@@ -204,9 +252,20 @@ export function connectorPages(deps: Deps) {
         return redirect(deps, "/dashboard/connectors", "Connectors are on: connect a server below.");
       }),
     )
-    .post("/dashboard/connectors", ({ request, body }) => withMember(deps, request, "integrations:manage", (ctx) => connectServer(ctx, formValues(body))), { body: FormBody })
-    .get("/dashboard/connectors/:id", ({ request, params, query }) => withMember(deps, request, "integrations:view", async (ctx) => detailPage(ctx, await serverOf(ctx, params.id), query)), { params: IdParams, query: Query })
-    .post("/dashboard/connectors/:id/refresh", ({ request, params, body }) => withMember(deps, request, "integrations:manage", async (ctx) => refresh(ctx, await serverOf(ctx, params.id), formValues(body))), { params: IdParams, body: FormBody })
+    .post("/dashboard/connectors", ({ request, body }) => withMember(deps, request, "integrations:manage", (ctx) => connectServer(ctx, formValues(body))), {
+      body: FormBody,
+    })
+    .get(
+      "/dashboard/connectors/:id",
+      ({ request, params, query }) => withMember(deps, request, "integrations:view", async (ctx) => detailPage(ctx, await serverOf(ctx, params.id), query)),
+      { params: IdParams, query: Query },
+    )
+    .post(
+      "/dashboard/connectors/:id/refresh",
+      ({ request, params, body }) =>
+        withMember(deps, request, "integrations:manage", async (ctx) => refresh(ctx, await serverOf(ctx, params.id), formValues(body))),
+      { params: IdParams, body: FormBody },
+    )
     .post(
       "/dashboard/connectors/:id/disconnect",
       ({ request, params }) =>

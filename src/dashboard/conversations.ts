@@ -18,12 +18,30 @@ function who(c: { name: string | null; email: string | null; external_id: string
 
 async function listPage(ctx: DashboardContext, query: Record<string, string | undefined>): Promise<Response> {
   const routed = query.routed === "yes" ? true : query.routed === "no" ? false : undefined;
-  const page = await listConversations(ctx.deps, ctx.orgId, { routed, customerId: query.customer || undefined, cursor: query.cursor || undefined, limit: PAGE });
-  const customers = await customersByIds(ctx.deps, ctx.orgId, page.conversations.map((c) => c.endUserId));
+  const page = await listConversations(ctx.deps, ctx.orgId, {
+    routed,
+    customerId: query.customer || undefined,
+    cursor: query.cursor || undefined,
+    limit: PAGE,
+  });
+  const customers = await customersByIds(
+    ctx.deps,
+    ctx.orgId,
+    page.conversations.map((c) => c.endUserId),
+  );
   const body = html`<h1>Conversations</h1>
 ${inboxTabs("conversations")}
 <form method="get" action="/dashboard/conversations" class="toolbar" aria-label="Filter conversations">
-${select({ name: "routed", label: "Handed to the team", value: query.routed ?? "", options: [{ value: "", label: "All conversations" }, { value: "yes", label: "Routed or escalated" }, { value: "no", label: "Answered by the agent alone" }] })}
+${select({
+  name: "routed",
+  label: "Handed to the team",
+  value: query.routed ?? "",
+  options: [
+    { value: "", label: "All conversations" },
+    { value: "yes", label: "Routed or escalated" },
+    { value: "no", label: "Answered by the agent alone" },
+  ],
+})}
 ${query.customer ? html`<input type="hidden" name="customer" value="${query.customer}">` : ""}
 <button type="submit" class="secondary">Filter</button>${query.routed || query.customer ? html` <a href="/dashboard/conversations">Clear filters</a>` : ""}
 </form>
@@ -61,7 +79,8 @@ async function conversationPage(ctx: DashboardContext, id: string): Promise<Resp
   const c = await readConversation(ctx.deps, ctx.orgId, id);
   const customers = await customersByIds(ctx.deps, ctx.orgId, [c.customer_id]);
   const customer = c.customer_id ? customers.get(c.customer_id) : undefined;
-  const speaker = (m: (typeof c.messages)[number]) => (m.role === "customer" ? "Customer" : m.role === "agent" ? "AI agent" : `Reported (${m.reported_speaker ?? "earlier"})`);
+  const speaker = (m: (typeof c.messages)[number]) =>
+    m.role === "customer" ? "Customer" : m.role === "agent" ? "AI agent" : `Reported (${m.reported_speaker ?? "earlier"})`;
   const body = html`<p><a href="/dashboard/conversations">← Conversations</a></p>
 <h1>Conversation of ${when(c.created_at)}</h1>
 <p class="muted">Customer: ${customer ? html`<a href="/dashboard/customers/${customer.id}">${who(customerSummary(customer), c.anonymous)}</a>` : who(undefined, c.anonymous)} · ${c.message_count} messages · mode ${c.mode}${c.routed ? html` · <span class="badge warn">routed</span>` : ""}${c.ticket_id ? html` · <a href="/dashboard/inbox/${c.ticket_id}">Its ticket</a>` : ""}</p>
@@ -69,14 +88,16 @@ ${c.message_count > c.messages.length ? html`<p class="muted">Showing the latest
 <h2>Transcript</h2>
 ${c.messages.length === 0 ? html`<p>No messages.</p>` : ""}
 ${c.messages.map(
-    (m) => html`<article class="panel" aria-label="${speaker(m)} at ${when(m.created_at)}"><p><span class="badge${m.role === "agent" ? " accent" : ""}">${speaker(m)}</span> <span class="muted">${when(m.created_at)}</span> ${confidenceBadge(m.confidence)}${m.status !== "complete" && m.role === "agent" ? html`<span class="badge danger">${m.status}</span>` : ""}</p>
+  (
+    m,
+  ) => html`<article class="panel" aria-label="${speaker(m)} at ${when(m.created_at)}"><p><span class="badge${m.role === "agent" ? " accent" : ""}">${speaker(m)}</span> <span class="muted">${when(m.created_at)}</span> ${confidenceBadge(m.confidence)}${m.status !== "complete" && m.role === "agent" ? html`<span class="badge danger">${m.status}</span>` : ""}</p>
 <pre>${m.text}</pre>
 ${m.error ? html`<p class="error">${m.error}</p>` : ""}
 ${m.actions.length ? html`<p><strong>Actions:</strong> ${m.actions.map((a) => html`<span class="badge">${actionText(a)}</span>`)}</p>` : ""}
 ${m.routing ? html`<p><strong>Routing:</strong> ${m.routing.action}${m.routing.ticket_id ? html` · <a href="/dashboard/inbox/${m.routing.ticket_id}">ticket</a>` : ""}</p>` : ""}
 ${m.sources.length ? html`<p><strong>Sources:</strong></p><ul>${m.sources.map((s) => html`<li>${s.url && /^https?:\/\//.test(s.url) ? html`<a href="${s.url}" rel="noopener noreferrer">${s.title}</a>` : s.title}</li>`)}</ul>` : ""}
 </article>`,
-  )}`;
+)}`;
   return shellPage(ctx, { title: "Conversation", active: "inbox", body });
 }
 
@@ -89,5 +110,7 @@ const ListQuery = t.Object({
 export function conversationPages(deps: Deps) {
   return new Elysia({ name: "dashboard-conversations" })
     .get("/dashboard/conversations", ({ request, query }) => withMember(deps, request, "inbox:view", (ctx) => listPage(ctx, query)), { query: ListQuery })
-    .get("/dashboard/conversations/:id", ({ request, params }) => withMember(deps, request, "inbox:view", (ctx) => conversationPage(ctx, params.id)), { params: IdParams });
+    .get("/dashboard/conversations/:id", ({ request, params }) => withMember(deps, request, "inbox:view", (ctx) => conversationPage(ctx, params.id)), {
+      params: IdParams,
+    });
 }

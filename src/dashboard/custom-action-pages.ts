@@ -2,11 +2,26 @@
 // listed, their values never shown).
 import { CUSTOM_ACTION_LIMITS, listCustomActions, METHODS, readCustomAction } from "../integrations/custom-actions.ts";
 import { attrs, html } from "../html/html.ts";
-import { actionButton, checkbox, type DashboardContext, errorSummary, field, type FormValues, listTable, pageNumber, pageOf, pager, type Refused, select, shellPage, submit, textarea } from "./kit/index.ts";
+import {
+  actionButton,
+  checkbox,
+  type DashboardContext,
+  errorSummary,
+  field,
+  type FormValues,
+  listTable,
+  pageNumber,
+  pageOf,
+  pager,
+  type Refused,
+  select,
+  shellPage,
+  submit,
+  textarea,
+} from "./kit/index.ts";
 import { DESCRIPTION_MAX, URL_MAX } from "./custom-action-form.ts";
 
 export type View = Awaited<ReturnType<typeof readCustomAction>>;
-
 
 export async function listPage(ctx: DashboardContext, query: Record<string, string | undefined>, form?: Refused): Promise<Response> {
   const actions = await listCustomActions(ctx.deps, ctx.orgId);
@@ -22,7 +37,9 @@ ${listTable({
   rows: page.items,
   row: (a) =>
     html`<tr><td><a href="/dashboard/custom-actions/${a.id}"><code>${a.action_id}</code></a>${a.destructive ? html` <span class="badge danger">destructive</span>` : ""}<div class="hint">${a.description.slice(0, 200)}</div></td><td><code>${a.method} ${a.url}</code></td><td>${a.header_names.join(", ") || "—"}</td>${
-      manage ? html`<td><div class="actions"><a class="button secondary" href="/dashboard/custom-actions/${a.id}">Edit<span class="sr-only"> ${a.action_id}</span></a>${actionButton(`/dashboard/custom-actions/${a.id}/delete`, "Delete", { kind: "danger", confirm: "Delete this action? Agents can no longer call it." })}</div></td>` : ""
+      manage
+        ? html`<td><div class="actions"><a class="button secondary" href="/dashboard/custom-actions/${a.id}">Edit<span class="sr-only"> ${a.action_id}</span></a>${actionButton(`/dashboard/custom-actions/${a.id}/delete`, "Delete", { kind: "danger", confirm: "Delete this action? Agents can no longer call it." })}</div></td>`
+        : ""
     }</tr>`,
   empty: actions.length === 0 ? "No custom actions." : null,
 })}

@@ -7,10 +7,29 @@
 // Each action becomes `custom.<slug>`, switched on per agent in the agent's actions page.
 import { Elysia, t } from "elysia";
 import type { Deps } from "../deps.ts";
-import { CUSTOM_ACTION_LIMITS, type CustomActionPatch, createCustomAction, DEFAULT_SCHEMA, deleteCustomAction, readCustomAction, updateCustomAction } from "../integrations/custom-actions.ts";
+import {
+  CUSTOM_ACTION_LIMITS,
+  type CustomActionPatch,
+  createCustomAction,
+  DEFAULT_SCHEMA,
+  deleteCustomAction,
+  readCustomAction,
+  updateCustomAction,
+} from "../integrations/custom-actions.ts";
 import { memberActor } from "../kit/actor.ts";
 import { isSlug } from "../kit/slugs.ts";
-import { type DashboardContext, type FieldErrors, formBody, formList, formValues, type FormValues, IdParams, redirect, submitForm, withMember } from "./kit/index.ts";
+import {
+  type DashboardContext,
+  type FieldErrors,
+  formBody,
+  formList,
+  formValues,
+  type FormValues,
+  IdParams,
+  redirect,
+  submitForm,
+  withMember,
+} from "./kit/index.ts";
 import { commonFields, errorsFromService } from "./custom-action-form.ts";
 import { editPage, listPage, type View } from "./custom-action-pages.ts";
 
@@ -67,10 +86,17 @@ export function customActionPages(deps: Deps) {
   return new Elysia({ name: "dashboard-custom-actions" })
     .get("/dashboard/custom-actions", ({ request, query }) => withMember(deps, request, "integrations:view", (ctx) => listPage(ctx, query)), { query: Query })
     .post("/dashboard/custom-actions", ({ request, body }) => withMember(deps, request, manage, (ctx) => create(ctx, formValues(body))), { body: FormBody })
-    .get("/dashboard/custom-actions/:id", ({ request, params }) => withMember(deps, request, "integrations:view", async (ctx) => editPage(ctx, await readCustomAction(deps, ctx.orgId, params.id))), { params: IdParams })
+    .get(
+      "/dashboard/custom-actions/:id",
+      ({ request, params }) => withMember(deps, request, "integrations:view", async (ctx) => editPage(ctx, await readCustomAction(deps, ctx.orgId, params.id))),
+      { params: IdParams },
+    )
     .post(
       "/dashboard/custom-actions/:id",
-      ({ request, params, body }) => withMember(deps, request, manage, async (ctx) => save(ctx, await readCustomAction(deps, ctx.orgId, params.id), formValues(body), formList(body, "remove_header"))),
+      ({ request, params, body }) =>
+        withMember(deps, request, manage, async (ctx) =>
+          save(ctx, await readCustomAction(deps, ctx.orgId, params.id), formValues(body), formList(body, "remove_header")),
+        ),
       { params: IdParams, body: FormBody },
     )
     .post(

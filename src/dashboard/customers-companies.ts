@@ -42,7 +42,12 @@ async function companyPage(ctx: DashboardContext, ref: string): Promise<Response
   const company = await findCompany(ctx.deps, ctx.orgId, ref);
   if (!company) throw AppError.notFound("No such company.");
   const people = await companyCustomers(ctx.deps, ctx.orgId, company.id, COMPANY_LIMITS.customers);
-  const events = await recentCustomerEvents(ctx.deps.db, ctx.orgId, people.map((p) => p.id), COMPANY_LIMITS.events);
+  const events = await recentCustomerEvents(
+    ctx.deps.db,
+    ctx.orgId,
+    people.map((p) => p.id),
+    COMPANY_LIMITS.events,
+  );
   const names = new Map(people.map((p) => [p.id, p.name || p.email || p.externalId || "anonymous visitor"]));
   const name = company.name || company.externalId;
   const body = html`<p><a href="/dashboard/companies">← Companies</a></p>
@@ -61,7 +66,8 @@ ${listTable({
   caption: "Customers of this company",
   columns: ["Name", "Email", "Identity"],
   rows: people,
-  row: (p) => html`<tr><td><a href="/dashboard/customers/${p.id}">${names.get(p.id)}</a></td><td>${p.email ?? "—"}</td><td>${p.verified ? html`<span class="badge ok">verified</span>` : html`<span class="badge">not verified</span>`}</td></tr>`,
+  row: (p) =>
+    html`<tr><td><a href="/dashboard/customers/${p.id}">${names.get(p.id)}</a></td><td>${p.email ?? "—"}</td><td>${p.verified ? html`<span class="badge ok">verified</span>` : html`<span class="badge">not verified</span>`}</td></tr>`,
   empty: "No customers.",
 })}
 <h2>Events</h2>
@@ -70,7 +76,8 @@ ${listTable({
   caption: "Events of this company's customers",
   columns: ["When", "Customer", "Event", "Properties"],
   rows: events,
-  row: (e) => html`<tr><td>${when(e.occurredAt)}</td><td>${e.endUserId ? names.get(e.endUserId) ?? "—" : "—"}</td><td><code>${e.name}</code></td><td><code>${JSON.stringify(e.properties ?? {}).slice(0, 300)}</code></td></tr>`,
+  row: (e) =>
+    html`<tr><td>${when(e.occurredAt)}</td><td>${e.endUserId ? (names.get(e.endUserId) ?? "—") : "—"}</td><td><code>${e.name}</code></td><td><code>${JSON.stringify(e.properties ?? {}).slice(0, 300)}</code></td></tr>`,
   empty: "No events.",
 })}`;
   return shellPage(ctx, { title: name, active: "inbox", body });

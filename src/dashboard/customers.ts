@@ -65,7 +65,8 @@ ${listTable({
   caption: "Tickets of this customer",
   columns: ["#", "Subject", "Status", "Priority", "Updated"],
   rows: c.tickets,
-  row: (tk) => html`<tr><td>${tk.number}</td><td><a href="/dashboard/inbox/${tk.number}">${tk.subject}</a></td><td>${statusBadge(tk.status)}</td><td>${priorityBadge(tk.priority)}</td><td>${when(tk.updated_at)}</td></tr>`,
+  row: (tk) =>
+    html`<tr><td>${tk.number}</td><td><a href="/dashboard/inbox/${tk.number}">${tk.subject}</a></td><td>${statusBadge(tk.status)}</td><td>${priorityBadge(tk.priority)}</td><td>${when(tk.updated_at)}</td></tr>`,
   empty: "No tickets.",
 })}
 <h2>Events</h2>
@@ -74,7 +75,8 @@ ${listTable({
   caption: "Events of this customer",
   columns: ["When", "Event", "Properties"],
   rows: c.events,
-  row: (e) => html`<tr><td>${when(e.occurred_at)}</td><td><code>${e.name}</code></td><td><code>${JSON.stringify(e.properties ?? {}).slice(0, 300)}</code></td></tr>`,
+  row: (e) =>
+    html`<tr><td>${when(e.occurred_at)}</td><td><code>${e.name}</code></td><td><code>${JSON.stringify(e.properties ?? {}).slice(0, 300)}</code></td></tr>`,
   empty: "No events.",
 })}`;
   return shellPage(ctx, { title: name, active: "inbox", body });
@@ -87,5 +89,7 @@ export function customerPages(deps: Deps) {
   return new Elysia({ name: "dashboard-customers" })
     .use(companyPages(deps))
     .get("/dashboard/customers", ({ request, query }) => withMember(deps, request, "inbox:view", (ctx) => listPage(ctx, query)), { query: ListQuery })
-    .get("/dashboard/customers/:ref", ({ request, params }) => withMember(deps, request, "inbox:view", (ctx) => customerPage(ctx, params.ref)), { params: Ref });
+    .get("/dashboard/customers/:ref", ({ request, params }) => withMember(deps, request, "inbox:view", (ctx) => customerPage(ctx, params.ref)), {
+      params: Ref,
+    });
 }

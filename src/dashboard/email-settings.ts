@@ -9,7 +9,21 @@ import { NOTIFY_MODES, notifyMode, setNotifyMode } from "../inbox/member-notices
 import { mailSettings, setSupportAlias } from "../inbound/alias.ts";
 import { memberActor } from "../kit/actor.ts";
 import { settingsNav } from "./settings-nav.ts";
-import { type DashboardContext, errorSummary, field, type FieldErrors, formBody, formValues, type FormValues, redirect, select, shellPage, submit, submitForm, withMember } from "./kit/index.ts";
+import {
+  type DashboardContext,
+  errorSummary,
+  field,
+  type FieldErrors,
+  formBody,
+  formValues,
+  type FormValues,
+  redirect,
+  select,
+  shellPage,
+  submit,
+  submitForm,
+  withMember,
+} from "./kit/index.ts";
 
 const PATH = "/dashboard/settings/email";
 const FormBody = formBody({ text: 200, items: 1 });
@@ -62,7 +76,8 @@ export function emailSettingsPages(deps: Deps) {
               return { input: raw === "" ? null : raw, errors: {} };
             },
             call: (alias) => setSupportAlias(deps, ctx.orgId, memberActor(ctx.principal.member.id), alias),
-            done: () => redirect(deps, `${PATH}#alias-h`, (formValues(body).support_alias ?? "").trim() === "" ? "Support alias removed." : "Support alias saved."),
+            done: () =>
+              redirect(deps, `${PATH}#alias-h`, (formValues(body).support_alias ?? "").trim() === "" ? "Support alias removed." : "Support alias saved."),
             render: (refused) => page(ctx, refused),
             refused: (error) => (error.status === 400 || error.status === 409 ? { support_alias: error.message } : null),
           }),

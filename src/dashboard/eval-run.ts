@@ -24,7 +24,8 @@ const TOTALS: [key: "recall_at_1" | "recall_at_3" | "answered" | "confidently_wr
   ["confidently_wrong", "Answered with confidence, but wrong", true],
 ];
 
-const verdict = (correct: boolean | null) => (correct === null ? html`<span class="muted">not judged</span>` : correct ? badge("right", "ok") : badge("wrong", "danger"));
+const verdict = (correct: boolean | null) =>
+  correct === null ? html`<span class="muted">not judged</span>` : correct ? badge("right", "ok") : badge("wrong", "danger");
 const CHANGE = { newly_right: ["newly right", "ok"], newly_wrong: ["newly wrong", "danger"], same: ["same", ""], new: ["new question", "accent"] } as const;
 
 export function runPage(ctx: DashboardContext, run: EvalRunDetail): Response {
@@ -44,7 +45,8 @@ ${listTable({
   caption: previous ? "Totals of this run beside the previous run" : "Totals of this run",
   columns: previous ? ["Figure", "This run", "Previous run", "Change"] : ["Figure", "This run"],
   rows: TOTALS,
-  row: ([key, label, lower]) => html`<tr><th scope="row">${label}</th><td>${percent(run.totals[key])}</td>${previous ? html`<td>${percent(previous.totals[key])}</td><td>${delta(run.totals[key], previous.totals[key], lower)}</td>` : ""}</tr>`,
+  row: ([key, label, lower]) =>
+    html`<tr><th scope="row">${label}</th><td>${percent(run.totals[key])}</td>${previous ? html`<td>${percent(previous.totals[key])}</td><td>${delta(run.totals[key], previous.totals[key], lower)}</td>` : ""}</tr>`,
   empty: null,
 })}
 ${previous ? html`<p class="muted">Previous run: <a href="/dashboard/eval/runs/${previous.id}">${when(previous.created_at)}</a>, ${String(previous.questions)} questions.</p>` : html`<p class="muted">The first run of this agent: the next one is compared with it.</p>`}
@@ -63,7 +65,8 @@ ${listTable({
   caption: "Each question's answer",
   columns: ["Question", "Expected", "Sources", "Confidence", "Result", ...(previous ? ["Change"] : [])],
   rows: run.results,
-  row: (r) => html`<tr><td>${r.question}<div class="hint">${r.reply.slice(0, 300)}</div></td><td>${r.expected_doc ?? (r.expected_phrase ? `“${r.expected_phrase}”` : "—")}</td><td>${r.sources.length === 0 ? html`<span class="muted">none</span>` : html`<ol>${r.sources.map((s) => html`<li><a href="/dashboard/knowledge/${s.doc_id}">${s.title}</a></li>`)}</ol>`}</td><td>${r.confidence.toFixed(2)} ${r.answered ? badge("answered", "ok") : badge("not answered", "warn")}</td><td>${verdict(r.correct)}</td>${previous ? html`<td>${r.change ? badge(CHANGE[r.change][0], CHANGE[r.change][1]) : html`<span class="muted">—</span>`}</td>` : ""}</tr>`,
+  row: (r) =>
+    html`<tr><td>${r.question}<div class="hint">${r.reply.slice(0, 300)}</div></td><td>${r.expected_doc ?? (r.expected_phrase ? `“${r.expected_phrase}”` : "—")}</td><td>${r.sources.length === 0 ? html`<span class="muted">none</span>` : html`<ol>${r.sources.map((s) => html`<li><a href="/dashboard/knowledge/${s.doc_id}">${s.title}</a></li>`)}</ol>`}</td><td>${r.confidence.toFixed(2)} ${r.answered ? badge("answered", "ok") : badge("not answered", "warn")}</td><td>${verdict(r.correct)}</td>${previous ? html`<td>${r.change ? badge(CHANGE[r.change][0], CHANGE[r.change][1]) : html`<span class="muted">—</span>`}</td>` : ""}</tr>`,
   empty: "No question was answered.",
 })}
 </section>`;

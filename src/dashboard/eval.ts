@@ -14,13 +14,31 @@ import { html } from "../html/html.ts";
 import { readFormAfterAuth } from "../http/body.ts";
 import { liftIdleTimeout } from "../http/request-meta.ts";
 import { issueDetails } from "../http/validation-details.ts";
-import { type DashboardContext, errorSummary, formBody, formValues, type FormValues, IdParams, listTable, redirect, type Refused, select, shellPage, submit, submitForm, textarea, when, withMember } from "./kit/index.ts";
+import {
+  type DashboardContext,
+  errorSummary,
+  formBody,
+  formValues,
+  type FormValues,
+  IdParams,
+  listTable,
+  redirect,
+  type Refused,
+  select,
+  shellPage,
+  submit,
+  submitForm,
+  textarea,
+  when,
+  withMember,
+} from "./kit/index.ts";
 import { percent, runPage } from "./eval-run.ts";
 
 const EXAMPLE = `{"question": "How do I reset my password?", "expected_doc": "Resetting your password"}
 {"question": "Do you ship to Canada?", "expected_phrase": "Canada"}`;
 
-const asLines = (questions: readonly { question: string; expected_doc?: string; expected_phrase?: string }[]) => questions.map((q) => JSON.stringify(q)).join("\n");
+const asLines = (questions: readonly { question: string; expected_doc?: string; expected_phrase?: string }[]) =>
+  questions.map((q) => JSON.stringify(q)).join("\n");
 
 async function evalPage(ctx: DashboardContext, refused?: Refused): Promise<Response> {
   const manage = ctx.can("agents:manage");
@@ -29,7 +47,18 @@ async function evalPage(ctx: DashboardContext, refused?: Refused): Promise<Respo
   const active = usable.find((a) => a.status === "active");
   // The last run's questions, so running the same set again is one click.
   const last = runs[0] ? await getRun(ctx.deps, ctx.orgId, runs[0].id) : null;
-  const values = refused?.values ?? { agent_id: last?.agent_id ?? active?.id ?? "", content: last ? asLines(last.results.map((r) => ({ question: r.question, ...(r.expected_doc ? { expected_doc: r.expected_doc } : {}), ...(r.expected_phrase ? { expected_phrase: r.expected_phrase } : {}) }))) : "" };
+  const values = refused?.values ?? {
+    agent_id: last?.agent_id ?? active?.id ?? "",
+    content: last
+      ? asLines(
+          last.results.map((r) => ({
+            question: r.question,
+            ...(r.expected_doc ? { expected_doc: r.expected_doc } : {}),
+            ...(r.expected_phrase ? { expected_phrase: r.expected_phrase } : {}),
+          })),
+        )
+      : "",
+  };
   const errors = refused?.errors ?? {};
   const body = html`<p><a href="/dashboard/agents">← Agents</a></p>
 <h1>Test your agent</h1>
@@ -52,7 +81,8 @@ ${listTable({
   caption: "Runs, newest first",
   columns: ["Run", "Agent", "Questions", "Right page first", "In the first three", "Answered", "Confidently wrong"],
   rows: runs,
-  row: (r) => html`<tr><td><a href="/dashboard/eval/runs/${r.id}">${when(r.created_at)}</a>${r.status === "partial" ? html` <span class="badge warn">partial</span>` : ""}</td><td>${r.agent_name}</td><td>${String(r.questions)}</td><td>${percent(r.totals.recall_at_1)}</td><td>${percent(r.totals.recall_at_3)}</td><td>${percent(r.totals.answered)}</td><td>${percent(r.totals.confidently_wrong)}</td></tr>`,
+  row: (r) =>
+    html`<tr><td><a href="/dashboard/eval/runs/${r.id}">${when(r.created_at)}</a>${r.status === "partial" ? html` <span class="badge warn">partial</span>` : ""}</td><td>${r.agent_name}</td><td>${String(r.questions)}</td><td>${percent(r.totals.recall_at_1)}</td><td>${percent(r.totals.recall_at_3)}</td><td>${percent(r.totals.answered)}</td><td>${percent(r.totals.confidently_wrong)}</td></tr>`,
   empty: "No runs yet.",
 })}
 </section>`;
@@ -76,7 +106,12 @@ function startRun(ctx: DashboardContext, values: FormValues): Promise<Response> 
       return { input: questions, errors };
     },
     call: (questions) => runEvaluation(ctx.deps, ctx.orgId, ctx.principal.member.id, values.agent_id || undefined, questions, ctx.request.signal),
-    done: (run) => redirect(ctx.deps, `/dashboard/eval/runs/${run.id}`, run.status === "partial" ? { kind: "error", text: run.error ?? "The run stopped early." } : `Run finished: ${run.questions} questions.`),
+    done: (run) =>
+      redirect(
+        ctx.deps,
+        `/dashboard/eval/runs/${run.id}`,
+        run.status === "partial" ? { kind: "error", text: run.error ?? "The run stopped early." } : `Run finished: ${run.questions} questions.`,
+      ),
     render: (refused) => evalPage(ctx, refused),
     refused: (error) => (error.status === 404 ? { agent_id: error.message } : null),
   });
@@ -87,35 +122,57 @@ async function rerun(ctx: DashboardContext, id: string): Promise<Response> {
   const before = await getRun(ctx.deps, ctx.orgId, id);
   const questions = before.results.map((r) => ({ question: r.question, expectedDoc: r.expected_doc, expectedPhrase: r.expected_phrase }));
   const run = await runEvaluation(ctx.deps, ctx.orgId, ctx.principal.member.id, before.agent_id, questions, ctx.request.signal);
-  return redirect(ctx.deps, `/dashboard/eval/runs/${run.id}`, run.status === "partial" ? { kind: "error", text: run.error ?? "The run stopped early." } : `Run finished: ${run.questions} questions.`);
+  return redirect(
+    ctx.deps,
+    `/dashboard/eval/runs/${run.id}`,
+    run.status === "partial" ? { kind: "error", text: run.error ?? "The run stopped early." } : `Run finished: ${run.questions} questions.`,
+  );
 }
 
 async function exportRun(ctx: DashboardContext, id: string, format: string | undefined): Promise<Response> {
   const run = await getRun(ctx.deps, ctx.orgId, id);
   const name = `eval-run-${run.id}.${format === "csv" ? "csv" : "json"}`;
   const disposition = `attachment; filename="${name}"`;
-  if (format === "csv") return new Response(runCsv(run), { headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": disposition, "cache-control": "no-store" } });
-  return new Response(JSON.stringify(run, null, 2), { headers: { "content-type": "application/json; charset=utf-8", "content-disposition": disposition, "cache-control": "no-store" } });
+  if (format === "csv")
+    return new Response(runCsv(run), {
+      headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": disposition, "cache-control": "no-store" },
+    });
+  return new Response(JSON.stringify(run, null, 2), {
+    headers: { "content-type": "application/json; charset=utf-8", "content-disposition": disposition, "cache-control": "no-store" },
+  });
 }
 
 /** Room for EVAL_RUN.questions lines of the longest questions and expectations. */
 const FormBody = formBody({ text: EVAL_RUN.questions * (3 * EVAL_RUN.chars + 80), items: 4 });
 
 export function evalPages(deps: Deps) {
-  return new Elysia({ name: "dashboard-eval" })
-    .get("/dashboard/eval", ({ request }) => withMember(deps, request, "agents:view", (ctx) => evalPage(ctx)))
-    // Up to 8 MiB, so the form is read only once the member is known (src/http/body.ts readFormAfterAuth).
-    .post("/dashboard/eval", ({ request }) =>
-      withMember(deps, request, "agents:manage", async (ctx) => {
-        const body = await readFormAfterAuth(request, "/dashboard/eval");
-        if (!Value.Check(FormBody, body)) throw AppError.badRequest("The form is not valid.", issueDetails(Value.Errors(FormBody, body)).slice(0, 10));
-        return startRun(ctx, formValues(body));
-      }),
-    )
-    .get("/dashboard/eval/runs/:id", ({ request, params }) => withMember(deps, request, "agents:view", async (ctx) => runPage(ctx, await getRun(deps, ctx.orgId, params.id))), { params: IdParams })
-    .post("/dashboard/eval/runs/:id/again", ({ request, params }) => withMember(deps, request, "agents:manage", (ctx) => rerun(ctx, params.id)), { params: IdParams, body: formBody({ text: 10, items: 2 }) })
-    .get("/dashboard/eval/runs/:id/export", ({ request, params, query }) => withMember(deps, request, "agents:view", (ctx) => exportRun(ctx, params.id, query.format)), {
-      params: IdParams,
-      query: t.Object({ format: t.Optional(t.Union([t.Literal("json"), t.Literal("csv")])) }),
-    });
+  return (
+    new Elysia({ name: "dashboard-eval" })
+      .get("/dashboard/eval", ({ request }) => withMember(deps, request, "agents:view", (ctx) => evalPage(ctx)))
+      // Up to 8 MiB, so the form is read only once the member is known (src/http/body.ts readFormAfterAuth).
+      .post("/dashboard/eval", ({ request }) =>
+        withMember(deps, request, "agents:manage", async (ctx) => {
+          const body = await readFormAfterAuth(request, "/dashboard/eval");
+          if (!Value.Check(FormBody, body)) throw AppError.badRequest("The form is not valid.", issueDetails(Value.Errors(FormBody, body)).slice(0, 10));
+          return startRun(ctx, formValues(body));
+        }),
+      )
+      .get(
+        "/dashboard/eval/runs/:id",
+        ({ request, params }) => withMember(deps, request, "agents:view", async (ctx) => runPage(ctx, await getRun(deps, ctx.orgId, params.id))),
+        { params: IdParams },
+      )
+      .post("/dashboard/eval/runs/:id/again", ({ request, params }) => withMember(deps, request, "agents:manage", (ctx) => rerun(ctx, params.id)), {
+        params: IdParams,
+        body: formBody({ text: 10, items: 2 }),
+      })
+      .get(
+        "/dashboard/eval/runs/:id/export",
+        ({ request, params, query }) => withMember(deps, request, "agents:view", (ctx) => exportRun(ctx, params.id, query.format)),
+        {
+          params: IdParams,
+          query: t.Object({ format: t.Optional(t.Union([t.Literal("json"), t.Literal("csv")])) }),
+        },
+      )
+  );
 }

@@ -36,7 +36,10 @@ export function triagePatch(v: FormValues): { input: TicketPatch; errors: FieldE
   }
   if (v.assignee !== undefined) patch.assigneeId = v.assignee === "" ? null : v.assignee;
   if (v.tags !== undefined) {
-    const tags = v.tags.split(",").map((s) => s.trim()).filter(Boolean);
+    const tags = v.tags
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
     if (tags.length > TICKET_LIMITS.tags) errors.tags = `At most ${TICKET_LIMITS.tags} tags.`;
     else if (tags.some((tag) => tag.length > TICKET_LIMITS.tag)) errors.tags = `Each tag is at most ${TICKET_LIMITS.tag} characters.`;
     patch.tags = tags;

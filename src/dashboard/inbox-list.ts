@@ -18,18 +18,35 @@ const STATUS_OPTIONS = [{ value: "", label: "Any status" }, { value: "active", l
 export async function listPage(ctx: DashboardContext, query: Record<string, string | undefined>): Promise<Response> {
   const { deps, orgId } = ctx;
   const memberId = ctx.principal.member.id;
-  const status = query.status === "active" ? (["open", "pending"] as TicketStatus[]) : query.status && (STATUSES as readonly string[]).includes(query.status) ? [query.status as TicketStatus] : undefined;
+  const status =
+    query.status === "active"
+      ? (["open", "pending"] as TicketStatus[])
+      : query.status && (STATUSES as readonly string[]).includes(query.status)
+        ? [query.status as TicketStatus]
+        : undefined;
   const assignee = !query.assignee ? undefined : query.assignee === "none" ? null : query.assignee === "me" ? memberId : query.assignee;
   const team = query.team?.trim() || undefined;
   const tag = query.tag?.trim() || undefined;
   const text = query.q?.trim().slice(0, TICKET_LIMITS.text) || undefined;
   const [page, people, chats] = await Promise.all([
-    listTickets(deps, orgId, { status, assigneeId: assignee, team, tag, text, customerId: query.customer || undefined, cursor: query.cursor || undefined, limit: INBOX_PAGE }),
+    listTickets(deps, orgId, {
+      status,
+      assigneeId: assignee,
+      team,
+      tag,
+      text,
+      customerId: query.customer || undefined,
+      cursor: query.cursor || undefined,
+      limit: INBOX_PAGE,
+    }),
     orgMembers(deps, orgId),
     text && !query.cursor ? conversationMatches(ctx, text) : null,
   ]);
   // Only a uuid may reach the uuid column (anything else matches no ticket and names nobody).
-  const customers = await customersByIds(deps, orgId, [...page.tickets.map((row) => row.endUserId), query.customer && isUuid(query.customer) ? query.customer : null]);
+  const customers = await customersByIds(deps, orgId, [
+    ...page.tickets.map((row) => row.endUserId),
+    query.customer && isUuid(query.customer) ? query.customer : null,
+  ]);
   const only = query.customer ? customers.get(query.customer) : undefined;
   const names = new Map(people.map((p) => [p.id, p.label]));
   const filtered = Boolean(query.status || query.assignee || team || tag || text || query.customer);

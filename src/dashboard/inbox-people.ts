@@ -9,7 +9,9 @@ export async function orgMembers(deps: Deps, orgId: string): Promise<{ id: strin
   return rows.map((m) => ({ id: m.id, label: m.name ? `${m.name} <${m.email}>` : m.email }));
 }
 
-export function customerLabel(c: { name: string | null; email: string | null; external_id: string | null; claimed_external_id?: string; verified: boolean } | null | undefined): string {
+export function customerLabel(
+  c: { name: string | null; email: string | null; external_id: string | null; claimed_external_id?: string; verified: boolean } | null | undefined,
+): string {
   if (!c) return "—";
   return c.name || c.email || c.external_id || (c.claimed_external_id ? `claims ${c.claimed_external_id}` : "anonymous visitor");
 }

@@ -5,8 +5,33 @@ import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { html } from "../html/html.ts";
-import { createSavedReply, deleteSavedReply, findSavedReply, listSavedReplies, SAVED_REPLY_LIMITS, type SavedReply, updateSavedReply } from "../inbox/saved-replies.ts";
-import { actionButton, type DashboardContext, errorSummary, field, type FieldErrors, formBody, formValues, IdParams, listTable, redirect, type Refused, shellPage, submit, submitForm, textarea, withMember } from "./kit/index.ts";
+import {
+  createSavedReply,
+  deleteSavedReply,
+  findSavedReply,
+  listSavedReplies,
+  SAVED_REPLY_LIMITS,
+  type SavedReply,
+  updateSavedReply,
+} from "../inbox/saved-replies.ts";
+import {
+  actionButton,
+  type DashboardContext,
+  errorSummary,
+  field,
+  type FieldErrors,
+  formBody,
+  formValues,
+  IdParams,
+  listTable,
+  redirect,
+  type Refused,
+  shellPage,
+  submit,
+  submitForm,
+  textarea,
+  withMember,
+} from "./kit/index.ts";
 
 const ROLE = "inbox:manage" as const;
 const BASE = "/dashboard/settings/saved-replies";
@@ -32,7 +57,8 @@ ${listTable({
   caption: "Saved replies",
   columns: ["Name", "Text", { label: "Actions", hidden: true }],
   rows,
-  row: (r) => html`<tr><td><a href="${BASE}/${r.id}">${r.name}</a></td><td class="turn-text">${r.body.length > 160 ? `${r.body.slice(0, 159)}…` : r.body}</td><td>${actionButton(`${BASE}/${r.id}/delete`, "Delete", { kind: "danger", confirm: `Delete the saved reply “${r.name}”?` })}</td></tr>`,
+  row: (r) =>
+    html`<tr><td><a href="${BASE}/${r.id}">${r.name}</a></td><td class="turn-text">${r.body.length > 160 ? `${r.body.slice(0, 159)}…` : r.body}</td><td>${actionButton(`${BASE}/${r.id}/delete`, "Delete", { kind: "danger", confirm: `Delete the saved reply “${r.name}”?` })}</td></tr>`,
   empty: "No saved replies yet.",
 })}
 <section class="panel" aria-labelledby="new-reply"><h2 id="new-reply">New saved reply</h2>
@@ -58,7 +84,8 @@ const validate = (v: Record<string, string | undefined>) => {
   else if (text.length > SAVED_REPLY_LIMITS.body) errors.body = `At most ${SAVED_REPLY_LIMITS.body} characters.`;
   return { input: { name, body: text }, errors };
 };
-const refusedAs = (error: AppError): FieldErrors | null => (error.status === 409 ? { name: error.message } : error.status === 400 ? { body: error.message } : null);
+const refusedAs = (error: AppError): FieldErrors | null =>
+  error.status === 409 ? { name: error.message } : error.status === 400 ? { body: error.message } : null;
 
 async function rowOr404(deps: Deps, orgId: string, id: string): Promise<SavedReply> {
   const row = await findSavedReply(deps, orgId, id);
@@ -71,20 +98,24 @@ const FormBody = formBody({ text: SAVED_REPLY_LIMITS.body, item: 100, items: 10 
 export function savedReplyPages(deps: Deps) {
   return new Elysia({ name: "dashboard-saved-replies" })
     .get(BASE, ({ request }) => withMember(deps, request, ROLE, (ctx) => listPage(ctx)))
-    .post(BASE, ({ request, body }) =>
-      withMember(deps, request, ROLE, (ctx) =>
-        submitForm({
-          values: formValues(body),
-          validate,
-          call: (input) => createSavedReply(deps, ctx.orgId, input),
-          done: () => redirect(deps, BASE, "Saved reply added."),
-          render: (refused) => listPage(ctx, refused),
-          refused: refusedAs,
-        }),
-      ),
+    .post(
+      BASE,
+      ({ request, body }) =>
+        withMember(deps, request, ROLE, (ctx) =>
+          submitForm({
+            values: formValues(body),
+            validate,
+            call: (input) => createSavedReply(deps, ctx.orgId, input),
+            done: () => redirect(deps, BASE, "Saved reply added."),
+            render: (refused) => listPage(ctx, refused),
+            refused: refusedAs,
+          }),
+        ),
       { body: FormBody },
     )
-    .get(`${BASE}/:id`, ({ request, params }) => withMember(deps, request, ROLE, async (ctx) => editPage(ctx, await rowOr404(deps, ctx.orgId, params.id))), { params: IdParams })
+    .get(`${BASE}/:id`, ({ request, params }) => withMember(deps, request, ROLE, async (ctx) => editPage(ctx, await rowOr404(deps, ctx.orgId, params.id))), {
+      params: IdParams,
+    })
     .post(
       `${BASE}/:id`,
       ({ request, params, body }) =>

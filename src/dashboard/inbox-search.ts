@@ -11,7 +11,8 @@ ${listTable({
   caption: "Conversations mentioning the search",
   columns: ["Started", "Excerpt", "Ticket"],
   rows: matches,
-  row: (m) => html`<tr><td><a href="/dashboard/conversations/${m.id}">${when(m.createdAt)}</a></td><td class="prose">${m.excerpt}</td><td>${m.ticketId ? html`<a href="/dashboard/inbox/${m.ticketId}">ticket</a>` : "—"}</td></tr>`,
+  row: (m) =>
+    html`<tr><td><a href="/dashboard/conversations/${m.id}">${when(m.createdAt)}</a></td><td class="prose">${m.excerpt}</td><td>${m.ticketId ? html`<a href="/dashboard/inbox/${m.ticketId}">ticket</a>` : "—"}</td></tr>`,
   empty: "No conversation mentions this.",
 })}`;
 }

@@ -79,7 +79,8 @@ export async function threadTurns<M extends ThreadMessage>(
 export function renderTurn(turn: Turn, customer: string, email: { sender: Html | ""; original: Html | "" } = { sender: "", original: "" }): Html {
   const who = turn.kind === "customer" ? customer : turn.who === LABEL.ai ? "" : turn.who;
   const label = html`<span class="badge${turn.kind === "note" ? " warn" : turn.kind === "ai" ? " accent" : ""}">${LABEL[turn.kind]}</span>`;
-  const aside = turn.kind === "note" ? html` <span class="muted">not visible to the customer</span>` : turn.verified ? html` <span class="badge ok">verified</span>` : "";
+  const aside =
+    turn.kind === "note" ? html` <span class="muted">not visible to the customer</span>` : turn.verified ? html` <span class="badge ok">verified</span>` : "";
   const sources =
     turn.sources.length > 0
       ? html`<p class="muted small">Sources: ${turn.sources.map((s, i) => html`${i > 0 ? ", " : ""}${s.url ? html`<a href="${s.url}" rel="noopener noreferrer">${s.title}</a>` : s.title}`)}</p>`

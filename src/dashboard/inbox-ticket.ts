@@ -21,7 +21,14 @@ export interface TicketForms {
 }
 
 function triageValues(ticket: Ticket): FormValues {
-  return { subject: ticket.subject, status: ticket.status, priority: ticket.priority, team: ticket.team ?? "", assignee: ticket.assigneeMemberId ?? "", tags: ticket.tags.join(", ") };
+  return {
+    subject: ticket.subject,
+    status: ticket.status,
+    priority: ticket.priority,
+    team: ticket.team ?? "",
+    assignee: ticket.assigneeMemberId ?? "",
+    tags: ticket.tags.join(", "),
+  };
 }
 
 export async function ticketPage(ctx: DashboardContext, ticket: Ticket, forms: TicketForms = {}): Promise<Response> {
@@ -29,7 +36,12 @@ export async function ticketPage(ctx: DashboardContext, ticket: Ticket, forms: T
   // The cursor first: the thread rendered below holds everything up to it, the stream the rest.
   const cursor = await lastTicketEventId(deps, orgId, ticket.id);
   const [detail, people, snippets] = await Promise.all([ticketDetail(deps, ticket), orgMembers(deps, orgId), listSavedReplies(deps, orgId)]);
-  const originals = await originalsOf(deps, orgId, ticket.id, detail.messages.filter((m) => m.kind === "customer").map((m) => m.id));
+  const originals = await originalsOf(
+    deps,
+    orgId,
+    ticket.id,
+    detail.messages.filter((m) => m.kind === "customer").map((m) => m.id),
+  );
   const names = new Map(people.map((p) => [p.id, p.label]));
   const manage = ctx.can("inbox:manage");
   const author = (m: (typeof detail.messages)[number]): string =>
@@ -50,7 +62,8 @@ export async function ticketPage(ctx: DashboardContext, ticket: Ticket, forms: T
   const closed = ticket.status === "closed";
   const status = forms.triage?.conflict ? 409 : forms.reply?.inserted ? 200 : forms.reply || forms.note || forms.triage ? 400 : 200;
   const me = ctx.principal.member;
-  const fill = (text: string) => fillSavedReply(text, { customerName: detail.customer?.name ?? null, ticketNumber: ticket.number, agentName: me.name?.trim() || me.email });
+  const fill = (text: string) =>
+    fillSavedReply(text, { customerName: detail.customer?.name ?? null, ticketNumber: ticket.number, agentName: me.name?.trim() || me.email });
   const body = html`<p><a href="/dashboard/inbox">← Inbox</a></p>
 <h1>#${ticket.number} ${ticket.subject}</h1>
 <p>${statusBadge(ticket.status)}${priorityBadge(ticket.priority)}${ticket.team ? html`<span class="badge">team: ${ticket.team}</span>` : ""}<span class="badge">via ${ticket.source}</span>${ticket.tags.map((tag) => html`<span class="badge">${tag}</span>`)}</p>
@@ -58,8 +71,9 @@ export async function ticketPage(ctx: DashboardContext, ticket: Ticket, forms: T
 ${ticketCsat(ticket)}
 <h2>Thread</h2>
 <div id="thread" aria-live="polite" data-live-events="/api/tickets/${ticket.id}/events" data-last-event-id="${String(cursor)}" data-org="${orgId}">${turns.length === 0 ? html`<p>No messages.</p>` : turns.map((turn) => renderTurn(turn, customer, { sender: emailSender(originals.get(turn.id)), original: emailOriginal(originals.get(turn.id)) }))}</div>
-${manage
-  ? html`<div class="grid2">
+${
+  manage
+    ? html`<div class="grid2">
 <section aria-labelledby="reply-h"><h2 id="reply-h">Reply to the customer</h2>
 ${errorSummary(reply.errors)}
 <form method="post" action="/dashboard/inbox/${ticket.number}/reply" novalidate>
@@ -79,7 +93,7 @@ ${errorSummary(triage.errors)}
 ${forms.triage?.conflict ? html`<p class="error" role="alert">This ticket changed after you opened it (see the thread and history). Nothing was saved; your choices are kept below: check them and save again.</p>` : ""}
 <form method="post" action="/dashboard/inbox/${ticket.number}/triage" novalidate class="panel">
 <input type="hidden" name="version" value="${ticket.updatedAt.toISOString()}">
-${field({ name: "subject", label: "Subject", value: triage.values.subject, error: triage.errors.subject, maxLength: TICKET_LIMITS.subject, hint: "Reply emails say \"Re:\" and this." })}
+${field({ name: "subject", label: "Subject", value: triage.values.subject, error: triage.errors.subject, maxLength: TICKET_LIMITS.subject, hint: 'Reply emails say "Re:" and this.' })}
 <div class="grid2">
 ${select({ name: "status", label: "Status", value: triage.values.status, error: triage.errors.status, options: STATUSES.map((s) => ({ value: s, label: s })) })}
 ${select({ name: "priority", label: "Priority", value: triage.values.priority, error: triage.errors.priority, options: PRIORITIES.map((p) => ({ value: p, label: p })) })}
@@ -89,7 +103,8 @@ ${select({ name: "assignee", label: "Assignee", value: triage.values.assignee ??
 ${field({ name: "tags", label: "Tags", value: triage.values.tags, error: triage.errors.tags, hint: `Comma-separated; up to ${TICKET_LIMITS.tags}, each up to ${TICKET_LIMITS.tag} characters.` })}
 <div class="actions">${submit("Save triage", { busy: "Saving…" })}</div>
 </form></section>`
-  : html`<p class="muted">You can read this ticket; replying, notes and triage need the inbox:manage role.</p>`}
+    : html`<p class="muted">You can read this ticket; replying, notes and triage need the inbox:manage role.</p>`
+}
 <h2>History</h2>
 <ul>${detail.history.map((h) => html`<li><span class="muted">${when(h.created_at)}</span> ${historyLine(h.action, h.before, h.after, names)}</li>`)}</ul>`;
   return shellPage(ctx, { title: `#${ticket.number} ${ticket.subject}`, active: "inbox", body, status });
@@ -128,6 +143,9 @@ function emailSender(original: OriginalEmail | undefined) {
 
 function emailOriginal(original: OriginalEmail | undefined) {
   if (!original) return "";
-  const files = original.attachments.length > 0 ? html`<p class="muted">Attachments (not stored): ${original.attachments.map((a, i) => html`${i > 0 ? ", " : ""}${a.name} (${Math.ceil(a.size / 1024)} KB)`)}</p>` : "";
+  const files =
+    original.attachments.length > 0
+      ? html`<p class="muted">Attachments (not stored): ${original.attachments.map((a, i) => html`${i > 0 ? ", " : ""}${a.name} (${Math.ceil(a.size / 1024)} KB)`)}</p>`
+      : "";
   return html`<details><summary>The original email from ${original.from}</summary>${files}<p class="muted">Authentication-Results: ${original.authResults || "none"}</p><pre>${original.original}</pre></details>`;
 }

@@ -40,7 +40,12 @@ async function addMessage(ctx: DashboardContext, kind: "reply" | "note", ref: st
       // "Send and resolve": the reply goes out first, then the ticket is resolved.
       if (resolve) await updateTicket(ctx.deps, { orgId: ctx.orgId, actor: actorOf(ctx), ticketId: ticket.id, patch: { status: "resolved" } });
     },
-    done: () => redirect(ctx.deps, `/dashboard/inbox/${ticket.number}`, kind === "note" ? "Internal note added." : resolve ? "Reply sent; ticket resolved." : "Reply sent."),
+    done: () =>
+      redirect(
+        ctx.deps,
+        `/dashboard/inbox/${ticket.number}`,
+        kind === "note" ? "Internal note added." : resolve ? "Reply sent; ticket resolved." : "Reply sent.",
+      ),
     render: ({ values, errors }) => ticketPage(ctx, ticket, { [kind]: { values, errors } }),
     refused: (error) => (error.status === 409 ? { [kind]: error.message } : error.status === 400 ? serviceErrors(error, kind) : null),
   });
@@ -63,7 +68,8 @@ async function triage(ctx: DashboardContext, ref: string, body: unknown): Promis
   const ticket = await ticketOr404(ctx.deps, ctx.orgId, ref);
   const values = formValues(body);
   // A form rendered before someone else's change would silently undo it: refuse it, keep the values.
-  if (values.version !== undefined && values.version !== ticket.updatedAt.toISOString()) return ticketPage(ctx, ticket, { triage: { values, errors: {}, conflict: true } });
+  if (values.version !== undefined && values.version !== ticket.updatedAt.toISOString())
+    return ticketPage(ctx, ticket, { triage: { values, errors: {}, conflict: true } });
   return submitForm({
     values,
     validate: triagePatch,
@@ -90,9 +96,28 @@ const FormBody = formBody({ text: 40_000, item: 300, items: 50 });
 export function inboxPages(deps: Deps) {
   return new Elysia({ name: "dashboard-inbox" })
     .get("/dashboard/inbox", ({ request, query }) => withMember(deps, request, "inbox:view", (ctx) => listPage(ctx, query)), { query: ListQuery })
-    .get("/dashboard/inbox/:ref", ({ request, params }) => withMember(deps, request, "inbox:view", async (ctx) => ticketPage(ctx, await ticketOr404(deps, ctx.orgId, params.ref))), { params: Ref })
-    .post("/dashboard/inbox/:ref/reply", ({ request, params, body }) => withMember(deps, request, "inbox:manage", (ctx) => addMessage(ctx, "reply", params.ref, body)), { params: Ref, body: FormBody })
-    .post("/dashboard/inbox/:ref/insert", ({ request, params, body }) => withMember(deps, request, "inbox:manage", (ctx) => insertSaved(ctx, params.ref, body)), { params: Ref, body: FormBody })
-    .post("/dashboard/inbox/:ref/note", ({ request, params, body }) => withMember(deps, request, "inbox:manage", (ctx) => addMessage(ctx, "note", params.ref, body)), { params: Ref, body: FormBody })
-    .post("/dashboard/inbox/:ref/triage", ({ request, params, body }) => withMember(deps, request, "inbox:manage", (ctx) => triage(ctx, params.ref, body)), { params: Ref, body: FormBody });
+    .get(
+      "/dashboard/inbox/:ref",
+      ({ request, params }) => withMember(deps, request, "inbox:view", async (ctx) => ticketPage(ctx, await ticketOr404(deps, ctx.orgId, params.ref))),
+      { params: Ref },
+    )
+    .post(
+      "/dashboard/inbox/:ref/reply",
+      ({ request, params, body }) => withMember(deps, request, "inbox:manage", (ctx) => addMessage(ctx, "reply", params.ref, body)),
+      { params: Ref, body: FormBody },
+    )
+    .post(
+      "/dashboard/inbox/:ref/insert",
+      ({ request, params, body }) => withMember(deps, request, "inbox:manage", (ctx) => insertSaved(ctx, params.ref, body)),
+      { params: Ref, body: FormBody },
+    )
+    .post(
+      "/dashboard/inbox/:ref/note",
+      ({ request, params, body }) => withMember(deps, request, "inbox:manage", (ctx) => addMessage(ctx, "note", params.ref, body)),
+      { params: Ref, body: FormBody },
+    )
+    .post("/dashboard/inbox/:ref/triage", ({ request, params, body }) => withMember(deps, request, "inbox:manage", (ctx) => triage(ctx, params.ref, body)), {
+      params: Ref,
+      body: FormBody,
+    });
 }

@@ -4,18 +4,37 @@ import type { AppError } from "../errors.ts";
 import { attrs, type Html, html } from "../html/html.ts";
 import { renderMarkdown } from "../html/markdown.ts";
 import { type Doc, DOC_LIMITS } from "../knowledge/docs.ts";
-import { actionButton, badge, type DashboardContext, detailErrors, errorSummary, field, type FieldErrors, type FormValues, select, shellPage, submit, textarea } from "./kit/index.ts";
+import {
+  actionButton,
+  badge,
+  type DashboardContext,
+  detailErrors,
+  errorSummary,
+  field,
+  type FieldErrors,
+  type FormValues,
+  select,
+  shellPage,
+  submit,
+  textarea,
+} from "./kit/index.ts";
 
 export function statusBadge(status: string): Html {
   return badge(status, status === "published" ? "ok" : "warn");
 }
 
 function tagsOf(text: string | undefined): string[] {
-  return (text ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  return (text ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** The document a form describes, or the errors next to its fields. */
-export function docFrom(v: FormValues): { input: { title: string; body: string; url: string | null; tags: string[]; status: "published" | "draft" }; errors: FieldErrors } {
+export function docFrom(v: FormValues): {
+  input: { title: string; body: string; url: string | null; tags: string[]; status: "published" | "draft" };
+  errors: FieldErrors;
+} {
   const errors: FieldErrors = {};
   const title = (v.title ?? "").trim();
   const body = v.body ?? "";
@@ -42,7 +61,13 @@ export function importErrors(error: AppError, fallback: string): FieldErrors {
   return detailErrors(error, ([first]) => (first === "content" ? "file" : (first ?? fallback)), fallback);
 }
 
-export function editorPage(ctx: DashboardContext, doc: Doc | null, values: FormValues, errors: FieldErrors, options: { preview?: boolean; status?: number } = {}): Response {
+export function editorPage(
+  ctx: DashboardContext,
+  doc: Doc | null,
+  values: FormValues,
+  errors: FieldErrors,
+  options: { preview?: boolean; status?: number } = {},
+): Response {
   const manage = ctx.can("knowledge:manage");
   const action = doc ? `/dashboard/knowledge/${doc.id}` : "/dashboard/knowledge";
   const title = doc ? doc.title : "New document";
@@ -57,7 +82,15 @@ ${field({ name: "title", label: "Title", value: values.title, error: errors.titl
 ${textarea({ name: "body", label: "Text (markdown)", value: values.body, error: errors.body, rows: 16, required: true })}
 ${field({ name: "url", label: "Source address (optional)", type: "url", value: values.url, error: errors.url, hint: "Cited with answers that use this document." })}
 ${field({ name: "tags", label: "Tags", value: values.tags, error: errors.tags, hint: "Comma-separated." })}
-${select({ name: "status", label: "Status", value: values.status ?? "published", options: [{ value: "published", label: "Published: agents use it" }, { value: "draft", label: "Draft: not used yet" }] })}
+${select({
+  name: "status",
+  label: "Status",
+  value: values.status ?? "published",
+  options: [
+    { value: "published", label: "Published: agents use it" },
+    { value: "draft", label: "Draft: not used yet" },
+  ],
+})}
 </fieldset>
 ${manage ? html`<div class="actions">${submit(doc ? "Save" : "Create document", { busy: "Saving…", name: "intent", value: "save" })}${submit("Preview", { kind: "secondary", name: "intent", value: "preview" })}</div>` : ""}
 </form>

@@ -8,7 +8,18 @@ import { html } from "../html/html.ts";
 import { memberActor } from "../kit/actor.ts";
 import { FILE_LIMITS, FILE_TYPES } from "../sources/file-formats.ts";
 import { importFiles } from "../sources/files.ts";
-import { type DashboardContext, errorSummary, type FieldErrors, formBody, formList, type FormValues, redirect, type Refused, submit, submitForm } from "./kit/index.ts";
+import {
+  type DashboardContext,
+  errorSummary,
+  type FieldErrors,
+  formBody,
+  formList,
+  type FormValues,
+  redirect,
+  type Refused,
+  submit,
+  submitForm,
+} from "./kit/index.ts";
 
 export function filesForm(e: FieldErrors): Html {
   return html`<section class="panel" aria-labelledby="add-files-h"><h2 id="add-files-h">Upload files</h2>
@@ -28,7 +39,8 @@ export function uploadFiles(ctx: DashboardContext, body: unknown, render: (refus
     values: {} as FormValues,
     validate: () => {
       const errors: FieldErrors = {};
-      if (contents.length === 0 || names.length !== contents.length) errors.files = "Choose one or more files (the page's script reads them; without it, use POST /api/knowledge/files).";
+      if (contents.length === 0 || names.length !== contents.length)
+        errors.files = "Choose one or more files (the page's script reads them; without it, use POST /api/knowledge/files).";
       return { input: { files: names.map((name, i) => ({ name, content_base64: contents[i]! })) }, errors };
     },
     call: (input) => importFiles(ctx.deps, ctx.orgId, memberActor(ctx.principal.member.id), input),

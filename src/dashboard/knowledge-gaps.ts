@@ -25,7 +25,8 @@ ${listTable({
   caption: "Knowledge gaps, most asked first",
   columns: ["Questions", "Asked", "Last asked", { label: "Write an article", hidden: true }],
   rows: gaps,
-  row: (g) => html`<tr><td><ul>${g.questions.map((q) => html`<li>${q}</li>`)}</ul></td><td>${String(g.count)}</td><td>${when(g.last_asked_at)}</td><td><a class="button secondary" href="${g.write_article_url}">Write an article</a></td></tr>`,
+  row: (g) =>
+    html`<tr><td><ul>${g.questions.map((q) => html`<li>${q}</li>`)}</ul></td><td>${String(g.count)}</td><td>${when(g.last_asked_at)}</td><td><a class="button secondary" href="${g.write_article_url}">Write an article</a></td></tr>`,
   empty: `No unanswered questions in the last ${days} days.`,
 })}`;
   return shellPage(ctx, { title: "Knowledge gaps", active: "knowledge", body });

@@ -6,10 +6,32 @@ import { memberActor } from "../kit/actor.ts";
 import { listDocs } from "../knowledge/docs.ts";
 import { searchIndex } from "../knowledge/tools.ts";
 import { IMPORT_LIMITS, importDocFromUrl, importMarkdownFile, MARKDOWN_EXTENSIONS } from "../knowledge/docs-import.ts";
-import { type DashboardContext, errorSummary, field, type FieldErrors, type FormValues, listTable, PAGE_SIZE, pageNumber, pager, redirect, type Refused, select, shellPage, submit, submitForm, textarea, when } from "./kit/index.ts";
+import {
+  type DashboardContext,
+  errorSummary,
+  field,
+  type FieldErrors,
+  type FormValues,
+  listTable,
+  PAGE_SIZE,
+  pageNumber,
+  pager,
+  redirect,
+  type Refused,
+  select,
+  shellPage,
+  submit,
+  submitForm,
+  textarea,
+  when,
+} from "./kit/index.ts";
 import { importErrors, statusBadge } from "./knowledge-docs.ts";
 
-export async function listPage(ctx: DashboardContext, query: Record<string, string | undefined>, imports?: Refused & { which: "url" | "file" }): Promise<Response> {
+export async function listPage(
+  ctx: DashboardContext,
+  query: Record<string, string | undefined>,
+  imports?: Refused & { which: "url" | "file" },
+): Promise<Response> {
   const page = pageNumber(query.page);
   const q = (query.q ?? "").trim().slice(0, 200);
   const status = query.status === "published" || query.status === "draft" ? query.status : undefined;
@@ -36,7 +58,8 @@ ${listTable({
       caption: "Documents",
       columns: ["Title", "Status", "Tags", "Updated"],
       rows: rows.slice(0, PAGE_SIZE),
-      row: (d) => html`<tr><td><a href="/dashboard/knowledge/${d.id}">${d.title}</a>${d.url ? html`<div class="hint">${d.url}</div>` : ""}</td><td>${statusBadge(d.status)}</td><td>${d.tags.join(", ") || "—"}</td><td>${when(d.updatedAt)}</td></tr>`,
+      row: (d) =>
+        html`<tr><td><a href="/dashboard/knowledge/${d.id}">${d.title}</a>${d.url ? html`<div class="hint">${d.url}</div>` : ""}</td><td>${statusBadge(d.status)}</td><td>${d.tags.join(", ") || "—"}</td><td>${when(d.updatedAt)}</td></tr>`,
       empty: `No documents${status ? ` with status ${status}` : ""} yet.`,
     });
   }
@@ -46,7 +69,16 @@ ${listTable({
 <p class="muted">Agents answer from published documents and cite them. <a href="/dashboard/knowledge/sources">Knowledge sources</a> keep documents in sync with a website or a help centre.</p>
 <form method="get" action="/dashboard/knowledge" class="toolbar" role="search">
 ${field({ name: "q", label: "Search", type: "search", value: q })}
-${select({ name: "status", label: "Status", value: status ?? "", options: [{ value: "", label: "Any status" }, { value: "published", label: "Published" }, { value: "draft", label: "Draft" }] })}
+${select({
+  name: "status",
+  label: "Status",
+  value: status ?? "",
+  options: [
+    { value: "", label: "Any status" },
+    { value: "published", label: "Published" },
+    { value: "draft", label: "Draft" },
+  ],
+})}
 <button type="submit" class="secondary">Search</button>
 ${manage ? html`<a class="button" href="/dashboard/knowledge/new">New document</a>` : ""}
 <a class="button secondary" href="/dashboard/knowledge/synonyms">Synonyms</a>

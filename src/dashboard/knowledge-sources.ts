@@ -12,14 +12,40 @@ import { type SourceRow, SOURCE_LIMITS, sourceView } from "../sources/model.ts";
 import { createSource, deleteSource, getSource, listSources, sourceProblems } from "../sources/service.ts";
 import { startSync } from "../sources/start.ts";
 import { FilesBody, filesForm, uploadFiles } from "./knowledge-files.ts";
-import { actionButton, badge, confirmPage, select, type DashboardContext, detailErrors, errorSummary, field, type FieldErrors, formBody, formValues, type FormValues, IdParams, listTable, redirect, type Refused, shellPage, submit, submitForm, textarea, when, withMember } from "./kit/index.ts";
+import {
+  actionButton,
+  badge,
+  confirmPage,
+  select,
+  type DashboardContext,
+  detailErrors,
+  errorSummary,
+  field,
+  type FieldErrors,
+  formBody,
+  formValues,
+  type FormValues,
+  IdParams,
+  listTable,
+  redirect,
+  type Refused,
+  shellPage,
+  submit,
+  submitForm,
+  textarea,
+  when,
+  withMember,
+} from "./kit/index.ts";
 
 type View = ReturnType<typeof sourceView>;
 const KIND_LABELS: Record<string, string> = { website: "Website", zendesk: "Zendesk Guide", intercom: "Intercom Articles" };
 
 function statusOf(s: View): Html {
   const tone = s.status === "ready" ? "ok" : s.status === "failed" ? "danger" : s.status === "syncing" ? "accent" : "";
-  const progress = s.status === "syncing" && s.progress ? html`<div class="hint" role="status" data-sync-progress="${s.id}">${s.progress.done} of ${s.progress.found} pages done</div>` : "";
+  const progress =
+    s.status === "syncing" && s.progress
+      ? html`<div class="hint" role="status" data-sync-progress="${s.id}">${s.progress.done} of ${s.progress.found} pages done</div>`
+      : "";
   return html`${badge(s.status, tone)}${progress}${s.reason ? html`<div class="hint">${s.reason}</div>` : ""}`;
 }
 
@@ -35,7 +61,16 @@ function helpCentreForm(v: FormValues, e: FieldErrors): Html {
 ${errorSummary(e)}
 <form method="post" action="/dashboard/knowledge/sources/help-centre" novalidate>
 <div class="grid2">
-${select({ name: "hc_kind", label: "Help centre", value: v.hc_kind ?? "zendesk", error: e.hc_kind, options: [{ value: "zendesk", label: "Zendesk Guide (public articles)" }, { value: "intercom", label: "Intercom Articles (access token)" }] })}
+${select({
+  name: "hc_kind",
+  label: "Help centre",
+  value: v.hc_kind ?? "zendesk",
+  error: e.hc_kind,
+  options: [
+    { value: "zendesk", label: "Zendesk Guide (public articles)" },
+    { value: "intercom", label: "Intercom Articles (access token)" },
+  ],
+})}
 ${field({ name: "hc_name", label: "Name of the help centre", value: v.hc_name, error: e.hc_name, required: true, maxLength: SOURCE_LIMITS.name })}
 </div>
 ${field({ name: "hc_base_url", label: "Address", type: "url", value: v.hc_base_url, error: e.hc_base_url, required: true, hint: "Zendesk: https://yours.zendesk.com. Intercom: https://api.intercom.io (or your region's API)." })}
@@ -58,7 +93,8 @@ ${listTable({
   caption: "Knowledge sources",
   columns: ["Source", "Status", "Pages", "Last sync", "Next sync"],
   rows: sources,
-  row: (s) => html`<tr><td><a href="/dashboard/knowledge/sources/${s.id}">${s.name}</a><div class="hint">${KIND_LABELS[s.kind]} · ${addressOf(s)}</div></td><td>${statusOf(s)}</td><td>${countsOf(s)}</td><td>${when(s.last_sync_at)}</td><td>${when(s.next_sync_at)}</td></tr>`,
+  row: (s) =>
+    html`<tr><td><a href="/dashboard/knowledge/sources/${s.id}">${s.name}</a><div class="hint">${KIND_LABELS[s.kind]} · ${addressOf(s)}</div></td><td>${statusOf(s)}</td><td>${countsOf(s)}</td><td>${when(s.last_sync_at)}</td><td>${when(s.next_sync_at)}</td></tr>`,
   empty: sources.length === 0 ? "No sources yet." : null,
 })}
 ${
@@ -120,7 +156,11 @@ function deletePage(ctx: DashboardContext, row: SourceRow): Response {
   });
 }
 
-const lines = (text: string | undefined) => (text ?? "").split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== "");
+const lines = (text: string | undefined) =>
+  (text ?? "")
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
 
 function addWebsite(ctx: DashboardContext, values: FormValues): Promise<Response> {
   return submitForm({
@@ -132,7 +172,17 @@ function addWebsite(ctx: DashboardContext, values: FormValues): Promise<Response
       if (!(v.start_url ?? "").trim()) errors.start_url = "Give the start page or sitemap.";
       const pages = Number(v.max_pages || SOURCE_LIMITS.defaultPages);
       if (!Number.isInteger(pages) || pages < 1 || pages > SOURCE_LIMITS.maxPages) errors.max_pages = `A whole number from 1 to ${SOURCE_LIMITS.maxPages}.`;
-      return { input: { kind: "website" as const, name, start_url: (v.start_url ?? "").trim(), max_pages: pages, include: lines(v.include), exclude: lines(v.exclude) }, errors };
+      return {
+        input: {
+          kind: "website" as const,
+          name,
+          start_url: (v.start_url ?? "").trim(),
+          max_pages: pages,
+          include: lines(v.include),
+          exclude: lines(v.exclude),
+        },
+        errors,
+      };
     },
     call: async (input) => {
       const created = await createSource(ctx.deps, ctx.orgId, memberActor(ctx.principal.member.id), input);
@@ -154,7 +204,15 @@ function addHelpCentre(ctx: DashboardContext, values: FormValues): Promise<Respo
       if (!name) errors.hc_name = "Give the source a name.";
       if (!(v.hc_base_url ?? "").trim()) errors.hc_base_url = "Give the help centre's address.";
       const token = (v.hc_token ?? "").trim();
-      return { input: { kind, name, base_url: (v.hc_base_url ?? "").trim(), ...(kind === "zendesk" ? { locale: (v.hc_locale ?? "").trim() || "en-us" } : token ? { token } : {}) }, errors };
+      return {
+        input: {
+          kind,
+          name,
+          base_url: (v.hc_base_url ?? "").trim(),
+          ...(kind === "zendesk" ? { locale: (v.hc_locale ?? "").trim() || "en-us" } : token ? { token } : {}),
+        },
+        errors,
+      };
     },
     call: async (input) => {
       const created = await createSource(ctx.deps, ctx.orgId, memberActor(ctx.principal.member.id), input);
@@ -172,22 +230,39 @@ export function knowledgeSourcePages(deps: Deps) {
   const manage = "knowledge:manage" as const;
   return new Elysia({ name: "dashboard-knowledge-sources" })
     .get("/dashboard/knowledge/sources", ({ request }) => withMember(deps, request, "knowledge:view", (ctx) => listPage(ctx)))
-    .post("/dashboard/knowledge/sources", ({ request, body }) => withMember(deps, request, manage, (ctx) => addWebsite(ctx, formValues(body))), { body: FormBody })
-    .post("/dashboard/knowledge/sources/files", ({ request, body }) => withMember(deps, request, manage, (ctx) => uploadFiles(ctx, body, (refused) => listPage(ctx, { ...refused, files: true }))), { body: FilesBody })
-    .post("/dashboard/knowledge/sources/help-centre", ({ request, body }) => withMember(deps, request, manage, (ctx) => addHelpCentre(ctx, formValues(body))), { body: FormBody })
-    .get("/dashboard/knowledge/sources/:id", ({ request, params }) => withMember(deps, request, "knowledge:view", async (ctx) => detailPage(ctx, await getSource(deps, ctx.orgId, params.id))), { params: IdParams })
+    .post("/dashboard/knowledge/sources", ({ request, body }) => withMember(deps, request, manage, (ctx) => addWebsite(ctx, formValues(body))), {
+      body: FormBody,
+    })
+    .post(
+      "/dashboard/knowledge/sources/files",
+      ({ request, body }) => withMember(deps, request, manage, (ctx) => uploadFiles(ctx, body, (refused) => listPage(ctx, { ...refused, files: true }))),
+      { body: FilesBody },
+    )
+    .post("/dashboard/knowledge/sources/help-centre", ({ request, body }) => withMember(deps, request, manage, (ctx) => addHelpCentre(ctx, formValues(body))), {
+      body: FormBody,
+    })
+    .get(
+      "/dashboard/knowledge/sources/:id",
+      ({ request, params }) => withMember(deps, request, "knowledge:view", async (ctx) => detailPage(ctx, await getSource(deps, ctx.orgId, params.id))),
+      { params: IdParams },
+    )
     .post(
       "/dashboard/knowledge/sources/:id/sync",
       ({ request, params }) =>
         withMember(deps, request, manage, async (ctx) => {
           const row = await getSource(deps, ctx.orgId, params.id);
-          if (row.status === "syncing") return redirect(deps, `/dashboard/knowledge/sources/${row.id}`, { kind: "error", text: "A sync of this source is running already." });
+          if (row.status === "syncing")
+            return redirect(deps, `/dashboard/knowledge/sources/${row.id}`, { kind: "error", text: "A sync of this source is running already." });
           await startSync(deps, ctx.orgId, row.id);
           return redirect(deps, `/dashboard/knowledge/sources/${row.id}`, "Sync started.");
         }),
       { params: IdParams, body: FormBody },
     )
-    .get("/dashboard/knowledge/sources/:id/delete", ({ request, params }) => withMember(deps, request, manage, async (ctx) => deletePage(ctx, await getSource(deps, ctx.orgId, params.id))), { params: IdParams })
+    .get(
+      "/dashboard/knowledge/sources/:id/delete",
+      ({ request, params }) => withMember(deps, request, manage, async (ctx) => deletePage(ctx, await getSource(deps, ctx.orgId, params.id))),
+      { params: IdParams },
+    )
     .post(
       "/dashboard/knowledge/sources/:id/delete",
       ({ request, params, body }) =>

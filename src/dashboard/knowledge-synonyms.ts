@@ -5,14 +5,30 @@ import { recordActivity } from "../activity/log.ts";
 import { html } from "../html/html.ts";
 import { memberActor } from "../kit/actor.ts";
 import { getSynonyms, putSynonyms, SYNONYM_LIMITS } from "../knowledge/synonyms.ts";
-import { type DashboardContext, detailErrors, errorSummary, type FieldErrors, type FormValues, redirect, shellPage, submit, submitForm, textarea } from "./kit/index.ts";
+import {
+  type DashboardContext,
+  detailErrors,
+  errorSummary,
+  type FieldErrors,
+  type FormValues,
+  redirect,
+  shellPage,
+  submit,
+  submitForm,
+  textarea,
+} from "./kit/index.ts";
 
 const TEXT_MAX = SYNONYM_LIMITS.groups * SYNONYM_LIMITS.perGroup * (SYNONYM_LIMITS.chars + 2);
 
 const linesOf = (text: string) =>
   text
     .split(/\r?\n/)
-    .map((line) => line.split(",").map((e) => e.trim()).filter((e) => e !== ""))
+    .map((line) =>
+      line
+        .split(",")
+        .map((e) => e.trim())
+        .filter((e) => e !== ""),
+    )
     .filter((group) => group.length > 0);
 
 export async function synonymsPage(ctx: DashboardContext, refused?: { values: FormValues; errors: FieldErrors; status: number }): Promise<Response> {
@@ -39,10 +55,18 @@ export function saveSynonyms(ctx: DashboardContext, values: FormValues): Promise
     },
     call: async (groups) => {
       const saved = await putSynonyms(ctx.deps, ctx.orgId, groups);
-      await recordActivity(ctx.deps, { orgId: ctx.orgId, actor: memberActor(ctx.principal.member.id), action: "synonyms.updated", objectType: "org", objectId: ctx.orgId, summary: { groups: saved.groups.length } });
+      await recordActivity(ctx.deps, {
+        orgId: ctx.orgId,
+        actor: memberActor(ctx.principal.member.id),
+        action: "synonyms.updated",
+        objectType: "org",
+        objectId: ctx.orgId,
+        summary: { groups: saved.groups.length },
+      });
       return saved;
     },
-    done: (saved) => redirect(ctx.deps, "/dashboard/knowledge/synonyms", `Synonyms saved (${saved.groups.length} group${saved.groups.length === 1 ? "" : "s"}).`),
+    done: (saved) =>
+      redirect(ctx.deps, "/dashboard/knowledge/synonyms", `Synonyms saved (${saved.groups.length} group${saved.groups.length === 1 ? "" : "s"}).`),
     render: (refused) => synonymsPage(ctx, refused),
     refused: (error) =>
       detailErrors(error, () => "synonyms", "synonyms", {

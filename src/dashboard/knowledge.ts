@@ -30,65 +30,123 @@ function saveDoc(ctx: DashboardContext, doc: Doc | null, values: FormValues): Re
     call: async (input) => {
       if (!doc) {
         const created = await createDoc(ctx.deps, ctx.orgId, input);
-        await recordActivity(ctx.deps, { orgId: ctx.orgId, actor, action: "doc.created", objectType: "doc", objectId: created.id, summary: { status: created.status } });
+        await recordActivity(ctx.deps, {
+          orgId: ctx.orgId,
+          actor,
+          action: "doc.created",
+          objectType: "doc",
+          objectId: created.id,
+          summary: { status: created.status },
+        });
         return created;
       }
       await updateDoc(ctx.deps, ctx.orgId, doc.id, input);
-      await recordActivity(ctx.deps, { orgId: ctx.orgId, actor, action: "doc.updated", objectType: "doc", objectId: doc.id, summary: { status: input.status } });
+      await recordActivity(ctx.deps, {
+        orgId: ctx.orgId,
+        actor,
+        action: "doc.updated",
+        objectType: "doc",
+        objectId: doc.id,
+        summary: { status: input.status },
+      });
       return doc;
     },
-    done: (saved) => redirect(ctx.deps, `/dashboard/knowledge/${saved.id}`, doc ? "Document saved." : `“${saved.title}” created${saved.status === "published" ? " and published" : " as a draft"}.`),
+    done: (saved) =>
+      redirect(
+        ctx.deps,
+        `/dashboard/knowledge/${saved.id}`,
+        doc ? "Document saved." : `“${saved.title}” created${saved.status === "published" ? " and published" : " as a draft"}.`,
+      ),
     render: ({ errors, status }) => editorPage(ctx, doc, values, errors, { status }),
     refused: () => null,
   });
 }
 
-const Query = t.Object({ page: t.Optional(t.String({ maxLength: 10 })), q: t.Optional(t.String({ maxLength: 1000 })), status: t.Optional(t.String({ maxLength: 20 })) });
+const Query = t.Object({
+  page: t.Optional(t.String({ maxLength: 10 })),
+  q: t.Optional(t.String({ maxLength: 1000 })),
+  status: t.Optional(t.String({ maxLength: 20 })),
+});
 const FormBody = formBody({ text: 700_000, item: 700_000, items: 10 });
 
 export function knowledgePages(deps: Deps) {
   const manage = "knowledge:manage" as const;
-  return new Elysia({ name: "dashboard-knowledge" })
-    .get("/dashboard/knowledge", ({ request, query }) => withMember(deps, request, "knowledge:view", (ctx) => listPage(ctx, query)), { query: Query })
-    .get("/dashboard/knowledge/gaps", ({ request, query }) => withMember(deps, request, manage, (ctx) => gapsPage(ctx, query)), { query: t.Object({ days: t.Optional(t.String({ maxLength: 10 })) }) })
-    .get("/dashboard/knowledge/synonyms", ({ request }) => withMember(deps, request, "knowledge:view", (ctx) => synonymsPage(ctx)))
-    .post("/dashboard/knowledge/synonyms", ({ request, body }) => withMember(deps, request, manage, (ctx) => saveSynonyms(ctx, formValues(body))), { body: FormBody })
-    // `?title=` pre-fills the title (the knowledge gaps' "write an article" link).
-    .get("/dashboard/knowledge/new", ({ request, query }) => withMember(deps, request, manage, (ctx) => editorPage(ctx, null, { status: "published", title: (query.title ?? "").slice(0, 300) }, {})), { query: t.Object({ title: t.Optional(t.String({ maxLength: 1000 })) }) })
-    .post("/dashboard/knowledge", ({ request, body }) => withMember(deps, request, manage, (ctx) => saveDoc(ctx, null, formValues(body))), { body: FormBody })
-    .get(
-      "/dashboard/knowledge/:id",
-      ({ request, params }) =>
-        withMember(deps, request, "knowledge:view", async (ctx) => {
-          const doc = await docOf(ctx, params.id);
-          return editorPage(ctx, doc, valuesOf(doc), {});
-        }),
-      { params: IdParams },
-    )
-    .post("/dashboard/knowledge/:id", ({ request, params, body }) => withMember(deps, request, manage, async (ctx) => saveDoc(ctx, await docOf(ctx, params.id), formValues(body))), { params: IdParams, body: FormBody })
-    .post(
-      "/dashboard/knowledge/:id/status",
-      ({ request, params, body }) =>
-        withMember(deps, request, manage, async (ctx) => {
-          const doc = await docOf(ctx, params.id);
-          const status = formValues(body).status === "draft" ? "draft" : "published";
-          await updateDoc(deps, ctx.orgId, doc.id, { status });
-          await recordActivity(deps, { orgId: ctx.orgId, actor: memberActor(ctx.principal.member.id), action: status === "published" ? "doc.published" : "doc.unpublished", objectType: "doc", objectId: doc.id });
-          return redirect(deps, `/dashboard/knowledge/${doc.id}`, status === "published" ? "Published: agents use it now." : "Unpublished: agents no longer use it.");
-        }),
-      { params: IdParams, body: FormBody },
-    )
-    .post(
-      "/dashboard/knowledge/:id/delete",
-      ({ request, params }) =>
-        withMember(deps, request, manage, async (ctx) => {
-          const doc = await docOf(ctx, params.id);
-          await deleteDoc(deps, ctx.orgId, doc.id);
-          await recordActivity(deps, { orgId: ctx.orgId, actor: memberActor(ctx.principal.member.id), action: "doc.deleted", objectType: "doc", objectId: doc.id });
-          return redirect(deps, "/dashboard/knowledge", `“${doc.title}” deleted.`);
-        }),
-      { params: IdParams },
-    )
-    .post("/dashboard/knowledge/import-url", ({ request, body }) => withMember(deps, request, manage, (ctx) => importUrl(ctx, formValues(body))), { body: FormBody })
-    .post("/dashboard/knowledge/import-file", ({ request, body }) => withMember(deps, request, manage, (ctx) => importFile(ctx, formValues(body))), { body: FormBody });
+  return (
+    new Elysia({ name: "dashboard-knowledge" })
+      .get("/dashboard/knowledge", ({ request, query }) => withMember(deps, request, "knowledge:view", (ctx) => listPage(ctx, query)), { query: Query })
+      .get("/dashboard/knowledge/gaps", ({ request, query }) => withMember(deps, request, manage, (ctx) => gapsPage(ctx, query)), {
+        query: t.Object({ days: t.Optional(t.String({ maxLength: 10 })) }),
+      })
+      .get("/dashboard/knowledge/synonyms", ({ request }) => withMember(deps, request, "knowledge:view", (ctx) => synonymsPage(ctx)))
+      .post("/dashboard/knowledge/synonyms", ({ request, body }) => withMember(deps, request, manage, (ctx) => saveSynonyms(ctx, formValues(body))), {
+        body: FormBody,
+      })
+      // `?title=` pre-fills the title (the knowledge gaps' "write an article" link).
+      .get(
+        "/dashboard/knowledge/new",
+        ({ request, query }) =>
+          withMember(deps, request, manage, (ctx) => editorPage(ctx, null, { status: "published", title: (query.title ?? "").slice(0, 300) }, {})),
+        { query: t.Object({ title: t.Optional(t.String({ maxLength: 1000 })) }) },
+      )
+      .post("/dashboard/knowledge", ({ request, body }) => withMember(deps, request, manage, (ctx) => saveDoc(ctx, null, formValues(body))), { body: FormBody })
+      .get(
+        "/dashboard/knowledge/:id",
+        ({ request, params }) =>
+          withMember(deps, request, "knowledge:view", async (ctx) => {
+            const doc = await docOf(ctx, params.id);
+            return editorPage(ctx, doc, valuesOf(doc), {});
+          }),
+        { params: IdParams },
+      )
+      .post(
+        "/dashboard/knowledge/:id",
+        ({ request, params, body }) => withMember(deps, request, manage, async (ctx) => saveDoc(ctx, await docOf(ctx, params.id), formValues(body))),
+        { params: IdParams, body: FormBody },
+      )
+      .post(
+        "/dashboard/knowledge/:id/status",
+        ({ request, params, body }) =>
+          withMember(deps, request, manage, async (ctx) => {
+            const doc = await docOf(ctx, params.id);
+            const status = formValues(body).status === "draft" ? "draft" : "published";
+            await updateDoc(deps, ctx.orgId, doc.id, { status });
+            await recordActivity(deps, {
+              orgId: ctx.orgId,
+              actor: memberActor(ctx.principal.member.id),
+              action: status === "published" ? "doc.published" : "doc.unpublished",
+              objectType: "doc",
+              objectId: doc.id,
+            });
+            return redirect(
+              deps,
+              `/dashboard/knowledge/${doc.id}`,
+              status === "published" ? "Published: agents use it now." : "Unpublished: agents no longer use it.",
+            );
+          }),
+        { params: IdParams, body: FormBody },
+      )
+      .post(
+        "/dashboard/knowledge/:id/delete",
+        ({ request, params }) =>
+          withMember(deps, request, manage, async (ctx) => {
+            const doc = await docOf(ctx, params.id);
+            await deleteDoc(deps, ctx.orgId, doc.id);
+            await recordActivity(deps, {
+              orgId: ctx.orgId,
+              actor: memberActor(ctx.principal.member.id),
+              action: "doc.deleted",
+              objectType: "doc",
+              objectId: doc.id,
+            });
+            return redirect(deps, "/dashboard/knowledge", `“${doc.title}” deleted.`);
+          }),
+        { params: IdParams },
+      )
+      .post("/dashboard/knowledge/import-url", ({ request, body }) => withMember(deps, request, manage, (ctx) => importUrl(ctx, formValues(body))), {
+        body: FormBody,
+      })
+      .post("/dashboard/knowledge/import-file", ({ request, body }) => withMember(deps, request, manage, (ctx) => importFile(ctx, formValues(body))), {
+        body: FormBody,
+      })
+  );
 }

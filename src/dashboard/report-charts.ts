@@ -26,7 +26,9 @@ ${o.bars.map((b, i) => {
   const h = Math.round((b.value / max) * plot);
   const x = Math.round(i * slot + slot * 0.15);
   return html`<rect x="${String(x)}" y="${String(height - bottom - h)}" width="${String(Math.max(1, Math.round(slot * 0.7)))}" height="${String(h)}" fill="currentColor" fill-opacity="0.75"><title>${b.label}: ${String(b.value)}</title></rect>${
-    i % tick === 0 ? html`<text x="${String(Math.round(i * slot + slot / 2))}" y="${String(height - 6)}" text-anchor="middle" font-size="12" fill="currentColor">${b.label}</text>` : ""
+    i % tick === 0
+      ? html`<text x="${String(Math.round(i * slot + slot / 2))}" y="${String(height - 6)}" text-anchor="middle" font-size="12" fill="currentColor">${b.label}</text>`
+      : ""
   }`;
 })}
 </svg>`;
@@ -51,5 +53,11 @@ ${o.bars.map((b, i) => {
 
 /** The numbers of a chart as a table (the chart's text alternative). */
 export function chartTable(caption: string, head: [string, string], bars: Bar[]): Html {
-  return listTable({ caption, columns: head, rows: bars, row: (b) => html`<tr><th scope="row">${b.label}</th><td>${String(b.value)}</td></tr>`, empty: "No data in this period." });
+  return listTable({
+    caption,
+    columns: head,
+    rows: bars,
+    row: (b) => html`<tr><th scope="row">${b.label}</th><td>${String(b.value)}</td></tr>`,
+    empty: "No data in this period.",
+  });
 }

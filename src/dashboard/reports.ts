@@ -38,7 +38,12 @@ const HEADLINE_LABELS: Record<Headline["name"], [string, (v: number | null) => s
 function change(h: Headline): string {
   if (h.current === null || h.previous === null) return "no figure to compare";
   const d = h.current - h.previous;
-  const shown = h.name === "conversations" ? String(Math.abs(d)) : h.name === "first_response_median_ms" ? duration(Math.abs(d)) : `${(Math.abs(d) * 100).toFixed(1)} points`;
+  const shown =
+    h.name === "conversations"
+      ? String(Math.abs(d))
+      : h.name === "first_response_median_ms"
+        ? duration(Math.abs(d))
+        : `${(Math.abs(d) * 100).toFixed(1)} points`;
   return d === 0 ? "no change" : `${d > 0 ? "up" : "down"} ${shown} on the 7 days before`;
 }
 
@@ -60,14 +65,21 @@ ${listTable({
   caption: "Questions the AI could not answer with confidence in this period",
   columns: ["Question", "Times asked", "Last asked", { label: "Action", hidden: true }],
   rows: gaps,
-  row: (g) => html`<tr><td>${g.questions[0]}</td><td>${g.count}</td><td><time datetime="${g.last_asked_at}">${g.last_asked_at.slice(0, 16).replace("T", " ")} UTC</time></td><td><a href="${g.write_article_url}">Write an article<span class="sr-only"> answering “${g.questions[0]}”</span></a></td></tr>`,
+  row: (g) =>
+    html`<tr><td>${g.questions[0]}</td><td>${g.count}</td><td><time datetime="${g.last_asked_at}">${g.last_asked_at.slice(0, 16).replace("T", " ")} UTC</time></td><td><a href="${g.write_article_url}">Write an article<span class="sr-only"> answering “${g.questions[0]}”</span></a></td></tr>`,
   empty: "No question went without a confident answer in this period.",
 })}</section>`;
 }
 
 async function reportPage(deps: Deps, request: Request, query: Record<string, string | undefined>) {
   return withMember(deps, request, "inbox:view", async (ctx) => {
-    const input = { period: query.period || undefined, since: query.since || undefined, until: query.until || undefined, agent: query.agent || undefined, channel: query.channel || undefined };
+    const input = {
+      period: query.period || undefined,
+      since: query.since || undefined,
+      until: query.until || undefined,
+      agent: query.agent || undefined,
+      channel: query.channel || undefined,
+    };
     let report: Report | null = null;
     let problem: string | null = null;
     try {
@@ -83,7 +95,18 @@ async function reportPage(deps: Deps, request: Request, query: Record<string, st
     const body = html`<h1>Reports</h1>
 <section aria-labelledby="last7-h"><h2 id="last7-h">Last 7 days</h2>${headlineCards(top)}</section>
 <form method="get" action="/dashboard/reports" class="toolbar" aria-label="Choose the period">
-${select({ name: "period", label: "Period", value: input.period ?? "7d", options: [{ value: "today", label: "Today" }, { value: "7d", label: "Last 7 days" }, { value: "30d", label: "Last 30 days" }, { value: "90d", label: "Last 90 days" }, { value: "custom", label: "Custom" }] })}
+${select({
+  name: "period",
+  label: "Period",
+  value: input.period ?? "7d",
+  options: [
+    { value: "today", label: "Today" },
+    { value: "7d", label: "Last 7 days" },
+    { value: "30d", label: "Last 30 days" },
+    { value: "90d", label: "Last 90 days" },
+    { value: "custom", label: "Custom" },
+  ],
+})}
 ${field({ name: "since", label: "From (custom)", type: "date", value: input.since?.slice(0, 10) })}
 ${field({ name: "until", label: "To (custom, exclusive)", type: "date", value: input.until?.slice(0, 10) })}
 ${select({ name: "agent", label: "Agent", value: input.agent ?? "", options: [{ value: "", label: "All agents" }, ...agents.map((a) => ({ value: a.id, label: a.name }))] })}
@@ -97,7 +120,10 @@ ${
 ${figuresTable("Conversations and AI resolution", [
   ["Conversations", String(report.conversations)],
   ["Resolved by the AI, confirmed (the customer said it helped)", `${report.ai_resolved_confirmed} (${pct(report.ai_resolution_rate.confirmed)})`],
-  ["Resolved by the AI, assumed (no hand-off, no reply within 24 h, no reopen within 7 days)", `${report.ai_resolved_assumed} (${pct(report.ai_resolution_rate.assumed)})`],
+  [
+    "Resolved by the AI, assumed (no hand-off, no reply within 24 h, no reopen within 7 days)",
+    `${report.ai_resolved_assumed} (${pct(report.ai_resolution_rate.assumed)})`,
+  ],
   ["Handed to people", `${report.handed_off} (${pct(report.handoff_rate)})`],
 ])}</section>
 <section aria-labelledby="reasons-h"><h2 id="reasons-h">Hand-off reasons</h2>${barChart({ title: "Hand-offs by reason", bars: reasons })}${chartTable("Hand-offs by reason", ["Reason", "Tickets"], reasons)}</section>
@@ -116,14 +142,20 @@ ${figuresTable("Ticket times", [
     : []),
 ])}
 <p class="muted">${
-      report.first_response_business_hours
-        ? "Times are calendar time; first responses are also counted in business hours, when people are there (Settings, Business hours)."
-        : html`Times are calendar time. With <a href="/dashboard/settings/hours">business hours</a> set, first responses are also counted in them.`
-    }</p></section>
+        report.first_response_business_hours
+          ? "Times are calendar time; first responses are also counted in business hours, when people are there (Settings, Business hours)."
+          : html`Times are calendar time. With <a href="/dashboard/settings/hours">business hours</a> set, first responses are also counted in them.`
+      }</p></section>
 <section aria-labelledby="csat-h"><h2 id="csat-h">Customer satisfaction</h2>
 ${figuresTable("CSAT", [
-  ["Ratings of tickets people answered", `${report.csat.person.count} · average ${avg(report.csat.person.average)} · ${pct(report.csat.person.satisfied_rate)} rated 4 or 5`],
-  ["Ratings of tickets only the AI answered", `${report.csat.ai.count} · average ${avg(report.csat.ai.average)} · ${pct(report.csat.ai.satisfied_rate)} rated 4 or 5`],
+  [
+    "Ratings of tickets people answered",
+    `${report.csat.person.count} · average ${avg(report.csat.person.average)} · ${pct(report.csat.person.satisfied_rate)} rated 4 or 5`,
+  ],
+  [
+    "Ratings of tickets only the AI answered",
+    `${report.csat.ai.count} · average ${avg(report.csat.ai.average)} · ${pct(report.csat.ai.satisfied_rate)} rated 4 or 5`,
+  ],
 ])}</section>
 ${report.knowledge_gaps ? gapsSection(report.knowledge_gaps) : ""}
 <section aria-labelledby="hours-h"><h2 id="hours-h">Conversations by hour of day (UTC)</h2>${columnChart({ title: "Conversations by hour of day, UTC", bars: hours, tick: 3 })}${chartTable("Conversations by hour of day, UTC", ["Hour", "Conversations"], hours)}</section>`

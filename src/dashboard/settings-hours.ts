@@ -8,7 +8,24 @@ import { html } from "../html/html.ts";
 import { memberActor } from "../kit/actor.ts";
 import { BUSINESS_HOURS_LIMITS, type BusinessHours, describeOpening, nextOpening, WEEKDAYS, type Weekday } from "../kit/business-hours.ts";
 import { getBusinessHours, setBusinessHours } from "../orgs/business-hours.ts";
-import { actionButton, type DashboardContext, detailErrors, errorSummary, field, type FieldErrors, formBody, formValues, type FormValues, redirect, type Refused, shellPage, submit, submitForm, textarea, withMember } from "./kit/index.ts";
+import {
+  actionButton,
+  type DashboardContext,
+  detailErrors,
+  errorSummary,
+  field,
+  type FieldErrors,
+  formBody,
+  formValues,
+  type FormValues,
+  redirect,
+  type Refused,
+  shellPage,
+  submit,
+  submitForm,
+  textarea,
+  withMember,
+} from "./kit/index.ts";
 import { settingsNav } from "./settings-nav.ts";
 
 const PATH = "/dashboard/settings/hours";
@@ -26,12 +43,18 @@ function parseForm(v: FormValues): { input: BusinessHours; errors: FieldErrors }
   for (const day of WEEKDAYS) {
     const raw = (v[day] ?? "").trim();
     if (!raw) continue;
-    const parts = raw.split(",").map((p) => p.trim()).filter(Boolean);
+    const parts = raw
+      .split(",")
+      .map((p) => p.trim())
+      .filter(Boolean);
     const intervals = parts.map((p) => p.split("-").map((x) => x.trim()));
     if (intervals.some((i) => i.length !== 2)) errors[day] = "Write intervals like 09:00-12:00, 14:00-17:00.";
     else weekly[day] = intervals as [string, string][];
   }
-  const holidays = (v.holidays ?? "").split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
+  const holidays = (v.holidays ?? "")
+    .split(/\r?\n/)
+    .map((s) => s.trim())
+    .filter(Boolean);
   return { input: { time_zone: (v.time_zone ?? "").trim(), weekly, holidays }, errors };
 }
 
@@ -68,20 +91,31 @@ export function businessHoursPages(deps: Deps) {
   const role = "org:manage" as const;
   return new Elysia({ name: "dashboard-hours" })
     .get(PATH, ({ request }) => withMember(deps, request, role, (ctx) => hoursPage(ctx)))
-    .post(PATH, ({ request, body }) =>
-      withMember(deps, request, role, (ctx) =>
-        submitForm({
-          values: formValues(body),
-          validate: parseForm,
-          call: (input) => setBusinessHours(deps, ctx.orgId, memberActor(ctx.principal.member.id), input),
-          done: () => redirect(deps, PATH, "Business hours saved."),
-          render: (refused) => hoursPage(ctx, refused),
-          refused: (error) => (error.status === 400 ? detailErrors(error, ([first, second]) => (first === "weekly" ? (second ?? "mon") : (first ?? "time_zone")), "time_zone") : null),
+    .post(
+      PATH,
+      ({ request, body }) =>
+        withMember(deps, request, role, (ctx) =>
+          submitForm({
+            values: formValues(body),
+            validate: parseForm,
+            call: (input) => setBusinessHours(deps, ctx.orgId, memberActor(ctx.principal.member.id), input),
+            done: () => redirect(deps, PATH, "Business hours saved."),
+            render: (refused) => hoursPage(ctx, refused),
+            refused: (error) =>
+              error.status === 400
+                ? detailErrors(error, ([first, second]) => (first === "weekly" ? (second ?? "mon") : (first ?? "time_zone")), "time_zone")
+                : null,
+          }),
+        ),
+      { body: FormBody },
+    )
+    .post(
+      `${PATH}/clear`,
+      ({ request }) =>
+        withMember(deps, request, role, async (ctx) => {
+          await setBusinessHours(deps, ctx.orgId, memberActor(ctx.principal.member.id), null);
+          return redirect(deps, PATH, "Business hours removed.");
         }),
-      ), { body: FormBody })
-    .post(`${PATH}/clear`, ({ request }) =>
-      withMember(deps, request, role, async (ctx) => {
-        await setBusinessHours(deps, ctx.orgId, memberActor(ctx.principal.member.id), null);
-        return redirect(deps, PATH, "Business hours removed.");
-      }), { body: FormBody });
+      { body: FormBody },
+    );
 }

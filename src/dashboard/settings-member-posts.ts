@@ -44,7 +44,10 @@ export function changeRoles(ctx: DashboardContext, memberId: string, roles: stri
       return redirect(ctx.deps, stillHere ? "/dashboard/settings/members#members-h" : "/dashboard", `Roles of ${member.email} saved.`);
     },
     render: ({ errors, status }) => settingsPage(ctx, {}, { errors, status }),
-    refused: (error) => (![400, 403, 409].includes(error.status) || error.code === "cross_site_request" ? null : { [rolesKey(memberId)]: error.status === 400 ? "Choose at least one role." : error.message }),
+    refused: (error) =>
+      ![400, 403, 409].includes(error.status) || error.code === "cross_site_request"
+        ? null
+        : { [rolesKey(memberId)]: error.status === 400 ? "Choose at least one role." : error.message },
   });
 }
 
@@ -54,10 +57,13 @@ export async function remove(ctx: DashboardContext, memberId: string): Promise<R
     await removeMember(ctx.deps, ctx.orgId, actor(ctx), memberId);
   } catch (error) {
     // The last admin: said in the flash, on the list.
-    if (error instanceof AppError && error.status === 409) return redirect(ctx.deps, "/dashboard/settings/members#members-h", { kind: "error", text: error.message });
+    if (error instanceof AppError && error.status === 409)
+      return redirect(ctx.deps, "/dashboard/settings/members#members-h", { kind: "error", text: error.message });
     throw error;
   }
-  return self ? redirect(ctx.deps, "/dashboard", `You left ${ctx.orgName}.`) : redirect(ctx.deps, "/dashboard/settings/members#members-h", "Member removed; their access to this organisation has ended.");
+  return self
+    ? redirect(ctx.deps, "/dashboard", `You left ${ctx.orgName}.`)
+    : redirect(ctx.deps, "/dashboard/settings/members#members-h", "Member removed; their access to this organisation has ended.");
 }
 
 export async function revoke(ctx: DashboardContext, invitationId: string): Promise<Response> {

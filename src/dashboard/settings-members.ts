@@ -17,7 +17,13 @@ function roleChecks(name: string, idPrefix: string, checked: readonly string[], 
 
 /** Radio buttons: a preset's roles, or "Custom" (the boxes as ticked). Without a script; the boxes stay editable. */
 function presetChoice(name: string, idPrefix: string): Html {
-  const options = [{ value: "", label: "Custom: the boxes below" }, ...Object.entries(ROLE_PRESETS).map(([value, p]) => ({ value, label: `${p.label} (${p.roles.length === ROLES.length ? "every role" : p.roles.join(", ")})` }))];
+  const options = [
+    { value: "", label: "Custom: the boxes below" },
+    ...Object.entries(ROLE_PRESETS).map(([value, p]) => ({
+      value,
+      label: `${p.label} (${p.roles.length === ROLES.length ? "every role" : p.roles.join(", ")})`,
+    })),
+  ];
   return html`<fieldset class="presets"><legend>Start from</legend>${options.map((o, i) => html`<div class="check"><input type="radio" id="${idPrefix}-p${i}" name="${name}" value="${o.value}"${attrs({ checked: i === 0 })}><label for="${idPrefix}-p${i}">${o.label}</label></div>`)}</fieldset>`;
 }
 
@@ -89,7 +95,8 @@ ${listTable({
   caption: "Pending invitations",
   columns: ["Email", "Roles", "Invited by", "Expires", { label: "Actions", hidden: true }],
   rows: invites.invitations,
-  row: (i) => html`<tr><td>${i.email}</td><td>${i.roles.map((r) => html`<span class="badge">${r}</span>`)}</td><td>${i.invited_by?.email ?? "—"}</td><td>${i.status === "expired" ? html`<span class="badge warn">expired</span> ` : ""}${when(i.expires_at)}</td><td>${actionButton(`/dashboard/settings/invitations/${i.id}/revoke`, "Revoke", { kind: "danger", confirm: `Revoke the invitation for ${i.email}? Its link stops working.` })}</td></tr>`,
+  row: (i) =>
+    html`<tr><td>${i.email}</td><td>${i.roles.map((r) => html`<span class="badge">${r}</span>`)}</td><td>${i.invited_by?.email ?? "—"}</td><td>${i.status === "expired" ? html`<span class="badge warn">expired</span> ` : ""}${when(i.expires_at)}</td><td>${actionButton(`/dashboard/settings/invitations/${i.id}/revoke`, "Revoke", { kind: "danger", confirm: `Revoke the invitation for ${i.email}? Its link stops working.` })}</td></tr>`,
   empty: invites.total === 0 ? "No pending invitations." : null,
 })}
 ${pager("/dashboard/settings", query, invites.page, invitesMore, "invites_page", "Invitation pages")}

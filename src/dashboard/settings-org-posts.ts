@@ -18,7 +18,10 @@ export function createKey(ctx: DashboardContext, values: FormValues): Promise<Re
     values,
     validate: (v) => {
       const label = (v.label ?? "").trim();
-      return { input: label, errors: (label.length > WIDGET_KEY_LIMITS.label ? { label: `At most ${WIDGET_KEY_LIMITS.label} characters.` } : {}) as FieldErrors };
+      return {
+        input: label,
+        errors: (label.length > WIDGET_KEY_LIMITS.label ? { label: `At most ${WIDGET_KEY_LIMITS.label} characters.` } : {}) as FieldErrors,
+      };
     },
     call: (label) => createWidgetKey(ctx.deps, ctx.orgId, actor(ctx), label),
     done: () => redirect(ctx.deps, "/dashboard/settings/widget#keys-h", "Widget key created: its snippet is ready to copy."),
@@ -28,12 +31,19 @@ export function createKey(ctx: DashboardContext, values: FormValues): Promise<Re
 }
 
 export function setOrigins(ctx: DashboardContext, values: FormValues): Promise<Response> {
-  const list = (values.origins ?? "").split(/\r?\n/).map((s) => s.trim()).filter(Boolean);
+  const list = (values.origins ?? "")
+    .split(/\r?\n/)
+    .map((s) => s.trim())
+    .filter(Boolean);
   return submitForm({
     values,
-    validate: () => ({ input: list, errors: (list.length > ORIGIN_LIMITS.origins ? { origins: `At most ${ORIGIN_LIMITS.origins} origins (this has ${list.length}).` } : {}) as FieldErrors }),
+    validate: () => ({
+      input: list,
+      errors: (list.length > ORIGIN_LIMITS.origins ? { origins: `At most ${ORIGIN_LIMITS.origins} origins (this has ${list.length}).` } : {}) as FieldErrors,
+    }),
     call: (origins) => setAllowedOrigins(ctx.deps, ctx.orgId, actor(ctx), origins),
-    done: () => redirect(ctx.deps, "/dashboard/settings/widget#origins-h", list.length === 0 ? "Every site may use the widget keys." : "Allowed origins saved."),
+    done: () =>
+      redirect(ctx.deps, "/dashboard/settings/widget#origins-h", list.length === 0 ? "Every site may use the widget keys." : "Allowed origins saved."),
     render: (refused) => settingsPage(ctx, {}, refused),
     refused: (error) => {
       if (error.status !== 400) return null;

@@ -7,7 +7,21 @@ import { identityView, listWidgetKeys, WIDGET_KEY_LIMITS } from "../orgs/widget-
 import { allowedOrigins, ORIGIN_LIMITS } from "../sdk/settings.ts";
 import { type Html, html } from "../html/html.ts";
 import { installSnippet } from "../widget/demo.ts";
-import { actionButton, type DashboardContext, field, type FieldErrors, type FormValues, listTable, pageNumber, pageOf, pager, select, submit, textarea, when } from "./kit/index.ts";
+import {
+  actionButton,
+  type DashboardContext,
+  field,
+  type FieldErrors,
+  type FormValues,
+  listTable,
+  pageNumber,
+  pageOf,
+  pager,
+  select,
+  submit,
+  textarea,
+  when,
+} from "./kit/index.ts";
 
 /** What one answer of the settings page shows besides the sections: a refused form, or what exists in this answer only. */
 export interface SettingsForms {
@@ -23,13 +37,22 @@ export interface SettingsForms {
 }
 
 /** The sections under org:manage: widget keys, identity verification, origins, model, grants. */
-export async function orgSettings(ctx: DashboardContext, query: Record<string, string | undefined>, forms: SettingsForms, only?: "widget" | "identity"): Promise<Html> {
+export async function orgSettings(
+  ctx: DashboardContext,
+  query: Record<string, string | undefined>,
+  forms: SettingsForms,
+  only?: "widget" | "identity",
+): Promise<Html> {
   const { deps, orgId } = ctx;
   const v = forms.values ?? {};
   const e = forms.errors ?? {};
   const keys = await listWidgetKeys(deps, orgId);
   const liveKeys = keys.filter((k) => !k.revoked_at);
-  const keyPage = pageOf(keys.slice().sort((a, b) => Number(a.revoked_at !== null) - Number(b.revoked_at !== null)), pageNumber(query.keys_page), 10);
+  const keyPage = pageOf(
+    keys.slice().sort((a, b) => Number(a.revoked_at !== null) - Number(b.revoked_at !== null)),
+    pageNumber(query.keys_page),
+    10,
+  );
   const identity = await identityView(deps, orgId);
   const origins = (await allowedOrigins(deps, orgId)).allowed_origins;
   const grants = (await listGrants(deps, orgId, ctx.principal.member.id, true)).grants;
@@ -39,9 +62,16 @@ export async function orgSettings(ctx: DashboardContext, query: Record<string, s
   const keysHtml = html`<section class="panel" aria-labelledby="keys-h"><h2 id="keys-h">Widget keys and install snippet</h2>
 <p class="muted">Paste the snippet before <code>&lt;/body&gt;</code> on every page that shows the chat bubble. Keys are publishable; revoke one and the widget using it stops at once. ${liveKeys.length} of at most ${WIDGET_KEY_LIMITS.live} live keys.</p>
 ${keyPage.items.map(
-  (k, i) => html`<div class="keyrow"><p><strong>${k.label || "Unlabelled key"}</strong> ${k.revoked_at ? html`<span class="badge danger">revoked ${when(k.revoked_at)}</span>` : html`<span class="badge ok">live</span>`} <span class="muted">created ${when(k.created_at)}</span></p>
-${k.revoked_at ? html`<p><code>${k.key}</code></p>` : html`<label for="snippet-${i}">Install snippet for ${k.label || "this key"}</label><textarea id="snippet-${i}" class="snippet" rows="3" readonly>${installSnippet(deps.config.baseUrl, k.key, orgId)}</textarea>
-<div class="actions"><button type="button" class="secondary" data-copy="snippet-${i}" hidden>Copy snippet</button>${actionButton(`/dashboard/settings/keys/${k.id}/revoke`, "Revoke", { kind: "danger", confirm: "Revoke this key? Sites using it stop showing the widget." })}</div>`}</div>`,
+  (
+    k,
+    i,
+  ) => html`<div class="keyrow"><p><strong>${k.label || "Unlabelled key"}</strong> ${k.revoked_at ? html`<span class="badge danger">revoked ${when(k.revoked_at)}</span>` : html`<span class="badge ok">live</span>`} <span class="muted">created ${when(k.created_at)}</span></p>
+${
+  k.revoked_at
+    ? html`<p><code>${k.key}</code></p>`
+    : html`<label for="snippet-${i}">Install snippet for ${k.label || "this key"}</label><textarea id="snippet-${i}" class="snippet" rows="3" readonly>${installSnippet(deps.config.baseUrl, k.key, orgId)}</textarea>
+<div class="actions"><button type="button" class="secondary" data-copy="snippet-${i}" hidden>Copy snippet</button>${actionButton(`/dashboard/settings/keys/${k.id}/revoke`, "Revoke", { kind: "danger", confirm: "Revoke this key? Sites using it stop showing the widget." })}</div>`
+}</div>`,
 )}
 ${keys.length === 0 ? html`<p>No widget keys yet.</p>` : ""}
 ${pager("/dashboard/settings", query, keyPage.page, keyPage.hasMore, "keys_page", "Widget key pages")}
@@ -69,7 +99,18 @@ ${textarea({ name: "origins", label: "Sites that may use the widget keys", value
   const llmHtml = html`<section class="panel" aria-labelledby="llm-h"><h2 id="llm-h">Model</h2>
 <p class="muted">Answers now come from <strong>${llm.effective.provider}</strong>${llm.effective.model ? html` (${llm.effective.model})` : ""}, set by ${llm.effective.source === "org" ? "this organisation" : "the operator"}. An agent's own model, on its page, comes first.</p>
 <form method="post" action="/dashboard/settings/llm" novalidate>
-${select({ name: "llm_provider", label: "Provider for every agent without its own", value: v.llm_provider ?? llm.override?.provider ?? "", error: e.llm_provider, options: [{ value: "", label: `The operator's default (${llm.operator_default.provider})` }, { value: "builtin", label: "Built-in (answers from the knowledge base, no key)" }, { value: "openai", label: "OpenAI-compatible" }, { value: "anthropic", label: "Anthropic" }] })}
+${select({
+  name: "llm_provider",
+  label: "Provider for every agent without its own",
+  value: v.llm_provider ?? llm.override?.provider ?? "",
+  error: e.llm_provider,
+  options: [
+    { value: "", label: `The operator's default (${llm.operator_default.provider})` },
+    { value: "builtin", label: "Built-in (answers from the knowledge base, no key)" },
+    { value: "openai", label: "OpenAI-compatible" },
+    { value: "anthropic", label: "Anthropic" },
+  ],
+})}
 <div class="grid2">
 ${field({ name: "llm_model", label: "Model", value: v.llm_model ?? llm.override?.model ?? "", error: e.llm_model })}
 ${field({ name: "llm_base_url", label: "Base URL", type: "url", value: v.llm_base_url ?? llm.override?.base_url ?? "", error: e.llm_base_url, hint: "Optional; https." })}
@@ -84,12 +125,14 @@ ${listTable({
   caption: "OAuth grants",
   columns: ["Client", "Member", "Scopes", "Since", { label: "Actions", hidden: true }],
   rows: grantPage.items,
-  row: (g) => html`<tr><td>${g.client.name}</td><td>${g.member.email}</td><td>${g.scopes.map((s) => html`<span class="badge">${s}</span>`)}</td><td>${when(g.created_at)}</td><td>${actionButton(`/dashboard/settings/grants/${g.id}/revoke`, "Revoke", { kind: "danger", confirm: "Revoke this client's access?" })}</td></tr>`,
+  row: (g) =>
+    html`<tr><td>${g.client.name}</td><td>${g.member.email}</td><td>${g.scopes.map((s) => html`<span class="badge">${s}</span>`)}</td><td>${when(g.created_at)}</td><td>${actionButton(`/dashboard/settings/grants/${g.id}/revoke`, "Revoke", { kind: "danger", confirm: "Revoke this client's access?" })}</td></tr>`,
   empty: grants.length === 0 ? "No client holds a grant." : null,
 })}
 ${pager("/dashboard/settings", query, grantPage.page, grantPage.hasMore, "grants_page", "Grant pages")}
 </section>`;
-  if (only === "widget") return html`${keysHtml}
+  if (only === "widget")
+    return html`${keysHtml}
 
 ${originsHtml}`;
   if (only === "identity") return identityHtml;

@@ -36,18 +36,22 @@ export function settingsPages(deps: Deps) {
       ({ request, query }) =>
         withMember(deps, request, null, (ctx) => {
           // Either role opens the page; each section shows only to the role it needs.
-          if (!ctx.can("org:manage") && !ctx.can("members:manage")) throw AppError.forbidden(`Settings need the org:manage or members:manage role. Ask an admin of ${ctx.orgName} to grant one.`);
+          if (!ctx.can("org:manage") && !ctx.can("members:manage"))
+            throw AppError.forbidden(`Settings need the org:manage or members:manage role. Ask an admin of ${ctx.orgName} to grant one.`);
           return settingsPage(ctx, query);
         }),
       { query: Query },
     )
     .get("/dashboard/settings/widget", ({ request, query }) => withMember(deps, request, org, (ctx) => orgSectionPage(ctx, query, "widget")), { query: Query })
-    .get("/dashboard/settings/identity", ({ request, query }) => withMember(deps, request, org, (ctx) => orgSectionPage(ctx, query, "identity")), { query: Query })
+    .get("/dashboard/settings/identity", ({ request, query }) => withMember(deps, request, org, (ctx) => orgSectionPage(ctx, query, "identity")), {
+      query: Query,
+    })
     .get(
       "/dashboard/settings/members",
       ({ request, query }) =>
         withMember(deps, request, null, (ctx) => {
-          if (!ctx.can("org:manage") && !ctx.can("members:manage")) throw AppError.forbidden(`Members need the org:manage or members:manage role. Ask an admin of ${ctx.orgName} to grant one.`);
+          if (!ctx.can("org:manage") && !ctx.can("members:manage"))
+            throw AppError.forbidden(`Members need the org:manage or members:manage role. Ask an admin of ${ctx.orgName} to grant one.`);
           return membersPage(ctx, query);
         }),
       { query: Query },
@@ -96,8 +100,26 @@ export function settingsPages(deps: Deps) {
         }),
       { params: IdParams },
     )
-    .post("/dashboard/settings/members/invite", ({ request, body }) => withMember(deps, request, members, (ctx) => invite(ctx, formValues(body), rolesFromForm(formValues(body).invite_preset, formList(body, "invite_roles")))), { body: MemberForm })
-    .post("/dashboard/settings/members/:id/roles", ({ request, params, body }) => withMember(deps, request, members, (ctx) => changeRoles(ctx, params.id, rolesFromForm(formValues(body).preset, formList(body, "roles")))), { params: IdParams, body: MemberForm })
-    .post("/dashboard/settings/members/:id/remove", ({ request, params }) => withMember(deps, request, members, (ctx) => remove(ctx, params.id)), { params: IdParams, body: MemberForm })
-    .post("/dashboard/settings/invitations/:id/revoke", ({ request, params }) => withMember(deps, request, members, (ctx) => revoke(ctx, params.id)), { params: IdParams, body: MemberForm });
+    .post(
+      "/dashboard/settings/members/invite",
+      ({ request, body }) =>
+        withMember(deps, request, members, (ctx) =>
+          invite(ctx, formValues(body), rolesFromForm(formValues(body).invite_preset, formList(body, "invite_roles"))),
+        ),
+      { body: MemberForm },
+    )
+    .post(
+      "/dashboard/settings/members/:id/roles",
+      ({ request, params, body }) =>
+        withMember(deps, request, members, (ctx) => changeRoles(ctx, params.id, rolesFromForm(formValues(body).preset, formList(body, "roles")))),
+      { params: IdParams, body: MemberForm },
+    )
+    .post("/dashboard/settings/members/:id/remove", ({ request, params }) => withMember(deps, request, members, (ctx) => remove(ctx, params.id)), {
+      params: IdParams,
+      body: MemberForm,
+    })
+    .post("/dashboard/settings/invitations/:id/revoke", ({ request, params }) => withMember(deps, request, members, (ctx) => revoke(ctx, params.id)), {
+      params: IdParams,
+      body: MemberForm,
+    });
 }

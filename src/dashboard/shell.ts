@@ -115,9 +115,11 @@ ${head(options.title)}
 <a class="skip" href="#content">Skip to content</a>
 <header class="topbar">
 <a class="brand" href="/dashboard">svc-agents</a>
-${others
-  ? html`<form method="post" action="/dashboard/org" class="orgswitch"><label for="org-switch" class="sr-only">Organisation</label><select id="org-switch" name="org_id">${ctx.principal.memberships.map((m) => html`<option value="${m.orgId}"${attrs({ selected: m.orgId === ctx.orgId })}>${m.orgName}</option>`)}</select><button type="submit" class="secondary small">Switch</button></form>`
-  : html`<span class="org">${ctx.orgName}</span>`}
+${
+  others
+    ? html`<form method="post" action="/dashboard/org" class="orgswitch"><label for="org-switch" class="sr-only">Organisation</label><select id="org-switch" name="org_id">${ctx.principal.memberships.map((m) => html`<option value="${m.orgId}"${attrs({ selected: m.orgId === ctx.orgId })}>${m.orgName}</option>`)}</select><button type="submit" class="secondary small">Switch</button></form>`
+    : html`<span class="org">${ctx.orgName}</span>`
+}
 <a class="small" href="/api/docs">API reference</a>
 <a class="who" href="/dashboard/account" title="Your account">${ctx.principal.member.email}</a>
 <form method="post" action="/signout"><button type="submit" class="secondary small">Sign out</button></form>

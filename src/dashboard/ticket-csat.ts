@@ -1,7 +1,12 @@
 // The customer's rating on a ticket's page (README "CSAT"), and why the chat handed it over.
 import { type Html, html } from "../html/html.ts";
 
-const REASONS: Record<string, string> = { live_help: "the customer asked for a person", routing_rule: "a routing rule", low_confidence: "low confidence", frustration: "frustration" };
+const REASONS: Record<string, string> = {
+  live_help: "the customer asked for a person",
+  routing_rule: "a routing rule",
+  low_confidence: "low confidence",
+  frustration: "frustration",
+};
 
 export function ticketCsat(t: { csatScore: number | null; csatComment: string | null; csatAt: Date | null; handoffReason: string | null }): Html {
   const handoff = t.handoffReason ? html`<span class="muted">Handed over by the chat: ${REASONS[t.handoffReason] ?? t.handoffReason}.</span> ` : "";

@@ -9,7 +9,26 @@ import { EVENT_TYPES, type EventType } from "../webhooks/events.ts";
 import { listDeliveries, replayDelivery } from "../webhooks/deliveries.ts";
 import { createEndpoint, deleteEndpoint, ENDPOINT_LIMITS, getEndpoint, listEndpoints, rotateSecret, sendTestEvent } from "../webhooks/service.ts";
 import { attrs, type Html, html } from "../html/html.ts";
-import { actionButton, type DashboardContext, listTable, type Refused, submitForm, errorSummary, field, type FieldErrors, formList, formValues, type FormValues, redirect, shellPage, submit, when, withMember, formBody, IdParams } from "./kit/index.ts";
+import {
+  actionButton,
+  type DashboardContext,
+  listTable,
+  type Refused,
+  submitForm,
+  errorSummary,
+  field,
+  type FieldErrors,
+  formList,
+  formValues,
+  type FormValues,
+  redirect,
+  shellPage,
+  submit,
+  when,
+  withMember,
+  formBody,
+  IdParams,
+} from "./kit/index.ts";
 
 const ROLE = "org:manage" as const;
 
@@ -32,7 +51,9 @@ ${listTable({
   rows: endpoints,
   row: (p) =>
     html`<tr><td><a href="/dashboard/webhooks/${p.id}"><code>${p.url}</code></a><div class="hint">${p.description}</div></td><td>${p.event_types.length === EVENT_TYPES.length ? "all" : p.event_types.join(", ")}</td><td>${
-      p.enabled ? html`<span class="badge ok">enabled</span>` : html`<span class="badge warn">disabled</span>${p.disabled_reason ? html`<div class="hint">${p.disabled_reason}</div>` : ""}`
+      p.enabled
+        ? html`<span class="badge ok">enabled</span>`
+        : html`<span class="badge warn">disabled</span>${p.disabled_reason ? html`<div class="hint">${p.disabled_reason}</div>` : ""}`
     }${p.failing_since ? html`<div class="hint">failing since ${when(p.failing_since)}</div>` : ""}</td><td>${actionButton(`/dashboard/webhooks/${p.id}/delete`, "Delete", { kind: "danger", confirm: "Delete this endpoint? Queued deliveries are cancelled." })}</td></tr>`,
   empty: "No endpoints yet.",
 })}
@@ -46,7 +67,13 @@ ${EVENT_TYPES.map((type, i) => html`<div class="check"><input type="checkbox" id
 </fieldset>
 <div class="actions">${submit("Create endpoint", { busy: "Creating…" })}</div>
 </form></section>`;
-  return shellPage(ctx, { title: "Webhooks", active: "webhooks", body, status: form?.status ?? (secret ? 201 : undefined), headers: secret ? { "cache-control": "no-store" } : undefined });
+  return shellPage(ctx, {
+    title: "Webhooks",
+    active: "webhooks",
+    body,
+    status: form?.status ?? (secret ? 201 : undefined),
+    headers: secret ? { "cache-control": "no-store" } : undefined,
+  });
 }
 
 async function endpointPage(ctx: DashboardContext, id: string, secret?: string): Promise<Response> {
@@ -56,10 +83,14 @@ async function endpointPage(ctx: DashboardContext, id: string, secret?: string):
 <h1><code>${endpoint.url}</code></h1>
 <p class="muted">${endpoint.description}</p>
 ${secret ? secretPanel(secret) : ""}
-<div class="actions">${actionButton(`/dashboard/webhooks/${id}/test`, "Send a test event", { kind: "secondary", busy: "Sending…" })} ${actionButton(`/dashboard/webhooks/${id}/rotate`, "Rotate the secret", {
-    kind: "secondary",
-    confirm: "Rotate the signing secret? The old one keeps signing for 24 hours.",
-  })}</div>
+<div class="actions">${actionButton(`/dashboard/webhooks/${id}/test`, "Send a test event", { kind: "secondary", busy: "Sending…" })} ${actionButton(
+    `/dashboard/webhooks/${id}/rotate`,
+    "Rotate the secret",
+    {
+      kind: "secondary",
+      confirm: "Rotate the signing secret? The old one keeps signing for 24 hours.",
+    },
+  )}</div>
 ${endpoint.previous_secret_expires_at ? html`<p class="hint">The previous secret also signs until ${when(endpoint.previous_secret_expires_at)}.</p>` : ""}
 <h2>Deliveries</h2>
 ${listTable({
@@ -79,7 +110,13 @@ ${listTable({
   empty: "No deliveries yet.",
 })}
 <p class="hint">The ${ENDPOINT_LIMITS.page} latest; the full log with filters is <code>GET /api/webhooks/${id}/deliveries</code>.</p>`;
-  return shellPage(ctx, { title: "Webhook endpoint", active: "webhooks", body, status: secret ? 201 : undefined, headers: secret ? { "cache-control": "no-store" } : undefined });
+  return shellPage(ctx, {
+    title: "Webhook endpoint",
+    active: "webhooks",
+    body,
+    status: secret ? 201 : undefined,
+    headers: secret ? { "cache-control": "no-store" } : undefined,
+  });
 }
 
 /** A new endpoint: its signing secret is answered on this page, once (never through a redirect). */
@@ -114,7 +151,9 @@ const FormBody = formBody({ text: 5000, item: 100, items: 50 });
 export function webhookPages(deps: Deps) {
   return new Elysia({ name: "dashboard-webhooks" })
     .get("/dashboard/webhooks", ({ request }) => withMember(deps, request, ROLE, (ctx) => listPage(ctx)))
-    .post("/dashboard/webhooks", ({ request, body }) => withMember(deps, request, ROLE, (ctx) => create(ctx, formValues(body), formList(body, "events"))), { body: FormBody })
+    .post("/dashboard/webhooks", ({ request, body }) => withMember(deps, request, ROLE, (ctx) => create(ctx, formValues(body), formList(body, "events"))), {
+      body: FormBody,
+    })
     .get("/dashboard/webhooks/:id", ({ request, params }) => withMember(deps, request, ROLE, (ctx) => endpointPage(ctx, params.id)), { params: IdParams })
     .post(
       "/dashboard/webhooks/:id/delete",
@@ -148,7 +187,11 @@ export function webhookPages(deps: Deps) {
       ({ request, params }) =>
         withMember(deps, request, ROLE, async (ctx) => {
           await replayDelivery(deps, ctx.orgId, memberActor(ctx.principal.member.id), params.id, params.delivery);
-          return redirect(deps, `/dashboard/webhooks/${params.id}`, "Delivery queued to be sent now, with the same webhook-id; if it fails, its retries go on.");
+          return redirect(
+            deps,
+            `/dashboard/webhooks/${params.id}`,
+            "Delivery queued to be sent now, with the same webhook-id; if it fails, its retries go on.",
+          );
         }),
       { params: DeliveryId },
     );

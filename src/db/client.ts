@@ -55,14 +55,21 @@ function reconnectDelay(retries: number): number {
 export function openPostgres(url: string, options: { max?: number; prepare?: false; connectTimeoutSeconds?: number } = {}): Database {
   // connect_timeout bounds a connection attempt (TCP, TLS, authentication) so a request waiting on a
   // database that is down fails after it, not after postgres.js's 30 s default (README "Faults and shutdown").
-  const client = postgres(url, { max: options.max ?? 10, connect_timeout: options.connectTimeoutSeconds ?? 5, backoff: reconnectDelay, ...(options.prepare === false ? { prepare: false } : {}), onnotice: () => {}, connection: { application_name: "svc-agents" } });
+  const client = postgres(url, {
+    max: options.max ?? 10,
+    connect_timeout: options.connectTimeoutSeconds ?? 5,
+    backoff: reconnectDelay,
+    ...(options.prepare === false ? { prepare: false } : {}),
+    onnotice: () => {},
+    connection: { application_name: "svc-agents" },
+  });
   const db = drizzlePostgres({ client: client.options.prepare ? namedStatements(client) : client, schema });
   return {
     db,
     kind: "postgres",
     close: () => client.end({ timeout: 5 }),
     listen: async (channel, onPayload) => (await client.listen(channel, onPayload)).unlisten,
-    backup: () => Promise.reject(new Error("backup is for the embedded database; back up PostgreSQL with pg_dump (README \"Backup and restore\")")),
+    backup: () => Promise.reject(new Error('backup is for the embedded database; back up PostgreSQL with pg_dump (README "Backup and restore")')),
   };
 }
 

@@ -36,7 +36,10 @@ export function decodeCursor(cursor: string): string | null {
 export function afterRow(order: KeysetOrder, scopeValue: string, rowId: string): SQL {
   const row = sql.identifier("keyset_cursor_row");
   const mine = (column: PgColumn) => sql`${row}.${sql.identifier(column.name)}`;
-  const keys = sql.join(order.keys.map((k) => sql`${k}`), sql`, `);
+  const keys = sql.join(
+    order.keys.map((k) => sql`${k}`),
+    sql`, `,
+  );
   const theirs = sql.join(order.keys.map(mine), sql`, `);
   return sql`(${keys}) < (select ${theirs} from ${order.table} as ${row} where ${mine(order.id)} = ${rowId} and ${mine(order.scope)} = ${scopeValue})`;
 }

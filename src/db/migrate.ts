@@ -28,9 +28,7 @@ export async function migrate(db: Db): Promise<string[]> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK})`);
     await tx.execute(sql`create schema if not exists drizzle`);
-    await tx.execute(
-      sql`create table if not exists drizzle.__drizzle_migrations (id serial primary key, hash text not null, created_at bigint)`,
-    );
+    await tx.execute(sql`create table if not exists drizzle.__drizzle_migrations (id serial primary key, hash text not null, created_at bigint)`);
     const last = await lastApplied(tx);
     const applied: string[] = [];
     for (const m of migrations) {

@@ -53,7 +53,9 @@ export function statements(pg: PGlite): Statements {
 
   /** Parses (named or unnamed) and describes: the parameter types the values are serialised for. */
   const describe = async (sql: string, name: string, inTransaction: boolean) =>
-    parse.parseDescribeStatementResults(await call([serialize.parse({ name, text: sql }), serialize.describe({ type: "S", name }), serialize.sync()], inTransaction));
+    parse.parseDescribeStatementResults(
+      await call([serialize.parse({ name, text: sql }), serialize.describe({ type: "S", name }), serialize.sync()], inTransaction),
+    );
 
   const statementOf = async (sql: string, inTransaction: boolean) => {
     const found = prepared.get(sql);
@@ -75,7 +77,12 @@ export function statements(pg: PGlite): Statements {
     let types: number[] = [];
     if (shouldPrepare(params)) ({ name, types } = await statementOf(sql, inTransaction));
     else if (params.length > 0) types = await describe(sql, "", inTransaction);
-    const run = [serialize.bind({ statement: name, values: values(params, types, options) }), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync()];
+    const run = [
+      serialize.bind({ statement: name, values: values(params, types, options) }),
+      serialize.describe({ type: "P" }),
+      serialize.execute({}),
+      serialize.sync(),
+    ];
     const messages = await call(name === "" && params.length === 0 ? [serialize.parse({ text: sql }), ...run] : run, inTransaction);
     return parse.parseResults(messages, pg.parsers, options)[0] as Results<T>;
   };

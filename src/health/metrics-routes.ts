@@ -20,12 +20,18 @@ export function metricsRoutes(deps: Deps) {
   const token = deps.config.metricsToken;
   const app = new Elysia({ name: "metrics" });
   if (!token) return app;
-  return app.get("/metrics", ({ request }) => {
-    const given = bearerToken(request.headers.get("authorization"));
-    if (!given || !constantTimeEqual(given, token))
-      throw new AppError(401, "unauthorized", "GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.", undefined, { "www-authenticate": 'Bearer realm="metrics"' });
-    return metricsResponse(deps);
-  }, { detail: { hide: true } });
+  return app.get(
+    "/metrics",
+    ({ request }) => {
+      const given = bearerToken(request.headers.get("authorization"));
+      if (!given || !constantTimeEqual(given, token))
+        throw new AppError(401, "unauthorized", "GET /metrics needs Authorization: Bearer <METRICS_TOKEN>.", undefined, {
+          "www-authenticate": 'Bearer realm="metrics"',
+        });
+      return metricsResponse(deps);
+    },
+    { detail: { hide: true } },
+  );
 }
 
 /**

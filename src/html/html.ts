@@ -60,8 +60,7 @@ export function attrs(record: Record<string, AttrValue>): Html {
   return new Html(out);
 }
 
-export const PAGE_CSP =
-  "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+export const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export function page(title: string, body: Html, options: { status?: number; headers?: Record<string, string>; csp?: string } = {}): Response {
   const doc = html`<!doctype html>

@@ -100,7 +100,8 @@ export async function readJsonAfterAuth(request: Request, path: string): Promise
 /** A deferred urlencoded form, read once the route has authenticated its caller (as readJsonAfterAuth). */
 export async function readFormAfterAuth(request: Request, path: string): Promise<Record<string, string | string[]>> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-  if (type !== "application/x-www-form-urlencoded") throw new AppError(415, "unsupported_media_type", "The body must be a form (application/x-www-form-urlencoded).");
+  if (type !== "application/x-www-form-urlencoded")
+    throw new AppError(415, "unsupported_media_type", "The body must be a form (application/x-www-form-urlencoded).");
   const form = parseForm(await readCappedText(request, limitFor(path).bytes));
   checkFormControls(form);
   return form;

@@ -66,8 +66,10 @@ const HOST_HEADER = /^(?:[a-z0-9._~!$&'()*+,;=-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$
  */
 function badHost(request: Request): string | null {
   const host = request.headers.get("host");
-  if (host !== null && (!HOST_HEADER.test(host) || !URL.canParse(`http://${host}/`))) return "The Host header must be a host name or IP address with an optional port.";
-  if (!URL.canParse(request.url)) return host === null ? "The request has no Host header." : "The Host header must be a host name or IP address with an optional port.";
+  if (host !== null && (!HOST_HEADER.test(host) || !URL.canParse(`http://${host}/`)))
+    return "The Host header must be a host name or IP address with an optional port.";
+  if (!URL.canParse(request.url))
+    return host === null ? "The request has no Host header." : "The Host header must be a host name or IP address with an optional port.";
   return null;
 }
 
@@ -85,7 +87,8 @@ export function loggedPath(path: string): string {
   if (path.startsWith("/invite/")) return "/invite/[token]";
   if (path.startsWith("/reset-password/")) return "/reset-password/[token]";
   if (path.startsWith("/series/confirm/")) return "/series/confirm/[token]";
-  if (path.startsWith(SESSION_PATH)) return `${SESSION_PATH}[session_id]${path.endsWith("/events") && path.indexOf("/", SESSION_PATH.length) === path.length - 7 ? "/events" : ""}`;
+  if (path.startsWith(SESSION_PATH))
+    return `${SESSION_PATH}[session_id]${path.endsWith("/events") && path.indexOf("/", SESSION_PATH.length) === path.length - 7 ? "/events" : ""}`;
   return path;
 }
 
@@ -150,14 +153,19 @@ export function createHandler(
 /** A browser asking for a page on the wrong address gets a page that links to the right one. */
 function answerRefusal(refused: AppError, request: Request, id: string, baseUrl: URL | null): Response {
   if (refused.status !== 421 || !baseUrl || !request.headers.get("accept")?.includes("text/html")) return refused.toResponse(id);
-  return page("Wrong address", html`<h1>Wrong address</h1>
+  return page(
+    "Wrong address",
+    html`<h1>Wrong address</h1>
 <p class="error" role="alert">${refused.message}</p>
-<p><a href="${baseUrl.origin}/">Continue to ${baseUrl.origin}</a></p>`, { status: 421 });
+<p><a href="${baseUrl.origin}/">Continue to ${baseUrl.origin}</a></p>`,
+    { status: 421 },
+  );
 }
 
 function refusal(request: Request, baseUrl: URL | null): AppError | null {
   const host = badHost(request);
-  if (host !== null) return AppError.badRequest(`${host} Send Host: <name>[:<port>] (RFC 9112 section 3.2).`, [{ path: "/headers/host", message: "must be host[:port]" }]);
+  if (host !== null)
+    return AppError.badRequest(`${host} Send Host: <name>[:<port>] (RFC 9112 section 3.2).`, [{ path: "/headers/host", message: "must be host[:port]" }]);
   const misdirected = baseUrl ? misdirectedHost(request, baseUrl) : null;
   if (misdirected !== null) {
     return new AppError(

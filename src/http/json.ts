@@ -160,7 +160,8 @@ export function parseJsonBounded(text: string, options: { maxDepth?: number; rel
   }
   // A literal such as 1e400 parses to Infinity, which is no JSON value (it would be stored as null).
   // Only texts that could hold one (a 3-digit exponent, or 309+ digits) are walked, iteratively.
-  if (strict && MAYBE_OVERFLOW.test(text) && hasNonFinite(value)) throw new JsonInputError("number_range", "Numbers must fit a double (found one that overflows to infinity).");
+  if (strict && MAYBE_OVERFLOW.test(text) && hasNonFinite(value))
+    throw new JsonInputError("number_range", "Numbers must fit a double (found one that overflows to infinity).");
   return value;
 }
 
@@ -183,4 +184,3 @@ function controlError(code: number): JsonInputError {
 function surrogateError(): JsonInputError {
   return new JsonInputError("lone_surrogate", "Strings may not contain unpaired UTF-16 surrogates.");
 }
-

@@ -37,32 +37,41 @@ export async function setSupportAlias(deps: Deps, orgId: string, actor: Actor, r
   const alias = raw === null ? null : raw.trim().toLowerCase();
   if (alias !== null) {
     if (!new RegExp(ALIAS_PATTERN).test(alias) || alias.includes(".."))
-      throw AppError.badRequest("Invalid support_alias: must be 1 to 64 lower-case letters, digits, dots, hyphens or underscores, starting and ending with a letter or digit.", [{ path: "/support_alias", message: "is not a valid alias" }]);
+      throw AppError.badRequest(
+        "Invalid support_alias: must be 1 to 64 lower-case letters, digits, dots, hyphens or underscores, starting and ending with a letter or digit.",
+        [{ path: "/support_alias", message: "is not a valid alias" }],
+      );
     if ((RESERVED_ALIASES as readonly string[]).includes(alias) || alias.startsWith("reply"))
       throw AppError.badRequest(`Invalid support_alias: "${alias}" is reserved.`, [{ path: "/support_alias", message: "is reserved" }]);
   }
   const now = deps.now();
-  await deps.db.transaction(async (tx) => {
-    if (alias !== null) {
-      const [holder] = await tx.select({ orgId: orgMailSettings.orgId }).from(orgMailSettings).where(eq(orgMailSettings.supportAlias, alias));
-      if (holder && holder.orgId !== orgId) throw new AppError(409, "alias_taken", "Another organisation uses this support alias.");
-    }
-    await tx
-      .insert(orgMailSettings)
-      .values({ orgId, supportAlias: alias, updatedAt: now })
-      .onConflictDoUpdate({ target: orgMailSettings.orgId, set: { supportAlias: alias, updatedAt: now } });
-    await recordActivity({ db: tx as unknown as Deps["db"], now: () => now }, { orgId, actor, action: "mail_settings.updated", objectType: "org", objectId: orgId, summary: { support_alias: alias } });
-  }).catch((error: unknown) => {
-    // Two orgs claiming one alias at once: the unique index decides.
-    if (error instanceof AppError) throw error;
-    if (isUniqueViolation(error)) throw new AppError(409, "alias_taken", "Another organisation uses this support alias.");
-    throw error;
-  });
+  await deps.db
+    .transaction(async (tx) => {
+      if (alias !== null) {
+        const [holder] = await tx.select({ orgId: orgMailSettings.orgId }).from(orgMailSettings).where(eq(orgMailSettings.supportAlias, alias));
+        if (holder && holder.orgId !== orgId) throw new AppError(409, "alias_taken", "Another organisation uses this support alias.");
+      }
+      await tx
+        .insert(orgMailSettings)
+        .values({ orgId, supportAlias: alias, updatedAt: now })
+        .onConflictDoUpdate({ target: orgMailSettings.orgId, set: { supportAlias: alias, updatedAt: now } });
+      await recordActivity(
+        { db: tx as unknown as Deps["db"], now: () => now },
+        { orgId, actor, action: "mail_settings.updated", objectType: "org", objectId: orgId, summary: { support_alias: alias } },
+      );
+    })
+    .catch((error: unknown) => {
+      // Two orgs claiming one alias at once: the unique index decides.
+      if (error instanceof AppError) throw error;
+      if (isUniqueViolation(error)) throw new AppError(409, "alias_taken", "Another organisation uses this support alias.");
+      throw error;
+    });
   return view(deps, alias);
 }
 
 /** SQLSTATE 23505, wherever the driver puts it (postgres.js and PGlite errors arrive wrapped by drizzle). */
 function isUniqueViolation(error: unknown): boolean {
-  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) if (e.code === "23505") return true;
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++)
+    if (e.code === "23505") return true;
   return false;
 }

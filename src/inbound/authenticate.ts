@@ -56,7 +56,14 @@ export async function authenticateEmail(
       const result = await authenticate(raw, { ...envelope, mta, resolver, disableArc: true, disableBimi: true });
       const dmarc = (result.dmarc && typeof result.dmarc === "object" ? result.dmarc.status?.result : undefined) ?? "none";
       const header = /^Authentication-Results:\s*([\s\S]*?)\r?\n(?![ \t])/im.exec(result.headers ?? "")?.[1] ?? "";
-      return { dmarc, summary: header.replace(/\r?\n[ \t]+/g, " ").replace(/\s+/g, " ").trim().slice(0, 2_000) };
+      return {
+        dmarc,
+        summary: header
+          .replace(/\r?\n[ \t]+/g, " ")
+          .replace(/\s+/g, " ")
+          .trim()
+          .slice(0, 2_000),
+      };
     } catch {
       return { dmarc: "temperror", summary: `${mta}; dmarc=temperror` };
     }

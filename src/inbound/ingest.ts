@@ -36,7 +36,10 @@ export interface SmtpClient {
   helo?: string;
 }
 
-export async function ingestEmail(deps: Deps, params: { raw: Buffer; routes: Route[]; envelopeFrom: string | null; client?: SmtpClient }): Promise<IngestOutcome[]> {
+export async function ingestEmail(
+  deps: Deps,
+  params: { raw: Buffer; routes: Route[]; envelopeFrom: string | null; client?: SmtpClient },
+): Promise<IngestOutcome[]> {
   const mail = await parseEmail(params.raw, params.envelopeFrom, deps.replies);
   const reason = mail.automatic ?? (mail.from ? null : "no usable From address");
   if (reason) {
@@ -68,14 +71,25 @@ async function deliver(deps: Deps, route: Route, mail: ParsedEmail, auth: MailAu
     const txDeps: Deps = { ...deps, db: tx };
     const [claim] = await tx
       .insert(ticketInboundEmails)
-      .values({ orgId: route.orgId, messageId: mail.messageId, fromAddress: from.address, subject: mail.subject, original: mail.original, attachments: mail.attachments, authResults: auth.summary, dmarc: auth.dmarc, createdAt: now })
+      .values({
+        orgId: route.orgId,
+        messageId: mail.messageId,
+        fromAddress: from.address,
+        subject: mail.subject,
+        original: mail.original,
+        attachments: mail.attachments,
+        authResults: auth.summary,
+        dmarc: auth.dmarc,
+        createdAt: now,
+      })
       .onConflictDoNothing()
       .returning({ id: ticketInboundEmails.id });
     if (!claim) return { status: "duplicate" } as const;
     const answered = route.kind === "alias" ? await answeredTicket(txDeps, route.orgId, mail) : null;
     // A From header and a Message-ID prove nothing: an alias message joins the ticket it answers
     // only when DMARC passes; otherwise it opens a new ticket, linked for members to the one it claimed.
-    if (answered && auth.dmarc !== "pass") await tx.update(ticketInboundEmails).set({ claimedTicketId: answered.ticketId }).where(eq(ticketInboundEmails.id, claim.id));
+    if (answered && auth.dmarc !== "pass")
+      await tx.update(ticketInboundEmails).set({ claimedTicketId: answered.ticketId }).where(eq(ticketInboundEmails.id, claim.id));
     const target = route.kind === "reply" ? { ticketId: route.ticketId, endUserId: route.endUserId } : auth.dmarc === "pass" ? answered : null;
     // Anyone who has a reply address can write to it: members see who did, and when it was not the customer.
     if (route.kind === "reply" && !(await isCustomerAddress(txDeps, route.orgId, route.endUserId, from.address)))
@@ -84,7 +98,14 @@ async function deliver(deps: Deps, route: Route, mail: ParsedEmail, auth: MailAu
     let stored: { ticketId: string; messageId: string } | null = null;
     if (target) {
       try {
-        const message = await addTicketMessage(txDeps, { orgId: route.orgId, actor: { kind: "customer", endUserId: target.endUserId }, ticketId: target.ticketId, kind: "customer", body, verified: false });
+        const message = await addTicketMessage(txDeps, {
+          orgId: route.orgId,
+          actor: { kind: "customer", endUserId: target.endUserId },
+          ticketId: target.ticketId,
+          kind: "customer",
+          body,
+          verified: false,
+        });
         stored = { ticketId: target.ticketId, messageId: message.id };
       } catch (error) {
         // A closed ticket takes no customer message: the answer opens a new ticket, as in the widget.

@@ -26,16 +26,38 @@ export async function originalsOf(deps: Pick<Deps, "db">, orgId: string, ticketI
   const rows = await deps.db
     .select()
     .from(ticketInboundEmails)
-    .where(and(eq(ticketInboundEmails.orgId, orgId), eq(ticketInboundEmails.ticketId, ticketId), inArray(ticketInboundEmails.ticketMessageId, [...messageIds])));
+    .where(
+      and(eq(ticketInboundEmails.orgId, orgId), eq(ticketInboundEmails.ticketId, ticketId), inArray(ticketInboundEmails.ticketMessageId, [...messageIds])),
+    );
   return new Map(
     rows.flatMap((r) =>
-      r.ticketMessageId ? [[r.ticketMessageId, { from: r.fromAddress, fromCustomer: r.fromCustomer, authResults: r.authResults, dmarc: r.dmarc, claimedTicketId: r.claimedTicketId, subject: r.subject, original: r.original, attachments: r.attachments.map((a) => ({ name: a.name, size: a.size })) }] as const] : [],
+      r.ticketMessageId
+        ? [
+            [
+              r.ticketMessageId,
+              {
+                from: r.fromAddress,
+                fromCustomer: r.fromCustomer,
+                authResults: r.authResults,
+                dmarc: r.dmarc,
+                claimedTicketId: r.claimedTicketId,
+                subject: r.subject,
+                original: r.original,
+                attachments: r.attachments.map((a) => ({ name: a.name, size: a.size })),
+              },
+            ] as const,
+          ]
+        : [],
     ),
   );
 }
 
 /** The Message-IDs the org's ticket messages among `ticketMessageIds` arrived with (those that came by email). */
-export async function inboundMessageIds(db: Conn, orgId: string, ticketMessageIds: readonly string[]): Promise<{ ticketMessageId: string; messageId: string }[]> {
+export async function inboundMessageIds(
+  db: Conn,
+  orgId: string,
+  ticketMessageIds: readonly string[],
+): Promise<{ ticketMessageId: string; messageId: string }[]> {
   if (ticketMessageIds.length === 0) return [];
   const rows = await db
     .select({ ticketMessageId: ticketInboundEmails.ticketMessageId, messageId: ticketInboundEmails.messageId })

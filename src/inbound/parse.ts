@@ -87,7 +87,7 @@ export async function parseEmail(raw: Buffer, envelopeFrom: string | null, repli
   const declared = mail.messageId && /^<[^<>\s]{1,900}>$/.test(mail.messageId) ? mail.messageId : null;
   const messageId = declared ?? `<${createHash("sha256").update(raw).digest("hex")}@no-message-id.invalid>`;
   const answers = [
-    ...(typeof mail.inReplyTo === "string" ? mail.inReplyTo.match(MESSAGE_ID) ?? [] : []),
+    ...(typeof mail.inReplyTo === "string" ? (mail.inReplyTo.match(MESSAGE_ID) ?? []) : []),
     ...[...(Array.isArray(mail.references) ? mail.references : mail.references ? [mail.references] : [])].reverse().flatMap((r) => r.match(MESSAGE_ID) ?? []),
   ].slice(0, INBOUND_LIMITS.references);
   const text = clean(mail.text ?? "").replace(/\r\n?/g, "\n");

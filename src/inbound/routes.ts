@@ -50,7 +50,8 @@ export function inboundRoutes(deps: Deps) {
         // (the body parser leaves this route's body alone: src/http/body.ts DeferredBody).
         relayAuthorised(deps, request);
         const read = await readBodyCapped(request, deps.config.inbound.maxMessageBytes);
-        if (read === null) throw new AppError(413, "payload_too_large", `The message is larger than ${deps.config.inbound.maxMessageBytes} bytes (INBOUND_MAX_MESSAGE_BYTES).`);
+        if (read === null)
+          throw new AppError(413, "payload_too_large", `The message is larger than ${deps.config.inbound.maxMessageBytes} bytes (INBOUND_MAX_MESSAGE_BYTES).`);
         // The bytes as sent: an 8-bit body is decoded by its declared charset when parsed, as on SMTP.
         const bytes = Buffer.from(read.buffer, read.byteOffset, read.byteLength);
         if (bytes.length === 0) throw AppError.badRequest("The body must be a raw RFC 5322 message.");
@@ -62,7 +63,13 @@ export function inboundRoutes(deps: Deps) {
         if (routes.length === 0) throw new AppError(404, "unknown_recipient", "No recipient of this message is a reply address or a support alias here.");
         const outcomes = await ingestEmail(deps, { raw: bytes, routes, envelopeFrom: null });
         return {
-          results: outcomes.map((o) => (o.status === "stored" ? { status: o.status, ticket_id: o.ticketId, message_id: o.messageId } : o.status === "ignored" ? { status: o.status, reason: o.reason } : { status: o.status })),
+          results: outcomes.map((o) =>
+            o.status === "stored"
+              ? { status: o.status, ticket_id: o.ticketId, message_id: o.messageId }
+              : o.status === "ignored"
+                ? { status: o.status, reason: o.reason }
+                : { status: o.status },
+          ),
         };
       },
       {
@@ -72,7 +79,10 @@ export function inboundRoutes(deps: Deps) {
             "The recipients are read from To, Cc, Delivered-To, X-Original-To and Envelope-To. 200 with one result per ticket reached (`stored`, `duplicate` for a Message-ID already stored, `ignored` for automatic mail and bounces); 401 bad secret; 404 no acceptable recipient (or relay not enabled); 413 past INBOUND_MAX_MESSAGE_BYTES.",
           tags,
           security: [{ inboundSecret: [] }],
-          requestBody: { required: true, content: { "message/rfc822": { schema: { type: "string", description: "The raw RFC 5322 message, at most INBOUND_MAX_MESSAGE_BYTES" } } } },
+          requestBody: {
+            required: true,
+            content: { "message/rfc822": { schema: { type: "string", description: "The raw RFC 5322 message, at most INBOUND_MAX_MESSAGE_BYTES" } } },
+          },
         },
       },
     )
@@ -85,9 +95,22 @@ export function inboundRoutes(deps: Deps) {
         const [row] = await deps.db
           .select()
           .from(ticketInboundEmails)
-          .where(and(eq(ticketInboundEmails.orgId, orgId), eq(ticketInboundEmails.ticketId, ticket.id), eq(ticketInboundEmails.ticketMessageId, params.message_id)));
+          .where(
+            and(eq(ticketInboundEmails.orgId, orgId), eq(ticketInboundEmails.ticketId, ticket.id), eq(ticketInboundEmails.ticketMessageId, params.message_id)),
+          );
         if (!row) throw AppError.notFound("No such email.");
-        return { message_id: row.messageId, from: row.fromAddress, from_customer: row.fromCustomer, authentication: row.authResults, dmarc: row.dmarc, claimed_ticket_id: row.claimedTicketId, subject: row.subject, original: row.original, attachments: row.attachments, received_at: row.createdAt.toISOString() };
+        return {
+          message_id: row.messageId,
+          from: row.fromAddress,
+          from_customer: row.fromCustomer,
+          authentication: row.authResults,
+          dmarc: row.dmarc,
+          claimed_ticket_id: row.claimedTicketId,
+          subject: row.subject,
+          original: row.original,
+          attachments: row.attachments,
+          received_at: row.createdAt.toISOString(),
+        };
       },
       {
         params: t.Object({ id: t.String({ minLength: 1, maxLength: 64 }), message_id: t.String({ minLength: 1, maxLength: 64 }) }),

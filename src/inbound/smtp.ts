@@ -75,7 +75,12 @@ export function createInboundSmtpServer(deps: Deps): SMTPServer {
             if (route) routes.push(route);
           }
           const mailFrom = session.envelope.mailFrom;
-          await ingestEmail(deps, { raw: Buffer.concat(chunks), routes, envelopeFrom: mailFrom ? mailFrom.address : "", client: { ip: session.remoteAddress, helo: session.hostNameAppearsAs } });
+          await ingestEmail(deps, {
+            raw: Buffer.concat(chunks),
+            routes,
+            envelopeFrom: mailFrom ? mailFrom.address : "",
+            client: { ip: session.remoteAddress, helo: session.hostNameAppearsAs },
+          });
           callback();
         } catch (error) {
           deps.log.warn("inbound email not stored", { error: messageOf(error) });

@@ -5,6 +5,10 @@ import type { Deps } from "../deps.ts";
 
 /** Whether the org has a ticket sent from a browser (source `widget`). */
 export async function hasWidgetTicket(deps: Deps, orgId: string): Promise<boolean> {
-  const [row] = await deps.db.select({ id: tickets.id }).from(tickets).where(and(eq(tickets.orgId, orgId), eq(tickets.source, "widget"))).limit(1);
+  const [row] = await deps.db
+    .select({ id: tickets.id })
+    .from(tickets)
+    .where(and(eq(tickets.orgId, orgId), eq(tickets.source, "widget")))
+    .limit(1);
   return row !== undefined;
 }

@@ -21,10 +21,19 @@ const DEFAULT_QUESTION = "How would you rate the help you received?";
 const LABELS = ["", "Very poor", "Poor", "Okay", "Good", "Excellent"];
 
 /** Queues the resolution email in the transaction that resolves the ticket (a ticket with no customer gets none). */
-export async function queueResolutionEmail(tx: Conn, p: { orgId: string; ticket: { id: string; endUserId: string | null; source: string; conversationId: string | null }; now: Date }): Promise<void> {
+export async function queueResolutionEmail(
+  tx: Conn,
+  p: { orgId: string; ticket: { id: string; endUserId: string | null; source: string; conversationId: string | null }; now: Date },
+): Promise<void> {
   if (p.ticket.endUserId === null) return;
   const inWidget = p.ticket.conversationId !== null && !["email", "api", "mcp"].includes(p.ticket.source);
-  await enqueue(tx, { orgId: p.orgId, kind: RESOLUTION_MAIL_KIND, payload: { ticket_id: p.ticket.id }, runAt: new Date(p.now.getTime() + (inWidget ? REPLY_SEEN_GRACE_MS : 0)), now: p.now });
+  await enqueue(tx, {
+    orgId: p.orgId,
+    kind: RESOLUTION_MAIL_KIND,
+    payload: { ticket_id: p.ticket.id },
+    runAt: new Date(p.now.getTime() + (inWidget ? REPLY_SEEN_GRACE_MS : 0)),
+    now: p.now,
+  });
 }
 
 async function load(deps: Deps, row: OutboxRow, csat: CsatSwitch) {

@@ -16,14 +16,22 @@ export function csatLink(baseUrl: string, token: string, score?: number): string
 }
 
 function refused(error: unknown) {
-  if (error instanceof AppError && error.status === 410) return page("Rating", html`<h1>This link has expired</h1><p>Ratings are taken for ${String(CSAT_LIMITS.linkDays)} days after a ticket is resolved.</p>`, { status: 410 });
-  if (error instanceof AppError && error.status === 404) return page("Rating", html`<h1>This link is not valid</h1><p>It may have been mistyped. Use the link in the email you received.</p>`, { status: 404 });
-  if (error instanceof AppError && error.status === 409) return page("Rating", html`<h1>Not ready for a rating</h1><p>This ticket is open again; you can rate it once it is resolved.</p>`, { status: 409 });
+  if (error instanceof AppError && error.status === 410)
+    return page("Rating", html`<h1>This link has expired</h1><p>Ratings are taken for ${String(CSAT_LIMITS.linkDays)} days after a ticket is resolved.</p>`, {
+      status: 410,
+    });
+  if (error instanceof AppError && error.status === 404)
+    return page("Rating", html`<h1>This link is not valid</h1><p>It may have been mistyped. Use the link in the email you received.</p>`, { status: 404 });
+  if (error instanceof AppError && error.status === 409)
+    return page("Rating", html`<h1>Not ready for a rating</h1><p>This ticket is open again; you can rate it once it is resolved.</p>`, { status: 409 });
   throw error;
 }
 
 const thanks = (r: Rating) =>
-  page("Thank you", html`<h1>Thank you</h1><p>You rated ticket #${String(r.ticket_number)} ${String(r.score)} out of 5 (${LABELS[r.score] ?? ""}).</p>${r.comment ? html`<blockquote>${r.comment}</blockquote>` : ""}`);
+  page(
+    "Thank you",
+    html`<h1>Thank you</h1><p>You rated ticket #${String(r.ticket_number)} ${String(r.score)} out of 5 (${LABELS[r.score] ?? ""}).</p>${r.comment ? html`<blockquote>${r.comment}</blockquote>` : ""}`,
+  );
 
 export function csatPageRoutes(deps: Deps) {
   const params = t.Object({ token: t.String({ minLength: 1, maxLength: 128 }) });
@@ -36,7 +44,8 @@ export function csatPageRoutes(deps: Deps) {
           if (found.rating) return thanks(found.rating);
           const chosen = Number(query.score);
           const options = [5, 4, 3, 2, 1].map(
-            (n) => html`<label class="choice"><input type="radio" name="score" value="${String(n)}" required${n === chosen ? html` checked` : ""}> ${String(n)} — ${LABELS[n]!}</label>`,
+            (n) =>
+              html`<label class="choice"><input type="radio" name="score" value="${String(n)}" required${n === chosen ? html` checked` : ""}> ${String(n)} — ${LABELS[n]!}</label>`,
           );
           return page(
             "Rate our help",
@@ -49,7 +58,11 @@ export function csatPageRoutes(deps: Deps) {
           return refused(error);
         }
       },
-      { params, query: t.Object({ score: t.Optional(t.String({ maxLength: 1 })) }), detail: { summary: "The rating form of a resolution email's link", tags: ["CSAT"] } },
+      {
+        params,
+        query: t.Object({ score: t.Optional(t.String({ maxLength: 1 })) }),
+        detail: { summary: "The rating form of a resolution email's link", tags: ["CSAT"] },
+      },
     )
     .post(
       "/r/:token",
@@ -61,6 +74,10 @@ export function csatPageRoutes(deps: Deps) {
           return refused(error);
         }
       },
-      { params, body: t.Object({ score: t.String({ maxLength: 1 }), comment: t.Optional(t.String({ maxLength: CSAT_LIMITS.comment })) }), detail: { summary: "Rate a resolved ticket through its link, once", tags: ["CSAT"] } },
+      {
+        params,
+        body: t.Object({ score: t.String({ maxLength: 1 }), comment: t.Optional(t.String({ maxLength: CSAT_LIMITS.comment })) }),
+        detail: { summary: "Rate a resolved ticket through its link, once", tags: ["CSAT"] },
+      },
     );
 }

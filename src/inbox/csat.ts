@@ -27,9 +27,13 @@ export interface Rating {
 }
 
 function checkRating(score: number, comment: string | null | undefined): string | null {
-  if (!Number.isInteger(score) || score < 1 || score > 5) throw AppError.badRequest("score must be an integer from 1 to 5.", [{ path: "/score", message: "must be an integer from 1 to 5" }]);
+  if (!Number.isInteger(score) || score < 1 || score > 5)
+    throw AppError.badRequest("score must be an integer from 1 to 5.", [{ path: "/score", message: "must be an integer from 1 to 5" }]);
   const text = comment?.trim() ?? "";
-  if (text.length > CSAT_LIMITS.comment) throw AppError.badRequest(`comment is longer than ${CSAT_LIMITS.comment} characters.`, [{ path: "/comment", message: `must be at most ${CSAT_LIMITS.comment} characters` }]);
+  if (text.length > CSAT_LIMITS.comment)
+    throw AppError.badRequest(`comment is longer than ${CSAT_LIMITS.comment} characters.`, [
+      { path: "/comment", message: `must be at most ${CSAT_LIMITS.comment} characters` },
+    ]);
   return text === "" ? null : text;
 }
 
@@ -45,12 +49,19 @@ const ratingOf = (t: TicketRow, recorded: boolean): Rating => ({
 });
 
 /** Rates a resolved (or closed) ticket once. Another rating of a rated ticket answers the first one. */
-export async function rateTicket(deps: Pick<Deps, "db" | "now">, input: { orgId: string; ticketId: string; score: number; comment?: string | null; conversationId?: string }): Promise<Rating> {
+export async function rateTicket(
+  deps: Pick<Deps, "db" | "now">,
+  input: { orgId: string; ticketId: string; score: number; comment?: string | null; conversationId?: string },
+): Promise<Rating> {
   const comment = checkRating(input.score, input.comment);
   if (!isUuid(input.ticketId)) throw AppError.notFound("No such ticket.");
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
-    const [ticket] = await tx.select().from(tickets).where(and(eq(tickets.orgId, input.orgId), eq(tickets.id, input.ticketId))).for("update");
+    const [ticket] = await tx
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.orgId, input.orgId), eq(tickets.id, input.ticketId)))
+      .for("update");
     if (!ticket || (input.conversationId !== undefined && ticket.conversationId !== input.conversationId)) throw AppError.notFound("No such ticket.");
     if (ticket.csatScore !== null) return ratingOf(ticket, false);
     if (ticket.status !== "resolved" && ticket.status !== "closed") throw new AppError(409, "not_resolved", "Only a resolved ticket can be rated.");
@@ -60,13 +71,34 @@ export async function rateTicket(deps: Pick<Deps, "db" | "now">, input: { orgId:
       .where(and(eq(ticketMessages.ticketId, ticket.id), eq(ticketMessages.kind, "reply"), inArray(ticketMessages.authorKind, ["member", "token"])))
       .limit(1);
     const handledBy: CsatHandledBy = person ? "person" : "ai";
-    const [rated] = await tx.update(tickets).set({ csatScore: input.score, csatComment: comment, csatHandledBy: handledBy, csatAt: now }).where(eq(tickets.id, ticket.id)).returning();
-    await tx.insert(ticketHistory).values({ orgId: ticket.orgId, ticketId: ticket.id, actorKind: "customer", actorName: ticket.endUserId, action: "csat", before: null, after: { score: input.score, comment }, createdAt: now });
+    const [rated] = await tx
+      .update(tickets)
+      .set({ csatScore: input.score, csatComment: comment, csatHandledBy: handledBy, csatAt: now })
+      .where(eq(tickets.id, ticket.id))
+      .returning();
+    await tx.insert(ticketHistory).values({
+      orgId: ticket.orgId,
+      ticketId: ticket.id,
+      actorKind: "customer",
+      actorName: ticket.endUserId,
+      action: "csat",
+      before: null,
+      after: { score: input.score, comment },
+      createdAt: now,
+    });
     const rating = ratingOf(rated!, true);
     await emitWebhookEvent(tx, {
       orgId: ticket.orgId,
       type: "conversation.rated",
-      data: { conversation_id: ticket.conversationId, ticket_id: ticket.id, ticket_number: ticket.number, score: rating.score, comment, handled_by: handledBy, updated_at: rating.rated_at },
+      data: {
+        conversation_id: ticket.conversationId,
+        ticket_id: ticket.id,
+        ticket_number: ticket.number,
+        score: rating.score,
+        comment,
+        handled_by: handledBy,
+        updated_at: rating.rated_at,
+      },
       now,
     });
     return rating;
@@ -75,7 +107,10 @@ export async function rateTicket(deps: Pick<Deps, "db" | "now">, input: { orgId:
 
 /** A ticket's status and rating, for the widget's prompt. */
 export async function ticketRating(deps: Pick<Deps, "db">, orgId: string, ticketId: string): Promise<{ status: string; score: number | null } | null> {
-  const [row] = await deps.db.select({ status: tickets.status, score: tickets.csatScore }).from(tickets).where(and(eq(tickets.orgId, orgId), eq(tickets.id, ticketId)));
+  const [row] = await deps.db
+    .select({ status: tickets.status, score: tickets.csatScore })
+    .from(tickets)
+    .where(and(eq(tickets.orgId, orgId), eq(tickets.id, ticketId)));
   return row ?? null;
 }
 
@@ -88,7 +123,10 @@ export async function issueCsatToken(conn: Conn, input: { orgId: string; ticketI
 }
 
 /** The ticket a link's token names: 404 for a token never issued, 410 once it expired. */
-export async function ticketOfCsatToken(deps: Pick<Deps, "db" | "now">, token: string): Promise<{ orgId: string; ticketId: string; number: number; rating: Rating | null }> {
+export async function ticketOfCsatToken(
+  deps: Pick<Deps, "db" | "now">,
+  token: string,
+): Promise<{ orgId: string; ticketId: string; number: number; rating: Rating | null }> {
   const [row] =
     token.length > 0 && token.length <= 128
       ? await deps.db
@@ -99,7 +137,12 @@ export async function ticketOfCsatToken(deps: Pick<Deps, "db" | "now">, token: s
       : [];
   if (!row) throw AppError.notFound("This rating link is not valid.");
   if (row.token.expiresAt.getTime() <= deps.now().getTime()) throw new AppError(410, "link_expired", "This rating link has expired.");
-  return { orgId: row.token.orgId, ticketId: row.ticket.id, number: row.ticket.number, rating: row.ticket.csatScore === null ? null : ratingOf(row.ticket, false) };
+  return {
+    orgId: row.token.orgId,
+    ticketId: row.ticket.id,
+    number: row.ticket.number,
+    rating: row.ticket.csatScore === null ? null : ratingOf(row.ticket, false),
+  };
 }
 
 /** Rates through a link: the token is checked first, then the ticket is rated once. */

@@ -126,7 +126,12 @@ export async function upsertCustomers(deps: Deps, orgId: string, actor: Actor, i
     const existing = await findEndUser(deps, orgId, input.external_id);
     const created = !existing || existing.externalId !== input.external_id || !existing.verified;
     const company = input.company_id !== undefined ? await identifyCompany(deps, orgId, input.company_id, {}, true) : undefined; // the org vouches for it
-    const user = await identifyEndUser(deps, orgId, input.external_id, true, { email: input.email, name: input.name, traits: input.traits, companyId: company?.id });
+    const user = await identifyEndUser(deps, orgId, input.external_id, true, {
+      email: input.email,
+      name: input.name,
+      traits: input.traits,
+      companyId: company?.id,
+    });
     results.push({ user, created });
   }
   const created = results.filter((r) => r.created).length;

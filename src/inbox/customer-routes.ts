@@ -51,7 +51,14 @@ export function customerRoutes(deps: Deps) {
         const [result] = await upsertCustomers(deps, orgId, actor, [body]);
         return jsonResponse(customerView(result!.user), result!.created ? 201 : 200);
       },
-      { body: CustomerInput, detail: { summary: "Create or update a customer by external id or email: 201 created, 200 updated (inbox:manage)", tags: ["Customers"], security: [{ dashboard: [] }] } },
+      {
+        body: CustomerInput,
+        detail: {
+          summary: "Create or update a customer by external id or email: 201 created, 200 updated (inbox:manage)",
+          tags: ["Customers"],
+          security: [{ dashboard: [] }],
+        },
+      },
     )
     .post(
       "/api/customers/import",
@@ -61,7 +68,10 @@ export function customerRoutes(deps: Deps) {
         const created = results.filter((r) => r.created).length;
         return { created, updated: results.length - created, customers: results.map((r) => ({ id: r.user.id, external_id: r.user.externalId })) };
       },
-      { body: t.Object({ customers: t.Array(CustomerInput, { minItems: 1, maxItems: CUSTOMER_LIMITS.importBatch }) }, { additionalProperties: false }), detail: { summary: "Create or update many customers at once (inbox:manage)", tags: ["Customers"], security: [{ dashboard: [] }] } },
+      {
+        body: t.Object({ customers: t.Array(CustomerInput, { minItems: 1, maxItems: CUSTOMER_LIMITS.importBatch }) }, { additionalProperties: false }),
+        detail: { summary: "Create or update many customers at once (inbox:manage)", tags: ["Customers"], security: [{ dashboard: [] }] },
+      },
     )
     .get(
       "/api/customers/:id",
@@ -69,6 +79,13 @@ export function customerRoutes(deps: Deps) {
         const { orgId } = await member(request, "inbox:view");
         return customerDetail(deps, orgId, params.id);
       },
-      { params: t.Object({ id: t.String({ minLength: 1, maxLength: 256 }) }), detail: { summary: "One customer by our id or external id, with their tickets and conversations (inbox:view)", tags: ["Customers"], security: [{ dashboard: [] }] } },
+      {
+        params: t.Object({ id: t.String({ minLength: 1, maxLength: 256 }) }),
+        detail: {
+          summary: "One customer by our id or external id, with their tickets and conversations (inbox:view)",
+          tags: ["Customers"],
+          security: [{ dashboard: [] }],
+        },
+      },
     );
 }

@@ -27,7 +27,14 @@ export function inboxLiveRoutes(deps: Deps) {
         const { principal, orgId } = await requireMember(deps, request, "inbox:view");
         return ticketCounts(deps, orgId, principal.member.id);
       },
-      { response: { 200: TicketCounts }, detail: { summary: "How many tickets wait: open or pending, unassigned, and the member's own (inbox:view)", tags: ["Tickets"], security: [{ dashboard: [] }] } },
+      {
+        response: { 200: TicketCounts },
+        detail: {
+          summary: "How many tickets wait: open or pending, unassigned, and the member's own (inbox:view)",
+          tags: ["Tickets"],
+          security: [{ dashboard: [] }],
+        },
+      },
     )
     .get(
       "/api/tickets/events",
@@ -35,17 +42,31 @@ export function inboxLiveRoutes(deps: Deps) {
         const { principal, orgId } = await requireMember(deps, request, "inbox:view");
         const resume = request.headers.get("last-event-id") ?? query.last_event_id;
         if (resume !== undefined && resume !== null && !/^\d{1,15}$/.test(resume))
-          throw AppError.badRequest("Last-Event-ID must be an event id this stream sent.", [{ path: "/last_event_id", message: "must be a decimal integer of at most 15 digits" }]);
+          throw AppError.badRequest("Last-Event-ID must be an event id this stream sent.", [
+            { path: "/last_event_id", message: "must be a decimal integer of at most 15 digits" },
+          ]);
         const after = resume === undefined || resume === null ? await lastOrgEventId(deps, orgId) : Number(resume);
         const { perKeyIp, max } = deps.config.sdkStreams;
         const release = deps.live.admit(`member:${principal.member.id}`, { perClient: perKeyIp, max });
-        if (!release) throw new AppError(429, "too_many_streams", `Too many open event streams: at most ${perKeyIp} per member, ${max} per server.`, undefined, { "retry-after": String(RETRY_MS / 1000) });
-        return eventStream(deps, { key: orgKey(orgId), reader: { kind: "member" }, read: (from) => orgEventsAfter(deps, orgId, from), page: EVENT_LIMITS.page, after, request, release });
+        if (!release)
+          throw new AppError(429, "too_many_streams", `Too many open event streams: at most ${perKeyIp} per member, ${max} per server.`, undefined, {
+            "retry-after": String(RETRY_MS / 1000),
+          });
+        return eventStream(deps, {
+          key: orgKey(orgId),
+          reader: { kind: "member" },
+          read: (from) => orgEventsAfter(deps, orgId, from),
+          page: EVENT_LIMITS.page,
+          after,
+          request,
+          release,
+        });
       },
       {
         query: t.Object({ last_event_id: t.Optional(t.String({ maxLength: 15 })) }),
         detail: {
-          summary: "Every ticket event of the org as Server-Sent Events: `message` or `ticket`, with the ticket's id (never a message's text); resume with Last-Event-ID (inbox:view)",
+          summary:
+            "Every ticket event of the org as Server-Sent Events: `message` or `ticket`, with the ticket's id (never a message's text); resume with Last-Event-ID (inbox:view)",
           tags: ["Tickets"],
           security: [{ dashboard: [] }],
         },

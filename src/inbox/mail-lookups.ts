@@ -8,12 +8,20 @@ import { ticketMessages, tickets } from "../db/schema/index.ts";
 /** The tickets of the org's messages with these ids (a message id of another org names nothing). */
 export async function ticketsOfMessages(db: Conn, orgId: string, messageIds: readonly string[]): Promise<string[]> {
   if (messageIds.length === 0) return [];
-  const rows = await db.select({ ticketId: ticketMessages.ticketId }).from(ticketMessages).where(and(eq(ticketMessages.orgId, orgId), inArray(ticketMessages.id, [...messageIds])));
+  const rows = await db
+    .select({ ticketId: ticketMessages.ticketId })
+    .from(ticketMessages)
+    .where(and(eq(ticketMessages.orgId, orgId), inArray(ticketMessages.id, [...messageIds])));
   return rows.map((r) => r.ticketId);
 }
 
 /** The first (by number) of these tickets of the org whose customer has exactly this email address. */
-export async function ticketOfCustomerAddress(db: Conn, orgId: string, ticketIds: readonly string[], address: string): Promise<{ ticketId: string; endUserId: string | null } | null> {
+export async function ticketOfCustomerAddress(
+  db: Conn,
+  orgId: string,
+  ticketIds: readonly string[],
+  address: string,
+): Promise<{ ticketId: string; endUserId: string | null } | null> {
   const [match] = await db
     .select({ ticketId: tickets.id, endUserId: tickets.endUserId })
     .from(tickets)
@@ -26,6 +34,11 @@ export async function ticketOfCustomerAddress(db: Conn, orgId: string, ticketIds
 
 /** The id of a ticket's first message. */
 export async function firstMessageId(db: Conn, orgId: string, ticketId: string): Promise<string | null> {
-  const [first] = await db.select({ id: ticketMessages.id }).from(ticketMessages).where(and(eq(ticketMessages.orgId, orgId), eq(ticketMessages.ticketId, ticketId))).orderBy(asc(ticketMessages.seq)).limit(1);
+  const [first] = await db
+    .select({ id: ticketMessages.id })
+    .from(ticketMessages)
+    .where(and(eq(ticketMessages.orgId, orgId), eq(ticketMessages.ticketId, ticketId)))
+    .orderBy(asc(ticketMessages.seq))
+    .limit(1);
   return first?.id ?? null;
 }

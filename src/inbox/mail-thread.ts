@@ -40,13 +40,35 @@ export interface ThreadIds {
 export type InboundIds = (orgId: string, ticketMessageIds: readonly string[]) => Promise<{ ticketMessageId: string; messageId: string }[]>;
 
 /** The ids of one ticket message and of the messages before it that the customer has as email, for its email. */
-export async function threadIds(deps: Pick<Deps, "db" | "config">, inbound: InboundIds, orgId: string, ticketId: string, message: { id: string; seq: number }): Promise<ThreadIds> {
+export async function threadIds(
+  deps: Pick<Deps, "db" | "config">,
+  inbound: InboundIds,
+  orgId: string,
+  ticketId: string,
+  message: { id: string; seq: number },
+): Promise<ThreadIds> {
   const earlier = await deps.db
     .select({ id: ticketMessages.id, emailedAt: ticketMessages.emailedAt })
     .from(ticketMessages)
-    .where(and(eq(ticketMessages.orgId, orgId), eq(ticketMessages.ticketId, ticketId), inArray(ticketMessages.kind, ["customer", "reply"]), lt(ticketMessages.seq, message.seq), ne(ticketMessages.id, message.id)))
+    .where(
+      and(
+        eq(ticketMessages.orgId, orgId),
+        eq(ticketMessages.ticketId, ticketId),
+        inArray(ticketMessages.kind, ["customer", "reply"]),
+        lt(ticketMessages.seq, message.seq),
+        ne(ticketMessages.id, message.id),
+      ),
+    )
     .orderBy(asc(ticketMessages.seq));
-  const received = Map.groupBy(earlier.length ? await inbound(orgId, earlier.map((m) => m.id)) : [], (r) => r.ticketMessageId);
+  const received = Map.groupBy(
+    earlier.length
+      ? await inbound(
+          orgId,
+          earlier.map((m) => m.id),
+        )
+      : [],
+    (r) => r.ticketMessageId,
+  );
   // Each earlier message the customer has as email: the ids it arrived with, or ours when we emailed it.
   const ids = earlier.flatMap((m) => received.get(m.id)?.map((r) => r.messageId) ?? (m.emailedAt ? [derivedMessageId(m.id, deps.config.mailFrom)] : []));
   const references = ids.length > REFERENCES_KEPT ? [ids[0]!, ...ids.slice(-(REFERENCES_KEPT - 1))] : ids;

@@ -8,7 +8,16 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client.ts";
 import { customerContacts } from "../customers/queries.ts";
-import { memberMailNotifications, members, memberships, orgs, ticketMemberNotices, ticketMessages, tickets, type MemberNotifyMode } from "../db/schema/index.ts";
+import {
+  memberMailNotifications,
+  members,
+  memberships,
+  orgs,
+  ticketMemberNotices,
+  ticketMessages,
+  tickets,
+  type MemberNotifyMode,
+} from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { escapeHtml } from "../html/html.ts";
 import type { MailTransport } from "../mail/smtp.ts";
@@ -31,20 +40,37 @@ async function recipients(tx: Db | Tx, orgId: string, assignee: string | null): 
 }
 
 /** In the transaction that stores a customer message: one queued email per recipient outside the throttle window. */
-export async function queueMemberNotices(tx: Db | Tx, p: { orgId: string; ticketId: string; assignee: string | null; messageId: string; now: Date }): Promise<void> {
+export async function queueMemberNotices(
+  tx: Db | Tx,
+  p: { orgId: string; ticketId: string; assignee: string | null; messageId: string; now: Date },
+): Promise<void> {
   for (const memberId of await recipients(tx, p.orgId, p.assignee)) {
     const since = new Date(p.now.getTime() - NOTICE_THROTTLE_MS);
     const [claimed] = await tx
       .insert(ticketMemberNotices)
       .values({ orgId: p.orgId, ticketId: p.ticketId, memberId, lastQueuedAt: p.now })
-      .onConflictDoUpdate({ target: [ticketMemberNotices.ticketId, ticketMemberNotices.memberId], set: { lastQueuedAt: p.now }, setWhere: sql`${ticketMemberNotices.lastQueuedAt} <= ${since.toISOString()}::timestamptz` })
+      .onConflictDoUpdate({
+        target: [ticketMemberNotices.ticketId, ticketMemberNotices.memberId],
+        set: { lastQueuedAt: p.now },
+        setWhere: sql`${ticketMemberNotices.lastQueuedAt} <= ${since.toISOString()}::timestamptz`,
+      })
       .returning({ memberId: ticketMemberNotices.memberId });
-    if (claimed) await enqueue(tx, { orgId: p.orgId, kind: MEMBER_NOTICE_KIND, payload: { ticket_id: p.ticketId, member_id: memberId, message_id: p.messageId }, runAt: p.now, now: p.now });
+    if (claimed)
+      await enqueue(tx, {
+        orgId: p.orgId,
+        kind: MEMBER_NOTICE_KIND,
+        payload: { ticket_id: p.ticketId, member_id: memberId, message_id: p.messageId },
+        runAt: p.now,
+        now: p.now,
+      });
   }
 }
 
 export async function notifyMode(deps: Deps, orgId: string, memberId: string): Promise<MemberNotifyMode> {
-  const [row] = await deps.db.select({ mode: memberMailNotifications.mode }).from(memberMailNotifications).where(and(eq(memberMailNotifications.orgId, orgId), eq(memberMailNotifications.memberId, memberId)));
+  const [row] = await deps.db
+    .select({ mode: memberMailNotifications.mode })
+    .from(memberMailNotifications)
+    .where(and(eq(memberMailNotifications.orgId, orgId), eq(memberMailNotifications.memberId, memberId)));
   return row?.mode ?? "full";
 }
 
@@ -61,7 +87,14 @@ async function loadNotice(deps: Deps, row: OutboxRow) {
   const { ticket_id: ticketId, member_id: memberId, message_id: messageId } = row.payload as Record<string, unknown>;
   if (typeof ticketId !== "string" || typeof memberId !== "string" || typeof messageId !== "string") return MALFORMED;
   const [found] = await deps.db
-    .select({ ticket: tickets, body: ticketMessages.body, org: orgs.name, email: members.email, customer: customerContacts.name, customerEmail: customerContacts.email })
+    .select({
+      ticket: tickets,
+      body: ticketMessages.body,
+      org: orgs.name,
+      email: members.email,
+      customer: customerContacts.name,
+      customerEmail: customerContacts.email,
+    })
     .from(tickets)
     .innerJoin(ticketMessages, and(eq(ticketMessages.orgId, tickets.orgId), eq(ticketMessages.ticketId, tickets.id), eq(ticketMessages.id, messageId)))
     .innerJoin(orgs, eq(orgs.id, tickets.orgId))

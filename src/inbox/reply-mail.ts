@@ -45,12 +45,24 @@ const ALWAYS_EMAILED = new Set(["email", "api", "mcp"]);
 /** Queues the email of a person's reply, in the transaction that stores the reply (a ticket with no customer gets none). */
 export async function queueReplyEmail(
   tx: Db | Tx,
-  p: { orgId: string; ticket: { id: string; endUserId: string | null; source: string; conversationId: string | null }; messageId: string; outreach: boolean; now: Date },
+  p: {
+    orgId: string;
+    ticket: { id: string; endUserId: string | null; source: string; conversationId: string | null };
+    messageId: string;
+    outreach: boolean;
+    now: Date;
+  },
 ): Promise<void> {
   if (p.ticket.endUserId === null) return;
   const live = !p.outreach && !ALWAYS_EMAILED.has(p.ticket.source) && p.ticket.conversationId !== null;
   const runAt = live ? new Date(p.now.getTime() + REPLY_SEEN_GRACE_MS) : p.now;
-  await enqueue(tx, { orgId: p.orgId, kind: REPLY_MAIL_KIND, payload: { ticket_id: p.ticket.id, message_id: p.messageId, ...(live ? { live: true } : {}) }, runAt, now: p.now });
+  await enqueue(tx, {
+    orgId: p.orgId,
+    kind: REPLY_MAIL_KIND,
+    payload: { ticket_id: p.ticket.id, message_id: p.messageId, ...(live ? { live: true } : {}) },
+    runAt,
+    now: p.now,
+  });
 }
 
 /**
@@ -60,7 +72,9 @@ export async function queueReplyEmail(
  */
 export async function markRepliesSeen(deps: Pick<Deps, "db" | "now" | "log">, orgId: string, messages: readonly Record<string, unknown>[]): Promise<void> {
   const now = deps.now().getTime();
-  const replies = messages.filter((m) => m.kind === "person" && typeof m.id === "string" && typeof m.created_at === "string" && now - Date.parse(m.created_at) < STILL_QUEUED_MS);
+  const replies = messages.filter(
+    (m) => m.kind === "person" && typeof m.id === "string" && typeof m.created_at === "string" && now - Date.parse(m.created_at) < STILL_QUEUED_MS,
+  );
   if (replies.length === 0) return;
   const since = new Date(Math.min(...replies.map((m) => Date.parse(m.created_at as string))));
   const ids = replies.map((m) => m.id as string);
@@ -79,7 +93,14 @@ async function replyAddress(deps: Deps, orgId: string, ticketId: string, endUser
   // Lower-case hex: some relays fold the case of local parts.
   const token = randomBytes(16).toString("hex");
   const now = deps.now();
-  await deps.db.insert(ticketReplyTokens).values({ tokenHash: sha256Hex(token), orgId, ticketId, endUserId, createdAt: now, expiresAt: new Date(now.getTime() + REPLY_TOKEN_TTL_DAYS * 86_400_000) });
+  await deps.db.insert(ticketReplyTokens).values({
+    tokenHash: sha256Hex(token),
+    orgId,
+    ticketId,
+    endUserId,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + REPLY_TOKEN_TTL_DAYS * 86_400_000),
+  });
   return `reply+${token}@${inbound.domain}`;
 }
 
@@ -137,7 +158,11 @@ export function replyMailHandler(deps: Deps, transport: MailTransport | null, in
     // Later emails of the ticket thread on this one (src/inbox/mail-thread.ts); committed with the `sent` record.
     async onSent(tx, row, now) {
       const messageId = row.payload.message_id;
-      if (typeof messageId === "string") await tx.update(ticketMessages).set({ emailedAt: now }).where(and(eq(ticketMessages.orgId, row.orgId), eq(ticketMessages.id, messageId)));
+      if (typeof messageId === "string")
+        await tx
+          .update(ticketMessages)
+          .set({ emailedAt: now })
+          .where(and(eq(ticketMessages.orgId, row.orgId), eq(ticketMessages.id, messageId)));
     },
   });
 }

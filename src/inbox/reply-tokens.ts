@@ -6,7 +6,10 @@ import { ticketReplyTokens } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 
 /** The org, ticket and customer of an unexpired reply token, or null. */
-export async function replyTokenTarget(deps: Pick<Deps, "db" | "now">, token: string): Promise<{ orgId: string; ticketId: string; endUserId: string | null } | null> {
+export async function replyTokenTarget(
+  deps: Pick<Deps, "db" | "now">,
+  token: string,
+): Promise<{ orgId: string; ticketId: string; endUserId: string | null } | null> {
   const [row] = await deps.db
     .select({ orgId: ticketReplyTokens.orgId, ticketId: ticketReplyTokens.ticketId, endUserId: ticketReplyTokens.endUserId })
     .from(ticketReplyTokens)

@@ -47,7 +47,11 @@ async function ticketOr404(deps: Deps, orgId: string, ref: string): Promise<Tick
 
 /** A ticket with its thread (notes included), history and customer: what the inbox shows for one ticket. */
 export async function ticketDetail(deps: Deps, ticket: Ticket) {
-  const [messages, history, customers] = await Promise.all([ticketThread(deps, ticket), ticketHistoryOf(deps, ticket), customersByIds(deps, ticket.orgId, [ticket.endUserId])]);
+  const [messages, history, customers] = await Promise.all([
+    ticketThread(deps, ticket),
+    ticketHistoryOf(deps, ticket),
+    customersByIds(deps, ticket.orgId, [ticket.endUserId]),
+  ]);
   const customer = ticket.endUserId ? customers.get(ticket.endUserId) : undefined;
   return {
     ...ticketView(ticket),
@@ -82,7 +86,11 @@ export function inboxRoutes(deps: Deps) {
           cursor: query.cursor,
           limit: query.limit,
         });
-        const customers = await customersByIds(deps, orgId, page.tickets.map((t) => t.endUserId));
+        const customers = await customersByIds(
+          deps,
+          orgId,
+          page.tickets.map((t) => t.endUserId),
+        );
         return {
           tickets: page.tickets.map((ticket) => {
             const customer = ticket.endUserId ? customers.get(ticket.endUserId) : undefined;
@@ -103,14 +111,27 @@ export function inboxRoutes(deps: Deps) {
           limit: t.Optional(t.Integer({ minimum: 1, maximum: TICKET_LIMITS.pageSize })),
         }),
         response: { 200: TicketList },
-        detail: { summary: "The org's tickets; filter by status, assignee, team, tag, customer, text (inbox:view)", tags: ["Tickets"], security: [{ dashboard: [] }] },
+        detail: {
+          summary: "The org's tickets; filter by status, assignee, team, tag, customer, text (inbox:view)",
+          tags: ["Tickets"],
+          security: [{ dashboard: [] }],
+        },
       },
     )
     .post(
       "/api/tickets",
       async ({ body, request }) => {
         const { orgId, actor } = await member(request, "inbox:manage");
-        const ticket = await startOutreach(deps, { orgId, actor, customer: body.customer_id, subject: body.subject, message: body.message, priority: body.priority, team: body.team, source: "api" });
+        const ticket = await startOutreach(deps, {
+          orgId,
+          actor,
+          customer: body.customer_id,
+          subject: body.subject,
+          message: body.message,
+          priority: body.priority,
+          team: body.team,
+          source: "api",
+        });
         return jsonResponse(await ticketDetail(deps, ticket), 201);
       },
       {
@@ -133,7 +154,11 @@ export function inboxRoutes(deps: Deps) {
         const { orgId } = await member(request, "inbox:view");
         return ticketDetail(deps, await ticketOr404(deps, orgId, params.id));
       },
-      { params: Ref, response: { 200: TicketDetailJson }, detail: { summary: "One ticket with its messages, notes, customer and rating (inbox:view)", tags: ["Tickets"], security: [{ dashboard: [] }] } },
+      {
+        params: Ref,
+        response: { 200: TicketDetailJson },
+        detail: { summary: "One ticket with its messages, notes, customer and rating (inbox:view)", tags: ["Tickets"], security: [{ dashboard: [] }] },
+      },
     )
     .get(
       "/api/tickets/:id/events",
@@ -142,17 +167,34 @@ export function inboxRoutes(deps: Deps) {
         const ticket = await ticketOr404(deps, orgId, params.id);
         const resume = request.headers.get("last-event-id") ?? query.last_event_id;
         if (resume !== undefined && resume !== null && !/^\d{1,15}$/.test(resume))
-          throw AppError.badRequest("Last-Event-ID must be an event id this stream sent.", [{ path: "/last_event_id", message: "must be a decimal integer of at most 15 digits" }]);
+          throw AppError.badRequest("Last-Event-ID must be an event id this stream sent.", [
+            { path: "/last_event_id", message: "must be a decimal integer of at most 15 digits" },
+          ]);
         const after = resume === undefined || resume === null ? await lastTicketEventId(deps, orgId, ticket.id) : Number(resume);
         const { perKeyIp, max } = deps.config.sdkStreams;
         const release = deps.live.admit(`member:${memberId}`, { perClient: perKeyIp, max });
-        if (!release) throw new AppError(429, "too_many_streams", `Too many open event streams: at most ${perKeyIp} per member, ${max} per server.`, undefined, { "retry-after": String(RETRY_MS / 1000) });
-        return eventStream(deps, { key: eventKey(ticket), reader: { kind: "member" }, read: (from) => ticketEventsAfter(deps, orgId, ticket.id, from), page: EVENT_LIMITS.page, after, request, release });
+        if (!release)
+          throw new AppError(429, "too_many_streams", `Too many open event streams: at most ${perKeyIp} per member, ${max} per server.`, undefined, {
+            "retry-after": String(RETRY_MS / 1000),
+          });
+        return eventStream(deps, {
+          key: eventKey(ticket),
+          reader: { kind: "member" },
+          read: (from) => ticketEventsAfter(deps, orgId, ticket.id, from),
+          page: EVENT_LIMITS.page,
+          after,
+          request,
+          release,
+        });
       },
       {
         params: Ref,
         query: t.Object({ last_event_id: t.Optional(t.String({ maxLength: 15 })) }),
-        detail: { summary: "The ticket's new messages and status changes as Server-Sent Events (never notes); resume with Last-Event-ID (README \"Live conversation\")", tags: ["Tickets"], security: [{ dashboard: [] }] },
+        detail: {
+          summary: 'The ticket\'s new messages and status changes as Server-Sent Events (never notes); resume with Last-Event-ID (README "Live conversation")',
+          tags: ["Tickets"],
+          security: [{ dashboard: [] }],
+        },
       },
     )
     .patch(
@@ -181,7 +223,11 @@ export function inboxRoutes(deps: Deps) {
           },
           { additionalProperties: false, minProperties: 1 },
         ),
-        detail: { summary: "Change a ticket's subject, status, priority, team, assignee or tags (inbox:manage)", tags: ["Tickets"], security: [{ dashboard: [] }] },
+        detail: {
+          summary: "Change a ticket's subject, status, priority, team, assignee or tags (inbox:manage)",
+          tags: ["Tickets"],
+          security: [{ dashboard: [] }],
+        },
       },
     )
     .post(
@@ -191,7 +237,15 @@ export function inboxRoutes(deps: Deps) {
         const ticket = await ticketOr404(deps, orgId, params.id);
         return jsonResponse(await addTicketMessage(deps, { orgId, actor, ticketId: ticket.id, kind: "reply", body: body.body }), 201);
       },
-      { params: Ref, body: t.Object({ body: Body }, { additionalProperties: false }), detail: { summary: "Reply to the customer (shown in the widget, emailed when they are away) (inbox:manage)", tags: ["Tickets"], security: [{ dashboard: [] }] } },
+      {
+        params: Ref,
+        body: t.Object({ body: Body }, { additionalProperties: false }),
+        detail: {
+          summary: "Reply to the customer (shown in the widget, emailed when they are away) (inbox:manage)",
+          tags: ["Tickets"],
+          security: [{ dashboard: [] }],
+        },
+      },
     )
     .post(
       "/api/tickets/:id/notes",
@@ -200,6 +254,10 @@ export function inboxRoutes(deps: Deps) {
         const ticket = await ticketOr404(deps, orgId, params.id);
         return jsonResponse(await addTicketMessage(deps, { orgId, actor, ticketId: ticket.id, kind: "note", body: body.body }), 201);
       },
-      { params: Ref, body: t.Object({ body: Body }, { additionalProperties: false }), detail: { summary: "Add an internal note, never shown to the customer (inbox:manage)", tags: ["Tickets"], security: [{ dashboard: [] }] } },
+      {
+        params: Ref,
+        body: t.Object({ body: Body }, { additionalProperties: false }),
+        detail: { summary: "Add an internal note, never shown to the customer (inbox:manage)", tags: ["Tickets"], security: [{ dashboard: [] }] },
+      },
     );
 }

@@ -26,7 +26,10 @@ export async function listSavedReplies(deps: Deps, orgId: string): Promise<Saved
 
 export async function findSavedReply(deps: Deps, orgId: string, id: string): Promise<SavedReply | null> {
   if (!isUuid(id)) return null;
-  const [row] = await deps.db.select().from(savedReplies).where(and(eq(savedReplies.orgId, orgId), eq(savedReplies.id, id)));
+  const [row] = await deps.db
+    .select()
+    .from(savedReplies)
+    .where(and(eq(savedReplies.orgId, orgId), eq(savedReplies.id, id)));
   return row ?? null;
 }
 
@@ -53,7 +56,8 @@ function taken(error: unknown): never {
 export async function createSavedReply(deps: Deps, orgId: string, input: { name: unknown; body: unknown }): Promise<SavedReply> {
   const { name, body } = checked(input, false);
   const [{ n } = { n: 0 }] = await deps.db.select({ n: count() }).from(savedReplies).where(eq(savedReplies.orgId, orgId));
-  if (Number(n) >= SAVED_REPLY_LIMITS.perOrg) throw new AppError(409, "limit_reached", `An organisation keeps at most ${SAVED_REPLY_LIMITS.perOrg} saved replies.`);
+  if (Number(n) >= SAVED_REPLY_LIMITS.perOrg)
+    throw new AppError(409, "limit_reached", `An organisation keeps at most ${SAVED_REPLY_LIMITS.perOrg} saved replies.`);
   const now = deps.now();
   const [row] = await deps.db.insert(savedReplies).values({ orgId, name: name!, body: body!, createdAt: now, updatedAt: now }).returning().catch(taken);
   return row!;
@@ -74,12 +78,19 @@ export async function updateSavedReply(deps: Deps, orgId: string, id: string, in
 
 export async function deleteSavedReply(deps: Deps, orgId: string, id: string): Promise<void> {
   if (!isUuid(id)) throw AppError.notFound("No such saved reply.");
-  const gone = await deps.db.delete(savedReplies).where(and(eq(savedReplies.orgId, orgId), eq(savedReplies.id, id))).returning({ id: savedReplies.id });
+  const gone = await deps.db
+    .delete(savedReplies)
+    .where(and(eq(savedReplies.orgId, orgId), eq(savedReplies.id, id)))
+    .returning({ id: savedReplies.id });
   if (gone.length === 0) throw AppError.notFound("No such saved reply.");
 }
 
 /** The body with its variables filled in (an empty value for a variable the context lacks). */
 export function fillSavedReply(body: string, values: { customerName: string | null; ticketNumber: number; agentName: string }): string {
-  const known: Record<string, string> = { "customer.name": values.customerName ?? "", "ticket.number": String(values.ticketNumber), "agent.name": values.agentName };
+  const known: Record<string, string> = {
+    "customer.name": values.customerName ?? "",
+    "ticket.number": String(values.ticketNumber),
+    "agent.name": values.agentName,
+  };
   return body.replace(/\{\{\s*([a-z]+\.[a-z]+)\s*\}\}/g, (whole, key: string) => known[key] ?? whole);
 }

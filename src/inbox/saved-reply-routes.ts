@@ -38,7 +38,11 @@ export function savedReplyRoutes(deps: Deps) {
         const { orgId } = await requireMember(deps, request, "inbox:manage");
         return jsonResponse(savedReplyView(await createSavedReply(deps, orgId, body)), 201);
       },
-      { body: t.Object({ name: Name, body: Body }, { additionalProperties: false }), response: { 201: SavedReplyView }, detail: detail("Add a saved reply; a name already used is 409 name_taken (inbox:manage)") },
+      {
+        body: t.Object({ name: Name, body: Body }, { additionalProperties: false }),
+        response: { 201: SavedReplyView },
+        detail: detail("Add a saved reply; a name already used is 409 name_taken (inbox:manage)"),
+      },
     )
     .get(
       "/api/saved-replies/:id",
@@ -56,7 +60,12 @@ export function savedReplyRoutes(deps: Deps) {
         const { orgId } = await requireMember(deps, request, "inbox:manage");
         return savedReplyView(await updateSavedReply(deps, orgId, params.id, body));
       },
-      { params: Id, body: t.Object({ name: t.Optional(Name), body: t.Optional(Body) }, { additionalProperties: false, minProperties: 1 }), response: { 200: SavedReplyView }, detail: detail("Rename or rewrite a saved reply (inbox:manage)") },
+      {
+        params: Id,
+        body: t.Object({ name: t.Optional(Name), body: t.Optional(Body) }, { additionalProperties: false, minProperties: 1 }),
+        response: { 200: SavedReplyView },
+        detail: detail("Rename or rewrite a saved reply (inbox:manage)"),
+      },
     )
     .delete(
       "/api/saved-replies/:id",

@@ -53,11 +53,16 @@ export function activityActor(actor: InboxActor): Actor {
 
 /** One admin-activity row per ticket write, committed with it. The ticket's own history has the detail. */
 export async function activity(tx: Tx, now: Date, ticket: Ticket, actor: InboxActor, action: string, summary: Record<string, unknown>) {
-  await recordActivity({ db: tx, now: () => now }, { orgId: ticket.orgId, actor: activityActor(actor), action, objectType: "ticket", objectId: ticket.id, summary: { number: ticket.number, ...summary } });
+  await recordActivity(
+    { db: tx, now: () => now },
+    { orgId: ticket.orgId, actor: activityActor(actor), action, objectType: "ticket", objectId: ticket.id, summary: { number: ticket.number, ...summary } },
+  );
 }
 
 export async function record(tx: Tx, now: Date, ticket: Ticket, actor: InboxActor, action: string, before: unknown, after: unknown) {
-  await tx.insert(ticketHistory).values({ orgId: ticket.orgId, ticketId: ticket.id, ...historyActor(actor), action, before: before ?? null, after: after ?? null, createdAt: now });
+  await tx
+    .insert(ticketHistory)
+    .values({ orgId: ticket.orgId, ticketId: ticket.id, ...historyActor(actor), action, before: before ?? null, after: after ?? null, createdAt: now });
 }
 
 // ---------------------------------------------------------------------------------------------

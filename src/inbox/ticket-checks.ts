@@ -9,7 +9,6 @@ export function fail(path: string, message: string): never {
   throw AppError.badRequest(`Invalid ${path.slice(1).replaceAll("/", ".")}: ${message}.`, [{ path, message }]);
 }
 
-
 export function requireText(path: string, value: unknown, max: number, opts: { min?: number } = {}): string {
   if (typeof value !== "string") fail(path, "must be a string");
   if (value.length > max) fail(path, `must be at most ${max} characters`);

@@ -35,17 +35,40 @@ const waiting = (t: Ticket) => t.status === "open" || t.status === "pending";
 
 /** Sets the ticket's customer inside `tx` (the row already locked): history, activity, the live event. */
 async function setCustomer(tx: Tx, now: Date, ticket: Ticket, before: EndUser | null, after: EndUser, actor: { endUserId: string | null; sessionId: string }) {
-  await tx.update(tickets).set({ endUserId: after.id, updatedAt: now }).where(and(eq(tickets.orgId, ticket.orgId), eq(tickets.id, ticket.id)));
-  await tx.insert(ticketHistory).values({ orgId: ticket.orgId, ticketId: ticket.id, actorKind: "customer", actorName: actor.endUserId, action: "customer", before: label(before), after: label(after), createdAt: now });
+  await tx
+    .update(tickets)
+    .set({ endUserId: after.id, updatedAt: now })
+    .where(and(eq(tickets.orgId, ticket.orgId), eq(tickets.id, ticket.id)));
+  await tx.insert(ticketHistory).values({
+    orgId: ticket.orgId,
+    ticketId: ticket.id,
+    actorKind: "customer",
+    actorName: actor.endUserId,
+    action: "customer",
+    before: label(before),
+    after: label(after),
+    createdAt: now,
+  });
   await recordActivity(
     { db: tx, now: () => now },
-    { orgId: ticket.orgId, actor: { kind: "customer", ...actor }, action: "ticket.customer_set", objectType: "ticket", objectId: ticket.id, summary: { number: ticket.number, verified: after.verified } },
+    {
+      orgId: ticket.orgId,
+      actor: { kind: "customer", ...actor },
+      action: "ticket.customer_set",
+      objectType: "ticket",
+      objectId: ticket.id,
+      summary: { number: ticket.number, verified: after.verified },
+    },
   );
   await publishChange(tx, ticket, ticket.status, now);
 }
 
 async function lockedTicket(tx: Tx, orgId: string, ticketId: string): Promise<Ticket | undefined> {
-  const [ticket] = await tx.select().from(tickets).where(and(eq(tickets.orgId, orgId), eq(tickets.id, ticketId))).for("update");
+  const [ticket] = await tx
+    .select()
+    .from(tickets)
+    .where(and(eq(tickets.orgId, orgId), eq(tickets.id, ticketId)))
+    .for("update");
   return ticket;
 }
 
@@ -62,7 +85,10 @@ export function wakeTicket(deps: Pick<Deps, "live">, ticket: Ticket) {
  * `customer_known`); an address given again replaces the earlier one (a new record: the earlier
  * one is left as it was, it may be someone else's address the visitor mistyped).
  */
-export async function claimTicketContact(deps: Deps, p: { orgId: string; ticketId: string; conversationId: string; email: string }): Promise<{ ticket: Ticket; customer: EndUser }> {
+export async function claimTicketContact(
+  deps: Deps,
+  p: { orgId: string; ticketId: string; conversationId: string; email: string },
+): Promise<{ ticket: Ticket; customer: EndUser }> {
   const email = p.email.trim().toLowerCase();
   const now = deps.now();
   let changed: Ticket | null = null;
@@ -70,9 +96,11 @@ export async function claimTicketContact(deps: Deps, p: { orgId: string; ticketI
     const inTx = { ...deps, db: tx as unknown as Deps["db"] };
     const ticket = await lockedTicket(tx, p.orgId, p.ticketId);
     if (!ticket) throw AppError.notFound("This conversation has no ticket.");
-    if (!waiting(ticket)) throw new AppError(409, "ticket_not_waiting", `Ticket #${ticket.number} is ${ticket.status}: there is no hand-off waiting for an address.`);
+    if (!waiting(ticket))
+      throw new AppError(409, "ticket_not_waiting", `Ticket #${ticket.number} is ${ticket.status}: there is no hand-off waiting for an address.`);
     const before = ticket.endUserId ? await findEndUser(inTx, p.orgId, ticket.endUserId) : null;
-    if (before && !isAddressOnly(before)) throw new AppError(409, "customer_known", "This ticket's customer is known already; identify the customer instead of leaving an address.");
+    if (before && !isAddressOnly(before))
+      throw new AppError(409, "customer_known", "This ticket's customer is known already; identify the customer instead of leaving an address.");
     if (before?.email === email) return { ticket, customer: before };
     const customer = await createVisitor(inTx, p.orgId, { email });
     await setCustomer(tx, now, ticket, before, customer, { endUserId: customer.id, sessionId: p.conversationId });
@@ -90,7 +118,10 @@ export async function claimTicketContact(deps: Deps, p: { orgId: string; ticketI
  * requires (a valid user_token whenever identity verification is on). Inside a caller's
  * transaction, the caller wakes the live readers once it committed (wakeTicket).
  */
-export async function attachTicketCustomer(deps: Deps, p: { orgId: string; ticketId: string; conversationId: string; customer: EndUser }): Promise<Ticket | null> {
+export async function attachTicketCustomer(
+  deps: Deps,
+  p: { orgId: string; ticketId: string; conversationId: string; customer: EndUser },
+): Promise<Ticket | null> {
   const now = deps.now();
   let changed: Ticket | null = null;
   await deps.db.transaction(async (tx) => {

@@ -45,7 +45,9 @@ async function authorOf(tx: Tx, message: TicketMessage): Promise<Pick<CustomerMe
     const [agent] = message.authorAgentId ? await tx.select({ name: agents.name }).from(agents).where(eq(agents.id, message.authorAgentId)) : [];
     return { kind: "agent", author: { name: agent?.name || TEAM_NAME } };
   }
-  const [member] = message.authorMemberId ? await tx.select({ name: members.name, avatarUrl: members.avatarUrl }).from(members).where(eq(members.id, message.authorMemberId)) : [];
+  const [member] = message.authorMemberId
+    ? await tx.select({ name: members.name, avatarUrl: members.avatarUrl }).from(members).where(eq(members.id, message.authorMemberId))
+    : [];
   return { kind: "person", author: { name: member?.name.trim() || TEAM_NAME, ...(member?.avatarUrl ? { avatar_url: member.avatarUrl } : {}) } };
 }
 
@@ -53,7 +55,9 @@ async function insertEvent(tx: Tx, ticket: Ticket, type: TicketEventType, custom
   const key = eventKey(ticket);
   // Held to commit: events of one conversation commit in `seq` order (see ticket_events).
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`ticket_events:${key}`}, 0))`);
-  await tx.insert(ticketEvents).values({ orgId: ticket.orgId, ticketId: ticket.id, conversationId: ticket.conversationId, type, customerVisible, data, createdAt: now });
+  await tx
+    .insert(ticketEvents)
+    .values({ orgId: ticket.orgId, ticketId: ticket.id, conversationId: ticket.conversationId, type, customerVisible, data, createdAt: now });
   // Delivered by PostgreSQL only if this transaction commits.
   await tx.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${key})`);
   await tx.execute(sql`select pg_notify(${LIVE_CHANNEL}, ${orgKey(ticket.orgId)})`);
@@ -95,7 +99,9 @@ export async function eventsAfter(deps: Deps, orgId: string, conversationId: str
   const rows = await deps.db
     .select({ id: ticketEvents.seq, type: ticketEvents.type, data: ticketEvents.data })
     .from(ticketEvents)
-    .where(and(eq(ticketEvents.conversationId, conversationId), eq(ticketEvents.orgId, orgId), gt(ticketEvents.seq, after), eq(ticketEvents.customerVisible, true)))
+    .where(
+      and(eq(ticketEvents.conversationId, conversationId), eq(ticketEvents.orgId, orgId), gt(ticketEvents.seq, after), eq(ticketEvents.customerVisible, true)),
+    )
     .orderBy(asc(ticketEvents.seq))
     .limit(EVENT_LIMITS.page);
   return rows;
@@ -117,7 +123,15 @@ export async function ticketMessagesSeen(deps: Deps, orgId: string, conversation
   const rows = await deps.db
     .select({ data: ticketEvents.data })
     .from(ticketEvents)
-    .where(and(eq(ticketEvents.conversationId, conversationId), eq(ticketEvents.orgId, orgId), eq(ticketEvents.type, "message"), eq(ticketEvents.customerVisible, true), lte(ticketEvents.seq, upTo)))
+    .where(
+      and(
+        eq(ticketEvents.conversationId, conversationId),
+        eq(ticketEvents.orgId, orgId),
+        eq(ticketEvents.type, "message"),
+        eq(ticketEvents.customerVisible, true),
+        lte(ticketEvents.seq, upTo),
+      ),
+    )
     .orderBy(desc(ticketEvents.seq))
     .limit(EVENT_LIMITS.history);
   return rows.reverse().map((r) => r.data as unknown as CustomerMessage);

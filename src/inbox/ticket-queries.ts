@@ -20,7 +20,10 @@ export async function findTicket(deps: Deps, orgId: string, ref: string): Promis
     if (match) key = eq(tickets.number, Number(match[1]));
   }
   if (!key) return null;
-  const [ticket] = await deps.db.select().from(tickets).where(and(eq(tickets.orgId, orgId), key));
+  const [ticket] = await deps.db
+    .select()
+    .from(tickets)
+    .where(and(eq(tickets.orgId, orgId), key));
   return ticket ?? null;
 }
 
@@ -82,7 +85,13 @@ export async function listTickets(deps: Deps, orgId: string, filters: TicketFilt
   const limit = filters.limit ?? TICKET_LIMITS.defaultPageSize;
   if (!Number.isInteger(limit) || limit < 1 || limit > TICKET_LIMITS.pageSize) fail("/limit", `must be an integer from 1 to ${TICKET_LIMITS.pageSize}`);
   const where: (SQL | undefined)[] = [eq(tickets.orgId, orgId)];
-  if (filters.status?.length) where.push(inArray(tickets.status, filters.status.map((s) => oneOf("/status", s, STATUSES))));
+  if (filters.status?.length)
+    where.push(
+      inArray(
+        tickets.status,
+        filters.status.map((s) => oneOf("/status", s, STATUSES)),
+      ),
+    );
   if (filters.assigneeId === null) where.push(isNull(tickets.assigneeMemberId));
   else if (filters.assigneeId !== undefined) {
     if (!isUuid(filters.assigneeId)) return { tickets: [], nextCursor: null };
@@ -150,7 +159,13 @@ export async function ticketHistoryOf(deps: Deps, ticket: Ticket): Promise<Ticke
 export async function customerThread(deps: Deps, orgId: string, ticketId: string) {
   if (!isUuid(ticketId)) return [];
   const rows = await deps.db
-    .select({ id: ticketMessages.id, kind: ticketMessages.kind, body: ticketMessages.body, authorKind: ticketMessages.authorKind, createdAt: ticketMessages.createdAt })
+    .select({
+      id: ticketMessages.id,
+      kind: ticketMessages.kind,
+      body: ticketMessages.body,
+      authorKind: ticketMessages.authorKind,
+      createdAt: ticketMessages.createdAt,
+    })
     .from(ticketMessages)
     .where(and(eq(ticketMessages.orgId, orgId), eq(ticketMessages.ticketId, ticketId), inArray(ticketMessages.kind, ["customer", "reply"])))
     .orderBy(asc(ticketMessages.seq))
@@ -162,7 +177,6 @@ export async function customerThread(deps: Deps, orgId: string, ticketId: string
     created_at: m.createdAt.toISOString(),
   }));
 }
-
 
 /** The inbox's navigation counts: tickets waiting (open or pending), those of them nobody has, and the member's own. */
 export async function ticketCounts(deps: Deps, orgId: string, memberId: string): Promise<{ open: number; unassigned: number; mine: number }> {

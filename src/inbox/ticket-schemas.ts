@@ -5,7 +5,9 @@ import { t } from "elysia";
 
 const Customer = t.Object({
   id: t.String({ format: "uuid" }),
-  external_id: t.Union([t.String(), t.Null()], { description: "The org's id of the customer; null for an unverified visitor (an address left in a chat, a claim of a verified customer's id)." }),
+  external_id: t.Union([t.String(), t.Null()], {
+    description: "The org's id of the customer; null for an unverified visitor (an address left in a chat, a claim of a verified customer's id).",
+  }),
   claimed_external_id: t.Optional(t.String({ description: "The user_id an unverified visitor claimed, shown as a claim." })),
   email: t.Union([t.String(), t.Null()]),
   name: t.String(),
@@ -21,7 +23,7 @@ export const TicketRating = t.Union(
     }),
     t.Null(),
   ],
-  { description: "The customer's rating after resolution (README \"CSAT\"); null until they rate." },
+  { description: 'The customer\'s rating after resolution (README "CSAT"); null until they rate.' },
 );
 
 export const TicketJson = t.Object({

@@ -28,7 +28,10 @@ export function ratingView(t: Ticket) {
   return t.csatScore !== null && t.csatAt !== null ? { score: t.csatScore, comment: t.csatComment, rated_at: t.csatAt.toISOString() } : null;
 }
 
-function authorOf(m: { authorKind: TicketActorKind; authorMemberId: string | null; authorAgentId: string | null; authorClientId: string | null }, endUserId: string | null) {
+function authorOf(
+  m: { authorKind: TicketActorKind; authorMemberId: string | null; authorAgentId: string | null; authorClientId: string | null },
+  endUserId: string | null,
+) {
   return {
     kind: m.authorKind,
     ...(m.authorMemberId ? { member_id: m.authorMemberId } : {}),
@@ -43,7 +46,14 @@ function authorOf(m: { authorKind: TicketActorKind; authorMemberId: string | nul
  * from a verified identity (README "Widget SDK"); it is null on replies and notes, which come from the team.
  */
 export function messageView(m: TicketMessage, endUserId: string | null) {
-  return { id: m.id, kind: m.kind, body: m.body, author: authorOf(m, endUserId), verified: m.kind === "customer" ? m.verified : null, created_at: m.createdAt.toISOString() };
+  return {
+    id: m.id,
+    kind: m.kind,
+    body: m.body,
+    author: authorOf(m, endUserId),
+    verified: m.kind === "customer" ? m.verified : null,
+    created_at: m.createdAt.toISOString(),
+  };
 }
 export type TicketMessageView = ReturnType<typeof messageView>;
 
@@ -64,4 +74,3 @@ export function historyView(h: TicketHistoryEntry) {
     created_at: h.createdAt.toISOString(),
   };
 }
-

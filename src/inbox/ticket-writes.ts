@@ -82,7 +82,8 @@ export async function createTicketRow(deps: Deps, { orgId, actor, input }: { org
         createdAt: now,
       })
       .returning();
-    if (kind === "reply") await queueReplyEmail(tx, { orgId, ticket: ticket!, messageId: first!.id, outreach: true, now }); // outreach reaches the customer by email
+    if (kind === "reply")
+      await queueReplyEmail(tx, { orgId, ticket: ticket!, messageId: first!.id, outreach: true, now }); // outreach reaches the customer by email
     else await queueMemberNotices(tx, { orgId, ticketId: ticket!.id, assignee: null, messageId: first!.id, now }); // members hear of it (README "Email channel")
     await publishStatus(tx, ticket!, ticket!.status, now);
     await publishMessage(tx, ticket!, first!, actor, now);
@@ -103,7 +104,14 @@ export async function createTicketRow(deps: Deps, { orgId, actor, input }: { org
  */
 export async function addTicketMessage(
   deps: Deps,
-  { orgId, actor, ticketId, kind, body, verified }: { orgId: string; actor: InboxActor; ticketId: string; kind: TicketMessageKind; body: string; verified?: boolean },
+  {
+    orgId,
+    actor,
+    ticketId,
+    kind,
+    body,
+    verified,
+  }: { orgId: string; actor: InboxActor; ticketId: string; kind: TicketMessageKind; body: string; verified?: boolean },
 ): Promise<TicketMessageView> {
   oneOf("/kind", kind, ["customer", "reply", "note"] as const);
   const text = requireText("/body", body, TICKET_LIMITS.body, { min: 1 });
@@ -111,9 +119,14 @@ export async function addTicketMessage(
   const now = deps.now();
   let key: string | null = null;
   const added = await deps.db.transaction(async (tx) => {
-    const [ticket] = await tx.select().from(tickets).where(and(eq(tickets.orgId, orgId), eq(tickets.id, ticketId))).for("update");
+    const [ticket] = await tx
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.orgId, orgId), eq(tickets.id, ticketId)))
+      .for("update");
     if (!ticket) throw AppError.notFound("No such ticket.");
-    if (kind !== "note" && ticket.status === "closed") throw new AppError(409, "ticket_closed", "This ticket is closed; reopen it first (or open a new ticket).");
+    if (kind !== "note" && ticket.status === "closed")
+      throw new AppError(409, "ticket_closed", "This ticket is closed; reopen it first (or open a new ticket).");
     const [message] = await tx
       .insert(ticketMessages)
       .values({
@@ -127,7 +140,8 @@ export async function addTicketMessage(
       })
       .returning();
     // A person's reply is emailed to the customer (README "Email channel"), queued with the reply.
-    if (kind === "reply" && (actor.kind === "member" || actor.kind === "token")) await queueReplyEmail(tx, { orgId, ticket, messageId: message!.id, outreach: false, now });
+    if (kind === "reply" && (actor.kind === "member" || actor.kind === "token"))
+      await queueReplyEmail(tx, { orgId, ticket, messageId: message!.id, outreach: false, now });
     if (kind === "customer") await queueMemberNotices(tx, { orgId, ticketId, assignee: ticket.assigneeMemberId, messageId: message!.id, now });
     const action = kind === "customer" ? "customer_message" : kind;
     await record(tx, now, ticket, actor, action, null, { message_id: message!.id });
@@ -137,11 +151,20 @@ export async function addTicketMessage(
       status = "open";
       await record(tx, now, ticket, actor, "status", ticket.status, status);
     }
-    await tx.update(tickets).set({ status, updatedAt: now }).where(and(eq(tickets.orgId, orgId), eq(tickets.id, ticketId)));
+    await tx
+      .update(tickets)
+      .set({ status, updatedAt: now })
+      .where(and(eq(tickets.orgId, orgId), eq(tickets.id, ticketId)));
     await publishMessage(tx, ticket, message!, actor, now);
     if (status !== ticket.status) await publishStatus(tx, ticket, status, now);
     if (kind !== "note") key = eventKey(ticket);
-    if (kind !== "note") await emitWebhookEvent(tx, { orgId, type: "ticket.message.created", data: { ticket_id: ticketId, ticket_number: ticket.number, status, message: messageView(message!, ticket.endUserId), updated_at: now.toISOString() }, now }); // never internal notes
+    if (kind !== "note")
+      await emitWebhookEvent(tx, {
+        orgId,
+        type: "ticket.message.created",
+        data: { ticket_id: ticketId, ticket_number: ticket.number, status, message: messageView(message!, ticket.endUserId), updated_at: now.toISOString() },
+        now,
+      }); // never internal notes
     return messageView(message!, ticket.endUserId);
   });
   if (key) deps.live.wake(key);
@@ -150,7 +173,10 @@ export async function addTicketMessage(
 }
 
 /** Changes subject, status, priority, team, assignee and tags at once; one history entry per field that changed. */
-export async function updateTicket(deps: Deps, { orgId, actor, ticketId, patch }: { orgId: string; actor: InboxActor; ticketId: string; patch: TicketPatch }): Promise<TicketView> {
+export async function updateTicket(
+  deps: Deps,
+  { orgId, actor, ticketId, patch }: { orgId: string; actor: InboxActor; ticketId: string; patch: TicketPatch },
+): Promise<TicketView> {
   const subject = patch.subject === undefined ? undefined : requireText("/subject", patch.subject, TICKET_LIMITS.subject, { min: 1 }).trim();
   if (subject === "") fail("/subject", "must not be blank");
   const status = patch.status === undefined ? undefined : oneOf("/status", patch.status, STATUSES);
@@ -160,7 +186,10 @@ export async function updateTicket(deps: Deps, { orgId, actor, ticketId, patch }
   const assignee = patch.assigneeId;
   if (assignee !== undefined && assignee !== null) {
     const [member] = isUuid(assignee)
-      ? await deps.db.select({ id: memberships.memberId }).from(memberships).where(and(eq(memberships.orgId, orgId), eq(memberships.memberId, assignee)))
+      ? await deps.db
+          .select({ id: memberships.memberId })
+          .from(memberships)
+          .where(and(eq(memberships.orgId, orgId), eq(memberships.memberId, assignee)))
       : [];
     if (!member) fail("/assignee_id", "is not a member of this organisation");
   }
@@ -168,7 +197,11 @@ export async function updateTicket(deps: Deps, { orgId, actor, ticketId, patch }
   const now = deps.now();
   let key: string | null = null;
   const view = await deps.db.transaction(async (tx) => {
-    const [ticket] = await tx.select().from(tickets).where(and(eq(tickets.orgId, orgId), eq(tickets.id, ticketId))).for("update");
+    const [ticket] = await tx
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.orgId, orgId), eq(tickets.id, ticketId)))
+      .for("update");
     if (!ticket) throw AppError.notFound("No such ticket.");
     const changes: { action: string; before: unknown; after: unknown }[] = [];
     const set: Partial<typeof tickets.$inferInsert> = {};
@@ -225,7 +258,16 @@ export async function updateTicket(deps: Deps, { orgId, actor, ticketId, patch }
  */
 export async function startOutreach(
   deps: Deps,
-  params: { orgId: string; actor: InboxActor; customer: string; subject: string; message: string; priority?: TicketPriority; team?: string; source: TicketSource },
+  params: {
+    orgId: string;
+    actor: InboxActor;
+    customer: string;
+    subject: string;
+    message: string;
+    priority?: TicketPriority;
+    team?: string;
+    source: TicketSource;
+  },
 ): Promise<Ticket> {
   const ref = requireText("/customer", params.customer, 256, { min: 1 }).trim();
   const user = await endUserByRef(deps.db, params.orgId, ref);
@@ -233,6 +275,14 @@ export async function startOutreach(
   return createTicketRow(deps, {
     orgId: params.orgId,
     actor: params.actor,
-    input: { subject: params.subject, message: params.message, customerId: user.id, priority: params.priority, team: params.team, source: params.source, firstMessage: "reply" },
+    input: {
+      subject: params.subject,
+      message: params.message,
+      customerId: user.id,
+      priority: params.priority,
+      team: params.team,
+      source: params.source,
+      firstMessage: "reply",
+    },
   });
 }

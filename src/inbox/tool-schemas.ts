@@ -21,9 +21,22 @@ export const ticketOutput = {
     status: { type: "string" },
     priority: { type: "string" },
     tags: { type: "array", items: { type: "string" } },
-    customer: { anyOf: [{ type: "object", properties: { id: { type: "string" }, email: nullable("string"), name: { type: "string" } }, required: ["id"] }, { type: "null" }] },
+    customer: {
+      anyOf: [
+        { type: "object", properties: { id: { type: "string" }, email: nullable("string"), name: { type: "string" } }, required: ["id"] },
+        { type: "null" },
+      ],
+    },
   },
   required: ["id", "number", "subject", "status", "priority", "tags", "customer"],
 };
-export const ticketsOutput = { type: "object" as const, properties: { tickets: { type: "array", items: ticketOutput }, next_cursor: { type: "string" } }, required: ["tickets"] };
-export const ticketDetailOutput = { ...ticketOutput, properties: { ...ticketOutput.properties, messages: { type: "array", items: { type: "object" } }, history: { type: "array" } }, required: [...ticketOutput.required, "messages"] };
+export const ticketsOutput = {
+  type: "object" as const,
+  properties: { tickets: { type: "array", items: ticketOutput }, next_cursor: { type: "string" } },
+  required: ["tickets"],
+};
+export const ticketDetailOutput = {
+  ...ticketOutput,
+  properties: { ...ticketOutput.properties, messages: { type: "array", items: { type: "object" } }, history: { type: "array" } },
+  required: [...ticketOutput.required, "messages"],
+};

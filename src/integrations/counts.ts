@@ -6,6 +6,9 @@ import { live } from "../kit/rows.ts";
 
 /** How many custom actions the org has (deleted ones left out). */
 export async function customActionCount(deps: Deps, orgId: string): Promise<number> {
-  const [row] = await deps.db.select({ n: count() }).from(customActions).where(and(eq(customActions.orgId, orgId), live(customActions)));
+  const [row] = await deps.db
+    .select({ n: count() })
+    .from(customActions)
+    .where(and(eq(customActions.orgId, orgId), live(customActions)));
   return row?.n ?? 0;
 }

@@ -49,7 +49,10 @@ async function perform(deps: Deps, row: Row, args: Record<string, unknown>) {
 
 /** The org's custom actions as tools. Destructive ones need actions:write, the others actions:read. */
 export const customActionTools: ToolProvider = async (deps, orgId) => {
-  const rows = await deps.db.select().from(customActions).where(and(eq(customActions.orgId, orgId), live(customActions)));
+  const rows = await deps.db
+    .select()
+    .from(customActions)
+    .where(and(eq(customActions.orgId, orgId), live(customActions)));
   return rows.map(
     (row): ToolDefinition => ({
       name: `custom.${row.slug}`,
@@ -57,7 +60,10 @@ export const customActionTools: ToolProvider = async (deps, orgId) => {
       inputSchema: row.inputSchema as JsonSchemaObject,
       destructive: row.destructive,
       // RFC 9110 9.2: GET is safe, GET/PUT/DELETE idempotent; a non-destructive GET reads only.
-      title: `Custom action ${row.slug}`, readOnly: !row.destructive && row.method === "GET", idempotent: ["GET", "PUT", "DELETE"].includes(row.method), openWorld: true,
+      title: `Custom action ${row.slug}`,
+      readOnly: !row.destructive && row.method === "GET",
+      idempotent: ["GET", "PUT", "DELETE"].includes(row.method),
+      openWorld: true,
       scope: row.destructive ? "actions:write" : "actions:read",
       source: { kind: "custom", id: row.id, label: "Custom action" },
       defaultEnabled: true,

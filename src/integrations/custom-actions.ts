@@ -21,7 +21,17 @@ export const CUSTOM_ACTION_LIMITS = { callTimeoutMs: 30_000, responseBytes: 1024
 export const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 export type Method = (typeof METHODS)[number];
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,64}$/;
-const RESERVED_HEADERS = new Set(["host", "content-length", "transfer-encoding", "connection", "upgrade", "te", "trailer", "proxy-authorization", "keep-alive"]);
+const RESERVED_HEADERS = new Set([
+  "host",
+  "content-length",
+  "transfer-encoding",
+  "connection",
+  "upgrade",
+  "te",
+  "trailer",
+  "proxy-authorization",
+  "keep-alive",
+]);
 
 /**
  * The dashboard's way to change headers without seeing them: `set` adds or replaces headers (a
@@ -72,7 +82,8 @@ function checkHeaders(headers: Record<string, string>): ErrorDetail[] {
   for (const [name, value] of entries) {
     if (!HEADER_NAME.test(name)) problems.push({ path: `/headers/${name}`, message: "is not a valid header name" });
     else if (RESERVED_HEADERS.has(name.toLowerCase())) problems.push({ path: `/headers/${name}`, message: "is set by the service and cannot be configured" });
-    if (value.length > CUSTOM_ACTION_LIMITS.headerValue || /[\r\n\0]/.test(value)) problems.push({ path: `/headers/${name}`, message: `must be at most ${CUSTOM_ACTION_LIMITS.headerValue} characters with no line breaks` });
+    if (value.length > CUSTOM_ACTION_LIMITS.headerValue || /[\r\n\0]/.test(value))
+      problems.push({ path: `/headers/${name}`, message: `must be at most ${CUSTOM_ACTION_LIMITS.headerValue} characters with no line breaks` });
   }
   return problems;
 }
@@ -108,7 +119,10 @@ export async function createCustomAction(deps: Deps, orgId: string, input: Custo
   const schema = input.input_schema ?? DEFAULT_SCHEMA;
   const problems = [...checkHeaders(input.headers ?? {}), ...checkSchema(schema), ...(await checkTarget(deps, input.url))];
   if (problems.length > 0) throw AppError.badRequest("The custom action is invalid.", problems);
-  const [existing] = await deps.db.select({ id: customActions.id }).from(customActions).where(and(eq(customActions.orgId, orgId), eq(customActions.slug, input.slug), live(customActions)));
+  const [existing] = await deps.db
+    .select({ id: customActions.id })
+    .from(customActions)
+    .where(and(eq(customActions.orgId, orgId), eq(customActions.slug, input.slug), live(customActions)));
   if (existing) throw slugTaken(input.slug);
   const id = crypto.randomUUID();
   const now = deps.now();
@@ -138,7 +152,14 @@ export async function createCustomAction(deps: Deps, orgId: string, input: Custo
     if (actor)
       await recordActivity(
         { db: tx, now: deps.now },
-        { orgId, actor, action: "custom_action.created", objectType: "custom_action", objectId: id, summary: { slug: input.slug, method: input.method, host: new URL(input.url).host, header_names: Object.keys(input.headers ?? {}) } },
+        {
+          orgId,
+          actor,
+          action: "custom_action.created",
+          objectType: "custom_action",
+          objectId: id,
+          summary: { slug: input.slug, method: input.method, host: new URL(input.url).host, header_names: Object.keys(input.headers ?? {}) },
+        },
       );
     return inserted;
   });
@@ -148,7 +169,10 @@ export async function createCustomAction(deps: Deps, orgId: string, input: Custo
 
 async function liveRow(deps: Deps, orgId: string, id: string): Promise<Row> {
   if (!isUuid(id)) throw AppError.notFound("No such custom action.");
-  const [row] = await deps.db.select().from(customActions).where(and(eq(customActions.orgId, orgId), eq(customActions.id, id), live(customActions)));
+  const [row] = await deps.db
+    .select()
+    .from(customActions)
+    .where(and(eq(customActions.orgId, orgId), eq(customActions.id, id), live(customActions)));
   if (!row) throw AppError.notFound("No such custom action.");
   return row;
 }
@@ -175,7 +199,10 @@ function mergeHeaders(headers: Record<string, string>, changes: HeaderChanges): 
 }
 
 export async function listCustomActions(deps: Deps, orgId: string) {
-  const rows = await deps.db.select().from(customActions).where(and(eq(customActions.orgId, orgId), live(customActions)));
+  const rows = await deps.db
+    .select()
+    .from(customActions)
+    .where(and(eq(customActions.orgId, orgId), live(customActions)));
   return rows.map((row) => customActionView(row, headerNames(deps, row)));
 }
 
@@ -195,7 +222,11 @@ export async function updateCustomAction(deps: Deps, orgId: string, id: string, 
   if (problems.length > 0) throw AppError.badRequest("The custom action is invalid.", problems);
   const updated = await deps.db.transaction(async (tx) => {
     // Locked, so two edits of the headers cannot both start from the same stored set.
-    const [row] = await tx.select().from(customActions).where(and(eq(customActions.orgId, orgId), eq(customActions.id, id), live(customActions))).for("update");
+    const [row] = await tx
+      .select()
+      .from(customActions)
+      .where(and(eq(customActions.orgId, orgId), eq(customActions.id, id), live(customActions)))
+      .for("update");
     if (!row) throw AppError.notFound("No such custom action.");
     let headers = patch.headers;
     if (patch.header_changes) {
@@ -216,7 +247,9 @@ export async function updateCustomAction(deps: Deps, orgId: string, id: string, 
       })
       .where(eq(customActions.id, row.id))
       .returning();
-    const fields = Object.keys(patch).filter((k) => (patch as Record<string, unknown>)[k] !== undefined).map((k) => (k === "header_changes" ? "headers" : k));
+    const fields = Object.keys(patch)
+      .filter((k) => (patch as Record<string, unknown>)[k] !== undefined)
+      .map((k) => (k === "header_changes" ? "headers" : k));
     await recordActivity(
       { db: tx, now: deps.now },
       {
@@ -225,7 +258,12 @@ export async function updateCustomAction(deps: Deps, orgId: string, id: string, 
         action: "custom_action.updated",
         objectType: "custom_action",
         objectId: row.id,
-        summary: { slug: row.slug, fields: [...new Set(fields)].sort(), ...(patch.url !== undefined ? { host: new URL(patch.url).host } : {}), ...(headers !== undefined ? { header_names: Object.keys(headers) } : {}) },
+        summary: {
+          slug: row.slug,
+          fields: [...new Set(fields)].sort(),
+          ...(patch.url !== undefined ? { host: new URL(patch.url).host } : {}),
+          ...(headers !== undefined ? { header_names: Object.keys(headers) } : {}),
+        },
       },
     );
     return saved!;
@@ -239,7 +277,11 @@ export async function deleteCustomAction(deps: Deps, orgId: string, id: string, 
   const row = await liveRow(deps, orgId, id);
   await deps.db.transaction(async (tx) => {
     await tx.update(customActions).set({ deletedAt: deps.now(), headers: "" }).where(eq(customActions.id, row.id));
-    if (actor) await recordActivity({ db: tx, now: deps.now }, { orgId, actor, action: "custom_action.deleted", objectType: "custom_action", objectId: row.id, summary: { slug: row.slug } });
+    if (actor)
+      await recordActivity(
+        { db: tx, now: deps.now },
+        { orgId, actor, action: "custom_action.deleted", objectType: "custom_action", objectId: row.id, summary: { slug: row.slug } },
+      );
   });
   deps.tools.invalidate(orgId);
 }

@@ -38,15 +38,31 @@ const CustomActionView = t.Object({
 
 export function integrationRoutes(deps: Deps) {
   return new Elysia({ name: "integrations" })
-    .get("/api/integrations/custom-actions", async ({ request }) => {
-      const { orgId } = await requireMember(deps, request, "integrations:view");
-      return { actions: await listCustomActions(deps, orgId) };
-    }, { response: { 200: t.Object({ actions: t.Array(CustomActionView) }) }, detail: { summary: "The org's custom actions: HTTP calls the agent can make (integrations:view)", tags: ["Custom actions"], security: [{ dashboard: [] }] } })
+    .get(
+      "/api/integrations/custom-actions",
+      async ({ request }) => {
+        const { orgId } = await requireMember(deps, request, "integrations:view");
+        return { actions: await listCustomActions(deps, orgId) };
+      },
+      {
+        response: { 200: t.Object({ actions: t.Array(CustomActionView) }) },
+        detail: {
+          summary: "The org's custom actions: HTTP calls the agent can make (integrations:view)",
+          tags: ["Custom actions"],
+          security: [{ dashboard: [] }],
+        },
+      },
+    )
     .post(
       "/api/integrations/custom-actions",
       async ({ body, request }) => {
         const { orgId, principal } = await requireMember(deps, request, "integrations:manage");
-        const created = await createCustomAction(deps, orgId, { ...body, input_schema: body.input_schema as JsonSchemaObject | undefined }, memberActor(principal.member.id));
+        const created = await createCustomAction(
+          deps,
+          orgId,
+          { ...body, input_schema: body.input_schema as JsonSchemaObject | undefined },
+          memberActor(principal.member.id),
+        );
         return jsonResponse(created, 201);
       },
       {
@@ -62,20 +78,38 @@ export function integrationRoutes(deps: Deps) {
           },
           { additionalProperties: false },
         ),
-        response: { 201: CustomActionView }, detail: { summary: "Add a custom action (integrations:manage)", tags: ["Custom actions"], security: [{ dashboard: [] }] },
+        response: { 201: CustomActionView },
+        detail: { summary: "Add a custom action (integrations:manage)", tags: ["Custom actions"], security: [{ dashboard: [] }] },
       },
     )
     .patch(
       "/api/integrations/custom-actions/:id",
       async ({ body, params, request }) => {
         const { orgId, principal } = await requireMember(deps, request, "integrations:manage");
-        return updateCustomAction(deps, orgId, params.id, { ...body, input_schema: body.input_schema as JsonSchemaObject | undefined }, memberActor(principal.member.id));
+        return updateCustomAction(
+          deps,
+          orgId,
+          params.id,
+          { ...body, input_schema: body.input_schema as JsonSchemaObject | undefined },
+          memberActor(principal.member.id),
+        );
       },
-      { body: t.Partial(t.Object(Editable), { additionalProperties: false, minProperties: 1 }), response: { 200: CustomActionView }, detail: { summary: "Update a custom action (integrations:manage)", tags: ["Custom actions"], security: [{ dashboard: [] }] } },
+      {
+        body: t.Partial(t.Object(Editable), { additionalProperties: false, minProperties: 1 }),
+        response: { 200: CustomActionView },
+        detail: { summary: "Update a custom action (integrations:manage)", tags: ["Custom actions"], security: [{ dashboard: [] }] },
+      },
     )
-    .delete("/api/integrations/custom-actions/:id", async ({ params, request }) => {
-      const { orgId, principal } = await requireMember(deps, request, "integrations:manage");
-      await deleteCustomAction(deps, orgId, params.id, memberActor(principal.member.id));
-      return new Response(null, { status: 204 });
-    }, { response: { 204: t.Null({ description: "No content" }) }, detail: { summary: "Delete a custom action (integrations:manage)", tags: ["Custom actions"], security: [{ dashboard: [] }] } });
+    .delete(
+      "/api/integrations/custom-actions/:id",
+      async ({ params, request }) => {
+        const { orgId, principal } = await requireMember(deps, request, "integrations:manage");
+        await deleteCustomAction(deps, orgId, params.id, memberActor(principal.member.id));
+        return new Response(null, { status: 204 });
+      },
+      {
+        response: { 204: t.Null({ description: "No content" }) },
+        detail: { summary: "Delete a custom action (integrations:manage)", tags: ["Custom actions"], security: [{ dashboard: [] }] },
+      },
+    );
 }

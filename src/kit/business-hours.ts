@@ -57,7 +57,8 @@ export function businessHoursProblems(value: BusinessHours): { path: string; mes
       problems.push({ path: `/weekly/${day}`, message: `is not a weekday (${WEEKDAYS.join(", ")})` });
       continue;
     }
-    if ((intervals ?? []).length > BUSINESS_HOURS_LIMITS.intervalsPerDay) problems.push({ path: `/weekly/${day}`, message: `at most ${BUSINESS_HOURS_LIMITS.intervalsPerDay} intervals` });
+    if ((intervals ?? []).length > BUSINESS_HOURS_LIMITS.intervalsPerDay)
+      problems.push({ path: `/weekly/${day}`, message: `at most ${BUSINESS_HOURS_LIMITS.intervalsPerDay} intervals` });
     let last = -1;
     (intervals ?? []).forEach(([open, close], i) => {
       const a = minutesOf(open, false);
@@ -77,7 +78,16 @@ export function businessHoursProblems(value: BusinessHours): { path: string; mes
 
 /** Made once per computation (building one is the costly part) and passed down. */
 function formatter(zone: string): Intl.DateTimeFormat {
-  return new Intl.DateTimeFormat("en-US", { timeZone: zone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  return new Intl.DateTimeFormat("en-US", {
+    timeZone: zone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+  });
 }
 
 /** The zone's offset from UTC at `ms`, in milliseconds. */

@@ -30,7 +30,12 @@ export function stem(word: string): string {
 }
 
 export function words(text: string): string[] {
-  return text.toLowerCase().replace(/['’]/g, "").match(/[\p{L}\p{N}]+/gu) ?? [];
+  return (
+    text
+      .toLowerCase()
+      .replace(/['’]/g, "")
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
 }
 
 /** Whether a lower-cased word carries content (not a stop word, not a lone letter). */

@@ -92,7 +92,11 @@ export async function fetchDocText(deps: Deps, url: string, signal?: AbortSignal
   let response: Response;
   let bytes: Uint8Array;
   try {
-    response = await guardedFetch(url, { headers: { accept: [...HTML_TYPES, ...TEXT_TYPES].join(", "), "user-agent": "svc-agents-doc-import/1.0" }, signal: combined }, deps.guard);
+    response = await guardedFetch(
+      url,
+      { headers: { accept: [...HTML_TYPES, ...TEXT_TYPES].join(", "), "user-agent": "svc-agents-doc-import/1.0" }, signal: combined },
+      deps.guard,
+    );
     if (!response.ok) {
       await response.body?.cancel();
       throw importFailed(`the page answered HTTP ${response.status}`);
@@ -108,7 +112,8 @@ export async function fetchDocText(deps: Deps, url: string, signal?: AbortSignal
     if (error instanceof BlockedUrlError) throw invalid("/url", error.message);
     if (error instanceof RedirectRefusedError) throw importFailed(error.message);
     if (error instanceof ResponseTooLargeError) throw importFailed(`the page is larger than ${IMPORT_LIMITS.responseBytes} bytes`);
-    if (isTimeout(error)) throw importFailed(signal?.aborted ? "the import was cancelled" : `the page did not arrive within ${IMPORT_LIMITS.timeoutMs / 1000} s`);
+    if (isTimeout(error))
+      throw importFailed(signal?.aborted ? "the import was cancelled" : `the page did not arrive within ${IMPORT_LIMITS.timeoutMs / 1000} s`);
     // Connection refused, TLS failure, reset: the other side's problem, said without its internals.
     deps.log.warn("doc import fetch failed", { host: new URL(url).host, error: (error as Error).message });
     throw importFailed("the page could not be fetched (connection or TLS failure)");
@@ -156,13 +161,20 @@ export function firstHeading(markdown: string): string | null {
 
 /** Markdown or plain text kept as it is (line endings normalised), titled by its first heading. */
 function markdownText(text: string, fallback: string): ImportedText {
-  const body = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n").trim();
+  const body = text
+    .replace(/^\uFEFF/, "")
+    .replace(/\r\n?/g, "\n")
+    .trim();
   return { title: (firstHeading(body) ?? fallback).replace(/\s+/g, " ").slice(0, DOC_LIMITS.title), body };
 }
 
 /** A title from a file name: `getting-started.md` → `Getting started`. */
 export function titleFromFileName(fileName: string): string {
-  const base = fileName.replace(/^.*[\\/]/, "").replace(/\.[^.]*$/, "").replace(/[-_]+/g, " ").trim();
+  const base = fileName
+    .replace(/^.*[\\/]/, "")
+    .replace(/\.[^.]*$/, "")
+    .replace(/[-_]+/g, " ")
+    .trim();
   return base === "" ? "Untitled" : base[0]!.toUpperCase() + base.slice(1);
 }
 
@@ -189,19 +201,45 @@ export function markdownFileText(fileName: string, content: string | Uint8Array)
 
 function checkOptions(options: ImportOptions): ErrorDetail[] {
   const problems: ErrorDetail[] = [];
-  if (options.title !== undefined && (options.title.trim() === "" || options.title.length > DOC_LIMITS.title)) problems.push({ path: "/title", message: `must be 1 to ${DOC_LIMITS.title} characters` });
+  if (options.title !== undefined && (options.title.trim() === "" || options.title.length > DOC_LIMITS.title))
+    problems.push({ path: "/title", message: `must be 1 to ${DOC_LIMITS.title} characters` });
   if (options.tags !== undefined) {
     if (options.tags.length > DOC_LIMITS.tags) problems.push({ path: "/tags", message: `at most ${DOC_LIMITS.tags} tags` });
-    options.tags.forEach((tag, i) => (tag.length < 1 || tag.length > DOC_LIMITS.tag) && problems.push({ path: `/tags/${i}`, message: `must be 1 to ${DOC_LIMITS.tag} characters` }));
+    options.tags.forEach(
+      (tag, i) =>
+        (tag.length < 1 || tag.length > DOC_LIMITS.tag) && problems.push({ path: `/tags/${i}`, message: `must be 1 to ${DOC_LIMITS.tag} characters` }),
+    );
   }
   return problems;
 }
 
-async function store(deps: Deps, orgId: string, actor: Actor, imported: ImportedText & { url?: string }, options: ImportOptions, summary: Record<string, unknown>, path: string): Promise<Doc> {
+async function store(
+  deps: Deps,
+  orgId: string,
+  actor: Actor,
+  imported: ImportedText & { url?: string },
+  options: ImportOptions,
+  summary: Record<string, unknown>,
+  path: string,
+): Promise<Doc> {
   if (imported.body.trim() === "") throw importFailed("there is no readable text in it", path);
-  if (imported.body.length > DOC_LIMITS.body) throw importFailed(`its text is ${imported.body.length} characters; a document holds at most ${DOC_LIMITS.body}`, path);
-  const doc = await createDoc(deps, orgId, { title: options.title?.trim() || imported.title || "Untitled", body: imported.body, url: imported.url ?? null, tags: options.tags, status: options.status });
-  await recordActivity(deps, { orgId, actor, action: "doc.imported", objectType: "doc", objectId: doc.id, summary: { ...summary, status: doc.status, characters: doc.body.length } });
+  if (imported.body.length > DOC_LIMITS.body)
+    throw importFailed(`its text is ${imported.body.length} characters; a document holds at most ${DOC_LIMITS.body}`, path);
+  const doc = await createDoc(deps, orgId, {
+    title: options.title?.trim() || imported.title || "Untitled",
+    body: imported.body,
+    url: imported.url ?? null,
+    tags: options.tags,
+    status: options.status,
+  });
+  await recordActivity(deps, {
+    orgId,
+    actor,
+    action: "doc.imported",
+    objectType: "doc",
+    objectId: doc.id,
+    summary: { ...summary, status: doc.status, characters: doc.body.length },
+  });
   return doc;
 }
 
@@ -216,7 +254,12 @@ export async function importDocFromUrl(deps: Deps, orgId: string, actor: Actor, 
 }
 
 /** Imports an uploaded markdown file as a new document: title from its first heading, else the file name. */
-export async function importMarkdownFile(deps: Deps, orgId: string, actor: Actor, input: { file_name: string; content: string | Uint8Array } & ImportOptions): Promise<Doc> {
+export async function importMarkdownFile(
+  deps: Deps,
+  orgId: string,
+  actor: Actor,
+  input: { file_name: string; content: string | Uint8Array } & ImportOptions,
+): Promise<Doc> {
   const problems = checkOptions(input);
   if (problems.length > 0) throw AppError.badRequest("The document cannot be imported.", problems);
   const imported = markdownFileText(input.file_name, input.content);

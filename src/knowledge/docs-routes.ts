@@ -29,7 +29,10 @@ export const DocView = t.Object(
   },
   { additionalProperties: false },
 );
-const DocList = t.Object({ docs: t.Array(DocView), next_offset: t.Optional(t.Integer({ description: "Pass as offset for the next page; absent on the last" })) });
+const DocList = t.Object({
+  docs: t.Array(DocView),
+  next_offset: t.Optional(t.Integer({ description: "Pass as offset for the next page; absent on the last" })),
+});
 
 export function docsRoutes(deps: Deps) {
   return new Elysia({ name: "docs" })
@@ -39,7 +42,14 @@ export function docsRoutes(deps: Deps) {
         const { orgId } = await requireMember(deps, request, "knowledge:manage");
         return new Response(JSON.stringify(docView(await createDoc(deps, orgId, body))), { status: 201, headers: { "content-type": "application/json" } });
       },
-      { body: t.Object({ title: Fields.title, body: Fields.body, url: t.Optional(Fields.url), tags: t.Optional(Tags), status: t.Optional(Status) }, { additionalProperties: false }), response: { 201: DocView }, detail: { summary: "Add a help document to the knowledge base (knowledge:manage)", tags: ["Knowledge"], security: [{ dashboard: [] }] } },
+      {
+        body: t.Object(
+          { title: Fields.title, body: Fields.body, url: t.Optional(Fields.url), tags: t.Optional(Tags), status: t.Optional(Status) },
+          { additionalProperties: false },
+        ),
+        response: { 201: DocView },
+        detail: { summary: "Add a help document to the knowledge base (knowledge:manage)", tags: ["Knowledge"], security: [{ dashboard: [] }] },
+      },
     )
     .get(
       "/api/docs",
@@ -50,25 +60,48 @@ export function docsRoutes(deps: Deps) {
         const docs = await listDocs(deps, orgId, { status: query.status, limit: limit + 1, offset });
         return { docs: docs.slice(0, limit).map(docView), ...(docs.length > limit ? { next_offset: offset + limit } : {}) };
       },
-      { query: t.Object({ status: t.Optional(Status), limit: t.Optional(t.Integer({ minimum: 1, maximum: 200 })), offset: t.Optional(t.Integer({ minimum: 0 })) }), response: { 200: DocList }, detail: { summary: "The knowledge base's documents, by status, paged by offset (knowledge:view)", tags: ["Knowledge"], security: [{ dashboard: [] }] } },
+      {
+        query: t.Object({
+          status: t.Optional(Status),
+          limit: t.Optional(t.Integer({ minimum: 1, maximum: 200 })),
+          offset: t.Optional(t.Integer({ minimum: 0 })),
+        }),
+        response: { 200: DocList },
+        detail: { summary: "The knowledge base's documents, by status, paged by offset (knowledge:view)", tags: ["Knowledge"], security: [{ dashboard: [] }] },
+      },
     )
-    .get("/api/docs/:id", async ({ params, request }) => {
-      const { orgId } = await requireMember(deps, request, "knowledge:view");
-      const doc = await getDoc(deps, orgId, params.id);
-      if (!doc) throw AppError.notFound("No such document.");
-      return docView(doc);
-    }, { response: { 200: DocView }, detail: { summary: "Read one document (knowledge:view)", tags: ["Knowledge"], security: [{ dashboard: [] }] } })
+    .get(
+      "/api/docs/:id",
+      async ({ params, request }) => {
+        const { orgId } = await requireMember(deps, request, "knowledge:view");
+        const doc = await getDoc(deps, orgId, params.id);
+        if (!doc) throw AppError.notFound("No such document.");
+        return docView(doc);
+      },
+      { response: { 200: DocView }, detail: { summary: "Read one document (knowledge:view)", tags: ["Knowledge"], security: [{ dashboard: [] }] } },
+    )
     .patch(
       "/api/docs/:id",
       async ({ body, params, request }) => {
         const { orgId } = await requireMember(deps, request, "knowledge:manage");
         return docView(await updateDoc(deps, orgId, params.id, body));
       },
-      { body: t.Partial(t.Object(Fields), { additionalProperties: false, minProperties: 1 }), response: { 200: DocView }, detail: { summary: "Update a document: title, body, url, tags, status (knowledge:manage)", tags: ["Knowledge"], security: [{ dashboard: [] }] } },
+      {
+        body: t.Partial(t.Object(Fields), { additionalProperties: false, minProperties: 1 }),
+        response: { 200: DocView },
+        detail: { summary: "Update a document: title, body, url, tags, status (knowledge:manage)", tags: ["Knowledge"], security: [{ dashboard: [] }] },
+      },
     )
-    .delete("/api/docs/:id", async ({ params, request }) => {
-      const { orgId } = await requireMember(deps, request, "knowledge:manage");
-      await deleteDoc(deps, orgId, params.id);
-      return new Response(null, { status: 204 });
-    }, { response: { 204: t.Void({ description: "Deleted" }) }, detail: { summary: "Delete a document (knowledge:manage)", tags: ["Knowledge"], security: [{ dashboard: [] }] } });
+    .delete(
+      "/api/docs/:id",
+      async ({ params, request }) => {
+        const { orgId } = await requireMember(deps, request, "knowledge:manage");
+        await deleteDoc(deps, orgId, params.id);
+        return new Response(null, { status: 204 });
+      },
+      {
+        response: { 204: t.Void({ description: "Deleted" }) },
+        detail: { summary: "Delete a document (knowledge:manage)", tags: ["Knowledge"], security: [{ dashboard: [] }] },
+      },
+    );
 }

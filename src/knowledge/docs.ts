@@ -45,7 +45,17 @@ function checkUrl(url: string | null | undefined) {
     throw AppError.badRequest("The document is invalid.", [{ path: "/url", message: "must be an absolute http(s) URL" }]);
 }
 
-const columns = { id: docs.id, orgId: docs.orgId, title: docs.title, body: docs.body, url: docs.url, tags: docs.tags, status: docs.status, createdAt: docs.createdAt, updatedAt: docs.updatedAt };
+const columns = {
+  id: docs.id,
+  orgId: docs.orgId,
+  title: docs.title,
+  body: docs.body,
+  url: docs.url,
+  tags: docs.tags,
+  status: docs.status,
+  createdAt: docs.createdAt,
+  updatedAt: docs.updatedAt,
+};
 
 export async function createDoc(deps: Deps, orgId: string, input: DocInput): Promise<Doc> {
   checkUrl(input.url);
@@ -53,7 +63,16 @@ export async function createDoc(deps: Deps, orgId: string, input: DocInput): Pro
   return deps.db.transaction(async (tx) => {
     const [doc] = await tx
       .insert(docs)
-      .values({ orgId, title: input.title, body: input.body, url: input.url ?? null, tags: input.tags ?? [], status: input.status ?? "published", createdAt: now, updatedAt: now })
+      .values({
+        orgId,
+        title: input.title,
+        body: input.body,
+        url: input.url ?? null,
+        tags: input.tags ?? [],
+        status: input.status ?? "published",
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning(columns);
     await bumpDocsVersion(tx, orgId);
     return doc as Doc;
@@ -87,7 +106,10 @@ export async function updateDoc(deps: Deps, orgId: string, id: string, patch: Pa
       .update(docs)
       // Each version has its own updated_at, to the millisecond: passages are cached per
       // (id, updated_at) (src/knowledge/passages.ts), so two edits in one millisecond must not share it.
-      .set({ ...patch, updatedAt: sql`greatest(${deps.now().toISOString()}::timestamptz, date_trunc('milliseconds', ${docs.updatedAt}) + interval '1 millisecond')` })
+      .set({
+        ...patch,
+        updatedAt: sql`greatest(${deps.now().toISOString()}::timestamptz, date_trunc('milliseconds', ${docs.updatedAt}) + interval '1 millisecond')`,
+      })
       .where(and(eq(docs.orgId, orgId), eq(docs.id, id)))
       .returning(columns);
     // Every change tells the chat's indexes they are behind (src/knowledge/org-index.ts).
@@ -99,7 +121,10 @@ export async function updateDoc(deps: Deps, orgId: string, id: string, patch: Pa
 export async function deleteDoc(deps: Deps, orgId: string, id: string): Promise<void> {
   if (!isUuid(id)) throw AppError.notFound("No such document.");
   const deleted = await deps.db.transaction(async (tx) => {
-    const rows = await tx.delete(docs).where(and(eq(docs.orgId, orgId), eq(docs.id, id))).returning({ id: docs.id });
+    const rows = await tx
+      .delete(docs)
+      .where(and(eq(docs.orgId, orgId), eq(docs.id, id)))
+      .returning({ id: docs.id });
     if (rows.length > 0) await bumpDocsVersion(tx, orgId);
     return rows;
   });
@@ -147,7 +172,13 @@ export interface SearchHit {
  * documents' cached passages (src/knowledge/passages.ts), not from ts_headline, which re-parsed
  * every returned body on every call; `snippets: false` skips them (chat quotes passages itself).
  */
-export async function searchDocs(deps: Deps, orgId: string, query: string, limit: number, options: { snippets?: boolean; timer?: StageTimer } = {}): Promise<SearchHit[]> {
+export async function searchDocs(
+  deps: Deps,
+  orgId: string,
+  query: string,
+  limit: number,
+  options: { snippets?: boolean; timer?: StageTimer } = {},
+): Promise<SearchHit[]> {
   const rows = await prepared(deps, "search_docs", searchStatement).execute({ orgId, query, limit });
   const hits: SearchHit[] = rows.map((r) => ({
     id: r.id,

@@ -29,7 +29,8 @@ function unit(values: readonly unknown[]): Float32Array {
   let norm = 0;
   for (let i = 0; i < values.length; i++) {
     const v = values[i];
-    if (typeof v !== "number" || !Number.isFinite(v)) throw new EmbeddingsError("the embeddings server answered a vector with a value that is not a finite number");
+    if (typeof v !== "number" || !Number.isFinite(v))
+      throw new EmbeddingsError("the embeddings server answered a vector with a value that is not a finite number");
     out[i] = v;
     norm += v * v;
   }
@@ -42,13 +43,22 @@ function unit(values: readonly unknown[]): Float32Array {
 /** The vectors of `inputs`, in their order, at unit length. Throws EmbeddingsError saying what went wrong. */
 export async function embedTexts(config: EmbeddingsConfig, inputs: readonly string[], timeoutMs: number, signal?: AbortSignal): Promise<Float32Array[]> {
   if (inputs.length === 0) return [];
-  const body = JSON.stringify({ model: config.model, input: inputs.map((t) => t.slice(0, EMBED_LIMITS.inputChars)), ...(config.dimensions ? { dimensions: config.dimensions } : {}) });
+  const body = JSON.stringify({
+    model: config.model,
+    input: inputs.map((t) => t.slice(0, EMBED_LIMITS.inputChars)),
+    ...(config.dimensions ? { dimensions: config.dimensions } : {}),
+  });
   const deadline = AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])]);
   let text: string;
   try {
     const response = await fetch(`${config.baseUrl}/embeddings`, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json", "user-agent": "svc-agents/1.0", ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}) },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json",
+        "user-agent": "svc-agents/1.0",
+        ...(config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}),
+      },
       body,
       signal: deadline,
       redirect: "manual",
@@ -58,7 +68,8 @@ export async function embedTexts(config: EmbeddingsConfig, inputs: readonly stri
       throw new RedirectRefusedError(response.status, response.headers.get("location"));
     }
     text = new TextDecoder().decode(await readCapped(response, EMBED_LIMITS.responseBytes));
-    if (!response.ok) throw new EmbeddingsError(`the embeddings server answered ${response.status}: ${text.replace(/\s+/g, " ").slice(0, EMBED_LIMITS.errorChars)}`);
+    if (!response.ok)
+      throw new EmbeddingsError(`the embeddings server answered ${response.status}: ${text.replace(/\s+/g, " ").slice(0, EMBED_LIMITS.errorChars)}`);
   } catch (error) {
     if (error instanceof EmbeddingsError) throw error;
     if (deadline.aborted && !signal?.aborted) throw new EmbeddingsError(`the embeddings server gave no answer within ${timeoutMs} ms`);
@@ -71,15 +82,20 @@ export async function embedTexts(config: EmbeddingsConfig, inputs: readonly stri
     throw new EmbeddingsError("the embeddings server answered something other than JSON");
   }
   const data = (parsed as { data?: unknown })?.data;
-  if (!Array.isArray(data) || data.length !== inputs.length) throw new EmbeddingsError(`the embeddings server answered ${Array.isArray(data) ? data.length : "no"} vectors for ${inputs.length} inputs`);
+  if (!Array.isArray(data) || data.length !== inputs.length)
+    throw new EmbeddingsError(`the embeddings server answered ${Array.isArray(data) ? data.length : "no"} vectors for ${inputs.length} inputs`);
   const out: (Float32Array | undefined)[] = new Array(inputs.length);
   let dims: number | undefined;
   data.forEach((item, i) => {
     const { index, embedding } = (item ?? {}) as { index?: unknown; embedding?: unknown };
     // `index` says which input a vector is for; a server that leaves it out answers in order.
     const at = index === undefined ? i : index;
-    if (typeof at !== "number" || !Number.isInteger(at) || at < 0 || at >= inputs.length || out[at]) throw new EmbeddingsError("the embeddings server answered a vector with a missing or repeated index");
-    if (!Array.isArray(embedding) || embedding.length === 0 || embedding.length > EMBED_LIMITS.dims) throw new EmbeddingsError(`the embeddings server answered a vector that is not a list of 1 to ${EMBED_LIMITS.dims} numbers (base64 vectors are not asked for)`);
+    if (typeof at !== "number" || !Number.isInteger(at) || at < 0 || at >= inputs.length || out[at])
+      throw new EmbeddingsError("the embeddings server answered a vector with a missing or repeated index");
+    if (!Array.isArray(embedding) || embedding.length === 0 || embedding.length > EMBED_LIMITS.dims)
+      throw new EmbeddingsError(
+        `the embeddings server answered a vector that is not a list of 1 to ${EMBED_LIMITS.dims} numbers (base64 vectors are not asked for)`,
+      );
     if (dims !== undefined && embedding.length !== dims) throw new EmbeddingsError("the embeddings server answered vectors of different lengths");
     dims = embedding.length;
     out[at] = unit(embedding);

@@ -54,10 +54,24 @@ async function record(deps: Pick<Deps, "db" | "now">, orgId: string, error: stri
 async function write(deps: Pick<Deps, "db">, model: string, doc: Pending, passages: EmbedPassage[], vectors: Map<string, { vector: string; dims: number }>) {
   const version = doc.updatedAt.getTime();
   await deps.db.transaction(async (tx) => {
-    await tx.delete(passageEmbeddings).where(and(eq(passageEmbeddings.docId, doc.id), or(ne(passageEmbeddings.docVersion, version), ne(passageEmbeddings.model, model))));
+    await tx
+      .delete(passageEmbeddings)
+      .where(and(eq(passageEmbeddings.docId, doc.id), or(ne(passageEmbeddings.docVersion, version), ne(passageEmbeddings.model, model))));
     await tx
       .insert(passageEmbeddings)
-      .values(passages.map((p) => ({ orgId: doc.orgId, docId: doc.id, docVersion: version, seq: p.seq, hash: p.hash, model, text: p.text, headings: p.headings, ...vectors.get(p.hash)! })))
+      .values(
+        passages.map((p) => ({
+          orgId: doc.orgId,
+          docId: doc.id,
+          docVersion: version,
+          seq: p.seq,
+          hash: p.hash,
+          model,
+          text: p.text,
+          headings: p.headings,
+          ...vectors.get(p.hash)!,
+        })),
+      )
       .onConflictDoNothing();
     await tx
       .insert(knowledgeSettings)
@@ -99,14 +113,22 @@ export async function embedPendingDocs(deps: Pick<Deps, "db" | "config" | "now">
           if (requests >= EMBED_JOB.requests) return done;
           requests++;
           const batch = missing.slice(i, i + config.batch);
-          const vectors = await embedTexts(config, batch.map((p) => p.input), EMBED_JOB.timeoutMs, signal);
+          const vectors = await embedTexts(
+            config,
+            batch.map((p) => p.input),
+            EMBED_JOB.timeoutMs,
+            signal,
+          );
           batch.forEach((p, j) => known.set(p.hash, { vector: encodeVector(vectors[j]!), dims: vectors[j]!.length }));
           done.passages += batch.length;
         }
         await write(deps, config.model, doc, passages, known);
         done.docs++;
       }
-      await deps.db.update(knowledgeSettings).set({ embeddingsError: null, embeddingsErrorAt: null }).where(and(eq(knowledgeSettings.orgId, orgId), sql`${knowledgeSettings.embeddingsError} is not null`));
+      await deps.db
+        .update(knowledgeSettings)
+        .set({ embeddingsError: null, embeddingsErrorAt: null })
+        .where(and(eq(knowledgeSettings.orgId, orgId), sql`${knowledgeSettings.embeddingsError} is not null`));
     } catch (error) {
       await record(deps, orgId, messageOf(error).slice(0, 500));
       throw error;
@@ -133,7 +155,10 @@ export async function embeddingsStatus(deps: Pick<Deps, "db" | "config">, orgId:
     .select({ documents: sql<number>`count(*)`, embedded })
     .from(docs)
     .where(and(eq(docs.orgId, orgId), eq(docs.status, "published")));
-  const [state] = await deps.db.select({ error: knowledgeSettings.embeddingsError, at: knowledgeSettings.embeddingsErrorAt }).from(knowledgeSettings).where(eq(knowledgeSettings.orgId, orgId));
+  const [state] = await deps.db
+    .select({ error: knowledgeSettings.embeddingsError, at: knowledgeSettings.embeddingsErrorAt })
+    .from(knowledgeSettings)
+    .where(eq(knowledgeSettings.orgId, orgId));
   return {
     configured: model !== undefined,
     ...(model ? { model } : {}),

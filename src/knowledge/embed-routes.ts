@@ -9,8 +9,15 @@ const Status = t.Object({
   configured: t.Boolean({ description: "Whether the server has an embeddings server (EMBEDDINGS_URL); without one, retrieval is lexical only." }),
   model: t.Optional(t.String({ description: "EMBEDDINGS_MODEL" })),
   documents: t.Integer({ description: "Published documents of the organisation." }),
-  embedded: t.Integer({ description: "Published documents whose current version has vectors for the model; the others count by their words only until the job reaches them." }),
-  last_error: t.Optional(t.Object({ message: t.String(), at: t.String({ format: "date-time" }) }, { description: "The last failure to embed this organisation's passages; absent once a later run succeeds." })),
+  embedded: t.Integer({
+    description: "Published documents whose current version has vectors for the model; the others count by their words only until the job reaches them.",
+  }),
+  last_error: t.Optional(
+    t.Object(
+      { message: t.String(), at: t.String({ format: "date-time" }) },
+      { description: "The last failure to embed this organisation's passages; absent once a later run succeeds." },
+    ),
+  ),
 });
 
 export function embeddingsRoutes(deps: Deps) {

@@ -85,7 +85,14 @@ async function refresh(deps: Pick<Deps, "db" | "config">, orgId: string, held: O
   const stale = [...wanted].filter(([id, v]) => held.docs.get(id)?.version !== v).map(([id]) => id);
   for (let i = 0; i < stale.length; i += HYBRID.batch) {
     const rows = await deps.db
-      .select({ docId: passageEmbeddings.docId, docVersion: passageEmbeddings.docVersion, seq: passageEmbeddings.seq, text: passageEmbeddings.text, headings: passageEmbeddings.headings, vector: passageEmbeddings.vector })
+      .select({
+        docId: passageEmbeddings.docId,
+        docVersion: passageEmbeddings.docVersion,
+        seq: passageEmbeddings.seq,
+        text: passageEmbeddings.text,
+        headings: passageEmbeddings.headings,
+        vector: passageEmbeddings.vector,
+      })
       .from(passageEmbeddings)
       .where(and(eq(passageEmbeddings.orgId, orgId), eq(passageEmbeddings.model, model), inArray(passageEmbeddings.docId, stale.slice(i, i + HYBRID.batch))));
     const fresh = new Map<string, DocVectors>();
@@ -141,7 +148,12 @@ export interface SemanticPage {
 }
 
 /** Pages by their best passage's similarity to `vector`, best first, those under the floor left out: only pages indexed at the version their vectors were made from. */
-export async function semanticPages(deps: Pick<Deps, "db" | "config" | "knowledge">, orgId: string, index: LexicalIndex, vector: Float32Array): Promise<SemanticPage[]> {
+export async function semanticPages(
+  deps: Pick<Deps, "db" | "config" | "knowledge">,
+  orgId: string,
+  index: LexicalIndex,
+  vector: Float32Array,
+): Promise<SemanticPage[]> {
   const floor = deps.config.embeddings!.minSimilarity;
   const held = await orgVectors(deps, orgId);
   const out: SemanticPage[] = [];
@@ -154,7 +166,8 @@ export async function semanticPages(deps: Pick<Deps, "db" | "config" | "knowledg
       const s = dot(vector, p.vector);
       if (s > best) [best, at] = [s, i];
     });
-    if (at >= 0 && best >= floor) out.push({ docId, similarity: best, passage: { text: doc.passages[at]!.text, headings: doc.passages[at]!.headings, score: best } });
+    if (at >= 0 && best >= floor)
+      out.push({ docId, similarity: best, passage: { text: doc.passages[at]!.text, headings: doc.passages[at]!.headings, score: best } });
   }
   return out.sort((a, b) => b.similarity - a.similarity || (a.docId < b.docId ? -1 : 1)).slice(0, HYBRID.depth);
 }
@@ -171,7 +184,11 @@ export interface FusedPage extends RankedPage {
  * Reciprocal rank fusion of the two rankings, best first; ties go to the lexical ranking's order,
  * then to the semantic one's. `pageOf` gives a page's title and URL from the lexical index.
  */
-export function fuse(lexical: readonly RankedPage[], semantic: readonly SemanticPage[], pageOf: (id: string) => { title: string; url: string | null } | undefined): FusedPage[] {
+export function fuse(
+  lexical: readonly RankedPage[],
+  semantic: readonly SemanticPage[],
+  pageOf: (id: string) => { title: string; url: string | null } | undefined,
+): FusedPage[] {
   const scores = new Map<string, { rrf: number; lex: number; sem: number }>();
   lexical.forEach((p, i) => scores.set(p.docId, { rrf: 1 / (HYBRID.k + i + 1), lex: i, sem: Infinity }));
   semantic.forEach((p, i) => {
@@ -188,7 +205,8 @@ export function fuse(lexical: readonly RankedPage[], semantic: readonly Semantic
     if (page) out.push({ ...page, lexical: true, semantic: bySem.has(id) });
     else {
       const meta = pageOf(id);
-      if (meta) out.push({ docId: id, title: meta.title, url: meta.url, score: 0, coverage: 0, passages: [bySem.get(id)!.passage], lexical: false, semantic: true });
+      if (meta)
+        out.push({ docId: id, title: meta.title, url: meta.url, score: 0, coverage: 0, passages: [bySem.get(id)!.passage], lexical: false, semantic: true });
     }
   }
   return out;

@@ -55,7 +55,10 @@ export async function knowledgeGaps(deps: Deps, orgId: string, options: { days: 
       .sort((a, b) => b.idf - a.idf || (a.t < b.t ? -1 : 1));
     // The rarest GAPS.rare words, and any as rare as the last of them (words no document uses tie).
     const cut = ranked[Math.min(GAPS.rare, ranked.length) - 1]?.idf ?? 0;
-    const rare = ranked.filter((x, i) => i < GAPS.rare || x.idf >= cut).slice(0, GAPS.tied).map((x) => x.t);
+    const rare = ranked
+      .filter((x, i) => i < GAPS.rare || x.idf >= cut)
+      .slice(0, GAPS.tied)
+      .map((x) => x.t);
     if (rare.length === 0) continue; // "yes", "hello": nothing to write about
     const askedAt = new Date(row.asked_at);
     const group = groups.find((g) => rare.filter((t) => g.terms.has(t)).length >= Math.min(2, rare.length, g.terms.size));

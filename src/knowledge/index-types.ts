@@ -20,7 +20,6 @@ export interface IndexPassage {
   length: number;
 }
 
-
 /** A query term and how much it counts (1 for the current message's words, less for expansions and earlier turns). */
 export type WeightedTerms = Map<string, number>;
 

@@ -109,7 +109,15 @@ export class LexicalIndex {
     const num = this.pages.length;
     this.pages.push(doc.id);
     const titleTerms = indexTerms(doc.title, this.stemOf);
-    const entry: Entry = { num, doc: { id: doc.id, title: doc.title, url: doc.url, updatedAt: doc.updatedAt }, passages: [], tf: new Map(), length: 0, surfaces: new Map(), chars: doc.title.length + doc.body.length };
+    const entry: Entry = {
+      num,
+      doc: { id: doc.id, title: doc.title, url: doc.url, updatedAt: doc.updatedAt },
+      passages: [],
+      tf: new Map(),
+      length: 0,
+      surfaces: new Map(),
+      chars: doc.title.length + doc.body.length,
+    };
     count(entry.tf, titleTerms, RANKING.titleWeight);
     for (const w of words(`${doc.title}\n${doc.body}`)) if (isContent(w) && w.length >= 3) entry.surfaces.set(w, (entry.surfaces.get(w) ?? 0) + 1);
     for (const section of sectionsOf(doc.body)) {
@@ -181,7 +189,14 @@ export class LexicalIndex {
     if (this.norms && this.norms.k1 === k1 && this.norms.b === b) return this.norms;
     const avgPassage = this.passageLength / Math.max(1, this.passageCount) || 1;
     const avgPage = this.pageLength / this.entries.size || 1;
-    return (this.norms = lengthNorms(k1, b, this.passages, avgPassage, this.pages.map((id, d) => (id === undefined ? undefined : this.pageLengths[d]!)), avgPage));
+    return (this.norms = lengthNorms(
+      k1,
+      b,
+      this.passages,
+      avgPassage,
+      this.pages.map((id, d) => (id === undefined ? undefined : this.pageLengths[d]!)),
+      avgPage,
+    ));
   }
 
   /** The best `limit` pages for the query, each with its best passages, best first. */

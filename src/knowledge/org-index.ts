@@ -30,7 +30,10 @@ async function fingerprintOf(deps: Pick<Deps, "db">, orgId: string): Promise<str
 }
 
 async function refresh(deps: Pick<Deps, "db">, orgId: string, index: LexicalIndex): Promise<void> {
-  const current = await deps.db.select({ id: docs.id, updatedAt: docs.updatedAt }).from(docs).where(and(eq(docs.orgId, orgId), eq(docs.status, "published")));
+  const current = await deps.db
+    .select({ id: docs.id, updatedAt: docs.updatedAt })
+    .from(docs)
+    .where(and(eq(docs.orgId, orgId), eq(docs.status, "published")));
   const wanted = new Map(current.map((d) => [d.id, d.updatedAt.getTime()]));
   for (const id of index.ids()) if (!wanted.has(id)) index.remove(id);
   const stale = current.filter((d) => index.versionOf(d.id) !== d.updatedAt.getTime()).map((d) => d.id);

@@ -24,7 +24,6 @@ export const PASSAGES = {
   snippetWords: 35,
 } as const;
 
-
 export type { DocPassage, PassageCache };
 
 /** Splits text into pieces of at most `max` characters at the weakest boundary that works. */
@@ -45,8 +44,15 @@ function pack(units: string[], max: number, joiner: string): string[] {
 
 function splitLong(text: string, max: number): string[] {
   if (text.length <= max) return [text];
-  const sentences = text.match(/[^.!?\n]+(?:[.!?]+["')\]]*|\n|$)\s*/g)?.map((s) => s.trim()).filter(Boolean) ?? [text];
-  return pack(sentences.flatMap((s) => (s.length <= max ? [s] : (s.match(new RegExp(`[\\s\\S]{1,${max}}`, "g")) ?? []))), max, " ");
+  const sentences = text
+    .match(/[^.!?\n]+(?:[.!?]+["')\]]*|\n|$)\s*/g)
+    ?.map((s) => s.trim())
+    .filter(Boolean) ?? [text];
+  return pack(
+    sentences.flatMap((s) => (s.length <= max ? [s] : (s.match(new RegExp(`[\\s\\S]{1,${max}}`, "g")) ?? []))),
+    max,
+    " ",
+  );
 }
 
 /**
@@ -71,7 +77,11 @@ export function chunkDoc(body: string, max: number = PASSAGES.chars): string[] {
       continue;
     }
     const room = heading ? max - heading.length - 1 : max;
-    const paragraphs = text.split(/\n{2,}/).map((p) => p.trim()).filter(Boolean).flatMap((p) => splitLong(p, room));
+    const paragraphs = text
+      .split(/\n{2,}/)
+      .map((p) => p.trim())
+      .filter(Boolean)
+      .flatMap((p) => splitLong(p, room));
     for (const piece of pack(paragraphs, room, "\n\n")) passages.push(heading ? `${heading}\n${piece}` : piece);
   }
   return passages;
@@ -131,7 +141,11 @@ export async function passagesOf(deps: Pick<Deps, "db" | "passages">, orgId: str
   const missing = versions.filter((v) => !deps.passages.has(keyOf(v))).map((v) => v.id);
   const bodies = new Map<string, string>();
   if (missing.length > 0)
-    for (const r of await deps.db.select({ id: docs.id, body: docs.body }).from(docs).where(and(eq(docs.orgId, orgId), inArray(docs.id, missing)))) bodies.set(r.id, r.body);
+    for (const r of await deps.db
+      .select({ id: docs.id, body: docs.body })
+      .from(docs)
+      .where(and(eq(docs.orgId, orgId), inArray(docs.id, missing))))
+      bodies.set(r.id, r.body);
   return new Map(versions.map((v) => [v.id, deps.passages.get(keyOf(v), v.title, () => bodies.get(v.id) ?? "")]));
 }
 
@@ -146,7 +160,8 @@ const MARK_STOP = "\uE001";
  * Intraword runs (snake_case) and free-standing ones ("2 * 3", "* item") are left alone; the
  * match marks are transparent to that judgement.
  */
-const EMPHASIS = /(?<=(?:^|[\s\p{P}])[\uE000\uE001]*)[*_]+(?=[\uE000\uE001]*[^\s*_\uE000\uE001])|(?<=[^\s*_\uE000\uE001][\uE000\uE001]*)[*_]+(?=[\uE000\uE001]*(?:$|[\s\p{P}]))/gu;
+const EMPHASIS =
+  /(?<=(?:^|[\s\p{P}])[\uE000\uE001]*)[*_]+(?=[\uE000\uE001]*[^\s*_\uE000\uE001])|(?<=[^\s*_\uE000\uE001][\uE000\uE001]*)[*_]+(?=[\uE000\uE001]*(?:$|[\s\p{P}]))/gu;
 
 /** Marked text as plain text with the matched words in `**…**`, never nested in the body's own emphasis. */
 export function snippetText(marked: string): string {

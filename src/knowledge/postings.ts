@@ -35,4 +35,3 @@ export const sum = (m: Map<string, number>) => {
   for (const v of m.values()) n += v;
   return n;
 };
-

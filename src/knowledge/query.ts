@@ -123,7 +123,12 @@ function messageTerms(index: LexicalIndex, text: string, synonyms: ReadonlyMap<s
  * The query for a message and the customer's earlier turns (oldest first). `synonyms`: a stem →
  * the stems it may be replaced by (src/knowledge/synonyms.ts).
  */
-export function buildQuery(index: LexicalIndex, message: string, earlier: readonly string[] = [], synonyms: ReadonlyMap<string, readonly string[]> = new Map()): Query {
+export function buildQuery(
+  index: LexicalIndex,
+  message: string,
+  earlier: readonly string[] = [],
+  synonyms: ReadonlyMap<string, readonly string[]> = new Map(),
+): Query {
   const current = messageTerms(index, message, synonyms, 1);
   const terms: WeightedTerms = new Map(current);
   const turns = earlier.slice(-QUERY.turns).reverse();

@@ -19,7 +19,14 @@ export interface Norms {
  * The length part of BM25 for every passage and page, computed once per state of the index instead
  * of once per posting of every question; the same expression as inline, so the same scores to the bit.
  */
-export function lengthNorms(k1: number, b: number, passages: readonly ({ length: number; page: number } | undefined)[], avgPassage: number, pageLengths: readonly (number | undefined)[], avgPage: number): Norms {
+export function lengthNorms(
+  k1: number,
+  b: number,
+  passages: readonly ({ length: number; page: number } | undefined)[],
+  avgPassage: number,
+  pageLengths: readonly (number | undefined)[],
+  avgPage: number,
+): Norms {
   const passage = new Float64Array(passages.length);
   const passagePage = new Int32Array(passages.length);
   passages.forEach((p, i) => {

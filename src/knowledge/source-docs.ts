@@ -36,14 +36,25 @@ export type SourceWrite = { outcome: "created" | "updated"; doc: Doc } | { outco
  * Writes a source's page as a doc: a new doc when `docId` is null or gone, else an update —
  * unless the doc was edited locally, when it is kept as it is ("kept").
  */
-export async function writeSourceDoc(deps: Deps, orgId: string, sourceId: string, docId: string | null, input: Required<Pick<DocInput, "title" | "body">> & Pick<DocInput, "url" | "tags">): Promise<SourceWrite> {
+export async function writeSourceDoc(
+  deps: Deps,
+  orgId: string,
+  sourceId: string,
+  docId: string | null,
+  input: Required<Pick<DocInput, "title" | "body">> & Pick<DocInput, "url" | "tags">,
+): Promise<SourceWrite> {
   const hash = sourceHash(input.title, input.body);
   const state = docId ? await sourceDocState(deps, orgId, docId) : null;
   if (state && state.sourceId === sourceId) {
     if (state.editedLocally) return { outcome: "kept", id: state.id };
     const doc = await deps.db.transaction(async (tx) => {
       const inner = { ...deps, db: tx };
-      const updated = await updateDoc(inner, orgId, state.id, { title: input.title, body: input.body, url: input.url ?? null, ...(input.tags ? { tags: input.tags } : {}) });
+      const updated = await updateDoc(inner, orgId, state.id, {
+        title: input.title,
+        body: input.body,
+        url: input.url ?? null,
+        ...(input.tags ? { tags: input.tags } : {}),
+      });
       await tx.update(docs).set({ sourceHash: hash }).where(eq(docs.id, state.id));
       return updated;
     });
@@ -71,7 +82,6 @@ export async function countOrgDocs(deps: Pick<Deps, "db">, orgId: string): Promi
   const [row] = await deps.db.select({ n: count() }).from(docs).where(eq(docs.orgId, orgId));
   return Number(row?.n ?? 0);
 }
-
 
 /** The UTF-8 bytes of the org's document bodies, whoever wrote them; with `docId`, of that doc's body only. */
 export async function orgDocBytes(deps: Pick<Deps, "db">, orgId: string, docId?: string): Promise<number> {

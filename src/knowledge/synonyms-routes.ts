@@ -9,7 +9,7 @@ import { getSynonyms, putSynonyms, SYNONYM_LIMITS, type Synonyms } from "./synon
 
 const Groups = t.Array(t.Array(t.String({ maxLength: SYNONYM_LIMITS.chars }), { maxItems: SYNONYM_LIMITS.perGroup }), {
   maxItems: SYNONYM_LIMITS.groups,
-  description: "Groups of words or two-word phrases that mean the same, e.g. [[\"refund\", \"money back\"]].",
+  description: 'Groups of words or two-word phrases that mean the same, e.g. [["refund", "money back"]].',
 });
 const View = t.Object({ synonyms: Groups, updated_at: t.Union([t.String(), t.Null()]) });
 const view = (s: Synonyms) => ({ synonyms: s.groups, updated_at: s.updatedAt?.toISOString() ?? null });
@@ -30,9 +30,20 @@ export function synonymsRoutes(deps: Deps) {
       async ({ request, body }) => {
         const { orgId, principal } = await requireMember(deps, request, "knowledge:manage");
         const saved = await putSynonyms(deps, orgId, body.synonyms);
-        await recordActivity(deps, { orgId, actor: memberActor(principal.member.id), action: "synonyms.updated", objectType: "org", objectId: orgId, summary: { groups: saved.groups.length } });
+        await recordActivity(deps, {
+          orgId,
+          actor: memberActor(principal.member.id),
+          action: "synonyms.updated",
+          objectType: "org",
+          objectId: orgId,
+          summary: { groups: saved.groups.length },
+        });
         return view(saved);
       },
-      { body: t.Object({ synonyms: Groups }, { additionalProperties: false }), response: View, detail: { ...detail, summary: "Replace the org's synonyms for knowledge search" } },
+      {
+        body: t.Object({ synonyms: Groups }, { additionalProperties: false }),
+        response: View,
+        detail: { ...detail, summary: "Replace the org's synonyms for knowledge search" },
+      },
     );
 }

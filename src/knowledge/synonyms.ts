@@ -18,13 +18,19 @@ export interface Synonyms {
 }
 
 export async function getSynonyms(deps: Pick<Deps, "db">, orgId: string): Promise<Synonyms> {
-  const [row] = await deps.db.select({ groups: knowledgeSettings.synonyms, updatedAt: knowledgeSettings.synonymsUpdatedAt }).from(knowledgeSettings).where(eq(knowledgeSettings.orgId, orgId));
+  const [row] = await deps.db
+    .select({ groups: knowledgeSettings.synonyms, updatedAt: knowledgeSettings.synonymsUpdatedAt })
+    .from(knowledgeSettings)
+    .where(eq(knowledgeSettings.orgId, orgId));
   return row ? { groups: row.groups, updatedAt: row.updatedAt } : { groups: [], updatedAt: null };
 }
 
 /** What a question needs of the org's knowledge state, in one lookup: its documents' version and its synonyms. */
 export async function knowledgeState(deps: Pick<Deps, "db">, orgId: string): Promise<{ docsVersion: number; groups: string[][] }> {
-  const [row] = await deps.db.select({ docsVersion: knowledgeSettings.docsVersion, groups: knowledgeSettings.synonyms }).from(knowledgeSettings).where(eq(knowledgeSettings.orgId, orgId));
+  const [row] = await deps.db
+    .select({ docsVersion: knowledgeSettings.docsVersion, groups: knowledgeSettings.synonyms })
+    .from(knowledgeSettings)
+    .where(eq(knowledgeSettings.orgId, orgId));
   return row ? { docsVersion: Number(row.docsVersion), groups: row.groups } : { docsVersion: 0, groups: [] };
 }
 

@@ -38,4 +38,3 @@ export function sectionsOf(body: string): { headings: string[]; text: string }[]
   }
   return out;
 }
-

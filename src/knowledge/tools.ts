@@ -20,7 +20,13 @@ export interface IndexHit {
 }
 
 /** The org's best published pages for `text`, best first, as chat retrieval ranks them, each with a snippet around the query's words. */
-export async function searchIndex(deps: Pick<Deps, "db" | "knowledge" | "passages">, orgId: string, text: string, limit: number, timer?: StageTimer): Promise<IndexHit[]> {
+export async function searchIndex(
+  deps: Pick<Deps, "db" | "knowledge" | "passages">,
+  orgId: string,
+  text: string,
+  limit: number,
+  timer?: StageTimer,
+): Promise<IndexHit[]> {
   const { index, synonyms } = await orgIndex(deps, orgId);
   const query = buildQuery(index, text, [], synonyms);
   const pages = query.terms.size === 0 ? [] : index.search(query.terms, limit, 1);
@@ -45,7 +51,11 @@ export async function searchIndex(deps: Pick<Deps, "db" | "knowledge" | "passage
 const source = { kind: "builtin" as const, label: "Knowledge base" };
 const str = { type: "string" };
 /** outputSchema (2025-06-18+): what structuredContent holds. */
-const hitSchema = { type: "object", properties: { id: str, title: str, url: str, snippet: str, score: { type: "number" } }, required: ["id", "title", "snippet", "score"] };
+const hitSchema = {
+  type: "object",
+  properties: { id: str, title: str, url: str, snippet: str, score: { type: "number" } },
+  required: ["id", "title", "snippet", "score"],
+};
 const searchOutput = { type: "object" as const, properties: { results: { type: "array", items: hitSchema } }, required: ["results"] };
 const docOutput = {
   type: "object" as const,
@@ -66,7 +76,11 @@ export const docsTools: ToolDefinition[] = [
       required: ["query"],
       additionalProperties: false,
     },
-    title: "Search the knowledge base", destructive: false, readOnly: true, idempotent: true, openWorld: false,
+    title: "Search the knowledge base",
+    destructive: false,
+    readOnly: true,
+    idempotent: true,
+    openWorld: false,
     outputSchema: searchOutput,
     scope: "docs:read",
     source,
@@ -84,7 +98,11 @@ export const docsTools: ToolDefinition[] = [
       required: ["id"],
       additionalProperties: false,
     },
-    title: "Read a knowledge-base article", destructive: false, readOnly: true, idempotent: true, openWorld: false,
+    title: "Read a knowledge-base article",
+    destructive: false,
+    readOnly: true,
+    idempotent: true,
+    openWorld: false,
     outputSchema: docOutput,
     scope: "docs:read",
     source,
@@ -92,7 +110,9 @@ export const docsTools: ToolDefinition[] = [
     async execute(ctx, args) {
       const doc = await getDoc(ctx.deps, ctx.orgId, args.id as string, { publishedOnly: true });
       if (!doc) throw AppError.notFound(`No published article with id ${String(args.id)}.`);
-      return { value: { id: doc.id, title: doc.title, ...(doc.url ? { url: doc.url } : {}), tags: doc.tags, body: doc.body, updated_at: doc.updatedAt.toISOString() } };
+      return {
+        value: { id: doc.id, title: doc.title, ...(doc.url ? { url: doc.url } : {}), tags: doc.tags, body: doc.body, updated_at: doc.updatedAt.toISOString() },
+      };
     },
   },
 ];

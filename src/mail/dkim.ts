@@ -4,7 +4,18 @@
 // DKIM_DOMAIN, which must align with MAIL_FROM's domain for DMARC (README "Email channel").
 import type { Config } from "../config.ts";
 
-export const DKIM_SIGNED_HEADERS = ["From", "To", "Subject", "Date", "Message-ID", "In-Reply-To", "References", "Reply-To", "List-Unsubscribe", "List-Unsubscribe-Post"] as const;
+export const DKIM_SIGNED_HEADERS = [
+  "From",
+  "To",
+  "Subject",
+  "Date",
+  "Message-ID",
+  "In-Reply-To",
+  "References",
+  "Reply-To",
+  "List-Unsubscribe",
+  "List-Unsubscribe-Post",
+] as const;
 
 /** nodemailer's `dkim` transport option, or undefined when DKIM is not configured. */
 export function dkimOptions(config: Pick<Config, "dkim">) {

@@ -49,7 +49,8 @@ export function classifySmtpError(error: unknown): SmtpFailure {
     const temporary = e.responseCode >= 400 && e.responseCode < 500;
     return new SmtpFailure(temporary, `SMTP ${temporary ? "temporary" : "permanent"} failure: ${reply ?? e.responseCode}`);
   }
-  if (e.code === "EENVELOPE" || e.code === "EMESSAGE" || e.code === "ECONFIG") return new SmtpFailure(false, `SMTP refused the message: ${e.message ?? e.code}`.slice(0, 300));
+  if (e.code === "EENVELOPE" || e.code === "EMESSAGE" || e.code === "ECONFIG")
+    return new SmtpFailure(false, `SMTP refused the message: ${e.message ?? e.code}`.slice(0, 300));
   return new SmtpFailure(true, `SMTP connection problem (${e.code ?? "error"}): ${(e.message ?? "").slice(0, 200)}`);
 }
 

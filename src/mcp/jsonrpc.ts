@@ -35,7 +35,8 @@ export function parseMessage(message: unknown): { request: RpcRequest } | { erro
   const replyId = validId(id) ? id : null;
   if (m.jsonrpc !== "2.0") return { error: failure(replyId, { code: RPC.INVALID_REQUEST, message: 'Invalid Request: jsonrpc must be "2.0".' }) };
   if ("id" in m && !validId(id)) return { error: failure(null, { code: RPC.INVALID_REQUEST, message: "Invalid Request: id must be a string or an integer." }) };
-  if (typeof m.method !== "string" || m.method === "") return { error: failure(replyId, { code: RPC.INVALID_REQUEST, message: "Invalid Request: method must be a non-empty string." }) };
+  if (typeof m.method !== "string" || m.method === "")
+    return { error: failure(replyId, { code: RPC.INVALID_REQUEST, message: "Invalid Request: method must be a non-empty string." }) };
   if ("params" in m && m.params !== undefined && (typeof m.params !== "object" || m.params === null || Array.isArray(m.params)))
     return { error: failure(replyId, { code: RPC.INVALID_PARAMS, message: "Invalid params: params must be an object." }) };
   return { request: { ...(validId(id) ? { id } : {}), method: m.method, ...(m.params ? { params: m.params as Record<string, unknown> } : {}) } };

@@ -32,7 +32,10 @@ export function descriptor(deps: Deps) {
 /** docs/interface.md A.1: an Accept naming only text/event-stream is the SDK's SSE stream request. */
 function wantsOnlyEventStream(accept: string | null): boolean {
   if (!accept) return false;
-  const types = accept.split(",").map((t) => t.split(";")[0]!.trim().toLowerCase()).filter(Boolean);
+  const types = accept
+    .split(",")
+    .map((t) => t.split(";")[0]!.trim().toLowerCase())
+    .filter(Boolean);
   return types.length > 0 && types.every((t) => t === "text/event-stream");
 }
 
@@ -67,9 +70,15 @@ export function mcpRoutes(deps: Deps) {
   const unauthorized = (body: unknown, error?: { error: "invalid_token"; description: string }) =>
     answer(
       rpcFailure(
-        new AppError(401, "unauthorized", error ? `Unauthorized: ${error.description}` : "Unauthorized: send an OAuth access token as a Bearer token.", undefined, {
-          "www-authenticate": bearerChallenge(deps.config, error, scopeHint(deps, body instanceof RawBody ? body : undefined)),
-        }),
+        new AppError(
+          401,
+          "unauthorized",
+          error ? `Unauthorized: ${error.description}` : "Unauthorized: send an OAuth access token as a Bearer token.",
+          undefined,
+          {
+            "www-authenticate": bearerChallenge(deps.config, error, scopeHint(deps, body instanceof RawBody ? body : undefined)),
+          },
+        ),
       ),
     );
 
@@ -84,7 +93,8 @@ export function mcpRoutes(deps: Deps) {
       const timer = deps.config.serverTiming ? createStageTimer() : undefined;
       const authorization = request.headers.get("authorization");
       const bearer = bearerToken(authorization);
-      if (!bearer) return unauthorized(body, authorization ? { error: "invalid_token", description: "the Authorization header is not a Bearer token." } : undefined);
+      if (!bearer)
+        return unauthorized(body, authorization ? { error: "invalid_token", description: "the Authorization header is not a Bearer token." } : undefined);
       // The database gone while checking the token: the tool server's own shape (503, -32603 retryable), not the SDK's.
       const token = await deps.accessTokens.verify(bearer).catch((error: unknown) => {
         const known = knownError(error);
@@ -98,7 +108,10 @@ export function mcpRoutes(deps: Deps) {
       // The protocol version (header, or 2026-07-28 `_meta`) is read with the body: handleRpc.
       const raw = body instanceof RawBody ? body : new RawBody("");
       // Too large (413) or not readable: -32600 with the body reader's status.
-      if (raw.error) return answer(rpcFailure(new AppError(raw.error.status, raw.error.code, raw.error.message, undefined, raw.error.headers, { rpcCode: RPC.INVALID_REQUEST })));
+      if (raw.error)
+        return answer(
+          rpcFailure(new AppError(raw.error.status, raw.error.code, raw.error.message, undefined, raw.error.headers, { rpcCode: RPC.INVALID_REQUEST })),
+        );
       const answered = await handleRpc(deps, raw.text, token, request.headers, timer);
       if (timer) {
         timer.mark("rpc");

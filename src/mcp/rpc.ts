@@ -67,7 +67,8 @@ async function boundCustomer(deps: Deps, orgId: string, meta: unknown) {
   const byEmail = email !== undefined ? await findEndUserByEmail(deps, orgId, email) : null;
   const user = id !== undefined ? byId : byEmail;
   // The same answer whether the customer is unknown, stale or another org's: no hint either way.
-  if (!user || (byId && email !== undefined && byEmail?.id !== byId.id)) throw AppError.badRequest("Invalid params: the bound customer is not known in this organisation.");
+  if (!user || (byId && email !== undefined && byEmail?.id !== byId.id))
+    throw AppError.badRequest("Invalid params: the bound customer is not known in this organisation.");
   return boundCustomerOf(user);
 }
 
@@ -145,10 +146,19 @@ function revisionOf(parsed: unknown, headers: Headers): { version: string; moder
     return { refused: { status: 400, headers: {}, body: failure(typeof id === "string" || typeof id === "number" ? id : null, refused.toRpc()) } };
   }
   if (header !== null && !isKnownProtocolVersion(header))
-    return { refused: rpcFailure(AppError.rpcEnvelope(RPC.INVALID_REQUEST, `Unsupported MCP-Protocol-Version ${header}; supported: ${KNOWN_PROTOCOL_VERSIONS.join(", ")}, ${STATELESS_VERSIONS.join(", ")}.`)) };
+    return {
+      refused: rpcFailure(
+        AppError.rpcEnvelope(
+          RPC.INVALID_REQUEST,
+          `Unsupported MCP-Protocol-Version ${header}; supported: ${KNOWN_PROTOCOL_VERSIONS.join(", ")}, ${STATELESS_VERSIONS.join(", ")}.`,
+        ),
+      ),
+    };
   const version = header ?? "2025-03-26";
   if (Array.isArray(parsed) && atLeast(version, "2025-06-18"))
-    return { refused: rpcFailure(AppError.rpcEnvelope(RPC.INVALID_REQUEST, `Invalid Request: MCP ${version} has no JSON-RPC batches; send one message per POST.`)) };
+    return {
+      refused: rpcFailure(AppError.rpcEnvelope(RPC.INVALID_REQUEST, `Invalid Request: MCP ${version} has no JSON-RPC batches; send one message per POST.`)),
+    };
   return { version, modern: false };
 }
 
@@ -192,7 +202,10 @@ export async function handleRpc(deps: Deps, body: string, token: AccessContext, 
       noteCharge(taken);
       if (request.id === undefined) continue; // a notification: accepted, nothing to answer (docs/interface.md A.2)
       if (!taken.allowed) {
-        const limited = AppError.tooManyRequests(taken.retryAfter, `Rate limit exceeded: ${taken.limit} ${cls === "other" ? "requests" : request.method} per minute per token; retry in ${taken.retryAfter} s.`);
+        const limited = AppError.tooManyRequests(
+          taken.retryAfter,
+          `Rate limit exceeded: ${taken.limit} ${cls === "other" ? "requests" : request.method} per minute per token; retry in ${taken.retryAfter} s.`,
+        );
         responses.push(failure(request.id, limited.toRpc()));
         http ??= httpOf(limited);
         continue;

@@ -50,7 +50,8 @@ export function headerValue(raw: string | null): string | null {
   }
 }
 
-const badMeta = (message: string) => new AppError(400, "validation_failed", `Invalid params: ${message}`, undefined, undefined, { rpcCode: RPC.INVALID_PARAMS });
+const badMeta = (message: string) =>
+  new AppError(400, "validation_failed", `Invalid params: ${message}`, undefined, undefined, { rpcCode: RPC.INVALID_PARAMS });
 const mismatch = (message: string) => new AppError(400, "header_mismatch", `Header mismatch: ${message}`, undefined, undefined, { rpcCode: HEADER_MISMATCH });
 
 /**
@@ -67,8 +68,10 @@ export function checkStatelessRequest(message: unknown, headers: Headers): AppEr
   if (requested === undefined) return badMeta(`params._meta must carry ${META_VERSION}.`);
   const meta = ((message as Record<string, unknown>).params as Record<string, unknown>)._meta as Record<string, unknown>;
   const capabilities = meta[META_CLIENT_CAPABILITIES];
-  if (typeof capabilities !== "object" || capabilities === null || Array.isArray(capabilities)) return badMeta(`params._meta must carry ${META_CLIENT_CAPABILITIES} (an object).`);
-  if (header !== requested) return mismatch(`MCP-Protocol-Version ${header === null ? "is missing" : `'${header}'`} does not match ${META_VERSION} '${requested}'.`);
+  if (typeof capabilities !== "object" || capabilities === null || Array.isArray(capabilities))
+    return badMeta(`params._meta must carry ${META_CLIENT_CAPABILITIES} (an object).`);
+  if (header !== requested)
+    return mismatch(`MCP-Protocol-Version ${header === null ? "is missing" : `'${header}'`} does not match ${META_VERSION} '${requested}'.`);
   if (!(STATELESS_VERSIONS as readonly string[]).includes(requested))
     return new AppError(400, "unsupported_protocol_version", "Unsupported protocol version", undefined, undefined, {
       rpcCode: UNSUPPORTED_PROTOCOL_VERSION,

@@ -36,13 +36,53 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   const registry = new Registry();
   if (options.processMetrics) collectDefaultMetrics({ register: registry, prefix: "svc_" });
   const registers = [registry];
-  const http = new Histogram({ name: "svc_http_request_duration_seconds", help: "HTTP requests answered, by method, route template and status class.", labelNames: ["method", "route", "status"], buckets: LATENCY_BUCKETS, registers });
-  const tools = new Histogram({ name: "svc_tool_call_duration_seconds", help: "Tool calls through the tool runtime, by channel and audit outcome.", labelNames: ["channel", "outcome"], buckets: LATENCY_BUCKETS, registers });
-  const llm = new Histogram({ name: "svc_llm_request_duration_seconds", help: "Language-model requests, by provider kind and outcome (ok or the error code).", labelNames: ["provider", "outcome"], buckets: LLM_BUCKETS, registers });
-  const llmTokens = new Counter({ name: "svc_llm_tokens_total", help: "Tokens the model servers reported, by provider kind and direction.", labelNames: ["provider", "direction"], registers });
-  const speech = new Histogram({ name: "svc_speech_request_duration_seconds", help: "Speech-to-text and text-to-speech requests to the speech servers, by kind (stt, tts) and outcome (ok or the failure).", labelNames: ["kind", "outcome"], buckets: LLM_BUCKETS, registers });
-  const connectors = new Histogram({ name: "svc_connector_call_duration_seconds", help: "Calls to connected MCP servers, by outcome.", labelNames: ["outcome"], buckets: LATENCY_BUCKETS, registers });
-  const attempts = new Counter({ name: "svc_outbox_attempts_total", help: "Outbox delivery attempts, by kind and outcome.", labelNames: ["kind", "outcome"], registers });
+  const http = new Histogram({
+    name: "svc_http_request_duration_seconds",
+    help: "HTTP requests answered, by method, route template and status class.",
+    labelNames: ["method", "route", "status"],
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  const tools = new Histogram({
+    name: "svc_tool_call_duration_seconds",
+    help: "Tool calls through the tool runtime, by channel and audit outcome.",
+    labelNames: ["channel", "outcome"],
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  const llm = new Histogram({
+    name: "svc_llm_request_duration_seconds",
+    help: "Language-model requests, by provider kind and outcome (ok or the error code).",
+    labelNames: ["provider", "outcome"],
+    buckets: LLM_BUCKETS,
+    registers,
+  });
+  const llmTokens = new Counter({
+    name: "svc_llm_tokens_total",
+    help: "Tokens the model servers reported, by provider kind and direction.",
+    labelNames: ["provider", "direction"],
+    registers,
+  });
+  const speech = new Histogram({
+    name: "svc_speech_request_duration_seconds",
+    help: "Speech-to-text and text-to-speech requests to the speech servers, by kind (stt, tts) and outcome (ok or the failure).",
+    labelNames: ["kind", "outcome"],
+    buckets: LLM_BUCKETS,
+    registers,
+  });
+  const connectors = new Histogram({
+    name: "svc_connector_call_duration_seconds",
+    help: "Calls to connected MCP servers, by outcome.",
+    labelNames: ["outcome"],
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  const attempts = new Counter({
+    name: "svc_outbox_attempts_total",
+    help: "Outbox delivery attempts, by kind and outcome.",
+    labelNames: ["kind", "outcome"],
+    registers,
+  });
   const streams = new Gauge({ name: "svc_open_streams", help: "Long-lived response streams open now, by kind.", labelNames: ["kind"], registers });
   const depth = options.outboxDepth;
   if (depth) {
@@ -50,14 +90,20 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     let reading: Promise<OutboxDepth[]> | null = null;
     const read = () => (reading ??= depth().finally(() => setTimeout(() => (reading = null), 0)));
     new Gauge({
-      name: "svc_outbox_waiting", help: "Outbox rows waiting to be delivered, by kind (read from the database at scrape).", labelNames: ["kind"], registers,
+      name: "svc_outbox_waiting",
+      help: "Outbox rows waiting to be delivered, by kind (read from the database at scrape).",
+      labelNames: ["kind"],
+      registers,
       async collect() {
         this.reset();
         for (const row of await read()) this.set({ kind: row.kind }, row.waiting);
       },
     });
     new Gauge({
-      name: "svc_outbox_oldest_due_seconds", help: "Age of the oldest due outbox row, by kind (0 when none is due).", labelNames: ["kind"], registers,
+      name: "svc_outbox_oldest_due_seconds",
+      help: "Age of the oldest due outbox row, by kind (0 when none is due).",
+      labelNames: ["kind"],
+      registers,
       async collect() {
         this.reset();
         for (const row of await read()) this.set({ kind: row.kind }, row.oldestDueSeconds);

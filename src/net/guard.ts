@@ -147,7 +147,9 @@ export async function guardedFetch(raw: string, init: GuardedInit, options: Guar
     throw new RedirectRefusedError(response.status, response.headers.get("location"));
   }
   if (lease.keepalive) return tracked(response, lease);
-  return response.headers.has("content-encoding") ? new Response(response.body, { status: response.status, statusText: response.statusText, headers: decodedHeaders(response) }) : response;
+  return response.headers.has("content-encoding")
+    ? new Response(response.body, { status: response.status, statusText: response.statusText, headers: decodedHeaders(response) })
+    : response;
 }
 
 /**

@@ -73,7 +73,8 @@ export async function authorize(deps: Deps, url: URL, principal: Principal | nul
   const query = Object.fromEntries(search);
   const page = (status: number, title: string, message: string): AuthorizeOutcome => ({ kind: "error_page", status, title, message });
 
-  if (repeated.includes("client_id") || repeated.includes("redirect_uri")) return page(400, "Invalid request", "The request repeats client_id or redirect_uri.");
+  if (repeated.includes("client_id") || repeated.includes("redirect_uri"))
+    return page(400, "Invalid request", "The request repeats client_id or redirect_uri.");
   if (!query.client_id) return page(400, "Invalid request", "The request does not say which application is asking (client_id is missing).");
   // An https URL client_id is a metadata document: fetched, checked and kept as a client row.
   let document: MetadataClient | undefined;
@@ -103,7 +104,8 @@ export async function authorize(deps: Deps, url: URL, principal: Principal | nul
   if (query.response_type !== "code") return fail("unsupported_response_type", "response_type must be code.");
   if (!query.code_challenge) return fail("invalid_request", "code_challenge is required (PKCE with S256).");
   if (query.code_challenge_method !== "S256") return fail("invalid_request", "code_challenge_method must be S256.");
-  if (!CHALLENGE.test(query.code_challenge)) return fail("invalid_request", "code_challenge must be 43 characters of base64url (BASE64URL(SHA256(code_verifier))).");
+  if (!CHALLENGE.test(query.code_challenge))
+    return fail("invalid_request", "code_challenge must be 43 characters of base64url (BASE64URL(SHA256(code_verifier))).");
   const parsed = parseScope(query.scope);
   if ("unknown" in parsed) return fail("invalid_scope", `The scope ${parsed.unknown} is not supported.`);
   const resource = resourceOf(deps.config);
@@ -147,7 +149,18 @@ export async function authorize(deps: Deps, url: URL, principal: Principal | nul
       expiresAt: new Date(now.getTime() + CONSENT_TTL_MS),
     })
     .returning({ id: oauthAuthorizationRequests.id });
-  return { kind: "consent", view: { requestId: pending!.id, csrfToken, clientName: client.name, ...(document ? { clientHost: document.host } : {}), redirectUri, scopes: grant.scopes, orgs } };
+  return {
+    kind: "consent",
+    view: {
+      requestId: pending!.id,
+      csrfToken,
+      clientName: client.name,
+      ...(document ? { clientHost: document.host } : {}),
+      redirectUri,
+      scopes: grant.scopes,
+      orgs,
+    },
+  };
 }
 
 export type ConsentOutcome = { kind: "error_page"; status: number; title: string; message: string } | { kind: "redirect"; location: string };
@@ -161,9 +174,15 @@ export async function answerConsent(
   principal: Principal,
   form: { request_id?: string; csrf_token?: string; decision?: string; org_id?: string },
 ): Promise<ConsentOutcome> {
-  const stale = { kind: "error_page" as const, status: 400, title: "This request has expired", message: "This consent form has expired or was already answered. Start again from the application." };
+  const stale = {
+    kind: "error_page" as const,
+    status: 400,
+    title: "This request has expired",
+    message: "This consent form has expired or was already answered. Start again from the application.",
+  };
   if (!form.request_id || !form.csrf_token || !isUuid(form.request_id)) return stale;
-  if (form.decision !== "allow" && form.decision !== "deny") return { kind: "error_page", status: 400, title: "Invalid answer", message: "Choose Allow or Deny." };
+  if (form.decision !== "allow" && form.decision !== "deny")
+    return { kind: "error_page", status: 400, title: "Invalid answer", message: "Choose Allow or Deny." };
   const now = deps.now();
   const [request] = await deps.db
     .update(oauthAuthorizationRequests)
@@ -181,7 +200,10 @@ export async function answerConsent(
   if (!request) return stale;
   const state = request.state ?? undefined;
   if (form.decision === "deny")
-    return { kind: "redirect", location: clientRedirect(deps, request.redirectUri, { error: "access_denied", error_description: "The user denied access.", state }) };
+    return {
+      kind: "redirect",
+      location: clientRedirect(deps, request.redirectUri, { error: "access_denied", error_description: "The user denied access.", state }),
+    };
   const orgId = form.org_id ?? (principal.memberships.length === 1 ? principal.memberships[0]!.orgId : undefined);
   if (!orgId || !principal.memberships.some((m) => m.orgId === orgId))
     return { kind: "error_page", status: 400, title: "Choose an organisation", message: "Choose one of your organisations. Start again from the application." };
@@ -197,4 +219,3 @@ export async function answerConsent(
   });
   return { kind: "redirect", location: clientRedirect(deps, request.redirectUri, { code, state }) };
 }
-

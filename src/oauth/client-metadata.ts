@@ -34,7 +34,10 @@ export function isMetadataClientId(clientId: string): boolean {
 }
 
 function ttlSeconds(cacheControl: string | null): number {
-  const directives = (cacheControl ?? "").toLowerCase().split(",").map((d) => d.trim());
+  const directives = (cacheControl ?? "")
+    .toLowerCase()
+    .split(",")
+    .map((d) => d.trim());
   if (directives.some((d) => d === "no-store" || d === "no-cache")) return 0;
   const maxAge = directives.map((d) => /^max-age=(\d+)$/.exec(d)?.[1]).find((v) => v !== undefined);
   const seconds = maxAge === undefined ? METADATA_DOCUMENT_LIMITS.defaultTtlS : Number(maxAge);
@@ -42,7 +45,8 @@ function ttlSeconds(cacheControl: string | null): number {
 }
 
 function check(url: string, document: unknown): MetadataClient {
-  if (typeof document !== "object" || document === null || Array.isArray(document)) throw new MetadataDocumentError("the client's metadata document is not a JSON object");
+  if (typeof document !== "object" || document === null || Array.isArray(document))
+    throw new MetadataDocumentError("the client's metadata document is not a JSON object");
   const d = document as Record<string, unknown>;
   if (d.client_id !== url) throw new MetadataDocumentError("the client's metadata document names another client_id than its own URL");
   const uris = d.redirect_uris;
@@ -58,9 +62,14 @@ function check(url: string, document: unknown): MetadataClient {
 async function fetchDocument(deps: Deps, url: string): Promise<{ client: MetadataClient; ttl: number }> {
   let response: Response;
   try {
-    response = await guardedFetch(url, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(METADATA_DOCUMENT_LIMITS.timeoutMs) }, deps.guard);
+    response = await guardedFetch(
+      url,
+      { headers: { accept: "application/json" }, signal: AbortSignal.timeout(METADATA_DOCUMENT_LIMITS.timeoutMs) },
+      deps.guard,
+    );
   } catch (error) {
-    if (error instanceof BlockedUrlError || error instanceof RedirectRefusedError) throw new MetadataDocumentError(`the client's metadata document cannot be fetched: ${error.message}`);
+    if (error instanceof BlockedUrlError || error instanceof RedirectRefusedError)
+      throw new MetadataDocumentError(`the client's metadata document cannot be fetched: ${error.message}`);
     throw new MetadataDocumentError("the client's metadata document could not be fetched in time");
   }
   if (response.status !== 200) {
@@ -71,7 +80,8 @@ async function fetchDocument(deps: Deps, url: string): Promise<{ client: Metadat
   try {
     bytes = await readCapped(response, METADATA_DOCUMENT_LIMITS.bytes);
   } catch (error) {
-    if (error instanceof ResponseTooLargeError) throw new MetadataDocumentError(`the client's metadata document is larger than ${METADATA_DOCUMENT_LIMITS.bytes} bytes`);
+    if (error instanceof ResponseTooLargeError)
+      throw new MetadataDocumentError(`the client's metadata document is larger than ${METADATA_DOCUMENT_LIMITS.bytes} bytes`);
     throw new MetadataDocumentError("the client's metadata document could not be read");
   }
   let document: unknown;

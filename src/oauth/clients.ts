@@ -42,7 +42,8 @@ const ECHOED = ["client_uri", "logo_uri", "tos_uri", "policy_uri", "software_id"
 export type Client = typeof oauthClients.$inferSelect;
 
 function validate(body: unknown): RegistrationRequest {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new OAuthError("invalid_client_metadata", "The registration request must be a JSON object.");
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw new OAuthError("invalid_client_metadata", "The registration request must be a JSON object.");
   // Some clients send explicit nulls for fields they do not use; treat them as absent.
   const input = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null));
   const known = Object.fromEntries(Object.entries(input).filter(([k]) => k in RegistrationRequest.properties));
@@ -113,13 +114,24 @@ export async function registerClient(deps: Deps, body: unknown, ip: string): Pro
   const secret = method === "none" ? undefined : mintToken("svc_cs_");
   const [client] = await deps.db
     .insert(oauthClients)
-    .values({ id: `mcp_${randomBytes(18).toString("base64url")}`, secretHash: secret ? sha256Hex(secret) : null, fingerprint, createdAt: deps.now(), ...values })
+    .values({
+      id: `mcp_${randomBytes(18).toString("base64url")}`,
+      secretHash: secret ? sha256Hex(secret) : null,
+      fingerprint,
+      createdAt: deps.now(),
+      ...values,
+    })
     .returning();
   return { client: client!, secret, existing: false };
 }
 
 /** Every token and revocation request looks its client up: built once (src/db/prepared.ts). */
-const clientById = (db: Db) => db.select().from(oauthClients).where(eq(oauthClients.id, sql.placeholder("id"))).prepare("oauth_client_by_id");
+const clientById = (db: Db) =>
+  db
+    .select()
+    .from(oauthClients)
+    .where(eq(oauthClients.id, sql.placeholder("id")))
+    .prepare("oauth_client_by_id");
 
 export async function findClient(deps: Deps, clientId: string): Promise<Client | null> {
   // Ours are short; a metadata document's URL (src/oauth/client-metadata.ts) may be up to 2000.
@@ -136,7 +148,8 @@ const BASIC_CHALLENGE = { "www-authenticate": 'Basic realm="svc-agents"' };
  */
 export async function authenticateClient(deps: Deps, authorization: string | null, body: Record<string, string>): Promise<Client> {
   if (authorization?.toLowerCase().startsWith("basic ")) {
-    if (body.client_secret !== undefined) throw new OAuthError("invalid_request", "Use one client authentication method, not Basic and client_secret together.");
+    if (body.client_secret !== undefined)
+      throw new OAuthError("invalid_request", "Use one client authentication method, not Basic and client_secret together.");
     let id: string;
     let secret: string;
     try {
@@ -148,13 +161,15 @@ export async function authenticateClient(deps: Deps, authorization: string | nul
     } catch {
       throw new OAuthError("invalid_client", "The Basic credentials are malformed.", 401, BASIC_CHALLENGE);
     }
-    if (body.client_id !== undefined && body.client_id !== id) throw new OAuthError("invalid_request", "client_id in the body differs from the authenticated client.");
+    if (body.client_id !== undefined && body.client_id !== id)
+      throw new OAuthError("invalid_request", "client_id in the body differs from the authenticated client.");
     const client = await findClient(deps, id);
     if (!client?.secretHash || !constantTimeEqual(sha256Hex(secret), client.secretHash))
       throw new OAuthError("invalid_client", "Client authentication failed.", 401, BASIC_CHALLENGE);
     return client;
   }
-  if (!body.client_id) throw new OAuthError("invalid_client", "The client is not identified: send client_id, or authenticate with HTTP Basic.", 401, BASIC_CHALLENGE);
+  if (!body.client_id)
+    throw new OAuthError("invalid_client", "The client is not identified: send client_id, or authenticate with HTTP Basic.", 401, BASIC_CHALLENGE);
   const client = await findClient(deps, body.client_id);
   if (!client) throw new OAuthError("invalid_client", "Unknown client_id.", 401);
   if (body.client_secret !== undefined) {
@@ -181,5 +196,12 @@ export async function deleteUnusedClients(deps: Deps, actor: Actor): Promise<voi
     .where(unused);
   const deleted = new Set((await deps.db.delete(oauthClients).where(unused).returning({ id: oauthClients.id })).map((c) => c.id));
   for (const s of seen.filter((s) => deleted.has(s.clientId)))
-    await recordActivity(deps, { orgId: s.orgId, actor, action: "oauth_client.deleted", objectType: "oauth_client", objectId: s.clientId, summary: { name: s.name, reason: "never_used" } });
+    await recordActivity(deps, {
+      orgId: s.orgId,
+      actor,
+      action: "oauth_client.deleted",
+      objectType: "oauth_client",
+      objectId: s.clientId,
+      summary: { name: s.name, reason: "never_used" },
+    });
 }

@@ -43,8 +43,7 @@ export async function revokeGrant(deps: Deps, grantId: string, actor: Actor, rea
     .set({ revokedAt: deps.now() })
     .where(and(eq(oauthGrants.id, grantId), isNull(oauthGrants.revokedAt)))
     .returning({ orgId: oauthGrants.orgId, clientId: oauthGrants.clientId, memberId: oauthGrants.memberId });
-  if (!revoked)
-    return;
+  if (!revoked) return;
   // Read-your-writes: the next request on any instance looks its token up again.
   deps.accessTokens.invalidate();
   await recordActivity(deps, {

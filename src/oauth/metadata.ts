@@ -49,7 +49,11 @@ export function authorizationServerMetadata(config: Config) {
  * The `WWW-Authenticate` challenge of the tool server (docs/interface.md 5, docs/interface.md A.5–A.6): every
  * value quoted; no `error` when no token was sent.
  */
-export function bearerChallenge(config: Config, error?: { error: "invalid_token" | "insufficient_scope"; description: string; scope?: string }, scope?: string): string {
+export function bearerChallenge(
+  config: Config,
+  error?: { error: "invalid_token" | "insufficient_scope"; description: string; scope?: string },
+  scope?: string,
+): string {
   const params = [`realm="svc-mcp"`, `resource_metadata="${protectedResourceMetadataUrl(config)}"`, `as_uri="${authorizationServerMetadataUrl(config)}"`];
   if (error) {
     params.push(`error="${error.error}"`, `error_description="${error.description.replace(/["\\]/g, "")}"`);

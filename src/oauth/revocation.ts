@@ -14,7 +14,15 @@ import { ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX } from "./tokens.ts";
 export async function revokeToken(deps: Deps, client: Client, token: string): Promise<void> {
   if (!token.startsWith(ACCESS_TOKEN_PREFIX) && !token.startsWith(REFRESH_TOKEN_PREFIX)) return;
   const [row] = await deps.db
-    .select({ id: oauthTokens.id, kind: oauthTokens.kind, scopes: oauthTokens.scopes, grantId: oauthTokens.grantId, clientId: oauthGrants.clientId, memberId: oauthGrants.memberId, orgId: oauthGrants.orgId })
+    .select({
+      id: oauthTokens.id,
+      kind: oauthTokens.kind,
+      scopes: oauthTokens.scopes,
+      grantId: oauthTokens.grantId,
+      clientId: oauthGrants.clientId,
+      memberId: oauthGrants.memberId,
+      orgId: oauthGrants.orgId,
+    })
     .from(oauthTokens)
     .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
     .where(eq(oauthTokens.tokenHash, sha256Hex(token)));
@@ -28,5 +36,12 @@ export async function revokeToken(deps: Deps, client: Client, token: string): Pr
     .returning({ id: oauthTokens.id });
   if (!revoked) return;
   deps.accessTokens.invalidate(); // read-your-writes
-  await recordActivity(deps, { orgId: row.orgId, actor, action: "oauth_token.revoked", objectType: "oauth_grant", objectId: row.grantId, summary: { client_id: row.clientId, kind: "access" } });
+  await recordActivity(deps, {
+    orgId: row.orgId,
+    actor,
+    action: "oauth_token.revoked",
+    objectType: "oauth_grant",
+    objectId: row.grantId,
+    summary: { client_id: row.clientId, kind: "access" },
+  });
 }

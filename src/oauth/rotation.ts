@@ -48,9 +48,15 @@ const ROTATED_COLUMNS = ["tokenHash", "kind", "grantId", "scopes", "parentId", "
 const rotateStatement = (db: Db) => {
   const superseded = db
     .$with("superseded", { id: oauthTokens.id })
-    .as(sql`update ${oauthTokens} set superseded_at = ${sql.placeholder("now")}::timestamptz where id = ${sql.placeholder("usedParent")} and superseded_at is null returning id`);
+    .as(
+      sql`update ${oauthTokens} set superseded_at = ${sql.placeholder("now")}::timestamptz where id = ${sql.placeholder("usedParent")} and superseded_at is null returning id`,
+    );
   const row = (prefix: string) => Object.fromEntries(ROTATED_COLUMNS.map((c) => [c, sql.placeholder(`${prefix}_${c}`)])) as unknown as TokenRow;
-  return db.with(superseded).insert(oauthTokens).values([row("access"), row("refresh")]).prepare("oauth_refresh_rotate");
+  return db
+    .with(superseded)
+    .insert(oauthTokens)
+    .values([row("access"), row("refresh")])
+    .prepare("oauth_refresh_rotate");
 };
 
 export async function refreshTokens(deps: Deps, client: Client, params: Record<string, string>): Promise<TokenResponse> {
@@ -86,7 +92,12 @@ export async function refreshTokens(deps: Deps, client: Client, params: Record<s
   await prepared(deps, "oauth_refresh_rotate", rotateStatement).execute({
     now: now.toISOString(),
     usedParent: token.parentId,
-    ...Object.fromEntries(ROTATED_COLUMNS.flatMap((c) => [[`access_${c}`, access[c] ?? null], [`refresh_${c}`, refresh[c] ?? null]])),
+    ...Object.fromEntries(
+      ROTATED_COLUMNS.flatMap((c) => [
+        [`access_${c}`, access[c] ?? null],
+        [`refresh_${c}`, refresh[c] ?? null],
+      ]),
+    ),
   });
   return minted.response;
 }

@@ -41,7 +41,8 @@ function formParams(request: Request, body: unknown): Record<string, string> {
   const params = parseForm(text);
   for (const [name, value] of Object.entries(params)) if (Array.isArray(value)) throw new OAuthError("invalid_request", `The parameter ${name} is repeated.`);
   // %00 decodes to NUL, which PostgreSQL refuses (it was a 500 once).
-  for (const [name, value] of Object.entries(params)) if (findControlCharacter(name + value)) throw new OAuthError("invalid_request", `The parameter ${name.slice(0, 64)} contains a control character.`);
+  for (const [name, value] of Object.entries(params))
+    if (findControlCharacter(name + value)) throw new OAuthError("invalid_request", `The parameter ${name.slice(0, 64)} contains a control character.`);
   const invalid = Value.Errors(FormParams, params).First();
   if (invalid) throw new OAuthError("invalid_request", `${invalid.path.slice(1) || "body"}: ${invalid.message}`);
   return params as Record<string, string>;
@@ -73,65 +74,101 @@ async function principalOf(deps: Deps, request: Request) {
 
 export function oauthRoutes(deps: Deps) {
   const prm = () => Response.json(protectedResourceMetadata(deps.config), { headers: DISCOVERY_HEADERS });
-  return new Elysia({ name: "oauth" })
-    .get("/.well-known/oauth-protected-resource", prm)
-    .get("/.well-known/oauth-protected-resource/api/mcp", prm)
-    .get("/.well-known/oauth-authorization-server", () => Response.json(authorizationServerMetadata(deps.config), { headers: DISCOVERY_HEADERS }))
-    .post("/api/mcp/oauth/register", async ({ body, request }) => {
-      const { client, secret } = await registerClient(deps, registrationBody(body), requestMeta(request).ip);
-      return Response.json(clientInformation(client, secret), { status: 201, headers: NO_STORE });
-    })
-    .get("/api/mcp/oauth/authorize", async ({ request }) => {
-      const url = new URL(request.url);
-      const outcome = await authorize(deps, url, await principalOf(deps, request));
-      switch (outcome.kind) {
-        case "error_page":
-          return oauthErrorPage(outcome.status, outcome.title, outcome.message);
-        case "redirect":
-          return new Response(null, { status: 302, headers: { location: outcome.location, ...NO_STORE } });
-        case "signin":
-          return new Response(null, { status: 302, headers: { location: `/signin?return_to=${encodeURIComponent(url.pathname + url.search)}`, ...NO_STORE } });
-        case "consent":
-          return consentPage(outcome.view);
-      }
-    })
-    .post("/api/mcp/oauth/consent", async ({ body, request }) => {
-      const principal = await principalOf(deps, request);
-      if (!principal) return oauthErrorPage(401, "Signed out", "Your session has ended. Start again from the application.");
-      if (!sameOriginPost(deps.config.baseUrl, request)) return oauthErrorPage(403, "Refused", "This form was posted from another site.");
-      const form = Object.fromEntries(Object.entries((body ?? {}) as Record<string, unknown>).filter(([, v]) => typeof v === "string")) as Record<string, string>;
-      const outcome = await answerConsent(deps, principal, form);
-      if (outcome.kind === "error_page") return oauthErrorPage(outcome.status, outcome.title, outcome.message);
-      return new Response(null, { status: 303, headers: { location: outcome.location, ...NO_STORE } });
-    })
-    .post("/api/mcp/oauth/token", async ({ body, request }) => {
-      const params = formParams(request, body);
-      if (!params.grant_type) throw new OAuthError("invalid_request", "grant_type is required.");
-      if (params.grant_type !== "authorization_code" && params.grant_type !== "refresh_token")
-        throw new OAuthError("unsupported_grant_type", "grant_type must be authorization_code or refresh_token.");
-      const client = await authenticateClient(deps, request.headers.get("authorization"), params);
-      const tokens = params.grant_type === "authorization_code" ? await exchangeCode(deps, client, params) : await refreshTokens(deps, client, params);
-      return Response.json(tokens, { headers: NO_STORE });
-    })
-    .post("/api/mcp/oauth/revoke", async ({ body, request }) => {
-      const params = formParams(request, body);
-      const client = await authenticateClient(deps, request.headers.get("authorization"), params);
-      if (!params.token) throw new OAuthError("invalid_request", "token is required.");
-      await revokeToken(deps, client, params.token);
-      return new Response(null, { status: 200, headers: NO_STORE });
-    })
-    // Connected apps in the dashboard: a member's own grants (every member's with org:manage).
-    .get("/api/oauth/grants", async ({ request }) => {
-      const { orgId, memberId, everyone } = await grantCaller(deps, request);
-      return listGrants(deps, orgId, memberId, everyone);
-    }, { response: { 200: t.Object({ grants: t.Array(t.Object({ id: t.String(), client: t.Object({ id: t.String(), name: t.String() }), member: t.Object({ id: t.String(), email: t.String() }), scopes: t.Array(t.String()), resource: t.String(), created_at: t.String({ format: "date-time" }) })) }) }, detail: { summary: "Connected apps: your OAuth grants to the tool server (everyone's with org:manage)", tags: ["Connected apps"], security: [{ dashboard: [] }] } })
-    .delete(
-      "/api/oauth/grants/:id",
-      async ({ params, request }) => {
-        const { orgId, memberId, everyone } = await grantCaller(deps, request);
-        await revokeGrantOfOrg(deps, orgId, memberId, everyone, params.id);
-        return new Response(null, { status: 204 });
-      },
-      { params: t.Object({ id: t.String({ maxLength: 64 }) }), response: { 204: t.Null({ description: "No content" }) }, detail: { summary: "Revoke a connected app's grant: its tokens stop working", tags: ["Connected apps"], security: [{ dashboard: [] }] } },
-    );
+  return (
+    new Elysia({ name: "oauth" })
+      .get("/.well-known/oauth-protected-resource", prm)
+      .get("/.well-known/oauth-protected-resource/api/mcp", prm)
+      .get("/.well-known/oauth-authorization-server", () => Response.json(authorizationServerMetadata(deps.config), { headers: DISCOVERY_HEADERS }))
+      .post("/api/mcp/oauth/register", async ({ body, request }) => {
+        const { client, secret } = await registerClient(deps, registrationBody(body), requestMeta(request).ip);
+        return Response.json(clientInformation(client, secret), { status: 201, headers: NO_STORE });
+      })
+      .get("/api/mcp/oauth/authorize", async ({ request }) => {
+        const url = new URL(request.url);
+        const outcome = await authorize(deps, url, await principalOf(deps, request));
+        switch (outcome.kind) {
+          case "error_page":
+            return oauthErrorPage(outcome.status, outcome.title, outcome.message);
+          case "redirect":
+            return new Response(null, { status: 302, headers: { location: outcome.location, ...NO_STORE } });
+          case "signin":
+            return new Response(null, {
+              status: 302,
+              headers: { location: `/signin?return_to=${encodeURIComponent(url.pathname + url.search)}`, ...NO_STORE },
+            });
+          case "consent":
+            return consentPage(outcome.view);
+        }
+      })
+      .post("/api/mcp/oauth/consent", async ({ body, request }) => {
+        const principal = await principalOf(deps, request);
+        if (!principal) return oauthErrorPage(401, "Signed out", "Your session has ended. Start again from the application.");
+        if (!sameOriginPost(deps.config.baseUrl, request)) return oauthErrorPage(403, "Refused", "This form was posted from another site.");
+        const form = Object.fromEntries(Object.entries((body ?? {}) as Record<string, unknown>).filter(([, v]) => typeof v === "string")) as Record<
+          string,
+          string
+        >;
+        const outcome = await answerConsent(deps, principal, form);
+        if (outcome.kind === "error_page") return oauthErrorPage(outcome.status, outcome.title, outcome.message);
+        return new Response(null, { status: 303, headers: { location: outcome.location, ...NO_STORE } });
+      })
+      .post("/api/mcp/oauth/token", async ({ body, request }) => {
+        const params = formParams(request, body);
+        if (!params.grant_type) throw new OAuthError("invalid_request", "grant_type is required.");
+        if (params.grant_type !== "authorization_code" && params.grant_type !== "refresh_token")
+          throw new OAuthError("unsupported_grant_type", "grant_type must be authorization_code or refresh_token.");
+        const client = await authenticateClient(deps, request.headers.get("authorization"), params);
+        const tokens = params.grant_type === "authorization_code" ? await exchangeCode(deps, client, params) : await refreshTokens(deps, client, params);
+        return Response.json(tokens, { headers: NO_STORE });
+      })
+      .post("/api/mcp/oauth/revoke", async ({ body, request }) => {
+        const params = formParams(request, body);
+        const client = await authenticateClient(deps, request.headers.get("authorization"), params);
+        if (!params.token) throw new OAuthError("invalid_request", "token is required.");
+        await revokeToken(deps, client, params.token);
+        return new Response(null, { status: 200, headers: NO_STORE });
+      })
+      // Connected apps in the dashboard: a member's own grants (every member's with org:manage).
+      .get(
+        "/api/oauth/grants",
+        async ({ request }) => {
+          const { orgId, memberId, everyone } = await grantCaller(deps, request);
+          return listGrants(deps, orgId, memberId, everyone);
+        },
+        {
+          response: {
+            200: t.Object({
+              grants: t.Array(
+                t.Object({
+                  id: t.String(),
+                  client: t.Object({ id: t.String(), name: t.String() }),
+                  member: t.Object({ id: t.String(), email: t.String() }),
+                  scopes: t.Array(t.String()),
+                  resource: t.String(),
+                  created_at: t.String({ format: "date-time" }),
+                }),
+              ),
+            }),
+          },
+          detail: {
+            summary: "Connected apps: your OAuth grants to the tool server (everyone's with org:manage)",
+            tags: ["Connected apps"],
+            security: [{ dashboard: [] }],
+          },
+        },
+      )
+      .delete(
+        "/api/oauth/grants/:id",
+        async ({ params, request }) => {
+          const { orgId, memberId, everyone } = await grantCaller(deps, request);
+          await revokeGrantOfOrg(deps, orgId, memberId, everyone, params.id);
+          return new Response(null, { status: 204 });
+        },
+        {
+          params: t.Object({ id: t.String({ maxLength: 64 }) }),
+          response: { 204: t.Null({ description: "No content" }) },
+          detail: { summary: "Revoke a connected app's grant: its tokens stop working", tags: ["Connected apps"], security: [{ dashboard: [] }] },
+        },
+      )
+  );
 }

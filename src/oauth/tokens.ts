@@ -38,16 +38,26 @@ export async function issueCode(deps: Deps, request: GrantRequest): Promise<stri
   await deps.db.transaction(async (tx) => {
     const [grant] = await tx
       .insert(oauthGrants)
-      .values({ clientId: request.clientId, memberId: request.memberId, orgId: request.orgId, scopes: request.scopes, resource: request.resource, createdAt: now })
+      .values({
+        clientId: request.clientId,
+        memberId: request.memberId,
+        orgId: request.orgId,
+        scopes: request.scopes,
+        resource: request.resource,
+        createdAt: now,
+      })
       .returning({ id: oauthGrants.id });
-    await recordActivity({ db: tx, now: deps.now }, {
-      orgId: request.orgId,
-      actor: memberActor(request.memberId),
-      action: "oauth_grant.created",
-      objectType: "oauth_grant",
-      objectId: grant!.id,
-      summary: { client_id: request.clientId, scopes: request.scopes },
-    });
+    await recordActivity(
+      { db: tx, now: deps.now },
+      {
+        orgId: request.orgId,
+        actor: memberActor(request.memberId),
+        action: "oauth_grant.created",
+        objectType: "oauth_grant",
+        objectId: grant!.id,
+        summary: { client_id: request.clientId, scopes: request.scopes },
+      },
+    );
     await tx.insert(oauthCodes).values({
       codeHash: sha256Hex(code),
       grantId: grant!.id,
@@ -74,11 +84,22 @@ export interface TokenResponse {
  * One access and one refresh token. The access token may carry fewer scopes than the refresh
  * token (a narrowing refresh); the refresh token keeps the scopes of the one it replaces (RFC 6749 section 6).
  */
-export async function issueTokens(tx: Db, deps: Deps, grantId: string, clientId: string, scopes: string[], parentId: string | null, refreshScopes = scopes): Promise<TokenResponse> {
+export async function issueTokens(
+  tx: Db,
+  deps: Deps,
+  grantId: string,
+  clientId: string,
+  scopes: string[],
+  parentId: string | null,
+  refreshScopes = scopes,
+): Promise<TokenResponse> {
   const now = deps.now();
   const minted = mintTokens(deps, grantId, scopes, parentId, refreshScopes);
   await tx.insert(oauthTokens).values(minted.rows);
-  await tx.update(oauthClients).set({ firstTokenAt: now }).where(and(eq(oauthClients.id, clientId), isNull(oauthClients.firstTokenAt)));
+  await tx
+    .update(oauthClients)
+    .set({ firstTokenAt: now })
+    .where(and(eq(oauthClients.id, clientId), isNull(oauthClients.firstTokenAt)));
   return minted.response;
 }
 
@@ -88,10 +109,31 @@ export function mintTokens(deps: Deps, grantId: string, scopes: string[], parent
   const access = mintToken(ACCESS_TOKEN_PREFIX);
   const refresh = mintToken(REFRESH_TOKEN_PREFIX);
   const rows: (typeof oauthTokens.$inferInsert)[] = [
-    { tokenHash: sha256Hex(access), kind: "access", grantId, scopes, createdAt: now, expiresAt: new Date(now.getTime() + deps.config.oauthAccessTokenTtlSeconds * 1000) },
-    { tokenHash: sha256Hex(refresh), kind: "refresh", grantId, scopes: refreshScopes, parentId, createdAt: now, expiresAt: new Date(now.getTime() + deps.config.oauthRefreshTokenTtlDays * 86_400_000) },
+    {
+      tokenHash: sha256Hex(access),
+      kind: "access",
+      grantId,
+      scopes,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + deps.config.oauthAccessTokenTtlSeconds * 1000),
+    },
+    {
+      tokenHash: sha256Hex(refresh),
+      kind: "refresh",
+      grantId,
+      scopes: refreshScopes,
+      parentId,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + deps.config.oauthRefreshTokenTtlDays * 86_400_000),
+    },
   ];
-  const response: TokenResponse = { access_token: access, token_type: "Bearer", expires_in: deps.config.oauthAccessTokenTtlSeconds, refresh_token: refresh, scope: scopes.join(" ") };
+  const response: TokenResponse = {
+    access_token: access,
+    token_type: "Bearer",
+    expires_in: deps.config.oauthAccessTokenTtlSeconds,
+    refresh_token: refresh,
+    scope: scopes.join(" "),
+  };
   return { rows, response };
 }
 
@@ -122,7 +164,8 @@ export async function exchangeCode(deps: Deps, client: Client, params: Record<st
   if ((code.redirectUriGiven || params.redirect_uri !== undefined) && params.redirect_uri !== code.redirectUri)
     throw new OAuthError("invalid_grant", "redirect_uri does not match the one in the authorization request.");
   checkResource(params.resource, grant.resource);
-  if (!VERIFIER.test(params.code_verifier)) throw new OAuthError("invalid_request", "code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 section 4.1).");
+  if (!VERIFIER.test(params.code_verifier))
+    throw new OAuthError("invalid_request", "code_verifier must be 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (RFC 7636 section 4.1).");
   if (!CHALLENGE.test(code.codeChallenge) || !verifierMatches(params.code_verifier, code.codeChallenge))
     throw new OAuthError("invalid_grant", "code_verifier does not match code_challenge.");
   if (grant.revokedAt) throw new OAuthError("invalid_grant", "The grant behind this code has been revoked.");

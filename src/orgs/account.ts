@@ -55,7 +55,10 @@ export async function updateProfile(deps: Deps, memberId: string, input: { name:
  * as at sign-in (401, limited), the new one as at sign-up (400); every other session ends.
  * Returns how many sessions were signed out.
  */
-export async function changePassword(deps: Deps, input: { memberId: string; sessionId: string; current: string; next: string; ip: string }): Promise<{ signed_out: number }> {
+export async function changePassword(
+  deps: Deps,
+  input: { memberId: string; sessionId: string; current: string; next: string; ip: string },
+): Promise<{ signed_out: number }> {
   checkNewPassword(input.next);
   const [member] = await deps.db.select({ email: members.email }).from(members).where(eq(members.id, input.memberId));
   if (!member) throw AppError.notFound("No such member.");

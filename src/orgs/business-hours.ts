@@ -23,9 +23,23 @@ export async function setBusinessHours(deps: Deps, orgId: string, actor: Actor, 
   }
   const value = hours ? { time_zone: hours.time_zone, weekly: hours.weekly, holidays: [...new Set(hours.holidays)].sort() } : null;
   await deps.db.transaction(async (tx) => {
-    const [row] = await tx.update(orgs).set({ businessHours: value as Record<string, unknown> | null, updatedAt: deps.now() }).where(eq(orgs.id, orgId)).returning({ id: orgs.id });
+    const [row] = await tx
+      .update(orgs)
+      .set({ businessHours: value as Record<string, unknown> | null, updatedAt: deps.now() })
+      .where(eq(orgs.id, orgId))
+      .returning({ id: orgs.id });
     if (!row) throw AppError.notFound("No such organisation.");
-    await recordActivity({ db: tx, now: deps.now }, { orgId, actor, action: value ? "business_hours.set" : "business_hours.cleared", objectType: "org", objectId: orgId, summary: value ? { time_zone: value.time_zone } : {} });
+    await recordActivity(
+      { db: tx, now: deps.now },
+      {
+        orgId,
+        actor,
+        action: value ? "business_hours.set" : "business_hours.cleared",
+        objectType: "org",
+        objectId: orgId,
+        summary: value ? { time_zone: value.time_zone } : {},
+      },
+    );
   });
   return value;
 }

@@ -5,6 +5,9 @@ import type { Deps } from "../deps.ts";
 
 /** How many of the org's widget keys are not revoked. */
 export async function liveWidgetKeyCount(deps: Deps, orgId: string): Promise<number> {
-  const [row] = await deps.db.select({ n: count() }).from(widgetKeys).where(and(eq(widgetKeys.orgId, orgId), isNull(widgetKeys.revokedAt)));
+  const [row] = await deps.db
+    .select({ n: count() })
+    .from(widgetKeys)
+    .where(and(eq(widgetKeys.orgId, orgId), isNull(widgetKeys.revokedAt)));
   return row?.n ?? 0;
 }

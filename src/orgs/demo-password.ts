@@ -34,7 +34,8 @@ export function writeDemoPassword(dataDir: string, password: string): void {
 export function demoPasswordLine(options: { password?: string; dataDir: string; terminal: boolean }): string {
   const path = demoPasswordPath(options.dataDir);
   if (options.password !== undefined && options.terminal) return `Password:    ${options.password}   (shown once; it is not stored in the clear)`;
-  if (options.password !== undefined) return `Password:    in ${path}   (standard output is not a terminal, so it is not printed; delete the file once you have signed in)`;
+  if (options.password !== undefined)
+    return `Password:    in ${path}   (standard output is not a terminal, so it is not printed; delete the file once you have signed in)`;
   if (existsSync(path)) return `Password:    in ${path}   (written at the first start)`;
   return "Password:    printed at the first start";
 }

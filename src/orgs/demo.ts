@@ -34,7 +34,7 @@ export const DEMO_DOCS: readonly DocInput[] = [
       "If you forgot your password, you can reset it yourself in a minute.",
       "",
       "To reset your password:",
-      "1. Open the sign-in page and choose \"Forgot password?\".",
+      '1. Open the sign-in page and choose "Forgot password?".',
       "2. Enter the email address of your account. We send you a reset link.",
       "3. Open the link within 60 minutes and choose a new password of at least 8 characters.",
       "",
@@ -49,7 +49,7 @@ export const DEMO_DOCS: readonly DocInput[] = [
       "",
       "Invoices are emailed to the billing contact on the first day of each billing period, and every past invoice can be downloaded as a PDF under Settings > Billing > Invoices.",
       "",
-      "We accept credit and debit cards (Visa, Mastercard, American Express) and, on yearly plans, bank transfer. To change your payment method or billing address, open Settings > Billing and choose \"Update payment details\".",
+      'We accept credit and debit cards (Visa, Mastercard, American Express) and, on yearly plans, bank transfer. To change your payment method or billing address, open Settings > Billing and choose "Update payment details".',
       "",
       "Refunds: if you cancel within 14 days of a charge, we refund it in full to the original payment method within 5 to 10 business days.",
     ].join("\n"),
@@ -73,7 +73,7 @@ export const DEMO_DOCS: readonly DocInput[] = [
     body: [
       "Our support team is available Monday to Friday, 9:00 to 18:00 (CET). You can talk to a person at any time by asking for one in this chat: we create a ticket and a teammate answers by email, usually within 4 business hours.",
       "",
-      "For urgent problems (the service is down, or you cannot sign in at all), say \"urgent\" in your message and we prioritise it. You can also email support@demo.example.",
+      'For urgent problems (the service is down, or you cannot sign in at all), say "urgent" in your message and we prioritise it. You can also email support@demo.example.',
     ].join("\n"),
   },
   {

@@ -44,7 +44,16 @@ export async function findInvitation(deps: Pick<Deps, "db" | "now">, token: stri
   const { inv } = row;
   const state: InvitationState = inv.acceptedAt ? "accepted" : inv.revokedAt ? "revoked" : inv.expiresAt <= deps.now() ? "expired" : "pending";
   const [account] = await deps.db.select({ id: members.id }).from(members).where(eq(members.email, inv.email));
-  return { id: inv.id, orgId: inv.orgId, orgName: row.orgName, email: inv.email, roles: inv.roles, inviterEmail: row.inviterEmail, state, accountExists: Boolean(account) };
+  return {
+    id: inv.id,
+    orgId: inv.orgId,
+    orgName: row.orgName,
+    email: inv.email,
+    roles: inv.roles,
+    inviterEmail: row.inviterEmail,
+    state,
+    accountExists: Boolean(account),
+  };
 }
 
 /** Why a link does not work, in words for the invitee; 404 unknown, 410 for a link that was real. */
@@ -53,7 +62,11 @@ export function invitationGone(state: InvitationState | "unknown"): AppError {
     case "unknown":
       return new AppError(404, "invitation_unknown", "This invitation link is not valid. Check that you copied all of it, or ask for a new invitation.");
     case "expired":
-      return new AppError(410, "invitation_expired", `This invitation has expired (links last ${INVITATION_LIMITS.ttlDays} days). Ask an admin of the organisation for a new one.`);
+      return new AppError(
+        410,
+        "invitation_expired",
+        `This invitation has expired (links last ${INVITATION_LIMITS.ttlDays} days). Ask an admin of the organisation for a new one.`,
+      );
     case "revoked":
       return new AppError(410, "invitation_revoked", "This invitation was withdrawn. Ask an admin of the organisation for a new one.");
     case "accepted":
@@ -94,8 +107,10 @@ export async function acceptInvitation(deps: Deps, token: string, input: AcceptI
     memberId = (await checkPassword(deps, { email: found.email, password: input.password, ip: input.ip })).id;
   } else {
     const problems: ErrorDetail[] = [];
-    if (name.length < 1 || name.length > INVITATION_LIMITS.name) problems.push({ path: "/name", message: `Enter your name (1 to ${INVITATION_LIMITS.name} characters).` });
-    if (input.password.length < PASSWORD_MIN || input.password.length > PASSWORD_MAX) problems.push({ path: "/password", message: `Choose a password of ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.` });
+    if (name.length < 1 || name.length > INVITATION_LIMITS.name)
+      problems.push({ path: "/name", message: `Enter your name (1 to ${INVITATION_LIMITS.name} characters).` });
+    if (input.password.length < PASSWORD_MIN || input.password.length > PASSWORD_MAX)
+      problems.push({ path: "/password", message: `Choose a password of ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.` });
     if (problems.length > 0) throw AppError.badRequest("The account could not be created.", problems);
     passwordHash = await deps.passwords.hash(input.password);
   }
@@ -113,22 +128,34 @@ export async function acceptInvitation(deps: Deps, token: string, input: AcceptI
     }
     let newAccount = false;
     if (!memberId) {
-      const [created] = await tx.insert(members).values({ email: inv.email, name, passwordHash: passwordHash! }).onConflictDoNothing({ target: members.email }).returning({ id: members.id });
-      if (!created) throw new AppError(409, "account_exists", "An account with this email was created in the meantime. Open the link again and sign in with that account's password.");
+      const [created] = await tx
+        .insert(members)
+        .values({ email: inv.email, name, passwordHash: passwordHash! })
+        .onConflictDoNothing({ target: members.email })
+        .returning({ id: members.id });
+      if (!created)
+        throw new AppError(
+          409,
+          "account_exists",
+          "An account with this email was created in the meantime. Open the link again and sign in with that account's password.",
+        );
       memberId = created.id;
       newAccount = true;
     }
     // A member already (an earlier invitation, accepted in another tab): their roles stay as they are.
     await tx.insert(memberships).values({ orgId: inv.orgId, memberId, roles: inv.roles }).onConflictDoNothing();
     await tx.update(memberInvitations).set({ acceptedAt: deps.now(), acceptedBy: memberId }).where(eq(memberInvitations.id, inv.id));
-    await recordActivity({ db: tx, now: deps.now }, {
-      orgId: inv.orgId,
-      actor: memberActor(memberId),
-      action: "member_invitation.accepted",
-      objectType: "member_invitation",
-      objectId: inv.id,
-      summary: { member_id: memberId, email: inv.email, roles: inv.roles, new_account: newAccount },
-    });
+    await recordActivity(
+      { db: tx, now: deps.now },
+      {
+        orgId: inv.orgId,
+        actor: memberActor(memberId),
+        action: "member_invitation.accepted",
+        objectType: "member_invitation",
+        objectId: inv.id,
+        summary: { member_id: memberId, email: inv.email, roles: inv.roles, new_account: newAccount },
+      },
+    );
     return { memberId, orgId: inv.orgId };
   });
   await deps.limiter.refund(ipKey.key, ipKey.limit, now);

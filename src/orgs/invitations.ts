@@ -58,7 +58,10 @@ export interface CreatedInvitation {
 /** The inviting member, joined under its own name (members is joined twice on the invitee's side). */
 export const inviter = alias(members, "inviter");
 
-function viewOf(deps: Deps, row: { id: string; email: string; roles: string[]; invitedBy: string | null; inviterEmail: string | null; createdAt: Date; expiresAt: Date }): InvitationView {
+function viewOf(
+  deps: Deps,
+  row: { id: string; email: string; roles: string[]; invitedBy: string | null; inviterEmail: string | null; createdAt: Date; expiresAt: Date },
+): InvitationView {
   return {
     id: row.id,
     email: row.email,
@@ -112,22 +115,40 @@ export async function inviteMember(deps: Deps, orgId: string, actor: Actor, inpu
       .set({ revokedAt: now })
       .where(and(eq(memberInvitations.orgId, orgId), eq(memberInvitations.email, email), open()))
       .returning({ id: memberInvitations.id });
-    const [live] = await tx.select({ n: count() }).from(memberInvitations).where(and(eq(memberInvitations.orgId, orgId), open(), gt(memberInvitations.expiresAt, now)));
+    const [live] = await tx
+      .select({ n: count() })
+      .from(memberInvitations)
+      .where(and(eq(memberInvitations.orgId, orgId), open(), gt(memberInvitations.expiresAt, now)));
     if ((live?.n ?? 0) >= INVITATION_LIMITS.openPerOrg)
-      throw new AppError(409, "too_many_invitations", `This organisation has ${INVITATION_LIMITS.openPerOrg} open invitations, the most it may have; revoke some first.`);
+      throw new AppError(
+        409,
+        "too_many_invitations",
+        `This organisation has ${INVITATION_LIMITS.openPerOrg} open invitations, the most it may have; revoke some first.`,
+      );
     const invitedBy = actor.kind === "member" || actor.kind === "token" ? actor.memberId : null;
     const [inserted] = await tx
       .insert(memberInvitations)
-      .values({ orgId, email, roles, tokenHash: sha256Hex(token), invitedBy, createdAt: now, expiresAt: new Date(now.getTime() + INVITATION_LIMITS.ttlDays * 86_400_000) })
+      .values({
+        orgId,
+        email,
+        roles,
+        tokenHash: sha256Hex(token),
+        invitedBy,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + INVITATION_LIMITS.ttlDays * 86_400_000),
+      })
       .returning();
-    await recordActivity({ db: tx, now: deps.now }, {
-      orgId,
-      actor,
-      action: "member_invitation.created",
-      objectType: "member_invitation",
-      objectId: inserted!.id,
-      summary: { email, roles, ...(replaced.length > 0 ? { replaced: replaced.map((r) => r.id) } : {}) },
-    });
+    await recordActivity(
+      { db: tx, now: deps.now },
+      {
+        orgId,
+        actor,
+        action: "member_invitation.created",
+        objectType: "member_invitation",
+        objectId: inserted!.id,
+        summary: { email, roles, ...(replaced.length > 0 ? { replaced: replaced.map((r) => r.id) } : {}) },
+      },
+    );
     const [by] = invitedBy ? await tx.select({ email: members.email }).from(members).where(eq(members.id, invitedBy)) : [];
     return { ...inserted!, inviterEmail: by?.email ?? null };
   });
@@ -135,13 +156,25 @@ export async function inviteMember(deps: Deps, orgId: string, actor: Actor, inpu
 }
 
 /** One page of the org's open invitations (pending and expired), newest first. */
-export async function listInvitations(deps: Deps, orgId: string, options: { page?: number; perPage?: number } = {}): Promise<{ invitations: InvitationView[]; page: number; per_page: number; total: number }> {
+export async function listInvitations(
+  deps: Deps,
+  orgId: string,
+  options: { page?: number; perPage?: number } = {},
+): Promise<{ invitations: InvitationView[]; page: number; per_page: number; total: number }> {
   const perPage = Math.min(Math.max(options.perPage ?? INVITATION_PAGE.default, 1), INVITATION_PAGE.max);
   const page = Math.max(options.page ?? 1, 1);
   const where = and(eq(memberInvitations.orgId, orgId), open());
   const [rows, [total]] = await Promise.all([
     deps.db
-      .select({ id: memberInvitations.id, email: memberInvitations.email, roles: memberInvitations.roles, invitedBy: memberInvitations.invitedBy, inviterEmail: inviter.email, createdAt: memberInvitations.createdAt, expiresAt: memberInvitations.expiresAt })
+      .select({
+        id: memberInvitations.id,
+        email: memberInvitations.email,
+        roles: memberInvitations.roles,
+        invitedBy: memberInvitations.invitedBy,
+        inviterEmail: inviter.email,
+        createdAt: memberInvitations.createdAt,
+        expiresAt: memberInvitations.expiresAt,
+      })
       .from(memberInvitations)
       .leftJoin(inviter, eq(inviter.id, memberInvitations.invitedBy))
       .where(where)
@@ -163,13 +196,16 @@ export async function revokeInvitation(deps: Deps, orgId: string, actor: Actor, 
       .where(and(eq(memberInvitations.id, invitationId), eq(memberInvitations.orgId, orgId), open()))
       .returning({ email: memberInvitations.email });
     if (!revoked) throw AppError.notFound("No such invitation.");
-    await recordActivity({ db: tx, now: deps.now }, {
-      orgId,
-      actor,
-      action: "member_invitation.revoked",
-      objectType: "member_invitation",
-      objectId: invitationId,
-      summary: { email: revoked.email },
-    });
+    await recordActivity(
+      { db: tx, now: deps.now },
+      {
+        orgId,
+        actor,
+        action: "member_invitation.revoked",
+        objectType: "member_invitation",
+        objectId: invitationId,
+        summary: { email: revoked.email },
+      },
+    );
   });
 }

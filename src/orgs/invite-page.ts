@@ -34,7 +34,11 @@ function describedBy(name: string, error: string | undefined, hint?: boolean) {
   return ids ? html` aria-describedby="${ids}"` : "";
 }
 
-export function invitePage(token: string, inv: InvitationLookup, options: { name?: string; errors?: FieldErrors; alert?: string; status?: number; headers?: Record<string, string> } = {}): Response {
+export function invitePage(
+  token: string,
+  inv: InvitationLookup,
+  options: { name?: string; errors?: FieldErrors; alert?: string; status?: number; headers?: Record<string, string> } = {},
+): Response {
   const e = options.errors ?? {};
   const invalid = (k: keyof FieldErrors) => (e[k] ? html` aria-invalid="true"` : "");
   const who = inv.inviterEmail ? html`<strong>${inv.inviterEmail}</strong> invited you` : html`You are invited`;
@@ -74,9 +78,13 @@ ${form}`,
 
 export function inviteGonePage(error: AppError): Response {
   const title = error.status === 404 ? "Invitation not found" : "Invitation no longer valid";
-  return page(title, html`<h1>${title}</h1>
+  return page(
+    title,
+    html`<h1>${title}</h1>
 <p class="error" role="alert">${error.message}</p>
-<p><a href="/signin">Sign in</a></p>`, { status: error.status, headers: HEADERS });
+<p><a href="/signin">Sign in</a></p>`,
+    { status: error.status, headers: HEADERS },
+  );
 }
 
 const Token = t.Object({ token: t.String({ maxLength: 200 }) });
@@ -100,7 +108,10 @@ export function inviteRoutes(deps: Deps) {
         // A form posted from another site (as /signin refuses it): it could sign someone into an
         // account of the attacker's choosing.
         const from = crossSiteOrigin(deps.config.baseUrl, request);
-        if (from !== null) return inviteGonePage(new AppError(403, "cross_site_request", `This form was posted from another site. ${expectedOriginMessage(deps.config.baseUrl, from)}`));
+        if (from !== null)
+          return inviteGonePage(
+            new AppError(403, "cross_site_request", `This form was posted from another site. ${expectedOriginMessage(deps.config.baseUrl, from)}`),
+          );
         const name = body.name ?? "";
         try {
           const joined = await acceptInvitation(deps, token, { name, password: body.password ?? "", ip: requestMeta(request).ip });

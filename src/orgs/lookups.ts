@@ -13,7 +13,12 @@ export async function orgProfile(deps: Deps, orgId: string) {
 /** The org's identity verification setting and its secrets as stored (encrypted), or null for an unknown org. */
 export async function storedIdentitySecrets(deps: Deps, orgId: string) {
   const [org] = await deps.db
-    .select({ enabled: orgs.identityVerification, current: orgs.identitySecret, previous: orgs.identitySecretPrevious, previousUntil: orgs.identitySecretPreviousUntil })
+    .select({
+      enabled: orgs.identityVerification,
+      current: orgs.identitySecret,
+      previous: orgs.identitySecretPrevious,
+      previousUntil: orgs.identitySecretPreviousUntil,
+    })
     .from(orgs)
     .where(eq(orgs.id, orgId));
   return org ?? null;

@@ -68,7 +68,11 @@ export function memberRoutes(deps: Deps) {
         params: Id,
         body: t.Object({ roles: Roles }, { additionalProperties: false }),
         response: { 200: Member, ...errors },
-        detail: { summary: "Replaces a member's roles. 409 last_admin when no member would hold both org:manage and members:manage; 403 role_not_held.", tags, security },
+        detail: {
+          summary: "Replaces a member's roles. 409 last_admin when no member would hold both org:manage and members:manage; 403 role_not_held.",
+          tags,
+          security,
+        },
       },
     )
     .delete(
@@ -78,7 +82,15 @@ export function memberRoutes(deps: Deps) {
         await removeMember(deps, orgId, actor, params.id);
         return new Response(null, { status: 204 });
       },
-      { params: Id, response: { 204: t.Null({ description: "No content" }), ...errors }, detail: { summary: "Removes a member: their OAuth grants for the org are revoked; sessions end when no org is left to them. 409 last_admin.", tags, security } },
+      {
+        params: Id,
+        response: { 204: t.Null({ description: "No content" }), ...errors },
+        detail: {
+          summary: "Removes a member: their OAuth grants for the org are revoked; sessions end when no org is left to them. 409 last_admin.",
+          tags,
+          security,
+        },
+      },
     )
     .get(
       "/api/members/invitations",
@@ -100,7 +112,10 @@ export function memberRoutes(deps: Deps) {
       },
       {
         body: t.Object({ email: t.String({ minLength: 1, maxLength: INVITATION_LIMITS.email }), roles: Roles }, { additionalProperties: false }),
-        response: { 201: t.Object({ invitation: Invitation, invite_url: t.String({ description: "The /invite/<token> link, returned this once." }) }), ...errors },
+        response: {
+          201: t.Object({ invitation: Invitation, invite_url: t.String({ description: "The /invite/<token> link, returned this once." }) }),
+          ...errors,
+        },
         detail: {
           summary: `Invites an email address with roles; the link is valid ${INVITATION_LIMITS.ttlDays} days and replaces an earlier one for that address. 409 already_member or too_many_invitations (${INVITATION_LIMITS.openPerOrg} open).`,
           tags,
@@ -115,6 +130,10 @@ export function memberRoutes(deps: Deps) {
         await revokeInvitation(deps, orgId, actor, params.id);
         return new Response(null, { status: 204 });
       },
-      { params: Id, response: { 204: t.Null({ description: "No content" }), ...errors }, detail: { summary: "Revokes an open invitation: its link stops working.", tags, security } },
+      {
+        params: Id,
+        response: { 204: t.Null({ description: "No content" }), ...errors },
+        detail: { summary: "Revokes an open invitation: its link stops working.", tags, security },
+      },
     );
 }

@@ -66,7 +66,8 @@ export interface MemberView {
 export function parseRoles(raw: readonly string[], path = "/roles"): Role[] {
   const problems: ErrorDetail[] = [];
   raw.forEach((role, i) => {
-    if (!(ROLES as readonly string[]).includes(role)) problems.push({ path: `${path}/${i}`, message: `unknown role ${JSON.stringify(role.slice(0, 64))}; known: ${ROLES.join(", ")}` });
+    if (!(ROLES as readonly string[]).includes(role))
+      problems.push({ path: `${path}/${i}`, message: `unknown role ${JSON.stringify(role.slice(0, 64))}; known: ${ROLES.join(", ")}` });
   });
   if (raw.length === 0) problems.push({ path, message: "choose at least one role" });
   if (problems.length > 0) throw AppError.badRequest("The roles are not valid.", problems);
@@ -109,7 +110,10 @@ async function otherAdmins(tx: Db | Tx, orgId: string, except: string): Promise<
 export async function checkGrantable(tx: Db | Tx, orgId: string, actor: Actor, granted: readonly string[]): Promise<void> {
   if (actor.kind !== "member" && actor.kind !== "token") return;
   if (granted.length === 0) return;
-  const [mine] = await tx.select({ roles: memberships.roles }).from(memberships).where(and(eq(memberships.orgId, orgId), eq(memberships.memberId, actor.memberId)));
+  const [mine] = await tx
+    .select({ roles: memberships.roles })
+    .from(memberships)
+    .where(and(eq(memberships.orgId, orgId), eq(memberships.memberId, actor.memberId)));
   if (!mine) throw AppError.forbidden("You are not a member of that organisation.");
   const missing = granted.filter((r) => !mine.roles.includes(r));
   if (missing.length > 0) throw new AppError(403, "role_not_held", `You can grant only roles you hold yourself; you lack ${missing.join(", ")}.`);
@@ -122,12 +126,23 @@ function view(row: { id: string; email: string; name: string; roles: string[]; j
 const memberColumns = { id: members.id, email: members.email, name: members.name, roles: memberships.roles, joinedAt: memberships.createdAt };
 
 /** One page of the org's members, by email. `page` is 1-based. */
-export async function listMembers(deps: Deps, orgId: string, options: { page?: number; perPage?: number } = {}): Promise<{ members: MemberView[]; page: number; per_page: number; total: number }> {
+export async function listMembers(
+  deps: Deps,
+  orgId: string,
+  options: { page?: number; perPage?: number } = {},
+): Promise<{ members: MemberView[]; page: number; per_page: number; total: number }> {
   const perPage = Math.min(Math.max(options.perPage ?? MEMBER_PAGE.default, 1), MEMBER_PAGE.max);
   const page = Math.max(options.page ?? 1, 1);
   const where = eq(memberships.orgId, orgId);
   const [rows, [total]] = await Promise.all([
-    deps.db.select(memberColumns).from(memberships).innerJoin(members, eq(members.id, memberships.memberId)).where(where).orderBy(asc(members.email)).limit(perPage).offset((page - 1) * perPage),
+    deps.db
+      .select(memberColumns)
+      .from(memberships)
+      .innerJoin(members, eq(members.id, memberships.memberId))
+      .where(where)
+      .orderBy(asc(members.email))
+      .limit(perPage)
+      .offset((page - 1) * perPage),
     deps.db.select({ n: count() }).from(memberships).where(where),
   ]);
   return { members: rows.map(view), page, per_page: perPage, total: total?.n ?? 0 };
@@ -135,7 +150,11 @@ export async function listMembers(deps: Deps, orgId: string, options: { page?: n
 
 async function memberOf(tx: Db | Tx, orgId: string, memberId: string, lock = false) {
   if (!isUuid(memberId)) return undefined;
-  const query = tx.select(memberColumns).from(memberships).innerJoin(members, eq(members.id, memberships.memberId)).where(and(eq(memberships.orgId, orgId), eq(memberships.memberId, memberId)));
+  const query = tx
+    .select(memberColumns)
+    .from(memberships)
+    .innerJoin(members, eq(members.id, memberships.memberId))
+    .where(and(eq(memberships.orgId, orgId), eq(memberships.memberId, memberId)));
   const [row] = lock ? await query.for("update", { of: memberships }) : await query;
   return row;
 }
@@ -148,19 +167,30 @@ export async function changeMemberRoles(deps: Deps, orgId: string, actor: Actor,
     const target = await memberOf(tx, orgId, memberId, true);
     if (!target) throw AppError.notFound("No such member in this organisation.");
     const before = target.roles;
-    await checkGrantable(tx, orgId, actor, roles.filter((r) => !before.includes(r)));
+    await checkGrantable(
+      tx,
+      orgId,
+      actor,
+      roles.filter((r) => !before.includes(r)),
+    );
     if (isAdmin(before) && !isAdmin(roles) && (await otherAdmins(tx, orgId, memberId)) === 0) throw lastAdmin(actorIs(actor, memberId));
     const same = before.length === roles.length && roles.every((r) => before.includes(r));
     if (same) return { member: view(target), changed: false };
-    await tx.update(memberships).set({ roles }).where(and(eq(memberships.orgId, orgId), eq(memberships.memberId, memberId)));
-    await recordActivity({ db: tx, now: deps.now }, {
-      orgId,
-      actor,
-      action: "member.roles_changed",
-      objectType: "member",
-      objectId: memberId,
-      summary: { email: target.email, before, after: roles },
-    });
+    await tx
+      .update(memberships)
+      .set({ roles })
+      .where(and(eq(memberships.orgId, orgId), eq(memberships.memberId, memberId)));
+    await recordActivity(
+      { db: tx, now: deps.now },
+      {
+        orgId,
+        actor,
+        action: "member.roles_changed",
+        objectType: "member",
+        objectId: memberId,
+        summary: { email: target.email, before, after: roles },
+      },
+    );
     return { member: view({ ...target, roles }), changed: true };
   });
   // Tokens are held to the member's roles through the org's tool snapshot: the next call, here or
@@ -189,14 +219,17 @@ export async function removeMember(deps: Deps, orgId: string, actor: Actor, memb
     if (!target) throw AppError.notFound("No such member in this organisation.");
     if (isAdmin(target.roles) && (await otherAdmins(tx, orgId, memberId)) === 0) throw lastAdmin(actorIs(actor, memberId));
     await tx.delete(memberships).where(and(eq(memberships.orgId, orgId), eq(memberships.memberId, memberId)));
-    await recordActivity({ db: tx, now: deps.now }, {
-      orgId,
-      actor,
-      action: "member.removed",
-      objectType: "member",
-      objectId: memberId,
-      summary: { email: target.email, roles: target.roles },
-    });
+    await recordActivity(
+      { db: tx, now: deps.now },
+      {
+        orgId,
+        actor,
+        action: "member.removed",
+        objectType: "member",
+        objectId: memberId,
+        summary: { email: target.email, roles: target.roles },
+      },
+    );
   });
   // After the commit: a token of theirs verified from now on finds no membership (src/oauth/verify.ts),
   // and the grants end for good, each recorded with its reason.

@@ -23,14 +23,16 @@ function forgotPage(deps: Deps, options: { email?: string; notice?: string; erro
     html`<h1>Forgot your password?</h1>
 ${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ""}
 ${options.notice ? html`<p class="notice" role="status">${options.notice}</p>` : ""}
-${smtp
-  ? html`<p>Enter the email address of your account; we send it a link to choose a new password.</p>
+${
+  smtp
+    ? html`<p>Enter the email address of your account; we send it a link to choose a new password.</p>
 <form method="post" action="/forgot-password">
 <label for="email">Email</label>
 <input id="email" name="email" type="email" autocomplete="username" required autofocus value="${options.email ?? ""}">
 <div class="actions"><button type="submit">Email me a link</button></div>
 </form>`
-  : html`<p>This server sends no email. Ask the operator to run <code>svc-agents user reset-password --email you@example.com</code>: it prints a link that works for an hour.</p>`}
+    : html`<p>This server sends no email. Ask the operator to run <code>svc-agents user reset-password --email you@example.com</code>: it prints a link that works for an hour.</p>`
+}
 <p><a href="/signin">Back to sign-in</a></p>`,
     { status: options.status, headers: { ...HEADERS, ...options.headers } },
   );
@@ -54,9 +56,13 @@ ${options.error ? html`<p class="error" role="alert" id="password-error">${optio
 }
 
 function gonePage(error: AppError) {
-  return page("Link no longer valid", html`<h1>Link no longer valid</h1>
+  return page(
+    "Link no longer valid",
+    html`<h1>Link no longer valid</h1>
 <p class="error" role="alert">${error.message}</p>
-<p><a href="/forgot-password">Ask for a new link</a> · <a href="/signin">Sign in</a></p>`, { status: error.status, headers: HEADERS });
+<p><a href="/forgot-password">Ask for a new link</a> · <a href="/signin">Sign in</a></p>`,
+    { status: error.status, headers: HEADERS },
+  );
 }
 
 const Token = t.Object({ token: t.String({ maxLength: 200 }) });
@@ -68,7 +74,8 @@ export function passwordPages(deps: Deps) {
       "/forgot-password",
       async ({ body, request }) => {
         const from = crossSiteOrigin(deps.config.baseUrl, request);
-        if (from !== null) return forgotPage(deps, { error: `This form was posted from another site. ${expectedOriginMessage(deps.config.baseUrl, from)}`, status: 403 });
+        if (from !== null)
+          return forgotPage(deps, { error: `This form was posted from another site. ${expectedOriginMessage(deps.config.baseUrl, from)}`, status: 403 });
         const email = (body.email ?? "").trim();
         if (!email || !email.includes("@")) return forgotPage(deps, { email, error: "Enter the email address of your account.", status: 400 });
         try {
@@ -94,7 +101,10 @@ export function passwordPages(deps: Deps) {
       "/reset-password/:token",
       async ({ params, body, request }) => {
         const from = crossSiteOrigin(deps.config.baseUrl, request);
-        if (from !== null) return gonePage(new AppError(403, "cross_site_request", `This form was posted from another site. ${expectedOriginMessage(deps.config.baseUrl, from)}`));
+        if (from !== null)
+          return gonePage(
+            new AppError(403, "cross_site_request", `This form was posted from another site. ${expectedOriginMessage(deps.config.baseUrl, from)}`),
+          );
         try {
           await resetWithToken(deps, params.token, body.password ?? "");
         } catch (error) {

@@ -36,11 +36,16 @@ export function resetLink(deps: Pick<Deps, "config">, token: string): string {
 
 export function checkNewPassword(password: string): void {
   if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX)
-    throw AppError.badRequest(`Choose a password of ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`, [{ path: "/password", message: `must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters` }]);
+    throw AppError.badRequest(`Choose a password of ${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`, [
+      { path: "/password", message: `must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters` },
+    ]);
 }
 
 async function memberByEmail(db: Db | Tx, email: string) {
-  const [found] = await db.select({ id: members.id, email: members.email }).from(members).where(eq(members.email, normaliseEmail(email)));
+  const [found] = await db
+    .select({ id: members.id, email: members.email })
+    .from(members)
+    .where(eq(members.email, normaliseEmail(email)));
   return found ?? null;
 }
 
@@ -50,7 +55,10 @@ async function mintReset(deps: Deps, memberId: string): Promise<{ token: string;
   const token = mintToken(RESET_PREFIX);
   const expiresAt = new Date(now.getTime() + RESET_TTL_MS);
   await deps.db.transaction(async (tx) => {
-    await tx.update(passwordResets).set({ usedAt: now }).where(and(eq(passwordResets.memberId, memberId), isNull(passwordResets.usedAt)));
+    await tx
+      .update(passwordResets)
+      .set({ usedAt: now })
+      .where(and(eq(passwordResets.memberId, memberId), isNull(passwordResets.usedAt)));
     await tx.insert(passwordResets).values({ memberId, tokenHash: sha256Hex(token), createdAt: now, expiresAt });
   });
   return { token, expiresAt };
@@ -124,7 +132,12 @@ export async function requestReset(deps: Deps, input: { email: string; ip: strin
   const member = await memberByEmail(deps.db, email);
   if (!member) return;
   // The outbox is kept per org: the member's first org carries the row.
-  const [org] = await deps.db.select({ orgId: memberships.orgId }).from(memberships).where(eq(memberships.memberId, member.id)).orderBy(memberships.createdAt).limit(1);
+  const [org] = await deps.db
+    .select({ orgId: memberships.orgId })
+    .from(memberships)
+    .where(eq(memberships.memberId, member.id))
+    .orderBy(memberships.createdAt)
+    .limit(1);
   if (!org) return;
   await enqueue(deps.db, { orgId: org.orgId, kind: RESET_MAIL_KIND, payload: { member_id: member.id }, runAt: now, now });
 }

@@ -78,7 +78,8 @@ export async function createOrg(deps: Deps, input: CreateOrgInput): Promise<Crea
     // then this one is refused like any other claim on an existing account, not a database error.
     const memberId =
       existing?.id ??
-      (await tx.insert(members).values({ email, passwordHash: passwordHash! }).onConflictDoNothing({ target: members.email }).returning({ id: members.id }))[0]?.id;
+      (await tx.insert(members).values({ email, passwordHash: passwordHash! }).onConflictDoNothing({ target: members.email }).returning({ id: members.id }))[0]
+        ?.id;
     if (!memberId) throw new AppError(409, "member_exists", `A member with email ${email} exists and the password given is not theirs.`);
     await tx.insert(orgs).values({
       id: orgId,
@@ -114,14 +115,17 @@ export async function setFeatureFlag(deps: Deps, orgId: string, actor: Actor, fl
       .set({ featureFlags: sql`${orgs.featureFlags} || ${JSON.stringify({ [flag]: enabled })}::jsonb`, updatedAt: deps.now() })
       .where(eq(orgs.id, orgId))
       .returning({ featureFlags: orgs.featureFlags });
-    await recordActivity({ db: tx, now: deps.now }, {
-      orgId,
-      actor,
-      action: "feature_flag.changed",
-      objectType: "feature_flag",
-      objectId: flag,
-      summary: { before: before.featureFlags[flag] === true, after: enabled },
-    });
+    await recordActivity(
+      { db: tx, now: deps.now },
+      {
+        orgId,
+        actor,
+        action: "feature_flag.changed",
+        objectType: "feature_flag",
+        objectId: flag,
+        summary: { before: before.featureFlags[flag] === true, after: enabled },
+      },
+    );
     return row!.featureFlags;
   });
   if (!flags) throw AppError.notFound(`No organisation with id ${orgId}.`);

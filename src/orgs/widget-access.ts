@@ -32,7 +32,12 @@ export function previousSecretLive(org: { previous: string | null; previousUntil
 
 async function orgRow(deps: Deps, orgId: string) {
   const [org] = await deps.db
-    .select({ enabled: orgs.identityVerification, previous: orgs.identitySecretPrevious, previousUntil: orgs.identitySecretPreviousUntil, updatedAt: orgs.updatedAt })
+    .select({
+      enabled: orgs.identityVerification,
+      previous: orgs.identitySecretPrevious,
+      previousUntil: orgs.identitySecretPreviousUntil,
+      updatedAt: orgs.updatedAt,
+    })
     .from(orgs)
     .where(eq(orgs.id, orgId));
   if (!org) throw AppError.notFound("No such organisation.");
@@ -49,7 +54,14 @@ export async function identityView(deps: Deps, orgId: string) {
 export async function setIdentityVerification(deps: Deps, orgId: string, actor: Actor, enabled: boolean) {
   const before = await orgRow(deps, orgId);
   await deps.db.update(orgs).set({ identityVerification: enabled, updatedAt: deps.now() }).where(eq(orgs.id, orgId));
-  await recordActivity(deps, { orgId, actor, action: "identity_verification.switched", objectType: "org", objectId: orgId, summary: { from: before.enabled, to: enabled } });
+  await recordActivity(deps, {
+    orgId,
+    actor,
+    action: "identity_verification.switched",
+    objectType: "org",
+    objectId: orgId,
+    summary: { from: before.enabled, to: enabled },
+  });
   return identityView(deps, orgId);
 }
 
@@ -103,13 +115,20 @@ export async function createWidgetKey(deps: Deps, orgId: string, actor: Actor, l
   // room for one more key and pass the limit together.
   const key = await deps.db.transaction(async (tx) => {
     await tx.select({ id: orgs.id }).from(orgs).where(eq(orgs.id, orgId)).for("update");
-    const live = await tx.select({ id: widgetKeys.id }).from(widgetKeys).where(and(eq(widgetKeys.orgId, orgId), isNull(widgetKeys.revokedAt)));
-    if (live.length >= WIDGET_KEY_LIMITS.live) throw new AppError(409, "too_many_keys", `An organisation may have at most ${WIDGET_KEY_LIMITS.live} live widget keys: revoke one first.`);
+    const live = await tx
+      .select({ id: widgetKeys.id })
+      .from(widgetKeys)
+      .where(and(eq(widgetKeys.orgId, orgId), isNull(widgetKeys.revokedAt)));
+    if (live.length >= WIDGET_KEY_LIMITS.live)
+      throw new AppError(409, "too_many_keys", `An organisation may have at most ${WIDGET_KEY_LIMITS.live} live widget keys: revoke one first.`);
     const [created] = await tx
       .insert(widgetKeys)
       .values({ orgId, key: WIDGET_KEY_PREFIX + randomBytes(24).toString("base64url"), label, createdAt: deps.now() })
       .returning();
-    await recordActivity({ db: tx, now: deps.now }, { orgId, actor, action: "widget_key.created", objectType: "widget_key", objectId: created!.id, summary: { label } });
+    await recordActivity(
+      { db: tx, now: deps.now },
+      { orgId, actor, action: "widget_key.created", objectType: "widget_key", objectId: created!.id, summary: { label } },
+    );
     return created!;
   });
   deps.invalidation.publish("widget_keys", orgId);
@@ -119,7 +138,10 @@ export async function createWidgetKey(deps: Deps, orgId: string, actor: Actor, l
 /** Revokes a key at once: the next request presenting it is 401. Revoking twice is harmless. */
 export async function revokeWidgetKey(deps: Deps, orgId: string, actor: Actor, keyId: string) {
   if (!isUuid(keyId)) throw AppError.notFound("No such widget key.");
-  const [key] = await deps.db.select().from(widgetKeys).where(and(eq(widgetKeys.orgId, orgId), eq(widgetKeys.id, keyId)));
+  const [key] = await deps.db
+    .select()
+    .from(widgetKeys)
+    .where(and(eq(widgetKeys.orgId, orgId), eq(widgetKeys.id, keyId)));
   if (!key) throw AppError.notFound("No such widget key.");
   if (key.revokedAt) return widgetKeyView(key);
   const [revoked] = await deps.db

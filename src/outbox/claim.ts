@@ -47,7 +47,13 @@ export interface ClaimCaps {
  * exceeded by at most what concurrent claims take in that instant (it is a fairness bound, not a
  * lock).
  */
-export async function claimDue(deps: Pick<Deps, "db" | "now">, kinds: string[], limit: number, caps: ClaimCaps = {}, ordered: readonly string[] = []): Promise<OutboxRow[]> {
+export async function claimDue(
+  deps: Pick<Deps, "db" | "now">,
+  kinds: string[],
+  limit: number,
+  caps: ClaimCaps = {},
+  ordered: readonly string[] = [],
+): Promise<OutboxRow[]> {
   if (kinds.length === 0 || limit <= 0) return [];
   const now = deps.now();
   const at = sql`${now.toISOString()}::timestamptz`;
@@ -101,7 +107,13 @@ export async function claimDue(deps: Pick<Deps, "db" | "now">, kinds: string[], 
     .for("update", { skipLocked: true });
   return deps.db
     .update(outbox)
-    .set({ status: "sending", attempts: sql`${outbox.attempts} + 1`, claimToken: sql`gen_random_uuid()`, lockedUntil: new Date(now.getTime() + OUTBOX_LEASE_MS), updatedAt: now })
+    .set({
+      status: "sending",
+      attempts: sql`${outbox.attempts} + 1`,
+      claimToken: sql`gen_random_uuid()`,
+      lockedUntil: new Date(now.getTime() + OUTBOX_LEASE_MS),
+      updatedAt: now,
+    })
     .where(inArray(outbox.id, chosen))
     .returning();
 }
@@ -131,7 +143,11 @@ export async function recordOutcome(deps: Pick<Deps, "db" | "now">, row: OutboxR
     set =
       wait === undefined
         ? { status: "failed", lastError: `gave up after ${row.attempts} attempts: ${outcome.reason}`.slice(0, 1000), doneAt: now }
-        : { status: "pending", runAt: new Date(now.getTime() + wait * 1000 * (1 + Math.random() * (handler.jitter ?? 0))), lastError: outcome.reason.slice(0, 1000) };
+        : {
+            status: "pending",
+            runAt: new Date(now.getTime() + wait * 1000 * (1 + Math.random() * (handler.jitter ?? 0))),
+            lastError: outcome.reason.slice(0, 1000),
+          };
   } else if (outcome.kind === "sent") set = { status: "sent", lastError: null, doneAt: now };
   else if (outcome.kind === "parked") set = { status: "parked", lastError: outcome.reason.slice(0, 1000) };
   else set = { status: outcome.kind satisfies OutboxStatus, lastError: outcome.reason.slice(0, 1000), doneAt: now };

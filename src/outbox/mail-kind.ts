@@ -55,7 +55,11 @@ export interface MailKind<T> {
 
 /** A display name safe in a header: no line breaks, quotes or angle brackets, at most 100 characters. */
 export function displayName(value: string): string {
-  return value.replace(/[\r\n"\\<>]+/g, " ").replace(/\s+/g, " ").trim().slice(0, 100);
+  return value
+    .replace(/[\r\n"\\<>]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 100);
 }
 
 export function mailHandler<T>(deps: Pick<Deps, "config">, transport: MailTransport | null, kind: MailKind<T>): OutboxHandler {

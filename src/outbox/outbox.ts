@@ -60,10 +60,22 @@ export type OutboxHandlers = Readonly<Record<string, OutboxHandler>>;
 // ---------- writing rows: always inside the caller's transaction, so a row exists exactly when the change that caused it commits ----------
 
 /** Adds a row due at `runAt`; returns its id (the delivery's stable identity). */
-export async function enqueue(db: Db | Tx, row: { orgId: string; kind: string; lane?: string; payload: Record<string, unknown>; runAt: Date; now: Date }): Promise<string> {
+export async function enqueue(
+  db: Db | Tx,
+  row: { orgId: string; kind: string; lane?: string; payload: Record<string, unknown>; runAt: Date; now: Date },
+): Promise<string> {
   const [inserted] = await db
     .insert(outbox)
-    .values({ orgId: row.orgId, kind: row.kind, lane: row.lane ?? null, payload: row.payload, status: "pending", runAt: row.runAt, createdAt: row.now, updatedAt: row.now })
+    .values({
+      orgId: row.orgId,
+      kind: row.kind,
+      lane: row.lane ?? null,
+      payload: row.payload,
+      status: "pending",
+      runAt: row.runAt,
+      createdAt: row.now,
+      updatedAt: row.now,
+    })
     .returning({ id: outbox.id });
   return inserted!.id;
 }
@@ -75,18 +87,27 @@ export async function dropEnqueued(db: Db | Tx, id: string): Promise<void> {
 
 /** Parks the pending rows among `ids` (a subquery of outbox ids): no sender claims them until released. */
 export async function parkPending(db: Db | Tx, ids: SQLWrapper, reason: string, now: Date): Promise<void> {
-  await db.update(outbox).set({ status: "parked", lastError: reason, updatedAt: now }).where(and(eq(outbox.status, "pending"), inArray(outbox.id, ids)));
+  await db
+    .update(outbox)
+    .set({ status: "parked", lastError: reason, updatedAt: now })
+    .where(and(eq(outbox.status, "pending"), inArray(outbox.id, ids)));
 }
 
 /** Makes the parked rows among `ids` due now. */
 /** Makes a waiting row (pending, parked, or `sending` under a lease that ran out) due now, keeping its attempts: a retry brought forward. */
 export async function dueNow(db: Db | Tx, id: string, now: Date): Promise<void> {
   const waiting = or(inArray(outbox.status, ["pending", "parked"]), and(eq(outbox.status, "sending"), lte(outbox.lockedUntil, now)));
-  await db.update(outbox).set({ status: "pending", runAt: now, claimToken: null, lockedUntil: null, updatedAt: now }).where(and(eq(outbox.id, id), waiting));
+  await db
+    .update(outbox)
+    .set({ status: "pending", runAt: now, claimToken: null, lockedUntil: null, updatedAt: now })
+    .where(and(eq(outbox.id, id), waiting));
 }
 
 export async function releaseParked(db: Db | Tx, ids: SQLWrapper, now: Date): Promise<void> {
-  await db.update(outbox).set({ status: "pending", runAt: now, lastError: null, updatedAt: now }).where(and(eq(outbox.status, "parked"), inArray(outbox.id, ids)));
+  await db
+    .update(outbox)
+    .set({ status: "pending", runAt: now, lastError: null, updatedAt: now })
+    .where(and(eq(outbox.status, "parked"), inArray(outbox.id, ids)));
 }
 
 /**

@@ -63,7 +63,8 @@ export async function deliverClaimed(deps: PoolDeps, handler: OutboxHandler, row
     deps.log.warn("outbox delivery failed unexpectedly", { outbox_id: row.id, kind: row.kind });
   }
   deps.metrics.outboxAttempt(row.kind, outcome.kind);
-  if (!(await recordDurably(deps, row, handler, outcome, renewedAt + OUTBOX_LEASE_MS))) deps.log.warn("outbox claim lost before recording", { outbox_id: row.id, kind: row.kind, outcome: outcome.kind });
+  if (!(await recordDurably(deps, row, handler, outcome, renewedAt + OUTBOX_LEASE_MS)))
+    deps.log.warn("outbox claim lost before recording", { outbox_id: row.id, kind: row.kind, outcome: outcome.kind });
 }
 
 export interface OutboxPoolOptions {

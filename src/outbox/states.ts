@@ -13,18 +13,36 @@ export const outboxStates = new QueryBuilder()
   .from(outbox)
   .as("outbox_states");
 
-export type OutboxState = { id: string; status: typeof outbox.$inferSelect.status; runAt: Date; lastError: string | null; attempts: number; doneAt: Date | null };
+export type OutboxState = {
+  id: string;
+  status: typeof outbox.$inferSelect.status;
+  runAt: Date;
+  lastError: string | null;
+  attempts: number;
+  doneAt: Date | null;
+};
 
 /**
  * The ids of the org's rows of `kind` made since `since` whose payload has `key` among `values`
  * and each of `equal` as written (JSON text): a statement to hand to cancelQueued.
  */
-export function rowsByPayload(db: Conn, p: { orgId: string; kind: string; since: Date; key: string; values: readonly string[]; equal?: Record<string, string> }) {
+export function rowsByPayload(
+  db: Conn,
+  p: { orgId: string; kind: string; since: Date; key: string; values: readonly string[]; equal?: Record<string, string> },
+) {
   const equal = Object.entries(p.equal ?? {}).map(([k, v]) => sql`${outbox.payload}->>${k}::text = ${v}`);
   return db
     .select({ id: outbox.id })
     .from(outbox)
-    .where(and(eq(outbox.orgId, p.orgId), eq(outbox.kind, p.kind), gte(outbox.createdAt, p.since), ...equal, inArray(sql`${outbox.payload}->>${p.key}::text`, [...p.values])));
+    .where(
+      and(
+        eq(outbox.orgId, p.orgId),
+        eq(outbox.kind, p.kind),
+        gte(outbox.createdAt, p.since),
+        ...equal,
+        inArray(sql`${outbox.payload}->>${p.key}::text`, [...p.values]),
+      ),
+    );
 }
 
 /** A row's status and lease, locked FOR UPDATE until the caller's transaction ends: a sender's claim or outcome waits for it. */

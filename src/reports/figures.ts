@@ -62,7 +62,9 @@ function ticketScope(f: ReportFilter, column: "created_at" | "csat_at"): SQL {
   return sql`t.org_id = ${f.orgId} and t.${sql.raw(column)} >= ${f.since.toISOString()}::timestamptz and t.${sql.raw(column)} < ${f.until.toISOString()}::timestamptz${
     f.channel ? sql` and t.source = ${f.channel}` : sql``
   }${f.memberId ? sql` and t.assignee_member_id = ${f.memberId}` : sql``}${
-    f.agentId ? sql` and exists (select 1 from conversations ac where ac.org_id = t.org_id and ac.id = t.conversation_id and ac.agent_id = ${f.agentId})` : sql``
+    f.agentId
+      ? sql` and exists (select 1 from conversations ac where ac.org_id = t.org_id and ac.id = t.conversation_id and ac.agent_id = ${f.agentId})`
+      : sql``
   }`;
 }
 
@@ -143,7 +145,10 @@ async function businessFirstResponse(deps: Pick<Deps, "db">, f: ReportFilter): P
     sql`with scoped as (${scopedTickets(f)})
     select (extract(epoch from created_at) * 1000)::float8 as a, (extract(epoch from first_reply) * 1000)::float8 as b from scoped where first_reply is not null`,
   );
-  const times = businessSpans(f.businessHours, rows.map((r) => [Math.round(Number(r.a)), Math.round(Number(r.b))])).sort((x, y) => x - y);
+  const times = businessSpans(
+    f.businessHours,
+    rows.map((r) => [Math.round(Number(r.a)), Math.round(Number(r.b))]),
+  ).sort((x, y) => x - y);
   return { count: times.length, median_ms: percentileCont(times, 0.5), p90_ms: percentileCont(times, 0.9) };
 }
 
@@ -163,7 +168,13 @@ async function csat(deps: Pick<Deps, "db">, f: ReportFilter) {
 
 /** Every figure of one period and filter. */
 export async function figures(deps: Pick<Deps, "db" | "now">, f: ReportFilter): Promise<Figures> {
-  const [conv, reasons, times, business, rated] = await Promise.all([conversationFigures(deps, f), handoffReasons(deps, f), ticketTimes(deps, f), businessFirstResponse(deps, f), csat(deps, f)]);
+  const [conv, reasons, times, business, rated] = await Promise.all([
+    conversationFigures(deps, f),
+    handoffReasons(deps, f),
+    ticketTimes(deps, f),
+    businessFirstResponse(deps, f),
+    csat(deps, f),
+  ]);
   return {
     conversations: conv.conversations,
     ai_resolved_confirmed: conv.confirmed,

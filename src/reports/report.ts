@@ -21,20 +21,27 @@ export interface PeriodInput {
 
 function date(path: string, value: string): Date {
   const parsed = /^\d{4}-\d{2}-\d{2}/.test(value) ? new Date(value) : new Date(Number.NaN);
-  if (Number.isNaN(parsed.getTime())) throw AppError.badRequest(`${path.slice(1)} must be an ISO 8601 date.`, [{ path, message: "must be an ISO 8601 date or date-time" }]);
+  if (Number.isNaN(parsed.getTime()))
+    throw AppError.badRequest(`${path.slice(1)} must be an ISO 8601 date.`, [{ path, message: "must be an ISO 8601 date or date-time" }]);
   return parsed;
 }
 
 /** The period's bounds, [since, until): a preset ends with now included; `today` starts at midnight UTC. */
 export function periodOf(input: PeriodInput, now: Date): { preset: Preset; since: Date; until: Date } {
   const preset = (input.period ?? (input.since || input.until ? "custom" : "7d")) as Preset;
-  if (!PRESETS.includes(preset)) throw AppError.badRequest("period must be one of today, 7d, 30d, 90d, custom.", [{ path: "/period", message: "must be one of today, 7d, 30d, 90d, custom" }]);
+  if (!PRESETS.includes(preset))
+    throw AppError.badRequest("period must be one of today, 7d, 30d, 90d, custom.", [
+      { path: "/period", message: "must be one of today, 7d, 30d, 90d, custom" },
+    ]);
   if (preset === "custom") {
     if (!input.since) throw AppError.badRequest("since is required for a custom period.", [{ path: "/since", message: "is required for a custom period" }]);
     const since = date("/since", input.since);
     const until = input.until ? date("/until", input.until) : now;
     if (until.getTime() <= since.getTime()) throw AppError.badRequest("until must be after since.", [{ path: "/until", message: "must be after since" }]);
-    if (until.getTime() - since.getTime() > MAX_RANGE_DAYS * DAY) throw AppError.badRequest(`A period spans at most ${MAX_RANGE_DAYS} days.`, [{ path: "/until", message: `must be at most ${MAX_RANGE_DAYS} days after since` }]);
+    if (until.getTime() - since.getTime() > MAX_RANGE_DAYS * DAY)
+      throw AppError.badRequest(`A period spans at most ${MAX_RANGE_DAYS} days.`, [
+        { path: "/until", message: `must be at most ${MAX_RANGE_DAYS} days after since` },
+      ]);
     return { preset, since, until };
   }
   // A preset includes this very moment: its exclusive end is 1 ms after now.
@@ -70,13 +77,26 @@ export interface ReportOptions {
   gaps?: boolean;
 }
 
-export async function buildReport(deps: Deps, orgId: string, input: PeriodInput & { agent?: string; channel?: string; member?: string }, options: ReportOptions = {}): Promise<Report> {
+export async function buildReport(
+  deps: Deps,
+  orgId: string,
+  input: PeriodInput & { agent?: string; channel?: string; member?: string },
+  options: ReportOptions = {},
+): Promise<Report> {
   const period = periodOf(input, deps.now());
   for (const key of ["agent", "member"] as const)
     if (input[key] !== undefined && !isUuid(input[key])) throw AppError.badRequest(`${key} must be a UUID.`, [{ path: `/${key}`, message: "must be a UUID" }]);
   if (input.channel !== undefined && !(CHANNELS as readonly string[]).includes(input.channel))
     throw AppError.badRequest(`channel must be one of ${CHANNELS.join(", ")}.`, [{ path: "/channel", message: `must be one of ${CHANNELS.join(", ")}` }]);
-  const filter: ReportFilter = { orgId, since: period.since, until: period.until, agentId: input.agent, channel: input.channel, memberId: input.member, businessHours: options.businessHours ?? null };
+  const filter: ReportFilter = {
+    orgId,
+    since: period.since,
+    until: period.until,
+    agentId: input.agent,
+    channel: input.channel,
+    memberId: input.member,
+    businessHours: options.businessHours ?? null,
+  };
   // Gaps are chat questions: another channel has none; the agent and member filters do not narrow them.
   const gaps = !options.gaps
     ? Promise.resolve(null)
@@ -88,7 +108,11 @@ export async function buildReport(deps: Deps, orgId: string, input: PeriodInput 
     period: { preset: period.preset, since: period.since.toISOString(), until: period.until.toISOString() },
     filters: { agent: input.agent ?? null, channel: input.channel ?? null, member: input.member ?? null },
     ...f,
-    ai_resolution_rate: { confirmed: rate(f.ai_resolved_confirmed, f.conversations), assumed: rate(f.ai_resolved_assumed, f.conversations), total: rate(f.ai_resolved_confirmed + f.ai_resolved_assumed, f.conversations) },
+    ai_resolution_rate: {
+      confirmed: rate(f.ai_resolved_confirmed, f.conversations),
+      assumed: rate(f.ai_resolved_assumed, f.conversations),
+      total: rate(f.ai_resolved_confirmed + f.ai_resolved_assumed, f.conversations),
+    },
     handoff_rate: rate(f.handed_off, f.conversations),
     knowledge_gaps,
   };
@@ -105,7 +129,11 @@ export async function headlines(deps: Deps, orgId: string): Promise<Headline[]> 
   const now = deps.now();
   const [cur, prev] = await Promise.all([
     buildReport(deps, orgId, { period: "custom", since: new Date(now.getTime() - 7 * DAY).toISOString(), until: now.toISOString() }),
-    buildReport(deps, orgId, { period: "custom", since: new Date(now.getTime() - 14 * DAY).toISOString(), until: new Date(now.getTime() - 7 * DAY).toISOString() }),
+    buildReport(deps, orgId, {
+      period: "custom",
+      since: new Date(now.getTime() - 14 * DAY).toISOString(),
+      until: new Date(now.getTime() - 7 * DAY).toISOString(),
+    }),
   ]);
   const satisfied = (r: Report) => {
     const n = r.csat.ai.count + r.csat.person.count;
@@ -152,16 +180,22 @@ export function reportCsv(r: Report): string {
     ["resolution_count", r.resolution.count],
     ["resolution_median_ms", r.resolution.median_ms],
     ["resolution_p90_ms", r.resolution.p90_ms],
-    ...(["ai", "person"] as const).flatMap((by) => [
-      [`csat_${by}_count`, r.csat[by].count],
-      [`csat_${by}_average`, r.csat[by].average],
-      [`csat_${by}_satisfied_rate`, r.csat[by].satisfied_rate],
-    ] as [string, unknown][]),
+    ...(["ai", "person"] as const).flatMap(
+      (by) =>
+        [
+          [`csat_${by}_count`, r.csat[by].count],
+          [`csat_${by}_average`, r.csat[by].average],
+          [`csat_${by}_satisfied_rate`, r.csat[by].satisfied_rate],
+        ] as [string, unknown][],
+    ),
     ...r.by_hour.map((n, h) => [`conversations_hour_${String(h).padStart(2, "0")}`, n] as [string, unknown]),
-    ...(r.knowledge_gaps ?? []).flatMap((g, i) => [
-      [`knowledge_gap_${i + 1}_question`, g.questions[0]],
-      [`knowledge_gap_${i + 1}_count`, g.count],
-    ] as [string, unknown][]),
+    ...(r.knowledge_gaps ?? []).flatMap(
+      (g, i) =>
+        [
+          [`knowledge_gap_${i + 1}_question`, g.questions[0]],
+          [`knowledge_gap_${i + 1}_count`, g.count],
+        ] as [string, unknown][],
+    ),
   ];
   return `metric,value\r\n${rows.map(([k, v]) => `${cell(k)},${cell(v)}`).join("\r\n")}\r\n`;
 }

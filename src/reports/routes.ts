@@ -10,7 +10,12 @@ import { buildReport, headlines, reportCsv } from "./report.ts";
 const Uuid = t.String({ format: "uuid", maxLength: 36 });
 const DateTime = t.String({ minLength: 10, maxLength: 40, description: "An ISO 8601 date or date-time." });
 export const ReportQuery = t.Object({
-  period: t.Optional(t.Union(["today", "7d", "30d", "90d", "custom"].map((p) => t.Literal(p)), { description: "A preset ending now (default 7d), or custom with since (and until)." })),
+  period: t.Optional(
+    t.Union(
+      ["today", "7d", "30d", "90d", "custom"].map((p) => t.Literal(p)),
+      { description: "A preset ending now (default 7d), or custom with since (and until)." },
+    ),
+  ),
   since: t.Optional(DateTime),
   until: t.Optional(DateTime),
   agent: t.Optional(Uuid),
@@ -21,7 +26,13 @@ export const ReportQuery = t.Object({
 const Nullable = (s: ReturnType<typeof t.Number>) => t.Union([s, t.Null()]);
 const Percentiles = t.Object({ count: t.Integer(), median_ms: Nullable(t.Number()), p90_ms: Nullable(t.Number()) });
 const Csat = t.Object({ count: t.Integer(), average: Nullable(t.Number()), satisfied_rate: Nullable(t.Number()) });
-const Gap = t.Object({ terms: t.Array(t.String()), count: t.Integer(), questions: t.Array(t.String()), last_asked_at: t.String(), write_article_url: t.String() });
+const Gap = t.Object({
+  terms: t.Array(t.String()),
+  count: t.Integer(),
+  questions: t.Array(t.String()),
+  last_asked_at: t.String(),
+  write_article_url: t.String(),
+});
 const ReportSchema = t.Object({
   period: t.Object({ preset: t.String(), since: t.String(), until: t.String() }),
   filters: t.Object({ agent: t.Union([t.String(), t.Null()]), channel: t.Union([t.String(), t.Null()]), member: t.Union([t.String(), t.Null()]) }),
@@ -34,7 +45,9 @@ const ReportSchema = t.Object({
   handoff_reasons: t.Object({ live_help: t.Integer(), routing_rule: t.Integer(), low_confidence: t.Integer(), frustration: t.Integer() }),
   tickets: t.Integer(),
   first_response: Percentiles,
-  first_response_business_hours: t.Union([Percentiles, t.Null()], { description: "First responses counted in the org's business hours; null when none are set." }),
+  first_response_business_hours: t.Union([Percentiles, t.Null()], {
+    description: "First responses counted in the org's business hours; null when none are set.",
+  }),
   resolution: Percentiles,
   csat: t.Object({ ai: Csat, person: Csat }),
   by_hour: t.Array(t.Integer(), { minItems: 24, maxItems: 24 }),
@@ -55,11 +68,15 @@ async function report(deps: Deps, lookups: ReportLookups, request: Request, quer
 
 export function reportRoutes(deps: Deps, lookups: ReportLookups) {
   return new Elysia({ name: "reports" })
-    .get(
-      "/api/reports/summary",
-      ({ query, request }) => report(deps, lookups, request, query),
-      { query: ReportQuery, response: ReportSchema, detail: { tags: ["Reports"], summary: "Conversations, AI resolution (confirmed and assumed), hand-offs and their reasons, response times (calendar and business hours) and resolution times, CSAT, volume by hour and the top knowledge gaps over a period" } },
-    )
+    .get("/api/reports/summary", ({ query, request }) => report(deps, lookups, request, query), {
+      query: ReportQuery,
+      response: ReportSchema,
+      detail: {
+        tags: ["Reports"],
+        summary:
+          "Conversations, AI resolution (confirmed and assumed), hand-offs and their reasons, response times (calendar and business hours) and resolution times, CSAT, volume by hour and the top knowledge gaps over a period",
+      },
+    })
     .get(
       "/api/reports/summary.csv",
       async ({ query, request }) => {
@@ -74,6 +91,9 @@ export function reportRoutes(deps: Deps, lookups: ReportLookups) {
         const { orgId } = await requireMember(deps, request, "inbox:view");
         return { headlines: await headlines(deps, orgId) };
       },
-      { response: t.Object({ headlines: t.Array(Headline) }), detail: { tags: ["Reports"], summary: "The four headline figures of the last 7 days beside the 7 days before" } },
+      {
+        response: t.Object({ headlines: t.Array(Headline) }),
+        detail: { tags: ["Reports"], summary: "The four headline figures of the last 7 days beside the 7 days before" },
+      },
     );
 }

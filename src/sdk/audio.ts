@@ -47,7 +47,16 @@ function vint(b: Uint8Array, at: number, keepMarker: boolean): { value: number |
   return { value: !keepMarker && ones ? null : value, length };
 }
 
-const SEGMENT = 0x18538067, CLUSTER = 0x1f43b675, INFO = 0x1549a966, SCALE = 0x2ad7b1, TIMECODE = 0xe7, SIMPLE_BLOCK = 0xa3, BLOCK_GROUP = 0xa0, BLOCK = 0xa1, DOCTYPE = 0x4282, EBML = 0x1a45dfa3;
+const SEGMENT = 0x18538067,
+  CLUSTER = 0x1f43b675,
+  INFO = 0x1549a966,
+  SCALE = 0x2ad7b1,
+  TIMECODE = 0xe7,
+  SIMPLE_BLOCK = 0xa3,
+  BLOCK_GROUP = 0xa0,
+  BLOCK = 0xa1,
+  DOCTYPE = 0x4282,
+  EBML = 0x1a45dfa3;
 const CONTAINERS = new Set([SEGMENT, CLUSTER, INFO, BLOCK_GROUP, EBML]);
 
 function webm(b: Uint8Array): number | null {

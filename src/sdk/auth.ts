@@ -43,7 +43,11 @@ export function createWidgetKeyCache(deps: Pick<Deps, "db" | "now">, invalidatio
     load: async (key) => {
       const found = await liveWidgetKey(deps, key);
       if (!found) return null;
-      const [settings] = await deps.db.select({ allowedOrigins: widgetSettings.allowedOrigins }).from(widgetSettings).where(eq(widgetSettings.orgId, found.orgId)).limit(1);
+      const [settings] = await deps.db
+        .select({ allowedOrigins: widgetSettings.allowedOrigins })
+        .from(widgetSettings)
+        .where(eq(widgetSettings.orgId, found.orgId))
+        .limit(1);
       return { ...found, allowedOrigins: settings?.allowedOrigins ?? null };
     },
   });
@@ -90,7 +94,11 @@ export async function requireWidgetKey(deps: Deps, request: Request): Promise<Wi
   if (origin !== null && allowed.length > 0) {
     const normalised = normaliseOrigin(origin);
     if (normalised === null || !allowed.includes(normalised))
-      throw new AppError(403, "origin_not_allowed", `This widget key may not be used from ${origin.slice(0, 200)}: the organisation allows only its listed origins.`);
+      throw new AppError(
+        403,
+        "origin_not_allowed",
+        `This widget key may not be used from ${origin.slice(0, 200)}: the organisation allows only its listed origins.`,
+      );
   }
   return { orgId: row.orgId, keyId: row.id };
 }

@@ -32,7 +32,12 @@ const FALLBACK = "I'm sorry, I can't answer right now. Would you like me to conn
 
 /** Who asks: the identity the body claims or proves, and this surface's ticket quota and handoff setting. */
 async function callerOf(deps: Deps, auth: WidgetAuth, body: ChatBodyValue, request: Request): Promise<TurnCaller> {
-  const customer = await resolveIdentity(deps, auth.orgId, { user_id: body.user_id, user_token: body.user_token, company_id: body.company_id, custom_fields: body.custom_fields });
+  const customer = await resolveIdentity(deps, auth.orgId, {
+    user_id: body.user_id,
+    user_token: body.user_token,
+    company_id: body.company_id,
+    custom_fields: body.custom_fields,
+  });
   return {
     orgId: auth.orgId,
     customer,
@@ -70,7 +75,16 @@ export function chatRoutes(deps: Deps, turns: TurnPorts) {
         const end = collected.ended();
         let outcome: ChatOutcome;
         if (end.ok) outcome = end.outcome;
-        else if (end.cause instanceof LlmError) outcome = { text: FALLBACK, agentId, actions: [{ type: "offer_person", label: liveHelpLabel }], sources: [], confidence: 0, routing: null, ticketId: null };
+        else if (end.cause instanceof LlmError)
+          outcome = {
+            text: FALLBACK,
+            agentId,
+            actions: [{ type: "offer_person", label: liveHelpLabel }],
+            sources: [],
+            confidence: 0,
+            routing: null,
+            ticketId: null,
+          };
         else throw end.cause;
         return {
           text: outcome.text,
@@ -85,7 +99,11 @@ export function chatRoutes(deps: Deps, turns: TurnPorts) {
       {
         body: ChatBody,
         response: { 200: ChatAnswer, ...errors },
-        detail: { summary: "Send a message through the agent pipeline (docs/interface.md 2.5 → 2.6, plus sources)", tags: ["Widget SDK"], security: [{ widgetKey: [] }] },
+        detail: {
+          summary: "Send a message through the agent pipeline (docs/interface.md 2.5 → 2.6, plus sources)",
+          tags: ["Widget SDK"],
+          security: [{ widgetKey: [] }],
+        },
       },
     )
     .post(
@@ -98,14 +116,20 @@ export function chatRoutes(deps: Deps, turns: TurnPorts) {
             opened: () => deps.metrics.streamOpened("chat"),
             // The body has ended; only storing the reply can still fail (the database going away is expected).
             late: (error) =>
-              isDatabaseUnavailable(error) ? deps.log.warn("storing a chat reply failed: the database is unavailable", { request_id: caller.requestId }) : deps.log.error("storing a chat reply failed", { request_id: caller.requestId, error }),
+              isDatabaseUnavailable(error)
+                ? deps.log.warn("storing a chat reply failed: the database is unavailable", { request_id: caller.requestId })
+                : deps.log.error("storing a chat reply failed", { request_id: caller.requestId, error }),
           },
           (sink) => runTurn(turns, caller, body, sink),
         );
       },
       {
         body: ChatStreamBody,
-        detail: { summary: "The same, streamed: text as it is generated, 0x1E-framed action records (docs/interface.md 4.5)", tags: ["Widget SDK"], security: [{ widgetKey: [] }] },
+        detail: {
+          summary: "The same, streamed: text as it is generated, 0x1E-framed action records (docs/interface.md 4.5)",
+          tags: ["Widget SDK"],
+          security: [{ widgetKey: [] }],
+        },
       },
     );
 }

@@ -8,7 +8,9 @@ import { FreeForm } from "../http/free-form.ts";
 import { IDENTITY_LIMITS } from "./identity.ts";
 
 const ExternalId = t.String({ minLength: 1, maxLength: IDENTITY_LIMITS.externalId });
-const Mode = t.Union([t.Literal("chat"), t.Literal("voice"), t.Literal("video"), t.Literal("livehelp")], { description: "Default chat; livehelp goes straight to a person." });
+const Mode = t.Union([t.Literal("chat"), t.Literal("voice"), t.Literal("video"), t.Literal("livehelp")], {
+  description: "Default chat; livehelp goes straight to a person.",
+});
 const ContextMap = t.Record(
   t.String(),
   t.Object({
@@ -20,7 +22,12 @@ const ContextMap = t.Record(
 );
 const HistoryText = t.String({ maxLength: CHAT_LIMITS.historyText });
 const History = t.Array(
-  t.Object({ speaker: t.Optional(t.String({ maxLength: 32 })), role: t.Optional(t.String({ maxLength: 32 })), text: t.Optional(HistoryText), content: t.Optional(HistoryText) }),
+  t.Object({
+    speaker: t.Optional(t.String({ maxLength: 32 })),
+    role: t.Optional(t.String({ maxLength: 32 })),
+    text: t.Optional(HistoryText),
+    content: t.Optional(HistoryText),
+  }),
   { maxItems: CHAT_LIMITS.historyItems, description: "Earlier turns: only seeds a session the server does not know; never taken as the agent's words." },
 );
 

@@ -23,7 +23,9 @@ export const CONTACT_EMAIL_PATTERN = "^[^\\s@\\x00-\\x1f\\x7f]+@[^\\s@.\\x00-\\x
 
 const Params = t.Object({ session_id: t.String({ minLength: 1, maxLength: CHAT_LIMITS.sessionId, description: "The chat's X-Session-Id." }) });
 const Body = t.Object(
-  { email: t.String({ minLength: 5, maxLength: IDENTITY_LIMITS.email, pattern: CONTACT_EMAIL_PATTERN, description: "Stored lower-cased, marked unverified." }) },
+  {
+    email: t.String({ minLength: 5, maxLength: IDENTITY_LIMITS.email, pattern: CONTACT_EMAIL_PATTERN, description: "Stored lower-cased, marked unverified." }),
+  },
   { additionalProperties: false },
 );
 const Answer = t.Object({
@@ -47,9 +49,16 @@ export function contactRoutes(deps: Deps) {
         const conversation = await sessionOf(deps, orgId, params.session_id);
         if (!conversation) throw AppError.notFound("No such conversation.");
         // A customer's conversation: their address is theirs to set through identify, with proof.
-        if (!conversation.anonymous) throw new AppError(409, "customer_known", "This conversation belongs to an identified customer; their address comes from identify.");
-        if (!conversation.ticketId) throw new AppError(409, "no_ticket", "This conversation was not handed to a person: there is no ticket to follow up by email.");
-        const { ticket, customer } = await claimTicketContact(deps, { orgId, ticketId: conversation.ticketId, conversationId: conversation.id, email: body.email });
+        if (!conversation.anonymous)
+          throw new AppError(409, "customer_known", "This conversation belongs to an identified customer; their address comes from identify.");
+        if (!conversation.ticketId)
+          throw new AppError(409, "no_ticket", "This conversation was not handed to a person: there is no ticket to follow up by email.");
+        const { ticket, customer } = await claimTicketContact(deps, {
+          orgId,
+          ticketId: conversation.ticketId,
+          conversationId: conversation.id,
+          email: body.email,
+        });
         return { ticket_number: ticket.number, email: customer.email!, verified: false as const };
       },
       {
@@ -57,7 +66,8 @@ export function contactRoutes(deps: Deps) {
         body: Body,
         response: { 200: Answer, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 429: ErrorBody },
         detail: {
-          summary: "An anonymous visitor's email address for the conversation's waiting ticket (optional; stored unverified, so a person's reply reaches them by email)",
+          summary:
+            "An anonymous visitor's email address for the conversation's waiting ticket (optional; stored unverified, so a person's reply reaches them by email)",
           tags: ["Widget SDK"],
           security: [{ widgetKey: [] }],
         },

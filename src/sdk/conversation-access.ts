@@ -67,7 +67,10 @@ export async function conversationView(deps: Deps, conversation: Conversation, s
       created_at: m.createdAt.toISOString(),
     }));
   // A stable merge by time: a chat message and a ticket message of the same instant keep the chat's first.
-  const messages = [...chat, ...fromTickets].map((m, i) => ({ m, i })).sort((a, b) => a.m.created_at.localeCompare(b.m.created_at) || a.i - b.i).map((x) => x.m);
+  const messages = [...chat, ...fromTickets]
+    .map((m, i) => ({ m, i }))
+    .sort((a, b) => a.m.created_at.localeCompare(b.m.created_at) || a.i - b.i)
+    .map((x) => x.m);
   return {
     session_id: sessionId,
     messages: messages.slice(-EVENT_LIMITS.history),

@@ -25,10 +25,15 @@ const EVENT_ID = /^\d{1,15}$/;
 const Params = t.Object({ session_id: t.String({ minLength: 1, maxLength: CHAT_LIMITS.sessionId, description: "The chat's X-Session-Id." }) });
 const Who = {
   user_id: t.Optional(t.String({ minLength: 1, maxLength: IDENTITY_LIMITS.externalId, description: "Or the X-User-Id header." })),
-  user_token: t.Optional(t.String({ minLength: 1, maxLength: IDENTITY_LIMITS.token, description: "Or the X-User-Token header (an EventSource cannot set headers)." })),
+  user_token: t.Optional(
+    t.String({ minLength: 1, maxLength: IDENTITY_LIMITS.token, description: "Or the X-User-Token header (an EventSource cannot set headers)." }),
+  ),
 };
 const HistoryQuery = t.Object(Who);
-const Query = t.Object({ ...Who, last_event_id: t.Optional(t.String({ maxLength: 15, description: "Or the Last-Event-ID header: resume after this event." })) });
+const Query = t.Object({
+  ...Who,
+  last_event_id: t.Optional(t.String({ maxLength: 15, description: "Or the Last-Event-ID header: resume after this event." })),
+});
 const Author = t.Object({ name: t.String(), avatar_url: t.Optional(t.String()) });
 export const CustomerMessageSchema = t.Object({
   id: t.String(),
@@ -80,7 +85,11 @@ export function conversationRoutes(deps: Deps) {
         params: Params,
         query: HistoryQuery,
         response: { 200: ConversationAnswer, ...errors },
-        detail: { summary: "The conversation as its customer sees it: messages, AI answers and people's replies (never notes), oldest first", tags: ["Widget SDK"], security: [{ widgetKey: [] }] },
+        detail: {
+          summary: "The conversation as its customer sees it: messages, AI answers and people's replies (never notes), oldest first",
+          tags: ["Widget SDK"],
+          security: [{ widgetKey: [] }],
+        },
       },
     )
     .get(
@@ -88,7 +97,8 @@ export function conversationRoutes(deps: Deps) {
       async ({ params, query, request, auth }) => {
         const conversation = await readableConversation(deps, auth!.orgId, params.session_id, readerOf(request, query));
         const resume = fromHeaderOrQuery(request, "last-event-id", query.last_event_id, 15, "/last_event_id");
-        if (resume !== undefined && !EVENT_ID.test(resume)) throw AppError.badRequest("Last-Event-ID must be an event id this stream sent.", [{ path: "/last_event_id", message: "must be a decimal integer" }]);
+        if (resume !== undefined && !EVENT_ID.test(resume))
+          throw AppError.badRequest("Last-Event-ID must be an event id this stream sent.", [{ path: "/last_event_id", message: "must be a decimal integer" }]);
         const after = resume === undefined ? await lastEventId(deps, auth!.orgId, conversation.id) : Number(resume);
         const { perKeyIp, max } = deps.config.sdkStreams;
         const release = deps.live.admit(`${auth!.keyId}:${requestMeta(request).ip}`, { perClient: perKeyIp, max });
@@ -97,15 +107,32 @@ export function conversationRoutes(deps: Deps) {
           throw new AppError(429, "too_many_streams", message, undefined, { "retry-after": String(Math.ceil(RETRY_MS / 1000)) }, { reason: "rate_limited" });
         }
         const orgId = auth!.orgId;
-        const reader = { kind: "customer" as const, delivered: (events: StreamEvent[]) => void markRepliesSeen(deps, orgId, events.filter((e) => e.type === "message").map((e) => e.data as Record<string, unknown>)) };
-        return eventStream(deps, { key: conversation.id, reader, read: (from) => eventsAfter(deps, orgId, conversation.id, from), page: EVENT_LIMITS.page, after, request, release });
+        const reader = {
+          kind: "customer" as const,
+          delivered: (events: StreamEvent[]) =>
+            void markRepliesSeen(
+              deps,
+              orgId,
+              events.filter((e) => e.type === "message").map((e) => e.data as Record<string, unknown>),
+            ),
+        };
+        return eventStream(deps, {
+          key: conversation.id,
+          reader,
+          read: (from) => eventsAfter(deps, orgId, conversation.id, from),
+          page: EVENT_LIMITS.page,
+          after,
+          request,
+          release,
+        });
       },
       {
         params: Params,
         query: Query,
         response: { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody },
         detail: {
-          summary: "What happens next, as Server-Sent Events: `message` (a person's reply, or a message written elsewhere) and `ticket` (status); resume with Last-Event-ID",
+          summary:
+            "What happens next, as Server-Sent Events: `message` (a person's reply, or a message written elsewhere) and `ticket` (status); resume with Last-Event-ID",
           tags: ["Widget SDK"],
           security: [{ widgetKey: [] }],
           responses: { 200: { description: "text/event-stream", content: { "text/event-stream": { schema: { type: "string" } } } } },

@@ -17,18 +17,33 @@ export interface CsatSettings {
 }
 
 export async function csatSettings(deps: Pick<Deps, "db">, orgId: string): Promise<CsatSettings> {
-  const [row] = await deps.db.select({ on: settingsTable.csatEnabled, question: settingsTable.csatQuestion }).from(settingsTable).where(eq(settingsTable.orgId, orgId));
+  const [row] = await deps.db
+    .select({ on: settingsTable.csatEnabled, question: settingsTable.csatQuestion })
+    .from(settingsTable)
+    .where(eq(settingsTable.orgId, orgId));
   return { csat_enabled: row?.on ?? true, csat_question: row?.question || DEFAULT_CSAT_QUESTION };
 }
 
-export async function setCsatSettings(deps: Deps, orgId: string, actor: Parameters<typeof recordActivity>[1]["actor"], input: { csat_enabled: boolean; csat_question?: string | null }): Promise<CsatSettings> {
+export async function setCsatSettings(
+  deps: Deps,
+  orgId: string,
+  actor: Parameters<typeof recordActivity>[1]["actor"],
+  input: { csat_enabled: boolean; csat_question?: string | null },
+): Promise<CsatSettings> {
   const now = deps.now();
   const question = input.csat_question?.trim() || null;
   await deps.db
     .insert(settingsTable)
     .values({ orgId, allowedOrigins: [], csatEnabled: input.csat_enabled, csatQuestion: question, updatedAt: now })
     .onConflictDoUpdate({ target: settingsTable.orgId, set: { csatEnabled: input.csat_enabled, csatQuestion: question, updatedAt: now } });
-  await recordActivity(deps, { orgId, actor, action: "widget_csat.updated", objectType: "org", objectId: orgId, summary: { csat_enabled: input.csat_enabled } });
+  await recordActivity(deps, {
+    orgId,
+    actor,
+    action: "widget_csat.updated",
+    objectType: "org",
+    objectId: orgId,
+    summary: { csat_enabled: input.csat_enabled },
+  });
   return csatSettings(deps, orgId);
 }
 
@@ -51,7 +66,10 @@ export function csatSettingsRoutes(deps: Deps) {
         return setCsatSettings(deps, orgId, memberActor(principal.member.id), body);
       },
       {
-        body: t.Object({ csat_enabled: t.Boolean(), csat_question: t.Optional(t.Union([t.String({ maxLength: CSAT_QUESTION_MAX }), t.Null()], { description: "Empty or null: the default question." })) }),
+        body: t.Object({
+          csat_enabled: t.Boolean(),
+          csat_question: t.Optional(t.Union([t.String({ maxLength: CSAT_QUESTION_MAX }), t.Null()], { description: "Empty or null: the default question." })),
+        }),
         response: Settings,
         detail: { tags: ["Widget settings"], summary: "Turn the CSAT question on or off and set its wording" },
       },

@@ -46,9 +46,12 @@ export async function recordEvents(deps: Deps, orgId: string, input: EventsInput
   const occurred = input.events.map((event, i) => {
     if (event.occurred_at === undefined) return now;
     const at = new Date(event.occurred_at);
-    if (Number.isNaN(at.getTime())) throw AppError.badRequest("An event's occurred_at is not a date.", [{ path: `/events/${i}/occurred_at`, message: "must be an RFC 3339 date-time" }]);
+    if (Number.isNaN(at.getTime()))
+      throw AppError.badRequest("An event's occurred_at is not a date.", [{ path: `/events/${i}/occurred_at`, message: "must be an RFC 3339 date-time" }]);
     if (at.getTime() > latest)
-      throw AppError.badRequest("An event's occurred_at is in the future.", [{ path: `/events/${i}/occurred_at`, message: `must be at most ${SDK_LIMITS.futureSkewSeconds} s after the time of receipt` }]);
+      throw AppError.badRequest("An event's occurred_at is in the future.", [
+        { path: `/events/${i}/occurred_at`, message: `must be at most ${SDK_LIMITS.futureSkewSeconds} s after the time of receipt` },
+      ]);
     return at;
   });
 
@@ -81,7 +84,11 @@ export async function recordEvents(deps: Deps, orgId: string, input: EventsInput
     // A session id is a bearer secret: the event keeps the conversation it names, never the id (an
     // id this org has no session for links nothing).
     const sessionOf = (event: EventInput) => event.session_id ?? input.session_id;
-    const chats = await conversationsOfSessions(tx, orgId, input.events.map(sessionOf).filter((id): id is string => id !== undefined));
+    const chats = await conversationsOfSessions(
+      tx,
+      orgId,
+      input.events.map(sessionOf).filter((id): id is string => id !== undefined),
+    );
     await insertCustomerEvents(
       tx,
       input.events.map((event, i) => {

@@ -39,9 +39,13 @@ export function feedbackRoutes(deps: Deps) {
       },
       {
         params: Params,
-        body: t.Object({ helpful: t.Boolean(), message_id: t.Optional(t.String({ minLength: 1, maxLength: 64, description: "The answer; the latest answer when left out." })), ...Who }),
+        body: t.Object({
+          helpful: t.Boolean(),
+          message_id: t.Optional(t.String({ minLength: 1, maxLength: 64, description: "The answer; the latest answer when left out." })),
+          ...Who,
+        }),
         response: { 200: t.Object({ message_id: t.String(), helpful: t.Boolean() }), ...errors },
-        detail: { summary: "\"Did that help?\": the customer's yes or no on an AI answer (a yes is a confirmed resolution)", tags: ["Widget SDK"], security },
+        detail: { summary: '"Did that help?": the customer\'s yes or no on an AI answer (a yes is a confirmed resolution)', tags: ["Widget SDK"], security },
       },
     )
     .get(
@@ -50,13 +54,28 @@ export function feedbackRoutes(deps: Deps) {
         const conversation = await readableConversation(deps, auth!.orgId, params.session_id, { userId: query.user_id, userToken: query.user_token });
         const settings = await csatSettings(deps, auth!.orgId);
         const ticket = conversation.ticketId ? await ticketRating(deps, auth!.orgId, conversation.ticketId) : null;
-        return { ask: settings.csat_enabled && ticket !== null && ticket.status === "resolved" && ticket.score === null, question: settings.csat_question, score: ticket?.score ?? null };
+        return {
+          ask: settings.csat_enabled && ticket !== null && ticket.status === "resolved" && ticket.score === null,
+          question: settings.csat_question,
+          score: ticket?.score ?? null,
+        };
       },
       {
         params: Params,
         query: t.Object(Who),
-        response: { 200: t.Object({ ask: t.Boolean({ description: "Whether to ask now: CSAT is on and the conversation's ticket is resolved and not rated." }), question: t.String(), score: t.Union([t.Integer(), t.Null()]) }), ...errors },
-        detail: { summary: "Whether the widget should ask for a rating of the conversation's ticket now, and the org's question", tags: ["Widget SDK"], security },
+        response: {
+          200: t.Object({
+            ask: t.Boolean({ description: "Whether to ask now: CSAT is on and the conversation's ticket is resolved and not rated." }),
+            question: t.String(),
+            score: t.Union([t.Integer(), t.Null()]),
+          }),
+          ...errors,
+        },
+        detail: {
+          summary: "Whether the widget should ask for a rating of the conversation's ticket now, and the org's question",
+          tags: ["Widget SDK"],
+          security,
+        },
       },
     )
     .post(
@@ -66,16 +85,34 @@ export function feedbackRoutes(deps: Deps) {
         const settings = await csatSettings(deps, auth!.orgId);
         if (!settings.csat_enabled) throw new AppError(409, "csat_disabled", "This organisation does not ask for ratings.");
         if (!conversation.ticketId) throw AppError.notFound("This conversation has no ticket to rate.");
-        return rateTicket(deps, { orgId: auth!.orgId, ticketId: conversation.ticketId, conversationId: conversation.id, score: body.score, comment: body.comment ?? null });
+        return rateTicket(deps, {
+          orgId: auth!.orgId,
+          ticketId: conversation.ticketId,
+          conversationId: conversation.id,
+          score: body.score,
+          comment: body.comment ?? null,
+        });
       },
       {
         params: Params,
         body: t.Object({ score: t.Integer({ minimum: 1, maximum: 5 }), comment: t.Optional(t.String({ maxLength: CSAT_LIMITS.comment })), ...Who }),
         response: {
-          200: t.Object({ ticket_id: t.String(), ticket_number: t.Integer(), score: t.Integer(), comment: t.Union([t.String(), t.Null()]), handled_by: t.String(), rated_at: t.String(), recorded: t.Boolean({ description: "False when it was rated before: nothing changed." }) }),
+          200: t.Object({
+            ticket_id: t.String(),
+            ticket_number: t.Integer(),
+            score: t.Integer(),
+            comment: t.Union([t.String(), t.Null()]),
+            handled_by: t.String(),
+            rated_at: t.String(),
+            recorded: t.Boolean({ description: "False when it was rated before: nothing changed." }),
+          }),
           ...errors,
         },
-        detail: { summary: "The customer's rating (1–5, optional comment) of the conversation's resolved ticket; once — a second rating answers the first", tags: ["Widget SDK"], security },
+        detail: {
+          summary: "The customer's rating (1–5, optional comment) of the conversation's resolved ticket; once — a second rating answers the first",
+          tags: ["Widget SDK"],
+          security,
+        },
       },
     );
 }

@@ -108,7 +108,12 @@ export interface IdentityProof {
 
 /** 403 `user_token_required`: the org requires verification and the request names a user_id without a token. */
 export function userTokenRequired(details?: { path: string; message: string }[]): AppError {
-  return new AppError(403, "user_token_required", "This organisation requires identity verification: send a user_token signed by your backend with the user_id.", details);
+  return new AppError(
+    403,
+    "user_token_required",
+    "This organisation requires identity verification: send a user_token signed by your backend with the user_id.",
+    details,
+  );
 }
 
 /**
@@ -117,7 +122,11 @@ export function userTokenRequired(details?: { path: string; message: string }[])
  * without one is 403 `user_token_required`. Callers that must refuse before writing anything (an
  * events batch) check every identity with this first.
  */
-export async function proveIdentity(settings: { enabled: boolean; secrets: string[] }, input: Pick<IdentityInput, "user_id" | "user_token">, now: Date): Promise<IdentityProof> {
+export async function proveIdentity(
+  settings: { enabled: boolean; secrets: string[] },
+  input: Pick<IdentityInput, "user_id" | "user_token">,
+  now: Date,
+): Promise<IdentityProof> {
   if (input.user_token !== undefined) {
     const payload = await verifyUserToken(settings.secrets, input.user_token, isAnonymous(input.user_id) ? undefined : input.user_id, now);
     return { verified: true, claims: Object.fromEntries(TRUSTED_CLAIMS.filter((c) => payload[c] !== undefined).map((c) => [c, payload[c]])) };
@@ -134,7 +143,10 @@ export async function proveIdentity(settings: { enabled: boolean; secrets: strin
 export async function writeIdentity(deps: Deps, orgId: string, input: IdentityInput, proof: IdentityProof, settings: { enabled: boolean }): Promise<EndUser> {
   const { claims, verified } = proof;
   const userId = input.user_id!;
-  if (userId.length > IDENTITY_LIMITS.externalId) throw AppError.badRequest(`user_id is longer than ${IDENTITY_LIMITS.externalId} characters.`, [{ path: "/user_id", message: `at most ${IDENTITY_LIMITS.externalId} characters` }]);
+  if (userId.length > IDENTITY_LIMITS.externalId)
+    throw AppError.badRequest(`user_id is longer than ${IDENTITY_LIMITS.externalId} characters.`, [
+      { path: "/user_id", message: `at most ${IDENTITY_LIMITS.externalId} characters` },
+    ]);
 
   const email = (claims.email as string | undefined) ?? input.email;
   const name = (claims.name as string | undefined) ?? input.name;
@@ -151,7 +163,9 @@ export async function writeIdentity(deps: Deps, orgId: string, input: IdentityIn
       : undefined;
   // A verified token vouches for the company its own company_id claim names, never for one the body names.
   const company =
-    companyExternalId !== undefined && companyExternalId !== "" ? await identifyCompany(deps, orgId, companyExternalId, {}, verified && claims.company_id === companyExternalId) : undefined;
+    companyExternalId !== undefined && companyExternalId !== ""
+      ? await identifyCompany(deps, orgId, companyExternalId, {}, verified && claims.company_id === companyExternalId)
+      : undefined;
   return identifyEndUser(deps, orgId, userId, verified, { email, name, companyId: company?.id, traits });
 }
 

@@ -17,7 +17,6 @@ import { speechSettingsRoutes } from "./speech-settings-routes.ts";
 import {
   ConfigQuery,
   CreateTicketBody,
-  
   EventsAccepted,
   EventsBody,
   IdentifyCompanyBody,
@@ -54,7 +53,11 @@ export function sdkRoutes(deps: Deps) {
         set.headers["cache-control"] = `public, max-age=${CONFIG_MAX_AGE_SECONDS}`;
         return config;
       },
-      { query: ConfigQuery, response: { 200: SdkConfig, ...errors }, detail: { summary: "The widget's public configuration (docs/interface.md 2.7)", tags: ["Widget SDK"] } },
+      {
+        query: ConfigQuery,
+        response: { 200: SdkConfig, ...errors },
+        detail: { summary: "The widget's public configuration (docs/interface.md 2.7)", tags: ["Widget SDK"] },
+      },
     );
   return plugin;
 }
@@ -76,21 +79,33 @@ function keyedRoutes(deps: Deps) {
       async ({ body, auth }) => {
         return identifyUser(deps, auth.orgId, body);
       },
-      { body: IdentifyUserBody, response: { 200: SdkUser, ...errors }, detail: { summary: "Create or update an end user", tags: ["Widget SDK"], security: [{ widgetKey: [] }] } },
+      {
+        body: IdentifyUserBody,
+        response: { 200: SdkUser, ...errors },
+        detail: { summary: "Create or update an end user", tags: ["Widget SDK"], security: [{ widgetKey: [] }] },
+      },
     )
     .post(
       "/api/sdk/companies/identify",
       async ({ body, auth }) => {
         return identifyCompanyFor(deps, auth.orgId, body);
       },
-      { body: IdentifyCompanyBody, response: { 200: SdkCompany, ...errors }, detail: { summary: "Create or update a company, optionally linking a user", tags: ["Widget SDK"], security: [{ widgetKey: [] }] } },
+      {
+        body: IdentifyCompanyBody,
+        response: { 200: SdkCompany, ...errors },
+        detail: { summary: "Create or update a company, optionally linking a user", tags: ["Widget SDK"], security: [{ widgetKey: [] }] },
+      },
     )
     .post(
       "/api/sdk/events",
       async ({ body, auth }) => {
         return recordEvents(deps, auth.orgId, body);
       },
-      { body: EventsBody, response: { 200: EventsAccepted, ...errors }, detail: { summary: "Record a batch of behavioural events", tags: ["Widget SDK"], security: [{ widgetKey: [] }] } },
+      {
+        body: EventsBody,
+        response: { 200: EventsAccepted, ...errors },
+        detail: { summary: "Record a batch of behavioural events", tags: ["Widget SDK"], security: [{ widgetKey: [] }] },
+      },
     )
     .post(
       "/api/sdk/tickets/create",
@@ -99,6 +114,10 @@ function keyedRoutes(deps: Deps) {
         set.status = 201;
         return ticket;
       },
-      { body: CreateTicketBody, response: { 201: SdkTicket, ...errors }, detail: { summary: "Open a support ticket", tags: ["Widget SDK"], security: [{ widgetKey: [] }] } },
+      {
+        body: CreateTicketBody,
+        response: { 201: SdkTicket, ...errors },
+        detail: { summary: "Open a support ticket", tags: ["Widget SDK"], security: [{ widgetKey: [] }] },
+      },
     );
 }

@@ -27,11 +27,15 @@ const ExternalId = (description: string) => t.String({ minLength: 1, maxLength: 
 const UserToken = t.String({
   minLength: 1,
   maxLength: IDENTITY_LIMITS.token,
-  description: "JWT signed HS256 with the organisation's identity secret, carrying `user_id` (equal to the request's) and `exp`; may carry trusted claims email, name, role, plan, company_id, which override the request's values (docs/interface.md 5).",
+  description:
+    "JWT signed HS256 with the organisation's identity secret, carrying `user_id` (equal to the request's) and `exp`; may carry trusted claims email, name, role, plan, company_id, which override the request's values (docs/interface.md 5).",
 });
 const Email = t.String({ minLength: 3, maxLength: IDENTITY_LIMITS.email, pattern: "^[^\\s@]+@[^\\s@]+$", description: "Stored lower-cased." });
 const Name = t.String({ maxLength: IDENTITY_LIMITS.name });
-const CustomFields = FreeForm({}, { description: "Key/value traits merged into the stored ones; the request wins on conflict. At most 8 levels deep and 16384 bytes as JSON." });
+const CustomFields = FreeForm(
+  {},
+  { description: "Key/value traits merged into the stored ones; the request wins on conflict. At most 8 levels deep and 16384 bytes as JSON." },
+);
 
 export const IdentifyUserBody = t.Object(
   {
@@ -75,7 +79,9 @@ export const SdkEvent = t.Object(
     anonymous_id: t.Optional(t.String({ minLength: 1, maxLength: SDK_LIMITS.visitorId, description: "The widget's visitor id before identification." })),
     session_id: t.Optional(t.String({ minLength: 1, maxLength: SDK_LIMITS.visitorId, description: SESSION_LINK })),
     properties: t.Optional(FreeForm({ maxBytes: SDK_LIMITS.eventPropertiesBytes, maxDepth: SDK_LIMITS.eventPropertiesDepth })),
-    occurred_at: t.Optional(t.String({ format: "date-time", description: `RFC 3339; default the time of receipt; at most ${SDK_LIMITS.futureSkewSeconds} s in the future.` })),
+    occurred_at: t.Optional(
+      t.String({ format: "date-time", description: `RFC 3339; default the time of receipt; at most ${SDK_LIMITS.futureSkewSeconds} s in the future.` }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -136,11 +142,13 @@ export const SdkCompany = t.Object({
   user: t.Optional(t.Object({ id: t.String({ format: "uuid" }), user_id: t.String(), verified: t.Boolean() })),
 });
 
-export const EventsAccepted = t.Object({ accepted: t.Integer({ minimum: 1, description: "How many events were stored (all of them: a batch is accepted whole or refused)." }) });
+export const EventsAccepted = t.Object({
+  accepted: t.Integer({ minimum: 1, description: "How many events were stored (all of them: a batch is accepted whole or refused)." }),
+});
 
 export const SdkTicket = t.Object({
   id: t.String({ format: "uuid" }),
-  number: t.Integer({ description: "Per organisation, from 1: what the customer quotes (\"#42\")." }),
+  number: t.Integer({ description: 'Per organisation, from 1: what the customer quotes ("#42").' }),
   subject: t.String(),
   status: t.String(),
   priority: t.String(),
@@ -162,5 +170,3 @@ export const SdkConfig = t.Object({
   }),
   organization: t.Object({ name: t.String(), settings: t.Record(t.String(), t.Unknown()) }),
 });
-
-

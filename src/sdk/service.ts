@@ -79,8 +79,10 @@ export interface IdentifyUserInput {
  * request echoed"). Its fields are still merged into the record as before.
  */
 export async function identifyUser(deps: Deps, orgId: string, input: IdentifyUserInput) {
-  if (isAnonymous(input.user_id)) throw AppError.badRequest("user_id must name a user: anonymous visitors need no identify.", [{ path: "/user_id", message: "must not be anonymous" }]);
-  const { endUser, verified } = input.session_id === undefined ? await resolveIdentity(deps, orgId, input) : await identifyInChat(deps, orgId, input, input.session_id);
+  if (isAnonymous(input.user_id))
+    throw AppError.badRequest("user_id must name a user: anonymous visitors need no identify.", [{ path: "/user_id", message: "must not be anonymous" }]);
+  const { endUser, verified } =
+    input.session_id === undefined ? await resolveIdentity(deps, orgId, input) : await identifyInChat(deps, orgId, input, input.session_id);
   if (verified) return sdkUserView(deps, endUser!, true);
   const now = deps.now().toISOString();
   return {
@@ -111,7 +113,9 @@ async function identifyInChat(outer: Deps, orgId: string, input: IdentifyUserInp
     const resolved = await resolveIdentity(deps, orgId, input);
     const conversation = await findSession(deps, orgId, sessionId, { endUserId: resolved.endUser!.id });
     if (!conversation) throw new AppError(404, "session_not_found", "No chat session of this organisation has that session_id.");
-    const changed = conversation.ticketId ? await attachTicketCustomer(deps, { orgId, ticketId: conversation.ticketId, conversationId: conversation.id, customer: resolved.endUser! }) : null;
+    const changed = conversation.ticketId
+      ? await attachTicketCustomer(deps, { orgId, ticketId: conversation.ticketId, conversationId: conversation.id, customer: resolved.endUser! })
+      : null;
     return { resolved, changed };
   });
   if (changed) wakeTicket(outer, changed);
@@ -136,11 +140,16 @@ export async function identifyCompanyFor(deps: Deps, orgId: string, input: Ident
   // must leave nothing written (not even the user).
   const linking = input.user_id !== undefined && !isAnonymous(input.user_id);
   const settings = await identitySettings(deps, orgId);
-  const who = linking || input.user_token !== undefined ? await proveIdentity(settings, { user_id: input.user_id, user_token: input.user_token }, deps.now()) : null;
+  const who =
+    linking || input.user_token !== undefined ? await proveIdentity(settings, { user_id: input.user_id, user_token: input.user_token }, deps.now()) : null;
   // With verification on, only a verified user of this very company (its `company_id` claim) may
   // write it: the key is public, and company fields reach the team and campaign mail.
   if (settings.enabled && !(who?.verified && who.claims.company_id === input.company_id))
-    throw new AppError(403, "company_not_verified", "This organisation requires identity verification: send the user_id and a user_token whose company_id claim names this company.");
+    throw new AppError(
+      403,
+      "company_not_verified",
+      "This organisation requires identity verification: send the user_id and a user_token whose company_id claim names this company.",
+    );
   // Verification off: an unverified request still creates and writes companies nobody vouched
   // for, but never one the org vouched for (identifyCompany); its answer is the same either way.
   const vouched = who?.verified === true && who.claims.company_id === input.company_id;
@@ -176,7 +185,12 @@ export async function createSdkTicket(outer: Deps, orgId: string, input: SdkTick
     let verified = false;
     const identified = !isAnonymous(input.user_id) || input.user_token !== undefined;
     if (identified) {
-      ({ endUser: customer, verified } = await resolveIdentity(deps, orgId, { user_id: input.user_id, user_token: input.user_token, email: input.email, name: input.name }));
+      ({ endUser: customer, verified } = await resolveIdentity(deps, orgId, {
+        user_id: input.user_id,
+        user_token: input.user_token,
+        email: input.email,
+        name: input.name,
+      }));
     } else if (input.email !== undefined) {
       customer = await createVisitor(deps, orgId, { email: input.email, name: input.name });
     }
@@ -205,6 +219,14 @@ export async function createSdkTicket(outer: Deps, orgId: string, input: SdkTick
         verified,
       },
     });
-    return { id: ticket.id, number: ticket.number, subject: ticket.subject, status: ticket.status, priority: ticket.priority, session_id: input.session_id ?? null, created_at: ticket.created_at };
+    return {
+      id: ticket.id,
+      number: ticket.number,
+      subject: ticket.subject,
+      status: ticket.status,
+      priority: ticket.priority,
+      session_id: input.session_id ?? null,
+      created_at: ticket.created_at,
+    };
   });
 }

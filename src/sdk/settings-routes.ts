@@ -25,14 +25,21 @@ export function widgetSettingsRoutes(deps: Deps) {
     return { orgId, actor: memberActor(principal.member.id) };
   };
   return new Elysia({ name: "widget-settings" })
-    .get("/api/widget/identity", async ({ request }) => identityView(deps, (await admin(request)).orgId), { response: { 200: IdentityView }, detail: { summary: "Identity verification setting", tags } })
+    .get("/api/widget/identity", async ({ request }) => identityView(deps, (await admin(request)).orgId), {
+      response: { 200: IdentityView },
+      detail: { summary: "Identity verification setting", tags },
+    })
     .put(
       "/api/widget/identity",
       async ({ body, request }) => {
         const { orgId, actor } = await admin(request);
         return setIdentityVerification(deps, orgId, actor, body.enabled);
       },
-      { body: t.Object({ enabled: t.Boolean() }, { additionalProperties: false }), response: { 200: IdentityView }, detail: { summary: "Switch identity verification on or off", tags } },
+      {
+        body: t.Object({ enabled: t.Boolean() }, { additionalProperties: false }),
+        response: { 200: IdentityView },
+        detail: { summary: "Switch identity verification on or off", tags },
+      },
     )
     .post(
       "/api/widget/identity/rotate",
@@ -40,7 +47,10 @@ export function widgetSettingsRoutes(deps: Deps) {
         const { orgId, actor } = await admin(request);
         return rotateIdentitySecret(deps, orgId, actor);
       },
-      { response: { 200: RotatedIdentity }, detail: { summary: "Rotate the identity secret (the new secret is shown once; the old one verifies for 24 hours, or until cleared)", tags } },
+      {
+        response: { 200: RotatedIdentity },
+        detail: { summary: "Rotate the identity secret (the new secret is shown once; the old one verifies for 24 hours, or until cleared)", tags },
+      },
     )
     .delete(
       "/api/widget/identity/previous",
@@ -50,7 +60,10 @@ export function widgetSettingsRoutes(deps: Deps) {
       },
       { response: { 200: IdentityView }, detail: { summary: "Stop accepting the previous identity secret", tags } },
     )
-    .get("/api/widget/keys", async ({ request }) => ({ keys: await listWidgetKeys(deps, (await admin(request)).orgId) }), { response: { 200: t.Object({ keys: t.Array(WidgetKey) }) }, detail: { summary: "Widget keys", tags } })
+    .get("/api/widget/keys", async ({ request }) => ({ keys: await listWidgetKeys(deps, (await admin(request)).orgId) }), {
+      response: { 200: t.Object({ keys: t.Array(WidgetKey) }) },
+      detail: { summary: "Widget keys", tags },
+    })
     .post(
       "/api/widget/keys",
       async ({ body, request, set }) => {
@@ -58,7 +71,11 @@ export function widgetSettingsRoutes(deps: Deps) {
         set.status = 201;
         return createWidgetKey(deps, orgId, actor, body.label ?? "default");
       },
-      { body: t.Object({ label: t.Optional(t.String({ minLength: 1, maxLength: WIDGET_KEY_LIMITS.label })) }, { additionalProperties: false }), response: { 200: WidgetKey }, detail: { summary: "Create a widget key", tags } },
+      {
+        body: t.Object({ label: t.Optional(t.String({ minLength: 1, maxLength: WIDGET_KEY_LIMITS.label })) }, { additionalProperties: false }),
+        response: { 200: WidgetKey },
+        detail: { summary: "Create a widget key", tags },
+      },
     )
     .delete(
       "/api/widget/keys/:key_id",
@@ -68,7 +85,10 @@ export function widgetSettingsRoutes(deps: Deps) {
       },
       { params: t.Object({ key_id: t.String({ maxLength: 64 }) }), response: { 200: WidgetKey }, detail: { summary: "Revoke a widget key", tags } },
     )
-    .get("/api/widget/handoff", async ({ request }) => handoffSetting(deps, (await admin(request)).orgId), { response: { 200: Handoff }, detail: { summary: "Whether the AI keeps answering while a person owns a conversation", tags } })
+    .get("/api/widget/handoff", async ({ request }) => handoffSetting(deps, (await admin(request)).orgId), {
+      response: { 200: Handoff },
+      detail: { summary: "Whether the AI keeps answering while a person owns a conversation", tags },
+    })
     .put(
       "/api/widget/handoff",
       async ({ body, request }) => {
@@ -77,10 +97,14 @@ export function widgetSettingsRoutes(deps: Deps) {
       },
       {
         body: t.Object({ ai_answers_during_handoff: t.Boolean() }, { additionalProperties: false }),
-        response: { 200: Handoff }, detail: { summary: "Choose whether the AI keeps answering while a person owns a conversation (default: it stays quiet)", tags },
+        response: { 200: Handoff },
+        detail: { summary: "Choose whether the AI keeps answering while a person owns a conversation (default: it stays quiet)", tags },
       },
     )
-    .get("/api/widget/origins", async ({ request }) => allowedOrigins(deps, (await admin(request)).orgId), { response: { 200: Origins }, detail: { summary: "Allowed browser origins", tags } })
+    .get("/api/widget/origins", async ({ request }) => allowedOrigins(deps, (await admin(request)).orgId), {
+      response: { 200: Origins },
+      detail: { summary: "Allowed browser origins", tags },
+    })
     .put(
       "/api/widget/origins",
       async ({ body, request }) => {
@@ -88,8 +112,12 @@ export function widgetSettingsRoutes(deps: Deps) {
         return setAllowedOrigins(deps, orgId, actor, body.allowed_origins);
       },
       {
-        body: t.Object({ allowed_origins: t.Array(t.String({ minLength: 1, maxLength: 2048 }), { maxItems: ORIGIN_LIMITS.origins }) }, { additionalProperties: false }),
-        response: { 200: Origins }, detail: { summary: "Replace the allowed browser origins (empty: any origin)", tags },
+        body: t.Object(
+          { allowed_origins: t.Array(t.String({ minLength: 1, maxLength: 2048 }), { maxItems: ORIGIN_LIMITS.origins }) },
+          { additionalProperties: false },
+        ),
+        response: { 200: Origins },
+        detail: { summary: "Replace the allowed browser origins (empty: any origin)", tags },
       },
     );
 }

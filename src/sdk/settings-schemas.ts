@@ -8,7 +8,10 @@ export const IdentityView = t.Object({
   previous_secret_expires_at: t.Union([t.String({ format: "date-time" }), t.Null()]),
 });
 
-export const RotatedIdentity = t.Composite([IdentityView, t.Object({ identity_secret: t.String({ description: "The new secret, shown only in this answer." }) })]);
+export const RotatedIdentity = t.Composite([
+  IdentityView,
+  t.Object({ identity_secret: t.String({ description: "The new secret, shown only in this answer." }) }),
+]);
 
 export const WidgetKey = t.Object({
   id: t.String(),

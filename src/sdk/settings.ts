@@ -23,7 +23,10 @@ export async function setAllowedOrigins(deps: Deps, orgId: string, actor: Actor,
   const normalised: string[] = [];
   for (const [i, origin] of origins.entries()) {
     const value = normaliseOrigin(origin);
-    if (value === null) throw AppError.badRequest("Each allowed origin must be scheme://host[:port], without a path.", [{ path: `/allowed_origins/${i}`, message: "must be an http(s) origin such as https://shop.example" }]);
+    if (value === null)
+      throw AppError.badRequest("Each allowed origin must be scheme://host[:port], without a path.", [
+        { path: `/allowed_origins/${i}`, message: "must be an http(s) origin such as https://shop.example" },
+      ]);
     if (!normalised.includes(value)) normalised.push(value);
   }
   const now = deps.now();
@@ -48,6 +51,13 @@ export async function setHandoffSetting(deps: Deps, orgId: string, actor: Actor,
     .insert(widgetSettings)
     .values({ orgId, allowedOrigins: [], aiAnswersDuringHandoff: on, updatedAt: now })
     .onConflictDoUpdate({ target: widgetSettings.orgId, set: { aiAnswersDuringHandoff: on, updatedAt: now } });
-  await recordActivity(deps, { orgId, actor, action: "widget_handoff.updated", objectType: "org", objectId: orgId, summary: { ai_answers_during_handoff: on } });
+  await recordActivity(deps, {
+    orgId,
+    actor,
+    action: "widget_handoff.updated",
+    objectType: "org",
+    objectId: orgId,
+    summary: { ai_answers_during_handoff: on },
+  });
   return { ai_answers_during_handoff: on };
 }

@@ -9,9 +9,15 @@ import { SPEECH_SETTING_LIMITS as L, setSpeechSettings, speechSettingsView } fro
 const Server = (tts: boolean) =>
   t.Object(
     {
-      base_url: t.String({ minLength: 1, maxLength: L.baseUrl, description: "The server's API root, e.g. https://api.openai.com/v1; checked by the outbound guard." }),
+      base_url: t.String({
+        minLength: 1,
+        maxLength: L.baseUrl,
+        description: "The server's API root, e.g. https://api.openai.com/v1; checked by the outbound guard.",
+      }),
       model: t.Optional(t.Union([t.String({ minLength: 1, maxLength: L.model }), t.Null()])),
-      api_key: t.Optional(t.Union([t.String({ maxLength: L.apiKey }), t.Null()], { description: "Write-only; null removes it; absent keeps it while base_url is unchanged." })),
+      api_key: t.Optional(
+        t.Union([t.String({ maxLength: L.apiKey }), t.Null()], { description: "Write-only; null removes it; absent keeps it while base_url is unchanged." }),
+      ),
       ...(tts ? { voice: t.Optional(t.Union([t.String({ maxLength: L.voice }), t.Null()])) } : {}),
     },
     { additionalProperties: false },
@@ -32,7 +38,10 @@ export function speechSettingsRoutes(deps: Deps) {
     return { orgId, actor: memberActor(principal.member.id) };
   };
   return new Elysia({ name: "speech-settings" })
-    .get("/api/speech", async ({ request }) => speechSettingsView(deps, (await admin(request)).orgId), { response: { 200: View }, detail: { summary: "The org's own speech servers (keys never shown) and whether the operator has any", tags } })
+    .get("/api/speech", async ({ request }) => speechSettingsView(deps, (await admin(request)).orgId), {
+      response: { 200: View },
+      detail: { summary: "The org's own speech servers (keys never shown) and whether the operator has any", tags },
+    })
     .put(
       "/api/speech",
       async ({ body, request }) => {

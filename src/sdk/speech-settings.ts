@@ -52,7 +52,13 @@ export async function speechServerFor(deps: Deps, orgId: string, kind: "stt" | "
   if (own && base) {
     const key = kind === "stt" ? own.sttApiKey : own.ttsApiKey;
     const model = (kind === "stt" ? own.sttModel : own.ttsModel) ?? (kind === "stt" ? "whisper-1" : "tts-1");
-    return { baseUrl: base, model, apiKey: key ? deps.cipher.decrypt(key, keyContext(kind, orgId)) : undefined, voice: own.ttsVoice ?? "alloy", trusted: false };
+    return {
+      baseUrl: base,
+      model,
+      apiKey: key ? deps.cipher.decrypt(key, keyContext(kind, orgId)) : undefined,
+      voice: own.ttsVoice ?? "alloy",
+      trusted: false,
+    };
   }
   const operator = deps.config.speech[kind];
   if (!operator) return null;
@@ -72,7 +78,12 @@ export async function speechSettingsView(deps: Deps, orgId: string) {
   const server = (kind: "stt" | "tts") => {
     const base = kind === "stt" ? own?.sttBaseUrl : own?.ttsBaseUrl;
     if (!own || !base) return null;
-    return { base_url: base, model: kind === "stt" ? own.sttModel : own.ttsModel, api_key_set: (kind === "stt" ? own.sttApiKey : own.ttsApiKey) !== null, ...(kind === "tts" ? { voice: own.ttsVoice } : {}) };
+    return {
+      base_url: base,
+      model: kind === "stt" ? own.sttModel : own.ttsModel,
+      api_key_set: (kind === "stt" ? own.sttApiKey : own.ttsApiKey) !== null,
+      ...(kind === "tts" ? { voice: own.ttsVoice } : {}),
+    };
   };
   return { stt: server("stt"), tts: server("tts"), operator: { stt: Boolean(deps.config.speech.stt), tts: Boolean(deps.config.speech.tts) } };
 }
@@ -90,8 +101,10 @@ async function checkServer(deps: Deps, problems: ErrorDetail[], path: string, in
       problems.push({ path: `${path}/base_url`, message: error.message });
     }
   }
-  if (input.api_key != null && !/^[^\s\x00-\x1f\x7f]{1,512}$/.test(input.api_key)) problems.push({ path: `${path}/api_key`, message: `must be 1 to ${L.apiKey} characters without spaces or control characters` });
-  if (input.voice != null && !/^[A-Za-z0-9 ._()-]{1,64}$/.test(input.voice)) problems.push({ path: `${path}/voice`, message: "must be 1 to 64 letters, digits, spaces or . _ ( ) -" });
+  if (input.api_key != null && !/^[^\s\x00-\x1f\x7f]{1,512}$/.test(input.api_key))
+    problems.push({ path: `${path}/api_key`, message: `must be 1 to ${L.apiKey} characters without spaces or control characters` });
+  if (input.voice != null && !/^[A-Za-z0-9 ._()-]{1,64}$/.test(input.voice))
+    problems.push({ path: `${path}/voice`, message: "must be 1 to 64 letters, digits, spaces or . _ ( ) -" });
 }
 
 /** Replaces the org's speech servers (null: the operator's); 400 with the problems otherwise. */
@@ -119,8 +132,21 @@ export async function setSpeechSettings(deps: Deps, orgId: string, actor: Actor,
     updatedAt: deps.now(),
   };
   await deps.db.transaction(async (tx) => {
-    await tx.insert(orgSpeechSettings).values({ orgId, ...values }).onConflictDoUpdate({ target: orgSpeechSettings.orgId, set: values });
-    await recordActivity({ db: tx, now: deps.now }, { orgId, actor, action: "speech_settings.changed", objectType: "org", objectId: orgId, summary: { stt: values.sttBaseUrl !== null, tts: values.ttsBaseUrl !== null } });
+    await tx
+      .insert(orgSpeechSettings)
+      .values({ orgId, ...values })
+      .onConflictDoUpdate({ target: orgSpeechSettings.orgId, set: values });
+    await recordActivity(
+      { db: tx, now: deps.now },
+      {
+        orgId,
+        actor,
+        action: "speech_settings.changed",
+        objectType: "org",
+        objectId: orgId,
+        summary: { stt: values.sttBaseUrl !== null, tts: values.ttsBaseUrl !== null },
+      },
+    );
   });
   return speechSettingsView(deps, orgId);
 }

@@ -25,21 +25,38 @@ export const SPEECH_LIMITS = {
 } as const;
 
 export function speechUnavailable(kind: "stt" | "tts"): AppError {
-  return new AppError(503, "speech_unavailable", kind === "stt" ? "This server has no speech-to-text provider (STT_BASE_URL)." : "This server has no text-to-speech provider (TTS_BASE_URL).");
+  return new AppError(
+    503,
+    "speech_unavailable",
+    kind === "stt" ? "This server has no speech-to-text provider (STT_BASE_URL)." : "This server has no text-to-speech provider (TTS_BASE_URL).",
+  );
 }
 
 function speechFailed(kind: "stt" | "tts", why: string): AppError {
-  return new AppError(503, "speech_failed", `The ${kind === "stt" ? "speech-to-text" : "text-to-speech"} service did not answer (${why}). Please type your message, or ask for a person.`);
+  return new AppError(
+    503,
+    "speech_failed",
+    `The ${kind === "stt" ? "speech-to-text" : "text-to-speech"} service did not answer (${why}). Please type your message, or ask for a person.`,
+  );
 }
 
-async function call(deps: Deps, kind: "stt" | "tts", server: SpeechServer, path: string, init: { method: string; headers: Record<string, string>; body: string | FormData }, signal: AbortSignal): Promise<Response> {
+async function call(
+  deps: Deps,
+  kind: "stt" | "tts",
+  server: SpeechServer,
+  path: string,
+  init: { method: string; headers: Record<string, string>; body: string | FormData },
+  signal: AbortSignal,
+): Promise<Response> {
   const url = `${server.baseUrl}${path}`;
   const started = performance.now();
   const deadline = AbortSignal.any([signal, (deps.timers ?? realTimers).deadline(deps.config.speech.timeoutSeconds * 1000)]);
   const done = (outcome: string) => deps.metrics.speechRequest(kind, outcome, (performance.now() - started) / 1000);
   let response: Response;
   try {
-    response = server.trusted ? await fetch(url, { ...init, signal: deadline, redirect: "manual" }) : await guardedFetch(url, { ...init, signal: deadline }, deps.guard);
+    response = server.trusted
+      ? await fetch(url, { ...init, signal: deadline, redirect: "manual" })
+      : await guardedFetch(url, { ...init, signal: deadline }, deps.guard);
   } catch (error) {
     if (error instanceof BlockedUrlError) {
       done("blocked");
@@ -70,7 +87,14 @@ export async function transcribe(deps: Deps, orgId: string, audio: Uint8Array, i
   form.append("response_format", "json");
   // Servers take ISO 639-1 (the language of a BCP 47 tag).
   if (language) form.append("language", language.split("-")[0]!.toLowerCase());
-  const response = await call(deps, "stt", stt, "/audio/transcriptions", { method: "POST", headers: { "user-agent": "svc-agents/1.0", ...authorization(stt.apiKey) }, body: form }, signal);
+  const response = await call(
+    deps,
+    "stt",
+    stt,
+    "/audio/transcriptions",
+    { method: "POST", headers: { "user-agent": "svc-agents/1.0", ...authorization(stt.apiKey) }, body: form },
+    signal,
+  );
   const bytes = await readBodyCapped(response, SPEECH_LIMITS.transcriptBytes).catch(() => null);
   let text: unknown;
   try {
@@ -80,15 +104,32 @@ export async function transcribe(deps: Deps, orgId: string, audio: Uint8Array, i
     deps.metrics.speechRequest("stt", "bad_response", 0);
     throw speechFailed("stt", "its answer had no text");
   }
-  return text.replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g, "").trim().slice(0, SPEECH_LIMITS.transcriptChars);
+  return text
+    .replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]/g, "")
+    .trim()
+    .slice(0, SPEECH_LIMITS.transcriptChars);
 }
 
 /** The audio of `text` from the TTS server: its media type and a stream capped at SPEECH_LIMITS.speechBytes. */
-export async function speak(deps: Deps, orgId: string, text: string, voice: string | null, speed: number | null, signal: AbortSignal): Promise<{ type: string; body: ReadableStream<Uint8Array> }> {
+export async function speak(
+  deps: Deps,
+  orgId: string,
+  text: string,
+  voice: string | null,
+  speed: number | null,
+  signal: AbortSignal,
+): Promise<{ type: string; body: ReadableStream<Uint8Array> }> {
   const tts = await speechServerFor(deps, orgId, "tts");
   if (!tts) throw speechUnavailable("tts");
   const body = JSON.stringify({ model: tts.model, input: text, voice: voice ?? tts.voice, response_format: "mp3", ...(speed !== null ? { speed } : {}) });
-  const response = await call(deps, "tts", tts, "/audio/speech", { method: "POST", headers: { "content-type": "application/json", "user-agent": "svc-agents/1.0", ...authorization(tts.apiKey) }, body }, signal);
+  const response = await call(
+    deps,
+    "tts",
+    tts,
+    "/audio/speech",
+    { method: "POST", headers: { "content-type": "application/json", "user-agent": "svc-agents/1.0", ...authorization(tts.apiKey) }, body },
+    signal,
+  );
   const type = response.headers.get("content-type") ?? "audio/mpeg";
   if (!/^audio\/[\w.+-]+$/i.test(type.split(";")[0]!.trim()) || !response.body) {
     await response.body?.cancel().catch(() => {});

@@ -29,8 +29,7 @@ export function stripSeparator(text: string): string {
 
 export const actionRecord = (action: unknown) => `${RS}__ACTION__${JSON.stringify(action)}${RS}`;
 export const actionsRecord = (actions: readonly unknown[]) => `${RS}__ACTIONS__${JSON.stringify(actions)}${RS}`;
-export const errorRecord = (error: { code: string; message: string }) =>
-  `${RS}__ERROR__${JSON.stringify({ code: error.code, message: error.message })}${RS}`;
+export const errorRecord = (error: { code: string; message: string }) => `${RS}__ERROR__${JSON.stringify({ code: error.code, message: error.message })}${RS}`;
 
 /** What a client that wants only the text does (docs/interface.md 4.5): drop every record. */
 export function textOnly(body: string): string {
@@ -157,7 +156,11 @@ export function chatStream<T>(options: ChatStreamOptions<T>): Response {
  * The streaming sink of a chat turn (src/agents/turn.ts): resolves with the response when the turn
  * opens, rejects with what failed before that; a failure after it (the reply's store) goes to `late`.
  */
-export function streamTurn(request: Request, hooks: { opened?(): () => void; late(error: unknown): void }, run: (sink: TurnSink) => Promise<void>): Promise<Response> {
+export function streamTurn(
+  request: Request,
+  hooks: { opened?(): () => void; late(error: unknown): void },
+  run: (sink: TurnSink) => Promise<void>,
+): Promise<Response> {
   return new Promise((resolve, reject) => {
     let stream: OpenStream | null = null;
     const sink: TurnSink = {

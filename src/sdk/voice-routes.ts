@@ -26,7 +26,9 @@ const Transcript = t.Object({
 const SpeechBody = t.Object(
   {
     text: t.String({ minLength: 1, maxLength: SPEECH_TEXT_MAX, description: "What to say: one sentence or a few." }),
-    voice: t.Optional(t.String({ minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9 ._()-]+$", description: "The voice's name at the provider; default TTS_VOICE." })),
+    voice: t.Optional(
+      t.String({ minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9 ._()-]+$", description: "The voice's name at the provider; default TTS_VOICE." }),
+    ),
     rate: t.Optional(t.Number({ minimum: 0.5, maximum: 2, description: "Speaking rate, 1 is normal." })),
   },
   { additionalProperties: false },
@@ -37,9 +39,11 @@ const security = [{ widgetKey: [] }];
 
 /** The recording in a request, checked: its bytes and what they are. */
 function recording(deps: Deps, body: unknown) {
-  if (!(body instanceof BinaryBody)) throw new AppError(415, "unsupported_media_type", `Send the recording as the body, with Content-Type one of ${AUDIO_TYPES.join(", ")}.`);
+  if (!(body instanceof BinaryBody))
+    throw new AppError(415, "unsupported_media_type", `Send the recording as the body, with Content-Type one of ${AUDIO_TYPES.join(", ")}.`);
   if (body.error) throw body.error;
-  if (!(AUDIO_TYPES as readonly string[]).includes(body.type)) throw new AppError(415, "unsupported_media_type", `Content-Type ${body.type || "(none)"} is not a recording we take: send ${AUDIO_TYPES.join(", ")}.`);
+  if (!(AUDIO_TYPES as readonly string[]).includes(body.type))
+    throw new AppError(415, "unsupported_media_type", `Content-Type ${body.type || "(none)"} is not a recording we take: send ${AUDIO_TYPES.join(", ")}.`);
   const { maxAudioBytes, maxSeconds } = deps.config.speech;
   if (body.bytes.byteLength > maxAudioBytes) throw new AppError(413, "payload_too_large", `The recording is larger than ${maxAudioBytes} bytes.`);
   if (body.bytes.byteLength === 0) throw new AppError(400, "invalid_audio", "The recording is empty.");
@@ -57,7 +61,11 @@ export function voiceRoutes(deps: Deps) {
       await limitSdkRequest(deps, auth, request);
       const limit = deps.config.speech.perKeyIp;
       const taken = await deps.limiter.take(`sdk:voice:${auth.keyId}:${requestMeta(request).ip}`, { limit, windowSeconds: 60 }, deps.now());
-      if (!taken.allowed) throw AppError.tooManyRequests(taken.retryAfter, `Too many voice requests from this address: at most ${limit} per minute. Try again in ${taken.retryAfter} s.`);
+      if (!taken.allowed)
+        throw AppError.tooManyRequests(
+          taken.retryAfter,
+          `Too many voice requests from this address: at most ${limit} per minute. Try again in ${taken.retryAfter} s.`,
+        );
       return { auth };
     })
     .post(
@@ -71,7 +79,8 @@ export function voiceRoutes(deps: Deps) {
         query: t.Object({ language: t.Optional(t.String({ maxLength: 35, pattern: BCP47.source, description: "BCP 47 tag of the language spoken." })) }),
         response: { 200: Transcript, ...errors },
         detail: {
-          summary: "Speech to text: the recording (WebM, Ogg or WAV, as the browser records it) as the body; its words back. 400 invalid_audio or audio_too_long, 413 over VOICE_MAX_AUDIO_BYTES, 415 another type, 429, 503 speech_unavailable or speech_failed",
+          summary:
+            "Speech to text: the recording (WebM, Ogg or WAV, as the browser records it) as the body; its words back. 400 invalid_audio or audio_too_long, 413 over VOICE_MAX_AUDIO_BYTES, 415 another type, 429, 503 speech_unavailable or speech_failed",
           tags,
           security,
           requestBody: { required: true, content: Object.fromEntries(AUDIO_TYPES.map((type) => [type, { schema: { type: "string", format: "binary" } }])) },
@@ -87,7 +96,12 @@ export function voiceRoutes(deps: Deps) {
       {
         body: SpeechBody,
         response: { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody, 503: ErrorBody },
-        detail: { summary: "Text to speech: {text, voice, rate} to audio (audio/mpeg), streamed as the speech server writes it. 429, 503 speech_unavailable or speech_failed", tags, security },
+        detail: {
+          summary:
+            "Text to speech: {text, voice, rate} to audio (audio/mpeg), streamed as the speech server writes it. 429, 503 speech_unavailable or speech_failed",
+          tags,
+          security,
+        },
       },
     );
 }

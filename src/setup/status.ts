@@ -62,7 +62,10 @@ export async function setupStatus(deps: Deps, orgId: string) {
       key: "docs",
       done: published > 0,
       required: true,
-      detail: published > 0 ? `${published} published document(s) the agent answers from.` : "No published document: add one with setup_add_doc or setup_import_doc_from_url.",
+      detail:
+        published > 0
+          ? `${published} published document(s) the agent answers from.`
+          : "No published document: add one with setup_add_doc or setup_import_doc_from_url.",
       published,
       drafts,
     },
@@ -92,7 +95,8 @@ export async function setupStatus(deps: Deps, orgId: string) {
       key: "connectors",
       done: servers.length + actions > 0,
       required: false,
-      detail: servers.length + actions > 0 ? "The agent can act in other systems." : "Optional: connect an MCP server or add a custom HTTP action in the dashboard.",
+      detail:
+        servers.length + actions > 0 ? "The agent can act in other systems." : "Optional: connect an MCP server or add a custom HTTP action in the dashboard.",
       servers: servers.map((s) => ({ id: s.id, name: s.name, status: s.status, tool_count: s.tool_count })),
       custom_actions: actions,
     },

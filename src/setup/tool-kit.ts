@@ -16,13 +16,23 @@ export const LOOK_FIELDS = {
   greeting: { type: ["string", "null"], minLength: 1, maxLength: 500, description: "The first message a visitor sees." },
   primary_color: { type: ["string", "null"], pattern: "^#[0-9a-fA-F]{6}$", description: "Bubble and header colour, #rrggbb." },
   text_color: { type: ["string", "null"], pattern: "^#[0-9a-fA-F]{6}$", description: "Text colour on the primary colour, #rrggbb." },
-  image_url: { type: ["string", "null"], pattern: "^https://", maxLength: 2048, description: "The agent's avatar, an https URL (loaded by the visitor's browser)." },
+  image_url: {
+    type: ["string", "null"],
+    pattern: "^https://",
+    maxLength: 2048,
+    description: "The agent's avatar, an https URL (loaded by the visitor's browser).",
+  },
   position: { type: ["string", "null"], enum: ["right", "left", null], description: "Which bottom corner the bubble sits in." },
 } as const;
 
 export const agentId = { type: "string", minLength: 1, maxLength: 64, description: "The agent to change; default: the org's active agent." };
 export const status = { type: "string", enum: ["published", "draft"], description: "Default published: customers' answers use it at once." };
-export const tags = { type: "array", items: { type: "string", minLength: 1, maxLength: DOC_LIMITS.tag }, maxItems: DOC_LIMITS.tags, description: "Labels for the knowledge base." };
+export const tags = {
+  type: "array",
+  items: { type: "string", minLength: 1, maxLength: DOC_LIMITS.tag },
+  maxItems: DOC_LIMITS.tags,
+  description: "Labels for the knowledge base.",
+};
 
 const L = AGENT_LIMITS;
 export const routingRule = {
@@ -46,7 +56,8 @@ export const routingRule = {
 /** The member a call acts for, holding `role` in this org now; 403 otherwise. */
 export async function requirePerson(ctx: ToolContext, role?: Role): Promise<Actor> {
   const { actor } = ctx;
-  if (actor.kind !== "token" && actor.kind !== "member") throw AppError.forbidden("Setup tools act only for a member of the organisation (an OAuth token or the dashboard).");
+  if (actor.kind !== "token" && actor.kind !== "member")
+    throw AppError.forbidden("Setup tools act only for a member of the organisation (an OAuth token or the dashboard).");
   if (!role) return actor;
   const roles = await memberRoles(ctx.deps, ctx.orgId, actor.memberId);
   if (!roles || !hasRole(roles, role)) throw AppError.forbidden(`This needs the ${role} role, which the token's member does not hold in this organisation.`);

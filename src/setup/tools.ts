@@ -38,7 +38,11 @@ export const setupTools: ToolDefinition[] = [
     description:
       "A checklist of the organisation's setup: an active agent, published knowledge-base documents, the widget installed (traffic seen from a widget key), identity verification and connectors. `ready` is true when every required item is done; each item says what to do next.",
     inputSchema: { type: "object", properties: {}, additionalProperties: false },
-    title: "Setup checklist", destructive: false, readOnly: true, idempotent: true, openWorld: false,
+    title: "Setup checklist",
+    destructive: false,
+    readOnly: true,
+    idempotent: true,
+    openWorld: false,
     scope: "setup:read",
     source,
     defaultEnabled: true,
@@ -49,13 +53,18 @@ export const setupTools: ToolDefinition[] = [
   },
   {
     name: "setup_get_install_snippet",
-    description: "The two-line HTML snippet that installs the chat widget on a website, with the organisation's publishable widget key and id. Paste it before </body>.",
+    description:
+      "The two-line HTML snippet that installs the chat widget on a website, with the organisation's publishable widget key and id. Paste it before </body>.",
     inputSchema: {
       type: "object",
       properties: { key_id: { type: "string", minLength: 1, maxLength: 64, description: "Which live widget key; default: the oldest live one." } },
       additionalProperties: false,
     },
-    title: "Widget install snippet", destructive: false, readOnly: true, idempotent: true, openWorld: false,
+    title: "Widget install snippet",
+    destructive: false,
+    readOnly: true,
+    idempotent: true,
+    openWorld: false,
     scope: "setup:read",
     source,
     defaultEnabled: true,
@@ -63,7 +72,10 @@ export const setupTools: ToolDefinition[] = [
       await requirePerson(ctx);
       const keys = await liveWidgetKeys(ctx.deps, ctx.orgId);
       const key = typeof args.key_id === "string" ? keys.find((k) => k.id === args.key_id) : keys[0];
-      if (!key) throw AppError.notFound(typeof args.key_id === "string" ? `No live widget key ${args.key_id}.` : "This organisation has no live widget key: create one in the dashboard.");
+      if (!key)
+        throw AppError.notFound(
+          typeof args.key_id === "string" ? `No live widget key ${args.key_id}.` : "This organisation has no live widget key: create one in the dashboard.",
+        );
       // The widget's own snippet (src/widget/demo.ts), so the tool, /demo and the dashboard agree.
       const snippet = installSnippet(ctx.deps.config.baseUrl, key.key, ctx.orgId);
       return ok({ snippet, script_url: `${ctx.deps.config.baseUrl}/widget.js`, key: key.key, key_id: key.id, key_label: key.label, org_id: ctx.orgId });
@@ -79,12 +91,27 @@ export const setupTools: ToolDefinition[] = [
         agent_id: agentId,
         name: { type: "string", minLength: 1, maxLength: L.name },
         instructions: { type: "string", maxLength: L.instructions, description: "How the agent behaves and answers." },
-        skills: { type: "array", items: { type: "string", minLength: 1, maxLength: L.skill }, maxItems: L.skills, uniqueItems: true, description: "What the agent handles; handoffs pick agents by skill." },
-        routing_rules: { type: "array", items: routingRule, maxItems: L.routingRules, description: "Messages matching keywords or an intent go to a team (route) or another agent (handoff)." },
+        skills: {
+          type: "array",
+          items: { type: "string", minLength: 1, maxLength: L.skill },
+          maxItems: L.skills,
+          uniqueItems: true,
+          description: "What the agent handles; handoffs pick agents by skill.",
+        },
+        routing_rules: {
+          type: "array",
+          items: routingRule,
+          maxItems: L.routingRules,
+          description: "Messages matching keywords or an intent go to a team (route) or another agent (handoff).",
+        },
       },
       additionalProperties: false,
     },
-    title: "Update an agent", destructive: false, readOnly: false, idempotent: true, openWorld: false,
+    title: "Update an agent",
+    destructive: false,
+    readOnly: false,
+    idempotent: true,
+    openWorld: false,
     scope: "setup:write",
     source,
     defaultEnabled: true,
@@ -116,7 +143,11 @@ export const setupTools: ToolDefinition[] = [
       required: ["title", "body"],
       additionalProperties: false,
     },
-    title: "Add a knowledge-base document", destructive: false, readOnly: false, idempotent: false, openWorld: false,
+    title: "Add a knowledge-base document",
+    destructive: false,
+    readOnly: false,
+    idempotent: false,
+    openWorld: false,
     scope: "setup:write",
     source,
     defaultEnabled: true,
@@ -130,7 +161,14 @@ export const setupTools: ToolDefinition[] = [
         tags: args.tags as string[] | undefined,
         status: args.status as "published" | "draft" | undefined,
       });
-      await recordActivity(ctx.deps, { orgId: ctx.orgId, actor, action: "doc.created", objectType: "doc", objectId: doc.id, summary: { status: doc.status, characters: doc.body.length } });
+      await recordActivity(ctx.deps, {
+        orgId: ctx.orgId,
+        actor,
+        action: "doc.created",
+        objectType: "doc",
+        objectId: doc.id,
+        summary: { status: doc.status, characters: doc.body.length },
+      });
       return ok(docView(doc));
     },
   },
@@ -149,7 +187,11 @@ export const setupTools: ToolDefinition[] = [
       required: ["url"],
       additionalProperties: false,
     },
-    title: "Import a document from a URL", destructive: false, readOnly: false, idempotent: false, openWorld: true,
+    title: "Import a document from a URL",
+    destructive: false,
+    readOnly: false,
+    idempotent: false,
+    openWorld: true,
     scope: "setup:write",
     source,
     defaultEnabled: true,
@@ -160,7 +202,12 @@ export const setupTools: ToolDefinition[] = [
           ctx.deps,
           ctx.orgId,
           actor,
-          { url: args.url as string, title: args.title as string | undefined, tags: args.tags as string[] | undefined, status: args.status as "published" | "draft" | undefined },
+          {
+            url: args.url as string,
+            title: args.title as string | undefined,
+            tags: args.tags as string[] | undefined,
+            status: args.status as "published" | "draft" | undefined,
+          },
           ctx.signal,
         );
         return ok(docView(doc));
@@ -175,7 +222,7 @@ export const setupTools: ToolDefinition[] = [
   {
     name: "setup_configure_widget",
     description:
-      "Configure the chat widget: its look (title, greeting, colours, avatar image, corner; null removes a setting), the agent's live-help label (the \"talk to a person\" action), and the browser origins allowed to use the widget key (replaces the list; empty allows any origin). Returns the resulting settings.",
+      'Configure the chat widget: its look (title, greeting, colours, avatar image, corner; null removes a setting), the agent\'s live-help label (the "talk to a person" action), and the browser origins allowed to use the widget key (replaces the list; empty allows any origin). Returns the resulting settings.',
     inputSchema: {
       type: "object",
       properties: {
@@ -190,7 +237,11 @@ export const setupTools: ToolDefinition[] = [
       },
       additionalProperties: false,
     },
-    title: "Configure the widget", destructive: false, readOnly: false, idempotent: true, openWorld: false,
+    title: "Configure the widget",
+    destructive: false,
+    readOnly: false,
+    idempotent: true,
+    openWorld: false,
     scope: "setup:write",
     source,
     defaultEnabled: true,
@@ -205,7 +256,10 @@ export const setupTools: ToolDefinition[] = [
       // (the agents service refuses for its own reasons, such as control characters in the label).
       const requested = args.allowed_origins as string[] | undefined;
       const badOrigin = requested?.findIndex((origin) => normaliseOrigin(origin) === null) ?? -1;
-      if (badOrigin >= 0) throw AppError.badRequest(`Invalid arguments for setup_configure_widget: /allowed_origins/${badOrigin} must be an http(s) origin such as https://shop.example, without a path.`);
+      if (badOrigin >= 0)
+        throw AppError.badRequest(
+          `Invalid arguments for setup_configure_widget: /allowed_origins/${badOrigin} must be an http(s) origin such as https://shop.example, without a path.`,
+        );
       if (touchesAgent && agent) {
         const look = { ...agent.avatarConfig };
         for (const [field, value] of Object.entries((args.look as Record<string, unknown> | undefined) ?? {})) {

@@ -6,7 +6,6 @@ import { fragmentMarkdown, MAX_DEPTH, pageMarkdown, TooDeep } from "./html-markd
 
 declare const self: Worker;
 
-
 export interface ExtractRequest {
   id: number;
   html: string;
@@ -24,6 +23,10 @@ self.onmessage = (event: MessageEvent<ExtractRequest>) => {
     else postMessage({ id, ok: true, ...pageMarkdown(html, url) } satisfies ExtractReply);
   } catch (error) {
     const deep = error instanceof TooDeep || error instanceof RangeError;
-    postMessage({ id, ok: false, reason: deep ? `the page is nested more than ${MAX_DEPTH} levels deep` : "the page could not be read as HTML" } satisfies ExtractReply);
+    postMessage({
+      id,
+      ok: false,
+      reason: deep ? `the page is nested more than ${MAX_DEPTH} levels deep` : "the page could not be read as HTML",
+    } satisfies ExtractReply);
   }
 };

@@ -56,7 +56,14 @@ export async function politeFetch(deps: Pick<Deps, "guard" | "timers">, start: s
         return { kind: "failed", url, reason: `the page answered HTTP ${response.status}`, status: response.status };
       }
       const bytes = await readCapped(response, options.maxBytes ?? SYNC_LIMITS.pageBytes);
-      return { kind: "ok", url, bytes, contentType: mediaType(response.headers.get("content-type")), etag: response.headers.get("etag"), lastModified: response.headers.get("last-modified") };
+      return {
+        kind: "ok",
+        url,
+        bytes,
+        contentType: mediaType(response.headers.get("content-type")),
+        etag: response.headers.get("etag"),
+        lastModified: response.headers.get("last-modified"),
+      };
     } catch (error) {
       // The guard refuses every 3xx, 304 Not Modified included: here that one is an answer.
       if (error instanceof RedirectRefusedError && error.status === 304) return { kind: "not_modified", url };
@@ -75,7 +82,8 @@ export async function politeFetch(deps: Pick<Deps, "guard" | "timers">, start: s
         continue;
       }
       if (error instanceof BlockedUrlError) return { kind: "failed", url, reason: error.message };
-      if (error instanceof ResponseTooLargeError) return { kind: "failed", url, reason: `the page is larger than ${options.maxBytes ?? SYNC_LIMITS.pageBytes} bytes` };
+      if (error instanceof ResponseTooLargeError)
+        return { kind: "failed", url, reason: `the page is larger than ${options.maxBytes ?? SYNC_LIMITS.pageBytes} bytes` };
       if (options.signal.aborted) throw error;
       if (isTimeout(error)) return { kind: "failed", url, reason: `no answer within ${SYNC_LIMITS.pageTimeoutMs / 1000} s` };
       return { kind: "failed", url, reason: "the page could not be fetched (connection or TLS failure)" };

@@ -89,12 +89,18 @@ async function pdfMarkdown(bytes: Uint8Array): Promise<string> {
     if (size >= body * 1.2 && l.text.length <= 200) out.push("", `${size === largest ? "#" : "##"} ${l.text}`, "");
     else out.push(l.text);
   }
-  return out.join("\n").replace(/\n{3,}/g, "\n\n").trim();
+  return out
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
 }
 
 function utf8(bytes: Uint8Array): string {
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes).replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
+    return new TextDecoder("utf-8", { fatal: true })
+      .decode(bytes)
+      .replace(/^\uFEFF/, "")
+      .replace(/\r\n?/g, "\n");
   } catch {
     throw new Refused("the file is not UTF-8 text");
   }
@@ -138,7 +144,11 @@ async function one(name: string, bytes: Uint8Array): Promise<{ title: string; ma
 
 /** One uploaded file, or each entry of an uploaded zip (nested zips are refused). */
 export async function readUpload(name: string, bytes: Uint8Array): Promise<FileResult[]> {
-  const fail = (file: string, error: unknown): FileResult => ({ name: file, ok: false, reason: error instanceof Refused ? error.message : error instanceof RangeError ? "the file is nested too deeply to read" : "the file could not be read" });
+  const fail = (file: string, error: unknown): FileResult => ({
+    name: file,
+    ok: false,
+    reason: error instanceof Refused ? error.message : error instanceof RangeError ? "the file is nested too deeply to read" : "the file could not be read",
+  });
   if (extension(name) !== ".zip") {
     try {
       return [{ name, ok: true, ...(await one(name, bytes)) }];

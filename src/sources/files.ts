@@ -40,11 +40,16 @@ function readOnThread(name: string, bytes: Uint8Array, timeoutMs: number): Promi
 export async function importFiles(deps: Deps, orgId: string, actor: Actor, input: FilesInput, timeoutMs = FILES_TIMEOUT_MS) {
   const problems: ErrorDetail[] = [];
   const decoded = input.files.map((file, i) => {
-    if (file.name.length < 1 || file.name.length > 255 || /[\x00-\x1f\x7f/\\]/.test(file.name)) problems.push({ path: `/files/${i}/name`, message: "must be a file name of 1 to 255 characters" });
+    if (file.name.length < 1 || file.name.length > 255 || /[\x00-\x1f\x7f/\\]/.test(file.name))
+      problems.push({ path: `/files/${i}/name`, message: "must be a file name of 1 to 255 characters" });
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(file.content_base64)) problems.push({ path: `/files/${i}/content_base64`, message: "must be base64" });
     return Buffer.from(file.content_base64, "base64");
   });
-  decoded.forEach((bytes, i) => bytes.byteLength > FILE_LIMITS.fileBytes && problems.push({ path: `/files/${i}/content_base64`, message: `must be at most ${FILE_LIMITS.fileBytes} bytes` }));
+  decoded.forEach(
+    (bytes, i) =>
+      bytes.byteLength > FILE_LIMITS.fileBytes &&
+      problems.push({ path: `/files/${i}/content_base64`, message: `must be at most ${FILE_LIMITS.fileBytes} bytes` }),
+  );
   if (problems.length > 0) throw AppError.badRequest("The files cannot be imported.", problems);
   const started = Date.now();
   const docs: { file: string; id: string; title: string }[] = [];
@@ -58,18 +63,39 @@ export async function importFiles(deps: Deps, orgId: string, actor: Actor, input
       const before = failed.length;
       if (!result.ok) failed.push({ file: result.name, reason: result.reason });
       else if (result.markdown.trim() === "") failed.push({ file: result.name, reason: "there is no readable text in it" });
-      else if (result.markdown.length > DOC_LIMITS.body) failed.push({ file: result.name, reason: `its text is ${result.markdown.length} characters; a document holds at most ${DOC_LIMITS.body}` });
-      else if (Buffer.byteLength(result.markdown) > bytesLeft) failed.push({ file: result.name, reason: `the organisation's documents would pass ${deps.config.knowledgeMaxBytesPerOrg} bytes, the most sources and uploads may bring in` });
+      else if (result.markdown.length > DOC_LIMITS.body)
+        failed.push({ file: result.name, reason: `its text is ${result.markdown.length} characters; a document holds at most ${DOC_LIMITS.body}` });
+      else if (Buffer.byteLength(result.markdown) > bytesLeft)
+        failed.push({
+          file: result.name,
+          reason: `the organisation's documents would pass ${deps.config.knowledgeMaxBytesPerOrg} bytes, the most sources and uploads may bring in`,
+        });
       else {
         bytesLeft -= Buffer.byteLength(result.markdown);
-        const doc = await createDoc(deps, orgId, { title: result.title.replace(/\s+/g, " ").trim().slice(0, DOC_LIMITS.title) || "Untitled", body: result.markdown, tags: input.tags, status: input.status });
-        await recordActivity(deps, { orgId, actor, action: "doc.imported", objectType: "doc", objectId: doc.id, summary: { source: "file", file_name: result.name.slice(0, 255), status: doc.status, characters: doc.body.length } });
+        const doc = await createDoc(deps, orgId, {
+          title: result.title.replace(/\s+/g, " ").trim().slice(0, DOC_LIMITS.title) || "Untitled",
+          body: result.markdown,
+          tags: input.tags,
+          status: input.status,
+        });
+        await recordActivity(deps, {
+          orgId,
+          actor,
+          action: "doc.imported",
+          objectType: "doc",
+          objectId: doc.id,
+          summary: { source: "file", file_name: result.name.slice(0, 255), status: doc.status, characters: doc.body.length },
+        });
         docs.push({ file: result.name, id: doc.id, title: doc.title });
       }
       if (failed.length > before) failedAt.push(i);
     }
   }
   // Nothing readable: the upload itself is refused, each file's reason at its index.
-  if (docs.length === 0) throw AppError.badRequest("None of the files could be imported.", failed.map((f, n) => ({ path: `/files/${failedAt[n]}`, message: `${f.file}: ${f.reason}` })));
+  if (docs.length === 0)
+    throw AppError.badRequest(
+      "None of the files could be imported.",
+      failed.map((f, n) => ({ path: `/files/${failedAt[n]}`, message: `${f.file}: ${f.reason}` })),
+    );
   return { docs, failed };
 }

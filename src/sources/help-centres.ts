@@ -21,7 +21,10 @@ type Json = Record<string, unknown>;
 
 async function getJson(ctx: ReaderContext, url: string, host: string, headers: Record<string, string>): Promise<Json> {
   const fetched = await politeFetch(ctx.deps, url, { accept: "application/json", host, signal: ctx.signal, maxBytes: API_BYTES, headers });
-  if (fetched.kind !== "ok") throw new SyncFailed(`the help centre's API answered ${fetched.kind === "failed" ? fetched.reason : fetched.kind === "gone" ? `HTTP ${fetched.status}` : "304"} for ${new URL(url).pathname}`);
+  if (fetched.kind !== "ok")
+    throw new SyncFailed(
+      `the help centre's API answered ${fetched.kind === "failed" ? fetched.reason : fetched.kind === "gone" ? `HTTP ${fetched.status}` : "304"} for ${new URL(url).pathname}`,
+    );
   try {
     const parsed = parseJsonBounded(new TextDecoder().decode(fetched.bytes));
     if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as Json;
@@ -30,7 +33,14 @@ async function getJson(ctx: ReaderContext, url: string, host: string, headers: R
 }
 
 /** Every item of a paginated list: `items(page)` reads one page's items, `next(page)` its follower's URL. */
-async function* paged(ctx: ReaderContext, first: string, host: string, headers: Record<string, string>, items: (page: Json) => unknown, next: (page: Json) => unknown): AsyncGenerator<Json> {
+async function* paged(
+  ctx: ReaderContext,
+  first: string,
+  host: string,
+  headers: Record<string, string>,
+  items: (page: Json) => unknown,
+  next: (page: Json) => unknown,
+): AsyncGenerator<Json> {
   let url: string | null = first;
   for (let n = 0; url && n < SYNC_LIMITS.apiPages; n++) {
     const page = await getJson(ctx, url, host, headers);
@@ -58,8 +68,23 @@ export const readHelpCentre: Reader = async (ctx) => {
   let headers: Record<string, string> = {};
   if (source.kind === "zendesk") {
     const root = `${base}/api/v2/help_center/${encodeURIComponent(source.settings.locale ?? "en-us")}`;
-    for await (const s of paged(ctx, `${root}/sections.json?per_page=100`, host, headers, (p) => p.sections, (p) => p.next_page)) sections.set(text(s.id), text(s.name));
-    articles = paged(ctx, `${root}/articles.json?per_page=100`, host, headers, (p) => p.articles, (p) => p.next_page);
+    for await (const s of paged(
+      ctx,
+      `${root}/sections.json?per_page=100`,
+      host,
+      headers,
+      (p) => p.sections,
+      (p) => p.next_page,
+    ))
+      sections.set(text(s.id), text(s.name));
+    articles = paged(
+      ctx,
+      `${root}/articles.json?per_page=100`,
+      host,
+      headers,
+      (p) => p.articles,
+      (p) => p.next_page,
+    );
   } else {
     const token = sourceToken(ctx.deps, source);
     if (!token) throw new SyncFailed("no Intercom token is stored");
@@ -81,7 +106,8 @@ export const readHelpCentre: Reader = async (ctx) => {
       continue;
     }
     const body = converted.markdown;
-    if (body.length > DOC_LIMITS.body) await ctx.emit({ kind: "failed", url, reason: `its text is ${body.length} characters; a doc holds at most ${DOC_LIMITS.body}` }, found);
+    if (body.length > DOC_LIMITS.body)
+      await ctx.emit({ kind: "failed", url, reason: `its text is ${body.length} characters; a doc holds at most ${DOC_LIMITS.body}` }, found);
     else if (body === "") await ctx.emit({ kind: "failed", url, reason: "the article has no text" }, found);
     else {
       const section = sections.get(text(source.kind === "zendesk" ? article.section_id : article.parent_id));

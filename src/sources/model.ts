@@ -79,14 +79,16 @@ function checkUrl(raw: string | undefined, path: string, allowLoopback: boolean,
 /** Checks a new source (or the merged result of a change); returns its settings or the problems by field. */
 export function checkSource(input: SourceInput, allowLoopback: boolean): { problems: ErrorDetail[]; settings: SourceSettings } {
   const problems: ErrorDetail[] = [];
-  if (input.name.trim() === "" || input.name.length > SOURCE_LIMITS.name) problems.push({ path: "/name", message: `must be 1 to ${SOURCE_LIMITS.name} characters` });
+  if (input.name.trim() === "" || input.name.length > SOURCE_LIMITS.name)
+    problems.push({ path: "/name", message: `must be 1 to ${SOURCE_LIMITS.name} characters` });
   const settings: SourceSettings = {};
   for (const key of ["include", "exclude"] as const) {
     const list = input[key];
     if (list === undefined) continue;
     if (input.kind !== "website") problems.push({ path: `/${key}`, message: "applies to websites only" });
     list.forEach((p, i) => {
-      if (!p.startsWith("/") || /[\s\x00-\x1f\x7f]/.test(p)) problems.push({ path: `/${key}/${i}`, message: "must be a path starting with / (* matches any characters)" });
+      if (!p.startsWith("/") || /[\s\x00-\x1f\x7f]/.test(p))
+        problems.push({ path: `/${key}/${i}`, message: "must be a path starting with / (* matches any characters)" });
     });
     settings[key] = list;
   }
@@ -98,7 +100,8 @@ export function checkSource(input: SourceInput, allowLoopback: boolean): { probl
     checkUrl(input.base_url, "/base_url", allowLoopback, problems);
     settings.base_url = input.base_url?.replace(/\/+$/, "");
     if (input.kind === "zendesk") {
-      if (input.locale !== undefined && !/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/.test(input.locale)) problems.push({ path: "/locale", message: "must be a language tag such as en-us" });
+      if (input.locale !== undefined && !/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/.test(input.locale))
+        problems.push({ path: "/locale", message: "must be a language tag such as en-us" });
       settings.locale = (input.locale ?? "en-us").toLowerCase();
     }
     if (input.kind === "intercom" && !input.token) problems.push({ path: "/token", message: "is required: an Intercom access token" });
@@ -121,7 +124,9 @@ export function sourceView(row: SourceRow) {
     ...(row.settings.start_url ? { start_url: row.settings.start_url } : {}),
     ...(row.settings.base_url ? { base_url: row.settings.base_url } : {}),
     ...(row.settings.locale ? { locale: row.settings.locale } : {}),
-    ...(row.kind === "website" ? { include: row.settings.include ?? [], exclude: row.settings.exclude ?? [], max_pages: row.settings.max_pages ?? SOURCE_LIMITS.defaultPages } : {}),
+    ...(row.kind === "website"
+      ? { include: row.settings.include ?? [], exclude: row.settings.exclude ?? [], max_pages: row.settings.max_pages ?? SOURCE_LIMITS.defaultPages }
+      : {}),
     ...(row.kind === "intercom" ? { token_set: Boolean(row.credentials.token) } : {}),
     interval_seconds: row.intervalSeconds,
     status: row.status,

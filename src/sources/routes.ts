@@ -19,7 +19,16 @@ const tags = ["Knowledge sources"];
 /** POST /api/knowledge/files: checked in the route, after the member is known and the body read. */
 const UploadBody = t.Object(
   {
-    files: t.Array(t.Object({ name: t.String({ minLength: 1, maxLength: 255 }), content_base64: t.String({ description: `The file, base64; at most ${FILE_LIMITS.fileBytes} bytes decoded.` }) }, { additionalProperties: false }), { minItems: 1, maxItems: FILE_LIMITS.files }),
+    files: t.Array(
+      t.Object(
+        {
+          name: t.String({ minLength: 1, maxLength: 255 }),
+          content_base64: t.String({ description: `The file, base64; at most ${FILE_LIMITS.fileBytes} bytes decoded.` }),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: FILE_LIMITS.files },
+    ),
     tags: t.Optional(t.Array(t.String({ minLength: 1, maxLength: 64 }), { maxItems: 50 })),
     status: t.Optional(t.Union([t.Literal("published"), t.Literal("draft")])),
   },
@@ -36,10 +45,17 @@ const Fields = {
   include: Patterns,
   exclude: Patterns,
   max_pages: t.Integer({ minimum: 1, maximum: SOURCE_LIMITS.maxPages, description: `Pages read per sync (default ${SOURCE_LIMITS.defaultPages}).` }),
-  interval_seconds: t.Integer({ minimum: SOURCE_LIMITS.minInterval, maximum: SOURCE_LIMITS.maxInterval, description: "Seconds between scheduled syncs (default one day)." }),
+  interval_seconds: t.Integer({
+    minimum: SOURCE_LIMITS.minInterval,
+    maximum: SOURCE_LIMITS.maxInterval,
+    description: "Seconds between scheduled syncs (default one day).",
+  }),
   token: t.String({ minLength: 1, maxLength: SOURCE_LIMITS.token, description: "Intercom access token; stored encrypted, never returned." }),
 };
-const CreateBody = t.Composite([t.Object({ kind: t.Union(SOURCE_KINDS.map((k) => t.Literal(k))), name: Fields.name }), t.Partial(t.Omit(t.Object(Fields), ["name"]))], { additionalProperties: false });
+const CreateBody = t.Composite(
+  [t.Object({ kind: t.Union(SOURCE_KINDS.map((k) => t.Literal(k))), name: Fields.name }), t.Partial(t.Omit(t.Object(Fields), ["name"]))],
+  { additionalProperties: false },
+);
 const PatchBody = t.Partial(t.Object(Fields), { additionalProperties: false, minProperties: 1 });
 
 /** A source as the API shows it (src/sources/model.ts sourceView): never its token. */
@@ -58,7 +74,15 @@ const SourceView = t.Object({
   status: t.String({ description: "syncing, ready or failed" }),
   reason: t.Optional(t.String({ description: "Why the last sync failed." })),
   counts: t.Object(
-    { found: t.Integer(), imported: t.Integer(), updated: t.Integer(), unchanged: t.Integer(), failed: t.Integer(), removed: t.Integer(), conflicts: t.Integer() },
+    {
+      found: t.Integer(),
+      imported: t.Integer(),
+      updated: t.Integer(),
+      unchanged: t.Integer(),
+      failed: t.Integer(),
+      removed: t.Integer(),
+      conflicts: t.Integer(),
+    },
     { description: "Pages found, imported, updated, unchanged, failed, removed; docs kept as edited locally (conflicts)." },
   ),
   progress: t.Union([t.Object({ done: t.Integer(), found: t.Integer() }), t.Null()]),
@@ -66,7 +90,12 @@ const SourceView = t.Object({
   next_sync_at: t.String({ description: "ISO 8601" }),
   created_at: t.String({ description: "ISO 8601" }),
 });
-const SourceDetail = t.Composite([SourceView, t.Object({ problems: t.Array(t.Record(t.String(), t.Unknown()), { description: "Pages the last sync could not import, or kept because they were edited locally." }) })]);
+const SourceDetail = t.Composite([
+  SourceView,
+  t.Object({
+    problems: t.Array(t.Record(t.String(), t.Unknown()), { description: "Pages the last sync could not import, or kept because they were edited locally." }),
+  }),
+]);
 const Uploaded = t.Object({
   docs: t.Array(t.Object({ file: t.String(), id: t.String(), title: t.String() })),
   failed: t.Array(t.Object({ file: t.String(), reason: t.String() })),
@@ -80,7 +109,10 @@ export function sourceRoutes(deps: Deps) {
         const { orgId } = await requireMember(deps, request, "knowledge:view");
         return { sources: (await listSources(deps, orgId)).map(sourceView) };
       },
-      { response: { 200: t.Object({ sources: t.Array(SourceView) }) }, detail: { summary: "List the org's knowledge sources with their status, counts and last and next sync (knowledge:view)", tags, security } },
+      {
+        response: { 200: t.Object({ sources: t.Array(SourceView) }) },
+        detail: { summary: "List the org's knowledge sources with their status, counts and last and next sync (knowledge:view)", tags, security },
+      },
     )
     .post(
       "/api/knowledge/sources",
@@ -90,7 +122,11 @@ export function sourceRoutes(deps: Deps) {
         // The first sync starts at once.
         return jsonResponse(sourceView(await startSync(deps, orgId, created.id)), 201);
       },
-      { body: CreateBody, response: { 201: SourceView }, detail: { summary: "Add a website, Zendesk Guide or Intercom Articles source; its first sync starts at once (knowledge:manage)", tags, security } },
+      {
+        body: CreateBody,
+        response: { 201: SourceView },
+        detail: { summary: "Add a website, Zendesk Guide or Intercom Articles source; its first sync starts at once (knowledge:manage)", tags, security },
+      },
     )
     .get(
       "/api/knowledge/sources/:id",
@@ -99,7 +135,14 @@ export function sourceRoutes(deps: Deps) {
         const row = await getSource(deps, orgId, params.id);
         return { ...sourceView(row), problems: await sourceProblems(deps, row.id) };
       },
-      { response: { 200: SourceDetail }, detail: { summary: "Read one source, with the pages its last sync could not import or kept because they were edited locally (knowledge:view)", tags, security } },
+      {
+        response: { 200: SourceDetail },
+        detail: {
+          summary: "Read one source, with the pages its last sync could not import or kept because they were edited locally (knowledge:view)",
+          tags,
+          security,
+        },
+      },
     )
     .patch(
       "/api/knowledge/sources/:id",
@@ -107,7 +150,11 @@ export function sourceRoutes(deps: Deps) {
         const { orgId, principal } = await requireMember(deps, request, "knowledge:manage");
         return sourceView(await updateSource(deps, orgId, memberActor(principal.member.id), params.id, body));
       },
-      { body: PatchBody, response: { 200: SourceView }, detail: { summary: "Change a source's name, addresses, patterns, page cap, interval or token (knowledge:manage)", tags, security } },
+      {
+        body: PatchBody,
+        response: { 200: SourceView },
+        detail: { summary: "Change a source's name, addresses, patterns, page cap, interval or token (knowledge:manage)", tags, security },
+      },
     )
     .delete(
       "/api/knowledge/sources/:id",
@@ -116,7 +163,10 @@ export function sourceRoutes(deps: Deps) {
         await deleteSource(deps, orgId, memberActor(principal.member.id), params.id);
         return new Response(null, { status: 204 });
       },
-      { response: { 204: t.Null({ description: "No content" }) }, detail: { summary: "Delete a source and every doc it brought (knowledge:manage)", tags, security } },
+      {
+        response: { 204: t.Null({ description: "No content" }) },
+        detail: { summary: "Delete a source and every doc it brought (knowledge:manage)", tags, security },
+      },
     )
     .post(
       "/api/knowledge/files",
@@ -129,7 +179,13 @@ export function sourceRoutes(deps: Deps) {
       },
       {
         response: { 201: Uploaded },
-        detail: { summary: "Upload PDF, DOCX, HTML, Markdown or text files, or zips of them, as documents; each unreadable file is reported with its reason, 400 when none could be read (knowledge:manage)", tags, security, requestBody: { required: true, content: { "application/json": { schema: UploadBody } } } },
+        detail: {
+          summary:
+            "Upload PDF, DOCX, HTML, Markdown or text files, or zips of them, as documents; each unreadable file is reported with its reason, 400 when none could be read (knowledge:manage)",
+          tags,
+          security,
+          requestBody: { required: true, content: { "application/json": { schema: UploadBody } } },
+        },
       },
     )
     .post(
@@ -139,6 +195,9 @@ export function sourceRoutes(deps: Deps) {
         await getSource(deps, orgId, params.id);
         return jsonResponse(sourceView(await startSync(deps, orgId, params.id)), 202);
       },
-      { response: { 202: SourceView }, detail: { summary: "Sync now: starts a sync in the background; 409 while one runs (knowledge:manage)", tags, security } },
+      {
+        response: { 202: SourceView },
+        detail: { summary: "Sync now: starts a sync in the background; 409 while one runs (knowledge:manage)", tags, security },
+      },
     );
 }

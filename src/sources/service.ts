@@ -78,7 +78,10 @@ export async function sourceExists(deps: Pick<Deps, "db">, id: string): Promise<
 
 export async function getSource(deps: Pick<Deps, "db">, orgId: string, id: string): Promise<SourceRow> {
   if (!isUuid(id)) throw AppError.notFound("No such knowledge source.");
-  const [row] = await deps.db.select().from(knowledgeSources).where(and(eq(knowledgeSources.orgId, orgId), eq(knowledgeSources.id, id)));
+  const [row] = await deps.db
+    .select()
+    .from(knowledgeSources)
+    .where(and(eq(knowledgeSources.orgId, orgId), eq(knowledgeSources.id, id)));
   if (!row) throw AppError.notFound("No such knowledge source.");
   return row;
 }

@@ -16,7 +16,11 @@ export function sitemapText(bytes: Uint8Array): string {
     try {
       raw = gunzipSync(bytes, { maxOutputLength: SYNC_LIMITS.sitemapBytes });
     } catch (error) {
-      throw new SitemapError((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE" ? `the sitemap is larger than ${SYNC_LIMITS.sitemapBytes} bytes uncompressed` : "the sitemap is not valid gzip");
+      throw new SitemapError(
+        (error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE"
+          ? `the sitemap is larger than ${SYNC_LIMITS.sitemapBytes} bytes uncompressed`
+          : "the sitemap is not valid gzip",
+      );
     }
   }
   return new TextDecoder().decode(raw);

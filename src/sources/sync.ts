@@ -31,7 +31,13 @@ export async function claimSource(deps: Deps, orgId: string | null, id: string):
   const [row] = await deps.db
     .update(knowledgeSources)
     .set({ status: "syncing", leaseUntil: leaseUntil(deps), progress: { done: 0, found: 0 }, updatedAt: now })
-    .where(and(orgId === null ? undefined : eq(knowledgeSources.orgId, orgId), eq(knowledgeSources.id, id), or(isNull(knowledgeSources.leaseUntil), lt(knowledgeSources.leaseUntil, now))))
+    .where(
+      and(
+        orgId === null ? undefined : eq(knowledgeSources.orgId, orgId),
+        eq(knowledgeSources.id, id),
+        or(isNull(knowledgeSources.leaseUntil), lt(knowledgeSources.leaseUntil, now)),
+      ),
+    )
     .returning();
   if (!row) throw new AppError(409, "conflict", "This source is being synced already.");
   return row;
@@ -43,7 +49,12 @@ export async function claimDueSources(deps: Deps, limit: number): Promise<Source
   const due = deps.db
     .select({ id: knowledgeSources.id })
     .from(knowledgeSources)
-    .where(and(sql`${knowledgeSources.nextSyncAt} <= ${now.toISOString()}::timestamptz`, or(isNull(knowledgeSources.leaseUntil), lt(knowledgeSources.leaseUntil, now))))
+    .where(
+      and(
+        sql`${knowledgeSources.nextSyncAt} <= ${now.toISOString()}::timestamptz`,
+        or(isNull(knowledgeSources.leaseUntil), lt(knowledgeSources.leaseUntil, now)),
+      ),
+    )
     .orderBy(knowledgeSources.nextSyncAt)
     .limit(limit)
     .for("update", { skipLocked: true });
@@ -70,7 +81,10 @@ export async function runSync(deps: Deps, source: SourceRow, stop?: AbortSignal,
   const signal = stop ? AbortSignal.any([deadline, stop]) : deadline;
   let done = 0;
   // The org's documents and their bytes, counted once and kept up to date as this sync adds some.
-  const room: Room = { left: deps.config.knowledgeMaxDocsPerOrg - (await countOrgDocs(deps, source.orgId)), bytes: deps.config.knowledgeMaxBytesPerOrg - (await orgDocBytes(deps, source.orgId)) };
+  const room: Room = {
+    left: deps.config.knowledgeMaxDocsPerOrg - (await countOrgDocs(deps, source.orgId)),
+    bytes: deps.config.knowledgeMaxBytesPerOrg - (await orgDocBytes(deps, source.orgId)),
+  };
   const emit = async (page: PageResult, found: number) => {
     if (seen.has(page.url)) return;
     seen.add(page.url);
@@ -88,7 +102,10 @@ export async function runSync(deps: Deps, source: SourceRow, stop?: AbortSignal,
         if (seen.has(row.url)) continue;
         if (row.docId && (await removeSourceDoc(deps, source.orgId, source.id, row.docId)) === "kept") {
           counts.conflicts++;
-          await deps.db.update(knowledgeSourcePages).set({ lastError: "no longer on the source; kept because it was edited locally" }).where(eq(knowledgeSourcePages.id, row.id));
+          await deps.db
+            .update(knowledgeSourcePages)
+            .set({ lastError: "no longer on the source; kept because it was edited locally" })
+            .where(eq(knowledgeSourcePages.id, row.id));
           continue;
         }
         await deps.db.delete(knowledgeSourcePages).where(eq(knowledgeSourcePages.id, row.id));
@@ -96,10 +113,13 @@ export async function runSync(deps: Deps, source: SourceRow, stop?: AbortSignal,
       }
   } catch (error) {
     failure =
-      error instanceof SyncFailed ? error.message
-      : stop?.aborted ? "the server stopped during the sync"
-      : deadline.aborted ? `the sync ran longer than ${SYNC_LIMITS.syncTimeoutMs / 60_000} minutes`
-      : "the sync stopped on an internal error";
+      error instanceof SyncFailed
+        ? error.message
+        : stop?.aborted
+          ? "the server stopped during the sync"
+          : deadline.aborted
+            ? `the sync ran longer than ${SYNC_LIMITS.syncTimeoutMs / 60_000} minutes`
+            : "the sync stopped on an internal error";
     if (!(error instanceof SyncFailed) && !signal.aborted) deps.log.error("knowledge source sync failed", { source_id: source.id, error: messageOf(error) });
   } finally {
     extractor.close();
@@ -108,7 +128,16 @@ export async function runSync(deps: Deps, source: SourceRow, stop?: AbortSignal,
   const now = deps.now();
   const [row] = await deps.db
     .update(knowledgeSources)
-    .set({ status: failure ? "failed" : "ready", lastError: failure, counts, progress: null, lastSyncAt: now, leaseUntil: null, nextSyncAt: new Date(now.getTime() + source.intervalSeconds * 1000), updatedAt: now })
+    .set({
+      status: failure ? "failed" : "ready",
+      lastError: failure,
+      counts,
+      progress: null,
+      lastSyncAt: now,
+      leaseUntil: null,
+      nextSyncAt: new Date(now.getTime() + source.intervalSeconds * 1000),
+      updatedAt: now,
+    })
     .where(eq(knowledgeSources.id, source.id))
     .returning();
   deps.log.info("knowledge source synced", { source_id: source.id, kind: source.kind, status: failure ? "failed" : "ready", ...counts });
@@ -121,7 +150,11 @@ type Room = { left: number; bytes: number };
 async function applyPage(deps: Deps, source: SourceRow, known: PageRow | undefined, page: PageResult, counts: SourceCounts, room: Room): Promise<void> {
   const now = deps.now();
   const save = async (values: Partial<PageRow>) => {
-    if (known) await deps.db.update(knowledgeSourcePages).set({ ...values, seenAt: now }).where(eq(knowledgeSourcePages.id, known.id));
+    if (known)
+      await deps.db
+        .update(knowledgeSourcePages)
+        .set({ ...values, seenAt: now })
+        .where(eq(knowledgeSourcePages.id, known.id));
     else await deps.db.insert(knowledgeSourcePages).values({ sourceId: source.id, url: page.url, ...values, seenAt: now });
   };
   switch (page.kind) {
@@ -163,11 +196,18 @@ async function applyPage(deps: Deps, source: SourceRow, known: PageRow | undefin
       const grows = Buffer.byteLength(page.body) - (known?.docId ? await orgDocBytes(deps, source.orgId, known.docId) : 0);
       if (grows > room.bytes) {
         counts.failed++;
-        return save({ lastError: `the organisation's documents would pass ${deps.config.knowledgeMaxBytesPerOrg} bytes, the most sources and uploads may bring in` });
+        return save({
+          lastError: `the organisation's documents would pass ${deps.config.knowledgeMaxBytesPerOrg} bytes, the most sources and uploads may bring in`,
+        });
       }
       room.bytes -= grows;
       if (reserved) room.left--;
-      const written = await writeSourceDoc(deps, source.orgId, source.id, known?.docId ?? null, { title: page.title, body: page.body, url: page.url, tags: page.tags });
+      const written = await writeSourceDoc(deps, source.orgId, source.id, known?.docId ?? null, {
+        title: page.title,
+        body: page.body,
+        url: page.url,
+        tags: page.tags,
+      });
       if (written.outcome === "kept") {
         room.bytes += grows;
         counts.conflicts++;

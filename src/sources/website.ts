@@ -42,7 +42,12 @@ async function sitemapPages(ctx: ReaderContext, start: URL, admit: (url: string)
   while (queue.length > 0 && pages.length < cap) {
     if (read++ >= SYNC_LIMITS.sitemaps) break;
     const url = queue.shift()!;
-    const fetched = await politeFetch(ctx.deps, url, { accept: "application/xml, text/xml, application/gzip", host: start.host, signal: ctx.signal, maxBytes: SYNC_LIMITS.sitemapBytes });
+    const fetched = await politeFetch(ctx.deps, url, {
+      accept: "application/xml, text/xml, application/gzip",
+      host: start.host,
+      signal: ctx.signal,
+      maxBytes: SYNC_LIMITS.sitemapBytes,
+    });
     if (fetched.kind !== "ok") {
       if (url === start.href) throw new SyncFailed(`the sitemap could not be read: ${fetched.kind === "failed" ? fetched.reason : fetched.kind}`);
       continue;
@@ -145,7 +150,8 @@ export const readWebsite: Reader = async (ctx) => {
       title = firstHeading(body) ?? new URL(key).pathname;
     } else return { kind: "failed", url: key, reason: `the page is ${type || "of no declared type"}, not HTML or text` };
     if (body.trim() === "") return { kind: "failed", url: key, reason: "there is no readable text in it" };
-    if (body.length > DOC_LIMITS.body) return { kind: "failed", url: key, reason: `its text is ${body.length} characters; a doc holds at most ${DOC_LIMITS.body}` };
+    if (body.length > DOC_LIMITS.body)
+      return { kind: "failed", url: key, reason: `its text is ${body.length} characters; a doc holds at most ${DOC_LIMITS.body}` };
     return { kind: "content", url: key, title: title.slice(0, DOC_LIMITS.title), body, etag: fetched.etag, lastModified: fetched.lastModified };
   };
 

@@ -56,7 +56,10 @@ export function createAuditWriter(db: () => Db): AuditWriter {
 
   async function insert(batch: Pending[]): Promise<void> {
     try {
-      await insertBatch(db(), batch.map((p) => p.row));
+      await insertBatch(
+        db(),
+        batch.map((p) => p.row),
+      );
       for (const p of batch) p.resolve();
     } catch (error) {
       if (batch.length === 1) return batch[0]!.reject(error);

@@ -46,7 +46,12 @@ export async function loadSnapshot(deps: Deps, providers: readonly ToolProvider[
     const rows = await deps.db
       .select()
       .from(agentActionToggles)
-      .where(inArray(agentActionToggles.agentId, orgAgents.map((a) => a.id)));
+      .where(
+        inArray(
+          agentActionToggles.agentId,
+          orgAgents.map((a) => a.id),
+        ),
+      );
     for (const row of rows) toggles.get(row.agentId)!.set(row.actionId, row.enabled);
   }
   const memberRoles = new Map(members.map((m) => [m.memberId, m.roles] as const));
@@ -97,7 +102,8 @@ export function denial(snapshot: OrgSnapshot, caller: Caller, tool: ToolDefiniti
   // A disabled agent answers nothing (docs/decisions.md "Disabling an agent"), named or not. A call
   // already past this check when the agent is disabled finishes; the service drops the snapshot,
   // so the next call sees the new status.
-  if (snapshot.disabledAgentIds.has(caller.agentId)) return { reason: "agent", message: "This call's agent is disabled: it runs no tools until an admin enables it." };
+  if (snapshot.disabledAgentIds.has(caller.agentId))
+    return { reason: "agent", message: "This call's agent is disabled: it runs no tools until an admin enables it." };
   const toggle = snapshot.toggles.get(caller.agentId)?.get(tool.name);
   if (!(toggle ?? tool.defaultEnabled)) return { reason: "toggle", message: `${tool.name} is switched off for this organisation's agent.` };
   // Only OAuth tokens carry scopes; the other channels act for the org itself.
@@ -118,7 +124,10 @@ export function denial(snapshot: OrgSnapshot, caller: Caller, tool: ToolDefiniti
     if ((area === "data" || area === "inbox") && !caller.customerBound)
       return { reason: "customer", message: `${tool.name} reads customer records and runs in a chat only for an identified customer.` };
     if ((area === "data" || area === "inbox") && !caller.customerVerified)
-      return { reason: "customer", message: `${tool.name} reads customer records and runs in a chat only for a customer whose identity was verified (a user_token).` };
+      return {
+        reason: "customer",
+        message: `${tool.name} reads customer records and runs in a chat only for a customer whose identity was verified (a user_token).`,
+      };
     // An integration's action runs with the org's own credentials and is told nothing it can trust
     // about the visitor: in a chat it runs only when an admin switched it on for the agent.
     if ((tool.source.kind === "custom" || tool.source.kind === "connector") && toggle !== true)
@@ -126,10 +135,14 @@ export function denial(snapshot: OrgSnapshot, caller: Caller, tool: ToolDefiniti
   }
   if (tool.destructive) {
     if (caller.channel === "mcp" && snapshot.flags.mcp_destructive_tools !== true)
-      return { reason: "destructive", message: `${tool.name} is destructive, and this organisation blocks destructive tools over MCP (feature flag mcp_destructive_tools is off).` };
+      return {
+        reason: "destructive",
+        message: `${tool.name} is destructive, and this organisation blocks destructive tools over MCP (feature flag mcp_destructive_tools is off).`,
+      };
     // An agent acting on its own (chat, campaigns, dashboard) runs a destructive tool only when an
     // admin switched it on for that agent explicitly, never by a default.
-    if (caller.channel !== "mcp" && toggle !== true) return { reason: "destructive", message: `${tool.name} is destructive and not switched on for this agent.` };
+    if (caller.channel !== "mcp" && toggle !== true)
+      return { reason: "destructive", message: `${tool.name} is destructive and not switched on for this agent.` };
   }
   return undefined;
 }
@@ -142,6 +155,8 @@ export function denial(snapshot: OrgSnapshot, caller: Caller, tool: ToolDefiniti
  */
 export function refusal(deps: Deps, denied: Denial): AppError {
   const scope = denied.scope ? [...new Set([...(denied.granted ?? []), denied.scope])].join(" ") : undefined;
-  const challenge = scope ? { "www-authenticate": bearerChallenge(deps.config, { error: "insufficient_scope", description: denied.message, scope }) } : undefined;
+  const challenge = scope
+    ? { "www-authenticate": bearerChallenge(deps.config, { error: "insufficient_scope", description: denied.message, scope }) }
+    : undefined;
   return AppError.forbidden(denied.message, denied.reason, challenge);
 }

@@ -22,16 +22,31 @@ const AgentActions = t.Object({
 
 export function toggleRoutes(deps: Deps) {
   return new Elysia({ name: "agent-actions" })
-    .get("/api/agents/:agent_id/actions", async ({ params, request }) => {
-      const { orgId } = await requireMember(deps, request, "integrations:view");
-      return { actions: await listAgentActions(deps, orgId, params.agent_id) };
-    }, { response: { 200: AgentActions }, detail: { summary: "The actions an agent may call (connector tools and custom actions), each on or off (integrations:view)", tags: ["Agents"], security: [{ dashboard: [] }] } })
+    .get(
+      "/api/agents/:agent_id/actions",
+      async ({ params, request }) => {
+        const { orgId } = await requireMember(deps, request, "integrations:view");
+        return { actions: await listAgentActions(deps, orgId, params.agent_id) };
+      },
+      {
+        response: { 200: AgentActions },
+        detail: {
+          summary: "The actions an agent may call (connector tools and custom actions), each on or off (integrations:view)",
+          tags: ["Agents"],
+          security: [{ dashboard: [] }],
+        },
+      },
+    )
     .patch(
       "/api/agents/:agent_id/actions",
       async ({ body, params, request }) => {
         const { orgId, principal } = await requireMember(deps, request, "integrations:manage");
         return { actions: await setAgentActions(deps, orgId, memberActor(principal.member.id), params.agent_id, body) };
       },
-      { body: t.Object({ enable: t.Optional(Ids), disable: t.Optional(Ids) }, { additionalProperties: false }), response: { 200: AgentActions }, detail: { summary: "Turn an agent's actions on or off (integrations:manage)", tags: ["Agents"], security: [{ dashboard: [] }] } },
+      {
+        body: t.Object({ enable: t.Optional(Ids), disable: t.Optional(Ids) }, { additionalProperties: false }),
+        response: { 200: AgentActions },
+        detail: { summary: "Turn an agent's actions on or off (integrations:manage)", tags: ["Agents"], security: [{ dashboard: [] }] },
+      },
     );
 }

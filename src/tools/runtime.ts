@@ -91,7 +91,9 @@ function underDeadline<T>(signal: AbortSignal, work: () => Promise<T>): Promise<
     const abort = () => reject(signal.reason ?? new DOMException("The operation timed out.", "TimeoutError"));
     if (signal.aborted) return abort();
     signal.addEventListener("abort", abort, { once: true });
-    work().then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+    work()
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener("abort", abort));
   });
 }
 
@@ -135,7 +137,18 @@ export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRunt
 
   const actionLimit = () => ({ limit: deps.config.actionRateLimitPerMinute, windowSeconds: 60 });
 
-  async function audit(scope: CallScope, row: { tool: ToolDefinition | undefined; name: string; agentId: string | undefined; customer: BoundCustomer | undefined; outcome: ExecutionOutcome; error: string | null; started: number }) {
+  async function audit(
+    scope: CallScope,
+    row: {
+      tool: ToolDefinition | undefined;
+      name: string;
+      agentId: string | undefined;
+      customer: BoundCustomer | undefined;
+      outcome: ExecutionOutcome;
+      error: string | null;
+      started: number;
+    },
+  ) {
     const { actor } = scope;
     const customerId = row.customer?.id ?? (actor.kind === "customer" ? actor.endUserId : null);
     deps.metrics.toolCall(scope.channel, row.outcome, (performance.now() - row.started) / 1000);
@@ -164,7 +177,13 @@ export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRunt
 
     async list(scope) {
       const snap = await snapshotFor(scope);
-      const caller = { actor: scope.actor, channel: scope.channel, agentId: agentOf(snap, scope.agentId), customerBound: scope.customer !== undefined, customerVerified: scope.customer?.verified === true };
+      const caller = {
+        actor: scope.actor,
+        channel: scope.channel,
+        agentId: agentOf(snap, scope.agentId),
+        customerBound: scope.customer !== undefined,
+        customerVerified: scope.customer?.verified === true,
+      };
       return snap.tools.filter((tool) => !denial(snap, caller, tool));
     },
 
@@ -181,7 +200,11 @@ export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRunt
         if (scope.actor.kind === "token") {
           const taken = await chargeToken(limiter, deps.config, scope.actor.tokenId, "tools/call", deps.now());
           scope.onTokenCharge?.(taken);
-          if (!taken.allowed) throw AppError.tooManyRequests(taken.retryAfter, `Rate limit exceeded: ${taken.limit} tools/call per minute per token; retry in ${taken.retryAfter} s.`);
+          if (!taken.allowed)
+            throw AppError.tooManyRequests(
+              taken.retryAfter,
+              `Rate limit exceeded: ${taken.limit} tools/call per minute per token; retry in ${taken.retryAfter} s.`,
+            );
         }
         if (typeof name !== "string") throw AppError.badRequest("Invalid params: /name must be a string.");
         const snap = await snapshotFor(scope);
@@ -189,7 +212,17 @@ export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRunt
         tool = snap.tools.find((t) => t.name === name);
         if (!tool) throw AppError.notFound(`Unknown tool: ${storable(name, AUDIT_TOOL_MAX)}`);
         // A customer actor's binding is always given up front (resolveCustomer is the tool server's).
-        const denied = denial(snap, { actor: scope.actor, channel: scope.channel, agentId, customerBound: customer !== undefined || scope.resolveCustomer !== undefined, customerVerified: customer?.verified === true }, tool);
+        const denied = denial(
+          snap,
+          {
+            actor: scope.actor,
+            channel: scope.channel,
+            agentId,
+            customerBound: customer !== undefined || scope.resolveCustomer !== undefined,
+            customerVerified: customer?.verified === true,
+          },
+          tool,
+        );
         if (denied) throw refusal(deps, denied);
         const input = args ?? {};
         if (!isPlainObject(input)) throw AppError.badRequest("Invalid params: /arguments must be an object.");
@@ -203,7 +236,10 @@ export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRunt
         const limit = actionLimit();
         const cap = await limiter.take(`action:${scope.orgId}:${tool.name}`, limit, deps.now());
         if (!cap.allowed)
-          throw AppError.tooManyRequests(cap.retryAfter, `${tool.name} is rate limited for this organisation (${cap.limit} calls per ${limit.windowSeconds} s); retry in ${cap.retryAfter} s.`);
+          throw AppError.tooManyRequests(
+            cap.retryAfter,
+            `${tool.name} is rate limited for this organisation (${cap.limit} calls per ${limit.windowSeconds} s); retry in ${cap.retryAfter} s.`,
+          );
         scope.timer?.mark("checks");
         const signal = deps.timers.deadline(TOOL_DEADLINE_MS);
         const { actor } = scope;

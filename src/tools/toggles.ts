@@ -44,14 +44,24 @@ export async function setAgentActions(deps: Deps, orgId: string, actor: Actor, a
   ];
   if (problems.length > 0) throw AppError.badRequest("Some actions cannot be changed.", problems);
   const now = deps.now();
-  const rows = [...enable.map((actionId) => ({ agentId, actionId, enabled: true, updatedAt: now })), ...disable.map((actionId) => ({ agentId, actionId, enabled: false, updatedAt: now }))];
+  const rows = [
+    ...enable.map((actionId) => ({ agentId, actionId, enabled: true, updatedAt: now })),
+    ...disable.map((actionId) => ({ agentId, actionId, enabled: false, updatedAt: now })),
+  ];
   if (rows.length > 0)
     await deps.db
       .insert(agentActionToggles)
       .values(rows)
       .onConflictDoUpdate({ target: [agentActionToggles.agentId, agentActionToggles.actionId], set: { enabled: sql.raw("excluded.enabled"), updatedAt: now } });
   if (rows.length > 0)
-    await recordActivity(deps, { orgId, actor, action: "agent_actions.toggled", objectType: "agent", objectId: agentId, summary: { enabled: enable, disabled: disable } });
+    await recordActivity(deps, {
+      orgId,
+      actor,
+      action: "agent_actions.toggled",
+      objectType: "agent",
+      objectId: agentId,
+      summary: { enabled: enable, disabled: disable },
+    });
   // Read-your-writes: the next call on any channel sees the change.
   deps.tools.invalidate(orgId);
   return listAgentActions(deps, orgId, agentId);

@@ -1,7 +1,7 @@
 // The delivery log of a webhook endpoint and its replays, for the dashboard and /api/webhooks
 // (role org:manage): every delivery with its attempts, filtered and paged; a replay sends a
 // finished delivery again, or brings one waiting for its retry forward (README "Webhooks").
-import {  } from "node:crypto";
+import {} from "node:crypto";
 import { and, desc, eq, gte, inArray, lt, type SQL } from "drizzle-orm";
 import type { Actor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
@@ -17,7 +17,12 @@ import { WEBHOOK_KIND, webhookIdOf } from "./events.ts";
 import { ENDPOINT_LIMITS, endpointRow } from "./service.ts";
 
 export type DeliveryStatus = "pending" | "succeeded" | "failed" | "cancelled";
-const OUTBOX_STATUSES: Record<DeliveryStatus, string[]> = { pending: ["pending", "sending", "parked"], succeeded: ["sent"], failed: ["failed", "held"], cancelled: ["cancelled"] };
+const OUTBOX_STATUSES: Record<DeliveryStatus, string[]> = {
+  pending: ["pending", "sending", "parked"],
+  succeeded: ["sent"],
+  failed: ["failed", "held"],
+  cancelled: ["cancelled"],
+};
 function deliveryStatus(outboxStatus: string): DeliveryStatus {
   if (outboxStatus === "sent") return "succeeded";
   if (outboxStatus === "failed" || outboxStatus === "held") return "failed";
@@ -52,7 +57,15 @@ export async function listDeliveries(deps: Deps, orgId: string, endpointId: stri
     ? await deps.db
         .select()
         .from(webhookAttempts)
-        .where(and(eq(webhookAttempts.orgId, orgId), inArray(webhookAttempts.deliveryId, rows.map((r) => r.delivery.id))))
+        .where(
+          and(
+            eq(webhookAttempts.orgId, orgId),
+            inArray(
+              webhookAttempts.deliveryId,
+              rows.map((r) => r.delivery.id),
+            ),
+          ),
+        )
         .orderBy(webhookAttempts.attemptedAt, webhookAttempts.id)
     : [];
   const byDelivery = Map.groupBy(attempts, (a) => a.deliveryId);
@@ -124,12 +137,19 @@ export async function replayDelivery(deps: Deps, orgId: string, actor: Actor, en
     if (!delivery || !state) throw AppError.notFound("No such delivery.");
     const found = { ...delivery, ...state };
     if (found.status === "sending" && found.lockedUntil && found.lockedUntil > now)
-      throw new AppError(409, "delivery_in_flight", `An attempt of this delivery is under way right now; its outcome is in the delivery log within ${WEBHOOK_LIMITS.timeoutMs / 1000} s.`);
+      throw new AppError(
+        409,
+        "delivery_in_flight",
+        `An attempt of this delivery is under way right now; its outcome is in the delivery log within ${WEBHOOK_LIMITS.timeoutMs / 1000} s.`,
+      );
     if (deliveryStatus(found.status) === "pending") {
       // Waiting for a retry, parked, or left `sending` by a sender that died: due now.
       await dueNow(db, found.outboxId, now);
     } else await replayRows(db, orgId, endpoint.id, [found], now);
-    await recordActivity({ db, now: () => now }, { orgId, actor, action: "webhook_delivery.replayed", objectType: "webhook_endpoint", objectId: endpoint.id, summary: { delivery_id: found.id } });
+    await recordActivity(
+      { db, now: () => now },
+      { orgId, actor, action: "webhook_delivery.replayed", objectType: "webhook_endpoint", objectId: endpoint.id, summary: { delivery_id: found.id } },
+    );
     return { replayed: 1 };
   });
 }
@@ -143,11 +163,28 @@ export async function replayFailed(deps: Deps, orgId: string, actor: Actor, endp
       .select({ id: webhookDeliveries.id, outboxId: webhookDeliveries.outboxId })
       .from(webhookDeliveries)
       .innerJoin(outboxStates, eq(outboxStates.id, webhookDeliveries.outboxId))
-      .where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.endpointId, endpoint.id), inArray(outboxStates.status, ["failed", "held"]), gte(webhookDeliveries.createdAt, since)))
+      .where(
+        and(
+          eq(webhookDeliveries.orgId, orgId),
+          eq(webhookDeliveries.endpointId, endpoint.id),
+          inArray(outboxStates.status, ["failed", "held"]),
+          gte(webhookDeliveries.createdAt, since),
+        ),
+      )
       .orderBy(webhookDeliveries.createdAt)
       .limit(ENDPOINT_LIMITS.replayBatch);
     const replayed = await replayRows(tx, orgId, endpoint.id, failed, now);
-    await recordActivity({ db: tx, now: () => now }, { orgId, actor, action: "webhook_delivery.replayed", objectType: "webhook_endpoint", objectId: endpoint.id, summary: { since: since.toISOString(), count: replayed } });
+    await recordActivity(
+      { db: tx, now: () => now },
+      {
+        orgId,
+        actor,
+        action: "webhook_delivery.replayed",
+        objectType: "webhook_endpoint",
+        objectId: endpoint.id,
+        summary: { since: since.toISOString(), count: replayed },
+      },
+    );
     return { replayed };
   });
 }

@@ -97,10 +97,15 @@ async function deliverWebhook(deps: Deps, row: OutboxRow): Promise<OutboxOutcome
     .where(and(eq(webhookDeliveries.orgId, row.orgId), eq(webhookDeliveries.id, deliveryId)));
   if (!found) return { kind: "cancelled", reason: "the endpoint was deleted" };
   const { endpoint, body } = found;
-  if (!endpoint.enabled) return { kind: "cancelled", reason: endpoint.disabledReason ? `the endpoint is disabled: ${endpoint.disabledReason}` : "the endpoint is disabled" };
+  if (!endpoint.enabled)
+    return { kind: "cancelled", reason: endpoint.disabledReason ? `the endpoint is disabled: ${endpoint.disabledReason}` : "the endpoint is disabled" };
 
   const started = deps.now();
-  const headers = { ...signedHeaders(signingSecrets(deps, endpoint, started), webhookIdOf(deliveryId), started, body), "content-type": "application/json", "user-agent": "svc-agents-webhooks/1" };
+  const headers = {
+    ...signedHeaders(signingSecrets(deps, endpoint, started), webhookIdOf(deliveryId), started, body),
+    "content-type": "application/json",
+    "user-agent": "svc-agents-webhooks/1",
+  };
   const clock = performance.now();
   let statusCode: number | null = null;
   let responseBody: string | null = null;
@@ -154,5 +159,15 @@ async function disableFailing(tx: Db | Tx, endpoint: Endpoint, failingSince: Dat
     .where(and(eq(webhookEndpoints.id, endpoint.id), eq(webhookEndpoints.enabled, true)))
     .returning({ id: webhookEndpoints.id });
   if (updated.length === 1)
-    await recordActivity({ db: tx, now: () => now }, { orgId: endpoint.orgId, actor: { kind: "system", name: "webhooks" }, action: "webhook_endpoint.disabled", objectType: "webhook_endpoint", objectId: endpoint.id, summary: { reason } });
+    await recordActivity(
+      { db: tx, now: () => now },
+      {
+        orgId: endpoint.orgId,
+        actor: { kind: "system", name: "webhooks" },
+        action: "webhook_endpoint.disabled",
+        objectType: "webhook_endpoint",
+        objectId: endpoint.id,
+        summary: { reason },
+      },
+    );
 }

@@ -22,7 +22,12 @@ export async function emitTicketCreated(db: Db | Tx, input: { orgId: string; tic
   if (!chatReason || !ticket.conversation_id) return;
   const conversation = { conversation_id: ticket.conversation_id, ticket, updated_at: ticket.updated_at };
   if (chatReason === "live_help" || chatReason === "routing_rule")
-    await emitWebhookEvent(db, { orgId, type: "conversation.routed", data: { ...conversation, reason: chatReason, to: chatReason === "live_help" ? "person" : "team", team: ticket.team }, now });
+    await emitWebhookEvent(db, {
+      orgId,
+      type: "conversation.routed",
+      data: { ...conversation, reason: chatReason, to: chatReason === "live_help" ? "person" : "team", team: ticket.team },
+      now,
+    });
   else await emitWebhookEvent(db, { orgId, type: "conversation.escalated", data: { ...conversation, reason: chatReason }, now });
 }
 
@@ -34,7 +39,12 @@ export async function emitCampaignMessageSent(
   now: Date,
 ): Promise<void> {
   const sentAt = now.toISOString();
-  await emitWebhookEvent(db, { orgId, type: "campaign.message.sent", data: { message_id: m.id, campaign_id: m.campaignId, customer_id: m.endUserId, step_id: m.stepId, subject: m.subject, sent_at: sentAt, updated_at: sentAt }, now });
+  await emitWebhookEvent(db, {
+    orgId,
+    type: "campaign.message.sent",
+    data: { message_id: m.id, campaign_id: m.campaignId, customer_id: m.endUserId, step_id: m.stepId, subject: m.subject, sent_at: sentAt, updated_at: sentAt },
+    now,
+  });
 }
 
 interface ConnectorLike {
@@ -51,7 +61,15 @@ interface ConnectorLike {
 export async function withConnectorStatusEvent<R extends ConnectorLike>(db: Db | Tx, before: { status: string }, rows: R[]): Promise<R[]> {
   const after = rows[0];
   if (after && after.status !== before.status) {
-    const data = { id: after.id, name: after.name, slug: after.slug, status: after.status, previous_status: before.status, last_error: after.lastError, updated_at: after.updatedAt.toISOString() };
+    const data = {
+      id: after.id,
+      name: after.name,
+      slug: after.slug,
+      status: after.status,
+      previous_status: before.status,
+      last_error: after.lastError,
+      updated_at: after.updatedAt.toISOString(),
+    };
     await emitWebhookEvent(db, { orgId: after.orgId, type: "connector.status_changed", data, now: after.updatedAt });
   }
   return rows;

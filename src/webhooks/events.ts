@@ -45,22 +45,38 @@ export async function emitWebhookEvent(db: Db | Tx, input: { orgId: string; type
   const endpoints = await db
     .select({ id: webhookEndpoints.id })
     .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.orgId, input.orgId), eq(webhookEndpoints.enabled, true), sql`${webhookEndpoints.eventTypes} @> ${JSON.stringify([input.type])}::jsonb`));
+    .where(
+      and(
+        eq(webhookEndpoints.orgId, input.orgId),
+        eq(webhookEndpoints.enabled, true),
+        sql`${webhookEndpoints.eventTypes} @> ${JSON.stringify([input.type])}::jsonb`,
+      ),
+    );
   // No subscriber, no row: an org without webhooks pays one indexed read per change.
   if (endpoints.length === 0) return;
   const [event] = await db
     .insert(webhookEvents)
     .values({ orgId: input.orgId, type: input.type, body: eventBody(input.type, input.data, input.now), createdAt: input.now })
     .returning({ id: webhookEvents.id });
-  for (const endpoint of endpoints) await queueDelivery(db, { orgId: input.orgId, endpointId: endpoint.id, eventId: event!.id, eventType: input.type, now: input.now });
+  for (const endpoint of endpoints)
+    await queueDelivery(db, { orgId: input.orgId, endpointId: endpoint.id, eventId: event!.id, eventType: input.type, now: input.now });
 }
 
 /** One delivery of an event to an endpoint, with its first outbox row due now. */
 export async function queueDelivery(db: Db | Tx, input: { orgId: string; endpointId: string; eventId: string; eventType: string; now: Date }): Promise<string> {
   const id = crypto.randomUUID();
   // The endpoint is the row's lane: a slow endpoint holds only its own delivery slots (src/outbox/claim.ts).
-  const outboxId = await enqueue(db, { orgId: input.orgId, kind: WEBHOOK_KIND, lane: input.endpointId, payload: { delivery_id: id }, runAt: input.now, now: input.now });
-  await db.insert(webhookDeliveries).values({ id, orgId: input.orgId, endpointId: input.endpointId, eventId: input.eventId, eventType: input.eventType, outboxId, createdAt: input.now });
+  const outboxId = await enqueue(db, {
+    orgId: input.orgId,
+    kind: WEBHOOK_KIND,
+    lane: input.endpointId,
+    payload: { delivery_id: id },
+    runAt: input.now,
+    now: input.now,
+  });
+  await db
+    .insert(webhookDeliveries)
+    .values({ id, orgId: input.orgId, endpointId: input.endpointId, eventId: input.eventId, eventType: input.eventType, outboxId, createdAt: input.now });
   return id;
 }
 

@@ -26,12 +26,25 @@ const Ticket = t.Object(
   },
   { additionalProperties: true },
 );
-const Message = t.Object({ id: t.String({ format: "uuid" }), kind: t.Union([t.Literal("customer"), t.Literal("reply")]), body: t.String(), author: t.Record(t.String(), t.String()), verified: Nullable(t.Boolean()), created_at: Time });
+const Message = t.Object({
+  id: t.String({ format: "uuid" }),
+  kind: t.Union([t.Literal("customer"), t.Literal("reply")]),
+  body: t.String(),
+  author: t.Record(t.String(), t.String()),
+  verified: Nullable(t.Boolean()),
+  created_at: Time,
+});
 
 const DATA: Record<string, TSchema> = {
   "ticket.created": Ticket,
   "ticket.updated": t.Composite([Ticket, t.Object({ changed: t.Array(t.String({ description: "status | priority | team | assignee | tags" })) })]),
-  "ticket.message.created": t.Object({ ticket_id: t.String({ format: "uuid" }), ticket_number: t.Integer(), status: t.String(), message: Message, updated_at: Time }),
+  "ticket.message.created": t.Object({
+    ticket_id: t.String({ format: "uuid" }),
+    ticket_number: t.Integer(),
+    status: t.String(),
+    message: Message,
+    updated_at: Time,
+  }),
   "conversation.routed": t.Object({
     conversation_id: t.String({ format: "uuid" }),
     reason: t.Union([t.Literal("live_help"), t.Literal("routing_rule")]),
@@ -40,7 +53,12 @@ const DATA: Record<string, TSchema> = {
     ticket: Ticket,
     updated_at: Time,
   }),
-  "conversation.escalated": t.Object({ conversation_id: t.String({ format: "uuid" }), reason: t.Union([t.Literal("low_confidence"), t.Literal("frustration")]), ticket: Ticket, updated_at: Time }),
+  "conversation.escalated": t.Object({
+    conversation_id: t.String({ format: "uuid" }),
+    reason: t.Union([t.Literal("low_confidence"), t.Literal("frustration")]),
+    ticket: Ticket,
+    updated_at: Time,
+  }),
   "conversation.rated": t.Object({
     conversation_id: Nullable(t.String({ format: "uuid" })),
     ticket_id: t.String({ format: "uuid" }),
@@ -60,7 +78,15 @@ const DATA: Record<string, TSchema> = {
     verified: t.Boolean(),
     updated_at: Time,
   }),
-  "campaign.message.sent": t.Object({ message_id: t.String({ format: "uuid" }), campaign_id: t.String({ format: "uuid" }), customer_id: t.String({ format: "uuid" }), step_id: t.String(), subject: t.String(), sent_at: Time, updated_at: Time }),
+  "campaign.message.sent": t.Object({
+    message_id: t.String({ format: "uuid" }),
+    campaign_id: t.String({ format: "uuid" }),
+    customer_id: t.String({ format: "uuid" }),
+    step_id: t.String(),
+    subject: t.String(),
+    sent_at: Time,
+    updated_at: Time,
+  }),
   "connector.status_changed": t.Object({
     id: t.String({ format: "uuid" }),
     name: t.String(),
@@ -70,14 +96,22 @@ const DATA: Record<string, TSchema> = {
     last_error: Nullable(t.String()),
     updated_at: Time,
   }),
-  "campaign.unsubscribed": t.Object({ customer_id: t.String({ format: "uuid" }), message_id: Nullable(t.String({ format: "uuid" })), unsubscribed_at: Time, updated_at: Time }),
+  "campaign.unsubscribed": t.Object({
+    customer_id: t.String({ format: "uuid" }),
+    message_id: Nullable(t.String({ format: "uuid" })),
+    unsubscribed_at: Time,
+    updated_at: Time,
+  }),
   [TEST_EVENT_TYPE]: t.Object({ endpoint_id: t.String({ format: "uuid" }), message: t.String(), updated_at: Time }),
 };
 
 const HEADERS = {
   "webhook-id": { description: "msg_…: the same on every retry and replay of this event to this endpoint (idempotency key).", schema: { type: "string" } },
   "webhook-timestamp": { description: "Unix seconds of this attempt.", schema: { type: "string" } },
-  "webhook-signature": { description: "v1,<base64 HMAC-SHA256 of id.timestamp.body>; several space-separated during a secret rotation.", schema: { type: "string" } },
+  "webhook-signature": {
+    description: "v1,<base64 HMAC-SHA256 of id.timestamp.body>; several space-separated during a secret rotation.",
+    schema: { type: "string" },
+  },
 };
 
 /** The `webhooks` object of the OpenAPI document. */
@@ -89,7 +123,8 @@ export function webhookOperations(): Record<string, unknown> {
     out[type] = {
       post: {
         summary: `${type} (payload version ${PAYLOAD_VERSION})`,
-        description: "Sent to each enabled endpoint subscribed to this type, signed per Standard Webhooks. Ordering is not promised: compare data.updated_at. Answer 2xx within 15 s.",
+        description:
+          "Sent to each enabled endpoint subscribed to this type, signed per Standard Webhooks. Ordering is not promised: compare data.updated_at. Answer 2xx within 15 s.",
         parameters: Object.entries(HEADERS).map(([name, h]) => ({ name, in: "header", required: true, ...h })),
         requestBody: { required: true, content: { "application/json": { schema: JSON.parse(JSON.stringify(body)) } } },
         responses: { "200": { description: "Any 2xx: delivered. Anything else, a redirect or no answer within 15 s: retried." } },

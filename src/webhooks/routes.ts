@@ -9,7 +9,12 @@ import { listDeliveries, replayDelivery, replayFailed } from "./deliveries.ts";
 import { DeliveryList, EndpointList, EndpointView, EndpointWithSecret, EventTypesView, NoContent, Queued, Replayed } from "./schemas.ts";
 import { createEndpoint, deleteEndpoint, ENDPOINT_LIMITS, getEndpoint, listEndpoints, rotateSecret, sendTestEvent, updateEndpoint } from "./service.ts";
 
-const EventTypes = t.Array(t.Union(EVENT_TYPES.map((e) => t.Literal(e))), { minItems: 1, maxItems: EVENT_TYPES.length, uniqueItems: true, description: "The event types this endpoint receives." });
+const EventTypes = t.Array(t.Union(EVENT_TYPES.map((e) => t.Literal(e))), {
+  minItems: 1,
+  maxItems: EVENT_TYPES.length,
+  uniqueItems: true,
+  description: "The event types this endpoint receives.",
+});
 const Editable = {
   url: t.String({ minLength: 1, maxLength: ENDPOINT_LIMITS.url, description: "https URL; checked by the outbound guard now and on every delivery." }),
   description: t.String({ maxLength: ENDPOINT_LIMITS.description }),
@@ -27,21 +32,43 @@ async function admin(deps: Deps, request: Request) {
 
 export function webhookRoutes(deps: Deps) {
   return new Elysia({ name: "webhooks" })
-    .get("/api/webhooks/event-types", async ({ request }) => {
-      await admin(deps, request);
-      return { version: PAYLOAD_VERSION, event_types: [...EVENT_TYPES], test_event_type: TEST_EVENT_TYPE };
-    }, { response: { 200: EventTypesView }, detail: { summary: "The event types an endpoint can subscribe to, and the payload version (org:manage)", tags: ["Webhooks"], security: [{ dashboard: [] }] } })
-    .get("/api/webhooks/endpoints", async ({ request }) => {
-      const { orgId } = await admin(deps, request);
-      return { endpoints: await listEndpoints(deps, orgId) };
-    }, { response: { 200: EndpointList }, detail: { summary: "The org's webhook endpoints (org:manage)", tags: ["Webhooks"], security: [{ dashboard: [] }] } })
+    .get(
+      "/api/webhooks/event-types",
+      async ({ request }) => {
+        await admin(deps, request);
+        return { version: PAYLOAD_VERSION, event_types: [...EVENT_TYPES], test_event_type: TEST_EVENT_TYPE };
+      },
+      {
+        response: { 200: EventTypesView },
+        detail: {
+          summary: "The event types an endpoint can subscribe to, and the payload version (org:manage)",
+          tags: ["Webhooks"],
+          security: [{ dashboard: [] }],
+        },
+      },
+    )
+    .get(
+      "/api/webhooks/endpoints",
+      async ({ request }) => {
+        const { orgId } = await admin(deps, request);
+        return { endpoints: await listEndpoints(deps, orgId) };
+      },
+      { response: { 200: EndpointList }, detail: { summary: "The org's webhook endpoints (org:manage)", tags: ["Webhooks"], security: [{ dashboard: [] }] } },
+    )
     .post(
       "/api/webhooks/endpoints",
       async ({ body, request }) => {
         const { orgId, actor } = await admin(deps, request);
         return jsonResponse(await createEndpoint(deps, orgId, actor, body), 201);
       },
-      { body: t.Object({ url: Editable.url, description: t.Optional(Editable.description), event_types: EventTypes, enabled: t.Optional(t.Boolean()) }, { additionalProperties: false }), response: { 201: EndpointWithSecret }, detail: { summary: "Add a webhook endpoint; its signing secret is shown once (org:manage)", tags: ["Webhooks"], security: [{ dashboard: [] }] } },
+      {
+        body: t.Object(
+          { url: Editable.url, description: t.Optional(Editable.description), event_types: EventTypes, enabled: t.Optional(t.Boolean()) },
+          { additionalProperties: false },
+        ),
+        response: { 201: EndpointWithSecret },
+        detail: { summary: "Add a webhook endpoint; its signing secret is shown once (org:manage)", tags: ["Webhooks"], security: [{ dashboard: [] }] },
+      },
     )
     .get(
       "/api/webhooks/endpoints/:id",
@@ -49,7 +76,11 @@ export function webhookRoutes(deps: Deps) {
         const { orgId } = await admin(deps, request);
         return getEndpoint(deps, orgId, params.id);
       },
-      { params: Id, response: { 200: EndpointView }, detail: { summary: "Read one webhook endpoint (org:manage)", tags: ["Webhooks"], security: [{ dashboard: [] }] } },
+      {
+        params: Id,
+        response: { 200: EndpointView },
+        detail: { summary: "Read one webhook endpoint (org:manage)", tags: ["Webhooks"], security: [{ dashboard: [] }] },
+      },
     )
     .patch(
       "/api/webhooks/endpoints/:id",
@@ -57,7 +88,16 @@ export function webhookRoutes(deps: Deps) {
         const { orgId, actor } = await admin(deps, request);
         return updateEndpoint(deps, orgId, actor, params.id, body);
       },
-      { params: Id, body: t.Partial(t.Object(Editable), { additionalProperties: false, minProperties: 1 }), response: { 200: EndpointView }, detail: { summary: "Update a webhook endpoint: url, description, event types, enabled (org:manage)", tags: ["Webhooks"], security: [{ dashboard: [] }] } },
+      {
+        params: Id,
+        body: t.Partial(t.Object(Editable), { additionalProperties: false, minProperties: 1 }),
+        response: { 200: EndpointView },
+        detail: {
+          summary: "Update a webhook endpoint: url, description, event types, enabled (org:manage)",
+          tags: ["Webhooks"],
+          security: [{ dashboard: [] }],
+        },
+      },
     )
     .delete(
       "/api/webhooks/endpoints/:id",
@@ -66,7 +106,11 @@ export function webhookRoutes(deps: Deps) {
         await deleteEndpoint(deps, orgId, actor, params.id);
         return new Response(null, { status: 204 });
       },
-      { params: Id, response: { 204: NoContent }, detail: { summary: "Delete a webhook endpoint; pending deliveries are cancelled (org:manage)", tags: ["Webhooks"], security: [{ dashboard: [] }] } },
+      {
+        params: Id,
+        response: { 204: NoContent },
+        detail: { summary: "Delete a webhook endpoint; pending deliveries are cancelled (org:manage)", tags: ["Webhooks"], security: [{ dashboard: [] }] },
+      },
     )
     .post(
       "/api/webhooks/endpoints/:id/rotate-secret",
@@ -74,7 +118,15 @@ export function webhookRoutes(deps: Deps) {
         const { orgId, actor } = await admin(deps, request);
         return rotateSecret(deps, orgId, actor, params.id);
       },
-      { params: Id, response: { 200: EndpointWithSecret }, detail: { summary: "Rotate the signing secret; the previous one stays valid for a while (org:manage)", tags: ["Webhooks"], security: [{ dashboard: [] }] } },
+      {
+        params: Id,
+        response: { 200: EndpointWithSecret },
+        detail: {
+          summary: "Rotate the signing secret; the previous one stays valid for a while (org:manage)",
+          tags: ["Webhooks"],
+          security: [{ dashboard: [] }],
+        },
+      },
     )
     .post(
       "/api/webhooks/endpoints/:id/test",
@@ -82,7 +134,11 @@ export function webhookRoutes(deps: Deps) {
         const { orgId, actor } = await admin(deps, request);
         return jsonResponse(await sendTestEvent(deps, orgId, actor, params.id), 202);
       },
-      { params: Id, response: { 202: Queued }, detail: { summary: "Send a test event to the endpoint (org:manage)", tags: ["Webhooks"], security: [{ dashboard: [] }] } },
+      {
+        params: Id,
+        response: { 202: Queued },
+        detail: { summary: "Send a test event to the endpoint (org:manage)", tags: ["Webhooks"], security: [{ dashboard: [] }] },
+      },
     )
     .get(
       "/api/webhooks/endpoints/:id/deliveries",
@@ -107,7 +163,12 @@ export function webhookRoutes(deps: Deps) {
           before: t.Optional(Instant),
           limit: t.Optional(t.Numeric({ minimum: 1, maximum: ENDPOINT_LIMITS.pageMax, multipleOf: 1 })),
         }),
-        response: { 200: DeliveryList }, detail: { summary: "The endpoint's deliveries, newest first; filter by status, event type, time (org:manage)", tags: ["Webhooks"], security: [{ dashboard: [] }] },
+        response: { 200: DeliveryList },
+        detail: {
+          summary: "The endpoint's deliveries, newest first; filter by status, event type, time (org:manage)",
+          tags: ["Webhooks"],
+          security: [{ dashboard: [] }],
+        },
       },
     )
     .post(
@@ -116,7 +177,11 @@ export function webhookRoutes(deps: Deps) {
         const { orgId, actor } = await admin(deps, request);
         return jsonResponse(await replayDelivery(deps, orgId, actor, params.id, params.delivery_id), 202);
       },
-      { params: DeliveryId, response: { 202: Replayed }, detail: { summary: "Deliver one event again (org:manage)", tags: ["Webhooks"], security: [{ dashboard: [] }] } },
+      {
+        params: DeliveryId,
+        response: { 202: Replayed },
+        detail: { summary: "Deliver one event again (org:manage)", tags: ["Webhooks"], security: [{ dashboard: [] }] },
+      },
     )
     .post(
       "/api/webhooks/endpoints/:id/replay",
@@ -124,6 +189,11 @@ export function webhookRoutes(deps: Deps) {
         const { orgId, actor } = await admin(deps, request);
         return jsonResponse(await replayFailed(deps, orgId, actor, params.id, new Date(body.since)), 202);
       },
-      { params: Id, body: t.Object({ since: Instant }, { additionalProperties: false }), response: { 202: Replayed }, detail: { summary: "Deliver again every failed event since a time (org:manage)", tags: ["Webhooks"], security: [{ dashboard: [] }] } },
+      {
+        params: Id,
+        body: t.Object({ since: Instant }, { additionalProperties: false }),
+        response: { 202: Replayed },
+        detail: { summary: "Deliver again every failed event since a time (org:manage)", tags: ["Webhooks"], security: [{ dashboard: [] }] },
+      },
     );
 }

@@ -13,7 +13,9 @@ export const EndpointView = t.Object({
   enabled: t.Boolean(),
   disabled_reason: Nullable(t.String({ description: "Why the service disabled it (e.g. failing for too long); null when enabled or disabled by a member." })),
   failing_since: Nullable(Instant),
-  previous_secret_expires_at: Nullable(t.String({ format: "date-time", description: "Until when the secret before the last rotation still signs deliveries." })),
+  previous_secret_expires_at: Nullable(
+    t.String({ format: "date-time", description: "Until when the secret before the last rotation still signs deliveries." }),
+  ),
   created_at: Instant,
   updated_at: Instant,
 });
@@ -23,7 +25,11 @@ export const EndpointWithSecret = t.Composite([EndpointView, t.Object({ secret: 
 
 export const EndpointList = t.Object({ endpoints: t.Array(EndpointView) });
 
-export const EventTypesView = t.Object({ version: t.Integer({ description: "The payload version (the webhook-version header)." }), event_types: t.Array(t.String()), test_event_type: t.String() });
+export const EventTypesView = t.Object({
+  version: t.Integer({ description: "The payload version (the webhook-version header)." }),
+  event_types: t.Array(t.String()),
+  test_event_type: t.String(),
+});
 
 export const Attempt = t.Object({
   attempted_at: Instant,

@@ -55,7 +55,10 @@ async function checkTarget(deps: Deps, url: string) {
 
 export async function endpointRow(deps: Deps, orgId: string, id: string): Promise<Endpoint> {
   if (!isUuid(id)) throw AppError.notFound("No such webhook endpoint.");
-  const [row] = await deps.db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.id, id)));
+  const [row] = await deps.db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.id, id)));
   if (!row) throw AppError.notFound("No such webhook endpoint.");
   return row;
 }
@@ -76,7 +79,8 @@ export async function createEndpoint(deps: Deps, orgId: string, actor: Actor, in
   const secret = newSecret();
   const row = await deps.db.transaction(async (tx) => {
     const existing = await tx.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(eq(webhookEndpoints.orgId, orgId));
-    if (existing.length >= ENDPOINT_LIMITS.perOrg) throw new AppError(409, "limit_reached", `An organisation has at most ${ENDPOINT_LIMITS.perOrg} webhook endpoints.`);
+    if (existing.length >= ENDPOINT_LIMITS.perOrg)
+      throw new AppError(409, "limit_reached", `An organisation has at most ${ENDPOINT_LIMITS.perOrg} webhook endpoints.`);
     const [created] = await tx
       .insert(webhookEndpoints)
       .values({
@@ -91,7 +95,17 @@ export async function createEndpoint(deps: Deps, orgId: string, actor: Actor, in
         updatedAt: now,
       })
       .returning();
-    await recordActivity({ db: tx, now: () => now }, { orgId, actor, action: "webhook_endpoint.created", objectType: "webhook_endpoint", objectId: id, summary: { host: new URL(input.url).host, event_types: created!.eventTypes } });
+    await recordActivity(
+      { db: tx, now: () => now },
+      {
+        orgId,
+        actor,
+        action: "webhook_endpoint.created",
+        objectType: "webhook_endpoint",
+        objectId: id,
+        summary: { host: new URL(input.url).host, event_types: created!.eventTypes },
+      },
+    );
     return created!;
   });
   return { ...endpointView(row), secret };
@@ -111,8 +125,15 @@ export async function updateEndpoint(deps: Deps, orgId: string, actor: Actor, id
     if (patch.enabled) Object.assign(set, { disabledReason: null, failingSince: null });
   }
   return deps.db.transaction(async (tx) => {
-    const [updated] = await tx.update(webhookEndpoints).set(set).where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.id, row.id))).returning();
-    await recordActivity({ db: tx, now: () => now }, { orgId, actor, action: "webhook_endpoint.updated", objectType: "webhook_endpoint", objectId: row.id, summary: { fields: Object.keys(patch) } });
+    const [updated] = await tx
+      .update(webhookEndpoints)
+      .set(set)
+      .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.id, row.id)))
+      .returning();
+    await recordActivity(
+      { db: tx, now: () => now },
+      { orgId, actor, action: "webhook_endpoint.updated", objectType: "webhook_endpoint", objectId: row.id, summary: { fields: Object.keys(patch) } },
+    );
     return endpointView(updated!);
   });
 }
@@ -122,9 +143,20 @@ export async function deleteEndpoint(deps: Deps, orgId: string, actor: Actor, id
   const now = deps.now();
   await deps.db.transaction(async (tx) => {
     // Queued attempts go with it; one being sent right now finds the delivery gone and stops.
-    await cancelQueued(tx, tx.select({ id: webhookDeliveries.outboxId }).from(webhookDeliveries).where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.endpointId, row.id))), "the endpoint was deleted", now);
+    await cancelQueued(
+      tx,
+      tx
+        .select({ id: webhookDeliveries.outboxId })
+        .from(webhookDeliveries)
+        .where(and(eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.endpointId, row.id))),
+      "the endpoint was deleted",
+      now,
+    );
     await tx.delete(webhookEndpoints).where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.id, row.id)));
-    await recordActivity({ db: tx, now: () => now }, { orgId, actor, action: "webhook_endpoint.deleted", objectType: "webhook_endpoint", objectId: row.id, summary: { host: new URL(row.url).host } });
+    await recordActivity(
+      { db: tx, now: () => now },
+      { orgId, actor, action: "webhook_endpoint.deleted", objectType: "webhook_endpoint", objectId: row.id, summary: { host: new URL(row.url).host } },
+    );
   });
 }
 
@@ -138,10 +170,25 @@ export async function rotateSecret(deps: Deps, orgId: string, actor: Actor, id: 
   return deps.db.transaction(async (tx) => {
     const [updated] = await tx
       .update(webhookEndpoints)
-      .set({ secret: deps.cipher.encrypt(secret, secretContext(row.id)), previousSecret: deps.cipher.encrypt(current, previousSecretContext(row.id)), previousSecretUntil: until, updatedAt: now })
+      .set({
+        secret: deps.cipher.encrypt(secret, secretContext(row.id)),
+        previousSecret: deps.cipher.encrypt(current, previousSecretContext(row.id)),
+        previousSecretUntil: until,
+        updatedAt: now,
+      })
       .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.id, row.id)))
       .returning();
-    await recordActivity({ db: tx, now: () => now }, { orgId, actor, action: "webhook_endpoint.secret_rotated", objectType: "webhook_endpoint", objectId: row.id, summary: { previous_secret_expires_at: until.toISOString() } });
+    await recordActivity(
+      { db: tx, now: () => now },
+      {
+        orgId,
+        actor,
+        action: "webhook_endpoint.secret_rotated",
+        objectType: "webhook_endpoint",
+        objectId: row.id,
+        summary: { previous_secret_expires_at: until.toISOString() },
+      },
+    );
     return { ...endpointView(updated!), secret };
   });
 }
@@ -154,10 +201,18 @@ export async function sendTestEvent(deps: Deps, orgId: string, actor: Actor, id:
   return deps.db.transaction(async (tx) => {
     const [event] = await tx
       .insert(webhookEvents)
-      .values({ orgId, type: TEST_EVENT_TYPE, body: eventBody(TEST_EVENT_TYPE, { endpoint_id: row.id, message: "A test event from the dashboard.", updated_at: now.toISOString() }, now), createdAt: now })
+      .values({
+        orgId,
+        type: TEST_EVENT_TYPE,
+        body: eventBody(TEST_EVENT_TYPE, { endpoint_id: row.id, message: "A test event from the dashboard.", updated_at: now.toISOString() }, now),
+        createdAt: now,
+      })
       .returning({ id: webhookEvents.id });
     const deliveryId = await queueDelivery(tx, { orgId, endpointId: row.id, eventId: event!.id, eventType: TEST_EVENT_TYPE, now });
-    await recordActivity({ db: tx, now: () => now }, { orgId, actor, action: "webhook_endpoint.tested", objectType: "webhook_endpoint", objectId: row.id, summary: { delivery_id: deliveryId } });
+    await recordActivity(
+      { db: tx, now: () => now },
+      { orgId, actor, action: "webhook_endpoint.tested", objectType: "webhook_endpoint", objectId: row.id, summary: { delivery_id: deliveryId } },
+    );
     return { delivery_id: deliveryId, webhook_id: webhookIdOf(deliveryId) };
   });
 }

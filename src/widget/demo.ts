@@ -12,7 +12,8 @@ export function installSnippet(baseUrl: string, widgetKey: string, orgId: string
 }
 
 /** The page's policy: the house CSP plus our own script and API (the widget loads from here). */
-export const DEMO_CSP = "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+export const DEMO_CSP =
+  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export function demoPage(baseUrl: string, demo: DemoInfo, voice = false): Response {
   const questions = ["How do I reset my password?", "Can I get a refund?", "How do I cancel my plan?"];
@@ -25,7 +26,9 @@ export function demoPage(baseUrl: string, demo: DemoInfo, voice = false): Respon
 <p><strong>Voice: ${voice ? "on" : "off"}.</strong> <a href="${voice ? "/demo" : "/demo?voice=on"}">${voice ? "Turn voice off" : "Turn voice on"}</a> — ${voice ? "the widget has a microphone button: it listens with your browser's speech recognition (some browsers send the audio to their vendor) and answers aloud with your browser's voices." : "a microphone button in the widget, answers spoken aloud."}</p>
 <p>“Talk to a person” opens a ticket you can see in the inbox after <a href="/signin">signing in</a> as ${demo.email}.</p>
 <p class="muted">Put it on your own site with:</p>
-${installSnippet(baseUrl, demo.widgetKey, demo.orgId).split("\n").map((line) => html`<p><code>${line}</code></p>`)}
+${installSnippet(baseUrl, demo.widgetKey, demo.orgId)
+  .split("\n")
+  .map((line) => html`<p><code>${line}</code></p>`)}
 <script src="/widget.js" data-key="${demo.widgetKey}" data-org="${demo.orgId}"${voice ? html` data-voice="on"` : ""} async></script>`,
     { csp: DEMO_CSP },
   );

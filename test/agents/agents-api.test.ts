@@ -20,7 +20,10 @@ let otherAuth: Record<string, string>;
 async function memberWith(orgId: string, roles: string[]) {
   const email = `m-${crypto.randomUUID()}@example.com`;
   const password = `pw-${crypto.randomUUID()}`;
-  const [member] = await app.deps.db.insert(members).values({ email, passwordHash: await Bun.password.hash(password) }).returning();
+  const [member] = await app.deps.db
+    .insert(members)
+    .values({ email, passwordHash: await Bun.password.hash(password) })
+    .returning();
   await app.deps.db.insert(memberships).values({ orgId, memberId: member!.id, roles });
   return { authorization: `Bearer ${await signIn(app, email, password)}` };
 }
@@ -67,7 +70,10 @@ describe("/api/agents", () => {
     const agent = await created({
       instructions: "Answer billing questions.\nBe brief.",
       skills: ["billing", "refunds"],
-      routing_rules: [{ match: { keywords: ["refund", "chargeback"] }, team: "billing", action: "route" }, { match: { intent: "legal" }, team: "legal", action: "handoff" }],
+      routing_rules: [
+        { match: { keywords: ["refund", "chargeback"] }, team: "billing", action: "route" },
+        { match: { intent: "legal" }, team: "legal", action: "handoff" },
+      ],
       avatar_config: { image_url: "https://cdn.example.com/a.png", primary_color: "#0055ff", text_color: "#ffffff" },
       voice_config: { voice: "alloy" },
       flow_config: { steps: [{ ask: "email" }], custom_variables: [{ name: "plan" }] },
@@ -248,7 +254,10 @@ describe("tenant boundary", () => {
     }
     // Naming this org in X-Org-Id does not help a non-member.
     expect((await app.request("/api/agents", { headers: { ...otherAuth, "x-org-id": org.org_id } })).status).toBe(403);
-    const [row] = await app.deps.db.select().from(agents).where(and(eq(agents.id, org.agent_id)));
+    const [row] = await app.deps.db
+      .select()
+      .from(agents)
+      .where(and(eq(agents.id, org.agent_id)));
     expect(row!.name).not.toBe("pwned");
     expect(row!.status).toBe("active");
     expect((await getAgent(app.deps, other.org_id))!.id).toBe(other.agent_id);
@@ -281,18 +290,38 @@ describe("limits at their boundary", () => {
       { routing_rules: [{ match: { keywords: Array.from({ length: L.keywords + 1 }, (_, i) => `k${i}`) }, team: "t" }] },
       "/routing_rules/0/match/keywords",
     ],
-    ["team", { routing_rules: [{ match: { intent: "i" }, team: "t".repeat(L.team) }] }, { routing_rules: [{ match: { intent: "i" }, team: "t".repeat(L.team + 1) }] }, "/routing_rules/0/team"],
+    [
+      "team",
+      { routing_rules: [{ match: { intent: "i" }, team: "t".repeat(L.team) }] },
+      { routing_rules: [{ match: { intent: "i" }, team: "t".repeat(L.team + 1) }] },
+      "/routing_rules/0/team",
+    ],
     ["live help label", { live_help_label: "l".repeat(L.liveHelpLabel) }, { live_help_label: "l".repeat(L.liveHelpLabel + 1) }, "/live_help_label"],
     // {"x":"…"} is 8 bytes of JSON around the string.
     ["avatar_config size", { avatar_config: { x: "a".repeat(L.configBytes - 8) } }, { avatar_config: { x: "a".repeat(L.configBytes - 7) } }, "/avatar_config"],
-    ["avatar_config depth", { avatar_config: { a: { b: { c: { d: { e: 1 } } } } } }, { avatar_config: { a: { b: { c: { d: { e: { f: 1 } } } } } } }, "/avatar_config"],
+    [
+      "avatar_config depth",
+      { avatar_config: { a: { b: { c: { d: { e: 1 } } } } } },
+      { avatar_config: { a: { b: { c: { d: { e: { f: 1 } } } } } } },
+      "/avatar_config",
+    ],
     [
       "flow_config size",
       { flow_config: { steps: [{ x: "a".repeat(L.flowBytes - JSON.stringify({ steps: [{ x: "" }], custom_variables: [] }).length) }], custom_variables: [] } },
-      { flow_config: { steps: [{ x: "a".repeat(L.flowBytes - JSON.stringify({ steps: [{ x: "" }], custom_variables: [] }).length + 1) }], custom_variables: [] } },
+      {
+        flow_config: {
+          steps: [{ x: "a".repeat(L.flowBytes - JSON.stringify({ steps: [{ x: "" }], custom_variables: [] }).length + 1) }],
+          custom_variables: [],
+        },
+      },
       "/flow_config",
     ],
-    ["flow steps", { flow_config: { steps: Array.from({ length: L.flowItems }, () => ({})), custom_variables: [] } }, { flow_config: { steps: Array.from({ length: L.flowItems + 1 }, () => ({})), custom_variables: [] } }, "/flow_config/steps"],
+    [
+      "flow steps",
+      { flow_config: { steps: Array.from({ length: L.flowItems }, () => ({})), custom_variables: [] } },
+      { flow_config: { steps: Array.from({ length: L.flowItems + 1 }, () => ({})), custom_variables: [] } },
+      "/flow_config/steps",
+    ],
     [
       "flow custom variables",
       { flow_config: { steps: [], custom_variables: Array.from({ length: L.flowItems }, (_, i) => ({ name: `v${i}` })) } },
@@ -300,14 +329,29 @@ describe("limits at their boundary", () => {
       "/flow_config/custom_variables",
     ],
     // flow_config is level 1, steps 2, a step 3: five more levels inside a step reach the limit.
-    ["flow_config depth", { flow_config: { steps: [{ a: { b: { c: { d: { e: { f: 1 } } } } } }], custom_variables: [] } }, { flow_config: { steps: [{ a: { b: { c: { d: { e: { f: { g: 1 } } } } } } }], custom_variables: [] } }, "/flow_config"],
+    [
+      "flow_config depth",
+      { flow_config: { steps: [{ a: { b: { c: { d: { e: { f: 1 } } } } } }], custom_variables: [] } },
+      { flow_config: { steps: [{ a: { b: { c: { d: { e: { f: { g: 1 } } } } } } }], custom_variables: [] } },
+      "/flow_config",
+    ],
     ["voice rate low", { voice_config: { rate: VL.minRate } }, { voice_config: { rate: VL.minRate - 0.01 } }, "/voice_config/rate"],
     ["voice rate high", { voice_config: { rate: VL.maxRate } }, { voice_config: { rate: VL.maxRate + 0.01 } }, "/voice_config/rate"],
     ["voice max_seconds", { voice_config: { max_seconds: VL.maxSeconds } }, { voice_config: { max_seconds: VL.maxSeconds + 1 } }, "/voice_config/max_seconds"],
     ["voice min seconds", { voice_config: { max_seconds: VL.minSeconds } }, { voice_config: { max_seconds: VL.minSeconds - 1 } }, "/voice_config/max_seconds"],
     ["voice name", { voice_config: { voice: "v".repeat(VL.voice) } }, { voice_config: { voice: "v".repeat(VL.voice + 1) } }, "/voice_config/voice"],
-    ["voice language", { voice_config: { language: "en-abcdefgh-abcdefgh-abcdefgh-abcde" } }, { voice_config: { language: "en-abcdefgh-abcdefgh-abcdefgh-abcdef" } }, "/voice_config/language"],
-    ["video_display_mode", { video_display_mode: "m".repeat(L.videoDisplayMode) }, { video_display_mode: "m".repeat(L.videoDisplayMode + 1) }, "/video_display_mode"],
+    [
+      "voice language",
+      { voice_config: { language: "en-abcdefgh-abcdefgh-abcdefgh-abcde" } },
+      { voice_config: { language: "en-abcdefgh-abcdefgh-abcdefgh-abcdef" } },
+      "/voice_config/language",
+    ],
+    [
+      "video_display_mode",
+      { video_display_mode: "m".repeat(L.videoDisplayMode) },
+      { video_display_mode: "m".repeat(L.videoDisplayMode + 1) },
+      "/video_display_mode",
+    ],
   ];
   for (const [what, ok, over, path] of cases)
     test(`${what}: exactly at the limit passes, one over is 400 naming ${path}`, async () => {
@@ -364,6 +408,17 @@ test("voice_config: a language that is no BCP 47 tag, a wrong choice of stt or t
     const body = (await res.json()) as { error: { details: { path: string }[] } };
     expect(body.error.details.map((d) => d.path).join(" ")).toContain(path);
   }
-  const ok = await created({ voice_config: { enabled: true, language: "pt-BR", stt: "server", tts: "off", voice: "Kore", rate: 1.5, max_seconds: 60, auto_listen: true } });
-  expect(ok.voice_config).toEqual({ enabled: true, language: "pt-BR", stt: "server", tts: "off", voice: "Kore", rate: 1.5, max_seconds: 60, auto_listen: true });
+  const ok = await created({
+    voice_config: { enabled: true, language: "pt-BR", stt: "server", tts: "off", voice: "Kore", rate: 1.5, max_seconds: 60, auto_listen: true },
+  });
+  expect(ok.voice_config).toEqual({
+    enabled: true,
+    language: "pt-BR",
+    stt: "server",
+    tts: "off",
+    voice: "Kore",
+    rate: 1.5,
+    max_seconds: 60,
+    auto_listen: true,
+  });
 });

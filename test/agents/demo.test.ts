@@ -26,7 +26,17 @@ describe("demo org", () => {
   test("the first start seeds the demo org with its agent id and help articles; later starts name the same agent", async () => {
     // Where the password is kept (a file, when standard output is not a terminal) is decided
     // before the org exists: if it cannot be kept, nothing is created and the next start tries again.
-    expect((await rejectionOf(ensureDemo(app.deps, { beforeCreate: () => { throw new Error("DATA_DIR is read-only"); } }))).message).toContain("read-only");
+    expect(
+      (
+        await rejectionOf(
+          ensureDemo(app.deps, {
+            beforeCreate: () => {
+              throw new Error("DATA_DIR is read-only");
+            },
+          }),
+        )
+      ).message,
+    ).toContain("read-only");
     expect(await app.deps.db.select({ id: orgs.id }).from(orgs)).toEqual([]);
     let kept: string | undefined;
     const first = await ensureDemo(app.deps, { beforeCreate: (password) => (kept = password) });
@@ -62,7 +72,10 @@ test("the demo agent follows the org's model and the operator's default (LLM_PRO
   try {
     const demo = (await ensureDemo(paid.deps))!;
     const provider = async () => (await providerFor(paid.deps, demo.orgId, await getAgent(paid.deps, demo.orgId))).kind;
-    const signin = await paid.request("/signin", { form: { email: demo.email, password: demo.password!, return_to: "/dashboard" }, headers: { origin: paid.deps.config.baseUrl } });
+    const signin = await paid.request("/signin", {
+      form: { email: demo.email, password: demo.password!, return_to: "/dashboard" },
+      headers: { origin: paid.deps.config.baseUrl },
+    });
     const cookie = signin.headers.get("set-cookie")!.split(";")[0]!;
     const card = async () => {
       const page = await (await paid.request(`/dashboard/agents/${demo.agentId}`, { headers: { cookie } })).text();
@@ -73,13 +86,17 @@ test("the demo agent follows the org's model and the operator's default (LLM_PRO
     expect(await card()).toContain("OpenAI-compatible, model <code>gpt-test</code>");
     expect(await card()).toContain("the operator's default (<code>LLM_PROVIDER</code>");
     // The org's own model, once set, answers instead.
-    const token = ((await (await paid.request("/api/auth/session", { json: { email: demo.email, password: demo.password } })).json()) as { token: string }).token;
+    const token = ((await (await paid.request("/api/auth/session", { json: { email: demo.email, password: demo.password } })).json()) as { token: string })
+      .token;
     const auth = { authorization: `Bearer ${token}` };
     expect((await paid.request("/api/llm", { method: "PUT", headers: auth, json: { provider: "builtin" } })).status).toBe(200);
     expect(await provider()).toBe("builtin");
-    expect(await card()).toContain("the organisation's model, set in <a href=\"/dashboard/settings\">Settings</a>");
+    expect(await card()).toContain('the organisation\'s model, set in <a href="/dashboard/settings">Settings</a>');
     // An agent pinned to a model of its own says it is pinned.
-    expect((await paid.request(`/api/agents/${demo.agentId}`, { method: "PATCH", headers: auth, json: { llm: { provider: "openai", model: "gpt-pinned" } } })).status).toBe(200);
+    expect(
+      (await paid.request(`/api/agents/${demo.agentId}`, { method: "PATCH", headers: auth, json: { llm: { provider: "openai", model: "gpt-pinned" } } }))
+        .status,
+    ).toBe(200);
     expect(await provider()).toBe("openai");
     expect(await card()).toContain("model <code>gpt-pinned</code>");
     expect(await card()).toContain("set on this agent (it is pinned");

@@ -18,7 +18,14 @@ type Run = {
   questions: number;
   answered_questions: number;
   totals: Record<string, number | null>;
-  results: { question: string; correct: boolean | null; change: string | null; sources: { doc_id: string; title: string }[]; answered: boolean; confidence: number }[];
+  results: {
+    question: string;
+    correct: boolean | null;
+    change: string | null;
+    sources: { doc_id: string; title: string }[];
+    answered: boolean;
+    confidence: number;
+  }[];
   previous: { id: string; totals: Record<string, number | null> } | null;
 };
 
@@ -75,7 +82,9 @@ describe("evaluation runs", () => {
   });
 
   test("CSV export: one row per question, quoted per RFC 4180, formulas defused", async () => {
-    const res = await start({ questions: [{ question: '=HYPERLINK("x") and, "quotes"' }, { question: "How do I reset my password?", expected_doc: "Resetting your password" }] });
+    const res = await start({
+      questions: [{ question: '=HYPERLINK("x") and, "quotes"' }, { question: "How do I reset my password?", expected_doc: "Resetting your password" }],
+    });
     const run = (await res.json()) as Run;
     const csv = await app.request(`/api/eval/runs/${run.id}?format=csv`, { headers: auth });
     expect(csv.status).toBe(200);
@@ -149,7 +158,11 @@ describe("the time bound", () => {
       const held = new Promise((resolve) => (release = resolve));
       fake.enqueue({ steps: [{ text: "The first answer." }] });
       fake.enqueue({ steps: [{ text: "The sec" }, { until: held }, { text: "ond answer." }] });
-      const pending = slow.request("/api/eval/runs", { method: "POST", headers, json: { questions: [{ question: "one?" }, { question: "two?" }, { question: "three?" }] } });
+      const pending = slow.request("/api/eval/runs", {
+        method: "POST",
+        headers,
+        json: { questions: [{ question: "one?" }, { question: "two?" }, { question: "three?" }] },
+      });
       while (fake.requests.length < 2) await Bun.sleep(10);
       // The model's own deadline (60 s a request) passes too; the run's bound is what stops it.
       slow.clock.advance(EVAL_RUN.ms);
@@ -166,7 +179,13 @@ describe("the time bound", () => {
       // A model that fails stops the run the same way, saying so.
       fake.enqueue({ steps: [{ text: "Fine." }] });
       fake.enqueue({ status: 400, body: { error: { message: "bad request", type: "invalid_request_error" } } });
-      const failing = (await (await slow.request("/api/eval/runs", { method: "POST", headers, json: { questions: [{ question: "one?" }, { question: "two?" }, { question: "three?" }] } })).json()) as Run;
+      const failing = (await (
+        await slow.request("/api/eval/runs", {
+          method: "POST",
+          headers,
+          json: { questions: [{ question: "one?" }, { question: "two?" }, { question: "three?" }] },
+        })
+      ).json()) as Run;
       expect(failing).toMatchObject({ status: "partial", answered_questions: 1 });
       expect(failing.error).toStartWith("Stopped after 1 of 3 questions: the model failed (");
     } finally {

@@ -41,7 +41,14 @@ describe("overrides checked by the guard (production rules)", () => {
 
   test("internal URLs are refused when saved (400 naming /llm/base_url)", async () => {
     app.hosts.set("intranet.example.com", ["10.1.2.3"]);
-    for (const base_url of ["http://127.0.0.1:11434/v1", "https://intranet.example.com/v1", "https://localhost/v1", "https://169.254.169.254/", "http://llm.example.com/v1", "https://user:pw@llm.example.com/"]) {
+    for (const base_url of [
+      "http://127.0.0.1:11434/v1",
+      "https://intranet.example.com/v1",
+      "https://localhost/v1",
+      "https://169.254.169.254/",
+      "http://llm.example.com/v1",
+      "https://user:pw@llm.example.com/",
+    ]) {
       const res = await patchAgent({ llm: { provider: "openai", base_url, model: "m" } });
       expect(res.status, base_url).toBe(400);
       const body = (await res.json()) as { error: { details: { path: string }[] } };
@@ -84,7 +91,11 @@ describe("overrides checked by the guard (production rules)", () => {
 
   test("/api/llm: the org-wide setting, its effective source, and the agent's override winning over it", async () => {
     let view = (await (await app.request("/api/llm", { headers: auth })).json()) as View;
-    expect(view).toEqual({ operator_default: { provider: "openai", model: "operator-model" }, override: null, effective: { provider: "openai", model: "operator-model", source: "operator" } });
+    expect(view).toEqual({
+      operator_default: { provider: "openai", model: "operator-model" },
+      override: null,
+      effective: { provider: "openai", model: "operator-model", source: "operator" },
+    });
     const put = await app.request("/api/llm", { method: "PUT", json: { provider: "anthropic", model: "claude-test", api_key: "sk-ant-org" }, headers: auth });
     expect(put.status).toBe(200);
     const putText = await put.text();
@@ -112,7 +123,9 @@ describe("overrides checked by the guard (production rules)", () => {
     const theirs = (await (await app.request("/api/llm", { headers: otherAuth })).json()) as View;
     expect(theirs.override).toBeNull();
     expect((await app.request("/api/llm")).status).toBe(401);
-    expect((await app.request("/api/llm", { method: "PUT", json: { provider: "builtin" }, headers: { ...otherAuth, "x-org-id": org.org_id } })).status).toBe(403);
+    expect((await app.request("/api/llm", { method: "PUT", json: { provider: "builtin" }, headers: { ...otherAuth, "x-org-id": org.org_id } })).status).toBe(
+      403,
+    );
     await app.request("/api/llm", { method: "DELETE", headers: auth });
   });
 });
@@ -127,7 +140,13 @@ describe("overrides reaching real (fake) model servers", () => {
     openai = await fakeOpenAi();
     anthropic = await fakeAnthropic();
     // Development allows loopback URLs, so an org's override may point at the fakes.
-    app = await createTestApp({ NODE_ENV: "development", LLM_PROVIDER: "openai", LLM_MODEL: "operator-model", LLM_API_KEY: "sk-operator", LLM_BASE_URL: openai.baseUrl });
+    app = await createTestApp({
+      NODE_ENV: "development",
+      LLM_PROVIDER: "openai",
+      LLM_MODEL: "operator-model",
+      LLM_API_KEY: "sk-operator",
+      LLM_BASE_URL: openai.baseUrl,
+    });
     org = await seedOrg(app);
     auth = { authorization: `Bearer ${await signIn(app, org.admin_email, org.password)}` };
   }, 60_000);
@@ -155,7 +174,15 @@ describe("overrides reaching real (fake) model servers", () => {
     const agent = await getAgent(app.deps, org.org_id);
     await collect(await providerFor(app.deps, org.org_id, agent));
     const line = app.logs.find((l) => l.msg === "llm usage" && l.usage_input === 120);
-    expect(line).toMatchObject({ org_id: org.org_id, agent_id: agent!.id, provider: "openai", model: "operator-model", source: "operator", stop: "end", usage_output: 9 });
+    expect(line).toMatchObject({
+      org_id: org.org_id,
+      agent_id: agent!.id,
+      provider: "openai",
+      model: "operator-model",
+      source: "operator",
+      stop: "end",
+      usage_output: 9,
+    });
     expect(app.rawLogs.join("\n")).not.toContain("secret customer detail");
   });
 

@@ -34,15 +34,36 @@ afterAll(async () => {
 beforeEach(() => fake.reset());
 
 function post(base: string, sink: Sink, body: Record<string, unknown>, signal?: AbortSignal) {
-  return fetch(`${base}${sink}`, { method: "POST", headers: { authorization: `Bearer ${org.widget_key}`, "content-type": "application/json" }, body: JSON.stringify(body), signal });
+  return fetch(`${base}${sink}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${org.widget_key}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+    signal,
+  });
 }
 
 /** The conversation of `userId`, as stored: every message with what a reader of the transcript sees. */
 async function stored(test: TestApp, userId: string) {
-  const [user] = await test.deps.db.select().from(endUsers).where(and(eq(endUsers.orgId, org.org_id), or(eq(endUsers.externalId, userId), eq(endUsers.claimedExternalId, userId))));
+  const [user] = await test.deps.db
+    .select()
+    .from(endUsers)
+    .where(and(eq(endUsers.orgId, org.org_id), or(eq(endUsers.externalId, userId), eq(endUsers.claimedExternalId, userId))));
   const [conversation] = await test.deps.db.select().from(conversations).where(eq(conversations.endUserId, user!.id));
-  const rows = await test.deps.db.select().from(conversationMessages).where(eq(conversationMessages.conversationId, conversation!.id)).orderBy(conversationMessages.createdAt, conversationMessages.id);
-  return rows.map((m) => ({ role: m.role, text: m.text, status: m.status, error: m.error?.code ?? null, actions: m.actions, sources: m.sources.map((s) => s.title), confidence: m.confidence, routing: m.routing }));
+  const rows = await test.deps.db
+    .select()
+    .from(conversationMessages)
+    .where(eq(conversationMessages.conversationId, conversation!.id))
+    .orderBy(conversationMessages.createdAt, conversationMessages.id);
+  return rows.map((m) => ({
+    role: m.role,
+    text: m.text,
+    status: m.status,
+    error: m.error?.code ?? null,
+    actions: m.actions,
+    sources: m.sources.map((s) => s.title),
+    confidence: m.confidence,
+    routing: m.routing,
+  }));
 }
 
 /** Waits (a bounded number of looks) until the turn of `userId` has stored its reply. */
@@ -67,13 +88,25 @@ describe("both sinks fail the same way for the same cause", () => {
       seen[sink] = await replyStored(`model-error${sink}`);
     }
     expect(seen["/api/sdk/chat"]).toEqual(seen["/api/sdk/chat/stream"]);
-    expect((seen["/api/sdk/chat"] as unknown[])[1]).toEqual({ role: "agent", text: "Partial answer", status: "failed", error: "llm_failed", actions: [], sources: [], confidence: null, routing: null });
+    expect((seen["/api/sdk/chat"] as unknown[])[1]).toEqual({
+      role: "agent",
+      text: "Partial answer",
+      status: "failed",
+      error: "llm_failed",
+      actions: [],
+      sources: [],
+      confidence: null,
+      routing: null,
+    });
   });
 
   test("a tool fails: the answer goes on and is stored complete, the failed call among its actions", async () => {
     const seen: Record<string, unknown> = {};
     for (const sink of SINKS) {
-      fake.enqueue({ steps: [{ tool: { name: "read_doc", arguments: { id: "00000000-0000-4000-8000-000000000000" } } }] }, { steps: [{ text: "I could not open that article." }] });
+      fake.enqueue(
+        { steps: [{ tool: { name: "read_doc", arguments: { id: "00000000-0000-4000-8000-000000000000" } } }] },
+        { steps: [{ text: "I could not open that article." }] },
+      );
       const res = await post(app.url, sink, { message: "How do I reset my password?", user_id: `tool-failure${sink}` });
       expect(res.status).toBe(200);
       await res.text();
@@ -95,7 +128,16 @@ describe("both sinks fail the same way for the same cause", () => {
     await reader.cancel();
     const rows = await replyStored("gone");
     release();
-    expect(rows[1]).toEqual({ role: "agent", text: "Partial ", status: "interrupted", error: "cancelled", actions: [], sources: [], confidence: null, routing: null });
+    expect(rows[1]).toEqual({
+      role: "agent",
+      text: "Partial ",
+      status: "interrupted",
+      error: "cancelled",
+      actions: [],
+      sources: [],
+      confidence: null,
+      routing: null,
+    });
   });
 });
 
@@ -142,7 +184,11 @@ describe.skipIf(engine !== "postgres")("the database goes away mid-turn", () => 
       }
       proxy.restore();
       seen[sink] = await stored(app, `outage${sink}`);
-      const again = await post(server.url, "/api/sdk/chat", { message: "Still there?", user_id: `outage${sink}`, session_id: res.headers.get("x-session-id") ?? undefined });
+      const again = await post(server.url, "/api/sdk/chat", {
+        message: "Still there?",
+        user_id: `outage${sink}`,
+        session_id: res.headers.get("x-session-id") ?? undefined,
+      });
       expect(again.status).toBe(200);
     }
     expect(seen["/api/sdk/chat"]).toEqual(seen["/api/sdk/chat/stream"]);

@@ -12,9 +12,17 @@ const MARKDOWN = /[*_`#|]|\]\(|https?:\/\/|^\s*[-+•]\s|^\s*\d+[.)]\s/m;
 
 describe("the rewrite", () => {
   const cases: [string, string, string][] = [
-    ['From "Reset your password":\n\nOpen the **sign-in page** and choose [Forgot password](https://x.example/a); the link works for 30 minutes.', "", "Open the sign-in page and choose Forgot password. The link works for 30 minutes."],
+    [
+      'From "Reset your password":\n\nOpen the **sign-in page** and choose [Forgot password](https://x.example/a); the link works for 30 minutes.',
+      "",
+      "Open the sign-in page and choose Forgot password. The link works for 30 minutes.",
+    ],
     ["## Steps\n\n1. Open `Settings`.\n2. Choose *Billing*\n- Click Cancel", "", "Steps. First, open Settings. Second, choose Billing. Third, click Cancel."],
-    ["| Plan | Price |\n|---|---|\n| Pro | 10 |\n```\nrm -rf\n```\nSee https://help.example.com/plans for more.", "", "Plan, Price. Pro, 10. See the link below for more."],
+    [
+      "| Plan | Price |\n|---|---|\n| Pro | 10 |\n```\nrm -rf\n```\nSee https://help.example.com/plans for more.",
+      "",
+      "Plan, Price. Pro, 10. See the link below for more.",
+    ],
     ["One. Two. Three. Four. Five. Six.", "how do I do it", "One. Two. Three. Four."],
     ["One. Two. Three. Four. Five. Six.", "explain in detail", "One. Two. Three. Four. Five. Six."],
   ];
@@ -73,7 +81,12 @@ describe.each(["voice", "video"])("mode %s through both endpoints", (mode) => {
 
   for (const path of ["/api/sdk/chat", "/api/sdk/chat/stream"])
     test(`OpenAI-compatible model on ${path}: the model is told, and markdown it writes anyway is rewritten`, async () => {
-      fake.enqueue({ steps: [{ text: "## Reset\n\n1. Open the **sign-in" }, { text: " page**.\n2. Choose `Forgot password`.\n\nMore: https://help.example.com/reset-password" }] });
+      fake.enqueue({
+        steps: [
+          { text: "## Reset\n\n1. Open the **sign-in" },
+          { text: " page**.\n2. Choose `Forgot password`.\n\nMore: https://help.example.com/reset-password" },
+        ],
+      });
       const spoken = await reply(modelApp, modelOrg, path, { message: "How do I reset my password?", mode });
       expect(spoken).not.toMatch(MARKDOWN);
       expect(spoken).toContain("First, open the sign-in page. Second, choose Forgot password.");

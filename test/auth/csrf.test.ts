@@ -29,7 +29,12 @@ const FOREIGN: Record<string, string>[] = [
 describe("cookie-authenticated state-changing requests", () => {
   test("from a foreign Origin or Sec-Fetch-Site cross-site/same-site: 403 cross_site_request naming the expected origin", async () => {
     for (const headers of FOREIGN) {
-      for (const [method, path, json] of [["POST", "/api/docs", doc], ["PATCH", `/api/docs/${crypto.randomUUID()}`, { title: "x" }], ["DELETE", `/api/docs/${crypto.randomUUID()}`, undefined], ["DELETE", "/api/auth/session", undefined]] as const) {
+      for (const [method, path, json] of [
+        ["POST", "/api/docs", doc],
+        ["PATCH", `/api/docs/${crypto.randomUUID()}`, { title: "x" }],
+        ["DELETE", `/api/docs/${crypto.randomUUID()}`, undefined],
+        ["DELETE", "/api/auth/session", undefined],
+      ] as const) {
         const res = await app.request(path, { method, json, headers: { cookie, ...headers } });
         expect([method, path, headers, res.status]).toEqual([method, path, headers, 403]);
         const body = (await res.json()) as { error: { code: string; message: string } };
@@ -56,7 +61,10 @@ describe("cookie-authenticated state-changing requests", () => {
   });
 
   test("a bearer token from another origin is unaffected (it is never sent implicitly)", async () => {
-    const res = await app.request("/api/docs", { json: doc, headers: { authorization: `Bearer ${bearer}`, cookie, origin: "https://evil.example", "sec-fetch-site": "cross-site" } });
+    const res = await app.request("/api/docs", {
+      json: doc,
+      headers: { authorization: `Bearer ${bearer}`, cookie, origin: "https://evil.example", "sec-fetch-site": "cross-site" },
+    });
     expect(res.status).toBe(201);
   });
 

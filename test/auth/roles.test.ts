@@ -43,7 +43,10 @@ describe("requireMember", () => {
     expect(await statusOf(requireMember(app.deps, req("svc_ses_forged"), "integrations:view"))).toBe(401);
     expect(await statusOf(requireMember(app.deps, req(token), "integrations:manage"))).toBe(200);
 
-    await app.deps.db.update(memberships).set({ roles: ["integrations:view"] }).where(eq(memberships.orgId, org.org_id));
+    await app.deps.db
+      .update(memberships)
+      .set({ roles: ["integrations:view"] })
+      .where(eq(memberships.orgId, org.org_id));
     expect(await statusOf(requireMember(app.deps, req(token), "integrations:view"))).toBe(200);
     expect(await statusOf(requireMember(app.deps, req(token), "integrations:manage"))).toBe(403);
   });
@@ -67,7 +70,9 @@ describe("requireMember", () => {
 
   test("two org creates for one new email at the same moment: one org, the other 409, never a database error", async () => {
     const adminEmail = `race-${crypto.randomUUID()}@example.com`;
-    const statuses = await Promise.all(["a", "b"].map((n) => statusOf(createOrg(app.deps, { name: `Race ${n}`, adminEmail, adminPassword: `password-${n}-long` }))));
+    const statuses = await Promise.all(
+      ["a", "b"].map((n) => statusOf(createOrg(app.deps, { name: `Race ${n}`, adminEmail, adminPassword: `password-${n}-long` }))),
+    );
     expect(statuses.sort()).toEqual([200, 409]);
   });
 });

@@ -15,7 +15,6 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-
 /** Every way a request reads the session, and what a signed-out request gets there. */
 const SIGNED_OUT: [method: string, path: string, status: number, location?: string][] = [
   ["GET", "/", 303, "/signin"],

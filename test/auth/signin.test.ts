@@ -79,7 +79,15 @@ describe("POST /signin", () => {
     }
   });
 
-  for (const evil of ["https://evil.example/", "//evil.example/path", "/\\evil.example", "http:/evil.example", "/\t/evil.example", "javascript:alert(1)", "evil"]) {
+  for (const evil of [
+    "https://evil.example/",
+    "//evil.example/path",
+    "/\\evil.example",
+    "http:/evil.example",
+    "/\t/evil.example",
+    "javascript:alert(1)",
+    "evil",
+  ]) {
     test(`rejects the open redirect ${JSON.stringify(evil)}`, async () => {
       const res = await app.request("/signin", { form: { email: org.admin_email, password: org.password, return_to: evil } });
       expect(res.status).toBe(303);
@@ -100,12 +108,19 @@ describe("POST /signin", () => {
   });
 
   test("what a browser sends for a same-origin form (Origin: null, Sec-Fetch-Site: same-origin) is accepted", async () => {
-    const res = await app.request("/signin", { form: { email: org.admin_email, password: org.password }, headers: { origin: "null", "sec-fetch-site": "same-origin" } });
+    const res = await app.request("/signin", {
+      form: { email: org.admin_email, password: org.password },
+      headers: { origin: "null", "sec-fetch-site": "same-origin" },
+    });
     expect(res.status).toBe(303);
   });
 
   test("a cross-site form post is refused, whatever Origin claims", async () => {
-    const attempts: Record<string, string>[] = [{ "sec-fetch-site": "cross-site" }, { "sec-fetch-site": "same-site", origin: "http://localhost:3000" }, { origin: "null" }];
+    const attempts: Record<string, string>[] = [
+      { "sec-fetch-site": "cross-site" },
+      { "sec-fetch-site": "same-site", origin: "http://localhost:3000" },
+      { origin: "null" },
+    ];
     for (const headers of attempts) {
       const res = await app.request("/signin", { form: { email: org.admin_email, password: org.password }, headers });
       expect(res.status).toBe(403);
@@ -237,7 +252,9 @@ describe("sign-in rate limits", () => {
   test("parallel guesses cannot slip past the account limit", async () => {
     const victim = await seedOrg(app);
     const results = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => app.request("/api/auth/session", { json: { email: victim.admin_email, password: `p-${i}-wrong` }, ip: `10.4.0.${i}` })),
+      Array.from({ length: 12 }, (_, i) =>
+        app.request("/api/auth/session", { json: { email: victim.admin_email, password: `p-${i}-wrong` }, ip: `10.4.0.${i}` }),
+      ),
     );
     expect(results.filter((r) => r.status === 401)).toHaveLength(SIGNIN_LIMITS.perAccount.limit);
     expect(results.filter((r) => r.status === 429)).toHaveLength(12 - SIGNIN_LIMITS.perAccount.limit);

@@ -51,7 +51,12 @@ async function activeCampaign(steps: unknown[], extra: Json = {}, org = a) {
 
 describe("lifecycle", () => {
   test("create (draft), read by id and slug, list, edit, preview, activate, pause, archive — each recorded with its actor", async () => {
-    const created = await post("/api/campaigns", { name: "Onboarding", slug: "onboarding", steps: [step("Hello {{first_name | \"there\"}}")], sender: { name: "Acme" } });
+    const created = await post("/api/campaigns", {
+      name: "Onboarding",
+      slug: "onboarding",
+      steps: [step('Hello {{first_name | "there"}}')],
+      sender: { name: "Acme" },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ slug: "onboarding", name: "Onboarding", status: "draft", sender: { name: "Acme", reply_to: null }, audience: null });
     expect(created.body.steps[0]).toMatchObject({ position: 0, delay_seconds: 0, delay_from: "previous", subject: 'Hello {{first_name | "there"}}' });
@@ -66,7 +71,10 @@ describe("lifecycle", () => {
     expect(derived.body.slug).toMatch(/^trial-ending-[0-9a-f]{6}$/);
     expect(derived.body.sender.name).toMatch(/^Org \d+$/); // the org's name when no sender is given
 
-    const edited = await patch(`/api/campaigns/${id}`, { name: "Onboarding v2", steps: [{ id: created.body.steps[0].id, ...step("Hi {{name}}") }, step("Second", 86_400)] });
+    const edited = await patch(`/api/campaigns/${id}`, {
+      name: "Onboarding v2",
+      steps: [{ id: created.body.steps[0].id, ...step("Hi {{name}}") }, step("Second", 86_400)],
+    });
     expect(edited.status).toBe(200);
     expect(edited.body.steps.map((s: Json) => s.subject)).toEqual(["Hi {{name}}", "Second"]);
     expect(edited.body.steps[0].id).toBe(created.body.steps[0].id);
@@ -74,17 +82,30 @@ describe("lifecycle", () => {
     const preview = await post(`/api/campaigns/${id}/preview`);
     expect(preview.status).toBe(200);
     expect(preview.body.customer).toMatchObject({ sample: true });
-    expect(preview.body.steps.map((s: Json) => [s.subject, s.seconds_after_enrolment])).toEqual([["Hi Alex Example", 0], ["Second", 86_400]]);
+    expect(preview.body.steps.map((s: Json) => [s.subject, s.seconds_after_enrolment])).toEqual([
+      ["Hi Alex Example", 0],
+      ["Second", 86_400],
+    ]);
     expect(preview.body.steps[0].html).toContain("Unsubscribe");
     expect(transport.sent).toHaveLength(0); // a preview sends nothing
 
-    for (const [action, status] of [["activate", "active"], ["pause", "paused"], ["activate", "active"], ["archive", "archived"]] as const) {
+    for (const [action, status] of [
+      ["activate", "active"],
+      ["pause", "paused"],
+      ["activate", "active"],
+      ["archive", "archived"],
+    ] as const) {
       const res = await post(`/api/campaigns/${id}/${action}`);
       expect(res.status).toBe(200);
       expect(res.body.status).toBe(status);
     }
-    const actions = await app.deps.db.select().from(activityLog).where(and(eq(activityLog.orgId, a.org_id), eq(activityLog.objectId, id)));
-    expect(actions.map((r) => r.action).sort()).toEqual(["campaign.activated", "campaign.activated", "campaign.archived", "campaign.created", "campaign.paused", "campaign.updated"].sort());
+    const actions = await app.deps.db
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.orgId, a.org_id), eq(activityLog.objectId, id)));
+    expect(actions.map((r) => r.action).sort()).toEqual(
+      ["campaign.activated", "campaign.activated", "campaign.archived", "campaign.created", "campaign.paused", "campaign.updated"].sort(),
+    );
     expect(actions.every((r) => r.actorKind === "member" && r.memberId === a.adminId)).toBe(true);
   });
 
@@ -209,11 +230,21 @@ describe("sending rules", () => {
     await seedCustomer(app, a.org_id, { email: "free@example.com", traits: { plan: "free", seats: 5 } });
     await seedCustomer(app, a.org_id, { email: null, traits: { plan: "pro", seats: 5 } });
     await seedCustomer(app, b.org_id, { email: "other-org@example.com", traits: { plan: "pro", seats: 5 } });
-    const c = await activeCampaign([step("Pro tips")], { audience: { all: [{ trait: "plan", op: "eq", value: "pro" }, { trait: "seats", op: "in", value: [5, 10] }] } });
+    const c = await activeCampaign([step("Pro tips")], {
+      audience: {
+        all: [
+          { trait: "plan", op: "eq", value: "pro" },
+          { trait: "seats", op: "in", value: [5, 10] },
+        ],
+      },
+    });
     const enrolled = await get(`/api/campaigns/${c.id}/enrolments`);
     expect(enrolled.body.enrolments.map((e: Json) => e.customer.id)).toEqual([pro.id]);
     expect(enrolled.body.enrolments[0].source).toBe("audience");
-    const logged = await app.deps.db.select().from(activityLog).where(and(eq(activityLog.objectId, c.id), eq(activityLog.action, "campaign.audience_enrolled")));
+    const logged = await app.deps.db
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.objectId, c.id), eq(activityLog.action, "campaign.audience_enrolled")));
     expect(logged.map((r) => [r.actorKind, r.actorId, r.summary])).toEqual([["system", "campaign-sender", { enrolled: 1 }]]);
     const late = await seedCustomer(app, a.org_id, { email: "late@example.com", traits: { plan: "pro", seats: 10 } });
     await sender.tick();
@@ -304,7 +335,8 @@ describe("limits at their boundary", () => {
 
   test(`an org has at most ${CAMPAIGN_LIMITS.campaignsPerOrg} campaigns`, async () => {
     const org = await seedSeriesOrg(app);
-    for (let i = 0; i < CAMPAIGN_LIMITS.campaignsPerOrg - 1; i++) await createCampaign(app.deps, { orgId: org.org_id, actor: { kind: "system", name: "test" }, input: { name: `c${i}` } });
+    for (let i = 0; i < CAMPAIGN_LIMITS.campaignsPerOrg - 1; i++)
+      await createCampaign(app.deps, { orgId: org.org_id, actor: { kind: "system", name: "test" }, input: { name: `c${i}` } });
     expect((await post("/api/campaigns", { name: "last" }, org.auth)).status).toBe(201);
     const over = await post("/api/campaigns", { name: "one too many" }, org.auth);
     expect(over.status).toBe(409);

@@ -17,15 +17,29 @@ export async function seedSeriesOrg(app: TestApp): Promise<SeriesOrg> {
 export async function addMember(app: TestApp, orgId: string, roles: string[]): Promise<Record<string, string>> {
   const email = `member-${crypto.randomUUID()}@example.com`;
   const password = `pw-${crypto.randomUUID()}`;
-  const [member] = await app.deps.db.insert(members).values({ email, name: "Member", passwordHash: await Bun.password.hash(password) }).returning();
+  const [member] = await app.deps.db
+    .insert(members)
+    .values({ email, name: "Member", passwordHash: await Bun.password.hash(password) })
+    .returning();
   await app.deps.db.insert(memberships).values({ orgId, memberId: member!.id, roles });
   return { authorization: `Bearer ${await signIn(app, email, password)}` };
 }
 
-export async function seedCustomer(app: TestApp, orgId: string, fields: { externalId?: string; email?: string | null; name?: string; traits?: Record<string, unknown> } = {}) {
+export async function seedCustomer(
+  app: TestApp,
+  orgId: string,
+  fields: { externalId?: string; email?: string | null; name?: string; traits?: Record<string, unknown> } = {},
+) {
   const [user] = await app.deps.db
     .insert(endUsers)
-    .values({ orgId, externalId: fields.externalId ?? null, email: fields.email === undefined ? `${crypto.randomUUID()}@example.com` : fields.email, name: fields.name ?? "", traits: fields.traits ?? {}, verified: true })
+    .values({
+      orgId,
+      externalId: fields.externalId ?? null,
+      email: fields.email === undefined ? `${crypto.randomUUID()}@example.com` : fields.email,
+      name: fields.name ?? "",
+      traits: fields.traits ?? {},
+      verified: true,
+    })
     .returning();
   return user!;
 }
@@ -45,4 +59,9 @@ export function recordingTransport(): RecordingTransport {
   };
 }
 
-export const step = (subject: string, delay_seconds = 0, extra: Record<string, unknown> = {}) => ({ subject, body: `Body of ${subject}`, delay_seconds, ...extra });
+export const step = (subject: string, delay_seconds = 0, extra: Record<string, unknown> = {}) => ({
+  subject,
+  body: `Body of ${subject}`,
+  delay_seconds,
+  ...extra,
+});

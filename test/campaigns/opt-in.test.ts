@@ -28,7 +28,12 @@ beforeAll(async () => {
   expect((await app.request("/api/widget/identity", { method: "PUT", headers: auth, json: { enabled: false } })).status).toBe(200);
   const created = await app.request("/api/campaigns", {
     headers: auth,
-    json: { name: "Getting started", slug: "getting-started", sender: { name: "Acme Team" }, steps: [{ delay_seconds: 0, subject: "Welcome aboard", body: "Hello {{email}}, step one." }] },
+    json: {
+      name: "Getting started",
+      slug: "getting-started",
+      sender: { name: "Acme Team" },
+      steps: [{ delay_seconds: 0, subject: "Welcome aboard", body: "Hello {{email}}, step one." }],
+    },
   });
   expect(created.status).toBe(201);
   campaignId = ((await created.json()) as { id: string }).id;
@@ -40,7 +45,12 @@ afterAll(async () => {
   await smtp.close();
 });
 
-const request = (email: string) => app.request("/api/sdk/series", { headers: { authorization: `Bearer ${org.widget_key}` }, json: { campaign: "getting-started", action: "enroll", email }, ip: "192.0.2.10" });
+const request = (email: string) =>
+  app.request("/api/sdk/series", {
+    headers: { authorization: `Bearer ${org.widget_key}` },
+    json: { campaign: "getting-started", action: "enroll", email },
+    ip: "192.0.2.10",
+  });
 const mailsTo = (email: string) => smtp.received.filter((m) => m.to.includes(email));
 const enrolled = async () => (await listEnrolments(app.deps, org.org_id, campaignId, {})).enrolments.map((e) => [e.customer.email, e.state]);
 

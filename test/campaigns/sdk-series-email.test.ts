@@ -46,7 +46,8 @@ async function answer(res: Response) {
 
 /** What the request may not change: every customer and enrolment row, as stored. */
 async function snapshot() {
-  const rows = async (table: string) => (await queryRows<{ r: string }>(app.deps.db, sql.raw(`select row_to_json(t)::text as r from ${table} t order by id`))).map((x) => x.r);
+  const rows = async (table: string) =>
+    (await queryRows<{ r: string }>(app.deps.db, sql.raw(`select row_to_json(t)::text as r from ${table} t order by id`))).map((x) => x.r);
   return { customers: await rows("end_users"), enrolments: await rows("campaign_enrolments") };
 }
 
@@ -72,7 +73,9 @@ describe("a verified customer without their user_token and an unknown address ar
       expect([action, await snapshot()]).toEqual([action, before]);
       expect(await optInsOf(app.deps, org.org_id, verified)).toEqual([]);
     }
-    expect((await listEnrolments(app.deps, org.org_id, c.id, {})).enrolments.map((e) => [e.customer.email, e.state])).toEqual([["member@example.com", "active"]]);
+    expect((await listEnrolments(app.deps, org.org_id, c.id, {})).enrolments.map((e) => [e.customer.email, e.state])).toEqual([
+      ["member@example.com", "active"],
+    ]);
 
     // Only the strangers' addresses are asked to confirm (remove asks no one); no customer gets mail.
     const transport = recordingTransport();
@@ -103,7 +106,8 @@ describe("limits on requests by email", () => {
     const c = await campaign("active");
     await seedCustomer(app, org.org_id, { email: "limited-customer@example.com" });
     for (const email of ["limited-customer@example.com", "limited-stranger@example.com"]) {
-      for (let i = 1; i <= OPT_IN.perAddress.limit; i++) expect([email, i, (await series({ campaign: c.slug, action: "enroll", email })).status]).toEqual([email, i, 202]);
+      for (let i = 1; i <= OPT_IN.perAddress.limit; i++)
+        expect([email, i, (await series({ campaign: c.slug, action: "enroll", email })).status]).toEqual([email, i, 202]);
       const over = await series({ campaign: c.slug, action: "enroll", email: email.toUpperCase() });
       expect([email, over.status, ((await over.json()) as { error: { code: string } }).error.code]).toEqual([email, 429, "rate_limited"]);
       expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
@@ -111,13 +115,15 @@ describe("limits on requests by email", () => {
     // Each accepted request for the stranger asked once; the refused one asked nothing.
     expect(await optInsOf(app.deps, org.org_id, "limited-stranger@example.com")).toHaveLength(OPT_IN.perAddress.limit);
     // Removing by email changes nothing, so it is not charged.
-    for (let i = 0; i < OPT_IN.perAddress.limit + 2; i++) expect((await series({ campaign: c.slug, action: "remove", email: "limited-stranger@example.com" })).status).toBe(202);
+    for (let i = 0; i < OPT_IN.perAddress.limit + 2; i++)
+      expect((await series({ campaign: c.slug, action: "remove", email: "limited-stranger@example.com" })).status).toBe(202);
   });
 
   test(`per widget key and client IP: ${OPT_IN.perKeyIp.limit} an hour pass, one more is 429; another IP is still served`, async () => {
     const c = await campaign("active");
     const ip = "192.0.2.99";
-    for (let i = 1; i <= OPT_IN.perKeyIp.limit; i++) expect([i, (await series({ campaign: c.slug, action: "enroll", email: `burst-${i}@example.com` }, ip)).status]).toEqual([i, 202]);
+    for (let i = 1; i <= OPT_IN.perKeyIp.limit; i++)
+      expect([i, (await series({ campaign: c.slug, action: "enroll", email: `burst-${i}@example.com` }, ip)).status]).toEqual([i, 202]);
     const over = await series({ campaign: c.slug, action: "enroll", email: "burst-over@example.com" }, ip);
     expect([over.status, ((await over.json()) as { error: { code: string } }).error.code]).toEqual([429, "rate_limited"]);
     expect(await optInsOf(app.deps, org.org_id, "burst-over@example.com")).toEqual([]);

@@ -41,7 +41,14 @@ type Json = Record<string, any>;
 async function series(body: unknown, key: string | null = a.widget_key, headers: Record<string, string> = {}) {
   const { unsigned, ...fields } = body as Json;
   const secret = key === a.widget_key ? a.identity_secret : key === b.widget_key ? b.identity_secret : undefined;
-  if (!unsigned && secret && typeof fields.user_id === "string" && fields.user_id !== "anonymous" && fields.user_id.length <= 256 && fields.user_token === undefined)
+  if (
+    !unsigned &&
+    secret &&
+    typeof fields.user_id === "string" &&
+    fields.user_id !== "anonymous" &&
+    fields.user_id.length <= 256 &&
+    fields.user_token === undefined
+  )
     fields.user_token = await new SignJWT({ user_id: fields.user_id, ...(fields.email ? { email: fields.email } : {}) })
       .setProtectedHeader({ alg: "HS256" })
       .setExpirationTime(Math.floor(app.clock.now.getTime() / 1000) + 600)
@@ -50,7 +57,12 @@ async function series(body: unknown, key: string | null = a.widget_key, headers:
   return { status: res.status, body: (await res.json()) as Json, headers: res.headers };
 }
 let count = 0;
-async function campaign(org: SeriesOrg, status: "draft" | "active" | "paused" | "archived", steps = [step("First"), step("Second", 60)], slug = `sdk-${++count}`) {
+async function campaign(
+  org: SeriesOrg,
+  status: "draft" | "active" | "paused" | "archived",
+  steps = [step("First"), step("Second", 60)],
+  slug = `sdk-${++count}`,
+) {
   const acting = { orgId: org.org_id, actor: { kind: "system" as const, name: "test" } };
   const c = await createCampaign(app.deps, { ...acting, input: { name: "SDK series", slug, steps } });
   if (status !== "draft") await setCampaignStatus(app.deps, { ...acting, ref: c.id, to: "active" });
@@ -106,7 +118,13 @@ describe("enrol and remove", () => {
     expect((await listEnrolments(app.deps, a.org_id, c.id, {})).enrolments).toEqual([]);
     expect(await findEndUserByEmail(app.deps, a.org_id, "stranger@example.com")).toBeNull();
     // Enrolled with their token, the customer is not removed by their address alone.
-    await enrolCustomer(app.deps, { orgId: a.org_id, actor: { kind: "system", name: "test" }, campaign: { ...c, status: "active" }, endUser: known, source: "api" });
+    await enrolCustomer(app.deps, {
+      orgId: a.org_id,
+      actor: { kind: "system", name: "test" },
+      campaign: { ...c, status: "active" },
+      endUser: known,
+      source: "api",
+    });
     const removed = await series({ campaign: c.slug, action: "remove", email: "known@example.com" });
     expect([removed.status, removed.body]).toEqual([202, { ...accepted, action: "remove" }]);
     expect((await listEnrolments(app.deps, a.org_id, c.id, {})).enrolments.map((e) => e.state)).toEqual(["active"]);
@@ -132,7 +150,10 @@ describe("enrol and remove", () => {
     expect((await series({ campaign: c.slug, action: "enroll", user_id: "x" }, "ab_live_notarealkeynotarealkey")).status).toBe(401);
     // The key is checked before the body: no key with a bad body is still 401.
     expect((await series({ nonsense: true }, null)).status).toBe(401);
-    const preflight = await app.request("/api/sdk/series", { method: "OPTIONS", headers: { origin: "https://shop.example", "access-control-request-method": "POST", "access-control-request-headers": "authorization,content-type" } });
+    const preflight = await app.request("/api/sdk/series", {
+      method: "OPTIONS",
+      headers: { origin: "https://shop.example", "access-control-request-method": "POST", "access-control-request-headers": "authorization,content-type" },
+    });
     expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
   });
 });
@@ -142,7 +163,12 @@ describe("rate limits", () => {
     const limited = await createTestApp({ SDK_RATE_LIMIT_PER_KEY_IP_PER_MINUTE: "3" });
     try {
       const org = await seedSeriesOrg(limited);
-      const call = () => limited.request("/api/sdk/series", { json: { campaign: "none", action: "enroll", user_id: "x" }, headers: { authorization: `Bearer ${org.widget_key}` }, ip: "203.0.113.9" });
+      const call = () =>
+        limited.request("/api/sdk/series", {
+          json: { campaign: "none", action: "enroll", user_id: "x" },
+          headers: { authorization: `Bearer ${org.widget_key}` },
+          ip: "203.0.113.9",
+        });
       for (let i = 0; i < 3; i++) expect((await call()).status).toBe(404);
       const refused = await call();
       expect(refused.status).toBe(429);
@@ -159,14 +185,23 @@ describe("identity verification", () => {
     await app.deps.db.update(orgs).set({ identityVerification: true }).where(eq(orgs.id, org.org_id));
     const c = await campaign(org, "active");
     const sign = (claims: Record<string, unknown>, secret = org.identity_secret) =>
-      new SignJWT(claims).setProtectedHeader({ alg: "HS256" }).setExpirationTime(Math.floor(app.clock.now.getTime() / 1000) + 600).sign(new TextEncoder().encode(secret));
+      new SignJWT(claims)
+        .setProtectedHeader({ alg: "HS256" })
+        .setExpirationTime(Math.floor(app.clock.now.getTime() / 1000) + 600)
+        .sign(new TextEncoder().encode(secret));
     const missing = await series({ campaign: c.slug, action: "enroll", user_id: "iv-user" }, org.widget_key);
     expect([missing.status, missing.body.error.code]).toEqual([403, "user_token_required"]);
-    const forged = await series({ campaign: c.slug, action: "enroll", user_id: "iv-user", user_token: await sign({ user_id: "iv-user" }, "not-the-secret") }, org.widget_key);
+    const forged = await series(
+      { campaign: c.slug, action: "enroll", user_id: "iv-user", user_token: await sign({ user_id: "iv-user" }, "not-the-secret") },
+      org.widget_key,
+    );
     expect(forged.status).toBe(403);
     const byEmail = await series({ campaign: c.slug, action: "enroll", email: "iv@example.com" }, org.widget_key);
     expect([byEmail.status, byEmail.body.error.code]).toEqual([403, "user_token_required"]);
-    const ok = await series({ campaign: c.slug, action: "enroll", user_id: "iv-user", user_token: await sign({ user_id: "iv-user", email: "iv@example.com" }) }, org.widget_key);
+    const ok = await series(
+      { campaign: c.slug, action: "enroll", user_id: "iv-user", user_token: await sign({ user_id: "iv-user", email: "iv@example.com" }) },
+      org.widget_key,
+    );
     expect(ok.status).toBe(200);
     expect(ok.body.state).toBe("active");
     await sender.tick();
@@ -255,7 +290,9 @@ describe("OpenAPI", () => {
       expect(op.tags).toContain("Email series");
       expect(Object.values(op.responses as Json).some((r: any) => r.content)).toBe(true);
     }
-    expect(doc.paths["/api/campaigns"].post.requestBody.content["application/json"].schema.properties.steps.items.properties.body.description).toContain("{{name}}");
+    expect(doc.paths["/api/campaigns"].post.requestBody.content["application/json"].schema.properties.steps.items.properties.body.description).toContain(
+      "{{name}}",
+    );
     // The served document carries the series endpoint.
     const served = (await (await app.request("/api/openapi.json")).json()) as Json;
     expect(served.paths["/api/sdk/series"].post.requestBody.content["application/json"].schema.required.sort()).toEqual(["action", "campaign"]);

@@ -38,9 +38,13 @@ test("three steps arrive at their times with variables, unsubscribe headers and 
       slug: "welcome",
       sender: { name: "Acme Team", reply_to: "help@acme.example" },
       steps: [
-        { delay_seconds: 0, subject: "Welcome, {{first_name}}", body: "Hi **{{name}}**, you are on {{traits.plan}} with {{traits.seats}} seats at {{company.name | \"your company\"}}." },
+        {
+          delay_seconds: 0,
+          subject: "Welcome, {{first_name}}",
+          body: 'Hi **{{name}}**, you are on {{traits.plan}} with {{traits.seats}} seats at {{company.name | "your company"}}.',
+        },
         { delay_seconds: 60, delay_from: "previous", subject: "Tips for {{traits.plan}}", body: "Step two for {{email}}." },
-        { delay_seconds: 3600, delay_from: "enrolment", subject: "One hour in", body: "Hello {{traits.missing | \"there\"}}." },
+        { delay_seconds: 3600, delay_from: "enrolment", subject: "One hour in", body: 'Hello {{traits.missing | "there"}}.' },
       ],
     },
   });

@@ -14,12 +14,16 @@ const customer: TemplateCustomer = {
 
 describe("templateProblems", () => {
   test("known variables and fallbacks pass; unknown names and stray braces are named", () => {
-    expect(templateProblems('{{name}} {{ first_name }} {{email}} {{user_id}} {{company.name}} {{traits.plan}} {{traits.nested.tier}} {{company.traits.size}} {{name | "there"}}')).toEqual([]);
+    expect(
+      templateProblems(
+        '{{name}} {{ first_name }} {{email}} {{user_id}} {{company.name}} {{traits.plan}} {{traits.nested.tier}} {{company.traits.size}} {{name | "there"}}',
+      ),
+    ).toEqual([]);
     expect(templateProblems("{{nmae}}")[0]).toContain("unknown variable {{nmae}}");
     expect(templateProblems("{{traits}}")[0]).toContain("unknown variable");
     expect(templateProblems("{{traits.a.b.c.d.e}}")[0]).toContain("unknown variable");
     expect(templateProblems("Hello {{ name")[0]).toContain('"{{" does not start a valid variable');
-    expect(templateProblems('{{name | there}}')[0]).toContain('"{{"');
+    expect(templateProblems("{{name | there}}")[0]).toContain('"{{"');
     expect(templateProblems("no variables, single { braces }")).toEqual([]);
   });
 });
@@ -47,7 +51,11 @@ describe("renderStep", () => {
 
   test("values are escaped in HTML and inert as markdown; verbatim in text; subjects stay one line", () => {
     const hostile: TemplateCustomer = { ...customer, name: '<img src=x onerror=alert(1)> **bold** [link](https://evil.example) "q"\r\nBcc: x@evil.example' };
-    const mail = renderStep({ subject: "Hello {{name}}", body: "Dear {{name}}, see [your account](https://app.example/{{user_id}})." }, hostile, "Onboarding <script>");
+    const mail = renderStep(
+      { subject: "Hello {{name}}", body: "Dear {{name}}, see [your account](https://app.example/{{user_id}})." },
+      hostile,
+      "Onboarding <script>",
+    );
     expect(mail.subject).not.toMatch(/[\r\n]/);
     expect(mail.html).not.toContain("<img");
     expect(mail.html).toContain("&#60;img src=x onerror=alert(1)&#62; **bold** [link](https://evil.example) &#34;q&#34;");

@@ -31,7 +31,10 @@ beforeAll(async () => {
   b = await seedSeriesOrg(app);
   const { orgs } = await import("../../src/db/schema/index.ts");
   // Activation reaches customers (destructiveHint): MCP clients may call it only where the org allows destructive tools.
-  await app.deps.db.update(orgs).set({ featureFlags: { mcp_destructive_tools: true } }).where(eq(orgs.id, a.org_id));
+  await app.deps.db
+    .update(orgs)
+    .set({ featureFlags: { mcp_destructive_tools: true } })
+    .where(eq(orgs.id, a.org_id));
   const authorize = async (url: URL) => {
     const ua = new Browserless(app);
     await ua.signIn(a.admin_email, a.password);
@@ -39,7 +42,11 @@ beforeAll(async () => {
     const answer = await ua.post("/api/mcp/oauth/consent", { ...consentFields(page), decision: "allow" });
     return new URL(answer.headers.get("location")!).searchParams.get("code")!;
   };
-  ({ client } = await connectWithOAuth(app.url, new TestOAuthProvider("http://127.0.0.1:53692/callback", async () => {}, { scope: "automation:read automation:write" }), authorize));
+  ({ client } = await connectWithOAuth(
+    app.url,
+    new TestOAuthProvider("http://127.0.0.1:53692/callback", async () => {}, { scope: "automation:read automation:write" }),
+    authorize,
+  ));
   sender = createSender(app.deps);
 }, 60_000);
 afterAll(async () => {
@@ -58,7 +65,15 @@ async function sdkCall(name: string, args: Json): Promise<Json> {
 test("SDK client creates, previews and activates; a customer enrolled through /api/sdk/series gets the first step", async () => {
   const tools = (await client.listTools()).tools;
   const byName = new Map(tools.map((t) => [t.name, t]));
-  for (const name of ["automation_list_campaigns", "automation_get_campaign", "automation_create_campaign", "automation_edit_campaign", "automation_preview_campaign", "automation_activate_campaign", "automation_pause_campaign"])
+  for (const name of [
+    "automation_list_campaigns",
+    "automation_get_campaign",
+    "automation_create_campaign",
+    "automation_edit_campaign",
+    "automation_preview_campaign",
+    "automation_activate_campaign",
+    "automation_pause_campaign",
+  ])
     expect(byName.has(name)).toBe(true);
   expect(byName.get("automation_activate_campaign")!.annotations?.destructiveHint).toBe(true);
   expect(byName.get("automation_create_campaign")!.annotations?.destructiveHint).toBe(false);
@@ -67,7 +82,7 @@ test("SDK client creates, previews and activates; a customer enrolled through /a
     name: "Trial onboarding",
     slug: "trial",
     sender: { name: "Acme" },
-    steps: [step("Welcome {{first_name | \"friend\"}}", 0), step("Day two", 86_400)],
+    steps: [step('Welcome {{first_name | "friend"}}', 0), step("Day two", 86_400)],
   });
   expect(created).toMatchObject({ slug: "trial", status: "draft" });
   const customer = await seedCustomer(app, a.org_id, { name: "Grace Hopper", email: "grace@example.com", externalId: "grace" });
@@ -101,13 +116,26 @@ test("SDK client creates, previews and activates; a customer enrolled through /a
 
   expect((await sdkCall("automation_pause_campaign", { campaign: "trial" })).status).toBe("paused");
   // Every write was recorded with the token as the actor.
-  const rows = await app.deps.db.select().from(activityLog).where(and(eq(activityLog.orgId, a.org_id), eq(activityLog.objectId, created.id)));
-  expect(rows.filter((r) => r.actorKind === "token").map((r) => r.action).sort()).toEqual(["campaign.activated", "campaign.created", "campaign.paused", "campaign.updated"]);
+  const rows = await app.deps.db
+    .select()
+    .from(activityLog)
+    .where(and(eq(activityLog.orgId, a.org_id), eq(activityLog.objectId, created.id)));
+  expect(
+    rows
+      .filter((r) => r.actorKind === "token")
+      .map((r) => r.action)
+      .sort(),
+  ).toEqual(["campaign.activated", "campaign.created", "campaign.paused", "campaign.updated"]);
 }, 60_000);
 
 describe("raw JSON-RPC", () => {
   async function call(token: string, name: string, args: Json, meta?: Json) {
-    const { body } = await rpc(app, token, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args, ...(meta ? { _meta: meta } : {}) } });
+    const { body } = await rpc(app, token, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name, arguments: args, ...(meta ? { _meta: meta } : {}) },
+    });
     return body as Json;
   }
 

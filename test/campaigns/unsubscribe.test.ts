@@ -45,7 +45,8 @@ test("GET confirms without unsubscribing; a one-click POST with no session stops
   const other = await seedCustomer(app, org.org_id, { email: "other@example.com" });
   const welcome = await activeSeries("welcome-u", [step("W1"), step("W2", 60), step("W3", 120)]);
   const news = await activeSeries("news-u", [step("N1", 30), step("N2", 30)]);
-  for (const campaign of [welcome, news]) for (const endUser of [customer, other]) await enrolCustomer(app.deps, { ...acting(), campaign, endUser, source: "api" });
+  for (const campaign of [welcome, news])
+    for (const endUser of [customer, other]) await enrolCustomer(app.deps, { ...acting(), campaign, endUser, source: "api" });
   await sender.tick();
   const first = smtp.received.find((m) => m.to.includes("grace@example.com"))!;
   expect(first.headers.get("subject")).toBe("W1");
@@ -68,7 +69,9 @@ test("GET confirms without unsubscribing; a one-click POST with no session stops
   await queueDueSteps(app.deps);
 
   // POST, as a mailbox provider sends it (RFC 8058 section 3.2): no cookie, no Origin, no session.
-  const res = await app.handle(new Request(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" }));
+  const res = await app.handle(
+    new Request(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" }),
+  );
   expect(res.status).toBe(200);
   expect(await res.text()).toContain("You are unsubscribed");
   expect(await app.deps.db.select().from(mailUnsubscribes).where(eq(mailUnsubscribes.endUserId, customer.id))).toHaveLength(1);

@@ -33,7 +33,10 @@ async function outboxSettled(url: string): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
-    const waiting = text.split("\n").filter((line) => line.startsWith("svc_outbox_waiting{")).map((line) => Number(line.split(" ").pop()));
+    const waiting = text
+      .split("\n")
+      .filter((line) => line.startsWith("svc_outbox_waiting{"))
+      .map((line) => Number(line.split(" ").pop()));
     if (waiting.every((n) => n === 0)) return;
     if (Date.now() > deadline) throw new Error(`the outbox did not settle: ${waiting.join(", ")}`);
     await Bun.sleep(100);
@@ -70,8 +73,15 @@ async function seed(dataDir: string) {
   try {
     const { deps } = services;
     const org = await createOrg(deps, { name: "Backup Co", adminEmail: OWNER.email, adminPassword: OWNER.password, flags: ["mcp_external_servers"] });
-    await connect(deps, org.org_id, systemActor("test"), { name: "Vault", slug: "vault", url: `http://127.0.0.1:${freePort()}/mcp`, auth_method: "bearer", credentials: { token: TOKEN } });
-    for (let i = 0; i < 5; i++) await createDoc(deps, org.org_id, { title: `Returns ${i}`, body: `Parcels come back within ${i + 14} days.`, tags: ["policy"], status: "published" });
+    await connect(deps, org.org_id, systemActor("test"), {
+      name: "Vault",
+      slug: "vault",
+      url: `http://127.0.0.1:${freePort()}/mcp`,
+      auth_method: "bearer",
+      credentials: { token: TOKEN },
+    });
+    for (let i = 0; i < 5; i++)
+      await createDoc(deps, org.org_id, { title: `Returns ${i}`, body: `Parcels come back within ${i + 14} days.`, tags: ["policy"], status: "published" });
     return org;
   } finally {
     await services.close();
@@ -94,7 +104,10 @@ describe.skipIf(engine !== "pglite")("backup while serving, restore, serve again
     const a = await startServer({ DATA_DIR: original, ...ENV });
     running.push(a);
     // More writes through the serving process: an org by the admin socket, tickets by the widget API.
-    const second = await runCli(["--via-server", "org", "create", "--name", "Second", "--admin-email", "second@backup.example", "--admin-password", "second-password"], { DATA_DIR: original });
+    const second = await runCli(
+      ["--via-server", "org", "create", "--name", "Second", "--admin-email", "second@backup.example", "--admin-password", "second-password"],
+      { DATA_DIR: original },
+    );
     expect(second.code).toBe(0);
     for (let i = 0; i < 3; i++) {
       const res = await fetch(`${a.url}/api/sdk/tickets/create`, {
@@ -184,7 +197,11 @@ describe.skipIf(engine !== "pglite")("backup while serving, restore, serve again
     const manifest = JSON.parse(new TextDecoder().decode(files.get("manifest.json")));
     change(manifest);
     const path = join(work, `altered-${crypto.randomUUID()}.tar`);
-    const entries = [...files].map(([name, data]) => ({ name, mode: 0o600, data: name === "manifest.json" ? new TextEncoder().encode(JSON.stringify(manifest)) : name === "pgdata.tar.gz" && pgdata ? pgdata : data }));
+    const entries = [...files].map(([name, data]) => ({
+      name,
+      mode: 0o600,
+      data: name === "manifest.json" ? new TextEncoder().encode(JSON.stringify(manifest)) : name === "pgdata.tar.gz" && pgdata ? pgdata : data,
+    }));
     writeFileSync(path, packTar(entries, 0));
     return path;
   }
@@ -274,7 +291,10 @@ describe.skipIf(engine !== "pglite")("backup while the server writes", () => {
       for (const a of acked.filter((a) => a.at === "before")) expect(numbers).toContain(a.number);
       expect(numbers.length).toBeLessThanOrEqual(acked.length);
       expect(numbers).toEqual(numbers.map((_, i) => i + 1)); // a prefix: no ticket without those before it
-      const [orphans] = await queryRows<{ n: number }>(db.db, sql`select count(*)::int as n from tickets t where not exists (select 1 from ticket_messages m where m.ticket_id = t.id)`);
+      const [orphans] = await queryRows<{ n: number }>(
+        db.db,
+        sql`select count(*)::int as n from tickets t where not exists (select 1 from ticket_messages m where m.ticket_id = t.id)`,
+      );
       expect(orphans!.n).toBe(0);
       const [counter] = await queryRows<{ last_number: number }>(db.db, sql`select last_number from ticket_counters`);
       expect(counter!.last_number).toBe(numbers.length);
@@ -285,7 +305,15 @@ describe.skipIf(engine !== "pglite")("backup while the server writes", () => {
 });
 
 describe("backup and restore: invalid arguments exit 2 with a usage line and nothing on stdout", () => {
-  const cases = [["backup"], ["backup", "--out"], ["backup", "--out", "x.tar", "--force"], ["restore"], ["restore", "--in", "x.tar", "--out", "y"], ["restore", "--in", "x.tar", "extra"], ["--via-server", "restore", "--in", "x.tar"]];
+  const cases = [
+    ["backup"],
+    ["backup", "--out"],
+    ["backup", "--out", "x.tar", "--force"],
+    ["restore"],
+    ["restore", "--in", "x.tar", "--out", "y"],
+    ["restore", "--in", "x.tar", "extra"],
+    ["--via-server", "restore", "--in", "x.tar"],
+  ];
   for (const args of cases)
     test(args.join(" "), async () => {
       const res = await runCli(args, { DATA_DIR: tempDir() });
@@ -296,7 +324,10 @@ describe("backup and restore: invalid arguments exit 2 with a usage line and not
 
   test("with DATABASE_URL, backup and restore point to pg_dump and pg_restore", async () => {
     const env = { DATABASE_URL: "postgres://postgres@127.0.0.1:1/none", SECRET_KEY: Buffer.alloc(32, 1).toString("base64") };
-    for (const args of [["backup", "--out", join(tempDir(), "x.tar")], ["restore", "--in", "x.tar"]]) {
+    for (const args of [
+      ["backup", "--out", join(tempDir(), "x.tar")],
+      ["restore", "--in", "x.tar"],
+    ]) {
       const res = await runCli(args, env);
       expect(res.code).toBe(1);
       expect(res.stderr).toContain("pg_dump");

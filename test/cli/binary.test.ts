@@ -23,7 +23,8 @@ afterAll(async () => {
 
 test(`dist/svc-agents serves from an empty directory (${engine})`, async () => {
   const cwd = tempDir("svc-empty-");
-  const env: Record<string, string> = engine === "postgres" ? { CWD: cwd, DATABASE_URL: db!.url!, SECRET_KEY: randomBytes(32).toString("base64") } : { CWD: cwd };
+  const env: Record<string, string> =
+    engine === "postgres" ? { CWD: cwd, DATABASE_URL: db!.url!, SECRET_KEY: randomBytes(32).toString("base64") } : { CWD: cwd };
   server = await startServer(env, [binary, "serve"]);
   expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
   expect(server.stdout()).toContain("Widget key:  ab_live_");

@@ -16,9 +16,17 @@ describe("usage errors: exit 2, usage on stderr, nothing on stdout", () => {
     ["unknown option", ["org", "create", "--name", "A", "--admin-email", "a@example.com", "--admin-password", "long-enough", "--colour", "red"], /colour/],
     ["bad email", ["org", "create", "--name", "A", "--admin-email", "not-an-email", "--admin-password", "long-enough"], /--admin-email: must be an email/],
     ["short password", ["org", "create", "--name", "A", "--admin-email", "a@example.com", "--admin-password", "short"], /--admin-password: must be 8/],
-    ["unknown flag", ["org", "create", "--name", "A", "--admin-email", "a@example.com", "--admin-password", "long-enough", "--flag", "teleport"], /unknown feature flag "teleport"/],
+    [
+      "unknown flag",
+      ["org", "create", "--name", "A", "--admin-email", "a@example.com", "--admin-password", "long-enough", "--flag", "teleport"],
+      /unknown feature flag "teleport"/,
+    ],
     ["org flag without a uuid", ["org", "flag", "--org", "42", "--name", "mcp_external_servers", "--on"], /--org must be/],
-    ["org flag with both --on and --off", ["org", "flag", "--org", crypto.randomUUID(), "--name", "mcp_external_servers", "--on", "--off"], /exactly one of --on and --off/],
+    [
+      "org flag with both --on and --off",
+      ["org", "flag", "--org", crypto.randomUUID(), "--name", "mcp_external_servers", "--on", "--off"],
+      /exactly one of --on and --off/,
+    ],
     ["org flag with neither", ["org", "flag", "--org", crypto.randomUUID(), "--name", "mcp_external_servers"], /exactly one of --on and --off/],
     ["serve with an argument", ["serve", "now"], /unexpected argument/],
   ];
@@ -104,7 +112,11 @@ describe(`org create and org flag (${engine})`, () => {
       expect(agent).toMatchObject({ id: created.agent_id, status: "active" });
       const keys = await db.select().from(widgetKeys).where(eq(widgetKeys.orgId, created.org_id!));
       expect(keys.map((k) => k.key)).toEqual([created.widget_key!]);
-      const [admin] = await db.select().from(members).innerJoin(memberships, eq(memberships.memberId, members.id)).where(eq(memberships.orgId, created.org_id!));
+      const [admin] = await db
+        .select()
+        .from(members)
+        .innerJoin(memberships, eq(memberships.memberId, members.id))
+        .where(eq(memberships.orgId, created.org_id!));
       expect(admin!.members.passwordHash).toStartWith("$argon2id$");
       expect(admin!.memberships.roles).toContain("integrations:manage");
     });

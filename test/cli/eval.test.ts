@@ -65,7 +65,10 @@ test("prints one line per question (answered, confidence, right or wrong, source
   const result = await runCli(["eval", "--org", orgId, "--questions", file], env);
   expect(result.stderr).toBe("");
   expect(result.code).toBe(0);
-  const lines = result.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  const lines = result.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
   expect(lines).toHaveLength(5);
   expect(lines[0]).toMatchObject({ question: "How do I reset my password?", answered: true, correct: true });
   expect(lines[0].sources[0].doc_id).toBe(resetId);
@@ -82,7 +85,7 @@ test("a bad file is a usage error naming the line", async () => {
   const result = await runCli(["eval", "--org", orgId, "--questions", file], env);
   expect(result.code).toBe(2);
   expect(result.stdout).toBe("");
-  expect(result.stderr).toContain("line 2: needs a non-empty \"question\"");
+  expect(result.stderr).toContain('line 2: needs a non-empty "question"');
   expect(result.stderr).toContain("line 3: not a JSON object");
   const missing = await runCli(["eval", "--org", orgId, "--questions", join(dir, "absent.jsonl")], env);
   expect(missing.code).toBe(2);

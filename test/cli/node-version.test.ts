@@ -9,7 +9,9 @@ const node = Bun.which("node");
 
 /** Runs the check under the machine's Node, reporting `version` as Node's. */
 function check(version?: string) {
-  const fake = version ? `Object.defineProperty(process, "versions", { value: Object.assign({}, process.versions, { node: ${JSON.stringify(version)} }) });` : "";
+  const fake = version
+    ? `Object.defineProperty(process, "versions", { value: Object.assign({}, process.versions, { node: ${JSON.stringify(version)} }) });`
+    : "";
   return Bun.spawnSync([node!, "-e", `${fake} require("./scripts/check-node.cjs")`], { cwd: root, stderr: "pipe", stdout: "pipe" });
 }
 

@@ -25,7 +25,12 @@ async function session(url: string, email: string, password: string) {
 
 async function useLink(url: string, link: string, password: string) {
   const path = new URL(link).pathname;
-  return fetch(`${url}${path}`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", origin: url.replace("127.0.0.1", "localhost") }, body: new URLSearchParams({ password }).toString() });
+  return fetch(`${url}${path}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: url.replace("127.0.0.1", "localhost") },
+    body: new URLSearchParams({ password }).toString(),
+  });
 }
 
 describe(`on a stopped instance (${engine})`, () => {
@@ -103,7 +108,10 @@ describe.skipIf(engine !== "pglite")("through a running embedded server (--via-s
     const server = await startServer(env);
     running.push(server);
     try {
-      const created = await runCli(["--via-server", "org", "create", "--name", "Via Org", "--admin-email", "via@reset.example", "--admin-password", "via-password"], env);
+      const created = await runCli(
+        ["--via-server", "org", "create", "--name", "Via Org", "--admin-email", "via@reset.example", "--admin-password", "via-password"],
+        env,
+      );
       expect(created.code).toBe(0);
       const before = (await (await session(server.url, "via@reset.example", "via-password")).json()) as { token: string };
       const me = () => fetch(`${server.url}/api/me`, { headers: { authorization: `Bearer ${before.token}` } });

@@ -22,7 +22,11 @@ async function start(env: Record<string, string>) {
 }
 
 async function session(url: string, email: string, password: string) {
-  const res = await fetch(`${url}/api/auth/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password }) });
+  const res = await fetch(`${url}/api/auth/session`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  });
   return res;
 }
 
@@ -34,7 +38,9 @@ function banner(stdout: string) {
 /** The first start's banner names the password file instead of printing the password; the file holds it, mode 0600, and nothing else shows it. */
 function passwordFromFile(server: RunningServer, dataDir: string): string {
   const path = join(dataDir, DEMO_PASSWORD_FILE);
-  expect(banner(server.stdout()).passwordLine).toBe(`Password:    in ${path}   (standard output is not a terminal, so it is not printed; delete the file once you have signed in)`);
+  expect(banner(server.stdout()).passwordLine).toBe(
+    `Password:    in ${path}   (standard output is not a terminal, so it is not printed; delete the file once you have signed in)`,
+  );
   expect(statSync(path).mode & 0o777).toBe(0o600);
   const password = readFileSync(path, "utf8").trim();
   expect(password).toMatch(/^[A-Za-z0-9_-]{16}$/);
@@ -58,7 +64,9 @@ describe.skipIf(engine !== "pglite")("embedded PGlite", () => {
 
     // While it runs, the CLI refuses the same DATA_DIR at once instead of corrupting it.
     const started = Date.now();
-    const busy = await runCli(["org", "create", "--name", "Late", "--admin-email", "late@example.com", "--admin-password", "long-enough"], { DATA_DIR: dataDir });
+    const busy = await runCli(["org", "create", "--name", "Late", "--admin-email", "late@example.com", "--admin-password", "long-enough"], {
+      DATA_DIR: dataDir,
+    });
     expect(busy.code).toBe(1);
     expect(busy.stdout).toBe("");
     expect(busy.stderr).toContain(`in use by another svc-agents process (pid ${server.proc.pid})`);
@@ -66,7 +74,9 @@ describe.skipIf(engine !== "pglite")("embedded PGlite", () => {
     expect(busy.stderr).toContain("--via-server");
 
     // …and runs it through the server when asked to.
-    const via = await runCli(["--via-server", "org", "create", "--name", "Via", "--admin-email", "via@example.com", "--admin-password", "via-password"], { DATA_DIR: dataDir });
+    const via = await runCli(["--via-server", "org", "create", "--name", "Via", "--admin-email", "via@example.com", "--admin-password", "via-password"], {
+      DATA_DIR: dataDir,
+    });
     expect(via.code).toBe(0);
     expect(JSON.parse(via.stdout).admin_email).toBe("via@example.com");
     expect((await session(server.url, "via@example.com", "via-password")).status).toBe(200);
@@ -87,7 +97,9 @@ describe.skipIf(engine !== "pglite")("embedded PGlite", () => {
   });
 
   test("restart with the same DATA_DIR keeps an org created in between; the password is not printed again", async () => {
-    const created = await runCli(["org", "create", "--name", "Kept", "--admin-email", "kept@example.com", "--admin-password", "kept-password"], { DATA_DIR: dataDir });
+    const created = await runCli(["org", "create", "--name", "Kept", "--admin-email", "kept@example.com", "--admin-password", "kept-password"], {
+      DATA_DIR: dataDir,
+    });
     expect(created.code).toBe(0);
     const orgId = JSON.parse(created.stdout).org_id as string;
 
@@ -169,7 +181,12 @@ test("graceful shutdown: a request in flight when SIGTERM arrives is answered, t
         controller.close();
       },
     });
-    const inFlight = fetch(`${server.url}/api/auth/session`, { method: "POST", headers: { "content-type": "application/json" }, body, duplex: "half" } as RequestInit);
+    const inFlight = fetch(`${server.url}/api/auth/session`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+      duplex: "half",
+    } as RequestInit);
     await Bun.sleep(300);
     server.proc.kill("SIGTERM");
     await Bun.sleep(300);

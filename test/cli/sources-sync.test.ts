@@ -67,7 +67,13 @@ describe("sources sync", () => {
 
 describe.skipIf(engine !== "postgres")("the command line against PostgreSQL", () => {
   test("exit 0 with the source on stdout; exit 1 with the reason when the site is gone", async () => {
-    const env = { DATABASE_URL: app.database.url!, SECRET_KEY: app.deps.config.secretKey!.toString("base64"), NODE_ENV: "development", LOG_LEVEL: "warn", WEBSITE_CRAWL_DELAY_MS: "0" };
+    const env = {
+      DATABASE_URL: app.database.url!,
+      SECRET_KEY: app.deps.config.secretKey!.toString("base64"),
+      NODE_ENV: "development",
+      LOG_LEVEL: "warn",
+      WEBSITE_CRAWL_DELAY_MS: "0",
+    };
     const ok = await runCli(["sources", "sync", sourceId], env);
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout)).toMatchObject({ id: sourceId, status: "ready" });

@@ -247,7 +247,13 @@ async function memberOf(orgId: string): Promise<string | undefined> {
 
 describe("GET /api/integrations/mcp/servers", () => {
   test("{ enabled, servers } with every docs/interface.md 2.1 field, discovered tools described, and never a credential", async () => {
-    const bearerRow = await connectOk(app, auth, { name: "Bearer", slug: "listed_bearer", url: bearer.url, auth_method: "bearer", credentials: { token: BEARER_TOKEN } });
+    const bearerRow = await connectOk(app, auth, {
+      name: "Bearer",
+      slug: "listed_bearer",
+      url: bearer.url,
+      auth_method: "bearer",
+      credentials: { token: BEARER_TOKEN },
+    });
     const pair = oauth.issue();
     const oauthRow = await connectOk(app, auth, {
       name: "OAuth",
@@ -267,8 +273,29 @@ describe("GET /api/integrations/mcp/servers", () => {
     const body = JSON.parse(text) as { enabled: boolean; servers: ConnectorView[] };
     expect(body.enabled).toBe(true);
     const listed = body.servers.find((s) => s.id === bearerRow.id)!;
-    for (const field of ["id", "name", "slug", "url", "auth_method", "status", "last_discovered_at", "last_error", "discovered_tools", "icon_url", "created_at"]) expect(listed).toHaveProperty(field);
-    expect(listed).toMatchObject({ name: "Bearer", slug: "listed_bearer", url: bearer.url, auth_method: "bearer", status: "connected", last_error: null, icon_url: null });
+    for (const field of [
+      "id",
+      "name",
+      "slug",
+      "url",
+      "auth_method",
+      "status",
+      "last_discovered_at",
+      "last_error",
+      "discovered_tools",
+      "icon_url",
+      "created_at",
+    ])
+      expect(listed).toHaveProperty(field);
+    expect(listed).toMatchObject({
+      name: "Bearer",
+      slug: "listed_bearer",
+      url: bearer.url,
+      auth_method: "bearer",
+      status: "connected",
+      last_error: null,
+      icon_url: null,
+    });
     expect(new Date(listed.last_discovered_at!).getTime()).not.toBeNaN();
     expect(new Date(listed.created_at).getTime()).not.toBeNaN();
     expect(listed.discovered_tools).toEqual([

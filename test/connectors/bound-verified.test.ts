@@ -40,7 +40,10 @@ beforeEach(() => fake.reset());
 async function chatMeta(body: Record<string, unknown>) {
   const before = server.calls.length;
   fake.enqueue({ steps: [{ tool: { name: "mcp__recorder__whoami", arguments: {} } }] }, { steps: [{ text: "Done." }] });
-  const res = await app.request("/api/sdk/chat", { json: { message: "Who am I over there?", ...body }, headers: { authorization: `Bearer ${org.widget_key}` } });
+  const res = await app.request("/api/sdk/chat", {
+    json: { message: "Who am I over there?", ...body },
+    headers: { authorization: `Bearer ${org.widget_key}` },
+  });
   expect(res.status).toBe(200);
   const answer = (await res.json()) as { actions: { type: string; name?: string; status?: string }[] };
   expect(answer.actions.filter((a) => a.type === "tool")).toEqual([{ type: "tool", name: "mcp.recorder.whoami", status: "succeeded" }]);
@@ -60,7 +63,10 @@ describe("_meta.bound_end_user_verified", () => {
 
   test("an unverified claim on a verified customer's user_id is bound to its visitor (our id), still false", async () => {
     const user_token = await userToken(org.identity_secret, { user_id: "real-7" }, { now: app.clock.now });
-    expect((await app.request("/api/sdk/users/identify", { json: { user_id: "real-7", user_token }, headers: { authorization: `Bearer ${org.widget_key}` } })).status).toBe(200);
+    expect(
+      (await app.request("/api/sdk/users/identify", { json: { user_id: "real-7", user_token }, headers: { authorization: `Bearer ${org.widget_key}` } }))
+        .status,
+    ).toBe(200);
     const meta = (await chatMeta({ user_id: "real-7" })) as Record<string, unknown>;
     expect(meta.bound_end_user_id).not.toBe("real-7");
     expect(meta.bound_end_user_verified).toBe(false);
@@ -68,7 +74,9 @@ describe("_meta.bound_end_user_verified", () => {
 
   test("an MCP client of the org's member binding a customer with _meta: true, even for a customer who was never verified", async () => {
     // The customer exists only as an unverified claim made through the widget key.
-    expect((await app.request("/api/sdk/users/identify", { json: { user_id: "walk-in" }, headers: { authorization: `Bearer ${org.widget_key}` } })).status).toBe(200);
+    expect(
+      (await app.request("/api/sdk/users/identify", { json: { user_id: "walk-in" }, headers: { authorization: `Bearer ${org.widget_key}` } })).status,
+    ).toBe(200);
     const client: Client = await sdkClient(app.url, org);
     try {
       const result = await client.callTool({ name: "mcp.recorder.whoami", arguments: {}, _meta: { bound_end_user_id: "walk-in" } });

@@ -69,13 +69,24 @@ afterAll(async () => {
 });
 
 const bound = { bound_end_user_id: EXTERNAL_ID };
-const call = (name: string, args: Record<string, unknown>, meta: Record<string, unknown> | null = bound) => client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) });
+const call = (name: string, args: Record<string, unknown>, meta: Record<string, unknown> | null = bound) =>
+  client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) });
 
 describe("tools/list through the SDK client", () => {
   test("every enabled connector tool as mcp.<slug>.<tool>, with its destructiveHint", async () => {
     const { tools } = await client.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
-    for (const name of ["mcp.stateful.echo", "mcp.stateful.add", "mcp.stateless.whoami", "mcp.pages.tool_000", "mcp.pages.tool_249", "mcp.chatty.echo", `mcp.names.${"A".repeat(64)}`, "mcp.bearer.secret_echo", "mcp.everything.echo"])
+    for (const name of [
+      "mcp.stateful.echo",
+      "mcp.stateful.add",
+      "mcp.stateless.whoami",
+      "mcp.pages.tool_000",
+      "mcp.pages.tool_249",
+      "mcp.chatty.echo",
+      `mcp.names.${"A".repeat(64)}`,
+      "mcp.bearer.secret_echo",
+      "mcp.everything.echo",
+    ])
       expect(byName.has(name)).toBe(true);
     expect(byName.get("mcp.stateful.echo")!.annotations?.destructiveHint).toBe(false);
     expect(byName.get("mcp.stateful.no_hints")!.annotations?.destructiveHint).toBe(true);
@@ -170,7 +181,11 @@ describe("tools/call with the customer binding (docs/interface.md 4.2 _meta, doc
     const echo = await call("mcp.everything.echo", { message: "hello everything" });
     expect(echo.isError).toBe(false);
     expect(textOf(echo)).toContain("hello everything");
-    expect(server.calls.at(-1)).toEqual({ tool: "echo", args: { message: "hello everything" }, meta: { bound_end_user_id: EXTERNAL_ID, bound_end_user_verified: true } });
+    expect(server.calls.at(-1)).toEqual({
+      tool: "echo",
+      args: { message: "hello everything" },
+      meta: { bound_end_user_id: EXTERNAL_ID, bound_end_user_verified: true },
+    });
     const sum = await call("mcp.everything.get-sum", { a: 19, b: 23 });
     expect(sum.isError).toBe(false);
     expect(textOf(sum)).toContain("42");

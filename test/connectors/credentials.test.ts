@@ -70,7 +70,10 @@ describe("credentials at rest", () => {
     expect(() => app.deps.cipher.decrypt(stolen, context(b.id, "token"))).toThrow();
     expect(() => app.deps.cipher.decrypt(stolen, context(a.id, "access_token"))).toThrow();
     // Put A's ciphertext (of the RIGHT token for the server) into B's row: B still cannot connect.
-    await app.deps.db.update(connectors).set({ credentials: { token: stolen } }).where(eq(connectors.id, b.id));
+    await app.deps.db
+      .update(connectors)
+      .set({ credentials: { token: stolen } })
+      .where(eq(connectors.id, b.id));
     const sentWithToken = () => bearer.requests.filter((r) => r.headers.authorization === `Bearer ${TOKEN}`).length;
     const sentBefore = sentWithToken();
     const refreshed = await refreshOk(app, auth, b.id);

@@ -32,7 +32,8 @@ const listNames = async () => {
   const { body } = await rpc(app, token, { jsonrpc: "2.0", id: 1, method: "tools/list" });
   return (body.result.tools as { name: string }[]).map((t) => t.name);
 };
-const callEcho = (text: string) => rpc(app, token, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "mcp.gone.secret_echo", arguments: { text } } });
+const callEcho = (text: string) =>
+  rpc(app, token, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "mcp.gone.secret_echo", arguments: { text } } });
 
 describe("DELETE", () => {
   test("204; row kept with deleted_at and EMPTY credentials; tools gone; the audit trail still resolves", async () => {
@@ -58,7 +59,10 @@ describe("DELETE", () => {
     // Gone from the list, the toggles (rows too) and the tool server.
     expect((await listServers(app, auth)).servers.map((s) => s.id)).not.toContain(created.id);
     expect((await agentActions(app, auth, org.agent_id)).filter((a) => a.id.startsWith("mcp.gone."))).toEqual([]);
-    const toggles = await app.deps.db.select().from(agentActionToggles).where(and(eq(agentActionToggles.agentId, org.agent_id), like(agentActionToggles.actionId, "mcp.gone.%")));
+    const toggles = await app.deps.db
+      .select()
+      .from(agentActionToggles)
+      .where(and(eq(agentActionToggles.agentId, org.agent_id), like(agentActionToggles.actionId, "mcp.gone.%")));
     expect(toggles).toEqual([]);
     app.clock.advance(SNAPSHOT_TTL_MS);
     expect((await listNames()).filter((n) => n.startsWith("mcp.gone."))).toEqual([]);

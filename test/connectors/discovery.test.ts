@@ -65,7 +65,11 @@ describe("hints (docs/interface.md 2.2, docs/interface.md B.8)", () => {
   });
 
   test("connector tools start disabled in the toggles, with their source, destructiveness and scope", async () => {
-    const connectorId = (await api(app, auth).list().then((r) => r.json()) as { servers: { id: string; slug: string }[] }).servers.find((s) => s.slug === "hints")!.id;
+    const connectorId = (
+      (await api(app, auth)
+        .list()
+        .then((r) => r.json())) as { servers: { id: string; slug: string }[] }
+    ).servers.find((s) => s.slug === "hints")!.id;
     const actions = (await agentActions(app, auth, org.agent_id)).filter((a) => a.id.startsWith("mcp.hints."));
     expect(actions.map((a) => [a.id, a.enabled, a.destructive, a.scope])).toEqual([
       ["mcp.hints.echo", false, false, "actions:read"],
@@ -248,7 +252,12 @@ describe("refresh replaces the snapshot (docs/interface.md 3)", () => {
     await enableActions(app, auth, org.agent_id, ["mcp.changing.echo", "mcp.changing.add", "mcp.changing.delete_everything", "mcp.changing.no_hints"]);
     await setFeatureFlag(app.deps, org.org_id, systemActor("test"), "mcp_destructive_tools", true);
     app.clock.advance(SNAPSHOT_TTL_MS);
-    expect((await mcpToolNames("mcp.changing.")).sort()).toEqual(["mcp.changing.add", "mcp.changing.delete_everything", "mcp.changing.echo", "mcp.changing.no_hints"]);
+    expect((await mcpToolNames("mcp.changing.")).sort()).toEqual([
+      "mcp.changing.add",
+      "mcp.changing.delete_everything",
+      "mcp.changing.echo",
+      "mcp.changing.no_hints",
+    ]);
 
     proxy.use(two);
     const refreshed = await refreshOk(app, auth, created.id, {});

@@ -21,10 +21,15 @@ function sessionlessWithDestructive() {
     hostname: "127.0.0.1",
     port: 0,
     async fetch(req) {
-      const body = (await req.clone().json().catch(() => undefined)) as { method?: string } | undefined;
+      const body = (await req
+        .clone()
+        .json()
+        .catch(() => undefined)) as { method?: string } | undefined;
       if (body?.method) counters[body.method] = (counters[body.method] ?? 0) + 1;
       const mcp = new McpServer({ name: "sessionless-destructive", version: "1.0.0" });
-      mcp.registerTool("wipe", { description: "Wipes (a fixture).", annotations: { destructiveHint: true } }, async () => ({ content: [{ type: "text", text: "wiped" }] }));
+      mcp.registerTool("wipe", { description: "Wipes (a fixture).", annotations: { destructiveHint: true } }, async () => ({
+        content: [{ type: "text", text: "wiped" }],
+      }));
       mcp.registerTool("look", { description: "Looks.", annotations: { readOnlyHint: true } }, async () => ({ content: [{ type: "text", text: "looked" }] }));
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       await mcp.connect(transport);
@@ -56,7 +61,12 @@ beforeAll(async () => {
   destructive = await running.start(sessionlessWithDestructive());
   // Starts in front of a sessionless server; a test moves it to one that keeps sessions.
   proxy = await running.start(switchable(await running.start(statelessJsonServer())));
-  for (const [slug, url] of [["nosess", stateless.url], ["sess", stateful.url], ["wipes", destructive.url], ["moving", proxy.url]] as const) {
+  for (const [slug, url] of [
+    ["nosess", stateless.url],
+    ["sess", stateful.url],
+    ["wipes", destructive.url],
+    ["moving", proxy.url],
+  ] as const) {
     const created = await connectOk(app, auth, { name: `Server ${slug}`, slug, url });
     if (created.status !== "connected") throw new Error(`${slug} did not connect: ${created.error}`);
     ids[slug] = created.id;

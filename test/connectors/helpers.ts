@@ -79,7 +79,8 @@ export function api(app: TestApp, auth: Record<string, string>) {
   return {
     connect: (body: Record<string, unknown>) => app.request(SERVERS, { method: "POST", json: body, headers: auth }),
     list: () => app.request(SERVERS, { headers: auth }),
-    refresh: (id: string, body: unknown = {}) => app.request(`${SERVERS}/${id}`, { method: "PATCH", ...(body === undefined ? {} : { json: body }), headers: auth }),
+    refresh: (id: string, body: unknown = {}) =>
+      app.request(`${SERVERS}/${id}`, { method: "PATCH", ...(body === undefined ? {} : { json: body }), headers: auth }),
     disconnect: (id: string) => app.request(`${SERVERS}/${id}`, { method: "DELETE", headers: auth }),
   };
 }
@@ -148,12 +149,20 @@ export async function enableActions(app: TestApp, auth: Record<string, string>, 
 export async function enableConnector(app: TestApp, auth: Record<string, string>, agentId: string, connectorId: string) {
   const server = await serverById(app, auth, connectorId);
   if (!server) throw new Error(`no connector ${connectorId}`);
-  await enableActions(app, auth, agentId, server.discovered_tools.map((t) => t.action_id));
+  await enableActions(
+    app,
+    auth,
+    agentId,
+    server.discovered_tools.map((t) => t.action_id),
+  );
   return server;
 }
 
 export async function addEndUser(app: TestApp, orgId: string, externalId: string) {
-  const [user] = await app.deps.db.insert(endUsers).values({ orgId, externalId, email: `${externalId}@customers.example`, name: `Customer ${externalId}` }).returning();
+  const [user] = await app.deps.db
+    .insert(endUsers)
+    .values({ orgId, externalId, email: `${externalId}@customers.example`, name: `Customer ${externalId}` })
+    .returning();
   return user!;
 }
 
@@ -246,7 +255,8 @@ export function switchable(initial: Pick<McpFixture, "url">): Switchable {
     async fetch(req) {
       const url = new URL(req.url);
       requests.push({ method: req.method, path: url.pathname + url.search });
-      if (url.pathname === "/favicon.ico") return icon ? new Response(icon.bytes, { headers: { "content-type": icon.type } }) : new Response("not found", { status: 404 });
+      if (url.pathname === "/favicon.ico")
+        return icon ? new Response(icon.bytes, { headers: { "content-type": icon.type } }) : new Response("not found", { status: 404 });
       const headers = new Headers(req.headers);
       headers.delete("host");
       headers.delete("content-length");
@@ -299,7 +309,9 @@ export function tinyPng(rgba: [number, number, number, number] = [255, 0, 0, 255
   ihdr[8] = 8; // bit depth
   ihdr[9] = 6; // RGBA
   const idat = deflateSync(Buffer.from([0, ...rgba])); // filter byte 0, one pixel
-  return new Uint8Array(Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", idat), chunk("IEND", new Uint8Array())]));
+  return new Uint8Array(
+    Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", idat), chunk("IEND", new Uint8Array())]),
+  );
 }
 
 /** A real 1×1 GIF89a. */

@@ -148,7 +148,10 @@ describe("re-derived on every discovery (docs/interface.md 3, docs/interface.md 
 });
 
 describe("deriveIcon directly, with a server origin on loopback and the development guard", () => {
-  const guard: GuardOptions = { allowLoopback: true, resolver: async (host) => (host.endsWith(".acme.test") || host === "localhost" ? ["127.0.0.1"] : Promise.reject(new Error(`unknown ${host}`))) };
+  const guard: GuardOptions = {
+    allowLoopback: true,
+    resolver: async (host) => (host.endsWith(".acme.test") || host === "localhost" ? ["127.0.0.1"] : Promise.reject(new Error(`unknown ${host}`))),
+  };
   let origin: ReturnType<typeof Bun.serve>;
   let favicon: () => Response = () => new Response("not found", { status: 404 });
   const hits: string[] = [];

@@ -7,7 +7,20 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { seedOrg, serveTestApp, type ServedTestApp } from "../support/app.ts";
 import { oauthProtectedServer, type OAuthFixture, type TokenPair } from "../support/mcp-servers.ts";
 import { SNAPSHOT_TTL_MS } from "../../src/tools/registry.ts";
-import { addEndUser, connectOk, connectorRow, enableConnector, FLAG, fixtures, type Org, refreshOk, sdkClient, serverById, sessionOf, textOf } from "./helpers.ts";
+import {
+  addEndUser,
+  connectOk,
+  connectorRow,
+  enableConnector,
+  FLAG,
+  fixtures,
+  type Org,
+  refreshOk,
+  sdkClient,
+  serverById,
+  sessionOf,
+  textOf,
+} from "./helpers.ts";
 
 let app: ServedTestApp;
 let org: Org;
@@ -67,7 +80,12 @@ describe("OAuth2 connector", () => {
     expect(server.counters.token_refreshes).toBe(1);
     expect(server.counters.token_requests).toBe(1);
     const tokenRequest = server.requests.find((r) => r.path === "/token")!;
-    expect(tokenRequest.body).toMatchObject({ grant_type: "refresh_token", refresh_token: first.refresh_token, client_id: server.clientId, client_secret: CLIENT_SECRET });
+    expect(tokenRequest.body).toMatchObject({
+      grant_type: "refresh_token",
+      refresh_token: first.refresh_token,
+      client_id: server.clientId,
+      client_secret: CLIENT_SECRET,
+    });
 
     const after = await connectorRow(app, connectorId);
     expect(after.status).toBe("connected");
@@ -130,7 +148,10 @@ describe("OAuth2 connector", () => {
 
   test("reconnecting with new tokens (PATCH credentials) brings it back", async () => {
     const fresh = server.issue();
-    const view = await refreshOk(app, auth, connectorId, { auth_method: "oauth2", credentials: { ...fresh, client_id: server.clientId, client_secret: CLIENT_SECRET } });
+    const view = await refreshOk(app, auth, connectorId, {
+      auth_method: "oauth2",
+      credentials: { ...fresh, client_id: server.clientId, client_secret: CLIENT_SECRET },
+    });
     expect(view).toMatchObject({ status: "connected", last_error: null });
     app.clock.advance(SNAPSHOT_TTL_MS);
     expect((await echo("reconnected")).isError).toBe(false);
@@ -141,7 +162,13 @@ describe("expiry under concurrency", () => {
   test("three parallel calls after the access token expired: all succeed, one refresh, the connector stays connected", async () => {
     const other = await running.start(oauthProtectedServer());
     const pair = other.issue();
-    const created = await connectOk(app, auth, { name: "Parallel", slug: "parallel", url: other.url, auth_method: "oauth2", credentials: { ...pair, client_id: other.clientId } });
+    const created = await connectOk(app, auth, {
+      name: "Parallel",
+      slug: "parallel",
+      url: other.url,
+      auth_method: "oauth2",
+      credentials: { ...pair, client_id: other.clientId },
+    });
     expect(created.status).toBe("connected");
     await enableConnector(app, auth, org.agent_id, created.id);
     other.expireAccessTokens();

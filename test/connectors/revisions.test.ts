@@ -16,7 +16,21 @@ import { SNAPSHOT_TTL_MS } from "../../src/tools/registry.ts";
 import { seedOrg, serveTestApp, type ServedTestApp } from "../support/app.ts";
 import { type McpFixture, modernServer, revisionServer, statefulSseServer, statelessJsonServer } from "../support/mcp-servers.ts";
 import { rejectionOf } from "../support/settle.ts";
-import { agentActions, connectOk, enableConnector, FLAG, fixtures, type Org, refreshOk, sdkClient, serverById, sessionOf, type Switchable, switchable, textOf } from "./helpers.ts";
+import {
+  agentActions,
+  connectOk,
+  enableConnector,
+  FLAG,
+  fixtures,
+  type Org,
+  refreshOk,
+  sdkClient,
+  serverById,
+  sessionOf,
+  type Switchable,
+  switchable,
+  textOf,
+} from "./helpers.ts";
 
 const MODES = [
   { slug: "sse", make: () => statefulSseServer(), revision: "2025-11-25" },
@@ -129,7 +143,10 @@ describe("2026-07-28 specifics", () => {
     expect(servers.modern!.calls.length).toBe(calls); // never reached the server
     await setFeatureFlag(app.deps, org.org_id, systemActor("test"), "mcp_destructive_tools", true);
     app.clock.advance(SNAPSHOT_TTL_MS);
-    expect((await client.listTools()).tools.find((t) => t.name === "mcp.modern.delete_everything")!.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+    expect((await client.listTools()).tools.find((t) => t.name === "mcp.modern.delete_everything")!.annotations).toMatchObject({
+      destructiveHint: true,
+      readOnlyHint: false,
+    });
     expect(textOf(await client.callTool({ name: "mcp.modern.delete_everything", arguments: {} }))).toBe("deleted everything");
   });
 });
@@ -181,7 +198,14 @@ describe("an UnsupportedProtocolVersion answer to server/discover", () => {
         const text = await req.text();
         const body = JSON.parse(text || "{}") as { id?: number; method?: string; params?: { protocolVersion?: string } };
         if (body.method === "server/discover")
-          return Response.json({ jsonrpc: "2.0", id: body.id ?? null, error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2025-06-18"], requested: "2026-07-28" } } }, { status: 400 });
+          return Response.json(
+            {
+              jsonrpc: "2.0",
+              id: body.id ?? null,
+              error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2025-06-18"], requested: "2026-07-28" } },
+            },
+            { status: 400 },
+          );
         if (body.method === "initialize") proposed.push(body.params!.protocolVersion!);
         const headers = new Headers(req.headers);
         headers.delete("host");

@@ -35,7 +35,11 @@ describe("two schedulers on one database", () => {
     const afterConnect = listed();
 
     // The schedulers tick on deps.timers, which follow the test clock: advancing it runs both.
-    const discovery = () => runJobs(app.deps, jobs(app.deps).filter((job) => job.name === "connector discovery"));
+    const discovery = () =>
+      runJobs(
+        app.deps,
+        jobs(app.deps).filter((job) => job.name === "connector discovery"),
+      );
     const schedulers = [discovery(), discovery()];
     const settle = async (expected: number) => {
       const until = Date.now() + 5000;

@@ -43,7 +43,15 @@ async function eventually(check: () => boolean, ms = 3000) {
 /** Whether `promise` is still unsettled after `ms` of real time (the fixture keeps writing meanwhile). */
 async function stillWaiting(promise: Promise<unknown>, ms = 300): Promise<boolean> {
   const waiting = Symbol("waiting");
-  return (await Promise.race([promise.then(() => null, () => null), Bun.sleep(ms).then(() => waiting)])) === waiting;
+  return (
+    (await Promise.race([
+      promise.then(
+        () => null,
+        () => null,
+      ),
+      Bun.sleep(ms).then(() => waiting),
+    ])) === waiting
+  );
 }
 
 describe("discovery deadline: 15 s", () => {
@@ -74,7 +82,12 @@ describe("call deadline: 30 s", () => {
     await enableConnector(app, auth, org.agent_id, created.id);
     const token = (await tokensFor(app, org, "actions:read actions:write")).accessToken;
     proxy.use(slow);
-    const calling = rpc(app, token, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "mcp.slow_call.echo", arguments: { text: "take your time" } } });
+    const calling = rpc(app, token, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "mcp.slow_call.echo", arguments: { text: "take your time" } },
+    });
     expect(await eventually(() => (slow.counters["tools/call"] ?? 0) >= 1)).toBe(true);
     app.clock.advance(29_999);
     expect(await stillWaiting(calling)).toBe(true);
@@ -111,10 +124,18 @@ describe("call deadline through the real server and the official SDK client", ()
       LOG_LEVEL: "error",
       ...(database ? { DATABASE_URL: database.url! } : { DATA_DIR: dataDir! }),
     });
-    const served = await serve(config, createLogger("error", () => {}));
+    const served = await serve(
+      config,
+      createLogger("error", () => {}),
+    );
     stop = served.stop;
     const password = `pw-${randomBytes(9).toString("base64url")}`;
-    const created = await createOrg(served.deps, { name: "Slow org", adminEmail: `slow-${randomBytes(4).toString("hex")}@example.com`, adminPassword: password, flags: [FLAG] });
+    const created = await createOrg(served.deps, {
+      name: "Slow org",
+      adminEmail: `slow-${randomBytes(4).toString("hex")}@example.com`,
+      adminPassword: password,
+      flags: [FLAG],
+    });
     member = { ...created, password };
   }, 60_000);
   afterAll(async () => {
@@ -124,30 +145,41 @@ describe("call deadline through the real server and the official SDK client", ()
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  test(
-    "the SDK client receives an isError result after ~30 s (the server's idle timeout must not cut the response first)",
-    async () => {
-      const session = await fetch(`${base}/api/auth/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: member.admin_email, password: member.password }) });
-      const auth = { authorization: `Bearer ${((await session.json()) as { token: string }).token}` };
-      const quick = await running.start(statelessJsonServer());
-      const slow = await running.start(slowServer({ delayMs: 40_000 }));
-      const proxy = await running.start(switchable(quick));
-      const http = { request: (path: string, init: RequestInit & { json?: unknown } = {}) => fetch(new URL(path, base), { ...init, headers: { ...(init.headers as Record<string, string>), ...(init.json !== undefined ? { "content-type": "application/json" } : {}) }, body: init.json !== undefined ? JSON.stringify(init.json) : init.body, method: init.method ?? (init.json !== undefined ? "POST" : "GET") }), clock: { advance() {} } } as unknown as TestApp;
-      const created = await connectOk(http, auth, { name: "Slow call", slug: "slow_call", url: proxy.url });
-      expect(created.status).toBe("connected");
-      await enableConnector(http, auth, member.agent_id, created.id);
-      await Bun.sleep(1100); // the real clock moves the registry snapshot on
-      client = await sdkClient(base, member);
-      proxy.use(slow);
-      const started = performance.now();
-      const result = await client.callTool({ name: "mcp.slow_call.echo", arguments: { text: "take your time" } }).catch((error: unknown) => ({ transportError: String(error) }));
-      const seconds = (performance.now() - started) / 1000;
-      expect(result).not.toHaveProperty("transportError");
-      expect((result as { isError?: boolean }).isError).toBe(true);
-      expect(textOf(result)).toContain("deadline");
-      expect(seconds).toBeGreaterThanOrEqual(29);
-      expect(seconds).toBeLessThan(36);
-    },
-    45_000,
-  );
+  test("the SDK client receives an isError result after ~30 s (the server's idle timeout must not cut the response first)", async () => {
+    const session = await fetch(`${base}/api/auth/session`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: member.admin_email, password: member.password }),
+    });
+    const auth = { authorization: `Bearer ${((await session.json()) as { token: string }).token}` };
+    const quick = await running.start(statelessJsonServer());
+    const slow = await running.start(slowServer({ delayMs: 40_000 }));
+    const proxy = await running.start(switchable(quick));
+    const http = {
+      request: (path: string, init: RequestInit & { json?: unknown } = {}) =>
+        fetch(new URL(path, base), {
+          ...init,
+          headers: { ...(init.headers as Record<string, string>), ...(init.json !== undefined ? { "content-type": "application/json" } : {}) },
+          body: init.json !== undefined ? JSON.stringify(init.json) : init.body,
+          method: init.method ?? (init.json !== undefined ? "POST" : "GET"),
+        }),
+      clock: { advance() {} },
+    } as unknown as TestApp;
+    const created = await connectOk(http, auth, { name: "Slow call", slug: "slow_call", url: proxy.url });
+    expect(created.status).toBe("connected");
+    await enableConnector(http, auth, member.agent_id, created.id);
+    await Bun.sleep(1100); // the real clock moves the registry snapshot on
+    client = await sdkClient(base, member);
+    proxy.use(slow);
+    const started = performance.now();
+    const result = await client
+      .callTool({ name: "mcp.slow_call.echo", arguments: { text: "take your time" } })
+      .catch((error: unknown) => ({ transportError: String(error) }));
+    const seconds = (performance.now() - started) / 1000;
+    expect(result).not.toHaveProperty("transportError");
+    expect((result as { isError?: boolean }).isError).toBe(true);
+    expect(textOf(result)).toContain("deadline");
+    expect(seconds).toBeGreaterThanOrEqual(29);
+    expect(seconds).toBeLessThan(36);
+  }, 45_000);
 });

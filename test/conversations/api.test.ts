@@ -16,9 +16,13 @@ let admin: string;
 let otherAdmin: string;
 const sessions: Record<string, string> = {};
 
-const get = (path: string, token = admin, headers: Record<string, string> = {}) => app.request(path, { headers: { authorization: `Bearer ${token}`, ...headers } });
+const get = (path: string, token = admin, headers: Record<string, string> = {}) =>
+  app.request(path, { headers: { authorization: `Bearer ${token}`, ...headers } });
 const idOf = async (sessionId: string) => {
-  const [row] = await app.deps.db.select({ id: conversations.id }).from(conversations).where(eq(conversations.sessionHash, sha256Hex(sessionId)));
+  const [row] = await app.deps.db
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(eq(conversations.sessionHash, sha256Hex(sessionId)));
   return row!.id;
 };
 
@@ -57,7 +61,14 @@ describe("GET /api/conversations", () => {
     const body = (await (await get("/api/conversations")).json()) as any;
     expect(body.conversations.map((c: any) => c.id)).toEqual(await Promise.all(["bob", "second", "anon", "ann2", "ann1"].map((k) => idOf(sessions[k]!))));
     expect(body.next_cursor).toBeUndefined();
-    expect(body.conversations[0]).toMatchObject({ customer_id: expect.any(String), anonymous: false, agent_id: org.agent_id, mode: "chat", routed: false, message_count: 2 });
+    expect(body.conversations[0]).toMatchObject({
+      customer_id: expect.any(String),
+      anonymous: false,
+      agent_id: org.agent_id,
+      mode: "chat",
+      routed: false,
+      message_count: 2,
+    });
     expect(body.conversations[0].customer).toMatchObject({ id: body.conversations[0].customer_id, external_id: "bob" });
     expect(body.conversations[2]).toMatchObject({ anonymous: true, customer_id: null, customer: null });
     expect(JSON.stringify(body)).not.toContain(sessions.bob!);
@@ -67,7 +78,9 @@ describe("GET /api/conversations", () => {
     const ann1 = (await (await get(`/api/conversations/${await idOf(sessions.ann1!)}`)).json()) as any;
     const byCustomer = (await (await get(`/api/conversations?customer=${ann1.customer_id}`)).json()) as any;
     expect(byCustomer.conversations.map((c: any) => c.id)).toEqual([await idOf(sessions.ann2!), ann1.id]);
-    const secondAgent = (await (await get(`/api/conversations?agent=${(await (await get(`/api/conversations/${await idOf(sessions.second!)}`)).json() as any).agent_id}`)).json()) as any;
+    const secondAgent = (await (
+      await get(`/api/conversations?agent=${((await (await get(`/api/conversations/${await idOf(sessions.second!)}`)).json()) as any).agent_id}`)
+    ).json()) as any;
     expect(secondAgent.conversations.map((c: any) => c.id)).toEqual([await idOf(sessions.second!)]);
     const routed = (await (await get("/api/conversations?routed=true")).json()) as any;
     expect(routed.conversations.map((c: any) => c.id)).toEqual([await idOf(sessions.ann2!)]);
@@ -102,7 +115,13 @@ describe("GET /api/conversations/:id", () => {
   test("the conversation with its messages in order, actions, sources, confidence and routing", async () => {
     const routed = (await (await get(`/api/conversations/${await idOf(sessions.ann2!)}`)).json()) as any;
     expect(routed.messages.map((m: any) => m.role)).toEqual(["customer", "agent"]);
-    expect(routed.messages[1]).toMatchObject({ routing: { action: "live_help" }, actions: [{ type: "ticket_created" }], confidence: 1, status: "complete", agent_id: org.agent_id });
+    expect(routed.messages[1]).toMatchObject({
+      routing: { action: "live_help" },
+      actions: [{ type: "ticket_created" }],
+      confidence: 1,
+      status: "complete",
+      agent_id: org.agent_id,
+    });
     const answered = (await (await get(`/api/conversations/${await idOf(sessions.ann1!)}`)).json()) as any;
     expect(answered.messages[1].sources[0]).toMatchObject({ title: "Reset your password" });
     expect(answered.messages[1].confidence).toBeGreaterThan(0.5);
@@ -124,7 +143,9 @@ test("escalation: a second low-confidence answer in a row opens a ticket and mar
   const body = (await res.json()) as any;
   expect(body.confidence).toBeLessThan(0.5);
   expect(body.routing).toBeUndefined();
-  expect(body.actions).toEqual([{ type: "ticket_created", ticket_id: expect.any(String), ticket_number: expect.any(Number), team: null, reason: "escalation" }]);
+  expect(body.actions).toEqual([
+    { type: "ticket_created", ticket_id: expect.any(String), ticket_number: expect.any(Number), team: null, reason: "escalation" },
+  ]);
   expect(body.text).toContain(`ticket #${body.actions[0].ticket_number}`);
   const conversation = (await (await get(`/api/conversations/${await idOf(sessions.bob!)}`)).json()) as any;
   expect(conversation.routed).toBe(true);
@@ -136,7 +157,11 @@ test("escalation: a second low-confidence answer in a row opens a ticket and mar
 });
 
 test("escalation: frustration in behavior_context with a low-confidence answer opens a high-priority ticket at once", async () => {
-  const body = await chatJson(app, org, { message: "Why is the export button greyed out?", user_id: "frustrated", behavior_context: "page_view /export; rage_click #export x6; error_click #export" });
+  const body = await chatJson(app, org, {
+    message: "Why is the export button greyed out?",
+    user_id: "frustrated",
+    behavior_context: "page_view /export; rage_click #export x6; error_click #export",
+  });
   expect(body.confidence).toBeLessThan(0.5);
   const [action] = body.actions;
   expect(action).toMatchObject({ type: "ticket_created", reason: "escalation" });

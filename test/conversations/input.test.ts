@@ -56,7 +56,11 @@ describe("conversation_history", () => {
   });
   test("unknown speakers and missing text are 400 with the item's path", () => {
     try {
-      checkChatInput({ message: "hi", images: ["data:image/svg+xml;base64,PHN2Zy8+"], conversation_history: [{ role: "system", text: "x" }, { role: "user" }] });
+      checkChatInput({
+        message: "hi",
+        images: ["data:image/svg+xml;base64,PHN2Zy8+"],
+        conversation_history: [{ role: "system", text: "x" }, { role: "user" }],
+      });
       throw new Error("accepted");
     } catch (error) {
       expect(error).toBeInstanceOf(AppError);

@@ -33,7 +33,10 @@ beforeEach(() => fake.reset());
 const turnsSent = (i: number) => (fake.requests[i]!.body.messages as { role: string; content: string }[]).filter((m) => m.role !== "system");
 
 async function conversationOf(sessionId: string) {
-  const [row] = await app.deps.db.select().from(conversations).where(eq(conversations.sessionHash, sha256Hex(sessionId)));
+  const [row] = await app.deps.db
+    .select()
+    .from(conversations)
+    .where(eq(conversations.sessionHash, sha256Hex(sessionId)));
   return row!;
 }
 
@@ -186,7 +189,10 @@ describe("binding", () => {
   test("a verified customer and an unverified visitor claiming the same user_id do not share a session", async () => {
     const [row] = await app.deps.db.select({ id: orgs.id }).from(orgs).where(eq(orgs.id, org.org_id));
     expect(row).toBeDefined();
-    const token = await new SignJWT({ user_id: "grace" }).setProtectedHeader({ alg: "HS256" }).setExpirationTime("10m").sign(new TextEncoder().encode(org.identity_secret));
+    const token = await new SignJWT({ user_id: "grace" })
+      .setProtectedHeader({ alg: "HS256" })
+      .setExpirationTime("10m")
+      .sign(new TextEncoder().encode(org.identity_secret));
     fake.enqueue({ steps: [{ text: "Verified hello." }] });
     const verified = await chatJson(app, org, { message: "hello", user_id: "grace", user_token: token });
     const forged = await chat(app, org, { message: "hello", user_id: "grace", session_id: verified.session_id });
@@ -201,7 +207,10 @@ describe("the session id", () => {
     const b = await chatJson(app, org, { message: "hello there" });
     expect(a.session_id).toMatch(/^cs_[A-Za-z0-9_-]{43}$/);
     expect(a.session_id).not.toBe(b.session_id);
-    const rows = await app.deps.db.select().from(conversations).where(and(eq(conversations.orgId, org.org_id), eq(conversations.sessionHash, sha256Hex(a.session_id))));
+    const rows = await app.deps.db
+      .select()
+      .from(conversations)
+      .where(and(eq(conversations.orgId, org.org_id), eq(conversations.sessionHash, sha256Hex(a.session_id))));
     expect(rows).toHaveLength(1);
     expect(JSON.stringify(rows[0])).not.toContain(a.session_id.slice(3));
     await transcriptsSettled(app.deps);

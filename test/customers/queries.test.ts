@@ -48,7 +48,10 @@ test("the list: newest first, searched by an escaped pattern, after a row", asyn
 
 test("customerContacts joins by id with the columns it names", async () => {
   const ada = await endUserByRef(app.deps.db, orgId, "ada-q");
-  const rows = await app.deps.db.select({ email: customerContacts.email, name: customerContacts.name, orgId: customerContacts.orgId }).from(customerContacts).where(eq(customerContacts.id, ada!.id));
+  const rows = await app.deps.db
+    .select({ email: customerContacts.email, name: customerContacts.name, orgId: customerContacts.orgId })
+    .from(customerContacts)
+    .where(eq(customerContacts.id, ada!.id));
   expect(rows).toEqual([{ email: "ada@q.example", name: "Ada", orgId }]);
 });
 

@@ -46,10 +46,18 @@ describe("profile", () => {
 
     const token = await signIn(app, admin.email, admin.password);
     const customer = await seedCustomer(app, admin.orgId, { email: "sam@customer.example", name: "Sam" });
-    const created = await app.request("/api/tickets", { headers: { authorization: `Bearer ${token}` }, json: { customer_id: customer.id, subject: "Your order", message: "It shipped." } });
+    const created = await app.request("/api/tickets", {
+      headers: { authorization: `Bearer ${token}` },
+      json: { customer_id: customer.id, subject: "Your order", message: "It shipped." },
+    });
     expect(created.status).toBe(201);
     const ticket = (await created.json()) as { id: string };
-    const [event] = await app.deps.db.select().from(ticketEvents).where(and(eq(ticketEvents.ticketId, ticket.id), eq(ticketEvents.type, "message"))).orderBy(desc(ticketEvents.seq)).limit(1);
+    const [event] = await app.deps.db
+      .select()
+      .from(ticketEvents)
+      .where(and(eq(ticketEvents.ticketId, ticket.id), eq(ticketEvents.type, "message")))
+      .orderBy(desc(ticketEvents.seq))
+      .limit(1);
     expect(event!.data.author).toEqual({ name: "Robin Lee", avatar_url: "https://cdn.example/robin.png" });
     await sender.tick();
     const mail = smtp.received.find((m) => m.to.includes("sam@customer.example"));
@@ -116,7 +124,10 @@ describe("password and sessions", () => {
   });
 
   test("a cross-site post changes nothing", async () => {
-    const res = await app.request("/dashboard/account/profile", { form: { name: "Evil", avatar_url: "" }, headers: { cookie: admin.cookie, origin: "https://evil.example" } });
+    const res = await app.request("/dashboard/account/profile", {
+      form: { name: "Evil", avatar_url: "" },
+      headers: { cookie: admin.cookie, origin: "https://evil.example" },
+    });
     expect(res.status).toBe(403);
     const [row] = await app.deps.db.select().from(members).where(eq(members.email, admin.email));
     expect(row!.name).not.toBe("Evil");
@@ -138,9 +149,17 @@ describe("the account API", () => {
     const sessions = (await (await app.request("/api/me/sessions", { headers: auth })).json()) as { items: { current: boolean }[] };
     expect(sessions.items.filter((s) => s.current)).toHaveLength(1);
     expect(JSON.stringify(sessions)).not.toContain(token);
-    const wrong = await app.request("/api/me/password", { method: "PUT", headers: auth, json: { current_password: "nope-nope", new_password: "api-password-1" } });
+    const wrong = await app.request("/api/me/password", {
+      method: "PUT",
+      headers: auth,
+      json: { current_password: "nope-nope", new_password: "api-password-1" },
+    });
     expect(wrong.status).toBe(401);
-    const changed = await app.request("/api/me/password", { method: "PUT", headers: auth, json: { current_password: admin.password, new_password: "api-password-1" } });
+    const changed = await app.request("/api/me/password", {
+      method: "PUT",
+      headers: auth,
+      json: { current_password: admin.password, new_password: "api-password-1" },
+    });
     expect(changed.status).toBe(200);
     expect(((await changed.json()) as { signed_out: number }).signed_out).toBeGreaterThanOrEqual(2);
     expect((await app.request("/api/me", { headers: { authorization: `Bearer ${other}` } })).status).toBe(401);

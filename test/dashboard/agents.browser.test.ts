@@ -9,7 +9,15 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { readAgent } from "../../src/agents/service.ts";
 import { createCustomAction, listCustomActions } from "../../src/integrations/custom-actions.ts";
-import { browserAvailable, browserMissingReason, launchBrowser, checkDashboardPage, unexpectedConsoleErrors, watchedPage, signInThroughForm } from "../support/browser.ts";
+import {
+  browserAvailable,
+  browserMissingReason,
+  launchBrowser,
+  checkDashboardPage,
+  unexpectedConsoleErrors,
+  watchedPage,
+  signInThroughForm,
+} from "../support/browser.ts";
 import { seedOrg, serveTestApp, type ServedTestApp } from "../support/app.ts";
 
 const TIMEOUT = 90_000;
@@ -76,7 +84,10 @@ test.skipIf(missing)(
     await page.getByRole("button", { name: "Save changes" }).click();
     await page.getByText("Changes saved.").waitFor();
     let agent = await readAgent(app.deps, org.org_id, org.agent_id);
-    expect({ mode: agent.videoDisplayMode, voice: agent.voiceConfig }).toEqual({ mode: "pip", voice: { enabled: true, language: "en-GB", stt: "server", tts: "browser", voice: "alloy", rate: 1, max_seconds: 30, auto_listen: false } });
+    expect({ mode: agent.videoDisplayMode, voice: agent.voiceConfig }).toEqual({
+      mode: "pip",
+      voice: { enabled: true, language: "en-GB", stt: "server", tts: "browser", voice: "alloy", rate: 1, max_seconds: 30, auto_listen: false },
+    });
     await checkDashboardPage(page, "agent-voice", true);
 
     // The flow: type a step, add a row (a round trip that keeps what was typed), fill it, save.

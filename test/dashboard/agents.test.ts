@@ -97,7 +97,14 @@ describe("agents pages", () => {
 
   test("edit: a bad colour and a bad rule are field errors, the other values kept", async () => {
     const [agent] = await listAgents(app.deps, admin.orgId);
-    const res = await post(app, admin, `/dashboard/agents/${agent!.id}`, { name: "Kept name", routing_rules: "no arrow here", look_title: "T", look_primary_color: "blue", live_help_label: "Help", llm_provider: "" });
+    const res = await post(app, admin, `/dashboard/agents/${agent!.id}`, {
+      name: "Kept name",
+      routing_rules: "no arrow here",
+      look_title: "T",
+      look_primary_color: "blue",
+      live_help_label: "Help",
+      llm_provider: "",
+    });
     expect(res.status).toBe(400);
     const body = await res.text();
     expect(body).toContain('id="f-look_primary_color-error"');
@@ -109,7 +116,13 @@ describe("agents pages", () => {
 
   test("edit: a model override the service refuses shows its reason next to the field; the key is never echoed", async () => {
     const [agent] = await listAgents(app.deps, admin.orgId);
-    const res = await post(app, admin, `/dashboard/agents/${agent!.id}`, { name: agent!.name, llm_provider: "openai", llm_model: "m", llm_base_url: "ftp://models.example", llm_api_key: "sk-never-echoed" });
+    const res = await post(app, admin, `/dashboard/agents/${agent!.id}`, {
+      name: agent!.name,
+      llm_provider: "openai",
+      llm_model: "m",
+      llm_base_url: "ftp://models.example",
+      llm_api_key: "sk-never-echoed",
+    });
     expect(res.status).toBe(400);
     const body = await res.text();
     expect(body).toContain('id="f-llm_base_url-error"');
@@ -139,7 +152,11 @@ describe("agents pages", () => {
       form.append("shown", a.id);
       if (a.enabled && a.id !== target.id) form.append("enabled", a.id);
     }
-    const res = await app.request(`/dashboard/agents/${agent!.id}/actions`, { method: "POST", body: form.toString(), headers: { "content-type": "application/x-www-form-urlencoded", cookie: admin.cookie, origin: app.deps.config.baseUrl } });
+    const res = await app.request(`/dashboard/agents/${agent!.id}/actions`, {
+      method: "POST",
+      body: form.toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: admin.cookie, origin: app.deps.config.baseUrl },
+    });
     expect(res.status).toBe(303);
     const after = new Map((await listAgentActions(app.deps, admin.orgId, agent!.id)).map((a) => [a.id, a.enabled]));
     expect(after.get(target.id)).toBe(false);
@@ -161,19 +178,45 @@ describe("voice settings and video display mode", () => {
 
   test("voice settings are a form: saved, shown again; an unticked box stores false and empty fields their defaults", async () => {
     const [agent] = await listAgents(app.deps, admin.orgId);
-    const form = { voice_enabled: "on", voice_language: "en-GB", voice_stt: "server", voice_tts: "off", voice_voice: "alloy", voice_rate: "1.2", voice_max_seconds: "45", voice_auto_listen: "on" };
+    const form = {
+      voice_enabled: "on",
+      voice_language: "en-GB",
+      voice_stt: "server",
+      voice_tts: "off",
+      voice_voice: "alloy",
+      voice_rate: "1.2",
+      voice_max_seconds: "45",
+      voice_auto_listen: "on",
+    };
     const res = await post(app, admin, `/dashboard/agents/${agent!.id}`, { ...base(agent!), video_display_mode: "pip", ...form });
     expect(res.status).toBe(303);
     const saved = await readAgent(app.deps, admin.orgId, agent!.id);
     expect(saved.videoDisplayMode).toBe("pip");
-    expect(saved.voiceConfig).toEqual({ enabled: true, language: "en-GB", stt: "server", tts: "off", voice: "alloy", rate: 1.2, max_seconds: 45, auto_listen: true });
+    expect(saved.voiceConfig).toEqual({
+      enabled: true,
+      language: "en-GB",
+      stt: "server",
+      tts: "off",
+      voice: "alloy",
+      rate: 1.2,
+      max_seconds: 45,
+      auto_listen: true,
+    });
     const page = await (await get(app, admin, `/dashboard/agents/${agent!.id}`)).text();
     expect(page).toContain('<option value="pip" selected>');
     expect(page).toContain('id="f-voice_language" name="voice_language" type="text" value="en-GB"');
     expect(page).toContain('<option value="off" selected>');
     expect(page).toMatch(/id="f-voice_enabled" name="voice_enabled" value="on" checked/);
     expect((await post(app, admin, `/dashboard/agents/${agent!.id}`, base(agent!))).status).toBe(303);
-    expect((await readAgent(app.deps, admin.orgId, agent!.id)).voiceConfig).toEqual({ enabled: false, language: "en-US", stt: "browser", tts: "browser", rate: 1, max_seconds: 30, auto_listen: false });
+    expect((await readAgent(app.deps, admin.orgId, agent!.id)).voiceConfig).toEqual({
+      enabled: false,
+      language: "en-US",
+      stt: "browser",
+      tts: "browser",
+      rate: 1,
+      max_seconds: 30,
+      auto_listen: false,
+    });
   });
 
   test("field errors next to the fields: a language that is no BCP 47 tag, a rate or length out of range, a mode not offered; nothing saved", async () => {
@@ -222,7 +265,11 @@ describe("conversation flow page", () => {
   /** A flow form: rows as repeated fields, as the browser sends them. */
   function flowForm(id: string, fields: [string, string][]) {
     const form = new URLSearchParams(fields);
-    return app.request(`/dashboard/agents/${id}/flow`, { method: "POST", body: form.toString(), headers: { "content-type": "application/x-www-form-urlencoded", cookie: admin.cookie, origin: app.deps.config.baseUrl } });
+    return app.request(`/dashboard/agents/${id}/flow`, {
+      method: "POST",
+      body: form.toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: admin.cookie, origin: app.deps.config.baseUrl },
+    });
   }
 
   test("the row notation round-trips every value: text, JSON, numbers, strings that look like JSON", () => {
@@ -263,20 +310,36 @@ describe("conversation flow page", () => {
 
   test("add a row without the script: the page comes back with one more row and what was typed; nothing saved", async () => {
     const id = await freshAgent("Adder");
-    const res = await flowForm(id, [["step", "typed, not saved"], ["step", ""], ["variable", ""], ["op", "add_step"]]);
+    const res = await flowForm(id, [
+      ["step", "typed, not saved"],
+      ["step", ""],
+      ["variable", ""],
+      ["op", "add_step"],
+    ]);
     expect(res.status).toBe(200);
     const body = await res.text();
     expect(body).toContain('value="typed, not saved"');
     expect(body).toContain('id="f-step_2"');
     expect(body).not.toContain('id="f-step_3"');
     expect((await readAgent(app.deps, admin.orgId, id)).flowConfig.steps).toEqual([]);
-    const more = await (await flowForm(id, [["step", ""], ["variable", "a"], ["variable", ""], ["op", "add_variable"]])).text();
+    const more = await (
+      await flowForm(id, [
+        ["step", ""],
+        ["variable", "a"],
+        ["variable", ""],
+        ["op", "add_variable"],
+      ])
+    ).text();
     expect(more).toContain('id="f-variable_2"');
   });
 
   test("a row that starts like JSON but is not: the error next to that row, the rows kept, nothing saved", async () => {
     const id = await freshAgent("Broken row");
-    const res = await flowForm(id, [["step", "fine"], ["step", '{"ask": "email"'], ["variable", "ok"]]);
+    const res = await flowForm(id, [
+      ["step", "fine"],
+      ["step", '{"ask": "email"'],
+      ["variable", "ok"],
+    ]);
     expect(res.status).toBe(400);
     const body = await res.text();
     expect(body).toContain('id="f-step_1-error"');

@@ -65,11 +65,16 @@ beforeAll(async () => {
     },
   });
   const campaign = await setCampaignStatus(app.deps, { orgId: admin.orgId, actor, ref: created.id, to: "active" });
-  for (const ref of ["cust-Ada", "cust-Lin", "cust-Grace"]) await enrolCustomer(app.deps, { orgId: admin.orgId, actor, campaign, endUser: (await findCustomer(app.deps, admin.orgId, ref))!, source: "api" });
+  for (const ref of ["cust-Ada", "cust-Lin", "cust-Grace"])
+    await enrolCustomer(app.deps, { orgId: admin.orgId, actor, campaign, endUser: (await findCustomer(app.deps, admin.orgId, ref))!, source: "api" });
   await removeCustomer(app.deps, { orgId: admin.orgId, actor, campaign, endUser: (await findCustomer(app.deps, admin.orgId, "cust-Grace"))! });
   await queueDueSteps(app.deps);
   await createCampaign(app.deps, { orgId: admin.orgId, actor, input: { name: "Win-back", slug: "win-back" } });
-  const old = await createCampaign(app.deps, { orgId: admin.orgId, actor, input: { name: "Spring newsletter", slug: "spring-newsletter", steps: [{ delay_seconds: 0, subject: "Spring", body: "News." }] } });
+  const old = await createCampaign(app.deps, {
+    orgId: admin.orgId,
+    actor,
+    input: { name: "Spring newsletter", slug: "spring-newsletter", steps: [{ delay_seconds: 0, subject: "Spring", body: "News." }] },
+  });
   await setCampaignStatus(app.deps, { orgId: admin.orgId, actor, ref: old.id, to: "archived" });
   // A campaign whose template carries script, an event handler and a javascript: link: the preview
   // must run none of them. Active, so customers can be enrolled by hand.

@@ -47,7 +47,13 @@ describe("campaign pages", () => {
     expect(created.status).toBe(303);
     expect(created.headers.get("location")).toBe("/dashboard/campaigns/onboarding");
     const viewer = await memberWith(app, admin.orgId, ["automation:view"]);
-    for (const path of ["/dashboard/campaigns", "/dashboard/campaigns/onboarding", "/dashboard/campaigns/onboarding/preview", "/dashboard/campaigns/onboarding/messages", "/dashboard/campaigns/onboarding/enrolments"]) {
+    for (const path of [
+      "/dashboard/campaigns",
+      "/dashboard/campaigns/onboarding",
+      "/dashboard/campaigns/onboarding/preview",
+      "/dashboard/campaigns/onboarding/messages",
+      "/dashboard/campaigns/onboarding/enrolments",
+    ]) {
       expect((await get(app, viewer, path)).status, path).toBe(200);
     }
     expect(await (await get(app, viewer, "/dashboard/campaigns")).text()).not.toContain("New campaign");
@@ -75,7 +81,16 @@ describe("campaign pages", () => {
     expect(empty.status).toBe(303);
     expect(await (await get(app, withFlash(admin, empty), path)).text()).toContain("Add at least one step");
 
-    const added = await post(app, admin, path, { count: "0", name: "Welcome", sender_name: "Acme", reply_to: "", s0_delay: "0", s0_from: "enrolment", s0_subject: "Hello {{name}}", s0_body: "Welcome aboard." });
+    const added = await post(app, admin, path, {
+      count: "0",
+      name: "Welcome",
+      sender_name: "Acme",
+      reply_to: "",
+      s0_delay: "0",
+      s0_from: "enrolment",
+      s0_subject: "Hello {{name}}",
+      s0_body: "Welcome aboard.",
+    });
     expect(added.status).toBe(303);
     let campaign = await campaignOr404(app.deps, admin.orgId, "welcome");
     expect(campaign.steps).toHaveLength(1);
@@ -102,14 +117,42 @@ describe("campaign pages", () => {
     expect(page).toContain('id="f-s1_body-error"');
     expect(page).toContain('value="Tips &#60;kept&#62;"');
 
-    const two = await post(app, admin, path, { count: "1", name: "Welcome", sender_name: "Acme", reply_to: "", s0_id: campaign.steps[0]!.id, s0_delay: "0", s0_from: "enrolment", s0_subject: "Hello {{name}}", s0_body: "Welcome aboard.", s1_delay: "3d", s1_from: "previous", s1_subject: "Tips", s1_body: "Here are tips." });
+    const two = await post(app, admin, path, {
+      count: "1",
+      name: "Welcome",
+      sender_name: "Acme",
+      reply_to: "",
+      s0_id: campaign.steps[0]!.id,
+      s0_delay: "0",
+      s0_from: "enrolment",
+      s0_subject: "Hello {{name}}",
+      s0_body: "Welcome aboard.",
+      s1_delay: "3d",
+      s1_from: "previous",
+      s1_subject: "Tips",
+      s1_body: "Here are tips.",
+    });
     expect(two.status).toBe(303);
     campaign = await campaignOr404(app.deps, admin.orgId, "welcome");
     expect(campaign.steps.map((s) => s.delaySeconds)).toEqual([0, 259_200]);
     expect(await (await get(app, admin, path)).text()).toContain('value="3d"');
 
     // The service's own check (an unknown template variable) also lands next to its field.
-    const unknownVar = await post(app, admin, path, { count: "2", name: "Welcome", sender_name: "Acme", reply_to: "", s0_id: campaign.steps[0]!.id, s0_remove: "on", s0_delay: "0", s0_subject: "x", s0_body: "x", s1_id: campaign.steps[1]!.id, s1_delay: "3d", s1_subject: "Hi {{bogus}}", s1_body: "Here are tips." });
+    const unknownVar = await post(app, admin, path, {
+      count: "2",
+      name: "Welcome",
+      sender_name: "Acme",
+      reply_to: "",
+      s0_id: campaign.steps[0]!.id,
+      s0_remove: "on",
+      s0_delay: "0",
+      s0_subject: "x",
+      s0_body: "x",
+      s1_id: campaign.steps[1]!.id,
+      s1_delay: "3d",
+      s1_subject: "Hi {{bogus}}",
+      s1_body: "Here are tips.",
+    });
     expect(unknownVar.status).toBe(400);
     expect(await unknownVar.text()).toContain('<p class="field-error" id="f-s1_subject-error">unknown variable {{bogus}}');
     expect((await campaignOr404(app.deps, admin.orgId, "welcome")).steps).toHaveLength(2);
@@ -126,7 +169,13 @@ describe("campaign pages", () => {
     expect(await unknown.text()).toContain('id="f-customer-error"');
 
     const ada = (await findCustomer(app.deps, admin.orgId, "cust-Ada"))!;
-    await enrolCustomer(app.deps, { orgId: admin.orgId, actor: memberActor("00000000-0000-4000-8000-000000000000"), campaign: (await campaignOr404(app.deps, admin.orgId, "welcome"))!, endUser: ada, source: "test" });
+    await enrolCustomer(app.deps, {
+      orgId: admin.orgId,
+      actor: memberActor("00000000-0000-4000-8000-000000000000"),
+      campaign: (await campaignOr404(app.deps, admin.orgId, "welcome"))!,
+      endUser: ada,
+      source: "test",
+    });
     await queueDueSteps(app.deps);
     const outbox = await (await get(app, admin, `${path}/messages`)).text();
     expect(outbox).toContain("ada@example.com");
@@ -145,7 +194,16 @@ describe("campaign pages", () => {
   test("step limits at their boundary: a 365-day delay and a 200-character subject pass, one more fails", async () => {
     await post(app, admin, "/dashboard/campaigns", { name: "Limits", slug: "limits" });
     const path = "/dashboard/campaigns/limits";
-    const step = (delay: string, subject: string) => ({ count: "0", name: "Limits", sender_name: "", reply_to: "", s0_delay: delay, s0_from: "previous", s0_subject: subject, s0_body: "Body." });
+    const step = (delay: string, subject: string) => ({
+      count: "0",
+      name: "Limits",
+      sender_name: "",
+      reply_to: "",
+      s0_delay: delay,
+      s0_from: "previous",
+      s0_subject: subject,
+      s0_body: "Body.",
+    });
     expect((await post(app, admin, path, step("365d", "s".repeat(200)))).status).toBe(303);
     expect((await campaignOr404(app.deps, admin.orgId, "limits")).steps[0]).toMatchObject({ delaySeconds: 365 * 86_400 });
     const late = await post(app, admin, path, step("366d", "ok"));
@@ -162,8 +220,32 @@ describe("campaign pages", () => {
     const path = "/dashboard/campaigns/race";
     const version = /name="version" value="([^"]+)"/.exec(await (await get(app, admin, path)).text())![1]!;
     app.clock.advance(1_000);
-    expect((await post(app, admin, path, { version, count: "0", name: "Race", sender_name: "", reply_to: "", s0_delay: "0", s0_from: "previous", s0_subject: "First", s0_body: "One." })).status).toBe(303);
-    const stale = await post(app, admin, path, { version, count: "0", name: "Race renamed", sender_name: "", reply_to: "", s0_delay: "", s0_from: "previous", s0_subject: "", s0_body: "" });
+    expect(
+      (
+        await post(app, admin, path, {
+          version,
+          count: "0",
+          name: "Race",
+          sender_name: "",
+          reply_to: "",
+          s0_delay: "0",
+          s0_from: "previous",
+          s0_subject: "First",
+          s0_body: "One.",
+        })
+      ).status,
+    ).toBe(303);
+    const stale = await post(app, admin, path, {
+      version,
+      count: "0",
+      name: "Race renamed",
+      sender_name: "",
+      reply_to: "",
+      s0_delay: "",
+      s0_from: "previous",
+      s0_subject: "",
+      s0_body: "",
+    });
     expect(stale.status).toBe(409);
     expect(await stale.text()).toContain("This campaign changed after you opened it");
     const saved = await campaignOr404(app.deps, admin.orgId, "race");
@@ -181,7 +263,9 @@ describe("campaign pages", () => {
       expect((await get(app, admin, `/dashboard/campaigns/${ref}/enrolments`)).status).toBe(404);
       expect((await post(app, admin, `/dashboard/campaigns/${ref}/status`, { to: "active" })).status).toBe(404);
       expect((await post(app, admin, `/dashboard/campaigns/${ref}`, { count: "0", name: "Hijack" })).status).toBe(404);
-      expect((await post(app, admin, `/dashboard/campaigns/${ref}/audience`, { a_count: "0", a0_trait: "plan", a0_op: "exists", a0_value: "" })).status).toBe(404);
+      expect((await post(app, admin, `/dashboard/campaigns/${ref}/audience`, { a_count: "0", a0_trait: "plan", a0_op: "exists", a0_value: "" })).status).toBe(
+        404,
+      );
       expect((await get(app, admin, `/dashboard/campaigns/${ref}/archive`)).status).toBe(404);
       expect((await post(app, admin, `/dashboard/campaigns/${ref}/archive`, { confirm: "archive" })).status).toBe(404);
       expect((await post(app, admin, `/dashboard/campaigns/${ref}/enrolments`, { do: "enrol", customer: "cust-Ada" })).status).toBe(404);
@@ -206,7 +290,12 @@ function rule(rows: [trait: string, op: string, value: string][], extra: Record<
 
 /** An active campaign of one step, made through the service. */
 async function activeCampaign(orgId: string, slug: string, delaySeconds = 0, steps = 1) {
-  const step = (i: number) => ({ delay_seconds: i === 0 ? delaySeconds : 86_400, delay_from: "previous" as const, subject: `Hi {{name}} (${i + 1})`, body: "Hello {{name}}." });
+  const step = (i: number) => ({
+    delay_seconds: i === 0 ? delaySeconds : 86_400,
+    delay_from: "previous" as const,
+    subject: `Hi {{name}} (${i + 1})`,
+    body: "Hello {{name}}.",
+  });
   const c = await createCampaign(app.deps, { orgId, actor: ACTOR, input: { name: slug, slug, steps: Array.from({ length: steps }, (_, i) => step(i)) } });
   return setCampaignStatus(app.deps, { orgId, actor: ACTOR, ref: c.id, to: "active" });
 }
@@ -260,14 +349,40 @@ describe("audience rule form", () => {
     expect(await (await get(app, admin, path)).text()).toMatch(/Matches <strong>1<\/strong> customer now/);
     await post(app, admin, `${path}/audience`, rule([["seats", "eq", '"12"']]));
     expect(await (await get(app, admin, path)).text()).toMatch(/Matches <strong>0<\/strong> customers now/);
-    await post(app, admin, `${path}/audience`, rule([["plan", "in", "pro, free"], ["org.tier", "not_exists", ""]]));
-    expect((await campaignOr404(app.deps, admin.orgId, "audience")).audience).toEqual({ all: [{ trait: "plan", op: "in", value: ["pro", "free"] }, { trait: "org.tier", op: "not_exists" }] });
+    await post(
+      app,
+      admin,
+      `${path}/audience`,
+      rule([
+        ["plan", "in", "pro, free"],
+        ["org.tier", "not_exists", ""],
+      ]),
+    );
+    expect((await campaignOr404(app.deps, admin.orgId, "audience")).audience).toEqual({
+      all: [
+        { trait: "plan", op: "in", value: ["pro", "free"] },
+        { trait: "org.tier", op: "not_exists" },
+      ],
+    });
     page = await (await get(app, admin, path)).text();
     expect(page).toMatch(/Matches <strong>2<\/strong> customers now/); // aud-1, aud-3
     expect(page).toContain('value="pro, free"');
 
     // Removing one condition keeps the other.
-    const removed = await post(app, admin, `${path}/audience`, { a_count: "2", do: "save", a0_trait: "plan", a0_op: "in", a0_value: "pro, free", a0_remove: "on", a1_trait: "org.tier", a1_op: "not_exists", a1_value: "", a2_trait: "", a2_op: "eq", a2_value: "" });
+    const removed = await post(app, admin, `${path}/audience`, {
+      a_count: "2",
+      do: "save",
+      a0_trait: "plan",
+      a0_op: "in",
+      a0_value: "pro, free",
+      a0_remove: "on",
+      a1_trait: "org.tier",
+      a1_op: "not_exists",
+      a1_value: "",
+      a2_trait: "",
+      a2_op: "eq",
+      a2_value: "",
+    });
     expect(removed.status).toBe(303);
     expect((await campaignOr404(app.deps, admin.orgId, "audience")).audience).toEqual({ all: [{ trait: "org.tier", op: "not_exists" }] });
 
@@ -278,7 +393,10 @@ describe("audience rule form", () => {
 
     // Each change is in the activity log with the member who made it.
     const c = await campaignOr404(app.deps, admin.orgId, "audience");
-    const logged = await app.deps.db.select().from(activityLog).where(and(eq(activityLog.orgId, admin.orgId), eq(activityLog.objectId, c.id), eq(activityLog.action, "campaign.updated")));
+    const logged = await app.deps.db
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.orgId, admin.orgId), eq(activityLog.objectId, c.id), eq(activityLog.action, "campaign.updated")));
     expect(logged.length).toBe(6);
     expect(logged.every((r) => r.actorKind === "member" && (r.summary as { changed: string[] }).changed.includes("audience"))).toBe(true);
   });
@@ -286,7 +404,17 @@ describe("audience rule form", () => {
   test("field errors next to their field, values kept; the service's own check lands next to its field", async () => {
     await post(app, admin, "/dashboard/campaigns", { name: "Audience errors", slug: "audience-errors" });
     const path = "/dashboard/campaigns/audience-errors/audience";
-    const res = await post(app, admin, path, rule([["", "eq", "x"], ["plan", "exists", "pro"], ["seats", "eq", '"open'], ["tier", "bogus", "x"]]));
+    const res = await post(
+      app,
+      admin,
+      path,
+      rule([
+        ["", "eq", "x"],
+        ["plan", "exists", "pro"],
+        ["seats", "eq", '"open'],
+        ["tier", "bogus", "x"],
+      ]),
+    );
     expect(res.status).toBe(400);
     const page = await res.text();
     expect(page).toContain('id="f-a0_trait-error"');
@@ -295,7 +423,15 @@ describe("audience rule form", () => {
     expect(page).toContain('id="f-a3_op-error"');
     expect(page).toContain('value="&#34;open"');
     // A path the schema allows but the service does not (an empty segment).
-    const service = await post(app, admin, path, rule([["plan", "exists", ""], ["plan..tier", "exists", ""]]));
+    const service = await post(
+      app,
+      admin,
+      path,
+      rule([
+        ["plan", "exists", ""],
+        ["plan..tier", "exists", ""],
+      ]),
+    );
     expect(service.status).toBe(400);
     expect(await service.text()).toContain('<p class="field-error" id="f-a1_trait-error">must be a trait key');
     expect((await campaignOr404(app.deps, admin.orgId, "audience-errors")).audience).toBeNull();
@@ -418,7 +554,10 @@ describe("enrol and remove by hand", () => {
     const enrolled = await post(app, admin, path, { do: "enrol", customer: "ada@example.com" });
     expect(enrolled.status).toBe(303);
     expect(await (await get(app, withFlash(admin, enrolled), path)).text()).toContain("Ada &#60;Lovelace&#62; enrolled.");
-    const [row] = await app.deps.db.select().from(campaignEnrolments).where(and(eq(campaignEnrolments.campaignId, c.id), eq(campaignEnrolments.endUserId, ada.id)));
+    const [row] = await app.deps.db
+      .select()
+      .from(campaignEnrolments)
+      .where(and(eq(campaignEnrolments.campaignId, c.id), eq(campaignEnrolments.endUserId, ada.id)));
     expect(row).toMatchObject({ state: "active", source: "api" });
     const again = await post(app, admin, path, { do: "enrol", customer: "cust-Ada" });
     expect(await (await get(app, withFlash(admin, again), path)).text()).toContain("was already enrolled (active)");
@@ -450,9 +589,16 @@ describe("enrol and remove by hand", () => {
     const removed = await post(app, admin, path, { do: "remove", customer: "ada@example.com" });
     expect(removed.status).toBe(303);
     expect(await (await get(app, withFlash(admin, removed), path)).text()).toContain("removed: no further step is sent");
-    const [after] = await app.deps.db.select().from(campaignEnrolments).where(and(eq(campaignEnrolments.campaignId, c.id), eq(campaignEnrolments.endUserId, ada.id)));
+    const [after] = await app.deps.db
+      .select()
+      .from(campaignEnrolments)
+      .where(and(eq(campaignEnrolments.campaignId, c.id), eq(campaignEnrolments.endUserId, ada.id)));
     expect(after!.state).toBe("removed");
-    const [mail] = await app.deps.db.select({ status: outbox.status, reason: outbox.lastError }).from(campaignMessages).innerJoin(outbox, eq(outbox.id, campaignMessages.outboxId)).where(eq(campaignMessages.enrolmentId, after!.id));
+    const [mail] = await app.deps.db
+      .select({ status: outbox.status, reason: outbox.lastError })
+      .from(campaignMessages)
+      .innerJoin(outbox, eq(outbox.id, campaignMessages.outboxId))
+      .where(eq(campaignMessages.enrolmentId, after!.id));
     expect(mail).toEqual({ status: "cancelled", reason: "customer removed from the series" });
     const twice = await post(app, admin, path, { do: "remove", customer: "cust-Ada" });
     expect(await (await get(app, withFlash(admin, twice), path)).text()).toContain("was already removed: nothing changed.");
@@ -473,7 +619,12 @@ describe("enrol and remove by hand", () => {
 
   test("the list pages by 25 with each state, and a row's remove button returns to its page", async () => {
     const c = await activeCampaign(admin.orgId, "many", 86_400);
-    const made = await upsertCustomers(app.deps, admin.orgId, SYSTEM, Array.from({ length: 26 }, (_, i) => ({ external_id: `many-${i}`, email: `many${i}@example.com`, name: `Many ${i}` })));
+    const made = await upsertCustomers(
+      app.deps,
+      admin.orgId,
+      SYSTEM,
+      Array.from({ length: 26 }, (_, i) => ({ external_id: `many-${i}`, email: `many${i}@example.com`, name: `Many ${i}` })),
+    );
     for (const { user } of made) {
       await enrolCustomer(app.deps, { orgId: admin.orgId, actor: ACTOR, campaign: c, endUser: user, source: "test" });
       app.clock.advance(1);
@@ -503,7 +654,17 @@ describe("HTML preview", () => {
     const c = await createCampaign(app.deps, {
       orgId: admin.orgId,
       actor: ACTOR,
-      input: { name: "Preview", slug: "preview", steps: [{ delay_seconds: 0, subject: "For {{name}}", body: 'Hello **{{name}}**.\n\n<script>window.pwned = "template"</script>\n\n<img src="x" onerror="window.pwned = 1">' }] },
+      input: {
+        name: "Preview",
+        slug: "preview",
+        steps: [
+          {
+            delay_seconds: 0,
+            subject: "For {{name}}",
+            body: 'Hello **{{name}}**.\n\n<script>window.pwned = "template"</script>\n\n<img src="x" onerror="window.pwned = 1">',
+          },
+        ],
+      },
     });
     await upsertCustomers(app.deps, admin.orgId, SYSTEM, [{ external_id: "eve", email: "eve@example.com", name: '<img src=x onerror="window.pwned=2">Eve' }]);
     const eve = (await findCustomer(app.deps, admin.orgId, "eve"))!;

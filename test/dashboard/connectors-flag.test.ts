@@ -44,7 +44,11 @@ test("an org admin turns it on from the page: the flag is on, the change is in t
   expect(await flagEnabled(app.deps, admin.orgId, "mcp_external_servers")).toBe(true);
   const { items } = await listActivity(app.deps, admin.orgId, { action: "feature_flag.changed" });
   expect(items).toHaveLength(1);
-  expect(items[0]).toMatchObject({ object_id: "mcp_external_servers", summary: { before: false, after: true }, actor: { kind: "member", member: { email: admin.email } } });
+  expect(items[0]).toMatchObject({
+    object_id: "mcp_external_servers",
+    summary: { before: false, after: true },
+    actor: { kind: "member", member: { email: admin.email } },
+  });
   const page = await (await get(app, withFlash(admin, res), "/dashboard/connectors")).text();
   expect(page).toContain("Connectors are on");
   expect(page).toContain("Connect a server");

@@ -21,7 +21,15 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const good = { slug: "refund_order", method: "POST", url: "https://api.shop.example/refunds", description: "Refunds an order by its number.", headers: "Authorization: Bearer sk-very-secret", input_schema: '{"type":"object","properties":{"order":{"type":"string"}},"required":["order"]}', destructive: "on" };
+const good = {
+  slug: "refund_order",
+  method: "POST",
+  url: "https://api.shop.example/refunds",
+  description: "Refunds an order by its number.",
+  headers: "Authorization: Bearer sk-very-secret",
+  input_schema: '{"type":"object","properties":{"order":{"type":"string"}},"required":["order"]}',
+  destructive: "on",
+};
 
 describe("custom actions page", () => {
   test("roles: integrations:view reads; others 403", async () => {
@@ -34,7 +42,12 @@ describe("custom actions page", () => {
   });
 
   test("field errors: bad slug, bad JSON, bad header line; the header values not echoed", async () => {
-    const res = await post(app, admin, "/dashboard/custom-actions", { ...good, slug: "Bad Slug", input_schema: "{nope", headers: "Authorization: Bearer sk-very-secret\nno colon here" });
+    const res = await post(app, admin, "/dashboard/custom-actions", {
+      ...good,
+      slug: "Bad Slug",
+      input_schema: "{nope",
+      headers: "Authorization: Bearer sk-very-secret\nno colon here",
+    });
     expect(res.status).toBe(400);
     const body = await res.text();
     for (const name of ["slug", "input_schema", "headers"]) expect(body).toContain(`id="f-${name}-error"`);
@@ -69,9 +82,23 @@ describe("custom action edit page", () => {
     return JSON.parse(app.deps.cipher.decrypt(row!.headers, `custom_actions.headers:${id}`)) as Record<string, string>;
   };
   async function action(slug: string, headers: Record<string, string> = { Authorization: `Bearer ${secret}`, "X-Tenant": "acme" }) {
-    return createCustomAction(app.deps, admin.orgId, { slug, description: "Looks an order up.", method: "GET", url: "https://api.shop.example/orders", headers, destructive: false });
+    return createCustomAction(app.deps, admin.orgId, {
+      slug,
+      description: "Looks an order up.",
+      method: "GET",
+      url: "https://api.shop.example/orders",
+      headers,
+      destructive: false,
+    });
   }
-  const form = (a: { description: string; method: string; url: string }, extra: Record<string, string> = {}) => ({ description: a.description, method: a.method, url: a.url, input_schema: "", headers: "", ...extra });
+  const form = (a: { description: string; method: string; url: string }, extra: Record<string, string> = {}) => ({
+    description: a.description,
+    method: a.method,
+    url: a.url,
+    input_schema: "",
+    headers: "",
+    ...extra,
+  });
 
   test("shows every field the API may change, the stored header names with “value set”, never a value; the list links to it", async () => {
     const a = await action("order_lookup");
@@ -104,7 +131,13 @@ describe("custom action edit page", () => {
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe(`/dashboard/custom-actions/${a.id}`);
     const [saved] = (await listCustomActions(app.deps, admin.orgId)).filter((x) => x.id === a.id);
-    expect(saved).toMatchObject({ description: "Updates an order.", method: "PATCH", url: "https://api.shop.example/orders/update", destructive: true, input_schema: { type: "object", properties: { order: { type: "string" } } } });
+    expect(saved).toMatchObject({
+      description: "Updates an order.",
+      method: "PATCH",
+      url: "https://api.shop.example/orders/update",
+      destructive: true,
+      input_schema: { type: "object", properties: { order: { type: "string" } } },
+    });
     expect(await stored(a.id)).toEqual({ authorization: "Bearer sk-new-secret", "X-Trace": "on" });
     const page = await (await get(app, withFlash(admin, res), `/dashboard/custom-actions/${a.id}`)).text();
     expect(page).toContain("Action custom.order_update saved.");
@@ -125,7 +158,10 @@ describe("custom action edit page", () => {
 
   test("the tool the agents see changes at once (the org's tool snapshot is dropped)", async () => {
     const a = await action("order_status");
-    const describe = async () => (await app.deps.tools.list({ actor: { kind: "system", name: "test" }, orgId: admin.orgId, channel: "chat" })).find((t) => t.name === "custom.order_status")?.description;
+    const describe = async () =>
+      (await app.deps.tools.list({ actor: { kind: "system", name: "test" }, orgId: admin.orgId, channel: "chat" })).find(
+        (t) => t.name === "custom.order_status",
+      )?.description;
     expect(await describe()).toBe("Looks an order up.");
     expect((await post(app, admin, `/dashboard/custom-actions/${a.id}`, form(a, { description: "Tells where an order is." }))).status).toBe(303);
     expect(await describe()).toBe("Tells where an order is.");
@@ -133,7 +169,13 @@ describe("custom action edit page", () => {
 
   test("field errors next to the fields, values kept, header values never echoed, nothing saved", async () => {
     const a = await action("order_errors");
-    const res = await post(app, admin, `/dashboard/custom-actions/${a.id}`, { ...form(a), description: "  ", method: "TRACE", input_schema: "{nope", headers: "X-New: sk-typed-secret\nno colon here" });
+    const res = await post(app, admin, `/dashboard/custom-actions/${a.id}`, {
+      ...form(a),
+      description: "  ",
+      method: "TRACE",
+      input_schema: "{nope",
+      headers: "X-New: sk-typed-secret\nno colon here",
+    });
     expect(res.status).toBe(400);
     const body = await res.text();
     for (const name of ["description", "method", "input_schema", "headers"]) expect(body).toContain(`id="f-${name}-error"`);
@@ -160,7 +202,9 @@ describe("custom action edit page", () => {
     expect(await long.text()).toContain("At most 1000 characters.");
     const lines = (n: number) => Array.from({ length: n }, (_, i) => `X-H${i}: v`).join("\n");
     // One stored header and 19 more: 20 in all.
-    expect((await post(app, admin, `/dashboard/custom-actions/${a.id}`, form(a, { description: "ok", headers: lines(CUSTOM_ACTION_LIMITS.headers - 1) }))).status).toBe(303);
+    expect(
+      (await post(app, admin, `/dashboard/custom-actions/${a.id}`, form(a, { description: "ok", headers: lines(CUSTOM_ACTION_LIMITS.headers - 1) }))).status,
+    ).toBe(303);
     expect(Object.keys(await stored(a.id))).toHaveLength(CUSTOM_ACTION_LIMITS.headers);
     const over = await post(app, admin, `/dashboard/custom-actions/${a.id}`, form(a, { description: "ok", headers: "X-One-More: v" }));
     expect(over.status).toBe(400);

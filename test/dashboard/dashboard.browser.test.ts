@@ -6,7 +6,16 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { browserAvailable, browserMissingReason, launchBrowser, checkDashboardPage, SCREENSHOTS, unexpectedConsoleErrors, watchedPage, signInThroughForm } from "../support/browser.ts";
+import {
+  browserAvailable,
+  browserMissingReason,
+  launchBrowser,
+  checkDashboardPage,
+  SCREENSHOTS,
+  unexpectedConsoleErrors,
+  watchedPage,
+  signInThroughForm,
+} from "../support/browser.ts";
 import { createCustomAction } from "../../src/integrations/custom-actions.ts";
 import { seedOrg, serveTestApp, type ServedTestApp } from "../support/app.ts";
 import { type McpFixture, statelessJsonServer } from "../support/mcp-servers.ts";
@@ -28,7 +37,14 @@ beforeAll(async () => {
   mcp = await statelessJsonServer();
   org = await seedOrg(app, { name: "Acme Support", flags: ["mcp_external_servers"] });
   app.hosts.set("api.shop.example", ["93.184.216.34"]);
-  await createCustomAction(app.deps, org.org_id, { slug: "refund_order", method: "POST", url: "https://api.shop.example/refunds", description: "Refunds an order by its number.", headers: { authorization: "Bearer x" }, destructive: true });
+  await createCustomAction(app.deps, org.org_id, {
+    slug: "refund_order",
+    method: "POST",
+    url: "https://api.shop.example/refunds",
+    description: "Refunds an order by its number.",
+    headers: { authorization: "Bearer x" },
+    destructive: true,
+  });
   browser = await launchBrowser();
 }, TIMEOUT);
 
@@ -66,7 +82,9 @@ test.skipIf(missing)(
     await nav(page, "Knowledge base").click();
     await page.getByRole("link", { name: "New document" }).click();
     await page.getByLabel("Title").fill("Opening hours");
-    await page.getByLabel("Text (markdown)").fill("Our support desk is open **Monday to Friday, 9:00 to 17:00** Central European Time. On public holidays the desk is closed.");
+    await page
+      .getByLabel("Text (markdown)")
+      .fill("Our support desk is open **Monday to Friday, 9:00 to 17:00** Central European Time. On public holidays the desk is closed.");
     await page.getByRole("button", { name: "Create document" }).click();
     await page.getByText("“Opening hours” created and published.").waitFor();
     // Copy the install snippet.
@@ -80,7 +98,14 @@ test.skipIf(missing)(
     expect(unexpectedConsoleErrors(errors)).toEqual([]);
 
     // A customer's site (another loopback origin) carrying exactly that snippet.
-    const site = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response(`<!doctype html><html lang="en"><head><title>Shop</title></head><body><h1>Shop</h1>${snippet}</body></html>`, { headers: { "content-type": "text/html; charset=utf-8" } }) });
+    const site = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () =>
+        new Response(`<!doctype html><html lang="en"><head><title>Shop</title></head><body><h1>Shop</h1>${snippet}</body></html>`, {
+          headers: { "content-type": "text/html; charset=utf-8" },
+        }),
+    });
     try {
       const visitor = await browser.newContext({ viewport: { width: 1000, height: 720 } });
       contexts.push(visitor);
@@ -179,7 +204,11 @@ test.skipIf(missing)(
       await page.goto("/dashboard/knowledge");
       if (shoot) {
         // The upload: the script puts the chosen file's text into the form, which stays urlencoded.
-        await page.setInputFiles("#f-file", { name: "shipping-faq.md", mimeType: "text/markdown", buffer: Buffer.from("# Shipping FAQ\n\nParcels leave our warehouse within two working days.") });
+        await page.setInputFiles("#f-file", {
+          name: "shipping-faq.md",
+          mimeType: "text/markdown",
+          buffer: Buffer.from("# Shipping FAQ\n\nParcels leave our warehouse within two working days."),
+        });
         await page.waitForFunction(() => (document.getElementById("f-content") as HTMLTextAreaElement).value.includes("Parcels leave"));
         await page.getByRole("button", { name: "Import file" }).click();
         await page.getByText("Imported “Shipping FAQ” from shipping-faq.md.").waitFor();
@@ -188,7 +217,11 @@ test.skipIf(missing)(
       await checkDashboardPage(page, `knowledge${suffix}`, shoot);
       await page.goto("/dashboard/knowledge/new");
       await page.getByLabel("Title").fill("Returns");
-      await page.getByLabel("Text (markdown)").fill("# Returns\n\nSend items back within **30 days**.\n\n- Keep the receipt\n- Use the prepaid label\n\nSee [the policy](https://example.com/returns).");
+      await page
+        .getByLabel("Text (markdown)")
+        .fill(
+          "# Returns\n\nSend items back within **30 days**.\n\n- Keep the receipt\n- Use the prepaid label\n\nSee [the policy](https://example.com/returns).",
+        );
       await page.getByRole("button", { name: "Preview" }).click();
       await page.locator(".preview h1").waitFor();
       await checkDashboardPage(page, `knowledge-edit${suffix}`, shoot);

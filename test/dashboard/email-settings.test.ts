@@ -44,7 +44,10 @@ describe("email settings page", () => {
   test("each member chooses their own notifications", async () => {
     expect((await post(app, viewer, `${PATH}/notifications`, { mode: "notify_only" })).status).toBe(303);
     expect((await post(app, viewer, `${PATH}/notifications`, { mode: "loud" })).status).toBe(400);
-    const [mine, theirs] = await Promise.all([notifyMode(app.deps, admin.orgId, await memberIdOf(viewer)), notifyMode(app.deps, admin.orgId, await memberIdOf(admin))]);
+    const [mine, theirs] = await Promise.all([
+      notifyMode(app.deps, admin.orgId, await memberIdOf(viewer)),
+      notifyMode(app.deps, admin.orgId, await memberIdOf(admin)),
+    ]);
     expect([mine, theirs]).toEqual(["notify_only", "full"]);
   });
 });

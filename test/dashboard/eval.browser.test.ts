@@ -5,7 +5,15 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createDoc, updateDoc } from "../../src/knowledge/docs.ts";
-import { browserAvailable, browserMissingReason, checkDashboardPage, launchBrowser, signInThroughForm, unexpectedConsoleErrors, watchedPage } from "../support/browser.ts";
+import {
+  browserAvailable,
+  browserMissingReason,
+  checkDashboardPage,
+  launchBrowser,
+  signInThroughForm,
+  unexpectedConsoleErrors,
+  watchedPage,
+} from "../support/browser.ts";
 import { seedOrg, serveTestApp, type ServedTestApp } from "../support/app.ts";
 
 const TIMEOUT = 180_000;
@@ -29,9 +37,21 @@ beforeAll(async () => {
   if (missing) return;
   app = await serveTestApp({ NODE_ENV: "development", LLM_PROVIDER: "builtin" });
   org = await seedOrg(app, { name: "Acme Support", email: "ada@acme.example" });
-  ids.password = (await createDoc(app.deps, org.org_id, { title: "Resetting your password", body: "## Reset\nChoose Forgot password on the sign-in page and follow the emailed link." })).id;
-  ids.shipping = (await createDoc(app.deps, org.org_id, { title: "Shipping times", body: "## How long shipping takes\nShipping takes three to five working days." })).id;
-  ids.billing = (await createDoc(app.deps, org.org_id, { title: "Invoices and billing", body: "## Billing address\nChange the billing address on your invoices under Account, Billing." })).id;
+  ids.password = (
+    await createDoc(app.deps, org.org_id, {
+      title: "Resetting your password",
+      body: "## Reset\nChoose Forgot password on the sign-in page and follow the emailed link.",
+    })
+  ).id;
+  ids.shipping = (
+    await createDoc(app.deps, org.org_id, { title: "Shipping times", body: "## How long shipping takes\nShipping takes three to five working days." })
+  ).id;
+  ids.billing = (
+    await createDoc(app.deps, org.org_id, {
+      title: "Invoices and billing",
+      body: "## Billing address\nChange the billing address on your invoices under Account, Billing.",
+    })
+  ).id;
   browser = await launchBrowser();
 }, TIMEOUT);
 
@@ -55,7 +75,9 @@ test.skipIf(missing)(
     await page.goto("/dashboard/agents");
     await page.getByRole("link", { name: "Test your agent" }).click();
     await page.getByRole("heading", { name: "Test your agent" }).waitFor();
-    await page.getByLabel("Question file (optional)").setInputFiles([{ name: "questions.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(SET.map((q) => JSON.stringify(q)).join("\n")) }]);
+    await page
+      .getByLabel("Question file (optional)")
+      .setInputFiles([{ name: "questions.jsonl", mimeType: "application/jsonl", buffer: Buffer.from(SET.map((q) => JSON.stringify(q)).join("\n")) }]);
     await page.waitForFunction(() => (document.querySelector("textarea[name=content]") as HTMLTextAreaElement).value.includes("bitcoin"));
     await checkDashboardPage(page, "eval-form", true);
     await page.getByRole("button", { name: "Run the questions" }).click();
@@ -89,7 +111,13 @@ test.skipIf(missing)(
   "knowledge gaps: an escalated question grouped with its near-duplicate, and a link to write the article (light and dark)",
   async () => {
     const chat = async (message: string, session_id?: string) =>
-      (await (await fetch(`${app.url}/api/sdk/chat`, { method: "POST", headers: { authorization: `Bearer ${org.widget_key}`, "content-type": "application/json" }, body: JSON.stringify({ message, ...(session_id ? { session_id } : {}) }) })).json()) as { session_id: string };
+      (await (
+        await fetch(`${app.url}/api/sdk/chat`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${org.widget_key}`, "content-type": "application/json" },
+          body: JSON.stringify({ message, ...(session_id ? { session_id } : {}) }),
+        })
+      ).json()) as { session_id: string };
     const first = await chat("Do you have an office in Tokyo?");
     await chat("Where is your Tokyo office?", first.session_id);
     await chat("Do you sell gift vouchers for weddings?");

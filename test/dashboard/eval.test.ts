@@ -8,12 +8,20 @@ import { adminOf, get, type Member, memberWith, post, withFlash } from "./helper
 let app: TestApp;
 let admin: Member;
 let docId: string;
-const SET = ['{"question": "How do I reset my password?", "expected_doc": "Resetting your password"}', '{"question": "Can I pay with bitcoin?", "expected_phrase": "bitcoin"}'].join("\n");
+const SET = [
+  '{"question": "How do I reset my password?", "expected_doc": "Resetting your password"}',
+  '{"question": "Can I pay with bitcoin?", "expected_phrase": "bitcoin"}',
+].join("\n");
 
 beforeAll(async () => {
   app = await createTestApp({ LLM_PROVIDER: "builtin" });
   admin = await adminOf(app);
-  docId = (await createDoc(app.deps, admin.orgId, { title: "Resetting your password", body: "## Reset\nChoose Forgot password on the sign-in page and follow the emailed link." })).id;
+  docId = (
+    await createDoc(app.deps, admin.orgId, {
+      title: "Resetting your password",
+      body: "## Reset\nChoose Forgot password on the sign-in page and follow the emailed link.",
+    })
+  ).id;
 }, 60_000);
 afterAll(() => app.close());
 
@@ -87,7 +95,8 @@ describe("Test your agent", () => {
 
 describe("knowledge gaps page", () => {
   test("groups with counts, sample questions and a write-an-article link that opens the pre-filled form; needs inbox:view too", async () => {
-    const chat = (message: string) => app.request("/api/sdk/chat", { method: "POST", headers: { authorization: `Bearer ${admin.widgetKey}` }, json: { message } });
+    const chat = (message: string) =>
+      app.request("/api/sdk/chat", { method: "POST", headers: { authorization: `Bearer ${admin.widgetKey}` }, json: { message } });
     await chat("Do you have an office in Tokyo?");
     await chat("Where is your Tokyo office?");
     const page = await get(app, admin, "/dashboard/knowledge/gaps");

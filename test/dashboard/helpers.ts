@@ -16,7 +16,10 @@ export interface Member {
 /** An org with its admin (every role), signed in through the sign-in form as a browser does. */
 export async function adminOf(app: TestApp, name?: string): Promise<Member> {
   const org = await seedOrg(app, name ? { name } : {});
-  const res = await app.request("/signin", { form: { email: org.admin_email, password: org.password, return_to: "/dashboard" }, headers: { origin: app.deps.config.baseUrl } });
+  const res = await app.request("/signin", {
+    form: { email: org.admin_email, password: org.password, return_to: "/dashboard" },
+    headers: { origin: app.deps.config.baseUrl },
+  });
   if (res.status !== 303) throw new Error(`sign-in failed: ${res.status}`);
   const cookie = res.headers.get("set-cookie")!.split(";")[0]!;
   return { cookie, orgId: org.org_id, email: org.admin_email, password: org.password, widgetKey: org.widget_key, agentId: org.agent_id };
@@ -27,7 +30,10 @@ export async function memberWith(app: TestApp, orgId: string, roles: string[]): 
   const { members, memberships } = await import("../../src/db/schema/index.ts");
   const email = `m-${randomBytes(4).toString("hex")}@example.com`;
   const password = `pw-${randomBytes(9).toString("base64url")}`;
-  const [member] = await app.deps.db.insert(members).values({ email, name: "Member", passwordHash: await app.deps.passwords.hash(password) }).returning();
+  const [member] = await app.deps.db
+    .insert(members)
+    .values({ email, name: "Member", passwordHash: await app.deps.passwords.hash(password) })
+    .returning();
   await app.deps.db.insert(memberships).values({ orgId, memberId: member!.id, roles });
   const session = await createSession(app.deps, member!.id);
   return { cookie: `svc_session=${session.token}`, orgId, email, password };

@@ -43,7 +43,13 @@ test.skipIf(missing)(
     expect((await page.goto(`/dashboard/inbox/${fixture.ticketNumber}`))!.status()).toBe(200);
     expect((await following).status()).toBe(200);
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
-    await addTicketMessage(app.deps, { orgId: admin.orgId, actor: { kind: "system", name: "email" }, ticketId: fixture.ticketId, kind: "customer", body: "Live from the customer" });
+    await addTicketMessage(app.deps, {
+      orgId: admin.orgId,
+      actor: { kind: "system", name: "email" },
+      ticketId: fixture.ticketId,
+      kind: "customer",
+      body: "Live from the customer",
+    });
     await page.locator("#thread article", { hasText: "Live from the customer" }).waitFor({ timeout: 15_000 });
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42); // the same page: no reload
     expect(problems).toEqual([]);

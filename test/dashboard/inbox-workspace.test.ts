@@ -60,10 +60,26 @@ describe("the reply form", () => {
   test("the subject is editable from triage; a blank one is refused with the field named", async () => {
     const path = `/dashboard/inbox/${fx.ticketNumber}`;
     const fresh = (await findTicket(app.deps, admin.orgId, fx.ticketId))!;
-    const blank = await post(app, admin, `${path}/triage`, { version: fresh.updatedAt.toISOString(), subject: "   ", status: fresh.status, priority: fresh.priority, team: "", assignee: "", tags: "" });
+    const blank = await post(app, admin, `${path}/triage`, {
+      version: fresh.updatedAt.toISOString(),
+      subject: "   ",
+      status: fresh.status,
+      priority: fresh.priority,
+      team: "",
+      assignee: "",
+      tags: "",
+    });
     expect(blank.status).toBe(400);
     expect(await blank.text()).toContain("Enter a subject.");
-    const saved = await post(app, admin, `${path}/triage`, { version: fresh.updatedAt.toISOString(), subject: "Refund for order 42", status: fresh.status, priority: fresh.priority, team: "", assignee: "", tags: "" });
+    const saved = await post(app, admin, `${path}/triage`, {
+      version: fresh.updatedAt.toISOString(),
+      subject: "Refund for order 42",
+      status: fresh.status,
+      priority: fresh.priority,
+      team: "",
+      assignee: "",
+      tags: "",
+    });
     expect(saved.status).toBe(303);
     expect((await findTicket(app.deps, admin.orgId, fx.ticketId))!.subject).toBe("Refund for order 42");
   });

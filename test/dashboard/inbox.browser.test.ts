@@ -31,7 +31,10 @@ beforeAll(async () => {
   admin = await adminOf(app, "Acme Support");
   fixture = await seedInbox(app, admin.orgId, admin.agentId!, "Ada");
   grace = await seedInbox(app, admin.orgId, admin.agentId!, "Grace");
-  snippet = await createSavedReply(app.deps, admin.orgId, { name: "Refund done", body: "Hi {{customer.name}}, ticket #{{ticket.number}} is refunded. {{agent.name}}" });
+  snippet = await createSavedReply(app.deps, admin.orgId, {
+    name: "Refund done",
+    body: "Hi {{customer.name}}, ticket #{{ticket.number}} is refunded. {{agent.name}}",
+  });
   browser = await launchBrowser();
   context = await signedInContext(browser, app.url, admin.cookie);
 }, 120_000);
@@ -94,7 +97,12 @@ describe.skipIf(missing)("inbox pages in Chromium", () => {
       await posted;
       await page.waitForLoadState("load");
       expect(await page.getByRole("status").textContent()).toBe("Reply sent; ticket resolved.");
-      expect(await page.getByRole("article", { name: /^Team by / }).last().textContent()).toContain(`ticket #${grace.ticketNumber} is refunded.`);
+      expect(
+        await page
+          .getByRole("article", { name: /^Team by / })
+          .last()
+          .textContent(),
+      ).toContain(`ticket #${grace.ticketNumber} is refunded.`);
       expect((await findTicket(app.deps, admin.orgId, grace.ticketId))!.status).toBe("resolved");
       expect(await seriousAxeViolations(page)).toEqual([]);
       expect(problems).toEqual([]);
@@ -125,9 +133,11 @@ describe.skipIf(missing)("inbox pages in Chromium", () => {
           const page = await dark.newPage();
           expect((await page.goto(path()))?.status(), label).toBe(200);
           expect(await seriousAxeViolations(page), label).toEqual([]);
-          if (path() === `/dashboard/inbox/${fixture.ticketNumber}`) await page.screenshot({ path: join(SCREENSHOTS, "dashboard-inbox-ticket-dark.png"), fullPage: true });
+          if (path() === `/dashboard/inbox/${fixture.ticketNumber}`)
+            await page.screenshot({ path: join(SCREENSHOTS, "dashboard-inbox-ticket-dark.png"), fullPage: true });
           if (path() === "/dashboard/inbox") await page.screenshot({ path: join(SCREENSHOTS, "dashboard-inbox-dark.png"), fullPage: true });
-          if (path() === "/dashboard/settings/saved-replies") await page.screenshot({ path: join(SCREENSHOTS, "dashboard-saved-replies-dark.png"), fullPage: true });
+          if (path() === "/dashboard/settings/saved-replies")
+            await page.screenshot({ path: join(SCREENSHOTS, "dashboard-saved-replies-dark.png"), fullPage: true });
           await page.close();
         }
       } finally {

@@ -25,7 +25,14 @@ afterAll(() => app.close());
 describe("inbox pages: roles", () => {
   test("inbox:view reads every page; without it 403 and no link", async () => {
     const viewer = await memberWith(app, admin.orgId, ["inbox:view"]);
-    for (const path of ["/dashboard/inbox", `/dashboard/inbox/${mine.ticketNumber}`, "/dashboard/conversations", `/dashboard/conversations/${mine.conversationId}`, "/dashboard/customers", `/dashboard/customers/${mine.customerId}`]) {
+    for (const path of [
+      "/dashboard/inbox",
+      `/dashboard/inbox/${mine.ticketNumber}`,
+      "/dashboard/conversations",
+      `/dashboard/conversations/${mine.conversationId}`,
+      "/dashboard/customers",
+      `/dashboard/customers/${mine.customerId}`,
+    ]) {
       const res = await get(app, viewer, path);
       expect(res.status, path).toBe(200);
     }
@@ -61,7 +68,12 @@ describe("ticket list", () => {
 
     // 30 more tickets: two pages of 25, no ticket repeated.
     const org = (await adminOf(app, "Paged Org")) as Member;
-    for (let i = 1; i <= 30; i++) await createTicket(app.deps, { orgId: org.orgId, actor: { kind: "system", name: "test" }, input: { subject: `Paged ticket ${i}`, message: "m", source: "api" } });
+    for (let i = 1; i <= 30; i++)
+      await createTicket(app.deps, {
+        orgId: org.orgId,
+        actor: { kind: "system", name: "test" },
+        input: { subject: `Paged ticket ${i}`, message: "m", source: "api" },
+      });
     const first = await (await get(app, org, "/dashboard/inbox")).text();
     const next = /href="(\/dashboard\/inbox\?cursor=[^"]+)" rel="next"/.exec(first)?.[1];
     expect(next).toBeDefined();
@@ -86,7 +98,9 @@ describe("one ticket", () => {
     const page = await (await get(app, withFlash(admin, noted), path)).text();
     expect(page).toContain("Internal note added.");
     expect(page).toContain("We refunded it &#60;today&#62;.");
-    expect(page).toMatch(/<article class="turn turn-note" aria-label="Internal note by [^"]*"><p class="turn-head"><span class="badge warn">Internal note<\/span> <strong>[^<]*<\/strong> <span class="muted">not visible to the customer<\/span>/);
+    expect(page).toMatch(
+      /<article class="turn turn-note" aria-label="Internal note by [^"]*"><p class="turn-head"><span class="badge warn">Internal note<\/span> <strong>[^<]*<\/strong> <span class="muted">not visible to the customer<\/span>/,
+    );
     expect(page).toContain("Customer is a VIP; double-check the bank.");
 
     const visible = await customerThread(app.deps, admin.orgId, mine.ticketId);
@@ -132,7 +146,11 @@ describe("one ticket", () => {
   });
 
   test("a triage form opened before someone else's change is refused (409), nothing saved, the choices kept", async () => {
-    const t = await createTicket(app.deps, { orgId: admin.orgId, actor: { kind: "system", name: "test" }, input: { subject: "Race", message: "m", source: "api" } });
+    const t = await createTicket(app.deps, {
+      orgId: admin.orgId,
+      actor: { kind: "system", name: "test" },
+      input: { subject: "Race", message: "m", source: "api" },
+    });
     const path = `/dashboard/inbox/${t.number}`;
     const version = /name="version" value="([^"]+)"/.exec(await (await get(app, admin, path)).text())![1]!;
     app.clock.advance(1_000);
@@ -149,14 +167,18 @@ describe("one ticket", () => {
     // Saving again from that page (now carrying the current version) applies.
     const again = /name="version" value="([^"]+)"/.exec(body)![1]!;
     expect(again).toBe(fresh);
-    expect((await post(app, admin, `${path}/triage`, { version: again, status: "open", priority: "low", team: "Kept", assignee: "", tags: "" })).status).toBe(303);
+    expect((await post(app, admin, `${path}/triage`, { version: again, status: "open", priority: "low", team: "Kept", assignee: "", tags: "" })).status).toBe(
+      303,
+    );
     expect((await findTicket(app.deps, admin.orgId, t.id))!).toMatchObject({ status: "open", team: "Kept" });
   });
 
   test("triage limits at their boundary: 20 tags of 50 characters and a 100-character team pass, one more fails", async () => {
     const path = `/dashboard/inbox/${mine.ticketNumber}`;
     const twenty = Array.from({ length: 20 }, (_, i) => `${String(i).padStart(2, "0")}${"t".repeat(48)}`);
-    expect((await post(app, admin, `${path}/triage`, { status: "open", priority: "low", team: "T".repeat(100), assignee: "", tags: twenty.join(", ") })).status).toBe(303);
+    expect(
+      (await post(app, admin, `${path}/triage`, { status: "open", priority: "low", team: "T".repeat(100), assignee: "", tags: twenty.join(", ") })).status,
+    ).toBe(303);
     expect((await findTicket(app.deps, admin.orgId, mine.ticketId))!.tags).toHaveLength(20);
     const longTag = await post(app, admin, `${path}/triage`, { status: "open", priority: "low", team: "", assignee: "", tags: "x".repeat(51) });
     expect(longTag.status).toBe(400);
@@ -170,7 +192,11 @@ describe("one ticket", () => {
   });
 
   test("a closed ticket refuses a reply next to the field, still takes a note", async () => {
-    const t = await createTicket(app.deps, { orgId: admin.orgId, actor: { kind: "system", name: "test" }, input: { subject: "To close", message: "m", source: "api" } });
+    const t = await createTicket(app.deps, {
+      orgId: admin.orgId,
+      actor: { kind: "system", name: "test" },
+      input: { subject: "To close", message: "m", source: "api" },
+    });
     expect((await post(app, admin, `/dashboard/inbox/${t.number}/triage`, { status: "closed" })).status).toBe(303);
     const refused = await post(app, admin, `/dashboard/inbox/${t.number}/reply`, { reply: "Keep me" });
     expect(refused.status).toBe(400);

@@ -76,7 +76,9 @@ describe("submitForm", () => {
 });
 
 describe("listTable and pagers", () => {
-  const table = (rows: string[], empty: string | null) => listTable({ caption: "Things", columns: ["Name", { label: "Actions", hidden: true }], rows, row: (r) => html`<tr><td>${r}</td><td></td></tr>`, empty }).value;
+  const table = (rows: string[], empty: string | null) =>
+    listTable({ caption: "Things", columns: ["Name", { label: "Actions", hidden: true }], rows, row: (r) => html`<tr><td>${r}</td><td></td></tr>`, empty })
+      .value;
 
   test("rows escaped, a hidden head for a column of buttons, one empty row spanning every column", () => {
     expect(table(["<a>"], "None.")).toContain("<tr><td>&#60;a&#62;</td><td></td></tr>");
@@ -88,7 +90,9 @@ describe("listTable and pagers", () => {
   });
 
   test("page numbers: 1 to 100,000; anything else is page 1", () => {
-    expect([pageNumber("2"), pageNumber("100000"), pageNumber("100001"), pageNumber("0"), pageNumber("1.5"), pageNumber(undefined)]).toEqual([2, 100_000, 1, 1, 1, 1]);
+    expect([pageNumber("2"), pageNumber("100000"), pageNumber("100001"), pageNumber("0"), pageNumber("1.5"), pageNumber(undefined)]).toEqual([
+      2, 100_000, 1, 1, 1, 1,
+    ]);
     expect(pageOf([1, 2, 3], 1, 2)).toEqual({ items: [1, 2], page: 1, hasMore: true, total: 3 });
     expect(pageOf([1, 2, 3], 2, 2)).toEqual({ items: [3], page: 2, hasMore: false, total: 3 });
   });
@@ -102,7 +106,9 @@ describe("listTable and pagers", () => {
 
   test("cursorPager: first page and next page links, none when there is one page", () => {
     expect(cursorPager("/x", {}, null).value).toBe("");
-    expect(cursorPager("/x", { status: "open" }, "c2").value).toBe('<nav class="pager" aria-label="Pages"><a href="/x?status=open&#38;cursor=c2" rel="next">Next page →</a></nav>');
+    expect(cursorPager("/x", { status: "open" }, "c2").value).toBe(
+      '<nav class="pager" aria-label="Pages"><a href="/x?status=open&#38;cursor=c2" rel="next">Next page →</a></nav>',
+    );
     expect(cursorPager("/x", { cursor: "c2" }, null).value).toBe('<nav class="pager" aria-label="Pages"><a href="/x">← First page</a></nav>');
   });
 });

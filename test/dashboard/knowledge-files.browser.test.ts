@@ -5,7 +5,15 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { listDocs } from "../../src/knowledge/docs.ts";
-import { browserAvailable, browserMissingReason, checkDashboardPage, launchBrowser, signInThroughForm, unexpectedConsoleErrors, watchedPage } from "../support/browser.ts";
+import {
+  browserAvailable,
+  browserMissingReason,
+  checkDashboardPage,
+  launchBrowser,
+  signInThroughForm,
+  unexpectedConsoleErrors,
+  watchedPage,
+} from "../support/browser.ts";
 import { seedOrg, serveTestApp, type ServedTestApp } from "../support/app.ts";
 
 const TIMEOUT = 120_000;

@@ -4,7 +4,15 @@
 // violation) in light and dark, and photographed into docs/screenshots/.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { browserAvailable, browserMissingReason, checkDashboardPage, launchBrowser, signInThroughForm, unexpectedConsoleErrors, watchedPage } from "../support/browser.ts";
+import {
+  browserAvailable,
+  browserMissingReason,
+  checkDashboardPage,
+  launchBrowser,
+  signInThroughForm,
+  unexpectedConsoleErrors,
+  watchedPage,
+} from "../support/browser.ts";
 import { seedOrg, serveTestApp, type ServedTestApp } from "../support/app.ts";
 import { startTestSite, type TestSite } from "../sources/site.ts";
 

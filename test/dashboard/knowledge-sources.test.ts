@@ -19,7 +19,13 @@ afterAll(() => app.close());
 
 describe("dashboard knowledge sources", () => {
   test("a help centre with a refused address: its form again with the error by the field, values kept, token not echoed", async () => {
-    const res = await post(app, admin, "/dashboard/knowledge/sources/help-centre", { hc_kind: "intercom", hc_name: "Intercom", hc_base_url: "http://10.1.2.3/", hc_locale: "", hc_token: "secret-token-value" });
+    const res = await post(app, admin, "/dashboard/knowledge/sources/help-centre", {
+      hc_kind: "intercom",
+      hc_name: "Intercom",
+      hc_base_url: "http://10.1.2.3/",
+      hc_locale: "",
+      hc_token: "secret-token-value",
+    });
     expect(res.status).toBe(400);
     const page = await res.text();
     expect(page).toContain('id="f-hc_base_url-error"');
@@ -29,13 +35,25 @@ describe("dashboard knowledge sources", () => {
   });
 
   test("an Intercom help centre without its token is refused at the token field", async () => {
-    const res = await post(app, admin, "/dashboard/knowledge/sources/help-centre", { hc_kind: "intercom", hc_name: "Intercom", hc_base_url: "http://127.0.0.1:9/ic", hc_locale: "", hc_token: "" });
+    const res = await post(app, admin, "/dashboard/knowledge/sources/help-centre", {
+      hc_kind: "intercom",
+      hc_name: "Intercom",
+      hc_base_url: "http://127.0.0.1:9/ic",
+      hc_locale: "",
+      hc_token: "",
+    });
     expect(res.status).toBe(400);
     expect(await res.text()).toContain('id="f-hc_token-error"');
   });
 
   test("a Zendesk help centre is added and its page shown; delete asks first and acts only on its word", async () => {
-    const res = await post(app, admin, "/dashboard/knowledge/sources/help-centre", { hc_kind: "zendesk", hc_name: "Zendesk", hc_base_url: "http://127.0.0.1:9/zd", hc_locale: "en-gb", hc_token: "" });
+    const res = await post(app, admin, "/dashboard/knowledge/sources/help-centre", {
+      hc_kind: "zendesk",
+      hc_name: "Zendesk",
+      hc_base_url: "http://127.0.0.1:9/zd",
+      hc_locale: "en-gb",
+      hc_token: "",
+    });
     expect(res.status).toBe(303);
     const [source] = await listSources(app.deps, admin.orgId);
     expect(source).toMatchObject({ kind: "zendesk", name: "Zendesk", settings: { base_url: "http://127.0.0.1:9/zd", locale: "en-gb" } });
@@ -65,7 +83,9 @@ describe("dashboard knowledge sources", () => {
     expect(page).not.toContain("Add a website");
     expect((await post(app, viewer, "/dashboard/knowledge/sources", { name: "x", start_url: "http://127.0.0.1:9/" })).status).toBe(403);
     expect(page).not.toContain("Upload files");
-    expect((await post(app, viewer, "/dashboard/knowledge/sources/files", { file_name: "a.md", file_base64: Buffer.from("# A").toString("base64") })).status).toBe(403);
+    expect(
+      (await post(app, viewer, "/dashboard/knowledge/sources/files", { file_name: "a.md", file_base64: Buffer.from("# A").toString("base64") })).status,
+    ).toBe(403);
   });
 
   test("a markdown file uploaded through the form (as the page's script sends it) becomes a document", async () => {
@@ -89,7 +109,10 @@ describe("dashboard knowledge sources", () => {
     const bare = await post(app, admin, "/dashboard/knowledge/sources/files", { upload: "files" });
     expect(bare.status).toBe(400);
     expect(await bare.text()).toContain('id="f-files-error"');
-    const odd = await post(app, admin, "/dashboard/knowledge/sources/files", { file_name: "picture.png", file_base64: Buffer.from("not a picture").toString("base64") });
+    const odd = await post(app, admin, "/dashboard/knowledge/sources/files", {
+      file_name: "picture.png",
+      file_base64: Buffer.from("not a picture").toString("base64"),
+    });
     expect(odd.status).toBe(400);
     const page = await odd.text();
     expect(page).toContain('id="f-files-error"');

@@ -50,7 +50,11 @@ describe("knowledge pages", () => {
   });
 
   test("preview renders markdown without saving; raw HTML is shown as text", async () => {
-    const res = await post(app, admin, "/dashboard/knowledge", { intent: "preview", title: "P", body: "# Hello\n\n<script>alert(1)</script> [x](javascript:alert(1))" });
+    const res = await post(app, admin, "/dashboard/knowledge", {
+      intent: "preview",
+      title: "P",
+      body: "# Hello\n\n<script>alert(1)</script> [x](javascript:alert(1))",
+    });
     expect(res.status).toBe(200);
     const body = await res.text();
     expect(body).toContain("<h1>Hello</h1>");
@@ -63,7 +67,14 @@ describe("knowledge pages", () => {
     const id = await create(admin, { title: "Refund policy", body: "Refunds take five days.", tags: "billing, refunds" });
     const doc = (await getDoc(app.deps, admin.orgId, id))!;
     expect(doc.tags).toEqual(["billing", "refunds"]);
-    const saved = await post(app, admin, `/dashboard/knowledge/${id}`, { intent: "save", title: "Refund policy", body: "Refunds take three days.", url: "https://example.com/refunds", tags: "billing", status: "published" });
+    const saved = await post(app, admin, `/dashboard/knowledge/${id}`, {
+      intent: "save",
+      title: "Refund policy",
+      body: "Refunds take three days.",
+      url: "https://example.com/refunds",
+      tags: "billing",
+      status: "published",
+    });
     expect(saved.status).toBe(303);
     expect(await (await get(app, withFlash(admin, saved), `/dashboard/knowledge/${id}`)).text()).toContain("Document saved.");
     expect((await getDoc(app.deps, admin.orgId, id))!.body).toBe("Refunds take three days.");
@@ -90,7 +101,10 @@ describe("knowledge pages", () => {
   });
 
   test("import a markdown file: title from its first heading", async () => {
-    const res = await post(app, admin, "/dashboard/knowledge/import-file", { file_name: "C:\\fakepath\\returns.md", content: "# Returns\n\nSend it back within 30 days." });
+    const res = await post(app, admin, "/dashboard/knowledge/import-file", {
+      file_name: "C:\\fakepath\\returns.md",
+      content: "# Returns\n\nSend it back within 30 days.",
+    });
     expect(res.status).toBe(303);
     const doc = (await getDoc(app.deps, admin.orgId, res.headers.get("location")!.split("/").pop()!))!;
     expect(doc.title).toBe("Returns");
@@ -111,7 +125,14 @@ describe("knowledge pages", () => {
   test("import from a URL: the page becomes a document titled by the page, citing its address", async () => {
     // Development mode: the outbound guard lets plain http reach a loopback page.
     const dev = await createTestApp({ NODE_ENV: "development" });
-    const site = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("<html><head><title>Opening hours</title></head><body><p>We are open 9 to 5.</p></body></html>", { headers: { "content-type": "text/html" } }) });
+    const site = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: () =>
+        new Response("<html><head><title>Opening hours</title></head><body><p>We are open 9 to 5.</p></body></html>", {
+          headers: { "content-type": "text/html" },
+        }),
+    });
     try {
       dev.hosts.set("help.shop.example", ["127.0.0.1"]);
       const who = await adminOf(dev);

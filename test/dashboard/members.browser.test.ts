@@ -7,7 +7,16 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { browserAvailable, browserMissingReason, launchBrowser, checkDashboardPage, SCREENSHOTS, unexpectedConsoleErrors, watchedPage, signInThroughForm } from "../support/browser.ts";
+import {
+  browserAvailable,
+  browserMissingReason,
+  launchBrowser,
+  checkDashboardPage,
+  SCREENSHOTS,
+  unexpectedConsoleErrors,
+  watchedPage,
+  signInThroughForm,
+} from "../support/browser.ts";
 import { seedOrg, serveTestApp, type ServedTestApp } from "../support/app.ts";
 
 const TIMEOUT = 90_000;
@@ -111,7 +120,12 @@ test.skipIf(missing)(
 
     // Remove (the script asks to confirm first).
     page.once("dialog", (d) => d.accept());
-    await page.getByRole("row").filter({ has: page.getByRole("button", { name: "Remove" }) }).filter({ hasText: "grace@acme.example" }).getByRole("button", { name: "Remove" }).click();
+    await page
+      .getByRole("row")
+      .filter({ has: page.getByRole("button", { name: "Remove" }) })
+      .filter({ hasText: "grace@acme.example" })
+      .getByRole("button", { name: "Remove" })
+      .click();
     await page.getByText("Member removed").waitFor();
     expect(await page.getByRole("table", { name: "Members" }).getByText("grace@acme.example").count()).toBe(0);
     await invitee.page.reload();

@@ -30,7 +30,13 @@ function postMany(who: Member, path: string, pairs: [string, string][]) {
 }
 
 const idOf = async (email: string) => (await app.deps.db.select({ id: members.id }).from(members).where(eq(members.email, email)))[0]!.id;
-const rolesOf = async (orgId: string, memberId: string) => (await app.deps.db.select({ roles: memberships.roles }).from(memberships).where(and(eq(memberships.orgId, orgId), eq(memberships.memberId, memberId))))[0]?.roles;
+const rolesOf = async (orgId: string, memberId: string) =>
+  (
+    await app.deps.db
+      .select({ roles: memberships.roles })
+      .from(memberships)
+      .where(and(eq(memberships.orgId, orgId), eq(memberships.memberId, memberId)))
+  )[0]?.roles;
 
 describe("members section", () => {
   test("invite: missing email and roles are field errors next to their fields; the values are kept", async () => {
@@ -40,19 +46,29 @@ describe("members section", () => {
     expect(body).toContain('id="f-invite_email-error"');
     expect(body).toContain('id="f-invite_roles-error"');
     expect(body).toContain('<a href="#f-invite_roles">Choose at least one role.</a>');
-    const bad = await postMany(admin, "/dashboard/settings/members/invite", [["invite_email", "not an <email>"], ["invite_roles", "agents:view"]]);
+    const bad = await postMany(admin, "/dashboard/settings/members/invite", [
+      ["invite_email", "not an <email>"],
+      ["invite_roles", "agents:view"],
+    ]);
     expect(bad.status).toBe(400);
     const text = await bad.text();
     expect(text).toContain('id="f-invite_email-error"');
     expect(text).toContain('value="not an &#60;email&#62;"');
     expect(text).toMatch(/id="inv-3" name="invite_roles" value="agents:view" checked/);
-    const dup = await postMany(admin, "/dashboard/settings/members/invite", [["invite_email", admin.email], ["invite_roles", "agents:view"]]);
+    const dup = await postMany(admin, "/dashboard/settings/members/invite", [
+      ["invite_email", admin.email],
+      ["invite_roles", "agents:view"],
+    ]);
     expect(dup.status).toBe(409);
     expect(await dup.text()).toContain("already a member");
   });
 
   test("invite: the link is shown in that answer only, and the invitation is listed with a revoke button", async () => {
-    const res = await postMany(admin, "/dashboard/settings/members/invite", [["invite_email", "Newbie@Example.com"], ["invite_roles", "knowledge:view"], ["invite_roles", "agents:view"]]);
+    const res = await postMany(admin, "/dashboard/settings/members/invite", [
+      ["invite_email", "Newbie@Example.com"],
+      ["invite_roles", "knowledge:view"],
+      ["invite_roles", "agents:view"],
+    ]);
     expect(res.status).toBe(201);
     expect(res.headers.get("cache-control")).toBe("no-store");
     const body = await res.text();
@@ -75,7 +91,10 @@ describe("members section", () => {
   test("change roles from the member's form; the last admin's refusal shows next to their checkboxes", async () => {
     const m = await memberWith(app, admin.orgId, ["agents:view"]);
     const id = await idOf(m.email);
-    const saved = await postMany(admin, `/dashboard/settings/members/${id}/roles`, [["roles", "inbox:view"], ["roles", "agents:manage"]]);
+    const saved = await postMany(admin, `/dashboard/settings/members/${id}/roles`, [
+      ["roles", "inbox:view"],
+      ["roles", "agents:manage"],
+    ]);
     expect(saved.status).toBe(303);
     expect(await rolesOf(admin.orgId, id)).toEqual(["agents:manage", "inbox:view"]);
     const none = await postMany(admin, `/dashboard/settings/members/${id}/roles`, [["go", "1"]]);
@@ -124,7 +143,10 @@ describe("members section", () => {
     expect(bad.status).toBe(400);
     expect(await bad.text()).not.toContain(admin.widgetKey!);
     // It cannot hand out a role it lacks.
-    const escalate = await postMany(people, "/dashboard/settings/members/invite", [["invite_email", "friend@example.com"], ["invite_roles", "org:manage"]]);
+    const escalate = await postMany(people, "/dashboard/settings/members/invite", [
+      ["invite_email", "friend@example.com"],
+      ["invite_roles", "org:manage"],
+    ]);
     expect(escalate.status).toBe(403);
     expect(await escalate.text()).toContain('id="f-invite_roles-error"');
     // org:manage alone sees the members read only.
@@ -136,7 +158,9 @@ describe("members section", () => {
     const agentsOnly = await memberWith(app, admin.orgId, ["agents:manage"]);
     expect((await get(app, agentsOnly, "/dashboard/settings")).status).toBe(403);
     expect(await (await get(app, agentsOnly, "/dashboard")).text()).not.toContain('href="/dashboard/settings"');
-    expect((await post(app, agentsOnly, "/dashboard/settings/members/invite", { invite_email: "x@example.com", invite_roles: "agents:view" })).status).toBe(403);
+    expect((await post(app, agentsOnly, "/dashboard/settings/members/invite", { invite_email: "x@example.com", invite_roles: "agents:view" })).status).toBe(
+      403,
+    );
   });
 
   test("the members list paginates by 20; the invitations list too", async () => {
@@ -147,7 +171,15 @@ describe("members section", () => {
     const second = await (await get(app, org, "/dashboard/settings?members_page=2")).text();
     expect(second).toContain("Page 2");
     expect(second).not.toContain("members_page=3");
-    for (let i = 0; i < 21; i++, app.clock.advance(1000)) expect((await postMany(org, "/dashboard/settings/members/invite", [["invite_email", `crowd-${i}@example.com`], ["invite_roles", "agents:view"]])).status).toBe(201);
+    for (let i = 0; i < 21; i++, app.clock.advance(1000))
+      expect(
+        (
+          await postMany(org, "/dashboard/settings/members/invite", [
+            ["invite_email", `crowd-${i}@example.com`],
+            ["invite_roles", "agents:view"],
+          ])
+        ).status,
+      ).toBe(201);
     const invites = await (await get(app, org, "/dashboard/settings")).text();
     expect(invites).toContain('href="/dashboard/settings?invites_page=2" rel="next"');
     const lastPage = await (await get(app, org, "/dashboard/settings?invites_page=2")).text();

@@ -50,7 +50,9 @@ test.skipIf(missing)(
     await nav("Knowledge base").click();
     await page.getByRole("link", { name: "New document" }).click();
     await page.getByLabel("Title").fill("Opening hours");
-    await page.getByLabel("Text (markdown)").fill("Our support desk is open **Monday to Friday, 9:00 to 17:00** Central European Time. On public holidays the desk is closed.");
+    await page
+      .getByLabel("Text (markdown)")
+      .fill("Our support desk is open **Monday to Friday, 9:00 to 17:00** Central European Time. On public holidays the desk is closed.");
     await page.getByRole("button", { name: "Create document" }).click();
     await page.getByText("“Opening hours” created and published.").waitFor();
 

@@ -17,9 +17,14 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 function postMany(who: Member, path: string, pairs: [string, string][]) {
-  return app.request(path, { method: "POST", body: new URLSearchParams(pairs).toString(), headers: { "content-type": "application/x-www-form-urlencoded", cookie: who.cookie, origin: app.deps.config.baseUrl } });
+  return app.request(path, {
+    method: "POST",
+    body: new URLSearchParams(pairs).toString(),
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: who.cookie, origin: app.deps.config.baseUrl },
+  });
 }
-const invitedRoles = async (email: string) => (await app.deps.db.select({ roles: memberInvitations.roles }).from(memberInvitations).where(eq(memberInvitations.email, email)))[0]?.roles;
+const invitedRoles = async (email: string) =>
+  (await app.deps.db.select({ roles: memberInvitations.roles }).from(memberInvitations).where(eq(memberInvitations.email, email)))[0]?.roles;
 
 describe("role presets", () => {
   test("the forms offer Admin, Agent and Viewer beside the twelve boxes", async () => {
@@ -30,13 +35,44 @@ describe("role presets", () => {
   });
 
   test("a preset gives its roles; custom keeps the boxes; an unknown preset is custom", async () => {
-    expect((await postMany(admin, "/dashboard/settings/members/invite", [["invite_email", "agent@presets.example"], ["invite_preset", "agent"], ["invite_roles", "org:manage"]])).status).toBe(201);
+    expect(
+      (
+        await postMany(admin, "/dashboard/settings/members/invite", [
+          ["invite_email", "agent@presets.example"],
+          ["invite_preset", "agent"],
+          ["invite_roles", "org:manage"],
+        ])
+      ).status,
+    ).toBe(201);
     expect([...(await invitedRoles("agent@presets.example"))!].sort()).toEqual([...ROLE_PRESETS.agent.roles].sort());
-    expect((await postMany(admin, "/dashboard/settings/members/invite", [["invite_email", "viewer@presets.example"], ["invite_preset", "viewer"]])).status).toBe(201);
+    expect(
+      (
+        await postMany(admin, "/dashboard/settings/members/invite", [
+          ["invite_email", "viewer@presets.example"],
+          ["invite_preset", "viewer"],
+        ])
+      ).status,
+    ).toBe(201);
     expect((await invitedRoles("viewer@presets.example"))!.every((r) => r.endsWith(":view"))).toBe(true);
-    expect((await postMany(admin, "/dashboard/settings/members/invite", [["invite_email", "custom@presets.example"], ["invite_preset", ""], ["invite_roles", "inbox:view"]])).status).toBe(201);
+    expect(
+      (
+        await postMany(admin, "/dashboard/settings/members/invite", [
+          ["invite_email", "custom@presets.example"],
+          ["invite_preset", ""],
+          ["invite_roles", "inbox:view"],
+        ])
+      ).status,
+    ).toBe(201);
     expect(await invitedRoles("custom@presets.example")).toEqual(["inbox:view"]);
-    expect((await postMany(admin, "/dashboard/settings/members/invite", [["invite_email", "odd@presets.example"], ["invite_preset", "__proto__"], ["invite_roles", "agents:view"]])).status).toBe(201);
+    expect(
+      (
+        await postMany(admin, "/dashboard/settings/members/invite", [
+          ["invite_email", "odd@presets.example"],
+          ["invite_preset", "__proto__"],
+          ["invite_roles", "agents:view"],
+        ])
+      ).status,
+    ).toBe(201);
     expect(await invitedRoles("odd@presets.example")).toEqual(["agents:view"]);
   });
 
@@ -45,11 +81,17 @@ describe("role presets", () => {
     const [row] = await app.deps.db.select({ id: members.id }).from(members).where(eq(members.email, someone.email));
     const res = await postMany(admin, `/dashboard/settings/members/${row!.id}/roles`, [["preset", "agent"]]);
     expect(res.status).toBe(303);
-    const [m] = await app.deps.db.select({ roles: memberships.roles }).from(memberships).where(and(eq(memberships.orgId, admin.orgId), eq(memberships.memberId, row!.id)));
+    const [m] = await app.deps.db
+      .select({ roles: memberships.roles })
+      .from(memberships)
+      .where(and(eq(memberships.orgId, admin.orgId), eq(memberships.memberId, row!.id)));
     expect([...m!.roles].sort()).toEqual([...ROLE_PRESETS.agent.roles].sort());
 
     const limited = await memberWith(app, admin.orgId, ["members:manage", "inbox:view"]);
-    const refused = await postMany(limited, "/dashboard/settings/members/invite", [["invite_email", "too-much@presets.example"], ["invite_preset", "admin"]]);
+    const refused = await postMany(limited, "/dashboard/settings/members/invite", [
+      ["invite_email", "too-much@presets.example"],
+      ["invite_preset", "admin"],
+    ]);
     expect(refused.status).toBe(403);
     expect(await refused.text()).toContain('id="f-invite_roles-error"');
     expect(await invitedRoles("too-much@presets.example")).toBeUndefined();
@@ -58,7 +100,14 @@ describe("role presets", () => {
 
 describe("the settings nav", () => {
   test("every settings page carries it; widget, identity, members and business hours have pages of their own", async () => {
-    for (const path of ["/dashboard/settings", "/dashboard/settings/widget", "/dashboard/settings/identity", "/dashboard/settings/members", "/dashboard/settings/hours", "/dashboard/settings/email"]) {
+    for (const path of [
+      "/dashboard/settings",
+      "/dashboard/settings/widget",
+      "/dashboard/settings/identity",
+      "/dashboard/settings/members",
+      "/dashboard/settings/hours",
+      "/dashboard/settings/email",
+    ]) {
       const page = await (await get(app, admin, path)).text();
       expect(page).toContain('aria-label="Settings sections"');
       for (const label of ["Widget", "Identity", "Members", "Email", "Hand-off", "Saved replies", "Business hours"]) expect(page).toContain(`>${label}</a>`);

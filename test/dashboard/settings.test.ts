@@ -82,8 +82,18 @@ describe("settings page", () => {
     const { eq } = await import("drizzle-orm");
     const [me] = await app.deps.db.select({ id: members.id }).from(members).where(eq(members.email, admin.email));
     const clientId = `client-${crypto.randomUUID()}`;
-    await app.deps.db.insert(oauthClients).values({ id: clientId, name: "Claude <Desktop>", redirectUris: ["http://127.0.0.1/cb"], tokenEndpointAuthMethod: "none", grantTypes: ["authorization_code"], responseTypes: ["code"] });
-    const [grant] = await app.deps.db.insert(oauthGrants).values({ clientId, memberId: me!.id, orgId: admin.orgId, scopes: ["docs:read"], resource: `${app.deps.config.baseUrl}/api/mcp` }).returning();
+    await app.deps.db.insert(oauthClients).values({
+      id: clientId,
+      name: "Claude <Desktop>",
+      redirectUris: ["http://127.0.0.1/cb"],
+      tokenEndpointAuthMethod: "none",
+      grantTypes: ["authorization_code"],
+      responseTypes: ["code"],
+    });
+    const [grant] = await app.deps.db
+      .insert(oauthGrants)
+      .values({ clientId, memberId: me!.id, orgId: admin.orgId, scopes: ["docs:read"], resource: `${app.deps.config.baseUrl}/api/mcp` })
+      .returning();
     const page = await (await get(app, admin, "/dashboard/settings")).text();
     expect(page).toContain("Claude &#60;Desktop&#62;");
     expect(page).toContain("docs:read");
@@ -95,12 +105,20 @@ describe("settings page", () => {
   });
 
   test("the organisation's model: set with a write-only key, a refused base URL next to its field, cleared", async () => {
-    const bad = await post(app, admin, "/dashboard/settings/llm", { llm_provider: "openai", llm_model: "gpt-x", llm_base_url: "ftp://models.example", llm_api_key: "sk-org-secret" });
+    const bad = await post(app, admin, "/dashboard/settings/llm", {
+      llm_provider: "openai",
+      llm_model: "gpt-x",
+      llm_base_url: "ftp://models.example",
+      llm_api_key: "sk-org-secret",
+    });
     expect(bad.status).toBe(400);
     const badBody = await bad.text();
     expect(badBody).toContain('id="f-llm_base_url-error"');
     expect(badBody).not.toContain("sk-org-secret");
-    expect((await post(app, admin, "/dashboard/settings/llm", { llm_provider: "openai", llm_model: "gpt-x", llm_base_url: "", llm_api_key: "sk-org-secret" })).status).toBe(303);
+    expect(
+      (await post(app, admin, "/dashboard/settings/llm", { llm_provider: "openai", llm_model: "gpt-x", llm_base_url: "", llm_api_key: "sk-org-secret" }))
+        .status,
+    ).toBe(303);
     const view = await orgLlmView(app.deps, admin.orgId);
     expect(view.override).toMatchObject({ provider: "openai", model: "gpt-x", api_key_set: true });
     const page = await (await get(app, admin, "/dashboard/settings")).text();

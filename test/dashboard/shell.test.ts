@@ -30,7 +30,15 @@ describe("dashboard shell", () => {
     // The setup checklist (setup_status) with a link to where each item is done.
     expect(body).toContain('id="setup-h"');
     expect(body).toContain('href="/dashboard/knowledge">Published documents</a>');
-    for (const href of ["/dashboard/agents", "/dashboard/knowledge", "/dashboard/connectors", "/dashboard/settings", "/dashboard/inbox", "/dashboard/campaigns"]) expect(body).toContain(`href="${href}"`);
+    for (const href of [
+      "/dashboard/agents",
+      "/dashboard/knowledge",
+      "/dashboard/connectors",
+      "/dashboard/settings",
+      "/dashboard/inbox",
+      "/dashboard/campaigns",
+    ])
+      expect(body).toContain(`href="${href}"`);
   });
 
   test("a member with one role sees only its section in the nav", async () => {
@@ -63,7 +71,10 @@ describe("dashboard shell", () => {
     expect(before).toContain("<h1>Alpha Org</h1>");
     const res = await post(app, a, "/dashboard/org", { org_id: b.orgId });
     expect(res.status).toBe(303);
-    const orgCookie = res.headers.getSetCookie().find((c) => c.startsWith("svc_org="))!.split(";")[0]!;
+    const orgCookie = res.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("svc_org="))!
+      .split(";")[0]!;
     const switched = { ...a, cookie: `${a.cookie}; ${orgCookie}` };
     expect(await (await get(app, switched, "/dashboard")).text()).toContain("<h1>Beta Org</h1>");
     // In Beta the member holds knowledge:view only.

@@ -26,7 +26,11 @@ const form = (fields: Record<string, string>, events: string[]) => {
   return body.toString();
 };
 const postRaw = (who: Member, path: string, body: string) =>
-  app.request(path, { method: "POST", body, headers: { cookie: who.cookie, origin: app.deps.config.baseUrl, "content-type": "application/x-www-form-urlencoded" } });
+  app.request(path, {
+    method: "POST",
+    body,
+    headers: { cookie: who.cookie, origin: app.deps.config.baseUrl, "content-type": "application/x-www-form-urlencoded" },
+  });
 
 describe("webhooks page", () => {
   test("org:manage only: other roles get 403, and the nav links it only for admins", async () => {
@@ -51,7 +55,11 @@ describe("webhooks page", () => {
   });
 
   test("create shows the secret once (no-store), stores it encrypted; the page tests, rotates and deletes", async () => {
-    const res = await postRaw(admin, "/dashboard/webhooks", form({ url: "https://hooks.shop.example/in", description: "CRM sync" }, ["ticket.created", "ticket.updated"]));
+    const res = await postRaw(
+      admin,
+      "/dashboard/webhooks",
+      form({ url: "https://hooks.shop.example/in", description: "CRM sync" }, ["ticket.created", "ticket.updated"]),
+    );
     expect(res.status).toBe(201);
     expect(res.headers.get("cache-control")).toBe("no-store");
     const secret = /value="(whsec_[^"]+)"/.exec(await res.text())![1]!;

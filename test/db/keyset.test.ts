@@ -57,7 +57,12 @@ describe("keyset pages", () => {
     const org = await seedOrg(app);
     const [row] = await queryRows<{ id: string }>(app.deps.db, sql`select gen_random_uuid()::text as id`);
     expect(decodeCursor(encodeCursor(row!.id))).toBe(row!.id);
-    for (const bad of ["garbage", Buffer.from("k:not-a-uuid").toString("base64url"), Buffer.from(`x:${row!.id}`).toString("base64url"), encodeCursor(row!.id) + "A".repeat(64)]) {
+    for (const bad of [
+      "garbage",
+      Buffer.from("k:not-a-uuid").toString("base64url"),
+      Buffer.from(`x:${row!.id}`).toString("base64url"),
+      encodeCursor(row!.id) + "A".repeat(64),
+    ]) {
       expect(decodeCursor(bad)).toBeNull();
       const error = (await rejectionOf(listActivity(app.deps, org.org_id, { cursor: bad }))) as AppError;
       expect(error.status).toBe(400);

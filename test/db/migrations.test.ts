@@ -32,7 +32,10 @@ describe("migrations", () => {
 
   test("a database missing applied migrations reports them pending (and /readyz would say 503)", async () => {
     class Rollback extends Error {
-      constructor(readonly partial: number, readonly none: number) {
+      constructor(
+        readonly partial: number,
+        readonly none: number,
+      ) {
         super("rollback");
       }
     }
@@ -60,7 +63,8 @@ describe("migrations", () => {
     expect(times.length).toBeGreaterThan(5);
     for (const c of times) expect(`${c.table_name}.${c.column_name}: ${c.data_type}`).toEndWith("timestamp with time zone");
     // oauth_clients.id is a prefixed random client_id (`mcp_…`, src/oauth/clients.ts); every other id is a uuid.
-    for (const c of columns.filter((c) => c.column_name === "id")) expect(`${c.table_name}.id: ${c.data_type}`).toEndWith(c.table_name === "oauth_clients" ? "text" : "uuid");
+    for (const c of columns.filter((c) => c.column_name === "id"))
+      expect(`${c.table_name}.id: ${c.data_type}`).toEndWith(c.table_name === "oauth_clients" ? "text" : "uuid");
     // One sequence, and it is no id: outbox.seq orders the rows of a lane (src/mail/outbox.ts) and
     // never leaves the database.
     const serials = await queryRows<{ column: string }>(

@@ -25,20 +25,33 @@ afterAll(async () => {
 
 /** Statements this connection holds prepared whose text contains `marker`. */
 async function kept(db: Database["db"], marker: string): Promise<number> {
-  const [row] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from pg_prepared_statements where statement like ${`%${marker}%`} and statement not like '%pg_prepared_statements%'`);
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from pg_prepared_statements where statement like ${`%${marker}%`} and statement not like '%pg_prepared_statements%'`,
+  );
   return row!.n;
 }
 
 describe.skipIf(!onPostgres)("named statements (PostgreSQL)", () => {
   test("a query builder query is prepared once and reused on later calls", async () => {
-    for (let i = 0; i < 3; i++) await one.db.select({ id: orgs.id }).from(orgs).where(eq(orgs.name, `named-${i}`));
+    for (let i = 0; i < 3; i++)
+      await one.db
+        .select({ id: orgs.id })
+        .from(orgs)
+        .where(eq(orgs.name, `named-${i}`));
     expect(await kept(one.db, `from "orgs" where "orgs"."name" = $1`)).toBe(1);
   });
 
   test(`an in-list of exactly ${PREPARE_MAX_PARAMETERS} parameters is kept; one more runs unnamed`, async () => {
     const ids = (n: number) => Array.from({ length: n }, () => crypto.randomUUID());
-    await one.db.select({ id: orgs.id }).from(orgs).where(inArray(orgs.id, ids(PREPARE_MAX_PARAMETERS)));
-    await one.db.select({ id: orgs.id }).from(orgs).where(inArray(orgs.id, ids(PREPARE_MAX_PARAMETERS + 1)));
+    await one.db
+      .select({ id: orgs.id })
+      .from(orgs)
+      .where(inArray(orgs.id, ids(PREPARE_MAX_PARAMETERS)));
+    await one.db
+      .select({ id: orgs.id })
+      .from(orgs)
+      .where(inArray(orgs.id, ids(PREPARE_MAX_PARAMETERS + 1)));
     expect(await kept(one.db, `$${PREPARE_MAX_PARAMETERS})`)).toBe(1);
     expect(await kept(one.db, `$${PREPARE_MAX_PARAMETERS + 1})`)).toBe(0);
   });
@@ -59,7 +72,12 @@ describe.skipIf(!onPostgres)("named statements (PostgreSQL)", () => {
     const unnamed = openPostgres(testDb.url!, { max: 1, prepare: false });
     try {
       await unnamed.db.select({ id: orgs.id }).from(orgs).where(eq(orgs.name, "unnamed"));
-      await unnamed.db.select({ id: orgs.id }).from(orgs).where(eq(orgs.id, sql.placeholder("id"))).prepare("unnamed_by_id").execute({ id: crypto.randomUUID() });
+      await unnamed.db
+        .select({ id: orgs.id })
+        .from(orgs)
+        .where(eq(orgs.id, sql.placeholder("id")))
+        .prepare("unnamed_by_id")
+        .execute({ id: crypto.randomUUID() });
       const [row] = await queryRows<{ n: number }>(unnamed.db, sql`select count(*)::int as n from pg_prepared_statements`);
       expect(row!.n).toBe(0);
     } finally {

@@ -14,7 +14,12 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
-const byKey = (db: Db) => db.select({ count: rateLimitCounters.count }).from(rateLimitCounters).where(eq(rateLimitCounters.key, sql.placeholder("key"))).prepare("counter_by_key");
+const byKey = (db: Db) =>
+  db
+    .select({ count: rateLimitCounters.count })
+    .from(rateLimitCounters)
+    .where(eq(rateLimitCounters.key, sql.placeholder("key")))
+    .prepare("counter_by_key");
 
 class Rollback extends Error {}
 

@@ -8,7 +8,8 @@ import { AppError, knownError } from "../../src/errors.ts";
 const pg = (code: string) => Object.assign(new Error("server said no"), { name: "PostgresError", code, severity: "FATAL" });
 
 test("connection-class errors are unavailable", () => {
-  for (const code of ["CONNECT_TIMEOUT", "CONNECTION_CLOSED", "CONNECTION_DESTROYED", "CONNECTION_ENDED"]) expect(isDatabaseUnavailable(Object.assign(new Error(code), { code }))).toBe(true);
+  for (const code of ["CONNECT_TIMEOUT", "CONNECTION_CLOSED", "CONNECTION_DESTROYED", "CONNECTION_ENDED"])
+    expect(isDatabaseUnavailable(Object.assign(new Error(code), { code }))).toBe(true);
   expect(isDatabaseUnavailable(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED", syscall: "connect" }))).toBe(true);
   for (const code of ["57P01", "57P02", "57P03", "08006", "08001", "53300"]) expect(isDatabaseUnavailable(pg(code))).toBe(true);
   // Wrapped (as a query builder may wrap it): the cause chain is read.

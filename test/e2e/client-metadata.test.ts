@@ -22,7 +22,10 @@ const CALLBACK = "http://127.0.0.1:9/callback";
 
 const base = () => `https://localhost:${server.port}`;
 const documents: Record<string, (url: string) => { body: string; headers?: Record<string, string> }> = {
-  "/good.json": (url) => ({ body: JSON.stringify({ client_id: url, client_name: "Acme Assistant", redirect_uris: [CALLBACK], token_endpoint_auth_method: "none" }), headers: { "cache-control": "max-age=60" } }),
+  "/good.json": (url) => ({
+    body: JSON.stringify({ client_id: url, client_name: "Acme Assistant", redirect_uris: [CALLBACK], token_endpoint_auth_method: "none" }),
+    headers: { "cache-control": "max-age=60" },
+  }),
   "/mismatch.json": () => ({ body: JSON.stringify({ client_id: `${base()}/good.json`, client_name: "Impostor", redirect_uris: [CALLBACK] }) }),
   "/big.json": (url) => ({ body: JSON.stringify({ client_id: url, client_name: "Big", redirect_uris: [CALLBACK], padding: "x".repeat(6000) }) }),
   "/secret.json": (url) => ({ body: JSON.stringify({ client_id: url, redirect_uris: [CALLBACK], token_endpoint_auth_method: "client_secret_basic" }) }),
@@ -58,7 +61,14 @@ async function signedIn() {
   await ua.signIn(org.admin_email, org.password);
   return ua;
 }
-const query = (clientId: string, challenge: string, redirectUri = CALLBACK) => ({ response_type: "code", client_id: clientId, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: "S256", scope: "docs:read" });
+const query = (clientId: string, challenge: string, redirectUri = CALLBACK) => ({
+  response_type: "code",
+  client_id: clientId,
+  redirect_uri: redirectUri,
+  code_challenge: challenge,
+  code_challenge_method: "S256",
+  scope: "docs:read",
+});
 
 test("the authorization server advertises client_id_metadata_document_supported", async () => {
   const metadata = (await (await app.request("/.well-known/oauth-authorization-server")).json()) as Record<string, unknown>;
@@ -76,7 +86,13 @@ test("a URL client_id: the consent page names the document's host, tokens are is
   const answer = await ua.post("/api/mcp/oauth/consent", { ...consentFields(first.page), decision: "allow" });
   expect(answer.status).toBe(303);
   const code = new URL(answer.headers.get("location")!).searchParams.get("code")!;
-  const { res, body } = await tokenRequest(app, { grant_type: "authorization_code", code, code_verifier: verifier, client_id: clientId, redirect_uri: CALLBACK });
+  const { res, body } = await tokenRequest(app, {
+    grant_type: "authorization_code",
+    code,
+    code_verifier: verifier,
+    client_id: clientId,
+    redirect_uri: CALLBACK,
+  });
   expect(res.status).toBe(200);
   expect(body.token_type).toBe("Bearer");
   const list = await rpc(app, body.access_token as string, { jsonrpc: "2.0", id: 1, method: "tools/list" });
@@ -126,9 +142,13 @@ describe("refused, on the error page and never redirected", () => {
 });
 
 test("registration accepts application_type and echoes it", async () => {
-  const res = await app.request("/api/mcp/oauth/register", { json: { redirect_uris: [CALLBACK], token_endpoint_auth_method: "none", application_type: "native" } });
+  const res = await app.request("/api/mcp/oauth/register", {
+    json: { redirect_uris: [CALLBACK], token_endpoint_auth_method: "none", application_type: "native" },
+  });
   expect(res.status).toBe(201);
   expect(((await res.json()) as Record<string, unknown>).application_type).toBe("native");
-  const bad = await app.request("/api/mcp/oauth/register", { json: { redirect_uris: [CALLBACK], token_endpoint_auth_method: "none", application_type: "toaster" } });
+  const bad = await app.request("/api/mcp/oauth/register", {
+    json: { redirect_uris: [CALLBACK], token_endpoint_auth_method: "none", application_type: "toaster" },
+  });
   expect(bad.status).toBe(400);
 });

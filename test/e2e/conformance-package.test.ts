@@ -58,13 +58,19 @@ afterAll(async () => {
 for (const scenario of SCENARIOS) {
   test(`conformance server scenario ${scenario}`, async () => {
     const dir = join(out, scenario);
-    const proc = Bun.spawn([process.execPath, CLI, "server", "--url", `http://127.0.0.1:${relay.port}/mcp`, "--scenario", scenario, "-o", dir], { stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+    const proc = Bun.spawn([process.execPath, CLI, "server", "--url", `http://127.0.0.1:${relay.port}/mcp`, "--scenario", scenario, "-o", dir], {
+      stdout: "pipe",
+      stderr: "pipe",
+      stdin: "ignore",
+    });
     const [stdout, stderr] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     const [run] = readdirSync(dir);
     expect(run, `${stdout}\n${stderr}`).toBeDefined();
     const checks = JSON.parse(readFileSync(join(dir, run!, "checks.json"), "utf8")) as { id: string; status: string; errorMessage?: string }[];
     expect(checks.length).toBeGreaterThan(0);
-    const failed = checks.filter((c) => (c.status === "FAILURE" || c.status === "WARNING") && !(c.id in NOT_APPLICABLE)).map((c) => `${c.id}: ${c.errorMessage ?? c.status}`);
+    const failed = checks
+      .filter((c) => (c.status === "FAILURE" || c.status === "WARNING") && !(c.id in NOT_APPLICABLE))
+      .map((c) => `${c.id}: ${c.errorMessage ?? c.status}`);
     expect(failed).toEqual([]);
   }, 60_000);
 }

@@ -20,11 +20,14 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 async function inspector(...args: string[]) {
-  const proc = Bun.spawn([process.execPath, INSPECTOR, "--cli", `${app.url}/api/mcp`, "--transport", "http", "--header", `Authorization: Bearer ${token}`, ...args], {
-    env: { ...process.env, MCP_CATALOG_PATH: join(tempDir("svc-inspector-"), "mcp.json"), NO_COLOR: "1" },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  const proc = Bun.spawn(
+    [process.execPath, INSPECTOR, "--cli", `${app.url}/api/mcp`, "--transport", "http", "--header", `Authorization: Bearer ${token}`, ...args],
+    {
+      env: { ...process.env, MCP_CATALOG_PATH: join(tempDir("svc-inspector-"), "mcp.json"), NO_COLOR: "1" },
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  );
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { stdout, stderr, code };
 }

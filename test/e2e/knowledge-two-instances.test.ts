@@ -29,21 +29,37 @@ describe.skipIf(engine !== "postgres")("knowledge on two instances", () => {
     running.push(b);
 
     const ask = async (message: string) => {
-      const res = await fetch(`${a.url}/api/sdk/chat`, { method: "POST", headers: { authorization: `Bearer ${printed.widgetKey}`, "content-type": "application/json" }, body: JSON.stringify({ message }) });
+      const res = await fetch(`${a.url}/api/sdk/chat`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${printed.widgetKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ message }),
+      });
       expect(res.status).toBe(200);
       return ((await res.json()) as { sources: { doc_id: string }[] }).sources.map((s) => s.doc_id);
     };
-    const signIn = await fetch(`${b.url}/api/auth/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: printed.email, password: printed.password }) });
+    const signIn = await fetch(`${b.url}/api/auth/session`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: printed.email, password: printed.password }),
+    });
     const member = { authorization: `Bearer ${((await signIn.json()) as { token: string }).token}`, "content-type": "application/json" };
 
     // A has built its index before the change.
     expect(await ask("Where is the rooftop lounge?")).toEqual([]);
-    const created = await fetch(`${b.url}/api/docs`, { method: "POST", headers: member, body: JSON.stringify({ title: "Visiting our office", body: "## Rooftop lounge\nThe rooftop lounge is on the ninth floor." }) });
+    const created = await fetch(`${b.url}/api/docs`, {
+      method: "POST",
+      headers: member,
+      body: JSON.stringify({ title: "Visiting our office", body: "## Rooftop lounge\nThe rooftop lounge is on the ninth floor." }),
+    });
     expect(created.status).toBe(201);
     const id = ((await created.json()) as { id: string }).id;
     expect((await ask("Where is the rooftop lounge?"))[0]).toBe(id);
 
-    const edited = await fetch(`${b.url}/api/docs/${id}`, { method: "PATCH", headers: member, body: JSON.stringify({ body: "## Garden terrace\nThe garden terrace is behind the reception." }) });
+    const edited = await fetch(`${b.url}/api/docs/${id}`, {
+      method: "PATCH",
+      headers: member,
+      body: JSON.stringify({ body: "## Garden terrace\nThe garden terrace is behind the reception." }),
+    });
     expect(edited.status).toBe(200);
     expect(await ask("Where is the rooftop lounge?")).not.toContain(id);
     expect((await ask("Where is the garden terrace?"))[0]).toBe(id);

@@ -31,18 +31,29 @@ describe.skipIf(engine !== "postgres")("two instances on one PostgreSQL", () => 
     running.push(b);
 
     const widget = { authorization: `Bearer ${printed.widgetKey}` };
-    const chat = await fetch(`${a.url}/api/sdk/chat`, { method: "POST", headers: { ...widget, "content-type": "application/json" }, body: JSON.stringify({ message: "I want to talk to a person" }) });
+    const chat = await fetch(`${a.url}/api/sdk/chat`, {
+      method: "POST",
+      headers: { ...widget, "content-type": "application/json" },
+      body: JSON.stringify({ message: "I want to talk to a person" }),
+    });
     expect(chat.status).toBe(200);
     const answer = (await chat.json()) as any;
     const ticketId = answer.routing.ticket_id as string;
     const conversation = (await (await fetch(`${a.url}/api/sdk/conversations/${answer.session_id}`, { headers: widget })).json()) as any;
 
-    const signIn = await fetch(`${b.url}/api/auth/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: printed.email, password: printed.password }) });
+    const signIn = await fetch(`${b.url}/api/auth/session`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: printed.email, password: printed.password }),
+    });
     const member = { authorization: `Bearer ${((await signIn.json()) as any).token}`, "content-type": "application/json" };
-    const reply = (url: string, body: string) => fetch(`${url}/api/tickets/${ticketId}/replies`, { method: "POST", headers: member, body: JSON.stringify({ body }) });
+    const reply = (url: string, body: string) =>
+      fetch(`${url}/api/tickets/${ticketId}/replies`, { method: "POST", headers: member, body: JSON.stringify({ body }) });
     const texts = (events: ReturnType<typeof readEvents>) => events.events.filter((e) => e.event === "message").map((e) => JSON.parse(e.data).text as string);
 
-    const onA = readEvents(await fetch(`${a.url}/api/sdk/conversations/${answer.session_id}/events`, { headers: { ...widget, "last-event-id": conversation.last_event_id } }));
+    const onA = readEvents(
+      await fetch(`${a.url}/api/sdk/conversations/${answer.session_id}/events`, { headers: { ...widget, "last-event-id": conversation.last_event_id } }),
+    );
     await onA.waitForComment((c) => c === "open");
     expect((await reply(b.url, "first, from B")).status).toBe(201);
     await onA.waitFor((e) => e.event === "message");
@@ -76,12 +87,30 @@ describe.skipIf(engine !== "pglite")("one embedded instance (PGlite: one process
     running.push(server);
     const printed = banner(server.stdout());
     const widget = { authorization: `Bearer ${printed.widgetKey}` };
-    const answer = (await (await fetch(`${server.url}/api/sdk/chat`, { method: "POST", headers: { ...widget, "content-type": "application/json" }, body: JSON.stringify({ message: "I want to talk to a person" }) })).json()) as any;
+    const answer = (await (
+      await fetch(`${server.url}/api/sdk/chat`, {
+        method: "POST",
+        headers: { ...widget, "content-type": "application/json" },
+        body: JSON.stringify({ message: "I want to talk to a person" }),
+      })
+    ).json()) as any;
     const events = readEvents(await fetch(`${server.url}/api/sdk/conversations/${answer.session_id}/events`, { headers: widget }));
     await events.waitForComment((c) => c === "open");
-    const signIn = await fetch(`${server.url}/api/auth/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: printed.email, password: printed.password }) });
+    const signIn = await fetch(`${server.url}/api/auth/session`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: printed.email, password: printed.password }),
+    });
     const member = { authorization: `Bearer ${((await signIn.json()) as any).token}`, "content-type": "application/json" };
-    expect((await fetch(`${server.url}/api/tickets/${answer.routing.ticket_id}/replies`, { method: "POST", headers: member, body: JSON.stringify({ body: "Hello from a person" }) })).status).toBe(201);
+    expect(
+      (
+        await fetch(`${server.url}/api/tickets/${answer.routing.ticket_id}/replies`, {
+          method: "POST",
+          headers: member,
+          body: JSON.stringify({ body: "Hello from a person" }),
+        })
+      ).status,
+    ).toBe(201);
     const message = await events.waitFor((e) => e.event === "message");
     expect(JSON.parse(message.data)).toMatchObject({ kind: "person", text: "Hello from a person" });
     const stopped = server.stop();

@@ -60,7 +60,14 @@ beforeAll(async () => {
       const url = new URL(request.url);
       if (url.pathname !== "/callback") return new Response("not found", { status: 404 });
       const q = url.searchParams;
-      hits.push({ path: url.pathname, code: q.get("code"), state: q.get("state"), iss: q.get("iss"), error: q.get("error"), errorDescription: q.get("error_description") });
+      hits.push({
+        path: url.pathname,
+        code: q.get("code"),
+        state: q.get("state"),
+        iss: q.get("iss"),
+        error: q.get("error"),
+        errorDescription: q.get("error_description"),
+      });
       return new Response(CALLBACK_PAGE, { headers: { "content-type": "text/html; charset=utf-8" } });
     },
   });
@@ -180,21 +187,31 @@ async function answerInChromium(url: URL, clientName: string, decision: "Allow" 
   expect(watched.problems.slice(consentArrived)).toEqual([]);
 
   const hitsBefore = hits.length;
-  const landed = page.waitForURL((u) => u.origin === callbackOrigin, { timeout: 15_000 }).then(
-    () => null,
-    (error: Error) => error,
-  );
+  const landed = page
+    .waitForURL((u) => u.origin === callbackOrigin, { timeout: 15_000 })
+    .then(
+      () => null,
+      (error: Error) => error,
+    );
   await (decision === "Allow" ? allow : deny).click();
   const stuck = await landed;
   // A consent page whose CSP form-action does not cover the redirect URI ends here (net::ERR_ABORTED).
   if (stuck)
-    throw new Error(`after ${decision}, the browser did not reach ${redirectUrl}: ${stuck.message}\nCSP violations: ${JSON.stringify(watched.violations)}\nproblems: ${JSON.stringify(watched.problems)}`);
+    throw new Error(
+      `after ${decision}, the browser did not reach ${redirectUrl}: ${stuck.message}\nCSP violations: ${JSON.stringify(watched.violations)}\nproblems: ${JSON.stringify(watched.problems)}`,
+    );
   await page.waitForLoadState("load");
   // The browser really is on the client's redirect URI, showing the client's page.
   expect(new URL(page.url()).origin + new URL(page.url()).pathname).toBe(redirectUrl);
   expect(await page.getByRole("heading", { level: 1 }).innerText()).toBe("You can close this window");
   expect(hits.length).toBe(hitsBefore + 1);
-  return { ...watched, hit: hits.at(-1)!, consentCsp, beforeConsent: watched.problems.slice(0, consentArrived), fromConsent: watched.problems.slice(consentArrived) };
+  return {
+    ...watched,
+    hit: hits.at(-1)!,
+    consentCsp,
+    beforeConsent: watched.problems.slice(0, consentArrived),
+    fromConsent: watched.problems.slice(consentArrived),
+  };
 }
 
 /**

@@ -84,17 +84,19 @@ describe("oauth4webapi against the authorization server over HTTPS", () => {
 
     // The issuer check is real: the same document under another expected issuer is refused.
     const elsewhere = new URL(`${issuer}/tenant`);
-    const refused = await oauth
-      .processDiscoveryResponse(elsewhere, await oauth.discoveryRequest(discovered, { ...options, algorithm: "oauth2" }))
-      .then(
-        () => null,
-        (error: unknown) => error,
-      );
+    const refused = await oauth.processDiscoveryResponse(elsewhere, await oauth.discoveryRequest(discovered, { ...options, algorithm: "oauth2" })).then(
+      () => null,
+      (error: unknown) => error,
+    );
     expect(refused).toBeInstanceOf(oauth.OperationProcessingError);
     expect((refused as oauth.OperationProcessingError).code).toBe(oauth.JSON_ATTRIBUTE_COMPARISON);
   });
 
-  const cases: { kind: string; metadata: { client_name: string; redirect_uris: string[]; token_endpoint_auth_method: "none" | "client_secret_basic" }; scope: string }[] = [
+  const cases: {
+    kind: string;
+    metadata: { client_name: string; redirect_uris: string[]; token_endpoint_auth_method: "none" | "client_secret_basic" };
+    scope: string;
+  }[] = [
     {
       kind: "public client (token_endpoint_auth_method none)",
       metadata: { client_name: "oauth4webapi public", redirect_uris: ["http://127.0.0.1:8765/callback"], token_endpoint_auth_method: "none" },
@@ -102,7 +104,11 @@ describe("oauth4webapi against the authorization server over HTTPS", () => {
     },
     {
       kind: "confidential client (client_secret_basic)",
-      metadata: { client_name: "oauth4webapi confidential", redirect_uris: ["https://client.example.com/oauth/callback"], token_endpoint_auth_method: "client_secret_basic" },
+      metadata: {
+        client_name: "oauth4webapi confidential",
+        redirect_uris: ["https://client.example.com/oauth/callback"],
+        token_endpoint_auth_method: "client_secret_basic",
+      },
       scope: "data:read data:write",
     },
   ];
@@ -112,7 +118,11 @@ describe("oauth4webapi against the authorization server over HTTPS", () => {
       const as = await discover();
       // Dynamic client registration (RFC 7591).
       const client = await oauth.processDynamicClientRegistrationResponse(
-        await oauth.dynamicClientRegistrationRequest(as, { ...c.metadata, grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] }, options),
+        await oauth.dynamicClientRegistrationRequest(
+          as,
+          { ...c.metadata, grant_types: ["authorization_code", "refresh_token"], response_types: ["code"] },
+          options,
+        ),
       );
       expect(client.client_id).toStartWith("mcp_");
       expect(client.token_endpoint_auth_method).toBe(c.metadata.token_endpoint_auth_method);
@@ -184,14 +194,23 @@ describe("oauth4webapi against the authorization server over HTTPS", () => {
         "POST",
         new URL(resource),
         new Headers({ "content-type": "application/json", accept: "application/json, text/event-stream" }),
-        JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "oauth4webapi", version: "3.8.8" } } }),
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "oauth4webapi", version: "3.8.8" } },
+        }),
         options,
       );
       expect(initialize.status).toBe(200);
       expect(((await initialize.json()) as { result: { serverInfo: { name: string } } }).result.serverInfo.name).toBe("svc-agents");
 
       // Refresh (RFC 6749 section 6): a new pair, same scope.
-      const refreshed = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, auth, tokens.refresh_token!, options));
+      const refreshed = await oauth.processRefreshTokenResponse(
+        as,
+        client,
+        await oauth.refreshTokenGrantRequest(as, client, auth, tokens.refresh_token!, options),
+      );
       expect(refreshed.token_type).toBe("bearer");
       expect(refreshed.expires_in).toBe(3600);
       expect(refreshed.scope!.split(" ").sort()).toEqual(c.scope.split(" ").sort());
@@ -203,15 +222,21 @@ describe("oauth4webapi against the authorization server over HTTPS", () => {
       for (let i = 0; i < 2; i++)
         expect(
           await oauth.processRevocationResponse(
-            await oauth.revocationRequest(as, client, auth, refreshed.refresh_token!, { ...options, additionalParameters: { token_type_hint: "refresh_token" } }),
+            await oauth.revocationRequest(as, client, auth, refreshed.refresh_token!, {
+              ...options,
+              additionalParameters: { token_type_hint: "refresh_token" },
+            }),
           ),
         ).toBeUndefined();
 
       // A refresh with the revoked token: invalid_grant, as a ResponseBodyError.
-      const failed = await oauth.refreshTokenGrantRequest(as, client, auth, refreshed.refresh_token!, options).then((res) => oauth.processRefreshTokenResponse(as, client, res)).then(
-        () => null,
-        (error: unknown) => error,
-      );
+      const failed = await oauth
+        .refreshTokenGrantRequest(as, client, auth, refreshed.refresh_token!, options)
+        .then((res) => oauth.processRefreshTokenResponse(as, client, res))
+        .then(
+          () => null,
+          (error: unknown) => error,
+        );
       expect(failed).toBeInstanceOf(oauth.ResponseBodyError);
       expect((failed as oauth.ResponseBodyError).error).toBe("invalid_grant");
       expect((failed as oauth.ResponseBodyError).status).toBe(400);
@@ -244,7 +269,11 @@ describe("oauth4webapi against the authorization server over HTTPS", () => {
   test("client_secret_basic with a wrong secret: 401 invalid_client with a Basic challenge", async () => {
     const as = await discover();
     const client = await oauth.processDynamicClientRegistrationResponse(
-      await oauth.dynamicClientRegistrationRequest(as, { client_name: "oauth4webapi wrong secret", redirect_uris: ["https://client.example.com/cb"], token_endpoint_auth_method: "client_secret_basic" }, options),
+      await oauth.dynamicClientRegistrationRequest(
+        as,
+        { client_name: "oauth4webapi wrong secret", redirect_uris: ["https://client.example.com/cb"], token_endpoint_auth_method: "client_secret_basic" },
+        options,
+      ),
     );
     const error = await oauth
       .refreshTokenGrantRequest(as, client, oauth.ClientSecretBasic(`${client.client_secret as string}x`), "svc_rt_unknown", options)

@@ -19,7 +19,10 @@ afterAll(() => app.close());
 
 const scopeOf = (challenge: string | null) => /(?:^|[ ,])scope="([^"]*)"/.exec(challenge ?? "")?.[1];
 /** Which scopes a consent page asks for, by their plain-words descriptions. */
-const asked = (page: string) => Object.entries(SCOPES).filter(([, words]) => page.includes(words)).map(([scope]) => scope);
+const asked = (page: string) =>
+  Object.entries(SCOPES)
+    .filter(([, words]) => page.includes(words))
+    .map(([scope]) => scope);
 
 test("the 401 names the tool's scope for a tools/call, the read-only default for initialize, none for ping", async () => {
   const call = await rpc(app, undefined, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_docs", arguments: { query: "x" } } });
@@ -30,8 +33,17 @@ test("the 401 names the tool's scope for a tools/call, the read-only default for
   expect(scopeOf(write.res.headers.get("www-authenticate"))).toBe("inbox:write");
   const custom = await rpc(app, undefined, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "custom.refund", arguments: {} } });
   expect(scopeOf(custom.res.headers.get("www-authenticate"))).toBe("actions:read");
-  const init = await rpc(app, undefined, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
-  expect(scopeOf(init.res.headers.get("www-authenticate"))!.split(" ").every((s) => s.endsWith(":read"))).toBe(true);
+  const init = await rpc(app, undefined, {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  });
+  expect(
+    scopeOf(init.res.headers.get("www-authenticate"))!
+      .split(" ")
+      .every((s) => s.endsWith(":read")),
+  ).toBe(true);
   const bad = await rpc(app, "svc_at_forged", { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "read_doc", arguments: { id: "x" } } });
   expect(bad.res.headers.get("www-authenticate")).toContain('error="invalid_token"');
   expect(scopeOf(bad.res.headers.get("www-authenticate"))).toBe("docs:read");
@@ -46,7 +58,14 @@ test("following the hint, the consent page asks only for docs:read", async () =>
   const ua = new Browserless(app);
   await ua.signIn(org.admin_email, org.password);
   const { challenge } = pkcePair();
-  const { status, page } = await ua.authorize({ response_type: "code", client_id: client.client_id, redirect_uri: "http://127.0.0.1:9/callback", code_challenge: challenge, code_challenge_method: "S256", scope });
+  const { status, page } = await ua.authorize({
+    response_type: "code",
+    client_id: client.client_id,
+    redirect_uri: "http://127.0.0.1:9/callback",
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+    scope,
+  });
   expect(status).toBe(200);
   expect(asked(page)).toEqual(["docs:read"]);
 });
@@ -74,7 +93,12 @@ test("the official SDK client, given no scope, asks for what the 401 named: no w
 
 test("step-up: a 403 names the scopes held plus the one lacking, and a client following it gets a consent page for that combined set", async () => {
   const held = await tokensFor(app, org, "docs:read data:read");
-  const denied = await rpc(app, held.accessToken, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "data_update_user", arguments: { user_id: "x", name: "y" } } });
+  const denied = await rpc(app, held.accessToken, {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "data_update_user", arguments: { user_id: "x", name: "y" } },
+  });
   expect(denied.res.status).toBe(403);
   const challenge = denied.res.headers.get("www-authenticate")!;
   expect(challenge).toContain('error="insufficient_scope"');
@@ -84,11 +108,23 @@ test("step-up: a 403 names the scopes held plus the one lacking, and a client fo
   const ua = new Browserless(app);
   await ua.signIn(org.admin_email, org.password);
   const { challenge: pkce } = pkcePair();
-  const { status, page } = await ua.authorize({ response_type: "code", client_id: held.clientId, redirect_uri: "http://127.0.0.1:9/callback", code_challenge: pkce, code_challenge_method: "S256", scope });
+  const { status, page } = await ua.authorize({
+    response_type: "code",
+    client_id: held.clientId,
+    redirect_uri: "http://127.0.0.1:9/callback",
+    code_challenge: pkce,
+    code_challenge_method: "S256",
+    scope,
+  });
   expect(status).toBe(200);
   expect(asked(page).sort()).toEqual(["data:read", "data:write", "docs:read"]);
   // The stepped-up token makes the call (an unknown user: a tool error, no longer a 403).
   const stepped = await tokensFor(app, org, scope);
-  const after = await rpc(app, stepped.accessToken, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "data_update_user", arguments: { user_id: "x", name: "y" } } });
+  const after = await rpc(app, stepped.accessToken, {
+    jsonrpc: "2.0",
+    id: 2,
+    method: "tools/call",
+    params: { name: "data_update_user", arguments: { user_id: "x", name: "y" } },
+  });
   expect(after.res.status).toBe(200);
 });

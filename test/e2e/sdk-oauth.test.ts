@@ -14,7 +14,10 @@ let org: Awaited<ReturnType<typeof seedOrg>>;
 beforeAll(async () => {
   app = await serveTestApp();
   org = await seedOrg(app);
-  await createDoc(app.deps, org.org_id, { title: "Resetting your password", body: "To reset your password, open Settings, choose Security and click Reset password. A link arrives by email." });
+  await createDoc(app.deps, org.org_id, {
+    title: "Resetting your password",
+    body: "To reset your password, open Settings, choose Security and click Reset password. A link arrives by email.",
+  });
   await createDoc(app.deps, org.org_id, { title: "Billing and invoices", body: "Invoices are emailed monthly. Change your card under Billing." });
 });
 afterAll(() => app.close());

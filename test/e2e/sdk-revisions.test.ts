@@ -33,7 +33,13 @@ function provider(port: number): Provider {
       return `http://127.0.0.1:${port}/callback`;
     },
     get clientMetadata() {
-      return { client_name: "SDK 2.4 test client", redirect_uris: [`http://127.0.0.1:${port}/callback`], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none" };
+      return {
+        client_name: "SDK 2.4 test client",
+        redirect_uris: [`http://127.0.0.1:${port}/callback`],
+        grant_types: ["authorization_code", "refresh_token"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "none",
+      };
     },
     clientInformation: () => client as never,
     saveClientInformation: (info) => void (client = info),
@@ -115,6 +121,7 @@ test("2026-07-28 pinned: no initialize at all; server/discover, then tools/list 
   const methods = sent.map((s) => s.method);
   expect(methods).not.toContain("initialize");
   expect(methods).toContain("server/discover");
-  for (const s of sent.filter((s) => s.method === "tools/list" || s.method === "tools/call")) expect(s).toMatchObject({ version: "2026-07-28", mcpMethod: s.method });
+  for (const s of sent.filter((s) => s.method === "tools/list" || s.method === "tools/call"))
+    expect(s).toMatchObject({ version: "2026-07-28", mcpMethod: s.method });
   await client.close();
 });

@@ -15,11 +15,22 @@ beforeAll(async () => {
   app = await serveTestApp({ NODE_ENV: "development" });
   org = await seedOrg(app);
   await createDoc(app.deps, org.org_id, { title: "Delivery areas", body: "We deliver to every city in the country within three days." });
-  partner = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: async (r) => Response.json({ order: new URL(r.url).searchParams.get("number"), state: "shipped" }) });
+  partner = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: async (r) => Response.json({ order: new URL(r.url).searchParams.get("number"), state: "shipped" }),
+  });
   app.hosts.set("orders.partner.example", ["127.0.0.1"]);
   const session = await signIn(app, org.admin_email, org.password);
   const res = await app.request("/api/integrations/custom-actions", {
-    json: { slug: "order_status", description: "Status of an order", method: "GET", url: `http://orders.partner.example:${partner.port}/status`, destructive: false, input_schema: { type: "object", properties: { number: { type: "string" } }, required: ["number"] } },
+    json: {
+      slug: "order_status",
+      description: "Status of an order",
+      method: "GET",
+      url: `http://orders.partner.example:${partner.port}/status`,
+      destructive: false,
+      input_schema: { type: "object", properties: { number: { type: "string" } }, required: ["number"] },
+    },
     headers: { authorization: `Bearer ${session}` },
   });
   expect(res.status).toBe(201);

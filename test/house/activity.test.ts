@@ -52,7 +52,13 @@ afterAll(async () => {
 describe("what is recorded, and who did it", () => {
   test("connector created, refreshed and deleted by the signed-in member; no credential in the summary", async () => {
     const upstream = await running.start(statelessJsonServer());
-    const created = await connectOk(app, auth, { name: "Orders", slug: "orders", url: `${upstream.url}?key=secret-in-query`, auth_method: "bearer", credentials: { token: "tok-secret" } });
+    const created = await connectOk(app, auth, {
+      name: "Orders",
+      slug: "orders",
+      url: `${upstream.url}?key=secret-in-query`,
+      auth_method: "bearer",
+      credentials: { token: "tok-secret" },
+    });
     expect((await app.request(`${SERVERS}/${created.id}`, { method: "PATCH", json: { name: "Orders 2" }, headers: auth })).status).toBe(200);
     expect((await app.request(`${SERVERS}/${created.id}`, { method: "DELETE", headers: auth })).status).toBe(204);
 
@@ -60,7 +66,12 @@ describe("what is recorded, and who did it", () => {
     expect(items.map((e) => e.action)).toEqual(["connector.deleted", "connector.refreshed", "connector.created"]);
     for (const e of items) {
       expect(e.object_type).toBe("connector");
-      expect(e.actor).toEqual({ kind: "member", id: adminId, member: { id: adminId, email: org.admin_email, name: expect.any(String) }, client_id: null } as never);
+      expect(e.actor).toEqual({
+        kind: "member",
+        id: adminId,
+        member: { id: adminId, email: org.admin_email, name: expect.any(String) },
+        client_id: null,
+      } as never);
     }
     expect(items[2]!.summary).toEqual({ name: "Orders", slug: "orders", host: new URL(upstream.url).host, auth_method: "bearer" });
     expect(items[1]!.summary).toMatchObject({ before: { name: "Orders" }, after: { name: "Orders 2" }, credentials_replaced: false });
@@ -77,7 +88,12 @@ describe("what is recorded, and who did it", () => {
     const res = await app.request(`/api/agents/${org.agent_id}/actions`, { method: "PATCH", json: { enable: actions }, headers: auth });
     expect(res.status).toBe(200);
     const [entry] = (await activity("?action=agent_actions.toggled")).items;
-    expect(entry).toMatchObject({ object_type: "agent", object_id: org.agent_id, actor: { kind: "member", member: { id: adminId } }, summary: { enabled: actions, disabled: [] } });
+    expect(entry).toMatchObject({
+      object_type: "agent",
+      object_id: org.agent_id,
+      actor: { kind: "member", member: { id: adminId } },
+      summary: { enabled: actions, disabled: [] },
+    });
   });
 
   test("a feature flag change records the actor and the value before and after", async () => {
@@ -122,9 +138,9 @@ describe("what is recorded, and who did it", () => {
     const mine = await tokensFor(app, org, "docs:read");
     const listed = (await (await app.request("/api/oauth/grants", { headers: viewer })).json()) as { grants: unknown[] };
     expect(listed.grants).toEqual([]);
-    const [grant] = ((await (await app.request("/api/oauth/grants", { headers: auth })).json()) as { grants: { id: string; client: { id: string } }[] }).grants.filter(
-      (g) => g.client.id === mine.clientId,
-    );
+    const [grant] = (
+      (await (await app.request("/api/oauth/grants", { headers: auth })).json()) as { grants: { id: string; client: { id: string } }[] }
+    ).grants.filter((g) => g.client.id === mine.clientId);
     expect((await app.request(`/api/oauth/grants/${grant!.id}`, { method: "DELETE", headers: viewer })).status).toBe(404);
     expect(await verifyAccessToken(app, mine.accessToken)).not.toBeNull();
 
@@ -180,7 +196,13 @@ describe("reading the log", () => {
     expect(days).toBe(365);
     app.clock.advance(days * 86_400_000);
     await deleteExpiredActivity(app.deps);
-    const count = async () => (await app.deps.db.select().from(activityLog).where(and(eq(activityLog.orgId, kept.org_id), eq(activityLog.action, "test.retained")))).length;
+    const count = async () =>
+      (
+        await app.deps.db
+          .select()
+          .from(activityLog)
+          .where(and(eq(activityLog.orgId, kept.org_id), eq(activityLog.action, "test.retained")))
+      ).length;
     expect(await count()).toBe(1);
     app.clock.advance(1);
     await deleteExpiredActivity(app.deps);

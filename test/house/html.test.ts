@@ -22,7 +22,9 @@ function sourceFiles(dir: string): string[] {
 
 /** Each `file:line` outside the kernel that constructs Html by hand. */
 export function rawHtmlOutsideKernel(files: readonly { path: string; text: string }[]): string[] {
-  return files.filter((f) => !f.path.startsWith(KERNEL)).flatMap((f) => f.text.split("\n").flatMap((line, i) => (RAW.test(line) ? [`${f.path}:${i + 1}`] : [])));
+  return files
+    .filter((f) => !f.path.startsWith(KERNEL))
+    .flatMap((f) => f.text.split("\n").flatMap((line, i) => (RAW.test(line) ? [`${f.path}:${i + 1}`] : [])));
 }
 
 describe("raw markup only in the kernel", () => {
@@ -33,7 +35,10 @@ describe("raw markup only in the kernel", () => {
   });
 
   test("the check finds a made-up offender, and leaves the kernel alone", () => {
-    const offender = { path: "src/dashboard/made-up.ts", text: 'import { Html } from "../html/html.ts";\nconst x = new Html(`<b>${name}</b>`);\nconst y = new  Html ("<i>");\n' };
+    const offender = {
+      path: "src/dashboard/made-up.ts",
+      text: 'import { Html } from "../html/html.ts";\nconst x = new Html(`<b>${name}</b>`);\nconst y = new  Html ("<i>");\n',
+    };
     const kernel = { path: "src/html/html.ts", text: "return new Html(out);" };
     const clean = { path: "src/dashboard/clean.ts", text: "const x = html`<b>${name}</b>`; // no new Html here? it says so: NewHtml(" };
     expect(rawHtmlOutsideKernel([offender, kernel, clean])).toEqual(["src/dashboard/made-up.ts:2", "src/dashboard/made-up.ts:3"]);
@@ -49,7 +54,9 @@ describe("kernel helpers", () => {
   });
 
   test("attrs: values escaped, true a bare boolean attribute, false and null nothing; a name not ours throws", () => {
-    expect(attrs({ value: `a"b<c`, checked: true, disabled: false, "aria-describedby": null, maxlength: 5 }).value).toBe(' value="a&#34;b&#60;c" checked maxlength="5"');
+    expect(attrs({ value: `a"b<c`, checked: true, disabled: false, "aria-describedby": null, maxlength: 5 }).value).toBe(
+      ' value="a&#34;b&#60;c" checked maxlength="5"',
+    );
     expect(attrs({}).value).toBe("");
     expect(() => attrs({ 'onclick="x" data-a': "1" })).toThrow("not an attribute name");
     expect(() => attrs({ "": true })).toThrow("not an attribute name");
@@ -62,7 +69,9 @@ describe("kernel helpers", () => {
   });
 
   test("markdown: raw HTML shown as text, script links dropped, only https images", () => {
-    const out = renderMarkdown('# Hi\n\n<script>alert(1)</script>\n\n[x](javascript:alert(1)) [y](https://example.com) ![i](http://example.com/a.png) ![j](https://example.com/b.png)').value;
+    const out = renderMarkdown(
+      "# Hi\n\n<script>alert(1)</script>\n\n[x](javascript:alert(1)) [y](https://example.com) ![i](http://example.com/a.png) ![j](https://example.com/b.png)",
+    ).value;
     expect(out).toContain("<h1>Hi</h1>");
     expect(out).not.toContain("<script>");
     expect(out).toContain("&#60;script&#62;");

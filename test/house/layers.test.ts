@@ -8,7 +8,6 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { FLOORS } from "./floors.ts";
 
-
 const ROOT = join(import.meta.dir, "../..");
 
 function sourceFiles(dir: string): string[] {
@@ -26,7 +25,8 @@ function roomOf(file: string): string {
 }
 
 // `import … from "x"`, `export … from "x"`, `import("x")` and a bare `import "x"` (run for its effects: still an import).
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s*["'](\.{1,2}\/[^"']+)["']|import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)|(?:^|\n)\s*import\s*["'](\.{1,2}\/[^"']+)["']/g;
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s*["'](\.{1,2}\/[^"']+)["']|import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)|(?:^|\n)\s*import\s*["'](\.{1,2}\/[^"']+)["']/g;
 
 function importsIn(file: string, text: string): string[] {
   return [...text.matchAll(IMPORT)]
@@ -110,7 +110,8 @@ describe("layers point one way", () => {
     ];
     expect(upward(made)).toEqual(["src/http/body.ts -> src/dashboard/shell.ts", "src/inbox/tickets.ts -> src/campaigns/lifecycle.ts"]);
     expect(edges.length).toBeGreaterThan(500); // the import reader found the imports
-    const text = 'import { a } from "../agents/turn.ts";\nimport "../dashboard/shell.ts";\nexport { b } from "./words.ts";\nconst c = import("../db/keyset.ts");\n';
+    const text =
+      'import { a } from "../agents/turn.ts";\nimport "../dashboard/shell.ts";\nexport { b } from "./words.ts";\nconst c = import("../db/keyset.ts");\n';
     expect(importsIn("src/kit/x.ts", text)).toEqual(["src/agents/turn.ts", "src/dashboard/shell.ts", "src/kit/words.ts", "src/db/keyset.ts"]);
   });
 });

@@ -105,7 +105,11 @@ export const SHARED_READS: { table: string; file: string; why: string }[] = [
   { table: "members", file: "src/inbox/reply-mail.ts", why: "orgs/ stands above most readers: to move to src/tenancy/ below them (docs/decisions.md)" },
   { table: "orgs", file: "src/inbox/reply-mail.ts", why: "orgs/ stands above most readers: to move to src/tenancy/ below them (docs/decisions.md)" },
   { table: "memberships", file: "src/inbox/ticket-writes.ts", why: "orgs/ stands above most readers: to move to src/tenancy/ below them (docs/decisions.md)" },
-  { table: "agents", file: "src/inbox/ticket-events.ts", why: "the agent's name in the customer's live event, read in the writer's transaction: agents/ stands above; to come with the chat pipeline's actor" },
+  {
+    table: "agents",
+    file: "src/inbox/ticket-events.ts",
+    why: "the agent's name in the customer's live event, read in the writer's transaction: agents/ stands above; to come with the chat pipeline's actor",
+  },
   { table: "members", file: "src/inbox/ticket-events.ts", why: "orgs/ stands above most readers: to move to src/tenancy/ below them (docs/decisions.md)" },
   { table: "members", file: "src/inbox/member-notices.ts", why: "orgs/ stands above most readers: to move to src/tenancy/ below them (docs/decisions.md)" },
   { table: "memberships", file: "src/inbox/member-notices.ts", why: "orgs/ stands above most readers: to move to src/tenancy/ below them (docs/decisions.md)" },
@@ -113,6 +117,10 @@ export const SHARED_READS: { table: string; file: string; why: string }[] = [
   { table: "orgs", file: "src/campaigns/unsubscribe.ts", why: "orgs/ stands above most readers: to move to src/tenancy/ below them (docs/decisions.md)" },
   { table: "orgs", file: "src/campaigns/lifecycle.ts", why: "orgs/ stands above most readers: to move to src/tenancy/ below them (docs/decisions.md)" },
   { table: "orgs", file: "src/campaigns/opt-in.ts", why: "orgs/ stands above most readers: to move to src/tenancy/ below them (docs/decisions.md)" },
-  { table: "orgs", file: "src/agents/pipeline/handoff-note.ts", why: "orgs/ stands above most readers: to move to a store below them (the org's business hours)" },
+  {
+    table: "orgs",
+    file: "src/agents/pipeline/handoff-note.ts",
+    why: "orgs/ stands above most readers: to move to a store below them (the org's business hours)",
+  },
   { table: "orgs", file: "src/inbox/csat-mail.ts", why: "orgs/ stands above most readers: to move to a store below them (the org's name in the rating email)" },
 ];

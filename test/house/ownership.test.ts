@@ -52,7 +52,11 @@ function schemaImportsOf(text: string): string[] {
   const names: string[] = [];
   for (const m of code.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s*from\s*["'][./]*db\/schema(?:\/[\w.-]+)?["']/g)) {
     for (const part of m[1]!.split(",")) {
-      const name = part.trim().replace(/^type\s+/, "").split(/\s+as\s+/)[0]!.trim();
+      const name = part
+        .trim()
+        .replace(/^type\s+/, "")
+        .split(/\s+as\s+/)[0]!
+        .trim();
       if (name) names.push(name);
     }
   }
@@ -163,7 +167,10 @@ describe("one owning folder per table", () => {
   });
 
   test("the detector sees drizzle and raw SQL writes, and ignores reads and comments", () => {
-    const t = new Map([["tickets", "tickets"], ["endUsers", "end_users"]]);
+    const t = new Map([
+      ["tickets", "tickets"],
+      ["endUsers", "end_users"],
+    ]);
     expect([...writesOf("await tx.insert(tickets).values(x)", t)]).toEqual(["tickets"]);
     expect([...writesOf("deps.db\n  .update( endUsers )\n  .set({})", t)]).toEqual(["endUsers"]);
     expect([...writesOf("await db.execute(sql`delete from end_users where id = ${id}`)", t)]).toEqual(["endUsers"]);

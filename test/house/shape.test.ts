@@ -53,7 +53,9 @@ export function mirrorGaps(srcFolders: string[], testFolders: string[], covered:
   return [
     ...srcFolders.filter((f) => !tests.has(f) && !(f in covered)).map((f) => `src/${f}/ has no test/${f}/`),
     ...testFolders.filter((f) => !sources.has(f) && !TEST_ONLY.has(f)).map((f) => `test/${f}/ mirrors no folder of src/`),
-    ...Object.keys(covered).filter((f) => tests.has(f)).map((f) => `test/${f}/ exists: drop its COVERED_ELSEWHERE line`),
+    ...Object.keys(covered)
+      .filter((f) => tests.has(f))
+      .map((f) => `test/${f}/ exists: drop its COVERED_ELSEWHERE line`),
   ];
 }
 
@@ -94,7 +96,9 @@ describe("the house as docs/architecture.md states it", () => {
 
   test("no cast of a transaction to the database: store functions take a Conn (src/db/client.ts)", () => {
     const casts = sourceFiles("src").flatMap((path) =>
-      readFileSync(join(ROOT, path), "utf8").split("\n").flatMap((line, i) => (/as unknown as Db\b/.test(line) ? [`${path}:${i + 1}`] : [])),
+      readFileSync(join(ROOT, path), "utf8")
+        .split("\n")
+        .flatMap((line, i) => (/as unknown as Db\b/.test(line) ? [`${path}:${i + 1}`] : [])),
     );
     expect(casts).toEqual([]);
   });
@@ -106,6 +110,14 @@ describe("the house as docs/architecture.md states it", () => {
       "src/live/ has no test/live/",
       "test/stray/ mirrors no folder of src/",
     ]);
-    expect(overLimit([{ path: "src/a.ts", lines: 301 }, { path: "src/b.ts", lines: 300 }], {})).toEqual(["src/a.ts: 301 lines"]);
+    expect(
+      overLimit(
+        [
+          { path: "src/a.ts", lines: 301 },
+          { path: "src/b.ts", lines: 300 },
+        ],
+        {},
+      ),
+    ).toEqual(["src/a.ts: 301 lines"]);
   });
 });

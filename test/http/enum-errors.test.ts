@@ -79,7 +79,9 @@ const BAD = "no-such-value-zz";
 test("the document has enum fields to check (the walk finds them)", () => {
   const fields = everyEnumField(doc);
   expect(fields.length).toBeGreaterThan(20);
-  expect(fields).toContainEqual(expect.objectContaining({ method: "patch", path: "/api/tickets/{id}", pointer: "/status", allowed: ["open", "pending", "resolved", "closed"] }));
+  expect(fields).toContainEqual(
+    expect.objectContaining({ method: "patch", path: "/api/tickets/{id}", pointer: "/status", allowed: ["open", "pending", "resolved", "closed"] }),
+  );
   expect(fields).toContainEqual(expect.objectContaining({ method: "get", path: "/api/campaigns", where: "query", pointer: "status" }));
 });
 

@@ -37,14 +37,15 @@ describe("Host check while BASE_URL is loopback (http://localhost:3000)", () => 
   });
 
   test("a browser asking for a page on a LAN address gets a page naming and linking the expected origin", async () => {
-    const res = await app.handle(new Request("http://192.168.1.20:3000/signin", { headers: { host: "192.168.1.20:3000", accept: "text/html,application/xhtml+xml" } }));
+    const res = await app.handle(
+      new Request("http://192.168.1.20:3000/signin", { headers: { host: "192.168.1.20:3000", accept: "text/html,application/xhtml+xml" } }),
+    );
     expect(res.status).toBe(421);
     expect(res.headers.get("content-type")).toContain("text/html");
     const page = await res.text();
     expect(page).toContain("localhost:3000 (its BASE_URL)");
     expect(page).toContain('href="http://localhost:3000/"');
   });
-
 
   test("a LAN address is refused too, with the hint", async () => {
     const res = await withHost("192.168.1.20:3000");
@@ -65,8 +66,10 @@ describe("Host check while BASE_URL is loopback (http://localhost:3000)", () => 
   });
 
   test("loopback names", () => {
-    for (const yes of ["localhost", "a.localhost", "localhost.", "127.0.0.1", "127.255.0.9", "[::1]"]) expect([yes, isLoopbackHostname(yes)]).toEqual([yes, true]);
-    for (const no of ["localhost.example.com", "evil.example.com", "128.0.0.1", "0.0.0.0", "127.0.0.1.nip.io", "10.0.0.1"]) expect([no, isLoopbackHostname(no)]).toEqual([no, false]);
+    for (const yes of ["localhost", "a.localhost", "localhost.", "127.0.0.1", "127.255.0.9", "[::1]"])
+      expect([yes, isLoopbackHostname(yes)]).toEqual([yes, true]);
+    for (const no of ["localhost.example.com", "evil.example.com", "128.0.0.1", "0.0.0.0", "127.0.0.1.nip.io", "10.0.0.1"])
+      expect([no, isLoopbackHostname(no)]).toEqual([no, false]);
   });
 });
 
@@ -149,14 +152,26 @@ describe("a request without a usable Host (RFC 9112 section 3.2)", () => {
 
   test("is 400 with a public BASE_URL too, where no other Host check runs", async () => {
     const lines: string[] = [];
-    const handle = createHandler(() => new Response("ok"), { log: createLogger("info", (l) => lines.push(l)), trustProxy: false, baseUrl: "https://agents.example.com" });
+    const handle = createHandler(() => new Response("ok"), {
+      log: createLogger("info", (l) => lines.push(l)),
+      trustProxy: false,
+      baseUrl: "https://agents.example.com",
+    });
     const answers = await overSocket(handle, HEADS);
     expect(answers.map((a) => a.status)).toEqual(HEADS.map(() => 400));
     expect(lines.map((l) => JSON.parse(l).status)).toEqual(HEADS.map(() => 400));
   });
 
   test("a Host header that is not host[:port] is 400, not parsed (userinfo, paths, bad ports)", async () => {
-    for (const host of ["evil.example.com@localhost:3000", "localhost:3000/x", "localhost:abc", "evil.example.com\\@localhost", "localhost:99999", "[::1", ""]) {
+    for (const host of [
+      "evil.example.com@localhost:3000",
+      "localhost:3000/x",
+      "localhost:abc",
+      "evil.example.com\\@localhost",
+      "localhost:99999",
+      "[::1",
+      "",
+    ]) {
       const res = await app.handle(new Request("http://localhost:3000/healthz", { headers: { host } }));
       expect([host, res.status]).toEqual([host, 400]);
     }

@@ -88,7 +88,9 @@ describe("body limits", () => {
         controller.enqueue(chunk);
       },
     });
-    const res = await app.handle(new Request("http://localhost:3000/api/auth/session", { method: "POST", body: stream, headers: { "content-type": "application/json" } }));
+    const res = await app.handle(
+      new Request("http://localhost:3000/api/auth/session", { method: "POST", body: stream, headers: { "content-type": "application/json" } }),
+    );
     expect(res.status).toBe(413);
   });
 

@@ -119,8 +119,11 @@ describe("parseJsonBounded", () => {
   });
 
   test("numbers that overflow a double are refused; large finite ones pass", () => {
-    for (const text of ["1e400", "[-1e309]", '{"a":{"b":[1,2,1E+999]}}', `[${"9".repeat(400)}]`]) expect([text.slice(0, 20), refusal(text)]).toEqual([text.slice(0, 20), "number_range"]);
-    expect(parseJsonBounded("[1e308, -1.7976931348623157e308, 1e-400, 18446744073709551616]")).toEqual([1e308, -1.7976931348623157e308, 0, 18446744073709551616]);
+    for (const text of ["1e400", "[-1e309]", '{"a":{"b":[1,2,1E+999]}}', `[${"9".repeat(400)}]`])
+      expect([text.slice(0, 20), refusal(text)]).toEqual([text.slice(0, 20), "number_range"]);
+    expect(parseJsonBounded("[1e308, -1.7976931348623157e308, 1e-400, 18446744073709551616]")).toEqual([
+      1e308, -1.7976931348623157e308, 0, 18446744073709551616,
+    ]);
     expect(parseJsonBounded('["1e400", {"e999": "x"}]')).toEqual(["1e400", { e999: "x" }]);
   });
 
@@ -189,7 +192,8 @@ describe("free-form objects (checkFreeForm, assertFreeForm, FreeForm)", () => {
         .use(errorHandling(createLogger("silent")))
         .onParse(({ request, contentType, path }) => parseBody(request, contentType, path))
         .post("/api/x", ({ body }) => body, { body: t.Object({ traits: FreeForm(), schema: t.Optional(FreeForm(SCHEMA_LIMITS)) }) });
-      const post = (body: unknown) => app.handle(new Request("http://localhost/api/x", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }));
+      const post = (body: unknown) =>
+        app.handle(new Request("http://localhost/api/x", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }));
       const ok = await post({ traits: nestedValue(8) as object });
       expect(ok.status).toBe(200);
       expect(await ok.json()).toEqual({ traits: nestedValue(8) });

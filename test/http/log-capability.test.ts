@@ -25,7 +25,10 @@ test("GET /api/sdk/conversations/{session_id} and …/events: the request log ha
   await app.request(`/api/sdk/conversations/${sessionId}`, { headers: { authorization: "Bearer wk_nope" } });
   await app.request(`/api/sdk/conversations/${sessionId}/events?last_event_id=1`, { headers: { authorization: "Bearer wk_nope" } });
   await app.request(`/api/sdk/conversations/${encodeURIComponent(sessionId)}%2Fevents`);
-  const paths = app.logs.slice(before).filter((l) => l.msg === "request").map((l) => l.path);
+  const paths = app.logs
+    .slice(before)
+    .filter((l) => l.msg === "request")
+    .map((l) => l.path);
   expect(paths).toEqual(["/api/sdk/conversations/[session_id]", "/api/sdk/conversations/[session_id]/events", "/api/sdk/conversations/[session_id]"]);
   expect(app.rawLogs.some((l) => l.includes(sessionId))).toBe(false);
   expect(app.rawLogs.some((l) => l.includes(sessionId.slice(3)))).toBe(false);

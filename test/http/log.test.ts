@@ -60,7 +60,11 @@ describe("the logger's second line of defence", () => {
   test("describeError: a connection that went away keeps the driver's code, so a log says why", () => {
     const closed = Object.assign(new Error(`write CONNECTION_CLOSED 127.0.0.1:5432`), { code: "CONNECTION_CLOSED" });
     const failed = Object.assign(new Error(`Failed query: select ${VALUE}\nparams: ${VALUE}`, { cause: closed }), { name: "DrizzleQueryError" });
-    expect(describeError(failed)).toEqual({ error_class: "DrizzleQueryError", code: "CONNECTION_CLOSED", error: "database error (statement and parameters not logged)" });
+    expect(describeError(failed)).toEqual({
+      error_class: "DrizzleQueryError",
+      code: "CONNECTION_CLOSED",
+      error: "database error (statement and parameters not logged)",
+    });
     // A code that is not a plain name is not copied.
     const odd = Object.assign(new Error("Failed query: x", { cause: Object.assign(new Error("y"), { code: `${VALUE} x` }) }), { name: "DrizzleQueryError" });
     expect(JSON.stringify(describeError(odd))).not.toContain(VALUE);

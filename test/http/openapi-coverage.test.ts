@@ -18,18 +18,27 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 function operations(document: Json): [string, Json][] {
-  return Object.entries(document.paths as Json).flatMap(([path, ops]) => Object.entries(ops as Json).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, Json]));
+  return Object.entries(document.paths as Json).flatMap(([path, ops]) =>
+    Object.entries(ops as Json).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, Json]),
+  );
 }
 
 function untagged(document: Json): string[] {
-  return operations(document).filter(([, op]) => !Array.isArray(op.tags) || op.tags.length === 0).map(([id]) => id);
+  return operations(document)
+    .filter(([, op]) => !Array.isArray(op.tags) || op.tags.length === 0)
+    .map(([id]) => id);
 }
 function unsummarised(document: Json): string[] {
-  return operations(document).filter(([, op]) => typeof op.summary !== "string" || op.summary.trim() === "").map(([id]) => id);
+  return operations(document)
+    .filter(([, op]) => typeof op.summary !== "string" || op.summary.trim() === "")
+    .map(([id]) => id);
 }
 function withoutResponseSchema(document: Json): string[] {
   return operations(document)
-    .filter(([, op]) => !Object.entries(op.responses as Json).some(([status, r]) => status.startsWith("2") && (status === "204" || r.content?.["application/json"]?.schema)))
+    .filter(
+      ([, op]) =>
+        !Object.entries(op.responses as Json).some(([status, r]) => status.startsWith("2") && (status === "204" || r.content?.["application/json"]?.schema)),
+    )
     .map(([id]) => id);
 }
 

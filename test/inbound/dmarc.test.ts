@@ -29,7 +29,9 @@ beforeAll(async () => {
   expect((await get(app, admin, "/api/email/settings")).status).toBe(200);
   const { signIn } = await import("../support/app.ts");
   const token = await signIn(app, admin.email, admin.password);
-  expect((await app.request("/api/email/settings", { method: "PUT", headers: { authorization: `Bearer ${token}` }, json: { support_alias: "help" } })).status).toBe(200);
+  expect(
+    (await app.request("/api/email/settings", { method: "PUT", headers: { authorization: `Bearer ${token}` }, json: { support_alias: "help" } })).status,
+  ).toBe(200);
   domain = sendingDomain(app, "dana-mail.example");
 }, 60_000);
 afterAll(async () => {
@@ -42,7 +44,9 @@ async function danasTicket(email: string) {
   const customer = await seedCustomer(app, admin.orgId, { email });
   const { signIn } = await import("../support/app.ts");
   const auth = { authorization: `Bearer ${await signIn(app, admin.email, admin.password)}` };
-  const ticket = (await (await app.request("/api/tickets", { headers: auth, json: { customer_id: customer.id, subject: "Refund", message: "We can refund it." } })).json()) as { id: string; messages: { id: string }[] };
+  const ticket = (await (
+    await app.request("/api/tickets", { headers: auth, json: { customer_id: customer.id, subject: "Refund", message: "We can refund it." } })
+  ).json()) as { id: string; messages: { id: string }[] };
   return { id: ticket.id, ours: `<${ticket.messages[0]!.id}@acme.example>`, auth };
 }
 
@@ -60,11 +64,21 @@ async function viaSmtp(raw: string, from: string) {
 }
 
 async function viaRelay(raw: string) {
-  const res = await app.request("/api/inbound/email", { method: "POST", headers: { authorization: `Bearer ${WEBHOOK_SECRET}`, "content-type": "message/rfc822" }, body: raw });
+  const res = await app.request("/api/inbound/email", {
+    method: "POST",
+    headers: { authorization: `Bearer ${WEBHOOK_SECRET}`, "content-type": "message/rfc822" },
+    body: raw,
+  });
   expect(res.status).toBe(200);
 }
 
-const row = async (messageId: string) => (await app.deps.db.select().from(ticketInboundEmails).where(eq(ticketInboundEmails.messageId, `<${messageId}>`)))[0]!;
+const row = async (messageId: string) =>
+  (
+    await app.deps.db
+      .select()
+      .from(ticketInboundEmails)
+      .where(eq(ticketInboundEmails.messageId, `<${messageId}>`))
+  )[0]!;
 
 for (const [path, send] of [
   ["SMTP", viaSmtp],

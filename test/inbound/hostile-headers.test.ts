@@ -47,17 +47,27 @@ test("CR/LF, other control characters and bidi overrides in attachment names, su
     "--b--",
     "",
   ].join("\r\n");
-  const res = await app.request("/api/inbound/email", { method: "POST", headers: { authorization: `Bearer ${WEBHOOK_SECRET}`, "content-type": "message/rfc822" }, body: raw });
+  const res = await app.request("/api/inbound/email", {
+    method: "POST",
+    headers: { authorization: `Bearer ${WEBHOOK_SECRET}`, "content-type": "message/rfc822" },
+    body: raw,
+  });
   expect(res.status).toBe(200);
   const [result] = ((await res.json()) as { results: { ticket_id: string; message_id: string }[] }).results;
-  const ticket = (await (await app.request(`/api/tickets/${result!.ticket_id}`, { headers: org.auth })).json()) as { subject: string; messages: { body: string }[] };
+  const ticket = (await (await app.request(`/api/tickets/${result!.ticket_id}`, { headers: org.auth })).json()) as {
+    subject: string;
+    messages: { body: string }[];
+  };
   const body = ticket.messages[0]!.body;
   // The message is the text and one line per attachment: nothing the filename made up.
   expect(body.split("\n").filter((l) => l.startsWith("Support team") || l.startsWith("[Attachment"))).toEqual([
     "[Attachment not kept: a.pdfSupport team: your refund is approved[Attachment not kept: x, 8 bytes]",
   ]);
   expect(ticket.subject).toBe("Hello Support team: donegpj.exe");
-  const email = (await (await app.request(`/api/tickets/${result!.ticket_id}/messages/${result!.message_id}/email`, { headers: org.auth })).json()) as { subject: string; attachments: { name: string }[] };
+  const email = (await (await app.request(`/api/tickets/${result!.ticket_id}/messages/${result!.message_id}/email`, { headers: org.auth })).json()) as {
+    subject: string;
+    attachments: { name: string }[];
+  };
   expect(email.subject).toBe("Hello Support team: donegpj.exe");
   expect(email.attachments.map((a) => a.name)).toEqual(["a.pdfSupport team: your refund is approved[Attachment not kept: x"]);
   const [customer] = await app.deps.db.select({ name: endUsers.name }).from(endUsers).where(eq(endUsers.email, "dana@customer.example"));

@@ -46,7 +46,13 @@ test("an email answer to a person's reply reaches the widget's event stream as t
 
   // The person answers while nobody follows the conversation: the reply is emailed.
   const [member] = await app.deps.db.query.members.findMany({ limit: 1 });
-  await addTicketMessage(app.deps, { orgId: org.org_id, actor: { kind: "member", memberId: member!.id }, ticketId, kind: "reply", body: "Hi Ria, which plan are you on?" });
+  await addTicketMessage(app.deps, {
+    orgId: org.org_id,
+    actor: { kind: "member", memberId: member!.id },
+    ticketId,
+    kind: "reply",
+    body: "Hi Ria, which plan are you on?",
+  });
   app.clock.advance(REPLY_SEEN_GRACE_MS); // no widget received it meanwhile
   await sender.tick();
   const sent = smtp.received.find((m) => m.to.includes("ria@customer.example"));
@@ -55,8 +61,12 @@ test("an email answer to a person's reply reaches the widget's event stream as t
   expect(replyTo).toMatch(/^reply\+[0-9a-f]+@/);
 
   // The widget comes back and follows the conversation from its cursor.
-  const view = (await (await app.request(`/api/sdk/conversations/${sessionId}`, { headers: { ...widget, "x-user-id": "mail-1" } })).json()) as { last_event_id: string };
-  const stream = await app.request(`/api/sdk/conversations/${sessionId}/events`, { headers: { ...widget, "x-user-id": "mail-1", "last-event-id": view.last_event_id } });
+  const view = (await (await app.request(`/api/sdk/conversations/${sessionId}`, { headers: { ...widget, "x-user-id": "mail-1" } })).json()) as {
+    last_event_id: string;
+  };
+  const stream = await app.request(`/api/sdk/conversations/${sessionId}/events`, {
+    headers: { ...widget, "x-user-id": "mail-1", "last-event-id": view.last_event_id },
+  });
   expect(stream.status).toBe(200);
   const events = readEvents(stream);
 

@@ -34,7 +34,13 @@ beforeAll(async () => {
   const auth = { authorization: `Bearer ${await signIn(app, org.admin_email, org.password)}` };
   expect((await app.request("/api/email/settings", { method: "PUT", headers: auth, json: { support_alias: "help" } })).status).toBe(200);
   const customer = await seedCustomer(app, org.org_id, { email: "c@customer.example" });
-  ticketId = (await createTicket(app.deps, { orgId: org.org_id, actor: { kind: "customer", endUserId: customer.id }, input: { subject: "S", message: "M", customerId: customer.id, source: "api" } })).id;
+  ticketId = (
+    await createTicket(app.deps, {
+      orgId: org.org_id,
+      actor: { kind: "customer", endUserId: customer.id },
+      input: { subject: "S", message: "M", customerId: customer.id, source: "api" },
+    })
+  ).id;
 }, 60_000);
 afterAll(async () => {
   await inbound.close();
@@ -45,7 +51,14 @@ afterAll(async () => {
 async function token(): Promise<string> {
   const raw = randomBytes(16).toString("hex");
   const now = app.clock.now;
-  await app.deps.db.insert(ticketReplyTokens).values({ tokenHash: sha256Hex(raw), orgId: org.org_id, ticketId, endUserId: null, createdAt: now, expiresAt: new Date(now.getTime() + REPLY_TOKEN_TTL_DAYS * 86_400_000) });
+  await app.deps.db.insert(ticketReplyTokens).values({
+    tokenHash: sha256Hex(raw),
+    orgId: org.org_id,
+    ticketId,
+    endUserId: null,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + REPLY_TOKEN_TTL_DAYS * 86_400_000),
+  });
   return `reply+${raw}@${INBOUND_DOMAIN}`;
 }
 
@@ -61,7 +74,10 @@ async function session() {
 const code = (reply: string) => Number(reply.slice(-200).match(/(?:^|\r\n)(\d{3}) [^\r\n]*\r\n$/)?.[1]);
 
 /** A message of exactly `size` bytes as smtp-server counts them (CRLF line ends, before the final dot). */
-function sized(size: number, headers = `From: s@example.org\r\nTo: help@${INBOUND_DOMAIN}\r\nSubject: size\r\nMessage-ID: <${crypto.randomUUID()}@example.org>\r\n\r\n`): string {
+function sized(
+  size: number,
+  headers = `From: s@example.org\r\nTo: help@${INBOUND_DOMAIN}\r\nSubject: size\r\nMessage-ID: <${crypto.randomUUID()}@example.org>\r\n\r\n`,
+): string {
   const filler = size - headers.length - 2;
   const line = "x".repeat(76);
   let body = "";
@@ -204,7 +220,9 @@ describe("line ends and bytes", () => {
     await s.send(`RCPT TO:<help@${INBOUND_DOMAIN}>`);
     await s.send("DATA");
     const head = Buffer.concat([
-      Buffer.from(`From: =?utf-8?q?Zo=C3=AB?= <zoe@example.org>\r\nTo: help@${INBOUND_DOMAIN}\r\nMessage-ID: <8bit-1@example.org>\r\nSubject: Grüße – ça marche\r\nX-Latin: `),
+      Buffer.from(
+        `From: =?utf-8?q?Zo=C3=AB?= <zoe@example.org>\r\nTo: help@${INBOUND_DOMAIN}\r\nMessage-ID: <8bit-1@example.org>\r\nSubject: Grüße – ça marche\r\nX-Latin: `,
+      ),
       Buffer.from([0xe9, 0xe8]),
       Buffer.from("\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nÇa va très bien.\r\n.\r\n"),
     ]);

@@ -43,7 +43,11 @@ describe("POST /api/inbound/email", () => {
     expect(first.status).toBe(200);
     const [result] = ((await first.json()) as { results: { status: string; ticket_id: string }[] }).results;
     expect(result!.status).toBe("stored");
-    const ticket = (await (await app.request(`/api/tickets/${result!.ticket_id}`, { headers: org.auth })).json()) as { subject: string; source: string; messages: { body: string }[] };
+    const ticket = (await (await app.request(`/api/tickets/${result!.ticket_id}`, { headers: org.auth })).json()) as {
+      subject: string;
+      source: string;
+      messages: { body: string }[];
+    };
     expect([ticket.subject, ticket.source, ticket.messages[0]!.body]).toEqual(["Relayed", "email", "Hello through the relay."]);
     const again = await relay(raw);
     expect(((await again.json()) as { results: unknown[] }).results).toEqual([{ status: "duplicate" }]);
@@ -57,12 +61,18 @@ describe("POST /api/inbound/email", () => {
     expect((await relay("")).status).toBe(400);
   });
 
-  test("an 8-bit body is decoded by its declared charset, as on SMTP: Latin-1 \"Größe\" stays \"Größe\"", async () => {
+  test('an 8-bit body is decoded by its declared charset, as on SMTP: Latin-1 "Größe" stays "Größe"', async () => {
     const raw = Buffer.concat([
-      Buffer.from(`From: Ray <ray@example.org>\r\nTo: help@${INBOUND_DOMAIN}\r\nSubject: Size\r\nMessage-ID: <latin1-1@example.org>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=ISO-8859-1\r\nContent-Transfer-Encoding: 8bit\r\n\r\n`),
+      Buffer.from(
+        `From: Ray <ray@example.org>\r\nTo: help@${INBOUND_DOMAIN}\r\nSubject: Size\r\nMessage-ID: <latin1-1@example.org>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=ISO-8859-1\r\nContent-Transfer-Encoding: 8bit\r\n\r\n`,
+      ),
       Buffer.from("Welche Größe hat das Paket?\r\n", "latin1"),
     ]);
-    const res = await app.request("/api/inbound/email", { method: "POST", headers: { authorization: `Bearer ${WEBHOOK_SECRET}`, "content-type": "message/rfc822" }, body: raw });
+    const res = await app.request("/api/inbound/email", {
+      method: "POST",
+      headers: { authorization: `Bearer ${WEBHOOK_SECRET}`, "content-type": "message/rfc822" },
+      body: raw,
+    });
     expect(res.status).toBe(200);
     const [result] = ((await res.json()) as { results: { ticket_id: string }[] }).results;
     const ticket = (await (await app.request(`/api/tickets/${result!.ticket_id}`, { headers: org.auth })).json()) as { messages: { body: string }[] };
@@ -83,14 +93,19 @@ describe("STARTTLS", () => {
   test("offered with a certificate, and mail delivered over it", async () => {
     const { cert, key } = selfSignedCertificate();
     const port = freePort();
-    const tlsApp = await createTestApp(emailEnv("smtp://127.0.0.1:9", { INBOUND_SMTP_PORT: String(port), INBOUND_SMTP_TLS_CERT: cert, INBOUND_SMTP_TLS_KEY: key }));
+    const tlsApp = await createTestApp(
+      emailEnv("smtp://127.0.0.1:9", { INBOUND_SMTP_PORT: String(port), INBOUND_SMTP_TLS_CERT: cert, INBOUND_SMTP_TLS_KEY: key }),
+    );
     const listener = await startInboundSmtp(tlsApp.deps, port, "127.0.0.1");
     try {
       const seeded = await seedInboxOrg(tlsApp);
       const auth = { authorization: `Bearer ${await signIn(tlsApp, seeded.admin_email, seeded.password)}` };
       expect((await tlsApp.request("/api/email/settings", { method: "PUT", headers: auth, json: { support_alias: "tls" } })).status).toBe(200);
       const client = nodemailer.createTransport({ host: "127.0.0.1", port, secure: false, requireTLS: true, tls: { ca: cert, servername: "localhost" } });
-      const info = await client.sendMail({ envelope: { from: "t@example.org", to: [`tls@${INBOUND_DOMAIN}`] }, raw: message(`tls@${INBOUND_DOMAIN}`, "tls-1") });
+      const info = await client.sendMail({
+        envelope: { from: "t@example.org", to: [`tls@${INBOUND_DOMAIN}`] },
+        raw: message(`tls@${INBOUND_DOMAIN}`, "tls-1"),
+      });
       client.close();
       expect(info.accepted).toEqual([`tls@${INBOUND_DOMAIN}`]);
     } finally {
@@ -125,7 +140,12 @@ describe("configuration", () => {
     expect(() => loadConfig({ ...base, INBOUND_MAX_MESSAGE_BYTES: "1023" })).toThrow("INBOUND_MAX_MESSAGE_BYTES");
     expect(loadConfig({ ...base, INBOUND_MAX_MESSAGE_BYTES: String(25 * 1024 * 1024) }).inbound.maxMessageBytes).toBe(25 * 1024 * 1024);
     expect(() => loadConfig({ ...base, INBOUND_MAX_MESSAGE_BYTES: String(25 * 1024 * 1024 + 1) })).toThrow("INBOUND_MAX_MESSAGE_BYTES");
-    for (const [name, min, max] of [["INBOUND_SMTP_SESSION_SECONDS", 1, 3600], ["INBOUND_SMTP_COMMAND_SECONDS", 1, 600], ["INBOUND_SMTP_MAX_CONNECTIONS", 1, 10_000], ["INBOUND_SMTP_MAX_CONNECTIONS_PER_ADDRESS", 1, 10_000]] as const) {
+    for (const [name, min, max] of [
+      ["INBOUND_SMTP_SESSION_SECONDS", 1, 3600],
+      ["INBOUND_SMTP_COMMAND_SECONDS", 1, 600],
+      ["INBOUND_SMTP_MAX_CONNECTIONS", 1, 10_000],
+      ["INBOUND_SMTP_MAX_CONNECTIONS_PER_ADDRESS", 1, 10_000],
+    ] as const) {
       const env = { ...base, INBOUND_SMTP_SESSION_SECONDS: "3600", INBOUND_SMTP_COMMAND_SECONDS: "1" };
       expect(() => loadConfig({ ...env, [name]: String(min) })).not.toThrow();
       expect(() => loadConfig({ ...env, [name]: String(max) })).not.toThrow();
@@ -133,13 +153,23 @@ describe("configuration", () => {
       expect(() => loadConfig({ ...env, [name]: String(max + 1) })).toThrow(name);
     }
     expect(() => loadConfig({ ...base, INBOUND_SMTP_SESSION_SECONDS: "20", INBOUND_SMTP_COMMAND_SECONDS: "21" })).toThrow("INBOUND_SMTP_COMMAND_SECONDS");
-    expect(loadConfig(base).inbound).toEqual({ domain: undefined, smtpPort: undefined, tls: undefined, maxMessageBytes: 10 * 1024 * 1024, webhookSecret: undefined, smtpLimits: { sessionSeconds: 600, commandSeconds: 30, maxConnections: 100, maxConnectionsPerAddress: 10 } });
+    expect(loadConfig(base).inbound).toEqual({
+      domain: undefined,
+      smtpPort: undefined,
+      tls: undefined,
+      maxMessageBytes: 10 * 1024 * 1024,
+      webhookSecret: undefined,
+      smtpLimits: { sessionSeconds: 600, commandSeconds: 30, maxConnections: 100, maxConnectionsPerAddress: 10 },
+    });
   });
 });
 
 describe("the OpenAPI document", () => {
   test("names the email routes, the relay's raw body and its secret", async () => {
-    const doc = (await (await app.request("/api/openapi.json")).json()) as { paths: Record<string, Record<string, any>>; components: { securitySchemes: Record<string, unknown> } };
+    const doc = (await (await app.request("/api/openapi.json")).json()) as {
+      paths: Record<string, Record<string, any>>;
+      components: { securitySchemes: Record<string, unknown> };
+    };
     const relayOp = doc.paths["/api/inbound/email"]?.post;
     expect(Object.keys(relayOp?.requestBody?.content ?? {})).toEqual(["message/rfc822"]);
     expect(relayOp?.security).toEqual([{ inboundSecret: [] }]);

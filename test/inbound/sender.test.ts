@@ -21,7 +21,13 @@ beforeAll(async () => {
   app = await createTestApp(emailEnv("smtp://127.0.0.1:9"));
   admin = await adminOf(app);
   customerId = (await seedCustomer(app, admin.orgId, { email: "dana@customer.example", name: "Dana" })).id;
-  ticketId = (await createTicket(app.deps, { orgId: admin.orgId, actor: { kind: "customer", endUserId: customerId }, input: { subject: "Order", message: "Where is it?", customerId, source: "api" } })).id;
+  ticketId = (
+    await createTicket(app.deps, {
+      orgId: admin.orgId,
+      actor: { kind: "customer", endUserId: customerId },
+      input: { subject: "Order", message: "Where is it?", customerId, source: "api" },
+    })
+  ).id;
 }, 60_000);
 afterAll(() => app.close());
 
@@ -29,13 +35,24 @@ afterAll(() => app.close());
 async function replyAddress(): Promise<string> {
   const raw = randomBytes(16).toString("hex");
   const now = app.clock.now;
-  await app.deps.db.insert(ticketReplyTokens).values({ tokenHash: sha256Hex(raw), orgId: admin.orgId, ticketId, endUserId: customerId, createdAt: now, expiresAt: new Date(now.getTime() + REPLY_TOKEN_TTL_DAYS * 86_400_000) });
+  await app.deps.db.insert(ticketReplyTokens).values({
+    tokenHash: sha256Hex(raw),
+    orgId: admin.orgId,
+    ticketId,
+    endUserId: customerId,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + REPLY_TOKEN_TTL_DAYS * 86_400_000),
+  });
   return `reply+${raw}@${INBOUND_DOMAIN}`;
 }
 
 async function send(from: string, id: string): Promise<{ ticket_id: string; message_id: string }> {
   const raw = `From: ${from}\r\nTo: ${await replyAddress()}\r\nSubject: Re: Order\r\nMessage-ID: <${id}@example.org>\r\n\r\nA message from ${from}.\r\n`;
-  const res = await app.request("/api/inbound/email", { method: "POST", headers: { authorization: `Bearer ${WEBHOOK_SECRET}`, "content-type": "message/rfc822" }, body: raw });
+  const res = await app.request("/api/inbound/email", {
+    method: "POST",
+    headers: { authorization: `Bearer ${WEBHOOK_SECRET}`, "content-type": "message/rfc822" },
+    body: raw,
+  });
   expect(res.status).toBe(200);
   return ((await res.json()) as { results: { ticket_id: string; message_id: string }[] }).results[0]!;
 }

@@ -59,7 +59,11 @@ async function deliver(raw: string, to: string[], from = "dana@customer.example"
 }
 
 function message(headers: Record<string, string>, body: string): string {
-  return `${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join("\r\n")}\r\nDate: Thu, 26 Nov 2026 10:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n${body.replace(/\r?\n/g, "\r\n")}`;
+  return `${Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(
+      "\r\n",
+    )}\r\nDate: Thu, 26 Nov 2026 10:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n${body.replace(/\r?\n/g, "\r\n")}`;
 }
 
 const storedCount = async () => (await app.deps.db.select({ n: count() }).from(ticketInboundEmails))[0]!.n;
@@ -70,7 +74,10 @@ describe("the answer to a reply", () => {
     const receiver = startReceiver(app);
     await createEndpoint(app, a.auth, receiver, ["ticket.message.created"]);
     const customer = await seedCustomer(app, a.org_id, { email: "dana@customer.example", name: "Dana" });
-    const created = await app.request("/api/tickets", { headers: a.auth, json: { customer_id: customer.id, subject: "Your export", message: "Your export is ready." } });
+    const created = await app.request("/api/tickets", {
+      headers: a.auth,
+      json: { customer_id: customer.id, subject: "Your export", message: "Your export is ready." },
+    });
     const ticket = (await created.json()) as { id: string; status: string };
     expect(ticket.status).toBe("pending");
     await sender.tick();
@@ -79,12 +86,22 @@ describe("the answer to a reply", () => {
     const ours = sent.headers.get("message-id")!;
 
     const answer = message(
-      { From: "Dana <dana@customer.example>", To: replyTo, Subject: "Re: Your export", "Message-ID": "<answer-1@customer.example>", "In-Reply-To": ours, References: ours },
+      {
+        From: "Dana <dana@customer.example>",
+        To: replyTo,
+        Subject: "Re: Your export",
+        "Message-ID": "<answer-1@customer.example>",
+        "In-Reply-To": ours,
+        References: ours,
+      },
       "Yes please, send it to my other address.\n\nOn Thu, 26 Nov 2026 at 09:00, Support <support@acme.example> wrote:\n> Your export is ready.\n",
     );
     const info = await deliver(answer, [replyTo]);
     expect(info.accepted).toEqual([replyTo]);
-    const detail = (await (await app.request(`/api/tickets/${ticket.id}`, { headers: a.auth })).json()) as { status: string; messages: { id: string; kind: string; body: string }[] };
+    const detail = (await (await app.request(`/api/tickets/${ticket.id}`, { headers: a.auth })).json()) as {
+      status: string;
+      messages: { id: string; kind: string; body: string }[];
+    };
     expect(detail.status).toBe("open");
     const last = detail.messages.at(-1)!;
     expect([last.kind, last.body]).toEqual(["customer", "Yes please, send it to my other address."]);
@@ -98,13 +115,17 @@ describe("the answer to a reply", () => {
     expect(page).toContain("&#62; Your export is ready.");
     await sender.tick();
     receiver.close();
-    expect(receiver.received.map((r) => [r.json.type, r.json.data.message.body, r.verifiedWith[0]])).toEqual([["ticket.message.created", "Yes please, send it to my other address.", true]]);
+    expect(receiver.received.map((r) => [r.json.type, r.json.data.message.body, r.verifiedWith[0]])).toEqual([
+      ["ticket.message.created", "Yes please, send it to my other address.", true],
+    ]);
 
     // Redelivered (a retry after a lost 250): accepted, stored once.
     expect((await deliver(answer, [replyTo])).accepted).toEqual([replyTo]);
     const again = (await (await app.request(`/api/tickets/${ticket.id}`, { headers: a.auth })).json()) as { messages: unknown[] };
     expect(again.messages).toHaveLength(detail.messages.length);
-    expect(await app.deps.db.select({ n: count() }).from(ticketInboundEmails).where(eq(ticketInboundEmails.messageId, "<answer-1@customer.example>"))).toEqual([{ n: 1 }]);
+    expect(await app.deps.db.select({ n: count() }).from(ticketInboundEmails).where(eq(ticketInboundEmails.messageId, "<answer-1@customer.example>"))).toEqual([
+      { n: 1 },
+    ]);
 
     // Another org's member cannot read it.
     expect((await app.request(`/api/tickets/${ticket.id}/messages/${last.id}/email`, { headers: b.auth })).status).toBe(404);
@@ -114,7 +135,14 @@ describe("the answer to a reply", () => {
 describe("the support alias", () => {
   test("a new email opens a ticket for an unverified customer by From, in the alias's org only", async () => {
     const beforeB = (await ticketsOf(b.org_id)).length;
-    await deliver(message({ From: "New Person <New.Person@example.org>", To: `help@${INBOUND_DOMAIN}`, Subject: "Cannot log in", "Message-ID": "<new-1@example.org>" }, "I cannot log in since Monday.\n\n-- \nNew Person\nACME Corp"), [`HELP@${INBOUND_DOMAIN}`], "new.person@example.org");
+    await deliver(
+      message(
+        { From: "New Person <New.Person@example.org>", To: `help@${INBOUND_DOMAIN}`, Subject: "Cannot log in", "Message-ID": "<new-1@example.org>" },
+        "I cannot log in since Monday.\n\n-- \nNew Person\nACME Corp",
+      ),
+      [`HELP@${INBOUND_DOMAIN}`],
+      "new.person@example.org",
+    );
     const [ticket, ...others] = (await ticketsOf(a.org_id)).filter((t) => t.subject === "Cannot log in");
     expect(others).toEqual([]);
     expect(ticket!.source).toBe("email");
@@ -125,7 +153,11 @@ describe("the support alias", () => {
     expect(detail.messages[0]!.body).toBe("I cannot log in since Monday.");
     expect((await ticketsOf(b.org_id)).length).toBe(beforeB);
 
-    await deliver(message({ From: "x@example.org", To: `support-b@${INBOUND_DOMAIN}`, Subject: "For B", "Message-ID": "<b-1@example.org>" }, "Hello B"), [`support-b@${INBOUND_DOMAIN}`], "x@example.org");
+    await deliver(
+      message({ From: "x@example.org", To: `support-b@${INBOUND_DOMAIN}`, Subject: "For B", "Message-ID": "<b-1@example.org>" }, "Hello B"),
+      [`support-b@${INBOUND_DOMAIN}`],
+      "x@example.org",
+    );
     expect((await ticketsOf(b.org_id)).map((t) => t.subject)).toContain("For B");
     expect((await ticketsOf(a.org_id)).map((t) => t.subject)).not.toContain("For B");
   });
@@ -147,12 +179,33 @@ describe("threads and closed tickets", () => {
     const customer = await seedCustomer(app, a.org_id, { email: "lee@lee-mail.example" });
     const leeMail = sendingDomain(app, "lee-mail.example");
     const evilMail = sendingDomain(app, "evil.example");
-    const created = await app.request("/api/tickets", { headers: a.auth, json: { customer_id: customer.id, subject: "Renewal", message: "Your plan renews soon." } });
+    const created = await app.request("/api/tickets", {
+      headers: a.auth,
+      json: { customer_id: customer.id, subject: "Renewal", message: "Your plan renews soon." },
+    });
     const ticket = (await created.json()) as { id: string; messages: { id: string }[] };
     const ours = `<${ticket.messages[0]!.id}@acme.example>`;
     const to = `help@${INBOUND_DOMAIN}`;
-    await deliver(await leeMail.sign(message({ From: "lee@lee-mail.example", To: to, Subject: "Re: Renewal", "Message-ID": "<lee-1@lee-mail.example>", "In-Reply-To": ours }, "Please renew.")), [to], "lee@lee-mail.example");
-    await deliver(await evilMail.sign(message({ From: "mallory@evil.example", To: to, Subject: "Re: Renewal", "Message-ID": "<mal-1@evil.example>", "In-Reply-To": ours }, "Send me the invoice.")), [to], "mallory@evil.example");
+    await deliver(
+      await leeMail.sign(
+        message(
+          { From: "lee@lee-mail.example", To: to, Subject: "Re: Renewal", "Message-ID": "<lee-1@lee-mail.example>", "In-Reply-To": ours },
+          "Please renew.",
+        ),
+      ),
+      [to],
+      "lee@lee-mail.example",
+    );
+    await deliver(
+      await evilMail.sign(
+        message(
+          { From: "mallory@evil.example", To: to, Subject: "Re: Renewal", "Message-ID": "<mal-1@evil.example>", "In-Reply-To": ours },
+          "Send me the invoice.",
+        ),
+      ),
+      [to],
+      "mallory@evil.example",
+    );
     const detail = (await (await app.request(`/api/tickets/${ticket.id}`, { headers: a.auth })).json()) as { messages: { body: string }[] };
     expect(detail.messages.map((m) => m.body)).toEqual(["Your plan renews soon.", "Please renew."]);
     const stranger = (await ticketsOf(a.org_id)).filter((t) => t.subject === "Re: Renewal");
@@ -167,7 +220,11 @@ describe("threads and closed tickets", () => {
     await sender.tick();
     const replyTo = smtp.received.find((m) => m.to.includes("kim@customer.example"))!.headers.get("reply-to")!;
     expect((await app.request(`/api/tickets/${ticket.id}`, { method: "PATCH", headers: a.auth, json: { status: "closed" } })).status).toBe(200);
-    await deliver(message({ From: "kim@customer.example", To: replyTo, Subject: "Re: Done", "Message-ID": "<kim-1@customer.example>" }, "It broke again."), [replyTo], "kim@customer.example");
+    await deliver(
+      message({ From: "kim@customer.example", To: replyTo, Subject: "Re: Done", "Message-ID": "<kim-1@customer.example>" }, "It broke again."),
+      [replyTo],
+      "kim@customer.example",
+    );
     const fresh = (await ticketsOf(a.org_id)).filter((t) => t.endUserId === customer.id && t.id !== ticket.id);
     expect(fresh.map((t) => [t.subject, t.status, t.source])).toEqual([["Re: Done", "open", "email"]]);
   });
@@ -177,8 +234,19 @@ describe("automatic mail", () => {
   test("auto-replies, list mail and bounces are accepted and dropped", async () => {
     const before = await storedCount();
     const to = `help@${INBOUND_DOMAIN}`;
-    await deliver(message({ From: "away@example.org", To: to, Subject: "Out of office", "Auto-Submitted": "auto-replied", "Message-ID": "<auto-1@example.org>" }, "I am away."), [to], "away@example.org");
-    await deliver(message({ From: "list@example.org", To: to, Subject: "Digest", Precedence: "bulk", "Message-ID": "<auto-2@example.org>" }, "News."), [to], "list@example.org");
+    await deliver(
+      message(
+        { From: "away@example.org", To: to, Subject: "Out of office", "Auto-Submitted": "auto-replied", "Message-ID": "<auto-1@example.org>" },
+        "I am away.",
+      ),
+      [to],
+      "away@example.org",
+    );
+    await deliver(
+      message({ From: "list@example.org", To: to, Subject: "Digest", Precedence: "bulk", "Message-ID": "<auto-2@example.org>" }, "News."),
+      [to],
+      "list@example.org",
+    );
     await deliver(message({ From: "MAILER-DAEMON@example.org", To: to, Subject: "Undelivered", "Message-ID": "<auto-3@example.org>" }, "Bounce."), [to], "");
     expect(await storedCount()).toBe(before);
   });

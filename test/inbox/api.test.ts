@@ -37,7 +37,11 @@ const send = async (method: string, path: string, json: unknown, headers = authA
   return { status: res.status, body: (await res.json()) as Json };
 };
 const newTicket = (subject = "Card declined", orgId = a.org_id, extra: Json = {}) =>
-  createTicket(app.deps, { orgId, actor: { kind: "customer", endUserId: null, sessionId: "s" }, input: { subject, message: "My card was declined", source: "widget", ...extra } });
+  createTicket(app.deps, {
+    orgId,
+    actor: { kind: "customer", endUserId: null, sessionId: "s" },
+    input: { subject, message: "My card was declined", source: "widget", ...extra },
+  });
 
 describe("a ticket worked through the dashboard API", () => {
   test("read, reply, note, triage: each change in the history; the note never reaches the customer's thread", async () => {
@@ -56,15 +60,30 @@ describe("a ticket worked through the dashboard API", () => {
     expect(customerOf.verified).toBe(true);
     const read = await get(`/api/tickets/${created.id}`);
     expect(read.status).toBe(200);
-    expect(read.body).toMatchObject({ id: created.id, number: created.number, status: "open", source: "widget", verified: true, customer: { id: customerOf.id, name: "Vera", verified: true } });
-    expect(read.body.messages).toEqual([expect.objectContaining({ kind: "customer", body: "My card was declined", verified: true, author: { kind: "customer", customer_id: customerOf.id } })]);
+    expect(read.body).toMatchObject({
+      id: created.id,
+      number: created.number,
+      status: "open",
+      source: "widget",
+      verified: true,
+      customer: { id: customerOf.id, name: "Vera", verified: true },
+    });
+    expect(read.body.messages).toEqual([
+      expect.objectContaining({ kind: "customer", body: "My card was declined", verified: true, author: { kind: "customer", customer_id: customerOf.id } }),
+    ]);
 
     const reply = await send("POST", `/api/tickets/${created.id}/replies`, { body: "Refund issued." });
     expect(reply.status).toBe(201);
     expect(reply.body).toMatchObject({ kind: "reply", body: "Refund issued.", verified: null, author: { kind: "member", member_id: a.admin_id } });
     const note = await send("POST", `/api/tickets/${created.id}/notes`, { body: "Customer asked twice before; watch for chargeback." });
     expect(note.status).toBe(201);
-    const patched = await send("PATCH", `/api/tickets/${created.id}`, { status: "pending", priority: "high", team: "billing", assignee_id: a.admin_id, tags: ["refund"] });
+    const patched = await send("PATCH", `/api/tickets/${created.id}`, {
+      status: "pending",
+      priority: "high",
+      team: "billing",
+      assignee_id: a.admin_id,
+      tags: ["refund"],
+    });
     expect(patched.status).toBe(200);
     expect(patched.body).toMatchObject({ status: "pending", priority: "high", team: "billing", assignee_id: a.admin_id, tags: ["refund"] });
     // The number works as a reference too.
@@ -72,7 +91,11 @@ describe("a ticket worked through the dashboard API", () => {
     expect(byNumber.body.id).toBe(created.id);
     expect(byNumber.body.messages.map((m: Json) => m.kind)).toEqual(["customer", "reply", "note"]);
     expect(byNumber.body.history.map((h: Json) => h.action)).toEqual(["created", "reply", "note", "status", "priority", "team", "assignee", "tags"]);
-    expect(byNumber.body.history.find((h: Json) => h.action === "status")).toMatchObject({ before: "open", after: "pending", actor: { kind: "member", member_id: a.admin_id } });
+    expect(byNumber.body.history.find((h: Json) => h.action === "status")).toMatchObject({
+      before: "open",
+      after: "pending",
+      actor: { kind: "member", member_id: a.admin_id },
+    });
 
     // What the customer may read has the reply and never the note.
     const visible = await customerThread(app.deps, a.org_id, created.id);
@@ -92,7 +115,10 @@ describe("a ticket worked through the dashboard API", () => {
     await send("PATCH", `/api/tickets/${created.id}`, { priority: "urgent" });
     const [ticket] = await app.deps.db.select().from(tickets).where(eq(tickets.id, created.id));
     expect(ticket!.priority).toBe("urgent");
-    const history = await app.deps.db.select().from(ticketHistory).where(and(eq(ticketHistory.ticketId, created.id), eq(ticketHistory.action, "priority")));
+    const history = await app.deps.db
+      .select()
+      .from(ticketHistory)
+      .where(and(eq(ticketHistory.ticketId, created.id), eq(ticketHistory.action, "priority")));
     expect(history).toHaveLength(1);
   }, 20_000);
 
@@ -100,7 +126,9 @@ describe("a ticket worked through the dashboard API", () => {
     const res = await send("POST", "/api/tickets", { customer_id: "ext-ada", subject: "Your renewal", message: "Your plan renews next week." });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ status: "pending", source: "api", customer_id: customerId });
-    expect(res.body.messages).toEqual([expect.objectContaining({ kind: "reply", body: "Your plan renews next week.", author: { kind: "member", member_id: a.admin_id } })]);
+    expect(res.body.messages).toEqual([
+      expect.objectContaining({ kind: "reply", body: "Your plan renews next week.", author: { kind: "member", member_id: a.admin_id } }),
+    ]);
     expect((await send("POST", "/api/tickets", { customer_id: "nobody", subject: "x", message: "y" })).status).toBe(404);
   }, 20_000);
 
@@ -120,7 +148,8 @@ describe("listing", () => {
     const auth = { authorization: `Bearer ${await signIn(app, org.admin_email, org.password)}` };
     const cust = await seedCustomer(app, org.org_id, { externalId: "c1", name: "Grace" });
     const ids: string[] = [];
-    for (let i = 1; i <= 9; i++) ids.push((await newTicket(`Ticket ${i}`, org.org_id, i === 5 ? { customerId: cust.id, message: "the printer is on fire" } : {})).id);
+    for (let i = 1; i <= 9; i++)
+      ids.push((await newTicket(`Ticket ${i}`, org.org_id, i === 5 ? { customerId: cust.id, message: "the printer is on fire" } : {})).id);
     await send("PATCH", `/api/tickets/${ids[0]}`, { status: "resolved", team: "hardware", assignee_id: org.admin_id }, auth);
     await send("PATCH", `/api/tickets/${ids[1]}`, { status: "pending" }, auth);
 
@@ -162,7 +191,8 @@ describe("customers", () => {
   test("list with search and cursor; detail with tickets and verified flag", async () => {
     const org = await seedInboxOrg(app);
     const auth = { authorization: `Bearer ${await signIn(app, org.admin_email, org.password)}` };
-    for (let i = 0; i < 5; i++) await seedCustomer(app, org.org_id, { externalId: `u${i}`, email: `user${i}@example.com`, name: i === 3 ? "Margaret Hamilton" : `User ${i}` });
+    for (let i = 0; i < 5; i++)
+      await seedCustomer(app, org.org_id, { externalId: `u${i}`, email: `user${i}@example.com`, name: i === 3 ? "Margaret Hamilton" : `User ${i}` });
     const all: string[] = [];
     let cursor: string | undefined;
     do {
@@ -180,7 +210,12 @@ describe("customers", () => {
     const t = await newTicket("Apollo", org.org_id, { customerId: margaret });
     const detail = await get(`/api/customers/${margaret}`, auth);
     expect(detail.status).toBe(200);
-    expect(detail.body).toMatchObject({ id: margaret, external_id: "u3", verified: false, tickets: [expect.objectContaining({ id: t.id, subject: "Apollo" })] });
+    expect(detail.body).toMatchObject({
+      id: margaret,
+      external_id: "u3",
+      verified: false,
+      tickets: [expect.objectContaining({ id: t.id, subject: "Apollo" })],
+    });
     expect(Array.isArray(detail.body.events)).toBe(true);
     expect((await get("/api/customers/u3", auth)).body.id).toBe(margaret);
     expect((await get("/api/customers/nobody", auth)).status).toBe(404);
@@ -308,9 +343,31 @@ describe("hostile bodies", () => {
     const writes: [string, string, unknown[]][] = [
       ["POST", `/api/tickets/${created.id}/replies`, [{ body: 1 }, { body: ["x"] }, { body: { x: 1 } }, { body: deep }, [], "text", null]],
       ["POST", `/api/tickets/${created.id}/notes`, [{ body: 1 }, { body: deep }, []]],
-      ["PATCH", `/api/tickets/${created.id}`, [{ status: 1 }, { tags: "a" }, { tags: [1] }, { team: 5 }, { assignee_id: 5 }, { tags: deep }, { priority: "asap" }]],
-      ["POST", "/api/tickets", [{ customer_id: 1, subject: "s", message: "m" }, { customer_id: "ext-ada", subject: ["s"], message: "m" }, { customer_id: "ext-ada", subject: "s", message: deep }]],
-      ["POST", "/api/customers", [{ external_id: 1 }, { external_id: "h", traits: [] }, { external_id: "h", traits: "x" }, { external_id: "h", traits: deep }, { external_id: "h", email: 5 }]],
+      [
+        "PATCH",
+        `/api/tickets/${created.id}`,
+        [{ status: 1 }, { tags: "a" }, { tags: [1] }, { team: 5 }, { assignee_id: 5 }, { tags: deep }, { priority: "asap" }],
+      ],
+      [
+        "POST",
+        "/api/tickets",
+        [
+          { customer_id: 1, subject: "s", message: "m" },
+          { customer_id: "ext-ada", subject: ["s"], message: "m" },
+          { customer_id: "ext-ada", subject: "s", message: deep },
+        ],
+      ],
+      [
+        "POST",
+        "/api/customers",
+        [
+          { external_id: 1 },
+          { external_id: "h", traits: [] },
+          { external_id: "h", traits: "x" },
+          { external_id: "h", traits: deep },
+          { external_id: "h", email: 5 },
+        ],
+      ],
       ["POST", "/api/customers/import", [{ customers: "x" }, { customers: [1] }, { customers: deep }]],
     ];
     for (const [method, path, bodies] of writes)

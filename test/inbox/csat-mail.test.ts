@@ -36,7 +36,17 @@ afterAll(async () => {
 const member = () => ({ kind: "member" as const, memberId: org.admin_id });
 async function ticketFor(email: string, source: "api" | "chat" = "api") {
   const customer = await seedCustomer(app, org.org_id, { email, name: "Dana" });
-  return createTicket(app.deps, { orgId: org.org_id, actor: member(), input: { subject: "Export", message: "Where is my export?", customerId: customer.id, source, ...(source === "chat" ? { conversationId: crypto.randomUUID() } : {}) } });
+  return createTicket(app.deps, {
+    orgId: org.org_id,
+    actor: member(),
+    input: {
+      subject: "Export",
+      message: "Where is my export?",
+      customerId: customer.id,
+      source,
+      ...(source === "chat" ? { conversationId: crypto.randomUUID() } : {}),
+    },
+  });
 }
 const resolve = (id: string) => updateTicket(app.deps, { orgId: org.org_id, actor: member(), ticketId: id, patch: { status: "resolved" } });
 const mailsTo = (email: string) => smtp.received.filter((m) => m.to.includes(email));
@@ -73,7 +83,10 @@ describe("the resolution email", () => {
     await sender.tick();
     expect(mailsTo("rated@customer.example")).toEqual([]);
     expect(mailsTo("reopened@customer.example")).toEqual([]);
-    const rows = await app.deps.db.select({ status: outbox.status, ticket: outbox.payload }).from(outbox).where(and(eq(outbox.orgId, org.org_id), eq(outbox.kind, RESOLUTION_MAIL_KIND)));
+    const rows = await app.deps.db
+      .select({ status: outbox.status, ticket: outbox.payload })
+      .from(outbox)
+      .where(and(eq(outbox.orgId, org.org_id), eq(outbox.kind, RESOLUTION_MAIL_KIND)));
     expect(rows.filter((r) => r.status === "cancelled").length).toBe(2);
   });
 

@@ -37,7 +37,13 @@ const get = async (path: string, headers = authA) => {
 
 describe("create and import", () => {
   test("create, then update by the same external id; the record is verified and usable by data tools with _meta binding", async () => {
-    const created = await send("/api/customers", { external_id: "cust-100", email: "Ada@Example.com", name: "Ada", traits: { plan: "pro" }, company_id: "acme" });
+    const created = await send("/api/customers", {
+      external_id: "cust-100",
+      email: "Ada@Example.com",
+      name: "Ada",
+      traits: { plan: "pro" },
+      company_id: "acme",
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ external_id: "cust-100", email: "ada@example.com", name: "Ada", verified: true, traits: { plan: "pro" } });
     expect(typeof created.body.company_id).toBe("string");
@@ -71,7 +77,11 @@ describe("create and import", () => {
 
   test("an earlier unverified claim on the id is kept apart; the team's customer starts fresh", async () => {
     const visitor = await seedCustomer(app, a.org_id, { externalId: "claimed-1", name: "Claimant" });
-    const ticket = await createTicket(app.deps, { orgId: a.org_id, actor: { kind: "customer", endUserId: visitor.id, sessionId: "s" }, input: { subject: "from the claimant", message: "m", source: "widget", customerId: visitor.id } });
+    const ticket = await createTicket(app.deps, {
+      orgId: a.org_id,
+      actor: { kind: "customer", endUserId: visitor.id, sessionId: "s" },
+      input: { subject: "from the claimant", message: "m", source: "widget", customerId: visitor.id },
+    });
     const created = await send("/api/customers", { external_id: "claimed-1", name: "Real customer" });
     expect(created.status).toBe(201);
     expect(created.body.id).not.toBe(visitor.id);
@@ -79,7 +89,12 @@ describe("create and import", () => {
     const detail = await get(`/api/customers/${created.body.id}`);
     expect(detail.body.tickets).toEqual([]);
     const old = await get(`/api/customers/${visitor.id}`);
-    expect(old.body).toMatchObject({ external_id: null, claimed_external_id: "claimed-1", verified: false, tickets: [expect.objectContaining({ id: ticket.id })] });
+    expect(old.body).toMatchObject({
+      external_id: null,
+      claimed_external_id: "claimed-1",
+      verified: false,
+      tickets: [expect.objectContaining({ id: ticket.id })],
+    });
     const listed = await get(`/api/tickets/${ticket.id}`);
     expect(listed.body.customer).toMatchObject({ id: visitor.id, verified: false, claimed_external_id: "claimed-1" });
   }, 20_000);
@@ -91,7 +106,13 @@ describe("a customer's page", () => {
     const base = Date.parse("2026-01-01T00:00:00Z");
     // Events are written by the widget SDK; here they are fixtures.
     await app.deps.db.insert(customerEvents).values(
-      Array.from({ length: CUSTOMER_LIMITS.recentEvents + 5 }, (_, i) => ({ orgId: a.org_id, endUserId: user.id, name: `page_view_${i}`, properties: { i }, occurredAt: new Date(base + i * 1000) })),
+      Array.from({ length: CUSTOMER_LIMITS.recentEvents + 5 }, (_, i) => ({
+        orgId: a.org_id,
+        endUserId: user.id,
+        name: `page_view_${i}`,
+        properties: { i },
+        occurredAt: new Date(base + i * 1000),
+      })),
     );
     const detail = await get(`/api/customers/${user.id}`);
     expect(detail.body.events).toHaveLength(CUSTOMER_LIMITS.recentEvents);

@@ -23,7 +23,10 @@ export async function seedCustomer(app: TestApp, orgId: string, fields: { extern
 export async function addMember(app: TestApp, orgId: string, roles: string[]): Promise<{ token: string; memberId: string }> {
   const email = `member-${crypto.randomUUID()}@example.com`;
   const password = `pw-${crypto.randomUUID()}`;
-  const [member] = await app.deps.db.insert(members).values({ email, name: "Member", passwordHash: await Bun.password.hash(password) }).returning();
+  const [member] = await app.deps.db
+    .insert(members)
+    .values({ email, name: "Member", passwordHash: await Bun.password.hash(password) })
+    .returning();
   await app.deps.db.insert(memberships).values({ orgId, memberId: member!.id, roles });
   return { token: await signIn(app, email, password), memberId: member!.id };
 }

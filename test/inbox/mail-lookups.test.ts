@@ -31,7 +31,10 @@ test("tickets of our messages, the sender's ticket by address, and the first mes
   expect(await ticketsOfMessages(app.deps.db, org.org_id, [])).toEqual([]);
 
   // The lowest-numbered of the named tickets whose customer has exactly that address.
-  expect(await ticketOfCustomerAddress(app.deps.db, org.org_id, [second.id, first.id, bobs.id], "ada@lookups.example")).toEqual({ ticketId: first.id, endUserId: ada.id });
+  expect(await ticketOfCustomerAddress(app.deps.db, org.org_id, [second.id, first.id, bobs.id], "ada@lookups.example")).toEqual({
+    ticketId: first.id,
+    endUserId: ada.id,
+  });
   expect(await ticketOfCustomerAddress(app.deps.db, org.org_id, [bobs.id], "ada@lookups.example")).toBeNull();
   expect(await ticketOfCustomerAddress(app.deps.db, other.org_id, [first.id], "ada@lookups.example")).toBeNull();
 });

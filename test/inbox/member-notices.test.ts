@@ -40,13 +40,18 @@ afterAll(async () => {
 });
 
 const inbox = (email: string) => smtp.received.filter((m) => m.to.includes(email));
-const mode = (token: string, value: string) => app.request("/api/email/notifications", { method: "PUT", headers: { authorization: `Bearer ${token}` }, json: { mode: value } });
+const mode = (token: string, value: string) =>
+  app.request("/api/email/notifications", { method: "PUT", headers: { authorization: `Bearer ${token}` }, json: { mode: value } });
 
 describe("who is told, and how often", () => {
   test("unassigned: the managers, once per ten minutes; notify_only without the text; off: nothing", async () => {
     const customer = await seedCustomer(app, org.org_id, { email: "pat@customer.example", name: "Pat" });
     const actor = { kind: "customer" as const, endUserId: customer.id };
-    const ticket = await createTicket(app.deps, { orgId: org.org_id, actor, input: { subject: "Broken login", message: "SECRET-1 my password is hunter2", customerId: customer.id, source: "api" } });
+    const ticket = await createTicket(app.deps, {
+      orgId: org.org_id,
+      actor,
+      input: { subject: "Broken login", message: "SECRET-1 my password is hunter2", customerId: customer.id, source: "api" },
+    });
     await sender.tick();
     const admin = inbox(org.admin_email);
     expect(admin).toHaveLength(1);
@@ -82,9 +87,18 @@ describe("who is told, and how often", () => {
   test("assigned: the assignee alone", async () => {
     const customer = await seedCustomer(app, org.org_id, { email: "sam@customer.example" });
     const actor = { kind: "customer" as const, endUserId: customer.id };
-    const ticket = await createTicket(app.deps, { orgId: org.org_id, actor: { kind: "system", name: "test" }, input: { subject: "Assigned", message: "first", customerId: customer.id, source: "api" } });
+    const ticket = await createTicket(app.deps, {
+      orgId: org.org_id,
+      actor: { kind: "system", name: "test" },
+      input: { subject: "Assigned", message: "first", customerId: customer.id, source: "api" },
+    });
     await sender.tick();
-    await updateTicket(app.deps, { orgId: org.org_id, actor: { kind: "member", memberId: org.admin_id }, ticketId: ticket.id, patch: { assigneeId: manager.memberId } });
+    await updateTicket(app.deps, {
+      orgId: org.org_id,
+      actor: { kind: "member", memberId: org.admin_id },
+      ticketId: ticket.id,
+      patch: { assigneeId: manager.memberId },
+    });
     const before = [inbox(org.admin_email).length, inbox(manager.email).length];
     app.clock.advance(NOTICE_THROTTLE_MS);
     await addTicketMessage(app.deps, { orgId: org.org_id, actor, ticketId: ticket.id, kind: "customer", body: "for the assignee" });
@@ -94,7 +108,9 @@ describe("who is told, and how often", () => {
 
   test("the choice is the member's own and bounded", async () => {
     expect((await mode(viewer.token, "sometimes")).status).toBe(400);
-    expect(((await (await app.request("/api/email/notifications", { headers: { authorization: `Bearer ${viewer.token}` } })).json()) as { mode: string }).mode).toBe("full");
+    expect(
+      ((await (await app.request("/api/email/notifications", { headers: { authorization: `Bearer ${viewer.token}` } })).json()) as { mode: string }).mode,
+    ).toBe("full");
     expect((await mode(viewer.token, "off")).status).toBe(200);
     const admin = `Bearer ${await signIn(app, org.admin_email, org.password)}`;
     expect(((await (await app.request("/api/email/notifications", { headers: { authorization: admin } })).json()) as { mode: string }).mode).toBe("full");

@@ -41,7 +41,10 @@ const ids = (header: string | undefined) => (header ?? "").split(/\s+/).filter(B
 describe("outreach, the customer's answer, a reply", () => {
   test("threaded, signed, answerable", async () => {
     const customer = await seedCustomer(app, org.org_id, { email: "dana@customer.example", name: "Dana" });
-    const created = await app.request("/api/tickets", { headers: auth, json: { customer_id: customer.id, subject: "Your export", message: "Your export is ready." } });
+    const created = await app.request("/api/tickets", {
+      headers: auth,
+      json: { customer_id: customer.id, subject: "Your export", message: "Your export is ready." },
+    });
     expect(created.status).toBe(201);
     const ticket = (await created.json()) as { id: string; number: number; messages: { id: string }[] };
     await sender.tick();
@@ -64,7 +67,13 @@ describe("outreach, the customer's answer, a reply", () => {
     expect(stored.map((s) => s.tokenHash)).toEqual([sha256Hex(token!)]);
     expect(JSON.stringify(stored)).not.toContain(token!);
 
-    const answer = await addTicketMessage(app.deps, { orgId: org.org_id, actor: { kind: "customer", endUserId: customer.id }, ticketId: ticket.id, kind: "customer", body: "Thanks, where do I find it?" });
+    const answer = await addTicketMessage(app.deps, {
+      orgId: org.org_id,
+      actor: { kind: "customer", endUserId: customer.id },
+      ticketId: ticket.id,
+      kind: "customer",
+      body: "Thanks, where do I find it?",
+    });
     const note = await app.request(`/api/tickets/${ticket.id}/notes`, { headers: auth, json: { body: "internal: customer is on the old plan" } });
     expect(note.status).toBe(201);
     const reply = await app.request(`/api/tickets/${ticket.id}/replies`, { headers: auth, json: { body: "Under Settings, then Exports.\n\nBest," } });
@@ -102,13 +111,20 @@ describe("outreach, the customer's answer, a reply", () => {
     const toCustomers = () => smtp.received.filter((m) => !m.to.includes(org.admin_email)).length;
     const before = toCustomers();
     const nobody = await seedCustomer(app, org.org_id, { name: "No Address" });
-    const ticket = await createTicket(app.deps, { orgId: org.org_id, actor: { kind: "customer", endUserId: nobody.id }, input: { subject: "Help", message: "Hi", customerId: nobody.id, source: "api" } });
+    const ticket = await createTicket(app.deps, {
+      orgId: org.org_id,
+      actor: { kind: "customer", endUserId: nobody.id },
+      input: { subject: "Help", message: "Hi", customerId: nobody.id, source: "api" },
+    });
     await addTicketMessage(app.deps, { orgId: org.org_id, actor: { kind: "agent", agentId: null }, ticketId: ticket.id, kind: "reply", body: "AI here" });
     const reply = await app.request(`/api/tickets/${ticket.id}/replies`, { headers: auth, json: { body: "A person here" } });
     expect(reply.status).toBe(201);
     await sender.tick();
     expect(toCustomers()).toBe(before);
-    const rows = await app.deps.db.select({ status: outbox.status, lastError: outbox.lastError }).from(outbox).where(and(eq(outbox.orgId, org.org_id), eq(outbox.kind, REPLY_MAIL_KIND), eq(outbox.status, "held")));
+    const rows = await app.deps.db
+      .select({ status: outbox.status, lastError: outbox.lastError })
+      .from(outbox)
+      .where(and(eq(outbox.orgId, org.org_id), eq(outbox.kind, REPLY_MAIL_KIND), eq(outbox.status, "held")));
     expect(rows).toEqual([{ status: "held", lastError: "not sent: customer has no email address" }]);
   });
 });
@@ -128,6 +144,8 @@ describe("DKIM on every email", () => {
     transport.close();
     const [verdict] = await verifyDkim(mailsTo("reader@customer.example")[0]!.raw);
     expect(verdict!.result).toBe("pass");
-    expect(verdict!.headers.map((h) => h.toLowerCase())).toEqual(expect.arrayContaining(["from", "to", "subject", "date", "message-id", "list-unsubscribe", "list-unsubscribe-post"]));
+    expect(verdict!.headers.map((h) => h.toLowerCase())).toEqual(
+      expect.arrayContaining(["from", "to", "subject", "date", "message-id", "list-unsubscribe", "list-unsubscribe-post"]),
+    );
   });
 });

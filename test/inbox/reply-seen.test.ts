@@ -41,7 +41,9 @@ async function chatCustomer() {
   const userId = `seen-${++n}`;
   const email = `${userId}@customer.example`;
   const widget = { authorization: `Bearer ${org.widget_key}`, "x-user-id": userId };
-  expect((await app.request("/api/sdk/users/identify", { headers: { authorization: widget.authorization }, json: { user_id: userId, email } })).status).toBe(200);
+  expect((await app.request("/api/sdk/users/identify", { headers: { authorization: widget.authorization }, json: { user_id: userId, email } })).status).toBe(
+    200,
+  );
   const handed = await chatJson(app, org, { message: "I want to talk to a person", user_id: userId });
   const sessionId = handed.session_id as string;
   const ticketId = handed.routing.ticket_id as string;
@@ -78,7 +80,10 @@ async function chatCustomer() {
 const firstLines = (mails: { parts: Map<string, string> }[]) => mails.map((m) => m.parts.get("text/plain")?.trim().split(/\r?\n/)[0]);
 
 async function replyRow(messageId: string) {
-  const [row] = await app.deps.db.select().from(outbox).where(and(eq(outbox.kind, REPLY_MAIL_KIND), sql`${outbox.payload}->>'message_id' = ${messageId}`));
+  const [row] = await app.deps.db
+    .select()
+    .from(outbox)
+    .where(and(eq(outbox.kind, REPLY_MAIL_KIND), sql`${outbox.payload}->>'message_id' = ${messageId}`));
   return row!;
 }
 

@@ -21,11 +21,18 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const api = (who: Member, path: string, init: { method?: string; json?: unknown } = {}) =>
-  app.request(path, { method: init.method ?? "GET", headers: { cookie: who.cookie, "x-org-id": who.orgId, origin: app.deps.config.baseUrl, ...(init.json ? { "content-type": "application/json" } : {}) }, body: init.json ? JSON.stringify(init.json) : undefined });
+  app.request(path, {
+    method: init.method ?? "GET",
+    headers: { cookie: who.cookie, "x-org-id": who.orgId, origin: app.deps.config.baseUrl, ...(init.json ? { "content-type": "application/json" } : {}) },
+    body: init.json ? JSON.stringify(init.json) : undefined,
+  });
 
 describe("/api/saved-replies", () => {
   test("create, list, read, change and delete; names unique per org; roles; other orgs see nothing", async () => {
-    const created = await api(admin, "/api/saved-replies", { method: "POST", json: { name: "Refund done", body: "Hi {{customer.name}}, ticket #{{ticket.number}} is refunded. — {{agent.name}}" } });
+    const created = await api(admin, "/api/saved-replies", {
+      method: "POST",
+      json: { name: "Refund done", body: "Hi {{customer.name}}, ticket #{{ticket.number}} is refunded. — {{agent.name}}" },
+    });
     expect(created.status).toBe(201);
     const row = (await created.json()) as { id: string; name: string };
     expect(row.name).toBe("Refund done");
@@ -63,7 +70,9 @@ describe("/api/saved-replies", () => {
 
 describe("variables", () => {
   test("known ones are filled in, unknown ones kept", () => {
-    expect(fillSavedReply("Hi {{customer.name}}, #{{ ticket.number }} by {{agent.name}} {{order.id}}", { customerName: "Ada", ticketNumber: 7, agentName: "Sam" })).toBe("Hi Ada, #7 by Sam {{order.id}}");
+    expect(
+      fillSavedReply("Hi {{customer.name}}, #{{ ticket.number }} by {{agent.name}} {{order.id}}", { customerName: "Ada", ticketNumber: 7, agentName: "Sam" }),
+    ).toBe("Hi Ada, #7 by Sam {{order.id}}");
     expect(fillSavedReply("Hi {{customer.name}}", { customerName: null, ticketNumber: 7, agentName: "Sam" })).toBe("Hi ");
   });
 });

@@ -22,13 +22,17 @@ test("null until the customer rates; then score, comment and when, on the ticket
   const { session_id: sessionId, routing } = await chatJson(app, org, { message: "I want to talk to a person" });
   const ticketId = routing.ticket_id as string;
   const one = async () => (await (await app.request(`/api/tickets/${ticketId}`, { headers: auth })).json()) as Rated;
-  const row = async () => ((await (await app.request("/api/tickets", { headers: auth })).json()) as { tickets: Rated[] }).tickets.find((t) => t.id === ticketId)!;
+  const row = async () =>
+    ((await (await app.request("/api/tickets", { headers: auth })).json()) as { tickets: Rated[] }).tickets.find((t) => t.id === ticketId)!;
   expect((await one()).rating).toBeNull();
   expect((await row()).rating).toBeNull();
 
   expect((await app.request(`/api/tickets/${ticketId}/replies`, { headers: auth, json: { body: "Sorted, see your account." } })).status).toBe(201);
   expect((await app.request(`/api/tickets/${ticketId}`, { method: "PATCH", headers: auth, json: { status: "resolved" } })).status).toBe(200);
-  const rated = await app.request(`/api/sdk/conversations/${sessionId}/rating`, { headers: { authorization: `Bearer ${org.widget_key}` }, json: { score: 4, comment: "Quick, thanks" } });
+  const rated = await app.request(`/api/sdk/conversations/${sessionId}/rating`, {
+    headers: { authorization: `Bearer ${org.widget_key}` },
+    json: { score: 4, comment: "Quick, thanks" },
+  });
   expect(rated.status).toBe(200);
 
   const expected = { score: 4, comment: "Quick, thanks", rated_at: app.clock.now.toISOString() };

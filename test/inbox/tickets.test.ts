@@ -52,9 +52,25 @@ describe("createTicket", () => {
     const view = await createTicket(app.deps, {
       orgId: org.org_id,
       actor: customer,
-      input: { subject: "  Card declined ", message: "My card was declined.", customerId, source: "widget", priority: "high", verified: true, customFields: { plan: "pro" } },
+      input: {
+        subject: "  Card declined ",
+        message: "My card was declined.",
+        customerId,
+        source: "widget",
+        priority: "high",
+        verified: true,
+        customFields: { plan: "pro" },
+      },
     });
-    expect(view).toMatchObject({ subject: "Card declined", status: "open", priority: "high", source: "widget", customer_id: customerId, verified: true, custom_fields: { plan: "pro" } });
+    expect(view).toMatchObject({
+      subject: "Card declined",
+      status: "open",
+      priority: "high",
+      source: "widget",
+      customer_id: customerId,
+      verified: true,
+      custom_fields: { plan: "pro" },
+    });
     expect(view.number).toBeGreaterThan(0);
     const ticket = (await findTicket(app.deps, org.org_id, view.id))!;
     expect((await findTicket(app.deps, org.org_id, `#${view.number}`))!.id).toBe(view.id);
@@ -69,33 +85,53 @@ describe("createTicket", () => {
   test("numbers are per org, from 1, and unique under concurrent creation", async () => {
     const fresh = await seedInboxOrg(app);
     const created = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => createTicket(app.deps, { orgId: fresh.org_id, actor: customer, input: { subject: `s${i}`, message: "m", source: "api" } })),
+      Array.from({ length: 20 }, (_, i) =>
+        createTicket(app.deps, { orgId: fresh.org_id, actor: customer, input: { subject: `s${i}`, message: "m", source: "api" } }),
+      ),
     );
     expect(created.map((t) => t.number).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     const elsewhere = await createTicket(app.deps, { orgId: other.org_id, actor: customer, input: { subject: "s", message: "m", source: "api" } });
     expect(elsewhere.number).toBe(1);
   }, 20_000);
 
-  test.skipIf(engine !== "postgres")("two independent connection pools (two instances) on one PostgreSQL never hand out the same number", async () => {
-    const fresh = await seedInboxOrg(app);
-    const second = openPostgres(app.database.url!, { max: 4 });
-    try {
-      const other = { ...app.deps, db: second.db };
-      const created = await Promise.all(
-        Array.from({ length: 30 }, (_, i) => createTicket(i % 2 ? other : app.deps, { orgId: fresh.org_id, actor: customer, input: { subject: `p${i}`, message: "m", source: "api" } })),
-      );
-      expect(created.map((t) => t.number).sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
-    } finally {
-      await second.close();
-    }
-  }, 20_000);
+  test.skipIf(engine !== "postgres")(
+    "two independent connection pools (two instances) on one PostgreSQL never hand out the same number",
+    async () => {
+      const fresh = await seedInboxOrg(app);
+      const second = openPostgres(app.database.url!, { max: 4 });
+      try {
+        const other = { ...app.deps, db: second.db };
+        const created = await Promise.all(
+          Array.from({ length: 30 }, (_, i) =>
+            createTicket(i % 2 ? other : app.deps, { orgId: fresh.org_id, actor: customer, input: { subject: `p${i}`, message: "m", source: "api" } }),
+          ),
+        );
+        expect(created.map((t) => t.number).sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+      } finally {
+        await second.close();
+      }
+    },
+    20_000,
+  );
 
   test(`limits: subject ${TICKET_LIMITS.subject} and message ${TICKET_LIMITS.body} characters pass; one more is 400`, async () => {
     const base = { subject: "s", message: "m", source: "api" as const };
-    const ok = await createTicket(app.deps, { orgId: org.org_id, actor: customer, input: { ...base, subject: "s".repeat(TICKET_LIMITS.subject), message: "m".repeat(TICKET_LIMITS.body) } });
+    const ok = await createTicket(app.deps, {
+      orgId: org.org_id,
+      actor: customer,
+      input: { ...base, subject: "s".repeat(TICKET_LIMITS.subject), message: "m".repeat(TICKET_LIMITS.body) },
+    });
     expect(ok.subject).toHaveLength(TICKET_LIMITS.subject);
-    await rejects(createTicket(app.deps, { orgId: org.org_id, actor: customer, input: { ...base, subject: "s".repeat(TICKET_LIMITS.subject + 1) } }), 400, "/subject");
-    await rejects(createTicket(app.deps, { orgId: org.org_id, actor: customer, input: { ...base, message: "m".repeat(TICKET_LIMITS.body + 1) } }), 400, "/message");
+    await rejects(
+      createTicket(app.deps, { orgId: org.org_id, actor: customer, input: { ...base, subject: "s".repeat(TICKET_LIMITS.subject + 1) } }),
+      400,
+      "/subject",
+    );
+    await rejects(
+      createTicket(app.deps, { orgId: org.org_id, actor: customer, input: { ...base, message: "m".repeat(TICKET_LIMITS.body + 1) } }),
+      400,
+      "/message",
+    );
     await rejects(createTicket(app.deps, { orgId: org.org_id, actor: customer, input: { ...base, subject: "   " } }), 400, "/subject");
     await rejects(createTicket(app.deps, { orgId: org.org_id, actor: customer, input: { ...base, message: "nul \u0000 here" } }), 400, "/message");
     // A caller that cut text short mid-pair gets U+FFFD stored, not a refusal.
@@ -105,8 +141,16 @@ describe("createTicket", () => {
     await rejects(createTicket(app.deps, { orgId: org.org_id, actor: customer, input: { ...base, conversationId: "nope" } }), 400, "/conversation_id");
     const fields = Object.fromEntries(Array.from({ length: TICKET_LIMITS.customFieldKeys }, (_, i) => [`k${i}`, i]));
     await createTicket(app.deps, { orgId: org.org_id, actor: customer, input: { ...base, customFields: fields } });
-    await rejects(createTicket(app.deps, { orgId: org.org_id, actor: customer, input: { ...base, customFields: { ...fields, extra: 1 } } }), 400, "/custom_fields");
-    await rejects(createTicket(app.deps, { orgId: org.org_id, actor: customer, input: { ...base, customFields: { a: "x".repeat(TICKET_LIMITS.customFieldsBytes) } } }), 400, "/custom_fields");
+    await rejects(
+      createTicket(app.deps, { orgId: org.org_id, actor: customer, input: { ...base, customFields: { ...fields, extra: 1 } } }),
+      400,
+      "/custom_fields",
+    );
+    await rejects(
+      createTicket(app.deps, { orgId: org.org_id, actor: customer, input: { ...base, customFields: { a: "x".repeat(TICKET_LIMITS.customFieldsBytes) } } }),
+      400,
+      "/custom_fields",
+    );
   }, 20_000);
 
   test("a customer of another org is refused, and nothing is stored", async () => {
@@ -118,9 +162,19 @@ describe("createTicket", () => {
 
 describe("messages and triage", () => {
   test("replies, notes and customer messages; a customer message reopens a pending ticket; closed takes notes only", async () => {
-    const view = await createTicket(app.deps, { orgId: org.org_id, actor: customer, input: { subject: "Login", message: "Cannot log in", customerId, source: "widget" } });
+    const view = await createTicket(app.deps, {
+      orgId: org.org_id,
+      actor: customer,
+      input: { subject: "Login", message: "Cannot log in", customerId, source: "widget" },
+    });
     await addTicketMessage(app.deps, { orgId: org.org_id, actor: member(), ticketId: view.id, kind: "reply", body: "Try resetting your password." });
-    await addTicketMessage(app.deps, { orgId: org.org_id, actor: member(), ticketId: view.id, kind: "note", body: "Internal: account flagged for fraud review." });
+    await addTicketMessage(app.deps, {
+      orgId: org.org_id,
+      actor: member(),
+      ticketId: view.id,
+      kind: "note",
+      body: "Internal: account flagged for fraud review.",
+    });
     await addTicketMessage(app.deps, { orgId: org.org_id, actor: { kind: "agent", agentId: null }, ticketId: view.id, kind: "reply", body: "An AI answer." });
     expect((await updateTicket(app.deps, { orgId: org.org_id, actor: member(), ticketId: view.id, patch: { status: "pending" } })).status).toBe("pending");
     await addTicketMessage(app.deps, { orgId: org.org_id, actor: customer, ticketId: view.id, kind: "customer", body: "Still broken", verified: false });
@@ -163,9 +217,18 @@ describe("messages and triage", () => {
       patch: { status: "open", priority: "urgent", team: "billing", assigneeId: org.admin_id, tags: ["VIP", "vip", " refund "] },
     });
     expect(updated).toMatchObject({ status: "open", priority: "urgent", team: "billing", assignee_id: org.admin_id, tags: ["VIP", "refund"] });
-    const rows = await app.deps.db.select().from(ticketHistory).where(and(eq(ticketHistory.ticketId, view.id), eq(ticketHistory.orgId, org.org_id)));
+    const rows = await app.deps.db
+      .select()
+      .from(ticketHistory)
+      .where(and(eq(ticketHistory.ticketId, view.id), eq(ticketHistory.orgId, org.org_id)));
     expect(rows.map((r) => r.action).sort()).toEqual(["assignee", "created", "priority", "tags", "team"]);
-    expect(rows.find((r) => r.action === "team")).toMatchObject({ actorKind: "token", actorClientId: "client-1", actorMemberId: org.admin_id, before: null, after: "billing" });
+    expect(rows.find((r) => r.action === "team")).toMatchObject({
+      actorKind: "token",
+      actorClientId: "client-1",
+      actorMemberId: org.admin_id,
+      before: null,
+      after: "billing",
+    });
     // Another org's member cannot be assigned; another org cannot touch the ticket.
     await rejects(updateTicket(app.deps, { orgId: org.org_id, actor, ticketId: view.id, patch: { assigneeId: other.admin_id } }), 400, "/assignee_id");
     await rejects(updateTicket(app.deps, { orgId: other.org_id, actor, ticketId: view.id, patch: { priority: "low" } }), 404);
@@ -173,14 +236,24 @@ describe("messages and triage", () => {
     const tags = Array.from({ length: TICKET_LIMITS.tags }, (_, i) => `t${i}`);
     expect((await updateTicket(app.deps, { orgId: org.org_id, actor, ticketId: view.id, patch: { tags } })).tags).toHaveLength(TICKET_LIMITS.tags);
     await rejects(updateTicket(app.deps, { orgId: org.org_id, actor, ticketId: view.id, patch: { tags: [...tags, "one-more"] } }), 400, "/tags");
-    await rejects(updateTicket(app.deps, { orgId: org.org_id, actor, ticketId: view.id, patch: { tags: ["x".repeat(TICKET_LIMITS.tag + 1)] } }), 400, "/tags/0");
-    expect((await updateTicket(app.deps, { orgId: org.org_id, actor, ticketId: view.id, patch: { tags: ["x".repeat(TICKET_LIMITS.tag)] } })).tags).toHaveLength(1);
+    await rejects(
+      updateTicket(app.deps, { orgId: org.org_id, actor, ticketId: view.id, patch: { tags: ["x".repeat(TICKET_LIMITS.tag + 1)] } }),
+      400,
+      "/tags/0",
+    );
+    expect((await updateTicket(app.deps, { orgId: org.org_id, actor, ticketId: view.id, patch: { tags: ["x".repeat(TICKET_LIMITS.tag)] } })).tags).toHaveLength(
+      1,
+    );
   }, 20_000);
 
   test("list: newest first, filters, and a cursor that never repeats or skips", async () => {
     const fresh = await seedInboxOrg(app);
     for (let i = 1; i <= 7; i++)
-      await createTicket(app.deps, { orgId: fresh.org_id, actor: customer, input: { subject: i % 2 ? `odd ${i}` : `even ${i}`, message: i === 4 ? "needle in body" : "m", source: "api" } });
+      await createTicket(app.deps, {
+        orgId: fresh.org_id,
+        actor: customer,
+        input: { subject: i % 2 ? `odd ${i}` : `even ${i}`, message: i === 4 ? "needle in body" : "m", source: "api" },
+      });
     const seen: number[] = [];
     let cursor: string | undefined;
     do {

@@ -40,7 +40,11 @@ beforeAll(async () => {
     const answer = await ua.post("/api/mcp/oauth/consent", { ...consentFields(page), decision: "allow" });
     return new URL(answer.headers.get("location")!).searchParams.get("code")!;
   };
-  ({ client } = await connectWithOAuth(app.url, new TestOAuthProvider("http://127.0.0.1:53691/callback", async () => {}, { scope: "inbox:read inbox:write" }), authorize));
+  ({ client } = await connectWithOAuth(
+    app.url,
+    new TestOAuthProvider("http://127.0.0.1:53691/callback", async () => {}, { scope: "inbox:read inbox:write" }),
+    authorize,
+  ));
   ({ accessToken: tokenA, clientId: clientIdA } = await tokensFor(app, a, "inbox:read inbox:write"));
   ({ accessToken: tokenB } = await tokensFor(app, b, "inbox:read inbox:write"));
 }, 30_000);
@@ -50,7 +54,11 @@ afterAll(async () => {
 });
 
 const fromCustomer = (orgId: string, subject: string, customerId: string | null = null) =>
-  createTicket(app.deps, { orgId, actor: { kind: "customer", endUserId: customerId, sessionId: "s" }, input: { subject, message: `${subject}: help`, source: "widget", customerId } });
+  createTicket(app.deps, {
+    orgId,
+    actor: { kind: "customer", endUserId: customerId, sessionId: "s" },
+    input: { subject, message: `${subject}: help`, source: "widget", customerId },
+  });
 
 async function sdkCall(name: string, args: Json, meta?: Json): Promise<Json> {
   const result = await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) });
@@ -68,7 +76,9 @@ describe("through the official SDK client", () => {
   test("tools are listed with honest annotations", async () => {
     const tools = (await client.listTools()).tools;
     const hint = (name: string) => tools.find((t) => t.name === name)?.annotations?.destructiveHint;
-    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["inbox_list_tickets", "inbox_get_ticket", "inbox_reply", "inbox_add_note", "inbox_triage", "inbox_outreach"]));
+    expect(tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(["inbox_list_tickets", "inbox_get_ticket", "inbox_reply", "inbox_add_note", "inbox_triage", "inbox_outreach"]),
+    );
     expect(hint("inbox_reply")).toBe(true);
     expect(hint("inbox_outreach")).toBe(true);
     expect(hint("inbox_add_note")).toBe(false);
@@ -94,7 +104,14 @@ describe("through the official SDK client", () => {
     const reply = await sdkCall("inbox_reply", { ticket: ticket.id, body: "A replacement ships today." });
     expect(reply).toMatchObject({ kind: "reply", author: { kind: "token", member_id: a.admin_id } });
     await sdkCall("inbox_add_note", { ticket: ticket.id, body: "Courier lost it; claim #C-77 filed." });
-    const triaged = await sdkCall("inbox_triage", { ticket: String(ticket.number), status: "pending", priority: "high", team: "logistics", assignee: a.admin_id, tags: ["shipping"] });
+    const triaged = await sdkCall("inbox_triage", {
+      ticket: String(ticket.number),
+      status: "pending",
+      priority: "high",
+      team: "logistics",
+      assignee: a.admin_id,
+      tags: ["shipping"],
+    });
     expect(triaged).toMatchObject({ status: "pending", priority: "high", team: "logistics", assignee_id: a.admin_id, tags: ["shipping"] });
 
     // The dashboard sees the same thread and history, with the token as the actor.
@@ -114,7 +131,9 @@ describe("through the official SDK client", () => {
   test("outreach opens a pending ticket for a customer named by external id", async () => {
     const opened = await sdkCall("inbox_outreach", { customer: "ext-bob", subject: "Your subscription", message: "Your card expires soon." });
     expect(opened).toMatchObject({ status: "pending", source: "mcp", customer_id: bob.id });
-    expect(opened.messages).toEqual([expect.objectContaining({ kind: "reply", body: "Your card expires soon.", author: expect.objectContaining({ kind: "token" }) })]);
+    expect(opened.messages).toEqual([
+      expect.objectContaining({ kind: "reply", body: "Your card expires soon.", author: expect.objectContaining({ kind: "token" }) }),
+    ]);
     const [row] = await app.deps.db.select().from(ticketMessages).where(eq(ticketMessages.ticketId, opened.id));
     expect(row).toMatchObject({ kind: "reply", authorKind: "token" });
   }, 20_000);
@@ -164,13 +183,27 @@ describe("from a chat (the tool runtime, channel chat)", () => {
   test("the AI agent replies on the chatting customer's ticket; it is bound to that customer and reads no notes", async () => {
     // In a chat, a tool that reaches the customer runs only when switched on for the agent.
     const session = await signIn(app, a.admin_email, a.password);
-    const toggled = await app.request(`/api/agents/${a.agent_id}/actions`, { method: "PATCH", json: { enable: ["inbox_reply"] }, headers: { authorization: `Bearer ${session}` } });
+    const toggled = await app.request(`/api/agents/${a.agent_id}/actions`, {
+      method: "PATCH",
+      json: { enable: ["inbox_reply"] },
+      headers: { authorization: `Bearer ${session}` },
+    });
     expect(toggled.status).toBe(200);
     const ticket = await fromCustomer(a.org_id, "Chat question", ada.id);
     await call(tokenA, "inbox_add_note", { ticket: ticket.id, body: "internal: refund abuse suspected" });
-    const claimed = { actor: { kind: "customer" as const, endUserId: ada.id, sessionId: "chat-0" }, orgId: a.org_id, channel: "chat" as const, customer: { ...boundCustomerOf((await findEndUser(app.deps, a.org_id, ada.id))!), verified: false } };
+    const claimed = {
+      actor: { kind: "customer" as const, endUserId: ada.id, sessionId: "chat-0" },
+      orgId: a.org_id,
+      channel: "chat" as const,
+      customer: { ...boundCustomerOf((await findEndUser(app.deps, a.org_id, ada.id))!), verified: false },
+    };
     // A visitor who only claims Ada's id reaches none of her tickets.
-    expect(await app.deps.tools.call(claimed, "inbox_get_ticket", { ticket: ticket.id }).then(() => 200, (e: { status: number }) => e.status)).toBe(403);
+    expect(
+      await app.deps.tools.call(claimed, "inbox_get_ticket", { ticket: ticket.id }).then(
+        () => 200,
+        (e: { status: number }) => e.status,
+      ),
+    ).toBe(403);
     // Ada, her identity verified (a user_token), reaches hers.
     const scope = { ...claimed, actor: { ...claimed.actor, sessionId: "chat-1" }, customer: { ...claimed.customer, verified: true } };
     const read = (await app.deps.tools.call(scope, "inbox_get_ticket", { ticket: ticket.id })).value as Json;

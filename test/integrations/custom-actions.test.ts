@@ -28,7 +28,13 @@ beforeAll(async () => {
     hostname: "127.0.0.1",
     async fetch(request) {
       const url = new URL(request.url);
-      received.push({ method: request.method, path: url.pathname + url.search, host: request.headers.get("host"), auth: request.headers.get("authorization"), body: await request.text() });
+      received.push({
+        method: request.method,
+        path: url.pathname + url.search,
+        host: request.headers.get("host"),
+        auth: request.headers.get("authorization"),
+        body: await request.text(),
+      });
       if (url.pathname === "/orders/broken") return Response.json({ error: "boom" }, { status: 502 });
       if (url.pathname === "/redirect") return Response.redirect("http://169.254.169.254/latest/meta-data/", 302);
       if (url.pathname === "/big") return new Response("x".repeat(1024 * 1024 + 1));
@@ -67,7 +73,11 @@ describe("API", () => {
     const list = await (await app.request("/api/integrations/custom-actions", { headers: auth() })).text();
     expect(list).not.toContain("partner-secret-123");
     // The answer keeps the whole input schema (the response schema describes it as free-form).
-    expect((JSON.parse(list) as { actions: { input_schema: unknown }[] }).actions[0]!.input_schema).toEqual({ type: "object", properties: { number: { type: "string" } }, required: ["number"] });
+    expect((JSON.parse(list) as { actions: { input_schema: unknown }[] }).actions[0]!.input_schema).toEqual({
+      type: "object",
+      properties: { number: { type: "string" } },
+      required: ["number"],
+    });
     const [row] = await app.deps.db.select().from(customActions).where(eq(customActions.slug, "lookup_order"));
     expect(row!.headers).not.toContain("partner-secret-123");
     expect(row!.headers).toStartWith("v1.");
@@ -102,21 +112,36 @@ describe("API", () => {
       expect(error.message).toBe("A custom action with slug raced_slug exists.");
       expect(error.details.map((d) => d.path)).toEqual(["/slug"]);
     }
-    const rows = await app.deps.db.select().from(customActions).where(and(eq(customActions.orgId, org.org_id), eq(customActions.slug, "raced_slug")));
+    const rows = await app.deps.db
+      .select()
+      .from(customActions)
+      .where(and(eq(customActions.orgId, org.org_id), eq(customActions.slug, "raced_slug")));
     expect(rows).toHaveLength(1);
     const log = (await (await app.request(`/api/activity?object_id=${rows[0]!.id}`, { headers: auth() })).json()) as { items: { action: string }[] };
     expect(log.items.map((e) => e.action)).toEqual(["custom_action.created"]);
-    const all = (await (await app.request("/api/activity?action=custom_action.created&limit=100", { headers: auth() })).json()) as { items: { summary: { slug?: string } }[] };
+    const all = (await (await app.request("/api/activity?action=custom_action.created&limit=100", { headers: auth() })).json()) as {
+      items: { summary: { slug?: string } }[];
+    };
     expect(all.items.filter((e) => e.summary.slug === "raced_slug")).toHaveLength(1);
   });
 
   test("roles: integrations:view may list but not create", async () => {
     const { memberships } = await import("../../src/db/schema/index.ts");
     const viewer = await seedOrg(app);
-    await app.deps.db.update(memberships).set({ roles: ["integrations:view"] }).where(eq(memberships.orgId, viewer.org_id));
+    await app.deps.db
+      .update(memberships)
+      .set({ roles: ["integrations:view"] })
+      .where(eq(memberships.orgId, viewer.org_id));
     const viewerSession = await signIn(app, viewer.admin_email, viewer.password);
     expect((await app.request("/api/integrations/custom-actions", { headers: { authorization: `Bearer ${viewerSession}` } })).status).toBe(200);
-    expect((await app.request("/api/integrations/custom-actions", { json: { slug: "x", description: "x", method: "GET", url: `${base()}/x` }, headers: { authorization: `Bearer ${viewerSession}` } })).status).toBe(403);
+    expect(
+      (
+        await app.request("/api/integrations/custom-actions", {
+          json: { slug: "x", description: "x", method: "GET", url: `${base()}/x` },
+          headers: { authorization: `Bearer ${viewerSession}` },
+        })
+      ).status,
+    ).toBe(403);
     expect((await app.request("/api/integrations/custom-actions")).status).toBe(401);
   });
 });
@@ -133,7 +158,12 @@ describe("calling a custom action over MCP", () => {
   });
 
   test("POST sends arguments as JSON; upstream 5xx is isError, redirects and oversized bodies are refused", async () => {
-    for (const [slug, path] of [["create_ticket", "/tickets"], ["broken", "/orders/broken"], ["redirecting", "/redirect"], ["big", "/big"]] as const)
+    for (const [slug, path] of [
+      ["create_ticket", "/tickets"],
+      ["broken", "/orders/broken"],
+      ["redirecting", "/redirect"],
+      ["big", "/big"],
+    ] as const)
       expect((await create({ slug, description: slug, method: "POST", url: `${base()}${path}`, destructive: true })).status).toBe(201);
     app.clock.advance(SNAPSHOT_TTL_MS);
     const ok = await call("custom.create_ticket", { subject: "Hi" });
@@ -162,10 +192,21 @@ describe("calling a custom action over MCP", () => {
   });
 
   test("PATCH: changes what it names, the headers replaced as a whole; each change logged with its member, never a header value", async () => {
-    const created = await create({ slug: "patch_me", description: "Before", method: "GET", url: `${base()}/orders`, headers: { Authorization: "Bearer patch-secret-1" }, destructive: false });
+    const created = await create({
+      slug: "patch_me",
+      description: "Before",
+      method: "GET",
+      url: `${base()}/orders`,
+      headers: { Authorization: "Bearer patch-secret-1" },
+      destructive: false,
+    });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
-    const res = await app.request(`/api/integrations/custom-actions/${id}`, { method: "PATCH", json: { description: "After", headers: { "X-Key": "patch-secret-2" } }, headers: auth() });
+    const res = await app.request(`/api/integrations/custom-actions/${id}`, {
+      method: "PATCH",
+      json: { description: "After", headers: { "X-Key": "patch-secret-2" } },
+      headers: auth(),
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ description: "After", header_names: ["X-Key"] });
     const del = await app.request(`/api/integrations/custom-actions/${id}`, { method: "DELETE", headers: auth() });

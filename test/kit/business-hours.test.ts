@@ -6,7 +6,16 @@ import { type BusinessHours, businessHoursProblems, businessMillisBetween, descr
 
 const paris: BusinessHours = {
   time_zone: "Europe/Paris",
-  weekly: { mon: [["09:00", "17:00"]], tue: [["09:00", "17:00"]], wed: [["09:00", "12:00"], ["14:00", "17:00"]], thu: [["09:00", "17:00"]], fri: [["09:00", "17:00"]] },
+  weekly: {
+    mon: [["09:00", "17:00"]],
+    tue: [["09:00", "17:00"]],
+    wed: [
+      ["09:00", "12:00"],
+      ["14:00", "17:00"],
+    ],
+    thu: [["09:00", "17:00"]],
+    fri: [["09:00", "17:00"]],
+  },
   holidays: ["2026-12-25"],
 };
 const at = (iso: string) => new Date(iso);
@@ -64,11 +73,32 @@ describe("validation", () => {
     expect(businessHoursProblems({ ...paris, time_zone: "" }).map((p) => p.path)).toEqual(["/time_zone"]);
     const bad = businessHoursProblems({
       time_zone: "UTC",
-      weekly: { mon: [["17:00", "09:00"]], tue: [["9:00", "17:00"]], wed: [["09:00", "12:00"], ["11:00", "13:00"]], thu: [["00:00", "24:00"]], fri: [["24:00", "24:00"]], funday: [] } as BusinessHours["weekly"],
+      weekly: {
+        mon: [["17:00", "09:00"]],
+        tue: [["9:00", "17:00"]],
+        wed: [
+          ["09:00", "12:00"],
+          ["11:00", "13:00"],
+        ],
+        thu: [["00:00", "24:00"]],
+        fri: [["24:00", "24:00"]],
+        funday: [],
+      } as BusinessHours["weekly"],
       holidays: ["2026-02-30", "2026-12-25"],
     });
     expect(bad.map((p) => p.path)).toEqual(["/weekly/mon/0", "/weekly/tue/0", "/weekly/wed/1", "/weekly/fri/0", "/weekly/funday", "/holidays/0"]);
-    const many = businessHoursProblems({ ...paris, weekly: { mon: [["01:00", "02:00"], ["03:00", "04:00"], ["05:00", "06:00"], ["07:00", "08:00"], ["09:00", "10:00"]] } });
+    const many = businessHoursProblems({
+      ...paris,
+      weekly: {
+        mon: [
+          ["01:00", "02:00"],
+          ["03:00", "04:00"],
+          ["05:00", "06:00"],
+          ["07:00", "08:00"],
+          ["09:00", "10:00"],
+        ],
+      },
+    });
     expect(many.map((p) => p.path)).toEqual(["/weekly/mon"]);
   });
 

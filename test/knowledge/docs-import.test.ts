@@ -41,7 +41,14 @@ beforeAll(async () => {
         case "/notes.txt":
           return typed("Plain notes without a heading.", "text/plain; charset=utf-8");
         case "/meta-charset":
-          return typed(new Uint8Array([...new TextEncoder().encode('<html><head><meta charset="windows-1252"><title>Caf'), 0xe9, ...new TextEncoder().encode("</title></head><body><p>ok</p></body></html>")]), "text/html");
+          return typed(
+            new Uint8Array([
+              ...new TextEncoder().encode('<html><head><meta charset="windows-1252"><title>Caf'),
+              0xe9,
+              ...new TextEncoder().encode("</title></head><body><p>ok</p></body></html>"),
+            ]),
+            "text/html",
+          );
         case "/latin1":
           return typed(new Uint8Array([0x43, 0x61, 0x66, 0xe9]), "text/plain; charset=iso-8859-1");
         case "/manual.pdf":
@@ -121,7 +128,13 @@ describe("from a URL", () => {
 
   test("the guard refuses a private address (by name or literal), a mixed answer, and http outside development: 400 on /url, nothing fetched", async () => {
     const before = requested.length;
-    for (const url of ["https://intranet.partner.example/wiki", "https://169.254.169.254/latest/meta-data/", "https://10.1.2.3/", `http://mixed.partner.example:${site.port}/returns`, "https://user:pw@help.partner.example/"]) {
+    for (const url of [
+      "https://intranet.partner.example/wiki",
+      "https://169.254.169.254/latest/meta-data/",
+      "https://10.1.2.3/",
+      `http://mixed.partner.example:${site.port}/returns`,
+      "https://user:pw@help.partner.example/",
+    ]) {
       const error = await refusal(importDocFromUrl(app.deps, org.org_id, actor, { url }));
       expect(error.status).toBe(400);
       expect(error.code).toBe("validation_failed");
@@ -197,9 +210,19 @@ describe("from a URL", () => {
   });
 
   test("options at their limits: title and tags", async () => {
-    const bad = await refusal(importDocFromUrl(app.deps, org.org_id, actor, { url: at("/notes.txt"), title: "t".repeat(DOC_LIMITS.title + 1), tags: Array(DOC_LIMITS.tags + 1).fill("x") }));
+    const bad = await refusal(
+      importDocFromUrl(app.deps, org.org_id, actor, {
+        url: at("/notes.txt"),
+        title: "t".repeat(DOC_LIMITS.title + 1),
+        tags: Array(DOC_LIMITS.tags + 1).fill("x"),
+      }),
+    );
     expect(bad.details?.map((d) => d.path)).toEqual(["/title", "/tags"]);
-    const ok = await importDocFromUrl(app.deps, org.org_id, actor, { url: at("/notes.txt"), title: "t".repeat(DOC_LIMITS.title), tags: Array(DOC_LIMITS.tags).fill("x") });
+    const ok = await importDocFromUrl(app.deps, org.org_id, actor, {
+      url: at("/notes.txt"),
+      title: "t".repeat(DOC_LIMITS.title),
+      tags: Array(DOC_LIMITS.tags).fill("x"),
+    });
     expect(ok.title.length).toBe(DOC_LIMITS.title);
   });
 });
@@ -215,7 +238,8 @@ describe("from an uploaded markdown file", () => {
   });
 
   test("refused: another extension, a name too long, bytes that are not UTF-8, control characters, no text", async () => {
-    const path = async (fileName: string, content: string | Uint8Array) => (await refusal(importMarkdownFile(app.deps, org.org_id, actor, { file_name: fileName, content }))).details?.[0]?.path;
+    const path = async (fileName: string, content: string | Uint8Array) =>
+      (await refusal(importMarkdownFile(app.deps, org.org_id, actor, { file_name: fileName, content }))).details?.[0]?.path;
     expect(await path("report.pdf", "# x")).toBe("/file_name");
     expect(await path(`${"n".repeat(IMPORT_LIMITS.fileName - 2)}.md`, "# x")).toBe("/file_name");
     expect(markdownFileText(`${"n".repeat(IMPORT_LIMITS.fileName - 3)}.md`, "# x").title).toBe("x");
@@ -236,13 +260,18 @@ describe("from an uploaded markdown file", () => {
 });
 
 test("htmlToText: entities, ordered lists, relative links, no page title", () => {
-  const { title, body } = htmlToText(`<h1>Fees &mdash; 2025</h1><ol><li>One &lt;two&gt;</li><li><a href="../terms">Terms</a> &#x26; <a href="javascript:alert(1)">more</a></li></ol>`, "https://shop.example/help/fees/");
+  const { title, body } = htmlToText(
+    `<h1>Fees &mdash; 2025</h1><ol><li>One &lt;two&gt;</li><li><a href="../terms">Terms</a> &#x26; <a href="javascript:alert(1)">more</a></li></ol>`,
+    "https://shop.example/help/fees/",
+  );
   expect(title).toBe("Fees — 2025");
   expect(body).toBe("# Fees — 2025\n\n1. One <two>\n2. [Terms](https://shop.example/help/terms) & more");
 });
 
 test("htmlToText: optional end tags left out (no </head>, unclosed <p>) lose nothing; an <svg>'s title is not the page's", () => {
-  expect(htmlToText("<html><head><title>T</title><meta charset=utf-8><body><p>Hello<p>World<svg><title>icon</title></svg></body>", "https://a.example/")).toEqual({ title: "T", body: "Hello\n\nWorld" });
+  expect(
+    htmlToText("<html><head><title>T</title><meta charset=utf-8><body><p>Hello<p>World<svg><title>icon</title></svg></body>", "https://a.example/"),
+  ).toEqual({ title: "T", body: "Hello\n\nWorld" });
   expect(htmlToText("<body><svg><title>icon</title></svg><h1>Head</h1>x", "https://a.example/")).toEqual({ title: "Head", body: "# Head\n\nx" });
 });
 
@@ -256,5 +285,7 @@ test("hostile text stays linear: a 200,000-space <pre>, a heading line of spaces
 });
 
 test("htmlToText: a link around nothing readable (an icon) is dropped with its bracket; br is a line break", () => {
-  expect(htmlToText(`<p>See <a href="/x"><svg><path/></svg></a>the <a href="/docs">docs</a>.<br>Next</p>`, "https://a.example/").body).toBe("See the [docs](https://a.example/docs).\nNext");
+  expect(htmlToText(`<p>See <a href="/x"><svg><path/></svg></a>the <a href="/docs">docs</a>.<br>Next</p>`, "https://a.example/").body).toBe(
+    "See the [docs](https://a.example/docs).\nNext",
+  );
 });

@@ -31,7 +31,9 @@ describe("/api/docs", () => {
     expect(list.docs.map((d) => d.id)).toContain(doc.id);
     const patched = await app.request(`/api/docs/${doc.id}`, { method: "PATCH", json: { status: "draft" }, headers: auth });
     expect(((await patched.json()) as { status: string }).status).toBe("draft");
-    expect((await app.request(`/api/docs?status=published`, { headers: auth }).then((r) => r.json()) as { docs: { id: string }[] }).docs.map((d) => d.id)).not.toContain(doc.id);
+    expect(
+      ((await app.request(`/api/docs?status=published`, { headers: auth }).then((r) => r.json())) as { docs: { id: string }[] }).docs.map((d) => d.id),
+    ).not.toContain(doc.id);
     expect((await app.request(`/api/docs/${doc.id}`, { method: "DELETE", headers: auth })).status).toBe(204);
     expect((await app.request(`/api/docs/${doc.id}`, { headers: auth })).status).toBe(404);
     expect((await app.request(`/api/docs/${doc.id}`, { method: "DELETE", headers: auth })).status).toBe(404);
@@ -59,9 +61,12 @@ describe("/api/docs", () => {
     expect((await app.request(`/api/docs/${mine.id}`, { headers: otherAuth })).status).toBe(404);
     expect((await app.request(`/api/docs/${mine.id}`, { method: "PATCH", json: { title: "Theirs" }, headers: otherAuth })).status).toBe(404);
     expect((await app.request(`/api/docs/${mine.id}`, { method: "DELETE", headers: otherAuth })).status).toBe(404);
-    expect((await app.request(`/api/docs/${mine.id}`, { headers: auth }).then((r) => r.json()) as { title: string }).title).toBe("Mine");
+    expect(((await app.request(`/api/docs/${mine.id}`, { headers: auth }).then((r) => r.json())) as { title: string }).title).toBe("Mine");
 
-    await app.deps.db.update(memberships).set({ roles: ["knowledge:view"] }).where(eq(memberships.orgId, other.org_id));
+    await app.deps.db
+      .update(memberships)
+      .set({ roles: ["knowledge:view"] })
+      .where(eq(memberships.orgId, other.org_id));
     expect((await app.request("/api/docs", { headers: otherAuth })).status).toBe(200);
     expect((await create({ title: "x", body: "y" }, otherAuth)).status).toBe(403);
     expect((await app.request("/api/docs")).status).toBe(401);
@@ -116,7 +121,10 @@ describe("search", () => {
   test("highlight markers never land inside the body's markdown emphasis (****Reset**)", async () => {
     const o = await seedOrg(app);
     await create(
-      { title: "Passwords", body: "**Reset** your password from the *reset* page, or __reset__ it by e-mail. Variables like reset_token and 2 * 3 stay as they are." },
+      {
+        title: "Passwords",
+        body: "**Reset** your password from the *reset* page, or __reset__ it by e-mail. Variables like reset_token and 2 * 3 stay as they are.",
+      },
       { authorization: `Bearer ${await signIn(app, o.admin_email, o.password)}` },
     );
     const [hit] = await searchDocs(app.deps, o.org_id, "reset", 5);

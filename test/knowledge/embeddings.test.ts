@@ -48,7 +48,13 @@ const lexicalOnly = (): Deps => ({ ...app.deps, config: { ...app.deps.config, em
 
 beforeAll(async () => {
   server = fakeEmbeddings(CONCEPTS);
-  app = await createTestApp({ LLM_PROVIDER: "builtin", EMBEDDINGS_URL: server.baseUrl, EMBEDDINGS_MODEL: "fake-embed", EMBEDDINGS_API_KEY: "sk-test-embeddings", EMBEDDINGS_BATCH: "2" });
+  app = await createTestApp({
+    LLM_PROVIDER: "builtin",
+    EMBEDDINGS_URL: server.baseUrl,
+    EMBEDDINGS_MODEL: "fake-embed",
+    EMBEDDINGS_API_KEY: "sk-test-embeddings",
+    EMBEDDINGS_BATCH: "2",
+  });
   const org = await seedOrg(app);
   orgId = org.org_id;
   key = org.widget_key;
@@ -70,7 +76,13 @@ describe("configuration", () => {
     expect(() => loadConfig({ EMBEDDINGS_URL: "http://127.0.0.1:11434/v1" })).toThrow("EMBEDDINGS_MODEL is required");
     expect(() => loadConfig({ EMBEDDINGS_URL: "ftp://example.com", EMBEDDINGS_MODEL: "m" })).toThrow("EMBEDDINGS_URL must be an absolute http(s) URL");
     expect(() => loadConfig({ EMBEDDINGS_URL: "http://h/v1", EMBEDDINGS_MODEL: "m", EMBEDDINGS_MIN_SIMILARITY: "1.5" })).toThrow("EMBEDDINGS_MIN_SIMILARITY");
-    expect(loadConfig({ EMBEDDINGS_URL: "http://h/v1/", EMBEDDINGS_MODEL: "m" }).embeddings).toMatchObject({ baseUrl: "http://h/v1", model: "m", batch: 64, questionTimeoutMs: 1500, minSimilarity: 0.5 });
+    expect(loadConfig({ EMBEDDINGS_URL: "http://h/v1/", EMBEDDINGS_MODEL: "m" }).embeddings).toMatchObject({
+      baseUrl: "http://h/v1",
+      model: "m",
+      batch: 64,
+      questionTimeoutMs: 1500,
+      minSimilarity: 0.5,
+    });
   });
 });
 
@@ -81,7 +93,9 @@ describe("hybrid retrieval", () => {
     expect(run).toEqual({ docs: 3, passages: 3 });
     expect(server.requests.map((r) => r.count)).toEqual([1, 1, 1]); // one passage per page; batches never mix pages' requests beyond EMBEDDINGS_BATCH
     expect(server.requests.every((r) => r.model === "fake-embed" && r.authorization === "Bearer sk-test-embeddings")).toBe(true);
-    expect(server.inputs.find((i) => i.includes("duplicate charge"))).toBe("Refunds\nCharged twice\nWe return the duplicate charge to your card within 5 business days.");
+    expect(server.inputs.find((i) => i.includes("duplicate charge"))).toBe(
+      "Refunds\nCharged twice\nWe return the duplicate charge to your card within 5 business days.",
+    );
     expect(await status()).toEqual({ configured: true, model: "fake-embed", documents: 3, embedded: 3 });
     expect(await embedPendingDocs(app.deps)).toEqual({ docs: 0, passages: 0 }); // nothing left to do
   });
@@ -113,13 +127,20 @@ describe("hybrid retrieval", () => {
       json: { body: `${PAGES.shipping.body}\n\n## Charged twice for shipping\nWe refund a duplicate shipping charge at once.` },
     });
     expect(res.status).toBe(200);
-    const edit = await app.request(`/api/docs/${ids.refunds}`, { method: "PATCH", headers: { authorization: `Bearer ${member}` }, json: { body: "## Store credit\nReturns are given as store credit." } });
+    const edit = await app.request(`/api/docs/${ids.refunds}`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${member}` },
+      json: { body: "## Store credit\nReturns are given as store credit." },
+    });
     expect(edit.status).toBe(200);
     expect((await status()).embedded).toBe(1);
     // Until the job has run, the edited pages' old vectors are not used.
     expect((await retrieve(app.deps, orgId, QUESTION)).map((p) => p.docId)).toEqual([]);
     expect(await embedPendingDocs(app.deps)).toEqual({ docs: 2, passages: 2 });
-    expect(server.inputs.filter((i) => i !== QUESTION).sort()).toEqual(["Refunds\nStore credit\nReturns are given as store credit.", "Shipping times\nCharged twice for shipping\nWe refund a duplicate shipping charge at once."]);
+    expect(server.inputs.filter((i) => i !== QUESTION).sort()).toEqual([
+      "Refunds\nStore credit\nReturns are given as store credit.",
+      "Shipping times\nCharged twice for shipping\nWe refund a duplicate shipping charge at once.",
+    ]);
     const answer = await chat(QUESTION);
     expect(answer.sources[0]?.doc_id).toBe(ids.shipping!);
     expect(answer.text).toContain("duplicate shipping charge");
@@ -127,7 +148,8 @@ describe("hybrid retrieval", () => {
   });
 
   test("a deleted page's vectors are deleted with it", async () => {
-    const count = async () => (await app.deps.db.select({ id: passageEmbeddings.id }).from(passageEmbeddings).where(eq(passageEmbeddings.docId, ids.password!))).length;
+    const count = async () =>
+      (await app.deps.db.select({ id: passageEmbeddings.id }).from(passageEmbeddings).where(eq(passageEmbeddings.docId, ids.password!))).length;
     expect(await count()).toBe(1);
     expect((await app.request(`/api/docs/${ids.password}`, { method: "DELETE", headers: { authorization: `Bearer ${member}` } })).status).toBe(204);
     expect(await count()).toBe(0);
@@ -136,7 +158,11 @@ describe("hybrid retrieval", () => {
 
   test("a failing server: the job records the error and throws; questions are answered lexically", async () => {
     server.fail = true;
-    const res = await app.request("/api/docs", { method: "POST", headers: { authorization: `Bearer ${member}` }, json: { title: "Gift cards", body: "Gift cards never expire." } });
+    const res = await app.request("/api/docs", {
+      method: "POST",
+      headers: { authorization: `Bearer ${member}` },
+      json: { title: "Gift cards", body: "Gift cards never expire." },
+    });
     expect(res.status).toBe(201);
     const failure = await embedPendingDocs(app.deps).then(
       () => null,

@@ -10,14 +10,22 @@ let org: Awaited<ReturnType<typeof seedOrg>>;
 let auth: { authorization: string };
 
 const chat = async (body: Record<string, unknown>) =>
-  (await (await app.request("/api/sdk/chat", { method: "POST", headers: { authorization: `Bearer ${org.widget_key}` }, json: body })).json()) as { session_id: string; confidence: number; actions: { type: string; reason?: string }[] };
+  (await (await app.request("/api/sdk/chat", { method: "POST", headers: { authorization: `Bearer ${org.widget_key}` }, json: body })).json()) as {
+    session_id: string;
+    confidence: number;
+    actions: { type: string; reason?: string }[];
+  };
 const gaps = (query = "", headers = auth) => app.request(`/api/knowledge/gaps${query}`, { headers });
 
 beforeAll(async () => {
   app = await createTestApp({ LLM_PROVIDER: "builtin" });
   org = await seedOrg(app);
   auth = { authorization: `Bearer ${await signIn(app, org.admin_email, org.password)}` };
-  await app.request("/api/docs", { method: "POST", headers: auth, json: { title: "Resetting your password", body: "## Reset\nChoose Forgot password on the sign-in page." } });
+  await app.request("/api/docs", {
+    method: "POST",
+    headers: auth,
+    json: { title: "Resetting your password", body: "## Reset\nChoose Forgot password on the sign-in page." },
+  });
 }, 60_000);
 afterAll(() => app.close());
 
@@ -35,7 +43,8 @@ describe("knowledge gaps", () => {
 
     const res = await gaps();
     expect(res.status).toBe(200);
-    const list = ((await res.json()) as { gaps: { terms: string[]; count: number; questions: string[]; write_article_url: string; last_asked_at: string }[] }).gaps;
+    const list = ((await res.json()) as { gaps: { terms: string[]; count: number; questions: string[]; write_article_url: string; last_asked_at: string }[] })
+      .gaps;
     expect(list.map((g) => g.count)).toEqual([3, 1]);
     expect(list[0]!.terms).toContain("tokyo");
     expect(list[0]!.questions.sort()).toEqual(["Do you have an office in Tokyo?", "Is the Tokyo office open on Saturdays?", "Where is your Tokyo office?"]);
@@ -57,7 +66,10 @@ describe("knowledge gaps", () => {
     const other = await seedOrg(app);
     const otherAuth = { authorization: `Bearer ${await signIn(app, other.admin_email, other.password)}` };
     expect(((await (await gaps("", otherAuth)).json()) as { gaps: unknown[] }).gaps).toEqual([]);
-    await app.deps.db.update(memberships).set({ roles: ["knowledge:manage"] }).where(eq(memberships.orgId, other.org_id));
+    await app.deps.db
+      .update(memberships)
+      .set({ roles: ["knowledge:manage"] })
+      .where(eq(memberships.orgId, other.org_id));
     expect((await gaps("", otherAuth)).status).toBe(403);
     expect((await app.request("/api/knowledge/gaps")).status).toBe(401);
   });

@@ -21,7 +21,10 @@ describe("snippets", () => {
   test("the window of words holding most of the question, far into a long passage", () => {
     const cache = createPassageCache();
     const text = `${filler(100)} Refunds for annual plans are prorated to the day. ${filler(100)}`;
-    const snippet = snippetOf(cache.get("a", "Billing", () => text), queryStems("How are annual plan refunds prorated?"));
+    const snippet = snippetOf(
+      cache.get("a", "Billing", () => text),
+      queryStems("How are annual plan refunds prorated?"),
+    );
     expect(snippet).toContain("**Refunds** for **annual** **plans** are **prorated**");
     expect(snippet.split(" ").length).toBeLessThanOrEqual(PASSAGES.snippetWords);
   });
@@ -37,7 +40,10 @@ describe("snippets", () => {
 
   test("a document found by its title alone gives the start of its first passage, unmarked", () => {
     const cache = createPassageCache();
-    const snippet = snippetOf(cache.get("c", "Invoices", () => "Everything about the paperwork we send each month."), queryStems("invoices"));
+    const snippet = snippetOf(
+      cache.get("c", "Invoices", () => "Everything about the paperwork we send each month."),
+      queryStems("invoices"),
+    );
     expect(snippet).toBe("Everything about the paperwork we send each month.");
   });
 

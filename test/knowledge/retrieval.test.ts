@@ -10,9 +10,18 @@ let member: string;
 const ids: Record<string, string> = {};
 
 const PAGES = {
-  passport: { title: "Renew a passport", body: "## Who can renew\nAdults whose last passport was issued in the past 15 years can renew by mail.\n\n## Processing times\nRoutine service takes 6 to 8 weeks. Expedited service takes 2 to 3 weeks for an extra fee." },
-  license: { title: "Exchange a driver license", body: "## Non-citizen applicants\nA non-citizen with a foreign license must pass a road test.\n\n## Processing times\nA new license card arrives by mail within 2 weeks." },
-  disability: { title: "Disability benefits", body: "## Who qualifies\nWorkers who paid Social Security taxes and have a medical condition expected to last a year can get disability benefits." },
+  passport: {
+    title: "Renew a passport",
+    body: "## Who can renew\nAdults whose last passport was issued in the past 15 years can renew by mail.\n\n## Processing times\nRoutine service takes 6 to 8 weeks. Expedited service takes 2 to 3 weeks for an extra fee.",
+  },
+  license: {
+    title: "Exchange a driver license",
+    body: "## Non-citizen applicants\nA non-citizen with a foreign license must pass a road test.\n\n## Processing times\nA new license card arrives by mail within 2 weeks.",
+  },
+  disability: {
+    title: "Disability benefits",
+    body: "## Who qualifies\nWorkers who paid Social Security taxes and have a medical condition expected to last a year can get disability benefits.",
+  },
   plates: { title: "Personalized plates", body: "## Order personalized plates\nChoose a combination of letters online and pay the yearly fee." },
 };
 
@@ -45,11 +54,17 @@ describe("chat knowledge", () => {
 
   test("a follow-up sent with conversation_history is answered from the page of the earlier turn", async () => {
     // "How long does it take?" alone could be either page's processing times.
-    const history = [{ speaker: "user", text: "I want to renew my passport" }, { speaker: "agent", text: "You can renew by mail." }];
+    const history = [
+      { speaker: "user", text: "I want to renew my passport" },
+      { speaker: "agent", text: "You can renew by mail." },
+    ];
     const answer = await chat({ message: "How long does it take to process?", conversation_history: history });
     expect(answer.sources[0]?.doc_id).toBe(ids.passport!);
     expect(answer.text).toContain("6 to 8 weeks");
-    const other = await chat({ message: "How long does it take to process?", conversation_history: [{ speaker: "user", text: "I need to exchange my driver license" }] });
+    const other = await chat({
+      message: "How long does it take to process?",
+      conversation_history: [{ speaker: "user", text: "I need to exchange my driver license" }],
+    });
     expect(other.sources[0]?.doc_id).toBe(ids.license!);
   });
 
@@ -72,7 +87,8 @@ describe("chat knowledge", () => {
   test("an edit, a draft and a deletion are seen by the next question", async () => {
     const ask = async () => (await chat({ message: "What does the vanity sticker cost?" })).sources.map((s) => s.doc_id);
     expect(await ask()).not.toContain(ids.plates!);
-    const patch = (body: Record<string, unknown>) => app.request(`/api/docs/${ids.plates}`, { method: "PATCH", headers: { authorization: `Bearer ${member}` }, json: body });
+    const patch = (body: Record<string, unknown>) =>
+      app.request(`/api/docs/${ids.plates}`, { method: "PATCH", headers: { authorization: `Bearer ${member}` }, json: body });
     expect((await patch({ body: "## Vanity sticker\nThe vanity sticker costs 60 dollars a year." })).status).toBe(200);
     expect((await ask())[0]).toBe(ids.plates!);
     expect((await patch({ status: "draft" })).status).toBe(200);

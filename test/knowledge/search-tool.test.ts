@@ -11,14 +11,25 @@ let member: string;
 const ids: Record<string, string> = {};
 
 const PAGES = {
-  passport: { title: "Renew a passport", body: "## Who can renew\nAdults whose last passport was issued in the past 15 years can renew by mail.\n\n## Processing times\nRoutine service takes 6 to 8 weeks.", url: "https://help.example/passport" },
-  license: { title: "Exchange a driver license", body: "## Non-citizen applicants\nA non-citizen with a foreign license must pass a road test.\n\n## Processing times\nA new license card arrives by mail within 2 weeks." },
-  disability: { title: "Disability benefits", body: "## Who qualifies\nWorkers who paid Social Security taxes and have a medical condition expected to last a year can get disability benefits." },
+  passport: {
+    title: "Renew a passport",
+    body: "## Who can renew\nAdults whose last passport was issued in the past 15 years can renew by mail.\n\n## Processing times\nRoutine service takes 6 to 8 weeks.",
+    url: "https://help.example/passport",
+  },
+  license: {
+    title: "Exchange a driver license",
+    body: "## Non-citizen applicants\nA non-citizen with a foreign license must pass a road test.\n\n## Processing times\nA new license card arrives by mail within 2 weeks.",
+  },
+  disability: {
+    title: "Disability benefits",
+    body: "## Who qualifies\nWorkers who paid Social Security taxes and have a medical condition expected to last a year can get disability benefits.",
+  },
 };
 
 type Hit = { id: string; title: string; url?: string; snippet: string; score: number };
 const scope = (): CallScope => ({ actor: { kind: "customer", endUserId: null, sessionId: "s-1" }, orgId: org.org_id, channel: "chat" });
-const search = async (query: string, limit?: number) => ((await app.deps.tools.call(scope(), "search_docs", { query, ...(limit ? { limit } : {}) })).value as { results: Hit[] }).results;
+const search = async (query: string, limit?: number) =>
+  ((await app.deps.tools.call(scope(), "search_docs", { query, ...(limit ? { limit } : {}) })).value as { results: Hit[] }).results;
 async function chatFirst(message: string): Promise<string | undefined> {
   const res = await app.request("/api/sdk/chat", { method: "POST", headers: { authorization: `Bearer ${org.widget_key}` }, json: { message } });
   return ((await res.json()) as { sources: { doc_id: string }[] }).sources[0]?.doc_id;
@@ -63,7 +74,11 @@ describe("search_docs", () => {
 
   test("an edit is seen by the next call; an unpublished page is not found", async () => {
     expect(await search("hovercraft")).toEqual([]);
-    const patched = await app.request(`/api/docs/${ids.disability}`, { method: "PATCH", headers: { authorization: `Bearer ${member}` }, json: { body: "Hovercraft owners can apply too." } });
+    const patched = await app.request(`/api/docs/${ids.disability}`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${member}` },
+      json: { body: "Hovercraft owners can apply too." },
+    });
     expect(patched.status).toBe(200);
     expect((await search("hovercraft"))[0]?.id).toBe(ids.disability!);
     await app.request(`/api/docs/${ids.disability}`, { method: "PATCH", headers: { authorization: `Bearer ${member}` }, json: { status: "draft" } });

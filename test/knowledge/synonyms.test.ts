@@ -19,20 +19,37 @@ afterAll(() => app.close());
 
 const put = (synonyms: unknown, headers = auth) => app.request("/api/knowledge/synonyms", { method: "PUT", headers, json: { synonyms } });
 const ask = async (message: string) =>
-  ((await (await app.request("/api/sdk/chat", { method: "POST", headers: { authorization: `Bearer ${org.widget_key}` }, json: { message } })).json()) as { sources: { doc_id: string }[] }).sources.map((s) => s.doc_id);
+  (
+    (await (await app.request("/api/sdk/chat", { method: "POST", headers: { authorization: `Bearer ${org.widget_key}` }, json: { message } })).json()) as {
+      sources: { doc_id: string }[];
+    }
+  ).sources.map((s) => s.doc_id);
 
 describe("synonyms", () => {
   test("a question using a synonym finds the article using the other word, from the next question on", async () => {
-    const created = await app.request("/api/docs", { method: "POST", headers: auth, json: { title: "Refund policy", body: "## Refunds\nRefunds are paid to the original card within 10 days." } });
+    const created = await app.request("/api/docs", {
+      method: "POST",
+      headers: auth,
+      json: { title: "Refund policy", body: "## Refunds\nRefunds are paid to the original card within 10 days." },
+    });
     const id = ((await created.json()) as { id: string }).id;
     await app.request("/api/docs", { method: "POST", headers: auth, json: { title: "Shipping", body: "## Delivery\nParcels arrive within 3 days." } });
     expect(await ask("How do I get my money back?")).not.toContain(id);
-    const saved = await put([["refund", "money back"], [" Parcel ", "package", "parcel"]]);
+    const saved = await put([
+      ["refund", "money back"],
+      [" Parcel ", "package", "parcel"],
+    ]);
     expect(saved.status).toBe(200);
-    expect(((await saved.json()) as { synonyms: string[][] }).synonyms).toEqual([["refund", "money back"], ["parcel", "package"]]);
+    expect(((await saved.json()) as { synonyms: string[][] }).synonyms).toEqual([
+      ["refund", "money back"],
+      ["parcel", "package"],
+    ]);
     expect((await ask("How do I get my money back?"))[0]).toBe(id);
     const read = (await (await app.request("/api/knowledge/synonyms", { headers: auth })).json()) as { synonyms: string[][]; updated_at: string };
-    expect(read.synonyms).toEqual([["refund", "money back"], ["parcel", "package"]]);
+    expect(read.synonyms).toEqual([
+      ["refund", "money back"],
+      ["parcel", "package"],
+    ]);
     expect(read.updated_at).toBeString();
     expect((await put([])).status).toBe(200);
     expect(await ask("How do I get my money back?")).not.toContain(id);
@@ -61,7 +78,10 @@ describe("synonyms", () => {
     const otherAuth = { authorization: `Bearer ${await signIn(app, other.admin_email, other.password)}` };
     expect((await put([["refund", "money back"]])).status).toBe(200);
     expect(((await (await app.request("/api/knowledge/synonyms", { headers: otherAuth })).json()) as { synonyms: unknown[] }).synonyms).toEqual([]);
-    await app.deps.db.update(memberships).set({ roles: ["knowledge:view"] }).where(eq(memberships.orgId, other.org_id));
+    await app.deps.db
+      .update(memberships)
+      .set({ roles: ["knowledge:view"] })
+      .where(eq(memberships.orgId, other.org_id));
     expect((await app.request("/api/knowledge/synonyms", { headers: otherAuth })).status).toBe(200);
     expect((await put([["a1", "b1"]], otherAuth)).status).toBe(403);
     expect((await app.request("/api/knowledge/synonyms")).status).toBe(401);
@@ -73,7 +93,10 @@ describe("synonyms", () => {
     const saved = await app.request("/dashboard/knowledge/synonyms", { method: "POST", headers: auth, form: { synonyms: "invoice, bill\nlogin, sign in" } });
     expect(saved.status).toBe(303);
     const read = (await (await app.request("/api/knowledge/synonyms", { headers: auth })).json()) as { synonyms: string[][] };
-    expect(read.synonyms).toEqual([["invoice", "bill"], ["login", "sign in"]]);
+    expect(read.synonyms).toEqual([
+      ["invoice", "bill"],
+      ["login", "sign in"],
+    ]);
     const wrong = await app.request("/dashboard/knowledge/synonyms", { method: "POST", headers: auth, form: { synonyms: "invoice, bill\nalone" } });
     expect(wrong.status).toBe(400);
     expect(await wrong.text()).toContain("Line 2");

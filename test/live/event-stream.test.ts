@@ -30,12 +30,15 @@ const BIG = "€".repeat(9_990);
 async function handedOff(userId: string) {
   const answer = await chatJson(app, org, { message: "I want to talk to a person", user_id: userId });
   const sessionId = answer.session_id as string;
-  const view = (await (await fetch(`${app.url}/api/sdk/conversations/${sessionId}`, { headers: { authorization: `Bearer ${org.widget_key}`, "x-user-id": userId } })).json()) as { last_event_id: string };
+  const view = (await (
+    await fetch(`${app.url}/api/sdk/conversations/${sessionId}`, { headers: { authorization: `Bearer ${org.widget_key}`, "x-user-id": userId } })
+  ).json()) as { last_event_id: string };
   return { sessionId, ticketId: answer.routing.ticket_id as string, lastEventId: view.last_event_id };
 }
 
 async function reply(ticketId: string, n: number) {
-  for (let i = 0; i < n; i++) await addTicketMessage(app.deps, { orgId: org.org_id, actor: { kind: "member", memberId }, ticketId, kind: "reply", body: `${i} ${BIG}` });
+  for (let i = 0; i < n; i++)
+    await addTicketMessage(app.deps, { orgId: org.org_id, actor: { kind: "member", memberId }, ticketId, kind: "reply", body: `${i} ${BIG}` });
 }
 
 interface RawStream {
@@ -85,7 +88,7 @@ function retainedBytes(): number {
 }
 
 describe("streams whose clients never read", () => {
-  test("are counted in svc_open_streams{kind=\"events\"}, ended once over the bound, and the memory they held is given back", async () => {
+  test('are counted in svc_open_streams{kind="events"}, ended once over the bound, and the memory they held is given back', async () => {
     const STREAMS = 8;
     const REPLIES = 400;
     const { sessionId, ticketId, lastEventId } = await handedOff("never-reads");

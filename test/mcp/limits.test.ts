@@ -25,51 +25,64 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 describe("per token", () => {
-  test("tools/list: 60 per minute pass with X-RateLimit-* headers, the 61st is 429 + Retry-After + -32002", async () => {
-    const token = (await tokensFor(app, org, undefined, "203.0.113.50")).accessToken;
-    for (let i = 1; i <= 60; i++) {
-      const { res } = await rpc(app, token, { jsonrpc: "2.0", id: i, method: "tools/list" });
-      expect(res.status).toBe(200);
-      expect(res.headers.get("x-ratelimit-limit")).toBe("60");
-      expect(res.headers.get("x-ratelimit-remaining")).toBe(String(60 - i));
-      expect(Number(res.headers.get("x-ratelimit-reset"))).toBe(Math.ceil(app.clock.now.getTime() / 60_000) * 60);
-    }
-    const over = await rpc(app, token, { jsonrpc: "2.0", id: 61, method: "tools/list" });
-    expect(over.res.status).toBe(429);
-    expect(over.body.error.code).toBe(-32002);
-    expect(over.body.error.message).toContain("Rate limit exceeded");
-    expect(Number(over.res.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(over.res.headers.get("x-ratelimit-remaining")).toBe("0");
-    // Other classes have their own budget.
-    expect((await rpc(app, token, { jsonrpc: "2.0", id: 62, method: "ping" })).res.status).toBe(200);
-    // The next window starts afresh.
-    app.clock.advance(60_000);
-    expect((await rpc(app, token, { jsonrpc: "2.0", id: 63, method: "tools/list" })).res.status).toBe(200);
-  }, SLOW_MS);
+  test(
+    "tools/list: 60 per minute pass with X-RateLimit-* headers, the 61st is 429 + Retry-After + -32002",
+    async () => {
+      const token = (await tokensFor(app, org, undefined, "203.0.113.50")).accessToken;
+      for (let i = 1; i <= 60; i++) {
+        const { res } = await rpc(app, token, { jsonrpc: "2.0", id: i, method: "tools/list" });
+        expect(res.status).toBe(200);
+        expect(res.headers.get("x-ratelimit-limit")).toBe("60");
+        expect(res.headers.get("x-ratelimit-remaining")).toBe(String(60 - i));
+        expect(Number(res.headers.get("x-ratelimit-reset"))).toBe(Math.ceil(app.clock.now.getTime() / 60_000) * 60);
+      }
+      const over = await rpc(app, token, { jsonrpc: "2.0", id: 61, method: "tools/list" });
+      expect(over.res.status).toBe(429);
+      expect(over.body.error.code).toBe(-32002);
+      expect(over.body.error.message).toContain("Rate limit exceeded");
+      expect(Number(over.res.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(over.res.headers.get("x-ratelimit-remaining")).toBe("0");
+      // Other classes have their own budget.
+      expect((await rpc(app, token, { jsonrpc: "2.0", id: 62, method: "ping" })).res.status).toBe(200);
+      // The next window starts afresh.
+      app.clock.advance(60_000);
+      expect((await rpc(app, token, { jsonrpc: "2.0", id: 63, method: "tools/list" })).res.status).toBe(200);
+    },
+    SLOW_MS,
+  );
 
-  test("ping and other methods: 60 per minute", async () => {
-    const token = (await tokensFor(app, org, undefined, "203.0.113.51")).accessToken;
-    for (let i = 0; i < 60; i++) expect((await rpc(app, token, { jsonrpc: "2.0", id: i, method: "ping" })).res.status).toBe(200);
-    expect((await rpc(app, token, { jsonrpc: "2.0", id: 60, method: "ping" })).res.status).toBe(429);
-  }, SLOW_MS);
+  test(
+    "ping and other methods: 60 per minute",
+    async () => {
+      const token = (await tokensFor(app, org, undefined, "203.0.113.51")).accessToken;
+      for (let i = 0; i < 60; i++) expect((await rpc(app, token, { jsonrpc: "2.0", id: i, method: "ping" })).res.status).toBe(200);
+      expect((await rpc(app, token, { jsonrpc: "2.0", id: 60, method: "ping" })).res.status).toBe(429);
+    },
+    SLOW_MS,
+  );
 });
 
 describe("per org per action", () => {
-  test("ACTION_RATE_LIMIT_PER_MINUTE=3: the 4th call of one action in a minute is refused, other actions are not", async () => {
-    app.clock.advance(60_000);
-    const a = (await tokensFor(app, org, undefined, "203.0.113.52")).accessToken;
-    const b = (await tokensFor(app, org, undefined, "203.0.113.53")).accessToken;
-    const call = (token: string, id: number) => rpc(app, token, { jsonrpc: "2.0", id, method: "tools/call", params: { name: "search_docs", arguments: { query: "returns" } } });
-    expect((await call(a, 1)).res.status).toBe(200);
-    expect((await call(b, 2)).res.status).toBe(200); // another token, same org: same budget
-    expect((await call(a, 3)).res.status).toBe(200);
-    const fourth = await call(b, 4);
-    expect(fourth.res.status).toBe(429);
-    expect(fourth.body.error.code).toBe(-32002);
-    expect(fourth.body.error.message).toContain("search_docs is rate limited for this organisation");
-    const other = await rpc(app, a, { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "read_doc", arguments: { id: crypto.randomUUID() } } });
-    expect(other.body.error.code).toBe(-32601); // ran (not found), not rate limited
-  }, SLOW_MS);
+  test(
+    "ACTION_RATE_LIMIT_PER_MINUTE=3: the 4th call of one action in a minute is refused, other actions are not",
+    async () => {
+      app.clock.advance(60_000);
+      const a = (await tokensFor(app, org, undefined, "203.0.113.52")).accessToken;
+      const b = (await tokensFor(app, org, undefined, "203.0.113.53")).accessToken;
+      const call = (token: string, id: number) =>
+        rpc(app, token, { jsonrpc: "2.0", id, method: "tools/call", params: { name: "search_docs", arguments: { query: "returns" } } });
+      expect((await call(a, 1)).res.status).toBe(200);
+      expect((await call(b, 2)).res.status).toBe(200); // another token, same org: same budget
+      expect((await call(a, 3)).res.status).toBe(200);
+      const fourth = await call(b, 4);
+      expect(fourth.res.status).toBe(429);
+      expect(fourth.body.error.code).toBe(-32002);
+      expect(fourth.body.error.message).toContain("search_docs is rate limited for this organisation");
+      const other = await rpc(app, a, { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "read_doc", arguments: { id: crypto.randomUUID() } } });
+      expect(other.body.error.code).toBe(-32601); // ran (not found), not rate limited
+    },
+    SLOW_MS,
+  );
 });
 
 describe("leased limiter: several processes on one database never grant more than the limit", () => {

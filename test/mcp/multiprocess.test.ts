@@ -28,7 +28,11 @@ describe.skipIf(engine !== "postgres")("two instances on one PostgreSQL", () => 
   });
 
   async function post(server: RunningServer, token: string, body: unknown) {
-    const res = await fetch(`${server.url}/api/mcp`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const res = await fetch(`${server.url}/api/mcp`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     return { res, body: (await res.json().catch(() => null)) as any };
   }
 
@@ -58,7 +62,11 @@ describe.skipIf(engine !== "postgres")("two instances on one PostgreSQL", () => 
     // Both instances have verified (and cached) the token.
     expect((await post(a, accessToken, { jsonrpc: "2.0", id: 1, method: "ping" })).res.status).toBe(200);
     expect((await post(b, accessToken, { jsonrpc: "2.0", id: 1, method: "ping" })).res.status).toBe(200);
-    const revoked = await fetch(`${a.url}/api/mcp/oauth/revoke`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token: refreshToken, client_id: clientId }) });
+    const revoked = await fetch(`${a.url}/api/mcp/oauth/revoke`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token: refreshToken, client_id: clientId }),
+    });
     expect(revoked.status).toBe(200);
     const revokedAt = Date.now();
     const seen = await Promise.all(
@@ -77,12 +85,21 @@ describe.skipIf(engine !== "postgres")("two instances on one PostgreSQL", () => 
   test("a toggle changed through one instance reaches the other's snapshot through NOTIFY, long before its TTL", async () => {
     const token = (await tokensFor(app, org, undefined, "203.0.113.82")).accessToken;
     const [a, b] = servers as [RunningServer, RunningServer];
-    const signedIn = await fetch(`${a.url}/api/auth/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: org.admin_email, password: org.password }) });
+    const signedIn = await fetch(`${a.url}/api/auth/session`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: org.admin_email, password: org.password }),
+    });
     const session = ((await signedIn.json()) as { token: string }).token;
-    const listed = async () => ((await post(b, token, { jsonrpc: "2.0", id: 1, method: "tools/list" })).body.result.tools as { name: string }[]).map((t) => t.name);
+    const listed = async () =>
+      ((await post(b, token, { jsonrpc: "2.0", id: 1, method: "tools/list" })).body.result.tools as { name: string }[]).map((t) => t.name);
     expect(await listed()).toContain("search_docs"); // b's snapshot is fresh from now for SNAPSHOT_TTL_MS
     const cachedAt = Date.now();
-    const off = await fetch(`${a.url}/api/agents/${org.agent_id}/actions`, { method: "PATCH", headers: { authorization: `Bearer ${session}`, "content-type": "application/json" }, body: JSON.stringify({ disable: ["search_docs"] }) });
+    const off = await fetch(`${a.url}/api/agents/${org.agent_id}/actions`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${session}`, "content-type": "application/json" },
+      body: JSON.stringify({ disable: ["search_docs"] }),
+    });
     expect(off.status).toBe(200);
     let seenAfter = Infinity;
     while (Date.now() - cachedAt < 3 * SNAPSHOT_TTL_MS) {
@@ -101,7 +118,11 @@ describe.skipIf(engine !== "postgres")("two instances on one PostgreSQL", () => 
     const [a, b] = servers as [RunningServer, RunningServer];
     expect((await post(b, accessToken, { jsonrpc: "2.0", id: 1, method: "ping" })).res.status).toBe(200); // cached by b from now
     const cachedAt = Date.now();
-    const revoked = await fetch(`${a.url}/api/mcp/oauth/revoke`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ token: accessToken, client_id: clientId }) });
+    const revoked = await fetch(`${a.url}/api/mcp/oauth/revoke`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token: accessToken, client_id: clientId }),
+    });
     expect(revoked.status).toBe(200);
     let refusedAfter = Infinity;
     while (Date.now() - cachedAt < 5 * ACCESS_CACHE_TTL_MS) {

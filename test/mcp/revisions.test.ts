@@ -30,17 +30,39 @@ beforeAll(async () => {
   const doc = await createDoc(app.deps, org.org_id, { title: "Shipping times", body: "Orders ship within two business days." });
   const [company] = await app.deps.db.insert(companies).values({ orgId: org.org_id, externalId: "acme", name: "Acme" }).returning();
   const user = await seedCustomer(app, org.org_id, { externalId: "ext-ada", email: "ada@example.com", name: "Ada" });
-  const ticket = await createTicket(app.deps, { orgId: org.org_id, actor: { kind: "customer", endUserId: user.id, sessionId: "s" }, input: { subject: "Late parcel", message: "Where is it?", source: "widget", customerId: user.id } });
+  const ticket = await createTicket(app.deps, {
+    orgId: org.org_id,
+    actor: { kind: "customer", endUserId: user.id, sessionId: "s" },
+    input: { subject: "Late parcel", message: "Where is it?", source: "widget", customerId: user.id },
+  });
   fixtures = { user: user.id, company: company!.id, ticket: ticket.id, doc: doc.id };
-  const created = await rpc(app, token, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "automation_create_campaign", arguments: { name: "Onboarding", slug: "onboarding", sender: { name: "Acme" }, steps: [step("Welcome", 0)] } } });
+  const created = await rpc(app, token, {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: {
+      name: "automation_create_campaign",
+      arguments: { name: "Onboarding", slug: "onboarding", sender: { name: "Acme" }, steps: [step("Welcome", 0)] },
+    },
+  });
   expect(created.body.result.isError).toBe(false);
 }, 30_000);
 afterAll(() => app.close());
 
-const initialize = (protocolVersion: string) => rpc(app, token, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion, capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+const initialize = (protocolVersion: string) =>
+  rpc(app, token, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion, capabilities: {}, clientInfo: { name: "t", version: "1" } } });
 const META = "io.modelcontextprotocol/protocolVersion";
-const modern = (method: string, params: Json = {}, id: number | string = 1) => ({ jsonrpc: "2.0", id, method, params: { ...params, _meta: { [META]: "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } });
-const modernHeaders = (method: string, name?: string) => ({ "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(name ? { "mcp-name": name } : {}) });
+const modern = (method: string, params: Json = {}, id: number | string = 1) => ({
+  jsonrpc: "2.0",
+  id,
+  method,
+  params: { ...params, _meta: { [META]: "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+});
+const modernHeaders = (method: string, name?: string) => ({
+  "mcp-protocol-version": "2026-07-28",
+  "mcp-method": method,
+  ...(name ? { "mcp-name": name } : {}),
+});
 
 describe("initialize negotiates each handshake revision", () => {
   test("2025-06-18 and 2025-11-25 get themselves back, with that revision's serverInfo", async () => {
@@ -61,7 +83,10 @@ describe("initialize negotiates each handshake revision", () => {
   });
 
   test("from 2025-06-18 a batch is refused (400, -32600); under 2025-03-26 it still runs", async () => {
-    const batch = [{ jsonrpc: "2.0", id: 1, method: "ping" }, { jsonrpc: "2.0", id: 2, method: "ping" }];
+    const batch = [
+      { jsonrpc: "2.0", id: 1, method: "ping" },
+      { jsonrpc: "2.0", id: 2, method: "ping" },
+    ];
     for (const version of ["2025-06-18", "2025-11-25"]) {
       const { res, body } = await rpc(app, token, batch, { "mcp-protocol-version": version });
       expect(res.status).toBe(400);
@@ -103,7 +128,8 @@ describe("tools per revision", () => {
       expect(SCOPE_OF[tool.name], tool.name).toBe(scope!);
       expect(scope, tool.name).toBeDefined();
       expect({ name: tool.name, readOnlyHint: tool.annotations.readOnlyHint }).toEqual({ name: tool.name, readOnlyHint: scope!.endsWith(":read") });
-      for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"]) expect(typeof tool.annotations[hint], `${tool.name} ${hint}`).toBe("boolean");
+      for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"])
+        expect(typeof tool.annotations[hint], `${tool.name} ${hint}`).toBe("boolean");
       expect(typeof tool.annotations.title).toBe("string");
       // A read-only tool is never destructive (the spec ignores destructiveHint then, we say it too).
       if (tool.annotations.readOnlyHint) expect(tool.annotations.destructiveHint).toBe(false);
@@ -113,12 +139,18 @@ describe("tools per revision", () => {
   test("structuredContent validates against outputSchema for every tool that declares one (Ajv, JSON Schema 2020-12)", async () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(ajv);
-    const tools = (await rpc(app, token, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { "mcp-protocol-version": "2025-11-25" })).body.result.tools as Json[];
+    const tools = (await rpc(app, token, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { "mcp-protocol-version": "2025-11-25" })).body.result
+      .tools as Json[];
     const declaring = tools.filter((t) => t.outputSchema);
     expect(declaring.map((t) => t.name).sort()).toEqual(Object.keys(ARGS).sort());
     for (const tool of declaring) {
       const args = ARGS[tool.name]!(fixtures);
-      const { body } = await rpc(app, token, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: tool.name, arguments: args } }, { "mcp-protocol-version": "2025-11-25" });
+      const { body } = await rpc(
+        app,
+        token,
+        { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: tool.name, arguments: args } },
+        { "mcp-protocol-version": "2025-11-25" },
+      );
       expect(body.result?.isError, `${tool.name}: ${JSON.stringify(body)}`).toBe(false);
       const validate = ajv.compile(tool.outputSchema);
       const valid = validate(body.result.structuredContent);
@@ -131,7 +163,12 @@ describe("2026-07-28, statelessly", () => {
   test("server/discover names every version, the capabilities and who answers", async () => {
     const { res, body } = await rpc(app, token, modern("server/discover"), modernHeaders("server/discover"));
     expect(res.status).toBe(200);
-    expect(body.result).toMatchObject({ resultType: "complete", supportedVersions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"], capabilities: { tools: {} }, cacheScope: "public" });
+    expect(body.result).toMatchObject({
+      resultType: "complete",
+      supportedVersions: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"],
+      capabilities: { tools: {} },
+      cacheScope: "public",
+    });
     expect(body.result.ttlMs).toBeGreaterThan(0);
     expect(body.result._meta["io.modelcontextprotocol/serverInfo"]).toMatchObject({ name: "svc-agents", title: "Support agents" });
   });
@@ -145,7 +182,12 @@ describe("2026-07-28, statelessly", () => {
     expect(call.res.status).toBe(200);
     expect(call.body.result).toMatchObject({ resultType: "complete", isError: false, structuredContent: { title: "Shipping times" } });
     // Mcp-Name in the Base64 sentinel form is decoded before it is compared.
-    const encoded = await rpc(app, token, modern("tools/call", { name: "read_doc", arguments: { id: fixtures.doc } }), modernHeaders("tools/call", `=?base64?${btoa("read_doc")}?=`));
+    const encoded = await rpc(
+      app,
+      token,
+      modern("tools/call", { name: "read_doc", arguments: { id: fixtures.doc } }),
+      modernHeaders("tools/call", `=?base64?${btoa("read_doc")}?=`),
+    );
     expect(encoded.body.result.isError).toBe(false);
   });
 
@@ -166,15 +208,37 @@ describe("2026-07-28, statelessly", () => {
   test("the header says 2026-07-28 but _meta lacks the version or the client's capabilities → 400, -32602", async () => {
     const noMeta = await rpc(app, token, { jsonrpc: "2.0", id: 1, method: "tools/list" }, modernHeaders("tools/list"));
     expect({ status: noMeta.res.status, code: noMeta.body.error?.code }).toEqual({ status: 400, code: -32602 });
-    const noCapabilities = await rpc(app, token, { jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: { [META]: "2026-07-28" } } }, modernHeaders("tools/list"));
-    expect({ status: noCapabilities.res.status, code: noCapabilities.body.error?.code, id: noCapabilities.body.id }).toEqual({ status: 400, code: -32602, id: 2 });
+    const noCapabilities = await rpc(
+      app,
+      token,
+      { jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: { [META]: "2026-07-28" } } },
+      modernHeaders("tools/list"),
+    );
+    expect({ status: noCapabilities.res.status, code: noCapabilities.body.error?.code, id: noCapabilities.body.id }).toEqual({
+      status: 400,
+      code: -32602,
+      id: 2,
+    });
   });
 
   test("an unsupported _meta version → 400 UnsupportedProtocolVersion (-32022) listing what we support", async () => {
-    const message = { jsonrpc: "2.0", id: 7, method: "tools/list", params: { _meta: { [META]: "2099-01-01", "io.modelcontextprotocol/clientCapabilities": {} } } };
+    const message = {
+      jsonrpc: "2.0",
+      id: 7,
+      method: "tools/list",
+      params: { _meta: { [META]: "2099-01-01", "io.modelcontextprotocol/clientCapabilities": {} } },
+    };
     const { res, body } = await rpc(app, token, message, { "mcp-protocol-version": "2099-01-01", "mcp-method": "tools/list" });
     expect(res.status).toBe(400);
-    expect(body).toEqual({ jsonrpc: "2.0", id: 7, error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"], requested: "2099-01-01" } } });
+    expect(body).toEqual({
+      jsonrpc: "2.0",
+      id: 7,
+      error: {
+        code: -32022,
+        message: "Unsupported protocol version",
+        data: { supported: ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"], requested: "2099-01-01" },
+      },
+    });
   });
 
   test("ping and initialize do not exist in 2026-07-28 (404, -32601); a batch is refused", async () => {

@@ -23,7 +23,11 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => Promise.all([on.app.close(), off.app.close()]));
 
-const stagesOf = (header: string | null) => (header ?? "").split(", ").filter(Boolean).map((e) => e.split(";dur=")[0]);
+const stagesOf = (header: string | null) =>
+  (header ?? "")
+    .split(", ")
+    .filter(Boolean)
+    .map((e) => e.split(";dur=")[0]);
 
 describe("Server-Timing", () => {
   test("a tools/call names its stages, each with a duration", async () => {

@@ -32,7 +32,12 @@ beforeAll(async () => {
 }, SETUP_MS);
 afterAll(() => app.close());
 
-const call = (id: number, name: string, args: unknown = {}, meta?: unknown) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, ...(meta ? { _meta: meta } : {}) } });
+const call = (id: number, name: string, args: unknown = {}, meta?: unknown) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: args, ...(meta ? { _meta: meta } : {}) },
+});
 
 describe("GET /api/mcp", () => {
   test("the descriptor with absolute URLs", async () => {
@@ -70,7 +75,7 @@ describe("authentication (docs/interface.md 5, docs/interface.md A.5)", () => {
     );
   });
 
-  test("a bad token → 401 with error=\"invalid_token\"", async () => {
+  test('a bad token → 401 with error="invalid_token"', async () => {
     const { res, body } = await rpc(app, "svc_at_forged", { jsonrpc: "2.0", id: 1, method: "ping" });
     expect(res.status).toBe(401);
     expect(body.error.code).toBe(-32001);
@@ -81,9 +86,18 @@ describe("authentication (docs/interface.md 5, docs/interface.md A.5)", () => {
 describe("JSON-RPC envelope and methods", () => {
   // Other proposals: test/mcp/revisions.test.ts (an unknown one gets the latest handshake revision).
   test("initialize with 2025-03-26 answers 2025-03-26 and the seed's exact result", async () => {
-    const { res, body } = await rpc(app, full, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "x", version: "1" } } });
+    const { res, body } = await rpc(app, full, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+    });
     expect(res.status).toBe(200);
-    expect(body).toEqual({ jsonrpc: "2.0", id: 1, result: { protocolVersion: "2025-03-26", serverInfo: { name: "svc-agents", version: "1.0.0" }, capabilities: { tools: { listChanged: false } } } });
+    expect(body).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { protocolVersion: "2025-03-26", serverInfo: { name: "svc-agents", version: "1.0.0" }, capabilities: { tools: { listChanged: false } } },
+    });
   });
 
   test("ping → {}", async () => {
@@ -149,7 +163,10 @@ describe("JSON-RPC envelope and methods", () => {
       { jsonrpc: "2.0", id: 2, error: { code: -32601, message: "Method not found: nope" } },
       { jsonrpc: "2.0", id: 3, error: { code: -32600, message: 'Invalid Request: jsonrpc must be "2.0".' } },
     ]);
-    const allNotes = await rpc(app, full, [{ jsonrpc: "2.0", method: "notifications/initialized" }, { jsonrpc: "2.0", method: "notifications/cancelled", params: {} }]);
+    const allNotes = await rpc(app, full, [
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", method: "notifications/cancelled", params: {} },
+    ]);
     expect(allNotes.res.status).toBe(202);
     expect((await rpc(app, full, [])).body.error.code).toBe(-32600);
   });
@@ -224,7 +241,10 @@ describe("customer binding (_meta)", () => {
       .returning({ id: endUsers.id });
     [alice, bob] = rows.map((r) => r.id) as [string, string];
     const other = await seedOrg(app);
-    const [f] = await app.deps.db.insert(endUsers).values({ orgId: other.org_id, externalId: "u-foreign", email: "f@example.com", name: "Foreign" }).returning({ id: endUsers.id });
+    const [f] = await app.deps.db
+      .insert(endUsers)
+      .values({ orgId: other.org_id, externalId: "u-foreign", email: "f@example.com", name: "Foreign" })
+      .returning({ id: endUsers.id });
     foreign = f!.id;
   });
 
@@ -263,52 +283,71 @@ describe("customer binding (_meta)", () => {
 });
 
 describe("-32002 reasons, each with its own message", () => {
-  test("agent disabled, toggle off, destructive blocked", async () => {
-    const o = await seedOrg(app);
-    const token = (await tokensFor(app, o, "docs:read actions:read actions:write", "198.51.100.9")).accessToken;
-    const session = await signIn(app, o.admin_email, o.password);
-    const auth = { authorization: `Bearer ${session}` };
+  test(
+    "agent disabled, toggle off, destructive blocked",
+    async () => {
+      const o = await seedOrg(app);
+      const token = (await tokensFor(app, o, "docs:read actions:read actions:write", "198.51.100.9")).accessToken;
+      const session = await signIn(app, o.admin_email, o.password);
+      const auth = { authorization: `Bearer ${session}` };
 
-    // A destructive custom action is hidden and blocked until the org allows destructive tools over MCP.
-    app.hosts.set("api.partner.example", ["93.184.216.34"]);
-    const created = await app.request("/api/integrations/custom-actions", {
-      json: { slug: "refund", description: "Refund an order", method: "POST", url: "https://api.partner.example/refund", destructive: true, input_schema: { type: "object", properties: { order: { type: "string" } } } },
-      headers: auth,
-    });
-    expect(created.status).toBe(201);
-    const blocked = await rpc(app, token, call(1, "custom.refund", { order: "1" }));
-    expect(blocked.body.error.code).toBe(-32002);
-    expect(blocked.body.error.message).toContain("blocks destructive tools over MCP");
-    expect((await rpc(app, token, { jsonrpc: "2.0", id: 2, method: "tools/list" })).body.result.tools.map((t: { name: string }) => t.name)).not.toContain("custom.refund");
-    await setFeatureFlag(app.deps, o.org_id, systemActor("test"), "mcp_destructive_tools", true);
-    app.clock.advance(SNAPSHOT_TTL_MS); // changes reach the tool server within the snapshot's life
-    expect((await rpc(app, token, { jsonrpc: "2.0", id: 3, method: "tools/list" })).body.result.tools.map((t: { name: string }) => t.name)).toContain("custom.refund");
+      // A destructive custom action is hidden and blocked until the org allows destructive tools over MCP.
+      app.hosts.set("api.partner.example", ["93.184.216.34"]);
+      const created = await app.request("/api/integrations/custom-actions", {
+        json: {
+          slug: "refund",
+          description: "Refund an order",
+          method: "POST",
+          url: "https://api.partner.example/refund",
+          destructive: true,
+          input_schema: { type: "object", properties: { order: { type: "string" } } },
+        },
+        headers: auth,
+      });
+      expect(created.status).toBe(201);
+      const blocked = await rpc(app, token, call(1, "custom.refund", { order: "1" }));
+      expect(blocked.body.error.code).toBe(-32002);
+      expect(blocked.body.error.message).toContain("blocks destructive tools over MCP");
+      expect((await rpc(app, token, { jsonrpc: "2.0", id: 2, method: "tools/list" })).body.result.tools.map((t: { name: string }) => t.name)).not.toContain(
+        "custom.refund",
+      );
+      await setFeatureFlag(app.deps, o.org_id, systemActor("test"), "mcp_destructive_tools", true);
+      app.clock.advance(SNAPSHOT_TTL_MS); // changes reach the tool server within the snapshot's life
+      expect((await rpc(app, token, { jsonrpc: "2.0", id: 3, method: "tools/list" })).body.result.tools.map((t: { name: string }) => t.name)).toContain(
+        "custom.refund",
+      );
 
-    // Toggle off through the dashboard API.
-    const agentId = o.agent_id;
-    const off = await app.request(`/api/agents/${agentId}/actions`, { method: "PATCH", json: { disable: ["search_docs"] }, headers: auth });
-    expect(off.status).toBe(200);
-    app.clock.advance(SNAPSHOT_TTL_MS);
-    const toggled = await rpc(app, token, call(4, "search_docs", { query: "x" }));
-    expect(toggled.body.error.code).toBe(-32002);
-    expect(toggled.body.error.message).toContain("switched off for this organisation's agent");
+      // Toggle off through the dashboard API.
+      const agentId = o.agent_id;
+      const off = await app.request(`/api/agents/${agentId}/actions`, { method: "PATCH", json: { disable: ["search_docs"] }, headers: auth });
+      expect(off.status).toBe(200);
+      app.clock.advance(SNAPSHOT_TTL_MS);
+      const toggled = await rpc(app, token, call(4, "search_docs", { query: "x" }));
+      expect(toggled.body.error.code).toBe(-32002);
+      expect(toggled.body.error.message).toContain("switched off for this organisation's agent");
 
-    // No active agent.
-    const { agents } = await import("../../src/db/schema/index.ts");
-    await app.deps.db.update(agents).set({ status: "disabled" }).where(eq(agents.id, agentId));
-    app.clock.advance(SNAPSHOT_TTL_MS);
-    const disabled = await rpc(app, token, call(5, "read_doc", { id: crypto.randomUUID() }));
-    expect(disabled.body.error.code).toBe(-32002);
-    expect(disabled.body.error.message).toContain("agent is disabled");
-    expect((await rpc(app, token, { jsonrpc: "2.0", id: 6, method: "tools/list" })).body.result.tools).toEqual([]);
-  }, SLOW_MS);
+      // No active agent.
+      const { agents } = await import("../../src/db/schema/index.ts");
+      await app.deps.db.update(agents).set({ status: "disabled" }).where(eq(agents.id, agentId));
+      app.clock.advance(SNAPSHOT_TTL_MS);
+      const disabled = await rpc(app, token, call(5, "read_doc", { id: crypto.randomUUID() }));
+      expect(disabled.body.error.code).toBe(-32002);
+      expect(disabled.body.error.message).toContain("agent is disabled");
+      expect((await rpc(app, token, { jsonrpc: "2.0", id: 6, method: "tools/list" })).body.result.tools).toEqual([]);
+    },
+    SLOW_MS,
+  );
 
-  test("a member removed from the org loses access within the verified-token cache's life", async () => {
-    const o = await seedOrg(app);
-    const token = (await tokensFor(app, o, undefined, "198.51.100.10")).accessToken;
-    expect((await rpc(app, token, { jsonrpc: "2.0", id: 1, method: "ping" })).res.status).toBe(200);
-    await app.deps.db.delete(memberships).where(eq(memberships.orgId, o.org_id));
-    app.clock.advance(ACCESS_CACHE_TTL_MS);
-    expect((await rpc(app, token, { jsonrpc: "2.0", id: 1, method: "ping" })).res.status).toBe(401);
-  }, SLOW_MS);
+  test(
+    "a member removed from the org loses access within the verified-token cache's life",
+    async () => {
+      const o = await seedOrg(app);
+      const token = (await tokensFor(app, o, undefined, "198.51.100.10")).accessToken;
+      expect((await rpc(app, token, { jsonrpc: "2.0", id: 1, method: "ping" })).res.status).toBe(200);
+      await app.deps.db.delete(memberships).where(eq(memberships.orgId, o.org_id));
+      app.clock.advance(ACCESS_CACHE_TTL_MS);
+      expect((await rpc(app, token, { jsonrpc: "2.0", id: 1, method: "ping" })).res.status).toBe(401);
+    },
+    SLOW_MS,
+  );
 });

@@ -40,7 +40,15 @@ async function scrape(): Promise<Family[]> {
   const text = await res.text();
   const typed = parsePrometheusTextFormat(text) as Family[];
   expect(typed.find((f) => f.name === "svc_http_request_duration_seconds")?.type).toBe("HISTOGRAM");
-  return [...typed, ...(parsePrometheusTextFormat(text.split("\n").filter((line) => !line.startsWith("# TYPE ")).join("\n")) as Family[])];
+  return [
+    ...typed,
+    ...(parsePrometheusTextFormat(
+      text
+        .split("\n")
+        .filter((line) => !line.startsWith("# TYPE "))
+        .join("\n"),
+    ) as Family[]),
+  ];
 }
 
 function family(families: Family[], name: string): Family | undefined {
@@ -85,7 +93,9 @@ describe("series move with traffic", () => {
     await app.request("/no/such/path");
     const after = await scrape();
     expect(countOf(after, "svc_http_request_duration_seconds", route) - countOf(before, "svc_http_request_duration_seconds", route)).toBe(3);
-    expect(countOf(after, "svc_http_request_duration_seconds", { route: "unmatched", status: "4xx" })).toBeGreaterThan(countOf(before, "svc_http_request_duration_seconds", { route: "unmatched", status: "4xx" }));
+    expect(countOf(after, "svc_http_request_duration_seconds", { route: "unmatched", status: "4xx" })).toBeGreaterThan(
+      countOf(before, "svc_http_request_duration_seconds", { route: "unmatched", status: "4xx" }),
+    );
   });
 
   test("tool calls by channel and outcome; model requests by provider", async () => {
@@ -93,13 +103,20 @@ describe("series move with traffic", () => {
     const before = await scrape();
     await rpc(app, accessToken, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_docs", arguments: { query: "password" } } });
     await rpc(app, accessToken, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "search_docs", arguments: { query: 42 } } });
-    const chat = await app.request("/api/sdk/chat", { headers: { authorization: `Bearer ${org.widget_key}` }, json: { message: "How do I reset my password?" } });
+    const chat = await app.request("/api/sdk/chat", {
+      headers: { authorization: `Bearer ${org.widget_key}` },
+      json: { message: "How do I reset my password?" },
+    });
     expect(chat.status).toBe(200);
     const after = await scrape();
-    const tool = (outcome: string) => countOf(after, "svc_tool_call_duration_seconds", { channel: "mcp", outcome }) - countOf(before, "svc_tool_call_duration_seconds", { channel: "mcp", outcome });
+    const tool = (outcome: string) =>
+      countOf(after, "svc_tool_call_duration_seconds", { channel: "mcp", outcome }) -
+      countOf(before, "svc_tool_call_duration_seconds", { channel: "mcp", outcome });
     expect(tool("ok")).toBe(1);
     expect(tool("error")).toBe(1); // arguments that fail validation
-    expect(countOf(after, "svc_llm_request_duration_seconds", { provider: "builtin", outcome: "ok" })).toBeGreaterThan(countOf(before, "svc_llm_request_duration_seconds", { provider: "builtin", outcome: "ok" }));
+    expect(countOf(after, "svc_llm_request_duration_seconds", { provider: "builtin", outcome: "ok" })).toBeGreaterThan(
+      countOf(before, "svc_llm_request_duration_seconds", { provider: "builtin", outcome: "ok" }),
+    );
     // A templated route: the series says where, never which.
     expect(countOf(after, "svc_http_request_duration_seconds", { method: "POST", route: "/api/sdk/chat", status: "2xx" })).toBeGreaterThan(0);
   });
@@ -116,10 +133,15 @@ describe("labels", () => {
     await app.request(`/api/tickets/12345`, { headers: { authorization: `Bearer ${org.widget_key}` } });
     await app.request(`/api/customers/${crypto.randomUUID()}`);
     await app.request(`/u/${"t".repeat(40)}`);
-    await app.request("/api/sdk/users/identify", { headers: { authorization: `Bearer ${org.widget_key}` }, json: { user_id: "ada-42", email: "ada@example.com" } });
+    await app.request("/api/sdk/users/identify", {
+      headers: { authorization: `Bearer ${org.widget_key}` },
+      json: { user_id: "ada-42", email: "ada@example.com" },
+    });
     const values = (await scrape()).flatMap((f) => f.metrics.flatMap((m) => Object.values(m.labels ?? {})));
     expect(values.length).toBeGreaterThan(0);
-    const leaks = values.filter((v) => /[0-9a-f]{8}-[0-9a-f]{4}-/i.test(v) || /@/.test(v) || /ab_live_|svc_at_|svc_rt_/.test(v) || /\/\d{3,}|ada-42|t{40}/.test(v));
+    const leaks = values.filter(
+      (v) => /[0-9a-f]{8}-[0-9a-f]{4}-/i.test(v) || /@/.test(v) || /ab_live_|svc_at_|svc_rt_/.test(v) || /\/\d{3,}|ada-42|t{40}/.test(v),
+    );
     expect(leaks).toEqual([]);
     for (const route of (await scrape()).flatMap((f) => (f.name === "svc_http_request_duration_seconds" ? f.metrics.map((m) => m.labels?.route ?? "") : [])))
       expect(route === "unmatched" || !/\/\d|[0-9a-f]{8}-/.test(route)).toBe(true);
@@ -146,7 +168,12 @@ describe.skipIf(engine !== "pglite")("METRICS_PORT", () => {
   }, 120_000);
 
   test("its front door is the main one: no Host or a Host with userinfo is 400 in our error shape, an unknown path 404, never Bun's development error page", async () => {
-    const heads = ["GET /metrics HTTP/1.0", "GET /metrics HTTP/1.1\r\nHost: user@localhost", "GET /metrics HTTP/1.0\r\nHost: a b", "GET /nope HTTP/1.1\r\nHost: 127.0.0.1"];
+    const heads = [
+      "GET /metrics HTTP/1.0",
+      "GET /metrics HTTP/1.1\r\nHost: user@localhost",
+      "GET /metrics HTTP/1.0\r\nHost: a b",
+      "GET /nope HTTP/1.1\r\nHost: 127.0.0.1",
+    ];
     const answers = [];
     for (const head of heads) answers.push(await rawRequest(metricsPort, head));
     expect(answers.map((a) => a.status)).toEqual([400, 400, 400, 404]);

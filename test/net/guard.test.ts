@@ -92,7 +92,8 @@ beforeAll(() => {
     fetch(req) {
       const url = new URL(req.url);
       httpHits.push({ method: req.method, path: url.pathname + url.search, host: req.headers.get("host") });
-      if (url.pathname === "/redirect") return new Response("moved", { status: Number(url.searchParams.get("status")), headers: { location: url.searchParams.get("to")! } });
+      if (url.pathname === "/redirect")
+        return new Response("moved", { status: Number(url.searchParams.get("status")), headers: { location: url.searchParams.get("to")! } });
       if (url.pathname === "/bytes") {
         const n = Number(url.searchParams.get("n"));
         // With a fixed body Bun sends Content-Length; a stream goes out chunked, without one.
@@ -146,7 +147,11 @@ function tableResolver(table: Record<string, string[]> = {}) {
 }
 
 const outcomeText = (outcome: unknown) =>
-  outcome instanceof Response ? `a response ${outcome.status} (the guard let it through)` : outcome instanceof Error ? `${outcome.name}: ${outcome.message}` : String(outcome);
+  outcome instanceof Response
+    ? `a response ${outcome.status} (the guard let it through)`
+    : outcome instanceof Error
+      ? `${outcome.name}: ${outcome.message}`
+      : String(outcome);
 
 async function attempt(url: string, allowLoopback: boolean, resolver: Resolver): Promise<unknown> {
   return guardedFetch(url, {}, { allowLoopback, resolver }).then(
@@ -620,12 +625,26 @@ describe("blockedAddressReason at range boundaries (allowLoopback false)", () =>
   });
 
   test("anything that is not an IP address is blocked", () => {
-    for (const text of ["", "localhost", "1.2.3", "127.0.0.1 ", "127.0.0.1%lo", "[::1]", "2130706433"]) expect(blockedAddressReason(text, { allowLoopback: false })).toContain("is not an IP address");
+    for (const text of ["", "localhost", "1.2.3", "127.0.0.1 ", "127.0.0.1%lo", "[::1]", "2130706433"])
+      expect(blockedAddressReason(text, { allowLoopback: false })).toContain("is not an IP address");
   });
 
   test("allowLoopback lets exactly 127/8 and ::1 through", () => {
-    for (const ip of ["127.0.0.1", "127.0.0.0", "127.255.255.255", "::1", "0:0:0:0:0:0:0:1"]) expect(blockedAddressReason(ip, { allowLoopback: true })).toBeNull();
-    for (const ip of ["0.0.0.0", "::", "::2", "::ffff:127.0.0.1", "::127.0.0.1", "64:ff9b::7f00:1", "2002:7f00:1::", "10.0.0.1", "169.254.169.254", "fe80::1", "fd00:ec2::254"])
+    for (const ip of ["127.0.0.1", "127.0.0.0", "127.255.255.255", "::1", "0:0:0:0:0:0:0:1"])
+      expect(blockedAddressReason(ip, { allowLoopback: true })).toBeNull();
+    for (const ip of [
+      "0.0.0.0",
+      "::",
+      "::2",
+      "::ffff:127.0.0.1",
+      "::127.0.0.1",
+      "64:ff9b::7f00:1",
+      "2002:7f00:1::",
+      "10.0.0.1",
+      "169.254.169.254",
+      "fe80::1",
+      "fd00:ec2::254",
+    ])
       expect(blockedAddressReason(ip, { allowLoopback: true })).toBeString();
     // The neighbours of 127/8 are public, not loopback.
     for (const ip of ["126.255.255.255", "128.0.0.0"]) expect(blockedAddressReason(ip, { allowLoopback: true })).toBeNull();
@@ -790,7 +809,14 @@ describe("proxy environment is ignored", () => {
         console.log(JSON.stringify({ plain, guarded }));
       `;
       const seen = watch();
-      const result = await jsonFromChildBun(source, { HTTP_PROXY: proxyUrl, http_proxy: proxyUrl, HTTPS_PROXY: proxyUrl, https_proxy: proxyUrl, NO_PROXY: "", no_proxy: "" });
+      const result = await jsonFromChildBun(source, {
+        HTTP_PROXY: proxyUrl,
+        http_proxy: proxyUrl,
+        HTTPS_PROXY: proxyUrl,
+        https_proxy: proxyUrl,
+        NO_PROXY: "",
+        no_proxy: "",
+      });
       // The control shows the proxy variables are live in the child.
       expect(result).toEqual({ plain: "proxy", guarded: "canary /via-guard" });
       expect(requestLines).toEqual([`GET http://127.0.0.1:${H}/control HTTP/1.1`]);

@@ -129,7 +129,11 @@ describe("reuse", () => {
     const up = await countingServer();
     const options = dev(mutableResolver({ "svc.example": ["127.0.0.1"] }), new ConnectionPool());
     for (let i = 0; i < 3; i++) {
-      const response = await guardedFetch(`http://svc.example:${up.port}/big`, { method: "POST", body: JSON.stringify({ i }), headers: { host: "evil.example" } }, options);
+      const response = await guardedFetch(
+        `http://svc.example:${up.port}/big`,
+        { method: "POST", body: JSON.stringify({ i }), headers: { host: "evil.example" } },
+        options,
+      );
       expect((await response.text()).length).toBe(256 * 1024);
     }
     expect(up.accepted).toBe(1);
@@ -242,9 +246,18 @@ describe("TLS connections are never shared across server names on one address", 
     caPath = join(dir, "ca.pem");
     writeFileSync(caPath, a.cert + b.cert);
     // Each answer names the Host and the client port of its connection.
-    const handler = (req: Request, server: { requestIP(req: Request): { port: number } | null }) => new Response(`${req.headers.get("host")?.split(":")[0]} ${server.requestIP(req)?.port}`);
+    const handler = (req: Request, server: { requestIP(req: Request): { port: number } | null }) =>
+      new Response(`${req.headers.get("host")?.split(":")[0]} ${server.requestIP(req)?.port}`);
     // Picks the certificate by SNI: both names verify, each on its own handshake.
-    both = Bun.serve({ hostname: "127.0.0.1", port: 0, tls: [{ serverName: "a.test", ...a }, { serverName: "b.test", ...b }], fetch: handler });
+    both = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      tls: [
+        { serverName: "a.test", ...a },
+        { serverName: "b.test", ...b },
+      ],
+      fetch: handler,
+    });
     // Only a.test's certificate: b.test over a connection of its own must fail verification.
     onlyA = Bun.serve({ hostname: "127.0.0.1", port: 0, tls: a, fetch: handler });
     plain = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: handler });
@@ -368,9 +381,15 @@ describe("bounds", () => {
   });
 
   test("the ledger keys TLS connections by server name, plain http ones by address and port", () => {
-    expect(ConnectionPool.keyOf({ scheme: "https:", address: "::1", port: 8443, serverName: "a.test" })).not.toBe(ConnectionPool.keyOf({ scheme: "https:", address: "::1", port: 8443, serverName: "b.test" }));
-    expect(ConnectionPool.keyOf({ scheme: "http:", address: "127.0.0.1", port: 80, serverName: "a.test" })).toBe(ConnectionPool.keyOf({ scheme: "http:", address: "127.0.0.1", port: 80, serverName: "b.test" }));
-    expect(ConnectionPool.keyOf({ scheme: "http:", address: "127.0.0.1", port: 80, serverName: "" })).not.toBe(ConnectionPool.keyOf({ scheme: "https:", address: "127.0.0.1", port: 80, serverName: "" }));
+    expect(ConnectionPool.keyOf({ scheme: "https:", address: "::1", port: 8443, serverName: "a.test" })).not.toBe(
+      ConnectionPool.keyOf({ scheme: "https:", address: "::1", port: 8443, serverName: "b.test" }),
+    );
+    expect(ConnectionPool.keyOf({ scheme: "http:", address: "127.0.0.1", port: 80, serverName: "a.test" })).toBe(
+      ConnectionPool.keyOf({ scheme: "http:", address: "127.0.0.1", port: 80, serverName: "b.test" }),
+    );
+    expect(ConnectionPool.keyOf({ scheme: "http:", address: "127.0.0.1", port: 80, serverName: "" })).not.toBe(
+      ConnectionPool.keyOf({ scheme: "https:", address: "127.0.0.1", port: 80, serverName: "" }),
+    );
   });
 });
 

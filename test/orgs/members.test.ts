@@ -56,7 +56,11 @@ function accept(token: string, form: Record<string, string>, ip = freshIp()) {
 const cookiesOf = (res: Response) => res.headers.getSetCookie().map((c) => c.split(";")[0]!);
 const sessionOf = (res: Response) => cookiesOf(res).find((c) => c.startsWith("svc_session="))!;
 const memberIdOf = async (email: string) => (await app.deps.db.select({ id: members.id }).from(members).where(eq(members.email, email)))[0]!.id;
-const activity = (orgId: string, action: string) => app.deps.db.select().from(activityLog).where(and(eq(activityLog.orgId, orgId), eq(activityLog.action, action)));
+const activity = (orgId: string, action: string) =>
+  app.deps.db
+    .select()
+    .from(activityLog)
+    .where(and(eq(activityLog.orgId, orgId), eq(activityLog.action, action)));
 const email = (tag: string) => `${tag}-${crypto.randomUUID().slice(0, 8)}@example.com`;
 
 /** A new member of `org` with `roles`, joined through an invitation; returns their password and bearer session. */
@@ -75,7 +79,12 @@ describe("inviting", () => {
     const { res, body, token } = await invite(adminA, address.toUpperCase(), ["knowledge:view", "agents:view"]);
     expect(res.status).toBe(201);
     expect(body.invite_url).toMatch(new RegExp(`^${app.deps.config.baseUrl}/invite/svc_inv_[A-Za-z0-9_-]{43}$`));
-    expect(body.invitation).toMatchObject({ email: address, roles: ["agents:view", "knowledge:view"], status: "pending", invited_by: { email: orgA.admin_email } });
+    expect(body.invitation).toMatchObject({
+      email: address,
+      roles: ["agents:view", "knowledge:view"],
+      status: "pending",
+      invited_by: { email: orgA.admin_email },
+    });
     const [row] = await app.deps.db.select().from(memberInvitations).where(eq(memberInvitations.id, body.invitation.id));
     expect(row!.tokenHash).toBe(sha256Hex(token));
     expect(JSON.stringify(row)).not.toContain(token);
@@ -169,7 +178,9 @@ describe("accepting", () => {
     expect(again.status).toBe(410);
     expect(await again.text()).toContain("already been used");
     expect((await accept(token, { name: "Twice", password: "12345678" })).status).toBe(410);
-    expect((await api(adminA, "/api/members/invitations?per_page=100").then((r) => r.json()) as any).invitations.map((i: any) => i.id)).not.toContain(body.invitation.id);
+    expect(((await api(adminA, "/api/members/invitations?per_page=100").then((r) => r.json())) as any).invitations.map((i: any) => i.id)).not.toContain(
+      body.invitation.id,
+    );
   });
 
   test("new-account fields at their bounds: a 7-character password and a 201-character name are field errors", async () => {
@@ -195,15 +206,22 @@ describe("accepting", () => {
     const wrong = await accept(token, { password: "not-their-password" });
     expect(wrong.status).toBe(401);
     expect(await wrong.text()).toContain('id="password-error"');
-    expect(await app.deps.db.select().from(memberships).where(and(eq(memberships.orgId, orgA.org_id), eq(memberships.memberId, await memberIdOf(orgB.admin_email))))).toEqual([]);
+    expect(
+      await app.deps.db
+        .select()
+        .from(memberships)
+        .where(and(eq(memberships.orgId, orgA.org_id), eq(memberships.memberId, await memberIdOf(orgB.admin_email)))),
+    ).toEqual([]);
     const res = await accept(token, { password: orgB.password, name: "ignored" });
     expect(res.status).toBe(303);
     expect(cookiesOf(res)).toContain(`svc_org=${orgA.org_id}`);
     const me = (await (await app.request("/api/me", { headers: { cookie: sessionOf(res) } })).json()) as any;
-    expect(me.orgs.map((o: any) => [o.name, o.roles])).toEqual([
-      ["Alpha", ["inbox:view"]],
-      ["Beta", expect.arrayContaining(["org:manage", "members:manage"])],
-    ].sort((a, b) => (a[0] as string).localeCompare(b[0] as string)) as any);
+    expect(me.orgs.map((o: any) => [o.name, o.roles])).toEqual(
+      [
+        ["Alpha", ["inbox:view"]],
+        ["Beta", expect.arrayContaining(["org:manage", "members:manage"])],
+      ].sort((a, b) => (a[0] as string).localeCompare(b[0] as string)) as any,
+    );
     // Remove them again so the other tests see Beta's admin as Beta's only.
     expect((await api(adminA, `/api/members/${await memberIdOf(orgB.admin_email)}`, { method: "DELETE" })).status).toBe(204);
   });
@@ -241,7 +259,8 @@ describe("accepting", () => {
 
   test(`accept attempts per IP: ${INVITATION_LIMITS.acceptPerIp.limit} failures are answered, the next is 429 with Retry-After`, async () => {
     const ip = "10.99.0.1";
-    for (let i = 0; i < INVITATION_LIMITS.acceptPerIp.limit; i++) expect((await accept(`svc_inv_${"B".repeat(42)}${i % 10}`, { password: "x" }, ip)).status).toBe(404);
+    for (let i = 0; i < INVITATION_LIMITS.acceptPerIp.limit; i++)
+      expect((await accept(`svc_inv_${"B".repeat(42)}${i % 10}`, { password: "x" }, ip)).status).toBe(404);
     const { token } = await invite(adminA, email("limited"), ["agents:view"]);
     const limited = await accept(token, { name: "Limited", password: "long-enough-password" }, ip);
     expect(limited.status).toBe(429);
@@ -251,7 +270,10 @@ describe("accepting", () => {
 
   test("a cross-site post is refused; the access log never holds an invitation token", async () => {
     const { token } = await invite(adminA, email("csrf"), ["agents:view"]);
-    const forged = await app.request(`/invite/${token}`, { form: { name: "X", password: "long-enough-password" }, headers: { origin: "https://evil.example" } });
+    const forged = await app.request(`/invite/${token}`, {
+      form: { name: "X", password: "long-enough-password" },
+      headers: { origin: "https://evil.example" },
+    });
     expect(forged.status).toBe(403);
     expect((await app.request(`/invite/${token}`)).status).toBe(200); // still pending
     const paths = app.logs.filter((l) => l.msg === "request").map((l) => l.path as string);
@@ -307,7 +329,9 @@ describe("roles and removal", () => {
       api(second.session, `/api/members/${first.id}`, { method: "PATCH", json: { roles: ["agents:view"] } }),
     ]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
-    const admins = (await app.deps.db.select({ roles: memberships.roles }).from(memberships).where(eq(memberships.orgId, org.org_id))).filter((m) => m.roles.includes("org:manage") && m.roles.includes("members:manage"));
+    const admins = (await app.deps.db.select({ roles: memberships.roles }).from(memberships).where(eq(memberships.orgId, org.org_id))).filter(
+      (m) => m.roles.includes("org:manage") && m.roles.includes("members:manage"),
+    );
     expect(admins.length).toBe(1);
   });
 
@@ -319,7 +343,9 @@ describe("roles and removal", () => {
     expect(denied.body.error.message).toContain("org:manage");
     const target = await joined(orgA, adminA, ["agents:view"], "target");
     expect((await api(manager.session, `/api/members/${target.id}`, { method: "PATCH", json: { roles: ["agents:view", "inbox:manage"] } })).status).toBe(403);
-    expect((await api(manager.session, `/api/members/${manager.id}`, { method: "PATCH", json: { roles: ["members:manage", "agents:view", "org:manage"] } })).status).toBe(403);
+    expect(
+      (await api(manager.session, `/api/members/${manager.id}`, { method: "PATCH", json: { roles: ["members:manage", "agents:view", "org:manage"] } })).status,
+    ).toBe(403);
     expect((await invite(manager.session, email("fine"), ["agents:view"])).res.status).toBe(201);
     // Taking roles away is not granting: allowed.
     expect((await api(manager.session, `/api/members/${target.id}`, { method: "PATCH", json: { roles: ["agents:view"] } })).status).toBe(200);
@@ -356,7 +382,14 @@ describe("roles and removal", () => {
     expect((await api(adminB, `/api/members/invitations/${body.invitation.id}`, { method: "DELETE" })).status).toBe(404);
     // Naming org A in the header is not membership.
     expect((await api(adminB, "/api/members", { headers: { "x-org-id": orgA.org_id } })).status).toBe(403);
-    expect((await app.deps.db.select().from(memberships).where(and(eq(memberships.orgId, orgA.org_id), eq(memberships.memberId, m.id))))[0]!.roles).toEqual(["agents:view"]);
+    expect(
+      (
+        await app.deps.db
+          .select()
+          .from(memberships)
+          .where(and(eq(memberships.orgId, orgA.org_id), eq(memberships.memberId, m.id)))
+      )[0]!.roles,
+    ).toEqual(["agents:view"]);
   });
 
   test("pagination: per_page 1 walks the members by email; per_page 100 passes, 101 is a 400", async () => {
@@ -373,7 +406,8 @@ describe("roles and removal", () => {
 });
 
 describe("tokens and sessions follow the roles", () => {
-  const search = (token: string, id: number) => rpc(app, token, { jsonrpc: "2.0", id, method: "tools/call", params: { name: "search_docs", arguments: { query: "hours" } } });
+  const search = (token: string, id: number) =>
+    rpc(app, token, { jsonrpc: "2.0", id, method: "tools/call", params: { name: "search_docs", arguments: { query: "hours" } } });
 
   test("after a role downgrade the very next MCP call needing the removed role is refused (reason role)", async () => {
     const m = await joined(orgA, adminA, ["knowledge:view", "agents:view"], "reader");
@@ -402,7 +436,10 @@ describe("tokens and sessions follow the roles", () => {
     expect(call.res.status).toBe(401);
     expect((await api(m.session, "/api/me")).status).toBe(401); // no org left: every session ended
     expect(await app.deps.db.select().from(dashboardSessions).where(eq(dashboardSessions.memberId, m.id))).toEqual([]);
-    const grants = await app.deps.db.select().from(oauthGrants).where(and(eq(oauthGrants.memberId, m.id), eq(oauthGrants.orgId, orgA.org_id)));
+    const grants = await app.deps.db
+      .select()
+      .from(oauthGrants)
+      .where(and(eq(oauthGrants.memberId, m.id), eq(oauthGrants.orgId, orgA.org_id)));
     expect(grants.length).toBeGreaterThan(0);
     expect(grants.every((g) => g.revokedAt !== null)).toBe(true);
     const revoked = (await activity(orgA.org_id, "oauth_grant.revoked")).filter((a) => (a.summary as any).member_id === m.id);
@@ -422,11 +459,28 @@ describe("tokens and sessions follow the roles", () => {
     const ua = new Browserless(app);
     await ua.signIn(m.email, m.password);
     const { verifier, challenge } = pkcePair();
-    const back = await ua.consent({ response_type: "code", client_id: client.client_id, redirect_uri: "http://127.0.0.1:9/callback", code_challenge: challenge, code_challenge_method: "S256", scope: "docs:read" }, "allow", orgA.org_id);
-    const exchanged = await tokenRequest(app, { grant_type: "authorization_code", code: back.searchParams.get("code")!, code_verifier: verifier, client_id: client.client_id, redirect_uri: "http://127.0.0.1:9/callback" });
+    const back = await ua.consent(
+      {
+        response_type: "code",
+        client_id: client.client_id,
+        redirect_uri: "http://127.0.0.1:9/callback",
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+        scope: "docs:read",
+      },
+      "allow",
+      orgA.org_id,
+    );
+    const exchanged = await tokenRequest(app, {
+      grant_type: "authorization_code",
+      code: back.searchParams.get("code")!,
+      code_verifier: verifier,
+      client_id: client.client_id,
+      redirect_uri: "http://127.0.0.1:9/callback",
+    });
     const tokenA = { accessToken: exchanged.body.access_token as string };
     expect((await search(tokenA.accessToken, 8)).body.result).toBeDefined();
-    expect((await api(m.session, "/api/me").then((r) => r.json()) as any).orgs.length).toBe(2);
+    expect(((await api(m.session, "/api/me").then((r) => r.json())) as any).orgs.length).toBe(2);
     expect((await api(adminA, `/api/members/${m.id}`, { method: "DELETE" })).status).toBe(204);
     const me = (await (await api(m.session, "/api/me")).json()) as any;
     expect(me.orgs.map((o: any) => o.id)).toEqual([orgB.org_id]);

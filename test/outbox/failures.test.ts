@@ -47,7 +47,8 @@ async function seriesFor(emails: string[], steps = [step("Only step")]) {
   const campaign = await createCampaign(app.deps, { ...acting, input: { name: "Failures", slug: `failures-${++n}`, steps } });
   await setCampaignStatus(app.deps, { ...acting, ref: campaign.id, to: "active" });
   const active = (await findCampaign(app.deps, org.org_id, campaign.id))!;
-  for (const email of emails) await enrolCustomer(app.deps, { ...acting, campaign: active, endUser: await seedCustomer(app, org.org_id, { email }), source: "api" });
+  for (const email of emails)
+    await enrolCustomer(app.deps, { ...acting, campaign: active, endUser: await seedCustomer(app, org.org_id, { email }), source: "api" });
   return campaign;
 }
 // What the dashboard's outbox API shows (GET /api/campaigns/:id/messages).
@@ -142,7 +143,11 @@ describe("crash and concurrency", () => {
     }
     expect((await messages(c.id)).every((m) => m.status === "sent")).toBe(true);
     // The three recorded rows were claimed once; the others twice.
-    const attempts = await app.deps.db.select({ id: outbox.id, attempts: outbox.attempts }).from(outbox).innerJoin(campaignMessages, eq(campaignMessages.outboxId, outbox.id)).where(eq(campaignMessages.campaignId, c.id));
+    const attempts = await app.deps.db
+      .select({ id: outbox.id, attempts: outbox.attempts })
+      .from(outbox)
+      .innerJoin(campaignMessages, eq(campaignMessages.outboxId, outbox.id))
+      .where(eq(campaignMessages.campaignId, c.id));
     for (const row of attempts) expect(row.attempts).toBe(recorded.has(row.id) ? 1 : 2);
   }, 30_000);
 
@@ -200,7 +205,9 @@ describe("credentials from SMTP_URL", () => {
       expect(pending!.reason).toContain("authentication failed");
       expect(pending!.reason).not.toContain("nope");
       app.clock.advance(MAIL_RETRY_SCHEDULE[0] * 1000);
-      const right = createSender(app.deps, { transport: smtpTransport({ smtpUrl: `smtp://mailer:${encodeURIComponent("s3cr@t")}@127.0.0.1:${secured.port}` }) });
+      const right = createSender(app.deps, {
+        transport: smtpTransport({ smtpUrl: `smtp://mailer:${encodeURIComponent("s3cr@t")}@127.0.0.1:${secured.port}` }),
+      });
       await right.tick();
       await right.stop();
       expect(secured.received.map((m) => m.to)).toEqual([["auth@example.com"]]);

@@ -37,7 +37,12 @@ describe("fair claims", () => {
     const claimed = await claimDue(app.deps, [kind], 8, { lane: 2, org: 4 });
     expect(claimed.map((r) => r.id)).toContain(bRow!);
     // A's two oldest: a lane is first come, first served within itself.
-    expect(claimed.filter((r) => r.orgId === a).map((r) => r.id).sort()).toEqual(aRows.slice(0, 2).sort());
+    expect(
+      claimed
+        .filter((r) => r.orgId === a)
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(aRows.slice(0, 2).sort());
     expect(claimed).toHaveLength(3);
     // While those two are in flight (in any process), A's lane gets nothing more.
     expect(await claimDue(app.deps, [kind], 8, { lane: 2, org: 4 })).toEqual([]);

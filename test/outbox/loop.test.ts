@@ -20,7 +20,12 @@ test("ticks on the injected timers, one after another, until stopped", async () 
   const acting = { orgId: org.org_id, actor: { kind: "system" as const, name: "test" } };
   const c = await createCampaign(app.deps, { ...acting, input: { name: "Loop", steps: [step("L1"), step("L2", 5), step("L3", 5)] } });
   await setCampaignStatus(app.deps, { ...acting, ref: c.id, to: "active" });
-  await enrolCustomer(app.deps, { ...acting, campaign: (await findCampaign(app.deps, org.org_id, c.id))!, endUser: await seedCustomer(app, org.org_id, { email: "loop@example.com" }), source: "api" });
+  await enrolCustomer(app.deps, {
+    ...acting,
+    campaign: (await findCampaign(app.deps, org.org_id, c.id))!,
+    endUser: await seedCustomer(app, org.org_id, { email: "loop@example.com" }),
+    source: "api",
+  });
 
   const scheduled: { run: () => void; ms: number; handle: number }[] = [];
   const cleared: unknown[] = [];

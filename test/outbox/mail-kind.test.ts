@@ -63,7 +63,11 @@ const kinds: { kind: string; queue(): Promise<string> }[] = [
       // A fresh org per case: its admin is the one member told.
       const other = await seedSeriesOrg(app);
       const customer = await seedCustomer(app, other.org_id, { email: `asker${++n}@customer.example` });
-      await createTicket(app.deps, { orgId: other.org_id, actor: { kind: "customer", endUserId: customer.id }, input: { subject: "Help", message: "Hi there", customerId: customer.id, source: "api" } });
+      await createTicket(app.deps, {
+        orgId: other.org_id,
+        actor: { kind: "customer", endUserId: customer.id },
+        input: { subject: "Help", message: "Hi there", customerId: customer.id, source: "api" },
+      });
       return other.admin_email;
     },
   },
@@ -139,6 +143,13 @@ describe.each(kinds)("$kind", ({ kind, queue }) => {
     app.clock.advance(2 * 86_400_000);
     await sender.tick();
     expect(receivedBy(to)).toEqual([]);
-    expect((await app.deps.db.select().from(outbox).where(and(eq(outbox.id, row.id))))[0]).toMatchObject({ status: "failed", attempts: 1 });
+    expect(
+      (
+        await app.deps.db
+          .select()
+          .from(outbox)
+          .where(and(eq(outbox.id, row.id)))
+      )[0],
+    ).toMatchObject({ status: "failed", attempts: 1 });
   });
 });

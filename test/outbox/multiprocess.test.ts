@@ -42,7 +42,10 @@ describe.skipIf(engine !== "postgres")("sender processes on one PostgreSQL", () 
 
   async function seriesWith(slug: string, customers: number) {
     const acting = { orgId, actor: { kind: "system" as const, name: "test" } };
-    const c = await createCampaign(app.deps, { ...acting, input: { name: slug, slug, steps: [{ delay_seconds: 0, subject: "Hello {{name}}", body: "Welcome." }] } });
+    const c = await createCampaign(app.deps, {
+      ...acting,
+      input: { name: slug, slug, steps: [{ delay_seconds: 0, subject: "Hello {{name}}", body: "Welcome." }] },
+    });
     await setCampaignStatus(app.deps, { ...acting, ref: c.id, to: "active" });
     const campaign = (await findCampaign(app.deps, orgId, c.id))!;
     const users = await app.deps.db
@@ -90,7 +93,12 @@ describe.skipIf(engine !== "postgres")("sender processes on one PostgreSQL", () 
     const rows = await app.deps.db
       .select({ id: outbox.id, status: outbox.status })
       .from(outbox)
-      .where(inArray(outbox.id, app.deps.db.select({ id: campaignMessages.outboxId }).from(campaignMessages).where(sql`${campaignMessages.campaignId} = ${campaign.id}`)));
+      .where(
+        inArray(
+          outbox.id,
+          app.deps.db.select({ id: campaignMessages.outboxId }).from(campaignMessages).where(sql`${campaignMessages.campaignId} = ${campaign.id}`),
+        ),
+      );
     const recordedSent = rows.filter((r) => r.status === "sent").map((r) => `<${r.id}@mail.example.com>`);
     expect(recordedSent.length).toBeGreaterThan(0);
     expect(rows.some((r) => r.status !== "sent")).toBe(true); // it really died mid-batch

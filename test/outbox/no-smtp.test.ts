@@ -32,11 +32,19 @@ test("the outbox API shows rendered messages with their not-sent reason", async 
   const noMail = await seedCustomer(app, org.org_id, { email: null, name: "No Address", externalId: "u-nomail" });
   const created = await app.request("/api/campaigns", {
     headers: auth,
-    json: { name: "Kept", slug: "kept", steps: [{ delay_seconds: 0, subject: "Hello {{first_name}}", body: "Welcome, *{{name}}*." }, { delay_seconds: 10, subject: "Later", body: "Again." }] },
+    json: {
+      name: "Kept",
+      slug: "kept",
+      steps: [
+        { delay_seconds: 0, subject: "Hello {{first_name}}", body: "Welcome, *{{name}}*." },
+        { delay_seconds: 10, subject: "Later", body: "Again." },
+      ],
+    },
   });
   expect(created.status).toBe(201);
   expect((await app.request("/api/campaigns/kept/activate", { method: "POST", headers: auth })).status).toBe(200);
-  for (const id of ["u-kept", "u-nomail"]) expect((await app.request("/api/campaigns/kept/enrolments", { headers: auth, json: { customer_id: id } })).status).toBe(201);
+  for (const id of ["u-kept", "u-nomail"])
+    expect((await app.request("/api/campaigns/kept/enrolments", { headers: auth, json: { customer_id: id } })).status).toBe(201);
   await sender.tick();
   app.clock.advance(10_000);
   await sender.tick();
@@ -53,7 +61,9 @@ test("the outbox API shows rendered messages with their not-sent reason", async 
   expect(hello.text).toContain("Welcome, *Kept Person*.");
   expect(hello.html).toContain("<em>Kept Person</em>");
   expect(hello.message_id).toMatch(/^<[0-9a-f-]{36}@localhost\.localdomain>$/);
-  const unaddressed = (await (await app.request(`/api/campaigns/kept/messages?customer=${noMail.id}`, { headers: auth })).json()) as { messages: Record<string, any>[] };
+  const unaddressed = (await (await app.request(`/api/campaigns/kept/messages?customer=${noMail.id}`, { headers: auth })).json()) as {
+    messages: Record<string, any>[];
+  };
   expect(unaddressed.messages.map((m) => [m.status, m.reason])).toEqual([
     ["held", "not sent: customer has no email address"],
     ["held", "not sent: customer has no email address"],
@@ -72,11 +82,23 @@ describe.skipIf(engine !== "pglite")("a fresh start with the defaults (embedded 
     await seedDataDir(dataDir);
     server = await startServer({ DATA_DIR: dataDir });
     const field = (label: string) => new RegExp(`^${label}:\\s+(\\S+)`, "m").exec(server!.stdout())?.[1];
-    const session = await fetch(`${server.url}/api/auth/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: field("Demo admin"), password: bannerPassword(server.stdout()) }) });
+    const session = await fetch(`${server.url}/api/auth/session`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: field("Demo admin"), password: bannerPassword(server.stdout()) }),
+    });
     const headers = { authorization: `Bearer ${((await session.json()) as { token: string }).token}`, "content-type": "application/json" };
     const send = (path: string, body?: unknown) => fetch(`${server!.url}${path}`, { method: "POST", headers, ...(body ? { body: JSON.stringify(body) } : {}) });
     expect((await send("/api/customers", { external_id: "first-customer", email: "first@example.com", name: "First Customer" })).status).toBe(201);
-    expect((await send("/api/campaigns", { name: "Welcome", slug: "welcome", steps: [{ delay_seconds: 0, subject: "Welcome, {{first_name}}", body: "Glad you are here." }] })).status).toBe(201);
+    expect(
+      (
+        await send("/api/campaigns", {
+          name: "Welcome",
+          slug: "welcome",
+          steps: [{ delay_seconds: 0, subject: "Welcome, {{first_name}}", body: "Glad you are here." }],
+        })
+      ).status,
+    ).toBe(201);
     expect((await send("/api/campaigns/welcome/activate")).status).toBe(200);
     expect((await send("/api/campaigns/welcome/enrolments", { customer_id: "first-customer" })).status).toBe(201);
     let messages: Record<string, any>[] = [];
@@ -84,7 +106,9 @@ describe.skipIf(engine !== "pglite")("a fresh start with the defaults (embedded 
       await Bun.sleep(100);
       messages = ((await (await fetch(`${server.url}/api/campaigns/welcome/messages`, { headers })).json()) as { messages: Record<string, any>[] }).messages;
     }
-    expect(messages).toEqual([expect.objectContaining({ subject: "Welcome, First", to: "first@example.com", status: "held", reason: "not sent: no SMTP configured", sent_at: null })]);
+    expect(messages).toEqual([
+      expect.objectContaining({ subject: "Welcome, First", to: "first@example.com", status: "held", reason: "not sent: no SMTP configured", sent_at: null }),
+    ]);
     expect(messages[0]!.text).toContain("Glad you are here.");
     expect(await server.stop()).toBe(0);
   }, 90_000);

@@ -18,7 +18,16 @@ afterAll(() => app.close());
 test("outboxStates: a row's status, due time, error and attempts by its id", async () => {
   const now = app.clock.now;
   const id = await enqueue(app.deps.db, { orgId, kind: "states.test", payload: {}, runAt: now, now });
-  const rows = await app.deps.db.select({ status: outboxStates.status, runAt: outboxStates.runAt, attempts: outboxStates.attempts, lastError: outboxStates.lastError, doneAt: outboxStates.doneAt }).from(outboxStates).where(eq(outboxStates.id, id));
+  const rows = await app.deps.db
+    .select({
+      status: outboxStates.status,
+      runAt: outboxStates.runAt,
+      attempts: outboxStates.attempts,
+      lastError: outboxStates.lastError,
+      doneAt: outboxStates.doneAt,
+    })
+    .from(outboxStates)
+    .where(eq(outboxStates.id, id));
   expect(rows).toEqual([{ status: "pending", runAt: now, attempts: 0, lastError: null, doneAt: null }]);
 });
 
@@ -32,11 +41,29 @@ test("rowsByPayload: only the org's rows of the kind, since the time, with the p
   const otherOrg = await enqueue(app.deps.db, { orgId: other, kind: "states.payload", payload: { message_id: "m1", live: true }, runAt: now, now });
   const old = new Date(now.getTime() - 60_000);
   const older = await enqueue(app.deps.db, { orgId, kind: "states.payload", payload: { message_id: "m1", live: true }, runAt: old, now: old });
-  const found = await rowsByPayload(app.deps.db, { orgId, kind: "states.payload", since: new Date(now.getTime() - 1000), key: "message_id", values: ["m1", "m2"], equal: { live: "true" } });
+  const found = await rowsByPayload(app.deps.db, {
+    orgId,
+    kind: "states.payload",
+    since: new Date(now.getTime() - 1000),
+    key: "message_id",
+    values: ["m1", "m2"],
+    equal: { live: "true" },
+  });
   expect(found.map((r) => r.id)).toEqual([live]);
-  await cancelQueued(app.deps.db, rowsByPayload(app.deps.db, { orgId, kind: "states.payload", since: now, key: "message_id", values: ["m1", "m2"] }), "test", now);
-  const statuses = await app.deps.db.select({ id: outbox.id, status: outbox.status }).from(outbox).where(inArray(outbox.id, [live, notLive, otherMessage, otherKind, otherOrg, older]));
-  const cancelled = statuses.filter((s) => s.status === "cancelled").map((s) => s.id).sort();
+  await cancelQueued(
+    app.deps.db,
+    rowsByPayload(app.deps.db, { orgId, kind: "states.payload", since: now, key: "message_id", values: ["m1", "m2"] }),
+    "test",
+    now,
+  );
+  const statuses = await app.deps.db
+    .select({ id: outbox.id, status: outbox.status })
+    .from(outbox)
+    .where(inArray(outbox.id, [live, notLive, otherMessage, otherKind, otherOrg, older]));
+  const cancelled = statuses
+    .filter((s) => s.status === "cancelled")
+    .map((s) => s.id)
+    .sort();
   expect(cancelled).toEqual([live, notLive].sort());
 });
 

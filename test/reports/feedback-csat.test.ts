@@ -14,7 +14,13 @@ let app: TestApp;
 let org: ChatOrg;
 let other: ChatOrg;
 let memberId: string;
-const convOf = async (sessionId: string) => (await app.deps.db.select().from(conversations).where(eq(conversations.sessionHash, sha256Hex(sessionId))))[0]!;
+const convOf = async (sessionId: string) =>
+  (
+    await app.deps.db
+      .select()
+      .from(conversations)
+      .where(eq(conversations.sessionHash, sha256Hex(sessionId)))
+  )[0]!;
 const post = (path: string, json: unknown, key = org.widget_key) => app.request(path, { method: "POST", json, headers: { authorization: `Bearer ${key}` } });
 
 beforeAll(async () => {
@@ -55,7 +61,8 @@ describe("rating in the widget", () => {
     expect(ticket!.handoffReason).toBe("live_help");
     const rate = (json: unknown) => post(`/api/sdk/conversations/${session_id}/rating`, json);
     expect((await rate({ score: 4 })).status).toBe(409); // still open
-    const prompt = () => app.request(`/api/sdk/conversations/${session_id}/rating`, { headers: { authorization: `Bearer ${org.widget_key}` } }).then((r) => r.json());
+    const prompt = () =>
+      app.request(`/api/sdk/conversations/${session_id}/rating`, { headers: { authorization: `Bearer ${org.widget_key}` } }).then((r) => r.json());
     expect(await prompt()).toEqual({ ask: false, question: "How would you rate the help you received?", score: null });
     await addTicketMessage(app.deps, { orgId: org.org_id, actor: { kind: "member", memberId }, ticketId: ticket!.id, kind: "reply", body: "Done." });
     await updateTicket(app.deps, { orgId: org.org_id, actor: { kind: "member", memberId }, ticketId: ticket!.id, patch: { status: "resolved" } });
@@ -77,7 +84,11 @@ describe("rating in the widget", () => {
 
   test("an org that turned CSAT off is not asked", async () => {
     const admin = await signIn(app, other.admin_email, other.password);
-    const put = await app.request("/api/widget/csat", { method: "PUT", json: { csat_enabled: false, csat_question: "Happy?" }, headers: { authorization: `Bearer ${admin}` } });
+    const put = await app.request("/api/widget/csat", {
+      method: "PUT",
+      json: { csat_enabled: false, csat_question: "Happy?" },
+      headers: { authorization: `Bearer ${admin}` },
+    });
     expect(await put.json()).toEqual({ csat_enabled: false, csat_question: "Happy?" });
     const { session_id } = await chatJson(app, other, { message: "Can I talk to a human?" });
     const refused = await post(`/api/sdk/conversations/${session_id}/rating`, { score: 5 }, other.widget_key);

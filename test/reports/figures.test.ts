@@ -35,12 +35,29 @@ async function conversation(createdAt: number, messages: Msg[], handoff?: { reas
   const id = crypto.randomUUID();
   const [row] = await app.deps.db
     .insert(conversations)
-    .values({ id, orgId: org.org_id, sessionHash: sha256Hex(id), anonymous: true, routed: handoff !== undefined, createdAt: new Date(createdAt), updatedAt: new Date(createdAt) })
+    .values({
+      id,
+      orgId: org.org_id,
+      sessionHash: sha256Hex(id),
+      anonymous: true,
+      routed: handoff !== undefined,
+      createdAt: new Date(createdAt),
+      updatedAt: new Date(createdAt),
+    })
     .returning();
   for (const m of messages) {
     at(m.at);
     if (m.role === "customer") await storeCustomerMessage(app.deps, row!, { text: m.text, images: [], mode: "chat" });
-    else await storeReply(app.deps, row!, { text: m.text, agentId: AGENT, actions: [], sources: [], confidence: 0.9, routing: null, status: m.status ?? "complete" });
+    else
+      await storeReply(app.deps, row!, {
+        text: m.text,
+        agentId: AGENT,
+        actions: [],
+        sources: [],
+        confidence: 0.9,
+        routing: null,
+        status: m.status ?? "complete",
+      });
     if (m.helpful !== undefined) {
       at(m.at + 1000);
       await recordFeedback(app.deps, { orgId: org.org_id, conversationId: id, helpful: m.helpful });
@@ -57,7 +74,9 @@ const member = () => ({ kind: "member" as const, memberId: org.admin_id });
 const ticketIds: string[] = [];
 
 async function report(query: string, token = admin) {
-  const response = await app.request(`/api/reports/summary?period=custom&since=2026-01-05T00:00:00Z&until=2026-01-15T00:00:00Z${query}`, { headers: { authorization: `Bearer ${token}` } });
+  const response = await app.request(`/api/reports/summary?period=custom&since=2026-01-05T00:00:00Z&until=2026-01-15T00:00:00Z${query}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   expect(response.status).toBe(200);
   return (await response.json()) as Record<string, any>;
 }
@@ -70,9 +89,24 @@ beforeAll(async () => {
   await conversation(B, [q(), a()]); // assumed
   await conversation(B, [q(), a(), { role: "customer", text: "Thanks!", at: T + H }]); // a thanks is no new question: assumed
   await conversation(B, [q("hi"), a({ text: "Hello! How can I help?" })]); // a greeting answered: not substantive
-  await conversation(B, [q(), a(), { role: "customer", text: "And what about two-factor codes?", at: T + D }, { role: "agent", text: "", at: T + D + 1000, status: "failed" }]); // a question at 24 h exactly
-  await conversation(B, [q(), a(), { role: "customer", text: "It still fails", at: T + 7 * D }, { role: "agent", text: "Try clearing cookies.", at: T + 7 * D + 1000 }]); // reopened at 7 days exactly
-  await conversation(B, [q(), a(), { role: "customer", text: "It still fails", at: T + 7 * D + 1 }, { role: "agent", text: "Try clearing cookies.", at: T + 7 * D + 1000 }]); // 1 ms after: a new matter
+  await conversation(B, [
+    q(),
+    a(),
+    { role: "customer", text: "And what about two-factor codes?", at: T + D },
+    { role: "agent", text: "", at: T + D + 1000, status: "failed" },
+  ]); // a question at 24 h exactly
+  await conversation(B, [
+    q(),
+    a(),
+    { role: "customer", text: "It still fails", at: T + 7 * D },
+    { role: "agent", text: "Try clearing cookies.", at: T + 7 * D + 1000 },
+  ]); // reopened at 7 days exactly
+  await conversation(B, [
+    q(),
+    a(),
+    { role: "customer", text: "It still fails", at: T + 7 * D + 1 },
+    { role: "agent", text: "Try clearing cookies.", at: T + 7 * D + 1000 },
+  ]); // 1 ms after: a new matter
   await conversation(B, [q(), a({ helpful: false })]); // "no": neither
   const reasons = ["live_help", "routing_rule", "low_confidence", "frustration"] as const;
   const replyAfter = [60, 120, 300, null];
@@ -81,7 +115,11 @@ beforeAll(async () => {
     const start = B + H + i * H;
     const conversationId = await conversation(B, [q("I want a person")], { reason });
     at(start);
-    const ticket = await createTicket(app.deps, { orgId: org.org_id, actor: { kind: "customer", endUserId: null, sessionId: conversationId }, input: { subject: "Help", message: "I want a person", source: "chat", conversationId, chatReason: reason } });
+    const ticket = await createTicket(app.deps, {
+      orgId: org.org_id,
+      actor: { kind: "customer", endUserId: null, sessionId: conversationId },
+      input: { subject: "Help", message: "I want a person", source: "chat", conversationId, chatReason: reason },
+    });
     ticketIds.push(ticket.id);
     if (replyAfter[i] !== null) {
       at(start + replyAfter[i]! * 1000);
@@ -94,14 +132,21 @@ beforeAll(async () => {
   }
   // A ticket only the AI answered, resolved and rated 4.
   at(B + 6 * H);
-  const aiTicket = await createTicket(app.deps, { orgId: org.org_id, actor: { kind: "agent", agentId: null }, input: { subject: "Invoice", message: "Where is my invoice?", source: "api" } });
+  const aiTicket = await createTicket(app.deps, {
+    orgId: org.org_id,
+    actor: { kind: "agent", agentId: null },
+    input: { subject: "Invoice", message: "Where is my invoice?", source: "api" },
+  });
   await updateTicket(app.deps, { orgId: org.org_id, actor: { kind: "agent", agentId: null }, ticketId: aiTicket.id, patch: { status: "resolved" } });
   ticketIds.push(aiTicket.id);
   at(B + 7 * H);
   await rateTicket(app.deps, { orgId: org.org_id, ticketId: ticketIds[0]!, score: 5, comment: "Quick and kind" });
   await rateTicket(app.deps, { orgId: org.org_id, ticketId: ticketIds[1]!, score: 2 });
   await rateTicket(app.deps, { orgId: org.org_id, ticketId: aiTicket.id, score: 4 });
-  await conversation(LATE, [{ role: "customer", text: "Can I export my data?", at: LATE }, { role: "agent", text: "Yes: Settings, then Export.", at: LATE + 1000 }]);
+  await conversation(LATE, [
+    { role: "customer", text: "Can I export my data?", at: LATE },
+    { role: "agent", text: "Yes: Settings, then Export.", at: LATE + 1000 },
+  ]);
 }, 240_000);
 afterAll(() => app.close());
 
@@ -145,10 +190,17 @@ describe("GET /api/reports/summary", () => {
   });
 
   test("the CSV carries the same figures", async () => {
-    const response = await app.request("/api/reports/summary.csv?period=custom&since=2026-01-05T00:00:00Z&until=2026-01-15T00:00:00Z", { headers: { authorization: `Bearer ${admin}` } });
+    const response = await app.request("/api/reports/summary.csv?period=custom&since=2026-01-05T00:00:00Z&until=2026-01-15T00:00:00Z", {
+      headers: { authorization: `Bearer ${admin}` },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toStartWith("text/csv");
-    const rows = new Map((await response.text()).trim().split("\r\n").map((line) => line.split(",") as [string, string]));
+    const rows = new Map(
+      (await response.text())
+        .trim()
+        .split("\r\n")
+        .map((line) => line.split(",") as [string, string]),
+    );
     expect(rows.get("conversations")).toBe("13");
     expect(rows.get("ai_resolved_assumed")).toBe("4");
     expect(rows.get("handoff_reason_frustration")).toBe("1");
@@ -206,12 +258,17 @@ describe("the report facts", () => {
     );
 
   test("the migration backfills exactly what the writes kept", async () => {
-    const statement = migrationFiles.find((m) => m.tag.endsWith("_report_facts"))!.sql.split("--> statement-breakpoint").at(-1)!;
+    const statement = migrationFiles
+      .find((m) => m.tag.endsWith("_report_facts"))!
+      .sql.split("--> statement-breakpoint")
+      .at(-1)!;
     expect(statement.replace(/^--.*$/gm, "").trim()).toBe(BACKFILL_SQL);
     const written = await facts();
     expect(written.filter((r) => r.quiet_answer_at !== null).length).toBe(2); // the two reopened ones
     expect(written.filter((r) => r.helpful !== null).length).toBe(2);
-    await app.deps.db.execute(sql`update conversations set quiet_answer_at = null, quiet_ended_at = null, open_answer_at = null, last_turn_greeting = false, helpful = null where org_id = ${org.org_id}`);
+    await app.deps.db.execute(
+      sql`update conversations set quiet_answer_at = null, quiet_ended_at = null, open_answer_at = null, last_turn_greeting = false, helpful = null where org_id = ${org.org_id}`,
+    );
     await app.deps.db.execute(sql.raw(statement));
     expect(await facts()).toEqual(written);
   });
@@ -230,7 +287,9 @@ describe("business hours and knowledge gaps", () => {
     const put = await app.request("/api/business-hours", {
       method: "PUT",
       headers: { authorization: `Bearer ${otherAdmin}`, "content-type": "application/json" },
-      body: JSON.stringify({ business_hours: { time_zone: "Europe/Paris", weekly: { mon: weekday, tue: weekday, wed: weekday, thu: weekday, fri: weekday }, holidays: [] } }),
+      body: JSON.stringify({
+        business_hours: { time_zone: "Europe/Paris", weekly: { mon: weekday, tue: weekday, wed: weekday, thu: weekday, fri: weekday }, holidays: [] },
+      }),
     });
     expect(put.status).toBe(200);
     const spans = [
@@ -240,9 +299,19 @@ describe("business hours and knowledge gaps", () => {
     ];
     for (const [created, replied] of spans) {
       at(Z(created!));
-      const ticket = await createTicket(app.deps, { orgId: other.org_id, actor: { kind: "agent", agentId: null }, input: { subject: "Invoice", message: "Where is my invoice?", source: "api" } });
+      const ticket = await createTicket(app.deps, {
+        orgId: other.org_id,
+        actor: { kind: "agent", agentId: null },
+        input: { subject: "Invoice", message: "Where is my invoice?", source: "api" },
+      });
       at(Z(replied!));
-      await addTicketMessage(app.deps, { orgId: other.org_id, actor: { kind: "member", memberId: other.admin_id }, ticketId: ticket.id, kind: "reply", body: "Here it is." });
+      await addTicketMessage(app.deps, {
+        orgId: other.org_id,
+        actor: { kind: "member", memberId: other.admin_id },
+        ticketId: ticket.id,
+        kind: "reply",
+        body: "Here it is.",
+      });
     }
     // Two questions the AI answered without confidence in the period, one after it.
     for (const [when, question] of [
@@ -251,11 +320,22 @@ describe("business hours and knowledge gaps", () => {
       ["2026-01-15T12:00:00Z", "Do you ship parcels to Iceland?"],
     ] as const) {
       const id = crypto.randomUUID();
-      const [row] = await app.deps.db.insert(conversations).values({ id, orgId: other.org_id, sessionHash: sha256Hex(id), anonymous: true, createdAt: new Date(Z(when)), updatedAt: new Date(Z(when)) }).returning();
+      const [row] = await app.deps.db
+        .insert(conversations)
+        .values({ id, orgId: other.org_id, sessionHash: sha256Hex(id), anonymous: true, createdAt: new Date(Z(when)), updatedAt: new Date(Z(when)) })
+        .returning();
       at(Z(when));
       await storeCustomerMessage(app.deps, row!, { text: question, images: [], mode: "chat" });
       at(Z(when) + 1000);
-      await storeReply(app.deps, row!, { text: "I am not sure.", agentId: AGENT, actions: [], sources: [], confidence: 0.2, routing: null, status: "complete" });
+      await storeReply(app.deps, row!, {
+        text: "I am not sure.",
+        agentId: AGENT,
+        actions: [],
+        sources: [],
+        confidence: 0.2,
+        routing: null,
+        status: "complete",
+      });
     }
     at(Z("2026-01-20T00:00:00Z"));
     otherAdmin = await signIn(app, other.admin_email, other.password); // a session of the clock's day
@@ -265,7 +345,11 @@ describe("business hours and knowledge gaps", () => {
     const r = await report("", otherAdmin);
     expect(r.first_response).toEqual({ count: 3, median_ms: 40_500_000, p90_ms: 192_420_000 }); // 2 min, 11 h 15 min, 64 h
     expect(r.first_response_business_hours).toEqual({ count: 3, median_ms: 900_000, p90_ms: 3_060_000 }); // 2, 15 and 60 min
-    const csv = await (await app.request("/api/reports/summary.csv?period=custom&since=2026-01-05T00:00:00Z&until=2026-01-15T00:00:00Z", { headers: { authorization: `Bearer ${otherAdmin}` } })).text();
+    const csv = await (
+      await app.request("/api/reports/summary.csv?period=custom&since=2026-01-05T00:00:00Z&until=2026-01-15T00:00:00Z", {
+        headers: { authorization: `Bearer ${otherAdmin}` },
+      })
+    ).text();
     expect(csv).toContain("\r\nfirst_response_business_hours_median_ms,900000\r\n");
     expect(csv).toContain("\r\nfirst_response_business_hours_p90_ms,3060000\r\n");
     expect(csv).toContain("\r\nknowledge_gap_1_count,2\r\n");
@@ -274,7 +358,10 @@ describe("business hours and knowledge gaps", () => {
   test("the period's knowledge gaps, for members who may manage knowledge", async () => {
     const r = await report("", otherAdmin);
     expect(r.knowledge_gaps).toHaveLength(1);
-    expect(r.knowledge_gaps[0]).toMatchObject({ count: 2, questions: ["Does a bank transfer from Ireland cost extra?", "Can I pay by bank transfer from Ireland?"] });
+    expect(r.knowledge_gaps[0]).toMatchObject({
+      count: 2,
+      questions: ["Does a bank transfer from Ireland cost extra?", "Can I pay by bank transfer from Ireland?"],
+    });
     expect((await report("&channel=email", otherAdmin)).knowledge_gaps).toEqual([]);
     const viewer = await addMember(app, other.org_id, ["inbox:view"]);
     const seen = await report("", viewer.token);

@@ -10,7 +10,15 @@ import { backfillReportFacts } from "../../src/conversations/report-facts.ts";
 import { addTicketMessage, createTicket } from "../../src/inbox/ticket-writes.ts";
 import { setBusinessHours } from "../../src/orgs/business-hours.ts";
 import { seedOrg, serveTestApp, type ServedTestApp } from "../support/app.ts";
-import { browserAvailable, browserMissingReason, checkDashboardPage, launchBrowser, signInThroughForm, unexpectedConsoleErrors, watchedPage } from "../support/browser.ts";
+import {
+  browserAvailable,
+  browserMissingReason,
+  checkDashboardPage,
+  launchBrowser,
+  signInThroughForm,
+  unexpectedConsoleErrors,
+  watchedPage,
+} from "../support/browser.ts";
 
 const TIMEOUT = 90_000;
 const missing = !browserAvailable();
@@ -29,26 +37,65 @@ beforeAll(async () => {
   for (let i = 0; i < 12; i++) {
     const id = crypto.randomUUID();
     const at = now - 2 * 86_400_000 - i * 3_600_000 * 2;
-    await app.deps.db.insert(conversations).values({ id, orgId: org.org_id, sessionHash: sha256Hex(id), anonymous: true, routed: i % 4 === 0, createdAt: new Date(at), updatedAt: new Date(at) });
+    await app.deps.db
+      .insert(conversations)
+      .values({ id, orgId: org.org_id, sessionHash: sha256Hex(id), anonymous: true, routed: i % 4 === 0, createdAt: new Date(at), updatedAt: new Date(at) });
     await app.deps.db.insert(conversationMessages).values([
-      { id: Bun.randomUUIDv7("hex", at), orgId: org.org_id, conversationId: id, role: "customer", text: "How do I reset my password?", createdAt: new Date(at) },
-      { id: Bun.randomUUIDv7("hex", at + 1000), orgId: org.org_id, conversationId: id, role: "agent", text: "Open Settings, then Security.", confidence: i % 4 === 1 ? 0.2 : 0.9, helpful: i % 3 === 0 ? true : null, helpfulAt: new Date(at + 2000), createdAt: new Date(at + 1000) },
+      {
+        id: Bun.randomUUIDv7("hex", at),
+        orgId: org.org_id,
+        conversationId: id,
+        role: "customer",
+        text: "How do I reset my password?",
+        createdAt: new Date(at),
+      },
+      {
+        id: Bun.randomUUIDv7("hex", at + 1000),
+        orgId: org.org_id,
+        conversationId: id,
+        role: "agent",
+        text: "Open Settings, then Security.",
+        confidence: i % 4 === 1 ? 0.2 : 0.9,
+        helpful: i % 3 === 0 ? true : null,
+        helpfulAt: new Date(at + 2000),
+        createdAt: new Date(at + 1000),
+      },
     ]);
-    if (i % 4 === 0) await createTicket(app.deps, { orgId: org.org_id, actor: { kind: "customer", endUserId: null, sessionId: id }, input: { subject: "Help", message: "A person, please", source: "chat", conversationId: id, chatReason: i === 0 ? "frustration" : "live_help" } });
+    if (i % 4 === 0)
+      await createTicket(app.deps, {
+        orgId: org.org_id,
+        actor: { kind: "customer", endUserId: null, sessionId: id },
+        input: { subject: "Help", message: "A person, please", source: "chat", conversationId: id, chatReason: i === 0 ? "frustration" : "live_help" },
+      });
   }
   // Rows written straight to the tables: their report facts as the migration fills them.
   await backfillReportFacts(app.deps.db);
   const weekday: [string, string][] = [["09:00", "18:00"]];
-  await setBusinessHours(app.deps, org.org_id, { kind: "system", name: "test" }, { time_zone: "Europe/Paris", weekly: { mon: weekday, tue: weekday, wed: weekday, thu: weekday, fri: weekday }, holidays: [] });
+  await setBusinessHours(
+    app.deps,
+    org.org_id,
+    { kind: "system", name: "test" },
+    { time_zone: "Europe/Paris", weekly: { mon: weekday, tue: weekday, wed: weekday, thu: weekday, fri: weekday }, holidays: [] },
+  );
   // One more ticket, opened on a Friday at 17:30 in Paris two weeks ago and answered on the Monday at
   // 09:30: 64 hours of calendar time, one hour of business hours.
   const [admin] = await app.deps.db.select({ id: members.id }).from(members).where(eq(members.email, org.admin_email));
   const today = new Date(now);
   const friday = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - ((today.getUTCDay() + 2) % 7) - 14, 16, 30);
   app.clock.now = new Date(friday);
-  const late = await createTicket(app.deps, { orgId: org.org_id, actor: { kind: "agent", agentId: null }, input: { subject: "Invoice", message: "Where is my invoice?", source: "api" } });
+  const late = await createTicket(app.deps, {
+    orgId: org.org_id,
+    actor: { kind: "agent", agentId: null },
+    input: { subject: "Invoice", message: "Where is my invoice?", source: "api" },
+  });
   app.clock.now = new Date(friday + 64 * 3_600_000);
-  await addTicketMessage(app.deps, { orgId: org.org_id, actor: { kind: "member", memberId: admin!.id }, ticketId: late.id, kind: "reply", body: "Here it is." });
+  await addTicketMessage(app.deps, {
+    orgId: org.org_id,
+    actor: { kind: "member", memberId: admin!.id },
+    ticketId: late.id,
+    kind: "reply",
+    body: "Here it is.",
+  });
   app.clock.now = new Date(now);
   browser = await launchBrowser();
 }, TIMEOUT);

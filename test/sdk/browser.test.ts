@@ -66,12 +66,20 @@ test.skipIf(missing)(
     await page.goto(`${siteOrigin}/`);
     const before = app.logs.length;
 
-    const identify = await page.evaluate(callFromPage, { url: `${app.url}/api/sdk/users/identify`, key: org.widget_key, body: { user_id: "browser-user", email: "b@shop.example" } });
+    const identify = await page.evaluate(callFromPage, {
+      url: `${app.url}/api/sdk/users/identify`,
+      key: org.widget_key,
+      body: { user_id: "browser-user", email: "b@shop.example" },
+    });
     expect(identify).toMatchObject({ ok: true, status: 200, body: { user_id: "browser-user", email: "b@shop.example", verified: false } });
     expect(identify.requestId).toMatch(/^[0-9a-f-]{36}$/);
     expect(identify.unexposed).toBeNull();
 
-    const ticket = await page.evaluate(callFromPage, { url: `${app.url}/api/sdk/tickets/create`, key: org.widget_key, body: { user_id: "browser-user", subject: "From the page", message: "Hello" } });
+    const ticket = await page.evaluate(callFromPage, {
+      url: `${app.url}/api/sdk/tickets/create`,
+      key: org.widget_key,
+      body: { user_id: "browser-user", subject: "From the page", message: "Hello" },
+    });
     expect(ticket).toMatchObject({ ok: true, status: 201, body: { subject: "From the page", status: "open" } });
     expect(typeof ticket.body.number).toBe("number");
     expect(ticket.requestId).toMatch(/^[0-9a-f-]{36}$/);
@@ -94,7 +102,11 @@ test.skipIf(missing)(
     expect(stream.sessionId).toMatch(/^cs_/);
     expect(stream.agentId).toBe(org.agent_id);
     expect(stream.length).toBeGreaterThan(0);
-    const linked = await page.evaluate(callFromPage, { url: `${app.url}/api/sdk/tickets/create`, key: org.widget_key, body: { user_id: "browser-user", session_id: stream.sessionId, subject: "Follow-up", message: "From the chat" } });
+    const linked = await page.evaluate(callFromPage, {
+      url: `${app.url}/api/sdk/tickets/create`,
+      key: org.widget_key,
+      body: { user_id: "browser-user", session_id: stream.sessionId, subject: "Follow-up", message: "From the chat" },
+    });
     expect(linked).toMatchObject({ status: 201, body: { session_id: stream.sessionId } });
 
     // The browser did send preflights (the requests are not CORS-simple), and the server answered them.
@@ -115,7 +127,9 @@ test.skipIf(missing)(
   async () => {
     const admin = await signIn(app, org.admin_email, org.password);
     const set = async (origins: string[]) =>
-      expect((await app.request("/api/widget/origins", { method: "PUT", headers: { authorization: `Bearer ${admin}` }, json: { allowed_origins: origins } })).status).toBe(200);
+      expect(
+        (await app.request("/api/widget/origins", { method: "PUT", headers: { authorization: `Bearer ${admin}` }, json: { allowed_origins: origins } })).status,
+      ).toBe(200);
     const context = await browser!.newContext();
     const page = await context.newPage();
     await page.goto(`${siteOrigin}/`);

@@ -57,10 +57,22 @@ describe("validation: 400 with the field's path; exactly at the limit passes", (
 
     test(`${path}: behavior_context ≤ ${CHAT_LIMITS.behaviorContext}, mode enum, context entries, history`, async () => {
       expect((await chat(app, org, { message: "hi", behavior_context: "b".repeat(CHAT_LIMITS.behaviorContext) }, path)).status).toBe(200);
-      expect(await errorOf(await chat(app, org, { message: "hi", behavior_context: "b".repeat(CHAT_LIMITS.behaviorContext + 1) }, path))).toMatchObject({ status: 400, paths: ["/behavior_context"] });
+      expect(await errorOf(await chat(app, org, { message: "hi", behavior_context: "b".repeat(CHAT_LIMITS.behaviorContext + 1) }, path))).toMatchObject({
+        status: 400,
+        paths: ["/behavior_context"],
+      });
       for (const mode of ["chat", "voice", "video"]) expect((await chat(app, org, { message: "hi", mode }, path)).status).toBe(200);
       expect(await errorOf(await chat(app, org, { message: "hi", mode: "telepathy" }, path))).toMatchObject({ status: 400, paths: ["/mode"] });
-      expect((await chat(app, org, { message: "hi", context: { page: { label: "Page", type: "url", value: "/billing" }, plan: { label: "Plan", value: { tier: 2 } } } }, path)).status).toBe(200);
+      expect(
+        (
+          await chat(
+            app,
+            org,
+            { message: "hi", context: { page: { label: "Page", type: "url", value: "/billing" }, plan: { label: "Plan", value: { tier: 2 } } } },
+            path,
+          )
+        ).status,
+      ).toBe(200);
       const noLabel = await errorOf(await chat(app, org, { message: "hi", context: { page: { value: "/billing" } } }, path));
       expect(noLabel.status).toBe(400);
       expect(noLabel.paths[0]).toStartWith("/context");
@@ -68,15 +80,24 @@ describe("validation: 400 with the field's path; exactly at the limit passes", (
       expect((await chat(app, org, { message: "hi", context: tooMany }, path)).status).toBe(400);
       const history = Array.from({ length: CHAT_LIMITS.historyItems }, () => ({ role: "user", content: "earlier" }));
       expect((await chat(app, org, { message: "hi", conversation_history: history }, path)).status).toBe(200);
-      expect(await errorOf(await chat(app, org, { message: "hi", conversation_history: [...history, { role: "user", content: "x" }] }, path))).toMatchObject({ status: 400, paths: ["/conversation_history"] });
-      expect(await errorOf(await chat(app, org, { message: "hi", conversation_history: [{ role: "system", content: "x" }] }, path))).toMatchObject({ status: 400, paths: ["/conversation_history/0/role"] });
+      expect(await errorOf(await chat(app, org, { message: "hi", conversation_history: [...history, { role: "user", content: "x" }] }, path))).toMatchObject({
+        status: 400,
+        paths: ["/conversation_history"],
+      });
+      expect(await errorOf(await chat(app, org, { message: "hi", conversation_history: [{ role: "system", content: "x" }] }, path))).toMatchObject({
+        status: 400,
+        paths: ["/conversation_history/0/role"],
+      });
       expect(await errorOf(await chat(app, org, { message: "hi", custom_fields: [1, 2] }, path))).toMatchObject({ status: 400, paths: ["/custom_fields"] });
     });
   }
 
   test("session_id ≤ 128, context entries and labels, history text: each at its limit passes, one over fails", async () => {
     expect((await chat(app, org, { message: "hi", session_id: "s".repeat(CHAT_LIMITS.sessionId) })).status).toBe(200);
-    expect(await errorOf(await chat(app, org, { message: "hi", session_id: "s".repeat(CHAT_LIMITS.sessionId + 1) }))).toMatchObject({ status: 400, paths: ["/session_id"] });
+    expect(await errorOf(await chat(app, org, { message: "hi", session_id: "s".repeat(CHAT_LIMITS.sessionId + 1) }))).toMatchObject({
+      status: 400,
+      paths: ["/session_id"],
+    });
     const entries = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, { label: "l", value: i }]));
     expect((await chat(app, org, { message: "hi", context: entries(CHAT_LIMITS.contextEntries) })).status).toBe(200);
     expect((await chat(app, org, { message: "hi", context: entries(CHAT_LIMITS.contextEntries + 1) })).status).toBe(400);
@@ -85,7 +106,9 @@ describe("validation: 400 with the field's path; exactly at the limit passes", (
     expect((await chat(app, org, { message: "hi", context: { ["k".repeat(CHAT_LIMITS.contextKey)]: { label: "l", value: 1 } } })).status).toBe(200);
     expect((await chat(app, org, { message: "hi", context: { ["k".repeat(CHAT_LIMITS.contextKey + 1)]: { label: "l", value: 1 } } })).status).toBe(400);
     expect((await chat(app, org, { message: "hi", conversation_history: [{ role: "user", content: "h".repeat(CHAT_LIMITS.historyText) }] })).status).toBe(200);
-    expect(await errorOf(await chat(app, org, { message: "hi", conversation_history: [{ role: "user", content: "h".repeat(CHAT_LIMITS.historyText + 1) }] }))).toMatchObject({ status: 400, paths: ["/conversation_history/0/content"] });
+    expect(
+      await errorOf(await chat(app, org, { message: "hi", conversation_history: [{ role: "user", content: "h".repeat(CHAT_LIMITS.historyText + 1) }] })),
+    ).toMatchObject({ status: 400, paths: ["/conversation_history/0/content"] });
     // A context value nested past the stored-object bound is refused, not stored.
     let deep: unknown = 1;
     for (let i = 0; i < 10; i++) deep = { d: deep };
@@ -96,10 +119,18 @@ describe("validation: 400 with the field's path; exactly at the limit passes", (
     const four = Array.from({ length: CHAT_LIMITS.images }, () => png(CHAT_LIMITS.imageBytes));
     const ok = await chat(app, org, { message: "see attached", images: four });
     expect(ok.status).toBe(200);
-    expect(await errorOf(await chat(app, org, { message: "hi", images: [...four.slice(0, 3), "https://cdn.example.com/a.png", "https://cdn.example.com/b.png"] }))).toMatchObject({ status: 400, paths: ["/images"] });
-    expect(await errorOf(await chat(app, org, { message: "hi", images: [png(CHAT_LIMITS.imageBytes + 1)] }))).toMatchObject({ status: 400, paths: ["/images/0"] });
+    expect(
+      await errorOf(await chat(app, org, { message: "hi", images: [...four.slice(0, 3), "https://cdn.example.com/a.png", "https://cdn.example.com/b.png"] })),
+    ).toMatchObject({ status: 400, paths: ["/images"] });
+    expect(await errorOf(await chat(app, org, { message: "hi", images: [png(CHAT_LIMITS.imageBytes + 1)] }))).toMatchObject({
+      status: 400,
+      paths: ["/images/0"],
+    });
     const svg = `data:image/svg+xml;base64,${Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>").toString("base64")}`;
-    expect(await errorOf(await chat(app, org, { message: "hi", images: ["https://cdn.example.com/a.png", svg] }))).toMatchObject({ status: 400, paths: ["/images/1"] });
+    expect(await errorOf(await chat(app, org, { message: "hi", images: ["https://cdn.example.com/a.png", svg] }))).toMatchObject({
+      status: 400,
+      paths: ["/images/1"],
+    });
     const disguised = `data:image/png;base64,${Buffer.from("<svg onload=alert(1)>").toString("base64")}`;
     expect(await errorOf(await chat(app, org, { message: "hi", images: [disguised] }))).toMatchObject({ status: 400, paths: ["/images/0"] });
   });
@@ -184,16 +215,24 @@ describe("identity (docs/interface.md 5)", () => {
     const [user] = await app.deps.db.select().from(endUsers).where(eq(endUsers.externalId, "traits-user"));
     expect(user!.traits).toMatchObject({ color: "red", size: 2 });
 
-    const first = (await (await chat(app, org, { message: "hi", context: { page: { label: "Page", value: "/a" }, cart: { label: "Cart", value: 1 } } })).json()) as any;
+    const first = (await (
+      await chat(app, org, { message: "hi", context: { page: { label: "Page", value: "/a" }, cart: { label: "Cart", value: 1 } } })
+    ).json()) as any;
     await chat(app, org, { message: "hi", session_id: first.session_id, context: { page: { label: "Page", value: "/b" } } });
-    const [conversation] = await app.deps.db.select().from(conversations).where(eq(conversations.sessionHash, sha256Hex(first.session_id)));
+    const [conversation] = await app.deps.db
+      .select()
+      .from(conversations)
+      .where(eq(conversations.sessionHash, sha256Hex(first.session_id)));
     expect(conversation!.context).toEqual({ page: { label: "Page", value: "/b" }, cart: { label: "Cart", value: 1 } });
   });
 });
 
 describe("CORS", () => {
   test("preflight and exposed headers", async () => {
-    const pre = await app.request("/api/sdk/chat/stream", { method: "OPTIONS", headers: { origin: "https://shop.example.com", "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" } });
+    const pre = await app.request("/api/sdk/chat/stream", {
+      method: "OPTIONS",
+      headers: { origin: "https://shop.example.com", "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" },
+    });
     expect(pre.status).toBeLessThan(300);
     expect(pre.headers.get("access-control-allow-origin")).toBe("*");
     const res = await chat(app, org, { message: "hi" }, "/api/sdk/chat/stream", { origin: "https://shop.example.com" });

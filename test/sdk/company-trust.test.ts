@@ -52,13 +52,23 @@ describe("verification on", () => {
   });
 
   test("a refused companies/identify writes nothing, not even the user it named", async () => {
-    const res = await call("/api/sdk/companies/identify", { company_id: "acme", name: "x", user_id: "eve-new", user_token: await token({ user_id: "eve-new" }) });
+    const res = await call("/api/sdk/companies/identify", {
+      company_id: "acme",
+      name: "x",
+      user_id: "eve-new",
+      user_token: await token({ user_id: "eve-new" }),
+    });
     expect(res.status).toBe(403);
     expect(await findEndUser(app.deps, org.org_id, "eve-new")).toBeNull();
   });
 
   test("a verified member of the company may update it and is linked to it", async () => {
-    const res = await call("/api/sdk/companies/identify", { company_id: "acme", name: "Acme Inc", user_id: "ada", user_token: await token({ user_id: "ada", company_id: "acme" }) });
+    const res = await call("/api/sdk/companies/identify", {
+      company_id: "acme",
+      name: "Acme Inc",
+      user_id: "ada",
+      user_token: await token({ user_id: "ada", company_id: "acme" }),
+    });
     expect(res.status).toBe(200);
     expect((await findCompany(app.deps, org.org_id, "acme"))!.name).toBe("Acme Inc");
     expect((await findEndUser(app.deps, org.org_id, "ada"))!.companyId).toBe((await findCompany(app.deps, org.org_id, "acme"))!.id);

@@ -56,13 +56,24 @@ const VOUCHED: { how: string; id: string; write: (id: string) => Promise<void> }
   {
     how: "users/identify with a user_token whose company_id claim names it",
     id: "co-user-token",
-    write: async (id) => expect((await call("/api/sdk/users/identify", { user_id: "ann", user_token: await token({ user_id: "ann", company_id: id }) })).status).toBe(200),
+    write: async (id) =>
+      expect((await call("/api/sdk/users/identify", { user_id: "ann", user_token: await token({ user_id: "ann", company_id: id }) })).status).toBe(200),
   },
   {
     how: "companies/identify with a user_token whose company_id claim names it",
     id: "co-company-token",
     write: async (id) =>
-      expect((await call("/api/sdk/companies/identify", { company_id: id, name: "Token Co", custom_fields: { tier: "gold" }, user_id: "bob", user_token: await token({ user_id: "bob", company_id: id }) })).status).toBe(200),
+      expect(
+        (
+          await call("/api/sdk/companies/identify", {
+            company_id: id,
+            name: "Token Co",
+            custom_fields: { tier: "gold" },
+            user_id: "bob",
+            user_token: await token({ user_id: "bob", company_id: id }),
+          })
+        ).status,
+      ).toBe(200),
   },
 ];
 
@@ -74,12 +85,19 @@ describe("a company the org vouched for is never changed by an unverified reques
       for (const attack of ATTACKS(id)) {
         const res = await call("/api/sdk/companies/identify", attack);
         // Answered as any company write is: the ids, nothing that tells vouched from open.
-        expect([res.status, Object.keys(await res.json()).sort()]).toEqual([200, attack.user_id === "mallory" ? ["company_id", "id", "user"] : ["company_id", "id"]]);
+        expect([res.status, Object.keys(await res.json()).sort()]).toEqual([
+          200,
+          attack.user_id === "mallory" ? ["company_id", "id", "user"] : ["company_id", "id"],
+        ]);
       }
       // A users/identify naming it through the body links the unverified user, and writes nothing on the company either.
       expect((await call("/api/sdk/users/identify", { user_id: "mallory", company_id: id, name: "x" })).status).toBe(200);
       const after = await company(id);
-      expect({ name: after.name, traits: after.traits, updated_at: after.updatedAt.toISOString() }).toEqual({ name: before.name, traits: before.traits, updated_at: before.updatedAt.toISOString() });
+      expect({ name: after.name, traits: after.traits, updated_at: after.updatedAt.toISOString() }).toEqual({
+        name: before.name,
+        traits: before.traits,
+        updated_at: before.updatedAt.toISOString(),
+      });
       expect([before.verified, after.verified]).toEqual([true, true]);
     });
   }
@@ -87,11 +105,16 @@ describe("a company the org vouched for is never changed by an unverified reques
 
 describe("companies nobody vouched for stay writable without verification", () => {
   const OPEN: { how: string; id: string; write: (id: string) => Promise<void> }[] = [
-    { how: "an unverified companies/identify", id: "co-open", write: async (id) => expect((await call("/api/sdk/companies/identify", { company_id: id, name: "Open Co" })).status).toBe(200) },
+    {
+      how: "an unverified companies/identify",
+      id: "co-open",
+      write: async (id) => expect((await call("/api/sdk/companies/identify", { company_id: id, name: "Open Co" })).status).toBe(200),
+    },
     {
       how: "a verified user whose token names no company, linked through the body",
       id: "co-body",
-      write: async (id) => expect((await call("/api/sdk/users/identify", { user_id: "cy", user_token: await token({ user_id: "cy" }), company_id: id })).status).toBe(200),
+      write: async (id) =>
+        expect((await call("/api/sdk/users/identify", { user_id: "cy", user_token: await token({ user_id: "cy" }), company_id: id })).status).toBe(200),
     },
   ];
   for (const { how, id, write } of OPEN) {
@@ -104,7 +127,10 @@ describe("companies nobody vouched for stay writable without verification", () =
   }
 
   test("the org's first write on a company the public key wrote starts it afresh: nothing planted becomes vouched", async () => {
-    expect((await call("/api/sdk/companies/identify", { company_id: "co-planted", name: "Acme – pay at evil.example", custom_fields: { plan: "enterprise" } })).status).toBe(200);
+    expect(
+      (await call("/api/sdk/companies/identify", { company_id: "co-planted", name: "Acme – pay at evil.example", custom_fields: { plan: "enterprise" } }))
+        .status,
+    ).toBe(200);
     const planted = await company("co-planted");
     expect((await api("/api/customers", { external_id: "cust-planted", company_id: "co-planted" })).status).toBe(201);
     expect(await company("co-planted")).toMatchObject({ id: planted.id, name: "", traits: {}, verified: true });

@@ -48,7 +48,16 @@ test("the demo org's config is exactly docs/interface.md 2.7, cacheable for 60 s
   expect(typeof body.agent.video_display_mode).toBe("string");
   expect(Object.keys(body.organization).sort()).toEqual(["name", "settings"]);
   expect(body.organization.name).toBe("Demo");
-  for (const secret of [INSTRUCTIONS, "billing-internal-team", "sk-internal-key", "llm.internal.example", "gpt-internal", "instructions", "routing_rules", "identity"])
+  for (const secret of [
+    INSTRUCTIONS,
+    "billing-internal-team",
+    "sk-internal-key",
+    "llm.internal.example",
+    "gpt-internal",
+    "instructions",
+    "routing_rules",
+    "identity",
+  ])
     expect(text).not.toContain(secret);
 });
 
@@ -74,6 +83,9 @@ test("voice_config: the agent's settings with their defaults; a server choice sa
   await app.deps.db.update(agents).set({ voiceConfig: {} }).where(eq(agents.id, demo.agentId!));
   expect(await read()).toEqual(defaults);
   // Stored before the schema: unknown keys dropped, a bad value takes its default.
-  await app.deps.db.update(agents).set({ voiceConfig: { enabled: true, stt: "server", tts: "server", rate: 9, language: "en-GB", secret: "x" } }).where(eq(agents.id, demo.agentId!));
+  await app.deps.db
+    .update(agents)
+    .set({ voiceConfig: { enabled: true, stt: "server", tts: "server", rate: 9, language: "en-GB", secret: "x" } })
+    .where(eq(agents.id, demo.agentId!));
   expect(await read()).toEqual({ ...defaults, enabled: true, language: "en-GB" });
 });

@@ -49,12 +49,23 @@ async function handedOff() {
   return { sessionId: handed.session_id as string, ticketId: handed.routing.ticket_id as string };
 }
 const contact = (sessionId: string, body: unknown, headers = from()) => call(`/api/sdk/conversations/${sessionId}/contact`, body, headers);
-const ticket = async (id: string) => (await (await app.request(`/api/tickets/${id}`, { headers: auth })).json()) as { number: number; customer: { id: string; email: string | null; external_id: string | null; verified: boolean } | null };
+const ticket = async (id: string) =>
+  (await (await app.request(`/api/tickets/${id}`, { headers: auth })).json()) as {
+    number: number;
+    customer: { id: string; email: string | null; external_id: string | null; verified: boolean } | null;
+  };
 
 describe("an anonymous visitor reached by email", () => {
   test("leaves an address at hand-off, closes the tab, and receives the person's reply by email", async () => {
     // A verified customer already holds the address: the typed address must not reach them.
-    const owner = await call("/api/sdk/users/identify", { user_id: "real-owner", user_token: await userToken(org.identity_secret, { user_id: "real-owner", email: "walk.in@customer.example" }, { now: app.clock.now }) }, from());
+    const owner = await call(
+      "/api/sdk/users/identify",
+      {
+        user_id: "real-owner",
+        user_token: await userToken(org.identity_secret, { user_id: "real-owner", email: "walk.in@customer.example" }, { now: app.clock.now }),
+      },
+      from(),
+    );
     expect(owner.status).toBe(200);
     const ownerBefore = (await app.deps.db.select().from(endUsers).where(eq(endUsers.externalId, "real-owner")))[0]!;
 
@@ -73,7 +84,10 @@ describe("an anonymous visitor reached by email", () => {
     const ownerAfter = (await app.deps.db.select().from(endUsers).where(eq(endUsers.externalId, "real-owner")))[0]!;
     expect(ownerAfter).toEqual(ownerBefore);
     // The inbox shows the address as the ticket's customer, marked not verified.
-    const signedIn = await app.request("/signin", { form: { email: org.admin_email, password: org.password, return_to: "/dashboard" }, headers: { origin: app.deps.config.baseUrl } });
+    const signedIn = await app.request("/signin", {
+      form: { email: org.admin_email, password: org.password, return_to: "/dashboard" },
+      headers: { origin: app.deps.config.baseUrl },
+    });
     const cookie = signedIn.headers.get("set-cookie")!.split(";")[0]!;
     const page = await (await app.request(`/dashboard/inbox/${answer.ticket_number}`, { headers: { cookie } })).text();
     expect(page).toContain(`walk.in@customer.example</a> (not verified)`);
@@ -111,7 +125,16 @@ describe("what the contact endpoint refuses", () => {
   test("invalid addresses and bodies: 400 with the error shape", async () => {
     const { sessionId } = await handedOff();
     const local = "a".repeat(320 - "@x.example".length);
-    for (const body of [{}, { email: "" }, { email: "no-at-sign" }, { email: "two@@example.org" }, { email: "a@localhost" }, { email: "with space@example.org" }, { email: `${local}z@x.example` }, { email: 42 }]) {
+    for (const body of [
+      {},
+      { email: "" },
+      { email: "no-at-sign" },
+      { email: "two@@example.org" },
+      { email: "a@localhost" },
+      { email: "with space@example.org" },
+      { email: `${local}z@x.example` },
+      { email: 42 },
+    ]) {
       const res = await contact(sessionId, body);
       expect(res.status).toBe(400);
       expect((await res.json()).error.code).toBe("validation_failed");

@@ -81,7 +81,8 @@ describe("bounded input: documented 400s, never a 5xx", () => {
     const ok = await get(events, { "x-user-id": "bounds-1", "last-event-id": "9".repeat(15) });
     expect(ok.status).toBe(200);
     readEvents(ok).close();
-    for (const bad of ["9".repeat(16), "abc", "-1", "1.5", "1 2"]) expect(await code(await get(events, { "x-user-id": "bounds-1", "last-event-id": bad }))).toBe("400 validation_failed");
+    for (const bad of ["9".repeat(16), "abc", "-1", "1.5", "1 2"])
+      expect(await code(await get(events, { "x-user-id": "bounds-1", "last-event-id": bad }))).toBe("400 validation_failed");
     expect(await code(await get(`${events}?user_id=bounds-1&last_event_id=x`))).toBe("400 validation_failed");
   });
 });
@@ -130,7 +131,14 @@ describe("from a customer's site", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     readEvents(res).close();
-    const preflight = await app.request(both(session_id)[1]!, { method: "OPTIONS", headers: { origin: "https://shop.example", "access-control-request-method": "GET", "access-control-request-headers": "authorization,last-event-id,x-user-token,x-user-id" } });
+    const preflight = await app.request(both(session_id)[1]!, {
+      method: "OPTIONS",
+      headers: {
+        origin: "https://shop.example",
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "authorization,last-event-id,x-user-token,x-user-id",
+      },
+    });
     expect(preflight.status).toBe(204);
     const allowed = preflight.headers.get("access-control-allow-headers")!.toLowerCase();
     for (const header of ["authorization", "last-event-id", "x-user-token", "x-user-id"]) expect(allowed).toContain(header);

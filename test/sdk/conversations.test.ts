@@ -91,7 +91,13 @@ describe("the conversation and its events", () => {
     const { sessionId, ticketId } = await handedOff("live-3");
     const events = readEvents(await get(`/api/sdk/conversations/${sessionId}/events`, org.widget_key, { "x-user-id": "live-3" }));
     await chatJson(app, org, { message: "any news?", user_id: "live-3", session_id: sessionId });
-    await addTicketMessage(app.deps, { orgId: org.org_id, actor: { kind: "system", name: "email" }, ticketId, kind: "customer", body: "Sent from my phone: any news?" });
+    await addTicketMessage(app.deps, {
+      orgId: org.org_id,
+      actor: { kind: "system", name: "email" },
+      ticketId,
+      kind: "customer",
+      body: "Sent from my phone: any news?",
+    });
     const message = await events.waitFor((e) => e.event === "message");
     expect(JSON.parse(message.data)).toMatchObject({ kind: "customer", text: "Sent from my phone: any news?" });
     expect(events.events.filter((e) => e.event === "message")).toHaveLength(1);

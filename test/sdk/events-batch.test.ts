@@ -25,10 +25,15 @@ async function freshOrg(options: { verification?: boolean } = {}) {
     const res = await app.request("/api/widget/identity", { method: "PUT", headers: { authorization: `Bearer ${admin}` }, json: { enabled: true } });
     expect(res.status).toBe(200);
   }
-  return { ...org, call: sdk(app, org.widget_key), token: (userId: string, claims: Record<string, unknown> = {}) => userToken(org.identity_secret, { user_id: userId, ...claims }, { now: app.clock.now }) };
+  return {
+    ...org,
+    call: sdk(app, org.widget_key),
+    token: (userId: string, claims: Record<string, unknown> = {}) => userToken(org.identity_secret, { user_id: userId, ...claims }, { now: app.clock.now }),
+  };
 }
 
-const customersOf = async (orgId: string) => (await app.deps.db.select({ externalId: endUsers.externalId, claimed: endUsers.claimedExternalId }).from(endUsers).where(eq(endUsers.orgId, orgId))).length;
+const customersOf = async (orgId: string) =>
+  (await app.deps.db.select({ externalId: endUsers.externalId, claimed: endUsers.claimedExternalId }).from(endUsers).where(eq(endUsers.orgId, orgId))).length;
 const eventsOf = async (orgId: string) => Number((await app.deps.db.select({ n: count() }).from(customerEvents).where(eq(customerEvents.orgId, orgId)))[0]!.n);
 
 /**
@@ -67,7 +72,11 @@ describe("a failing batch leaves nothing", () => {
     expect(await customersOf(org.org_id)).toBe(before);
     expect(await eventsOf(org.org_id)).toBe(0);
     // The same batch without the stranger is stored whole, on the verified customer.
-    const ok = await org.call("/api/sdk/events", { user_id: "batch-owner", user_token: await org.token("batch-owner"), events: [{ name: "first" }, { name: "second" }] });
+    const ok = await org.call("/api/sdk/events", {
+      user_id: "batch-owner",
+      user_token: await org.token("batch-owner"),
+      events: [{ name: "first" }, { name: "second" }],
+    });
     expect(ok.status).toBe(200);
     expect(await eventsOf(org.org_id)).toBe(2);
   });
@@ -77,7 +86,9 @@ describe("a failing batch leaves nothing", () => {
     // A real refusal by the database, not a stand-in: a trigger that raises on one event name.
     await app.deps.db.execute(sql`create or replace function refuse_exploding_event() returns trigger language plpgsql as $$
       begin if new.name = 'explode' then raise exception 'refused by the test trigger'; end if; return new; end $$`);
-    await app.deps.db.execute(sql`create trigger refuse_exploding_event before insert on customer_events for each row execute function refuse_exploding_event()`);
+    await app.deps.db.execute(
+      sql`create trigger refuse_exploding_event before insert on customer_events for each row execute function refuse_exploding_event()`,
+    );
     try {
       // Known before the batch: a verified customer whose claims the batch would change.
       const known = await org.call("/api/sdk/users/identify", { user_id: "known", user_token: await org.token("known", { name: "Before" }) });
@@ -90,9 +101,15 @@ describe("a failing batch leaves nothing", () => {
       });
       expect(res.status).toBe(500);
       expect(await customersOf(org.org_id)).toBe(before);
-      const named = await app.deps.db.select().from(endUsers).where(and(eq(endUsers.orgId, org.org_id), inArray(endUsers.externalId, ["new-one", "new-two", "new-three"])));
+      const named = await app.deps.db
+        .select()
+        .from(endUsers)
+        .where(and(eq(endUsers.orgId, org.org_id), inArray(endUsers.externalId, ["new-one", "new-two", "new-three"])));
       expect(named).toEqual([]);
-      const [kept] = await app.deps.db.select().from(endUsers).where(and(eq(endUsers.orgId, org.org_id), eq(endUsers.externalId, "known")));
+      const [kept] = await app.deps.db
+        .select()
+        .from(endUsers)
+        .where(and(eq(endUsers.orgId, org.org_id), eq(endUsers.externalId, "known")));
       expect([kept!.name, kept!.email]).toEqual(["Before", null]);
       expect(await eventsOf(org.org_id)).toBe(0);
     } finally {
@@ -109,8 +126,13 @@ describe("identities are resolved together", () => {
     const org = await freshOrg();
     const run = async (users: number, prefix: string, round = 1) => {
       const counted = countingDb(app.deps.db);
-      expect(await recordEvents({ ...app.deps, db: counted.db }, org.org_id, { events: batch(users, prefix) })).toEqual({ accepted: SDK_LIMITS.eventsPerBatch });
-      const rows = await app.deps.db.select({ id: endUsers.id, externalId: endUsers.externalId }).from(endUsers).where(and(eq(endUsers.orgId, org.org_id), sql`${endUsers.externalId} like ${`${prefix}-%`}`));
+      expect(await recordEvents({ ...app.deps, db: counted.db }, org.org_id, { events: batch(users, prefix) })).toEqual({
+        accepted: SDK_LIMITS.eventsPerBatch,
+      });
+      const rows = await app.deps.db
+        .select({ id: endUsers.id, externalId: endUsers.externalId })
+        .from(endUsers)
+        .where(and(eq(endUsers.orgId, org.org_id), sql`${endUsers.externalId} like ${`${prefix}-%`}`));
       expect(rows).toHaveLength(users);
       // Every event on its own user's record.
       for (const row of rows) {
@@ -130,12 +152,26 @@ describe("identities are resolved together", () => {
   test("an unverified user_id naming a verified customer lands on that id's unverified visitor, in the same bulk resolution", async () => {
     const org = await freshOrg();
     const verified = await (await org.call("/api/sdk/users/identify", { user_id: "vip", user_token: await org.token("vip") })).json();
-    const res = await org.call("/api/sdk/events", { events: [{ name: "claimed", user_id: "vip" }, { name: "plain", user_id: "plain" }, { name: "claimed-again", user_id: "vip" }] });
+    const res = await org.call("/api/sdk/events", {
+      events: [
+        { name: "claimed", user_id: "vip" },
+        { name: "plain", user_id: "plain" },
+        { name: "claimed-again", user_id: "vip" },
+      ],
+    });
     expect(res.status).toBe(200);
     const rows = await app.deps.db.select().from(customerEvents).where(eq(customerEvents.orgId, org.org_id));
     expect(rows.filter((e) => e.endUserId === verified.id)).toEqual([]);
-    const [visitor] = await app.deps.db.select().from(endUsers).where(and(eq(endUsers.orgId, org.org_id), eq(endUsers.claimedExternalId, "vip")));
+    const [visitor] = await app.deps.db
+      .select()
+      .from(endUsers)
+      .where(and(eq(endUsers.orgId, org.org_id), eq(endUsers.claimedExternalId, "vip")));
     expect(visitor!.verified).toBe(false);
-    expect(rows.filter((e) => e.endUserId === visitor!.id).map((e) => e.name).sort()).toEqual(["claimed", "claimed-again"]);
+    expect(
+      rows
+        .filter((e) => e.endUserId === visitor!.id)
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(["claimed", "claimed-again"]);
   });
 });

@@ -4,11 +4,19 @@ import type { TestApp } from "../support/app.ts";
 
 export function sdk(app: TestApp, key: string) {
   return (path: string, json?: unknown, headers: Record<string, string> = {}) =>
-    app.request(path, { method: json === undefined ? "GET" : "POST", headers: { authorization: `Bearer ${key}`, ...headers }, ...(json !== undefined ? { json } : {}) });
+    app.request(path, {
+      method: json === undefined ? "GET" : "POST",
+      headers: { authorization: `Bearer ${key}`, ...headers },
+      ...(json !== undefined ? { json } : {}),
+    });
 }
 
 /** An HS256 token as `jwt.sign(claims, secret, { expiresIn })` would make it. */
-export async function userToken(secret: string, claims: Record<string, unknown>, options: { expiresInSeconds?: number; now?: Date; alg?: string; exp?: boolean } = {}) {
+export async function userToken(
+  secret: string,
+  claims: Record<string, unknown>,
+  options: { expiresInSeconds?: number; now?: Date; alg?: string; exp?: boolean } = {},
+) {
   const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
   const jwt = new SignJWT(claims).setProtectedHeader({ alg: options.alg ?? "HS256", typ: "JWT" }).setIssuedAt(now);
   if (options.exp !== false) jwt.setExpirationTime(now + (options.expiresInSeconds ?? 300));

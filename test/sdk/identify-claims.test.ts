@@ -32,19 +32,38 @@ describe("an unverified identify answers what it sent", () => {
     // What the org's own site stored earlier: an unverified customer with an address, a name,
     // traits and a company, and a verified customer with the same.
     await identify({ user_id: "known-claim", email: "Claimed@Example.com", name: "Claire", company_id: "acme", custom_fields: { plan: "gold" } });
-    await identify({ user_id: "known-verified", user_token: await userToken(org.identity_secret, { user_id: "known-verified", email: "vera@example.com", name: "Vera", plan: "gold" }, { now: app.clock.now }) });
+    await identify({
+      user_id: "known-verified",
+      user_token: await userToken(
+        org.identity_secret,
+        { user_id: "known-verified", email: "vera@example.com", name: "Vera", plan: "gold" },
+        { now: app.clock.now },
+      ),
+    });
     app.clock.advance(60_000);
 
     const probes = [await identify({ user_id: "known-claim" }), await identify({ user_id: "known-verified" }), await identify({ user_id: "never-seen" })];
     const now = app.clock.now.toISOString();
-    for (const answer of probes) expect(apart(answer)).toEqual({ email: null, name: "", custom_fields: {}, company: null, verified: false, created_at: now, updated_at: now });
+    for (const answer of probes)
+      expect(apart(answer)).toEqual({ email: null, name: "", custom_fields: {}, company: null, verified: false, created_at: now, updated_at: now });
     for (const leak of ["claimed@example.com", "Claire", "gold", "acme", "vera@example.com", "Vera"]) expect(JSON.stringify(probes)).not.toContain(leak);
 
     // With fields, the answer echoes them — and still only them.
     const withFields = await identify({ user_id: "known-claim", name: "Someone", custom_fields: { seats: 2 } });
-    expect(apart(withFields)).toEqual({ email: null, name: "Someone", custom_fields: { seats: 2 }, company: null, verified: false, created_at: now, updated_at: now });
+    expect(apart(withFields)).toEqual({
+      email: null,
+      name: "Someone",
+      custom_fields: { seats: 2 },
+      company: null,
+      verified: false,
+      created_at: now,
+      updated_at: now,
+    });
     // The record still takes the claim's fields, as before (verification off: the body is taken as sent).
-    const [stored] = await app.deps.db.select().from(endUsers).where(and(eq(endUsers.orgId, org.org_id), eq(endUsers.externalId, "known-claim")));
+    const [stored] = await app.deps.db
+      .select()
+      .from(endUsers)
+      .where(and(eq(endUsers.orgId, org.org_id), eq(endUsers.externalId, "known-claim")));
     expect(stored).toMatchObject({ id: withFields.id, email: "claimed@example.com", name: "Someone", traits: { plan: "gold", seats: 2 } });
   });
 

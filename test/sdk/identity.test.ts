@@ -24,7 +24,8 @@ beforeAll(async () => {
 }, 30_000);
 afterAll(() => app.close());
 
-const token = (claims: Record<string, unknown>, options: Parameters<typeof userToken>[2] = {}) => userToken(org.identity_secret, claims, { now: app.clock.now, ...options });
+const token = (claims: Record<string, unknown>, options: Parameters<typeof userToken>[2] = {}) =>
+  userToken(org.identity_secret, claims, { now: app.clock.now, ...options });
 
 describe("verification on", () => {
   test("a valid token: 200, verified, trusted claims win over the request's values", async () => {
@@ -44,9 +45,21 @@ describe("verification on", () => {
 
   const refusals: [string, () => Promise<Record<string, unknown>>, string][] = [
     ["missing token", async () => ({ user_id: "alice" }), "user_token_required"],
-    ["expired (beyond the 60 s skew)", async () => ({ user_id: "alice", user_token: await token({ user_id: "alice" }, { expiresInSeconds: -61 }) }), "user_token_expired"],
-    ["wrong secret", async () => ({ user_id: "alice", user_token: await userToken("not-the-secret-of-this-org-at-all", { user_id: "alice" }, { now: app.clock.now }) }), "user_token_invalid"],
-    ["alg none", async () => ({ user_id: "alice", user_token: unsignedToken({ user_id: "alice", exp: Math.floor(app.clock.now.getTime() / 1000) + 300 }) }), "user_token_invalid"],
+    [
+      "expired (beyond the 60 s skew)",
+      async () => ({ user_id: "alice", user_token: await token({ user_id: "alice" }, { expiresInSeconds: -61 }) }),
+      "user_token_expired",
+    ],
+    [
+      "wrong secret",
+      async () => ({ user_id: "alice", user_token: await userToken("not-the-secret-of-this-org-at-all", { user_id: "alice" }, { now: app.clock.now }) }),
+      "user_token_invalid",
+    ],
+    [
+      "alg none",
+      async () => ({ user_id: "alice", user_token: unsignedToken({ user_id: "alice", exp: Math.floor(app.clock.now.getTime() / 1000) + 300 }) }),
+      "user_token_invalid",
+    ],
     ["HS512 with the right secret", async () => ({ user_id: "alice", user_token: await token({ user_id: "alice" }, { alg: "HS512" }) }), "user_token_invalid"],
     ["mismatched user_id", async () => ({ user_id: "alice", user_token: await token({ user_id: "bob" }) }), "user_token_mismatch"],
     ["no exp", async () => ({ user_id: "alice", user_token: await token({ user_id: "alice" }, { exp: false }) }), "user_token_invalid"],
@@ -107,13 +120,17 @@ describe("rotation", () => {
 
     const withOld = () => userToken(old, { user_id: "alice" }, { now: app.clock.now });
     expect((await call("/api/sdk/users/identify", { user_id: "alice", user_token: await withOld() })).status).toBe(200);
-    expect((await call("/api/sdk/users/identify", { user_id: "alice", user_token: await userToken(fresh, { user_id: "alice" }, { now: app.clock.now }) })).status).toBe(200);
+    expect(
+      (await call("/api/sdk/users/identify", { user_id: "alice", user_token: await userToken(fresh, { user_id: "alice" }, { now: app.clock.now }) })).status,
+    ).toBe(200);
 
     expect(await (await identityApi("DELETE", "/previous")).json()).toEqual({ enabled: true, has_previous_secret: false, previous_secret_expires_at: null });
     const res = await call("/api/sdk/users/identify", { user_id: "alice", user_token: await withOld() });
     expect(res.status).toBe(403);
     expect((await res.json()).error.code).toBe("user_token_invalid");
-    expect((await call("/api/sdk/users/identify", { user_id: "alice", user_token: await userToken(fresh, { user_id: "alice" }, { now: app.clock.now }) })).status).toBe(200);
+    expect(
+      (await call("/api/sdk/users/identify", { user_id: "alice", user_token: await userToken(fresh, { user_id: "alice" }, { now: app.clock.now }) })).status,
+    ).toBe(200);
     org.identity_secret = fresh;
   });
 
@@ -125,7 +142,8 @@ describe("rotation", () => {
     const until = new Date(rotatedAt + 24 * 3600_000).toISOString();
     expect(body).toMatchObject({ has_previous_secret: true, previous_secret_expires_at: until });
     expect(await (await identityApi("GET")).json()).toEqual({ enabled: true, has_previous_secret: true, previous_secret_expires_at: until });
-    const identify = async (secret: string) => call("/api/sdk/users/identify", { user_id: "alice", user_token: await userToken(secret, { user_id: "alice" }, { now: app.clock.now }) });
+    const identify = async (secret: string) =>
+      call("/api/sdk/users/identify", { user_id: "alice", user_token: await userToken(secret, { user_id: "alice" }, { now: app.clock.now }) });
 
     app.clock.advance(24 * 3600_000 - 1); // the last millisecond of the overlap
     expect((await identify(old)).status).toBe(200);
@@ -164,11 +182,15 @@ describe("verification off: an unverified identify of a verified customer's user
       })
     ).json();
     expect(verified.verified).toBe(true);
-    const ticket = await (await call("/api/sdk/tickets/create", { user_id: "carol", user_token: await token({ user_id: "carol" }), subject: "Invoice", message: "private" })).json();
+    const ticket = await (
+      await call("/api/sdk/tickets/create", { user_id: "carol", user_token: await token({ user_id: "carol" }), subject: "Invoice", message: "private" })
+    ).json();
     await call("/api/sdk/events", { user_id: "carol", user_token: await token({ user_id: "carol" }), events: [{ name: "paid" }] });
 
     // A bad token is still refused when verification is off.
-    expect((await call("/api/sdk/users/identify", { user_id: "carol", user_token: await userToken("wrong-secret-wrong-secret", { user_id: "carol" }) })).status).toBe(403);
+    expect(
+      (await call("/api/sdk/users/identify", { user_id: "carol", user_token: await userToken("wrong-secret-wrong-secret", { user_id: "carol" }) })).status,
+    ).toBe(403);
 
     const res = await call("/api/sdk/users/identify", { user_id: "carol", email: "mallory@evil.example" });
     expect(res.status).toBe(200);
@@ -182,7 +204,10 @@ describe("verification off: an unverified identify of a verified customer's user
     // Writes by the impostor land on the visitor, never on Carol.
     await call("/api/sdk/events", { user_id: "carol", events: [{ name: "fake" }] });
     const fake = await (await call("/api/sdk/tickets/create", { user_id: "carol", subject: "Refund me", message: "x" })).json();
-    const [carol] = await app.deps.db.select().from(endUsers).where(and(eq(endUsers.orgId, org.org_id), eq(endUsers.externalId, "carol")));
+    const [carol] = await app.deps.db
+      .select()
+      .from(endUsers)
+      .where(and(eq(endUsers.orgId, org.org_id), eq(endUsers.externalId, "carol")));
     expect(carol).toMatchObject({ id: verified.id, email: "carol@corp.example", verified: true, traits: { secret_note: "vip" } });
     const carolTickets = await app.deps.db.select().from(tickets).where(eq(tickets.endUserId, verified.id));
     expect(carolTickets.map((t) => t.id)).toEqual([ticket.id]);

@@ -17,7 +17,12 @@ beforeAll(async () => {
 }, 30_000);
 afterAll(() => app.close());
 
-const identify = (ip: string) => app.request("/api/sdk/users/identify", { ip, headers: { authorization: `Bearer ${org.widget_key}`, origin: "https://shop.example" }, json: { user_id: "u" } });
+const identify = (ip: string) =>
+  app.request("/api/sdk/users/identify", {
+    ip,
+    headers: { authorization: `Bearer ${org.widget_key}`, origin: "https://shop.example" },
+    json: { user_id: "u" },
+  });
 
 async function expect429(res: Response) {
   expect(res.status).toBe(429);
@@ -44,7 +49,8 @@ test("per key and IP: the 5th request passes, the 6th is 429; other IPs still pa
 
 test("tickets: 2 per key and IP per minute", async () => {
   app.clock.advance(60_000 - (app.clock.now.getTime() % 60_000));
-  const post = () => app.request("/api/sdk/tickets/create", { ip: "203.0.113.9", headers: { authorization: `Bearer ${org.widget_key}` }, json: { subject: "s", message: "m" } });
+  const post = () =>
+    app.request("/api/sdk/tickets/create", { ip: "203.0.113.9", headers: { authorization: `Bearer ${org.widget_key}` }, json: { subject: "s", message: "m" } });
   expect((await post()).status).toBe(201);
   expect((await post()).status).toBe(201);
   await expect429(await post());

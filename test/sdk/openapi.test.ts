@@ -82,7 +82,9 @@ test("every JSON API route the app registers is in the document (dashboard and S
   const { documented } = await import("../../src/openapi.ts");
   const routes = createApp(app.deps).routes.filter((r) => documented(r.path) && !["OPTIONS", "HEAD", "ALL"].includes(r.method.toUpperCase()));
   expect(routes.length).toBeGreaterThan(40);
-  const missing = routes.map((r) => `${r.method} ${r.path.replace(/:([A-Za-z_]+)/g, "{$1}")}`).filter((op) => !doc.paths[op.split(" ")[1]!]?.[op.split(" ")[0]!.toLowerCase()]);
+  const missing = routes
+    .map((r) => `${r.method} ${r.path.replace(/:([A-Za-z_]+)/g, "{$1}")}`)
+    .filter((op) => !doc.paths[op.split(" ")[1]!]?.[op.split(" ")[0]!.toLowerCase()]);
   expect(missing).toEqual([]);
   for (const op of ["/api/campaigns", "/api/tickets", "/api/agents"]) expect(doc.paths[op]).toBeDefined();
   expect(doc.paths["/api/mcp"]).toBeUndefined(); // JSON-RPC: described by its own descriptor (GET /api/mcp)
@@ -108,7 +110,12 @@ test("a number is described once, as a number: no anyOf pairing it with a numeri
   expect(pairs).toEqual([]);
   // What a generated client reads: the type, the bounds and the description, each once.
   const step = doc.paths["/api/campaigns"].post.requestBody.content["application/json"].schema.properties.steps.items.properties.delay_seconds;
-  expect(step).toEqual({ type: "integer", minimum: 0, maximum: 31_536_000, description: "Seconds to wait, after the anchor named by delay_from (0 to 365 days)." });
+  expect(step).toEqual({
+    type: "integer",
+    minimum: 0,
+    maximum: 31_536_000,
+    description: "Seconds to wait, after the anchor named by delay_from (0 to 365 days).",
+  });
   const limit = doc.paths["/api/activity"].get.parameters.find((p: any) => p.name === "limit").schema;
   expect(limit).toEqual({ type: "integer", minimum: 1, maximum: 100 });
 });

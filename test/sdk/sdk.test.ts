@@ -15,7 +15,14 @@ let call: ReturnType<typeof sdk>;
 let admin: string;
 /** How many events a customer has: what "countable per user" asks of the stored rows. */
 const countEvents = async (endUserId: string) =>
-  Number((await app.deps.db.select({ n: count() }).from(customerEvents).where(and(eq(customerEvents.orgId, org.org_id), eq(customerEvents.endUserId, endUserId))))[0]!.n);
+  Number(
+    (
+      await app.deps.db
+        .select({ n: count() })
+        .from(customerEvents)
+        .where(and(eq(customerEvents.orgId, org.org_id), eq(customerEvents.endUserId, endUserId)))
+    )[0]!.n,
+  );
 const dash = (path: string, init: { method?: string; json?: unknown } = {}) => app.request(path, { ...init, headers: { authorization: `Bearer ${admin}` } });
 
 beforeAll(async () => {
@@ -76,10 +83,16 @@ describe("widget key", () => {
 
   test(`creates at the same moment never pass ${WIDGET_KEY_LIMITS.live} live keys`, async () => {
     const other = await seedOrg(app); // holds its one seeded key
-    const results = await Promise.allSettled(Array.from({ length: WIDGET_KEY_LIMITS.live + 5 }, (_, i) => createWidgetKey(app.deps, other.org_id, systemActor("test"), `k${i}`)));
+    const results = await Promise.allSettled(
+      Array.from({ length: WIDGET_KEY_LIMITS.live + 5 }, (_, i) => createWidgetKey(app.deps, other.org_id, systemActor("test"), `k${i}`)),
+    );
     expect(results.filter((r) => r.status === "fulfilled").length).toBe(WIDGET_KEY_LIMITS.live - 1);
-    for (const r of results.filter((r) => r.status === "rejected")) expect((r as PromiseRejectedResult).reason).toMatchObject({ status: 409, code: "too_many_keys" });
-    const live = await app.deps.db.select({ n: count() }).from(widgetKeys).where(and(eq(widgetKeys.orgId, other.org_id), isNull(widgetKeys.revokedAt)));
+    for (const r of results.filter((r) => r.status === "rejected"))
+      expect((r as PromiseRejectedResult).reason).toMatchObject({ status: 409, code: "too_many_keys" });
+    const live = await app.deps.db
+      .select({ n: count() })
+      .from(widgetKeys)
+      .where(and(eq(widgetKeys.orgId, other.org_id), isNull(widgetKeys.revokedAt)));
     expect(live[0]!.n).toBe(WIDGET_KEY_LIMITS.live);
   });
 
@@ -91,7 +104,14 @@ describe("widget key", () => {
 
 describe("CORS on every /api/sdk response", () => {
   test("preflight of every endpoint, and of an unknown path: 204, methods, Authorization and Content-Type, max-age", async () => {
-    for (const path of ["/api/sdk/users/identify", "/api/sdk/companies/identify", "/api/sdk/events", "/api/sdk/tickets/create", "/api/sdk/config", "/api/sdk/no-such-thing"]) {
+    for (const path of [
+      "/api/sdk/users/identify",
+      "/api/sdk/companies/identify",
+      "/api/sdk/events",
+      "/api/sdk/tickets/create",
+      "/api/sdk/config",
+      "/api/sdk/no-such-thing",
+    ]) {
       const res = await app.request(path, {
         method: "OPTIONS",
         headers: { origin: "https://shop.example", "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" },
@@ -134,8 +154,12 @@ describe("allowed origins", () => {
     }
     expect((await call("/api/sdk/users/identify", body)).status).toBe(200);
     expect((await dash("/api/widget/origins", { method: "PUT", json: { allowed_origins: ["https://shop.example/path"] } })).status).toBe(400);
-    expect((await dash("/api/widget/origins", { method: "PUT", json: { allowed_origins: Array.from({ length: 51 }, (_, i) => `https://s${i}.example`) } })).status).toBe(400);
-    expect((await dash("/api/widget/origins", { method: "PUT", json: { allowed_origins: Array.from({ length: 50 }, (_, i) => `https://s${i}.example`) } })).status).toBe(200);
+    expect(
+      (await dash("/api/widget/origins", { method: "PUT", json: { allowed_origins: Array.from({ length: 51 }, (_, i) => `https://s${i}.example`) } })).status,
+    ).toBe(400);
+    expect(
+      (await dash("/api/widget/origins", { method: "PUT", json: { allowed_origins: Array.from({ length: 50 }, (_, i) => `https://s${i}.example`) } })).status,
+    ).toBe(200);
     expect(await (await dash("/api/widget/origins", { method: "PUT", json: { allowed_origins: [] } })).json()).toEqual({ allowed_origins: [] });
     expect((await call("/api/sdk/users/identify", body, { origin: "https://evil.example" })).status).toBe(200);
   });
@@ -143,18 +167,36 @@ describe("allowed origins", () => {
 
 describe("users and companies", () => {
   test("identify creates, then merges custom_fields (the request wins) and keeps what it does not name; an unverified answer is what it sent", async () => {
-    const first = await (await call("/api/sdk/users/identify", { user_id: "u1", email: "U1@Example.com", name: "Una", custom_fields: { plan: "free", seats: 3 } })).json();
-    expect(first).toMatchObject({ user_id: "u1", email: "u1@example.com", name: "Una", custom_fields: { plan: "free", seats: 3 }, company: null, verified: false });
+    const first = await (
+      await call("/api/sdk/users/identify", { user_id: "u1", email: "U1@Example.com", name: "Una", custom_fields: { plan: "free", seats: 3 } })
+    ).json();
+    expect(first).toMatchObject({
+      user_id: "u1",
+      email: "u1@example.com",
+      name: "Una",
+      custom_fields: { plan: "free", seats: 3 },
+      company: null,
+      verified: false,
+    });
     const second = await (await call("/api/sdk/users/identify", { user_id: "u1", company_id: "acme", custom_fields: { plan: "pro" } })).json();
     // The answer holds only what this request sent (anyone may claim u1); the record has it all.
     expect(second).toMatchObject({ id: first.id, email: null, name: "", custom_fields: { plan: "pro" }, company: { company_id: "acme" } });
-    const [stored] = await app.deps.db.select().from(endUsers).where(and(eq(endUsers.orgId, org.org_id), eq(endUsers.externalId, "u1")));
+    const [stored] = await app.deps.db
+      .select()
+      .from(endUsers)
+      .where(and(eq(endUsers.orgId, org.org_id), eq(endUsers.externalId, "u1")));
     expect(stored).toMatchObject({ id: first.id, email: "u1@example.com", name: "Una", traits: { plan: "pro", seats: 3 }, companyId: second.company.id });
   });
 
   test("an identify that changes nothing writes nothing (widgets identify on every page load)", async () => {
     const body = { user_id: "u-same", email: "same@example.com", name: "Sam", custom_fields: { plan: "pro", seats: 2 } };
-    const stored = async () => (await app.deps.db.select().from(endUsers).where(and(eq(endUsers.orgId, org.org_id), eq(endUsers.externalId, "u-same"))))[0]!;
+    const stored = async () =>
+      (
+        await app.deps.db
+          .select()
+          .from(endUsers)
+          .where(and(eq(endUsers.orgId, org.org_id), eq(endUsers.externalId, "u-same")))
+      )[0]!;
     expect((await call("/api/sdk/users/identify", body)).status).toBe(200);
     const first = await stored();
     app.clock.advance(5_000);
@@ -207,7 +249,10 @@ describe("users and companies", () => {
     expect(JSON.stringify(company)).not.toContain("5000");
     const again = await (await call("/api/sdk/companies/identify", { company_id: "globex", custom_fields: { seats: 9 } })).json();
     expect(again).toEqual({ id: company.id, company_id: "globex" });
-    const [user] = await app.deps.db.select().from(endUsers).where(and(eq(endUsers.orgId, org.org_id), eq(endUsers.externalId, "u1")));
+    const [user] = await app.deps.db
+      .select()
+      .from(endUsers)
+      .where(and(eq(endUsers.orgId, org.org_id), eq(endUsers.externalId, "u1")));
     expect(user!.companyId).toBe(company.id);
   });
 });
@@ -216,10 +261,17 @@ describe("events", () => {
   const event = (i: number) => ({ name: `e${i}`, properties: { i } });
 
   test(`a batch of ${SDK_LIMITS.eventsPerBatch} is stored in full and counted per user; one more is 400 and stores nothing`, async () => {
-    const ok = await call("/api/sdk/events", { user_id: "eve", session_id: "s1", events: Array.from({ length: SDK_LIMITS.eventsPerBatch }, (_, i) => event(i)) });
+    const ok = await call("/api/sdk/events", {
+      user_id: "eve",
+      session_id: "s1",
+      events: Array.from({ length: SDK_LIMITS.eventsPerBatch }, (_, i) => event(i)),
+    });
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ accepted: SDK_LIMITS.eventsPerBatch });
-    const [eve] = await app.deps.db.select().from(endUsers).where(and(eq(endUsers.orgId, org.org_id), eq(endUsers.externalId, "eve")));
+    const [eve] = await app.deps.db
+      .select()
+      .from(endUsers)
+      .where(and(eq(endUsers.orgId, org.org_id), eq(endUsers.externalId, "eve")));
     expect(await countEvents(eve!.id)).toBe(SDK_LIMITS.eventsPerBatch);
     const over = await call("/api/sdk/events", { user_id: "eve", events: Array.from({ length: SDK_LIMITS.eventsPerBatch + 1 }, (_, i) => event(i)) });
     expect(over.status).toBe(400);
@@ -265,7 +317,11 @@ describe("events", () => {
 
 describe("tickets", () => {
   test("201 with id, number and status; in the inbox at once, with its customer and source", async () => {
-    const res = await call("/api/sdk/tickets/create", { user_id: "u1", subject: "Cannot log in", message: "It says locked.", priority: "high", custom_fields: { browser: "firefox" } }, { origin: "https://shop.example" });
+    const res = await call(
+      "/api/sdk/tickets/create",
+      { user_id: "u1", subject: "Cannot log in", message: "It says locked.", priority: "high", custom_fields: { browser: "firefox" } },
+      { origin: "https://shop.example" },
+    );
     expect(res.status).toBe(201);
     const ticket = await res.json();
     expect(ticket).toMatchObject({ status: "open", subject: "Cannot log in", priority: "high" });
@@ -273,7 +329,9 @@ describe("tickets", () => {
     const seen = await (await dash(`/api/tickets/${ticket.id}`)).json();
     expect(JSON.stringify(seen)).toContain("It says locked.");
     expect(JSON.stringify(seen)).toContain("widget");
-    const fromBackend = await (await call("/api/sdk/tickets/create", { email: "walk-in@example.com", name: "Walk In", subject: "Hello", message: "From our backend" })).json();
+    const fromBackend = await (
+      await call("/api/sdk/tickets/create", { email: "walk-in@example.com", name: "Walk In", subject: "Hello", message: "From our backend" })
+    ).json();
     expect(JSON.stringify(await (await dash(`/api/tickets/${fromBackend.id}`)).json())).toContain('"api"');
     expect(fromBackend.number).toBe(ticket.number + 1);
   });
@@ -282,7 +340,12 @@ describe("tickets", () => {
     const chat = await call("/api/sdk/chat", { message: "How do I reset my password?", user_id: "chatty" });
     expect(chat.status).toBe(200);
     const sessionId = (await chat.json()).session_id as string;
-    const res = await call("/api/sdk/tickets/create", { user_id: "chatty", session_id: sessionId, subject: "Still stuck", message: "The reset mail never came." });
+    const res = await call("/api/sdk/tickets/create", {
+      user_id: "chatty",
+      session_id: sessionId,
+      subject: "Still stuck",
+      message: "The reset mail never came.",
+    });
     expect(res.status).toBe(201);
     const ticket = await res.json();
     expect(ticket.session_id).toBe(sessionId);
@@ -294,16 +357,30 @@ describe("tickets", () => {
     const other = await call("/api/sdk/tickets/create", { user_id: "someone-else", session_id: sessionId, subject: "s", message: "m" });
     expect(other.status).toBe(403);
     // A refused ticket leaves nothing behind: not even the customer its identity would have created.
-    const refused = await call("/api/sdk/tickets/create", { user_id: "never-seen-before", session_id: sessionId, subject: "s", message: "m", custom_fields: { plan: "x" } });
+    const refused = await call("/api/sdk/tickets/create", {
+      user_id: "never-seen-before",
+      session_id: sessionId,
+      subject: "s",
+      message: "m",
+      custom_fields: { plan: "x" },
+    });
     expect(refused.status).toBe(403);
-    const left = await app.deps.db.select({ n: count() }).from(endUsers).where(and(eq(endUsers.orgId, org.org_id), or(eq(endUsers.externalId, "never-seen-before"), eq(endUsers.claimedExternalId, "never-seen-before"))));
+    const left = await app.deps.db
+      .select({ n: count() })
+      .from(endUsers)
+      .where(and(eq(endUsers.orgId, org.org_id), or(eq(endUsers.externalId, "never-seen-before"), eq(endUsers.claimedExternalId, "never-seen-before"))));
     expect(left[0]!.n).toBe(0);
   });
 
   test("a visitor who leaves an email on a ticket from their anonymous chat keeps their conversation", async () => {
     const chat = await call("/api/sdk/chat", { message: "How do I reset my password?" });
     const sessionId = (await chat.json()).session_id as string;
-    const res = await call("/api/sdk/tickets/create", { email: "visitor@example.com", session_id: sessionId, subject: "Still stuck", message: "Please write to me." });
+    const res = await call("/api/sdk/tickets/create", {
+      email: "visitor@example.com",
+      session_id: sessionId,
+      subject: "Still stuck",
+      message: "Please write to me.",
+    });
     expect(res.status).toBe(201);
     const ticket = await res.json();
     const seen = (await (await dash(`/api/tickets/${ticket.id}`)).json()) as any;

@@ -30,7 +30,10 @@ async function chatSession(userId: string): Promise<{ sessionId: string; convers
   const res = await call("/api/sdk/chat", { message: "How do I reset my password?", user_id: userId });
   expect(res.status).toBe(200);
   const sessionId = (await res.json()).session_id as string;
-  const [row] = await app.deps.db.select({ id: conversations.id }).from(conversations).where(eq(conversations.sessionHash, sha256Hex(sessionId)));
+  const [row] = await app.deps.db
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(eq(conversations.sessionHash, sha256Hex(sessionId)));
   return { sessionId, conversationId: row!.id };
 }
 
@@ -46,7 +49,11 @@ describe("events that carry a chat session id", () => {
     const res = await call("/api/sdk/events", {
       user_id: "visitor-1",
       session_id: sessionId,
-      events: [{ name: "batch_session" }, { name: "own_session", session_id: sessionId }, { name: "unknown_session", session_id: "cs_not-a-session-of-this-org" }],
+      events: [
+        { name: "batch_session" },
+        { name: "own_session", session_id: sessionId },
+        { name: "unknown_session", session_id: "cs_not-a-session-of-this-org" },
+      ],
     });
     expect(res.status).toBe(200);
     const rows = await storedEvents();
@@ -54,7 +61,11 @@ describe("events that carry a chat session id", () => {
     for (const row of rows) expect(row).not.toContain(sessionId);
     const visitor = (await findEndUser(app.deps, org.org_id, "visitor-1"))!;
     const stored = await app.deps.db.select().from(customerEvents).where(eq(customerEvents.endUserId, visitor.id));
-    expect(Object.fromEntries(stored.map((e) => [e.name, e.conversationId]))).toEqual({ batch_session: conversationId, own_session: conversationId, unknown_session: null });
+    expect(Object.fromEntries(stored.map((e) => [e.name, e.conversationId]))).toEqual({
+      batch_session: conversationId,
+      own_session: conversationId,
+      unknown_session: null,
+    });
   });
 
   test("GET /api/customers/{id} shows the conversation id and never the session id", async () => {
@@ -87,7 +98,10 @@ describe("the migration that swapped stored ids for conversations", () => {
     const rows = await storedEvents();
     expect(rows).toHaveLength(3);
     for (const row of rows) expect(row).not.toContain(sessionId);
-    const columns = await queryRows<{ column_name: string }>(app.deps.db, sql`select column_name from information_schema.columns where table_name = 'customer_events'`);
+    const columns = await queryRows<{ column_name: string }>(
+      app.deps.db,
+      sql`select column_name from information_schema.columns where table_name = 'customer_events'`,
+    );
     expect(columns.map((c) => c.column_name)).not.toContain("session_id");
     const stored = await app.deps.db.select().from(customerEvents).where(eq(customerEvents.orgId, org.org_id));
     expect(Object.fromEntries(stored.map((e) => [e.name, e.conversationId]))).toEqual({ old_known: conversationId, old_unknown: null, old_none: null });

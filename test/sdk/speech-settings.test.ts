@@ -24,7 +24,10 @@ describe("saved under the guard's production rules", () => {
   const put = (json: unknown) => app.request("/api/speech", { method: "PUT", json, headers: auth });
 
   test("keys stored encrypted and never returned; a new URL without a key forgets the old key; null removes a server", async () => {
-    const res = await put({ stt: { base_url: "https://speech.example.com/v1/", model: "whisper-large-v3", api_key: "sk-stt-secret" }, tts: { base_url: "https://speech.example.com/v1", voice: "af_bella", api_key: "sk-tts-secret" } });
+    const res = await put({
+      stt: { base_url: "https://speech.example.com/v1/", model: "whisper-large-v3", api_key: "sk-stt-secret" },
+      tts: { base_url: "https://speech.example.com/v1", voice: "af_bella", api_key: "sk-tts-secret" },
+    });
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text).not.toContain("secret");
@@ -60,7 +63,11 @@ describe("saved under the guard's production rules", () => {
     app.hosts.set("flip.example.com", ["93.184.216.34"]);
     expect((await put({ stt: { base_url: "https://flip.example.com/v1" }, tts: null })).status).toBe(200);
     app.hosts.set("flip.example.com", ["127.0.0.1"]);
-    const res = await app.request("/api/sdk/voice/transcribe", { method: "POST", body: toneWav(0.3) as Uint8Array<ArrayBuffer>, headers: { authorization: `Bearer ${org.widget_key}`, "content-type": "audio/wav" } });
+    const res = await app.request("/api/sdk/voice/transcribe", {
+      method: "POST",
+      body: toneWav(0.3) as Uint8Array<ArrayBuffer>,
+      headers: { authorization: `Bearer ${org.widget_key}`, "content-type": "audio/wav" },
+    });
     expect(res.status).toBe(503);
     const error = ((await res.json()) as { error: { code: string; message: string } }).error;
     expect(error.code).toBe("speech_failed");
@@ -78,7 +85,11 @@ describe("used by the voice endpoints", () => {
     app = await createTestApp({ NODE_ENV: "development" });
     org = await seedOrg(app);
     const auth = { authorization: `Bearer ${await signIn(app, org.admin_email, org.password)}` };
-    const res = await app.request("/api/speech", { method: "PUT", json: { stt: { base_url: speech.baseUrl, api_key: "sk-org-stt" }, tts: { base_url: speech.baseUrl, voice: "af_sky" } }, headers: auth });
+    const res = await app.request("/api/speech", {
+      method: "PUT",
+      json: { stt: { base_url: speech.baseUrl, api_key: "sk-org-stt" }, tts: { base_url: speech.baseUrl, voice: "af_sky" } },
+      headers: auth,
+    });
     expect(res.status).toBe(200);
     await updateAgent(app.deps, org.org_id, { kind: "system", name: "test" }, org.agent_id, { voice_config: { enabled: true, stt: "server", tts: "server" } });
   }, 60_000);
@@ -86,7 +97,8 @@ describe("used by the voice endpoints", () => {
     speech.close();
     await app.close();
   });
-  const send = (path: string, body: BodyInit, type: string) => app.request(path, { method: "POST", body, headers: { authorization: `Bearer ${org.widget_key}`, "content-type": type } });
+  const send = (path: string, body: BodyInit, type: string) =>
+    app.request(path, { method: "POST", body, headers: { authorization: `Bearer ${org.widget_key}`, "content-type": type } });
 
   test("transcribe and speech go to the org's servers with the org's key and voice; the config says server", async () => {
     const heard = await send("/api/sdk/voice/transcribe", toneWav(0.5) as Uint8Array<ArrayBuffer>, "audio/wav");

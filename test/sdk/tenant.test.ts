@@ -21,7 +21,9 @@ beforeAll(async () => {
   b = await seedOrg(app);
   asA = sdk(app, a.widget_key);
   asB = sdk(app, b.widget_key);
-  userA = await (await asA("/api/sdk/users/identify", { user_id: "shared-id", email: "a-user@a.example", company_id: "acme", custom_fields: { tier: "gold-a" } })).json();
+  userA = await (
+    await asA("/api/sdk/users/identify", { user_id: "shared-id", email: "a-user@a.example", company_id: "acme", custom_fields: { tier: "gold-a" } })
+  ).json();
   await asA("/api/sdk/companies/identify", { company_id: "acme", name: "Acme of A", custom_fields: { secret: "a-company" } });
   await asA("/api/sdk/events", { user_id: "shared-id", events: [{ name: "a-event" }] });
   ticketA = await (await asA("/api/sdk/tickets/create", { user_id: "shared-id", subject: "A's ticket", message: "a-private" })).json();
@@ -67,9 +69,15 @@ test("org B's key, naming A's ids on every endpoint, reads nothing of A and writ
   expect((await asB("/api/sdk/users/identify", { user_id: "shared-id", user_token: tokenA })).status).toBe(403);
 
   expect(await snapshotA()).toEqual(before);
-  const bRows = await app.deps.db.select().from(endUsers).where(and(eq(endUsers.orgId, b.org_id), eq(endUsers.externalId, "shared-id")));
+  const bRows = await app.deps.db
+    .select()
+    .from(endUsers)
+    .where(and(eq(endUsers.orgId, b.org_id), eq(endUsers.externalId, "shared-id")));
   expect(bRows).toHaveLength(1);
-  const bCompany = await app.deps.db.select().from(companies).where(and(eq(companies.orgId, b.org_id), eq(companies.externalId, "acme")));
+  const bCompany = await app.deps.db
+    .select()
+    .from(companies)
+    .where(and(eq(companies.orgId, b.org_id), eq(companies.externalId, "acme")));
   expect(bCompany).toHaveLength(1);
   expect(bRows[0]!.companyId).toBe(bCompany[0]!.id);
 });
@@ -78,18 +86,27 @@ test("B's key reaches none of A's dashboard data, and B's admin none of A's widg
   for (const path of ["/api/tickets", `/api/tickets/${ticketA.id}`, "/api/customers", `/api/customers/${userA.id}`])
     expect([path, (await asB(path)).status]).toEqual([path, 401]);
   const adminB = await signIn(app, b.admin_email, b.password);
-  const asAdminB = (path: string, method = "GET", json?: unknown) => app.request(path, { method, headers: { authorization: `Bearer ${adminB}` }, ...(json ? { json } : {}) });
+  const asAdminB = (path: string, method = "GET", json?: unknown) =>
+    app.request(path, { method, headers: { authorization: `Bearer ${adminB}` }, ...(json ? { json } : {}) });
   const [keyA] = await app.deps.db.select().from(widgetKeys).where(eq(widgetKeys.orgId, a.org_id));
   const listed = await (await asAdminB("/api/widget/keys")).json();
   expect(JSON.stringify(listed)).not.toContain(a.widget_key);
   expect((await asAdminB(`/api/widget/keys/${keyA!.id}`, "DELETE")).status).toBe(404);
   expect((await asA("/api/sdk/users/identify", { user_id: "shared-id" })).status).toBe(200);
   // B's admin naming A's org is refused; A's settings are unchanged.
-  const named = await app.request("/api/widget/identity", { method: "PUT", headers: { authorization: `Bearer ${adminB}`, "x-org-id": a.org_id }, json: { enabled: true } });
+  const named = await app.request("/api/widget/identity", {
+    method: "PUT",
+    headers: { authorization: `Bearer ${adminB}`, "x-org-id": a.org_id },
+    json: { enabled: true },
+  });
   expect(named.status).toBe(403);
   const rotate = await app.request("/api/widget/identity/rotate", { method: "POST", headers: { authorization: `Bearer ${adminB}`, "x-org-id": a.org_id } });
   expect(rotate.status).toBe(403);
-  const origins = await app.request("/api/widget/origins", { method: "PUT", headers: { authorization: `Bearer ${adminB}`, "x-org-id": a.org_id }, json: { allowed_origins: ["https://b.example"] } });
+  const origins = await app.request("/api/widget/origins", {
+    method: "PUT",
+    headers: { authorization: `Bearer ${adminB}`, "x-org-id": a.org_id },
+    json: { allowed_origins: ["https://b.example"] },
+  });
   expect(origins.status).toBe(403);
   expect((await asA("/api/sdk/users/identify", { user_id: "shared-id" }, { origin: "https://a.example" })).status).toBe(200);
 });

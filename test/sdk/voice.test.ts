@@ -44,9 +44,14 @@ afterAll(async () => {
 /** Each test from its own address: the voice limit counts per key and IP. */
 function send(path: string, body: BodyInit, type: string, options: { a?: TestApp; key?: string; from?: string } = {}) {
   const from = options.from ?? `198.51.100.${++ip}`;
-  return (options.a ?? app).request(path, { method: "POST", body, headers: { authorization: `Bearer ${options.key ?? org.widget_key}`, "content-type": type, "x-forwarded-for": from } });
+  return (options.a ?? app).request(path, {
+    method: "POST",
+    body,
+    headers: { authorization: `Bearer ${options.key ?? org.widget_key}`, "content-type": type, "x-forwarded-for": from },
+  });
 }
-const transcribe = (bytes: Uint8Array, type = "audio/wav", options = {}) => send("/api/sdk/voice/transcribe?language=en-GB", bytes as Uint8Array<ArrayBuffer>, type, options);
+const transcribe = (bytes: Uint8Array, type = "audio/wav", options = {}) =>
+  send("/api/sdk/voice/transcribe?language=en-GB", bytes as Uint8Array<ArrayBuffer>, type, options);
 const say = (json: unknown, options = {}) => send("/api/sdk/voice/speech", JSON.stringify(json), "application/json", options);
 async function errorOf(res: Response) {
   return ((await res.json()) as { error: { code: string; message: string } }).error;
@@ -56,7 +61,15 @@ async function errorOf(res: Response) {
 function webm(clusters: { timecode: number; blocks: number[] }[]): Uint8Array {
   const el = (id: number[], body: number[]) => [...id, 0x80 | body.length, ...body];
   const unknown = [0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff];
-  const out = [...el([0x1a, 0x45, 0xdf, 0xa3], el([0x42, 0x82], [..."webm"].map((c) => c.charCodeAt(0))))];
+  const out = [
+    ...el(
+      [0x1a, 0x45, 0xdf, 0xa3],
+      el(
+        [0x42, 0x82],
+        [..."webm"].map((c) => c.charCodeAt(0)),
+      ),
+    ),
+  ];
   out.push(0x18, 0x53, 0x80, 0x67, ...unknown);
   out.push(...el([0x15, 0x49, 0xa9, 0x66], el([0x2a, 0xd7, 0xb1], [0x0f, 0x42, 0x40])));
   for (const c of clusters) {
@@ -70,7 +83,12 @@ function webm(clusters: { timecode: number; blocks: number[] }[]): Uint8Array {
 describe("the container and duration, read from the bytes", () => {
   test("WAV from its header; WebM from its clusters and blocks; anything else is none", () => {
     expect(audioInfo(toneWav(1.5))).toEqual({ container: "wav", mediaType: "audio/wav", seconds: 1.5 });
-    const info = audioInfo(webm([{ timecode: 0, blocks: [0, 20, 40] }, { timecode: 2000, blocks: [0, 480] }]));
+    const info = audioInfo(
+      webm([
+        { timecode: 0, blocks: [0, 20, 40] },
+        { timecode: 2000, blocks: [0, 480] },
+      ]),
+    );
     expect(info?.container).toBe("webm");
     expect(info?.seconds).toBeCloseTo(2.5, 5);
     expect(audioInfo(new TextEncoder().encode("RIFF....WAVEjunk but long enough to look like a header......"))).toBeNull();
@@ -169,7 +187,11 @@ describe("transcribe", () => {
   });
 
   test("no key is 401", async () => {
-    const res = await app.request("/api/sdk/voice/transcribe", { method: "POST", body: toneWav(0.2) as Uint8Array<ArrayBuffer>, headers: { "content-type": "audio/wav" } });
+    const res = await app.request("/api/sdk/voice/transcribe", {
+      method: "POST",
+      body: toneWav(0.2) as Uint8Array<ArrayBuffer>,
+      headers: { "content-type": "audio/wav" },
+    });
     expect(res.status).toBe(401);
   });
 });
@@ -182,7 +204,13 @@ describe("speech", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
     const audio = new Uint8Array(await res.arrayBuffer());
     expect(audioInfo(audio)?.seconds).toBeCloseTo(0.6, 5);
-    expect(speech.requests.at(-1)!.fields).toEqual({ model: "kokoro", input: "Open the sign-in page.", voice: "af_bella", response_format: "mp3", speed: 1.25 });
+    expect(speech.requests.at(-1)!.fields).toEqual({
+      model: "kokoro",
+      input: "Open the sign-in page.",
+      voice: "af_bella",
+      response_format: "mp3",
+      speed: 1.25,
+    });
     expect((await say({ text: "Hi.", voice: "alloy" })).status).toBe(200);
     expect(speech.requests.at(-1)!.fields.voice).toBe("alloy");
   });

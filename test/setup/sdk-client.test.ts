@@ -23,7 +23,11 @@ beforeAll(async () => {
     const answer = await ua.post("/api/mcp/oauth/consent", { ...consentFields(page), decision: "allow" });
     return new URL(answer.headers.get("location")!).searchParams.get("code")!;
   };
-  ({ client } = await connectWithOAuth(app.url, new TestOAuthProvider("http://127.0.0.1:53692/callback", async () => {}, { scope: "setup:read setup:write" }), authorize));
+  ({ client } = await connectWithOAuth(
+    app.url,
+    new TestOAuthProvider("http://127.0.0.1:53692/callback", async () => {}, { scope: "setup:read setup:write" }),
+    authorize,
+  ));
 }, 30_000);
 afterAll(async () => {
   await client?.close();

@@ -20,7 +20,10 @@ beforeAll(async () => {
   admin = await signIn(app, org.admin_email, org.password);
   const email = `viewer-${crypto.randomUUID()}@example.com`;
   const password = `pw-${crypto.randomUUID()}`;
-  const [member] = await app.deps.db.insert(members).values({ email, name: "Viewer", passwordHash: await app.deps.passwords.hash(password) }).returning();
+  const [member] = await app.deps.db
+    .insert(members)
+    .values({ email, name: "Viewer", passwordHash: await app.deps.passwords.hash(password) })
+    .returning();
   await app.deps.db.insert(memberships).values({ orgId: org.org_id, memberId: member!.id, roles: ["knowledge:view"] });
   viewer = await signIn(app, email, password);
   const other = await seedOrg(app);
@@ -44,7 +47,8 @@ afterAll(async () => {
   await app.close();
 });
 
-const call = (token: string, path: string, init: Parameters<TestApp["request"]>[1] = {}) => app.request(path, { ...init, headers: { authorization: `Bearer ${token}`, ...(init.headers ?? {}) } });
+const call = (token: string, path: string, init: Parameters<TestApp["request"]>[1] = {}) =>
+  app.request(path, { ...init, headers: { authorization: `Bearer ${token}`, ...(init.headers ?? {}) } });
 const problemsOf = async (res: Response) => ((await res.json()) as any).error.details.map((d: { path: string }) => d.path);
 const website = (extra: Record<string, unknown> = {}) => ({ kind: "website", name: "Site", start_url: `${origin}/`, ...extra });
 
@@ -56,13 +60,22 @@ describe("/api/knowledge/sources", () => {
     expect(res.status).toBe(201);
     const body = (await res.json()) as any;
     id = body.id;
-    expect(body).toMatchObject({ kind: "website", name: "Site", status: "syncing", max_pages: SOURCE_LIMITS.defaultPages, interval_seconds: SOURCE_LIMITS.defaultInterval, include: [], exclude: [], progress: { done: 0, found: 0 } });
+    expect(body).toMatchObject({
+      kind: "website",
+      name: "Site",
+      status: "syncing",
+      max_pages: SOURCE_LIMITS.defaultPages,
+      interval_seconds: SOURCE_LIMITS.defaultInterval,
+      include: [],
+      exclude: [],
+      progress: { done: 0, found: 0 },
+    });
     const again = await call(admin, `/api/knowledge/sources/${id}/sync`, { method: "POST" });
     expect(again.status).toBe(409);
   });
 
   test("a request with no answer is given up at the page's time limit, not a millisecond before; the sync fails with the reason", async () => {
-    const status = async () => ((await (await call(admin, `/api/knowledge/sources/${id}`)).json()) as any);
+    const status = async () => (await (await call(admin, `/api/knowledge/sources/${id}`)).json()) as any;
     // The robots.txt request is in flight (the site holds it).
     while (!(await status()).progress || (await status()).status !== "syncing") await Bun.sleep(20);
     await Bun.sleep(100);
@@ -137,7 +150,14 @@ describe("/api/knowledge/sources", () => {
 
   test("the OpenAPI document lists every operation with its tag and summary", async () => {
     const doc = (await (await app.request("/api/openapi.json")).json()) as any;
-    const ops = [doc.paths["/api/knowledge/sources"].get, doc.paths["/api/knowledge/sources"].post, doc.paths["/api/knowledge/sources/{id}"].get, doc.paths["/api/knowledge/sources/{id}"].patch, doc.paths["/api/knowledge/sources/{id}"].delete, doc.paths["/api/knowledge/sources/{id}/sync"].post];
+    const ops = [
+      doc.paths["/api/knowledge/sources"].get,
+      doc.paths["/api/knowledge/sources"].post,
+      doc.paths["/api/knowledge/sources/{id}"].get,
+      doc.paths["/api/knowledge/sources/{id}"].patch,
+      doc.paths["/api/knowledge/sources/{id}"].delete,
+      doc.paths["/api/knowledge/sources/{id}/sync"].post,
+    ];
     for (const op of ops) {
       expect(op.tags).toEqual(["Knowledge sources"]);
       expect(op.summary.length).toBeGreaterThan(10);

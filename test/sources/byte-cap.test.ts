@@ -24,7 +24,10 @@ afterAll(async () => {
 });
 
 const upload = (token: string, name: string, text: string) =>
-  app.request("/api/knowledge/files", { headers: { authorization: `Bearer ${token}` }, json: { files: [{ name, content_base64: Buffer.from(text).toString("base64") }] } });
+  app.request("/api/knowledge/files", {
+    headers: { authorization: `Bearer ${token}` },
+    json: { files: [{ name, content_base64: Buffer.from(text).toString("base64") }] },
+  });
 
 describe("bytes per org", () => {
   // Multi-byte characters: the cap counts bytes, not characters.
@@ -58,7 +61,10 @@ describe("bytes per org", () => {
     const org = await seedOrg(app);
     const token = await signIn(app, org.admin_email, org.password);
     await createDoc(app.deps, org.org_id, { title: "Written by hand", body: "x".repeat(CAP - 700) });
-    const res = await app.request("/api/knowledge/sources", { headers: { authorization: `Bearer ${token}` }, json: { kind: "website", name: "Site", start_url: `${site.origin}/sitemap.xml` } });
+    const res = await app.request("/api/knowledge/sources", {
+      headers: { authorization: `Bearer ${token}` },
+      json: { kind: "website", name: "Site", start_url: `${site.origin}/sitemap.xml` },
+    });
     const id = ((await res.json()) as any).id;
     const first = await syncAndWait(app, token, id, false);
     // Each page is about 300 bytes: two fit in the 700 left, the third is refused (and /missing is a 404).
@@ -72,7 +78,12 @@ describe("bytes per org", () => {
     const before = (await getDoc(app.deps, org.org_id, kept.id))!.body;
     site.pages.set(path, { title: kept.title, text: "Grown well past the cap. ".repeat(40) });
     const second = await syncAndWait(app, token, id);
-    expect(second.problems.filter((p: { reason: string }) => p.reason === REASON).map((p: { url: string }) => new URL(p.url).pathname).sort()).toContain(path);
+    expect(
+      second.problems
+        .filter((p: { reason: string }) => p.reason === REASON)
+        .map((p: { url: string }) => new URL(p.url).pathname)
+        .sort(),
+    ).toContain(path);
     expect((await getDoc(app.deps, org.org_id, kept.id))!.body).toBe(before);
     expect(await orgDocBytes(app.deps, org.org_id)).toBe(held);
   });

@@ -41,7 +41,9 @@ function pdf(lines: [number, string][], options: { encrypted?: boolean; pages?: 
   const xref = out.length;
   out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`;
   // The standard security handler with owner and user keys no empty password opens.
-  const encrypt = options.encrypted ? ` /Encrypt << /Filter /Standard /V 1 /R 2 /O <${"ab".repeat(32)}> /U <${"cd".repeat(32)}> /P -4 >> /ID [<${"01".repeat(16)}> <${"01".repeat(16)}>]` : "";
+  const encrypt = options.encrypted
+    ? ` /Encrypt << /Filter /Standard /V 1 /R 2 /O <${"ab".repeat(32)}> /U <${"cd".repeat(32)}> /P -4 >> /ID [<${"01".repeat(16)}> <${"01".repeat(16)}>]`
+    : "";
   out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R${encrypt} >>\nstartxref\n${xref}\n%%EOF\n`;
   return new TextEncoder().encode(out);
 }
@@ -50,33 +52,59 @@ function pdf(lines: [number, string][], options: { encrypted?: boolean; pages?: 
 function docx(extra: Record<string, Uint8Array> = {}): Uint8Array {
   const w = "http://schemas.openxmlformats.org/wordprocessingml/2006/main";
   return zipSync({
-    "[Content_Types].xml": strToU8(`<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`),
-    "_rels/.rels": strToU8(`<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`),
-    "word/document.xml": strToU8(`<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="${w}"><w:body><w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>Shipping times</w:t></w:r></w:p><w:p><w:r><w:t>We ship every weekday before noon.</w:t></w:r></w:p><w:p><w:pPr><w:pStyle w:val="Heading2"/></w:pPr><w:r><w:t>Abroad</w:t></w:r></w:p><w:p><w:r><w:t>Parcels abroad take a week.</w:t></w:r></w:p></w:body></w:document>`),
+    "[Content_Types].xml": strToU8(
+      `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
+    ),
+    "_rels/.rels": strToU8(
+      `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`,
+    ),
+    "word/document.xml": strToU8(
+      `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="${w}"><w:body><w:p><w:pPr><w:pStyle w:val="Heading1"/></w:pPr><w:r><w:t>Shipping times</w:t></w:r></w:p><w:p><w:r><w:t>We ship every weekday before noon.</w:t></w:r></w:p><w:p><w:pPr><w:pStyle w:val="Heading2"/></w:pPr><w:r><w:t>Abroad</w:t></w:r></w:p><w:p><w:r><w:t>Parcels abroad take a week.</w:t></w:r></w:p></w:body></w:document>`,
+    ),
     ...extra,
   });
 }
 
 const b64 = (bytes: Uint8Array | string) => Buffer.from(bytes).toString("base64");
-const upload = (files: { name: string; content: Uint8Array | string }[]) => app.request("/api/knowledge/files", { headers: { authorization: `Bearer ${token}` }, json: { files: files.map((f) => ({ name: f.name, content_base64: b64(f.content) })) } });
+const upload = (files: { name: string; content: Uint8Array | string }[]) =>
+  app.request("/api/knowledge/files", {
+    headers: { authorization: `Bearer ${token}` },
+    json: { files: files.map((f) => ({ name: f.name, content_base64: b64(f.content) })) },
+  });
 const reasonsOf = async (res: Response) => ((await res.json()) as any).error.details.map((d: { message: string }) => d.message);
 const zeros = (n: number) => new Uint8Array(n);
 
 describe("file uploads", () => {
   test("a PDF and a DOCX keep their headings; HTML, Markdown and text too", async () => {
     const res = await upload([
-      { name: "guide.pdf", content: pdf([[24, "Getting started"], [12, "Install the app and sign in with your work email."], [18, "Billing"], [12, "Invoices are sent on the first of each month."]]) },
+      {
+        name: "guide.pdf",
+        content: pdf([
+          [24, "Getting started"],
+          [12, "Install the app and sign in with your work email."],
+          [18, "Billing"],
+          [12, "Invoices are sent on the first of each month."],
+        ]),
+      },
       { name: "shipping.docx", content: docx() },
-      { name: "faq.html", content: "<html><head><title>FAQ | Acme</title></head><body><nav>Menu Home</nav><main><h1>Frequently asked</h1><p>Yes, you can change your plan at any time, and the difference is prorated to the day.</p><script>steal()</script></main><footer>Acme footer</footer></body></html>" },
+      {
+        name: "faq.html",
+        content:
+          "<html><head><title>FAQ | Acme</title></head><body><nav>Menu Home</nav><main><h1>Frequently asked</h1><p>Yes, you can change your plan at any time, and the difference is prorated to the day.</p><script>steal()</script></main><footer>Acme footer</footer></body></html>",
+      },
       { name: "notes.md", content: "# Release notes\n\nVersion 2 adds exports." },
       { name: "plain.txt", content: "Opening hours are nine to five." },
     ]);
     expect(res.status).toBe(201);
     const body = (await res.json()) as any;
     expect(body.failed).toEqual([]);
-    const byFile = Object.fromEntries(await Promise.all(body.docs.map(async (d: { file: string; id: string }) => [d.file, await getDoc(app.deps, org.org_id, d.id)])));
+    const byFile = Object.fromEntries(
+      await Promise.all(body.docs.map(async (d: { file: string; id: string }) => [d.file, await getDoc(app.deps, org.org_id, d.id)])),
+    );
     expect(byFile["guide.pdf"].title).toBe("Getting started");
-    expect(byFile["guide.pdf"].body).toBe("# Getting started\n\nInstall the app and sign in with your work email.\n\n## Billing\n\nInvoices are sent on the first of each month.");
+    expect(byFile["guide.pdf"].body).toBe(
+      "# Getting started\n\nInstall the app and sign in with your work email.\n\n## Billing\n\nInvoices are sent on the first of each month.",
+    );
     expect(byFile["shipping.docx"].title).toBe("Shipping times");
     expect(byFile["shipping.docx"].body).toBe("# Shipping times\n\nWe ship every weekday before noon.\n\n## Abroad\n\nParcels abroad take a week.");
     expect(byFile["faq.html"].title).toBe("Frequently asked");
@@ -90,7 +118,10 @@ describe("file uploads", () => {
     const res = await upload([{ name: "bundle.zip", content: zip }]);
     expect(res.status).toBe(201);
     const body = (await res.json()) as any;
-    expect(body.docs.map((d: { file: string; title: string }) => [d.file, d.title]).sort()).toEqual([["bundle.zip/b.docx", "Shipping times"], ["bundle.zip/docs/a.md", "Alpha"]]);
+    expect(body.docs.map((d: { file: string; title: string }) => [d.file, d.title]).sort()).toEqual([
+      ["bundle.zip/b.docx", "Shipping times"],
+      ["bundle.zip/docs/a.md", "Alpha"],
+    ]);
     expect(body.failed).toEqual([
       { file: "bundle.zip/inner.zip", reason: "a zip inside a zip is not read" },
       { file: "bundle.zip/logo.png", reason: expect.stringContaining("files of this type are not read") },

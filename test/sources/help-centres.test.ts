@@ -19,15 +19,63 @@ const seen: { path: string; authorization: string | null; version: string | null
 const INTERCOM_TOKEN = "dG9rOmZha2UtaW50ZXJjb20tdG9rZW4=";
 
 const zendesk = [
-  { id: 1, title: "Change your email", body: "<h2>Steps</h2><p>Open <strong>Profile</strong>, then Email.</p>", html_url: "https://acme.zendesk.com/hc/en-us/articles/1-change-email", section_id: 10, draft: false },
-  { id: 2, title: "Delete your account", body: "<p>Write to us; we delete it within 30 days.</p>", html_url: "https://acme.zendesk.com/hc/en-us/articles/2-delete", section_id: 11, draft: false },
-  { id: 3, title: "Two-factor setup", body: "<p>Scan the code with an authenticator app.</p><script>alert(1)</script>", html_url: "https://acme.zendesk.com/hc/en-us/articles/3-2fa", section_id: 10, draft: false },
+  {
+    id: 1,
+    title: "Change your email",
+    body: "<h2>Steps</h2><p>Open <strong>Profile</strong>, then Email.</p>",
+    html_url: "https://acme.zendesk.com/hc/en-us/articles/1-change-email",
+    section_id: 10,
+    draft: false,
+  },
+  {
+    id: 2,
+    title: "Delete your account",
+    body: "<p>Write to us; we delete it within 30 days.</p>",
+    html_url: "https://acme.zendesk.com/hc/en-us/articles/2-delete",
+    section_id: 11,
+    draft: false,
+  },
+  {
+    id: 3,
+    title: "Two-factor setup",
+    body: "<p>Scan the code with an authenticator app.</p><script>alert(1)</script>",
+    html_url: "https://acme.zendesk.com/hc/en-us/articles/3-2fa",
+    section_id: 10,
+    draft: false,
+  },
   { id: 4, title: "Unreleased feature", body: "<p>Not yet.</p>", html_url: "https://acme.zendesk.com/hc/en-us/articles/4-draft", section_id: 10, draft: true },
 ];
 const intercom = [
-  { id: "7", type: "article", title: "Connect Slack", body: "<h2>Before you start</h2><p>You need admin rights.</p>", url: "https://help.acme.io/en/articles/7-connect-slack", state: "published", parent_id: 90, parent_type: "collection" },
-  { id: "8", type: "article", title: "Export data", body: "<p>Choose CSV or JSON.</p>", url: "https://help.acme.io/en/articles/8-export", state: "published", parent_id: 91, parent_type: "collection" },
-  { id: "9", type: "article", title: "Draft", body: "<p>Soon.</p>", url: "https://help.acme.io/en/articles/9-draft", state: "draft", parent_id: 91, parent_type: "collection" },
+  {
+    id: "7",
+    type: "article",
+    title: "Connect Slack",
+    body: "<h2>Before you start</h2><p>You need admin rights.</p>",
+    url: "https://help.acme.io/en/articles/7-connect-slack",
+    state: "published",
+    parent_id: 90,
+    parent_type: "collection",
+  },
+  {
+    id: "8",
+    type: "article",
+    title: "Export data",
+    body: "<p>Choose CSV or JSON.</p>",
+    url: "https://help.acme.io/en/articles/8-export",
+    state: "published",
+    parent_id: 91,
+    parent_type: "collection",
+  },
+  {
+    id: "9",
+    type: "article",
+    title: "Draft",
+    body: "<p>Soon.</p>",
+    url: "https://help.acme.io/en/articles/9-draft",
+    state: "draft",
+    parent_id: 91,
+    parent_type: "collection",
+  },
 ];
 
 beforeAll(async () => {
@@ -44,15 +92,38 @@ beforeAll(async () => {
       const page = Number(url.searchParams.get("page") ?? "1");
       switch (url.pathname) {
         case "/zd/api/v2/help_center/en-us/sections.json":
-          return json({ sections: [{ id: 10, name: "Account" }, { id: 11, name: "Privacy" }], next_page: null });
+          return json({
+            sections: [
+              { id: 10, name: "Account" },
+              { id: 11, name: "Privacy" },
+            ],
+            next_page: null,
+          });
         case "/zd/api/v2/help_center/en-us/articles.json":
-          return json(page === 1 ? { articles: zendesk.slice(0, 2), next_page: `${base}/zd/api/v2/help_center/en-us/articles.json?page=2&per_page=100`, page_count: 2 } : { articles: zendesk.slice(2), next_page: null, page_count: 2 });
+          return json(
+            page === 1
+              ? { articles: zendesk.slice(0, 2), next_page: `${base}/zd/api/v2/help_center/en-us/articles.json?page=2&per_page=100`, page_count: 2 }
+              : { articles: zendesk.slice(2), next_page: null, page_count: 2 },
+          );
       }
       if (!url.pathname.startsWith("/ic/")) return json({ error: "not found" }, 404);
-      if (request.headers.get("authorization") !== `Bearer ${INTERCOM_TOKEN}` || !request.headers.get("intercom-version")) return json({ type: "error.list", errors: [{ code: "unauthorized" }] }, 401);
-      if (url.pathname === "/ic/help_center/collections") return json({ type: "list", data: [{ id: "90", name: "Integrations" }, { id: "91", name: "Data" }], pages: { type: "pages", page: 1, total_pages: 1 } });
+      if (request.headers.get("authorization") !== `Bearer ${INTERCOM_TOKEN}` || !request.headers.get("intercom-version"))
+        return json({ type: "error.list", errors: [{ code: "unauthorized" }] }, 401);
+      if (url.pathname === "/ic/help_center/collections")
+        return json({
+          type: "list",
+          data: [
+            { id: "90", name: "Integrations" },
+            { id: "91", name: "Data" },
+          ],
+          pages: { type: "pages", page: 1, total_pages: 1 },
+        });
       if (url.pathname === "/ic/articles")
-        return json({ type: "list", data: page === 1 ? intercom.slice(0, 1) : intercom.slice(1), pages: { type: "pages", page, per_page: 1, total_pages: 2, ...(page === 1 ? { next: `${base}/ic/articles?page=2` } : {}) } });
+        return json({
+          type: "list",
+          data: page === 1 ? intercom.slice(0, 1) : intercom.slice(1),
+          pages: { type: "pages", page, per_page: 1, total_pages: 2, ...(page === 1 ? { next: `${base}/ic/articles?page=2` } : {}) },
+        });
       return json({ error: "not found" }, 404);
     },
   });
@@ -69,7 +140,10 @@ const docsUnder = async (prefix: string) => (await listDocs(app.deps, org.org_id
 
 describe("help-centre imports", () => {
   test("Zendesk Guide: every published article across pages, section as a tag; re-running updates instead of duplicating", async () => {
-    const res = await app.request("/api/knowledge/sources", { headers: auth(), json: { kind: "zendesk", name: "Zendesk", base_url: `${base}/zd`, locale: "en-us" } });
+    const res = await app.request("/api/knowledge/sources", {
+      headers: auth(),
+      json: { kind: "zendesk", name: "Zendesk", base_url: `${base}/zd`, locale: "en-us" },
+    });
     expect(res.status).toBe(201);
     const id = ((await res.json()) as any).id;
     const first = await syncAndWait(app, token, id, false);
@@ -93,7 +167,10 @@ describe("help-centre imports", () => {
   });
 
   test("Intercom Articles: the token encrypted at rest, sent as a Bearer with Intercom-Version; pages followed; drafts skipped", async () => {
-    const res = await app.request("/api/knowledge/sources", { headers: auth(), json: { kind: "intercom", name: "Intercom", base_url: `${base}/ic`, token: INTERCOM_TOKEN } });
+    const res = await app.request("/api/knowledge/sources", {
+      headers: auth(),
+      json: { kind: "intercom", name: "Intercom", base_url: `${base}/ic`, token: INTERCOM_TOKEN },
+    });
     expect(res.status).toBe(201);
     const created = (await res.json()) as any;
     expect(JSON.stringify(created)).not.toContain(INTERCOM_TOKEN);
@@ -103,7 +180,10 @@ describe("help-centre imports", () => {
     const first = await syncAndWait(app, token, created.id, false);
     expect(first.status).toBe("ready");
     const docs = await docsUnder("https://help.acme.io/");
-    expect(docs.map((d) => [d.title, d.tags]).sort()).toEqual([["Connect Slack", ["Integrations"]], ["Export data", ["Data"]]]);
+    expect(docs.map((d) => [d.title, d.tags]).sort()).toEqual([
+      ["Connect Slack", ["Integrations"]],
+      ["Export data", ["Data"]],
+    ]);
     expect(docs.find((d) => d.title === "Connect Slack")!.body).toBe("## Before you start\n\nYou need admin rights.");
     expect(seen.filter((s) => s.path.startsWith("/ic/")).every((s) => s.authorization === `Bearer ${INTERCOM_TOKEN}` && s.version === "2.11")).toBe(true);
     expect(seen.some((s) => s.path === "/ic/articles?page=2")).toBe(true);

@@ -36,7 +36,8 @@ beforeAll(async () => {
       if (path === "/") return html(article("Start", LINKS.map((l) => `<a href="${l}">${l}</a>`).join(" ")));
       if (path === "/giant") return html(article("Giant", "<p>" + "x".repeat(SYNC_LIMITS.pageBytes) + "</p>"));
       if (path === "/deep") return html(article("Deep", "<div>".repeat(5000) + "bottom" + "</div>".repeat(5000)));
-      if (path === "/script") return html(article("Scripted", `<script>document.write("<p>injected</p>")</script><p onclick="steal()">Click <img src=x onerror="alert(1)">here</p>`));
+      if (path === "/script")
+        return html(article("Scripted", `<script>document.write("<p>injected</p>")</script><p onclick="steal()">Click <img src=x onerror="alert(1)">here</p>`));
       if (path === "/offsite") return new Response(null, { status: 302, headers: { location: "https://example.com/elsewhere" } });
       const hops = /^\/hops-(\d+)(?:\/(\d+))?$/.exec(path);
       if (hops) {
@@ -66,7 +67,10 @@ let sourceId: string;
 
 describe("hostile pages", () => {
   test("each is imported or refused with its reason; the sync itself succeeds", async () => {
-    const res = await app.request("/api/knowledge/sources", { headers: { authorization: `Bearer ${token}` }, json: { kind: "website", name: "Hostile", start_url: `${origin}/` } });
+    const res = await app.request("/api/knowledge/sources", {
+      headers: { authorization: `Bearer ${token}` },
+      json: { kind: "website", name: "Hostile", start_url: `${origin}/` },
+    });
     expect(res.status).toBe(201);
     sourceId = ((await res.json()) as any).id;
     const synced = await syncAndWait(app, token, sourceId, false);

@@ -24,7 +24,10 @@ describe("documents per org", () => {
     const org = await seedOrg(app);
     const token = await signIn(app, org.admin_email, org.password);
     const own = await createDoc(app.deps, org.org_id, { title: "Written by hand", body: "Ours." });
-    const res = await app.request("/api/knowledge/sources", { headers: { authorization: `Bearer ${token}` }, json: { kind: "website", name: "Site", start_url: `${site.origin}/sitemap.xml` } });
+    const res = await app.request("/api/knowledge/sources", {
+      headers: { authorization: `Bearer ${token}` },
+      json: { kind: "website", name: "Site", start_url: `${site.origin}/sitemap.xml` },
+    });
     const id = ((await res.json()) as any).id;
     const first = await syncAndWait(app, token, id, false);
     // Six pages and /missing: four fit beside the one written by hand.

@@ -27,7 +27,12 @@ describe("two schedulers on one database", () => {
 
   test("each due source is synced once per interval, whichever scheduler claims it", async () => {
     const org = await seedOrg(app);
-    const source = await createSource(app.deps, org.org_id, systemActor("test"), { kind: "website", name: "Site", start_url: `${site.origin}/sitemap.xml`, interval_seconds: 3600 });
+    const source = await createSource(app.deps, org.org_id, systemActor("test"), {
+      kind: "website",
+      name: "Site",
+      start_url: `${site.origin}/sitemap.xml`,
+      interval_seconds: 3600,
+    });
     const syncs = () => jobs(app.deps).filter((job) => job.name === "knowledge source syncs");
     expect(syncs()).toHaveLength(1);
     const schedulers = [runJobs(app.deps, syncs()), runJobs(app.deps, syncs())];

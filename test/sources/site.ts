@@ -31,8 +31,15 @@ function page(title: string, text: string): string {
 export function startTestSite(count = 40): TestSite {
   const pages = new Map<string, { title: string; text: string }>();
   for (let i = 1; i <= count; i++)
-    pages.set(`/docs/page-${i}`, { title: `Help topic number ${i}`, text: `Topic ${i} explains the feature numbered ${i} in plain words, with enough text for a reader to follow along comfortably.` });
-  if (count >= 7) pages.set("/docs/page-7", { title: "Refunds and returns", text: "The refund window is 45 days from delivery. Send the parcel back with the order number and we refund the card within a week." });
+    pages.set(`/docs/page-${i}`, {
+      title: `Help topic number ${i}`,
+      text: `Topic ${i} explains the feature numbered ${i} in plain words, with enough text for a reader to follow along comfortably.`,
+    });
+  if (count >= 7)
+    pages.set("/docs/page-7", {
+      title: "Refunds and returns",
+      text: "The refund window is 45 days from delivery. Send the parcel back with the order number and we refund the card within a week.",
+    });
   pages.set("/private/secret", { title: "Internal notes", text: "Staff only: the secret discount code is HUSH-42, never to be shared." });
   const site: TestSite = { origin: "", pages, requests: [], notModified: 0, userAgents: new Set(), stop: () => server.stop(true) };
   const xml = (body: string) => new Response(body, { headers: { "content-type": "application/xml" } });
@@ -46,13 +53,18 @@ export function startTestSite(count = 40): TestSite {
       const base = site.origin;
       if (path === "/robots.txt") return new Response("User-agent: *\nDisallow: /private\n", { headers: { "content-type": "text/plain" } });
       if (path === "/sitemap.xml")
-        return xml(`<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${base}/sitemap-a.xml</loc></sitemap><sitemap><loc>${base}/sitemap-b.xml.gz</loc></sitemap></sitemapindex>`);
+        return xml(
+          `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${base}/sitemap-a.xml</loc></sitemap><sitemap><loc>${base}/sitemap-b.xml.gz</loc></sitemap></sitemapindex>`,
+        );
       // Pages 1–19 here, the rest (but 40) gzipped; page 40 is reached only through /moved.
       const listed = [...pages.keys()].filter((p) => p !== `/docs/page-${count}`);
-      const urlset = (paths: string[]) => `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${paths.map((p) => `<url><loc>${base}${p}</loc></url>`).join("")}</urlset>`;
+      const urlset = (paths: string[]) =>
+        `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${paths.map((p) => `<url><loc>${base}${p}</loc></url>`).join("")}</urlset>`;
       if (path === "/sitemap-a.xml") return xml(urlset(listed.slice(0, 19)));
       if (path === "/sitemap-b.xml.gz")
-        return new Response(Bun.gzipSync(new TextEncoder().encode(urlset([...listed.slice(19), "/moved", "/missing"]))), { headers: { "content-type": "application/gzip" } });
+        return new Response(Bun.gzipSync(new TextEncoder().encode(urlset([...listed.slice(19), "/moved", "/missing"]))), {
+          headers: { "content-type": "application/gzip" },
+        });
       if (path === "/moved") return new Response(null, { status: 301, headers: { location: `/docs/page-${count}` } });
       const found = pages.get(path);
       if (!found) return new Response("not here", { status: 404 });

@@ -24,13 +24,18 @@ beforeAll(async () => {
       if (path === "/robots.txt") return new Response("User-agent: *\nAllow: /\n", { headers: { "content-type": "text/plain" } });
       if (path === "/sitemap.xml") {
         const urls = Array.from({ length: PAGES }, (_, i) => `<url><loc>http://127.0.0.1:${server.port}/page-${i + 1}</loc></url>`).join("");
-        return new Response(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>`, { headers: { "content-type": "application/xml" } });
+        return new Response(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>`, {
+          headers: { "content-type": "application/xml" },
+        });
       }
       if (hang) {
         hanging++;
         return new Promise<Response>(() => {});
       }
-      return new Response(`<!doctype html><html><head><title>${path}</title></head><body><main><h1>Answer ${path}</h1><p>The text of ${path}, long enough to be read as the page's main content by a reader.</p></main></body></html>`, { headers: { "content-type": "text/html" } });
+      return new Response(
+        `<!doctype html><html><head><title>${path}</title></head><body><main><h1>Answer ${path}</h1><p>The text of ${path}, long enough to be read as the page's main content by a reader.</p></main></body></html>`,
+        { headers: { "content-type": "text/html" } },
+      );
     },
   });
 });
@@ -48,7 +53,10 @@ describe("the time limit of a sync", () => {
     const org = await seedOrg(app);
     const token = await signIn(app, org.admin_email, org.password);
     const headers = { authorization: `Bearer ${token}` };
-    const res = await app.request("/api/knowledge/sources", { headers, json: { kind: "website", name: "Site", start_url: `http://127.0.0.1:${server.port}/sitemap.xml` } });
+    const res = await app.request("/api/knowledge/sources", {
+      headers,
+      json: { kind: "website", name: "Site", start_url: `http://127.0.0.1:${server.port}/sitemap.xml` },
+    });
     const id = ((await res.json()) as any).id;
     const first = await syncAndWait(app, token, id, false);
     expect(first.counts).toMatchObject({ imported: PAGES });

@@ -33,7 +33,10 @@ const docsOf = async () => (await listDocs(app.deps, org.org_id, { limit: 500, o
 
 describe("a website source", () => {
   test("the first sync imports exactly the allowed pages, boilerplate gone, titled from the page", async () => {
-    const created = await app.request("/api/knowledge/sources", { headers: auth(), json: { kind: "website", name: "Help centre", start_url: `${site.origin}/sitemap.xml` } });
+    const created = await app.request("/api/knowledge/sources", {
+      headers: auth(),
+      json: { kind: "website", name: "Help centre", start_url: `${site.origin}/sitemap.xml` },
+    });
     expect(created.status).toBe(201);
     const body = (await created.json()) as any;
     sourceId = body.id;
@@ -62,7 +65,10 @@ describe("a website source", () => {
   });
 
   test("a second sync after one page is edited and one deleted updates one doc, removes one, and asks for the rest conditionally", async () => {
-    site.pages.set("/docs/page-3", { title: "Help topic number 3", text: "Topic 3 now says something new: the export button moved to the top right corner of the report." });
+    site.pages.set("/docs/page-3", {
+      title: "Help topic number 3",
+      text: "Topic 3 now says something new: the export button moved to the top right corner of the report.",
+    });
     site.pages.delete("/docs/page-5");
     site.requests.length = 0;
     site.notModified = 0;
@@ -108,7 +114,10 @@ describe("the page cap", () => {
   test("a sync reads at most max_pages; one cut short by the cap removes nothing it did not reach", async () => {
     const small = startTestSite(10);
     try {
-      const created = await app.request("/api/knowledge/sources", { headers: auth(), json: { kind: "website", name: "Capped", start_url: `${small.origin}/sitemap.xml`, max_pages: 4 } });
+      const created = await app.request("/api/knowledge/sources", {
+        headers: auth(),
+        json: { kind: "website", name: "Capped", start_url: `${small.origin}/sitemap.xml`, max_pages: 4 },
+      });
       expect(created.status).toBe(201);
       const id = ((await created.json()) as any).id;
       const first = await syncAndWait(app, token, id, false);

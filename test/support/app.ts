@@ -48,7 +48,14 @@ export function buildRequest(base: string, path: string, init: TestRequestInit =
 }
 
 export function testConfig(env: Record<string, string> = {}): Readonly<Config> {
-  return loadConfig({ NODE_ENV: "test", LOG_LEVEL: "debug", BASE_URL: "http://localhost:3000", TRUST_PROXY: "1", SECRET_KEY: randomBytes(32).toString("base64"), ...env });
+  return loadConfig({
+    NODE_ENV: "test",
+    LOG_LEVEL: "debug",
+    BASE_URL: "http://localhost:3000",
+    TRUST_PROXY: "1",
+    SECRET_KEY: randomBytes(32).toString("base64"),
+    ...env,
+  });
 }
 
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
@@ -66,8 +73,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
           deadlines.delete(d);
           d.controller.abort(new DOMException("The operation timed out.", "TimeoutError"));
         }
-      for (const i of intervals)
-        for (; i.next <= clock.now.getTime(); i.next += i.ms) i.run();
+      for (const i of intervals) for (; i.next <= clock.now.getTime(); i.next += i.ms) i.run();
     },
   };
   const timers: Timers = {
@@ -128,7 +134,10 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
 
 let orgCounter = 0;
 /** Creates an org through the same function `org create` uses. */
-export async function seedOrg(app: TestApp, overrides: Partial<{ name: string; email: string; password: string; flags: string[] }> = {}): Promise<CreatedOrg & { password: string }> {
+export async function seedOrg(
+  app: TestApp,
+  overrides: Partial<{ name: string; email: string; password: string; flags: string[] }> = {},
+): Promise<CreatedOrg & { password: string }> {
   orgCounter++;
   const password = overrides.password ?? `pw-${randomBytes(9).toString("base64url")}`;
   const created = await createOrg(app.deps, {

@@ -59,9 +59,15 @@ export interface AxeViolation {
 export async function seriousAxeViolations(page: Page, include?: string): Promise<AxeViolation[]> {
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(await Bun.file(AXE_SOURCE).text());
   return page.evaluate(async (selector) => {
-    const axe = (window as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: unknown }[] }[] }> };
+      }
+    ).axe;
     const result = await axe.run(selector ? { include: [[selector]] } : document, { resultTypes: ["violations"] });
-    return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 5).map((n) => n.target) }));
+    return result.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 5).map((n) => n.target) }));
   }, include);
 }
 
@@ -69,7 +75,10 @@ export async function seriousAxeViolations(page: Page, include?: string): Promis
  * A page in a fresh context (desktop viewport, the given colour scheme) whose page errors and
  * console errors are collected in `errors`. The context is the caller's to close.
  */
-export async function watchedPage(browser: Browser, options: { baseURL: string; colorScheme?: "light" | "dark" }): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+export async function watchedPage(
+  browser: Browser,
+  options: { baseURL: string; colorScheme?: "light" | "dark" },
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ baseURL: options.baseURL, viewport: { width: 1280, height: 900 }, colorScheme: options.colorScheme ?? "light" });
   context.setDefaultTimeout(15_000);
   const page = await context.newPage();

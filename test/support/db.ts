@@ -13,7 +13,10 @@ import { migrate } from "../../src/db/migrate.ts";
 import { migrationFiles } from "../../src/db/migrations/index.ts";
 
 export const engine: "postgres" | "pglite" = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
-const schemaHash = new Bun.CryptoHasher("sha256").update(migrationFiles.map((m) => m.sql).join("\n")).digest("hex").slice(0, 12);
+const schemaHash = new Bun.CryptoHasher("sha256")
+  .update(migrationFiles.map((m) => m.sql).join("\n"))
+  .digest("hex")
+  .slice(0, 12);
 const root = join(import.meta.dir, "../..");
 
 export interface TestDatabase extends Database {

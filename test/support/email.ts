@@ -42,7 +42,11 @@ export async function verifyDkim(raw: string): Promise<{ result: string; domain?
     throw Object.assign(new Error(`no such record ${name}`), { code: "ENOTFOUND" });
   };
   const verdict = await dkimVerify(Buffer.from(raw), { resolver } as never);
-  return verdict.results.map((r) => ({ result: r.status.result, domain: r.signingDomain, headers: ((r as { signingHeaders?: { keys?: string } }).signingHeaders?.keys ?? "").split(": ") }));
+  return verdict.results.map((r) => ({
+    result: r.status.result,
+    domain: r.signingDomain,
+    headers: ((r as { signingHeaders?: { keys?: string } }).signingHeaders?.keys ?? "").split(": "),
+  }));
 }
 
 /**

@@ -8,7 +8,43 @@ import { createHash } from "node:crypto";
 
 export const FAKE_EMBEDDING_DIMS = 256;
 
-const STOP = new Set(["a", "an", "the", "i", "you", "we", "my", "your", "our", "to", "of", "for", "in", "on", "by", "and", "or", "is", "are", "was", "were", "be", "can", "do", "does", "how", "what", "if", "it", "get", "with", "within", "at", "this", "that"]);
+const STOP = new Set([
+  "a",
+  "an",
+  "the",
+  "i",
+  "you",
+  "we",
+  "my",
+  "your",
+  "our",
+  "to",
+  "of",
+  "for",
+  "in",
+  "on",
+  "by",
+  "and",
+  "or",
+  "is",
+  "are",
+  "was",
+  "were",
+  "be",
+  "can",
+  "do",
+  "does",
+  "how",
+  "what",
+  "if",
+  "it",
+  "get",
+  "with",
+  "within",
+  "at",
+  "this",
+  "that",
+]);
 
 export interface FakeEmbeddings {
   baseUrl: string;

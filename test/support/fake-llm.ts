@@ -75,7 +75,8 @@ type Emit = (chunk: string) => void;
 
 async function runOpenAi(script: FakeScript, model: string, emit: Emit): Promise<void> {
   const base = { id: "chatcmpl-fake", object: "chat.completion.chunk", created: 1_800_000_000, model };
-  const chunk = (delta: unknown, finish: string | null = null) => emit(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+  const chunk = (delta: unknown, finish: string | null = null) =>
+    emit(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
   chunk({ role: "assistant", content: "" });
   let tools = 0;
   for (const step of script.steps ?? []) {
@@ -101,7 +102,9 @@ async function runOpenAi(script: FakeScript, model: string, emit: Emit): Promise
   const stop = script.stop ?? (tools > 0 ? "tool_calls" : "end");
   chunk({}, { end: "stop", tool_calls: "tool_calls", max_tokens: "length" }[stop]);
   const usage = script.usage ?? { input: 11, output: 7 };
-  emit(`data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output } })}\n\n`);
+  emit(
+    `data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output } })}\n\n`,
+  );
   if (script.end !== "no-terminator") emit("data: [DONE]\n\n");
 }
 
@@ -109,7 +112,16 @@ async function runAnthropic(script: FakeScript, model: string, emit: Emit): Prom
   const event = (type: string, data: Record<string, unknown>) => emit(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
   const usage = script.usage ?? { input: 11, output: 7 };
   event("message_start", {
-    message: { id: "msg_fake", type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input, output_tokens: 1 } },
+    message: {
+      id: "msg_fake",
+      type: "message",
+      role: "assistant",
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: usage.input, output_tokens: 1 },
+    },
   });
   event("ping", {});
   let index = -1;
@@ -136,7 +148,8 @@ async function runAnthropic(script: FakeScript, model: string, emit: Emit): Prom
       tools++;
       const args = typeof step.tool.arguments === "string" ? step.tool.arguments : JSON.stringify(step.tool.arguments);
       event("content_block_start", { index, content_block: { type: "tool_use", id: step.tool.id ?? `toolu_fake${tools}`, name: step.tool.name, input: {} } });
-      for (const part of split(args, step.tool.fragments ?? 1)) event("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: part } });
+      for (const part of split(args, step.tool.fragments ?? 1))
+        event("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: part } });
       event("content_block_stop", { index });
     }
   }
@@ -147,12 +160,24 @@ async function runAnthropic(script: FakeScript, model: string, emit: Emit): Prom
   if (script.end === "cut") throw new Error("cut");
   close();
   const stop = script.stop ?? (tools > 0 ? "tool_calls" : "end");
-  event("message_delta", { delta: { stop_reason: { end: "end_turn", tool_calls: "tool_use", max_tokens: "max_tokens" }[stop], stop_sequence: null }, usage: { output_tokens: usage.output } });
+  event("message_delta", {
+    delta: { stop_reason: { end: "end_turn", tool_calls: "tool_use", max_tokens: "max_tokens" }[stop], stop_sequence: null },
+    usage: { output_tokens: usage.output },
+  });
   if (script.end !== "no-terminator") event("message_stop", {});
 }
 
 function errorBody(kind: "openai" | "anthropic", status: number): unknown {
-  const type = status === 429 ? "rate_limit_error" : status === 401 ? "authentication_error" : status === 529 ? "overloaded_error" : status >= 500 ? "api_error" : "invalid_request_error";
+  const type =
+    status === 429
+      ? "rate_limit_error"
+      : status === 401
+        ? "authentication_error"
+        : status === 529
+          ? "overloaded_error"
+          : status >= 500
+            ? "api_error"
+            : "invalid_request_error";
   return kind === "openai" ? { error: { message: `fake ${type}`, type, code: null } } : { type: "error", error: { type, message: `fake ${type}` } };
 }
 
@@ -190,8 +215,7 @@ async function startFake(kind: "openai" | "anthropic"): Promise<FakeLlm> {
         if (given !== (kind === "openai" ? `Bearer ${fake.apiKey}` : fake.apiKey)) return Response.json(errorBody(kind, 401), { status: 401 });
       }
       const script = queue.shift() ?? fake.fallback;
-      if (script.status !== undefined)
-        return Response.json(script.body ?? errorBody(kind, script.status), { status: script.status, headers: script.headers });
+      if (script.status !== undefined) return Response.json(script.body ?? errorBody(kind, script.status), { status: script.status, headers: script.headers });
       const model = typeof (body as { model?: unknown })?.model === "string" ? (body as { model: string }).model : "fake";
       const stream = new ReadableStream<Uint8Array>({
         start(controller) {

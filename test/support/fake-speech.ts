@@ -90,7 +90,16 @@ export async function fakeSpeech(options: { transcript?: string; delayMs?: numbe
       if (record.path.endsWith("/audio/transcriptions")) return Response.json({ text: fake.transcript });
       // Streamed in pieces, as a TTS server writes while it synthesises.
       const pieces = [audio.subarray(0, 4096), audio.subarray(4096)];
-      return new Response(new ReadableStream({ pull(c) { const p = pieces.shift(); if (p) c.enqueue(p); else c.close(); } }), { headers: { "content-type": "audio/wav" } });
+      return new Response(
+        new ReadableStream({
+          pull(c) {
+            const p = pieces.shift();
+            if (p) c.enqueue(p);
+            else c.close();
+          },
+        }),
+        { headers: { "content-type": "audio/wav" } },
+      );
     },
   });
   fake.baseUrl = `http://127.0.0.1:${server.port}/v1`;

@@ -20,7 +20,14 @@ export class TestOAuthProvider implements OAuthClientProvider {
   ) {}
 
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: "SDK test client", redirect_uris: [this.redirectUrl], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], token_endpoint_auth_method: "none", ...this.metadata };
+    return {
+      client_name: "SDK test client",
+      redirect_uris: [this.redirectUrl],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+      ...this.metadata,
+    };
   }
   clientInformation() {
     return this.client;
@@ -55,7 +62,11 @@ export class TestOAuthProvider implements OAuthClientProvider {
  * 401, the SDK discovers, registers and sends the user to authorize; `authorize` plays the user
  * and returns the code from the redirect; then the client connects for real.
  */
-export async function connectWithOAuth(base: string, provider: TestOAuthProvider, authorize: (url: URL) => Promise<string>): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+export async function connectWithOAuth(
+  base: string,
+  provider: TestOAuthProvider,
+  authorize: (url: URL) => Promise<string>,
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const endpoint = new URL("/api/mcp", base);
   const first = new StreamableHTTPClientTransport(endpoint, { authProvider: provider });
   const probe = new Client({ name: "svc-agents-tests", version: "1.0.0" });

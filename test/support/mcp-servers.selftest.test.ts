@@ -41,12 +41,21 @@ async function connect(url: string, headers?: Record<string, string>) {
   return { client, transport };
 }
 
-const textOf = (result: unknown) => ((result as { content: { text: string }[] }).content[0]?.text ?? "");
+const textOf = (result: unknown) => (result as { content: { text: string }[] }).content[0]?.text ?? "";
 
 // Raw Streamable HTTP, the way our own client talks (proposing 2025-03-26).
 const ACCEPT = { accept: "application/json, text/event-stream", "content-type": "application/json" };
 async function rawInit(url: string, headers: Record<string, string> = {}) {
-  const init = await fetch(url, { method: "POST", headers: { ...ACCEPT, ...headers }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }) });
+  const init = await fetch(url, {
+    method: "POST",
+    headers: { ...ACCEPT, ...headers },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    }),
+  });
   expect(init.status).toBe(200);
   await init.text();
   const session = init.headers.get("mcp-session-id");
@@ -84,7 +93,11 @@ describe("statefulSseServer", () => {
     await transport.terminateSession();
     expect(f.counters.deletes).toBe(1);
     expect(f.sessions()).toBe(1);
-    const stale = await fetch(f.url, { method: "POST", headers: { ...ACCEPT, "mcp-session-id": transport.sessionId ?? "gone" }, body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/list" }) });
+    const stale = await fetch(f.url, {
+      method: "POST",
+      headers: { ...ACCEPT, "mcp-session-id": transport.sessionId ?? "gone" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/list" }),
+    });
     expect(stale.status).toBe(404);
     expect(f.requests.every((r) => Object.keys(r.headers).every((k) => k === k.toLowerCase()))).toBe(true);
   });
@@ -196,7 +209,12 @@ describe("slowServer", () => {
     const f = await start(slowServer({ delayMs: 10_000, keepAliveMs: 100 }));
     const raw = await rawInit(f.url);
     const controller = new AbortController();
-    const res = await fetch(f.url, { method: "POST", headers: raw.headers, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: {} } }), signal: controller.signal });
+    const res = await fetch(f.url, {
+      method: "POST",
+      headers: raw.headers,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "echo", arguments: {} } }),
+      signal: controller.signal,
+    });
     const reader = res.body!.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toStartWith(":");
     controller.abort();
@@ -301,7 +319,9 @@ describe("oauthProtectedServer", () => {
     await connect(f.url, { authorization: `Bearer ${second.access_token}` });
 
     f.revokeRefreshTokens();
-    expect((await refresh(f, { grant_type: "refresh_token", refresh_token: second.refresh_token, client_id: f.clientId, client_secret: "shh" })).status).toBe(400);
+    expect((await refresh(f, { grant_type: "refresh_token", refresh_token: second.refresh_token, client_id: f.clientId, client_secret: "shh" })).status).toBe(
+      400,
+    );
     expect(f.counters).toMatchObject({ token_requests: 4, token_refreshes: 1, token_failures: 3 });
     expect(f.requests.find((r) => r.path === "/token")?.body).toMatchObject({ grant_type: "refresh_token" });
   });

@@ -217,7 +217,12 @@ async function stateless(build: () => ProtocolServer, rec: Recorder, inc: Incomi
 }
 
 /** A fixture whose MCP endpoint is `<origin>/mcp`; other paths get 404 unless `extra` answers them. */
-function mcpFixture(rec: Recorder, mcp: (inc: Incoming, origin: string) => Promise<Response>, cleanup: () => Promise<void>, extra?: (inc: Incoming, origin: string) => Response | Promise<Response> | undefined) {
+function mcpFixture(
+  rec: Recorder,
+  mcp: (inc: Incoming, origin: string) => Promise<Response>,
+  cleanup: () => Promise<void>,
+  extra?: (inc: Incoming, origin: string) => Response | Promise<Response> | undefined,
+) {
   const http = host(rec, async (inc, origin) => {
     if (inc.path === "/mcp" || inc.path.startsWith("/mcp?")) return mcp(inc, origin);
     return (await extra?.(inc, origin)) ?? new Response("not found", { status: 404 });
@@ -245,10 +250,14 @@ function record(rec: Recorder, tool: string, args: unknown, extra: Extra) {
 }
 
 function addEcho(server: McpServer, rec: Recorder, name = "echo") {
-  server.registerTool(name, { description: "Returns its text argument.", inputSchema: { text: z.string() }, annotations: { readOnlyHint: true, destructiveHint: false } }, async (args, extra) => {
-    record(rec, name, args, extra);
-    return text(args.text);
-  });
+  server.registerTool(
+    name,
+    { description: "Returns its text argument.", inputSchema: { text: z.string() }, annotations: { readOnlyHint: true, destructiveHint: false } },
+    async (args, extra) => {
+      record(rec, name, args, extra);
+      return text(args.text);
+    },
+  );
 }
 
 function addWhoami(server: McpServer, rec: Recorder) {
@@ -261,24 +270,45 @@ function addWhoami(server: McpServer, rec: Recorder) {
 /** The tools of statefulSseServer: echo, add, delete_everything, no_hints. */
 function addDemoTools(server: McpServer, rec: Recorder) {
   addEcho(server, rec);
-  server.registerTool("add", { description: "Adds two numbers.", inputSchema: { a: z.number(), b: z.number() }, annotations: { readOnlyHint: true } }, async (args, extra) => {
-    record(rec, "add", args, extra);
-    return text(String(args.a + args.b));
-  });
-  server.registerTool("delete_everything", { description: "Deletes everything (it does not, it is a fixture).", inputSchema: { confirm: z.boolean().optional() }, annotations: { destructiveHint: true } }, async (args, extra) => {
-    record(rec, "delete_everything", args, extra);
-    return text("deleted everything");
-  });
+  server.registerTool(
+    "add",
+    { description: "Adds two numbers.", inputSchema: { a: z.number(), b: z.number() }, annotations: { readOnlyHint: true } },
+    async (args, extra) => {
+      record(rec, "add", args, extra);
+      return text(String(args.a + args.b));
+    },
+  );
+  server.registerTool(
+    "delete_everything",
+    {
+      description: "Deletes everything (it does not, it is a fixture).",
+      inputSchema: { confirm: z.boolean().optional() },
+      annotations: { destructiveHint: true },
+    },
+    async (args, extra) => {
+      record(rec, "delete_everything", args, extra);
+      return text("deleted everything");
+    },
+  );
   server.registerTool("no_hints", { description: "A tool without annotations.", inputSchema: { text: z.string().optional() } }, async (args, extra) => {
     record(rec, "no_hints", args, extra);
     return text("no hints");
   });
 }
 
-const rawTool = (name: string, description = `Tool ${name}`): Tool => ({ name, description, inputSchema: { type: "object", properties: { text: { type: "string" } } } });
+const rawTool = (name: string, description = `Tool ${name}`): Tool => ({
+  name,
+  description,
+  inputSchema: { type: "object", properties: { text: { type: "string" } } },
+});
 
 /** A low-level Server: tools/list answered by `list`, tools/call by `call` (default: echo the arguments as JSON). */
-function lowLevel(name: string, rec: Recorder, list: (cursor: string | undefined, extra: Extra) => Promise<ListToolsResult>, call?: (name: string, args: unknown, extra: Extra) => Promise<CallToolResult>): Server {
+function lowLevel(
+  name: string,
+  rec: Recorder,
+  list: (cursor: string | undefined, extra: Extra) => Promise<ListToolsResult>,
+  call?: (name: string, args: unknown, extra: Extra) => Promise<CallToolResult>,
+): Server {
   const server = new Server({ name, version: "1.0.0" }, { capabilities: { tools: {}, logging: {} } });
   server.setRequestHandler(ListToolsRequestSchema, (request, extra) => list(request.params?.cursor, extra));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -305,18 +335,28 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
  * annotations). DELETE ends a session (counters.deletes). `icons` go to serverInfo.icons as given
  * (the SDK's Implementation type has `icons`; nothing is validated or rewritten).
  */
-export async function statefulSseServer(options: { icons?: Icon[]; name?: string; version?: string; json?: boolean } = {}): Promise<McpFixture & { sessions(): number }> {
+export async function statefulSseServer(
+  options: { icons?: Icon[]; name?: string; version?: string; json?: boolean } = {},
+): Promise<McpFixture & { sessions(): number }> {
   const rec = recorder();
   const sessions = new Sessions(
     () => {
-      const server = new McpServer({ name: options.name ?? "fixture-stateful", version: options.version ?? "1.0.0", ...(options.icons && { icons: options.icons }) });
+      const server = new McpServer({
+        name: options.name ?? "fixture-stateful",
+        version: options.version ?? "1.0.0",
+        ...(options.icons && { icons: options.icons }),
+      });
       addDemoTools(server, rec);
       return server;
     },
     rec,
     { json: options.json },
   );
-  const { fixture } = mcpFixture(rec, (inc) => sessions.handle(inc), () => sessions.forget());
+  const { fixture } = mcpFixture(
+    rec,
+    (inc) => sessions.handle(inc),
+    () => sessions.forget(),
+  );
   return { ...fixture, sessions: () => sessions.live.size };
 }
 
@@ -338,7 +378,11 @@ export async function revisionServer(version: "2025-03-26" | "2025-06-18" | "202
     const body = { ...inc.body, params: { ...inc.body.params, protocolVersion: version } };
     return { ...inc, body, req: new Request(inc.req.url, { method: "POST", headers: inc.req.headers, body: JSON.stringify(body) }) };
   };
-  return mcpFixture(rec, (inc) => stateless(build, rec, pinned(inc), { json: true }), async () => {}).fixture;
+  return mcpFixture(
+    rec,
+    (inc) => stateless(build, rec, pinned(inc), { json: true }),
+    async () => {},
+  ).fixture;
 }
 
 /**
@@ -353,11 +397,25 @@ export async function modernServer(options: { legacy?: "reject" | "stateless" } 
   const handler = createMcpHandler(
     () => {
       const server = new ModernMcpServer({ name: "fixture-2026", version: "2.0.0" });
-      server.registerTool("echo", { description: "Returns its text argument.", inputSchema: z.object({ text: z.string() }), annotations: { readOnlyHint: true, destructiveHint: false } }, async (args) => text(args.text));
-      server.registerTool("delete_everything", { description: "Deletes everything (it does not, it is a fixture).", inputSchema: z.object({}), annotations: { destructiveHint: true } }, async () => text("deleted everything"));
-      const schema = { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" }, text: { type: "string" } }, required: ["region", "text"] };
+      server.registerTool(
+        "echo",
+        { description: "Returns its text argument.", inputSchema: z.object({ text: z.string() }), annotations: { readOnlyHint: true, destructiveHint: false } },
+        async (args) => text(args.text),
+      );
+      server.registerTool(
+        "delete_everything",
+        { description: "Deletes everything (it does not, it is a fixture).", inputSchema: z.object({}), annotations: { destructiveHint: true } },
+        async () => text("deleted everything"),
+      );
+      const schema = {
+        type: "object",
+        properties: { region: { type: "string", "x-mcp-header": "Region" }, text: { type: "string" } },
+        required: ["region", "text"],
+      };
       const regional = fromJsonSchema<{ region: string; text: string }>(schema as Parameters<typeof fromJsonSchema>[0]);
-      server.registerTool("in_region", { description: "Says where it ran.", inputSchema: regional, annotations: { readOnlyHint: true } }, async (args) => text(`${args.text} in ${args.region}`));
+      server.registerTool("in_region", { description: "Says where it ran.", inputSchema: regional, annotations: { readOnlyHint: true } }, async (args) =>
+        text(`${args.text} in ${args.region}`),
+      );
       return server;
     },
     { legacy: options.legacy ?? "reject" },
@@ -382,7 +440,11 @@ export async function statelessJsonServer(): Promise<McpFixture> {
     addWhoami(server, rec);
     return server;
   };
-  return mcpFixture(rec, (inc) => stateless(build, rec, inc, { json: true }), async () => {}).fixture;
+  return mcpFixture(
+    rec,
+    (inc) => stateless(build, rec, inc, { json: true }),
+    async () => {},
+  ).fixture;
 }
 
 /**
@@ -412,7 +474,11 @@ export async function paginatingServer(options: { total?: number; pageSize?: num
       }),
     rec,
   );
-  return mcpFixture(rec, (inc) => sessions.handle(inc), () => sessions.forget()).fixture;
+  return mcpFixture(
+    rec,
+    (inc) => sessions.handle(inc),
+    () => sessions.forget(),
+  ).fixture;
 }
 
 /**
@@ -426,7 +492,10 @@ export async function notifyingServer(): Promise<McpFixture> {
   const chatter = async (label: string, extra: Extra) => {
     void extra.sendRequest({ method: "ping" }, EmptyResultSchema, { timeout: 5000 }).catch(() => {});
     await extra.sendNotification({ method: "notifications/message", params: { level: "info", logger: "fixture", data: `${label}: working on it` } });
-    await extra.sendNotification({ method: "notifications/progress", params: { progressToken: extra._meta?.progressToken ?? "unsolicited", progress: 1, total: 2, message: label } });
+    await extra.sendNotification({
+      method: "notifications/progress",
+      params: { progressToken: extra._meta?.progressToken ?? "unsolicited", progress: 1, total: 2, message: label },
+    });
     await Bun.sleep(5); // let the ping reach the stream before the result does
   };
   const sessions = new Sessions(
@@ -446,7 +515,11 @@ export async function notifyingServer(): Promise<McpFixture> {
       ),
     rec,
   );
-  return mcpFixture(rec, (inc) => sessions.handle(inc), () => sessions.forget()).fixture;
+  return mcpFixture(
+    rec,
+    (inc) => sessions.handle(inc),
+    () => sessions.forget(),
+  ).fixture;
 }
 
 /** What badNamesServer lists: the names a client must keep (in order) and the ones it must drop. */
@@ -473,7 +546,11 @@ export async function badNamesServer(): Promise<McpFixture> {
     rawTool("A".repeat(64)),
   ];
   const build = () => lowLevel("fixture-bad-names", rec, async () => ({ tools }));
-  return mcpFixture(rec, (inc) => stateless(build, rec, inc, { json: true }), async () => {}).fixture;
+  return mcpFixture(
+    rec,
+    (inc) => stateless(build, rec, inc, { json: true }),
+    async () => {},
+  ).fixture;
 }
 
 /**
@@ -501,7 +578,11 @@ export async function slowServer(options: { delayMs?: number; keepAliveMs?: numb
       async (_cursor, extra) => (await wait(extra), { tools: [rawTool("echo", "Returns its text argument, slowly.")] }),
       async (_name, args, extra) => (await wait(extra), text(JSON.stringify(args ?? {}))),
     );
-  return mcpFixture(rec, (inc) => stateless(build, rec, inc, { keepAliveMs }), async () => {}).fixture;
+  return mcpFixture(
+    rec,
+    (inc) => stateless(build, rec, inc, { keepAliveMs }),
+    async () => {},
+  ).fixture;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -528,18 +609,17 @@ export async function redirectingServer(location = "http://169.254.169.254/lates
  * - `manual`: only when `forget()` is called.
  * It forgets `times` times (default 1; Infinity to keep forgetting). counters.forgets counts them.
  */
-export async function forgetfulServer(options: { forgetAfter?: "initialize" | "initialized" | "request" | "manual"; times?: number } = {}): Promise<McpFixture & { forget(): Promise<void> }> {
+export async function forgetfulServer(
+  options: { forgetAfter?: "initialize" | "initialized" | "request" | "manual"; times?: number } = {},
+): Promise<McpFixture & { forget(): Promise<void> }> {
   const { forgetAfter = "initialized", times = 1 } = options;
   let remaining = times;
   const rec = recorder();
-  const sessions = new Sessions(
-    () => {
-      const server = new McpServer({ name: "fixture-forgetful", version: "1.0.0" });
-      addDemoTools(server, rec);
-      return server;
-    },
-    rec,
-  );
+  const sessions = new Sessions(() => {
+    const server = new McpServer({ name: "fixture-forgetful", version: "1.0.0" });
+    addDemoTools(server, rec);
+    return server;
+  }, rec);
   const forget = async () => {
     rec.bump("forgets");
     await sessions.forget();
@@ -632,15 +712,13 @@ export async function oauthProtectedServer(options: { clientId?: string; clientS
     refresh.set(pair.refresh_token, pair.access_token);
     return pair;
   };
-  const sessions = new Sessions(
-    () => {
-      const server = new McpServer({ name: "fixture-oauth", version: "1.0.0" });
-      addEcho(server, rec);
-      return server;
-    },
-    rec,
-  );
-  const tokenError = (status: number, error: string, headers: Record<string, string> = {}) => Response.json({ error }, { status, headers: { "cache-control": "no-store", ...headers } });
+  const sessions = new Sessions(() => {
+    const server = new McpServer({ name: "fixture-oauth", version: "1.0.0" });
+    addEcho(server, rec);
+    return server;
+  }, rec);
+  const tokenError = (status: number, error: string, headers: Record<string, string> = {}) =>
+    Response.json({ error }, { status, headers: { "cache-control": "no-store", ...headers } });
 
   const token = (inc: Incoming) => {
     rec.bump("token_requests");
@@ -728,12 +806,20 @@ export function everythingInstalled(packageDir = EVERYTHING_DIR): boolean {
  * store). The fixture's `url` is a recording proxy in front of it (so requests, counters and calls
  * work as elsewhere); `directUrl` is the child itself. Throws if the package is not installed.
  */
-export async function everythingServer(options: { packageDir?: string; runtime?: string; startTimeoutMs?: number } = {}): Promise<McpFixture & { directUrl: string; output(): string }> {
+export async function everythingServer(
+  options: { packageDir?: string; runtime?: string; startTimeoutMs?: number } = {},
+): Promise<McpFixture & { directUrl: string; output(): string }> {
   const dir = options.packageDir ?? EVERYTHING_DIR;
   if (!everythingInstalled(dir)) throw new Error(`${dir} is missing: npm install --save-dev --save-exact @modelcontextprotocol/server-everything@2026.8.31`);
   const port = freePort();
   const directUrl = `http://127.0.0.1:${port}/mcp`;
-  const proc = Bun.spawn([options.runtime ?? process.execPath, join(dir, "dist/index.js"), "streamableHttp"], { cwd: dir, env: childEnv({ PORT: String(port) }), stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([options.runtime ?? process.execPath, join(dir, "dist/index.js"), "streamableHttp"], {
+    cwd: dir,
+    env: childEnv({ PORT: String(port) }),
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   let output = "";
   const drain = async (stream: ReadableStream<Uint8Array>) => {
     const decoder = new TextDecoder();
@@ -768,7 +854,13 @@ export async function everythingServer(options: { packageDir?: string; runtime?:
       const headers = new Headers(inc.req.headers);
       headers.delete("host");
       headers.delete("content-length");
-      const upstream = await fetch(`http://127.0.0.1:${port}${inc.path}`, { method: inc.req.method, headers, body: inc.req.body === null ? null : await inc.req.arrayBuffer(), redirect: "manual", signal: inc.req.signal });
+      const upstream = await fetch(`http://127.0.0.1:${port}${inc.path}`, {
+        method: inc.req.method,
+        headers,
+        body: inc.req.body === null ? null : await inc.req.arrayBuffer(),
+        redirect: "manual",
+        signal: inc.req.signal,
+      });
       const out = new Headers(upstream.headers);
       out.delete("content-encoding"); // fetch has already decoded the body
       out.delete("content-length");

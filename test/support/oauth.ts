@@ -10,7 +10,12 @@ export function pkcePair() {
   return { verifier, challenge: s256(verifier) };
 }
 
-export async function registerPublicClient(app: TestApp, redirectUris = ["http://127.0.0.1:9/callback"], extra: Record<string, unknown> = {}, ip = "198.51.100.1") {
+export async function registerPublicClient(
+  app: TestApp,
+  redirectUris = ["http://127.0.0.1:9/callback"],
+  extra: Record<string, unknown> = {},
+  ip = "198.51.100.1",
+) {
   const res = await app.request("/api/mcp/oauth/register", {
     json: { client_name: "Test client", redirect_uris: redirectUris, token_endpoint_auth_method: "none", ...extra },
     ip,
@@ -84,7 +89,13 @@ export async function tokensFor(app: TestApp, member: { admin_email: string; pas
     code_challenge_method: "S256",
     ...(scope ? { scope } : {}),
   });
-  const { res, body } = await tokenRequest(app, { grant_type: "authorization_code", code: back.searchParams.get("code")!, code_verifier: verifier, client_id: client.client_id, redirect_uri: "http://127.0.0.1:9/callback" });
+  const { res, body } = await tokenRequest(app, {
+    grant_type: "authorization_code",
+    code: back.searchParams.get("code")!,
+    code_verifier: verifier,
+    client_id: client.client_id,
+    redirect_uri: "http://127.0.0.1:9/callback",
+  });
   if (res.status !== 200) throw new Error(`token exchange failed: ${JSON.stringify(body)}`);
   return { clientId: client.client_id, accessToken: body.access_token as string, refreshToken: body.refresh_token as string };
 }
@@ -94,7 +105,12 @@ export async function rpc(app: TestApp, token: string | undefined, message: unkn
   const res = await app.request("/api/mcp", {
     method: "POST",
     body: typeof message === "string" ? message : JSON.stringify(message),
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
   });
   const text = await res.text();
   return { res, text, body: text ? (JSON.parse(text) as any) : undefined };

@@ -23,7 +23,13 @@ export function freePort(): number {
 export function childEnv(env: Record<string, string | undefined>): Record<string, string> {
   const base: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || /^(PORT|HOST|BASE_URL|DATABASE_URL|DATA_DIR|SECRET_KEY|NODE_ENV|LOG_LEVEL|SEED_DEMO|TRUST_PROXY|SESSION_TTL_HOURS|OAUTH_[A-Z_]+|ACTION_RATE_LIMIT_PER_MINUTE|MCP_TOKEN_LIMIT_[A-Z_]+|CONNECTOR_DISCOVERY_INTERVAL_SECONDS|LLM_[A-Z_]+)$/.test(k)) continue;
+    if (
+      v === undefined ||
+      /^(PORT|HOST|BASE_URL|DATABASE_URL|DATA_DIR|SECRET_KEY|NODE_ENV|LOG_LEVEL|SEED_DEMO|TRUST_PROXY|SESSION_TTL_HOURS|OAUTH_[A-Z_]+|ACTION_RATE_LIMIT_PER_MINUTE|MCP_TOKEN_LIMIT_[A-Z_]+|CONNECTOR_DISCOVERY_INTERVAL_SECONDS|LLM_[A-Z_]+)$/.test(
+        k,
+      )
+    )
+      continue;
     base[k] = v;
   }
   for (const [k, v] of Object.entries(env)) if (v !== undefined) base[k] = v;
@@ -74,7 +80,11 @@ async function drain(stream: ReadableStream<Uint8Array>, into: string[]) {
 }
 
 /** Starts `serve` and waits until /readyz answers 200. */
-export async function startServer(env: Record<string, string | undefined>, command: string[] = [process.execPath, MAIN, "serve"], timeoutMs = 60_000): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string | undefined>,
+  command: string[] = [process.execPath, MAIN, "serve"],
+  timeoutMs = 60_000,
+): Promise<RunningServer> {
   const port = env.PORT ? Number(env.PORT) : freePort();
   const url = `http://127.0.0.1:${port}`;
   const proc = Bun.spawn(command, {

@@ -45,7 +45,10 @@ export function unfoldHeaders(block: string): Map<string, string> {
 function decode(body: string, encoding: string | undefined): string {
   if (encoding?.toLowerCase() === "base64") return Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8");
   if (encoding?.toLowerCase() === "quoted-printable")
-    return Buffer.from(body.replace(/=\r\n/g, "").replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))), "latin1").toString("utf8");
+    return Buffer.from(
+      body.replace(/=\r\n/g, "").replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))),
+      "latin1",
+    ).toString("utf8");
   return body;
 }
 
@@ -61,7 +64,10 @@ export function parseMail(raw: string): Pick<ReceivedMail, "headers" | "parts" |
       if (chunk.startsWith("--")) break;
       const at = chunk.indexOf("\r\n\r\n");
       const h = unfoldHeaders(chunk.slice(2, at));
-      parts.set((h.get("content-type") ?? "text/plain").split(";")[0]!.trim(), decode(chunk.slice(at + 4).replace(/\r\n$/, ""), h.get("content-transfer-encoding")));
+      parts.set(
+        (h.get("content-type") ?? "text/plain").split(";")[0]!.trim(),
+        decode(chunk.slice(at + 4).replace(/\r\n$/, ""), h.get("content-transfer-encoding")),
+      );
     }
   } else parts.set(contentType.split(";")[0]!.trim(), decode(body, headers.get("content-transfer-encoding")));
   return { headers, parts, contentType };
@@ -101,7 +107,13 @@ export async function startSmtp(options: { delayMs?: number; auth?: { user: stri
       stream.on("end", () => {
         const raw = Buffer.concat(chunks).toString("utf8");
         setTimeout(() => {
-          received.push({ transaction: transactionOf(session), from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address), raw, ...parseMail(raw) });
+          received.push({
+            transaction: transactionOf(session),
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw,
+            ...parseMail(raw),
+          });
           for (const r of session.envelope.rcptTo) events.push({ event: "accepted", to: r.address, transaction: transactionOf(session) });
           callback();
         }, options.delayMs ?? 0);

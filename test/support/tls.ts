@@ -20,7 +20,24 @@ export function certificateIn(dir: string, name: string, subjectAltName = `DNS:$
   const keyPath = join(dir, `${name}.key`);
   const certPath = join(dir, `${name}.pem`);
   const proc = Bun.spawnSync(
-    ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", `/CN=${name}`, "-addext", `subjectAltName=${subjectAltName}`, "-days", "1", "-keyout", keyPath, "-out", certPath],
+    [
+      "openssl",
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-subj",
+      `/CN=${name}`,
+      "-addext",
+      `subjectAltName=${subjectAltName}`,
+      "-days",
+      "1",
+      "-keyout",
+      keyPath,
+      "-out",
+      certPath,
+    ],
     { stdout: "pipe", stderr: "pipe", stdin: "ignore" },
   );
   if (proc.exitCode !== 0) throw new Error(`openssl req exited ${proc.exitCode}: ${proc.stderr.toString()}`);

@@ -91,9 +91,17 @@ describe("audit writer", () => {
     const writer = createAuditWriter(() => app.deps.db);
     const tricky = ['say "hi", {x}', "back\\slash\\", "NULL", "", "line\nbreak\ttab", "ünïcödé ✓ 🚀", "a,b;c", "'quoted'"];
     const createdAt = new Date("2026-01-02T03:04:05.678Z");
-    await Promise.all(tricky.map((text, i) => writer.write({ ...row("audit-tricky"), actorId: text, error: i % 2 === 0 ? text : null, durationMs: i, createdAt })));
+    await Promise.all(
+      tricky.map((text, i) => writer.write({ ...row("audit-tricky"), actorId: text, error: i % 2 === 0 ? text : null, durationMs: i, createdAt })),
+    );
     const stored = await app.deps.db
-      .select({ actorId: actionExecutions.actorId, error: actionExecutions.error, durationMs: actionExecutions.durationMs, createdAt: actionExecutions.createdAt, clientId: actionExecutions.clientId })
+      .select({
+        actorId: actionExecutions.actorId,
+        error: actionExecutions.error,
+        durationMs: actionExecutions.durationMs,
+        createdAt: actionExecutions.createdAt,
+        clientId: actionExecutions.clientId,
+      })
       .from(actionExecutions)
       .where(eq(actionExecutions.tool, "audit-tricky"));
     expect(stored.sort((a, b) => a.durationMs - b.durationMs)).toEqual(

@@ -28,7 +28,11 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const anonymous = (): CallScope => ({ actor: { kind: "customer", endUserId: null, sessionId: crypto.randomUUID() }, orgId, channel: "chat" });
-const bound = (): CallScope => ({ ...anonymous(), actor: { kind: "customer", endUserId: alice.id, sessionId: crypto.randomUUID() }, customer: boundCustomerOf(alice) });
+const bound = (): CallScope => ({
+  ...anonymous(),
+  actor: { kind: "customer", endUserId: alice.id, sessionId: crypto.randomUUID() },
+  customer: boundCustomerOf(alice),
+});
 
 const refusal = (scope: CallScope, name: string, args: unknown) => appErrorOf(app.deps.tools.call(scope, name, args));
 
@@ -67,7 +71,13 @@ test("the same tools over MCP or from the dashboard are not limited by the chat 
 
 test("an integration action (custom or connector) runs in a chat only once an admin switched it on for the agent", async () => {
   app.hosts.set("orders.shop.example", ["93.184.216.34"]);
-  await createCustomAction(app.deps, orgId, { slug: "order_status", description: "Look up an order.", method: "GET", url: "https://orders.shop.example/status", destructive: false });
+  await createCustomAction(app.deps, orgId, {
+    slug: "order_status",
+    description: "Look up an order.",
+    method: "GET",
+    url: "https://orders.shop.example/status",
+    destructive: false,
+  });
   app.deps.tools.invalidate(orgId);
   const member: CallScope = { actor: { kind: "system", name: "test" }, orgId, channel: "dashboard" };
   expect((await app.deps.tools.list(member)).map((t) => t.name)).toContain("custom.order_status"); // on by default elsewhere

@@ -47,12 +47,23 @@ beforeEach(() => {
   hook = async () => {};
 });
 
-const system = (orgId: string, agentId?: string): CallScope => ({ actor: { kind: "system", name: "test" }, orgId, channel: "mcp", ...(agentId ? { agentId } : {}) });
+const system = (orgId: string, agentId?: string): CallScope => ({
+  actor: { kind: "system", name: "test" },
+  orgId,
+  channel: "mcp",
+  ...(agentId ? { agentId } : {}),
+});
 
 const refusal = (scope: CallScope, name: string, args: unknown) => appErrorOf(app.deps.tools.call(scope, name, args));
 
 async function hookAction(orgId: string, slug: string) {
-  await createCustomAction(app.deps, orgId, { slug, description: "Asks the partner.", method: "GET", url: `http://api.partner.example:${partner.port}/hook`, destructive: false });
+  await createCustomAction(app.deps, orgId, {
+    slug,
+    description: "Asks the partner.",
+    method: "GET",
+    url: `http://api.partner.example:${partner.port}/hook`,
+    destructive: false,
+  });
 }
 
 describe("a call naming a disabled agent", () => {
@@ -134,7 +145,10 @@ describe("the chat path", () => {
     );
     const res = await app.request("/api/sdk/chat", { json: { message: "Please flip it twice." }, headers: { authorization: `Bearer ${org.widget_key}` } });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { agent_id: string; actions: { type: string; name: string; status: string; error?: { code: string; message: string } }[] };
+    const body = (await res.json()) as {
+      agent_id: string;
+      actions: { type: string; name: string; status: string; error?: { code: string; message: string } }[];
+    };
     expect(body.agent_id).toBe(org.agent_id);
     const tools = body.actions.filter((a) => a.type === "tool");
     expect(tools.map((a) => [a.name, a.status])).toEqual([

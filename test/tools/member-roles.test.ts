@@ -18,7 +18,10 @@ beforeAll(async () => {
   org = await seedOrg(app);
   const email = `reader-${crypto.randomUUID()}@example.com`;
   const password = `pw-${crypto.randomUUID()}`;
-  const [member] = await app.deps.db.insert(members).values({ email, name: "Reader", passwordHash: await app.deps.passwords.hash(password) }).returning();
+  const [member] = await app.deps.db
+    .insert(members)
+    .values({ email, name: "Reader", passwordHash: await app.deps.passwords.hash(password) })
+    .returning();
   await app.deps.db.insert(memberships).values({ orgId: org.org_id, memberId: member!.id, roles: ["knowledge:view"] });
   knowledgeOnly = (await tokensFor(app, { admin_email: email, password }, SCOPE)).accessToken;
   admin = (await tokensFor(app, org, SCOPE)).accessToken;

@@ -36,17 +36,27 @@ afterAll(() => app.close());
 
 async function tokenScope(): Promise<CallScope> {
   const ctx = (await verifyAccessToken(app, token))!;
-  return { actor: { kind: "token", tokenId: ctx.tokenId, clientId: ctx.clientId, memberId: ctx.memberId, scopes: ctx.scopes }, orgId: org.org_id, channel: "mcp" };
+  return {
+    actor: { kind: "token", tokenId: ctx.tokenId, clientId: ctx.clientId, memberId: ctx.memberId, scopes: ctx.scopes },
+    orgId: org.org_id,
+    channel: "mcp",
+  };
 }
 
 const counters = async (keyPrefix: string) =>
-  (await app.deps.db.select({ key: rateLimitCounters.key, count: rateLimitCounters.count }).from(rateLimitCounters).where(like(rateLimitCounters.key, `${keyPrefix}%`))).reduce(
-    (acc, row) => ({ ...acc, [row.key]: (acc[row.key] ?? 0) + row.count }),
-    {} as Record<string, number>,
-  );
+  (
+    await app.deps.db
+      .select({ key: rateLimitCounters.key, count: rateLimitCounters.count })
+      .from(rateLimitCounters)
+      .where(like(rateLimitCounters.key, `${keyPrefix}%`))
+  ).reduce((acc, row) => ({ ...acc, [row.key]: (acc[row.key] ?? 0) + row.count }), {} as Record<string, number>);
 
 const rows = async (tool: string) =>
-  app.deps.db.select().from(actionExecutions).where(and(eq(actionExecutions.orgId, org.org_id), eq(actionExecutions.tool, tool))).orderBy(asc(actionExecutions.createdAt));
+  app.deps.db
+    .select()
+    .from(actionExecutions)
+    .where(and(eq(actionExecutions.orgId, org.org_id), eq(actionExecutions.tool, tool)))
+    .orderBy(asc(actionExecutions.createdAt));
 
 /** An audit row without what legitimately differs between two calls. */
 const comparable = (row: typeof actionExecutions.$inferSelect) => {
@@ -76,7 +86,17 @@ describe("/api/mcp and a direct runtime call are the same call", () => {
     // The audit rows: identical apart from ids, timestamps, duration, channel and actor.
     const [first, second] = await rows("read_doc");
     expect(comparable(first!)).toEqual(comparable(second!));
-    expect(first).toMatchObject({ outcome: "ok", channel: "mcp", actorKind: "token", actorId: ctx.tokenId, clientId: ctx.clientId, memberId: ctx.memberId, agentId: org.agent_id, sourceKind: "builtin", error: null });
+    expect(first).toMatchObject({
+      outcome: "ok",
+      channel: "mcp",
+      actorKind: "token",
+      actorId: ctx.tokenId,
+      clientId: ctx.clientId,
+      memberId: ctx.memberId,
+      agentId: org.agent_id,
+      sourceKind: "builtin",
+      error: null,
+    });
 
     // The limits: each call charged the token's tools/call limit and the org's per-action limit once.
     const delta = (a: Record<string, number>, b: Record<string, number>) => Object.fromEntries(Object.keys(b).map((k) => [k, b[k]! - (a[k] ?? 0)]));
@@ -112,7 +132,10 @@ describe("the audit row is written whatever the input", () => {
       expect(error).toMatchObject({ status: 404, code: "not_found", rpcCode: -32601 });
       expect(error.message.length).toBeLessThanOrEqual(AUDIT_ERROR_MAX);
     }
-    const all = await app.deps.db.select().from(actionExecutions).where(and(eq(actionExecutions.orgId, org.org_id), eq(actionExecutions.sourceKind, "unknown")));
+    const all = await app.deps.db
+      .select()
+      .from(actionExecutions)
+      .where(and(eq(actionExecutions.orgId, org.org_id), eq(actionExecutions.sourceKind, "unknown")));
     expect(all.map((r) => r.tool)).toEqual(expect.arrayContaining(["no_such_tool", "read\uFFFDdoc"]));
     expect(all).toHaveLength(3);
     for (const row of all) {
@@ -136,7 +159,12 @@ describe("the audit row is written whatever the input", () => {
         throw AppError.toolFailed(`upstream said: ${"z\u0000".repeat(5000)}`);
       },
     };
-    const runtime = createToolRuntime(app.deps, { providers: [async () => [loud]], limiter: app.deps.limiter, invalidation: app.deps.invalidation, directory: toolDirectory(app.deps) });
+    const runtime = createToolRuntime(app.deps, {
+      providers: [async () => [loud]],
+      limiter: app.deps.limiter,
+      invalidation: app.deps.invalidation,
+      directory: toolDirectory(app.deps),
+    });
     const error = (await runtime.call(await tokenScope(), "loud", {}).catch((e: unknown) => e)) as AppError;
     expect(error).toMatchObject({ status: 502, code: "tool_failed", rpcCode: -32603 });
     const [row] = await rows("loud");
@@ -146,46 +174,74 @@ describe("the audit row is written whatever the input", () => {
 });
 
 describe("channels", () => {
-  test("chat is not scope-bound; its audit row names the channel and the customer", async () => {
-    const o = await seedOrg(app);
-    await createDoc(app.deps, o.org_id, { title: "Hours", body: "We are open nine to five." });
-    const scope: CallScope = { actor: { kind: "customer", endUserId: null, sessionId: "s-1" }, orgId: o.org_id, channel: "chat" };
-    const names = (await app.deps.tools.list(scope)).map((t) => t.name);
-    expect(names).toContain("search_docs");
-    const result = await app.deps.tools.call(scope, "search_docs", { query: "open" });
-    expect(JSON.stringify(result.value)).toContain("Hours");
-    const [row] = await app.deps.db.select().from(actionExecutions).where(eq(actionExecutions.orgId, o.org_id));
-    expect(row).toMatchObject({ channel: "chat", actorKind: "customer", actorId: "s-1", clientId: null, memberId: null, agentId: o.agent_id, outcome: "ok" });
-  }, SLOW_MS);
+  test(
+    "chat is not scope-bound; its audit row names the channel and the customer",
+    async () => {
+      const o = await seedOrg(app);
+      await createDoc(app.deps, o.org_id, { title: "Hours", body: "We are open nine to five." });
+      const scope: CallScope = { actor: { kind: "customer", endUserId: null, sessionId: "s-1" }, orgId: o.org_id, channel: "chat" };
+      const names = (await app.deps.tools.list(scope)).map((t) => t.name);
+      expect(names).toContain("search_docs");
+      const result = await app.deps.tools.call(scope, "search_docs", { query: "open" });
+      expect(JSON.stringify(result.value)).toContain("Hours");
+      const [row] = await app.deps.db.select().from(actionExecutions).where(eq(actionExecutions.orgId, o.org_id));
+      expect(row).toMatchObject({ channel: "chat", actorKind: "customer", actorId: "s-1", clientId: null, memberId: null, agentId: o.agent_id, outcome: "ok" });
+    },
+    SLOW_MS,
+  );
 
-  test("a destructive tool runs in chat only when the agent's toggle is switched on explicitly", async () => {
-    const o = await seedOrg(app);
-    const session = await signIn(app, o.admin_email, o.password);
-    app.hosts.set("api.partner.example", ["93.184.216.34"]);
-    const created = await app.request("/api/integrations/custom-actions", {
-      json: { slug: "refund", description: "Refund an order", method: "POST", url: "https://api.partner.example/refund", destructive: true, input_schema: { type: "object", properties: { order: { type: "string" } } } },
-      headers: { authorization: `Bearer ${session}` },
-    });
-    expect(created.status).toBe(201);
-    const scope: CallScope = { actor: { kind: "system", name: "campaigns" }, orgId: o.org_id, channel: "chat" };
-    // Custom actions are on by default for the agent, but a destructive one still needs an explicit switch in chat.
-    expect((await app.deps.tools.list(scope)).map((t) => t.name)).not.toContain("custom.refund");
-    const refused = (await app.deps.tools.call(scope, "custom.refund", { order: "1" }).catch((e: unknown) => e)) as AppError;
-    expect(refused).toMatchObject({ status: 403, code: "forbidden", rpcCode: -32002, reason: "destructive" });
-    const on = await app.request(`/api/agents/${o.agent_id}/actions`, { method: "PATCH", json: { enable: ["custom.refund"] }, headers: { authorization: `Bearer ${session}` } });
-    expect(on.status).toBe(200);
-    expect((await app.deps.tools.list(scope)).map((t) => t.name)).toContain("custom.refund");
-  }, SLOW_MS);
+  test(
+    "a destructive tool runs in chat only when the agent's toggle is switched on explicitly",
+    async () => {
+      const o = await seedOrg(app);
+      const session = await signIn(app, o.admin_email, o.password);
+      app.hosts.set("api.partner.example", ["93.184.216.34"]);
+      const created = await app.request("/api/integrations/custom-actions", {
+        json: {
+          slug: "refund",
+          description: "Refund an order",
+          method: "POST",
+          url: "https://api.partner.example/refund",
+          destructive: true,
+          input_schema: { type: "object", properties: { order: { type: "string" } } },
+        },
+        headers: { authorization: `Bearer ${session}` },
+      });
+      expect(created.status).toBe(201);
+      const scope: CallScope = { actor: { kind: "system", name: "campaigns" }, orgId: o.org_id, channel: "chat" };
+      // Custom actions are on by default for the agent, but a destructive one still needs an explicit switch in chat.
+      expect((await app.deps.tools.list(scope)).map((t) => t.name)).not.toContain("custom.refund");
+      const refused = (await app.deps.tools.call(scope, "custom.refund", { order: "1" }).catch((e: unknown) => e)) as AppError;
+      expect(refused).toMatchObject({ status: 403, code: "forbidden", rpcCode: -32002, reason: "destructive" });
+      const on = await app.request(`/api/agents/${o.agent_id}/actions`, {
+        method: "PATCH",
+        json: { enable: ["custom.refund"] },
+        headers: { authorization: `Bearer ${session}` },
+      });
+      expect(on.status).toBe(200);
+      expect((await app.deps.tools.list(scope)).map((t) => t.name)).toContain("custom.refund");
+    },
+    SLOW_MS,
+  );
 
-  test("a call may name an agent of the org; another org's agent acts as none", async () => {
-    const a = await seedOrg(app);
-    const b = await seedOrg(app);
-    const scope = (agentId: string): CallScope => ({ actor: { kind: "member", memberId: crypto.randomUUID() }, orgId: a.org_id, agentId, channel: "dashboard" });
-    expect((await app.deps.tools.list(scope(a.agent_id))).length).toBeGreaterThan(0);
-    expect(await app.deps.tools.list(scope(b.agent_id))).toEqual([]);
-    const refused = (await app.deps.tools.call(scope(b.agent_id), "search_docs", { query: "x" }).catch((e: unknown) => e)) as AppError;
-    expect(refused).toMatchObject({ status: 403, reason: "agent" });
-  }, SLOW_MS);
+  test(
+    "a call may name an agent of the org; another org's agent acts as none",
+    async () => {
+      const a = await seedOrg(app);
+      const b = await seedOrg(app);
+      const scope = (agentId: string): CallScope => ({
+        actor: { kind: "member", memberId: crypto.randomUUID() },
+        orgId: a.org_id,
+        agentId,
+        channel: "dashboard",
+      });
+      expect((await app.deps.tools.list(scope(a.agent_id))).length).toBeGreaterThan(0);
+      expect(await app.deps.tools.list(scope(b.agent_id))).toEqual([]);
+      const refused = (await app.deps.tools.call(scope(b.agent_id), "search_docs", { query: "x" }).catch((e: unknown) => e)) as AppError;
+      expect(refused).toMatchObject({ status: 403, reason: "agent" });
+    },
+    SLOW_MS,
+  );
 });
 
 describe("every failure is one AppError", () => {
@@ -218,18 +274,24 @@ describe("every failure is one AppError", () => {
     });
 
   test("an unexpected throw is tool_failed (502, -32603) without its cause; the cause goes to the log", async () => {
-    const error = (await runtime().call(await tokenScope(), "crash", {}).catch((e: unknown) => e)) as AppError;
+    const error = (await runtime()
+      .call(await tokenScope(), "crash", {})
+      .catch((e: unknown) => e)) as AppError;
     expect(error).toMatchObject({ status: 502, code: "tool_failed", rpcCode: -32603, message: "crash failed." });
     expect(app.logs.some((l) => l.msg === "tool failed" && JSON.stringify(l).includes("connection reset"))).toBe(true);
   });
 
   test("a tool's 401 is a refusal (-32002), never the caller's own 401", async () => {
-    const error = (await runtime().call(await tokenScope(), "denies", {}).catch((e: unknown) => e)) as AppError;
+    const error = (await runtime()
+      .call(await tokenScope(), "denies", {})
+      .catch((e: unknown) => e)) as AppError;
     expect(error).toMatchObject({ status: 403, code: "forbidden", rpcCode: -32002 });
   });
 
   test("a tool that never answers fails at the runtime's deadline, and is audited", async () => {
-    const pending = runtime().call(await tokenScope(), "hangs", {}).catch((e: unknown) => e);
+    const pending = runtime()
+      .call(await tokenScope(), "hangs", {})
+      .catch((e: unknown) => e);
     await Bun.sleep(0);
     for (let i = 0; i < 20 && !(await Promise.race([pending.then(() => true), Bun.sleep(5).then(() => false)])); i++) app.clock.advance(TOOL_DEADLINE_MS);
     const error = (await pending) as AppError;

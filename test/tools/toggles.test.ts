@@ -38,10 +38,18 @@ describe("agent actions", () => {
     expect(off.status).toBe(200);
     const actions = ((await off.json()) as { actions: Action[] }).actions;
     expect(actions.find((a) => a.id === "search_docs")!.enabled).toBe(false);
-    const bad = await app.request(`/api/agents/${org.agent_id}/actions`, { method: "PATCH", json: { enable: ["search_docs", "nope"], disable: ["read_doc"] }, headers: auth });
+    const bad = await app.request(`/api/agents/${org.agent_id}/actions`, {
+      method: "PATCH",
+      json: { enable: ["search_docs", "nope"], disable: ["read_doc"] },
+      headers: auth,
+    });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { details: { path: string }[] } }).error.details.map((d) => d.path)).toEqual(["/enable/1"]);
-    const both = await app.request(`/api/agents/${org.agent_id}/actions`, { method: "PATCH", json: { enable: ["read_doc"], disable: ["read_doc"] }, headers: auth });
+    const both = await app.request(`/api/agents/${org.agent_id}/actions`, {
+      method: "PATCH",
+      json: { enable: ["read_doc"], disable: ["read_doc"] },
+      headers: auth,
+    });
     expect(both.status).toBe(400);
     const now = ((await (await app.request(`/api/agents/${org.agent_id}/actions`, { headers: auth })).json()) as { actions: Action[] }).actions;
     expect(now.find((a) => a.id === "search_docs")!.enabled).toBe(false); // nothing changed by the failed calls
@@ -49,14 +57,25 @@ describe("agent actions", () => {
     expect(((await on.json()) as { actions: Action[] }).actions.find((a) => a.id === "search_docs")!.enabled).toBe(true);
   });
 
-  test("another org's agent is 404; integrations:view may read, not change", async () => {
-    const other = await seedOrg(app);
-    expect((await app.request(`/api/agents/${other.agent_id}/actions`, { headers: auth })).status).toBe(404);
-    expect((await app.request(`/api/agents/${other.agent_id}/actions`, { method: "PATCH", json: { disable: ["search_docs"] }, headers: auth })).status).toBe(404);
-    expect((await app.request(`/api/agents/not-a-uuid/actions`, { headers: auth })).status).toBe(404);
-    await app.deps.db.update(memberships).set({ roles: ["integrations:view"] }).where(eq(memberships.orgId, other.org_id));
-    const viewer = { authorization: `Bearer ${await signIn(app, other.admin_email, other.password)}` };
-    expect((await app.request(`/api/agents/${other.agent_id}/actions`, { headers: viewer })).status).toBe(200);
-    expect((await app.request(`/api/agents/${other.agent_id}/actions`, { method: "PATCH", json: { disable: ["search_docs"] }, headers: viewer })).status).toBe(403);
-  }, SLOW_MS);
+  test(
+    "another org's agent is 404; integrations:view may read, not change",
+    async () => {
+      const other = await seedOrg(app);
+      expect((await app.request(`/api/agents/${other.agent_id}/actions`, { headers: auth })).status).toBe(404);
+      expect((await app.request(`/api/agents/${other.agent_id}/actions`, { method: "PATCH", json: { disable: ["search_docs"] }, headers: auth })).status).toBe(
+        404,
+      );
+      expect((await app.request(`/api/agents/not-a-uuid/actions`, { headers: auth })).status).toBe(404);
+      await app.deps.db
+        .update(memberships)
+        .set({ roles: ["integrations:view"] })
+        .where(eq(memberships.orgId, other.org_id));
+      const viewer = { authorization: `Bearer ${await signIn(app, other.admin_email, other.password)}` };
+      expect((await app.request(`/api/agents/${other.agent_id}/actions`, { headers: viewer })).status).toBe(200);
+      expect(
+        (await app.request(`/api/agents/${other.agent_id}/actions`, { method: "PATCH", json: { disable: ["search_docs"] }, headers: viewer })).status,
+      ).toBe(403);
+    },
+    SLOW_MS,
+  );
 });

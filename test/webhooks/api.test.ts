@@ -35,7 +35,9 @@ async function setup(eventTypes = ["ticket.updated"]) {
 }
 
 const emit = (org: SeriesOrg, n: number) =>
-  app.deps.db.transaction((tx) => emitWebhookEvent(tx, { orgId: org.org_id, type: "ticket.updated", data: { id: `t-${n}`, updated_at: app.clock.now.toISOString() }, now: app.clock.now }));
+  app.deps.db.transaction((tx) =>
+    emitWebhookEvent(tx, { orgId: org.org_id, type: "ticket.updated", data: { id: `t-${n}`, updated_at: app.clock.now.toISOString() }, now: app.clock.now }),
+  );
 
 /** Ticks until nothing is due within the schedule (three attempts, 5 s apart). */
 async function runOut() {
@@ -114,7 +116,10 @@ describe("the disable rule", () => {
     view = (await (await app.request(`/api/webhooks/endpoints/${endpoint.id}`, { headers: org.auth })).json()) as any;
     expect(view.enabled).toBe(false);
     expect(view.disabled_reason).toContain("every delivery failed since");
-    const activity = await app.deps.db.select().from(activityLog).where(and(eq(activityLog.orgId, org.org_id), eq(activityLog.action, "webhook_endpoint.disabled")));
+    const activity = await app.deps.db
+      .select()
+      .from(activityLog)
+      .where(and(eq(activityLog.orgId, org.org_id), eq(activityLog.action, "webhook_endpoint.disabled")));
     expect(activity).toHaveLength(1);
     // Nothing more is queued for a disabled endpoint.
     const before = receiver.received.length;
@@ -123,7 +128,9 @@ describe("the disable rule", () => {
     expect(receiver.received.length).toBe(before);
     // Re-enabled by an admin: healthy again.
     receiver.script.length = 0;
-    const patched = (await (await app.request(`/api/webhooks/endpoints/${endpoint.id}`, { method: "PATCH", headers: org.auth, json: { enabled: true } })).json()) as any;
+    const patched = (await (
+      await app.request(`/api/webhooks/endpoints/${endpoint.id}`, { method: "PATCH", headers: org.auth, json: { enabled: true } })
+    ).json()) as any;
     expect([patched.enabled, patched.disabled_reason, patched.failing_since]).toEqual([true, null, null]);
   });
 });
@@ -142,7 +149,11 @@ describe("the dashboard API", () => {
       { url: receiver.url, event_types: ["ticket.created"], description: "d".repeat(501) },
     ];
     for (const [i, json] of bad.entries()) expect([i, (await app.request("/api/webhooks/endpoints", { headers: org.auth, json })).status]).toEqual([i, 400]);
-    const atLimit = await app.request(`/api/webhooks/endpoints/${endpoint.id}`, { method: "PATCH", headers: org.auth, json: { description: "d".repeat(500), event_types: ["ticket.created", "ticket.updated"] } });
+    const atLimit = await app.request(`/api/webhooks/endpoints/${endpoint.id}`, {
+      method: "PATCH",
+      headers: org.auth,
+      json: { description: "d".repeat(500), event_types: ["ticket.created", "ticket.updated"] },
+    });
     expect(atLimit.status).toBe(200);
     expect(((await atLimit.json()) as any).event_types).toEqual(["ticket.created", "ticket.updated"]);
 
@@ -154,20 +165,34 @@ describe("the dashboard API", () => {
 
     // A new URL goes through the guard too.
     app.hosts.set("hooks.private.example", ["192.168.1.10"]);
-    const moved = await app.request(`/api/webhooks/endpoints/${endpoint.id}`, { method: "PATCH", headers: org.auth, json: { url: "http://hooks.private.example/in" } });
+    const moved = await app.request(`/api/webhooks/endpoints/${endpoint.id}`, {
+      method: "PATCH",
+      headers: org.auth,
+      json: { url: "http://hooks.private.example/in" },
+    });
     expect(moved.status).toBe(400);
     // Deleting cancels what is still queued for it.
-    await app.deps.db.transaction((tx) => emitWebhookEvent(tx, { orgId: org.org_id, type: "ticket.created", data: { id: "queued", updated_at: app.clock.now.toISOString() }, now: app.clock.now }));
+    await app.deps.db.transaction((tx) =>
+      emitWebhookEvent(tx, { orgId: org.org_id, type: "ticket.created", data: { id: "queued", updated_at: app.clock.now.toISOString() }, now: app.clock.now }),
+    );
     const queued = await deliveries(app, org.auth, endpoint.id, "?status=pending");
     expect(queued).toHaveLength(1);
     expect((await app.request(`/api/webhooks/endpoints/${endpoint.id}`, { method: "DELETE", headers: org.auth })).status).toBe(204);
-    const [row] = await app.deps.db.select({ status: outbox.status, reason: outbox.lastError }).from(outbox).where(eq(outbox.payload, { delivery_id: queued[0].id }));
+    const [row] = await app.deps.db
+      .select({ status: outbox.status, reason: outbox.lastError })
+      .from(outbox)
+      .where(eq(outbox.payload, { delivery_id: queued[0].id }));
     expect(row).toEqual({ status: "cancelled", reason: "the endpoint was deleted" });
     const before = receiver.received.length;
     await sender.tick();
     expect(receiver.received.length).toBe(before);
     expect((await app.request(`/api/webhooks/endpoints/${endpoint.id}`, { headers: org.auth })).status).toBe(404);
-    const actions = (await app.deps.db.select({ action: activityLog.action }).from(activityLog).where(and(eq(activityLog.orgId, org.org_id), eq(activityLog.objectId, endpoint.id)))).map((a) => a.action);
+    const actions = (
+      await app.deps.db
+        .select({ action: activityLog.action })
+        .from(activityLog)
+        .where(and(eq(activityLog.orgId, org.org_id), eq(activityLog.objectId, endpoint.id)))
+    ).map((a) => a.action);
     expect(actions.sort()).toEqual(["webhook_endpoint.created", "webhook_endpoint.deleted", "webhook_endpoint.tested", "webhook_endpoint.updated"]);
   });
 
@@ -199,8 +224,16 @@ describe("the dashboard API", () => {
 describe("the OpenAPI document", () => {
   test("carries the webhook routes and a versioned payload per event type", async () => {
     const doc = (await (await app.request("/api/openapi.json")).json()) as any;
-    for (const path of ["/api/webhooks/endpoints", "/api/webhooks/endpoints/{id}/rotate-secret", "/api/webhooks/endpoints/{id}/deliveries", "/api/webhooks/endpoints/{id}/replay"]) expect(doc.paths[path]).toBeDefined();
-    expect(doc.paths["/api/webhooks/endpoints"].post.requestBody.content["application/json"].schema.properties.event_types.items.anyOf.length).toBe(EVENT_TYPES.length);
+    for (const path of [
+      "/api/webhooks/endpoints",
+      "/api/webhooks/endpoints/{id}/rotate-secret",
+      "/api/webhooks/endpoints/{id}/deliveries",
+      "/api/webhooks/endpoints/{id}/replay",
+    ])
+      expect(doc.paths[path]).toBeDefined();
+    expect(doc.paths["/api/webhooks/endpoints"].post.requestBody.content["application/json"].schema.properties.event_types.items.anyOf.length).toBe(
+      EVENT_TYPES.length,
+    );
     const created = doc.webhooks["ticket.created"].post;
     expect(created.parameters.map((p: any) => p.name)).toEqual(["webhook-id", "webhook-timestamp", "webhook-signature"]);
     const body = created.requestBody.content["application/json"].schema;

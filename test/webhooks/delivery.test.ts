@@ -89,7 +89,9 @@ describe("events after the change, signed and verifiable", () => {
     await sender.tick();
     expect(receiver.received.map((r) => r.json.type)).toEqual(["campaign.message.sent"]);
     expect(receiver.received[0]!.json.data).toMatchObject({ campaign_id: c.id, customer_id: customer.id, subject: "Hello" });
-    const res = await app.handle(new Request(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" }));
+    const res = await app.handle(
+      new Request(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" }),
+    );
     expect(res.status).toBe(200);
     await sender.tick();
     expect(receiver.received).toHaveLength(2);
@@ -104,14 +106,31 @@ describe("events after the change, signed and verifiable", () => {
     expect((await sdk(org, "/api/sdk/tickets/create", { user_id: "u-2", subject: "s", message: "m" })).status).toBe(201);
     // An event recorded in a transaction that rolls back leaves nothing to deliver.
     const rollback = app.deps.db.transaction(async (tx) => {
-      await emitWebhookEvent(tx, { orgId: org.org_id, type: "campaign.unsubscribed", data: { customer_id: "x", updated_at: app.clock.now.toISOString() }, now: app.clock.now });
+      await emitWebhookEvent(tx, {
+        orgId: org.org_id,
+        type: "campaign.unsubscribed",
+        data: { customer_id: "x", updated_at: app.clock.now.toISOString() },
+        now: app.clock.now,
+      });
       throw new Error("the change failed");
     });
-    expect(await rollback.then(() => "committed", (error: Error) => error.message)).toBe("the change failed");
+    expect(
+      await rollback.then(
+        () => "committed",
+        (error: Error) => error.message,
+      ),
+    ).toBe("the change failed");
     await sender.tick();
     expect(receiver.received).toHaveLength(0);
     // The same call committed is delivered.
-    await app.deps.db.transaction((tx) => emitWebhookEvent(tx, { orgId: org.org_id, type: "campaign.unsubscribed", data: { customer_id: "y", updated_at: app.clock.now.toISOString() }, now: app.clock.now }));
+    await app.deps.db.transaction((tx) =>
+      emitWebhookEvent(tx, {
+        orgId: org.org_id,
+        type: "campaign.unsubscribed",
+        data: { customer_id: "y", updated_at: app.clock.now.toISOString() },
+        now: app.clock.now,
+      }),
+    );
     await sender.tick();
     expect(receiver.received.map((r) => r.json.data.customer_id)).toEqual(["y"]);
   });
@@ -159,7 +178,10 @@ describe("retries, the guard, redirects", () => {
   test("a private address is refused at creation and at delivery", async () => {
     const org = await seedSeriesOrg(app);
     app.hosts.set("hooks.private.example", ["10.20.30.40"]);
-    const refused = await app.request("/api/webhooks/endpoints", { headers: org.auth, json: { url: "https://hooks.private.example/in", event_types: ["ticket.created"] } });
+    const refused = await app.request("/api/webhooks/endpoints", {
+      headers: org.auth,
+      json: { url: "https://hooks.private.example/in", event_types: ["ticket.created"] },
+    });
     expect(refused.status).toBe(400);
     expect(JSON.stringify(await refused.json())).toContain("blocked address");
     for (const url of ["http://10.0.0.1/hooks", "https://169.254.169.254/latest", "https://metadata.google.internal/x", "ftp://example.com/x"])
@@ -315,12 +337,20 @@ describe("ticket events", () => {
     await addTicketMessage(app.deps, { orgId: org.org_id, actor, ticketId: ticket.id, kind: "reply", body: "We are on it" });
     await updateTicket(app.deps, { orgId: org.org_id, actor, ticketId: ticket.id, patch: { status: "resolved", priority: "high" } });
     const conversationId = crypto.randomUUID();
-    await createTicket(app.deps, { orgId: org.org_id, actor: { kind: "agent", agentId: null }, input: { subject: "Angry", message: "transcript", source: "chat", conversationId, chatReason: "frustration" } });
+    await createTicket(app.deps, {
+      orgId: org.org_id,
+      actor: { kind: "agent", agentId: null },
+      input: { subject: "Angry", message: "transcript", source: "chat", conversationId, chatReason: "frustration" },
+    });
     await sender.tick();
     const byType = Map.groupBy(receiver.received, (r) => r.json.type);
     expect(byType.get("ticket.message.created")!.map((r) => [r.json.data.message.kind, r.json.data.message.body])).toEqual([["reply", "We are on it"]]);
     expect(receiver.received.some((r) => r.body.includes("VIP"))).toBe(false);
-    expect(byType.get("ticket.updated")!.map((r) => [r.json.data.status, r.json.data.priority, r.json.data.changed])).toEqual([["resolved", "high", ["status", "priority"]]]);
-    expect(byType.get("conversation.escalated")!.map((r) => [r.json.data.conversation_id, r.json.data.reason, r.json.data.ticket.subject])).toEqual([[conversationId, "frustration", "Angry"]]);
+    expect(byType.get("ticket.updated")!.map((r) => [r.json.data.status, r.json.data.priority, r.json.data.changed])).toEqual([
+      ["resolved", "high", ["status", "priority"]],
+    ]);
+    expect(byType.get("conversation.escalated")!.map((r) => [r.json.data.conversation_id, r.json.data.reason, r.json.data.ticket.subject])).toEqual([
+      [conversationId, "frustration", "Angry"],
+    ]);
   });
 });

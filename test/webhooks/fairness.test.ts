@@ -64,7 +64,9 @@ function handLoop() {
 }
 
 async function emit(org: SeriesOrg, n: number) {
-  await app.deps.db.transaction((tx) => emitWebhookEvent(tx, { orgId: org.org_id, type: "ticket.updated", data: { id: `t-${n}`, updated_at: app.clock.now.toISOString() }, now: app.clock.now }));
+  await app.deps.db.transaction((tx) =>
+    emitWebhookEvent(tx, { orgId: org.org_id, type: "ticket.updated", data: { id: `t-${n}`, updated_at: app.clock.now.toISOString() }, now: app.clock.now }),
+  );
 }
 
 async function until(what: () => boolean) {
@@ -88,7 +90,12 @@ test("a dead endpoint's backlog delays neither another org's webhook nor its ema
   const acting = { orgId: b.org_id, actor: { kind: "system" as const, name: "test" } };
   const c = await createCampaign(app.deps, { ...acting, input: { name: "Fair", steps: [step("Welcome")] } });
   await setCampaignStatus(app.deps, { ...acting, ref: c.id, to: "active" });
-  await enrolCustomer(app.deps, { ...acting, campaign: (await findCampaign(app.deps, b.org_id, c.id))!, endUser: await seedCustomer(app, b.org_id, { email: "b@example.com" }), source: "api" });
+  await enrolCustomer(app.deps, {
+    ...acting,
+    campaign: (await findCampaign(app.deps, b.org_id, c.id))!,
+    endUser: await seedCustomer(app, b.org_id, { email: "b@example.com" }),
+    source: "api",
+  });
 
   const loop = handLoop();
   sender = createSender(app.deps, { timers: loop.timers });
@@ -104,7 +111,10 @@ test("a dead endpoint's backlog delays neither another org's webhook nor its ema
   expect(smtp.received[0]!.headers.get("subject")).toBe("Welcome");
   // A's endpoint holds its two slots and no more: a second tick claims nothing of A's.
   await loop.fire();
-  const sending = await app.deps.db.select({ id: outbox.id }).from(outbox).where(and(eq(outbox.orgId, a.org_id), eq(outbox.status, "sending")));
+  const sending = await app.deps.db
+    .select({ id: outbox.id })
+    .from(outbox)
+    .where(and(eq(outbox.orgId, a.org_id), eq(outbox.status, "sending")));
   expect(sending).toHaveLength(2);
   expect(slow.received).toHaveLength(2);
 
@@ -145,7 +155,12 @@ test("webhook slots all held by endpoints that do not answer: email still goes o
   const acting = { orgId: m.org_id, actor: { kind: "system" as const, name: "test" } };
   const c = await createCampaign(app.deps, { ...acting, input: { name: "Still", steps: [step("Still mailing")] } });
   await setCampaignStatus(app.deps, { ...acting, ref: c.id, to: "active" });
-  await enrolCustomer(app.deps, { ...acting, campaign: (await findCampaign(app.deps, m.org_id, c.id))!, endUser: await seedCustomer(app, m.org_id, { email: "still@example.com" }), source: "api" });
+  await enrolCustomer(app.deps, {
+    ...acting,
+    campaign: (await findCampaign(app.deps, m.org_id, c.id))!,
+    endUser: await seedCustomer(app, m.org_id, { email: "still@example.com" }),
+    source: "api",
+  });
   const mailed = smtp.received.length;
 
   const loop = handLoop();

@@ -77,7 +77,10 @@ export function startReceiver(app: TestApp, host = "127.0.0.1"): Receiver {
       if (receiver.hang) return new Promise<Response>(() => {});
       await receiver.beforeAnswer?.();
       const status = receiver.script.shift() ?? 200;
-      return new Response(status >= 300 && status < 400 ? null : (receiver.answerBody ?? `answer ${status} ${"x".repeat(3000)}`), { status, headers: receiver.answerHeaders });
+      return new Response(status >= 300 && status < 400 ? null : (receiver.answerBody ?? `answer ${status} ${"x".repeat(3000)}`), {
+        status,
+        headers: receiver.answerHeaders,
+      });
     },
   });
   receiver.port = server.port!;

@@ -30,10 +30,23 @@ describe.skipIf(engine !== "postgres")("webhook delivery by two processes on one
   test("500 events, two instances: none lost, each delivered exactly once", async () => {
     const org = await seedSeriesOrg(app);
     await createEndpoint(app, org.auth, receiver, ["ticket.updated"]);
-    const env = { DATABASE_URL: app.database.url!, SECRET_KEY: app.deps.config.secretKey!.toString("base64"), SEED_DEMO: "0", LOG_LEVEL: "warn", NODE_ENV: "development" };
+    const env = {
+      DATABASE_URL: app.database.url!,
+      SECRET_KEY: app.deps.config.secretKey!.toString("base64"),
+      SEED_DEMO: "0",
+      LOG_LEVEL: "warn",
+      NODE_ENV: "development",
+    };
     servers.push(await startServer(env), await startServer(env));
     for (let i = 0; i < 500; i++)
-      await app.deps.db.transaction((tx) => emitWebhookEvent(tx, { orgId: org.org_id, type: "ticket.updated", data: { id: `t-${i}`, updated_at: app.clock.now.toISOString() }, now: app.clock.now }));
+      await app.deps.db.transaction((tx) =>
+        emitWebhookEvent(tx, {
+          orgId: org.org_id,
+          type: "ticket.updated",
+          data: { id: `t-${i}`, updated_at: app.clock.now.toISOString() },
+          now: app.clock.now,
+        }),
+      );
     const deadline = Date.now() + 120_000;
     while (new Set(receiver.received.map((r) => r.headers["webhook-id"])).size < 500) {
       if (Date.now() > deadline) throw new Error(`timed out: ${receiver.received.length} received`);

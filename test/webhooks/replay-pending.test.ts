@@ -35,9 +35,12 @@ async function setup() {
 }
 
 const emit = (org: SeriesOrg, n: number) =>
-  app.deps.db.transaction((tx) => emitWebhookEvent(tx, { orgId: org.org_id, type: "ticket.updated", data: { id: `t-${n}`, updated_at: app.clock.now.toISOString() }, now: app.clock.now }));
+  app.deps.db.transaction((tx) =>
+    emitWebhookEvent(tx, { orgId: org.org_id, type: "ticket.updated", data: { id: `t-${n}`, updated_at: app.clock.now.toISOString() }, now: app.clock.now }),
+  );
 
-const replay = (org: SeriesOrg, endpointId: string, deliveryId: string) => app.request(`/api/webhooks/endpoints/${endpointId}/deliveries/${deliveryId}/replay`, { method: "POST", headers: org.auth });
+const replay = (org: SeriesOrg, endpointId: string, deliveryId: string) =>
+  app.request(`/api/webhooks/endpoints/${endpointId}/deliveries/${deliveryId}/replay`, { method: "POST", headers: org.auth });
 
 /** Two failed attempts: the delivery then waits about 5 minutes for its third. */
 async function failTwice(org: SeriesOrg, receiver: Receiver, endpointId: string, n: number) {
@@ -118,12 +121,18 @@ test("the dashboard offers Retry now on a delivery waiting for its retry, and it
   const { org, receiver, endpoint } = await setup();
   receiver.script.push(503, 503);
   const log = await failTwice(org, receiver, endpoint.id, 4);
-  const signedIn = await app.request("/signin", { form: { email: org.admin_email, password: org.password, return_to: "/dashboard" }, headers: { origin: app.deps.config.baseUrl } });
+  const signedIn = await app.request("/signin", {
+    form: { email: org.admin_email, password: org.password, return_to: "/dashboard" },
+    headers: { origin: app.deps.config.baseUrl },
+  });
   const cookie = signedIn.headers.get("set-cookie")!.split(";")[0]!;
   const page = await (await app.request(`/dashboard/webhooks/${endpoint.id}`, { headers: { cookie } })).text();
   expect(page).toContain(`action="/dashboard/webhooks/${endpoint.id}/deliveries/${log.id}/replay"`);
   expect(page).toContain("Retry now");
-  const res = await app.request(`/dashboard/webhooks/${endpoint.id}/deliveries/${log.id}/replay`, { form: { go: "1" }, headers: { cookie, origin: app.deps.config.baseUrl } });
+  const res = await app.request(`/dashboard/webhooks/${endpoint.id}/deliveries/${log.id}/replay`, {
+    form: { go: "1" },
+    headers: { cookie, origin: app.deps.config.baseUrl },
+  });
   expect(res.status).toBe(303);
   await sender.tick();
   expect((await deliveries(app, org.auth, endpoint.id))[0].status).toBe("succeeded");

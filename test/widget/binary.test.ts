@@ -22,13 +22,17 @@ afterAll(() => {
   server?.proc.kill("SIGKILL");
 });
 
-test.skipIf(skip)("the binary alone serves the prebuilt widget and the demo page", async () => {
-  server = await startServer({ CWD: tempDir("svc-widget-empty-") }, [binary, "serve"]);
-  const res = await fetch(`${server.url}/widget.js`);
-  expect(res.status).toBe(200);
-  expect(res.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
-  expect(await res.text()).toBe(readFileSync(join(dirname(binary), "svc-widget.js"), "utf8"));
-  expect((await fetch(`${server.url}/demo`)).status).toBe(200);
-  expect(server.stdout()).toMatch(/^Demo page: {3}http:\/\/\S+\/demo /m);
-  expect(await server.stop()).toBe(0);
-}, 120_000);
+test.skipIf(skip)(
+  "the binary alone serves the prebuilt widget and the demo page",
+  async () => {
+    server = await startServer({ CWD: tempDir("svc-widget-empty-") }, [binary, "serve"]);
+    const res = await fetch(`${server.url}/widget.js`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(await res.text()).toBe(readFileSync(join(dirname(binary), "svc-widget.js"), "utf8"));
+    expect((await fetch(`${server.url}/demo`)).status).toBe(200);
+    expect(server.stdout()).toMatch(/^Demo page: {3}http:\/\/\S+\/demo /m);
+    expect(await server.stop()).toBe(0);
+  },
+  120_000,
+);

@@ -56,7 +56,15 @@ async function askForPerson(page: Page) {
   await page.locator(".waiting").waitFor({ state: "visible" });
   await page.waitForFunction(() => document.querySelector("svc-agents-widget")?.shadowRoot?.querySelector(".log")?.getAttribute("aria-busy") === "false");
 }
-const settled = (page: Page) => page.evaluate(() => Promise.all(document.querySelector("svc-agents-widget")?.shadowRoot?.getAnimations().map((a) => a.finished) ?? []));
+const settled = (page: Page) =>
+  page.evaluate(() =>
+    Promise.all(
+      document
+        .querySelector("svc-agents-widget")
+        ?.shadowRoot?.getAnimations()
+        .map((a) => a.finished) ?? [],
+    ),
+  );
 
 test.skipIf(missing)(
   "the prompt is shown at hand-off, refuses an invalid address, stores a valid one unverified, and is accessible in light and dark",
@@ -104,7 +112,10 @@ test.skipIf(missing)(
 
     // A reload keeps the conversation and does not ask again.
     await page.reload();
-    await page.getByRole("button", { name: "Open chat" }).click().catch(() => {});
+    await page
+      .getByRole("button", { name: "Open chat" })
+      .click()
+      .catch(() => {});
     await page.locator(".waiting").waitFor({ state: "visible" });
     expect(await field.isVisible()).toBe(false);
     expect(errors).toEqual([]);
@@ -127,7 +138,12 @@ test.skipIf(missing)(
     await field.waitFor({ state: "hidden" });
     expect((await newestTicket()).customer).toBeNull();
 
-    await page.evaluate(() => (window as unknown as { SvcAgents: { identify(u: unknown): Promise<unknown> } }).SvcAgents.identify({ user_id: "shopper-9", email: "shopper9@customer.example" }));
+    await page.evaluate(() =>
+      (window as unknown as { SvcAgents: { identify(u: unknown): Promise<unknown> } }).SvcAgents.identify({
+        user_id: "shopper-9",
+        email: "shopper9@customer.example",
+      }),
+    );
     expect((await newestTicket()).customer).toMatchObject({ external_id: "shopper-9", email: "shopper9@customer.example", verified: false });
     await context.close();
 
@@ -165,7 +181,10 @@ test.skipIf(missing)(
     const ticket = await newestTicket();
     const reply = async (body: string) => expect((await app.request(`/api/tickets/${ticket.id}/replies`, { headers: auth, json: { body } })).status).toBe(201);
 
-    expect((await app.request("/api/me/profile", { method: "PATCH", headers: auth, json: { name: "Dana Smith", avatar_url: "https://avatars.example/dana.png" } })).status).toBe(200);
+    expect(
+      (await app.request("/api/me/profile", { method: "PATCH", headers: auth, json: { name: "Dana Smith", avatar_url: "https://avatars.example/dana.png" } }))
+        .status,
+    ).toBe(200);
     await reply("Hello, Dana here.");
     const first = page.locator(".msg.person").nth(0);
     await first.waitFor();
@@ -181,7 +200,10 @@ test.skipIf(missing)(
     expect(avatarRequests.length).toBeGreaterThan(0);
     expect(avatarRequests.every((h) => h.referer === undefined)).toBe(true);
 
-    expect((await app.request("/api/me/profile", { method: "PATCH", headers: auth, json: { name: "Dana Smith", avatar_url: "https://avatars.example/broken.png" } })).status).toBe(200);
+    expect(
+      (await app.request("/api/me/profile", { method: "PATCH", headers: auth, json: { name: "Dana Smith", avatar_url: "https://avatars.example/broken.png" } }))
+        .status,
+    ).toBe(200);
     await reply("A second answer.");
     const second = page.locator(".msg.person").nth(1);
     await second.waitFor();

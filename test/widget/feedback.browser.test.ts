@@ -31,7 +31,11 @@ beforeAll(async () => {
     body: "To reset your password, open the sign-in page and choose Forgot password. We email you a reset link that works for 60 minutes.",
   });
   const admin = await signIn(app, org.admin_email, org.password);
-  await app.request("/api/widget/csat", { method: "PUT", json: { csat_enabled: true, csat_question: "How did we do today?" }, headers: { authorization: `Bearer ${admin}` } });
+  await app.request("/api/widget/csat", {
+    method: "PUT",
+    json: { csat_enabled: true, csat_question: "How did we do today?" },
+    headers: { authorization: `Bearer ${admin}` },
+  });
   const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title><link rel="icon" href="data:,">
 <script src="${app.url}/widget.js" data-key="${org.widget_key}" data-org="${org.org_id}" async></script></head><body><main><h1>Shop</h1></main></body></html>`;
   site = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } }) });
@@ -66,7 +70,10 @@ test.skipIf(missing)(
     const first = page.getByRole("group", { name: "Did that help?" }).first();
     await first.getByRole("button", { name: "Yes" }).click();
     await first.getByText("Thanks for telling us.").waitFor();
-    const helpful = await app.deps.db.select({ helpful: conversationMessages.helpful }).from(conversationMessages).where(eq(conversationMessages.orgId, org.org_id));
+    const helpful = await app.deps.db
+      .select({ helpful: conversationMessages.helpful })
+      .from(conversationMessages)
+      .where(eq(conversationMessages.orgId, org.org_id));
     expect(helpful.filter((m) => m.helpful === true).length).toBe(1);
 
     await ask("How long does the reset link work?");
@@ -78,7 +85,10 @@ test.skipIf(missing)(
     const [ticket] = await app.deps.db.select().from(tickets).where(eq(tickets.orgId, org.org_id));
     expect(ticket!.handoffReason).toBe("live_help");
     const admin = await signIn(app, org.admin_email, org.password);
-    expect((await app.request(`/api/tickets/${ticket!.id}`, { method: "PATCH", headers: { authorization: `Bearer ${admin}` }, json: { status: "resolved" } })).status).toBe(200);
+    expect(
+      (await app.request(`/api/tickets/${ticket!.id}`, { method: "PATCH", headers: { authorization: `Bearer ${admin}` }, json: { status: "resolved" } }))
+        .status,
+    ).toBe(200);
     const rating = page.getByRole("form", { name: `Rate ticket #${ticket!.number}` });
     await rating.waitFor();
     expect(await rating.getByText("How did we do today?").count()).toBe(1);

@@ -55,7 +55,9 @@ test.skipIf(missing)(
     await note.waitFor();
     expect(await note.textContent()).toContain("A person from our team will answer here.");
     const number = Number((await note.textContent())!.match(/Ticket #(\d+)/)![1]);
-    const { tickets } = (await (await app.request(`/api/tickets?text=%23${number}`, { headers: { authorization: `Bearer ${admin}` } })).json()) as { tickets: { id: string }[] };
+    const { tickets } = (await (await app.request(`/api/tickets?text=%23${number}`, { headers: { authorization: `Bearer ${admin}` } })).json()) as {
+      tickets: { id: string }[];
+    };
     const ticketId = tickets[0]!.id;
 
     // The panel is open: the reply shows at once, with the person's name; the note never.
@@ -82,7 +84,10 @@ test.skipIf(missing)(
     // A reload shows the whole conversation, people's replies included.
     await page.reload();
     await page.getByRole("dialog").waitFor();
-    expect(await page.locator(".msg.person").allTextContents()).toEqual(["Sam RiveraHi, I'm Sam. I can help with that.", "Sam RiveraYour refund is on its way."]);
+    expect(await page.locator(".msg.person").allTextContents()).toEqual([
+      "Sam RiveraHi, I'm Sam. I can help with that.",
+      "Sam RiveraYour refund is on its way.",
+    ]);
 
     // A reply written while the page is away arrives when it comes back (Last-Event-ID).
     await page.close();

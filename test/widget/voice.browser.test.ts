@@ -38,8 +38,15 @@ async function voiceOrg(name: string, tts: "server" | "browser", patch: Record<s
     url: "https://help.shop.example/articles/reset-password",
     body: "To reset your password, open the sign-in page and choose Forgot password. We email you a reset link that works for 60 minutes.",
   });
-  await createDoc(app.deps, org.org_id, { title: "Refunds", url: "https://help.shop.example/refunds", body: "Refunds are paid within 14 days to the card you used." });
-  await updateAgent(app.deps, org.org_id, { kind: "system", name: "test" }, org.agent_id, { voice_config: { enabled: true, stt: "server", tts, language: "en-US" }, ...patch });
+  await createDoc(app.deps, org.org_id, {
+    title: "Refunds",
+    url: "https://help.shop.example/refunds",
+    body: "Refunds are paid within 14 days to the card you used.",
+  });
+  await updateAgent(app.deps, org.org_id, { kind: "system", name: "test" }, org.agent_id, {
+    voice_config: { enabled: true, stt: "server", tts, language: "en-US" },
+    ...patch,
+  });
   return org;
 }
 
@@ -52,7 +59,11 @@ beforeAll(async () => {
   app = await serveTestApp({ STT_BASE_URL: speech.baseUrl, TTS_BASE_URL: speech.baseUrl });
   orgs.server = await voiceOrg("Voice shop", "server");
   orgs.browser = await voiceOrg("Browser voice shop", "browser");
-  for (const layout of LAYOUTS) orgs[layout] = await voiceOrg(`Video ${layout}`, "server", { video_display_mode: layout, avatar_config: { primary_color: "#7a1fa2", text_color: "#ffffff" } });
+  for (const layout of LAYOUTS)
+    orgs[layout] = await voiceOrg(`Video ${layout}`, "server", {
+      video_display_mode: layout,
+      avatar_config: { primary_color: "#7a1fa2", text_color: "#ffffff" },
+    });
   site = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -66,7 +77,13 @@ beforeAll(async () => {
   siteOrigin = `http://127.0.0.1:${site.port}`;
   browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: [...CHROMIUM_ARGS, "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-audio-capture=${wav}`, "--autoplay-policy=no-user-gesture-required"],
+    args: [
+      ...CHROMIUM_ARGS,
+      "--use-fake-ui-for-media-stream",
+      "--use-fake-device-for-media-stream",
+      `--use-file-for-fake-audio-capture=${wav}`,
+      "--autoplay-policy=no-user-gesture-required",
+    ],
     timeout: 30_000,
   });
 }, TIMEOUT);
@@ -125,7 +142,8 @@ async function speak(page: Page, seconds: number, shot?: string) {
   await recording.click();
 }
 
-const idle = (page: Page) => page.waitForFunction(() => document.querySelector("svc-agents-widget")?.shadowRoot?.querySelector(".log")?.getAttribute("aria-busy") === "false");
+const idle = (page: Page) =>
+  page.waitForFunction(() => document.querySelector("svc-agents-widget")?.shadowRoot?.querySelector(".log")?.getAttribute("aria-busy") === "false");
 
 test.skipIf(missing)(
   "server speech: the recording reaches the STT server as a WebM of about its length, the transcript is the customer's message, the answer comes from the right doc and each sentence is played to its end",
@@ -148,8 +166,14 @@ test.skipIf(missing)(
     // Spoken sentence by sentence (each requested as soon as it is whole, so they may reach the
     // server in either order), never a URL; each played to its end.
     await page.waitForFunction(() => (window as unknown as { ended: number }).ended >= 2);
-    const said = speech.requests.slice(before).filter((r) => r.path.endsWith("/speech")).map((r) => r.fields.input as string);
-    expect(said.sort()).toEqual(["To reset your password, open the sign-in page and choose Forgot password.", "We email you a reset link that works for 60 minutes."]);
+    const said = speech.requests
+      .slice(before)
+      .filter((r) => r.path.endsWith("/speech"))
+      .map((r) => r.fields.input as string);
+    expect(said.sort()).toEqual([
+      "To reset your password, open the sign-in page and choose Forgot password.",
+      "We email you a reset link that works for 60 minutes.",
+    ]);
     for (const s of said) expect(s).not.toMatch(/https?:|help\.shop\.example/);
     expect(await page.evaluate(() => (window as unknown as { played: number }).played)).toBe(said.length);
     await page.screenshot({ path: join(SCREENSHOTS, "widget-voice.png") });
@@ -292,7 +316,11 @@ test.skipIf(missing)(
   async () => {
     const { page, errors, close } = await openWidget("/server");
     for (let i = 0; i < 200; i++) {
-      const res = await fetch(`${app.url}/api/sdk/voice/speech`, { method: "POST", headers: { authorization: `Bearer ${orgs.server!.widget_key}`, "content-type": "application/json" }, body: JSON.stringify({ text: "Hi." }) });
+      const res = await fetch(`${app.url}/api/sdk/voice/speech`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${orgs.server!.widget_key}`, "content-type": "application/json" },
+        body: JSON.stringify({ text: "Hi." }),
+      });
       await res.arrayBuffer();
       if (res.status === 429) break;
     }

@@ -71,15 +71,28 @@ test.skipIf(missing)(
     expect(await ask("How do I reset my password?")).toContain("Forgot password");
     expect(await waiting.isVisible()).toBe(true);
     expect(await person.count()).toBe(0);
-    await page.evaluate(() => Promise.all(document.querySelector("svc-agents-widget")?.shadowRoot?.getAnimations().map((a) => a.finished) ?? []));
+    await page.evaluate(() =>
+      Promise.all(
+        document
+          .querySelector("svc-agents-widget")
+          ?.shadowRoot?.getAnimations()
+          .map((a) => a.finished) ?? [],
+      ),
+    );
     expect(await seriousAxeViolations(page, "svc-agents-widget")).toEqual([]);
     await page.screenshot({ path: join(tmpdir(), "widget-waiting.png") });
 
     // A member replies: it reaches the widget live, and the waiting line ends (the ticket is still open).
     const admin = await signIn(app, org.admin_email, org.password);
-    const tickets = (await (await app.request("/api/tickets", { headers: { authorization: `Bearer ${admin}` } })).json()) as { tickets?: { id: string }[]; data?: { id: string }[] };
+    const tickets = (await (await app.request("/api/tickets", { headers: { authorization: `Bearer ${admin}` } })).json()) as {
+      tickets?: { id: string }[];
+      data?: { id: string }[];
+    };
     const ticketId = (tickets.tickets ?? tickets.data)![0]!.id;
-    expect((await app.request(`/api/tickets/${ticketId}/replies`, { headers: { authorization: `Bearer ${admin}` }, json: { body: "Hello, a person here." } })).status).toBeLessThan(300);
+    expect(
+      (await app.request(`/api/tickets/${ticketId}/replies`, { headers: { authorization: `Bearer ${admin}` }, json: { body: "Hello, a person here." } }))
+        .status,
+    ).toBeLessThan(300);
     await page.locator(".msg.person").waitFor();
     await waiting.waitFor({ state: "hidden" });
     expect(await person.count()).toBe(0);

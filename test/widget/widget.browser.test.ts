@@ -64,7 +64,11 @@ beforeAll(async () => {
     url: SOURCE_URL,
     body: "To reset your password, open the sign-in page and choose Forgot password. We email you a reset link that works for 60 minutes.",
   });
-  site = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => new Response(sitePage(new URL(req.url).pathname), { headers: { "content-type": "text/html; charset=utf-8" } }) });
+  site = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: (req) => new Response(sitePage(new URL(req.url).pathname), { headers: { "content-type": "text/html; charset=utf-8" } }),
+  });
   siteOrigin = `http://127.0.0.1:${site.port}`;
   browser = await launchBrowser();
 }, TIMEOUT);
@@ -75,8 +79,19 @@ afterAll(async () => {
   if (app) await app.close();
 });
 
-async function openSite(options: { colorScheme?: "light" | "dark"; reducedMotion?: "reduce" | "no-preference"; path?: string; before?: (context: BrowserContext) => Promise<unknown> } = {}): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser!.newContext({ viewport: { width: 1000, height: 720 }, colorScheme: options.colorScheme ?? "light", reducedMotion: options.reducedMotion ?? "no-preference" });
+async function openSite(
+  options: {
+    colorScheme?: "light" | "dark";
+    reducedMotion?: "reduce" | "no-preference";
+    path?: string;
+    before?: (context: BrowserContext) => Promise<unknown>;
+  } = {},
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser!.newContext({
+    viewport: { width: 1000, height: 720 },
+    colorScheme: options.colorScheme ?? "light",
+    reducedMotion: options.reducedMotion ?? "no-preference",
+  });
   context.setDefaultTimeout(10_000);
   await options.before?.(context);
   const page = await context.newPage();
@@ -192,8 +207,13 @@ test.skipIf(missing)(
     // AI stays quiet and the message joins the ticket (README "Live conversation").
     await page.getByLabel("Your message").fill("Thanks!");
     await page.getByLabel("Your message").press("Enter");
-    await page.getByRole("status").filter({ hasText: `Sent to ticket #${number}.` }).waitFor();
-    const conversations = (await (await app.request(`/api/conversations/${ticket!.conversation_id}`, { headers: { authorization: `Bearer ${admin}` } })).json()) as { messages: { role: string }[] };
+    await page
+      .getByRole("status")
+      .filter({ hasText: `Sent to ticket #${number}.` })
+      .waitFor();
+    const conversations = (await (
+      await app.request(`/api/conversations/${ticket!.conversation_id}`, { headers: { authorization: `Bearer ${admin}` } })
+    ).json()) as { messages: { role: string }[] };
     expect(conversations.messages.filter((m) => m.role === "customer").length).toBe(3);
     expect(errors).toEqual([]);
     await context.close();
@@ -229,7 +249,9 @@ test.skipIf(missing)(
       expect(at.startsWith("panel:")).toBe(true);
       seen.add(at);
     }
-    expect([...seen]).toEqual(expect.arrayContaining(["panel:button.icon", "panel:textarea.", "panel:button.send", "panel:a.", "panel:button.secondary person"]));
+    expect([...seen]).toEqual(
+      expect.arrayContaining(["panel:button.icon", "panel:textarea.", "panel:button.send", "panel:a.", "panel:button.secondary person"]),
+    );
     for (let i = 0; i < 8; i++) {
       await page.keyboard.press("Shift+Tab");
       expect((await focused(page)).startsWith("panel:")).toBe(true);
@@ -255,9 +277,15 @@ test.skipIf(missing)(
   "a dropped stream and an __ERROR__ record show a retry that works; a 429 asks to wait with its Retry-After",
   async () => {
     const { context, page } = await openSite();
-    const cors = { "access-control-allow-origin": "*", "access-control-expose-headers": "X-Session-Id, Retry-After", "content-type": "text/plain; charset=utf-8" };
+    const cors = {
+      "access-control-allow-origin": "*",
+      "access-control-expose-headers": "X-Session-Id, Retry-After",
+      "content-type": "text/plain; charset=utf-8",
+    };
     // Cut: text arrives, then the body ends without the final __ACTIONS__ record.
-    await page.route(`${app.url}/api/sdk/chat/stream`, (route) => route.fulfill({ status: 200, headers: { ...cors, "x-session-id": "cs_cut" }, body: "Here is the first half of" }));
+    await page.route(`${app.url}/api/sdk/chat/stream`, (route) =>
+      route.fulfill({ status: 200, headers: { ...cors, "x-session-id": "cs_cut" }, body: "Here is the first half of" }),
+    );
     await page.getByRole("button", { name: "Open chat" }).click();
     await ask(page, "How do I reset my password?");
     expect(await page.locator(".msg.agent").first().textContent()).toContain("Here is the first half of");
@@ -268,7 +296,11 @@ test.skipIf(missing)(
     // An error record after some text: the same.
     await page.unroute(`${app.url}/api/sdk/chat/stream`);
     await page.route(`${app.url}/api/sdk/chat/stream`, (route) =>
-      route.fulfill({ status: 200, headers: cors, body: `Partial\x1e__ERROR__${JSON.stringify({ code: "llm_failed", message: "The model could not answer." })}\x1e` }),
+      route.fulfill({
+        status: 200,
+        headers: cors,
+        body: `Partial\x1e__ERROR__${JSON.stringify({ code: "llm_failed", message: "The model could not answer." })}\x1e`,
+      }),
     );
     await retry.click();
     await page.locator(".msg.note", { hasText: "The model could not answer." }).waitFor();
@@ -277,7 +309,11 @@ test.skipIf(missing)(
     // 429: a polite wait naming the seconds from Retry-After; sending again meanwhile is held back.
     await page.unroute(`${app.url}/api/sdk/chat/stream`);
     await page.route(`${app.url}/api/sdk/chat/stream`, (route) =>
-      route.fulfill({ status: 429, headers: { ...cors, "content-type": "application/json", "retry-after": "7" }, body: JSON.stringify({ error: { code: "rate_limited", message: "Too many requests." } }) }),
+      route.fulfill({
+        status: 429,
+        headers: { ...cors, "content-type": "application/json", "retry-after": "7" },
+        body: JSON.stringify({ error: { code: "rate_limited", message: "Too many requests." } }),
+      }),
     );
     await page.getByRole("button", { name: "Retry" }).click();
     await page.locator(".msg.note", { hasText: "Please wait 7 seconds" }).waitFor();
@@ -298,7 +334,9 @@ test.skipIf(missing)(
       Date.now = () => now() + 10_000;
     });
     await page.getByRole("button", { name: "Retry" }).click();
-    await page.waitForFunction(() => [...(document.querySelector("svc-agents-widget")?.shadowRoot?.querySelectorAll(".msg.agent") ?? [])].some((m) => m.textContent?.includes("reset link")));
+    await page.waitForFunction(() =>
+      [...(document.querySelector("svc-agents-widget")?.shadowRoot?.querySelectorAll(".msg.agent") ?? [])].some((m) => m.textContent?.includes("reset link")),
+    );
     expect(await page.getByRole("button", { name: "Retry" }).count()).toBe(0);
     await context.close();
   },
@@ -316,10 +354,16 @@ test.skipIf(missing)(
     await ask(page, "How do I reset my password?");
     const first = await page.evaluate(() => (window as unknown as Api).SvcAgents.sessionId!());
     expect(await page.evaluate(() => (window as unknown as Api).SvcAgents.track!("pricing_viewed", { plan: "pro" }))).toEqual({ accepted: 1 });
-    const ticket = (await page.evaluate(() => (window as unknown as Api).SvcAgents.createTicket!({ subject: "Invoice", message: "Please resend it" }))) as { session_id: string; number: number };
+    const ticket = (await page.evaluate(() => (window as unknown as Api).SvcAgents.createTicket!({ subject: "Invoice", message: "Please resend it" }))) as {
+      session_id: string;
+      number: number;
+    };
     expect(ticket.session_id).toBe(first as string);
     const admin = await signIn(app, org.admin_email, org.password);
-    const customer = (await (await app.request("/api/customers/u-1", { headers: { authorization: `Bearer ${admin}` } })).json()) as { events: { name: string }[]; tickets: { number: number }[] };
+    const customer = (await (await app.request("/api/customers/u-1", { headers: { authorization: `Bearer ${admin}` } })).json()) as {
+      events: { name: string }[];
+      tickets: { number: number }[];
+    };
     expect(customer.events.map((e) => e.name)).toContain("pricing_viewed");
     expect(customer.tickets.map((t) => t.number)).toContain(ticket.number);
 
@@ -352,12 +396,27 @@ test.skipIf(missing)(
   async () => {
     lookOrg = await seedOrg(app, { name: "Look" });
     const admin = await signIn(app, lookOrg.admin_email, lookOrg.password);
-    const look = { title: "Ada from Look", greeting: "Hi! Ask me about your order.", primary_color: "#0b6e4f", text_color: "#ffffff", position: "left", image_url: "https://cdn.look.example/ada.png" };
-    const patched = await app.request(`/api/agents/${lookOrg.agent_id}`, { method: "PATCH", headers: { authorization: `Bearer ${admin}` }, json: { avatar_config: look, live_help_label: "Human, please" } });
+    const look = {
+      title: "Ada from Look",
+      greeting: "Hi! Ask me about your order.",
+      primary_color: "#0b6e4f",
+      text_color: "#ffffff",
+      position: "left",
+      image_url: "https://cdn.look.example/ada.png",
+    };
+    const patched = await app.request(`/api/agents/${lookOrg.agent_id}`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${admin}` },
+      json: { avatar_config: look, live_help_label: "Human, please" },
+    });
     expect(patched.status).toBe(200);
     // The picture comes from the org's CDN; no network here, so the browser is served a PNG for it.
     const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
-    const { context, page } = await openSite({ path: "/look", reducedMotion: "reduce", before: (c) => c.route("https://cdn.look.example/**", (route) => route.fulfill({ body: png, contentType: "image/png" })) });
+    const { context, page } = await openSite({
+      path: "/look",
+      reducedMotion: "reduce",
+      before: (c) => c.route("https://cdn.look.example/**", (route) => route.fulfill({ body: png, contentType: "image/png" })),
+    });
     await page.locator(".person", { hasText: "Human, please" }).waitFor({ state: "attached" }); // the config has loaded
     const launcher = page.getByRole("button", { name: "Open chat" });
     expect((await launcher.boundingBox())!.x).toBeLessThan(100);
@@ -367,7 +426,9 @@ test.skipIf(missing)(
     expect(await page.locator(".empty").textContent()).toBe(look.greeting);
     const avatar = page.locator("img.avatar");
     expect(await avatar.getAttribute("src")).toBe(look.image_url);
-    await page.waitForFunction(() => (document.querySelector("svc-agents-widget")?.shadowRoot?.querySelector("img.avatar") as HTMLImageElement | null)?.complete === true);
+    await page.waitForFunction(
+      () => (document.querySelector("svc-agents-widget")?.shadowRoot?.querySelector("img.avatar") as HTMLImageElement | null)?.complete === true,
+    );
     expect(await avatar.isVisible()).toBe(true);
     await page.screenshot({ path: join(SCREENSHOTS, "widget-look.png") });
     expect(await axeViolations(page, "svc-agents-widget")).toEqual([]);
@@ -383,7 +444,11 @@ test.skipIf(missing)(
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let calls = 0;
-    const cors = { "access-control-allow-origin": "*", "access-control-allow-headers": "Authorization, Content-Type", "access-control-expose-headers": "X-Session-Id" };
+    const cors = {
+      "access-control-allow-origin": "*",
+      "access-control-allow-headers": "Authorization, Content-Type",
+      "access-control-expose-headers": "X-Session-Id",
+    };
     const slow = Bun.serve({
       hostname: "127.0.0.1",
       port: 0,
@@ -414,7 +479,9 @@ test.skipIf(missing)(
       await page.getByLabel("Your message").fill("Tell me");
       await page.getByLabel("Your message").press("Enter");
       const reply = page.locator(".msg.agent").first();
-      await page.waitForFunction(() => document.querySelector("svc-agents-widget")?.shadowRoot?.querySelector(".msg.agent")?.textContent?.includes("first part"));
+      await page.waitForFunction(() =>
+        document.querySelector("svc-agents-widget")?.shadowRoot?.querySelector(".msg.agent")?.textContent?.includes("first part"),
+      );
       expect(await page.getByRole("log").getAttribute("aria-busy")).toBe("true");
       expect(await page.locator(".send").isDisabled()).toBe(true);
       release();
@@ -440,7 +507,14 @@ test.skipIf(missing)(
 
 async function axeViolations(page: Page, include: string) {
   // Contrast is measured on settled colours: let the panel's opening animation finish.
-  await page.evaluate(() => Promise.all(document.querySelector("svc-agents-widget")?.shadowRoot?.getAnimations().map((a) => a.finished) ?? []));
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .querySelector("svc-agents-widget")
+        ?.shadowRoot?.getAnimations()
+        .map((a) => a.finished) ?? [],
+    ),
+  );
   return seriousAxeViolations(page, include);
 }
 

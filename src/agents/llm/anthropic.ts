@@ -33,8 +33,7 @@ function wireMessages(request: LlmRequest) {
     else push("user", text);
   }
   // tool_result blocks must open their user turn, before any text the customer added.
-  for (const turn of turns)
-    if (turn.role === "user") turn.content.sort((a, b) => Number(b.type === "tool_result") - Number(a.type === "tool_result"));
+  for (const turn of turns) if (turn.role === "user") turn.content.sort((a, b) => Number(b.type === "tool_result") - Number(a.type === "tool_result"));
   return turns;
 }
 
@@ -46,7 +45,9 @@ export function anthropicBody(request: LlmRequest, settings: Pick<NetworkSetting
     stream: true,
     ...(system ? { system } : {}),
     messages: wireMessages(request),
-    ...(request.tools.length > 0 ? { tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters })) } : {}),
+    ...(request.tools.length > 0
+      ? { tools: request.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters })) }
+      : {}),
   };
 }
 
@@ -79,7 +80,8 @@ export function anthropicProvider(settings: NetworkSettings, options: Omit<CallO
           case "content_block_start": {
             const block = data.content_block as { type?: unknown; id?: unknown; name?: unknown; text?: unknown; input?: unknown } | undefined;
             const input = block?.input && typeof block.input === "object" && !Array.isArray(block.input) ? (block.input as Record<string, unknown>) : {};
-            if (block?.type === "tool_use") tools.set(Number(data.index), { id: String(block.id ?? ""), name: String(block.name ?? ""), json: "", initial: input });
+            if (block?.type === "tool_use")
+              tools.set(Number(data.index), { id: String(block.id ?? ""), name: String(block.name ?? ""), json: "", initial: input });
             else if (block?.type === "text" && typeof block.text === "string" && block.text !== "") yield { type: "text", text: block.text };
             break;
           }
@@ -117,7 +119,12 @@ export function anthropicProvider(settings: NetworkSettings, options: Omit<CallO
             const error = data.error as { type?: unknown; message?: unknown } | undefined;
             const kind = typeof error?.type === "string" ? error.type : "error";
             const retryable = kind === "overloaded_error" || kind === "api_error" || kind === "rate_limit_error";
-            throw new LlmError(`the model failed mid-answer: ${kind}${typeof error?.message === "string" ? `: ${error.message.slice(0, 300)}` : ""}`, retryable, undefined, "stream_error");
+            throw new LlmError(
+              `the model failed mid-answer: ${kind}${typeof error?.message === "string" ? `: ${error.message.slice(0, 300)}` : ""}`,
+              retryable,
+              undefined,
+              "stream_error",
+            );
           }
           default:
             break; // ping, and event types added later, are ignored (the API's versioning policy)

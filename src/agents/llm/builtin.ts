@@ -48,7 +48,9 @@ function units(text: string): string[] {
     .split(/\n+/)
     .map((l) => l.trim())
     .filter((l) => l !== "")
-    .flatMap((line) => (line.length <= 240 ? [line] : (line.match(/[^.!?]+[.!?]+["')\]]*\s*|[^.!?]+$/g) ?? [line]).map((s) => s.trim()).filter((s) => s !== "")));
+    .flatMap((line) =>
+      line.length <= 240 ? [line] : (line.match(/[^.!?]+[.!?]+["')\]]*\s*|[^.!?]+$/g) ?? [line]).map((s) => s.trim()).filter((s) => s !== ""),
+    );
 }
 
 /** The most relevant stretch of consecutive units of a passage, at most EXTRACT_MAX characters. */
@@ -86,18 +88,20 @@ function lastUserMessage(messages: readonly LlmMessage[]): string {
 export function answeringPassages(question: string, passages: readonly Passage[]): { passage: Passage; coverage: number }[] {
   const wanted = terms(question);
   if (wanted.length === 0) return [];
-  return passages
-    .map((passage, i) => ({
-      passage,
-      i,
-      measured: passage.coverage !== undefined,
-      coverage: passage.coverage ?? covered(wanted, passage.stems ?? stemsOf(`${passage.title}\n${passage.text}`)),
-      inTitle: covered(wanted, stemsOf(passage.title)),
-    }))
-    .filter((p) => p.coverage >= (p.measured ? COVERAGE_THRESHOLD : PLAIN_COVERAGE_THRESHOLD))
-    // Retrieval's order when it measured coverage; otherwise the best-covering passage first, then the title's.
-    .sort((a, b) => (a.measured && b.measured ? a.i - b.i : b.coverage - a.coverage || b.inTitle - a.inTitle || a.i - b.i))
-    .map(({ passage, coverage }) => ({ passage, coverage }));
+  return (
+    passages
+      .map((passage, i) => ({
+        passage,
+        i,
+        measured: passage.coverage !== undefined,
+        coverage: passage.coverage ?? covered(wanted, passage.stems ?? stemsOf(`${passage.title}\n${passage.text}`)),
+        inTitle: covered(wanted, stemsOf(passage.title)),
+      }))
+      .filter((p) => p.coverage >= (p.measured ? COVERAGE_THRESHOLD : PLAIN_COVERAGE_THRESHOLD))
+      // Retrieval's order when it measured coverage; otherwise the best-covering passage first, then the title's.
+      .sort((a, b) => (a.measured && b.measured ? a.i - b.i : b.coverage - a.coverage || b.inTitle - a.inTitle || a.i - b.i))
+      .map(({ passage, coverage }) => ({ passage, coverage }))
+  );
 }
 
 export const ASK_BACK = "Could you tell me a little more about what you need? I'll look for the answer in our help articles.";
@@ -109,7 +113,9 @@ export function builtinAnswer(request: Pick<LlmRequest, "messages" | "passages">
   if (THANKS.test(question)) return "You're welcome! Is there anything else I can help you with?";
   const contentless = terms(question).length === 0;
   // A message without content words: a lead from the conversation's page when retrieval found one, else a question back.
-  const found = contentless ? request.passages.filter((p) => (p.coverage ?? 0) >= COVERAGE_THRESHOLD).map((passage) => ({ passage, coverage: passage.coverage ?? 0 })) : answeringPassages(question, request.passages);
+  const found = contentless
+    ? request.passages.filter((p) => (p.coverage ?? 0) >= COVERAGE_THRESHOLD).map((passage) => ({ passage, coverage: passage.coverage ?? 0 }))
+    : answeringPassages(question, request.passages);
   if (contentless && found.length === 0) return ASK_BACK;
   const best = found[0];
   if (!best) return NO_ANSWER;

@@ -195,7 +195,8 @@ export async function* postSse(endpoint: Endpoint, body: unknown, options: CallO
         return;
       }
       total += chunk.value.byteLength;
-      if (total > LLM_HTTP_LIMITS.streamBytes) throw new LlmError(`the model's answer is longer than ${LLM_HTTP_LIMITS.streamBytes} bytes`, false, undefined, "bad_response");
+      if (total > LLM_HTTP_LIMITS.streamBytes)
+        throw new LlmError(`the model's answer is longer than ${LLM_HTTP_LIMITS.streamBytes} bytes`, false, undefined, "bad_response");
       parser.feed(decoder.decode(chunk.value, { stream: true }));
       if (parseProblem !== null) throw new LlmError(`the model's stream is malformed: ${parseProblem}`, false, undefined, "bad_response");
       yield* queue.splice(0);

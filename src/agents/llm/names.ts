@@ -58,7 +58,8 @@ export class ToolNameMap {
       if (this.#toSafe.has(name)) continue;
       const safe = toProviderName(name);
       const other = this.#toOriginal.get(safe);
-      if (other !== undefined) throw new LlmError(`tool names ${JSON.stringify(other)} and ${JSON.stringify(name)} map to the same provider name`, false, undefined, "name_collision");
+      if (other !== undefined)
+        throw new LlmError(`tool names ${JSON.stringify(other)} and ${JSON.stringify(name)} map to the same provider name`, false, undefined, "name_collision");
       this.#toSafe.set(name, safe);
       this.#toOriginal.set(safe, name);
     }

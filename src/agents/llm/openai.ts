@@ -46,7 +46,9 @@ export function openAiBody(request: LlmRequest, settings: Pick<NetworkSettings, 
     max_tokens: settings.maxTokens,
     messages: wireMessages(request),
     ...(request.tools.length > 0
-      ? { tools: request.tools.map((tool) => ({ type: "function", function: { name: tool.name, description: tool.description, parameters: tool.parameters } })) }
+      ? {
+          tools: request.tools.map((tool) => ({ type: "function", function: { name: tool.name, description: tool.description, parameters: tool.parameters } })),
+        }
       : {}),
   };
 }
@@ -63,7 +65,13 @@ interface ToolCallFragment {
   function?: { name?: string; arguments?: string };
 }
 
-const STOPS: Record<string, "end" | "tool_calls" | "max_tokens"> = { stop: "end", tool_calls: "tool_calls", function_call: "tool_calls", length: "max_tokens", content_filter: "end" };
+const STOPS: Record<string, "end" | "tool_calls" | "max_tokens"> = {
+  stop: "end",
+  tool_calls: "tool_calls",
+  function_call: "tool_calls",
+  length: "max_tokens",
+  content_filter: "end",
+};
 
 export function openAiProvider(settings: NetworkSettings, options: Omit<CallOptions, "signal" | "timeoutMs">): LlmProvider {
   const endpoint: Endpoint = {
@@ -90,10 +98,16 @@ export function openAiProvider(settings: NetworkSettings, options: Omit<CallOpti
         const chunk = eventJson(event);
         if (chunk.error !== undefined) {
           const error = chunk.error as { message?: unknown };
-          throw new LlmError(`the model failed mid-answer: ${typeof error?.message === "string" ? error.message.slice(0, 300) : "error event"}`, true, undefined, "stream_error");
+          throw new LlmError(
+            `the model failed mid-answer: ${typeof error?.message === "string" ? error.message.slice(0, 300) : "error event"}`,
+            true,
+            undefined,
+            "stream_error",
+          );
         }
         const u = chunk.usage as { prompt_tokens?: unknown; completion_tokens?: unknown } | null | undefined;
-        if (u && typeof u.prompt_tokens === "number" && typeof u.completion_tokens === "number") usage = { input: u.prompt_tokens, output: u.completion_tokens };
+        if (u && typeof u.prompt_tokens === "number" && typeof u.completion_tokens === "number")
+          usage = { input: u.prompt_tokens, output: u.completion_tokens };
         const choice = (Array.isArray(chunk.choices) ? chunk.choices[0] : undefined) as
           | { delta?: { content?: unknown; tool_calls?: ToolCallFragment[] }; finish_reason?: unknown }
           | undefined;

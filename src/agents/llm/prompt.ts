@@ -9,8 +9,6 @@ const RS = /\x1e/g;
 export function systemPrompt(system: string, passages: readonly Passage[]): string {
   const base = system.replace(RS, "").trim();
   if (passages.length === 0) return base;
-  const listed = passages
-    .map((p, i) => `[${i + 1}] ${p.title.replace(RS, "")}${p.url ? ` <${p.url}>` : ""}\n${p.text.replace(RS, "").trim()}`)
-    .join("\n\n");
+  const listed = passages.map((p, i) => `[${i + 1}] ${p.title.replace(RS, "")}${p.url ? ` <${p.url}>` : ""}\n${p.text.replace(RS, "").trim()}`).join("\n\n");
   return `${base}${base ? "\n\n" : ""}Knowledge-base passages for this question. Answer from them; cite a passage by its title. If they do not contain the answer, say so plainly and offer to connect the customer with a person; never invent facts.\n\n${listed}`;
 }

@@ -60,13 +60,23 @@ export function resolveLlm(deps: Pick<Deps, "config" | "cipher">, level: { kind:
   const ownKey = override.api_key === null ? undefined : deps.cipher.decrypt(override.api_key, llmKeyContext(level.kind, level.id));
   const model = override.model ?? (override.provider === operator.provider ? operator.model : "");
   if (override.base_url === null && override.provider === operator.provider)
-    return { provider: override.provider, model, source, network: { baseUrl: operator.baseUrl, apiKey: ownKey ?? operator.apiKey, model, trusted: true, ...common } };
+    return {
+      provider: override.provider,
+      model,
+      source,
+      network: { baseUrl: operator.baseUrl, apiKey: ownKey ?? operator.apiKey, model, trusted: true, ...common },
+    };
   const baseUrl = override.base_url ?? LLM_DEFAULT_BASE_URLS[override.provider];
   return { provider: override.provider, model, source, network: { baseUrl, apiKey: ownKey, model, trusted: false, ...common } };
 }
 
 /** Read on every chat turn whose agent has no override: built once per process (src/db/prepared.ts). */
-const orgSettings = (db: Db) => db.select().from(orgLlmSettings).where(eq(orgLlmSettings.orgId, sql.placeholder("orgId"))).prepare("org_llm_settings");
+const orgSettings = (db: Db) =>
+  db
+    .select()
+    .from(orgLlmSettings)
+    .where(eq(orgLlmSettings.orgId, sql.placeholder("orgId")))
+    .prepare("org_llm_settings");
 
 /** The level that decides for this org and agent: the agent's override, the org's, or none (the operator's). */
 export async function overrideFor(deps: Deps, orgId: string, agent?: AgentLlmSource | null) {
@@ -88,7 +98,11 @@ export function providerFromResolved(deps: Pick<Deps, "guard" | "timers">, resol
  * model, input and output token counts as `usage_input` / `usage_output` — the logger redacts
  * any field named like a token — and where the settings came from): counts only, never content.
  */
-function recordingUsage(deps: Pick<Deps, "log" | "metrics">, provider: LlmProvider, context: { orgId: string; agentId: string | null; source: ResolvedLlm["source"] }): LlmProvider {
+function recordingUsage(
+  deps: Pick<Deps, "log" | "metrics">,
+  provider: LlmProvider,
+  context: { orgId: string; agentId: string | null; source: ResolvedLlm["source"] },
+): LlmProvider {
   return {
     kind: provider.kind,
     model: provider.model,
@@ -102,7 +116,16 @@ function recordingUsage(deps: Pick<Deps, "log" | "metrics">, provider: LlmProvid
             outcome = "ok";
             tokens = event.usage;
             if (event.usage && provider.kind !== "builtin")
-              deps.log.info("llm usage", { org_id: context.orgId, agent_id: context.agentId, provider: provider.kind, model: provider.model, source: context.source, stop: event.stop, usage_input: event.usage.input, usage_output: event.usage.output });
+              deps.log.info("llm usage", {
+                org_id: context.orgId,
+                agent_id: context.agentId,
+                provider: provider.kind,
+                model: provider.model,
+                source: context.source,
+                stop: event.stop,
+                usage_input: event.usage.input,
+                usage_output: event.usage.output,
+              });
           }
           yield event;
         }

@@ -108,7 +108,12 @@ export async function answer(input: AnswerInput): Promise<AnswerResult> {
         content = JSON.stringify({ error: `unknown tool ${call.name}` });
         result.toolFailures++;
         result.toolCalls++;
-        input.emit.action({ type: "tool", name: call.name.slice(0, 64), status: "failed", error: { code: "not_found", message: "The model asked for a tool it was not offered." } } satisfies ToolAction);
+        input.emit.action({
+          type: "tool",
+          name: call.name.slice(0, 64),
+          status: "failed",
+          error: { code: "not_found", message: "The model asked for a tool it was not offered." },
+        } satisfies ToolAction);
       } else {
         result.toolCalls++;
         try {
@@ -116,7 +121,12 @@ export async function answer(input: AnswerInput): Promise<AnswerResult> {
           content = cut(JSON.stringify(ran.isError ? { error: ran.value } : ran.value) ?? "null", ANSWER.toolResultChars);
           if (ran.isError) result.toolFailures++;
           else result.toolSources.push(...sourcesOf(name, ran));
-          input.emit.action({ type: "tool", name, status: ran.isError ? "failed" : "succeeded", ...(ran.isError ? { error: { code: "tool_error", message: "The tool reported a failure." } } : {}) } satisfies ToolAction);
+          input.emit.action({
+            type: "tool",
+            name,
+            status: ran.isError ? "failed" : "succeeded",
+            ...(ran.isError ? { error: { code: "tool_error", message: "The tool reported a failure." } } : {}),
+          } satisfies ToolAction);
         } catch (error) {
           if (input.signal.aborted) throw error;
           const failure = error instanceof AppError ? error : AppError.toolFailed(`${name} failed.`);

@@ -54,7 +54,8 @@ export interface Signals {
   reply: string;
 }
 
-const FRUSTRATION_BEHAVIOR = /\b(?:rage[\s_-]?clicks?|dead[\s_-]?clicks?|frustrat\w*|angry|annoyed|error[\s_-]?clicks?|repeated(?:ly)?[\s_-]?(?:clicks?|errors?|fail\w*|attempts?)|thrashing|u[\s_-]?turns?|(?:clicked|tried|failed)\s+\d{1,4}\s+times)\b/i;
+const FRUSTRATION_BEHAVIOR =
+  /\b(?:rage[\s_-]?clicks?|dead[\s_-]?clicks?|frustrat\w*|angry|annoyed|error[\s_-]?clicks?|repeated(?:ly)?[\s_-]?(?:clicks?|errors?|fail\w*|attempts?)|thrashing|u[\s_-]?turns?|(?:clicked|tried|failed)\s+\d{1,4}\s+times)\b/i;
 const FRUSTRATION_MESSAGE =
   /\b(?:useless|not helpful|unhelpful|doesn'?t help|does not help|still (?:not|doesn'?t|does not|broken|failing)|ridiculous|terrible|awful|waste of (?:my )?time|fed up|sick of|so frustrat\w*|annoying|wtf|this is a joke|nothing works)\b|!{3,}/i;
 
@@ -80,8 +81,7 @@ export function confidenceOf(s: Signals): number {
   // Nothing looked up (a greeting, "yes" at the start of a conversation): neutral, no knowledge answer to be sure of.
   const k = terms(s.question).length === 0 && s.coverage === 0 ? CONFIDENCE.neutralCoverage : clamp(s.coverage);
   const t = s.toolCalls === 0 ? 0 : s.toolFailures > 0 ? -1 : 1;
-  const value =
-    k + CONFIDENCE.tools * t - CONFIDENCE.frustration * (s.frustrated ? 1 : 0) - CONFIDENCE.uncertainty * (soundsUncertain(s.reply) ? 1 : 0);
+  const value = k + CONFIDENCE.tools * t - CONFIDENCE.frustration * (s.frustrated ? 1 : 0) - CONFIDENCE.uncertainty * (soundsUncertain(s.reply) ? 1 : 0);
   return Math.round(clamp(value) * 100) / 100;
 }
 

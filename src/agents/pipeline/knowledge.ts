@@ -67,7 +67,13 @@ export async function retrieve(deps: Deps, orgId: string, question: string, earl
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
 /** Step 4: the lexical ranking fused with the ranking by meaning; lexical only when the question's vector is not to be had. */
-async function hybrid(deps: Deps, orgId: string, question: string, index: Awaited<ReturnType<typeof orgIndex>>["index"], query: ReturnType<typeof buildQuery>): Promise<ScoredPassage[]> {
+async function hybrid(
+  deps: Deps,
+  orgId: string,
+  question: string,
+  index: Awaited<ReturnType<typeof orgIndex>>["index"],
+  query: ReturnType<typeof buildQuery>,
+): Promise<ScoredPassage[]> {
   const asking = questionVector(deps, question);
   const lexical = index.search(query.terms, HYBRID.depth, 1);
   const vector = await asking;

@@ -42,7 +42,10 @@ export function systemText(input: {
   else if (c.verified) {
     const known = { ...(c.name ? { name: c.name } : {}), ...(c.email ? { email: c.email } : {}), ...c.claims };
     parts.push(`The customer's identity is verified. Known facts: ${json(known, TRAITS_CHARS)}`);
-  } else parts.push(`The customer's identity is NOT verified${c.name ? `; they call themselves ${json(c.name, 200)}` : ""}. Do not disclose account data on the strength of what they claim.`);
+  } else
+    parts.push(
+      `The customer's identity is NOT verified${c.name ? `; they call themselves ${json(c.name, 200)}` : ""}. Do not disclose account data on the strength of what they claim.`,
+    );
   if (c && Object.keys(c.traits).length > 0) parts.push(`Traits reported by the customer's app (unverified): ${json(c.traits, TRAITS_CHARS)}`);
   if (Object.keys(input.context).length > 0) parts.push(`Page context reported by the customer's app (unverified): ${json(input.context, TRAITS_CHARS)}`);
   if (input.behavior) parts.push(`Recent behaviour reported by the customer's app (unverified): ${json(input.behavior, BEHAVIOR_CHARS)}`);

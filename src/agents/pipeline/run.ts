@@ -140,7 +140,13 @@ export async function runPipeline(ports: TurnPorts, turn: ChatTurn, decided: Dec
     const owned = waiting;
     {
       await tickets.addMessage(orgId, customerActor, owned.id, turn.message, customer.verified);
-      emit.action({ type: "ticket_updated", ticket_id: owned.id, ticket_number: owned.number, team: owned.team, reason: "person_owns" } satisfies PipelineAction);
+      emit.action({
+        type: "ticket_updated",
+        ticket_id: owned.id,
+        ticket_number: owned.number,
+        team: owned.team,
+        reason: "person_owns",
+      } satisfies PipelineAction);
       return { text: "", agentId: agent.id, actions, sources: [], confidence: 1, routing: { action: "person_owns", ticket_id: owned.id }, ticketId: owned.id };
     }
   }
@@ -168,7 +174,13 @@ export async function runPipeline(ports: TurnPorts, turn: ChatTurn, decided: Dec
       verified: customer.verified,
       chatReason: decision.action === "live_help" ? "live_help" : "routing_rule",
     });
-    emit.action({ type: "ticket_created", ticket_id: ticket.id, ticket_number: ticket.number, team, reason: decision.action === "live_help" ? "live_help" : "routing_rule" } satisfies PipelineAction);
+    emit.action({
+      type: "ticket_created",
+      ticket_id: ticket.id,
+      ticket_number: ticket.number,
+      team,
+      reason: decision.action === "live_help" ? "live_help" : "routing_rule",
+    } satisfies PipelineAction);
     const text =
       decision.action === "live_help"
         ? await tickets.acknowledgement(orgId, ticket.number)
@@ -235,16 +247,20 @@ export async function runPipeline(ports: TurnPorts, turn: ChatTurn, decided: Dec
   let ticketId: string | null = null;
   if (escalation === "ticket") {
     await turn.chargeTicket?.();
-    const ticket = await tickets.create(orgId, { kind: "agent", agentId: agent.id }, {
-      subject: chatSubject(turn.history, turn.message),
-      message: turn.message, // the chat before it shows turn by turn on the ticket page
-      customerId: endUserId,
-      priority: frustrated ? "high" : "normal",
-      source: "chat",
-      conversationId: conversation.id,
-      verified: customer.verified,
-      chatReason: frustrated ? "frustration" : "low_confidence",
-    });
+    const ticket = await tickets.create(
+      orgId,
+      { kind: "agent", agentId: agent.id },
+      {
+        subject: chatSubject(turn.history, turn.message),
+        message: turn.message, // the chat before it shows turn by turn on the ticket page
+        customerId: endUserId,
+        priority: frustrated ? "high" : "normal",
+        source: "chat",
+        conversationId: conversation.id,
+        verified: customer.verified,
+        chatReason: frustrated ? "frustration" : "low_confidence",
+      },
+    );
     ticketId = ticket.id;
     emit.action({ type: "ticket_created", ticket_id: ticket.id, ticket_number: ticket.number, team: null, reason: "escalation" } satisfies PipelineAction);
     const note = `\n\nI've opened ticket #${ticket.number} so a person from our team can follow up with you.`;

@@ -4,7 +4,8 @@
 import type { ConversationMessage } from "../../conversations/transcript.ts";
 import { acceptsOffer, asksForPerson } from "./triage.ts";
 
-const GREETING = /^(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening)|thanks|thank you|ok|okay|no|nope|yes|help)\b[\s.,!?]*(?:there|team|again)?[\s.,!?]*$/i;
+const GREETING =
+  /^(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening)|thanks|thank you|ok|okay|no|nope|yes|help)\b[\s.,!?]*(?:there|team|again)?[\s.,!?]*$/i;
 const SUBJECT_MAX = 120;
 
 /** Whether a customer line says something the team can file a ticket under. */
@@ -15,7 +16,11 @@ export function isRealQuestion(text: string): boolean {
 }
 
 function firstLine(text: string): string {
-  const line = text.split("\n").find((l) => l.trim() !== "")?.trim() ?? "Chat";
+  const line =
+    text
+      .split("\n")
+      .find((l) => l.trim() !== "")
+      ?.trim() ?? "Chat";
   return line.length > SUBJECT_MAX ? `${line.slice(0, SUBJECT_MAX - 1)}…` : line;
 }
 

@@ -41,15 +41,20 @@ export interface TriageInput {
 
 const norm = (text: string) => text.toLowerCase().replace(/[’‘`]/g, "'").replace(/\s+/g, " ").trim();
 
-const PERSON = "(?:human(?: being)?|person|real person|live (?:person|agent|chat|support|help)|(?:a |an |the |your )?(?:support |customer service |customer support |real |actual )?(?:agent|representative|rep|operator|staff|someone|somebody|manager|supervisor|team member|support team|member of (?:your |the )?(?:team|staff)))";
+const PERSON =
+  "(?:human(?: being)?|person|real person|live (?:person|agent|chat|support|help)|(?:a |an |the |your )?(?:support |customer service |customer support |real |actual )?(?:agent|representative|rep|operator|staff|someone|somebody|manager|supervisor|team member|support team|member of (?:your |the )?(?:team|staff)))";
 const PERSON_REQUESTS = [
   // "talk to a human", "speak with someone", "chat with a real person"
-  new RegExp(`\\b(?:talk|speak|chat|get through|be connected|connect me|put me through|transfer me|hand me over|escalate(?: this)?)\\b[^.?!]{0,20}\\b(?:to|with)\\b[^.?!]{0,15}\\b${PERSON}\\b`),
+  new RegExp(
+    `\\b(?:talk|speak|chat|get through|be connected|connect me|put me through|transfer me|hand me over|escalate(?: this)?)\\b[^.?!]{0,20}\\b(?:to|with)\\b[^.?!]{0,15}\\b${PERSON}\\b`,
+  ),
   // "human please", "agent!", "real person", "operator" as the whole message
   new RegExp(`^(?:(?:a|an|the|my|your|i want|i need|get me|give me)\\s+)*${PERSON}(?:\\s+(?:please|pls|now|asap))*[\\s.!?]*$`),
   // "I want/need/would like a human", "get me a person", "is there a human I can chat with": the
   // person ends the clause or is followed by talking ("I need a support agent seat" is not a request).
-  new RegExp(`\\b(?:want|need|would like|'d like|prefer|get me|give me|is there|can i have|may i have|let me have)\\b[^.?!]{0,12}\\b${PERSON}(?=\\s*(?:please|pls|now|asap|instead|right now|here)?\\s*(?:[.!?,;]|$)|\\s+(?:i can|to|who can|that can)\\s+(?:talk|speak|chat|help))`),
+  new RegExp(
+    `\\b(?:want|need|would like|'d like|prefer|get me|give me|is there|can i have|may i have|let me have)\\b[^.?!]{0,12}\\b${PERSON}(?=\\s*(?:please|pls|now|asap|instead|right now|here)?\\s*(?:[.!?,;]|$)|\\s+(?:i can|to|who can|that can)\\s+(?:talk|speak|chat|help))`,
+  ),
   /\b(?:live help|live chat|livehelp|human support|human agent|human help)\b/,
 ];
 const NEGATED = /\b(?:don't|do not|dont|no need to|not|never|without)\b[^.?!]{0,25}\b(?:talk|speak|chat|want|need|connect|human|person|agent)\b/;
@@ -61,7 +66,8 @@ export function asksForPerson(message: string): boolean {
   return PERSON_REQUESTS.some((re) => re.test(text));
 }
 
-const YES = /^(?:yes|yeah|yep|yup|sure|ok|okay|please|please do|yes please|go ahead|do it|that would be great|sounds good)\b[\s.,!]*(?:please|thanks|thank you)?[\s.!]*$/;
+const YES =
+  /^(?:yes|yeah|yep|yup|sure|ok|okay|please|please do|yes please|go ahead|do it|that would be great|sounds good)\b[\s.,!]*(?:please|thanks|thank you)?[\s.!]*$/;
 
 /** "yes" to the agent's offer of a person. */
 export function acceptsOffer(message: string): boolean {
@@ -70,7 +76,22 @@ export function acceptsOffer(message: string): boolean {
 
 /** Intent lexicons: a rule's `intent` matches when the message holds one of these words or phrases. */
 export const INTENTS: Record<string, readonly string[]> = {
-  billing: ["bill", "billing", "billed", "invoice", "invoices", "charge", "charged", "payment", "payments", "card", "subscription", "pricing", "price", "receipt"],
+  billing: [
+    "bill",
+    "billing",
+    "billed",
+    "invoice",
+    "invoices",
+    "charge",
+    "charged",
+    "payment",
+    "payments",
+    "card",
+    "subscription",
+    "pricing",
+    "price",
+    "receipt",
+  ],
   refund: ["refund", "refunds", "money back", "reimburse", "chargeback"],
   cancellation: ["cancel", "cancellation", "unsubscribe", "close my account", "delete my account", "terminate"],
   bug: ["bug", "error", "crash", "crashes", "broken", "not working", "doesn't work", "does not work", "exception"],

@@ -27,7 +27,6 @@ export interface Flash {
   text: string;
 }
 
-
 function readFlash(request: Request): Flash | null {
   const raw = cookieValue(request, FLASH_COOKIE);
   if (!raw) return null;
@@ -66,7 +65,9 @@ async function contextFor(deps: Deps, request: Request, role: Role | null): Prom
     if (error instanceof AppError && error.status === 401) {
       const url = new URL(request.url);
       const back = request.method === "GET" ? url.pathname + url.search : "/dashboard";
-      throw new PageExit(new Response(null, { status: 303, headers: { location: `/signin?return_to=${encodeURIComponent(back)}`, "cache-control": "no-store" } }));
+      throw new PageExit(
+        new Response(null, { status: 303, headers: { location: `/signin?return_to=${encodeURIComponent(back)}`, "cache-control": "no-store" } }),
+      );
     }
     throw error;
   }
@@ -85,7 +86,14 @@ async function contextFor(deps: Deps, request: Request, role: Role | null): Prom
   };
   // The nav's queue counts: one indexed count for a page a person looks at, none for a form post.
   if (request.method === "GET" && ctx.can("inbox:view")) ctx.queues = await ticketCounts(deps, ctx.orgId, principal.member.id);
-  if (role && !ctx.can(role)) throw new PageExit(shellPage(ctx, { title: "Not allowed", status: 403, body: html`<h1>Not allowed</h1><p>This page needs the <code>${role}</code> role. Ask an admin of ${ctx.orgName} to grant it.</p>` }));
+  if (role && !ctx.can(role))
+    throw new PageExit(
+      shellPage(ctx, {
+        title: "Not allowed",
+        status: 403,
+        body: html`<h1>Not allowed</h1><p>This page needs the <code>${role}</code> role. Ask an admin of ${ctx.orgName} to grant it.</p>`,
+      }),
+    );
   return ctx;
 }
 
@@ -95,7 +103,12 @@ async function contextFor(deps: Deps, request: Request, role: Role | null): Prom
  * page saying so with its status (404 for another org's object: the tenant boundary answers as if
  * it did not exist). Cookie-authenticated POSTs must be same-origin (src/auth/guard.ts).
  */
-export async function withMember(deps: Deps, request: Request, role: Role | null, run: (ctx: DashboardContext) => Promise<Response> | Response): Promise<Response> {
+export async function withMember(
+  deps: Deps,
+  request: Request,
+  role: Role | null,
+  run: (ctx: DashboardContext) => Promise<Response> | Response,
+): Promise<Response> {
   let ctx: DashboardContext | undefined;
   try {
     ctx = await contextFor(deps, request, role);

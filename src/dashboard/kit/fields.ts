@@ -67,7 +67,16 @@ export function select(o: Omit<FieldOptions, "type"> & { options: { value: strin
   return html`<div class="field${o.error ? " has-error" : ""}"><label for="${id}">${o.label}</label><select id="${id}" name="${o.name}"${described(id, o.error, o.hint)}>${o.options.map((opt) => html`<option value="${opt.value}"${attrs({ selected: opt.value === o.value })}>${opt.label}</option>`)}</select>${fieldExtras(id, o.error, o.hint)}</div>`;
 }
 
-export function checkbox(o: { name: string; label: string; checked: boolean; value?: string; id?: string; hint?: string; disabled?: boolean; describedBy?: string }): Html {
+export function checkbox(o: {
+  name: string;
+  label: string;
+  checked: boolean;
+  value?: string;
+  id?: string;
+  hint?: string;
+  disabled?: boolean;
+  describedBy?: string;
+}): Html {
   const id = o.id ?? `f-${o.name}`;
   return html`<div class="check"><input type="checkbox" id="${id}" name="${o.name}" value="${o.value ?? "on"}"${attrs({ checked: o.checked, "aria-describedby": o.hint ? `${id}-hint` : o.describedBy, disabled: o.disabled })}><label for="${id}">${o.label}</label>${o.hint ? html`<span class="hint" id="${id}-hint">${o.hint}</span>` : ""}</div>`;
 }
@@ -112,6 +121,10 @@ export function submit(label: string, options: { busy?: string; kind?: "primary"
  * A one-button form posting to `action` (activate, revoke, delete). `confirm` is asked by the script.
  * It always sends one field: an empty urlencoded body does not parse (src/http/body.ts).
  */
-export function actionButton(action: string, label: string, options: { kind?: "secondary" | "danger"; busy?: string; confirm?: string; hidden?: Record<string, string> } = {}): Html {
+export function actionButton(
+  action: string,
+  label: string,
+  options: { kind?: "secondary" | "danger"; busy?: string; confirm?: string; hidden?: Record<string, string> } = {},
+): Html {
   return html`<form method="post" action="${action}" class="inline"${attrs({ "data-confirm": options.confirm })}><input type="hidden" name="go" value="1">${Object.entries(options.hidden ?? {}).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)}${submit(label, { kind: options.kind ?? "secondary", busy: options.busy })}</form>`;
 }

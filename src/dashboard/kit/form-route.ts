@@ -54,7 +54,12 @@ export async function submitForm<Input, Result>(spec: FormSpec<Input, Result>): 
  * goes to `fallback`. A message starts with a capital and ends with a full stop unless `plain`;
  * `text` words a detail otherwise (e.g. naming the header it is about).
  */
-export function detailErrors(error: AppError, key: (parts: string[]) => string, fallback: string, options: { plain?: boolean; text?: (detail: { path: string; message: string }) => string } = {}): FieldErrors {
+export function detailErrors(
+  error: AppError,
+  key: (parts: string[]) => string,
+  fallback: string,
+  options: { plain?: boolean; text?: (detail: { path: string; message: string }) => string } = {},
+): FieldErrors {
   const out: FieldErrors = {};
   for (const d of error.details ?? []) {
     const message = options.text ? options.text(d) : d.message;
@@ -72,5 +77,8 @@ export const IdParams = t.Object({ id: t.String({ maxLength: 64 }) });
  * multi-selects). Each page states its own bounds; the page reports what is wrong with each field.
  */
 export function formBody(limits: { text: number; items: number; item?: number }) {
-  return t.Record(t.String(), t.Union([t.String({ maxLength: limits.text }), t.Array(t.String({ maxLength: limits.item ?? limits.text }), { maxItems: limits.items })]));
+  return t.Record(
+    t.String(),
+    t.Union([t.String({ maxLength: limits.text }), t.Array(t.String({ maxLength: limits.item ?? limits.text }), { maxItems: limits.items })]),
+  );
 }

@@ -21,7 +21,9 @@ export interface ListTable<T> {
 }
 
 export function listTable<T>(t: ListTable<T>): Html {
-  const head = t.columns.map((c) => (typeof c === "string" ? html`<th scope="col">${c}</th>` : html`<th scope="col"><span class="sr-only">${c.label}</span></th>`));
+  const head = t.columns.map((c) =>
+    typeof c === "string" ? html`<th scope="col">${c}</th>` : html`<th scope="col"><span class="sr-only">${c.label}</span></th>`,
+  );
   const empty = t.rows.length === 0 && t.empty !== null ? html`<tr><td colspan="${String(t.columns.length)}">${t.empty}</td></tr>` : "";
   return html`<table><caption class="sr-only">${t.caption}</caption>
 <thead><tr>${head}</tr></thead>

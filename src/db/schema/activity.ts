@@ -10,7 +10,9 @@ export const activityLog = pgTable(
   {
     /** A UUIDv7 from src/activity/log.ts: time-ordered, so rows of one millisecond keep their order; no sequence to leak a count. */
     id: uuid("id").primaryKey().defaultRandom(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
     actorKind: text("actor_kind").$type<ActivityActorKind>().notNull(),
     /** The member, the OAuth token, the widget session or the system job that acted. */
     actorId: text("actor_id").notNull(),

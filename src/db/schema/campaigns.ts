@@ -37,7 +37,9 @@ export const campaigns = pgTable(
   "campaigns",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
     /** Stable, per org; how the SDK names a campaign. Never changes after creation. */
     slug: text("slug").notNull(),
     name: text("name").notNull(),
@@ -63,9 +65,15 @@ export const campaignEnrolments = pgTable(
   "campaign_enrolments",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
-    campaignId: uuid("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
-    endUserId: uuid("end_user_id").notNull().references(() => endUsers.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
+    campaignId: uuid("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    endUserId: uuid("end_user_id")
+      .notNull()
+      .references(() => endUsers.id, { onDelete: "cascade" }),
     state: text("state").$type<EnrolmentState>().notNull().default("active"),
     /** How they came in: api (dashboard), sdk, tool, audience. */
     source: text("source").notNull(),
@@ -93,12 +101,22 @@ export const campaignMessages = pgTable(
   "campaign_messages",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
-    campaignId: uuid("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
-    enrolmentId: uuid("enrolment_id").notNull().references(() => campaignEnrolments.id, { onDelete: "cascade" }),
-    endUserId: uuid("end_user_id").notNull().references(() => endUsers.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
+    campaignId: uuid("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    enrolmentId: uuid("enrolment_id")
+      .notNull()
+      .references(() => campaignEnrolments.id, { onDelete: "cascade" }),
+    endUserId: uuid("end_user_id")
+      .notNull()
+      .references(() => endUsers.id, { onDelete: "cascade" }),
     stepId: text("step_id").notNull(),
-    outboxId: uuid("outbox_id").notNull().references(() => outbox.id, { onDelete: "cascade" }),
+    outboxId: uuid("outbox_id")
+      .notNull()
+      .references(() => outbox.id, { onDelete: "cascade" }),
     toEmail: text("to_email"),
     subject: text("subject").notNull(),
     text: text("text").notNull(),
@@ -117,8 +135,12 @@ export const campaignMessages = pgTable(
 export const mailUnsubscribes = pgTable(
   "mail_unsubscribes",
   {
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
-    endUserId: uuid("end_user_id").notNull().references(() => endUsers.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
+    endUserId: uuid("end_user_id")
+      .notNull()
+      .references(() => endUsers.id, { onDelete: "cascade" }),
     /** The message whose link was used. */
     messageId: uuid("message_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
@@ -131,9 +153,15 @@ export const mailUnsubscribeTokens = pgTable(
   "mail_unsubscribe_tokens",
   {
     tokenHash: text("token_hash").primaryKey(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
-    endUserId: uuid("end_user_id").notNull().references(() => endUsers.id, { onDelete: "cascade" }),
-    messageId: uuid("message_id").notNull().references(() => campaignMessages.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
+    endUserId: uuid("end_user_id")
+      .notNull()
+      .references(() => endUsers.id, { onDelete: "cascade" }),
+    messageId: uuid("message_id")
+      .notNull()
+      .references(() => campaignMessages.id, { onDelete: "cascade" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
   },
   (t) => [index("mail_unsubscribe_tokens_message_idx").on(t.messageId)],
@@ -151,8 +179,12 @@ export const campaignOptIns = pgTable(
   "campaign_opt_ins",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
-    campaignId: uuid("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
+    campaignId: uuid("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
     /** Lower-cased. */
     email: text("email").notNull(),
     tokenHash: text("token_hash").notNull().unique(),
@@ -163,5 +195,8 @@ export const campaignOptIns = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
   },
-  (t) => [index("campaign_opt_ins_org_email_idx").on(t.orgId, t.email), index("campaign_opt_ins_expiry_idx").on(t.expiresAt).where(sql`${t.confirmedAt} is null`)],
+  (t) => [
+    index("campaign_opt_ins_org_email_idx").on(t.orgId, t.email),
+    index("campaign_opt_ins_expiry_idx").on(t.expiresAt).where(sql`${t.confirmedAt} is null`),
+  ],
 );

@@ -13,7 +13,9 @@ export const conversations = pgTable(
   "conversations",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
     sessionHash: text("session_hash").notNull().unique(),
     /** The customer the session is bound to; null for an anonymous visitor (see `anonymous`). */
     endUserId: uuid("end_user_id").references(() => endUsers.id, { onDelete: "set null" }),
@@ -83,7 +85,9 @@ export const conversationMessages = pgTable(
      * conversation's messages, including the rows of one multi-row insert, without a sequence.
      */
     id: uuid("id").primaryKey(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
     conversationId: uuid("conversation_id")
       .notNull()
       .references(() => conversations.id, { onDelete: "cascade" }),

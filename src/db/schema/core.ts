@@ -44,8 +44,12 @@ export const members = pgTable("members", {
 export const memberships = pgTable(
   "memberships",
   {
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
-    memberId: uuid("member_id").notNull().references(() => members.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
+    memberId: uuid("member_id")
+      .notNull()
+      .references(() => members.id, { onDelete: "cascade" }),
     /** Role names from src/auth/roles.ts. */
     roles: text("roles").array().notNull(),
     createdAt: createdAt(),
@@ -59,7 +63,9 @@ export const dashboardSessions = pgTable(
   {
     id: uuid("id").primaryKey().defaultRandom(),
     tokenHash: text("token_hash").notNull().unique(),
-    memberId: uuid("member_id").notNull().references(() => members.id, { onDelete: "cascade" }),
+    memberId: uuid("member_id")
+      .notNull()
+      .references(() => members.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   },
@@ -74,7 +80,9 @@ export const passwordResets = pgTable(
   "password_resets",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    memberId: uuid("member_id").notNull().references(() => members.id, { onDelete: "cascade" }),
+    memberId: uuid("member_id")
+      .notNull()
+      .references(() => members.id, { onDelete: "cascade" }),
     tokenHash: text("token_hash").notNull().unique(),
     createdAt: createdAt(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
@@ -93,7 +101,9 @@ export const memberInvitations = pgTable(
   "member_invitations",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
     /** Stored lower-cased, like members.email. */
     email: text("email").notNull(),
     /** Role names from src/auth/roles.ts, granted on acceptance. */
@@ -133,7 +143,9 @@ export const agents = pgTable(
   "agents",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     /** System instructions; never leaves the server (redacted from docs/interface.md 2.7 config). */
     instructions: text("instructions").notNull().default(""),
@@ -141,10 +153,7 @@ export const agents = pgTable(
     status: text("status").$type<AgentStatus>().notNull().default("inactive"),
     avatarConfig: jsonb("avatar_config").$type<Record<string, unknown>>().notNull().default({}),
     voiceConfig: jsonb("voice_config").$type<Record<string, unknown>>().notNull().default({}),
-    flowConfig: jsonb("flow_config")
-      .$type<{ steps: unknown[]; custom_variables: unknown[] }>()
-      .notNull()
-      .default({ steps: [], custom_variables: [] }),
+    flowConfig: jsonb("flow_config").$type<{ steps: unknown[]; custom_variables: unknown[] }>().notNull().default({ steps: [], custom_variables: [] }),
     liveHelpLabel: text("live_help_label").notNull().default("Talk to a person"),
     videoDisplayMode: text("video_display_mode").notNull().default("inline"),
     /** Triage rules: a keyword or intent match routes to a team (src/agents/service.ts). */
@@ -170,7 +179,9 @@ export const widgetKeys = pgTable(
   "widget_keys",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
     key: text("key").notNull().unique(),
     label: text("label").notNull().default("default"),
     createdAt: createdAt(),

@@ -16,8 +16,12 @@ export const ticketReplyTokens = pgTable(
   "ticket_reply_tokens",
   {
     tokenHash: text("token_hash").primaryKey(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
-    ticketId: uuid("ticket_id").notNull().references(() => tickets.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
+    ticketId: uuid("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
     endUserId: uuid("end_user_id").references(() => endUsers.id, { onDelete: "cascade" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
@@ -41,7 +45,9 @@ export const ticketInboundEmails = pgTable(
   "ticket_inbound_emails",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
     ticketId: uuid("ticket_id").references(() => tickets.id, { onDelete: "cascade" }),
     ticketMessageId: uuid("ticket_message_id").references(() => ticketMessages.id, { onDelete: "cascade" }),
     /** The RFC 5322 Message-ID with its angle brackets, as sent. */
@@ -84,8 +90,12 @@ export type MemberNotifyMode = "full" | "notify_only" | "off";
 export const memberMailNotifications = pgTable(
   "member_mail_notifications",
   {
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
-    memberId: uuid("member_id").notNull().references(() => members.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
+    memberId: uuid("member_id")
+      .notNull()
+      .references(() => members.id, { onDelete: "cascade" }),
     mode: text("mode").$type<MemberNotifyMode>().notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
   },
@@ -96,9 +106,15 @@ export const memberMailNotifications = pgTable(
 export const ticketMemberNotices = pgTable(
   "ticket_member_notices",
   {
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
-    ticketId: uuid("ticket_id").notNull().references(() => tickets.id, { onDelete: "cascade" }),
-    memberId: uuid("member_id").notNull().references(() => members.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
+    ticketId: uuid("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
+    memberId: uuid("member_id")
+      .notNull()
+      .references(() => members.id, { onDelete: "cascade" }),
     lastQueuedAt: timestamp("last_queued_at", { withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.ticketId, t.memberId] })],

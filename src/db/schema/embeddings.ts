@@ -11,8 +11,12 @@ export const passageEmbeddings = pgTable(
   "passage_embeddings",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
-    docId: uuid("doc_id").notNull().references(() => docs.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
+    docId: uuid("doc_id")
+      .notNull()
+      .references(() => docs.id, { onDelete: "cascade" }),
     /** The document's `updated_at` in milliseconds: the version these passages were cut from. */
     docVersion: bigint("doc_version", { mode: "number" }).notNull(),
     /** The passage's place in its document (src/knowledge/embed-passages.ts). */
@@ -26,5 +30,9 @@ export const passageEmbeddings = pgTable(
     /** The vector as float32 little-endian, unit length, base64: the same bytes through either engine's driver. */
     vector: text("vector").notNull(),
   },
-  (t) => [uniqueIndex("passage_embeddings_passage_idx").on(t.docId, t.docVersion, t.model, t.seq), index("passage_embeddings_org_idx").on(t.orgId, t.model, t.seq), index("passage_embeddings_hash_idx").on(t.orgId, t.hash)],
+  (t) => [
+    uniqueIndex("passage_embeddings_passage_idx").on(t.docId, t.docVersion, t.model, t.seq),
+    index("passage_embeddings_org_idx").on(t.orgId, t.model, t.seq),
+    index("passage_embeddings_hash_idx").on(t.orgId, t.hash),
+  ],
 );

@@ -32,7 +32,9 @@ export const tickets = pgTable(
   "tickets",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
     /** Per org, from 1: what the customer and the team call the ticket ("#42"). */
     number: integer("number").notNull(),
     subject: text("subject").notNull(),
@@ -77,8 +79,12 @@ export const ticketMessages = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     /** Insertion order: the thread's order even when two messages share a timestamp. */
     seq: bigint("seq", { mode: "number" }).generatedAlwaysAsIdentity(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
-    ticketId: uuid("ticket_id").notNull().references(() => tickets.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
+    ticketId: uuid("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
     kind: text("kind").$type<TicketMessageKind>().notNull(),
     body: text("body").notNull(),
     authorKind: text("author_kind").$type<TicketActorKind>().notNull(),
@@ -93,10 +99,7 @@ export const ticketMessages = pgTable(
     /** When its email was accepted by our SMTP server (a person's reply): later emails thread only on messages the customer has. */
     emailedAt: timestamp("emailed_at", { withTimezone: true }),
   },
-  (t) => [
-    index("ticket_messages_ticket_idx").on(t.ticketId, t.seq),
-    check("ticket_messages_kind_check", sql`${t.kind} in ('customer', 'reply', 'note')`),
-  ],
+  (t) => [index("ticket_messages_ticket_idx").on(t.ticketId, t.seq), check("ticket_messages_kind_check", sql`${t.kind} in ('customer', 'reply', 'note')`)],
 );
 
 /** Every change to a ticket: who, what, when, before and after. Append-only. */
@@ -106,8 +109,12 @@ export const ticketHistory = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     /** Insertion order (several entries of one change share a timestamp). */
     seq: bigint("seq", { mode: "number" }).generatedAlwaysAsIdentity(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
-    ticketId: uuid("ticket_id").notNull().references(() => tickets.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
+    ticketId: uuid("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
     actorKind: text("actor_kind").$type<TicketActorKind>().notNull(),
     actorMemberId: uuid("actor_member_id").references(() => members.id, { onDelete: "set null" }),
     actorTokenId: text("actor_token_id"),
@@ -137,8 +144,12 @@ export const ticketEvents = pgTable(
   "ticket_events",
   {
     seq: bigint("seq", { mode: "number" }).generatedAlwaysAsIdentity().primaryKey(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
-    ticketId: uuid("ticket_id").notNull().references(() => tickets.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
+    ticketId: uuid("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
     /** The chat conversation the ticket belongs to (owned by src/conversations/): a plain uuid. */
     conversationId: uuid("conversation_id"),
     type: text("type").$type<TicketEventType>().notNull(),
@@ -148,7 +159,11 @@ export const ticketEvents = pgTable(
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
   },
-  (t) => [index("ticket_events_conversation_idx").on(t.conversationId, t.seq), index("ticket_events_ticket_idx").on(t.ticketId, t.seq), check("ticket_events_type_check", sql`${t.type} in ('message', 'ticket')`)],
+  (t) => [
+    index("ticket_events_conversation_idx").on(t.conversationId, t.seq),
+    index("ticket_events_ticket_idx").on(t.ticketId, t.seq),
+    check("ticket_events_type_check", sql`${t.type} in ('message', 'ticket')`),
+  ],
 );
 
 /**
@@ -159,8 +174,12 @@ export const ticketCsatTokens = pgTable(
   "ticket_csat_tokens",
   {
     tokenHash: text("token_hash").primaryKey(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
-    ticketId: uuid("ticket_id").notNull().references(() => tickets.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
+    ticketId: uuid("ticket_id")
+      .notNull()
+      .references(() => tickets.id, { onDelete: "cascade" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   },

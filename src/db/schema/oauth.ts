@@ -33,8 +33,12 @@ export const oauthAuthorizationRequests = pgTable("oauth_authorization_requests"
   id: uuid("id").primaryKey().defaultRandom(),
   /** SHA-256 of the one-time anti-CSRF token embedded in the consent form. */
   csrfHash: text("csrf_hash").notNull(),
-  sessionId: uuid("session_id").notNull().references(() => dashboardSessions.id, { onDelete: "cascade" }),
-  clientId: text("client_id").notNull().references(() => oauthClients.id, { onDelete: "cascade" }),
+  sessionId: uuid("session_id")
+    .notNull()
+    .references(() => dashboardSessions.id, { onDelete: "cascade" }),
+  clientId: text("client_id")
+    .notNull()
+    .references(() => oauthClients.id, { onDelete: "cascade" }),
   redirectUri: text("redirect_uri").notNull(),
   /** Whether the client sent redirect_uri (then the token request must repeat it, RFC 6749 section 4.1.3). */
   redirectUriGiven: boolean("redirect_uri_given").notNull(),
@@ -52,9 +56,15 @@ export const oauthGrants = pgTable(
   "oauth_grants",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    clientId: text("client_id").notNull().references(() => oauthClients.id, { onDelete: "cascade" }),
-    memberId: uuid("member_id").notNull().references(() => members.id, { onDelete: "cascade" }),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    clientId: text("client_id")
+      .notNull()
+      .references(() => oauthClients.id, { onDelete: "cascade" }),
+    memberId: uuid("member_id")
+      .notNull()
+      .references(() => members.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
     scopes: text("scopes").array().notNull(),
     resource: text("resource").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -66,7 +76,9 @@ export const oauthGrants = pgTable(
 export const oauthCodes = pgTable("oauth_codes", {
   id: uuid("id").primaryKey().defaultRandom(),
   codeHash: text("code_hash").notNull().unique(),
-  grantId: uuid("grant_id").notNull().references(() => oauthGrants.id, { onDelete: "cascade" }),
+  grantId: uuid("grant_id")
+    .notNull()
+    .references(() => oauthGrants.id, { onDelete: "cascade" }),
   clientId: text("client_id").notNull(),
   redirectUri: text("redirect_uri").notNull(),
   redirectUriGiven: boolean("redirect_uri_given").notNull(),
@@ -84,7 +96,9 @@ export const oauthTokens = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     tokenHash: text("token_hash").notNull().unique(),
     kind: text("kind").$type<OAuthTokenKind>().notNull(),
-    grantId: uuid("grant_id").notNull().references(() => oauthGrants.id, { onDelete: "cascade" }),
+    grantId: uuid("grant_id")
+      .notNull()
+      .references(() => oauthGrants.id, { onDelete: "cascade" }),
     /** What this token may do: the grant's scopes, or fewer when a refresh narrowed them (RFC 6749 section 6). */
     scopes: text("scopes").array().notNull(),
     /** Refresh tokens: the refresh token this one was rotated from. */

@@ -20,7 +20,9 @@ export const outbox = pgTable(
   {
     /** Also the stable identity of the delivery (the mail Message-ID; a webhook-id later). */
     id: uuid("id").primaryKey().defaultRandom(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
     kind: text("kind").notNull(),
     /**
      * What the kind shares its delivery slots by within an org (a webhook's endpoint id; a series

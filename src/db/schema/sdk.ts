@@ -36,7 +36,9 @@ export const customerEvents = pgTable(
   "customer_events",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
     endUserId: uuid("end_user_id").references(() => endUsers.id, { onDelete: "cascade" }),
     anonymousId: text("anonymous_id"),
     conversationId: uuid("conversation_id").references(() => conversations.id, { onDelete: "set null" }),

@@ -36,7 +36,9 @@ export const knowledgeSources = pgTable(
   "knowledge_sources",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
     kind: text("kind").$type<SourceKind>().notNull(),
     name: text("name").notNull(),
     settings: jsonb("settings").$type<SourceSettings>().notNull().default({}),
@@ -63,7 +65,9 @@ export const knowledgeSourcePages = pgTable(
   "knowledge_source_pages",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    sourceId: uuid("source_id").notNull().references(() => knowledgeSources.id, { onDelete: "cascade" }),
+    sourceId: uuid("source_id")
+      .notNull()
+      .references(() => knowledgeSources.id, { onDelete: "cascade" }),
     /** The page's canonical URL (the doc's `url`). */
     url: text("url").notNull(),
     docId: uuid("doc_id"),
@@ -77,5 +81,8 @@ export const knowledgeSourcePages = pgTable(
     lastError: text("last_error"),
     seenAt: timestamp("seen_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("knowledge_source_pages_url_idx").on(t.sourceId, t.url), index("knowledge_source_pages_doc_idx").on(t.docId).where(sql`${t.docId} is not null`)],
+  (t) => [
+    uniqueIndex("knowledge_source_pages_url_idx").on(t.sourceId, t.url),
+    index("knowledge_source_pages_doc_idx").on(t.docId).where(sql`${t.docId} is not null`),
+  ],
 );

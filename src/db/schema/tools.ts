@@ -8,7 +8,9 @@ import { agents, orgs } from "./core.ts";
 export const agentActionToggles = pgTable(
   "agent_action_toggles",
   {
-    agentId: uuid("agent_id").notNull().references(() => agents.id, { onDelete: "cascade" }),
+    agentId: uuid("agent_id")
+      .notNull()
+      .references(() => agents.id, { onDelete: "cascade" }),
     actionId: text("action_id").notNull(),
     enabled: boolean("enabled").notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
@@ -21,7 +23,9 @@ export const customActions = pgTable(
   "custom_actions",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
     slug: text("slug").notNull(),
     description: text("description").notNull(),
     method: text("method").notNull(),
@@ -47,7 +51,9 @@ export const actionExecutions = pgTable(
   "action_executions",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
     /** `mcp` (tool server), `chat` (agent pipeline), `campaign` or `dashboard` (src/tools/runtime.ts Channel). */
     channel: text("channel").notNull(),
     /** Who called (src/kit/actor.ts): `token`, `member`, `customer` or `system`. */
@@ -68,4 +74,3 @@ export const actionExecutions = pgTable(
   },
   (t) => [index("action_executions_org_created_idx").on(t.orgId, t.createdAt)],
 );
-

@@ -10,7 +10,9 @@ export const webhookEndpoints = pgTable(
   "webhook_endpoints",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
     url: text("url").notNull(),
     description: text("description").notNull().default(""),
     /** The event types it subscribes to (src/webhooks/events.ts EVENT_TYPES). */
@@ -35,7 +37,9 @@ export const webhookEvents = pgTable(
   "webhook_events",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
     type: text("type").notNull(),
     /** The JSON body exactly as it is signed and sent (serialised once, never again). */
     body: text("body").notNull(),
@@ -49,9 +53,15 @@ export const webhookDeliveries = pgTable(
   {
     /** `msg_<id without dashes>` is the webhook-id: stable across retries and replays. */
     id: uuid("id").primaryKey().defaultRandom(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
-    endpointId: uuid("endpoint_id").notNull().references(() => webhookEndpoints.id, { onDelete: "cascade" }),
-    eventId: uuid("event_id").notNull().references(() => webhookEvents.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
+    endpointId: uuid("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    eventId: uuid("event_id")
+      .notNull()
+      .references(() => webhookEvents.id, { onDelete: "cascade" }),
     eventType: text("event_type").notNull(),
     /** The outbox row of the current run (first delivery or latest replay); its status is the delivery's. */
     outboxId: uuid("outbox_id").notNull(),
@@ -64,8 +74,12 @@ export const webhookAttempts = pgTable(
   "webhook_attempts",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
-    deliveryId: uuid("delivery_id").notNull().references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
+    deliveryId: uuid("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
     attemptedAt: timestamp("attempted_at", { withTimezone: true }).notNull(),
     /** The receiver's HTTP status; null when there was no answer (refused, timeout, connection error). */
     statusCode: integer("status_code"),

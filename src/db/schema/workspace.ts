@@ -9,7 +9,9 @@ export const companies = pgTable(
   "companies",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
     /** The org's own id for the company (widget `company_id`). */
     externalId: text("external_id").notNull(),
     name: text("name").notNull().default(""),
@@ -31,7 +33,9 @@ export const endUsers = pgTable(
   "end_users",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
     /** The org's own id for the user (widget `user_id`); null for anonymous visitors. */
     externalId: text("external_id"),
     /** Lower-cased. */
@@ -67,7 +71,9 @@ export const docs = pgTable(
   "docs",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    orgId: uuid("org_id").notNull().references(() => orgs.id, { onDelete: "cascade" }),
+    orgId: uuid("org_id")
+      .notNull()
+      .references(() => orgs.id, { onDelete: "cascade" }),
     title: text("title").notNull(),
     /** Markdown. */
     body: text("body").notNull(),

@@ -43,7 +43,12 @@ export function installApi(ctx: ApiContext): () => void {
     close: () => ctx.close(),
     track(name: string, properties?: Json) {
       const event: Json = { name, ...(properties ? { properties } : {}) };
-      return ctx.post("/api/sdk/events", { events: [event], ...ctx.who(), anonymous_id: state.visitorId, ...(state.sessionId ? { session_id: state.sessionId } : {}) });
+      return ctx.post("/api/sdk/events", {
+        events: [event],
+        ...ctx.who(),
+        anonymous_id: state.visitorId,
+        ...(state.sessionId ? { session_id: state.sessionId } : {}),
+      });
     },
     createTicket(ticket: { subject: string; message: string; email?: string; name?: string; priority?: string; custom_fields?: Json }) {
       return ctx.post("/api/sdk/tickets/create", { ...ticket, ...ctx.who(), ...(state.sessionId ? { session_id: state.sessionId } : {}) });
@@ -57,7 +62,9 @@ export function installApi(ctx: ApiContext): () => void {
     /** The current chat session (X-Session-Id), or null before the first message. */
     sessionId: () => state.sessionId,
   };
-  const callable = Object.assign((method: keyof typeof api, ...args: unknown[]) => (api[method] as (...a: unknown[]) => unknown)(...args), api, { loaded: true });
+  const callable = Object.assign((method: keyof typeof api, ...args: unknown[]) => (api[method] as (...a: unknown[]) => unknown)(...args), api, {
+    loaded: true,
+  });
   const queued = (window.SvcAgents as { q?: IArguments[] } | undefined)?.q ?? [];
   window.SvcAgents = callable;
   return () => {

@@ -13,7 +13,15 @@ const MAX = 320;
 
 export function contactPrompt(w: Widget, after: HTMLElement) {
   const { state } = w;
-  const input = h("input", { type: "email", id: "svc-contact", name: "email", autocomplete: "email", inputmode: "email", maxlength: String(MAX), "aria-describedby": "svc-contact-hint svc-contact-error" });
+  const input = h("input", {
+    type: "email",
+    id: "svc-contact",
+    name: "email",
+    autocomplete: "email",
+    inputmode: "email",
+    maxlength: String(MAX),
+    "aria-describedby": "svc-contact-hint svc-contact-error",
+  });
   const error = h("p", { class: "contact-error", id: "svc-contact-error", role: "alert" });
   const send = h("button", { type: "submit" }, "Send");
   const skip = h("button", { type: "button", class: "secondary" }, "Skip");
@@ -47,14 +55,17 @@ export function contactPrompt(w: Widget, after: HTMLElement) {
     e.preventDefault();
     const email = input.value.trim();
     if (!email) return refuse("Enter your email address, or choose Skip.");
-    if (email.length > MAX || !input.checkValidity() || !EMAIL.test(email)) return refuse("That does not look like an email address. Check it, or choose Skip.");
+    if (email.length > MAX || !input.checkValidity() || !EMAIL.test(email))
+      return refuse("That does not look like an email address. Check it, or choose Skip.");
     send.disabled = skip.disabled = true;
     try {
       const answer = await post(w, `/api/sdk/conversations/${encodeURIComponent(state.sessionId ?? "")}/contact`, { email });
       done(String(answer.email ?? email));
     } catch (err) {
       const status = (err as { status?: number }).status;
-      refuse(status === 400 ? "That does not look like an email address. Check it, or choose Skip." : "Your email could not be saved. Try again, or choose Skip.");
+      refuse(
+        status === 400 ? "That does not look like an email address. Check it, or choose Skip." : "Your email could not be saved. Try again, or choose Skip.",
+      );
     } finally {
       send.disabled = skip.disabled = false;
     }

@@ -47,12 +47,14 @@ export function createWidget(key: string, base: string, opened: { state: Stored;
 export const jsonHeaders = (w: Widget) => ({ Authorization: `Bearer ${w.key}`, "Content-Type": "application/json" });
 
 /** user_id and user_token of the identified customer, for request bodies. */
-export const who = (w: Widget): Json => (w.identity ? { user_id: w.identity.user_id, ...(w.identity.user_token ? { user_token: w.identity.user_token } : {}) } : {});
+export const who = (w: Widget): Json =>
+  w.identity ? { user_id: w.identity.user_id, ...(w.identity.user_token ? { user_token: w.identity.user_token } : {}) } : {};
 
 /** A JSON POST to the service; a non-2xx answer throws with its message, status and body. */
 export async function post(w: Widget, path: string, body: Json): Promise<Json> {
   const res = await fetch(`${w.base}${path}`, { method: "POST", headers: jsonHeaders(w), body: JSON.stringify(body) });
   const json = (await res.json().catch(() => ({}))) as Json;
-  if (!res.ok) throw Object.assign(new Error(((json.error as Json | undefined)?.message as string) ?? `HTTP ${res.status}`), { status: res.status, body: json });
+  if (!res.ok)
+    throw Object.assign(new Error(((json.error as Json | undefined)?.message as string) ?? `HTTP ${res.status}`), { status: res.status, body: json });
   return json;
 }

@@ -63,7 +63,12 @@ export function buildShell(liveHelpLabel: string) {
   }
   // The unread count: decorative, the launcher's accessible name says it.
   const badge = h("span", { class: "badge", "aria-hidden": "true", hidden: "" });
-  const launcher = h("button", { type: "button", class: "launcher", "aria-label": "Open chat", "aria-expanded": "false", "aria-controls": "svc-panel", "aria-haspopup": "dialog" }, svg(CHAT_ICON), badge);
+  const launcher = h(
+    "button",
+    { type: "button", class: "launcher", "aria-label": "Open chat", "aria-expanded": "false", "aria-controls": "svc-panel", "aria-haspopup": "dialog" },
+    svg(CHAT_ICON),
+    badge,
+  );
   const title = h("h2", { id: "svc-title" }, "Chat with us");
   const subtitle = h("p", { class: "subtitle" }, "We usually answer at once.");
   // The agent's picture (avatar_config.image_url, https only): decorative, the title names the agent.
@@ -145,7 +150,9 @@ export function trapFocus(panel: HTMLElement, root: ShadowRoot, close: () => voi
       return;
     }
     if (e.key !== "Tab") return;
-    const focusable = [...panel.querySelectorAll<HTMLElement>("button:not([disabled]), textarea, a[href], [tabindex='0']")].filter((el) => el.offsetParent !== null);
+    const focusable = [...panel.querySelectorAll<HTMLElement>("button:not([disabled]), textarea, a[href], [tabindex='0']")].filter(
+      (el) => el.offsetParent !== null,
+    );
     if (focusable.length === 0) return;
     const first = focusable[0]!;
     const last = focusable[focusable.length - 1]!;
@@ -184,7 +191,10 @@ export function applyAgentLook(shell: Pick<ReturnType<typeof buildShell>, "host"
 }
 
 /** The public configuration: the agent's name, the org's name, the agent's look; returns the live-help label and greeting it sets. */
-export function applyConfig(shell: Pick<ReturnType<typeof buildShell>, "host" | "title" | "subtitle" | "avatar">, config: Record<string, unknown>): { liveHelpLabel: string | null; greeting: string | null } {
+export function applyConfig(
+  shell: Pick<ReturnType<typeof buildShell>, "host" | "title" | "subtitle" | "avatar">,
+  config: Record<string, unknown>,
+): { liveHelpLabel: string | null; greeting: string | null } {
   const agent = config.agent as Record<string, unknown> | undefined;
   const org = config.organization as Record<string, unknown> | undefined;
   if (typeof agent?.name === "string") shell.title.textContent = agent.name;

@@ -54,7 +54,13 @@ export function feedbackPrompts(ctx: FeedbackContext) {
         const id = `sa-rate-${ticket}-${n}`;
         fieldset.append(h("input", { type: "radio", name: "score", value: String(n), id, required: "" }), h("label", { for: id }, ` ${n} `));
       }
-      const comment = h("textarea", { name: "comment", rows: "2", maxlength: "2000", "aria-label": "Anything to add? (optional)", placeholder: "Anything to add? (optional)" });
+      const comment = h("textarea", {
+        name: "comment",
+        rows: "2",
+        maxlength: "2000",
+        "aria-label": "Anything to add? (optional)",
+        placeholder: "Anything to add? (optional)",
+      });
       const send = h("button", { type: "submit" }, "Send rating");
       form.append(fieldset, comment, send);
       form.addEventListener("submit", async (e) => {

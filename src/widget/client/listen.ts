@@ -17,7 +17,9 @@ type Recognition = {
 
 export const canRecord = (): boolean => Boolean(navigator.mediaDevices?.getUserMedia) && typeof MediaRecorder !== "undefined";
 export const recognitionClass = (): (new () => Recognition) | null =>
-  ((window as unknown as Record<string, unknown>).SpeechRecognition ?? (window as unknown as Record<string, unknown>).webkitSpeechRecognition ?? null) as (new () => Recognition) | null;
+  ((window as unknown as Record<string, unknown>).SpeechRecognition ?? (window as unknown as Record<string, unknown>).webkitSpeechRecognition ?? null) as
+    | (new () => Recognition)
+    | null;
 
 export interface Listening {
   /** Ends listening: the recording (server) or the words heard (browser). */

@@ -54,7 +54,11 @@ export function followConversation(options: LiveOptions): () => void {
           last = String(view.last_event_id);
           options.cursor(last);
         }
-        const res = await fetch(`${path}/events`, { headers: { ...headers(), Accept: "text/event-stream", "Last-Event-ID": last }, signal: controller.signal, cache: "no-store" });
+        const res = await fetch(`${path}/events`, {
+          headers: { ...headers(), Accept: "text/event-stream", "Last-Event-ID": last },
+          signal: controller.signal,
+          cache: "no-store",
+        });
         if (gone(res.status)) return;
         if (!res.ok || !res.body) throw Object.assign(new Error(), { retryAfter: res.headers.get("Retry-After") });
         attempt = 0;
@@ -114,7 +118,12 @@ export function liveConversation(ctx: LiveContext) {
   };
   const add = (m: LiveMessage): boolean => {
     if (state.messages.some((x) => x.id === m.id)) return false;
-    state.messages.push({ role: m.kind === "customer" ? "user" : m.kind, text: m.text, id: m.id, ...(m.kind === "person" ? { author: m.author.name, ...(m.author.avatar_url ? { avatar: m.author.avatar_url } : {}) } : {}) });
+    state.messages.push({
+      role: m.kind === "customer" ? "user" : m.kind,
+      text: m.text,
+      id: m.id,
+      ...(m.kind === "person" ? { author: m.author.name, ...(m.author.avatar_url ? { avatar: m.author.avatar_url } : {}) } : {}),
+    });
     return true;
   };
   const follow = () => {
@@ -142,7 +151,10 @@ export function liveConversation(ctx: LiveContext) {
       ticket(ticket) {
         if (ticket.status !== "resolved" && ticket.status !== "closed") return;
         state.waiting = null;
-        state.messages.push({ role: "note", text: `Ticket #${ticket.number} is ${ticket.status}. Our assistant answers again; you can ask for a person at any time.` });
+        state.messages.push({
+          role: "note",
+          text: `Ticket #${ticket.number} is ${ticket.status}. Our assistant answers again; you can ask for a person at any time.`,
+        });
         ctx.save();
         ctx.render();
         if (ticket.status === "resolved") ctx.resolved?.(ticket.number);

@@ -63,7 +63,17 @@ function start(script: HTMLScriptElement) {
       w.greeting = applied.greeting ?? w.greeting;
       thread.render();
       // Voice: the agent's voice_config, or data-voice="on" on the script tag (the demo's toggle).
-      const voice = { enabled: false, language: "en-US", stt: "browser", tts: "browser", voice: null, rate: 1, max_seconds: 30, auto_listen: false, ...((config.agent as Record<string, unknown> | undefined)?.voice_config ?? {}) } as VoiceSettings;
+      const voice = {
+        enabled: false,
+        language: "en-US",
+        stt: "browser",
+        tts: "browser",
+        voice: null,
+        rate: 1,
+        max_seconds: 30,
+        auto_listen: false,
+        ...((config.agent as Record<string, unknown> | undefined)?.voice_config ?? {}),
+      } as VoiceSettings;
       if (script.dataset.voice === "on") voice.enabled = true;
       const talk = voice.enabled ? createVoice(w, thread, composer!, voice) : null;
       // Video: the same conversation with the agent's face, in the agent's display mode (./video.ts).
@@ -100,7 +110,7 @@ function start(script: HTMLScriptElement) {
 }
 
 const script = (document.currentScript ?? document.querySelector("script[data-key][src*='widget.js']")) as HTMLScriptElement | null;
-if (script && !script.dataset.key) console.error("svc-agents widget: the script tag needs data-key=\"ab_live_…\" (and data-org)");
+if (script && !script.dataset.key) console.error('svc-agents widget: the script tag needs data-key="ab_live_…" (and data-org)');
 else if (script && !(window.SvcAgents as { loaded?: boolean } | undefined)?.loaded) {
   if (document.body) start(script);
   else document.addEventListener("DOMContentLoaded", () => start(script));

@@ -17,7 +17,10 @@ export function createPanel(w: Widget, render: () => void): Panel {
     const unread = panel.hidden ? (state.unread ?? 0) : 0;
     badge.textContent = String(unread);
     badge.hidden = unread === 0;
-    launcher.setAttribute("aria-label", !panel.hidden ? "Close chat" : unread ? `Open chat, ${unread} unread ${unread === 1 ? "message" : "messages"}` : "Open chat");
+    launcher.setAttribute(
+      "aria-label",
+      !panel.hidden ? "Close chat" : unread ? `Open chat, ${unread} unread ${unread === 1 ? "message" : "messages"}` : "Open chat",
+    );
   };
   const open = (focus = true) => {
     if (!panel.hidden) return;

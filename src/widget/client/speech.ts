@@ -142,7 +142,7 @@ function serverSpeaker(w: Widget, settings: VoiceSettings, audio: HTMLAudioEleme
     const ended = new Promise<void>((resolve) => {
       audio.onended = () => resolve();
       audio.onerror = () => resolve();
-      audio.onpause = () => audio.ended || mine !== generation ? resolve() : undefined;
+      audio.onpause = () => (audio.ended || mine !== generation ? resolve() : undefined);
     });
     speaker.onSpeaking?.(true);
     await audio.play().catch(() => {});

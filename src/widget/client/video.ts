@@ -46,7 +46,13 @@ export function createCall(w: Widget, voice: Voice, agent: Record<string, unknow
   const captions = h("p", { class: "captions", "aria-live": "polite" });
   const talk = h("button", { type: "button", class: "talk" }, "Speak to the agent");
   const end = h("button", { type: "button", class: "secondary" }, "End call");
-  const view = h("div", { class: `call ${layout}`, role: layout === "inline" ? "region" : "dialog", "aria-label": `Video call with ${name}`, hidden: "" }, face, captions, h("div", { class: "call-tools" }, talk, end));
+  const view = h(
+    "div",
+    { class: `call ${layout}`, role: layout === "inline" ? "region" : "dialog", "aria-label": `Video call with ${name}`, hidden: "" },
+    face,
+    captions,
+    h("div", { class: "call-tools" }, talk, end),
+  );
   const open = h("button", { type: "button", class: "secondary video" }, "Video call");
   w.shell.person.before(open);
   if (layout === "inline") w.shell.log.before(view);

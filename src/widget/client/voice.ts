@@ -14,7 +14,6 @@ import { canRecord, type Listening, recognitionClass, recognize, record } from "
 import { createSpeaker, sayOnce, sentenceSplitter, type Speaker, type VoiceSettings } from "./speech.ts";
 import type { Thread } from "./thread.ts";
 
-
 export interface Voice {
   speaker: Speaker | null;
   /** "video" while a call view is open (./video.ts): answers are asked for in that mode. */
@@ -37,7 +36,11 @@ function apologise(w: Widget, thread: Thread, settings: VoiceSettings, reason: s
 }
 
 async function transcribe(w: Widget, blob: Blob, language: string): Promise<string> {
-  const res = await fetch(`${w.base}/api/sdk/voice/transcribe?language=${encodeURIComponent(language)}`, { method: "POST", headers: { Authorization: `Bearer ${w.key}`, "Content-Type": blob.type || "audio/webm" }, body: blob });
+  const res = await fetch(`${w.base}/api/sdk/voice/transcribe?language=${encodeURIComponent(language)}`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${w.key}`, "Content-Type": blob.type || "audio/webm" },
+    body: blob,
+  });
   const json = (await res.json().catch(() => ({}))) as { text?: string; error?: { message?: string } };
   if (res.status === 429) throw new Error(`too many voice messages just now. Please wait ${res.headers.get("Retry-After") ?? "a few"} seconds`);
   if (!res.ok) throw new Error(json.error?.message ?? `the speech service answered ${res.status}`);
@@ -126,7 +129,9 @@ export function createVoice(w: Widget, thread: Thread, composer: Composer, setti
     speaker?.stop();
     if (thread.busy()) return;
     try {
-      listening = server ? await record(settings.max_seconds, showLevel, () => void finish()) : recognize(settings.language, settings.max_seconds, () => void finish());
+      listening = server
+        ? await record(settings.max_seconds, showLevel, () => void finish())
+        : recognize(settings.language, settings.max_seconds, () => void finish());
       setListening(true);
     } catch (error) {
       apologise(w, thread, settings, `the microphone could not be used (${(error as Error).name || "refused"})`);

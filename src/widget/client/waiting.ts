@@ -14,7 +14,9 @@ export function waitingForPerson(state: Stored, person: HTMLElement) {
       const waiting = state.live ? state.waiting : null;
       person.hidden = Boolean(waiting);
       line.hidden = !waiting || waiting.answered === true;
-      const text = !waiting ? "" : `Waiting for a person (ticket #${waiting.ticket}). ${waiting.auto ? "Our assistant keeps answering meanwhile." : "They will answer here."}`;
+      const text = !waiting
+        ? ""
+        : `Waiting for a person (ticket #${waiting.ticket}). ${waiting.auto ? "Our assistant keeps answering meanwhile." : "They will answer here."}`;
       if (line.textContent !== text) line.textContent = text;
     },
     /** An action of the chat: a ticket opened or joined starts the waiting; a person who owns it has answered. */

@@ -61,7 +61,13 @@ describe("anthropic adapter", () => {
     expect(textOf(second.events)).toBe("Found it.");
     expect(fake.requests[1]!.body.messages).toEqual([
       { role: "user", content: [{ type: "text", text: "How do I reset my password?" }] },
-      { role: "assistant", content: [{ type: "text", text: "Searching." }, { type: "tool_use", id: "toolu_1", name: "search_docs", input: { query: "reset password" } }] },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Searching." },
+          { type: "tool_use", id: "toolu_1", name: "search_docs", input: { query: "reset password" } },
+        ],
+      },
       { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: '{"hits":1}' }] },
     ]);
   });
@@ -141,7 +147,9 @@ describe("anthropic adapter", () => {
       hostname: "127.0.0.1",
       port: 0,
       fetch: () =>
-        new Response(events.map(([type, data]) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`).join(""), { headers: { "content-type": "text/event-stream" } }),
+        new Response(events.map(([type, data]) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`).join(""), {
+          headers: { "content-type": "text/event-stream" },
+        }),
     });
     try {
       const { events: got, error } = await collect(providerOn({ ...fake, baseUrl: `http://127.0.0.1:${raw.port}` }));
@@ -163,16 +171,41 @@ describe("anthropic adapter", () => {
         messages: [
           { role: "user", content: "first" },
           { role: "user", content: "second" },
-          { role: "assistant", content: "", toolCalls: [{ id: "t1", name: "a", arguments: {} }, { id: "t2", name: "b", arguments: {} }] },
+          {
+            role: "assistant",
+            content: "",
+            toolCalls: [
+              { id: "t1", name: "a", arguments: {} },
+              { id: "t2", name: "b", arguments: {} },
+            ],
+          },
           { role: "tool", toolCallId: "t1", content: "r1" },
           { role: "tool", toolCallId: "t2", content: "r2" },
         ],
       }),
     );
     expect(fake.requests[0]!.body.messages).toEqual([
-      { role: "user", content: [{ type: "text", text: "first" }, { type: "text", text: "second" }] },
-      { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "a", input: {} }, { type: "tool_use", id: "t2", name: "b", input: {} }] },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "r1" }, { type: "tool_result", tool_use_id: "t2", content: "r2" }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "first" },
+          { type: "text", text: "second" },
+        ],
+      },
+      {
+        role: "assistant",
+        content: [
+          { type: "tool_use", id: "t1", name: "a", input: {} },
+          { type: "tool_use", id: "t2", name: "b", input: {} },
+        ],
+      },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: "t1", content: "r1" },
+          { type: "tool_result", tool_use_id: "t2", content: "r2" },
+        ],
+      },
     ]);
   });
 });

@@ -2,14 +2,27 @@
 // right passage and names its source; for what the base cannot answer it says it does not know
 // and offers a person, without inventing anything. No network, no key.
 import { describe, expect, test } from "bun:test";
-import { builtinAnswer, builtinProvider, PLAIN_COVERAGE_THRESHOLD as COVERAGE_THRESHOLD, coverage, EXTRACT_MAX, NO_ANSWER } from "../../../src/agents/llm/builtin.ts";
+import {
+  builtinAnswer,
+  builtinProvider,
+  PLAIN_COVERAGE_THRESHOLD as COVERAGE_THRESHOLD,
+  coverage,
+  EXTRACT_MAX,
+  NO_ANSWER,
+} from "../../../src/agents/llm/builtin.ts";
 import type { Passage } from "../../../src/agents/llm/types.ts";
 import { DEMO_DOCS } from "../../../src/orgs/demo.ts";
 import { collect, request, textOf } from "./helpers.ts";
 
 // The demo knowledge base: every doc a passage, with strong evidence (score) and no measured
 // coverage, so the builtin measures coverage itself.
-const base: Passage[] = DEMO_DOCS.map((doc, i) => ({ docId: `doc-${i}`, title: doc.title, url: i === 0 ? "https://help.example.com/reset" : null, text: doc.body, score: 0.9 }));
+const base: Passage[] = DEMO_DOCS.map((doc, i) => ({
+  docId: `doc-${i}`,
+  title: doc.title,
+  url: i === 0 ? "https://help.example.com/reset" : null,
+  text: doc.body,
+  score: 0.9,
+}));
 const ask = (question: string, passages = base) => builtinAnswer({ messages: [{ role: "user", content: question }], passages });
 
 describe("builtin provider", () => {
@@ -53,8 +66,7 @@ describe("builtin provider", () => {
   test("never invents: every sentence of an answer is a passage's or the fixed frame", () => {
     const answer = ask("Which payment methods do you accept?");
     const body = DEMO_DOCS[1]!.body;
-    for (const line of answer.split("\n").filter((l) => l !== "" && !l.startsWith("From ")))
-      expect(body).toContain(line);
+    for (const line of answer.split("\n").filter((l) => l !== "" && !l.startsWith("From "))) expect(body).toContain(line);
   });
 
   test("a long passage is quoted by its most relevant stretch, a list kept with its heading, within the cap", () => {

@@ -21,7 +21,11 @@ describe("LLM configuration", () => {
   });
 
   test("openai and anthropic default to the vendors' public APIs and need a model", () => {
-    expect(llm({ LLM_PROVIDER: "openai", LLM_MODEL: "gpt-4o-mini" })).toMatchObject({ provider: "openai", baseUrl: "https://api.openai.com/v1", model: "gpt-4o-mini" });
+    expect(llm({ LLM_PROVIDER: "openai", LLM_MODEL: "gpt-4o-mini" })).toMatchObject({
+      provider: "openai",
+      baseUrl: "https://api.openai.com/v1",
+      model: "gpt-4o-mini",
+    });
     expect(llm({ LLM_PROVIDER: "anthropic", LLM_MODEL: "claude-x", LLM_API_KEY: "sk" })).toMatchObject({ baseUrl: "https://api.anthropic.com", apiKey: "sk" });
     refused({ LLM_PROVIDER: "openai" }, "LLM_MODEL");
     refused({ LLM_PROVIDER: "anthropic" }, "LLM_MODEL");
@@ -30,7 +34,9 @@ describe("LLM configuration", () => {
   test("a base URL keeps its path and query, loses a trailing slash, and must be plain http(s)", () => {
     expect(llm({ LLM_PROVIDER: "openai", LLM_MODEL: "llama3.1", LLM_BASE_URL: "http://127.0.0.1:11434/v1/" }).baseUrl).toBe("http://127.0.0.1:11434/v1");
     for (const bad of ["ftp://x/v1", "not a url", "https://user:pw@x/v1", "https://x/v1#f"]) refused({ LLM_BASE_URL: bad }, "LLM_BASE_URL");
-    expect(llm({ LLM_BASE_URL: "https://gw.example.com/openai/v1/?api-version=2025-01-01" }).baseUrl).toBe("https://gw.example.com/openai/v1?api-version=2025-01-01");
+    expect(llm({ LLM_BASE_URL: "https://gw.example.com/openai/v1/?api-version=2025-01-01" }).baseUrl).toBe(
+      "https://gw.example.com/openai/v1?api-version=2025-01-01",
+    );
     expect(llm({ LLM_BASE_URL: "http://127.0.0.1:8080" }).baseUrl).toBe("http://127.0.0.1:8080");
   });
 

@@ -5,7 +5,14 @@ import type { Timers } from "../../../src/kit/timers.ts";
 import type { FakeLlm } from "../../support/fake-llm.ts";
 
 export function request(overrides: Partial<LlmRequest> = {}): LlmRequest {
-  return { system: "You are a support agent.", messages: [{ role: "user", content: "How do I reset my password?" }], tools: [], passages: [], signal: new AbortController().signal, ...overrides };
+  return {
+    system: "You are a support agent.",
+    messages: [{ role: "user", content: "How do I reset my password?" }],
+    tools: [],
+    passages: [],
+    signal: new AbortController().signal,
+    ...overrides,
+  };
 }
 
 export async function collect(provider: LlmProvider, req: LlmRequest = request()): Promise<{ events: LlmEvent[]; error?: any }> {

@@ -31,7 +31,9 @@ describe("openai adapter", () => {
     expect(sent!.body.messages[0].content).toContain("You are a support agent.");
     expect(sent!.body.messages[0].content).toContain("[1] Resetting your password <https://help.example/reset>");
     expect(sent!.body.messages[1]).toEqual({ role: "user", content: "How do I reset my password?" });
-    expect(sent!.body.tools).toEqual([{ type: "function", function: { name: "mcp__github__create_issue", description: "Create an issue", parameters: { type: "object", properties: {} } } }]);
+    expect(sent!.body.tools).toEqual([
+      { type: "function", function: { name: "mcp__github__create_issue", description: "Create an issue", parameters: { type: "object", properties: {} } } },
+    ]);
   });
 
   test("the endpoint path goes before a base URL's query (gateways that want ?api-version=)", async () => {
@@ -64,7 +66,11 @@ describe("openai adapter", () => {
     expect(textOf(second.events)).toBe("Done.");
     expect(fake.requests[1]!.body.messages.slice(1)).toEqual([
       { role: "user", content: "How do I reset my password?" },
-      { role: "assistant", content: "Let me look.", tool_calls: [{ id: "call_1", type: "function", function: { name: "search_docs", arguments: '{"query":"reset password","limit":3}' } }] },
+      {
+        role: "assistant",
+        content: "Let me look.",
+        tool_calls: [{ id: "call_1", type: "function", function: { name: "search_docs", arguments: '{"query":"reset password","limit":3}' } }],
+      },
       { role: "tool", tool_call_id: "call_1", content: '{"hits":[]}' },
     ]);
   });
@@ -79,7 +85,10 @@ describe("openai adapter", () => {
   });
 
   test("Ollama-style: several calls all at index 0 are kept apart by their ids", async () => {
-    fake.enqueue({ ollama: true, steps: [{ tool: { name: "a", arguments: { x: 1 }, id: "call_a" } }, { tool: { name: "b", arguments: { y: 2 }, id: "call_b" } }] });
+    fake.enqueue({
+      ollama: true,
+      steps: [{ tool: { name: "a", arguments: { x: 1 }, id: "call_a" } }, { tool: { name: "b", arguments: { y: 2 }, id: "call_b" } }],
+    });
     const { events } = await collect(providerOn(fake));
     expect(events.filter((e) => e.type === "tool_call")).toEqual([
       { type: "tool_call", id: "call_a", name: "a", arguments: { x: 1 } },

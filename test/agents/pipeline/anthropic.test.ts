@@ -37,11 +37,16 @@ describe("Anthropic Messages", () => {
     const body = await res.text();
     expect(textOnly(body)).toBe("Let me check. Choose Forgot password on the sign-in page.");
     expect(records(body, "ACTIONS")).toEqual([
-      [{ type: "tool", name: "search_docs", status: "succeeded" }, { type: "sources", sources: [expect.objectContaining({ title: "Reset your password" })] }],
+      [
+        { type: "tool", name: "search_docs", status: "succeeded" },
+        { type: "sources", sources: [expect.objectContaining({ title: "Reset your password" })] },
+      ],
     ]);
     expect(fake.requests).toHaveLength(2);
     expect(fake.requests[0]!.body.tools.map((t: any) => t.name)).toContain("search_docs");
-    const results = fake.requests[1]!.body.messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).filter((b: any) => b.type === "tool_result");
+    const results = fake.requests[1]!.body.messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).filter(
+      (b: any) => b.type === "tool_result",
+    );
     expect(results).toHaveLength(1);
     expect(JSON.stringify(results[0])).toContain("Reset your password");
   });
@@ -65,7 +70,10 @@ test("images are stored with the customer's message and the model is told they c
   expect(JSON.stringify(fake.requests[0]!.body.messages)).toContain("[The customer attached 2 images.]");
   const admin = await signIn(app, org.admin_email, org.password);
   const { session_id } = (await res.json()) as { session_id: string };
-  const [row] = await app.deps.db.select({ id: conversations.id }).from(conversations).where(eq(conversations.sessionHash, sha256Hex(session_id)));
+  const [row] = await app.deps.db
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(eq(conversations.sessionHash, sha256Hex(session_id)));
   const conversation = (await (await app.request(`/api/conversations/${row!.id}`, { headers: { authorization: `Bearer ${admin}` } })).json()) as any;
   expect(conversation.messages[0]).toMatchObject({ role: "customer", text: "What is this error?", images: [png, "https://cdn.example.com/shot.png"] });
 });

@@ -51,7 +51,11 @@ describe("the hand-off acknowledgement", () => {
 
   test("invalid hours are refused with a detail per problem; null clears them", async () => {
     auth = { authorization: `Bearer ${await signIn(app, org.admin_email, org.password)}` }; // the clock moved past the session
-    const bad = await app.request("/api/business-hours", { method: "PUT", headers: auth, json: { business_hours: { ...hours, time_zone: "Europe/Atlantis", holidays: ["2027-02-30"] } } });
+    const bad = await app.request("/api/business-hours", {
+      method: "PUT",
+      headers: auth,
+      json: { business_hours: { ...hours, time_zone: "Europe/Atlantis", holidays: ["2027-02-30"] } },
+    });
     expect(bad.status).toBe(400);
     const body = (await bad.json()) as { error: { details: { path: string }[] } };
     expect(body.error.details.map((d) => d.path)).toEqual(["/time_zone", "/holidays/0"]);

@@ -19,8 +19,13 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const thread = (ticketId: string) =>
-  app.deps.db.select({ kind: ticketMessages.kind, body: ticketMessages.body }).from(ticketMessages).where(and(eq(ticketMessages.orgId, org.org_id), eq(ticketMessages.ticketId, ticketId))).orderBy(asc(ticketMessages.seq));
-const setting = (on: boolean) => app.request("/api/widget/handoff", { method: "PUT", json: { ai_answers_during_handoff: on }, headers: { authorization: `Bearer ${admin}` } });
+  app.deps.db
+    .select({ kind: ticketMessages.kind, body: ticketMessages.body })
+    .from(ticketMessages)
+    .where(and(eq(ticketMessages.orgId, org.org_id), eq(ticketMessages.ticketId, ticketId)))
+    .orderBy(asc(ticketMessages.seq));
+const setting = (on: boolean) =>
+  app.request("/api/widget/handoff", { method: "PUT", json: { ai_answers_during_handoff: on }, headers: { authorization: `Bearer ${admin}` } });
 
 test("after the hand-off the AI stays quiet and the message joins the ticket; the org may let it keep answering; a resolved ticket hands back", async () => {
   const first = await chatJson(app, org, { message: "I want to talk to a person", user_id: "quiet-1" });
@@ -32,7 +37,9 @@ test("after the hand-off the AI stays quiet and the message joins the ticket; th
   expect(quiet.actions).toEqual([expect.objectContaining({ type: "ticket_updated", ticket_id: ticketId, reason: "person_owns" })]);
   expect((await thread(ticketId)).map((m) => m.body)).toContain("How do I reset my password?");
 
-  expect((await app.request("/api/widget/handoff", { headers: { authorization: `Bearer ${admin}` } }).then((r) => r.json())) as unknown).toEqual({ ai_answers_during_handoff: false });
+  expect((await app.request("/api/widget/handoff", { headers: { authorization: `Bearer ${admin}` } }).then((r) => r.json())) as unknown).toEqual({
+    ai_answers_during_handoff: false,
+  });
   expect((await setting(true)).status).toBe(200);
   const answering = await chatJson(app, org, { message: "How do I reset my password?", ...session });
   expect(answering.text).toContain("Forgot password");
@@ -45,7 +52,10 @@ test("after the hand-off the AI stays quiet and the message joins the ticket; th
 });
 
 test("the setting is an admin's: a bad body is 400, no session is 401", async () => {
-  expect((await app.request("/api/widget/handoff", { method: "PUT", json: { ai_answers_during_handoff: "yes" }, headers: { authorization: `Bearer ${admin}` } })).status).toBe(400);
+  expect(
+    (await app.request("/api/widget/handoff", { method: "PUT", json: { ai_answers_during_handoff: "yes" }, headers: { authorization: `Bearer ${admin}` } }))
+      .status,
+  ).toBe(400);
   expect((await app.request("/api/widget/handoff", { method: "PUT", json: { ai_answers_during_handoff: true } })).status).toBe(401);
 });
 
@@ -65,7 +75,10 @@ test("a ticket the AI opened on its own does not silence it: it answers, offers 
   expect(unsure.text).not.toBe("");
   expect(unsure.actions.map((a: { type: string }) => a.type)).toEqual([]);
 
-  const reply = await app.request(`/api/tickets/${opened.ticket_id}/replies`, { headers: { authorization: `Bearer ${admin}` }, json: { body: "A person here" } });
+  const reply = await app.request(`/api/tickets/${opened.ticket_id}/replies`, {
+    headers: { authorization: `Bearer ${admin}` },
+    json: { body: "A person here" },
+  });
   expect(reply.status).toBeLessThan(300);
   const quiet = await chatJson(app, org, { message: "How do I reset my password?", ...next });
   expect(quiet.text).toBe("");

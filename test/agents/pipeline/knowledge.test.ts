@@ -6,7 +6,8 @@ import { chunkDoc, PASSAGES } from "../../../src/knowledge/passages.ts";
 import { createDoc, updateDoc } from "../../../src/knowledge/docs.ts";
 import { createTestApp, seedOrg, type TestApp } from "../../support/app.ts";
 
-const filler = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `${topic} paragraph ${i}: ${"lorem ipsum dolor sit amet ".repeat(8).trim()}.`).join("\n\n");
+const filler = (topic: string, n: number) =>
+  Array.from({ length: n }, (_, i) => `${topic} paragraph ${i}: ${"lorem ipsum dolor sit amet ".repeat(8).trim()}.`).join("\n\n");
 
 describe("chunkDoc", () => {
   test("a short document is one passage", () => {

@@ -24,7 +24,10 @@ test("a second request for a person in the same session joins the waiting ticket
   expect(again.routing.ticket_id).toBe(first.routing.ticket_id);
   expect(again.actions).toEqual([expect.objectContaining({ type: "ticket_updated", ticket_id: first.routing.ticket_id })]);
   expect(await orgTickets()).toHaveLength(1);
-  const messages = await app.deps.db.select({ body: ticketMessages.body }).from(ticketMessages).where(and(eq(ticketMessages.orgId, org.org_id), eq(ticketMessages.ticketId, first.routing.ticket_id)));
+  const messages = await app.deps.db
+    .select({ body: ticketMessages.body })
+    .from(ticketMessages)
+    .where(and(eq(ticketMessages.orgId, org.org_id), eq(ticketMessages.ticketId, first.routing.ticket_id)));
   expect(messages.map((m) => m.body)).toContain("Hello? Still waiting for a human");
 });
 

@@ -49,7 +49,9 @@ describe("a direct request for a person", () => {
     expect(answer.routing).toEqual({ action: "live_help", ticket_id: expect.any(String) });
     expect(answer.text).toContain("person");
     expect(answer.confidence).toBe(1);
-    expect(answer.actions).toEqual([{ type: "ticket_created", ticket_id: answer.routing.ticket_id, ticket_number: expect.any(Number), team: null, reason: "live_help" }]);
+    expect(answer.actions).toEqual([
+      { type: "ticket_created", ticket_id: answer.routing.ticket_id, ticket_number: expect.any(Number), team: null, reason: "live_help" },
+    ]);
     expect(fake.requests).toHaveLength(0);
 
     const ticket = await inboxTicket(answer.routing.ticket_id);
@@ -62,7 +64,9 @@ describe("a direct request for a person", () => {
     expect(list.tickets.map((t: any) => t.id)).toContain(answer.routing.ticket_id);
 
     // The conversation is marked routed and its reply carries the routing.
-    const conversation = (await (await app.request(`/api/conversations/${ticket.conversation_id}`, { headers: { authorization: `Bearer ${admin}` } })).json()) as any;
+    const conversation = (await (
+      await app.request(`/api/conversations/${ticket.conversation_id}`, { headers: { authorization: `Bearer ${admin}` } })
+    ).json()) as any;
     expect(conversation.routed).toBe(true);
     expect(conversation.ticket_id).toBe(answer.routing.ticket_id);
     expect(conversation.messages.at(-1).routing).toEqual(answer.routing);
@@ -146,7 +150,11 @@ describe("the tools a chat offers the model", () => {
 
   test("a verified customer's chat offers the data tools, bound to that customer; still no admin tools", async () => {
     fake.enqueue({ steps: [{ text: "ok" }] });
-    await chatJson(app, org, { message: "How do I reset my password?", user_id: "tool-customer", user_token: await userToken(org.identity_secret, { user_id: "tool-customer" }) });
+    await chatJson(app, org, {
+      message: "How do I reset my password?",
+      user_id: "tool-customer",
+      user_token: await userToken(org.identity_secret, { user_id: "tool-customer" }),
+    });
     const names = offered();
     expect(names).toContain("data_get_user");
     expect(names.filter((n: string) => /^(setup|automation)_/.test(n))).toEqual([]);
@@ -164,7 +172,11 @@ describe("the tools a chat offers the model", () => {
     await chatJson(app, org, { message: "hi", user_id: "someone-else", custom_fields: { secret: "other customer's data" } });
     fake.reset();
     fake.enqueue({ steps: [{ tool: { name: "data_search_users", arguments: {} } }] }, { steps: [{ text: "Here you are." }] });
-    const answer = await chatJson(app, org, { message: "Which customers do you have?", user_id: "tool-customer", user_token: await userToken(org.identity_secret, { user_id: "tool-customer" }) });
+    const answer = await chatJson(app, org, {
+      message: "Which customers do you have?",
+      user_id: "tool-customer",
+      user_token: await userToken(org.identity_secret, { user_id: "tool-customer" }),
+    });
     expect(answer.actions).toContainEqual({ type: "tool", name: "data_search_users", status: "succeeded" });
     const result = fake.requests[1]!.body.messages.find((m: any) => m.role === "tool").content as string;
     expect(result).toContain("tool-customer");

@@ -17,7 +17,11 @@ beforeAll(async () => {
   org = await seedOrg(app);
   for (const doc of [
     { title: "Refunds", url: "https://help.example.com/refunds", body: "## Refund a charge\nA charge is refunded to the card within 10 days." },
-    { title: "Charges on your card", url: "https://help.example.com/charges", body: "## Why a charge appears\nA charge appears on the card on the first day of each month." },
+    {
+      title: "Charges on your card",
+      url: "https://help.example.com/charges",
+      body: "## Why a charge appears\nA charge appears on the card on the first day of each month.",
+    },
   ])
     ids.push((await createDoc(app.deps, org.org_id, doc)).id);
 }, 30_000);

@@ -80,10 +80,19 @@ describe("triage", () => {
   const base = { agent, agents, mode: "chat", personOffered: false };
 
   test("livehelp mode routes to a person whatever the message", () => {
-    expect(triage({ ...base, mode: "livehelp", message: "How do I reset my password?" })).toEqual({ kind: "route", action: "live_help", team: null, reason: "livehelp_mode" });
+    expect(triage({ ...base, mode: "livehelp", message: "How do I reset my password?" })).toEqual({
+      kind: "route",
+      action: "live_help",
+      team: null,
+      reason: "livehelp_mode",
+    });
   });
   test("a request for a person routes before any rule", () => {
-    expect(triage({ ...base, message: "invoice question, can I talk to a human?" })).toMatchObject({ kind: "route", action: "live_help", reason: "person_requested" });
+    expect(triage({ ...base, message: "invoice question, can I talk to a human?" })).toMatchObject({
+      kind: "route",
+      action: "live_help",
+      reason: "person_requested",
+    });
   });
   test("yes after an offer routes; yes without one does not", () => {
     expect(triage({ ...base, personOffered: true, message: "yes please" })).toMatchObject({ kind: "route", reason: "offer_accepted" });

@@ -121,7 +121,14 @@ describe("redirect URI matching (RFC 8252 section 7.3, RFC 9700 section 4.1.3)",
   });
 
   test("RFC 8252 section 7.3: any port, but not another path, query or host", async () => {
-    for (const uri of ["http://127.0.0.1:51234/other", "http://127.0.0.1:51234/cb/", "http://127.0.0.1:51234/cb?x=1", "http://localhost:51234/cb", "http://127.0.0.2:9/cb", "https://127.0.0.1:9/cb"]) {
+    for (const uri of [
+      "http://127.0.0.1:51234/other",
+      "http://127.0.0.1:51234/cb/",
+      "http://127.0.0.1:51234/cb?x=1",
+      "http://localhost:51234/cb",
+      "http://127.0.0.2:9/cb",
+      "https://127.0.0.1:9/cb",
+    ]) {
       const res = await browser.get(authorizeUrl(query({ redirect_uri: uri })));
       expect({ uri, status: res.status, location: res.headers.get("location") }).toEqual({ uri, status: 400, location: null });
     }
@@ -129,7 +136,13 @@ describe("redirect URI matching (RFC 8252 section 7.3, RFC 9700 section 4.1.3)",
 
   test("RFC 9700 section 4.1.3: a non-loopback redirect URI must match exactly (no port or path leeway)", async () => {
     const { client_id } = await registerClient(app, { redirect_uris: ["https://app.example.com/cb"] });
-    for (const uri of ["https://app.example.com:8443/cb", "https://app.example.com/cb/", "https://app.example.com/cb?x=1", "https://app.example.com/CB", "http://app.example.com/cb"]) {
+    for (const uri of [
+      "https://app.example.com:8443/cb",
+      "https://app.example.com/cb/",
+      "https://app.example.com/cb?x=1",
+      "https://app.example.com/CB",
+      "http://app.example.com/cb",
+    ]) {
       const res = await browser.get(authorizeUrl(authorizeQuery(client_id, challenge, { redirect_uri: uri })));
       expect({ uri, status: res.status, location: res.headers.get("location") }).toEqual({ uri, status: 400, location: null });
     }
@@ -209,7 +222,13 @@ describe("errors sent back to the client (RFC 6749 section 4.1.2.1, RFC 9207 sec
 
   test("RFC 6749 section 4.1.2: state is returned byte for byte", async () => {
     const state = "a b&c=d/é?#+%20'\"<>";
-    await expectErrorRedirect(await browser.get(authorizeUrl(query({ response_type: "token", state }))), CB, "unsupported_response_type", /response_type/, state);
+    await expectErrorRedirect(
+      await browser.get(authorizeUrl(query({ response_type: "token", state }))),
+      CB,
+      "unsupported_response_type",
+      /response_type/,
+      state,
+    );
   });
 
   test("RFC 6749 section 3.1: unrecognised parameters are ignored", async () => {
@@ -225,33 +244,37 @@ describe("errors sent back to the client (RFC 6749 section 4.1.2.1, RFC 9207 sec
 });
 
 describe("signing in (docs/interface.md 4.4: unauthenticated users are sent through /signin)", () => {
-  test("RFC 6749 section 4.1.1 / docs/interface.md 4.4: a signed-out user gets 302 to /signin?return_to=…, and signing in leads back to the same authorize request", async () => {
-    const member = await seedOrg(app);
-    const anonymous = new Browserless(app);
-    const url = authorizeUrl(query({ scope: "docs:read inbox:write" }));
-    const first = await anonymous.get(url);
-    expect(first.status).toBe(302);
-    expect(first.headers.get("cache-control")).toBe("no-store");
-    const location = first.headers.get("location")!;
-    expect(location).toStartWith("/signin?return_to=");
-    expect(new URL(location, app.deps.config.baseUrl).searchParams.get("return_to")).toBe(url);
+  test(
+    "RFC 6749 section 4.1.1 / docs/interface.md 4.4: a signed-out user gets 302 to /signin?return_to=…, and signing in leads back to the same authorize request",
+    async () => {
+      const member = await seedOrg(app);
+      const anonymous = new Browserless(app);
+      const url = authorizeUrl(query({ scope: "docs:read inbox:write" }));
+      const first = await anonymous.get(url);
+      expect(first.status).toBe(302);
+      expect(first.headers.get("cache-control")).toBe("no-store");
+      const location = first.headers.get("location")!;
+      expect(location).toStartWith("/signin?return_to=");
+      expect(new URL(location, app.deps.config.baseUrl).searchParams.get("return_to")).toBe(url);
 
-    // The sign-in page carries return_to into its form…
-    const signinPage = await (await anonymous.get(location)).text();
-    const hidden = /<input type="hidden" name="return_to" value="([^"]*)">/.exec(signinPage);
-    expect(hidden).not.toBeNull();
-    const returnTo = unescapeHtml(hidden![1]!);
-    expect(returnTo).toBe(url);
-    // …and posting it brings the member back to the very same request.
-    const signedIn = await anonymous.post("/signin", { email: member.admin_email, password: member.password, return_to: returnTo });
-    expect(signedIn.status).toBe(303);
-    expect(signedIn.headers.get("location")).toBe(url);
-    const consent = await anonymous.get(signedIn.headers.get("location")!);
-    expect(consent.status).toBe(200);
-    const page = await consent.text();
-    expect(page).toContain("Allow Acme Agent to use svc-agents?");
-    expect(page).toContain(SCOPES["inbox:write"]);
-  }, SETUP_TIMEOUT);
+      // The sign-in page carries return_to into its form…
+      const signinPage = await (await anonymous.get(location)).text();
+      const hidden = /<input type="hidden" name="return_to" value="([^"]*)">/.exec(signinPage);
+      expect(hidden).not.toBeNull();
+      const returnTo = unescapeHtml(hidden![1]!);
+      expect(returnTo).toBe(url);
+      // …and posting it brings the member back to the very same request.
+      const signedIn = await anonymous.post("/signin", { email: member.admin_email, password: member.password, return_to: returnTo });
+      expect(signedIn.status).toBe(303);
+      expect(signedIn.headers.get("location")).toBe(url);
+      const consent = await anonymous.get(signedIn.headers.get("location")!);
+      expect(consent.status).toBe(200);
+      const page = await consent.text();
+      expect(page).toContain("Allow Acme Agent to use svc-agents?");
+      expect(page).toContain(SCOPES["inbox:write"]);
+    },
+    SETUP_TIMEOUT,
+  );
 });
 
 describe("the consent page (RFC 6749 section 4.1.1, docs/interface.md A.10)", () => {
@@ -296,38 +319,42 @@ describe("the consent page (RFC 6749 section 4.1.1, docs/interface.md A.10)", ()
     expect(page).toContain("Evil &#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62; &#38; Co");
   });
 
-  test("RFC 6749 section 4.1.1 (docs/interface.md 4.4): a member of two orgs chooses the org, and the grant is for the chosen one", async () => {
-    const first = await seedOrg(app, { name: "First Org" });
-    const second = await createOrg(app.deps, { name: "Second Org", adminEmail: first.admin_email, adminPassword: first.password });
-    const member = new Browserless(app);
-    await member.signIn(first.admin_email, first.password);
+  test(
+    "RFC 6749 section 4.1.1 (docs/interface.md 4.4): a member of two orgs chooses the org, and the grant is for the chosen one",
+    async () => {
+      const first = await seedOrg(app, { name: "First Org" });
+      const second = await createOrg(app.deps, { name: "Second Org", adminEmail: first.admin_email, adminPassword: first.password });
+      const member = new Browserless(app);
+      await member.signIn(first.admin_email, first.password);
 
-    const { verifier, challenge: c } = pkcePair();
-    const q = authorizeQuery(clientId, c, { redirect_uri: CB });
-    const res = await member.get(authorizeUrl(q));
-    expect(res.status).toBe(200);
-    const page = await res.text();
-    expect(page).toContain('<select id="org_id" name="org_id" required>');
-    const options = [...page.matchAll(/<option value="([^"]+)">([^<]*)<\/option>/g)].map((m) => [m[1], m[2]]);
-    expect(options).toEqual([
-      [first.org_id, "First Org"],
-      [second.org_id, "Second Org"],
-    ]);
-    const fields = consentFields(page);
-    expect(fields.org_id).toBeUndefined(); // no pre-chosen org
+      const { verifier, challenge: c } = pkcePair();
+      const q = authorizeQuery(clientId, c, { redirect_uri: CB });
+      const res = await member.get(authorizeUrl(q));
+      expect(res.status).toBe(200);
+      const page = await res.text();
+      expect(page).toContain('<select id="org_id" name="org_id" required>');
+      const options = [...page.matchAll(/<option value="([^"]+)">([^<]*)<\/option>/g)].map((m) => [m[1], m[2]]);
+      expect(options).toEqual([
+        [first.org_id, "First Org"],
+        [second.org_id, "Second Org"],
+      ]);
+      const fields = consentFields(page);
+      expect(fields.org_id).toBeUndefined(); // no pre-chosen org
 
-    const answer = await member.post(CONSENT_PATH, { ...fields, decision: "allow", org_id: second.org_id });
-    expect(answer.status).toBe(303);
-    const params = redirectParams(answer.headers.get("location"), CB);
-    const tokens = await redeem(app, clientId, { code: params.get("code")!, verifier, redirectUri: CB });
-    expect(tokens.status).toBe(200);
-    const { access_token } = (await tokens.json()) as { access_token: string };
-    const context = await verifyAccessToken(app.deps, access_token);
-    expect(context?.orgId).toBe(second.org_id);
+      const answer = await member.post(CONSENT_PATH, { ...fields, decision: "allow", org_id: second.org_id });
+      expect(answer.status).toBe(303);
+      const params = redirectParams(answer.headers.get("location"), CB);
+      const tokens = await redeem(app, clientId, { code: params.get("code")!, verifier, redirectUri: CB });
+      expect(tokens.status).toBe(200);
+      const { access_token } = (await tokens.json()) as { access_token: string };
+      const context = await verifyAccessToken(app.deps, access_token);
+      expect(context?.orgId).toBe(second.org_id);
 
-    // A member of several orgs always chooses: the same request again shows the choice.
-    const again = await member.get(authorizeUrl(authorizeQuery(clientId, c, { redirect_uri: CB })));
-    expect(again.status).toBe(200);
-    expect(await again.text()).toContain('<select id="org_id"');
-  }, SETUP_TIMEOUT);
+      // A member of several orgs always chooses: the same request again shows the choice.
+      const again = await member.get(authorizeUrl(authorizeQuery(clientId, c, { redirect_uri: CB })));
+      expect(again.status).toBe(200);
+      expect(await again.text()).toContain('<select id="org_id"');
+    },
+    SETUP_TIMEOUT,
+  );
 });

@@ -123,7 +123,11 @@ describe("anti-CSRF (RFC 6749 section 10.12)", () => {
 
   test("RFC 6749 section 10.12: a consent post with a wrong CSRF token is refused", async () => {
     const { fields } = await openConsent(browser);
-    await expectRefused(await postConsent(browser, { ...fields, csrf_token: mintToken("svc_csrf_"), decision: "allow" }), 400, "expired or was already answered");
+    await expectRefused(
+      await postConsent(browser, { ...fields, csrf_token: mintToken("svc_csrf_"), decision: "allow" }),
+      400,
+      "expired or was already answered",
+    );
   });
 
   test("RFC 6749 section 10.12: the same consent form posted twice is refused the second time (one-time token)", async () => {
@@ -134,15 +138,19 @@ describe("anti-CSRF (RFC 6749 section 10.12)", () => {
     await expectRefused(await postConsent(browser, { ...fields, decision: "deny" }), 400, "expired or was already answered");
   });
 
-  test("RFC 6749 section 10.12: a consent token bound to one session is refused from another session", async () => {
-    const otherSession = new Browserless(app);
-    await otherSession.signIn(member.org.admin_email, member.org.password); // same member, another session
-    expect(otherSession.cookie).not.toBe(browser.cookie);
-    const { fields } = await openConsent(browser);
-    await expectRefused(await postConsent(otherSession, { ...fields, decision: "allow" }), 400, "expired or was already answered");
-    // The refusal was about the session: the owner of the form can still answer it.
-    expect((await postConsent(browser, { ...fields, decision: "allow" })).status).toBe(303);
-  }, SETUP_TIMEOUT);
+  test(
+    "RFC 6749 section 10.12: a consent token bound to one session is refused from another session",
+    async () => {
+      const otherSession = new Browserless(app);
+      await otherSession.signIn(member.org.admin_email, member.org.password); // same member, another session
+      expect(otherSession.cookie).not.toBe(browser.cookie);
+      const { fields } = await openConsent(browser);
+      await expectRefused(await postConsent(otherSession, { ...fields, decision: "allow" }), 400, "expired or was already answered");
+      // The refusal was about the session: the owner of the form can still answer it.
+      expect((await postConsent(browser, { ...fields, decision: "allow" })).status).toBe(303);
+    },
+    SETUP_TIMEOUT,
+  );
 
   test("RFC 6749 section 10.12: a cross-site consent post (Sec-Fetch-Site: cross-site) is 403", async () => {
     const { fields } = await openConsent(browser);
@@ -150,7 +158,9 @@ describe("anti-CSRF (RFC 6749 section 10.12)", () => {
     await expectRefused(await postConsent(browser, { ...fields, decision: "allow" }, { "sec-fetch-site": "same-site" }), 403, "posted from another site");
     await expectRefused(await postConsent(browser, { ...fields, decision: "allow" }, { origin: "https://evil.example" }), 403, "posted from another site");
     // A same-origin post of the same form is accepted: the refusals did not spend it.
-    expect((await postConsent(browser, { ...fields, decision: "allow" }, { "sec-fetch-site": "same-origin", origin: app.deps.config.baseUrl })).status).toBe(303);
+    expect((await postConsent(browser, { ...fields, decision: "allow" }, { "sec-fetch-site": "same-origin", origin: app.deps.config.baseUrl })).status).toBe(
+      303,
+    );
   });
 
   test("RFC 6749 section 10.12: a consent post without a session is refused", async () => {
@@ -213,14 +223,18 @@ describe("when consent is skipped", () => {
     expect(res.status).toBe(200);
   });
 
-  test("docs/interface.md 4.4: shown for another member of the service holding no grant", async () => {
-    const { client_id } = await registerClient(app);
-    await obtainTokens(app, browser, client_id, { extra: { scope: "docs:read" } });
-    const stranger = await signedInMember(app);
-    const { challenge } = pkcePair();
-    const res = await stranger.browser.get(`${AUTHORIZE_PATH}?${new URLSearchParams(authorizeQuery(client_id, challenge, { scope: "docs:read" }))}`);
-    expect(res.status).toBe(200);
-  }, SETUP_TIMEOUT);
+  test(
+    "docs/interface.md 4.4: shown for another member of the service holding no grant",
+    async () => {
+      const { client_id } = await registerClient(app);
+      await obtainTokens(app, browser, client_id, { extra: { scope: "docs:read" } });
+      const stranger = await signedInMember(app);
+      const { challenge } = pkcePair();
+      const res = await stranger.browser.get(`${AUTHORIZE_PATH}?${new URLSearchParams(authorizeQuery(client_id, challenge, { scope: "docs:read" }))}`);
+      expect(res.status).toBe(200);
+    },
+    SETUP_TIMEOUT,
+  );
 
   test("OpenID Connect Core docs/interface.md 3.1.2.1 (prompt=consent): the consent page is shown even with a live grant", async () => {
     const { client_id } = await registerClient(app);

@@ -130,17 +130,21 @@ describe("authorization-server metadata (RFC 8414)", () => {
   });
 });
 
-test("RFC 8414 section 2 / RFC 9728 section 2: both documents follow BASE_URL rather than a fixed host", async () => {
-  const other = await createTestApp({ BASE_URL: "https://agents.example.com" });
-  try {
-    const prm = await getJson(other, PRM_PATH);
-    const asm = await getJson(other, ASM);
-    expect(prm.body.resource).toBe("https://agents.example.com/api/mcp");
-    expect(prm.body.authorization_servers).toEqual(["https://agents.example.com"]);
-    expect(asm.body.issuer).toBe("https://agents.example.com");
-    for (const key of ["authorization_endpoint", "token_endpoint", "registration_endpoint", "revocation_endpoint"])
-      expect(asm.body[key] as string).toStartWith("https://agents.example.com/api/mcp/oauth/");
-  } finally {
-    await other.close();
-  }
-}, SETUP_TIMEOUT);
+test(
+  "RFC 8414 section 2 / RFC 9728 section 2: both documents follow BASE_URL rather than a fixed host",
+  async () => {
+    const other = await createTestApp({ BASE_URL: "https://agents.example.com" });
+    try {
+      const prm = await getJson(other, PRM_PATH);
+      const asm = await getJson(other, ASM);
+      expect(prm.body.resource).toBe("https://agents.example.com/api/mcp");
+      expect(prm.body.authorization_servers).toEqual(["https://agents.example.com"]);
+      expect(asm.body.issuer).toBe("https://agents.example.com");
+      for (const key of ["authorization_endpoint", "token_endpoint", "registration_endpoint", "revocation_endpoint"])
+        expect(asm.body[key] as string).toStartWith("https://agents.example.com/api/mcp/oauth/");
+    } finally {
+      await other.close();
+    }
+  },
+  SETUP_TIMEOUT,
+);

@@ -155,7 +155,12 @@ export function redeem(
 }
 
 /** The whole flow for a public client: consent, then the code exchange; asserts 200. */
-export async function obtainTokens(app: TestApp, browser: Browserless, clientId: string, options: { extra?: Record<string, string>; orgId?: string } = {}): Promise<Tokens> {
+export async function obtainTokens(
+  app: TestApp,
+  browser: Browserless,
+  clientId: string,
+  options: { extra?: Record<string, string>; orgId?: string } = {},
+): Promise<Tokens> {
   const code = await obtainCode(browser, clientId, options);
   const { res, body } = await tokenRequest(app, {
     grant_type: "authorization_code",

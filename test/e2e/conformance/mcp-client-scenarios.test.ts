@@ -50,14 +50,21 @@ for (const [scenario, version] of RUNS) {
   test(`conformance client scenario ${scenario} at ${version}`, async () => {
     const out = mkdtempSync(join(tmpdir(), "svc-conformance-client-"));
     try {
-      const proc = Bun.spawn([process.execPath, CLI, "client", "--command", CLIENT, "--scenario", scenario, "--spec-version", version, "-o", out], { cwd: ROOT, stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+      const proc = Bun.spawn([process.execPath, CLI, "client", "--command", CLIENT, "--scenario", scenario, "--spec-version", version, "-o", out], {
+        cwd: ROOT,
+        stdout: "pipe",
+        stderr: "pipe",
+        stdin: "ignore",
+      });
       const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
       const [run] = readdirSync(out);
       expect(run, `${stdout}\n${stderr}`).toBeDefined();
       const checks = JSON.parse(readFileSync(join(out, run!, "checks.json"), "utf8")) as { id: string; name: string; status: string; errorMessage?: string }[];
       const clientErr = readFileSync(join(out, run!, "stderr.txt"), "utf8");
       expect(checks.filter((c) => c.status === "SUCCESS").length, clientErr).toBeGreaterThan(0);
-      const bad = checks.filter((c) => c.status !== "SUCCESS" && c.status !== "SKIPPED" && c.status !== "INFO").map((c) => `${c.id}/${c.name}: ${c.status} ${c.errorMessage ?? ""}`);
+      const bad = checks
+        .filter((c) => c.status !== "SUCCESS" && c.status !== "SKIPPED" && c.status !== "INFO")
+        .map((c) => `${c.id}/${c.name}: ${c.status} ${c.errorMessage ?? ""}`);
       expect(bad, clientErr).toEqual([]);
       expect(code, `${stderr}\n${clientErr}`).toBe(0);
     } finally {

@@ -107,7 +107,9 @@ describe("rotation (RFC 6749 section 6, OAuth 2.1 section 4.3.1)", () => {
 
   test("docs/interface.md A.12: a sibling from a parallel refresh stays usable after another sibling was used", async () => {
     const t0 = await tokens();
-    const [a, b] = (await Promise.all([refresh(app, client, t0.refresh_token), refresh(app, client, t0.refresh_token)]).then((rs) => Promise.all(rs.map((r) => r.json())))) as Tokens[];
+    const [a, b] = (await Promise.all([refresh(app, client, t0.refresh_token), refresh(app, client, t0.refresh_token)]).then((rs) =>
+      Promise.all(rs.map((r) => r.json())),
+    )) as Tokens[];
     await refreshed(a!.refresh_token);
     const fromB = await refreshed(b!.refresh_token);
     expect(await verifyAccessToken(app.deps, fromB.access_token)).not.toBeNull();
@@ -161,7 +163,12 @@ describe("invalid refresh requests (RFC 6749 section 5.2, section 6)", () => {
 
   test("RFC 8707 section 2.2: a refresh for another resource is invalid_target; the tool server's resource is accepted", async () => {
     const t0 = await tokens();
-    await expectOAuthError(await refresh(app, client, t0.refresh_token, { resource: "https://evil.example/api/mcp" }), 400, "invalid_target", /resource must be/);
+    await expectOAuthError(
+      await refresh(app, client, t0.refresh_token, { resource: "https://evil.example/api/mcp" }),
+      400,
+      "invalid_target",
+      /resource must be/,
+    );
     await refreshed(t0.refresh_token, { resource: resourceOf(app) });
   });
 
@@ -177,22 +184,26 @@ describe("invalid refresh requests (RFC 6749 section 5.2, section 6)", () => {
   });
 });
 
-test("RFC 6749 section 5.2: an expired refresh token is invalid_grant (OAUTH_REFRESH_TOKEN_TTL_DAYS=1)", async () => {
-  const short = await createTestApp({ OAUTH_REFRESH_TOKEN_TTL_DAYS: "1" });
-  try {
-    const { browser: b } = await signedInMember(short);
-    const { client_id } = await registerClient(short);
-    const t0 = await obtainTokens(short, b, client_id);
-    const t1 = await obtainTokens(short, b, client_id, { extra: { prompt: "consent" } });
-    // One second before the end of its day the token still works…
-    short.clock.advance(86_400_000 - 1000);
-    expect((await refresh(short, client_id, t0.refresh_token)).status).toBe(200);
-    // …at the end of the day it does not.
-    short.clock.advance(1000);
-    await expectOAuthError(await refresh(short, client_id, t1.refresh_token), 400, "invalid_grant", /expired/);
-    short.clock.advance(1000);
-    await expectOAuthError(await refresh(short, client_id, t0.refresh_token), 400, "invalid_grant", /expired/);
-  } finally {
-    await short.close();
-  }
-}, SETUP_TIMEOUT);
+test(
+  "RFC 6749 section 5.2: an expired refresh token is invalid_grant (OAUTH_REFRESH_TOKEN_TTL_DAYS=1)",
+  async () => {
+    const short = await createTestApp({ OAUTH_REFRESH_TOKEN_TTL_DAYS: "1" });
+    try {
+      const { browser: b } = await signedInMember(short);
+      const { client_id } = await registerClient(short);
+      const t0 = await obtainTokens(short, b, client_id);
+      const t1 = await obtainTokens(short, b, client_id, { extra: { prompt: "consent" } });
+      // One second before the end of its day the token still works…
+      short.clock.advance(86_400_000 - 1000);
+      expect((await refresh(short, client_id, t0.refresh_token)).status).toBe(200);
+      // …at the end of the day it does not.
+      short.clock.advance(1000);
+      await expectOAuthError(await refresh(short, client_id, t1.refresh_token), 400, "invalid_grant", /expired/);
+      short.clock.advance(1000);
+      await expectOAuthError(await refresh(short, client_id, t0.refresh_token), 400, "invalid_grant", /expired/);
+    } finally {
+      await short.close();
+    }
+  },
+  SETUP_TIMEOUT,
+);

@@ -1,7 +1,18 @@
 // Dynamic client registration (RFC 7591; docs/interface.md 4.4, 8.1; docs/interface.md A.8, A.9, A.14).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../../support/app.ts";
-import { basic, expectNoStoreJson, expectOAuthError, freshIp, obtainCode, redeem, REGISTER_PATH, signedInMember, TOKEN_PATH, SETUP_TIMEOUT } from "./helpers.ts";
+import {
+  basic,
+  expectNoStoreJson,
+  expectOAuthError,
+  freshIp,
+  obtainCode,
+  redeem,
+  REGISTER_PATH,
+  signedInMember,
+  TOKEN_PATH,
+  SETUP_TIMEOUT,
+} from "./helpers.ts";
 
 let app: TestApp;
 beforeAll(async () => {
@@ -14,7 +25,12 @@ function register(body: unknown, ip = freshIp()) {
 }
 
 let n = 0;
-const distinct = (extra: Record<string, unknown> = {}) => ({ client_name: `Registration test ${++n}`, redirect_uris: ["http://127.0.0.1:7777/cb"], token_endpoint_auth_method: "none", ...extra });
+const distinct = (extra: Record<string, unknown> = {}) => ({
+  client_name: `Registration test ${++n}`,
+  redirect_uris: ["http://127.0.0.1:7777/cb"],
+  token_endpoint_auth_method: "none",
+  ...extra,
+});
 
 describe("successful registration", () => {
   test("RFC 7591 section 3.2.1 / docs/interface.md A.9: a public client gets 201 echoing redirect_uris, token_endpoint_auth_method, client_id_issued_at — and no secret", async () => {
@@ -39,37 +55,63 @@ describe("successful registration", () => {
   });
 
   test("RFC 7591 section 3.2.1: a client_secret_post client is issued a secret that authenticates at the token endpoint", async () => {
-    const res = await register({ client_name: "Post client", redirect_uris: ["http://127.0.0.1:9/callback"], token_endpoint_auth_method: "client_secret_post" });
+    const res = await register({
+      client_name: "Post client",
+      redirect_uris: ["http://127.0.0.1:9/callback"],
+      token_endpoint_auth_method: "client_secret_post",
+    });
     const body = await expectNoStoreJson(res, 201);
     expect(body.token_endpoint_auth_method).toBe("client_secret_post");
     expect(body.client_secret).toMatch(/^svc_cs_[A-Za-z0-9_-]{43}$/);
     // The secret is real: a refresh-token request with it gets past client authentication.
-    const ok = await app.request(TOKEN_PATH, { form: { grant_type: "refresh_token", client_id: body.client_id as string, client_secret: body.client_secret as string, refresh_token: "svc_rt_unknown" } });
+    const ok = await app.request(TOKEN_PATH, {
+      form: { grant_type: "refresh_token", client_id: body.client_id as string, client_secret: body.client_secret as string, refresh_token: "svc_rt_unknown" },
+    });
     await expectOAuthError(ok, 400, "invalid_grant", /refresh token is invalid/);
-    const viaBasic = await app.request(TOKEN_PATH, { form: { grant_type: "refresh_token", refresh_token: "svc_rt_unknown" }, headers: { authorization: basic(body.client_id as string, body.client_secret as string) } });
+    const viaBasic = await app.request(TOKEN_PATH, {
+      form: { grant_type: "refresh_token", refresh_token: "svc_rt_unknown" },
+      headers: { authorization: basic(body.client_id as string, body.client_secret as string) },
+    });
     await expectOAuthError(viaBasic, 400, "invalid_grant", /refresh token is invalid/);
   });
 
   test("RFC 7591 section 2 / docs/interface.md A.9: several redirect URIs are registered and echoed in order", async () => {
-    const uris = ["https://app.example.com/cb", "http://127.0.0.1:8080/cb", "http://localhost:5173/oauth", "http://[::1]:4000/cb", "com.example.app:/oauth2redirect"];
+    const uris = [
+      "https://app.example.com/cb",
+      "http://127.0.0.1:8080/cb",
+      "http://localhost:5173/oauth",
+      "http://[::1]:4000/cb",
+      "com.example.app:/oauth2redirect",
+    ];
     const body = await expectNoStoreJson(await register({ client_name: "Many redirects", redirect_uris: uris, token_endpoint_auth_method: "none" }), 201);
     expect(body.redirect_uris).toEqual(uris);
   });
 
   test("docs/interface.md A.8: explicit nulls in the request are treated as absent and never echoed", async () => {
-    const res = await register({ client_name: "Nulls", redirect_uris: ["http://127.0.0.1:9/cb"], token_endpoint_auth_method: "none", client_uri: null, logo_uri: null, scope: null });
+    const res = await register({
+      client_name: "Nulls",
+      redirect_uris: ["http://127.0.0.1:9/cb"],
+      token_endpoint_auth_method: "none",
+      client_uri: null,
+      logo_uri: null,
+      scope: null,
+    });
     const body = await expectNoStoreJson(res, 201);
     expect("client_uri" in body).toBe(false);
     expect("scope" in body).toBe(false);
   });
 
-  test("RFC 7591 section 3.2.1: a registered client can run the authorization-code flow", async () => {
-    const res = await register({ client_name: "Flow client", redirect_uris: ["http://127.0.0.1:9/callback"], token_endpoint_auth_method: "none" });
-    const { client_id } = (await res.json()) as { client_id: string };
-    const { browser } = await signedInMember(app);
-    const code = await obtainCode(browser, client_id);
-    expect((await redeem(app, client_id, code)).status).toBe(200);
-  }, SETUP_TIMEOUT);
+  test(
+    "RFC 7591 section 3.2.1: a registered client can run the authorization-code flow",
+    async () => {
+      const res = await register({ client_name: "Flow client", redirect_uris: ["http://127.0.0.1:9/callback"], token_endpoint_auth_method: "none" });
+      const { client_id } = (await res.json()) as { client_id: string };
+      const { browser } = await signedInMember(app);
+      const code = await obtainCode(browser, client_id);
+      expect((await redeem(app, client_id, code)).status).toBe(200);
+    },
+    SETUP_TIMEOUT,
+  );
 });
 
 describe("rejected registrations", () => {
@@ -84,7 +126,12 @@ describe("rejected registrations", () => {
   ];
   for (const [what, metadata, description] of badRedirects) {
     test(`RFC 7591 section 3.2.2: ${what} is invalid_redirect_uri`, async () => {
-      await expectOAuthError(await register({ client_name: "Bad redirect", token_endpoint_auth_method: "none", ...(metadata as object) }), 400, "invalid_redirect_uri", description);
+      await expectOAuthError(
+        await register({ client_name: "Bad redirect", token_endpoint_auth_method: "none", ...(metadata as object) }),
+        400,
+        "invalid_redirect_uri",
+        description,
+      );
     });
   }
 
@@ -96,7 +143,12 @@ describe("rejected registrations", () => {
   ];
   for (const [what, metadata, description] of badMetadata) {
     test(`RFC 7591 section 3.2.2: ${what} is invalid_client_metadata`, async () => {
-      await expectOAuthError(await register({ client_name: "Bad metadata", redirect_uris: ["https://app.example.com/cb"], ...metadata }), 400, "invalid_client_metadata", description);
+      await expectOAuthError(
+        await register({ client_name: "Bad metadata", redirect_uris: ["https://app.example.com/cb"], ...metadata }),
+        400,
+        "invalid_client_metadata",
+        description,
+      );
     });
   }
 
@@ -105,7 +157,11 @@ describe("rejected registrations", () => {
   });
 
   test("RFC 7591 section 3.2.2: a body that is not valid JSON is an RFC 7591 error (invalid_client_metadata, no-store), not the dashboard error shape", async () => {
-    const res = await app.request(REGISTER_PATH, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": freshIp() }, body: '{"redirect_uris": ["https://app.example.com/cb"' });
+    const res = await app.request(REGISTER_PATH, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": freshIp() },
+      body: '{"redirect_uris": ["https://app.example.com/cb"',
+    });
     await expectOAuthError(res, 400, "invalid_client_metadata", /JSON/);
   });
 });

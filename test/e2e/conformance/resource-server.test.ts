@@ -17,7 +17,12 @@ beforeAll(async () => {
 }, SETUP_TIMEOUT);
 afterAll(() => app.close());
 
-const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "conformance", version: "1" } } };
+const initialize = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "conformance", version: "1" } },
+};
 const callMcp = (token?: string) => app.request("/api/mcp", { json: initialize, headers: token ? { authorization: `Bearer ${token}` } : {} });
 
 /** `Bearer k="v", …` → {k: v}; every value must be quoted (docs/interface.md A.5). */

@@ -2,7 +2,20 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { Browserless, verifyAccessToken } from "../../support/oauth.ts";
-import { basic, expectOAuthError, obtainCode, obtainTokens, redeem, refresh, registerClient, REVOKE_PATH, revoke, signedInMember, type Tokens, SETUP_TIMEOUT } from "./helpers.ts";
+import {
+  basic,
+  expectOAuthError,
+  obtainCode,
+  obtainTokens,
+  redeem,
+  refresh,
+  registerClient,
+  REVOKE_PATH,
+  revoke,
+  signedInMember,
+  type Tokens,
+  SETUP_TIMEOUT,
+} from "./helpers.ts";
 
 let app: TestApp;
 let browser: Browserless;
@@ -28,7 +41,12 @@ async function expectRevoked200(res: Response) {
 
 describe("always 200 (RFC 7009 section 2.2, docs/interface.md 4.4)", () => {
   test("RFC 7009 section 2.2: an unknown token is answered 200", async () => {
-    for (const token of ["svc_at_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "svc_rt_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "not-even-ours", "svc_ac_x"]) {
+    for (const token of [
+      "svc_at_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+      "svc_rt_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+      "not-even-ours",
+      "svc_ac_x",
+    ]) {
       await expectRevoked200(await revoke(app, client, token));
     }
   });
@@ -113,7 +131,10 @@ describe("invalid revocation requests (RFC 7009 section 2.1, section 2.2.1)", ()
     const t = (await (await redeem(app, confidential.client_id, c, {}, auth)).json()) as Tokens;
 
     await expectOAuthError(await revoke(app, confidential.client_id, t.access_token), 401, "invalid_client", /confidential/);
-    const wrong = await app.request(REVOKE_PATH, { form: { token: t.access_token }, headers: { authorization: basic(confidential.client_id, "svc_cs_wrong") } });
+    const wrong = await app.request(REVOKE_PATH, {
+      form: { token: t.access_token },
+      headers: { authorization: basic(confidential.client_id, "svc_cs_wrong") },
+    });
     expect(wrong.headers.get("www-authenticate") ?? "").toMatch(/^Basic( |$)/);
     await expectOAuthError(wrong, 401, "invalid_client", /Client authentication failed/);
     expect(await verifyAccessToken(app.deps, t.access_token)).not.toBeNull();

@@ -5,7 +5,19 @@ import { sha256Hex } from "../../../src/crypto/tokens.ts";
 import { oauthAuthorizationRequests, oauthClients, oauthCodes, oauthTokens } from "../../../src/db/schema/index.ts";
 import { createTestApp, type TestApp } from "../../support/app.ts";
 import { pkcePair } from "../../support/oauth.ts";
-import { AUTHORIZE_PATH, authorizeQuery, basic, CONSENT_PATH, consentFields, REDIRECT, registerClient, signedInMember, TOKEN_PATH, type Tokens, SETUP_TIMEOUT } from "./helpers.ts";
+import {
+  AUTHORIZE_PATH,
+  authorizeQuery,
+  basic,
+  CONSENT_PATH,
+  consentFields,
+  REDIRECT,
+  registerClient,
+  signedInMember,
+  TOKEN_PATH,
+  type Tokens,
+  SETUP_TIMEOUT,
+} from "./helpers.ts";
 
 let app: TestApp;
 /** Every secret the flow handed out, by name. */
@@ -28,7 +40,10 @@ beforeAll(async () => {
   expect(answer.status).toBe(303);
   secrets.code = new URL(answer.headers.get("location")!).searchParams.get("code")!;
 
-  const exchanged = await app.request(TOKEN_PATH, { form: { grant_type: "authorization_code", code: secrets.code, code_verifier: verifier, redirect_uri: REDIRECT }, headers: auth });
+  const exchanged = await app.request(TOKEN_PATH, {
+    form: { grant_type: "authorization_code", code: secrets.code, code_verifier: verifier, redirect_uri: REDIRECT },
+    headers: auth,
+  });
   expect(exchanged.status).toBe(200);
   const first = (await exchanged.json()) as Tokens;
   secrets.access_token = first.access_token;
@@ -41,7 +56,9 @@ beforeAll(async () => {
   secrets.rotated_refresh_token = second.refresh_token;
 
   // A consent page left unanswered: its CSRF token must not be stored either.
-  const pending = consentFields(await (await browser.get(`${AUTHORIZE_PATH}?${new URLSearchParams(authorizeQuery(client.client_id, pkcePair().challenge, { prompt: "consent" }))}`)).text());
+  const pending = consentFields(
+    await (await browser.get(`${AUTHORIZE_PATH}?${new URLSearchParams(authorizeQuery(client.client_id, pkcePair().challenge, { prompt: "consent" }))}`)).text(),
+  );
   pendingCsrf = pending.csrf_token!;
   secrets.pending_csrf_token = pendingCsrf;
 }, SETUP_TIMEOUT);

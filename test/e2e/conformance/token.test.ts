@@ -108,11 +108,18 @@ describe("the code (RFC 6749 section 4.1.2, section 4.1.3, section 10.5; docs/in
 
   test("RFC 6749 section 5.2: an unknown code is invalid_grant", async () => {
     const { verifier } = pkcePair();
-    await expectOAuthError(await redeem(app, client, { code: "svc_ac_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", verifier, redirectUri: REDIRECT }), 400, "invalid_grant", /code is invalid/);
+    await expectOAuthError(
+      await redeem(app, client, { code: "svc_ac_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", verifier, redirectUri: REDIRECT }),
+      400,
+      "invalid_grant",
+      /code is invalid/,
+    );
   });
 
   test("RFC 6749 section 4.1.3: a missing code is invalid_request", async () => {
-    const res = await app.request(TOKEN_PATH, { form: { grant_type: "authorization_code", client_id: client, code_verifier: pkcePair().verifier, redirect_uri: REDIRECT } });
+    const res = await app.request(TOKEN_PATH, {
+      form: { grant_type: "authorization_code", client_id: client, code_verifier: pkcePair().verifier, redirect_uri: REDIRECT },
+    });
     await expectOAuthError(res, 400, "invalid_request", /code is required/);
   });
 });
@@ -144,7 +151,12 @@ describe("PKCE (RFC 7636)", () => {
 describe("binding to the authorization request (RFC 6749 section 4.1.3, RFC 8707 section 2.2, docs/interface.md A.11)", () => {
   test("RFC 6749 section 4.1.3: a redirect_uri mismatch is invalid_grant and does NOT consume the code (a correct retry succeeds)", async () => {
     const c = await code();
-    await expectOAuthError(await redeem(app, client, { ...c, redirectUri: "http://127.0.0.1:10/callback" }), 400, "invalid_grant", /redirect_uri does not match/);
+    await expectOAuthError(
+      await redeem(app, client, { ...c, redirectUri: "http://127.0.0.1:10/callback" }),
+      400,
+      "invalid_grant",
+      /redirect_uri does not match/,
+    );
     await expectOAuthError(await redeem(app, client, { ...c, redirectUri: "http://127.0.0.1:9/other" }), 400, "invalid_grant", /redirect_uri does not match/);
     const retry = await redeem(app, client, c);
     expect(retry.status).toBe(200);
@@ -164,7 +176,12 @@ describe("binding to the authorization request (RFC 6749 section 4.1.3, RFC 8707
 
   test("RFC 8707 section 2.2: a resource other than the tool server is invalid_target and does NOT consume the code", async () => {
     const c = await code();
-    await expectOAuthError(await redeem(app, client, c, { resource: "https://evil.example/api/mcp" }), 400, "invalid_target", /resource must be http:\/\/localhost:3000\/api\/mcp/);
+    await expectOAuthError(
+      await redeem(app, client, c, { resource: "https://evil.example/api/mcp" }),
+      400,
+      "invalid_target",
+      /resource must be http:\/\/localhost:3000\/api\/mcp/,
+    );
     await expectOAuthError(await redeem(app, client, c, { resource: `${resourceOf(app)}/` }), 400, "invalid_target", /resource must be/);
     expect((await redeem(app, client, c)).status).toBe(200);
   });
@@ -194,7 +211,9 @@ describe("the request (RFC 6749 section 3.2, section 5.2)", () => {
 
   test("RFC 6749 section 4.1.3: a JSON body is invalid_request (the body must be form-encoded)", async () => {
     const c = await code();
-    const res = await app.request(TOKEN_PATH, { json: { grant_type: "authorization_code", client_id: client, code: c.code, code_verifier: c.verifier, redirect_uri: REDIRECT } });
+    const res = await app.request(TOKEN_PATH, {
+      json: { grant_type: "authorization_code", client_id: client, code: c.code, code_verifier: c.verifier, redirect_uri: REDIRECT },
+    });
     await expectOAuthError(res, 400, "invalid_request", /application\/x-www-form-urlencoded/);
   });
 
@@ -248,7 +267,10 @@ describe("client authentication (RFC 6749 section 2.3.1, section 3.2.1, section 
   });
 
   test("RFC 6749 section 5.2: malformed Basic credentials are 401 invalid_client with WWW-Authenticate: Basic", async () => {
-    const res = await app.request(TOKEN_PATH, { form: { grant_type: "authorization_code", code: "x", code_verifier: "y" }, headers: { authorization: `Basic ${btoa("no-colon-here")}` } });
+    const res = await app.request(TOKEN_PATH, {
+      form: { grant_type: "authorization_code", code: "x", code_verifier: "y" },
+      headers: { authorization: `Basic ${btoa("no-colon-here")}` },
+    });
     expect(res.headers.get("www-authenticate") ?? "").toMatch(/^Basic( |$)/);
     await expectOAuthError(res, 401, "invalid_client", /malformed/);
   });
@@ -262,7 +284,12 @@ describe("client authentication (RFC 6749 section 2.3.1, section 3.2.1, section 
 
   test("RFC 6749 section 2.3.1: a wrong client_secret_post secret is 401 invalid_client", async () => {
     const c = await code({ clientId: postClient.client_id });
-    await expectOAuthError(await redeem(app, postClient.client_id, c, { client_secret: "svc_cs_wrong" }), 401, "invalid_client", /Client authentication failed/);
+    await expectOAuthError(
+      await redeem(app, postClient.client_id, c, { client_secret: "svc_cs_wrong" }),
+      401,
+      "invalid_client",
+      /Client authentication failed/,
+    );
   });
 
   test("RFC 6749 section 3.2.1: a confidential client without its secret is 401 invalid_client", async () => {
@@ -274,7 +301,13 @@ describe("client authentication (RFC 6749 section 2.3.1, section 3.2.1, section 
 
   test("RFC 6749 section 2.3: Basic and client_secret together is invalid_request (one method only)", async () => {
     const c = await code({ clientId: basicClient.client_id });
-    const res = await redeem(app, basicClient.client_id, c, { client_secret: basicClient.client_secret! }, { authorization: basic(basicClient.client_id, basicClient.client_secret!) });
+    const res = await redeem(
+      app,
+      basicClient.client_id,
+      c,
+      { client_secret: basicClient.client_secret! },
+      { authorization: basic(basicClient.client_id, basicClient.client_secret!) },
+    );
     await expectOAuthError(res, 400, "invalid_request", /one client authentication method/);
   });
 

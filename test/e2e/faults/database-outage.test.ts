@@ -58,7 +58,11 @@ describe.skipIf(engine !== "postgres")("the database goes away and comes back", 
   }, 60_000);
 
   const identify = (userId: string) =>
-    fetch(`${server.url}/api/sdk/users/identify`, { method: "POST", headers: { authorization: `Bearer ${org.widget_key}`, "content-type": "application/json" }, body: JSON.stringify({ user_id: userId }) });
+    fetch(`${server.url}/api/sdk/users/identify`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${org.widget_key}`, "content-type": "application/json" },
+      body: JSON.stringify({ user_id: userId }),
+    });
   const searchDocs = (token = mcpToken) =>
     fetch(`${server.url}/api/mcp`, {
       method: "POST",
@@ -105,17 +109,27 @@ describe.skipIf(engine !== "postgres")("the database goes away and comes back", 
       expect(rpc.error.code).toBe(-32603);
       expect(rpc.error.data).toEqual({ retryable: true, retry_after: 5 });
     }
-    const chat = await fetch(`${server.url}/api/sdk/chat`, { method: "POST", headers: { authorization: `Bearer ${org.widget_key}`, "content-type": "application/json" }, body: JSON.stringify({ message: "Hello?" }) });
+    const chat = await fetch(`${server.url}/api/sdk/chat`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${org.widget_key}`, "content-type": "application/json" },
+      body: JSON.stringify({ message: "Hello?" }),
+    });
     expect((await expectUnavailable(chat)).error.code).toBe("database_unavailable");
     // Signing in reads the database first: the dashboard API answers the same way.
-    const signIn = await fetch(`${server.url}/api/auth/session`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: org.admin_email, password: org.password }) });
+    const signIn = await fetch(`${server.url}/api/auth/session`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: org.admin_email, password: org.password }),
+    });
     expect((await expectUnavailable(signIn)).error.code).toBe("database_unavailable");
 
     proxy.restore();
     expect(await readyWithin(READY_BOUND_MS)).toBeLessThan(READY_BOUND_MS);
     expect((await identify("after-outage")).status).toBe(200);
     expect((await searchDocs()).status).toBe(200);
-    const stored = (await app.deps.db.select({ externalId: endUsers.externalId }).from(endUsers).where(eq(endUsers.orgId, org.org_id))).map((u) => u.externalId).sort();
+    const stored = (await app.deps.db.select({ externalId: endUsers.externalId }).from(endUsers).where(eq(endUsers.orgId, org.org_id)))
+      .map((u) => u.externalId)
+      .sort();
     expect(stored).toEqual(["after-outage", "before-outage"]);
   }, 60_000);
 
@@ -173,7 +187,9 @@ describe.skipIf(engine !== "postgres")("the database goes away and comes back", 
       receiver.beforeAnswer = undefined;
       proxy.cut();
     };
-    await app.deps.db.transaction((tx) => emitWebhookEvent(tx, { orgId: org.org_id, type: "ticket.updated", data: { id: "accepted-as-it-went" }, now: new Date() }));
+    await app.deps.db.transaction((tx) =>
+      emitWebhookEvent(tx, { orgId: org.org_id, type: "ticket.updated", data: { id: "accepted-as-it-went" }, now: new Date() }),
+    );
     const deadline = Date.now() + 30_000;
     while (receiver.received.length === 0 && Date.now() < deadline) await Bun.sleep(50);
     expect(receiver.received.map((r) => r.json.data.id)).toEqual(["accepted-as-it-went"]);

@@ -58,7 +58,11 @@ describe.skipIf(engine !== "postgres")("instances stopped and killed", () => {
     return server;
   };
   const stream = (server: RunningServer) =>
-    fetch(`${server.url}/api/sdk/chat/stream`, { method: "POST", headers: { authorization: `Bearer ${org.widget_key}`, "content-type": "application/json" }, body: JSON.stringify({ message: "Where is my parcel?" }) });
+    fetch(`${server.url}/api/sdk/chat/stream`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${org.widget_key}`, "content-type": "application/json" },
+      body: JSON.stringify({ message: "Where is my parcel?" }),
+    });
   /** A stream whose model holds its answer until `release`, and a promise of its whole body. */
   const heldStream = async (server: RunningServer) => {
     let release!: () => void;
@@ -117,7 +121,8 @@ describe.skipIf(engine !== "postgres")("instances stopped and killed", () => {
   }, 60_000);
 
   test("kill -9 mid-delivery: another instance delivers the killed one's rows after their lease, nothing lost, nothing else twice", async () => {
-    const emit = (id: string, type: "ticket.updated" | "ticket.created" = "ticket.updated") => app.deps.db.transaction((tx) => emitWebhookEvent(tx, { orgId: org.org_id, type, data: { id }, now: new Date() }));
+    const emit = (id: string, type: "ticket.updated" | "ticket.created" = "ticket.updated") =>
+      app.deps.db.transaction((tx) => emitWebhookEvent(tx, { orgId: org.org_id, type, data: { id }, now: new Date() }));
     const received = (id: string) => receiver.received.filter((r) => r.json.data.id === id).length;
     receiver.hang = true; // the receiver takes the requests and never answers: the killed instance is mid-delivery
     const first = await start();
@@ -128,7 +133,10 @@ describe.skipIf(engine !== "postgres")("instances stopped and killed", () => {
     expect(receiver.received).toHaveLength(2);
     first.proc.kill("SIGKILL");
     await first.proc.exited;
-    const leased = await app.deps.db.select({ id: outbox.id }).from(outbox).where(and(eq(outbox.orgId, org.org_id), eq(outbox.status, "sending")));
+    const leased = await app.deps.db
+      .select({ id: outbox.id })
+      .from(outbox)
+      .where(and(eq(outbox.orgId, org.org_id), eq(outbox.status, "sending")));
     expect(leased).toHaveLength(2);
 
     receiver.hang = false;
@@ -139,7 +147,15 @@ describe.skipIf(engine !== "postgres")("instances stopped and killed", () => {
     // The killed instance's rows wait for their lease: not delivered again meanwhile.
     expect([received("before-kill-1"), received("before-kill-2")]).toEqual([1, 1]);
     // The lease runs out (moved, not waited for: OUTBOX_LEASE_MS is minutes).
-    await app.deps.db.update(outbox).set({ lockedUntil: sql`now() - interval '1 second'` }).where(inArray(outbox.id, leased.map((r) => r.id)));
+    await app.deps.db
+      .update(outbox)
+      .set({ lockedUntil: sql`now() - interval '1 second'` })
+      .where(
+        inArray(
+          outbox.id,
+          leased.map((r) => r.id),
+        ),
+      );
     while ((received("before-kill-1") < 2 || received("before-kill-2") < 2) && Date.now() < deadline + 30_000) await Bun.sleep(50);
     // Each reached the receiver once from the killed instance and once more after it: the documented window.
     expect([received("before-kill-1"), received("before-kill-2")]).toEqual([2, 2]);

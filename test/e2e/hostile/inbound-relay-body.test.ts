@@ -12,7 +12,12 @@ import { INBOUND_DOMAIN, WEBHOOK_SECRET, emailEnv } from "../../support/email.ts
 const HUGE = 24 * 1024 * 1024;
 
 function listen(app: TestApp) {
-  return Bun.serve({ port: 0, hostname: "127.0.0.1", maxRequestBodySize: serverBodyCap(app.deps.config.inbound), fetch: (request, server) => app.handle(request, server) });
+  return Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    maxRequestBodySize: serverBodyCap(app.deps.config.inbound),
+    fetch: (request, server) => app.handle(request, server),
+  });
 }
 
 /**
@@ -28,7 +33,9 @@ function upload(port: number, auth: string | null): Promise<{ status: number; se
     let sent = 0;
     let answered: { status: number; sentBeforeAnswer: number } | null = null;
     socket.on("connect", () => {
-      socket.write(`POST /api/inbound/email HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: message/rfc822\r\nContent-Length: ${HUGE}\r\n${auth ? `Authorization: ${auth}\r\n` : ""}\r\n`);
+      socket.write(
+        `POST /api/inbound/email HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: message/rfc822\r\nContent-Length: ${HUGE}\r\n${auth ? `Authorization: ${auth}\r\n` : ""}\r\n`,
+      );
       const pump = () => {
         while (!answered && sent < HUGE && !socket.destroyed) {
           sent += chunk.length;
@@ -76,7 +83,11 @@ describe("relay on", () => {
 
   test("with the secret, the body is read under INBOUND_MAX_MESSAGE_BYTES and a relayed message still lands", async () => {
     const raw = `From: Ray <ray@example.org>\r\nTo: nobody@${INBOUND_DOMAIN}\r\nSubject: Hi\r\nMessage-ID: <cap-1@example.org>\r\n\r\nHello.\r\n`;
-    const res = await fetch(`http://127.0.0.1:${server.port}/api/inbound/email`, { method: "POST", headers: { authorization: `Bearer ${WEBHOOK_SECRET}`, "content-type": "message/rfc822" }, body: raw });
+    const res = await fetch(`http://127.0.0.1:${server.port}/api/inbound/email`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${WEBHOOK_SECRET}`, "content-type": "message/rfc822" },
+      body: raw,
+    });
     // Read, parsed, and refused for its recipient (no alias here): the body reached the route.
     expect([res.status, ((await res.json()) as { error: { code: string } }).error.code]).toEqual([404, "unknown_recipient"]);
   });
@@ -107,7 +118,11 @@ describe("relay off", () => {
   }, 60_000);
 
   test("within the cap, the relay answers 404 (not enabled) without reading the body", async () => {
-    const res = await fetch(`http://127.0.0.1:${server.port}/api/inbound/email`, { method: "POST", headers: { authorization: `Bearer ${WEBHOOK_SECRET}` }, body: "x".repeat(1024) });
+    const res = await fetch(`http://127.0.0.1:${server.port}/api/inbound/email`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${WEBHOOK_SECRET}` },
+      body: "x".repeat(1024),
+    });
     expect([res.status, ((await res.json()) as { error: { code: string } }).error.code]).toEqual([404, "not_found"]);
   });
 });

@@ -15,7 +15,11 @@ import { INBOUND_DOMAIN, WEBHOOK_SECRET, emailEnv } from "../../support/email.ts
 // Lines that start like the Dutch, Polish and Danish quote headers ("Op … schreef", "Dnia …
 // pisze", "man. … skrev") but never finish one: each such line makes the pattern scan the rest
 // of the text, so the work grows with the square of its size (about 10 s for this much, unbounded).
-const LINES = ["Op Mon, Jan 1, 2024 at 10:00 AM someone wrote", "Dnia Mon, Jan 1, 2024 at 10:00 AM someone wrote", "mon. Jan 1, 2024 at 10:00 AM someone wrote"];
+const LINES = [
+  "Op Mon, Jan 1, 2024 at 10:00 AM someone wrote",
+  "Dnia Mon, Jan 1, 2024 at 10:00 AM someone wrote",
+  "mon. Jan 1, 2024 at 10:00 AM someone wrote",
+];
 function hostileText(bytes: number): string {
   const parts: string[] = ["Hello, here is my question."];
   for (let size = 0, i = 0; size < bytes; i++) {
@@ -79,14 +83,20 @@ async function longestHealthz<T>(work: Promise<T>): Promise<{ result: T; longest
 
 async function landed(ticketId: string) {
   const ticket = (await (await app.request(`/api/tickets/${ticketId}`, { headers: org.auth })).json()) as { messages: { id: string; body: string }[] };
-  const email = (await (await app.request(`/api/tickets/${ticketId}/messages/${ticket.messages[0]!.id}/email`, { headers: org.auth })).json()) as { original: string };
+  const email = (await (await app.request(`/api/tickets/${ticketId}/messages/${ticket.messages[0]!.id}/email`, { headers: org.auth })).json()) as {
+    original: string;
+  };
   return { body: ticket.messages[0]!.body, original: email.original };
 }
 
 describe("a body of quote-like lines", () => {
   test("on the relay endpoint: stored, and /healthz answered meanwhile", async () => {
     const { result: res, longestMs } = await longestHealthz(
-      app.request("/api/inbound/email", { method: "POST", headers: { authorization: `Bearer ${WEBHOOK_SECRET}`, "content-type": "message/rfc822" }, body: message("slow-relay") }),
+      app.request("/api/inbound/email", {
+        method: "POST",
+        headers: { authorization: `Bearer ${WEBHOOK_SECRET}`, "content-type": "message/rfc822" },
+        body: message("slow-relay"),
+      }),
     );
     expect(res.status).toBe(200);
     expect(longestMs).toBeLessThan(1_000);
@@ -100,9 +110,11 @@ describe("a body of quote-like lines", () => {
   test("on the SMTP listener: accepted, stored, and /healthz answered meanwhile", async () => {
     const client = nodemailer.createTransport({ host: "127.0.0.1", port: inbound.port, secure: false, ignoreTLS: true });
     try {
-      const { result: info, longestMs } = await longestHealthz(client.sendMail({ envelope: { from: "mallory@attacker.example", to: [`help@${INBOUND_DOMAIN}`] }, raw: message("slow-smtp") }));
+      const { result: info, longestMs } = await longestHealthz(
+        client.sendMail({ envelope: { from: "mallory@attacker.example", to: [`help@${INBOUND_DOMAIN}`] }, raw: message("slow-smtp") }),
+      );
       expect(info.accepted).toEqual([`help@${INBOUND_DOMAIN}`]);
-    expect(longestMs).toBeLessThan(1_000);
+      expect(longestMs).toBeLessThan(1_000);
     } finally {
       client.close();
     }
@@ -113,7 +125,9 @@ describe("the extraction thread", () => {
   const thread = createReplyThread();
   const visibleReply = (text: string, timeLimitMs?: number) => thread.visible(text, timeLimitMs);
   test("strips quoted history from an ordinary reply", async () => {
-    expect((await visibleReply("Thanks, that worked.\n\nOn Mon, Jan 1, 2024 at 10:00 AM Support <s@acme.example> wrote:\n> Try again.\n")).trim()).toBe("Thanks, that worked.");
+    expect((await visibleReply("Thanks, that worked.\n\nOn Mon, Jan 1, 2024 at 10:00 AM Support <s@acme.example> wrote:\n> Try again.\n")).trim()).toBe(
+      "Thanks, that worked.",
+    );
   });
 
   test("past its time limit, the message keeps the capped text as it came, and the next one is extracted again", async () => {

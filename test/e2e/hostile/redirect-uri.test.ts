@@ -39,7 +39,10 @@ describe("POST /api/mcp/oauth/register", () => {
 
   test("a redirect URI with CR/LF, tab, space, DEL or C1 is 400 invalid_redirect_uri; other C0 controls are refused by the JSON parser (invalid_client_metadata)", async () => {
     for (const uri of BAD) {
-      const res = await app.request("/api/mcp/oauth/register", { json: { client_name: "c", redirect_uris: [uri], token_endpoint_auth_method: "none" }, ip: "198.51.100.40" });
+      const res = await app.request("/api/mcp/oauth/register", {
+        json: { client_name: "c", redirect_uris: [uri], token_endpoint_auth_method: "none" },
+        ip: "198.51.100.40",
+      });
       expect([uri, res.status]).toEqual([uri, 400]);
       const body = (await res.json()) as { error: string; error_description: string };
       const parserRefuses = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(uri);

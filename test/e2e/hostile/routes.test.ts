@@ -132,7 +132,12 @@ function casesFor(route: Route): Case[] {
 
   // Path parameters and query strings, for every method.
   if (route.path.includes(":")) {
-    for (const [label, param] of [["NUL in path param", "%00"], ["control in path param", "%1b%07"], ["long path param", "x".repeat(4000)], ["number path param", "1e400"]] as const) {
+    for (const [label, param] of [
+      ["NUL in path param", "%00"],
+      ["control in path param", "%1b%07"],
+      ["long path param", "x".repeat(4000)],
+      ["number path param", "1e400"],
+    ] as const) {
       cases.push({ ...base, label, path: concretePath(route.path, param) });
     }
   }
@@ -186,12 +191,21 @@ function requestEdgeCases(): Case[] {
     const base = { route: `${route.method} ${route.path}`, method: route.method, path };
     cases.push({ ...base, label: "no Host", raw: `${route.method} ${path} HTTP/1.0` });
     cases.push({ ...base, label: "Host with userinfo", raw: `${route.method} ${path} HTTP/1.1\r\nHost: user@localhost` });
-    for (const value of route.path === "/api/me" ? UNDECODABLE_COOKIES : UNDECODABLE_COOKIES.slice(0, 1)) cases.push({ ...base, label: `undecodable session cookie ${value}`, headers: { cookie: `svc_session=${value}` } });
+    for (const value of route.path === "/api/me" ? UNDECODABLE_COOKIES : UNDECODABLE_COOKIES.slice(0, 1))
+      cases.push({ ...base, label: `undecodable session cookie ${value}`, headers: { cookie: `svc_session=${value}` } });
   }
   for (const [raw, lands] of RETURN_TO_TABLE) {
     cases.push({ route: "GET /signin", label: `return_to ${JSON.stringify(raw)}`, method: "GET", path: `/signin?return_to=${encodeURIComponent(raw)}`, lands });
     const form = new URLSearchParams({ email: admin.email, password: admin.password, return_to: raw }).toString();
-    cases.push({ route: "POST /signin", label: `return_to ${JSON.stringify(raw)}`, method: "POST", path: "/signin", headers: { "content-type": "application/x-www-form-urlencoded" }, body: form, lands });
+    cases.push({
+      route: "POST /signin",
+      label: `return_to ${JSON.stringify(raw)}`,
+      method: "POST",
+      path: "/signin",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: form,
+      lands,
+    });
   }
   return cases;
 }
@@ -237,7 +251,14 @@ function toolServerCases(): Case[] {
 function oauthCases(): Case[] {
   const json = { "content-type": "application/json" };
   const form = { "content-type": "application/x-www-form-urlencoded" };
-  const register = (label: string, body: string): Case => ({ route: "POST /api/mcp/oauth/register", label, method: "POST", path: "/api/mcp/oauth/register", headers: { ...json, "x-forwarded-for": "198.51.100.99" }, body });
+  const register = (label: string, body: string): Case => ({
+    route: "POST /api/mcp/oauth/register",
+    label,
+    method: "POST",
+    path: "/api/mcp/oauth/register",
+    headers: { ...json, "x-forwarded-for": "198.51.100.99" },
+    body,
+  });
   const formPost = (path: string, label: string, body: string): Case => ({ route: `POST ${path}`, label, method: "POST", path, headers: form, body });
   return [
     register("NUL in client_name", '{"client_name":"a\u0000b","redirect_uris":["https://c.example/cb"],"token_endpoint_auth_method":"none"}'),
@@ -320,7 +341,8 @@ beforeAll(async () => {
   // lazy compilation are not counted): the bound is about stalls caused by hostile input.
   // Concurrently, so the client pool holds a connection for the probe and one for the cases.
   for (let i = 0; i < 3; i++) await Promise.all([0, 1, 2].map(async () => (await fetch(`${app.url}/healthz`)).arrayBuffer()));
-  for (const route of routes) await bodyText(await fetch(`${app.url}${concretePath(route.path)}`, { method: route.method, headers: authFor(route.path), redirect: "manual" }));
+  for (const route of routes)
+    await bodyText(await fetch(`${app.url}${concretePath(route.path)}`, { method: route.method, headers: authFor(route.path), redirect: "manual" }));
   // Built before the probe starts: making the payloads is the suite's own work, not the server's.
   const cases = [...routes.flatMap(casesFor), ...toolServerCases(), ...oauthCases(), ...requestEdgeCases()];
   let running = true;
@@ -344,13 +366,18 @@ afterAll(() => app.close());
 describe("hostile input on every registered route", () => {
   test("the route list comes from the app and covers the known surface", () => {
     const names = routes.map((r) => `${r.method} ${r.path}`);
-    for (const known of ["POST /api/auth/session", "POST /api/mcp", "POST /api/docs", "POST /api/mcp/oauth/register", "POST /signin"]) expect(names).toContain(known);
+    for (const known of ["POST /api/auth/session", "POST /api/mcp", "POST /api/docs", "POST /api/mcp/oauth/register", "POST /signin"])
+      expect(names).toContain(known);
     expect(results.length).toBeGreaterThan(routes.length * 5);
   });
 
   test("the run was authenticated throughout: the session and the access token still work", async () => {
     expect((await fetch(`${app.url}/api/me`, { headers: { authorization: `Bearer ${sessionToken}` } })).status).toBe(200);
-    const list = await fetch(`${app.url}/api/mcp`, { method: "POST", headers: { ...authFor("/api/mcp"), ...JSON_TYPE }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+    const list = await fetch(`${app.url}/api/mcp`, {
+      method: "POST",
+      headers: { ...authFor("/api/mcp"), ...JSON_TYPE },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+    });
     expect(list.status).toBe(200);
     // And the routes behind a session were reached past authentication.
     const docs = results.filter((r) => r.c.route === "POST /api/docs" && r.c.label === "no content type");
@@ -374,7 +401,9 @@ describe("hostile input on every registered route", () => {
     expect(me.map((r) => r.status)).toEqual(UNDECODABLE_COOKIES.map(() => 401));
     const returnTo = results.filter((r) => r.c.lands !== undefined);
     expect(returnTo.length).toBe(RETURN_TO_TABLE.length * 2);
-    expect(returnTo.map((r) => [r.c.route, r.c.label, r.status, r.landed])).toEqual(returnTo.map((r) => [r.c.route, r.c.label, r.c.method === "GET" ? 200 : 303, r.c.lands]));
+    expect(returnTo.map((r) => [r.c.route, r.c.label, r.status, r.landed])).toEqual(
+      returnTo.map((r) => [r.c.route, r.c.label, r.c.method === "GET" ? 200 : 303, r.c.lands]),
+    );
   });
 
   test(`every answer within ${HOSTILE_RESPONSE_BOUND_MS} ms`, async () => {

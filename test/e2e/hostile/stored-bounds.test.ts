@@ -29,7 +29,10 @@ beforeAll(async () => {
   org = await seedOrg(app);
   token = (await tokensFor(app, org, "data:read data:write")).accessToken;
   auth = { authorization: `Bearer ${await signIn(app, org.admin_email, org.password)}` };
-  const [user] = await app.deps.db.insert(endUsers).values({ orgId: org.org_id, externalId: "bounded", email: "bounded@customers.example", name: "Bounded" }).returning();
+  const [user] = await app.deps.db
+    .insert(endUsers)
+    .values({ orgId: org.org_id, externalId: "bounded", email: "bounded@customers.example", name: "Bounded" })
+    .returning();
   userId = user!.id;
   app.hosts.set("hooks.example.com", ["93.184.216.34"]);
 }, 30_000);
@@ -74,7 +77,10 @@ describe("data_update_user traits", () => {
       traits = nested(FREE_FORM_LIMITS.maxDepth - 2, leaves);
     }
     expect(JSON.stringify({ w: traits }).length).toBeGreaterThan(FREE_FORM_LIMITS.maxBytes - 30);
-    await app.deps.db.update(endUsers).set({ traits: {} }).where(and(eq(endUsers.orgId, org.org_id), eq(endUsers.id, userId)));
+    await app.deps.db
+      .update(endUsers)
+      .set({ traits: {} })
+      .where(and(eq(endUsers.orgId, org.org_id), eq(endUsers.id, userId)));
     const write = await call("data_update_user", { user_id: "bounded", traits: { w: traits } });
     expect(write.body.result.isError).toBe(false);
     const read = await call("data_get_user", { user_id: "bounded" });
@@ -86,7 +92,10 @@ describe("data_update_user traits", () => {
 
 describe("custom action input_schema", () => {
   const create = (input_schema: unknown, slug = `a_${crypto.randomUUID().slice(0, 8)}`) =>
-    app.request("/api/integrations/custom-actions", { json: { slug, description: "d", method: "POST", url: "https://hooks.example.com/x", input_schema }, headers: auth });
+    app.request("/api/integrations/custom-actions", {
+      json: { slug, description: "d", method: "POST", url: "https://hooks.example.com/x", input_schema },
+      headers: auth,
+    });
   const schemaOfDepth = (depth: number) => {
     // Each "properties → p" pair adds two levels; the root object is the first.
     let s: Record<string, unknown> = { type: "object" };
@@ -114,11 +123,18 @@ describe("custom action input_schema", () => {
     const deep = `{"slug":"deep_one","description":"d","method":"POST","url":"https://hooks.example.com/x","input_schema":{"type":"object","p":${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}}}`;
     expect(deep.length).toBeLessThan(64 * 1024);
     for (let i = 0; i < 2; i++) {
-      const res = await app.request("/api/integrations/custom-actions", { method: "POST", body: deep, headers: { ...auth, "content-type": "application/json" } });
+      const res = await app.request("/api/integrations/custom-actions", {
+        method: "POST",
+        body: deep,
+        headers: { ...auth, "content-type": "application/json" },
+      });
       expect(res.status).toBe(400);
     }
     expect((await app.request("/healthz")).status).toBe(200);
-    const rows = await app.deps.db.select({ id: customActions.id }).from(customActions).where(and(eq(customActions.orgId, org.org_id), eq(customActions.slug, "deep_one")));
+    const rows = await app.deps.db
+      .select({ id: customActions.id })
+      .from(customActions)
+      .where(and(eq(customActions.orgId, org.org_id), eq(customActions.slug, "deep_one")));
     expect(rows).toEqual([]);
   });
 
@@ -128,7 +144,11 @@ describe("custom action input_schema", () => {
     expect(res.status).toBe(400);
     expect(JSON.stringify(await res.json())).toContain(`${SCHEMA_LIMITS.maxBytes} bytes`);
     const ok = (await (await create({ type: "object" })).json()) as { id: string };
-    const patch = await app.request(`/api/integrations/custom-actions/${ok.id}`, { method: "PATCH", json: { input_schema: schemaOfDepth(SCHEMA_LIMITS.maxDepth + 1) }, headers: auth });
+    const patch = await app.request(`/api/integrations/custom-actions/${ok.id}`, {
+      method: "PATCH",
+      json: { input_schema: schemaOfDepth(SCHEMA_LIMITS.maxDepth + 1) },
+      headers: auth,
+    });
     expect(patch.status).toBe(400);
   });
 });

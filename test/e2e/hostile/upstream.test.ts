@@ -80,17 +80,25 @@ describe("a connected MCP server answering a tools/call with a result nested 100
       async fetch(request) {
         if (request.method !== "POST") return new Response(null, { status: 405, headers: { allow: "POST" } });
         const message = (await request.json()) as { id?: number; method: string };
-        const reply = (result: string) => new Response(`{"jsonrpc":"2.0","id":${message.id},"result":${result}}`, { headers: { "content-type": "application/json" } });
-        if (message.method === "initialize") return reply('{"protocolVersion":"2025-03-26","capabilities":{"tools":{}},"serverInfo":{"name":"deep","version":"1"}}');
+        const reply = (result: string) =>
+          new Response(`{"jsonrpc":"2.0","id":${message.id},"result":${result}}`, { headers: { "content-type": "application/json" } });
+        if (message.method === "initialize")
+          return reply('{"protocolVersion":"2025-03-26","capabilities":{"tools":{}},"serverInfo":{"name":"deep","version":"1"}}');
         if (message.id === undefined) return new Response(null, { status: 202 });
-        if (message.method === "tools/list") return reply('{"tools":[{"name":"deep","description":"d","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}]}');
+        if (message.method === "tools/list")
+          return reply('{"tools":[{"name":"deep","description":"d","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}]}');
         return reply(`{"content":[{"type":"text","text":"x"}],"structuredContent":{"v":${DEEP}}}`);
       },
     });
-    const connect = await dev.request("/api/integrations/mcp/servers", { json: { name: "Deep", slug: "deep", url: `http://127.0.0.1:${mcp.port}/mcp`, auth_method: "none" }, headers: session });
+    const connect = await dev.request("/api/integrations/mcp/servers", {
+      json: { name: "Deep", slug: "deep", url: `http://127.0.0.1:${mcp.port}/mcp`, auth_method: "none" },
+      headers: session,
+    });
     const created = (await connect.json()) as { id: string; status: string; error?: string };
     expect([created.status, created.error ?? null]).toEqual(["connected", null]);
-    const list = (await (await dev.request("/api/integrations/mcp/servers", { headers: session })).json()) as { servers: { id: string; discovered_tools: { action_id: string }[] }[] };
+    const list = (await (await dev.request("/api/integrations/mcp/servers", { headers: session })).json()) as {
+      servers: { id: string; discovered_tools: { action_id: string }[] }[];
+    };
     const actions = list.servers.find((s) => s.id === created.id)!.discovered_tools.map((t) => t.action_id);
     const enable = await dev.request(`/api/agents/${org.agent_id}/actions`, { method: "PATCH", json: { enable: actions }, headers: session });
     expect(enable.status).toBe(200);
