@@ -8,7 +8,7 @@
 // then is stopped, and the run is stored as `partial` with the questions answered so far (so is a
 // run whose model fails: the error says so). The
 // bound keeps a run's cost to its caller's request and leaves nothing running behind it.
-import { and, desc, eq, lt, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { evalRuns } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -127,14 +127,14 @@ export async function runEvaluation(
     .returning();
   // Keep the newest EVAL_RUN.kept runs of the org.
   await deps.db.execute(
-    sql`delete from eval_runs where org_id = ${orgId} and id not in (select id from eval_runs where org_id = ${orgId} order by seq desc limit ${EVAL_RUN.kept})`,
+    sql`delete from eval_runs where org_id = ${orgId} and id not in (select id from eval_runs where org_id = ${orgId} order by recorded_at desc, id desc limit ${EVAL_RUN.kept})`,
   );
   return detailOf(deps, row!);
 }
 
 /** The org's runs, newest first. */
 export async function listRuns(deps: Deps, orgId: string, limit: number): Promise<EvalRunSummary[]> {
-  const rows = await deps.db.select().from(evalRuns).where(eq(evalRuns.orgId, orgId)).orderBy(desc(evalRuns.seq)).limit(limit);
+  const rows = await deps.db.select().from(evalRuns).where(eq(evalRuns.orgId, orgId)).orderBy(desc(evalRuns.recordedAt), desc(evalRuns.id)).limit(limit);
   return rows.map(summaryOf);
 }
 
@@ -158,8 +158,15 @@ async function detailOf(deps: Deps, row: Row): Promise<EvalRunDetail> {
   const [previous] = await deps.db
     .select()
     .from(evalRuns)
-    .where(and(eq(evalRuns.orgId, row.orgId), eq(evalRuns.agentId, row.agentId), lt(evalRuns.seq, row.seq)))
-    .orderBy(desc(evalRuns.seq))
+    // Compared in the database: recorded_at has microseconds, a JavaScript Date only milliseconds.
+    .where(
+      and(
+        eq(evalRuns.orgId, row.orgId),
+        eq(evalRuns.agentId, row.agentId),
+        sql`(${evalRuns.recordedAt}, ${evalRuns.id}) < (select r.recorded_at, r.id from eval_runs r where r.id = ${row.id})`,
+      ),
+    )
+    .orderBy(desc(evalRuns.recordedAt), desc(evalRuns.id))
     .limit(1);
   const before = new Map<string, boolean | null>();
   for (const r of (previous?.results ?? []) as EvalResult[]) before.set(key(r.question), r.correct);

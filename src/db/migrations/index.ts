@@ -24,6 +24,8 @@ import m21 from "./0021_saved_replies.sql" with { type: "text" };
 import m22 from "./0022_report_facts.sql" with { type: "text" };
 import m23 from "./0023_eval_runs.sql" with { type: "text" };
 import m24 from "./0024_embeddings.sql" with { type: "text" };
+import m25 from "./0025_eval_runs_drop_seq.sql" with { type: "text" };
+import m26 from "./0026_eval_runs_recorded_at.sql" with { type: "text" };
 
 export const migrationFiles: { tag: string; when: number; breakpoints: boolean; sql: string }[] = [
   { tag: "0000_core", when: 1795253253534, breakpoints: true, sql: m0 },
@@ -51,4 +53,6 @@ export const migrationFiles: { tag: string; when: number; breakpoints: boolean; 
   { tag: "0022_report_facts", when: 1795813280377, breakpoints: true, sql: m22 },
   { tag: "0023_eval_runs", when: 1795818043537, breakpoints: true, sql: m23 },
   { tag: "0024_embeddings", when: 1795818836094, breakpoints: true, sql: m24 },
+  { tag: "0025_eval_runs_drop_seq", when: 1795820804509, breakpoints: true, sql: m25 },
+  { tag: "0026_eval_runs_recorded_at", when: 1795820807345, breakpoints: true, sql: m26 },
 ];

@@ -1,15 +1,20 @@
 // Stored answer-quality runs ("Test your agent", README "Measuring answers"): a team's question set
 // run against one of its agents, its per-question results and totals, so a run can be compared
 // with the one before it. Written only by src/agents/ (eval-runs.ts).
-import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { orgs } from "./core.ts";
 
 export const evalRuns = pgTable(
   "eval_runs",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    /** Order of creation: which run came before which, even within one clock tick. */
-    seq: bigserial("seq", { mode: "number" }).notNull(),
+    /**
+     * When the row was written, by the database's clock to the microsecond: the order of an org's
+     * runs (created_at is the service's clock, which a test may hold still). Not a sequence: ids
+     * and orders here are never sequential numbers (test/db/migrations.test.ts).
+     */
+    recordedAt: timestamp("recorded_at", { withTimezone: true }).notNull().default(sql`clock_timestamp()`),
     orgId: uuid("org_id")
       .notNull()
       .references(() => orgs.id, { onDelete: "cascade" }),
@@ -31,5 +36,5 @@ export const evalRuns = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
   },
-  (t) => [index("eval_runs_org_seq_idx").on(t.orgId, t.seq)],
+  (t) => [index("eval_runs_org_recorded_idx").on(t.orgId, t.recordedAt)],
 );

@@ -1,0 +1,2 @@
+ALTER TABLE "eval_runs" ADD COLUMN "recorded_at" timestamp with time zone DEFAULT clock_timestamp() NOT NULL;--> statement-breakpoint
+CREATE INDEX "eval_runs_org_recorded_idx" ON "eval_runs" USING btree ("org_id","recorded_at");
