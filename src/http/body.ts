@@ -66,10 +66,15 @@ export class BinaryBody {
 }
 
 /**
- * Upper bound handed to Bun.serve for the routes whose cap is fixed; the `configured` ones (the
- * relay, a recording) raise it only as far as their setting does (serverBodyCap).
+ * The largest body read before its caller is known (every parsed route's cap). The `deferred`
+ * routes read theirs only after authenticating (readJsonAfterAuth, readFormAfterAuth) and the
+ * `configured` ones (the relay, a recording) only as far as their setting allows: both raise what
+ * Bun accepts (serverBodyCap), never what is read for a stranger.
  */
-export const MAX_BODY_BYTES = Math.max(...BODY_LIMITS.filter((l) => !l.configured).map((l) => l.bytes));
+export const MAX_BODY_BYTES = Math.max(...BODY_LIMITS.filter((l) => !l.configured && !l.deferred).map((l) => l.bytes));
+
+/** The largest fixed cap of a route read only after its caller is known (a question set). */
+const DEFERRED_BYTES = Math.max(...BODY_LIMITS.filter((l) => l.deferred && !l.configured).map((l) => l.bytes));
 
 /**
  * Bun.serve's `maxRequestBodySize`, which holds for every route: MAX_BODY_BYTES, raised to
@@ -78,7 +83,7 @@ export const MAX_BODY_BYTES = Math.max(...BODY_LIMITS.filter((l) => !l.configure
  * included), and the relay reads nothing before its secret.
  */
 export function serverBodyCap(inbound: { webhookSecret?: string; maxMessageBytes: number }, speech?: { maxAudioBytes: number }): number {
-  return Math.max(MAX_BODY_BYTES, UPLOAD_BYTES, inbound.webhookSecret ? inbound.maxMessageBytes : 0, speech?.maxAudioBytes ?? 0);
+  return Math.max(MAX_BODY_BYTES, DEFERRED_BYTES, UPLOAD_BYTES, inbound.webhookSecret ? inbound.maxMessageBytes : 0, speech?.maxAudioBytes ?? 0);
 }
 
 /** The cap of a JSON upload read only after its caller is known (POST /api/knowledge/files). */
@@ -90,6 +95,7 @@ export const UPLOAD_BYTES = limitFor("/api/knowledge/files").bytes;
  * the caller's.
  */
 export async function readJsonAfterAuth(request: Request, path: string): Promise<unknown> {
+  refuseDeclaredOver(request, limitFor(path).bytes);
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/json") throw new AppError(415, "unsupported_media_type", "The body must be application/json.");
   const text = await readCappedText(request, limitFor(path).bytes);
@@ -99,12 +105,19 @@ export async function readJsonAfterAuth(request: Request, path: string): Promise
 
 /** A deferred urlencoded form, read once the route has authenticated its caller (as readJsonAfterAuth). */
 export async function readFormAfterAuth(request: Request, path: string): Promise<Record<string, string | string[]>> {
+  refuseDeclaredOver(request, limitFor(path).bytes);
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/x-www-form-urlencoded")
     throw new AppError(415, "unsupported_media_type", "The body must be a form (application/x-www-form-urlencoded).");
   const form = parseForm(await readCappedText(request, limitFor(path).bytes));
   checkFormControls(form);
   return form;
+}
+
+/** 413 at once for a declared Content-Length over the cap, before the media type is looked at (as for a parsed route). */
+function refuseDeclaredOver(request: Request, limit: number): void {
+  const declared = Number(request.headers.get("content-length") ?? "");
+  if (Number.isFinite(declared) && declared > limit) throw payloadTooLarge(limit);
 }
 
 function limitFor(path: string) {
