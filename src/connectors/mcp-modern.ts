@@ -126,6 +126,10 @@ export function eraOf(error: unknown, probe: boolean): "legacy" | string[] | und
   if (rpcCode !== undefined && MODERN_ERRORS.has(rpcCode)) return undefined;
   if (error.kind === "http" && status !== undefined && status >= 400 && status < 500) return "legacy";
   if (error.kind === "rpc" && probe) return "legacy";
+  // An answer to the probe that is no JSON-RPC answer at all (not JSON, nested past our bound): a
+  // legacy server answering an unknown method its own way. initialize then decides, under the
+  // same bounds (the hostile-upstream test's server answers every method but three with one shape).
+  if (error.kind === "protocol" && probe) return "legacy";
   return undefined;
 }
 
