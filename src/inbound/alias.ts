@@ -56,7 +56,7 @@ export async function setSupportAlias(deps: Deps, orgId: string, actor: Actor, r
         .values({ orgId, supportAlias: alias, updatedAt: now })
         .onConflictDoUpdate({ target: orgMailSettings.orgId, set: { supportAlias: alias, updatedAt: now } });
       await recordActivity(
-        { db: tx as unknown as Deps["db"], now: () => now },
+        { db: tx, now: () => now },
         { orgId, actor, action: "mail_settings.updated", objectType: "org", objectId: orgId, summary: { support_alias: alias } },
       );
     })

@@ -93,7 +93,7 @@ export async function claimTicketContact(
   const now = deps.now();
   let changed: Ticket | null = null;
   const result = await deps.db.transaction(async (tx) => {
-    const inTx = { ...deps, db: tx as unknown as Deps["db"] };
+    const inTx = { ...deps, db: tx };
     const ticket = await lockedTicket(tx, p.orgId, p.ticketId);
     if (!ticket) throw AppError.notFound("This conversation has no ticket.");
     if (!waiting(ticket))
@@ -125,7 +125,7 @@ export async function attachTicketCustomer(
   const now = deps.now();
   let changed: Ticket | null = null;
   await deps.db.transaction(async (tx) => {
-    const inTx = { ...deps, db: tx as unknown as Deps["db"] };
+    const inTx = { ...deps, db: tx };
     const ticket = await lockedTicket(tx, p.orgId, p.ticketId);
     if (!ticket || !waiting(ticket) || ticket.endUserId === p.customer.id) return;
     const before = ticket.endUserId ? await findEndUser(inTx, p.orgId, ticket.endUserId) : null;

@@ -109,7 +109,7 @@ export async function identifyUser(deps: Deps, orgId: string, input: IdentifyUse
  */
 async function identifyInChat(outer: Deps, orgId: string, input: IdentifyUserInput, sessionId: string) {
   const { resolved, changed } = await outer.db.transaction(async (tx) => {
-    const deps = { ...outer, db: tx as unknown as Deps["db"] };
+    const deps = { ...outer, db: tx };
     const resolved = await resolveIdentity(deps, orgId, input);
     const conversation = await findSession(deps, orgId, sessionId, { endUserId: resolved.endUser!.id });
     if (!conversation) throw new AppError(404, "session_not_found", "No chat session of this organisation has that session_id.");
@@ -180,7 +180,7 @@ export async function createSdkTicket(outer: Deps, orgId: string, input: SdkTick
   // One transaction: a request refused half way (an unknown or another customer's session) leaves
   // no customer behind that its identity would have created or updated.
   return outer.db.transaction(async (tx) => {
-    const deps = { ...outer, db: tx as unknown as Deps["db"] };
+    const deps = { ...outer, db: tx };
     let customer: EndUser | null = null;
     let verified = false;
     const identified = !isAnonymous(input.user_id) || input.user_token !== undefined;
