@@ -5,6 +5,7 @@
 //   restore() forwards again.
 // The URL it gives points at the proxy with the upstream URL's user, password and database.
 import type { Socket, TCPSocketListener } from "bun";
+import { freePort } from "./process.ts";
 
 type Mode = "open" | "cut" | "hang";
 
@@ -88,8 +89,10 @@ export async function startPgProxy(upstreamUrl: string): Promise<PgProxy> {
       },
     });
 
-  listener = listen(0);
-  const proxyPort = listener.port;
+  // A port below the ephemeral range: cut() closes the listener and restore() opens it again on
+  // the same number, which an outgoing connection of a busy machine could otherwise have taken.
+  const proxyPort = freePort();
+  listener = listen(proxyPort);
   const url = new URL(upstreamUrl);
   url.hostname = "127.0.0.1";
   url.port = String(proxyPort);

@@ -11,12 +11,25 @@ export function tempDir(prefix = "svc-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** A port that was free a moment ago. */
+/**
+ * A port that was free a moment ago, chosen below the kernel's ephemeral range (32768–60999 on
+ * Linux, /proc/sys/net/ipv4/ip_local_port_range). A port the kernel hands out itself (port 0) can
+ * be given next to any outgoing connection of a busy machine, so a listener that closes and opens
+ * again on the same number (a database proxy's cut and restore, an instance restarted after
+ * kill -9) could find it taken; one below that range is only ever taken by another listener.
+ */
 export function freePort(): number {
-  const listener = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
-  const port = listener.port;
-  listener.stop(true);
-  return port;
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    try {
+      const listener = Bun.listen({ hostname: "127.0.0.1", port, socket: { data() {} } });
+      listener.stop(true);
+      return port;
+    } catch {
+      // taken: try another
+    }
+  }
+  throw new Error("no free port below the ephemeral range");
 }
 
 /** The environment for a child: ours minus anything that would change its configuration. */
