@@ -13,7 +13,6 @@ import { migrate } from "./db/migrate.ts";
 import { buildDeps, startJobs, stopLive } from "./compose.ts";
 import { startInboundSmtp } from "./inbound/smtp.ts";
 import type { Deps } from "./deps.ts";
-import { knownError } from "./errors.ts";
 import { transcriptsSettled } from "./agents/turn.ts";
 import { realTimers } from "./kit/timers.ts";
 import { serverBodyCap } from "./http/body.ts";

@@ -1,6 +1,6 @@
 // Email series: reads for the dashboard and the API — campaign lists and enrolment counts, the
 // preview of every step, enrolments and messages page by page.
-import { and, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { afterRow, decodeCursor, type KeysetOrder, newestFirst, pageOf } from "../db/keyset.ts";
 import { campaignEnrolments, campaignMessages, type CampaignStatus, campaigns, type EnrolmentState } from "../db/schema/index.ts";
 import { type OutboxState, outboxStates } from "../outbox/states.ts";

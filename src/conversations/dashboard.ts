@@ -1,7 +1,7 @@
 // The dashboard's view of chat conversations (role inbox:view): a filtered, cursor-paged
 // list and one conversation with its messages and actions. Session ids are never shown (only
 // their hash is stored); the conversation's `id` is what tickets and the dashboard use.
-import { and, eq, gte, lt, or, type SQL } from "drizzle-orm";
+import { and, eq, gte, lt, type SQL } from "drizzle-orm";
 import { afterRow, decodeCursor, type KeysetOrder, newestFirst, pageOf } from "../db/keyset.ts";
 import { conversations } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
@@ -60,8 +60,6 @@ export function messageView(m: ConversationMessage) {
     created_at: m.createdAt.toISOString(),
   };
 }
-
-const bad = (path: string, message: string) => AppError.badRequest(`${path.slice(1)} ${message}.`, [{ path, message }]);
 
 /** Newest first, ties by id (src/db/keyset.ts). */
 const ORDER: KeysetOrder = { table: conversations, scope: conversations.orgId, id: conversations.id, keys: [conversations.createdAt, conversations.id] };

@@ -4,7 +4,7 @@
 // and next sync; adding a website; a source's page with the pages it could not import or kept
 // because they were edited locally; "Sync now"; deleting through the confirmation page. Through
 // src/sources/, as /api/knowledge/sources.
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
 import { type Html, html } from "../html/html.ts";
 import { memberActor } from "../kit/actor.ts";

@@ -9,7 +9,7 @@ import type { Actor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
 import { customActions } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
-import { AppError, type ErrorDetail, messageOf } from "../errors.ts";
+import { AppError, type ErrorDetail } from "../errors.ts";
 import { checkFreeForm, SCHEMA_LIMITS } from "../http/free-form.ts";
 import { isUuid } from "../kit/ids.ts";
 import { live } from "../kit/rows.ts";

@@ -200,7 +200,7 @@ export function fuse(
   const byId = new Map(lexical.map((p) => [p.docId, p]));
   const bySem = new Map(semantic.map((p) => [p.docId, p]));
   const out: FusedPage[] = [];
-  for (const [id, s] of [...scores].sort(([, a], [, b]) => b.rrf - a.rrf || a.lex - b.lex || a.sem - b.sem)) {
+  for (const [id] of [...scores].sort(([, a], [, b]) => b.rrf - a.rrf || a.lex - b.lex || a.sem - b.sem)) {
     const page = byId.get(id);
     if (page) out.push({ ...page, lexical: true, semantic: bySem.has(id) });
     else {

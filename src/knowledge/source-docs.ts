@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { and, count, eq, sql } from "drizzle-orm";
 import { docs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
-import { createDoc, type Doc, type DocInput, getDoc, updateDoc } from "./docs.ts";
+import { createDoc, type Doc, type DocInput, updateDoc } from "./docs.ts";
 
 export function sourceHash(title: string, body: string): string {
   return createHash("sha256").update(title).update("\n").update(body).digest("hex");

@@ -7,7 +7,7 @@ import { widgetSettings } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { bearerToken } from "../kit/bearer.ts";
-import { createFreshCache, type FreshCache } from "../kit/fresh-cache.ts";
+import { createFreshCache } from "../kit/fresh-cache.ts";
 import type { Invalidation } from "../invalidation.ts";
 import { liveWidgetKey } from "../orgs/lookups.ts";
 import { WIDGET_KEY_PREFIX } from "../orgs/service.ts";
