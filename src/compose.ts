@@ -49,7 +49,7 @@ import { setupTools } from "./setup/tools.ts";
 import { createToolRuntime } from "./tools/runtime.ts";
 import type { ToolDirectory } from "./ports/tools.ts";
 import { orgAgents } from "./agents/lookups.ts";
-import { orgMemberRoles } from "./orgs/lookups.ts";
+import { orgMemberRoles } from "./tenancy/memberships.ts";
 import type { ToolDefinition, ToolProvider } from "./tools/types.ts";
 import { webhookHandler } from "./webhooks/delivery.ts";
 import { createReplyThread } from "./inbound/reply-thread.ts";
@@ -97,7 +97,7 @@ export async function stopLive(deps: Deps): Promise<void> {
 
 /** What the tool runtime reads of agents/ and orgs/, which stand above it. */
 export function toolDirectory(deps: Deps): ToolDirectory {
-  return { agents: (orgId) => orgAgents(deps, orgId), memberRoles: (orgId) => orgMemberRoles(deps, orgId) };
+  return { agents: (orgId) => orgAgents(deps, orgId), memberRoles: (orgId) => orgMemberRoles(deps.db, orgId) };
 }
 
 export async function buildDeps(input: DepsInput): Promise<Deps> {

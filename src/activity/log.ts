@@ -4,7 +4,8 @@
 // than ACTIVITY_RETENTION_DAYS. This file is the only writer of activity_log.
 import { and, eq, lt, type SQL } from "drizzle-orm";
 import { afterRow, decodeCursor, type KeysetOrder, newestFirst, pageOf } from "../db/keyset.ts";
-import { activityLog, members } from "../db/schema/index.ts";
+import { activityLog } from "../db/schema/index.ts";
+import { memberCards } from "../tenancy/members.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import type { Actor } from "../kit/actor.ts";
@@ -74,9 +75,9 @@ export async function listActivity(deps: Deps, orgId: string, query: ActivityQue
     where.push(afterRow(ORDER, orgId, after));
   }
   const rows = await deps.db
-    .select({ row: activityLog, email: members.email, name: members.name })
+    .select({ row: activityLog, email: memberCards.email, name: memberCards.name })
     .from(activityLog)
-    .leftJoin(members, eq(members.id, activityLog.memberId))
+    .leftJoin(memberCards, eq(memberCards.id, activityLog.memberId))
     .where(and(...where))
     .orderBy(...newestFirst(ORDER))
     .limit(limit + 1);

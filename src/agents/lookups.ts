@@ -24,6 +24,6 @@ export async function activeAgentId(deps: Deps, orgId: string): Promise<string |
 }
 
 /** The org's agents with their status. */
-export async function orgAgents(deps: Deps, orgId: string): Promise<{ id: string; status: string }[]> {
-  return deps.db.select({ id: agents.id, status: agents.status }).from(agents).where(eq(agents.orgId, orgId));
+export async function orgAgents(deps: Deps, orgId: string): Promise<{ id: string; status: string; name: string }[]> {
+  return deps.db.select({ id: agents.id, status: agents.status, name: agents.name }).from(agents).where(eq(agents.orgId, orgId));
 }

@@ -19,7 +19,7 @@ import { recordActivity } from "../activity/log.ts";
 import type { Actor } from "../kit/actor.ts";
 import type { Db } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
-import { agents, type AgentStatus, type LlmOverride, orgs, type RoutingRule } from "../db/schema/index.ts";
+import { agents, type AgentStatus, type LlmOverride, type RoutingRule } from "../db/schema/index.ts";
 
 export type { RoutingRule };
 import type { Deps } from "../deps.ts";
@@ -27,6 +27,7 @@ import { AppError } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
 import { AGENT_LIMITS, type AgentInput, type AgentPatch, validateAgentInput } from "./agent-input.ts";
 import { llmOverrideToStore, overrideView } from "./llm-settings.ts";
+import { lockOrg } from "../tenancy/orgs.ts";
 
 export type Agent = typeof agents.$inferSelect;
 
@@ -135,7 +136,7 @@ export async function createAgent(deps: Deps, orgId: string, actor: Actor, input
   const llmOverride = input.llm ? await llmOverrideToStore(deps, "/llm", input.llm, null, { kind: "agent", id }) : null;
   const now = deps.now();
   const agent = await deps.db.transaction(async (tx) => {
-    await tx.select({ id: orgs.id }).from(orgs).where(eq(orgs.id, orgId)).for("update");
+    await lockOrg(tx, orgId);
     const [{ count }] = (await tx.select({ count: sql<number>`count(*)::int` }).from(agents).where(eq(agents.orgId, orgId))) as [{ count: number }];
     if (count >= AGENT_LIMITS.agentsPerOrg) throw new AppError(409, "limit_reached", `An organisation has at most ${AGENT_LIMITS.agentsPerOrg} agents.`);
     const [row] = await tx
@@ -207,7 +208,7 @@ export async function activateAgent(deps: Deps, orgId: string, actor: Actor, age
   const now = deps.now();
   const row = await deps.db.transaction(async (tx) => {
     // One activation per org at a time: the second waits here and then sees the first's result.
-    await tx.select({ id: orgs.id }).from(orgs).where(eq(orgs.id, orgId)).for("update");
+    await lockOrg(tx, orgId);
     const before = await tx
       .update(agents)
       .set({ status: "inactive", updatedAt: now })

@@ -3,7 +3,9 @@
 // layer decides the status.
 import { and, desc, eq, gt, lt, ne } from "drizzle-orm";
 import { mintToken, sha256Hex } from "../crypto/tokens.ts";
-import { dashboardSessions, members, memberships, orgs } from "../db/schema/index.ts";
+import { dashboardSessions } from "../db/schema/index.ts";
+import { memberCards } from "../tenancy/members.ts";
+import { orgsOfMember } from "../tenancy/memberships.ts";
 import type { Deps } from "../deps.ts";
 
 export const SESSION_PREFIX = "svc_ses_";
@@ -27,17 +29,12 @@ export async function createSession(deps: Deps, memberId: string): Promise<{ tok
 export async function resolveSession(deps: Deps, token: string): Promise<Principal | null> {
   if (!token.startsWith(SESSION_PREFIX) || token.length > 128) return null;
   const [row] = await deps.db
-    .select({ sessionId: dashboardSessions.id, id: members.id, email: members.email, name: members.name })
+    .select({ sessionId: dashboardSessions.id, id: memberCards.id, email: memberCards.email, name: memberCards.name })
     .from(dashboardSessions)
-    .innerJoin(members, eq(members.id, dashboardSessions.memberId))
+    .innerJoin(memberCards, eq(memberCards.id, dashboardSessions.memberId))
     .where(and(eq(dashboardSessions.tokenHash, sha256Hex(token)), gt(dashboardSessions.expiresAt, deps.now())));
   if (!row) return null;
-  const rows = await deps.db
-    .select({ orgId: memberships.orgId, orgName: orgs.name, roles: memberships.roles })
-    .from(memberships)
-    .innerJoin(orgs, eq(orgs.id, memberships.orgId))
-    .where(eq(memberships.memberId, row.id))
-    .orderBy(orgs.createdAt);
+  const rows = await orgsOfMember(deps.db, row.id);
   return { sessionId: row.sessionId, member: { id: row.id, email: row.email, name: row.name }, memberships: rows };
 }
 

@@ -4,12 +4,11 @@
 // - failures are limited per account and per client IP (windows shared by every process: deps.limiter).
 //   An attempt takes a slot before the password is checked, so parallel guesses cannot slip past
 //   the limit; a successful sign-in gives its slot back.
-import { eq } from "drizzle-orm";
 import { sha256Hex } from "../crypto/tokens.ts";
-import { members } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import type { WindowLimit } from "../ratelimit/leased.ts";
+import { accountByEmail } from "../tenancy/members.ts";
 
 export const SIGNIN_LIMITS = {
   /** Failed sign-ins per account per 15 minutes. */
@@ -40,10 +39,7 @@ export async function checkPassword(deps: Deps, input: { email: string; password
   if (blocked.length > 0) {
     throw AppError.tooManyRequests(Math.max(...blocked.map((t) => t.retryAfter)), "Too many failed sign-in attempts. Try again later.");
   }
-  const [member] = await deps.db
-    .select({ id: members.id, email: members.email, name: members.name, passwordHash: members.passwordHash })
-    .from(members)
-    .where(eq(members.email, email));
+  const member = await accountByEmail(deps.db, email);
   // An unknown account is checked against a hash with the same parameters: the same work (deps.passwords).
   const ok = await deps.passwords.verify(input.password, member?.passwordHash ?? (await deps.passwords.dummy()));
   if (!member || !ok) throw new SignInFailed();

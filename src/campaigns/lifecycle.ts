@@ -6,13 +6,14 @@
 import { and, count, eq, type SQL } from "drizzle-orm";
 import type { Actor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
-import { campaignEnrolments, campaignMessages, campaigns, orgs } from "../db/schema/index.ts";
+import { campaignEnrolments, campaignMessages, campaigns } from "../db/schema/index.ts";
 import type { Tx } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
 import { cancelQueued, parkPending, releaseParked } from "../outbox/outbox.ts";
 import { sweepAudience } from "./audience.ts";
+import { lockedOrgName } from "../tenancy/orgs.ts";
 import {
   CAMPAIGN_LIMITS,
   CAMPAIGN_SLUG,
@@ -62,10 +63,10 @@ export async function createCampaign(deps: Deps, { orgId, actor, input }: Acting
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
     // Serialise creations per org on the org row, so the per-org limit holds under concurrency.
-    const [org] = await tx.select({ name: orgs.name }).from(orgs).where(eq(orgs.id, orgId)).for("update");
-    if (!org) throw AppError.notFound("No such organisation.");
+    const orgName = await lockedOrgName(tx, orgId);
+    if (orgName === null) throw AppError.notFound("No such organisation.");
     // Without a sender, mail comes from the org's name.
-    const sender = validateSender(input.sender, org.name);
+    const sender = validateSender(input.sender, orgName);
     const [{ n }] = (await tx.select({ n: count() }).from(campaigns).where(eq(campaigns.orgId, orgId))) as [{ n: number }];
     if (Number(n) >= CAMPAIGN_LIMITS.campaignsPerOrg)
       throw new AppError(409, "limit_reached", `An organisation has at most ${CAMPAIGN_LIMITS.campaignsPerOrg} campaigns (archived ones count).`);

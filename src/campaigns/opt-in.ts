@@ -13,7 +13,7 @@
 //   expiry    an unconfirmed request expires OPT_IN.expirySeconds after it was made: its link stops
 //             working, its mail is not sent if still queued, and the sender deletes the row.
 import { and, asc, desc, eq, gt, isNotNull, isNull, lte } from "drizzle-orm";
-import { campaignOptIns, campaigns, orgs } from "../db/schema/index.ts";
+import { campaignOptIns, campaigns } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { mintToken, sha256Hex } from "../crypto/tokens.ts";
@@ -22,6 +22,7 @@ import { endUserById } from "../customers/lookups.ts";
 import { createVisitor, type EndUser, findEndUserByEmail } from "../customers/records.ts";
 import { enrolCustomer, isUnsubscribed } from "./enrolments.ts";
 import { type Campaign } from "./model.ts";
+import { orgNames } from "../tenancy/orgs.ts";
 
 export const OPT_IN = {
   /** How long a confirmation link works. */
@@ -106,10 +107,10 @@ export interface OptInView {
 export async function optInByToken(deps: Pick<Deps, "db" | "now">, token: string): Promise<OptInView | null> {
   if (!TOKEN.test(token)) return null;
   const [row] = await deps.db
-    .select({ optIn: campaignOptIns, campaign: campaigns, orgName: orgs.name })
+    .select({ optIn: campaignOptIns, campaign: campaigns, orgName: orgNames.name })
     .from(campaignOptIns)
     .innerJoin(campaigns, eq(campaigns.id, campaignOptIns.campaignId))
-    .innerJoin(orgs, eq(orgs.id, campaignOptIns.orgId))
+    .innerJoin(orgNames, eq(orgNames.id, campaignOptIns.orgId))
     .where(eq(campaignOptIns.tokenHash, sha256Hex(token)));
   if (!row || (!row.optIn.confirmedAt && row.optIn.expiresAt.getTime() <= deps.now().getTime())) return null;
   return row;
@@ -176,10 +177,10 @@ async function earlierSubscriber(deps: Deps, orgId: string, email: string): Prom
 /** What a confirmation email needs, or why it is no longer wanted. */
 export async function optInMail(deps: Pick<Deps, "db" | "now" | "cipher" | "config">, orgId: string, optInId: string) {
   const [row] = await deps.db
-    .select({ optIn: campaignOptIns, campaign: campaigns, orgName: orgs.name })
+    .select({ optIn: campaignOptIns, campaign: campaigns, orgName: orgNames.name })
     .from(campaignOptIns)
     .innerJoin(campaigns, eq(campaigns.id, campaignOptIns.campaignId))
-    .innerJoin(orgs, eq(orgs.id, campaignOptIns.orgId))
+    .innerJoin(orgNames, eq(orgNames.id, campaignOptIns.orgId))
     .where(and(eq(campaignOptIns.orgId, orgId), eq(campaignOptIns.id, optInId)));
   if (!row || row.optIn.expiresAt.getTime() <= deps.now().getTime()) return { cancel: "confirmation request expired" } as const;
   if (row.optIn.confirmedAt || !row.optIn.tokenSealed) return { cancel: "already confirmed" } as const;

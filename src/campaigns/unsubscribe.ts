@@ -17,10 +17,11 @@ import { Elysia, t } from "elysia";
 import { recordActivity } from "../activity/log.ts";
 import { endEnrolmentsOf } from "./enrolments.ts";
 import { customerContacts } from "../customers/queries.ts";
-import { mailUnsubscribes, mailUnsubscribeTokens, orgs } from "../db/schema/index.ts";
+import { mailUnsubscribes, mailUnsubscribeTokens } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { mintToken, sha256Hex } from "../crypto/tokens.ts";
 import { html, page } from "../html/html.ts";
+import { orgNames } from "../tenancy/orgs.ts";
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
@@ -77,11 +78,11 @@ async function lookup(deps: Deps, token: string) {
       orgId: mailUnsubscribeTokens.orgId,
       endUserId: mailUnsubscribeTokens.endUserId,
       messageId: mailUnsubscribeTokens.messageId,
-      orgName: orgs.name,
+      orgName: orgNames.name,
       email: customerContacts.email,
     })
     .from(mailUnsubscribeTokens)
-    .innerJoin(orgs, eq(orgs.id, mailUnsubscribeTokens.orgId))
+    .innerJoin(orgNames, eq(orgNames.id, mailUnsubscribeTokens.orgId))
     .innerJoin(customerContacts, eq(customerContacts.id, mailUnsubscribeTokens.endUserId))
     .where(eq(mailUnsubscribeTokens.tokenHash, sha256Hex(token)));
   return row ?? null;

@@ -8,7 +8,7 @@ import { recordActivity } from "../activity/log.ts";
 import { type ConnectorAuthMethod, connectors } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { flagEnabled } from "../kit/flags.ts";
+import { flagEnabled } from "../tenancy/flags.ts";
 import { isUuid } from "../kit/ids.ts";
 import { live } from "../kit/rows.ts";
 import { isSlug, SLUG_RULE } from "../kit/slugs.ts";

@@ -6,7 +6,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Conn } from "../db/client.ts";
 import { customerContacts } from "../customers/queries.ts";
-import { orgs, tickets } from "../db/schema/index.ts";
+import { tickets } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { escapeHtml } from "../html/html.ts";
 import type { MailTransport } from "../mail/smtp.ts";
@@ -15,6 +15,7 @@ import { enqueue, type OutboxHandler, type OutboxRow } from "../outbox/outbox.ts
 import { CSAT_LIMITS, issueCsatToken } from "./csat.ts";
 import { csatLink } from "./csat-page.ts";
 import { REPLY_SEEN_GRACE_MS } from "./reply-mail.ts";
+import { orgNames } from "../tenancy/orgs.ts";
 
 export const RESOLUTION_MAIL_KIND = "ticket.resolution_email";
 const DEFAULT_QUESTION = "How would you rate the help you received?";
@@ -40,9 +41,9 @@ async function load(deps: Deps, row: OutboxRow, csat: CsatSwitch) {
   const ticketId = (row.payload as { ticket_id?: unknown }).ticket_id;
   if (typeof ticketId !== "string") return MALFORMED;
   const [found] = await deps.db
-    .select({ ticket: tickets, org: orgs.name, email: customerContacts.email })
+    .select({ ticket: tickets, org: orgNames.name, email: customerContacts.email })
     .from(tickets)
-    .innerJoin(orgs, eq(orgs.id, tickets.orgId))
+    .innerJoin(orgNames, eq(orgNames.id, tickets.orgId))
     .leftJoin(customerContacts, and(eq(customerContacts.orgId, tickets.orgId), eq(customerContacts.id, tickets.endUserId)))
     .where(and(eq(tickets.orgId, row.orgId), eq(tickets.id, ticketId)));
   if (!found) return { kind: "cancelled" as const, reason: "ticket no longer exists" };

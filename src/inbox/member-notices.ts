@@ -8,21 +8,15 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client.ts";
 import { customerContacts } from "../customers/queries.ts";
-import {
-  memberMailNotifications,
-  members,
-  memberships,
-  orgs,
-  ticketMemberNotices,
-  ticketMessages,
-  tickets,
-  type MemberNotifyMode,
-} from "../db/schema/index.ts";
+import { memberMailNotifications, ticketMemberNotices, ticketMessages, tickets, type MemberNotifyMode } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { escapeHtml } from "../html/html.ts";
 import type { MailTransport } from "../mail/smtp.ts";
 import { displayName, MALFORMED, type MailStop, mailHandler } from "../outbox/mail-kind.ts";
 import { enqueue, type OutboxHandler, type OutboxRow } from "../outbox/outbox.ts";
+import { memberCards } from "../tenancy/members.ts";
+import { membershipRoles } from "../tenancy/memberships.ts";
+import { orgNames } from "../tenancy/orgs.ts";
 
 export const MEMBER_NOTICE_KIND = "ticket.member_notice";
 export const NOTIFY_MODES = ["full", "notify_only", "off"] as const satisfies readonly MemberNotifyMode[];
@@ -32,10 +26,15 @@ export const NOTICE_THROTTLE_MS = 10 * 60_000;
 /** Who is told about a customer message on this ticket: the assignee, else the managers; never those who chose `off`. */
 async function recipients(tx: Db | Tx, orgId: string, assignee: string | null): Promise<string[]> {
   const rows = await tx
-    .select({ id: memberships.memberId, mode: memberMailNotifications.mode })
-    .from(memberships)
-    .leftJoin(memberMailNotifications, and(eq(memberMailNotifications.orgId, memberships.orgId), eq(memberMailNotifications.memberId, memberships.memberId)))
-    .where(and(eq(memberships.orgId, orgId), assignee ? eq(memberships.memberId, assignee) : sql`${memberships.roles} @> array['inbox:manage']::text[]`));
+    .select({ id: membershipRoles.memberId, mode: memberMailNotifications.mode })
+    .from(membershipRoles)
+    .leftJoin(
+      memberMailNotifications,
+      and(eq(memberMailNotifications.orgId, membershipRoles.orgId), eq(memberMailNotifications.memberId, membershipRoles.memberId)),
+    )
+    .where(
+      and(eq(membershipRoles.orgId, orgId), assignee ? eq(membershipRoles.memberId, assignee) : sql`${membershipRoles.roles} @> array['inbox:manage']::text[]`),
+    );
   return rows.filter((r) => r.mode !== "off").map((r) => r.id);
 }
 
@@ -90,16 +89,16 @@ async function loadNotice(deps: Deps, row: OutboxRow) {
     .select({
       ticket: tickets,
       body: ticketMessages.body,
-      org: orgs.name,
-      email: members.email,
+      org: orgNames.name,
+      email: memberCards.email,
       customer: customerContacts.name,
       customerEmail: customerContacts.email,
     })
     .from(tickets)
     .innerJoin(ticketMessages, and(eq(ticketMessages.orgId, tickets.orgId), eq(ticketMessages.ticketId, tickets.id), eq(ticketMessages.id, messageId)))
-    .innerJoin(orgs, eq(orgs.id, tickets.orgId))
-    .innerJoin(memberships, and(eq(memberships.orgId, tickets.orgId), eq(memberships.memberId, memberId)))
-    .innerJoin(members, eq(members.id, memberId))
+    .innerJoin(orgNames, eq(orgNames.id, tickets.orgId))
+    .innerJoin(membershipRoles, and(eq(membershipRoles.orgId, tickets.orgId), eq(membershipRoles.memberId, memberId)))
+    .innerJoin(memberCards, eq(memberCards.id, memberId))
     .leftJoin(customerContacts, and(eq(customerContacts.orgId, tickets.orgId), eq(customerContacts.id, tickets.endUserId)))
     .where(and(eq(tickets.orgId, row.orgId), eq(tickets.id, ticketId)));
   if (!found) return { kind: "cancelled" as const, reason: "ticket, message or membership no longer exists" };

@@ -12,10 +12,10 @@
 // meanwhile — handed to one of its event streams, or in the conversation it loaded — its email is
 // cancelled (`markRepliesSeen`); otherwise it is mailed. A member's dashboard stream never counts.
 import { randomBytes } from "node:crypto";
-import { and, eq, gte, inArray, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db, Tx } from "../db/client.ts";
 import { customerContacts } from "../customers/queries.ts";
-import { members, orgs, ticketMessages, ticketReplyTokens, tickets } from "../db/schema/index.ts";
+import { ticketMessages, ticketReplyTokens, tickets } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { sha256Hex } from "../crypto/tokens.ts";
 import { messageOf } from "../errors.ts";
@@ -25,6 +25,8 @@ import { displayName, MAIL_RETRY_SCHEDULE, MALFORMED, mailHandler } from "../out
 import { cancelQueued, enqueue, type OutboxHandler, type OutboxRow } from "../outbox/outbox.ts";
 import { rowsByPayload } from "../outbox/states.ts";
 import { type InboundIds, threadIds } from "./mail-thread.ts";
+import { memberById } from "../tenancy/members.ts";
+import { orgNames } from "../tenancy/orgs.ts";
 
 export const REPLY_MAIL_KIND = "ticket.reply_email";
 
@@ -119,10 +121,10 @@ async function loadReply(deps: Deps, row: OutboxRow) {
   const { ticket_id: ticketId, message_id: messageId } = row.payload as { ticket_id?: unknown; message_id?: unknown };
   if (typeof ticketId !== "string" || typeof messageId !== "string") return MALFORMED;
   const [found] = await deps.db
-    .select({ ticket: tickets, message: ticketMessages, org: orgs.name, email: customerContacts.email })
+    .select({ ticket: tickets, message: ticketMessages, org: orgNames.name, email: customerContacts.email })
     .from(ticketMessages)
     .innerJoin(tickets, and(eq(tickets.orgId, ticketMessages.orgId), eq(tickets.id, ticketMessages.ticketId)))
-    .innerJoin(orgs, eq(orgs.id, tickets.orgId))
+    .innerJoin(orgNames, eq(orgNames.id, tickets.orgId))
     .leftJoin(customerContacts, and(eq(customerContacts.orgId, tickets.orgId), eq(customerContacts.id, tickets.endUserId)))
     .where(and(eq(ticketMessages.orgId, row.orgId), eq(ticketMessages.id, messageId), eq(ticketMessages.ticketId, ticketId)));
   if (!found || found.message.kind !== "reply") return { kind: "cancelled" as const, reason: "reply no longer exists" };
@@ -132,7 +134,7 @@ async function loadReply(deps: Deps, row: OutboxRow) {
 type Found = Extract<Awaited<ReturnType<typeof loadReply>>, { data: unknown }>["data"];
 
 async function renderReplyMail(deps: Deps, inbound: InboundIds, row: OutboxRow, { ticket, message, org: orgName }: Found) {
-  const [author] = message.authorMemberId ? await deps.db.select({ name: members.name }).from(members).where(eq(members.id, message.authorMemberId)) : [];
+  const author = message.authorMemberId ? await memberById(deps.db, message.authorMemberId) : null;
   const person = displayName(author?.name || "Support") || "Support";
   const org = displayName(orgName) || "Support";
   const ids = await threadIds(deps, inbound, row.orgId, ticket.id, message);

@@ -4,12 +4,13 @@
 // message as its customer sees it: a person's display name (never their email), never a note.
 import { and, asc, desc, eq, gt, lte, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
-import { agents, members, ticketEvents } from "../db/schema/index.ts";
+import { ticketEvents } from "../db/schema/index.ts";
 import type { TicketEventType } from "../db/schema/inbox.ts";
 import type { Deps } from "../deps.ts";
 import { isUuid } from "../kit/ids.ts";
 import { LIVE_CHANNEL } from "../live/live-events.ts";
 import type { InboxActor, Ticket, TicketMessage } from "./ticket-model.ts";
+import { memberById } from "../tenancy/members.ts";
 
 /** A message as the customer sees it (GET /api/sdk/conversations/{session_id} and its events). */
 export interface CustomerMessage {
@@ -39,15 +40,11 @@ export function orgKey(orgId: string): string {
   return `org:${orgId}`;
 }
 
-async function authorOf(tx: Tx, message: TicketMessage): Promise<Pick<CustomerMessage, "kind" | "author">> {
+async function authorOf(tx: Tx, message: TicketMessage, actor: InboxActor): Promise<Pick<CustomerMessage, "kind" | "author">> {
   if (message.kind === "customer") return { kind: "customer", author: { name: "You" } };
-  if (message.authorKind === "agent") {
-    const [agent] = message.authorAgentId ? await tx.select({ name: agents.name }).from(agents).where(eq(agents.id, message.authorAgentId)) : [];
-    return { kind: "agent", author: { name: agent?.name || TEAM_NAME } };
-  }
-  const [member] = message.authorMemberId
-    ? await tx.select({ name: members.name, avatarUrl: members.avatarUrl }).from(members).where(eq(members.id, message.authorMemberId))
-    : [];
+  // The agent that wrote it is the actor: its name comes with it (agents/ stands above the inbox).
+  if (message.authorKind === "agent") return { kind: "agent", author: { name: (actor.kind === "agent" && actor.name) || TEAM_NAME } };
+  const member = message.authorMemberId ? await memberById(tx, message.authorMemberId) : null;
   return { kind: "person", author: { name: member?.name.trim() || TEAM_NAME, ...(member?.avatarUrl ? { avatar_url: member.avatarUrl } : {}) } };
 }
 
@@ -70,7 +67,7 @@ async function insertEvent(tx: Tx, ticket: Ticket, type: TicketEventType, custom
 export async function publishMessage(tx: Tx, ticket: Ticket, message: TicketMessage, actor: InboxActor, now: Date): Promise<void> {
   if (message.kind === "note") return;
   const fromThisChat = message.kind === "customer" && actor.kind === "customer" && actor.sessionId !== undefined;
-  const view: CustomerMessage = { id: message.id, ...(await authorOf(tx, message)), text: message.body, created_at: message.createdAt.toISOString() };
+  const view: CustomerMessage = { id: message.id, ...(await authorOf(tx, message, actor)), text: message.body, created_at: message.createdAt.toISOString() };
   await insertEvent(tx, ticket, "message", !fromThisChat, { ...view }, now);
 }
 

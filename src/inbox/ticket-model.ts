@@ -43,7 +43,8 @@ export type InboxActor =
   | { kind: "member"; memberId: string }
   | { kind: "customer"; endUserId: string | null; sessionId?: string }
   | { kind: "system"; name: string }
-  | { kind: "agent"; agentId: string | null };
+  /** The AI agent; `name` is how the customer sees it sign (the chat pipeline and the tool runtime know it). */
+  | { kind: "agent"; agentId: string | null; name?: string };
 
 export interface CreateTicketInput {
   subject: string;

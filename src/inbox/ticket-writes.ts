@@ -8,7 +8,7 @@ import { queueResolutionEmail } from "./csat-mail.ts";
 import { and, eq, sql } from "drizzle-orm";
 import { emitTicketCreated } from "../webhooks/emit.ts";
 import { emitWebhookEvent } from "../webhooks/events.ts";
-import { memberships, ticketCounters, ticketMessages, tickets } from "../db/schema/index.ts";
+import { ticketCounters, ticketMessages, tickets } from "../db/schema/index.ts";
 import type { TicketMessageKind, TicketPriority, TicketSource } from "../db/schema/inbox.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -20,6 +20,7 @@ import { type CreateTicketInput, type InboxActor, PRIORITIES, SOURCES, STATUSES,
 import { eventKey, orgKey, publishChange, publishMessage, publishStatus } from "./ticket-events.ts";
 import { messageView, type TicketMessageView, ticketView, type TicketView } from "./ticket-views.ts";
 import { messageAuthor, activity, record } from "./ticket-actors.ts";
+import { memberRoles } from "../tenancy/memberships.ts";
 
 /** Creates a ticket with its first message and a `created` history entry, in one transaction. */
 export async function createTicket(deps: Deps, params: { orgId: string; actor: InboxActor; input: CreateTicketInput }): Promise<TicketView> {
@@ -185,13 +186,8 @@ export async function updateTicket(
   const tags = patch.tags === undefined ? undefined : normaliseTags(patch.tags);
   const assignee = patch.assigneeId;
   if (assignee !== undefined && assignee !== null) {
-    const [member] = isUuid(assignee)
-      ? await deps.db
-          .select({ id: memberships.memberId })
-          .from(memberships)
-          .where(and(eq(memberships.orgId, orgId), eq(memberships.memberId, assignee)))
-      : [];
-    if (!member) fail("/assignee_id", "is not a member of this organisation");
+    const roles = isUuid(assignee) ? await memberRoles(deps.db, orgId, assignee) : null;
+    if (!roles) fail("/assignee_id", "is not a member of this organisation");
   }
   if (!isUuid(ticketId)) throw AppError.notFound("No such ticket.");
   const now = deps.now();

@@ -37,7 +37,7 @@ const TOOL_PAGE_SIZE = 50;
 
 /** Who acts: in a chat the AI agent; otherwise the runtime's actor (over MCP the token, for its member). */
 function actorOf(ctx: ToolContext): InboxActor {
-  if (ctx.channel === "chat") return { kind: "agent", agentId: ctx.agentId ?? null };
+  if (ctx.channel === "chat") return { kind: "agent", agentId: ctx.agentId ?? null, name: ctx.agentName };
   return ctx.actor;
 }
 

@@ -1,8 +1,6 @@
-// Feature flags: per org, stored in orgs.feature_flags (written only by src/orgs/service.ts).
-// Unknown names are rejected everywhere so a typo does not pass silently.
-import { eq } from "drizzle-orm";
-import { orgs } from "../db/schema/index.ts";
-import type { Db } from "../db/client.ts";
+// The catalogue of feature flags. Per org they are stored in orgs.feature_flags, read through
+// src/tenancy/flags.ts and switched by src/orgs/service.ts. Unknown names are rejected everywhere
+// so a typo does not pass silently.
 
 /** Every feature flag the service knows, with what it switches on. */
 export const FEATURE_FLAGS = {
@@ -13,14 +11,4 @@ export type FeatureFlag = keyof typeof FEATURE_FLAGS;
 
 export function isFeatureFlag(name: string): name is FeatureFlag {
   return Object.hasOwn(FEATURE_FLAGS, name);
-}
-
-/** The org's flags as stored (an unknown org has none). */
-export async function readFlags(deps: { db: Db }, orgId: string): Promise<Record<string, boolean>> {
-  const [org] = await deps.db.select({ flags: orgs.featureFlags }).from(orgs).where(eq(orgs.id, orgId));
-  return org?.flags ?? {};
-}
-
-export async function flagEnabled(deps: { db: Db }, orgId: string, flag: FeatureFlag): Promise<boolean> {
-  return (await readFlags(deps, orgId))[flag] === true;
 }

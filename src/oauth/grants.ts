@@ -4,7 +4,8 @@
 import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import type { Actor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
-import { members, oauthClients, oauthGrants, oauthTokens } from "../db/schema/index.ts";
+import { oauthClients, oauthGrants, oauthTokens } from "../db/schema/index.ts";
+import { memberCards } from "../tenancy/members.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
@@ -62,10 +63,10 @@ export async function revokeGrant(deps: Deps, grantId: string, actor: Actor, rea
  */
 export async function listGrants(deps: Deps, orgId: string, memberId: string, everyone: boolean) {
   const rows = await deps.db
-    .select({ grant: oauthGrants, clientName: oauthClients.name, email: members.email })
+    .select({ grant: oauthGrants, clientName: oauthClients.name, email: memberCards.email })
     .from(oauthGrants)
     .innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId))
-    .innerJoin(members, eq(members.id, oauthGrants.memberId))
+    .innerJoin(memberCards, eq(memberCards.id, oauthGrants.memberId))
     .where(and(eq(oauthGrants.orgId, orgId), isNull(oauthGrants.revokedAt), ...(everyone ? [] : [eq(oauthGrants.memberId, memberId)])))
     .orderBy(desc(oauthGrants.createdAt));
   return {

@@ -8,7 +8,8 @@ import { systemActor } from "../kit/actor.ts";
 import { sha256Hex } from "../crypto/tokens.ts";
 import type { Db } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
-import { memberships, oauthGrants, oauthTokens } from "../db/schema/index.ts";
+import { oauthGrants, oauthTokens } from "../db/schema/index.ts";
+import { membershipRoles } from "../tenancy/memberships.ts";
 import type { Deps } from "../deps.ts";
 import type { Client } from "./clients.ts";
 import { OAuthError } from "./errors.ts";
@@ -32,10 +33,10 @@ type TokenRow = typeof oauthTokens.$inferInsert;
  */
 const refreshLookup = (db: Db) =>
   db
-    .select({ token: oauthTokens, grant: oauthGrants, memberOrg: memberships.orgId })
+    .select({ token: oauthTokens, grant: oauthGrants, memberOrg: membershipRoles.orgId })
     .from(oauthTokens)
     .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
-    .leftJoin(memberships, and(eq(memberships.memberId, oauthGrants.memberId), eq(memberships.orgId, oauthGrants.orgId)))
+    .leftJoin(membershipRoles, and(eq(membershipRoles.memberId, oauthGrants.memberId), eq(membershipRoles.orgId, oauthGrants.orgId)))
     .where(and(eq(oauthTokens.tokenHash, sql.placeholder("hash")), eq(oauthTokens.kind, "refresh")))
     .prepare("oauth_refresh_lookup");
 

@@ -3,7 +3,8 @@
 // belongs to the grant's org.
 import type { AccessContext } from "../ports/caches.ts";
 import { and, eq, isNull } from "drizzle-orm";
-import { memberships, oauthGrants, oauthTokens } from "../db/schema/index.ts";
+import { oauthGrants, oauthTokens } from "../db/schema/index.ts";
+import { membershipRoles } from "../tenancy/memberships.ts";
 import type { Deps } from "../deps.ts";
 
 export type { AccessContext };
@@ -22,7 +23,7 @@ export async function verifyAccessTokenHash(deps: Deps, tokenHash: string): Prom
     })
     .from(oauthTokens)
     .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
-    .innerJoin(memberships, and(eq(memberships.memberId, oauthGrants.memberId), eq(memberships.orgId, oauthGrants.orgId)))
+    .innerJoin(membershipRoles, and(eq(membershipRoles.memberId, oauthGrants.memberId), eq(membershipRoles.orgId, oauthGrants.orgId)))
     .where(and(eq(oauthTokens.tokenHash, tokenHash), eq(oauthTokens.kind, "access"), isNull(oauthTokens.revokedAt), isNull(oauthGrants.revokedAt)));
   if (!row || row.expiresAt <= deps.now()) return null;
   return row;

@@ -1,12 +1,11 @@
 // A member's own account (README "Accounts"): the display name and avatar shown with their replies
 // (the widget, and the email From "<name> at <org>"), and their password. Changing the password
 // needs the current one (checked with sign-in's limits) and signs out every other session.
-import { eq } from "drizzle-orm";
 import { deleteOtherSessions } from "../auth/sessions.ts";
 import { checkPassword } from "../auth/signin.ts";
-import { members } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { memberById, updateMember } from "../tenancy/members.ts";
 import { checkNewPassword } from "./password-reset.ts";
 
 export const ACCOUNT_LIMITS = { name: 200, avatarUrl: 2048 } as const;
@@ -31,7 +30,7 @@ export function avatarProblem(raw: string): string | null {
 }
 
 export async function getProfile(deps: Deps, memberId: string): Promise<Profile & { email: string }> {
-  const [row] = await deps.db.select({ name: members.name, avatarUrl: members.avatarUrl, email: members.email }).from(members).where(eq(members.id, memberId));
+  const row = await memberById(deps.db, memberId);
   if (!row) throw AppError.notFound("No such member.");
   return { name: row.name, avatar_url: row.avatarUrl, email: row.email };
 }
@@ -46,7 +45,7 @@ export async function updateProfile(deps: Deps, memberId: string, input: { name:
   const avatarError = avatar ? avatarProblem(avatar) : null;
   if (avatarError) problems.push({ path: "/avatar_url", message: avatarError });
   if (problems.length > 0) throw AppError.badRequest("The profile is not valid.", problems);
-  await deps.db.update(members).set({ name, avatarUrl: avatar, updatedAt: deps.now() }).where(eq(members.id, memberId));
+  await updateMember(deps.db, memberId, { name, avatarUrl: avatar, updatedAt: deps.now() });
   return { name, avatar_url: avatar };
 }
 
@@ -60,7 +59,7 @@ export async function changePassword(
   input: { memberId: string; sessionId: string; current: string; next: string; ip: string },
 ): Promise<{ signed_out: number }> {
   checkNewPassword(input.next);
-  const [member] = await deps.db.select({ email: members.email }).from(members).where(eq(members.id, input.memberId));
+  const member = await memberById(deps.db, input.memberId);
   if (!member) throw AppError.notFound("No such member.");
   const checked = await checkPassword(deps, { email: member.email, password: input.current, ip: input.ip }).catch((error) => {
     if (error instanceof AppError && error.status === 401) throw new AppError(401, "invalid_credentials", "The current password is incorrect.");
@@ -68,6 +67,6 @@ export async function changePassword(
   });
   if (checked.id !== input.memberId) throw new AppError(401, "invalid_credentials", "The current password is incorrect.");
   const passwordHash = await deps.passwords.hash(input.next);
-  await deps.db.update(members).set({ passwordHash, updatedAt: deps.now() }).where(eq(members.id, input.memberId));
+  await updateMember(deps.db, input.memberId, { passwordHash, updatedAt: deps.now() });
   return { signed_out: await deleteOtherSessions(deps, input.memberId, input.sessionId) };
 }

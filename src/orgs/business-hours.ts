@@ -1,18 +1,17 @@
 // An org's business hours (README "Business hours"; the value and its arithmetic: src/kit/business-hours.ts):
 // read, set (validated: an IANA zone through Intl, HH:MM intervals, real dates) or cleared (null:
 // no hours, so nothing promises a time). Every change is in the activity log.
-import { eq } from "drizzle-orm";
 import { recordActivity } from "../activity/log.ts";
-import { orgs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import type { Actor } from "../kit/actor.ts";
 import { type BusinessHours, businessHoursProblems } from "../kit/business-hours.ts";
+import { orgBusinessHours, updateOrg } from "../tenancy/orgs.ts";
 
 export async function getBusinessHours(deps: Deps, orgId: string): Promise<BusinessHours | null> {
-  const [row] = await deps.db.select({ hours: orgs.businessHours }).from(orgs).where(eq(orgs.id, orgId));
-  if (!row) throw AppError.notFound("No such organisation.");
-  return (row.hours as BusinessHours | null) ?? null;
+  const hours = await orgBusinessHours(deps.db, orgId);
+  if (hours === undefined) throw AppError.notFound("No such organisation.");
+  return (hours as BusinessHours | null) ?? null;
 }
 
 /** Sets the hours (400 with a detail per problem) or clears them with null. */
@@ -23,12 +22,8 @@ export async function setBusinessHours(deps: Deps, orgId: string, actor: Actor, 
   }
   const value = hours ? { time_zone: hours.time_zone, weekly: hours.weekly, holidays: [...new Set(hours.holidays)].sort() } : null;
   await deps.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(orgs)
-      .set({ businessHours: value as Record<string, unknown> | null, updatedAt: deps.now() })
-      .where(eq(orgs.id, orgId))
-      .returning({ id: orgs.id });
-    if (!row) throw AppError.notFound("No such organisation.");
+    if (!(await updateOrg(tx, orgId, { businessHours: value as Record<string, unknown> | null, updatedAt: deps.now() })))
+      throw AppError.notFound("No such organisation.");
     await recordActivity(
       { db: tx, now: deps.now },
       {

@@ -7,10 +7,13 @@
 // from them out of the box.
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, isNull } from "drizzle-orm";
-import { members, memberships, orgs, widgetKeys } from "../db/schema/index.ts";
+import { widgetKeys } from "../db/schema/index.ts";
 import { activeAgentId } from "../agents/lookups.ts";
 import type { Deps } from "../deps.ts";
 import { createDoc, type DocInput } from "../knowledge/docs.ts";
+import { memberCards } from "../tenancy/members.ts";
+import { membershipRoles } from "../tenancy/memberships.ts";
+import { anyOrg, orgNames } from "../tenancy/orgs.ts";
 import { createOrg } from "./service.ts";
 
 export const DEMO_EMAIL = "admin@demo.example";
@@ -89,8 +92,7 @@ export const DEMO_DOCS: readonly DocInput[] = [
 
 /** `beforeCreate` receives the new admin's password before the org exists (src/orgs/demo-password.ts keeps it); if it throws, nothing is created. */
 export async function ensureDemo(deps: Deps, options: { beforeCreate?: (password: string) => void } = {}): Promise<DemoInfo | null> {
-  const [anyOrg] = await deps.db.select({ id: orgs.id }).from(orgs).limit(1);
-  if (!anyOrg) {
+  if (!(await anyOrg(deps.db))) {
     const password = randomBytes(12).toString("base64url");
     options.beforeCreate?.(password);
     const created = await createOrg(deps, { name: "Demo", adminEmail: DEMO_EMAIL, adminPassword: password, isDemo: true });
@@ -100,13 +102,13 @@ export async function ensureDemo(deps: Deps, options: { beforeCreate?: (password
     return { orgId: created.org_id, email: created.admin_email, password, widgetKey: created.widget_key, agentId: created.agent_id };
   }
   const [demo] = await deps.db
-    .select({ orgId: orgs.id, email: members.email, widgetKey: widgetKeys.key })
-    .from(orgs)
-    .innerJoin(memberships, eq(memberships.orgId, orgs.id))
-    .innerJoin(members, eq(members.id, memberships.memberId))
-    .innerJoin(widgetKeys, and(eq(widgetKeys.orgId, orgs.id), isNull(widgetKeys.revokedAt)))
-    .where(eq(orgs.isDemo, true))
-    .orderBy(asc(memberships.createdAt))
+    .select({ orgId: orgNames.id, email: memberCards.email, widgetKey: widgetKeys.key })
+    .from(orgNames)
+    .innerJoin(membershipRoles, eq(membershipRoles.orgId, orgNames.id))
+    .innerJoin(memberCards, eq(memberCards.id, membershipRoles.memberId))
+    .innerJoin(widgetKeys, and(eq(widgetKeys.orgId, orgNames.id), isNull(widgetKeys.revokedAt)))
+    .where(eq(orgNames.isDemo, true))
+    .orderBy(asc(membershipRoles.createdAt))
     .limit(1);
   return demo ? { ...demo, agentId: await activeAgentId(deps, demo.orgId) } : null;
 }

@@ -11,9 +11,12 @@ import { memberActor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
 import { checkPassword } from "../auth/signin.ts";
 import { sha256Hex } from "../crypto/tokens.ts";
-import { memberInvitations, members, memberships, orgs } from "../db/schema/index.ts";
+import { memberInvitations } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, type ErrorDetail } from "../errors.ts";
+import { memberByEmail, insertMember } from "../tenancy/members.ts";
+import { addMembership } from "../tenancy/memberships.ts";
+import { orgNames } from "../tenancy/orgs.ts";
 import { INVITATION_LIMITS, INVITE_PREFIX, inviter, open } from "./invitations.ts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./service.ts";
 
@@ -35,15 +38,15 @@ export interface InvitationLookup {
 export async function findInvitation(deps: Pick<Deps, "db" | "now">, token: string): Promise<InvitationLookup | null> {
   if (!token.startsWith(INVITE_PREFIX) || token.length > 128) return null;
   const [row] = await deps.db
-    .select({ inv: memberInvitations, orgName: orgs.name, inviterEmail: inviter.email })
+    .select({ inv: memberInvitations, orgName: orgNames.name, inviterEmail: inviter.email })
     .from(memberInvitations)
-    .innerJoin(orgs, eq(orgs.id, memberInvitations.orgId))
+    .innerJoin(orgNames, eq(orgNames.id, memberInvitations.orgId))
     .leftJoin(inviter, eq(inviter.id, memberInvitations.invitedBy))
     .where(eq(memberInvitations.tokenHash, sha256Hex(token)));
   if (!row) return null;
   const { inv } = row;
   const state: InvitationState = inv.acceptedAt ? "accepted" : inv.revokedAt ? "revoked" : inv.expiresAt <= deps.now() ? "expired" : "pending";
-  const [account] = await deps.db.select({ id: members.id }).from(members).where(eq(members.email, inv.email));
+  const account = await memberByEmail(deps.db, inv.email);
   return {
     id: inv.id,
     orgId: inv.orgId,
@@ -128,22 +131,18 @@ export async function acceptInvitation(deps: Deps, token: string, input: AcceptI
     }
     let newAccount = false;
     if (!memberId) {
-      const [created] = await tx
-        .insert(members)
-        .values({ email: inv.email, name, passwordHash: passwordHash! })
-        .onConflictDoNothing({ target: members.email })
-        .returning({ id: members.id });
+      const created = await insertMember(tx, { email: inv.email, name, passwordHash: passwordHash! });
       if (!created)
         throw new AppError(
           409,
           "account_exists",
           "An account with this email was created in the meantime. Open the link again and sign in with that account's password.",
         );
-      memberId = created.id;
+      memberId = created;
       newAccount = true;
     }
     // A member already (an earlier invitation, accepted in another tab): their roles stay as they are.
-    await tx.insert(memberships).values({ orgId: inv.orgId, memberId, roles: inv.roles }).onConflictDoNothing();
+    await addMembership(tx, { orgId: inv.orgId, memberId, roles: inv.roles });
     await tx.update(memberInvitations).set({ acceptedAt: deps.now(), acceptedBy: memberId }).where(eq(memberInvitations.id, inv.id));
     await recordActivity(
       { db: tx, now: deps.now },

@@ -10,16 +10,17 @@
 // index holds it under concurrency). The link is not mailed: see docs/decisions.md ("Invitation
 // links are shown, not mailed").
 import { and, count, desc, eq, gt, isNull } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
 import type { Actor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
 import { normaliseEmail } from "../auth/signin.ts";
 import { mintToken, sha256Hex } from "../crypto/tokens.ts";
-import { memberInvitations, members, memberships } from "../db/schema/index.ts";
+import { memberInvitations } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, type ErrorDetail } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
 import type { WindowLimit } from "../ratelimit/leased.ts";
+import { memberById, memberCardsAs } from "../tenancy/members.ts";
+import { orgMemberIdByEmail } from "../tenancy/memberships.ts";
 import { checkGrantable, lockOrg, parseRoles } from "./members.ts";
 import { EMAIL } from "./service.ts";
 
@@ -56,7 +57,7 @@ export interface CreatedInvitation {
 }
 
 /** The inviting member, joined under its own name (members is joined twice on the invitee's side). */
-export const inviter = alias(members, "inviter");
+export const inviter = memberCardsAs("inviter");
 
 function viewOf(
   deps: Deps,
@@ -103,12 +104,8 @@ export async function inviteMember(deps: Deps, orgId: string, actor: Actor, inpu
   const row = await deps.db.transaction(async (tx) => {
     await lockOrg(tx, orgId);
     await checkGrantable(tx, orgId, actor, roles);
-    const [existing] = await tx
-      .select({ id: members.id })
-      .from(memberships)
-      .innerJoin(members, eq(members.id, memberships.memberId))
-      .where(and(eq(memberships.orgId, orgId), eq(members.email, email)));
-    if (existing) throw new AppError(409, "already_member", `${email} is already a member of this organisation; change their roles instead.`);
+    if (await orgMemberIdByEmail(tx, orgId, email))
+      throw new AppError(409, "already_member", `${email} is already a member of this organisation; change their roles instead.`);
     // Inviting again replaces the earlier link (one open invitation per address).
     const replaced = await tx
       .update(memberInvitations)
@@ -149,7 +146,7 @@ export async function inviteMember(deps: Deps, orgId: string, actor: Actor, inpu
         summary: { email, roles, ...(replaced.length > 0 ? { replaced: replaced.map((r) => r.id) } : {}) },
       },
     );
-    const [by] = invitedBy ? await tx.select({ email: members.email }).from(members).where(eq(members.id, invitedBy)) : [];
+    const by = invitedBy ? await memberById(tx, invitedBy) : null;
     return { ...inserted!, inviterEmail: by?.email ?? null };
   });
   return { invitation: viewOf(deps, row), invite_url: inviteUrl(deps, token) };

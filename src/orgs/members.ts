@@ -18,16 +18,25 @@
 // revokes the member's OAuth grants for the org and, when no org is left to them, ends their
 // dashboard sessions; a session of a member who still belongs elsewhere stays, and no longer
 // reaches this org (sessions read the memberships on every request).
-import { and, arrayContains, asc, count, eq, ne } from "drizzle-orm";
 import type { Actor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
 import { ROLES, type Role } from "../auth/roles.ts";
 import { deleteMemberSessions } from "../auth/sessions.ts";
-import type { Db, Tx } from "../db/client.ts";
-import { members, memberships, orgs } from "../db/schema/index.ts";
+import type { Conn } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, type ErrorDetail } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
+import { lockOrg as lockOrgRow } from "../tenancy/orgs.ts";
+import {
+  memberRoles,
+  membershipCount,
+  type OrgMember,
+  orgMember,
+  orgMembersPage,
+  othersHolding,
+  removeMembership,
+  setMembershipRoles,
+} from "../tenancy/memberships.ts";
 import { listGrants, revokeGrant } from "../oauth/grants.ts";
 
 /** An org must keep at least one member holding both of these. */
@@ -89,41 +98,31 @@ function lastAdmin(self: boolean): AppError {
 }
 
 /** Locks the org row for the rest of the transaction (membership changes of one org run one at a time). */
-export async function lockOrg(tx: Db | Tx, orgId: string): Promise<void> {
-  const [org] = await tx.select({ id: orgs.id }).from(orgs).where(eq(orgs.id, orgId)).for("update");
-  if (!org) throw AppError.notFound("No such organisation.");
+export async function lockOrg(tx: Conn, orgId: string): Promise<void> {
+  if (!(await lockOrgRow(tx, orgId))) throw AppError.notFound("No such organisation.");
 }
 
 /** Members of the org holding both admin roles, other than `except`. */
-async function otherAdmins(tx: Db | Tx, orgId: string, except: string): Promise<number> {
-  const [row] = await tx
-    .select({ n: count() })
-    .from(memberships)
-    .where(and(eq(memberships.orgId, orgId), ne(memberships.memberId, except), arrayContains(memberships.roles, [...ADMIN_ROLES])));
-  return row?.n ?? 0;
+async function otherAdmins(tx: Conn, orgId: string, except: string): Promise<number> {
+  return othersHolding(tx, orgId, except, ADMIN_ROLES);
 }
 
 /**
  * Refuses roles the acting member does not hold (403). A system actor (the CLI) is not limited.
  * `granted` are the roles being added, not the whole set.
  */
-export async function checkGrantable(tx: Db | Tx, orgId: string, actor: Actor, granted: readonly string[]): Promise<void> {
+export async function checkGrantable(tx: Conn, orgId: string, actor: Actor, granted: readonly string[]): Promise<void> {
   if (actor.kind !== "member" && actor.kind !== "token") return;
   if (granted.length === 0) return;
-  const [mine] = await tx
-    .select({ roles: memberships.roles })
-    .from(memberships)
-    .where(and(eq(memberships.orgId, orgId), eq(memberships.memberId, actor.memberId)));
+  const mine = await memberRoles(tx, orgId, actor.memberId);
   if (!mine) throw AppError.forbidden("You are not a member of that organisation.");
-  const missing = granted.filter((r) => !mine.roles.includes(r));
+  const missing = granted.filter((r) => !mine.includes(r));
   if (missing.length > 0) throw new AppError(403, "role_not_held", `You can grant only roles you hold yourself; you lack ${missing.join(", ")}.`);
 }
 
-function view(row: { id: string; email: string; name: string; roles: string[]; joinedAt: Date }): MemberView {
+function view(row: OrgMember): MemberView {
   return { id: row.id, email: row.email, name: row.name, roles: row.roles, joined_at: row.joinedAt.toISOString() };
 }
-
-const memberColumns = { id: members.id, email: members.email, name: members.name, roles: memberships.roles, joinedAt: memberships.createdAt };
 
 /** One page of the org's members, by email. `page` is 1-based. */
 export async function listMembers(
@@ -133,30 +132,13 @@ export async function listMembers(
 ): Promise<{ members: MemberView[]; page: number; per_page: number; total: number }> {
   const perPage = Math.min(Math.max(options.perPage ?? MEMBER_PAGE.default, 1), MEMBER_PAGE.max);
   const page = Math.max(options.page ?? 1, 1);
-  const where = eq(memberships.orgId, orgId);
-  const [rows, [total]] = await Promise.all([
-    deps.db
-      .select(memberColumns)
-      .from(memberships)
-      .innerJoin(members, eq(members.id, memberships.memberId))
-      .where(where)
-      .orderBy(asc(members.email))
-      .limit(perPage)
-      .offset((page - 1) * perPage),
-    deps.db.select({ n: count() }).from(memberships).where(where),
-  ]);
-  return { members: rows.map(view), page, per_page: perPage, total: total?.n ?? 0 };
+  const { rows, total } = await orgMembersPage(deps.db, orgId, perPage, (page - 1) * perPage);
+  return { members: rows.map(view), page, per_page: perPage, total };
 }
 
-async function memberOf(tx: Db | Tx, orgId: string, memberId: string, lock = false) {
+async function memberOf(tx: Conn, orgId: string, memberId: string, lock = false) {
   if (!isUuid(memberId)) return undefined;
-  const query = tx
-    .select(memberColumns)
-    .from(memberships)
-    .innerJoin(members, eq(members.id, memberships.memberId))
-    .where(and(eq(memberships.orgId, orgId), eq(memberships.memberId, memberId)));
-  const [row] = lock ? await query.for("update", { of: memberships }) : await query;
-  return row;
+  return orgMember(tx, orgId, memberId, lock);
 }
 
 /** Replaces a member's roles. 404 for anyone not in this org; 409 `last_admin`; 403 `role_not_held`. */
@@ -176,10 +158,7 @@ export async function changeMemberRoles(deps: Deps, orgId: string, actor: Actor,
     if (isAdmin(before) && !isAdmin(roles) && (await otherAdmins(tx, orgId, memberId)) === 0) throw lastAdmin(actorIs(actor, memberId));
     const same = before.length === roles.length && roles.every((r) => before.includes(r));
     if (same) return { member: view(target), changed: false };
-    await tx
-      .update(memberships)
-      .set({ roles })
-      .where(and(eq(memberships.orgId, orgId), eq(memberships.memberId, memberId)));
+    await setMembershipRoles(tx, orgId, memberId, roles);
     await recordActivity(
       { db: tx, now: deps.now },
       {
@@ -218,7 +197,7 @@ export async function removeMember(deps: Deps, orgId: string, actor: Actor, memb
     const target = await memberOf(tx, orgId, memberId, true);
     if (!target) throw AppError.notFound("No such member in this organisation.");
     if (isAdmin(target.roles) && (await otherAdmins(tx, orgId, memberId)) === 0) throw lastAdmin(actorIs(actor, memberId));
-    await tx.delete(memberships).where(and(eq(memberships.orgId, orgId), eq(memberships.memberId, memberId)));
+    await removeMembership(tx, orgId, memberId);
     await recordActivity(
       { db: tx, now: deps.now },
       {
@@ -237,7 +216,6 @@ export async function removeMember(deps: Deps, orgId: string, actor: Actor, memb
   for (const grant of grants) await revokeGrant(deps, grant.id, actor, "member_left_org");
   deps.accessTokens.invalidate();
   deps.tools.invalidate(orgId);
-  const [left] = await deps.db.select({ n: count() }).from(memberships).where(eq(memberships.memberId, memberId));
-  const sessionsEnded = (left?.n ?? 0) === 0 ? await deleteMemberSessions(deps, memberId) : 0;
+  const sessionsEnded = (await membershipCount(deps.db, memberId)) === 0 ? await deleteMemberSessions(deps, memberId) : 0;
   return { member_id: memberId, grants_revoked: grants.length, sessions_ended: sessionsEnded };
 }

@@ -9,8 +9,7 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import { deleteMemberSessions } from "../auth/sessions.ts";
 import { normaliseEmail } from "../auth/signin.ts";
 import { mintToken, sha256Hex } from "../crypto/tokens.ts";
-import type { Db, Tx } from "../db/client.ts";
-import { members, memberships, passwordResets } from "../db/schema/index.ts";
+import { passwordResets } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { escapeHtml } from "../html/html.ts";
@@ -18,6 +17,8 @@ import type { MailTransport } from "../mail/smtp.ts";
 import { MALFORMED, mailHandler } from "../outbox/mail-kind.ts";
 import { enqueue, type OutboxHandler, type OutboxRow } from "../outbox/outbox.ts";
 import type { WindowLimit } from "../ratelimit/leased.ts";
+import { memberByEmail, memberById, memberCards, updateMember } from "../tenancy/members.ts";
+import { firstOrgOf } from "../tenancy/memberships.ts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "./service.ts";
 
 export const RESET_PREFIX = "svc_pwr_";
@@ -41,14 +42,6 @@ export function checkNewPassword(password: string): void {
     ]);
 }
 
-async function memberByEmail(db: Db | Tx, email: string) {
-  const [found] = await db
-    .select({ id: members.id, email: members.email })
-    .from(members)
-    .where(eq(members.email, normaliseEmail(email)));
-  return found ?? null;
-}
-
 /** A new one-time link for the member (their earlier unused links stop working). */
 async function mintReset(deps: Deps, memberId: string): Promise<{ token: string; expiresAt: Date }> {
   const now = deps.now();
@@ -68,13 +61,13 @@ async function mintReset(deps: Deps, memberId: string): Promise<{ token: string;
 async function storePassword(deps: Deps, memberId: string, password: string): Promise<void> {
   checkNewPassword(password);
   const passwordHash = await deps.passwords.hash(password);
-  await deps.db.update(members).set({ passwordHash, updatedAt: deps.now() }).where(eq(members.id, memberId));
+  await updateMember(deps.db, memberId, { passwordHash, updatedAt: deps.now() });
   await deleteMemberSessions(deps, memberId);
 }
 
 /** `user reset-password`: a link, or the password given (then every session of the member ends). 404 for an unknown address. */
 export async function adminResetPassword(deps: Deps, input: { email: string; password?: string }) {
-  const member = await memberByEmail(deps.db, input.email);
+  const member = await memberByEmail(deps.db, normaliseEmail(input.email));
   if (!member) throw new AppError(404, "not_found", `No member has the email ${normaliseEmail(input.email)}.`);
   if (input.password !== undefined) {
     await storePassword(deps, member.id, input.password);
@@ -88,9 +81,9 @@ export async function adminResetPassword(deps: Deps, input: { email: string; pas
 export async function findReset(deps: Deps, token: string): Promise<{ id: string; email: string } | null> {
   if (!token.startsWith(RESET_PREFIX) || token.length > 128) return null;
   const [row] = await deps.db
-    .select({ id: members.id, email: members.email })
+    .select({ id: memberCards.id, email: memberCards.email })
     .from(passwordResets)
-    .innerJoin(members, eq(members.id, passwordResets.memberId))
+    .innerJoin(memberCards, eq(memberCards.id, passwordResets.memberId))
     .where(and(eq(passwordResets.tokenHash, sha256Hex(token)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, deps.now())));
   return row ?? null;
 }
@@ -106,7 +99,7 @@ export async function resetWithToken(deps: Deps, token: string, password: string
     .returning({ memberId: passwordResets.memberId });
   if (!claimed) throw gone();
   await storePassword(deps, claimed.memberId, password);
-  const [member] = await deps.db.select({ email: members.email }).from(members).where(eq(members.id, claimed.memberId));
+  const member = await memberById(deps.db, claimed.memberId);
   return { email: member?.email ?? "" };
 }
 
@@ -132,22 +125,17 @@ export async function requestReset(deps: Deps, input: { email: string; ip: strin
   const member = await memberByEmail(deps.db, email);
   if (!member) return;
   // The outbox is kept per org: the member's first org carries the row.
-  const [org] = await deps.db
-    .select({ orgId: memberships.orgId })
-    .from(memberships)
-    .where(eq(memberships.memberId, member.id))
-    .orderBy(memberships.createdAt)
-    .limit(1);
-  if (!org) return;
-  await enqueue(deps.db, { orgId: org.orgId, kind: RESET_MAIL_KIND, payload: { member_id: member.id }, runAt: now, now });
+  const orgId = await firstOrgOf(deps.db, member.id);
+  if (!orgId) return;
+  await enqueue(deps.db, { orgId, kind: RESET_MAIL_KIND, payload: { member_id: member.id }, runAt: now, now });
 }
 
 async function loadReset(deps: Deps, row: OutboxRow) {
   const { member_id: memberId } = row.payload as Record<string, unknown>;
   if (typeof memberId !== "string") return MALFORMED;
-  const [found] = await deps.db.select({ id: members.id, email: members.email }).from(members).where(eq(members.id, memberId));
+  const found = await memberById(deps.db, memberId);
   if (!found) return { kind: "cancelled" as const, reason: "member no longer exists" };
-  return { to: found.email, data: found };
+  return { to: found.email, data: { id: found.id, email: found.email } };
 }
 
 async function renderReset(deps: Deps, member: { id: string }) {

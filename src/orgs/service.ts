@@ -3,16 +3,18 @@
 // admin member holding every role, one active agent, a publishable widget key and an identity
 // secret (encrypted at rest).
 import { randomBytes } from "node:crypto";
-import { eq, sql } from "drizzle-orm";
 import { type Actor, systemActor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
 import { ROLES } from "../auth/roles.ts";
 import { normaliseEmail } from "../auth/signin.ts";
 import { activateAgent, createAgent } from "../agents/service.ts";
-import { members, memberships, orgs, widgetKeys } from "../db/schema/index.ts";
+import { widgetKeys } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, type ErrorDetail } from "../errors.ts";
 import { FEATURE_FLAGS, isFeatureFlag } from "../kit/flags.ts";
+import { accountByEmail, insertMember } from "../tenancy/members.ts";
+import { addMembership } from "../tenancy/memberships.ts";
+import { insertOrg, setStoredFlag } from "../tenancy/orgs.ts";
 
 export const WIDGET_KEY_PREFIX = "ab_live_";
 /** What an email address must look like to be a member's (after normaliseEmail). */
@@ -59,7 +61,7 @@ export async function createOrg(deps: Deps, input: CreateOrgInput): Promise<Crea
   const problems = validateCreateOrg(input);
   if (problems.length > 0) throw AppError.badRequest("The organisation could not be created.", problems);
   const email = normaliseEmail(input.adminEmail);
-  const [existing] = await deps.db.select().from(members).where(eq(members.email, email));
+  const existing = await accountByEmail(deps.db, email);
   // An existing member becomes admin of the new org too, but only by proving their password:
   // `org create` must not be a way to take over someone's account.
   if (existing && !(await deps.passwords.verify(input.adminPassword, existing.passwordHash)))
@@ -76,19 +78,16 @@ export async function createOrg(deps: Deps, input: CreateOrgInput): Promise<Crea
   const agentId = await deps.db.transaction(async (tx) => {
     // Another `org create` for the same new email may have inserted the member since we looked:
     // then this one is refused like any other claim on an existing account, not a database error.
-    const memberId =
-      existing?.id ??
-      (await tx.insert(members).values({ email, passwordHash: passwordHash! }).onConflictDoNothing({ target: members.email }).returning({ id: members.id }))[0]
-        ?.id;
+    const memberId = existing?.id ?? (await insertMember(tx, { email, passwordHash: passwordHash! }));
     if (!memberId) throw new AppError(409, "member_exists", `A member with email ${email} exists and the password given is not theirs.`);
-    await tx.insert(orgs).values({
+    await insertOrg(tx, {
       id: orgId,
       name: input.name.trim(),
       featureFlags: flags,
       identitySecret: deps.cipher.encrypt(identitySecret, identitySecretContext(orgId)),
       isDemo: input.isDemo ?? false,
     });
-    await tx.insert(memberships).values({ orgId, memberId, roles: [...ROLES] });
+    await addMembership(tx, { orgId, memberId, roles: [...ROLES] });
     await tx.insert(widgetKeys).values({ orgId, key: widgetKey });
     // The first agent through its owner (src/agents), inside this transaction: an org never exists without one.
     const inTx = { ...deps, db: tx };
@@ -108,13 +107,8 @@ export async function createOrg(deps: Deps, input: CreateOrgInput): Promise<Crea
 export async function setFeatureFlag(deps: Deps, orgId: string, actor: Actor, flag: string, enabled: boolean): Promise<Record<string, boolean>> {
   if (!isFeatureFlag(flag)) throw AppError.badRequest("Unknown feature flag.", [unknownFlag(flag, "/name")]);
   const flags = await deps.db.transaction(async (tx) => {
-    const [before] = await tx.select({ featureFlags: orgs.featureFlags }).from(orgs).where(eq(orgs.id, orgId)).for("update");
-    if (!before) return null;
-    const [row] = await tx
-      .update(orgs)
-      .set({ featureFlags: sql`${orgs.featureFlags} || ${JSON.stringify({ [flag]: enabled })}::jsonb`, updatedAt: deps.now() })
-      .where(eq(orgs.id, orgId))
-      .returning({ featureFlags: orgs.featureFlags });
+    const stored = await setStoredFlag(tx, orgId, flag, enabled, deps.now());
+    if (!stored) return null;
     await recordActivity(
       { db: tx, now: deps.now },
       {
@@ -123,10 +117,10 @@ export async function setFeatureFlag(deps: Deps, orgId: string, actor: Actor, fl
         action: "feature_flag.changed",
         objectType: "feature_flag",
         objectId: flag,
-        summary: { before: before.featureFlags[flag] === true, after: enabled },
+        summary: { before: stored.before[flag] === true, after: enabled },
       },
     );
-    return row!.featureFlags;
+    return stored.after;
   });
   if (!flags) throw AppError.notFound(`No organisation with id ${orgId}.`);
   deps.tools.invalidate(orgId); // flags decide which tools exist

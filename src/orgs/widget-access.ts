@@ -6,10 +6,11 @@ import { randomBytes } from "node:crypto";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Actor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
-import { orgs, widgetKeys } from "../db/schema/index.ts";
+import { widgetKeys } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
+import { lockOrg, storedIdentitySecrets, updateOrg } from "../tenancy/orgs.ts";
 import { identitySecretContext, WIDGET_KEY_PREFIX } from "./service.ts";
 
 export const WIDGET_KEY_LIMITS = {
@@ -31,15 +32,7 @@ export function previousSecretLive(org: { previous: string | null; previousUntil
 }
 
 async function orgRow(deps: Deps, orgId: string) {
-  const [org] = await deps.db
-    .select({
-      enabled: orgs.identityVerification,
-      previous: orgs.identitySecretPrevious,
-      previousUntil: orgs.identitySecretPreviousUntil,
-      updatedAt: orgs.updatedAt,
-    })
-    .from(orgs)
-    .where(eq(orgs.id, orgId));
+  const org = await storedIdentitySecrets(deps.db, orgId);
   if (!org) throw AppError.notFound("No such organisation.");
   return org;
 }
@@ -53,7 +46,7 @@ export async function identityView(deps: Deps, orgId: string) {
 /** Switches verification on or off (the dashboard and `org identity --on|--off`). */
 export async function setIdentityVerification(deps: Deps, orgId: string, actor: Actor, enabled: boolean) {
   const before = await orgRow(deps, orgId);
-  await deps.db.update(orgs).set({ identityVerification: enabled, updatedAt: deps.now() }).where(eq(orgs.id, orgId));
+  await updateOrg(deps.db, orgId, { identityVerification: enabled, updatedAt: deps.now() });
   await recordActivity(deps, {
     orgId,
     actor,
@@ -74,18 +67,15 @@ export async function setIdentityVerification(deps: Deps, orgId: string, actor: 
 export async function rotateIdentitySecret(deps: Deps, orgId: string, actor: Actor) {
   const secret = randomBytes(32).toString("base64url");
   await deps.db.transaction(async (tx) => {
-    const [org] = await tx.select({ current: orgs.identitySecret }).from(orgs).where(eq(orgs.id, orgId)).for("update");
+    const org = await storedIdentitySecrets(tx, orgId, true);
     if (!org) throw AppError.notFound("No such organisation.");
     const current = deps.cipher.decrypt(org.current, identitySecretContext(orgId));
-    await tx
-      .update(orgs)
-      .set({
-        identitySecret: deps.cipher.encrypt(secret, identitySecretContext(orgId)),
-        identitySecretPrevious: deps.cipher.encrypt(current, identitySecretContext(orgId, "identity_secret_previous")),
-        identitySecretPreviousUntil: new Date(deps.now().getTime() + IDENTITY_ROTATION_OVERLAP_MS),
-        updatedAt: deps.now(),
-      })
-      .where(eq(orgs.id, orgId));
+    await updateOrg(tx, orgId, {
+      identitySecret: deps.cipher.encrypt(secret, identitySecretContext(orgId)),
+      identitySecretPrevious: deps.cipher.encrypt(current, identitySecretContext(orgId, "identity_secret_previous")),
+      identitySecretPreviousUntil: new Date(deps.now().getTime() + IDENTITY_ROTATION_OVERLAP_MS),
+      updatedAt: deps.now(),
+    });
   });
   await recordActivity(deps, { orgId, actor, action: "identity_secret.rotated", objectType: "org", objectId: orgId });
   return { ...(await identityView(deps, orgId)), identity_secret: secret };
@@ -93,7 +83,7 @@ export async function rotateIdentitySecret(deps: Deps, orgId: string, actor: Act
 
 export async function clearPreviousIdentitySecret(deps: Deps, orgId: string, actor: Actor) {
   await orgRow(deps, orgId);
-  await deps.db.update(orgs).set({ identitySecretPrevious: null, identitySecretPreviousUntil: null, updatedAt: deps.now() }).where(eq(orgs.id, orgId));
+  await updateOrg(deps.db, orgId, { identitySecretPrevious: null, identitySecretPreviousUntil: null, updatedAt: deps.now() });
   await recordActivity(deps, { orgId, actor, action: "identity_secret.previous_cleared", objectType: "org", objectId: orgId });
   return identityView(deps, orgId);
 }
@@ -114,7 +104,7 @@ export async function createWidgetKey(deps: Deps, orgId: string, actor: Actor, l
   // Counted and inserted under a lock on the org row: creates at the same moment cannot both see
   // room for one more key and pass the limit together.
   const key = await deps.db.transaction(async (tx) => {
-    await tx.select({ id: orgs.id }).from(orgs).where(eq(orgs.id, orgId)).for("update");
+    await lockOrg(tx, orgId);
     const live = await tx
       .select({ id: widgetKeys.id })
       .from(widgetKeys)

@@ -116,8 +116,8 @@ export interface ToolRuntime {
  * roles (orgs/). Implemented and wired by src/compose.ts (`toolDirectory`).
  */
 export interface ToolDirectory {
-  /** The org's agents with their status. */
-  agents(orgId: string): Promise<{ id: string; status: string }[]>;
+  /** The org's agents with their status and name. */
+  agents(orgId: string): Promise<{ id: string; status: string; name: string }[]>;
   /** The org's members with their dashboard roles. */
   memberRoles(orgId: string): Promise<{ memberId: string; roles: string[] }[]>;
 }

@@ -6,7 +6,7 @@
 import { errors as joseErrors, jwtVerify, type JWTPayload } from "jose";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { storedIdentitySecrets } from "../orgs/lookups.ts";
+import { storedIdentitySecrets } from "../tenancy/orgs.ts";
 import { identitySecretContext } from "../orgs/service.ts";
 import { previousSecretLive } from "../orgs/widget-access.ts";
 import { type EndUser, identifyEndUser } from "../customers/records.ts";
@@ -93,7 +93,7 @@ export async function verifyUserToken(secrets: string[], token: string, userId: 
 
 /** The org's verification setting and its secrets in clear (current first, then the previous one during its overlap). */
 export async function identitySettings(deps: Deps, orgId: string): Promise<{ enabled: boolean; secrets: string[] }> {
-  const org = await storedIdentitySecrets(deps, orgId);
+  const org = await storedIdentitySecrets(deps.db, orgId);
   if (!org) throw AppError.notFound("No such organisation.");
   const secrets = [deps.cipher.decrypt(org.current, identitySecretContext(orgId))];
   if (previousSecretLive(org, deps.now())) secrets.push(deps.cipher.decrypt(org.previous!, identitySecretContext(orgId, "identity_secret_previous")));

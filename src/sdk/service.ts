@@ -1,7 +1,7 @@
 // What the /api/sdk routes do (README "Widget SDK"), as plain functions of (deps, orgId, input):
 // the public widget config, identify calls and tickets (behavioural events: src/sdk/events.ts).
 // The org always comes from the widget key (or the config query), never from the body.
-import { orgProfile } from "../orgs/lookups.ts";
+import { orgProfile } from "../tenancy/orgs.ts";
 import { companyById } from "../customers/lookups.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -20,7 +20,7 @@ import { identitySettings, isAnonymous, proveIdentity, resolveIdentity } from ".
  * settings and keys, timestamps) or of the org (flags, secrets) is ever copied into it.
  */
 export async function sdkConfig(deps: Deps, orgId: string) {
-  const org = await orgProfile(deps, orgId);
+  const org = await orgProfile(deps.db, orgId);
   if (!org) throw AppError.notFound("No such organisation.");
   const agent = await getAgent(deps, orgId);
   if (!agent) throw noActiveAgent();

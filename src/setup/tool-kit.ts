@@ -7,7 +7,7 @@ import { hasRole, type Role } from "../auth/roles.ts";
 import { AppError } from "../errors.ts";
 import type { Actor } from "../kit/actor.ts";
 import { DOC_LIMITS } from "../knowledge/docs.ts";
-import { memberRoles } from "../orgs/lookups.ts";
+import { memberRoles } from "../tenancy/memberships.ts";
 import type { ToolContext, ToolResult } from "../tools/types.ts";
 
 /** The widget's look as the setup tool writes it into the agent's avatar_config (what /api/sdk/config returns). */
@@ -59,7 +59,7 @@ export async function requirePerson(ctx: ToolContext, role?: Role): Promise<Acto
   if (actor.kind !== "token" && actor.kind !== "member")
     throw AppError.forbidden("Setup tools act only for a member of the organisation (an OAuth token or the dashboard).");
   if (!role) return actor;
-  const roles = await memberRoles(ctx.deps, ctx.orgId, actor.memberId);
+  const roles = await memberRoles(ctx.deps.db, ctx.orgId, actor.memberId);
   if (!roles || !hasRole(roles, role)) throw AppError.forbidden(`This needs the ${role} role, which the token's member does not hold in this organisation.`);
   return actor;
 }

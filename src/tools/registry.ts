@@ -9,7 +9,7 @@ import { hasRole } from "../auth/roles.ts";
 import { SCOPE_ROLES } from "../oauth/scopes.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, type DenialReason } from "../errors.ts";
-import { readFlags } from "../kit/flags.ts";
+import { readFlags } from "../tenancy/flags.ts";
 import { bearerChallenge } from "../oauth/metadata.ts";
 import type { Actor } from "../kit/actor.ts";
 import type { Channel, ToolDefinition, ToolProvider } from "./types.ts";
@@ -27,6 +27,8 @@ export interface OrgSnapshot {
   activeAgentId?: string;
   /** Every agent of the org (a call may name one). */
   agentIds: Set<string>;
+  /** Agent id → name: who an AI-written ticket message is signed by. */
+  agentNames: Map<string, string>;
   /** Those of them that are disabled: they run no tools, even when a call names them. */
   disabledAgentIds: Set<string>;
   /** Every tool of the org, feature flags applied. */
@@ -59,6 +61,7 @@ export async function loadSnapshot(deps: Deps, providers: readonly ToolProvider[
     flags,
     activeAgentId: orgAgents.find((a) => a.status === "active")?.id,
     agentIds: new Set(orgAgents.map((a) => a.id)),
+    agentNames: new Map(orgAgents.map((a) => [a.id, a.name] as const)),
     disabledAgentIds: new Set(orgAgents.filter((a) => a.status === "disabled").map((a) => a.id)),
     tools,
     toggles,

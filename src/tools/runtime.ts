@@ -20,14 +20,13 @@ import { checkFreeForm } from "../http/free-form.ts";
 import { JSON_MAX_DEPTH } from "../http/json.ts";
 import { createFreshCache } from "../kit/fresh-cache.ts";
 import { isUuid } from "../kit/ids.ts";
-import type { StageTimer } from "../kit/stage-timer.ts";
 import { isTimeout } from "../kit/timeouts.ts";
-import type { Limiter, Taken } from "../ratelimit/leased.ts";
+import type { Limiter } from "../ratelimit/leased.ts";
 import { chargeToken } from "../ratelimit/per-token.ts";
 import type { BoundCustomer, CallScope, ToolDirectory, ToolRuntime } from "../ports/tools.ts";
 import { createAuditWriter } from "./audit.ts";
 import { agentOf, denial, loadSnapshot, type OrgSnapshot, refusal, SNAPSHOT_TTL_MS } from "./registry.ts";
-import type { Channel, ToolDefinition, ToolProvider, ToolResult } from "./types.ts";
+import type { ToolDefinition, ToolProvider } from "./types.ts";
 import { createArgumentValidator } from "./validate.ts";
 
 export type { Actor } from "../kit/actor.ts";
@@ -193,6 +192,7 @@ export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRunt
       const label = typeof name === "string" ? name : "";
       let tool: ToolDefinition | undefined;
       let agentId: string | undefined;
+      let agentName: string | undefined;
       let customer = scope.customer;
       let outcome: ExecutionOutcome = "error";
       let errorText: string | null = null;
@@ -209,6 +209,7 @@ export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRunt
         if (typeof name !== "string") throw AppError.badRequest("Invalid params: /name must be a string.");
         const snap = await snapshotFor(scope);
         agentId = agentOf(snap, scope.agentId);
+        agentName = agentId === undefined ? undefined : snap.agentNames.get(agentId);
         tool = snap.tools.find((t) => t.name === name);
         if (!tool) throw AppError.notFound(`Unknown tool: ${storable(name, AUDIT_TOOL_MAX)}`);
         // A customer actor's binding is always given up front (resolveCustomer is the tool server's).
@@ -254,6 +255,7 @@ export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRunt
               clientId: actor.kind === "token" ? actor.clientId : undefined,
               memberId: actor.kind === "token" || actor.kind === "member" ? actor.memberId : undefined,
               agentId,
+              agentName,
               boundCustomer: customer,
               signal,
               timer: scope.timer,

@@ -5,7 +5,6 @@ import type { Actor } from "../kit/actor.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import type { Scope } from "../oauth/scopes.ts";
-import type { FeatureFlag } from "../kit/flags.ts";
 import type { BoundCustomer, Channel, ToolInfo, ToolResult } from "../ports/tools.ts";
 
 export type { BoundCustomer, Channel, JsonSchemaObject, ToolInfo, ToolResult, ToolSource, ToolSourceKind } from "../ports/tools.ts";
@@ -18,6 +17,8 @@ export interface ToolContext {
   clientId?: string;
   memberId?: string;
   agentId?: string;
+  /** That agent's name (what a customer sees it sign with). */
+  agentName?: string;
   /** The customer the call acts for; data tools then see only them. */
   boundCustomer?: BoundCustomer;
   /** Aborts when the runtime's deadline for this call passes (src/tools/runtime.ts). */

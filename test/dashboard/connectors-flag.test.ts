@@ -3,7 +3,7 @@
 // who may change the org's settings (org:manage), recorded in the activity log.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { listActivity } from "../../src/activity/log.ts";
-import { flagEnabled } from "../../src/kit/flags.ts";
+import { flagEnabled } from "../../src/tenancy/flags.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { adminOf, get, type Member, memberWith, post, withFlash } from "./helpers.ts";
 

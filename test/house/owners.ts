@@ -6,9 +6,9 @@
 // Keys are the drizzle exports of src/db/schema/*.ts; values are folders under src/.
 export const OWNERS: Record<string, string> = {
   // src/db/schema/core.ts
-  orgs: "src/orgs",
-  members: "src/orgs",
-  memberships: "src/orgs",
+  orgs: "src/tenancy",
+  members: "src/tenancy",
+  memberships: "src/tenancy",
   widgetKeys: "src/orgs",
   memberInvitations: "src/orgs",
   passwordResets: "src/orgs",
@@ -91,36 +91,4 @@ export const SHARED_WRITES: { table: string; file: string; why: string }[] = [];
  * function in the owning folder (docs/decisions.md "Storage behind each owner"); shrink this list,
  * never grow it.
  */
-export const SHARED_READS: { table: string; file: string; why: string }[] = [
-  { table: "members", file: "src/oauth/grants.ts", why: "orgs/ stands above most readers: to move to src/tenancy/ below them (docs/decisions.md)" },
-  { table: "memberships", file: "src/oauth/verify.ts", why: "orgs/ stands above most readers: to move to src/tenancy/ below them (docs/decisions.md)" },
-  { table: "memberships", file: "src/oauth/rotation.ts", why: "orgs/ stands above most readers: to move to src/tenancy/ below them (docs/decisions.md)" },
-  { table: "members", file: "src/activity/log.ts", why: "orgs/ stands above most readers: to move to src/tenancy/ below them (docs/decisions.md)" },
-  { table: "orgs", file: "src/agents/service.ts", why: "orgs/ stands above most readers: to move to src/tenancy/ below them (docs/decisions.md)" },
-  { table: "members", file: "src/auth/sessions.ts", why: "orgs/ stands above most readers: to move to src/tenancy/ below them (docs/decisions.md)" },
-  { table: "memberships", file: "src/auth/sessions.ts", why: "orgs/ stands above most readers: to move to src/tenancy/ below them (docs/decisions.md)" },
-  { table: "orgs", file: "src/auth/sessions.ts", why: "orgs/ stands above most readers: to move to src/tenancy/ below them (docs/decisions.md)" },
-  { table: "members", file: "src/auth/signin.ts", why: "orgs/ stands above most readers: to move to src/tenancy/ below them (docs/decisions.md)" },
-  { table: "orgs", file: "src/kit/flags.ts", why: "orgs/ stands above most readers: to move to src/tenancy/ below them (docs/decisions.md)" },
-  { table: "members", file: "src/inbox/reply-mail.ts", why: "orgs/ stands above most readers: to move to src/tenancy/ below them (docs/decisions.md)" },
-  { table: "orgs", file: "src/inbox/reply-mail.ts", why: "orgs/ stands above most readers: to move to src/tenancy/ below them (docs/decisions.md)" },
-  { table: "memberships", file: "src/inbox/ticket-writes.ts", why: "orgs/ stands above most readers: to move to src/tenancy/ below them (docs/decisions.md)" },
-  {
-    table: "agents",
-    file: "src/inbox/ticket-events.ts",
-    why: "the agent's name in the customer's live event, read in the writer's transaction: agents/ stands above; to come with the chat pipeline's actor",
-  },
-  { table: "members", file: "src/inbox/ticket-events.ts", why: "orgs/ stands above most readers: to move to src/tenancy/ below them (docs/decisions.md)" },
-  { table: "members", file: "src/inbox/member-notices.ts", why: "orgs/ stands above most readers: to move to src/tenancy/ below them (docs/decisions.md)" },
-  { table: "memberships", file: "src/inbox/member-notices.ts", why: "orgs/ stands above most readers: to move to src/tenancy/ below them (docs/decisions.md)" },
-  { table: "orgs", file: "src/inbox/member-notices.ts", why: "orgs/ stands above most readers: to move to src/tenancy/ below them (docs/decisions.md)" },
-  { table: "orgs", file: "src/campaigns/unsubscribe.ts", why: "orgs/ stands above most readers: to move to src/tenancy/ below them (docs/decisions.md)" },
-  { table: "orgs", file: "src/campaigns/lifecycle.ts", why: "orgs/ stands above most readers: to move to src/tenancy/ below them (docs/decisions.md)" },
-  { table: "orgs", file: "src/campaigns/opt-in.ts", why: "orgs/ stands above most readers: to move to src/tenancy/ below them (docs/decisions.md)" },
-  {
-    table: "orgs",
-    file: "src/agents/pipeline/handoff-note.ts",
-    why: "orgs/ stands above most readers: to move to a store below them (the org's business hours)",
-  },
-  { table: "orgs", file: "src/inbox/csat-mail.ts", why: "orgs/ stands above most readers: to move to a store below them (the org's name in the rating email)" },
-];
+export const SHARED_READS: { table: string; file: string; why: string }[] = [];

@@ -5,8 +5,8 @@
 // every limit at its boundary (raw JSON-RPC, where the error code is the point).
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
-import { ticketMessages } from "../../src/db/schema/index.ts";
+import { and, desc, eq } from "drizzle-orm";
+import { ticketEvents, ticketMessages } from "../../src/db/schema/index.ts";
 import { createTicket, customerThread, TICKET_LIMITS } from "../../src/inbox/tickets.ts";
 import { boundCustomerOf, findEndUser } from "../../src/customers/records.ts";
 import { serveTestApp, signIn, type ServedTestApp } from "../support/app.ts";
@@ -210,6 +210,26 @@ describe("from a chat (the tool runtime, channel chat)", () => {
     expect(JSON.stringify(read)).not.toContain("refund abuse");
     const reply = (await app.deps.tools.call(scope, "inbox_reply", { ticket: ticket.id, body: "Here is how to reset it." })).value as Json;
     expect(reply.author.kind).toBe("agent");
+    // The customer's live event is signed with the agent's name, as it is when the call is made
+    // (a rename drops the tool snapshot the name comes from).
+    const signed = async () => {
+      const [event] = await app.deps.db
+        .select({ data: ticketEvents.data })
+        .from(ticketEvents)
+        .where(and(eq(ticketEvents.ticketId, ticket.id), eq(ticketEvents.type, "message")))
+        .orderBy(desc(ticketEvents.seq))
+        .limit(1);
+      return (event!.data as { kind: string; author: unknown }).author;
+    };
+    expect(await signed()).toEqual({ name: "Support agent" });
+    const renamed = await app.request(`/api/agents/${a.agent_id}`, {
+      method: "PATCH",
+      json: { name: "Ada's helper" },
+      headers: { authorization: `Bearer ${session}` },
+    });
+    expect(renamed.status).toBe(200);
+    await app.deps.tools.call(scope, "inbox_reply", { ticket: ticket.id, body: "And one more thing." });
+    expect(await signed()).toEqual({ name: "Ada's helper" });
     const bobs = await fromCustomer(a.org_id, "Bob's chat", bob.id);
     const refused = await app.deps.tools.call(scope, "inbox_get_ticket", { ticket: bobs.id }).then(
       () => null,

@@ -1,15 +1,13 @@
 // What the customer is told when a person is asked to take over (README "Business hours"): inside
 // the org's business hours (or when it set none), that a person will reply here; outside them,
 // when people are next there, in the org's time zone.
-import { eq } from "drizzle-orm";
-import { orgs } from "../../db/schema/index.ts";
 import type { Deps } from "../../deps.ts";
 import { type BusinessHours, describeOpening, nextOpening } from "../../kit/business-hours.ts";
+import { orgBusinessHours } from "../../tenancy/orgs.ts";
 
 export async function handoffAcknowledgement(deps: Pick<Deps, "db" | "now">, orgId: string, ticketNumber: number): Promise<string> {
   const asked = `I've asked a person from our team to take over (ticket #${ticketNumber}).`;
-  const [row] = await deps.db.select({ hours: orgs.businessHours }).from(orgs).where(eq(orgs.id, orgId));
-  const hours = (row?.hours as BusinessHours | null | undefined) ?? null;
+  const hours = ((await orgBusinessHours(deps.db, orgId)) as BusinessHours | null | undefined) ?? null;
   const now = deps.now();
   const opening = hours ? nextOpening(hours, now) : now;
   if (!opening || opening.getTime() === now.getTime()) return `${asked} They will reply here as soon as they can.`;

@@ -249,7 +249,7 @@ export async function runPipeline(ports: TurnPorts, turn: ChatTurn, decided: Dec
     await turn.chargeTicket?.();
     const ticket = await tickets.create(
       orgId,
-      { kind: "agent", agentId: agent.id },
+      { kind: "agent", agentId: agent.id, name: agent.name },
       {
         subject: chatSubject(turn.history, turn.message),
         message: turn.message, // the chat before it shows turn by turn on the ticket page
