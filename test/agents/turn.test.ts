@@ -1,7 +1,7 @@
 // One chat turn, two sinks (src/agents/turn.ts; docs/decisions.md "One chat turn"): /chat and
 // /chat/stream driven through the same failure cases — a model error, a tool that fails, the
-// database gone mid-turn — store the same reply, with the same status and code; a client gone
-// mid-stream leaves an interrupted reply.
+// database gone mid-turn, the client gone mid-answer — store the same reply, with the same status
+// and code.
 // Real requests over a socket, a fake OpenAI-compatible model on loopback; the database outage runs
 // a real server process behind a TCP proxy (test/support/pg-proxy.ts), PostgreSQL only.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
@@ -118,17 +118,31 @@ describe("both sinks fail the same way for the same cause", () => {
     expect(reply.actions[0]).toEqual({ type: "tool", name: "read_doc", status: "failed", error: { code: "not_found", message: expect.any(String) } });
   });
 
-  test("the client goes away mid-stream: interrupted, cancelled, what was produced kept", async () => {
-    let release!: () => void;
-    fake.enqueue({ steps: [{ text: "Partial " }, { until: new Promise((resolve) => (release = () => resolve(undefined))) }, { text: "too late." }] });
-    const res = await post(app.url, "/api/sdk/chat/stream", { message: "How do I reset my password?", user_id: "gone" });
-    const reader = res.body!.getReader();
-    let received = "";
-    while (!received.includes("Partial ")) received += new TextDecoder().decode((await reader.read()).value);
-    await reader.cancel();
-    const rows = await replyStored("gone");
-    release();
-    expect(rows[1]).toEqual({
+  test("the client goes away mid-answer: interrupted, cancelled, what was produced kept, the turn not waiting for the model", async () => {
+    const seen: Record<string, unknown> = {};
+    for (const sink of SINKS) {
+      let release!: () => void;
+      fake.enqueue({ steps: [{ text: "Partial " }, { until: new Promise((resolve) => (release = () => resolve(undefined))) }, { text: "too late." }] });
+      const requests = fake.requests.length;
+      const gone = new AbortController();
+      const answer = post(app.url, sink, { message: "How do I reset my password?", user_id: `gone${sink}` }, gone.signal);
+      if (sink === "/api/sdk/chat/stream") {
+        const reader = (await answer).body!.getReader();
+        let received = "";
+        while (!received.includes("Partial ")) received += new TextDecoder().decode((await reader.read()).value);
+        await reader.cancel();
+      } else {
+        // /chat answers nothing until the turn ends: the client leaves while the model is at its pause.
+        while (fake.requests.length === requests) await Bun.sleep(10);
+        await Bun.sleep(100);
+        gone.abort();
+        await answer.catch(() => {});
+      }
+      seen[sink] = await replyStored(`gone${sink}`);
+      release();
+    }
+    expect(seen["/api/sdk/chat"]).toEqual(seen["/api/sdk/chat/stream"]);
+    expect((seen["/api/sdk/chat"] as unknown[])[1]).toEqual({
       role: "agent",
       text: "Partial ",
       status: "interrupted",
