@@ -22,7 +22,18 @@ export const EMBED_LIMITS = {
 
 export class EmbeddingsError extends Error {
   override name = "EmbeddingsError";
+  /**
+   * The server refused this input (400, 413 or 422: too long, unsupported characters, …): sending it
+   * again will not help, unlike a server that is down, overloaded (429) or misconfigured (401, 403).
+   */
+  readonly refused: boolean;
+  constructor(message: string, refused = false) {
+    super(message);
+    this.refused = refused;
+  }
 }
+
+const REFUSED_INPUT = new Set([400, 413, 422]);
 
 function unit(values: readonly unknown[]): Float32Array {
   const out = new Float32Array(values.length);
@@ -69,7 +80,10 @@ export async function embedTexts(config: EmbeddingsConfig, inputs: readonly stri
     }
     text = new TextDecoder().decode(await readCapped(response, EMBED_LIMITS.responseBytes));
     if (!response.ok)
-      throw new EmbeddingsError(`the embeddings server answered ${response.status}: ${text.replace(/\s+/g, " ").slice(0, EMBED_LIMITS.errorChars)}`);
+      throw new EmbeddingsError(
+        `the embeddings server answered ${response.status}: ${text.replace(/\s+/g, " ").slice(0, EMBED_LIMITS.errorChars)}`,
+        REFUSED_INPUT.has(response.status),
+      );
   } catch (error) {
     if (error instanceof EmbeddingsError) throw error;
     if (deadline.aborted && !signal?.aborted) throw new EmbeddingsError(`the embeddings server gave no answer within ${timeoutMs} ms`);

@@ -9,12 +9,16 @@
 // increments the org's embeddings version (so every instance reads the new rows before its next
 // question: src/knowledge/embed-search.ts). Deleting a document deletes its rows (a foreign key).
 // A failure is recorded on the org (GET /api/knowledge/embeddings) and thrown, so the job sits
-// out its next ticks (src/compose.ts `runJobs`); chat turns never wait for any of it.
+// out its next ticks (src/compose.ts `runJobs`); chat turns never wait for any of it. A document
+// whose input the server refuses (EmbeddingsError `refused`: 400, 413, 422) is different: sending
+// it again cannot help, and as the oldest change it would come first in every run and hold up
+// every org's queue. Its version is marked refused for the model, the org's status says which
+// document, and the run goes on; an edit (a new version) or another model tries it again.
 import { and, asc, eq, inArray, ne, or, sql } from "drizzle-orm";
 import { docs, knowledgeSettings, passageEmbeddings } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
-import { embedTexts, encodeVector } from "./embed-client.ts";
+import { EmbeddingsError, embedTexts, encodeVector } from "./embed-client.ts";
 import { type EmbedPassage, embedPassagesOf } from "./embed-passages.ts";
 
 export const EMBED_JOB = {
@@ -34,6 +38,9 @@ const versionSql = sql`floor(extract(epoch from "docs"."updated_at") * 1000)::bi
 const hasVectors = (model: string) =>
   sql`exists (select 1 from "passage_embeddings" pe where pe."doc_id" = "docs"."id" and pe."doc_version" = ${versionSql} and pe."model" = ${model})`;
 
+/** Whether the server refused the current version's input for `model`. */
+const wasRefused = (model: string) => sql`("docs"."embed_refused_model" = ${model} and "docs"."embed_refused_version" = ${versionSql})`;
+
 interface Pending {
   id: string;
   orgId: string;
@@ -48,6 +55,14 @@ async function record(deps: Pick<Deps, "db" | "now">, orgId: string, error: stri
     .insert(knowledgeSettings)
     .values({ orgId, embeddingsError: error, embeddingsErrorAt: at })
     .onConflictDoUpdate({ target: knowledgeSettings.orgId, set: { embeddingsError: error, embeddingsErrorAt: at } });
+}
+
+/** Passes over this version of the document for `model` (its `updated_at` is left as it is: it is the version). */
+async function markRefused(deps: Pick<Deps, "db">, model: string, doc: Pending) {
+  await deps.db
+    .update(docs)
+    .set({ embedRefusedVersion: doc.updatedAt.getTime(), embedRefusedModel: model })
+    .where(and(eq(docs.id, doc.id), sql`${versionSql} = ${doc.updatedAt.getTime()}`)); // not if edited meanwhile
 }
 
 /** Writes one document's vectors (one transaction). */
@@ -87,7 +102,7 @@ export async function embedPendingDocs(deps: Pick<Deps, "db" | "config" | "now">
   const pending: Pending[] = await deps.db
     .select({ id: docs.id, orgId: docs.orgId, title: docs.title, body: docs.body, updatedAt: docs.updatedAt })
     .from(docs)
-    .where(and(eq(docs.status, "published"), sql`not ${hasVectors(config.model)}`))
+    .where(and(eq(docs.status, "published"), sql`not ${hasVectors(config.model)}`, sql`not coalesce(${wasRefused(config.model)}, false)`))
     .orderBy(asc(docs.updatedAt), asc(docs.id))
     .limit(EMBED_JOB.docs);
   const byOrg = new Map<string, Pending[]>();
@@ -95,6 +110,7 @@ export async function embedPendingDocs(deps: Pick<Deps, "db" | "config" | "now">
   let requests = 0;
   const done = { docs: 0, passages: 0 };
   for (const [orgId, list] of byOrg) {
+    let refusedHere = 0;
     try {
       const cut = list.map((doc) => ({ doc, passages: embedPassagesOf(doc.title, doc.body) }));
       // Vectors of passages the org has embedded before with this model (an edit changes a few sections).
@@ -109,26 +125,35 @@ export async function embedPendingDocs(deps: Pick<Deps, "db" | "config" | "now">
       }
       for (const { doc, passages } of cut) {
         const missing = [...new Map(passages.filter((p) => !known.has(p.hash)).map((p) => [p.hash, p])).values()];
-        for (let i = 0; i < missing.length; i += config.batch) {
-          if (requests >= EMBED_JOB.requests) return done;
-          requests++;
-          const batch = missing.slice(i, i + config.batch);
-          const vectors = await embedTexts(
-            config,
-            batch.map((p) => p.input),
-            EMBED_JOB.timeoutMs,
-            signal,
-          );
-          batch.forEach((p, j) => known.set(p.hash, { vector: encodeVector(vectors[j]!), dims: vectors[j]!.length }));
-          done.passages += batch.length;
+        try {
+          for (let i = 0; i < missing.length; i += config.batch) {
+            if (requests >= EMBED_JOB.requests) return done;
+            requests++;
+            const batch = missing.slice(i, i + config.batch);
+            const vectors = await embedTexts(
+              config,
+              batch.map((p) => p.input),
+              EMBED_JOB.timeoutMs,
+              signal,
+            );
+            batch.forEach((p, j) => known.set(p.hash, { vector: encodeVector(vectors[j]!), dims: vectors[j]!.length }));
+            done.passages += batch.length;
+          }
+        } catch (error) {
+          if (!(error instanceof EmbeddingsError && error.refused)) throw error;
+          await markRefused(deps, config.model, doc);
+          await record(deps, orgId, `“${doc.title.slice(0, 100)}” was not embedded: ${error.message}`.slice(0, 500));
+          refusedHere++;
+          continue;
         }
         await write(deps, config.model, doc, passages, known);
         done.docs++;
       }
-      await deps.db
-        .update(knowledgeSettings)
-        .set({ embeddingsError: null, embeddingsErrorAt: null })
-        .where(and(eq(knowledgeSettings.orgId, orgId), sql`${knowledgeSettings.embeddingsError} is not null`));
+      if (refusedHere === 0)
+        await deps.db
+          .update(knowledgeSettings)
+          .set({ embeddingsError: null, embeddingsErrorAt: null })
+          .where(and(eq(knowledgeSettings.orgId, orgId), sql`${knowledgeSettings.embeddingsError} is not null`));
     } catch (error) {
       await record(deps, orgId, messageOf(error).slice(0, 500));
       throw error;
@@ -144,6 +169,8 @@ export interface EmbeddingsStatus {
   documents: number;
   /** Published documents whose current version has vectors for the model. */
   embedded: number;
+  /** Published documents whose current version the embeddings server refused as input (counted by their words only). */
+  refused: number;
   last_error?: { message: string; at: string };
 }
 
@@ -151,8 +178,9 @@ export interface EmbeddingsStatus {
 export async function embeddingsStatus(deps: Pick<Deps, "db" | "config">, orgId: string): Promise<EmbeddingsStatus> {
   const model = deps.config.embeddings?.model;
   const embedded = model ? sql<number>`count(*) filter (where ${hasVectors(model)})` : sql<number>`0`;
+  const refused = model ? sql<number>`count(*) filter (where ${wasRefused(model)} and not ${hasVectors(model)})` : sql<number>`0`;
   const [counts] = await deps.db
-    .select({ documents: sql<number>`count(*)`, embedded })
+    .select({ documents: sql<number>`count(*)`, embedded, refused })
     .from(docs)
     .where(and(eq(docs.orgId, orgId), eq(docs.status, "published")));
   const [state] = await deps.db
@@ -164,6 +192,7 @@ export async function embeddingsStatus(deps: Pick<Deps, "db" | "config">, orgId:
     ...(model ? { model } : {}),
     documents: Number(counts?.documents ?? 0),
     embedded: Number(counts?.embedded ?? 0),
+    refused: Number(counts?.refused ?? 0),
     ...(state?.error && state.at ? { last_error: { message: state.error, at: state.at.toISOString() } } : {}),
   };
 }

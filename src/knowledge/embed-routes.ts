@@ -12,10 +12,14 @@ const Status = t.Object({
   embedded: t.Integer({
     description: "Published documents whose current version has vectors for the model; the others count by their words only until the job reaches them.",
   }),
+  refused: t.Integer({
+    description:
+      "Published documents whose current version the embeddings server refused as input (400, 413 or 422); they count by their words only until edited or the model changes.",
+  }),
   last_error: t.Optional(
     t.Object(
       { message: t.String(), at: t.String({ format: "date-time" }) },
-      { description: "The last failure to embed this organisation's passages; absent once a later run succeeds." },
+      { description: "The last failure to embed this organisation's passages (a refused document is named); absent once a later run refuses or fails nothing." },
     ),
   ),
 });

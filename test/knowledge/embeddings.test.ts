@@ -40,7 +40,7 @@ async function chat(message: string) {
 async function status() {
   const res = await app.request("/api/knowledge/embeddings", { headers: { authorization: `Bearer ${member}` } });
   expect(res.status).toBe(200);
-  return (await res.json()) as { configured: boolean; model?: string; documents: number; embedded: number; last_error?: { message: string; at: string } };
+  return (await res.json()) as { configured: boolean; model?: string; documents: number; embedded: number; refused: number; last_error?: { message: string; at: string } };
 }
 
 /** The same deps without an embeddings server: retrieval as it is without EMBEDDINGS_*. */
@@ -88,7 +88,7 @@ describe("configuration", () => {
 
 describe("hybrid retrieval", () => {
   test("the job embeds every passage in batches, with the model and the key; the status shows the progress", async () => {
-    expect(await status()).toEqual({ configured: true, model: "fake-embed", documents: 3, embedded: 0 });
+    expect(await status()).toEqual({ configured: true, model: "fake-embed", documents: 3, embedded: 0, refused: 0 });
     const run = await embedPendingDocs(app.deps);
     expect(run).toEqual({ docs: 3, passages: 3 });
     expect(server.requests.map((r) => r.count)).toEqual([1, 1, 1]); // one passage per page; batches never mix pages' requests beyond EMBEDDINGS_BATCH
@@ -96,7 +96,7 @@ describe("hybrid retrieval", () => {
     expect(server.inputs.find((i) => i.includes("duplicate charge"))).toBe(
       "Refunds\nCharged twice\nWe return the duplicate charge to your card within 5 business days.",
     );
-    expect(await status()).toEqual({ configured: true, model: "fake-embed", documents: 3, embedded: 3 });
+    expect(await status()).toEqual({ configured: true, model: "fake-embed", documents: 3, embedded: 3, refused: 0 });
     expect(await embedPendingDocs(app.deps)).toEqual({ docs: 0, passages: 0 }); // nothing left to do
   });
 
@@ -179,6 +179,37 @@ describe("hybrid retrieval", () => {
     expect((await chat(QUESTION)).sources).toEqual([]);
     server.fail = false;
     expect(await embedPendingDocs(app.deps)).toEqual({ docs: 1, passages: 1 });
+    expect((await status()).last_error).toBeUndefined();
+  });
+
+  test("a document whose input the server refuses (400) is passed over and named; the others go on; an edit tries it again", async () => {
+    server.refuseWord = "Overlong";
+    const post = async (title: string, body: string) => {
+      const res = await app.request("/api/docs", { method: "POST", headers: { authorization: `Bearer ${member}` }, json: { title, body } });
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { id: string }).id;
+    };
+    const refused = await post("Overlong terms", "The whole contract, pasted in one go.");
+    await post("Opening hours", "We answer from 9 to 5 on weekdays.");
+    // The refused one is the oldest change, so it comes first: the run does not stop at it.
+    expect(await embedPendingDocs(app.deps)).toEqual({ docs: 1, passages: 1 });
+    const after = await status();
+    expect(after).toMatchObject({ documents: 5, embedded: 4, refused: 1 });
+    expect(after.last_error?.message).toContain("“Overlong terms” was not embedded: the embeddings server answered 400");
+    // The next run does not send it again.
+    const sent = server.requests.length;
+    expect(await embedPendingDocs(app.deps)).toEqual({ docs: 0, passages: 0 });
+    expect(server.requests.length).toBe(sent);
+    // An edit is a new version: tried again, and embedded once the server takes it.
+    server.refuseWord = undefined;
+    const edited = await app.request(`/api/docs/${refused}`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${member}` },
+      json: { body: "The contract, in short: cancel any time." },
+    });
+    expect(edited.status).toBe(200);
+    expect(await embedPendingDocs(app.deps)).toEqual({ docs: 1, passages: 1 });
+    expect(await status()).toMatchObject({ documents: 5, embedded: 5, refused: 0 });
     expect((await status()).last_error).toBeUndefined();
   });
 });

@@ -53,6 +53,8 @@ export interface FakeEmbeddings {
   /** Every request's headers and model. */
   requests: { model: unknown; authorization: string | null; count: number }[];
   fail: boolean;
+  /** An input containing this word is refused with 400, as OpenAI refuses one over the model's context length. */
+  refuseWord?: string;
   close(): void;
 }
 
@@ -80,6 +82,11 @@ export function fakeEmbeddings(concepts: Record<string, string> = {}): FakeEmbed
       const body = (await request.json()) as { model?: unknown; input?: unknown };
       const input = typeof body.input === "string" ? [body.input] : (body.input as string[]);
       state.requests.push({ model: body.model, authorization: request.headers.get("authorization"), count: input.length });
+      if (state.refuseWord && input.some((text) => text.includes(state.refuseWord!)))
+        return Response.json(
+          { error: { message: "This model's maximum context length is 8192 tokens.", type: "invalid_request_error", code: "context_length_exceeded" } },
+          { status: 400 },
+        );
       state.inputs.push(...input);
       return Response.json({
         object: "list",

@@ -26,6 +26,7 @@ import m23 from "./0023_eval_runs.sql" with { type: "text" };
 import m24 from "./0024_embeddings.sql" with { type: "text" };
 import m25 from "./0025_eval_runs_drop_seq.sql" with { type: "text" };
 import m26 from "./0026_eval_runs_recorded_at.sql" with { type: "text" };
+import m27 from "./0027_embed_refused.sql" with { type: "text" };
 
 export const migrationFiles: { tag: string; when: number; breakpoints: boolean; sql: string }[] = [
   { tag: "0000_core", when: 1795253253534, breakpoints: true, sql: m0 },
@@ -55,4 +56,5 @@ export const migrationFiles: { tag: string; when: number; breakpoints: boolean; 
   { tag: "0024_embeddings", when: 1795818836094, breakpoints: true, sql: m24 },
   { tag: "0025_eval_runs_drop_seq", when: 1795820804509, breakpoints: true, sql: m25 },
   { tag: "0026_eval_runs_recorded_at", when: 1795820807345, breakpoints: true, sql: m26 },
+  { tag: "0027_embed_refused", when: 1795826581663, breakpoints: true, sql: m27 },
 ];

@@ -88,6 +88,13 @@ export const docs = pgTable(
     search: tsvector("search")
       .notNull()
       .generatedAlwaysAs(sql`setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(body, '')), 'B')`),
+    /**
+     * The version (`updated_at` in ms) and embeddings model whose passages the embeddings server
+     * refused as input (a 400, 413 or 422: src/knowledge/embed-job.ts): the job passes over that
+     * version until an edit or a change of model. Null: none refused.
+     */
+    embedRefusedVersion: bigint("embed_refused_version", { mode: "number" }),
+    embedRefusedModel: text("embed_refused_model"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,0 +1,2 @@
+ALTER TABLE "docs" ADD COLUMN "embed_refused_version" bigint;--> statement-breakpoint
+ALTER TABLE "docs" ADD COLUMN "embed_refused_model" text;
