@@ -19,7 +19,9 @@ const Status = t.Object({
   last_error: t.Optional(
     t.Object(
       { message: t.String(), at: t.String({ format: "date-time" }) },
-      { description: "The last failure to embed this organisation's passages (a refused document is named); absent once a later run refuses or fails nothing." },
+      {
+        description: "The last failure to embed this organisation's passages (a refused document is named); absent once a later run refuses or fails nothing.",
+      },
     ),
   ),
 });

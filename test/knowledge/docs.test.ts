@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { memberships } from "../../src/db/schema/index.ts";
-import { DOC_LIMITS, searchDocs } from "../../src/knowledge/docs.ts";
+import { DOC_LIMITS } from "../../src/knowledge/docs.ts";
+import { searchIndex } from "../../src/knowledge/tools.ts";
 import { snippetText } from "../../src/knowledge/passages.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 
@@ -84,13 +85,13 @@ describe("search", () => {
     ])
       await create({ title, body }, h);
     // An all-words AND query would find nothing: "how", "can", "i", "my" … are not all in any document.
-    const hits = await searchDocs(app.deps, o.org_id, "How can I change my billing address on the invoices?", 5);
+    const hits = await searchIndex(app.deps, o.org_id, "How can I change my billing address on the invoices?", 5);
     expect(hits.map((h) => h.title)).toEqual(["Changing your billing address", "Exporting invoices"]);
     expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
     expect(hits[0]!.snippet).toContain("**");
-    expect(await searchDocs(app.deps, o.org_id, "the and of", 5)).toEqual([]);
+    expect(await searchIndex(app.deps, o.org_id, "the and of", 5)).toEqual([]);
     // Other orgs' documents never appear.
-    expect(await searchDocs(app.deps, org.org_id, "billing address", 5)).toEqual([]);
+    expect(await searchIndex(app.deps, org.org_id, "billing address", 5)).toEqual([]);
   });
 
   test("a word in the title outranks the same word in the body; more of the question's words outrank fewer", async () => {
@@ -102,12 +103,12 @@ describe("search", () => {
       ["Delivery", "Parcel lockers hold a parcel for three days; pickup codes arrive by text message."],
     ])
       await create({ title, body }, h);
-    const byTitle = await searchDocs(app.deps, o.org_id, "lockers", 5);
+    const byTitle = await searchIndex(app.deps, o.org_id, "lockers", 5);
     expect(byTitle[0]!.title).toBe("Parcel lockers");
-    const byWords = await searchDocs(app.deps, o.org_id, "How long do parcel lockers hold a parcel, and how do pickup codes arrive?", 5);
-    // A long question (ts_rank divides by its number of words) still gives distinct, non-zero scores.
+    const byWords = await searchIndex(app.deps, o.org_id, "How long do parcel lockers hold a parcel, and how do pickup codes arrive?", 5);
+    // A long question still gives distinct, non-zero scores.
     const long = `${Array.from({ length: 400 }, (_, i) => `w${i}`).join(" ")} lockers parcel`;
-    const scores = (await searchDocs(app.deps, o.org_id, long.slice(-2000), 5)).map((hit) => hit.score);
+    const scores = (await searchIndex(app.deps, o.org_id, long.slice(-2000), 5)).map((hit) => hit.score);
     expect(scores).toHaveLength(3);
     expect(scores[0]!).toBeGreaterThan(scores[1]!);
     expect(scores[1]!).toBeGreaterThan(scores[2]!);
@@ -127,7 +128,7 @@ describe("search", () => {
       },
       { authorization: `Bearer ${await signIn(app, o.admin_email, o.password)}` },
     );
-    const [hit] = await searchDocs(app.deps, o.org_id, "reset", 5);
+    const [hit] = await searchIndex(app.deps, o.org_id, "reset", 5);
     expect(hit!.snippet).not.toContain("***");
     expect(hit!.snippet).toStartWith("**Reset** your password from the **reset** page, or **reset** it by e-mail.");
     expect(hit!.snippet).toContain("_token"); // intraword underscore: not emphasis

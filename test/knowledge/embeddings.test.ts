@@ -40,7 +40,14 @@ async function chat(message: string) {
 async function status() {
   const res = await app.request("/api/knowledge/embeddings", { headers: { authorization: `Bearer ${member}` } });
   expect(res.status).toBe(200);
-  return (await res.json()) as { configured: boolean; model?: string; documents: number; embedded: number; refused: number; last_error?: { message: string; at: string } };
+  return (await res.json()) as {
+    configured: boolean;
+    model?: string;
+    documents: number;
+    embedded: number;
+    refused: number;
+    last_error?: { message: string; at: string };
+  };
 }
 
 /** The same deps without an embeddings server: retrieval as it is without EMBEDDINGS_*. */

@@ -2,7 +2,8 @@
 // the run of words holding most of the question, a document's new version is cut anew, and the
 // per-process cache stays within its bounds.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createDoc, searchDocs, updateDoc } from "../../src/knowledge/docs.ts";
+import { createDoc, updateDoc } from "../../src/knowledge/docs.ts";
+import { searchIndex } from "../../src/knowledge/tools.ts";
 import { createPassageCache, PASSAGES, queryStems, snippetOf } from "../../src/knowledge/passages.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
 
@@ -49,17 +50,12 @@ describe("snippets", () => {
 
   test("a document's new version gets a new snippet", async () => {
     const doc = await createDoc(app.deps, orgId, { title: "Parcel lockers", body: "Parcel lockers hold your order for three days." });
-    expect((await searchDocs(app.deps, orgId, "parcel lockers", 5))[0]!.snippet).toContain("three days");
+    expect((await searchIndex(app.deps, orgId, "parcel lockers", 5))[0]!.snippet).toContain("three days");
     // Same millisecond on the clock: the new version must still be told apart from the old one.
     await updateDoc(app.deps, orgId, doc.id, { body: "Parcel lockers hold your order for seven days." });
-    const [hit] = await searchDocs(app.deps, orgId, "parcel lockers", 5);
+    const [hit] = await searchIndex(app.deps, orgId, "parcel lockers", 5);
     expect(hit!.snippet).toContain("seven days");
     expect(hit!.snippet).not.toContain("three");
-  });
-
-  test("snippets: false skips them", async () => {
-    await createDoc(app.deps, orgId, { title: "Gift cards", body: "Gift cards never expire." });
-    expect((await searchDocs(app.deps, orgId, "gift cards", 5, { snippets: false }))[0]!.snippet).toBe("");
   });
 });
 

@@ -1,7 +1,7 @@
 // An org's workspace: the customers its agents serve (end users and companies) and its
 // knowledge base. Every row carries org_id; every query filters on it.
 import { sql } from "drizzle-orm";
-import { bigint, boolean, customType, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { orgs } from "./core.ts";
 import { knowledgeSources } from "./sources.ts";
 
@@ -63,8 +63,6 @@ export const endUsers = pgTable(
   ],
 );
 
-const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
-
 export type DocStatus = "published" | "draft";
 
 export const docs = pgTable(
@@ -84,10 +82,6 @@ export const docs = pgTable(
     sourceId: uuid("source_id").references(() => knowledgeSources.id, { onDelete: "cascade" }),
     /** SHA-256 of title and body as the source last wrote them: a doc whose text no longer matches was edited locally. */
     sourceHash: text("source_hash"),
-    /** Full-text index: title weighs more than body. */
-    search: tsvector("search")
-      .notNull()
-      .generatedAlwaysAs(sql`setweight(to_tsvector('english', coalesce(title, '')), 'A') || setweight(to_tsvector('english', coalesce(body, '')), 'B')`),
     /**
      * The version (`updated_at` in ms) and embeddings model whose passages the embeddings server
      * refused as input (a 400, 413 or 422: src/knowledge/embed-job.ts): the job passes over that
@@ -98,7 +92,7 @@ export const docs = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("docs_org_idx").on(t.orgId), index("docs_search_idx").using("gin", t.search)],
+  (t) => [index("docs_org_idx").on(t.orgId)],
 );
 
 /**

@@ -1,0 +1,2 @@
+DROP INDEX "docs_search_idx";--> statement-breakpoint
+ALTER TABLE "docs" DROP COLUMN "search";
