@@ -81,6 +81,10 @@ test.skipIf(missing)(
     expect(await field.isVisible()).toBe(false); // nothing to follow up before a hand-off
     await askForPerson(page);
     await field.waitFor({ state: "visible" });
+    // The ticket is said once in the log (the reply) and held in the waiting line, not in a note too.
+    const waiting = page.locator(".waiting");
+    expect(await waiting.textContent()).toMatch(/^Waiting for a person \(ticket #\d+\)\. They will answer here\.$/);
+    expect(await page.locator(".msg.note").count()).toBe(0);
     expect(await page.getByRole("button", { name: "Skip" }).isVisible()).toBe(true);
 
     // An invalid address: refused in the widget, said in an alert, nothing sent.
@@ -107,6 +111,7 @@ test.skipIf(missing)(
     await page.locator("form.contact").getByRole("button", { name: "Send" }).click();
     await page.getByText("Thank you. If you leave, we will answer at walk.in@customer.example.").waitFor();
     expect(await field.isVisible()).toBe(false);
+    expect(await waiting.textContent()).toMatch(/They will answer here and by email\.$/);
     expect(contactCalls).toHaveLength(1);
     expect((await newestTicket()).customer).toMatchObject({ email: "walk.in@customer.example", external_id: null, verified: false });
 

@@ -51,10 +51,13 @@ test.skipIf(missing)(
     await page.goto(`${app.url}/demo`);
     await page.getByRole("button", { name: "Open chat" }).click();
     await page.getByRole("button", { name: "Talk to a person" }).click();
-    const note = page.locator(".msg.note", { hasText: "Ticket #" });
-    await note.waitFor();
-    expect(await note.textContent()).toContain("A person from our team will answer here.");
-    const number = Number((await note.textContent())!.match(/Ticket #(\d+)/)![1]);
+    // Said once in the log (the assistant's reply), and held in the waiting line: no note repeats it.
+    const waiting = page.locator(".waiting");
+    await waiting.waitFor({ state: "visible" });
+    expect(await waiting.textContent()).toMatch(/^Waiting for a person \(ticket #\d+\)\. They will answer here\.$/);
+    expect(await page.locator(".msg.note", { hasText: "Ticket #" }).count()).toBe(0);
+    const number = Number((await waiting.textContent())!.match(/ticket #(\d+)/)![1]);
+    expect(await page.locator(".msg.agent").last().textContent()).toContain(`ticket #${number}`);
     const { tickets } = (await (await app.request(`/api/tickets?text=%23${number}`, { headers: { authorization: `Bearer ${admin}` } })).json()) as {
       tickets: { id: string }[];
     };

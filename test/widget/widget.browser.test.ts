@@ -179,10 +179,10 @@ test.skipIf(missing)(
       }).observe(document.querySelector("svc-agents-widget")!.shadowRoot!.querySelector(".log")!, { childList: true });
     });
     await page.getByRole("button", { name: config.agent.live_help_label }).click();
-    const note = page.locator(".msg.note", { hasText: "Ticket #" });
-    await note.waitFor();
-    expect(await page.evaluate(() => (window as unknown as { changes: unknown }).changes)).toEqual({ added: 3, removed: 0 }); // question, answer, ticket note
-    const number = Number((await note.textContent())!.match(/Ticket #(\d+)/)![1]);
+    const waiting = page.locator(".waiting");
+    await waiting.waitFor({ state: "visible" });
+    expect(await page.evaluate(() => (window as unknown as { changes: unknown }).changes)).toEqual({ added: 2, removed: 0 }); // question, answer (which names the ticket)
+    const number = Number((await waiting.textContent())!.match(/ticket #(\d+)/)![1]);
     const routed = await page.evaluate(() => (window as unknown as { routed: { type: string; ticket_number: number }[] }).routed);
     expect(routed).toEqual([expect.objectContaining({ type: "ticket_created", ticket_number: number, reason: "live_help" })]);
     const messages = await page.evaluate(() => (window as unknown as { messages: { role: string }[] }).messages.map((m) => m.role));
@@ -527,7 +527,7 @@ for (const scheme of ["light", "dark"] as const) {
       await page.getByRole("button", { name: "Open chat" }).click();
       await ask(page, "How do I reset my password?");
       await page.getByRole("button", { name: "Talk to a person" }).click();
-      await page.locator(".msg.note", { hasText: "Ticket #" }).waitFor();
+      await page.locator(".waiting").waitFor({ state: "visible" });
       expect(await axeViolations(page, "svc-agents-widget")).toEqual([]);
 
       // The /demo page as a whole (page and widget), then its screenshots.

@@ -91,7 +91,7 @@ function finish(w: Widget, deps: AnswerDeps, reply: StoredMessage, replyEl: HTML
   if (!reply.text) deps.thread.drop(reply, replyEl);
   if (out.ended !== "complete") state.messages.push({ role: "note", text: out.errorMessage, failed: true });
   for (const action of out.actions) {
-    const told = describeAction(action, Boolean(w.identity?.email));
+    const told = describeAction(action);
     if (told.note) state.messages.push({ role: "note", text: told.note });
     if (told.status) w.shell.status.textContent = told.status;
     if (action.type === "ticket_created" || action.type === "ticket_updated") state.live = true;

@@ -11,7 +11,8 @@ import { post } from "./context.ts";
 const EMAIL = /^[^\s@\x00-\x1f\x7f]+@[^\s@.\x00-\x1f\x7f]+(\.[^\s@.\x00-\x1f\x7f]+)+$/;
 const MAX = 320;
 
-export function contactPrompt(w: Widget, after: HTMLElement) {
+/** `answered`: called once the prompt is answered (the waiting line then says "and by email"). */
+export function contactPrompt(w: Widget, after: HTMLElement, answered: () => void = () => {}) {
   const { state } = w;
   const input = h("input", {
     type: "email",
@@ -41,6 +42,7 @@ export function contactPrompt(w: Widget, after: HTMLElement) {
     form.hidden = true;
     w.shell.status.textContent = email ? `Thank you. If you leave, we will answer at ${email}.` : "";
     update();
+    answered();
   };
   // The prompt and its error take height from the log: keep the newest message in view.
   const keepInView = () => (w.shell.log.scrollTop = w.shell.log.scrollHeight);

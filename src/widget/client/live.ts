@@ -174,13 +174,11 @@ export function liveConversation(ctx: LiveContext) {
 
 /**
  * What the customer is told about an action of the chat: a note in the log, or a word in the
- * status line. After a hand-off, that a person answers here — and by email when we have an address.
+ * status line. A ticket opened is neither: the assistant's reply says so, and the waiting line
+ * (./waiting.ts, itself a status region a screen reader announces) says who answers and where.
  */
-export function describeAction(action: Json, hasEmail: boolean): { note?: string; status?: string } {
-  if (action.type === "ticket_created") {
-    const team = typeof action.team === "string" && action.team ? ` and routed to the ${action.team} team` : "";
-    return { note: `Ticket #${action.ticket_number} created${team}. A person from our team will answer here${hasEmail ? " and by email" : ""}.` };
-  }
+export function describeAction(action: Json): { note?: string; status?: string } {
+  if (action.type === "ticket_created") return {};
   if (action.type === "ticket_updated" && action.reason === "person_owns") return { status: `Sent to ticket #${action.ticket_number}.` };
   if (action.type === "ticket_updated") return { note: `Your message was added to ticket #${action.ticket_number}. A person from our team will follow up.` };
   if (action.type === "handoff") return { note: "You have been handed over to a colleague who knows this topic." };

@@ -31,7 +31,7 @@ export interface Stored {
   /** The last live event handled: where the stream resumes after a reload. */
   lastEventId?: string | null;
   /** A ticket waiting for a person (./waiting.ts): its number, whether the assistant opened it, whether a person answered. */
-  waiting?: { ticket: number; auto: boolean; answered?: boolean } | null;
+  waiting?: { ticket: number; auto: boolean; team?: string; answered?: boolean } | null;
   /** The email prompt at hand-off (./contact.ts) was answered for this ticket: the address left, or null when skipped. */
   contact?: { ticket: number; email: string | null } | null;
   /** People's replies that arrived while the panel was closed. */

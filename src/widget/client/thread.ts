@@ -23,8 +23,8 @@ export function createThread(w: Widget, retryAt: (index: number) => void): Threa
   const { state } = w;
   let busy = false;
   let waitUntil = 0;
-  const waiting = waitingForPerson(state, person);
-  const contact = contactPrompt(w, person);
+  const waiting = waitingForPerson(state, person, () => Boolean(w.identity?.email));
+  const contact = contactPrompt(w, person, () => waiting.update());
   const bubble = (m: StoredMessage, index: number): HTMLElement => messageBubble(m, () => retryAt(index));
   // The log is a live region: new messages are appended, never the whole history re-inserted
   // (which a screen reader would read out again); only a reset or a retry rebuilds it.

@@ -2,10 +2,14 @@
 // for a person is not offered again. A ticket the assistant opened on its own leaves it answering
 // meanwhile (README "Live conversation"); one the customer asked for does not. A person's reply ends
 // the line; the ticket resolved or closed (./live.ts) ends the waiting and brings the button back.
+// The line is the one place that says a ticket is open and who answers where: the assistant's reply
+// already announces the ticket, so the log gets no note of its own (./live.ts describeAction), and
+// this line, a status region, is what a screen reader announces.
 import { h } from "./dom.ts";
 import type { Json, Stored } from "./store.ts";
 
-export function waitingForPerson(state: Stored, person: HTMLElement) {
+/** `hasEmail`: whether the customer has an address we answer at (identified with one, or left at hand-off). */
+export function waitingForPerson(state: Stored, person: HTMLElement, hasEmail: () => boolean) {
   const line = h("p", { class: "waiting", role: "status", hidden: "" });
   person.before(line);
   return {
@@ -14,15 +18,17 @@ export function waitingForPerson(state: Stored, person: HTMLElement) {
       const waiting = state.live ? state.waiting : null;
       person.hidden = Boolean(waiting);
       line.hidden = !waiting || waiting.answered === true;
+      const where = hasEmail() || (state.contact?.ticket === waiting?.ticket && state.contact?.email) ? "here and by email" : "here";
       const text = !waiting
         ? ""
-        : `Waiting for a person (ticket #${waiting.ticket}). ${waiting.auto ? "Our assistant keeps answering meanwhile." : "They will answer here."}`;
+        : `Waiting for a person (ticket #${waiting.ticket}${waiting.team ? `, ${waiting.team} team` : ""}). ${waiting.auto ? "Our assistant keeps answering meanwhile." : `They will answer ${where}.`}`;
       if (line.textContent !== text) line.textContent = text;
     },
     /** An action of the chat: a ticket opened or joined starts the waiting; a person who owns it has answered. */
     seen(action: Json) {
       const ticket = Number(action.ticket_number);
-      if (action.type === "ticket_created") state.waiting = { ticket, auto: action.reason === "escalation" };
+      const team = typeof action.team === "string" && action.team ? action.team : undefined;
+      if (action.type === "ticket_created") state.waiting = { ticket, auto: action.reason === "escalation", ...(team ? { team } : {}) };
       else if (action.type === "ticket_updated" && action.reason === "person_owns") state.waiting = { ticket, auto: false, answered: true };
       else if (action.type === "ticket_updated") state.waiting ??= { ticket, auto: false };
     },
