@@ -4,11 +4,15 @@ import { Elysia, t } from "elysia";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { ErrorBody } from "../http/error-schema.ts";
 import { customerSummary, customersByIds } from "../inbox/customer-profiles.ts";
 import { CONVERSATION_LIMITS, conversationView, listConversations, readConversation } from "./dashboard.ts";
+import { ConversationDetailJson, ConversationList } from "./schemas.ts";
 
 const Id = t.String({ minLength: 1, maxLength: 64 });
 const DateTime = t.String({ minLength: 1, maxLength: 40, description: "An ISO 8601 date or date-time." });
+/** The refusals both routes may answer, in the one error shape. */
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody };
 
 function date(path: string, value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
@@ -56,6 +60,7 @@ export function conversationRoutes(deps: Deps) {
           cursor: t.Optional(t.String({ minLength: 1, maxLength: 128 })),
           limit: t.Optional(t.Integer({ minimum: 1, maximum: CONVERSATION_LIMITS.pageSize })),
         }),
+        response: { 200: ConversationList, ...errors },
         detail: {
           summary: "The org's conversations, newest first; filter by customer, agent, routed, time (inbox:view)",
           tags: ["Conversations"],
@@ -74,6 +79,7 @@ export function conversationRoutes(deps: Deps) {
       },
       {
         params: t.Object({ id: Id }),
+        response: { 200: ConversationDetailJson, ...errors, 404: ErrorBody },
         detail: { summary: "One conversation with its messages and customer (inbox:view)", tags: ["Conversations"], security: [{ dashboard: [] }] },
       },
     );

@@ -12,6 +12,7 @@ import { constantTimeEqual } from "../crypto/tokens.ts";
 import { ticketInboundEmails } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { ErrorBody } from "../http/error-schema.ts";
 import { readBodyCapped } from "../net/capped-body.ts";
 import { findTicket } from "../inbox/tickets.ts";
 import { isUuid } from "../kit/ids.ts";
@@ -40,6 +41,19 @@ function relayAuthorised(deps: Deps, request: Request): void {
 }
 
 const tags = ["Email"];
+/** One result per ticket the message reached (IngestOutcome); the other fields are present by status. */
+const IngestResults = t.Object({
+  results: t.Array(
+    t.Object({
+      status: t.Union([t.Literal("stored"), t.Literal("duplicate"), t.Literal("ignored")], {
+        description: "stored; duplicate: a Message-ID already stored; ignored: automatic mail, a bounce, or no usable From address.",
+      }),
+      ticket_id: t.Optional(t.String({ format: "uuid", description: "When stored: the ticket it was added to or opened." })),
+      message_id: t.Optional(t.String({ format: "uuid", description: "When stored: the ticket message it became." })),
+      reason: t.Optional(t.String({ description: "When ignored: why." })),
+    }),
+  ),
+});
 
 export function inboundRoutes(deps: Deps) {
   return new Elysia({ name: "inbound-email" })
@@ -73,6 +87,7 @@ export function inboundRoutes(deps: Deps) {
         };
       },
       {
+        response: { 200: IngestResults, 400: ErrorBody, 401: ErrorBody, 404: ErrorBody, 413: ErrorBody },
         detail: {
           summary: "Receive one email from a relay (raw RFC 5322 message as the body; Bearer INBOUND_WEBHOOK_SECRET)",
           description:

@@ -5,11 +5,29 @@
 import { Elysia, t } from "elysia";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
-import { NOTIFY_MODES, notifyMode, setNotifyMode } from "../inbox/member-notices.ts";
+import { ErrorBody } from "../http/error-schema.ts";
+import { notifyMode, setNotifyMode } from "../inbox/member-notices.ts";
 import { memberActor } from "../kit/actor.ts";
 import { mailSettings, setSupportAlias } from "./alias.ts";
 
 const tags = ["Email"];
+/** mailSettings: the org's alias and what it makes. */
+const MailSettings = t.Object({
+  support_alias: t.Union([t.String(), t.Null()], { description: "The local part of the org's support address; null when none is set." }),
+  support_address: t.Union([t.String(), t.Null()], {
+    description: "<alias>@INBOUND_EMAIL_DOMAIN; null until both the alias and INBOUND_EMAIL_DOMAIN are set.",
+  }),
+  inbound_enabled: t.Boolean({
+    description: "Whether this server receives email: INBOUND_EMAIL_DOMAIN is set, and the SMTP listener or the relay webhook is on.",
+  }),
+});
+/** NOTIFY_MODES spelt out: a mode added there and not here fails the type check of the answers. */
+const Mode = t.Union([t.Literal("full"), t.Literal("notify_only"), t.Literal("off")], {
+  description: "full: the customer's text; notify_only: a link, never the text; off: no email.",
+});
+const Notifications = t.Object({ mode: Mode });
+/** The refusals every route here may answer, in the one error shape. */
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody };
 
 export function emailSettingsRoutes(deps: Deps) {
   return new Elysia({ name: "email-settings" })
@@ -19,7 +37,7 @@ export function emailSettingsRoutes(deps: Deps) {
         const { orgId } = await requireMember(deps, request, "inbox:view");
         return mailSettings(deps, orgId);
       },
-      { detail: { summary: "The org's email settings: its support alias and the address it makes", tags } },
+      { response: { 200: MailSettings, ...errors }, detail: { summary: "The org's email settings: its support alias and the address it makes", tags } },
     )
     .put(
       "/api/email/settings",
@@ -29,6 +47,7 @@ export function emailSettingsRoutes(deps: Deps) {
       },
       {
         body: t.Object({ support_alias: t.Union([t.String({ minLength: 1, maxLength: 64 }), t.Null()]) }, { additionalProperties: false }),
+        response: { 200: MailSettings, ...errors, 409: ErrorBody },
         detail: { summary: "Set the org's support alias (<alias>@INBOUND_EMAIL_DOMAIN opens tickets); null removes it. 409 alias_taken", tags },
       },
     )
@@ -38,7 +57,10 @@ export function emailSettingsRoutes(deps: Deps) {
         const { orgId, principal } = await requireMember(deps, request, "inbox:view");
         return { mode: await notifyMode(deps, orgId, principal.member.id) };
       },
-      { detail: { summary: "Your email when a customer writes on a ticket assigned to you (or, unassigned, to the inbox)", tags } },
+      {
+        response: { 200: Notifications, ...errors },
+        detail: { summary: "Your email when a customer writes on a ticket assigned to you (or, unassigned, to the inbox)", tags },
+      },
     )
     .put(
       "/api/email/notifications",
@@ -47,7 +69,8 @@ export function emailSettingsRoutes(deps: Deps) {
         return { mode: await setNotifyMode(deps, orgId, principal.member.id, body.mode) };
       },
       {
-        body: t.Object({ mode: t.Union(NOTIFY_MODES.map((m) => t.Literal(m))) }, { additionalProperties: false }),
+        body: t.Object({ mode: Mode }, { additionalProperties: false }),
+        response: { 200: Notifications, ...errors },
         detail: { summary: "Choose full (the customer's text), notify_only (a link, never the text) or off", tags },
       },
     );

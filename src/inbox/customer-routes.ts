@@ -1,12 +1,15 @@
 // The inbox's customers for the dashboard: /api/customers — list and search, create or update one
-// or many by external id or email, and one customer with their tickets and conversations. Roles
+// or many by external id, and one customer with their recent tickets and events. Roles
 // inbox:view (read) and inbox:manage (create, import).
 import { Elysia, t } from "elysia";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
+import { ErrorBody } from "../http/error-schema.ts";
 import { FreeForm } from "../http/free-form.ts";
 import { jsonResponse } from "../kit/json-response.ts";
 import { CUSTOMER_LIMITS, customerDetail, customerView, listCustomers, upsertCustomers } from "./customer-profiles.ts";
+import { CustomerEventJson, CustomerImportAnswer, CustomerJson, CustomerList } from "./customer-schemas.ts";
+import { TicketViewJson } from "./ticket-schemas.ts";
 import type { InboxActor } from "./tickets.ts";
 
 const Cursor = t.String({ minLength: 1, maxLength: 64 });
@@ -20,6 +23,14 @@ const CustomerInput = t.Object(
   },
   { additionalProperties: false },
 );
+/** customerDetail: the record with the customer's most recent tickets and events. */
+const CustomerDetailJson = t.Object({
+  ...CustomerJson.properties,
+  tickets: t.Array(TicketViewJson, { description: "Their most recent tickets, newest first." }),
+  events: t.Array(CustomerEventJson, { description: "Their most recent events, newest first." }),
+});
+/** The refusals every customer route may answer, in the one error shape. */
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody };
 
 export function customerRoutes(deps: Deps) {
   const member = async (request: Request, role: "inbox:view" | "inbox:manage") => {
@@ -41,6 +52,7 @@ export function customerRoutes(deps: Deps) {
           cursor: t.Optional(Cursor),
           limit: t.Optional(t.Integer({ minimum: 1, maximum: CUSTOMER_LIMITS.pageSize })),
         }),
+        response: { 200: CustomerList, ...errors },
         detail: { summary: "The org's customers; search by name, email or external id (inbox:view)", tags: ["Customers"], security: [{ dashboard: [] }] },
       },
     )
@@ -53,8 +65,9 @@ export function customerRoutes(deps: Deps) {
       },
       {
         body: CustomerInput,
+        response: { 200: CustomerJson, 201: CustomerJson, ...errors },
         detail: {
-          summary: "Create or update a customer by external id or email: 201 created, 200 updated (inbox:manage)",
+          summary: "Create or update a customer by external id: 201 created, 200 updated (inbox:manage)",
           tags: ["Customers"],
           security: [{ dashboard: [] }],
         },
@@ -70,6 +83,7 @@ export function customerRoutes(deps: Deps) {
       },
       {
         body: t.Object({ customers: t.Array(CustomerInput, { minItems: 1, maxItems: CUSTOMER_LIMITS.importBatch }) }, { additionalProperties: false }),
+        response: { 200: CustomerImportAnswer, ...errors },
         detail: { summary: "Create or update many customers at once (inbox:manage)", tags: ["Customers"], security: [{ dashboard: [] }] },
       },
     )
@@ -81,8 +95,9 @@ export function customerRoutes(deps: Deps) {
       },
       {
         params: t.Object({ id: t.String({ minLength: 1, maxLength: 256 }) }),
+        response: { 200: CustomerDetailJson, ...errors, 404: ErrorBody },
         detail: {
-          summary: "One customer by our id or external id, with their tickets and conversations (inbox:view)",
+          summary: "One customer by our id or external id, with their recent tickets and events (inbox:view)",
           tags: ["Customers"],
           security: [{ dashboard: [] }],
         },

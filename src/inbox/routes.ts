@@ -28,7 +28,8 @@ import {
   ticketView,
   updateTicket,
 } from "./tickets.ts";
-import { TicketDetailJson, TicketList } from "./ticket-schemas.ts";
+import { ErrorBody } from "../http/error-schema.ts";
+import { TicketDetailJson, TicketList, TicketMessageJson } from "./ticket-schemas.ts";
 
 const Status = t.Union(STATUSES.map((s) => t.Literal(s)));
 const Priority = t.Union(PRIORITIES.map((p) => t.Literal(p)));
@@ -38,6 +39,8 @@ const Tags = t.Array(t.String({ minLength: 1, maxLength: TICKET_LIMITS.tag }), {
 const Cursor = t.String({ minLength: 1, maxLength: 64 });
 const Ref = t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) });
 const STATUS_LIST = new RegExp(`^(${STATUSES.join("|")})(,(${STATUSES.join("|")}))*$`);
+/** The refusals every ticket route may answer, in the one error shape; those naming a ticket or a customer also 404. */
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody };
 
 async function ticketOr404(deps: Deps, orgId: string, ref: string): Promise<Ticket> {
   const ticket = await findTicket(deps, orgId, ref);
@@ -110,7 +113,7 @@ export function inboxRoutes(deps: Deps) {
           cursor: t.Optional(Cursor),
           limit: t.Optional(t.Integer({ minimum: 1, maximum: TICKET_LIMITS.pageSize })),
         }),
-        response: { 200: TicketList },
+        response: { 200: TicketList, ...errors },
         detail: {
           summary: "The org's tickets; filter by status, assignee, team, tag, customer, text (inbox:view)",
           tags: ["Tickets"],
@@ -145,6 +148,7 @@ export function inboxRoutes(deps: Deps) {
           },
           { additionalProperties: false },
         ),
+        response: { 201: TicketDetailJson, ...errors, 404: ErrorBody },
         detail: { summary: "Open a ticket to a customer with a first message (outreach) (inbox:manage)", tags: ["Tickets"], security: [{ dashboard: [] }] },
       },
     )
@@ -156,7 +160,7 @@ export function inboxRoutes(deps: Deps) {
       },
       {
         params: Ref,
-        response: { 200: TicketDetailJson },
+        response: { 200: TicketDetailJson, ...errors, 404: ErrorBody },
         detail: { summary: "One ticket with its messages, notes, customer and rating (inbox:view)", tags: ["Tickets"], security: [{ dashboard: [] }] },
       },
     )
@@ -223,6 +227,7 @@ export function inboxRoutes(deps: Deps) {
           },
           { additionalProperties: false, minProperties: 1 },
         ),
+        response: { 200: TicketDetailJson, ...errors, 404: ErrorBody },
         detail: {
           summary: "Change a ticket's subject, status, priority, team, assignee or tags (inbox:manage)",
           tags: ["Tickets"],
@@ -240,8 +245,9 @@ export function inboxRoutes(deps: Deps) {
       {
         params: Ref,
         body: t.Object({ body: Body }, { additionalProperties: false }),
+        response: { 201: TicketMessageJson, ...errors, 404: ErrorBody, 409: ErrorBody },
         detail: {
-          summary: "Reply to the customer (shown in the widget, emailed when they are away) (inbox:manage)",
+          summary: "Reply to the customer (shown in the widget, emailed when they are away); 409 ticket_closed on a closed ticket (inbox:manage)",
           tags: ["Tickets"],
           security: [{ dashboard: [] }],
         },
@@ -257,6 +263,7 @@ export function inboxRoutes(deps: Deps) {
       {
         params: Ref,
         body: t.Object({ body: Body }, { additionalProperties: false }),
+        response: { 201: TicketMessageJson, ...errors, 404: ErrorBody },
         detail: { summary: "Add an internal note, never shown to the customer (inbox:manage)", tags: ["Tickets"], security: [{ dashboard: [] }] },
       },
     );

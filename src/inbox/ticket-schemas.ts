@@ -1,18 +1,9 @@
-// The JSON of a ticket as GET /api/tickets and GET /api/tickets/{id} answer it (docs/interface.md
-// "Tickets"): ticketView's fields, the customer's summary, and the customer's rating when there is
-// one (README "CSAT"). The routes declare it, so GET /api/openapi.json documents what is sent.
+// The JSON of a ticket as the dashboard API answers it (docs/interface.md "Tickets"): ticketView's
+// fields; in lists and on its own page also the customer's summary and rating (README "CSAT"); on
+// its own page its thread and history. The routes declare them, so GET /api/openapi.json
+// documents what is sent.
 import { t } from "elysia";
-
-const Customer = t.Object({
-  id: t.String({ format: "uuid" }),
-  external_id: t.Union([t.String(), t.Null()], {
-    description: "The org's id of the customer; null for an unverified visitor (an address left in a chat, a claim of a verified customer's id).",
-  }),
-  claimed_external_id: t.Optional(t.String({ description: "The user_id an unverified visitor claimed, shown as a claim." })),
-  email: t.Union([t.String(), t.Null()]),
-  name: t.String(),
-  verified: t.Boolean({ description: "Whether a valid user_token (or the team) vouched for this customer; an address left at hand-off is never verified." }),
-});
+import { CustomerSummaryJson } from "./customer-schemas.ts";
 
 export const TicketRating = t.Union(
   [
@@ -26,32 +17,55 @@ export const TicketRating = t.Union(
   { description: 'The customer\'s rating after resolution (README "CSAT"); null until they rate.' },
 );
 
-export const TicketJson = t.Object({
+const viewFields = {
   id: t.String({ format: "uuid" }),
-  number: t.Integer(),
+  number: t.Integer({ description: "The org's ticket number (#42), by order of creation." }),
   subject: t.String(),
   status: t.String(),
   priority: t.String(),
   team: t.Union([t.String(), t.Null()]),
-  assignee_id: t.Union([t.String(), t.Null()]),
+  assignee_id: t.Union([t.String(), t.Null()], { description: "The member the ticket is assigned to; null when unassigned." }),
   tags: t.Array(t.String()),
-  source: t.String(),
+  source: t.String({ description: "Where the ticket came from: widget, chat, email, api or mcp." }),
   customer_id: t.Union([t.String(), t.Null()]),
-  conversation_id: t.Union([t.String(), t.Null()]),
-  verified: t.Boolean(),
+  conversation_id: t.Union([t.String(), t.Null()], { description: "The chat that opened the ticket, when one did." }),
+  verified: t.Boolean({ description: "Whether the customer's identity was verified when the ticket was opened." }),
   custom_fields: t.Record(t.String(), t.Unknown()),
   created_at: t.String({ format: "date-time" }),
   updated_at: t.String({ format: "date-time" }),
-  customer: t.Union([Customer, t.Null()]),
-  rating: TicketRating,
-});
+};
+
+/** ticketView alone: a customer's tickets on their page. */
+export const TicketViewJson = t.Object(viewFields);
+
+/** A ticket as GET /api/tickets lists it. */
+export const TicketJson = t.Object({ ...viewFields, customer: t.Union([CustomerSummaryJson, t.Null()]), rating: TicketRating });
 
 export const TicketList = t.Object({ tickets: t.Array(TicketJson), next_cursor: t.Optional(t.String()) });
 
-export const TicketDetailJson = t.Composite([
-  TicketJson,
-  t.Object({
-    messages: t.Array(t.Record(t.String(), t.Unknown()), { description: "The thread, notes included, oldest first." }),
-    history: t.Array(t.Record(t.String(), t.Unknown()), { description: "Every change, oldest first." }),
+/** One message of a ticket's thread (messageView). */
+export const TicketMessageJson = t.Object({
+  id: t.String({ format: "uuid" }),
+  kind: t.Union([t.Literal("customer"), t.Literal("reply"), t.Literal("note")], { description: "A note is internal, never shown to the customer." }),
+  body: t.String(),
+  author: t.Object(
+    {
+      kind: t.Union([t.Literal("member"), t.Literal("token"), t.Literal("agent"), t.Literal("customer"), t.Literal("system")]),
+      member_id: t.Optional(t.String({ description: "The member who wrote it." })),
+      agent_id: t.Optional(t.String({ description: "The AI agent that wrote it." })),
+      client_id: t.Optional(t.String({ description: "The OAuth client whose token wrote it." })),
+      customer_id: t.Optional(t.String({ description: "The ticket's customer, on a customer message." })),
+    },
+    { description: "Who wrote it; only the ids that apply are present." },
+  ),
+  verified: t.Union([t.Boolean(), t.Null()], {
+    description: "On a customer message, whether it came from a verified identity; null on replies and notes.",
   }),
-]);
+  created_at: t.String({ format: "date-time" }),
+});
+
+export const TicketDetailJson = t.Object({
+  ...TicketJson.properties,
+  messages: t.Array(TicketMessageJson, { description: "The thread, notes included, oldest first." }),
+  history: t.Array(t.Record(t.String(), t.Unknown()), { description: "Every change, oldest first." }),
+});
