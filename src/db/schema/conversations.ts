@@ -75,6 +75,8 @@ export interface MessageSource {
 export interface MessageRouting {
   action: string;
   ticket_id?: string;
+  /** The team a routing rule or the live-help button sent the ticket to. */
+  team?: string;
 }
 
 export const conversationMessages = pgTable(
