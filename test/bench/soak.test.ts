@@ -28,5 +28,5 @@ test.skipIf(!runnable)(
     const failed = result.dataChecks.filter((c) => !c.held).map((c) => `${c.name}: ${c.detail}`);
     expect(failed).toEqual([]);
   },
-  600_000,
+  720_000,
 );
