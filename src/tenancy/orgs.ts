@@ -79,12 +79,6 @@ export async function storedIdentitySecrets(db: Conn, orgId: string, lock = fals
   return org ?? null;
 }
 
-/** The org's feature flags as stored (an unknown org has none). */
-export async function storedFlags(db: Conn, orgId: string): Promise<Record<string, boolean>> {
-  const [org] = await db.select({ flags: orgs.featureFlags }).from(orgs).where(eq(orgs.id, orgId));
-  return org?.flags ?? {};
-}
-
 /**
  * Sets one flag under the org row's lock: the flags before and after, or null for an unknown org.
  * The merge is the database's (`||` on jsonb), so a concurrent change of another flag is kept.
