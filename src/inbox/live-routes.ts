@@ -47,7 +47,10 @@ export function inboxLiveRoutes(deps: Deps) {
           ]);
         const after = resume === undefined || resume === null ? await lastOrgEventId(deps, orgId) : Number(resume);
         const { perKeyIp, max } = deps.config.sdkStreams;
-        const release = deps.live.admit(`member:${principal.member.id}`, { perClient: perKeyIp, max });
+        // A budget of its own: every dashboard page follows the org's events for the navigation's
+        // queue counts, so sharing the ticket streams' budget would let a few open tabs take the
+        // place of the thread a member is answering in.
+        const release = deps.live.admit(`member-org:${principal.member.id}`, { perClient: perKeyIp, max });
         if (!release)
           throw new AppError(429, "too_many_streams", `Too many open event streams: at most ${perKeyIp} per member, ${max} per server.`, undefined, {
             "retry-after": String(RETRY_MS / 1000),
