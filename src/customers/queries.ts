@@ -1,5 +1,5 @@
-// Reads of end users for the rooms above (the inbox, inbound email, campaigns): by reference, by
-// address, the inbox's list, and `customerContacts`, the columns another owner may join its own
+// Reads of end users for the rooms above (the inbox, inbound email, campaigns) beside
+// records.ts's lookups (`findEndUser` by reference): by address, the inbox's list, and `customerContacts`, the columns another owner may join its own
 // rows with (docs/decisions.md "Storage behind each owner": a join on a hot or one-statement path
 // stays one statement, through a view the owner chooses the columns of).
 import { and, asc, eq, ilike, isNull, or, type SQL, sql } from "drizzle-orm";
@@ -7,7 +7,6 @@ import { QueryBuilder } from "drizzle-orm/pg-core";
 import type { Conn } from "../db/client.ts";
 import { afterRow, type KeysetOrder, newestFirst } from "../db/keyset.ts";
 import { type AudienceRule, endUsers } from "../db/schema/index.ts";
-import { isUuid } from "../kit/ids.ts";
 import type { EndUser } from "./records.ts";
 
 /** A customer's id, org, address and name, to join with: `leftJoin(customerContacts, eq(customerContacts.id, …))`. */
@@ -15,17 +14,6 @@ export const customerContacts = new QueryBuilder()
   .select({ id: endUsers.id, orgId: endUsers.orgId, email: endUsers.email, name: endUsers.name })
   .from(endUsers)
   .as("customer_contacts");
-
-/** A customer by our id or the org's external id (whichever row the database meets first when both match). */
-export async function endUserByRef(db: Conn, orgId: string, ref: string): Promise<EndUser | null> {
-  const key = isUuid(ref) ? or(eq(endUsers.id, ref), eq(endUsers.externalId, ref)) : eq(endUsers.externalId, ref);
-  const [user] = await db
-    .select()
-    .from(endUsers)
-    .where(and(eq(endUsers.orgId, orgId), key))
-    .limit(1);
-  return user ?? null;
-}
 
 /** The oldest unverified, email-only customer with this exact address: who an email's sender already is. */
 export async function emailOnlyCustomer(db: Conn, orgId: string, address: string): Promise<{ id: string } | null> {

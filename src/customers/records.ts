@@ -24,7 +24,7 @@ function userKey(idOrExternal: string): SQL {
  * look like one (anyone with the widget key chooses external ids), so a uuid-shaped user_id can
  * never stand in for the customer whose internal id it copies.
  */
-export async function findEndUser(deps: Deps, orgId: string, idOrExternal: string): Promise<EndUser | null> {
+export async function findEndUser(deps: Pick<Deps, "db">, orgId: string, idOrExternal: string): Promise<EndUser | null> {
   if (idOrExternal.length === 0 || idOrExternal.length > 256) return null;
   const [user] = await deps.db
     .select()

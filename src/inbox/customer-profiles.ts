@@ -9,7 +9,7 @@ import type { Actor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
 import { recentCustomerEvents } from "../customers/events.ts";
 import { endUsersByIds } from "../customers/lookups.ts";
-import { endUserByRef, listEndUsers } from "../customers/queries.ts";
+import { listEndUsers } from "../customers/queries.ts";
 import { type EndUser, findEndUser, identifyEndUser } from "../customers/records.ts";
 import { identifyCompany } from "../customers/company-records.ts";
 import { escapeLike, ticketView } from "./tickets.ts";
@@ -61,7 +61,7 @@ export async function customersByIds(deps: Deps, orgId: string, ids: (string | n
 /** A customer by our id or the org's external id, within one org. */
 export async function findCustomer(deps: Deps, orgId: string, ref: string): Promise<EndUser | null> {
   if (ref.length === 0 || ref.length > 256) return null;
-  return endUserByRef(deps.db, orgId, ref);
+  return findEndUser(deps, orgId, ref);
 }
 
 export async function listCustomers(deps: Deps, orgId: string, options: { query?: string; cursor?: string; limit?: number }) {

@@ -14,7 +14,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
 import { endUserById } from "../customers/lookups.ts";
-import { endUserByRef } from "../customers/queries.ts";
+import { findEndUser } from "../customers/records.ts";
 import { checkCustomFields, fail, normaliseTags, oneOf, optionalTeam, requireText } from "./ticket-checks.ts";
 import { type CreateTicketInput, type InboxActor, PRIORITIES, SOURCES, STATUSES, type Ticket, TICKET_LIMITS, type TicketPatch } from "./ticket-model.ts";
 import { eventKey, orgKey, publishChange, publishMessage, publishStatus } from "./ticket-events.ts";
@@ -266,7 +266,7 @@ export async function startOutreach(
   },
 ): Promise<Ticket> {
   const ref = requireText("/customer", params.customer, 256, { min: 1 }).trim();
-  const user = await endUserByRef(deps.db, params.orgId, ref);
+  const user = await findEndUser(deps, params.orgId, ref);
   if (!user) throw AppError.notFound("No such customer.");
   return createTicketRow(deps, {
     orgId: params.orgId,

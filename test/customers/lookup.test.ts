@@ -4,13 +4,16 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { endUsers } from "../../src/db/schema/index.ts";
 import { createVisitor, findEndUser, findEndUserByEmail, identifyEndUser } from "../../src/customers/records.ts";
-import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
+import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 
 let app: TestApp;
 let orgId: string;
+let member: string;
 beforeAll(async () => {
   app = await createTestApp();
-  orgId = (await seedOrg(app)).org_id;
+  const org = await seedOrg(app);
+  orgId = org.org_id;
+  member = await signIn(app, org.admin_email, org.password);
 }, 30_000);
 afterAll(() => app.close());
 
@@ -22,6 +25,10 @@ test("our id wins over an external id that copies it", async () => {
   await app.deps.db.update(endUsers).set({ name: "Ada L." }).where(eq(endUsers.id, real.id));
   expect((await findEndUser(app.deps, orgId, real.id))!.id).toBe(real.id);
   expect((await findEndUser(app.deps, orgId, "ada"))!.id).toBe(real.id);
+  // The inbox's customer page asks the same lookup.
+  const page = await app.request(`/api/customers/${real.id}`, { headers: { authorization: `Bearer ${member}` } });
+  expect(page.status).toBe(200);
+  expect(((await page.json()) as { id: string; name: string }).id).toBe(real.id);
 });
 
 test("by email, the verified customer wins over a visitor who typed the same address", async () => {

@@ -2,7 +2,8 @@
 // joinable contacts view and the audience statement.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
-import { audienceMatches, customerContacts, emailOnlyCustomer, endUserByRef, listEndUsers } from "../../src/customers/queries.ts";
+import { audienceMatches, customerContacts, emailOnlyCustomer, listEndUsers } from "../../src/customers/queries.ts";
+import { findEndUser } from "../../src/customers/records.ts";
 import { createVisitor, identifyEndUser } from "../../src/customers/records.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
 
@@ -18,10 +19,10 @@ afterAll(() => app.close());
 
 test("a customer by our id or the org's external id, never another org's", async () => {
   const ada = await identifyEndUser(app.deps, orgId, "ada-q", true, { email: "ada@q.example", name: "Ada" });
-  expect((await endUserByRef(app.deps.db, orgId, ada.id))?.id).toBe(ada.id);
-  expect((await endUserByRef(app.deps.db, orgId, "ada-q"))?.id).toBe(ada.id);
-  expect(await endUserByRef(app.deps.db, otherOrg, ada.id)).toBeNull();
-  expect(await endUserByRef(app.deps.db, orgId, "nobody")).toBeNull();
+  expect((await findEndUser(app.deps, orgId, ada.id))?.id).toBe(ada.id);
+  expect((await findEndUser(app.deps, orgId, "ada-q"))?.id).toBe(ada.id);
+  expect(await findEndUser(app.deps, otherOrg, ada.id)).toBeNull();
+  expect(await findEndUser(app.deps, orgId, "nobody")).toBeNull();
 });
 
 test("an email's sender: the oldest unverified email-only record, never an identified customer", async () => {
@@ -47,7 +48,7 @@ test("the list: newest first, searched by an escaped pattern, after a row", asyn
 });
 
 test("customerContacts joins by id with the columns it names", async () => {
-  const ada = await endUserByRef(app.deps.db, orgId, "ada-q");
+  const ada = await findEndUser(app.deps, orgId, "ada-q");
   const rows = await app.deps.db
     .select({ email: customerContacts.email, name: customerContacts.name, orgId: customerContacts.orgId })
     .from(customerContacts)
@@ -62,5 +63,5 @@ test("audienceMatches: verified customers with an address who match the rule", a
   await identifyEndUser(app.deps, otherOrg, "pro-other", true, { email: "o@q.example", traits: { plan: "pro" } });
   const rows = await app.deps.db.execute(sql`select m.id from (${audienceMatches(orgId, { all: [{ trait: "plan", op: "eq", value: "pro" }] })}) m`);
   const ids = ((Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as { id: string }[]).map((r) => r.id);
-  expect(ids).toEqual([(await endUserByRef(app.deps.db, orgId, "pro-q"))!.id]);
+  expect(ids).toEqual([(await findEndUser(app.deps, orgId, "pro-q"))!.id]);
 });
