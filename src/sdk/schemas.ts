@@ -4,6 +4,7 @@
 // expect (docs/decisions.md "Widget SDK payloads").
 import { t } from "elysia";
 import { FreeForm } from "../http/free-form.ts";
+import { CHAT_LIMITS } from "../conversations/input.ts";
 import { TICKET_LIMITS } from "../inbox/tickets.ts";
 import { IDENTITY_LIMITS } from "./identity.ts";
 import { WidgetVoiceConfig } from "../agents/voice-config.ts";
@@ -48,7 +49,7 @@ export const IdentifyUserBody = t.Object(
     session_id: t.Optional(
       t.String({
         minLength: 1,
-        maxLength: 256,
+        maxLength: CHAT_LIMITS.sessionId,
         description:
           "The chat session (X-Session-Id) this visitor started before being identified: it becomes this customer's, under the chat's session rules, and its waiting ticket (one with no customer, or only an address left at hand-off) gets this customer.",
       }),

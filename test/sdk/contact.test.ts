@@ -16,6 +16,7 @@ import { chatJson, type ChatOrg, seedChatOrg } from "../support/chat.ts";
 import { emailEnv } from "../support/email.ts";
 import { startSmtp, type TestSmtp } from "../support/smtp.ts";
 import { sdk, userToken } from "./helpers.ts";
+import { CHAT_LIMITS } from "../../src/conversations/input.ts";
 
 let smtp: TestSmtp;
 let app: TestApp;
@@ -203,6 +204,12 @@ describe("identify() later in the same chat", () => {
     expect(res.status).toBe(404);
     expect(await app.deps.db.select().from(endUsers).where(eq(endUsers.externalId, "ghost-1"))).toEqual([]);
     expect((await call("/api/sdk/users/identify", { user_id: "ghost-2" }, from())).status).toBe(200);
+    // A session id as long as chat accepts is looked up (unknown: 404); one character more is 400.
+    const longest = `cs_${"x".repeat(CHAT_LIMITS.sessionId - 3)}`;
+    expect((await call("/api/sdk/users/identify", { user_id: "ghost-3", session_id: longest }, from())).status).toBe(404);
+    const over = await call("/api/sdk/users/identify", { user_id: "ghost-3", session_id: `${longest}x` }, from());
+    expect(over.status).toBe(400);
+    expect((await over.json()).error.details[0].path).toBe("/session_id");
   });
 });
 
