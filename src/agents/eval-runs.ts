@@ -151,6 +151,26 @@ export async function getRun(deps: Deps, orgId: string, id: string): Promise<Eva
   return detailOf(deps, row);
 }
 
+/**
+ * The question set a run was given, whole — also the questions a run that stopped early never
+ * reached (its results hold only those it answered) — and its agent: what "run again" asks.
+ */
+export async function runQuestions(
+  deps: Deps,
+  orgId: string,
+  id: string,
+): Promise<{ agentId: string; questions: { question: string; expected_doc?: string; expected_phrase?: string }[] }> {
+  const [row] = isUuid(id)
+    ? await deps.db
+        .select({ agentId: evalRuns.agentId, questions: evalRuns.questions })
+        .from(evalRuns)
+        .where(and(eq(evalRuns.orgId, orgId), eq(evalRuns.id, id)))
+        .limit(1)
+    : [];
+  if (!row) throw AppError.notFound("No such run in this organisation.");
+  return row;
+}
+
 const key = (question: string) => question.trim().toLowerCase().replace(/\s+/g, " ");
 
 /** The run with the agent's previous run (the newest one before it) and each question's change since then. */

@@ -5,7 +5,7 @@
 // it. agents:view reads runs, agents:manage starts them. Works as plain form posts.
 import { Value } from "@sinclair/typebox/value";
 import { Elysia, t } from "elysia";
-import { EVAL_RUN, getRun, listRuns, runCsv, runEvaluation } from "../agents/eval-runs.ts";
+import { EVAL_RUN, getRun, listRuns, runCsv, runEvaluation, runQuestions } from "../agents/eval-runs.ts";
 import { type EvalQuestion, parseQuestions } from "../agents/evaluate.ts";
 import { listAgents } from "../agents/service.ts";
 import type { Deps } from "../deps.ts";
@@ -46,18 +46,10 @@ async function evalPage(ctx: DashboardContext, refused?: Refused): Promise<Respo
   const usable = agents.filter((a) => a.status !== "disabled");
   const active = usable.find((a) => a.status === "active");
   // The last run's questions, so running the same set again is one click.
-  const last = runs[0] ? await getRun(ctx.deps, ctx.orgId, runs[0].id) : null;
+  const last = runs[0] ? await runQuestions(ctx.deps, ctx.orgId, runs[0].id) : null;
   const values = refused?.values ?? {
-    agent_id: last?.agent_id ?? active?.id ?? "",
-    content: last
-      ? asLines(
-          last.results.map((r) => ({
-            question: r.question,
-            ...(r.expected_doc ? { expected_doc: r.expected_doc } : {}),
-            ...(r.expected_phrase ? { expected_phrase: r.expected_phrase } : {}),
-          })),
-        )
-      : "",
+    agent_id: last?.agentId ?? active?.id ?? "",
+    content: last ? asLines(last.questions) : "",
   };
   const errors = refused?.errors ?? {};
   const body = html`<p><a href="/dashboard/agents">← Agents</a></p>
@@ -119,9 +111,9 @@ function startRun(ctx: DashboardContext, values: FormValues): Promise<Response> 
 
 async function rerun(ctx: DashboardContext, id: string): Promise<Response> {
   liftIdleTimeout(ctx.request);
-  const before = await getRun(ctx.deps, ctx.orgId, id);
-  const questions = before.results.map((r) => ({ question: r.question, expectedDoc: r.expected_doc, expectedPhrase: r.expected_phrase }));
-  const run = await runEvaluation(ctx.deps, ctx.orgId, ctx.principal.member.id, before.agent_id, questions, ctx.request.signal);
+  const before = await runQuestions(ctx.deps, ctx.orgId, id);
+  const questions = before.questions.map((q) => ({ question: q.question, expectedDoc: q.expected_doc, expectedPhrase: q.expected_phrase }));
+  const run = await runEvaluation(ctx.deps, ctx.orgId, ctx.principal.member.id, before.agentId, questions, ctx.request.signal);
   return redirect(
     ctx.deps,
     `/dashboard/eval/runs/${run.id}`,

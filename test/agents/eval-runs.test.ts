@@ -1,7 +1,7 @@
 // /api/eval/runs: a question set run against an agent, stored, compared with the agent's previous
 // run, exported as CSV; bounds at their boundary, tenant scoping and roles.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { EVAL_RUN } from "../../src/agents/eval-runs.ts";
+import { EVAL_RUN, runQuestions } from "../../src/agents/eval-runs.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 import { memberWith } from "../dashboard/helpers.ts";
 import { fakeOpenAi } from "../support/fake-llm.ts";
@@ -188,6 +188,10 @@ describe("the time bound", () => {
       ).json()) as Run;
       expect(failing).toMatchObject({ status: "partial", answered_questions: 1 });
       expect(failing.error).toStartWith("Stopped after 1 of 3 questions: the model failed (");
+      // Running it again asks the whole set, not only the question it got to answer.
+      expect((await runQuestions(slow.deps, o.org_id, failing.id)).questions).toEqual([{ question: "one?" }, { question: "two?" }, { question: "three?" }]);
+      const page = await (await slow.request("/dashboard/eval", { headers })).text();
+      expect(page).toContain("three?"); // the form is filled with the newest run's whole set
     } finally {
       await slow.close();
       await fake.close();
