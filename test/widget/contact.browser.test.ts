@@ -89,7 +89,7 @@ test.skipIf(missing)(
 
     // An invalid address: refused in the widget, said in an alert, nothing sent.
     await field.fill("someone@localhost");
-    await page.locator("form.contact").getByRole("button", { name: "Send" }).click();
+    await page.locator("form.contact").getByRole("button", { name: "Save email" }).click();
     await page.getByRole("alert").filter({ hasText: "does not look like an email address" }).waitFor();
     expect(await field.getAttribute("aria-invalid")).toBe("true");
     expect(contactCalls).toEqual([]);
@@ -108,7 +108,7 @@ test.skipIf(missing)(
 
     // A valid address: sent, stored on the ticket as unverified, and thanked for.
     await field.fill("Walk.In@Customer.example");
-    await page.locator("form.contact").getByRole("button", { name: "Send" }).click();
+    await page.locator("form.contact").getByRole("button", { name: "Save email" }).click();
     await page.getByText("Thank you. If you leave, we will answer at walk.in@customer.example.").waitFor();
     expect(await field.isVisible()).toBe(false);
     expect(await waiting.textContent()).toMatch(/They will answer here and by email\.$/);

@@ -24,7 +24,7 @@ export function contactPrompt(w: Widget, after: HTMLElement, answered: () => voi
     "aria-describedby": "svc-contact-hint svc-contact-error",
   });
   const error = h("p", { class: "contact-error", id: "svc-contact-error", role: "alert" });
-  const send = h("button", { type: "submit" }, "Send");
+  const send = h("button", { type: "submit" }, "Save email");
   const skip = h("button", { type: "button", class: "secondary" }, "Skip");
   const form = h(
     "form",
