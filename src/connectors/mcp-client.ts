@@ -269,7 +269,10 @@ export class McpSession {
         if (era === undefined) throw error;
         const version = era === "legacy" ? CLIENT_PROTOCOL_VERSION : choose(era);
         if (version === MODERN_VERSION) return this.send(method, params, headers); // named as supported: once more
-        await this.handshake(version);
+        // A server that refuses the older handshake too was not an older server: its first refusal is the reason.
+        await this.handshake(version).catch(() => {
+          throw error;
+        });
         return this.send(method, params);
       }
       if (error.kind !== "session_lost" || !retryable) throw error;

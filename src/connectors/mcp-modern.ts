@@ -110,6 +110,8 @@ export function modernHeaders(method: string, params: Record<string, unknown> | 
 
 const record = (value: unknown) => (typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined);
 
+const NOT_ABOUT_ERA = new Set([408, 413, 429, 431]);
+
 /**
  * What a refused request says about the server's era (2026-07-28 versioning, "Backward
  * Compatibility"): `legacy` (a 4xx, or for the probe a JSON-RPC error, that is no modern error:
@@ -124,7 +126,9 @@ export function eraOf(error: unknown, probe: boolean): "legacy" | string[] | und
     return Array.isArray(supported) ? supported.filter((v): v is string => typeof v === "string") : [];
   }
   if (rpcCode !== undefined && MODERN_ERRORS.has(rpcCode)) return undefined;
-  if (error.kind === "http" && status !== undefined && status >= 400 && status < 500) return "legacy";
+  // A rate limit, a request too large or too slow is about this request, never the server's era:
+  // falling back would send it again at once and hide why it was refused.
+  if (error.kind === "http" && status !== undefined && status >= 400 && status < 500 && !NOT_ABOUT_ERA.has(status)) return "legacy";
   if (error.kind === "rpc" && probe) return "legacy";
   // An answer to the probe that is no JSON-RPC answer at all (not JSON, nested past our bound): a
   // legacy server answering an unknown method its own way. initialize then decides, under the
