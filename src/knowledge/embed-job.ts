@@ -155,7 +155,11 @@ export async function embedPendingDocs(deps: Pick<Deps, "db" | "config" | "now">
           .set({ embeddingsError: null, embeddingsErrorAt: null })
           .where(and(eq(knowledgeSettings.orgId, orgId), sql`${knowledgeSettings.embeddingsError} is not null`));
     } catch (error) {
-      await record(deps, orgId, messageOf(error).slice(0, 500));
+      // What the embeddings server said is the org's to read; anything else (a database error names
+      // its statement and parameters, passage text included) stays in the server's log, where the
+      // job runner writes the thrown error.
+      const told = error instanceof EmbeddingsError ? messageOf(error) : "an internal error stopped the run; the server's log has the details";
+      await record(deps, orgId, told.slice(0, 500));
       throw error;
     }
   }

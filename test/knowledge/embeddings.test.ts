@@ -189,6 +189,30 @@ describe("hybrid retrieval", () => {
     expect((await status()).last_error).toBeUndefined();
   });
 
+  test("a failure of our own (here the database refusing the write) is recorded as internal, never with its statement or the passage text", async () => {
+    const res = await app.request("/api/docs", {
+      method: "POST",
+      headers: { authorization: `Bearer ${member}` },
+      json: { title: "Loyalty points", body: "Points expire after a year." },
+    });
+    expect(res.status).toBe(201);
+    const db = new Proxy(app.deps.db, {
+      get: (target, name) =>
+        name === "transaction"
+          ? () => Promise.reject(new Error('Failed query: insert into "passage_embeddings" params: Points expire after a year.'))
+          : Reflect.get(target, name),
+    });
+    const failure = await embedPendingDocs({ ...app.deps, db }).then(
+      () => null,
+      (error: Error) => error,
+    );
+    expect(failure?.message).toContain("Failed query"); // thrown to the job runner, which logs it
+    const said = (await status()).last_error?.message ?? "";
+    expect(said).toStartWith("an internal error stopped the run");
+    expect(said).not.toContain("Points expire");
+    expect(await embedPendingDocs(app.deps)).toEqual({ docs: 1, passages: 1 });
+  });
+
   test("a document whose input the server refuses (400) is passed over and named; the others go on; an edit tries it again", async () => {
     server.refuseWord = "Overlong";
     const post = async (title: string, body: string) => {
@@ -201,7 +225,7 @@ describe("hybrid retrieval", () => {
     // The refused one is the oldest change, so it comes first: the run does not stop at it.
     expect(await embedPendingDocs(app.deps)).toEqual({ docs: 1, passages: 1 });
     const after = await status();
-    expect(after).toMatchObject({ documents: 5, embedded: 4, refused: 1 });
+    expect(after).toMatchObject({ documents: 6, embedded: 5, refused: 1 });
     expect(after.last_error?.message).toContain("“Overlong terms” was not embedded: the embeddings server answered 400");
     // The next run does not send it again.
     const sent = server.requests.length;
@@ -216,7 +240,7 @@ describe("hybrid retrieval", () => {
     });
     expect(edited.status).toBe(200);
     expect(await embedPendingDocs(app.deps)).toEqual({ docs: 1, passages: 1 });
-    expect(await status()).toMatchObject({ documents: 5, embedded: 5, refused: 0 });
+    expect(await status()).toMatchObject({ documents: 6, embedded: 6, refused: 0 });
     expect((await status()).last_error).toBeUndefined();
   });
 });
