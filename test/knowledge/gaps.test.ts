@@ -60,7 +60,13 @@ describe("knowledge gaps", () => {
   test("limits at their boundary; roles", async () => {
     expect((await gaps("?days=365&limit=100")).status).toBe(200);
     expect((await gaps("?days=366")).status).toBe(400);
-    expect((await gaps("?days=0")).status).toBe(400);
+    const zero = await gaps("?days=0");
+    expect(zero.status).toBe(400);
+    // The message names where the problem is: a query parameter, not the body.
+    const zeroBody = (await zero.json()) as { error: { code: string; message: string; details: { path: string }[] } };
+    expect(zeroBody.error.code).toBe("validation_failed");
+    expect(zeroBody.error.message).toBe("The request query is invalid.");
+    expect(zeroBody.error.details[0]!.path).toBe("/days");
     expect((await gaps("?limit=101")).status).toBe(400);
     expect(((await (await gaps("?limit=1")).json()) as { gaps: unknown[] }).gaps).toHaveLength(1);
     const other = await seedOrg(app);
