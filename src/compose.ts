@@ -81,6 +81,7 @@ export type DepsInput = Omit<
   | "live"
   | "replies"
   | "clientDocuments"
+  | "clientDocumentFetches"
 > & {
   /** Bun's argon2id defaults unless given. */
   passwords?: PasswordHasher;
@@ -118,6 +119,7 @@ export async function buildDeps(input: DepsInput): Promise<Deps> {
     statements: createStatements(),
     replies: createReplyThread(),
     clientDocuments: new Map(),
+    clientDocumentFetches: createSingleFlight<unknown>(),
   } as unknown as Deps;
   deps.metrics = createMetrics({ processMetrics, outboxDepth: () => outboxDepth(deps) });
   deps.tools = createToolRuntime(deps, { providers: toolProviders, limiter, invalidation, directory: toolDirectory(deps), builtins: families.flat() });

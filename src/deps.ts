@@ -63,4 +63,6 @@ export interface Deps {
   mailDns?: (name: string, type: string) => Promise<string[][] | string[]>;
   /** Client metadata documents by URL, until their cache time (src/oauth/client-metadata.ts). */
   clientDocuments: Map<string, { value: unknown; until: number }>;
+  /** Client metadata document fetches in flight, so concurrent requests for one URL share one fetch. */
+  clientDocumentFetches: SingleFlight<unknown>;
 }
