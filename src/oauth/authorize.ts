@@ -91,7 +91,7 @@ async function requestedClient(
           kind: "error_page",
           status: 429,
           title: "Too many requests",
-          message: `Too many applications were checked from here; try again in ${error.retryAfter} seconds.`,
+          message: error.message,
           headers: { "retry-after": String(error.retryAfter) },
         },
       };

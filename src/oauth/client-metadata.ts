@@ -40,8 +40,15 @@ export class MetadataDocumentError extends Error {}
 
 /** Too many fetches for this client address or this URL: a 429 page with Retry-After. */
 export class MetadataFetchLimitedError extends Error {
-  constructor(readonly retryAfter: number) {
-    super(`too many application checks; try again in ${retryAfter} seconds`);
+  constructor(
+    readonly retryAfter: number,
+    readonly per: "address" | "url",
+  ) {
+    super(
+      per === "address"
+        ? `Too many applications were checked from your address; try again in ${retryAfter} seconds.`
+        : `This application was checked too often; try again in ${retryAfter} seconds.`,
+    );
   }
 }
 
@@ -136,12 +143,12 @@ async function fetchDocument(deps: Deps, url: string): Promise<{ client: Metadat
 /** One fetch, if the limits allow it: per client address, then per URL (src/ratelimit/leased.ts). */
 async function limitedFetch(deps: Deps, url: string, ip: string): Promise<MetadataClient> {
   const now = deps.now();
-  for (const [key, limit] of [
-    [`oauth:cimd:ip:${ip}`, METADATA_DOCUMENT_LIMITS.perAddress],
-    [`oauth:cimd:url:${sha256Hex(url)}`, METADATA_DOCUMENT_LIMITS.perUrl],
+  for (const [per, key, limit] of [
+    ["address", `oauth:cimd:ip:${ip}`, METADATA_DOCUMENT_LIMITS.perAddress],
+    ["url", `oauth:cimd:url:${sha256Hex(url)}`, METADATA_DOCUMENT_LIMITS.perUrl],
   ] as const) {
     const taken = await deps.limiter.take(key, limit, now);
-    if (!taken.allowed) throw new MetadataFetchLimitedError(taken.retryAfter);
+    if (!taken.allowed) throw new MetadataFetchLimitedError(taken.retryAfter, per);
   }
   const { client, ttl } = await fetchDocument(deps, url);
   const cache = deps.clientDocuments;

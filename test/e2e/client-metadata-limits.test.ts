@@ -101,7 +101,7 @@ describe("fetches are limited", () => {
     const over = await stranger(`${base()}/good/address-over.json`, ip);
     expect(over.status).toBe(429);
     expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(await over.text()).toContain("try again in");
+    expect(await over.text()).toContain("Too many applications were checked from your address; try again in");
     expect(hits.get("/good/address-over.json")).toBeUndefined();
     // A document already kept costs nothing; another address is not affected.
     expect((await stranger(`${base()}/good/address-1.json`, ip)).status).toBe(302);
@@ -116,6 +116,7 @@ describe("fetches are limited", () => {
     expect(hits.get("/missing.json?per-url")).toBe(limit);
     const over = await stranger(clientId, "192.0.2.200");
     expect(over.status).toBe(429);
+    expect(await over.text()).toContain("This application was checked too often; try again in");
     expect(hits.get("/missing.json?per-url")).toBe(limit);
   });
 });
