@@ -3,6 +3,7 @@
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import type { BusinessHours } from "../kit/business-hours.ts";
+import { type CsvValue, csvDocument } from "../kit/csv.ts";
 import { isUuid } from "../kit/ids.ts";
 import { type GapGroup, knowledgeGaps } from "../knowledge/gaps.ts";
 import { type Figures, figures, type ReportFilter } from "./figures.ts";
@@ -147,18 +148,14 @@ export async function headlines(deps: Deps, orgId: string): Promise<Headline[]> 
   ];
 }
 
-function cell(v: unknown): string {
-  const s = v === null || v === undefined ? "" : String(v);
-  return /[",\r\n]/.test(s) || /^[=+\-@]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-}
-
 /**
  * The report as CSV (RFC 4180): one `metric,value` row per figure, the hours as
  * `conversations_hour_HH`, each knowledge gap as `knowledge_gap_N_question` and `_count`; a figure
- * that has no value (no business hours set, nothing to measure) is an empty cell.
+ * that has no value (no business hours set, nothing to measure) is an empty cell. Written by the
+ * service's one CSV writer (src/kit/csv.ts), which defuses a question that would start a formula.
  */
 export function reportCsv(r: Report): string {
-  const rows: [string, unknown][] = [
+  const rows: [string, CsvValue][] = [
     ["period_since", r.period.since],
     ["period_until", r.period.until],
     ["conversations", r.conversations],
@@ -169,7 +166,7 @@ export function reportCsv(r: Report): string {
     ["ai_resolution_rate_total", r.ai_resolution_rate.total],
     ["handed_off", r.handed_off],
     ["handoff_rate", r.handoff_rate],
-    ...Object.entries(r.handoff_reasons).map(([k, v]) => [`handoff_reason_${k}`, v] as [string, unknown]),
+    ...Object.entries(r.handoff_reasons).map(([k, v]) => [`handoff_reason_${k}`, v] as [string, CsvValue]),
     ["tickets", r.tickets],
     ["first_response_count", r.first_response.count],
     ["first_response_median_ms", r.first_response.median_ms],
@@ -186,16 +183,16 @@ export function reportCsv(r: Report): string {
           [`csat_${by}_count`, r.csat[by].count],
           [`csat_${by}_average`, r.csat[by].average],
           [`csat_${by}_satisfied_rate`, r.csat[by].satisfied_rate],
-        ] as [string, unknown][],
+        ] as [string, CsvValue][],
     ),
-    ...r.by_hour.map((n, h) => [`conversations_hour_${String(h).padStart(2, "0")}`, n] as [string, unknown]),
+    ...r.by_hour.map((n, h) => [`conversations_hour_${String(h).padStart(2, "0")}`, n] as [string, CsvValue]),
     ...(r.knowledge_gaps ?? []).flatMap(
       (g, i) =>
         [
           [`knowledge_gap_${i + 1}_question`, g.questions[0]],
           [`knowledge_gap_${i + 1}_count`, g.count],
-        ] as [string, unknown][],
+        ] as [string, CsvValue][],
     ),
   ];
-  return `metric,value\r\n${rows.map(([k, v]) => `${cell(k)},${cell(v)}`).join("\r\n")}\r\n`;
+  return csvDocument([["metric", "value"], ...rows]);
 }
