@@ -6,6 +6,7 @@ import type { Deps } from "../deps.ts";
 import { setupStatus } from "../setup/status.ts";
 import { html } from "../html/html.ts";
 import { accountPages } from "./account.ts";
+import { activityPages } from "./activity.ts";
 import { agentPages } from "./agents.ts";
 import { evalPages } from "./eval.ts";
 import { dashboardAssets } from "./assets.ts";
@@ -37,7 +38,7 @@ const BLURBS: Record<string, string> = {
   campaigns: "Email series: steps, previews, activation, the outbox.",
   connectors: "MCP servers whose tools agents may call.",
   "custom-actions": "HTTP endpoints of your own systems, callable as actions.",
-  settings: "Widget keys and snippet, identity verification, origins, connected clients, members.",
+  settings: "Widget keys and snippet, identity verification, origins, connected clients, members, the activity log.",
   webhooks: "Signed event deliveries to your own systems, their log and replays.",
 };
 
@@ -70,6 +71,7 @@ export function dashboardRoutes(deps: Deps) {
     .use(campaignPages(deps))
     .use(webhookPages(deps))
     .use(reportPages(deps))
+    .use(activityPages(deps))
     .get("/dashboard", ({ request }) =>
       withMember(deps, request, null, async (ctx) => {
         const sections = NAV.filter((item) => item.key !== "home" && reaches(ctx, item));
