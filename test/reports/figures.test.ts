@@ -225,7 +225,8 @@ describe("GET /api/reports/summary", () => {
     ).text();
     expect(csv).toContain("\r\ntime_zone,Asia/Kolkata\r\n");
     expect(csv).toContain("\r\nconversations_hour_15,13\r\n");
-    for (const tz of ["+05:30", "-03:00", "Nowhere/Land", "UTC+5", "x".repeat(64), "x".repeat(65), ""]) {
+    // US/Pacific-New: a name Intl still knows and the database's tz data no longer has (removed in 2020b).
+    for (const tz of ["+05:30", "-03:00", "Nowhere/Land", "UTC+5", "US/Pacific-New", "x".repeat(64), "x".repeat(65), ""]) {
       const response = await app.request(`/api/reports/summary?period=7d&tz=${encodeURIComponent(tz)}`, { headers: { authorization: `Bearer ${admin}` } });
       expect(response.status).toBe(400);
       expect(((await response.json()) as { error: { details?: { path: string }[] } }).error.details?.[0]?.path).toBe("/tz");
