@@ -12,6 +12,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { evalRuns } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { csvDocument } from "../kit/csv.ts";
 import { isUuid } from "../kit/ids.ts";
 import { LlmError } from "./llm/errors.ts";
 import { type EvalQuestion, type EvalResult, evalTarget, evaluateOne, type EvalTotals, totalsOf } from "./evaluate.ts";
@@ -213,14 +214,7 @@ async function detailOf(deps: Deps, row: Row): Promise<EvalRunDetail> {
   return { ...summaryOf(row), results, previous: previous ? summaryOf(previous) : null };
 }
 
-const cell = (v: unknown) => {
-  const s = v === null || v === undefined ? "" : String(v);
-  // RFC 4180 section 2 quoting; a leading =, +, - or @ is prefixed so a spreadsheet never reads a formula.
-  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
-
-/** The run's questions as CSV (RFC 4180): one row per question answered. */
+/** The run's questions as CSV (RFC 4180, through src/kit/csv.ts): one row per question answered. */
 export function runCsv(run: EvalRunDetail): string {
   const head = ["question", "expected_doc", "expected_phrase", "answered", "confidence", "correct", "change", "first_source", "sources", "reply"];
   const rows = run.results.map((r) => [
@@ -235,5 +229,5 @@ export function runCsv(run: EvalRunDetail): string {
     r.sources.map((s) => s.title).join(" | "),
     r.reply,
   ]);
-  return [head, ...rows].map((row) => row.map(cell).join(",")).join("\r\n") + "\r\n";
+  return csvDocument([head, ...rows]);
 }

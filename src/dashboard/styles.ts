@@ -61,6 +61,7 @@ th { font-size: .8rem; text-transform: uppercase; letter-spacing: .03em; color: 
 tr:last-child td { border-bottom: none; }
 .badge { display: inline-block; padding: .05rem .5rem; border-radius: 999px; font-size: .78rem; font-weight: 600; border: 1px solid var(--border); color: var(--muted); margin-right: .25rem; white-space: nowrap; }
 td > ul, td > ol { margin: 0; padding-left: 1.25rem; }
+td > ul.plain { list-style: none; padding-left: 0; }
 .badge.ok { color: var(--ok); border-color: var(--ok); }
 .badge.warn { color: var(--warn); border-color: var(--warn); }
 .badge.danger { color: var(--danger); border-color: var(--danger); }

@@ -101,7 +101,7 @@ test.skipIf(missing)(
     await invitee.page.getByLabel("Choose a password").fill("correct horse battery");
     await invitee.page.getByRole("button", { name: "Create account and join" }).click();
     await invitee.page.waitForURL("**/dashboard");
-    expect(await invitee.page.getByText("roles: knowledge:view, inbox:manage").count()).toBe(1);
+    expect(await invitee.page.getByText("Your roles: Read the knowledge base, Answer tickets and edit customers").count()).toBe(1);
     expect(unexpectedConsoleErrors(invitee.errors)).toEqual([]);
 
     // The admin sees the new member, opens their role form, drops inbox:manage.
@@ -116,7 +116,7 @@ test.skipIf(missing)(
     await row.getByRole("button", { name: "Save roles" }).click();
     await page.getByText("Roles of grace@acme.example saved.").waitFor();
     await invitee.page.reload();
-    expect(await invitee.page.getByText("roles: agents:view, knowledge:view").count()).toBe(1);
+    expect(await invitee.page.getByText("Your roles: See agents, Read the knowledge base").count()).toBe(1);
 
     // Remove (the script asks to confirm first).
     page.once("dialog", (d) => d.accept());

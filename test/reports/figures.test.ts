@@ -209,6 +209,30 @@ describe("GET /api/reports/summary", () => {
     expect(rows.get("conversations_hour_10")).toBe("13");
   });
 
+  test("hours of the day in the time zone asked for (tz), UTC by default; anything but an IANA name is a 400", async () => {
+    expect((await report("")).time_zone).toBe("UTC");
+    const kolkata = await report("&tz=Asia/Kolkata"); // 10:00 UTC is 15:30 there
+    expect(kolkata.time_zone).toBe("Asia/Kolkata");
+    expect(kolkata.by_hour[15]).toBe(13);
+    expect(kolkata.by_hour[10]).toBe(0);
+    expect(kolkata.conversations).toBe(13);
+    expect((await report("&tz=america/new_york")).by_hour[5]).toBe(13); // January: UTC-5; the name's spelling canonical
+    expect((await report("&tz=America/Argentina/ComodRivadavia")).by_hour[7]).toBe(13);
+    const csv = await (
+      await app.request("/api/reports/summary.csv?period=custom&since=2026-01-05T00:00:00Z&until=2026-01-15T00:00:00Z&tz=Asia/Kolkata", {
+        headers: { authorization: `Bearer ${admin}` },
+      })
+    ).text();
+    expect(csv).toContain("\r\ntime_zone,Asia/Kolkata\r\n");
+    expect(csv).toContain("\r\nconversations_hour_15,13\r\n");
+    // US/Pacific-New: a name Intl still knows and the database's tz data no longer has (removed in 2020b).
+    for (const tz of ["+05:30", "-03:00", "Nowhere/Land", "UTC+5", "US/Pacific-New", "x".repeat(64), "x".repeat(65), ""]) {
+      const response = await app.request(`/api/reports/summary?period=7d&tz=${encodeURIComponent(tz)}`, { headers: { authorization: `Bearer ${admin}` } });
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: { details?: { path: string }[] } }).error.details?.[0]?.path).toBe("/tz");
+    }
+  });
+
   test("bad periods are 400s; no session is 401", async () => {
     const bad = (q: string) => app.request(`/api/reports/summary?${q}`, { headers: { authorization: `Bearer ${admin}` } });
     expect((await bad("period=week")).status).toBe(400);
