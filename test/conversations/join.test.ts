@@ -130,7 +130,7 @@ describe("join", () => {
     const conversation = await idOf(sessionId);
     // The AI still answers while the ticket only waits.
     expect((await chatJson(app, org, { message: "How do I reset my password?", session_id: sessionId })).text.length).toBeGreaterThan(0);
-    const joined = (await (await join(conversation.id)).json()) as { ticket_id: string; created: boolean };
+    const joined = (await (await join(conversation.id)).json()) as { ticket_id: string; ticket_number: number; created: boolean };
     expect(joined).toEqual({ ticket_id: escalated.ticket_id, ticket_number: escalated.ticket_number, created: false });
     expect((await chatJson(app, org, { message: "How do I reset my password?", session_id: sessionId })).text).toBe("");
     sessionId = "";
