@@ -80,6 +80,7 @@ test.skipIf(missing)(
     const typing = customer.locator(".typing");
     await typing.waitFor({ state: "visible" });
     expect(await typing.textContent()).toBe("Sam Rivera is typing…");
+    await customer.screenshot({ path: join(SCREENSHOTS, "widget-member-typing.png") });
     await member.getByRole("button", { name: "Send reply" }).click();
     await customer.locator(".msg.person", { hasText: "Which step fails?" }).waitFor();
     await typing.waitFor({ state: "hidden" });

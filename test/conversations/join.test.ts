@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { sha256Hex } from "../../src/crypto/tokens.ts";
-import { conversations, ticketMessages, tickets } from "../../src/db/schema/index.ts";
+import { conversations, ticketEvents, ticketMessages, tickets } from "../../src/db/schema/index.ts";
 import { TYPING_INTERVAL_MS } from "../../src/live/signals.ts";
 import { type ServedTestApp, serveTestApp, signIn } from "../support/app.ts";
 import { chatJson, type ChatOrg, seedChatOrg } from "../support/chat.ts";
@@ -159,6 +159,8 @@ describe("typing and presence", () => {
     expect(await (await type(true)).json()).toEqual({ sent: true });
     expect((await widget(sessionId, "/typing", { method: "POST", body: JSON.stringify({ typing: "yes" }) })).status).toBe(400);
     expect((await widget(sessionId, "/typing", { method: "POST", body: "{}" })).status).toBe(400);
+    // Never stored: the conversation has no event rows.
+    expect(await app.deps.db.select().from(ticketEvents).where(eq(ticketEvents.conversationId, conversation.id))).toEqual([]);
     // The customer's own stream never hears the customer.
     expect(customer.events.filter((e) => e.event === "typing")).toEqual([]);
 

@@ -13,7 +13,7 @@ const EVERY_MS = 3000;
 
 export function typingLine(w: Widget, identity: () => Record<string, string>) {
   // The waiting line's look (./waiting.ts), beside it above the composer; a status region, read out once.
-  const line = h("p", { class: "waiting typing", role: "status", hidden: "" });
+  const line = h("p", { class: "typing", role: "status", hidden: "" });
   w.shell.person.before(line);
   let hide: ReturnType<typeof setTimeout> | undefined;
   let told = 0;
@@ -31,9 +31,13 @@ export function typingLine(w: Widget, identity: () => Record<string, string>) {
     /** A typing signal of the person: their name, or null when they stopped (or sent). */
     show(name: string | null) {
       clearTimeout(hide);
+      // The line takes height from the log: the newest message stays in view (as ./thread.ts does).
+      const { log } = w.shell;
+      const atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
       line.hidden = name === null;
       const text = name === null ? "" : `${name} is typing…`;
       if (line.textContent !== text) line.textContent = text;
+      if (atEnd) log.scrollTop = log.scrollHeight;
       if (name !== null) hide = setTimeout(() => (line.hidden = true), SHOWN_MS);
     },
   };
