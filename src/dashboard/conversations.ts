@@ -114,7 +114,7 @@ ${m.sources.length ? html`<p><strong>Sources:</strong></p><ul>${m.sources.map((s
  * `url` (a stream of its own), or from the page's thread stream when `url` is null (the ticket page).
  */
 export function presenceLine(ctx: DashboardContext, url: string | null): Html {
-  return html`<p class="presence muted" role="status"${url ? html` data-presence-events="${url}" data-org="${ctx.orgId}"` : ""}><span class="badge">on the site?</span> Whether the customer's chat is open now shows here while the page's script runs.</p>`;
+  return html`<p class="presence muted" aria-live="polite"${url ? html` data-presence-events="${url}" data-org="${ctx.orgId}"` : ""}><span class="badge">on the site?</span> Whether the customer's chat is open now shows here while the page's script runs.</p>`;
 }
 
 /** Who has the conversation: the ticket a person holds (linked), else the join button (inbox:manage). */

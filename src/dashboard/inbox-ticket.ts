@@ -74,7 +74,7 @@ export async function ticketPage(ctx: DashboardContext, ticket: Ticket, forms: T
 ${ticketCsat(ticket)}
 <h2>Thread</h2>
 <div id="thread" aria-live="polite" data-live-events="/api/tickets/${ticket.id}/events" data-last-event-id="${String(cursor)}" data-org="${orgId}">${turns.length === 0 ? html`<p>No messages.</p>` : turns.map((turn) => renderTurn(turn, customer, { sender: emailSender(originals.get(turn.id)), original: emailOriginal(originals.get(turn.id)) }))}</div>
-${chat ? html`<p class="typing muted" data-typing-of="customer" role="status" hidden>The customer is typing…</p>${presenceLine(ctx, null)}` : ""}
+${chat ? html`<p class="typing muted" data-typing-of="customer" aria-live="polite" hidden>The customer is typing…</p>${presenceLine(ctx, null)}` : ""}
 ${
   manage
     ? html`<div class="grid2">

@@ -10,6 +10,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
 import { ticketCounters, ticketMessages, tickets } from "../db/schema/index.ts";
 import { emitTicketCreated } from "../webhooks/emit.ts";
+import { emitWebhookEvent } from "../webhooks/events.ts";
 import { activity, messageAuthor, record } from "./ticket-actors.ts";
 import { publishJoined } from "./ticket-events.ts";
 import { TICKET_LIMITS, type InboxActor, type Ticket } from "./ticket-model.ts";
@@ -49,6 +50,8 @@ export async function joinChatTicket(tx: Tx, input: JoinInput): Promise<{ ticket
           .returning()) as [Ticket];
         await record(tx, now, ticket, actor, "assignee", current.assigneeMemberId, memberId);
         await activity(tx, now, ticket, actor, "ticket.updated", { fields: ["assignee"] });
+        // As any assignee change (src/inbox/ticket-writes.ts updateTicket), committed with it.
+        await emitWebhookEvent(tx, { orgId, type: "ticket.updated", data: { ...ticketView(ticket), changed: ["assignee"] }, now });
       }
       await publishJoined(tx, ticket, memberId, now);
       return { ticket, created: false };

@@ -86,7 +86,9 @@ export function followConversation(options: LiveOptions): () => void {
         if (after > 0) wait = after * 1000;
       }
       if (stopped) return;
-      const delay = wait ?? Math.min(MAX_DELAY_MS, 1000 * 2 ** attempt) * (0.5 + Math.random() / 2);
+      // The server's Retry-After is a least wait: a 429 repeated (too many streams from one address,
+      // e.g. visitors behind one office NAT) backs off like any cut, up to 30 s.
+      const delay = Math.max(wait ?? 0, Math.min(MAX_DELAY_MS, 1000 * 2 ** attempt) * (0.5 + Math.random() / 2));
       attempt++;
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
