@@ -11,7 +11,7 @@ import { createSession } from "../../src/auth/sessions.ts";
 import { conversationMessages, conversations, members } from "../../src/db/schema/index.ts";
 import { type DemoInfo, ensureDemo } from "../../src/orgs/demo.ts";
 import { serveTestApp, type ServedTestApp } from "../support/app.ts";
-import { browserAvailable, browserMissingReason, launchBrowser, SCREENSHOTS, signedInContext } from "../support/browser.ts";
+import { browserAvailable, browserMissingReason, launchBrowser, SCREENSHOTS, seriousAxeViolations, signedInContext } from "../support/browser.ts";
 
 const TIMEOUT = 120_000;
 const missing = !browserAvailable();
@@ -68,14 +68,17 @@ test.skipIf(missing)(
     expect((await member.goto(`/dashboard/conversations/${conversation!.id}`))!.status()).toBe(200);
     await member.locator(".presence .badge", { hasText: "on the site now" }).waitFor();
     await member.screenshot({ path: join(SCREENSHOTS, "dashboard-conversation-join.png"), fullPage: true });
+    expect(await seriousAxeViolations(member)).toEqual([]);
 
-    // Join: the ticket page, and the widget says who joined.
+    // Join: the ticket page, and the widget says who joined. (The test clock moves between steps, so the thread reads in order.)
+    app.clock.advance(60_000);
     await member.getByRole("button", { name: "Join conversation" }).click();
     await member.waitForURL(/\/dashboard\/inbox\/\d+$/);
     await customer.locator(".msg.note", { hasText: "Sam Rivera joined the conversation." }).waitFor();
     await member.locator(".presence .badge", { hasText: "on the site now" }).waitFor();
 
     // The member types: the widget shows it; then the reply arrives.
+    app.clock.advance(60_000);
     await member.getByLabel("Reply", { exact: true }).fill("Hi, I'm Sam from support. Which step fails?");
     const typing = customer.locator(".typing");
     await typing.waitFor({ state: "visible" });
@@ -86,12 +89,14 @@ test.skipIf(missing)(
     await typing.waitFor({ state: "hidden" });
 
     // The customer types: the member's page shows it; their message arrives on the ticket page live.
+    app.clock.advance(60_000);
     const marker = await member.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
     await customer.getByLabel("Your message").fill("The reset email never arrives");
     const customerTyping = member.locator("[data-typing-of=customer]");
     await customerTyping.waitFor({ state: "visible" });
     await customer.screenshot({ path: join(SCREENSHOTS, "widget-member-joined.png") });
     await member.screenshot({ path: join(SCREENSHOTS, "dashboard-conversation-live-typing.png"), fullPage: true });
+    expect(await seriousAxeViolations(member)).toEqual([]);
     await customer.getByLabel("Your message").press("Enter");
     await member.locator("#thread article", { hasText: "The reset email never arrives" }).waitFor();
     await customerTyping.waitFor({ state: "hidden" });
