@@ -28,6 +28,7 @@ import { sdkRoutes } from "./sdk/routes.ts";
 import { chatRoutes } from "./sdk/chat-routes.ts";
 import { voiceRoutes } from "./sdk/voice-routes.ts";
 import { conversationRoutes } from "./conversations/routes.ts";
+import { conversationLiveRoutes } from "./conversations/live-routes.ts";
 import { reportRoutes } from "./reports/routes.ts";
 import { csatPageRoutes } from "./inbox/csat-page.ts";
 import { campaignRoutes } from "./campaigns/routes.ts";
@@ -127,6 +128,7 @@ export function createApp(deps: Deps) {
     .use(chatRoutes(deps, turnPorts(deps)))
     .use(voiceRoutes(deps))
     .use(conversationRoutes(deps))
+    .use(conversationLiveRoutes(deps))
     .use(reportRoutes(deps, { businessHours: (orgId) => getBusinessHours(deps, orgId) }))
     .use(csatPageRoutes(deps))
     .use(campaignRoutes(deps))

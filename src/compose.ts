@@ -20,6 +20,7 @@ import { isDatabaseUnavailable } from "./db/unavailable.ts";
 import { createStatements } from "./db/prepared.ts";
 import type { Deps } from "./deps.ts";
 import { messageOf } from "./errors.ts";
+import { sql } from "drizzle-orm";
 import { createLiveEvents, type RunningLiveEvents } from "./live/live-events.ts";
 import { inboxTools } from "./inbox/tools.ts";
 import { REPLY_MAIL_KIND, replyMailHandler } from "./inbox/reply-mail.ts";
@@ -125,7 +126,9 @@ export async function buildDeps(input: DepsInput): Promise<Deps> {
   deps.tools = createToolRuntime(deps, { providers: toolProviders, limiter, invalidation, directory: toolDirectory(deps), builtins: families.flat() });
   deps.accessTokens = createAccessVerifier(deps, invalidation);
   deps.widgetKeys = createWidgetKeyCache(deps, invalidation);
-  const live = createLiveEvents({ log: base.log, listen, now: base.now });
+  // Typing and presence travel to the other instances as a NOTIFY, never as a row (src/live/signals.ts).
+  const notify = async (channel: string, payload: string) => void (await base.db.execute(sql`select pg_notify(${channel}, ${payload})`));
+  const live = createLiveEvents({ log: base.log, listen, notify, now: base.now });
   deps.live = live;
   await invalidation.start();
   await live.start();

@@ -189,6 +189,8 @@ export function inboxRoutes(deps: Deps) {
           after,
           request,
           release,
+          // A chat's ticket also hears the customer typing and whether they are on the site.
+          signals: ticket.conversationId !== null,
         });
       },
       {

@@ -55,6 +55,12 @@ export interface EventStreamOptions {
   request: Request;
   /** Frees the stream's place under the caps; called once, however the stream ends. */
   release: () => void;
+  /**
+   * The stream of one conversation also carries its signals, never stored and without an `id:`
+   * (README "Live conversation", "Typing and presence"; src/live/signals.ts): `typing` from the
+   * other side and, for a member, `presence` of the customer. A full stream drops them.
+   */
+  signals?: boolean;
 }
 
 export function eventStream(deps: Deps, options: EventStreamOptions): Response {
@@ -137,7 +143,9 @@ export function eventStream(deps: Deps, options: EventStreamOptions): Response {
       start(c) {
         controller = c;
         write(`retry: ${RETRY_MS}\n: open\n\n`);
-        unsubscribe = deps.live.subscribe(options.key, { wake: () => void read(), close: () => end() });
+        const signal = (type: string, data: Record<string, unknown>) => void (!full && write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`));
+        const side = options.signals ? { side: options.reader.kind, signal } : {};
+        unsubscribe = deps.live.subscribe(options.key, { wake: () => void read(), close: () => end(), ...side });
         heartbeat = setInterval(() => {
           if (full && ++stalled > 1) {
             deps.log.info("event stream ended: the client is not taking what it is sent", { unsent_bytes: unsent() });

@@ -14,6 +14,7 @@ import { applyConfig, buildShell } from "./dom.ts";
 import { openStore } from "./store.ts";
 import { installApi, loadConfig } from "./api.ts";
 import { liveConversation } from "./live.ts";
+import { typingLine } from "./typing.ts";
 import { createWidget, post, who } from "./context.ts";
 import { createThread } from "./thread.ts";
 import { createPanel } from "./panel.ts";
@@ -35,8 +36,12 @@ function start(script: HTMLScriptElement) {
   let composer: Composer | undefined;
   const thread = createThread(w, (index) => composer?.retryAt(index));
   const panel = createPanel(w, thread.render);
-  // The live conversation: people's replies as they are written (./live.ts).
+  // The live conversation: people's replies as they are written (./live.ts), and their typing (./typing.ts).
+  const identityHeaders = (): Record<string, string> =>
+    w.identity ? { "X-User-Id": w.identity.user_id, ...(w.identity.user_token ? { "X-User-Token": w.identity.user_token } : {}) } : {};
+  const typing = typingLine(w, identityHeaders);
   const live = liveConversation({
+    typing: typing.show,
     base,
     key,
     state,
