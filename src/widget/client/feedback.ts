@@ -40,6 +40,9 @@ export function feedbackPrompts(ctx: FeedbackContext) {
       yes.addEventListener("click", () => void answer(true));
       no.addEventListener("click", () => void answer(false));
       reply.after(box);
+      // The row comes after the log was scrolled to the answer: keep it in view, not under the bar below the log.
+      const log = reply.parentElement;
+      if (log) log.scrollTop = log.scrollHeight;
     },
     /** Asks for a rating of a resolved ticket, in the log. */
     async rate(log: HTMLElement, ticket: number) {
