@@ -124,6 +124,13 @@ test.skipIf(missing)(
       expect(await talk.getAttribute("aria-pressed")).toBe("false");
       expect(await call.isVisible()).toBe(true);
       expect(await focused(page)).toBe("textarea#svc-input");
+      // The longer caption does not push the message box out of the panel.
+      const [input, panel] = [(await page.getByLabel("Your message").boundingBox())!, (await page.getByRole("dialog").boundingBox())!];
+      expect(input.y + input.height).toBeLessThanOrEqual(panel.y + panel.height);
+      const [captions, tools] = [(await call.locator(".captions").boundingBox())!, (await call.locator(".call-tools").boundingBox())!];
+      expect(captions.y + captions.height).toBeLessThanOrEqual(tools.y);
+      expect(tools.y + tools.height).toBeLessThanOrEqual((await call.boundingBox())!.y + (await call.boundingBox())!.height);
+      expect(await call.locator(".captions").evaluate((el) => el.scrollHeight <= el.clientHeight)).toBe(true);
       expect(await seriousAxeViolations(page, "svc-agents-widget")).toEqual([]);
       await page.screenshot({ path: join(tmpdir(), "widget-voice-offline-inline.png") });
       expect(errors).toEqual([]);

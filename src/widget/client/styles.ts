@@ -102,7 +102,9 @@ export const STYLES = [
   ".stop { padding: 5px 12px; font-size: 14px; }",
   "audio.speech { display: none; }",
   ".call { --level: 0; display: flex; flex-direction: column; align-items: center; justify-content: center; gap: 12px; padding: 16px; background: var(--sa-bg); color: var(--sa-fg); text-align: center; }",
-  ".call.inline { flex: 1; border-bottom: 1px solid var(--sa-border); }",
+  // Long captions scroll inside the call, never push the composer out of the panel.
+  ".call.inline { flex: 1; min-height: 0; overflow-y: auto; justify-content: safe center; border-bottom: 1px solid var(--sa-border); }",
+  ".call.inline > * { flex-shrink: 0; }",
   ".call.inline:not([hidden]) + .log { display: none; }",
   ".call.pip { position: fixed; left: 20px; bottom: 20px; width: 260px; border: 1px solid var(--sa-border); border-radius: 16px; box-shadow: var(--sa-shadow); }",
   ".call.fullscreen { position: fixed; inset: 0; z-index: 1; }",
@@ -110,6 +112,7 @@ export const STYLES = [
   "  box-shadow: 0 0 0 calc(4px + var(--level) * 18px) color-mix(in srgb, var(--sa-accent) 35%, transparent); transform: scale(calc(1 + var(--level) * .06)); }",
   ".call.fullscreen .face { width: 200px; height: 200px; font-size: 80px; }",
   ".call .face { margin: 22px 0 8px; flex: none; }",
+  ".call.inline .face { margin: 4px 0 0; }",
   ".call.pip .face { width: 88px; height: 88px; font-size: 36px; }",
   ".call.pip .call-tools button { padding: 6px 10px; font-size: 14px; }",
   ".face img { width: 100%; height: 100%; object-fit: cover; }",
