@@ -115,7 +115,7 @@ export const STYLES = [
   "  box-shadow: 0 0 0 calc(4px + var(--level) * 18px) color-mix(in srgb, var(--sa-accent) 35%, transparent); transform: scale(calc(1 + var(--level) * .06)); }",
   ".call.fullscreen .face { width: 200px; height: 200px; font-size: 80px; }",
   ".call .face { margin: 22px 0 8px; flex: none; }",
-  ".call.inline .face { margin: 14px 0 10px; }",
+  ".call.inline .face { margin: 8px 0 6px; }",
   ".call.pip .face { width: 88px; height: 88px; font-size: 36px; }",
   ".call.pip .call-tools button { padding: 6px 10px; font-size: 14px; }",
   ".face img { width: 100%; height: 100%; object-fit: cover; }",
