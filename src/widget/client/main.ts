@@ -54,7 +54,16 @@ function start(script: HTMLScriptElement) {
     resolved: (ticket) => void prompts.rate(w.shell.log, ticket),
   });
   // "Did that help?" under an answer, and the rating prompt when a ticket is resolved (./feedback.ts).
-  const prompts = feedbackPrompts({ state, post: (path, body) => post(w, path, body), who: () => who(w), askPerson: () => w.shell.person.click(), base, key });
+  const prompts = feedbackPrompts({
+    state,
+    save: w.save,
+    input: w.shell.input,
+    post: (path, body) => post(w, path, body),
+    who: () => who(w),
+    askPerson: () => w.shell.person.click(),
+    base,
+    key,
+  });
   const ask = createAsk(w, { thread, follow: live.follow, unfollow: live.stop, answered: (el) => prompts.afterAnswer(el) });
   composer = createComposer(w, thread, ask);
 
@@ -97,7 +106,7 @@ function start(script: HTMLScriptElement) {
       // Another person on this browser: their conversation is not this one.
       if (state.userId !== null && state.userId !== user.user_id) {
         live.stop();
-        Object.assign(state, { sessionId: null, live: false, lastEventId: null, unread: 0 });
+        Object.assign(state, { sessionId: null, live: false, lastEventId: null, unread: 0, rating: null });
         state.messages = [];
         thread.render();
       }
@@ -108,6 +117,8 @@ function start(script: HTMLScriptElement) {
   });
   document.body.append(w.shell.host);
   thread.render();
+  // A rating prompt still pending before a reload (./feedback.ts).
+  prompts.restore(w.shell.log);
   if (state.open) panel.open(false);
   runQueued();
   panel.showUnread();

@@ -1,7 +1,7 @@
 // The widget's stylesheet, adopted by its shadow root. `:host` declarations are `!important` so the
 // page's rules on our element (even `* { all: unset !important }`) lose to them; everything inside
 // the shadow tree is out of the page's reach. Sizes in px: the page may change the root font size.
-// Colours meet WCAG AA contrast in both schemes.
+// Colours meet WCAG AA contrast in both schemes; `--sa-bg` and `--sa-soft` are ./colour.ts LIGHT_BACKGROUNDS and DARK_BACKGROUNDS.
 // One string per source line, joined with spaces: the minified bundle carries it on one line.
 export const STYLES = [
   ":host {",
@@ -18,6 +18,8 @@ export const STYLES = [
   "  color-scheme: light dark;",
   "  --sa-fg: #1d2330; --sa-muted: #4f5869; --sa-bg: #ffffff; --sa-soft: #eef1f7; --sa-accent: #2f5bea; --sa-on-accent: #ffffff;",
   "  --sa-border: #c9cfdb; --sa-note: #fff6db; --sa-note-fg: #5a4500; --sa-danger: #a1261e; --sa-shadow: 0 12px 40px rgba(16, 24, 40, .22);",
+  // The accent as text on --sa-bg: the org's primary colour made legible (./dom.ts applyAgentLook), else the accent.
+  "  --sa-ink: var(--sa-ink-light, var(--sa-accent));",
   "}",
   ":host(.left) { inset: auto auto 20px 20px !important; }",
   ":host(.left) .panel { right: auto; left: 0; }",
@@ -26,6 +28,7 @@ export const STYLES = [
   "  :host {",
   "    --sa-fg: #e8eaf0; --sa-muted: #b4bccb; --sa-bg: #1b1f28; --sa-soft: #272c38; --sa-accent: #8aa4ff; --sa-on-accent: #0b1020;",
   "    --sa-border: #414857; --sa-note: #3a3220; --sa-note-fg: #f3dc9a; --sa-danger: #ff9b93; --sa-shadow: 0 12px 40px rgba(0, 0, 0, .55);",
+  "    --sa-ink: var(--sa-ink-dark, var(--sa-accent));",
   "  }",
   "}",
   "* { box-sizing: border-box; }",
@@ -33,8 +36,8 @@ export const STYLES = [
   ".sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }",
   "button { font: inherit; cursor: pointer; border-radius: 10px; border: 1px solid var(--sa-accent); background: var(--sa-accent); color: var(--sa-on-accent); padding: 8px 14px; font-weight: 600; }",
   "button:disabled { opacity: .6; cursor: default; }",
-  "button.secondary { background: var(--sa-bg); color: var(--sa-accent); }",
-  "button:focus-visible, textarea:focus-visible, a:focus-visible, .log:focus-visible { outline: 3px solid var(--sa-accent); outline-offset: 2px; }",
+  "button.secondary { background: var(--sa-bg); color: var(--sa-ink); border-color: var(--sa-ink); }",
+  "button:focus-visible, textarea:focus-visible, a:focus-visible, .log:focus-visible { outline: 3px solid var(--sa-ink); outline-offset: 2px; }",
   ".launcher { display: grid; place-items: center; width: 58px; height: 58px; padding: 0; border-radius: 50%; box-shadow: var(--sa-shadow); margin-left: auto; }",
   ".launcher svg { width: 28px; height: 28px; fill: currentColor; }",
   ".panel {",
@@ -61,7 +64,7 @@ export const STYLES = [
   ".badge { position: absolute; top: -4px; right: -4px; min-width: 22px; height: 22px; padding: 0 6px; border-radius: 11px; background: var(--sa-danger); color: var(--sa-bg); font: 700 13px/22px system-ui, sans-serif; text-align: center; }",
   ".msg.note { align-self: stretch; max-width: none; background: var(--sa-note); color: var(--sa-note-fg); font-size: 14px; }",
   ".msg.user a { color: inherit; }",
-  ".msg a { color: var(--sa-accent); text-decoration: underline; }",
+  ".msg a { color: var(--sa-ink); text-decoration: underline; }",
   ".msg.note a { color: inherit; }",
   ".sources { margin: 6px 0 0; padding: 6px 0 0 18px; border-top: 1px solid var(--sa-border); font-size: 13px; white-space: normal; }",
   ".sources li { margin: 2px 0; }",
@@ -76,13 +79,13 @@ export const STYLES = [
   ".status:empty { display: none; }",
   ".waiting, .typing { margin: 0; flex-basis: 100%; font-size: 13px; padding: 6px 10px; border-radius: 8px; background: var(--sa-soft, rgba(127, 127, 127, 0.12)); }",
   ".waiting[hidden], .typing[hidden], .person[hidden] { display: none; }",
-  ".contact { flex-basis: 100%; margin: 0; padding: 8px 10px; border-radius: 8px; border: 1px solid var(--sa-border); font-size: 14px; }",
+  ".contact { flex-basis: 100%; min-width: 0; margin: 0; padding: 8px 10px; border-radius: 8px; border: 1px solid var(--sa-border); font-size: 14px; }",
   ".contact label { display: block; font-weight: 600; }",
   ".contact-hint { margin: 0 0 6px; font-size: 13px; color: var(--sa-muted); }",
   ".contact-row { display: flex; gap: 6px; }",
   ".contact input { flex: 1; min-width: 0; font: inherit; color: var(--sa-fg); background: var(--sa-bg); border: 1px solid var(--sa-border); border-radius: 8px; padding: 5px 8px; }",
   ".contact input[aria-invalid=true] { border-color: var(--sa-danger); }",
-  ".contact input:focus-visible { outline: 3px solid var(--sa-accent); outline-offset: 1px; }",
+  ".contact input:focus-visible { outline: 3px solid var(--sa-ink); outline-offset: 1px; }",
   ".contact button { padding: 5px 10px; font-size: 14px; }",
   ".contact-error { margin: 4px 0 0; font-size: 13px; color: var(--sa-danger); }",
   ".contact-error:empty { display: none; }",
@@ -102,7 +105,9 @@ export const STYLES = [
   ".stop { padding: 5px 12px; font-size: 14px; }",
   "audio.speech { display: none; }",
   ".call { --level: 0; display: flex; flex-direction: column; align-items: center; justify-content: center; gap: 12px; padding: 16px; background: var(--sa-bg); color: var(--sa-fg); text-align: center; }",
-  ".call.inline { flex: 1; border-bottom: 1px solid var(--sa-border); }",
+  // Long captions scroll inside the call, never push the composer out of the panel.
+  ".call.inline { flex: 1; min-height: 0; overflow-y: auto; justify-content: safe center; border-bottom: 1px solid var(--sa-border); }",
+  ".call.inline > * { flex-shrink: 0; }",
   ".call.inline:not([hidden]) + .log { display: none; }",
   ".call.pip { position: fixed; left: 20px; bottom: 20px; width: 260px; border: 1px solid var(--sa-border); border-radius: 16px; box-shadow: var(--sa-shadow); }",
   ".call.fullscreen { position: fixed; inset: 0; z-index: 1; }",
@@ -110,12 +115,14 @@ export const STYLES = [
   "  box-shadow: 0 0 0 calc(4px + var(--level) * 18px) color-mix(in srgb, var(--sa-accent) 35%, transparent); transform: scale(calc(1 + var(--level) * .06)); }",
   ".call.fullscreen .face { width: 200px; height: 200px; font-size: 80px; }",
   ".call .face { margin: 22px 0 8px; flex: none; }",
+  ".call.inline .face { margin: 8px 0 6px; }",
   ".call.pip .face { width: 88px; height: 88px; font-size: 36px; }",
   ".call.pip .call-tools button { padding: 6px 10px; font-size: 14px; }",
   ".face img { width: 100%; height: 100%; object-fit: cover; }",
   ".captions { margin: 0; min-height: 3em; max-width: 36em; font-size: 16px; }",
   ".call-tools { display: flex; gap: 8px; }",
   ".video { padding: 5px 12px; font-size: 14px; }",
+  ".awaiting-person .video { display: none; }",
   "@media (prefers-reduced-motion: no-preference) {",
   "  .panel:not([hidden]) { animation: rise .18s ease-out; }",
   "  .launcher { transition: transform .15s ease; }",
