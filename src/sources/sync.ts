@@ -8,7 +8,9 @@
 //   * no longer listed (gone from the site's links or sitemap, excluded, disallowed) → removed,
 //     but only after a complete read (not one cut short by the page cap).
 // A sync that fails (its reader gives up, or it runs out of time) records the reason and removes
-// nothing. Progress (pages done / found) is written as it goes.
+// nothing; so does one that read only part of the source (the page cap, a sitemap not read
+// completely), which ends `ready` with what it left and why as its reason. Progress (pages done /
+// found) is written as it goes.
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { knowledgeSourcePages, knowledgeSources, type SourceCounts } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
@@ -94,9 +96,11 @@ export async function runSync(deps: Deps, source: SourceRow, stop?: AbortSignal,
     onProgress?.(done, found);
   };
   let failure: string | null = null;
+  let incomplete: string | null = null;
   try {
-    const { complete, found } = await READERS[source.kind]({ deps, source, pages, signal, extractor, emit });
+    const { complete, found, unread } = await READERS[source.kind]({ deps, source, pages, signal, extractor, emit });
     counts.found = found;
+    if (!complete && unread?.length) incomplete = readInPart(unread);
     if (complete)
       for (const row of pageRows) {
         if (seen.has(row.url)) continue;
@@ -130,7 +134,7 @@ export async function runSync(deps: Deps, source: SourceRow, stop?: AbortSignal,
     .update(knowledgeSources)
     .set({
       status: failure ? "failed" : "ready",
-      lastError: failure,
+      lastError: failure ?? incomplete,
       counts,
       progress: null,
       lastSyncAt: now,
@@ -142,6 +146,12 @@ export async function runSync(deps: Deps, source: SourceRow, stop?: AbortSignal,
     .returning();
   deps.log.info("knowledge source synced", { source_id: source.id, kind: source.kind, status: failure ? "failed" : "ready", ...counts });
   return row ?? source;
+}
+
+/** Why a sync read only part of its source, in one bounded line (the source's `reason` while `ready`). */
+function readInPart(unread: string[]): string {
+  const more = unread.length > 3 ? `; and ${unread.length - 3} more` : "";
+  return `read in part, so nothing was removed: ${unread.slice(0, 3).join("; ")}${more}`.slice(0, 2000);
 }
 
 /** What the org may still take: documents, and bytes of document bodies (KNOWLEDGE_MAX_BYTES_PER_ORG). */
