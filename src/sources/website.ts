@@ -106,19 +106,31 @@ export const readWebsite: Reader = async (ctx) => {
   };
 
   let index = 0;
+  let stopped = false;
   const worker = async () => {
-    while (index < queue.length) {
-      if (ctx.signal.aborted) throw ctx.signal.reason;
-      const url = queue[index++]!;
-      done.add(url);
-      const result = await readOne(url);
-      if (result) await ctx.emit(result, queue.length);
+    try {
+      while (index < queue.length && !stopped) {
+        if (ctx.signal.aborted) throw ctx.signal.reason;
+        const url = queue[index++]!;
+        done.add(url);
+        const result = await readOne(url);
+        if (result) await ctx.emit(result, queue.length);
+      }
+    } catch (error) {
+      stopped = true;
+      throw error;
     }
   };
-  // Two readers share the queue; a page one of them reads may add links for both.
-  await Promise.all(Array.from({ length: SYNC_LIMITS.perHost }, worker));
+  // Two readers share the queue; a page one of them reads may add links for both. When one stops
+  // on an error, the other stops after its page, so nothing of this sync runs on after it ends.
+  const readers = async () => {
+    const outcomes = await Promise.allSettled(Array.from({ length: SYNC_LIMITS.perHost }, worker));
+    const failed = outcomes.find((o) => o.status === "rejected");
+    if (failed) throw failed.reason;
+  };
+  await readers();
   // A reader that found the queue empty may have stopped while the other was still adding links.
-  while (index < queue.length) await Promise.all(Array.from({ length: SYNC_LIMITS.perHost }, worker));
+  while (index < queue.length) await readers();
   const unread = [...(listing?.unread ?? []), ...(capped ? [`the site has more pages than max_pages (${cap}); those past them were not read`] : [])];
   return { complete: unread.length === 0, found: queue.length, unread };
 };
