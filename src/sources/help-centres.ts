@@ -94,7 +94,7 @@ export const readHelpCentre: Reader = async (ctx) => {
     articles = paged(ctx, `${base}/articles`, host, headers, (p) => p.data, nextOf);
   }
   for await (const article of articles) {
-    if (found >= cap) return { complete: false, found };
+    if (found >= cap) return { complete: false, found, unread: [`the help centre has more than ${cap} articles; those past them were not read`] };
     const published = source.kind === "zendesk" ? article.draft !== true : article.state === "published";
     const url = text(source.kind === "zendesk" ? article.html_url : article.url);
     if (!published || !/^https?:\/\//.test(url)) continue;
