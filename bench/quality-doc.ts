@@ -53,6 +53,12 @@ export interface QualityRun {
   machine: Machine;
   /** The generated knowledge base, one entry per engine. */
   large?: LargeRun[];
+  /** Questions asked of a knowledge base that cannot answer them (another corpus's pages). */
+  offTopic?: { name: string; rows: Scored[] }[];
+  /** Each corpus's own questions, for calibration per corpus. */
+  corpora?: { name: string; rows: Scored[] }[];
+  /** The "held" curve: its coefficients in use and fitted again in this run (bench/quality-fit.ts), and the shares per set in process. */
+  fit?: { inUse: number[]; fitted: number[]; sets: { set: string; n: number; answered: number; wrong: number; held: number }[] };
 }
 
 export interface LargeRun {
@@ -95,6 +101,68 @@ async function svgOf(spec: TopLevelSpec): Promise<string> {
 
 const table = (header: string[], rows: string[][]) =>
   [`| ${header.join(" | ")} |`, `| ${header.map((_, i) => (i === 0 ? "---" : "---:")).join(" | ")} |`, ...rows.map((r) => `| ${r.join(" | ")} |`)].join("\n");
+
+/** The sections on questions the knowledge base cannot answer, calibration per corpus and the fit (absent without XQuAD). */
+function offTopicSection(run: QualityRun): string {
+  if (!run.offTopic || run.offTopic.length === 0) return "";
+  const perCorpus = (run.corpora ?? [])
+    .map((c) => {
+      const t = totals(c.rows);
+      return `**${c.name}** — ${c.rows.length} questions; recall@1 ${fixed(t.recall1, 2)}, answered ${fixed(t.answered, 2)}, answered from another page ${fixed(t.wrong, 3)}.
+
+${table(
+  ["confidence", "answers", "share correct"],
+  calibration(c.rows).map((b) => [b.bin, String(b.count), b.count === 0 ? "—" : fixed(b.correct, 2)]),
+)}`;
+    })
+    .join("\n\n");
+  const fit = run.fit;
+  return `
+## What the knowledge base does not say
+
+**Second corpus**: the English part of XQuAD's development part — Mikel Artetxe, Sebastian Ruder,
+Dani Yogatama, "On the Cross-lingual Transferability of Monolingual Representations", ACL 2020
+(DeepMind), licensed under [CC BY-SA 4.0](https://creativecommons.org/licenses/by-sa/4.0/): Wikipedia
+paragraphs with questions written by people, read from \`../shared/eval/xquad/dev.json\` (or
+\`BENCH_XQUAD_DATA\`) and never copied here.
+
+Each corpus's questions are asked of the other corpus's pages, which cannot answer them, each in a
+new session. Goal: at most 5 % answered with confidence ≥ ${ANSWERED_AT}.
+
+${table(
+  ["questions asked of pages that cannot answer them", "questions", `answered with confidence ≥ ${ANSWERED_AT}`],
+  run.offTopic.map((o) => [o.name, String(o.rows.length), fixed(totals(o.rows).answered, 3)]),
+)}
+
+### Calibration per corpus
+
+${perCorpus}
+${
+  fit
+    ? `
+### The fit
+
+Evidence is the chance that some page answers (the "held" curve,
+\`src/agents/pipeline/confidence.ts\` \`heldOf\`) times the chance that the first page is the one. The
+held curve is a logistic regression of "asked of its own corpus" on the first page's coverage of the
+question's rare terms and the count of the question's words no page uses, fitted by
+\`bench/quality-fit.ts\` on each corpus's own questions and the other's, each set weighted alike:
+
+| coefficient | in use | fitted in this run |
+| --- | ---: | ---: |
+${["intercept", "coverage", "unknown word"].map((name, i) => `| ${name} | ${fixed(fit.inUse[i]!, 2)} | ${fixed(fit.fitted[i]!, 2)} |`).join("\n")}
+
+The same evidence computed in process for each set (no HTTP, no follow-up history beyond the
+customer's turns), as the fit sees it:
+
+${table(
+  ["set", "questions", "held ≥ 0.5", `answered (≥ ${ANSWERED_AT})`, "answered from another page"],
+  fit.sets.map((r) => [r.set, String(r.n), fixed(r.held, 3), fixed(r.answered, 3), fixed(r.wrong, 3)]),
+)}
+`
+    : ""
+}`;
+}
 
 export async function writeQualityDoc(run: QualityRun): Promise<void> {
   const f = totals(run.first);
@@ -190,7 +258,7 @@ ${table(
 )}
 
 ![calibration](quality/calibration.svg)
-
+${offTopicSection(run)}
 ## Latency
 
 Each question is one \`POST /api/sdk/chat\` in a new session, timed by the client over loopback: the

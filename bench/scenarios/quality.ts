@@ -15,6 +15,8 @@ import { fixed, printTable, stats } from "../report.ts";
 import { type BenchContext, createBenchOrg, ourServer, ROOT, startServer } from "../runner.ts";
 import { machine } from "../figures.ts";
 import { type LargeRun, type QualityRun, type Scored, totals, writeQualityDoc } from "../quality-doc.ts";
+import { fitHeld, observations, shares } from "../quality-fit.ts";
+import { CONFIDENCE } from "../../src/agents/pipeline/confidence.ts";
 
 interface Dataset {
   dataset: string;
@@ -24,6 +26,8 @@ interface Dataset {
 }
 
 export const QUALITY_DATA = process.env.BENCH_QUALITY_DATA ?? join(ROOT, "..", "shared", "eval", "doc2dial", "dev.json");
+/** XQuAD's development part (the same shape); its English pages and questions are the second corpus. */
+export const XQUAD_DATA = process.env.BENCH_XQUAD_DATA ?? join(ROOT, "..", "shared", "eval", "xquad", "dev.json");
 const LARGE_PAGES = Number(process.env.BENCH_QUALITY_PAGES ?? 5000);
 const LARGE_QUESTIONS = 200;
 
@@ -66,6 +70,51 @@ async function ask(url: string, key: string, message: string, history?: { speake
   const ms = performance.now() - started;
   if (res.status !== 200) throw new Error(`POST /api/sdk/chat: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
   return { answer: body, ms };
+}
+
+/** The English part of XQuAD: its pages and questions. */
+function english(data: Dataset): Dataset {
+  return { ...data, docs: data.docs.filter((d) => d.domain === "en"), questions: data.questions.filter((q) => q.doc_id.startsWith("en:")), followups: [] };
+}
+
+/** Each question in a new session; sources as the dataset's page ids (`theirId`), and the baseline's ranking when given. */
+async function askAll(url: string, key: string, questions: Dataset["questions"], theirId: Map<string, string>, bm25: Bm25 | undefined): Promise<Scored[]> {
+  const out: Scored[] = [];
+  for (const q of questions) {
+    const { answer } = await ask(url, key, q.text);
+    out.push({
+      id: q.id,
+      text: q.text,
+      expected: q.doc_id,
+      sources: (answer.sources ?? []).map((s) => theirId.get(s.doc_id) ?? s.doc_id),
+      confidence: answer.confidence ?? 0,
+      baseline: bm25 ? bm25.rank(q.text, 3) : [],
+    });
+  }
+  return out;
+}
+
+/** XQuAD's English pages in an org of their own: asked their own questions, and doc2dial's, which they cannot answer. */
+async function xquadRun(work: string, xquad: Dataset, doc2dial: Dataset): Promise<{ own: Scored[]; offTopic: Scored[] }> {
+  const env = { DATA_DIR: join(work, "quality-xquad"), LOG_LEVEL: "error", LLM_PROVIDER: "builtin", ...HIGH_SDK_LIMITS };
+  const org = await createBenchOrg(env, "quality-xquad", { name: "Quality bench, XQuAD", email: "quality-xquad@example.com", flags: [] });
+  const server = await startServer(ourServer("ours, PGlite, XQuAD", env), work);
+  try {
+    const token = await sessionBearer(server.url, org.email, BENCH_PASSWORD);
+    const ids = await createDocs(
+      server.url,
+      token,
+      xquad.docs.map((d) => ({ title: d.title, body: d.body })),
+    );
+    const theirId = new Map(xquad.docs.map((d, i) => [ids[i]!, d.id]));
+    const bm25 = new Bm25(xquad.docs.map((d) => ({ id: d.id, text: `${d.title}\n${d.body}` })));
+    return {
+      own: await askAll(server.url, org.widgetKey, xquad.questions, theirId, bm25),
+      offTopic: await askAll(server.url, org.widgetKey, doc2dial.questions, theirId, undefined),
+    };
+  } finally {
+    await server.stop();
+  }
 }
 
 /** A generated knowledge base of `pages` pages (deterministic), and questions whose page is known. */
@@ -190,6 +239,11 @@ export async function quality({ work, pg }: BenchContext): Promise<void> {
       });
     }
     void ourId;
+    const xquad = existsSync(XQUAD_DATA) ? english(JSON.parse(readFileSync(XQUAD_DATA, "utf8")) as Dataset) : undefined;
+    // XQuAD's questions asked of doc2dial's pages, which cannot answer them.
+    const offTopic: { name: string; rows: Scored[] }[] = [];
+    if (xquad)
+      offTopic.push({ name: "XQuAD (en) questions of doc2dial's pages", rows: await askAll(server.url, org.widgetKey, xquad.questions, theirId, undefined) });
     run = {
       at: new Date().toISOString(),
       dataset: data.dataset,
@@ -199,7 +253,21 @@ export async function quality({ work, pg }: BenchContext): Promise<void> {
       followups,
       chatMs: stats(latencies),
       machine: machine(),
+      offTopic,
     };
+    if (xquad) {
+      const other = await xquadRun(work, xquad, data);
+      run.offTopic!.push({ name: "doc2dial questions of XQuAD's (en) pages", rows: other.offTopic });
+      run.corpora = [
+        { name: "doc2dial", rows: [...first, ...followups] },
+        { name: "XQuAD (en)", rows: other.own },
+      ];
+      const rows = observations([
+        { name: "doc2dial", docs: data.docs, questions: data.questions, followups: data.followups },
+        { name: "XQuAD (en)", docs: xquad.docs, questions: xquad.questions, followups: [] },
+      ]);
+      run.fit = { inUse: [CONFIDENCE.heldIntercept, CONFIDENCE.heldCoverage, CONFIDENCE.unknownWord], fitted: fitHeld(rows), sets: shares(rows) };
+    } else console.log(`\nquality: the second corpus skipped — ${XQUAD_DATA} is absent (set BENCH_XQUAD_DATA to its path).`);
   } finally {
     await server.stop();
   }
@@ -225,6 +293,21 @@ export async function quality({ work, pg }: BenchContext): Promise<void> {
       ["follow-ups with conversation_history (recall@1)", fixed(u.recall1, 2), `${fixed(u.baseline1, 2)} (earlier user turns added)`],
     ],
   );
+  for (const set of run.offTopic ?? []) console.log(`${set.name}: answered with confidence ≥ 0.5 ${fixed(totals(set.rows).answered, 3)} (goal ≤ 0.05)`);
+  for (const corpus of run.corpora ?? []) {
+    const t = totals(corpus.rows);
+    console.log(`${corpus.name}: recall@1 ${fixed(t.recall1, 2)}, answered ${fixed(t.answered, 2)}, confidently wrong ${fixed(t.wrong, 3)}`);
+  }
+  if (run.fit) {
+    console.log(
+      `the "held" curve (intercept, coverage, unknown word): in use ${run.fit.inUse.map((v) => fixed(v, 2)).join(", ")}; fitted in this run ${run.fit.fitted.map((v) => fixed(v, 2)).join(", ")}`,
+    );
+    printTable(
+      "The evidence in process, per set (bench/quality-fit.ts)",
+      ["set", "questions", "held ≥ 0.5", "answered", "answered from another page"],
+      run.fit.sets.map((r) => [r.set, String(r.n), fixed(r.held, 3), fixed(r.answered, 3), fixed(r.wrong, 3)]),
+    );
+  }
   console.log(`chat latency over the ${run.docs} pages, 1 connection: p50 ${fixed(run.chatMs.p50, 1)} ms, p99 ${fixed(run.chatMs.p99, 1)} ms`);
   for (const large of run.large ?? [])
     console.log(

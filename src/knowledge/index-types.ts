@@ -37,4 +37,6 @@ export interface RankedPage {
   passages: RankedPassage[];
   /** Share (0–1) of `coverageOf`'s weighted idf mass present in the page's best passage (title and headings included). */
   coverage: number;
+  /** The same share for the query's `current` terms (the message itself, without earlier turns), when the search was given them. */
+  currentCoverage?: number;
 }

@@ -86,9 +86,10 @@ export class LexicalIndex {
     return entry ? { title: entry.doc.title, url: entry.doc.url } : undefined;
   }
 
-  /** Whether any page holds the term (for the query's expansions). */
+  /** Whether any page holds the term, in its title, headings or text (for the query's expansions). */
   has(term: string): boolean {
-    return this.pagePostings.has(term);
+    // Headings are counted in their passages only (not in the whole page's terms), so both are asked.
+    return this.pagePostings.has(term) || this.postings.has(term);
   }
 
   pageFrequency(term: string): number {
@@ -199,15 +200,19 @@ export class LexicalIndex {
     ));
   }
 
-  /** The best `limit` pages for the query, each with its best passages, best first. */
-  search(query: WeightedTerms, limit: number, passagesPerPage = 2, coverageOf: WeightedTerms = query): RankedPage[] {
+  /**
+   * The best `limit` pages for the query, each with its best passages, best first. `coverageOf`:
+   * the terms whose share the best passage holds is `coverage` (the query's own by default);
+   * `current`, when given, gets its share as `currentCoverage`.
+   */
+  search(query: WeightedTerms, limit: number, passagesPerPage = 2, coverageOf: WeightedTerms = query, current?: WeightedTerms): RankedPage[] {
     if (query.size === 0 || this.entries.size === 0) return [];
     const { passageScores, pageScores, best } = this;
     passageScores.reserve(this.passages.length);
     pageScores.reserve(this.pages.length);
     best.reserve(this.pages.length);
     try {
-      return this.ranked(query, limit, passagesPerPage, coverageOf);
+      return this.ranked(query, limit, passagesPerPage, coverageOf, current);
     } finally {
       passageScores.clear();
       pageScores.clear();
@@ -215,7 +220,7 @@ export class LexicalIndex {
     }
   }
 
-  private ranked(query: WeightedTerms, limit: number, passagesPerPage: number, coverageOf: WeightedTerms): RankedPage[] {
+  private ranked(query: WeightedTerms, limit: number, passagesPerPage: number, coverageOf: WeightedTerms, current?: WeightedTerms): RankedPage[] {
     const { k1 } = RANKING;
     const n = Math.max(1, this.passageCount);
     const norms = this.normsNow();
@@ -240,21 +245,29 @@ export class LexicalIndex {
       (page) => best.firstScore[page]! + RANKING.secondShare * best.secondScore[page]! + RANKING.pageShare * pageScores[page]!,
       limit,
     );
-    let mass = 0;
     // Coverage counts words, not pairs (a pair only says two covered words stand together).
-    for (const [term, weight] of coverageOf) if (!term.includes(" ")) mass += weight * this.idf(term);
+    const share = (terms: WeightedTerms, passage: IndexPassage) => {
+      let mass = 0;
+      let covered = 0;
+      for (const [term, weight] of terms) {
+        if (term.includes(" ")) continue;
+        const w = weight * this.idf(term);
+        mass += w;
+        if (passage.tf.has(term)) covered += w;
+      }
+      return mass > 0 ? covered / mass : 0;
+    };
     return top.map(({ page, score }) => {
       const entry = this.entries.get(this.pages[page]!)!;
       const passages = best.second[page]! >= 0 ? [best.first[page]!, best.second[page]!] : [best.first[page]!];
       const first = this.passages[passages[0]!]!;
-      let covered = 0;
-      for (const [term, weight] of coverageOf) if (!term.includes(" ") && first.tf.has(term)) covered += weight * this.idf(term);
       return {
         docId: entry.doc.id,
         title: entry.doc.title,
         url: entry.doc.url,
         score,
-        coverage: mass > 0 ? covered / mass : 0,
+        coverage: share(coverageOf, first),
+        ...(current ? { currentCoverage: share(current, first) } : {}),
         passages: passages.slice(0, passagesPerPage).map((p) => {
           const passage = this.passages[p]!;
           return { text: passage.text, headings: passage.headings, score: passageScores[p]! };

@@ -20,6 +20,12 @@ export const COVERAGE_THRESHOLD = 0.2;
 export const PLAIN_COVERAGE_THRESHOLD = 0.6;
 /** Below this evidence (Passage.score from retrieval) the reply is worded as a lead, not an answer. */
 export const LEAD_BELOW = 0.5;
+/**
+ * Below this chance that the knowledge base holds an answer at all (Passage.held from retrieval:
+ * src/agents/pipeline/confidence.ts `heldOf`), nothing is quoted: the reply says plainly that the
+ * articles do not answer, names the closest one, and offers a person.
+ */
+export const HELD_BELOW = 0.5;
 /** Most characters quoted from a passage. */
 export const EXTRACT_MAX = 700;
 
@@ -41,6 +47,10 @@ const THANKS = /^\s*(thanks?|thank you|thx|cheers)\b[^?]*$/i;
 
 export const NO_ANSWER =
   "I'm sorry, I couldn't find an answer to that in our help articles, and I don't want to guess. Would you like me to connect you with a person from our team?";
+
+/** No answer, with the closest article named (it is listed among the reply's sources for the customer to judge). */
+export const noAnswerNear = (title: string) =>
+  `I'm sorry, I couldn't find an answer to that in our help articles, and I don't want to guess. The closest one is "${title}", but it may not cover your question. Would you like me to connect you with a person from our team?`;
 
 /** Units a passage is quoted by: its lines, and the sentences of long lines. */
 function units(text: string): string[] {
@@ -119,6 +129,7 @@ export function builtinAnswer(request: Pick<LlmRequest, "messages" | "passages">
   if (contentless && found.length === 0) return ASK_BACK;
   const best = found[0];
   if (!best) return NO_ANSWER;
+  if (!contentless && best.passage.held !== undefined && best.passage.held < HELD_BELOW) return noAnswerNear(best.passage.title);
   // No "Source:" line: the reply's `sources` (every document that answers, with its URL) names
   // them once, and the widget lists them under the answer (README "Chat").
   const intro = contentless || best.passage.score < LEAD_BELOW ? `This article may help: "${best.passage.title}".` : `From "${best.passage.title}":`;

@@ -35,6 +35,11 @@ export interface Passage {
   stems?: ReadonlySet<string>;
   /** The share (0–1) of the question's weighted rare terms the passage holds, when retrieval measured it. */
   coverage?: number;
+  /**
+   * How likely (0–1) the knowledge base holds an answer to the question at all, when retrieval
+   * measured it (src/agents/pipeline/confidence.ts `heldOf`); the same for every passage of one question.
+   */
+  held?: number;
 }
 
 export interface LlmRequest {

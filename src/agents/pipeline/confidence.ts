@@ -5,10 +5,12 @@
 //   confidence = clamp(K + 0.1·T − 0.3·F − 0.4·U, 0, 1), rounded to 2 decimals
 //
 //   K  knowledge evidence (`evidenceOf`): how likely the first page retrieved is the one that
-//      answers, from how far its score leads the next page's and how much of the message's
-//      weighted rare terms its best passage holds — a logistic curve fitted on real customers'
-//      questions (docs/quality.md "Calibration"); 0.5 when the message has no content words
-//      (a greeting, thanks, "yes"), which gets no knowledge answer.
+//      answers — the product of two fitted logistic curves (docs/quality.md "Calibration",
+//      bench/quality-fit.ts prints the fit): whether the knowledge base holds an answer at all
+//      (`heldOf`: how much of the question's weighted rare terms the first page's best passage
+//      holds, and how many of its words no page uses), and whether this page is the one (how far
+//      its score leads the next page's, and the same coverage); 0.5 when the message has no
+//      content words (a greeting, thanks, "yes"), which gets no knowledge answer.
 //   T  tool outcome: 1 when the answer called tools and every call succeeded, −1 when any failed,
 //      0 when it called none.
 //   F  frustration: 1 when behavior_context or the message carries frustration signals (below).
@@ -24,24 +26,61 @@ export const CONFIDENCE = {
   tools: 0.1,
   frustration: 0.3,
   uncertainty: 0.4,
-  /** The evidence curve: K = 1 / (1 + e^−(intercept + margin·m + coverage·c)). */
+  /**
+   * Which page, given that one answers: 1 / (1 + e^−(intercept + margin·m + coverage·c)). Fitted
+   * on doc2dial's development questions, where pages of one site compete; the intercept puts about
+   * 85 % of answers at 0.5 or more on the right page there (docs/decisions.md "Chat confidence and escalation").
+   */
   intercept: -1.7,
   margin: 8.6,
   coverage: 0.5,
+  /**
+   * Whether the knowledge base holds an answer at all: 1 / (1 + e^−(heldIntercept + heldCoverage·c
+   * + unknownWord·min(u, unknownMax))), u being the question's words no page uses (of
+   * unknownMinLength letters or more). Fitted by
+   * bench/quality-fit.ts on questions each corpus answers (doc2dial, XQuAD English) against the
+   * same questions asked of the other corpus, which cannot answer them, each corpus weighted alike.
+   * A word the pages never use is the plainest sign the question is about something else
+   * ("archiving on gmail" asked of a government site); the coverage of the rare terms is the next.
+   */
+  heldIntercept: -2.0,
+  heldCoverage: 7.58,
+  unknownWord: -2.1,
+  /** Unknown words counted at most (a long off-topic message is no less off-topic for a fourth one). */
+  unknownMax: 3,
+  /**
+   * Letters (of the stem) an unknown word needs to count: shorter ones are mostly everyday words a
+   * small help centre happens not to use ("how long does it take"), not a subject of their own.
+   */
+  unknownMinLength: 5,
   /** K for a message without content terms. */
   neutralCoverage: 0.5,
   /** Below this the agent offers a person; twice in a row (or with frustration) it opens a ticket. */
   offerBelow: 0.5,
 } as const;
 
+const logistic = (x: number) => 1 / (1 + Math.exp(-x));
+
+/**
+ * How likely the knowledge base holds an answer to the question (0–1): `coverage` is the share of
+ * its weighted rare terms the first page's best passage holds, `unknown` how many of the current
+ * message's words no page uses (after typo correction and synonyms: src/knowledge/query.ts).
+ */
+export function heldOf(r: { coverage: number; unknown: number }): number {
+  const { heldIntercept, heldCoverage, unknownWord, unknownMax } = CONFIDENCE;
+  return logistic(heldIntercept + heldCoverage * r.coverage + unknownWord * Math.min(r.unknown, unknownMax));
+}
+
 /**
  * How likely the first page is the one that answers (0–1): `first` and `second` are the two best
- * pages' scores, `coverage` the share of the message's weighted rare terms in the first page's best passage.
+ * pages' scores, `coverage` the share of the message's weighted rare terms in the first page's best
+ * passage, `unknown` the message's words no page uses — the chance that some page answers
+ * (`heldOf`, of `heldCoverage` when given: src/agents/pipeline/knowledge.ts) times the chance that it is this one.
  */
-export function evidenceOf(r: { first: number; second: number; coverage: number }): number {
+export function evidenceOf(r: { first: number; second: number; coverage: number; unknown: number; heldCoverage?: number }): number {
   const margin = r.first > 0 ? (r.first - r.second) / r.first : 0;
-  const x = CONFIDENCE.intercept + CONFIDENCE.margin * margin + CONFIDENCE.coverage * r.coverage;
-  return Math.round((1 / (1 + Math.exp(-x))) * 1000) / 1000;
+  const page = logistic(CONFIDENCE.intercept + CONFIDENCE.margin * margin + CONFIDENCE.coverage * r.coverage);
+  return Math.round(page * heldOf({ coverage: r.heldCoverage ?? r.coverage, unknown: r.unknown }) * 1000) / 1000;
 }
 
 export interface Signals {

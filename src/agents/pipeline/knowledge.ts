@@ -17,12 +17,12 @@
 //      confidence and a person offered (docs/decisions.md "Knowledge retrieval").
 import type { ConversationMessage } from "../../conversations/transcript.ts";
 import type { Deps } from "../../deps.ts";
-import { COVERAGE_THRESHOLD } from "../llm/builtin.ts";
+import { COVERAGE_THRESHOLD, HELD_BELOW } from "../llm/builtin.ts";
 import type { Passage, ProviderKind } from "../llm/types.ts";
 import { orgIndex } from "../../knowledge/org-index.ts";
 import { buildQuery } from "../../knowledge/query.ts";
 import { type FusedPage, fuse, HYBRID, questionVector, semanticPages } from "../../knowledge/embed-search.ts";
-import { evidenceOf } from "./confidence.ts";
+import { CONFIDENCE, evidenceOf, heldOf } from "./confidence.ts";
 
 export const KNOWLEDGE = {
   pages: 3,
@@ -37,6 +37,23 @@ export const KNOWLEDGE = {
  */
 export type ScoredPassage = Passage & { coverage: number };
 
+/**
+ * The coverage the "held" curve reads: the better of the whole question's (with the earlier turns)
+ * and the message's own — a customer who changes the subject is judged on the new one, a follow-up
+ * that leans on the conversation on the conversation.
+ */
+const heldCoverage = (page: { coverage: number; currentCoverage?: number }) => Math.max(page.coverage, page.currentCoverage ?? 0);
+
+/**
+ * How many of the current message's words (of CONFIDENCE.unknownMinLength letters or more) no page
+ * of the index uses — `query.current` keeps them after typo correction and synonyms (src/knowledge/query.ts).
+ */
+export function unknownWords(index: { has(term: string): boolean }, current: ReadonlyMap<string, number>): number {
+  let n = 0;
+  for (const term of current.keys()) if (!term.includes(" ") && term.length >= CONFIDENCE.unknownMinLength && !index.has(term)) n++;
+  return n;
+}
+
 /** The customer's earlier messages in this conversation (the server's, or the ones the client reported), oldest first. */
 export function earlierCustomerTurns(history: readonly ConversationMessage[]): string[] {
   return history.filter((m) => m.role === "customer" || (m.role === "reported" && m.reportedSpeaker !== "agent")).map((m) => m.text);
@@ -48,9 +65,17 @@ export async function retrieve(deps: Deps, orgId: string, question: string, earl
   const query = buildQuery(index, question, earlier, synonyms);
   if (query.terms.size === 0) return [];
   if (deps.config.embeddings) return hybrid(deps, orgId, question, index, query);
-  const pages = index.search(query.terms, KNOWLEDGE.pages + 1, 1);
+  const pages = index.search(query.terms, KNOWLEDGE.pages + 1, 1, query.terms, query.current);
   if (pages.length === 0) return [];
-  const evidence = evidenceOf({ first: pages[0]!.score, second: pages[1]?.score ?? 0, coverage: pages[0]!.coverage });
+  const unknown = unknownWords(index, query.current);
+  const held = heldOf({ coverage: heldCoverage(pages[0]!), unknown });
+  const evidence = evidenceOf({
+    first: pages[0]!.score,
+    second: pages[1]?.score ?? 0,
+    coverage: pages[0]!.coverage,
+    unknown,
+    heldCoverage: heldCoverage(pages[0]!),
+  });
   // A message without content words of its own ("and then?", "yes") is never answered with more
   // than neutral confidence, even when the conversation before it points at a page.
   const capped = query.current.size === 0 ? Math.min(evidence, KNOWLEDGE.contentless) : evidence;
@@ -61,6 +86,7 @@ export async function retrieve(deps: Deps, orgId: string, question: string, earl
     text: page.passages[0]!.text,
     coverage: round(page.coverage),
     score: i === 0 ? capped : round((capped * page.score) / pages[0]!.score),
+    held: round(held),
   }));
 }
 
@@ -75,7 +101,7 @@ async function hybrid(
   query: ReturnType<typeof buildQuery>,
 ): Promise<ScoredPassage[]> {
   const asking = questionVector(deps, question);
-  const lexical = index.search(query.terms, HYBRID.depth, 1);
+  const lexical = index.search(query.terms, HYBRID.depth, 1, query.terms, query.current);
   const vector = await asking;
   let pages: FusedPage[] = lexical.map((p) => ({ ...p, lexical: true, semantic: false }));
   if (vector) {
@@ -88,7 +114,9 @@ async function hybrid(
   if (pages.length === 0) return [];
   const first = pages[0]!;
   const second = Math.max(0, ...lexical.filter((p) => p.docId !== first.docId).map((p) => p.score));
-  const evidence = evidenceOf({ first: first.score, second, coverage: first.coverage });
+  const unknown = unknownWords(index, query.current);
+  const held = heldOf({ coverage: heldCoverage(first), unknown });
+  const evidence = evidenceOf({ first: first.score, second, coverage: first.coverage, unknown, heldCoverage: heldCoverage(first) });
   const capped = query.current.size === 0 ? Math.min(evidence, KNOWLEDGE.contentless) : evidence;
   return pages.slice(0, KNOWLEDGE.pages).map((page, i) => ({
     docId: page.docId,
@@ -98,6 +126,8 @@ async function hybrid(
     // A page found by meaning covers the question as far as the builtin needs to quote it.
     coverage: round(page.semantic ? Math.max(page.coverage, COVERAGE_THRESHOLD) : page.coverage),
     score: i === 0 ? capped : first.score > 0 ? round(Math.min(capped, (capped * page.score) / first.score)) : capped,
+    // Words cannot tell whether a page found by meaning answers: it is quoted as a lead, never held back.
+    held: round(first.semantic ? Math.max(held, HELD_BELOW) : held),
   }));
 }
 

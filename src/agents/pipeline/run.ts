@@ -276,18 +276,19 @@ export async function runPipeline(ports: TurnPorts, turn: ChatTurn, decided: Dec
   }
 
   // Sources: the passages that cover the question (the builtin quotes only those) and the documents
-  // the tools returned — none when the reply says it has no answer.
+  // the tools returned — when the reply says it has no answer, only the article it names as the
+  // closest (the customer may judge it), nothing else.
   const sources: MessageSource[] = [];
+  const seen = new Set<string>();
+  const add = (s: MessageSource) => {
+    if (seen.has(s.doc_id)) return;
+    seen.add(s.doc_id);
+    sources.push(s);
+  };
   if (!soundsUncertain(result.text)) {
-    const seen = new Set<string>();
-    const add = (s: MessageSource) => {
-      if (seen.has(s.doc_id)) return;
-      seen.add(s.doc_id);
-      sources.push(s);
-    };
     for (const p of usedPassages(passages, result.text, provider.kind)) add({ doc_id: p.docId, title: p.title, url: p.url });
     for (const s of result.toolSources) add(s);
-  }
+  } else for (const p of passages) if (result.text.includes(`"${p.title}"`)) add({ doc_id: p.docId, title: p.title, url: p.url });
   if (sources.length > 0) emit.action({ type: "sources", sources } satisfies PipelineAction);
   return { text, agentId: agent.id, actions, sources, confidence, routing: null, ticketId };
 }

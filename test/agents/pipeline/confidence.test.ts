@@ -1,6 +1,6 @@
 // Confidence and escalation (the formula is in docs/decisions.md).
 import { describe, expect, test } from "bun:test";
-import { CONFIDENCE, confidenceOf, escalationFor, evidenceOf, frustrationIn, soundsUncertain } from "../../../src/agents/pipeline/confidence.ts";
+import { CONFIDENCE, confidenceOf, escalationFor, evidenceOf, frustrationIn, heldOf, soundsUncertain } from "../../../src/agents/pipeline/confidence.ts";
 import { NO_ANSWER } from "../../../src/agents/llm/builtin.ts";
 import { NOTHING_SAID } from "../../../src/agents/pipeline/answer.ts";
 
@@ -26,9 +26,26 @@ describe("confidence = clamp(K + 0.1·T − 0.3·F − 0.4·U)", () => {
 
 describe("evidence", () => {
   test("a page that clearly leads is likely right; a tie is not, however well it covers the question", () => {
-    expect(evidenceOf({ first: 10, second: 0, coverage: 1 })).toBeGreaterThan(0.9);
-    expect(evidenceOf({ first: 10, second: 9.9, coverage: 1 })).toBeLessThan(0.5);
-    expect(evidenceOf({ first: 10, second: 7, coverage: 1 })).toBeGreaterThan(evidenceOf({ first: 10, second: 7, coverage: 0.2 }));
+    expect(evidenceOf({ first: 10, second: 0, coverage: 1, unknown: 0 })).toBeGreaterThan(0.9);
+    expect(evidenceOf({ first: 10, second: 9.9, coverage: 1, unknown: 0 })).toBeLessThan(0.5);
+    expect(evidenceOf({ first: 10, second: 7, coverage: 1, unknown: 0 })).toBeGreaterThan(evidenceOf({ first: 10, second: 7, coverage: 0.2, unknown: 0 }));
+  });
+  test("a page far ahead of the others is no answer when it holds little of the question", () => {
+    // One matching rare word out of several: the page leads because nothing else matches at all.
+    expect(evidenceOf({ first: 10, second: 0, coverage: 0.2, unknown: 0 })).toBeLessThan(0.5);
+    expect(heldOf({ coverage: 0.2, unknown: 0 })).toBeLessThan(0.5);
+    expect(heldOf({ coverage: 0.9, unknown: 0 })).toBeGreaterThan(0.95);
+  });
+  test("each word no page uses lowers the chance an answer is there, up to unknownMax of them", () => {
+    const held = [0, 1, 2, 3, 4].map((unknown) => heldOf({ coverage: 0.6, unknown }));
+    for (let i = 1; i < CONFIDENCE.unknownMax + 1; i++) expect(held[i]!).toBeLessThan(held[i - 1]!);
+    expect(held[4]).toBe(held[3]!);
+    expect(evidenceOf({ first: 10, second: 0, coverage: 0.6, unknown: 2 })).toBeLessThan(0.5);
+  });
+  test("evidence is the chance an answer is held times the chance it is this page", () => {
+    const r = { first: 10, second: 4, coverage: 0.7, unknown: 1 };
+    const page = 1 / (1 + Math.exp(-(CONFIDENCE.intercept + CONFIDENCE.margin * 0.6 + CONFIDENCE.coverage * 0.7)));
+    expect(evidenceOf(r)).toBeCloseTo(page * heldOf(r), 3);
   });
 });
 
