@@ -45,7 +45,9 @@ export interface OutboxHandler {
   /**
    * Each lane is a queue: a row is not claimed while a row of its lane enqueued before it is still
    * unfinished (pending, sending or parked), so the receiver gets them in order and the next only
-   * after the previous was accepted (or given up). Rows without a lane are not ordered. Default false.
+   * after the previous was accepted (or given up). The queue is shared by every ordered kind of the
+   * pool that uses the lane (a ticket's reply and rating emails). Rows without a lane are not
+   * ordered. Default false.
    */
   ordered?: boolean;
   /** Each wait is stretched by a random factor in [1, 1 + jitter), so retries of many rows spread out (webhooks). Default 0. */
