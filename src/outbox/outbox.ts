@@ -95,6 +95,11 @@ export async function parkPending(db: Db | Tx, ids: SQLWrapper, reason: string, 
     .where(and(eq(outbox.status, "pending"), inArray(outbox.id, ids)));
 }
 
+/** Replaces a row's payload (a kind that carried a secret for the delivery drops it once delivered). */
+export async function replacePayload(db: Db | Tx, id: string, payload: Record<string, unknown>, now: Date): Promise<void> {
+  await db.update(outbox).set({ payload, updatedAt: now }).where(eq(outbox.id, id));
+}
+
 /** Makes the parked rows among `ids` due now. */
 /** Makes a waiting row (pending, parked, or `sending` under a lease that ran out) due now, keeping its attempts: a retry brought forward. */
 export async function dueNow(db: Db | Tx, id: string, now: Date): Promise<void> {
