@@ -27,6 +27,7 @@ import { REPLY_MAIL_KIND, replyMailHandler } from "./inbox/reply-mail.ts";
 import { MEMBER_NOTICE_KIND, memberNoticeHandler } from "./inbox/member-notices.ts";
 import { RESOLUTION_MAIL_KIND, resolutionMailHandler } from "./inbox/csat-mail.ts";
 import { passwordResetHandler, RESET_MAIL_KIND } from "./orgs/password-reset.ts";
+import { INVITATION_MAIL_KIND, invitationMailHandler } from "./orgs/invitation-mail.ts";
 import { customActionTools } from "./integrations/custom-action-calls.ts";
 import { createInvalidation } from "./invalidation.ts";
 import { systemActor } from "./kit/actor.ts";
@@ -164,8 +165,17 @@ export interface SenderOptions {
  */
 export function createSender(deps: Deps, options: SenderOptions = {}): Sender {
   const transport = options.transport === undefined ? smtpTransport(deps.config) : options.transport;
-  const known = new Set([CAMPAIGN_MAIL_KIND, OPT_IN_MAIL_KIND, REPLY_MAIL_KIND, MEMBER_NOTICE_KIND, RESOLUTION_MAIL_KIND, RESET_MAIL_KIND, WEBHOOK_KIND]);
-  const extra = Object.fromEntries(Object.entries(options.handlers ?? {}).filter(([kind]) => !known.has(kind)));
+  // Series steps, opt-in confirmations, ticket replies, notices, rating, reset and invitation emails share the mail pool.
+  const mail: OutboxHandlers = {
+    [CAMPAIGN_MAIL_KIND]: campaignMailHandler(deps, transport),
+    [OPT_IN_MAIL_KIND]: optInMailHandler(deps, transport),
+    [REPLY_MAIL_KIND]: replyMailHandler(deps, transport, (orgId, ids) => inboundMessageIds(deps.db, orgId, ids)),
+    [MEMBER_NOTICE_KIND]: memberNoticeHandler(deps, transport),
+    [RESOLUTION_MAIL_KIND]: resolutionMailHandler(deps, transport, (orgId) => csatSettings(deps, orgId)),
+    [RESET_MAIL_KIND]: passwordResetHandler(deps, transport),
+    [INVITATION_MAIL_KIND]: invitationMailHandler(deps, transport),
+  };
+  const extra = Object.fromEntries(Object.entries(options.handlers ?? {}).filter(([kind]) => !(kind in mail) && kind !== WEBHOOK_KIND));
   const queueing = jobs(deps).filter((job) => job.outboxPass);
   return createOutboxLoop(deps, {
     intervalMs: options.intervalMs ?? OUTBOX_PASS_MS,
@@ -173,15 +183,7 @@ export function createSender(deps: Deps, options: SenderOptions = {}): Sender {
     batch: options.batch,
     pools: [
       {
-        // Series steps, double opt-in confirmations and ticket replies share the mail pool.
-        handlers: {
-          [CAMPAIGN_MAIL_KIND]: campaignMailHandler(deps, transport),
-          [OPT_IN_MAIL_KIND]: optInMailHandler(deps, transport),
-          [REPLY_MAIL_KIND]: replyMailHandler(deps, transport, (orgId, ids) => inboundMessageIds(deps.db, orgId, ids)),
-          [MEMBER_NOTICE_KIND]: memberNoticeHandler(deps, transport),
-          [RESOLUTION_MAIL_KIND]: resolutionMailHandler(deps, transport, (orgId) => csatSettings(deps, orgId)),
-          [RESET_MAIL_KIND]: passwordResetHandler(deps, transport),
-        },
+        handlers: mail,
         ...OUTBOX_POOLS.mail,
         before: async () => {
           for (const job of queueing) await job.run();

@@ -11,7 +11,8 @@ import { customerLabel, orgMembers } from "./inbox-people.ts";
 import { priorityBadge, statusBadge } from "./ticket-badges.ts";
 import { renderTurn, threadTurns } from "./inbox-thread.ts";
 import { presenceLine } from "./conversations.ts";
-import { fillSavedReply, listSavedReplies } from "../inbox/saved-replies.ts";
+import { listSavedReplies } from "../inbox/saved-replies.ts";
+import { fillSavedReply } from "../inbox/saved-reply-template.ts";
 
 export interface TicketForms {
   /** `inserted`: a saved reply was put into the field (nothing sent yet). */
@@ -65,8 +66,7 @@ export async function ticketPage(ctx: DashboardContext, ticket: Ticket, forms: T
   const chat = ticket.conversationId !== null;
   const status = forms.triage?.conflict ? 409 : forms.reply?.inserted ? 200 : forms.reply || forms.note || forms.triage ? 400 : 200;
   const me = ctx.principal.member;
-  const fill = (text: string) =>
-    fillSavedReply(text, { customerName: detail.customer?.name ?? null, ticketNumber: ticket.number, agentName: me.name?.trim() || me.email });
+  const fill = (text: string) => fillSavedReply(text, { customerName: detail.customer?.name ?? null, ticketNumber: ticket.number, agentName: me.name });
   const body = html`<p><a href="/dashboard/inbox">← Inbox</a></p>
 <h1>#${ticket.number} ${ticket.subject}</h1>
 <p>${statusBadge(ticket.status)}${priorityBadge(ticket.priority)}${ticket.team ? html`<span class="badge">team: ${ticket.team}</span>` : ""}<span class="badge">via ${ticket.source}</span>${ticket.tags.map((tag) => html`<span class="badge">${tag}</span>`)}</p>

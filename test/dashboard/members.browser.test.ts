@@ -156,3 +156,28 @@ test.skipIf(missing)(
   },
   TIMEOUT,
 );
+
+test.skipIf(missing)(
+  "the new invitation's link is at the top of the page that answers the invite, where the eye lands, and only there",
+  async () => {
+    const { page, errors } = await signedIn();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto("/dashboard/settings");
+    const section = page.locator("section", { has: page.getByRole("heading", { name: "Members and roles" }) });
+    await section.getByLabel("Email", { exact: true }).fill("top@acme.example");
+    await section.getByRole("checkbox", { name: "agents:view" }).last().check();
+    await section.getByRole("button", { name: "Invite" }).click();
+    const linkField = page.getByLabel("Invitation link");
+    await linkField.waitFor();
+    expect(await page.locator("#invite-link").count()).toBe(1);
+    // Visible without scrolling: the answer opens at its top, and the link is within the first screen.
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    const box = (await linkField.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(800);
+    expect(await page.getByRole("status").filter({ hasText: "top@acme.example" }).count()).toBe(1);
+    await page.screenshot({ path: join(SCREENSHOTS, "dashboard-settings-invite-link.png") });
+    await checkDashboardPage(page, "settings answering an invitation");
+    expect(unexpectedConsoleErrors(errors)).toEqual([]);
+  },
+  TIMEOUT,
+);
