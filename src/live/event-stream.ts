@@ -153,21 +153,30 @@ export function eventStream(deps: Deps, options: EventStreamOptions): Response {
         again = false;
         // Events read once the stream had sent all there was are new to the client: if it does not
         // take them, they count against the bound. The stream's own catch-up (the pages after a
-        // full one) waits for the socket instead, so a client that reads is never ended for it.
+        // full one) stops at a full socket instead, keeps none of the page (the events are rows)
+        // and reads on once the socket drained, so a client that reads is never ended for it.
         const live = caughtUp;
         const events = await options.read(last);
-        caughtUp = events.length < options.page;
         const sent: StreamEvent[] = [];
+        let paused = false;
         for (const event of events) {
-          // The socket is full: catch-up waits for the drain (or the end); a new event goes on
-          // after a turn of the event loop, in which a client that reads is seen to drain it.
-          if (draining) await (live ? new Promise((resolve) => setImmediate(resolve)) : Promise.race([draining, done]));
+          if (draining && !live) {
+            paused = true;
+            break;
+          }
+          // A new event while the socket is full goes on after a turn of the event loop, in which a
+          // client that reads is seen to drain it.
+          if (draining) await new Promise((resolve) => setImmediate(resolve));
           if (!write(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`)) break;
           last = event.id;
           sent.push(event);
         }
+        caughtUp = !paused && events.length < options.page;
         if (open && sent.length > 0 && options.reader.kind === "customer") options.reader.delivered(sent);
-        if (events.length === options.page) again = true;
+        if (paused && draining) {
+          await Promise.race([draining, done]);
+          again = true;
+        } else if (events.length === options.page) again = true;
       } while (again && open);
     } catch (error) {
       // The client reconnects with the last id it got: nothing is lost by ending here.
