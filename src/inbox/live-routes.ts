@@ -8,6 +8,7 @@ import { Elysia, t } from "elysia";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { mediaResponse } from "../http/media-response.ts";
 import { eventStream, RETRY_MS } from "../live/event-stream.ts";
 import { EVENT_LIMITS, eventKey, lastOrgEventId, orgEventsAfter, orgKey, TEAM_NAME } from "./ticket-events.ts";
 import { findTicket, ticketCounts } from "./ticket-queries.ts";
@@ -99,6 +100,10 @@ export function inboxLiveRoutes(deps: Deps) {
             "Every ticket event of the org as Server-Sent Events: `message` or `ticket`, with the ticket's id (never a message's text); resume with Last-Event-ID (inbox:view)",
           tags: ["Tickets"],
           security: [{ dashboard: [] }],
+          responses: mediaResponse(
+            'Server-Sent Events (HTML Living Standard): `id:` (resume with Last-Event-ID), `event:` and a JSON `data:` line each; `retry: 3000` and a heartbeat comment every SDK_STREAM_HEARTBEAT_SECONDS. A client that leaves more than 256 KiB of new events untaken is cut (README "Live conversation")',
+            ["text/event-stream"],
+          ),
         },
       },
     );

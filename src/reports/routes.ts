@@ -4,6 +4,7 @@ import { Elysia, type Static, t } from "elysia";
 import { requireMember } from "../auth/guard.ts";
 import { hasRole } from "../auth/roles.ts";
 import type { Deps } from "../deps.ts";
+import { mediaResponse } from "../http/media-response.ts";
 import type { BusinessHours } from "../kit/business-hours.ts";
 import { buildReport, headlines, reportCsv } from "./report.ts";
 import { ZONE_MAX } from "./zone.ts";
@@ -92,7 +93,17 @@ export function reportRoutes(deps: Deps, lookups: ReportLookups) {
         const csv = reportCsv(await report(deps, lookups, request, query));
         return new Response(csv, { headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": 'attachment; filename="report.csv"' } });
       },
-      { query: ReportQuery, detail: { tags: ["Reports"], summary: "The same figures as /api/reports/summary as CSV: one metric,value row each" } },
+      {
+        query: ReportQuery,
+        detail: {
+          tags: ["Reports"],
+          summary: "The same figures as /api/reports/summary as CSV: one metric,value row each",
+          responses: mediaResponse(
+            'CSV (RFC 4180), UTF-8, a header row `metric,value` and one row per figure; Content-Disposition: attachment; filename="report.csv"',
+            ["text/csv"],
+          ),
+        },
+      },
     )
     .get(
       "/api/reports/overview",

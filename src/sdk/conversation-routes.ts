@@ -9,6 +9,7 @@ import { CHAT_LIMITS } from "../conversations/input.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { ErrorBody } from "../http/error-schema.ts";
+import { mediaResponse } from "../http/media-response.ts";
 import { requestMeta } from "../http/request-meta.ts";
 import { eventStream, RETRY_MS, type StreamEvent } from "../live/event-stream.ts";
 import { markRepliesSeen } from "../inbox/reply-mail.ts";
@@ -159,7 +160,10 @@ export function conversationRoutes(deps: Deps) {
             "What happens next, as Server-Sent Events: `message` (a person's reply, or a message written elsewhere) and `ticket` (status); resume with Last-Event-ID",
           tags: ["Widget SDK"],
           security: [{ widgetKey: [] }],
-          responses: { 200: { description: "text/event-stream", content: { "text/event-stream": { schema: { type: "string" } } } } },
+          responses: mediaResponse(
+            'Server-Sent Events (HTML Living Standard): `id:` (resume with Last-Event-ID), `event:` and a JSON `data:` line each; `retry: 3000` and a heartbeat comment every SDK_STREAM_HEARTBEAT_SECONDS. A client that leaves more than 256 KiB of new events untaken is cut (README "Live conversation")',
+            ["text/event-stream"],
+          ),
         },
       },
     );
