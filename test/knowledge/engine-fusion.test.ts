@@ -87,7 +87,7 @@ describe("fuse", () => {
       for (let i = 0; i < Math.min(lexIds.length, semIds.length); i++) if (!semIds.includes(lexIds[i]!) && !lexIds.includes(semIds[i]!)) ties++;
     });
     expect(ties).toBeGreaterThan(200);
-  });
+  }, 30_000);
 
   test("a page first by words and one first by meaning tie: the lexical one leads", () => {
     const fused = fuse([lexicalPage("a", 0)], [semanticPage("b", 0)], (id) => ({ title: id, url: null }));

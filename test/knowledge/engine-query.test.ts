@@ -49,7 +49,7 @@ describe("withinEdits", () => {
       if (withinEdits(a, b, max) !== distance <= max) throw new Error(`"${a}" "${b}" max ${max}: distance ${distance}`);
     });
     expect(near).toBeGreaterThan(500);
-  });
+  }, 30_000);
 });
 
 describe("typo correction", () => {
@@ -80,7 +80,7 @@ describe("typo correction", () => {
     });
     expect(corrected).toBeGreaterThan(30);
     expect(kept).toBeGreaterThan(10);
-  });
+  }, 30_000);
 
   test("short words and words with digits are never corrected", () => {
     const index = new LexicalIndex();
@@ -162,5 +162,5 @@ describe("earlier turns", () => {
       expect([...query.terms.keys()].sort()).toEqual([...want.keys()].sort());
       for (const [term, weight] of want) expect(query.terms.get(term)).toBeCloseTo(weight, 12);
     });
-  });
+  }, 30_000);
 });

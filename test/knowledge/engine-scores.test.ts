@@ -101,7 +101,7 @@ describe("topPages", () => {
         ),
       ).toEqual(want);
     });
-  });
+  }, 30_000);
 });
 
 function shuffled<T>(rng: Rng, items: T[]): T[] {
@@ -137,7 +137,7 @@ describe("BestTwo", () => {
       best.clear();
       expect(best.count).toBe(0);
     });
-  });
+  }, 30_000);
 });
 
 describe("Accumulator", () => {
@@ -166,7 +166,7 @@ describe("Accumulator", () => {
       expect(acc.count).toBe(0);
       expect(acc.scores.every((s) => s === 0)).toBe(true);
     });
-  });
+  }, 30_000);
 });
 
 describe("lengthNorms", () => {

@@ -142,5 +142,5 @@ describe("the curves", () => {
       expect(evidence).toBeLessThanOrEqual(Math.round(heldOf({ coverage, unknown }) * 1000) / 1000);
       expect(evidenceOf({ first, second: lower, coverage, unknown })).toBeGreaterThanOrEqual(evidence);
     });
-  });
+  }, 30_000);
 });
