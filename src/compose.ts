@@ -14,6 +14,7 @@ import { CAMPAIGN_MAIL_KIND, queueDueSteps } from "./campaigns/progress.ts";
 import { automationTools } from "./campaigns/tools.ts";
 import type { ChatState } from "./ports/caches.ts";
 import { createChatState } from "./agents/turn.ts";
+import { createEvalQueue } from "./agents/eval-queue.ts";
 import { dataTools } from "./customers/tools.ts";
 import type { Database } from "./db/client.ts";
 import { isDatabaseUnavailable } from "./db/unavailable.ts";
@@ -81,6 +82,7 @@ export type DepsInput = Omit<
   | "live"
   | "replies"
   | "clientDocuments"
+  | "evalRuns"
 > & {
   /** Bun's argon2id defaults unless given. */
   passwords?: PasswordHasher;
@@ -118,6 +120,7 @@ export async function buildDeps(input: DepsInput): Promise<Deps> {
     statements: createStatements(),
     replies: createReplyThread(),
     clientDocuments: new Map(),
+    evalRuns: createEvalQueue(),
   } as unknown as Deps;
   deps.metrics = createMetrics({ processMetrics, outboxDepth: () => outboxDepth(deps) });
   deps.tools = createToolRuntime(deps, { providers: toolProviders, limiter, invalidation, directory: toolDirectory(deps), builtins: families.flat() });
