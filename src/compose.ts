@@ -15,6 +15,7 @@ import { automationTools } from "./campaigns/tools.ts";
 import type { ChatState } from "./ports/caches.ts";
 import { createChatState } from "./agents/turn.ts";
 import { createEvalQueue } from "./agents/eval-queue.ts";
+import { createFileReaders } from "./sources/files.ts";
 import { dataTools } from "./customers/tools.ts";
 import type { Database } from "./db/client.ts";
 import { isDatabaseUnavailable } from "./db/unavailable.ts";
@@ -83,6 +84,7 @@ export type DepsInput = Omit<
   | "replies"
   | "clientDocuments"
   | "evalRuns"
+  | "fileReaders"
 > & {
   /** Bun's argon2id defaults unless given. */
   passwords?: PasswordHasher;
@@ -121,6 +123,7 @@ export async function buildDeps(input: DepsInput): Promise<Deps> {
     replies: createReplyThread(),
     clientDocuments: new Map(),
     evalRuns: createEvalQueue(),
+    fileReaders: createFileReaders(),
   } as unknown as Deps;
   deps.metrics = createMetrics({ processMetrics, outboxDepth: () => outboxDepth(deps) });
   deps.tools = createToolRuntime(deps, { providers: toolProviders, limiter, invalidation, directory: toolDirectory(deps), builtins: families.flat() });

@@ -64,6 +64,8 @@ export interface Deps {
   mailDns?: (name: string, type: string) => Promise<string[][] | string[]>;
   /** "Test your agent" runs answering and waiting: per process, per org, per member (src/agents/eval-queue.ts). */
   evalRuns: { all: Slots; orgs: KeyedSlots; members: KeyedSlots };
+  /** Threads reading uploaded files at once, and uploads waiting for one (src/sources/files.ts). */
+  fileReaders: Slots;
   /** Client metadata documents by URL, until their cache time (src/oauth/client-metadata.ts). */
   clientDocuments: Map<string, { value: unknown; until: number }>;
 }
