@@ -20,7 +20,7 @@ const Summary = t.Object({
   agent_id: t.String(),
   agent_name: t.String(),
   status: t.Union([t.Literal("done"), t.Literal("partial")], {
-    description: "partial: the run reached its time bound (see error) and holds the questions answered until then",
+    description: "partial: the run stopped early — its time bound, the model or an internal error (see error) — and holds the questions answered until then",
   }),
   error: t.Union([t.String(), t.Null()]),
   questions: t.Integer(),
