@@ -61,7 +61,6 @@ import { WEBHOOK_KIND } from "./webhooks/events.ts";
 
 /** Built-in families: the same tools for every org (feature flags and toggles still apply). Adding one is one line. */
 export const families: readonly (readonly ToolDefinition[])[] = [docsTools, dataTools, inboxTools, automationTools, setupTools];
-
 /** Every source of tools the runtime knows; an org-defined source (custom actions, connectors) is one line. */
 export const toolProviders: readonly ToolProvider[] = [async () => families.flat(), customActionTools, connectorTools];
 
