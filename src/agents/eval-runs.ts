@@ -17,7 +17,7 @@ import { AppError } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
 import { takeTurn } from "./eval-queue.ts";
 import { LlmError } from "./llm/errors.ts";
-import { type EvalQuestion, type EvalResult, evalTarget, evaluateOne, type EvalTotals, totalsOf } from "./evaluate.ts";
+import { type EvalQuestion, type EvalResult, evalTarget, evaluateOne, type EvalTotals, totalsOf, yieldToLoop } from "./evaluate.ts";
 
 export const EVAL_RUN = {
   /** Questions in one run, and characters of a question or an expectation. */
@@ -84,9 +84,6 @@ const asQuestion = (q: { question: string; expected_doc?: string; expected_phras
 });
 
 const textOf = (q: EvalQuestion) => q.question.length + (q.expectedDoc?.length ?? 0) + (q.expectedPhrase?.length ?? 0);
-
-/** Lets the event loop answer other requests: a question's work is synchronous CPU between awaits that may never leave the microtask queue. */
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Runs the set against the agent (the org's active one when `agentId` is absent) and stores the run. */
 export async function runEvaluation(
