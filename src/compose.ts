@@ -14,6 +14,8 @@ import { CAMPAIGN_MAIL_KIND, queueDueSteps } from "./campaigns/progress.ts";
 import { automationTools } from "./campaigns/tools.ts";
 import type { ChatState } from "./ports/caches.ts";
 import { createChatState } from "./agents/turn.ts";
+import { createEvalQueue } from "./agents/eval-queue.ts";
+import { createFileReaders } from "./sources/files.ts";
 import { dataTools } from "./customers/tools.ts";
 import type { Database } from "./db/client.ts";
 import { isDatabaseUnavailable } from "./db/unavailable.ts";
@@ -61,7 +63,6 @@ import { WEBHOOK_KIND } from "./webhooks/events.ts";
 
 /** Built-in families: the same tools for every org (feature flags and toggles still apply). Adding one is one line. */
 export const families: readonly (readonly ToolDefinition[])[] = [docsTools, dataTools, inboxTools, automationTools, setupTools];
-
 /** Every source of tools the runtime knows; an org-defined source (custom actions, connectors) is one line. */
 export const toolProviders: readonly ToolProvider[] = [async () => families.flat(), customActionTools, connectorTools];
 
@@ -84,6 +85,8 @@ export type DepsInput = Omit<
   | "replies"
   | "clientDocuments"
   | "clientDocumentFetches"
+  | "evalRuns"
+  | "fileReaders"
 > & {
   /** Bun's argon2id defaults unless given. */
   passwords?: PasswordHasher;
@@ -122,6 +125,8 @@ export async function buildDeps(input: DepsInput): Promise<Deps> {
     replies: createReplyThread(),
     clientDocuments: new Map(),
     clientDocumentFetches: createSingleFlight<unknown>(),
+    evalRuns: createEvalQueue(),
+    fileReaders: createFileReaders(),
   } as unknown as Deps;
   deps.metrics = createMetrics({ processMetrics, outboxDepth: () => outboxDepth(deps) });
   deps.tools = createToolRuntime(deps, { providers: toolProviders, limiter, invalidation, directory: toolDirectory(deps), builtins: families.flat() });

@@ -6,21 +6,26 @@
 // A run is answered within its request, under a bound (docs/decisions.md "Evaluation runs"): the
 // questions are answered in order until EVAL_RUN.ms has passed; a question still being answered
 // then is stopped, and the run is stored as `partial` with the questions answered so far (so is a
-// run whose model fails: the error says so). The
-// bound keeps a run's cost to its caller's request and leaves nothing running behind it.
+// run whose model fails, or that meets an internal error: the error says so). The
+// bound keeps a run's cost to its caller's request and leaves nothing running behind it. A run
+// waits for its turn first (src/agents/eval-queue.ts), its text is bounded (EVAL_RUN.textChars),
+// and it lets the event loop serve other requests between questions.
 import { and, desc, eq, sql } from "drizzle-orm";
 import { evalRuns } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { csvDocument } from "../kit/csv.ts";
 import { isUuid } from "../kit/ids.ts";
+import { takeTurn } from "./eval-queue.ts";
 import { LlmError } from "./llm/errors.ts";
-import { type EvalQuestion, type EvalResult, evalTarget, evaluateOne, type EvalTotals, totalsOf } from "./evaluate.ts";
+import { type EvalQuestion, type EvalResult, evalTarget, evaluateOne, type EvalTotals, totalsOf, yieldToLoop } from "./evaluate.ts";
 
 export const EVAL_RUN = {
   /** Questions in one run, and characters of a question or an expectation. */
   questions: 500,
   chars: 4000,
+  /** Characters of a run's questions and expectations together: the work one run may ask for. */
+  textChars: 200_000,
   /** How long a run may answer, in all. */
   ms: 5 * 60_000,
   /** Runs kept per org (the oldest are deleted past this). */
@@ -47,6 +52,8 @@ export type QuestionChange = "newly_right" | "newly_wrong" | "same" | "new";
 export interface EvalRunDetail extends EvalRunSummary {
   results: (EvalResult & { expected_doc?: string; expected_phrase?: string; change: QuestionChange | null })[];
   previous: EvalRunSummary | null;
+  /** In the answer to the request that ran it only: how long it waited for its turn, behind how many runs. */
+  queue?: { ahead: number; waited_ms: number };
 }
 
 type Row = typeof evalRuns.$inferSelect;
@@ -77,6 +84,8 @@ const asQuestion = (q: { question: string; expected_doc?: string; expected_phras
   expectedPhrase: q.expected_phrase,
 });
 
+const textOf = (q: EvalQuestion) => q.question.length + (q.expectedDoc?.length ?? 0) + (q.expectedPhrase?.length ?? 0);
+
 /** Runs the set against the agent (the org's active one when `agentId` is absent) and stores the run. */
 export async function runEvaluation(
   deps: Deps,
@@ -88,12 +97,35 @@ export async function runEvaluation(
 ): Promise<EvalRunDetail> {
   if (questions.length === 0 || questions.length > EVAL_RUN.questions)
     throw AppError.badRequest(`A run has 1 to ${EVAL_RUN.questions} questions.`, [{ path: "/questions", message: `1 to ${EVAL_RUN.questions} questions` }]);
+  const text = questions.reduce((n, q) => n + textOf(q), 0);
+  if (text > EVAL_RUN.textChars)
+    throw AppError.badRequest(`A run's questions and expectations hold at most ${EVAL_RUN.textChars} characters in all; this set has ${text}.`, [
+      { path: "/questions", message: `at most ${EVAL_RUN.textChars} characters in all` },
+    ]);
   const target = await evalTarget(deps, orgId, agentId);
+  const turn = await takeTurn(deps, orgId, memberId, signal);
+  try {
+    const row = await answerAndStore(deps, orgId, memberId, target, questions, signal);
+    return { ...(await detailOf(deps, row)), queue: { ahead: turn.ahead, waited_ms: turn.waitedMs } };
+  } finally {
+    turn.release();
+  }
+}
+
+async function answerAndStore(
+  deps: Deps,
+  orgId: string,
+  memberId: string | null,
+  target: Awaited<ReturnType<typeof evalTarget>>,
+  questions: readonly EvalQuestion[],
+  signal?: AbortSignal,
+): Promise<Row> {
   const createdAt = deps.now();
   const bound = deps.timers.deadline(EVAL_RUN.ms);
   const stop = signal ? AbortSignal.any([bound, signal]) : bound;
   const results: EvalResult[] = [];
-  // Why the run stopped early, if it did: its bound, its request gone, or the model failing.
+  // Why the run stopped early, if it did: its bound, its request gone, the model failing, or an
+  // internal error (the database, retrieval), which the server's log describes.
   let failed: string | null = null;
   for (const q of questions) {
     if (stop.aborted) break;
@@ -101,10 +133,14 @@ export async function runEvaluation(
       results.push(await evaluateOne(deps, orgId, target, q, AbortSignal.any([stop, AbortSignal.timeout(120_000)])));
     } catch (e) {
       if (stop.aborted) break;
-      if (!(e instanceof LlmError)) throw e;
-      failed = `the model failed (${e.message})`;
+      if (e instanceof LlmError) failed = `the model failed (${e.message})`;
+      else {
+        deps.log.error("evaluation run stopped by an internal error", { error: e });
+        failed = "an internal error stopped it (the server's log has the details)";
+      }
       break;
     }
+    await yieldToLoop();
   }
   const reason = bound.aborted ? `a run answers for at most ${EVAL_RUN.ms / 60_000} minutes` : stop.aborted ? "the request was cancelled" : failed;
   const error = results.length < questions.length ? `Stopped after ${results.length} of ${questions.length} questions: ${reason}.` : null;
@@ -130,7 +166,7 @@ export async function runEvaluation(
   await deps.db.execute(
     sql`delete from eval_runs where org_id = ${orgId} and id not in (select id from eval_runs where org_id = ${orgId} order by recorded_at desc, id desc limit ${EVAL_RUN.kept})`,
   );
-  return detailOf(deps, row!);
+  return row!;
 }
 
 /** The org's runs, newest first. */

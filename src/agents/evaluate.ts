@@ -111,11 +111,17 @@ export async function evaluateOne(
   return { question: q.question, reply: result.text, confidence, answered: confidence >= CONFIDENCE.offerBelow, sources, correct };
 }
 
+/** Lets the event loop answer other requests: a question's work is CPU between awaits that may never leave the microtask queue. */
+export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Runs every question against the agent (the org's active one by default); one result per question and the totals. */
 export async function evaluate(deps: Deps, orgId: string, agentId: string | undefined, questions: readonly EvalQuestion[]) {
   const target = await evalTarget(deps, orgId, agentId);
   const results: EvalResult[] = [];
-  for (const q of questions) results.push(await evaluateOne(deps, orgId, target, q));
+  for (const q of questions) {
+    results.push(await evaluateOne(deps, orgId, target, q));
+    await yieldToLoop(); // it may run inside a running server (an admin command through it)
+  }
   return { agentId: target.agent.id, results, totals: totalsOf(results, questions) };
 }
 

@@ -5,7 +5,8 @@
 // it. agents:view reads runs, agents:manage starts them. Works as plain form posts.
 import { Value } from "@sinclair/typebox/value";
 import { Elysia, t } from "elysia";
-import { EVAL_RUN, getRun, listRuns, runCsv, runEvaluation, runQuestions } from "../agents/eval-runs.ts";
+import { EVAL_QUEUE } from "../agents/eval-queue.ts";
+import { EVAL_RUN, type EvalRunDetail, getRun, listRuns, runCsv, runEvaluation, runQuestions } from "../agents/eval-runs.ts";
 import { type EvalQuestion, parseQuestions } from "../agents/evaluate.ts";
 import { listAgents } from "../agents/service.ts";
 import type { Deps } from "../deps.ts";
@@ -62,7 +63,7 @@ ${errorSummary(errors)}
 <form method="post" action="/dashboard/eval" novalidate data-file-import>
 ${select({ name: "agent_id", label: "Agent", value: values.agent_id ?? "", error: errors.agent_id, options: usable.map((a) => ({ value: a.id, label: a.status === "active" ? `${a.name} (active)` : a.name })) })}
 <div class="field"><label for="f-file">Question file (optional)</label><input type="file" id="f-file" name="file_name" accept=".jsonl,.json,.txt" aria-describedby="f-file-hint"><p class="hint" id="f-file-hint">A .jsonl file as <code>svc-agents eval --questions</code> reads; its text fills the box below.</p></div>
-${textarea({ name: "content", label: "Questions, one JSON object a line", value: values.content ?? "", error: errors.content, rows: 8, hint: `"question", and "expected_doc" (a page's title or id: right when it is the first source) or "expected_phrase" (right when the reply contains it). Up to ${EVAL_RUN.questions} questions; a run answers for at most ${EVAL_RUN.ms / 60_000} minutes.` })}
+${textarea({ name: "content", label: "Questions, one JSON object a line", value: values.content ?? "", error: errors.content, rows: 8, hint: `"question", and "expected_doc" (a page's title or id: right when it is the first source) or "expected_phrase" (right when the reply contains it). Up to ${EVAL_RUN.questions} questions and ${EVAL_RUN.textChars.toLocaleString("en")} characters in all; a run answers for at most ${EVAL_RUN.ms / 60_000} minutes. The server answers ${EVAL_QUEUE.running} runs at once and one per organisation: a run started meanwhile waits its turn (at most ${EVAL_QUEUE.waitMs / 60_000} minutes).` })}
 <details><summary>Example</summary><pre><code>${EXAMPLE}</code></pre></details>
 <div class="actions">${submit("Run the questions", { busy: "Running…" })}</div>
 </form></section>`
@@ -98,14 +99,9 @@ function startRun(ctx: DashboardContext, values: FormValues): Promise<Response> 
       return { input: questions, errors };
     },
     call: (questions) => runEvaluation(ctx.deps, ctx.orgId, ctx.principal.member.id, values.agent_id || undefined, questions, ctx.request.signal),
-    done: (run) =>
-      redirect(
-        ctx.deps,
-        `/dashboard/eval/runs/${run.id}`,
-        run.status === "partial" ? { kind: "error", text: run.error ?? "The run stopped early." } : `Run finished: ${run.questions} questions.`,
-      ),
+    done: (run) => finished(ctx, run),
     render: (refused) => evalPage(ctx, refused),
-    refused: (error) => (error.status === 404 ? { agent_id: error.message } : null),
+    refused: (error): Record<string, string> => (error.status === 404 ? { agent_id: error.message } : { content: error.message }),
   });
 }
 
@@ -114,10 +110,21 @@ async function rerun(ctx: DashboardContext, id: string): Promise<Response> {
   const before = await runQuestions(ctx.deps, ctx.orgId, id);
   const questions = before.questions.map((q) => ({ question: q.question, expectedDoc: q.expected_doc, expectedPhrase: q.expected_phrase }));
   const run = await runEvaluation(ctx.deps, ctx.orgId, ctx.principal.member.id, before.agentId, questions, ctx.request.signal);
+  return finished(ctx, run);
+}
+
+/** The run's page, with a flash saying how it ended and whether it waited for its turn. */
+function finished(ctx: DashboardContext, run: EvalRunDetail): Response {
+  const waited =
+    run.queue && run.queue.ahead > 0
+      ? ` It waited ${Math.round(run.queue.waited_ms / 1000)} s for its turn behind ${run.queue.ahead} other ${run.queue.ahead === 1 ? "run" : "runs"}.`
+      : "";
   return redirect(
     ctx.deps,
     `/dashboard/eval/runs/${run.id}`,
-    run.status === "partial" ? { kind: "error", text: run.error ?? "The run stopped early." } : `Run finished: ${run.questions} questions.`,
+    run.status === "partial"
+      ? { kind: "error", text: `${run.error ?? "The run stopped early."}${waited}` }
+      : `Run finished: ${run.questions} questions.${waited}`,
   );
 }
 

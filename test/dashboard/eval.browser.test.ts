@@ -1,7 +1,8 @@
 // "Test your agent" in a real headless Chromium: a question file chosen in the file field fills
 // the set (the page's script), the set is run, a document is edited, the set is run again and the
 // run page compares the two. The knowledge gaps page lists an escalated question with its
-// near-duplicate. Each page is checked with axe-core in light and dark and photographed into docs/screenshots/.
+// near-duplicate. A run that waited for its turn says so; one past the org's bound is refused next
+// to the questions. Each page is checked with axe-core in light and dark and photographed into docs/screenshots/.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createDoc, updateDoc } from "../../src/knowledge/docs.ts";
@@ -134,6 +135,37 @@ test.skipIf(missing)(
     await row.getByRole("link", { name: "Write an article" }).click();
     expect(await page.getByLabel("Title").inputValue()).toBe("Where is your Tokyo office?");
     expect(unexpectedConsoleErrors([...errors, ...dark.errors])).toEqual([]);
+  },
+  TIMEOUT,
+);
+
+test.skipIf(missing)(
+  "a run that waited its turn says so; a run past the org's two in flight is refused next to the questions",
+  async () => {
+    const { page, errors } = await signedIn("light");
+    await page.goto("/dashboard/eval");
+    await page.getByLabel("Questions, one JSON object a line").fill('{"question": "How do I reset my password?", "expected_doc": "Resetting your password"}');
+    // Another run of the org is answering (its place taken as a run takes it).
+    const other = await app.deps.evalRuns.orgs.acquire(org.org_id);
+    const submitted = page.getByRole("button", { name: "Run the questions" }).click();
+    while (app.deps.evalRuns.orgs.load(org.org_id).waiting < 1) await Bun.sleep(20);
+    await Bun.sleep(1_100);
+    other.release();
+    await submitted;
+    await page.getByText(/It waited [1-9]\d* s for its turn behind 1 other run\./).waitFor();
+    await checkDashboardPage(page, "eval-waited", true);
+
+    // One run answering and one waiting: a third is refused, and the form keeps the questions.
+    const answering = await app.deps.evalRuns.orgs.acquire(org.org_id);
+    const waiting = app.deps.evalRuns.orgs.acquire(org.org_id);
+    await page.goto("/dashboard/eval");
+    await page.getByRole("button", { name: "Run the questions" }).click();
+    await page.getByText("This organisation already has 2 runs answering or waiting").first().waitFor();
+    expect(await page.getByLabel("Questions, one JSON object a line").inputValue()).toContain("reset my password");
+    await checkDashboardPage(page, "eval-refused", true);
+    answering.release();
+    (await waiting).release();
+    expect(unexpectedConsoleErrors(errors)).toEqual([]);
   },
   TIMEOUT,
 );
