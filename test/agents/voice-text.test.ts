@@ -78,7 +78,7 @@ describe.each(["voice", "video"])("mode %s through both endpoints", (mode) => {
       // Written: the plain text of the passage (the builtin drops markdown in every mode), its
       // paragraphs and sentences as they are, not shortened or enumerated for the ear.
       expect(written.startsWith("If you forgot your password, open the sign-in page and choose Forgot password.")).toBe(true);
-      expect(written).toContain("\n\nTwo-factor codes\n\nLost your phone?");
+      expect(written).toContain("We email you a reset link that stays valid for 30 minutes. Open it and choose a new password.");
       expect(written).not.toMatch(/\*\*|^#/m);
     });
 

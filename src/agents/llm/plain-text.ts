@@ -5,10 +5,12 @@
 // the document included — as a browser would, so entities are decoded and tags never reach the text.
 // What is kept: the words. Headings become blocks of their own (the builtin uses them to find the
 // answer and never opens a reply with one), a link its text (its page is among the reply's
-// sources), an image nothing, emphasis and code their text, a list item a line ("• " or its
-// number), a table row its cells labelled by their column's header, a code block its lines. Lines
-// broken inside a paragraph (PDF text, hard-wrapped markdown) are joined, a word hyphenated across
-// a break made whole again. docs/decisions.md "Answers that read as answers".
+// sources; a paragraph or list item of links alone is navigation and left out), an image nothing,
+// emphasis and code their text, a list item a line ("• " or its number), a table row its cells
+// labelled by their column's header, a code block its lines. Lines broken inside a paragraph (PDF
+// text, hard-wrapped markdown) are joined, a word hyphenated across a break made whole again.
+// Markdown written inside a raw HTML block stays text, as CommonMark and a browser show it.
+// docs/decisions.md "Answers that read as answers".
 import { parseHTML } from "linkedom";
 import { Marked } from "marked";
 
@@ -79,6 +81,17 @@ function push(walk: Walk, kind: BlockKind, text: string, group = walk.group++) {
   if (clean !== "") walk.out.push({ kind, text: clean, group, block: walk.out.length });
 }
 
+/**
+ * A paragraph or list item made of links alone ("Back to all articles", a list of related
+ * articles) is navigation, not something the page says: it is left out.
+ */
+function onlyLinks(el: Element): boolean {
+  if (el.querySelector("a") === null) return false;
+  const clone = el.cloneNode(true) as Element;
+  for (const a of Array.from(clone.querySelectorAll("a"))) a.remove();
+  return /^[\s\p{P}|·•]*$/u.test(inline(clone));
+}
+
 /** Inline text of an element: its text, with a line break (`<br>`) as a space. */
 function inline(node: Node): string {
   if (node.nodeType === 3) return node.textContent ?? "";
@@ -95,6 +108,7 @@ function list(walk: Walk, el: Element, depth: number, group = walk.group++) {
   if (!Number.isFinite(n)) n = 1;
   for (const li of Array.from(el.children)) {
     if (li.tagName !== "LI") continue;
+    if (onlyLinks(li)) continue;
     let own = "";
     const nested: Element[] = [];
     for (const child of Array.from(li.childNodes)) {
@@ -137,6 +151,7 @@ function blocks(walk: Walk, parent: Element) {
     }
     flush();
     if (/^H[1-6]$/.test(el.tagName)) push(walk, "heading", inline(el));
+    else if (el.tagName === "P" && onlyLinks(el)) continue;
     else if (el.tagName === "P" || el.tagName === "DT" || el.tagName === "SUMMARY" || el.tagName === "FIGCAPTION") push(walk, "paragraph", inline(el));
     else if (el.tagName === "UL" || el.tagName === "OL") list(walk, el, 0);
     else if (el.tagName === "TABLE") table(walk, el);

@@ -29,6 +29,10 @@ describe("plain text of a passage", () => {
       "Write to support@shop.example or visit https://shop.example/help.",
     );
     expect(plainText("[ref link][1] here\n\n[1]: https://x.example/")).toBe("ref link here");
+    // A paragraph or item of links alone is navigation, not the page's text.
+    expect(plainText("Returns are free.\n\n[Back to all articles](/index.html)\n\nRelated:\n- [Shipping](/s) · [Refunds](/r)\n- Ask [us](/c) anything")).toBe(
+      "Returns are free.\n\nRelated:\n• Ask us anything",
+    );
   });
 
   test("emphasis, strikethrough and code keep their text; a code block its lines; a quote its words", () => {
