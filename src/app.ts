@@ -4,6 +4,7 @@ import { cors } from "@elysiajs/cors";
 import { Elysia } from "elysia";
 import { activityRoutes } from "./activity/routes.ts";
 import { agentRoutes } from "./agents/routes.ts";
+import { evalPreviewRoutes } from "./agents/eval-preview-routes.ts";
 import { evalRoutes } from "./agents/eval-routes.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { inviteRoutes } from "./orgs/invite-page.ts";
@@ -110,6 +111,7 @@ export function createApp(deps: Deps) {
     .use(toggleRoutes(deps))
     .use(agentRoutes(deps))
     .use(evalRoutes(deps))
+    .use(evalPreviewRoutes(deps))
     .use(docsRoutes(deps))
     .use(sourceRoutes(deps))
     .use(synonymsRoutes(deps))

@@ -33,6 +33,7 @@ const Result = t.Object({
   question: t.String(),
   expected_doc: t.Optional(t.String()),
   expected_phrase: t.Optional(t.String()),
+  expected_passage: t.Optional(t.String()),
   reply: t.String(),
   confidence: t.Number(),
   answered: t.Boolean({ description: "confidence at or above the chat's offer threshold" }),
@@ -53,14 +54,26 @@ const Detail = t.Composite([Summary, t.Object({ results: t.Array(Result), previo
 // At least one character that is not white space: a blank question would be answered as "".
 const Text = t.String({ minLength: 1, maxLength: EVAL_RUN.chars, pattern: "\\S" });
 export const EvalQuestionBody = t.Object(
-  { question: Text, expected_doc: t.Optional(Text), expected_phrase: t.Optional(Text) },
+  {
+    question: Text,
+    expected_doc: t.Optional(Text),
+    expected_phrase: t.Optional(Text),
+    expected_passage: t.Optional(
+      t.String({
+        minLength: 1,
+        maxLength: EVAL_RUN.chars,
+        description: "text the best passage of the answer's first source must hold (case and whitespace ignored), on top of expected_doc when given",
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 
-const toQuestion = (q: { question: string; expected_doc?: string; expected_phrase?: string }) => ({
+const toQuestion = (q: { question: string; expected_doc?: string; expected_phrase?: string; expected_passage?: string }) => ({
   question: q.question.trim(),
   expectedDoc: q.expected_doc?.trim() || undefined,
   expectedPhrase: q.expected_phrase?.trim() || undefined,
+  expectedPassage: q.expected_passage?.trim() || undefined,
 });
 
 const RunBody = t.Object(

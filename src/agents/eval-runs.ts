@@ -50,7 +50,7 @@ export interface EvalRunSummary {
 export type QuestionChange = "newly_right" | "newly_wrong" | "same" | "new";
 
 export interface EvalRunDetail extends EvalRunSummary {
-  results: (EvalResult & { expected_doc?: string; expected_phrase?: string; change: QuestionChange | null })[];
+  results: (EvalResult & { expected_doc?: string; expected_phrase?: string; expected_passage?: string; change: QuestionChange | null })[];
   previous: EvalRunSummary | null;
   /** In the answer to the request that ran it only: how long it waited for its turn, behind how many runs. */
   queue?: { ahead: number; waited_ms: number };
@@ -77,11 +77,13 @@ const asInput = (q: EvalQuestion) => ({
   question: q.question,
   ...(q.expectedDoc ? { expected_doc: q.expectedDoc } : {}),
   ...(q.expectedPhrase ? { expected_phrase: q.expectedPhrase } : {}),
+  ...(q.expectedPassage ? { expected_passage: q.expectedPassage } : {}),
 });
-const asQuestion = (q: { question: string; expected_doc?: string; expected_phrase?: string }): EvalQuestion => ({
+const asQuestion = (q: { question: string; expected_doc?: string; expected_phrase?: string; expected_passage?: string }): EvalQuestion => ({
   question: q.question,
   expectedDoc: q.expected_doc,
   expectedPhrase: q.expected_phrase,
+  expectedPassage: q.expected_passage,
 });
 
 const textOf = (q: EvalQuestion) => q.question.length + (q.expectedDoc?.length ?? 0) + (q.expectedPhrase?.length ?? 0);
@@ -196,7 +198,7 @@ export async function runQuestions(
   deps: Deps,
   orgId: string,
   id: string,
-): Promise<{ agentId: string; questions: { question: string; expected_doc?: string; expected_phrase?: string }[] }> {
+): Promise<{ agentId: string; questions: { question: string; expected_doc?: string; expected_phrase?: string; expected_passage?: string }[] }> {
   const [row] = isUuid(id)
     ? await deps.db
         .select({ agentId: evalRuns.agentId, questions: evalRuns.questions })
@@ -244,6 +246,7 @@ async function detailOf(deps: Deps, row: Row): Promise<EvalRunDetail> {
       ...r,
       ...(inputs[i]?.expectedDoc ? { expected_doc: inputs[i]!.expectedDoc } : {}),
       ...(inputs[i]?.expectedPhrase ? { expected_phrase: inputs[i]!.expectedPhrase } : {}),
+      ...(inputs[i]?.expectedPassage ? { expected_passage: inputs[i]!.expectedPassage } : {}),
       change,
     };
   });
@@ -252,11 +255,24 @@ async function detailOf(deps: Deps, row: Row): Promise<EvalRunDetail> {
 
 /** The run's questions as CSV (RFC 4180, through src/kit/csv.ts): one row per question answered. */
 export function runCsv(run: EvalRunDetail): string {
-  const head = ["question", "expected_doc", "expected_phrase", "answered", "confidence", "correct", "change", "first_source", "sources", "reply"];
+  const head = [
+    "question",
+    "expected_doc",
+    "expected_phrase",
+    "expected_passage",
+    "answered",
+    "confidence",
+    "correct",
+    "change",
+    "first_source",
+    "sources",
+    "reply",
+  ];
   const rows = run.results.map((r) => [
     r.question,
     r.expected_doc,
     r.expected_phrase,
+    r.expected_passage,
     r.answered,
     r.confidence,
     r.correct,

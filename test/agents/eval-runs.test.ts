@@ -92,9 +92,9 @@ describe("evaluation runs", () => {
     expect(csv.headers.get("content-type")).toContain("text/csv");
     const text = await csv.text();
     const lines = text.trimEnd().split("\r\n");
-    expect(lines[0]).toBe("question,expected_doc,expected_phrase,answered,confidence,correct,change,first_source,sources,reply");
+    expect(lines[0]).toBe("question,expected_doc,expected_phrase,expected_passage,answered,confidence,correct,change,first_source,sources,reply");
     expect(lines[1]!.startsWith(`"'=HYPERLINK(""x"") and, ""quotes"""`)).toBe(true);
-    expect(lines[2]!.startsWith("How do I reset my password?,Resetting your password,,true,")).toBe(true);
+    expect(lines[2]!.startsWith("How do I reset my password?,Resetting your password,,,true,")).toBe(true);
     expect((await app.request(`/api/eval/runs/${run.id}?format=xml`, { headers: auth })).status).toBe(400);
   });
 
@@ -110,7 +110,7 @@ describe("evaluation runs", () => {
     const rows = parseCsv(await (await app.request(`/api/eval/runs/${run.id}?format=csv`, { headers: auth })).text());
     expect(rows.slice(1).map((r) => r[0])).toEqual(HOSTILE_CELLS.map((q) => `'${q.trim()}`));
     expect(rows.slice(1).map((r) => r[2])).toEqual(HOSTILE_CELLS.map(() => "'-1+1"));
-    expect(rows.some((r) => r[7] === "'@Refunds (voucher, parcel)")).toBe(true);
+    expect(rows.some((r) => r[8] === "'@Refunds (voucher, parcel)")).toBe(true);
     expect(formulaCells(rows)).toEqual([]);
   });
 
