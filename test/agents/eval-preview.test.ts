@@ -59,7 +59,10 @@ describe("try a question", () => {
     expect(p.sources[0]).toEqual({ doc_id: ids.password!, title: "Resetting your password" });
     expect(p.passage).toMatchObject({ doc_id: ids.password, title: "Resetting your password" });
     expect(p.passage!.text).toContain("Forgot password");
-    expect(p.confidence).toBeGreaterThan(0);
+    // A subject no page mentions ("zeppelin") makes it unlikely the articles answer: below the
+    // threshold, and the reply names the closest article rather than quoting it (README "Measuring answers").
+    expect(p.confidence).toBeLessThan(0.5);
+    expect(p.reply).toContain('"Resetting your password"');
     expect(p.reasons.terms).toEqual([
       { word: "reset", found: "passage" },
       { word: "password", found: "passage" },

@@ -145,7 +145,9 @@ test.skipIf(missing)(
   async () => {
     const { page, errors } = await signedIn("light");
     await page.goto("/dashboard/eval");
-    await page.getByLabel("Questions: one a line, CSV with a header, or JSON Lines").fill('{"question": "How do I reset my password?", "expected_doc": "Resetting your password"}');
+    await page
+      .getByLabel("Questions: one a line, CSV with a header, or JSON Lines")
+      .fill('{"question": "How do I reset my password?", "expected_doc": "Resetting your password"}');
     // Another run of the org is answering (its place taken as a run takes it).
     const other = await app.deps.evalRuns.orgs.acquire(org.org_id);
     const submitted = page.getByRole("button", { name: "Run the questions" }).click();
