@@ -176,7 +176,8 @@ describe("GET /api/reports/summary", () => {
     expect(r.by_hour[10]).toBe(13);
     expect(r.by_hour.reduce((s: number, n: number) => s + n, 0)).toBe(13);
     expect(r.first_response_business_hours).toBeNull(); // no business hours set
-    expect(r.knowledge_gaps).toEqual([]); // every answer was confident
+    // Every answer was confident; the one the customer marked "No" is the period's only gap.
+    expect(r.knowledge_gaps.map((g: { questions: string[]; count: number }) => [g.questions, g.count])).toEqual([[["How do I reset my password?"], 1]]);
   });
 
   test("filters: another channel has no conversations; a member's tickets only", async () => {
