@@ -12,14 +12,16 @@
 // until the promise settles (the connection drained), every byte written is counted as not taken;
 // an event that would bring that count over STREAM_BUFFER_BYTES ends the stream at once, and so
 // does a heartbeat that finds the same drain still awaited as the one before (a client that took
-// nothing for a whole interval). Ending drops what Bun holds and resets the connection: a graceful
-// close would keep both for as long as the client does not read. The events it missed are rows,
+// nothing for a whole interval); that accounting is src/live/stream-budget.ts. Ending drops what
+// Bun holds and resets the connection: a graceful close would keep both for as long as the client
+// does not read. The events it missed are rows,
 // so its reconnect with Last-Event-ID gets them. Only events new to the client count: the stream's
 // own catch-up (a reconnect far behind, pages read one after another) waits for the socket to
 // drain before each next event, so a client that reads, however slowly, is never ended for it.
 import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
 import { liftIdleTimeout } from "../http/request-meta.ts";
+import { createStreamBudget, type StreamBudget } from "./stream-budget.ts";
 
 /** The most bytes one stream may have handed to a connection that has not taken them (README "Live conversation", "Bounded"). */
 export const STREAM_BUFFER_BYTES = 256 * 1024;
@@ -80,12 +82,11 @@ export function eventStream(deps: Deps, options: EventStreamOptions): Response {
   let unsubscribe = () => {};
   let finished = () => {};
   const done = new Promise<void>((resolve) => (finished = resolve));
-  /** Bytes written since the socket last reported itself full and not yet drained: what the client has not taken. */
-  let unsent = 0;
   /** The last read returned less than a page: everything there was has been written. */
   let caughtUp = false;
-  /** The drain awaited (the socket was full), or null while the socket takes what it is given. */
-  let draining: Promise<unknown> | null = null;
+  /** The write accounting against STREAM_BUFFER_BYTES (src/live/stream-budget.ts), once the body is pulled. */
+  let budget: StreamBudget | undefined;
+  const draining = () => budget?.draining ?? null;
   const counted = deps.metrics.streamOpened("events");
 
   /** Ends the stream: closed after what was written, or — `drop` — at once, with the connection. */
@@ -102,51 +103,8 @@ export function eventStream(deps: Deps, options: EventStreamOptions): Response {
     } catch {}
     finished();
   };
-  /** The client has not taken STREAM_BUFFER_BYTES: ended, and told so in the log (never what was sent). */
-  const endSlow = () => {
-    deps.log.info("event stream ended: the client is not taking what it is sent", { unsent_bytes: unsent });
-    end(true);
-  };
-
-  /** Hands `text` to the connection; false when the stream is over (ended here if that text would pass the bound). */
-  const write = (text: string): boolean => {
-    if (!open || !controller) return false;
-    const bytes = encoder.encode(text);
-    if (draining && unsent + bytes.byteLength > STREAM_BUFFER_BYTES) {
-      endSlow();
-      return false;
-    }
-    let taken: number | Promise<number>;
-    try {
-      taken = controller.write(bytes);
-    } catch {
-      end();
-      return false;
-    }
-    if (taken === 0) {
-      end(); // the client went away
-      return false;
-    }
-    if (typeof taken === "number") {
-      if (!draining) controller.flush();
-      else unsent += bytes.byteLength;
-      return true;
-    }
-    // The socket is full: Bun holds what it did not take until the connection drains.
-    unsent += bytes.byteLength;
-    if (!draining) {
-      const drain: Promise<unknown> = taken.then(
-        () => {
-          if (draining !== drain) return;
-          draining = null;
-          unsent = 0;
-        },
-        () => end(),
-      );
-      draining = drain;
-    }
-    return true;
-  };
+  /** Hands `text` to the connection; false when the stream is over (ended if that text would pass the bound). */
+  const write = (text: string): boolean => open && budget !== undefined && budget.write(encoder.encode(text));
 
   const read = async () => {
     if (reading) {
@@ -166,21 +124,21 @@ export function eventStream(deps: Deps, options: EventStreamOptions): Response {
         const sent: StreamEvent[] = [];
         let paused = false;
         for (const event of events) {
-          if (draining && !live) {
+          if (draining() && !live) {
             paused = true;
             break;
           }
           // A new event while the socket is full goes on after a turn of the event loop, in which a
           // client that reads is seen to drain it.
-          if (draining) await new Promise((resolve) => setImmediate(resolve));
+          if (draining()) await new Promise((resolve) => setImmediate(resolve));
           if (!write(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`)) break;
           last = event.id;
           sent.push(event);
         }
         caughtUp = !paused && events.length < options.page;
         if (open && sent.length > 0 && options.reader.kind === "customer") options.reader.delivered(sent);
-        if (paused && draining) {
-          await Promise.race([draining, done]);
+        if (paused && draining()) {
+          await Promise.race([draining(), done]);
           again = true;
         } else if (events.length === options.page) again = true;
       } while (again && open);
@@ -199,16 +157,17 @@ export function eventStream(deps: Deps, options: EventStreamOptions): Response {
     pull(c) {
       if (controller) return done;
       controller = c;
+      budget = createStreamBudget({ sink: c, limit: STREAM_BUFFER_BYTES, log: deps.log, end });
       write(`retry: ${RETRY_MS}\n: open\n\n`);
       // Typing and presence signals are dropped while the socket is full: they are only worth it live.
-      const signal = (type: string, data: Record<string, unknown>) => void (!draining && write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`));
+      const signal = (type: string, data: Record<string, unknown>) => void (!draining() && write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`));
       const side = options.signals ? { side: options.reader.kind, signal } : {};
       unsubscribe = deps.live.subscribe(options.key, { wake: () => void read(), close: () => end(), ...side });
       let watched: Promise<unknown> | null = null;
       heartbeat = setInterval(() => {
         // The drain awaited at the last heartbeat is still awaited: the client took nothing for a whole interval.
-        if (draining && draining === watched) return endSlow();
-        watched = draining;
+        if (draining() && draining() === watched) return budget?.endSlow();
+        watched = draining();
         if (write(": heartbeat\n\n")) void read();
       }, deps.config.sdkStreams.heartbeatSeconds * 1000);
       options.request.signal.addEventListener("abort", () => end(), { once: true });
