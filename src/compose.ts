@@ -18,10 +18,9 @@ import { createEvalQueue } from "./agents/eval-queue.ts";
 import { createFileReaders } from "./sources/files.ts";
 import { dataTools } from "./customers/tools.ts";
 import type { Database } from "./db/client.ts";
-import { isDatabaseUnavailable } from "./db/unavailable.ts";
 import { createStatements } from "./db/prepared.ts";
+import { type Job, runJobs } from "./jobs.ts";
 import type { Deps } from "./deps.ts";
-import { messageOf } from "./errors.ts";
 import { sql } from "drizzle-orm";
 import { createLiveEvents, type RunningLiveEvents } from "./live/live-events.ts";
 import { inboxTools } from "./inbox/tools.ts";
@@ -208,15 +207,6 @@ export function startSender(deps: Deps, options: SenderOptions = {}): Sender {
   return sender;
 }
 
-/** A periodic job: its name, how often it runs, what it does (docs/architecture.md "Periodic jobs"). */
-export interface Job {
-  name: string;
-  everyMs: number;
-  run(): Promise<unknown>;
-  /** Runs in the outbox loop's pass, in list order, just before the mail pool claims (what it queues goes out in that pass), not on a timer of its own. */
-  outboxPass?: true;
-}
-
 /** The outbox loop's pause between passes (src/outbox/loop.ts). */
 export const OUTBOX_PASS_MS = 1000;
 const HOUSEKEEPING_MS = 10 * 60_000;
@@ -240,54 +230,6 @@ export function jobs(deps: Deps, stopping: AbortSignal = new AbortController().s
     { name: "unused OAuth clients", everyMs: HOUSEKEEPING_MS, run: () => deleteUnusedClients(deps, housekeeper) },
     { name: "activity retention", everyMs: HOUSEKEEPING_MS, run: () => deleteExpiredActivity(deps) },
   ];
-}
-
-/** The longest a failing job sits out. */
-const MAX_SIT_OUT_MS = 4 * 60_000;
-
-/**
- * Runs each job every `everyMs` on deps.timers until stopped; a tick that finds the job's last run
- * still going is skipped. After a failed run (the database unreachable, most often) the job sits
- * out its next 1, 3, then 7 ticks (never more than 4 minutes); the first run that succeeds resets it.
- */
-export function runJobs(deps: Pick<Deps, "timers" | "log">, list: readonly Job[]): { stop(): Promise<void> } {
-  const running = new Set<Promise<void>>();
-  const timers = list.map((job) => {
-    let current: Promise<void> | undefined;
-    let failures = 0;
-    let skip = 0;
-    return deps.timers.every(job.everyMs, () => {
-      if (current) return;
-      if (skip > 0) {
-        skip--;
-        return;
-      }
-      const run: Promise<void> = job
-        .run()
-        .then(
-          () => {
-            failures = 0;
-          },
-          (error) => {
-            failures++;
-            skip = Math.min(2 ** failures - 1, 7, Math.floor(MAX_SIT_OUT_MS / job.everyMs));
-            deps.log.warn("periodic job failed", { job: job.name, error: messageOf(error), database_unavailable: isDatabaseUnavailable(error) });
-          },
-        )
-        .finally(() => {
-          running.delete(run);
-          current = undefined;
-        });
-      current = run;
-      running.add(run);
-    });
-  });
-  return {
-    async stop() {
-      for (const timer of timers) timer.cancel();
-      await Promise.all(running);
-    },
-  };
 }
 
 /** Starts every periodic job (src/server.ts): the outbox loop, whose passes run the outbox-pass jobs, and a timer for each other job. */
