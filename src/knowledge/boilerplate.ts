@@ -42,7 +42,7 @@ export function lineKey(line: string): string | undefined {
  */
 export function keptBody(body: string, dropped: (key: string) => boolean): { keys: Set<string>; kept: string } {
   const lines = body.split(/\r?\n/);
-  const keys = lineKeys(lines);
+  const keys = lines.map(lineKey);
   const drop = lines.map((_, i) => keys[i] !== undefined && dropped(keys[i]!));
   // Backwards: content[l] says whether a kept line stands between here and the next heading of level l or above.
   const content = new Array<boolean>(7).fill(false);
@@ -67,10 +67,6 @@ export function keptBody(body: string, dropped: (key: string) => boolean): { key
       .join("\n")
       .replace(/\n{3,}/g, "\n\n"),
   };
-}
-
-function lineKeys(lines: readonly string[]): (string | undefined)[] {
-  return lines.map(lineKey);
 }
 
 interface Line {
@@ -130,12 +126,5 @@ export class RepeatedLines {
       for (const p of line.pages) again.add(p);
     }
     return again;
-  }
-
-  /** Lines dropped now, with the pages they stand on (for tests and measurement). */
-  get droppedCount(): number {
-    let n = 0;
-    for (const line of this.lines.values()) if (line.dropped) n++;
-    return n;
   }
 }
