@@ -4,6 +4,7 @@ import { cors } from "@elysiajs/cors";
 import { Elysia } from "elysia";
 import { activityRoutes } from "./activity/routes.ts";
 import { agentRoutes } from "./agents/routes.ts";
+import { evalPreviewRoutes } from "./agents/eval-preview-routes.ts";
 import { evalRoutes } from "./agents/eval-routes.ts";
 import { authRoutes } from "./auth/routes.ts";
 import { inviteRoutes } from "./orgs/invite-page.ts";
@@ -28,6 +29,7 @@ import { sdkRoutes } from "./sdk/routes.ts";
 import { chatRoutes } from "./sdk/chat-routes.ts";
 import { voiceRoutes } from "./sdk/voice-routes.ts";
 import { conversationRoutes } from "./conversations/routes.ts";
+import { conversationLiveRoutes } from "./conversations/live-routes.ts";
 import { reportRoutes } from "./reports/routes.ts";
 import { csatPageRoutes } from "./inbox/csat-page.ts";
 import { campaignRoutes } from "./campaigns/routes.ts";
@@ -109,6 +111,7 @@ export function createApp(deps: Deps) {
     .use(toggleRoutes(deps))
     .use(agentRoutes(deps))
     .use(evalRoutes(deps))
+    .use(evalPreviewRoutes(deps))
     .use(docsRoutes(deps))
     .use(sourceRoutes(deps))
     .use(synonymsRoutes(deps))
@@ -127,6 +130,7 @@ export function createApp(deps: Deps) {
     .use(chatRoutes(deps, turnPorts(deps)))
     .use(voiceRoutes(deps))
     .use(conversationRoutes(deps))
+    .use(conversationLiveRoutes(deps))
     .use(reportRoutes(deps, { businessHours: (orgId) => getBusinessHours(deps, orgId) }))
     .use(csatPageRoutes(deps))
     .use(campaignRoutes(deps))

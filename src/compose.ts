@@ -14,18 +14,21 @@ import { CAMPAIGN_MAIL_KIND, queueDueSteps } from "./campaigns/progress.ts";
 import { automationTools } from "./campaigns/tools.ts";
 import type { ChatState } from "./ports/caches.ts";
 import { createChatState } from "./agents/turn.ts";
+import { createEvalQueue } from "./agents/eval-queue.ts";
+import { createFileReaders } from "./sources/files.ts";
 import { dataTools } from "./customers/tools.ts";
 import type { Database } from "./db/client.ts";
-import { isDatabaseUnavailable } from "./db/unavailable.ts";
 import { createStatements } from "./db/prepared.ts";
+import { type Job, runJobs } from "./jobs.ts";
 import type { Deps } from "./deps.ts";
-import { messageOf } from "./errors.ts";
+import { sql } from "drizzle-orm";
 import { createLiveEvents, type RunningLiveEvents } from "./live/live-events.ts";
 import { inboxTools } from "./inbox/tools.ts";
 import { REPLY_MAIL_KIND, replyMailHandler } from "./inbox/reply-mail.ts";
 import { MEMBER_NOTICE_KIND, memberNoticeHandler } from "./inbox/member-notices.ts";
 import { RESOLUTION_MAIL_KIND, resolutionMailHandler } from "./inbox/csat-mail.ts";
 import { passwordResetHandler, RESET_MAIL_KIND } from "./orgs/password-reset.ts";
+import { INVITATION_MAIL_KIND, invitationMailHandler } from "./orgs/invitation-mail.ts";
 import { customActionTools } from "./integrations/custom-action-calls.ts";
 import { createInvalidation } from "./invalidation.ts";
 import { systemActor } from "./kit/actor.ts";
@@ -59,7 +62,6 @@ import { WEBHOOK_KIND } from "./webhooks/events.ts";
 
 /** Built-in families: the same tools for every org (feature flags and toggles still apply). Adding one is one line. */
 export const families: readonly (readonly ToolDefinition[])[] = [docsTools, dataTools, inboxTools, automationTools, setupTools];
-
 /** Every source of tools the runtime knows; an org-defined source (custom actions, connectors) is one line. */
 export const toolProviders: readonly ToolProvider[] = [async () => families.flat(), customActionTools, connectorTools];
 
@@ -81,6 +83,9 @@ export type DepsInput = Omit<
   | "live"
   | "replies"
   | "clientDocuments"
+  | "clientDocumentFetches"
+  | "evalRuns"
+  | "fileReaders"
 > & {
   /** Bun's argon2id defaults unless given. */
   passwords?: PasswordHasher;
@@ -118,12 +123,17 @@ export async function buildDeps(input: DepsInput): Promise<Deps> {
     statements: createStatements(),
     replies: createReplyThread(),
     clientDocuments: new Map(),
+    clientDocumentFetches: createSingleFlight<unknown>(),
+    evalRuns: createEvalQueue(),
+    fileReaders: createFileReaders(),
   } as unknown as Deps;
   deps.metrics = createMetrics({ processMetrics, outboxDepth: () => outboxDepth(deps) });
   deps.tools = createToolRuntime(deps, { providers: toolProviders, limiter, invalidation, directory: toolDirectory(deps), builtins: families.flat() });
   deps.accessTokens = createAccessVerifier(deps, invalidation);
   deps.widgetKeys = createWidgetKeyCache(deps, invalidation);
-  const live = createLiveEvents({ log: base.log, listen, now: base.now });
+  // Typing and presence travel to the other instances as a NOTIFY, never as a row (src/live/signals.ts).
+  const notify = async (channel: string, payload: string) => void (await base.db.execute(sql`select pg_notify(${channel}, ${payload})`));
+  const live = createLiveEvents({ log: base.log, listen, notify, now: base.now });
   deps.live = live;
   await invalidation.start();
   await live.start();
@@ -159,8 +169,17 @@ export interface SenderOptions {
  */
 export function createSender(deps: Deps, options: SenderOptions = {}): Sender {
   const transport = options.transport === undefined ? smtpTransport(deps.config) : options.transport;
-  const known = new Set([CAMPAIGN_MAIL_KIND, OPT_IN_MAIL_KIND, REPLY_MAIL_KIND, MEMBER_NOTICE_KIND, RESOLUTION_MAIL_KIND, RESET_MAIL_KIND, WEBHOOK_KIND]);
-  const extra = Object.fromEntries(Object.entries(options.handlers ?? {}).filter(([kind]) => !known.has(kind)));
+  // Series steps, opt-in confirmations, ticket replies, notices, rating, reset and invitation emails share the mail pool.
+  const mail: OutboxHandlers = {
+    [CAMPAIGN_MAIL_KIND]: campaignMailHandler(deps, transport),
+    [OPT_IN_MAIL_KIND]: optInMailHandler(deps, transport),
+    [REPLY_MAIL_KIND]: replyMailHandler(deps, transport, (orgId, ids) => inboundMessageIds(deps.db, orgId, ids)),
+    [MEMBER_NOTICE_KIND]: memberNoticeHandler(deps, transport),
+    [RESOLUTION_MAIL_KIND]: resolutionMailHandler(deps, transport, (orgId) => csatSettings(deps, orgId)),
+    [RESET_MAIL_KIND]: passwordResetHandler(deps, transport),
+    [INVITATION_MAIL_KIND]: invitationMailHandler(deps, transport),
+  };
+  const extra = Object.fromEntries(Object.entries(options.handlers ?? {}).filter(([kind]) => !(kind in mail) && kind !== WEBHOOK_KIND));
   const queueing = jobs(deps).filter((job) => job.outboxPass);
   return createOutboxLoop(deps, {
     intervalMs: options.intervalMs ?? OUTBOX_PASS_MS,
@@ -168,15 +187,7 @@ export function createSender(deps: Deps, options: SenderOptions = {}): Sender {
     batch: options.batch,
     pools: [
       {
-        // Series steps, double opt-in confirmations and ticket replies share the mail pool.
-        handlers: {
-          [CAMPAIGN_MAIL_KIND]: campaignMailHandler(deps, transport),
-          [OPT_IN_MAIL_KIND]: optInMailHandler(deps, transport),
-          [REPLY_MAIL_KIND]: replyMailHandler(deps, transport, (orgId, ids) => inboundMessageIds(deps.db, orgId, ids)),
-          [MEMBER_NOTICE_KIND]: memberNoticeHandler(deps, transport),
-          [RESOLUTION_MAIL_KIND]: resolutionMailHandler(deps, transport, (orgId) => csatSettings(deps, orgId)),
-          [RESET_MAIL_KIND]: passwordResetHandler(deps, transport),
-        },
+        handlers: mail,
         ...OUTBOX_POOLS.mail,
         before: async () => {
           for (const job of queueing) await job.run();
@@ -194,15 +205,6 @@ export function startSender(deps: Deps, options: SenderOptions = {}): Sender {
   const sender = createSender(deps, options);
   sender.start();
   return sender;
-}
-
-/** A periodic job: its name, how often it runs, what it does (docs/architecture.md "Periodic jobs"). */
-export interface Job {
-  name: string;
-  everyMs: number;
-  run(): Promise<unknown>;
-  /** Runs in the outbox loop's pass, in list order, just before the mail pool claims (what it queues goes out in that pass), not on a timer of its own. */
-  outboxPass?: true;
 }
 
 /** The outbox loop's pause between passes (src/outbox/loop.ts). */
@@ -228,54 +230,6 @@ export function jobs(deps: Deps, stopping: AbortSignal = new AbortController().s
     { name: "unused OAuth clients", everyMs: HOUSEKEEPING_MS, run: () => deleteUnusedClients(deps, housekeeper) },
     { name: "activity retention", everyMs: HOUSEKEEPING_MS, run: () => deleteExpiredActivity(deps) },
   ];
-}
-
-/** The longest a failing job sits out. */
-const MAX_SIT_OUT_MS = 4 * 60_000;
-
-/**
- * Runs each job every `everyMs` on deps.timers until stopped; a tick that finds the job's last run
- * still going is skipped. After a failed run (the database unreachable, most often) the job sits
- * out its next 1, 3, then 7 ticks (never more than 4 minutes); the first run that succeeds resets it.
- */
-export function runJobs(deps: Pick<Deps, "timers" | "log">, list: readonly Job[]): { stop(): Promise<void> } {
-  const running = new Set<Promise<void>>();
-  const timers = list.map((job) => {
-    let current: Promise<void> | undefined;
-    let failures = 0;
-    let skip = 0;
-    return deps.timers.every(job.everyMs, () => {
-      if (current) return;
-      if (skip > 0) {
-        skip--;
-        return;
-      }
-      const run: Promise<void> = job
-        .run()
-        .then(
-          () => {
-            failures = 0;
-          },
-          (error) => {
-            failures++;
-            skip = Math.min(2 ** failures - 1, 7, Math.floor(MAX_SIT_OUT_MS / job.everyMs));
-            deps.log.warn("periodic job failed", { job: job.name, error: messageOf(error), database_unavailable: isDatabaseUnavailable(error) });
-          },
-        )
-        .finally(() => {
-          running.delete(run);
-          current = undefined;
-        });
-      current = run;
-      running.add(run);
-    });
-  });
-  return {
-    async stop() {
-      for (const timer of timers) timer.cancel();
-      await Promise.all(running);
-    },
-  };
 }
 
 /** Starts every periodic job (src/server.ts): the outbox loop, whose passes run the outbox-pass jobs, and a timer for each other job. */

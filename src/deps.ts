@@ -12,6 +12,7 @@ import type { Invalidation } from "./invalidation.ts";
 import type { Logger } from "./log.ts";
 import type { PasswordHasher } from "./kit/passwords.ts";
 import type { SingleFlight } from "./kit/single-flight.ts";
+import type { KeyedSlots, Slots } from "./kit/slots.ts";
 import type { Timers } from "./kit/timers.ts";
 import type { GuardOptions } from "./net/guard.ts";
 import type { AccessVerifier, ChatState, KnowledgeIndexes, PassageCache, WidgetKeyCache } from "./ports/caches.ts";
@@ -61,6 +62,12 @@ export interface Deps {
   replies: { visible(text: string, timeLimitMs?: number): Promise<string> };
   /** DNS for checking inbound mail's SPF, DKIM and DMARC (src/inbound/authenticate.ts); the system's when absent; tests answer from their own records. */
   mailDns?: (name: string, type: string) => Promise<string[][] | string[]>;
+  /** "Test your agent" runs answering and waiting: per process, per org, per member (src/agents/eval-queue.ts). */
+  evalRuns: { all: Slots; orgs: KeyedSlots; members: KeyedSlots };
+  /** Threads reading uploaded files at once, and uploads waiting for one (src/sources/files.ts). */
+  fileReaders: Slots;
   /** Client metadata documents by URL, until their cache time (src/oauth/client-metadata.ts). */
   clientDocuments: Map<string, { value: unknown; until: number }>;
+  /** Client metadata document fetches in flight, so concurrent requests for one URL share one fetch. */
+  clientDocumentFetches: SingleFlight<unknown>;
 }

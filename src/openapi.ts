@@ -99,6 +99,9 @@ function operation(route: Route): Json {
       description: STATUS_TEXT[status] ?? status,
       ...(schema && status !== "204" ? { content: { "application/json": { schema: toJsonSchema(schema) } } } : {}),
     };
+  // A body that is not JSON (an event stream, CSV, audio) is described by the route itself
+  // (src/http/media-response.ts); it has no TypeBox schema to check it against.
+  for (const [status, described] of Object.entries((detail.responses ?? {}) as Json)) responses[status] = toJsonSchema(described);
   return {
     ...(detail.summary ? { summary: detail.summary } : {}),
     ...(detail.description ? { description: detail.description } : {}),

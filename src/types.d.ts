@@ -26,3 +26,7 @@ declare module "wink-porter2-stemmer" {
   const stem: (word: string) => string;
   export default stem;
 }
+// d3-dsv (RFC 4180 CSV) ships without types; the one function used (src/agents/question-set.ts).
+declare module "d3-dsv" {
+  export function csvParseRows(text: string): string[][];
+}

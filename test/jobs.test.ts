@@ -3,7 +3,8 @@
 // the test clock here).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { jobs, runJobs } from "../src/compose.ts";
+import { jobs } from "../src/compose.ts";
+import { runJobs } from "../src/jobs.ts";
 import { dashboardSessions, members } from "../src/db/schema/index.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "./support/app.ts";
 

@@ -1,7 +1,8 @@
 // /api/eval/runs: "Test your agent" over the API (README "Measuring answers"). A run is answered
 // within its POST, under a bound (src/agents/eval-runs.ts, docs/decisions.md "Evaluation runs");
 // agents:manage starts one (it spends the agent's model), agents:view reads them. A run's
-// `?format=csv` is the same run as CSV.
+// `?format=csv` is the same run as CSV. A run waits for its turn inside the POST
+// (src/agents/eval-queue.ts): 429 past the member's or the org's runs in flight, 503 past the line.
 import { Elysia, t } from "elysia";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
@@ -19,7 +20,7 @@ const Summary = t.Object({
   agent_id: t.String(),
   agent_name: t.String(),
   status: t.Union([t.Literal("done"), t.Literal("partial")], {
-    description: "partial: the run reached its time bound (see error) and holds the questions answered until then",
+    description: "partial: the run stopped early — its time bound, the model or an internal error (see error) — and holds the questions answered until then",
   }),
   error: t.Union([t.String(), t.Null()]),
   questions: t.Integer(),
@@ -32,6 +33,7 @@ const Result = t.Object({
   question: t.String(),
   expected_doc: t.Optional(t.String()),
   expected_phrase: t.Optional(t.String()),
+  expected_passage: t.Optional(t.String()),
   reply: t.String(),
   confidence: t.Number(),
   answered: t.Boolean({ description: "confidence at or above the chat's offer threshold" }),
@@ -41,17 +43,37 @@ const Result = t.Object({
     description: "against the same question in the previous run of the same agent; null without one or when not judged",
   }),
 });
-const Detail = t.Composite([Summary, t.Object({ results: t.Array(Result), previous: t.Union([Summary, t.Null()]) })]);
-const Text = t.String({ minLength: 1, maxLength: EVAL_RUN.chars });
+const Queue = t.Object(
+  {
+    ahead: t.Integer({ description: "runs answering or waiting ahead of this one when it was sent (0: it started at once)" }),
+    waited_ms: t.Integer({ description: "how long it waited for its turn" }),
+  },
+  { description: "in the answer to the POST that ran it only" },
+);
+const Detail = t.Composite([Summary, t.Object({ results: t.Array(Result), previous: t.Union([Summary, t.Null()]), queue: t.Optional(Queue) })]);
+// At least one character that is not white space: a blank question would be answered as "".
+const Text = t.String({ minLength: 1, maxLength: EVAL_RUN.chars, pattern: "\\S" });
 export const EvalQuestionBody = t.Object(
-  { question: Text, expected_doc: t.Optional(Text), expected_phrase: t.Optional(Text) },
+  {
+    question: Text,
+    expected_doc: t.Optional(Text),
+    expected_phrase: t.Optional(Text),
+    expected_passage: t.Optional(
+      t.String({
+        minLength: 1,
+        maxLength: EVAL_RUN.chars,
+        description: "text the best passage of the answer's first source must hold (case and whitespace ignored), on top of expected_doc when given",
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 
-const toQuestion = (q: { question: string; expected_doc?: string; expected_phrase?: string }) => ({
+const toQuestion = (q: { question: string; expected_doc?: string; expected_phrase?: string; expected_passage?: string }) => ({
   question: q.question.trim(),
   expectedDoc: q.expected_doc?.trim() || undefined,
   expectedPhrase: q.expected_phrase?.trim() || undefined,
+  expectedPassage: q.expected_passage?.trim() || undefined,
 });
 
 const RunBody = t.Object(

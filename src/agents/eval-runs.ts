@@ -6,20 +6,26 @@
 // A run is answered within its request, under a bound (docs/decisions.md "Evaluation runs"): the
 // questions are answered in order until EVAL_RUN.ms has passed; a question still being answered
 // then is stopped, and the run is stored as `partial` with the questions answered so far (so is a
-// run whose model fails: the error says so). The
-// bound keeps a run's cost to its caller's request and leaves nothing running behind it.
+// run whose model fails, or that meets an internal error: the error says so). The
+// bound keeps a run's cost to its caller's request and leaves nothing running behind it. A run
+// waits for its turn first (src/agents/eval-queue.ts), its text is bounded (EVAL_RUN.textChars),
+// and it lets the event loop serve other requests between questions.
 import { and, desc, eq, sql } from "drizzle-orm";
 import { evalRuns } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { csvDocument } from "../kit/csv.ts";
 import { isUuid } from "../kit/ids.ts";
+import { takeTurn } from "./eval-queue.ts";
 import { LlmError } from "./llm/errors.ts";
-import { type EvalQuestion, type EvalResult, evalTarget, evaluateOne, type EvalTotals, totalsOf } from "./evaluate.ts";
+import { type EvalQuestion, type EvalResult, evalTarget, evaluateOne, type EvalTotals, totalsOf, yieldToLoop } from "./evaluate.ts";
 
 export const EVAL_RUN = {
   /** Questions in one run, and characters of a question or an expectation. */
   questions: 500,
   chars: 4000,
+  /** Characters of a run's questions and expectations together: the work one run may ask for. */
+  textChars: 200_000,
   /** How long a run may answer, in all. */
   ms: 5 * 60_000,
   /** Runs kept per org (the oldest are deleted past this). */
@@ -44,8 +50,10 @@ export interface EvalRunSummary {
 export type QuestionChange = "newly_right" | "newly_wrong" | "same" | "new";
 
 export interface EvalRunDetail extends EvalRunSummary {
-  results: (EvalResult & { expected_doc?: string; expected_phrase?: string; change: QuestionChange | null })[];
+  results: (EvalResult & { expected_doc?: string; expected_phrase?: string; expected_passage?: string; change: QuestionChange | null })[];
   previous: EvalRunSummary | null;
+  /** In the answer to the request that ran it only: how long it waited for its turn, behind how many runs. */
+  queue?: { ahead: number; waited_ms: number };
 }
 
 type Row = typeof evalRuns.$inferSelect;
@@ -69,12 +77,16 @@ const asInput = (q: EvalQuestion) => ({
   question: q.question,
   ...(q.expectedDoc ? { expected_doc: q.expectedDoc } : {}),
   ...(q.expectedPhrase ? { expected_phrase: q.expectedPhrase } : {}),
+  ...(q.expectedPassage ? { expected_passage: q.expectedPassage } : {}),
 });
-const asQuestion = (q: { question: string; expected_doc?: string; expected_phrase?: string }): EvalQuestion => ({
+const asQuestion = (q: { question: string; expected_doc?: string; expected_phrase?: string; expected_passage?: string }): EvalQuestion => ({
   question: q.question,
   expectedDoc: q.expected_doc,
   expectedPhrase: q.expected_phrase,
+  expectedPassage: q.expected_passage,
 });
+
+const textOf = (q: EvalQuestion) => q.question.length + (q.expectedDoc?.length ?? 0) + (q.expectedPhrase?.length ?? 0);
 
 /** Runs the set against the agent (the org's active one when `agentId` is absent) and stores the run. */
 export async function runEvaluation(
@@ -87,12 +99,35 @@ export async function runEvaluation(
 ): Promise<EvalRunDetail> {
   if (questions.length === 0 || questions.length > EVAL_RUN.questions)
     throw AppError.badRequest(`A run has 1 to ${EVAL_RUN.questions} questions.`, [{ path: "/questions", message: `1 to ${EVAL_RUN.questions} questions` }]);
+  const text = questions.reduce((n, q) => n + textOf(q), 0);
+  if (text > EVAL_RUN.textChars)
+    throw AppError.badRequest(`A run's questions and expectations hold at most ${EVAL_RUN.textChars} characters in all; this set has ${text}.`, [
+      { path: "/questions", message: `at most ${EVAL_RUN.textChars} characters in all` },
+    ]);
   const target = await evalTarget(deps, orgId, agentId);
+  const turn = await takeTurn(deps, orgId, memberId, signal);
+  try {
+    const row = await answerAndStore(deps, orgId, memberId, target, questions, signal);
+    return { ...(await detailOf(deps, row)), queue: { ahead: turn.ahead, waited_ms: turn.waitedMs } };
+  } finally {
+    turn.release();
+  }
+}
+
+async function answerAndStore(
+  deps: Deps,
+  orgId: string,
+  memberId: string | null,
+  target: Awaited<ReturnType<typeof evalTarget>>,
+  questions: readonly EvalQuestion[],
+  signal?: AbortSignal,
+): Promise<Row> {
   const createdAt = deps.now();
   const bound = deps.timers.deadline(EVAL_RUN.ms);
   const stop = signal ? AbortSignal.any([bound, signal]) : bound;
   const results: EvalResult[] = [];
-  // Why the run stopped early, if it did: its bound, its request gone, or the model failing.
+  // Why the run stopped early, if it did: its bound, its request gone, the model failing, or an
+  // internal error (the database, retrieval), which the server's log describes.
   let failed: string | null = null;
   for (const q of questions) {
     if (stop.aborted) break;
@@ -100,10 +135,14 @@ export async function runEvaluation(
       results.push(await evaluateOne(deps, orgId, target, q, AbortSignal.any([stop, AbortSignal.timeout(120_000)])));
     } catch (e) {
       if (stop.aborted) break;
-      if (!(e instanceof LlmError)) throw e;
-      failed = `the model failed (${e.message})`;
+      if (e instanceof LlmError) failed = `the model failed (${e.message})`;
+      else {
+        deps.log.error("evaluation run stopped by an internal error", { error: e });
+        failed = "an internal error stopped it (the server's log has the details)";
+      }
       break;
     }
+    await yieldToLoop();
   }
   const reason = bound.aborted ? `a run answers for at most ${EVAL_RUN.ms / 60_000} minutes` : stop.aborted ? "the request was cancelled" : failed;
   const error = results.length < questions.length ? `Stopped after ${results.length} of ${questions.length} questions: ${reason}.` : null;
@@ -129,7 +168,7 @@ export async function runEvaluation(
   await deps.db.execute(
     sql`delete from eval_runs where org_id = ${orgId} and id not in (select id from eval_runs where org_id = ${orgId} order by recorded_at desc, id desc limit ${EVAL_RUN.kept})`,
   );
-  return detailOf(deps, row!);
+  return row!;
 }
 
 /** The org's runs, newest first. */
@@ -159,7 +198,7 @@ export async function runQuestions(
   deps: Deps,
   orgId: string,
   id: string,
-): Promise<{ agentId: string; questions: { question: string; expected_doc?: string; expected_phrase?: string }[] }> {
+): Promise<{ agentId: string; questions: { question: string; expected_doc?: string; expected_phrase?: string; expected_passage?: string }[] }> {
   const [row] = isUuid(id)
     ? await deps.db
         .select({ agentId: evalRuns.agentId, questions: evalRuns.questions })
@@ -207,26 +246,33 @@ async function detailOf(deps: Deps, row: Row): Promise<EvalRunDetail> {
       ...r,
       ...(inputs[i]?.expectedDoc ? { expected_doc: inputs[i]!.expectedDoc } : {}),
       ...(inputs[i]?.expectedPhrase ? { expected_phrase: inputs[i]!.expectedPhrase } : {}),
+      ...(inputs[i]?.expectedPassage ? { expected_passage: inputs[i]!.expectedPassage } : {}),
       change,
     };
   });
   return { ...summaryOf(row), results, previous: previous ? summaryOf(previous) : null };
 }
 
-const cell = (v: unknown) => {
-  const s = v === null || v === undefined ? "" : String(v);
-  // RFC 4180 section 2 quoting; a leading =, +, - or @ is prefixed so a spreadsheet never reads a formula.
-  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
-
-/** The run's questions as CSV (RFC 4180): one row per question answered. */
+/** The run's questions as CSV (RFC 4180, through src/kit/csv.ts): one row per question answered. */
 export function runCsv(run: EvalRunDetail): string {
-  const head = ["question", "expected_doc", "expected_phrase", "answered", "confidence", "correct", "change", "first_source", "sources", "reply"];
+  const head = [
+    "question",
+    "expected_doc",
+    "expected_phrase",
+    "expected_passage",
+    "answered",
+    "confidence",
+    "correct",
+    "change",
+    "first_source",
+    "sources",
+    "reply",
+  ];
   const rows = run.results.map((r) => [
     r.question,
     r.expected_doc,
     r.expected_phrase,
+    r.expected_passage,
     r.answered,
     r.confidence,
     r.correct,
@@ -235,5 +281,5 @@ export function runCsv(run: EvalRunDetail): string {
     r.sources.map((s) => s.title).join(" | "),
     r.reply,
   ]);
-  return [head, ...rows].map((row) => row.map(cell).join(",")).join("\r\n") + "\r\n";
+  return csvDocument([head, ...rows]);
 }

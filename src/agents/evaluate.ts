@@ -6,14 +6,17 @@
 // The file is JSON Lines, one question per line:
 //   {"question": "How do I reset my password?", "expected_doc": "<doc id or title>"}
 //   {"question": "Do you ship to Canada?", "expected_phrase": "Canada"}
-// `expected_doc` is right when the answer's first source is that document; `expected_phrase` when
-// the reply contains the phrase (case ignored); with neither, the question is counted but not judged.
+// `expected_doc` is right when the answer's first source is that document; `expected_passage` (with
+// or without `expected_doc`) when, on top, the best passage of that first source holds the text (case
+// and whitespace ignored); `expected_phrase`, when neither is given, when the reply contains the
+// phrase (case ignored); with none, the question is counted but not judged. The other formats of a
+// question set (plain lines, CSV) are read by src/agents/question-set.ts.
 import type { Deps } from "../deps.ts";
 import { AppError, type ErrorDetail } from "../errors.ts";
 import { providerFor } from "./llm/provider.ts";
 import { answer } from "./pipeline/answer.ts";
 import { CONFIDENCE, confidenceOf } from "./pipeline/confidence.ts";
-import { retrieve, usedPassages } from "./pipeline/knowledge.ts";
+import { retrieve, type ScoredPassage, usedPassages } from "./pipeline/knowledge.ts";
 import { conversationMessages, systemText } from "./pipeline/prompt.ts";
 import { getAgent } from "./service.ts";
 
@@ -23,6 +26,8 @@ export interface EvalQuestion {
   question: string;
   expectedDoc?: string;
   expectedPhrase?: string;
+  /** Text the answer's best passage (that of its first source) must hold. */
+  expectedPassage?: string;
 }
 
 export interface EvalResult {
@@ -56,9 +61,15 @@ export function parseQuestions(text: string): EvalQuestion[] {
     const v = value as Record<string, unknown>;
     const text = (k: string) => (typeof v[k] === "string" && (v[k] as string).trim() !== "" ? (v[k] as string).trim() : undefined);
     if (!v || typeof v !== "object" || Array.isArray(v) || !text("question")) details.push({ path: `/${n}`, message: 'needs a non-empty "question"' });
-    else if ([text("question"), text("expected_doc"), text("expected_phrase")].some((s) => (s?.length ?? 0) > EVAL_LIMITS.chars))
+    else if ([text("question"), text("expected_doc"), text("expected_phrase"), text("expected_passage")].some((s) => (s?.length ?? 0) > EVAL_LIMITS.chars))
       details.push({ path: `/${n}`, message: `at most ${EVAL_LIMITS.chars} characters a field` });
-    else out.push({ question: text("question")!, expectedDoc: text("expected_doc"), expectedPhrase: text("expected_phrase") });
+    else
+      out.push({
+        question: text("question")!,
+        expectedDoc: text("expected_doc"),
+        expectedPhrase: text("expected_phrase"),
+        expectedPassage: text("expected_passage"),
+      });
   }
   if (details.length > 0) throw AppError.badRequest("The question file is invalid.", details.slice(0, 20));
   return out;
@@ -71,14 +82,32 @@ export async function evalTarget(deps: Deps, orgId: string, agentId: string | un
   return { agent, provider: await providerFor(deps, orgId, agent) };
 }
 
-/** One question answered as a first chat message would be, and judged. `signal` stops a model's answer. */
-export async function evaluateOne(
+/** Text compared with case and runs of whitespace ignored (an expected passage against a passage). */
+const loose = (text: string) => text.toLowerCase().replace(/\s+/g, " ").trim();
+
+/**
+ * Whether an answer is right: from the expected page first and, when an expected passage is given,
+ * with that page's best passage holding it; by the expected phrase only when neither is given.
+ */
+export function judge(q: EvalQuestion, reply: string, first: { doc_id: string; title: string; text: string } | undefined): boolean | null {
+  if (q.expectedDoc === undefined && q.expectedPassage === undefined)
+    return q.expectedPhrase !== undefined ? reply.toLowerCase().includes(q.expectedPhrase.toLowerCase()) : null;
+  if (first === undefined) return false;
+  const page = q.expectedDoc === undefined || first.doc_id === q.expectedDoc || first.title.toLowerCase() === q.expectedDoc.toLowerCase();
+  return page && (q.expectedPassage === undefined || loose(first.text).includes(loose(q.expectedPassage)));
+}
+
+/**
+ * One question answered as a first chat message would be — nothing stored, no tools — with the
+ * passages it was answered from. `signal` stops a model's answer.
+ */
+export async function answerQuestion(
   deps: Deps,
   orgId: string,
   target: Awaited<ReturnType<typeof evalTarget>>,
   q: EvalQuestion,
   signal: AbortSignal = AbortSignal.timeout(120_000),
-): Promise<EvalResult> {
+): Promise<{ result: EvalResult; used: ScoredPassage[] }> {
   const { agent, provider } = target;
   const passages = await retrieve(deps, orgId, q.question);
   const result = await answer({
@@ -99,23 +128,35 @@ export async function evaluateOne(
     frustrated: false,
     reply: result.text,
   });
-  const sources = usedPassages(passages, result.text, provider.kind).map((p) => ({ doc_id: p.docId, title: p.title }));
-  const first = sources[0];
-  const wanted = q.expectedDoc?.toLowerCase();
-  const correct =
-    wanted !== undefined
-      ? first !== undefined && (first.doc_id === q.expectedDoc || first.title.toLowerCase() === wanted)
-      : q.expectedPhrase !== undefined
-        ? result.text.toLowerCase().includes(q.expectedPhrase.toLowerCase())
-        : null;
-  return { question: q.question, reply: result.text, confidence, answered: confidence >= CONFIDENCE.offerBelow, sources, correct };
+  const used = usedPassages(passages, result.text, provider.kind);
+  const sources = used.map((p) => ({ doc_id: p.docId, title: p.title }));
+  const first = used[0] ? { doc_id: used[0].docId, title: used[0].title, text: used[0].text } : undefined;
+  const correct = judge(q, result.text, first);
+  return { result: { question: q.question, reply: result.text, confidence, answered: confidence >= CONFIDENCE.offerBelow, sources, correct }, used };
 }
+
+/** One question answered and judged (what a run stores of it). */
+export async function evaluateOne(
+  deps: Deps,
+  orgId: string,
+  target: Awaited<ReturnType<typeof evalTarget>>,
+  q: EvalQuestion,
+  signal: AbortSignal = AbortSignal.timeout(120_000),
+): Promise<EvalResult> {
+  return (await answerQuestion(deps, orgId, target, q, signal)).result;
+}
+
+/** Lets the event loop answer other requests: a question's work is CPU between awaits that may never leave the microtask queue. */
+export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Runs every question against the agent (the org's active one by default); one result per question and the totals. */
 export async function evaluate(deps: Deps, orgId: string, agentId: string | undefined, questions: readonly EvalQuestion[]) {
   const target = await evalTarget(deps, orgId, agentId);
   const results: EvalResult[] = [];
-  for (const q of questions) results.push(await evaluateOne(deps, orgId, target, q));
+  for (const q of questions) {
+    results.push(await evaluateOne(deps, orgId, target, q));
+    await yieldToLoop(); // it may run inside a running server (an admin command through it)
+  }
   return { agentId: target.agent.id, results, totals: totalsOf(results, questions) };
 }
 

@@ -58,8 +58,8 @@ ${field({ name: "live_help_label", label: "Live-help label", value: v.live_help_
 </div>
 ${textarea({ name: "look_greeting", label: "Greeting", value: v.look_greeting, error: e.look_greeting, rows: 2 })}
 <div class="grid2">
-${field({ name: "look_primary_color", label: "Primary colour", value: v.look_primary_color, error: e.look_primary_color, placeholder: "#2f5bea", hint: "#rrggbb" })}
-${field({ name: "look_text_color", label: "Text colour", value: v.look_text_color, error: e.look_text_color, placeholder: "#ffffff", hint: "#rrggbb, on the primary colour" })}
+${field({ name: "look_primary_color", label: "Primary colour", value: v.look_primary_color, error: e.look_primary_color, placeholder: "Default blue", hint: "#rrggbb: the launcher, header and buttons. Empty: the widget's own blue." })}
+${field({ name: "look_text_color", label: "Text colour", value: v.look_text_color, error: e.look_text_color, placeholder: "Automatic", hint: "#rrggbb, for text on the primary colour. Empty: black or white, whichever reads better on it." })}
 ${field({ name: "look_image_url", label: "Avatar image", type: "url", value: v.look_image_url, error: e.look_image_url, hint: "An https:// address." })}
 ${select({
   name: "look_position",

@@ -19,7 +19,7 @@ function delta(now: number | null, then: number | null | undefined, lowerIsBette
 const TOTALS: [key: "recall_at_1" | "recall_at_3" | "answered" | "confidently_wrong" | "correct", label: string, lowerIsBetter: boolean][] = [
   ["recall_at_1", "Right page first (recall@1)", false],
   ["recall_at_3", "Right page in the first three (recall@3)", false],
-  ["correct", "Right (page or phrase)", false],
+  ["correct", "Right (page, passage or phrase)", false],
   ["answered", "Answered with confidence", false],
   ["confidently_wrong", "Answered with confidence, but wrong", true],
 ];
@@ -27,6 +27,12 @@ const TOTALS: [key: "recall_at_1" | "recall_at_3" | "answered" | "confidently_wr
 const verdict = (correct: boolean | null) =>
   correct === null ? html`<span class="muted">not judged</span>` : correct ? badge("right", "ok") : badge("wrong", "danger");
 const CHANGE = { newly_right: ["newly right", "ok"], newly_wrong: ["newly wrong", "danger"], same: ["same", ""], new: ["new question", "accent"] } as const;
+
+/** What a question expects: the page, and the passage text it must come from; else the phrase. */
+function expected(r: { expected_doc?: string; expected_phrase?: string; expected_passage?: string }) {
+  if (!r.expected_doc && !r.expected_passage) return r.expected_phrase ? `“${r.expected_phrase}”` : "—";
+  return html`${r.expected_doc ?? ""}${r.expected_passage ? html`<div class="hint">passage holding “${r.expected_passage}”</div>` : ""}`;
+}
 
 export function runPage(ctx: DashboardContext, run: EvalRunDetail): Response {
   const previous = run.previous;
@@ -66,7 +72,7 @@ ${listTable({
   columns: ["Question", "Expected", "Sources", "Confidence", "Result", ...(previous ? ["Change"] : [])],
   rows: run.results,
   row: (r) =>
-    html`<tr><td>${r.question}<div class="hint">${r.reply.slice(0, 300)}</div></td><td>${r.expected_doc ?? (r.expected_phrase ? `“${r.expected_phrase}”` : "—")}</td><td>${r.sources.length === 0 ? html`<span class="muted">none</span>` : html`<ol>${r.sources.map((s) => html`<li><a href="/dashboard/knowledge/${s.doc_id}">${s.title}</a></li>`)}</ol>`}</td><td>${r.confidence.toFixed(2)} ${r.answered ? badge("answered", "ok") : badge("not answered", "warn")}</td><td>${verdict(r.correct)}</td>${previous ? html`<td>${r.change ? badge(CHANGE[r.change][0], CHANGE[r.change][1]) : html`<span class="muted">—</span>`}</td>` : ""}</tr>`,
+    html`<tr><td>${r.question}<div class="hint">${r.reply.slice(0, 300)}</div></td><td>${expected(r)}</td><td>${r.sources.length === 0 ? html`<span class="muted">none</span>` : html`<ol>${r.sources.map((s) => html`<li><a href="/dashboard/knowledge/${s.doc_id}">${s.title}</a></li>`)}</ol>`}</td><td>${r.confidence.toFixed(2)} ${r.answered ? badge("answered", "ok") : badge("not answered", "warn")}</td><td>${verdict(r.correct)}</td>${previous ? html`<td>${r.change ? badge(CHANGE[r.change][0], CHANGE[r.change][1]) : html`<span class="muted">—</span>`}</td>` : ""}</tr>`,
   empty: "No question was answered.",
 })}
 </section>`;

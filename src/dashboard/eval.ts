@@ -1,12 +1,14 @@
-// Dashboard: "Test your agent" (README "Measuring answers"). A question set in the format of
-// `svc-agents eval --questions` (JSON Lines, src/agents/evaluate.ts), pasted or read from a file by
-// the page's script, is run against a chosen agent through src/agents/eval-runs.ts as
+// Dashboard: "Test your agent" (README "Measuring answers"). One question tried in place with why
+// (src/dashboard/eval-preview.ts); a question set — plain lines, CSV or JSON Lines
+// (src/agents/question-set.ts) — pasted or read from a file by the page's script, is run against a chosen agent through src/agents/eval-runs.ts as
 // POST /api/eval/runs does; the run's page compares it with the agent's previous run and exports
 // it. agents:view reads runs, agents:manage starts them. Works as plain form posts.
 import { Value } from "@sinclair/typebox/value";
 import { Elysia, t } from "elysia";
-import { EVAL_RUN, getRun, listRuns, runCsv, runEvaluation, runQuestions } from "../agents/eval-runs.ts";
-import { type EvalQuestion, parseQuestions } from "../agents/evaluate.ts";
+import { EVAL_QUEUE } from "../agents/eval-queue.ts";
+import { EVAL_RUN, type EvalRunDetail, getRun, listRuns, runCsv, runEvaluation, runQuestions } from "../agents/eval-runs.ts";
+import type { EvalQuestion } from "../agents/evaluate.ts";
+import { parseQuestionSet } from "../agents/question-set.ts";
 import { listAgents } from "../agents/service.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -33,14 +35,18 @@ import {
   withMember,
 } from "./kit/index.ts";
 import { percent, runPage } from "./eval-run.ts";
+import { type PreviewState, previewPanel, tryQuestion } from "./eval-preview.ts";
 
-const EXAMPLE = `{"question": "How do I reset my password?", "expected_doc": "Resetting your password"}
+const EXAMPLE_CSV = `question,expected_doc,expected_phrase,expected_passage
+How do I reset my password?,Resetting your password,,Forgot password
+"Do you ship to Canada, or the US?",,Canada,`;
+const EXAMPLE = `{"question": "How do I reset my password?", "expected_doc": "Resetting your password", "expected_passage": "Forgot password"}
 {"question": "Do you ship to Canada?", "expected_phrase": "Canada"}`;
 
-const asLines = (questions: readonly { question: string; expected_doc?: string; expected_phrase?: string }[]) =>
+const asLines = (questions: readonly { question: string; expected_doc?: string; expected_phrase?: string; expected_passage?: string }[]) =>
   questions.map((q) => JSON.stringify(q)).join("\n");
 
-async function evalPage(ctx: DashboardContext, refused?: Refused): Promise<Response> {
+async function evalPage(ctx: DashboardContext, refused?: Refused, preview?: PreviewState): Promise<Response> {
   const manage = ctx.can("agents:manage");
   const [runs, agents] = await Promise.all([listRuns(ctx.deps, ctx.orgId, 20), listAgents(ctx.deps, ctx.orgId)]);
   const usable = agents.filter((a) => a.status !== "disabled");
@@ -52,18 +58,20 @@ async function evalPage(ctx: DashboardContext, refused?: Refused): Promise<Respo
     content: last ? asLines(last.questions) : "",
   };
   const errors = refused?.errors ?? {};
+  const agentOptions = usable.map((a) => ({ value: a.id, label: a.status === "active" ? `${a.name} (active)` : a.name }));
   const body = html`<p><a href="/dashboard/agents">← Agents</a></p>
 <h1>Test your agent</h1>
 <p class="muted">Run a set of your customers' questions against an agent with its current knowledge and model, and see which it answers from the right page. Each run is kept, so the next one shows what changed.</p>
+${manage ? previewPanel(agentOptions, active?.id ?? usable[0]?.id ?? "", preview) : ""}
 ${
   manage
     ? html`<section class="panel" aria-labelledby="run-h"><h2 id="run-h">Run a question set</h2>
 ${errorSummary(errors)}
 <form method="post" action="/dashboard/eval" novalidate data-file-import>
-${select({ name: "agent_id", label: "Agent", value: values.agent_id ?? "", error: errors.agent_id, options: usable.map((a) => ({ value: a.id, label: a.status === "active" ? `${a.name} (active)` : a.name })) })}
-<div class="field"><label for="f-file">Question file (optional)</label><input type="file" id="f-file" name="file_name" accept=".jsonl,.json,.txt" aria-describedby="f-file-hint"><p class="hint" id="f-file-hint">A .jsonl file as <code>svc-agents eval --questions</code> reads; its text fills the box below.</p></div>
-${textarea({ name: "content", label: "Questions, one JSON object a line", value: values.content ?? "", error: errors.content, rows: 8, hint: `"question", and "expected_doc" (a page's title or id: right when it is the first source) or "expected_phrase" (right when the reply contains it). Up to ${EVAL_RUN.questions} questions; a run answers for at most ${EVAL_RUN.ms / 60_000} minutes.` })}
-<details><summary>Example</summary><pre><code>${EXAMPLE}</code></pre></details>
+${select({ name: "agent_id", label: "Agent", value: values.agent_id ?? "", error: errors.agent_id, options: agentOptions })}
+<div class="field"><label for="f-file">Question file (optional)</label><input type="file" id="f-file" name="file_name" accept=".csv,.jsonl,.json,.txt" aria-describedby="f-file-hint"><p class="hint" id="f-file-hint">A .csv, .jsonl or .txt file; its text fills the box below.</p></div>
+${textarea({ name: "content", label: "Questions: one a line, CSV with a header, or JSON Lines", value: values.content ?? "", error: errors.content, rows: 8, hint: `Plain lines are questions with nothing expected. CSV and JSON Lines name "question" and any of "expected_doc" (a page's title or id: right when it is the first source), "expected_passage" (on top: right when that page's best passage holds this text) or "expected_phrase" (right when the reply contains it). Up to ${EVAL_RUN.questions} questions and ${EVAL_RUN.textChars.toLocaleString("en")} characters in all; a run answers for at most ${EVAL_RUN.ms / 60_000} minutes. The server answers ${EVAL_QUEUE.running} runs at once and one per organisation: a run started meanwhile waits its turn (at most ${EVAL_QUEUE.waitMs / 60_000} minutes).` })}
+<details><summary>Examples</summary><p>CSV:</p><pre><code>${EXAMPLE_CSV}</code></pre><p>JSON Lines:</p><pre><code>${EXAMPLE}</code></pre></details>
 <div class="actions">${submit("Run the questions", { busy: "Running…" })}</div>
 </form></section>`
     : ""
@@ -78,7 +86,7 @@ ${listTable({
   empty: "No runs yet.",
 })}
 </section>`;
-  return shellPage(ctx, { title: "Test your agent", active: "agents", body, status: refused?.status ?? 200 });
+  return shellPage(ctx, { title: "Test your agent", active: "agents", body, status: refused?.status ?? preview?.status ?? 200 });
 }
 
 function startRun(ctx: DashboardContext, values: FormValues): Promise<Response> {
@@ -89,7 +97,7 @@ function startRun(ctx: DashboardContext, values: FormValues): Promise<Response> 
       let questions: EvalQuestion[] = [];
       const errors: Record<string, string> = {};
       try {
-        questions = parseQuestions(v.content ?? "");
+        questions = parseQuestionSet(v.content ?? "", v.file_name).questions;
         if (questions.length > EVAL_RUN.questions) errors.content = `A run has at most ${EVAL_RUN.questions} questions; this set has ${questions.length}.`;
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
@@ -98,26 +106,37 @@ function startRun(ctx: DashboardContext, values: FormValues): Promise<Response> 
       return { input: questions, errors };
     },
     call: (questions) => runEvaluation(ctx.deps, ctx.orgId, ctx.principal.member.id, values.agent_id || undefined, questions, ctx.request.signal),
-    done: (run) =>
-      redirect(
-        ctx.deps,
-        `/dashboard/eval/runs/${run.id}`,
-        run.status === "partial" ? { kind: "error", text: run.error ?? "The run stopped early." } : `Run finished: ${run.questions} questions.`,
-      ),
+    done: (run) => finished(ctx, run),
     render: (refused) => evalPage(ctx, refused),
-    refused: (error) => (error.status === 404 ? { agent_id: error.message } : null),
+    refused: (error): Record<string, string> => (error.status === 404 ? { agent_id: error.message } : { content: error.message }),
   });
 }
 
 async function rerun(ctx: DashboardContext, id: string): Promise<Response> {
   liftIdleTimeout(ctx.request);
   const before = await runQuestions(ctx.deps, ctx.orgId, id);
-  const questions = before.questions.map((q) => ({ question: q.question, expectedDoc: q.expected_doc, expectedPhrase: q.expected_phrase }));
+  const questions = before.questions.map((q) => ({
+    question: q.question,
+    expectedDoc: q.expected_doc,
+    expectedPhrase: q.expected_phrase,
+    expectedPassage: q.expected_passage,
+  }));
   const run = await runEvaluation(ctx.deps, ctx.orgId, ctx.principal.member.id, before.agentId, questions, ctx.request.signal);
+  return finished(ctx, run);
+}
+
+/** The run's page, with a flash saying how it ended and whether it waited for its turn. */
+function finished(ctx: DashboardContext, run: EvalRunDetail): Response {
+  const waited =
+    run.queue && run.queue.ahead > 0
+      ? ` It waited ${Math.round(run.queue.waited_ms / 1000)} s for its turn behind ${run.queue.ahead} other ${run.queue.ahead === 1 ? "run" : "runs"}.`
+      : "";
   return redirect(
     ctx.deps,
     `/dashboard/eval/runs/${run.id}`,
-    run.status === "partial" ? { kind: "error", text: run.error ?? "The run stopped early." } : `Run finished: ${run.questions} questions.`,
+    run.status === "partial"
+      ? { kind: "error", text: `${run.error ?? "The run stopped early."}${waited}` }
+      : `Run finished: ${run.questions} questions.${waited}`,
   );
 }
 
@@ -148,6 +167,11 @@ export function evalPages(deps: Deps) {
           if (!Value.Check(FormBody, body)) throw AppError.badRequest("The form is not valid.", issueDetails(Value.Errors(FormBody, body)).slice(0, 10));
           return startRun(ctx, formValues(body));
         }),
+      )
+      .post(
+        "/dashboard/eval/preview",
+        ({ request, body }) => withMember(deps, request, "agents:manage", async (ctx) => evalPage(ctx, undefined, await tryQuestion(ctx, formValues(body)))),
+        { body: formBody({ text: EVAL_RUN.chars * 9, items: 4 }) },
       )
       .get(
         "/dashboard/eval/runs/:id",

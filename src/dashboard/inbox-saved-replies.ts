@@ -35,7 +35,8 @@ import {
 
 const ROLE = "inbox:manage" as const;
 const BASE = "/dashboard/settings/saved-replies";
-const VARIABLES_HINT = "Variables: {{customer.name}}, {{ticket.number}}, {{agent.name}} — filled in when the reply is inserted.";
+const VARIABLES_HINT =
+  'Variables: {{customer.name}}, {{ticket.number}}, {{agent.name}} — filled in when the reply is inserted. A fallback for a missing name: {{customer.name | "there"}}.';
 
 function replyForm(action: string, label: string, refused?: Refused, row?: SavedReply) {
   const v = refused?.values ?? { name: row?.name ?? "", body: row?.body ?? "" };

@@ -10,7 +10,9 @@ import { type DashboardContext, errorSummary, field, type FieldErrors, type Form
 import { customerLabel, orgMembers } from "./inbox-people.ts";
 import { priorityBadge, statusBadge } from "./ticket-badges.ts";
 import { renderTurn, threadTurns } from "./inbox-thread.ts";
-import { fillSavedReply, listSavedReplies } from "../inbox/saved-replies.ts";
+import { presenceLine } from "./conversations.ts";
+import { listSavedReplies } from "../inbox/saved-replies.ts";
+import { fillSavedReply } from "../inbox/saved-reply-template.ts";
 
 export interface TicketForms {
   /** `inserted`: a saved reply was put into the field (nothing sent yet). */
@@ -60,10 +62,11 @@ export async function ticketPage(ctx: DashboardContext, ticket: Ticket, forms: T
   const note = forms.note ?? { values: {}, errors: {} };
   const triage = forms.triage ?? { values: triageValues(ticket), errors: {} };
   const closed = ticket.status === "closed";
+  // A chat's ticket: the customer's presence and typing show, and the member's typing is told (README "Live conversation").
+  const chat = ticket.conversationId !== null;
   const status = forms.triage?.conflict ? 409 : forms.reply?.inserted ? 200 : forms.reply || forms.note || forms.triage ? 400 : 200;
   const me = ctx.principal.member;
-  const fill = (text: string) =>
-    fillSavedReply(text, { customerName: detail.customer?.name ?? null, ticketNumber: ticket.number, agentName: me.name?.trim() || me.email });
+  const fill = (text: string) => fillSavedReply(text, { customerName: detail.customer?.name ?? null, ticketNumber: ticket.number, agentName: me.name });
   const body = html`<p><a href="/dashboard/inbox">← Inbox</a></p>
 <h1>#${ticket.number} ${ticket.subject}</h1>
 <p>${statusBadge(ticket.status)}${priorityBadge(ticket.priority)}${ticket.team ? html`<span class="badge">team: ${ticket.team}</span>` : ""}<span class="badge">via ${ticket.source}</span>${ticket.tags.map((tag) => html`<span class="badge">${tag}</span>`)}</p>
@@ -71,12 +74,13 @@ export async function ticketPage(ctx: DashboardContext, ticket: Ticket, forms: T
 ${ticketCsat(ticket)}
 <h2>Thread</h2>
 <div id="thread" aria-live="polite" data-live-events="/api/tickets/${ticket.id}/events" data-last-event-id="${String(cursor)}" data-org="${orgId}">${turns.length === 0 ? html`<p>No messages.</p>` : turns.map((turn) => renderTurn(turn, customer, { sender: emailSender(originals.get(turn.id)), original: emailOriginal(originals.get(turn.id)) }))}</div>
+${chat ? html`<p class="typing muted" data-typing-of="customer" aria-live="polite" hidden>The customer is typing…</p>${presenceLine(ctx, null)}` : ""}
 ${
   manage
     ? html`<div class="grid2">
 <section aria-labelledby="reply-h"><h2 id="reply-h">Reply to the customer</h2>
 ${errorSummary(reply.errors)}
-<form method="post" action="/dashboard/inbox/${ticket.number}/reply" novalidate>
+<form method="post" action="/dashboard/inbox/${ticket.number}/reply" novalidate${chat ? html` data-typing="/api/tickets/${ticket.id}/typing" data-org="${orgId}"` : ""}>
 ${snippets.length > 0 ? html`<div class="toolbar">${select({ name: "saved_reply", label: "Saved reply", value: "", options: [{ value: "", label: "Choose a saved reply…" }, ...snippets.map((r) => ({ value: r.id, label: r.name }))] })}<button type="submit" class="secondary" formaction="/dashboard/inbox/${ticket.number}/insert" formnovalidate data-insert-saved>Insert</button></div><template id="saved-texts">${snippets.map((r) => html`<textarea data-saved-id="${r.id}">${fill(r.body)}</textarea>`)}</template>` : ""}
 ${textarea({ name: "reply", label: "Reply", value: reply.values.reply, error: reply.errors.reply, rows: 5, maxLength: TICKET_LIMITS.body, hint: closed ? "This ticket is closed: reopen it (triage) before replying." : "The customer sees this." })}
 <div class="actions">${submit("Send reply", { busy: "Sending…" })} ${submit("Send and resolve", { kind: "secondary", name: "then", value: "resolve", busy: "Sending…" })}</div>

@@ -10,7 +10,8 @@ import { type DashboardContext, formBody, formValues, redirect, submitForm, with
 import { bodyProblem, serviceErrors, triagePatch } from "./inbox-forms.ts";
 import { listPage } from "./inbox-list.ts";
 import { customersByIds } from "../inbox/customer-profiles.ts";
-import { fillSavedReply, findSavedReply } from "../inbox/saved-replies.ts";
+import { findSavedReply } from "../inbox/saved-replies.ts";
+import { fillSavedReply } from "../inbox/saved-reply-template.ts";
 import { ticketPage } from "./inbox-ticket.ts";
 
 function actorOf(ctx: DashboardContext): InboxActor {
@@ -59,7 +60,7 @@ async function insertSaved(ctx: DashboardContext, ref: string, body: unknown): P
   if (!chosen) return ticketPage(ctx, ticket, { reply: { values, errors: { saved_reply: "Choose a saved reply from the list." } } });
   const customer = ticket.endUserId ? (await customersByIds(ctx.deps, ctx.orgId, [ticket.endUserId])).get(ticket.endUserId) : undefined;
   const me = ctx.principal.member;
-  const text = fillSavedReply(chosen.body, { customerName: customer?.name ?? null, ticketNumber: ticket.number, agentName: me.name?.trim() || me.email });
+  const text = fillSavedReply(chosen.body, { customerName: customer?.name ?? null, ticketNumber: ticket.number, agentName: me.name });
   const before = values.reply?.trimEnd() ?? "";
   return ticketPage(ctx, ticket, { reply: { values: { ...values, reply: before ? `${before}\n\n${text}` : text }, errors: {}, inserted: true } });
 }

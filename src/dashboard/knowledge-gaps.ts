@@ -1,14 +1,33 @@
-// Dashboard: knowledge gaps (README "Knowledge gaps"), the customers' questions the agent could not
-// answer with confidence, grouped, most asked first, each group with a "write an article" link
-// whose new-document form opens titled with the question (src/knowledge/gaps.ts, as
+// Dashboard: knowledge gaps (README "Knowledge gaps"), the customers' questions the agent did not
+// answer well (low confidence, marked not helpful, handed off), grouped, most asked first, each
+// group with its counts by reason, links to the conversations behind it and a "write an article"
+// link whose new-document form opens titled with the question (src/knowledge/gaps.ts, as
 // GET /api/knowledge/gaps). It shows customers' words, so it needs inbox:view besides
 // knowledge:manage, as the API does.
 import { AppError } from "../errors.ts";
 import { html } from "../html/html.ts";
-import { GAPS, knowledgeGaps } from "../knowledge/gaps.ts";
+import { GAP_REASONS, GAPS, type GapGroup, type GapReason, knowledgeGaps } from "../knowledge/gaps.ts";
 import { type DashboardContext, listTable, select, shellPage, when } from "./kit/index.ts";
 
 const PERIODS = [7, 30, 90, 365] as const;
+
+const REASON_LABEL: Record<GapReason, string> = {
+  low_confidence: "low confidence",
+  not_helpful: "marked not helpful",
+  handed_off: "handed off",
+  boilerplate: "only boilerplate",
+};
+
+function reasons(g: GapGroup) {
+  return html`<ul>${GAP_REASONS.filter((r) => g.by_reason[r] > 0).map((r) => html`<li>${String(g.by_reason[r])} ${REASON_LABEL[r]}</li>`)}</ul>`;
+}
+
+function conversations(g: GapGroup) {
+  return html`<ul>${g.conversations.map(
+    (c) =>
+      html`<li><a href="${c.url}">Conversation of ${when(c.asked_at)}</a> <span class="muted">(${c.reasons.map((r) => REASON_LABEL[r]).join(", ")})</span></li>`,
+  )}</ul>`;
+}
 
 export async function gapsPage(ctx: DashboardContext, query: Record<string, string | undefined>): Promise<Response> {
   if (!ctx.can("inbox:view")) throw AppError.forbidden("Knowledge gaps show customers' questions: they need the inbox:view role too.");
@@ -16,17 +35,17 @@ export async function gapsPage(ctx: DashboardContext, query: Record<string, stri
   const gaps = await knowledgeGaps(ctx.deps, ctx.orgId, { days, limit: 50 });
   const body = html`<p><a href="/dashboard/knowledge">← Knowledge base</a></p>
 <h1>Knowledge gaps</h1>
-<p class="muted">Questions customers asked that the agent could not answer with confidence (below ${String(GAPS.below)}), those it handed to a person included, grouped when they share their rarest words. Write an article for a group and the next such question finds it.</p>
+<p class="muted">Questions customers asked that the agent did not answer well: answered with low confidence (below ${String(GAPS.below)}), marked not helpful by the customer, or handed to a person right after the answer. They are grouped when they share their rarest words. Open a conversation to see what was said; write an article for a group and the next such question finds it.</p>
 <form method="get" action="/dashboard/knowledge/gaps" class="toolbar">
 ${select({ name: "days", label: "Asked in the last", value: String(days), options: PERIODS.map((d) => ({ value: String(d), label: `${d} days` })) })}
 <button type="submit" class="secondary">Show</button>
 </form>
 ${listTable({
   caption: "Knowledge gaps, most asked first",
-  columns: ["Questions", "Asked", "Last asked", { label: "Write an article", hidden: true }],
+  columns: ["Questions", "Asked", "Why", "Conversations", "Last asked", { label: "Write an article", hidden: true }],
   rows: gaps,
   row: (g) =>
-    html`<tr><td><ul>${g.questions.map((q) => html`<li>${q}</li>`)}</ul></td><td>${String(g.count)}</td><td>${when(g.last_asked_at)}</td><td><a class="button secondary" href="${g.write_article_url}">Write an article</a></td></tr>`,
+    html`<tr><td><ul>${g.questions.map((q) => html`<li>${q}</li>`)}</ul></td><td>${String(g.count)}</td><td>${reasons(g)}</td><td>${conversations(g)}</td><td>${when(g.last_asked_at)}</td><td><a class="button secondary" href="${g.write_article_url}">Write an article</a></td></tr>`,
   empty: `No unanswered questions in the last ${days} days.`,
 })}`;
   return shellPage(ctx, { title: "Knowledge gaps", active: "knowledge", body });

@@ -1,7 +1,8 @@
 // Server-rendered SVG bar charts of the Reports page, drawn with the html kit (docs/decisions.md
 // "Reports: charts as plain SVG"): bars in currentColor, so they follow the page's light or dark
-// text colour; each chart is an image with a label, and the same numbers follow in a table for
-// screen readers and for reading exact values.
+// text colour; each chart is an image with a label. The hand-off reasons' numbers follow in a table;
+// the hours' chart is described in a sentence (its busiest hours) and its 24 numbers are folded in a
+// details element under it (docs/decisions.md "Reports: hours in the viewer's time zone").
 import { type Html, html } from "../html/html.ts";
 import { listTable } from "./kit/index.ts";
 
@@ -11,7 +12,7 @@ export interface Bar {
 }
 
 /** Vertical bars (e.g. the 24 hours of the day), with every `tick`-th label under the axis. */
-export function columnChart(o: { title: string; bars: Bar[]; tick?: number }): Html {
+export function columnChart(o: { title: string; bars: Bar[]; tick?: number; describedBy?: string }): Html {
   const width = 720;
   const height = 200;
   const top = 10;
@@ -20,14 +21,14 @@ export function columnChart(o: { title: string; bars: Bar[]; tick?: number }): H
   const slot = width / Math.max(1, o.bars.length);
   const tick = o.tick ?? 1;
   const plot = height - top - bottom;
-  return html`<svg class="chart" viewBox="0 0 ${String(width)} ${String(height)}" role="img" aria-label="${o.title}" focusable="false" preserveAspectRatio="xMidYMid meet">
+  return html`<svg class="chart" viewBox="0 0 ${String(width)} ${String(height)}" role="img" aria-label="${o.title}"${o.describedBy ? html` aria-describedby="${o.describedBy}"` : ""} focusable="false" preserveAspectRatio="xMidYMid meet">
 <line x1="0" y1="${String(height - bottom)}" x2="${String(width)}" y2="${String(height - bottom)}" stroke="currentColor" stroke-opacity="0.5"/>
 ${o.bars.map((b, i) => {
   const h = Math.round((b.value / max) * plot);
   const x = Math.round(i * slot + slot * 0.15);
   return html`<rect x="${String(x)}" y="${String(height - bottom - h)}" width="${String(Math.max(1, Math.round(slot * 0.7)))}" height="${String(h)}" fill="currentColor" fill-opacity="0.75"><title>${b.label}: ${String(b.value)}</title></rect>${
     i % tick === 0
-      ? html`<text x="${String(Math.round(i * slot + slot / 2))}" y="${String(height - 6)}" text-anchor="middle" font-size="12" fill="currentColor">${b.label}</text>`
+      ? html`<text x="${String(Math.max(20, Math.round(i * slot + slot / 2)))}" y="${String(height - 6)}" text-anchor="middle" font-size="12" fill="currentColor">${b.label}</text>`
       : ""
   }`;
 })}
@@ -60,4 +61,18 @@ export function chartTable(caption: string, head: [string, string], bars: Bar[])
     row: (b) => html`<tr><th scope="row">${b.label}</th><td>${String(b.value)}</td></tr>`,
     empty: "No data in this period.",
   });
+}
+
+/** The busiest bars in words ("Busiest: 10:00 (4 conversations)."), for a chart's description. */
+export function busiest(bars: Bar[], unit: [string, string]): string {
+  const top = Math.max(0, ...bars.map((b) => b.value));
+  if (top === 0) return `No ${unit[1]} in this period.`;
+  const at = bars.filter((b) => b.value === top).map((b) => b.label);
+  const shown = at.length > 3 ? `${at.slice(0, 3).join(", ")} and ${at.length - 3} more` : at.join(at.length === 2 ? " and " : ", ");
+  return `Busiest: ${shown} (${top} ${top === 1 ? unit[0] : unit[1]}${at.length > 1 ? " each" : ""}).`;
+}
+
+/** A chart's numbers as a table folded under it: there for anyone who wants them, not a second chart. */
+export function foldedNumbers(summary: string, caption: string, head: [string, string], bars: Bar[]): Html {
+  return html`<details><summary>${summary}</summary>${chartTable(caption, head, bars)}</details>`;
 }

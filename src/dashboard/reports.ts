@@ -10,7 +10,8 @@ import type { GapGroup } from "../knowledge/gaps.ts";
 import { getBusinessHours } from "../orgs/business-hours.ts";
 import { buildReport, type Headline, headlines, type Report } from "../reports/report.ts";
 import { field, listTable, select, shellPage, withMember } from "./kit/index.ts";
-import { barChart, chartTable, columnChart } from "./report-charts.ts";
+import { canonicalZone, ZONE_MAX } from "../reports/zone.ts";
+import { barChart, busiest, chartTable, columnChart, foldedNumbers } from "./report-charts.ts";
 
 const pct = (v: number | null) => (v === null ? "—" : `${(v * 100).toFixed(1)}%`);
 function duration(ms: number | null): string {
@@ -21,6 +22,8 @@ function duration(ms: number | null): string {
   if (s < 86400) return `${(s / 3600).toFixed(1)} h`;
   return `${(s / 86400).toFixed(1)} d`;
 }
+/** The zones the time-zone field suggests (any IANA name is accepted). */
+const ZONES = ["UTC", ...Intl.supportedValuesOf("timeZone").filter((z) => z !== "UTC")];
 const avg = (v: number | null) => (v === null ? "—" : v.toFixed(2));
 const REASONS: [keyof Report["handoff_reasons"], string][] = [
   ["live_help", "Asked for a person"],
@@ -47,11 +50,19 @@ function change(h: Headline): string {
   return d === 0 ? "no change" : `${d > 0 ? "up" : "down"} ${shown} on the 7 days before`;
 }
 
+/**
+ * Why a young rate is low (docs/decisions.md "Reports: what each figure counts"): an answer is an
+ * assumed resolution only once 24 quiet hours have passed, so the newest conversations count as
+ * unresolved until then; said next to the figure wherever it is shown.
+ */
+const AI_RATE_NOTE = "An answer counts as an assumed resolution once 24 hours pass without a reply, so the most recent day’s rate is low until then.";
+
 /** The four headline figures of the last 7 days (the overview shows them too). */
 export function headlineCards(list: Headline[]): Html {
   return html`<dl class="cards headlines">${list.map((h) => {
     const [label, format] = HEADLINE_LABELS[h.name];
-    return html`<div class="panel"><dt>${label}</dt><dd><strong>${format(h.current)}</strong> <span class="muted">${change(h)}</span></dd></div>`;
+    const note = h.name === "ai_resolution_rate";
+    return html`<div class="panel"><dt>${label}</dt><dd${note ? html` aria-describedby="ai-rate-note"` : ""}><strong>${format(h.current)}</strong> <span class="muted">${change(h)}</span>${note ? html`<p class="hint" id="ai-rate-note">${AI_RATE_NOTE}</p>` : ""}</dd></div>`;
   })}</dl>`;
 }
 
@@ -80,17 +91,22 @@ async function reportPage(deps: Deps, request: Request, query: Record<string, st
       agent: query.agent || undefined,
       channel: query.channel || undefined,
     };
+    const businessHours = await getBusinessHours(deps, ctx.orgId);
+    // The hours in the viewer's zone: the one asked for, else the org's business-hours zone, else UTC.
+    const tz = query.tz || undefined;
+    const zone = tz ?? (businessHours ? canonicalZone(businessHours.time_zone) : null) ?? "UTC";
     let report: Report | null = null;
     let problem: string | null = null;
     try {
-      report = await buildReport(deps, ctx.orgId, input, { businessHours: await getBusinessHours(deps, ctx.orgId), gaps: ctx.can("knowledge:manage") });
+      report = await buildReport(deps, ctx.orgId, { ...input, tz: zone }, { businessHours, gaps: ctx.can("knowledge:manage") });
     } catch (error) {
       if (!(error instanceof AppError) || error.status !== 400) throw error;
       problem = error.message;
     }
     const [top, agents] = await Promise.all([headlines(deps, ctx.orgId), listAgents(deps, ctx.orgId)]);
-    const qs = new URLSearchParams(Object.entries(input).filter((e): e is [string, string] => e[1] !== undefined)).toString();
-    const hours = (report?.by_hour ?? []).map((value, h) => ({ label: String(h).padStart(2, "0"), value }));
+    const qs = new URLSearchParams(Object.entries({ ...input, tz: zone }).filter((e): e is [string, string] => e[1] !== undefined)).toString();
+    const hours = (report?.by_hour ?? []).map((value, h) => ({ label: `${String(h).padStart(2, "0")}:00`, value }));
+    const zoneName = report?.time_zone === "UTC" ? "UTC" : `${report?.time_zone ?? zone} time`;
     const reasons = REASONS.map(([key, label]) => ({ label, value: report?.handoff_reasons[key] ?? 0 }));
     const body = html`<h1>Reports</h1>
 <section aria-labelledby="last7-h"><h2 id="last7-h">Last 7 days</h2>${headlineCards(top)}</section>
@@ -111,6 +127,8 @@ ${field({ name: "since", label: "From (custom)", type: "date", value: input.sinc
 ${field({ name: "until", label: "To (custom, exclusive)", type: "date", value: input.until?.slice(0, 10) })}
 ${select({ name: "agent", label: "Agent", value: input.agent ?? "", options: [{ value: "", label: "All agents" }, ...agents.map((a) => ({ value: a.id, label: a.name }))] })}
 ${select({ name: "channel", label: "Channel", value: input.channel ?? "", options: [{ value: "", label: "All channels" }, ...["chat", "widget", "email", "api", "mcp"].map((c) => ({ value: c, label: c }))] })}
+${field({ name: "tz", label: "Time zone of the hours", value: zone, maxLength: ZONE_MAX, attrs: { list: "zones", autocomplete: "off" } })}
+<datalist id="zones">${ZONES.map((z) => html`<option value="${z}"></option>`)}</datalist>
 <button type="submit" class="secondary">Show</button> <a href="/api/reports/summary.csv${qs ? `?${qs}` : ""}">Download CSV</a>
 </form>
 ${problem ? html`<p class="error" role="alert">${problem}</p>` : ""}
@@ -125,7 +143,8 @@ ${figuresTable("Conversations and AI resolution", [
     `${report.ai_resolved_assumed} (${pct(report.ai_resolution_rate.assumed)})`,
   ],
   ["Handed to people", `${report.handed_off} (${pct(report.handoff_rate)})`],
-])}</section>
+])}
+<p class="muted">An answer counts as an assumed resolution once 24 hours pass without a reply, so the rate of the last 24 hours is low until then.</p></section>
 <section aria-labelledby="reasons-h"><h2 id="reasons-h">Hand-off reasons</h2>${barChart({ title: "Hand-offs by reason", bars: reasons })}${chartTable("Hand-offs by reason", ["Reason", "Tickets"], reasons)}</section>
 <section aria-labelledby="times-h"><h2 id="times-h">Tickets</h2>
 ${figuresTable("Ticket times", [
@@ -158,7 +177,10 @@ ${figuresTable("CSAT", [
   ],
 ])}</section>
 ${report.knowledge_gaps ? gapsSection(report.knowledge_gaps) : ""}
-<section aria-labelledby="hours-h"><h2 id="hours-h">Conversations by hour of day (UTC)</h2>${columnChart({ title: "Conversations by hour of day, UTC", bars: hours, tick: 3 })}${chartTable("Conversations by hour of day, UTC", ["Hour", "Conversations"], hours)}</section>`
+<section aria-labelledby="hours-h"><h2 id="hours-h">Conversations by hour of day (${zoneName})</h2>
+${columnChart({ title: `Conversations by hour of day, ${zoneName}`, bars: hours, tick: 3, describedBy: "hours-busiest" })}
+<p class="muted" id="hours-busiest">${busiest(hours, ["conversation", "conversations"])}</p>
+${foldedNumbers("The numbers by hour", `Conversations by hour of day, ${zoneName}`, ["Hour", "Conversations"], hours)}</section>`
     : ""
 }`;
     return shellPage(ctx, { title: "Reports", active: "reports", body });
@@ -172,6 +194,7 @@ export function reportPages(deps: Deps) {
     until: t.Optional(t.String({ maxLength: 40 })),
     agent: t.Optional(t.String({ maxLength: 36 })),
     channel: t.Optional(t.String({ maxLength: 10 })),
+    tz: t.Optional(t.String({ maxLength: ZONE_MAX })),
   });
   return new Elysia({ name: "dashboard-reports" }).get("/dashboard/reports", ({ request, query }) => reportPage(deps, request, query), { query: q });
 }

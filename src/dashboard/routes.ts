@@ -6,6 +6,7 @@ import type { Deps } from "../deps.ts";
 import { setupStatus } from "../setup/status.ts";
 import { html } from "../html/html.ts";
 import { accountPages } from "./account.ts";
+import { activityPages } from "./activity.ts";
 import { agentPages } from "./agents.ts";
 import { evalPages } from "./eval.ts";
 import { dashboardAssets } from "./assets.ts";
@@ -24,6 +25,7 @@ import { savedReplyPages } from "./inbox-saved-replies.ts";
 import { webhookPages } from "./webhooks.ts";
 import { headlineCards, reportPages } from "./reports.ts";
 import { headlines } from "../reports/report.ts";
+import { describeRoles } from "../auth/roles.ts";
 import { ORG_COOKIE } from "../auth/sessions.ts";
 import { redirect, shellPage, withMember } from "./kit/index.ts";
 import { NAV, reaches } from "./shell.ts";
@@ -36,7 +38,7 @@ const BLURBS: Record<string, string> = {
   campaigns: "Email series: steps, previews, activation, the outbox.",
   connectors: "MCP servers whose tools agents may call.",
   "custom-actions": "HTTP endpoints of your own systems, callable as actions.",
-  settings: "Widget keys and snippet, identity verification, origins, connected clients, members.",
+  settings: "Widget keys and snippet, identity verification, origins, connected clients, members, the activity log.",
   webhooks: "Signed event deliveries to your own systems, their log and replays.",
 };
 
@@ -69,6 +71,7 @@ export function dashboardRoutes(deps: Deps) {
     .use(campaignPages(deps))
     .use(webhookPages(deps))
     .use(reportPages(deps))
+    .use(activityPages(deps))
     .get("/dashboard", ({ request }) =>
       withMember(deps, request, null, async (ctx) => {
         const sections = NAV.filter((item) => item.key !== "home" && reaches(ctx, item));
@@ -78,7 +81,7 @@ export function dashboardRoutes(deps: Deps) {
           title: "Overview",
           active: "home",
           body: html`<h1>${ctx.orgName}</h1>
-<p class="muted">Signed in as ${ctx.principal.member.email} · roles: ${ctx.roles.join(", ") || "none"}</p>
+<p class="muted">Signed in as ${ctx.principal.member.email} · Your roles: ${describeRoles(ctx.roles)}</p>
 ${top ? html`<section aria-labelledby="last7-h"><h2 id="last7-h">Last 7 days <a class="muted" href="/dashboard/reports">Reports</a></h2>${headlineCards(top)}</section>` : ""}
 ${status ? html`<section class="panel" aria-labelledby="setup-h"><h2 id="setup-h">Setup ${status.ready ? html`<span class="badge ok">ready</span>` : html`<span class="badge warn">not ready yet</span>`}</h2><ul class="checklist">${status.items.map((item) => html`<li><span class="badge ${item.done ? "ok" : item.required ? "warn" : ""}">${item.done ? "done" : item.required ? "to do" : "optional"}</span> <a href="${CHECKLIST[item.key]?.href ?? "/dashboard"}">${CHECKLIST[item.key]?.label ?? item.key}</a> <span class="muted">${item.detail}</span></li>`)}</ul></section>` : ""}
 ${sections.length === 0 ? html`<p>Your membership holds no dashboard roles yet. Ask an admin to grant one.</p>` : html`<div class="cards">${sections.map((s) => html`<a class="panel" href="${s.href}"><strong>${s.label}</strong><span class="muted">${BLURBS[s.key] ?? ""}</span></a>`)}</div>`}`,

@@ -23,7 +23,7 @@ export function invite(ctx: DashboardContext, values: FormValues, roles: string[
     },
     call: (input) => inviteMember(ctx.deps, ctx.orgId, actor(ctx), input),
     // Answered directly, never through a redirect: the link exists in this response only.
-    done: (created) => settingsPage(ctx, {}, { invite: { email: created.invitation.email, url: created.invite_url }, status: 201 }),
+    done: (created) => settingsPage(ctx, {}, { invite: { email: created.invitation.email, url: created.invite_url, emailed: created.emailed }, status: 201 }),
     render: (refused) => settingsPage(ctx, {}, { ...refused, inviteRoles: roles }),
     refused: (error) => {
       if (error.status === 401) return null;

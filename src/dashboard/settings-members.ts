@@ -1,5 +1,5 @@
 // The settings section of members and roles. With members:manage: the invite form (the new link
-// shown once, on the answer to the invite), each member's roles in a folded form, remove, and the
+// shown once, at the top of the answer to the invite: `newInvitation`), each member's roles in a folded form, remove, and the
 // pending invitations with revoke. With org:manage alone: the members, read only.
 import { ROLE_PRESETS, ROLES } from "../auth/roles.ts";
 import { attrs, type Html, html } from "../html/html.ts";
@@ -7,6 +7,17 @@ import { INVITATION_LIMITS, listInvitations } from "../orgs/invitations.ts";
 import { ADMIN_ROLES, listMembers, ROLE_DESCRIPTIONS } from "../orgs/members.ts";
 import { actionButton, checkbox, type DashboardContext, field, groupError, listTable, PAGE_SIZE, pageNumber, pager, submit, when } from "./kit/index.ts";
 import type { SettingsForms } from "./settings-org.ts";
+
+/**
+ * The invitation just made, at the top of the page that answers the invite (above the nav and every
+ * section, where the eye lands): its link, shown this once, and whether it was also emailed.
+ */
+export function newInvitation(invite: { email: string; url: string; emailed: boolean }): Html {
+  const sent = invite.emailed
+    ? html`We emailed the link to ${invite.email}. It is also shown here this once, should the email not arrive.`
+    : html`Send it to them yourself: this server sends no email (no SMTP configured).`;
+  return html`<div class="flash ok" role="status"><p><strong>Invitation for ${invite.email}: the link is shown this once.</strong> ${sent} It works once, for ${INVITATION_LIMITS.ttlDays} days.</p><label for="invite-link">Invitation link</label><input id="invite-link" type="text" readonly value="${invite.url}"><div class="actions"><button type="button" class="secondary" data-copy="invite-link" hidden>Copy link</button></div></div>`;
+}
 
 /** The error key of a member's role form (next to its checkboxes; the summary links to it). */
 export const rolesKey = (memberId: string) => `roles-${memberId}`;
@@ -74,11 +85,6 @@ ${table}
   const checkedInvite = forms.inviteRoles ?? [];
   return html`<section class="panel" aria-labelledby="members-h"><h2 id="members-h">Members and roles</h2>
 <p class="muted">An organisation keeps at least one member holding both ${ADMIN_ROLES.join(" and ")}. You can grant only roles you hold yourself.</p>
-${
-  forms.invite
-    ? html`<div class="flash ok" role="status"><p><strong>Invitation for ${forms.invite.email}: the link is shown this once.</strong> Send it to them yourself; it works once, for ${INVITATION_LIMITS.ttlDays} days.</p><label for="invite-link">Invitation link</label><input id="invite-link" type="text" readonly value="${forms.invite.url}"><div class="actions"><button type="button" class="secondary" data-copy="invite-link" hidden>Copy link</button></div></div>`
-    : ""
-}
 ${table}
 <h3 id="invite-h">Invite a member</h3>
 <form method="post" action="/dashboard/settings/members/invite" novalidate aria-labelledby="invite-h">

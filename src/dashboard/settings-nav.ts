@@ -1,6 +1,6 @@
 // The settings sections' navigation, above every settings page: each section has a page of its own
 // (widget, identity, members and business hours here; email, saved replies; hand-off on the agents'
-// pages), and the main settings page still shows widget, identity, model, grants and members together.
+// pages; the activity log, activity.ts), and the main settings page still shows widget, identity, model, grants and members together.
 import { html } from "../html/html.ts";
 import type { DashboardContext } from "./kit/index.ts";
 
@@ -12,6 +12,7 @@ const SECTIONS = [
   { key: "handoff", label: "Hand-off", href: "/dashboard/agents", role: "org:manage" },
   { key: "saved-replies", label: "Saved replies", href: "/dashboard/settings/saved-replies", role: "inbox:manage" },
   { key: "hours", label: "Business hours", href: "/dashboard/settings/hours", role: "org:manage" },
+  { key: "activity", label: "Activity log", href: "/dashboard/activity", role: "org:manage" },
 ] as const;
 
 export function settingsNav(ctx: DashboardContext, current: (typeof SECTIONS)[number]["key"] | null) {

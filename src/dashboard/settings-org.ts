@@ -30,7 +30,7 @@ export interface SettingsForms {
   /** The identity secret just rotated: shown on this answer only. */
   secret?: string;
   /** The invitation just made: its link is shown on this answer only. */
-  invite?: { email: string; url: string };
+  invite?: { email: string; url: string; emailed: boolean };
   /** Invite-form checkboxes as submitted (a re-rendered form keeps them). */
   inviteRoles?: string[];
   status?: number;

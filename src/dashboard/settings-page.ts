@@ -2,13 +2,14 @@
 // (settings-members.ts), each shown only to a member holding its role; the page opens for either.
 import { html } from "../html/html.ts";
 import { type DashboardContext, errorSummary, shellPage } from "./kit/index.ts";
-import { membersSection } from "./settings-members.ts";
+import { membersSection, newInvitation } from "./settings-members.ts";
 import { settingsNav } from "./settings-nav.ts";
 import { orgSettings, type SettingsForms } from "./settings-org.ts";
 
 export async function settingsPage(ctx: DashboardContext, query: Record<string, string | undefined>, forms: SettingsForms = {}): Promise<Response> {
   const orgSections = ctx.can("org:manage") ? await orgSettings(ctx, query, forms) : html``;
   const body = html`<h1>Settings</h1>
+${forms.invite ? newInvitation(forms.invite) : ""}
 ${settingsNav(ctx, null)}
 <p><a href="/dashboard/settings/email">Email: support address and your notifications</a></p>
 ${ctx.can("inbox:manage") ? html`<p><a href="/dashboard/settings/saved-replies">Saved replies: snippets for the reply form</a></p>` : ""}

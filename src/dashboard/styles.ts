@@ -38,6 +38,7 @@ input[type=text], input[type=email], input[type=url], input[type=password], inpu
 input[type=color] { width: 4rem; height: 2.3rem; padding: .1rem; border: 1px solid var(--border); border-radius: 8px; background: var(--card); }
 textarea { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .88rem; }
 .has-error input, .has-error textarea, .has-error select { border-color: var(--danger); }
+::placeholder { color: var(--muted); font-style: italic; opacity: 1; }
 .field-error { color: var(--danger); font-weight: 600; font-size: .88rem; margin: .3rem 0 0; }
 .check { display: flex; gap: .5rem; align-items: baseline; margin: .35rem 0; flex-wrap: wrap; }
 .check label { font-weight: 500; }
@@ -61,6 +62,7 @@ th { font-size: .8rem; text-transform: uppercase; letter-spacing: .03em; color: 
 tr:last-child td { border-bottom: none; }
 .badge { display: inline-block; padding: .05rem .5rem; border-radius: 999px; font-size: .78rem; font-weight: 600; border: 1px solid var(--border); color: var(--muted); margin-right: .25rem; white-space: nowrap; }
 td > ul, td > ol { margin: 0; padding-left: 1.25rem; }
+td > ul.plain { list-style: none; padding-left: 0; }
 .badge.ok { color: var(--ok); border-color: var(--ok); }
 .badge.warn { color: var(--warn); border-color: var(--warn); }
 .badge.danger { color: var(--danger); border-color: var(--danger); }

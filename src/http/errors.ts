@@ -10,6 +10,7 @@ import type { Logger } from "../log.ts";
 import { installFreeFormKind } from "./free-form.ts";
 import { requestMeta } from "./request-meta.ts";
 import { validationDetails } from "./validation-details.ts";
+import { failurePart, PART_LABELS, type RequestPart } from "./validation-where.ts";
 
 export function errorResponse(error: AppError, requestId: string): Response {
   return error.toResponse(requestId);
@@ -22,7 +23,8 @@ export function errorResponse(error: AppError, requestId: string): Response {
  */
 export function errorHandling(log: Logger) {
   installFreeFormKind();
-  return new Elysia({ name: "error-handling" }).onError({ as: "global" }, ({ code, error, request }) => {
+  return new Elysia({ name: "error-handling" }).onError({ as: "global" }, (context) => {
+    const { code, error, request } = context;
     const { id } = requestMeta(request);
     const known = knownError(error);
     if (known) return errorResponse(known, id);
@@ -30,8 +32,11 @@ export function errorHandling(log: Logger) {
     const cause = (error as { cause?: unknown }).cause;
     if (code === "PARSE" && cause instanceof AppError) return errorResponse(cause, id);
     if (code === "VALIDATION") {
-      const where = (error as ValidationError).type === "query" ? "query" : "body";
-      return errorResponse(AppError.badRequest(`The request ${where} is invalid.`, validationDetails(error as ValidationError)), id);
+      // The message names the part of the request that failed (src/http/validation-where.ts).
+      const failure = error as ValidationError;
+      const { part, field } = failurePart(failure, context as unknown as Partial<Record<RequestPart, unknown>>);
+      const details = validationDetails(failure).map((d) => (field ? { ...d, path: `/${field}${d.path === "/" ? "" : d.path}` } : d));
+      return errorResponse(AppError.badRequest(part ? PART_LABELS[part] : "The request is invalid.", details), id);
     }
     if (code === "NOT_FOUND") return errorResponse(AppError.notFound("No such endpoint."), id);
     if (code === "PARSE") return errorResponse(new AppError(400, "invalid_body", "The request body could not be parsed."), id);

@@ -91,9 +91,11 @@ async function deliver(deps: Deps, route: Route, mail: ParsedEmail, auth: MailAu
     if (answered && auth.dmarc !== "pass")
       await tx.update(ticketInboundEmails).set({ claimedTicketId: answered.ticketId }).where(eq(ticketInboundEmails.id, claim.id));
     const target = route.kind === "reply" ? { ticketId: route.ticketId, endUserId: route.endUserId } : auth.dmarc === "pass" ? answered : null;
-    // Anyone who has a reply address can write to it: members see who did, and when it was not the customer.
-    if (route.kind === "reply" && !(await isCustomerAddress(txDeps, route.orgId, route.endUserId, from.address)))
-      await tx.update(ticketInboundEmails).set({ fromCustomer: false }).where(eq(ticketInboundEmails.id, claim.id));
+    // Anyone who has a reply address can write to it: members see who did, and when it was not the
+    // customer — on the original, and on the message itself (the ticket JSON, the webhook).
+    const fromCustomer = route.kind !== "reply" || (await isCustomerAddress(txDeps, route.orgId, route.endUserId, from.address));
+    if (!fromCustomer) await tx.update(ticketInboundEmails).set({ fromCustomer: false }).where(eq(ticketInboundEmails.id, claim.id));
+    const email = { from: from.address, fromCustomer };
     const body = bodyOf(mail);
     let stored: { ticketId: string; messageId: string } | null = null;
     if (target) {
@@ -105,6 +107,7 @@ async function deliver(deps: Deps, route: Route, mail: ParsedEmail, auth: MailAu
           kind: "customer",
           body,
           verified: false,
+          email,
         });
         stored = { ticketId: target.ticketId, messageId: message.id };
       } catch (error) {
@@ -117,7 +120,7 @@ async function deliver(deps: Deps, route: Route, mail: ParsedEmail, auth: MailAu
       const ticket = await createTicketRow(txDeps, {
         orgId: route.orgId,
         actor: { kind: "customer", endUserId: customerId },
-        input: { subject: mail.subject || "(no subject)", message: body, customerId, source: "email" },
+        input: { subject: mail.subject || "(no subject)", message: body, customerId, source: "email", email },
       });
       stored = { ticketId: ticket.id, messageId: (await firstMessageId(tx, route.orgId, ticket.id))! };
     }

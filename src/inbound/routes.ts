@@ -32,6 +32,23 @@ export function headerRecipients(raw: string): string[] {
   return [...new Set(found.map((a) => a.toLowerCase()))].slice(0, MAX_RECIPIENTS);
 }
 
+/** GET …/messages/{message_id}/email: the stored original of a message that came by email. */
+const InboundEmailJson = t.Object(
+  {
+    message_id: t.String({ description: "The email's Message-ID" }),
+    from: t.String({ description: "The From address" }),
+    from_customer: t.Boolean({ description: "Whether From is the ticket's customer" }),
+    authentication: t.String({ description: "What the receiving checks found (SPF, DKIM, DMARC), as Authentication-Results" }),
+    dmarc: t.String({ description: "The DMARC result (RFC 7489), e.g. pass, fail or none" }),
+    claimed_ticket_id: t.Union([t.String(), t.Null()], { description: "The ticket it claimed to answer when it was not let in there" }),
+    subject: t.String(),
+    original: t.String({ description: "The message's text as received, quoted history included" }),
+    attachments: t.Array(t.Object({ name: t.String(), size: t.Integer(), content_type: t.String() }), { description: "Listed, not kept" }),
+    received_at: t.String({ format: "date-time" }),
+  },
+  { additionalProperties: false },
+);
+
 function relayAuthorised(deps: Deps, request: Request): void {
   const secret = deps.config.inbound.webhookSecret;
   if (!secret) throw AppError.notFound("Inbound email by relay is not enabled (INBOUND_WEBHOOK_SECRET).");
@@ -129,6 +146,7 @@ export function inboundRoutes(deps: Deps) {
       },
       {
         params: t.Object({ id: t.String({ minLength: 1, maxLength: 64 }), message_id: t.String({ minLength: 1, maxLength: 64 }) }),
+        response: { 200: InboundEmailJson, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
         detail: { summary: "The original of a customer message that came by email (quoted history included; attachments listed, not kept)", tags },
       },
     );

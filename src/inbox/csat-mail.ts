@@ -1,7 +1,9 @@
 // The resolution email (README "CSAT"): when a ticket is resolved, its customer is asked for a
 // rating by email, with one link per score (src/inbox/csat-page.ts). A ticket the customer follows
 // in the widget waits REPLY_SEEN_GRACE_MS first, since the widget asks there; a rating given
-// meanwhile, a ticket reopened, or CSAT turned off cancels it at send time. A `load` and a `render`
+// meanwhile, a ticket reopened, or CSAT turned off cancels it at send time. It shares the ticket's
+// ordered mail lane with the replies, so it never reaches SMTP before a reply queued ahead of it
+// was accepted (or given up). A `load` and a `render`
 // of the one mail kind (src/outbox/mail-kind.ts); the link's token is minted at render time.
 import { and, eq } from "drizzle-orm";
 import type { Conn } from "../db/client.ts";
@@ -14,7 +16,7 @@ import { displayName, MALFORMED, mailHandler } from "../outbox/mail-kind.ts";
 import { enqueue, type OutboxHandler, type OutboxRow } from "../outbox/outbox.ts";
 import { CSAT_LIMITS, issueCsatToken } from "./csat.ts";
 import { csatLink } from "./csat-page.ts";
-import { REPLY_SEEN_GRACE_MS } from "./reply-mail.ts";
+import { REPLY_SEEN_GRACE_MS, ticketMailLane } from "./reply-mail.ts";
 import { orgNames } from "../tenancy/orgs.ts";
 
 export const RESOLUTION_MAIL_KIND = "ticket.resolution_email";
@@ -31,6 +33,8 @@ export async function queueResolutionEmail(
   await enqueue(tx, {
     orgId: p.orgId,
     kind: RESOLUTION_MAIL_KIND,
+    // Behind the ticket's replies queued before it ("Send and resolve"): the rating follows the reply.
+    lane: ticketMailLane(p.ticket.id),
     payload: { ticket_id: p.ticket.id },
     runAt: new Date(p.now.getTime() + (inWidget ? REPLY_SEEN_GRACE_MS : 0)),
     now: p.now,
@@ -81,5 +85,5 @@ async function render(deps: Deps, { ticket, org: orgName, question }: Found) {
 export type CsatSwitch = (orgId: string) => Promise<{ csat_enabled: boolean; csat_question: string }>;
 
 export function resolutionMailHandler(deps: Deps, transport: MailTransport | null, csat: CsatSwitch): OutboxHandler {
-  return mailHandler(deps, transport, { load: (row) => load(deps, row, csat), render: (found) => render(deps, found) });
+  return mailHandler(deps, transport, { ordered: true, load: (row) => load(deps, row, csat), render: (found) => render(deps, found) });
 }

@@ -2,13 +2,16 @@
 // org as Server-Sent Events (which ticket, and whether a message or a change), and
 // GET /api/tickets/counts, the navigation's counts. The dashboard's list page follows the first
 // and fetches itself again on each event, so new tickets and status changes show without a reload.
+// And POST /api/tickets/{id}/typing: a member writing a reply tells the customer's widget, never
+// stored (README "Live conversation", "Typing and presence").
 import { Elysia, t } from "elysia";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { mediaResponse } from "../http/media-response.ts";
 import { eventStream, RETRY_MS } from "../live/event-stream.ts";
-import { EVENT_LIMITS, lastOrgEventId, orgEventsAfter, orgKey } from "./ticket-events.ts";
-import { ticketCounts } from "./ticket-queries.ts";
+import { EVENT_LIMITS, eventKey, lastOrgEventId, orgEventsAfter, orgKey, TEAM_NAME } from "./ticket-events.ts";
+import { findTicket, ticketCounts } from "./ticket-queries.ts";
 
 export const TicketCounts = t.Object(
   {
@@ -21,6 +24,31 @@ export const TicketCounts = t.Object(
 
 export function inboxLiveRoutes(deps: Deps) {
   return new Elysia({ name: "inbox-live" })
+    .post(
+      "/api/tickets/:id/typing",
+      async ({ params, body, request }) => {
+        const { principal, orgId } = await requireMember(deps, request, "inbox:manage");
+        const ticket = await findTicket(deps, orgId, params.id);
+        if (!ticket) throw AppError.notFound("No such ticket.");
+        // Only a chat's ticket has a widget to tell; the customer sees the member's display name.
+        const sent =
+          ticket.conversationId !== null &&
+          deps.live.typing(eventKey(ticket), "member", { typing: body.typing, name: principal.member.name?.trim() || TEAM_NAME });
+        return { sent };
+      },
+      {
+        params: t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) }),
+        body: t.Object({ typing: t.Boolean() }, { additionalProperties: false }),
+        response: {
+          200: t.Object({ sent: t.Boolean({ description: "False when dropped: no chat, or another signal of the same state within the last second" }) }),
+        },
+        detail: {
+          summary: "Tell the customer's widget that you are typing a reply (or stopped); never stored, at most one a second (inbox:manage)",
+          tags: ["Tickets"],
+          security: [{ dashboard: [] }],
+        },
+      },
+    )
     .get(
       "/api/tickets/counts",
       async ({ request }) => {
@@ -72,6 +100,10 @@ export function inboxLiveRoutes(deps: Deps) {
             "Every ticket event of the org as Server-Sent Events: `message` or `ticket`, with the ticket's id (never a message's text); resume with Last-Event-ID (inbox:view)",
           tags: ["Tickets"],
           security: [{ dashboard: [] }],
+          responses: mediaResponse(
+            'Server-Sent Events (HTML Living Standard): `id:` (resume with Last-Event-ID), `event:` and a JSON `data:` line each; `retry: 3000` and a heartbeat comment every SDK_STREAM_HEARTBEAT_SECONDS. A client that leaves more than 256 KiB of new events untaken is cut (README "Live conversation")',
+            ["text/event-stream"],
+          ),
         },
       },
     );

@@ -41,6 +41,13 @@ const STILL_QUEUED_MS = REPLY_SEEN_GRACE_MS + MAIL_RETRY_SCHEDULE.reduce((a, b) 
 /** How long a Reply-To address keeps routing to its ticket (docs/decisions.md "Reply addresses"). */
 export const REPLY_TOKEN_TTL_DAYS = 180;
 
+/**
+ * The outbox lane of the emails a ticket's customer gets about it (its replies, then its rating
+ * email): one queue, so each is handed to SMTP only after the one queued before it was accepted or
+ * given up (src/outbox/claim.ts; docs/decisions.md "The rating email follows the reply").
+ */
+export const ticketMailLane = (ticketId: string) => `ticket:${ticketId}`;
+
 /** Sources whose customer is not in a chat with us: their replies are always emailed. */
 const ALWAYS_EMAILED = new Set(["email", "api", "mcp"]);
 
@@ -61,6 +68,7 @@ export async function queueReplyEmail(
   await enqueue(tx, {
     orgId: p.orgId,
     kind: REPLY_MAIL_KIND,
+    lane: ticketMailLane(p.ticket.id),
     payload: { ticket_id: p.ticket.id, message_id: p.messageId, ...(live ? { live: true } : {}) },
     runAt,
     now: p.now,
@@ -155,6 +163,7 @@ async function renderReplyMail(deps: Deps, inbound: InboundIds, row: OutboxRow, 
 
 export function replyMailHandler(deps: Deps, transport: MailTransport | null, inbound: InboundIds): OutboxHandler {
   return mailHandler(deps, transport, {
+    ordered: true,
     load: (row) => loadReply(deps, row),
     render: (found, row) => renderReplyMail(deps, inbound, row, found),
     // Later emails of the ticket thread on this one (src/inbox/mail-thread.ts); committed with the `sent` record.

@@ -29,6 +29,7 @@ import {
   updateTicket,
 } from "./tickets.ts";
 import { ErrorBody } from "../http/error-schema.ts";
+import { mediaResponse } from "../http/media-response.ts";
 import { TicketDetailJson, TicketList, TicketMessageJson } from "./ticket-schemas.ts";
 
 const Status = t.Union(STATUSES.map((s) => t.Literal(s)));
@@ -189,6 +190,8 @@ export function inboxRoutes(deps: Deps) {
           after,
           request,
           release,
+          // A chat's ticket also hears the customer typing and whether they are on the site.
+          signals: ticket.conversationId !== null,
         });
       },
       {
@@ -198,6 +201,10 @@ export function inboxRoutes(deps: Deps) {
           summary: 'The ticket\'s new messages and status changes as Server-Sent Events (never notes); resume with Last-Event-ID (README "Live conversation")',
           tags: ["Tickets"],
           security: [{ dashboard: [] }],
+          responses: mediaResponse(
+            'Server-Sent Events (HTML Living Standard): `id:` (resume with Last-Event-ID), `event:` and a JSON `data:` line each; `retry: 3000` and a heartbeat comment every SDK_STREAM_HEARTBEAT_SECONDS. A client that leaves more than 256 KiB of new events untaken is cut (README "Live conversation")',
+            ["text/event-stream"],
+          ),
         },
       },
     )

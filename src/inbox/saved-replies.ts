@@ -1,8 +1,8 @@
 // Saved replies (README "Inbox"): per-org snippets with variables, listed by name. Read with
 // inbox:view, written with inbox:manage (the dashboard's Settings page, /api/saved-replies), listed
 // to AI clients by the inbox_list_saved_replies tool. Variables are filled in when a reply is
-// inserted, from the ticket, its customer and the member writing: {{customer.name}},
-// {{ticket.number}}, {{agent.name}}; an unknown {{…}} is left as it is.
+// inserted, from the ticket, its customer and the member writing (src/inbox/saved-reply-template.ts,
+// which also bounds them; checked here when a reply is saved).
 import { and, asc, count, eq } from "drizzle-orm";
 import { savedReplies } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
@@ -10,9 +10,9 @@ import { AppError } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
 import { fail, requireText } from "./ticket-checks.ts";
 import { TICKET_LIMITS } from "./ticket-model.ts";
+import { TEMPLATE_LIMITS, templateProblems } from "./saved-reply-template.ts";
 
-export const SAVED_REPLY_LIMITS = { name: 80, body: TICKET_LIMITS.body, perOrg: 200 } as const;
-export const SAVED_REPLY_VARIABLES = ["customer.name", "ticket.number", "agent.name"] as const;
+export const SAVED_REPLY_LIMITS = { name: 80, body: TICKET_LIMITS.body, perOrg: 200, ...TEMPLATE_LIMITS } as const;
 
 export type SavedReply = typeof savedReplies.$inferSelect;
 
@@ -42,6 +42,8 @@ function checked(input: { name?: unknown; body?: unknown }, partial: boolean): {
   if (input.body !== undefined || !partial) {
     out.body = requireText("/body", input.body, SAVED_REPLY_LIMITS.body, { min: 1 });
     if (out.body.trim() === "") fail("/body", "must not be blank");
+    const [problem] = templateProblems(out.body);
+    if (problem) fail("/body", problem);
   }
   return out;
 }
@@ -83,14 +85,4 @@ export async function deleteSavedReply(deps: Deps, orgId: string, id: string): P
     .where(and(eq(savedReplies.orgId, orgId), eq(savedReplies.id, id)))
     .returning({ id: savedReplies.id });
   if (gone.length === 0) throw AppError.notFound("No such saved reply.");
-}
-
-/** The body with its variables filled in (an empty value for a variable the context lacks). */
-export function fillSavedReply(body: string, values: { customerName: string | null; ticketNumber: number; agentName: string }): string {
-  const known: Record<string, string> = {
-    "customer.name": values.customerName ?? "",
-    "ticket.number": String(values.ticketNumber),
-    "agent.name": values.agentName,
-  };
-  return body.replace(/\{\{\s*([a-z]+\.[a-z]+)\s*\}\}/g, (whole, key: string) => known[key] ?? whole);
 }

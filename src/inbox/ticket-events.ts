@@ -77,6 +77,17 @@ export async function publishStatus(tx: Tx, ticket: Ticket, status: Ticket["stat
 }
 
 /**
+ * A member joined the conversation (src/inbox/ticket-join.ts): the ticket's number and status, and
+ * who joined by their display name (never their email), so the widget says "<name> joined the
+ * conversation". A `ticket` event, so a client that knows nothing of joins reads a status.
+ */
+export async function publishJoined(tx: Tx, ticket: Ticket, memberId: string, now: Date): Promise<void> {
+  const member = await memberById(tx, memberId);
+  const joined = { name: member?.name.trim() || TEAM_NAME, ...(member?.avatarUrl ? { avatar_url: member.avatarUrl } : {}) };
+  await insertEvent(tx, ticket, "ticket", true, { number: ticket.number, status: ticket.status, joined }, now);
+}
+
+/**
  * A change only the team sees (assignee, priority, team, tags): an event that is never
  * customer-visible, so the ticket page and the org's list refresh and the customer hears nothing.
  */

@@ -61,6 +61,14 @@ export interface CreateTicketInput {
   firstMessage?: "customer" | "reply";
   /** Why the chat pipeline opened it: announced as conversation.routed or conversation.escalated (README "Webhooks"). */
   chatReason?: ChatTicketReason;
+  /** The first message arrived by email (src/inbound/): who sent it. */
+  email?: EmailSender;
+}
+
+/** The sender of a customer message that arrived by email: its From address, and whether that is the ticket customer's address. */
+export interface EmailSender {
+  from: string;
+  fromCustomer: boolean;
 }
 
 export interface TicketPatch {

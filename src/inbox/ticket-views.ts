@@ -44,6 +44,9 @@ function authorOf(
 /**
  * A message as the team sees it (notes included). `verified` says whether a customer message came
  * from a verified identity (README "Widget SDK"); it is null on replies and notes, which come from the team.
+ * `email_from` and `from_customer`: on a message that arrived by email, its From address and whether
+ * that is the ticket customer's address (a From header proves nothing; `verified` stays false);
+ * null on every other message.
  */
 export function messageView(m: TicketMessage, endUserId: string | null) {
   return {
@@ -52,6 +55,8 @@ export function messageView(m: TicketMessage, endUserId: string | null) {
     body: m.body,
     author: authorOf(m, endUserId),
     verified: m.kind === "customer" ? m.verified : null,
+    email_from: m.emailFrom,
+    from_customer: m.fromCustomer,
     created_at: m.createdAt.toISOString(),
   };
 }

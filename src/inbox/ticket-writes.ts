@@ -16,7 +16,17 @@ import { isUuid } from "../kit/ids.ts";
 import { endUserById } from "../customers/lookups.ts";
 import { findEndUser } from "../customers/records.ts";
 import { checkCustomFields, fail, normaliseTags, oneOf, optionalTeam, requireText } from "./ticket-checks.ts";
-import { type CreateTicketInput, type InboxActor, PRIORITIES, SOURCES, STATUSES, type Ticket, TICKET_LIMITS, type TicketPatch } from "./ticket-model.ts";
+import {
+  type CreateTicketInput,
+  type EmailSender,
+  type InboxActor,
+  PRIORITIES,
+  SOURCES,
+  STATUSES,
+  type Ticket,
+  TICKET_LIMITS,
+  type TicketPatch,
+} from "./ticket-model.ts";
 import { eventKey, orgKey, publishChange, publishMessage, publishStatus } from "./ticket-events.ts";
 import { messageView, type TicketMessageView, ticketView, type TicketView } from "./ticket-views.ts";
 import { messageAuthor, activity, record } from "./ticket-actors.ts";
@@ -80,6 +90,7 @@ export async function createTicketRow(deps: Deps, { orgId, actor, input }: { org
         body,
         ...(kind === "customer" ? { authorKind: "customer" as const } : messageAuthor(actor)),
         verified: kind === "customer" ? verified : false,
+        ...(kind === "customer" && input.email ? { emailFrom: input.email.from, fromCustomer: input.email.fromCustomer } : {}),
         createdAt: now,
       })
       .returning();
@@ -112,7 +123,8 @@ export async function addTicketMessage(
     kind,
     body,
     verified,
-  }: { orgId: string; actor: InboxActor; ticketId: string; kind: TicketMessageKind; body: string; verified?: boolean },
+    email,
+  }: { orgId: string; actor: InboxActor; ticketId: string; kind: TicketMessageKind; body: string; verified?: boolean; email?: EmailSender },
 ): Promise<TicketMessageView> {
   oneOf("/kind", kind, ["customer", "reply", "note"] as const);
   const text = requireText("/body", body, TICKET_LIMITS.body, { min: 1 });
@@ -137,6 +149,7 @@ export async function addTicketMessage(
         body: text,
         ...(kind === "customer" ? { authorKind: "customer" as const } : messageAuthor(actor)),
         verified: kind === "customer" && verified === true,
+        ...(kind === "customer" && email ? { emailFrom: email.from, fromCustomer: email.fromCustomer } : {}),
         createdAt: now,
       })
       .returning();

@@ -77,7 +77,7 @@ export const inboxTools: ToolDefinition[] = [
   {
     name: "inbox_list_saved_replies",
     description:
-      "List the team's saved replies (name and text), by name. Their text may hold {{customer.name}}, {{ticket.number}} and {{agent.name}}: fill these in before sending one as a reply.",
+      'List the team\'s saved replies (name and text), by name. Their text may hold {{customer.name}}, {{ticket.number}} and {{agent.name}}, each perhaps with a fallback for a missing value ({{customer.name | "there"}}): fill these in before sending one as a reply.',
     inputSchema: { type: "object", properties: {}, additionalProperties: false },
     title: "List saved replies",
     destructive: false,

@@ -9,7 +9,7 @@
 // increments the org's embeddings version (so every instance reads the new rows before its next
 // question: src/knowledge/embed-search.ts). Deleting a document deletes its rows (a foreign key).
 // A failure is recorded on the org (GET /api/knowledge/embeddings) and thrown, so the job sits
-// out its next ticks (src/compose.ts `runJobs`); chat turns never wait for any of it. A document
+// out its next ticks (src/jobs.ts `runJobs`); chat turns never wait for any of it. A document
 // whose input the server refuses (EmbeddingsError `refused`: 400, 413, 422) is different: sending
 // it again cannot help, and as the oldest change it would come first in every run and hold up
 // every org's queue. Its version is marked refused for the model, the org's status says which

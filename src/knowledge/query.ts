@@ -49,14 +49,18 @@ export function withinEdits(a: string, b: string, max: number): boolean {
   return previous[b.length]! <= max;
 }
 
-/** The org vocabulary's most used word within reach of a misspelt `word`, if any. */
+/**
+ * The org vocabulary's most used word within reach of a misspelt `word`, if any; of words used
+ * equally often, the first in code-unit order — not the first in the vocabulary's own order, which
+ * follows the history of edits, so an index edited page by page corrects as one built afresh does.
+ */
 function correction(index: LexicalIndex, word: string): string | undefined {
   if (word.length < 5 || /\d/.test(word)) return undefined;
   const max = word.length >= 8 ? 2 : 1;
   let found: string | undefined;
   let uses = 0;
   for (const [candidate, n] of index.surfaces) {
-    if (n <= uses || Math.abs(candidate.length - word.length) > max) continue;
+    if (n < uses || (n === uses && candidate > found!) || Math.abs(candidate.length - word.length) > max) continue;
     if (withinEdits(word, candidate, max)) {
       found = candidate;
       uses = n;

@@ -5,17 +5,25 @@
 // or on another instance — never from this process's memory. A wake-up (src/live/live-events.ts)
 // or a heartbeat makes the stream read what is new; reads of one stream never overlap, so events
 // leave in order and once.
-// Bounded: a stream holds at most STREAM_BUFFER_BYTES not yet taken by the connection. When the
-// next event does not fit, the stream waits (the event stays a row; it is read again once the
-// client has taken some). A client that takes nothing for a heartbeat interval while the stream is
-// full is ended, and the connection with it: what was queued is dropped (a graceful close would
-// keep it, and the connection, for as long as the client does not read). The events it missed are
-// rows, so its reconnect with Last-Event-ID gets them (README "Live conversation").
+// Bounded (README "Live conversation", "Bounded"; docs/decisions.md "Live event streams: the bound
+// is what the socket has not taken"): the body is a direct stream (Bun's `type: "direct"`), whose
+// `write` hands bytes straight to the connection and answers with a promise when the socket did
+// not take them all — the kernel's send buffer is full and Bun keeps the rest. From that moment
+// until the promise settles (the connection drained), every byte written is counted as not taken;
+// an event that would bring that count over STREAM_BUFFER_BYTES ends the stream at once, and so
+// does a heartbeat that finds the same drain still awaited as the one before (a client that took
+// nothing for a whole interval); that accounting is src/live/stream-budget.ts. Ending drops what
+// Bun holds and resets the connection: a graceful close would keep both for as long as the client
+// does not read. The events it missed are rows,
+// so its reconnect with Last-Event-ID gets them. Only events new to the client count: the stream's
+// own catch-up (a reconnect far behind, pages read one after another) waits for the socket to
+// drain before each next event, so a client that reads, however slowly, is never ended for it.
 import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
 import { liftIdleTimeout } from "../http/request-meta.ts";
+import { createStreamBudget, type StreamBudget } from "./stream-budget.ts";
 
-/** The most bytes one stream may hold unsent (README "Live conversation", "Bounded"). */
+/** The most bytes one stream may have handed to a connection that has not taken them (README "Live conversation", "Bounded"). */
 export const STREAM_BUFFER_BYTES = 256 * 1024;
 
 /** How long an EventSource waits before reconnecting after a cut (the widget has its own backoff). */
@@ -55,6 +63,12 @@ export interface EventStreamOptions {
   request: Request;
   /** Frees the stream's place under the caps; called once, however the stream ends. */
   release: () => void;
+  /**
+   * The stream of one conversation also carries its signals, never stored and without an `id:`
+   * (README "Live conversation", "Typing and presence"; src/live/signals.ts): `typing` from the
+   * other side and, for a member, `presence` of the customer. A full stream drops them.
+   */
+  signals?: boolean;
 }
 
 export function eventStream(deps: Deps, options: EventStreamOptions): Response {
@@ -63,34 +77,19 @@ export function eventStream(deps: Deps, options: EventStreamOptions): Response {
   let open = true;
   let reading = false;
   let again = false;
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let controller: ReadableStreamDirectController | undefined;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   let unsubscribe = () => {};
-  /** A read stopped because the next event did not fit; the client taking some resumes it. */
-  let full = false;
-  /** Heartbeats that found the stream full since the client last took anything. */
-  let stalled = 0;
+  let finished = () => {};
+  const done = new Promise<void>((resolve) => (finished = resolve));
+  /** The last read returned less than a page: everything there was has been written. */
+  let caughtUp = false;
+  /** The write accounting against STREAM_BUFFER_BYTES (src/live/stream-budget.ts), once the body is pulled. */
+  let budget: StreamBudget | undefined;
+  const draining = () => budget?.draining ?? null;
   const counted = deps.metrics.streamOpened("events");
-  /** Bytes queued in the stream that the connection has not taken yet. */
-  const unsent = () => STREAM_BUFFER_BYTES - (controller.desiredSize ?? 0);
 
-  /** Queues `text`; false when the stream is over, or full (then `full` is set). */
-  const write = (text: string): boolean => {
-    if (!open) return false;
-    const bytes = encoder.encode(text);
-    if (unsent() > 0 && unsent() + bytes.byteLength > STREAM_BUFFER_BYTES) {
-      full = true;
-      return false;
-    }
-    try {
-      controller.enqueue(bytes);
-      return true;
-    } catch {
-      end();
-      return false;
-    }
-  };
-  /** Ends the stream: closed after what is queued, or — `drop` — at once, with the connection. */
+  /** Ends the stream: closed after what was written, or — `drop` — at once, with the connection. */
   const end = (drop = false) => {
     if (!open) return;
     open = false;
@@ -99,12 +98,15 @@ export function eventStream(deps: Deps, options: EventStreamOptions): Response {
     options.release();
     counted();
     try {
-      if (drop) controller.error(new DOMException("The client took nothing while the stream was full.", "AbortError"));
-      else controller.close();
+      if (drop) controller?.close(new DOMException("The client did not take what it was sent.", "AbortError"));
+      else controller?.close();
     } catch {}
+    finished();
   };
+  /** Hands `text` to the connection; false when the stream is over (ended if that text would pass the bound). */
+  const write = (text: string): boolean => open && budget !== undefined && budget.write(encoder.encode(text));
+
   const read = async () => {
-    if (full) return; // pull() reads once there is room
     if (reading) {
       again = true;
       return;
@@ -113,16 +115,33 @@ export function eventStream(deps: Deps, options: EventStreamOptions): Response {
     try {
       do {
         again = false;
+        // Events read once the stream had sent all there was are new to the client: if it does not
+        // take them, they count against the bound. The stream's own catch-up (the pages after a
+        // full one) stops at a full socket instead, keeps none of the page (the events are rows)
+        // and reads on once the socket drained, so a client that reads is never ended for it.
+        const live = caughtUp;
         const events = await options.read(last);
         const sent: StreamEvent[] = [];
+        let paused = false;
         for (const event of events) {
+          if (draining() && !live) {
+            paused = true;
+            break;
+          }
+          // A new event while the socket is full goes on after a turn of the event loop, in which a
+          // client that reads is seen to drain it.
+          if (draining()) await new Promise((resolve) => setImmediate(resolve));
           if (!write(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`)) break;
           last = event.id;
           sent.push(event);
         }
+        caughtUp = !paused && events.length < options.page;
         if (open && sent.length > 0 && options.reader.kind === "customer") options.reader.delivered(sent);
-        if (events.length === options.page) again = true;
-      } while (again && open && !full);
+        if (paused && draining()) {
+          await Promise.race([draining(), done]);
+          again = true;
+        } else if (events.length === options.page) again = true;
+      } while (again && open);
     } catch (error) {
       // The client reconnects with the last id it got: nothing is lost by ending here.
       deps.log.warn("event stream read failed", { error: messageOf(error) });
@@ -132,35 +151,33 @@ export function eventStream(deps: Deps, options: EventStreamOptions): Response {
     }
   };
 
-  const body = new ReadableStream<Uint8Array>(
-    {
-      start(c) {
-        controller = c;
-        write(`retry: ${RETRY_MS}\n: open\n\n`);
-        unsubscribe = deps.live.subscribe(options.key, { wake: () => void read(), close: () => end() });
-        heartbeat = setInterval(() => {
-          if (full && ++stalled > 1) {
-            deps.log.info("event stream ended: the client is not taking what it is sent", { unsent_bytes: unsent() });
-            end(true);
-            return;
-          }
-          if (!full && write(": heartbeat\n\n")) void read();
-        }, deps.config.sdkStreams.heartbeatSeconds * 1000);
-        options.request.signal.addEventListener("abort", () => end(), { once: true });
-        void read();
-      },
-      // The connection took some of what was queued: there is room again.
-      pull() {
-        stalled = 0;
-        if (!full) return;
-        full = false;
-        void read();
-      },
-      cancel: () => end(),
+  const source: Bun.DirectUnderlyingSource<Uint8Array> = {
+    type: "direct",
+    // Bun.serve calls this once and keeps the response open until the promise it returns settles.
+    pull(c) {
+      if (controller) return done;
+      controller = c;
+      budget = createStreamBudget({ sink: c, limit: STREAM_BUFFER_BYTES, log: deps.log, end });
+      write(`retry: ${RETRY_MS}\n: open\n\n`);
+      // Typing and presence signals are dropped while the socket is full: they are only worth it live.
+      const signal = (type: string, data: Record<string, unknown>) => void (!draining() && write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`));
+      const side = options.signals ? { side: options.reader.kind, signal } : {};
+      unsubscribe = deps.live.subscribe(options.key, { wake: () => void read(), close: () => end(), ...side });
+      let watched: Promise<unknown> | null = null;
+      heartbeat = setInterval(() => {
+        // The drain awaited at the last heartbeat is still awaited: the client took nothing for a whole interval.
+        if (draining() && draining() === watched) return budget?.endSlow();
+        watched = draining();
+        if (write(": heartbeat\n\n")) void read();
+      }, deps.config.sdkStreams.heartbeatSeconds * 1000);
+      options.request.signal.addEventListener("abort", () => end(), { once: true });
+      void read();
+      return done;
     },
-    // Counted in bytes, so desiredSize tells how much the connection has not taken.
-    { highWaterMark: STREAM_BUFFER_BYTES, size: (chunk) => chunk?.byteLength ?? 0 },
-  );
+    cancel: () => end(),
+  };
+  // DOM's ReadableStream typings (tsconfig "lib") hide Bun's direct-source overload.
+  const body = new ReadableStream(source as unknown as UnderlyingDefaultSource<Uint8Array>);
   liftIdleTimeout(options.request);
   return new Response(body, { status: 200, headers: EVENT_STREAM_HEADERS });
 }

@@ -9,6 +9,7 @@ import type { Database } from "../db/client.ts";
 import { messageOf } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import type { LiveEvents, LiveListener } from "../ports/live.ts";
+import { createSignals, SIGNAL_CHANNEL } from "./signals.ts";
 
 export const LIVE_CHANNEL = "svc_ticket_events";
 
@@ -18,11 +19,25 @@ export interface RunningLiveEvents extends LiveEvents {
   stop(): Promise<void>;
 }
 
-export function createLiveEvents(options: { log: Logger; listen?: Database["listen"]; now?: () => Date }): RunningLiveEvents {
+export function createLiveEvents(options: {
+  log: Logger;
+  listen?: Database["listen"];
+  /** Sends a NOTIFY on the signals' channel (typing and presence, ./signals.ts). */
+  notify?: (channel: string, payload: string) => Promise<void>;
+  now?: () => Date;
+}): RunningLiveEvents {
   const listeners = new Map<string, Set<LiveListener>>();
   const perClient = new Map<string, number>();
   let open = 0;
   let unlisten: (() => Promise<void>) | undefined;
+  let unlistenSignals: (() => Promise<void>) | undefined;
+  const notify = options.notify;
+  const signals = createSignals({
+    now: options.now ?? (() => new Date()),
+    log: options.log,
+    notify: notify ? (payload) => notify(SIGNAL_CHANNEL, payload) : undefined,
+    listenersOf: (key) => listeners.get(key) ?? [],
+  });
 
   function wake(key: string) {
     const set = listeners.get(key);
@@ -36,11 +51,17 @@ export function createLiveEvents(options: { log: Logger; listen?: Database["list
       let set = listeners.get(key);
       if (!set) listeners.set(key, (set = new Set()));
       set.add(listener);
+      signals.added(key, listener);
+      let subscribed = true;
       return () => {
+        if (!subscribed) return;
+        subscribed = false;
         set.delete(listener);
         if (set.size === 0 && listeners.get(key) === set) listeners.delete(key);
+        signals.removed(key, listener);
       };
     },
+    typing: (key, from, data) => signals.typing(key, from, data),
     admit(client, caps) {
       const held = perClient.get(client) ?? 0;
       if (held >= caps.perClient || open >= caps.max) return null;
@@ -63,6 +84,7 @@ export function createLiveEvents(options: { log: Logger; listen?: Database["list
       if (!options.listen || unlisten) return;
       try {
         unlisten = await options.listen(LIVE_CHANNEL, (payload) => wake(payload));
+        unlistenSignals = await options.listen(SIGNAL_CHANNEL, (payload) => signals.received(payload));
       } catch (error) {
         // E.g. a transaction-mode pooler: streams still get other instances' events on their heartbeat.
         options.log.warn("live events from other instances arrive on the heartbeat only", { error: messageOf(error) });
@@ -72,7 +94,9 @@ export function createLiveEvents(options: { log: Logger; listen?: Database["list
       for (const set of [...listeners.values()]) for (const listener of [...set]) listener.close();
       listeners.clear();
       await unlisten?.().catch(() => {});
+      await unlistenSignals?.().catch(() => {});
       unlisten = undefined;
+      unlistenSignals = undefined;
     },
   };
 }

@@ -21,6 +21,8 @@ import { atLeast, checkStatelessRequest, HANDSHAKE_VERSIONS, metaVersion, negoti
 export const PROTOCOL_VERSION = "2025-03-26";
 export const SERVER_INFO = { name: SERVER_NAME, version: SERVER_VERSION };
 export const METHODS = ["initialize", "ping", "tools/list", "tools/call"] as const;
+/** The error code of a method this server does not implement (not of a tool that finds nothing). */
+const METHOD_NOT_FOUND = "method_not_found";
 
 export interface RpcAnswer {
   status: number;
@@ -106,7 +108,7 @@ async function dispatch(deps: Deps, scope: CallScope, request: RpcRequest, versi
       return modern ? stateless(deps.config, answer) : answer;
     }
   }
-  throw new AppError(404, "method_not_found", `Method not found: ${request.method}`);
+  throw new AppError(404, METHOD_NOT_FOUND, `Method not found: ${request.method}`);
 }
 
 /** The body's JSON, or the single error answer when it is not acceptable JSON at all. */
@@ -216,8 +218,11 @@ export async function handleRpc(deps: Deps, body: string, token: AccessContext, 
     } catch (error) {
       const failed = asAppError(deps, request.method, error);
       responses.push(failure(request.id as RpcId, failed.toRpc()));
-      // 2026-07-28: a method the server does not implement is a 404 with -32601.
-      http ??= modern && failed.rpcCode === RPC.METHOD_NOT_FOUND ? { status: 404 } : httpOf(failed);
+      // 2026-07-28: a method the server does not implement is a 404 with -32601. A method's own
+      // failure stays in the 200 whatever its code (a tool's not_found is -32601 too, interface
+      // 7.1): as a 404 the official client reports a transport failure instead of the error
+      // (docs/decisions.md "A tool's not_found over HTTP").
+      http ??= modern && failed.code === METHOD_NOT_FOUND ? { status: 404 } : httpOf(failed);
     }
   }
   const headers = tightest ? rateLimitHeaders(tightest) : {};

@@ -51,6 +51,13 @@ export interface GuardOptions {
   ca?: string;
 }
 
+/**
+ * Said with every refusal of this machine (a loopback name or address) outside development, so a
+ * person setting up a local site or MCP server learns the one setting that allows it (README
+ * "Configuration"); the refusal itself is unchanged.
+ */
+export const LOOPBACK_HINT = 'a server on this machine is reached only when the service runs with NODE_ENV=development (README "Configuration")';
+
 const BLOCKED_NAMES = [/^localhost$/, /\.localhost$/, /\.local$/, /\.internal$/, /^metadata\.goog$/, /\.svc$/, /\.cluster\.local$/, /^metadata$/];
 
 /** Step 1 and 2: a URL we are willing to resolve. Throws BlockedUrlError saying why not. */
@@ -74,8 +81,9 @@ export function normaliseUrl(raw: string, options: { allowLoopback: boolean }): 
   const literal = isIP(bare) !== 0;
   const loopbackName = host === "localhost" || host.endsWith(".localhost");
   if (!literal && !(options.allowLoopback && loopbackName) && BLOCKED_NAMES.some((re) => re.test(host)))
-    throw new BlockedUrlError(`the host ${host} is internal-only`);
-  if (url.protocol === "http:" && !options.allowLoopback) throw new BlockedUrlError("the URL must use https");
+    throw new BlockedUrlError(`the host ${host} is internal-only${loopbackName ? `; ${LOOPBACK_HINT}` : ""}`);
+  if (url.protocol === "http:" && !options.allowLoopback)
+    throw new BlockedUrlError(`the URL must use https${literal && isLoopbackAddress(bare) ? `; ${LOOPBACK_HINT}` : ""}`);
   return url;
 }
 
@@ -95,7 +103,10 @@ export async function checkUrl(raw: string, options: GuardOptions): Promise<{ ur
   if (addresses.length === 0) throw new BlockedUrlError(`the host ${bare} does not resolve`, true);
   for (const address of addresses) {
     const reason = blockedAddressReason(address, options);
-    if (reason) throw new BlockedUrlError(`the host ${bare} resolves to a blocked address: ${reason}`);
+    if (reason)
+      throw new BlockedUrlError(
+        `the host ${bare} resolves to a blocked address: ${reason}${!options.allowLoopback && isLoopbackAddress(address) ? `; ${LOOPBACK_HINT}` : ""}`,
+      );
   }
   // Plain http only in development, and only when every address is loopback.
   if (url.protocol === "http:" && !addresses.every(isLoopbackAddress))

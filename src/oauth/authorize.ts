@@ -4,7 +4,14 @@
 //
 // Until the client and its redirect URI are known to be genuine, errors are shown on our own
 // page and never redirected (RFC 6749 section 4.1.2.1): otherwise we would be an open redirector.
-import { isMetadataClientId, type MetadataClient, metadataClient, MetadataDocumentError } from "./client-metadata.ts";
+import {
+  isMetadataClientId,
+  keepMetadataClient,
+  type MetadataClient,
+  metadataClient,
+  MetadataDocumentError,
+  MetadataFetchLimitedError,
+} from "./client-metadata.ts";
 import { Type as T } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { and, eq, gt, isNull } from "drizzle-orm";
@@ -39,7 +46,7 @@ export const AuthorizeQuery = T.Object({
 });
 
 export type AuthorizeOutcome =
-  | { kind: "error_page"; status: number; title: string; message: string }
+  | { kind: "error_page"; status: number; title: string; message: string; headers?: Record<string, string> }
   | { kind: "redirect"; location: string }
   | { kind: "signin" }
   | { kind: "consent"; view: ConsentView };
@@ -67,7 +74,37 @@ function errorRedirect(deps: Deps, redirectUri: string, state: string | undefine
   return { kind: "redirect", location: clientRedirect(deps, redirectUri, { error, error_description: description, state }) };
 }
 
-export async function authorize(deps: Deps, url: URL, principal: Principal | null): Promise<AuthorizeOutcome> {
+/** The client a request names: a metadata document's (nothing written yet) or a registered one. */
+async function requestedClient(
+  deps: Deps,
+  clientId: string,
+  ip: string,
+): Promise<{ client: { id: string; name: string; redirectUris: string[] } | null; document?: MetadataClient } | { refused: AuthorizeOutcome }> {
+  if (!isMetadataClientId(clientId)) return { client: await findClient(deps, clientId) };
+  try {
+    const document = await metadataClient(deps, clientId, ip);
+    return { client: { id: clientId, name: document.name, redirectUris: document.redirectUris }, document };
+  } catch (error) {
+    if (error instanceof MetadataFetchLimitedError)
+      return {
+        refused: {
+          kind: "error_page",
+          status: 429,
+          title: "Too many requests",
+          message: error.message,
+          headers: { "retry-after": String(error.retryAfter) },
+        },
+      };
+    if (error instanceof MetadataDocumentError)
+      return {
+        refused: { kind: "error_page", status: 400, title: "Application not verified", message: `The application could not be verified: ${error.message}.` },
+      };
+    throw error;
+  }
+}
+
+/** `ip` is the caller's address (src/http/request-meta.ts): what fetching a metadata document is limited by. */
+export async function authorize(deps: Deps, url: URL, principal: Principal | null, ip: string): Promise<AuthorizeOutcome> {
   const search = url.searchParams;
   const repeated = [...new Set([...search.keys()].filter((k) => search.getAll(k).length > 1))];
   const query = Object.fromEntries(search);
@@ -76,17 +113,10 @@ export async function authorize(deps: Deps, url: URL, principal: Principal | nul
   if (repeated.includes("client_id") || repeated.includes("redirect_uri"))
     return page(400, "Invalid request", "The request repeats client_id or redirect_uri.");
   if (!query.client_id) return page(400, "Invalid request", "The request does not say which application is asking (client_id is missing).");
-  // An https URL client_id is a metadata document: fetched, checked and kept as a client row.
-  let document: MetadataClient | undefined;
-  if (isMetadataClientId(query.client_id)) {
-    try {
-      document = await metadataClient(deps, query.client_id);
-    } catch (error) {
-      if (error instanceof MetadataDocumentError) return page(400, "Application not verified", `The application could not be verified: ${error.message}.`);
-      throw error;
-    }
-  }
-  const client = await findClient(deps, query.client_id);
+  // An https URL client_id is a metadata document: fetched (or cached) and checked; its row waits for consent.
+  const requested = await requestedClient(deps, query.client_id, ip);
+  if ("refused" in requested) return requested.refused;
+  const { client, document } = requested;
   if (!client) return page(400, "Unknown application", "This application is not registered with svc-agents. Ask it to connect again.");
   const redirectUri = query.redirect_uri ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
   if (!redirectUri) return page(400, "Invalid request", "The application did not say where to return (redirect_uri is missing).");
@@ -114,6 +144,8 @@ export async function authorize(deps: Deps, url: URL, principal: Principal | nul
   if (!principal) return { kind: "signin" };
   const orgs = principal.memberships.map((m) => ({ id: m.orgId, name: m.orgName }));
   if (orgs.length === 0) return page(403, "No organisation", "Your account does not belong to any organisation, so there is nothing to grant access to.");
+  // A signed-in member is at consent: only now does a metadata document's client get its row.
+  if (document) await keepMetadataClient(deps, client.id, document);
 
   const grant = {
     clientId: client.id,

@@ -34,6 +34,6 @@ ${
   );
 }
 
-export function oauthErrorPage(status: number, title: string, message: string): Response {
-  return page(title, html`<h1>${title}</h1><p class="error" role="alert">${message}</p>`, { status });
+export function oauthErrorPage(status: number, title: string, message: string, headers?: Record<string, string>): Response {
+  return page(title, html`<h1>${title}</h1><p class="error" role="alert">${message}</p>`, { status, headers });
 }

@@ -85,10 +85,10 @@ export function oauthRoutes(deps: Deps) {
       })
       .get("/api/mcp/oauth/authorize", async ({ request }) => {
         const url = new URL(request.url);
-        const outcome = await authorize(deps, url, await principalOf(deps, request));
+        const outcome = await authorize(deps, url, await principalOf(deps, request), requestMeta(request).ip);
         switch (outcome.kind) {
           case "error_page":
-            return oauthErrorPage(outcome.status, outcome.title, outcome.message);
+            return oauthErrorPage(outcome.status, outcome.title, outcome.message, outcome.headers);
           case "redirect":
             return new Response(null, { status: 302, headers: { location: outcome.location, ...NO_STORE } });
           case "signin":

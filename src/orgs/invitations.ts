@@ -7,8 +7,8 @@
 // admin, stored only as its SHA-256 and looked up by that hash, never compared as text. A link is
 // live for INVITATION_LIMITS.ttlDays, until accepted (once) or revoked. Inviting an address again
 // revokes its earlier link, so there is one open invitation per address and org (a partial unique
-// index holds it under concurrency). The link is not mailed: see docs/decisions.md ("Invitation
-// links are shown, not mailed").
+// index holds it under concurrency). With SMTP configured the link is also emailed to the invitee
+// (src/orgs/invitation-mail.ts; docs/decisions.md "Invitations are mailed").
 import { and, count, desc, eq, gt, isNull } from "drizzle-orm";
 import type { Actor } from "../kit/actor.ts";
 import { recordActivity } from "../activity/log.ts";
@@ -21,6 +21,7 @@ import { isUuid } from "../kit/ids.ts";
 import type { WindowLimit } from "../ratelimit/leased.ts";
 import { memberById, memberCardsAs } from "../tenancy/members.ts";
 import { orgMemberIdByEmail } from "../tenancy/memberships.ts";
+import { queueInvitationEmail } from "./invitation-mail.ts";
 import { checkGrantable, lockOrg, parseRoles } from "./members.ts";
 import { EMAIL } from "./service.ts";
 
@@ -54,6 +55,8 @@ export interface CreatedInvitation {
   invitation: InvitationView;
   /** The link to give the invitee: shown once, never stored. */
   invite_url: string;
+  /** Whether it was also queued as an email to the invitee (SMTP configured). */
+  emailed: boolean;
 }
 
 /** The inviting member, joined under its own name (members is joined twice on the invitee's side). */
@@ -101,6 +104,7 @@ export async function inviteMember(deps: Deps, orgId: string, actor: Actor, inpu
 
   const token = mintToken(INVITE_PREFIX);
   const now = deps.now();
+  const emailed = Boolean(deps.config.smtpUrl);
   const row = await deps.db.transaction(async (tx) => {
     await lockOrg(tx, orgId);
     await checkGrantable(tx, orgId, actor, roles);
@@ -146,10 +150,12 @@ export async function inviteMember(deps: Deps, orgId: string, actor: Actor, inpu
         summary: { email, roles, ...(replaced.length > 0 ? { replaced: replaced.map((r) => r.id) } : {}) },
       },
     );
+    // The email carries the same link; queued with the invitation, so both exist or neither.
+    if (emailed) await queueInvitationEmail(tx, deps, { orgId, invitationId: inserted!.id, token, now });
     const by = invitedBy ? await memberById(tx, invitedBy) : null;
     return { ...inserted!, inviterEmail: by?.email ?? null };
   });
-  return { invitation: viewOf(deps, row), invite_url: inviteUrl(deps, token) };
+  return { invitation: viewOf(deps, row), invite_url: inviteUrl(deps, token), emailed };
 }
 
 /** One page of the org's open invitations (pending and expired), newest first. */

@@ -113,7 +113,11 @@ export function memberRoutes(deps: Deps) {
       {
         body: t.Object({ email: t.String({ minLength: 1, maxLength: INVITATION_LIMITS.email }), roles: Roles }, { additionalProperties: false }),
         response: {
-          201: t.Object({ invitation: Invitation, invite_url: t.String({ description: "The /invite/<token> link, returned this once." }) }),
+          201: t.Object({
+            invitation: Invitation,
+            invite_url: t.String({ description: "The /invite/<token> link, returned this once." }),
+            emailed: t.Boolean({ description: "Whether the link was also queued as an email to the invitee (SMTP_URL set)." }),
+          }),
           ...errors,
         },
         detail: {

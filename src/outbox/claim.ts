@@ -12,8 +12,10 @@
 //           lease running, in any process) counted first. Caps on rows in flight per lane and per
 //           org leave a slow or dead receiver only its own slots (docs/decisions.md "The outbox").
 //   renew   just before delivering, the claim is renewed by compare-and-set on its token.
-//   order   for an ordered kind (mail) a lane is a queue: a row waits until every row enqueued
-//           before it in its lane (`seq`) is finished, so a customer's emails arrive in order.
+//   order   for ordered kinds (mail) a lane is a queue: a row waits until every row of an ordered
+//           kind enqueued before it in its lane (`seq`) is finished, so a customer's emails arrive
+//           in order — across kinds too, when they share a lane (a ticket's reply, then its rating
+//           email: docs/decisions.md "The rating email follows the reply").
 //   record  UPDATE … WHERE id = ? AND claim_token = ?: only the claim's holder records; a sender
 //           whose lease expired (and whose row another sender took) cannot overwrite the outcome.
 //
@@ -63,15 +65,15 @@ export async function claimDue(
       sql`, `,
     );
   const kindList = list(kinds);
-  // Ordered kinds (OutboxHandler.ordered): a row waits while an earlier row of its lane is
-  // unfinished. Unfinished only ever becomes finished, so a row this ranking lets through stays
+  // Ordered kinds (OutboxHandler.ordered): a row waits while an earlier row of an ordered kind in
+  // its lane is unfinished (the lane is one queue for all of them). Unfinished only ever becomes finished, so a row this ranking lets through stays
   // eligible until the locking SELECT below takes it.
   const inOrder =
     ordered.length === 0
       ? sql``
       : sql`and not (o.kind in (${list(ordered)}) and o.lane is not null and exists (
           select 1 from outbox p
-          where p.kind = o.kind and p.lane = o.lane and p.org_id = o.org_id and p.seq < o.seq and p.status in ('pending', 'sending', 'parked')))`;
+          where p.kind in (${list(ordered)}) and p.lane = o.lane and p.org_id = o.org_id and p.seq < o.seq and p.status in ('pending', 'sending', 'parked')))`;
   const laneCap = Math.min(caps.lane ?? 1_000_000, 1_000_000);
   const orgCap = Math.min(caps.org ?? 1_000_000, 1_000_000);
   const isDue = or(and(eq(outbox.status, "pending"), lte(outbox.runAt, at)), and(eq(outbox.status, "sending"), lte(outbox.lockedUntil, at)));

@@ -45,7 +45,9 @@ export interface OutboxHandler {
   /**
    * Each lane is a queue: a row is not claimed while a row of its lane enqueued before it is still
    * unfinished (pending, sending or parked), so the receiver gets them in order and the next only
-   * after the previous was accepted (or given up). Rows without a lane are not ordered. Default false.
+   * after the previous was accepted (or given up). The queue is shared by every ordered kind of the
+   * pool that uses the lane (a ticket's reply and rating emails). Rows without a lane are not
+   * ordered. Default false.
    */
   ordered?: boolean;
   /** Each wait is stretched by a random factor in [1, 1 + jitter), so retries of many rows spread out (webhooks). Default 0. */
@@ -91,6 +93,11 @@ export async function parkPending(db: Db | Tx, ids: SQLWrapper, reason: string, 
     .update(outbox)
     .set({ status: "parked", lastError: reason, updatedAt: now })
     .where(and(eq(outbox.status, "pending"), inArray(outbox.id, ids)));
+}
+
+/** Replaces a row's payload (a kind that carried a secret for the delivery drops it once delivered). */
+export async function replacePayload(db: Db | Tx, id: string, payload: Record<string, unknown>, now: Date): Promise<void> {
+  await db.update(outbox).set({ payload, updatedAt: now }).where(eq(outbox.id, id));
 }
 
 /** Makes the parked rows among `ids` due now. */

@@ -2,7 +2,8 @@
 // facts their messages left on them, src/conversations/report-facts.ts), tickets, their replies,
 // history and ratings.
 // The definitions are in docs/decisions.md "Reports: what each figure counts"; the same SQL runs on
-// PostgreSQL and PGlite. Times are milliseconds, rates are fractions of 1, hours are UTC.
+// PostgreSQL and PGlite. Times are milliseconds, rates are fractions of 1, hours of the day are
+// counted in the filter's time zone (UTC unless one is given).
 import { type SQL, sql } from "drizzle-orm";
 import { queryRows } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
@@ -21,6 +22,8 @@ export interface ReportFilter {
   memberId?: string;
   /** The org's business hours, for first responses counted in them; null or absent when none are set. */
   businessHours?: BusinessHours | null;
+  /** The IANA time zone the hours of `by_hour` are counted in (checked by the caller: src/reports/zone.ts); default UTC. */
+  timeZone?: string;
 }
 
 export interface Percentiles {
@@ -87,8 +90,11 @@ async function conversationFigures(deps: Pick<Deps, "db" | "now">, f: ReportFilt
         case when c.quiet_answer_at is not null then c.quiet_ended_at > c.quiet_answer_at + interval '7 days'
           else c.open_answer_at + interval '24 hours' <= ${now}::timestamptz end))::int as assumed,
       count(*) filter (where c.routed or c.ticket_id is not null)::int as handed_off,
-      ${sql.raw(Array.from({ length: 24 }, (_, h) => `count(*) filter (where extract(hour from c.created_at at time zone 'UTC') = ${h})::int as h${h}`).join(", "))}
-    from conversations c where ${conversationScope(f, "c")}`,
+      ${sql.join(
+        Array.from({ length: 24 }, (_, h) => sql`count(*) filter (where hour = ${sql.raw(String(h))})::int as ${sql.raw(`h${h}`)}`),
+        sql`, `,
+      )}
+    from (select c.*, extract(hour from c.created_at at time zone ${f.timeZone ?? "UTC"})::int as hour from conversations c where ${conversationScope(f, "c")}) c`,
   );
   return {
     conversations: num(row?.conversations),

@@ -3,9 +3,11 @@
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import type { BusinessHours } from "../kit/business-hours.ts";
+import { type CsvValue, csvDocument } from "../kit/csv.ts";
 import { isUuid } from "../kit/ids.ts";
 import { type GapGroup, knowledgeGaps } from "../knowledge/gaps.ts";
 import { type Figures, figures, type ReportFilter } from "./figures.ts";
+import { reportZone, zoneError } from "./zone.ts";
 
 export const PRESETS = ["today", "7d", "30d", "90d", "custom"] as const;
 export type Preset = (typeof PRESETS)[number];
@@ -56,6 +58,8 @@ const rate = (part: number, whole: number): number | null => (whole === 0 ? null
 export interface Report extends Figures {
   period: { preset: Preset; since: string; until: string };
   filters: { agent: string | null; channel: string | null; member: string | null };
+  /** The IANA time zone `by_hour` is counted in. */
+  time_zone: string;
   ai_resolution_rate: { confirmed: number | null; assumed: number | null; total: number | null };
   handoff_rate: number | null;
   /**
@@ -80,10 +84,11 @@ export interface ReportOptions {
 export async function buildReport(
   deps: Deps,
   orgId: string,
-  input: PeriodInput & { agent?: string; channel?: string; member?: string },
+  input: PeriodInput & { agent?: string; channel?: string; member?: string; tz?: string },
   options: ReportOptions = {},
 ): Promise<Report> {
   const period = periodOf(input, deps.now());
+  const timeZone = reportZone(input.tz);
   for (const key of ["agent", "member"] as const)
     if (input[key] !== undefined && !isUuid(input[key])) throw AppError.badRequest(`${key} must be a UUID.`, [{ path: `/${key}`, message: "must be a UUID" }]);
   if (input.channel !== undefined && !(CHANNELS as readonly string[]).includes(input.channel))
@@ -96,6 +101,7 @@ export async function buildReport(
     channel: input.channel,
     memberId: input.member,
     businessHours: options.businessHours ?? null,
+    timeZone,
   };
   // Gaps are chat questions: another channel has none; the agent and member filters do not narrow them.
   const gaps = !options.gaps
@@ -103,10 +109,16 @@ export async function buildReport(
     : input.channel !== undefined && input.channel !== "chat"
       ? Promise.resolve([])
       : knowledgeGaps(deps, orgId, { days: (period.until.getTime() - period.since.getTime()) / DAY, limit: REPORT_GAPS, until: period.until });
-  const [f, knowledge_gaps] = await Promise.all([figures(deps, filter), gaps]);
+  const [f, knowledge_gaps] = await Promise.all([
+    figures(deps, filter).catch((error: unknown) => {
+      throw zoneError(error) ?? error;
+    }),
+    gaps,
+  ]);
   return {
     period: { preset: period.preset, since: period.since.toISOString(), until: period.until.toISOString() },
     filters: { agent: input.agent ?? null, channel: input.channel ?? null, member: input.member ?? null },
+    time_zone: timeZone,
     ...f,
     ai_resolution_rate: {
       confirmed: rate(f.ai_resolved_confirmed, f.conversations),
@@ -147,20 +159,17 @@ export async function headlines(deps: Deps, orgId: string): Promise<Headline[]> 
   ];
 }
 
-function cell(v: unknown): string {
-  const s = v === null || v === undefined ? "" : String(v);
-  return /[",\r\n]/.test(s) || /^[=+\-@]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
-}
-
 /**
  * The report as CSV (RFC 4180): one `metric,value` row per figure, the hours as
- * `conversations_hour_HH`, each knowledge gap as `knowledge_gap_N_question` and `_count`; a figure
- * that has no value (no business hours set, nothing to measure) is an empty cell.
+ * `conversations_hour_HH` (in `time_zone`), each knowledge gap as `knowledge_gap_N_question` and `_count`; a figure
+ * that has no value (no business hours set, nothing to measure) is an empty cell. Written by the
+ * service's one CSV writer (src/kit/csv.ts), which defuses a question that would start a formula.
  */
 export function reportCsv(r: Report): string {
-  const rows: [string, unknown][] = [
+  const rows: [string, CsvValue][] = [
     ["period_since", r.period.since],
     ["period_until", r.period.until],
+    ["time_zone", r.time_zone],
     ["conversations", r.conversations],
     ["ai_resolved_confirmed", r.ai_resolved_confirmed],
     ["ai_resolved_assumed", r.ai_resolved_assumed],
@@ -169,7 +178,7 @@ export function reportCsv(r: Report): string {
     ["ai_resolution_rate_total", r.ai_resolution_rate.total],
     ["handed_off", r.handed_off],
     ["handoff_rate", r.handoff_rate],
-    ...Object.entries(r.handoff_reasons).map(([k, v]) => [`handoff_reason_${k}`, v] as [string, unknown]),
+    ...Object.entries(r.handoff_reasons).map(([k, v]) => [`handoff_reason_${k}`, v] as [string, CsvValue]),
     ["tickets", r.tickets],
     ["first_response_count", r.first_response.count],
     ["first_response_median_ms", r.first_response.median_ms],
@@ -186,16 +195,16 @@ export function reportCsv(r: Report): string {
           [`csat_${by}_count`, r.csat[by].count],
           [`csat_${by}_average`, r.csat[by].average],
           [`csat_${by}_satisfied_rate`, r.csat[by].satisfied_rate],
-        ] as [string, unknown][],
+        ] as [string, CsvValue][],
     ),
-    ...r.by_hour.map((n, h) => [`conversations_hour_${String(h).padStart(2, "0")}`, n] as [string, unknown]),
+    ...r.by_hour.map((n, h) => [`conversations_hour_${String(h).padStart(2, "0")}`, n] as [string, CsvValue]),
     ...(r.knowledge_gaps ?? []).flatMap(
       (g, i) =>
         [
           [`knowledge_gap_${i + 1}_question`, g.questions[0]],
           [`knowledge_gap_${i + 1}_count`, g.count],
-        ] as [string, unknown][],
+        ] as [string, CsvValue][],
     ),
   ];
-  return `metric,value\r\n${rows.map(([k, v]) => `${cell(k)},${cell(v)}`).join("\r\n")}\r\n`;
+  return csvDocument([["metric", "value"], ...rows]);
 }

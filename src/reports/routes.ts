@@ -4,8 +4,10 @@ import { Elysia, type Static, t } from "elysia";
 import { requireMember } from "../auth/guard.ts";
 import { hasRole } from "../auth/roles.ts";
 import type { Deps } from "../deps.ts";
+import { mediaResponse } from "../http/media-response.ts";
 import type { BusinessHours } from "../kit/business-hours.ts";
 import { buildReport, headlines, reportCsv } from "./report.ts";
+import { ZONE_MAX } from "./zone.ts";
 
 const Uuid = t.String({ format: "uuid", maxLength: 36 });
 const DateTime = t.String({ minLength: 10, maxLength: 40, description: "An ISO 8601 date or date-time." });
@@ -21,6 +23,13 @@ export const ReportQuery = t.Object({
   agent: t.Optional(Uuid),
   channel: t.Optional(t.Union(["chat", "widget", "email", "api", "mcp"].map((c) => t.Literal(c)))),
   member: t.Optional(Uuid),
+  tz: t.Optional(
+    t.String({
+      minLength: 1,
+      maxLength: ZONE_MAX,
+      description: "The IANA time zone by_hour is counted in, e.g. Europe/Paris (default UTC); an offset such as +05:30 is refused.",
+    }),
+  ),
 });
 
 const Nullable = (s: ReturnType<typeof t.Number>) => t.Union([s, t.Null()]);
@@ -36,6 +45,7 @@ const Gap = t.Object({
 const ReportSchema = t.Object({
   period: t.Object({ preset: t.String(), since: t.String(), until: t.String() }),
   filters: t.Object({ agent: t.Union([t.String(), t.Null()]), channel: t.Union([t.String(), t.Null()]), member: t.Union([t.String(), t.Null()]) }),
+  time_zone: t.String({ description: "The IANA time zone by_hour is counted in (the tz parameter; UTC by default)." }),
   conversations: t.Integer(),
   ai_resolved_confirmed: t.Integer(),
   ai_resolved_assumed: t.Integer(),
@@ -50,7 +60,7 @@ const ReportSchema = t.Object({
   }),
   resolution: Percentiles,
   csat: t.Object({ ai: Csat, person: Csat }),
-  by_hour: t.Array(t.Integer(), { minItems: 24, maxItems: 24 }),
+  by_hour: t.Array(t.Integer(), { minItems: 24, maxItems: 24, description: "Conversations by hour of the day, 00 to 23, in time_zone." }),
   knowledge_gaps: t.Union([t.Array(Gap), t.Null()], { description: "The period's top knowledge gaps; null unless the member also has knowledge:manage." }),
 });
 const Headline = t.Object({ name: t.String(), current: Nullable(t.Number()), previous: Nullable(t.Number()) });
@@ -83,7 +93,17 @@ export function reportRoutes(deps: Deps, lookups: ReportLookups) {
         const csv = reportCsv(await report(deps, lookups, request, query));
         return new Response(csv, { headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": 'attachment; filename="report.csv"' } });
       },
-      { query: ReportQuery, detail: { tags: ["Reports"], summary: "The same figures as /api/reports/summary as CSV: one metric,value row each" } },
+      {
+        query: ReportQuery,
+        detail: {
+          tags: ["Reports"],
+          summary: "The same figures as /api/reports/summary as CSV: one metric,value row each",
+          responses: mediaResponse(
+            'CSV (RFC 4180), UTF-8, a header row `metric,value` and one row per figure; Content-Disposition: attachment; filename="report.csv"',
+            ["text/csv"],
+          ),
+        },
+      },
     )
     .get(
       "/api/reports/overview",

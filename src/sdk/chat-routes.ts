@@ -18,6 +18,7 @@ import { LlmError } from "../agents/llm/errors.ts";
 import type { Deps } from "../deps.ts";
 import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import { ErrorBody } from "../http/error-schema.ts";
+import { mediaResponse } from "../http/media-response.ts";
 import { requestMeta } from "../http/request-meta.ts";
 import { requireWidgetKey, type WidgetAuth } from "./auth.ts";
 import { ChatAnswer, ChatBody, type ChatBodyValue, ChatStreamBody } from "./chat-schemas.ts";
@@ -129,6 +130,10 @@ export function chatRoutes(deps: Deps, turns: TurnPorts) {
           summary: "The same, streamed: text as it is generated, 0x1E-framed action records (docs/interface.md 4.5)",
           tags: ["Widget SDK"],
           security: [{ widgetKey: [] }],
+          responses: mediaResponse(
+            "The answer's text (UTF-8) as it is generated; each action record in band as `0x1E __ACTION__ <json> 0x1E`, and `0x1E __ACTIONS__ <json array> 0x1E` once at the end (docs/interface.md 4.5). The session id is in X-Session-Id",
+            ["text/plain"],
+          ),
         },
       },
     );

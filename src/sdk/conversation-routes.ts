@@ -1,5 +1,6 @@
 // GET /api/sdk/conversations/{session_id} and …/events (README "Live conversation"): the chat as
-// its customer sees it, and what happens next, live. Widget key and SDK rate limits first (as every
+// its customer sees it, and what happens next, live (with the member's typing, never stored; the
+// stream being open is the customer's presence); POST …/typing says the customer is typing. Widget key and SDK rate limits first (as every
 // keyed SDK route), then who may read the conversation (src/sdk/conversation-access.ts), then — for
 // the stream — its caps: SDK_STREAMS_PER_KEY_IP open streams per widget key and client IP, and
 // SDK_STREAMS_MAX per process; beyond either, 429 `too_many_streams` with Retry-After.
@@ -8,6 +9,7 @@ import { CHAT_LIMITS } from "../conversations/input.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { ErrorBody } from "../http/error-schema.ts";
+import { mediaResponse } from "../http/media-response.ts";
 import { requestMeta } from "../http/request-meta.ts";
 import { eventStream, RETRY_MS, type StreamEvent } from "../live/event-stream.ts";
 import { markRepliesSeen } from "../inbox/reply-mail.ts";
@@ -92,6 +94,28 @@ export function conversationRoutes(deps: Deps) {
         },
       },
     )
+    .post(
+      "/api/sdk/conversations/:session_id/typing",
+      async ({ params, query, body, request, auth }) => {
+        const conversation = await readableConversation(deps, auth!.orgId, params.session_id, readerOf(request, query));
+        // Never stored; the member's page of this conversation hears it (README "Typing and presence").
+        return { sent: deps.live.typing(conversation.id, "customer", { typing: body.typing }) };
+      },
+      {
+        params: Params,
+        query: HistoryQuery,
+        body: t.Object({ typing: t.Boolean() }, { additionalProperties: false }),
+        response: {
+          200: t.Object({ sent: t.Boolean({ description: "False when dropped: another signal of the same state within the last second" }) }),
+          ...errors,
+        },
+        detail: {
+          summary: "Tell the member who has the conversation that the customer is typing (or stopped); never stored, at most one a second",
+          tags: ["Widget SDK"],
+          security: [{ widgetKey: [] }],
+        },
+      },
+    )
     .get(
       "/api/sdk/conversations/:session_id/events",
       async ({ params, query, request, auth }) => {
@@ -124,6 +148,7 @@ export function conversationRoutes(deps: Deps) {
           after,
           request,
           release,
+          signals: true,
         });
       },
       {
@@ -135,7 +160,10 @@ export function conversationRoutes(deps: Deps) {
             "What happens next, as Server-Sent Events: `message` (a person's reply, or a message written elsewhere) and `ticket` (status); resume with Last-Event-ID",
           tags: ["Widget SDK"],
           security: [{ widgetKey: [] }],
-          responses: { 200: { description: "text/event-stream", content: { "text/event-stream": { schema: { type: "string" } } } } },
+          responses: mediaResponse(
+            'Server-Sent Events (HTML Living Standard): `id:` (resume with Last-Event-ID), `event:` and a JSON `data:` line each; `retry: 3000` and a heartbeat comment every SDK_STREAM_HEARTBEAT_SECONDS. A client that leaves more than 256 KiB of new events untaken is cut (README "Live conversation")',
+            ["text/event-stream"],
+          ),
         },
       },
     );

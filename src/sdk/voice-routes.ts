@@ -8,6 +8,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { BinaryBody } from "../http/body.ts";
 import { ErrorBody } from "../http/error-schema.ts";
+import { mediaResponse } from "../http/media-response.ts";
 import { requestMeta } from "../http/request-meta.ts";
 import { BCP47 } from "../agents/voice-config.ts";
 import { requireWidgetKey } from "./auth.ts";
@@ -101,6 +102,11 @@ export function voiceRoutes(deps: Deps) {
             "Text to speech: {text, voice, rate} to audio (audio/mpeg), streamed as the speech server writes it. 429, 503 speech_unavailable or speech_failed",
           tags,
           security,
+          responses: mediaResponse(
+            "The speech server's audio as it arrives, with its content type (audio/mpeg unless the server names another audio type); Cache-Control: no-store",
+            ["audio/*"],
+            true,
+          ),
         },
       },
     );

@@ -15,7 +15,11 @@ export const LOOK_FIELDS = {
   title: { type: ["string", "null"], minLength: 1, maxLength: 60, description: "The name shown in the widget's header." },
   greeting: { type: ["string", "null"], minLength: 1, maxLength: 500, description: "The first message a visitor sees." },
   primary_color: { type: ["string", "null"], pattern: "^#[0-9a-fA-F]{6}$", description: "Bubble and header colour, #rrggbb." },
-  text_color: { type: ["string", "null"], pattern: "^#[0-9a-fA-F]{6}$", description: "Text colour on the primary colour, #rrggbb." },
+  text_color: {
+    type: ["string", "null"],
+    pattern: "^#[0-9a-fA-F]{6}$",
+    description: "Text colour on the primary colour, #rrggbb. Unset: black or white, whichever reads better on it.",
+  },
   image_url: {
     type: ["string", "null"],
     pattern: "^https://",

@@ -2,7 +2,7 @@
 // (src/sources/html-markdown.ts). It runs on a thread of its own so a slow or hostile page (giant,
 // deeply nested) never holds the server's event loop; the caller terminates it when it runs over
 // its time.
-import { fragmentMarkdown, MAX_DEPTH, pageMarkdown, TooDeep } from "./html-markdown.ts";
+import { fragmentMarkdown, PageRefused, pageMarkdown } from "./html-markdown.ts";
 
 declare const self: Worker;
 
@@ -22,11 +22,13 @@ self.onmessage = (event: MessageEvent<ExtractRequest>) => {
     if (event.data.fragment) postMessage({ id, ok: true, title: "", markdown: fragmentMarkdown(html), links: [] } satisfies ExtractReply);
     else postMessage({ id, ok: true, ...pageMarkdown(html, url) } satisfies ExtractReply);
   } catch (error) {
-    const deep = error instanceof TooDeep || error instanceof RangeError;
-    postMessage({
-      id,
-      ok: false,
-      reason: deep ? `the page is nested more than ${MAX_DEPTH} levels deep` : "the page could not be read as HTML",
-    } satisfies ExtractReply);
+    // A RangeError is the parser running out of stack or room: the page is too complex, whatever made it so.
+    const reason =
+      error instanceof PageRefused
+        ? error.message
+        : error instanceof RangeError
+          ? "the page is too complex to read (its parser ran out of room)"
+          : "the page could not be read as HTML";
+    postMessage({ id, ok: false, reason } satisfies ExtractReply);
   }
 };

@@ -1,13 +1,15 @@
 // Uploaded files to markdown, for the files thread only (src/sources/files-worker.ts): PDF through
 // unpdf (pdf.js), DOCX through mammoth then Turndown, HTML as a page (src/sources/html-markdown.ts),
 // Markdown and plain text as they are, a zip's entries each by its own type. Every format is
-// bounded before its parser runs: a zip's (and a DOCX's) entries by their declared sizes, a PDF by
+// bounded before its parser runs: a zip's (and a DOCX's) entries by their declared sizes and by
+// the bytes they really inflate to, counted as they inflate (src/sources/zip-read.ts), a PDF by
 // its page count. Each file ends as markdown with a title, or a reason it could not be read.
-import { unzipSync } from "fflate";
+import { zipSync } from "fflate";
 import mammoth from "mammoth";
 import { getDocumentProxy } from "unpdf";
 import { firstHeading, titleFromFileName } from "../knowledge/docs-import.ts";
-import { fragmentMarkdown, pageMarkdown } from "./html-markdown.ts";
+import { fragmentMarkdown, pageMarkdown, PageRefused } from "./html-markdown.ts";
+import { readZip, Refused } from "./zip-read.ts";
 
 export const FILE_LIMITS = {
   /** One uploaded file, and one entry of a zip, as sent. */
@@ -25,28 +27,7 @@ export const FILE_TYPES = [".pdf", ".docx", ".html", ".htm", ".md", ".markdown",
 
 export type FileResult = { name: string; ok: true; title: string; markdown: string } | { name: string; ok: false; reason: string };
 
-class Refused extends Error {}
-
 const extension = (name: string) => /\.[^./\\]+$/.exec(name.toLowerCase())?.[0] ?? "";
-
-/** The entries' declared sizes, checked without inflating anything. */
-function checkZip(bytes: Uint8Array, maxEntries: number, what: string): void {
-  let entries = 0;
-  let total = 0;
-  try {
-    unzipSync(bytes, {
-      filter: (file) => {
-        entries++;
-        total += file.originalSize;
-        return false;
-      },
-    });
-  } catch {
-    throw new Refused(`the ${what} is not a readable zip archive`);
-  }
-  if (entries > maxEntries) throw new Refused(`the ${what} holds ${entries} entries; at most ${maxEntries}`);
-  if (total > FILE_LIMITS.unzippedBytes) throw new Refused(`the ${what} unpacks to ${total} bytes; at most ${FILE_LIMITS.unzippedBytes} (a zip bomb?)`);
-}
 
 /** Lines of a PDF page, each with its font size; headings are the lines set larger than the body. */
 async function pdfMarkdown(bytes: Uint8Array): Promise<string> {
@@ -115,10 +96,17 @@ async function one(name: string, bytes: Uint8Array): Promise<{ title: string; ma
       return { title: firstHeading(markdown) ?? fallback, markdown };
     }
     case ".docx": {
-      checkZip(bytes, FILE_LIMITS.docxEntries, "DOCX");
+      // Inflated here under the caps, then handed to mammoth stored (not compressed again): its own
+      // unzipping then inflates nothing, so the archive's declared sizes cannot mislead it.
+      const { files } = readZip(
+        bytes,
+        { entries: FILE_LIMITS.docxEntries, entryBytes: FILE_LIMITS.unzippedBytes, totalBytes: FILE_LIMITS.unzippedBytes },
+        "DOCX",
+      );
       let html: string;
       try {
-        html = (await mammoth.convertToHtml({ buffer: Buffer.from(bytes) })).value;
+        const stored = zipSync(Object.fromEntries(files.map((f) => [f.name, f.bytes])), { level: 0 });
+        html = (await mammoth.convertToHtml({ buffer: Buffer.from(stored) })).value;
       } catch {
         throw new Refused("the file is not a readable DOCX document");
       }
@@ -147,7 +135,12 @@ export async function readUpload(name: string, bytes: Uint8Array): Promise<FileR
   const fail = (file: string, error: unknown): FileResult => ({
     name: file,
     ok: false,
-    reason: error instanceof Refused ? error.message : error instanceof RangeError ? "the file is nested too deeply to read" : "the file could not be read",
+    reason:
+      error instanceof Refused || error instanceof PageRefused
+        ? error.message
+        : error instanceof RangeError
+          ? "the file is too complex to read (its parser ran out of room)"
+          : "the file could not be read",
   });
   if (extension(name) !== ".zip") {
     try {
@@ -156,28 +149,22 @@ export async function readUpload(name: string, bytes: Uint8Array): Promise<FileR
       return [fail(name, error)];
     }
   }
-  let entries: Record<string, Uint8Array>;
+  let contents: ReturnType<typeof readZip>;
   try {
     if (bytes.byteLength > FILE_LIMITS.fileBytes) throw new Refused(`the zip is larger than ${FILE_LIMITS.fileBytes} bytes`);
-    checkZip(bytes, FILE_LIMITS.zipEntries, "zip");
-    entries = unzipSync(bytes, { filter: (file) => !file.name.endsWith("/") });
+    contents = readZip(bytes, { entries: FILE_LIMITS.zipEntries, entryBytes: FILE_LIMITS.fileBytes, totalBytes: FILE_LIMITS.unzippedBytes }, "zip", (entry) =>
+      extension(entry) === ".zip" ? "a zip inside a zip is not read" : null,
+    );
   } catch (error) {
     return [fail(name, error)];
   }
-  const results: FileResult[] = [];
-  let total = 0;
-  for (const [entry, content] of Object.entries(entries)) {
+  const results: FileResult[] = contents.skipped.map((s) => fail(`${name}/${s.name}`, new Refused(s.reason)));
+  for (const { name: entry, bytes: content } of contents.files) {
     const label = `${name}/${entry}`;
-    total += content.byteLength;
-    // Declared sizes can lie: the inflated bytes are counted too.
-    if (total > FILE_LIMITS.unzippedBytes) return [...results, fail(label, new Refused(`the zip unpacks to more than ${FILE_LIMITS.unzippedBytes} bytes`))];
-    if (extension(entry) === ".zip") results.push(fail(label, new Refused("a zip inside a zip is not read")));
-    else {
-      try {
-        results.push({ name: label, ok: true, ...(await one(entry, content)) });
-      } catch (error) {
-        results.push(fail(label, error));
-      }
+    try {
+      results.push({ name: label, ok: true, ...(await one(entry, content)) });
+    } catch (error) {
+      results.push(fail(label, error));
     }
   }
   return results;

@@ -6,7 +6,8 @@
 //   * Intercom Articles: GET {base}/articles and /help_center/collections with the stored token as
 //     a Bearer and an `Intercom-Version` header, paginated by `pages.next`.
 // Every request goes through the outbound guard (src/sources/fetch.ts); answers are parsed with the
-// bounded JSON reader; the number of API pages is capped (SYNC_LIMITS.apiPages).
+// bounded JSON reader; the number of API pages is capped (SYNC_LIMITS.apiPages, per list): a list
+// longer than that is read in part, so the sync removes nothing and the source's reason says so.
 import { DOC_LIMITS } from "../knowledge/docs.ts";
 import { parseJsonBounded } from "../http/json.ts";
 import { politeFetch } from "./fetch.ts";
@@ -32,17 +33,26 @@ async function getJson(ctx: ReaderContext, url: string, host: string, headers: R
   throw new SyncFailed(`the help centre's API sent something other than a JSON object for ${new URL(url).pathname}`);
 }
 
-/** Every item of a paginated list: `items(page)` reads one page's items, `next(page)` its follower's URL. */
+/**
+ * Every item of a paginated list, from at most SYNC_LIMITS.apiPages pages: `items(page)` reads one
+ * page's items, `next(page)` its follower's URL. A list with a page past the cap was read in part:
+ * `of.unread` gets a line naming it (`of.what`), so the sync removes nothing (src/sources/sync.ts).
+ */
 async function* paged(
   ctx: ReaderContext,
-  first: string,
+  of: { first: string; what: string; unread: string[] },
   host: string,
   headers: Record<string, string>,
   items: (page: Json) => unknown,
   next: (page: Json) => unknown,
 ): AsyncGenerator<Json> {
+  const { first } = of;
   let url: string | null = first;
-  for (let n = 0; url && n < SYNC_LIMITS.apiPages; n++) {
+  for (let n = 0; url; n++) {
+    if (n === SYNC_LIMITS.apiPages) {
+      of.unread.push(`the help centre's ${of.what} span more than ${SYNC_LIMITS.apiPages} API pages; those past them were not read`);
+      return;
+    }
     const page = await getJson(ctx, url, host, headers);
     const list = items(page);
     if (!Array.isArray(list)) throw new SyncFailed(`the help centre's API answered without a list for ${new URL(url).pathname}`);
@@ -64,13 +74,15 @@ export const readHelpCentre: Reader = async (ctx) => {
   const cap = SOURCE_LIMITS.maxPages;
   let found = 0;
   const sections = new Map<string, string>();
+  /** Lists read in part (the API-page cap): nothing is removed, and the source says why. */
+  const unread: string[] = [];
   let articles: AsyncGenerator<Json>;
   let headers: Record<string, string> = {};
   if (source.kind === "zendesk") {
     const root = `${base}/api/v2/help_center/${encodeURIComponent(source.settings.locale ?? "en-us")}`;
     for await (const s of paged(
       ctx,
-      `${root}/sections.json?per_page=100`,
+      { first: `${root}/sections.json?per_page=100`, what: "sections", unread },
       host,
       headers,
       (p) => p.sections,
@@ -79,7 +91,7 @@ export const readHelpCentre: Reader = async (ctx) => {
       sections.set(text(s.id), text(s.name));
     articles = paged(
       ctx,
-      `${root}/articles.json?per_page=100`,
+      { first: `${root}/articles.json?per_page=100`, what: "articles", unread },
       host,
       headers,
       (p) => p.articles,
@@ -90,11 +102,12 @@ export const readHelpCentre: Reader = async (ctx) => {
     if (!token) throw new SyncFailed("no Intercom token is stored");
     headers = { authorization: `Bearer ${token}`, "intercom-version": INTERCOM_VERSION };
     const nextOf = (p: Json) => (p.pages as Json | undefined)?.next;
-    for await (const c of paged(ctx, `${base}/help_center/collections`, host, headers, (p) => p.data, nextOf)) sections.set(text(c.id), text(c.name));
-    articles = paged(ctx, `${base}/articles`, host, headers, (p) => p.data, nextOf);
+    for await (const c of paged(ctx, { first: `${base}/help_center/collections`, what: "collections", unread }, host, headers, (p) => p.data, nextOf))
+      sections.set(text(c.id), text(c.name));
+    articles = paged(ctx, { first: `${base}/articles`, what: "articles", unread }, host, headers, (p) => p.data, nextOf);
   }
   for await (const article of articles) {
-    if (found >= cap) return { complete: false, found };
+    if (found >= cap) return { complete: false, found, unread: [...unread, `the help centre has more than ${cap} articles; those past them were not read`] };
     const published = source.kind === "zendesk" ? article.draft !== true : article.state === "published";
     const url = text(source.kind === "zendesk" ? article.html_url : article.url);
     if (!published || !/^https?:\/\//.test(url)) continue;
@@ -114,5 +127,5 @@ export const readHelpCentre: Reader = async (ctx) => {
       await ctx.emit({ kind: "content", url, title, body, tags: section ? [section.slice(0, DOC_LIMITS.tag)] : [] }, found);
     }
   }
-  return { complete: true, found };
+  return unread.length > 0 ? { complete: false, found, unread } : { complete: true, found };
 };

@@ -42,9 +42,13 @@ export const SYNC_LIMITS = {
   redirects: 5,
   /** Requests in flight per host. */
   perHost: 2,
-  /** A sitemap (decompressed) and the sitemaps an index may name. */
+  /** A sitemap (decompressed), and the sitemaps one sync reads (the start one and those indexes name). */
   sitemapBytes: 10 * 1024 * 1024,
   sitemaps: 50,
+  /** `<loc>` entries read from one sitemap: the sitemaps.org protocol's own limit per file. */
+  sitemapEntries: 50_000,
+  /** Reading one sitemap (gunzip, scan, admission), off the event loop (src/sources/sitemap-reader.ts). */
+  sitemapTimeoutMs: 20_000,
   /** Help-centre API pages read per sync. */
   apiPages: 200,
 } as const;
@@ -110,10 +114,10 @@ export function checkSource(input: SourceInput, allowLoopback: boolean): { probl
   return { problems, settings };
 }
 
-/** Whether `path` (with its query) matches a pattern: `*` stands for any characters, else a prefix. */
-export function matchesPattern(pattern: string, path: string): boolean {
+/** A pattern as a regular expression matching a path (with its query): `*` stands for any characters, else a prefix. */
+export function patternRegExp(pattern: string): RegExp {
   const escaped = pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"));
-  return new RegExp(`^${escaped.join(".*")}`).test(path);
+  return new RegExp(`^${escaped.join(".*")}`);
 }
 
 export function sourceView(row: SourceRow) {
@@ -130,7 +134,8 @@ export function sourceView(row: SourceRow) {
     ...(row.kind === "intercom" ? { token_set: Boolean(row.credentials.token) } : {}),
     interval_seconds: row.intervalSeconds,
     status: row.status,
-    ...(row.status === "failed" && row.lastError ? { reason: row.lastError } : {}),
+    // Why the last sync failed, or (`ready`) why it read only part of the source and removed nothing.
+    ...((row.status === "failed" || row.status === "ready") && row.lastError ? { reason: row.lastError } : {}),
     counts: row.counts ?? EMPTY_COUNTS,
     progress: row.status === "syncing" ? (row.progress ?? { done: 0, found: 0 }) : null,
     last_sync_at: row.lastSyncAt?.toISOString() ?? null,

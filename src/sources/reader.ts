@@ -23,8 +23,11 @@ export interface ReaderContext {
   emit(page: PageResult, found: number): Promise<void>;
 }
 
-/** Reads every page; `complete` false when it stopped early (the page cap), so unseen pages are not removed. */
-export type Reader = (ctx: ReaderContext) => Promise<{ complete: boolean; found: number }>;
+/**
+ * Reads every page; `complete` false when it read only part of the source (the page cap, a sitemap
+ * not read completely), so unseen pages are not removed; `unread` says what was left and why, one line each.
+ */
+export type Reader = (ctx: ReaderContext) => Promise<{ complete: boolean; found: number; unread?: string[] }>;
 
 /** A sync that cannot go on (the start page unreachable, robots.txt unreadable, an API refusing): it fails with this reason. */
 export class SyncFailed extends Error {

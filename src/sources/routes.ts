@@ -72,7 +72,7 @@ const SourceView = t.Object({
   token_set: t.Optional(t.Boolean()),
   interval_seconds: t.Integer(),
   status: t.String({ description: "syncing, ready or failed" }),
-  reason: t.Optional(t.String({ description: "Why the last sync failed." })),
+  reason: t.Optional(t.String({ description: "Why the last sync failed, or (ready) why it read only part of the source, so it removed nothing." })),
   counts: t.Object(
     {
       found: t.Integer(),

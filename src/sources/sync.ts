@@ -8,7 +8,10 @@
 //   * no longer listed (gone from the site's links or sitemap, excluded, disallowed) → removed,
 //     but only after a complete read (not one cut short by the page cap).
 // A sync that fails (its reader gives up, or it runs out of time) records the reason and removes
-// nothing. Progress (pages done / found) is written as it goes.
+// nothing; so does one that read only part of the source (the page cap, a sitemap not read
+// completely), which ends `ready` with what it left and why as its reason. Progress (pages done /
+// found) is written as it goes. A source deleted during its sync (its docs and pages go with it)
+// stops the sync quietly: nothing more is written for it, and nothing is logged as an error.
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { knowledgeSourcePages, knowledgeSources, type SourceCounts } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
@@ -78,7 +81,9 @@ export async function runSync(deps: Deps, source: SourceRow, stop?: AbortSignal,
   const seen = new Set<string>();
   const extractor = createExtractor();
   const deadline = deps.timers.deadline(SYNC_LIMITS.syncTimeoutMs);
-  const signal = stop ? AbortSignal.any([deadline, stop]) : deadline;
+  const gone = new AbortController();
+  const signal = AbortSignal.any([deadline, gone.signal, ...(stop ? [stop] : [])]);
+  const exists = async () => (await deps.db.select({ id: knowledgeSources.id }).from(knowledgeSources).where(eq(knowledgeSources.id, source.id))).length > 0;
   let done = 0;
   // The org's documents and their bytes, counted once and kept up to date as this sync adds some.
   const room: Room = {
@@ -88,15 +93,32 @@ export async function runSync(deps: Deps, source: SourceRow, stop?: AbortSignal,
   const emit = async (page: PageResult, found: number) => {
     if (seen.has(page.url)) return;
     seen.add(page.url);
-    await applyPage(deps, source, pages.get(page.url), page, counts, room);
+    try {
+      await applyPage(deps, source, pages.get(page.url), page, counts, room);
+    } catch (error) {
+      // A write that found no source: it was deleted meanwhile. The readers stop at once.
+      if (!(await exists())) gone.abort(new SourceDeleted());
+      throw error;
+    }
     done++;
-    await deps.db.update(knowledgeSources).set({ progress: { done, found } }).where(eq(knowledgeSources.id, source.id));
+    const still = await deps.db
+      .update(knowledgeSources)
+      .set({ progress: { done, found } })
+      .where(eq(knowledgeSources.id, source.id))
+      .returning({ id: knowledgeSources.id });
+    if (still.length === 0) {
+      gone.abort(new SourceDeleted());
+      throw gone.signal.reason;
+    }
     onProgress?.(done, found);
   };
   let failure: string | null = null;
+  let incomplete: string | null = null;
+  let deleted = false;
   try {
-    const { complete, found } = await READERS[source.kind]({ deps, source, pages, signal, extractor, emit });
+    const { complete, found, unread } = await READERS[source.kind]({ deps, source, pages, signal, extractor, emit });
     counts.found = found;
+    if (!complete && unread?.length) incomplete = readInPart(unread);
     if (complete)
       for (const row of pageRows) {
         if (seen.has(row.url)) continue;
@@ -112,6 +134,7 @@ export async function runSync(deps: Deps, source: SourceRow, stop?: AbortSignal,
         if (row.docId) counts.removed++;
       }
   } catch (error) {
+    deleted = gone.signal.aborted || (!(error instanceof SyncFailed) && !signal.aborted && !(await exists().catch(() => true)));
     failure =
       error instanceof SyncFailed
         ? error.message
@@ -120,17 +143,19 @@ export async function runSync(deps: Deps, source: SourceRow, stop?: AbortSignal,
           : deadline.aborted
             ? `the sync ran longer than ${SYNC_LIMITS.syncTimeoutMs / 60_000} minutes`
             : "the sync stopped on an internal error";
-    if (!(error instanceof SyncFailed) && !signal.aborted) deps.log.error("knowledge source sync failed", { source_id: source.id, error: messageOf(error) });
+    if (!(error instanceof SyncFailed) && !signal.aborted && !deleted)
+      deps.log.error("knowledge source sync failed", { source_id: source.id, error: messageOf(error) });
   } finally {
     extractor.close();
   }
   counts.found = Math.max(counts.found, done);
+  if (deleted) return stopped(deps, source);
   const now = deps.now();
   const [row] = await deps.db
     .update(knowledgeSources)
     .set({
       status: failure ? "failed" : "ready",
-      lastError: failure,
+      lastError: failure ?? incomplete,
       counts,
       progress: null,
       lastSyncAt: now,
@@ -140,8 +165,25 @@ export async function runSync(deps: Deps, source: SourceRow, stop?: AbortSignal,
     })
     .where(eq(knowledgeSources.id, source.id))
     .returning();
+  if (!row) return stopped(deps, source);
   deps.log.info("knowledge source synced", { source_id: source.id, kind: source.kind, status: failure ? "failed" : "ready", ...counts });
-  return row ?? source;
+  return row;
+}
+
+class SourceDeleted extends Error {
+  override name = "SourceDeleted";
+}
+
+/** The source was deleted during its sync: nothing is left to record its outcome on. */
+function stopped(deps: Deps, source: SourceRow): SourceRow {
+  deps.log.info("knowledge source deleted during its sync; the sync stopped", { source_id: source.id });
+  return source;
+}
+
+/** Why a sync read only part of its source, in one bounded line (the source's `reason` while `ready`). */
+function readInPart(unread: string[]): string {
+  const more = unread.length > 3 ? `; and ${unread.length - 3} more` : "";
+  return `read in part, so nothing was removed: ${unread.slice(0, 3).join("; ")}${more}`.slice(0, 2000);
 }
 
 /** What the org may still take: documents, and bytes of document bodies (KNOWLEDGE_MAX_BYTES_PER_ORG). */

@@ -4,18 +4,17 @@
 // SYNC_LIMITS.perHost requests in flight and WEBSITE_CRAWL_DELAY_MS (or the robots.txt
 // Crawl-delay, when longer) between them, conditional requests for pages seen before. Only the
 // start URL's host is read; include and exclude patterns and the page cap apply to every page.
-import robotsParser from "robots-parser";
 import { DOC_LIMITS } from "../knowledge/docs.ts";
 import { firstHeading } from "../knowledge/docs-import.ts";
+import { type AdmissionRules, admission, ROBOTS_AGENT } from "./admission.ts";
 import { politeFetch } from "./fetch.ts";
-import { matchesPattern, SOURCE_LIMITS, SYNC_LIMITS } from "./model.ts";
+import { SOURCE_LIMITS, SYNC_LIMITS } from "./model.ts";
 import { type PageResult, type Reader, type ReaderContext, SyncFailed } from "./reader.ts";
-import { looksLikeSitemap, parseSitemap, SitemapError, sitemapText } from "./sitemap.ts";
+import { looksLikeSitemap } from "./sitemap.ts";
+import { sitemapPages } from "./sitemaps.ts";
 
 const HTML = ["text/html", "application/xhtml+xml"];
 const TEXT = ["text/markdown", "text/x-markdown", "text/plain"];
-const NOT_PAGES = /\.(png|jpe?g|gif|webp|svg|ico|pdf|zip|gz|tar|mp4|mp3|webm|css|js|json|woff2?|ttf|exe|dmg)$/i;
-const ROBOTS_AGENT = "svc-agents";
 
 function decode(bytes: Uint8Array, header: string | null): string {
   const charset = /;\s*charset="?([\w-]+)"?/i.exec(header ?? "")?.[1] ?? "utf-8";
@@ -26,77 +25,28 @@ function decode(bytes: Uint8Array, header: string | null): string {
   }
 }
 
-async function readRobots(ctx: ReaderContext, site: URL) {
+/** robots.txt as read: its text, or none (a 4xx: no rules, RFC 9309 section 2.3.1.3). */
+async function readRobots(ctx: ReaderContext, site: URL): Promise<AdmissionRules["robots"]> {
   const url = new URL("/robots.txt", site).href;
   const fetched = await politeFetch(ctx.deps, url, { accept: "text/plain", host: site.host, signal: ctx.signal, maxBytes: 512 * 1024 });
-  if (fetched.kind === "ok") return robotsParser(url, new TextDecoder().decode(fetched.bytes));
-  // 4xx: no rules (RFC 9309 section 2.3.1.3); unreachable or 5xx: assume everything is disallowed.
-  if (fetched.kind === "gone" || (fetched.kind === "failed" && fetched.status !== undefined && fetched.status < 500)) return robotsParser(url, "");
+  if (fetched.kind === "ok") return { url, text: new TextDecoder().decode(fetched.bytes) };
+  // Unreachable or 5xx: assume everything is disallowed (section 2.3.1.4).
+  if (fetched.kind === "gone" || (fetched.kind === "failed" && fetched.status !== undefined && fetched.status < 500)) return { url, text: "" };
   throw new SyncFailed(`robots.txt could not be read (${fetched.kind === "failed" ? fetched.reason : fetched.kind}), so the site is not crawled`);
-}
-
-async function sitemapPages(ctx: ReaderContext, start: URL, admit: (url: string) => boolean, cap: number): Promise<string[]> {
-  const pages: string[] = [];
-  const queue = [start.href];
-  let read = 0;
-  while (queue.length > 0 && pages.length < cap) {
-    if (read++ >= SYNC_LIMITS.sitemaps) break;
-    const url = queue.shift()!;
-    const fetched = await politeFetch(ctx.deps, url, {
-      accept: "application/xml, text/xml, application/gzip",
-      host: start.host,
-      signal: ctx.signal,
-      maxBytes: SYNC_LIMITS.sitemapBytes,
-    });
-    if (fetched.kind !== "ok") {
-      if (url === start.href) throw new SyncFailed(`the sitemap could not be read: ${fetched.kind === "failed" ? fetched.reason : fetched.kind}`);
-      continue;
-    }
-    try {
-      const parsed = parseSitemap(sitemapText(fetched.bytes));
-      for (const loc of parsed.locations) {
-        if (parsed.index) {
-          if (safeHost(loc) === start.host) queue.push(loc);
-        } else if (admit(loc) && !pages.includes(loc) && pages.length < cap) pages.push(loc);
-      }
-    } catch (error) {
-      if (error instanceof SitemapError && url === start.href) throw new SyncFailed(error.message);
-    }
-  }
-  return pages;
-}
-
-function safeHost(raw: string): string | null {
-  try {
-    return new URL(raw).host;
-  } catch {
-    return null;
-  }
 }
 
 export const readWebsite: Reader = async (ctx) => {
   const settings = ctx.source.settings;
   const start = new URL(settings.start_url!);
   const cap = Math.min(settings.max_pages ?? SOURCE_LIMITS.defaultPages, SOURCE_LIMITS.maxPages);
-  const robots = await readRobots(ctx, start);
-  const admit = (raw: string): boolean => {
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      return false;
-    }
-    if (url.host !== start.host || (url.protocol !== "https:" && url.protocol !== "http:") || NOT_PAGES.test(url.pathname)) return false;
-    const path = url.pathname + url.search;
-    if (settings.include?.length && !settings.include.some((p) => matchesPattern(p, path))) return false;
-    if (settings.exclude?.some((p) => matchesPattern(p, path))) return false;
-    return robots.isAllowed(url.href, ROBOTS_AGENT) !== false;
-  };
+  const rules: AdmissionRules = { site: start.href, include: settings.include, exclude: settings.exclude, robots: await readRobots(ctx, start) };
+  const { admit, robots } = admission(rules);
   const sitemap = looksLikeSitemap(start);
-  const queue = sitemap ? await sitemapPages(ctx, start, admit, cap) : admit(start.href) ? [start.href] : [];
+  const listing = sitemap ? await sitemapPages(ctx, start, rules, cap) : null;
+  const queue = listing ? listing.pages : admit(start.href) ? [start.href] : [];
   const queued = new Set(queue);
   const done = new Set<string>();
-  let capped = queue.length >= cap;
+  let capped = listing ? listing.capped : false;
   const delay = Math.max(ctx.deps.config.websiteCrawlDelayMs, Math.min((robots.getCrawlDelay(ROBOTS_AGENT) ?? 0) * 1000, 30_000));
   let nextAt = 0;
   const turn = async () => {
@@ -156,18 +106,31 @@ export const readWebsite: Reader = async (ctx) => {
   };
 
   let index = 0;
+  let stopped = false;
   const worker = async () => {
-    while (index < queue.length) {
-      if (ctx.signal.aborted) throw ctx.signal.reason;
-      const url = queue[index++]!;
-      done.add(url);
-      const result = await readOne(url);
-      if (result) await ctx.emit(result, queue.length);
+    try {
+      while (index < queue.length && !stopped) {
+        if (ctx.signal.aborted) throw ctx.signal.reason;
+        const url = queue[index++]!;
+        done.add(url);
+        const result = await readOne(url);
+        if (result) await ctx.emit(result, queue.length);
+      }
+    } catch (error) {
+      stopped = true;
+      throw error;
     }
   };
-  // Two readers share the queue; a page one of them reads may add links for both.
-  await Promise.all(Array.from({ length: SYNC_LIMITS.perHost }, worker));
+  // Two readers share the queue; a page one of them reads may add links for both. When one stops
+  // on an error, the other stops after its page, so nothing of this sync runs on after it ends.
+  const readers = async () => {
+    const outcomes = await Promise.allSettled(Array.from({ length: SYNC_LIMITS.perHost }, worker));
+    const failed = outcomes.find((o) => o.status === "rejected");
+    if (failed) throw failed.reason;
+  };
+  await readers();
   // A reader that found the queue empty may have stopped while the other was still adding links.
-  while (index < queue.length) await Promise.all(Array.from({ length: SYNC_LIMITS.perHost }, worker));
-  return { complete: !capped, found: queue.length };
+  while (index < queue.length) await readers();
+  const unread = [...(listing?.unread ?? []), ...(capped ? [`the site has more pages than max_pages (${cap}); those past them were not read`] : [])];
+  return { complete: unread.length === 0, found: queue.length, unread };
 };

@@ -32,6 +32,10 @@ const Message = t.Object({
   body: t.String(),
   author: t.Record(t.String(), t.String()),
   verified: Nullable(t.Boolean()),
+  email_from: Nullable(t.String({ description: "A customer message that arrived by email: its From address as received (proves nothing). Null otherwise." })),
+  from_customer: Nullable(
+    t.Boolean({ description: "A message that arrived by email: whether From is the ticket customer's address (false: someone else wrote). Null otherwise." }),
+  ),
   created_at: Time,
 });
 

@@ -11,9 +11,14 @@ export function installSnippet(baseUrl: string, widgetKey: string, orgId: string
   ].join("\n");
 }
 
-/** The page's policy: the house CSP plus our own script and API (the widget loads from here). */
+/**
+ * The page's policy: the house CSP plus what the widget needs (README "Widget", which tells
+ * embedding sites the same): our script and API (it loads from here), `media-src blob:` for the
+ * server's speech (fetched, then played from a blob: URL; without it every play() fails),
+ * `img-src https:` for the agent's picture and people's avatars (https URLs of the org's choice).
+ */
 export const DEMO_CSP =
-  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data: https:; media-src blob:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export function demoPage(baseUrl: string, demo: DemoInfo, voice = false): Response {
   const questions = ["How do I reset my password?", "Can I get a refund?", "How do I cancel my plan?"];

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { EVAL_RUN, runQuestions } from "../../src/agents/eval-runs.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 import { memberWith } from "../dashboard/helpers.ts";
+import { formulaCells, HOSTILE_CELLS, parseCsv } from "../support/csv.ts";
 import { fakeOpenAi } from "../support/fake-llm.ts";
 
 let app: TestApp;
@@ -91,10 +92,26 @@ describe("evaluation runs", () => {
     expect(csv.headers.get("content-type")).toContain("text/csv");
     const text = await csv.text();
     const lines = text.trimEnd().split("\r\n");
-    expect(lines[0]).toBe("question,expected_doc,expected_phrase,answered,confidence,correct,change,first_source,sources,reply");
+    expect(lines[0]).toBe("question,expected_doc,expected_phrase,expected_passage,answered,confidence,correct,change,first_source,sources,reply");
     expect(lines[1]!.startsWith(`"'=HYPERLINK(""x"") and, ""quotes"""`)).toBe(true);
-    expect(lines[2]!.startsWith("How do I reset my password?,Resetting your password,,true,")).toBe(true);
+    expect(lines[2]!.startsWith("How do I reset my password?,Resetting your password,,,true,")).toBe(true);
     expect((await app.request(`/api/eval/runs/${run.id}?format=xml`, { headers: auth })).status).toBe(400);
+  });
+
+  test("CSV export of hostile questions, phrases and titles: no cell a spreadsheet reads as a formula", async () => {
+    await app.request("/api/docs", {
+      method: "POST",
+      headers: auth,
+      json: { title: "@Refunds (voucher, parcel)", body: "Refunds of a voucher or a parcel take five days." },
+    });
+    const res = await start({ questions: HOSTILE_CELLS.map((question) => ({ question, expected_phrase: "-1+1" })) });
+    expect(res.status).toBe(201);
+    const run = (await res.json()) as Run;
+    const rows = parseCsv(await (await app.request(`/api/eval/runs/${run.id}?format=csv`, { headers: auth })).text());
+    expect(rows.slice(1).map((r) => r[0])).toEqual(HOSTILE_CELLS.map((q) => `'${q.trim()}`));
+    expect(rows.slice(1).map((r) => r[2])).toEqual(HOSTILE_CELLS.map(() => "'-1+1"));
+    expect(rows.some((r) => r[8] === "'@Refunds (voucher, parcel)")).toBe(true);
+    expect(formulaCells(rows)).toEqual([]);
   });
 
   test("bad input: 4xx at each bound", async () => {

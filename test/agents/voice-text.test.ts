@@ -69,14 +69,17 @@ describe.each(["voice", "video"])("mode %s through both endpoints", (mode) => {
   };
 
   for (const path of ["/api/sdk/chat", "/api/sdk/chat/stream"])
-    test(`builtin on ${path}: no prefix, no markdown, the answer from the right doc; chat mode keeps them`, async () => {
+    test(`builtin on ${path}: no prefix, no markdown, the answer from the right doc; chat mode is written, not spoken`, async () => {
       const spoken = await reply(app, org, path, { message: "How do I reset my password?", mode });
       expect(spoken).not.toContain('From "');
       expect(spoken).not.toMatch(MARKDOWN);
       expect(spoken).toContain("Forgot password");
       const written = await reply(app, org, path, { message: "How do I reset my password?", mode: "chat" });
-      expect(written).toContain('From "Reset your password"');
-      expect(written).toContain("**Forgot password**");
+      // Written: the plain text of the passage (the builtin drops markdown in every mode), its
+      // paragraphs and sentences as they are, not shortened or enumerated for the ear.
+      expect(written.startsWith("If you forgot your password, open the sign-in page and choose Forgot password.")).toBe(true);
+      expect(written).toContain("We email you a reset link that stays valid for 30 minutes. Open it and choose a new password.");
+      expect(written).not.toMatch(/\*\*|^#/m);
     });
 
   for (const path of ["/api/sdk/chat", "/api/sdk/chat/stream"])

@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { systemActor } from "../../src/kit/actor.ts";
-import { jobs, runJobs } from "../../src/compose.ts";
+import { jobs } from "../../src/compose.ts";
+import { runJobs } from "../../src/jobs.ts";
 import { connect } from "../../src/connectors/service.ts";
 import { connectors } from "../../src/db/schema/index.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";

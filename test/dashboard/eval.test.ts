@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createDoc, updateDoc } from "../../src/knowledge/docs.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
+import { formulaCells, HOSTILE_CELLS, parseCsv } from "../support/csv.ts";
 import { adminOf, get, type Member, memberWith, post, withFlash } from "./helpers.ts";
 
 let app: TestApp;
@@ -63,6 +64,16 @@ describe("Test your agent", () => {
     expect(csv.headers.get("content-type")).toContain("text/csv");
     expect((await csv.text()).split("\r\n")[1]).toStartWith("How do I reset my password?,");
     expect((await get(app, admin, `/dashboard/eval/runs/${id}/export?format=pdf`)).status).toBe(400);
+  });
+
+  test("the CSV export defuses questions that would start a formula", async () => {
+    const content = HOSTILE_CELLS.map((question) => JSON.stringify({ question, expected_phrase: "@x" })).join("\n");
+    const res = await post(app, admin, "/dashboard/eval", { agent_id: admin.agentId!, content });
+    expect(res.status).toBe(303);
+    const id = res.headers.get("location")!.split("/").pop()!;
+    const rows = parseCsv(await (await get(app, admin, `/dashboard/eval/runs/${id}/export?format=csv`)).text());
+    expect(rows.slice(1).map((r) => [r[0], r[2]])).toEqual(HOSTILE_CELLS.map((q) => [`'${q.trim()}`, "'@x"]));
+    expect(formulaCells(rows)).toEqual([]);
   });
 
   test("a bad set is shown again with the line that is wrong; an unknown agent by its field", async () => {

@@ -3,7 +3,7 @@
 // break-all), "Send and resolve", the subject edited, the tag filter and column, the search over
 // conversations as well as tickets, and the queue counts.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chatSubject, isRealQuestion } from "../../src/agents/pipeline/subject.ts";
+import { chatSubject, isRealQuestion, SUBJECT_MAX } from "../../src/agents/pipeline/subject.ts";
 import { DASHBOARD_CSS } from "../../src/dashboard/styles.ts";
 import { findTicket, updateTicket } from "../../src/inbox/tickets.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
@@ -114,13 +114,42 @@ describe("the list", () => {
 });
 
 describe("a chat ticket's subject", () => {
-  test("the first real question, not the request for a person, a yes or a greeting", () => {
+  test("a real question, not the request for a person, a yes or a greeting", () => {
     const turn = (text: string) => ({ role: "customer", text }) as never;
     expect(chatSubject([turn("hi"), turn("How do I change my billing address?")], "Talk to a person")).toBe("How do I change my billing address?");
-    expect(chatSubject([turn("hello")], "human")).toBe("human");
+    expect(chatSubject([turn("hello")], "human")).toBe("Asked for a person");
     expect(chatSubject([], "My parcel is late again")).toBe("My parcel is late again");
     expect(isRealQuestion("yes please")).toBe(false);
     expect(isRealQuestion("Can I talk to a human?")).toBe(false);
     expect(isRealQuestion("Why?")).toBe(true);
+  });
+
+  test("the reason for the hand-off: the message that asked for a person, else the latest question before it, else the routing rule's team", () => {
+    const turn = (text: string) => ({ role: "customer", text }) as never;
+    const history = [turn("Hi"), turn("What are your opening hours?")];
+    // The request carries its reason: that, without the request.
+    expect(chatSubject(history, "My parcel arrived broken, can I talk to a person?")).toBe("My parcel arrived broken");
+    expect(chatSubject(history, "Hi, my parcel arrived broken. I want to speak to a human")).toBe("My parcel arrived broken.");
+    // A bare request: the latest real question before it, not the chat's first.
+    expect(chatSubject([...history, turn("My parcel arrived broken"), turn("ok")], "human please")).toBe("My parcel arrived broken");
+    // The message a routing rule matched is the reason; too short to say much, the team names it.
+    expect(chatSubject(history, "I was charged twice for order 42", { team: "Billing" })).toBe("I was charged twice for order 42");
+    expect(chatSubject([], "refund", { team: "Billing" })).toBe("Billing: Refund");
+    expect(chatSubject([], "human")).toBe("Asked for a person");
+  });
+
+  test("one clean line, at most SUBJECT_MAX characters", () => {
+    expect(chatSubject([], "My parcel\r\narrived\u2028broken\tand wet\u202e!")).toBe("My parcel arrived broken and wet!");
+    const exact = `${"A".repeat(SUBJECT_MAX - 10)} broken it`;
+    expect(exact.length).toBe(SUBJECT_MAX);
+    expect(chatSubject([], exact)).toBe(exact);
+    const over = `${exact}s`;
+    const cut = chatSubject([], over);
+    expect(cut.length).toBe(SUBJECT_MAX);
+    expect(cut.endsWith("…")).toBe(true);
+    // Never half a character: an emoji across the cut is dropped whole.
+    const emoji = chatSubject([], `${"b".repeat(SUBJECT_MAX - 3)} 😀😀 more words`);
+    expect(emoji.isWellFormed()).toBe(true);
+    expect(emoji.length).toBeLessThanOrEqual(SUBJECT_MAX);
   });
 });

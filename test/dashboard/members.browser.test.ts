@@ -101,7 +101,7 @@ test.skipIf(missing)(
     await invitee.page.getByLabel("Choose a password").fill("correct horse battery");
     await invitee.page.getByRole("button", { name: "Create account and join" }).click();
     await invitee.page.waitForURL("**/dashboard");
-    expect(await invitee.page.getByText("roles: knowledge:view, inbox:manage").count()).toBe(1);
+    expect(await invitee.page.getByText("Your roles: Read the knowledge base, Answer tickets and edit customers").count()).toBe(1);
     expect(unexpectedConsoleErrors(invitee.errors)).toEqual([]);
 
     // The admin sees the new member, opens their role form, drops inbox:manage.
@@ -116,7 +116,7 @@ test.skipIf(missing)(
     await row.getByRole("button", { name: "Save roles" }).click();
     await page.getByText("Roles of grace@acme.example saved.").waitFor();
     await invitee.page.reload();
-    expect(await invitee.page.getByText("roles: agents:view, knowledge:view").count()).toBe(1);
+    expect(await invitee.page.getByText("Your roles: See agents, Read the knowledge base").count()).toBe(1);
 
     // Remove (the script asks to confirm first).
     page.once("dialog", (d) => d.accept());
@@ -153,6 +153,31 @@ test.skipIf(missing)(
     await invitee.page.goto("/invite/svc_inv_unknown");
     expect(await invitee.page.getByRole("heading", { name: "Invitation not found" }).count()).toBe(1);
     await checkDashboardPage(invitee.page, "unknown invitation (dark)");
+  },
+  TIMEOUT,
+);
+
+test.skipIf(missing)(
+  "the new invitation's link is at the top of the page that answers the invite, where the eye lands, and only there",
+  async () => {
+    const { page, errors } = await signedIn();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto("/dashboard/settings");
+    const section = page.locator("section", { has: page.getByRole("heading", { name: "Members and roles" }) });
+    await section.getByLabel("Email", { exact: true }).fill("top@acme.example");
+    await section.getByRole("checkbox", { name: "agents:view" }).last().check();
+    await section.getByRole("button", { name: "Invite" }).click();
+    const linkField = page.getByLabel("Invitation link");
+    await linkField.waitFor();
+    expect(await page.locator("#invite-link").count()).toBe(1);
+    // Visible without scrolling: the answer opens at its top, and the link is within the first screen.
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    const box = (await linkField.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(800);
+    expect(await page.getByRole("status").filter({ hasText: "top@acme.example" }).count()).toBe(1);
+    await page.screenshot({ path: join(SCREENSHOTS, "dashboard-settings-invite-link.png") });
+    await checkDashboardPage(page, "settings answering an invitation");
+    expect(unexpectedConsoleErrors(errors)).toEqual([]);
   },
   TIMEOUT,
 );

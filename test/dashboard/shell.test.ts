@@ -41,6 +41,23 @@ describe("dashboard shell", () => {
       expect(body).toContain(`href="${href}"`);
   });
 
+  test("the overview names the member's roles in words, never their codes", async () => {
+    const admin = await adminOf(app);
+    const own = await (await get(app, admin, "/dashboard")).text();
+    expect(own).toContain("Your roles: Admin (every role)");
+    expect(own).not.toMatch(/(org|members|agents|knowledge|inbox|automation|integrations):(manage|view)/);
+    const agent = await memberWith(app, admin.orgId, ["inbox:manage", "knowledge:view", "agents:view", "automation:view"]);
+    expect(await (await get(app, agent, "/dashboard")).text()).toContain(
+      "Your roles: Agent (See agents, Read the knowledge base, Answer tickets and edit customers, See campaigns)",
+    );
+    const mixed = await memberWith(app, admin.orgId, ["knowledge:view", "knowledge:manage", "inbox:view"]);
+    const text = await (await get(app, mixed, "/dashboard")).text();
+    expect(text).toContain("Your roles: Edit the knowledge base, Read the inbox");
+    expect(text).not.toMatch(/(knowledge|inbox):(manage|view)/);
+    const none = await memberWith(app, admin.orgId, []);
+    expect(await (await get(app, none, "/dashboard")).text()).toContain("Your roles: none yet");
+  });
+
   test("a member with one role sees only its section in the nav", async () => {
     const admin = await adminOf(app);
     const viewer = await memberWith(app, admin.orgId, ["knowledge:view"]);

@@ -4,6 +4,7 @@
 // the guard's `ca` option (deps.guard, as tests inject its resolver): the guard's code is the one
 // production runs. Authorize, consent naming the host, tokens; then the refusals: a client_id
 // that is not the URL, an oversized document, a private address, a redirect URI not in it.
+// The limits on fetching are in client-metadata-limits.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -119,8 +120,12 @@ describe("refused, on the error page and never redirected", () => {
     expect(await refused(`${base()}/mismatch.json`)).toContain("names another client_id");
   });
 
+  // A document that cannot be read says only that; the log says why (src/oauth/client-metadata.ts).
+  const loggedReason = () => app.logs.findLast((l) => l.msg === "client metadata document unreadable")?.reason;
+
   test("a document larger than 5 KiB", async () => {
-    expect(await refused(`${base()}/big.json`)).toContain("larger than 5120 bytes");
+    expect(await refused(`${base()}/big.json`)).toContain("could not be read");
+    expect(loggedReason()).toBe("larger than 5120 bytes");
   });
 
   test("a document asking for client authentication other than none", async () => {
@@ -128,7 +133,8 @@ describe("refused, on the error page and never redirected", () => {
   });
 
   test("a document at a private address is never fetched", async () => {
-    expect(await refused("https://private.example/client.json")).toContain("blocked address");
+    expect(await refused("https://private.example/client.json")).toContain("could not be read");
+    expect(loggedReason()).toContain("blocked address");
   });
 
   test("a redirect URI the document does not list (exactly: another loopback port too)", async () => {

@@ -3,7 +3,7 @@
 // 2025-03-26, 2025-06-18 and 2025-11-25 through initialize (the client offering only that one),
 // and 2026-07-28 pinned, which never sends initialize (server/discover, then per-request _meta).
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { Client, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
+import { Client, ProtocolError, SdkError, StreamableHTTPClientTransport, UnauthorizedError } from "@modelcontextprotocol/client";
 import type { OAuthClientProvider } from "@modelcontextprotocol/client";
 import { createDoc } from "../../src/knowledge/docs.ts";
 import { seedOrg, serveTestApp, type ServedTestApp } from "../support/app.ts";
@@ -123,5 +123,18 @@ test("2026-07-28 pinned: no initialize at all; server/discover, then tools/list 
   expect(methods).toContain("server/discover");
   for (const s of sent.filter((s) => s.method === "tools/list" || s.method === "tools/call"))
     expect(s).toMatchObject({ version: "2026-07-28", mcpMethod: s.method });
+  await client.close();
+});
+
+test("2026-07-28: a tool that finds nothing is a JSON-RPC error in a 200 (-32601 naming what was not found), not a transport failure", async () => {
+  const { client } = await connect({ versionNegotiation: { mode: { pin: "2026-07-28" } } }, 53711);
+  const id = crypto.randomUUID();
+  const error = await rejectionOf(client.callTool({ name: "read_doc", arguments: { id } }));
+  expect(error).not.toBeInstanceOf(SdkError);
+  expect(error).toBeInstanceOf(ProtocolError);
+  expect((error as ProtocolError).code).toBe(-32601);
+  expect(error.message).toContain(`No published article with id ${id}`);
+  // The client goes on working after it.
+  expect((await client.callTool({ name: "search_docs", arguments: { query: "shipping" } })).isError).toBe(false);
   await client.close();
 });

@@ -1,10 +1,12 @@
 // The official SDK client, after the OAuth flow, lists our tools and calls search_docs and a
 // custom HTTP action; each result arrives as one text block.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { createDoc } from "../../src/knowledge/docs.ts";
 import { seedOrg, serveTestApp, signIn, type ServedTestApp } from "../support/app.ts";
 import { connectWithOAuth, TestOAuthProvider } from "../support/mcp-client.ts";
 import { Browserless, consentFields } from "../support/oauth.ts";
+import { rejectionOf } from "../support/settle.ts";
 
 let app: ServedTestApp;
 let org: Awaited<ReturnType<typeof seedOrg>>;
@@ -65,3 +67,13 @@ test("SDK client: tools/list, search_docs and a custom HTTP action, each one tex
   expect(orderContent).toHaveLength(1);
   expect(JSON.parse(orderContent[0]!.text)).toEqual({ status: 200, body: { order: "A-42", state: "shipped" } });
 }, 30_000);
+
+test("SDK client: read_doc with an unknown id is a JSON-RPC error naming what was not found (-32601, interface 7.1), not a transport failure", async () => {
+  const { client } = await connectWithOAuth(app.url, new TestOAuthProvider("http://127.0.0.1:53691/callback"), authorizeAsPerson);
+  const id = crypto.randomUUID();
+  const error = await rejectionOf(client.callTool({ name: "read_doc", arguments: { id } }));
+  expect(error).toBeInstanceOf(McpError);
+  expect((error as McpError).code).toBe(-32601);
+  expect(error.message).toContain(`No published article with id ${id}`);
+  await client.close();
+});

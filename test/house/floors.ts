@@ -8,7 +8,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ["http", "invalidation", "metrics"], // the HTTP edge (body, JSON, errors); cross-instance cache drops; Prometheus collectors
   ["deps"], // what every feature function receives
   ["tenancy"], // the orgs, their members and memberships: the store every room above reads
-  ["auth", "health", "live", "outbox"], // sign-in and roles; probes; live events (the bus and the SSE writer); the durable outbox and its loop
+  ["auth", "health", "jobs", "live", "outbox"], // sign-in and roles; probes; the periodic jobs runner; live events (the bus and the SSE writer); the durable outbox and its loop
   ["activity"], // the admin activity log
   ["oauth", "webhooks"], // the authorization server; signed outbound events
   ["openapi", "tools"], // the tool runtime (visibility, validation, limits, deadline, audit)

@@ -34,6 +34,26 @@ describe("error shape", () => {
     expect(paths).toContain("/password");
   });
 
+  test("a validation failure's message names the part of the request that failed: query, path or body", async () => {
+    const org = await seedOrg(app);
+    const headers = { authorization: `Bearer ${await signIn(app, org.admin_email, org.password)}` };
+    const failure = async (res: Response) => {
+      expect(res.status).toBe(400);
+      const { error } = (await res.json()) as ErrorBody;
+      expect(error.code).toBe("validation_failed");
+      return { message: error.message, paths: error.details!.map((d) => d.path) };
+    };
+    // A number Elysia reads from text and then finds out of range (it reports no part for these).
+    expect(await failure(await app.request("/api/activity?limit=0", { headers }))).toEqual({ message: "The request query is invalid.", paths: ["/limit"] });
+    // A value that is not a number at all.
+    expect(await failure(await app.request("/api/activity?limit=abc", { headers }))).toEqual({ message: "The request query is invalid.", paths: ["/limit"] });
+    // A path parameter.
+    expect((await failure(await app.request(`/api/oauth/grants/${"x".repeat(65)}`, { method: "DELETE", headers }))).message).toBe(
+      "The request path is invalid.",
+    );
+    expect((await failure(await app.request("/api/auth/session", { json: { email: 42, password: "" } }))).message).toBe("The request body is invalid.");
+  });
+
   test("malformed JSON → 400 invalid_json; unsupported media type → 415", async () => {
     const res = await app.request("/api/auth/session", { method: "POST", body: "{nope", headers: { "content-type": "application/json" } });
     expect(res.status).toBe(400);

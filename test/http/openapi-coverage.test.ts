@@ -1,5 +1,6 @@
 // Every operation of GET /api/openapi.json is findable and readable: it has a tag (the viewer at
-// /api/docs groups by tag), a summary, and — where it answers a JSON body — a 2xx response schema.
+// /api/docs groups by tag), a summary, and a 2xx response: a schema for its media type (JSON, an
+// event stream, CSV, plain text, audio), or 204.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import Ajv2020 from "ajv/dist/2020";
 import { Elysia, t } from "elysia";
@@ -37,7 +38,9 @@ function withoutResponseSchema(document: Json): string[] {
   return operations(document)
     .filter(
       ([, op]) =>
-        !Object.entries(op.responses as Json).some(([status, r]) => status.startsWith("2") && (status === "204" || r.content?.["application/json"]?.schema)),
+        !Object.entries(op.responses as Json).some(
+          ([status, r]) => status.startsWith("2") && (status === "204" || Object.values((r.content ?? {}) as Json).some((media) => media?.schema)),
+        ),
     )
     .map(([id]) => id);
 }
@@ -56,6 +59,23 @@ test("the checks catch a planted operation with no tag, no summary and no respon
   expect(untagged(document)).toEqual(["GET /api/planted"]);
   expect(unsummarised(document)).toEqual(["GET /api/planted"]);
   expect(withoutResponseSchema(document)).toEqual(["GET /api/planted"]);
+});
+
+test("the answers that are not JSON name their media type: event streams, the streamed chat, speech and the CSV report", () => {
+  const media = (id: string) => {
+    const [method, path] = id.split(" ") as [string, string];
+    return Object.keys(doc.paths[path]?.[method.toLowerCase()]?.responses?.["200"]?.content ?? {});
+  };
+  expect(media("GET /api/sdk/conversations/{session_id}/events")).toEqual(["text/event-stream"]);
+  expect(media("GET /api/tickets/{id}/events")).toEqual(["text/event-stream"]);
+  expect(media("GET /api/tickets/events")).toEqual(["text/event-stream"]);
+  expect(media("POST /api/sdk/chat/stream")).toEqual(["text/plain"]);
+  expect(media("POST /api/sdk/voice/speech")).toEqual(["audio/*"]);
+  expect(media("GET /api/reports/summary.csv")).toEqual(["text/csv"]);
+  // The stored original of an email is answered as JSON (its text in `original`), not as message/rfc822.
+  expect(media("GET /api/tickets/{id}/messages/{message_id}/email")).toEqual(["application/json"]);
+  const email = doc.paths["/api/tickets/{id}/messages/{message_id}/email"].get.responses["200"].content["application/json"].schema;
+  expect(Object.keys(email.properties)).toEqual(expect.arrayContaining(["message_id", "original", "attachments", "received_at"]));
 });
 
 // The operations still documented without a 2xx response schema. This list may only shrink: an

@@ -2,7 +2,10 @@
 // limits at their boundary; the tenant boundary), the inbox_list_saved_replies tool, the Settings
 // page, and insertion into a ticket's reply without the script (variables filled in).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { fillSavedReply, SAVED_REPLY_LIMITS } from "../../src/inbox/saved-replies.ts";
+import { eq } from "drizzle-orm";
+import { members } from "../../src/db/schema/index.ts";
+import { SAVED_REPLY_LIMITS } from "../../src/inbox/saved-replies.ts";
+import { fillSavedReply } from "../../src/inbox/saved-reply-template.ts";
 import { inboxTools } from "../../src/inbox/tools.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { adminOf, get, type Member, memberWith, post } from "../dashboard/helpers.ts";
@@ -75,6 +78,45 @@ describe("variables", () => {
     ).toBe("Hi Ada, #7 by Sam {{order.id}}");
     expect(fillSavedReply("Hi {{customer.name}}", { customerName: null, ticketNumber: 7, agentName: "Sam" })).toBe("Hi ");
   });
+
+  test("a fallback stands in for a missing or blank value; a member without a display name signs as the widget shows them", () => {
+    const body = 'Hi {{customer.name | "there"}}, sorry. — {{agent.name}}';
+    expect(fillSavedReply(body, { customerName: null, ticketNumber: 7, agentName: null })).toBe("Hi there, sorry. — Support team");
+    expect(fillSavedReply(body, { customerName: "  ", ticketNumber: 7, agentName: " " })).toBe("Hi there, sorry. — Support team");
+    expect(fillSavedReply(body, { customerName: "Ada", ticketNumber: 7, agentName: "Sam" })).toBe("Hi Ada, sorry. — Sam");
+    expect(fillSavedReply('{{ agent.name|"the team" }} on #{{ticket.number | "?"}}', { customerName: null, ticketNumber: 7, agentName: null })).toBe(
+      "the team on #7",
+    );
+    // A value is put in once: a name that looks like a variable stays text.
+    expect(fillSavedReply("Hi {{customer.name}}", { customerName: "{{agent.name}}", ticketNumber: 7, agentName: "Sam" })).toBe("Hi {{agent.name}}");
+  });
+
+  test("bounded: only the first variables are filled in; a template of many openings is refused when saved", () => {
+    const many = "{{ticket.number}}".repeat(SAVED_REPLY_LIMITS.variables + 5);
+    const filled = fillSavedReply(many, { customerName: null, ticketNumber: 7, agentName: null });
+    expect(filled).toBe("7".repeat(SAVED_REPLY_LIMITS.variables) + "{{ticket.number}}".repeat(5));
+  });
+});
+
+describe("template checks when saved", () => {
+  const save = (name: string, body: string) => api(admin, "/api/saved-replies", { method: "POST", json: { name, body } });
+  test("at most SAVED_REPLY_LIMITS.variables openings, a fallback of at most SAVED_REPLY_LIMITS.fallback characters, a known variable written right", async () => {
+    expect((await save("vars ok", "{{ticket.number}} ".repeat(SAVED_REPLY_LIMITS.variables))).status).toBe(201);
+    const tooMany = await save("vars over", "{{ticket.number}} ".repeat(SAVED_REPLY_LIMITS.variables + 1));
+    expect(tooMany.status).toBe(400);
+    expect(JSON.stringify(await tooMany.json())).toContain("/body");
+    // Unknown variables count too: a hostile body of openings is refused, not scanned at every insert.
+    expect((await save("openings", "{{".repeat(5000))).status).toBe(400);
+    expect((await save("fallback ok", `Hi {{customer.name | "${"t".repeat(SAVED_REPLY_LIMITS.fallback)}"}}`)).status).toBe(201);
+    expect((await save("fallback over", `Hi {{customer.name | "${"t".repeat(SAVED_REPLY_LIMITS.fallback + 1)}"}}`)).status).toBe(400);
+    const unquoted = await save("unquoted", "Hi {{customer.name | there}}");
+    expect(unquoted.status).toBe(400);
+    expect(((await unquoted.json()) as { error: { details: { message: string }[] } }).error.details[0]!.message).toContain('{{customer.name | "fallback"}}');
+    // An unknown variable is the team's own placeholder: kept as written.
+    expect((await save("placeholder", "Your order {{order.id}} is on its way")).status).toBe(201);
+    const patched = await api(admin, "/api/saved-replies", { method: "GET" });
+    expect(patched.status).toBe(200);
+  });
 });
 
 describe("the inbox_list_saved_replies tool", () => {
@@ -105,6 +147,15 @@ describe("dashboard", () => {
     const inserted = await post(app, admin, `/dashboard/inbox/${fx.ticketNumber}/insert`, { reply: "First line.", saved_reply: greeting.id });
     expect(inserted.status).toBe(200);
     expect(await inserted.text()).toContain(`First line.\n\nHello Ada &#60;Lovelace&#62;, about #${fx.ticketNumber}:</textarea>`);
+    // A member without a display name signs as the widget shows them to the customer, never by their email.
+    const sign = (await (await api(admin, "/api/saved-replies", { method: "POST", json: { name: "Signed", body: "— {{agent.name}}" } })).json()) as {
+      id: string;
+    };
+    const nameless = await memberWith(app, admin.orgId, ["inbox:view", "inbox:manage"]);
+    await app.deps.db.update(members).set({ name: "" }).where(eq(members.email, nameless.email));
+    const signed = await (await post(app, nameless, `/dashboard/inbox/${fx.ticketNumber}/insert`, { reply: "", saved_reply: sign.id })).text();
+    expect(signed).toContain("— Support team</textarea>");
+    expect(signed).not.toContain(`— ${nameless.email}`);
     const none = await post(app, admin, `/dashboard/inbox/${fx.ticketNumber}/insert`, { reply: "", saved_reply: "" });
     expect(none.status).toBe(400);
     const viewer = await memberWith(app, admin.orgId, ["inbox:view"]);

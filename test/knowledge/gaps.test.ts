@@ -43,10 +43,15 @@ describe("knowledge gaps", () => {
 
     const res = await gaps();
     expect(res.status).toBe(200);
-    const list = ((await res.json()) as { gaps: { terms: string[]; count: number; questions: string[]; write_article_url: string; last_asked_at: string }[] })
-      .gaps;
+    const list = (
+      (await res.json()) as {
+        gaps: { terms: string[]; count: number; by_reason: Record<string, number>; questions: string[]; write_article_url: string; last_asked_at: string }[];
+      }
+    ).gaps;
     expect(list.map((g) => g.count)).toEqual([3, 1]);
     expect(list[0]!.terms).toContain("tokyo");
+    // The first Tokyo answer was followed by the escalation's ticket: handed off as well as low.
+    expect(list[0]!.by_reason).toEqual({ low_confidence: 3, not_helpful: 0, handed_off: 1, boilerplate: 0 });
     expect(list[0]!.questions.sort()).toEqual(["Do you have an office in Tokyo?", "Is the Tokyo office open on Saturdays?", "Where is your Tokyo office?"]);
     expect(list[1]!.questions).toEqual(["Can I pay with bitcoin?"]);
     expect(list.flatMap((g) => g.questions)).not.toContain("How do I reset my password?");
@@ -60,7 +65,13 @@ describe("knowledge gaps", () => {
   test("limits at their boundary; roles", async () => {
     expect((await gaps("?days=365&limit=100")).status).toBe(200);
     expect((await gaps("?days=366")).status).toBe(400);
-    expect((await gaps("?days=0")).status).toBe(400);
+    const zero = await gaps("?days=0");
+    expect(zero.status).toBe(400);
+    // The message names where the problem is: a query parameter, not the body.
+    const zeroBody = (await zero.json()) as { error: { code: string; message: string; details: { path: string }[] } };
+    expect(zeroBody.error.code).toBe("validation_failed");
+    expect(zeroBody.error.message).toBe("The request query is invalid.");
+    expect(zeroBody.error.details[0]!.path).toBe("/days");
     expect((await gaps("?limit=101")).status).toBe(400);
     expect(((await (await gaps("?limit=1")).json()) as { gaps: unknown[] }).gaps).toHaveLength(1);
     const other = await seedOrg(app);

@@ -1,7 +1,8 @@
 // An event stream is bounded (README "Live conversation", "Bounded"): a client that does not take
-// what it is sent is ended once more than STREAM_BUFFER_BYTES would wait for it, and what it
-// missed comes back on a reconnect with Last-Event-ID. Over real sockets that never read (or read
-// late), with replies of about 30 KB each.
+// what it is sent is ended as soon as more than STREAM_BUFFER_BYTES wait for it beyond what its
+// socket took, and what it missed comes back on a reconnect with Last-Event-ID. Over real sockets
+// that never read (or read late), with replies of about 30 KB each. The heartbeat is the longest
+// allowed (25 s), so no stream here is ended by a heartbeat's check while the replies are written.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect, type Socket } from "node:net";
 import { createParser } from "eventsource-parser";
@@ -17,7 +18,7 @@ let app: ServedTestApp;
 let org: ChatOrg;
 let memberId: string;
 beforeAll(async () => {
-  app = await serveTestApp({ SDK_STREAMS_PER_KEY_IP: "50", SDK_STREAM_HEARTBEAT_SECONDS: "1" });
+  app = await serveTestApp({ SDK_STREAMS_PER_KEY_IP: "50", SDK_STREAM_HEARTBEAT_SECONDS: "25" });
   org = await seedChatOrg(app, { docs: false });
   const [member] = await app.deps.db.select({ id: members.id }).from(members).where(eq(members.email, org.admin_email));
   memberId = member!.id;
@@ -62,6 +63,33 @@ function openPaused(sessionId: string, userId: string, lastEventId: string): Pro
     });
     socket.on("data", (chunk: Buffer) => received.push(chunk));
     socket.on("error", () => {}); // a dropped connection is what some of these tests wait for
+    socket.on("close", () => closedResolve());
+    socket.once("error", reject);
+  });
+}
+
+/** Opens the event stream on a raw socket that reads the response's head, and nothing after it. */
+function openReadingHeadOnly(sessionId: string, userId: string, lastEventId: string): Promise<RawStream & { head: string }> {
+  return new Promise((resolve, reject) => {
+    const received: Buffer[] = [];
+    let closedResolve = () => {};
+    const closed = new Promise<void>((r) => (closedResolve = r));
+    let head = "";
+    const socket = connect(app.server.port!, "127.0.0.1", () =>
+      socket.write(
+        `GET /api/sdk/conversations/${sessionId}/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${org.widget_key}\r\nX-User-Id: ${userId}\r\nLast-Event-ID: ${lastEventId}\r\n\r\n`,
+      ),
+    );
+    const onHead = (chunk: Buffer) => {
+      head += chunk.toString("latin1");
+      if (!head.includes("\r\n\r\n")) return;
+      socket.off("data", onHead);
+      socket.pause();
+      socket.on("data", (more: Buffer) => received.push(more));
+      resolve({ socket, received, closed, head });
+    };
+    socket.on("data", onHead);
+    socket.on("error", () => {});
     socket.on("close", () => closedResolve());
     socket.once("error", reject);
   });
@@ -114,6 +142,41 @@ describe("streams whose clients never read", () => {
   }, 180_000);
 });
 
+describe("a stream whose client reads the response's head and nothing more", () => {
+  test("is ended while the replies are still being written, as soon as the bound waits for it, and the server keeps no more than the bound", async () => {
+    const REPLIES = 400;
+    const { sessionId, ticketId, lastEventId } = await handedOff("reads-head-only");
+    const before = await openEventStreams();
+    const open = app.deps.live.open;
+    const stream = await openReadingHeadOnly(sessionId, "reads-head-only", lastEventId);
+    expect(stream.head.startsWith("HTTP/1.1 200")).toBe(true);
+    await until(() => app.deps.live.open === open + 1, "the stream to open");
+    const logged = app.logs.length;
+    const baseline = retainedBytes();
+
+    // Replies one at a time until the server has ended the stream: about 12 MB in all, far more
+    // than the socket's buffers and the bound together.
+    let posted = 0;
+    while (posted < REPLIES && app.deps.live.open > open) {
+      await reply(ticketId, 1);
+      posted++;
+    }
+    expect(app.deps.live.open).toBe(open);
+    expect(posted).toBeLessThan(REPLIES);
+    expect(await openEventStreams()).toBe(before);
+    const ended = app.logs.slice(logged).filter((l) => l.msg === "event stream ended: the client is not taking what it is sent");
+    expect(ended.length).toBe(1);
+    // What the server still held for it beyond the socket when it gave up: never more than the bound.
+    expect(ended[0]!.unsent_bytes as number).toBeLessThanOrEqual(STREAM_BUFFER_BYTES);
+    expect(retainedBytes() - baseline).toBeLessThan(Math.max(4 * STREAM_BUFFER_BYTES, (posted * BIG.length * 3) / 8));
+
+    // Reading again, it gets at most what was already on its way, then the cut: never every reply.
+    stream.socket.resume();
+    await stream.closed;
+    expect(Buffer.concat(stream.received).length).toBeLessThan(REPLIES * BIG.length * 3);
+  }, 180_000);
+});
+
 describe("a slow stream", () => {
   test("is ended, and a reconnect with the last id it got brings every reply, each once, in order", async () => {
     const REPLIES = 250;
@@ -126,8 +189,9 @@ describe("a slow stream", () => {
     // Now it reads: what was queued for it, then the end of the body.
     slow.socket.resume();
     await slow.closed;
+    // The cut resets the connection: what was still on its way may be lost with it, so it has
+    // anything from nothing to a part of the replies.
     const text = Buffer.concat(slow.received).toString("utf8");
-    expect(text.startsWith("HTTP/1.1 200")).toBe(true);
     const ids: number[] = [];
     const texts: string[] = [];
     const parser = createParser({
@@ -137,13 +201,13 @@ describe("a slow stream", () => {
         texts.push((JSON.parse(event.data) as { text: string }).text.split(" ")[0]!);
       },
     });
-    parser.feed(text.slice(text.indexOf("\r\n\r\n") + 4));
-    expect(ids.length).toBeGreaterThan(0);
+    if (text.includes("\r\n\r\n")) parser.feed(text.slice(text.indexOf("\r\n\r\n") + 4));
     expect(ids.length).toBeLessThan(REPLIES); // it was ended before it got everything
 
-    // The widget's reconnect: Last-Event-ID is the last complete event it parsed.
+    // The widget's reconnect: Last-Event-ID is the last complete event it parsed. Its backlog is
+    // megabytes, more than the socket takes at once: the catch-up waits for it and is never cut.
     const res = await fetch(`${app.url}/api/sdk/conversations/${sessionId}/events`, {
-      headers: { authorization: `Bearer ${org.widget_key}`, "x-user-id": "reads-late", "last-event-id": String(ids.at(-1)) },
+      headers: { authorization: `Bearer ${org.widget_key}`, "x-user-id": "reads-late", "last-event-id": String(ids.at(-1) ?? lastEventId) },
     });
     expect(res.status).toBe(200);
     const rest = readEvents(res);

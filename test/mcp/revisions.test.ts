@@ -250,6 +250,17 @@ describe("2026-07-28, statelessly", () => {
     expect(batch.res.status).toBe(400);
     expect(batch.body.error.code).toBe(-32600);
   });
+
+  test("2026-07-28: a tool's own failure stays in a 200, -32601 included (an unknown document, an unknown tool)", async () => {
+    const id = crypto.randomUUID();
+    const missing = await rpc(app, token, modern("tools/call", { name: "read_doc", arguments: { id } }), modernHeaders("tools/call", "read_doc"));
+    expect({ status: missing.res.status, error: missing.body.error }).toEqual({
+      status: 200,
+      error: { code: -32601, message: `No published article with id ${id}.` },
+    });
+    const unknown = await rpc(app, token, modern("tools/call", { name: "no_such_tool", arguments: {} }), modernHeaders("tools/call", "no_such_tool"));
+    expect({ status: unknown.res.status, code: unknown.body.error?.code }).toEqual({ status: 200, code: -32601 });
+  });
 });
 
 const SCOPE_OF: Record<string, string> = {

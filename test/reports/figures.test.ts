@@ -176,7 +176,8 @@ describe("GET /api/reports/summary", () => {
     expect(r.by_hour[10]).toBe(13);
     expect(r.by_hour.reduce((s: number, n: number) => s + n, 0)).toBe(13);
     expect(r.first_response_business_hours).toBeNull(); // no business hours set
-    expect(r.knowledge_gaps).toEqual([]); // every answer was confident
+    // Every answer was confident; the one the customer marked "No" is the period's only gap.
+    expect(r.knowledge_gaps.map((g: { questions: string[]; count: number }) => [g.questions, g.count])).toEqual([[["How do I reset my password?"], 1]]);
   });
 
   test("filters: another channel has no conversations; a member's tickets only", async () => {
@@ -207,6 +208,30 @@ describe("GET /api/reports/summary", () => {
     expect(rows.get("first_response_median_ms")).toBe("120000");
     expect(rows.get("csat_person_average")).toBe("3.5");
     expect(rows.get("conversations_hour_10")).toBe("13");
+  });
+
+  test("hours of the day in the time zone asked for (tz), UTC by default; anything but an IANA name is a 400", async () => {
+    expect((await report("")).time_zone).toBe("UTC");
+    const kolkata = await report("&tz=Asia/Kolkata"); // 10:00 UTC is 15:30 there
+    expect(kolkata.time_zone).toBe("Asia/Kolkata");
+    expect(kolkata.by_hour[15]).toBe(13);
+    expect(kolkata.by_hour[10]).toBe(0);
+    expect(kolkata.conversations).toBe(13);
+    expect((await report("&tz=america/new_york")).by_hour[5]).toBe(13); // January: UTC-5; the name's spelling canonical
+    expect((await report("&tz=America/Argentina/ComodRivadavia")).by_hour[7]).toBe(13);
+    const csv = await (
+      await app.request("/api/reports/summary.csv?period=custom&since=2026-01-05T00:00:00Z&until=2026-01-15T00:00:00Z&tz=Asia/Kolkata", {
+        headers: { authorization: `Bearer ${admin}` },
+      })
+    ).text();
+    expect(csv).toContain("\r\ntime_zone,Asia/Kolkata\r\n");
+    expect(csv).toContain("\r\nconversations_hour_15,13\r\n");
+    // US/Pacific-New: a name Intl still knows and the database's tz data no longer has (removed in 2020b).
+    for (const tz of ["+05:30", "-03:00", "Nowhere/Land", "UTC+5", "US/Pacific-New", "x".repeat(64), "x".repeat(65), ""]) {
+      const response = await app.request(`/api/reports/summary?period=7d&tz=${encodeURIComponent(tz)}`, { headers: { authorization: `Bearer ${admin}` } });
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: { details?: { path: string }[] } }).error.details?.[0]?.path).toBe("/tz");
+    }
   });
 
   test("bad periods are 400s; no session is 401", async () => {

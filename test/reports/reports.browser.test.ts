@@ -1,5 +1,6 @@
 // The Reports page in a real headless Chromium: seeded figures shown, the charts' numbers in
-// tables (first responses in business hours too, the period's knowledge gaps), no serious or critical axe violation in light and dark, no console or CSP error;
+// tables (first responses in business hours too, the period's knowledge gaps), the hours in the
+// org's business-hours zone or the one asked for, no serious or critical axe violation in light and dark, no console or CSP error;
 // photographed into docs/screenshots/ (dashboard-reports.png, dashboard-reports-dark.png).
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Browser, BrowserContext } from "playwright-core";
@@ -118,12 +119,28 @@ for (const scheme of ["light", "dark"] as const)
       expect(await page.getByRole("row", { name: /^Conversations 12$/ }).count()).toBe(1);
       expect(await page.getByRole("row", { name: "Frustration 1" }).count()).toBe(1);
       expect(await page.getByRole("row", { name: /^Tickets 4$/ }).count()).toBe(1); // three opened at this very moment: a preset includes them
-      expect(await page.getByRole("img", { name: "Conversations by hour of day, UTC" }).count()).toBe(1);
+      // The hours in the org's business-hours zone, described by their busiest hours; the numbers folded under the chart.
+      const chart = page.getByRole("img", { name: "Conversations by hour of day, Europe/Paris time" });
+      expect(await chart.count()).toBe(1);
+      expect(await chart.getAttribute("aria-describedby")).toBe("hours-busiest");
+      expect(await page.locator("#hours-busiest").textContent()).toMatch(/^Busiest: /);
+      expect(await page.getByRole("table", { name: "Conversations by hour of day, Europe/Paris time" }).isVisible()).toBe(false);
+      expect(
+        await page
+          .getByText(/^An answer counts as an assumed resolution once 24 hours pass/)
+          .first()
+          .isVisible(),
+      ).toBe(true);
       expect(await page.getByRole("row", { name: /^First response by a person, median \(1 answered\) 2\.7 d$/ }).count()).toBe(1);
       expect(await page.getByRole("row", { name: /^First response by a person in business hours, median 1\.0 h$/ }).count()).toBe(1);
       await page.getByRole("heading", { name: "Top knowledge gaps" }).waitFor();
       expect(await page.getByRole("row", { name: /^How do I reset my password\? 3 / }).count()).toBe(1);
       await checkDashboardPage(page, scheme === "light" ? "reports" : "reports-dark", true);
+      await page.getByText("The numbers by hour").click();
+      expect(await page.getByRole("table", { name: "Conversations by hour of day, Europe/Paris time" }).isVisible()).toBe(true);
+      await checkDashboardPage(page, scheme === "light" ? "reports with the hours' numbers" : "reports with the hours' numbers, dark");
+      await page.goto("/dashboard/reports?period=30d&tz=America/New_York");
+      expect(await page.getByRole("img", { name: "Conversations by hour of day, America/New_York time" }).count()).toBe(1);
       await page.goto("/dashboard");
       expect(await page.getByRole("heading", { name: /Last 7 days/ }).count()).toBe(1);
       await checkDashboardPage(page, scheme === "light" ? "overview-figures" : "overview-figures-dark");

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { eq } from "drizzle-orm";
-import type { Browser } from "playwright-core";
+import { and, eq } from "drizzle-orm";
+import type { Browser, Page } from "playwright-core";
 import { conversationMessages, tickets } from "../../src/db/schema/index.ts";
 import { createDoc } from "../../src/knowledge/docs.ts";
 import { seedOrg, serveTestApp, signIn, type ServedTestApp } from "../support/app.ts";
@@ -100,6 +100,73 @@ test.skipIf(missing)(
     await page.getByText("Thank you for your rating.").waitFor();
     const [rated] = await app.deps.db.select().from(tickets).where(eq(tickets.id, ticket!.id));
     expect(rated).toMatchObject({ csatScore: 4, csatComment: "Quick, thanks", csatHandledBy: "ai" });
+    // Answered: a reload does not ask again.
+    expect(await reloadAndCountRatingChecks(page)).toBe(0);
+    expect(await rating.count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  },
+  TIMEOUT,
+);
+
+/** Reloads the page and waits until the widget follows its conversation again; how many times it asked whether to show the rating prompt meanwhile. */
+async function reloadAndCountRatingChecks(page: Page): Promise<number> {
+  let checks = 0;
+  const count = (r: { url(): string; method(): string }) => {
+    if (r.method() === "GET" && /\/rating(\?|$)/.test(r.url())) checks++;
+  };
+  page.on("request", count);
+  const following = page.waitForRequest((r) => r.url().endsWith("/events"));
+  await page.reload();
+  await following;
+  await page.getByRole("log").waitFor();
+  page.off("request", count);
+  return checks;
+}
+
+test.skipIf(missing)(
+  "the rating prompt survives a reload until it is answered or dismissed; a dismissal survives a reload too",
+  async () => {
+    const context = await browser!.newContext({ viewport: { width: 1000, height: 900 } });
+    context.setDefaultTimeout(10_000);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    await page.goto(`http://127.0.0.1:${site!.port}/`);
+    await page.getByRole("button", { name: "Open chat" }).click();
+    await page.getByRole("button", { name: "Talk to a person" }).click();
+    const waiting = page.locator(".waiting");
+    await waiting.waitFor({ state: "visible" });
+    const number = Number((await waiting.textContent())!.match(/ticket #(\d+)/)![1]);
+    const [ticket] = await app.deps.db
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.orgId, org.org_id), eq(tickets.number, number)));
+    const admin = await signIn(app, org.admin_email, org.password);
+    const resolved = await app.request(`/api/tickets/${ticket!.id}`, {
+      method: "PATCH",
+      headers: { authorization: `Bearer ${admin}` },
+      json: { status: "resolved" },
+    });
+    expect(resolved.status).toBe(200);
+    const rating = page.getByRole("form", { name: `Rate ticket #${number}` });
+    await rating.waitFor();
+
+    // A reload (the panel reopens by itself): the prompt is asked again, with the org's question.
+    expect(await reloadAndCountRatingChecks(page)).toBe(1);
+    await rating.waitFor();
+    expect(await rating.getByText("How did we do today?").count()).toBe(1);
+    expect(await seriousAxeViolations(page, "svc-agents-widget")).toEqual([]);
+    await page.screenshot({ path: join(tmpdir(), "widget-rating-reloaded.png") });
+
+    // Dismissed: gone, the message box has focus, and a reload does not bring it back.
+    await rating.getByRole("button", { name: "Not now" }).click();
+    expect(await rating.count()).toBe(0);
+    expect(await page.evaluate(() => document.querySelector("svc-agents-widget")?.shadowRoot?.activeElement?.id)).toBe("svc-input");
+    expect(await reloadAndCountRatingChecks(page)).toBe(0);
+    expect(await rating.count()).toBe(0);
+    const [unrated] = await app.deps.db.select().from(tickets).where(eq(tickets.id, ticket!.id));
+    expect(unrated!.csatScore).toBeNull();
     expect(errors).toEqual([]);
     await context.close();
   },

@@ -62,7 +62,7 @@ beforeAll(async () => {
   await createDoc(app.deps, org.org_id, {
     title: "Resetting your password",
     url: SOURCE_URL,
-    body: "To reset your password, open the sign-in page and choose Forgot password. We email you a reset link that works for 60 minutes.",
+    body: "# Resetting your password\n\nTo reset your password, open the sign-in page and choose **Forgot password**. We email you a [reset link](https://help.example.com/link) that works for 60 minutes.\n\n[Back to all articles](/index.html)",
   });
   site = Bun.serve({
     hostname: "127.0.0.1",
@@ -151,13 +151,16 @@ test.skipIf(missing)(
     const answer = page.locator(".msg.agent").first();
     expect(await answer.textContent()).toContain("reset link");
     // The source is shown once: in the list under the answer, linked by its title; the answer's
-    // text names it only to introduce the quote, and cites no URL.
+    // text starts with the answer, in plain text (no heading, emphasis or link syntax), and
+    // neither names the page nor cites a URL.
     const link = answer.getByRole("link", { name: "Resetting your password" });
     expect(await link.getAttribute("href")).toBe(SOURCE_URL);
     expect(await link.getAttribute("rel")).toBe("noopener noreferrer");
     expect(await answer.getByRole("link").count()).toBe(1);
     expect(await answer.getByRole("list", { name: "Sources" }).getByRole("listitem").count()).toBe(1);
     const said = (await answer.locator(".text").textContent())!;
+    expect(said.startsWith("To reset your password, open the sign-in page and choose Forgot password.")).toBe(true);
+    expect(said).not.toMatch(/From "|\*\*|\]\(|^#/m);
     expect(said).not.toContain("Source:");
     expect(said).not.toContain(SOURCE_URL);
     await page.getByLabel("Your message").blur();

@@ -1,9 +1,11 @@
 // The builtin provider (the default; no network, no key). It is deterministic and
 // extractive: it answers the customer's current message (the last user message) with the most
-// relevant lines of the first passage retrieval ranked that covers enough of the question,
-// introduced by its page title, and when none does it says so plainly and offers a person. A
-// message without content words ("yes", "ok") gets a question back. It never writes a fact that
-// is not in a passage, and never calls tools. See docs/decisions.md "The builtin provider".
+// relevant sentences of the first passage retrieval ranked that covers enough of the question, as
+// plain text (src/agents/llm/plain-text.ts: no markdown, links or HTML; whole sentences), and
+// when none does it says so plainly and offers a person. The page it quotes is named by the
+// reply's sources, not in its text. A message without content words ("yes", "ok") gets a question
+// back. It never writes a fact that is not in a passage, and never calls tools. See
+// docs/decisions.md "The builtin provider" and "Answers that read as answers".
 //
 // Coverage is the share of the question's content words (src/kit/words.ts: Snowball stems, stop
 // words dropped) a passage holds, weighted by how rare they are when retrieval measured it
@@ -12,6 +14,7 @@
 // the page is weak, the reply says the page may help rather than presenting it as the answer.
 import { stem, terms, words } from "../../kit/words.ts";
 import { LlmError } from "./errors.ts";
+import { join, type PlainBlock, plainBlocks, separator } from "./plain-text.ts";
 import type { LlmEvent, LlmMessage, LlmProvider, LlmRequest, Passage } from "./types.ts";
 
 /** Least coverage of a passage whose coverage retrieval measured (weighted by rarity: src/knowledge/lexical.ts). */
@@ -52,41 +55,63 @@ export const NO_ANSWER =
 export const noAnswerNear = (title: string) =>
   `I'm sorry, I couldn't find an answer to that in our help articles, and I don't want to guess. The closest one is "${title}", but it may not cover your question. Would you like me to connect you with a person from our team?`;
 
-/** Units a passage is quoted by: its lines, and the sentences of long lines. */
-function units(text: string): string[] {
-  return text
-    .split(/\n+/)
-    .map((l) => l.trim())
-    .filter((l) => l !== "")
-    .flatMap((line) =>
-      line.length <= 240 ? [line] : (line.match(/[^.!?]+[.!?]+["')\]]*\s*|[^.!?]+$/g) ?? [line]).map((s) => s.trim()).filter((s) => s !== ""),
-    );
+/** A unit a passage is quoted by: a sentence of a paragraph or list item, a table row, a code block, or a heading (never quoted first). */
+type Unit = PlainBlock;
+
+const sentences = new Intl.Segmenter("en", { granularity: "sentence" });
+
+/** The passage's units: its plain-text blocks (src/agents/llm/plain-text.ts), paragraphs and list items cut into whole sentences. */
+function units(text: string): Unit[] {
+  return plainBlocks(text).flatMap((block) => {
+    if (block.kind !== "paragraph" && block.kind !== "item") return [block];
+    const out: string[] = [];
+    for (const { segment } of sentences.segment(block.text)) {
+      const s = segment.trim();
+      // A list item's marker ("1.", "•") is never a sentence of its own.
+      if (out.length === 1 && /^(\d+\.|•)$/.test(out[0]!)) out[0] = `${out[0]} ${s}`;
+      else if (s !== "") out.push(s);
+    }
+    return out.map((s, i) => ({ ...block, text: i === 0 && block.kind === "item" ? block.text.slice(0, block.text.indexOf(block.text.trimStart())) + s : s }));
+  });
 }
 
-/** The most relevant stretch of consecutive units of a passage, at most EXTRACT_MAX characters. */
+/**
+ * What to quote of a passage, as plain text: the whole of it when it fits EXTRACT_MAX, otherwise
+ * the most relevant run of whole units (sentences, items, rows) that fits, starting at its best
+ * unit — or at the line ending in ":" just before it, so a list of steps keeps its introduction.
+ * Headings are never the first or the last thing quoted (the reply starts with the answer). Only
+ * a single sentence longer than EXTRACT_MAX is cut, at a word, and marked "…".
+ */
 export function extract(question: string, text: string): string {
-  const clean = text.replace(/\x1e/g, "").trim();
-  if (clean.length <= EXTRACT_MAX) return clean;
-  const parts = units(clean);
-  // The question's terms once, not once per unit.
+  const parts = units(text.replace(/\x1e/g, ""));
+  if (parts.length === 0) return "";
   const wanted = terms(question);
-  const scores = parts.map((p) => (wanted.length === 0 ? 0 : covered(wanted, stemsOf(p))));
-  let best = 0;
-  for (let i = 1; i < parts.length; i++) if (scores[i]! > scores[best]!) best = i;
-  // A heading or a line ending in ":" introduces what follows: start there, then take the
-  // following units while they fit (a list of steps stays together).
-  let start = best;
-  if (start > 0 && /^#{1,6}\s|:$/.test(parts[start - 1]!)) start--;
-  const chosen: string[] = [];
+  const scores = parts.map((p) => (wanted.length === 0 ? 0 : covered(wanted, stemsOf(p.text))));
+  const whole = join(parts.filter((p) => p.kind !== "heading"));
+  let start = 0;
+  if (whole.length > EXTRACT_MAX) {
+    for (let i = 1; i < parts.length; i++) if (scores[i]! > scores[start]!) start = i;
+    if (start > 0 && parts[start - 1]!.kind !== "heading" && parts[start - 1]!.text.endsWith(":")) start--;
+  }
+  while (start < parts.length - 1 && parts[start]!.kind === "heading") start++;
+  const chosen: Unit[] = [];
   let size = 0;
   for (let i = start; i < parts.length; i++) {
     const part = parts[i]!;
-    if (size + part.length + 1 > EXTRACT_MAX) break;
+    const added = (chosen.length === 0 ? 0 : separator(chosen.at(-1)!, part).length) + part.text.length;
+    if (size + added > EXTRACT_MAX) break;
     chosen.push(part);
-    size += part.length + 1;
+    size += added;
   }
-  if (chosen.length === 0) return `${parts[best]!.slice(0, EXTRACT_MAX - 1)}…`;
-  return chosen.join("\n");
+  while (chosen.at(-1)?.kind === "heading") chosen.pop();
+  if (chosen.length === 0) {
+    const long = parts[start]!.text;
+    if (parts[start]!.kind === "heading") return "";
+    const cut = long.slice(0, EXTRACT_MAX - 1);
+    const space = cut.lastIndexOf(" ");
+    return `${(space > EXTRACT_MAX / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:]+$/, "")}…`;
+  }
+  return join(chosen);
 }
 
 function lastUserMessage(messages: readonly LlmMessage[]): string {
@@ -130,10 +155,14 @@ export function builtinAnswer(request: Pick<LlmRequest, "messages" | "passages">
   const best = found[0];
   if (!best) return NO_ANSWER;
   if (!contentless && best.passage.held !== undefined && best.passage.held < HELD_BELOW) return noAnswerNear(best.passage.title);
-  // No "Source:" line: the reply's `sources` (every document that answers, with its URL) names
-  // them once, and the widget lists them under the answer (README "Chat").
-  const intro = contentless || best.passage.score < LEAD_BELOW ? `This article may help: "${best.passage.title}".` : `From "${best.passage.title}":`;
-  return [intro, "", extract(question, best.passage.text)].join("\n").replace(/\x1e/g, "");
+  // The reply starts with the answer, in plain text; the page it comes from is not named in it:
+  // the reply's `sources` (every document that answers, with its URL) name it, and the widget
+  // lists them under the answer (README "Chat"). Weak evidence is offered as a lead, by title.
+  const quoted = extract(question, best.passage.text);
+  const title = best.passage.title.replace(/\x1e/g, "");
+  if (contentless || best.passage.score < LEAD_BELOW || quoted === "")
+    return quoted === "" ? `This article may help: "${title}".` : `This article may help: "${title}".\n\n${quoted}`;
+  return quoted;
 }
 
 export function builtinProvider(model = "builtin-extractive"): LlmProvider {
@@ -142,8 +171,8 @@ export function builtinProvider(model = "builtin-extractive"): LlmProvider {
     model,
     async *stream(request): AsyncGenerator<LlmEvent> {
       const answer = builtinAnswer(request);
-      // Line by line, so the stream behaves like a model's (several text events, then done).
-      const pieces = answer.match(/[^\n]*\n|[^\n]+$/g) ?? [answer];
+      // Word by word, so the stream behaves like a model's (several text events, then done).
+      const pieces = answer.match(/\s*\S+/g) ?? [answer];
       for (const text of pieces) {
         if (request.signal.aborted) throw new LlmError("the request was cancelled", false, undefined, "aborted");
         yield { type: "text", text };

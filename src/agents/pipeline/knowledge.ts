@@ -20,7 +20,8 @@ import type { Deps } from "../../deps.ts";
 import { COVERAGE_THRESHOLD, HELD_BELOW } from "../llm/builtin.ts";
 import type { Passage, ProviderKind } from "../llm/types.ts";
 import { orgIndex } from "../../knowledge/org-index.ts";
-import { buildQuery } from "../../knowledge/query.ts";
+import type { LexicalIndex } from "../../knowledge/lexical.ts";
+import { buildQuery, type Query } from "../../knowledge/query.ts";
 import { type FusedPage, fuse, HYBRID, questionVector, semanticPages } from "../../knowledge/embed-search.ts";
 import { CONFIDENCE, evidenceOf, heldOf } from "./confidence.ts";
 
@@ -65,6 +66,12 @@ export async function retrieve(deps: Deps, orgId: string, question: string, earl
   const query = buildQuery(index, question, earlier, synonyms);
   if (query.terms.size === 0) return [];
   if (deps.config.embeddings) return hybrid(deps, orgId, question, index, query);
+  return lexicalPassages(index, query);
+}
+
+/** Steps 1–3 on an index in hand (no embeddings): the first pages' best passages, the first with the evidence that it answers. */
+export function lexicalPassages(index: LexicalIndex, query: Query): ScoredPassage[] {
+  if (query.terms.size === 0) return [];
   const pages = index.search(query.terms, KNOWLEDGE.pages + 1, 1, query.terms, query.current);
   if (pages.length === 0) return [];
   const unknown = unknownWords(index, query.current);

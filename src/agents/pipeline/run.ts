@@ -165,7 +165,7 @@ export async function runPipeline(ports: TurnPorts, turn: ChatTurn, decided: Dec
     }
     await turn.chargeTicket?.();
     const ticket = await tickets.create(orgId, customerActor, {
-      subject: chatSubject(turn.history, turn.message),
+      subject: chatSubject(turn.history, turn.message, team ? { team } : undefined),
       message: turn.message,
       customerId: endUserId,
       team: team ?? undefined,

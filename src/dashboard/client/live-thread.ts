@@ -4,6 +4,8 @@
 // inbox list does the same with the org's events (GET /api/tickets/events): any element carrying
 // data-live-events and an id is refreshed from the same page fetched again.
 // After a cut it reconnects from the last event id, waiting a little longer each time (at most 30 s).
+// A chat's ticket stream also carries signals that are never stored (`typing`, `presence`; no id):
+// they are told to the page (./presence.ts), never refresh the thread.
 import { createParser } from "eventsource-parser";
 
 /** The org's ticket events (GET /api/tickets/events), followed by the inbox list and the nav. */
@@ -14,6 +16,10 @@ async function refresh(thread: HTMLElement): Promise<void> {
   const fresh = new DOMParser().parseFromString(await res.text(), "text/html").getElementById(thread.id);
   if (fresh) thread.replaceChildren(...Array.from(fresh.childNodes, (node) => document.importNode(node, true)));
 }
+
+/** Told the signals of a conversation's stream: `detail` is {type: "typing" | "presence", data}. */
+export const LIVE_SIGNAL = "svc:live-signal";
+const SIGNALS = new Set(["typing", "presence"]);
 
 /**
  * Follows one event stream (the org travels as a header), calling `changed` after each read that
@@ -33,6 +39,14 @@ export function followEvents(url: string, org: string, lastEventId: string | nul
         let seen = false;
         const parser = createParser({
           onEvent(event) {
+            if (SIGNALS.has(event.event ?? "")) {
+              let data: unknown = null;
+              try {
+                data = JSON.parse(event.data);
+              } catch {}
+              document.dispatchEvent(new CustomEvent(LIVE_SIGNAL, { detail: { type: event.event, data } }));
+              return;
+            }
             if (event.id) last = event.id;
             seen = true;
           },
@@ -63,6 +77,8 @@ function follow(thread: HTMLElement): void {
   const url = thread.getAttribute("data-live-events") ?? "";
   followEvents(url, thread.getAttribute("data-org") ?? "", thread.getAttribute("data-last-event-id"), async () => {
     await refresh(thread);
+    // A new message: whoever was typing has sent it.
+    document.dispatchEvent(new CustomEvent(LIVE_SIGNAL, { detail: { type: "typing", data: { typing: false } } }));
     if (url === ORG_EVENTS) document.dispatchEvent(new CustomEvent(TICKETS_CHANGED));
   });
 }

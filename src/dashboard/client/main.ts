@@ -6,9 +6,11 @@
 // credential fields of the chosen authentication method, submits a select's form on change, and
 // keeps a ticket's thread, the inbox list (live-thread.ts) and the nav's queue counts (nav-counts.ts)
 // live, and inserts saved replies
-// (saved-replies.ts).
+// (saved-replies.ts); on a chat's pages it shows whether the customer is on the site and typing, and
+// tells the widget when the member types (presence.ts).
 import { liveThreads } from "./live-thread.ts";
 import { navCounts } from "./nav-counts.ts";
+import { liveSignals } from "./presence.ts";
 import { savedReplies } from "./saved-replies.ts";
 import { slugOf } from "./slug.ts";
 
@@ -152,6 +154,7 @@ fileUploads();
 authMethods();
 autosubmit();
 liveThreads();
+liveSignals();
 navCounts();
 syncProgress();
 savedReplies();

@@ -98,6 +98,13 @@ export const ticketMessages = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     /** When its email was accepted by our SMTP server (a person's reply): later emails thread only on messages the customer has. */
     emailedAt: timestamp("emailed_at", { withTimezone: true }),
+    /**
+     * A customer message that arrived by email: its From address as received, and whether it was the
+     * address of the customer the message is filed under (false: someone else wrote to a reply
+     * address). Null for every other message. A From header proves nothing (README "Email channel").
+     */
+    emailFrom: text("email_from"),
+    fromCustomer: boolean("from_customer"),
   },
   (t) => [index("ticket_messages_ticket_idx").on(t.ticketId, t.seq), check("ticket_messages_kind_check", sql`${t.kind} in ('customer', 'reply', 'note')`)],
 );

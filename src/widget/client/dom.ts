@@ -2,6 +2,7 @@
 // ever textContent; links only from http(s) URLs), and the pieces the controller updates.
 import type { Source, StoredMessage } from "./store.ts";
 import { STYLES } from "./styles.ts";
+import { DARK_BACKGROUNDS, inkOn, LIGHT_BACKGROUNDS, readableOn } from "./colour.ts";
 
 const URL_RE = /https?:\/\/[^\s<>"'()]+[^\s<>"'().,;:!?]/g;
 
@@ -175,12 +176,16 @@ export function applyAgentLook(shell: Pick<ReturnType<typeof buildShell>, "host"
   const { host, title, avatar } = shell;
   if (typeof look.title === "string" && look.title) title.textContent = look.title;
   const colour = (v: unknown) => (typeof v === "string" && /^#[0-9a-fA-F]{6}$/.test(v) ? v : null);
-  // Set through CSSOM, which a page's style-src policy allows; both or neither, so text stays legible.
+  // Set through CSSOM, which a page's style-src policy allows. A primary colour alone gets the text
+  // colour that reads best on it (black or white, ./colour.ts); a text colour alone has nothing to
+  // be on. Where the primary colour is text on the panel (links, secondary buttons, focus rings), a
+  // shade of it that reaches AA contrast on the light and on the dark background (--sa-ink).
   const primary = colour(look.primary_color);
-  const text = colour(look.text_color);
-  if (primary && text) {
+  if (primary) {
     host.style.setProperty("--sa-accent", primary);
-    host.style.setProperty("--sa-on-accent", text);
+    host.style.setProperty("--sa-on-accent", colour(look.text_color) ?? readableOn(primary));
+    host.style.setProperty("--sa-ink-light", inkOn(primary, LIGHT_BACKGROUNDS));
+    host.style.setProperty("--sa-ink-dark", inkOn(primary, DARK_BACKGROUNDS));
   }
   if (look.position === "left") host.classList.add("left");
   if (typeof look.image_url === "string" && /^https:\/\/[^\s"'<>]+$/i.test(look.image_url)) {

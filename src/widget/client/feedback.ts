@@ -1,11 +1,17 @@
 // "Did that help?" under an AI answer, and the rating prompt when a ticket is resolved (README
 // "Reports" and "CSAT"). Yes is recorded as a confirmed resolution; no offers a person. The rating
-// is 1–5 with an optional comment, sent once; the service keeps the first rating.
+// is 1–5 with an optional comment, sent once; the service keeps the first rating. The prompt is
+// kept in the stored state until it is answered or dismissed ("Not now"), so a reload asks again;
+// whether to ask is still the service's answer each time (resolved and not rated yet: a ticket
+// rated from the email's link, or reopened, is not asked about).
 import { h } from "./dom.ts";
 import type { Json, Stored } from "./store.ts";
 
 export interface FeedbackContext {
   state: Stored;
+  save(): void;
+  /** The message box, which takes focus when the prompt is dismissed. */
+  input: HTMLElement;
   post(path: string, body: Json): Promise<Json>;
   who(): Json;
   askPerson(): void;
@@ -40,44 +46,69 @@ export function feedbackPrompts(ctx: FeedbackContext) {
       yes.addEventListener("click", () => void answer(true));
       no.addEventListener("click", () => void answer(false));
       reply.after(box);
+      // The row comes after the log was scrolled to the answer: keep it in view, not under the bar below the log.
+      const log = reply.parentElement;
+      if (log) log.scrollTop = log.scrollHeight;
     },
     /** Asks for a rating of a resolved ticket, in the log. */
-    async rate(log: HTMLElement, ticket: number) {
-      // Whether to ask (CSAT on, the ticket resolved and not rated yet), and the org's question.
-      const query = new URLSearchParams(Object.entries(ctx.who()).map(([k, v]) => [k, String(v)])).toString();
-      const res = await fetch(`${ctx.base}${path("rating")}${query ? `?${query}` : ""}`, { headers: { Authorization: `Bearer ${ctx.key}` } }).catch(() => null);
-      const csat = ((await res?.json().catch(() => null)) ?? {}) as { ask?: boolean; question?: string };
-      if (!res?.ok || csat.ask !== true) return;
-      const form = h("form", { class: "rating", "aria-label": `Rate ticket #${ticket}` });
-      const fieldset = h("fieldset", {}, h("legend", {}, csat.question || "How would you rate the help you received?"));
-      for (const n of [1, 2, 3, 4, 5]) {
-        const id = `sa-rate-${ticket}-${n}`;
-        fieldset.append(h("input", { type: "radio", name: "score", value: String(n), id, required: "" }), h("label", { for: id }, ` ${n} `));
-      }
-      const comment = h("textarea", {
-        name: "comment",
-        rows: "2",
-        maxlength: "2000",
-        "aria-label": "Anything to add? (optional)",
-        placeholder: "Anything to add? (optional)",
-      });
-      const send = h("button", { type: "submit" }, "Send rating");
-      form.append(fieldset, comment, send);
-      form.addEventListener("submit", async (e) => {
-        e.preventDefault();
-        const score = Number((form.querySelector("input[name=score]:checked") as HTMLInputElement | null)?.value);
-        if (!score) return;
-        send.disabled = true;
-        let text = "Thank you for your rating.";
-        try {
-          await ctx.post(path("rating"), { score, ...(comment.value.trim() ? { comment: comment.value.trim() } : {}), ...ctx.who() });
-        } catch {
-          text = "Your rating could not be sent.";
-        }
-        form.replaceChildren(h("p", { role: "status" }, text));
-      });
-      log.append(form);
-      log.scrollTop = log.scrollHeight;
+    rate,
+    /** After a reload: the prompt again, if one was pending (neither answered nor dismissed). */
+    restore(log: HTMLElement) {
+      const pending = ctx.state.rating;
+      if (pending && !pending.dismissed) void rate(log, pending.ticket);
     },
   };
+
+  async function rate(log: HTMLElement, ticket: number) {
+    // Whether to ask (CSAT on, the ticket resolved and not rated yet), and the org's question.
+    const query = new URLSearchParams(Object.entries(ctx.who()).map(([k, v]) => [k, String(v)])).toString();
+    const res = await fetch(`${ctx.base}${path("rating")}${query ? `?${query}` : ""}`, { headers: { Authorization: `Bearer ${ctx.key}` } }).catch(() => null);
+    const csat = ((await res?.json().catch(() => null)) ?? {}) as { ask?: boolean; question?: string };
+    if (res?.ok && csat.ask === false && ctx.state.rating?.ticket === ticket) remember(null);
+    if (!res?.ok || csat.ask !== true) return;
+    if (ctx.state.rating?.ticket !== ticket || ctx.state.rating.dismissed) remember({ ticket });
+    log.querySelector(`form.rating[data-ticket="${ticket}"]`)?.remove();
+    const form = h("form", { class: "rating", "aria-label": `Rate ticket #${ticket}`, "data-ticket": String(ticket) });
+    const fieldset = h("fieldset", {}, h("legend", {}, csat.question || "How would you rate the help you received?"));
+    for (const n of [1, 2, 3, 4, 5]) {
+      const id = `sa-rate-${ticket}-${n}`;
+      fieldset.append(h("input", { type: "radio", name: "score", value: String(n), id, required: "" }), h("label", { for: id }, ` ${n} `));
+    }
+    const comment = h("textarea", {
+      name: "comment",
+      rows: "2",
+      maxlength: "2000",
+      "aria-label": "Anything to add? (optional)",
+      placeholder: "Anything to add? (optional)",
+    });
+    const send = h("button", { type: "submit" }, "Send rating");
+    const later = h("button", { type: "button", class: "secondary" }, "Not now");
+    form.append(fieldset, comment, send, " ", later);
+    later.addEventListener("click", () => {
+      remember({ ticket, dismissed: true });
+      form.remove();
+      ctx.input.focus();
+    });
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const score = Number((form.querySelector("input[name=score]:checked") as HTMLInputElement | null)?.value);
+      if (!score) return;
+      send.disabled = true;
+      let text = "Thank you for your rating.";
+      try {
+        await ctx.post(path("rating"), { score, ...(comment.value.trim() ? { comment: comment.value.trim() } : {}), ...ctx.who() });
+        remember(null);
+      } catch {
+        text = "Your rating could not be sent.";
+      }
+      form.replaceChildren(h("p", { role: "status" }, text));
+    });
+    log.append(form);
+    log.scrollTop = log.scrollHeight;
+  }
+
+  function remember(rating: Stored["rating"]) {
+    ctx.state.rating = rating;
+    ctx.save();
+  }
 }

@@ -82,7 +82,20 @@ export async function record(maxSeconds: number, onLevel: (level: number) => voi
   };
 }
 
-export function recognize(language: string, maxSeconds: number, onCap: () => void): Listening {
+/** What the customer is told when the browser's recognition failed, by its error code (Web Speech API, SpeechRecognitionErrorEvent). */
+function recognitionFailure(code: string): string {
+  if (code === "network") return "your browser's speech recognition could not reach its speech service (it needs a connection)";
+  if (code === "not-allowed" || code === "service-not-allowed") return "your browser did not allow speech recognition here";
+  if (code === "audio-capture") return "your browser's speech recognition found no microphone";
+  return `speech recognition failed (${code})`;
+}
+
+/**
+ * `onOver` is called at the length cap, and when the recognition ends by itself — after an error
+ * (offline, Chromium fires "network" and then `end`) or the browser's own end of listening — so
+ * the caller can `stop()` it and recover its controls; not after `stop()` or `cancel()`.
+ */
+export function recognize(language: string, maxSeconds: number, onOver: () => void): Listening {
   const Class = recognitionClass()!;
   const r = new Class();
   r.lang = language;
@@ -91,6 +104,7 @@ export function recognize(language: string, maxSeconds: number, onCap: () => voi
   let heard = "";
   let failed: string | null = null;
   let ended = false;
+  let asked = false;
   let resolveEnd: () => void = () => {};
   const over = new Promise<void>((resolve) => (resolveEnd = resolve));
   r.onresult = (e) => {
@@ -100,18 +114,21 @@ export function recognize(language: string, maxSeconds: number, onCap: () => voi
   r.onend = () => {
     ended = true;
     resolveEnd();
+    if (!asked) onOver();
   };
-  const cap = setTimeout(onCap, maxSeconds * 1000);
+  const cap = setTimeout(onOver, maxSeconds * 1000);
   r.start();
   return {
     async stop() {
+      asked = true;
       clearTimeout(cap);
       if (!ended) r.stop();
       await over;
-      if (failed && failed !== "no-speech" && failed !== "aborted") throw new Error(`speech recognition failed (${failed})`);
+      if (failed && failed !== "no-speech" && failed !== "aborted") throw new Error(recognitionFailure(failed));
       return heard.trim();
     },
     cancel() {
+      asked = true;
       clearTimeout(cap);
       r.abort();
     },

@@ -1,8 +1,10 @@
-// The live conversation (README "Live conversation"): once a person is involved, the widget
+// The live conversation (README "Live conversation"): once the chat has a session, the widget
 // fetches the conversation (history up to a cursor), then reads its event stream from that cursor
 // with `fetch` — so the widget key travels as a header, never in a URL — and eventsource-parser.
 // After a cut it reconnects with Last-Event-ID, waiting 1 s, 2 s, 4 s … up to 30 s (with jitter,
 // or the server's Retry-After); a 401, 403 or 404 means the conversation is not ours: it stops.
+// Following from the first message on (not only once a ticket is open) is what lets a member join
+// an AI conversation and be heard at once, and what the member's page shows as "on the site now".
 import { createParser } from "eventsource-parser";
 import type { Identity, Json, Stored } from "./store.ts";
 
@@ -23,7 +25,9 @@ export interface LiveOptions {
   /** The conversation's messages and ticket (first, and again after each reconnect that had no cursor). */
   history(messages: LiveMessage[], ticket: { number: number; status: string } | null): void;
   message(message: LiveMessage): void;
-  ticket(ticket: { number: number; status: string }): void;
+  ticket(ticket: { number: number; status: string; joined?: { name: string } }): void;
+  /** A person typing (or stopped): never stored, no event id. */
+  typing?(data: { typing: boolean; name?: string }): void;
   /** Every event id as it is handled, to be stored for a reload. */
   cursor(id: string): void;
 }
@@ -66,7 +70,8 @@ export function followConversation(options: LiveOptions): () => void {
           onEvent(event) {
             const data = JSON.parse(event.data) as Json;
             if (event.event === "message") options.message(data as unknown as LiveMessage);
-            else if (event.event === "ticket") options.ticket(data as unknown as { number: number; status: string });
+            else if (event.event === "ticket") options.ticket(data as unknown as { number: number; status: string; joined?: { name: string } });
+            else if (event.event === "typing") options.typing?.(data as unknown as { typing: boolean; name?: string });
             if (event.id) options.cursor((last = event.id));
           },
         });
@@ -81,7 +86,9 @@ export function followConversation(options: LiveOptions): () => void {
         if (after > 0) wait = after * 1000;
       }
       if (stopped) return;
-      const delay = wait ?? Math.min(MAX_DELAY_MS, 1000 * 2 ** attempt) * (0.5 + Math.random() / 2);
+      // The server's Retry-After is a least wait: a 429 repeated (too many streams from one address,
+      // e.g. visitors behind one office NAT) backs off like any cut, up to 30 s.
+      const delay = Math.max(wait ?? 0, Math.min(MAX_DELAY_MS, 1000 * 2 ** attempt) * (0.5 + Math.random() / 2));
       attempt++;
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
@@ -106,9 +113,11 @@ export interface LiveContext {
   emit(data: unknown): void;
   /** A ticket of the conversation was resolved (the rating prompt, ./feedback.ts). */
   resolved?(ticket: number): void;
+  /** The person typing (their name), or null (./typing.ts). */
+  typing?(name: string | null): void;
 }
 
-/** Follows the stored conversation while a person is involved (state.live); each message is shown once (by id). */
+/** Follows the stored conversation once it has a session; each message is shown once (by id). */
 export function liveConversation(ctx: LiveContext) {
   const { state } = ctx;
   let unfollow: (() => void) | null = null;
@@ -127,7 +136,7 @@ export function liveConversation(ctx: LiveContext) {
     return true;
   };
   const follow = () => {
-    if (unfollow || !state.sessionId || !state.live) return;
+    if (unfollow || !state.sessionId) return;
     unfollow = followConversation({
       base: ctx.base,
       key: ctx.key,
@@ -140,6 +149,7 @@ export function liveConversation(ctx: LiveContext) {
         ctx.render();
       },
       message(m) {
+        if (m.kind === "person") ctx.typing?.(null);
         if (!add(m)) return;
         if (m.kind === "person" && state.waiting) state.waiting.answered = true;
         if (ctx.closed() && m.kind !== "customer") state.unread = (state.unread ?? 0) + 1;
@@ -148,7 +158,21 @@ export function liveConversation(ctx: LiveContext) {
         ctx.showUnread();
         ctx.emit({ role: m.kind, text: m.text, author: m.author.name, session_id: state.sessionId });
       },
+      typing(data) {
+        ctx.typing?.(data.typing ? (data.name ?? "Support team") : null);
+      },
       ticket(ticket) {
+        if (ticket.joined && (ticket.status === "open" || ticket.status === "pending")) {
+          // A member took the conversation over from the assistant (README "Live conversation").
+          state.live = true;
+          state.waiting = { ticket: ticket.number, auto: false, answered: true };
+          state.messages.push({ role: "note", text: `${ticket.joined.name} joined the conversation.` });
+          if (ctx.closed()) state.unread = (state.unread ?? 0) + 1;
+          ctx.save();
+          ctx.render();
+          ctx.showUnread();
+          return;
+        }
         if (ticket.status !== "resolved" && ticket.status !== "closed") return;
         state.waiting = null;
         state.messages.push({

@@ -14,6 +14,7 @@ import { applyConfig, buildShell } from "./dom.ts";
 import { openStore } from "./store.ts";
 import { installApi, loadConfig } from "./api.ts";
 import { liveConversation } from "./live.ts";
+import { typingLine } from "./typing.ts";
 import { createWidget, post, who } from "./context.ts";
 import { createThread } from "./thread.ts";
 import { createPanel } from "./panel.ts";
@@ -35,8 +36,12 @@ function start(script: HTMLScriptElement) {
   let composer: Composer | undefined;
   const thread = createThread(w, (index) => composer?.retryAt(index));
   const panel = createPanel(w, thread.render);
-  // The live conversation: people's replies as they are written (./live.ts).
+  // The live conversation: people's replies as they are written (./live.ts), and their typing (./typing.ts).
+  const identityHeaders = (): Record<string, string> =>
+    w.identity ? { "X-User-Id": w.identity.user_id, ...(w.identity.user_token ? { "X-User-Token": w.identity.user_token } : {}) } : {};
+  const typing = typingLine(w, identityHeaders);
   const live = liveConversation({
+    typing: typing.show,
     base,
     key,
     state,
@@ -49,7 +54,16 @@ function start(script: HTMLScriptElement) {
     resolved: (ticket) => void prompts.rate(w.shell.log, ticket),
   });
   // "Did that help?" under an answer, and the rating prompt when a ticket is resolved (./feedback.ts).
-  const prompts = feedbackPrompts({ state, post: (path, body) => post(w, path, body), who: () => who(w), askPerson: () => w.shell.person.click(), base, key });
+  const prompts = feedbackPrompts({
+    state,
+    save: w.save,
+    input: w.shell.input,
+    post: (path, body) => post(w, path, body),
+    who: () => who(w),
+    askPerson: () => w.shell.person.click(),
+    base,
+    key,
+  });
   const ask = createAsk(w, { thread, follow: live.follow, unfollow: live.stop, answered: (el) => prompts.afterAnswer(el) });
   composer = createComposer(w, thread, ask);
 
@@ -92,7 +106,7 @@ function start(script: HTMLScriptElement) {
       // Another person on this browser: their conversation is not this one.
       if (state.userId !== null && state.userId !== user.user_id) {
         live.stop();
-        Object.assign(state, { sessionId: null, live: false, lastEventId: null, unread: 0 });
+        Object.assign(state, { sessionId: null, live: false, lastEventId: null, unread: 0, rating: null });
         state.messages = [];
         thread.render();
       }
@@ -103,6 +117,8 @@ function start(script: HTMLScriptElement) {
   });
   document.body.append(w.shell.host);
   thread.render();
+  // A rating prompt still pending before a reload (./feedback.ts).
+  prompts.restore(w.shell.log);
   if (state.open) panel.open(false);
   runQueued();
   panel.showUnread();

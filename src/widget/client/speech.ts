@@ -103,7 +103,8 @@ function browserSpeaker(settings: VoiceSettings): Speaker {
 }
 
 function serverSpeaker(w: Widget, settings: VoiceSettings, audio: HTMLAudioElement): Speaker {
-  let queue: Promise<Blob | null>[] = [];
+  let queue: { text: string; blob: Promise<Blob | null> }[] = [];
+  let warned = false;
   let playing = false;
   let generation = 0;
   let waiters: (() => void)[] = [];
@@ -129,7 +130,7 @@ function serverSpeaker(w: Widget, settings: VoiceSettings, audio: HTMLAudioEleme
     playing = true;
     let blob: Blob | null = null;
     try {
-      blob = await next;
+      blob = await next.blob;
     } catch (error) {
       if (mine !== generation) return;
       queue = [];
@@ -139,15 +140,27 @@ function serverSpeaker(w: Widget, settings: VoiceSettings, audio: HTMLAudioEleme
     if (mine !== generation || !blob) return;
     const url = URL.createObjectURL(blob);
     audio.src = url;
+    let refused = false;
     const ended = new Promise<void>((resolve) => {
       audio.onended = () => resolve();
-      audio.onerror = () => resolve();
+      audio.onerror = () => {
+        refused = true;
+        resolve();
+      };
       audio.onpause = () => (audio.ended || mine !== generation ? resolve() : undefined);
     });
     speaker.onSpeaking?.(true);
     await audio.play().catch(() => {});
     await ended;
     URL.revokeObjectURL(url);
+    if (refused && mine === generation) {
+      // The page's policy may refuse blob: media (README "Widget": media-src blob:), or the browser
+      // the format: the sentence is said with the browser's voice rather than not at all.
+      if (!warned)
+        console.warn("svc-agents widget: the answer's audio could not be played (a Content-Security-Policy needs media-src blob:); using the browser's voice");
+      warned = true;
+      sayOnce(next.text, settings.language);
+    }
     if (mine === generation) void playNext();
   };
   const speaker: Speaker = {
@@ -155,8 +168,9 @@ function serverSpeaker(w: Widget, settings: VoiceSettings, audio: HTMLAudioEleme
     say(sentence) {
       const text = forSpeech(sentence);
       if (!text) return;
-      queue.push(fetchSpeech(text, controller.signal).catch((error) => Promise.reject(error)));
-      queue.at(-1)!.catch(() => {});
+      const blob = fetchSpeech(text, controller.signal);
+      blob.catch(() => {});
+      queue.push({ text, blob });
       if (!playing) void playNext();
     },
     stop() {

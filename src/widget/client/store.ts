@@ -36,6 +36,8 @@ export interface Stored {
   contact?: { ticket: number; email: string | null } | null;
   /** People's replies that arrived while the panel was closed. */
   unread?: number;
+  /** The rating prompt of a resolved ticket (./feedback.ts): pending until answered (then null), or dismissed. */
+  rating?: { ticket: number; dismissed?: boolean } | null;
 }
 export interface Identity {
   user_id: string;

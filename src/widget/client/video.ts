@@ -44,7 +44,7 @@ export function createCall(w: Widget, voice: Voice, agent: Record<string, unknow
   if (typeof look.image_url === "string" && /^https:\/\/[^\s"'<>]+$/i.test(look.image_url)) face.append(h("img", { src: look.image_url, alt: "" }));
   else face.append(h("span", {}, name.slice(0, 1).toUpperCase()));
   const captions = h("p", { class: "captions", "aria-live": "polite" });
-  const talk = h("button", { type: "button", class: "talk" }, "Speak to the agent");
+  const talk = h("button", { type: "button", class: "talk", "aria-pressed": "false" }, "Speak to the agent");
   const end = h("button", { type: "button", class: "secondary" }, "End call");
   const view = h(
     "div",
@@ -79,6 +79,17 @@ export function createCall(w: Widget, voice: Voice, agent: Record<string, unknow
     if (on && !frame) frame = requestAnimationFrame(animate);
     if (!on) animate();
   };
+  voice.listening = (on) => {
+    talk.setAttribute("aria-pressed", String(on));
+    if (on && !view.hidden) captions.textContent = `${name} is listening. Press “Speak to the agent” again to send.`;
+  };
+  // Listening failed: the call says so, not "listening"; full screen covers the message box the
+  // customer is offered instead, so that call ends.
+  voice.failed = (apology) => {
+    if (view.hidden) return;
+    if (layout === "fullscreen") close();
+    else captions.textContent = apology;
+  };
   voice.caption = (text) => {
     if (view.hidden) return;
     captions.textContent = text === null ? "" : (captions.textContent + text).slice(-280);
@@ -86,7 +97,7 @@ export function createCall(w: Widget, voice: Voice, agent: Record<string, unknow
   open.addEventListener("click", () => {
     view.hidden = false;
     voice.mode = "video";
-    captions.textContent = `${name} is listening. Press “Speak to the agent”, then again to send.`;
+    captions.textContent = `Press “Speak to the agent” to ask ${name}, then again to send.`;
     talk.focus();
   });
   talk.addEventListener("click", () => voice.tap());

@@ -3,7 +3,8 @@
 // timer; stops by itself at max_seconds). What was said becomes the customer's message (a
 // caption), the answer streams as text and is spoken sentence by sentence as it arrives; tapping
 // the microphone or "Stop" interrupts the speech (barge-in). A failure is written and spoken as an
-// apology that offers a person.
+// apology that offers a person; when listening fails (the browser's recognition offline, the
+// microphone refused) the controls are idle again and the message box takes focus, to type instead.
 import { h, svg } from "./dom.ts";
 
 const MIC_ICON = "M12 14a3 3 0 0 0 3-3V5a3 3 0 0 0-6 0v6a3 3 0 0 0 3 3zm5-3a5 5 0 0 1-10 0H5a7 7 0 0 0 6 6.92V21h2v-3.08A7 7 0 0 0 19 11h-2z";
@@ -24,15 +25,20 @@ export interface Voice {
   caption?: (text: string | null) => void;
   /** The agent started (true) or stopped (false) speaking. */
   speaking?: (on: boolean) => void;
+  /** The microphone started (true) or stopped (false) listening. */
+  listening?: (on: boolean) => void;
+  /** Listening failed: what the customer was told (the composer has focus after this). */
+  failed?: (apology: string) => void;
 }
 
-/** How the customer is told something failed: a note in the thread, and the same words spoken. */
-function apologise(w: Widget, thread: Thread, settings: VoiceSettings, reason: string) {
+/** How the customer is told something failed: a note in the thread, and the same words spoken; returns them. */
+function apologise(w: Widget, thread: Thread, settings: VoiceSettings, reason: string): string {
   const text = `Sorry, that didn't work: ${reason.replace(/\.?$/, ".")} You can type your question instead, or choose “${w.liveHelpLabel}” to reach a person.`;
   w.state.messages.push({ role: "note", text, failed: false });
   w.save();
   thread.render();
   sayOnce(text, settings.language);
+  return text;
 }
 
 async function transcribe(w: Widget, blob: Blob, language: string): Promise<string> {
@@ -76,6 +82,7 @@ export function createVoice(w: Widget, thread: Thread, composer: Composer, setti
     mic.setAttribute("aria-label", on ? "Stop recording and send" : "Speak your question");
     meterBox.hidden = !on;
     clearInterval(ticker);
+    voice.listening?.(on);
     if (on) {
       started = Date.now();
       ticker = setInterval(() => {
@@ -90,6 +97,11 @@ export function createVoice(w: Widget, thread: Thread, composer: Composer, setti
       voice.speaking?.(on);
     };
   if (speaker) speaker.onError = (message) => apologise(w, thread, settings, message);
+  /** Listening failed: said, the call view told, and typing offered (the message box takes focus). */
+  const failed = (reason: string) => {
+    voice.failed?.(apologise(w, thread, settings, reason));
+    w.shell.input.focus();
+  };
 
   const listener = (): AnswerListener => {
     const split = sentenceSplitter();
@@ -119,10 +131,10 @@ export function createVoice(w: Widget, thread: Thread, composer: Composer, setti
     try {
       const result = await current.stop();
       const text = typeof result === "string" ? result : result ? await transcribe(w, result, settings.language) : "";
-      if (!text.trim()) return apologise(w, thread, settings, "I didn't catch anything");
+      if (!text.trim()) return failed("I didn't catch anything");
       composer.submit(text, voice.mode, listener());
     } catch (error) {
-      apologise(w, thread, settings, (error as Error).message);
+      failed((error as Error).message);
     }
   };
   async function start() {
@@ -134,7 +146,7 @@ export function createVoice(w: Widget, thread: Thread, composer: Composer, setti
         : recognize(settings.language, settings.max_seconds, () => void finish());
       setListening(true);
     } catch (error) {
-      apologise(w, thread, settings, `the microphone could not be used (${(error as Error).name || "refused"})`);
+      failed(`the microphone could not be used (${(error as Error).name || "refused"})`);
     }
   }
   mic.addEventListener("click", () => (listening ? void finish() : void start()));

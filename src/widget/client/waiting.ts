@@ -1,5 +1,5 @@
-// While a ticket waits for a person: a line above the composer says so, and the button that asks
-// for a person is not offered again. A ticket the assistant opened on its own leaves it answering
+// While a ticket waits for a person: a line above the composer says so, and neither the button that
+// asks for a person nor "Video call" is offered. A ticket the assistant opened on its own leaves it answering
 // meanwhile (README "Live conversation"); one the customer asked for does not. A person's reply ends
 // the line; the ticket resolved or closed (./live.ts) ends the waiting and brings the button back.
 // The line is the one place that says a ticket is open and who answers where: the assistant's reply
@@ -17,6 +17,8 @@ export function waitingForPerson(state: Stored, person: HTMLElement, hasEmail: (
     update() {
       const waiting = state.live ? state.waiting : null;
       person.hidden = Boolean(waiting);
+      // Nor is a video call (./video.ts) offered meanwhile: its button reads as a call with the person awaited.
+      person.parentElement?.classList.toggle("awaiting-person", Boolean(waiting));
       line.hidden = !waiting || waiting.answered === true;
       const where = hasEmail() || (state.contact?.ticket === waiting?.ticket && state.contact?.email) ? "here and by email" : "here";
       const text = !waiting

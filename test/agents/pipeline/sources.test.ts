@@ -1,6 +1,7 @@
 // With a model configured: it gets the passages with their titles and URLs and the rule to answer
 // only from them, and the answer's `sources` keep the pages it names.
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
+import { PASSAGES_RULE } from "../../../src/agents/llm/prompt.ts";
 import { createDoc } from "../../../src/knowledge/docs.ts";
 import { createTestApp, seedOrg, type TestApp } from "../../support/app.ts";
 import { chatJson } from "../../support/chat.ts";
@@ -22,6 +23,11 @@ beforeAll(async () => {
       url: "https://help.example.com/charges",
       body: "## Why a charge appears\nA charge appears on the card on the first day of each month.",
     },
+    {
+      title: "Card payments",
+      url: "https://help.example.com/cards",
+      body: "## Paying by card\nA card is charged when the order ships; a refunded charge shows on the card statement.",
+    },
   ])
     ids.push((await createDoc(app.deps, org.org_id, doc)).id);
 }, 30_000);
@@ -37,7 +43,12 @@ test("the model sees the passages with titles and URLs and the rule; sources kee
   const system = (fake.requests[0]!.body.messages as { role: string; content: string }[]).find((m) => m.role === "system")!.content;
   expect(system).toContain("Refunds <https://help.example.com/refunds>");
   expect(system).toContain("Charges on your card <https://help.example.com/charges>");
+  // The rule: only from the passages, no guessing, say so plainly, cite what was used.
+  expect(system).toContain(PASSAGES_RULE);
+  expect(system).toContain("Answer only from these passages");
+  expect(system).toContain("do not guess");
   expect(system).toContain("If they do not contain the answer, say so plainly");
+  expect(system).toContain("Name each passage you used by its title");
   expect(answer.sources.map((s: { doc_id: string }) => s.doc_id)).toEqual([ids[0]]);
 });
 
@@ -45,4 +56,16 @@ test("an answer naming no page keeps the pages that cover the question", async (
   fake.enqueue({ steps: [{ text: "Within 10 days." }] });
   const answer = await chatJson(app, org, { message: "When is a charge on my card refunded?" });
   expect(answer.sources.map((s: { doc_id: string }) => s.doc_id).sort()).toEqual([...ids].sort());
+});
+
+test("of three passages the model was given, sources name only the one its reply cites by number", async () => {
+  const question = "When is a charge on my card refunded?";
+  // A first turn shows where retrieval puts each page in the prompt (its order is retrieval's).
+  await chatJson(app, org, { message: question });
+  const system = (fake.requests[0]!.body.messages as { role: string; content: string }[]).find((m) => m.role === "system")!.content;
+  for (const title of ["Refunds", "Charges on your card", "Card payments"]) expect(system).toContain(`] ${title} <`);
+  const number = system.match(/\[(\d)\] Card payments </)![1];
+  fake.enqueue({ steps: [{ text: `A refunded charge shows on your card statement [${number}].` }] });
+  const answer = await chatJson(app, org, { message: question });
+  expect(answer.sources.map((s: { doc_id: string }) => s.doc_id)).toEqual([ids[2]]);
 });
