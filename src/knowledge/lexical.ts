@@ -3,12 +3,13 @@
 // title and its heading path, scored with BM25 (passages with the title and headings as weighted
 // fields, and the whole page beside them); pages ranked by their best passage plus a share of the
 // whole page's score. Built and kept exact by src/knowledge/org-index.ts; queries are made by
-// src/knowledge/query.ts. Pure: no I/O.
-import { isContent, stem, words } from "../kit/words.ts";
-import { chunkDoc } from "./passages.ts";
+// src/knowledge/query.ts. Lines repeated across many pages (footers, related-article lists) are left
+// out of every page that holds them (src/knowledge/boilerplate.ts). Pure: no I/O.
+import { stem } from "../kit/words.ts";
+import { keptBody, RepeatedLines } from "./boilerplate.ts";
 import { type Postings, post, sum, unpost } from "./postings.ts";
 import { Accumulator, BestTwo, lengthNorms, type Norms, topPages } from "./scores.ts";
-import { count, indexTerms, sectionsOf } from "./terms.ts";
+import { pageTerms } from "./terms.ts";
 import type { IndexDoc, IndexPassage, WeightedTerms, RankedPage } from "./index-types.ts";
 
 export const RANKING = {
@@ -29,6 +30,10 @@ const STEMS_MAX = 200_000;
 interface Entry {
   num: number;
   doc: Omit<IndexDoc, "body">;
+  /** The body as given, as indexed (without its boilerplate lines), and its lines' keys (src/knowledge/boilerplate.ts). */
+  body: string;
+  kept: string;
+  keys: Set<string>;
   passages: number[];
   /** Whole-page weighted term frequency. */
   tf: Map<string, number>;
@@ -53,6 +58,7 @@ export class LexicalIndex {
   private readonly passageScores = new Accumulator();
   private readonly pageScores = new Accumulator();
   private readonly best = new BestTwo();
+  private readonly lines = new RepeatedLines();
   /** Lower-cased content words of every document, with their counts: the vocabulary typos are matched against. */
   readonly surfaces = new Map<string, number>();
   /** Characters held, for the cache's bound. */
@@ -74,6 +80,12 @@ export class LexicalIndex {
 
   versionOf(id: string): number | undefined {
     return this.entries.get(id)?.doc.updatedAt.getTime();
+  }
+
+  /** A page's body as indexed (its boilerplate lines left out), and a key naming that text, while it is indexed. */
+  textOf(id: string): { key: string; text: string } | undefined {
+    const entry = this.entries.get(id);
+    return entry ? { key: `${id}:${entry.doc.updatedAt.getTime()}:${entry.num}`, text: entry.kept } : undefined;
   }
 
   ids(): string[] {
@@ -106,39 +118,47 @@ export class LexicalIndex {
   }
 
   put(doc: IndexDoc): void {
-    this.remove(doc.id);
+    const before = this.entries.get(doc.id);
+    if (before) this.unindex(before);
+    const entry = this.index(doc);
+    this.settle(before ? [...before.keys, ...entry.keys] : entry.keys);
+  }
+
+  remove(id: string): void {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    this.unindex(entry);
+    this.settle(entry.keys);
+  }
+
+  /** After a change: the pages holding a line that became boilerplate, or ceased to be, indexed again. */
+  private settle(keys: Iterable<string>): void {
+    for (const num of this.lines.settle(this.entries.size, keys)) {
+      const entry = this.entries.get(this.pages[num]!)!;
+      this.unindex(entry);
+      this.index({ ...entry.doc, body: entry.body });
+    }
+  }
+
+  private index(doc: IndexDoc): Entry {
     const num = this.pages.length;
     this.pages.push(doc.id);
-    const titleTerms = indexTerms(doc.title, this.stemOf);
+    const { keys, kept } = keptBody(doc.body, (key) => this.lines.dropped(key));
+    this.lines.add(num, keys);
+    const { tf, surfaces, passages } = pageTerms(doc.title, doc.body, kept, this.stemOf, RANKING);
     const entry: Entry = {
       num,
       doc: { id: doc.id, title: doc.title, url: doc.url, updatedAt: doc.updatedAt },
+      body: doc.body,
+      kept,
+      keys,
       passages: [],
-      tf: new Map(),
+      tf,
+      surfaces,
       length: 0,
-      surfaces: new Map(),
-      chars: doc.title.length + doc.body.length,
+      chars: doc.title.length + doc.body.length + (kept === doc.body ? 0 : kept.length),
     };
-    count(entry.tf, titleTerms, RANKING.titleWeight);
-    for (const w of words(`${doc.title}\n${doc.body}`)) if (isContent(w) && w.length >= 3) entry.surfaces.set(w, (entry.surfaces.get(w) ?? 0) + 1);
-    for (const section of sectionsOf(doc.body)) {
-      const headingTerms = indexTerms(section.headings.join("\n"), this.stemOf);
-      for (const chunk of chunkDoc(section.text)) {
-        const bodyTerms = indexTerms(section.headings.length > 0 ? chunk.replace(/^#{1,6}\s[^\n]*\n?/, "") : chunk, this.stemOf);
-        const tf = new Map<string, number>();
-        count(tf, bodyTerms, 1);
-        count(tf, headingTerms, RANKING.headingWeight);
-        count(tf, titleTerms, RANKING.titleWeight);
-        count(entry.tf, bodyTerms, 1);
-        this.addPassage(entry, { docId: doc.id, page: num, text: chunk, headings: section.headings, tf, length: sum(tf) });
-      }
-    }
-    if (entry.passages.length === 0) {
-      // A page with a title only still has one (title) passage.
-      const tf = new Map<string, number>();
-      count(tf, titleTerms, RANKING.titleWeight);
-      this.addPassage(entry, { docId: doc.id, page: num, text: doc.title, headings: [], tf, length: sum(tf) });
-    }
+    for (const p of passages) this.addPassage(entry, { docId: doc.id, page: num, ...p });
     entry.length = sum(entry.tf);
     this.pageLengths[num] = entry.length;
     for (const [t, f] of entry.tf) post(this.pagePostings, t, num, f);
@@ -147,11 +167,12 @@ export class LexicalIndex {
     this.chars += entry.chars;
     this.entries.set(doc.id, entry);
     this.changed();
+    return entry;
   }
 
-  remove(id: string): void {
-    const entry = this.entries.get(id);
-    if (!entry) return;
+  private unindex(entry: Entry): void {
+    const id = entry.doc.id;
+    this.lines.remove(entry.num, entry.keys);
     this.entries.delete(id);
     this.pages[entry.num] = undefined;
     for (const p of entry.passages) {

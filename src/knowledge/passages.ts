@@ -133,12 +133,14 @@ export interface DocVersion {
   id: string;
   title: string;
   updatedAt: Date;
+  /** The body as the index holds it (its boilerplate lines left out: src/knowledge/boilerplate.ts), and the key naming that text; read from the database otherwise. */
+  indexed?: { key: string; text: string };
 }
 
 /** The passages of these documents of the org; bodies are read only for versions not cut yet. */
 export async function passagesOf(deps: Pick<Deps, "db" | "passages">, orgId: string, versions: readonly DocVersion[]): Promise<Map<string, DocPassage[]>> {
-  const keyOf = (v: DocVersion) => `${v.id}:${v.updatedAt.getTime()}`;
-  const missing = versions.filter((v) => !deps.passages.has(keyOf(v))).map((v) => v.id);
+  const keyOf = (v: DocVersion) => v.indexed?.key ?? `${v.id}:${v.updatedAt.getTime()}`;
+  const missing = versions.filter((v) => !v.indexed && !deps.passages.has(keyOf(v))).map((v) => v.id);
   const bodies = new Map<string, string>();
   if (missing.length > 0)
     for (const r of await deps.db
@@ -146,7 +148,7 @@ export async function passagesOf(deps: Pick<Deps, "db" | "passages">, orgId: str
       .from(docs)
       .where(and(eq(docs.orgId, orgId), inArray(docs.id, missing))))
       bodies.set(r.id, r.body);
-  return new Map(versions.map((v) => [v.id, deps.passages.get(keyOf(v), v.title, () => bodies.get(v.id) ?? "")]));
+  return new Map(versions.map((v) => [v.id, deps.passages.get(keyOf(v), v.title, () => v.indexed?.text ?? bodies.get(v.id) ?? "")]));
 }
 
 // The snippet marks matches with private-use characters that cannot be confused with the body's

@@ -2,6 +2,7 @@
 // Snowball stems (src/kit/words.ts), their adjacent pairs, and hyphenated words joined; and a
 // document body's sections along its headings.
 import { isContent, stem, words } from "../kit/words.ts";
+import { chunkDoc } from "./passages.ts";
 
 /** Adjacent content words as one term ("learner permit"): a question using the same two words together matches them together. */
 export function pairsOf(stems: readonly string[]): string[] {
@@ -37,4 +38,44 @@ export function sectionsOf(body: string): { headings: string[]; text: string }[]
     if (block.trim() !== "") out.push({ headings: stack.map((h) => h.text), text: block.trim() });
   }
   return out;
+}
+
+/**
+ * A page's weighted terms: its passages (cut from `kept`, the body without its boilerplate lines),
+ * each counting its text, its heading path and the page title at their weights; the whole page's
+ * terms (title and kept text); and the content words of the whole body with their counts (the
+ * vocabulary typos are matched against). A page without text has one passage, its title.
+ */
+export function pageTerms(
+  title: string,
+  body: string,
+  kept: string,
+  stemOf: (word: string) => string,
+  weights: { titleWeight: number; headingWeight: number },
+): { tf: Map<string, number>; surfaces: Map<string, number>; passages: { text: string; headings: string[]; tf: Map<string, number>; length: number }[] } {
+  const titleTerms = indexTerms(title, stemOf);
+  const tf = new Map<string, number>();
+  const surfaces = new Map<string, number>();
+  const passages: { text: string; headings: string[]; tf: Map<string, number>; length: number }[] = [];
+  const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+  count(tf, titleTerms, weights.titleWeight);
+  for (const w of words(`${title}\n${body}`)) if (isContent(w) && w.length >= 3) surfaces.set(w, (surfaces.get(w) ?? 0) + 1);
+  for (const section of sectionsOf(kept)) {
+    const headingTerms = indexTerms(section.headings.join("\n"), stemOf);
+    for (const chunk of chunkDoc(section.text)) {
+      const bodyTerms = indexTerms(section.headings.length > 0 ? chunk.replace(/^#{1,6}\s[^\n]*\n?/, "") : chunk, stemOf);
+      const own = new Map<string, number>();
+      count(own, bodyTerms, 1);
+      count(own, headingTerms, weights.headingWeight);
+      count(own, titleTerms, weights.titleWeight);
+      count(tf, bodyTerms, 1);
+      passages.push({ text: chunk, headings: section.headings, tf: own, length: total(own) });
+    }
+  }
+  if (passages.length === 0) {
+    const own = new Map<string, number>();
+    count(own, titleTerms, weights.titleWeight);
+    passages.push({ text: title, headings: [], tf: own, length: total(own) });
+  }
+  return { tf, surfaces, passages };
 }

@@ -31,7 +31,7 @@ export async function searchIndex(
   const query = buildQuery(index, text, [], synonyms);
   const pages = query.terms.size === 0 ? [] : index.search(query.terms, limit, 1);
   // Read before any await: the index may change once this call yields.
-  const versions = pages.map((p) => ({ id: p.docId, title: p.title, updatedAt: new Date(index.versionOf(p.docId) ?? 0) }));
+  const versions = pages.map((p) => ({ id: p.docId, title: p.title, updatedAt: new Date(index.versionOf(p.docId) ?? 0), indexed: index.textOf(p.docId) }));
   timer?.mark("search");
   if (pages.length === 0) return [];
   const passages = await passagesOf(deps, orgId, versions);

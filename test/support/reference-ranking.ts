@@ -10,6 +10,7 @@
 import type { IndexDoc, WeightedTerms } from "../../src/knowledge/index-types.ts";
 import { chunkDoc } from "../../src/knowledge/passages.ts";
 import { indexTerms, sectionsOf } from "../../src/knowledge/terms.ts";
+import { keptBody, repeatedThreshold } from "../../src/knowledge/boilerplate.ts";
 
 export interface Ranking {
   k1: number;
@@ -41,8 +42,20 @@ function field(parts: [terms: string[], weight: number][]): Field {
   return { tf, length };
 }
 
+/**
+ * The bodies as the index holds them: without the lines that stand on `repeatedThreshold` of the
+ * pages or more (src/knowledge/boilerplate.ts, whose own tests check the rule and its upkeep).
+ */
+function withoutRepeated(docs: readonly IndexDoc[]): IndexDoc[] {
+  const counts = new Map<string, number>();
+  for (const doc of docs) for (const key of keptBody(doc.body, () => false).keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  const threshold = repeatedThreshold(docs.length);
+  return docs.map((doc) => ({ ...doc, body: keptBody(doc.body, (key) => (counts.get(key) ?? 0) >= threshold).kept }));
+}
+
 /** Every page with its passages' weighted term counts, in the order given. */
-export function referencePages(docs: readonly IndexDoc[], ranking: Ranking): RefPage[] {
+export function referencePages(given: readonly IndexDoc[], ranking: Ranking): RefPage[] {
+  const docs = withoutRepeated(given);
   return docs.map((doc) => {
     const title = indexTerms(doc.title);
     const bodies: string[][] = [];
