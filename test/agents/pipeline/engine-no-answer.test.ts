@@ -56,7 +56,7 @@ const CENTRES: Record<string, Centre> = {
     },
     unanswerable: ["Do you ship shoes to Austria?", "How do I bake sourdough bread?", "Can I bring my dog to the office?"],
   },
-  library: {
+  lending: {
     pages: {
       borrow: { title: "Borrowing books", body: "## Loans\nWith a library card you may borrow up to 20 books for four weeks." },
       renew: { title: "Renewing loans", body: "## Renew online\nLoans can be renewed twice in your account unless another reader reserved the book." },
@@ -115,7 +115,7 @@ describe("a known limit of the rule", () => {
 });
 
 describe("unknownWords", () => {
-  const index = indexOf(CENTRES.library!);
+  const index = indexOf(CENTRES.lending!);
   test("counts the message's single words of five letters or more that no page uses", () => {
     const { current } = buildQuery(index, "Can I borrow a zeppelin or a kayak with my card?");
     // "zeppelin" counts; "kayak" (a five-letter stem no page uses) too; "borrow" and "card" are used.
