@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { EVAL_RUN } from "../../src/agents/eval-runs.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
 import { memberWith } from "../dashboard/helpers.ts";
+import { longestHealthz } from "../support/stall.ts";
 
 let app: TestApp;
 const members: { authorization: string }[] = [];
@@ -40,32 +41,12 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => app.close());
 
-/** Runs `work` while asking /healthz every 100 ms; the longest wait for an answer past when it was due. */
-async function longestHealthz<T>(work: Promise<T>): Promise<{ result: T; longestMs: number }> {
-  let done = false;
-  let longestMs = 0;
-  const probe = (async () => {
-    while (!done) {
-      const due = performance.now() + 100;
-      await Bun.sleep(100);
-      expect((await app.request("/healthz")).status).toBe(200);
-      longestMs = Math.max(longestMs, performance.now() - due);
-    }
-  })();
-  try {
-    return { result: await work, longestMs };
-  } finally {
-    done = true;
-    await probe;
-  }
-}
-
 const start = (auth: { authorization: string }, questions: unknown[]) => app.request("/api/eval/runs", { method: "POST", headers: auth, json: { questions } });
 
 describe("four runs at once", () => {
   test("500 questions of 4,000 characters each: refused at once as too much text, and /healthz answered meanwhile", async () => {
     const set = Array.from({ length: EVAL_RUN.questions }, (_, i) => question(i, EVAL_RUN.chars));
-    const { result, longestMs } = await longestHealthz(Promise.all(members.map((m) => start(m, set))));
+    const { result, longestMs } = await longestHealthz((path) => app.request(path), Promise.all(members.map((m) => start(m, set))));
     expect(result.map((r) => r.status)).toEqual([400, 400, 400, 400]);
     const body = (await result[0]!.json()) as { error: { message: string } };
     expect(body.error.message).toContain(`at most ${EVAL_RUN.textChars} characters`);
@@ -74,7 +55,7 @@ describe("four runs at once", () => {
 
   test("the most text a run may hold, four times: all answered, two of them after waiting their turn, /healthz answered meanwhile", async () => {
     const set = Array.from({ length: EVAL_RUN.textChars / EVAL_RUN.chars }, (_, i) => question(i, EVAL_RUN.chars));
-    const { result, longestMs } = await longestHealthz(Promise.all(members.map((m) => start(m, set))));
+    const { result, longestMs } = await longestHealthz((path) => app.request(path), Promise.all(members.map((m) => start(m, set))));
     expect(longestMs).toBeLessThan(1_500);
     expect(result.map((r) => r.status)).toEqual([201, 201, 201, 201]);
     const runs = (await Promise.all(result.map((r) => r.json()))) as { answered_questions: number; queue: { ahead: number } }[];

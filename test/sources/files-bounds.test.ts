@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { constants, createDeflateRaw, deflateRawSync } from "node:zlib";
 import { FILE_READERS } from "../../src/sources/files.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
+import { longestHealthz } from "../support/stall.ts";
 
 let app: TestApp;
 let auth: { authorization: string };
@@ -70,32 +71,12 @@ const upload = (files: { name: string; content: Uint8Array }[]) =>
     json: { files: files.map((f) => ({ name: f.name, content_base64: Buffer.from(f.content).toString("base64") })) },
   });
 
-/** Runs `work` while asking /healthz every 100 ms; the longest wait for an answer past when it was due. */
-async function longestHealthz<T>(work: Promise<T>): Promise<{ result: T; longestMs: number }> {
-  let done = false;
-  let longestMs = 0;
-  const probe = (async () => {
-    while (!done) {
-      const due = performance.now() + 100;
-      await Bun.sleep(100);
-      expect((await app.request("/healthz")).status).toBe(200);
-      longestMs = Math.max(longestMs, performance.now() - due);
-    }
-  })();
-  try {
-    return { result: await work, longestMs };
-  } finally {
-    done = true;
-    await probe;
-  }
-}
-
 describe("a zip entry that lies about its size", () => {
   test("declares 100 bytes, inflates to 1 GiB: refused as soon as it passes 100, within seconds, /healthz answered meanwhile", async () => {
     const zip = lyingZip("big.md", await deflatedAs(1024), 100);
     expect(zip.length).toBeLessThan(2 * 1024 * 1024);
     const began = performance.now();
-    const { result: res, longestMs } = await longestHealthz(upload([{ name: "bomb.zip", content: zip }]));
+    const { result: res, longestMs } = await longestHealthz((path) => app.request(path), upload([{ name: "bomb.zip", content: zip }]));
     const tookMs = performance.now() - began;
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error: { details: { message: string }[] } };
