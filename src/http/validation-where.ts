@@ -6,12 +6,17 @@
 // which decodes but then fails its own schema (`?days=0` against a minimum of 1). TypeBox reports
 // that as a TransformDecodeError with the path, but Elysia rethrows only the inner error — type
 // "property", path "", the decoded value and the failing schema. We find it again: the first field,
-// in Elysia's order of validation, whose text reads as that value and fails that schema.
+// in Elysia's order of validation, whose text reads as that value and fails that schema. Only the
+// path, the query and the body are searched: the context's headers (and cookies) are every one the
+// client sent, declared or not (no route declares a schema for them), so `x-anything: 0` would
+// otherwise be named for `?days=0`.
 import { Value } from "@sinclair/typebox/value";
 import type { ValidationError } from "elysia";
 
 export type RequestPart = "query" | "params" | "headers" | "cookie" | "body";
 const PARTS: RequestPart[] = ["headers", "params", "query", "cookie", "body"];
+/** The parts searched for a failure Elysia left unplaced, in its order of validation. */
+const SEARCHED: RequestPart[] = ["params", "query", "body"];
 
 export const PART_LABELS: Record<RequestPart, string> = {
   query: "The request query is invalid.",
@@ -42,7 +47,7 @@ function fails(schema: unknown, value: unknown): boolean {
 export function locateProperty(error: ValidationError, request: Partial<Record<RequestPart, unknown>>): { part: RequestPart; field: string } | null {
   const failing = error.value;
   const schema = (error.validator as { schema?: unknown } | undefined)?.schema ?? error.validator;
-  for (const part of PARTS) {
+  for (const part of SEARCHED) {
     const fields = request[part];
     if (typeof fields !== "object" || fields === null || Array.isArray(fields)) continue;
     for (const [field, raw] of Object.entries(fields))

@@ -45,6 +45,11 @@ describe("error shape", () => {
     };
     // A number Elysia reads from text and then finds out of range (it reports no part for these).
     expect(await failure(await app.request("/api/activity?limit=0", { headers }))).toEqual({ message: "The request query is invalid.", paths: ["/limit"] });
+    // A header whose text reads as the same value is not the failing field: Elysia checks no header here.
+    expect(await failure(await app.request("/api/activity?limit=0", { headers: { ...headers, "x-zero": "0", dnt: "0" } }))).toEqual({
+      message: "The request query is invalid.",
+      paths: ["/limit"],
+    });
     // A value that is not a number at all.
     expect(await failure(await app.request("/api/activity?limit=abc", { headers }))).toEqual({ message: "The request query is invalid.", paths: ["/limit"] });
     // A path parameter.

@@ -114,3 +114,23 @@ describe("fair claims", () => {
     expect(await claimDue(app.deps, ["fair.f2"], 10, { lane: 2 })).toHaveLength(2);
   });
 });
+
+describe("ordered kinds share a lane's queue (a ticket's reply, then its rating email)", () => {
+  test("a stuck row holds back only the later ordered rows of its own lane, whatever their kind", async () => {
+    const a = (await seedOrg(app)).org_id;
+    const ordered = ["ord.reply", "ord.rating", "ord.invite"];
+    const kinds = [...ordered, "ord.unordered"];
+    // The reply of ticket 1 waits for a retry an hour away: it is unfinished.
+    const stuckAt = new Date(app.clock.now.getTime() + 3_600_000);
+    const stuck = await enqueue(app.deps.db, { orgId: a, kind: "ord.reply", lane: "ticket:1", payload: {}, runAt: stuckAt, now: app.clock.now });
+    const [behind] = await queue(a, "ord.rating", "ticket:1", 1);
+    const [otherTicket] = await queue(a, "ord.rating", "ticket:2", 1);
+    const [noLane] = await queue(a, "ord.invite", undefined, 1);
+    const [notOrdered] = await queue(a, "ord.unordered", "ticket:1", 1);
+    const claimed = (await claimDue(app.deps, kinds, 10, {}, ordered)).map((r) => r.id);
+    expect(new Set(claimed)).toEqual(new Set([otherTicket!, noLane!, notOrdered!]));
+    // The reply given up: the rating email behind it goes.
+    await app.deps.db.update(outbox).set({ status: "failed" }).where(eq(outbox.id, stuck));
+    expect((await claimDue(app.deps, kinds, 10, {}, ordered)).map((r) => r.id)).toEqual([behind!]);
+  });
+});
