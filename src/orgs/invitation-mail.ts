@@ -15,6 +15,7 @@ import { displayName, MALFORMED, mailHandler } from "../outbox/mail-kind.ts";
 import { enqueue, type OutboxHandler, type OutboxRow, replacePayload } from "../outbox/outbox.ts";
 import { memberById } from "../tenancy/members.ts";
 import { orgName } from "../tenancy/orgs.ts";
+import { describeRoles } from "../auth/roles.ts";
 
 export const INVITATION_MAIL_KIND = "member.invitation";
 
@@ -79,7 +80,7 @@ async function load(deps: Deps, row: OutboxRow) {
 
 export function renderInvitation(p: { org: string; inviter: string | null; roles: string[]; link: string; expires: string }) {
   const who = p.inviter ? `${p.inviter} invited you` : "You are invited";
-  const intro = `${who} to join ${p.org} on svc-agents, with the roles ${p.roles.join(", ")}.`;
+  const intro = `${who} to join ${p.org} on svc-agents. Your roles: ${describeRoles(p.roles)}.`;
   const footer = `The link works once, until ${p.expires}. If you did not expect this, ignore this email: nothing happens until the link is used.`;
   const text = `${intro}\n\nAccept the invitation: ${p.link}\n\n-- \n${footer}\n`;
   const html = `<!doctype html><html><body><p>${escapeHtml(intro)}</p>\n<p><a href="${escapeHtml(p.link)}">Accept the invitation</a></p>\n<p style="color:#666;font-size:12px">${escapeHtml(footer)}</p></body></html>`;
