@@ -86,7 +86,7 @@ const asQuestion = (q: { question: string; expected_doc?: string; expected_phras
   expectedPassage: q.expected_passage,
 });
 
-const textOf = (q: EvalQuestion) => q.question.length + (q.expectedDoc?.length ?? 0) + (q.expectedPhrase?.length ?? 0);
+const textOf = (q: EvalQuestion) => q.question.length + (q.expectedDoc?.length ?? 0) + (q.expectedPhrase?.length ?? 0) + (q.expectedPassage?.length ?? 0);
 
 /** Runs the set against the agent (the org's active one when `agentId` is absent) and stores the run. */
 export async function runEvaluation(

@@ -127,6 +127,11 @@ describe("what a run may hold", () => {
     expect(((await refused.json()) as Refusal).error.message).toContain(
       `at most ${EVAL_RUN.textChars} characters in all; this set has ${EVAL_RUN.textChars + 1}`,
     );
+    // An expected passage is part of the run's text too.
+    const passage = [...full.slice(0, -1), { question: "q".repeat(EVAL_RUN.chars - 1), expected_passage: "xy" }];
+    const alsoRefused = await start(auth, passage);
+    expect(alsoRefused.status).toBe(400);
+    expect(((await alsoRefused.json()) as Refusal).error.message).toContain(`this set has ${EVAL_RUN.textChars + 1}`);
   }, 60_000);
 
   test("a blank question or expectation is refused, not answered as an empty one", async () => {

@@ -6,6 +6,7 @@ import { and, eq } from "drizzle-orm";
 import { conversationMessages } from "../../src/db/schema/index.ts";
 import { adminOf, get, type Member } from "../dashboard/helpers.ts";
 import { createTestApp, signIn, type TestApp } from "../support/app.ts";
+import { GAPS } from "../../src/knowledge/gaps.ts";
 import { askGapQuestions } from "./gaps-seed.ts";
 
 interface Gap {
@@ -87,4 +88,30 @@ describe("knowledge gaps by reason", () => {
       }
     expect(list.flatMap((g) => g.conversations)).toHaveLength(4);
   });
+});
+
+describe("conversations linked per group", () => {
+  test(`at most ${GAPS.conversations}, the newest, while the count goes on`, async () => {
+    const third = await adminOf(app);
+    const key = { authorization: `Bearer ${third.widgetKey!}` };
+    const own = { authorization: `Bearer ${await signIn(app, third.email, third.password)}` };
+    const groups = async () => ((await (await app.request("/api/knowledge/gaps", { headers: own })).json()) as { gaps: Gap[] }).gaps;
+    const ask = async () => {
+      const res = await app.request("/api/sdk/chat", { method: "POST", headers: key, json: { message: "Do you have an office in Tokyo?" } });
+      expect(((await res.json()) as { confidence: number }).confidence).toBeLessThan(GAPS.below);
+    };
+    for (let i = 0; i < GAPS.conversations; i++) await ask();
+    const [full] = await groups();
+    expect(full!.count).toBe(GAPS.conversations);
+    expect(full!.conversations).toHaveLength(GAPS.conversations);
+    await ask();
+    const [over] = await groups();
+    expect(over!.count).toBe(GAPS.conversations + 1);
+    expect(over!.conversations).toHaveLength(GAPS.conversations);
+    // Newest first: the new conversation leads, and the first one asked is the one left out.
+    const before = full!.conversations.map((c) => c.id);
+    const after = over!.conversations.map((c) => c.id);
+    expect(before).not.toContain(after[0]!);
+    expect(after.slice(1)).toEqual(before.slice(0, -1));
+  }, 60_000);
 });

@@ -7,8 +7,11 @@
 //      src/knowledge/org-index.ts), which ranks pages by their best passages.
 //   2. The best passage of each of the first KNOWLEDGE.pages pages is kept, in page order.
 //   3. The evidence that the first page answers (src/agents/pipeline/confidence.ts `evidenceOf`):
-//      how far it leads the next page, and how much of the question's weighted rare terms
-//      its best passage holds. A message without content words, in a conversation without any, looks nothing up.
+//      whether the knowledge base holds an answer at all (`heldOf`: how much of the question's
+//      weighted rare terms the first page's best passage holds, and how many of the message's
+//      words no page uses — passed on as every passage's `held`, below which the builtin quotes
+//      nothing), times whether this page is the one (how far it leads the next page, and the same
+//      coverage). A message without content words, in a conversation without any, looks nothing up.
 //   4. With an embeddings server (EMBEDDINGS_*), the lexical ranking is fused with a ranking by
 //      meaning (src/knowledge/embed-search.ts, reciprocal rank fusion). Confidence stays lexical
 //      evidence: that of the fused first page against the best other page by words, so when both

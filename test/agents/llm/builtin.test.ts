@@ -91,6 +91,24 @@ describe("builtin provider", () => {
     expect(answer).toMatch(/[.!?:]$/);
   });
 
+  test(`a passage of EXTRACT_MAX characters as plain text is quoted whole; one more, and from its most relevant sentence`, () => {
+    const passage = (text: string) => [{ docId: "d", title: "Data export", url: null, text, score: 1 }];
+    const question = "How do I export my data?";
+    const relevant = "To export your data, open Settings and choose Export.";
+    const at = (n: number) => {
+      const filler = `Our company was founded long ago in a small town. `;
+      const head = `${filler.repeat(6)}${relevant} `;
+      return head + "x".repeat(n - head.length - 1) + ".";
+    };
+    const whole = at(EXTRACT_MAX);
+    expect(whole.length).toBe(EXTRACT_MAX);
+    expect(ask(question, passage(whole))).toBe(whole);
+    const over = at(EXTRACT_MAX + 1);
+    const answer = ask(question, passage(over));
+    expect(answer.startsWith(relevant)).toBe(true);
+    expect(answer.length).toBeLessThanOrEqual(EXTRACT_MAX);
+  });
+
   test("coverage is the share of the question's terms found; the threshold decides", () => {
     expect(coverage("reset password", "Resetting your password")).toBe(1);
     expect(coverage("pay bitcoin", "You can pay by card")).toBe(0.5);
