@@ -1,8 +1,8 @@
 // A member and a chat conversation, live (README "Live conversation"): POST /api/conversations/{id}/join
 // (role inbox:manage, like replying to a ticket) takes the conversation over from the AI
 // (./join.ts); GET /api/conversations/{id}/presence (inbox:view) tells whether the customer is on
-// the site now — their widget's event stream open, on any instance (src/live/signals.ts) — as
-// Server-Sent Events that carry nothing else. Another org's conversation is 404.
+// the site now — their widget's event stream open, on any instance (src/live/signals.ts) — and when
+// they type, as Server-Sent Events that carry no stored event. Another org's conversation is 404.
 import { Elysia, t } from "elysia";
 import { and, eq } from "drizzle-orm";
 import { requireMember } from "../auth/guard.ts";
@@ -67,7 +67,8 @@ export function conversationLiveRoutes(deps: Deps) {
         params: Params,
         response: { ...errors, 429: ErrorBody },
         detail: {
-          summary: "Whether the customer is on the site now, as Server-Sent Events: `presence` {online} when the stream opens and on each change (inbox:view)",
+          summary:
+            "Whether the customer is on the site now, as Server-Sent Events: `presence` {online} when the stream opens and on each change, and `typing` {typing} as the customer types (inbox:view)",
           tags: ["Conversations"],
           security: [{ dashboard: [] }],
           responses: { 200: { description: "text/event-stream", content: { "text/event-stream": { schema: { type: "string" } } } } },

@@ -8,6 +8,7 @@ import { Elysia, t } from "elysia";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { ErrorBody } from "../http/error-schema.ts";
 import { mediaResponse } from "../http/media-response.ts";
 import { eventStream, RETRY_MS } from "../live/event-stream.ts";
 import { EVENT_LIMITS, eventKey, lastOrgEventId, orgEventsAfter, orgKey, TEAM_NAME } from "./ticket-events.ts";
@@ -41,6 +42,10 @@ export function inboxLiveRoutes(deps: Deps) {
         body: t.Object({ typing: t.Boolean() }, { additionalProperties: false }),
         response: {
           200: t.Object({ sent: t.Boolean({ description: "False when dropped: no chat, or another signal of the same state within the last second" }) }),
+          400: ErrorBody,
+          401: ErrorBody,
+          403: ErrorBody,
+          404: ErrorBody,
         },
         detail: {
           summary: "Tell the customer's widget that you are typing a reply (or stopped); never stored, at most one a second (inbox:manage)",
