@@ -11,7 +11,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { ErrorBody } from "../http/error-schema.ts";
 import { isUuid } from "../kit/ids.ts";
-import { eventStream, RETRY_MS } from "../live/event-stream.ts";
+import { admitMemberStream, eventStream } from "../live/event-stream.ts";
 import { joinConversation } from "./join.ts";
 
 const Params = t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) });
@@ -54,12 +54,7 @@ export function conversationLiveRoutes(deps: Deps) {
       async ({ params, request }) => {
         const { principal, orgId } = await requireMember(deps, request, "inbox:view");
         const id = await conversationOr404(deps, orgId, params.id);
-        const { perKeyIp, max } = deps.config.sdkStreams;
-        const release = deps.live.admit(`member:${principal.member.id}`, { perClient: perKeyIp, max });
-        if (!release)
-          throw new AppError(429, "too_many_streams", `Too many open event streams: at most ${perKeyIp} per member, ${max} per server.`, undefined, {
-            "retry-after": String(RETRY_MS / 1000),
-          });
+        const release = admitMemberStream(deps, `member:${principal.member.id}`);
         // No rows: only the conversation's signals (`presence`, `typing`) travel on it.
         return eventStream(deps, { key: id, reader: { kind: "member" }, read: async () => [], page: 1, after: 0, request, release, signals: true });
       },
