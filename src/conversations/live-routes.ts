@@ -1,8 +1,8 @@
 // A member and a chat conversation, live (README "Live conversation"): POST /api/conversations/{id}/join
 // (role inbox:manage, like replying to a ticket) takes the conversation over from the AI
 // (./join.ts); GET /api/conversations/{id}/presence (inbox:view) tells whether the customer is on
-// the site now — their widget's event stream open, on any instance (src/live/signals.ts) — as
-// Server-Sent Events that carry nothing else. Another org's conversation is 404.
+// the site now — their widget's event stream open, on any instance (src/live/signals.ts) — and when
+// they type, as Server-Sent Events that carry no stored event. Another org's conversation is 404.
 import { Elysia, t } from "elysia";
 import { and, eq } from "drizzle-orm";
 import { requireMember } from "../auth/guard.ts";
@@ -11,7 +11,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { ErrorBody } from "../http/error-schema.ts";
 import { isUuid } from "../kit/ids.ts";
-import { eventStream, RETRY_MS } from "../live/event-stream.ts";
+import { admitMemberStream, eventStream } from "../live/event-stream.ts";
 import { joinConversation } from "./join.ts";
 
 const Params = t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) });
@@ -54,12 +54,7 @@ export function conversationLiveRoutes(deps: Deps) {
       async ({ params, request }) => {
         const { principal, orgId } = await requireMember(deps, request, "inbox:view");
         const id = await conversationOr404(deps, orgId, params.id);
-        const { perKeyIp, max } = deps.config.sdkStreams;
-        const release = deps.live.admit(`member:${principal.member.id}`, { perClient: perKeyIp, max });
-        if (!release)
-          throw new AppError(429, "too_many_streams", `Too many open event streams: at most ${perKeyIp} per member, ${max} per server.`, undefined, {
-            "retry-after": String(RETRY_MS / 1000),
-          });
+        const release = admitMemberStream(deps, `member:${principal.member.id}`);
         // No rows: only the conversation's signals (`presence`, `typing`) travel on it.
         return eventStream(deps, { key: id, reader: { kind: "member" }, read: async () => [], page: 1, after: 0, request, release, signals: true });
       },
@@ -67,7 +62,8 @@ export function conversationLiveRoutes(deps: Deps) {
         params: Params,
         response: { ...errors, 429: ErrorBody },
         detail: {
-          summary: "Whether the customer is on the site now, as Server-Sent Events: `presence` {online} when the stream opens and on each change (inbox:view)",
+          summary:
+            "Whether the customer is on the site now, as Server-Sent Events: `presence` {online} when the stream opens and on each change, and `typing` {typing} as the customer types (inbox:view)",
           tags: ["Conversations"],
           security: [{ dashboard: [] }],
           responses: { 200: { description: "text/event-stream", content: { "text/event-stream": { schema: { type: "string" } } } } },

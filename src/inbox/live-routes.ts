@@ -8,8 +8,9 @@ import { Elysia, t } from "elysia";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { ErrorBody } from "../http/error-schema.ts";
 import { mediaResponse } from "../http/media-response.ts";
-import { eventStream, RETRY_MS } from "../live/event-stream.ts";
+import { admitMemberStream, eventStream } from "../live/event-stream.ts";
 import { EVENT_LIMITS, eventKey, lastOrgEventId, orgEventsAfter, orgKey, TEAM_NAME } from "./ticket-events.ts";
 import { findTicket, ticketCounts } from "./ticket-queries.ts";
 
@@ -41,6 +42,10 @@ export function inboxLiveRoutes(deps: Deps) {
         body: t.Object({ typing: t.Boolean() }, { additionalProperties: false }),
         response: {
           200: t.Object({ sent: t.Boolean({ description: "False when dropped: no chat, or another signal of the same state within the last second" }) }),
+          400: ErrorBody,
+          401: ErrorBody,
+          403: ErrorBody,
+          404: ErrorBody,
         },
         detail: {
           summary: "Tell the customer's widget that you are typing a reply (or stopped); never stored, at most one a second (inbox:manage)",
@@ -74,15 +79,10 @@ export function inboxLiveRoutes(deps: Deps) {
             { path: "/last_event_id", message: "must be a decimal integer of at most 15 digits" },
           ]);
         const after = resume === undefined || resume === null ? await lastOrgEventId(deps, orgId) : Number(resume);
-        const { perKeyIp, max } = deps.config.sdkStreams;
         // A budget of its own: every dashboard page follows the org's events for the navigation's
         // queue counts, so sharing the ticket streams' budget would let a few open tabs take the
         // place of the thread a member is answering in.
-        const release = deps.live.admit(`member-org:${principal.member.id}`, { perClient: perKeyIp, max });
-        if (!release)
-          throw new AppError(429, "too_many_streams", `Too many open event streams: at most ${perKeyIp} per member, ${max} per server.`, undefined, {
-            "retry-after": String(RETRY_MS / 1000),
-          });
+        const release = admitMemberStream(deps, `member-org:${principal.member.id}`);
         return eventStream(deps, {
           key: orgKey(orgId),
           reader: { kind: "member" },

@@ -8,7 +8,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { jsonResponse } from "../kit/json-response.ts";
 import { CUSTOMER_LIMITS, customerSummary, customersByIds, findCustomer } from "./customer-profiles.ts";
-import { eventStream, RETRY_MS } from "../live/event-stream.ts";
+import { admitMemberStream, eventStream } from "../live/event-stream.ts";
 import { EVENT_LIMITS, eventKey, lastTicketEventId, ticketEventsAfter } from "./ticket-events.ts";
 import {
   addTicketMessage,
@@ -176,12 +176,7 @@ export function inboxRoutes(deps: Deps) {
             { path: "/last_event_id", message: "must be a decimal integer of at most 15 digits" },
           ]);
         const after = resume === undefined || resume === null ? await lastTicketEventId(deps, orgId, ticket.id) : Number(resume);
-        const { perKeyIp, max } = deps.config.sdkStreams;
-        const release = deps.live.admit(`member:${memberId}`, { perClient: perKeyIp, max });
-        if (!release)
-          throw new AppError(429, "too_many_streams", `Too many open event streams: at most ${perKeyIp} per member, ${max} per server.`, undefined, {
-            "retry-after": String(RETRY_MS / 1000),
-          });
+        const release = admitMemberStream(deps, `member:${memberId}`);
         return eventStream(deps, {
           key: eventKey(ticket),
           reader: { kind: "member" },

@@ -19,7 +19,7 @@
 // own catch-up (a reconnect far behind, pages read one after another) waits for the socket to
 // drain before each next event, so a client that reads, however slowly, is never ended for it.
 import type { Deps } from "../deps.ts";
-import { messageOf } from "../errors.ts";
+import { AppError, messageOf } from "../errors.ts";
 import { liftIdleTimeout } from "../http/request-meta.ts";
 import { createStreamBudget, type StreamBudget } from "./stream-budget.ts";
 
@@ -35,6 +35,21 @@ export const EVENT_STREAM_HEADERS = {
   // nginx and similar proxies: pass each event on at once instead of buffering the response.
   "x-accel-buffering": "no",
 } as const;
+
+/**
+ * A member's place under the stream caps (README "Live conversation", "Bounded"): `client` names the
+ * member and the kind of stream (each kind has its own SDK_STREAMS_PER_KEY_IP budget); returns the
+ * release, or throws 429 `too_many_streams` with Retry-After past either cap.
+ */
+export function admitMemberStream(deps: Deps, client: string): () => void {
+  const { perKeyIp, max } = deps.config.sdkStreams;
+  const release = deps.live.admit(client, { perClient: perKeyIp, max });
+  if (!release)
+    throw new AppError(429, "too_many_streams", `Too many open event streams: at most ${perKeyIp} per member, ${max} per server.`, undefined, {
+      "retry-after": String(RETRY_MS / 1000),
+    });
+  return release;
+}
 
 /** One event as the stream sends it: `id:` (a row's sequence number), `event:` and the JSON `data:`. */
 export interface StreamEvent {

@@ -159,6 +159,13 @@ describe("typing and presence", () => {
     expect(await (await type(true)).json()).toEqual({ sent: true });
     expect((await widget(sessionId, "/typing", { method: "POST", body: JSON.stringify({ typing: "yes" }) })).status).toBe(400);
     expect((await widget(sessionId, "/typing", { method: "POST", body: "{}" })).status).toBe(400);
+    // Another org's widget key does not know the conversation.
+    const foreign = await fetch(`${app.url}/api/sdk/conversations/${sessionId}/typing`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${other.widget_key}`, "content-type": "application/json" },
+      body: JSON.stringify({ typing: false }),
+    });
+    expect(foreign.status).toBe(404);
     // Never stored: the conversation has no event rows.
     expect(await app.deps.db.select().from(ticketEvents).where(eq(ticketEvents.conversationId, conversation.id))).toEqual([]);
     // The customer's own stream never hears the customer.

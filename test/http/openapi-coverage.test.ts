@@ -128,3 +128,13 @@ test("what the collection GETs answer matches their documented 200 schema", asyn
   expect(checked).toEqual(expect.arrayContaining(["GET /api/webhooks/event-types", "GET /api/webhooks/endpoints"]));
   expect(mismatches).toEqual([]);
 });
+
+test('the live conversation\'s routes are documented with the errors they answer (README "Live conversation")', () => {
+  const codes = (path: string, method: string) => Object.keys(doc.paths[path]?.[method]?.responses ?? {}).sort();
+  expect(codes("/api/conversations/{id}/join", "post")).toEqual(["200", "400", "401", "403", "404"]);
+  expect(codes("/api/conversations/{id}/presence", "get")).toEqual(["200", "400", "401", "403", "404", "429"]);
+  expect(codes("/api/tickets/{id}/typing", "post")).toEqual(["200", "400", "401", "403", "404"]);
+  expect(codes("/api/sdk/conversations/{session_id}/typing", "post")).toEqual(["200", "400", "401", "403", "404", "429"]);
+  // The presence stream also carries the customer's typing.
+  expect(doc.paths["/api/conversations/{id}/presence"].get.summary).toContain("`typing`");
+});
