@@ -14,7 +14,7 @@ import { createSitemapReader } from "./sitemap-reader.ts";
 export interface SitemapListing {
   /** The pages to read, in the sitemaps' order, admitted and without duplicates; at most the cap. */
   pages: string[];
-  /** More pages were listed than the cap (or exactly as many). */
+  /** More pages were listed than the cap, or the cap was reached with sitemaps left unread. */
   capped: boolean;
   /** The sitemaps not read completely: one line each, naming the sitemap and why. */
   unread: string[];
@@ -76,5 +76,6 @@ export async function sitemapPages(ctx: ReaderContext, start: URL, rules: Admiss
   } finally {
     reader.close();
   }
-  return { pages, capped: capped || pages.length >= cap, unread };
+  // Exactly the cap with every sitemap read is a complete listing: a page it no longer names goes.
+  return { pages, capped: capped || (pages.length >= cap && queue.length > 0), unread };
 }

@@ -33,6 +33,15 @@ describe("extraction", () => {
     expect(await extractor.extract("<p>Fine</p>", "http://site.test/fine", true)).toEqual({ ok: true, title: "", markdown: "Fine", links: [] });
   });
 
+  test("a page whose thread is closed under it ends with a reason, not a wait that never ends", async () => {
+    const closing = createExtractor(120_000);
+    const big = `<html><body><main>${"<p>A paragraph of text, with commas, for the reader.</p>".repeat(200_000)}</main></body></html>`;
+    const reading = closing.extract(big, "http://site.test/big");
+    await Bun.sleep(20);
+    closing.close();
+    expect(await reading).toEqual({ ok: false, reason: "the page could not be read (the extraction thread failed)" });
+  });
+
   test("links are absolute, without fragments; script and chrome never reach the text", async () => {
     const page = `<html><head><title>T</title></head><body><nav><a href="/x#top">Nav</a></nav><article><h1>Title here</h1><p>Body text of the article that is long enough to be kept by the reader, with commas, and more.</p><script>evil()</script><a href="y?q=1">rel</a></article><footer>Footer words</footer></body></html>`;
     const out = await extractor.extract(page, "http://site.test/dir/page");

@@ -60,8 +60,8 @@ const auth = () => ({ authorization: `Bearer ${token}` });
 const docsUnder = async (prefix: string) =>
   (await listDocs(app.deps, org.org_id, { limit: 500, offset: 0 })).filter((d) => d.url?.startsWith(`${origin}${prefix}`));
 
-async function createSource(name: string, start: string): Promise<any> {
-  const res = await app.request("/api/knowledge/sources", { headers: auth(), json: { kind: "website", name, start_url: `${origin}${start}` } });
+async function createSource(name: string, start: string, more: { max_pages?: number } = {}): Promise<any> {
+  const res = await app.request("/api/knowledge/sources", { headers: auth(), json: { kind: "website", name, start_url: `${origin}${start}`, ...more } });
   expect(res.status).toBe(201);
   return syncAndWait(app, token, ((await res.json()) as any).id, false);
 }
@@ -164,4 +164,25 @@ describe("the sitemaps a sync reads", () => {
     expect(over.reason).toContain(`${origin}/entries/over.xml`);
     expect(over.reason).toContain(`more than ${SYNC_LIMITS.sitemapEntries} addresses`);
   }, 120_000);
+});
+
+describe("max_pages and a sitemap", () => {
+  test("a sitemap listing exactly max_pages pages is read completely: a page it no longer lists is removed", async () => {
+    const pages = Array.from({ length: 3 }, (_, i) => `/page-exact-${i + 1}`);
+    sitemaps.set("/exact/sitemap.xml", () => urlset(pages));
+    const synced = await createSource("Exactly max_pages", "/exact/sitemap.xml", { max_pages: 3 });
+    expect(synced.status).toBe("ready");
+    expect(synced.counts).toMatchObject({ found: 3, imported: 3 });
+    expect(synced.reason).toBeUndefined();
+    sitemaps.set("/exact/sitemap.xml", () => urlset(pages.slice(0, 2)));
+    expect((await syncAndWait(app, token, synced.id)).counts).toMatchObject({ found: 2, removed: 1 });
+  });
+
+  test("one page more than max_pages: read in part, and the source says so", async () => {
+    sitemaps.set("/over-pages/sitemap.xml", () => urlset(Array.from({ length: 4 }, (_, i) => `/page-over-${i + 1}`)));
+    const synced = await createSource("One more than max_pages", "/over-pages/sitemap.xml", { max_pages: 3 });
+    expect(synced.status).toBe("ready");
+    expect(synced.counts).toMatchObject({ found: 3, imported: 3 });
+    expect(synced.reason).toContain("more pages than max_pages (3)");
+  });
 });
