@@ -94,9 +94,11 @@ describe("a giant sitemap", () => {
     await sync;
     polling = false;
     await poller;
-    // The sitemaps were read through (the crawl went on to the pages), and polled meanwhile.
+    // The sitemaps were read through (the crawl went on to the pages), and polled meanwhile. How
+    // many polls fit depends on how fast the worker reads them (under 300 ms on a quiet machine);
+    // a stall shows as a late answer, not as a count.
     expect(pagesAsked).toBe(true);
-    expect(polls).toBeGreaterThan(3);
+    expect(polls).toBeGreaterThan(0);
     // Generous for a shared two-core machine: reading these sitemaps on the event loop took seconds.
     expect(worst).toBeLessThan(1500);
   }, 120_000);
