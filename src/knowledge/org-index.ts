@@ -50,9 +50,14 @@ async function refresh(deps: Pick<Deps, "db">, orgId: string, index: LexicalInde
  * The org's index as of this call — every published document committed before it is in, as it is
  * now — and its synonyms (src/knowledge/synonyms.ts), read in the same lookup.
  */
-export async function orgIndex(deps: Pick<Deps, "db" | "knowledge">, orgId: string): Promise<{ index: LexicalIndex; synonyms: Map<string, string[]> }> {
+export async function orgIndex(
+  deps: Pick<Deps, "db" | "knowledge">,
+  orgId: string,
+  /** The state as the caller read it already in this request (a chat turn reads it with its session: src/conversations/turn-store.ts). */
+  known?: { docsVersion: number; groups: string[][] },
+): Promise<{ index: LexicalIndex; synonyms: Map<string, string[]> }> {
   const orgs = deps.knowledge.orgs as Map<string, Held>;
-  const state = await knowledgeState(deps, orgId);
+  const state = known ?? (await knowledgeState(deps, orgId));
   const fingerprint = String(state.docsVersion);
   let held = orgs.get(orgId);
   if (held) {
