@@ -84,7 +84,13 @@ export function turnPorts(deps: Deps): TurnPorts {
     pending: deps.chat,
     settings: (orgId) => settings.get(orgId),
     agents: {
-      get: async (orgId, agentId) => agentOf(await settings.get(orgId), agentId),
+      // One missed, the org's settings are read again once (an agent newer than the entry), rather than answering 404 from the cache.
+      async get(orgId, agentId) {
+        const found = agentOf(await settings.get(orgId), agentId);
+        if (found) return found;
+        settings.delete(orgId);
+        return agentOf(await settings.get(orgId), agentId);
+      },
       list: async (orgId) => [...(await settings.get(orgId)).agents],
     },
     retrieve: (orgId, question, earlier, known) => retrieve(deps, orgId, question, earlier, known),
