@@ -9,7 +9,9 @@
 //                 else's) after any reply of it still being written, or started
 //   2. agent      the pinned one, else the conversation's, else the org's active one (404)
 //   3. message    the customer's message stored before anything is generated; meanwhile the
-//                 knowledge for it (and the customer's earlier turns) is looked up
+//                 knowledge for it (and the customer's earlier turns) is looked up. On the common
+//                 path steps 1–3 are ONE statement (src/conversations/turn-store.ts) after the
+//                 org's cached settings (src/agents/turn-settings.ts), and step 6 one more
 //   4. triage     who answers and how (pipeline/run.ts `decide`); the sink opens with the session
 //                 and the agent that really answers — a stream sends its headers here
 //   5. answer     knowledge (under way since step 3) → answer → confidence and escalation

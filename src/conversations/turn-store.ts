@@ -18,15 +18,12 @@ import { sha256Hex } from "../crypto/tokens.ts";
 import { queryRows } from "../db/client.ts";
 import { conversationMessages, conversations } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
+import type { KnowledgeState } from "../knowledge/synonyms.ts";
 import { reportFactsOf } from "./report-facts.ts";
 import type { ChatParty, Conversation } from "./sessions.ts";
-import { type ConversationMessage, type CustomerMessage, HISTORY_TURNS } from "./transcript.ts";
 
-/** What retrieval needs of the org's knowledge (as src/knowledge/synonyms.ts `knowledgeState`). */
-export interface KnowledgeState {
-  docsVersion: number;
-  groups: string[][];
-}
+export type { KnowledgeState };
+import { type ConversationMessage, type CustomerMessage, HISTORY_TURNS } from "./transcript.ts";
 
 /** The org's knowledge state as SQL columns `docs_version` and `synonyms`, text both (one shape on either engine). */
 export const knowledgeStateColumns = (orgId: string) => sql`
@@ -34,7 +31,7 @@ export const knowledgeStateColumns = (orgId: string) => sql`
   coalesce((select synonyms::text from knowledge_settings where org_id = ${orgId}), '[]') as synonyms`;
 
 export function knowledgeStateOf(row: { docs_version: string; synonyms: string }): KnowledgeState {
-  return { docsVersion: Number(row.docs_version), groups: JSON.parse(row.synonyms) as string[][] };
+  return { docsVersion: Number(row.docs_version), synonyms: row.synonyms };
 }
 
 /** A row as `row_to_json` gives it (column names, JSON values) → as drizzle selects it. */
