@@ -23,7 +23,7 @@ import { conversationMessages, conversations } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { assertFreeForm } from "../http/free-form.ts";
-import { type KnowledgeState, knowledgeStateOf } from "./turn-store.ts";
+import type { KnowledgeState } from "../knowledge/synonyms.ts";
 
 export type Conversation = typeof conversations.$inferSelect;
 
@@ -174,7 +174,7 @@ export async function createSession(deps: Deps, input: NewSession): Promise<{ co
           .values(row)
           .returning(returned);
   const { docsVersion, synonyms, ...conversation } = inserted!;
-  return { conversation, sessionId, knowledge: knowledgeStateOf({ docs_version: docsVersion, synonyms }) };
+  return { conversation, sessionId, knowledge: { docsVersion: Number(docsVersion), synonyms } };
 }
 
 /** Merges the request's context into the session's (the request wins on conflict) and records the mode. */
