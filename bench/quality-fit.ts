@@ -32,7 +32,7 @@ export interface Observation {
   second: number;
 }
 
-function indexOf(corpus: Corpus): LexicalIndex {
+export function indexOf(corpus: Corpus): LexicalIndex {
   const index = new LexicalIndex();
   for (const d of corpus.docs) index.put({ id: d.id, title: d.title, url: null, body: d.body, updatedAt: new Date(0) });
   return index;
