@@ -42,9 +42,9 @@ export const CONFIDENCE = {
    * A word the pages never use is the plainest sign the question is about something else
    * ("archiving on gmail" asked of a government site); the coverage of the rare terms is the next.
    */
-  heldIntercept: -2.0,
-  heldCoverage: 7.58,
-  unknownWord: -2.1,
+  heldIntercept: -1.47,
+  heldCoverage: 6.6,
+  unknownWord: -2.03,
   /** Unknown words counted at most (a long off-topic message is no less off-topic for a fourth one). */
   unknownMax: 3,
   /**
