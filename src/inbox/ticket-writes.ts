@@ -17,6 +17,7 @@ import { endUserById } from "../customers/lookups.ts";
 import { findEndUser } from "../customers/records.ts";
 import { checkCustomFields, fail, normaliseTags, oneOf, optionalTeam, requireText } from "./ticket-checks.ts";
 import {
+  type AddMessageInput,
   type CreateTicketInput,
   type EmailSender,
   type InboxActor,
@@ -124,7 +125,8 @@ export async function addTicketMessage(
     body,
     verified,
     email,
-  }: { orgId: string; actor: InboxActor; ticketId: string; kind: TicketMessageKind; body: string; verified?: boolean; email?: EmailSender },
+    withMessage,
+  }: AddMessageInput,
 ): Promise<TicketMessageView> {
   oneOf("/kind", kind, ["customer", "reply", "note"] as const);
   const text = requireText("/body", body, TICKET_LIMITS.body, { min: 1 });
@@ -153,6 +155,7 @@ export async function addTicketMessage(
         createdAt: now,
       })
       .returning();
+    if (withMessage) await withMessage(tx, message!.id);
     // A person's reply is emailed to the customer (README "Email channel"), queued with the reply.
     if (kind === "reply" && (actor.kind === "member" || actor.kind === "token"))
       await queueReplyEmail(tx, { orgId, ticket, messageId: message!.id, outreach: false, now });
