@@ -117,16 +117,7 @@ export async function createTicketRow(deps: Deps, { orgId, actor, input }: { org
  */
 export async function addTicketMessage(
   deps: Deps,
-  {
-    orgId,
-    actor,
-    ticketId,
-    kind,
-    body,
-    verified,
-    email,
-    withMessage,
-  }: AddMessageInput,
+  { orgId, actor, ticketId, kind, body, verified, email, withMessage }: AddMessageInput,
 ): Promise<TicketMessageView> {
   oneOf("/kind", kind, ["customer", "reply", "note"] as const);
   const text = requireText("/body", body, TICKET_LIMITS.body, { min: 1 });

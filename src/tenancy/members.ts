@@ -31,10 +31,10 @@ export async function memberById(db: Conn, memberId: string): Promise<MemberCard
   return row ?? null;
 }
 
-/** The language a member reads (ISO 639-1, set on their account page); English when they chose none or are unknown. */
-export async function memberLanguage(db: Conn, memberId: string): Promise<string> {
+/** The language a member reads (ISO 639-1, set on their account page); null when they chose none (English) or are unknown. */
+export async function memberLanguage(db: Conn, memberId: string): Promise<string | null> {
   const [row] = await db.select({ language: members.language }).from(members).where(eq(members.id, memberId));
-  return row?.language ?? "en";
+  return row?.language ?? null;
 }
 
 /** A member by address (stored lower-cased: the caller normalises), or null. */

@@ -35,7 +35,9 @@ export async function modelTranslator(deps: Deps, orgId: string): Promise<Transl
   // Counted and its usage logged as every model request is (provider.ts `providerFor`).
   const provider = await providerFor(deps, orgId, null);
   if (provider.kind === "builtin")
-    throw translationUnavailable("Translation is set to use the org's model, but the model is the builtin one, which cannot translate: choose a model (Settings → Model) or a translation server.");
+    throw translationUnavailable(
+      "Translation is set to use the org's model, but the model is the builtin one, which cannot translate: choose a model (Settings → Model) or a translation server.",
+    );
   return {
     provider: "model",
     async translate({ text, from, to }) {
@@ -56,7 +58,8 @@ export async function modelTranslator(deps: Deps, orgId: string): Promise<Transl
         if (error instanceof LlmError) throw translationFailed(`the model ${error.status && error.status < 500 ? "refused" : "failed"}: ${error.message}`);
         throw error;
       }
-      if (stop !== "end") throw translationFailed(stop === "max_tokens" ? "the model's translation was cut short (its token limit)" : "the model did not finish");
+      if (stop !== "end")
+        throw translationFailed(stop === "max_tokens" ? "the model's translation was cut short (its token limit)" : "the model did not finish");
       if (out.trim() === "") throw translationFailed("the model answered with no text");
       return out.trim();
     },

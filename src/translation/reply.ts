@@ -16,7 +16,7 @@ import { storeText } from "./store.ts";
 
 /** The member's reading language, and the customer's: the ticket's, else detected from their latest message; null when neither tells. */
 export async function ticketLanguages(deps: Deps, ticket: Ticket, memberId: string | null): Promise<{ member: string; customer: string | null }> {
-  const member = memberId ? await memberLanguage(deps.db, memberId) : "en";
+  const member = (memberId ? await memberLanguage(deps.db, memberId) : null) ?? "en";
   if (ticket.language) return { member, customer: ticket.language };
   const last = (await ticketThread(deps, ticket)).filter((m) => m.kind === "customer").at(-1);
   return { member, customer: last ? await detectLanguage(last.body) : null };
@@ -32,18 +32,28 @@ export type ReplyResult = TicketMessageView & { original?: { language: string; b
  * customer's language unknown), 502 translation_failed when the translator refused or failed:
  * in both cases nothing is stored or sent.
  */
-export async function sendReply(deps: Deps, input: { orgId: string; actor: InboxActor; ticket: Ticket; body: string; translate: boolean }): Promise<ReplyResult> {
+export async function sendReply(
+  deps: Deps,
+  input: { orgId: string; actor: InboxActor; ticket: Ticket; body: string; translate: boolean },
+): Promise<ReplyResult> {
   const { orgId, actor, ticket, body } = input;
   const plain = () => addTicketMessage(deps, { orgId, actor, ticketId: ticket.id, kind: "reply", body });
   if (!input.translate) return plain();
   const languages = await ticketLanguages(deps, ticket, memberOf(actor));
   if (languages.customer === null)
-    throw translationUnavailable("The customer's language is not known yet, so the reply cannot be translated. Nothing was sent: send it without translation, or wait for their message.");
+    throw translationUnavailable(
+      "The customer's language is not known yet, so the reply cannot be translated. Nothing was sent: send it without translation, or wait for their message.",
+    );
   if (languages.customer === languages.member) return plain(); // nothing to translate
-  if (body.length > TRANSLATION_LIMITS.text) throw AppError.badRequest("The reply is too long to translate.", [{ path: "/body", message: `must be at most ${TRANSLATION_LIMITS.text} characters to translate` }]);
+  if (body.length > TRANSLATION_LIMITS.text)
+    throw AppError.badRequest("The reply is too long to translate.", [
+      { path: "/body", message: `must be at most ${TRANSLATION_LIMITS.text} characters to translate` },
+    ]);
   const translator = await translatorFor(deps, orgId);
   if (!translator)
-    throw translationUnavailable("No translator is configured (Settings → Translation), so the reply cannot be sent in the customer's language. Nothing was sent.");
+    throw translationUnavailable(
+      "No translator is configured (Settings → Translation), so the reply cannot be sent in the customer's language. Nothing was sent.",
+    );
   let translated: string;
   try {
     translated = await translator.translate({ text: body, from: languages.member, to: languages.customer });
@@ -52,7 +62,11 @@ export async function sendReply(deps: Deps, input: { orgId: string; actor: Inbox
     throw new AppError(error.status, error.code, `${error.message} The reply was not sent.`);
   }
   if (translated.length > TICKET_LIMITS.body)
-    throw new AppError(502, "translation_failed", `Translation failed: the ${languageName(languages.customer)} text is longer than a reply may be (${TICKET_LIMITS.body} characters). The reply was not sent.`);
+    throw new AppError(
+      502,
+      "translation_failed",
+      `Translation failed: the ${languageName(languages.customer)} text is longer than a reply may be (${TICKET_LIMITS.body} characters). The reply was not sent.`,
+    );
   const { member, customer } = languages;
   const sent = await addTicketMessage(deps, {
     orgId,

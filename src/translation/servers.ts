@@ -55,7 +55,12 @@ async function post(deps: ServerDeps, name: string, url: string, headers: Record
   try {
     const response = await guardedFetch(
       url,
-      { method: "POST", headers: { "content-type": "application/json", accept: "application/json", "user-agent": "svc-agents/1.0", ...headers }, body: JSON.stringify(body), signal },
+      {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json", "user-agent": "svc-agents/1.0", ...headers },
+        body: JSON.stringify(body),
+        signal,
+      },
       deps.guard,
     );
     if (!response.ok) {
@@ -80,14 +85,21 @@ export function libreTranslate(deps: ServerDeps, settings: { baseUrl: string; ap
   return {
     provider: "libretranslate",
     async translate({ text, from, to }) {
-      const answer = (await post(deps, "LibreTranslate", under(settings.baseUrl, "/translate"), {}, {
-        q: text,
-        source: from ?? "auto",
-        target: to,
-        format: "text",
-        ...(settings.apiKey ? { api_key: settings.apiKey } : {}),
-      })) as { translatedText?: unknown } | null;
-      if (typeof answer?.translatedText !== "string" || answer.translatedText.trim() === "") throw translationFailed("LibreTranslate answered without a translatedText");
+      const answer = (await post(
+        deps,
+        "LibreTranslate",
+        under(settings.baseUrl, "/translate"),
+        {},
+        {
+          q: text,
+          source: from ?? "auto",
+          target: to,
+          format: "text",
+          ...(settings.apiKey ? { api_key: settings.apiKey } : {}),
+        },
+      )) as { translatedText?: unknown } | null;
+      if (typeof answer?.translatedText !== "string" || answer.translatedText.trim() === "")
+        throw translationFailed("LibreTranslate answered without a translatedText");
       return answer.translatedText;
     },
   };
@@ -101,11 +113,17 @@ export function deepl(deps: ServerDeps, settings: { baseUrl: string | null; apiK
   return {
     provider: "deepl",
     async translate({ text, from, to }) {
-      const answer = (await post(deps, "DeepL", under(base, "/v2/translate"), { authorization: `DeepL-Auth-Key ${settings.apiKey}` }, {
-        text: [text],
-        target_lang: DEEPL_TARGET[to] ?? to.toUpperCase(),
-        ...(from ? { source_lang: from.toUpperCase() } : {}),
-      })) as { translations?: { text?: unknown }[] } | null;
+      const answer = (await post(
+        deps,
+        "DeepL",
+        under(base, "/v2/translate"),
+        { authorization: `DeepL-Auth-Key ${settings.apiKey}` },
+        {
+          text: [text],
+          target_lang: DEEPL_TARGET[to] ?? to.toUpperCase(),
+          ...(from ? { source_lang: from.toUpperCase() } : {}),
+        },
+      )) as { translations?: { text?: unknown }[] } | null;
       const translated = Array.isArray(answer?.translations) ? answer.translations[0]?.text : undefined;
       if (typeof translated !== "string" || translated.trim() === "") throw translationFailed("DeepL answered without a translation");
       return translated;

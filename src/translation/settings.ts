@@ -17,6 +17,8 @@ import { translationUnavailable } from "./errors.ts";
 import { modelTranslator } from "./model.ts";
 import { deepl, libreTranslate, type Translator } from "./servers.ts";
 
+export type { TranslationProvider };
+
 export const TRANSLATION_PROVIDERS = ["model", "libretranslate", "deepl"] as const satisfies readonly TranslationProvider[];
 export const TRANSLATION_SETTING_LIMITS = { baseUrl: 2048, apiKey: 512 } as const;
 
@@ -56,7 +58,12 @@ function trimBase(raw: string): string {
   return url.href.replace(/\/(?=$|\?)/, "");
 }
 
-async function check(deps: Deps, orgId: string, input: TranslationSettingsInput, previous: Row | undefined): Promise<{ baseUrl: string | null; apiKey: string | null }> {
+async function check(
+  deps: Deps,
+  orgId: string,
+  input: TranslationSettingsInput,
+  previous: Row | undefined,
+): Promise<{ baseUrl: string | null; apiKey: string | null }> {
   const L = TRANSLATION_SETTING_LIMITS;
   const problems: ErrorDetail[] = [];
   const baseUrl = input.base_url ?? null;
@@ -64,7 +71,8 @@ async function check(deps: Deps, orgId: string, input: TranslationSettingsInput,
     if (baseUrl !== null) problems.push({ path: "/base_url", message: "is not used with the org's model (set the model's URL under Model)" });
     if (input.api_key != null) problems.push({ path: "/api_key", message: "is not used with the org's model" });
   }
-  if (input.provider === "libretranslate" && baseUrl === null) problems.push({ path: "/base_url", message: "is required: the LibreTranslate server's address" });
+  if (input.provider === "libretranslate" && baseUrl === null)
+    problems.push({ path: "/base_url", message: "is required: the LibreTranslate server's address" });
   if (input.api_key != null && (input.api_key.length < 1 || input.api_key.length > L.apiKey || /[\s\x00-\x1f\x7f]/.test(input.api_key)))
     problems.push({ path: "/api_key", message: `must be 1 to ${L.apiKey} characters without spaces or control characters` });
   if (baseUrl !== null) {

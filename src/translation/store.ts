@@ -49,10 +49,7 @@ export async function storeText(db: Conn, orgId: string, row: StoredText): Promi
 }
 
 /** What the ticket page shows for one customer message. */
-export type Shown =
-  | { state: "translated"; from: string; text: string }
-  | { state: "failed"; from: string; error: string }
-  | { state: "later"; from: string };
+export type Shown = { state: "translated"; from: string; text: string } | { state: "failed"; from: string; error: string } | { state: "later"; from: string };
 
 export interface CustomerTranslations {
   /** By message id; messages already in the member's language (or of unknown language) are absent. */
@@ -75,7 +72,13 @@ export async function translateForMember(
 ): Promise<CustomerTranslations> {
   const shown = new Map<string, Shown>();
   const stored = new Map(
-    (await storedTexts(deps, orgId, messages.map((m) => m.id)))
+    (
+      await storedTexts(
+        deps,
+        orgId,
+        messages.map((m) => m.id),
+      )
+    )
       .filter((r) => r.kind === "translation" && r.language === language)
       .map((r) => [r.messageId, r]),
   );
@@ -101,7 +104,10 @@ export async function translateForMember(
   }
   if (!translator) {
     for (const m of todo) shown.set(m.id, { state: "later", from: m.from });
-    return { shown, unavailable: "No translator is configured, so these messages are shown as the customer wrote them. An admin can choose one under Settings → Translation." };
+    return {
+      shown,
+      unavailable: "No translator is configured, so these messages are shown as the customer wrote them. An admin can choose one under Settings → Translation.",
+    };
   }
   let failure: string | null = null;
   for (const [i, m] of todo.entries()) {
