@@ -91,7 +91,8 @@ async function check(
   if (input.provider === "model" || input.api_key === null) apiKey = null;
   else if (input.api_key !== undefined) apiKey = problems.length > 0 ? null : deps.cipher.encrypt(input.api_key, keyContext(orgId));
   else apiKey = previous && previous.provider === input.provider && previous.baseUrl === base ? previous.apiKey : null;
-  if (input.provider === "deepl" && apiKey === null && input.api_key == null) problems.push({ path: "/api_key", message: "is required: DeepL answers only with a key" });
+  if (input.provider === "deepl" && apiKey === null && input.api_key == null)
+    problems.push({ path: "/api_key", message: "is required: DeepL answers only with a key" });
   if (problems.length > 0) throw AppError.badRequest("The translation settings are invalid.", problems);
   return { baseUrl: base, apiKey };
 }
