@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { activityLog, orgTranslationSettings, ticketMessages } from "../../src/db/schema/index.ts";
-import { createTicket, TICKET_LIMITS } from "../../src/inbox/tickets.ts";
+import { addTicketMessage, createTicket, TICKET_LIMITS } from "../../src/inbox/tickets.ts";
 import { TRANSLATION_LIMITS } from "../../src/translation/errors.ts";
 import { keyContext, TRANSLATION_SETTING_LIMITS } from "../../src/translation/settings.ts";
 import { createTestApp, seedOrg, signIn, type TestApp } from "../support/app.ts";
@@ -103,6 +103,32 @@ describe("the translator's settings", () => {
   });
 });
 
+describe("Settings → Translation in the dashboard", () => {
+  test("saves through the form; the key is never written back into the page; a missing URL is an error beside its field", async () => {
+    const org = await seedOrg(app);
+    const signin = await app.request("/signin", {
+      form: { email: org.admin_email, password: org.password, return_to: "/dashboard" },
+      headers: { origin: app.deps.config.baseUrl },
+    });
+    const cookie = signin.headers.get("set-cookie")!.split(";")[0]!;
+    const post = (form: Record<string, string>) =>
+      app.request("/dashboard/settings/translation", { form, headers: { cookie, origin: app.deps.config.baseUrl } });
+    const empty = await (await app.request("/dashboard/settings/translation", { headers: { cookie } })).text();
+    expect(empty).toContain("No translator is chosen");
+    const saved = await post({ provider: "deepl", base_url: "", api_key: "deepl-form-key-42" });
+    expect(saved.status).toBe(303);
+    const page = await (await app.request("/dashboard/settings/translation", { headers: { cookie } })).text();
+    expect(page).toContain("Translating with <strong>DeepL</strong>");
+    expect(page).toContain("A key is stored (never shown)");
+    expect(page).not.toContain("deepl-form-key-42");
+    const missing = await post({ provider: "libretranslate", base_url: "", api_key: "" });
+    expect(missing.status).toBe(400);
+    const html = await missing.text();
+    expect(html).toMatch(/id="f-base_url-error"[^>]*>[^<]*required/);
+    expect(html).not.toContain("deepl-form-key-42");
+  });
+});
+
 describe("the member's reading language", () => {
   test("set on /api/me/profile: a listed language, null for English, anything else 400", async () => {
     const { auth } = await admin();
@@ -138,6 +164,39 @@ describe("hostile sizes", () => {
       .select({ body: ticketMessages.body })
       .from(ticketMessages)
       .where(and(eq(ticketMessages.ticketId, ticketId), eq(ticketMessages.kind, "reply")));
+
+  test(`a view translates at most ${TRANSLATION_LIMITS.perView} messages; the one over waits for the next view, and none is asked twice`, async () => {
+    const org = await seedOrg(app);
+    const auth = { authorization: `Bearer ${await signIn(app, org.admin_email, org.password)}` };
+    await put(auth, { provider: "libretranslate", base_url: fake.baseUrl, api_key: fake.key });
+    const signin = await app.request("/signin", {
+      form: { email: org.admin_email, password: org.password, return_to: "/dashboard" },
+      headers: { origin: app.deps.config.baseUrl },
+    });
+    const cookie = signin.headers.get("set-cookie")!.split(";")[0]!;
+    const customer = await seedCustomer(app, org.org_id, { name: "Lucía" });
+    const actor = { kind: "customer" as const, endUserId: customer.id };
+    const texts = Array.from({ length: TRANSLATION_LIMITS.perView + 1 }, (_, i) => `Mensaje número ${i + 1}: ${SPANISH}`);
+    const ticket = await createTicket(app.deps, {
+      orgId: org.org_id,
+      actor,
+      input: { subject: "Factura", message: texts[0]!, customerId: customer.id, source: "api" },
+    });
+    for (const text of texts.slice(1)) await addTicketMessage(app.deps, { orgId: org.org_id, actor, ticketId: ticket.id, kind: "customer", body: text });
+    for (let i = 1; i <= texts.length; i++) fake.next(`Message number ${i} in English`);
+    const start = fake.requests.length;
+    const view = () => app.request(`/dashboard/inbox/${ticket.number}`, { headers: { cookie } }).then((r) => r.text());
+    const first = await view();
+    expect(fake.requests.length - start).toBe(TRANSLATION_LIMITS.perView);
+    expect(first).toContain(`Message number ${TRANSLATION_LIMITS.perView} in English`);
+    expect(first).not.toContain(`Message number ${TRANSLATION_LIMITS.perView + 1} in English`);
+    expect(first).toContain("not translated yet (it is, when the ticket is opened again)");
+    const second = await view();
+    expect(fake.requests.length - start).toBe(TRANSLATION_LIMITS.perView + 1);
+    expect(second).toContain(`Message number ${TRANSLATION_LIMITS.perView + 1} in English`);
+    await view();
+    expect(fake.requests.length - start).toBe(TRANSLATION_LIMITS.perView + 1);
+  });
 
   test("a reply at the message limit is translated whole; one over is 400; an answer too large or a translation too long sends nothing", async () => {
     const { auth, ticketId } = await spanishTicket();
