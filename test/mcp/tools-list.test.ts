@@ -1,11 +1,13 @@
-// What tools/list says to a fresh org's token holding every scope, byte for byte, against the
+// What tools/list says to a fresh org's token holding every scope (destructive tools allowed), byte for byte, against the
 // stored answer (fixtures/tools-list.json): tool names, input and output schemas and annotations
 // change only on purpose. After a deliberate change, regenerate the file with
 // UPDATE_TOOLS_LIST=1 and read its diff.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { systemActor } from "../../src/kit/actor.ts";
 import { SCOPES_SUPPORTED } from "../../src/oauth/scopes.ts";
+import { setFeatureFlag } from "../../src/orgs/service.ts";
 import { seedOrg, serveTestApp, type ServedTestApp } from "../support/app.ts";
 import { rpc, tokensFor } from "../support/oauth.ts";
 
@@ -15,7 +17,10 @@ let token: string;
 
 beforeAll(async () => {
   app = await serveTestApp();
-  token = (await tokensFor(app, await seedOrg(app), SCOPES_SUPPORTED.join(" "))).accessToken;
+  const org = await seedOrg(app);
+  // Destructive tools are listed over MCP only where the org allows them.
+  await setFeatureFlag(app.deps, org.org_id, systemActor("test"), "mcp_destructive_tools", true);
+  token = (await tokensFor(app, org, SCOPES_SUPPORTED.join(" "))).accessToken;
 });
 afterAll(() => app.close());
 
