@@ -70,6 +70,7 @@ function ordered<T extends TSchema>(schema: T): T {
 export const Arg = {
   string: (options?: Parameters<typeof Type.String>[0]) => ordered(Type.String(options)),
   integer: (options?: Parameters<typeof Type.Integer>[0]) => ordered(Type.Integer(options)),
+  boolean: (options?: Parameters<typeof Type.Boolean>[0]) => ordered(Type.Boolean(options)),
   object: <P extends TProperties>(properties: P, options?: Parameters<typeof Type.Object>[1]) => ordered(Type.Object(properties, options)),
   array: <T extends TSchema>(items: T, options?: Parameters<typeof Type.Array>[1]) => ordered(Type.Array(items, options)),
   /** The schema or null, as `anyOf`. */
