@@ -7,7 +7,7 @@ import { jsonLd } from "../html/article.ts";
 import { TEXT } from "./text.ts";
 import { absolute, paths, type Site } from "./urls.ts";
 
-export const HELP_CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+export const HELP_CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export interface PageMeta {
   title: string;

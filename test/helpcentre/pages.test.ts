@@ -29,7 +29,7 @@ describe("pages", () => {
     const res = await app.request(`${base}/`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-security-policy")).toBe(
-      "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     );
     const page = await res.text();
     expect(page).toContain("Acme Outdoor help centre");
