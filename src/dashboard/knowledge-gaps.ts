@@ -33,7 +33,7 @@ function conversations(g: GapGroup) {
 export async function gapsPage(ctx: DashboardContext, query: Record<string, string | undefined>): Promise<Response> {
   if (!ctx.can("inbox:view")) throw AppError.forbidden("Knowledge gaps show customers' questions: they need the inbox:view role too.");
   const days = PERIODS.find((d) => String(d) === query.days) ?? 30;
-  const until = ctx.deps.now();
+  const until = new Date(ctx.deps.now().getTime() + 1); // up to and including now
   const [gaps, searches, articles] = await Promise.all([
     knowledgeGaps(ctx.deps, ctx.orgId, { days, limit: 50 }),
     missedSearches(ctx.deps, ctx.orgId, new Date(until.getTime() - days * 86_400_000), until),

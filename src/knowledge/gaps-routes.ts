@@ -40,7 +40,8 @@ export function gapsRoutes(deps: Deps) {
       const { orgId } = await requireMember(deps, request, "knowledge:manage");
       await requireMember(deps, request, "inbox:view");
       const days = query.days ?? 30;
-      const until = deps.now();
+      // Up to and including now: the period's end is exclusive (src/knowledge/help-signals.ts).
+      const until = new Date(deps.now().getTime() + 1);
       const since = new Date(until.getTime() - days * 86_400_000);
       const [gaps, searches, articles] = await Promise.all([
         knowledgeGaps(deps, orgId, { days, limit: query.limit ?? 20 }),

@@ -6,7 +6,7 @@ import { helpCentreTotals, missedSearches, unhelpfulArticles } from "../../src/k
 import { HELP_VOTES } from "../../src/helpcentre/serve.ts";
 import { HELP_MEDIA } from "../../src/helpcentre/media.ts";
 import { articleRef } from "../../src/helpcentre/urls.ts";
-import { createTestApp, type TestApp } from "../support/app.ts";
+import { createTestApp, signIn, type TestApp } from "../support/app.ts";
 import { seedHelpCentre } from "./seed.ts";
 
 let app: TestApp;
@@ -133,5 +133,33 @@ describe("the widget's view", () => {
     const res = await app.request(`/api/help/${seed.orgId}/search?q=${"b".repeat(201)}`);
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("validation_failed");
+  });
+});
+
+describe("in the report and the knowledge gaps", () => {
+  test("votes, views and searches without a result reach /api/reports/summary (and its CSV) and /api/knowledge/gaps", async () => {
+    const path = `${base}/articles/${articleRef(seed.shipping)}`;
+    for (let i = 0; i < 3; i++) expect((await app.request(`${path}/vote`, { form: { helpful: "no" }, ip: `198.51.100.${i + 1}` })).status).toBe(303);
+    for (let i = 0; i < 2; i++) await app.request(`${base}/search?q=${encodeURIComponent("Kayak Rental")}`);
+    await app.request(`${base}/search?q=${encodeURIComponent("kayak rental")}`);
+    const headers = { authorization: `Bearer ${await signIn(app, seed.org.admin_email, seed.org.password)}` };
+    const report = (await (await app.request("/api/reports/summary?period=7d", { headers })).json()) as {
+      help_centre: { helpful_votes: number; not_helpful_votes: number; searches_without_result: number; article_views: number; top_searches_without_result: { query: string; count: number }[] };
+    };
+    const totals = await helpCentreTotals(app.deps, seed.orgId, new Date(0), new Date(Date.now() + 86_400_000));
+    expect(report.help_centre).toMatchObject(totals);
+    expect(report.help_centre.not_helpful_votes).toBeGreaterThanOrEqual(3);
+    expect(report.help_centre.top_searches_without_result[0]).toMatchObject({ query: "Kayak Rental", count: 3 });
+    const csv = await (await app.request("/api/reports/summary.csv?period=7d", { headers })).text();
+    expect(csv).toContain(`help_centre_not_helpful_votes,${totals.not_helpful_votes}`);
+    expect(csv).toContain(`help_centre_searches_without_result,${totals.searches_without_result}`);
+    const gaps = (await (await app.request("/api/knowledge/gaps", { headers })).json()) as {
+      help_centre: { searches_without_result: { query: string; count: number }[]; not_helpful_articles: { id: string; not_helpful: number }[] };
+    };
+    expect(gaps.help_centre.searches_without_result[0]).toMatchObject({ query: "Kayak Rental", count: 3 });
+    expect(gaps.help_centre.not_helpful_articles.find((a) => a.id === seed.shipping.id)?.not_helpful).toBe(3);
+    const page = await (await app.request("/dashboard/knowledge/gaps", { headers })).text();
+    expect(page).toContain("Kayak Rental");
+    expect(page).toContain("Help centre searches without a result");
   });
 });
