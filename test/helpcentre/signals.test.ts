@@ -144,7 +144,13 @@ describe("in the report and the knowledge gaps", () => {
     await app.request(`${base}/search?q=${encodeURIComponent("kayak rental")}`);
     const headers = { authorization: `Bearer ${await signIn(app, seed.org.admin_email, seed.org.password)}` };
     const report = (await (await app.request("/api/reports/summary?period=7d", { headers })).json()) as {
-      help_centre: { helpful_votes: number; not_helpful_votes: number; searches_without_result: number; article_views: number; top_searches_without_result: { query: string; count: number }[] };
+      help_centre: {
+        helpful_votes: number;
+        not_helpful_votes: number;
+        searches_without_result: number;
+        article_views: number;
+        top_searches_without_result: { query: string; count: number }[];
+      };
     };
     const totals = await helpCentreTotals(app.deps, seed.orgId, new Date(0), new Date(Date.now() + 86_400_000));
     expect(report.help_centre).toMatchObject(totals);
