@@ -29,6 +29,7 @@ const HELP_STYLES = `
 .help .article { font-size: 14px; line-height: 1.5; }
 .help .article img { max-width: 100%; height: auto; }
 .help .article pre { overflow-x: auto; background: var(--sa-soft); padding: 8px; border-radius: 8px; }
+.help .article .table { overflow-x: auto; }
 .help .article table { border-collapse: collapse; }
 .help .article th, .help .article td { border: 1px solid var(--sa-border); padding: 4px 6px; }
 .help .article a { color: var(--sa-ink); }
@@ -84,6 +85,11 @@ function rebuild(from: Node, into: Node): void {
       if (!/^https?:\/\//i.test(src)) continue;
       copy.setAttribute("src", src);
       copy.setAttribute("alt", el.getAttribute("alt") ?? "");
+    }
+    // A block that may scroll sideways is reachable by keyboard (WCAG 2.1.1; axe scrollable-region-focusable).
+    if (el.tagName === "PRE" || el.classList.contains("table")) {
+      copy.setAttribute("tabindex", "0");
+      if (el.tagName === "DIV") copy.className = "table";
     }
     rebuild(el, copy);
     into.appendChild(copy);
