@@ -27,6 +27,8 @@ export const conversations = pgTable(
     /** The agent that answers in this conversation now (after a handoff, the target). Plain uuid: the transcript outlives the agent. */
     agentId: uuid("agent_id"),
     mode: text("mode").notNull().default("chat"),
+    /** The customer's language (ISO 639-1, src/kit/language.ts): detected from their messages, else the widget's locale; null: not known yet. */
+    language: text("language"),
     /** Session context: key → `{ label, type?, value }` (docs/interface.md 2.5 `context`), merged per request (the request wins). */
     context: jsonb("context").$type<Record<string, unknown>>().notNull().default({}),
     /** Whether any message of the conversation went to a team or a person (routing or escalation). */

@@ -23,6 +23,8 @@ export const orgs = pgTable("orgs", {
   isDemo: boolean("is_demo").notNull().default(false),
   /** When people answer (src/kit/business-hours.ts); null: always, no promise of a time is made. */
   businessHours: jsonb("business_hours").$type<Record<string, unknown> | null>(),
+  /** The language (ISO 639-1, src/kit/language.ts) a customer is addressed in when nothing says theirs. */
+  defaultLanguage: text("default_language").notNull().default("en"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -37,6 +39,8 @@ export const members = pgTable("members", {
   avatarUrl: text("avatar_url"),
   /** argon2id (Bun.password), PHC string. */
   passwordHash: text("password_hash").notNull(),
+  /** The language the member reads (ISO 639-1); null: English. Customer messages in another language are shown translated. */
+  language: text("language"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

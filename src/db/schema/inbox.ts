@@ -44,6 +44,8 @@ export const tickets = pgTable(
     assigneeMemberId: uuid("assignee_member_id").references(() => members.id, { onDelete: "set null" }),
     tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
     source: text("source").$type<TicketSource>().notNull(),
+    /** The customer's language (ISO 639-1, src/kit/language.ts); null: not known. */
+    language: text("language"),
     endUserId: uuid("end_user_id").references(() => endUsers.id, { onDelete: "set null" }),
     /** The conversation it came from (owned by src/conversations/): a plain uuid, no foreign key. */
     conversationId: uuid("conversation_id"),

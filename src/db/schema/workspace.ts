@@ -76,6 +76,8 @@ export const docs = pgTable(
     /** Markdown. */
     body: text("body").notNull(),
     url: text("url"),
+    /** The document's language (ISO 639-1, src/kit/language.ts): set by its writer or import, else detected; null: not known. */
+    language: text("language"),
     tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
     status: text("status").$type<DocStatus>().notNull().default("published"),
     /** The knowledge source that keeps this doc in sync (src/knowledge/source-docs.ts); null when written by hand. Deleted with it. */
