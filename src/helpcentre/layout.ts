@@ -4,6 +4,7 @@
 // from its own origin, and no scripts at all.
 import { html, type Html } from "../html/html.ts";
 import { jsonLd } from "../html/article.ts";
+import { isRtl } from "../kit/language.ts";
 import { TEXT } from "./text.ts";
 import { absolute, paths, type Site } from "./urls.ts";
 
@@ -17,6 +18,17 @@ export interface PageMeta {
   crumbs?: { name: string; path: string }[];
   structured?: unknown[];
   ogType?: "website" | "article";
+  /** The same page in each language it exists in, this one included: hreflang alternates and the language switcher. */
+  alternates?: { lang: string; path: string }[];
+}
+
+/** A language's name in that language ("Deutsch", "español"), from Intl's CLDR data. */
+export function languageName(lang: string): string {
+  try {
+    return new Intl.DisplayNames([lang], { type: "language" }).of(lang) ?? lang;
+  } catch {
+    return lang;
+  }
 }
 
 const headers = (cache: string) => ({
@@ -28,7 +40,7 @@ const headers = (cache: string) => ({
   "cache-control": cache,
 });
 
-export function helpPage(site: Site, meta: PageMeta, body: Html, options: { status?: number; query?: string } = {}): Response {
+export function helpPage(site: Site, lang: string, meta: PageMeta, body: Html, options: { status?: number; query?: string } = {}): Response {
   const name = TEXT.helpCentre(site.orgName);
   const title = meta.title === name ? name : `${meta.title} · ${name}`;
   const canonical = meta.path ? absolute(site, meta.path) : undefined;
@@ -42,14 +54,17 @@ export function helpPage(site: Site, meta: PageMeta, body: Html, options: { stat
         }
       : null;
   const structured = [...(meta.structured ?? []), ...(breadcrumbList ? [breadcrumbList] : [])];
+  const alternates = meta.alternates ?? [];
+  const fallback = alternates.find((a) => a.lang === site.defaultLanguage) ?? alternates[0];
   const doc = html`<!doctype html>
-<html lang="en">
+<html lang="${lang}" dir="${isRtl(lang) ? "rtl" : "ltr"}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title}</title>
 ${meta.description ? html`<meta name="description" content="${meta.description}">` : ""}
 ${canonical ? html`<link rel="canonical" href="${canonical}">` : html`<meta name="robots" content="noindex">`}
+${alternates.length > 1 ? html`${alternates.map((a) => html`<link rel="alternate" hreflang="${a.lang}" href="${absolute(site, a.path)}">`)}<link rel="alternate" hreflang="x-default" href="${absolute(site, fallback!.path)}">` : ""}
 <meta property="og:site_name" content="${name}">
 <meta property="og:title" content="${meta.title}">
 <meta property="og:type" content="${meta.ogType ?? "website"}">
@@ -62,8 +77,9 @@ ${structured.map((s) => jsonLd(s))}
 <body>
 <a class="skip" href="#content">${TEXT.skip}</a>
 <header class="site"><div class="bar">
-<a class="name" href="${paths.home(site)}">${name}</a>
-<form class="search" role="search" method="get" action="${paths.search(site)}">
+<a class="name" href="${paths.home(site, lang)}">${name}</a>
+${alternates.length > 1 ? html`<nav class="languages" aria-label="${TEXT.language}"><ul>${alternates.map((a) => (a.lang === lang ? html`<li><span aria-current="page" lang="${a.lang}">${languageName(a.lang)}</span></li>` : html`<li><a href="${a.path}" hreflang="${a.lang}" lang="${a.lang}">${languageName(a.lang)}</a></li>`))}</ul></nav>` : ""}
+<form class="search" role="search" method="get" action="${paths.search(site, lang)}">
 <input type="search" name="q" aria-label="${TEXT.searchLabel}" placeholder="${TEXT.searchPlaceholder}" maxlength="200" value="${options.query ?? ""}">
 <button type="submit">${TEXT.searchButton}</button>
 </form>
@@ -80,6 +96,6 @@ ${body}
 }
 
 /** The help centre's 404: the same chrome, not indexed. */
-export function notFoundPage(site: Site): Response {
-  return helpPage(site, { title: TEXT.notFoundTitle }, html`<h1>${TEXT.notFoundTitle}</h1><p>${TEXT.notFound}</p>`, { status: 404 });
+export function notFoundPage(site: Site, lang = site.defaultLanguage): Response {
+  return helpPage(site, lang, { title: TEXT.notFoundTitle }, html`<h1>${TEXT.notFoundTitle}</h1><p>${TEXT.notFound}</p>`, { status: 404 });
 }

@@ -5,7 +5,7 @@
 import type { Deps } from "../deps.ts";
 import { requestMeta } from "../http/request-meta.ts";
 import { recordSearchMiss } from "../knowledge/help-signals.ts";
-import { publicDocsAmong } from "../knowledge/public-docs.ts";
+import { type PublicDocHead, publicDocsAmong } from "../knowledge/public-docs.ts";
 import { searchIndex } from "../knowledge/tools.ts";
 
 export const HELP_SEARCH = {
@@ -20,6 +20,7 @@ export const HELP_SEARCH = {
 export interface HelpHit {
   id: string;
   title: string;
+  language: string | null;
   /** The snippet with the query's words in `**`. */
   snippet: string;
 }
@@ -29,12 +30,12 @@ export async function searchHelp(
   orgId: string,
   publicTags: readonly string[],
   query: string,
-  options: { record: boolean; limit?: number },
+  options: { record: boolean; limit?: number; keep?: (doc: PublicDocHead) => boolean },
 ): Promise<HelpHit[]> {
   const text = query.trim();
   if (text === "" || publicTags.length === 0) return [];
   const hits = await searchIndex(deps, orgId, text, HELP_SEARCH.candidates);
-  const visible = new Set(
+  const visible = new Map(
     (
       await publicDocsAmong(
         deps,
@@ -42,12 +43,12 @@ export async function searchHelp(
         publicTags,
         hits.map((h) => h.id),
       )
-    ).map((d) => d.id),
+    ).map((d) => [d.id, d]),
   );
   const kept = hits
-    .filter((h) => visible.has(h.id))
+    .filter((h) => visible.has(h.id) && (options.keep?.(visible.get(h.id)!) ?? true))
     .slice(0, options.limit ?? HELP_SEARCH.results)
-    .map((h) => ({ id: h.id, title: h.title, snippet: h.snippet }));
+    .map((h) => ({ id: h.id, title: h.title, language: visible.get(h.id)!.language, snippet: h.snippet }));
   if (kept.length === 0 && options.record) await recordSearchMiss(deps, orgId, text);
   return kept;
 }

@@ -23,4 +23,6 @@ export const TEXT = {
   skip: "Skip to content",
   breadcrumbs: "Breadcrumbs",
   tooMany: "Too many answers from your address. Try again later.",
+  language: "Language",
+  otherLanguages: "Also in",
 } as const;

@@ -35,20 +35,37 @@ export interface Site {
   orgName: string;
   /** What root-relative links start with: "/help/<slug>" on our host, "" on the org's own domain. */
   prefix: string;
-  /** Absolute URL of the home page as search engines should know it (the verified custom domain when there is one). */
+  /** Absolute URL of the help centre's root as search engines should know it (the verified custom domain when there is one). */
   canonical: string;
+  /** The org's default language (ISO 639-1): a document whose language is not known is in it. */
+  defaultLanguage: string;
 }
 
-export function siteOf(row: HelpCentreRow, orgName: string, baseUrl: string, onCustomDomain: boolean): Site {
+export function siteOf(row: HelpCentreRow, orgName: string, baseUrl: string, onCustomDomain: boolean, defaultLanguage = "en"): Site {
   const canonical = row.customDomain && row.domainVerifiedAt ? `https://${row.customDomain}` : `${baseUrl}/help/${row.slug}`;
-  return { row, orgName, prefix: onCustomDomain ? "" : `/help/${row.slug}`, canonical };
+  return { row, orgName, prefix: onCustomDomain ? "" : `/help/${row.slug}`, canonical, defaultLanguage };
 }
 
+/** The language an article is shown in: its own, else the org's default. */
+export const languageOf = (site: Site, doc: { language?: string | null }) => doc.language ?? site.defaultLanguage;
+
+/**
+ * Translations of one article are the documents sharing a tag `translation:<key>` (docs/decisions.md
+ * "Help centre: languages"); the key, or null.
+ */
+export function translationKey(doc: { tags: string[] }): string | null {
+  const tag = doc.tags.find((t) => t.startsWith(TRANSLATION_TAG) && t.length > TRANSLATION_TAG.length);
+  return tag ? tag.slice(TRANSLATION_TAG.length) : null;
+}
+export const TRANSLATION_TAG = "translation:";
+
+/** One URL per language (issue "Localized"): /<lang>/ before every page but the files of the whole site. */
 export const paths = {
-  home: (s: Site) => `${s.prefix}/`,
-  collection: (s: Site, tag: string) => `${s.prefix}/collections/${encodeURIComponent(tag)}`,
-  article: (s: Site, doc: { id: string; title: string }) => `${s.prefix}/articles/${articleRef(doc)}`,
-  search: (s: Site) => `${s.prefix}/search`,
+  root: (s: Site) => `${s.prefix}/`,
+  home: (s: Site, lang: string) => `${s.prefix}/${lang}/`,
+  collection: (s: Site, lang: string, tag: string) => `${s.prefix}/${lang}/collections/${encodeURIComponent(tag)}`,
+  article: (s: Site, doc: { id: string; title: string; language?: string | null }) => `${s.prefix}/${languageOf(s, doc)}/articles/${articleRef(doc)}`,
+  search: (s: Site, lang: string) => `${s.prefix}/${lang}/search`,
   css: (s: Site) => `${s.prefix}/help.css`,
   media: (s: Site, docId: string, n: number) => `${s.prefix}/media/${idPrefix(docId)}/${n}`,
 };

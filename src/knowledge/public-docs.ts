@@ -17,6 +17,8 @@ export interface PublicDocHead {
   id: string;
   title: string;
   tags: string[];
+  /** ISO 639-1 (src/kit/language.ts), or null when not known: the help centre then takes the org's default. */
+  language: string | null;
   updatedAt: Date;
 }
 
@@ -32,7 +34,7 @@ function isPublic(orgId: string, publicTags: readonly string[]): SQL | undefined
 export async function publicDocHeads(deps: Pick<Deps, "db">, orgId: string, publicTags: readonly string[]): Promise<PublicDocHead[]> {
   if (publicTags.length === 0) return [];
   return deps.db
-    .select({ id: docs.id, title: docs.title, tags: docs.tags, updatedAt: docs.updatedAt })
+    .select({ id: docs.id, title: docs.title, tags: docs.tags, language: docs.language, updatedAt: docs.updatedAt })
     .from(docs)
     .where(isPublic(orgId, publicTags))
     .orderBy(asc(docs.title), asc(docs.id))
@@ -51,7 +53,7 @@ export async function publicDocByPrefix(deps: Pick<Deps, "db">, orgId: string, p
   const low = `${prefix.slice(0, 8)}-${prefix.slice(8, 12)}-0000-0000-000000000000`;
   const high = `${prefix.slice(0, 8)}-${prefix.slice(8, 12)}-ffff-ffff-ffffffffffff`;
   const [doc] = await deps.db
-    .select({ id: docs.id, title: docs.title, tags: docs.tags, updatedAt: docs.updatedAt, body: docs.body })
+    .select({ id: docs.id, title: docs.title, tags: docs.tags, language: docs.language, updatedAt: docs.updatedAt, body: docs.body })
     .from(docs)
     .where(and(isPublic(orgId, publicTags), gte(docs.id, low), lte(docs.id, high)))
     .orderBy(asc(docs.id))
@@ -63,7 +65,7 @@ export async function publicDocByPrefix(deps: Pick<Deps, "db">, orgId: string, p
 export async function publicDocsAmong(deps: Pick<Deps, "db">, orgId: string, publicTags: readonly string[], ids: readonly string[]): Promise<PublicDocHead[]> {
   if (publicTags.length === 0 || ids.length === 0) return [];
   return deps.db
-    .select({ id: docs.id, title: docs.title, tags: docs.tags, updatedAt: docs.updatedAt })
+    .select({ id: docs.id, title: docs.title, tags: docs.tags, language: docs.language, updatedAt: docs.updatedAt })
     .from(docs)
     .where(and(isPublic(orgId, publicTags), inArray(docs.id, [...ids])));
 }

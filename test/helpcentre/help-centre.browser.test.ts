@@ -58,7 +58,7 @@ for (const scheme of ["light", "dark"] as const)
         document.addEventListener("securitypolicyviolation", (e) => console.error(`CSP ${e.effectiveDirective} ${e.blockedURI}`));
       });
 
-      await page.goto(`/help/${seed.slug}/`);
+      await page.goto(`/help/${seed.slug}/`); // redirected to /en/
       await page.getByRole("heading", { name: "Acme Outdoor help centre" }).waitFor();
       await clean(page, "home", scheme);
 

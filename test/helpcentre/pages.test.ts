@@ -26,31 +26,35 @@ describe("pages", () => {
     const bare = await app.request(base);
     expect(bare.status).toBe(301);
     expect(bare.headers.get("location")).toBe(`${base}/`);
-    const res = await app.request(`${base}/`);
+    const root = await app.request(`${base}/`);
+    expect(root.status).toBe(302);
+    expect(root.headers.get("location")).toBe(`${base}/en/`);
+    const res = await app.request(`${base}/en/`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-security-policy")).toBe(
       "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     );
     const page = await res.text();
     expect(page).toContain("Acme Outdoor help centre");
-    expect(page.indexOf(`${base}/collections/billing`)).toBeLessThan(page.indexOf(`${base}/collections/shipping`));
+    expect(page.indexOf(`${base}/en/collections/billing`)).toBeLessThan(page.indexOf(`${base}/en/collections/shipping`));
     expect(page).toContain("2 articles");
     expect(page).toContain("1 article<");
     expect(page).not.toContain("<script src");
-    expect(page).toContain(`<link rel="canonical" href="http://localhost:3000${base}/">`);
+    expect(page).toContain(`<link rel="canonical" href="http://localhost:3000${base}/en/">`);
+    expect(page).toContain('<html lang="en" dir="ltr">');
   });
 
   test("a collection lists its public articles only", async () => {
-    const page = await (await app.request(`${base}/collections/billing`)).text();
-    expect(page).toContain(`${base}/articles/${articleRef(seed.refunds)}`);
-    expect(page).toContain(`${base}/articles/${articleRef(seed.shipping)}`);
+    const page = await (await app.request(`${base}/en/collections/billing`)).text();
+    expect(page).toContain(`${base}/en/articles/${articleRef(seed.refunds)}`);
+    expect(page).toContain(`${base}/en/articles/${articleRef(seed.shipping)}`);
     for (const doc of hidden()) expect(page).not.toContain(doc.title);
-    expect((await app.request(`${base}/collections/staff`)).status).toBe(404);
-    expect((await app.request(`${base}/collections/internal`)).status).toBe(404);
+    expect((await app.request(`${base}/en/collections/staff`)).status).toBe(404);
+    expect((await app.request(`${base}/en/collections/internal`)).status).toBe(404);
   });
 
   test("an article: headings with anchors, the table, the code, the image from our origin, breadcrumbs, last updated, structured data", async () => {
-    const res = await app.request(`${base}/articles/${articleRef(seed.refunds)}`);
+    const res = await app.request(`${base}/en/articles/${articleRef(seed.refunds)}`);
     expect(res.status).toBe(200);
     const page = await res.text();
     expect(page).toContain('<h2 id="which-methods-are-refunded">');
@@ -72,7 +76,7 @@ describe("pages", () => {
 
   test("drafts, internal and unlisted articles answer 404, even by their exact URL", async () => {
     for (const doc of hidden()) {
-      const res = await app.request(`${base}/articles/${articleRef(doc)}`);
+      const res = await app.request(`${base}/en/articles/${articleRef(doc)}`);
       expect(res.status).toBe(404);
       expect(await res.text()).not.toContain(doc.title);
     }
@@ -82,12 +86,12 @@ describe("pages", () => {
     const doc = await import("../../src/knowledge/docs.ts").then((m) =>
       m.createDoc(app.deps, seed.orgId, { title: "Return labels", body: "Print the label.", tags: ["shipping"] }),
     );
-    const old = `${base}/articles/${articleRef(doc)}`;
+    const old = `${base}/en/articles/${articleRef(doc)}`;
     expect((await app.request(old)).status).toBe(200);
     const renamed = await updateDoc(app.deps, seed.orgId, doc.id, { title: "Printing a return label" });
     const res = await app.request(old);
     expect(res.status).toBe(301);
-    expect(res.headers.get("location")).toBe(`${base}/articles/${articleRef(renamed)}`);
+    expect(res.headers.get("location")).toBe(`${base}/en/articles/${articleRef(renamed)}`);
     expect(articleRef(renamed)).toEndWith("-printing-a-return-label");
     expect((await app.request(res.headers.get("location")!)).status).toBe(200);
   });
@@ -101,34 +105,34 @@ describe("pages", () => {
     const publicIds = [seed.refunds, seed.shipping].map((d) => d.id.replace(/-/g, "").slice(0, 12));
     for (const id of publicIds) expect(articles).toContain(id);
     for (const doc of hidden()) expect(articles).not.toContain(doc.id.replace(/-/g, "").slice(0, 12));
-    expect(locs).toContain(`http://localhost:3000${base}/`);
+    expect(locs).toContain(`http://localhost:3000${base}/en/`);
     const robots = await (await app.request(`${base}/robots.txt`)).text();
     expect(robots).toContain(`Sitemap: http://localhost:3000${base}/sitemap.xml`);
   });
 
   test("search: the public articles with snippets; drafts and internal ones never; a search with no result is recorded", async () => {
-    const page = await (await app.request(`${base}/search?q=refund`)).text();
+    const page = await (await app.request(`${base}/en/search?q=refund`)).text();
     expect(page).toContain("Getting a refund");
     expect(page).toContain("<mark>");
     for (const doc of hidden()) expect(page).not.toContain(doc.title);
-    const none = await (await app.request(`${base}/search?q=${encodeURIComponent("xylophone lessons")}`)).text();
+    const none = await (await app.request(`${base}/en/search?q=${encodeURIComponent("xylophone lessons")}`)).text();
     expect(none).toContain("No article matches your search");
     const misses = await missedSearches(app.deps, seed.orgId, new Date(0), new Date(Date.now() + 86_400_000));
     expect(misses.map((m) => m.query)).toContain("xylophone lessons");
     // "ninety" is only in the draft, "approval" only in the internal article: no result.
-    for (const word of ["ninety", "approval", "rota"]) expect(await (await app.request(`${base}/search?q=${word}`)).text()).toContain("No article matches");
+    for (const word of ["ninety", "approval", "rota"]) expect(await (await app.request(`${base}/en/search?q=${word}`)).text()).toContain("No article matches");
   });
 
   test("a search of 200 characters is answered, 201 is a 400", async () => {
-    expect((await app.request(`${base}/search?q=${"a".repeat(200)}`)).status).toBe(200);
-    expect((await app.request(`${base}/search?q=${"a".repeat(201)}`)).status).toBe(400);
+    expect((await app.request(`${base}/en/search?q=${"a".repeat(200)}`)).status).toBe(200);
+    expect((await app.request(`${base}/en/search?q=${"a".repeat(201)}`)).status).toBe(400);
   });
 
   test("an unknown slug, a disabled help centre, an unknown page: 404", async () => {
     expect((await app.request("/help/no-such-centre/")).status).toBe(404);
     expect((await app.request(`${base}/nope`)).status).toBe(404);
-    expect((await app.request(`${base}/articles/zzz`)).status).toBe(404);
-    expect((await app.request(`${base}/articles/%E0%A4%A`)).status).toBe(404);
+    expect((await app.request(`${base}/en/articles/zzz`)).status).toBe(404);
+    expect((await app.request(`${base}/en/articles/%E0%A4%A`)).status).toBe(404);
     expect((await app.request(`${base}/media/000000000000/0`)).status).toBe(404);
   });
 });

@@ -38,7 +38,7 @@ describe("settings", () => {
     expect(saved.status).toBe(303);
     const row = await helpCentreOfOrg(app.deps, admin.orgId);
     expect(row).toMatchObject({ enabled: true, slug: "trailhead", collections: ["guides", "billing"], footer: "Trailhead Ltd", customDomain: null });
-    expect((await app.request("/help/trailhead/")).status).toBe(200);
+    expect((await app.request("/help/trailhead/en/")).status).toBe(200);
   });
 
   test("bad values are shown by their field: a slug, a domain, the tag internal, a footer one over its limit", async () => {
@@ -63,17 +63,17 @@ describe("settings", () => {
     const shown = await createDoc(app.deps, admin.orgId, { title: "Trail maps", body: "Maps of every trail.", tags: ["guides"] });
     const internal = await createDoc(app.deps, admin.orgId, { title: "Ranger notes", body: "Notes.", tags: ["guides", "internal"] });
     expect(await (await get(app, admin, `/dashboard/knowledge/${shown.id}`)).text()).toContain(
-      `https://svc.example.com/help/trailhead/articles/${articleRef(shown)}`,
+      `https://svc.example.com/help/trailhead/en/articles/${articleRef(shown)}`,
     );
     expect(await (await get(app, admin, `/dashboard/knowledge/${internal.id}`)).text()).not.toContain("View on the help centre");
   });
 
   test("the preview shows the help centre to members while it is off; the public path is 404 then", async () => {
     expect((await post(app, admin, PATH, form({ enabled: "" }))).status).toBe(303);
-    expect((await app.request("/help/trailhead/")).status).toBe(404);
-    const preview = await get(app, admin, `${PATH}/preview/`);
+    expect((await app.request("/help/trailhead/en/")).status).toBe(404);
+    const preview = await get(app, admin, `${PATH}/preview/en/`);
     expect(preview.status).toBe(200);
-    expect(await preview.text()).toContain(`href="${PATH}/preview/collections/guides"`);
+    expect(await preview.text()).toContain(`href="${PATH}/preview/en/collections/guides"`);
     expect((await app.request(`${PATH}/preview/`)).status).toBe(303); // signed out: to sign-in
     expect((await post(app, admin, PATH, form())).status).toBe(303);
   });
@@ -107,16 +107,19 @@ describe("custom domain", () => {
     expect((await post(app, admin, `${PATH}/verify`, { go: "1" })).status).toBe(303);
     expect((await helpCentreOfOrg(app.deps, admin.orgId))!.domainVerifiedAt).not.toBeNull();
 
-    const home = await onHost("help.trailhead.example");
+    const root = await onHost("help.trailhead.example");
+    expect(root.status).toBe(302);
+    expect(root.headers.get("location")).toBe("/en/");
+    const home = await onHost("help.trailhead.example", "/en/");
     expect(home.status).toBe(200);
     const html = await home.text();
     expect(html).toContain("Trailhead help centre");
-    expect(html).toContain('<link rel="canonical" href="https://help.trailhead.example/">');
+    expect(html).toContain('<link rel="canonical" href="https://help.trailhead.example/en/">');
     expect(html).toContain('href="/help.css"');
     expect((await onHost("help.trailhead.example", "/help.css")).headers.get("content-type")).toStartWith("text/css");
     expect(await (await onHost("help.trailhead.example", "/robots.txt")).text()).toContain("Sitemap: https://help.trailhead.example/sitemap.xml");
     // Our own host still serves the app, and the path form canonicalises to the domain.
-    expect(await (await app.request("/help/trailhead/")).text()).toContain('<link rel="canonical" href="https://help.trailhead.example/">');
+    expect(await (await app.request("/help/trailhead/en/")).text()).toContain('<link rel="canonical" href="https://help.trailhead.example/en/">');
     expect((await onHost("unknown.example")).status).toBe(unknown.status);
 
     // A new domain starts unverified again.

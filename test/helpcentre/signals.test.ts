@@ -40,7 +40,7 @@ afterAll(async () => {
 
 describe("helpfulness votes", () => {
   test(`a vote is a form post answered 303 to the article; the ${HELP_VOTES.limit}th from one address counts, the next is 429`, async () => {
-    const path = `${base}/articles/${articleRef(seed.refunds)}`;
+    const path = `${base}/en/articles/${articleRef(seed.refunds)}`;
     const ip = "203.0.113.9";
     const first = await app.request(`${path}/vote`, { form: { helpful: "no" }, ip });
     expect(first.status).toBe(303);
@@ -61,11 +61,11 @@ describe("helpfulness votes", () => {
   });
 
   test("a vote without yes or no is a 400; on a draft or an internal article, 404", async () => {
-    const path = `${base}/articles/${articleRef(seed.shipping)}/vote`;
+    const path = `${base}/en/articles/${articleRef(seed.shipping)}/vote`;
     expect((await app.request(path, { form: { helpful: "maybe" }, ip: "203.0.113.20" })).status).toBe(400);
     expect((await app.request(path, { form: {}, ip: "203.0.113.20" })).status).toBe(400);
     for (const doc of [seed.draft, seed.internal])
-      expect((await app.request(`${base}/articles/${articleRef(doc)}/vote`, { form: { helpful: "yes" }, ip: "203.0.113.20" })).status).toBe(404);
+      expect((await app.request(`${base}/en/articles/${articleRef(doc)}/vote`, { form: { helpful: "yes" }, ip: "203.0.113.20" })).status).toBe(404);
   });
 });
 
@@ -104,7 +104,7 @@ describe("the widget's view", () => {
     const { results } = (await res.json()) as { results: { id: string; title: string; url: string; snippet: string }[] };
     expect(results.map((r) => r.id)).toContain(seed.refunds.id);
     for (const doc of [seed.draft, seed.internal, seed.unlisted]) expect(results.map((r) => r.id)).not.toContain(doc.id);
-    expect(results[0]!.url).toStartWith(`http://localhost:3000${base}/articles/`);
+    expect(results[0]!.url).toStartWith(`http://localhost:3000${base}/en/articles/`);
     const none = (await (await app.request(`/api/help/${seed.orgId}/search?q=zither`)).json()) as { results: unknown[] };
     expect(none.results).toEqual([]);
     const misses = await missedSearches(app.deps, seed.orgId, new Date(0), new Date(Date.now() + 86_400_000));
@@ -138,10 +138,10 @@ describe("the widget's view", () => {
 
 describe("in the report and the knowledge gaps", () => {
   test("votes, views and searches without a result reach /api/reports/summary (and its CSV) and /api/knowledge/gaps", async () => {
-    const path = `${base}/articles/${articleRef(seed.shipping)}`;
+    const path = `${base}/en/articles/${articleRef(seed.shipping)}`;
     for (let i = 0; i < 3; i++) expect((await app.request(`${path}/vote`, { form: { helpful: "no" }, ip: `198.51.100.${i + 1}` })).status).toBe(303);
-    for (let i = 0; i < 2; i++) await app.request(`${base}/search?q=${encodeURIComponent("Kayak Rental")}`);
-    await app.request(`${base}/search?q=${encodeURIComponent("kayak rental")}`);
+    for (let i = 0; i < 2; i++) await app.request(`${base}/en/search?q=${encodeURIComponent("Kayak Rental")}`);
+    await app.request(`${base}/en/search?q=${encodeURIComponent("kayak rental")}`);
     const headers = { authorization: `Bearer ${await signIn(app, seed.org.admin_email, seed.org.password)}` };
     const report = (await (await app.request("/api/reports/summary?period=7d", { headers })).json()) as {
       help_centre: {
