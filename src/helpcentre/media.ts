@@ -59,8 +59,12 @@ const answer = (held: Held) =>
 const missing = () => new Response("Not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-cache" } });
 
 /** The n-th image of a public article's body (the caller read the article as public), or 404 when it is not there, not reachable or not an image. */
-export async function articleImage(deps: Pick<Deps, "guard" | "now" | "log">, cache: MediaCache, body: string, n: number): Promise<Response> {
-  const url = articleImages(body)[n];
+export function articleImage(deps: Pick<Deps, "guard" | "now" | "log">, cache: MediaCache, body: string, n: number): Promise<Response> {
+  return fetchImage(deps, cache, articleImages(body)[n] ?? null);
+}
+
+/** An image by its URL (one the caller took from a public article or the org's look), through the guard and the cache. */
+export async function fetchImage(deps: Pick<Deps, "guard" | "now" | "log">, cache: MediaCache, url: string | null): Promise<Response> {
   if (!url) return missing();
   const now = deps.now().getTime();
   const held = cache.entries.get(url);

@@ -14,7 +14,7 @@ import { articleImage, type MediaCache } from "./media.ts";
 import { articlePage, collectionPage, homePage, languagesOf, searchPage, translationsOf } from "./pages.ts";
 import { robots, sitemap } from "./seo.ts";
 import type { HelpCentreRow } from "./settings.ts";
-import { HELP_CSS } from "./styles.ts";
+import { brandedCss, logo } from "./brand.ts";
 import { TEXT } from "./text.ts";
 import { paths, prefixOfRef, type Site, siteOf, translationKey } from "./urls.ts";
 import { HELP_SEARCH, mayRecordSearch } from "./search.ts";
@@ -38,11 +38,6 @@ export async function loadSite(deps: Pick<Deps, "db" | "config">, row: HelpCentr
 }
 
 const redirect = (location: string, status = 301) => new Response(null, { status, headers: { location, "cache-control": "no-cache" } });
-
-const css = () =>
-  new Response(HELP_CSS, {
-    headers: { "content-type": "text/css; charset=utf-8", "cache-control": "public, max-age=3600", "x-content-type-options": "nosniff" },
-  });
 
 const badRequest = (site: Site, lang: string, message: string) => helpPage(site, lang, { title: message }, html`<h1>${message}</h1>`, { status: 400 });
 
@@ -80,7 +75,8 @@ export async function serveHelp(deps: Deps, media: MediaCache, site: Site, req: 
     }
   });
   // Files of the whole site, in no language.
-  if (parts.length === 1 && parts[0] === "help.css") return css();
+  if (parts.length === 1 && parts[0] === "help.css") return brandedCss(deps, site);
+  if (parts.length === 1 && parts[0] === "logo") return logo(deps, media, site);
   if (parts.length === 1 && parts[0] === "sitemap.xml") return sitemap(deps, site);
   if (parts.length === 1 && parts[0] === "robots.txt") return robots(site);
   if (parts.length === 3 && parts[0] === "media" && /^\d{1,3}$/.test(parts[2]!)) {

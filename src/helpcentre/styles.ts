@@ -10,9 +10,9 @@ a { color: var(--accent); }
 .skip { position: absolute; left: -9999px; }
 .skip:focus { left: 1rem; top: 1rem; background: var(--card); padding: .5rem; }
 header.site { background: var(--card); border-bottom: 1px solid var(--border); }
-header.site .bar, main, nav.languages ul { list-style: none; display: flex; gap: .75rem; margin: 0; padding: 0; font-size: .9rem; }
+header.site .bar, main, footer.site { max-width: 52rem; margin: 0 auto; padding: 1rem 1.25rem; }
+nav.languages ul { list-style: none; display: flex; gap: .75rem; margin: 0; padding: 0; font-size: .9rem; }
 .notice { border: 1px solid var(--accent); border-radius: 8px; padding: .6rem .8rem; margin-top: 1.5rem; }
-footer.site { max-width: 52rem; margin: 0 auto; padding: 1rem 1.25rem; }
 header.site .bar { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; justify-content: space-between; }
 header.site .name { font-weight: 700; font-size: 1.1rem; text-decoration: none; color: var(--fg); }
 form.search { display: flex; gap: .5rem; flex: 1 1 18rem; max-width: 28rem; }

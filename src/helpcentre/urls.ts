@@ -67,6 +67,7 @@ export const paths = {
   article: (s: Site, doc: { id: string; title: string; language?: string | null }) => `${s.prefix}/${languageOf(s, doc)}/articles/${articleRef(doc)}`,
   search: (s: Site, lang: string) => `${s.prefix}/${lang}/search`,
   css: (s: Site) => `${s.prefix}/help.css`,
+  logo: (s: Site) => `${s.prefix}/logo`,
   media: (s: Site, docId: string, n: number) => `${s.prefix}/media/${idPrefix(docId)}/${n}`,
 };
 

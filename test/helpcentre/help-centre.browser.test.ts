@@ -31,6 +31,9 @@ beforeAll(async () => {
   // Development: the guard reaches the loopback image server (README "Configuration").
   app = await serveTestApp({ NODE_ENV: "development" });
   seed = await seedHelpCentre(app, { imageUrl: `http://127.0.0.1:${images.port}/refund.png` });
+  // The widget's look brands the header (src/helpcentre/brand.ts): axe checks its contrast too.
+  const { updateAgent } = await import("../../src/agents/service.ts");
+  await updateAgent(app.deps, seed.orgId, { kind: "system", name: "test" }, seed.org.agent_id, { avatar_config: { primary_color: "#0f766e" } });
   browser = await launchBrowser();
 }, TIMEOUT);
 

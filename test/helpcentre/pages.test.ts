@@ -136,3 +136,25 @@ describe("pages", () => {
     expect((await app.request(`${base}/media/000000000000/0`)).status).toBe(404);
   });
 });
+
+describe("branding", () => {
+  test("the widget's look colours the header (black or white text, whichever reads) and its picture is served from our origin", async () => {
+    const { updateAgent } = await import("../../src/agents/service.ts");
+    const actor = { kind: "system", name: "test" } as const;
+    const plain = await (await app.request(`${base}/help.css`)).text();
+    expect(plain).not.toContain("header.site { background: #");
+    expect(plain).toContain("header.site .bar, main, footer.site { max-width: 52rem;");
+    await updateAgent(app.deps, seed.orgId, actor, seed.org.agent_id, {
+      avatar_config: { primary_color: "#FFCC00", image_url: "https://images.example/logo.png" },
+    });
+    const light = await (await app.request(`${base}/help.css`)).text();
+    expect(light).toContain("header.site { background: #ffcc00; color: #000000; }");
+    expect(light).toContain(`background: url("${base}/logo") center / cover;`);
+    await updateAgent(app.deps, seed.orgId, actor, seed.org.agent_id, { avatar_config: { primary_color: "#1a237e" } });
+    const dark = await (await app.request(`${base}/help.css`)).text();
+    expect(dark).toContain("header.site { background: #1a237e; color: #ffffff; }");
+    expect(dark).not.toContain("/logo");
+    // No picture, or one the guard cannot reach (this test's resolver knows no images.example): 404, never a 5xx.
+    expect((await app.request(`${base}/logo`)).status).toBe(404);
+  });
+});
