@@ -16,7 +16,7 @@ nav.languages ul { list-style: none; display: flex; gap: .75rem; margin: 0; padd
 header.site .bar { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; justify-content: space-between; }
 header.site .name { font-weight: 700; font-size: 1.1rem; text-decoration: none; color: var(--fg); }
 form.search { display: flex; gap: .5rem; flex: 1 1 18rem; max-width: 28rem; }
-form.search input { flex: 1; min-width: 0; padding: .5rem .7rem; font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--muted); border-radius: 8px; }
+form.search input { flex: 1; min-width: 0; padding: .5rem .7rem; font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--muted); border-radius: 8px; }
 button { padding: .5rem 1rem; font: inherit; font-weight: 600; border-radius: 8px; border: 1px solid var(--accent); background: var(--accent); color: var(--on-accent); cursor: pointer; }
 button.secondary { background: transparent; color: var(--fg); border-color: var(--muted); }
 input:focus-visible, button:focus-visible, a:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
