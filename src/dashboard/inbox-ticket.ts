@@ -1,5 +1,6 @@
 // One ticket: its thread (customer messages, replies, internal notes marked as internal), the
 // reply, note and triage forms (for inbox:manage), and its history in words.
+import { helpArticlesRead } from "./ticket-help-read.ts";
 import { ticketCsat } from "./ticket-csat.ts";
 import { type OriginalEmail, originalsOf } from "../inbound/originals.ts";
 import { lastTicketEventId } from "../inbox/ticket-events.ts";
@@ -39,7 +40,12 @@ export async function ticketPage(ctx: DashboardContext, ticket: Ticket, forms: T
   const { deps, orgId } = ctx;
   // The cursor first: the thread rendered below holds everything up to it, the stream the rest.
   const cursor = await lastTicketEventId(deps, orgId, ticket.id);
-  const [detail, people, snippets] = await Promise.all([ticketDetail(deps, ticket), orgMembers(deps, orgId), listSavedReplies(deps, orgId)]);
+  const [detail, people, snippets, helpRead] = await Promise.all([
+    ticketDetail(deps, ticket),
+    orgMembers(deps, orgId),
+    listSavedReplies(deps, orgId),
+    helpArticlesRead(deps, orgId, ticket.conversationId),
+  ]);
   const originals = await originalsOf(
     deps,
     orgId,
@@ -75,6 +81,7 @@ export async function ticketPage(ctx: DashboardContext, ticket: Ticket, forms: T
 <p>${statusBadge(ticket.status)}${priorityBadge(ticket.priority)}${ticket.team ? html`<span class="badge">team: ${ticket.team}</span>` : ""}<span class="badge">via ${ticket.source}</span>${ticket.tags.map((tag) => html`<span class="badge">${tag}</span>`)}</p>
 <p class="muted">Customer: ${detail.customer ? html`<a href="/dashboard/customers/${detail.customer.id}">${customerLabel(detail.customer)}</a>${detail.customer.verified ? " (verified)" : " (not verified)"}` : "none"}${ticket.conversationId ? html` · <a href="/dashboard/conversations/${ticket.conversationId}">The chat conversation</a>` : ""} · Assignee: ${ticket.assigneeMemberId ? (names.get(ticket.assigneeMemberId) ?? "a former member") : "nobody"} · Opened ${when(ticket.createdAt)}</p>
 ${ticketCsat(ticket)}
+${helpRead}
 <h2>Thread</h2>
 ${translationNotice(translation)}
 <div id="thread" aria-live="polite" data-live-events="/api/tickets/${ticket.id}/events" data-last-event-id="${String(cursor)}" data-org="${orgId}">${turns.length === 0 ? html`<p>No messages.</p>` : turns.map((turn) => renderTurn(turn, customer, { sender: emailSender(originals.get(turn.id)), original: emailOriginal(originals.get(turn.id)) }, translatedBody(translation, turn)))}</div>

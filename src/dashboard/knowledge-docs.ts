@@ -66,13 +66,14 @@ export function editorPage(
   doc: Doc | null,
   values: FormValues,
   errors: FieldErrors,
-  options: { preview?: boolean; status?: number } = {},
+  options: { preview?: boolean; status?: number; publicUrl?: string | null } = {},
 ): Response {
   const manage = ctx.can("knowledge:manage");
   const action = doc ? `/dashboard/knowledge/${doc.id}` : "/dashboard/knowledge";
   const title = doc ? doc.title : "New document";
   const body = html`<p><a href="/dashboard/knowledge">← Knowledge base</a></p>
 <h1>${title} ${doc ? statusBadge(doc.status) : ""}</h1>
+${options.publicUrl ? html`<p><a href="${options.publicUrl}">View on the help centre</a></p>` : ""}
 ${doc && manage ? html`<div class="actions">${actionButton(`/dashboard/knowledge/${doc.id}/status`, doc.status === "published" ? "Unpublish" : "Publish", { hidden: { status: doc.status === "published" ? "draft" : "published" } })}${actionButton(`/dashboard/knowledge/${doc.id}/delete`, "Delete", { kind: "danger", confirm: "Delete this document? Agents stop citing it at once." })}</div>` : ""}
 ${errorSummary(errors)}
 <div class="grid2">

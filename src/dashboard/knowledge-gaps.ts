@@ -7,6 +7,7 @@
 import { AppError } from "../errors.ts";
 import { html } from "../html/html.ts";
 import { GAP_REASONS, GAPS, type GapGroup, type GapReason, knowledgeGaps } from "../knowledge/gaps.ts";
+import { missedSearches, unhelpfulArticles } from "../knowledge/help-signals.ts";
 import { type DashboardContext, listTable, select, shellPage, when } from "./kit/index.ts";
 
 const PERIODS = [7, 30, 90, 365] as const;
@@ -32,7 +33,12 @@ function conversations(g: GapGroup) {
 export async function gapsPage(ctx: DashboardContext, query: Record<string, string | undefined>): Promise<Response> {
   if (!ctx.can("inbox:view")) throw AppError.forbidden("Knowledge gaps show customers' questions: they need the inbox:view role too.");
   const days = PERIODS.find((d) => String(d) === query.days) ?? 30;
-  const gaps = await knowledgeGaps(ctx.deps, ctx.orgId, { days, limit: 50 });
+  const until = new Date(ctx.deps.now().getTime() + 1); // up to and including now
+  const [gaps, searches, articles] = await Promise.all([
+    knowledgeGaps(ctx.deps, ctx.orgId, { days, limit: 50 }),
+    missedSearches(ctx.deps, ctx.orgId, new Date(until.getTime() - days * 86_400_000), until),
+    unhelpfulArticles(ctx.deps, ctx.orgId),
+  ]);
   const body = html`<p><a href="/dashboard/knowledge">← Knowledge base</a></p>
 <h1>Knowledge gaps</h1>
 <p class="muted">Questions customers asked that the agent did not answer well: answered with low confidence (below ${String(GAPS.below)}), marked not helpful by the customer, or handed to a person right after the answer. They are grouped when they share their rarest words. Open a conversation to see what was said; write an article for a group and the next such question finds it.</p>
@@ -47,6 +53,23 @@ ${listTable({
   row: (g) =>
     html`<tr><td><ul>${g.questions.map((q) => html`<li>${q}</li>`)}</ul></td><td>${String(g.count)}</td><td>${reasons(g)}</td><td>${conversations(g)}</td><td>${when(g.last_asked_at)}</td><td><a class="button secondary" href="${g.write_article_url}">Write an article</a></td></tr>`,
   empty: `No unanswered questions in the last ${days} days.`,
+})}
+<h2>On the help centre</h2>
+${listTable({
+  caption: "Help centre searches without a result, most frequent first",
+  columns: ["Search", "Times", "Last searched", { label: "Write an article", hidden: true }],
+  rows: searches,
+  row: (m) =>
+    html`<tr><td>${m.query}</td><td>${String(m.count)}</td><td>${when(m.last_searched_at)}</td><td><a class="button secondary" href="/dashboard/knowledge/new?title=${encodeURIComponent(m.query)}">Write an article</a></td></tr>`,
+  empty: `Every help centre search in the last ${days} days found an article.`,
+})}
+${listTable({
+  caption: "Articles marked not helpful on the help centre",
+  columns: ["Article", "Not helpful", "Helpful", "Views"],
+  rows: articles,
+  row: (a) =>
+    html`<tr><td><a href="/dashboard/knowledge/${a.id}">${a.title}</a></td><td>${String(a.not_helpful)}</td><td>${String(a.helpful)}</td><td>${String(a.views)}</td></tr>`,
+  empty: "No article was marked not helpful.",
 })}`;
   return shellPage(ctx, { title: "Knowledge gaps", active: "knowledge", body });
 }

@@ -2,6 +2,7 @@
 // search and imports (knowledge-list.ts), a document's editor with a markdown preview
 // (knowledge-docs.ts), create, save, publish/unpublish and delete, through src/knowledge/docs.ts
 // as /api/docs and the setup_* tools do; each change is in the activity log with its member.
+import { publicArticleUrl } from "../helpcentre/links.ts";
 import { Elysia, t } from "elysia";
 import { recordActivity } from "../activity/log.ts";
 import type { Deps } from "../deps.ts";
@@ -94,7 +95,7 @@ export function knowledgePages(deps: Deps) {
         ({ request, params }) =>
           withMember(deps, request, "knowledge:view", async (ctx) => {
             const doc = await docOf(ctx, params.id);
-            return editorPage(ctx, doc, valuesOf(doc), {});
+            return editorPage(ctx, doc, valuesOf(doc), {}, { publicUrl: await publicArticleUrl(deps, ctx.orgId, doc) });
           }),
         { params: IdParams },
       )

@@ -6,6 +6,7 @@ import { Elysia, t } from "elysia";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
 import { GAPS, knowledgeGaps } from "./gaps.ts";
+import { missedSearches, unhelpfulArticles } from "./help-signals.ts";
 
 const Reason = t.Union([t.Literal("low_confidence"), t.Literal("not_helpful"), t.Literal("handed_off"), t.Literal("boilerplate")], {
   description:
@@ -38,11 +39,33 @@ export function gapsRoutes(deps: Deps) {
     async ({ request, query }) => {
       const { orgId } = await requireMember(deps, request, "knowledge:manage");
       await requireMember(deps, request, "inbox:view");
-      return { gaps: await knowledgeGaps(deps, orgId, { days: query.days ?? 30, limit: query.limit ?? 20 }) };
+      const days = query.days ?? 30;
+      // Up to and including now: the period's end is exclusive (src/knowledge/help-signals.ts).
+      const until = new Date(deps.now().getTime() + 1);
+      const since = new Date(until.getTime() - days * 86_400_000);
+      const [gaps, searches, articles] = await Promise.all([
+        knowledgeGaps(deps, orgId, { days, limit: query.limit ?? 20 }),
+        missedSearches(deps, orgId, since, until, query.limit ?? 20),
+        unhelpfulArticles(deps, orgId, query.limit ?? 20),
+      ]);
+      return { gaps, help_centre: { searches_without_result: searches, not_helpful_articles: articles } };
     },
     {
       query: t.Object({ days: t.Optional(t.Integer({ minimum: 1, maximum: 365 })), limit: t.Optional(t.Integer({ minimum: 1, maximum: 100 })) }),
-      response: t.Object({ gaps: t.Array(GapGroupSchema) }),
+      response: t.Object({
+        gaps: t.Array(GapGroupSchema),
+        help_centre: t.Object(
+          {
+            searches_without_result: t.Array(t.Object({ query: t.String(), count: t.Integer(), last_searched_at: t.String() }), {
+              description: "Help centre searches (pages and widget) that found no public article in the period, grouped case folded, most frequent first.",
+            }),
+            not_helpful_articles: t.Array(t.Object({ id: t.String(), title: t.String(), views: t.Integer(), helpful: t.Integer(), not_helpful: t.Integer() }), {
+              description: 'Articles customers answered No to "Was this article helpful?", most No first (all-time counts).',
+            }),
+          },
+          { description: "What the public help centre says is missing." },
+        ),
+      }),
       detail: {
         tags: ["Knowledge"],
         summary: "Questions the agent did not answer well (low confidence, marked not helpful, handed off), grouped, most asked first",

@@ -1,5 +1,6 @@
 // A report: the period (a preset or a custom range), the filters, the figures and the rates made
 // from them, and the same figures as CSV. The overview compares the last 7 days with the 7 before.
+import { helpCentreTotals, type MissedSearch, missedSearches } from "../knowledge/help-signals.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import type { BusinessHours } from "../kit/business-hours.ts";
@@ -67,7 +68,11 @@ export interface Report extends Figures {
    * confidence, grouped; null when the reader may not see them (they need knowledge:manage as well).
    */
   knowledge_gaps: GapGroup[] | null;
+  /** The public help centre (src/knowledge/help-signals.ts): views and votes are all-time totals, searches without a result the period's. */
+  help_centre: HelpCentreFigures;
 }
+
+export type HelpCentreFigures = Awaited<ReturnType<typeof helpCentreTotals>> & { top_searches_without_result: MissedSearch[] };
 
 export const CHANNELS = ["chat", "widget", "email", "api", "mcp"] as const;
 
@@ -109,11 +114,13 @@ export async function buildReport(
     : input.channel !== undefined && input.channel !== "chat"
       ? Promise.resolve([])
       : knowledgeGaps(deps, orgId, { days: (period.until.getTime() - period.since.getTime()) / DAY, limit: REPORT_GAPS, until: period.until });
-  const [f, knowledge_gaps] = await Promise.all([
+  const [f, knowledge_gaps, help, missed] = await Promise.all([
     figures(deps, filter).catch((error: unknown) => {
       throw zoneError(error) ?? error;
     }),
     gaps,
+    helpCentreTotals(deps, orgId, period.since, period.until),
+    missedSearches(deps, orgId, period.since, period.until, REPORT_GAPS),
   ]);
   return {
     period: { preset: period.preset, since: period.since.toISOString(), until: period.until.toISOString() },
@@ -127,6 +134,7 @@ export async function buildReport(
     },
     handoff_rate: rate(f.handed_off, f.conversations),
     knowledge_gaps,
+    help_centre: { ...help, top_searches_without_result: missed },
   };
 }
 
@@ -198,6 +206,10 @@ export function reportCsv(r: Report): string {
         ] as [string, CsvValue][],
     ),
     ...r.by_hour.map((n, h) => [`conversations_hour_${String(h).padStart(2, "0")}`, n] as [string, CsvValue]),
+    ["help_centre_article_views", r.help_centre.article_views],
+    ["help_centre_helpful_votes", r.help_centre.helpful_votes],
+    ["help_centre_not_helpful_votes", r.help_centre.not_helpful_votes],
+    ["help_centre_searches_without_result", r.help_centre.searches_without_result],
     ...(r.knowledge_gaps ?? []).flatMap(
       (g, i) =>
         [

@@ -105,3 +105,9 @@ export async function anyOrg(db: Conn): Promise<boolean> {
   const [org] = await db.select({ id: orgs.id }).from(orgs).limit(1);
   return Boolean(org);
 }
+
+/** The language (ISO 639-1) the org's customers are addressed in when nothing says theirs; "en" for an unknown org. */
+export async function orgDefaultLanguage(db: Conn, orgId: string): Promise<string> {
+  const [org] = await db.select({ language: orgs.defaultLanguage }).from(orgs).where(eq(orgs.id, orgId));
+  return org?.language ?? "en";
+}

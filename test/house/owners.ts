@@ -80,6 +80,10 @@ export const OWNERS: Record<string, string> = {
   // src/db/schema/translation.ts
   orgTranslationSettings: "src/translation",
   messageTranslations: "src/translation",
+  // src/db/schema/helpcentre.ts
+  helpCentres: "src/helpcentre",
+  helpArticleStats: "src/knowledge",
+  helpSearchMisses: "src/knowledge",
 };
 
 /**

@@ -19,3 +19,4 @@ export * from "./saved-replies.ts";
 export * from "./eval.ts";
 export * from "./embeddings.ts";
 export * from "./translation.ts";
+export * from "./helpcentre.ts";
