@@ -26,7 +26,7 @@ export interface HelpHit {
 }
 
 export async function searchHelp(
-  deps: Pick<Deps, "db" | "knowledge" | "passages" | "now">,
+  deps: Pick<Deps, "db" | "knowledge" | "passages" | "now" | "statements">,
   orgId: string,
   publicTags: readonly string[],
   query: string,
