@@ -79,7 +79,8 @@ export function docsRoutes(deps: Deps) {
         const limit = query.limit ?? 50;
         const offset = query.offset ?? 0;
         const language = query.language === undefined ? undefined : query.language === UNKNOWN_LANGUAGE ? UNKNOWN_LANGUAGE : normalizeLanguage(query.language);
-        if (language === null) throw AppError.badRequest("language is not a language tag.", [{ path: "/language", message: "must be a language tag or unknown" }]);
+        if (language === null)
+          throw AppError.badRequest("language is not a language tag.", [{ path: "/language", message: "must be a language tag or unknown" }]);
         const docs = await listDocs(deps, orgId, { status: query.status, language, limit: limit + 1, offset });
         return { docs: docs.slice(0, limit).map(docView), ...(docs.length > limit ? { next_offset: offset + limit } : {}) };
       },
@@ -91,7 +92,11 @@ export function docsRoutes(deps: Deps) {
           offset: t.Optional(t.Integer({ minimum: 0 })),
         }),
         response: { 200: DocList },
-        detail: { summary: "The knowledge base's documents, by status and language, paged by offset (knowledge:view)", tags: ["Knowledge"], security: [{ dashboard: [] }] },
+        detail: {
+          summary: "The knowledge base's documents, by status and language, paged by offset (knowledge:view)",
+          tags: ["Knowledge"],
+          security: [{ dashboard: [] }],
+        },
       },
     )
     .get(
@@ -102,7 +107,10 @@ export function docsRoutes(deps: Deps) {
         if (!doc) throw AppError.notFound("No such document.");
         return withTranslations(deps, orgId, doc);
       },
-      { response: { 200: DocView }, detail: { summary: "Read one document, with its versions in other languages (knowledge:view)", tags: ["Knowledge"], security: [{ dashboard: [] }] } },
+      {
+        response: { 200: DocView },
+        detail: { summary: "Read one document, with its versions in other languages (knowledge:view)", tags: ["Knowledge"], security: [{ dashboard: [] }] },
+      },
     )
     .patch(
       "/api/docs/:id",
@@ -121,7 +129,11 @@ export function docsRoutes(deps: Deps) {
       {
         body: t.Partial(t.Object({ ...Fields, translation_of: TranslationOf }), { additionalProperties: false, minProperties: 1 }),
         response: { 200: DocView },
-        detail: { summary: "Update a document: title, body, url, tags, status, the translation it is a version of (knowledge:manage)", tags: ["Knowledge"], security: [{ dashboard: [] }] },
+        detail: {
+          summary: "Update a document: title, body, url, tags, status, the translation it is a version of (knowledge:manage)",
+          tags: ["Knowledge"],
+          security: [{ dashboard: [] }],
+        },
       },
     )
     .delete(

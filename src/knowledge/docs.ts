@@ -98,12 +98,9 @@ export async function getDoc(deps: Deps, orgId: string, id: string, options: { p
 }
 
 /** `language`: an ISO 639-1 code, or UNKNOWN_LANGUAGE for the documents whose language is not known. */
-export async function listDocs(
-  deps: Deps,
-  orgId: string,
-  options: { status?: DocStatus; language?: string; limit: number; offset: number },
-): Promise<Doc[]> {
-  const language = options.language === undefined ? undefined : options.language === UNKNOWN_LANGUAGE ? isNull(docs.language) : eq(docs.language, options.language);
+export async function listDocs(deps: Deps, orgId: string, options: { status?: DocStatus; language?: string; limit: number; offset: number }): Promise<Doc[]> {
+  const language =
+    options.language === undefined ? undefined : options.language === UNKNOWN_LANGUAGE ? isNull(docs.language) : eq(docs.language, options.language);
   return (await deps.db
     .select(columns)
     .from(docs)

@@ -52,7 +52,8 @@ export async function linkTranslation(deps: Pick<Deps, "db">, orgId: string, id:
     if (!doc) throw AppError.notFound("No such document.");
     let group: string | null = null;
     if (of !== null) {
-      if (of === id) throw AppError.badRequest("A document is not a translation of itself.", [{ path: "/translation_of", message: "must be another document" }]);
+      if (of === id)
+        throw AppError.badRequest("A document is not a translation of itself.", [{ path: "/translation_of", message: "must be another document" }]);
       const [target] = isUuid(of)
         ? await tx
             .select({ id: docs.id, group: docs.translationGroup })
@@ -63,8 +64,15 @@ export async function linkTranslation(deps: Pick<Deps, "db">, orgId: string, id:
       if (!target)
         throw AppError.badRequest("translation_of names no document of this organisation.", [{ path: "/translation_of", message: "names no document" }]);
       group = target.group ?? `doc:${target.id}`;
-      if (!target.group) await tx.update(docs).set({ translationGroup: group }).where(and(eq(docs.orgId, orgId), eq(docs.id, target.id)));
+      if (!target.group)
+        await tx
+          .update(docs)
+          .set({ translationGroup: group })
+          .where(and(eq(docs.orgId, orgId), eq(docs.id, target.id)));
     }
-    await tx.update(docs).set({ translationGroup: group }).where(and(eq(docs.orgId, orgId), eq(docs.id, id)));
+    await tx
+      .update(docs)
+      .set({ translationGroup: group })
+      .where(and(eq(docs.orgId, orgId), eq(docs.id, id)));
   });
 }

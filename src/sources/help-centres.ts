@@ -89,9 +89,23 @@ async function* zendeskEntries(ctx: ReaderContext, base: string, host: string, s
   for (const locale of settings.locales ?? [settings.locale ?? "en-us"]) {
     const root = `${base}/api/v2/help_center/${encodeURIComponent(locale)}`;
     const what = (list: string) => (settings.locales ? `${list} in ${locale}` : list);
-    for await (const s of paged(ctx, { first: `${root}/sections.json?per_page=100`, what: what("sections"), unread }, host, {}, (p) => p.sections, (p) => p.next_page))
+    for await (const s of paged(
+      ctx,
+      { first: `${root}/sections.json?per_page=100`, what: what("sections"), unread },
+      host,
+      {},
+      (p) => p.sections,
+      (p) => p.next_page,
+    ))
       sections.set(text(s.id), text(s.name));
-    for await (const a of paged(ctx, { first: `${root}/articles.json?per_page=100`, what: what("articles"), unread }, host, {}, (p) => p.articles, (p) => p.next_page))
+    for await (const a of paged(
+      ctx,
+      { first: `${root}/articles.json?per_page=100`, what: what("articles"), unread },
+      host,
+      {},
+      (p) => p.articles,
+      (p) => p.next_page,
+    ))
       yield {
         url: text(a.html_url),
         title: text(a.title),

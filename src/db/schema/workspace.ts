@@ -99,10 +99,7 @@ export const docs = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    index("docs_org_idx").on(t.orgId),
-    index("docs_org_translation_idx").on(t.orgId, t.translationGroup).where(sql`${t.translationGroup} is not null`),
-  ],
+  (t) => [index("docs_org_idx").on(t.orgId), index("docs_org_translation_idx").on(t.orgId, t.translationGroup).where(sql`${t.translationGroup} is not null`)],
 );
 
 /**
