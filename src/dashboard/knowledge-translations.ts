@@ -2,7 +2,7 @@
 // each linked, and a form that links this document to another as the same article in another
 // language (or unlinks it), as PATCH /api/docs/{id} `translation_of` does.
 import { recordActivity } from "../activity/log.ts";
-import { type Html, html } from "../html/html.ts";
+import { attrs, type Html, html } from "../html/html.ts";
 import { memberActor } from "../kit/actor.ts";
 import { type Doc, listDocs } from "../knowledge/docs.ts";
 import { docTranslations, linkTranslation, type Translation } from "../knowledge/translations.ts";
@@ -33,7 +33,7 @@ export function translationsSection(ctx: DashboardContext, doc: Doc, view: Trans
 <p>This document: ${languageLabel(doc.language)}.</p>
 ${
   view.translations.length > 0
-    ? html`<ul>${view.translations.map((t) => html`<li><a href="/dashboard/knowledge/${t.id}" hreflang="${t.language ?? ""}">${t.title}</a> — ${languageLabel(t.language)}</li>`)}</ul>`
+    ? html`<ul>${view.translations.map((t) => html`<li><a href="/dashboard/knowledge/${t.id}"${attrs({ hreflang: t.language ?? undefined, lang: t.language ?? undefined })}>${t.title}</a> — ${languageLabel(t.language)}</li>`)}</ul>`
     : html`<p class="muted">No version in another language is linked.</p>`
 }
 ${

@@ -37,15 +37,16 @@ export async function docTranslations(deps: Pick<Deps, "db">, orgId: string, doc
 }
 
 /**
- * Links doc `id` to `of`'s group (a version of the same article), or unlinks it (`of` null). `of`
- * without a group yet starts one named after it. 404 when either doc is not the org's; 400 for a
- * doc linked to itself.
+ * Links doc `id` and `of` as versions of the same article, or unlinks `id` from its versions (`of`
+ * null; the others stay linked). Linking joins their groups: `id`'s whole group joins `of`'s, a doc
+ * without one joins the other's, and two without one start a group named after `of`. 404 when
+ * `id` is not the org's; 400 when `of` names no doc of the org, or `id` itself.
  */
 export async function linkTranslation(deps: Pick<Deps, "db">, orgId: string, id: string, of: string | null): Promise<void> {
   if (!isUuid(id)) throw AppError.notFound("No such document.");
   await deps.db.transaction(async (tx) => {
     const [doc] = await tx
-      .select({ id: docs.id })
+      .select({ id: docs.id, group: docs.translationGroup })
       .from(docs)
       .where(and(eq(docs.orgId, orgId), eq(docs.id, id)))
       .for("update");
@@ -63,12 +64,18 @@ export async function linkTranslation(deps: Pick<Deps, "db">, orgId: string, id:
         : [];
       if (!target)
         throw AppError.badRequest("translation_of names no document of this organisation.", [{ path: "/translation_of", message: "names no document" }]);
-      group = target.group ?? `doc:${target.id}`;
+      group = target.group ?? doc.group ?? `doc:${target.id}`;
       if (!target.group)
         await tx
           .update(docs)
           .set({ translationGroup: group })
           .where(and(eq(docs.orgId, orgId), eq(docs.id, target.id)));
+      // The versions already linked to `id` come along.
+      if (doc.group && doc.group !== group)
+        await tx
+          .update(docs)
+          .set({ translationGroup: group })
+          .where(and(eq(docs.orgId, orgId), eq(docs.translationGroup, doc.group)));
     }
     await tx
       .update(docs)
