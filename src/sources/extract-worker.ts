@@ -16,13 +16,13 @@ export interface ExtractRequest {
 }
 
 export type ExtractReply =
-  | { id: number; ok: true; title: string; markdown: string; links: string[]; alternates: Alternate[] }
+  | { id: number; ok: true; title: string; markdown: string; links: string[]; alternates?: Alternate[] }
   | { id: number; ok: false; reason: string };
 
 self.onmessage = (event: MessageEvent<ExtractRequest>) => {
   const { id, html, url } = event.data;
   try {
-    if (event.data.fragment) postMessage({ id, ok: true, title: "", markdown: fragmentMarkdown(html), links: [], alternates: [] } satisfies ExtractReply);
+    if (event.data.fragment) postMessage({ id, ok: true, title: "", markdown: fragmentMarkdown(html), links: [] } satisfies ExtractReply);
     else postMessage({ id, ok: true, ...pageMarkdown(html, url) } satisfies ExtractReply);
   } catch (error) {
     // A RangeError is the parser running out of stack or room: the page is too complex, whatever made it so.
