@@ -83,6 +83,19 @@ describe("translations", () => {
     expect(await read(ids.none!)).toEqual([]);
   });
 
+  test("linking two documents that each have versions joins the two groups", async () => {
+    const patch = (id: string, body: unknown) => app.request(`/api/docs/${id}`, { method: "PATCH", headers: auth, json: body });
+    const read = async (id: string) => ((await (await app.request(`/api/docs/${id}`, { headers: auth })).json()) as any).translations;
+    // en and de are linked; es and the unknown one become a second pair.
+    expect((await patch(ids.none!, { translation_of: ids.es })).status).toBe(200);
+    expect((await read(ids.es!)).map((t: any) => t.id)).toEqual([ids.none]);
+    expect((await patch(ids.es!, { translation_of: ids.de })).status).toBe(200);
+    expect((await read(ids.en!)).map((t: any) => t.language)).toEqual(["de", "es", null]);
+    // Unlinking one leaves the three others together.
+    expect((await patch(ids.none!, { translation_of: null })).status).toBe(200);
+    expect((await read(ids.de!)).map((t: any) => t.language)).toEqual(["en", "es"]);
+  });
+
   test("refusals: itself, another org's document, no document, not a UUID; nothing else in the request is changed", async () => {
     const patch = (id: string, body: unknown, headers = auth) => app.request(`/api/docs/${id}`, { method: "PATCH", headers, json: body });
     let res = await patch(ids.none!, { translation_of: ids.none });
