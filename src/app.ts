@@ -23,6 +23,8 @@ import { metricsRoutes } from "./health/metrics-routes.ts";
 import { apiViewerRoutes, openapiRoutes } from "./openapi.ts";
 import { inboxLiveRoutes } from "./inbox/live-routes.ts";
 import { inboxRoutes } from "./inbox/routes.ts";
+import { sendReply } from "./translation/reply.ts";
+import { translationRoutes } from "./translation/routes.ts";
 import { customerRoutes } from "./inbox/customer-routes.ts";
 import { savedReplyRoutes } from "./inbox/saved-reply-routes.ts";
 import { sdkRoutes } from "./sdk/routes.ts";
@@ -122,7 +124,8 @@ export function createApp(deps: Deps) {
     .use(activityRoutes(deps))
     .use(inboxLiveRoutes(deps))
     .use(savedReplyRoutes(deps))
-    .use(inboxRoutes(deps))
+    .use(inboxRoutes(deps, (input) => sendReply(deps, input)))
+    .use(translationRoutes(deps))
     .use(customerRoutes(deps))
     .use(inboundRoutes(deps))
     .use(emailSettingsRoutes(deps))

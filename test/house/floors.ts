@@ -16,7 +16,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ["campaigns", "inbox", "mcp", "sources"], // email series, tickets, the tool server, knowledge sources (docs through knowledge/)
   ["conversations", "inbound", "reports"], // chat sessions and transcripts; inbound email (SMTP listener, relay, support aliases); reports
   ["agents"], // agents, language models, the chat pipeline
-  ["orgs"], // organisations, members, invitations, the demo
+  ["orgs", "translation"], // organisations, members, invitations, the demo; two-way translation in the inbox
   ["cli", "sdk", "widget"], // the command line, the public /api/sdk, the embeddable widget
   ["setup"], // setup_* tools and the setup checklist, over every feature
   ["compose", "dashboard"], // the composition root; the dashboard pages

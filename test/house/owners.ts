@@ -77,6 +77,9 @@ export const OWNERS: Record<string, string> = {
   webhookEvents: "src/webhooks",
   webhookDeliveries: "src/webhooks",
   webhookAttempts: "src/webhooks",
+  // src/db/schema/translation.ts
+  orgTranslationSettings: "src/translation",
+  messageTranslations: "src/translation",
 };
 
 /**
