@@ -98,7 +98,7 @@ async function write(deps: Pick<Deps, "db">, model: string, doc: Pending, passag
 
 /** One run of the job: how many documents and passages it embedded (0 without EMBEDDINGS_URL). */
 export async function embedPendingDocs(
-  deps: Pick<Deps, "db" | "config" | "now" | "knowledge">,
+  deps: Pick<Deps, "db" | "config" | "now" | "knowledge" | "statements">,
   signal?: AbortSignal,
 ): Promise<{ docs: number; passages: number }> {
   const config = deps.config.embeddings;

@@ -21,14 +21,16 @@ export interface IndexHit {
 
 /** The org's best published pages for `text`, best first, as chat retrieval ranks them, each with a snippet around the query's words. */
 export async function searchIndex(
-  deps: Pick<Deps, "db" | "knowledge" | "passages">,
+  deps: Pick<Deps, "db" | "knowledge" | "passages" | "statements">,
   orgId: string,
   text: string,
   limit: number,
   timer?: StageTimer,
 ): Promise<IndexHit[]> {
   const { index, synonyms } = await orgIndex(deps, orgId);
+  timer?.mark("index");
   const query = buildQuery(index, text, [], synonyms);
+  timer?.mark("query");
   const pages = query.terms.size === 0 ? [] : index.search(query.terms, limit, 1);
   // Read before any await: the index may change once this call yields.
   const versions = pages.map((p) => ({ id: p.docId, title: p.title, updatedAt: new Date(index.versionOf(p.docId) ?? 0), indexed: index.textOf(p.docId) }));

@@ -81,8 +81,14 @@ export function earlierCustomerTurns(history: readonly ConversationMessage[]): s
 }
 
 /** The best passages of the org's published docs for `question`, best page first. */
-export async function retrieve(deps: Deps, orgId: string, question: string, earlier: readonly string[] = []): Promise<ScoredPassage[]> {
-  const { index, synonyms } = await orgIndex(deps, orgId);
+export async function retrieve(
+  deps: Deps,
+  orgId: string,
+  question: string,
+  earlier: readonly string[] = [],
+  known?: Parameters<typeof orgIndex>[2],
+): Promise<ScoredPassage[]> {
+  const { index, synonyms } = await orgIndex(deps, orgId, known);
   const query = buildQuery(index, question, earlier, synonyms);
   if (query.terms.size === 0) return [];
   if (deps.config.embeddings) return hybrid(deps, orgId, question, index, query);
