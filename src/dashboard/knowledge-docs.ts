@@ -66,7 +66,7 @@ export function editorPage(
   doc: Doc | null,
   values: FormValues,
   errors: FieldErrors,
-  options: { preview?: boolean; status?: number; publicUrl?: string | null } = {},
+  options: { preview?: boolean; status?: number; publicUrl?: string | null; after?: Html } = {},
 ): Response {
   const manage = ctx.can("knowledge:manage");
   const action = doc ? `/dashboard/knowledge/${doc.id}` : "/dashboard/knowledge";
@@ -96,7 +96,8 @@ ${select({
 ${manage ? html`<div class="actions">${submit(doc ? "Save" : "Create document", { busy: "Saving…", name: "intent", value: "save" })}${submit("Preview", { kind: "secondary", name: "intent", value: "preview" })}</div>` : ""}
 </form>
 <section aria-labelledby="preview-h"><h2 id="preview-h">Preview</h2><div class="preview">${options.preview || doc ? renderMarkdown(values.body ?? "") : html`<p class="muted">Press Preview to see the text rendered.</p>`}</div></section>
-</div>`;
+</div>
+${options.after ?? ""}`;
   return shellPage(ctx, { title, active: "knowledge", body, status: options.status ?? 200 });
 }
 

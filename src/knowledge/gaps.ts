@@ -13,6 +13,8 @@
 //     in page furniture, so the answer had nothing to draw on. Read from the org's index when the
 //     gaps are read (src/knowledge/lexical.ts `onlyInBoilerplate`), for the answers the reasons
 //     above make gaps — such an answer is refused (the word counts as one no page uses).
+// Each answer counts in its conversation's language (`conversations.language`; "unknown" when not
+// known): per group and over the period, and a filter keeps one language's.
 import { type SQL, sql } from "drizzle-orm";
 import { queryRows } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
@@ -61,7 +63,12 @@ export interface GapGroup {
   conversations: GapConversation[];
   last_asked_at: string;
   write_article_url: string;
+  /** Of the group's answers, how many in each conversation language (UNKNOWN_LANGUAGE: not known). */
+  by_language: Record<string, number>;
 }
+
+/** How a gap answer whose conversation's language is not known is counted. */
+export const UNKNOWN_LANGUAGE = "unknown";
 
 interface Row {
   id: string;
@@ -71,6 +78,7 @@ interface Row {
   low_confidence: boolean;
   not_helpful: boolean;
   handed_off: boolean;
+  language: string | null;
 }
 
 /**
@@ -108,7 +116,8 @@ async function gapAnswers(deps: Deps, orgId: string, since: Date, until: Date | 
         select a.id, a.conversation_id, q.text, a.created_at as asked_at,
           coalesce(a.confidence < ${GAPS.below}, false) as low_confidence,
           coalesce(a.helpful is false, false) as not_helpful,
-          coalesce(n.handed_off, false) as handed_off
+          coalesce(n.handed_off, false) as handed_off,
+          (select cv.language from conversations cv where cv.id = a.conversation_id and cv.org_id = ${orgId}) as language
         from candidate x
         join conversation_messages a on a.id = x.id and a.org_id = ${orgId}
         join lateral (
@@ -133,16 +142,38 @@ interface Group {
   questions: string[];
   conversations: Map<string, GapConversation>;
   last: Date;
+  byLanguage: Record<string, number>;
+}
+
+export interface GapOptions {
+  days: number;
+  limit: number;
+  until?: Date;
+  /** Only the answers in conversations of this language (ISO 639-1), or UNKNOWN_LANGUAGE. */
+  language?: string;
 }
 
 /** The groups of the `days` before `until` (default now; a report's period passes its own end). */
-export async function knowledgeGaps(deps: Deps, orgId: string, options: { days: number; limit: number; until?: Date }): Promise<GapGroup[]> {
+export async function knowledgeGaps(deps: Deps, orgId: string, options: GapOptions): Promise<GapGroup[]> {
+  return (await knowledgeGapsByLanguage(deps, orgId, options)).gaps;
+}
+
+/** The groups, and the period's gap answers counted by their conversation's language (all of them, whatever `language` keeps), most first. */
+export async function knowledgeGapsByLanguage(
+  deps: Deps,
+  orgId: string,
+  options: GapOptions,
+): Promise<{ gaps: GapGroup[]; by_language: { language: string; count: number }[] }> {
   const until = options.until ?? null;
   const since = new Date((until ?? deps.now()).getTime() - options.days * 86_400_000);
   const rows = await gapAnswers(deps, orgId, since, until);
+  const languages = new Map<string, number>();
+  for (const row of rows) languages.set(row.language ?? UNKNOWN_LANGUAGE, (languages.get(row.language ?? UNKNOWN_LANGUAGE) ?? 0) + 1);
   const { index } = await orgIndex(deps, orgId);
   const groups: Group[] = [];
   for (const row of rows) {
+    const language = row.language ?? UNKNOWN_LANGUAGE;
+    if (options.language !== undefined && language !== options.language) continue;
     const question = row.text.trim().slice(0, 500);
     const words = terms(question);
     const ranked = words.map((t) => ({ t, idf: index.idf(t) })).sort((a, b) => b.idf - a.idf || (a.t < b.t ? -1 : 1));
@@ -165,10 +196,12 @@ export async function knowledgeGaps(deps: Deps, orgId: string, options: { days: 
         questions: [],
         conversations: new Map(),
         last: askedAt,
+        byLanguage: {},
       };
       groups.push(group);
     }
     group.count++;
+    group.byLanguage[language] = (group.byLanguage[language] ?? 0) + 1;
     for (const r of reasons) group.byReason[r]++;
     if (group.questions.length < GAPS.examples && !group.questions.includes(question)) group.questions.push(question);
     if (askedAt > group.last) group.last = askedAt;
@@ -183,7 +216,7 @@ export async function knowledgeGaps(deps: Deps, orgId: string, options: { days: 
         reasons,
       });
   }
-  return groups
+  const gaps = groups
     .sort((a, b) => b.count - a.count || b.last.getTime() - a.last.getTime())
     .slice(0, options.limit)
     .map((g) => ({
@@ -194,5 +227,8 @@ export async function knowledgeGaps(deps: Deps, orgId: string, options: { days: 
       conversations: [...g.conversations.values()],
       last_asked_at: g.last.toISOString(),
       write_article_url: `/dashboard/knowledge/new?title=${encodeURIComponent(g.questions[0]!.slice(0, 300))}`,
+      by_language: g.byLanguage,
     }));
+  const byLanguage = [...languages].map(([language, count]) => ({ language, count })).sort((a, b) => b.count - a.count || (a.language < b.language ? -1 : 1));
+  return { gaps, by_language: byLanguage };
 }

@@ -74,6 +74,20 @@ const ReportSchema = t.Object({
     },
     { description: "The public help centre." },
   ),
+  by_language: t.Array(
+    t.Object({
+      language: t.String({ description: "ISO 639-1, or unknown" }),
+      conversations: t.Integer(),
+      ai_resolved_confirmed: t.Integer(),
+      ai_resolved_assumed: t.Integer(),
+      handed_off: t.Integer(),
+      tickets: t.Integer(),
+    }),
+    {
+      description:
+        "The period's conversations (with the same AI-resolution and hand-off judgements) by the customer's language, and its tickets by theirs; unknown when not known; most conversations first.",
+    },
+  ),
 });
 const Headline = t.Object({ name: t.String(), current: Nullable(t.Number()), previous: Nullable(t.Number()) });
 
@@ -96,7 +110,7 @@ export function reportRoutes(deps: Deps, lookups: ReportLookups) {
       detail: {
         tags: ["Reports"],
         summary:
-          "Conversations, AI resolution (confirmed and assumed), hand-offs and their reasons, response times (calendar and business hours) and resolution times, CSAT, volume by hour and the top knowledge gaps over a period",
+          "Conversations, AI resolution (confirmed and assumed), hand-offs and their reasons, response times (calendar and business hours) and resolution times, CSAT, volume by hour, the top knowledge gaps and a breakdown by language over a period",
       },
     })
     .get(

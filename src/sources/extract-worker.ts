@@ -2,6 +2,7 @@
 // (src/sources/html-markdown.ts). It runs on a thread of its own so a slow or hostile page (giant,
 // deeply nested) never holds the server's event loop; the caller terminates it when it runs over
 // its time.
+import type { Alternate } from "./hreflang.ts";
 import { fragmentMarkdown, PageRefused, pageMarkdown } from "./html-markdown.ts";
 
 declare const self: Worker;
@@ -14,7 +15,9 @@ export interface ExtractRequest {
   fragment?: boolean;
 }
 
-export type ExtractReply = { id: number; ok: true; title: string; markdown: string; links: string[] } | { id: number; ok: false; reason: string };
+export type ExtractReply =
+  | { id: number; ok: true; title: string; markdown: string; links: string[]; alternates?: Alternate[] }
+  | { id: number; ok: false; reason: string };
 
 self.onmessage = (event: MessageEvent<ExtractRequest>) => {
   const { id, html, url } = event.data;

@@ -5,6 +5,7 @@
 import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
 import TurndownService from "turndown";
+import { type Alternate, readAlternates } from "./hreflang.ts";
 
 const MAX_LINKS = 2000;
 /** Readability's time grows much faster than the page's nesting; real pages stay far below this. */
@@ -51,7 +52,7 @@ turndown.remove(["script", "style", "noscript", "iframe", "form", "button", "sel
 
 const clean = (text: string | null | undefined) => (text ?? "").replace(/\s+/g, " ").trim();
 
-export function pageMarkdown(html: string, url: string): { title: string; markdown: string; links: string[] } {
+export function pageMarkdown(html: string, url: string): { title: string; markdown: string; links: string[]; alternates: Alternate[] } {
   checkText(html);
   const { document } = parseHTML(html);
   checkTree(document.documentElement as unknown as { children: ArrayLike<unknown> });
@@ -64,6 +65,8 @@ export function pageMarkdown(html: string, url: string): { title: string; markdo
       links.push(target.href);
     } catch {}
   }
+  // Before Readability, which rewrites the document.
+  const alternates = readAlternates(document as unknown as Parameters<typeof readAlternates>[0], url);
   const h1 = clean(document.querySelector("main h1, article h1, h1")?.textContent);
   const headTitle = clean(document.querySelector("title")?.textContent);
   const article = new Readability(document as unknown as Document, { charThreshold: 100 }).parse();
@@ -77,7 +80,7 @@ export function pageMarkdown(html: string, url: string): { title: string; markdo
   const title = (h1 || clean(article?.title) || headTitle || new URL(url).pathname).slice(0, 300);
   // Readability drops the heading it took as the title; the doc keeps it as its first line.
   if (h1 && !markdown.startsWith("#")) markdown = `# ${h1}\n\n${markdown}`;
-  return { title, markdown, links };
+  return { title, markdown, links, alternates };
 }
 
 export function fragmentMarkdown(html: string): string {

@@ -4,11 +4,15 @@
 // SYNC_LIMITS.perHost requests in flight and WEBSITE_CRAWL_DELAY_MS (or the robots.txt
 // Crawl-delay, when longer) between them, conditional requests for pages seen before. Only the
 // start URL's host is read; include and exclude patterns and the page cap apply to every page.
+// A page's hreflang alternates are followed like links (whether the crawl follows links or a
+// sitemap) when their language is one the source takes (`languages`, default all); they give the
+// page its language and the cluster its versions share (src/sources/hreflang.ts).
 import { DOC_LIMITS } from "../knowledge/docs.ts";
 import { firstHeading } from "../knowledge/docs-import.ts";
 import { type AdmissionRules, admission, ROBOTS_AGENT } from "./admission.ts";
 import { politeFetch } from "./fetch.ts";
 import { SOURCE_LIMITS, SYNC_LIMITS } from "./model.ts";
+import { clusterOf } from "./hreflang.ts";
 import { type PageResult, type Reader, type ReaderContext, SyncFailed } from "./reader.ts";
 import { looksLikeSitemap } from "./sitemap.ts";
 import { sitemapPages } from "./sitemaps.ts";
@@ -44,6 +48,8 @@ export const readWebsite: Reader = async (ctx) => {
   const sitemap = looksLikeSitemap(start);
   const listing = sitemap ? await sitemapPages(ctx, start, rules, cap) : null;
   const queue = listing ? listing.pages : admit(start.href) ? [start.href] : [];
+  // hreflang languages the source takes (x-default, null, only when it takes them all).
+  const takes = (language: string | null) => !settings.languages || (language !== null && settings.languages.includes(language));
   const queued = new Set(queue);
   const done = new Set<string>();
   let capped = listing ? listing.capped : false;
@@ -77,6 +83,7 @@ export const readWebsite: Reader = async (ctx) => {
       done.add(key);
     }
     const type = fetched.contentType;
+    let languageOf: { language?: string; translationKey?: string } = {};
     let title: string;
     let body: string;
     if (HTML.includes(type)) {
@@ -84,17 +91,22 @@ export const readWebsite: Reader = async (ctx) => {
       if (!extracted.ok) return { kind: "failed", url: key, reason: extracted.reason };
       title = extracted.title;
       body = extracted.markdown;
-      if (!sitemap)
-        for (const link of extracted.links) {
-          if (queued.size >= cap) {
-            capped = capped || (!queued.has(link) && admit(link));
-            break;
-          }
-          if (!queued.has(link) && admit(link)) {
-            queued.add(link);
-            queue.push(link);
-          }
+      const alternates = extracted.alternates ?? [];
+      const wanted = alternates.filter((a) => takes(a.language)).map((a) => a.href);
+      for (const link of sitemap ? wanted : [...wanted, ...extracted.links]) {
+        if (queued.size >= cap) {
+          capped = capped || (!queued.has(link) && admit(link));
+          break;
         }
+        if (!queued.has(link) && admit(link)) {
+          queued.add(link);
+          queue.push(link);
+        }
+      }
+      const cluster = clusterOf(key, alternates);
+      // A page in a language the source does not take: its links are followed, it is not imported.
+      if (cluster.language && !takes(cluster.language)) return null;
+      languageOf = { ...(cluster.language ? { language: cluster.language } : {}), ...(cluster.key ? { translationKey: cluster.key } : {}) };
     } else if (TEXT.includes(type)) {
       body = decode(fetched.bytes, type).replace(/\r\n?/g, "\n").trim();
       title = firstHeading(body) ?? new URL(key).pathname;
@@ -102,7 +114,15 @@ export const readWebsite: Reader = async (ctx) => {
     if (body.trim() === "") return { kind: "failed", url: key, reason: "there is no readable text in it" };
     if (body.length > DOC_LIMITS.body)
       return { kind: "failed", url: key, reason: `its text is ${body.length} characters; a doc holds at most ${DOC_LIMITS.body}` };
-    return { kind: "content", url: key, title: title.slice(0, DOC_LIMITS.title), body, etag: fetched.etag, lastModified: fetched.lastModified };
+    return {
+      kind: "content",
+      url: key,
+      title: title.slice(0, DOC_LIMITS.title),
+      body,
+      etag: fetched.etag,
+      lastModified: fetched.lastModified,
+      ...languageOf,
+    };
   };
 
   let index = 0;
