@@ -52,8 +52,8 @@ export async function lockedOrgName(tx: Conn, orgId: string): Promise<string | n
 }
 
 /** The org's name and public settings, or null for an unknown org. */
-export async function orgProfile(db: Conn, orgId: string): Promise<{ name: string; settings: Record<string, unknown> } | null> {
-  const [org] = await db.select({ name: orgs.name, settings: orgs.settings }).from(orgs).where(eq(orgs.id, orgId));
+export async function orgProfile(db: Conn, orgId: string): Promise<{ name: string; settings: Record<string, unknown>; defaultLanguage: string } | null> {
+  const [org] = await db.select({ name: orgs.name, settings: orgs.settings, defaultLanguage: orgs.defaultLanguage }).from(orgs).where(eq(orgs.id, orgId));
   return org ?? null;
 }
 

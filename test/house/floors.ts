@@ -3,7 +3,7 @@
 /** From the ground up. A name is a folder of src/ or a file of src/ without its extension. */
 export const FLOORS: readonly (readonly string[])[] = [
   ["config", "db", "html", "net"], // nothing of the service's own: configuration, storage, markup, the outbound guard
-  ["crypto", "kit", "log", "mail", "ratelimit"], // small tools every room uses; SMTP transport
+  ["crypto", "i18n", "kit", "log", "mail", "ratelimit"], // small tools every room uses; the catalogue of customer-facing sentences; SMTP transport
   ["errors", "ports"], // the one error type; the port types Deps is made of
   ["http", "invalidation", "metrics"], // the HTTP edge (body, JSON, errors); cross-instance cache drops; Prometheus collectors
   ["deps"], // what every feature function receives
