@@ -168,7 +168,7 @@ export function liveConversation(ctx: LiveContext) {
           // A member took the conversation over from the assistant (README "Live conversation").
           state.live = true;
           state.waiting = { ticket: ticket.number, auto: false, answered: true };
-          state.messages.push({ role: "note", text: `${ticket.joined.name} joined the conversation.` });
+          state.messages.push({ role: "note", text: ctx.t("widget.joined", { name: ticket.joined.name }) });
           if (ctx.closed()) state.unread = (state.unread ?? 0) + 1;
           ctx.save();
           ctx.render();

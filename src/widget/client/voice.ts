@@ -146,7 +146,7 @@ export function createVoice(w: Widget, thread: Thread, composer: Composer, setti
         : recognize(settings.language, settings.max_seconds, () => void finish(), w.t);
       setListening(true);
     } catch (error) {
-      failed(`the microphone could not be used (${(error as Error).name || "refused"})`);
+      failed(w.t("widget.voice_microphone"));
     }
   }
   mic.addEventListener("click", () => (listening ? void finish() : void start()));
