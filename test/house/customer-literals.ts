@@ -14,6 +14,8 @@ export const CUSTOMER_MODULES: readonly string[] = [
   "src/inbox/csat-mail.ts", // the resolution and rating email
   "src/inbox/csat-page.ts", // the rating page
   "src/inbox/reply-mail.ts", // a person's reply by email
+  "src/campaigns/opt-in-mail.ts", // the double opt-in confirmation email
+  "src/campaigns/opt-in-routes.ts", // the double opt-in pages
   "src/widget/client/", // every label and announcement of the widget (styles.ts is CSS)
 ];
 
@@ -46,6 +48,8 @@ export function customerLiterals(path: string, source: string): string[] {
     .split("\n")
     .forEach((line, i) => {
       if (MARKED.test(raw[i]!) || (i > 0 && MARKED.test(raw[i - 1]!))) return;
+      // An OpenAPI description written on the line after its key.
+      if (i > 0 && /\b(?:description|summary):\s*$/.test(raw[i - 1]!)) return;
       if (NOT_FOR_CUSTOMERS.test(line) || /\bimport\b.*\bfrom\b/.test(line)) return;
       for (const literal of literalsOf(line)) if (SENTENCE.test(literal)) found.push(`${path}:${i + 1}: ${literal.trim().slice(0, 80)}`);
     });
