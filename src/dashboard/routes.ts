@@ -16,6 +16,7 @@ import { knowledgePages } from "./knowledge.ts";
 import { knowledgeSourcePages } from "./knowledge-sources.ts";
 import { settingsPages } from "./settings.ts";
 import { businessHoursPages } from "./settings-hours.ts";
+import { textsPages } from "./settings-texts.ts";
 import { emailSettingsPages } from "./email-settings.ts";
 import { conversationPages } from "./conversations.ts";
 import { customerPages } from "./customers.ts";
@@ -61,6 +62,7 @@ export function dashboardRoutes(deps: Deps) {
     .use(knowledgePages(deps))
     .use(settingsPages(deps))
     .use(businessHoursPages(deps))
+    .use(textsPages(deps))
     .use(emailSettingsPages(deps))
     .use(connectorPages(deps))
     .use(customActionPages(deps))

@@ -12,6 +12,7 @@ const SECTIONS = [
   { key: "handoff", label: "Hand-off", href: "/dashboard/agents", role: "org:manage" },
   { key: "saved-replies", label: "Saved replies", href: "/dashboard/settings/saved-replies", role: "inbox:manage" },
   { key: "hours", label: "Business hours", href: "/dashboard/settings/hours", role: "org:manage" },
+  { key: "texts", label: "Languages", href: "/dashboard/settings/texts", role: "org:manage" },
   { key: "activity", label: "Activity log", href: "/dashboard/activity", role: "org:manage" },
 ] as const;
 
