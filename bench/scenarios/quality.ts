@@ -16,7 +16,16 @@ import { type BenchContext, createBenchOrg, ourServer, ROOT, startServer } from 
 import { machine } from "../figures.ts";
 import { type LargeRun, type QualityRun, type Scored, totals, writeQualityDoc } from "../quality-doc.ts";
 import { fitHeld, observations, shares } from "../quality-fit.ts";
-import { CONFIDENCE, soundsUncertain } from "../../src/agents/pipeline/confidence.ts";
+import { CONFIDENCE } from "../../src/agents/pipeline/confidence.ts";
+import { t } from "../../src/i18n/catalogue.ts";
+
+/**
+ * Whether an answer is the builtin provider's English no-answer reply (the catalogue's
+ * `agent.no_answer` or `agent.no_answer_near`, whatever title it names): the bench reads answers
+ * over HTTP, where the turn's `answered: false` is not part of the wire format.
+ */
+const [nearHead = "", nearTail = ""] = t("en", "agent.no_answer_near", { title: "\u0000" }).split("\u0000");
+const isNoAnswer = (text: string) => text === t("en", "agent.no_answer") || (text.startsWith(nearHead) && text.endsWith(nearTail));
 
 interface Dataset {
   dataset: string;
@@ -89,7 +98,7 @@ async function askAll(url: string, key: string, questions: Dataset["questions"],
       sources: (answer.sources ?? []).map((s) => theirId.get(s.doc_id) ?? s.doc_id),
       confidence: answer.confidence ?? 0,
       baseline: bm25 ? bm25.rank(q.text, 3) : [],
-      noAnswer: soundsUncertain(answer.text ?? ""),
+      noAnswer: isNoAnswer(answer.text ?? ""),
     });
   }
   return out;
@@ -224,7 +233,7 @@ export async function quality({ work, pg }: BenchContext): Promise<void> {
         sources: (answer.sources ?? []).map((s) => theirId.get(s.doc_id) ?? s.doc_id),
         confidence: answer.confidence ?? 0,
         baseline: bm25.rank(q.text, 3),
-        noAnswer: soundsUncertain(answer.text ?? ""),
+        noAnswer: isNoAnswer(answer.text ?? ""),
       });
     }
     const followups: Scored[] = [];
@@ -238,7 +247,7 @@ export async function quality({ work, pg }: BenchContext): Promise<void> {
         sources: (answer.sources ?? []).map((s) => theirId.get(s.doc_id) ?? s.doc_id),
         confidence: answer.confidence ?? 0,
         baseline: bm25.rank([f.text, ...earlier].join("\n"), 3),
-        noAnswer: soundsUncertain(answer.text ?? ""),
+        noAnswer: isNoAnswer(answer.text ?? ""),
       });
     }
     void ourId;

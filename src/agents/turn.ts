@@ -29,6 +29,8 @@ import type { ConversationMessage } from "../conversations/transcript.ts";
 import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, knownError } from "../errors.ts";
+import { detectLanguage, normalizeLanguage } from "../kit/language.ts";
+import { ownOrCatalogue } from "../i18n/catalogue.ts";
 import type { ChatState } from "../ports/caches.ts";
 import { LlmError } from "./llm/errors.ts";
 import { earlierCustomerTurns } from "./pipeline/knowledge.ts";
@@ -48,6 +50,8 @@ export interface TurnBody {
   conversation_history?: HistoryItem[];
   behavior_context?: string;
   custom_fields?: unknown;
+  /** The widget's locale (snippet, identify(), the browser): a fallback for the customer's language. */
+  locale?: string;
 }
 
 /** Who asks, and what the route's surface decides for the turn. */
@@ -75,6 +79,8 @@ export interface TurnHead {
   sessionId: string;
   agentId: string;
   liveHelpLabel: string;
+  /** What the customer is told when the model fails, in their language (the catalogue's `agent.unavailable`). */
+  unavailable: string;
 }
 
 /** Where a turn's answer goes: collected for /chat, streamed for /chat/stream. */
@@ -107,6 +113,12 @@ export async function runTurn(ports: TurnPorts, caller: TurnCaller, body: TurnBo
   const party = { endUserId: caller.customer.endUser?.id ?? null };
   const mode = body.mode ?? "chat";
   const context = body.context as Record<string, ContextEntry> | undefined;
+  // The customer's language (README "Languages"): the message's own when it can be told, else the
+  // conversation's, the widget's locale, the org's default — stored with the writes this turn makes
+  // anyway (the org's default is read only when nothing else says it).
+  const detected = await detectLanguage(body.message);
+  const languageOf = async (conversation: Conversation | null): Promise<string> =>
+    detected ?? normalizeLanguage(conversation?.language) ?? normalizeLanguage(body.locale) ?? (await ports.languages.orgDefault(orgId));
   const images = body.images ?? [];
   const message = { text: body.message, images, mode };
   // The common path: the agent from the cached settings, then one statement that stores the
@@ -117,7 +129,7 @@ export async function runTurn(ports: TurnPorts, caller: TurnCaller, body: TurnBo
   let continued: ContinuedTurn | null = null;
   if (fast && body.session_id !== undefined && context === undefined) {
     await repliesWritten(ports.pending, sessionKey(body.session_id));
-    continued = await sessions.continue({ orgId, sessionId: body.session_id, party, message });
+    continued = await sessions.continue({ orgId, sessionId: body.session_id, party, message, language: detected });
   }
   let conversation = continued?.conversation ?? null;
   if (!continued && body.session_id !== undefined) {
@@ -138,16 +150,19 @@ export async function runTurn(ports: TurnPorts, caller: TurnCaller, body: TurnBo
     stored = Promise.resolve();
   } else if (conversation) {
     sessionId = body.session_id!;
-    conversation = await sessions.update(conversation, { context, mode });
+    conversation = await sessions.update(conversation, { context, mode, language: await languageOf(conversation) });
     history = await sessions.history(conversation);
     stored = sessions.storeMessage(conversation, message);
   } else {
     // A new conversation: the session, any reported turns and the message in one statement.
-    const started = await sessions.start({ orgId, party, agentId: agent.id, mode, context, reported, firstMessage: message });
+    const language = await languageOf(null);
+    const started = await sessions.start({ orgId, party, agentId: agent.id, mode, context, reported, firstMessage: message, language });
     ({ conversation, sessionId, knowledge: known } = started);
     history = reported.length > 0 ? (await sessions.history(conversation)).slice(0, -1) : [];
     stored = Promise.resolve();
   }
+  const texts = languageOf(conversation).then((language) => ports.languages.texts(orgId, language));
+  texts.catch(() => {}); // awaited below; a failure surfaces there
   // Retrieval reads only the org's docs: it runs while the message is stored, for the message and the customer's earlier turns.
   const knowledge = ports.retrieve(orgId, body.message, earlierCustomerTurns(history), known);
   knowledge.catch(() => {}); // awaited in step 5; a failure surfaces there, not as an unhandled rejection
@@ -158,6 +173,7 @@ export async function runTurn(ports: TurnPorts, caller: TurnCaller, body: TurnBo
     conversation,
     customer: { ...caller.customer, reported: (body.custom_fields as Record<string, unknown> | undefined) ?? {} },
     message: body.message,
+    texts: await texts,
     images,
     mode,
     behavior: body.behavior_context,
@@ -168,7 +184,12 @@ export async function runTurn(ports: TurnPorts, caller: TurnCaller, body: TurnBo
   };
   // 4. Triage.
   const decided = await decide(ports.agents, turn);
-  sink.open({ sessionId, agentId: decided.agent.id, liveHelpLabel: decided.agent.liveHelpLabel });
+  sink.open({
+    sessionId,
+    agentId: decided.agent.id,
+    liveHelpLabel: ownOrCatalogue(decided.agent.liveHelpLabel, "widget.live_help", turn.texts.language, turn.texts.overrides),
+    unavailable: turn.texts.t("agent.unavailable"),
+  });
   // 5. Answer.
   let text = "";
   const actions: unknown[] = [];

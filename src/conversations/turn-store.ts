@@ -56,7 +56,7 @@ export interface ContinuedTurn {
 /** The common path of a turn in a known session (see the top of this file); null when the general path must decide. */
 export async function continueSession(
   deps: Deps,
-  input: { orgId: string; sessionId: string; party: ChatParty; message: CustomerMessage },
+  input: { orgId: string; sessionId: string; party: ChatParty; message: CustomerMessage; language?: string | null },
 ): Promise<ContinuedTurn | null> {
   const { orgId, party, message } = input;
   const now = deps.now();
@@ -76,7 +76,8 @@ export async function continueSession(
     ), updated as (
       update conversations set
         quiet_answer_at = ${facts.quietAnswerAt}, quiet_ended_at = ${facts.quietEndedAt}, open_answer_at = ${facts.openAnswerAt},
-        last_turn_greeting = ${facts.lastTurnGreeting}, message_count = message_count + 1, mode = ${message.mode}, updated_at = ${at}
+        last_turn_greeting = ${facts.lastTurnGreeting}, message_count = message_count + 1, mode = ${message.mode}, updated_at = ${at},
+        language = coalesce(${input.language ?? null}::text, language)
       where org_id = ${orgId} and id in (select conversation_id from inserted)
       returning *
     )

@@ -18,6 +18,7 @@ import { settingsPages } from "./settings.ts";
 import { businessHoursPages } from "./settings-hours.ts";
 import { translationPages } from "./settings-translation.ts";
 import { helpCentrePages } from "./settings-help.ts";
+import { textsPages } from "./settings-texts.ts";
 import { emailSettingsPages } from "./email-settings.ts";
 import { conversationPages } from "./conversations.ts";
 import { customerPages } from "./customers.ts";
@@ -65,6 +66,7 @@ export function dashboardRoutes(deps: Deps) {
     .use(businessHoursPages(deps))
     .use(translationPages(deps))
     .use(helpCentrePages(deps))
+    .use(textsPages(deps))
     .use(emailSettingsPages(deps))
     .use(connectorPages(deps))
     .use(customActionPages(deps))

@@ -14,6 +14,7 @@ const SECTIONS = [
   { key: "hours", label: "Business hours", href: "/dashboard/settings/hours", role: "org:manage" },
   { key: "translation", label: "Translation", href: "/dashboard/settings/translation", role: "agents:manage" },
   { key: "help-centre", label: "Help centre", href: "/dashboard/settings/help-centre", role: "org:manage" },
+  { key: "texts", label: "Languages", href: "/dashboard/settings/texts", role: "org:manage" },
   { key: "activity", label: "Activity log", href: "/dashboard/activity", role: "org:manage" },
 ] as const;
 

@@ -42,6 +42,13 @@ const common = {
   context: t.Optional(ContextMap),
   conversation_history: t.Optional(History),
   behavior_context: t.Optional(t.String({ maxLength: CHAT_LIMITS.behaviorContext })),
+  locale: t.Optional(
+    t.String({
+      maxLength: 35,
+      description:
+        "The widget's locale (BCP 47: the snippet's, identify()'s or the browser's). The customer's language is their message's when it can be told, else the conversation's, else this, else the organisation's default (README \"Languages\").",
+    }),
+  ),
 };
 
 export const ChatBody = t.Object({

@@ -49,7 +49,7 @@ export function sdkRoutes(deps: Deps) {
       "/api/sdk/config",
       async ({ query, request, set }) => {
         await limitConfigRequest(deps, request);
-        const config = await sdkConfig(deps, query.org_id);
+        const config = await sdkConfig(deps, query.org_id, query.locale);
         set.headers["cache-control"] = `public, max-age=${CONFIG_MAX_AGE_SECONDS}`;
         return config;
       },

@@ -113,7 +113,16 @@ export const CreateTicketBody = t.Object(
   { additionalProperties: false },
 );
 
-export const ConfigQuery = t.Object({ org_id: t.String({ format: "uuid", description: "The organisation's id." }) });
+export const ConfigQuery = t.Object({
+  org_id: t.String({ format: "uuid", description: "The organisation's id." }),
+  locale: t.Optional(
+    t.String({
+      maxLength: 35,
+      description:
+        "The customer's language as a BCP 47 tag (`es`, `pt-BR`): the snippet's `data-locale`, `identify()`'s `locale`, else the browser's. Not a tag, or absent: the organisation's default language (README \"Languages\").",
+    }),
+  ),
+});
 
 // Responses
 
@@ -170,4 +179,10 @@ export const SdkConfig = t.Object({
     status: t.String(),
   }),
   organization: t.Object({ name: t.String(), settings: t.Record(t.String(), t.Unknown()) }),
+  language: t.String({ description: "The language the widget speaks (ISO 639-1): `locale` when it is a tag, else the organisation's default." }),
+  dir: t.Union([t.Literal("ltr"), t.Literal("rtl")], { description: "`rtl` for a language written right to left (Arabic, Hebrew…)." }),
+  texts: t.Record(t.String(), t.String(), {
+    description:
+      "Every `widget.*` sentence in `language` (English where there is no catalogue for it), the organisation's overrides applied, as ICU message format with `{placeholders}` for the widget to fill.",
+  }),
 });

@@ -2,6 +2,9 @@
 // the public widget config, identify calls and tickets (behavioural events: src/sdk/events.ts).
 // The org always comes from the widget key (or the config query), never from the body.
 import { orgProfile } from "../tenancy/orgs.ts";
+import { ownOrCatalogue, widgetTexts } from "../i18n/catalogue.ts";
+import { resolveTexts } from "../texts/store.ts";
+import { firstLanguage, isRtl } from "../kit/language.ts";
 import { companyById } from "../customers/lookups.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -19,11 +22,13 @@ import { identitySettings, isAnonymous, proveIdentity, resolveIdentity } from ".
  * docs/interface.md 2.7, field by field: nothing else of the agent (instructions, routing rules, model
  * settings and keys, timestamps) or of the org (flags, secrets) is ever copied into it.
  */
-export async function sdkConfig(deps: Deps, orgId: string) {
+export async function sdkConfig(deps: Deps, orgId: string, locale?: string) {
   const org = await orgProfile(deps.db, orgId);
   if (!org) throw AppError.notFound("No such organisation.");
   const agent = await getAgent(deps, orgId);
   if (!agent) throw noActiveAgent();
+  const language = firstLanguage([locale, org.defaultLanguage]);
+  const { overrides } = await resolveTexts(deps, orgId, language);
   return {
     agent: {
       id: agent.id,
@@ -32,11 +37,15 @@ export async function sdkConfig(deps: Deps, orgId: string) {
       avatar_config: agent.avatarConfig,
       voice_config: voiceForWidget(agent.voiceConfig, { ...(await speechAvailable(deps, orgId)), maxSeconds: deps.config.speech.maxSeconds }),
       flow_config: { steps: agent.flowConfig.steps ?? [], custom_variables: agent.flowConfig.custom_variables ?? [] },
-      live_help_label: agent.liveHelpLabel,
+      live_help_label: ownOrCatalogue(agent.liveHelpLabel, "widget.live_help", language, overrides),
       video_display_mode: agent.videoDisplayMode,
       status: agent.status,
     },
     organization: { name: org.name, settings: org.settings },
+    // README "Languages": the widget's locale, else the org's default.
+    language,
+    dir: isRtl(language) ? ("rtl" as const) : ("ltr" as const),
+    texts: widgetTexts(language, overrides),
   };
 }
 

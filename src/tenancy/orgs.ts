@@ -52,9 +52,15 @@ export async function lockedOrgName(tx: Conn, orgId: string): Promise<string | n
 }
 
 /** The org's name and public settings, or null for an unknown org. */
-export async function orgProfile(db: Conn, orgId: string): Promise<{ name: string; settings: Record<string, unknown> } | null> {
-  const [org] = await db.select({ name: orgs.name, settings: orgs.settings }).from(orgs).where(eq(orgs.id, orgId));
+export async function orgProfile(db: Conn, orgId: string): Promise<{ name: string; settings: Record<string, unknown>; defaultLanguage: string } | null> {
+  const [org] = await db.select({ name: orgs.name, settings: orgs.settings, defaultLanguage: orgs.defaultLanguage }).from(orgs).where(eq(orgs.id, orgId));
   return org ?? null;
+}
+
+/** The language (ISO 639-1) the org's customers are addressed in when nothing says theirs; English for an unknown org. */
+export async function orgDefaultLanguage(db: Conn, orgId: string): Promise<string> {
+  const [org] = await db.select({ language: orgs.defaultLanguage }).from(orgs).where(eq(orgs.id, orgId));
+  return org?.language ?? "en";
 }
 
 /** The org's business hours as stored; null: none set; undefined: no such org. */
@@ -104,10 +110,4 @@ export async function setStoredFlag(
 export async function anyOrg(db: Conn): Promise<boolean> {
   const [org] = await db.select({ id: orgs.id }).from(orgs).limit(1);
   return Boolean(org);
-}
-
-/** The language (ISO 639-1) the org's customers are addressed in when nothing says theirs; "en" for an unknown org. */
-export async function orgDefaultLanguage(db: Conn, orgId: string): Promise<string> {
-  const [org] = await db.select({ language: orgs.defaultLanguage }).from(orgs).where(eq(orgs.id, orgId));
-  return org?.language ?? "en";
 }

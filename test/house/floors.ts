@@ -3,14 +3,14 @@
 /** From the ground up. A name is a folder of src/ or a file of src/ without its extension. */
 export const FLOORS: readonly (readonly string[])[] = [
   ["config", "db", "html", "net"], // nothing of the service's own: configuration, storage, markup, the outbound guard
-  ["crypto", "kit", "log", "mail", "ratelimit"], // small tools every room uses; SMTP transport
+  ["crypto", "i18n", "kit", "log", "mail", "ratelimit"], // small tools every room uses; the catalogue of customer-facing sentences; SMTP transport
   ["errors", "ports"], // the one error type; the port types Deps is made of
   ["http", "invalidation", "metrics"], // the HTTP edge (body, JSON, errors); cross-instance cache drops; Prometheus collectors
   ["deps"], // what every feature function receives
   ["tenancy"], // the orgs, their members and memberships: the store every room above reads
   ["auth", "health", "jobs", "live", "outbox"], // sign-in and roles; probes; the periodic jobs runner; live events (the bus and the SSE writer); the durable outbox and its loop
   ["activity"], // the admin activity log
-  ["oauth", "webhooks"], // the authorization server; signed outbound events
+  ["oauth", "texts", "webhooks"], // the authorization server; an org's wording of the catalogue's sentences; signed outbound events
   ["openapi", "tools"], // the tool runtime (visibility, validation, limits, deadline, audit)
   ["connectors", "customers", "integrations", "knowledge"], // tool sources and records
   ["campaigns", "inbox", "mcp", "sources"], // email series, tickets, the tool server, knowledge sources (docs through knowledge/)

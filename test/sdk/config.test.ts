@@ -33,7 +33,7 @@ test("the demo org's config is exactly docs/interface.md 2.7, cacheable for 60 s
   expect(res.headers.get("access-control-allow-origin")).toBe("*");
   const text = await res.text();
   const body = JSON.parse(text);
-  expect(Object.keys(body).sort()).toEqual(["agent", "organization"]);
+  expect(Object.keys(body).sort()).toEqual(["agent", "dir", "language", "organization", "texts"]);
   expect(Object.keys(body.agent).sort()).toEqual(
     ["avatar_config", "flow_config", "id", "live_help_label", "name", "skills", "status", "video_display_mode", "voice_config"].sort(),
   );

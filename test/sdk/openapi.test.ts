@@ -56,7 +56,10 @@ test("request and response schemas are the validating TypeBox schemas", () => {
   expect(body("/api/sdk/events").properties.events.maxItems).toBe(100);
   expect(body("/api/sdk/users/identify").properties.custom_fields).toMatchObject({ type: "object", "x-max-depth": 8, "x-max-bytes": 16384 });
   const query = doc.paths["/api/sdk/config"].get.parameters;
-  expect(query).toEqual([expect.objectContaining({ name: "org_id", in: "query", required: true })]);
+  expect(query).toEqual([
+    expect.objectContaining({ name: "org_id", in: "query", required: true }),
+    expect.objectContaining({ name: "locale", in: "query", required: false }),
+  ]);
   expect(Object.keys(doc.paths["/api/sdk/tickets/create"].post.responses)).toEqual(expect.arrayContaining(["201", "400", "401", "403", "429"]));
 });
 

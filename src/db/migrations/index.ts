@@ -33,6 +33,7 @@ import m30 from "./0030_language_columns.sql" with { type: "text" };
 import m31 from "./0031_translation.sql" with { type: "text" };
 import m32 from "./0032_help_centre.sql" with { type: "text" };
 import m33 from "./0033_doc_translation_group.sql" with { type: "text" };
+import m34 from "./0034_org_texts.sql" with { type: "text" };
 
 export const migrationFiles: { tag: string; when: number; breakpoints: boolean; sql: string }[] = [
   { tag: "0000_core", when: 1795253253534, breakpoints: true, sql: m0 },
@@ -69,4 +70,5 @@ export const migrationFiles: { tag: string; when: number; breakpoints: boolean; 
   { tag: "0031_translation", when: 1796616664839, breakpoints: true, sql: m31 },
   { tag: "0032_help_centre", when: 1796622076983, breakpoints: true, sql: m32 },
   { tag: "0033_doc_translation_group", when: 1796622192289, breakpoints: true, sql: m33 },
+  { tag: "0034_org_texts", when: 1796622251945, breakpoints: true, sql: m34 },
 ];

@@ -20,3 +20,4 @@ export * from "./eval.ts";
 export * from "./embeddings.ts";
 export * from "./translation.ts";
 export * from "./helpcentre.ts";
+export * from "./texts.ts";

@@ -70,7 +70,7 @@ async function readAnswer(w: Widget, body: NonNullable<Response["body"]>, reply:
           reply.sources = (action.sources as Json[])
             .filter((x) => typeof x.title === "string")
             .map((x) => ({ title: x.title as string, url: typeof x.url === "string" ? x.url : null }));
-          if (reply.sources.length) replyEl.append(sourceList(reply.sources));
+          if (reply.sources.length) replyEl.append(sourceList(reply.sources, w.t));
         }
       } else if (record.startsWith("__ACTIONS__")) out.ended = "complete";
       else if (record.startsWith("__ERROR__")) {
@@ -93,7 +93,7 @@ function finish(w: Widget, deps: AnswerDeps, reply: StoredMessage, replyEl: HTML
   if (!reply.text) deps.thread.drop(reply, replyEl);
   if (out.ended !== "complete") state.messages.push({ role: "note", text: out.errorMessage, failed: true });
   for (const action of out.actions) {
-    const told = describeAction(action);
+    const told = describeAction(action, w.t);
     if (told.note) state.messages.push({ role: "note", text: told.note });
     if (told.status) w.shell.status.textContent = told.status;
     if (action.type === "ticket_created" || action.type === "ticket_updated") state.live = true;
@@ -119,20 +119,20 @@ export function createAsk(w: Widget, deps: AnswerDeps) {
     thread.render();
     const replyEl = w.shell.log.lastElementChild as HTMLElement;
     replyEl.classList.add("streaming");
-    const out: Outcome = { ended: "dropped", errorMessage: "The answer was interrupted.", actions: [] };
+    const out: Outcome = { ended: "dropped", errorMessage: w.t("widget.interrupted"), actions: [] };
     try {
       const res = await request(w, deps, message, mode);
       if (res.status === 429) {
         const seconds = Math.max(1, Number(res.headers.get("Retry-After")) || 30);
         thread.waitFor(seconds);
         out.ended = "error";
-        out.errorMessage = `We're receiving a lot of messages right now. Please wait ${seconds} seconds, then try again.`;
+        out.errorMessage = w.t("widget.busy", { seconds });
         return;
       }
       if (!res.ok || !res.body) {
         const json = (await res.json().catch(() => ({}))) as Json;
         out.ended = "error";
-        out.errorMessage = ((json.error as Json | undefined)?.message as string) ?? "Something went wrong.";
+        out.errorMessage = ((json.error as Json | undefined)?.message as string) ?? w.t("widget.failed");
         return;
       }
       w.state.sessionId = res.headers.get("X-Session-Id") ?? w.state.sessionId;
@@ -140,7 +140,7 @@ export function createAsk(w: Widget, deps: AnswerDeps) {
       await readAnswer(w, res.body, reply, replyEl, out, listener);
     } catch {
       out.ended = out.ended === "complete" ? out.ended : "dropped";
-      out.errorMessage = "The connection was lost.";
+      out.errorMessage = w.t("widget.connection_lost");
     } finally {
       finish(w, deps, reply, replyEl, out);
       listener?.end(out.ended === "complete", out.ended === "complete" ? null : out.errorMessage);

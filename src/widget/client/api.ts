@@ -28,7 +28,7 @@ export function installApi(ctx: ApiContext): () => void {
   const { state, listeners } = ctx;
   const api = {
     identify(user: Identity) {
-      if (!user || typeof user.user_id !== "string") return Promise.reject(new TypeError("identify needs a user_id"));
+      if (!user || typeof user.user_id !== "string") return Promise.reject(new TypeError("identify needs a user_id")); // not for customers: the embedding page's developer
       ctx.identify(user);
       // The chat this visitor started before signing in becomes theirs, and so does its waiting ticket (README "Widget SDK").
       const body: Json = { ...user, ...(state.sessionId ? { session_id: state.sessionId } : {}) };

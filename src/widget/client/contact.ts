@@ -24,13 +24,13 @@ export function contactPrompt(w: Widget, after: HTMLElement, answered: () => voi
     "aria-describedby": "svc-contact-hint svc-contact-error",
   });
   const error = h("p", { class: "contact-error", id: "svc-contact-error", role: "alert" });
-  const send = h("button", { type: "submit" }, "Save email");
-  const skip = h("button", { type: "button", class: "secondary" }, "Skip");
+  const send = h("button", { type: "submit" }, w.t("widget.contact_save"));
+  const skip = h("button", { type: "button", class: "secondary" }, w.t("widget.contact_skip"));
   const form = h(
     "form",
-    { class: "contact", "aria-label": "Follow-up by email", novalidate: "", hidden: "" },
-    h("label", { for: "svc-contact" }, "Your email (optional)"),
-    h("p", { class: "contact-hint", id: "svc-contact-hint" }, "If you leave, we will send the answer there too."),
+    { class: "contact", "aria-label": w.t("widget.contact_group"), novalidate: "", hidden: "" },
+    h("label", { for: "svc-contact" }, w.t("widget.contact_label")),
+    h("p", { class: "contact-hint", id: "svc-contact-hint" }, w.t("widget.contact_hint")),
     h("div", { class: "contact-row" }, input, send, skip),
     error,
   );
@@ -40,7 +40,7 @@ export function contactPrompt(w: Widget, after: HTMLElement, answered: () => voi
     state.contact = { ticket: state.waiting!.ticket, email };
     w.save();
     form.hidden = true;
-    w.shell.status.textContent = email ? `Thank you. If you leave, we will answer at ${email}.` : "";
+    w.shell.status.textContent = email ? w.t("widget.contact_thanks", { email }) : "";
     update();
     answered();
   };
@@ -56,18 +56,15 @@ export function contactPrompt(w: Widget, after: HTMLElement, answered: () => voi
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const email = input.value.trim();
-    if (!email) return refuse("Enter your email address, or choose Skip.");
-    if (email.length > MAX || !input.checkValidity() || !EMAIL.test(email))
-      return refuse("That does not look like an email address. Check it, or choose Skip.");
+    if (!email) return refuse(w.t("widget.contact_empty"));
+    if (email.length > MAX || !input.checkValidity() || !EMAIL.test(email)) return refuse(w.t("widget.contact_invalid"));
     send.disabled = skip.disabled = true;
     try {
       const answer = await post(w, `/api/sdk/conversations/${encodeURIComponent(state.sessionId ?? "")}/contact`, { email });
       done(String(answer.email ?? email));
     } catch (err) {
       const status = (err as { status?: number }).status;
-      refuse(
-        status === 400 ? "That does not look like an email address. Check it, or choose Skip." : "Your email could not be saved. Try again, or choose Skip.",
-      );
+      refuse(status === 400 ? w.t("widget.contact_invalid") : w.t("widget.contact_failed"));
     } finally {
       send.disabled = skip.disabled = false;
     }

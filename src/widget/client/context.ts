@@ -3,6 +3,7 @@
 import type { EventName } from "./api.ts";
 import type { buildShell } from "./dom.ts";
 import type { Identity, Json, Stored } from "./store.ts";
+import type { Say, Texts } from "./texts.ts";
 
 export type Shell = ReturnType<typeof buildShell>;
 
@@ -16,13 +17,16 @@ export interface Widget {
   identity: Identity | null;
   liveHelpLabel: string;
   greeting: string;
+  /** The widget's sentences in the customer's language (./texts.ts). */
+  texts: Texts;
+  t: Say;
   listeners: Record<EventName, ((data: unknown) => void)[]>;
   /** Context for the next chat request (docs/interface.md 2.5 `context`), sent once: the help articles read (./help.ts). */
   chatContext: Json | null;
   emit(name: EventName, data: unknown): void;
 }
 
-export function createWidget(key: string, base: string, opened: { state: Stored; save(): void }, shell: Shell): Widget {
+export function createWidget(key: string, base: string, opened: { state: Stored; save(): void }, shell: Shell, texts: Texts): Widget {
   const listeners: Record<EventName, ((data: unknown) => void)[]> = { message: [], routed: [], open: [], close: [] };
   return {
     key,
@@ -30,8 +34,10 @@ export function createWidget(key: string, base: string, opened: { state: Stored;
     ...opened,
     shell,
     identity: null,
-    liveHelpLabel: "Talk to a person",
-    greeting: "Ask us anything. Answers come from our help articles; a person is one click away.",
+    liveHelpLabel: texts.t("widget.live_help"),
+    greeting: texts.t("widget.greeting"),
+    texts,
+    t: texts.t,
     listeners,
     chatContext: null,
     emit(name, data) {

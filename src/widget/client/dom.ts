@@ -3,6 +3,7 @@
 import type { Source, StoredMessage } from "./store.ts";
 import { STYLES } from "./styles.ts";
 import { DARK_BACKGROUNDS, inkOn, LIGHT_BACKGROUNDS, readableOn } from "./colour.ts";
+import type { Say } from "./texts.ts";
 
 const URL_RE = /https?:\/\/[^\s<>"'()]+[^\s<>"'().,;:!?]/g;
 
@@ -42,8 +43,8 @@ export function richText(text: string): DocumentFragment {
 }
 
 /** "Sources": each document as a link when it has an http(s) URL, else its title. */
-export function sourceList(sources: Source[]): HTMLElement {
-  const list = h("ul", { class: "sources", "aria-label": "Sources" });
+export function sourceList(sources: Source[], t: Say): HTMLElement {
+  const list = h("ul", { class: "sources", "aria-label": t("widget.sources") });
   for (const source of sources) {
     const safe = source.url && /^https?:\/\//i.test(source.url) ? source.url : null;
     list.append(h("li", {}, safe ? h("a", { href: safe, target: "_blank", rel: "noopener noreferrer" }, source.title) : source.title));
@@ -52,7 +53,7 @@ export function sourceList(sources: Source[]): HTMLElement {
 }
 
 /** Builds the launcher and the panel inside a new shadow root; the host is not yet in the page. */
-export function buildShell(liveHelpLabel: string) {
+export function buildShell(t: Say) {
   const host = document.createElement("svc-agents-widget");
   const root = host.attachShadow({ mode: "open" });
   try {
@@ -66,22 +67,36 @@ export function buildShell(liveHelpLabel: string) {
   const badge = h("span", { class: "badge", "aria-hidden": "true", hidden: "" });
   const launcher = h(
     "button",
-    { type: "button", class: "launcher", "aria-label": "Open chat", "aria-expanded": "false", "aria-controls": "svc-panel", "aria-haspopup": "dialog" },
+    {
+      type: "button",
+      class: "launcher",
+      "aria-label": t("widget.open_chat"),
+      "aria-expanded": "false",
+      "aria-controls": "svc-panel",
+      "aria-haspopup": "dialog",
+    },
     svg(CHAT_ICON),
     badge,
   );
-  const title = h("h2", { id: "svc-title" }, "Chat with us");
-  const subtitle = h("p", { class: "subtitle" }, "We usually answer at once.");
+  const title = h("h2", { id: "svc-title" }, t("widget.title"));
+  const subtitle = h("p", { class: "subtitle" }, t("widget.subtitle"));
   // The agent's picture (avatar_config.image_url, https only): decorative, the title names the agent.
   const avatar = h("img", { class: "avatar", alt: "", hidden: "" });
   avatar.addEventListener("error", () => (avatar.hidden = true));
-  const closeButton = h("button", { type: "button", class: "icon", "aria-label": "Close chat" }, svg(CLOSE_ICON));
-  const log = h("div", { class: "log", role: "log", "aria-live": "polite", "aria-relevant": "additions text", "aria-label": "Conversation", tabindex: "0" });
+  const closeButton = h("button", { type: "button", class: "icon", "aria-label": t("widget.close_chat") }, svg(CLOSE_ICON));
+  const log = h("div", {
+    class: "log",
+    role: "log",
+    "aria-live": "polite",
+    "aria-relevant": "additions text",
+    "aria-label": t("widget.conversation"),
+    tabindex: "0",
+  });
   const status = h("p", { class: "status", role: "status" });
-  const person = h("button", { type: "button", class: "secondary person" }, liveHelpLabel);
-  const input = h("textarea", { id: "svc-input", rows: "2", maxlength: "10000", placeholder: "Ask a question…", autocomplete: "off" });
-  const label = h("label", { for: "svc-input", class: "sr-only" }, "Your message");
-  const send = h("button", { type: "submit", class: "send" }, "Send");
+  const person = h("button", { type: "button", class: "secondary person" }, t("widget.live_help"));
+  const input = h("textarea", { id: "svc-input", rows: "2", maxlength: "10000", placeholder: t("widget.placeholder"), autocomplete: "off" });
+  const label = h("label", { for: "svc-input", class: "sr-only" }, t("widget.your_message"));
+  const send = h("button", { type: "submit", class: "send" }, t("widget.send"));
   const form = h("form", { class: "composer" }, label, input, send);
   const panel = h(
     "div",
@@ -92,7 +107,19 @@ export function buildShell(liveHelpLabel: string) {
     form,
   );
   root.append(launcher, panel);
-  return { host, root, launcher, badge, title, subtitle, avatar, closeButton, log, status, person, input, send, form, panel };
+  return { host, root, launcher, badge, title, subtitle, avatar, closeButton, log, status, person, input, send, form, panel, label };
+}
+
+/** The shell's fixed words again, in the language the config named (the launcher's name is the panel's: ./panel.ts). */
+export function relabelShell(shell: ReturnType<typeof buildShell>, t: Say) {
+  shell.title.textContent = t("widget.title");
+  shell.subtitle.textContent = t("widget.subtitle");
+  shell.closeButton.setAttribute("aria-label", t("widget.close_chat"));
+  shell.log.setAttribute("aria-label", t("widget.conversation"));
+  shell.person.textContent = t("widget.live_help");
+  shell.input.placeholder = t("widget.placeholder");
+  shell.label.textContent = t("widget.your_message");
+  shell.send.textContent = t("widget.send");
 }
 
 /** A person's initials: the first letters of their name's first two words. */
@@ -122,20 +149,20 @@ export function personFace(name: string, avatar: string | undefined): HTMLElemen
 }
 
 /** One message of the log; a failed reply carries a retry button. */
-export function messageBubble(m: StoredMessage, onRetry: () => void): HTMLElement {
+export function messageBubble(m: StoredMessage, onRetry: () => void, t: Say): HTMLElement {
   const el = h("div", { class: `msg ${m.role}` });
-  const who = m.role === "user" ? "You" : m.role === "agent" ? "Agent" : "";
+  const who = m.role === "user" ? t("widget.you") : m.role === "agent" ? t("widget.agent") : "";
   if (who) el.append(h("span", { class: "sr-only" }, `${who}: `));
   if (m.role === "person") {
-    const name = m.author || "Support team";
+    const name = m.author || t("widget.support_team");
     el.append(h("div", { class: "byline" }, personFace(name, m.avatar), h("span", { class: "author" }, name)));
   }
   const body = h("div", { class: "text" });
   body.append(richText(m.text));
   el.append(body);
-  if (m.sources?.length) el.append(sourceList(m.sources));
+  if (m.sources?.length) el.append(sourceList(m.sources, t));
   if (m.failed) {
-    const retry = h("button", { type: "button", class: "secondary retry" }, "Retry");
+    const retry = h("button", { type: "button", class: "secondary retry" }, t("widget.retry"));
     retry.addEventListener("click", onRetry);
     el.append(retry);
   }
@@ -199,11 +226,12 @@ export function applyAgentLook(shell: Pick<ReturnType<typeof buildShell>, "host"
 export function applyConfig(
   shell: Pick<ReturnType<typeof buildShell>, "host" | "title" | "subtitle" | "avatar">,
   config: Record<string, unknown>,
+  t: Say,
 ): { liveHelpLabel: string | null; greeting: string | null } {
   const agent = config.agent as Record<string, unknown> | undefined;
   const org = config.organization as Record<string, unknown> | undefined;
   if (typeof agent?.name === "string") shell.title.textContent = agent.name;
-  if (typeof org?.name === "string") shell.subtitle.textContent = `${org.name} support`;
+  if (typeof org?.name === "string") shell.subtitle.textContent = t("widget.subtitle_org", { org: org.name });
   const greeting = applyAgentLook(shell, (agent?.avatar_config ?? {}) as Record<string, unknown>);
   return { liveHelpLabel: typeof agent?.live_help_label === "string" && agent.live_help_label ? agent.live_help_label : null, greeting };
 }

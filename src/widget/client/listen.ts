@@ -2,6 +2,7 @@
 // where the browser has it), sent to the server's speech to text; or the browser's own speech
 // recognition (Web Speech API — some browsers send the audio to their vendor). Both report a level
 // (0–1, for the meter) and stop by themselves at the length cap.
+import type { Say } from "./texts.ts";
 
 type Recognition = {
   lang: string;
@@ -83,11 +84,11 @@ export async function record(maxSeconds: number, onLevel: (level: number) => voi
 }
 
 /** What the customer is told when the browser's recognition failed, by its error code (Web Speech API, SpeechRecognitionErrorEvent). */
-function recognitionFailure(code: string): string {
-  if (code === "network") return "your browser's speech recognition could not reach its speech service (it needs a connection)";
-  if (code === "not-allowed" || code === "service-not-allowed") return "your browser did not allow speech recognition here";
-  if (code === "audio-capture") return "your browser's speech recognition found no microphone";
-  return `speech recognition failed (${code})`;
+function recognitionFailure(code: string, t: Say): string {
+  if (code === "network") return t("widget.voice_network");
+  if (code === "not-allowed" || code === "service-not-allowed") return t("widget.voice_not_allowed");
+  if (code === "audio-capture") return t("widget.voice_no_microphone");
+  return t("widget.voice_recognition");
 }
 
 /**
@@ -95,7 +96,7 @@ function recognitionFailure(code: string): string {
  * (offline, Chromium fires "network" and then `end`) or the browser's own end of listening — so
  * the caller can `stop()` it and recover its controls; not after `stop()` or `cancel()`.
  */
-export function recognize(language: string, maxSeconds: number, onOver: () => void): Listening {
+export function recognize(language: string, maxSeconds: number, onOver: () => void, t: Say): Listening {
   const Class = recognitionClass()!;
   const r = new Class();
   r.lang = language;
@@ -124,7 +125,7 @@ export function recognize(language: string, maxSeconds: number, onOver: () => vo
       clearTimeout(cap);
       if (!ended) r.stop();
       await over;
-      if (failed && failed !== "no-speech" && failed !== "aborted") throw new Error(recognitionFailure(failed));
+      if (failed && failed !== "no-speech" && failed !== "aborted") throw new Error(recognitionFailure(failed, t));
       return heard.trim();
     },
     cancel() {

@@ -10,7 +10,8 @@
 // Contract with the service: README "Widget SDK" and "Chat" (stream framing docs/interface.md 4.5).
 // The parts, each in its own file: the panel (./panel.ts), the thread (./thread.ts), the composer
 // (./composer.ts), one answer (./answer.ts) and the live connection (./live.ts).
-import { applyConfig, buildShell } from "./dom.ts";
+import { applyConfig, buildShell, relabelShell } from "./dom.ts";
+import { createTexts } from "./texts.ts";
 import { openStore } from "./store.ts";
 import { installApi, loadConfig } from "./api.ts";
 import { liveConversation } from "./live.ts";
@@ -31,7 +32,8 @@ function start(script: HTMLScriptElement) {
   const orgId = script.dataset.org ?? "";
   const base = (script.dataset.base ?? new URL(script.src, location.href).origin).replace(/\/+$/, "");
   // State persisted per org, so a reload keeps the conversation.
-  const w = createWidget(key, base, openStore(`svc-agents:${orgId || key.slice(0, 24)}`), buildShell("Talk to a person"));
+  const texts = createTexts();
+  const w = createWidget(key, base, openStore(`svc-agents:${orgId || key.slice(0, 24)}`), buildShell(texts.t), texts);
   const { state } = w;
 
   let composer: Composer | undefined;
@@ -53,6 +55,7 @@ function start(script: HTMLScriptElement) {
     showUnread: panel.showUnread,
     emit: (data) => w.emit("message", data),
     resolved: (ticket) => void prompts.rate(w.shell.log, ticket),
+    t: w.t,
   });
   // "Did that help?" under an answer, and the rating prompt when a ticket is resolved (./feedback.ts).
   const prompts = feedbackPrompts({
@@ -61,6 +64,7 @@ function start(script: HTMLScriptElement) {
     input: w.shell.input,
     post: (path, body) => post(w, path, body),
     who: () => who(w),
+    t: w.t,
     askPerson: () => w.shell.person.click(),
     base,
     key,
@@ -74,11 +78,15 @@ function start(script: HTMLScriptElement) {
   if (orgId)
     void loadConfig(base, orgId).then((config) => {
       if (!config) return;
-      const applied = applyConfig(w.shell, config);
-      w.liveHelpLabel = applied.liveHelpLabel ?? w.liveHelpLabel;
+      // The customer's language and its sentences first: the agent's and org's own words go over them.
+      texts.set(config.language, config.texts);
+      relabelShell(w.shell, w.t);
+      panel.showUnread();
+      const applied = applyConfig(w.shell, config, w.t);
+      w.liveHelpLabel = applied.liveHelpLabel ?? w.t("widget.live_help");
       w.shell.person.textContent = w.liveHelpLabel;
-      w.greeting = applied.greeting ?? w.greeting;
-      thread.render();
+      w.greeting = applied.greeting ?? w.t("widget.greeting");
+      thread.render(true);
       // Voice: the agent's voice_config, or data-voice="on" on the script tag (the demo's toggle).
       const voice = {
         enabled: false,

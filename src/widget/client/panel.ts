@@ -19,7 +19,7 @@ export function createPanel(w: Widget, render: () => void): Panel {
     badge.hidden = unread === 0;
     launcher.setAttribute(
       "aria-label",
-      !panel.hidden ? "Close chat" : unread ? `Open chat, ${unread} unread ${unread === 1 ? "message" : "messages"}` : "Open chat",
+      !panel.hidden ? w.t("widget.close_chat") : unread ? w.t("widget.open_chat_unread", { count: unread }) : w.t("widget.open_chat"),
     );
   };
   const open = (focus = true) => {

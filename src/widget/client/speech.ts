@@ -114,7 +114,7 @@ function serverSpeaker(w: Widget, settings: VoiceSettings, audio: HTMLAudioEleme
     const res = await fetch(`${w.base}/api/sdk/voice/speech`, { method: "POST", headers: jsonHeaders(w), body: JSON.stringify(body), signal });
     if (!res.ok) {
       const json = (await res.json().catch(() => ({}))) as { error?: { message?: string } };
-      throw new Error(json.error?.message ?? `The voice service answered ${res.status}.`);
+      throw new Error(w.t("widget.voice_service"));
     }
     return res.blob();
   };

@@ -6,7 +6,8 @@ import { waitingForPerson } from "./waiting.ts";
 import { contactPrompt } from "./contact.ts";
 
 export interface Thread {
-  render(): void;
+  /** `rebuild`: the whole log again (the language changed), else only what was appended. */
+  render(rebuild?: boolean): void;
   /** The line shown while a ticket waits for a person (./waiting.ts). */
   waiting: ReturnType<typeof waitingForPerson>;
   busy(): boolean;
@@ -23,14 +24,14 @@ export function createThread(w: Widget, retryAt: (index: number) => void): Threa
   const { state } = w;
   let busy = false;
   let waitUntil = 0;
-  const waiting = waitingForPerson(state, person, () => Boolean(w.identity?.email));
+  const waiting = waitingForPerson(state, person, () => Boolean(w.identity?.email), w.t);
   const contact = contactPrompt(w, person, () => waiting.update());
-  const bubble = (m: StoredMessage, index: number): HTMLElement => messageBubble(m, () => retryAt(index));
+  const bubble = (m: StoredMessage, index: number): HTMLElement => messageBubble(m, () => retryAt(index), w.t);
   // The log is a live region: new messages are appended, never the whole history re-inserted
   // (which a screen reader would read out again); only a reset or a retry rebuilds it.
   let shown: StoredMessage[] = [];
-  const render = () => {
-    const appended = shown.length > 0 && shown.length <= state.messages.length && shown.every((m, i) => state.messages[i] === m);
+  const render = (rebuild = false) => {
+    const appended = !rebuild && shown.length > 0 && shown.length <= state.messages.length && shown.every((m, i) => state.messages[i] === m);
     if (appended) log.append(...state.messages.slice(shown.length).map((m, i) => bubble(m, shown.length + i)));
     else {
       log.replaceChildren(...state.messages.map(bubble));
@@ -54,7 +55,7 @@ export function createThread(w: Widget, retryAt: (index: number) => void): Threa
     },
     holding() {
       if (Date.now() >= waitUntil) return false;
-      status.textContent = `Please wait ${Math.ceil((waitUntil - Date.now()) / 1000)} seconds, then try again.`;
+      status.textContent = w.t("widget.wait", { seconds: Math.ceil((waitUntil - Date.now()) / 1000) });
       return true;
     },
     waitFor(seconds) {

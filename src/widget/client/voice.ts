@@ -33,7 +33,7 @@ export interface Voice {
 
 /** How the customer is told something failed: a note in the thread, and the same words spoken; returns them. */
 function apologise(w: Widget, thread: Thread, settings: VoiceSettings, reason: string): string {
-  const text = `Sorry, that didn't work: ${reason.replace(/\.?$/, ".")} You can type your question instead, or choose “${w.liveHelpLabel}” to reach a person.`;
+  const text = w.t("widget.voice_failed", { reason: reason.replace(/\.?$/, "."), label: w.liveHelpLabel });
   w.state.messages.push({ role: "note", text, failed: false });
   w.save();
   thread.render();
@@ -48,8 +48,8 @@ async function transcribe(w: Widget, blob: Blob, language: string): Promise<stri
     body: blob,
   });
   const json = (await res.json().catch(() => ({}))) as { text?: string; error?: { message?: string } };
-  if (res.status === 429) throw new Error(`too many voice messages just now. Please wait ${res.headers.get("Retry-After") ?? "a few"} seconds`);
-  if (!res.ok) throw new Error(json.error?.message ?? `the speech service answered ${res.status}`);
+  if (res.status === 429) throw new Error(w.t("widget.voice_busy", { seconds: Math.max(1, Number(res.headers.get("Retry-After")) || 5) }));
+  if (!res.ok) throw new Error(w.t("widget.voice_service"));
   return json.text ?? "";
 }
 
@@ -59,15 +59,15 @@ export function createVoice(w: Widget, thread: Thread, composer: Composer, setti
   const browser = !server && recognitionClass() !== null;
   const { form, send, status } = w.shell;
   if (!server && !browser) {
-    status.textContent = "Voice is not available in this browser: please type your question.";
+    status.textContent = w.t("widget.voice_unavailable");
     return null;
   }
   const audio = h("audio", { class: "speech", preload: "auto" });
   const speaker = createSpeaker(w, settings, audio);
-  const mic = h("button", { type: "button", class: "secondary mic", "aria-pressed": "false", "aria-label": "Speak your question" }, svg(MIC_ICON));
+  const mic = h("button", { type: "button", class: "secondary mic", "aria-pressed": "false", "aria-label": w.t("widget.speak") }, svg(MIC_ICON));
   const level = h("span", { class: "level", "aria-hidden": "true" }, h("span", {}));
-  const timer = h("span", { class: "timer", role: "timer", "aria-label": "Recording time" }, "0:00");
-  const stop = h("button", { type: "button", class: "secondary stop", hidden: "" }, "Stop");
+  const timer = h("span", { class: "timer", role: "timer", "aria-label": w.t("widget.recording_time") }, "0:00");
+  const stop = h("button", { type: "button", class: "secondary stop", hidden: "" }, w.t("widget.stop"));
   const meterBox = h("span", { class: "meter", hidden: "" }, level, timer);
   form.insertBefore(h("span", { class: "voice" }, mic, meterBox, audio), send);
   w.shell.person.before(stop);
@@ -79,7 +79,7 @@ export function createVoice(w: Widget, thread: Thread, composer: Composer, setti
   const showLevel = (v: number) => ((level.firstElementChild as HTMLElement).style.width = `${Math.round(v * 100)}%`);
   const setListening = (on: boolean) => {
     mic.setAttribute("aria-pressed", String(on));
-    mic.setAttribute("aria-label", on ? "Stop recording and send" : "Speak your question");
+    mic.setAttribute("aria-label", on ? w.t("widget.stop_and_send") : w.t("widget.speak"));
     meterBox.hidden = !on;
     clearInterval(ticker);
     voice.listening?.(on);
@@ -114,7 +114,7 @@ export function createVoice(w: Widget, thread: Thread, composer: Composer, setti
       end(complete, failure) {
         const rest = split.rest();
         if (rest) speaker?.say(rest);
-        if (failure) sayOnce(`Sorry. ${failure} You can ask for a person.`, settings.language);
+        if (failure) sayOnce(w.t("widget.voice_failed_spoken", { reason: failure }), settings.language);
         if (complete && settings.auto_listen)
           void (speaker?.idle() ?? Promise.resolve()).then(() => {
             if (!listening) void start();
@@ -143,10 +143,10 @@ export function createVoice(w: Widget, thread: Thread, composer: Composer, setti
     try {
       listening = server
         ? await record(settings.max_seconds, showLevel, () => void finish())
-        : recognize(settings.language, settings.max_seconds, () => void finish());
+        : recognize(settings.language, settings.max_seconds, () => void finish(), w.t);
       setListening(true);
     } catch (error) {
-      failed(`the microphone could not be used (${(error as Error).name || "refused"})`);
+      failed(w.t("widget.voice_microphone"));
     }
   }
   mic.addEventListener("click", () => (listening ? void finish() : void start()));
