@@ -146,4 +146,5 @@ export const ar: Messages = {
   "widget.video_end": "إنهاء المكالمة",
   "widget.video_hint": "اضغط «تحدّث إلى المساعد» لتسأل {name}، ثم اضغط مرة أخرى للإرسال.",
   "widget.video_listening": "{name} يستمع إليك. اضغط «تحدّث إلى المساعد» مرة أخرى للإرسال.",
+  "widget.joined": "انضم {name} إلى المحادثة.",
 };

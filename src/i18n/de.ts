@@ -147,4 +147,5 @@ export const de: Messages = {
   "widget.video_end": "Anruf beenden",
   "widget.video_hint": "Drücken Sie „Mit dem Assistenten sprechen“, um {name} zu fragen, und zum Senden noch einmal.",
   "widget.video_listening": "{name} hört zu. Drücken Sie noch einmal „Mit dem Assistenten sprechen“, um zu senden.",
+  "widget.joined": "{name} ist dem Gespräch beigetreten.",
 };

@@ -151,6 +151,7 @@ export const en = {
   "widget.video_end": "End call",
   "widget.video_hint": "Press “Speak to the agent” to ask {name}, then again to send.",
   "widget.video_listening": "{name} is listening. Press “Speak to the agent” again to send.",
+  "widget.joined": "{name} joined the conversation.",
 } as const;
 
 export type MessageKey = keyof typeof en;

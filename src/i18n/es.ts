@@ -144,4 +144,5 @@ export const es: Messages = {
   "widget.video_end": "Terminar llamada",
   "widget.video_hint": "Pulsa «Hablar con el asistente» para preguntar a {name} y vuelve a pulsarlo para enviar.",
   "widget.video_listening": "{name} te está escuchando. Vuelve a pulsar «Hablar con el asistente» para enviar.",
+  "widget.joined": "{name} se ha unido a la conversación.",
 };

@@ -146,4 +146,5 @@ export const fr: Messages = {
   "widget.video_end": "Raccrocher",
   "widget.video_hint": "Appuyez sur « Parler à l’assistant » pour poser votre question à {name}, puis de nouveau pour l’envoyer.",
   "widget.video_listening": "{name} vous écoute. Appuyez de nouveau sur « Parler à l’assistant » pour envoyer.",
+  "widget.joined": "{name} a rejoint la conversation.",
 };

@@ -145,4 +145,5 @@ export const it: Messages = {
   "widget.video_end": "Termina chiamata",
   "widget.video_hint": "Premi “Parla con l’assistente” per fare la tua domanda a {name}, poi premi di nuovo per inviarla.",
   "widget.video_listening": "{name} ti sta ascoltando. Premi di nuovo “Parla con l’assistente” per inviare.",
+  "widget.joined": "{name} partecipa ora alla conversazione.",
 };

@@ -143,4 +143,5 @@ export const ja: Messages = {
   "widget.video_end": "通話を終了",
   "widget.video_hint": "「アシスタントに話しかける」を押して {name} に質問し、もう一度押すと送信します。",
   "widget.video_listening": "{name} が聞いています。送信するには「アシスタントに話しかける」をもう一度押してください。",
+  "widget.joined": "{name} が会話に参加しました。",
 };

@@ -144,4 +144,5 @@ export const nl: Messages = {
   "widget.video_end": "Gesprek beëindigen",
   "widget.video_hint": "Druk op ‘Praat met de assistent’ om {name} iets te vragen, en nog een keer om te versturen.",
   "widget.video_listening": "{name} luistert. Druk nog een keer op ‘Praat met de assistent’ om te versturen.",
+  "widget.joined": "{name} neemt nu deel aan het gesprek.",
 };

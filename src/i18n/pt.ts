@@ -144,4 +144,5 @@ export const pt: Messages = {
   "widget.video_end": "Encerrar chamada",
   "widget.video_hint": "Pressione “Falar com o assistente” para perguntar a {name} e pressione de novo para enviar.",
   "widget.video_listening": "{name} está ouvindo. Pressione “Falar com o assistente” de novo para enviar.",
+  "widget.joined": "{name} entrou na conversa.",
 };

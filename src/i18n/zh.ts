@@ -139,4 +139,5 @@ export const zh: Messages = {
   "widget.video_end": "结束通话",
   "widget.video_hint": "按“对助手说话”向 {name} 提问，再按一次即可发送。",
   "widget.video_listening": "{name} 正在聆听。再按一次“对助手说话”即可发送。",
+  "widget.joined": "{name} 加入了对话。",
 };

@@ -3,6 +3,7 @@
 import type { EventName } from "./api.ts";
 import type { buildShell } from "./dom.ts";
 import type { Identity, Json, Stored } from "./store.ts";
+import type { Texts } from "./texts.ts";
 
 export type Shell = ReturnType<typeof buildShell>;
 
@@ -14,13 +15,19 @@ export interface Widget {
   shell: Shell;
   /** The identified customer (SvcAgents("identify")), or null. */
   identity: Identity | null;
-  liveHelpLabel: string;
-  greeting: string;
+  /** The agent's own "talk to a person" label, or null for the catalogue's (./texts.ts). */
+  liveHelpLabel: string | null;
+  /** The agent's own greeting, or null for the catalogue's. */
+  greeting: string | null;
+  /** The widget's words in its language (./texts.ts). */
+  texts: Texts;
+  /** The locale the widget asked the service for (identify()'s, the snippet's or the browser's), sent with each chat request. */
+  locale: string | null;
   listeners: Record<EventName, ((data: unknown) => void)[]>;
   emit(name: EventName, data: unknown): void;
 }
 
-export function createWidget(key: string, base: string, opened: { state: Stored; save(): void }, shell: Shell): Widget {
+export function createWidget(key: string, base: string, opened: { state: Stored; save(): void }, shell: Shell, texts: Texts, locale: string | null): Widget {
   const listeners: Record<EventName, ((data: unknown) => void)[]> = { message: [], routed: [], open: [], close: [] };
   return {
     key,
@@ -28,8 +35,10 @@ export function createWidget(key: string, base: string, opened: { state: Stored;
     ...opened,
     shell,
     identity: null,
-    liveHelpLabel: "Talk to a person",
-    greeting: "Ask us anything. Answers come from our help articles; a person is one click away.",
+    liveHelpLabel: null,
+    greeting: null,
+    texts,
+    locale,
     listeners,
     emit(name, data) {
       for (const fn of listeners[name]) {
@@ -42,6 +51,9 @@ export function createWidget(key: string, base: string, opened: { state: Stored;
     },
   };
 }
+
+/** The "talk to a person" label: the agent's own, else the catalogue's in the widget's language. */
+export const liveHelpLabel = (w: Widget): string => w.liveHelpLabel ?? w.texts.t("widget.live_help");
 
 /** The headers of every call to the service: the publishable key, never a cookie. */
 export const jsonHeaders = (w: Widget) => ({ Authorization: `Bearer ${w.key}`, "Content-Type": "application/json" });

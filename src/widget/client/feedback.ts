@@ -6,28 +6,33 @@
 // rated from the email's link, or reopened, is not asked about).
 import { h } from "./dom.ts";
 import type { Json, Stored } from "./store.ts";
+import type { Texts } from "./texts.ts";
 
 export interface FeedbackContext {
   state: Stored;
+  texts: Texts;
   save(): void;
   /** The message box, which takes focus when the prompt is dismissed. */
   input: HTMLElement;
   post(path: string, body: Json): Promise<Json>;
   who(): Json;
   askPerson(): void;
+  /** The "talk to a person" label (the agent's own, else the catalogue's). */
+  liveHelpLabel(): string;
   base: string;
   key: string;
 }
 
 export function feedbackPrompts(ctx: FeedbackContext) {
+  const { t } = ctx.texts;
   const path = (what: string) => `/api/sdk/conversations/${encodeURIComponent(ctx.state.sessionId ?? "")}/${what}`;
   return {
     /** Appends "Did that help?" to an answer the AI completed. */
     afterAnswer(reply: HTMLElement) {
       if (!ctx.state.sessionId) return;
-      const box = h("div", { class: "feedback", role: "group", "aria-label": "Did that help?" }, h("span", {}, "Did that help? "));
-      const yes = h("button", { type: "button", class: "secondary" }, "Yes");
-      const no = h("button", { type: "button", class: "secondary" }, "No");
+      const box = h("div", { class: "feedback", role: "group", "aria-label": t("widget.did_it_help") }, h("span", {}, `${t("widget.did_it_help")} `));
+      const yes = h("button", { type: "button", class: "secondary" }, t("widget.yes"));
+      const no = h("button", { type: "button", class: "secondary" }, t("widget.no"));
       box.append(yes, " ", no);
       const answer = async (helpful: boolean) => {
         yes.disabled = no.disabled = true;
@@ -36,9 +41,9 @@ export function feedbackPrompts(ctx: FeedbackContext) {
         } catch {
           // A lost answer to a question nobody must answer: nothing to retry.
         }
-        box.replaceChildren(h("span", { role: "status" }, helpful ? "Thanks for telling us." : "Sorry about that. "));
+        box.replaceChildren(h("span", { role: "status" }, helpful ? t("widget.feedback_thanks") : `${t("widget.feedback_sorry")} `));
         if (!helpful) {
-          const person = h("button", { type: "button", class: "secondary" }, "Talk to a person");
+          const person = h("button", { type: "button", class: "secondary" }, ctx.liveHelpLabel());
           person.addEventListener("click", () => ctx.askPerson());
           box.append(person);
         }
@@ -68,8 +73,8 @@ export function feedbackPrompts(ctx: FeedbackContext) {
     if (!res?.ok || csat.ask !== true) return;
     if (ctx.state.rating?.ticket !== ticket || ctx.state.rating.dismissed) remember({ ticket });
     log.querySelector(`form.rating[data-ticket="${ticket}"]`)?.remove();
-    const form = h("form", { class: "rating", "aria-label": `Rate ticket #${ticket}`, "data-ticket": String(ticket) });
-    const fieldset = h("fieldset", {}, h("legend", {}, csat.question || "How would you rate the help you received?"));
+    const form = h("form", { class: "rating", "aria-label": t("widget.rate_ticket", { number: ticket }), "data-ticket": String(ticket) });
+    const fieldset = h("fieldset", {}, h("legend", {}, csat.question || t("widget.rating_question")));
     for (const n of [1, 2, 3, 4, 5]) {
       const id = `sa-rate-${ticket}-${n}`;
       fieldset.append(h("input", { type: "radio", name: "score", value: String(n), id, required: "" }), h("label", { for: id }, ` ${n} `));
@@ -78,11 +83,11 @@ export function feedbackPrompts(ctx: FeedbackContext) {
       name: "comment",
       rows: "2",
       maxlength: "2000",
-      "aria-label": "Anything to add? (optional)",
-      placeholder: "Anything to add? (optional)",
+      "aria-label": t("widget.rating_comment"),
+      placeholder: t("widget.rating_comment"),
     });
-    const send = h("button", { type: "submit" }, "Send rating");
-    const later = h("button", { type: "button", class: "secondary" }, "Not now");
+    const send = h("button", { type: "submit" }, t("widget.rating_send"));
+    const later = h("button", { type: "button", class: "secondary" }, t("widget.rating_later"));
     form.append(fieldset, comment, send, " ", later);
     later.addEventListener("click", () => {
       remember({ ticket, dismissed: true });
@@ -94,12 +99,12 @@ export function feedbackPrompts(ctx: FeedbackContext) {
       const score = Number((form.querySelector("input[name=score]:checked") as HTMLInputElement | null)?.value);
       if (!score) return;
       send.disabled = true;
-      let text = "Thank you for your rating.";
+      let text = t("widget.rating_thanks");
       try {
         await ctx.post(path("rating"), { score, ...(comment.value.trim() ? { comment: comment.value.trim() } : {}), ...ctx.who() });
         remember(null);
       } catch {
-        text = "Your rating could not be sent.";
+        text = t("widget.rating_failed");
       }
       form.replaceChildren(h("p", { role: "status" }, text));
     });

@@ -12,10 +12,10 @@
 // (./composer.ts), one answer (./answer.ts) and the live connection (./live.ts).
 import { applyConfig, buildShell } from "./dom.ts";
 import { openStore } from "./store.ts";
-import { installApi, loadConfig } from "./api.ts";
+import { installApi, loadConfig, queuedLocale } from "./api.ts";
 import { liveConversation } from "./live.ts";
 import { typingLine } from "./typing.ts";
-import { createWidget, post, who } from "./context.ts";
+import { createWidget, liveHelpLabel, post, who } from "./context.ts";
 import { createThread } from "./thread.ts";
 import { createPanel } from "./panel.ts";
 import { createAsk } from "./answer.ts";
@@ -24,13 +24,23 @@ import { createVoice } from "./voice.ts";
 import { createCall } from "./video.ts";
 import type { VoiceSettings } from "./speech.ts";
 import { feedbackPrompts } from "./feedback.ts";
+import { CATALOGUED, createTexts, requestedLocale } from "./texts.ts";
+import { en } from "../../i18n/en.ts";
+import { speechLanguage } from "./speech.ts";
 
-function start(script: HTMLScriptElement) {
+async function start(script: HTMLScriptElement) {
   const key = script.dataset.key ?? "";
   const orgId = script.dataset.org ?? "";
   const base = (script.dataset.base ?? new URL(script.src, location.href).origin).replace(/\/+$/, "");
+  // The language (README "Languages"): a queued identify()'s locale, else the snippet's data-locale, else the browser's; the service
+  // answers the org's default for none. The config is awaited before anything is shown, so the
+  // widget never flashes another language; when it cannot be had, the widget speaks English.
+  const texts = createTexts();
+  let locale = requestedLocale([queuedLocale(), script.dataset.locale], navigator.languages ?? [navigator.language], CATALOGUED);
+  const config = orgId ? await loadConfig(base, orgId, locale) : null;
+  if (config) texts.set(String(config.language ?? "en"), config.dir === "rtl" ? "rtl" : "ltr", (config.texts ?? {}) as Record<string, unknown>);
   // State persisted per org, so a reload keeps the conversation.
-  const w = createWidget(key, base, openStore(`svc-agents:${orgId || key.slice(0, 24)}`), buildShell("Talk to a person"));
+  const w = createWidget(key, base, openStore(`svc-agents:${orgId || key.slice(0, 24)}`), buildShell(texts), texts, locale);
   const { state } = w;
 
   let composer: Composer | undefined;
@@ -45,6 +55,7 @@ function start(script: HTMLScriptElement) {
     base,
     key,
     state,
+    texts: w.texts,
     save: w.save,
     render: thread.render,
     identity: () => w.identity,
@@ -56,11 +67,13 @@ function start(script: HTMLScriptElement) {
   // "Did that help?" under an answer, and the rating prompt when a ticket is resolved (./feedback.ts).
   const prompts = feedbackPrompts({
     state,
+    texts: w.texts,
     save: w.save,
     input: w.shell.input,
     post: (path, body) => post(w, path, body),
     who: () => who(w),
     askPerson: () => w.shell.person.click(),
+    liveHelpLabel: () => liveHelpLabel(w),
     base,
     key,
   });
@@ -68,31 +81,20 @@ function start(script: HTMLScriptElement) {
   composer = createComposer(w, thread, ask);
 
   // Configuration: the agent's name, look and live-help label.
-  if (orgId)
-    void loadConfig(base, orgId).then((config) => {
-      if (!config) return;
-      const applied = applyConfig(w.shell, config);
-      w.liveHelpLabel = applied.liveHelpLabel ?? w.liveHelpLabel;
-      w.shell.person.textContent = w.liveHelpLabel;
-      w.greeting = applied.greeting ?? w.greeting;
-      thread.render();
-      // Voice: the agent's voice_config, or data-voice="on" on the script tag (the demo's toggle).
-      const voice = {
-        enabled: false,
-        language: "en-US",
-        stt: "browser",
-        tts: "browser",
-        voice: null,
-        rate: 1,
-        max_seconds: 30,
-        auto_listen: false,
-        ...((config.agent as Record<string, unknown> | undefined)?.voice_config ?? {}),
-      } as VoiceSettings;
-      if (script.dataset.voice === "on") voice.enabled = true;
-      const talk = voice.enabled ? createVoice(w, thread, composer!, voice) : null;
-      // Video: the same conversation with the agent's face, in the agent's display mode (./video.ts).
-      if (talk) createCall(w, talk, config.agent as Record<string, unknown>);
-    });
+  const applied = config ? applyConfig(w.shell, config, texts, en["widget.live_help"]) : null;
+  if (!config) texts.bind(() => (w.shell.title.textContent = texts.t("widget.title")));
+  w.liveHelpLabel = applied?.liveHelpLabel ?? null;
+  w.greeting = applied?.greeting ?? null;
+  texts.bind(() => (w.shell.person.textContent = liveHelpLabel(w)));
+  // Voice: the agent's voice_config, or data-voice="on" on the script tag (the demo's toggle),
+  // spoken and heard in the widget's language (./speech.ts speechLanguage).
+  const configured = ((config?.agent as Record<string, unknown> | undefined)?.voice_config ?? {}) as Partial<VoiceSettings>;
+  const voice = { enabled: false, stt: "browser", tts: "browser", voice: null, rate: 1, max_seconds: 30, auto_listen: false, ...configured } as VoiceSettings;
+  texts.bind(() => (voice.language = speechLanguage(texts.language, configured.language)));
+  if (script.dataset.voice === "on") voice.enabled = true;
+  const talk = config && voice.enabled ? createVoice(w, thread, composer, voice) : null;
+  // Video: the same conversation with the agent's face, in the agent's display mode (./video.ts).
+  if (talk) createCall(w, talk, config!.agent as Record<string, unknown>);
 
   // The public API on window (./api.ts).
   const runQueued = installApi({
@@ -113,6 +115,16 @@ function start(script: HTMLScriptElement) {
       w.identity = user;
       state.userId = user.user_id;
       w.save();
+      // identify()'s locale wins over the snippet's and the browser's: the widget speaks it from now on.
+      const wanted = typeof user.locale === "string" && user.locale.trim() ? user.locale.trim().slice(0, 35) : null;
+      if (wanted && wanted !== locale && orgId) {
+        locale = w.locale = wanted;
+        void loadConfig(base, orgId, wanted).then((next) => {
+          if (next && w.locale === wanted)
+            texts.set(String(next.language ?? "en"), next.dir === "rtl" ? "rtl" : "ltr", (next.texts ?? {}) as Record<string, unknown>);
+          thread.render();
+        });
+      }
     },
   });
   document.body.append(w.shell.host);
@@ -128,6 +140,6 @@ function start(script: HTMLScriptElement) {
 const script = (document.currentScript ?? document.querySelector("script[data-key][src*='widget.js']")) as HTMLScriptElement | null;
 if (script && !script.dataset.key) console.error('svc-agents widget: the script tag needs data-key="ab_live_…" (and data-org)');
 else if (script && !(window.SvcAgents as { loaded?: boolean } | undefined)?.loaded) {
-  if (document.body) start(script);
-  else document.addEventListener("DOMContentLoaded", () => start(script));
+  if (document.body) void start(script);
+  else document.addEventListener("DOMContentLoaded", () => void start(script));
 }

@@ -23,9 +23,9 @@ export function createThread(w: Widget, retryAt: (index: number) => void): Threa
   const { state } = w;
   let busy = false;
   let waitUntil = 0;
-  const waiting = waitingForPerson(state, person, () => Boolean(w.identity?.email));
+  const waiting = waitingForPerson(state, person, w.texts, () => Boolean(w.identity?.email));
   const contact = contactPrompt(w, person, () => waiting.update());
-  const bubble = (m: StoredMessage, index: number): HTMLElement => messageBubble(m, () => retryAt(index));
+  const bubble = (m: StoredMessage, index: number): HTMLElement => messageBubble(m, w.texts, () => retryAt(index));
   // The log is a live region: new messages are appended, never the whole history re-inserted
   // (which a screen reader would read out again); only a reset or a retry rebuilds it.
   let shown: StoredMessage[] = [];
@@ -34,7 +34,7 @@ export function createThread(w: Widget, retryAt: (index: number) => void): Threa
     if (appended) log.append(...state.messages.slice(shown.length).map((m, i) => bubble(m, shown.length + i)));
     else {
       log.replaceChildren(...state.messages.map(bubble));
-      if (state.messages.length === 0) log.append(h("p", { class: "empty" }, w.greeting));
+      if (state.messages.length === 0) log.append(h("p", { class: "empty" }, w.greeting ?? w.texts.t("widget.greeting")));
     }
     shown = [...state.messages];
     // The lines under the log first: they take height from it, and the newest message must stay in view.
@@ -54,7 +54,7 @@ export function createThread(w: Widget, retryAt: (index: number) => void): Threa
     },
     holding() {
       if (Date.now() >= waitUntil) return false;
-      status.textContent = `Please wait ${Math.ceil((waitUntil - Date.now()) / 1000)} seconds, then try again.`;
+      status.textContent = w.texts.t("widget.wait", { seconds: Math.ceil((waitUntil - Date.now()) / 1000) });
       return true;
     },
     waitFor(seconds) {

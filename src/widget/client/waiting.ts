@@ -7,9 +7,10 @@
 // this line, a status region, is what a screen reader announces.
 import { h } from "./dom.ts";
 import type { Json, Stored } from "./store.ts";
+import type { Texts } from "./texts.ts";
 
 /** `hasEmail`: whether the customer has an address we answer at (identified with one, or left at hand-off). */
-export function waitingForPerson(state: Stored, person: HTMLElement, hasEmail: () => boolean) {
+export function waitingForPerson(state: Stored, person: HTMLElement, texts: Texts, hasEmail: () => boolean) {
   const line = h("p", { class: "waiting", role: "status", hidden: "" });
   person.before(line);
   return {
@@ -20,10 +21,13 @@ export function waitingForPerson(state: Stored, person: HTMLElement, hasEmail: (
       // Nor is a video call (./video.ts) offered meanwhile: its button reads as a call with the person awaited.
       person.parentElement?.classList.toggle("awaiting-person", Boolean(waiting));
       line.hidden = !waiting || waiting.answered === true;
-      const where = hasEmail() || (state.contact?.ticket === waiting?.ticket && state.contact?.email) ? "here and by email" : "here";
+      const byEmail = hasEmail() || (state.contact?.ticket === waiting?.ticket && state.contact?.email);
+      const { t } = texts;
       const text = !waiting
         ? ""
-        : `Waiting for a person (ticket #${waiting.ticket}${waiting.team ? `, ${waiting.team} team` : ""}). ${waiting.auto ? "Our assistant keeps answering meanwhile." : `They will answer ${where}.`}`;
+        : `${waiting.team ? t("widget.waiting_team", { number: waiting.ticket, team: waiting.team }) : t("widget.waiting", { number: waiting.ticket })} ${
+            waiting.auto ? t("widget.waiting_auto") : byEmail ? t("widget.waiting_email") : t("widget.waiting_here")
+          }`;
       if (line.textContent !== text) line.textContent = text;
     },
     /** An action of the chat: a ticket opened or joined starts the waiting; a person who owns it has answered. */
