@@ -43,6 +43,8 @@ export interface TurnBody {
   conversation_history?: HistoryItem[];
   behavior_context?: string;
   custom_fields?: unknown;
+  /** The widget's language (a BCP 47 tag, unchecked): the fallback for a message too short to tell (README "Languages"). */
+  locale?: string;
 }
 
 /** Who asks, and what the route's surface decides for the turn. */

@@ -42,6 +42,13 @@ const common = {
   context: t.Optional(ContextMap),
   conversation_history: t.Optional(History),
   behavior_context: t.Optional(t.String({ maxLength: CHAT_LIMITS.behaviorContext })),
+  locale: t.Optional(
+    t.String({
+      maxLength: 35,
+      description:
+        'The widget\'s language as a BCP 47 tag (`es`, `pt-BR`): what the customer is addressed in when their message is too short to tell (README "Languages"). Not a tag: ignored.',
+    }),
+  ),
 };
 
 export const ChatBody = t.Object({
