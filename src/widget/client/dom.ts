@@ -85,7 +85,7 @@ export function buildShell(texts: Texts) {
   const log = h("div", { class: "log", role: "log", "aria-live": "polite", "aria-relevant": "additions text", tabindex: "0" });
   const status = h("p", { class: "status", role: "status" });
   const person = h("button", { type: "button", class: "secondary person" });
-  const input = h("textarea", { id: "svc-input", rows: "2", maxlength: "10000", autocomplete: "off" });
+  const input = h("textarea", { id: "svc-input", rows: "2", maxlength: "10000", autocomplete: "off", dir: "auto" });
   const label = h("label", { for: "svc-input", class: "sr-only" });
   const send = h("button", { type: "submit", class: "send" });
   texts.bind(() => {
@@ -145,7 +145,8 @@ export function messageBubble(m: StoredMessage, texts: Texts, onRetry: () => voi
     const name = m.author || texts.t("widget.support_team");
     el.append(h("div", { class: "byline" }, personFace(name, m.avatar), h("span", { class: "author" }, name)));
   }
-  const body = h("div", { class: "text" });
+  // Each message in its own direction (a customer's Hebrew in an English widget, an English article in an Arabic one).
+  const body = h("div", { class: "text", dir: "auto" });
   body.append(richText(m.text));
   el.append(body);
   if (m.sources?.length) el.append(sourceList(m.sources, texts));
