@@ -11,6 +11,7 @@ import { inviteRoutes } from "./orgs/invite-page.ts";
 import { passwordPages } from "./orgs/password-pages.ts";
 import { memberRoutes } from "./orgs/member-routes.ts";
 import { accountRoutes } from "./orgs/account-routes.ts";
+import { textsRoutes } from "./texts/routes.ts";
 import { getBusinessHours } from "./orgs/business-hours.ts";
 import type { Deps } from "./deps.ts";
 import { turnPorts } from "./agents/turn-ports.ts";
@@ -133,6 +134,7 @@ export function createApp(deps: Deps) {
     .use(conversationLiveRoutes(deps))
     .use(reportRoutes(deps, { businessHours: (orgId) => getBusinessHours(deps, orgId) }))
     .use(csatPageRoutes(deps))
+    .use(textsRoutes(deps))
     .use(campaignRoutes(deps))
     .use(seriesRoutes(deps))
     .use(optInRoutes(deps))

@@ -31,6 +31,7 @@ import { passwordResetHandler, RESET_MAIL_KIND } from "./orgs/password-reset.ts"
 import { INVITATION_MAIL_KIND, invitationMailHandler } from "./orgs/invitation-mail.ts";
 import { customActionTools } from "./integrations/custom-action-calls.ts";
 import { createInvalidation } from "./invalidation.ts";
+import { createTextsCache } from "./texts/store.ts";
 import { systemActor } from "./kit/actor.ts";
 import { createPasswordHasher, type PasswordHasher } from "./kit/passwords.ts";
 import { createSingleFlight } from "./kit/single-flight.ts";
@@ -78,6 +79,7 @@ export type DepsInput = Omit<
   | "knowledge"
   | "statements"
   | "widgetKeys"
+  | "texts"
   | "passwords"
   | "metrics"
   | "live"
@@ -131,6 +133,7 @@ export async function buildDeps(input: DepsInput): Promise<Deps> {
   deps.tools = createToolRuntime(deps, { providers: toolProviders, limiter, invalidation, directory: toolDirectory(deps), builtins: families.flat() });
   deps.accessTokens = createAccessVerifier(deps, invalidation);
   deps.widgetKeys = createWidgetKeyCache(deps, invalidation);
+  deps.texts = createTextsCache(deps);
   // Typing and presence travel to the other instances as a NOTIFY, never as a row (src/live/signals.ts).
   const notify = async (channel: string, payload: string) => void (await base.db.execute(sql`select pg_notify(${channel}, ${payload})`));
   const live = createLiveEvents({ log: base.log, listen, notify, now: base.now });

@@ -15,7 +15,7 @@ import type { SingleFlight } from "./kit/single-flight.ts";
 import type { KeyedSlots, Slots } from "./kit/slots.ts";
 import type { Timers } from "./kit/timers.ts";
 import type { GuardOptions } from "./net/guard.ts";
-import type { AccessVerifier, ChatState, KnowledgeIndexes, PassageCache, WidgetKeyCache } from "./ports/caches.ts";
+import type { AccessVerifier, ChatState, KnowledgeIndexes, OrgTextsCache, PassageCache, WidgetKeyCache } from "./ports/caches.ts";
 import type { Metrics } from "./ports/metrics.ts";
 import type { LiveEvents } from "./ports/live.ts";
 import type { ToolRuntime } from "./ports/tools.ts";
@@ -54,6 +54,8 @@ export interface Deps {
   statements: Statements;
   /** Live widget keys and their org's allowed origins, cached; `deps.invalidation.publish("widget_keys", orgId)` after a change (src/sdk/auth.ts). */
   widgetKeys: WidgetKeyCache;
+  /** Each org's overrides of the catalogue's sentences, cached; `deps.invalidation.publish("texts", orgId)` after a change (src/texts/store.ts). */
+  texts: OrgTextsCache;
   /** Counters and histograms for GET /metrics (src/metrics/registry.ts); labels never carry ids or customer data. */
   metrics: Metrics;
   /** Wakes the readers of live conversation events and bounds their streams (src/live/live-events.ts). */

@@ -119,6 +119,15 @@ export function messageProblem(key: MessageKey, message: string): string | null 
   return null;
 }
 
+/**
+ * A setting whose stored default is a catalogue sentence in English (an agent's live-help label, the
+ * CSAT question): the catalogue's sentence in `language` while it is still that default, else the
+ * org's own words, which are said as written.
+ */
+export function ownOrCatalogue(value: string | null | undefined, key: MessageKey, language: string | null | undefined, overrides?: Overrides): string {
+  return !value || value === en[key] ? t(language, key, {}, overrides) : value;
+}
+
 /** The widget's sentences in a language, the org's overrides applied (messages, not formatted: the widget formats them). */
 export function widgetTexts(language: string, overrides?: Overrides): Record<string, string> {
   const out: Record<string, string> = {};

@@ -30,6 +30,9 @@ export interface LiveWidgetKey {
 /** Live widget keys by hash, unknown ones as null (src/sdk/auth.ts). */
 export type WidgetKeyCache = FreshCache<LiveWidgetKey | null>;
 
+/** An org's overrides of the catalogue's sentences, by language then key (src/texts/store.ts). */
+export type OrgTextsCache = FreshCache<Record<string, Partial<Record<string, string>>>>;
+
 /** A word of a passage: where it is and its stem. */
 export interface Word {
   start: number;

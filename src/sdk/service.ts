@@ -2,7 +2,8 @@
 // the public widget config, identify calls and tickets (behavioural events: src/sdk/events.ts).
 // The org always comes from the widget key (or the config query), never from the body.
 import { orgProfile } from "../tenancy/orgs.ts";
-import { widgetTexts } from "../i18n/catalogue.ts";
+import { ownOrCatalogue, widgetTexts } from "../i18n/catalogue.ts";
+import { resolveTexts } from "../texts/store.ts";
 import { firstLanguage, isRtl } from "../kit/language.ts";
 import { companyById } from "../customers/lookups.ts";
 import type { Deps } from "../deps.ts";
@@ -27,6 +28,7 @@ export async function sdkConfig(deps: Deps, orgId: string, locale?: string) {
   const agent = await getAgent(deps, orgId);
   if (!agent) throw noActiveAgent();
   const language = firstLanguage([locale, org.defaultLanguage]);
+  const { overrides } = await resolveTexts(deps, orgId, language);
   return {
     agent: {
       id: agent.id,
@@ -35,7 +37,7 @@ export async function sdkConfig(deps: Deps, orgId: string, locale?: string) {
       avatar_config: agent.avatarConfig,
       voice_config: voiceForWidget(agent.voiceConfig, { ...(await speechAvailable(deps, orgId)), maxSeconds: deps.config.speech.maxSeconds }),
       flow_config: { steps: agent.flowConfig.steps ?? [], custom_variables: agent.flowConfig.custom_variables ?? [] },
-      live_help_label: agent.liveHelpLabel,
+      live_help_label: ownOrCatalogue(agent.liveHelpLabel, "widget.live_help", language, overrides),
       video_display_mode: agent.videoDisplayMode,
       status: agent.status,
     },
@@ -43,7 +45,7 @@ export async function sdkConfig(deps: Deps, orgId: string, locale?: string) {
     // README "Languages": the widget's locale, else the org's default.
     language,
     dir: isRtl(language) ? ("rtl" as const) : ("ltr" as const),
-    texts: widgetTexts(language),
+    texts: widgetTexts(language, overrides),
   };
 }
 

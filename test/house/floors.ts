@@ -10,7 +10,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ["tenancy"], // the orgs, their members and memberships: the store every room above reads
   ["auth", "health", "jobs", "live", "outbox"], // sign-in and roles; probes; the periodic jobs runner; live events (the bus and the SSE writer); the durable outbox and its loop
   ["activity"], // the admin activity log
-  ["oauth", "webhooks"], // the authorization server; signed outbound events
+  ["oauth", "texts", "webhooks"], // the authorization server; an org's wording of the catalogue's sentences; signed outbound events
   ["openapi", "tools"], // the tool runtime (visibility, validation, limits, deadline, audit)
   ["connectors", "customers", "integrations", "knowledge"], // tool sources and records
   ["campaigns", "inbox", "mcp", "sources"], // email series, tickets, the tool server, knowledge sources (docs through knowledge/)

@@ -14,6 +14,8 @@ export const OWNERS: Record<string, string> = {
   passwordResets: "src/orgs",
   dashboardSessions: "src/auth",
   agents: "src/agents",
+  // src/db/schema/texts.ts
+  orgTexts: "src/texts",
   // src/db/schema/oauth.ts
   oauthClients: "src/oauth",
   oauthAuthorizationRequests: "src/oauth",

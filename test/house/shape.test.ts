@@ -31,6 +31,7 @@ const COVERED_ELSEWHERE: Record<string, string> = {
   activity: "test/house/activity.test.ts (every change leaves its activity row)",
   config: "test/config.test.ts and test/config-faults.test.ts (config.ts and config/ are one room)",
   health: "test/http/http.test.ts (probes) and test/metrics/ (/metrics)",
+  i18n: "test/house/catalogue.test.ts (every language holds every key; customer-facing literals stay in the catalogue)",
   html: "test/house/html.test.ts and test/dashboard/kit.test.ts (the page kernel)",
   oauth: "test/e2e/conformance/ (the authorization server, black-box, clause by clause)",
   ports: "nothing to run: type declarations only",

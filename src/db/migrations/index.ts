@@ -30,6 +30,7 @@ import m27 from "./0027_embed_refused.sql" with { type: "text" };
 import m28 from "./0028_docs_drop_fulltext.sql" with { type: "text" };
 import m29 from "./0029_message_email_sender.sql" with { type: "text" };
 import m30 from "./0030_language_columns.sql" with { type: "text" };
+import m31 from "./0031_org_texts.sql" with { type: "text" };
 
 export const migrationFiles: { tag: string; when: number; breakpoints: boolean; sql: string }[] = [
   { tag: "0000_core", when: 1795253253534, breakpoints: true, sql: m0 },
@@ -63,4 +64,5 @@ export const migrationFiles: { tag: string; when: number; breakpoints: boolean; 
   { tag: "0028_docs_drop_fulltext", when: 1795826885159, breakpoints: true, sql: m28 },
   { tag: "0029_message_email_sender", when: 1796605738011, breakpoints: true, sql: m29 },
   { tag: "0030_language_columns", when: 1796616469638, breakpoints: true, sql: m30 },
+  { tag: "0031_org_texts", when: 1796617306378, breakpoints: true, sql: m31 },
 ];

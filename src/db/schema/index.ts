@@ -18,3 +18,4 @@ export * from "./sources.ts";
 export * from "./saved-replies.ts";
 export * from "./eval.ts";
 export * from "./embeddings.ts";
+export * from "./texts.ts";
