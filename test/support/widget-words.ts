@@ -10,7 +10,7 @@ export function widgetWords(page: Page): Promise<string> {
     const root = document.querySelector("svc-agents-widget")?.shadowRoot;
     if (!root) return "";
     const parts: string[] = [];
-    for (const el of root.querySelectorAll<HTMLElement>(":scope > *")) parts.push(el.innerText);
+    for (const el of Array.from(root.children) as HTMLElement[]) parts.push(el.innerText);
     for (const el of root.querySelectorAll("*"))
       for (const name of ["aria-label", "placeholder", "title"]) {
         const value = el.getAttribute(name);

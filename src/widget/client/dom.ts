@@ -3,7 +3,7 @@
 import type { Source, StoredMessage } from "./store.ts";
 import { STYLES } from "./styles.ts";
 import { DARK_BACKGROUNDS, inkOn, LIGHT_BACKGROUNDS, readableOn } from "./colour.ts";
-import type { Texts } from "./texts.ts";
+import { personName, type Texts } from "./texts.ts";
 
 const URL_RE = /https?:\/\/[^\s<>"'()]+[^\s<>"'().,;:!?]/g;
 
@@ -142,7 +142,7 @@ export function messageBubble(m: StoredMessage, texts: Texts, onRetry: () => voi
   const who = m.role === "user" ? texts.t("widget.you") : m.role === "agent" ? texts.t("widget.agent") : "";
   if (who) el.append(h("span", { class: "sr-only" }, `${who}: `));
   if (m.role === "person") {
-    const name = m.author || texts.t("widget.support_team");
+    const name = personName(texts, m.author);
     el.append(h("div", { class: "byline" }, personFace(name, m.avatar), h("span", { class: "author" }, name)));
   }
   // Each message in its own direction (a customer's Hebrew in an English widget, an English article in an Arabic one).

@@ -7,7 +7,7 @@
 // an AI conversation and be heard at once, and what the member's page shows as "on the site now".
 import { createParser } from "eventsource-parser";
 import type { Identity, Json, Stored } from "./store.ts";
-import type { Texts } from "./texts.ts";
+import { personName, type Texts } from "./texts.ts";
 
 export interface LiveMessage {
   id: string;
@@ -161,14 +161,14 @@ export function liveConversation(ctx: LiveContext) {
         ctx.emit({ role: m.kind, text: m.text, author: m.author.name, session_id: state.sessionId });
       },
       typing(data) {
-        ctx.typing?.(data.typing ? (data.name ?? ctx.texts.t("widget.support_team")) : null);
+        ctx.typing?.(data.typing ? personName(ctx.texts, data.name) : null);
       },
       ticket(ticket) {
         if (ticket.joined && (ticket.status === "open" || ticket.status === "pending")) {
           // A member took the conversation over from the assistant (README "Live conversation").
           state.live = true;
           state.waiting = { ticket: ticket.number, auto: false, answered: true };
-          state.messages.push({ role: "note", text: ctx.texts.t("widget.joined", { name: ticket.joined.name }) });
+          state.messages.push({ role: "note", text: ctx.texts.t("widget.joined", { name: personName(ctx.texts, ticket.joined.name) }) });
           if (ctx.closed()) state.unread = (state.unread ?? 0) + 1;
           ctx.save();
           ctx.render();

@@ -38,6 +38,15 @@ export function requestedLocale(
   return null;
 }
 
+/**
+ * A person's name as the customer sees it: the service names a member without a display name (and
+ * its own replies) with the English catalogue's "Support team" (src/inbox/ticket-events.ts
+ * TEAM_NAME); the widget says that in its own language.
+ */
+export function personName(texts: Texts, name: string | null | undefined): string {
+  return !name || name === en["widget.support_team"] ? texts.t("widget.support_team") : name;
+}
+
 export function createTexts(): Texts {
   let messages: Record<string, string> = {};
   const bound: (() => void)[] = [];
