@@ -186,7 +186,10 @@ async function conversation(language: Language, how: "snippet" | "browser") {
   page.on("pageerror", (e) => errors.push(String(e)));
   await page.goto(url);
   // The panel was open when the customer left: a reload opens it again.
-  await page.getByRole("button", { name: T("widget.close_chat"), exact: true }).first().waitFor();
+  await page
+    .getByRole("button", { name: T("widget.close_chat"), exact: true })
+    .first()
+    .waitFor();
   await page.locator(".msg.person").filter({ hasText: c.replies[1] }).waitFor();
   expect((await app.request(`/api/tickets/${ticket.id}`, { method: "PATCH", headers: auth, json: { status: "resolved" } })).status).toBe(200);
   await page.getByText(T("widget.ticket_done", { status: "resolved", number: ticket.number })).waitFor();

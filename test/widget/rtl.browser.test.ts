@@ -3,7 +3,9 @@
 // an English widget has them bottom-right, the close button on the header's left, the customer's
 // bubbles on the left and the assistant's on the right, the chat icon flipped — its words are the
 // Arabic catalogue's with no English sentence left, and axe-core finds no serious or critical
-// violation in light and dark. Screenshots go to docs/screenshots/. Skipped when chromium is missing.
+// violation in light and dark. identify()'s locale switches every label at once and wins over the
+// snippet's; a queued identify() is read before the first config request; each chat message
+// carries the widget's language. Screenshots go to docs/screenshots/. Skipped when chromium is missing.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
@@ -38,8 +40,14 @@ beforeAll(async () => {
     hostname: "127.0.0.1",
     port: 0,
     fetch: (request) => {
-      const locale = new URL(request.url).searchParams.get("locale") ?? "en";
-      const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title><link rel="icon" href="data:,">
+      const query = new URL(request.url).searchParams;
+      const locale = query.get("locale") ?? "en";
+      // ?queued=ja: the snippet's stub queues identify() with that locale before the script has loaded.
+      const queued = query.get("queued");
+      const stub = queued
+        ? `<script>window.SvcAgents=window.SvcAgents||function(){(SvcAgents.q=SvcAgents.q||[]).push(arguments)};SvcAgents("identify",{user_id:"queued-1",locale:"${queued}"})</script>`
+        : "";
+      const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shop</title><link rel="icon" href="data:,">${stub}
 <script src="${app.url}/widget.js" data-key="${org.widget_key}" data-org="${org.org_id}" data-locale="${locale}" async></script></head><body><main><h1>Shop</h1></main></body></html>`;
       return new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } });
     },
@@ -140,6 +148,53 @@ test.skipIf(missing)(
     await page.screenshot({ path: join(SCREENSHOTS, "widget-rtl-arabic-dark.png") });
     expect(errors).toEqual([]);
     await context.close();
+  },
+  TIMEOUT,
+);
+
+test.skipIf(missing)(
+  "identify({locale}) switches the widget at once, is not sent as a customer field, and chat messages carry the language; a queued one is the first config's",
+  async () => {
+    const context = await browser!.newContext({ viewport: VIEWPORT });
+    context.setDefaultTimeout(20_000);
+    const page = await context.newPage();
+    const configs: string[] = [];
+    const bodies: Record<string, Record<string, unknown>[]> = { identify: [], chat: [] };
+    page.on("request", (r) => {
+      if (r.url().includes("/api/sdk/config")) configs.push(new URL(r.url()).searchParams.get("locale") ?? "");
+      if (r.url().endsWith("/api/sdk/users/identify")) bodies.identify!.push(JSON.parse(r.postData() ?? "{}"));
+      if (r.url().endsWith("/api/sdk/chat/stream")) bodies.chat!.push(JSON.parse(r.postData() ?? "{}"));
+    });
+    await page.goto(`http://127.0.0.1:${site!.port}/?locale=en`);
+    await page.getByRole("button", { name: en["widget.open_chat"], exact: true }).waitFor();
+    const identified = page.waitForResponse((r) => r.url().endsWith("/api/sdk/users/identify"));
+    await page.evaluate(() =>
+      (window as unknown as { SvcAgents: (m: string, u: unknown) => unknown }).SvcAgents("identify", { user_id: "ar-1", locale: "ar" }),
+    );
+    expect((await identified).status()).toBe(200);
+    expect(bodies.identify![0]).toEqual({ user_id: "ar-1" });
+    await page.getByRole("button", { name: ar["widget.open_chat"], exact: true }).click();
+    expect(await page.locator("svc-agents-widget").getAttribute("dir")).toBe("rtl");
+    expect(await page.getByLabel(ar["widget.your_message"]).getAttribute("placeholder")).toBe(ar["widget.placeholder"]);
+    expect(englishLeft(await widgetWords(page), "ar", WIDGET_KEYS)).toEqual([]);
+    await page.getByLabel(ar["widget.your_message"]).fill("مرحبا");
+    await page.getByLabel(ar["widget.your_message"]).press("Enter");
+    await page.locator(".msg.agent").first().waitFor();
+    expect(bodies.chat!.map((b) => b.locale)).toEqual(["ar"]);
+    expect(configs).toEqual(["en", "ar"]);
+    await context.close();
+
+    // Queued before the script loaded: the first (and only) config asks for it.
+    const queued = await browser!.newContext({ viewport: VIEWPORT });
+    queued.setDefaultTimeout(20_000);
+    const second = await queued.newPage();
+    const asked: string[] = [];
+    second.on("request", (r) => r.url().includes("/api/sdk/config") && asked.push(new URL(r.url()).searchParams.get("locale") ?? ""));
+    await second.goto(`http://127.0.0.1:${site!.port}/?locale=en&queued=ja`);
+    await second.getByRole("button", { name: CATALOGUES.ja!["widget.open_chat"], exact: true }).waitFor();
+    expect(await second.locator("svc-agents-widget").getAttribute("lang")).toBe("ja");
+    expect(asked).toEqual(["ja"]);
+    await queued.close();
   },
   TIMEOUT,
 );
