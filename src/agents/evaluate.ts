@@ -126,7 +126,7 @@ export async function answerQuestion(
     toolCalls: 0,
     toolFailures: 0,
     frustrated: false,
-    reply: result.text,
+    answered: result.answered,
   });
   const used = usedPassages(passages, result.text, provider.kind);
   const sources = used.map((p) => ({ doc_id: p.docId, title: p.title }));

@@ -17,6 +17,8 @@ import type { LlmProvider } from "./llm/types.ts";
 import { handoffAcknowledgement } from "./pipeline/handoff-note.ts";
 import { retrieve, type ScoredPassage } from "./pipeline/knowledge.ts";
 import { type Agent, getAgent, listAgents } from "./service.ts";
+import { orgDefaultLanguage } from "../tenancy/orgs.ts";
+import { resolveTexts, type Texts } from "../texts/store.ts";
 
 /** A ticket as the turn tells the customer of it. */
 export interface TicketRef {
@@ -32,7 +34,7 @@ export interface TurnPorts {
     /** A new session with any reported turns and the customer's first message, in one statement. */
     start(input: NewSession): Promise<{ conversation: Conversation; sessionId: string }>;
     /** The request's context and mode merged into the session (the request wins). */
-    update(conversation: Conversation, patch: { context?: NewSession["context"]; mode: string }): Promise<Conversation>;
+    update(conversation: Conversation, patch: { context?: NewSession["context"]; mode: string; language?: string }): Promise<Conversation>;
     /** The latest messages, oldest first. */
     history(conversation: Conversation): Promise<ConversationMessage[]>;
     storeMessage(conversation: Conversation, message: CustomerMessage): Promise<void>;
@@ -56,8 +58,13 @@ export interface TurnPorts {
     waiting(orgId: string, ticketId: string): Promise<(Ticket & { personHas: boolean }) | null>;
     addMessage(orgId: string, actor: InboxActor, ticketId: string, body: string, verified: boolean): Promise<void>;
     create(orgId: string, actor: InboxActor, input: CreateTicketInput): Promise<TicketRef>;
-    /** What the customer is told when a person is asked to take over (business hours). */
-    acknowledgement(orgId: string, ticketNumber: number): Promise<string>;
+    /** What the customer is told when a person is asked to take over (business hours), in their language. */
+    acknowledgement(orgId: string, ticketNumber: number, texts: Texts): Promise<string>;
+  };
+  /** The customer's languages: the org's default, and the org's sentences in one language (src/texts/). */
+  languages: {
+    orgDefault(orgId: string): Promise<string>;
+    texts(orgId: string, language: string): Promise<Texts>;
   };
   log: Logger;
 }
@@ -87,8 +94,9 @@ export function turnPorts(deps: Deps): TurnPorts {
         const ticket = await createTicket(deps, { orgId, actor, input });
         return { id: ticket.id, number: ticket.number };
       },
-      acknowledgement: (orgId, ticketNumber) => handoffAcknowledgement(deps, orgId, ticketNumber),
+      acknowledgement: (orgId, ticketNumber, texts) => handoffAcknowledgement(deps, orgId, ticketNumber, texts),
     },
+    languages: { orgDefault: (orgId) => orgDefaultLanguage(deps.db, orgId), texts: (orgId, language) => resolveTexts(deps, orgId, language) },
     log: deps.log,
   };
 }

@@ -25,6 +25,8 @@ import type { ConversationMessage } from "../conversations/transcript.ts";
 import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, knownError } from "../errors.ts";
+import { customerLanguage } from "../kit/language.ts";
+import { ownOrCatalogue } from "../i18n/catalogue.ts";
 import type { ChatState } from "../ports/caches.ts";
 import { LlmError } from "./llm/errors.ts";
 import { earlierCustomerTurns } from "./pipeline/knowledge.ts";
@@ -43,7 +45,7 @@ export interface TurnBody {
   conversation_history?: HistoryItem[];
   behavior_context?: string;
   custom_fields?: unknown;
-  /** The widget's language (a BCP 47 tag, unchecked): the fallback for a message too short to tell (README "Languages"). */
+  /** The widget's locale (snippet, identify(), the browser): a fallback for the customer's language. */
   locale?: string;
 }
 
@@ -72,6 +74,8 @@ export interface TurnHead {
   sessionId: string;
   agentId: string;
   liveHelpLabel: string;
+  /** What the customer is told when the model fails, in their language (the catalogue's `agent.unavailable`). */
+  unavailable: string;
 }
 
 /** Where a turn's answer goes: collected for /chat, streamed for /chat/stream. */
@@ -106,8 +110,14 @@ export async function runTurn(ports: TurnPorts, caller: TurnCaller, body: TurnBo
   const context = body.context as Record<string, ContextEntry> | undefined;
   let conversation = body.session_id !== undefined ? await sessions.find(orgId, body.session_id, party) : null;
   if (conversation) await repliesWritten(ports.pending, conversation.id);
-  // 2. Agent.
-  const agent = await agentFor(ports, orgId, body.agent_id, conversation);
+  // 2. Agent, and the customer's language (README "Languages": the message's own when it can be
+  // told, else the conversation's, the widget's locale, the org's default), stored with the writes
+  // this turn makes anyway; the turn's sentences are in it.
+  const [agent, language] = await Promise.all([
+    agentFor(ports, orgId, body.agent_id, conversation),
+    ports.languages.orgDefault(orgId).then((org) => customerLanguage(body.message, { conversation: conversation?.language, widget: body.locale, org })),
+  ]);
+  const texts = ports.languages.texts(orgId, language);
   const images = body.images ?? [];
   const message = { text: body.message, images, mode };
   const aiAnswersDuringHandoff = conversation?.ticketId ? await caller.aiAnswersDuringHandoff() : false;
@@ -117,12 +127,12 @@ export async function runTurn(ports: TurnPorts, caller: TurnCaller, body: TurnBo
   let stored: Promise<void>;
   if (conversation) {
     sessionId = body.session_id!;
-    conversation = await sessions.update(conversation, { context, mode });
+    conversation = await sessions.update(conversation, { context, mode, language });
     history = await sessions.history(conversation);
     stored = sessions.storeMessage(conversation, message);
   } else {
     // A new conversation: the session, any reported turns and the message in one statement.
-    ({ conversation, sessionId } = await sessions.start({ orgId, party, agentId: agent.id, mode, context, reported, firstMessage: message }));
+    ({ conversation, sessionId } = await sessions.start({ orgId, party, agentId: agent.id, mode, context, reported, firstMessage: message, language }));
     history = reported.length > 0 ? (await sessions.history(conversation)).slice(0, -1) : [];
     stored = Promise.resolve();
   }
@@ -136,6 +146,7 @@ export async function runTurn(ports: TurnPorts, caller: TurnCaller, body: TurnBo
     conversation,
     customer: { ...caller.customer, reported: (body.custom_fields as Record<string, unknown> | undefined) ?? {} },
     message: body.message,
+    texts: await texts,
     images,
     mode,
     behavior: body.behavior_context,
@@ -146,7 +157,12 @@ export async function runTurn(ports: TurnPorts, caller: TurnCaller, body: TurnBo
   };
   // 4. Triage.
   const decided = await decide(ports.agents, turn);
-  sink.open({ sessionId, agentId: decided.agent.id, liveHelpLabel: decided.agent.liveHelpLabel });
+  sink.open({
+    sessionId,
+    agentId: decided.agent.id,
+    liveHelpLabel: ownOrCatalogue(decided.agent.liveHelpLabel, "widget.live_help", turn.texts.language, turn.texts.overrides),
+    unavailable: turn.texts.t("agent.unavailable"),
+  });
   // 5. Answer.
   let text = "";
   const actions: unknown[] = [];

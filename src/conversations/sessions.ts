@@ -111,6 +111,8 @@ export interface NewSession {
   reported?: readonly ReportedTurn[];
   /** The customer's first message, stored in the same transaction (one commit for a new conversation). */
   firstMessage?: { text: string; images: string[]; mode: string };
+  /** The customer's language (ISO 639-1, src/kit/language.ts customerLanguage). */
+  language?: string | null;
 }
 
 /** Starts a session; returns its row and the id to hand back (the only time the id exists in clear). */
@@ -152,6 +154,7 @@ export async function createSession(deps: Deps, input: NewSession): Promise<{ co
     agentId: input.agentId,
     mode: input.mode,
     context,
+    language: input.language ?? null,
     messageCount: messages.length,
     createdAt: now,
     updatedAt: now,
@@ -173,14 +176,15 @@ export async function createSession(deps: Deps, input: NewSession): Promise<{ co
 export async function updateSession(
   deps: Deps,
   conversation: Conversation,
-  patch: { context?: Record<string, ContextEntry>; mode: string },
+  patch: { context?: Record<string, ContextEntry>; mode: string; language?: string | null },
 ): Promise<Conversation> {
   const context = patch.context ? { ...conversation.context, ...patch.context } : conversation.context;
   if (patch.context) assertFreeForm(context, "/context");
-  if (!patch.context && patch.mode === conversation.mode) return conversation;
+  const language = patch.language ?? conversation.language;
+  if (!patch.context && patch.mode === conversation.mode && language === conversation.language) return conversation;
   const [row] = await deps.db
     .update(conversations)
-    .set({ context, mode: patch.mode, updatedAt: deps.now() })
+    .set({ context, mode: patch.mode, language, updatedAt: deps.now() })
     .where(and(eq(conversations.orgId, conversation.orgId), eq(conversations.id, conversation.id)))
     .returning();
   return row!;

@@ -62,9 +62,13 @@ export function attrs(record: Record<string, AttrValue>): Html {
 
 export const PAGE_CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-export function page(title: string, body: Html, options: { status?: number; headers?: Record<string, string>; csp?: string } = {}): Response {
+export function page(
+  title: string,
+  body: Html,
+  options: { status?: number; headers?: Record<string, string>; csp?: string; lang?: string; dir?: "ltr" | "rtl" } = {},
+): Response {
   const doc = html`<!doctype html>
-<html lang="en">
+<html lang="${options.lang ?? "en"}"${options.dir === "rtl" ? html` dir="rtl"` : ""}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -22,6 +22,8 @@ export const ar: Messages = {
 
   "mail.reply_footer":
     "تصلك هذه الرسالة لأنك طلبت مساعدتنا (الطلب رقم {number}). ردّ عليها لتكتب إلينا. تُرسل الردود على طلباتك حتى لو ألغيت اشتراكك في نشراتنا الإخبارية؛ ولإيقافها اطلب منا إغلاق الطلب.",
+  "mail.from_name": "{person} من {org}",
+  "mail.support": "الدعم",
   "mail.resolution_subject": "تم حل الطلب رقم {number}: كيف كانت خدمتنا؟",
   "mail.resolution_resolved": "تم حل الطلب رقم {number}.",
   "mail.resolution_footer":

@@ -22,6 +22,8 @@ export const de: Messages = {
 
   "mail.reply_footer":
     "Sie erhalten diese E-Mail, weil Sie uns um Hilfe gebeten haben (Anfrage Nr. {number}). Antworten Sie darauf, um uns zu schreiben. Antworten auf Ihre eigenen Anfragen werden auch dann gesendet, wenn Sie unsere Newsletter abbestellt haben; wenn Sie sie nicht mehr erhalten möchten, bitten Sie uns, die Anfrage zu schließen.",
+  "mail.from_name": "{person} von {org}",
+  "mail.support": "Support",
   "mail.resolution_subject": "Anfrage Nr. {number} ist gelöst: Wie waren wir?",
   "mail.resolution_resolved": "Anfrage Nr. {number} ist gelöst.",
   "mail.resolution_footer":

@@ -9,13 +9,13 @@ export const en = {
   "agent.no_answer":
     "I'm sorry, I couldn't find an answer to that in our help articles, and I don't want to guess. Would you like me to connect you with a person from our team?",
   "agent.no_answer_near":
-    "I'm sorry, I couldn't find an answer to that in our help articles, and I don't want to guess. The closest one is “{title}”, but it may not cover your question. Would you like me to connect you with a person from our team?",
+    "I'm sorry, I couldn't find an answer to that in our help articles, and I don't want to guess. The closest one is \"{title}\", but it may not cover your question. Would you like me to connect you with a person from our team?",
   "agent.nothing_said": "I'm sorry, I couldn't find an answer to that. Would you like me to connect you with a person from our team?",
   "agent.unavailable": "I'm sorry, I can't answer right now. Would you like me to connect you with a person from our team?",
   "agent.greeting_reply": "Hello! Ask me a question and I'll look for the answer in our help articles.",
   "agent.thanks_reply": "You're welcome! Is there anything else I can help you with?",
   "agent.ask_back": "Could you tell me a little more about what you need? I'll look for the answer in our help articles.",
-  "agent.may_help": "This article may help: “{title}”.",
+  "agent.may_help": 'This article may help: "{title}".',
   "agent.offer_person": "Would you like me to connect you with a person from our team?",
   "agent.ticket_opened": "I've opened ticket #{number} so a person from our team can follow up with you.",
   "agent.waiting_added": "I've added your message to ticket #{number}. A person from our team will reply here as soon as they can.",
@@ -27,6 +27,8 @@ export const en = {
   // Emails.
   "mail.reply_footer":
     "You get this email because you asked us for help (request #{number}). Answer it to write to us. Replies to your own requests are sent even if you unsubscribed from our newsletters; to stop them, ask us to close the request.",
+  "mail.from_name": "{person} at {org}",
+  "mail.support": "Support",
   "mail.resolution_subject": "Request #{number} is resolved: how did we do?",
   "mail.resolution_resolved": "Request #{number} is resolved.",
   "mail.resolution_footer":

@@ -22,6 +22,8 @@ export const es: Messages = {
 
   "mail.reply_footer":
     "Recibes este correo porque nos pediste ayuda (solicitud n.º {number}). Responde a este mensaje para escribirnos. Las respuestas a tus propias solicitudes se envían aunque te hayas dado de baja de nuestros boletines; para dejar de recibirlas, pídenos que cerremos la solicitud.",
+  "mail.from_name": "{person} de {org}",
+  "mail.support": "Soporte",
   "mail.resolution_subject": "La solicitud n.º {number} está resuelta: ¿qué tal lo hicimos?",
   "mail.resolution_resolved": "La solicitud n.º {number} está resuelta.",
   "mail.resolution_footer":

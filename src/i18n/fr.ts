@@ -23,6 +23,8 @@ export const fr: Messages = {
 
   "mail.reply_footer":
     "Vous recevez cet e-mail parce que vous nous avez demandé de l’aide (demande nº {number}). Répondez-y pour nous écrire. Les réponses à vos propres demandes sont envoyées même si vous vous êtes désabonné de nos newsletters ; pour ne plus les recevoir, demandez-nous de clôturer la demande.",
+  "mail.from_name": "{person} de {org}",
+  "mail.support": "Assistance",
   "mail.resolution_subject": "La demande nº {number} est résolue : comment nous sommes-nous débrouillés ?",
   "mail.resolution_resolved": "La demande nº {number} est résolue.",
   "mail.resolution_footer":

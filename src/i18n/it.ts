@@ -23,6 +23,8 @@ export const it: Messages = {
 
   "mail.reply_footer":
     "Ricevi questa email perché ci hai chiesto aiuto (richiesta n. {number}). Rispondi per scriverci. Le risposte alle tue richieste vengono inviate anche se hai annullato l’iscrizione alle nostre newsletter; per non riceverle più, chiedici di chiudere la richiesta.",
+  "mail.from_name": "{person} di {org}",
+  "mail.support": "Assistenza",
   "mail.resolution_subject": "La richiesta n. {number} è stata risolta: come ci siamo comportati?",
   "mail.resolution_resolved": "La richiesta n. {number} è stata risolta.",
   "mail.resolution_footer":

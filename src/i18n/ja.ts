@@ -21,6 +21,8 @@ export const ja: Messages = {
 
   "mail.reply_footer":
     "このメールは、お問い合わせ（リクエスト #{number}）をいただいたためお送りしています。このメールに返信するとご連絡いただけます。ニュースレターの配信を停止されていても、お問い合わせへの返信はお送りします。停止をご希望の場合は、リクエストを終了するようお申し付けください。",
+  "mail.from_name": "{org} {person}",
+  "mail.support": "サポート",
   "mail.resolution_subject": "リクエスト #{number} は解決しました：対応はいかがでしたか？",
   "mail.resolution_resolved": "リクエスト #{number} は解決しました。",
   "mail.resolution_footer":

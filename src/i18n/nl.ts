@@ -22,6 +22,8 @@ export const nl: Messages = {
 
   "mail.reply_footer":
     "Je ontvangt deze e-mail omdat je ons om hulp hebt gevraagd (verzoek #{number}). Beantwoord hem om ons te schrijven. Antwoorden op je eigen verzoeken worden ook verstuurd als je je hebt afgemeld voor onze nieuwsbrieven; wil je ze niet meer ontvangen, vraag ons dan het verzoek te sluiten.",
+  "mail.from_name": "{person} van {org}",
+  "mail.support": "Klantenservice",
   "mail.resolution_subject": "Verzoek #{number} is opgelost: hoe hebben we het gedaan?",
   "mail.resolution_resolved": "Verzoek #{number} is opgelost.",
   "mail.resolution_footer":

@@ -22,6 +22,8 @@ export const pt: Messages = {
 
   "mail.reply_footer":
     "Você recebe este e-mail porque nos pediu ajuda (solicitação nº {number}). Responda a ele para nos escrever. As respostas às suas próprias solicitações são enviadas mesmo que você tenha cancelado a inscrição nas nossas newsletters; para deixar de recebê-las, peça-nos para encerrar a solicitação.",
+  "mail.from_name": "{person}, {org}",
+  "mail.support": "Suporte",
   "mail.resolution_subject": "A solicitação nº {number} foi resolvida: como nos saímos?",
   "mail.resolution_resolved": "A solicitação nº {number} foi resolvida.",
   "mail.resolution_footer":

@@ -21,6 +21,8 @@ export const zh: Messages = {
 
   "mail.reply_footer":
     "您收到这封邮件，是因为您向我们寻求了帮助（请求 #{number}）。直接回复即可给我们写信。即使您已退订我们的新闻通讯，我们仍会发送对您请求的回复；如不想再收到，请让我们关闭该请求。",
+  "mail.from_name": "{org} {person}",
+  "mail.support": "客服",
   "mail.resolution_subject": "请求 #{number} 已解决：我们的服务如何？",
   "mail.resolution_resolved": "请求 #{number} 已解决。",
   "mail.resolution_footer": "您收到这封邮件，是因为您向 {org} 提交的请求 #{number} 已解决。链接在 {days, plural, other {# 天}}内有效；每个请求只能评价一次。",

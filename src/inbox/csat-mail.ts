@@ -15,13 +15,14 @@ import type { MailTransport } from "../mail/smtp.ts";
 import { displayName, MALFORMED, mailHandler } from "../outbox/mail-kind.ts";
 import { enqueue, type OutboxHandler, type OutboxRow } from "../outbox/outbox.ts";
 import { CSAT_LIMITS, issueCsatToken } from "./csat.ts";
-import { csatLink } from "./csat-page.ts";
+import { csatLink, scoreLabels } from "./csat-page.ts";
 import { REPLY_SEEN_GRACE_MS, ticketMailLane } from "./reply-mail.ts";
 import { orgNames } from "../tenancy/orgs.ts";
+import { customerTexts, type Texts, textsOf } from "../texts/store.ts";
+import { ownOrCatalogue } from "../i18n/catalogue.ts";
+import { isRtl } from "../kit/language.ts";
 
 export const RESOLUTION_MAIL_KIND = "ticket.resolution_email";
-const DEFAULT_QUESTION = "How would you rate the help you received?";
-const LABELS = ["", "Very poor", "Poor", "Okay", "Good", "Excellent"];
 
 /** Queues the resolution email in the transaction that resolves the ticket (a ticket with no customer gets none). */
 export async function queueResolutionEmail(
@@ -60,22 +61,31 @@ async function load(deps: Deps, row: OutboxRow, csat: CsatSwitch) {
 
 type Found = Extract<Awaited<ReturnType<typeof load>>, { data: unknown }>["data"];
 
-export function renderResolution(p: { question: string; org: string; number: number; links: string[] }) {
-  const footer = `You get this email because request #${p.number} to ${p.org} was resolved. The links work for ${CSAT_LIMITS.linkDays} days; a request is rated once.`;
-  const lines = p.links.map((link, i) => `${i + 1} (${LABELS[i + 1]}): ${link}`);
-  const text = `Request #${p.number} is resolved.\n\n${p.question}\n\n${lines.join("\n")}\n\n-- \n${footer}\n`;
-  const html = `<!doctype html><html><body><p>Request #${p.number} is resolved.</p>\n<p>${escapeHtml(p.question)}</p>\n<p>${p.links
-    .map((link, i) => `<a href="${escapeHtml(link)}">${i + 1} — ${LABELS[i + 1]}</a>`)
+export function renderResolution(p: { question: string; org: string; number: number; links: string[] }, texts: Texts = textsOf("en")) {
+  const number = String(p.number);
+  const labels = scoreLabels(texts);
+  const footer = texts.t("mail.resolution_footer", { number, org: p.org, days: CSAT_LIMITS.linkDays });
+  const resolved = texts.t("mail.resolution_resolved", { number });
+  const lines = p.links.map((link, i) => `${i + 1} (${labels[i + 1]}): ${link}`);
+  const text = `${resolved}\n\n${p.question}\n\n${lines.join("\n")}\n\n-- \n${footer}\n`;
+  const html = `<!doctype html><html lang="${escapeHtml(texts.language)}"${isRtl(texts.language) ? ' dir="rtl"' : ""}><body><p>${escapeHtml(resolved)}</p>\n<p>${escapeHtml(p.question)}</p>\n<p>${p.links
+    .map((link, i) => `<a href="${escapeHtml(link)}">${i + 1} — ${escapeHtml(labels[i + 1]!)}</a>`)
     .join("<br>\n")}</p>\n<p style="color:#666;font-size:12px">${escapeHtml(footer)}</p></body></html>`;
   return { text, html };
 }
 
 async function render(deps: Deps, { ticket, org: orgName, question }: Found) {
-  const org = displayName(orgName) || "Support";
+  // The customer's language: the ticket's (set from the conversation), else the org's default (README "Languages").
+  const texts = await customerTexts(deps, ticket.orgId, ticket.language);
+  const org = displayName(orgName) || texts.t("mail.support");
   const token = await issueCsatToken(deps.db, { orgId: ticket.orgId, ticketId: ticket.id, now: deps.now() });
   const links = [1, 2, 3, 4, 5].map((score) => csatLink(deps.config.baseUrl, token, score));
-  const { text, html } = renderResolution({ question: question || DEFAULT_QUESTION, org, number: ticket.number, links });
-  return { fromName: org, subject: `Request #${ticket.number} is resolved: how did we do?`, text, html };
+  // The org's own question is said as written; the default one in the customer's language.
+  const { text, html } = renderResolution(
+    { question: ownOrCatalogue(question, "rating.question", texts.language, texts.overrides), org, number: ticket.number, links },
+    texts,
+  );
+  return { fromName: org, subject: texts.t("mail.resolution_subject", { number: String(ticket.number) }), text, html };
 }
 
 /**

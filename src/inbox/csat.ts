@@ -126,7 +126,7 @@ export async function issueCsatToken(conn: Conn, input: { orgId: string; ticketI
 export async function ticketOfCsatToken(
   deps: Pick<Deps, "db" | "now">,
   token: string,
-): Promise<{ orgId: string; ticketId: string; number: number; rating: Rating | null }> {
+): Promise<{ orgId: string; ticketId: string; number: number; language: string | null; rating: Rating | null }> {
   const [row] =
     token.length > 0 && token.length <= 128
       ? await deps.db
@@ -141,6 +141,7 @@ export async function ticketOfCsatToken(
     orgId: row.token.orgId,
     ticketId: row.ticket.id,
     number: row.ticket.number,
+    language: row.ticket.language,
     rating: row.ticket.csatScore === null ? null : ratingOf(row.ticket, false),
   };
 }

@@ -27,6 +27,7 @@ import { rowsByPayload } from "../outbox/states.ts";
 import { type InboundIds, threadIds } from "./mail-thread.ts";
 import { memberById } from "../tenancy/members.ts";
 import { orgNames } from "../tenancy/orgs.ts";
+import { customerTexts, type Texts, textsOf } from "../texts/store.ts";
 
 export const REPLY_MAIL_KIND = "ticket.reply_email";
 
@@ -114,8 +115,8 @@ async function replyAddress(deps: Deps, orgId: string, ticketId: string, endUser
   return `reply+${token}@${inbound.domain}`;
 }
 
-export function renderReply(p: { body: string; person: string; org: string; number: number }) {
-  const footer = `You get this email because you asked us for help (request #${p.number}). Answer it to write to us. Replies to your own requests are sent even if you unsubscribed from our newsletters; to stop them, ask us to close the request.`;
+export function renderReply(p: { body: string; person: string; org: string; number: number }, texts: Texts = textsOf("en")) {
+  const footer = texts.t("mail.reply_footer", { number: String(p.number) });
   const text = `${p.body}\n\n-- \n${p.person}, ${p.org}\n\n${footer}\n`;
   const paragraphs = p.body
     .split(/\n{2,}/)
@@ -142,14 +143,17 @@ async function loadReply(deps: Deps, row: OutboxRow) {
 type Found = Extract<Awaited<ReturnType<typeof loadReply>>, { data: unknown }>["data"];
 
 async function renderReplyMail(deps: Deps, inbound: InboundIds, row: OutboxRow, { ticket, message, org: orgName }: Found) {
+  // The customer's language: the ticket's (set from the conversation), else the org's default (README "Languages").
+  const texts = await customerTexts(deps, row.orgId, ticket.language);
+  const support = texts.t("mail.support");
   const author = message.authorMemberId ? await memberById(deps.db, message.authorMemberId) : null;
-  const person = displayName(author?.name || "Support") || "Support";
-  const org = displayName(orgName) || "Support";
+  const person = displayName(author?.name || support) || support;
+  const org = displayName(orgName) || support;
   const ids = await threadIds(deps, inbound, row.orgId, ticket.id, message);
   const replyTo = await replyAddress(deps, row.orgId, ticket.id, ticket.endUserId!);
-  const { text, html } = renderReply({ body: message.body, person, org, number: ticket.number });
+  const { text, html } = renderReply({ body: message.body, person, org, number: ticket.number }, texts);
   return {
-    fromName: `${person} at ${org}`,
+    fromName: texts.t("mail.from_name", { person, org }),
     replyTo: replyTo ?? undefined,
     subject: message.seq === (await firstSeq(deps, row.orgId, ticket.id)) ? ticket.subject : `Re: ${ticket.subject}`,
     text,

@@ -63,6 +63,8 @@ export interface CreateTicketInput {
   chatReason?: ChatTicketReason;
   /** The first message arrived by email (src/inbound/): who sent it. */
   email?: EmailSender;
+  /** The customer's language (ISO 639-1): a ticket opened from a conversation takes the conversation's. */
+  language?: string | null;
 }
 
 /** The sender of a customer message that arrived by email: its From address, and whether that is the ticket customer's address. */

@@ -74,6 +74,7 @@ export async function createTicketRow(deps: Deps, { orgId, actor, input }: { org
         source,
         endUserId: customerId,
         conversationId: input.conversationId ?? null,
+        language: input.language ?? null,
         handoffReason: input.chatReason ?? null,
         verified,
         customFields,

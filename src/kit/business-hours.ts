@@ -179,6 +179,18 @@ export function openIntervalsBetween(hours: BusinessHours, from: Date, to: Date)
 }
 
 /** "Monday 30 November at 09:00 (Europe/Paris time)": an opening as the org's customers read it. */
+/**
+ * An opening as the words of a sentence in `language` (the catalogue's `agent.handoff_away`): the
+ * day and the time through Intl in that language, in the org's zone, and the zone's name.
+ */
+export function openingParts(hours: BusinessHours, at: Date, language: string): { day: string; time: string; zone: string } {
+  // English as it was always said here ("Monday 8 December at 09:00"); another language as Intl writes it.
+  const locale = language !== "en" && Intl.DateTimeFormat.supportedLocalesOf([language]).length > 0 ? language : "en-GB";
+  const day = new Intl.DateTimeFormat(locale, { timeZone: hours.time_zone, weekday: "long", day: "numeric", month: "long" }).format(at);
+  const time = new Intl.DateTimeFormat(locale, { timeZone: hours.time_zone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(at);
+  return { day, time, zone: hours.time_zone };
+}
+
 export function describeOpening(hours: BusinessHours, at: Date): string {
   const day = new Intl.DateTimeFormat("en-GB", { timeZone: hours.time_zone, weekday: "long", day: "numeric", month: "long" }).format(at);
   const time = new Intl.DateTimeFormat("en-GB", { timeZone: hours.time_zone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(at);

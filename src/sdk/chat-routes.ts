@@ -29,8 +29,6 @@ import { liftIdleTimeout, streamTurn } from "./stream.ts";
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 429: ErrorBody };
 
-const FALLBACK = "I'm sorry, I can't answer right now. Would you like me to connect you with a person from our team?";
-
 /** Who asks: the identity the body claims or proves, and this surface's ticket quota and handoff setting. */
 async function callerOf(deps: Deps, auth: WidgetAuth, body: ChatBodyValue, request: Request): Promise<TurnCaller> {
   const customer = await resolveIdentity(deps, auth.orgId, {
@@ -50,7 +48,7 @@ async function callerOf(deps: Deps, auth: WidgetAuth, body: ChatBodyValue, reque
 
 /** The collecting sink of /chat: what the turn opened with and how it ended. */
 function collector(signal: AbortSignal) {
-  let head: TurnHead = { sessionId: "", agentId: "", liveHelpLabel: "" };
+  let head: TurnHead = { sessionId: "", agentId: "", liveHelpLabel: "", unavailable: "" };
   let ended: TurnEnd | null = null;
   const sink: TurnSink = { open: (h) => (head = h), text: () => {}, action: () => {}, signal, end: (e) => (ended = e) };
   return { sink, head: () => head, ended: () => ended! };
@@ -72,13 +70,14 @@ export function chatRoutes(deps: Deps, turns: TurnPorts) {
         liftIdleTimeout(request);
         const collected = collector(request.signal);
         await runTurn(turns, caller, body, collected.sink);
-        const { sessionId, agentId, liveHelpLabel } = collected.head();
+        const { sessionId, agentId, liveHelpLabel, unavailable } = collected.head();
         const end = collected.ended();
         let outcome: ChatOutcome;
         if (end.ok) outcome = end.outcome;
         else if (end.cause instanceof LlmError)
           outcome = {
-            text: FALLBACK,
+            // A fallback that offers a person, in the customer's language (the catalogue's `agent.unavailable`).
+            text: unavailable,
             agentId,
             actions: [{ type: "offer_person", label: liveHelpLabel }],
             sources: [],

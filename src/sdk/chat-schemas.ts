@@ -46,7 +46,7 @@ const common = {
     t.String({
       maxLength: 35,
       description:
-        'The widget\'s language as a BCP 47 tag (`es`, `pt-BR`): what the customer is addressed in when their message is too short to tell (README "Languages"). Not a tag: ignored.',
+        "The widget's locale (BCP 47: the snippet's, identify()'s or the browser's). The customer's language is their message's when it can be told, else the conversation's, else this, else the organisation's default (README \"Languages\").",
     }),
   ),
 };

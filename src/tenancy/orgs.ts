@@ -57,6 +57,12 @@ export async function orgProfile(db: Conn, orgId: string): Promise<{ name: strin
   return org ?? null;
 }
 
+/** The language (ISO 639-1) the org's customers are addressed in when nothing says theirs; English for an unknown org. */
+export async function orgDefaultLanguage(db: Conn, orgId: string): Promise<string> {
+  const [org] = await db.select({ language: orgs.defaultLanguage }).from(orgs).where(eq(orgs.id, orgId));
+  return org?.language ?? "en";
+}
+
 /** The org's business hours as stored; null: none set; undefined: no such org. */
 export async function orgBusinessHours(db: Conn, orgId: string): Promise<Record<string, unknown> | null | undefined> {
   const [org] = await db.select({ hours: orgs.businessHours }).from(orgs).where(eq(orgs.id, orgId));

@@ -13,6 +13,7 @@ import { isMessageKey, type MessageKey, messageProblem, type Overrides, type Par
 import { createFreshCache } from "../kit/fresh-cache.ts";
 import { normalizeLanguage } from "../kit/language.ts";
 import type { OrgTextsCache } from "../ports/caches.ts";
+import { orgDefaultLanguage } from "../tenancy/orgs.ts";
 
 export const TEXTS_LIMITS = {
   /** Characters of one overriding message. */
@@ -61,6 +62,11 @@ export function createTextsCache(deps: Pick<Deps, "db" | "now" | "invalidation">
 export async function resolveTexts(deps: Pick<Deps, "texts">, orgId: string, language: string): Promise<Texts> {
   const overrides = (await deps.texts.get(orgId))[language] ?? {};
   return textsOf(language, overrides);
+}
+
+/** The org's sentences for a customer whose language may not be known (a ticket's, an email's): then the org's default. */
+export async function customerTexts(deps: Pick<Deps, "db" | "texts">, orgId: string, language: string | null | undefined): Promise<Texts> {
+  return resolveTexts(deps, orgId, language ?? (await orgDefaultLanguage(deps.db, orgId)));
 }
 
 /** The overrides of one language as stored (for the settings page and GET /api/texts). */

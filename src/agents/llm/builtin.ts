@@ -12,10 +12,15 @@
 // (src/knowledge/lexical.ts), else counted here. A passage answers when it covers at least
 // COVERAGE_THRESHOLD; retrieval's order (best page first) is kept. When retrieval's evidence for
 // the page is weak, the reply says the page may help rather than presenting it as the answer.
+//
+// Its own sentences (no answer, a question back, a greeting) come from the catalogue in the
+// customer's language (`request.say`, README "Languages"); that it found no answer is said as data
+// (`answered: false` on its `done` event), never left for the pipeline to read back from the text.
+import { t } from "../../i18n/catalogue.ts";
 import { stem, terms, words } from "../../kit/words.ts";
 import { LlmError } from "./errors.ts";
 import { join, type PlainBlock, plainBlocks, separator } from "./plain-text.ts";
-import type { LlmEvent, LlmMessage, LlmProvider, LlmRequest, Passage } from "./types.ts";
+import type { LlmEvent, LlmMessage, LlmProvider, LlmRequest, Passage, Say } from "./types.ts";
 
 /** Least coverage of a passage whose coverage retrieval measured (weighted by rarity: src/knowledge/lexical.ts). */
 export const COVERAGE_THRESHOLD = 0.2;
@@ -48,12 +53,13 @@ function covered(wanted: readonly string[], present: ReadonlySet<string>): numbe
 const GREETING = /^\s*(hi|hello|hey|good (morning|afternoon|evening)|howdy)\b[\s!.,]*$/i;
 const THANKS = /^\s*(thanks?|thank you|thx|cheers)\b[^?]*$/i;
 
-export const NO_ANSWER =
-  "I'm sorry, I couldn't find an answer to that in our help articles, and I don't want to guess. Would you like me to connect you with a person from our team?";
+const english: Say = (key, params) => t("en", key, params);
+
+/** The no-answer sentence in English (the catalogue's `agent.no_answer`). */
+export const NO_ANSWER = english("agent.no_answer");
 
 /** No answer, with the closest article named (it is listed among the reply's sources for the customer to judge). */
-export const noAnswerNear = (title: string) =>
-  `I'm sorry, I couldn't find an answer to that in our help articles, and I don't want to guess. The closest one is "${title}", but it may not cover your question. Would you like me to connect you with a person from our team?`;
+export const noAnswerNear = (title: string, say: Say = english) => say("agent.no_answer_near", { title });
 
 /** A unit a passage is quoted by: a sentence of a paragraph or list item, a table row, a code block, or a heading (never quoted first). */
 type Unit = PlainBlock;
@@ -139,30 +145,47 @@ export function answeringPassages(question: string, passages: readonly Passage[]
   );
 }
 
-export const ASK_BACK = "Could you tell me a little more about what you need? I'll look for the answer in our help articles.";
+export const ASK_BACK = english("agent.ask_back");
+
+/** What the builtin provider says, and whether it answered (false: it said it found no answer; `closest`: the document it named). */
+export interface BuiltinReply {
+  text: string;
+  answered: boolean;
+  closest?: string;
+}
 
 /** The full answer the builtin provider gives (also what its stream concatenates to). */
-export function builtinAnswer(request: Pick<LlmRequest, "messages" | "passages">): string {
+export function builtinAnswer(request: Pick<LlmRequest, "messages" | "passages" | "say">): string {
+  return builtinReply(request).text;
+}
+
+export function builtinReply(request: Pick<LlmRequest, "messages" | "passages" | "say">): BuiltinReply {
+  const say = request.say ?? english;
+  const said = (text: string): BuiltinReply => ({ text, answered: true });
   const question = lastUserMessage(request.messages);
-  if (GREETING.test(question)) return "Hello! Ask me a question and I'll look for the answer in our help articles.";
-  if (THANKS.test(question)) return "You're welcome! Is there anything else I can help you with?";
+  // Greetings and thanks are recognised in English only: another language's greeting is answered as a question would be.
+  if (GREETING.test(question)) return said(say("agent.greeting_reply"));
+  if (THANKS.test(question)) return said(say("agent.thanks_reply"));
   const contentless = terms(question).length === 0;
   // A message without content words: a lead from the conversation's page when retrieval found one, else a question back.
   const found = contentless
     ? request.passages.filter((p) => (p.coverage ?? 0) >= COVERAGE_THRESHOLD).map((passage) => ({ passage, coverage: passage.coverage ?? 0 }))
     : answeringPassages(question, request.passages);
-  if (contentless && found.length === 0) return ASK_BACK;
+  if (contentless && found.length === 0) return said(say("agent.ask_back"));
   const best = found[0];
-  if (!best) return NO_ANSWER;
-  if (!contentless && best.passage.held !== undefined && best.passage.held < HELD_BELOW) return noAnswerNear(best.passage.title);
+  if (!best) return { text: say("agent.no_answer"), answered: false };
+  if (!contentless && best.passage.held !== undefined && best.passage.held < HELD_BELOW)
+    return { text: noAnswerNear(best.passage.title.replace(/\x1e/g, ""), say), answered: false, closest: best.passage.docId };
   // The reply starts with the answer, in plain text; the page it comes from is not named in it:
   // the reply's `sources` (every document that answers, with its URL) name it, and the widget
   // lists them under the answer (README "Chat"). Weak evidence is offered as a lead, by title.
   const quoted = extract(question, best.passage.text);
   const title = best.passage.title.replace(/\x1e/g, "");
-  if (contentless || best.passage.score < LEAD_BELOW || quoted === "")
-    return quoted === "" ? `This article may help: "${title}".` : `This article may help: "${title}".\n\n${quoted}`;
-  return quoted;
+  if (contentless || best.passage.score < LEAD_BELOW || quoted === "") {
+    const lead = say("agent.may_help", { title });
+    return said(quoted === "" ? lead : `${lead}\n\n${quoted}`);
+  }
+  return said(quoted);
 }
 
 export function builtinProvider(model = "builtin-extractive"): LlmProvider {
@@ -170,14 +193,14 @@ export function builtinProvider(model = "builtin-extractive"): LlmProvider {
     kind: "builtin",
     model,
     async *stream(request): AsyncGenerator<LlmEvent> {
-      const answer = builtinAnswer(request);
+      const reply = builtinReply(request);
       // Word by word, so the stream behaves like a model's (several text events, then done).
-      const pieces = answer.match(/\s*\S+/g) ?? [answer];
+      const pieces = reply.text.match(/\s*\S+/g) ?? [reply.text];
       for (const text of pieces) {
         if (request.signal.aborted) throw new LlmError("the request was cancelled", false, undefined, "aborted");
         yield { type: "text", text };
       }
-      yield { type: "done", stop: "end", usage: { input: 0, output: 0 } };
+      yield { type: "done", stop: "end", usage: { input: 0, output: 0 }, answered: reply.answered, ...(reply.closest ? { closest: reply.closest } : {}) };
     },
   };
 }

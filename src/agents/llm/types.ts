@@ -6,6 +6,11 @@
 // `done.stop = "tool_calls"`; the pipeline runs the tools and calls `stream` again with the
 // results appended as `tool` messages.
 
+import type { MessageKey, Params } from "../../i18n/catalogue.ts";
+
+/** One sentence of the catalogue in the customer's language (src/i18n/, src/texts/ `Texts.t`). */
+export type Say = (key: MessageKey, params?: Params) => string;
+
 /** One turn of the conversation as the model sees it. */
 export interface LlmMessage {
   role: "user" | "assistant" | "tool";
@@ -50,13 +55,21 @@ export interface LlmRequest {
   passages: Passage[];
   /** Aborts the request (client gone, pipeline deadline). */
   signal: AbortSignal;
+  /** The customer's language (ISO 639-1): the builtin provider's own sentences are in it (README "Languages"). */
+  language?: string;
+  /** The sentences of the catalogue in that language, the org's overrides applied; English when absent. */
+  say?: Say;
 }
 
 export type LlmEvent =
   | { type: "text"; text: string }
   | { type: "tool_call"; id: string; name: string; arguments: Record<string, unknown> }
-  /** Always the last event of a successful stream; a stream that ends without it failed (LlmError). */
-  | { type: "done"; stop: "end" | "tool_calls" | "max_tokens"; usage?: { input: number; output: number } };
+  /**
+   * Always the last event of a successful stream; a stream that ends without it failed (LlmError).
+   * `answered: false`: the provider found no answer and said so (the builtin's "no answer"), as data,
+   * never read back from the text; `closest` then names the document it pointed to, if any.
+   */
+  | { type: "done"; stop: "end" | "tool_calls" | "max_tokens"; usage?: { input: number; output: number }; answered?: boolean; closest?: string };
 
 export type ProviderKind = "builtin" | "openai" | "anthropic";
 

@@ -8,7 +8,8 @@ import type { MessageSource } from "../../db/schema/index.ts";
 import { AppError } from "../../errors.ts";
 import type { ToolInfo, ToolResult } from "../../ports/tools.ts";
 import { ToolNameMap } from "../llm/names.ts";
-import type { LlmMessage, LlmProvider, LlmTool, Passage } from "../llm/types.ts";
+import type { LlmMessage, LlmProvider, LlmTool, Passage, Say } from "../llm/types.ts";
+import { t } from "../../i18n/catalogue.ts";
 
 export const ANSWER = {
   /** Rounds in which the model may call tools; the next request offers none. */
@@ -20,7 +21,8 @@ export const ANSWER = {
 } as const;
 
 const LAST_ROUND = "You have used every tool call allowed for this message. Answer the customer now with what you have; do not call tools.";
-export const NOTHING_SAID = "I'm sorry, I couldn't find an answer to that. Would you like me to connect you with a person from our team?";
+/** What a model that said nothing leaves the customer, in English (the catalogue's `agent.nothing_said`). */
+export const NOTHING_SAID = t("en", "agent.nothing_said");
 
 /** An action record of a tool call (docs/interface.md 2.6 `actions`; its shape is ours: docs/decisions.md). */
 export interface ToolAction {
@@ -40,6 +42,9 @@ export interface AnswerInput {
   /** Runs one tool through the runtime, bound to the chat's scope; throws AppError. */
   callTool(name: string, args: Record<string, unknown>): Promise<ToolResult>;
   signal: AbortSignal;
+  /** The customer's language and the catalogue's sentences in it (README "Languages"); English when absent. */
+  language?: string;
+  say?: Say;
   /** Where text and actions go as they are produced (the stream, or a collector). */
   emit: { text(text: string): void; action(action: unknown): void };
 }
@@ -51,6 +56,10 @@ export interface AnswerResult {
   /** Documents the tools returned (search_docs, read_doc). */
   toolSources: MessageSource[];
   stop: "end" | "tool_calls" | "max_tokens";
+  /** False when the provider said it found no answer (as data: its `done` event), or said nothing at all. */
+  answered: boolean;
+  /** The document a no-answer reply named as the closest, if any. */
+  closest?: string;
 }
 
 function cut(text: string, max: number) {
@@ -72,7 +81,7 @@ export async function answer(input: AnswerInput): Promise<AnswerResult> {
   const names = new ToolNameMap(input.tools.map((t) => t.name));
   const offered: LlmTool[] = input.tools.map((t) => ({ name: names.toProvider(t.name), description: t.description, parameters: t.inputSchema }));
   const messages = [...input.messages];
-  const result: AnswerResult = { text: "", toolCalls: 0, toolFailures: 0, toolSources: [], stop: "end" };
+  const result: AnswerResult = { text: "", toolCalls: 0, toolFailures: 0, toolSources: [], stop: "end", answered: true };
 
   for (let round = 0; ; round++) {
     // The last round still lists the tools (Anthropic refuses tool_use history without them) but
@@ -81,20 +90,34 @@ export async function answer(input: AnswerInput): Promise<AnswerResult> {
     const system = last ? `${input.system}\n\n${LAST_ROUND}` : input.system;
     let text = "";
     const calls: { id: string; name: string; arguments: Record<string, unknown> }[] = [];
-    for await (const event of input.provider.stream({ system, messages, tools: offered, passages: input.passages, signal: input.signal })) {
+    for await (const event of input.provider.stream({
+      system,
+      messages,
+      tools: offered,
+      passages: input.passages,
+      signal: input.signal,
+      ...(input.language ? { language: input.language } : {}),
+      ...(input.say ? { say: input.say } : {}),
+    })) {
       if (event.type === "text") {
         const clean = event.text.replace(/\x1e/g, "");
         text += clean;
         input.emit.text(clean);
       } else if (event.type === "tool_call") calls.push(event);
-      else result.stop = event.stop;
+      else {
+        result.stop = event.stop;
+        result.answered = event.answered !== false;
+        if (event.closest) result.closest = event.closest;
+      }
     }
     result.text += text;
     if (calls.length === 0 || last) {
       // A model that said nothing (or only asked for more tools) still leaves the customer an answer.
       if (result.text.trim() === "") {
-        input.emit.text(NOTHING_SAID);
-        result.text = NOTHING_SAID;
+        const nothing = input.say ? input.say("agent.nothing_said") : NOTHING_SAID;
+        input.emit.text(nothing);
+        result.text = nothing;
+        result.answered = false;
       }
       return result;
     }

@@ -14,7 +14,9 @@
 //   T  tool outcome: 1 when the answer called tools and every call succeeded, −1 when any failed,
 //      0 when it called none.
 //   F  frustration: 1 when behavior_context or the message carries frustration signals (below).
-//   U  uncertainty: 1 when the reply itself says it has no answer ("I couldn't find…", "I don't know").
+//   U  uncertainty: 1 when the provider said it found no answer — as data (`answered: false` on its
+//      result: the builtin's no-answer, or a model that said nothing), never read back from the
+//      reply's words, which may be in any language (README "Languages").
 //
 // Escalation, from the confidence and the session:
 //   * confidence < OFFER_BELOW (0.5), or frustration → the reply offers a person (`offer_person` action);
@@ -90,28 +92,46 @@ export interface Signals {
   toolCalls: number;
   toolFailures: number;
   frustrated: boolean;
-  reply: string;
+  /** False when the provider said it found no answer (src/agents/pipeline/answer.ts `AnswerResult.answered`). */
+  answered: boolean;
 }
 
 const FRUSTRATION_BEHAVIOR =
   /\b(?:rage[\s_-]?clicks?|dead[\s_-]?clicks?|frustrat\w*|angry|annoyed|error[\s_-]?clicks?|repeated(?:ly)?[\s_-]?(?:clicks?|errors?|fail\w*|attempts?)|thrashing|u[\s_-]?turns?|(?:clicked|tried|failed)\s+\d{1,4}\s+times)\b/i;
-const FRUSTRATION_MESSAGE =
-  /\b(?:useless|not helpful|unhelpful|doesn'?t help|does not help|still (?:not|doesn'?t|does not|broken|failing)|ridiculous|terrible|awful|waste of (?:my )?time|fed up|sick of|so frustrat\w*|annoying|wtf|this is a joke|nothing works)\b|!{3,}/i;
+/**
+ * Words of frustration in each catalogue language (README "Languages"), matched as whole words in
+ * any message whatever its language (a customer may complain in another language than they asked
+ * in). Chinese and Japanese are written without spaces: their phrases match anywhere.
+ */
+const FRUSTRATION_WORDS: readonly string[] = [
+  // en
+  "useless|not helpful|unhelpful|doesn'?t help|does not help|still (?:not|doesn'?t|does not|broken|failing)|ridiculous|terrible|awful|waste of (?:my )?time|fed up|sick of|so frustrat\\p{L}*|annoying|wtf|this is a joke|nothing works",
+  // es
+  "in[uú]til|no (?:me )?sirve|no ayuda|sigue sin funcionar|rid[ií]culo|horrible|p[eé]rdida de tiempo|estoy harto|estoy harta|qu[eé] desastre|nada funciona|no funciona nada",
+  // de
+  "nutzlos|hilft nicht|bringt nichts|funktioniert (?:immer )?noch nicht|l[aä]cherlich|schrecklich|zeitverschwendung|ich habe es satt|mir reicht'?s|nichts funktioniert|unverschämt",
+  // fr
+  "inutile|[çc]a n[’']aide pas|ne sert à rien|toujours pas|ridicule|nul|horrible|perte de temps|j[’']en ai marre|ras le bol|rien ne marche|rien ne fonctionne",
+  // pt
+  "in[uú]til|n[aã]o ajuda|ainda n[aã]o funciona|rid[ií]culo|horr[ií]vel|perda de tempo|estou farto|estou farta|nada funciona|que absurdo",
+  // it
+  "inutile|non aiuta|ancora non funziona|ridicolo|terribile|perdita di tempo|sono stufo|sono stufa|non funziona niente|niente funziona|assurdo",
+  // nl
+  "nutteloos|helpt niet|werkt nog steeds niet|belachelijk|verschrikkelijk|zonde van mijn tijd|ik ben het zat|niets werkt|waardeloos",
+  // ar
+  "غير مفيد|لا فائدة|لا يعمل|سخيف|مضيعة للوقت|سئمت|لا شيء يعمل|فظيع",
+];
+const FRUSTRATION_MESSAGE = new RegExp(`(?<![\\p{L}\\p{N}])(?:${FRUSTRATION_WORDS.join("|")})(?![\\p{L}\\p{N}])|!{3,}|！{3,}`, "iu");
+/** Chinese and Japanese: no spaces between words, so the phrases are looked for anywhere. */
+const FRUSTRATION_CJK = /没用|没有用|毫无帮助|浪费时间|太差了|受够了|还是不行|根本不行|役に立たない|使えない|時間の無駄|ひどい|まだ動かない|いい加減にして/u;
 
 /** Frustration signals in the session's behaviour data or the message itself. */
 export function frustrationIn(behavior: string | undefined, message: string): boolean {
   if (behavior && FRUSTRATION_BEHAVIOR.test(behavior)) return true;
-  if (FRUSTRATION_MESSAGE.test(message)) return true;
+  if (FRUSTRATION_MESSAGE.test(message) || FRUSTRATION_CJK.test(message)) return true;
   // Shouting: a message of some length written in capitals.
   const letters = message.replace(/[^\p{L}]/gu, "");
   return letters.length >= 12 && letters === letters.toUpperCase() && letters !== letters.toLowerCase();
-}
-
-const UNCERTAIN =
-  /\b(?:couldn'?t find|could not find|can'?t find|cannot find|unable to find|didn'?t find|did not find|i don'?t know|i do not know|i'?m not sure|i am not sure|no information (?:about|on)|don'?t have (?:any )?information|do not have (?:any )?information|not (?:able|in a position) to answer)\b/i;
-
-export function soundsUncertain(reply: string): boolean {
-  return UNCERTAIN.test(reply);
 }
 
 const clamp = (n: number) => Math.min(1, Math.max(0, n));
@@ -120,7 +140,7 @@ export function confidenceOf(s: Signals): number {
   // Nothing looked up (a greeting, "yes" at the start of a conversation): neutral, no knowledge answer to be sure of.
   const k = terms(s.question).length === 0 && s.coverage === 0 ? CONFIDENCE.neutralCoverage : clamp(s.coverage);
   const t = s.toolCalls === 0 ? 0 : s.toolFailures > 0 ? -1 : 1;
-  const value = k + CONFIDENCE.tools * t - CONFIDENCE.frustration * (s.frustrated ? 1 : 0) - CONFIDENCE.uncertainty * (soundsUncertain(s.reply) ? 1 : 0);
+  const value = k + CONFIDENCE.tools * t - CONFIDENCE.frustration * (s.frustrated ? 1 : 0) - CONFIDENCE.uncertainty * (s.answered ? 0 : 1);
   return Math.round(clamp(value) * 100) / 100;
 }
 

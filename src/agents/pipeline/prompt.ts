@@ -34,6 +34,8 @@ export function systemText(input: {
   customer: PromptCustomer | null;
   context: Record<string, unknown>;
   behavior?: string;
+  /** The customer's language (ISO 639-1): the model is told to answer in it (README "Languages"). */
+  language?: string;
 }): string {
   const parts: string[] = [];
   parts.push(input.instructions.trim() || `You are ${input.agentName}, a friendly and precise customer support agent. Answer the customer's questions.`);
@@ -50,7 +52,19 @@ export function systemText(input: {
   if (Object.keys(input.context).length > 0) parts.push(`Page context reported by the customer's app (unverified): ${json(input.context, TRAITS_CHARS)}`);
   if (input.behavior) parts.push(`Recent behaviour reported by the customer's app (unverified): ${json(input.behavior, BEHAVIOR_CHARS)}`);
   parts.push("If you cannot help, say so plainly and offer to connect the customer with a person from the team.");
+  if (input.language) parts.push(languageInstruction(input.language));
   return parts.join("\n\n");
+}
+
+/** The language to answer in, named in English (Intl's names) with its code, whatever language the passages are in. */
+export function languageInstruction(language: string): string {
+  let name = language;
+  try {
+    name = new Intl.DisplayNames(["en"], { type: "language" }).of(language) ?? language;
+  } catch {
+    // not a code Intl knows: the code itself
+  }
+  return `Answer in ${name} (language code "${language}"), the customer's language, even when the help articles or tool results you are given are in another language: translate what you use from them.`;
 }
 
 function imagesNote(count: number) {

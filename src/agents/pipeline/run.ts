@@ -16,8 +16,11 @@ import type { Agent } from "../service.ts";
 import type { TurnPorts } from "../turn-ports.ts";
 import { answer } from "./answer.ts";
 import { chatSubject } from "./subject.ts";
-import { CONFIDENCE, confidenceOf, escalationFor, frustrationIn, soundsUncertain } from "./confidence.ts";
-import { knowledgeCoverage, type ScoredPassage, usedPassages } from "./knowledge.ts";
+import { CONFIDENCE, confidenceOf, escalationFor, frustrationIn } from "./confidence.ts";
+import { knowledgeCoverage, type ScoredPassage } from "./knowledge.ts";
+import { replySources } from "./sources.ts";
+import type { Texts } from "../../texts/store.ts";
+import { ownOrCatalogue } from "../../i18n/catalogue.ts";
 import { conversationMessages, systemText } from "./prompt.ts";
 import { triage, type TriageDecision } from "./triage.ts";
 
@@ -35,6 +38,8 @@ export interface ChatTurn {
   conversation: Conversation;
   customer: ChatCustomer;
   message: string;
+  /** The customer's language and the org's sentences in it (README "Languages"): every sentence of the turn. */
+  texts: Texts;
   images: string[];
   mode: string;
   behavior?: string;
@@ -158,7 +163,7 @@ export async function runPipeline(ports: TurnPorts, turn: ChatTurn, decided: Dec
     if (waiting) {
       await tickets.addMessage(orgId, customerActor, waiting.id, turn.message, customer.verified);
       emit.action({ type: "ticket_updated", ticket_id: waiting.id, ticket_number: waiting.number, team: waiting.team, reason } satisfies PipelineAction);
-      const text = `I've added your message to ticket #${waiting.number}. A person from our team will reply here as soon as they can.`;
+      const text = turn.texts.t("agent.waiting_added", { number: String(waiting.number) });
       emit.text(text);
       const routing: MessageRouting = { action: decision.action, ticket_id: waiting.id, ...(waiting.team ? { team: waiting.team } : {}) };
       return { text, agentId: agent.id, actions, sources: [], confidence: 1, routing, ticketId: waiting.id };
@@ -173,6 +178,7 @@ export async function runPipeline(ports: TurnPorts, turn: ChatTurn, decided: Dec
       conversationId: conversation.id,
       verified: customer.verified,
       chatReason: decision.action === "live_help" ? "live_help" : "routing_rule",
+      language: turn.texts.language,
     });
     emit.action({
       type: "ticket_created",
@@ -183,8 +189,8 @@ export async function runPipeline(ports: TurnPorts, turn: ChatTurn, decided: Dec
     } satisfies PipelineAction);
     const text =
       decision.action === "live_help"
-        ? await tickets.acknowledgement(orgId, ticket.number)
-        : `I've passed your message to our ${team} team (ticket #${ticket.number}). They will follow up with you.`;
+        ? await tickets.acknowledgement(orgId, ticket.number, turn.texts)
+        : turn.texts.t("agent.routed_team", { team: team ?? "", number: String(ticket.number) });
     emit.text(text);
     const routing: MessageRouting = { action: decision.action, ticket_id: ticket.id, ...(team ? { team } : {}) };
     return { text, agentId: agent.id, actions, sources: [], confidence: 1, routing, ticketId: ticket.id };
@@ -221,6 +227,7 @@ export async function runPipeline(ports: TurnPorts, turn: ChatTurn, decided: Dec
         : null,
       context: conversation.context,
       behavior: turn.behavior,
+      language: turn.texts.language,
     }),
     messages: conversationMessages(turn.history, { text: turn.message, images: turn.images.length }),
     passages,
@@ -228,6 +235,8 @@ export async function runPipeline(ports: TurnPorts, turn: ChatTurn, decided: Dec
     tools: listed,
     callTool: (name, args) => ports.tools.call(scope, name, args),
     signal: sink.signal,
+    language: turn.texts.language,
+    say: turn.texts.t,
     emit,
   });
 
@@ -239,7 +248,7 @@ export async function runPipeline(ports: TurnPorts, turn: ChatTurn, decided: Dec
     toolCalls: result.toolCalls,
     toolFailures: result.toolFailures,
     frustrated,
-    reply: result.text,
+    answered: result.answered,
   });
   const previousLow = previous !== undefined && previous.routing === null && previous.confidence !== null && previous.confidence < CONFIDENCE.offerBelow;
   const escalation = waiting ? "none" : escalationFor(confidence, frustrated, previousLow);
@@ -259,36 +268,28 @@ export async function runPipeline(ports: TurnPorts, turn: ChatTurn, decided: Dec
         conversationId: conversation.id,
         verified: customer.verified,
         chatReason: frustrated ? "frustration" : "low_confidence",
+        language: turn.texts.language,
       },
     );
     ticketId = ticket.id;
     emit.action({ type: "ticket_created", ticket_id: ticket.id, ticket_number: ticket.number, team: null, reason: "escalation" } satisfies PipelineAction);
-    const note = `\n\nI've opened ticket #${ticket.number} so a person from our team can follow up with you.`;
+    const note = `\n\n${turn.texts.t("agent.ticket_opened", { number: String(ticket.number) })}`;
     emit.text(note);
     text += note;
   } else if (escalation === "offer") {
-    emit.action({ type: "offer_person", label: agent.liveHelpLabel } satisfies PipelineAction);
-    if (!/\b(?:person|human|someone from our team)\b/i.test(text)) {
-      const note = "\n\nWould you like me to connect you with a person from our team?";
+    emit.action({
+      type: "offer_person",
+      label: ownOrCatalogue(agent.liveHelpLabel, "widget.live_help", turn.texts.language, turn.texts.overrides),
+    } satisfies PipelineAction);
+    // A no-answer reply already offers a person (the catalogue's `agent.no_answer*`): no second offer.
+    if (result.answered) {
+      const note = `\n\n${turn.texts.t("agent.offer_person")}`;
       emit.text(note);
       text += note;
     }
   }
 
-  // Sources: the passages that cover the question (the builtin quotes only those) and the documents
-  // the tools returned — when the reply says it has no answer, only the article it names as the
-  // closest (the customer may judge it), nothing else.
-  const sources: MessageSource[] = [];
-  const seen = new Set<string>();
-  const add = (s: MessageSource) => {
-    if (seen.has(s.doc_id)) return;
-    seen.add(s.doc_id);
-    sources.push(s);
-  };
-  if (!soundsUncertain(result.text)) {
-    for (const p of usedPassages(passages, result.text, provider.kind)) add({ doc_id: p.docId, title: p.title, url: p.url });
-    for (const s of result.toolSources) add(s);
-  } else for (const p of passages) if (result.text.includes(`"${p.title}"`)) add({ doc_id: p.docId, title: p.title, url: p.url });
+  const sources: MessageSource[] = replySources(passages, result, provider.kind);
   if (sources.length > 0) emit.action({ type: "sources", sources } satisfies PipelineAction);
   return { text, agentId: agent.id, actions, sources, confidence, routing: null, ticketId };
 }

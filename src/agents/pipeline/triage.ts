@@ -56,6 +56,19 @@ const PERSON_REQUESTS = [
     `\\b(?:want|need|would like|'d like|prefer|get me|give me|is there|can i have|may i have|let me have)\\b[^.?!]{0,12}\\b${PERSON}(?=\\s*(?:please|pls|now|asap|instead|right now|here)?\\s*(?:[.!?,;]|$)|\\s+(?:i can|to|who can|that can)\\s+(?:talk|speak|chat|help))`,
   ),
   /\b(?:live help|live chat|livehelp|human support|human agent|human help)\b/,
+  // The other catalogue languages (README "Languages"): the plainest ways of asking for a person.
+  new RegExp(
+    `(?<![\\p{L}])(?:${[
+      "(?:hablar|habla|chatear) con (?:una |un |alguien|algún )?(?:persona|humano|agente|asesor)", // es
+      "(?:mit )?(?:einem |einer )?(?:menschen|mitarbeiter|mitarbeiterin|person) (?:sprechen|reden)", // de
+      "parler (?:à|a|avec) (?:un |une |quelqu'un)?(?:humain|personne|conseiller|conseillère|agent)?", // fr
+      "falar com (?:uma |um |alguém)?(?:pessoa|humano|atendente|agente)?", // pt
+      "parlare con (?:una |un |qualcuno)?(?:persona|operatore|operatrice|umano)?", // it
+      "(?:met )?(?:een )?(?:mens|medewerker|persoon) (?:praten|spreken)", // nl
+      "(?:التحدث|أتحدث|تحدث) (?:إلى|مع) (?:شخص|موظف|إنسان)", // ar
+    ].join("|")})(?![\\p{L}])|担当者|オペレーター|人と話|人工客服|转人工|真人客服`,
+    "u",
+  ),
 ];
 const NEGATED = /\b(?:don't|do not|dont|no need to|not|never|without)\b[^.?!]{0,25}\b(?:talk|speak|chat|want|need|connect|human|person|agent)\b/;
 
@@ -68,10 +81,14 @@ export function asksForPerson(message: string): boolean {
 
 const YES =
   /^(?:yes|yeah|yep|yup|sure|ok|okay|please|please do|yes please|go ahead|do it|that would be great|sounds good)\b[\s.,!]*(?:please|thanks|thank you)?[\s.!]*$/;
+/** "yes" in the other catalogue languages, the whole message (README "Languages"). */
+const YES_OTHER =
+  /^(?:s[ií]|claro|vale|de acuerdo|s[ií],? por favor|por favor|ja|ja,? bitte|gerne|bitte|oui|oui,? merci|d'accord|volontiers|sim|sim,? por favor|certo|s[ìi],? grazie|va bene|ja graag|graag|はい|はい、お願いします|お願いします|是|是的|好|好的|نعم|أجل|نعم،? من فضلك)[\s.,!。！、]*$/u;
 
 /** "yes" to the agent's offer of a person. */
 export function acceptsOffer(message: string): boolean {
-  return YES.test(norm(message));
+  const text = norm(message);
+  return YES.test(text) || YES_OTHER.test(text);
 }
 
 /** Intent lexicons: a rule's `intent` matches when the message holds one of these words or phrases. */

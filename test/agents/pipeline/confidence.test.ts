@@ -1,10 +1,8 @@
 // Confidence and escalation (the formula is in docs/decisions.md).
 import { describe, expect, test } from "bun:test";
-import { CONFIDENCE, confidenceOf, escalationFor, evidenceOf, frustrationIn, heldOf, soundsUncertain } from "../../../src/agents/pipeline/confidence.ts";
-import { NO_ANSWER } from "../../../src/agents/llm/builtin.ts";
-import { NOTHING_SAID } from "../../../src/agents/pipeline/answer.ts";
+import { CONFIDENCE, confidenceOf, escalationFor, evidenceOf, frustrationIn, heldOf } from "../../../src/agents/pipeline/confidence.ts";
 
-const base = { question: "How do I reset my password?", coverage: 1, toolCalls: 0, toolFailures: 0, frustrated: false, reply: "Open the sign-in page." };
+const base = { question: "How do I reset my password?", coverage: 1, toolCalls: 0, toolFailures: 0, frustrated: false, answered: true };
 
 describe("confidence = clamp(K + 0.1·T − 0.3·F − 0.4·U)", () => {
   test("strong evidence, no tools", () => expect(confidenceOf({ ...base, coverage: 0.9 })).toBe(0.9));
@@ -14,12 +12,12 @@ describe("confidence = clamp(K + 0.1·T − 0.3·F − 0.4·U)", () => {
     expect(confidenceOf({ ...base, coverage: 0.9, toolCalls: 2, toolFailures: 1 })).toBe(0.8);
   });
   test("frustration subtracts", () => expect(confidenceOf({ ...base, coverage: 0.9, frustrated: true })).toBe(0.6));
-  test("a reply that says it has no answer is low whatever the evidence", () => {
-    expect(confidenceOf({ ...base, coverage: 0.3, reply: NO_ANSWER })).toBe(0);
-    expect(confidenceOf({ ...base, coverage: 0.8, reply: NO_ANSWER })).toBe(0.4);
+  test("a provider that said it found no answer (as data, never read from its words) is low whatever the evidence", () => {
+    expect(confidenceOf({ ...base, coverage: 0.3, answered: false })).toBe(0);
+    expect(confidenceOf({ ...base, coverage: 0.8, answered: false })).toBe(0.4);
   });
   test("a message without content words, nothing looked up: neutral", () => {
-    expect(confidenceOf({ ...base, question: "hello!", coverage: 0, reply: "Hello!" })).toBe(0.5);
+    expect(confidenceOf({ ...base, question: "hello!", coverage: 0 })).toBe(0.5);
   });
   test("the threshold is 0.5", () => expect(CONFIDENCE.offerBelow).toBe(0.5));
 });
@@ -58,10 +56,20 @@ test("frustration signals in behaviour data and in the message", () => {
   expect(frustrationIn(undefined, "Where is the API key?")).toBe(false);
 });
 
-test("uncertain replies", () => {
-  expect(soundsUncertain(NO_ANSWER)).toBe(true);
-  expect(soundsUncertain("I don't know the answer to that.")).toBe(true);
-  expect(soundsUncertain("Open Settings, then Billing.")).toBe(false);
+test("frustration in the catalogue's languages, as whole words or CJK phrases", () => {
+  expect(frustrationIn(undefined, "Esto es inútil, sigue sin funcionar")).toBe(true);
+  expect(frustrationIn(undefined, "Das ist nutzlos")).toBe(true);
+  expect(frustrationIn(undefined, "J’en ai marre, rien ne marche")).toBe(true);
+  expect(frustrationIn(undefined, "Que absurdo, nada funciona")).toBe(true);
+  expect(frustrationIn(undefined, "Sono stufo")).toBe(true);
+  expect(frustrationIn(undefined, "Dit is waardeloos")).toBe(true);
+  expect(frustrationIn(undefined, "这个太差了，浪费时间")).toBe(true);
+  expect(frustrationIn(undefined, "全然役に立たない")).toBe(true);
+  expect(frustrationIn(undefined, "هذا غير مفيد")).toBe(true);
+  // Whole words only: "nul" is French for useless, "nula" (Spanish, none) is not a complaint.
+  expect(frustrationIn(undefined, "¿Cómo restablezco mi contraseña? La factura es nula")).toBe(false);
+  expect(frustrationIn(undefined, "Wie setze ich mein Passwort zurück?")).toBe(false);
+  expect(frustrationIn(undefined, "パスワードをリセットするには？")).toBe(false);
 });
 
 describe("escalation", () => {
@@ -75,8 +83,4 @@ describe("escalation", () => {
     expect(escalationFor(0.2, true, false)).toBe("ticket");
     expect(escalationFor(0.9, false, true)).toBe("none");
   });
-});
-
-test("the reply a model that said nothing is replaced by counts as uncertain", () => {
-  expect(soundsUncertain(NOTHING_SAID)).toBe(true);
 });
