@@ -8,8 +8,11 @@
 //     (src/conversations/feedback.ts keeps that on the reply);
 //   * handed_off: the conversation's next reply is a hand-off: the customer asked for a person
 //     (live help, an accepted offer, a routing rule) or the agent opened a ticket;
-//   * boilerplate: it was drawn only from text repeated across a source's pages — nothing records
-//     that on a reply yet; BOILERPLATE_ANSWER is where it plugs in.
+//   * boilerplate: a word of the question stands only in text repeated across the org's pages
+//     (a footer's "contact support"), which the index leaves out: the knowledge base says it only
+//     in page furniture, so the answer had nothing to draw on. Read from the org's index when the
+//     gaps are read (src/knowledge/lexical.ts `onlyInBoilerplate`), for the answers the reasons
+//     above make gaps — such an answer is refused (the word counts as one no page uses).
 import { type SQL, sql } from "drizzle-orm";
 import { queryRows } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
@@ -34,14 +37,6 @@ export const GAPS = {
 /** Why an answer is a gap; an answer may have several reasons. */
 export const GAP_REASONS = ["low_confidence", "not_helpful", "handed_off", "boilerplate"] as const;
 export type GapReason = (typeof GAP_REASONS)[number];
-
-/**
- * The hook for "answered only from boilerplate" (issue: text repeated across a source's pages is
- * not knowledge): a condition on the answer `a`. Nothing marks such an answer yet, so it is false;
- * when replies record it (say a column `a.boilerplate_only`), this becomes that column and the
- * reason counts without any other change here.
- */
-export const BOILERPLATE_ANSWER: SQL = sql`false`;
 
 /** A reply `m` that hands the conversation to a person: routed (not a person already holding it), or opening a ticket. */
 const handOff = (m: SQL) =>
@@ -76,7 +71,6 @@ interface Row {
   low_confidence: boolean;
   not_helpful: boolean;
   handed_off: boolean;
-  boilerplate: boolean;
 }
 
 /**
@@ -97,7 +91,7 @@ async function gapAnswers(deps: Deps, orgId: string, since: Date, until: Date | 
     sql`with candidate as (
           (select a.id from conversation_messages a
            where a.org_id = ${orgId} and a.role = 'agent' and a.routing is null and a.status = 'complete' and ${within(a)}
-             and (a.confidence < ${GAPS.below} or a.helpful is false or ${BOILERPLATE_ANSWER})
+             and (a.confidence < ${GAPS.below} or a.helpful is false)
            order by a.created_at desc, a.id desc
            limit ${GAPS.scan})
           union
@@ -114,8 +108,7 @@ async function gapAnswers(deps: Deps, orgId: string, since: Date, until: Date | 
         select a.id, a.conversation_id, q.text, a.created_at as asked_at,
           coalesce(a.confidence < ${GAPS.below}, false) as low_confidence,
           coalesce(a.helpful is false, false) as not_helpful,
-          coalesce(n.handed_off, false) as handed_off,
-          coalesce(${BOILERPLATE_ANSWER}, false) as boilerplate
+          coalesce(n.handed_off, false) as handed_off
         from candidate x
         join conversation_messages a on a.id = x.id and a.org_id = ${orgId}
         join lateral (
@@ -151,9 +144,8 @@ export async function knowledgeGaps(deps: Deps, orgId: string, options: { days: 
   const groups: Group[] = [];
   for (const row of rows) {
     const question = row.text.trim().slice(0, 500);
-    const ranked = terms(question)
-      .map((t) => ({ t, idf: index.idf(t) }))
-      .sort((a, b) => b.idf - a.idf || (a.t < b.t ? -1 : 1));
+    const words = terms(question);
+    const ranked = words.map((t) => ({ t, idf: index.idf(t) })).sort((a, b) => b.idf - a.idf || (a.t < b.t ? -1 : 1));
     // The rarest GAPS.rare words, and any as rare as the last of them (words no document uses tie).
     const cut = ranked[Math.min(GAPS.rare, ranked.length) - 1]?.idf ?? 0;
     const rare = ranked
@@ -162,7 +154,8 @@ export async function knowledgeGaps(deps: Deps, orgId: string, options: { days: 
       .map((x) => x.t);
     if (rare.length === 0) continue; // "yes", "hello": nothing to write about
     const askedAt = new Date(row.asked_at);
-    const reasons = GAP_REASONS.filter((r) => row[r]);
+    const boilerplate = words.some((t) => index.onlyInBoilerplate(t));
+    const reasons = GAP_REASONS.filter((r) => (r === "boilerplate" ? boilerplate : row[r]));
     let group = groups.find((g) => rare.filter((t) => g.terms.has(t)).length >= Math.min(2, rare.length, g.terms.size));
     if (!group) {
       group = {

@@ -6,10 +6,10 @@
 // src/knowledge/query.ts. Lines repeated across many pages (footers, related-article lists) are left
 // out of every page that holds them (src/knowledge/boilerplate.ts). Pure: no I/O.
 import { stem } from "../kit/words.ts";
-import { keptBody, RepeatedLines } from "./boilerplate.ts";
+import { FurnitureTerms, keptBody, RepeatedLines } from "./boilerplate.ts";
 import { type Postings, post, sum, unpost } from "./postings.ts";
-import { Accumulator, BestTwo, lengthNorms, type Norms, topPages } from "./scores.ts";
-import { pageTerms } from "./terms.ts";
+import { Accumulator, BestTwo, coverageShare, lengthNorms, type Norms, topPages } from "./scores.ts";
+import { indexTerms, pageTerms } from "./terms.ts";
 import type { IndexDoc, IndexPassage, WeightedTerms, RankedPage } from "./index-types.ts";
 
 export const RANKING = {
@@ -34,6 +34,8 @@ interface Entry {
   body: string;
   kept: string;
   keys: Set<string>;
+  /** Single-word terms of its boilerplate lines. */
+  furniture: Set<string>;
   passages: number[];
   /** Whole-page weighted term frequency. */
   tf: Map<string, number>;
@@ -59,6 +61,7 @@ export class LexicalIndex {
   private readonly pageScores = new Accumulator();
   private readonly best = new BestTwo();
   private readonly lines = new RepeatedLines();
+  private readonly furniture = new FurnitureTerms();
   /** Lower-cased content words of every document, with their counts: the vocabulary typos are matched against. */
   readonly surfaces = new Map<string, number>();
   /** Characters held, for the cache's bound. */
@@ -76,7 +79,7 @@ export class LexicalIndex {
 
   get size() {
     return this.entries.size;
-  }
+  } // prettier-ignore
 
   versionOf(id: string): number | undefined {
     return this.entries.get(id)?.doc.updatedAt.getTime();
@@ -90,7 +93,7 @@ export class LexicalIndex {
 
   ids(): string[] {
     return [...this.entries.keys()];
-  }
+  } // prettier-ignore
 
   /** A page's title and URL while it is indexed (for a page another ranking found: src/knowledge/embed-search.ts). */
   pageOf(id: string): { title: string; url: string | null } | undefined {
@@ -102,6 +105,11 @@ export class LexicalIndex {
   has(term: string): boolean {
     // Headings are counted in their passages only (not in the whole page's terms), so both are asked.
     return this.pagePostings.has(term) || this.postings.has(term);
+  }
+
+  /** Whether the term stands only in boilerplate lines: pages hold it in text the index leaves out, and nowhere else. */
+  onlyInBoilerplate(term: string): boolean {
+    return this.furniture.has(term) && !this.has(term);
   }
 
   pageFrequency(term: string): number {
@@ -143,8 +151,10 @@ export class LexicalIndex {
   private index(doc: IndexDoc): Entry {
     const num = this.pages.length;
     this.pages.push(doc.id);
-    const { keys, kept } = keptBody(doc.body, (key) => this.lines.dropped(key));
+    const { keys, kept, left } = keptBody(doc.body, (key) => this.lines.dropped(key));
     this.lines.add(num, keys);
+    const furniture = new Set(left === "" ? [] : indexTerms(left, this.stemOf).filter((t) => !t.includes(" ")));
+    this.furniture.add(furniture);
     const { tf, surfaces, passages } = pageTerms(doc.title, doc.body, kept, this.stemOf, RANKING);
     const entry: Entry = {
       num,
@@ -152,6 +162,7 @@ export class LexicalIndex {
       body: doc.body,
       kept,
       keys,
+      furniture,
       passages: [],
       tf,
       surfaces,
@@ -173,6 +184,7 @@ export class LexicalIndex {
   private unindex(entry: Entry): void {
     const id = entry.doc.id;
     this.lines.remove(entry.num, entry.keys);
+    this.furniture.remove(entry.furniture);
     this.entries.delete(id);
     this.pages[entry.num] = undefined;
     for (const p of entry.passages) {
@@ -266,18 +278,7 @@ export class LexicalIndex {
       (page) => best.firstScore[page]! + RANKING.secondShare * best.secondScore[page]! + RANKING.pageShare * pageScores[page]!,
       limit,
     );
-    // Coverage counts words, not pairs (a pair only says two covered words stand together).
-    const share = (terms: WeightedTerms, passage: IndexPassage) => {
-      let mass = 0;
-      let covered = 0;
-      for (const [term, weight] of terms) {
-        if (term.includes(" ")) continue;
-        const w = weight * this.idf(term);
-        mass += w;
-        if (passage.tf.has(term)) covered += w;
-      }
-      return mass > 0 ? covered / mass : 0;
-    };
+    const share = (terms: WeightedTerms, passage: IndexPassage) => coverageShare(terms, passage.tf, (t) => this.idf(t));
     return top.map(({ page, score }) => {
       const entry = this.entries.get(this.pages[page]!)!;
       const passages = best.second[page]! >= 0 ? [best.first[page]!, best.second[page]!] : [best.first[page]!];

@@ -148,3 +148,19 @@ export function topPages(count: number, pageAt: (i: number) => number, scoreOf: 
   }
   return top;
 }
+
+/**
+ * The share (0–1) of the terms' weighted idf mass a passage holds (`tf`: its terms): the coverage
+ * the evidence reads. Words only: a pair says two covered words stand together, nothing more.
+ */
+export function coverageShare(terms: ReadonlyMap<string, number>, tf: ReadonlyMap<string, number>, idf: (term: string) => number): number {
+  let mass = 0;
+  let covered = 0;
+  for (const [term, weight] of terms) {
+    if (term.includes(" ")) continue;
+    const w = weight * idf(term);
+    mass += w;
+    if (tf.has(term)) covered += w;
+  }
+  return mass > 0 ? covered / mass : 0;
+}

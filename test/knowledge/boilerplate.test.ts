@@ -83,6 +83,26 @@ describe("boilerplate lines", () => {
     expect(index.textOf("p0")!.text).toContain("Still stuck");
   });
 
+  test("the words only boilerplate holds are known as such, exactly after puts and removes", () => {
+    const index = new LexicalIndex();
+    const [friendly, chat, returns] = ["friendly", "chat", "returns"].map(index.stemOf);
+    for (let i = 0; i < REPEATED.minPages; i++) index.put(doc(`p${i}`, OWN[i]!));
+    expect(index.onlyInBoilerplate(friendly!)).toBe(true);
+    expect(index.onlyInBoilerplate(chat!)).toBe(true);
+    expect(index.onlyInBoilerplate(returns!)).toBe(false); // a page's own text
+    expect(index.onlyInBoilerplate("zeppelin")).toBe(false); // on no page at all
+    index.remove("p1"); // below the threshold: the footer is the pages' text again
+    expect(index.onlyInBoilerplate(friendly!)).toBe(false);
+    index.put(doc("p1", OWN[1]!));
+    expect(index.onlyInBoilerplate(friendly!)).toBe(true);
+    // A page of its own saying one of the footer's words makes that word knowledge.
+    index.put(doc("p3", "Chat with us on weekdays.", false));
+    expect(index.onlyInBoilerplate(chat!)).toBe(false);
+    expect(index.onlyInBoilerplate(friendly!)).toBe(true);
+    for (const id of ["p0", "p1", "p2", "p3"]) index.remove(id);
+    expect(index.onlyInBoilerplate(friendly!)).toBe(false);
+  });
+
   test("a heading stays when lines of its own stand under it, even when it is repeated", () => {
     const index = new LexicalIndex();
     for (let i = 0; i < 4; i++) index.put({ ...doc(`p${i}`, `## How do I apply?\nApplication ${i} goes to office ${i}.`, false) });
