@@ -7,6 +7,7 @@
 import { h } from "./dom.ts";
 import type { Json, Stored } from "./store.ts";
 import type { Texts } from "./texts.ts";
+import { en } from "../../i18n/en.ts";
 
 export interface FeedbackContext {
   state: Stored;
@@ -22,6 +23,12 @@ export interface FeedbackContext {
   base: string;
   key: string;
 }
+
+/**
+ * The org's own rating question, or null: the service answers its English default when the org set
+ * none (src/sdk/csat-settings.ts), and the widget asks that one in the customer's language.
+ */
+const ownQuestion = (question: string | undefined): string | null => (question && question !== en["widget.rating_question"] ? question : null);
 
 export function feedbackPrompts(ctx: FeedbackContext) {
   const { t } = ctx.texts;
@@ -74,7 +81,7 @@ export function feedbackPrompts(ctx: FeedbackContext) {
     if (ctx.state.rating?.ticket !== ticket || ctx.state.rating.dismissed) remember({ ticket });
     log.querySelector(`form.rating[data-ticket="${ticket}"]`)?.remove();
     const form = h("form", { class: "rating", "aria-label": t("widget.rate_ticket", { number: ticket }), "data-ticket": String(ticket) });
-    const fieldset = h("fieldset", {}, h("legend", {}, csat.question || t("widget.rating_question")));
+    const fieldset = h("fieldset", {}, h("legend", {}, ownQuestion(csat.question) ?? t("widget.rating_question")));
     for (const n of [1, 2, 3, 4, 5]) {
       const id = `sa-rate-${ticket}-${n}`;
       fieldset.append(h("input", { type: "radio", name: "score", value: String(n), id, required: "" }), h("label", { for: id }, ` ${n} `));
