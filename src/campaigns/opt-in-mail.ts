@@ -9,19 +9,21 @@ import { escapeHtml } from "../html/html.ts";
 import type { OutboxHandler } from "../outbox/outbox.ts";
 import { MALFORMED, mailHandler } from "../outbox/mail-kind.ts";
 import type { MailTransport } from "../mail/smtp.ts";
+import { customerTexts, type Texts } from "../texts/store.ts";
 
 type Request = Exclude<Awaited<ReturnType<typeof optInMail>>, { cancel: string }>;
 
-function render(mail: Request) {
-  const until = `${mail.expiresAt.toISOString().slice(0, 16).replace("T", " ")} UTC`;
-  const intro = `Please confirm that you want to receive the email series "${mail.campaign.name}" from ${mail.orgName} at ${mail.to}.`;
-  const ignore = `If you did not ask for it, ignore this email: nothing more will be sent to you. The link works until ${until}.`;
+/** In the org's default language: who asked is not known beyond an address (README "Languages"). */
+function render(mail: Request, texts: Texts) {
+  const series = mail.campaign.name;
+  const intro = texts.t("mail.optin_intro", { series, org: mail.orgName, email: mail.to });
+  const ignore = texts.t("mail.optin_ignore", { until: mail.expiresAt });
   return {
     fromName: mail.campaign.sender.name,
     replyTo: mail.campaign.sender.replyTo,
-    subject: `Confirm your subscription: ${mail.campaign.name}`,
-    text: `${intro}\n\nConfirm: ${mail.url}\n\n${ignore}\n`,
-    html: `<p>${escapeHtml(intro)}</p>\n<p><a href="${escapeHtml(mail.url)}">Confirm my subscription</a></p>\n<p>${escapeHtml(ignore)}</p>\n`,
+    subject: texts.t("mail.optin_subject", { series }),
+    text: `${intro}\n\n${texts.t("mail.optin_confirm_text", { url: mail.url })}\n\n${ignore}\n`,
+    html: `<p>${escapeHtml(intro)}</p>\n<p><a href="${escapeHtml(mail.url)}">${escapeHtml(texts.t("mail.optin_confirm"))}</a></p>\n<p>${escapeHtml(ignore)}</p>\n`,
     // RFC 3834 section 5: sent by a program on a request, not by a person.
     headers: { "Auto-Submitted": "auto-generated" },
   };
@@ -34,8 +36,8 @@ export function optInMailHandler(deps: Deps, transport: MailTransport | null): O
       if (typeof optInId !== "string") return MALFORMED;
       const mail = await optInMail(deps, row.orgId, optInId);
       if (mail.cancel !== undefined) return { kind: "cancelled", reason: mail.cancel };
-      return { to: mail.to, data: mail as Request };
+      return { to: mail.to, data: { mail: mail as Request, orgId: row.orgId } };
     },
-    render,
+    render: async ({ mail, orgId }) => render(mail, await customerTexts(deps, orgId, null)),
   });
 }

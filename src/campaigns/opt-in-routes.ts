@@ -5,18 +5,23 @@
 //                               the RFC 8058 unsubscribe links, src/mail/unsubscribe.ts).
 //   POST /series/confirm/TOKEN  confirms: the series starts for the address. No cookie or session:
 //                               the token is the capability (256 random bits, stored as SHA-256).
-// Pages use the shared layout and its strict CSP, every value escaped (src/web/html.ts).
+// Pages use the shared layout and its strict CSP, every value escaped (src/web/html.ts). Their
+// sentences are the catalogue's in the org's default language; a link that names nothing, in the
+// browser's (README "Languages").
 import { Elysia, t } from "elysia";
 import type { Deps } from "../deps.ts";
 import { html, page } from "../html/html.ts";
+import { firstLanguage, isRtl } from "../kit/language.ts";
+import { customerTexts, type Texts, textsOf } from "../texts/store.ts";
 import { confirmOptIn, optInByToken, type OptInView } from "./opt-in.ts";
 
-const TITLE = "Confirm your subscription";
+const shown = (texts: Texts, body: ReturnType<typeof html>, status?: number) =>
+  page(texts.t("optin.title"), body, { lang: texts.language, dir: isRtl(texts.language) ? "rtl" : "ltr", ...(status ? { status } : {}) });
 
-const invalidLink = () =>
-  page(TITLE, html`<h1>This link is not valid</h1><p>It may have expired or been mistyped. Ask again for the series on the website where you signed up.</p>`, {
-    status: 404,
-  });
+/** The browser's first language (RFC 9110 section 12.5.4), for a link that names no org. */
+const browserTexts = (request: Request) => textsOf(firstLanguage([request.headers.get("accept-language")?.split(",")[0]?.split(";")[0]?.trim()]));
+
+const invalidLink = (texts: Texts) => shown(texts, html`<h1>${texts.t("optin.invalid_title")}</h1><p>${texts.t("optin.invalid")}</p>`, 404);
 
 /** `j***@example.com`: enough for the owner to recognise, not a full address for whoever holds the link. */
 function masked(email: string): string {
@@ -24,36 +29,35 @@ function masked(email: string): string {
   return `${(local ?? "").slice(0, 1)}***@${domain ?? ""}`;
 }
 
-const subscribed = (v: OptInView) =>
-  page(
-    TITLE,
-    html`<h1>You are subscribed</h1><p>${masked(v.optIn.email)} will receive "${v.campaign.name}" from ${v.orgName}. Every email has a link to unsubscribe.</p>`,
+const subscribed = (texts: Texts, v: OptInView) =>
+  shown(
+    texts,
+    html`<h1>${texts.t("optin.done_title")}</h1><p>${texts.t("optin.done", { email: masked(v.optIn.email), series: v.campaign.name, org: v.orgName })}</p>`,
   );
 
-const confirmedBefore = (v: OptInView) =>
-  page(
-    TITLE,
-    html`<h1>Already confirmed</h1><p>This request to receive "${v.campaign.name}" from ${v.orgName} was confirmed before; nothing more to do. Every email of the series has a link to unsubscribe.</p>`,
-  );
+const confirmedBefore = (texts: Texts, v: OptInView) =>
+  shown(texts, html`<h1>${texts.t("optin.already_title")}</h1><p>${texts.t("optin.already", { series: v.campaign.name, org: v.orgName })}</p>`);
 
 export function optInRoutes(deps: Deps) {
   const params = t.Object({ token: t.String({ minLength: 1, maxLength: 128, description: "The token from the confirmation email's link." }) });
+  const textsOfOrg = (v: OptInView) => customerTexts(deps, v.optIn.orgId, null);
   return new Elysia({ name: "series-opt-in" })
     .get(
       "/series/confirm/:token",
-      async ({ params: { token } }) => {
+      async ({ params: { token }, request }) => {
         const found = await optInByToken(deps, token);
-        if (!found) return invalidLink();
-        if (found.optIn.confirmedAt) return confirmedBefore(found);
-        return page(
-          TITLE,
-          html`<h1>Confirm your subscription?</h1>
-<p>Receive the email series <strong>${found.campaign.name}</strong> from <strong>${found.orgName}</strong> at ${masked(found.optIn.email)}.</p>
+        if (!found) return invalidLink(browserTexts(request));
+        const texts = await textsOfOrg(found);
+        if (found.optIn.confirmedAt) return confirmedBefore(texts, found);
+        return shown(
+          texts,
+          html`<h1>${texts.t("optin.ask_title")}</h1>
+<p>${texts.t("optin.ask", { series: found.campaign.name, org: found.orgName, email: masked(found.optIn.email) })}</p>
 <form method="post">
 <input type="hidden" name="confirm" value="subscription">
-<div class="actions"><button type="submit">Confirm my subscription</button></div>
+<div class="actions"><button type="submit">${texts.t("optin.confirm")}</button></div>
 </form>
-<p>If you did not ask for it, close this page: nothing will be sent.</p>`,
+<p>${texts.t("optin.ask_ignore")}</p>`,
         );
       },
       {
@@ -67,22 +71,23 @@ export function optInRoutes(deps: Deps) {
     )
     .post(
       "/series/confirm/:token",
-      async ({ params: { token } }) => {
+      async ({ params: { token }, request }) => {
         const done = await confirmOptIn(deps, token);
-        if (!done) return invalidLink();
+        if (!done) return invalidLink(browserTexts(request));
+        const texts = await textsOfOrg(done);
         if (done.outcome === "not_active")
-          return page(
-            TITLE,
-            html`<h1>This series is not running right now</h1><p>"${done.campaign.name}" from ${done.orgName} is paused. Use the same link again later; it works until ${done.optIn.expiresAt.toISOString().slice(0, 16).replace("T", " ")} UTC.</p>`,
-            { status: 409 },
+          return shown(
+            texts,
+            html`<h1>${texts.t("optin.paused_title")}</h1><p>${texts.t("optin.paused", { series: done.campaign.name, org: done.orgName, until: done.optIn.expiresAt })}</p>`,
+            409,
           );
-        if (done.outcome === "already_confirmed") return confirmedBefore(done);
+        if (done.outcome === "already_confirmed") return confirmedBefore(texts, done);
         if (done.outcome === "unsubscribed")
-          return page(
-            TITLE,
-            html`<h1>You unsubscribed earlier</h1><p>${masked(done.optIn.email)} unsubscribed from ${done.orgName}'s emails, so this series will not be sent. Contact ${done.orgName} to receive their emails again.</p>`,
+          return shown(
+            texts,
+            html`<h1>${texts.t("optin.unsubscribed_title")}</h1><p>${texts.t("optin.unsubscribed", { email: masked(done.optIn.email), org: done.orgName })}</p>`,
           );
-        return subscribed(done);
+        return subscribed(texts, done);
       },
       {
         params,

@@ -1,5 +1,6 @@
 // One ticket: its thread (customer messages, replies, internal notes marked as internal), the
 // reply, note and triage forms (for inbox:manage), and its history in words.
+import { languageName } from "../i18n/catalogue.ts";
 import { ticketCsat } from "./ticket-csat.ts";
 import { type OriginalEmail, originalsOf } from "../inbound/originals.ts";
 import { lastTicketEventId } from "../inbox/ticket-events.ts";
@@ -69,7 +70,7 @@ export async function ticketPage(ctx: DashboardContext, ticket: Ticket, forms: T
   const fill = (text: string) => fillSavedReply(text, { customerName: detail.customer?.name ?? null, ticketNumber: ticket.number, agentName: me.name });
   const body = html`<p><a href="/dashboard/inbox">← Inbox</a></p>
 <h1>#${ticket.number} ${ticket.subject}</h1>
-<p>${statusBadge(ticket.status)}${priorityBadge(ticket.priority)}${ticket.team ? html`<span class="badge">team: ${ticket.team}</span>` : ""}<span class="badge">via ${ticket.source}</span>${ticket.tags.map((tag) => html`<span class="badge">${tag}</span>`)}</p>
+<p>${statusBadge(ticket.status)}${priorityBadge(ticket.priority)}${ticket.team ? html`<span class="badge">team: ${ticket.team}</span>` : ""}<span class="badge">via ${ticket.source}</span>${ticket.language ? html`<span class="badge">language: <span lang="${ticket.language}">${languageName(ticket.language)}</span></span>` : ""}${ticket.tags.map((tag) => html`<span class="badge">${tag}</span>`)}</p>
 <p class="muted">Customer: ${detail.customer ? html`<a href="/dashboard/customers/${detail.customer.id}">${customerLabel(detail.customer)}</a>${detail.customer.verified ? " (verified)" : " (not verified)"}` : "none"}${ticket.conversationId ? html` · <a href="/dashboard/conversations/${ticket.conversationId}">The chat conversation</a>` : ""} · Assignee: ${ticket.assigneeMemberId ? (names.get(ticket.assigneeMemberId) ?? "a former member") : "nobody"} · Opened ${when(ticket.createdAt)}</p>
 ${ticketCsat(ticket)}
 <h2>Thread</h2>

@@ -85,6 +85,7 @@ const ListQuery = t.Object({
   status: t.Optional(t.String({ maxLength: 20 })),
   assignee: t.Optional(t.String({ maxLength: 36 })),
   team: t.Optional(t.String({ maxLength: TICKET_LIMITS.team })),
+  language: t.Optional(t.String({ maxLength: 3 })),
   tag: t.Optional(t.String({ maxLength: TICKET_LIMITS.tag })),
   q: t.Optional(t.String({ maxLength: TICKET_LIMITS.text })),
   customer: t.Optional(t.String({ maxLength: 36 })),

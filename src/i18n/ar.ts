@@ -120,6 +120,7 @@ export const ar: Messages = {
   "widget.contact_failed": "تعذّر حفظ بريدك الإلكتروني. حاول مرة أخرى، أو اختر «تخطٍّ».",
   "widget.ticket_done":
     "{status, select, resolved {تم حل التذكرة رقم {number}.} other {أُغلقت التذكرة رقم {number}.}} يعود مساعدنا إلى الإجابة؛ ويمكنك طلب شخص في أي وقت.",
+  "widget.joined": "انضم {name} إلى المحادثة.",
   "widget.sent_to_ticket": "أُرسلت إلى التذكرة رقم {number}.",
   "widget.added_to_ticket": "أُضيفت رسالتك إلى التذكرة رقم {number}. سيتابع معك أحد أعضاء فريقنا.",
   "widget.handed_over": "حُوّلت إلى زميل يعرف هذا الموضوع جيدًا.",
@@ -141,6 +142,7 @@ export const ar: Messages = {
   "widget.voice_network": "تعذّر على ميزة التعرّف على الكلام في متصفحك الوصول إلى خدمتها (تحتاج إلى اتصال).",
   "widget.voice_not_allowed": "لم يسمح متصفحك بالتعرّف على الكلام هنا.",
   "widget.voice_no_microphone": "لم تعثر ميزة التعرّف على الكلام في متصفحك على أي ميكروفون.",
+  "widget.voice_microphone": "تعذّر استخدام الميكروفون.",
   "widget.voice_recognition": "فشل التعرّف على الكلام.",
   "widget.video_call": "مكالمة فيديو",
   "widget.video_with": "مكالمة فيديو مع {name}",
@@ -148,5 +150,4 @@ export const ar: Messages = {
   "widget.video_end": "إنهاء المكالمة",
   "widget.video_hint": "اضغط «تحدّث إلى المساعد» لتسأل {name}، ثم اضغط مرة أخرى للإرسال.",
   "widget.video_listening": "{name} يستمع إليك. اضغط «تحدّث إلى المساعد» مرة أخرى للإرسال.",
-  "widget.joined": "انضم {name} إلى المحادثة.",
 };

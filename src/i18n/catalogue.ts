@@ -134,3 +134,12 @@ export function widgetTexts(language: string, overrides?: Overrides): Record<str
   for (const key of WIDGET_KEYS) out[key] = messageOf(language, key, overrides);
   return out;
 }
+
+/** A language's name in English for members' pages ("Spanish"), through Intl; the code itself when Intl has no name for it. */
+export function languageName(code: string): string {
+  try {
+    return new Intl.DisplayNames(["en"], { type: "language" }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}

@@ -122,6 +122,7 @@ export const de: Messages = {
   "widget.contact_failed": "Ihre E-Mail-Adresse konnte nicht gespeichert werden. Versuchen Sie es erneut oder wählen Sie Überspringen.",
   "widget.ticket_done":
     "{status, select, resolved {Ticket Nr. {number} ist gelöst.} other {Ticket Nr. {number} ist geschlossen.}} Unser Assistent antwortet wieder; Sie können jederzeit nach einer Person fragen.",
+  "widget.joined": "{name} ist dem Gespräch beigetreten.",
   "widget.sent_to_ticket": "An Ticket Nr. {number} gesendet.",
   "widget.added_to_ticket": "Ihre Nachricht wurde zu Ticket Nr. {number} hinzugefügt. Eine Person aus unserem Team meldet sich bei Ihnen.",
   "widget.handed_over": "Sie wurden an eine Kollegin oder einen Kollegen weitergeleitet, die oder der sich mit diesem Thema auskennt.",
@@ -142,6 +143,7 @@ export const de: Messages = {
   "widget.voice_network": "Die Spracherkennung Ihres Browsers konnte ihren Dienst nicht erreichen (sie braucht eine Verbindung).",
   "widget.voice_not_allowed": "Ihr Browser hat die Spracherkennung hier nicht erlaubt.",
   "widget.voice_no_microphone": "Die Spracherkennung Ihres Browsers hat kein Mikrofon gefunden.",
+  "widget.voice_microphone": "Das Mikrofon konnte nicht verwendet werden.",
   "widget.voice_recognition": "Die Spracherkennung ist fehlgeschlagen.",
   "widget.video_call": "Videoanruf",
   "widget.video_with": "Videoanruf mit {name}",
@@ -149,5 +151,4 @@ export const de: Messages = {
   "widget.video_end": "Anruf beenden",
   "widget.video_hint": "Drücken Sie „Mit dem Assistenten sprechen“, um {name} zu fragen, und zum Senden noch einmal.",
   "widget.video_listening": "{name} hört zu. Drücken Sie noch einmal „Mit dem Assistenten sprechen“, um zu senden.",
-  "widget.joined": "{name} ist dem Gespräch beigetreten.",
 };

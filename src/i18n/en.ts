@@ -126,6 +126,7 @@ export const en = {
   "widget.contact_failed": "Your email could not be saved. Try again, or choose Skip.",
   "widget.ticket_done":
     "{status, select, resolved {Ticket #{number} is resolved.} other {Ticket #{number} is closed.}} Our assistant answers again; you can ask for a person at any time.",
+  "widget.joined": "{name} joined the conversation.",
   "widget.sent_to_ticket": "Sent to ticket #{number}.",
   "widget.added_to_ticket": "Your message was added to ticket #{number}. A person from our team will follow up.",
   "widget.handed_over": "You have been handed over to a colleague who knows this topic.",
@@ -146,6 +147,7 @@ export const en = {
   "widget.voice_network": "Your browser's speech recognition could not reach its speech service (it needs a connection).",
   "widget.voice_not_allowed": "Your browser did not allow speech recognition here.",
   "widget.voice_no_microphone": "Your browser's speech recognition found no microphone.",
+  "widget.voice_microphone": "The microphone could not be used.",
   "widget.voice_recognition": "Speech recognition failed.",
   "widget.video_call": "Video call",
   "widget.video_with": "Video call with {name}",
@@ -153,7 +155,6 @@ export const en = {
   "widget.video_end": "End call",
   "widget.video_hint": "Press “Speak to the agent” to ask {name}, then again to send.",
   "widget.video_listening": "{name} is listening. Press “Speak to the agent” again to send.",
-  "widget.joined": "{name} joined the conversation.",
 } as const;
 
 export type MessageKey = keyof typeof en;

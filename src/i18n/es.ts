@@ -119,6 +119,7 @@ export const es: Messages = {
   "widget.contact_failed": "No se pudo guardar tu correo. Inténtalo de nuevo o elige Omitir.",
   "widget.ticket_done":
     "{status, select, resolved {El ticket n.º {number} está resuelto.} other {El ticket n.º {number} está cerrado.}} Nuestro asistente vuelve a responder; puedes pedir una persona en cualquier momento.",
+  "widget.joined": "{name} se ha unido a la conversación.",
   "widget.sent_to_ticket": "Enviado al ticket n.º {number}.",
   "widget.added_to_ticket": "Tu mensaje se ha añadido al ticket n.º {number}. Una persona de nuestro equipo se pondrá en contacto contigo.",
   "widget.handed_over": "Te hemos pasado con un compañero que conoce bien este tema.",
@@ -139,6 +140,7 @@ export const es: Messages = {
   "widget.voice_network": "El reconocimiento de voz de tu navegador no pudo conectar con su servicio (necesita conexión).",
   "widget.voice_not_allowed": "Tu navegador no ha permitido el reconocimiento de voz aquí.",
   "widget.voice_no_microphone": "El reconocimiento de voz de tu navegador no encontró ningún micrófono.",
+  "widget.voice_microphone": "No se pudo usar el micrófono.",
   "widget.voice_recognition": "El reconocimiento de voz ha fallado.",
   "widget.video_call": "Videollamada",
   "widget.video_with": "Videollamada con {name}",
@@ -146,5 +148,4 @@ export const es: Messages = {
   "widget.video_end": "Terminar llamada",
   "widget.video_hint": "Pulsa «Hablar con el asistente» para preguntar a {name} y vuelve a pulsarlo para enviar.",
   "widget.video_listening": "{name} te está escuchando. Vuelve a pulsar «Hablar con el asistente» para enviar.",
-  "widget.joined": "{name} se ha unido a la conversación.",
 };

@@ -121,6 +121,7 @@ export const fr: Messages = {
   "widget.contact_failed": "Votre adresse e-mail n’a pas pu être enregistrée. Réessayez ou choisissez Passer.",
   "widget.ticket_done":
     "{status, select, resolved {Le ticket nº {number} est résolu.} other {Le ticket nº {number} est clôturé.}} Notre assistant répond de nouveau ; vous pouvez demander une personne à tout moment.",
+  "widget.joined": "{name} a rejoint la conversation.",
   "widget.sent_to_ticket": "Envoyé au ticket nº {number}.",
   "widget.added_to_ticket": "Votre message a été ajouté au ticket nº {number}. Une personne de notre équipe reviendra vers vous.",
   "widget.handed_over": "Vous avez été transféré à un collègue qui connaît bien ce sujet.",
@@ -141,6 +142,7 @@ export const fr: Messages = {
   "widget.voice_network": "La reconnaissance vocale de votre navigateur n’a pas pu joindre son service (elle a besoin d’une connexion).",
   "widget.voice_not_allowed": "Votre navigateur n’a pas autorisé la reconnaissance vocale ici.",
   "widget.voice_no_microphone": "La reconnaissance vocale de votre navigateur n’a trouvé aucun micro.",
+  "widget.voice_microphone": "Le micro n’a pas pu être utilisé.",
   "widget.voice_recognition": "La reconnaissance vocale a échoué.",
   "widget.video_call": "Appel vidéo",
   "widget.video_with": "Appel vidéo avec {name}",
@@ -148,5 +150,4 @@ export const fr: Messages = {
   "widget.video_end": "Raccrocher",
   "widget.video_hint": "Appuyez sur « Parler à l’assistant » pour poser votre question à {name}, puis de nouveau pour l’envoyer.",
   "widget.video_listening": "{name} vous écoute. Appuyez de nouveau sur « Parler à l’assistant » pour envoyer.",
-  "widget.joined": "{name} a rejoint la conversation.",
 };

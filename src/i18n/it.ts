@@ -120,6 +120,7 @@ export const it: Messages = {
   "widget.contact_failed": "Non è stato possibile salvare la tua email. Riprova oppure scegli Salta.",
   "widget.ticket_done":
     "{status, select, resolved {Il ticket n. {number} è stato risolto.} other {Il ticket n. {number} è stato chiuso.}} Il nostro assistente risponde di nuovo; puoi chiedere una persona in qualsiasi momento.",
+  "widget.joined": "{name} si è unito alla conversazione.",
   "widget.sent_to_ticket": "Inviato al ticket n. {number}.",
   "widget.added_to_ticket": "Il tuo messaggio è stato aggiunto al ticket n. {number}. Una persona del nostro team ti ricontatterà.",
   "widget.handed_over": "Sei stato affidato a un collega che conosce bene questo argomento.",
@@ -140,6 +141,7 @@ export const it: Messages = {
   "widget.voice_network": "Il riconoscimento vocale del tuo browser non è riuscito a raggiungere il suo servizio (serve una connessione).",
   "widget.voice_not_allowed": "Il tuo browser non ha consentito il riconoscimento vocale qui.",
   "widget.voice_no_microphone": "Il riconoscimento vocale del tuo browser non ha trovato alcun microfono.",
+  "widget.voice_microphone": "Non è stato possibile usare il microfono.",
   "widget.voice_recognition": "Il riconoscimento vocale non è riuscito.",
   "widget.video_call": "Videochiamata",
   "widget.video_with": "Videochiamata con {name}",
@@ -147,5 +149,4 @@ export const it: Messages = {
   "widget.video_end": "Termina chiamata",
   "widget.video_hint": "Premi “Parla con l’assistente” per fare la tua domanda a {name}, poi premi di nuovo per inviarla.",
   "widget.video_listening": "{name} ti sta ascoltando. Premi di nuovo “Parla con l’assistente” per inviare.",
-  "widget.joined": "{name} partecipa ora alla conversazione.",
 };

@@ -118,6 +118,7 @@ export const ja: Messages = {
   "widget.contact_failed": "メールアドレスを保存できませんでした。もう一度お試しいただくか、「スキップ」を選んでください。",
   "widget.ticket_done":
     "{status, select, resolved {チケット #{number} は解決しました。} other {チケット #{number} は終了しました。}}アシスタントが再び回答します。担当者はいつでも呼び出せます。",
+  "widget.joined": "{name} が会話に参加しました。",
   "widget.sent_to_ticket": "チケット #{number} に送信しました。",
   "widget.added_to_ticket": "メッセージをチケット #{number} に追加しました。担当者からご連絡します。",
   "widget.handed_over": "このテーマに詳しい担当に引き継ぎました。",
@@ -138,6 +139,7 @@ export const ja: Messages = {
   "widget.voice_network": "ブラウザの音声認識がサービスに接続できませんでした（インターネット接続が必要です）。",
   "widget.voice_not_allowed": "このページでは、ブラウザが音声認識を許可していません。",
   "widget.voice_no_microphone": "ブラウザの音声認識がマイクを見つけられませんでした。",
+  "widget.voice_microphone": "マイクを使用できませんでした。",
   "widget.voice_recognition": "音声認識に失敗しました。",
   "widget.video_call": "ビデオ通話",
   "widget.video_with": "{name} とのビデオ通話",
@@ -145,5 +147,4 @@ export const ja: Messages = {
   "widget.video_end": "通話を終了",
   "widget.video_hint": "「アシスタントに話しかける」を押して {name} に質問し、もう一度押すと送信します。",
   "widget.video_listening": "{name} が聞いています。送信するには「アシスタントに話しかける」をもう一度押してください。",
-  "widget.joined": "{name} が会話に参加しました。",
 };

@@ -119,6 +119,7 @@ export const nl: Messages = {
   "widget.contact_failed": "Je e-mailadres kon niet worden opgeslagen. Probeer het opnieuw, of kies Overslaan.",
   "widget.ticket_done":
     "{status, select, resolved {Ticket #{number} is opgelost.} other {Ticket #{number} is gesloten.}} Onze assistent antwoordt weer; je kunt op elk moment om iemand van ons team vragen.",
+  "widget.joined": "{name} neemt deel aan het gesprek.",
   "widget.sent_to_ticket": "Verstuurd naar ticket #{number}.",
   "widget.added_to_ticket": "Je bericht is toegevoegd aan ticket #{number}. Iemand van ons team neemt contact met je op.",
   "widget.handed_over": "Je bent doorverbonden met een collega die veel van dit onderwerp weet.",
@@ -139,6 +140,7 @@ export const nl: Messages = {
   "widget.voice_network": "De spraakherkenning van je browser kon zijn dienst niet bereiken (er is een verbinding nodig).",
   "widget.voice_not_allowed": "Je browser staat spraakherkenning hier niet toe.",
   "widget.voice_no_microphone": "De spraakherkenning van je browser heeft geen microfoon gevonden.",
+  "widget.voice_microphone": "De microfoon kon niet worden gebruikt.",
   "widget.voice_recognition": "De spraakherkenning is mislukt.",
   "widget.video_call": "Videogesprek",
   "widget.video_with": "Videogesprek met {name}",
@@ -146,5 +148,4 @@ export const nl: Messages = {
   "widget.video_end": "Gesprek beëindigen",
   "widget.video_hint": "Druk op ‘Praat met de assistent’ om {name} iets te vragen, en nog een keer om te versturen.",
   "widget.video_listening": "{name} luistert. Druk nog een keer op ‘Praat met de assistent’ om te versturen.",
-  "widget.joined": "{name} neemt nu deel aan het gesprek.",
 };

@@ -119,6 +119,7 @@ export const pt: Messages = {
   "widget.contact_failed": "Não foi possível salvar o seu e-mail. Tente novamente ou escolha Pular.",
   "widget.ticket_done":
     "{status, select, resolved {O ticket nº {number} foi resolvido.} other {O ticket nº {number} foi encerrado.}} O nosso assistente volta a responder; você pode pedir uma pessoa a qualquer momento.",
+  "widget.joined": "{name} entrou na conversa.",
   "widget.sent_to_ticket": "Enviado para o ticket nº {number}.",
   "widget.added_to_ticket": "A sua mensagem foi adicionada ao ticket nº {number}. Uma pessoa da nossa equipe entrará em contato.",
   "widget.handed_over": "Você foi encaminhado para um colega que conhece bem este assunto.",
@@ -139,6 +140,7 @@ export const pt: Messages = {
   "widget.voice_network": "O reconhecimento de voz do seu navegador não conseguiu acessar o serviço dele (precisa de conexão).",
   "widget.voice_not_allowed": "O seu navegador não permitiu o reconhecimento de voz aqui.",
   "widget.voice_no_microphone": "O reconhecimento de voz do seu navegador não encontrou nenhum microfone.",
+  "widget.voice_microphone": "Não foi possível usar o microfone.",
   "widget.voice_recognition": "O reconhecimento de voz falhou.",
   "widget.video_call": "Chamada de vídeo",
   "widget.video_with": "Chamada de vídeo com {name}",
@@ -146,5 +148,4 @@ export const pt: Messages = {
   "widget.video_end": "Encerrar chamada",
   "widget.video_hint": "Pressione “Falar com o assistente” para perguntar a {name} e pressione de novo para enviar.",
   "widget.video_listening": "{name} está ouvindo. Pressione “Falar com o assistente” de novo para enviar.",
-  "widget.joined": "{name} entrou na conversa.",
 };

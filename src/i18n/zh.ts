@@ -114,6 +114,7 @@ export const zh: Messages = {
   "widget.contact_invalid": "这看起来不是有效的邮箱地址。请检查，或选择“跳过”。",
   "widget.contact_failed": "您的邮箱未能保存。请重试，或选择“跳过”。",
   "widget.ticket_done": "{status, select, resolved {工单 #{number} 已解决。} other {工单 #{number} 已关闭。}}助手会重新为您解答；您随时可以要求人工客服。",
+  "widget.joined": "{name} 已加入对话。",
   "widget.sent_to_ticket": "已发送到工单 #{number}。",
   "widget.added_to_ticket": "您的消息已添加到工单 #{number}。我们团队的工作人员会跟进处理。",
   "widget.handed_over": "已为您转接给熟悉这个问题的同事。",
@@ -134,6 +135,7 @@ export const zh: Messages = {
   "widget.voice_network": "您浏览器的语音识别无法连接其语音服务（需要网络连接）。",
   "widget.voice_not_allowed": "您的浏览器不允许在此使用语音识别。",
   "widget.voice_no_microphone": "您浏览器的语音识别没有找到麦克风。",
+  "widget.voice_microphone": "无法使用麦克风。",
   "widget.voice_recognition": "语音识别失败。",
   "widget.video_call": "视频通话",
   "widget.video_with": "与 {name} 视频通话",
@@ -141,5 +143,4 @@ export const zh: Messages = {
   "widget.video_end": "结束通话",
   "widget.video_hint": "按“对助手说话”向 {name} 提问，再按一次即可发送。",
   "widget.video_listening": "{name} 正在聆听。再按一次“对助手说话”即可发送。",
-  "widget.joined": "{name} 加入了对话。",
 };

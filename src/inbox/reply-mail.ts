@@ -34,7 +34,7 @@ export const REPLY_MAIL_KIND = "ticket.reply_email";
 /** How long a reply to a customer who follows in the widget waits for their widget to receive it before it is emailed. */
 export const REPLY_SEEN_GRACE_MS = 60_000;
 
-export const SEEN_REASON = "customer saw the reply live";
+export const SEEN_REASON = "customer saw the reply live"; // not for customers: an outbox row's reason
 
 /** How long a reply's email can still be waiting: the grace and every retry of the mail schedule. Older replies have nothing left to cancel. */
 const STILL_QUEUED_MS = REPLY_SEEN_GRACE_MS + MAIL_RETRY_SCHEDULE.reduce((a, b) => a + b, 0) * 1000 + 3600_000;

@@ -62,6 +62,8 @@ export interface TicketFilters {
   /** A member id, or null for unassigned tickets. */
   assigneeId?: string | null;
   team?: string;
+  /** The customer's language (ISO 639-1, README "Languages"). */
+  language?: string;
   /** Tickets carrying this tag (whatever its case). */
   tag?: string;
   customerId?: string;
@@ -98,6 +100,7 @@ export async function listTickets(deps: Deps, orgId: string, filters: TicketFilt
     where.push(eq(tickets.assigneeMemberId, filters.assigneeId));
   }
   if (filters.team !== undefined) where.push(eq(tickets.team, filters.team));
+  if (filters.language !== undefined) where.push(eq(tickets.language, filters.language));
   if (filters.tag !== undefined) where.push(sql`exists (select 1 from unnest(${tickets.tags}) as tag where lower(tag) = lower(${filters.tag}))`);
   if (filters.customerId !== undefined) {
     if (!isUuid(filters.customerId)) return { tickets: [], nextCursor: null };

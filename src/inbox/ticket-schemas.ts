@@ -29,6 +29,9 @@ const viewFields = {
   source: t.String({ description: "Where the ticket came from: widget, chat, email, api or mcp." }),
   customer_id: t.Union([t.String(), t.Null()]),
   conversation_id: t.Union([t.String(), t.Null()], { description: "The chat that opened the ticket, when one did." }),
+  language: t.Union([t.String(), t.Null()], {
+    description: "The customer's language (ISO 639-1): the conversation's for a ticket a chat opened; null when not known (README \"Languages\").",
+  }),
   verified: t.Boolean({ description: "Whether the customer's identity was verified when the ticket was opened." }),
   custom_fields: t.Record(t.String(), t.Unknown()),
   created_at: t.String({ format: "date-time" }),

@@ -15,6 +15,7 @@ export function ticketView(t: Ticket) {
     source: t.source,
     customer_id: t.endUserId,
     conversation_id: t.conversationId,
+    language: t.language,
     verified: t.verified,
     custom_fields: t.customFields,
     created_at: t.createdAt.toISOString(),

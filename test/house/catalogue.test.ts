@@ -1,9 +1,14 @@
 // The catalogue (src/i18n/, README "Languages"): every language holds exactly the English keys,
 // each message parses as ICU message format and uses the English sentence's placeholders, and
-// formats in its language.
+// formats in its language; and no customer-facing sentence is written outside it.
 import { expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { CATALOGUES, MESSAGE_KEYS, placeholders, t } from "../../src/i18n/catalogue.ts";
 import { CATALOGUE_LANGUAGES } from "../../src/kit/language.ts";
+import { CUSTOMER_MODULES, customerLiterals } from "./customer-literals.ts";
+
+const ROOT = join(import.meta.dir, "../..");
 
 /** What is wrong with one language's catalogue against the English one, as lines. */
 export function catalogueProblems(language: string, messages: Record<string, string>): string[] {
@@ -68,4 +73,34 @@ test("every message formats in its language with plurals through Intl", () => {
   expect(t("sw", "widget.send")).toBe("Send");
   expect(t(null, "widget.send")).toBe("Send");
   expect(t("pt-BR", "widget.send")).toBe("Enviar");
+});
+
+test("no customer-facing sentence is written outside the catalogue (test/house/customer-literals.ts)", () => {
+  const files = CUSTOMER_MODULES.flatMap((m) =>
+    m.endsWith("/")
+      ? readdirSync(join(ROOT, m))
+          .filter((f) => f.endsWith(".ts"))
+          .map((f) => m + f)
+      : [m],
+  );
+  expect(files.length).toBeGreaterThan(20);
+  expect(files.flatMap((f) => customerLiterals(f, readFileSync(join(ROOT, f), "utf8")))).toEqual([]);
+});
+
+test("the literal check is red on a planted sentence, and leaves keys, logs, CSS and marked lines alone", () => {
+  const planted = [
+    'const NOTE = "Your message was added to the ticket.";',
+    "emit.text(`I've opened ticket #${n} for you.`);",
+    'h("button", {}, "Talk to a person");',
+    'const OK = t("widget.send");',
+    'deps.log.warn("could not send the rating email", { id });',
+    'const css = "font: 15px/1.45 system-ui";',
+    'throw new TypeError("identify needs a user_id"); // not for customers: the developer',
+    "// A comment may say anything in words.",
+  ].join("\n");
+  expect(customerLiterals("src/widget/client/planted.ts", planted)).toEqual([
+    "src/widget/client/planted.ts:1: Your message was added to the ticket.",
+    "src/widget/client/planted.ts:2: I've opened ticket #  for you.",
+    "src/widget/client/planted.ts:3: Talk to a person",
+  ]);
 });

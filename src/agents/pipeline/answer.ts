@@ -20,6 +20,7 @@ export const ANSWER = {
   toolResultChars: 12_000,
 } as const;
 
+// not for customers: an instruction to the model
 const LAST_ROUND = "You have used every tool call allowed for this message. Answer the customer now with what you have; do not call tools.";
 /** What a model that said nothing leaves the customer, in English (the catalogue's `agent.nothing_said`). */
 export const NOTHING_SAID = t("en", "agent.nothing_said");
@@ -126,7 +127,8 @@ export async function answer(input: AnswerInput): Promise<AnswerResult> {
     for (const [i, call] of calls.entries()) {
       const name = names.toOriginal(call.name);
       let content: string;
-      if (i >= ANSWER.callsPerRound) content = JSON.stringify({ error: `not run: at most ${ANSWER.callsPerRound} tool calls per turn` });
+      if (i >= ANSWER.callsPerRound)
+        content = JSON.stringify({ error: `not run: at most ${ANSWER.callsPerRound} tool calls per turn` }); // not for customers: to the model
       else if (name === null) {
         content = JSON.stringify({ error: `unknown tool ${call.name}` });
         result.toolFailures++;
@@ -135,7 +137,7 @@ export async function answer(input: AnswerInput): Promise<AnswerResult> {
           type: "tool",
           name: call.name.slice(0, 64),
           status: "failed",
-          error: { code: "not_found", message: "The model asked for a tool it was not offered." },
+          error: { code: "not_found", message: "The model asked for a tool it was not offered." }, // not for customers: the action's diagnosis
         } satisfies ToolAction);
       } else {
         result.toolCalls++;
@@ -148,7 +150,7 @@ export async function answer(input: AnswerInput): Promise<AnswerResult> {
             type: "tool",
             name,
             status: ran.isError ? "failed" : "succeeded",
-            ...(ran.isError ? { error: { code: "tool_error", message: "The tool reported a failure." } } : {}),
+            ...(ran.isError ? { error: { code: "tool_error", message: "The tool reported a failure." } } : {}), // not for customers: the action's diagnosis
           } satisfies ToolAction);
         } catch (error) {
           if (input.signal.aborted) throw error;

@@ -28,7 +28,7 @@ export function installApi(ctx: ApiContext): () => void {
   const { state, listeners } = ctx;
   const api = {
     identify(user: Identity) {
-      if (!user || typeof user.user_id !== "string") return Promise.reject(new TypeError("identify needs a user_id"));
+      if (!user || typeof user.user_id !== "string") return Promise.reject(new TypeError("identify needs a user_id")); // not for customers: the embedding page's developer
       ctx.identify(user);
       // `locale` is the widget's language (README "Languages"), not a field of the customer record.
       const { locale: _locale, ...customer } = user;

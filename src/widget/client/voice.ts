@@ -170,8 +170,8 @@ export function createVoice(w: Widget, thread: Thread, composer: Composer, setti
           );
       setListening(true);
     } catch (error) {
-      // getUserMedia: NotAllowedError when refused, NotFoundError and others when there is no microphone to use.
-      failed((error as Error).name === "NotAllowedError" ? t("widget.voice_not_allowed") : t("widget.voice_no_microphone"));
+      // getUserMedia: NotAllowedError when refused; NotFoundError, NotReadableError and others when the microphone cannot be used.
+      failed((error as Error).name === "NotAllowedError" ? t("widget.voice_not_allowed") : t("widget.voice_microphone"));
     }
   }
   mic.addEventListener("click", () => (listening ? void finish() : void start()));
