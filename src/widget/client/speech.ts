@@ -125,8 +125,8 @@ function serverSpeaker(w: Widget, settings: VoiceSettings, audio: HTMLAudioEleme
     const body = { text, rate: settings.rate, ...(settings.voice ? { voice: settings.voice } : {}) };
     const res = await fetch(`${w.base}/api/sdk/voice/speech`, { method: "POST", headers: jsonHeaders(w), body: JSON.stringify(body), signal });
     if (!res.ok) {
-      const json = (await res.json().catch(() => ({}))) as { error?: { message?: string } };
-      throw new Error(json.error?.message ?? `The voice service answered ${res.status}.`);
+      // The service's message is for the operator: the customer is told the catalogue's sentence (./voice.ts).
+      throw new Error(w.texts.t("widget.voice_service"));
     }
     return res.blob();
   };
