@@ -11,6 +11,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { createDoc } from "../../src/knowledge/docs.ts";
 import { seedOrg, serveTestApp, signIn, type ServedTestApp } from "../support/app.ts";
 import { browserAvailable, browserMissingReason, launchBrowser, SCREENSHOTS, seriousAxeViolations } from "../support/browser.ts";
+import { en } from "../../src/i18n/en.ts";
 
 const TIMEOUT = 60_000;
 const missing = !browserAvailable();
@@ -306,7 +307,8 @@ test.skipIf(missing)(
       }),
     );
     await retry.click();
-    await page.locator(".msg.note", { hasText: "The model could not answer." }).waitFor();
+    // The record's message is the service's, in English for the developer: the customer is told the catalogue's sentence.
+    await page.locator(".msg.note", { hasText: en["widget.failed"] }).waitFor();
     expect(await page.getByRole("button", { name: "Retry" }).count()).toBe(1);
 
     // 429: a polite wait naming the seconds from Retry-After; sending again meanwhile is held back.

@@ -38,17 +38,19 @@ async function request(w: Widget, deps: AnswerDeps, message: string, mode: Mode)
   const url = `${w.base}/api/sdk/chat/stream`;
   const context = w.chatContext ? { context: w.chatContext } : {};
   w.chatContext = null;
+  // The widget's language with each message (README "Languages"): the service's fallback for a message too short to tell.
+  const locale = { locale: w.texts.language };
   let res = await fetch(url, {
     method: "POST",
     headers: jsonHeaders(w),
-    body: JSON.stringify({ message, mode, ...who(w), ...context, ...(state.sessionId ? { session_id: state.sessionId } : {}) }),
+    body: JSON.stringify({ message, mode, ...who(w), ...locale, ...context, ...(state.sessionId ? { session_id: state.sessionId } : {}) }),
   });
   if (res.status === 403 && state.sessionId) {
     // The stored session belongs to someone else now (another user on this browser): start afresh.
     state.sessionId = null;
     Object.assign(state, { live: false, lastEventId: null });
     deps.unfollow();
-    res = await fetch(url, { method: "POST", headers: jsonHeaders(w), body: JSON.stringify({ message, mode, ...who(w), ...context }) });
+    res = await fetch(url, { method: "POST", headers: jsonHeaders(w), body: JSON.stringify({ message, mode, ...who(w), ...locale, ...context }) });
   }
   return res;
 }
@@ -70,12 +72,13 @@ async function readAnswer(w: Widget, body: NonNullable<Response["body"]>, reply:
           reply.sources = (action.sources as Json[])
             .filter((x) => typeof x.title === "string")
             .map((x) => ({ title: x.title as string, url: typeof x.url === "string" ? x.url : null }));
-          if (reply.sources.length) replyEl.append(sourceList(reply.sources, w.t));
+          if (reply.sources.length) replyEl.append(sourceList(reply.sources, w.texts));
         }
       } else if (record.startsWith("__ACTIONS__")) out.ended = "complete";
       else if (record.startsWith("__ERROR__")) {
+        // The record's message is the service's (English): the customer is told in their language.
         out.ended = "error";
-        out.errorMessage = ((JSON.parse(record.slice(9)) as Json).message as string) ?? out.errorMessage;
+        out.errorMessage = w.texts.t("widget.failed");
       }
     },
     chunk() {
@@ -93,7 +96,7 @@ function finish(w: Widget, deps: AnswerDeps, reply: StoredMessage, replyEl: HTML
   if (!reply.text) deps.thread.drop(reply, replyEl);
   if (out.ended !== "complete") state.messages.push({ role: "note", text: out.errorMessage, failed: true });
   for (const action of out.actions) {
-    const told = describeAction(action, w.t);
+    const told = describeAction(action, w.texts);
     if (told.note) state.messages.push({ role: "note", text: told.note });
     if (told.status) w.shell.status.textContent = told.status;
     if (action.type === "ticket_created" || action.type === "ticket_updated") state.live = true;
@@ -119,20 +122,21 @@ export function createAsk(w: Widget, deps: AnswerDeps) {
     thread.render();
     const replyEl = w.shell.log.lastElementChild as HTMLElement;
     replyEl.classList.add("streaming");
-    const out: Outcome = { ended: "dropped", errorMessage: w.t("widget.interrupted"), actions: [] };
+    const { t } = w.texts;
+    const out: Outcome = { ended: "dropped", errorMessage: t("widget.interrupted"), actions: [] };
     try {
       const res = await request(w, deps, message, mode);
       if (res.status === 429) {
         const seconds = Math.max(1, Number(res.headers.get("Retry-After")) || 30);
         thread.waitFor(seconds);
         out.ended = "error";
-        out.errorMessage = w.t("widget.busy", { seconds });
+        out.errorMessage = t("widget.busy", { seconds });
         return;
       }
       if (!res.ok || !res.body) {
-        const json = (await res.json().catch(() => ({}))) as Json;
+        // The service's error message is English for the site's developer (the console has the response): the customer gets the catalogue's.
         out.ended = "error";
-        out.errorMessage = ((json.error as Json | undefined)?.message as string) ?? w.t("widget.failed");
+        out.errorMessage = t("widget.failed");
         return;
       }
       w.state.sessionId = res.headers.get("X-Session-Id") ?? w.state.sessionId;
@@ -140,7 +144,7 @@ export function createAsk(w: Widget, deps: AnswerDeps) {
       await readAnswer(w, res.body, reply, replyEl, out, listener);
     } catch {
       out.ended = out.ended === "complete" ? out.ended : "dropped";
-      out.errorMessage = w.t("widget.connection_lost");
+      out.errorMessage = t("widget.connection_lost");
     } finally {
       finish(w, deps, reply, replyEl, out);
       listener?.end(out.ended === "complete", out.ended === "complete" ? null : out.errorMessage);

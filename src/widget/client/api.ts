@@ -30,13 +30,15 @@ export function installApi(ctx: ApiContext): () => void {
     identify(user: Identity) {
       if (!user || typeof user.user_id !== "string") return Promise.reject(new TypeError("identify needs a user_id")); // not for customers: the embedding page's developer
       ctx.identify(user);
+      // `locale` is the widget's language (README "Languages"), not a field of the customer record.
+      const { locale: _locale, ...customer } = user;
       // The chat this visitor started before signing in becomes theirs, and so does its waiting ticket (README "Widget SDK").
-      const body: Json = { ...user, ...(state.sessionId ? { session_id: state.sessionId } : {}) };
+      const body: Json = { ...customer, ...(state.sessionId ? { session_id: state.sessionId } : {}) };
       return ctx.post("/api/sdk/users/identify", body).catch((error: { body?: Json }) => {
         // A session the service no longer knows, or another customer's: identify without it (the next message starts a new chat).
         const code = (error.body?.error as Json | undefined)?.code;
         if (body.session_id === undefined || (code !== "session_not_found" && code !== "session_forbidden")) throw error;
-        return ctx.post("/api/sdk/users/identify", { ...user });
+        return ctx.post("/api/sdk/users/identify", { ...customer });
       });
     },
     open: () => ctx.open(),
@@ -72,10 +74,22 @@ export function installApi(ctx: ApiContext): () => void {
   };
 }
 
-/** GET /api/sdk/config (README "Widget SDK"); null when it fails (the widget keeps its defaults). */
-export async function loadConfig(base: string, orgId: string): Promise<Json | null> {
+/** The locale of an identify() the snippet's stub queued before the script loaded: the first config asks for it. */
+export function queuedLocale(): string | null {
+  const queued = (window.SvcAgents as { q?: IArguments[] } | undefined)?.q ?? [];
+  let locale: string | null = null;
+  for (const args of queued) {
+    const [method, user] = Array.from(args) as [unknown, { locale?: unknown } | undefined];
+    if (method === "identify" && typeof user?.locale === "string") locale = user.locale;
+  }
+  return locale;
+}
+
+/** GET /api/sdk/config in a locale (README "Widget SDK", "Languages"); null when it fails (the widget keeps its defaults). */
+export async function loadConfig(base: string, orgId: string, locale: string | null): Promise<Json | null> {
   try {
-    const res = await fetch(`${base}/api/sdk/config?org_id=${encodeURIComponent(orgId)}`);
+    const query = `org_id=${encodeURIComponent(orgId)}${locale ? `&locale=${encodeURIComponent(locale)}` : ""}`;
+    const res = await fetch(`${base}/api/sdk/config?${query}`);
     return res.ok ? ((await res.json()) as Json) : null;
   } catch {
     return null;

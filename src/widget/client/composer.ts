@@ -1,7 +1,7 @@
 // The composer: the text box (Enter sends, Shift+Enter a new line), "talk to a person", and the
 // retry of a failed reply.
 import type { AnswerListener, Mode } from "./answer.ts";
-import type { Widget } from "./context.ts";
+import { liveHelpLabel, type Widget } from "./context.ts";
 import type { Thread } from "./thread.ts";
 
 export interface Composer {
@@ -40,6 +40,6 @@ export function createComposer(w: Widget, thread: Thread, ask: (message: string,
       form.requestSubmit();
     }
   });
-  person.addEventListener("click", () => submit(w.liveHelpLabel, "livehelp"));
+  person.addEventListener("click", () => submit(liveHelpLabel(w), "livehelp"));
   return { submit, retryAt };
 }

@@ -24,23 +24,26 @@ export function contactPrompt(w: Widget, after: HTMLElement, answered: () => voi
     "aria-describedby": "svc-contact-hint svc-contact-error",
   });
   const error = h("p", { class: "contact-error", id: "svc-contact-error", role: "alert" });
-  const send = h("button", { type: "submit" }, w.t("widget.contact_save"));
-  const skip = h("button", { type: "button", class: "secondary" }, w.t("widget.contact_skip"));
-  const form = h(
-    "form",
-    { class: "contact", "aria-label": w.t("widget.contact_group"), novalidate: "", hidden: "" },
-    h("label", { for: "svc-contact" }, w.t("widget.contact_label")),
-    h("p", { class: "contact-hint", id: "svc-contact-hint" }, w.t("widget.contact_hint")),
-    h("div", { class: "contact-row" }, input, send, skip),
-    error,
-  );
+  const send = h("button", { type: "submit" });
+  const skip = h("button", { type: "button", class: "secondary" });
+  const label = h("label", { for: "svc-contact" });
+  const hint = h("p", { class: "contact-hint", id: "svc-contact-hint" });
+  const form = h("form", { class: "contact", novalidate: "", hidden: "" }, label, hint, h("div", { class: "contact-row" }, input, send, skip), error);
+  const { t } = w.texts;
+  w.texts.bind(() => {
+    send.textContent = t("widget.contact_save");
+    skip.textContent = t("widget.contact_skip");
+    form.setAttribute("aria-label", t("widget.contact_group"));
+    label.textContent = t("widget.contact_label");
+    hint.textContent = t("widget.contact_hint");
+  });
   after.after(form);
 
   const done = (email: string | null) => {
     state.contact = { ticket: state.waiting!.ticket, email };
     w.save();
     form.hidden = true;
-    w.shell.status.textContent = email ? w.t("widget.contact_thanks", { email }) : "";
+    w.shell.status.textContent = email ? t("widget.contact_thanks", { email }) : "";
     update();
     answered();
   };
@@ -56,15 +59,15 @@ export function contactPrompt(w: Widget, after: HTMLElement, answered: () => voi
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const email = input.value.trim();
-    if (!email) return refuse(w.t("widget.contact_empty"));
-    if (email.length > MAX || !input.checkValidity() || !EMAIL.test(email)) return refuse(w.t("widget.contact_invalid"));
+    if (!email) return refuse(t("widget.contact_empty"));
+    if (email.length > MAX || !input.checkValidity() || !EMAIL.test(email)) return refuse(t("widget.contact_invalid"));
     send.disabled = skip.disabled = true;
     try {
       const answer = await post(w, `/api/sdk/conversations/${encodeURIComponent(state.sessionId ?? "")}/contact`, { email });
       done(String(answer.email ?? email));
     } catch (err) {
       const status = (err as { status?: number }).status;
-      refuse(status === 400 ? w.t("widget.contact_invalid") : w.t("widget.contact_failed"));
+      refuse(status === 400 ? t("widget.contact_invalid") : t("widget.contact_failed"));
     } finally {
       send.disabled = skip.disabled = false;
     }

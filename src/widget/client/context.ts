@@ -3,7 +3,7 @@
 import type { EventName } from "./api.ts";
 import type { buildShell } from "./dom.ts";
 import type { Identity, Json, Stored } from "./store.ts";
-import type { Say, Texts } from "./texts.ts";
+import type { Texts } from "./texts.ts";
 
 export type Shell = ReturnType<typeof buildShell>;
 
@@ -15,18 +15,21 @@ export interface Widget {
   shell: Shell;
   /** The identified customer (SvcAgents("identify")), or null. */
   identity: Identity | null;
-  liveHelpLabel: string;
-  greeting: string;
-  /** The widget's sentences in the customer's language (./texts.ts). */
+  /** The agent's own "talk to a person" label, or null for the catalogue's (./texts.ts). */
+  liveHelpLabel: string | null;
+  /** The agent's own greeting, or null for the catalogue's. */
+  greeting: string | null;
+  /** The widget's words in its language (./texts.ts). */
   texts: Texts;
-  t: Say;
+  /** The locale the widget asked the service for (identify()'s, the snippet's or the browser's), sent with each chat request. */
+  locale: string | null;
   listeners: Record<EventName, ((data: unknown) => void)[]>;
   /** Context for the next chat request (docs/interface.md 2.5 `context`), sent once: the help articles read (./help.ts). */
   chatContext: Json | null;
   emit(name: EventName, data: unknown): void;
 }
 
-export function createWidget(key: string, base: string, opened: { state: Stored; save(): void }, shell: Shell, texts: Texts): Widget {
+export function createWidget(key: string, base: string, opened: { state: Stored; save(): void }, shell: Shell, texts: Texts, locale: string | null): Widget {
   const listeners: Record<EventName, ((data: unknown) => void)[]> = { message: [], routed: [], open: [], close: [] };
   return {
     key,
@@ -34,10 +37,10 @@ export function createWidget(key: string, base: string, opened: { state: Stored;
     ...opened,
     shell,
     identity: null,
-    liveHelpLabel: texts.t("widget.live_help"),
-    greeting: texts.t("widget.greeting"),
+    liveHelpLabel: null,
+    greeting: null,
     texts,
-    t: texts.t,
+    locale,
     listeners,
     chatContext: null,
     emit(name, data) {
@@ -51,6 +54,9 @@ export function createWidget(key: string, base: string, opened: { state: Stored;
     },
   };
 }
+
+/** The "talk to a person" label: the agent's own, else the catalogue's in the widget's language. */
+export const liveHelpLabel = (w: Widget): string => w.liveHelpLabel ?? w.texts.t("widget.live_help");
 
 /** The headers of every call to the service: the publishable key, never a cookie. */
 export const jsonHeaders = (w: Widget) => ({ Authorization: `Bearer ${w.key}`, "Content-Type": "application/json" });

@@ -3,7 +3,7 @@
 import type { Source, StoredMessage } from "./store.ts";
 import { STYLES } from "./styles.ts";
 import { DARK_BACKGROUNDS, inkOn, LIGHT_BACKGROUNDS, readableOn } from "./colour.ts";
-import type { Say } from "./texts.ts";
+import { personName, type Texts } from "./texts.ts";
 
 const URL_RE = /https?:\/\/[^\s<>"'()]+[^\s<>"'().,;:!?]/g;
 
@@ -43,8 +43,8 @@ export function richText(text: string): DocumentFragment {
 }
 
 /** "Sources": each document as a link when it has an http(s) URL, else its title. */
-export function sourceList(sources: Source[], t: Say): HTMLElement {
-  const list = h("ul", { class: "sources", "aria-label": t("widget.sources") });
+export function sourceList(sources: Source[], texts: Texts): HTMLElement {
+  const list = h("ul", { class: "sources", "aria-label": texts.t("widget.sources") });
   for (const source of sources) {
     const safe = source.url && /^https?:\/\//i.test(source.url) ? source.url : null;
     list.append(h("li", {}, safe ? h("a", { href: safe, target: "_blank", rel: "noopener noreferrer" }, source.title) : source.title));
@@ -52,8 +52,13 @@ export function sourceList(sources: Source[], t: Say): HTMLElement {
   return list;
 }
 
-/** Builds the launcher and the panel inside a new shadow root; the host is not yet in the page. */
-export function buildShell(t: Say) {
+/**
+ * Builds the launcher and the panel inside a new shadow root; the host is not yet in the page. Its
+ * words are bound to `texts` (./texts.ts); the host carries `lang` and `dir` (the shadow tree
+ * inherits both from its host, HTML "The dir attribute"), so a right-to-left language mirrors the
+ * panel through the stylesheet's logical properties (./styles.ts).
+ */
+export function buildShell(texts: Texts) {
   const host = document.createElement("svc-agents-widget");
   const root = host.attachShadow({ mode: "open" });
   try {
@@ -67,36 +72,31 @@ export function buildShell(t: Say) {
   const badge = h("span", { class: "badge", "aria-hidden": "true", hidden: "" });
   const launcher = h(
     "button",
-    {
-      type: "button",
-      class: "launcher",
-      "aria-label": t("widget.open_chat"),
-      "aria-expanded": "false",
-      "aria-controls": "svc-panel",
-      "aria-haspopup": "dialog",
-    },
+    { type: "button", class: "launcher", "aria-expanded": "false", "aria-controls": "svc-panel", "aria-haspopup": "dialog" },
     svg(CHAT_ICON),
     badge,
   );
-  const title = h("h2", { id: "svc-title" }, t("widget.title"));
-  const subtitle = h("p", { class: "subtitle" }, t("widget.subtitle"));
+  const title = h("h2", { id: "svc-title" });
+  const subtitle = h("p", { class: "subtitle" });
   // The agent's picture (avatar_config.image_url, https only): decorative, the title names the agent.
   const avatar = h("img", { class: "avatar", alt: "", hidden: "" });
   avatar.addEventListener("error", () => (avatar.hidden = true));
-  const closeButton = h("button", { type: "button", class: "icon", "aria-label": t("widget.close_chat") }, svg(CLOSE_ICON));
-  const log = h("div", {
-    class: "log",
-    role: "log",
-    "aria-live": "polite",
-    "aria-relevant": "additions text",
-    "aria-label": t("widget.conversation"),
-    tabindex: "0",
-  });
+  const closeButton = h("button", { type: "button", class: "icon" }, svg(CLOSE_ICON));
+  const log = h("div", { class: "log", role: "log", "aria-live": "polite", "aria-relevant": "additions text", tabindex: "0" });
   const status = h("p", { class: "status", role: "status" });
-  const person = h("button", { type: "button", class: "secondary person" }, t("widget.live_help"));
-  const input = h("textarea", { id: "svc-input", rows: "2", maxlength: "10000", placeholder: t("widget.placeholder"), autocomplete: "off" });
-  const label = h("label", { for: "svc-input", class: "sr-only" }, t("widget.your_message"));
-  const send = h("button", { type: "submit", class: "send" }, t("widget.send"));
+  const person = h("button", { type: "button", class: "secondary person" });
+  const input = h("textarea", { id: "svc-input", rows: "2", maxlength: "10000", autocomplete: "off", dir: "auto" });
+  const label = h("label", { for: "svc-input", class: "sr-only" });
+  const send = h("button", { type: "submit", class: "send" });
+  texts.bind(() => {
+    host.lang = texts.language;
+    host.dir = texts.dir;
+    closeButton.setAttribute("aria-label", texts.t("widget.close_chat"));
+    log.setAttribute("aria-label", texts.t("widget.conversation"));
+    input.placeholder = texts.t("widget.placeholder");
+    label.textContent = texts.t("widget.your_message");
+    send.textContent = texts.t("widget.send");
+  });
   const form = h("form", { class: "composer" }, label, input, send);
   const panel = h(
     "div",
@@ -107,19 +107,7 @@ export function buildShell(t: Say) {
     form,
   );
   root.append(launcher, panel);
-  return { host, root, launcher, badge, title, subtitle, avatar, closeButton, log, status, person, input, send, form, panel, label };
-}
-
-/** The shell's fixed words again, in the language the config named (the launcher's name is the panel's: ./panel.ts). */
-export function relabelShell(shell: ReturnType<typeof buildShell>, t: Say) {
-  shell.title.textContent = t("widget.title");
-  shell.subtitle.textContent = t("widget.subtitle");
-  shell.closeButton.setAttribute("aria-label", t("widget.close_chat"));
-  shell.log.setAttribute("aria-label", t("widget.conversation"));
-  shell.person.textContent = t("widget.live_help");
-  shell.input.placeholder = t("widget.placeholder");
-  shell.label.textContent = t("widget.your_message");
-  shell.send.textContent = t("widget.send");
+  return { host, root, launcher, badge, title, subtitle, avatar, closeButton, log, status, person, input, send, form, panel };
 }
 
 /** A person's initials: the first letters of their name's first two words. */
@@ -149,20 +137,21 @@ export function personFace(name: string, avatar: string | undefined): HTMLElemen
 }
 
 /** One message of the log; a failed reply carries a retry button. */
-export function messageBubble(m: StoredMessage, onRetry: () => void, t: Say): HTMLElement {
+export function messageBubble(m: StoredMessage, texts: Texts, onRetry: () => void): HTMLElement {
   const el = h("div", { class: `msg ${m.role}` });
-  const who = m.role === "user" ? t("widget.you") : m.role === "agent" ? t("widget.agent") : "";
+  const who = m.role === "user" ? texts.t("widget.you") : m.role === "agent" ? texts.t("widget.agent") : "";
   if (who) el.append(h("span", { class: "sr-only" }, `${who}: `));
   if (m.role === "person") {
-    const name = m.author || t("widget.support_team");
+    const name = personName(texts, m.author);
     el.append(h("div", { class: "byline" }, personFace(name, m.avatar), h("span", { class: "author" }, name)));
   }
-  const body = h("div", { class: "text" });
+  // Each message in its own direction (a customer's Hebrew in an English widget, an English article in an Arabic one).
+  const body = h("div", { class: "text", dir: "auto" });
   body.append(richText(m.text));
   el.append(body);
-  if (m.sources?.length) el.append(sourceList(m.sources, t));
+  if (m.sources?.length) el.append(sourceList(m.sources, texts));
   if (m.failed) {
-    const retry = h("button", { type: "button", class: "secondary retry" }, t("widget.retry"));
+    const retry = h("button", { type: "button", class: "secondary retry" }, texts.t("widget.retry"));
     retry.addEventListener("click", onRetry);
     el.append(retry);
   }
@@ -222,16 +211,26 @@ export function applyAgentLook(shell: Pick<ReturnType<typeof buildShell>, "host"
   return typeof look.greeting === "string" && look.greeting ? look.greeting : null;
 }
 
-/** The public configuration: the agent's name, the org's name, the agent's look; returns the live-help label and greeting it sets. */
+/**
+ * The public configuration: the agent's name, the org's name, the agent's look; returns the
+ * live-help label and greeting it sets. The label the service stores by default is the English
+ * catalogue's sentence: that one is no label of the org's own, and the widget says its own language's.
+ */
 export function applyConfig(
   shell: Pick<ReturnType<typeof buildShell>, "host" | "title" | "subtitle" | "avatar">,
   config: Record<string, unknown>,
-  t: Say,
+  texts: Texts,
+  englishLiveHelp: string,
 ): { liveHelpLabel: string | null; greeting: string | null } {
   const agent = config.agent as Record<string, unknown> | undefined;
   const org = config.organization as Record<string, unknown> | undefined;
-  if (typeof agent?.name === "string") shell.title.textContent = agent.name;
-  if (typeof org?.name === "string") shell.subtitle.textContent = t("widget.subtitle_org", { org: org.name });
-  const greeting = applyAgentLook(shell, (agent?.avatar_config ?? {}) as Record<string, unknown>);
-  return { liveHelpLabel: typeof agent?.live_help_label === "string" && agent.live_help_label ? agent.live_help_label : null, greeting };
+  const look = (agent?.avatar_config ?? {}) as Record<string, unknown>;
+  const name = typeof look.title === "string" && look.title ? look.title : typeof agent?.name === "string" ? agent.name : null;
+  texts.bind(() => {
+    shell.title.textContent = name ?? texts.t("widget.title");
+    shell.subtitle.textContent = typeof org?.name === "string" ? texts.t("widget.subtitle_org", { org: org.name }) : texts.t("widget.subtitle");
+  });
+  const greeting = applyAgentLook(shell, look);
+  const label = agent?.live_help_label;
+  return { liveHelpLabel: typeof label === "string" && label && label !== englishLiveHelp ? label : null, greeting };
 }

@@ -6,23 +6,32 @@
 // rated from the email's link, or reopened, is not asked about).
 import { h } from "./dom.ts";
 import type { Json, Stored } from "./store.ts";
-import type { Say } from "./texts.ts";
+import type { Texts } from "./texts.ts";
+import { en } from "../../i18n/en.ts";
 
 export interface FeedbackContext {
   state: Stored;
+  texts: Texts;
   save(): void;
   /** The message box, which takes focus when the prompt is dismissed. */
   input: HTMLElement;
   post(path: string, body: Json): Promise<Json>;
   who(): Json;
-  t: Say;
   askPerson(): void;
+  /** The "talk to a person" label (the agent's own, else the catalogue's). */
+  liveHelpLabel(): string;
   base: string;
   key: string;
 }
 
+/**
+ * The org's own rating question, or null: the service answers its English default when the org set
+ * none (src/sdk/csat-settings.ts), and the widget asks that one in the customer's language.
+ */
+const ownQuestion = (question: string | undefined): string | null => (question && question !== en["widget.rating_question"] ? question : null);
+
 export function feedbackPrompts(ctx: FeedbackContext) {
-  const { t } = ctx;
+  const { t } = ctx.texts;
   const path = (what: string) => `/api/sdk/conversations/${encodeURIComponent(ctx.state.sessionId ?? "")}/${what}`;
   return {
     /** Appends "Did that help?" to an answer the AI completed. */
@@ -41,7 +50,7 @@ export function feedbackPrompts(ctx: FeedbackContext) {
         }
         box.replaceChildren(h("span", { role: "status" }, helpful ? t("widget.feedback_thanks") : `${t("widget.feedback_sorry")} `));
         if (!helpful) {
-          const person = h("button", { type: "button", class: "secondary" }, t("widget.live_help"));
+          const person = h("button", { type: "button", class: "secondary" }, ctx.liveHelpLabel());
           person.addEventListener("click", () => ctx.askPerson());
           box.append(person);
         }
@@ -72,7 +81,7 @@ export function feedbackPrompts(ctx: FeedbackContext) {
     if (ctx.state.rating?.ticket !== ticket || ctx.state.rating.dismissed) remember({ ticket });
     log.querySelector(`form.rating[data-ticket="${ticket}"]`)?.remove();
     const form = h("form", { class: "rating", "aria-label": t("widget.rate_ticket", { number: ticket }), "data-ticket": String(ticket) });
-    const fieldset = h("fieldset", {}, h("legend", {}, csat.question || t("widget.rating_question")));
+    const fieldset = h("fieldset", {}, h("legend", {}, ownQuestion(csat.question) ?? t("widget.rating_question")));
     for (const n of [1, 2, 3, 4, 5]) {
       const id = `sa-rate-${ticket}-${n}`;
       fieldset.append(h("input", { type: "radio", name: "score", value: String(n), id, required: "" }), h("label", { for: id }, ` ${n} `));

@@ -1,8 +1,8 @@
 // Listening (README "Voice and video"): a recording of the microphone (MediaRecorder: WebM/Opus
 // where the browser has it), sent to the server's speech to text; or the browser's own speech
 // recognition (Web Speech API — some browsers send the audio to their vendor). Both report a level
-// (0–1, for the meter) and stop by themselves at the length cap.
-import type { Say } from "./texts.ts";
+// (0–1, for the meter) and stop by themselves at the length cap. Recognition listens in the widget's
+// language (`lang`, ./speech.ts speechLanguage); what a failure is called is the caller's (the catalogue's words).
 
 type Recognition = {
   lang: string;
@@ -83,20 +83,12 @@ export async function record(maxSeconds: number, onLevel: (level: number) => voi
   };
 }
 
-/** What the customer is told when the browser's recognition failed, by its error code (Web Speech API, SpeechRecognitionErrorEvent). */
-function recognitionFailure(code: string, t: Say): string {
-  if (code === "network") return t("widget.voice_network");
-  if (code === "not-allowed" || code === "service-not-allowed") return t("widget.voice_not_allowed");
-  if (code === "audio-capture") return t("widget.voice_no_microphone");
-  return t("widget.voice_recognition");
-}
-
 /**
  * `onOver` is called at the length cap, and when the recognition ends by itself — after an error
  * (offline, Chromium fires "network" and then `end`) or the browser's own end of listening — so
  * the caller can `stop()` it and recover its controls; not after `stop()` or `cancel()`.
  */
-export function recognize(language: string, maxSeconds: number, onOver: () => void, t: Say): Listening {
+export function recognize(language: string, maxSeconds: number, onOver: () => void, failure: (code: string) => Error): Listening {
   const Class = recognitionClass()!;
   const r = new Class();
   r.lang = language;
@@ -125,7 +117,7 @@ export function recognize(language: string, maxSeconds: number, onOver: () => vo
       clearTimeout(cap);
       if (!ended) r.stop();
       await over;
-      if (failed && failed !== "no-speech" && failed !== "aborted") throw new Error(recognitionFailure(failed, t));
+      if (failed && failed !== "no-speech" && failed !== "aborted") throw failure(failed);
       return heard.trim();
     },
     cancel() {

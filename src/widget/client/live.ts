@@ -7,7 +7,7 @@
 // an AI conversation and be heard at once, and what the member's page shows as "on the site now".
 import { createParser } from "eventsource-parser";
 import type { Identity, Json, Stored } from "./store.ts";
-import type { Say } from "./texts.ts";
+import { personName, type Texts } from "./texts.ts";
 
 export interface LiveMessage {
   id: string;
@@ -105,6 +105,7 @@ export interface LiveContext {
   base: string;
   key: string;
   state: Stored;
+  texts: Texts;
   save(): void;
   render(): void;
   identity(): Identity | null;
@@ -116,7 +117,6 @@ export interface LiveContext {
   resolved?(ticket: number): void;
   /** The person typing (their name), or null (./typing.ts). */
   typing?(name: string | null): void;
-  t: Say;
 }
 
 /** Follows the stored conversation once it has a session; each message is shown once (by id). */
@@ -161,14 +161,14 @@ export function liveConversation(ctx: LiveContext) {
         ctx.emit({ role: m.kind, text: m.text, author: m.author.name, session_id: state.sessionId });
       },
       typing(data) {
-        ctx.typing?.(data.typing ? (data.name ?? ctx.t("widget.support_team")) : null);
+        ctx.typing?.(data.typing ? personName(ctx.texts, data.name) : null);
       },
       ticket(ticket) {
         if (ticket.joined && (ticket.status === "open" || ticket.status === "pending")) {
           // A member took the conversation over from the assistant (README "Live conversation").
           state.live = true;
           state.waiting = { ticket: ticket.number, auto: false, answered: true };
-          state.messages.push({ role: "note", text: ctx.t("widget.joined", { name: ticket.joined.name }) });
+          state.messages.push({ role: "note", text: ctx.texts.t("widget.joined", { name: personName(ctx.texts, ticket.joined.name) }) });
           if (ctx.closed()) state.unread = (state.unread ?? 0) + 1;
           ctx.save();
           ctx.render();
@@ -177,10 +177,7 @@ export function liveConversation(ctx: LiveContext) {
         }
         if (ticket.status !== "resolved" && ticket.status !== "closed") return;
         state.waiting = null;
-        state.messages.push({
-          role: "note",
-          text: ctx.t("widget.ticket_done", { number: ticket.number, status: ticket.status }),
-        });
+        state.messages.push({ role: "note", text: ctx.texts.t("widget.ticket_done", { number: ticket.number, status: ticket.status }) });
         ctx.save();
         ctx.render();
         if (ticket.status === "resolved") ctx.resolved?.(ticket.number);
@@ -203,11 +200,11 @@ export function liveConversation(ctx: LiveContext) {
  * status line. A ticket opened is neither: the assistant's reply says so, and the waiting line
  * (./waiting.ts, itself a status region a screen reader announces) says who answers and where.
  */
-export function describeAction(action: Json, t: Say): { note?: string; status?: string } {
+export function describeAction(action: Json, texts: Texts): { note?: string; status?: string } {
+  const number = Number(action.ticket_number);
   if (action.type === "ticket_created") return {};
-  const number = String(action.ticket_number);
-  if (action.type === "ticket_updated" && action.reason === "person_owns") return { status: t("widget.sent_to_ticket", { number }) };
-  if (action.type === "ticket_updated") return { note: t("widget.added_to_ticket", { number }) };
-  if (action.type === "handoff") return { note: t("widget.handed_over") };
+  if (action.type === "ticket_updated" && action.reason === "person_owns") return { status: texts.t("widget.sent_to_ticket", { number }) };
+  if (action.type === "ticket_updated") return { note: texts.t("widget.added_to_ticket", { number }) };
+  if (action.type === "handoff") return { note: texts.t("widget.handed_over") };
   return {};
 }

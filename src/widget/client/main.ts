@@ -10,13 +10,12 @@
 // Contract with the service: README "Widget SDK" and "Chat" (stream framing docs/interface.md 4.5).
 // The parts, each in its own file: the panel (./panel.ts), the thread (./thread.ts), the composer
 // (./composer.ts), one answer (./answer.ts) and the live connection (./live.ts).
-import { applyConfig, buildShell, relabelShell } from "./dom.ts";
-import { createTexts } from "./texts.ts";
+import { applyConfig, buildShell } from "./dom.ts";
 import { openStore } from "./store.ts";
-import { installApi, loadConfig } from "./api.ts";
+import { installApi, loadConfig, queuedLocale } from "./api.ts";
 import { liveConversation } from "./live.ts";
 import { typingLine } from "./typing.ts";
-import { createWidget, post, who } from "./context.ts";
+import { createWidget, liveHelpLabel, post, who } from "./context.ts";
 import { createThread } from "./thread.ts";
 import { createPanel } from "./panel.ts";
 import { createAsk } from "./answer.ts";
@@ -26,14 +25,23 @@ import { createCall } from "./video.ts";
 import type { VoiceSettings } from "./speech.ts";
 import { feedbackPrompts } from "./feedback.ts";
 import { createHelp } from "./help.ts";
+import { CATALOGUED, createTexts, requestedLocale } from "./texts.ts";
+import { en } from "../../i18n/en.ts";
+import { speechLanguage } from "./speech.ts";
 
-function start(script: HTMLScriptElement) {
+async function start(script: HTMLScriptElement) {
   const key = script.dataset.key ?? "";
   const orgId = script.dataset.org ?? "";
   const base = (script.dataset.base ?? new URL(script.src, location.href).origin).replace(/\/+$/, "");
-  // State persisted per org, so a reload keeps the conversation.
+  // The language (README "Languages"): a queued identify()'s locale, else the snippet's data-locale, else the browser's; the service
+  // answers the org's default for none. The config is awaited before anything is shown, so the
+  // widget never flashes another language; when it cannot be had, the widget speaks English.
   const texts = createTexts();
-  const w = createWidget(key, base, openStore(`svc-agents:${orgId || key.slice(0, 24)}`), buildShell(texts.t), texts);
+  let locale = requestedLocale([queuedLocale(), script.dataset.locale], navigator.languages ?? [navigator.language], CATALOGUED);
+  const config = orgId ? await loadConfig(base, orgId, locale) : null;
+  if (config) texts.set(String(config.language ?? "en"), config.dir === "rtl" ? "rtl" : "ltr", (config.texts ?? {}) as Record<string, unknown>);
+  // State persisted per org, so a reload keeps the conversation.
+  const w = createWidget(key, base, openStore(`svc-agents:${orgId || key.slice(0, 24)}`), buildShell(texts), texts, locale);
   const { state } = w;
 
   let composer: Composer | undefined;
@@ -48,6 +56,7 @@ function start(script: HTMLScriptElement) {
     base,
     key,
     state,
+    texts: w.texts,
     save: w.save,
     render: thread.render,
     identity: () => w.identity,
@@ -55,17 +64,17 @@ function start(script: HTMLScriptElement) {
     showUnread: panel.showUnread,
     emit: (data) => w.emit("message", data),
     resolved: (ticket) => void prompts.rate(w.shell.log, ticket),
-    t: w.t,
   });
   // "Did that help?" under an answer, and the rating prompt when a ticket is resolved (./feedback.ts).
   const prompts = feedbackPrompts({
     state,
+    texts: w.texts,
     save: w.save,
     input: w.shell.input,
     post: (path, body) => post(w, path, body),
     who: () => who(w),
-    t: w.t,
     askPerson: () => w.shell.person.click(),
+    liveHelpLabel: () => liveHelpLabel(w),
     base,
     key,
   });
@@ -75,35 +84,20 @@ function start(script: HTMLScriptElement) {
   if (orgId) createHelp(w, orgId, { ask: (message) => composer?.submit(message, "chat") });
 
   // Configuration: the agent's name, look and live-help label.
-  if (orgId)
-    void loadConfig(base, orgId).then((config) => {
-      if (!config) return;
-      // The customer's language and its sentences first: the agent's and org's own words go over them.
-      texts.set(config.language, config.texts);
-      relabelShell(w.shell, w.t);
-      panel.showUnread();
-      const applied = applyConfig(w.shell, config, w.t);
-      w.liveHelpLabel = applied.liveHelpLabel ?? w.t("widget.live_help");
-      w.shell.person.textContent = w.liveHelpLabel;
-      w.greeting = applied.greeting ?? w.t("widget.greeting");
-      thread.render(true);
-      // Voice: the agent's voice_config, or data-voice="on" on the script tag (the demo's toggle).
-      const voice = {
-        enabled: false,
-        language: "en-US",
-        stt: "browser",
-        tts: "browser",
-        voice: null,
-        rate: 1,
-        max_seconds: 30,
-        auto_listen: false,
-        ...((config.agent as Record<string, unknown> | undefined)?.voice_config ?? {}),
-      } as VoiceSettings;
-      if (script.dataset.voice === "on") voice.enabled = true;
-      const talk = voice.enabled ? createVoice(w, thread, composer!, voice) : null;
-      // Video: the same conversation with the agent's face, in the agent's display mode (./video.ts).
-      if (talk) createCall(w, talk, config.agent as Record<string, unknown>);
-    });
+  const applied = config ? applyConfig(w.shell, config, texts, en["widget.live_help"]) : null;
+  if (!config) texts.bind(() => (w.shell.title.textContent = texts.t("widget.title")));
+  w.liveHelpLabel = applied?.liveHelpLabel ?? null;
+  w.greeting = applied?.greeting ?? null;
+  texts.bind(() => (w.shell.person.textContent = liveHelpLabel(w)));
+  // Voice: the agent's voice_config, or data-voice="on" on the script tag (the demo's toggle),
+  // spoken and heard in the widget's language (./speech.ts speechLanguage).
+  const configured = ((config?.agent as Record<string, unknown> | undefined)?.voice_config ?? {}) as Partial<VoiceSettings>;
+  const voice = { enabled: false, stt: "browser", tts: "browser", voice: null, rate: 1, max_seconds: 30, auto_listen: false, ...configured } as VoiceSettings;
+  texts.bind(() => (voice.language = speechLanguage(texts.language, configured.language)));
+  if (script.dataset.voice === "on") voice.enabled = true;
+  const talk = config && voice.enabled ? createVoice(w, thread, composer, voice) : null;
+  // Video: the same conversation with the agent's face, in the agent's display mode (./video.ts).
+  if (talk) createCall(w, talk, config!.agent as Record<string, unknown>);
 
   // The public API on window (./api.ts).
   const runQueued = installApi({
@@ -124,6 +118,16 @@ function start(script: HTMLScriptElement) {
       w.identity = user;
       state.userId = user.user_id;
       w.save();
+      // identify()'s locale wins over the snippet's and the browser's: the widget speaks it from now on.
+      const wanted = typeof user.locale === "string" && user.locale.trim() ? user.locale.trim().slice(0, 35) : null;
+      if (wanted && wanted !== locale && orgId) {
+        locale = w.locale = wanted;
+        void loadConfig(base, orgId, wanted).then((next) => {
+          if (next && w.locale === wanted)
+            texts.set(String(next.language ?? "en"), next.dir === "rtl" ? "rtl" : "ltr", (next.texts ?? {}) as Record<string, unknown>);
+          thread.render();
+        });
+      }
     },
   });
   document.body.append(w.shell.host);
@@ -139,6 +143,6 @@ function start(script: HTMLScriptElement) {
 const script = (document.currentScript ?? document.querySelector("script[data-key][src*='widget.js']")) as HTMLScriptElement | null;
 if (script && !script.dataset.key) console.error('svc-agents widget: the script tag needs data-key="ab_live_…" (and data-org)');
 else if (script && !(window.SvcAgents as { loaded?: boolean } | undefined)?.loaded) {
-  if (document.body) start(script);
-  else document.addEventListener("DOMContentLoaded", () => start(script));
+  if (document.body) void start(script);
+  else document.addEventListener("DOMContentLoaded", () => void start(script));
 }

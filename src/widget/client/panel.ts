@@ -17,9 +17,10 @@ export function createPanel(w: Widget, render: () => void): Panel {
     const unread = panel.hidden ? (state.unread ?? 0) : 0;
     badge.textContent = String(unread);
     badge.hidden = unread === 0;
+    const { t } = w.texts;
     launcher.setAttribute(
       "aria-label",
-      !panel.hidden ? w.t("widget.close_chat") : unread ? w.t("widget.open_chat_unread", { count: unread }) : w.t("widget.open_chat"),
+      !panel.hidden ? t("widget.close_chat") : unread ? t("widget.open_chat_unread", { count: unread }) : t("widget.open_chat"),
     );
   };
   const open = (focus = true) => {
@@ -49,5 +50,6 @@ export function createPanel(w: Widget, render: () => void): Panel {
   launcher.addEventListener("click", () => (panel.hidden ? open() : close()));
   closeButton.addEventListener("click", close);
   trapFocus(panel, root, close);
+  w.texts.bind(showUnread);
   return { open, close, showUnread };
 }

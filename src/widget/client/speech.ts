@@ -31,11 +31,21 @@ export interface Speaker {
   onError?: (message: string) => void;
 }
 
-/** What is said of a text: no URLs, "#12" as "number 12". */
+/**
+ * The BCP 47 tag speech is heard and said in (README "Languages"): the widget's language, or the
+ * agent's voice_config.language when it is a regional form of it ("es-MX" for a Spanish widget);
+ * a configured language the customer does not speak is not used.
+ */
+export function speechLanguage(widgetLanguage: string, configured: string | undefined): string {
+  const primary = (tag: string) => tag.toLowerCase().split(/[-_]/)[0];
+  return configured && primary(configured) === primary(widgetLanguage) ? configured : widgetLanguage;
+}
+
+/** What is said of a text: no URLs, "#12" as "12" (the sentence around it says "ticket", in its language). */
 export function forSpeech(text: string): string {
   return text
     .replace(/https?:\/\/\S+/g, "")
-    .replace(/#(\d+)/g, "number $1")
+    .replace(/#(\d+)/g, "$1")
     .replace(/[()[\]*_`#]/g, "")
     .replace(/\s+/g, " ")
     .trim();
@@ -79,7 +89,9 @@ function browserSpeaker(settings: VoiceSettings): Speaker {
       const u = new SpeechSynthesisUtterance(text);
       u.lang = settings.language;
       u.rate = settings.rate;
-      const voice = settings.voice ? synth.getVoices().find((v) => v.name === settings.voice) : undefined;
+      // The agent's named voice when it speaks the language, else the system's first voice that does.
+      const voices = synth.getVoices().filter((v) => speechLanguage(settings.language, v.lang) === v.lang);
+      const voice = voices.find((v) => v.name === settings.voice) ?? voices[0];
       if (voice) u.voice = voice;
       pending++;
       const done = () => {
@@ -113,8 +125,8 @@ function serverSpeaker(w: Widget, settings: VoiceSettings, audio: HTMLAudioEleme
     const body = { text, rate: settings.rate, ...(settings.voice ? { voice: settings.voice } : {}) };
     const res = await fetch(`${w.base}/api/sdk/voice/speech`, { method: "POST", headers: jsonHeaders(w), body: JSON.stringify(body), signal });
     if (!res.ok) {
-      const json = (await res.json().catch(() => ({}))) as { error?: { message?: string } };
-      throw new Error(w.t("widget.voice_service"));
+      // The service's message is for the operator: the customer is told the catalogue's sentence (./voice.ts).
+      throw new Error(w.texts.t("widget.voice_service"));
     }
     return res.blob();
   };

@@ -46,6 +46,8 @@ export interface Identity {
   name?: string;
   company_id?: string;
   custom_fields?: Json;
+  /** The widget's language for this customer (a BCP 47 tag): wins over the snippet's and the browser's. */
+  locale?: string;
 }
 
 export const MAX_STORED = 60;

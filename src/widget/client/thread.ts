@@ -6,8 +6,7 @@ import { waitingForPerson } from "./waiting.ts";
 import { contactPrompt } from "./contact.ts";
 
 export interface Thread {
-  /** `rebuild`: the whole log again (the language changed), else only what was appended. */
-  render(rebuild?: boolean): void;
+  render(): void;
   /** The line shown while a ticket waits for a person (./waiting.ts). */
   waiting: ReturnType<typeof waitingForPerson>;
   busy(): boolean;
@@ -24,18 +23,18 @@ export function createThread(w: Widget, retryAt: (index: number) => void): Threa
   const { state } = w;
   let busy = false;
   let waitUntil = 0;
-  const waiting = waitingForPerson(state, person, () => Boolean(w.identity?.email), w.t);
+  const waiting = waitingForPerson(state, person, w.texts, () => Boolean(w.identity?.email));
   const contact = contactPrompt(w, person, () => waiting.update());
-  const bubble = (m: StoredMessage, index: number): HTMLElement => messageBubble(m, () => retryAt(index), w.t);
+  const bubble = (m: StoredMessage, index: number): HTMLElement => messageBubble(m, w.texts, () => retryAt(index));
   // The log is a live region: new messages are appended, never the whole history re-inserted
   // (which a screen reader would read out again); only a reset or a retry rebuilds it.
   let shown: StoredMessage[] = [];
-  const render = (rebuild = false) => {
-    const appended = !rebuild && shown.length > 0 && shown.length <= state.messages.length && shown.every((m, i) => state.messages[i] === m);
+  const render = () => {
+    const appended = shown.length > 0 && shown.length <= state.messages.length && shown.every((m, i) => state.messages[i] === m);
     if (appended) log.append(...state.messages.slice(shown.length).map((m, i) => bubble(m, shown.length + i)));
     else {
       log.replaceChildren(...state.messages.map(bubble));
-      if (state.messages.length === 0) log.append(h("p", { class: "empty" }, w.greeting));
+      if (state.messages.length === 0) log.append(h("p", { class: "empty" }, w.greeting ?? w.texts.t("widget.greeting")));
     }
     shown = [...state.messages];
     // The lines under the log first: they take height from it, and the newest message must stay in view.
@@ -55,7 +54,7 @@ export function createThread(w: Widget, retryAt: (index: number) => void): Threa
     },
     holding() {
       if (Date.now() >= waitUntil) return false;
-      status.textContent = w.t("widget.wait", { seconds: Math.ceil((waitUntil - Date.now()) / 1000) });
+      status.textContent = w.texts.t("widget.wait", { seconds: Math.ceil((waitUntil - Date.now()) / 1000) });
       return true;
     },
     waitFor(seconds) {

@@ -35,7 +35,7 @@ export function typingLine(w: Widget, identity: () => Record<string, string>) {
       const { log } = w.shell;
       const atEnd = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
       line.hidden = name === null;
-      const text = name === null ? "" : w.t("widget.typing", { name });
+      const text = name === null ? "" : w.texts.t("widget.typing", { name });
       if (line.textContent !== text) line.textContent = text;
       if (atEnd) log.scrollTop = log.scrollHeight;
       if (name !== null) hide = setTimeout(() => (line.hidden = true), SHOWN_MS);

@@ -39,21 +39,28 @@ function levelOf(audio: HTMLAudioElement | null): (() => number) | null {
 export function createCall(w: Widget, voice: Voice, agent: Record<string, unknown>) {
   const look = (agent.avatar_config ?? {}) as Record<string, unknown>;
   const layout: Layout = agent.video_display_mode === "pip" || agent.video_display_mode === "fullscreen" ? agent.video_display_mode : "inline";
-  const name = typeof agent.name === "string" && agent.name ? agent.name : w.t("widget.agent");
+  const { t } = w.texts;
+  const name = typeof agent.name === "string" && agent.name ? agent.name : t("widget.agent");
   const face = h("div", { class: "face", "aria-hidden": "true" });
   if (typeof look.image_url === "string" && /^https:\/\/[^\s"'<>]+$/i.test(look.image_url)) face.append(h("img", { src: look.image_url, alt: "" }));
   else face.append(h("span", {}, name.slice(0, 1).toUpperCase()));
   const captions = h("p", { class: "captions", "aria-live": "polite" });
-  const talk = h("button", { type: "button", class: "talk", "aria-pressed": "false" }, w.t("widget.video_talk"));
-  const end = h("button", { type: "button", class: "secondary" }, w.t("widget.video_end"));
+  const talk = h("button", { type: "button", class: "talk", "aria-pressed": "false" });
+  const end = h("button", { type: "button", class: "secondary" });
   const view = h(
     "div",
-    { class: `call ${layout}`, role: layout === "inline" ? "region" : "dialog", "aria-label": w.t("widget.video_with", { name }), hidden: "" },
+    { class: `call ${layout}`, role: layout === "inline" ? "region" : "dialog", hidden: "" },
     face,
     captions,
     h("div", { class: "call-tools" }, talk, end),
   );
-  const open = h("button", { type: "button", class: "secondary video" }, w.t("widget.video_call"));
+  const open = h("button", { type: "button", class: "secondary video" });
+  w.texts.bind(() => {
+    talk.textContent = t("widget.video_talk");
+    end.textContent = t("widget.video_end");
+    view.setAttribute("aria-label", t("widget.video_with", { name }));
+    open.textContent = t("widget.video_call");
+  });
   w.shell.person.before(open);
   if (layout === "inline") w.shell.log.before(view);
   else w.shell.root.append(view);
@@ -81,7 +88,7 @@ export function createCall(w: Widget, voice: Voice, agent: Record<string, unknow
   };
   voice.listening = (on) => {
     talk.setAttribute("aria-pressed", String(on));
-    if (on && !view.hidden) captions.textContent = w.t("widget.video_listening", { name });
+    if (on && !view.hidden) captions.textContent = t("widget.video_listening", { name });
   };
   // Listening failed: the call says so, not "listening"; full screen covers the message box the
   // customer is offered instead, so that call ends.
@@ -97,7 +104,7 @@ export function createCall(w: Widget, voice: Voice, agent: Record<string, unknow
   open.addEventListener("click", () => {
     view.hidden = false;
     voice.mode = "video";
-    captions.textContent = w.t("widget.video_hint", { name });
+    captions.textContent = t("widget.video_hint", { name });
     talk.focus();
   });
   talk.addEventListener("click", () => voice.tap());

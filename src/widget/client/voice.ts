@@ -10,7 +10,7 @@ import { h, svg } from "./dom.ts";
 const MIC_ICON = "M12 14a3 3 0 0 0 3-3V5a3 3 0 0 0-6 0v6a3 3 0 0 0 3 3zm5-3a5 5 0 0 1-10 0H5a7 7 0 0 0 6 6.92V21h2v-3.08A7 7 0 0 0 19 11h-2z";
 import type { AnswerListener, Mode } from "./answer.ts";
 import type { Composer } from "./composer.ts";
-import type { Widget } from "./context.ts";
+import { liveHelpLabel, type Widget } from "./context.ts";
 import { canRecord, type Listening, recognitionClass, recognize, record } from "./listen.ts";
 import { createSpeaker, sayOnce, sentenceSplitter, type Speaker, type VoiceSettings } from "./speech.ts";
 import type { Thread } from "./thread.ts";
@@ -31,9 +31,12 @@ export interface Voice {
   failed?: (apology: string) => void;
 }
 
+/** Why listening or speaking failed, as a catalogue sentence (an Error's message is one already). */
+export class VoiceFailure extends Error {}
+
 /** How the customer is told something failed: a note in the thread, and the same words spoken; returns them. */
 function apologise(w: Widget, thread: Thread, settings: VoiceSettings, reason: string): string {
-  const text = w.t("widget.voice_failed", { reason: reason.replace(/\.?$/, "."), label: w.liveHelpLabel });
+  const text = w.texts.t("widget.voice_failed", { reason, label: liveHelpLabel(w) });
   w.state.messages.push({ role: "note", text, failed: false });
   w.save();
   thread.render();
@@ -41,16 +44,25 @@ function apologise(w: Widget, thread: Thread, settings: VoiceSettings, reason: s
   return text;
 }
 
+/** Server speech to text in the widget's language (`language`, passed on as the transcription's `language`: src/sdk/speech.ts). */
 async function transcribe(w: Widget, blob: Blob, language: string): Promise<string> {
   const res = await fetch(`${w.base}/api/sdk/voice/transcribe?language=${encodeURIComponent(language)}`, {
     method: "POST",
     headers: { Authorization: `Bearer ${w.key}`, "Content-Type": blob.type || "audio/webm" },
     body: blob,
   });
-  const json = (await res.json().catch(() => ({}))) as { text?: string; error?: { message?: string } };
-  if (res.status === 429) throw new Error(w.t("widget.voice_busy", { seconds: Math.max(1, Number(res.headers.get("Retry-After")) || 5) }));
-  if (!res.ok) throw new Error(w.t("widget.voice_service"));
+  const json = (await res.json().catch(() => ({}))) as { text?: string };
+  if (res.status === 429) throw new VoiceFailure(w.texts.t("widget.voice_busy", { seconds: Math.max(1, Number(res.headers.get("Retry-After")) || 30) }));
+  if (!res.ok) throw new VoiceFailure(w.texts.t("widget.voice_service"));
   return json.text ?? "";
+}
+
+/** What the customer is told when the browser's recognition failed, by its error code (Web Speech API, SpeechRecognitionErrorEvent). */
+function recognitionFailure(w: Widget, code: string): string {
+  if (code === "network") return w.texts.t("widget.voice_network");
+  if (code === "not-allowed" || code === "service-not-allowed") return w.texts.t("widget.voice_not_allowed");
+  if (code === "audio-capture") return w.texts.t("widget.voice_no_microphone");
+  return w.texts.t("widget.voice_recognition");
 }
 
 /** The microphone button and what it does; null (and a note) when this browser can neither record nor recognise. */
@@ -59,15 +71,21 @@ export function createVoice(w: Widget, thread: Thread, composer: Composer, setti
   const browser = !server && recognitionClass() !== null;
   const { form, send, status } = w.shell;
   if (!server && !browser) {
-    status.textContent = w.t("widget.voice_unavailable");
+    status.textContent = w.texts.t("widget.voice_unavailable");
     return null;
   }
   const audio = h("audio", { class: "speech", preload: "auto" });
   const speaker = createSpeaker(w, settings, audio);
-  const mic = h("button", { type: "button", class: "secondary mic", "aria-pressed": "false", "aria-label": w.t("widget.speak") }, svg(MIC_ICON));
+  const { t } = w.texts;
+  const mic = h("button", { type: "button", class: "secondary mic", "aria-pressed": "false" }, svg(MIC_ICON));
   const level = h("span", { class: "level", "aria-hidden": "true" }, h("span", {}));
-  const timer = h("span", { class: "timer", role: "timer", "aria-label": w.t("widget.recording_time") }, "0:00");
-  const stop = h("button", { type: "button", class: "secondary stop", hidden: "" }, w.t("widget.stop"));
+  const timer = h("span", { class: "timer", role: "timer" }, "0:00");
+  const stop = h("button", { type: "button", class: "secondary stop", hidden: "" });
+  w.texts.bind(() => {
+    mic.setAttribute("aria-label", mic.getAttribute("aria-pressed") === "true" ? t("widget.stop_and_send") : t("widget.speak"));
+    timer.setAttribute("aria-label", t("widget.recording_time"));
+    stop.textContent = t("widget.stop");
+  });
   const meterBox = h("span", { class: "meter", hidden: "" }, level, timer);
   form.insertBefore(h("span", { class: "voice" }, mic, meterBox, audio), send);
   w.shell.person.before(stop);
@@ -79,7 +97,7 @@ export function createVoice(w: Widget, thread: Thread, composer: Composer, setti
   const showLevel = (v: number) => ((level.firstElementChild as HTMLElement).style.width = `${Math.round(v * 100)}%`);
   const setListening = (on: boolean) => {
     mic.setAttribute("aria-pressed", String(on));
-    mic.setAttribute("aria-label", on ? w.t("widget.stop_and_send") : w.t("widget.speak"));
+    mic.setAttribute("aria-label", on ? t("widget.stop_and_send") : t("widget.speak"));
     meterBox.hidden = !on;
     clearInterval(ticker);
     voice.listening?.(on);
@@ -96,7 +114,8 @@ export function createVoice(w: Widget, thread: Thread, composer: Composer, setti
       stop.hidden = !on;
       voice.speaking?.(on);
     };
-  if (speaker) speaker.onError = (message) => apologise(w, thread, settings, message);
+  // The voice service's own message is English for the operator: the customer hears the catalogue's.
+  if (speaker) speaker.onError = () => apologise(w, thread, settings, t("widget.voice_service"));
   /** Listening failed: said, the call view told, and typing offered (the message box takes focus). */
   const failed = (reason: string) => {
     voice.failed?.(apologise(w, thread, settings, reason));
@@ -114,7 +133,7 @@ export function createVoice(w: Widget, thread: Thread, composer: Composer, setti
       end(complete, failure) {
         const rest = split.rest();
         if (rest) speaker?.say(rest);
-        if (failure) sayOnce(w.t("widget.voice_failed_spoken", { reason: failure }), settings.language);
+        if (failure) sayOnce(t("widget.voice_failed_spoken", { reason: failure }), settings.language);
         if (complete && settings.auto_listen)
           void (speaker?.idle() ?? Promise.resolve()).then(() => {
             if (!listening) void start();
@@ -131,10 +150,10 @@ export function createVoice(w: Widget, thread: Thread, composer: Composer, setti
     try {
       const result = await current.stop();
       const text = typeof result === "string" ? result : result ? await transcribe(w, result, settings.language) : "";
-      if (!text.trim()) return failed("I didn't catch anything");
+      if (!text.trim()) return failed(t("widget.voice_recognition"));
       composer.submit(text, voice.mode, listener());
     } catch (error) {
-      failed((error as Error).message);
+      failed(error instanceof VoiceFailure ? error.message : t("widget.voice_service"));
     }
   };
   async function start() {
@@ -143,10 +162,16 @@ export function createVoice(w: Widget, thread: Thread, composer: Composer, setti
     try {
       listening = server
         ? await record(settings.max_seconds, showLevel, () => void finish())
-        : recognize(settings.language, settings.max_seconds, () => void finish(), w.t);
+        : recognize(
+            settings.language,
+            settings.max_seconds,
+            () => void finish(),
+            (code) => new VoiceFailure(recognitionFailure(w, code)),
+          );
       setListening(true);
     } catch (error) {
-      failed(w.t("widget.voice_microphone"));
+      // getUserMedia: NotAllowedError when refused; NotFoundError, NotReadableError and others when the microphone cannot be used.
+      failed((error as Error).name === "NotAllowedError" ? t("widget.voice_not_allowed") : t("widget.voice_microphone"));
     }
   }
   mic.addEventListener("click", () => (listening ? void finish() : void start()));

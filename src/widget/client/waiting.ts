@@ -7,10 +7,10 @@
 // this line, a status region, is what a screen reader announces.
 import { h } from "./dom.ts";
 import type { Json, Stored } from "./store.ts";
-import type { Say } from "./texts.ts";
+import type { Texts } from "./texts.ts";
 
 /** `hasEmail`: whether the customer has an address we answer at (identified with one, or left at hand-off). */
-export function waitingForPerson(state: Stored, person: HTMLElement, hasEmail: () => boolean, t: Say) {
+export function waitingForPerson(state: Stored, person: HTMLElement, texts: Texts, hasEmail: () => boolean) {
   const line = h("p", { class: "waiting", role: "status", hidden: "" });
   person.before(line);
   return {
@@ -21,7 +21,8 @@ export function waitingForPerson(state: Stored, person: HTMLElement, hasEmail: (
       // Nor is a video call (./video.ts) offered meanwhile: its button reads as a call with the person awaited.
       person.parentElement?.classList.toggle("awaiting-person", Boolean(waiting));
       line.hidden = !waiting || waiting.answered === true;
-      const byEmail = hasEmail() || Boolean(state.contact?.ticket === waiting?.ticket && state.contact?.email);
+      const byEmail = hasEmail() || (state.contact?.ticket === waiting?.ticket && state.contact?.email);
+      const { t } = texts;
       const text = !waiting
         ? ""
         : `${waiting.team ? t("widget.waiting_team", { number: waiting.ticket, team: waiting.team }) : t("widget.waiting", { number: waiting.ticket })} ${
