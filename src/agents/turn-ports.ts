@@ -16,6 +16,7 @@ import { providerFor } from "./llm/provider.ts";
 import type { LlmProvider } from "./llm/types.ts";
 import { handoffAcknowledgement } from "./pipeline/handoff-note.ts";
 import { retrieve, type ScoredPassage } from "./pipeline/knowledge.ts";
+import type { LanguageHints } from "../knowledge/query-language.ts";
 import { type Agent, getAgent, listAgents } from "./service.ts";
 
 /** A ticket as the turn tells the customer of it. */
@@ -46,7 +47,7 @@ export interface TurnPorts {
     list(orgId: string): Promise<Agent[]>;
   };
   /** The best passages of the org's published docs (src/agents/pipeline/knowledge.ts). */
-  retrieve(orgId: string, question: string, earlier?: readonly string[]): Promise<ScoredPassage[]>;
+  retrieve(orgId: string, question: string, earlier?: readonly string[], hints?: LanguageHints): Promise<ScoredPassage[]>;
   /** The model that answers for this org and agent, its usage counted (src/agents/llm/provider.ts). */
   model(orgId: string, agent: Agent): Promise<LlmProvider>;
   /** The agent's tools, as a customer's chat may call them (src/tools/runtime.ts). */
@@ -75,7 +76,7 @@ export function turnPorts(deps: Deps): TurnPorts {
     },
     pending: deps.chat,
     agents: { get: (orgId, agentId) => getAgent(deps, orgId, agentId), list: (orgId) => listAgents(deps, orgId) },
-    retrieve: (orgId, question, earlier) => retrieve(deps, orgId, question, earlier),
+    retrieve: (orgId, question, earlier, hints) => retrieve(deps, orgId, question, earlier, hints),
     model: (orgId, agent) => providerFor(deps, orgId, agent),
     tools: deps.tools,
     tickets: {

@@ -125,7 +125,7 @@ export async function runTurn(ports: TurnPorts, caller: TurnCaller, body: TurnBo
     stored = Promise.resolve();
   }
   // Retrieval reads only the org's docs: it runs while the message is stored, for the message and the customer's earlier turns.
-  const knowledge = ports.retrieve(orgId, body.message, earlierCustomerTurns(history));
+  const knowledge = ports.retrieve(orgId, body.message, earlierCustomerTurns(history), { conversation: conversation.language });
   knowledge.catch(() => {}); // awaited in step 5; a failure surfaces there, not as an unhandled rejection
   await stored;
   const turn: ChatTurn = {

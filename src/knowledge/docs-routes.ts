@@ -13,6 +13,16 @@ const Fields = {
   url: t.Union([t.String({ maxLength: DOC_LIMITS.url }), t.Null()]),
   tags: Tags,
   status: Status,
+  language: t.Union(
+    [
+      t.String({
+        minLength: 1,
+        maxLength: 35,
+        description: "BCP 47 tag of the document's language (es, pt-BR); stored as its primary subtag. Absent on create, or null: detected from the text.",
+      }),
+      t.Null(),
+    ],
+  ),
 };
 
 /** A document as docView gives it (src/knowledge/docs.ts): `url` only when it has one. */
@@ -24,6 +34,7 @@ export const DocView = t.Object(
     url: t.Optional(t.String()),
     tags: t.Array(t.String()),
     status: Status,
+    language: t.Optional(t.String({ description: "ISO 639-1 code the document is indexed in; absent when it could not be told (indexed as English)" })),
     created_at: t.String({ format: "date-time" }),
     updated_at: t.String({ format: "date-time" }),
   },
@@ -44,7 +55,14 @@ export function docsRoutes(deps: Deps) {
       },
       {
         body: t.Object(
-          { title: Fields.title, body: Fields.body, url: t.Optional(Fields.url), tags: t.Optional(Tags), status: t.Optional(Status) },
+          {
+            title: Fields.title,
+            body: Fields.body,
+            url: t.Optional(Fields.url),
+            tags: t.Optional(Tags),
+            status: t.Optional(Status),
+            language: t.Optional(Fields.language),
+          },
           { additionalProperties: false },
         ),
         response: { 201: DocView },
@@ -89,7 +107,7 @@ export function docsRoutes(deps: Deps) {
       {
         body: t.Partial(t.Object(Fields), { additionalProperties: false, minProperties: 1 }),
         response: { 200: DocView },
-        detail: { summary: "Update a document: title, body, url, tags, status (knowledge:manage)", tags: ["Knowledge"], security: [{ dashboard: [] }] },
+        detail: { summary: "Update a document: title, body, url, tags, status, language (knowledge:manage)", tags: ["Knowledge"], security: [{ dashboard: [] }] },
       },
     )
     .delete(

@@ -4,11 +4,13 @@
 // fields, and the whole page beside them); pages ranked by their best passage plus a share of the
 // whole page's score. Built and kept exact by src/knowledge/org-index.ts; queries are made by
 // src/knowledge/query.ts. Lines repeated across many pages (footers, related-article lists) are left
-// out of every page that holds them (src/knowledge/boilerplate.ts). Pure: no I/O.
-import { stem } from "../kit/words.ts";
+// out of every page that holds them (src/knowledge/boilerplate.ts). Each page is analysed in its own
+// language (src/kit/analyzer.ts, docs/decisions.md "Text analysis per language"). Pure: no I/O.
+import { analyzerFor } from "../kit/analyzer.ts";
+import { frequencyIn, PageLanguages } from "./index-languages.ts";
 import { keptBody, RepeatedLines } from "./boilerplate.ts";
 import { type Postings, post, sum, unpost } from "./postings.ts";
-import { Accumulator, BestTwo, lengthNorms, type Norms, topPages } from "./scores.ts";
+import { Accumulator, BestTwo, coverageShare, lengthNorms, type Norms, topPages } from "./scores.ts";
 import { pageTerms } from "./terms.ts";
 import type { IndexDoc, IndexPassage, WeightedTerms, RankedPage } from "./index-types.ts";
 
@@ -22,14 +24,15 @@ export const RANKING = {
   pageShare: 0.25,
   /** Share of the second-best passage's score added (a page answering in two places). */
   secondShare: 0.3,
+  /** In an index of several languages, a page in the query's language counts this many times its score. */
+  sameLanguage: 2,
 };
-
-/** Distinct words whose stems an index remembers. */
-const STEMS_MAX = 200_000;
 
 interface Entry {
   num: number;
-  doc: Omit<IndexDoc, "body">;
+  doc: Omit<IndexDoc, "body" | "language">;
+  /** The language the page was analysed in. */
+  language: string;
   /** The body as given, as indexed (without its boilerplate lines), and its lines' keys (src/knowledge/boilerplate.ts). */
   body: string;
   kept: string;
@@ -63,16 +66,8 @@ export class LexicalIndex {
   readonly surfaces = new Map<string, number>();
   /** Characters held, for the cache's bound. */
   chars = 0;
-  /** Stems of the words seen, so each distinct word is stemmed once per index (bounded by its vocabulary). */
-  private readonly stems = new Map<string, string>();
-  readonly stemOf = (word: string): string => {
-    let s = this.stems.get(word);
-    if (s === undefined) {
-      s = stem(word);
-      if (this.stems.size < STEMS_MAX) this.stems.set(word, s);
-    }
-    return s;
-  };
+  /** The languages of the pages (src/knowledge/index-languages.ts). */
+  readonly languages = new PageLanguages();
 
   get size() {
     return this.entries.size;
@@ -136,7 +131,7 @@ export class LexicalIndex {
     for (const num of this.lines.settle(this.entries.size, keys)) {
       const entry = this.entries.get(this.pages[num]!)!;
       this.unindex(entry);
-      this.index({ ...entry.doc, body: entry.body });
+      this.index({ ...entry.doc, body: entry.body, language: entry.language });
     }
   }
 
@@ -145,10 +140,12 @@ export class LexicalIndex {
     this.pages.push(doc.id);
     const { keys, kept } = keptBody(doc.body, (key) => this.lines.dropped(key));
     this.lines.add(num, keys);
-    const { tf, surfaces, passages } = pageTerms(doc.title, doc.body, kept, this.stemOf, RANKING);
+    const analyzer = analyzerFor(doc.language);
+    const { tf, surfaces, passages } = pageTerms(doc.title, doc.body, kept, analyzer, RANKING);
     const entry: Entry = {
       num,
       doc: { id: doc.id, title: doc.title, url: doc.url, updatedAt: doc.updatedAt },
+      language: analyzer.language,
       body: doc.body,
       kept,
       keys,
@@ -165,6 +162,7 @@ export class LexicalIndex {
     for (const [w, n] of entry.surfaces) this.surfaces.set(w, (this.surfaces.get(w) ?? 0) + n);
     this.pageLength += entry.length;
     this.chars += entry.chars;
+    this.languages.add(num, entry.language, entry.passages.length);
     this.entries.set(doc.id, entry);
     this.changed();
     return entry;
@@ -175,6 +173,7 @@ export class LexicalIndex {
     this.lines.remove(entry.num, entry.keys);
     this.entries.delete(id);
     this.pages[entry.num] = undefined;
+    this.languages.remove(entry.num, entry.language, entry.passages.length);
     for (const p of entry.passages) {
       const passage = this.passages[p]!;
       this.passages[p] = undefined;
@@ -224,16 +223,18 @@ export class LexicalIndex {
   /**
    * The best `limit` pages for the query, each with its best passages, best first. `coverageOf`:
    * the terms whose share the best passage holds is `coverage` (the query's own by default);
-   * `current`, when given, gets its share as `currentCoverage`.
+   * `current`, when given, gets its share as `currentCoverage`. `prefer`: the customer's language —
+   * when the index holds pages in more than one language, a page in it counts RANKING.sameLanguage
+   * times its score (a multilingual help centre answers from the page in the customer's language).
    */
-  search(query: WeightedTerms, limit: number, passagesPerPage = 2, coverageOf: WeightedTerms = query, current?: WeightedTerms): RankedPage[] {
+  search(query: WeightedTerms, limit: number, passagesPerPage = 2, coverageOf: WeightedTerms = query, current?: WeightedTerms, prefer?: string): RankedPage[] {
     if (query.size === 0 || this.entries.size === 0) return [];
     const { passageScores, pageScores, best } = this;
     passageScores.reserve(this.passages.length);
     pageScores.reserve(this.pages.length);
     best.reserve(this.pages.length);
     try {
-      return this.ranked(query, limit, passagesPerPage, coverageOf, current);
+      return this.ranked(query, limit, passagesPerPage, coverageOf, current, this.languages.size > 1 ? prefer : undefined);
     } finally {
       passageScores.clear();
       pageScores.clear();
@@ -241,16 +242,24 @@ export class LexicalIndex {
     }
   }
 
-  private ranked(query: WeightedTerms, limit: number, passagesPerPage: number, coverageOf: WeightedTerms, current?: WeightedTerms): RankedPage[] {
+  private ranked(query: WeightedTerms, limit: number, passagesPerPage: number, coverageOf: WeightedTerms, current?: WeightedTerms, prefer?: string): RankedPage[] {
     const { k1 } = RANKING;
-    const n = Math.max(1, this.passageCount);
     const norms = this.normsNow();
+    // How rare each term is: among all pages, or, with a language preferred, among its pages (src/knowledge/index-languages.ts `frequencyIn`).
+    const bm25Idf = (n: number, df: number) => Math.log(1 + (Math.max(1, n) - df + 0.5) / (df + 0.5));
+    const passageLanguage = (p: number) => (this.passages[p] ? this.languages.of(this.passages[p]!.page) : undefined);
+    const passageIdf = (list: Postings) =>
+      prefer ? bm25Idf(this.languages.passagesIn(prefer), frequencyIn(list, prefer, passageLanguage)) : bm25Idf(this.passageCount, list.live);
+    const pageIdf = (term: string, pages = this.pagePostings.get(term)) =>
+      prefer && pages ? bm25Idf(this.languages.pagesIn(prefer), frequencyIn(pages, prefer, (d) => this.languages.of(d))) : this.idf(term);
+    const idfs = new Map<string, number>();
+    const idf = (term: string) => idfs.get(term) ?? idfs.set(term, pageIdf(term)).get(term)!;
     // Scores by passage and page number, and the numbers touched, in the scratch arrays (src/knowledge/scores.ts).
     for (const [term, weight] of query) {
       const list = this.postings.get(term);
-      if (list) this.passageScores.add(list, weight, Math.log(1 + (n - list.live + 0.5) / (list.live + 0.5)), k1, norms.passage);
+      if (list) this.passageScores.add(list, weight, passageIdf(list), k1, norms.passage);
       const pages = this.pagePostings.get(term);
-      if (pages) this.pageScores.add(pages, weight, this.idf(term), k1, norms.page);
+      if (pages) this.pageScores.add(pages, weight, idf(term), k1, norms.page);
     }
     const passageScores = this.passageScores.scores;
     const pageScores = this.pageScores.scores;
@@ -263,21 +272,12 @@ export class LexicalIndex {
     const top = topPages(
       best.count,
       (i) => best.pages[i]!,
-      (page) => best.firstScore[page]! + RANKING.secondShare * best.secondScore[page]! + RANKING.pageShare * pageScores[page]!,
+      (page) =>
+        (best.firstScore[page]! + RANKING.secondShare * best.secondScore[page]! + RANKING.pageShare * pageScores[page]!) *
+        (prefer !== undefined && this.languages.of(page) === prefer ? RANKING.sameLanguage : 1),
       limit,
     );
-    // Coverage counts words, not pairs (a pair only says two covered words stand together).
-    const share = (terms: WeightedTerms, passage: IndexPassage) => {
-      let mass = 0;
-      let covered = 0;
-      for (const [term, weight] of terms) {
-        if (term.includes(" ")) continue;
-        const w = weight * this.idf(term);
-        mass += w;
-        if (passage.tf.has(term)) covered += w;
-      }
-      return mass > 0 ? covered / mass : 0;
-    };
+    const share = (terms: WeightedTerms, passage: IndexPassage) => coverageShare(terms, passage.tf, idf);
     return top.map(({ page, score }) => {
       const entry = this.entries.get(this.pages[page]!)!;
       const passages = best.second[page]! >= 0 ? [best.first[page]!, best.second[page]!] : [best.first[page]!];

@@ -4,8 +4,10 @@
 // typo: edit distance 1, or 2 for words of eight letters and more); two words written apart that
 // the documents write together ("non citizen", "noncitizen") or the other way round are joined or
 // split; and the org's synonyms add their other words. Only the current message's own terms
-// count for `current` (what confidence reads).
-import { isContent, stem, words } from "../kit/words.ts";
+// count for `current` (what confidence reads). The message is read with the analyzer of the
+// customer's language when some page is in it (src/knowledge/index-languages.ts), and `language`
+// names it so the index prefers pages in it.
+import type { Analyzer } from "../kit/analyzer.ts";
 import type { LexicalIndex } from "./lexical.ts";
 import type { WeightedTerms } from "./index-types.ts";
 
@@ -28,6 +30,8 @@ export interface Query {
   terms: WeightedTerms;
   /** The current message's own terms (after corrections), for the evidence of an answer. */
   current: WeightedTerms;
+  /** The language the message was analysed in (src/kit/analyzer.ts). */
+  language: string;
 }
 
 /** Whether `a` and `b` are within `max` edits (Levenshtein), without building the whole table when they cannot be. */
@@ -74,9 +78,10 @@ function add(into: WeightedTerms, term: string, weight: number) {
 }
 
 /** The weighted terms of one message against the org's vocabulary. */
-function messageTerms(index: LexicalIndex, text: string, synonyms: ReadonlyMap<string, readonly string[]>, scale: number): WeightedTerms {
+function messageTerms(index: LexicalIndex, analyzer: Analyzer, text: string, synonyms: ReadonlyMap<string, readonly string[]>, scale: number): WeightedTerms {
+  const { isContent, stem } = analyzer;
   const out: WeightedTerms = new Map();
-  const all = words(text.slice(0, QUERY.chars));
+  const all = analyzer.words(text.slice(0, QUERY.chars));
   for (let i = 0; i < all.length; i++) {
     const word = all[i]!;
     const next = all[i + 1];
@@ -125,19 +130,22 @@ function messageTerms(index: LexicalIndex, text: string, synonyms: ReadonlyMap<s
 
 /**
  * The query for a message and the customer's earlier turns (oldest first). `synonyms`: a stem →
- * the stems it may be replaced by (src/knowledge/synonyms.ts).
+ * the stems it may be replaced by (src/knowledge/synonyms.ts). `language`: the customer's
+ * (src/kit/language.ts `customerLanguage`); without it, the language most pages are in.
  */
 export function buildQuery(
   index: LexicalIndex,
   message: string,
   earlier: readonly string[] = [],
   synonyms: ReadonlyMap<string, readonly string[]> = new Map(),
+  language?: string | null,
 ): Query {
-  const current = messageTerms(index, message, synonyms, 1);
+  const analyzer = index.languages.analyzerFor(language);
+  const current = messageTerms(index, analyzer, message, synonyms, 1);
   const terms: WeightedTerms = new Map(current);
   const turns = earlier.slice(-QUERY.turns).reverse();
   turns.forEach((turn, i) => {
-    for (const [term, weight] of messageTerms(index, turn, synonyms, i === 0 ? QUERY.lastTurn : QUERY.olderTurn)) add(terms, term, weight);
+    for (const [term, weight] of messageTerms(index, analyzer, turn, synonyms, i === 0 ? QUERY.lastTurn : QUERY.olderTurn)) add(terms, term, weight);
   });
-  return { terms, current };
+  return { terms, current, language: analyzer.language };
 }

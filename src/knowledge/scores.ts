@@ -148,3 +148,16 @@ export function topPages(count: number, pageAt: (i: number) => number, scoreOf: 
   }
   return top;
 }
+
+/** The share (0–1) of `terms`' weighted idf mass that `tf` holds; coverage counts words, not pairs (a pair only says two covered words stand together). */
+export function coverageShare(terms: ReadonlyMap<string, number>, tf: ReadonlyMap<string, number>, idf: (term: string) => number): number {
+  let mass = 0;
+  let covered = 0;
+  for (const [term, weight] of terms) {
+    if (term.includes(" ")) continue;
+    const w = weight * idf(term);
+    mass += w;
+    if (tf.has(term)) covered += w;
+  }
+  return mass > 0 ? covered / mass : 0;
+}

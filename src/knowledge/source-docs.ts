@@ -41,7 +41,7 @@ export async function writeSourceDoc(
   orgId: string,
   sourceId: string,
   docId: string | null,
-  input: Required<Pick<DocInput, "title" | "body">> & Pick<DocInput, "url" | "tags">,
+  input: Required<Pick<DocInput, "title" | "body">> & Pick<DocInput, "url" | "tags" | "language">,
 ): Promise<SourceWrite> {
   const hash = sourceHash(input.title, input.body);
   const state = docId ? await sourceDocState(deps, orgId, docId) : null;
@@ -54,6 +54,8 @@ export async function writeSourceDoc(
         body: input.body,
         url: input.url ?? null,
         ...(input.tags ? { tags: input.tags } : {}),
+        // The language the source says; null: detected again from the new text.
+        language: input.language ?? null,
       });
       await tx.update(docs).set({ sourceHash: hash }).where(eq(docs.id, state.id));
       return updated;
@@ -61,7 +63,13 @@ export async function writeSourceDoc(
     return { outcome: "updated", doc };
   }
   const doc = await deps.db.transaction(async (tx) => {
-    const created = await createDoc({ ...deps, db: tx }, orgId, { title: input.title, body: input.body, url: input.url ?? null, tags: input.tags ?? [] });
+    const created = await createDoc({ ...deps, db: tx }, orgId, {
+      title: input.title,
+      body: input.body,
+      url: input.url ?? null,
+      tags: input.tags ?? [],
+      language: input.language ?? null,
+    });
     await tx.update(docs).set({ sourceId, sourceHash: hash }).where(eq(docs.id, created.id));
     return created;
   });

@@ -7,7 +7,7 @@ import { createWorkerClient } from "../kit/worker-client.ts";
 import type { ExtractRequest } from "./extract-worker.ts";
 import { SYNC_LIMITS } from "./model.ts";
 
-export type Extracted = { ok: true; title: string; markdown: string; links: string[] } | { ok: false; reason: string };
+export type Extracted = { ok: true; title: string; markdown: string; links: string[]; language?: string } | { ok: false; reason: string };
 
 export interface Extractor {
   extract(html: string, url: string, fragment?: boolean): Promise<Extracted>;

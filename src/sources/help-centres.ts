@@ -9,6 +9,7 @@
 // bounded JSON reader; the number of API pages is capped (SYNC_LIMITS.apiPages, per list): a list
 // longer than that is read in part, so the sync removes nothing and the source's reason says so.
 import { DOC_LIMITS } from "../knowledge/docs.ts";
+import { normalizeLanguage } from "../kit/language.ts";
 import { parseJsonBounded } from "../http/json.ts";
 import { politeFetch } from "./fetch.ts";
 import { SOURCE_LIMITS, SYNC_LIMITS } from "./model.ts";
@@ -124,7 +125,9 @@ export const readHelpCentre: Reader = async (ctx) => {
     else if (body === "") await ctx.emit({ kind: "failed", url, reason: "the article has no text" }, found);
     else {
       const section = sections.get(text(source.kind === "zendesk" ? article.section_id : article.parent_id));
-      await ctx.emit({ kind: "content", url, title, body, tags: section ? [section.slice(0, DOC_LIMITS.tag)] : [] }, found);
+      // The article's locale (Zendesk: `locale`, else the one asked for; Intercom: its `default_locale`); else detected from its text.
+      const language = normalizeLanguage(source.kind === "zendesk" ? (article.locale ?? source.settings.locale) : article.default_locale) ?? undefined;
+      await ctx.emit({ kind: "content", url, title, body, tags: section ? [section.slice(0, DOC_LIMITS.tag)] : [], ...(language ? { language } : {}) }, found);
     }
   }
   return unread.length > 0 ? { complete: false, found, unread } : { complete: true, found };

@@ -7,7 +7,7 @@ import type { SourceRow } from "./model.ts";
 export type PageRow = typeof knowledgeSourcePages.$inferSelect;
 
 export type PageResult =
-  | { kind: "content"; url: string; title: string; body: string; tags?: string[]; etag?: string | null; lastModified?: string | null }
+  | { kind: "content"; url: string; title: string; body: string; tags?: string[]; language?: string; etag?: string | null; lastModified?: string | null }
   | { kind: "unchanged"; url: string }
   | { kind: "gone"; url: string }
   | { kind: "failed"; url: string; reason: string };

@@ -249,6 +249,7 @@ async function applyPage(deps: Deps, source: SourceRow, known: PageRow | undefin
         body: page.body,
         url: page.url,
         tags: page.tags,
+        language: page.language ?? null,
       });
       if (written.outcome === "kept") {
         room.bytes += grows;

@@ -79,11 +79,13 @@ export const readWebsite: Reader = async (ctx) => {
     const type = fetched.contentType;
     let title: string;
     let body: string;
+    let language: string | undefined;
     if (HTML.includes(type)) {
       const extracted = await ctx.extractor.extract(decode(fetched.bytes, type), key);
       if (!extracted.ok) return { kind: "failed", url: key, reason: extracted.reason };
       title = extracted.title;
       body = extracted.markdown;
+      language = extracted.language;
       if (!sitemap)
         for (const link of extracted.links) {
           if (queued.size >= cap) {
@@ -102,7 +104,15 @@ export const readWebsite: Reader = async (ctx) => {
     if (body.trim() === "") return { kind: "failed", url: key, reason: "there is no readable text in it" };
     if (body.length > DOC_LIMITS.body)
       return { kind: "failed", url: key, reason: `its text is ${body.length} characters; a doc holds at most ${DOC_LIMITS.body}` };
-    return { kind: "content", url: key, title: title.slice(0, DOC_LIMITS.title), body, etag: fetched.etag, lastModified: fetched.lastModified };
+    return {
+      kind: "content",
+      url: key,
+      title: title.slice(0, DOC_LIMITS.title),
+      body,
+      ...(language ? { language } : {}),
+      etag: fetched.etag,
+      lastModified: fetched.lastModified,
+    };
   };
 
   let index = 0;
