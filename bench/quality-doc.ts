@@ -7,6 +7,7 @@ import { compile, type TopLevelSpec } from "vega-lite";
 import type { Machine } from "./figures.ts";
 import { fixed } from "./report.ts";
 import { ROOT } from "./runner.ts";
+import { type XquadRow, xquadSection } from "./quality-xquad.ts";
 
 /** The chat's light-load p99 beside an earlier revision (bench/scenarios/chat.ts, BENCH_REFERENCE), from its latest run. */
 export const CHAT_REFERENCE_FILE = join(ROOT, ".cache", "chat-reference.json");
@@ -55,6 +56,8 @@ export interface QualityRun {
   large?: LargeRun[];
   /** Questions asked of a knowledge base that cannot answer them (another corpus's pages). */
   offTopic?: { name: string; rows: Scored[] }[];
+  /** XQuAD's recall@1 per language, one org per language and all in one (bench/quality-xquad.ts). */
+  xquad?: XquadRow[];
   /** Each corpus's own questions, for calibration per corpus. */
   corpora?: { name: string; rows: Scored[] }[];
   /** The "held" curve: its coefficients in use and fitted again in this run (bench/quality-fit.ts), and the shares per set in process. */
@@ -258,7 +261,7 @@ ${table(
 )}
 
 ![calibration](quality/calibration.svg)
-${offTopicSection(run)}
+${offTopicSection(run)}${xquadSection(run.xquad)}
 ## Latency
 
 Each question is one \`POST /api/sdk/chat\` in a new session, timed by the client over loopback: the
