@@ -85,7 +85,14 @@ function build(language: string): Analyzer {
   const english = language === "en";
   const stemmer = english ? null : SNOWBALL[language] ? snowball.newStemmer(SNOWBALL[language]) : null;
   const fold = language === "el" ? (w: string) => w.normalize("NFD").replace(/\p{M}/gu, "").normalize("NFC") : (w: string) => w;
-  const stop: ReadonlySet<string> = english ? STOP : new Set((NO_STOP_LIST.has(language) ? [] : (isoLists[language] ?? [])).map((w) => fold(w.toLowerCase())));
+  const stop: ReadonlySet<string> = english
+    ? STOP
+    : new Set(
+        (NO_STOP_LIST.has(language) ? [] : (isoLists[language] ?? []))
+          // Some lists hold the digits: a number is a question's subject ("form 7"), never a stop word here.
+          .filter((w) => /\p{L}/u.test(w))
+          .map((w) => fold(w.toLowerCase())),
+      );
   const apostrophe = SPLIT_APOSTROPHE.has(language) ? " " : "";
   const stems = new Map<string, string>();
   const stemOf = (w: string): string => {

@@ -22,6 +22,8 @@ export const QUERY = {
   synonym: 0.7,
   /** Two adjacent content words found together, on top of each word. */
   pair: 1,
+  /** Letters an unknown word shares with the start of a page's word to stand for it (not in English: src/knowledge/query.ts `sharedPrefix`). */
+  prefix: 7,
   /** Characters of a message read. */
   chars: 2000,
 } as const;
@@ -73,6 +75,26 @@ function correction(index: LexicalIndex, word: string): string | undefined {
   return found;
 }
 
+/**
+ * The org vocabulary's most used word beginning with the same QUERY.prefix letters as `word` (and
+ * sharing at least two thirds of the shorter one), for languages other than English: their
+ * Snowball stemmers leave many inflections apart ("restablezco" and "restablecer" in Spanish) that
+ * a reader takes for the same word. Ties go to the first in code-unit order, as for typos.
+ */
+function sharedPrefix(index: LexicalIndex, word: string): string | undefined {
+  if (word.length < QUERY.prefix || /\d/.test(word)) return undefined;
+  const head = word.slice(0, QUERY.prefix);
+  let found: string | undefined;
+  let uses = 0;
+  for (const [candidate, n] of index.surfaces) {
+    if (!candidate.startsWith(head) || n < uses || (n === uses && candidate > found!)) continue;
+    let common = QUERY.prefix;
+    while (common < word.length && candidate[common] === word[common]) common++;
+    if (common * 3 >= Math.min(word.length, candidate.length) * 2) [found, uses] = [candidate, n];
+  }
+  return found;
+}
+
 function add(into: WeightedTerms, term: string, weight: number) {
   if (weight > (into.get(term) ?? 0)) into.set(term, weight);
 }
@@ -106,7 +128,7 @@ function messageTerms(index: LexicalIndex, analyzer: Analyzer, text: string, syn
         }
       }
       if (!split) {
-        const fixed = correction(index, word);
+        const fixed = correction(index, word) ?? (analyzer.language === "en" ? undefined : sharedPrefix(index, word));
         if (fixed) add(out, stem(fixed), scale * QUERY.typo);
         else add(out, term, scale); // unknown everywhere: kept, so the question still has content
       }
