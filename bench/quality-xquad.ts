@@ -46,7 +46,13 @@ async function createDocs(url: string, token: string, docs: { title: string; bod
 }
 
 /** Each question in a new session: whether the answer's first source, and BM25's first page, is the labelled page. */
-async function recallAt1(url: string, key: string, docs: XquadData["docs"], ids: string[], questions: XquadData["questions"]): Promise<Map<string, { n: number; ours: number; bm25: number }>> {
+async function recallAt1(
+  url: string,
+  key: string,
+  docs: XquadData["docs"],
+  ids: string[],
+  questions: XquadData["questions"],
+): Promise<Map<string, { n: number; ours: number; bm25: number }>> {
   const theirId = new Map(docs.map((d, i) => [ids[i]!, d.id]));
   const bm25 = new Bm25(
     docs.map((d) => ({ id: d.id, text: `${d.title}\n${d.body}` })),
@@ -144,6 +150,18 @@ same pages in the same run, with the same word segmenter (\`Intl.Segmenter\`, no
 | language | questions | own org: ours | own org: plain BM25 | all twelve in one org: ours | all twelve: plain BM25 |
 | --- | ---: | ---: | ---: | ---: | ---: |
 ${rows.map((r) => `| ${r.language} | ${r.questions} | ${fixed(r.own.ours, 2)} | ${fixed(r.own.bm25, 2)} | ${fixed(r.together.ours, 2)} | ${fixed(r.together.bm25, 2)} |`).join("\n")}
-| **mean** | | **${fixed(mean((r) => r.own.ours), 2)}** | ${fixed(mean((r) => r.own.bm25), 2)} | **${fixed(mean((r) => r.together.ours), 2)}** | ${fixed(mean((r) => r.together.bm25), 2)} |
+| **mean** | | **${fixed(
+    mean((r) => r.own.ours),
+    2,
+  )}** | ${fixed(
+    mean((r) => r.own.bm25),
+    2,
+  )} | **${fixed(
+    mean((r) => r.together.ours),
+    2,
+  )}** | ${fixed(
+    mean((r) => r.together.bm25),
+    2,
+  )} |
 `;
 }

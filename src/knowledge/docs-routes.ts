@@ -13,16 +13,14 @@ const Fields = {
   url: t.Union([t.String({ maxLength: DOC_LIMITS.url }), t.Null()]),
   tags: Tags,
   status: Status,
-  language: t.Union(
-    [
-      t.String({
-        minLength: 1,
-        maxLength: 35,
-        description: "BCP 47 tag of the document's language (es, pt-BR); stored as its primary subtag. Absent on create, or null: detected from the text.",
-      }),
-      t.Null(),
-    ],
-  ),
+  language: t.Union([
+    t.String({
+      minLength: 1,
+      maxLength: 35,
+      description: "BCP 47 tag of the document's language (es, pt-BR); stored as its primary subtag. Absent on create, or null: detected from the text.",
+    }),
+    t.Null(),
+  ]),
 };
 
 /** A document as docView gives it (src/knowledge/docs.ts): `url` only when it has one. */
@@ -107,7 +105,11 @@ export function docsRoutes(deps: Deps) {
       {
         body: t.Partial(t.Object(Fields), { additionalProperties: false, minProperties: 1 }),
         response: { 200: DocView },
-        detail: { summary: "Update a document: title, body, url, tags, status, language (knowledge:manage)", tags: ["Knowledge"], security: [{ dashboard: [] }] },
+        detail: {
+          summary: "Update a document: title, body, url, tags, status, language (knowledge:manage)",
+          tags: ["Knowledge"],
+          security: [{ dashboard: [] }],
+        },
       },
     )
     .delete(

@@ -3,6 +3,7 @@
 // (docs/decisions.md "Text analysis per language").
 import { type Analyzer, analyzerFor } from "../kit/analyzer.ts";
 import type { Postings } from "./postings.ts";
+import { bm25Idf } from "./scores.ts";
 
 export class PageLanguages {
   private readonly counts = new Map<string, number>();
@@ -38,6 +39,25 @@ export class PageLanguages {
 
   passagesIn(language: string): number {
     return this.passageCounts.get(language) ?? 0;
+  }
+
+  /** BM25's idf of a term (its page postings) among the pages in `language`. */
+  pageIdf(pages: Postings, language: string): number {
+    return bm25Idf(
+      this.pagesIn(language),
+      frequencyIn(pages, language, (d) => this.of(d)),
+    );
+  }
+
+  /** BM25's idf of a term (its passage postings) among the passages of pages in `language`; `pageOf` a live passage's page. */
+  passageIdf(passages: Postings, language: string, pageOf: (passage: number) => number | undefined): number {
+    return bm25Idf(
+      this.passagesIn(language),
+      frequencyIn(passages, language, (p) => {
+        const page = pageOf(p);
+        return page === undefined ? undefined : this.of(page);
+      }),
+    );
   }
 
   of(page: number): string | undefined {

@@ -7,10 +7,10 @@
 // out of every page that holds them (src/knowledge/boilerplate.ts). Each page is analysed in its own
 // language (src/kit/analyzer.ts, docs/decisions.md "Text analysis per language"). Pure: no I/O.
 import { analyzerFor } from "../kit/analyzer.ts";
-import { frequencyIn, PageLanguages } from "./index-languages.ts";
+import { PageLanguages } from "./index-languages.ts";
 import { keptBody, RepeatedLines } from "./boilerplate.ts";
 import { type Postings, post, sum, unpost } from "./postings.ts";
-import { Accumulator, BestTwo, coverageShare, lengthNorms, type Norms, topPages } from "./scores.ts";
+import { Accumulator, BestTwo, bm25Idf, coverageShare, lengthNorms, type Norms, topPages } from "./scores.ts";
 import { pageTerms } from "./terms.ts";
 import type { IndexDoc, IndexPassage, WeightedTerms, RankedPage } from "./index-types.ts";
 
@@ -66,8 +66,7 @@ export class LexicalIndex {
   readonly surfaces = new Map<string, number>();
   /** Characters held, for the cache's bound. */
   chars = 0;
-  /** The languages of the pages (src/knowledge/index-languages.ts). */
-  readonly languages = new PageLanguages();
+  readonly languages = new PageLanguages(); // of the pages: src/knowledge/index-languages.ts
 
   get size() {
     return this.entries.size;
@@ -194,9 +193,7 @@ export class LexicalIndex {
 
   /** Inverse document frequency among pages (BM25's, never negative). */
   idf(term: string): number {
-    const n = this.entries.size;
-    const df = this.pageFrequency(term);
-    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    return bm25Idf(this.entries.size, this.pageFrequency(term));
   }
 
   /** Invalidates the precomputed length norms (any change to the passages or pages). */
@@ -242,18 +239,22 @@ export class LexicalIndex {
     }
   }
 
-  private ranked(query: WeightedTerms, limit: number, passagesPerPage: number, coverageOf: WeightedTerms, current?: WeightedTerms, prefer?: string): RankedPage[] {
+  private ranked(
+    query: WeightedTerms,
+    limit: number,
+    passagesPerPage: number,
+    coverageOf: WeightedTerms,
+    current?: WeightedTerms,
+    prefer?: string,
+  ): RankedPage[] {
     const { k1 } = RANKING;
     const norms = this.normsNow();
-    // How rare each term is: among all pages, or, with a language preferred, among its pages (src/knowledge/index-languages.ts `frequencyIn`).
-    const bm25Idf = (n: number, df: number) => Math.log(1 + (Math.max(1, n) - df + 0.5) / (df + 0.5));
-    const passageLanguage = (p: number) => (this.passages[p] ? this.languages.of(this.passages[p]!.page) : undefined);
-    const passageIdf = (list: Postings) =>
-      prefer ? bm25Idf(this.languages.passagesIn(prefer), frequencyIn(list, prefer, passageLanguage)) : bm25Idf(this.passageCount, list.live);
-    const pageIdf = (term: string, pages = this.pagePostings.get(term)) =>
-      prefer && pages ? bm25Idf(this.languages.pagesIn(prefer), frequencyIn(pages, prefer, (d) => this.languages.of(d))) : this.idf(term);
+    // How rare each term is: among all pages, or, with a language preferred, among its pages (src/knowledge/index-languages.ts).
+    const passagePage = (p: number) => this.passages[p]?.page;
+    const passageIdf = (list: Postings) => (prefer ? this.languages.passageIdf(list, prefer, passagePage) : bm25Idf(this.passageCount, list.live));
     const idfs = new Map<string, number>();
-    const idf = (term: string) => idfs.get(term) ?? idfs.set(term, pageIdf(term)).get(term)!;
+    const idf = (term: string, pages = this.pagePostings.get(term)) =>
+      idfs.get(term) ?? idfs.set(term, prefer && pages ? this.languages.pageIdf(pages, prefer) : this.idf(term)).get(term)!;
     // Scores by passage and page number, and the numbers touched, in the scratch arrays (src/knowledge/scores.ts).
     for (const [term, weight] of query) {
       const list = this.postings.get(term);

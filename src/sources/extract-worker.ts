@@ -14,7 +14,9 @@ export interface ExtractRequest {
   fragment?: boolean;
 }
 
-export type ExtractReply = { id: number; ok: true; title: string; markdown: string; links: string[]; language?: string } | { id: number; ok: false; reason: string };
+export type ExtractReply =
+  | { id: number; ok: true; title: string; markdown: string; links: string[]; language?: string }
+  | { id: number; ok: false; reason: string };
 
 self.onmessage = (event: MessageEvent<ExtractRequest>) => {
   const { id, html, url } = event.data;

@@ -68,7 +68,13 @@ export function earlierCustomerTurns(history: readonly ConversationMessage[]): s
  * The best passages of the org's published docs for `question`, best page first; the question read
  * in the customer's language (src/knowledge/query-language.ts), pages in it preferred.
  */
-export async function retrieve(deps: Deps, orgId: string, question: string, earlier: readonly string[] = [], hints: LanguageHints = {}): Promise<ScoredPassage[]> {
+export async function retrieve(
+  deps: Deps,
+  orgId: string,
+  question: string,
+  earlier: readonly string[] = [],
+  hints: LanguageHints = {},
+): Promise<ScoredPassage[]> {
   const { index, synonyms } = await orgIndex(deps, orgId);
   const query = buildQuery(index, question, earlier, synonyms, await queryLanguage(deps, orgId, index, question, hints));
   if (query.terms.size === 0) return [];
