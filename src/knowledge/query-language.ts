@@ -6,10 +6,9 @@
 // of the pages the detector scores highest (`detectAmong`) — else the conversation's, else the
 // widget's locale, else the detector's best guess among the pages' languages, else the org's
 // default (read only when it is needed).
-import { eq } from "drizzle-orm";
-import { orgs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { customerLanguage, detectAmong } from "../kit/language.ts";
+import { orgDefaultLanguage } from "../tenancy/orgs.ts";
 import type { LexicalIndex } from "./lexical.ts";
 
 /** What the customer's side says of their language, besides the message. */
@@ -31,6 +30,5 @@ export async function queryLanguage(
   if (detected?.reliable) return detected.language;
   if (hints.conversation || hints.widget) return customerLanguage("", hints);
   if (detected) return detected.language;
-  const [org] = await deps.db.select({ language: orgs.defaultLanguage }).from(orgs).where(eq(orgs.id, orgId));
-  return customerLanguage("", { org: org?.language ?? null });
+  return customerLanguage("", { org: await orgDefaultLanguage(deps.db, orgId) });
 }

@@ -58,6 +58,12 @@ export async function orgProfile(db: Conn, orgId: string): Promise<{ name: strin
 }
 
 /** The org's business hours as stored; null: none set; undefined: no such org. */
+/** The language an org's customers are addressed in when nothing says theirs (ISO 639-1); null for no such org. */
+export async function orgDefaultLanguage(db: Conn, orgId: string): Promise<string | null> {
+  const [row] = await db.select({ language: orgs.defaultLanguage }).from(orgs).where(eq(orgs.id, orgId));
+  return row?.language ?? null;
+}
+
 export async function orgBusinessHours(db: Conn, orgId: string): Promise<Record<string, unknown> | null | undefined> {
   const [org] = await db.select({ hours: orgs.businessHours }).from(orgs).where(eq(orgs.id, orgId));
   return org === undefined ? undefined : org.hours;
