@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as vega from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
+import { type Judged, monotoneBins, noAnswers, rawBins } from "./calibration.ts";
 import type { Machine } from "./figures.ts";
 import { fixed } from "./report.ts";
 import { ROOT } from "./runner.ts";
@@ -41,6 +42,8 @@ export interface Scored {
   confidence: number;
   /** The baseline's best pages for the same question. */
   baseline: string[];
+  /** The reply said the articles do not answer and offered a person (bench/calibration.ts). */
+  noAnswer?: boolean;
 }
 
 export interface QualityRun {
@@ -87,12 +90,19 @@ export function totals(rows: Scored[]) {
   };
 }
 
-/** Confidence bins of 0.1 → how many answers fell in each and the share whose first source is the right page. */
-export function calibration(rows: Scored[]) {
-  return Array.from({ length: 10 }, (_, i) => {
-    const inBin = rows.filter((r) => Math.min(9, Math.floor(r.confidence * 10 + 1e-9)) === i);
-    return { bin: `${(i / 10).toFixed(1)}–${((i + 1) / 10).toFixed(1)}`, count: inBin.length, correct: share(inBin, (r) => r.sources[0] === r.expected) };
-  });
+const judged = (rows: Scored[]): Judged[] => rows.map((r) => ({ confidence: r.confidence, right: r.sources[0] === r.expected, noAnswer: r.noAnswer ?? false }));
+
+/** The calibration table (bench/calibration.ts): answers only, bins merged where a share would fall; then the no-answer replies apart. */
+function calibrationTable(rows: Scored[]): string {
+  const refused = noAnswers(judged(rows));
+  return `${table(
+    ["confidence", "answers", "share from the right page", "each 0.1 bin's own share"],
+    monotoneBins(rawBins(judged(rows))).map((b) => [b.range, String(b.count), fixed(b.share, 2), b.own]),
+  )}
+
+No-answer replies (the articles do not answer; a person offered; kept out of the bins): ${refused.count}${
+    refused.count > 0 ? `, of which the one article they named was the labelled page for ${fixed(refused.right, 2)}` : ""
+  }.`;
 }
 
 async function svgOf(spec: TopLevelSpec): Promise<string> {
@@ -113,10 +123,7 @@ function offTopicSection(run: QualityRun): string {
       const t = totals(c.rows);
       return `**${c.name}** — ${c.rows.length} questions; recall@1 ${fixed(t.recall1, 2)}, answered ${fixed(t.answered, 2)}, answered from another page ${fixed(t.wrong, 3)}.
 
-${table(
-  ["confidence", "answers", "share correct"],
-  calibration(c.rows).map((b) => [b.bin, String(b.count), b.count === 0 ? "—" : fixed(b.correct, 2)]),
-)}`;
+${calibrationTable(c.rows)}`;
     })
     .join("\n\n");
   const fit = run.fit;
@@ -170,7 +177,7 @@ ${table(
 export async function writeQualityDoc(run: QualityRun): Promise<void> {
   const f = totals(run.first);
   const u = totals(run.followups);
-  const bins = calibration([...run.first, ...run.followups]);
+  const bins = monotoneBins(rawBins(judged([...run.first, ...run.followups])));
   const recallValues = [1, 2, 3, 4, 5]
     .flatMap((k) => [
       { k, ranking: "ours (sources of POST /api/sdk/chat)", recall: f.recallAt(k) },
@@ -193,14 +200,14 @@ export async function writeQualityDoc(run: QualityRun): Promise<void> {
     },
     calibration: {
       $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-      title: "Calibration: share of answers from the right page, per confidence bin",
+      title: "Calibration: share of answers from the right page, by confidence (bins merged where it would fall)",
       width: 420,
       background: "white",
-      data: { values: bins.filter((b) => b.count > 0) },
+      data: { values: bins },
       mark: { type: "bar" },
       encoding: {
-        x: { field: "bin", type: "ordinal", title: "confidence", sort: null },
-        y: { field: "correct", type: "quantitative", title: "share correct", scale: { domain: [0, 1] } },
+        x: { field: "range", type: "ordinal", title: "confidence", sort: null },
+        y: { field: "share", type: "quantitative", title: "share from the right page", scale: { domain: [0, 1] } },
         tooltip: [{ field: "count", type: "quantitative" }],
       },
     },
@@ -251,14 +258,15 @@ ${table(
 
 ## Calibration
 
-First messages and follow-ups together: for each confidence bin, how many answers fell in it and
-the share whose first source is the labelled page. The threshold where the agent answers on its own
-rather than offering a person (docs/decisions.md "Chat confidence and escalation") is read from it.
+First messages and follow-ups together: of the answers given at each confidence, the share whose
+first source is the labelled page — what "confidence" tells a support team. A reply saying the
+articles do not answer is not an answer and is counted apart (bench/calibration.ts). Bins of 0.1 are
+merged where a bin's share would fall below an earlier one's (pool adjacent violators, the isotonic
+fit): the data cannot tell such bins apart, and the merged row says so; each bin's own share stays
+beside it. The threshold where the agent answers on its own rather than offering a person
+(docs/decisions.md "Chat confidence and escalation") is read from it.
 
-${table(
-  ["confidence", "answers", "share correct"],
-  bins.map((b) => [b.bin, String(b.count), b.count === 0 ? "—" : fixed(b.correct, 2)]),
-)}
+${calibrationTable([...run.first, ...run.followups])}
 
 ![calibration](quality/calibration.svg)
 ${offTopicSection(run)}${xquadSection(run.xquad)}

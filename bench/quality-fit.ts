@@ -6,7 +6,7 @@
 // words, each set weighted alike so the larger one does not decide, by Newton's method. Run by
 // `npm run bench -- quality`; nothing here is asserted by the tests.
 import { CONFIDENCE, evidenceOf, heldOf } from "../src/agents/pipeline/confidence.ts";
-import { unknownWords } from "../src/agents/pipeline/knowledge.ts";
+import { coverageTerms, unknownWords } from "../src/agents/pipeline/knowledge.ts";
 import { LexicalIndex } from "../src/knowledge/lexical.ts";
 import { buildQuery } from "../src/knowledge/query.ts";
 
@@ -32,7 +32,7 @@ export interface Observation {
   second: number;
 }
 
-function indexOf(corpus: Corpus): LexicalIndex {
+export function indexOf(corpus: Corpus): LexicalIndex {
   const index = new LexicalIndex();
   for (const d of corpus.docs) index.put({ id: d.id, title: d.title, url: null, body: d.body, updatedAt: new Date(0) });
   return index;
@@ -47,7 +47,7 @@ function observe(
   return questions.map((q) => {
     const earlier = (q.history ?? []).filter((h) => h.speaker === "user").map((h) => h.text);
     const query = buildQuery(index, q.text, earlier);
-    const pages = query.terms.size === 0 ? [] : index.search(query.terms, 2, 1, query.terms, query.current);
+    const pages = query.terms.size === 0 ? [] : index.search(query.terms, 2, 1, coverageTerms(index, query.terms), coverageTerms(index, query.current));
     const top = pages[0];
     return {
       set,

@@ -25,6 +25,7 @@ import { conversations } from "./scenarios/conversations.ts";
 import { voice } from "./scenarios/voice.ts";
 import { quality } from "./scenarios/quality.ts";
 import { reports } from "./scenarios/reports.ts";
+import { helpCentre } from "./scenarios/helpcentre.ts";
 
 const SCENARIOS = {
   startup: "startup time and idle memory",
@@ -38,6 +39,7 @@ const SCENARIOS = {
   voice: "voice: end of speech to first audio byte p50/p99 with loopback speech servers (BENCH_SPEECH_DELAY_MS), and our added latency",
   quality: "answer quality on the doc2dial development part (docs/quality.md), next to plain BM25; chat latency over 5,000 pages",
   reports: "the reports API and page over BENCH_REPORT_CONVERSATIONS (100,000) generated conversations: p50/p99 on PostgreSQL and PGlite",
+  "help-centre": "the public help centre at light load: an article page, a search page and the widget's search next to GET /healthz, p50/p99",
 } as const;
 type ScenarioName = keyof typeof SCENARIOS;
 
@@ -95,6 +97,7 @@ async function main(names: ScenarioName[]): Promise<void> {
       if (name === "voice") await voice(context);
       if (name === "quality") await quality(context);
       if (name === "reports") await reports(context);
+      if (name === "help-centre") await helpCentre(context);
     }
   } finally {
     if (tools) printTargets(tools, options.toolConnections); // last, also when a later scenario failed

@@ -23,6 +23,8 @@ import { metricsRoutes } from "./health/metrics-routes.ts";
 import { apiViewerRoutes, openapiRoutes } from "./openapi.ts";
 import { inboxLiveRoutes } from "./inbox/live-routes.ts";
 import { inboxRoutes } from "./inbox/routes.ts";
+import { sendReply } from "./translation/reply.ts";
+import { translationRoutes } from "./translation/routes.ts";
 import { customerRoutes } from "./inbox/customer-routes.ts";
 import { savedReplyRoutes } from "./inbox/saved-reply-routes.ts";
 import { sdkRoutes } from "./sdk/routes.ts";
@@ -48,6 +50,9 @@ import { gapsRoutes } from "./knowledge/gaps-routes.ts";
 import { embeddingsRoutes } from "./knowledge/embed-routes.ts";
 import { stylesheet } from "./html/html.ts";
 import { widgetRoutes } from "./widget/routes.ts";
+import { helpCentreRoutes } from "./helpcentre/routes.ts";
+import { helpWidgetRoutes } from "./helpcentre/widget-api.ts";
+import { customDomainFront } from "./helpcentre/front.ts";
 import { dashboardRoutes } from "./dashboard/routes.ts";
 import { webhookRoutes } from "./webhooks/routes.ts";
 import { inboundRoutes } from "./inbound/routes.ts";
@@ -122,7 +127,8 @@ export function createApp(deps: Deps) {
     .use(activityRoutes(deps))
     .use(inboxLiveRoutes(deps))
     .use(savedReplyRoutes(deps))
-    .use(inboxRoutes(deps))
+    .use(inboxRoutes(deps, (input) => sendReply(deps, input)))
+    .use(translationRoutes(deps))
     .use(customerRoutes(deps))
     .use(inboundRoutes(deps))
     .use(emailSettingsRoutes(deps))
@@ -139,6 +145,8 @@ export function createApp(deps: Deps) {
     .use(unsubscribeRoutes(deps))
     .use(webhookRoutes(deps))
     .use(widgetRoutes(deps))
+    .use(helpCentreRoutes(deps))
+    .use(helpWidgetRoutes(deps))
     .use(dashboardRoutes(deps));
   return app.use(openapiRoutes(deps, () => app.routes));
 }
@@ -146,5 +154,11 @@ export function createApp(deps: Deps) {
 export function createAppHandler(deps: Deps): Handler {
   const app = createApp(deps);
   app.compile();
-  return createHandler(app.fetch, { log: deps.log, trustProxy: deps.config.trustProxy, baseUrl: deps.config.baseUrl, metrics: deps.metrics });
+  // The help centre on an org's verified custom domain, before the routes (src/helpcentre/front.ts).
+  return createHandler(customDomainFront(deps, app.fetch), {
+    log: deps.log,
+    trustProxy: deps.config.trustProxy,
+    baseUrl: deps.config.baseUrl,
+    metrics: deps.metrics,
+  });
 }

@@ -24,6 +24,7 @@ import type { Deps } from "./deps.ts";
 import { sql } from "drizzle-orm";
 import { createLiveEvents, type RunningLiveEvents } from "./live/live-events.ts";
 import { inboxTools } from "./inbox/tools.ts";
+import { withTranslatedReply } from "./translation/tools.ts";
 import { REPLY_MAIL_KIND, replyMailHandler } from "./inbox/reply-mail.ts";
 import { MEMBER_NOTICE_KIND, memberNoticeHandler } from "./inbox/member-notices.ts";
 import { RESOLUTION_MAIL_KIND, resolutionMailHandler } from "./inbox/csat-mail.ts";
@@ -61,7 +62,7 @@ import { csatSettings } from "./sdk/csat-settings.ts";
 import { WEBHOOK_KIND } from "./webhooks/events.ts";
 
 /** Built-in families: the same tools for every org (feature flags and toggles still apply). Adding one is one line. */
-export const families: readonly (readonly ToolDefinition[])[] = [docsTools, dataTools, inboxTools, automationTools, setupTools];
+export const families: readonly (readonly ToolDefinition[])[] = [docsTools, dataTools, withTranslatedReply(inboxTools), automationTools, setupTools];
 /** Every source of tools the runtime knows; an org-defined source (custom actions, connectors) is one line. */
 export const toolProviders: readonly ToolProvider[] = [async () => families.flat(), customActionTools, connectorTools];
 

@@ -10,8 +10,8 @@ import { messageOf } from "./errors.ts";
 import type { Logger } from "./log.ts";
 
 /** `tools`: key is an org id; `tokens`: key is ignored (every cached token is dropped). */
-/** tools: an org's tool snapshot; tokens: verified access tokens; widget_keys: widget keys and allowed origins. */
-export type Topic = "tools" | "tokens" | "widget_keys";
+/** tools: an org's tool snapshot; tokens: verified access tokens; widget_keys: widget keys and allowed origins; org_settings: an org's agents and model override (key: org id). */
+export type Topic = "tools" | "tokens" | "widget_keys" | "org_settings";
 
 export interface Invalidation {
   /** Drops `key` here now and tells the other instances. */
@@ -30,7 +30,7 @@ export interface RunningInvalidation extends Invalidation {
 
 export function createInvalidation(options: { db: Db; log: Logger; listen?: Database["listen"] }): RunningInvalidation {
   const instance = crypto.randomUUID();
-  const handlers: Record<Topic, ((key: string) => void)[]> = { tools: [], tokens: [], widget_keys: [] };
+  const handlers: Record<Topic, ((key: string) => void)[]> = { tools: [], tokens: [], widget_keys: [], org_settings: [] };
   let unlisten: (() => Promise<void>) | undefined;
 
   function deliver(topic: Topic, key: string) {

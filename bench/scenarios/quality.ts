@@ -17,7 +17,7 @@ import { machine } from "../figures.ts";
 import { type LargeRun, type QualityRun, type Scored, totals, writeQualityDoc } from "../quality-doc.ts";
 import { fitHeld, observations, shares } from "../quality-fit.ts";
 import { printXquad, type XquadData, xquadLanguages } from "../quality-xquad.ts";
-import { CONFIDENCE } from "../../src/agents/pipeline/confidence.ts";
+import { CONFIDENCE, soundsUncertain } from "../../src/agents/pipeline/confidence.ts";
 
 interface Dataset {
   dataset: string;
@@ -54,7 +54,7 @@ async function createDocs(url: string, token: string, docs: { title: string; bod
 interface ChatAnswer {
   sources?: { doc_id: string }[];
   confidence?: number;
-  reply?: string;
+  text?: string;
 }
 
 async function ask(url: string, key: string, message: string, history?: { speaker: string; text: string }[]): Promise<{ answer: ChatAnswer; ms: number }> {
@@ -90,6 +90,7 @@ async function askAll(url: string, key: string, questions: Dataset["questions"],
       sources: (answer.sources ?? []).map((s) => theirId.get(s.doc_id) ?? s.doc_id),
       confidence: answer.confidence ?? 0,
       baseline: bm25 ? bm25.rank(q.text, 3) : [],
+      noAnswer: soundsUncertain(answer.text ?? ""),
     });
   }
   return out;
@@ -224,6 +225,7 @@ export async function quality({ work, pg }: BenchContext): Promise<void> {
         sources: (answer.sources ?? []).map((s) => theirId.get(s.doc_id) ?? s.doc_id),
         confidence: answer.confidence ?? 0,
         baseline: bm25.rank(q.text, 3),
+        noAnswer: soundsUncertain(answer.text ?? ""),
       });
     }
     const followups: Scored[] = [];
@@ -237,6 +239,7 @@ export async function quality({ work, pg }: BenchContext): Promise<void> {
         sources: (answer.sources ?? []).map((s) => theirId.get(s.doc_id) ?? s.doc_id),
         confidence: answer.confidence ?? 0,
         baseline: bm25.rank([f.text, ...earlier].join("\n"), 3),
+        noAnswer: soundsUncertain(answer.text ?? ""),
       });
     }
     void ourId;

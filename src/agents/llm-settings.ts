@@ -130,6 +130,7 @@ export async function setOrgLlm(deps: Deps, orgId: string, actor: Actor, input: 
       },
     );
   });
+  deps.invalidation.publish("org_settings", orgId); // src/agents/turn-settings.ts
   return orgLlmView(deps, orgId);
 }
 
@@ -139,5 +140,6 @@ export async function clearOrgLlm(deps: Deps, orgId: string, actor: Actor) {
     if (removed.length > 0)
       await recordActivity({ db: tx, now: deps.now }, { orgId, actor, action: "llm_settings.cleared", objectType: "org", objectId: orgId });
   });
+  deps.invalidation.publish("org_settings", orgId); // src/agents/turn-settings.ts
   return orgLlmView(deps, orgId);
 }

@@ -107,6 +107,7 @@ export async function readAgent(deps: Deps, orgId: string, agentId: string): Pro
 /** The org's tool snapshot (active agent, toggles) depends on its agents; drop it here and in every instance. */
 function afterChange(deps: Deps, orgId: string) {
   deps.tools.invalidate(orgId);
+  deps.invalidation.publish("org_settings", orgId); // src/agents/turn-settings.ts
 }
 
 function columnsOf(input: AgentPatch) {

@@ -5,6 +5,7 @@
 // what a turn calls is handed what it needs, and nothing below reaches back up into the turn.
 import { type Conversation, createSession, findSession, type NewSession, updateSession } from "../conversations/sessions.ts";
 import { type ConversationMessage, type CustomerMessage, recentMessages, type Reply, storeCustomerMessage, storeReply } from "../conversations/transcript.ts";
+import { type ContinuedTurn, continueSession, type KnowledgeState } from "../conversations/turn-store.ts";
 import type { Deps } from "../deps.ts";
 import type { CreateTicketInput, InboxActor, Ticket } from "../inbox/ticket-model.ts";
 import { waitingTicket } from "../inbox/ticket-queries.ts";
@@ -17,7 +18,8 @@ import type { LlmProvider } from "./llm/types.ts";
 import { handoffAcknowledgement } from "./pipeline/handoff-note.ts";
 import { retrieve, type ScoredPassage } from "./pipeline/knowledge.ts";
 import type { LanguageHints } from "../knowledge/query-language.ts";
-import { type Agent, getAgent, listAgents } from "./service.ts";
+import type { Agent } from "./service.ts";
+import { agentOf, createTurnSettings, type OrgTurnSettings } from "./turn-settings.ts";
 
 /** A ticket as the turn tells the customer of it. */
 export interface TicketRef {
@@ -31,7 +33,9 @@ export interface TurnPorts {
     /** The session `sessionId` names, checked against who is chatting (403 when it is someone else's); null when the org has none. */
     find(orgId: string, sessionId: string, party: { endUserId: string | null }): Promise<Conversation | null>;
     /** A new session with any reported turns and the customer's first message, in one statement. */
-    start(input: NewSession): Promise<{ conversation: Conversation; sessionId: string }>;
+    start(input: NewSession): Promise<{ conversation: Conversation; sessionId: string; knowledge: KnowledgeState }>;
+    /** A known session's turn in one statement — the message stored, the session, its history and the knowledge state read — or null for the general path (src/conversations/turn-store.ts). */
+    continue(input: { orgId: string; sessionId: string; party: { endUserId: string | null }; message: CustomerMessage }): Promise<ContinuedTurn | null>;
     /** The request's context and mode merged into the session (the request wins). */
     update(conversation: Conversation, patch: { context?: NewSession["context"]; mode: string }): Promise<Conversation>;
     /** The latest messages, oldest first. */
@@ -41,13 +45,15 @@ export interface TurnPorts {
   };
   /** Replies still being written, per conversation (src/agents/turn.ts "replies still being written"). */
   pending: ChatState;
+  /** The org's agents and model override, cached exactly (src/agents/turn-settings.ts). */
+  settings(orgId: string): Promise<OrgTurnSettings>;
   /** The org's agents: one by id, the active one without, or all (src/agents/service.ts). Disabled ones are never returned by `get`. */
   agents: {
     get(orgId: string, agentId?: string | null): Promise<Agent | null>;
     list(orgId: string): Promise<Agent[]>;
   };
   /** The best passages of the org's published docs (src/agents/pipeline/knowledge.ts). */
-  retrieve(orgId: string, question: string, earlier?: readonly string[], hints?: LanguageHints): Promise<ScoredPassage[]>;
+  retrieve(orgId: string, question: string, earlier?: readonly string[], hints?: LanguageHints, known?: KnowledgeState): Promise<ScoredPassage[]>;
   /** The model that answers for this org and agent, its usage counted (src/agents/llm/provider.ts). */
   model(orgId: string, agent: Agent): Promise<LlmProvider>;
   /** The agent's tools, as a customer's chat may call them (src/tools/runtime.ts). */
@@ -65,19 +71,31 @@ export interface TurnPorts {
 
 /** The ports of every chat turn of this app, each bound to `deps` here once. */
 export function turnPorts(deps: Deps): TurnPorts {
+  const settings = createTurnSettings(deps, deps.invalidation);
   return {
     sessions: {
       find: (orgId, sessionId, party) => findSession(deps, orgId, sessionId, party),
       start: (input) => createSession(deps, input),
+      continue: (input) => continueSession(deps, input),
       update: (conversation, patch) => updateSession(deps, conversation, patch),
       history: (conversation) => recentMessages(deps, conversation),
       storeMessage: (conversation, message) => storeCustomerMessage(deps, conversation, message),
       storeReply: (conversation, reply) => storeReply(deps, conversation, reply),
     },
     pending: deps.chat,
-    agents: { get: (orgId, agentId) => getAgent(deps, orgId, agentId), list: (orgId) => listAgents(deps, orgId) },
-    retrieve: (orgId, question, earlier, hints) => retrieve(deps, orgId, question, earlier, hints),
-    model: (orgId, agent) => providerFor(deps, orgId, agent),
+    settings: (orgId) => settings.get(orgId),
+    agents: {
+      // One missed, the org's settings are read again once (an agent newer than the entry), rather than answering 404 from the cache.
+      async get(orgId, agentId) {
+        const found = agentOf(await settings.get(orgId), agentId);
+        if (found) return found;
+        settings.delete(orgId);
+        return agentOf(await settings.get(orgId), agentId);
+      },
+      list: async (orgId) => [...(await settings.get(orgId)).agents],
+    },
+    retrieve: (orgId, question, earlier, hints, known) => retrieve(deps, orgId, question, earlier, hints, known),
+    model: async (orgId, agent) => providerFor(deps, orgId, agent, { row: (await settings.get(orgId)).llm }),
     tools: deps.tools,
     tickets: {
       waiting: (orgId, ticketId) => waitingTicket(deps, orgId, ticketId),

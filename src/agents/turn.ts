@@ -9,7 +9,9 @@
 //                 else's) after any reply of it still being written, or started
 //   2. agent      the pinned one, else the conversation's, else the org's active one (404)
 //   3. message    the customer's message stored before anything is generated; meanwhile the
-//                 knowledge for it (and the customer's earlier turns) is looked up
+//                 knowledge for it (and the customer's earlier turns) is looked up. On the common
+//                 path steps 1–3 are ONE statement (src/conversations/turn-store.ts) after the
+//                 org's cached settings (src/agents/turn-settings.ts), and step 6 one more
 //   4. triage     who answers and how (pipeline/run.ts `decide`); the sink opens with the session
 //                 and the agent that really answers — a stream sends its headers here
 //   5. answer     knowledge (under way since step 3) → answer → confidence and escalation
@@ -21,6 +23,8 @@
 // the same for both sinks: one public code, one stored state (docs/decisions.md "One chat turn").
 import type { ContextEntry, Conversation } from "../conversations/sessions.ts";
 import { checkChatInput, type HistoryItem } from "../conversations/input.ts";
+import type { ContinuedTurn, KnowledgeState } from "../conversations/turn-store.ts";
+import { sha256Hex } from "../crypto/tokens.ts";
 import type { ConversationMessage } from "../conversations/transcript.ts";
 import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import type { Deps } from "../deps.ts";
@@ -31,6 +35,7 @@ import { earlierCustomerTurns } from "./pipeline/knowledge.ts";
 import { type ChatCustomer, type ChatOutcome, type ChatTurn, decide, runPipeline } from "./pipeline/run.ts";
 import { type Agent, noActiveAgent } from "./service.ts";
 import type { TurnPorts } from "./turn-ports.ts";
+import { agentOf } from "./turn-settings.ts";
 
 /** The validated body of either chat endpoint, as on the wire (src/sdk/chat-schemas.ts). */
 export interface TurnBody {
@@ -102,30 +107,49 @@ export async function runTurn(ports: TurnPorts, caller: TurnCaller, body: TurnBo
   const party = { endUserId: caller.customer.endUser?.id ?? null };
   const mode = body.mode ?? "chat";
   const context = body.context as Record<string, ContextEntry> | undefined;
-  let conversation = body.session_id !== undefined ? await sessions.find(orgId, body.session_id, party) : null;
-  if (conversation) await repliesWritten(ports.pending, conversation.id);
-  // 2. Agent.
-  const agent = await agentFor(ports, orgId, body.agent_id, conversation);
   const images = body.images ?? [];
   const message = { text: body.message, images, mode };
+  // The common path: the agent from the cached settings, then one statement that stores the
+  // message and reads what the turn needs (src/conversations/turn-store.ts). A pinned agent that
+  // is unknown, or no active agent, is decided by the general path (its 404 before anything is stored).
+  const settings = await ports.settings(orgId);
+  const fast = agentOf(settings, body.agent_id) !== null;
+  let continued: ContinuedTurn | null = null;
+  if (fast && body.session_id !== undefined && context === undefined) {
+    await repliesWritten(ports.pending, sessionKey(body.session_id));
+    continued = await sessions.continue({ orgId, sessionId: body.session_id, party, message });
+  }
+  let conversation = continued?.conversation ?? null;
+  if (!continued && body.session_id !== undefined) {
+    conversation = await sessions.find(orgId, body.session_id, party);
+    if (conversation) await repliesWritten(ports.pending, conversation.id);
+  }
+  // 2. Agent.
+  const agent = await agentFor(ports, orgId, body.agent_id, conversation);
   const aiAnswersDuringHandoff = conversation?.ticketId ? await caller.aiAnswersDuringHandoff() : false;
   // 3. The customer's message. Server history wins: what the client says happened is ignored for a session we know.
   let sessionId: string;
   let history: ConversationMessage[];
   let stored: Promise<void>;
-  if (conversation) {
+  let known: KnowledgeState | undefined;
+  if (continued) {
+    sessionId = body.session_id!;
+    ({ conversation, history, knowledge: known } = continued);
+    stored = Promise.resolve();
+  } else if (conversation) {
     sessionId = body.session_id!;
     conversation = await sessions.update(conversation, { context, mode });
     history = await sessions.history(conversation);
     stored = sessions.storeMessage(conversation, message);
   } else {
     // A new conversation: the session, any reported turns and the message in one statement.
-    ({ conversation, sessionId } = await sessions.start({ orgId, party, agentId: agent.id, mode, context, reported, firstMessage: message }));
+    const started = await sessions.start({ orgId, party, agentId: agent.id, mode, context, reported, firstMessage: message });
+    ({ conversation, sessionId, knowledge: known } = started);
     history = reported.length > 0 ? (await sessions.history(conversation)).slice(0, -1) : [];
     stored = Promise.resolve();
   }
   // Retrieval reads only the org's docs: it runs while the message is stored, for the message and the customer's earlier turns.
-  const knowledge = ports.retrieve(orgId, body.message, earlierCustomerTurns(history), { conversation: conversation.language });
+  const knowledge = ports.retrieve(orgId, body.message, earlierCustomerTurns(history), { conversation: conversation.language }, known);
   knowledge.catch(() => {}); // awaited in step 5; a failure surfaces there, not as an unhandled rejection
   await stored;
   const turn: ChatTurn = {
@@ -184,7 +208,7 @@ export async function runTurn(ports: TurnPorts, caller: TurnCaller, body: TurnBo
         error: end.error,
         ticketId: ticketOf(actions),
       };
-  await writeReply(ports.pending, conversation, () => sessions.storeReply(turn.conversation, reply));
+  await writeReply(ports.pending, conversation, sessionId, () => sessions.storeReply(turn.conversation, reply));
 }
 
 /**
@@ -230,7 +254,7 @@ export function createChatState(): ChatState {
 }
 
 /** Runs `write` after any pending write of the same conversation; its failure is the caller's. */
-function writeReply(chat: ChatState, conversation: Pick<Conversation, "id">, write: () => Promise<void>): Promise<void> {
+function writeReply(chat: ChatState, conversation: Pick<Conversation, "id">, sessionId: string, write: () => Promise<void>): Promise<void> {
   const pending = chat.pendingReplies;
   const previous = pending.get(conversation.id) ?? Promise.resolve();
   const written = previous.then(write);
@@ -238,12 +262,17 @@ function writeReply(chat: ChatState, conversation: Pick<Conversation, "id">, wri
     () => {},
     () => {},
   );
-  pending.set(conversation.id, settled);
+  // Under the session too: the common path of the next turn knows only the session id before its one statement.
+  const keys = [conversation.id, sessionKey(sessionId)];
+  for (const key of keys) pending.set(key, settled);
   void settled.then(() => {
-    if (pending.get(conversation.id) === settled) pending.delete(conversation.id);
+    for (const key of keys) if (pending.get(key) === settled) pending.delete(key);
   });
   return written;
 }
+
+/** The key of a session's pending write: its hash (the id itself is a bearer secret, kept nowhere). */
+const sessionKey = (sessionId: string) => `session:${sha256Hex(sessionId)}`;
 
 async function repliesWritten(chat: ChatState, conversationId: string): Promise<void> {
   await chat.pendingReplies.get(conversationId);

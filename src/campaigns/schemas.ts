@@ -1,5 +1,5 @@
 // The wire shapes of campaigns, once, for the dashboard API (Elysia/TypeBox, published in the
-// OpenAPI document) and the automation_* tools (the same schemas as plain JSON Schema).
+// OpenAPI document) and the automation_* tools (src/campaigns/tools.ts declares its arguments with them).
 import { t, type TSchema } from "elysia";
 import { AUDIENCE_OPS, CAMPAIGN_LIMITS, CAMPAIGN_SLUG } from "./model.ts";
 
@@ -159,8 +159,3 @@ export const PreviewOut = t.Object({
     t.Object({ step_id: t.String(), position: t.Integer(), seconds_after_enrolment: t.Number(), subject: t.String(), text: t.String(), html: t.String() }),
   ),
 });
-
-/** A TypeBox schema as plain JSON Schema (tool input schemas). */
-export function jsonSchema(schema: TSchema): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(schema));
-}

@@ -7,17 +7,16 @@
 //
 // Customer binding: a call bound to a customer may preview only for that customer (a preview
 // shows the customer's name and traits).
-import { CampaignRef, CreateCampaign, EditCampaign, jsonSchema } from "./schemas.ts";
+import { CampaignRef, CreateCampaign, EditCampaign } from "./schemas.ts";
 import { campaignOr404, createCampaign, editCampaign, setCampaignStatus } from "./lifecycle.ts";
-import { CAMPAIGN_STATUSES, type CampaignInput, type CampaignPatch, campaignView } from "./model.ts";
+import { CAMPAIGN_STATUSES, campaignView } from "./model.ts";
 import { enrolmentCounts, listCampaigns, previewCampaign } from "./queries.ts";
-import type { CampaignStatus } from "../db/schema/index.ts";
+import { Arg, defineTool } from "../tools/define.ts";
 import { type ToolContext, type ToolDefinition, ToolError } from "../tools/types.ts";
 
 const source = { kind: "builtin" as const, label: "Email series" };
-const campaign = jsonSchema(CampaignRef);
-const edit = jsonSchema(EditCampaign) as { properties: Record<string, unknown> };
-const create = jsonSchema(CreateCampaign) as { properties: Record<string, unknown>; required: string[] };
+// The dashboard API's own schemas (one source), as the tools' arguments.
+const campaign = CampaignRef;
 
 async function detail(ctx: ToolContext, ref: string) {
   const found = await campaignOr404(ctx.deps, ctx.orgId, ref);
@@ -43,101 +42,78 @@ const campaignOutput = {
 const campaignsOutput = { type: "object" as const, properties: { campaigns: { type: "array", items: campaignOutput } }, required: ["campaigns"] };
 
 export const automationTools: ToolDefinition[] = [
-  {
+  defineTool({
     name: "automation_list_campaigns",
     description: "List the organisation's email series (campaigns) with their status and steps, newest first.",
-    inputSchema: { type: "object", properties: { status: { type: "string", enum: [...CAMPAIGN_STATUSES] } }, additionalProperties: false },
+    input: Arg.object({ status: Arg.optional(Arg.choice(CAMPAIGN_STATUSES)) }, { additionalProperties: false }),
     title: "List campaigns",
-    destructive: false,
     readOnly: true,
-    idempotent: true,
-    openWorld: false,
     outputSchema: campaignsOutput,
     scope: "automation:read",
     source,
-    defaultEnabled: true,
     async execute(ctx, args) {
-      const rows = await listCampaigns(ctx.deps, ctx.orgId, args.status as CampaignStatus | undefined);
+      const rows = await listCampaigns(ctx.deps, ctx.orgId, args.status);
       return { value: { campaigns: rows.map((c) => campaignView(c)) } };
     },
-  },
-  {
+  }),
+  defineTool({
     name: "automation_get_campaign",
     description: "Get one campaign by id or slug: steps, audience rule, sender and how many customers are in each enrolment state.",
-    inputSchema: { type: "object", properties: { campaign }, required: ["campaign"], additionalProperties: false },
+    input: Arg.object({ campaign }, { additionalProperties: false }),
     title: "Get a campaign",
-    destructive: false,
     readOnly: true,
-    idempotent: true,
-    openWorld: false,
     outputSchema: campaignOutput,
     scope: "automation:read",
     source,
-    defaultEnabled: true,
     async execute(ctx, args) {
-      return { value: await detail(ctx, args.campaign as string) };
+      return { value: await detail(ctx, args.campaign) };
     },
-  },
-  {
+  }),
+  defineTool({
     name: "automation_create_campaign",
     description:
       'Create an email series as a draft (it sends nothing until activated). Steps are ordered; each waits delay_seconds after enrolment or after the previous step; bodies are markdown with variables such as {{first_name | "there"}} or {{traits.plan}}.',
-    inputSchema: { type: "object", properties: create.properties, required: create.required, additionalProperties: false },
+    input: Arg.object(CreateCampaign.properties, { additionalProperties: false }),
     title: "Create a campaign",
-    destructive: false,
-    readOnly: false,
-    idempotent: false,
-    openWorld: false,
     scope: "automation:write",
     source,
-    defaultEnabled: true,
     async execute(ctx, args) {
-      const created = await createCampaign(ctx.deps, { orgId: ctx.orgId, actor: ctx.actor, input: args as unknown as CampaignInput });
+      const created = await createCampaign(ctx.deps, { orgId: ctx.orgId, actor: ctx.actor, input: args });
       return { value: campaignView(created) };
     },
-  },
-  {
+  }),
+  defineTool({
     name: "automation_edit_campaign",
     description:
       "Edit a campaign's name, steps, audience rule or sender. steps replaces the whole list: keep a step's id to keep it (a customer never receives a step twice); omit the id for a new step.",
-    inputSchema: { type: "object", properties: { campaign, ...edit.properties }, required: ["campaign"], minProperties: 2, additionalProperties: false },
+    input: Arg.object({ campaign, ...EditCampaign.properties }, { minProperties: 2, additionalProperties: false }),
     title: "Edit a campaign",
-    destructive: false,
-    readOnly: false,
     idempotent: true,
-    openWorld: false,
     scope: "automation:write",
     source,
-    defaultEnabled: true,
     async execute(ctx, args) {
       const { campaign: ref, ...patch } = args;
-      await editCampaign(ctx.deps, { orgId: ctx.orgId, actor: ctx.actor, ref: ref as string, patch: patch as CampaignPatch });
-      return { value: await detail(ctx, ref as string) };
+      await editCampaign(ctx.deps, { orgId: ctx.orgId, actor: ctx.actor, ref, patch });
+      return { value: await detail(ctx, ref) };
     },
-  },
-  {
+  }),
+  defineTool({
     name: "automation_preview_campaign",
     description: "Render every step of a campaign (subject, text and HTML) for a given customer, or a sample one, without sending anything.",
-    inputSchema: {
-      type: "object",
-      properties: {
+    input: Arg.object(
+      {
         campaign,
-        customer_id: { type: "string", minLength: 1, maxLength: 256, description: "A customer's id or user_id; a sample customer when omitted." },
+        customer_id: Arg.optional(Arg.string({ minLength: 1, maxLength: 256, description: "A customer's id or user_id; a sample customer when omitted." })),
       },
-      required: ["campaign"],
-      additionalProperties: false,
-    },
+      { additionalProperties: false },
+    ),
     title: "Preview a campaign",
-    destructive: false,
     readOnly: true,
-    idempotent: true,
-    openWorld: false,
     scope: "automation:read",
     source,
-    defaultEnabled: true,
     async execute(ctx, args) {
-      const found = await campaignOr404(ctx.deps, ctx.orgId, args.campaign as string);
-      let customer = args.customer_id as string | undefined;
+      const found = await campaignOr404(ctx.deps, ctx.orgId, args.campaign);
+      let customer = args.customer_id;
       if (ctx.boundCustomer) {
         if (customer !== undefined && customer !== ctx.boundCustomer.id && customer !== ctx.boundCustomer.externalId)
           throw new ToolError("not_found", `No customer ${customer}.`);
@@ -145,39 +121,32 @@ export const automationTools: ToolDefinition[] = [
       }
       return { value: await previewCampaign(ctx.deps, ctx.orgId, found, customer) };
     },
-  },
-  {
+  }),
+  defineTool({
     name: "automation_activate_campaign",
     description: "Activate (or resume) a campaign: it starts emailing enrolled customers, and customers matching its audience rule are enrolled.",
-    inputSchema: { type: "object", properties: { campaign }, required: ["campaign"], additionalProperties: false },
+    input: Arg.object({ campaign }, { additionalProperties: false }),
     title: "Activate a campaign",
     destructive: true,
-    readOnly: false,
-    idempotent: false,
     openWorld: true,
     scope: "automation:write",
     source,
-    defaultEnabled: true,
     async execute(ctx, args) {
-      const updated = await setCampaignStatus(ctx.deps, { orgId: ctx.orgId, actor: ctx.actor, ref: args.campaign as string, to: "active" });
+      const updated = await setCampaignStatus(ctx.deps, { orgId: ctx.orgId, actor: ctx.actor, ref: args.campaign, to: "active" });
       return { value: campaignView(updated, await enrolmentCounts(ctx.deps, ctx.orgId, updated.id)) };
     },
-  },
-  {
+  }),
+  defineTool({
     name: "automation_pause_campaign",
     description: "Pause an active campaign: nothing more is sent, and every customer keeps their place until it is activated again.",
-    inputSchema: { type: "object", properties: { campaign }, required: ["campaign"], additionalProperties: false },
+    input: Arg.object({ campaign }, { additionalProperties: false }),
     title: "Pause a campaign",
-    destructive: false,
-    readOnly: false,
     idempotent: true,
-    openWorld: false,
     scope: "automation:write",
     source,
-    defaultEnabled: true,
     async execute(ctx, args) {
-      const updated = await setCampaignStatus(ctx.deps, { orgId: ctx.orgId, actor: ctx.actor, ref: args.campaign as string, to: "paused" });
+      const updated = await setCampaignStatus(ctx.deps, { orgId: ctx.orgId, actor: ctx.actor, ref: args.campaign, to: "paused" });
       return { value: campaignView(updated, await enrolmentCounts(ctx.deps, ctx.orgId, updated.id)) };
     },
-  },
+  }),
 ];

@@ -9,7 +9,8 @@ import { isUuid } from "../kit/ids.ts";
 import { adminResetPassword } from "../orgs/password-reset.ts";
 import { createOrg, setFeatureFlag, validateCreateOrg } from "../orgs/service.ts";
 import { setIdentityVerification } from "../orgs/widget-access.ts";
-import { evaluate, parseQuestions } from "../agents/evaluate.ts";
+import { evaluate } from "../agents/evaluate.ts";
+import { parseQuestionSet } from "../agents/question-set.ts";
 import { stat } from "node:fs/promises";
 import { AppError, messageOf } from "../errors.ts";
 
@@ -19,7 +20,7 @@ export const USAGE = `usage: svc-agents [serve]
        svc-agents org flag --org <org_id> --name <feature_flag> --on|--off
        svc-agents org identity --org <org_id> --on|--off
        svc-agents sources sync <source_id>
-       svc-agents [--via-server] eval --org <org_id> --questions <file.jsonl> [--agent <agent_id>]
+       svc-agents [--via-server] eval --org <org_id> --questions <file.jsonl|.csv|.txt> [--agent <agent_id>]
        svc-agents [--via-server] user reset-password --email <email> [--password-stdin]
        svc-agents healthcheck
        svc-agents [--via-server] backup --out <file>
@@ -192,7 +193,8 @@ export async function executeAdmin(deps: Deps, command: AdminCommand, stdin = ""
       if (size > EVAL_FILE_BYTES) throw new UsageError(`--questions: the file is larger than ${EVAL_FILE_BYTES} bytes`);
       let questions;
       try {
-        questions = parseQuestions(await Bun.file(command.questions).text());
+        // The formats the dashboard takes (JSON Lines, CSV with a header, plain lines), told apart the same way.
+        questions = parseQuestionSet(await Bun.file(command.questions).text(), command.questions).questions;
       } catch (error) {
         const details = error instanceof AppError ? (error.details ?? []) : [];
         throw new UsageError(`--questions: ${details.map((d) => `line ${d.path.slice(1) || "—"}: ${d.message}`).join("; ") || messageOf(error)}`);

@@ -109,3 +109,19 @@ export async function readConversation(deps: Deps, orgId: string, id: string) {
   const messages = await recentMessages(deps, conversation, CONVERSATION_LIMITS.messages);
   return { ...conversationView(conversation), messages: messages.map(messageView) };
 }
+
+/** One entry of a conversation's context (docs/interface.md 2.5 `context`), or null: what a ticket page shows beside its thread. */
+export async function conversationContextEntry(
+  deps: Pick<Deps, "db">,
+  orgId: string,
+  id: string,
+  key: string,
+): Promise<{ label: string; value: unknown } | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await deps.db
+    .select({ context: conversations.context })
+    .from(conversations)
+    .where(and(eq(conversations.orgId, orgId), eq(conversations.id, id)));
+  const entry = (row?.context as Record<string, { label?: unknown; value?: unknown }> | undefined)?.[key];
+  return entry && typeof entry.label === "string" ? { label: entry.label, value: entry.value } : null;
+}

@@ -16,13 +16,14 @@
 //         then on it is that customer's.
 //   * The server's history wins: `conversation_history` from the client only seeds a session we
 //     did not know, and its turns are stored as `reported` (never as the agent's words).
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client.ts";
 import { mintToken, sha256Hex } from "../crypto/tokens.ts";
 import { conversationMessages, conversations } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { assertFreeForm } from "../http/free-form.ts";
+import type { KnowledgeState } from "../knowledge/synonyms.ts";
 
 export type Conversation = typeof conversations.$inferSelect;
 
@@ -114,7 +115,7 @@ export interface NewSession {
 }
 
 /** Starts a session; returns its row and the id to hand back (the only time the id exists in clear). */
-export async function createSession(deps: Deps, input: NewSession): Promise<{ conversation: Conversation; sessionId: string }> {
+export async function createSession(deps: Deps, input: NewSession): Promise<{ conversation: Conversation; sessionId: string; knowledge: KnowledgeState }> {
   const context = input.context ?? {};
   assertFreeForm(context, "/context");
   const sessionId = mintToken(SESSION_PREFIX);
@@ -158,15 +159,22 @@ export async function createSession(deps: Deps, input: NewSession): Promise<{ co
   };
   // One statement (one round trip, one commit): the messages go in a data-modifying CTE, which
   // PostgreSQL always runs to completion; their foreign key is checked at the statement's end.
-  const [conversation] =
+  // The org's knowledge state rides on it: a chat turn needs nothing else read (src/conversations/turn-store.ts).
+  const returned = {
+    ...getTableColumns(conversations),
+    docsVersion: sql<string>`coalesce((select docs_version::text from knowledge_settings where org_id = ${input.orgId}), '0')`,
+    synonyms: sql<string>`coalesce((select synonyms::text from knowledge_settings where org_id = ${input.orgId}), '[]')`,
+  };
+  const [inserted] =
     messages.length === 0
-      ? await deps.db.insert(conversations).values(row).returning()
+      ? await deps.db.insert(conversations).values(row).returning(returned)
       : await deps.db
           .with(deps.db.$with("messages").as(deps.db.insert(conversationMessages).values(messages).returning({ id: conversationMessages.id })))
           .insert(conversations)
           .values(row)
-          .returning();
-  return { conversation: conversation!, sessionId };
+          .returning(returned);
+  const { docsVersion, synonyms, ...conversation } = inserted!;
+  return { conversation, sessionId, knowledge: { docsVersion: Number(docsVersion), synonyms } };
 }
 
 /** Merges the request's context into the session's (the request wins on conflict) and records the mode. */

@@ -4,10 +4,13 @@
 import { endUserView, findEndUser, searchEndUsers, updateEndUser } from "./records.ts";
 import { companyView, findCompany, updateCompany } from "./company-records.ts";
 import { AppError } from "../errors.ts";
+import { Arg, defineTool } from "../tools/define.ts";
 import type { ToolContext, ToolDefinition } from "../tools/types.ts";
 
 const source = { kind: "builtin" as const, label: "Workspace data" };
-const traits = { type: "object", description: "Traits to merge into the stored ones.", maxProperties: 100 };
+const traits = Arg.json<Record<string, unknown>>({ type: "object", description: "Traits to merge into the stored ones.", maxProperties: 100 });
+const ref = Arg.string({ minLength: 1, maxLength: 256 });
+const name = Arg.string({ maxLength: 200 });
 const str = { type: "string" };
 const when = { type: "string", format: "date-time" };
 /** outputSchema (2025-06-18+): a customer and a company as endUserView and companyView give them. */
@@ -45,130 +48,89 @@ async function visibleCompany(ctx: ToolContext, id: string, write = false) {
 }
 
 export const dataTools: ToolDefinition[] = [
-  {
+  defineTool({
     name: "data_search_users",
     description: "Find customers by name, email or external id.",
-    inputSchema: {
-      type: "object",
-      properties: { query: { type: "string", maxLength: 200 }, limit: { type: "integer", minimum: 1, maximum: 50 } },
-      additionalProperties: false,
-    },
+    input: Arg.object(
+      { query: Arg.optional(Arg.string({ maxLength: 200 })), limit: Arg.optional(Arg.integer({ minimum: 1, maximum: 50 })) },
+      { additionalProperties: false },
+    ),
     title: "Find customers",
-    destructive: false,
     readOnly: true,
-    idempotent: true,
-    openWorld: false,
     outputSchema: usersOutput,
     scope: "data:read",
     source,
-    defaultEnabled: true,
     async execute(ctx, args) {
       if (ctx.boundCustomer) {
         const user = await findEndUser(ctx.deps, ctx.orgId, ctx.boundCustomer.id);
-        const q = ((args.query as string | undefined) ?? "").toLowerCase();
+        const q = (args.query ?? "").toLowerCase();
         const matches = user && (!q || [user.name, user.email ?? "", user.externalId ?? ""].some((v) => v.toLowerCase().includes(q)));
         return { value: { users: matches ? [endUserView(user)] : [] } };
       }
-      const users = await searchEndUsers(ctx.deps, ctx.orgId, (args.query as string | undefined) ?? "", (args.limit as number | undefined) ?? 10);
+      const users = await searchEndUsers(ctx.deps, ctx.orgId, args.query ?? "", args.limit ?? 10);
       return { value: { users: users.map(endUserView) } };
     },
-  },
-  {
+  }),
+  defineTool({
     name: "data_get_user",
     description: "Get one customer's record (traits, company) by id or external id.",
-    inputSchema: {
-      type: "object",
-      properties: { user_id: { type: "string", minLength: 1, maxLength: 256 } },
-      required: ["user_id"],
-      additionalProperties: false,
-    },
+    input: Arg.object({ user_id: ref }, { additionalProperties: false }),
     title: "Get a customer",
-    destructive: false,
     readOnly: true,
-    idempotent: true,
-    openWorld: false,
     outputSchema: userOutput,
     scope: "data:read",
     source,
-    defaultEnabled: true,
     async execute(ctx, args) {
-      return { value: endUserView(await visibleUser(ctx, args.user_id as string)) };
+      return { value: endUserView(await visibleUser(ctx, args.user_id)) };
     },
-  },
-  {
+  }),
+  defineTool({
     name: "data_get_company",
     description: "Get one company's record by id or external id.",
-    inputSchema: {
-      type: "object",
-      properties: { company_id: { type: "string", minLength: 1, maxLength: 256 } },
-      required: ["company_id"],
-      additionalProperties: false,
-    },
+    input: Arg.object({ company_id: ref }, { additionalProperties: false }),
     title: "Get a company",
-    destructive: false,
     readOnly: true,
-    idempotent: true,
-    openWorld: false,
     outputSchema: companyOutput,
     scope: "data:read",
     source,
-    defaultEnabled: true,
     async execute(ctx, args) {
-      return { value: companyView(await visibleCompany(ctx, args.company_id as string)) };
+      return { value: companyView(await visibleCompany(ctx, args.company_id)) };
     },
-  },
-  {
+  }),
+  defineTool({
     name: "data_update_user",
     description: "Update a customer's name or merge traits into their record.",
-    inputSchema: {
-      type: "object",
-      properties: { user_id: { type: "string", minLength: 1, maxLength: 256 }, name: { type: "string", maxLength: 200 }, traits },
-      required: ["user_id"],
-      additionalProperties: false,
-    },
+    input: Arg.object({ user_id: ref, name: Arg.optional(name), traits: Arg.optional(traits) }, { additionalProperties: false }),
     title: "Update a customer",
-    destructive: false,
-    readOnly: false,
     idempotent: true,
-    openWorld: false,
     outputSchema: userOutput,
     scope: "data:write",
     source,
-    defaultEnabled: true,
     async execute(ctx, args) {
-      const user = await visibleUser(ctx, args.user_id as string);
+      const user = await visibleUser(ctx, args.user_id);
       const updated = await updateEndUser(ctx.deps, user, {
-        name: args.name as string | undefined,
-        traits: args.traits as Record<string, unknown> | undefined,
+        name: args.name,
+        traits: args.traits,
       });
       return { value: endUserView(updated) };
     },
-  },
-  {
+  }),
+  defineTool({
     name: "data_update_company",
     description: "Update a company's name or merge traits into its record.",
-    inputSchema: {
-      type: "object",
-      properties: { company_id: { type: "string", minLength: 1, maxLength: 256 }, name: { type: "string", maxLength: 200 }, traits },
-      required: ["company_id"],
-      additionalProperties: false,
-    },
+    input: Arg.object({ company_id: ref, name: Arg.optional(name), traits: Arg.optional(traits) }, { additionalProperties: false }),
     title: "Update a company",
-    destructive: false,
-    readOnly: false,
     idempotent: true,
-    openWorld: false,
     outputSchema: companyOutput,
     scope: "data:write",
     source,
-    defaultEnabled: true,
     async execute(ctx, args) {
-      const company = await visibleCompany(ctx, args.company_id as string, true);
+      const company = await visibleCompany(ctx, args.company_id, true);
       const updated = await updateCompany(ctx.deps, company, {
-        name: args.name as string | undefined,
-        traits: args.traits as Record<string, unknown> | undefined,
+        name: args.name,
+        traits: args.traits,
       });
       return { value: companyView(updated) };
     },
-  },
+  }),
 ];

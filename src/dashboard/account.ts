@@ -7,7 +7,7 @@ import { deleteOtherSessions, listMemberSessions } from "../auth/sessions.ts";
 import type { Deps } from "../deps.ts";
 import { html } from "../html/html.ts";
 import { requestMeta } from "../http/request-meta.ts";
-import { ACCOUNT_LIMITS, changePassword, getProfile, updateProfile } from "../orgs/account.ts";
+import { ACCOUNT_LIMITS, changePassword, getProfile, MEMBER_LANGUAGES, updateProfile } from "../orgs/account.ts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "../orgs/service.ts";
 import {
   actionButton,
@@ -21,6 +21,7 @@ import {
   type FormValues,
   listTable,
   redirect,
+  select,
   type Refused,
   shellPage,
   submit,
@@ -41,6 +42,7 @@ async function accountPage(ctx: DashboardContext, refused?: Refused): Promise<Re
 <form method="post" action="/dashboard/account/profile">
 ${field({ name: "name", label: "Display name", value: v.name ?? profile.name, error: e.name, maxLength: ACCOUNT_LIMITS.name, hint: "Signs your replies in the widget and in emails (“<name> at <organisation>”). Empty: “Support team”." })}
 ${field({ name: "avatar_url", label: "Avatar URL", type: "url", value: v.avatar_url ?? profile.avatar_url ?? "", error: e.avatar_url, maxLength: ACCOUNT_LIMITS.avatarUrl, placeholder: "https://", hint: "An https:// image shown beside your replies in the widget. Optional." })}
+${select({ name: "language", label: "Language you read", value: v.language ?? profile.language ?? "en", error: e.language, options: MEMBER_LANGUAGES.map((code) => ({ value: code, label: languageLabel(code) })), hint: "Customer messages in another language are shown translated, and your replies can be sent in the customer's (when the organisation has a translator)." })}
 <div class="actions">${submit("Save profile")}</div>
 </form></section>
 <section class="panel" aria-labelledby="password-h"><h2 id="password-h">Password</h2>
@@ -66,6 +68,10 @@ ${sessions.length > 1 ? actionButton("/dashboard/account/sessions/sign-out", "Si
 
 const AccountForm = formBody({ text: 4096, items: 2 });
 
+const languageNames = new Intl.DisplayNames(["en"], { type: "language" });
+/** "es" → "Spanish (es)". */
+const languageLabel = (code: string) => `${languageNames.of(code) ?? code} (${code})`;
+
 export function accountPages(deps: Deps) {
   return new Elysia({ name: "dashboard-account" })
     .get("/dashboard/account", ({ request }) => withMember(deps, request, null, (ctx) => accountPage(ctx)))
@@ -75,7 +81,14 @@ export function accountPages(deps: Deps) {
         withMember(deps, request, null, (ctx) =>
           submitForm({
             values: formValues(body),
-            validate: (v) => ({ input: { name: v.name ?? "", avatar_url: v.avatar_url ?? null }, errors: {} }),
+            validate: (v) => ({
+              input: {
+                name: v.name ?? "",
+                avatar_url: v.avatar_url ?? null,
+                ...(v.language !== undefined ? { language: v.language === "en" ? null : v.language } : {}),
+              },
+              errors: {},
+            }),
             call: (input) => updateProfile(deps, ctx.principal.member.id, input),
             done: () => redirect(deps, "/dashboard/account", "Profile saved."),
             render: (refused) => accountPage(ctx, refused),

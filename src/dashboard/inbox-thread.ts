@@ -76,7 +76,8 @@ export async function threadTurns<M extends ThreadMessage>(
   return [...chat, ...own].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
 }
 
-export function renderTurn(turn: Turn, customer: string, email: { sender: Html | ""; original: Html | "" } = { sender: "", original: "" }): Html {
+/** `body`, when given, stands for the turn's text (a translated message with its original: inbox-translation.ts). */
+export function renderTurn(turn: Turn, customer: string, email: { sender: Html | ""; original: Html | "" } = { sender: "", original: "" }, body?: Html): Html {
   const who = turn.kind === "customer" ? customer : turn.who === LABEL.ai ? "" : turn.who;
   const label = html`<span class="badge${turn.kind === "note" ? " warn" : turn.kind === "ai" ? " accent" : ""}">${LABEL[turn.kind]}</span>`;
   const aside =
@@ -85,7 +86,7 @@ export function renderTurn(turn: Turn, customer: string, email: { sender: Html |
     turn.sources.length > 0
       ? html`<p class="muted small">Sources: ${turn.sources.map((s, i) => html`${i > 0 ? ", " : ""}${s.url ? html`<a href="${s.url}" rel="noopener noreferrer">${s.title}</a>` : s.title}`)}</p>`
       : "";
-  return html`<article class="turn turn-${turn.kind}" aria-label="${who ? `${LABEL[turn.kind]} by ${who}` : LABEL[turn.kind]}"><p class="turn-head">${label}${who ? html` <strong>${who}</strong>` : ""}${aside} <span class="muted">${when(turn.at)}</span></p>${email.sender}<div class="turn-text">${turn.text}</div>${sources}${email.original}</article>`;
+  return html`<article class="turn turn-${turn.kind}" aria-label="${who ? `${LABEL[turn.kind]} by ${who}` : LABEL[turn.kind]}"><p class="turn-head">${label}${who ? html` <strong>${who}</strong>` : ""}${aside} <span class="muted">${when(turn.at)}</span></p>${email.sender}${body ?? html`<div class="turn-text">${turn.text}</div>`}${sources}${email.original}</article>`;
 }
 
 export type { OriginalEmail };

@@ -1,5 +1,6 @@
 // One ticket: its thread (customer messages, replies, internal notes marked as internal), the
 // reply, note and triage forms (for inbox:manage), and its history in words.
+import { helpArticlesRead } from "./ticket-help-read.ts";
 import { ticketCsat } from "./ticket-csat.ts";
 import { type OriginalEmail, originalsOf } from "../inbound/originals.ts";
 import { lastTicketEventId } from "../inbox/ticket-events.ts";
@@ -10,13 +11,15 @@ import { type DashboardContext, errorSummary, field, type FieldErrors, type Form
 import { customerLabel, orgMembers } from "./inbox-people.ts";
 import { priorityBadge, statusBadge } from "./ticket-badges.ts";
 import { renderTurn, threadTurns } from "./inbox-thread.ts";
+import { ticketTranslation, translatedBody, translateOption, translationNotice } from "./inbox-translation.ts";
 import { presenceLine } from "./conversations.ts";
 import { listSavedReplies } from "../inbox/saved-replies.ts";
 import { fillSavedReply } from "../inbox/saved-reply-template.ts";
 
 export interface TicketForms {
   /** `inserted`: a saved reply was put into the field (nothing sent yet). */
-  reply?: { values: FormValues; errors: FieldErrors; inserted?: boolean };
+  /** `status`: the page's status when the reply was refused (a translator's failure: 502, none configured: 409). */
+  reply?: { values: FormValues; errors: FieldErrors; inserted?: boolean; status?: number };
   note?: { values: FormValues; errors: FieldErrors };
   /** `conflict`: the ticket changed after the form was rendered (its `version`); nothing was saved. */
   triage?: { values: FormValues; errors: FieldErrors; conflict?: boolean };
@@ -37,7 +40,12 @@ export async function ticketPage(ctx: DashboardContext, ticket: Ticket, forms: T
   const { deps, orgId } = ctx;
   // The cursor first: the thread rendered below holds everything up to it, the stream the rest.
   const cursor = await lastTicketEventId(deps, orgId, ticket.id);
-  const [detail, people, snippets] = await Promise.all([ticketDetail(deps, ticket), orgMembers(deps, orgId), listSavedReplies(deps, orgId)]);
+  const [detail, people, snippets, helpRead] = await Promise.all([
+    ticketDetail(deps, ticket),
+    orgMembers(deps, orgId),
+    listSavedReplies(deps, orgId),
+    helpArticlesRead(deps, orgId, ticket.conversationId),
+  ]);
   const originals = await originalsOf(
     deps,
     orgId,
@@ -57,6 +65,7 @@ export async function ticketPage(ctx: DashboardContext, ticket: Ticket, forms: T
             ? "an AI client (MCP)"
             : m.author.kind;
   const turns = await threadTurns(deps, ticket, detail.messages, author);
+  const translation = await ticketTranslation(ctx, ticket, turns);
   const customer = customerLabel(detail.customer);
   const reply = forms.reply ?? { values: {}, errors: {} };
   const note = forms.note ?? { values: {}, errors: {} };
@@ -64,7 +73,7 @@ export async function ticketPage(ctx: DashboardContext, ticket: Ticket, forms: T
   const closed = ticket.status === "closed";
   // A chat's ticket: the customer's presence and typing show, and the member's typing is told (README "Live conversation").
   const chat = ticket.conversationId !== null;
-  const status = forms.triage?.conflict ? 409 : forms.reply?.inserted ? 200 : forms.reply || forms.note || forms.triage ? 400 : 200;
+  const status = forms.triage?.conflict ? 409 : forms.reply?.inserted ? 200 : (forms.reply?.status ?? (forms.reply || forms.note || forms.triage ? 400 : 200));
   const me = ctx.principal.member;
   const fill = (text: string) => fillSavedReply(text, { customerName: detail.customer?.name ?? null, ticketNumber: ticket.number, agentName: me.name });
   const body = html`<p><a href="/dashboard/inbox">← Inbox</a></p>
@@ -72,8 +81,10 @@ export async function ticketPage(ctx: DashboardContext, ticket: Ticket, forms: T
 <p>${statusBadge(ticket.status)}${priorityBadge(ticket.priority)}${ticket.team ? html`<span class="badge">team: ${ticket.team}</span>` : ""}<span class="badge">via ${ticket.source}</span>${ticket.tags.map((tag) => html`<span class="badge">${tag}</span>`)}</p>
 <p class="muted">Customer: ${detail.customer ? html`<a href="/dashboard/customers/${detail.customer.id}">${customerLabel(detail.customer)}</a>${detail.customer.verified ? " (verified)" : " (not verified)"}` : "none"}${ticket.conversationId ? html` · <a href="/dashboard/conversations/${ticket.conversationId}">The chat conversation</a>` : ""} · Assignee: ${ticket.assigneeMemberId ? (names.get(ticket.assigneeMemberId) ?? "a former member") : "nobody"} · Opened ${when(ticket.createdAt)}</p>
 ${ticketCsat(ticket)}
+${helpRead}
 <h2>Thread</h2>
-<div id="thread" aria-live="polite" data-live-events="/api/tickets/${ticket.id}/events" data-last-event-id="${String(cursor)}" data-org="${orgId}">${turns.length === 0 ? html`<p>No messages.</p>` : turns.map((turn) => renderTurn(turn, customer, { sender: emailSender(originals.get(turn.id)), original: emailOriginal(originals.get(turn.id)) }))}</div>
+${translationNotice(translation)}
+<div id="thread" aria-live="polite" data-live-events="/api/tickets/${ticket.id}/events" data-last-event-id="${String(cursor)}" data-org="${orgId}">${turns.length === 0 ? html`<p>No messages.</p>` : turns.map((turn) => renderTurn(turn, customer, { sender: emailSender(originals.get(turn.id)), original: emailOriginal(originals.get(turn.id)) }, translatedBody(translation, turn)))}</div>
 ${chat ? html`<p class="typing muted" data-typing-of="customer" aria-live="polite" hidden>The customer is typing…</p>${presenceLine(ctx, null)}` : ""}
 ${
   manage
@@ -83,6 +94,7 @@ ${errorSummary(reply.errors)}
 <form method="post" action="/dashboard/inbox/${ticket.number}/reply" novalidate${chat ? html` data-typing="/api/tickets/${ticket.id}/typing" data-org="${orgId}"` : ""}>
 ${snippets.length > 0 ? html`<div class="toolbar">${select({ name: "saved_reply", label: "Saved reply", value: "", options: [{ value: "", label: "Choose a saved reply…" }, ...snippets.map((r) => ({ value: r.id, label: r.name }))] })}<button type="submit" class="secondary" formaction="/dashboard/inbox/${ticket.number}/insert" formnovalidate data-insert-saved>Insert</button></div><template id="saved-texts">${snippets.map((r) => html`<textarea data-saved-id="${r.id}">${fill(r.body)}</textarea>`)}</template>` : ""}
 ${textarea({ name: "reply", label: "Reply", value: reply.values.reply, error: reply.errors.reply, rows: 5, maxLength: TICKET_LIMITS.body, hint: closed ? "This ticket is closed: reopen it (triage) before replying." : "The customer sees this." })}
+${translateOption(translation, reply.values)}
 <div class="actions">${submit("Send reply", { busy: "Sending…" })} ${submit("Send and resolve", { kind: "secondary", name: "then", value: "resolve", busy: "Sending…" })}</div>
 </form></section>
 <section aria-labelledby="note-h"><h2 id="note-h">Internal note</h2>

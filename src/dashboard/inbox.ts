@@ -13,6 +13,8 @@ import { customersByIds } from "../inbox/customer-profiles.ts";
 import { findSavedReply } from "../inbox/saved-replies.ts";
 import { fillSavedReply } from "../inbox/saved-reply-template.ts";
 import { ticketPage } from "./inbox-ticket.ts";
+import { isTranslationError } from "../translation/errors.ts";
+import { sendReply } from "../translation/reply.ts";
 
 function actorOf(ctx: DashboardContext): InboxActor {
   return { kind: "member", memberId: ctx.principal.member.id };
@@ -36,17 +38,28 @@ async function addMessage(ctx: DashboardContext, kind: "reply" | "note", ref: st
       const problem = bodyProblem(text);
       return { input: text, errors: problem ? { [kind]: problem } : {} };
     },
-    call: async (text) => {
-      await addTicketMessage(ctx.deps, { orgId: ctx.orgId, actor: actorOf(ctx), ticketId: ticket.id, kind, body: text });
+    call: async (text): Promise<AppError | null> => {
+      if (kind === "note") await addTicketMessage(ctx.deps, { orgId: ctx.orgId, actor: actorOf(ctx), ticketId: ticket.id, kind, body: text });
+      else
+        try {
+          // "Send in the customer's language": translated first; a translator's refusal or outage sends nothing.
+          await sendReply(ctx.deps, { orgId: ctx.orgId, actor: actorOf(ctx), ticket, body: text, translate: values.translate === "on" });
+        } catch (error) {
+          if (isTranslationError(error)) return error; // shown beside the reply, its text kept
+          throw error;
+        }
       // "Send and resolve": the reply goes out first, then the ticket is resolved.
       if (resolve) await updateTicket(ctx.deps, { orgId: ctx.orgId, actor: actorOf(ctx), ticketId: ticket.id, patch: { status: "resolved" } });
+      return null;
     },
-    done: () =>
-      redirect(
-        ctx.deps,
-        `/dashboard/inbox/${ticket.number}`,
-        kind === "note" ? "Internal note added." : resolve ? "Reply sent; ticket resolved." : "Reply sent.",
-      ),
+    done: (failed) =>
+      failed
+        ? ticketPage(ctx, ticket, { reply: { values, errors: { reply: failed.message }, status: failed.status } })
+        : redirect(
+            ctx.deps,
+            `/dashboard/inbox/${ticket.number}`,
+            kind === "note" ? "Internal note added." : resolve ? "Reply sent; ticket resolved." : "Reply sent.",
+          ),
     render: ({ values, errors }) => ticketPage(ctx, ticket, { [kind]: { values, errors } }),
     refused: (error) => (error.status === 409 ? { [kind]: error.message } : error.status === 400 ? serviceErrors(error, kind) : null),
   });

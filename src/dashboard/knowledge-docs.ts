@@ -66,13 +66,14 @@ export function editorPage(
   doc: Doc | null,
   values: FormValues,
   errors: FieldErrors,
-  options: { preview?: boolean; status?: number } = {},
+  options: { preview?: boolean; status?: number; publicUrl?: string | null; after?: Html } = {},
 ): Response {
   const manage = ctx.can("knowledge:manage");
   const action = doc ? `/dashboard/knowledge/${doc.id}` : "/dashboard/knowledge";
   const title = doc ? doc.title : "New document";
   const body = html`<p><a href="/dashboard/knowledge">← Knowledge base</a></p>
 <h1>${title} ${doc ? statusBadge(doc.status) : ""}</h1>
+${options.publicUrl ? html`<p><a href="${options.publicUrl}">View on the help centre</a></p>` : ""}
 ${doc && manage ? html`<div class="actions">${actionButton(`/dashboard/knowledge/${doc.id}/status`, doc.status === "published" ? "Unpublish" : "Publish", { hidden: { status: doc.status === "published" ? "draft" : "published" } })}${actionButton(`/dashboard/knowledge/${doc.id}/delete`, "Delete", { kind: "danger", confirm: "Delete this document? Agents stop citing it at once." })}</div>` : ""}
 ${errorSummary(errors)}
 <div class="grid2">
@@ -95,7 +96,8 @@ ${select({
 ${manage ? html`<div class="actions">${submit(doc ? "Save" : "Create document", { busy: "Saving…", name: "intent", value: "save" })}${submit("Preview", { kind: "secondary", name: "intent", value: "preview" })}</div>` : ""}
 </form>
 <section aria-labelledby="preview-h"><h2 id="preview-h">Preview</h2><div class="preview">${options.preview || doc ? renderMarkdown(values.body ?? "") : html`<p class="muted">Press Preview to see the text rendered.</p>`}</div></section>
-</div>`;
+</div>
+${options.after ?? ""}`;
   return shellPage(ctx, { title, active: "knowledge", body, status: options.status ?? 200 });
 }
 

@@ -3,7 +3,8 @@
 // src/knowledge/docs.ts and src/knowledge/docs-import.ts as /api/docs and the setup_* tools do.
 import { type Html, html } from "../html/html.ts";
 import { memberActor } from "../kit/actor.ts";
-import { listDocs } from "../knowledge/docs.ts";
+import { docLanguages, listDocs, UNKNOWN_LANGUAGE } from "../knowledge/docs.ts";
+import { normalizeLanguage } from "../kit/language.ts";
 import { searchIndex } from "../knowledge/tools.ts";
 import { IMPORT_LIMITS, importDocFromUrl, importMarkdownFile, MARKDOWN_EXTENSIONS } from "../knowledge/docs-import.ts";
 import {
@@ -26,6 +27,7 @@ import {
   when,
 } from "./kit/index.ts";
 import { importErrors, statusBadge } from "./knowledge-docs.ts";
+import { languageLabel } from "./language-label.ts";
 
 export async function listPage(
   ctx: DashboardContext,
@@ -35,6 +37,10 @@ export async function listPage(
   const page = pageNumber(query.page);
   const q = (query.q ?? "").trim().slice(0, 200);
   const status = query.status === "published" || query.status === "draft" ? query.status : undefined;
+  const language = query.language === UNKNOWN_LANGUAGE ? UNKNOWN_LANGUAGE : (normalizeLanguage(query.language) ?? undefined);
+  // The filter offers the languages the org's documents are in (and the one asked for, if none is).
+  const languages = (await docLanguages(ctx.deps, ctx.orgId)).map((l) => l.language ?? UNKNOWN_LANGUAGE);
+  if (language && !languages.includes(language)) languages.push(language);
   const manage = ctx.can("knowledge:manage");
   let table: Html;
   let hasMore = false;
@@ -52,15 +58,15 @@ ${listTable({
   empty: null,
 })}`;
   } else {
-    const rows = await listDocs(ctx.deps, ctx.orgId, { status, limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE });
+    const rows = await listDocs(ctx.deps, ctx.orgId, { status, language, limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE });
     hasMore = rows.length > PAGE_SIZE;
     table = listTable({
       caption: "Documents",
-      columns: ["Title", "Status", "Tags", "Updated"],
+      columns: ["Title", "Language", "Status", "Tags", "Updated"],
       rows: rows.slice(0, PAGE_SIZE),
       row: (d) =>
-        html`<tr><td><a href="/dashboard/knowledge/${d.id}">${d.title}</a>${d.url ? html`<div class="hint">${d.url}</div>` : ""}</td><td>${statusBadge(d.status)}</td><td>${d.tags.join(", ") || "—"}</td><td>${when(d.updatedAt)}</td></tr>`,
-      empty: `No documents${status ? ` with status ${status}` : ""} yet.`,
+        html`<tr><td><a href="/dashboard/knowledge/${d.id}">${d.title}</a>${d.url ? html`<div class="hint">${d.url}</div>` : ""}</td><td>${languageLabel(d.language)}</td><td>${statusBadge(d.status)}</td><td>${d.tags.join(", ") || "—"}</td><td>${when(d.updatedAt)}</td></tr>`,
+      empty: `No documents${status ? ` with status ${status}` : ""}${language ? ` in ${languageLabel(language)}` : ""} yet.`,
     });
   }
   const iv = imports?.values ?? {};
@@ -79,13 +85,20 @@ ${select({
     { value: "draft", label: "Draft" },
   ],
 })}
+${select({
+  name: "language",
+  label: "Language",
+  value: language ?? "",
+  options: [{ value: "", label: "Any language" }, ...languages.map((l) => ({ value: l, label: languageLabel(l) }))],
+  hint: q ? "Lists only: a search ranks every language." : undefined,
+})}
 <button type="submit" class="secondary">Search</button>
 ${manage ? html`<a class="button" href="/dashboard/knowledge/new">New document</a>` : ""}
 <a class="button secondary" href="/dashboard/knowledge/synonyms">Synonyms</a>
 ${manage && ctx.can("inbox:view") ? html`<a class="button secondary" href="/dashboard/knowledge/gaps">Knowledge gaps</a>` : ""}
 </form>
 ${table}
-${pager("/dashboard/knowledge", { q, status }, page, hasMore)}
+${pager("/dashboard/knowledge", { q, status, language }, page, hasMore)}
 ${
   manage
     ? html`<div class="grid2">

@@ -2,6 +2,7 @@
 // search and imports (knowledge-list.ts), a document's editor with a markdown preview
 // (knowledge-docs.ts), create, save, publish/unpublish and delete, through src/knowledge/docs.ts
 // as /api/docs and the setup_* tools do; each change is in the activity log with its member.
+import { publicArticleUrl } from "../helpcentre/links.ts";
 import { Elysia, t } from "elysia";
 import { recordActivity } from "../activity/log.ts";
 import type { Deps } from "../deps.ts";
@@ -13,6 +14,23 @@ import { docFrom, editorPage, valuesOf } from "./knowledge-docs.ts";
 import { importFile, importUrl, listPage } from "./knowledge-list.ts";
 import { saveSynonyms, synonymsPage } from "./knowledge-synonyms.ts";
 import { gapsPage } from "./knowledge-gaps.ts";
+import { saveTranslation, translationsSection, translationsView } from "./knowledge-translations.ts";
+
+/** A document's page: its editor, and its versions in other languages below (with `linkError` after a refused link). */
+async function docPage(ctx: DashboardContext, doc: Doc, linkError?: { text: string; status: number }): Promise<Response> {
+  const view = await translationsView(ctx, doc);
+  return editorPage(
+    ctx,
+    doc,
+    valuesOf(doc),
+    {},
+    {
+      after: translationsSection(ctx, doc, { ...view, error: linkError?.text }),
+      status: linkError?.status,
+      publicUrl: await publicArticleUrl(ctx.deps, ctx.orgId, doc),
+    },
+  );
+}
 
 async function docOf(ctx: DashboardContext, id: string): Promise<Doc> {
   const doc = await getDoc(ctx.deps, ctx.orgId, id);
@@ -66,6 +84,7 @@ const Query = t.Object({
   page: t.Optional(t.String({ maxLength: 10 })),
   q: t.Optional(t.String({ maxLength: 1000 })),
   status: t.Optional(t.String({ maxLength: 20 })),
+  language: t.Optional(t.String({ maxLength: 35 })),
 });
 const FormBody = formBody({ text: 700_000, item: 700_000, items: 10 });
 
@@ -75,7 +94,7 @@ export function knowledgePages(deps: Deps) {
     new Elysia({ name: "dashboard-knowledge" })
       .get("/dashboard/knowledge", ({ request, query }) => withMember(deps, request, "knowledge:view", (ctx) => listPage(ctx, query)), { query: Query })
       .get("/dashboard/knowledge/gaps", ({ request, query }) => withMember(deps, request, manage, (ctx) => gapsPage(ctx, query)), {
-        query: t.Object({ days: t.Optional(t.String({ maxLength: 10 })) }),
+        query: t.Object({ days: t.Optional(t.String({ maxLength: 10 })), language: t.Optional(t.String({ maxLength: 35 })) }),
       })
       .get("/dashboard/knowledge/synonyms", ({ request }) => withMember(deps, request, "knowledge:view", (ctx) => synonymsPage(ctx)))
       .post("/dashboard/knowledge/synonyms", ({ request, body }) => withMember(deps, request, manage, (ctx) => saveSynonyms(ctx, formValues(body))), {
@@ -93,10 +112,18 @@ export function knowledgePages(deps: Deps) {
         "/dashboard/knowledge/:id",
         ({ request, params }) =>
           withMember(deps, request, "knowledge:view", async (ctx) => {
-            const doc = await docOf(ctx, params.id);
-            return editorPage(ctx, doc, valuesOf(doc), {});
+            return docPage(ctx, await docOf(ctx, params.id));
           }),
         { params: IdParams },
+      )
+      .post(
+        "/dashboard/knowledge/:id/translation",
+        ({ request, params, body }) =>
+          withMember(deps, request, manage, async (ctx) => {
+            const doc = await docOf(ctx, params.id);
+            return saveTranslation(ctx, doc, formValues(body), (text, status) => docPage(ctx, doc, { text, status }));
+          }),
+        { params: IdParams, body: FormBody },
       )
       .post(
         "/dashboard/knowledge/:id",

@@ -12,6 +12,7 @@ import { buildReport, type Headline, headlines, type Report } from "../reports/r
 import { field, listTable, select, shellPage, withMember } from "./kit/index.ts";
 import { canonicalZone, ZONE_MAX } from "../reports/zone.ts";
 import { barChart, busiest, chartTable, columnChart, foldedNumbers } from "./report-charts.ts";
+import { languageLabel } from "./language-label.ts";
 
 const pct = (v: number | null) => (v === null ? "—" : `${(v * 100).toFixed(1)}%`);
 function duration(ms: number | null): string {
@@ -79,6 +80,19 @@ ${listTable({
   row: (g) =>
     html`<tr><td>${g.questions[0]}</td><td>${g.count}</td><td><time datetime="${g.last_asked_at}">${g.last_asked_at.slice(0, 16).replace("T", " ")} UTC</time></td><td><a href="${g.write_article_url}">Write an article<span class="sr-only"> answering “${g.questions[0]}”</span></a></td></tr>`,
   empty: "No question went without a confident answer in this period.",
+})}</section>`;
+}
+
+/** The period by the customer's language (src/reports/languages.ts); "Unknown" when not known. */
+function languagesSection(rows: Report["by_language"]): Html {
+  return html`<section aria-labelledby="languages-h"><h2 id="languages-h">By language</h2>
+${listTable({
+  caption: "Conversations and tickets by the customer's language",
+  columns: ["Language", "Conversations", "Resolved by the AI (confirmed + assumed)", "Handed off", "Tickets"],
+  rows,
+  row: (l) =>
+    html`<tr><th scope="row">${languageLabel(l.language)}</th><td>${l.conversations}</td><td>${l.ai_resolved_confirmed + l.ai_resolved_assumed}</td><td>${l.handed_off}</td><td>${l.tickets}</td></tr>`,
+  empty: "No conversations or tickets in this period.",
 })}</section>`;
 }
 
@@ -177,6 +191,7 @@ ${figuresTable("CSAT", [
   ],
 ])}</section>
 ${report.knowledge_gaps ? gapsSection(report.knowledge_gaps) : ""}
+${languagesSection(report.by_language)}
 <section aria-labelledby="hours-h"><h2 id="hours-h">Conversations by hour of day (${zoneName})</h2>
 ${columnChart({ title: `Conversations by hour of day, ${zoneName}`, bars: hours, tick: 3, describedBy: "hours-busiest" })}
 <p class="muted" id="hours-busiest">${busiest(hours, ["conversation", "conversations"])}</p>

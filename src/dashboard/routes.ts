@@ -16,6 +16,8 @@ import { knowledgePages } from "./knowledge.ts";
 import { knowledgeSourcePages } from "./knowledge-sources.ts";
 import { settingsPages } from "./settings.ts";
 import { businessHoursPages } from "./settings-hours.ts";
+import { translationPages } from "./settings-translation.ts";
+import { helpCentrePages } from "./settings-help.ts";
 import { emailSettingsPages } from "./email-settings.ts";
 import { conversationPages } from "./conversations.ts";
 import { customerPages } from "./customers.ts";
@@ -61,6 +63,8 @@ export function dashboardRoutes(deps: Deps) {
     .use(knowledgePages(deps))
     .use(settingsPages(deps))
     .use(businessHoursPages(deps))
+    .use(translationPages(deps))
+    .use(helpCentrePages(deps))
     .use(emailSettingsPages(deps))
     .use(connectorPages(deps))
     .use(customActionPages(deps))

@@ -12,6 +12,8 @@ const SECTIONS = [
   { key: "handoff", label: "Hand-off", href: "/dashboard/agents", role: "org:manage" },
   { key: "saved-replies", label: "Saved replies", href: "/dashboard/settings/saved-replies", role: "inbox:manage" },
   { key: "hours", label: "Business hours", href: "/dashboard/settings/hours", role: "org:manage" },
+  { key: "translation", label: "Translation", href: "/dashboard/settings/translation", role: "agents:manage" },
+  { key: "help-centre", label: "Help centre", href: "/dashboard/settings/help-centre", role: "org:manage" },
   { key: "activity", label: "Activity log", href: "/dashboard/activity", role: "org:manage" },
 ] as const;
 

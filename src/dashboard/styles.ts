@@ -73,6 +73,8 @@ pre { background: var(--code); border-radius: 8px; padding: .75rem; overflow-x: 
 .turn { border: 1px solid var(--border); border-radius: 8px; padding: .6rem .9rem; margin: 0 0 .75rem; background: var(--card); max-width: 48rem; }
 .turn-head { margin: 0 0 .35rem; }
 .turn-text { white-space: pre-wrap; overflow-wrap: anywhere; line-height: 1.5; }
+details.original { margin-top: .5rem; border-top: 1px dashed var(--border); padding-top: .35rem; }
+details.original > summary { color: var(--muted); font-size: .88rem; cursor: pointer; }
 .turn-ai { border-left: 4px solid var(--accent); }
 .turn-person { border-left: 4px solid var(--ok); margin-left: 2rem; }
 .turn-note { border: 1px dashed var(--warn); background: var(--code); margin-left: 2rem; }

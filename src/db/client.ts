@@ -10,6 +10,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { namedStatements } from "./named-statements.ts";
+import { type DbObserver, observedPglite, observedPostgres } from "./observe.ts";
 import { PgliteThread } from "./pglite-thread.ts";
 import * as schema from "./schema/index.ts";
 
@@ -52,7 +53,7 @@ function reconnectDelay(retries: number): number {
  * `prepare: false` (DATABASE_PREPARE=0), or postgres.js's own switches (`?prepare=false` in the
  * URL, PGPREPARE=false): every statement unnamed, drizzle's prepared queries too.
  */
-export function openPostgres(url: string, options: { max?: number; prepare?: false; connectTimeoutSeconds?: number } = {}): Database {
+export function openPostgres(url: string, options: { max?: number; prepare?: false; connectTimeoutSeconds?: number; observe?: DbObserver } = {}): Database {
   // connect_timeout bounds a connection attempt (TCP, TLS, authentication) so a request waiting on a
   // database that is down fails after it, not after postgres.js's 30 s default (README "Faults and shutdown").
   const client = postgres(url, {
@@ -63,7 +64,8 @@ export function openPostgres(url: string, options: { max?: number; prepare?: fal
     onnotice: () => {},
     connection: { application_name: "svc-agents" },
   });
-  const db = drizzlePostgres({ client: client.options.prepare ? namedStatements(client) : client, schema });
+  const named = client.options.prepare ? namedStatements(client) : client;
+  const db = drizzlePostgres({ client: options.observe ? observedPostgres(named, options.observe) : named, schema });
   return {
     db,
     kind: "postgres",
@@ -94,7 +96,7 @@ function restrictTree(dir: string): void {
  * process umask (docs/decisions.md). So both: a 0077 umask for this process from here on, and a
  * chmod of the tree once it is open.
  */
-export async function openPglite(dataDir: string | undefined, options: { loadDataDir?: Blob } = {}): Promise<Database> {
+export async function openPglite(dataDir: string | undefined, options: { loadDataDir?: Blob; observe?: DbObserver } = {}): Promise<Database> {
   if (dataDir !== undefined) {
     process.umask(0o077);
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
@@ -102,7 +104,8 @@ export async function openPglite(dataDir: string | undefined, options: { loadDat
   const client = await PgliteThread.open(dataDir, options.loadDataDir);
   if (dataDir !== undefined) restrictTree(dataDir);
   // drizzle's PGlite driver calls only `query` and `transaction`, which the thread's handle offers.
-  const db = drizzlePglite({ client: client as unknown as PGlite, schema });
+  const observed = options.observe ? observedPglite(client, options.observe) : client;
+  const db = drizzlePglite({ client: observed as unknown as PGlite, schema });
   return {
     db,
     kind: "pglite",

@@ -66,7 +66,13 @@ export async function ticketDetail(deps: Deps, ticket: Ticket) {
   };
 }
 
-export function inboxRoutes(deps: Deps) {
+/**
+ * How a reply is sent: plainly, or — with `translate` — in the customer's language. The translating
+ * sender lives above this floor (src/translation/reply.ts) and is passed in by src/app.ts.
+ */
+export type ReplySender = (input: { orgId: string; actor: InboxActor; ticket: Ticket; body: string; translate: boolean }) => Promise<object>;
+
+export function inboxRoutes(deps: Deps, sendReply?: ReplySender) {
   const member = async (request: Request, role: "inbox:view" | "inbox:manage") => {
     const { principal, orgId } = await requireMember(deps, request, role);
     return { orgId, actor: { kind: "member", memberId: principal.member.id } satisfies InboxActor, memberId: principal.member.id };
@@ -242,14 +248,20 @@ export function inboxRoutes(deps: Deps) {
       async ({ params, body, request }) => {
         const { orgId, actor } = await member(request, "inbox:manage");
         const ticket = await ticketOr404(deps, orgId, params.id);
-        return jsonResponse(await addTicketMessage(deps, { orgId, actor, ticketId: ticket.id, kind: "reply", body: body.body }), 201);
+        const translate = body.translate === true;
+        if (translate && !sendReply) throw new AppError(409, "translation_unavailable", "Translation is not available on this server.");
+        const sent = sendReply
+          ? await sendReply({ orgId, actor, ticket, body: body.body, translate })
+          : await addTicketMessage(deps, { orgId, actor, ticketId: ticket.id, kind: "reply", body: body.body });
+        return jsonResponse(sent, 201);
       },
       {
         params: Ref,
-        body: t.Object({ body: Body }, { additionalProperties: false }),
-        response: { 201: TicketMessageJson, ...errors, 404: ErrorBody, 409: ErrorBody },
+        body: t.Object({ body: Body, translate: t.Optional(t.Boolean()) }, { additionalProperties: false }),
+        response: { 201: TicketMessageJson, ...errors, 404: ErrorBody, 409: ErrorBody, 502: ErrorBody },
         detail: {
-          summary: "Reply to the customer (shown in the widget, emailed when they are away); 409 ticket_closed on a closed ticket (inbox:manage)",
+          summary:
+            'Reply to the customer (shown in the widget, emailed when they are away); with translate: true, sent in the customer\'s language and the original kept as `original` (README "Translation"): 409 translation_unavailable, 502 translation_failed and nothing sent when it cannot be; 409 ticket_closed on a closed ticket (inbox:manage)',
           tags: ["Tickets"],
           security: [{ dashboard: [] }],
         },

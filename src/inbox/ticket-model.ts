@@ -4,6 +4,7 @@ import type { tickets, ticketHistory, ticketMessages } from "../db/schema/index.
 import type { TicketMessageKind, TicketPriority, TicketSource, TicketStatus } from "../db/schema/inbox.ts";
 import { FREE_FORM_LIMITS } from "../http/free-form.ts";
 import type { ChatTicketReason } from "../webhooks/emit.ts";
+import type { Tx } from "../db/client.ts";
 
 export type { TicketMessageKind, TicketPriority, TicketSource, TicketStatus };
 export type Ticket = typeof tickets.$inferSelect;
@@ -45,6 +46,19 @@ export type InboxActor =
   | { kind: "system"; name: string }
   /** The AI agent; `name` is how the customer sees it sign (the chat pipeline and the tool runtime know it). */
   | { kind: "agent"; agentId: string | null; name?: string };
+
+/** One message added to a ticket's thread (ticket-writes.ts `addTicketMessage`). */
+export interface AddMessageInput {
+  orgId: string;
+  actor: InboxActor;
+  ticketId: string;
+  kind: TicketMessageKind;
+  body: string;
+  verified?: boolean;
+  email?: EmailSender;
+  /** Run in the message's transaction once it is stored (a translated reply keeps its original: src/translation/reply.ts). */
+  withMessage?: (tx: Tx, messageId: string) => Promise<void>;
+}
 
 export interface CreateTicketInput {
   subject: string;

@@ -70,6 +70,12 @@ export const TicketMessageJson = t.Object({
       "On a message that arrived by email: whether From is the address of the ticket's customer (false: someone else wrote to the reply address; true is still no proof — `verified` stays false). Null on every other message.",
   }),
   created_at: t.String({ format: "date-time" }),
+  original: t.Optional(
+    t.Object(
+      { language: t.String(), body: t.String() },
+      { description: "On a reply sent translated (translate: true): what the member wrote, in their language; `body` is what the customer received." },
+    ),
+  ),
 });
 
 export const TicketDetailJson = t.Object({

@@ -17,6 +17,7 @@ import { endUserById } from "../customers/lookups.ts";
 import { findEndUser } from "../customers/records.ts";
 import { checkCustomFields, fail, normaliseTags, oneOf, optionalTeam, requireText } from "./ticket-checks.ts";
 import {
+  type AddMessageInput,
   type CreateTicketInput,
   type EmailSender,
   type InboxActor,
@@ -116,15 +117,7 @@ export async function createTicketRow(deps: Deps, { orgId, actor, input }: { org
  */
 export async function addTicketMessage(
   deps: Deps,
-  {
-    orgId,
-    actor,
-    ticketId,
-    kind,
-    body,
-    verified,
-    email,
-  }: { orgId: string; actor: InboxActor; ticketId: string; kind: TicketMessageKind; body: string; verified?: boolean; email?: EmailSender },
+  { orgId, actor, ticketId, kind, body, verified, email, withMessage }: AddMessageInput,
 ): Promise<TicketMessageView> {
   oneOf("/kind", kind, ["customer", "reply", "note"] as const);
   const text = requireText("/body", body, TICKET_LIMITS.body, { min: 1 });
@@ -153,6 +146,7 @@ export async function addTicketMessage(
         createdAt: now,
       })
       .returning();
+    if (withMessage) await withMessage(tx, message!.id);
     // A person's reply is emailed to the customer (README "Email channel"), queued with the reply.
     if (kind === "reply" && (actor.kind === "member" || actor.kind === "token"))
       await queueReplyEmail(tx, { orgId, ticket, messageId: message!.id, outreach: false, now });

@@ -2,13 +2,14 @@
 // arguments they share, bounded as the dashboard's API bounds them (TICKET_LIMITS), and the
 // outputSchema (2025-06-18+) of what they return — a ticket as ticketView gives it, with its
 // customer's summary.
+import { Arg } from "../tools/define.ts";
 import { PRIORITIES, STATUSES, TICKET_LIMITS } from "./tickets.ts";
 
-export const ticketRef = { type: "string", minLength: 1, maxLength: 64, description: "The ticket's id, or its number (`42` or `#42`)." };
-export const body = { type: "string", minLength: 1, maxLength: TICKET_LIMITS.body };
-export const status = { type: "string", enum: [...STATUSES] };
-export const priority = { type: "string", enum: [...PRIORITIES] };
-export const team = { type: "string", maxLength: TICKET_LIMITS.team };
+export const ticketRef = Arg.string({ minLength: 1, maxLength: 64, description: "The ticket's id, or its number (`42` or `#42`)." });
+export const body = Arg.string({ minLength: 1, maxLength: TICKET_LIMITS.body });
+export const status = Arg.choice(STATUSES);
+export const priority = Arg.choice(PRIORITIES);
+export const team = Arg.string({ maxLength: TICKET_LIMITS.team });
 
 const nullable = (type: string) => ({ type: [type, "null"] });
 /** outputSchema (2025-06-18+): a ticket as ticketView gives it, with its customer's summary. */

@@ -27,6 +27,7 @@ import {
   ticketView,
   updateTicket,
 } from "./tickets.ts";
+import { Arg, defineTool } from "../tools/define.ts";
 import type { ToolContext, ToolDefinition, ToolResult } from "../tools/types.ts";
 import { listSavedReplies, savedReplyView } from "./saved-replies.ts";
 import { body, priority, status, team, ticketDetailOutput, ticketRef, ticketsOutput } from "./tool-schemas.ts";
@@ -74,47 +75,38 @@ async function detail(ctx: ToolContext, ticket: Ticket) {
 }
 
 export const inboxTools: ToolDefinition[] = [
-  {
+  defineTool({
     name: "inbox_list_saved_replies",
     description:
       'List the team\'s saved replies (name and text), by name. Their text may hold {{customer.name}}, {{ticket.number}} and {{agent.name}}, each perhaps with a fallback for a missing value ({{customer.name | "there"}}): fill these in before sending one as a reply.',
-    inputSchema: { type: "object", properties: {}, additionalProperties: false },
+    input: Arg.object({}, { additionalProperties: false }),
     title: "List saved replies",
-    destructive: false,
     readOnly: true,
-    idempotent: true,
-    openWorld: false,
     scope: "inbox:read",
     source,
-    defaultEnabled: true,
     execute: (ctx) => run(ctx, async () => ({ saved_replies: (await listSavedReplies(ctx.deps, ctx.orgId)).map(savedReplyView) })),
-  },
-  {
+  }),
+  defineTool({
     name: "inbox_list_tickets",
     description:
       "List support tickets, newest first, with optional filters (status, assignee, team, customer, free text). Pass next_cursor back as cursor for the next page.",
-    inputSchema: {
-      type: "object",
-      properties: {
-        status: { type: "array", items: status, maxItems: STATUSES.length, description: "Only these statuses." },
-        assignee: { type: "string", minLength: 1, maxLength: 36, description: "A member id, or `none` for unassigned tickets." },
-        team,
-        customer: { type: "string", minLength: 1, maxLength: 256, description: "The customer's id or external id." },
-        text: { type: "string", maxLength: TICKET_LIMITS.text, description: "Matches the subject, any message, or the number." },
-        cursor: { type: "string", minLength: 1, maxLength: 64 },
-        limit: { type: "integer", minimum: 1, maximum: TOOL_PAGE_SIZE },
+    input: Arg.object(
+      {
+        status: Arg.optional(Arg.array(status, { maxItems: STATUSES.length, description: "Only these statuses." })),
+        assignee: Arg.optional(Arg.string({ minLength: 1, maxLength: 36, description: "A member id, or `none` for unassigned tickets." })),
+        team: Arg.optional(team),
+        customer: Arg.optional(Arg.string({ minLength: 1, maxLength: 256, description: "The customer's id or external id." })),
+        text: Arg.optional(Arg.string({ maxLength: TICKET_LIMITS.text, description: "Matches the subject, any message, or the number." })),
+        cursor: Arg.optional(Arg.string({ minLength: 1, maxLength: 64 })),
+        limit: Arg.optional(Arg.integer({ minimum: 1, maximum: TOOL_PAGE_SIZE })),
       },
-      additionalProperties: false,
-    },
+      { additionalProperties: false },
+    ),
     title: "List tickets",
-    destructive: false,
     readOnly: true,
-    idempotent: true,
-    openWorld: false,
     outputSchema: ticketsOutput,
     scope: "inbox:read",
     source,
-    defaultEnabled: true,
     execute: (ctx, args) =>
       run(ctx, async () => {
         let customerId: string | undefined;
@@ -125,15 +117,15 @@ export const inboxTools: ToolDefinition[] = [
         }
         if (ctx.boundCustomer) customerId = ctx.boundCustomer.id;
         const page = await listTickets(ctx.deps, ctx.orgId, {
-          status: args.status as Ticket["status"][] | undefined,
-          assigneeId: args.assignee === "none" ? null : (args.assignee as string | undefined),
-          team: args.team as string | undefined,
+          status: args.status,
+          assigneeId: args.assignee === "none" ? null : args.assignee,
+          team: args.team,
           customerId,
-          text: args.text as string | undefined,
+          text: args.text,
           // Bound to a customer, a search must not reveal what internal notes say.
           customerVisibleOnly: ctx.boundCustomer !== undefined,
-          cursor: args.cursor as string | undefined,
-          limit: (args.limit as number | undefined) ?? 20,
+          cursor: args.cursor,
+          limit: args.limit ?? 20,
         });
         const customers = await customersByIds(
           ctx.deps,
@@ -148,141 +140,118 @@ export const inboxTools: ToolDefinition[] = [
           ...(page.nextCursor ? { next_cursor: page.nextCursor } : {}),
         };
       }),
-  },
-  {
+  }),
+  defineTool({
     name: "inbox_get_ticket",
     description: "Get one ticket with its customer, its thread (customer messages, replies, internal notes) and its history.",
-    inputSchema: { type: "object", properties: { ticket: ticketRef }, required: ["ticket"], additionalProperties: false },
+    input: Arg.object({ ticket: ticketRef }, { additionalProperties: false }),
     title: "Get a ticket",
-    destructive: false,
     readOnly: true,
-    idempotent: true,
-    openWorld: false,
     outputSchema: ticketDetailOutput,
     scope: "inbox:read",
     source,
-    defaultEnabled: true,
-    execute: (ctx, args) => run(ctx, async () => detail(ctx, await visibleTicket(ctx, args.ticket as string))),
-  },
-  {
+    execute: (ctx, args) => run(ctx, async () => detail(ctx, await visibleTicket(ctx, args.ticket))),
+  }),
+  defineTool({
     name: "inbox_reply",
     description: "Reply to the customer on a ticket. The customer sees this message.",
-    inputSchema: { type: "object", properties: { ticket: ticketRef, body }, required: ["ticket", "body"], additionalProperties: false },
+    input: Arg.object({ ticket: ticketRef, body }, { additionalProperties: false }),
     title: "Reply to the customer",
     destructive: true,
-    readOnly: false,
-    idempotent: false,
     openWorld: true,
     scope: "inbox:write",
     source,
-    defaultEnabled: true,
     execute: (ctx, args) =>
       run(ctx, async () => {
-        const ticket = await visibleTicket(ctx, args.ticket as string);
-        return addTicketMessage(ctx.deps, { orgId: ctx.orgId, actor: actorOf(ctx), ticketId: ticket.id, kind: "reply", body: args.body as string });
+        const ticket = await visibleTicket(ctx, args.ticket);
+        return addTicketMessage(ctx.deps, { orgId: ctx.orgId, actor: actorOf(ctx), ticketId: ticket.id, kind: "reply", body: args.body });
       }),
-  },
-  {
+  }),
+  defineTool({
     name: "inbox_add_note",
     description: "Add an internal note to a ticket. Notes are for the team only: the customer never sees them.",
-    inputSchema: { type: "object", properties: { ticket: ticketRef, body }, required: ["ticket", "body"], additionalProperties: false },
+    input: Arg.object({ ticket: ticketRef, body }, { additionalProperties: false }),
     title: "Add an internal note",
-    destructive: false,
-    readOnly: false,
-    idempotent: false,
-    openWorld: false,
     scope: "inbox:write",
     source,
-    defaultEnabled: true,
     execute: (ctx, args) =>
       run(ctx, async () => {
-        const ticket = await visibleTicket(ctx, args.ticket as string);
-        return addTicketMessage(ctx.deps, { orgId: ctx.orgId, actor: actorOf(ctx), ticketId: ticket.id, kind: "note", body: args.body as string });
+        const ticket = await visibleTicket(ctx, args.ticket);
+        return addTicketMessage(ctx.deps, { orgId: ctx.orgId, actor: actorOf(ctx), ticketId: ticket.id, kind: "note", body: args.body });
       }),
-  },
-  {
+  }),
+  defineTool({
     name: "inbox_triage",
     description:
       "Change a ticket's status, priority, team, assignee and tags in one call (give at least one). Tags replace the current ones; null clears team or assignee.",
-    inputSchema: {
-      type: "object",
-      properties: {
+    input: Arg.object(
+      {
         ticket: ticketRef,
-        status,
-        priority,
-        team: { anyOf: [team, { type: "null" }] },
-        assignee: { anyOf: [{ type: "string", format: "uuid" }, { type: "null" }], description: "A member id, or null to unassign." },
-        tags: { type: "array", items: { type: "string", minLength: 1, maxLength: TICKET_LIMITS.tag }, maxItems: TICKET_LIMITS.tags },
+        status: Arg.optional(status),
+        priority: Arg.optional(priority),
+        team: Arg.optional(Arg.nullable(team)),
+        assignee: Arg.optional(Arg.nullable(Arg.string({ format: "uuid" }), { description: "A member id, or null to unassign." })),
+        tags: Arg.optional(Arg.array(Arg.string({ minLength: 1, maxLength: TICKET_LIMITS.tag }), { maxItems: TICKET_LIMITS.tags })),
       },
-      required: ["ticket"],
-      additionalProperties: false,
-    },
+      { additionalProperties: false },
+    ),
     title: "Triage a ticket",
-    destructive: false,
-    readOnly: false,
     idempotent: true,
-    openWorld: false,
     scope: "inbox:write",
     source,
-    defaultEnabled: true,
     execute: (ctx, args) =>
       run(ctx, async () => {
-        const fields = ["status", "priority", "team", "assignee", "tags"].filter((f) => args[f] !== undefined);
+        const fields = [args.status, args.priority, args.team, args.assignee, args.tags].filter((f) => f !== undefined);
         if (fields.length === 0) throw AppError.badRequest("Invalid arguments for inbox_triage: give at least one of status, priority, team, assignee, tags.");
-        const ticket = await visibleTicket(ctx, args.ticket as string);
+        const ticket = await visibleTicket(ctx, args.ticket);
         return updateTicket(ctx.deps, {
           orgId: ctx.orgId,
           actor: actorOf(ctx),
           ticketId: ticket.id,
           patch: {
-            status: args.status as Ticket["status"] | undefined,
-            priority: args.priority as Ticket["priority"] | undefined,
-            team: args.team as string | null | undefined,
-            assigneeId: args.assignee as string | null | undefined,
-            tags: args.tags as string[] | undefined,
+            status: args.status,
+            priority: args.priority,
+            team: args.team,
+            assigneeId: args.assignee,
+            tags: args.tags,
           },
         });
       }),
-  },
-  {
+  }),
+  defineTool({
     name: "inbox_outreach",
     description:
       "Start a conversation with a customer (by our id or the org's external id): opens a new ticket whose first message is yours, sent to the customer. The ticket waits on the customer (status pending).",
-    inputSchema: {
-      type: "object",
-      properties: {
-        customer: { type: "string", minLength: 1, maxLength: 256 },
-        subject: { type: "string", minLength: 1, maxLength: TICKET_LIMITS.subject },
+    input: Arg.object(
+      {
+        customer: Arg.string({ minLength: 1, maxLength: 256 }),
+        subject: Arg.string({ minLength: 1, maxLength: TICKET_LIMITS.subject }),
         message: body,
-        priority,
-        team,
+        priority: Arg.optional(priority),
+        team: Arg.optional(team),
       },
-      required: ["customer", "subject", "message"],
-      additionalProperties: false,
-    },
+      { additionalProperties: false },
+    ),
     title: "Send outreach",
     destructive: true,
-    readOnly: false,
-    idempotent: false,
     openWorld: true,
     scope: "inbox:write",
     source,
-    defaultEnabled: true,
     execute: (ctx, args) =>
       run(ctx, async () => {
-        const customer = await findCustomer(ctx.deps, ctx.orgId, args.customer as string);
-        if (!customer || (ctx.boundCustomer && ctx.boundCustomer.id !== customer.id)) throw AppError.notFound(`No customer ${args.customer as string}.`);
+        const customer = await findCustomer(ctx.deps, ctx.orgId, args.customer);
+        if (!customer || (ctx.boundCustomer && ctx.boundCustomer.id !== customer.id)) throw AppError.notFound(`No customer ${args.customer}.`);
         const ticket = await startOutreach(ctx.deps, {
           orgId: ctx.orgId,
           actor: actorOf(ctx),
           customer: customer.id,
-          subject: args.subject as string,
-          message: args.message as string,
-          priority: args.priority as Ticket["priority"] | undefined,
-          team: args.team as string | undefined,
+          subject: args.subject,
+          message: args.message,
+          priority: args.priority,
+          team: args.team,
           source: ctx.channel === "chat" ? "chat" : "mcp",
         });
         return detail(ctx, ticket);
       }),
-  },
+  }),
 ];

@@ -40,7 +40,7 @@ export function lineKey(line: string): string | undefined {
  * pages): it goes only with its whole section — when it is boilerplate and no line under it (up to
  * the next heading of its level or above) is kept.
  */
-export function keptBody(body: string, dropped: (key: string) => boolean): { keys: Set<string>; kept: string } {
+export function keptBody(body: string, dropped: (key: string) => boolean): { keys: Set<string>; kept: string; left: string } {
   const lines = body.split(/\r?\n/);
   const keys = lines.map(lineKey);
   const drop = lines.map((_, i) => keys[i] !== undefined && dropped(keys[i]!));
@@ -59,14 +59,38 @@ export function keptBody(body: string, dropped: (key: string) => boolean): { key
   }
   const set = new Set<string>();
   for (const key of keys) if (key !== undefined) set.add(key);
-  if (!drop.includes(true)) return { keys: set, kept: body };
+  if (!drop.includes(true)) return { keys: set, kept: body, left: "" };
   return {
     keys: set,
     kept: lines
       .filter((_, i) => !drop[i])
       .join("\n")
       .replace(/\n{3,}/g, "\n\n"),
+    left: lines.filter((_, i) => drop[i]).join("\n"),
   };
+}
+
+/**
+ * The terms of the lines left out as boilerplate, counted by page: which words of a question the
+ * knowledge base says only in its page furniture (a knowledge gap: src/knowledge/gaps.ts). Kept
+ * exact by the index, which adds a page's terms when it indexes the page and removes them when it
+ * drops it (every page whose lines change state is indexed again: RepeatedLines).
+ */
+export class FurnitureTerms {
+  private readonly pages = new Map<string, number>();
+  add(terms: Iterable<string>): void {
+    for (const t of terms) this.pages.set(t, (this.pages.get(t) ?? 0) + 1);
+  }
+  remove(terms: Iterable<string>): void {
+    for (const t of terms) {
+      const n = (this.pages.get(t) ?? 0) - 1;
+      if (n > 0) this.pages.set(t, n);
+      else this.pages.delete(t);
+    }
+  }
+  has(term: string): boolean {
+    return this.pages.has(term);
+  }
 }
 
 interface Line {

@@ -2,8 +2,10 @@
 import { Elysia, t } from "elysia";
 import { requireMember } from "../auth/guard.ts";
 import type { Deps } from "../deps.ts";
-import { createDoc, deleteDoc, DOC_LIMITS, docView, getDoc, listDocs, updateDoc } from "./docs.ts";
+import { createDoc, deleteDoc, type Doc, DOC_LIMITS, docView, getDoc, listDocs, UNKNOWN_LANGUAGE, updateDoc } from "./docs.ts";
 import { AppError } from "../errors.ts";
+import { normalizeLanguage } from "../kit/language.ts";
+import { docTranslations, linkTranslation, TRANSLATIONS_LISTED } from "./translations.ts";
 
 const Status = t.Union([t.Literal("published"), t.Literal("draft")]);
 const Tags = t.Array(t.String({ minLength: 1, maxLength: DOC_LIMITS.tag }), { maxItems: DOC_LIMITS.tags });
@@ -33,11 +35,29 @@ export const DocView = t.Object(
     tags: t.Array(t.String()),
     status: Status,
     language: t.Optional(t.String({ description: "ISO 639-1 code the document is indexed in; absent when it could not be told (indexed as English)" })),
+    translations: t.Optional(
+      t.Array(t.Object({ id: t.String(), language: t.Union([t.String(), t.Null()]), title: t.String() }), {
+        description: `The same article in other languages (one document each, by language; null: not known), up to ${TRANSLATIONS_LISTED}; given when one document is read or changed.`,
+      }),
+    ),
     created_at: t.String({ format: "date-time" }),
     updated_at: t.String({ format: "date-time" }),
   },
   { additionalProperties: false },
 );
+/** `?language=`: a BCP 47 tag (its primary language is what counts: pt-BR lists pt) or `unknown`. */
+const LanguageFilter = t.String({
+  pattern: "^(?:[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*|unknown)$",
+  maxLength: 35,
+  description: "Only documents in this language (ISO 639-1; a longer tag counts by its primary language), or `unknown` for those whose language is not known.",
+});
+const TranslationOf = t.Union([t.String({ format: "uuid", maxLength: 36 }), t.Null()], {
+  description: "Link this document as a version of another (the same article in another language), or null to unlink it.",
+});
+
+async function withTranslations(deps: Deps, orgId: string, doc: Doc) {
+  return { ...docView(doc), translations: await docTranslations(deps, orgId, doc) };
+}
 const DocList = t.Object({
   docs: t.Array(DocView),
   next_offset: t.Optional(t.Integer({ description: "Pass as offset for the next page; absent on the last" })),
@@ -73,17 +93,25 @@ export function docsRoutes(deps: Deps) {
         const { orgId } = await requireMember(deps, request, "knowledge:view");
         const limit = query.limit ?? 50;
         const offset = query.offset ?? 0;
-        const docs = await listDocs(deps, orgId, { status: query.status, limit: limit + 1, offset });
+        const language = query.language === undefined ? undefined : query.language === UNKNOWN_LANGUAGE ? UNKNOWN_LANGUAGE : normalizeLanguage(query.language);
+        if (language === null)
+          throw AppError.badRequest("language is not a language tag.", [{ path: "/language", message: "must be a language tag or unknown" }]);
+        const docs = await listDocs(deps, orgId, { status: query.status, language, limit: limit + 1, offset });
         return { docs: docs.slice(0, limit).map(docView), ...(docs.length > limit ? { next_offset: offset + limit } : {}) };
       },
       {
         query: t.Object({
           status: t.Optional(Status),
+          language: t.Optional(LanguageFilter),
           limit: t.Optional(t.Integer({ minimum: 1, maximum: 200 })),
           offset: t.Optional(t.Integer({ minimum: 0 })),
         }),
         response: { 200: DocList },
-        detail: { summary: "The knowledge base's documents, by status, paged by offset (knowledge:view)", tags: ["Knowledge"], security: [{ dashboard: [] }] },
+        detail: {
+          summary: "The knowledge base's documents, by status and language, paged by offset (knowledge:view)",
+          tags: ["Knowledge"],
+          security: [{ dashboard: [] }],
+        },
       },
     )
     .get(
@@ -92,21 +120,32 @@ export function docsRoutes(deps: Deps) {
         const { orgId } = await requireMember(deps, request, "knowledge:view");
         const doc = await getDoc(deps, orgId, params.id);
         if (!doc) throw AppError.notFound("No such document.");
-        return docView(doc);
+        return withTranslations(deps, orgId, doc);
       },
-      { response: { 200: DocView }, detail: { summary: "Read one document (knowledge:view)", tags: ["Knowledge"], security: [{ dashboard: [] }] } },
+      {
+        response: { 200: DocView },
+        detail: { summary: "Read one document, with its versions in other languages (knowledge:view)", tags: ["Knowledge"], security: [{ dashboard: [] }] },
+      },
     )
     .patch(
       "/api/docs/:id",
       async ({ body, params, request }) => {
         const { orgId } = await requireMember(deps, request, "knowledge:manage");
-        return docView(await updateDoc(deps, orgId, params.id, body));
+        const { translation_of, ...patch } = body;
+        // One transaction: a translation_of naming no document changes nothing else either, and the reverse.
+        const doc = await deps.db.transaction(async (tx) => {
+          const inner = { ...deps, db: tx };
+          if (translation_of !== undefined) await linkTranslation(inner, orgId, params.id, translation_of);
+          return Object.keys(patch).length > 0 ? updateDoc(inner, orgId, params.id, patch) : getDoc(inner, orgId, params.id);
+        });
+        if (!doc) throw AppError.notFound("No such document.");
+        return withTranslations(deps, orgId, doc);
       },
       {
-        body: t.Partial(t.Object(Fields), { additionalProperties: false, minProperties: 1 }),
+        body: t.Partial(t.Object({ ...Fields, translation_of: TranslationOf }), { additionalProperties: false, minProperties: 1 }),
         response: { 200: DocView },
         detail: {
-          summary: "Update a document: title, body, url, tags, status, language (knowledge:manage)",
+          summary: "Update a document: title, body, url, tags, status, language, the translation it is a version of (knowledge:manage)",
           tags: ["Knowledge"],
           security: [{ dashboard: [] }],
         },

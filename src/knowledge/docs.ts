@@ -1,6 +1,6 @@
 // The knowledge base: documents per org. Search is the in-memory index of each org
 // (src/knowledge/org-index.ts), rebuilt from these rows; every change here moves its version.
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { docs, type DocStatus } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -18,7 +18,12 @@ export interface DocInput {
   status?: DocStatus;
   /** BCP 47 tag of the document's language; absent or null: detected from its text. */
   language?: string | null;
+  /** The key the doc's other-language versions share (src/knowledge/translations.ts); null: none. */
+  translationGroup?: string | null;
 }
+
+/** How a list names documents whose language is not known (`?language=unknown`). */
+export const UNKNOWN_LANGUAGE = "unknown";
 
 export type Doc = typeof docs.$inferSelect;
 
@@ -52,9 +57,10 @@ const columns = {
   title: docs.title,
   body: docs.body,
   url: docs.url,
+  language: docs.language,
+  translationGroup: docs.translationGroup,
   tags: docs.tags,
   status: docs.status,
-  language: docs.language,
   createdAt: docs.createdAt,
   updatedAt: docs.updatedAt,
 };
@@ -88,6 +94,7 @@ export async function createDoc(deps: Deps, orgId: string, input: DocInput): Pro
         tags: input.tags ?? [],
         status: input.status ?? "published",
         language,
+        translationGroup: input.translationGroup ?? null,
         createdAt: now,
         updatedAt: now,
       })
@@ -106,14 +113,29 @@ export async function getDoc(deps: Deps, orgId: string, id: string, options: { p
   return (doc as Doc) ?? null;
 }
 
-export async function listDocs(deps: Deps, orgId: string, options: { status?: DocStatus; limit: number; offset: number }): Promise<Doc[]> {
+/** `language`: an ISO 639-1 code, or UNKNOWN_LANGUAGE for the documents whose language is not known. */
+export async function listDocs(deps: Deps, orgId: string, options: { status?: DocStatus; language?: string; limit: number; offset: number }): Promise<Doc[]> {
+  const language =
+    options.language === undefined ? undefined : options.language === UNKNOWN_LANGUAGE ? isNull(docs.language) : eq(docs.language, options.language);
   return (await deps.db
     .select(columns)
     .from(docs)
-    .where(and(eq(docs.orgId, orgId), options.status ? eq(docs.status, options.status) : undefined))
+    .where(and(eq(docs.orgId, orgId), options.status ? eq(docs.status, options.status) : undefined, language))
     .orderBy(desc(docs.updatedAt))
     .limit(options.limit)
     .offset(options.offset)) as Doc[];
+}
+
+/** The languages the org's documents are in, with how many each (null: not known), most first; at most 100. */
+export async function docLanguages(deps: Pick<Deps, "db">, orgId: string): Promise<{ language: string | null; count: number }[]> {
+  const rows = await deps.db
+    .select({ language: docs.language, count: sql<number>`count(*)::int` })
+    .from(docs)
+    .where(eq(docs.orgId, orgId))
+    .groupBy(docs.language)
+    .orderBy(sql`count(*) desc`, docs.language)
+    .limit(100);
+  return rows.map((r) => ({ language: r.language, count: Number(r.count) }));
 }
 
 export async function updateDoc(deps: Deps, orgId: string, id: string, patch: Partial<DocInput>): Promise<Doc> {

@@ -2,8 +2,8 @@
 // periodic job (src/compose.ts `jobs`): each run takes the published documents whose current
 // version has no vectors for the configured model — new, edited (by a person or a knowledge
 // source's sync: both go through src/knowledge/docs.ts, which moves `updated_at`), or all of them
-// after a change of model — oldest change first, cuts them into passages
-// (src/knowledge/embed-passages.ts), reuses the vector of every passage whose text the org has
+// after a change of model — oldest change first, cuts what the lexical index keeps of them (the
+// body without its boilerplate lines) into passages (src/knowledge/embed-passages.ts), reuses the vector of every passage whose text the org has
 // embedded before (by its hash), and sends the rest in batches of EMBEDDINGS_BATCH. A document's
 // rows are written in one transaction, which deletes its other versions' and models' rows and
 // increments the org's embeddings version (so every instance reads the new rows before its next
@@ -20,6 +20,7 @@ import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
 import { EmbeddingsError, embedTexts, encodeVector } from "./embed-client.ts";
 import { type EmbedPassage, embedPassagesOf } from "./embed-passages.ts";
+import { orgIndex } from "./org-index.ts";
 
 export const EMBED_JOB = {
   everyMs: 5_000,
@@ -96,7 +97,10 @@ async function write(deps: Pick<Deps, "db">, model: string, doc: Pending, passag
 }
 
 /** One run of the job: how many documents and passages it embedded (0 without EMBEDDINGS_URL). */
-export async function embedPendingDocs(deps: Pick<Deps, "db" | "config" | "now">, signal?: AbortSignal): Promise<{ docs: number; passages: number }> {
+export async function embedPendingDocs(
+  deps: Pick<Deps, "db" | "config" | "now" | "knowledge" | "statements">,
+  signal?: AbortSignal,
+): Promise<{ docs: number; passages: number }> {
   const config = deps.config.embeddings;
   if (!config) return { docs: 0, passages: 0 };
   const pending: Pending[] = await deps.db
@@ -112,7 +116,13 @@ export async function embedPendingDocs(deps: Pick<Deps, "db" | "config" | "now">
   for (const [orgId, list] of byOrg) {
     let refusedHere = 0;
     try {
-      const cut = list.map((doc) => ({ doc, passages: embedPassagesOf(doc.title, doc.body) }));
+      // What the lexical index keeps of each page: its body without the lines repeated across the
+      // org's pages (src/knowledge/boilerplate.ts), so a footer is no more found by meaning than by
+      // words. The index is the org's in this process (built on first use, exact after edits); a
+      // page it holds at another version (edited since this run read it) is cut from its body as read.
+      const { index } = await orgIndex(deps, orgId);
+      const keptOf = (doc: Pending) => (index.versionOf(doc.id) === doc.updatedAt.getTime() ? (index.textOf(doc.id)?.text ?? doc.body) : doc.body);
+      const cut = list.map((doc) => ({ doc, passages: embedPassagesOf(doc.title, keptOf(doc)) }));
       // Vectors of passages the org has embedded before with this model (an edit changes a few sections).
       const hashes = [...new Set(cut.flatMap((c) => c.passages.map((p) => p.hash)))];
       const known = new Map<string, { vector: string; dims: number }>();

@@ -1,7 +1,9 @@
 // The passages of a document as they are embedded: the same cut as the lexical index's
 // (src/knowledge/lexical.ts `put`: sections along headings, then src/knowledge/passages.ts
 // `chunkDoc`; a page with no body is its title), each sent with its page title and heading path
-// in front, so a passage says what it is about the way a reader sees it. Pure.
+// in front, so a passage says what it is about the way a reader sees it. The body given is what the
+// index keeps of the page (src/knowledge/embed-job.ts hands it the body without its boilerplate
+// lines), so a footer shared by many pages is never embedded. Pure.
 import { createHash } from "node:crypto";
 import { chunkDoc } from "./passages.ts";
 import { sectionsOf } from "./terms.ts";

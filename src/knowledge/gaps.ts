@@ -8,8 +8,13 @@
 //     (src/conversations/feedback.ts keeps that on the reply);
 //   * handed_off: the conversation's next reply is a hand-off: the customer asked for a person
 //     (live help, an accepted offer, a routing rule) or the agent opened a ticket;
-//   * boilerplate: it was drawn only from text repeated across a source's pages — nothing records
-//     that on a reply yet; BOILERPLATE_ANSWER is where it plugs in.
+//   * boilerplate: a word of the question stands only in text repeated across the org's pages
+//     (a footer's "contact support"), which the index leaves out: the knowledge base says it only
+//     in page furniture, so the answer had nothing to draw on. Read from the org's index when the
+//     gaps are read (src/knowledge/lexical.ts `onlyInBoilerplate`), for the answers the reasons
+//     above make gaps — such an answer is refused (the word counts as one no page uses).
+// Each answer counts in its conversation's language (`conversations.language`; "unknown" when not
+// known): per group and over the period, and a filter keeps one language's.
 import { type SQL, sql } from "drizzle-orm";
 import { queryRows } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
@@ -35,14 +40,6 @@ export const GAPS = {
 export const GAP_REASONS = ["low_confidence", "not_helpful", "handed_off", "boilerplate"] as const;
 export type GapReason = (typeof GAP_REASONS)[number];
 
-/**
- * The hook for "answered only from boilerplate" (issue: text repeated across a source's pages is
- * not knowledge): a condition on the answer `a`. Nothing marks such an answer yet, so it is false;
- * when replies record it (say a column `a.boilerplate_only`), this becomes that column and the
- * reason counts without any other change here.
- */
-export const BOILERPLATE_ANSWER: SQL = sql`false`;
-
 /** A reply `m` that hands the conversation to a person: routed (not a person already holding it), or opening a ticket. */
 const handOff = (m: SQL) =>
   sql`((${m}.routing is not null and ${m}.routing->>'action' <> 'person_owns') or ${m}.actions @> '[{"type":"ticket_created"}]'::jsonb)`;
@@ -66,7 +63,12 @@ export interface GapGroup {
   conversations: GapConversation[];
   last_asked_at: string;
   write_article_url: string;
+  /** Of the group's answers, how many in each conversation language (UNKNOWN_LANGUAGE: not known). */
+  by_language: Record<string, number>;
 }
+
+/** How a gap answer whose conversation's language is not known is counted. */
+export const UNKNOWN_LANGUAGE = "unknown";
 
 interface Row {
   id: string;
@@ -76,7 +78,7 @@ interface Row {
   low_confidence: boolean;
   not_helpful: boolean;
   handed_off: boolean;
-  boilerplate: boolean;
+  language: string | null;
 }
 
 /**
@@ -97,7 +99,7 @@ async function gapAnswers(deps: Deps, orgId: string, since: Date, until: Date | 
     sql`with candidate as (
           (select a.id from conversation_messages a
            where a.org_id = ${orgId} and a.role = 'agent' and a.routing is null and a.status = 'complete' and ${within(a)}
-             and (a.confidence < ${GAPS.below} or a.helpful is false or ${BOILERPLATE_ANSWER})
+             and (a.confidence < ${GAPS.below} or a.helpful is false)
            order by a.created_at desc, a.id desc
            limit ${GAPS.scan})
           union
@@ -115,7 +117,7 @@ async function gapAnswers(deps: Deps, orgId: string, since: Date, until: Date | 
           coalesce(a.confidence < ${GAPS.below}, false) as low_confidence,
           coalesce(a.helpful is false, false) as not_helpful,
           coalesce(n.handed_off, false) as handed_off,
-          coalesce(${BOILERPLATE_ANSWER}, false) as boilerplate
+          (select cv.language from conversations cv where cv.id = a.conversation_id and cv.org_id = ${orgId}) as language
         from candidate x
         join conversation_messages a on a.id = x.id and a.org_id = ${orgId}
         join lateral (
@@ -140,20 +142,41 @@ interface Group {
   questions: string[];
   conversations: Map<string, GapConversation>;
   last: Date;
+  byLanguage: Record<string, number>;
+}
+
+export interface GapOptions {
+  days: number;
+  limit: number;
+  until?: Date;
+  /** Only the answers in conversations of this language (ISO 639-1), or UNKNOWN_LANGUAGE. */
+  language?: string;
 }
 
 /** The groups of the `days` before `until` (default now; a report's period passes its own end). */
-export async function knowledgeGaps(deps: Deps, orgId: string, options: { days: number; limit: number; until?: Date }): Promise<GapGroup[]> {
+export async function knowledgeGaps(deps: Deps, orgId: string, options: GapOptions): Promise<GapGroup[]> {
+  return (await knowledgeGapsByLanguage(deps, orgId, options)).gaps;
+}
+
+/** The groups, and the period's gap answers counted by their conversation's language (all of them, whatever `language` keeps), most first. */
+export async function knowledgeGapsByLanguage(
+  deps: Deps,
+  orgId: string,
+  options: GapOptions,
+): Promise<{ gaps: GapGroup[]; by_language: { language: string; count: number }[] }> {
   const until = options.until ?? null;
   const since = new Date((until ?? deps.now()).getTime() - options.days * 86_400_000);
   const rows = await gapAnswers(deps, orgId, since, until);
+  const languages = new Map<string, number>();
+  for (const row of rows) languages.set(row.language ?? UNKNOWN_LANGUAGE, (languages.get(row.language ?? UNKNOWN_LANGUAGE) ?? 0) + 1);
   const { index } = await orgIndex(deps, orgId);
   const groups: Group[] = [];
   for (const row of rows) {
+    const language = row.language ?? UNKNOWN_LANGUAGE;
+    if (options.language !== undefined && language !== options.language) continue;
     const question = row.text.trim().slice(0, 500);
-    const ranked = terms(question)
-      .map((t) => ({ t, idf: index.idf(t) }))
-      .sort((a, b) => b.idf - a.idf || (a.t < b.t ? -1 : 1));
+    const words = terms(question);
+    const ranked = words.map((t) => ({ t, idf: index.idf(t) })).sort((a, b) => b.idf - a.idf || (a.t < b.t ? -1 : 1));
     // The rarest GAPS.rare words, and any as rare as the last of them (words no document uses tie).
     const cut = ranked[Math.min(GAPS.rare, ranked.length) - 1]?.idf ?? 0;
     const rare = ranked
@@ -162,7 +185,8 @@ export async function knowledgeGaps(deps: Deps, orgId: string, options: { days: 
       .map((x) => x.t);
     if (rare.length === 0) continue; // "yes", "hello": nothing to write about
     const askedAt = new Date(row.asked_at);
-    const reasons = GAP_REASONS.filter((r) => row[r]);
+    const boilerplate = words.some((t) => index.onlyInBoilerplate(t));
+    const reasons = GAP_REASONS.filter((r) => (r === "boilerplate" ? boilerplate : row[r]));
     let group = groups.find((g) => rare.filter((t) => g.terms.has(t)).length >= Math.min(2, rare.length, g.terms.size));
     if (!group) {
       group = {
@@ -172,10 +196,12 @@ export async function knowledgeGaps(deps: Deps, orgId: string, options: { days: 
         questions: [],
         conversations: new Map(),
         last: askedAt,
+        byLanguage: {},
       };
       groups.push(group);
     }
     group.count++;
+    group.byLanguage[language] = (group.byLanguage[language] ?? 0) + 1;
     for (const r of reasons) group.byReason[r]++;
     if (group.questions.length < GAPS.examples && !group.questions.includes(question)) group.questions.push(question);
     if (askedAt > group.last) group.last = askedAt;
@@ -190,7 +216,7 @@ export async function knowledgeGaps(deps: Deps, orgId: string, options: { days: 
         reasons,
       });
   }
-  return groups
+  const gaps = groups
     .sort((a, b) => b.count - a.count || b.last.getTime() - a.last.getTime())
     .slice(0, options.limit)
     .map((g) => ({
@@ -201,5 +227,8 @@ export async function knowledgeGaps(deps: Deps, orgId: string, options: { days: 
       conversations: [...g.conversations.values()],
       last_asked_at: g.last.toISOString(),
       write_article_url: `/dashboard/knowledge/new?title=${encodeURIComponent(g.questions[0]!.slice(0, 300))}`,
+      by_language: g.byLanguage,
     }));
+  const byLanguage = [...languages].map(([language, count]) => ({ language, count })).sort((a, b) => b.count - a.count || (a.language < b.language ? -1 : 1));
+  return { gaps, by_language: byLanguage };
 }

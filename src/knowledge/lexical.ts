@@ -8,10 +8,10 @@
 // language (src/kit/analyzer.ts, docs/decisions.md "Text analysis per language"). Pure: no I/O.
 import { analyzerFor } from "../kit/analyzer.ts";
 import { PageLanguages } from "./index-languages.ts";
-import { keptBody, RepeatedLines } from "./boilerplate.ts";
-import { type Postings, post, sum, unpost } from "./postings.ts";
+import { FurnitureTerms, keptBody, RepeatedLines } from "./boilerplate.ts";
+import { addCounts, type Postings, post, sum, unpost } from "./postings.ts";
 import { Accumulator, BestTwo, bm25Idf, coverageShare, lengthNorms, type Norms, topPages } from "./scores.ts";
-import { pageTerms } from "./terms.ts";
+import { indexTerms, pageTerms } from "./terms.ts";
 import type { IndexDoc, IndexPassage, WeightedTerms, RankedPage } from "./index-types.ts";
 
 export const RANKING = {
@@ -37,6 +37,8 @@ interface Entry {
   body: string;
   kept: string;
   keys: Set<string>;
+  /** Single-word terms of its boilerplate lines. */
+  furniture: Set<string>;
   passages: number[];
   /** Whole-page weighted term frequency. */
   tf: Map<string, number>;
@@ -62,6 +64,7 @@ export class LexicalIndex {
   private readonly pageScores = new Accumulator();
   private readonly best = new BestTwo();
   private readonly lines = new RepeatedLines();
+  private readonly furniture = new FurnitureTerms();
   /** Lower-cased content words of every document, with their counts: the vocabulary typos are matched against. */
   readonly surfaces = new Map<string, number>();
   /** Characters held, for the cache's bound. */
@@ -70,7 +73,7 @@ export class LexicalIndex {
 
   get size() {
     return this.entries.size;
-  }
+  } // prettier-ignore
 
   versionOf(id: string): number | undefined {
     return this.entries.get(id)?.doc.updatedAt.getTime();
@@ -84,7 +87,7 @@ export class LexicalIndex {
 
   ids(): string[] {
     return [...this.entries.keys()];
-  }
+  } // prettier-ignore
 
   /** A page's title and URL while it is indexed (for a page another ranking found: src/knowledge/embed-search.ts). */
   pageOf(id: string): { title: string; url: string | null } | undefined {
@@ -96,6 +99,11 @@ export class LexicalIndex {
   has(term: string): boolean {
     // Headings are counted in their passages only (not in the whole page's terms), so both are asked.
     return this.pagePostings.has(term) || this.postings.has(term);
+  }
+
+  /** Whether the term stands only in boilerplate lines: pages hold it in text the index leaves out, and nowhere else. */
+  onlyInBoilerplate(term: string): boolean {
+    return this.furniture.has(term) && !this.has(term);
   }
 
   pageFrequency(term: string): number {
@@ -137,9 +145,11 @@ export class LexicalIndex {
   private index(doc: IndexDoc): Entry {
     const num = this.pages.length;
     this.pages.push(doc.id);
-    const { keys, kept } = keptBody(doc.body, (key) => this.lines.dropped(key));
+    const { keys, kept, left } = keptBody(doc.body, (key) => this.lines.dropped(key));
     this.lines.add(num, keys);
     const analyzer = analyzerFor(doc.language);
+    const furniture = new Set(left === "" ? [] : indexTerms(left, analyzer).filter((t) => !t.includes(" ")));
+    this.furniture.add(furniture);
     const { tf, surfaces, passages } = pageTerms(doc.title, doc.body, kept, analyzer, RANKING);
     const entry: Entry = {
       num,
@@ -148,6 +158,7 @@ export class LexicalIndex {
       body: doc.body,
       kept,
       keys,
+      furniture,
       passages: [],
       tf,
       surfaces,
@@ -158,7 +169,7 @@ export class LexicalIndex {
     entry.length = sum(entry.tf);
     this.pageLengths[num] = entry.length;
     for (const [t, f] of entry.tf) post(this.pagePostings, t, num, f);
-    for (const [w, n] of entry.surfaces) this.surfaces.set(w, (this.surfaces.get(w) ?? 0) + n);
+    addCounts(this.surfaces, entry.surfaces, 1);
     this.pageLength += entry.length;
     this.chars += entry.chars;
     this.languages.add(num, entry.language, entry.passages.length);
@@ -170,6 +181,7 @@ export class LexicalIndex {
   private unindex(entry: Entry): void {
     const id = entry.doc.id;
     this.lines.remove(entry.num, entry.keys);
+    this.furniture.remove(entry.furniture);
     this.entries.delete(id);
     this.pages[entry.num] = undefined;
     this.languages.remove(entry.num, entry.language, entry.passages.length);
@@ -181,11 +193,7 @@ export class LexicalIndex {
       this.passageCount--;
     }
     for (const t of entry.tf.keys()) unpost(this.pagePostings, t, (item) => this.pages[item] !== undefined);
-    for (const [w, n] of entry.surfaces) {
-      const left = (this.surfaces.get(w) ?? 0) - n;
-      if (left > 0) this.surfaces.set(w, left);
-      else this.surfaces.delete(w);
-    }
+    addCounts(this.surfaces, entry.surfaces, -1);
     this.pageLength -= entry.length;
     this.chars -= entry.chars;
     this.changed();
@@ -207,14 +215,8 @@ export class LexicalIndex {
     if (this.norms && this.norms.k1 === k1 && this.norms.b === b) return this.norms;
     const avgPassage = this.passageLength / Math.max(1, this.passageCount) || 1;
     const avgPage = this.pageLength / this.entries.size || 1;
-    return (this.norms = lengthNorms(
-      k1,
-      b,
-      this.passages,
-      avgPassage,
-      this.pages.map((id, d) => (id === undefined ? undefined : this.pageLengths[d]!)),
-      avgPage,
-    ));
+    const pageLengths = this.pages.map((id, d) => (id === undefined ? undefined : this.pageLengths[d]!));
+    return (this.norms = lengthNorms(k1, b, this.passages, avgPassage, pageLengths, avgPage));
   }
 
   /**
@@ -239,14 +241,7 @@ export class LexicalIndex {
     }
   }
 
-  private ranked(
-    query: WeightedTerms,
-    limit: number,
-    passagesPerPage: number,
-    coverageOf: WeightedTerms,
-    current?: WeightedTerms,
-    prefer?: string,
-  ): RankedPage[] {
+  private ranked(query: WeightedTerms, limit: number, perPage: number, coverageOf: WeightedTerms, current?: WeightedTerms, prefer?: string): RankedPage[] {
     const { k1 } = RANKING;
     const norms = this.normsNow();
     // How rare each term is: among all pages, or, with a language preferred, among its pages (src/knowledge/index-languages.ts).
@@ -290,7 +285,7 @@ export class LexicalIndex {
         score,
         coverage: share(coverageOf, first),
         ...(current ? { currentCoverage: share(current, first) } : {}),
-        passages: passages.slice(0, passagesPerPage).map((p) => {
+        passages: passages.slice(0, perPage).map((p) => {
           const passage = this.passages[p]!;
           return { text: passage.text, headings: passage.headings, score: passageScores[p]! };
         }),

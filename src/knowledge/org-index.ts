@@ -11,7 +11,7 @@ import { docs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { detectLanguage } from "../kit/language.ts";
 import { LexicalIndex } from "./lexical.ts";
-import { knowledgeState, synonymMap } from "./synonyms.ts";
+import { type KnowledgeState, knowledgeState, synonymMap } from "./synonyms.ts";
 
 export const ORG_INDEX = {
   /** Document characters indexed across all orgs before the least recently asked org's index is dropped. */
@@ -24,9 +24,11 @@ interface Held {
   index: LexicalIndex;
   fingerprint: string;
   refreshing?: Promise<void>;
+  /** The org's synonyms as last read (JSON text) and the map made from them: remade only when the text differs. */
+  synonyms?: { text: string; map: Map<string, string[]> };
 }
 
-async function fingerprintOf(deps: Pick<Deps, "db">, orgId: string): Promise<string> {
+async function fingerprintOf(deps: Pick<Deps, "db" | "statements">, orgId: string): Promise<string> {
   return String((await knowledgeState(deps, orgId)).docsVersion);
 }
 
@@ -55,9 +57,14 @@ async function refresh(deps: Pick<Deps, "db">, orgId: string, index: LexicalInde
  * The org's index as of this call — every published document committed before it is in, as it is
  * now — and its synonyms (src/knowledge/synonyms.ts), read in the same lookup.
  */
-export async function orgIndex(deps: Pick<Deps, "db" | "knowledge">, orgId: string): Promise<{ index: LexicalIndex; synonyms: Map<string, string[]> }> {
+export async function orgIndex(
+  deps: Pick<Deps, "db" | "knowledge" | "statements">,
+  orgId: string,
+  /** The state as the caller read it already in this request (a chat turn reads it with its session: src/conversations/turn-store.ts). */
+  known?: KnowledgeState,
+): Promise<{ index: LexicalIndex; synonyms: Map<string, string[]> }> {
   const orgs = deps.knowledge.orgs as Map<string, Held>;
-  const state = await knowledgeState(deps, orgId);
+  const state = known ?? (await knowledgeState(deps, orgId));
   const fingerprint = String(state.docsVersion);
   let held = orgs.get(orgId);
   if (held) {
@@ -96,5 +103,6 @@ export async function orgIndex(deps: Pick<Deps, "db" | "knowledge">, orgId: stri
     orgs.delete(id);
     total -= h.index.chars;
   }
-  return { index: held.index, synonyms: synonymMap(state.groups) };
+  if (held.synonyms?.text !== state.synonyms) held.synonyms = { text: state.synonyms, map: synonymMap(JSON.parse(state.synonyms) as string[][]) };
+  return { index: held.index, synonyms: held.synonyms.map };
 }

@@ -149,7 +149,10 @@ export function topPages(count: number, pageAt: (i: number) => number, scoreOf: 
   return top;
 }
 
-/** The share (0–1) of `terms`' weighted idf mass that `tf` holds; coverage counts words, not pairs (a pair only says two covered words stand together). */
+/**
+ * The share (0–1) of the terms' weighted idf mass a passage holds (`tf`: its terms): the coverage
+ * the evidence reads. Words only: a pair says two covered words stand together, nothing more.
+ */
 export function coverageShare(terms: ReadonlyMap<string, number>, tf: ReadonlyMap<string, number>, idf: (term: string) => number): number {
   let mass = 0;
   let covered = 0;

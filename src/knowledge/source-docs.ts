@@ -9,6 +9,7 @@ import { and, count, eq, sql } from "drizzle-orm";
 import { docs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { createDoc, type Doc, type DocInput, updateDoc } from "./docs.ts";
+import { importedGroup } from "./translations.ts";
 
 export function sourceHash(title: string, body: string): string {
   return createHash("sha256").update(title).update("\n").update(body).digest("hex");
@@ -41,9 +42,19 @@ export async function writeSourceDoc(
   orgId: string,
   sourceId: string,
   docId: string | null,
-  input: Required<Pick<DocInput, "title" | "body">> & Pick<DocInput, "url" | "tags" | "language">,
+  input: Required<Pick<DocInput, "title" | "body">> &
+    Pick<DocInput, "url" | "tags" | "language"> & {
+      /** What the versions of one article in several languages share on this source (an article id, an hreflang cluster). */
+      translationKey?: string;
+    },
 ): Promise<SourceWrite> {
   const hash = sourceHash(input.title, input.body);
+  // What the source says of the page's language (hreflang, a help centre's locale, `<html lang>`) and
+  // versions; without a language, the text's is detected (src/knowledge/docs.ts `docLanguage`).
+  const languages = {
+    ...(input.language ? { language: input.language } : {}),
+    ...(input.translationKey ? { translationGroup: importedGroup(sourceId, input.translationKey) } : {}),
+  };
   const state = docId ? await sourceDocState(deps, orgId, docId) : null;
   if (state && state.sourceId === sourceId) {
     if (state.editedLocally) return { outcome: "kept", id: state.id };
@@ -54,8 +65,8 @@ export async function writeSourceDoc(
         body: input.body,
         url: input.url ?? null,
         ...(input.tags ? { tags: input.tags } : {}),
-        // The language the source says; null: detected again from the new text.
-        language: input.language ?? null,
+        language: null, // none said: detected again from the new text
+        ...languages,
       });
       await tx.update(docs).set({ sourceHash: hash }).where(eq(docs.id, state.id));
       return updated;
@@ -68,7 +79,7 @@ export async function writeSourceDoc(
       body: input.body,
       url: input.url ?? null,
       tags: input.tags ?? [],
-      language: input.language ?? null,
+      ...languages,
     });
     await tx.update(docs).set({ sourceId, sourceHash: hash }).where(eq(docs.id, created.id));
     return created;

@@ -5,6 +5,7 @@
 // key, `knowledgeState`), so an edit counts at once on every instance. GET/PUT /api/knowledge/synonyms and the dashboard's synonyms page.
 import { eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client.ts";
+import { prepared } from "../db/prepared.ts";
 import { knowledgeSettings } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, type ErrorDetail } from "../errors.ts";
@@ -25,13 +26,27 @@ export async function getSynonyms(deps: Pick<Deps, "db">, orgId: string): Promis
   return row ? { groups: row.groups, updatedAt: row.updatedAt } : { groups: [], updatedAt: null };
 }
 
-/** What a question needs of the org's knowledge state, in one lookup: its documents' version and its synonyms. */
-export async function knowledgeState(deps: Pick<Deps, "db">, orgId: string): Promise<{ docsVersion: number; groups: string[][] }> {
-  const [row] = await deps.db
-    .select({ docsVersion: knowledgeSettings.docsVersion, groups: knowledgeSettings.synonyms })
+/**
+ * What a question needs of the org's knowledge state, in one lookup by key: its documents' version
+ * and its synonyms as stored (JSON text: the index keeps the map it made from the same text, so a
+ * question stems nothing of them unless they changed — src/knowledge/org-index.ts). Prepared once
+ * per process (src/db/prepared.ts): search_docs and chat read it on every question.
+ */
+export interface KnowledgeState {
+  docsVersion: number;
+  synonyms: string;
+}
+
+const stateQuery = (db: Db) =>
+  db
+    .select({ docsVersion: sql<string>`${knowledgeSettings.docsVersion}::text`, synonyms: sql<string>`${knowledgeSettings.synonyms}::text` })
     .from(knowledgeSettings)
-    .where(eq(knowledgeSettings.orgId, orgId));
-  return row ? { docsVersion: Number(row.docsVersion), groups: row.groups } : { docsVersion: 0, groups: [] };
+    .where(eq(knowledgeSettings.orgId, sql.placeholder("orgId")))
+    .prepare("knowledge_state");
+
+export async function knowledgeState(deps: Pick<Deps, "db" | "statements">, orgId: string): Promise<KnowledgeState> {
+  const [row] = await prepared(deps, "knowledge_state", stateQuery).execute({ orgId });
+  return row ? { docsVersion: Number(row.docsVersion), synonyms: row.synonyms } : { docsVersion: 0, synonyms: "[]" };
 }
 
 /** Counts a change to the org's documents, in the transaction that makes it (src/knowledge/docs.ts). */

@@ -5,6 +5,7 @@
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import type { StageTimer } from "../kit/stage-timer.ts";
+import { Arg, defineTool } from "../tools/define.ts";
 import type { ToolDefinition } from "../tools/types.ts";
 import { getDoc } from "./docs.ts";
 import { orgIndex } from "./org-index.ts";
@@ -22,14 +23,16 @@ export interface IndexHit {
 
 /** The org's best published pages for `text`, best first, as chat retrieval ranks them, each with a snippet around the query's words. */
 export async function searchIndex(
-  deps: Pick<Deps, "db" | "knowledge" | "passages">,
+  deps: Pick<Deps, "db" | "knowledge" | "passages" | "statements">,
   orgId: string,
   text: string,
   limit: number,
   timer?: StageTimer,
 ): Promise<IndexHit[]> {
   const { index, synonyms } = await orgIndex(deps, orgId);
+  timer?.mark("index");
   const query = buildQuery(index, text, [], synonyms, await queryLanguage(deps, orgId, index, text));
+  timer?.mark("query");
   const pages = query.terms.size === 0 ? [] : index.search(query.terms, limit, 1, query.terms, undefined, query.language);
   // Read before any await: the index may change once this call yields.
   const versions = pages.map((p) => ({ id: p.docId, title: p.title, updatedAt: new Date(index.versionOf(p.docId) ?? 0), indexed: index.textOf(p.docId) }));
@@ -65,55 +68,40 @@ const docOutput = {
 };
 
 export const docsTools: ToolDefinition[] = [
-  {
+  defineTool({
     name: "search_docs",
     description: "Search the organisation's published knowledge-base articles. Returns the best matches with a snippet; read one in full with read_doc.",
-    inputSchema: {
-      type: "object",
-      properties: {
-        query: { type: "string", minLength: 1, maxLength: 500, description: "What to look for, in words or as a question." },
-        limit: { type: "integer", minimum: 1, maximum: 20, description: "How many results (default 5)." },
+    input: Arg.object(
+      {
+        query: Arg.string({ minLength: 1, maxLength: 500, description: "What to look for, in words or as a question." }),
+        limit: Arg.optional(Arg.integer({ minimum: 1, maximum: 20, description: "How many results (default 5)." })),
       },
-      required: ["query"],
-      additionalProperties: false,
-    },
+      { additionalProperties: false },
+    ),
     title: "Search the knowledge base",
-    destructive: false,
     readOnly: true,
-    idempotent: true,
-    openWorld: false,
     outputSchema: searchOutput,
     scope: "docs:read",
     source,
-    defaultEnabled: true,
     async execute(ctx, args) {
-      return { value: { results: await searchIndex(ctx.deps, ctx.orgId, args.query as string, (args.limit as number | undefined) ?? 5, ctx.timer) } };
+      return { value: { results: await searchIndex(ctx.deps, ctx.orgId, args.query, args.limit ?? 5, ctx.timer) } };
     },
-  },
-  {
+  }),
+  defineTool({
     name: "read_doc",
     description: "Read one published knowledge-base article in full, by the id search_docs returned.",
-    inputSchema: {
-      type: "object",
-      properties: { id: { type: "string", description: "The article id." } },
-      required: ["id"],
-      additionalProperties: false,
-    },
+    input: Arg.object({ id: Arg.string({ description: "The article id." }) }, { additionalProperties: false }),
     title: "Read a knowledge-base article",
-    destructive: false,
     readOnly: true,
-    idempotent: true,
-    openWorld: false,
     outputSchema: docOutput,
     scope: "docs:read",
     source,
-    defaultEnabled: true,
     async execute(ctx, args) {
-      const doc = await getDoc(ctx.deps, ctx.orgId, args.id as string, { publishedOnly: true });
-      if (!doc) throw AppError.notFound(`No published article with id ${String(args.id)}.`);
+      const doc = await getDoc(ctx.deps, ctx.orgId, args.id, { publishedOnly: true });
+      if (!doc) throw AppError.notFound(`No published article with id ${args.id}.`);
       return {
         value: { id: doc.id, title: doc.title, ...(doc.url ? { url: doc.url } : {}), tags: doc.tags, body: doc.body, updated_at: doc.updatedAt.toISOString() },
       };
     },
-  },
+  }),
 ];

@@ -9,13 +9,18 @@ import { ErrorBody } from "../http/error-schema.ts";
 import { requestMeta } from "../http/request-meta.ts";
 import { memberActor } from "../kit/actor.ts";
 import { BUSINESS_HOURS_LIMITS, type BusinessHours, WEEKDAYS } from "../kit/business-hours.ts";
-import { ACCOUNT_LIMITS, changePassword, getProfile, updateProfile } from "./account.ts";
+import { ACCOUNT_LIMITS, changePassword, MEMBER_LANGUAGES, getProfile, updateProfile } from "./account.ts";
 import { getBusinessHours, setBusinessHours } from "./business-hours.ts";
 import { PASSWORD_MAX } from "./service.ts";
 
 const security = [{ dashboard: [] }];
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody };
-const Profile = t.Object({ email: t.String(), name: t.String(), avatar_url: t.Union([t.String(), t.Null()]) });
+const Profile = t.Object({
+  email: t.String(),
+  name: t.String(),
+  avatar_url: t.Union([t.String(), t.Null()]),
+  language: t.Union([t.String(), t.Null()], { description: "The language you read (ISO 639-1); null: English." }),
+});
 const Interval = t.Array(t.String({ maxLength: 5 }), { minItems: 2, maxItems: 2, description: "[open, close]: HH:MM local times; close may be 24:00." });
 const Hours = t.Object({
   time_zone: t.String({ maxLength: 64, description: "An IANA time zone, e.g. Europe/Paris." }),
@@ -40,7 +45,7 @@ export function accountRoutes(deps: Deps) {
       "/api/me/profile",
       async ({ request, body }) => {
         const principal = await authenticate(deps, request);
-        await updateProfile(deps, principal.member.id, { name: body.name, avatar_url: body.avatar_url });
+        await updateProfile(deps, principal.member.id, { name: body.name, avatar_url: body.avatar_url, language: body.language });
         return getProfile(deps, principal.member.id);
       },
       {
@@ -50,9 +55,14 @@ export function accountRoutes(deps: Deps) {
             description: `Shown with your replies; at most ${ACCOUNT_LIMITS.name} characters after trimming; empty: the team's name.`,
           }),
           avatar_url: t.Union([t.String({ maxLength: 4096 }), t.Null()], { description: "An https:// image, or null." }),
+          language: t.Optional(
+            t.Union([t.String({ maxLength: 35 }), t.Null()], {
+              description: `The language you read (${MEMBER_LANGUAGES.join(", ")}); customer messages in another are shown translated (README "Translation"). null: English; absent: unchanged.`,
+            }),
+          ),
         }),
         response: { 200: Profile, ...errors },
-        detail: { summary: "Set your display name (replies in the widget, email From) and avatar", tags: ["Account"], security },
+        detail: { summary: "Set your display name (replies in the widget, email From), avatar and reading language", tags: ["Account"], security },
       },
     )
     .put(

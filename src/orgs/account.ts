@@ -5,14 +5,53 @@ import { deleteOtherSessions } from "../auth/sessions.ts";
 import { checkPassword } from "../auth/signin.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { memberById, updateMember } from "../tenancy/members.ts";
+import { normalizeLanguage } from "../kit/language.ts";
+import { memberById, memberLanguage, updateMember } from "../tenancy/members.ts";
 import { checkNewPassword } from "./password-reset.ts";
 
 export const ACCOUNT_LIMITS = { name: 200, avatarUrl: 2048 } as const;
 
+/**
+ * The languages a member may read in (ISO 639-1): customer messages in another language are shown
+ * translated, and replies can be sent in the customer's (README "Translation"). Those the
+ * translators this service speaks to (LibreTranslate, DeepL, a model) commonly share.
+ */
+export const MEMBER_LANGUAGES = [
+  "en",
+  "es",
+  "de",
+  "fr",
+  "pt",
+  "it",
+  "nl",
+  "ja",
+  "zh",
+  "ar",
+  "ko",
+  "ru",
+  "pl",
+  "tr",
+  "sv",
+  "da",
+  "fi",
+  "nb",
+  "cs",
+  "uk",
+  "el",
+  "he",
+  "hi",
+  "id",
+  "vi",
+  "th",
+  "ro",
+  "hu",
+] as const;
+
 export interface Profile {
   name: string;
   avatar_url: string | null;
+  /** The language the member reads; null: English. */
+  language: string | null;
 }
 
 /** An avatar address: https only, no credentials, at most ACCOUNT_LIMITS.avatarUrl characters; null for none. */
@@ -32,11 +71,15 @@ export function avatarProblem(raw: string): string | null {
 export async function getProfile(deps: Deps, memberId: string): Promise<Profile & { email: string }> {
   const row = await memberById(deps.db, memberId);
   if (!row) throw AppError.notFound("No such member.");
-  return { name: row.name, avatar_url: row.avatarUrl, email: row.email };
+  return { name: row.name, avatar_url: row.avatarUrl, language: await memberLanguage(deps.db, memberId), email: row.email };
 }
 
 /** Sets the display name (trimmed; empty: replies are signed by the team) and the avatar. 400 with details per field. */
-export async function updateProfile(deps: Deps, memberId: string, input: { name: string; avatar_url: string | null }): Promise<Profile> {
+export async function updateProfile(
+  deps: Deps,
+  memberId: string,
+  input: { name: string; avatar_url: string | null /** Absent: unchanged; null: English. */; language?: string | null },
+): Promise<Omit<Profile, "language">> {
   const name = input.name.trim().replace(/\s+/g, " ");
   const avatar = input.avatar_url?.trim() || null;
   const problems: { path: string; message: string }[] = [];
@@ -44,8 +87,12 @@ export async function updateProfile(deps: Deps, memberId: string, input: { name:
   if (/[\u0000-\u001f\u007f]/.test(name)) problems.push({ path: "/name", message: "must not contain control characters" });
   const avatarError = avatar ? avatarProblem(avatar) : null;
   if (avatarError) problems.push({ path: "/avatar_url", message: avatarError });
+  const language = input.language == null ? input.language : normalizeLanguage(input.language);
+  if (language === null && input.language != null) problems.push({ path: "/language", message: "must be a language code such as en or es" });
+  else if (language != null && !(MEMBER_LANGUAGES as readonly string[]).includes(language))
+    problems.push({ path: "/language", message: `must be one of ${MEMBER_LANGUAGES.join(", ")}` });
   if (problems.length > 0) throw AppError.badRequest("The profile is not valid.", problems);
-  await updateMember(deps.db, memberId, { name, avatarUrl: avatar, updatedAt: deps.now() });
+  await updateMember(deps.db, memberId, { name, avatarUrl: avatar, ...(language !== undefined ? { language } : {}), updatedAt: deps.now() });
   return { name, avatar_url: avatar };
 }
 

@@ -54,14 +54,14 @@ export interface Figures {
   by_hour: number[];
 }
 
-function conversationScope(f: ReportFilter, alias: string): SQL {
+export function conversationScope(f: ReportFilter, alias: string): SQL {
   const c = sql.raw(alias);
   return sql`${c}.org_id = ${f.orgId} and ${c}.created_at >= ${f.since.toISOString()}::timestamptz and ${c}.created_at < ${f.until.toISOString()}::timestamptz${
     f.agentId ? sql` and ${c}.agent_id = ${f.agentId}` : sql``
   }${f.channel !== undefined && f.channel !== "chat" ? sql` and false` : sql``}`;
 }
 
-function ticketScope(f: ReportFilter, column: "created_at" | "csat_at"): SQL {
+export function ticketScope(f: ReportFilter, column: "created_at" | "csat_at"): SQL {
   return sql`t.org_id = ${f.orgId} and t.${sql.raw(column)} >= ${f.since.toISOString()}::timestamptz and t.${sql.raw(column)} < ${f.until.toISOString()}::timestamptz${
     f.channel ? sql` and t.source = ${f.channel}` : sql``
   }${f.memberId ? sql` and t.assignee_member_id = ${f.memberId}` : sql``}${
@@ -71,7 +71,23 @@ function ticketScope(f: ReportFilter, column: "created_at" | "csat_at"): SQL {
   }`;
 }
 
-const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
+/**
+ * The judgements over one conversation row `c`, as `count(*) filter (where …)` conditions (shared
+ * with the breakdown by language, src/reports/languages.ts). Assumed: never handed off, no
+ * feedback, and either a quiet answer no customer message took back within 7 days, or an answer
+ * still unanswered 24 h on.
+ */
+export function outcomes(now: string) {
+  return {
+    confirmed: sql`c.helpful and not (c.routed or c.ticket_id is not null)`,
+    assumed: sql`not (c.routed or c.ticket_id is not null) and c.helpful is null and (
+        case when c.quiet_answer_at is not null then c.quiet_ended_at > c.quiet_answer_at + interval '7 days'
+          else c.open_answer_at + interval '24 hours' <= ${now}::timestamptz end)`,
+    handedOff: sql`c.routed or c.ticket_id is not null`,
+  };
+}
+
+export const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
 const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 /**
@@ -81,15 +97,13 @@ const numOrNull = (v: unknown): number | null => (v === null || v === undefined 
  * still unanswered 24 h on.
  */
 async function conversationFigures(deps: Pick<Deps, "db" | "now">, f: ReportFilter) {
-  const now = deps.now().toISOString();
+  const judged = outcomes(deps.now().toISOString());
   const [row] = await queryRows<Record<string, unknown>>(
     deps.db,
     sql`select count(*)::int as conversations,
-      count(*) filter (where c.helpful and not (c.routed or c.ticket_id is not null))::int as confirmed,
-      count(*) filter (where not (c.routed or c.ticket_id is not null) and c.helpful is null and (
-        case when c.quiet_answer_at is not null then c.quiet_ended_at > c.quiet_answer_at + interval '7 days'
-          else c.open_answer_at + interval '24 hours' <= ${now}::timestamptz end))::int as assumed,
-      count(*) filter (where c.routed or c.ticket_id is not null)::int as handed_off,
+      count(*) filter (where ${judged.confirmed})::int as confirmed,
+      count(*) filter (where ${judged.assumed})::int as assumed,
+      count(*) filter (where ${judged.handedOff})::int as handed_off,
       ${sql.join(
         Array.from({ length: 24 }, (_, h) => sql`count(*) filter (where hour = ${sql.raw(String(h))})::int as ${sql.raw(`h${h}`)}`),
         sql`, `,

@@ -1,5 +1,6 @@
 // A report: the period (a preset or a custom range), the filters, the figures and the rates made
 // from them, and the same figures as CSV. The overview compares the last 7 days with the 7 before.
+import { helpCentreTotals, type MissedSearch, missedSearches } from "../knowledge/help-signals.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import type { BusinessHours } from "../kit/business-hours.ts";
@@ -7,6 +8,7 @@ import { type CsvValue, csvDocument } from "../kit/csv.ts";
 import { isUuid } from "../kit/ids.ts";
 import { type GapGroup, knowledgeGaps } from "../knowledge/gaps.ts";
 import { type Figures, figures, type ReportFilter } from "./figures.ts";
+import { figuresByLanguage, type LanguageFigures } from "./languages.ts";
 import { reportZone, zoneError } from "./zone.ts";
 
 export const PRESETS = ["today", "7d", "30d", "90d", "custom"] as const;
@@ -67,7 +69,13 @@ export interface Report extends Figures {
    * confidence, grouped; null when the reader may not see them (they need knowledge:manage as well).
    */
   knowledge_gaps: GapGroup[] | null;
+  /** The public help centre (src/knowledge/help-signals.ts): views and votes are all-time totals, searches without a result the period's. */
+  help_centre: HelpCentreFigures;
+  /** The period's conversations and tickets by the customer's language ("unknown" when not known): src/reports/languages.ts. */
+  by_language: LanguageFigures[];
 }
+
+export type HelpCentreFigures = Awaited<ReturnType<typeof helpCentreTotals>> & { top_searches_without_result: MissedSearch[] };
 
 export const CHANNELS = ["chat", "widget", "email", "api", "mcp"] as const;
 
@@ -109,11 +117,14 @@ export async function buildReport(
     : input.channel !== undefined && input.channel !== "chat"
       ? Promise.resolve([])
       : knowledgeGaps(deps, orgId, { days: (period.until.getTime() - period.since.getTime()) / DAY, limit: REPORT_GAPS, until: period.until });
-  const [f, knowledge_gaps] = await Promise.all([
+  const [f, knowledge_gaps, help, missed, by_language] = await Promise.all([
     figures(deps, filter).catch((error: unknown) => {
       throw zoneError(error) ?? error;
     }),
     gaps,
+    helpCentreTotals(deps, orgId, period.since, period.until),
+    missedSearches(deps, orgId, period.since, period.until, REPORT_GAPS),
+    figuresByLanguage(deps, filter),
   ]);
   return {
     period: { preset: period.preset, since: period.since.toISOString(), until: period.until.toISOString() },
@@ -127,6 +138,8 @@ export async function buildReport(
     },
     handoff_rate: rate(f.handed_off, f.conversations),
     knowledge_gaps,
+    help_centre: { ...help, top_searches_without_result: missed },
+    by_language,
   };
 }
 
@@ -161,7 +174,8 @@ export async function headlines(deps: Deps, orgId: string): Promise<Headline[]> 
 
 /**
  * The report as CSV (RFC 4180): one `metric,value` row per figure, the hours as
- * `conversations_hour_HH` (in `time_zone`), each knowledge gap as `knowledge_gap_N_question` and `_count`; a figure
+ * `conversations_hour_HH` (in `time_zone`), each language as `language_XX_conversations` (and
+ * `_ai_resolved_confirmed`, `_ai_resolved_assumed`, `_handed_off`, `_tickets`), each knowledge gap as `knowledge_gap_N_question` and `_count`; a figure
  * that has no value (no business hours set, nothing to measure) is an empty cell. Written by the
  * service's one CSV writer (src/kit/csv.ts), which defuses a question that would start a formula.
  */
@@ -198,6 +212,15 @@ export function reportCsv(r: Report): string {
         ] as [string, CsvValue][],
     ),
     ...r.by_hour.map((n, h) => [`conversations_hour_${String(h).padStart(2, "0")}`, n] as [string, CsvValue]),
+    ["help_centre_article_views", r.help_centre.article_views],
+    ["help_centre_helpful_votes", r.help_centre.helpful_votes],
+    ["help_centre_not_helpful_votes", r.help_centre.not_helpful_votes],
+    ["help_centre_searches_without_result", r.help_centre.searches_without_result],
+    ...r.by_language.flatMap((l) =>
+      (["conversations", "ai_resolved_confirmed", "ai_resolved_assumed", "handed_off", "tickets"] as const).map(
+        (k) => [`language_${l.language}_${k}`, l[k]] as [string, CsvValue],
+      ),
+    ),
     ...(r.knowledge_gaps ?? []).flatMap(
       (g, i) =>
         [

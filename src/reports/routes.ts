@@ -62,6 +62,32 @@ const ReportSchema = t.Object({
   csat: t.Object({ ai: Csat, person: Csat }),
   by_hour: t.Array(t.Integer(), { minItems: 24, maxItems: 24, description: "Conversations by hour of the day, 00 to 23, in time_zone." }),
   knowledge_gaps: t.Union([t.Array(Gap), t.Null()], { description: "The period's top knowledge gaps; null unless the member also has knowledge:manage." }),
+  help_centre: t.Object(
+    {
+      article_views: t.Integer({ description: "Views of public articles, all time." }),
+      helpful_votes: t.Integer({ description: '"Was this article helpful?" answered Yes, all time.' }),
+      not_helpful_votes: t.Integer({ description: "Answered No, all time." }),
+      searches_without_result: t.Integer({ description: "Help centre searches (pages and widget) that found no article in the period." }),
+      top_searches_without_result: t.Array(t.Object({ query: t.String(), count: t.Integer(), last_searched_at: t.String() }), {
+        description: "The period's most frequent searches without a result, case folded.",
+      }),
+    },
+    { description: "The public help centre." },
+  ),
+  by_language: t.Array(
+    t.Object({
+      language: t.String({ description: "ISO 639-1, or unknown" }),
+      conversations: t.Integer(),
+      ai_resolved_confirmed: t.Integer(),
+      ai_resolved_assumed: t.Integer(),
+      handed_off: t.Integer(),
+      tickets: t.Integer(),
+    }),
+    {
+      description:
+        "The period's conversations (with the same AI-resolution and hand-off judgements) by the customer's language, and its tickets by theirs; unknown when not known; most conversations first.",
+    },
+  ),
 });
 const Headline = t.Object({ name: t.String(), current: Nullable(t.Number()), previous: Nullable(t.Number()) });
 
@@ -84,7 +110,7 @@ export function reportRoutes(deps: Deps, lookups: ReportLookups) {
       detail: {
         tags: ["Reports"],
         summary:
-          "Conversations, AI resolution (confirmed and assumed), hand-offs and their reasons, response times (calendar and business hours) and resolution times, CSAT, volume by hour and the top knowledge gaps over a period",
+          "Conversations, AI resolution (confirmed and assumed), hand-offs and their reasons, response times (calendar and business hours) and resolution times, CSAT, volume by hour, the top knowledge gaps and a breakdown by language over a period",
       },
     })
     .get(

@@ -8,54 +8,57 @@ import { AppError } from "../errors.ts";
 import type { Actor } from "../kit/actor.ts";
 import { DOC_LIMITS } from "../knowledge/docs.ts";
 import { memberRoles } from "../tenancy/memberships.ts";
+import { Arg } from "../tools/define.ts";
 import type { ToolContext, ToolResult } from "../tools/types.ts";
+
+/** A setting `null` removes: `type: ["string", "null"]`, as tools/list has always carried it. */
+const removable = (schema: Record<string, unknown>) => Arg.json<string | null>({ type: ["string", "null"], ...schema });
 
 /** The widget's look as the setup tool writes it into the agent's avatar_config (what /api/sdk/config returns). */
 export const LOOK_FIELDS = {
-  title: { type: ["string", "null"], minLength: 1, maxLength: 60, description: "The name shown in the widget's header." },
-  greeting: { type: ["string", "null"], minLength: 1, maxLength: 500, description: "The first message a visitor sees." },
-  primary_color: { type: ["string", "null"], pattern: "^#[0-9a-fA-F]{6}$", description: "Bubble and header colour, #rrggbb." },
-  text_color: {
-    type: ["string", "null"],
-    pattern: "^#[0-9a-fA-F]{6}$",
-    description: "Text colour on the primary colour, #rrggbb. Unset: black or white, whichever reads better on it.",
-  },
-  image_url: {
-    type: ["string", "null"],
-    pattern: "^https://",
-    maxLength: 2048,
-    description: "The agent's avatar, an https URL (loaded by the visitor's browser).",
-  },
-  position: { type: ["string", "null"], enum: ["right", "left", null], description: "Which bottom corner the bubble sits in." },
-} as const;
+  title: Arg.optional(removable({ minLength: 1, maxLength: 60, description: "The name shown in the widget's header." })),
+  greeting: Arg.optional(removable({ minLength: 1, maxLength: 500, description: "The first message a visitor sees." })),
+  primary_color: Arg.optional(removable({ pattern: "^#[0-9a-fA-F]{6}$", description: "Bubble and header colour, #rrggbb." })),
+  text_color: Arg.optional(
+    removable({
+      pattern: "^#[0-9a-fA-F]{6}$",
+      description: "Text colour on the primary colour, #rrggbb. Unset: black or white, whichever reads better on it.",
+    }),
+  ),
+  image_url: Arg.optional(
+    removable({
+      pattern: "^https://",
+      maxLength: 2048,
+      description: "The agent's avatar, an https URL (loaded by the visitor's browser).",
+    }),
+  ),
+  position: Arg.optional(
+    Arg.json<"right" | "left" | null>({ type: ["string", "null"], enum: ["right", "left", null], description: "Which bottom corner the bubble sits in." }),
+  ),
+};
 
-export const agentId = { type: "string", minLength: 1, maxLength: 64, description: "The agent to change; default: the org's active agent." };
-export const status = { type: "string", enum: ["published", "draft"], description: "Default published: customers' answers use it at once." };
-export const tags = {
-  type: "array",
-  items: { type: "string", minLength: 1, maxLength: DOC_LIMITS.tag },
+export const agentId = Arg.string({ minLength: 1, maxLength: 64, description: "The agent to change; default: the org's active agent." });
+export const status = Arg.choice(["published", "draft"], { description: "Default published: customers' answers use it at once." });
+export const tags = Arg.array(Arg.string({ minLength: 1, maxLength: DOC_LIMITS.tag }), {
   maxItems: DOC_LIMITS.tags,
   description: "Labels for the knowledge base.",
-};
+});
 
 const L = AGENT_LIMITS;
-export const routingRule = {
-  type: "object",
-  properties: {
-    match: {
-      type: "object",
-      properties: {
-        keywords: { type: "array", items: { type: "string", minLength: 1, maxLength: L.keyword }, maxItems: L.keywords },
-        intent: { type: "string", minLength: 1, maxLength: L.intent },
+export const routingRule = Arg.object(
+  {
+    match: Arg.object(
+      {
+        keywords: Arg.optional(Arg.array(Arg.string({ minLength: 1, maxLength: L.keyword }), { maxItems: L.keywords })),
+        intent: Arg.optional(Arg.string({ minLength: 1, maxLength: L.intent })),
       },
-      additionalProperties: false,
-    },
-    team: { type: "string", minLength: 1, maxLength: L.team },
-    action: { type: "string", enum: ["route", "handoff"] },
+      { additionalProperties: false },
+    ),
+    team: Arg.string({ minLength: 1, maxLength: L.team }),
+    action: Arg.optional(Arg.choice(["route", "handoff"])),
   },
-  required: ["match", "team"],
-  additionalProperties: false,
-};
+  { additionalProperties: false },
+);
 
 /** The member a call acts for, holding `role` in this org now; 403 otherwise. */
 export async function requirePerson(ctx: ToolContext, role?: Role): Promise<Actor> {

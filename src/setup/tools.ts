@@ -15,7 +15,6 @@
 import { recordActivity } from "../activity/log.ts";
 import { agentView, getAgent, updateAgent } from "../agents/service.ts";
 import { AGENT_LIMITS } from "../agents/agent-input.ts";
-import type { RoutingRule } from "../agents/service.ts";
 import { liveWidgetKeys } from "../orgs/lookups.ts";
 import { AppError } from "../errors.ts";
 import { installSnippet } from "../widget/demo.ts";
@@ -23,6 +22,7 @@ import { createDoc, DOC_LIMITS, docView } from "../knowledge/docs.ts";
 import { importDocFromUrl } from "../knowledge/docs-import.ts";
 import { normaliseOrigin } from "../sdk/auth.ts";
 import { allowedOrigins, ORIGIN_LIMITS, setAllowedOrigins } from "../sdk/settings.ts";
+import { Arg, defineTool } from "../tools/define.ts";
 import type { ToolDefinition } from "../tools/types.ts";
 import { setupStatus } from "./status.ts";
 import { agentId, atLeastOne, LOOK_FIELDS, ok, requirePerson, routingRule, status, tags, targetAgent } from "./tool-kit.ts";
@@ -33,41 +33,32 @@ const L = AGENT_LIMITS;
 // --- the tools -----------------------------------------------------------------------------------
 
 export const setupTools: ToolDefinition[] = [
-  {
+  defineTool({
     name: "setup_status",
     description:
       "A checklist of the organisation's setup: an active agent, published knowledge-base documents, the widget installed (traffic seen from a widget key), identity verification and connectors. `ready` is true when every required item is done; each item says what to do next.",
-    inputSchema: { type: "object", properties: {}, additionalProperties: false },
+    input: Arg.object({}, { additionalProperties: false }),
     title: "Setup checklist",
-    destructive: false,
     readOnly: true,
-    idempotent: true,
-    openWorld: false,
     scope: "setup:read",
     source,
-    defaultEnabled: true,
     async execute(ctx) {
       await requirePerson(ctx);
       return ok(await setupStatus(ctx.deps, ctx.orgId));
     },
-  },
-  {
+  }),
+  defineTool({
     name: "setup_get_install_snippet",
     description:
       "The two-line HTML snippet that installs the chat widget on a website, with the organisation's publishable widget key and id. Paste it before </body>.",
-    inputSchema: {
-      type: "object",
-      properties: { key_id: { type: "string", minLength: 1, maxLength: 64, description: "Which live widget key; default: the oldest live one." } },
-      additionalProperties: false,
-    },
+    input: Arg.object(
+      { key_id: Arg.optional(Arg.string({ minLength: 1, maxLength: 64, description: "Which live widget key; default: the oldest live one." })) },
+      { additionalProperties: false },
+    ),
     title: "Widget install snippet",
-    destructive: false,
     readOnly: true,
-    idempotent: true,
-    openWorld: false,
     scope: "setup:read",
     source,
-    defaultEnabled: true,
     async execute(ctx, args) {
       await requirePerson(ctx);
       const keys = await liveWidgetKeys(ctx.deps, ctx.orgId);
@@ -80,86 +71,76 @@ export const setupTools: ToolDefinition[] = [
       const snippet = installSnippet(ctx.deps.config.baseUrl, key.key, ctx.orgId);
       return ok({ snippet, script_url: `${ctx.deps.config.baseUrl}/widget.js`, key: key.key, key_id: key.id, key_label: key.label, org_id: ctx.orgId });
     },
-  },
-  {
+  }),
+  defineTool({
     name: "setup_update_agent",
     description:
       "Change an agent's name, instructions, skills or routing rules (each given replaces the stored one). Default: the organisation's active agent. Returns the agent.",
-    inputSchema: {
-      type: "object",
-      properties: {
-        agent_id: agentId,
-        name: { type: "string", minLength: 1, maxLength: L.name },
-        instructions: { type: "string", maxLength: L.instructions, description: "How the agent behaves and answers." },
-        skills: {
-          type: "array",
-          items: { type: "string", minLength: 1, maxLength: L.skill },
-          maxItems: L.skills,
-          uniqueItems: true,
-          description: "What the agent handles; handoffs pick agents by skill.",
-        },
-        routing_rules: {
-          type: "array",
-          items: routingRule,
-          maxItems: L.routingRules,
-          description: "Messages matching keywords or an intent go to a team (route) or another agent (handoff).",
-        },
+    input: Arg.object(
+      {
+        agent_id: Arg.optional(agentId),
+        name: Arg.optional(Arg.string({ minLength: 1, maxLength: L.name })),
+        instructions: Arg.optional(Arg.string({ maxLength: L.instructions, description: "How the agent behaves and answers." })),
+        skills: Arg.optional(
+          Arg.array(Arg.string({ minLength: 1, maxLength: L.skill }), {
+            maxItems: L.skills,
+            uniqueItems: true,
+            description: "What the agent handles; handoffs pick agents by skill.",
+          }),
+        ),
+        routing_rules: Arg.optional(
+          Arg.array(routingRule, {
+            maxItems: L.routingRules,
+            description: "Messages matching keywords or an intent go to a team (route) or another agent (handoff).",
+          }),
+        ),
       },
-      additionalProperties: false,
-    },
+      { additionalProperties: false },
+    ),
     title: "Update an agent",
-    destructive: false,
-    readOnly: false,
     idempotent: true,
-    openWorld: false,
     scope: "setup:write",
     source,
-    defaultEnabled: true,
     async execute(ctx, args) {
       atLeastOne("setup_update_agent", args, ["name", "instructions", "skills", "routing_rules"]);
       const actor = await requirePerson(ctx, "agents:manage");
       const agent = await targetAgent(ctx, args.agent_id);
       const updated = await updateAgent(ctx.deps, ctx.orgId, actor, agent.id, {
-        name: args.name as string | undefined,
-        instructions: args.instructions as string | undefined,
-        skills: args.skills as string[] | undefined,
-        routing_rules: args.routing_rules as RoutingRule[] | undefined,
+        name: args.name,
+        instructions: args.instructions,
+        skills: args.skills,
+        routing_rules: args.routing_rules,
       });
       return ok(agentView(updated));
     },
-  },
-  {
+  }),
+  defineTool({
     name: "setup_add_doc",
     description: "Add a knowledge-base document (markdown). Published by default: the agent answers from it at once.",
-    inputSchema: {
-      type: "object",
-      properties: {
-        title: { type: "string", minLength: 1, maxLength: DOC_LIMITS.title },
-        body: { type: "string", minLength: 1, maxLength: DOC_LIMITS.body, description: "The document's text, in markdown." },
-        url: { type: "string", pattern: "^https?://", maxLength: DOC_LIMITS.url, description: "Where the document lives, shown with answers that cite it." },
-        tags,
-        status,
+    input: Arg.object(
+      {
+        title: Arg.string({ minLength: 1, maxLength: DOC_LIMITS.title }),
+        body: Arg.string({ minLength: 1, maxLength: DOC_LIMITS.body, description: "The document's text, in markdown." }),
+        url: Arg.optional(
+          Arg.string({ pattern: "^https?://", maxLength: DOC_LIMITS.url, description: "Where the document lives, shown with answers that cite it." }),
+        ),
+        tags: Arg.optional(tags),
+        status: Arg.optional(status),
       },
-      required: ["title", "body"],
-      additionalProperties: false,
-    },
+      { additionalProperties: false },
+    ),
     title: "Add a knowledge-base document",
-    destructive: false,
-    readOnly: false,
-    idempotent: false,
-    openWorld: false,
     scope: "setup:write",
     source,
-    defaultEnabled: true,
     async execute(ctx, args) {
       const actor = await requirePerson(ctx, "knowledge:manage");
-      if ((args.title as string).trim() === "") throw AppError.badRequest("Invalid arguments for setup_add_doc: /title must not be blank.");
+      if (args.title.trim() === "") throw AppError.badRequest("Invalid arguments for setup_add_doc: /title must not be blank.");
       const doc = await createDoc(ctx.deps, ctx.orgId, {
-        title: (args.title as string).trim(),
-        body: args.body as string,
-        url: (args.url as string | undefined) ?? null,
-        tags: args.tags as string[] | undefined,
-        status: args.status as "published" | "draft" | undefined,
+        title: args.title.trim(),
+        body: args.body,
+        url: args.url ?? null,
+        tags: args.tags,
+        status: args.status,
       });
       await recordActivity(ctx.deps, {
         orgId: ctx.orgId,
@@ -171,30 +152,24 @@ export const setupTools: ToolDefinition[] = [
       });
       return ok(docView(doc));
     },
-  },
-  {
+  }),
+  defineTool({
     name: "setup_import_doc_from_url",
     description:
       "Import a web page as a knowledge-base document: fetched once over https (no redirects followed, at most 2 MiB, 15 s), HTML turned into readable text titled by the page; markdown and plain text kept as they are. Published by default.",
-    inputSchema: {
-      type: "object",
-      properties: {
-        url: { type: "string", minLength: 1, maxLength: DOC_LIMITS.url, description: "The page, https://…" },
-        title: { type: "string", minLength: 1, maxLength: DOC_LIMITS.title, description: "Overrides the page's own title." },
-        tags,
-        status,
+    input: Arg.object(
+      {
+        url: Arg.string({ minLength: 1, maxLength: DOC_LIMITS.url, description: "The page, https://…" }),
+        title: Arg.optional(Arg.string({ minLength: 1, maxLength: DOC_LIMITS.title, description: "Overrides the page's own title." })),
+        tags: Arg.optional(tags),
+        status: Arg.optional(status),
       },
-      required: ["url"],
-      additionalProperties: false,
-    },
+      { additionalProperties: false },
+    ),
     title: "Import a document from a URL",
-    destructive: false,
-    readOnly: false,
-    idempotent: false,
     openWorld: true,
     scope: "setup:write",
     source,
-    defaultEnabled: true,
     async execute(ctx, args) {
       const actor = await requirePerson(ctx, "knowledge:manage");
       try {
@@ -203,10 +178,10 @@ export const setupTools: ToolDefinition[] = [
           ctx.orgId,
           actor,
           {
-            url: args.url as string,
-            title: args.title as string | undefined,
-            tags: args.tags as string[] | undefined,
-            status: args.status as "published" | "draft" | undefined,
+            url: args.url,
+            title: args.title,
+            tags: args.tags,
+            status: args.status,
           },
           ctx.signal,
         );
@@ -218,33 +193,28 @@ export const setupTools: ToolDefinition[] = [
         throw error;
       }
     },
-  },
-  {
+  }),
+  defineTool({
     name: "setup_configure_widget",
     description:
       'Configure the chat widget: its look (title, greeting, colours, avatar image, corner; null removes a setting), the agent\'s live-help label (the "talk to a person" action), and the browser origins allowed to use the widget key (replaces the list; empty allows any origin). Returns the resulting settings.',
-    inputSchema: {
-      type: "object",
-      properties: {
-        agent_id: agentId,
-        look: { type: "object", properties: LOOK_FIELDS, additionalProperties: false, minProperties: 1 },
-        live_help_label: { type: "string", minLength: 1, maxLength: L.liveHelpLabel },
-        allowed_origins: {
-          type: "array",
-          items: { type: "string", minLength: 1, maxLength: 2048, description: "scheme://host[:port], e.g. https://shop.example" },
-          maxItems: ORIGIN_LIMITS.origins,
-        },
+    input: Arg.object(
+      {
+        agent_id: Arg.optional(agentId),
+        look: Arg.optional(Arg.object(LOOK_FIELDS, { additionalProperties: false, minProperties: 1 })),
+        live_help_label: Arg.optional(Arg.string({ minLength: 1, maxLength: L.liveHelpLabel })),
+        allowed_origins: Arg.optional(
+          Arg.array(Arg.string({ minLength: 1, maxLength: 2048, description: "scheme://host[:port], e.g. https://shop.example" }), {
+            maxItems: ORIGIN_LIMITS.origins,
+          }),
+        ),
       },
-      additionalProperties: false,
-    },
+      { additionalProperties: false },
+    ),
     title: "Configure the widget",
-    destructive: false,
-    readOnly: false,
     idempotent: true,
-    openWorld: false,
     scope: "setup:write",
     source,
-    defaultEnabled: true,
     async execute(ctx, args) {
       atLeastOne("setup_configure_widget", args, ["look", "live_help_label", "allowed_origins"]);
       // Each part needs the role its dashboard page needs; all are checked before anything changes.
@@ -254,7 +224,7 @@ export const setupTools: ToolDefinition[] = [
       let agent = touchesAgent || args.agent_id !== undefined ? await targetAgent(ctx, args.agent_id) : await getAgent(ctx.deps, ctx.orgId);
       // All or nothing: the origins are checked before the agent changes, and stored after it did
       // (the agents service refuses for its own reasons, such as control characters in the label).
-      const requested = args.allowed_origins as string[] | undefined;
+      const requested = args.allowed_origins;
       const badOrigin = requested?.findIndex((origin) => normaliseOrigin(origin) === null) ?? -1;
       if (badOrigin >= 0)
         throw AppError.badRequest(
@@ -262,13 +232,13 @@ export const setupTools: ToolDefinition[] = [
         );
       if (touchesAgent && agent) {
         const look = { ...agent.avatarConfig };
-        for (const [field, value] of Object.entries((args.look as Record<string, unknown> | undefined) ?? {})) {
+        for (const [field, value] of Object.entries(args.look ?? {})) {
           if (value === null) delete look[field];
           else look[field] = value;
         }
         agent = await updateAgent(ctx.deps, ctx.orgId, actor, agent.id, {
           ...(args.look !== undefined ? { avatar_config: look } : {}),
-          live_help_label: args.live_help_label as string | undefined,
+          live_help_label: args.live_help_label,
         });
       }
       const origins = requested !== undefined ? await setAllowedOrigins(ctx.deps, ctx.orgId, actor, requested) : await allowedOrigins(ctx.deps, ctx.orgId);
@@ -277,5 +247,5 @@ export const setupTools: ToolDefinition[] = [
         allowed_origins: origins.allowed_origins,
       });
     },
-  },
+  }),
 ];

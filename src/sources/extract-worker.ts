@@ -2,6 +2,7 @@
 // (src/sources/html-markdown.ts). It runs on a thread of its own so a slow or hostile page (giant,
 // deeply nested) never holds the server's event loop; the caller terminates it when it runs over
 // its time.
+import type { Alternate } from "./hreflang.ts";
 import { fragmentMarkdown, PageRefused, pageMarkdown } from "./html-markdown.ts";
 
 declare const self: Worker;
@@ -15,7 +16,7 @@ export interface ExtractRequest {
 }
 
 export type ExtractReply =
-  | { id: number; ok: true; title: string; markdown: string; links: string[]; language?: string }
+  | { id: number; ok: true; title: string; markdown: string; links: string[]; language?: string; alternates?: Alternate[] }
   | { id: number; ok: false; reason: string };
 
 self.onmessage = (event: MessageEvent<ExtractRequest>) => {

@@ -5,9 +5,12 @@
 // thread is terminated and replaced, so neither its CPU nor its memory stays with the server.
 import { createWorkerClient } from "../kit/worker-client.ts";
 import type { ExtractRequest } from "./extract-worker.ts";
+import type { Alternate } from "./hreflang.ts";
 import { SYNC_LIMITS } from "./model.ts";
 
-export type Extracted = { ok: true; title: string; markdown: string; links: string[]; language?: string } | { ok: false; reason: string };
+export type Extracted =
+  | { ok: true; title: string; markdown: string; links: string[]; language?: string; alternates?: Alternate[] }
+  | { ok: false; reason: string };
 
 export interface Extractor {
   extract(html: string, url: string, fragment?: boolean): Promise<Extracted>;

@@ -1,16 +1,19 @@
 // Help-centre imports (README "Knowledge sources"): every published article becomes a doc with its
 // title, its body (HTML → markdown), its URL and its section (Zendesk) or collection (Intercom) as a
-// tag. Re-running updates the same docs: an article is keyed by its URL.
+// tag. Re-running updates the same docs: an article is keyed by its URL. With `locales`, each
+// article once per locale it is in (its language set from the locale), its versions linked as
+// translations of one another by the article's id (src/knowledge/translations.ts).
 //   * Zendesk Guide: the public Help Center API, GET {base}/api/v2/help_center/{locale}/articles.json
-//     and sections.json, paginated by `next_page`; no credentials (public articles only).
+//     and sections.json per locale, paginated by `next_page`; no credentials (public articles only).
 //   * Intercom Articles: GET {base}/articles and /help_center/collections with the stored token as
-//     a Bearer and an `Intercom-Version` header, paginated by `pages.next`.
+//     a Bearer and an `Intercom-Version` header, paginated by `pages.next`; an article's other
+//     locales are in its `translated_content` (keyed by locale), its own is `default_locale`.
 // Every request goes through the outbound guard (src/sources/fetch.ts); answers are parsed with the
 // bounded JSON reader; the number of API pages is capped (SYNC_LIMITS.apiPages, per list): a list
 // longer than that is read in part, so the sync removes nothing and the source's reason says so.
 import { DOC_LIMITS } from "../knowledge/docs.ts";
-import { normalizeLanguage } from "../kit/language.ts";
 import { parseJsonBounded } from "../http/json.ts";
+import { normalizeLanguage } from "../kit/language.ts";
 import { politeFetch } from "./fetch.ts";
 import { SOURCE_LIMITS, SYNC_LIMITS } from "./model.ts";
 import { type Reader, type ReaderContext, SyncFailed } from "./reader.ts";
@@ -68,6 +71,77 @@ async function* paged(
 
 const text = (value: unknown) => (typeof value === "string" ? value : typeof value === "number" ? String(value) : "");
 
+/** One article in one locale, as both APIs come to give it. */
+interface Entry {
+  url: string;
+  title: string;
+  html: string;
+  published: boolean;
+  section: string;
+  language: string | null;
+  /** The article's id: what its versions in other locales share. */
+  key: string;
+}
+
+/** Zendesk: each locale asked for is a list of its own (the article id is the same in every locale). */
+async function* zendeskEntries(ctx: ReaderContext, base: string, host: string, sections: Map<string, string>, unread: string[]): AsyncGenerator<Entry> {
+  const { settings } = ctx.source;
+  for (const locale of settings.locales ?? [settings.locale ?? "en-us"]) {
+    const root = `${base}/api/v2/help_center/${encodeURIComponent(locale)}`;
+    const what = (list: string) => (settings.locales ? `${list} in ${locale}` : list);
+    for await (const s of paged(
+      ctx,
+      { first: `${root}/sections.json?per_page=100`, what: what("sections"), unread },
+      host,
+      {},
+      (p) => p.sections,
+      (p) => p.next_page,
+    ))
+      sections.set(text(s.id), text(s.name));
+    for await (const a of paged(
+      ctx,
+      { first: `${root}/articles.json?per_page=100`, what: what("articles"), unread },
+      host,
+      {},
+      (p) => p.articles,
+      (p) => p.next_page,
+    ))
+      yield {
+        url: text(a.html_url),
+        title: text(a.title),
+        html: text(a.body),
+        published: a.draft !== true,
+        section: text(a.section_id),
+        language: normalizeLanguage(text(a.locale) || locale),
+        key: text(a.id),
+      };
+  }
+}
+
+/**
+ * Intercom: one list; an article's versions are its default-language fields and its
+ * `translated_content` by locale. Without `locales`, the default language only (as before).
+ */
+function* intercomEntries(article: Json, locales: string[] | undefined): Generator<Entry> {
+  const main = text(article.default_locale) || null;
+  const versions: [string | null, Json][] = locales
+    ? locales.flatMap((l): [string, Json][] => {
+        const content = l === main ? article : ((article.translated_content as Json | undefined)?.[l] as Json | undefined);
+        return content && typeof content === "object" ? [[l, content]] : [];
+      })
+    : [[main, article]];
+  for (const [locale, content] of versions)
+    yield {
+      url: text(content.url),
+      title: text(content.title),
+      html: text(content.body),
+      published: content.state === "published",
+      section: text(article.parent_id),
+      language: normalizeLanguage(locale),
+      key: text(article.id),
+    };
+}
+
 export const readHelpCentre: Reader = async (ctx) => {
   const { source } = ctx;
   const base = source.settings.base_url!;
@@ -77,44 +151,27 @@ export const readHelpCentre: Reader = async (ctx) => {
   const sections = new Map<string, string>();
   /** Lists read in part (the API-page cap): nothing is removed, and the source says why. */
   const unread: string[] = [];
-  let articles: AsyncGenerator<Json>;
-  let headers: Record<string, string> = {};
-  if (source.kind === "zendesk") {
-    const root = `${base}/api/v2/help_center/${encodeURIComponent(source.settings.locale ?? "en-us")}`;
-    for await (const s of paged(
-      ctx,
-      { first: `${root}/sections.json?per_page=100`, what: "sections", unread },
-      host,
-      headers,
-      (p) => p.sections,
-      (p) => p.next_page,
-    ))
-      sections.set(text(s.id), text(s.name));
-    articles = paged(
-      ctx,
-      { first: `${root}/articles.json?per_page=100`, what: "articles", unread },
-      host,
-      headers,
-      (p) => p.articles,
-      (p) => p.next_page,
-    );
-  } else {
+  let entries: AsyncGenerator<Entry>;
+  if (source.kind === "zendesk") entries = zendeskEntries(ctx, base, host, sections, unread);
+  else {
     const token = sourceToken(ctx.deps, source);
     if (!token) throw new SyncFailed("no Intercom token is stored");
-    headers = { authorization: `Bearer ${token}`, "intercom-version": INTERCOM_VERSION };
+    const headers = { authorization: `Bearer ${token}`, "intercom-version": INTERCOM_VERSION };
     const nextOf = (p: Json) => (p.pages as Json | undefined)?.next;
     for await (const c of paged(ctx, { first: `${base}/help_center/collections`, what: "collections", unread }, host, headers, (p) => p.data, nextOf))
       sections.set(text(c.id), text(c.name));
-    articles = paged(ctx, { first: `${base}/articles`, what: "articles", unread }, host, headers, (p) => p.data, nextOf);
+    const articles = paged(ctx, { first: `${base}/articles`, what: "articles", unread }, host, headers, (p) => p.data, nextOf);
+    entries = (async function* () {
+      for await (const article of articles) yield* intercomEntries(article, source.settings.locales);
+    })();
   }
-  for await (const article of articles) {
+  for await (const entry of entries) {
     if (found >= cap) return { complete: false, found, unread: [...unread, `the help centre has more than ${cap} articles; those past them were not read`] };
-    const published = source.kind === "zendesk" ? article.draft !== true : article.state === "published";
-    const url = text(source.kind === "zendesk" ? article.html_url : article.url);
-    if (!published || !/^https?:\/\//.test(url)) continue;
+    const { url } = entry;
+    if (!entry.published || !/^https?:\/\//.test(url)) continue;
     found++;
-    const title = text(article.title).trim().slice(0, DOC_LIMITS.title) || "Untitled";
-    const converted = await ctx.extractor.extract(text(article.body), url, true);
+    const title = entry.title.trim().slice(0, DOC_LIMITS.title) || "Untitled";
+    const converted = await ctx.extractor.extract(entry.html, url, true);
     if (!converted.ok) {
       await ctx.emit({ kind: "failed", url, reason: converted.reason }, found);
       continue;
@@ -124,10 +181,19 @@ export const readHelpCentre: Reader = async (ctx) => {
       await ctx.emit({ kind: "failed", url, reason: `its text is ${body.length} characters; a doc holds at most ${DOC_LIMITS.body}` }, found);
     else if (body === "") await ctx.emit({ kind: "failed", url, reason: "the article has no text" }, found);
     else {
-      const section = sections.get(text(source.kind === "zendesk" ? article.section_id : article.parent_id));
-      // The article's locale (Zendesk: `locale`, else the one asked for; Intercom: its `default_locale`); else detected from its text.
-      const language = normalizeLanguage(source.kind === "zendesk" ? (article.locale ?? source.settings.locale) : article.default_locale) ?? undefined;
-      await ctx.emit({ kind: "content", url, title, body, tags: section ? [section.slice(0, DOC_LIMITS.tag)] : [], ...(language ? { language } : {}) }, found);
+      const section = sections.get(entry.section);
+      await ctx.emit(
+        {
+          kind: "content",
+          url,
+          title,
+          body,
+          tags: section ? [section.slice(0, DOC_LIMITS.tag)] : [],
+          ...(entry.language ? { language: entry.language } : {}),
+          ...(entry.key ? { translationKey: `${source.kind}:${entry.key}` } : {}),
+        },
+        found,
+      );
     }
   }
   return unread.length > 0 ? { complete: false, found, unread } : { complete: true, found };

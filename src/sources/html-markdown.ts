@@ -6,6 +6,7 @@ import { normalizeLanguage } from "../kit/language.ts";
 import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
 import TurndownService from "turndown";
+import { type Alternate, readAlternates } from "./hreflang.ts";
 
 const MAX_LINKS = 2000;
 /** Readability's time grows much faster than the page's nesting; real pages stay far below this. */
@@ -52,7 +53,7 @@ turndown.remove(["script", "style", "noscript", "iframe", "form", "button", "sel
 
 const clean = (text: string | null | undefined) => (text ?? "").replace(/\s+/g, " ").trim();
 
-export function pageMarkdown(html: string, url: string): { title: string; markdown: string; links: string[]; language?: string } {
+export function pageMarkdown(html: string, url: string): { title: string; markdown: string; links: string[]; language?: string; alternates: Alternate[] } {
   checkText(html);
   const { document } = parseHTML(html);
   checkTree(document.documentElement as unknown as { children: ArrayLike<unknown> });
@@ -65,6 +66,8 @@ export function pageMarkdown(html: string, url: string): { title: string; markdo
       links.push(target.href);
     } catch {}
   }
+  // Before Readability, which rewrites the document.
+  const alternates = readAlternates(document as unknown as Parameters<typeof readAlternates>[0], url);
   const h1 = clean(document.querySelector("main h1, article h1, h1")?.textContent);
   const headTitle = clean(document.querySelector("title")?.textContent);
   const article = new Readability(document as unknown as Document, { charThreshold: 100 }).parse();
@@ -80,7 +83,7 @@ export function pageMarkdown(html: string, url: string): { title: string; markdo
   if (h1 && !markdown.startsWith("#")) markdown = `# ${h1}\n\n${markdown}`;
   // The page's language as it declares it (`<html lang="es">`); the doc's otherwise detected from its text.
   const language = normalizeLanguage(document.documentElement?.getAttribute("lang"));
-  return { title, markdown, links, ...(language ? { language } : {}) };
+  return { title, markdown, links, alternates, ...(language ? { language } : {}) };
 }
 
 export function fragmentMarkdown(html: string): string {

@@ -3,6 +3,7 @@
 // Intercom Articles) and keeps one doc per page in sync.
 import type { knowledgeSources, SourceCounts, SourceKind, SourceSettings } from "../db/schema/index.ts";
 import type { ErrorDetail } from "../errors.ts";
+import { normalizeLanguage } from "../kit/language.ts";
 import { normaliseUrl } from "../net/guard.ts";
 
 export type SourceRow = typeof knowledgeSources.$inferSelect;
@@ -26,7 +27,13 @@ export const SOURCE_LIMITS = {
   maxInterval: 30 * 86_400,
   token: 512,
   locale: 16,
+  /** Help-centre locales imported, and hreflang languages a website takes, each list. */
+  locales: 20,
+  languages: 50,
 } as const;
+
+/** A help centre's locale: Zendesk's `en-us`, `pt-br`; Intercom's `en`, `pt-BR`, `zh-CN`. */
+const LOCALE = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/;
 
 /** Limits of one sync (README "Knowledge sources"). */
 export const SYNC_LIMITS = {
@@ -61,6 +68,8 @@ export interface SourceInput {
   start_url?: string;
   base_url?: string;
   locale?: string;
+  locales?: string[];
+  languages?: string[];
   include?: string[];
   exclude?: string[];
   max_pages?: number;
@@ -100,17 +109,36 @@ export function checkSource(input: SourceInput, allowLoopback: boolean): { probl
     checkUrl(input.start_url, "/start_url", allowLoopback, problems);
     settings.start_url = input.start_url;
     settings.max_pages = input.max_pages ?? SOURCE_LIMITS.defaultPages;
+    if (input.languages !== undefined) {
+      const languages = input.languages.map((l) => normalizeLanguage(l));
+      languages.forEach((l, i) => {
+        if (l === null) problems.push({ path: `/languages/${i}`, message: "must be a language code such as es" });
+      });
+      if (input.languages.length === 0 || input.languages.length > SOURCE_LIMITS.languages)
+        problems.push({ path: "/languages", message: `must name 1 to ${SOURCE_LIMITS.languages} languages` });
+      settings.languages = [...new Set(languages.filter((l): l is string => l !== null))];
+    }
   } else {
     checkUrl(input.base_url, "/base_url", allowLoopback, problems);
     settings.base_url = input.base_url?.replace(/\/+$/, "");
     if (input.kind === "zendesk") {
-      if (input.locale !== undefined && !/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/.test(input.locale))
-        problems.push({ path: "/locale", message: "must be a language tag such as en-us" });
+      if (input.locale !== undefined && !LOCALE.test(input.locale)) problems.push({ path: "/locale", message: "must be a language tag such as en-us" });
       settings.locale = (input.locale ?? "en-us").toLowerCase();
+    }
+    if (input.locales !== undefined) {
+      if (input.locales.length === 0 || input.locales.length > SOURCE_LIMITS.locales)
+        problems.push({ path: "/locales", message: `must name 1 to ${SOURCE_LIMITS.locales} locales` });
+      input.locales.forEach((l, i) => {
+        if (l.length > SOURCE_LIMITS.locale || !LOCALE.test(l)) problems.push({ path: `/locales/${i}`, message: "must be a locale such as en-us or pt-BR" });
+      });
+      // Zendesk's locales are lower case in its URLs; Intercom's keep theirs (`pt-BR`).
+      settings.locales = [...new Set(input.kind === "zendesk" ? input.locales.map((l) => l.toLowerCase()) : input.locales)];
     }
     if (input.kind === "intercom" && !input.token) problems.push({ path: "/token", message: "is required: an Intercom access token" });
   }
   if (input.kind !== "intercom" && input.token !== undefined) problems.push({ path: "/token", message: "applies to Intercom only" });
+  if (input.kind === "website" && input.locales !== undefined) problems.push({ path: "/locales", message: "applies to help centres only" });
+  if (input.kind !== "website" && input.languages !== undefined) problems.push({ path: "/languages", message: "applies to websites only" });
   return { problems, settings };
 }
 
@@ -128,6 +156,8 @@ export function sourceView(row: SourceRow) {
     ...(row.settings.start_url ? { start_url: row.settings.start_url } : {}),
     ...(row.settings.base_url ? { base_url: row.settings.base_url } : {}),
     ...(row.settings.locale ? { locale: row.settings.locale } : {}),
+    ...(row.settings.locales ? { locales: row.settings.locales } : {}),
+    ...(row.settings.languages ? { languages: row.settings.languages } : {}),
     ...(row.kind === "website"
       ? { include: row.settings.include ?? [], exclude: row.settings.exclude ?? [], max_pages: row.settings.max_pages ?? SOURCE_LIMITS.defaultPages }
       : {}),

@@ -7,7 +7,19 @@ import type { SourceRow } from "./model.ts";
 export type PageRow = typeof knowledgeSourcePages.$inferSelect;
 
 export type PageResult =
-  | { kind: "content"; url: string; title: string; body: string; tags?: string[]; language?: string; etag?: string | null; lastModified?: string | null }
+  | {
+      kind: "content";
+      url: string;
+      title: string;
+      body: string;
+      tags?: string[];
+      etag?: string | null;
+      lastModified?: string | null;
+      /** The page's language as the source names it (hreflang, the help centre's locale), ISO 639-1. */
+      language?: string;
+      /** What the page's versions in other languages share on this source (an article id, an hreflang cluster). */
+      translationKey?: string;
+    }
   | { kind: "unchanged"; url: string }
   | { kind: "gone"; url: string }
   | { kind: "failed"; url: string; reason: string };

@@ -42,6 +42,17 @@ const Fields = {
   start_url: Url,
   base_url: Url,
   locale: t.String({ minLength: 2, maxLength: SOURCE_LIMITS.locale }),
+  locales: t.Array(t.String({ minLength: 2, maxLength: SOURCE_LIMITS.locale }), {
+    minItems: 1,
+    maxItems: SOURCE_LIMITS.locales,
+    description:
+      "Help centres: the locales imported, each article once per locale it is translated to (Zendesk: en-us, es; Intercom: en, pt-BR). Default: `locale` (Zendesk), the help centre's default language (Intercom).",
+  }),
+  languages: t.Array(t.String({ minLength: 2, maxLength: 35 }), {
+    minItems: 1,
+    maxItems: SOURCE_LIMITS.languages,
+    description: "Websites: the languages taken when pages name theirs with hreflang (ISO 639-1, e.g. en, es); pages in others are not imported. Default: all.",
+  }),
   include: Patterns,
   exclude: Patterns,
   max_pages: t.Integer({ minimum: 1, maximum: SOURCE_LIMITS.maxPages, description: `Pages read per sync (default ${SOURCE_LIMITS.defaultPages}).` }),
@@ -66,6 +77,8 @@ const SourceView = t.Object({
   start_url: t.Optional(t.String()),
   base_url: t.Optional(t.String()),
   locale: t.Optional(t.String()),
+  locales: t.Optional(t.Array(t.String())),
+  languages: t.Optional(t.Array(t.String())),
   include: t.Optional(t.Array(t.String())),
   exclude: t.Optional(t.Array(t.String())),
   max_pages: t.Optional(t.Integer()),

@@ -96,6 +96,8 @@ export async function updateSource(deps: Deps, orgId: string, actor: Actor, id: 
     start_url: patch.start_url ?? row.settings.start_url,
     base_url: patch.base_url ?? row.settings.base_url,
     locale: patch.locale ?? row.settings.locale,
+    locales: patch.locales ?? row.settings.locales,
+    languages: patch.languages ?? row.settings.languages,
     include: patch.include ?? row.settings.include,
     exclude: patch.exclude ?? row.settings.exclude,
     max_pages: patch.max_pages ?? row.settings.max_pages,

@@ -249,7 +249,8 @@ async function applyPage(deps: Deps, source: SourceRow, known: PageRow | undefin
         body: page.body,
         url: page.url,
         tags: page.tags,
-        language: page.language ?? null,
+        language: page.language,
+        translationKey: page.translationKey,
       });
       if (written.outcome === "kept") {
         room.bytes += grows;

@@ -4,11 +4,15 @@
 // SYNC_LIMITS.perHost requests in flight and WEBSITE_CRAWL_DELAY_MS (or the robots.txt
 // Crawl-delay, when longer) between them, conditional requests for pages seen before. Only the
 // start URL's host is read; include and exclude patterns and the page cap apply to every page.
+// A page's hreflang alternates are followed like links (whether the crawl follows links or a
+// sitemap) when their language is one the source takes (`languages`, default all); they give the
+// page its language and the cluster its versions share (src/sources/hreflang.ts).
 import { DOC_LIMITS } from "../knowledge/docs.ts";
 import { firstHeading } from "../knowledge/docs-import.ts";
 import { type AdmissionRules, admission, ROBOTS_AGENT } from "./admission.ts";
 import { politeFetch } from "./fetch.ts";
 import { SOURCE_LIMITS, SYNC_LIMITS } from "./model.ts";
+import { clusterOf } from "./hreflang.ts";
 import { type PageResult, type Reader, type ReaderContext, SyncFailed } from "./reader.ts";
 import { looksLikeSitemap } from "./sitemap.ts";
 import { sitemapPages } from "./sitemaps.ts";
@@ -44,6 +48,8 @@ export const readWebsite: Reader = async (ctx) => {
   const sitemap = looksLikeSitemap(start);
   const listing = sitemap ? await sitemapPages(ctx, start, rules, cap) : null;
   const queue = listing ? listing.pages : admit(start.href) ? [start.href] : [];
+  // hreflang languages the source takes (x-default, null, only when it takes them all).
+  const takes = (language: string | null) => !settings.languages || (language !== null && settings.languages.includes(language));
   const queued = new Set(queue);
   const done = new Set<string>();
   let capped = listing ? listing.capped : false;
@@ -77,26 +83,32 @@ export const readWebsite: Reader = async (ctx) => {
       done.add(key);
     }
     const type = fetched.contentType;
+    let languageOf: { language?: string; translationKey?: string } = {};
     let title: string;
     let body: string;
-    let language: string | undefined;
     if (HTML.includes(type)) {
       const extracted = await ctx.extractor.extract(decode(fetched.bytes, type), key);
       if (!extracted.ok) return { kind: "failed", url: key, reason: extracted.reason };
       title = extracted.title;
       body = extracted.markdown;
-      language = extracted.language;
-      if (!sitemap)
-        for (const link of extracted.links) {
-          if (queued.size >= cap) {
-            capped = capped || (!queued.has(link) && admit(link));
-            break;
-          }
-          if (!queued.has(link) && admit(link)) {
-            queued.add(link);
-            queue.push(link);
-          }
+      const alternates = extracted.alternates ?? [];
+      const wanted = alternates.filter((a) => takes(a.language)).map((a) => a.href);
+      for (const link of sitemap ? wanted : [...wanted, ...extracted.links]) {
+        if (queued.size >= cap) {
+          capped = capped || (!queued.has(link) && admit(link));
+          break;
         }
+        if (!queued.has(link) && admit(link)) {
+          queued.add(link);
+          queue.push(link);
+        }
+      }
+      const cluster = clusterOf(key, alternates);
+      // A page in a language the source does not take: its links are followed, it is not imported.
+      if (cluster.language && !takes(cluster.language)) return null;
+      // Its language: hreflang's first, else its `<html lang>`; else detected from its text (src/knowledge/docs.ts).
+      const named = cluster.language ?? extracted.language;
+      languageOf = { ...(named ? { language: named } : {}), ...(cluster.key ? { translationKey: cluster.key } : {}) };
     } else if (TEXT.includes(type)) {
       body = decode(fetched.bytes, type).replace(/\r\n?/g, "\n").trim();
       title = firstHeading(body) ?? new URL(key).pathname;
@@ -109,9 +121,9 @@ export const readWebsite: Reader = async (ctx) => {
       url: key,
       title: title.slice(0, DOC_LIMITS.title),
       body,
-      ...(language ? { language } : {}),
       etag: fetched.etag,
       lastModified: fetched.lastModified,
+      ...languageOf,
     };
   };
 

@@ -31,6 +31,12 @@ export async function memberById(db: Conn, memberId: string): Promise<MemberCard
   return row ?? null;
 }
 
+/** The language a member reads (ISO 639-1, set on their account page); null when they chose none (English) or are unknown. */
+export async function memberLanguage(db: Conn, memberId: string): Promise<string | null> {
+  const [row] = await db.select({ language: members.language }).from(members).where(eq(members.id, memberId));
+  return row?.language ?? null;
+}
+
 /** A member by address (stored lower-cased: the caller normalises), or null. */
 export async function memberByEmail(db: Conn, email: string): Promise<MemberCard | null> {
   const [row] = await db.select(cardColumns).from(members).where(eq(members.email, email));
@@ -56,7 +62,7 @@ export async function insertMember(db: Conn, account: { email: string; passwordH
 export async function updateMember(
   db: Conn,
   memberId: string,
-  change: Partial<Pick<typeof members.$inferInsert, "name" | "avatarUrl" | "passwordHash">> & { updatedAt: Date },
+  change: Partial<Pick<typeof members.$inferInsert, "name" | "avatarUrl" | "passwordHash" | "language">> & { updatedAt: Date },
 ): Promise<void> {
   await db.update(members).set(change).where(eq(members.id, memberId));
 }

@@ -58,12 +58,6 @@ export async function orgProfile(db: Conn, orgId: string): Promise<{ name: strin
 }
 
 /** The org's business hours as stored; null: none set; undefined: no such org. */
-/** The language an org's customers are addressed in when nothing says theirs (ISO 639-1); null for no such org. */
-export async function orgDefaultLanguage(db: Conn, orgId: string): Promise<string | null> {
-  const [row] = await db.select({ language: orgs.defaultLanguage }).from(orgs).where(eq(orgs.id, orgId));
-  return row?.language ?? null;
-}
-
 export async function orgBusinessHours(db: Conn, orgId: string): Promise<Record<string, unknown> | null | undefined> {
   const [org] = await db.select({ hours: orgs.businessHours }).from(orgs).where(eq(orgs.id, orgId));
   return org === undefined ? undefined : org.hours;
@@ -110,4 +104,10 @@ export async function setStoredFlag(
 export async function anyOrg(db: Conn): Promise<boolean> {
   const [org] = await db.select({ id: orgs.id }).from(orgs).limit(1);
   return Boolean(org);
+}
+
+/** The language (ISO 639-1) the org's customers are addressed in when nothing says theirs; "en" for an unknown org. */
+export async function orgDefaultLanguage(db: Conn, orgId: string): Promise<string> {
+  const [org] = await db.select({ language: orgs.defaultLanguage }).from(orgs).where(eq(orgs.id, orgId));
+  return org?.language ?? "en";
 }

@@ -27,7 +27,10 @@ export interface ToolContext {
   timer?: StageTimer;
 }
 
-/** A tool as the runtime runs it: what is listed (src/ports/tools.ts) and how it runs. */
+/**
+ * A tool as the runtime runs it: what is listed (src/ports/tools.ts) and how it runs. Built-in tools
+ * are declared with `defineTool` (src/tools/define.ts), which types `args` from the input schema.
+ */
 export interface ToolDefinition extends ToolInfo {
   scope: Scope;
   execute(ctx: ToolContext, args: Record<string, unknown>): Promise<ToolResult>;

@@ -92,3 +92,37 @@ test("a bad file is a usage error naming the line", async () => {
   expect(missing.stderr).toContain("cannot read");
   expect((await runCli(["eval", "--org", "42", "--questions", file], env)).code).toBe(2);
 }, 60_000);
+
+test("takes the dashboard's formats too: CSV with a header, and plain lines", async () => {
+  const csv = join(dir, "questions.csv");
+  writeFileSync(csv, `expected_doc,question\n${resetId},"How do I reset my password, please?"\nShipping,Do you ship to Canada?\n`);
+  const fromCsv = await runCli(["eval", "--org", orgId, "--questions", csv], env);
+  expect(fromCsv.stderr).toBe("");
+  expect(fromCsv.code).toBe(0);
+  const csvLines = fromCsv.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  expect(csvLines).toHaveLength(3);
+  expect(csvLines[0]).toMatchObject({ question: "How do I reset my password, please?", correct: true });
+  expect(csvLines[1]).toMatchObject({ question: "Do you ship to Canada?", correct: true });
+  expect(csvLines[2].totals).toMatchObject({ questions: 2, recall_at_1: 1 });
+
+  const plain = join(dir, "questions.txt");
+  writeFileSync(plain, "How do I reset my password?\n\nIs there an office in Tokyo?\n");
+  const fromLines = await runCli(["eval", "--org", orgId, "--questions", plain], env);
+  expect(fromLines.code).toBe(0);
+  const plainLines = fromLines.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
+  expect(plainLines.map((l) => l.question)).toEqual(["How do I reset my password?", "Is there an office in Tokyo?", undefined]);
+  expect(plainLines[0]).toMatchObject({ correct: null });
+  expect(plainLines[0].sources[0].doc_id).toBe(resetId);
+
+  const badCsv = join(dir, "bad.csv");
+  writeFileSync(badCsv, "question,expected_doc\nfine?,x\n,Shipping\n");
+  const refused = await runCli(["eval", "--org", orgId, "--questions", badCsv], env);
+  expect(refused.code).toBe(2);
+  expect(refused.stderr).toContain("line 3: needs a question");
+}, 60_000);

@@ -144,7 +144,7 @@ describe("the account API", () => {
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { details: { path: string }[] } }).error.details.map((d) => d.path)).toEqual(["/avatar_url"]);
     const ok = await app.request("/api/me/profile", { method: "PATCH", headers: auth, json: { name: "Robin API", avatar_url: null } });
-    expect(await ok.json()).toEqual({ email: admin.email, name: "Robin API", avatar_url: null });
+    expect(await ok.json()).toEqual({ email: admin.email, name: "Robin API", avatar_url: null, language: null });
 
     const sessions = (await (await app.request("/api/me/sessions", { headers: auth })).json()) as { items: { current: boolean }[] };
     expect(sessions.items.filter((s) => s.current)).toHaveLength(1);

@@ -16,8 +16,8 @@ export const FLOORS: readonly (readonly string[])[] = [
   ["campaigns", "inbox", "mcp", "sources"], // email series, tickets, the tool server, knowledge sources (docs through knowledge/)
   ["conversations", "inbound", "reports"], // chat sessions and transcripts; inbound email (SMTP listener, relay, support aliases); reports
   ["agents"], // agents, language models, the chat pipeline
-  ["orgs"], // organisations, members, invitations, the demo
-  ["cli", "sdk", "widget"], // the command line, the public /api/sdk, the embeddable widget
+  ["orgs", "translation"], // organisations, members, invitations, the demo; two-way translation in the inbox
+  ["cli", "helpcentre", "sdk", "widget"], // the command line, the public help centre, the public /api/sdk, the embeddable widget
   ["setup"], // setup_* tools and the setup checklist, over every feature
   ["compose", "dashboard"], // the composition root; the dashboard pages
   ["app"], // every plugin

@@ -77,6 +77,13 @@ export const OWNERS: Record<string, string> = {
   webhookEvents: "src/webhooks",
   webhookDeliveries: "src/webhooks",
   webhookAttempts: "src/webhooks",
+  // src/db/schema/translation.ts
+  orgTranslationSettings: "src/translation",
+  messageTranslations: "src/translation",
+  // src/db/schema/helpcentre.ts
+  helpCentres: "src/helpcentre",
+  helpArticleStats: "src/knowledge",
+  helpSearchMisses: "src/knowledge",
 };
 
 /**

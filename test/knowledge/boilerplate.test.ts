@@ -5,6 +5,7 @@
 // built afresh from the same pages.
 import { describe, expect, test } from "bun:test";
 import { REPEATED, repeatedThreshold } from "../../src/knowledge/boilerplate.ts";
+import { analyzerFor } from "../../src/kit/analyzer.ts";
 import { LexicalIndex } from "../../src/knowledge/lexical.ts";
 import { buildQuery } from "../../src/knowledge/query.ts";
 
@@ -81,6 +82,26 @@ describe("boilerplate lines", () => {
     // An edit that takes the footer off one page brings it back on the others too.
     index.put(doc("p2", OWN[2]!, false));
     expect(index.textOf("p0")!.text).toContain("Still stuck");
+  });
+
+  test("the words only boilerplate holds are known as such, exactly after puts and removes", () => {
+    const index = new LexicalIndex();
+    const [friendly, chat, returns] = ["friendly", "chat", "returns"].map(analyzerFor("en").stem);
+    for (let i = 0; i < REPEATED.minPages; i++) index.put(doc(`p${i}`, OWN[i]!));
+    expect(index.onlyInBoilerplate(friendly!)).toBe(true);
+    expect(index.onlyInBoilerplate(chat!)).toBe(true);
+    expect(index.onlyInBoilerplate(returns!)).toBe(false); // a page's own text
+    expect(index.onlyInBoilerplate("zeppelin")).toBe(false); // on no page at all
+    index.remove("p1"); // below the threshold: the footer is the pages' text again
+    expect(index.onlyInBoilerplate(friendly!)).toBe(false);
+    index.put(doc("p1", OWN[1]!));
+    expect(index.onlyInBoilerplate(friendly!)).toBe(true);
+    // A page of its own saying one of the footer's words makes that word knowledge.
+    index.put(doc("p3", "Chat with us on weekdays.", false));
+    expect(index.onlyInBoilerplate(chat!)).toBe(false);
+    expect(index.onlyInBoilerplate(friendly!)).toBe(true);
+    for (const id of ["p0", "p1", "p2", "p3"]) index.remove(id);
+    expect(index.onlyInBoilerplate(friendly!)).toBe(false);
   });
 
   test("a heading stays when lines of its own stand under it, even when it is repeated", () => {

@@ -34,7 +34,7 @@ describe("Server-Timing", () => {
     const { res } = await rpc(on.app, on.token, CALL);
     expect(res.status).toBe(200);
     const header = res.headers.get("server-timing");
-    expect(stagesOf(header)).toEqual(["auth", "checks", "search", "snippets", "tool", "audit", "rpc"]);
+    expect(stagesOf(header)).toEqual(["auth", "checks", "index", "query", "search", "snippets", "tool", "audit", "rpc"]);
     for (const entry of header!.split(", ")) expect(entry).toMatch(/^[a-z]+;dur=\d+\.\d{3}$/);
   });
 

@@ -155,6 +155,7 @@ describe("agents", () => {
 
   test("agent_id pins an inactive agent of the org", async () => {
     const [second] = await app.deps.db.insert(agents).values({ orgId: org.org_id, name: "Second", status: "inactive" }).returning();
+    app.deps.invalidation.publish("org_settings", org.org_id); // written by hand: told as the service's writes tell (src/agents/turn-settings.ts)
     const res = await chat(app, org, { message: "hi", agent_id: second!.id });
     expect(((await res.json()) as any).agent_id).toBe(second!.id);
   });
@@ -172,6 +173,7 @@ describe("agents", () => {
     // nothing there either.)
     for (const status of ["inactive", "disabled"] as const) {
       await app.deps.db.update(agents).set({ status }).where(eq(agents.orgId, lonely.org_id));
+      app.deps.invalidation.publish("org_settings", lonely.org_id); // as the service's writes do (src/agents/turn-settings.ts)
       const config = await app.request(`/api/sdk/config?org_id=${lonely.org_id}`);
       expect(config.status).toBe(404);
       const expected = shape(await config.json());

@@ -11,6 +11,7 @@ import { createPasswordHasher } from "../../src/kit/passwords.ts";
 import type { Timers } from "../../src/kit/timers.ts";
 import { createLogger } from "../../src/log.ts";
 import { createOrg, type CreatedOrg } from "../../src/orgs/service.ts";
+import type { DbObserver } from "../../src/db/observe.ts";
 import { createTestDatabase, type TestDatabase } from "./db.ts";
 
 export interface TestApp {
@@ -58,8 +59,8 @@ export function testConfig(env: Record<string, string> = {}): Readonly<Config> {
   });
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const database = await createTestDatabase();
+export async function createTestApp(env: Record<string, string> = {}, options: { observe?: DbObserver } = {}): Promise<TestApp> {
+  const database = await createTestDatabase(options);
   const rawLogs: string[] = [];
   // Deadlines and intervals follow the test clock: they fire when `advance` moves the clock to or past them.
   const deadlines = new Set<{ at: number; controller: AbortController }>();

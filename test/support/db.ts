@@ -10,6 +10,7 @@ import { join } from "node:path";
 import postgres from "postgres";
 import { type Database, openPglite, openPostgres } from "../../src/db/client.ts";
 import { migrate } from "../../src/db/migrate.ts";
+import type { DbObserver } from "../../src/db/observe.ts";
 import { migrationFiles } from "../../src/db/migrations/index.ts";
 
 export const engine: "postgres" | "pglite" = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
@@ -81,11 +82,11 @@ export async function seedDataDir(dir: string): Promise<void> {
 }
 
 /** A fresh migrated database for one test file. Close it in afterAll. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(options: { observe?: DbObserver } = {}): Promise<TestDatabase> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     dump ??= pgliteDump();
-    return openPglite(undefined, { loadDataDir: await dump });
+    return openPglite(undefined, { loadDataDir: await dump, observe: options.observe });
   }
   template ??= postgresTemplate(adminUrl);
   const name = `svc_t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
@@ -93,7 +94,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await admin.unsafe(`create database "${name}" template "${await template}"`);
   await admin.end();
   const url = withDatabase(adminUrl, name);
-  const db = openPostgres(url, { max: 4 });
+  const db = openPostgres(url, { max: 4, observe: options.observe });
   return {
     ...db,
     url,

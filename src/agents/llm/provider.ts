@@ -70,6 +70,11 @@ export function resolveLlm(deps: Pick<Deps, "config" | "cipher">, level: { kind:
   return { provider: override.provider, model, source, network: { baseUrl, apiKey: ownKey, model, trusted: false, ...common } };
 }
 
+/** The org's override row when the caller holds it already (a chat turn: src/agents/turn-settings.ts); read otherwise. */
+export interface OrgLlmKnown {
+  row: typeof orgLlmSettings.$inferSelect | null | undefined;
+}
+
 /** Read on every chat turn whose agent has no override: built once per process (src/db/prepared.ts). */
 const orgSettings = (db: Db) =>
   db
@@ -79,9 +84,9 @@ const orgSettings = (db: Db) =>
     .prepare("org_llm_settings");
 
 /** The level that decides for this org and agent: the agent's override, the org's, or none (the operator's). */
-export async function overrideFor(deps: Deps, orgId: string, agent?: AgentLlmSource | null) {
+export async function overrideFor(deps: Deps, orgId: string, agent?: AgentLlmSource | null, org?: OrgLlmKnown) {
   if (agent?.llmOverride) return { kind: "agent" as const, id: agent.id, override: agent.llmOverride };
-  const [row] = await prepared(deps, "org_llm_settings", orgSettings).execute({ orgId });
+  const row = org ? org.row : (await prepared(deps, "org_llm_settings", orgSettings).execute({ orgId }))[0];
   if (!row) return null;
   return { kind: "org" as const, id: orgId, override: { provider: row.provider, base_url: row.baseUrl, model: row.model, api_key: row.apiKey } };
 }
@@ -140,8 +145,8 @@ function recordingUsage(
 }
 
 /** C6: the provider that answers for `orgId` (and `agent`, when the pipeline has one). */
-export async function providerFor(deps: Deps, orgId: string, agent?: AgentLlmSource | null): Promise<LlmProvider> {
-  const resolved = resolveLlm(deps, await overrideFor(deps, orgId, agent));
+export async function providerFor(deps: Deps, orgId: string, agent?: AgentLlmSource | null, org?: OrgLlmKnown): Promise<LlmProvider> {
+  const resolved = resolveLlm(deps, await overrideFor(deps, orgId, agent, org));
   const provider = providerFromResolved(deps, resolved);
   return recordingUsage(deps, provider, { orgId, agentId: agent?.id ?? null, source: resolved.source });
 }

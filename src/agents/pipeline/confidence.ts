@@ -36,21 +36,21 @@ export const CONFIDENCE = {
   coverage: 0.5,
   /**
    * Whether the knowledge base holds an answer at all: 1 / (1 + e^−(heldIntercept + heldCoverage·c
-   * + unknownWord·min(u, unknownMax))), u being the question's words no page uses (of
-   * unknownMinLength letters or more). Fitted by
+   * + unknownWord·min(u, unknownMax))), u being the question's words no page uses. Fitted by
    * bench/quality-fit.ts on questions each corpus answers (doc2dial, XQuAD English) against the
    * same questions asked of the other corpus, which cannot answer them, each corpus weighted alike.
    * A word the pages never use is the plainest sign the question is about something else
    * ("archiving on gmail" asked of a government site); the coverage of the rare terms is the next.
    */
-  heldIntercept: -2.0,
-  heldCoverage: 7.58,
-  unknownWord: -2.1,
+  heldIntercept: -1.47,
+  heldCoverage: 6.6,
+  unknownWord: -2.03,
   /** Unknown words counted at most (a long off-topic message is no less off-topic for a fourth one). */
   unknownMax: 3,
   /**
-   * Letters (of the stem) an unknown word needs to count: shorter ones are mostly everyday words a
-   * small help centre happens not to use ("how long does it take"), not a subject of their own.
+   * Letters (of the stem) an unknown word needs to weigh in the coverage as well: a shorter one is
+   * as often an everyday word a small help centre happens not to use ("how long does it take") as
+   * a subject of its own, so it counts only as an unknown word (src/agents/pipeline/knowledge.ts `coverageTerms`).
    */
   unknownMinLength: 5,
   /** K for a message without content terms. */

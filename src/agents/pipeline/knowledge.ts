@@ -50,13 +50,30 @@ export type ScoredPassage = Passage & { coverage: number };
 const heldCoverage = (page: { coverage: number; currentCoverage?: number }) => Math.max(page.coverage, page.currentCoverage ?? 0);
 
 /**
- * How many of the current message's words (of CONFIDENCE.unknownMinLength letters or more) no page
- * of the index uses — `query.current` keeps them after typo correction and synonyms (src/knowledge/query.ts).
+ * How many of the current message's words no page of the index uses — `query.current` keeps them
+ * after typo correction and synonyms (src/knowledge/query.ts). Every such word counts here once;
+ * the short ones (under CONFIDENCE.unknownMinLength letters) are left out of the coverage
+ * (`coverageTerms`), the longer ones weigh there too.
  */
 export function unknownWords(index: { has(term: string): boolean }, current: ReadonlyMap<string, number>): number {
   let n = 0;
-  for (const term of current.keys()) if (!term.includes(" ") && term.length >= CONFIDENCE.unknownMinLength && !index.has(term)) n++;
+  for (const term of current.keys()) if (!term.includes(" ") && !index.has(term)) n++;
   return n;
+}
+
+/**
+ * The terms whose share of a passage is its coverage: the query's, less the single words shorter
+ * than CONFIDENCE.unknownMinLength that no page uses. Such a word ("how *long* does it *take*" of a
+ * shop's five pages) is as often an everyday word a small help centre happens not to write as the
+ * subject: in the coverage it weighed the most of all (no page uses it, so its idf is the highest)
+ * and could never be covered, so a plain question of a small centre fell under 0.5 whatever its
+ * other words. It counts as an unknown word instead (`unknownWords`), once. A longer word no page
+ * uses weighs in both, as the curve was fitted: that is the plainest sign of another subject.
+ */
+export function coverageTerms(index: { has(term: string): boolean }, terms: ReadonlyMap<string, number>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [term, weight] of terms) if (term.includes(" ") || term.length >= CONFIDENCE.unknownMinLength || index.has(term)) out.set(term, weight);
+  return out;
 }
 
 /** The customer's earlier messages in this conversation (the server's, or the ones the client reported), oldest first. */
@@ -74,8 +91,9 @@ export async function retrieve(
   question: string,
   earlier: readonly string[] = [],
   hints: LanguageHints = {},
+  known?: Parameters<typeof orgIndex>[2],
 ): Promise<ScoredPassage[]> {
-  const { index, synonyms } = await orgIndex(deps, orgId);
+  const { index, synonyms } = await orgIndex(deps, orgId, known);
   const query = buildQuery(index, question, earlier, synonyms, await queryLanguage(deps, orgId, index, question, hints));
   if (query.terms.size === 0) return [];
   if (deps.config.embeddings) return hybrid(deps, orgId, question, index, query);
@@ -85,7 +103,7 @@ export async function retrieve(
 /** Steps 1–3 on an index in hand (no embeddings): the first pages' best passages, the first with the evidence that it answers. */
 export function lexicalPassages(index: LexicalIndex, query: Query): ScoredPassage[] {
   if (query.terms.size === 0) return [];
-  const pages = index.search(query.terms, KNOWLEDGE.pages + 1, 1, query.terms, query.current, query.language);
+  const pages = index.search(query.terms, KNOWLEDGE.pages + 1, 1, coverageTerms(index, query.terms), coverageTerms(index, query.current), query.language);
   if (pages.length === 0) return [];
   const unknown = unknownWords(index, query.current);
   const held = heldOf({ coverage: heldCoverage(pages[0]!), unknown });
@@ -121,7 +139,7 @@ async function hybrid(
   query: ReturnType<typeof buildQuery>,
 ): Promise<ScoredPassage[]> {
   const asking = questionVector(deps, question);
-  const lexical = index.search(query.terms, HYBRID.depth, 1, query.terms, query.current, query.language);
+  const lexical = index.search(query.terms, HYBRID.depth, 1, coverageTerms(index, query.terms), coverageTerms(index, query.current), query.language);
   const vector = await asking;
   let pages: FusedPage[] = lexical.map((p) => ({ ...p, lexical: true, semantic: false }));
   if (vector) {

@@ -30,6 +30,9 @@ import m27 from "./0027_embed_refused.sql" with { type: "text" };
 import m28 from "./0028_docs_drop_fulltext.sql" with { type: "text" };
 import m29 from "./0029_message_email_sender.sql" with { type: "text" };
 import m30 from "./0030_language_columns.sql" with { type: "text" };
+import m31 from "./0031_translation.sql" with { type: "text" };
+import m32 from "./0032_help_centre.sql" with { type: "text" };
+import m33 from "./0033_doc_translation_group.sql" with { type: "text" };
 
 export const migrationFiles: { tag: string; when: number; breakpoints: boolean; sql: string }[] = [
   { tag: "0000_core", when: 1795253253534, breakpoints: true, sql: m0 },
@@ -63,4 +66,7 @@ export const migrationFiles: { tag: string; when: number; breakpoints: boolean; 
   { tag: "0028_docs_drop_fulltext", when: 1795826885159, breakpoints: true, sql: m28 },
   { tag: "0029_message_email_sender", when: 1796605738011, breakpoints: true, sql: m29 },
   { tag: "0030_language_columns", when: 1796616469638, breakpoints: true, sql: m30 },
+  { tag: "0031_translation", when: 1796616664839, breakpoints: true, sql: m31 },
+  { tag: "0032_help_centre", when: 1796622076983, breakpoints: true, sql: m32 },
+  { tag: "0033_doc_translation_group", when: 1796622192289, breakpoints: true, sql: m33 },
 ];

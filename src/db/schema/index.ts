@@ -18,3 +18,5 @@ export * from "./sources.ts";
 export * from "./saved-replies.ts";
 export * from "./eval.ts";
 export * from "./embeddings.ts";
+export * from "./translation.ts";
+export * from "./helpcentre.ts";

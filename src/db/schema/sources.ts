@@ -20,6 +20,10 @@ export interface SourceSettings {
   /** zendesk / intercom: the help centre's base URL and locale. */
   base_url?: string;
   locale?: string;
+  /** zendesk / intercom: the locales imported (README "Knowledge sources"); absent: `locale` only (Zendesk), the default language (Intercom). */
+  locales?: string[];
+  /** website: the languages taken when pages name theirs with hreflang (ISO 639-1); absent: all. */
+  languages?: string[];
 }
 
 export interface SourceCounts {

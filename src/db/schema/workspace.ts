@@ -78,6 +78,11 @@ export const docs = pgTable(
     url: text("url"),
     /** The document's language (ISO 639-1, src/kit/language.ts): set by its writer or import, else detected; null: not known. */
     language: text("language"),
+    /**
+     * The same article in other languages shares this key (src/knowledge/translations.ts): set by an
+     * import (a help centre's article id, a page's hreflang cluster) or linked by hand; null: none.
+     */
+    translationGroup: text("translation_group"),
     tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
     status: text("status").$type<DocStatus>().notNull().default("published"),
     /** The knowledge source that keeps this doc in sync (src/knowledge/source-docs.ts); null when written by hand. Deleted with it. */
@@ -94,7 +99,7 @@ export const docs = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("docs_org_idx").on(t.orgId)],
+  (t) => [index("docs_org_idx").on(t.orgId), index("docs_org_translation_idx").on(t.orgId, t.translationGroup).where(sql`${t.translationGroup} is not null`)],
 );
 
 /**

@@ -36,17 +36,19 @@ export interface AnswerDeps {
 async function request(w: Widget, deps: AnswerDeps, message: string, mode: Mode): Promise<Response> {
   const { state } = w;
   const url = `${w.base}/api/sdk/chat/stream`;
+  const context = w.chatContext ? { context: w.chatContext } : {};
+  w.chatContext = null;
   let res = await fetch(url, {
     method: "POST",
     headers: jsonHeaders(w),
-    body: JSON.stringify({ message, mode, ...who(w), ...(state.sessionId ? { session_id: state.sessionId } : {}) }),
+    body: JSON.stringify({ message, mode, ...who(w), ...context, ...(state.sessionId ? { session_id: state.sessionId } : {}) }),
   });
   if (res.status === 403 && state.sessionId) {
     // The stored session belongs to someone else now (another user on this browser): start afresh.
     state.sessionId = null;
     Object.assign(state, { live: false, lastEventId: null });
     deps.unfollow();
-    res = await fetch(url, { method: "POST", headers: jsonHeaders(w), body: JSON.stringify({ message, mode, ...who(w) }) });
+    res = await fetch(url, { method: "POST", headers: jsonHeaders(w), body: JSON.stringify({ message, mode, ...who(w), ...context }) });
   }
   return res;
 }

@@ -17,6 +17,8 @@ export interface Widget {
   liveHelpLabel: string;
   greeting: string;
   listeners: Record<EventName, ((data: unknown) => void)[]>;
+  /** Context for the next chat request (docs/interface.md 2.5 `context`), sent once: the help articles read (./help.ts). */
+  chatContext: Json | null;
   emit(name: EventName, data: unknown): void;
 }
 
@@ -31,6 +33,7 @@ export function createWidget(key: string, base: string, opened: { state: Stored;
     liveHelpLabel: "Talk to a person",
     greeting: "Ask us anything. Answers come from our help articles; a person is one click away.",
     listeners,
+    chatContext: null,
     emit(name, data) {
       for (const fn of listeners[name]) {
         try {

@@ -24,6 +24,7 @@ import { createVoice } from "./voice.ts";
 import { createCall } from "./video.ts";
 import type { VoiceSettings } from "./speech.ts";
 import { feedbackPrompts } from "./feedback.ts";
+import { createHelp } from "./help.ts";
 
 function start(script: HTMLScriptElement) {
   const key = script.dataset.key ?? "";
@@ -66,6 +67,8 @@ function start(script: HTMLScriptElement) {
   });
   const ask = createAsk(w, { thread, follow: live.follow, unfollow: live.stop, answered: (el) => prompts.afterAnswer(el) });
   composer = createComposer(w, thread, ask);
+  // The org's help centre in the panel (./help.ts): search, suggestions, articles, "Still need help?".
+  if (orgId) createHelp(w, orgId, { ask: (message) => composer?.submit(message, "chat") });
 
   // Configuration: the agent's name, look and live-help label.
   if (orgId)

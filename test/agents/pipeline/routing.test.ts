@@ -121,6 +121,7 @@ describe("handoff", () => {
       .insert(agents)
       .values({ orgId: org.org_id, name: "Developer agent", status: "inactive", skills: ["developers"], instructions: "You help developers with the API." })
       .returning();
+    app.deps.invalidation.publish("org_settings", org.org_id); // written by hand: told as the service's writes tell (src/agents/turn-settings.ts)
     fake.enqueue({ steps: [{ text: "Check the webhook signing secret." }] });
     const answer = await chatJson(app, org, { message: "My webhook never fires" });
     expect(answer.agent_id).toBe(dev!.id);

@@ -1,0 +1,2 @@
+ALTER TABLE "docs" ADD COLUMN "translation_group" text;--> statement-breakpoint
+CREATE INDEX "docs_org_translation_idx" ON "docs" USING btree ("org_id","translation_group") WHERE "docs"."translation_group" is not null;

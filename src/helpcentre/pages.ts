@@ -1,0 +1,162 @@
+// The help centre's pages, server-rendered with no script, one URL per language (/<lang>/…):
+// home (the collections, in the order the org chose), a collection, an article, search results.
+// Each page lists the same page in the other languages it exists in (hreflang and the switcher).
+import type { Deps } from "../deps.ts";
+import { renderArticle } from "../html/article.ts";
+import { type Html, html } from "../html/html.ts";
+import { type PublicDoc, type PublicDocHead, publicDocHeads } from "../knowledge/public-docs.ts";
+import { helpPage, notFoundPage } from "./layout.ts";
+import { type HelpHit, searchHelp } from "./search.ts";
+import { TEXT } from "./text.ts";
+import { absolute, languageOf, paths, type Site, translationKey } from "./urls.ts";
+
+const date = (d: Date) => d.toISOString().slice(0, 10);
+const crumbHome = (site: Site, lang: string) => ({ name: TEXT.home, path: paths.home(site, lang) });
+
+/** The languages the public articles are in, the org's default first. */
+export function languagesOf(site: Site, docs: readonly PublicDocHead[]): string[] {
+  const found = new Set(docs.map((d) => languageOf(site, d)));
+  if (found.size === 0) return [site.defaultLanguage];
+  return [...found].sort((a, b) => (a === site.defaultLanguage ? -1 : b === site.defaultLanguage ? 1 : a < b ? -1 : 1));
+}
+
+/** The public translations of an article, itself included, by language (docs/decisions.md "Help centre: languages"). */
+export function translationsOf(site: Site, doc: PublicDocHead, docs: readonly PublicDocHead[]): PublicDocHead[] {
+  const key = translationKey(doc);
+  const group = key ? docs.filter((d) => translationKey(d) === key) : [doc];
+  const byLanguage = new Map<string, PublicDocHead>();
+  for (const d of [doc, ...group]) if (!byLanguage.has(languageOf(site, d))) byLanguage.set(languageOf(site, d), d);
+  return [...byLanguage.values()];
+}
+
+function articleList(site: Site, docs: readonly PublicDocHead[]): Html {
+  return html`<ul class="list">${docs.map((d) => html`<li><a href="${paths.article(site, d)}">${d.title}</a></li>`)}</ul>`;
+}
+
+export async function homePage(deps: Deps, site: Site, lang: string): Promise<Response> {
+  const all = await publicDocHeads(deps, site.row.orgId, site.row.collections);
+  const languages = languagesOf(site, all);
+  if (!languages.includes(lang)) return notFoundPage(site, lang);
+  const docs = all.filter((d) => languageOf(site, d) === lang);
+  const collections = site.row.collections.map((tag) => ({ tag, docs: docs.filter((d) => d.tags.includes(tag)) })).filter((c) => c.docs.length > 0);
+  const name = TEXT.helpCentre(site.orgName);
+  const body =
+    collections.length === 0
+      ? html`<h1>${name}</h1><p>${TEXT.noArticles}</p>`
+      : html`<h1>${name}</h1><h2>${TEXT.collections}</h2>
+<ul class="cards">${collections.map(
+          (c) =>
+            html`<li><a href="${paths.collection(site, lang, c.tag)}"><strong>${c.tag}</strong></a><p class="muted">${TEXT.articles(c.docs.length)}</p></li>`,
+        )}</ul>`;
+  return helpPage(
+    site,
+    lang,
+    {
+      title: name,
+      description: name,
+      path: paths.home(site, lang),
+      alternates: languages.map((l) => ({ lang: l, path: paths.home(site, l) })),
+      structured: [{ "@context": "https://schema.org", "@type": "WebSite", name, inLanguage: lang, url: absolute(site, paths.home(site, lang)) }],
+    },
+    body,
+  );
+}
+
+export async function collectionPage(deps: Deps, site: Site, lang: string, tag: string): Promise<Response> {
+  if (!site.row.collections.includes(tag)) return notFoundPage(site, lang);
+  const all = (await publicDocHeads(deps, site.row.orgId, [tag])).filter((d) => d.tags.includes(tag));
+  const docs = all.filter((d) => languageOf(site, d) === lang);
+  if (docs.length === 0) return notFoundPage(site, lang);
+  const path = paths.collection(site, lang, tag);
+  return helpPage(
+    site,
+    lang,
+    {
+      title: tag,
+      description: `${TEXT.articles(docs.length)}: ${tag}`,
+      path,
+      crumbs: [crumbHome(site, lang), { name: tag, path }],
+      alternates: languagesOf(site, all).map((l) => ({ lang: l, path: paths.collection(site, l, tag) })),
+    },
+    html`<h1>${tag}</h1>${articleList(site, docs)}`,
+  );
+}
+
+/** The collection an article is shown under: the first of the org's ordered public tags it carries. */
+export function collectionOf(site: Site, doc: PublicDocHead): string | undefined {
+  return site.row.collections.find((t) => doc.tags.includes(t));
+}
+
+export function articlePage(site: Site, doc: PublicDoc, translations: readonly PublicDocHead[], options: { voted?: boolean }): Response {
+  const lang = languageOf(site, doc);
+  const rendered = renderArticle(doc.body, (n) => paths.media(site, doc.id, n));
+  const path = paths.article(site, doc);
+  const tag = collectionOf(site, doc);
+  const crumbs = [crumbHome(site, lang), ...(tag ? [{ name: tag, path: paths.collection(site, lang, tag) }] : []), { name: doc.title, path }];
+  const url = absolute(site, path);
+  const structured: unknown[] = [
+    {
+      "@context": "https://schema.org",
+      "@type": "Article",
+      headline: doc.title.slice(0, 110),
+      inLanguage: lang,
+      dateModified: doc.updatedAt.toISOString(),
+      mainEntityOfPage: url,
+      publisher: { "@type": "Organization", name: site.orgName },
+      ...(rendered.description ? { description: rendered.description } : {}),
+    },
+  ];
+  if (rendered.faq)
+    structured.push({
+      "@context": "https://schema.org",
+      "@type": "FAQPage",
+      mainEntity: rendered.faq.map((f) => ({ "@type": "Question", name: f.question, acceptedAnswer: { "@type": "Answer", text: f.answer } })),
+    });
+  const vote = options.voted
+    ? html`<p class="notice" role="status">${TEXT.thanks}</p>`
+    : html`<form class="vote" method="post" action="${path}/vote"><p id="vote-q">${TEXT.helpfulQuestion}</p>
+<button type="submit" name="helpful" value="yes" aria-describedby="vote-q">${TEXT.yes}</button>
+<button type="submit" name="helpful" value="no" class="secondary" aria-describedby="vote-q">${TEXT.no}</button></form>`;
+  return helpPage(
+    site,
+    lang,
+    {
+      title: doc.title,
+      description: rendered.description || doc.title,
+      path,
+      crumbs,
+      structured,
+      ogType: "article",
+      alternates: translations.map((t) => ({ lang: languageOf(site, t), path: paths.article(site, t) })),
+    },
+    html`<article class="doc"><h1>${doc.title}</h1>
+<p class="muted">${TEXT.lastUpdated} <time datetime="${doc.updatedAt.toISOString()}">${date(doc.updatedAt)}</time></p>
+${rendered.html}
+</article>
+${vote}`,
+  );
+}
+
+/** A snippet with its `**marked**` words as <mark>, every piece escaped. */
+export function snippetHtml(snippet: string): Html {
+  return html`${snippet.split("**").map((part, i) => (i % 2 === 1 ? html`<mark>${part}</mark>` : html`${part}`))}`;
+}
+
+function results(site: Site, hits: readonly HelpHit[]): Html {
+  return html`<ul class="list">${hits.map(
+    (h) => html`<li><a href="${paths.article(site, h)}">${h.title}</a>${h.snippet ? html`<p class="muted">${snippetHtml(h.snippet)}</p>` : ""}</li>`,
+  )}</ul>`;
+}
+
+/** Search among the articles of one language. */
+export async function searchPage(deps: Deps, site: Site, lang: string, query: string, record: boolean): Promise<Response> {
+  const q = query.trim();
+  const keep = (d: PublicDocHead) => languageOf(site, d) === lang;
+  const hits = q === "" ? [] : await searchHelp(deps, site.row.orgId, site.row.collections, q, { record, keep });
+  const heading = q === "" ? TEXT.searchLabel : TEXT.resultsFor(q);
+  const body = html`<h1>${heading}</h1>${q === "" ? html`<p>${TEXT.emptyQuery}</p>` : hits.length === 0 ? html`<p>${TEXT.noResults}</p>` : results(site, hits)}`;
+  // Search results are not pages to index (no canonical: noindex).
+  return helpPage(site, lang, { title: heading, crumbs: [crumbHome(site, lang), { name: TEXT.searchButton, path: paths.search(site, lang) }] }, body, {
+    query: q,
+  });
+}

@@ -1,0 +1,28 @@
+// Every sentence of the help centre's own chrome (not the articles), in one place so it can move
+// into the catalogue of customer-facing text and be translated there (issue "Localized").
+export const TEXT = {
+  searchLabel: "Search the help centre",
+  searchPlaceholder: "Search articles",
+  searchButton: "Search",
+  home: "Home",
+  collections: "Collections",
+  articles: (n: number) => (n === 1 ? "1 article" : `${n} articles`),
+  lastUpdated: "Last updated",
+  onThisPage: "On this page",
+  resultsFor: (q: string) => `Results for “${q}”`,
+  noResults: "No article matches your search. Try other words, or ask us.",
+  emptyQuery: "Type a few words to search.",
+  helpfulQuestion: "Was this article helpful?",
+  yes: "Yes",
+  no: "No",
+  thanks: "Thank you for telling us.",
+  notFoundTitle: "Page not found",
+  notFound: "This page does not exist, or is no longer public.",
+  noArticles: "There are no public articles yet.",
+  helpCentre: (org: string) => `${org} help centre`,
+  skip: "Skip to content",
+  breadcrumbs: "Breadcrumbs",
+  tooMany: "Too many answers from your address. Try again later.",
+  language: "Language",
+  otherLanguages: "Also in",
+} as const;

@@ -1,0 +1,111 @@
+// The round trips of one chat turn (docs/performance.md "Round trips of a chat turn"): counted where
+// statements leave the process (src/db/observe.ts), on the engine of the run. On the common path
+// — a warm instance (widget key, org settings, tool snapshot and knowledge index cached; the rate
+// limiter's lease in hand) — a turn is one statement that stores the customer's message and reads
+// what the turn needs, and one that stores the reply: at most TURN_STATEMENTS statements, no
+// transaction. The org settings cache (src/agents/turn-settings.ts) is dropped by a change, here
+// at once and on another instance through NOTIFY.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { and, eq } from "drizzle-orm";
+import { updateAgent } from "../../src/agents/service.ts";
+import { setOrgLlm } from "../../src/agents/llm-settings.ts";
+import { transcriptsSettled } from "../../src/agents/turn.ts";
+import { agentOf, createTurnSettings } from "../../src/agents/turn-settings.ts";
+import type { DbEvent } from "../../src/db/observe.ts";
+import type { Actor } from "../../src/kit/actor.ts";
+import { agents, conversationMessages } from "../../src/db/schema/index.ts";
+import { createInvalidation } from "../../src/invalidation.ts";
+import { createTestApp, type TestApp } from "../support/app.ts";
+import { chat, type ChatOrg, seedChatOrg } from "../support/chat.ts";
+
+/** The documented bound (docs/performance.md): statements of one chat turn on the common path. */
+const TURN_STATEMENTS = 2;
+const SINKS = ["/api/sdk/chat", "/api/sdk/chat/stream"] as const;
+
+let app: TestApp;
+let org: ChatOrg;
+let counting = false;
+const seen: DbEvent[] = [];
+
+beforeAll(async () => {
+  // Limits high enough that one lease serves every request after the first (as the bench runs).
+  app = await createTestApp(
+    { SDK_RATE_LIMIT_PER_KEY_IP_PER_MINUTE: "100000000", SDK_RATE_LIMIT_PER_ORG_PER_MINUTE: "100000000" },
+    { observe: (event) => counting && seen.push(event) },
+  );
+  org = await seedChatOrg(app);
+}, 30_000);
+afterAll(() => app.close());
+
+/** One turn, its reply stored; what it sent to the database. */
+async function turn(path: string, body: Record<string, unknown>) {
+  seen.length = 0;
+  counting = true;
+  const res = await chat(app, org, body, path);
+  expect(res.status).toBe(200);
+  const text = await res.text();
+  await transcriptsSettled(app.deps);
+  counting = false;
+  const sessionId = path.endsWith("/stream") ? res.headers.get("x-session-id")! : (JSON.parse(text) as { session_id: string }).session_id;
+  return {
+    sessionId,
+    statements: seen.filter((e) => e.kind === "statement").length,
+    transactions: seen.filter((e) => e.kind === "transaction").length,
+  };
+}
+
+describe("one chat turn", () => {
+  test.each(SINKS)("%s: a new session and a known one, each in at most two statements and no transaction", async (path) => {
+    await turn(path, { message: "warm up" }); // the caches and the rate limiter's lease
+    const first = await turn(path, { message: "How do I reset my password?" });
+    expect(first).toMatchObject({ statements: TURN_STATEMENTS, transactions: 0 });
+    const next = await turn(path, { message: "And my invoices?", session_id: first.sessionId });
+    expect(next).toMatchObject({ sessionId: first.sessionId, statements: TURN_STATEMENTS, transactions: 0 });
+    // Both turns are whole in the transcript: the second saw the first as its history.
+    const [session] = await app.deps.db
+      .select({ id: conversationMessages.conversationId })
+      .from(conversationMessages)
+      .where(eq(conversationMessages.text, "And my invoices?"));
+    const rows = await app.deps.db
+      .select({ role: conversationMessages.role, text: conversationMessages.text })
+      .from(conversationMessages)
+      .where(and(eq(conversationMessages.orgId, org.org_id), eq(conversationMessages.conversationId, session!.id)))
+      .orderBy(conversationMessages.createdAt, conversationMessages.id);
+    expect(rows.map((r) => r.role)).toEqual(["customer", "agent", "customer", "agent"]);
+    expect(rows[2]!.text).toBe("And my invoices?");
+  });
+
+  test("a session with a context to merge takes the general path: more statements, the same transcript", async () => {
+    const first = await turn("/api/sdk/chat", { message: "How do I reset my password?" });
+    const next = await turn("/api/sdk/chat", { message: "Thanks", session_id: first.sessionId, context: { page: { label: "Page", value: "/billing" } } });
+    expect(next.statements).toBeGreaterThan(TURN_STATEMENTS);
+  });
+});
+
+describe("the org settings a turn reads, cached", () => {
+  test("a change is seen here at once and by another instance through NOTIFY", async () => {
+    const other = createInvalidation({ db: app.deps.db, log: app.deps.log, listen: app.database.listen });
+    await other.start();
+    const elsewhere = createTurnSettings(app.deps, other);
+    const [active] = await app.deps.db
+      .select()
+      .from(agents)
+      .where(and(eq(agents.orgId, org.org_id), eq(agents.status, "active")));
+    expect(agentOf(await elsewhere.get(org.org_id))?.instructions).toBe(active!.instructions);
+    await chat(app, org, { message: "hello" }).then((r) => r.text()); // this instance's cache loaded too
+
+    const actor: Actor = { kind: "system", name: "test" };
+    await updateAgent(app.deps, org.org_id, actor, active!.id, { instructions: "Answer in one sentence." });
+    const eventually = async (check: () => Promise<boolean>) => {
+      for (let i = 0; i < 100; i++)
+        if (await check()) return true;
+        else await Bun.sleep(50);
+      return false;
+    };
+    expect(await eventually(async () => agentOf(await elsewhere.get(org.org_id))?.instructions === "Answer in one sentence.")).toBe(true);
+
+    await setOrgLlm(app.deps, org.org_id, actor, { provider: "builtin" });
+    expect(await eventually(async () => (await elsewhere.get(org.org_id)).llm?.provider === "builtin")).toBe(true);
+    await other.stop();
+  });
+});

@@ -1,0 +1,94 @@
+// The help centre in two languages: one URL per language, the root sending each reader to theirs,
+// an article and its translation (documents sharing a `translation:<key>` tag) pointing at each
+// other with hreflang alternates and a switcher, the sitemap listing both with their alternates
+// and x-default, and an address from before languages answering 301.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { docs } from "../../src/db/schema/index.ts";
+import { createDoc } from "../../src/knowledge/docs.ts";
+import { articleRef } from "../../src/helpcentre/urls.ts";
+import { createTestApp, type TestApp } from "../support/app.ts";
+import { seedHelpCentre } from "./seed.ts";
+
+let app: TestApp;
+let seed: Awaited<ReturnType<typeof seedHelpCentre>>;
+let base: string;
+let english: { id: string; title: string };
+let german: { id: string; title: string };
+
+beforeAll(async () => {
+  app = await createTestApp();
+  seed = await seedHelpCentre(app);
+  base = `/help/${seed.slug}`;
+  english = await createDoc(app.deps, seed.orgId, { title: "Changing your plan", body: "Open Billing, then Plan.", tags: ["billing", "translation:plan"] });
+  german = await createDoc(app.deps, seed.orgId, {
+    title: "Tarif wechseln",
+    body: "Öffnen Sie Abrechnung, dann Tarif.",
+    tags: ["billing", "translation:plan"],
+  });
+  // The document's language as its writer or import sets it (src/db/schema/workspace.ts docs.language).
+  await app.deps.db.update(docs).set({ language: "de" }).where(eq(docs.id, german.id));
+});
+afterAll(() => app.close());
+
+describe("languages", () => {
+  test("the root sends a reader to their language among those the articles are in, else the org's default", async () => {
+    const de = await app.request(`${base}/`, { headers: { "accept-language": "de-CH, en;q=0.5" } });
+    expect(de.status).toBe(302);
+    expect(de.headers.get("location")).toBe(`${base}/de/`);
+    expect(de.headers.get("vary")).toContain("Accept-Language");
+    expect((await app.request(`${base}/`, { headers: { "accept-language": "ja" } })).headers.get("location")).toBe(`${base}/en/`);
+    expect((await app.request(`${base}/`)).headers.get("location")).toBe(`${base}/en/`);
+  });
+
+  test("each language's home lists its own articles, with the switcher and hreflang alternates", async () => {
+    const de = await (await app.request(`${base}/de/`)).text();
+    expect(de).toContain('<html lang="de" dir="ltr">');
+    expect(de).toContain("1 article");
+    expect(de).toContain(`<link rel="alternate" hreflang="en" href="http://localhost:3000${base}/en/">`);
+    expect(de).toContain(`<link rel="alternate" hreflang="x-default" href="http://localhost:3000${base}/en/">`);
+    expect(de).toContain('<nav class="languages"');
+    expect(de).toContain(">English</a>");
+    expect((await app.request(`${base}/fr/`)).status).toBe(404);
+  });
+
+  test("an article and its translation point at each other; the wrong language or no language is a 301", async () => {
+    const en = await (await app.request(`${base}/en/articles/${articleRef(english)}`)).text();
+    expect(en).toContain(`<link rel="alternate" hreflang="de" href="http://localhost:3000${base}/de/articles/${articleRef(german)}">`);
+    expect(en).toContain(`hreflang="de" lang="de">Deutsch</a>`);
+    const de = await (await app.request(`${base}/de/articles/${articleRef(german)}`)).text();
+    expect(de).toContain(`<link rel="alternate" hreflang="en" href="http://localhost:3000${base}/en/articles/${articleRef(english)}">`);
+    expect(de).toContain('"inLanguage":"de"');
+    const wrong = await app.request(`${base}/en/articles/${articleRef(german)}`);
+    expect(wrong.status).toBe(301);
+    expect(wrong.headers.get("location")).toBe(`${base}/de/articles/${articleRef(german)}`);
+    const old = await app.request(`${base}/articles/${articleRef(german)}`);
+    expect(old.status).toBe(301);
+    expect(old.headers.get("location")).toBe(`${base}/de/articles/${articleRef(german)}`);
+    // Search is per language.
+    expect(await (await app.request(`${base}/de/search?q=tarif`)).text()).toContain("Tarif wechseln");
+    expect(await (await app.request(`${base}/en/search?q=tarif`)).text()).not.toContain("Tarif wechseln");
+  });
+
+  test("sitemap.xml: both articles with hreflang alternates and x-default; drafts and internal articles absent", async () => {
+    const xml = await (await app.request(`${base}/sitemap.xml`)).text();
+    const entry = (doc: { id: string; title: string }, lang: string) => {
+      const loc = `<loc>http://localhost:3000${base}/${lang}/articles/${articleRef(doc)}</loc>`;
+      const start = xml.indexOf(loc);
+      expect(start).toBeGreaterThan(0);
+      return xml.slice(start, xml.indexOf("</url>", start));
+    };
+    for (const [doc, lang] of [
+      [english, "en"],
+      [german, "de"],
+    ] as const) {
+      const e = entry(doc, lang);
+      expect(e).toContain(`<xhtml:link rel="alternate" hreflang="en" href="http://localhost:3000${base}/en/articles/${articleRef(english)}"/>`);
+      expect(e).toContain(`<xhtml:link rel="alternate" hreflang="de" href="http://localhost:3000${base}/de/articles/${articleRef(german)}"/>`);
+      expect(e).toContain(`<xhtml:link rel="alternate" hreflang="x-default" href="http://localhost:3000${base}/en/articles/${articleRef(english)}"/>`);
+    }
+    const locs = [...xml.matchAll(/<loc>[^<]*\/articles\/([0-9a-f]{12})/g)].map((m) => m[1]);
+    expect(locs.sort()).toEqual([seed.refunds, seed.shipping, english, german].map((d) => d.id.replace(/-/g, "").slice(0, 12)).sort());
+    for (const doc of [seed.draft, seed.internal, seed.unlisted]) expect(xml).not.toContain(doc.id.replace(/-/g, "").slice(0, 12));
+  });
+});
