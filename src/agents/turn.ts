@@ -163,7 +163,7 @@ export async function runTurn(ports: TurnPorts, caller: TurnCaller, body: TurnBo
   const texts = languageOf(conversation).then((language) => ports.languages.texts(orgId, language));
   texts.catch(() => {}); // awaited below; a failure surfaces there
   // Retrieval reads only the org's docs: it runs while the message is stored, for the message and the customer's earlier turns.
-  const knowledge = ports.retrieve(orgId, body.message, earlierCustomerTurns(history), known);
+  const knowledge = ports.retrieve(orgId, body.message, earlierCustomerTurns(history), { conversation: conversation.language }, known);
   knowledge.catch(() => {}); // awaited in step 5; a failure surfaces there, not as an unhandled rejection
   await stored;
   const turn: ChatTurn = {
