@@ -72,8 +72,20 @@ export function unknownWords(index: { has(term: string): boolean }, current: Rea
  */
 export function coverageTerms(index: { has(term: string): boolean }, terms: ReadonlyMap<string, number>): Map<string, number> {
   const out = new Map<string, number>();
-  for (const [term, weight] of terms) if (term.includes(" ") || term.length >= CONFIDENCE.unknownMinLength || index.has(term)) out.set(term, weight);
+  for (const [term, weight] of terms) if (term.includes(" ") || termLength(term) >= CONFIDENCE.unknownMinLength || index.has(term)) out.set(term, weight);
   return out;
+}
+
+/**
+ * A word's length in letters of an alphabet: a Han, katakana or Hangul character writes a
+ * syllable or a morpheme, about what three letters of an alphabet write, so "首都" (capital) or
+ * "モンゴル" (Mongolia) is a long word, not a short everyday one. Hiragana counts as letters: a short
+ * hiragana word is the everyday kind ("どう", how; "いい", good) the rule leaves out.
+ */
+export function termLength(term: string): number {
+  let n = 0;
+  for (const ch of term) n += /[\p{Script=Han}\p{Script=Katakana}\p{Script=Hangul}]/u.test(ch) ? 3 : 1;
+  return n;
 }
 
 /** The customer's earlier messages in this conversation (the server's, or the ones the client reported), oldest first. */
