@@ -16,7 +16,7 @@ export interface Judged {
   confidence: number;
   /** The first source is the labelled page. */
   right: boolean;
-  /** The reply said the articles do not answer (src/agents/pipeline/confidence.ts `soundsUncertain`). */
+  /** The reply said the articles do not answer (the builtin no-answer sentences of the catalogue, src/i18n/en.ts `agent.no_answer*`). */
   noAnswer: boolean;
 }
 

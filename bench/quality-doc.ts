@@ -8,6 +8,7 @@ import { type Judged, monotoneBins, noAnswers, rawBins } from "./calibration.ts"
 import type { Machine } from "./figures.ts";
 import { fixed } from "./report.ts";
 import { ROOT } from "./runner.ts";
+import { type XquadRow, xquadSection } from "./quality-xquad.ts";
 
 /** The chat's light-load p99 beside an earlier revision (bench/scenarios/chat.ts, BENCH_REFERENCE), from its latest run. */
 export const CHAT_REFERENCE_FILE = join(ROOT, ".cache", "chat-reference.json");
@@ -58,6 +59,8 @@ export interface QualityRun {
   large?: LargeRun[];
   /** Questions asked of a knowledge base that cannot answer them (another corpus's pages). */
   offTopic?: { name: string; rows: Scored[] }[];
+  /** XQuAD's recall@1 per language, one org per language and all in one (bench/quality-xquad.ts). */
+  xquad?: XquadRow[];
   /** Each corpus's own questions, for calibration per corpus. */
   corpora?: { name: string; rows: Scored[] }[];
   /** The "held" curve: its coefficients in use and fitted again in this run (bench/quality-fit.ts), and the shares per set in process. */
@@ -266,7 +269,7 @@ beside it. The threshold where the agent answers on its own rather than offering
 ${calibrationTable([...run.first, ...run.followups])}
 
 ![calibration](quality/calibration.svg)
-${offTopicSection(run)}
+${offTopicSection(run)}${xquadSection(run.xquad)}
 ## Latency
 
 Each question is one \`POST /api/sdk/chat\` in a new session, timed by the client over loopback: the

@@ -30,3 +30,9 @@ declare module "wink-porter2-stemmer" {
 declare module "d3-dsv" {
   export function csvParseRows(text: string): string[][];
 }
+
+declare module "snowball-stemmers" {
+  /** Snowball stemmers in JavaScript (ISC): `newStemmer("spanish").stem("contraseñas")`. */
+  const snowball: { algorithms(): string[]; newStemmer(name: string): { stem(word: string): string } };
+  export default snowball;
+}

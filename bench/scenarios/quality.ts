@@ -16,6 +16,7 @@ import { type BenchContext, createBenchOrg, ourServer, ROOT, startServer } from 
 import { machine } from "../figures.ts";
 import { type LargeRun, type QualityRun, type Scored, totals, writeQualityDoc } from "../quality-doc.ts";
 import { fitHeld, observations, shares } from "../quality-fit.ts";
+import { printXquad, type XquadData, xquadLanguages } from "../quality-xquad.ts";
 import { CONFIDENCE } from "../../src/agents/pipeline/confidence.ts";
 import { t } from "../../src/i18n/catalogue.ts";
 
@@ -279,6 +280,8 @@ export async function quality({ work, pg }: BenchContext): Promise<void> {
         { name: "XQuAD (en)", docs: xquad.docs, questions: xquad.questions, followups: [] },
       ]);
       run.fit = { inUse: [CONFIDENCE.heldIntercept, CONFIDENCE.heldCoverage, CONFIDENCE.unknownWord], fitted: fitHeld(rows), sets: shares(rows) };
+      // Every language: one org per language, and all twelve in one.
+      run.xquad = await xquadLanguages(work, JSON.parse(readFileSync(XQUAD_DATA, "utf8")) as XquadData);
     } else console.log(`\nquality: the second corpus skipped — ${XQUAD_DATA} is absent (set BENCH_XQUAD_DATA to its path).`);
   } finally {
     await server.stop();
@@ -320,6 +323,7 @@ export async function quality({ work, pg }: BenchContext): Promise<void> {
       run.fit.sets.map((r) => [r.set, String(r.n), fixed(r.held, 3), fixed(r.answered, 3), fixed(r.wrong, 3)]),
     );
   }
+  if (run.xquad) printXquad(run.xquad);
   console.log(`chat latency over the ${run.docs} pages, 1 connection: p50 ${fixed(run.chatMs.p50, 1)} ms, p99 ${fixed(run.chatMs.p99, 1)} ms`);
   for (const large of run.large ?? [])
     console.log(

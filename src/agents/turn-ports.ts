@@ -17,6 +17,7 @@ import { providerFor } from "./llm/provider.ts";
 import type { LlmProvider } from "./llm/types.ts";
 import { handoffAcknowledgement } from "./pipeline/handoff-note.ts";
 import { retrieve, type ScoredPassage } from "./pipeline/knowledge.ts";
+import type { LanguageHints } from "../knowledge/query-language.ts";
 import type { Agent } from "./service.ts";
 import { agentOf, createTurnSettings, type OrgTurnSettings } from "./turn-settings.ts";
 import { orgDefaultLanguage } from "../tenancy/orgs.ts";
@@ -60,7 +61,7 @@ export interface TurnPorts {
     list(orgId: string): Promise<Agent[]>;
   };
   /** The best passages of the org's published docs (src/agents/pipeline/knowledge.ts). */
-  retrieve(orgId: string, question: string, earlier?: readonly string[], known?: KnowledgeState): Promise<ScoredPassage[]>;
+  retrieve(orgId: string, question: string, earlier?: readonly string[], hints?: LanguageHints, known?: KnowledgeState): Promise<ScoredPassage[]>;
   /** The model that answers for this org and agent, its usage counted (src/agents/llm/provider.ts). */
   model(orgId: string, agent: Agent): Promise<LlmProvider>;
   /** The agent's tools, as a customer's chat may call them (src/tools/runtime.ts). */
@@ -106,7 +107,7 @@ export function turnPorts(deps: Deps): TurnPorts {
       },
       list: async (orgId) => [...(await settings.get(orgId)).agents],
     },
-    retrieve: (orgId, question, earlier, known) => retrieve(deps, orgId, question, earlier, known),
+    retrieve: (orgId, question, earlier, hints, known) => retrieve(deps, orgId, question, earlier, hints, known),
     model: async (orgId, agent) => providerFor(deps, orgId, agent, { row: (await settings.get(orgId)).llm }),
     tools: deps.tools,
     tickets: {

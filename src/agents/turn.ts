@@ -24,18 +24,17 @@
 import type { ContextEntry, Conversation } from "../conversations/sessions.ts";
 import { checkChatInput, type HistoryItem } from "../conversations/input.ts";
 import type { ContinuedTurn, KnowledgeState } from "../conversations/turn-store.ts";
-import { sha256Hex } from "../crypto/tokens.ts";
 import type { ConversationMessage } from "../conversations/transcript.ts";
 import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, knownError } from "../errors.ts";
 import { detectLanguage, normalizeLanguage } from "../kit/language.ts";
 import { ownOrCatalogue } from "../i18n/catalogue.ts";
-import type { ChatState } from "../ports/caches.ts";
 import { LlmError } from "./llm/errors.ts";
 import { earlierCustomerTurns } from "./pipeline/knowledge.ts";
 import { type ChatCustomer, type ChatOutcome, type ChatTurn, decide, runPipeline } from "./pipeline/run.ts";
 import { type Agent, noActiveAgent } from "./service.ts";
+import { repliesWritten, sessionKey, writeReply } from "./reply-order.ts";
 import type { TurnPorts } from "./turn-ports.ts";
 import { agentOf } from "./turn-settings.ts";
 
@@ -164,7 +163,7 @@ export async function runTurn(ports: TurnPorts, caller: TurnCaller, body: TurnBo
   const texts = languageOf(conversation).then((language) => ports.languages.texts(orgId, language));
   texts.catch(() => {}); // awaited below; a failure surfaces there
   // Retrieval reads only the org's docs: it runs while the message is stored, for the message and the customer's earlier turns.
-  const knowledge = ports.retrieve(orgId, body.message, earlierCustomerTurns(history), known);
+  const knowledge = ports.retrieve(orgId, body.message, earlierCustomerTurns(history), { conversation: conversation.language }, known);
   knowledge.catch(() => {}); // awaited in step 5; a failure surfaces there, not as an unhandled rejection
   await stored;
   const turn: ChatTurn = {
@@ -270,37 +269,4 @@ function ticketOf(actions: readonly unknown[]): string | null {
 // before the write is done. The next turn of the same conversation waits for it (in this process)
 // so its history includes the reply; shutdown and tests wait for every pending write.
 
-export function createChatState(): ChatState {
-  return { pendingReplies: new Map() };
-}
-
-/** Runs `write` after any pending write of the same conversation; its failure is the caller's. */
-function writeReply(chat: ChatState, conversation: Pick<Conversation, "id">, sessionId: string, write: () => Promise<void>): Promise<void> {
-  const pending = chat.pendingReplies;
-  const previous = pending.get(conversation.id) ?? Promise.resolve();
-  const written = previous.then(write);
-  const settled = written.then(
-    () => {},
-    () => {},
-  );
-  // Under the session too: the common path of the next turn knows only the session id before its one statement.
-  const keys = [conversation.id, sessionKey(sessionId)];
-  for (const key of keys) pending.set(key, settled);
-  void settled.then(() => {
-    for (const key of keys) if (pending.get(key) === settled) pending.delete(key);
-  });
-  return written;
-}
-
-/** The key of a session's pending write: its hash (the id itself is a bearer secret, kept nowhere). */
-const sessionKey = (sessionId: string) => `session:${sha256Hex(sessionId)}`;
-
-async function repliesWritten(chat: ChatState, conversationId: string): Promise<void> {
-  await chat.pendingReplies.get(conversationId);
-}
-
-/** Waits for the pending reply writes of one conversation, or of all (shutdown, tests). */
-export async function transcriptsSettled(deps: Pick<Deps, "chat">, conversationId?: string): Promise<void> {
-  if (conversationId !== undefined) return repliesWritten(deps.chat, conversationId);
-  await Promise.all([...deps.chat.pendingReplies.values()]);
-}
+export { createChatState, transcriptsSettled } from "./reply-order.ts";

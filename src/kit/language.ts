@@ -30,7 +30,7 @@ export function normalizeLanguage(tag: unknown): string | null {
   }
 }
 
-type Detector = { detect: (text: string) => { language: string; isReliable: () => boolean } };
+type Detector = { detect: (text: string) => { language: string; isReliable: () => boolean; getScores: () => Record<string, number> } };
 let detector: Promise<Detector> | null = null;
 
 /** ELD's medium tables (2 MB of code, ~0.5 s to load): imported on first use, not at start. */
@@ -69,4 +69,29 @@ export function firstLanguage(candidates: readonly unknown[], fallback = "en"): 
  */
 export async function customerLanguage(message: string, known: { conversation?: string | null; widget?: string | null; org?: string | null }): Promise<string> {
   return (await detectLanguage(message)) ?? firstLanguage([known.conversation, known.widget, known.org]);
+}
+
+/**
+ * Of `candidates` (ISO 639-1 codes), the one ELD scores highest for the text, and whether ELD's
+ * own guess was reliable; null when the text has fewer than `minLetters` letters or no candidate
+ * scores. For a help centre that speaks only some languages: Hindi that ELD takes for Marathi by
+ * a hair is read as Hindi when the pages are in Hindi and not Marathi.
+ */
+export async function detectAmong(text: string, candidates: readonly string[], minLetters = 4): Promise<{ language: string; reliable: boolean } | null> {
+  // Latin words inside a text in another script are names and acronyms ("NSFNET的角色"), not its language.
+  const whole = text.slice(0, 2000);
+  const other = whole.replace(/[\p{Script=Latin}\p{N}]+/gu, " ");
+  const otherLetters = letterCount(other);
+  // Two letters of a script without spaces say more than four of an alphabet; the rest of the text must not be mostly Latin.
+  const sample = otherLetters >= 2 && otherLetters * 3 >= letterCount(whole) ? other : whole;
+  if (sample === whole && letterCount(sample) < minLetters) return null;
+  const result = (await loadDetector()).detect(sample);
+  const scores = result.language === "" ? {} : result.getScores();
+  let best: string | null = null;
+  let score = 0;
+  for (const [language, value] of Object.entries(scores)) {
+    const code = normalizeLanguage(language);
+    if (code && candidates.includes(code) && value > score) [best, score] = [code, value];
+  }
+  return best ? { language: best, reliable: result.isReliable() } : null;
 }

@@ -231,6 +231,7 @@ async function store(
     url: imported.url ?? null,
     tags: options.tags,
     status: options.status,
+    language: imported.language ?? null,
   });
   await recordActivity(deps, {
     orgId,

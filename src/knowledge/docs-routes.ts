@@ -15,6 +15,14 @@ const Fields = {
   url: t.Union([t.String({ maxLength: DOC_LIMITS.url }), t.Null()]),
   tags: Tags,
   status: Status,
+  language: t.Union([
+    t.String({
+      minLength: 1,
+      maxLength: 35,
+      description: "BCP 47 tag of the document's language (es, pt-BR); stored as its primary subtag. Absent on create, or null: detected from the text.",
+    }),
+    t.Null(),
+  ]),
 };
 
 /** A document as docView gives it (src/knowledge/docs.ts): `url` only when it has one. */
@@ -26,7 +34,7 @@ export const DocView = t.Object(
     url: t.Optional(t.String()),
     tags: t.Array(t.String()),
     status: Status,
-    language: t.Optional(t.String({ description: "ISO 639-1 code of the document's language; absent when not known." })),
+    language: t.Optional(t.String({ description: "ISO 639-1 code the document is indexed in; absent when it could not be told (indexed as English)" })),
     translations: t.Optional(
       t.Array(t.Object({ id: t.String(), language: t.Union([t.String(), t.Null()]), title: t.String() }), {
         description: `The same article in other languages (one document each, by language; null: not known), up to ${TRANSLATIONS_LISTED}; given when one document is read or changed.`,
@@ -65,7 +73,14 @@ export function docsRoutes(deps: Deps) {
       },
       {
         body: t.Object(
-          { title: Fields.title, body: Fields.body, url: t.Optional(Fields.url), tags: t.Optional(Tags), status: t.Optional(Status) },
+          {
+            title: Fields.title,
+            body: Fields.body,
+            url: t.Optional(Fields.url),
+            tags: t.Optional(Tags),
+            status: t.Optional(Status),
+            language: t.Optional(Fields.language),
+          },
           { additionalProperties: false },
         ),
         response: { 201: DocView },
@@ -130,7 +145,7 @@ export function docsRoutes(deps: Deps) {
         body: t.Partial(t.Object({ ...Fields, translation_of: TranslationOf }), { additionalProperties: false, minProperties: 1 }),
         response: { 200: DocView },
         detail: {
-          summary: "Update a document: title, body, url, tags, status, the translation it is a version of (knowledge:manage)",
+          summary: "Update a document: title, body, url, tags, status, language, the translation it is a version of (knowledge:manage)",
           tags: ["Knowledge"],
           security: [{ dashboard: [] }],
         },

@@ -5,6 +5,7 @@ import { docs, type DocStatus } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
+import { detectLanguage, normalizeLanguage } from "../kit/language.ts";
 import { bumpDocsVersion } from "./synonyms.ts";
 
 export const DOC_LIMITS = { title: 300, body: 200_000, url: 2048, tags: 50, tag: 64 };
@@ -15,7 +16,7 @@ export interface DocInput {
   url?: string | null;
   tags?: string[];
   status?: DocStatus;
-  /** ISO 639-1 (src/kit/language.ts); null or absent: not known. */
+  /** BCP 47 tag of the document's language; absent or null: detected from its text. */
   language?: string | null;
   /** The key the doc's other-language versions share (src/knowledge/translations.ts); null: none. */
   translationGroup?: string | null;
@@ -64,8 +65,23 @@ const columns = {
   updatedAt: docs.updatedAt,
 };
 
+/**
+ * The language a document is indexed in (docs/decisions.md "Text analysis per language"): the one
+ * its writer or import gave, as ISO 639-1 (400 for a tag that is not one), else detected from its
+ * title and body (null when detection cannot tell: it is indexed as English).
+ */
+export async function docLanguage(given: string | null | undefined, title: string, body: string): Promise<string | null> {
+  if (given !== undefined && given !== null) {
+    const language = normalizeLanguage(given);
+    if (!language) throw AppError.badRequest("The document is invalid.", [{ path: "/language", message: "must be a BCP 47 language tag such as es or pt-BR" }]);
+    return language;
+  }
+  return detectLanguage(`${title}\n${body}`);
+}
+
 export async function createDoc(deps: Deps, orgId: string, input: DocInput): Promise<Doc> {
   checkUrl(input.url);
+  const language = await docLanguage(input.language, input.title, input.body);
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
     const [doc] = await tx
@@ -77,7 +93,7 @@ export async function createDoc(deps: Deps, orgId: string, input: DocInput): Pro
         url: input.url ?? null,
         tags: input.tags ?? [],
         status: input.status ?? "published",
-        language: input.language ?? null,
+        language,
         translationGroup: input.translationGroup ?? null,
         createdAt: now,
         updatedAt: now,
@@ -124,7 +140,11 @@ export async function docLanguages(deps: Pick<Deps, "db">, orgId: string): Promi
 
 export async function updateDoc(deps: Deps, orgId: string, id: string, patch: Partial<DocInput>): Promise<Doc> {
   checkUrl(patch.url);
-  if (!(await getDoc(deps, orgId, id))) throw AppError.notFound("No such document.");
+  const before = await getDoc(deps, orgId, id);
+  if (!before) throw AppError.notFound("No such document.");
+  // A language given is kept; `null` asks for detection again, as does a text whose language was never known.
+  if (patch.language !== undefined || (before.language === null && (patch.title !== undefined || patch.body !== undefined)))
+    patch = { ...patch, language: await docLanguage(patch.language, patch.title ?? before.title, patch.body ?? before.body) };
   return deps.db.transaction(async (tx) => {
     const [doc] = await tx
       .update(docs)

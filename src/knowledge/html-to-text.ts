@@ -4,11 +4,14 @@
 // navigation and forms are dropped, structure kept as markdown. Its own module because it is one
 // self-contained job — a converter with its own tables and rules — that knows nothing of fetching
 // or storing.
+import { normalizeLanguage } from "../kit/language.ts";
 import { DOC_LIMITS } from "./docs.ts";
 
 /** A document's title and text, as an import finds them. */
 export interface ImportedText {
   title: string;
+  /** The page's `<html lang>`, as ISO 639-1, when it has a valid one. */
+  language?: string;
   body: string;
 }
 
@@ -109,6 +112,7 @@ export function htmlToText(html: string, pageUrl: string): ImportedText {
   let skip = 0;
   let pre = 0;
   let title = "";
+  let language: string | null = null;
   let inTitle = false;
   let inBody = false;
   let firstH1: string | null = null;
@@ -132,6 +136,7 @@ export function htmlToText(html: string, pageUrl: string): ImportedText {
       element(el) {
         const tag = el.tagName.toLowerCase();
         if (tag === "body") inBody = true;
+        if (tag === "html" && language === null) language = normalizeLanguage(el.getAttribute("lang")) ?? "";
         // The document's <title>, not an <svg>'s in the body.
         if (tag === "title" && !inBody && title === "") {
           inTitle = true;
@@ -234,5 +239,5 @@ export function htmlToText(html: string, pageUrl: string): ImportedText {
     .replace(/\n{3,}/g, "\n\n")
     .trim();
   const found = decodeEntities(title).replace(/\s+/g, " ").trim() || (firstH1 as string | null) || fallbackTitle(pageUrl);
-  return { title: found.slice(0, DOC_LIMITS.title), body };
+  return { title: found.slice(0, DOC_LIMITS.title), body, ...(language ? { language } : {}) };
 }

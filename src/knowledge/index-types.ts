@@ -7,6 +7,8 @@ export interface IndexDoc {
   url: string | null;
   body: string;
   updatedAt: Date;
+  /** The page's language (ISO 639-1); English when absent (src/kit/analyzer.ts). */
+  language?: string | null;
 }
 
 export interface IndexPassage {

@@ -4,11 +4,13 @@
 // fields, and the whole page beside them); pages ranked by their best passage plus a share of the
 // whole page's score. Built and kept exact by src/knowledge/org-index.ts; queries are made by
 // src/knowledge/query.ts. Lines repeated across many pages (footers, related-article lists) are left
-// out of every page that holds them (src/knowledge/boilerplate.ts). Pure: no I/O.
-import { stem } from "../kit/words.ts";
+// out of every page that holds them (src/knowledge/boilerplate.ts). Each page is analysed in its own
+// language (src/kit/analyzer.ts, docs/decisions.md "Text analysis per language"). Pure: no I/O.
+import { analyzerFor } from "../kit/analyzer.ts";
+import { PageLanguages } from "./index-languages.ts";
 import { FurnitureTerms, keptBody, RepeatedLines } from "./boilerplate.ts";
-import { type Postings, post, sum, unpost } from "./postings.ts";
-import { Accumulator, BestTwo, coverageShare, lengthNorms, type Norms, topPages } from "./scores.ts";
+import { addCounts, type Postings, post, sum, unpost } from "./postings.ts";
+import { Accumulator, BestTwo, bm25Idf, coverageShare, lengthNorms, type Norms, topPages } from "./scores.ts";
 import { indexTerms, pageTerms } from "./terms.ts";
 import type { IndexDoc, IndexPassage, WeightedTerms, RankedPage } from "./index-types.ts";
 
@@ -22,14 +24,15 @@ export const RANKING = {
   pageShare: 0.25,
   /** Share of the second-best passage's score added (a page answering in two places). */
   secondShare: 0.3,
+  /** In an index of several languages, a page in the query's language counts this many times its score. */
+  sameLanguage: 2,
 };
-
-/** Distinct words whose stems an index remembers. */
-const STEMS_MAX = 200_000;
 
 interface Entry {
   num: number;
-  doc: Omit<IndexDoc, "body">;
+  doc: Omit<IndexDoc, "body" | "language">;
+  /** The language the page was analysed in. */
+  language: string;
   /** The body as given, as indexed (without its boilerplate lines), and its lines' keys (src/knowledge/boilerplate.ts). */
   body: string;
   kept: string;
@@ -66,16 +69,7 @@ export class LexicalIndex {
   readonly surfaces = new Map<string, number>();
   /** Characters held, for the cache's bound. */
   chars = 0;
-  /** Stems of the words seen, so each distinct word is stemmed once per index (bounded by its vocabulary). */
-  private readonly stems = new Map<string, string>();
-  readonly stemOf = (word: string): string => {
-    let s = this.stems.get(word);
-    if (s === undefined) {
-      s = stem(word);
-      if (this.stems.size < STEMS_MAX) this.stems.set(word, s);
-    }
-    return s;
-  };
+  readonly languages = new PageLanguages(); // of the pages: src/knowledge/index-languages.ts
 
   get size() {
     return this.entries.size;
@@ -144,7 +138,7 @@ export class LexicalIndex {
     for (const num of this.lines.settle(this.entries.size, keys)) {
       const entry = this.entries.get(this.pages[num]!)!;
       this.unindex(entry);
-      this.index({ ...entry.doc, body: entry.body });
+      this.index({ ...entry.doc, body: entry.body, language: entry.language });
     }
   }
 
@@ -153,12 +147,14 @@ export class LexicalIndex {
     this.pages.push(doc.id);
     const { keys, kept, left } = keptBody(doc.body, (key) => this.lines.dropped(key));
     this.lines.add(num, keys);
-    const furniture = new Set(left === "" ? [] : indexTerms(left, this.stemOf).filter((t) => !t.includes(" ")));
+    const analyzer = analyzerFor(doc.language);
+    const furniture = new Set(left === "" ? [] : indexTerms(left, analyzer).filter((t) => !t.includes(" ")));
     this.furniture.add(furniture);
-    const { tf, surfaces, passages } = pageTerms(doc.title, doc.body, kept, this.stemOf, RANKING);
+    const { tf, surfaces, passages } = pageTerms(doc.title, doc.body, kept, analyzer, RANKING);
     const entry: Entry = {
       num,
       doc: { id: doc.id, title: doc.title, url: doc.url, updatedAt: doc.updatedAt },
+      language: analyzer.language,
       body: doc.body,
       kept,
       keys,
@@ -173,9 +169,10 @@ export class LexicalIndex {
     entry.length = sum(entry.tf);
     this.pageLengths[num] = entry.length;
     for (const [t, f] of entry.tf) post(this.pagePostings, t, num, f);
-    for (const [w, n] of entry.surfaces) this.surfaces.set(w, (this.surfaces.get(w) ?? 0) + n);
+    addCounts(this.surfaces, entry.surfaces, 1);
     this.pageLength += entry.length;
     this.chars += entry.chars;
+    this.languages.add(num, entry.language, entry.passages.length);
     this.entries.set(doc.id, entry);
     this.changed();
     return entry;
@@ -187,6 +184,7 @@ export class LexicalIndex {
     this.furniture.remove(entry.furniture);
     this.entries.delete(id);
     this.pages[entry.num] = undefined;
+    this.languages.remove(entry.num, entry.language, entry.passages.length);
     for (const p of entry.passages) {
       const passage = this.passages[p]!;
       this.passages[p] = undefined;
@@ -195,11 +193,7 @@ export class LexicalIndex {
       this.passageCount--;
     }
     for (const t of entry.tf.keys()) unpost(this.pagePostings, t, (item) => this.pages[item] !== undefined);
-    for (const [w, n] of entry.surfaces) {
-      const left = (this.surfaces.get(w) ?? 0) - n;
-      if (left > 0) this.surfaces.set(w, left);
-      else this.surfaces.delete(w);
-    }
+    addCounts(this.surfaces, entry.surfaces, -1);
     this.pageLength -= entry.length;
     this.chars -= entry.chars;
     this.changed();
@@ -207,9 +201,7 @@ export class LexicalIndex {
 
   /** Inverse document frequency among pages (BM25's, never negative). */
   idf(term: string): number {
-    const n = this.entries.size;
-    const df = this.pageFrequency(term);
-    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    return bm25Idf(this.entries.size, this.pageFrequency(term));
   }
 
   /** Invalidates the precomputed length norms (any change to the passages or pages). */
@@ -223,29 +215,25 @@ export class LexicalIndex {
     if (this.norms && this.norms.k1 === k1 && this.norms.b === b) return this.norms;
     const avgPassage = this.passageLength / Math.max(1, this.passageCount) || 1;
     const avgPage = this.pageLength / this.entries.size || 1;
-    return (this.norms = lengthNorms(
-      k1,
-      b,
-      this.passages,
-      avgPassage,
-      this.pages.map((id, d) => (id === undefined ? undefined : this.pageLengths[d]!)),
-      avgPage,
-    ));
+    const pageLengths = this.pages.map((id, d) => (id === undefined ? undefined : this.pageLengths[d]!));
+    return (this.norms = lengthNorms(k1, b, this.passages, avgPassage, pageLengths, avgPage));
   }
 
   /**
    * The best `limit` pages for the query, each with its best passages, best first. `coverageOf`:
    * the terms whose share the best passage holds is `coverage` (the query's own by default);
-   * `current`, when given, gets its share as `currentCoverage`.
+   * `current`, when given, gets its share as `currentCoverage`. `prefer`: the customer's language —
+   * when the index holds pages in more than one language, a page in it counts RANKING.sameLanguage
+   * times its score (a multilingual help centre answers from the page in the customer's language).
    */
-  search(query: WeightedTerms, limit: number, passagesPerPage = 2, coverageOf: WeightedTerms = query, current?: WeightedTerms): RankedPage[] {
+  search(query: WeightedTerms, limit: number, passagesPerPage = 2, coverageOf: WeightedTerms = query, current?: WeightedTerms, prefer?: string): RankedPage[] {
     if (query.size === 0 || this.entries.size === 0) return [];
     const { passageScores, pageScores, best } = this;
     passageScores.reserve(this.passages.length);
     pageScores.reserve(this.pages.length);
     best.reserve(this.pages.length);
     try {
-      return this.ranked(query, limit, passagesPerPage, coverageOf, current);
+      return this.ranked(query, limit, passagesPerPage, coverageOf, current, this.languages.size > 1 ? prefer : undefined);
     } finally {
       passageScores.clear();
       pageScores.clear();
@@ -253,16 +241,21 @@ export class LexicalIndex {
     }
   }
 
-  private ranked(query: WeightedTerms, limit: number, passagesPerPage: number, coverageOf: WeightedTerms, current?: WeightedTerms): RankedPage[] {
+  private ranked(query: WeightedTerms, limit: number, perPage: number, coverageOf: WeightedTerms, current?: WeightedTerms, prefer?: string): RankedPage[] {
     const { k1 } = RANKING;
-    const n = Math.max(1, this.passageCount);
     const norms = this.normsNow();
+    // How rare each term is: among all pages, or, with a language preferred, among its pages (src/knowledge/index-languages.ts).
+    const passagePage = (p: number) => this.passages[p]?.page;
+    const passageIdf = (list: Postings) => (prefer ? this.languages.passageIdf(list, prefer, passagePage) : bm25Idf(this.passageCount, list.live));
+    const idfs = new Map<string, number>();
+    const idf = (term: string, pages = this.pagePostings.get(term)) =>
+      idfs.get(term) ?? idfs.set(term, prefer && pages ? this.languages.pageIdf(pages, prefer) : this.idf(term)).get(term)!;
     // Scores by passage and page number, and the numbers touched, in the scratch arrays (src/knowledge/scores.ts).
     for (const [term, weight] of query) {
       const list = this.postings.get(term);
-      if (list) this.passageScores.add(list, weight, Math.log(1 + (n - list.live + 0.5) / (list.live + 0.5)), k1, norms.passage);
+      if (list) this.passageScores.add(list, weight, passageIdf(list), k1, norms.passage);
       const pages = this.pagePostings.get(term);
-      if (pages) this.pageScores.add(pages, weight, this.idf(term), k1, norms.page);
+      if (pages) this.pageScores.add(pages, weight, idf(term), k1, norms.page);
     }
     const passageScores = this.passageScores.scores;
     const pageScores = this.pageScores.scores;
@@ -275,10 +268,12 @@ export class LexicalIndex {
     const top = topPages(
       best.count,
       (i) => best.pages[i]!,
-      (page) => best.firstScore[page]! + RANKING.secondShare * best.secondScore[page]! + RANKING.pageShare * pageScores[page]!,
+      (page) =>
+        (best.firstScore[page]! + RANKING.secondShare * best.secondScore[page]! + RANKING.pageShare * pageScores[page]!) *
+        (prefer !== undefined && this.languages.of(page) === prefer ? RANKING.sameLanguage : 1),
       limit,
     );
-    const share = (terms: WeightedTerms, passage: IndexPassage) => coverageShare(terms, passage.tf, (t) => this.idf(t));
+    const share = (terms: WeightedTerms, passage: IndexPassage) => coverageShare(terms, passage.tf, idf);
     return top.map(({ page, score }) => {
       const entry = this.entries.get(this.pages[page]!)!;
       const passages = best.second[page]! >= 0 ? [best.first[page]!, best.second[page]!] : [best.first[page]!];
@@ -290,7 +285,7 @@ export class LexicalIndex {
         score,
         coverage: share(coverageOf, first),
         ...(current ? { currentCoverage: share(current, first) } : {}),
-        passages: passages.slice(0, passagesPerPage).map((p) => {
+        passages: passages.slice(0, perPage).map((p) => {
           const passage = this.passages[p]!;
           return { text: passage.text, headings: passage.headings, score: passageScores[p]! };
         }),

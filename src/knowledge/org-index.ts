@@ -9,6 +9,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { docs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
+import { detectLanguage } from "../kit/language.ts";
 import { LexicalIndex } from "./lexical.ts";
 import { type KnowledgeState, knowledgeState, synonymMap } from "./synonyms.ts";
 
@@ -41,10 +42,14 @@ async function refresh(deps: Pick<Deps, "db">, orgId: string, index: LexicalInde
   const stale = current.filter((d) => index.versionOf(d.id) !== d.updatedAt.getTime()).map((d) => d.id);
   for (let i = 0; i < stale.length; i += ORG_INDEX.batch) {
     const rows = await deps.db
-      .select({ id: docs.id, title: docs.title, url: docs.url, body: docs.body, updatedAt: docs.updatedAt })
+      .select({ id: docs.id, title: docs.title, url: docs.url, body: docs.body, updatedAt: docs.updatedAt, language: docs.language })
       .from(docs)
       .where(and(eq(docs.orgId, orgId), eq(docs.status, "published"), inArray(docs.id, stale.slice(i, i + ORG_INDEX.batch))));
-    for (const row of rows) index.put({ ...row, title: row.title.replace(/\x1e/g, "") });
+    for (const row of rows) {
+      // A document written before languages were recorded: detected here (English when it cannot be told).
+      const language = row.language ?? (await detectLanguage(`${row.title}\n${row.body}`));
+      index.put({ ...row, language, title: row.title.replace(/\x1e/g, "") });
+    }
   }
 }
 

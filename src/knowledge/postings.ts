@@ -35,3 +35,12 @@ export const sum = (m: Map<string, number>) => {
   for (const v of m.values()) n += v;
   return n;
 };
+
+/** Adds (`sign` 1) or takes away (-1) counts by key; a key whose count reaches 0 is dropped. */
+export function addCounts(target: Map<string, number>, counts: ReadonlyMap<string, number>, sign: 1 | -1): void {
+  for (const [key, n] of counts) {
+    const left = (target.get(key) ?? 0) + sign * n;
+    if (left > 0) target.set(key, left);
+    else target.delete(key);
+  }
+}

@@ -4,8 +4,10 @@
 // typo: edit distance 1, or 2 for words of eight letters and more); two words written apart that
 // the documents write together ("non citizen", "noncitizen") or the other way round are joined or
 // split; and the org's synonyms add their other words. Only the current message's own terms
-// count for `current` (what confidence reads).
-import { isContent, stem, words } from "../kit/words.ts";
+// count for `current` (what confidence reads). The message is read with the analyzer of the
+// customer's language when some page is in it (src/knowledge/index-languages.ts), and `language`
+// names it so the index prefers pages in it.
+import type { Analyzer } from "../kit/analyzer.ts";
 import type { LexicalIndex } from "./lexical.ts";
 import type { WeightedTerms } from "./index-types.ts";
 
@@ -20,6 +22,8 @@ export const QUERY = {
   synonym: 0.7,
   /** Two adjacent content words found together, on top of each word. */
   pair: 1,
+  /** Letters an unknown word shares with the start of a page's word to stand for it (not in English: src/knowledge/query.ts `sharedPrefix`). */
+  prefix: 7,
   /** Characters of a message read. */
   chars: 2000,
 } as const;
@@ -28,6 +32,8 @@ export interface Query {
   terms: WeightedTerms;
   /** The current message's own terms (after corrections), for the evidence of an answer. */
   current: WeightedTerms;
+  /** The language the message was analysed in (src/kit/analyzer.ts). */
+  language: string;
 }
 
 /** Whether `a` and `b` are within `max` edits (Levenshtein), without building the whole table when they cannot be. */
@@ -69,14 +75,35 @@ function correction(index: LexicalIndex, word: string): string | undefined {
   return found;
 }
 
+/**
+ * The org vocabulary's most used word beginning with the same QUERY.prefix letters as `word` (and
+ * sharing at least two thirds of the shorter one), for languages other than English: their
+ * Snowball stemmers leave many inflections apart ("restablezco" and "restablecer" in Spanish) that
+ * a reader takes for the same word. Ties go to the first in code-unit order, as for typos.
+ */
+function sharedPrefix(index: LexicalIndex, word: string): string | undefined {
+  if (word.length < QUERY.prefix || /\d/.test(word)) return undefined;
+  const head = word.slice(0, QUERY.prefix);
+  let found: string | undefined;
+  let uses = 0;
+  for (const [candidate, n] of index.surfaces) {
+    if (!candidate.startsWith(head) || n < uses || (n === uses && candidate > found!)) continue;
+    let common = QUERY.prefix;
+    while (common < word.length && candidate[common] === word[common]) common++;
+    if (common * 3 >= Math.min(word.length, candidate.length) * 2) [found, uses] = [candidate, n];
+  }
+  return found;
+}
+
 function add(into: WeightedTerms, term: string, weight: number) {
   if (weight > (into.get(term) ?? 0)) into.set(term, weight);
 }
 
 /** The weighted terms of one message against the org's vocabulary. */
-function messageTerms(index: LexicalIndex, text: string, synonyms: ReadonlyMap<string, readonly string[]>, scale: number): WeightedTerms {
+function messageTerms(index: LexicalIndex, analyzer: Analyzer, text: string, synonyms: ReadonlyMap<string, readonly string[]>, scale: number): WeightedTerms {
+  const { isContent, stem } = analyzer;
   const out: WeightedTerms = new Map();
-  const all = words(text.slice(0, QUERY.chars));
+  const all = analyzer.words(text.slice(0, QUERY.chars));
   for (let i = 0; i < all.length; i++) {
     const word = all[i]!;
     const next = all[i + 1];
@@ -101,7 +128,7 @@ function messageTerms(index: LexicalIndex, text: string, synonyms: ReadonlyMap<s
         }
       }
       if (!split) {
-        const fixed = correction(index, word);
+        const fixed = correction(index, word) ?? (analyzer.language === "en" ? undefined : sharedPrefix(index, word));
         if (fixed) add(out, stem(fixed), scale * QUERY.typo);
         else add(out, term, scale); // unknown everywhere: kept, so the question still has content
       }
@@ -125,19 +152,22 @@ function messageTerms(index: LexicalIndex, text: string, synonyms: ReadonlyMap<s
 
 /**
  * The query for a message and the customer's earlier turns (oldest first). `synonyms`: a stem →
- * the stems it may be replaced by (src/knowledge/synonyms.ts).
+ * the stems it may be replaced by (src/knowledge/synonyms.ts). `language`: the customer's
+ * (src/kit/language.ts `customerLanguage`); without it, the language most pages are in.
  */
 export function buildQuery(
   index: LexicalIndex,
   message: string,
   earlier: readonly string[] = [],
   synonyms: ReadonlyMap<string, readonly string[]> = new Map(),
+  language?: string | null,
 ): Query {
-  const current = messageTerms(index, message, synonyms, 1);
+  const analyzer = index.languages.analyzerFor(language);
+  const current = messageTerms(index, analyzer, message, synonyms, 1);
   const terms: WeightedTerms = new Map(current);
   const turns = earlier.slice(-QUERY.turns).reverse();
   turns.forEach((turn, i) => {
-    for (const [term, weight] of messageTerms(index, turn, synonyms, i === 0 ? QUERY.lastTurn : QUERY.olderTurn)) add(terms, term, weight);
+    for (const [term, weight] of messageTerms(index, analyzer, turn, synonyms, i === 0 ? QUERY.lastTurn : QUERY.olderTurn)) add(terms, term, weight);
   });
-  return { terms, current };
+  return { terms, current, language: analyzer.language };
 }

@@ -164,3 +164,6 @@ export function coverageShare(terms: ReadonlyMap<string, number>, tf: ReadonlyMa
   }
   return mass > 0 ? covered / mass : 0;
 }
+
+/** BM25's inverse document frequency of a term held by `df` of `n` items (never negative; `n` at least 1). */
+export const bm25Idf = (n: number, df: number): number => Math.log(1 + (Math.max(1, n) - df + 0.5) / (df + 0.5));

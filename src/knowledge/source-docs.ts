@@ -49,7 +49,8 @@ export async function writeSourceDoc(
     },
 ): Promise<SourceWrite> {
   const hash = sourceHash(input.title, input.body);
-  // What the source says of the page's language and versions; without it, the doc keeps what it has.
+  // What the source says of the page's language (hreflang, a help centre's locale, `<html lang>`) and
+  // versions; without a language, the text's is detected (src/knowledge/docs.ts `docLanguage`).
   const languages = {
     ...(input.language ? { language: input.language } : {}),
     ...(input.translationKey ? { translationGroup: importedGroup(sourceId, input.translationKey) } : {}),
@@ -64,6 +65,7 @@ export async function writeSourceDoc(
         body: input.body,
         url: input.url ?? null,
         ...(input.tags ? { tags: input.tags } : {}),
+        language: null, // none said: detected again from the new text
         ...languages,
       });
       await tx.update(docs).set({ sourceHash: hash }).where(eq(docs.id, state.id));

@@ -1,7 +1,7 @@
-// The terms the lexical index (src/knowledge/lexical.ts) counts: a text's content words as
-// Snowball stems (src/kit/words.ts), their adjacent pairs, and hyphenated words joined; and a
-// document body's sections along its headings.
-import { isContent, stem, words } from "../kit/words.ts";
+// The terms the lexical index (src/knowledge/lexical.ts) counts: a text's content words as stems
+// of the text's language (src/kit/analyzer.ts), their adjacent pairs, and hyphenated words joined;
+// and a document body's sections along its headings.
+import { type Analyzer, analyzerFor } from "../kit/analyzer.ts";
 import { chunkDoc } from "./passages.ts";
 
 /** Adjacent content words as one term ("learner permit"): a question using the same two words together matches them together. */
@@ -12,10 +12,10 @@ export function pairsOf(stems: readonly string[]): string[] {
 }
 
 /** Stems of a text's content words, their adjacent pairs, with hyphenated pairs also joined ("non-citizen" → non, citizen, noncitizen). */
-export function indexTerms(text: string, stemOf: (word: string) => string = stem): string[] {
-  const stems = words(text).filter(isContent).map(stemOf);
+export function indexTerms(text: string, analyzer: Analyzer = analyzerFor("en")): string[] {
+  const stems = analyzer.words(text).filter(analyzer.isContent).map(analyzer.stem);
   const out = [...stems, ...pairsOf(stems)];
-  for (const m of text.toLowerCase().matchAll(/([\p{L}]{2,})-([\p{L}]{2,})/gu)) out.push(stemOf(m[1]! + m[2]!));
+  for (const m of text.toLowerCase().matchAll(/([\p{L}\p{M}]{2,})-([\p{L}\p{M}]{2,})/gu)) out.push(analyzer.stem(m[1]! + m[2]!));
   return out;
 }
 
@@ -50,20 +50,20 @@ export function pageTerms(
   title: string,
   body: string,
   kept: string,
-  stemOf: (word: string) => string,
+  analyzer: Analyzer,
   weights: { titleWeight: number; headingWeight: number },
 ): { tf: Map<string, number>; surfaces: Map<string, number>; passages: { text: string; headings: string[]; tf: Map<string, number>; length: number }[] } {
-  const titleTerms = indexTerms(title, stemOf);
+  const titleTerms = indexTerms(title, analyzer);
   const tf = new Map<string, number>();
   const surfaces = new Map<string, number>();
   const passages: { text: string; headings: string[]; tf: Map<string, number>; length: number }[] = [];
   const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
   count(tf, titleTerms, weights.titleWeight);
-  for (const w of words(`${title}\n${body}`)) if (isContent(w) && w.length >= 3) surfaces.set(w, (surfaces.get(w) ?? 0) + 1);
+  for (const w of analyzer.words(`${title}\n${body}`)) if (analyzer.isContent(w) && w.length >= 3) surfaces.set(w, (surfaces.get(w) ?? 0) + 1);
   for (const section of sectionsOf(kept)) {
-    const headingTerms = indexTerms(section.headings.join("\n"), stemOf);
+    const headingTerms = indexTerms(section.headings.join("\n"), analyzer);
     for (const chunk of chunkDoc(section.text)) {
-      const bodyTerms = indexTerms(section.headings.length > 0 ? chunk.replace(/^#{1,6}\s[^\n]*\n?/, "") : chunk, stemOf);
+      const bodyTerms = indexTerms(section.headings.length > 0 ? chunk.replace(/^#{1,6}\s[^\n]*\n?/, "") : chunk, analyzer);
       const own = new Map<string, number>();
       count(own, bodyTerms, 1);
       count(own, headingTerms, weights.headingWeight);

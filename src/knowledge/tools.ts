@@ -11,6 +11,7 @@ import { getDoc } from "./docs.ts";
 import { orgIndex } from "./org-index.ts";
 import { passagesOf, snippetOf } from "./passages.ts";
 import { buildQuery } from "./query.ts";
+import { queryLanguage } from "./query-language.ts";
 
 export interface IndexHit {
   id: string;
@@ -30,9 +31,9 @@ export async function searchIndex(
 ): Promise<IndexHit[]> {
   const { index, synonyms } = await orgIndex(deps, orgId);
   timer?.mark("index");
-  const query = buildQuery(index, text, [], synonyms);
+  const query = buildQuery(index, text, [], synonyms, await queryLanguage(deps, orgId, index, text));
   timer?.mark("query");
-  const pages = query.terms.size === 0 ? [] : index.search(query.terms, limit, 1);
+  const pages = query.terms.size === 0 ? [] : index.search(query.terms, limit, 1, query.terms, undefined, query.language);
   // Read before any await: the index may change once this call yields.
   const versions = pages.map((p) => ({ id: p.docId, title: p.title, updatedAt: new Date(index.versionOf(p.docId) ?? 0), indexed: index.textOf(p.docId) }));
   timer?.mark("search");

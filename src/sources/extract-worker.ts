@@ -16,7 +16,7 @@ export interface ExtractRequest {
 }
 
 export type ExtractReply =
-  | { id: number; ok: true; title: string; markdown: string; links: string[]; alternates?: Alternate[] }
+  | { id: number; ok: true; title: string; markdown: string; links: string[]; language?: string; alternates?: Alternate[] }
   | { id: number; ok: false; reason: string };
 
 self.onmessage = (event: MessageEvent<ExtractRequest>) => {

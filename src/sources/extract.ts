@@ -8,7 +8,9 @@ import type { ExtractRequest } from "./extract-worker.ts";
 import type { Alternate } from "./hreflang.ts";
 import { SYNC_LIMITS } from "./model.ts";
 
-export type Extracted = { ok: true; title: string; markdown: string; links: string[]; alternates?: Alternate[] } | { ok: false; reason: string };
+export type Extracted =
+  | { ok: true; title: string; markdown: string; links: string[]; language?: string; alternates?: Alternate[] }
+  | { ok: false; reason: string };
 
 export interface Extractor {
   extract(html: string, url: string, fragment?: boolean): Promise<Extracted>;

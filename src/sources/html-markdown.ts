@@ -2,6 +2,7 @@
 // linkedom parses the untrusted page, Mozilla's Readability takes its main content (navigation,
 // headers, footers, cookie banners dropped) and Turndown writes markdown with the headings kept.
 // Binary content is refused before parsing, the element count and nesting before Readability runs.
+import { normalizeLanguage } from "../kit/language.ts";
 import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
 import TurndownService from "turndown";
@@ -52,7 +53,7 @@ turndown.remove(["script", "style", "noscript", "iframe", "form", "button", "sel
 
 const clean = (text: string | null | undefined) => (text ?? "").replace(/\s+/g, " ").trim();
 
-export function pageMarkdown(html: string, url: string): { title: string; markdown: string; links: string[]; alternates: Alternate[] } {
+export function pageMarkdown(html: string, url: string): { title: string; markdown: string; links: string[]; language?: string; alternates: Alternate[] } {
   checkText(html);
   const { document } = parseHTML(html);
   checkTree(document.documentElement as unknown as { children: ArrayLike<unknown> });
@@ -80,7 +81,9 @@ export function pageMarkdown(html: string, url: string): { title: string; markdo
   const title = (h1 || clean(article?.title) || headTitle || new URL(url).pathname).slice(0, 300);
   // Readability drops the heading it took as the title; the doc keeps it as its first line.
   if (h1 && !markdown.startsWith("#")) markdown = `# ${h1}\n\n${markdown}`;
-  return { title, markdown, links, alternates };
+  // The page's language as it declares it (`<html lang="es">`); the doc's otherwise detected from its text.
+  const language = normalizeLanguage(document.documentElement?.getAttribute("lang"));
+  return { title, markdown, links, alternates, ...(language ? { language } : {}) };
 }
 
 export function fragmentMarkdown(html: string): string {

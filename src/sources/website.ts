@@ -106,7 +106,9 @@ export const readWebsite: Reader = async (ctx) => {
       const cluster = clusterOf(key, alternates);
       // A page in a language the source does not take: its links are followed, it is not imported.
       if (cluster.language && !takes(cluster.language)) return null;
-      languageOf = { ...(cluster.language ? { language: cluster.language } : {}), ...(cluster.key ? { translationKey: cluster.key } : {}) };
+      // Its language: hreflang's first, else its `<html lang>`; else detected from its text (src/knowledge/docs.ts).
+      const named = cluster.language ?? extracted.language;
+      languageOf = { ...(named ? { language: named } : {}), ...(cluster.key ? { translationKey: cluster.key } : {}) };
     } else if (TEXT.includes(type)) {
       body = decode(fetched.bytes, type).replace(/\r\n?/g, "\n").trim();
       title = firstHeading(body) ?? new URL(key).pathname;

@@ -5,6 +5,7 @@
 // built afresh from the same pages.
 import { describe, expect, test } from "bun:test";
 import { REPEATED, repeatedThreshold } from "../../src/knowledge/boilerplate.ts";
+import { analyzerFor } from "../../src/kit/analyzer.ts";
 import { LexicalIndex } from "../../src/knowledge/lexical.ts";
 import { buildQuery } from "../../src/knowledge/query.ts";
 
@@ -85,7 +86,7 @@ describe("boilerplate lines", () => {
 
   test("the words only boilerplate holds are known as such, exactly after puts and removes", () => {
     const index = new LexicalIndex();
-    const [friendly, chat, returns] = ["friendly", "chat", "returns"].map(index.stemOf);
+    const [friendly, chat, returns] = ["friendly", "chat", "returns"].map(analyzerFor("en").stem);
     for (let i = 0; i < REPEATED.minPages; i++) index.put(doc(`p${i}`, OWN[i]!));
     expect(index.onlyInBoilerplate(friendly!)).toBe(true);
     expect(index.onlyInBoilerplate(chat!)).toBe(true);

@@ -8,9 +8,9 @@
 // embeddings server the answer's pages are the fused ranking; these reasons stay the lexical ones
 // (confidence is lexical evidence either way). Reads only; nothing is stored.
 import type { Deps } from "../../deps.ts";
-import { isContent, words } from "../../kit/words.ts";
 import { orgIndex } from "../../knowledge/org-index.ts";
 import { buildQuery } from "../../knowledge/query.ts";
+import { queryLanguage } from "../../knowledge/query-language.ts";
 import { indexTerms } from "../../knowledge/terms.ts";
 import { KNOWLEDGE } from "./knowledge.ts";
 
@@ -38,14 +38,15 @@ const round = (n: number) => Math.round(n * 1000) / 1000;
 
 export async function explainRetrieval(deps: Deps, orgId: string, question: string): Promise<RetrievalExplanation> {
   const { index, synonyms } = await orgIndex(deps, orgId);
-  const query = buildQuery(index, question, [], synonyms);
-  const pages = query.terms.size === 0 ? [] : index.search(query.terms, KNOWLEDGE.pages + 1, 1);
+  const query = buildQuery(index, question, [], synonyms, await queryLanguage(deps, orgId, index, question));
+  const analyzer = index.languages.analyzerFor(query.language);
+  const pages = query.terms.size === 0 ? [] : index.search(query.terms, KNOWLEDGE.pages + 1, 1, query.terms, undefined, query.language);
   const best = pages[0]?.passages[0];
-  const inPassage = new Set(best ? indexTerms(`${pages[0]!.title}\n${best.headings.join("\n")}\n${best.text}`, index.stemOf) : []);
-  const own = [...new Set(words(question).filter(isContent))];
-  const ownStems = new Set(own.map(index.stemOf));
+  const inPassage = new Set(best ? indexTerms(`${pages[0]!.title}\n${best.headings.join("\n")}\n${best.text}`, analyzer) : []);
+  const own = [...new Set(analyzer.words(question).filter(analyzer.isContent))];
+  const ownStems = new Set(own.map(analyzer.stem));
   const terms = own.map((word) => {
-    const s = index.stemOf(word);
+    const s = analyzer.stem(word);
     return { word, found: (inPassage.has(s) ? "passage" : index.has(s) ? "pages" : "none") as TermPlace };
   });
   const added = [...query.current.keys()].filter((t) => !t.includes(" ") && !ownStems.has(t));

@@ -25,6 +25,7 @@ import type { Passage, ProviderKind } from "../llm/types.ts";
 import { orgIndex } from "../../knowledge/org-index.ts";
 import type { LexicalIndex } from "../../knowledge/lexical.ts";
 import { buildQuery, type Query } from "../../knowledge/query.ts";
+import { type LanguageHints, queryLanguage } from "../../knowledge/query-language.ts";
 import { type FusedPage, fuse, HYBRID, questionVector, semanticPages } from "../../knowledge/embed-search.ts";
 import { CONFIDENCE, evidenceOf, heldOf } from "./confidence.ts";
 
@@ -80,16 +81,20 @@ export function earlierCustomerTurns(history: readonly ConversationMessage[]): s
   return history.filter((m) => m.role === "customer" || (m.role === "reported" && m.reportedSpeaker !== "agent")).map((m) => m.text);
 }
 
-/** The best passages of the org's published docs for `question`, best page first. */
+/**
+ * The best passages of the org's published docs for `question`, best page first; the question read
+ * in the customer's language (src/knowledge/query-language.ts), pages in it preferred.
+ */
 export async function retrieve(
   deps: Deps,
   orgId: string,
   question: string,
   earlier: readonly string[] = [],
+  hints: LanguageHints = {},
   known?: Parameters<typeof orgIndex>[2],
 ): Promise<ScoredPassage[]> {
   const { index, synonyms } = await orgIndex(deps, orgId, known);
-  const query = buildQuery(index, question, earlier, synonyms);
+  const query = buildQuery(index, question, earlier, synonyms, await queryLanguage(deps, orgId, index, question, hints));
   if (query.terms.size === 0) return [];
   if (deps.config.embeddings) return hybrid(deps, orgId, question, index, query);
   return lexicalPassages(index, query);
@@ -98,7 +103,7 @@ export async function retrieve(
 /** Steps 1–3 on an index in hand (no embeddings): the first pages' best passages, the first with the evidence that it answers. */
 export function lexicalPassages(index: LexicalIndex, query: Query): ScoredPassage[] {
   if (query.terms.size === 0) return [];
-  const pages = index.search(query.terms, KNOWLEDGE.pages + 1, 1, coverageTerms(index, query.terms), coverageTerms(index, query.current));
+  const pages = index.search(query.terms, KNOWLEDGE.pages + 1, 1, coverageTerms(index, query.terms), coverageTerms(index, query.current), query.language);
   if (pages.length === 0) return [];
   const unknown = unknownWords(index, query.current);
   const held = heldOf({ coverage: heldCoverage(pages[0]!), unknown });
@@ -134,7 +139,7 @@ async function hybrid(
   query: ReturnType<typeof buildQuery>,
 ): Promise<ScoredPassage[]> {
   const asking = questionVector(deps, question);
-  const lexical = index.search(query.terms, HYBRID.depth, 1, coverageTerms(index, query.terms), coverageTerms(index, query.current));
+  const lexical = index.search(query.terms, HYBRID.depth, 1, coverageTerms(index, query.terms), coverageTerms(index, query.current), query.language);
   const vector = await asking;
   let pages: FusedPage[] = lexical.map((p) => ({ ...p, lexical: true, semantic: false }));
   if (vector) {
