@@ -5,7 +5,7 @@
 import { html, type Html } from "../html/html.ts";
 import { jsonLd } from "../html/article.ts";
 import { isRtl } from "../kit/language.ts";
-import { TEXT } from "./text.ts";
+import { helpTexts } from "./text.ts";
 import { absolute, paths, type Site } from "./urls.ts";
 
 export const HELP_CSP = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -41,7 +41,8 @@ const headers = (cache: string) => ({
 });
 
 export function helpPage(site: Site, lang: string, meta: PageMeta, body: Html, options: { status?: number; query?: string } = {}): Response {
-  const name = TEXT.helpCentre(site.orgName);
+  const tx = helpTexts(lang, site.overrides);
+  const name = tx.t("help.centre_name", { org: site.orgName });
   const title = meta.title === name ? name : `${meta.title} · ${name}`;
   const canonical = meta.path ? absolute(site, meta.path) : undefined;
   const crumbs = meta.crumbs ?? [];
@@ -75,17 +76,17 @@ ${meta.description ? html`<meta property="og:description" content="${meta.descri
 ${structured.map((s) => jsonLd(s))}
 </head>
 <body>
-<a class="skip" href="#content">${TEXT.skip}</a>
+<a class="skip" href="#content">${tx.t("help.skip")}</a>
 <header class="site"><div class="bar">
 <a class="name" href="${paths.home(site, lang)}">${name}</a>
-${alternates.length > 1 ? html`<nav class="languages" aria-label="${TEXT.language}"><ul>${alternates.map((a) => (a.lang === lang ? html`<li><span aria-current="page" lang="${a.lang}">${languageName(a.lang)}</span></li>` : html`<li><a href="${a.path}" hreflang="${a.lang}" lang="${a.lang}">${languageName(a.lang)}</a></li>`))}</ul></nav>` : ""}
+${alternates.length > 1 ? html`<nav class="languages" aria-label="${tx.t("help.language")}"><ul>${alternates.map((a) => (a.lang === lang ? html`<li><span aria-current="page" lang="${a.lang}">${languageName(a.lang)}</span></li>` : html`<li><a href="${a.path}" hreflang="${a.lang}" lang="${a.lang}">${languageName(a.lang)}</a></li>`))}</ul></nav>` : ""}
 <form class="search" role="search" method="get" action="${paths.search(site, lang)}">
-<input type="search" name="q" aria-label="${TEXT.searchLabel}" placeholder="${TEXT.searchPlaceholder}" maxlength="200" value="${options.query ?? ""}">
-<button type="submit">${TEXT.searchButton}</button>
+<input type="search" name="q" aria-label="${tx.t("help.search_label")}" placeholder="${tx.t("help.search_placeholder")}" maxlength="200" value="${options.query ?? ""}">
+<button type="submit">${tx.t("help.search_button")}</button>
 </form>
 </div></header>
 <main id="content">
-${crumbs.length > 1 ? html`<nav class="crumbs" aria-label="${TEXT.breadcrumbs}"><ol>${crumbs.map((c, i) => (i === crumbs.length - 1 ? html`<li aria-current="page">${c.name}</li>` : html`<li><a href="${c.path}">${c.name}</a></li>`))}</ol></nav>` : ""}
+${crumbs.length > 1 ? html`<nav class="crumbs" aria-label="${tx.t("help.breadcrumbs")}"><ol>${crumbs.map((c, i) => (i === crumbs.length - 1 ? html`<li aria-current="page">${c.name}</li>` : html`<li><a href="${c.path}">${c.name}</a></li>`))}</ol></nav>` : ""}
 ${body}
 </main>
 <footer class="site"><p>${site.row.footer || `© ${site.orgName}`}</p></footer>
@@ -97,5 +98,7 @@ ${body}
 
 /** The help centre's 404: the same chrome, not indexed. */
 export function notFoundPage(site: Site, lang = site.defaultLanguage): Response {
-  return helpPage(site, lang, { title: TEXT.notFoundTitle }, html`<h1>${TEXT.notFoundTitle}</h1><p>${TEXT.notFound}</p>`, { status: 404 });
+  const tx = helpTexts(lang, site.overrides);
+  const title = tx.t("help.not_found_title");
+  return helpPage(site, lang, { title }, html`<h1>${title}</h1><p>${tx.t("help.not_found")}</p>`, { status: 404 });
 }

@@ -7,11 +7,10 @@ import { type Html, html } from "../html/html.ts";
 import { type PublicDoc, type PublicDocHead, publicDocHeads } from "../knowledge/public-docs.ts";
 import { helpPage, notFoundPage } from "./layout.ts";
 import { type HelpHit, searchHelp } from "./search.ts";
-import { TEXT } from "./text.ts";
+import { helpTexts } from "./text.ts";
 import { absolute, languageOf, paths, type Site, translationKey } from "./urls.ts";
 
-const date = (d: Date) => d.toISOString().slice(0, 10);
-const crumbHome = (site: Site, lang: string) => ({ name: TEXT.home, path: paths.home(site, lang) });
+const crumbHome = (site: Site, lang: string) => ({ name: helpTexts(lang, site.overrides).t("help.home"), path: paths.home(site, lang) });
 
 /** The languages the public articles are in, the org's default first. */
 export function languagesOf(site: Site, docs: readonly PublicDocHead[]): string[] {
@@ -39,14 +38,15 @@ export async function homePage(deps: Deps, site: Site, lang: string): Promise<Re
   if (!languages.includes(lang)) return notFoundPage(site, lang);
   const docs = all.filter((d) => languageOf(site, d) === lang);
   const collections = site.row.collections.map((tag) => ({ tag, docs: docs.filter((d) => d.tags.includes(tag)) })).filter((c) => c.docs.length > 0);
-  const name = TEXT.helpCentre(site.orgName);
+  const tx = helpTexts(lang, site.overrides);
+  const name = tx.t("help.centre_name", { org: site.orgName });
   const body =
     collections.length === 0
-      ? html`<h1>${name}</h1><p>${TEXT.noArticles}</p>`
-      : html`<h1>${name}</h1><h2>${TEXT.collections}</h2>
+      ? html`<h1>${name}</h1><p>${tx.t("help.no_articles")}</p>`
+      : html`<h1>${name}</h1><h2>${tx.t("help.collections")}</h2>
 <ul class="cards">${collections.map(
           (c) =>
-            html`<li><a href="${paths.collection(site, lang, c.tag)}"><strong>${c.tag}</strong></a><p class="muted">${TEXT.articles(c.docs.length)}</p></li>`,
+            html`<li><a href="${paths.collection(site, lang, c.tag)}"><strong>${c.tag}</strong></a><p class="muted">${tx.t("help.articles", { count: c.docs.length })}</p></li>`,
         )}</ul>`;
   return helpPage(
     site,
@@ -73,7 +73,7 @@ export async function collectionPage(deps: Deps, site: Site, lang: string, tag: 
     lang,
     {
       title: tag,
-      description: `${TEXT.articles(docs.length)}: ${tag}`,
+      description: `${helpTexts(lang, site.overrides).t("help.articles", { count: docs.length })}: ${tag}`,
       path,
       crumbs: [crumbHome(site, lang), { name: tag, path }],
       alternates: languagesOf(site, all).map((l) => ({ lang: l, path: paths.collection(site, l, tag) })),
@@ -89,6 +89,7 @@ export function collectionOf(site: Site, doc: PublicDocHead): string | undefined
 
 export function articlePage(site: Site, doc: PublicDoc, translations: readonly PublicDocHead[], options: { voted?: boolean }): Response {
   const lang = languageOf(site, doc);
+  const tx = helpTexts(lang, site.overrides);
   const rendered = renderArticle(doc.body, (n) => paths.media(site, doc.id, n));
   const path = paths.article(site, doc);
   const tag = collectionOf(site, doc);
@@ -113,10 +114,10 @@ export function articlePage(site: Site, doc: PublicDoc, translations: readonly P
       mainEntity: rendered.faq.map((f) => ({ "@type": "Question", name: f.question, acceptedAnswer: { "@type": "Answer", text: f.answer } })),
     });
   const vote = options.voted
-    ? html`<p class="notice" role="status">${TEXT.thanks}</p>`
-    : html`<form class="vote" method="post" action="${path}/vote"><p id="vote-q">${TEXT.helpfulQuestion}</p>
-<button type="submit" name="helpful" value="yes" aria-describedby="vote-q">${TEXT.yes}</button>
-<button type="submit" name="helpful" value="no" class="secondary" aria-describedby="vote-q">${TEXT.no}</button></form>`;
+    ? html`<p class="notice" role="status">${tx.t("help.thanks")}</p>`
+    : html`<form class="vote" method="post" action="${path}/vote"><p id="vote-q">${tx.t("help.helpful_question")}</p>
+<button type="submit" name="helpful" value="yes" aria-describedby="vote-q">${tx.t("help.yes")}</button>
+<button type="submit" name="helpful" value="no" class="secondary" aria-describedby="vote-q">${tx.t("help.no")}</button></form>`;
   return helpPage(
     site,
     lang,
@@ -130,7 +131,7 @@ export function articlePage(site: Site, doc: PublicDoc, translations: readonly P
       alternates: translations.map((t) => ({ lang: languageOf(site, t), path: paths.article(site, t) })),
     },
     html`<article class="doc"><h1>${doc.title}</h1>
-<p class="muted">${TEXT.lastUpdated} <time datetime="${doc.updatedAt.toISOString()}">${date(doc.updatedAt)}</time></p>
+<p class="muted">${tx.t("help.last_updated")} <time datetime="${doc.updatedAt.toISOString()}">${tx.date(doc.updatedAt)}</time></p>
 ${rendered.html}
 </article>
 ${vote}`,
@@ -153,10 +154,11 @@ export async function searchPage(deps: Deps, site: Site, lang: string, query: st
   const q = query.trim();
   const keep = (d: PublicDocHead) => languageOf(site, d) === lang;
   const hits = q === "" ? [] : await searchHelp(deps, site.row.orgId, site.row.collections, q, { record, keep });
-  const heading = q === "" ? TEXT.searchLabel : TEXT.resultsFor(q);
-  const body = html`<h1>${heading}</h1>${q === "" ? html`<p>${TEXT.emptyQuery}</p>` : hits.length === 0 ? html`<p>${TEXT.noResults}</p>` : results(site, hits)}`;
+  const tx = helpTexts(lang, site.overrides);
+  const heading = q === "" ? tx.t("help.search_label") : tx.t("help.results_for", { query: q });
+  const body = html`<h1>${heading}</h1>${q === "" ? html`<p>${tx.t("help.empty_query")}</p>` : hits.length === 0 ? html`<p>${tx.t("help.no_results")}</p>` : results(site, hits)}`;
   // Search results are not pages to index (no canonical: noindex).
-  return helpPage(site, lang, { title: heading, crumbs: [crumbHome(site, lang), { name: TEXT.searchButton, path: paths.search(site, lang) }] }, body, {
+  return helpPage(site, lang, { title: heading, crumbs: [crumbHome(site, lang), { name: tx.t("help.search_button"), path: paths.search(site, lang) }] }, body, {
     query: q,
   });
 }

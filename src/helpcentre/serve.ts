@@ -15,7 +15,7 @@ import { articlePage, collectionPage, homePage, languagesOf, searchPage, transla
 import { robots, sitemap } from "./seo.ts";
 import type { HelpCentreRow } from "./settings.ts";
 import { brandedCss, logo } from "./brand.ts";
-import { TEXT } from "./text.ts";
+import { helpTexts } from "./text.ts";
 import { paths, prefixOfRef, type Site, siteOf, translationKey } from "./urls.ts";
 import { HELP_SEARCH, mayRecordSearch } from "./search.ts";
 
@@ -32,9 +32,11 @@ export interface HelpRequest {
   request: Request;
 }
 
-export async function loadSite(deps: Pick<Deps, "db" | "config">, row: HelpCentreRow, onCustomDomain: boolean): Promise<Site | null> {
+export async function loadSite(deps: Pick<Deps, "db" | "config" | "texts">, row: HelpCentreRow, onCustomDomain: boolean): Promise<Site | null> {
   const org = await orgProfile(deps.db, row.orgId);
-  return org ? siteOf(row, org.name, deps.config.baseUrl, onCustomDomain, await orgDefaultLanguage(deps.db, row.orgId)) : null;
+  if (!org) return null;
+  const site = siteOf(row, org.name, deps.config.baseUrl, onCustomDomain, await orgDefaultLanguage(deps.db, row.orgId));
+  return { ...site, overrides: await deps.texts.get(row.orgId) };
 }
 
 const redirect = (location: string, status = 301) => new Response(null, { status, headers: { location, "cache-control": "no-cache" } });
@@ -112,7 +114,7 @@ export async function serveHelp(deps: Deps, media: MediaCache, site: Site, req: 
   if (n === 1 && first === "") return homePage(deps, site, lang);
   if (n === 1 && first === "search") {
     const q = req.query.get("q") ?? "";
-    if (q.length > HELP_SEARCH.query) return badRequest(site, lang, `A search is at most ${HELP_SEARCH.query} characters.`);
+    if (q.length > HELP_SEARCH.query) return badRequest(site, lang, helpTexts(lang, site.overrides).t("help.query_too_long", { max: HELP_SEARCH.query }));
     return searchPage(deps, site, lang, q, q.trim() !== "" && (await mayRecordSearch(deps, site.row.orgId, req.request)));
   }
   if (n === 2 && first === "collections") return collectionPage(deps, site, lang, second!);
@@ -137,10 +139,11 @@ async function vote(deps: Deps, site: Site, lang: string, ref: string, req: Help
   const doc = await findArticle(deps, site, ref);
   if (!doc) return notFoundPage(site, lang);
   const answer = req.form?.get("helpful");
-  if (answer !== "yes" && answer !== "no") return badRequest(site, lang, "Answer yes or no.");
+  if (answer !== "yes" && answer !== "no") return badRequest(site, lang, helpTexts(lang, site.overrides).t("help.answer_yes_no"));
   const taken = await deps.limiter.take(`help_vote:${site.row.orgId}:${requestMeta(req.request).ip}`, HELP_VOTES, deps.now());
   if (!taken.allowed) {
-    const response = helpPage(site, lang, { title: TEXT.tooMany }, html`<h1>${TEXT.tooMany}</h1>`, { status: 429 });
+    const tooMany = helpTexts(lang, site.overrides).t("help.too_many");
+    const response = helpPage(site, lang, { title: tooMany }, html`<h1>${tooMany}</h1>`, { status: 429 });
     response.headers.set("retry-after", String(taken.retryAfter));
     return response;
   }

@@ -1,28 +1,24 @@
-// Every sentence of the help centre's own chrome (not the articles), in one place so it can move
-// into the catalogue of customer-facing text and be translated there (issue "Localized").
-export const TEXT = {
-  searchLabel: "Search the help centre",
-  searchPlaceholder: "Search articles",
-  searchButton: "Search",
-  home: "Home",
-  collections: "Collections",
-  articles: (n: number) => (n === 1 ? "1 article" : `${n} articles`),
-  lastUpdated: "Last updated",
-  onThisPage: "On this page",
-  resultsFor: (q: string) => `Results for “${q}”`,
-  noResults: "No article matches your search. Try other words, or ask us.",
-  emptyQuery: "Type a few words to search.",
-  helpfulQuestion: "Was this article helpful?",
-  yes: "Yes",
-  no: "No",
-  thanks: "Thank you for telling us.",
-  notFoundTitle: "Page not found",
-  notFound: "This page does not exist, or is no longer public.",
-  noArticles: "There are no public articles yet.",
-  helpCentre: (org: string) => `${org} help centre`,
-  skip: "Skip to content",
-  breadcrumbs: "Breadcrumbs",
-  tooMany: "Too many answers from your address. Try again later.",
-  language: "Language",
-  otherLanguages: "Also in",
-} as const;
+// The help centre's own chrome (not the articles) in the page's language: the catalogue's `help.*`
+// sentences (src/i18n/), the org's overrides of them applied (src/texts/), and its dates said the
+// way that language says them, through Intl.
+import type { MessageKey, Overrides, Params } from "../i18n/catalogue.ts";
+import { textsOf } from "../texts/store.ts";
+
+export interface HelpTexts {
+  t(key: Extract<MessageKey, `help.${string}`>, params?: Params): string;
+  /** A day as the page's language writes it ("7 de diciembre de 2026"). */
+  date(d: Date): string;
+}
+
+/** The sentences of a page in `lang`, with the org's overrides by language (Site.overrides). */
+export function helpTexts(lang: string, overrides: Readonly<Record<string, Overrides>> = {}): HelpTexts {
+  const texts = textsOf(lang, overrides[lang] ?? {});
+  let format: Intl.DateTimeFormat;
+  try {
+    format = new Intl.DateTimeFormat(lang, { dateStyle: "long", timeZone: "UTC" });
+  } catch {
+    // A language segment Intl does not know (a three-letter code of the org's): English dates.
+    format = new Intl.DateTimeFormat("en", { dateStyle: "long", timeZone: "UTC" });
+  }
+  return { t: (key, params) => texts.t(key, params), date: (d) => format.format(d) };
+}

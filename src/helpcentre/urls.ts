@@ -1,6 +1,7 @@
 // The help centre's URLs. An article is /articles/<12 hex digits of its id>-<its title as a
 // slug>: the id part never changes, so an old URL (a former title) still finds the article and
 // answers 301 to the current one (issue "stable slugs that survive a title change").
+import type { Overrides } from "../i18n/catalogue.ts";
 import type { HelpCentreRow } from "./settings.ts";
 
 /** A title as a URL word list: accents dropped, lower-case letters and digits joined by hyphens, at most 80 characters. */
@@ -39,6 +40,8 @@ export interface Site {
   canonical: string;
   /** The org's default language (ISO 639-1): a document whose language is not known is in it. */
   defaultLanguage: string;
+  /** The org's own wording of the catalogue's sentences, by language (src/texts/): the pages' chrome says them. */
+  overrides?: Readonly<Record<string, Overrides>>;
 }
 
 export function siteOf(row: HelpCentreRow, orgName: string, baseUrl: string, onCustomDomain: boolean, defaultLanguage = "en"): Site {

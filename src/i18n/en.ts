@@ -2,7 +2,8 @@
 // message format (README "Languages"). Every other language holds exactly these keys with the same
 // placeholders (test/house/catalogue.test.ts). Keys: `agent.*` the assistant's own sentences in the
 // chat, `mail.*` emails, `rating.*` and `optin.*` the pages a customer opens from an email,
-// `widget.*` the widget's labels and announcements (served by GET /api/sdk/config as `texts`).
+// `widget.*` the widget's labels and announcements (served by GET /api/sdk/config as `texts`),
+// `help.*` the public help centre's pages.
 
 export const en = {
   // The assistant's own sentences.
@@ -155,6 +156,43 @@ export const en = {
   "widget.video_end": "End call",
   "widget.video_hint": "Press “Speak to the agent” to ask {name}, then again to send.",
   "widget.video_listening": "{name} is listening. Press “Speak to the agent” again to send.",
+  "widget.help_articles": "Help articles",
+  "widget.help_back_to_chat": "Back to chat",
+  "widget.help_search": "Search help articles",
+  "widget.help_search_button": "Search",
+  "widget.help_suggested": "Suggested for this page",
+  "widget.help_suggest_empty": "Search for an answer, or ask us in the chat.",
+  "widget.help_results": "Results for “{query}”",
+  "widget.help_no_match": "No article matches. Ask us in the chat.",
+  "widget.help_back": "Back",
+  "widget.help_still": "Still need help?",
+  "widget.help_ask": "I read “{title}” and still need help.",
+
+  // The help centre's pages: their chrome, search, vote and errors (src/helpcentre/).
+  "help.centre_name": "{org} help centre",
+  "help.skip": "Skip to content",
+  "help.language": "Language",
+  "help.search_label": "Search the help centre",
+  "help.search_placeholder": "Search articles",
+  "help.search_button": "Search",
+  "help.breadcrumbs": "Breadcrumbs",
+  "help.home": "Home",
+  "help.collections": "Collections",
+  "help.articles": "{count, plural, one {# article} other {# articles}}",
+  "help.no_articles": "There are no public articles yet.",
+  "help.last_updated": "Last updated",
+  "help.helpful_question": "Was this article helpful?",
+  "help.yes": "Yes",
+  "help.no": "No",
+  "help.thanks": "Thank you for telling us.",
+  "help.results_for": "Results for “{query}”",
+  "help.no_results": "No article matches your search. Try other words, or ask us.",
+  "help.empty_query": "Type a few words to search.",
+  "help.query_too_long": "A search is at most {max} characters.",
+  "help.answer_yes_no": "Answer yes or no.",
+  "help.not_found_title": "Page not found",
+  "help.not_found": "This page does not exist, or is no longer public.",
+  "help.too_many": "Too many answers from your address. Try again later.",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -5,8 +5,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { docs } from "../../src/db/schema/index.ts";
+import { CATALOGUES, t } from "../../src/i18n/catalogue.ts";
 import { createDoc } from "../../src/knowledge/docs.ts";
 import { articleRef } from "../../src/helpcentre/urls.ts";
+import { setOverrides } from "../../src/texts/store.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { seedHelpCentre } from "./seed.ts";
 
@@ -44,7 +46,8 @@ describe("languages", () => {
   test("each language's home lists its own articles, with the switcher and hreflang alternates", async () => {
     const de = await (await app.request(`${base}/de/`)).text();
     expect(de).toContain('<html lang="de" dir="ltr">');
-    expect(de).toContain("1 article");
+    expect(de).toContain(`<p class="muted">${t("de", "help.articles", { count: 1 })}</p>`);
+    expect(de).toContain(`<h2>${CATALOGUES.de!["help.collections"]}</h2>`);
     expect(de).toContain(`<link rel="alternate" hreflang="en" href="http://localhost:3000${base}/en/">`);
     expect(de).toContain(`<link rel="alternate" hreflang="x-default" href="http://localhost:3000${base}/en/">`);
     expect(de).toContain('<nav class="languages"');
@@ -90,5 +93,43 @@ describe("languages", () => {
     const locs = [...xml.matchAll(/<loc>[^<]*\/articles\/([0-9a-f]{12})/g)].map((m) => m[1]);
     expect(locs.sort()).toEqual([seed.refunds, seed.shipping, english, german].map((d) => d.id.replace(/-/g, "").slice(0, 12)).sort());
     for (const doc of [seed.draft, seed.internal, seed.unlisted]) expect(xml).not.toContain(doc.id.replace(/-/g, "").slice(0, 12));
+  });
+
+  test("a Spanish article's chrome is the Spanish catalogue's, its date said in Spanish, the org's override of a sentence first", async () => {
+    const spanish = await createDoc(app.deps, seed.orgId, { title: "Cambiar de tarifa", body: "Abre Facturación y luego Tarifa.", tags: ["billing"] });
+    await app.deps.db.update(docs).set({ language: "es" }).where(eq(docs.id, spanish.id));
+    const url = `${base}/es/articles/${articleRef(spanish)}`;
+    const es = CATALOGUES.es!;
+    const page = await (await app.request(url)).text();
+    expect(page).toContain('<html lang="es" dir="ltr">');
+    for (const key of [
+      "help.skip",
+      "help.search_label",
+      "help.search_placeholder",
+      "help.search_button",
+      "help.breadcrumbs",
+      "help.home",
+      "help.last_updated",
+      "help.helpful_question",
+      "help.yes",
+      "help.no",
+    ] as const)
+      expect(page).toContain(es[key]);
+    expect(page).toContain(`<title>Cambiar de tarifa · ${t("es", "help.centre_name", { org: "Acme Outdoor" })}</title>`);
+    const [row] = await app.deps.db.select({ updatedAt: docs.updatedAt }).from(docs).where(eq(docs.id, spanish.id));
+    expect(page).toContain(`>${new Intl.DateTimeFormat("es", { dateStyle: "long", timeZone: "UTC" }).format(row!.updatedAt)}</time>`);
+    for (const english of [CATALOGUES.en!["help.helpful_question"], CATALOGUES.en!["help.last_updated"], CATALOGUES.en!["help.skip"]])
+      expect(page).not.toContain(english);
+    // The org's own wording of a sentence in Spanish (src/texts/) is said instead of the catalogue's; English pages keep theirs.
+    await setOverrides(app.deps, seed.orgId, { kind: "system", name: "test" }, "es", { "help.helpful_question": "¿Te sirvió?" });
+    const overridden = await (await app.request(url)).text();
+    expect(overridden).toContain("¿Te sirvió?");
+    expect(overridden).not.toContain(es["help.helpful_question"]);
+    expect(await (await app.request(`${base}/en/articles/${articleRef(english)}`)).text()).toContain(CATALOGUES.en!["help.helpful_question"]);
+    // A Spanish search page and a Spanish 404 speak Spanish too.
+    expect(await (await app.request(`${base}/es/search?q=zzzz`)).text()).toContain(es["help.no_results"]);
+    const missing = await app.request(`${base}/es/articles/000000000000-nada`);
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain(es["help.not_found_title"]);
   });
 });

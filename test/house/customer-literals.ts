@@ -17,6 +17,7 @@ export const CUSTOMER_MODULES: readonly string[] = [
   "src/campaigns/opt-in-mail.ts", // the double opt-in confirmation email
   "src/campaigns/opt-in-routes.ts", // the double opt-in pages
   "src/widget/client/", // every label and announcement of the widget (styles.ts is CSS)
+  "src/helpcentre/", // the public help centre's pages: their chrome, errors and vote (styles.ts is CSS)
 ];
 
 /** Lines that are not customer-facing whatever they hold (a line, or the line before it, may say so: "not for customers"). */

@@ -107,19 +107,30 @@ export function createHelp(w: Widget, orgId: string, options: { ask(message: str
   }
   const api = `${w.base}/api/help/${encodeURIComponent(orgId)}`;
   const read: { title: string; url: string }[] = [];
-  const input = h("input", { type: "search", id: "svc-help-q", maxlength: "200", placeholder: "Search help articles", "aria-label": "Search help articles" });
-  const form = h("form", { role: "search" }, input, h("button", { type: "submit" }, "Search"));
+  const input = h("input", { type: "search", id: "svc-help-q", maxlength: "200" });
+  const submit = h("button", { type: "submit" });
+  const form = h("form", { role: "search" }, input, submit);
   const body = h("div", { "aria-live": "polite" });
-  const view = h("section", { class: "help", "aria-label": "Help articles", hidden: "" }, form, body);
-  const toggle = h("button", { type: "button", class: "secondary help-toggle", "aria-expanded": "false", hidden: "" }, "Help articles");
+  const view = h("section", { class: "help", hidden: "" }, form, body);
+  const toggle = h("button", { type: "button", class: "secondary help-toggle", "aria-expanded": "false", hidden: "" });
   log.before(view);
   w.shell.person.before(toggle);
+
+  const toggleLabel = () => (toggle.textContent = w.texts.t(view.hidden ? "widget.help_articles" : "widget.help_back_to_chat"));
+  // Written again in the customer's language when it changes (identify() with another locale).
+  w.texts.bind(() => {
+    input.placeholder = w.texts.t("widget.help_search");
+    input.setAttribute("aria-label", w.texts.t("widget.help_search"));
+    submit.textContent = w.texts.t("widget.help_search_button");
+    view.setAttribute("aria-label", w.texts.t("widget.help_articles"));
+    toggleLabel();
+  });
 
   const show = (open: boolean) => {
     view.hidden = !open;
     log.hidden = open;
     toggle.setAttribute("aria-expanded", String(open));
-    toggle.textContent = open ? "Back to chat" : "Help articles";
+    toggleLabel();
   };
   toggle.addEventListener("click", () => {
     show(view.hidden !== false);
@@ -148,13 +159,14 @@ export function createHelp(w: Widget, orgId: string, options: { ask(message: str
     if (!read.some((r) => r.url === url)) read.push({ title, url });
     const content = h("div", { class: "article" });
     rebuild(new DOMParser().parseFromString(String(article.html), "text/html").body, content);
-    const back = h("button", { type: "button", class: "secondary" }, "Back");
+    const back = h("button", { type: "button", class: "secondary" }, w.texts.t("widget.help_back"));
     back.addEventListener("click", () => void suggest());
-    const still = h("button", { type: "button" }, "Still need help?");
+    const still = h("button", { type: "button" }, w.texts.t("widget.help_still"));
     still.addEventListener("click", () => {
       show(false);
+      // not for customers: the label a member reads beside the ticket's context, in the team's English as the other context labels.
       w.chatContext = { help_articles_read: { label: "Help articles read", type: "help_articles", value: read } };
-      options.ask(`I read “${title}” and still need help.`);
+      options.ask(w.texts.t("widget.help_ask", { title }));
     });
     const heading = h("h2", { tabindex: "-1" }, title);
     body.replaceChildren(heading, content, h("div", { class: "row" }, still, back));
@@ -165,7 +177,7 @@ export function createHelp(w: Widget, orgId: string, options: { ask(message: str
     const q = new URLSearchParams({ title: document.title.slice(0, 200), path: location.pathname.slice(0, 200) });
     const found = await get(`/suggestions?${q}`);
     if (!found) return false;
-    list("Suggested for this page", found.results as HelpHit[], "Search for an answer, or ask us in the chat.");
+    list(w.texts.t("widget.help_suggested"), found.results as HelpHit[], w.texts.t("widget.help_suggest_empty"));
     return true;
   };
 
@@ -174,7 +186,7 @@ export function createHelp(w: Widget, orgId: string, options: { ask(message: str
     const q = input.value.trim();
     if (!q) return void suggest();
     const found = await get(`/search?q=${encodeURIComponent(q)}`);
-    if (found) list(`Results for “${q}”`, found.results as HelpHit[], "No article matches. Ask us in the chat.");
+    if (found) list(w.texts.t("widget.help_results", { query: q }), found.results as HelpHit[], w.texts.t("widget.help_no_match"));
   });
 
   // Shown only when the org has a public help centre: the suggestions answer 404 otherwise.
