@@ -9,18 +9,7 @@ import type { Machine } from "./figures.ts";
 import { fixed } from "./report.ts";
 import { ROOT } from "./runner.ts";
 import { type XquadRow, xquadSection } from "./quality-xquad.ts";
-
-/** The chat's light-load p99 beside an earlier revision (bench/scenarios/chat.ts, BENCH_REFERENCE), from its latest run. */
-export const CHAT_REFERENCE_FILE = join(ROOT, ".cache", "chat-reference.json");
-
-export interface ChatReference {
-  at: string;
-  reference: string;
-  /** Light-load p99 of ours ÷ the reference's, one per round. */
-  ratios: number[];
-  median: number;
-  machine: Machine;
-}
+import { CHAT_REFERENCE_FILE, type ChatReference } from "./chat-reference.ts";
 
 function chatReference(): ChatReference | undefined {
   try {

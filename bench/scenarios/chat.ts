@@ -11,7 +11,7 @@ import { childEnv } from "../../test/support/process.ts";
 import { summarize, type LoadResult } from "../load.ts";
 import { BENCH_PASSWORD, seedDocs } from "../mcp.ts";
 import { hotPath, machine } from "../figures.ts";
-import { CHAT_REFERENCE_FILE, type ChatReference } from "../quality-doc.ts";
+import { CHAT_REFERENCE_FILE, type ChatReference } from "../chat-reference.ts";
 import { fixed, type Measurement, printComparison, printEmbeddedRatio, printTable } from "../report.ts";
 import { referenceCheckout } from "../reference.ts";
 import {
