@@ -129,9 +129,10 @@ const FRUSTRATION_CJK = /没用|没有用|毫无帮助|浪费时间|太差了|�
 export function frustrationIn(behavior: string | undefined, message: string): boolean {
   if (behavior && FRUSTRATION_BEHAVIOR.test(behavior)) return true;
   if (FRUSTRATION_MESSAGE.test(message) || FRUSTRATION_CJK.test(message)) return true;
-  // Shouting: a message of some length written in capitals.
-  const letters = message.replace(/[^\p{L}]/gu, "");
-  return letters.length >= 12 && letters === letters.toUpperCase() && letters !== letters.toLowerCase();
+  // Shouting: a message of some length written in capitals. Only letters that have a case count: an
+  // Arabic, Hindi, Thai or Chinese question naming "SR 99" or "ARPANET" is not written in capitals.
+  const cased = message.match(/[\p{Lu}\p{Ll}\p{Lt}]/gu) ?? [];
+  return cased.length >= 12 && cased.every((c) => c === c.toUpperCase());
 }
 
 const clamp = (n: number) => Math.min(1, Math.max(0, n));

@@ -54,6 +54,11 @@ test("frustration signals in behaviour data and in the message", () => {
   expect(frustrationIn(undefined, "This is useless, still not working")).toBe(true);
   expect(frustrationIn(undefined, "WHY DOES THIS NOT WORK AT ALL")).toBe(true);
   expect(frustrationIn(undefined, "Where is the API key?")).toBe(false);
+  // Only letters with a case can be capitals: a question in a script without case naming an acronym is not shouting.
+  expect(frustrationIn(undefined, "导致人们想要将SR99提升到州际标准的是哪些因素？")).toBe(false);
+  expect(frustrationIn(undefined, "ข้อแตกต่าง 2 ประการของเทคโนโลยี X.25 และ ARPNET CITA คืออะไร")).toBe(false);
+  expect(frustrationIn(undefined, "AAA के अनुसार, गैसोलीन से रहित गैस स्टेशनों का प्रतिशत कितना था?")).toBe(false);
+  expect(frustrationIn(undefined, "ПОЧЕМУ ЭТО НЕ РАБОТАЕТ СОВСЕМ")).toBe(true);
 });
 
 test("frustration in the catalogue's languages, as whole words or CJK phrases", () => {
