@@ -8,7 +8,7 @@ import { type PublicDoc, type PublicDocHead, publicDocHeads } from "../knowledge
 import { helpPage, notFoundPage } from "./layout.ts";
 import { type HelpHit, searchHelp } from "./search.ts";
 import { helpTexts } from "./text.ts";
-import { absolute, languageOf, paths, type Site, translationKey } from "./urls.ts";
+import { absolute, languageOf, paths, type Site } from "./urls.ts";
 
 const crumbHome = (site: Site, lang: string) => ({ name: helpTexts(lang, site.overrides).t("help.home"), path: paths.home(site, lang) });
 
@@ -19,13 +19,16 @@ export function languagesOf(site: Site, docs: readonly PublicDocHead[]): string[
   return [...found].sort((a, b) => (a === site.defaultLanguage ? -1 : b === site.defaultLanguage ? 1 : a < b ? -1 : 1));
 }
 
-/** The public translations of an article, itself included, by language (docs/decisions.md "Help centre: languages"). */
-export function translationsOf(site: Site, doc: PublicDocHead, docs: readonly PublicDocHead[]): PublicDocHead[] {
-  const key = translationKey(doc);
-  const group = key ? docs.filter((d) => translationKey(d) === key) : [doc];
+/**
+ * An article and its public versions in other languages (`group`: the public documents sharing its
+ * `translation_group`, src/knowledge/translations.ts), one per language, itself winning its own,
+ * by language (docs/decisions.md "Help centre: translations are the knowledge base's").
+ */
+export function translationsOf(site: Site, doc: PublicDocHead, group: readonly PublicDocHead[]): PublicDocHead[] {
   const byLanguage = new Map<string, PublicDocHead>();
-  for (const d of [doc, ...group]) if (!byLanguage.has(languageOf(site, d))) byLanguage.set(languageOf(site, d), d);
-  return [...byLanguage.values()];
+  for (const d of [doc, ...group.filter((g) => doc.translationGroup !== null && g.translationGroup === doc.translationGroup)])
+    if (!byLanguage.has(languageOf(site, d))) byLanguage.set(languageOf(site, d), d);
+  return [...byLanguage.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, d]) => d);
 }
 
 function articleList(site: Site, docs: readonly PublicDocHead[]): Html {

@@ -24,6 +24,16 @@ export async function sitemap(deps: Deps, site: Site): Promise<Response> {
     return `<url><loc>${loc(path)}</loc>${lastmod ? `<lastmod>${lastmod.toISOString()}</lastmod>` : ""}${links}</url>`;
   };
   const languages = languagesOf(site, docs);
+  // The versions of each article, grouped in one pass and cut to one per language once: each
+  // document's alternates then cost its languages, not its group (up to PUBLIC_DOCS_LIMIT documents).
+  const groups = new Map<string, PublicDocHead[]>();
+  for (const d of docs) {
+    if (d.translationGroup === null) continue;
+    const members = groups.get(d.translationGroup);
+    if (members) members.push(d);
+    else groups.set(d.translationGroup, [d]);
+  }
+  for (const [key, members] of groups) groups.set(key, translationsOf(site, members[0]!, members));
   const inLanguage = (lang: string) => docs.filter((d: PublicDocHead) => languageOf(site, d) === lang);
   const lines: string[] = [];
   for (const lang of languages) {
@@ -42,7 +52,10 @@ export async function sitemap(deps: Deps, site: Site): Promise<Response> {
       entry(
         paths.article(site, doc),
         doc.updatedAt,
-        translationsOf(site, doc, docs).map((t) => ({ lang: languageOf(site, t), path: paths.article(site, t) })),
+        translationsOf(site, doc, doc.translationGroup === null ? [] : (groups.get(doc.translationGroup) ?? [])).map((t) => ({
+          lang: languageOf(site, t),
+          path: paths.article(site, t),
+        })),
       ),
     );
   const body = `<?xml version="1.0" encoding="UTF-8"?>

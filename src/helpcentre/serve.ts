@@ -7,7 +7,7 @@ import { recordArticleView, recordArticleVote } from "../knowledge/help-signals.
 import { publicDocByPrefix } from "../knowledge/public-docs.ts";
 import { orgDefaultLanguage, orgProfile } from "../tenancy/orgs.ts";
 import { normalizeLanguage } from "../kit/language.ts";
-import { publicDocHeads } from "../knowledge/public-docs.ts";
+import { publicDocHeads, publicTranslations } from "../knowledge/public-docs.ts";
 import { html } from "../html/html.ts";
 import { helpPage, notFoundPage } from "./layout.ts";
 import { articleImage, type MediaCache } from "./media.ts";
@@ -16,7 +16,7 @@ import { robots, sitemap } from "./seo.ts";
 import type { HelpCentreRow } from "./settings.ts";
 import { brandedCss, logo } from "./brand.ts";
 import { helpTexts } from "./text.ts";
-import { paths, prefixOfRef, type Site, siteOf, translationKey } from "./urls.ts";
+import { paths, prefixOfRef, type Site, siteOf } from "./urls.ts";
 import { HELP_SEARCH, mayRecordSearch } from "./search.ts";
 
 /** "Was this article helpful?": per client address, across the org's articles. */
@@ -124,7 +124,7 @@ export async function serveHelp(deps: Deps, media: MediaCache, site: Site, req: 
     // A former title (or a mistyped one, or another language) with the right id: the article's one URL (issue "stable slugs").
     if (paths.article(site, doc) !== `${site.prefix}/${lang}/articles/${raw[2]}`) return redirect(paths.article(site, doc));
     await recordArticleView(deps, site.row.orgId, doc.id);
-    const translations = translationKey(doc) ? translationsOf(site, doc, await publicDocHeads(deps, site.row.orgId, site.row.collections)) : [doc];
+    const translations = translationsOf(site, doc, await publicTranslations(deps, site.row.orgId, site.row.collections, doc.translationGroup));
     return articlePage(site, doc, translations, { voted: req.query.get("voted") === "1" });
   }
   return notFoundPage(site, lang);

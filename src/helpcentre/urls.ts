@@ -52,16 +52,6 @@ export function siteOf(row: HelpCentreRow, orgName: string, baseUrl: string, onC
 /** The language an article is shown in: its own, else the org's default. */
 export const languageOf = (site: Site, doc: { language?: string | null }) => doc.language ?? site.defaultLanguage;
 
-/**
- * Translations of one article are the documents sharing a tag `translation:<key>` (docs/decisions.md
- * "Help centre: languages"); the key, or null.
- */
-export function translationKey(doc: { tags: string[] }): string | null {
-  const tag = doc.tags.find((t) => t.startsWith(TRANSLATION_TAG) && t.length > TRANSLATION_TAG.length);
-  return tag ? tag.slice(TRANSLATION_TAG.length) : null;
-}
-export const TRANSLATION_TAG = "translation:";
-
 /** One URL per language (issue "Localized"): /<lang>/ before every page but the files of the whole site. */
 export const paths = {
   root: (s: Site) => `${s.prefix}/`,

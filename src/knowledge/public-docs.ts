@@ -3,9 +3,10 @@
 // (docs/decisions.md "Help centre: what is public"). Every read here is scoped to the org and
 // applies that rule in SQL, so a draft or an internal document cannot reach a page, a search, the
 // sitemap or the widget through any of them.
-import { and, arrayContains, arrayOverlaps, asc, eq, gte, inArray, lte, not, type SQL } from "drizzle-orm";
+import { and, arrayContains, arrayOverlaps, asc, eq, gte, inArray, lte, not, type SQL, sql } from "drizzle-orm";
 import { docs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
+import { TRANSLATIONS_LISTED } from "./translations.ts";
 
 /** The tag that keeps a document off the help centre even when it carries a public tag. */
 export const INTERNAL_TAG = "internal";
@@ -19,8 +20,12 @@ export interface PublicDocHead {
   tags: string[];
   /** ISO 639-1 (src/kit/language.ts), or null when not known: the help centre then takes the org's default. */
   language: string | null;
+  /** The key its other-language versions share (src/knowledge/translations.ts), or null: none. */
+  translationGroup: string | null;
   updatedAt: Date;
 }
+
+const HEAD = { id: docs.id, title: docs.title, tags: docs.tags, language: docs.language, translationGroup: docs.translationGroup, updatedAt: docs.updatedAt };
 
 export interface PublicDoc extends PublicDocHead {
   body: string;
@@ -33,12 +38,7 @@ function isPublic(orgId: string, publicTags: readonly string[]): SQL | undefined
 /** The org's public documents (no bodies), by title. Nothing when no tag is public. */
 export async function publicDocHeads(deps: Pick<Deps, "db">, orgId: string, publicTags: readonly string[]): Promise<PublicDocHead[]> {
   if (publicTags.length === 0) return [];
-  return deps.db
-    .select({ id: docs.id, title: docs.title, tags: docs.tags, language: docs.language, updatedAt: docs.updatedAt })
-    .from(docs)
-    .where(isPublic(orgId, publicTags))
-    .orderBy(asc(docs.title), asc(docs.id))
-    .limit(PUBLIC_DOCS_LIMIT);
+  return deps.db.select(HEAD).from(docs).where(isPublic(orgId, publicTags)).orderBy(asc(docs.title), asc(docs.id)).limit(PUBLIC_DOCS_LIMIT);
 }
 
 const HEX12 = /^[0-9a-f]{12}$/;
@@ -53,7 +53,7 @@ export async function publicDocByPrefix(deps: Pick<Deps, "db">, orgId: string, p
   const low = `${prefix.slice(0, 8)}-${prefix.slice(8, 12)}-0000-0000-000000000000`;
   const high = `${prefix.slice(0, 8)}-${prefix.slice(8, 12)}-ffff-ffff-ffffffffffff`;
   const [doc] = await deps.db
-    .select({ id: docs.id, title: docs.title, tags: docs.tags, language: docs.language, updatedAt: docs.updatedAt, body: docs.body })
+    .select({ ...HEAD, body: docs.body })
     .from(docs)
     .where(and(isPublic(orgId, publicTags), gte(docs.id, low), lte(docs.id, high)))
     .orderBy(asc(docs.id))
@@ -65,7 +65,22 @@ export async function publicDocByPrefix(deps: Pick<Deps, "db">, orgId: string, p
 export async function publicDocsAmong(deps: Pick<Deps, "db">, orgId: string, publicTags: readonly string[], ids: readonly string[]): Promise<PublicDocHead[]> {
   if (publicTags.length === 0 || ids.length === 0) return [];
   return deps.db
-    .select({ id: docs.id, title: docs.title, tags: docs.tags, language: docs.language, updatedAt: docs.updatedAt })
+    .select(HEAD)
     .from(docs)
     .where(and(isPublic(orgId, publicTags), inArray(docs.id, [...ids])));
+}
+
+/**
+ * The public versions of one article in other languages: the org's public documents sharing its
+ * `translation_group` (a draft or internal version is never among them), by language, bounded as
+ * the knowledge base lists them (TRANSLATIONS_LISTED).
+ */
+export async function publicTranslations(deps: Pick<Deps, "db">, orgId: string, publicTags: readonly string[], group: string | null): Promise<PublicDocHead[]> {
+  if (publicTags.length === 0 || group === null) return [];
+  return deps.db
+    .select(HEAD)
+    .from(docs)
+    .where(and(isPublic(orgId, publicTags), eq(docs.translationGroup, group)))
+    .orderBy(sql`${docs.language} asc nulls last`, asc(docs.id))
+    .limit(TRANSLATIONS_LISTED);
 }

@@ -1,7 +1,8 @@
 // The help centre in two languages: one URL per language, the root sending each reader to theirs,
-// an article and its translation (documents sharing a `translation:<key>` tag) pointing at each
-// other with hreflang alternates and a switcher, the sitemap listing both with their alternates
-// and x-default, and an address from before languages answering 301.
+// an article and its translation (linked the knowledge base's way: `PATCH /api/docs/{id}` with
+// `translation_of`, so they share a `translation_group`) pointing at each other with hreflang
+// alternates and a switcher, the sitemap listing both with their alternates and x-default, a draft
+// or internal version never among them, and an address from before languages answering 301.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { docs } from "../../src/db/schema/index.ts";
@@ -9,7 +10,7 @@ import { CATALOGUES, t } from "../../src/i18n/catalogue.ts";
 import { createDoc } from "../../src/knowledge/docs.ts";
 import { articleRef } from "../../src/helpcentre/urls.ts";
 import { setOverrides } from "../../src/texts/store.ts";
-import { createTestApp, type TestApp } from "../support/app.ts";
+import { createTestApp, signIn, type TestApp } from "../support/app.ts";
 import { seedHelpCentre } from "./seed.ts";
 
 let app: TestApp;
@@ -17,19 +18,24 @@ let seed: Awaited<ReturnType<typeof seedHelpCentre>>;
 let base: string;
 let english: { id: string; title: string };
 let german: { id: string; title: string };
+let auth: { authorization: string };
+
+/** Links `id` to `of`'s versions as a member does (src/knowledge/translations.ts), or unlinks it (`of` null). */
+async function linkAs(id: string, of: string | null) {
+  const res = await app.request(`/api/docs/${id}`, { method: "PATCH", headers: auth, json: { translation_of: of } });
+  expect(res.status).toBe(200);
+}
 
 beforeAll(async () => {
   app = await createTestApp();
   seed = await seedHelpCentre(app);
   base = `/help/${seed.slug}`;
-  english = await createDoc(app.deps, seed.orgId, { title: "Changing your plan", body: "Open Billing, then Plan.", tags: ["billing", "translation:plan"] });
-  german = await createDoc(app.deps, seed.orgId, {
-    title: "Tarif wechseln",
-    body: "Öffnen Sie Abrechnung, dann Tarif.",
-    tags: ["billing", "translation:plan"],
-  });
+  auth = { authorization: `Bearer ${await signIn(app, seed.org.admin_email, seed.org.password)}` };
+  english = await createDoc(app.deps, seed.orgId, { title: "Changing your plan", body: "Open Billing, then Plan.", tags: ["billing"] });
+  german = await createDoc(app.deps, seed.orgId, { title: "Tarif wechseln", body: "Öffnen Sie Abrechnung, dann Tarif.", tags: ["billing"] });
   // The document's language as its writer or import sets it (src/db/schema/workspace.ts docs.language).
   await app.deps.db.update(docs).set({ language: "de" }).where(eq(docs.id, german.id));
+  await linkAs(german.id, english.id);
 });
 afterAll(() => app.close());
 
@@ -71,6 +77,36 @@ describe("languages", () => {
     // Search is per language.
     expect(await (await app.request(`${base}/de/search?q=tarif`)).text()).toContain("Tarif wechseln");
     expect(await (await app.request(`${base}/en/search?q=tarif`)).text()).not.toContain("Tarif wechseln");
+  });
+
+  test("a draft or internal version of the article is never an alternate; unlinked, an article has none", async () => {
+    const french = await createDoc(app.deps, seed.orgId, { title: "Changer d'offre", body: "Ouvrez Facturation.", tags: ["billing"], status: "draft" });
+    const dutch = await createDoc(app.deps, seed.orgId, { title: "Abonnement wijzigen", body: "Open Facturering.", tags: ["billing", "internal"] });
+    await app.deps.db.update(docs).set({ language: "fr" }).where(eq(docs.id, french.id));
+    await app.deps.db.update(docs).set({ language: "nl" }).where(eq(docs.id, dutch.id));
+    await linkAs(french.id, english.id);
+    await linkAs(dutch.id, english.id);
+    const en = await (await app.request(`${base}/en/articles/${articleRef(english)}`)).text();
+    expect(en).toContain('hreflang="de"');
+    for (const page of [en, await (await app.request(`${base}/sitemap.xml`)).text()])
+      for (const hidden of [french, dutch]) {
+        expect(page).not.toContain(articleRef(hidden));
+        expect(page).not.toMatch(new RegExp(`hreflang="(fr|nl)"`));
+      }
+    // Published, the French version appears; unlinked, the English article stands alone.
+    await app.deps.db.update(docs).set({ status: "published" }).where(eq(docs.id, french.id));
+    expect(await (await app.request(`${base}/en/articles/${articleRef(english)}`)).text()).toContain(
+      `<link rel="alternate" hreflang="fr" href="http://localhost:3000${base}/fr/articles/${articleRef(french)}">`,
+    );
+    await linkAs(english.id, null);
+    const alone = await (await app.request(`${base}/en/articles/${articleRef(english)}`)).text();
+    expect(alone).not.toContain('rel="alternate" hreflang');
+    expect(alone).not.toContain('<nav class="languages"');
+    // The others stay linked to one another.
+    expect(await (await app.request(`${base}/de/articles/${articleRef(german)}`)).text()).toContain(`hreflang="fr" lang="fr"`);
+    // As it was for the tests that follow.
+    await app.deps.db.update(docs).set({ status: "draft" }).where(eq(docs.id, french.id));
+    await linkAs(english.id, german.id);
   });
 
   test("sitemap.xml: both articles with hreflang alternates and x-default; drafts and internal articles absent", async () => {
