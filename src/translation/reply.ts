@@ -14,12 +14,15 @@ import { languageName } from "./model.ts";
 import { translatorFor } from "./settings.ts";
 import { storeText } from "./store.ts";
 
-/** The member's reading language, and the customer's: the ticket's, else detected from their latest message; null when neither tells. */
+/**
+ * The member's reading language, and the customer's: the language of their latest message when it
+ * can be told (a customer who opened the chat in English and went on in Spanish is answered in
+ * Spanish), else the ticket's; null when neither tells.
+ */
 export async function ticketLanguages(deps: Deps, ticket: Ticket, memberId: string | null): Promise<{ member: string; customer: string | null }> {
   const member = (memberId ? await memberLanguage(deps.db, memberId) : null) ?? "en";
-  if (ticket.language) return { member, customer: ticket.language };
   const last = (await ticketThread(deps, ticket)).filter((m) => m.kind === "customer").at(-1);
-  return { member, customer: last ? await detectLanguage(last.body) : null };
+  return { member, customer: (last ? await detectLanguage(last.body) : null) ?? ticket.language ?? null };
 }
 
 const memberOf = (actor: InboxActor): string | null => (actor.kind === "member" || actor.kind === "token" ? actor.memberId : null);
