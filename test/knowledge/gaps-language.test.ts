@@ -22,8 +22,11 @@ beforeAll(async () => {
   org = await seedOrg(app);
   auth = { authorization: `Bearer ${await signIn(app, org.admin_email, org.password)}` };
   await askGapQuestions(app, auth, org.widget_key);
-  // The languages the conversations were held in (as the chat records them): Tokyo's two in
-  // Spanish, the password one in German, the rest not known.
+  // The languages the conversations were held in: Tokyo's two in Spanish, the password one in
+  // German, the rest not known (as conversations held before languages were recorded are; the chat
+  // now records one for every message it can tell, else the widget's or the org's).
+  await app.deps.db.update(conversations).set({ language: null }).where(eq(conversations.orgId, org.org_id));
+  await app.deps.db.update(tickets).set({ language: null }).where(eq(tickets.orgId, org.org_id));
   const all = (await (await gaps()).json()) as Gaps;
   const of = (text: string) => all.gaps.find((g) => g.questions.some((q) => q.includes(text)))!.conversations.map((c) => c.id);
   await app.deps.db
