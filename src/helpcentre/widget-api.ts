@@ -45,14 +45,23 @@ export function helpWidgetRoutes(deps: Deps) {
     .get(
       "/api/help/:org_id/suggestions",
       async ({ params, query }) => {
-        const site = await siteOfOrg(deps, params.org_id);
+        // Asked by every widget on every page: an org without a public help centre is an answer
+        // (`available: false`, the widget hides its help view), not a 404 in the page's console.
+        const site = await siteOfOrg(deps, params.org_id).catch((error: unknown) => {
+          if (error instanceof AppError && error.status === 404) return null;
+          throw error;
+        });
+        if (!site) return { available: false, results: [] };
         // The page's words: its title and the words of its path ("/billing/refunds" → "billing refunds").
         const words = `${query.title ?? ""} ${(query.path ?? "").replace(/[^\p{L}\p{N}]+/gu, " ")}`;
-        return { results: await hits(site, words, false, 3) };
+        return { available: true, results: await hits(site, words, false, 3) };
       },
       {
         query: t.Object({ title: t.Optional(t.String({ maxLength: HELP_SEARCH.query })), path: t.Optional(t.String({ maxLength: HELP_SEARCH.query })) }),
-        response: t.Object({ results: t.Array(Hit) }),
+        response: t.Object({
+          available: t.Boolean({ description: "Whether the org has a public help centre; false: no articles to suggest, the widget shows no help view." }),
+          results: t.Array(Hit),
+        }),
         detail: { ...detail, summary: "Articles for the page the customer is on (its title and path)" },
       },
     )

@@ -111,10 +111,12 @@ describe("the widget's view", () => {
     expect(misses.map((m) => m.query)).toContain("zither");
   });
 
-  test("suggestions from the page's title and path; an article as markup; 404 for a draft and for an org without a help centre", async () => {
+  test("suggestions from the page's title and path; an article as markup; 404 for a draft and for an org without a help centre (its suggestions: available false)", async () => {
     const suggested = (await (await app.request(`/api/help/${seed.orgId}/suggestions?title=Orders&path=/account/refund`)).json()) as {
+      available: boolean;
       results: { id: string }[];
     };
+    expect(suggested.available).toBe(true);
     expect(suggested.results[0]?.id).toBe(seed.refunds.id);
     const article = (await (await app.request(`/api/help/${seed.orgId}/articles/${articleRef(seed.refunds)}`)).json()) as { html: string; title: string };
     expect(article.title).toBe("Getting a refund");
@@ -126,6 +128,10 @@ describe("the widget's view", () => {
     expect(res.status).toBe(404);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("not_found");
     expect((await app.request("/api/help/not-a-uuid/search?q=refund")).status).toBe(404);
+    // Every widget asks for suggestions: an org without a help centre answers that, not a 404 in the page's console.
+    const none = await app.request(`/api/help/${other.org_id}/suggestions?title=Orders`);
+    expect(none.status).toBe(200);
+    expect(await none.json()).toEqual({ available: false, results: [] });
   });
 
   test("a query of 200 characters is answered, 201 is a 400 in the error shape", async () => {

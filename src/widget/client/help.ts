@@ -176,7 +176,7 @@ export function createHelp(w: Widget, orgId: string, options: { ask(message: str
   const suggest = async () => {
     const q = new URLSearchParams({ title: document.title.slice(0, 200), path: location.pathname.slice(0, 200) });
     const found = await get(`/suggestions?${q}`);
-    if (!found) return false;
+    if (!found || found.available === false) return false;
     list(w.texts.t("widget.help_suggested"), found.results as HelpHit[], w.texts.t("widget.help_suggest_empty"));
     return true;
   };
@@ -189,7 +189,7 @@ export function createHelp(w: Widget, orgId: string, options: { ask(message: str
     if (found) list(w.texts.t("widget.help_results", { query: q }), found.results as HelpHit[], w.texts.t("widget.help_no_match"));
   });
 
-  // Shown only when the org has a public help centre: the suggestions answer 404 otherwise.
+  // Shown only when the org has a public help centre: the suggestions say `available: false` otherwise.
   void suggest().then((available) => {
     toggle.hidden = !available;
   });
