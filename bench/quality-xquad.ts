@@ -26,7 +26,8 @@ export interface XquadRow {
   together: { ours: number; bm25: number };
 }
 
-async function createDocs(url: string, token: string, docs: { title: string; body: string }[], parallel = 4): Promise<string[]> {
+/** Publishes `docs` through POST /api/docs, `parallel` at a time; their ids in order. */
+export async function createDocs(url: string, token: string, docs: { title: string; body: string; url?: string }[], parallel = 4): Promise<string[]> {
   const ids: string[] = new Array(docs.length);
   let next = 0;
   const worker = async () => {

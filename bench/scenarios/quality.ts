@@ -16,7 +16,7 @@ import { type BenchContext, createBenchOrg, ourServer, ROOT, startServer } from 
 import { machine } from "../figures.ts";
 import { type LargeRun, type QualityRun, type Scored, totals, writeQualityDoc } from "../quality-doc.ts";
 import { fitHeld, observations, shares } from "../quality-fit.ts";
-import { printXquad, type XquadData, xquadLanguages } from "../quality-xquad.ts";
+import { createDocs, printXquad, type XquadData, xquadLanguages } from "../quality-xquad.ts";
 import { CONFIDENCE } from "../../src/agents/pipeline/confidence.ts";
 import { t } from "../../src/i18n/catalogue.ts";
 
@@ -40,25 +40,6 @@ export const QUALITY_DATA = process.env.BENCH_QUALITY_DATA ?? join(ROOT, "..", "
 export const XQUAD_DATA = process.env.BENCH_XQUAD_DATA ?? join(ROOT, "..", "shared", "eval", "xquad", "dev.json");
 const LARGE_PAGES = Number(process.env.BENCH_QUALITY_PAGES ?? 5000);
 const LARGE_QUESTIONS = 200;
-
-async function createDocs(url: string, token: string, docs: { title: string; body: string; url?: string }[], parallel = 4): Promise<string[]> {
-  const ids: string[] = new Array(docs.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < docs.length) {
-      const i = next++;
-      const res = await fetch(`${url}/api/docs`, {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-        body: JSON.stringify({ ...docs[i], status: "published" }),
-      });
-      await expectStatus(res, 201, "POST /api/docs");
-      ids[i] = ((await res.json()) as { id: string }).id;
-    }
-  };
-  await Promise.all(Array.from({ length: parallel }, worker));
-  return ids;
-}
 
 interface ChatAnswer {
   sources?: { doc_id: string }[];
