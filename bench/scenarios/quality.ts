@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { HIGH_SDK_LIMITS } from "./chat.ts";
-import { BENCH_PASSWORD, expectStatus, sessionBearer } from "../mcp.ts";
+import { BENCH_PASSWORD, sessionBearer } from "../mcp.ts";
 import { Bm25 } from "../bm25.ts";
 import { fixed, printTable, stats } from "../report.ts";
 import { type BenchContext, createBenchOrg, ourServer, ROOT, startServer } from "../runner.ts";
