@@ -10,7 +10,7 @@ import { normalizeLanguage } from "../kit/language.ts";
 import { GAP_REASONS, GAPS, type GapGroup, type GapReason, knowledgeGapsByLanguage, UNKNOWN_LANGUAGE } from "../knowledge/gaps.ts";
 import { missedSearches, unhelpfulArticles } from "../knowledge/help-signals.ts";
 import { type DashboardContext, listTable, select, shellPage, when } from "./kit/index.ts";
-import { languageLabel } from "./language-label.ts";
+import { languageLabel } from "./kit/language-label.ts";
 
 const PERIODS = [7, 30, 90, 365] as const;
 

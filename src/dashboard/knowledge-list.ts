@@ -27,7 +27,7 @@ import {
   when,
 } from "./kit/index.ts";
 import { importErrors, statusBadge } from "./knowledge-docs.ts";
-import { languageLabel } from "./language-label.ts";
+import { languageLabel } from "./kit/language-label.ts";
 
 export async function listPage(
   ctx: DashboardContext,

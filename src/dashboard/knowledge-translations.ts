@@ -7,7 +7,7 @@ import { memberActor } from "../kit/actor.ts";
 import { type Doc, listDocs } from "../knowledge/docs.ts";
 import { docTranslations, linkTranslation, type Translation } from "../knowledge/translations.ts";
 import { type DashboardContext, type FieldErrors, type FormValues, redirect, select, submit, submitForm } from "./kit/index.ts";
-import { languageLabel } from "./language-label.ts";
+import { languageLabel } from "./kit/language-label.ts";
 
 /** Documents offered to link with: the org's most recently changed. */
 const CANDIDATES = 200;
