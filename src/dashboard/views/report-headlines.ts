@@ -44,8 +44,9 @@ const AI_RATE_NOTE = "An answer counts as an assumed resolution once 24 hours pa
 function card(h: Headline): Html {
   const [label, format] = HEADLINE_LABELS[h.name];
   const note = h.name === "ai_resolution_rate";
-  return html`<div class="panel"><dt>${label}</dt><dd${note ? html` aria-describedby="ai-rate-note"` : ""}>\
-<strong>${format(h.current)}</strong> <span class="muted">${change(h)}</span>${note ? html`<p class="hint" id="ai-rate-note">${AI_RATE_NOTE}</p>` : ""}</dd></div>`;
+  const noted = note ? html` aria-describedby="ai-rate-note"` : "";
+  return html`<div class="panel"><dt>${label}</dt><dd${noted}><strong>${format(h.current)}</strong> <span class="muted">${change(h)}</span>\
+${note ? html`<p class="hint" id="ai-rate-note">${AI_RATE_NOTE}</p>` : ""}</dd></div>`;
 }
 
 /** The four headline figures of the last 7 days. */

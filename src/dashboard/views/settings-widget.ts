@@ -45,7 +45,14 @@ ${p.keys.map((k, i) => keyRow(k.key, k.snippet, i))}
 ${p.total === 0 ? html`<p>No widget keys yet.</p>` : ""}
 ${pager("/dashboard/settings", p.query, p.page, p.hasMore, "keys_page", "Widget key pages")}
 <form method="post" action="/dashboard/settings/keys" class="toolbar" novalidate>
-${field({ name: "label", label: "New key's label", value: v.label, error: e.label, maxLength: p.limits.label, hint: "Where it is used, e.g. “Marketing site”." })}
+${field({
+  name: "label",
+  label: "New key's label",
+  value: v.label,
+  error: e.label,
+  maxLength: p.limits.label,
+  hint: "Where it is used, e.g. “Marketing site”.",
+})}
 ${submit("Create key", { busy: "Creating…" })}
 </form>
 </section>`;
