@@ -2,7 +2,7 @@
 // the turn's ports bound to the app's deps as the composition root binds them, and a turn built
 // from a real session — the steps are called directly, with a sink that records what they emit.
 import type { ConversationMessage, Reply } from "../../../../src/conversations/transcript.ts";
-import type { ChatSink, ChatTurn, Decided } from "../../../../src/agents/pipeline/chat-turn.ts";
+import type { ChatCustomer, ChatSink, ChatTurn, Decided } from "../../../../src/agents/pipeline/chat-turn.ts";
 import type { TriageDecision } from "../../../../src/agents/pipeline/triage.ts";
 import { type TurnPorts, turnPorts } from "../../../../src/agents/turn-ports.ts";
 import { createTestApp, type TestApp } from "../../../support/app.ts";
@@ -27,6 +27,8 @@ export interface TurnOptions {
   mode?: string;
   chargeTicket?: () => Promise<void>;
   aiAnswersDuringHandoff?: boolean;
+  /** Anonymous when absent. */
+  customer?: ChatCustomer;
 }
 
 /** A turn on a new session whose first message is `message`; its knowledge looked up as the turn does. */
@@ -34,9 +36,10 @@ export async function newTurn(world: StepsWorld, options: TurnOptions): Promise<
   const { ports, org } = world;
   const agent = (await ports.agents.get(org.org_id))!;
   const mode = options.mode ?? "chat";
+  const customer = options.customer ?? { endUser: null, verified: false, claims: {} };
   const { conversation, sessionId } = await ports.sessions.start({
     orgId: org.org_id,
-    party: { endUserId: null },
+    party: { endUserId: customer.endUser?.id ?? null },
     agentId: agent.id,
     mode,
     firstMessage: { text: options.message, images: [], mode },
@@ -47,7 +50,7 @@ export async function newTurn(world: StepsWorld, options: TurnOptions): Promise<
     orgId: org.org_id,
     agent,
     conversation,
-    customer: { endUser: null, verified: false, claims: {} },
+    customer,
     message: options.message,
     texts: await ports.languages.texts(org.org_id, "en"),
     images: [],
@@ -75,7 +78,7 @@ export async function storeReply(world: StepsWorld, turn: ChatTurn, reply: Parti
 
 /** The same session, a later message: the conversation and its history read again, as stored now. */
 export async function nextTurn(world: StepsWorld, turn: ChatTurn & { sessionId: string }, options: TurnOptions): Promise<ChatTurn & { sessionId: string }> {
-  const conversation = (await world.ports.sessions.find(turn.orgId, turn.sessionId, { endUserId: null }))!;
+  const conversation = (await world.ports.sessions.find(turn.orgId, turn.sessionId, { endUserId: turn.customer.endUser?.id ?? null }))!;
   return {
     ...turn,
     conversation,
