@@ -1,5 +1,5 @@
 // The chat pipeline for one customer message in one conversation. The turn (src/agents/turn.ts)
-// has already found or started the session and stored the customer's message, and triage
+// has already found or started the conversation and stored the customer's message, and triage
 // (`decide`, below) has said who answers; it stores the reply this returns (or the failure it
 // throws). Every step, in order, each over the narrow part of the turn's ports it uses and
 // returning its outcome as data (steps/):

@@ -30,7 +30,7 @@ const openedBy = async (id: string) =>
       .from(ticketHistory)
       .where(and(eq(ticketHistory.ticketId, id), eq(ticketHistory.action, "created")))
   )[0]!.actorKind;
-/** A second turn after an unsure reply (the agent's previous reply in the session below the threshold). */
+/** A second turn after an unsure reply (the agent's previous reply in the conversation below the threshold). */
 async function afterUnsureReply(options: TurnOptions): Promise<Turn> {
   const first = await newTurn(world, { message: "What is the airspeed of a swallow?" });
   await storeReply(world, first, { text: "I could not find that.", confidence: CONFIDENCE.offerBelow / 2 });

@@ -1,6 +1,6 @@
 // What the step tests share: an app on the per-file database, an org with the chat knowledge base,
 // the turn's ports bound to the app's deps as the composition root binds them, and a turn built
-// from a real session — the steps are called directly, with a sink that records what they emit.
+// from a real conversation — the steps are called directly, with a sink that records what they emit.
 import type { ConversationMessage, Reply } from "../../../../src/conversations/transcript.ts";
 import type { ChatCustomer, ChatSink, ChatTurn, Decided } from "../../../../src/agents/pipeline/chat-turn.ts";
 import type { TriageDecision } from "../../../../src/agents/pipeline/triage.ts";
@@ -31,7 +31,7 @@ export interface TurnOptions {
   customer?: ChatCustomer;
 }
 
-/** A turn on a new session whose first message is `message`; its knowledge looked up as the turn does. */
+/** A turn on a new conversation whose first message is `message`; its knowledge looked up as the turn does. */
 export async function newTurn(world: StepsWorld, options: TurnOptions): Promise<ChatTurn & { sessionId: string }> {
   const { ports, org } = world;
   const agent = (await ports.agents.get(org.org_id))!;
@@ -76,7 +76,7 @@ export async function storeReply(world: StepsWorld, turn: ChatTurn, reply: Parti
   });
 }
 
-/** The same session, a later message: the conversation and its history read again, as stored now. */
+/** The same conversation, a later message: it and its history read again, as stored now. */
 export async function nextTurn(world: StepsWorld, turn: ChatTurn & { sessionId: string }, options: TurnOptions): Promise<ChatTurn & { sessionId: string }> {
   const conversation = (await world.ports.sessions.find(turn.orgId, turn.sessionId, { endUserId: turn.customer.endUser?.id ?? null }))!;
   return {
