@@ -6,6 +6,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { joinTicket, openTicket } from "../../../../src/agents/pipeline/steps/ticket.ts";
 import { ticketHistory, ticketMessages, tickets } from "../../../../src/db/schema/index.ts";
 import { AppError } from "../../../../src/errors.ts";
+import { rejectionOf } from "../../../support/settle.ts";
 import { newTurn, recordingSink, type StepsWorld, stepsWorld } from "./fixture.ts";
 
 let world: StepsWorld;
@@ -70,9 +71,8 @@ test("a quota that refuses: nothing is written and the sink hears nothing", asyn
     },
   });
   const sink = recordingSink();
-  await expect(openTicket(world.ports.tickets, turn, sink, { by: "customer", team: null, chatReason: "live_help", reason: "live_help" })).rejects.toThrow(
-    "Too many tickets.",
-  );
+  const error = await rejectionOf(openTicket(world.ports.tickets, turn, sink, { by: "customer", team: null, chatReason: "live_help", reason: "live_help" }));
+  expect(error).toMatchObject({ status: 429, message: "Too many tickets." });
   expect(await orgTickets()).toBe(before);
   expect(sink.events).toEqual([]);
 });
