@@ -35,6 +35,7 @@ import { createInvalidation } from "./invalidation.ts";
 import { createTextsCache } from "./texts/store.ts";
 import { systemActor } from "./kit/actor.ts";
 import { createPasswordHasher, type PasswordHasher } from "./kit/passwords.ts";
+import { createOrgCaches } from "./kit/org-cache.ts";
 import { createSingleFlight } from "./kit/single-flight.ts";
 import { createPassageCache } from "./knowledge/passages.ts";
 import { EMBED_JOB, embedPendingDocs } from "./knowledge/embed-job.ts";
@@ -122,7 +123,7 @@ export async function buildDeps(input: DepsInput): Promise<Deps> {
     invalidation,
     chat,
     passages: createPassageCache(),
-    knowledge: { orgs: new Map(), vectors: { orgs: new Map(), pausedUntil: 0 } },
+    knowledge: { orgs: createOrgCaches(), vectors: { pausedUntil: 0 } },
     statements: createStatements(),
     replies: createReplyThread(),
     clientDocuments: new Map(),
