@@ -12,7 +12,7 @@ import { optInMailHandler } from "./campaigns/opt-in-mail.ts";
 import { sweepDueAudiences } from "./campaigns/audience.ts";
 import { CAMPAIGN_MAIL_KIND, queueDueSteps } from "./campaigns/progress.ts";
 import { automationTools } from "./campaigns/tools.ts";
-import type { ChatState } from "./ports/caches.ts";
+import type { ChatState, MetadataClient } from "./ports/caches.ts";
 import { createChatState } from "./agents/turn.ts";
 import { createEvalQueue } from "./agents/eval-queue.ts";
 import { createFileReaders } from "./sources/files.ts";
@@ -127,7 +127,7 @@ export async function buildDeps(input: DepsInput): Promise<Deps> {
     statements: createStatements(),
     replies: createReplyThread(),
     clientDocuments: new Map(),
-    clientDocumentFetches: createSingleFlight<unknown>(),
+    clientDocumentFetches: createSingleFlight<MetadataClient>(),
     evalRuns: createEvalQueue(),
     fileReaders: createFileReaders(),
   } as unknown as Deps;

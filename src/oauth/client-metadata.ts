@@ -13,6 +13,7 @@
 import { oauthClients } from "../db/schema/index.ts";
 import { sha256Hex } from "../crypto/tokens.ts";
 import type { Deps } from "../deps.ts";
+import type { MetadataClient } from "../ports/caches.ts";
 import { BlockedUrlError, guardedFetch, readCapped, RedirectRefusedError, ResponseTooLargeError } from "../net/guard.ts";
 import { redirectUriProblem } from "./checks/redirect-uri.ts";
 import { GRANT_TYPES } from "./clients.ts";
@@ -52,12 +53,7 @@ export class MetadataFetchLimitedError extends Error {
   }
 }
 
-export interface MetadataClient {
-  name: string;
-  /** The URL's host: what the consent page names, since `client_name` proves nothing. */
-  host: string;
-  redirectUris: string[];
-}
+export type { MetadataClient };
 
 /** An https URL with a path, no fragment, no credentials, no dot segments: a metadata document's id. */
 export function isMetadataClientId(clientId: string): boolean {
@@ -165,8 +161,8 @@ async function limitedFetch(deps: Deps, url: string, ip: string): Promise<Metada
  */
 export async function metadataClient(deps: Deps, url: string, ip: string): Promise<MetadataClient> {
   const hit = deps.clientDocuments.get(url);
-  if (hit && hit.until > deps.now().getTime()) return hit.value as MetadataClient;
-  return (await deps.clientDocumentFetches.run(url, () => limitedFetch(deps, url, ip))) as MetadataClient;
+  if (hit && hit.until > deps.now().getTime()) return hit.value;
+  return deps.clientDocumentFetches.run(url, () => limitedFetch(deps, url, ip));
 }
 
 /**

@@ -66,6 +66,14 @@ export interface KnowledgeIndexes {
   readonly vectors: { pausedUntil: number };
 }
 
+/** A client described by its metadata document (src/oauth/client-metadata.ts). */
+export interface MetadataClient {
+  name: string;
+  /** The URL's host: what the consent page names, since `client_name` proves nothing. */
+  host: string;
+  redirectUris: string[];
+}
+
 /** Per-process state of the chat (src/agents/turn.ts). */
 export interface ChatState {
   /** Reply writes still pending after a stream, per conversation. */
