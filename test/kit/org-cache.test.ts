@@ -1,6 +1,7 @@
 // The per-org cache the knowledge index and the passage vectors share (src/kit/org-cache.ts).
 import { describe, expect, test } from "bun:test";
 import { createOrgCache, createOrgCaches, type OrgCacheKind } from "../../src/kit/org-cache.ts";
+import { rejectionOf } from "../support/settle.ts";
 
 interface Value {
   built: number[];
@@ -84,7 +85,7 @@ describe("per-org cache", () => {
     const failing = async () => {
       throw new Error("database gone");
     };
-    await expect(cache.get("org", 1, failing)).rejects.toThrow("database gone");
+    expect((await rejectionOf(cache.get("org", 1, failing))).message).toBe("database gone");
     expect((await cache.get("org", 1, build(1))).built).toEqual([1]);
   });
 
