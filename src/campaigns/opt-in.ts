@@ -127,13 +127,13 @@ export type Confirmation = OptInView & { outcome: "enrolled" | "already_confirme
  * with just the address), once — a second POST finds it confirmed. A series that is not active
  * (paused meanwhile) confirms nothing; the link works again once it is, until it expires.
  */
-export async function confirmOptIn(deps: Deps, token: string): Promise<Confirmation | null> {
+export async function confirmOptIn(deps: Pick<Deps, "db" | "now">, token: string): Promise<Confirmation | null> {
   const found = await optInByToken(deps, token);
   if (!found) return null;
   if (found.optIn.confirmedAt) return { ...found, outcome: "already_confirmed" };
   if (found.campaign.status !== "active") return { ...found, outcome: "not_active" };
   return deps.db.transaction(async (tx) => {
-    const inTx: Deps = { ...deps, db: tx };
+    const inTx = { ...deps, db: tx };
     const now = deps.now();
     const [claimed] = await tx
       .update(campaignOptIns)

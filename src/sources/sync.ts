@@ -74,7 +74,12 @@ export async function claimDueSources(deps: Pick<Deps, "db" | "now">, limit: num
 }
 
 /** Runs a claimed source's sync to its end; never throws (the outcome is on the row). */
-export async function runSync(deps: Deps, source: SourceRow, stop?: AbortSignal, onProgress?: (done: number, found: number) => void): Promise<SourceRow> {
+export async function runSync(
+  deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "log" | "now" | "timers">,
+  source: SourceRow,
+  stop?: AbortSignal,
+  onProgress?: (done: number, found: number) => void,
+): Promise<SourceRow> {
   const counts: SourceCounts = { ...EMPTY_COUNTS };
   const pageRows = await deps.db.select().from(knowledgeSourcePages).where(eq(knowledgeSourcePages.sourceId, source.id));
   const pages = new Map(pageRows.map((p) => [p.url, p]));
