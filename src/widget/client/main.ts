@@ -22,7 +22,7 @@ import { createAsk } from "./answer.ts";
 import { type Composer, createComposer } from "./composer.ts";
 import { createVoice } from "./voice.ts";
 import { createCall } from "./video.ts";
-import type { VoiceSettings } from "./speech.ts";
+import { VOICE_DEFAULTS, type VoiceConfig } from "../../kit/voice-config.ts";
 import { feedbackPrompts } from "./feedback.ts";
 import { createHelp } from "./help.ts";
 import { CATALOGUED, createTexts, requestedLocale } from "./texts.ts";
@@ -91,8 +91,8 @@ async function start(script: HTMLScriptElement) {
   texts.bind(() => (w.shell.person.textContent = liveHelpLabel(w)));
   // Voice: the agent's voice_config, or data-voice="on" on the script tag (the demo's toggle),
   // spoken and heard in the widget's language (./speech.ts speechLanguage).
-  const configured = ((config?.agent as Record<string, unknown> | undefined)?.voice_config ?? {}) as Partial<VoiceSettings>;
-  const voice = { enabled: false, stt: "browser", tts: "browser", voice: null, rate: 1, max_seconds: 30, auto_listen: false, ...configured } as VoiceSettings;
+  const configured = ((config?.agent as Record<string, unknown> | undefined)?.voice_config ?? {}) as Partial<VoiceConfig>;
+  const voice: VoiceConfig = { ...VOICE_DEFAULTS, ...configured };
   texts.bind(() => (voice.language = speechLanguage(texts.language, configured.language)));
   if (script.dataset.voice === "on") voice.enabled = true;
   const talk = config && voice.enabled ? createVoice(w, thread, composer, voice) : null;

@@ -12,7 +12,8 @@ import type { AnswerListener, Mode } from "./answer.ts";
 import type { Composer } from "./composer.ts";
 import { liveHelpLabel, type Widget } from "./context.ts";
 import { canRecord, type Listening, recognitionClass, recognize, record } from "./listen.ts";
-import { createSpeaker, sayOnce, sentenceSplitter, type Speaker, type VoiceSettings } from "./speech.ts";
+import { createSpeaker, sayOnce, sentenceSplitter, type Speaker } from "./speech.ts";
+import type { VoiceConfig } from "../../kit/voice-config.ts";
 import type { Thread } from "./thread.ts";
 
 export interface Voice {
@@ -35,7 +36,7 @@ export interface Voice {
 export class VoiceFailure extends Error {}
 
 /** How the customer is told something failed: a note in the thread, and the same words spoken; returns them. */
-function apologise(w: Widget, thread: Thread, settings: VoiceSettings, reason: string): string {
+function apologise(w: Widget, thread: Thread, settings: VoiceConfig, reason: string): string {
   const text = w.texts.t("widget.voice_failed", { reason, label: liveHelpLabel(w) });
   w.state.messages.push({ role: "note", text, failed: false });
   w.save();
@@ -66,7 +67,7 @@ function recognitionFailure(w: Widget, code: string): string {
 }
 
 /** The microphone button and what it does; null (and a note) when this browser can neither record nor recognise. */
-export function createVoice(w: Widget, thread: Thread, composer: Composer, settings: VoiceSettings): Voice | null {
+export function createVoice(w: Widget, thread: Thread, composer: Composer, settings: VoiceConfig): Voice | null {
   const server = settings.stt === "server" && canRecord();
   const browser = !server && recognitionClass() !== null;
   const { form, send, status } = w.shell;
