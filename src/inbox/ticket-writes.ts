@@ -98,7 +98,8 @@ export async function createTicketRow(deps: Deps, { orgId, actor, input }: { org
       .returning();
     if (kind === "reply")
       await queueReplyEmail(tx, { orgId, ticket: ticket!, messageId: first!.id, outreach: true, now }); // outreach reaches the customer by email
-    else await queueMemberNotices(tx, { orgId, ticketId: ticket!.id, assignee: null, messageId: first!.id, now }); // members hear of it (README "Email channel")
+    // members hear of it (README "Email channel")
+    else await queueMemberNotices(tx, { orgId, ticketId: ticket!.id, assignee: null, messageId: first!.id, now });
     await publishStatus(tx, ticket!, ticket!.status, now);
     await publishMessage(tx, ticket!, first!, actor, now);
     await record(tx, now, ticket!, actor, "created", null, { subject, status: ticket!.status, priority, team, source, customer_id: customerId });
@@ -229,7 +230,8 @@ export async function updateTicket(
     } else await publishChange(tx, ticket, ticket.status, now);
     key = eventKey(ticket);
     await activity(tx, now, ticket, actor, "ticket.updated", { fields: changes.map((c) => c.action) });
-    await emitWebhookEvent(tx, { orgId, type: "ticket.updated", data: { ...ticketView(updated!), changed: changes.map((c) => c.action) }, now }); // webhooks, committed with the change
+    // webhooks, committed with the change
+    await emitWebhookEvent(tx, { orgId, type: "ticket.updated", data: { ...ticketView(updated!), changed: changes.map((c) => c.action) }, now });
     return ticketView(updated!);
   });
   if (key) {

@@ -18,7 +18,10 @@ export async function allowedOrigins(deps: Deps, orgId: string): Promise<{ allow
   return { allowed_origins: row?.origins ?? [] };
 }
 
-/** Replaces the list. Each entry must be an http(s) origin without path; stored serialised (lower-case host, no default port). An empty list allows every origin. */
+/**
+ * Replaces the list. Each entry must be an http(s) origin without path; stored serialised (lower-case host, no default port). An empty list allows
+ * every origin.
+ */
 export async function setAllowedOrigins(deps: Deps, orgId: string, actor: Actor, origins: string[]) {
   const normalised: string[] = [];
   for (const [i, origin] of origins.entries()) {
