@@ -87,8 +87,6 @@ export const NOT_YET: readonly string[] = [
   "src/dashboard/webhooks.ts",
   "src/helpcentre/layout.ts",
   "src/helpcentre/pages.ts",
-  "src/helpcentre/styles.ts",
-  "src/html/styles.ts",
   "src/inbox/csat-mail.ts",
   "src/inbox/csat-page.ts",
   "src/inbox/member-notices.ts",
