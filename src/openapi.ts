@@ -187,8 +187,10 @@ export function openapiRoutes(deps: Deps, routes: () => readonly Route[]) {
 const VIEWER_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
   "connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-const VIEWER_INIT = `window.addEventListener("load", function () {
-  window.ui = SwaggerUIBundle({ url: "/api/openapi.json", dom_id: "#api-reference", deepLinking: true, docExpansion: "list", tagsSorter: "alpha", validatorUrl: null, tryItOutEnabled: false });
+const VIEWER_INIT =
+  `window.addEventListener("load", function () {
+  window.ui = SwaggerUIBundle({ url: "/api/openapi.json", dom_id: "#api-reference", deepLinking: true, ` +
+  `docExpansion: "list", tagsSorter: "alpha", validatorUrl: null, tryItOutEnabled: false });
 });
 `;
 const VIEWER_PAGE = `<!doctype html>

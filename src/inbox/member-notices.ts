@@ -117,7 +117,8 @@ function renderNotice(deps: Deps, found: Notice) {
   // "notify only" never carries the customer's text.
   const text = mode === "full" ? `${intro}\n\n${found.body}\n\nOpen it: ${link}\n` : `${intro}\n\nOpen it: ${link}\n`;
   const html =
-    `<p>${escapeHtml(intro)}</p>${mode === "full" ? `<blockquote>${escapeHtml(found.body).replace(/\n/g, "<br>")}</blockquote>` : ""}<p><a href="${escapeHtml(link)}">Open ` +
+    `<p>${escapeHtml(intro)}</p>${mode === "full" ? `<blockquote>${escapeHtml(found.body).replace(/\n/g, "<br>")}</blockquote>` : ""}` +
+    `<p><a href="${escapeHtml(link)}">Open ` +
     `ticket #${ticket.number}</a></p>`;
   return {
     fromName: `${displayName(found.org)} inbox`,

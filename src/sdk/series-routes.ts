@@ -146,7 +146,8 @@ export function seriesRoutes(deps: Deps) {
               "202 accepted, the same answer whether or not the address belongs to a customer; " +
               `enroll then mails a double opt-in link to an ` +
               `address no verified customer ` +
-              `holds (the link works ${OPT_IN.expirySeconds / 3600} hours), limited to ${OPT_IN.perAddress.limit} requests per address a day and ${OPT_IN.perKeyIp.limit} per key and client IP an hour (429), ` +
+              `holds (the link works ${OPT_IN.expirySeconds / 3600} hours), ` +
+              `limited to ${OPT_IN.perAddress.limit} requests per address a day and ${OPT_IN.perKeyIp.limit} per key and client IP an hour (429), ` +
               `and remove changes nothing. ` +
               "Under identity verification a user_id needs a user_token (403 user_token_required). Counts against the widget key's rate limits (429).",
             tags: ["Widget SDK", "Email series"],
