@@ -113,7 +113,8 @@ export async function listTickets(deps: Deps, orgId: string, filters: TicketFilt
     where.push(
       or(
         ilike(tickets.subject, pattern),
-        sql`exists (select 1 from ${ticketMessages} where ${ticketMessages.ticketId} = ${tickets.id} and ${ticketMessages.orgId} = ${orgId} and ${ticketMessages.body} ilike ${pattern}${filters.customerVisibleOnly ? sql` and ${ticketMessages.kind} <> 'note'` : sql``})`,
+        sql`exists (select 1 from ${ticketMessages} where ${ticketMessages.ticketId} = ${tickets.id} and ${ticketMessages.orgId} = ${orgId}
+          and ${ticketMessages.body} ilike ${pattern}${filters.customerVisibleOnly ? sql` and ${ticketMessages.kind} <> 'note'` : sql``})`,
         number ? eq(tickets.number, Number(number[1])) : undefined,
       ),
     );

@@ -21,13 +21,11 @@ export function lineWidth(): number {
 // Files over the width when the rule came, being fixed by others: the rule skips them. This list
 // only shrinks (a file that fits must leave it, the test below says so) and ends empty.
 export const NOT_YET: readonly string[] = [
-  "src/agents/eval-runs.ts",
   "src/agents/pipeline/confidence.ts",
   "src/agents/pipeline/prompt.ts",
   "src/agents/pipeline/triage.ts",
   "src/campaigns/opt-in-routes.ts",
   "src/campaigns/templates.ts",
-  "src/customers/queries.ts",
   "src/dashboard/account.ts",
   "src/dashboard/activity.ts",
   "src/dashboard/agent-actions.ts",
@@ -87,7 +85,6 @@ export const NOT_YET: readonly string[] = [
   "src/helpcentre/layout.ts",
   "src/helpcentre/pages.ts",
   "src/inbox/csat-page.ts",
-  "src/inbox/ticket-queries.ts",
   "src/knowledge/docs-routes.ts",
   "src/knowledge/embed-job.ts",
   "src/knowledge/embed-routes.ts",
@@ -96,11 +93,8 @@ export const NOT_YET: readonly string[] = [
   "src/knowledge/passages.ts",
   "src/mcp/shape.ts",
   "src/oauth/pages.ts",
-  "src/oauth/rotation.ts",
   "src/orgs/invite-page.ts",
   "src/orgs/password-pages.ts",
-  "src/ratelimit/leased.ts",
-  "src/reports/figures.ts",
   "src/widget/demo.ts",
 ];
 
