@@ -24,11 +24,10 @@ export interface ConnectorDetailProps {
   nameMax: number;
 }
 
-const toolRow = (tool: Tool): Html =>
-  html`<tr><td><code>${tool.action_id}</code>${tool.title ? html`<div class="hint">${tool.title}</div>` : ""}</td><td>${hintBadges(tool)}</td><td>${tool.description.slice(
-    0,
-    300,
-  )}</td></tr>`;
+function toolRow(tool: Tool): Html {
+  const title = tool.title ? html`<div class="hint">${tool.title}</div>` : "";
+  return html`<tr><td><code>${tool.action_id}</code>${title}</td><td>${hintBadges(tool)}</td><td>${tool.description.slice(0, 300)}</td></tr>`;
+}
 
 function Dropped({ server: s }: ConnectorDetailProps): Html {
   if (!s.dropped_tools.length) return html``;

@@ -27,28 +27,32 @@ export interface ConnectorListProps {
   nameMax: number;
 }
 
+const OPERATOR_BINARY = html`<code>npm run --silent cli --</code> for the binary; without <code>--via-server</code>`;
+const OPERATOR_CLI = html`The operator can also turn them on from the command line (<code>svc-agents</code> in place of`;
+const OPERATOR = html`${OPERATOR_CLI} ${OPERATOR_BINARY} when the server is stopped or on PostgreSQL):`;
+
 /**
  * The flag is off: what turns it on. A member who may change the org's settings (org:manage) gets
  * a button (recorded in the activity log as `feature_flag.changed`, as the CLI's change is); every
  * member sees the operator's command with this org's id, so they can ask for exactly that.
  */
 function FlagOff({ orgId, manageOrg }: { orgId: string; manageOrg: boolean }): Html {
+  const turnOn = actionButton("/dashboard/connectors/enable", "Turn on connectors", { busy: "Turning on…" });
   const command = `npm run --silent cli -- --via-server org flag --org ${orgId} --name mcp_external_servers --on`;
   return html`<section class="panel" aria-labelledby="flag-h"><h2 id="flag-h">Connectors are off for this organisation</h2>
 <p class="error" role="status">Connecting MCP servers is not enabled for this organisation (feature flag <code>mcp_external_servers</code>).</p>
 ${manageOrg ? "" : html`<p>An organisation admin (<code>org:manage</code>) can turn them on here.</p>`}
-<p>The operator can also turn them on from the command line (<code>svc-agents</code> in place of <code>npm run --silent cli --</code> for the binary; ${html`without <code>--via-server</code> when the server is stopped or on PostgreSQL):</p>`}
+<p>${OPERATOR}</p>
 <pre><code>${command}</code></pre>
-${manageOrg ? html`<div class="actions">${actionButton("/dashboard/connectors/enable", "Turn on connectors", { busy: "Turning on…" })}</div>` : ""}</section>`;
+${manageOrg ? html`<div class="actions">${turnOn}</div>` : ""}</section>`;
 }
 
 function row(s: Connector): Html {
+  const name = html`<a href="/dashboard/connectors/${s.id}">${s.name}</a><div class="hint"><code>${s.slug}</code> · ${s.url}</div>`;
+  const error = s.last_error ? html`<div class="hint">${s.last_error.slice(0, 200)}</div>` : "";
   const dropped = s.dropped_tools.length ? html` <span class="badge warn">${s.dropped_tools.length} dropped</span>` : "";
-  return html`<tr><td><a href="/dashboard/connectors/${s.id}">${s.name}</a><div class="hint"><code>${s.slug}</code> · ${s.url}</div></td><td>${connectorStatusBadge(
-    s.status,
-  )}${s.last_error ? html`<div class="hint">${s.last_error.slice(0, 200)}</div>` : ""}</td><td>${s.tool_count}${dropped}</td><td>${when(
-    s.last_discovered_at,
-  )}</td></tr>`;
+  const status = html`${connectorStatusBadge(s.status)}${error}`;
+  return html`<tr><td>${name}</td><td>${status}</td><td>${s.tool_count}${dropped}</td><td>${when(s.last_discovered_at)}</td></tr>`;
 }
 
 const SLUG_HINT = "Lower-case letters, digits and _; starts with a letter. Derived from the name as you type; left empty, it is derived when you connect.";
@@ -80,9 +84,12 @@ ${CredentialFields({
 </form></section>`;
 }
 
+const SWITCH = html`Switch each tool on per agent in the agent's actions.`;
+const INTRO = html`MCP servers whose tools your agents may call, under <code>mcp.&lt;slug&gt;.&lt;tool&gt;</code>. ${SWITCH}`;
+
 export function ConnectorList(p: ConnectorListProps): Html {
   return html`<h1>Connectors</h1>
-<p class="muted">MCP servers whose tools your agents may call, under <code>mcp.&lt;slug&gt;.&lt;tool&gt;</code>. ${html`Switch each tool on per agent in the agent's actions.`}</p>
+<p class="muted">${INTRO}</p>
 ${p.enabled ? "" : FlagOff(p)}
 ${listTable({
   caption: "Connectors",
