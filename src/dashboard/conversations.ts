@@ -12,7 +12,7 @@ import type { Deps } from "../deps.ts";
 import { customersByIds, customerSummary } from "../inbox/customer-profiles.ts";
 import { type Html, html } from "../html/html.ts";
 import { cursorPager, type DashboardContext, formBody, IdParams, listTable, redirect, select, shellPage, submit, when, withMember } from "./kit/index.ts";
-import { inboxTabs } from "./inbox-nav.ts";
+import { inboxTabs } from "./views/inbox-tabs.ts";
 
 const PAGE = 25;
 

@@ -7,10 +7,10 @@ import { CATALOGUE_LANGUAGES } from "../kit/language.ts";
 import { languageName } from "../i18n/catalogue.ts";
 import { html } from "../html/html.ts";
 import { cursorPager, type DashboardContext, field, listTable, select, shellPage, when } from "./kit/index.ts";
-import { inboxTabs } from "./inbox-nav.ts";
+import { inboxTabs } from "./views/inbox-tabs.ts";
 import { conversationMatches } from "./inbox-search.ts";
 import { customerLabel, orgMembers } from "./inbox-people.ts";
-import { priorityBadge, statusBadge } from "./ticket-badges.ts";
+import { priorityBadge, statusBadge } from "./views/ticket-badges.ts";
 
 /** Tickets a list page shows (the service's cursor pages). */
 export const INBOX_PAGE = 25;

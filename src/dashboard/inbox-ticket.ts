@@ -10,7 +10,7 @@ import { PRIORITIES, STATUSES, type Ticket, TICKET_LIMITS } from "../inbox/ticke
 import { html } from "../html/html.ts";
 import { type DashboardContext, errorSummary, field, type FieldErrors, type FormValues, select, shellPage, submit, textarea, when } from "./kit/index.ts";
 import { customerLabel, orgMembers } from "./inbox-people.ts";
-import { priorityBadge, statusBadge } from "./ticket-badges.ts";
+import { priorityBadge, statusBadge } from "./views/ticket-badges.ts";
 import { renderTurn, threadTurns } from "./inbox-thread.ts";
 import { ticketTranslation, translatedBody, translateOption, translationNotice } from "./inbox-translation.ts";
 import { presenceLine } from "./conversations.ts";

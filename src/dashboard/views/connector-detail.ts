@@ -51,11 +51,10 @@ ${CredentialFields({ values: v, errors: e, methods, hint: "Used only when “Rep
 export function ConnectorDetail(p: ConnectorDetailProps): Html {
   const s = p.server;
   const revision = typeof s.server_info.protocolVersion === "string" ? html` · <span data-revision>MCP ${s.server_info.protocolVersion}</span>` : "";
+  const auth = s.auth_method === "none" ? "no authentication" : s.auth_method;
   return html`<p><a href="/dashboard/connectors">← Connectors</a></p>
 <h1>${s.name} ${connectorStatusBadge(s.status)}</h1>
-<p class="muted"><code>${s.slug}</code> · ${s.url} · ${s.auth_method === "none" ? "no authentication" : s.auth_method} · last discovery ${when(
-    s.last_discovered_at,
-  )}${revision}</p>
+<p class="muted"><code>${s.slug}</code> · ${s.url} · ${auth} · last discovery ${when(s.last_discovered_at)}${revision}</p>
 ${s.last_error ? html`<p class="error" role="status">${s.last_error}</p>` : ""}
 <h2>Discovered tools (${s.tool_count})</h2>
 ${listTable({
