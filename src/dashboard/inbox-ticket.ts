@@ -13,7 +13,7 @@ import { customerLabel, orgMembers } from "./inbox-people.ts";
 import { priorityBadge, statusBadge } from "./views/ticket-badges.ts";
 import { renderTurn, threadTurns } from "./inbox-thread.ts";
 import { ticketTranslation, translatedBody, translateOption, translationNotice } from "./inbox-translation.ts";
-import { presenceLine } from "./conversations.ts";
+import { PresenceLine } from "./views/presence-line.ts";
 import { listSavedReplies } from "../inbox/saved-replies.ts";
 import { fillSavedReply } from "../inbox/saved-reply-template.ts";
 
@@ -86,7 +86,7 @@ ${helpRead}
 <h2>Thread</h2>
 ${translationNotice(translation)}
 <div id="thread" aria-live="polite" data-live-events="/api/tickets/${ticket.id}/events" data-last-event-id="${String(cursor)}" data-org="${orgId}">${turns.length === 0 ? html`<p>No messages.</p>` : turns.map((turn) => renderTurn(turn, customer, { sender: emailSender(originals.get(turn.id)), original: emailOriginal(originals.get(turn.id)) }, translatedBody(translation, turn)))}</div>
-${chat ? html`<p class="typing muted" data-typing-of="customer" aria-live="polite" hidden>The customer is typing…</p>${presenceLine(ctx, null)}` : ""}
+${chat ? html`<p class="typing muted" data-typing-of="customer" aria-live="polite" hidden>The customer is typing…</p>${PresenceLine({ url: null, orgId })}` : ""}
 ${
   manage
     ? html`<div class="grid2">
