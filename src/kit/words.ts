@@ -4,11 +4,12 @@
 // (src/agents/llm/builtin.ts), chat knowledge retrieval (src/knowledge/lexical.ts) and search_docs
 // snippets (src/knowledge/passages.ts), so all of them agree on what "the same word" is; a text
 // in another language goes through `analyzerFor(language)`.
-import { analyzerFor } from "./analyzer.ts";
+import { type Analyzer, analyzerFor } from "./analyzer.ts";
 
 export { STOP } from "./english-stop.ts";
 
-const english = () => analyzerFor("en");
+let en: Analyzer | undefined;
+const english = (): Analyzer => (en ??= analyzerFor("en"));
 
 /** A word reduced to its Snowball English stem: `consolidating`/`consolidation` → `consolid`, `received` → `receiv`. */
 export function stem(word: string): string {
