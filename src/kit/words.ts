@@ -4,12 +4,11 @@
 // (src/agents/llm/builtin.ts), chat knowledge retrieval (src/knowledge/lexical.ts) and search_docs
 // snippets (src/knowledge/passages.ts), so all of them agree on what "the same word" is; a text
 // in another language goes through `analyzerFor(language)`.
-import { type Analyzer, analyzerFor } from "./analyzer.ts";
+import { analyzerFor } from "./analyzer.ts";
 
 export { STOP } from "./english-stop.ts";
 
-let en: Analyzer | undefined;
-const english = (): Analyzer => (en ??= analyzerFor("en"));
+const english = () => analyzerFor("en");
 
 /** A word reduced to its Snowball English stem: `consolidating`/`consolidation` → `consolid`, `received` → `receiv`. */
 export function stem(word: string): string {
