@@ -108,7 +108,7 @@ const AgentView = t.Object({
   updated_at: t.String({ format: "date-time" }),
 });
 
-export function agentRoutes(deps: Deps) {
+export function agentRoutes(deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "invalidation" | "now" | "tools">) {
   return new Elysia({ name: "agents" })
     .get(
       "/api/agents",
@@ -145,7 +145,8 @@ export function agentRoutes(deps: Deps) {
         response: { 200: AgentView },
         detail: {
           summary:
-            "Update an agent: instructions, skills, routing rules, look, voice, flow, video mode, model; status disabled (any agent, the active one included: the org then has no active agent) or inactive (not the active agent: 409) (agents:manage)",
+            "Update an agent: instructions, skills, routing rules, look, voice, flow, video mode, model; status disabled (any agent, " +
+            "the active one included: the org then has no active agent) or inactive (not the active agent: 409) (agents:manage)",
           tags,
           security,
         },

@@ -36,7 +36,10 @@ export function sameOriginPost(baseUrl: string, request: Request): boolean {
 /** What to tell someone whose form or request came from the wrong origin: which one we expect. */
 export function expectedOriginMessage(baseUrl: string, from: string): string {
   const expected = new URL(baseUrl).origin;
-  return `This was sent from ${from.slice(0, 200)}, but this server expects ${expected} (its BASE_URL). Open ${expected}, or set BASE_URL to the address you use.`;
+  return (
+    `This was sent from ${from.slice(0, 200)}, but this server expects ${expected} (its BASE_URL). Open ${expected}, or set BASE_URL to ` +
+    `the address you use.`
+  );
 }
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -47,7 +50,7 @@ const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
  * sign-in form is (CSRF; SameSite=Lax does not cover same-site subdomains or older browsers).
  * Bearer tokens are never sent implicitly and are not checked.
  */
-export async function authenticate(deps: Deps, request: Request): Promise<Principal> {
+export async function authenticate(deps: Pick<Deps, "config" | "db" | "now">, request: Request): Promise<Principal> {
   const token = sessionToken(request);
   if (token && !request.headers.get("authorization") && STATE_CHANGING.has(request.method)) {
     const from = crossSiteOrigin(deps.config.baseUrl, request);
@@ -82,7 +85,7 @@ export function orgOf(principal: Principal, request: Request) {
   ]);
 }
 
-export async function requireMember(deps: Deps, request: Request, role: Role) {
+export async function requireMember(deps: Pick<Deps, "config" | "db" | "now">, request: Request, role: Role) {
   const principal = await authenticate(deps, request);
   const membership = orgOf(principal, request);
   if (!hasRole(membership.roles, role)) throw AppError.forbidden(`This needs the ${role} role.`);

@@ -23,13 +23,15 @@ function render(mail: Request, texts: Texts) {
     replyTo: mail.campaign.sender.replyTo,
     subject: texts.t("mail.optin_subject", { series }),
     text: `${intro}\n\n${texts.t("mail.optin_confirm_text", { url: mail.url })}\n\n${ignore}\n`,
-    html: `<p>${escapeHtml(intro)}</p>\n<p><a href="${escapeHtml(mail.url)}">${escapeHtml(texts.t("mail.optin_confirm"))}</a></p>\n<p>${escapeHtml(ignore)}</p>\n`,
+    html:
+      `<p>${escapeHtml(intro)}</p>\n<p><a ` +
+      `href="${escapeHtml(mail.url)}">${escapeHtml(texts.t("mail.optin_confirm"))}</a></p>\n<p>${escapeHtml(ignore)}</p>\n`,
     // RFC 3834 section 5: sent by a program on a request, not by a person.
     headers: { "Auto-Submitted": "auto-generated" },
   };
 }
 
-export function optInMailHandler(deps: Deps, transport: MailTransport | null): OutboxHandler {
+export function optInMailHandler(deps: Pick<Deps, "cipher" | "config" | "db" | "now" | "texts">, transport: MailTransport | null): OutboxHandler {
   return mailHandler(deps, transport, {
     async load(row) {
       const optInId = row.payload.opt_in_id;

@@ -17,7 +17,7 @@ import { joinConversation } from "./join.ts";
 const Params = t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) });
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
-async function conversationOr404(deps: Deps, orgId: string, id: string): Promise<string> {
+async function conversationOr404(deps: Pick<Deps, "db">, orgId: string, id: string): Promise<string> {
   if (!isUuid(id)) throw AppError.notFound("No such conversation.");
   const [row] = await deps.db
     .select({ id: conversations.id })
@@ -27,7 +27,7 @@ async function conversationOr404(deps: Deps, orgId: string, id: string): Promise
   return row.id;
 }
 
-export function conversationLiveRoutes(deps: Deps) {
+export function conversationLiveRoutes(deps: Pick<Deps, "config" | "db" | "live" | "log" | "metrics" | "now">) {
   return new Elysia({ name: "conversations-live" })
     .post(
       "/api/conversations/:id/join",
@@ -43,7 +43,8 @@ export function conversationLiveRoutes(deps: Deps) {
         },
         detail: {
           summary:
-            "Join the conversation: the AI stops answering it, and a ticket assigned to you (the one it waits on, or a new one) carries it live both ways (inbox:manage)",
+            "Join the conversation: the AI stops answering it, and a ticket assigned to you (the one it waits on, " +
+            "or a new one) carries it live both ways (inbox:manage)",
           tags: ["Conversations"],
           security: [{ dashboard: [] }],
         },
@@ -63,7 +64,8 @@ export function conversationLiveRoutes(deps: Deps) {
         response: { ...errors, 429: ErrorBody },
         detail: {
           summary:
-            "Whether the customer is on the site now, as Server-Sent Events: `presence` {online} when the stream opens and on each change, and `typing` {typing} as the customer types (inbox:view)",
+            "Whether the customer is on the site now, as Server-Sent Events: " +
+            "`presence` {online} when the stream opens and on each change, and `typing` {typing} as the customer types (inbox:view)",
           tags: ["Conversations"],
           security: [{ dashboard: [] }],
           responses: { 200: { description: "text/event-stream", content: { "text/event-stream": { schema: { type: "string" } } } } },

@@ -38,7 +38,7 @@ export interface Reply {
  * counters updated by a data-modifying CTE (atomic like a transaction).
  */
 async function append(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "now">,
   conversation: Conversation,
   values: Omit<typeof conversationMessages.$inferInsert, "id" | "orgId" | "conversationId" | "createdAt">,
   after: Partial<typeof conversations.$inferInsert>,
@@ -58,7 +58,7 @@ async function append(
     .where(and(eq(conversations.orgId, conversation.orgId), inArray(conversations.id, deps.db.select({ id: inserted.conversationId }).from(inserted))));
 }
 
-export function storeCustomerMessage(deps: Deps, conversation: Conversation, message: CustomerMessage): Promise<void> {
+export function storeCustomerMessage(deps: Pick<Deps, "db" | "now">, conversation: Conversation, message: CustomerMessage): Promise<void> {
   return append(deps, conversation, { role: "customer", text: message.text, images: message.images, mode: message.mode }, {});
 }
 
@@ -91,7 +91,11 @@ export async function storeReply(deps: Pick<Deps, "db" | "now">, conversation: C
 }
 
 /** The latest `limit` messages of a conversation, oldest first. */
-export async function recentMessages(deps: Deps, conversation: Pick<Conversation, "orgId" | "id">, limit = HISTORY_TURNS): Promise<ConversationMessage[]> {
+export async function recentMessages(
+  deps: Pick<Deps, "db">,
+  conversation: Pick<Conversation, "orgId" | "id">,
+  limit = HISTORY_TURNS,
+): Promise<ConversationMessage[]> {
   const rows = await deps.db
     .select()
     .from(conversationMessages)

@@ -1,27 +1,10 @@
-// One document in the dashboard: its form (title, markdown text, source address, tags, status) with
-// the markdown preview, the form's values as the service's input, and import errors by field.
+// One document in the dashboard: its page (views/knowledge-doc.ts: the form with the markdown
+// preview), the form's values as the service's input, and import errors by field.
 import type { AppError } from "../errors.ts";
-import { attrs, type Html, html } from "../html/html.ts";
-import { renderMarkdown } from "../html/markdown.ts";
+import type { Html } from "../html/html.ts";
 import { type Doc, DOC_LIMITS } from "../knowledge/docs.ts";
-import {
-  actionButton,
-  badge,
-  type DashboardContext,
-  detailErrors,
-  errorSummary,
-  field,
-  type FieldErrors,
-  type FormValues,
-  select,
-  shellPage,
-  submit,
-  textarea,
-} from "./kit/index.ts";
-
-export function statusBadge(status: string): Html {
-  return badge(status, status === "published" ? "ok" : "warn");
-}
+import { type DashboardContext, detailErrors, type FieldErrors, type FormValues, shellPage } from "./kit/index.ts";
+import { DocEditor } from "./views/knowledge-doc.ts";
 
 function tagsOf(text: string | undefined): string[] {
   return (text ?? "")
@@ -68,37 +51,17 @@ export function editorPage(
   errors: FieldErrors,
   options: { preview?: boolean; status?: number; publicUrl?: string | null; after?: Html } = {},
 ): Response {
-  const manage = ctx.can("knowledge:manage");
-  const action = doc ? `/dashboard/knowledge/${doc.id}` : "/dashboard/knowledge";
-  const title = doc ? doc.title : "New document";
-  const body = html`<p><a href="/dashboard/knowledge">← Knowledge base</a></p>
-<h1>${title} ${doc ? statusBadge(doc.status) : ""}</h1>
-${options.publicUrl ? html`<p><a href="${options.publicUrl}">View on the help centre</a></p>` : ""}
-${doc && manage ? html`<div class="actions">${actionButton(`/dashboard/knowledge/${doc.id}/status`, doc.status === "published" ? "Unpublish" : "Publish", { hidden: { status: doc.status === "published" ? "draft" : "published" } })}${actionButton(`/dashboard/knowledge/${doc.id}/delete`, "Delete", { kind: "danger", confirm: "Delete this document? Agents stop citing it at once." })}</div>` : ""}
-${errorSummary(errors)}
-<div class="grid2">
-<form method="post" action="${action}" novalidate>
-<fieldset${attrs({ disabled: !manage })}><legend>Document</legend>
-${field({ name: "title", label: "Title", value: values.title, error: errors.title, required: true, maxLength: DOC_LIMITS.title })}
-${textarea({ name: "body", label: "Text (markdown)", value: values.body, error: errors.body, rows: 16, required: true })}
-${field({ name: "url", label: "Source address (optional)", type: "url", value: values.url, error: errors.url, hint: "Cited with answers that use this document." })}
-${field({ name: "tags", label: "Tags", value: values.tags, error: errors.tags, hint: "Comma-separated." })}
-${select({
-  name: "status",
-  label: "Status",
-  value: values.status ?? "published",
-  options: [
-    { value: "published", label: "Published: agents use it" },
-    { value: "draft", label: "Draft: not used yet" },
-  ],
-})}
-</fieldset>
-${manage ? html`<div class="actions">${submit(doc ? "Save" : "Create document", { busy: "Saving…", name: "intent", value: "save" })}${submit("Preview", { kind: "secondary", name: "intent", value: "preview" })}</div>` : ""}
-</form>
-<section aria-labelledby="preview-h"><h2 id="preview-h">Preview</h2><div class="preview">${options.preview || doc ? renderMarkdown(values.body ?? "") : html`<p class="muted">Press Preview to see the text rendered.</p>`}</div></section>
-</div>
-${options.after ?? ""}`;
-  return shellPage(ctx, { title, active: "knowledge", body, status: options.status ?? 200 });
+  const body = DocEditor({
+    doc,
+    manage: ctx.can("knowledge:manage"),
+    values,
+    errors,
+    titleMax: DOC_LIMITS.title,
+    preview: options.preview ?? false,
+    publicUrl: options.publicUrl ?? null,
+    after: options.after ?? null,
+  });
+  return shellPage(ctx, { title: doc ? doc.title : "New document", active: "knowledge", body, status: options.status ?? 200 });
 }
 
 export function valuesOf(doc: Doc): FormValues {

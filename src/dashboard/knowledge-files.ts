@@ -3,32 +3,10 @@
 // name and base64 content as fields (`file_name`, `file_base64`), and this route hands them to
 // src/sources/files.ts as POST /api/knowledge/files does (docs/decisions.md "Knowledge sources").
 // Without the script the browser sends no contents, and the form says so by its field.
-import type { Html } from "../html/html.ts";
-import { html } from "../html/html.ts";
 import { memberActor } from "../kit/actor.ts";
-import { FILE_LIMITS, FILE_TYPES } from "../sources/file-formats.ts";
+import { FILE_LIMITS } from "../sources/file-formats.ts";
 import { importFiles } from "../sources/files.ts";
-import {
-  type DashboardContext,
-  errorSummary,
-  type FieldErrors,
-  formBody,
-  formList,
-  type FormValues,
-  redirect,
-  type Refused,
-  submit,
-  submitForm,
-} from "./kit/index.ts";
-
-export function filesForm(e: FieldErrors): Html {
-  return html`<section class="panel" aria-labelledby="add-files-h"><h2 id="add-files-h">Upload files</h2>
-${errorSummary(e)}
-<form method="post" action="/dashboard/knowledge/sources/files" novalidate data-file-upload><input type="hidden" name="upload" value="files">
-<div class="field${e.files ? " has-error" : ""}"><label for="f-files">Files</label><input type="file" id="f-files" multiple accept="${FILE_TYPES.join(",")}" aria-describedby="f-files-hint${e.files ? " f-files-error" : ""}"><p class="hint" id="f-files-hint">PDF, DOCX, HTML, Markdown, plain text or a zip of them; up to ${FILE_LIMITS.files} files, 1 MiB in all from here (larger uploads: POST /api/knowledge/files). Each becomes a document titled from its first heading. Reading the files needs the page's script.</p>${e.files ? html`<p class="field-error" id="f-files-error">${e.files}</p>` : ""}<div data-file-fields hidden></div></div>
-<div class="actions">${submit("Upload", { busy: "Uploading…" })}</div>
-</form></section>`;
-}
+import { type DashboardContext, type FieldErrors, formBody, formList, type FormValues, redirect, type Refused, submitForm } from "./kit/index.ts";
 
 export const FilesBody = formBody({ text: 2 * 1024 * 1024, item: 2 * 1024 * 1024, items: FILE_LIMITS.files });
 

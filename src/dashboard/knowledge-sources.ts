@@ -6,139 +6,55 @@
 // src/sources/, as /api/knowledge/sources.
 import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
-import { type Html, html } from "../html/html.ts";
 import { memberActor } from "../kit/actor.ts";
 import { type SourceRow, SOURCE_LIMITS, sourceView } from "../sources/model.ts";
 import { createSource, deleteSource, getSource, listSources, sourceProblems } from "../sources/service.ts";
 import { startSync } from "../sources/start.ts";
-import { FilesBody, filesForm, uploadFiles } from "./knowledge-files.ts";
+import { FILE_LIMITS, FILE_TYPES } from "../sources/file-formats.ts";
+import { FilesBody, uploadFiles } from "./knowledge-files.ts";
 import {
-  actionButton,
-  badge,
   confirmPage,
-  select,
   type DashboardContext,
   detailErrors,
-  errorSummary,
-  field,
   type FieldErrors,
   formBody,
   formValues,
   type FormValues,
   IdParams,
-  listTable,
   redirect,
   type Refused,
   shellPage,
-  submit,
   submitForm,
-  textarea,
-  when,
   withMember,
 } from "./kit/index.ts";
+import { SourceDeletion, SourceDetail, SourceList } from "./views/knowledge-sources.ts";
 
-type View = ReturnType<typeof sourceView>;
-const KIND_LABELS: Record<string, string> = { website: "Website", zendesk: "Zendesk Guide", intercom: "Intercom Articles" };
-
-function statusOf(s: View): Html {
-  const tone = s.status === "ready" ? "ok" : s.status === "failed" ? "danger" : s.status === "syncing" ? "accent" : "";
-  const progress =
-    s.status === "syncing" && s.progress
-      ? html`<div class="hint" role="status" data-sync-progress="${s.id}">${s.progress.done} of ${s.progress.found} pages done</div>`
-      : "";
-  return html`${badge(s.status, tone)}${progress}${s.reason ? html`<div class="hint">${s.reason}</div>` : ""}`;
-}
-
-function countsOf(s: View): Html {
-  const c = s.counts;
-  return html`<span class="hint">${c.found} found · ${c.imported} imported · ${c.updated} updated · ${c.unchanged} unchanged · ${c.failed} failed · ${c.removed} removed${c.conflicts ? html` · <strong>${c.conflicts} edited locally</strong>` : ""}</span>`;
-}
-
-const addressOf = (s: View) => s.start_url ?? s.base_url ?? "";
-
-function helpCentreForm(v: FormValues, e: FieldErrors): Html {
-  return html`<section class="panel" aria-labelledby="add-hc-h"><h2 id="add-hc-h">Add a help centre</h2>
-${errorSummary(e)}
-<form method="post" action="/dashboard/knowledge/sources/help-centre" novalidate>
-<div class="grid2">
-${select({
-  name: "hc_kind",
-  label: "Help centre",
-  value: v.hc_kind ?? "zendesk",
-  error: e.hc_kind,
-  options: [
-    { value: "zendesk", label: "Zendesk Guide (public articles)" },
-    { value: "intercom", label: "Intercom Articles (access token)" },
-  ],
-})}
-${field({ name: "hc_name", label: "Name of the help centre", value: v.hc_name, error: e.hc_name, required: true, maxLength: SOURCE_LIMITS.name })}
-</div>
-${field({ name: "hc_base_url", label: "Address", type: "url", value: v.hc_base_url, error: e.hc_base_url, required: true, hint: "Zendesk: https://yours.zendesk.com. Intercom: https://api.intercom.io (or your region's API)." })}
-<div class="grid2">
-${field({ name: "hc_locale", label: "Locale (Zendesk)", value: v.hc_locale ?? "en-us", error: e.hc_locale, maxLength: SOURCE_LIMITS.locale })}
-${field({ name: "hc_token", label: "Access token (Intercom)", type: "password", value: "", error: e.hc_token, hint: "Stored encrypted, never shown again." })}
-</div>
-<div class="actions">${submit("Add the help centre and sync", { busy: "Adding…" })}</div>
-</form></section>`;
-}
+const LIMITS = {
+  name: SOURCE_LIMITS.name,
+  locale: SOURCE_LIMITS.locale,
+  defaultPages: SOURCE_LIMITS.defaultPages,
+  maxPages: SOURCE_LIMITS.maxPages,
+};
 
 async function listPage(ctx: DashboardContext, form?: Refused & { helpCentre?: boolean; files?: boolean }): Promise<Response> {
   const sources = (await listSources(ctx.deps, ctx.orgId)).map(sourceView);
-  const v = form && !form.helpCentre && !form.files ? form.values : {};
-  const e = form && !form.helpCentre && !form.files ? form.errors : {};
-  const body = html`<p><a href="/dashboard/knowledge">← Knowledge base</a></p>
-<h1>Knowledge sources</h1>
-<p class="muted">Websites and help centres whose pages become documents, kept in sync: changed pages are updated, removed pages removed. A document someone edited here is kept and shown as edited locally.</p>
-${listTable({
-  caption: "Knowledge sources",
-  columns: ["Source", "Status", "Pages", "Last sync", "Next sync"],
-  rows: sources,
-  row: (s) =>
-    html`<tr><td><a href="/dashboard/knowledge/sources/${s.id}">${s.name}</a><div class="hint">${KIND_LABELS[s.kind]} · ${addressOf(s)}</div></td><td>${statusOf(s)}</td><td>${countsOf(s)}</td><td>${when(s.last_sync_at)}</td><td>${when(s.next_sync_at)}</td></tr>`,
-  empty: sources.length === 0 ? "No sources yet." : null,
-})}
-${
-  ctx.can("knowledge:manage")
-    ? html`<section class="panel" aria-labelledby="add-h"><h2 id="add-h">Add a website</h2>
-${errorSummary(e)}
-<form method="post" action="/dashboard/knowledge/sources" novalidate>
-<div class="grid2">
-${field({ name: "name", label: "Name", value: v.name, error: e.name, required: true, maxLength: SOURCE_LIMITS.name })}
-${field({ name: "max_pages", label: "Page cap", type: "number", value: v.max_pages ?? String(SOURCE_LIMITS.defaultPages), error: e.max_pages, hint: `At most ${SOURCE_LIMITS.maxPages}.` })}
-</div>
-${field({ name: "start_url", label: "Start page or sitemap", type: "url", value: v.start_url, error: e.start_url, required: true, hint: "A page whose links are followed, or a sitemap.xml (an index and gzip are read too). Only this host is crawled; robots.txt is respected." })}
-<div class="grid2">
-${textarea({ name: "include", label: "Only paths matching", value: v.include, error: e.include, rows: 3, hint: "One per line, such as /docs/*. Empty: every path." })}
-${textarea({ name: "exclude", label: "Never paths matching", value: v.exclude, error: e.exclude, rows: 3, hint: "One per line, such as /blog/*." })}
-</div>
-<div class="actions">${submit("Add and sync", { busy: "Adding…" })}</div>
-</form></section>
-${helpCentreForm(form?.helpCentre ? form.values : {}, form?.helpCentre ? form.errors : {})}
-${filesForm(form?.files ? form.errors : {})}`
-    : ""
-}`;
+  const website = form && !form.helpCentre && !form.files;
+  const body = SourceList({
+    sources,
+    manage: ctx.can("knowledge:manage"),
+    limits: LIMITS,
+    files: { files: FILE_LIMITS.files, types: FILE_TYPES },
+    website: { values: website ? form.values : {}, errors: website ? form.errors : {} },
+    helpCentre: { values: form?.helpCentre ? form.values : {}, errors: form?.helpCentre ? form.errors : {} },
+    filesErrors: form?.files ? form.errors : {},
+  });
   return shellPage(ctx, { title: "Knowledge sources", active: "knowledge", body, status: form?.status });
 }
 
 async function detailPage(ctx: DashboardContext, row: SourceRow): Promise<Response> {
-  const s = sourceView(row);
-  const problems = await sourceProblems(ctx.deps, row.id);
-  const manage = ctx.can("knowledge:manage");
-  const body = html`<p><a href="/dashboard/knowledge/sources">← Knowledge sources</a></p>
-<h1>${s.name}</h1>
-<p class="muted">${KIND_LABELS[s.kind]} · ${addressOf(s)} · synced every ${Math.round(s.interval_seconds / 3600)} h · last sync ${when(s.last_sync_at)} · next ${when(s.next_sync_at)}</p>
-<p>${statusOf(s)}</p>
-<p>${countsOf(s)}</p>
-<h2>Pages to look at</h2>
-${listTable({
-  caption: "Pages the last syncs could not import, or kept because they were edited locally",
-  columns: ["Page", "Why"],
-  rows: problems,
-  row: (p) => html`<tr><td>${p.doc_id ? html`<a href="/dashboard/knowledge/${p.doc_id}">${p.url}</a>` : p.url}</td><td>${p.reason}</td></tr>`,
-  empty: problems.length === 0 ? "None." : null,
-})}
-${manage ? html`<div class="actions">${s.status === "syncing" ? "" : actionButton(`/dashboard/knowledge/sources/${s.id}/sync`, "Sync now", { busy: "Starting…" })}<a class="button secondary" href="/dashboard/knowledge/sources/${s.id}/delete">Delete…</a></div>` : ""}`;
-  return shellPage(ctx, { title: s.name, active: "knowledge", body });
+  const source = sourceView(row);
+  const body = SourceDetail({ source, problems: await sourceProblems(ctx.deps, row.id), manage: ctx.can("knowledge:manage") });
+  return shellPage(ctx, { title: source.name, active: "knowledge", body });
 }
 
 function deletePage(ctx: DashboardContext, row: SourceRow): Response {
@@ -148,7 +64,7 @@ function deletePage(ctx: DashboardContext, row: SourceRow): Response {
     active: "knowledge",
     back: { href: `/dashboard/knowledge/sources/${row.id}`, label: row.name },
     summary: "What deleting does",
-    body: html`<p>The source stops syncing, and <strong>every document it brought is deleted</strong> with it, including the ones edited here. Agents stop answering from them at once.</p>`,
+    body: SourceDeletion(),
     action: `/dashboard/knowledge/sources/${row.id}/delete`,
     word: "yes",
     button: `Delete ${row.name} and its documents`,

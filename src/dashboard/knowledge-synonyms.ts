@@ -2,21 +2,10 @@
 // change), one group per line, its words or two-word phrases separated by commas; saved through
 // src/knowledge/synonyms.ts as PUT /api/knowledge/synonyms does, and recorded in the activity log.
 import { recordActivity } from "../activity/log.ts";
-import { html } from "../html/html.ts";
 import { memberActor } from "../kit/actor.ts";
 import { getSynonyms, putSynonyms, SYNONYM_LIMITS } from "../knowledge/synonyms.ts";
-import {
-  type DashboardContext,
-  detailErrors,
-  errorSummary,
-  type FieldErrors,
-  type FormValues,
-  redirect,
-  shellPage,
-  submit,
-  submitForm,
-  textarea,
-} from "./kit/index.ts";
+import { type DashboardContext, detailErrors, type FieldErrors, type FormValues, redirect, shellPage, submitForm } from "./kit/index.ts";
+import { Synonyms } from "./views/knowledge-synonyms.ts";
 
 const TEXT_MAX = SYNONYM_LIMITS.groups * SYNONYM_LIMITS.perGroup * (SYNONYM_LIMITS.chars + 2);
 
@@ -35,14 +24,7 @@ export async function synonymsPage(ctx: DashboardContext, refused?: { values: Fo
   const manage = ctx.can("knowledge:manage");
   const saved = await getSynonyms(ctx.deps, ctx.orgId);
   const text = refused?.values.synonyms ?? saved.groups.map((g) => g.join(", ")).join("\n");
-  const body = html`<p><a href="/dashboard/knowledge">← Knowledge base</a></p>
-<h1>Synonyms</h1>
-<p class="muted">Words your customers use for the same thing. A question using one of a group also finds articles using the others.</p>
-${refused ? errorSummary(refused.errors) : ""}
-<form method="post" action="/dashboard/knowledge/synonyms" novalidate>
-${textarea({ name: "synonyms", label: "Groups, one per line", value: text, error: refused?.errors.synonyms, rows: 10, hint: `Words or two-word phrases separated by commas, e.g. "refund, money back". At most ${SYNONYM_LIMITS.groups} groups.` })}
-${manage ? html`<div class="actions">${submit("Save synonyms", { busy: "Saving…" })}</div>` : ""}
-</form>`;
+  const body = Synonyms({ text, manage, maxGroups: SYNONYM_LIMITS.groups, errors: refused?.errors ?? null });
   return shellPage(ctx, { title: "Synonyms", active: "knowledge", body, status: refused?.status ?? 200 });
 }
 

@@ -2,12 +2,12 @@
 // each linked, and a form that links this document to another as the same article in another
 // language (or unlinks it), as PATCH /api/docs/{id} `translation_of` does.
 import { recordActivity } from "../activity/log.ts";
-import { attrs, type Html, html } from "../html/html.ts";
+import type { Html } from "../html/html.ts";
 import { memberActor } from "../kit/actor.ts";
 import { type Doc, listDocs } from "../knowledge/docs.ts";
 import { docTranslations, linkTranslation, type Translation } from "../knowledge/translations.ts";
-import { type DashboardContext, type FieldErrors, type FormValues, redirect, select, submit, submitForm } from "./kit/index.ts";
-import { languageLabel } from "./language-label.ts";
+import { type DashboardContext, type FieldErrors, type FormValues, redirect, submitForm } from "./kit/index.ts";
+import { DocTranslations } from "./views/knowledge-translations.ts";
 
 /** Documents offered to link with: the org's most recently changed. */
 const CANDIDATES = 200;
@@ -28,32 +28,7 @@ export async function translationsView(ctx: DashboardContext, doc: Doc): Promise
 }
 
 export function translationsSection(ctx: DashboardContext, doc: Doc, view: TranslationsView): Html {
-  const manage = ctx.can("knowledge:manage");
-  return html`<section aria-labelledby="translations-h" class="panel"><h2 id="translations-h">Other languages</h2>
-<p>This document: ${languageLabel(doc.language)}.</p>
-${
-  view.translations.length > 0
-    ? html`<ul>${view.translations.map((t) => html`<li><a href="/dashboard/knowledge/${t.id}"${attrs({ hreflang: t.language ?? undefined, lang: t.language ?? undefined })}>${t.title}</a> — ${languageLabel(t.language)}</li>`)}</ul>`
-    : html`<p class="muted">No version in another language is linked.</p>`
-}
-${
-  manage
-    ? html`<form method="post" action="/dashboard/knowledge/${doc.id}/translation" novalidate>
-${select({
-  name: "translation_of",
-  label: "Same article as",
-  value: "",
-  error: view.error,
-  options: [
-    { value: "", label: view.translations.length > 0 ? "None: unlink this document" : "Choose a document" },
-    ...view.candidates.map((d) => ({ value: d.id, label: `${d.title} — ${languageLabel(d.language)}` })),
-  ],
-  hint: "Link this document to its version in another language; imports link them by themselves.",
-})}
-<div class="actions">${submit("Save link", { kind: "secondary", busy: "Saving…" })}</div>
-</form>`
-    : ""
-}</section>`;
+  return DocTranslations({ doc, manage: ctx.can("knowledge:manage"), ...view });
 }
 
 /** The link form's post: link to the chosen document, or unlink with none chosen. */

@@ -5,7 +5,6 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { html } from "../html/html.ts";
 import { memberActor } from "../kit/actor.ts";
 import { createMediaCache } from "../helpcentre/media.ts";
 import { loadSite, serveHelp } from "../helpcentre/serve.ts";
@@ -13,12 +12,8 @@ import { HELP_LIMITS, type HelpCentreInput, helpCentreOfOrg, helpCentreView, sav
 import { titleSlug } from "../helpcentre/urls.ts";
 import { orgProfile } from "../tenancy/orgs.ts";
 import {
-  actionButton,
-  checkbox,
   type DashboardContext,
   detailErrors,
-  errorSummary,
-  field,
   type FieldErrors,
   formBody,
   formValues,
@@ -26,12 +21,10 @@ import {
   redirect,
   type Refused,
   shellPage,
-  submit,
   submitForm,
-  textarea,
   withMember,
 } from "./kit/index.ts";
-import { settingsNav } from "./settings-nav.ts";
+import { HelpCentreSettingsPage } from "./views/settings-help.ts";
 
 export const HELP_SETTINGS_PATH = "/dashboard/settings/help-centre";
 const PREVIEW = `${HELP_SETTINGS_PATH}/preview`;
@@ -51,34 +44,21 @@ function parseForm(v: FormValues): { input: HelpCentreInput; errors: FieldErrors
 async function helpSettingsPage(ctx: DashboardContext, refused?: Refused): Promise<Response> {
   const row = await helpCentreOfOrg(ctx.deps, ctx.orgId);
   const view = row ? helpCentreView(row) : null;
-  const v = refused?.values ?? {};
-  const e = refused?.errors ?? {};
+  const values = refused?.values ?? {};
   const org = await orgProfile(ctx.deps.db, ctx.orgId);
-  const slug = v.slug ?? view?.slug ?? titleSlug(org?.name ?? "help").slice(0, HELP_LIMITS.slug);
-  const publicUrl = view ? (view.domain_verified ? `https://${view.custom_domain}/` : `${ctx.deps.config.baseUrl}/help/${view.slug}/`) : null;
-  const domain = !view?.custom_domain
-    ? ""
-    : view.domain_verified
-      ? html`<p><span class="badge ok">verified</span> ${view.custom_domain} serves the help centre.</p>`
-      : html`<div class="notice"><p><span class="badge warn">not verified</span> Add this DNS record, point the name at this service, then check it. The domain is not served until then.</p>
-<dl><dt>Name</dt><dd><code>${view.domain_record!.name}</code></dd><dt>Type</dt><dd>TXT</dd><dt>Value</dt><dd><code>${view.domain_record!.value}</code></dd></dl>
-${actionButton(`${HELP_SETTINGS_PATH}/verify`, "Check the DNS record", { kind: "secondary" })}</div>`;
-  const body = html`${errorSummary(e)}<h1>Settings</h1>
-${settingsNav(ctx, "help-centre")}
-<section class="panel" aria-labelledby="help-h"><h2 id="help-h">Help centre</h2>
-<p class="muted">Your published articles carrying a public tag, on the web and in the widget. Articles tagged <code>internal</code> and drafts are never shown.</p>
-${publicUrl && view?.enabled ? html`<p>Public at <a href="${publicUrl}">${publicUrl}</a>.</p>` : ""}
-${view ? html`<p><a href="${PREVIEW}/">Preview the help centre</a></p>` : ""}
-${domain}
-<form method="post" action="${HELP_SETTINGS_PATH}" novalidate>
-${checkbox({ name: "enabled", label: "Publish the help centre", checked: v.enabled !== undefined ? v.enabled === "on" : (view?.enabled ?? false) })}
-${field({ name: "slug", label: "Address", value: slug, error: e.slug, maxLength: HELP_LIMITS.slug, hint: `The help centre is at ${ctx.deps.config.baseUrl}/help/<address>/.` })}
-${field({ name: "custom_domain", label: "Custom domain (optional)", value: v.custom_domain ?? view?.custom_domain ?? "", error: e.custom_domain, maxLength: HELP_LIMITS.domain, placeholder: "help.example.com" })}
-${textarea({ name: "collections", label: "Public tags", value: v.collections ?? (view?.collections ?? []).join("\n"), error: e.collections, rows: 5, hint: `One tag a line, at most ${HELP_LIMITS.collections}: each is a collection, shown in this order. An article is public when it carries one of them.` })}
-${textarea({ name: "footer", label: "Footer", value: v.footer ?? view?.footer ?? "", error: e.footer, rows: 2, hint: `At most ${HELP_LIMITS.footer} characters.` })}
-<div class="actions">${submit("Save help centre")}</div>
-</form>
-</section>`;
+  const baseUrl = ctx.deps.config.baseUrl;
+  const body = HelpCentreSettingsPage({
+    viewer: ctx,
+    path: HELP_SETTINGS_PATH,
+    preview: PREVIEW,
+    baseUrl,
+    view,
+    publicUrl: view ? (view.domain_verified ? `https://${view.custom_domain}/` : `${baseUrl}/help/${view.slug}/`) : null,
+    slug: values.slug ?? view?.slug ?? titleSlug(org?.name ?? "help").slice(0, HELP_LIMITS.slug),
+    limits: HELP_LIMITS,
+    values,
+    errors: refused?.errors ?? {},
+  });
   return shellPage(ctx, { title: "Help centre", active: "settings", body, status: refused?.status });
 }
 

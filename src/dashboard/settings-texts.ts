@@ -5,66 +5,39 @@
 // field shows why).
 import { Elysia, t } from "elysia";
 import type { Deps } from "../deps.ts";
-import { html } from "../html/html.ts";
-import { CATALOGUES, languageName, MESSAGE_KEYS, messageOf, placeholders } from "../i18n/catalogue.ts";
+import { languageName, MESSAGE_KEYS, messageOf } from "../i18n/catalogue.ts";
 import { memberActor } from "../kit/actor.ts";
 import { CATALOGUE_LANGUAGES } from "../kit/language.ts";
 import { languageOverrides, setOverrides, TEXTS_LIMITS } from "../texts/store.ts";
 import {
   type DashboardContext,
   detailErrors,
-  errorSummary,
   formBody,
   formValues,
   type FormValues,
   redirect,
   type Refused,
-  select,
   shellPage,
-  submit,
   submitForm,
-  textarea,
   withMember,
 } from "./kit/index.ts";
-import { settingsNav } from "./settings-nav.ts";
+import { TextsPage } from "./views/settings-texts.ts";
 
 const PATH = "/dashboard/settings/texts";
 const FormBody = formBody({ text: TEXTS_LIMITS.message, items: 1 });
 const languageOf = (value: string | undefined) => ((CATALOGUE_LANGUAGES as readonly string[]).includes(value ?? "") ? value! : "en");
 
 async function textsPage(ctx: DashboardContext, language: string, refused?: Refused): Promise<Response> {
-  const overrides = await languageOverrides(ctx.deps, ctx.orgId, language);
-  const v = refused?.values ?? {};
-  const e = refused?.errors ?? {};
-  const body = html`${errorSummary(e)}<h1>Settings</h1>
-${settingsNav(ctx, "texts")}
-<section class="panel" aria-labelledby="texts-h"><h2 id="texts-h">What customers read</h2>
-<p class="muted">Every sentence the assistant, the widget and the emails say to customers, in each language. Leave a field empty to use the wording shown in it. Words in braces, like {number}, are filled in; a sentence may use only its own.</p>
-<form method="get" action="${PATH}" class="toolbar">
-${select({ name: "language", label: "Language", value: language, options: CATALOGUE_LANGUAGES.map((code) => ({ value: code, label: languageName(code) })) })}
-<button type="submit" class="secondary">Show</button>
-</form>
-<form method="post" action="${PATH}?language=${language}" novalidate lang="${language}">
-${MESSAGE_KEYS.map((key) =>
-  textarea({
-    name: key,
-    label: key,
-    value: v[key] ?? overrides[key] ?? "",
-    error: e[key],
-    rows: 2,
+  const body = TextsPage({
+    viewer: ctx,
+    path: PATH,
+    language,
+    languages: CATALOGUE_LANGUAGES,
+    overrides: await languageOverrides(ctx.deps, ctx.orgId, language),
     maxLength: TEXTS_LIMITS.message,
-    placeholder: messageOf(language, key),
-    hint:
-      placeholders(CATALOGUES.en![key]).length > 0
-        ? `May use ${placeholders(CATALOGUES.en![key])
-            .map((p) => `{${p}}`)
-            .join(", ")}.`
-        : undefined,
-  }),
-)}
-<div class="actions">${submit(`Save the ${languageName(language)} sentences`)}</div>
-</form>
-</section>`;
+    values: refused?.values ?? {},
+    errors: refused?.errors ?? {},
+  });
   return shellPage(ctx, { title: "What customers read", active: "settings", body, status: refused?.status });
 }
 

@@ -3,7 +3,8 @@
 // previous secret), allowed origins, the organisation's model, OAuth grants held by MCP clients
 // (list, revoke). Under members:manage: members and their roles (invite with the link shown once,
 // change roles, remove, pending invitations with revoke). Each section shows only to a member
-// holding its role, and the page opens for either (settings-page.ts).
+// holding its role, and the page opens for either (settings-page.ts reads the sections, views/ draws them;
+// settings-org.ts and settings-members.ts act on their posts).
 import { Elysia, t } from "elysia";
 import { ROLES, rolesFromForm } from "../auth/roles.ts";
 import type { Deps } from "../deps.ts";
@@ -12,8 +13,8 @@ import { memberActor } from "../kit/actor.ts";
 import { revokeGrantOfOrg } from "../oauth/grants.ts";
 import { clearPreviousIdentitySecret, revokeWidgetKey, rotateIdentitySecret, setIdentityVerification } from "../orgs/widget-access.ts";
 import { type DashboardContext, formBody, formList, formValues, IdParams, redirect, withMember } from "./kit/index.ts";
-import { changeRoles, invite, remove, revoke } from "./settings-member-posts.ts";
-import { createKey, setModel, setOrigins } from "./settings-org-posts.ts";
+import { changeRoles, invite, remove, revoke } from "./settings-members.ts";
+import { createKey, setModel, setOrigins } from "./settings-org.ts";
 import { membersPage, orgSectionPage, settingsPage } from "./settings-page.ts";
 
 const Query = t.Object({

@@ -15,7 +15,10 @@ import { helpCentreByDomain } from "./settings.ts";
 /** A vote form is a few bytes; the default body cap of every other route (src/http/body.ts). */
 const FORM_BYTES = 16 * 1024;
 
-export function customDomainFront(deps: Deps, next: (request: Request) => Response | Promise<Response>): (request: Request) => Promise<Response> {
+export function customDomainFront(
+  deps: Pick<Deps, "config" | "db" | "guard" | "knowledge" | "limiter" | "log" | "now" | "passages" | "statements" | "texts">,
+  next: (request: Request) => Response | Promise<Response>,
+): (request: Request) => Promise<Response> {
   const ours = new URL(deps.config.baseUrl).hostname.toLowerCase();
   const media = createMediaCache();
   return async (request) => {
@@ -34,7 +37,8 @@ export function customDomainFront(deps: Deps, next: (request: Request) => Respon
     if (request.method === "POST") {
       const bytes = await readBodyCapped(request, FORM_BYTES);
       if (bytes === null)
-        return new AppError(413, "payload_too_large", `The request body is larger than ${FORM_BYTES} bytes.`).toResponse(requestMeta(request).id); // not for customers: the API's error shape
+        // not for customers: the API's error shape
+        return new AppError(413, "payload_too_large", `The request body is larger than ${FORM_BYTES} bytes.`).toResponse(requestMeta(request).id);
       form = new URLSearchParams(new TextDecoder().decode(bytes));
     } else if (request.method !== "GET" && request.method !== "HEAD") return next(request);
     return serveHelp(deps, media, site, {

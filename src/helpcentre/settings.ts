@@ -87,16 +87,19 @@ function invalid(path: string, message: string): AppError {
 /** Checks and normalises the input; throws 400 naming the field. */
 export function checkHelpCentreInput(input: HelpCentreInput): HelpCentreInput {
   const slug = input.slug.trim().toLowerCase();
-  if (!HELP_SLUG.test(slug)) throw invalid("/slug", `must be 1 to ${HELP_LIMITS.slug} lower-case letters, digits or inner hyphens`); // not for customers: a member's settings error
+  // not for customers: a member's settings error
+  if (!HELP_SLUG.test(slug)) throw invalid("/slug", `must be 1 to ${HELP_LIMITS.slug} lower-case letters, digits or inner hyphens`);
   const domain = input.custom_domain?.trim().toLowerCase().replace(/\.$/, "") || null;
-  if (domain !== null && !DOMAIN.test(domain)) throw invalid("/custom_domain", "must be a host name such as help.example.com, without scheme, port or path"); // not for customers: a member's settings error
+  // not for customers: a member's settings error
+  if (domain !== null && !DOMAIN.test(domain)) throw invalid("/custom_domain", "must be a host name such as help.example.com, without scheme, port or path");
   if (input.collections.length > HELP_LIMITS.collections) throw invalid("/collections", `at most ${HELP_LIMITS.collections} tags`);
   const collections: string[] = [];
   for (const [i, raw] of input.collections.entries()) {
     const tag = raw.trim();
     if (tag === "" || tag.length > HELP_LIMITS.tag || /[\x00-\x1f\x7f]/.test(tag))
       throw invalid(`/collections/${i}`, `must be a tag of 1 to ${HELP_LIMITS.tag} characters`); // not for customers: a member's settings error
-    if (tag === "internal") throw invalid(`/collections/${i}`, "the tag internal keeps articles off the help centre; it cannot be public"); // not for customers: a member's settings error
+    // not for customers: a member's settings error
+    if (tag === "internal") throw invalid(`/collections/${i}`, "the tag internal keeps articles off the help centre; it cannot be public");
     if (!collections.includes(tag)) collections.push(tag);
   }
   if (input.footer.length > HELP_LIMITS.footer) throw invalid("/footer", `at most ${HELP_LIMITS.footer} characters`);
@@ -104,7 +107,7 @@ export function checkHelpCentreInput(input: HelpCentreInput): HelpCentreInput {
 }
 
 /** Saves the settings; a new or changed custom domain starts unverified with a fresh token. 409 when the slug or domain is another org's. */
-export async function saveHelpCentre(deps: Deps, orgId: string, actor: Actor, raw: HelpCentreInput): Promise<HelpCentreRow> {
+export async function saveHelpCentre(deps: Pick<Deps, "db" | "now">, orgId: string, actor: Actor, raw: HelpCentreInput): Promise<HelpCentreRow> {
   const input = checkHelpCentreInput(raw);
   const now = deps.now();
   const before = await helpCentreOfOrg(deps, orgId);
@@ -128,7 +131,8 @@ export async function saveHelpCentre(deps: Deps, orgId: string, actor: Actor, ra
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     const [bySlug] = await deps.db.select({ orgId: helpCentres.orgId }).from(helpCentres).where(eq(helpCentres.slug, input.slug));
-    if (bySlug && bySlug.orgId !== orgId) throw new AppError(409, "slug_taken", "Another organisation's help centre has this slug."); // not for customers: a member's settings error
+    // not for customers: a member's settings error
+    if (bySlug && bySlug.orgId !== orgId) throw new AppError(409, "slug_taken", "Another organisation's help centre has this slug.");
     throw new AppError(409, "domain_taken", "Another organisation's help centre has this domain."); // not for customers: a member's settings error
   }
   await recordActivity(deps, {
@@ -147,7 +151,7 @@ export async function saveHelpCentre(deps: Deps, orgId: string, actor: Actor, ra
  * and marks the domain verified when a record holds the token. Answers whether it is now verified;
  * a failed lookup is "not yet", never an error of ours.
  */
-export async function verifyDomain(deps: Deps, orgId: string, actor: Actor): Promise<boolean> {
+export async function verifyDomain(deps: Pick<Deps, "db" | "mailDns" | "now">, orgId: string, actor: Actor): Promise<boolean> {
   const row = await helpCentreOfOrg(deps, orgId);
   if (!row?.customDomain) throw AppError.badRequest("Set a custom domain first.", [{ path: "/custom_domain", message: "is not set" }]);
   if (row.domainVerifiedAt) return true;

@@ -49,7 +49,7 @@ const InboundEmailJson = t.Object(
   { additionalProperties: false },
 );
 
-function relayAuthorised(deps: Deps, request: Request): void {
+function relayAuthorised(deps: Pick<Deps, "config">, request: Request): void {
   const secret = deps.config.inbound.webhookSecret;
   if (!secret) throw AppError.notFound("Inbound email by relay is not enabled (INBOUND_WEBHOOK_SECRET).");
   const header = request.headers.get("authorization") ?? "";
@@ -108,7 +108,10 @@ export function inboundRoutes(deps: Deps) {
         detail: {
           summary: "Receive one email from a relay (raw RFC 5322 message as the body; Bearer INBOUND_WEBHOOK_SECRET)",
           description:
-            "The recipients are read from To, Cc, Delivered-To, X-Original-To and Envelope-To. 200 with one result per ticket reached (`stored`, `duplicate` for a Message-ID already stored, `ignored` for automatic mail and bounces); 401 bad secret; 404 no acceptable recipient (or relay not enabled); 413 past INBOUND_MAX_MESSAGE_BYTES.",
+            "The recipients are read from To, Cc, Delivered-To, X-Original-To and Envelope-To. " +
+            "200 with one result per ticket reached (`stored`, `duplicate` for a Message-ID already stored, " +
+            "`ignored` for automatic mail and bounces); 401 bad secret; " +
+            "404 no acceptable recipient (or relay not enabled); 413 past INBOUND_MAX_MESSAGE_BYTES.",
           tags,
           security: [{ inboundSecret: [] }],
           requestBody: {

@@ -13,7 +13,8 @@ export const SavedReplyView = t.Object(
     name: t.String(),
     body: t.String({
       description:
-        'May hold {{customer.name}}, {{ticket.number}} and {{agent.name}}, each with an optional fallback ({{customer.name | "there"}}), filled in when inserted into a reply; at most 50 {{…}}.',
+        "May hold {{customer.name}}, {{ticket.number}} and {{agent.name}}, " +
+        'each with an optional fallback ({{customer.name | "there"}}), filled in when inserted into a reply; at most 50 {{…}}.',
     }),
     created_at: t.String({ format: "date-time" }),
     updated_at: t.String({ format: "date-time" }),
@@ -25,7 +26,7 @@ const Body = t.String({ minLength: 1, maxLength: SAVED_REPLY_LIMITS.body });
 const Id = t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) });
 const detail = (summary: string) => ({ summary, tags: ["Saved replies"], security: [{ dashboard: [] }] });
 
-export function savedReplyRoutes(deps: Deps) {
+export function savedReplyRoutes(deps: Pick<Deps, "config" | "db" | "now">) {
   return new Elysia({ name: "saved-replies" })
     .get(
       "/api/saved-replies",

@@ -47,11 +47,10 @@ const ROTATED_COLUMNS = ["tokenHash", "kind", "grantId", "scopes", "parentId", "
  * used marked superseded (its successor — the token used — is now in use: docs/interface.md A.12).
  */
 const rotateStatement = (db: Db) => {
-  const superseded = db
-    .$with("superseded", { id: oauthTokens.id })
-    .as(
-      sql`update ${oauthTokens} set superseded_at = ${sql.placeholder("now")}::timestamptz where id = ${sql.placeholder("usedParent")} and superseded_at is null returning id`,
-    );
+  const superseded = db.$with("superseded", { id: oauthTokens.id }).as(
+    sql`update ${oauthTokens} set superseded_at = ${sql.placeholder("now")}::timestamptz
+        where id = ${sql.placeholder("usedParent")} and superseded_at is null returning id`,
+  );
   const row = (prefix: string) => Object.fromEntries(ROTATED_COLUMNS.map((c) => [c, sql.placeholder(`${prefix}_${c}`)])) as unknown as TokenRow;
   return db
     .with(superseded)
@@ -60,7 +59,11 @@ const rotateStatement = (db: Db) => {
     .prepare("oauth_refresh_rotate");
 };
 
-export async function refreshTokens(deps: Deps, client: Client, params: Record<string, string>): Promise<TokenResponse> {
+export async function refreshTokens(
+  deps: Pick<Deps, "accessTokens" | "config" | "db" | "now" | "statements">,
+  client: Client,
+  params: Record<string, string>,
+): Promise<TokenResponse> {
   if (!params.refresh_token) throw new OAuthError("invalid_request", "refresh_token is required.");
   const now = deps.now();
   const [row] = await prepared(deps, "oauth_refresh_lookup", refreshLookup).execute({ hash: sha256Hex(params.refresh_token) });

@@ -39,12 +39,12 @@ const security = [{ dashboard: [] }];
 /** The refusals every members route may answer, in the one error shape. */
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
-async function admin(deps: Deps, request: Request) {
+async function admin(deps: Pick<Deps, "config" | "db" | "now">, request: Request) {
   const { orgId, principal } = await requireMember(deps, request, "members:manage");
   return { orgId, actor: memberActor(principal.member.id) };
 }
 
-export function memberRoutes(deps: Deps) {
+export function memberRoutes(deps: Pick<Deps, "accessTokens" | "cipher" | "config" | "db" | "now" | "tools">) {
   return new Elysia({ name: "members" })
     .get(
       "/api/members",
@@ -121,7 +121,9 @@ export function memberRoutes(deps: Deps) {
           ...errors,
         },
         detail: {
-          summary: `Invites an email address with roles; the link is valid ${INVITATION_LIMITS.ttlDays} days and replaces an earlier one for that address. 409 already_member or too_many_invitations (${INVITATION_LIMITS.openPerOrg} open).`,
+          summary:
+            `Invites an email address with roles; the link is valid ${INVITATION_LIMITS.ttlDays} days and replaces an earlier one for that address. ` +
+            `409 already_member or too_many_invitations (${INVITATION_LIMITS.openPerOrg} open).`,
           tags,
           security,
         },

@@ -85,7 +85,8 @@ const ReportSchema = t.Object({
     }),
     {
       description:
-        "The period's conversations (with the same AI-resolution and hand-off judgements) by the customer's language, and its tickets by theirs; unknown when not known; most conversations first.",
+        "The period's conversations (with the same AI-resolution and hand-off judgements) by the customer's language, " +
+        "and its tickets by theirs; unknown when not known; most conversations first.",
     },
   ),
 });
@@ -97,12 +98,17 @@ export interface ReportLookups {
   businessHours(orgId: string): Promise<BusinessHours | null>;
 }
 
-async function report(deps: Deps, lookups: ReportLookups, request: Request, query: Static<typeof ReportQuery>) {
+async function report(
+  deps: Pick<Deps, "config" | "db" | "knowledge" | "now" | "statements">,
+  lookups: ReportLookups,
+  request: Request,
+  query: Static<typeof ReportQuery>,
+) {
   const { orgId, roles } = await requireMember(deps, request, "inbox:view");
   return buildReport(deps, orgId, query, { businessHours: await lookups.businessHours(orgId), gaps: hasRole(roles, "knowledge:manage") });
 }
 
-export function reportRoutes(deps: Deps, lookups: ReportLookups) {
+export function reportRoutes(deps: Pick<Deps, "config" | "db" | "knowledge" | "now" | "statements">, lookups: ReportLookups) {
   return new Elysia({ name: "reports" })
     .get("/api/reports/summary", ({ query, request }) => report(deps, lookups, request, query), {
       query: ReportQuery,
@@ -110,7 +116,9 @@ export function reportRoutes(deps: Deps, lookups: ReportLookups) {
       detail: {
         tags: ["Reports"],
         summary:
-          "Conversations, AI resolution (confirmed and assumed), hand-offs and their reasons, response times (calendar and business hours) and resolution times, CSAT, volume by hour, the top knowledge gaps and a breakdown by language over a period",
+          "Conversations, AI resolution (confirmed and assumed), hand-offs and their reasons, " +
+          "response times (calendar and business hours) and resolution times, " +
+          "CSAT, volume by hour, the top knowledge gaps and a breakdown by language over a period",
       },
     })
     .get(

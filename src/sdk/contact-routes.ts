@@ -34,7 +34,7 @@ const Answer = t.Object({
   verified: t.Literal(false, { description: "Always false: nobody proved the address is the visitor's." }),
 });
 
-export function contactRoutes(deps: Deps) {
+export function contactRoutes(deps: Pick<Deps, "config" | "db" | "limiter" | "live" | "now" | "widgetKeys">) {
   return new Elysia({ name: "sdk-contact" })
     .derive(async ({ request, path }) => {
       if (!/^\/api\/sdk\/conversations\/[^/]+\/contact$/.test(path)) return {};
@@ -67,7 +67,8 @@ export function contactRoutes(deps: Deps) {
         response: { 200: Answer, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 429: ErrorBody },
         detail: {
           summary:
-            "An anonymous visitor's email address for the conversation's waiting ticket (optional; stored unverified, so a person's reply reaches them by email)",
+            "An anonymous visitor's email address for the conversation's waiting ticket (optional; " +
+            "stored unverified, so a person's reply reaches them by email)",
           tags: ["Widget SDK"],
           security: [{ widgetKey: [] }],
         },

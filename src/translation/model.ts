@@ -31,12 +31,16 @@ export function translationPrompt(from: string | null, to: string): string {
   ].join("\n");
 }
 
-export async function modelTranslator(deps: Deps, orgId: string): Promise<Translator> {
+export async function modelTranslator(
+  deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "log" | "metrics" | "statements" | "timers">,
+  orgId: string,
+): Promise<Translator> {
   // Counted and its usage logged as every model request is (provider.ts `providerFor`).
   const provider = await providerFor(deps, orgId, null);
   if (provider.kind === "builtin")
     throw translationUnavailable(
-      "Translation is set to use the org's model, but the model is the builtin one, which cannot translate: choose a model (Settings → Model) or a translation server.",
+      "Translation is set to use the org's model, but the model is the builtin one, " +
+        "which cannot translate: choose a model (Settings → Model) or a translation server.",
     );
   return {
     provider: "model",

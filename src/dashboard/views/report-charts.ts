@@ -3,8 +3,8 @@
 // text colour; each chart is an image with a label. The hand-off reasons' numbers follow in a table;
 // the hours' chart is described in a sentence (its busiest hours) and its 24 numbers are folded in a
 // details element under it (docs/decisions.md "Reports: hours in the viewer's time zone").
-import { type Html, html } from "../html/html.ts";
-import { listTable } from "./kit/index.ts";
+import { type Html, html } from "../../html/html.ts";
+import { listTable } from "../kit/table.ts";
 
 export interface Bar {
   label: string;
@@ -21,14 +21,19 @@ export function columnChart(o: { title: string; bars: Bar[]; tick?: number; desc
   const slot = width / Math.max(1, o.bars.length);
   const tick = o.tick ?? 1;
   const plot = height - top - bottom;
-  return html`<svg class="chart" viewBox="0 0 ${String(width)} ${String(height)}" role="img" aria-label="${o.title}"${o.describedBy ? html` aria-describedby="${o.describedBy}"` : ""} focusable="false" preserveAspectRatio="xMidYMid meet">
+  const described = o.describedBy ? html` aria-describedby="${o.describedBy}"` : "";
+  return html`<svg class="chart" viewBox="0 0 ${String(width)} ${String(height)}" role="img" aria-label="${o.title}"${described} \
+focusable="false" preserveAspectRatio="xMidYMid meet">
 <line x1="0" y1="${String(height - bottom)}" x2="${String(width)}" y2="${String(height - bottom)}" stroke="currentColor" stroke-opacity="0.5"/>
 ${o.bars.map((b, i) => {
   const h = Math.round((b.value / max) * plot);
   const x = Math.round(i * slot + slot * 0.15);
-  return html`<rect x="${String(x)}" y="${String(height - bottom - h)}" width="${String(Math.max(1, Math.round(slot * 0.7)))}" height="${String(h)}" fill="currentColor" fill-opacity="0.75"><title>${b.label}: ${String(b.value)}</title></rect>${
+  const barWidth = Math.max(1, Math.round(slot * 0.7));
+  return html`<rect x="${String(x)}" y="${String(height - bottom - h)}" width="${String(barWidth)}" height="${String(h)}" \
+fill="currentColor" fill-opacity="0.75"><title>${b.label}: ${String(b.value)}</title></rect>${
     i % tick === 0
-      ? html`<text x="${String(Math.max(20, Math.round(i * slot + slot / 2)))}" y="${String(height - 6)}" text-anchor="middle" font-size="12" fill="currentColor">${b.label}</text>`
+      ? html`<text x="${String(Math.max(20, Math.round(i * slot + slot / 2)))}" y="${String(height - 6)}" \
+text-anchor="middle" font-size="12" fill="currentColor">${b.label}</text>`
       : ""
   }`;
 })}
@@ -47,7 +52,9 @@ export function barChart(o: { title: string; bars: Bar[] }): Html {
 ${o.bars.map((b, i) => {
   const y = i * row + 4;
   const w = Math.round((b.value / max) * room);
-  return html`<text x="${String(labelWidth - 8)}" y="${String(y + 18)}" text-anchor="end" font-size="14" fill="currentColor">${b.label}</text><rect x="${String(labelWidth)}" y="${String(y + 4)}" width="${String(Math.max(w, 1))}" height="${String(row - 10)}" fill="currentColor" fill-opacity="0.75"/><text x="${String(labelWidth + w + 6)}" y="${String(y + 18)}" font-size="14" fill="currentColor">${String(b.value)}</text>`;
+  return html`<text x="${String(labelWidth - 8)}" y="${String(y + 18)}" text-anchor="end" font-size="14" fill="currentColor">${b.label}</text>\
+<rect x="${String(labelWidth)}" y="${String(y + 4)}" width="${String(Math.max(w, 1))}" height="${String(row - 10)}" fill="currentColor" fill-opacity="0.75"/>\
+<text x="${String(labelWidth + w + 6)}" y="${String(y + 18)}" font-size="14" fill="currentColor">${String(b.value)}</text>`;
 })}
 </svg>`;
 }
