@@ -7,7 +7,6 @@ import type { Deps } from "../deps.ts";
 import { NOTIFY_MODES, notifyMode, setNotifyMode } from "../inbox/member-notices.ts";
 import { mailSettings, setSupportAlias } from "../inbound/alias.ts";
 import { memberActor } from "../kit/actor.ts";
-import { settingsNav } from "./settings-nav.ts";
 import { type DashboardContext, type FieldErrors, formBody, formValues, type FormValues, redirect, shellPage, submitForm, withMember } from "./kit/index.ts";
 import { EMAIL_SETTINGS_PATH, EmailSettings } from "./views/email-settings.ts";
 
@@ -24,7 +23,7 @@ async function page(ctx: DashboardContext, forms: { values?: FormValues; errors?
   const settings = await mailSettings(deps, orgId);
   const mode = await notifyMode(deps, orgId, ctx.principal.member.id);
   const body = EmailSettings({
-    nav: settingsNav(ctx, "email"),
+    viewer: ctx,
     settings,
     domain: deps.config.inbound.domain ?? null,
     mode,

@@ -1,13 +1,16 @@
 // Settings → Email: the org's support address (its alias editable with org:manage, shown to the
-// others) and the member's own choice of email when a customer writes.
+// others), drawn in the settings pages' scaffold (views/settings-section.ts), and the member's own
+// choice of email when a customer writes.
 import { type Html, html } from "../../html/html.ts";
-import { errorSummary, field, type FieldErrors, type FormValues, select, submit } from "../kit/fields.ts";
+import { field, type FieldErrors, type FormValues, select, submit } from "../kit/fields.ts";
+import type { Viewer } from "../shell.ts";
+import { SettingsSection } from "./settings-section.ts";
 
 export const EMAIL_SETTINGS_PATH = "/dashboard/settings/email";
 
 export interface EmailSettingsProps {
-  /** The settings sections' navigation. */
-  nav: Html;
+  /** Who looks: the settings nav shows the sections they may open. */
+  viewer: Pick<Viewer, "can">;
   settings: { support_alias: string | null; support_address: string | null; inbound_enabled: boolean };
   /** The domain aliases are under (INBOUND_EMAIL_DOMAIN), if set. */
   domain: string | null;
@@ -43,13 +46,18 @@ const NOTIFY_WHEN = html`When a customer writes on a ticket assigned to you — 
 
 export function EmailSettings(p: EmailSettingsProps): Html {
   const { settings, values: v, errors: e } = p;
-  return html`${errorSummary(e)}<h1>Email</h1>
-${p.nav}
-<section class="panel" aria-labelledby="alias-h"><h2 id="alias-h">Support address</h2>
-${settings.inbound_enabled ? "" : html`<p class="muted">${INBOUND_OFF}</p>`}
+  const address = SettingsSection({
+    viewer: p.viewer,
+    current: "email",
+    id: "alias-h",
+    title: "Support address",
+    errors: e,
+    heading: "Email",
+    content: html`${settings.inbound_enabled ? "" : html`<p class="muted">${INBOUND_OFF}</p>`}
 ${settings.support_address ? html`<p class="muted">Current address: <code>${settings.support_address}</code></p>` : ""}
-${Alias(p)}
-</section>
+${Alias(p)}`,
+  });
+  return html`${address}
 <section class="panel" aria-labelledby="notify-h"><h2 id="notify-h">Your notifications</h2>
 <p class="muted">${NOTIFY_WHEN}</p>
 <form method="post" action="${EMAIL_SETTINGS_PATH}/notifications" novalidate>
