@@ -156,7 +156,7 @@ export function denial(snapshot: OrgSnapshot, caller: Caller, tool: ToolDefiniti
  * it lacks (2025-11-25 authorization, "Scope Challenge Handling", the recommended approach): a
  * client asks for exactly that set at step-up, and keeps what it was granted.
  */
-export function refusal(deps: Deps, denied: Denial): AppError {
+export function refusal(deps: Pick<Deps, "config">, denied: Denial): AppError {
   const scope = denied.scope ? [...new Set([...(denied.granted ?? []), denied.scope])].join(" ") : undefined;
   const challenge = scope
     ? { "www-authenticate": bearerChallenge(deps.config, { error: "insufficient_scope", description: denied.message, scope }) }
