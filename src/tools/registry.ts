@@ -39,7 +39,7 @@ export interface OrgSnapshot {
   memberRoles: Map<string, readonly string[]>;
 }
 
-export async function loadSnapshot(deps: Deps, providers: readonly ToolProvider[], directory: ToolDirectory, orgId: string): Promise<OrgSnapshot> {
+export async function loadSnapshot(deps: Pick<Deps, "db">, providers: readonly ToolProvider[], directory: ToolDirectory, orgId: string): Promise<OrgSnapshot> {
   const [orgAgents, flags, members] = await Promise.all([directory.agents(orgId), readFlags(deps, orgId), directory.memberRoles(orgId)]);
   const lists = await Promise.all(providers.map((p) => p(deps, orgId)));
   const tools = lists.flat().filter((t) => !t.requiresFlag || flags[t.requiresFlag] === true);
