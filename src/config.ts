@@ -58,7 +58,10 @@ export interface Config {
   mcpTokenLimits: { list: number; call: number; other: number };
   /** Widget SDK requests per minute (README "Widget SDK"): per widget key and client IP, per org, tickets per key and IP, config per IP. */
   sdkLimits: { perKeyIp: number; perOrg: number; ticketsPerKeyIp: number; configPerIp: number };
-  /** Live conversation event streams (README "Live conversation"): open at once per widget key and client IP, open at once per process, seconds between heartbeats. */
+  /**
+   * Live conversation event streams (README "Live conversation"): open at once per widget key and client IP, open at once per process, seconds
+   * between heartbeats.
+   */
   sdkStreams: { perKeyIp: number; max: number; heartbeatSeconds: number };
   /** How often every live connector is discovered again. Default 1 hour. */
   connectorDiscoveryIntervalSeconds: number;

@@ -10,7 +10,10 @@ import { messageOf } from "./errors.ts";
 import type { Logger } from "./log.ts";
 
 /** `tools`: key is an org id; `tokens`: key is ignored (every cached token is dropped). */
-/** tools: an org's tool snapshot; tokens: verified access tokens; widget_keys: widget keys and allowed origins; org_settings: an org's agents and model override; texts: an org's overrides of the catalogue's sentences (key: org id for the last two). */
+/**
+ * tools: an org's tool snapshot; tokens: verified access tokens; widget_keys: widget keys and allowed origins; org_settings: an org's agents and
+ * model override; texts: an org's overrides of the catalogue's sentences (key: org id for the last two).
+ */
 export type Topic = "tools" | "tokens" | "widget_keys" | "org_settings" | "texts";
 
 export interface Invalidation {

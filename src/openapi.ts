@@ -185,9 +185,12 @@ export function openapiRoutes(deps: Pick<Deps, "config">, routes: () => readonly
 // knowledge base's JSON API (README "API reference"): a request that asks for HTML first (a
 // browser's navigation) and carries no bearer token gets the viewer; any other keeps the API.
 const VIEWER_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-const VIEWER_INIT = `window.addEventListener("load", function () {
-  window.ui = SwaggerUIBundle({ url: "/api/openapi.json", dom_id: "#api-reference", deepLinking: true, docExpansion: "list", tagsSorter: "alpha", validatorUrl: null, tryItOutEnabled: false });
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+  "connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const VIEWER_INIT =
+  `window.addEventListener("load", function () {
+  window.ui = SwaggerUIBundle({ url: "/api/openapi.json", dom_id: "#api-reference", deepLinking: true, ` +
+  `docExpansion: "list", tagsSorter: "alpha", validatorUrl: null, tryItOutEnabled: false });
 });
 `;
 const VIEWER_PAGE = `<!doctype html>

@@ -55,7 +55,9 @@ export function evalPreviewRoutes(
       response: PreviewView,
       detail: {
         tags: ["Agents"],
-        summary: `Try one question against an agent: its answer, the passage it came from, its confidence and why (nothing stored; ${EVAL_PREVIEW.perMinute} a minute per member)`,
+        summary:
+          `Try one question against an agent: its answer, ` +
+          `the passage it came from, its confidence and why (nothing stored; ${EVAL_PREVIEW.perMinute} a minute per member)`,
       },
     },
   );

@@ -140,7 +140,8 @@ export function evalRoutes(
         detail: {
           tags: ["Agents"],
           summary:
-            "One evaluation run: per-question results, totals, the previous run's totals and each question's change since it (?format=csv: the questions as CSV)",
+            "One evaluation run: per-question results, totals, " +
+            "the previous run's totals and each question's change since it (?format=csv: the questions as CSV)",
         },
       },
     );

@@ -166,7 +166,8 @@ async function answerAndStore(
     .returning();
   // Keep the newest EVAL_RUN.kept runs of the org.
   await deps.db.execute(
-    sql`delete from eval_runs where org_id = ${orgId} and id not in (select id from eval_runs where org_id = ${orgId} order by recorded_at desc, id desc limit ${EVAL_RUN.kept})`,
+    sql`delete from eval_runs where org_id = ${orgId} and id not in
+      (select id from eval_runs where org_id = ${orgId} order by recorded_at desc, id desc limit ${EVAL_RUN.kept})`,
   );
   return row!;
 }

@@ -145,7 +145,8 @@ export function agentRoutes(deps: Pick<Deps, "cipher" | "config" | "db" | "guard
         response: { 200: AgentView },
         detail: {
           summary:
-            "Update an agent: instructions, skills, routing rules, look, voice, flow, video mode, model; status disabled (any agent, the active one included: the org then has no active agent) or inactive (not the active agent: 409) (agents:manage)",
+            "Update an agent: instructions, skills, routing rules, look, voice, flow, video mode, model; status disabled (any agent, " +
+            "the active one included: the org then has no active agent) or inactive (not the active agent: 409) (agents:manage)",
           tags,
           security,
         },

@@ -36,7 +36,10 @@ export interface TurnPorts {
     find(orgId: string, sessionId: string, party: { endUserId: string | null }): Promise<Conversation | null>;
     /** A new session with any reported turns and the customer's first message, in one statement. */
     start(input: NewSession): Promise<{ conversation: Conversation; sessionId: string; knowledge: KnowledgeState }>;
-    /** A known session's turn in one statement — the message stored, the session, its history and the knowledge state read — or null for the general path (src/conversations/turn-store.ts). */
+    /**
+     * A known session's turn in one statement — the message stored, the session, its history and the knowledge state read — or null for the general
+     * path (src/conversations/turn-store.ts).
+     */
     continue(input: {
       orgId: string;
       sessionId: string;

@@ -5,6 +5,9 @@
 import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import type { ErrorDetail } from "../errors.ts";
+import { VOICE_DEFAULTS, type VoiceConfig } from "../kit/voice-config.ts";
+
+export { VOICE_DEFAULTS, type VoiceConfig };
 
 export const VOICE_LIMITS = { voice: 64, language: 35, minRate: 0.5, maxRate: 2, minSeconds: 5, maxSeconds: 120 } as const;
 
@@ -43,28 +46,6 @@ export const VoiceConfigSchema = t.Object(
   },
   { additionalProperties: false, description: 'The agent\'s voice settings (README "Voice and video").' },
 );
-
-export interface VoiceConfig {
-  enabled: boolean;
-  language: string;
-  stt: "server" | "browser";
-  tts: "server" | "browser" | "off";
-  voice: string | null;
-  rate: number;
-  max_seconds: number;
-  auto_listen: boolean;
-}
-
-export const VOICE_DEFAULTS: Readonly<VoiceConfig> = {
-  enabled: false,
-  language: "en-US",
-  stt: "browser",
-  tts: "browser",
-  voice: null,
-  rate: 1,
-  max_seconds: 30,
-  auto_listen: false,
-};
 
 /** Problems of a voice_config as the API and the form take it (paths under `path`). */
 export function checkVoiceConfig(problems: ErrorDetail[], path: string, value: Record<string, unknown> | undefined): void {

@@ -12,7 +12,10 @@ export const VOICE_TEXT = {
 } as const;
 
 export const VOICE_INSTRUCTION =
-  "This conversation is spoken aloud: your reply is read by a text-to-speech voice. Write plain spoken sentences: no markdown, no headings, no bullet points, no tables, no URLs, no emoji. Keep sentences short. Say a list as an enumeration in words (first, second, then). Answer in at most three or four sentences unless the customer asks for more detail.";
+  "This conversation is spoken aloud: your reply is read by a text-to-speech voice. " +
+  "Write plain spoken sentences: no markdown, no headings, no bullet points, no tables, no URLs, " +
+  "no emoji. Keep sentences short. Say a list as an enumeration in words (first, second, " +
+  "then). Answer in at most three or four sentences unless the customer asks for more detail.";
 
 const ORDINALS = ["First", "Second", "Third", "Fourth", "Fifth", "Sixth", "Seventh", "Eighth", "Ninth", "Tenth"];
 const MORE = /\b(?:more|details?|detailed|explain|elaborate|everything|all the|step[- ]by[- ]step|every step|full)\b/i;

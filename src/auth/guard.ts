@@ -36,7 +36,10 @@ export function sameOriginPost(baseUrl: string, request: Request): boolean {
 /** What to tell someone whose form or request came from the wrong origin: which one we expect. */
 export function expectedOriginMessage(baseUrl: string, from: string): string {
   const expected = new URL(baseUrl).origin;
-  return `This was sent from ${from.slice(0, 200)}, but this server expects ${expected} (its BASE_URL). Open ${expected}, or set BASE_URL to the address you use.`;
+  return (
+    `This was sent from ${from.slice(0, 200)}, but this server expects ${expected} (its BASE_URL). Open ${expected}, or set BASE_URL to ` +
+    `the address you use.`
+  );
 }
 
 const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);

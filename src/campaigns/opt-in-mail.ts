@@ -23,7 +23,9 @@ function render(mail: Request, texts: Texts) {
     replyTo: mail.campaign.sender.replyTo,
     subject: texts.t("mail.optin_subject", { series }),
     text: `${intro}\n\n${texts.t("mail.optin_confirm_text", { url: mail.url })}\n\n${ignore}\n`,
-    html: `<p>${escapeHtml(intro)}</p>\n<p><a href="${escapeHtml(mail.url)}">${escapeHtml(texts.t("mail.optin_confirm"))}</a></p>\n<p>${escapeHtml(ignore)}</p>\n`,
+    html:
+      `<p>${escapeHtml(intro)}</p>\n<p><a ` +
+      `href="${escapeHtml(mail.url)}">${escapeHtml(texts.t("mail.optin_confirm"))}</a></p>\n<p>${escapeHtml(ignore)}</p>\n`,
     // RFC 3834 section 5: sent by a program on a request, not by a person.
     headers: { "Auto-Submitted": "auto-generated" },
   };

@@ -94,7 +94,8 @@ export function optInRoutes(deps: Pick<Deps, "db" | "now" | "texts">) {
         detail: {
           summary: "Confirm a double opt-in",
           description:
-            "Starts the email series for the address the link was mailed to (once; a second POST changes nothing). Needs no session. 404 for an unknown or expired link, 409 while the series is not active.",
+            "Starts the email series for the address the link was mailed to (once; a second POST changes nothing). " +
+            "Needs no session. 404 for an unknown or expired link, 409 while the series is not active.",
           tags: ["Email series"],
         },
       },

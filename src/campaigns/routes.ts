@@ -83,7 +83,8 @@ export function campaignRoutes(deps: Pick<Deps, "config" | "db" | "now">) {
         detail: {
           summary: "Edit a campaign",
           description:
-            "Steps are replaced by the list given; a step keeps its identity by its id, so an edit never resends a step already sent. Archived campaigns cannot be edited.",
+            "Steps are replaced by the list given; a step keeps its identity by its id, " +
+            "so an edit never resends a step already sent. Archived campaigns cannot be edited.",
           tags,
         },
       },
@@ -195,7 +196,8 @@ export function campaignRoutes(deps: Pick<Deps, "config" | "db" | "now">) {
         detail: {
           summary: "The campaign's outbox: every rendered message with its delivery status",
           description:
-            'status is pending, sending, parked (campaign paused), sent, held (not sent on purpose; reason e.g. "not sent: no SMTP configured"), failed or cancelled; reason says why.',
+            "status is pending, sending, parked (campaign paused), sent, held (not sent on purpose; " +
+            'reason e.g. "not sent: no SMTP configured"), failed or cancelled; reason says why.',
           tags,
         },
       },

@@ -33,7 +33,8 @@ export const StepInput = t.Object(
       minLength: 1,
       maxLength: CAMPAIGN_LIMITS.body,
       description:
-        'Markdown. Variables: {{name}}, {{first_name}}, {{email}}, {{user_id}}, {{company.name}}, {{traits.<key>}}, {{company.traits.<key>}}, each with an optional fallback: {{name | "there"}}.',
+        "Markdown. Variables: {{name}}, {{first_name}}, {{email}}, {{user_id}}, {{company.name}}, " +
+        '{{traits.<key>}}, {{company.traits.<key>}}, each with an optional fallback: {{name | "there"}}.',
     }),
   },
   { additionalProperties: false },

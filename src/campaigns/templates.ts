@@ -93,7 +93,9 @@ export function renderStep(step: { subject: string; body: string }, customer: Te
     .replace(/[\r\n\t]+/g, " ")
     .trim()
     .slice(0, 998);
-  const text = `${substitute(step.body, customer, (v) => v).trim()}\n\n--\nYou receive this because you are enrolled in "${campaignName}".\nUnsubscribe: ${UNSUBSCRIBE_MARK}\n`;
+  const text =
+    `${substitute(step.body, customer, (v) => v).trim()}\n\n--\nYou receive this ` +
+    `because you are enrolled in "${campaignName}".\nUnsubscribe: ${UNSUBSCRIBE_MARK}\n`;
   // Values go in after markdown, behind placeholders made of letters and digits only (nothing
   // markdown treats specially), then escaped: `<b>` in a name stays text.
   const nonce = randomBytes(6).toString("hex");

@@ -72,7 +72,9 @@ export const automationTools: ToolDefinition[] = [
   defineTool({
     name: "automation_create_campaign",
     description:
-      'Create an email series as a draft (it sends nothing until activated). Steps are ordered; each waits delay_seconds after enrolment or after the previous step; bodies are markdown with variables such as {{first_name | "there"}} or {{traits.plan}}.',
+      "Create an email series as a draft (it sends nothing until activated). Steps are ordered; " +
+      "each waits delay_seconds after enrolment or after the previous step; " +
+      'bodies are markdown with variables such as {{first_name | "there"}} or {{traits.plan}}.',
     input: Arg.object(CreateCampaign.properties, { additionalProperties: false }),
     title: "Create a campaign",
     scope: "automation:write",
@@ -85,7 +87,8 @@ export const automationTools: ToolDefinition[] = [
   defineTool({
     name: "automation_edit_campaign",
     description:
-      "Edit a campaign's name, steps, audience rule or sender. steps replaces the whole list: keep a step's id to keep it (a customer never receives a step twice); omit the id for a new step.",
+      "Edit a campaign's name, steps, audience rule or sender. steps replaces the whole list: " +
+      "keep a step's id to keep it (a customer never receives a step twice); omit the id for a new step.",
     input: Arg.object({ campaign, ...EditCampaign.properties }, { minProperties: 2, additionalProperties: false }),
     title: "Edit a campaign",
     idempotent: true,

@@ -146,7 +146,8 @@ export function unsubscribeRoutes(deps: Pick<Deps, "db" | "now">) {
         detail: {
           summary: "One-click unsubscribe (RFC 8058)",
           description:
-            "Unsubscribes the customer from every email series of the org at once. Needs no session; the body (List-Unsubscribe=One-Click, form-encoded) is not required.",
+            "Unsubscribes the customer from every email series of the org at once. " +
+            "Needs no session; the body (List-Unsubscribe=One-Click, form-encoded) is not required.",
           tags: ["Email series"],
         },
       },

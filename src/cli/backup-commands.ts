@@ -46,7 +46,15 @@ export async function runBackup(config: Readonly<Config>, out: string, viaServer
     rmSync(partial, { force: true });
   }
   const { manifest } = readManifest(bytes);
-  return `${JSON.stringify({ file: path, bytes: bytes.length, migrations: manifest.schema.migrations, last_migration: manifest.schema.last, secret_key_included: manifest.secret_key_included })}\n`;
+  return (
+    JSON.stringify({
+      file: path,
+      bytes: bytes.length,
+      migrations: manifest.schema.migrations,
+      last_migration: manifest.schema.last,
+      secret_key_included: manifest.secret_key_included,
+    }) + "\n"
+  );
 }
 
 export async function runRestore(config: Readonly<Config>, input: string, force: boolean): Promise<string> {
@@ -59,5 +67,13 @@ export async function runRestore(config: Readonly<Config>, input: string, force:
   }
   const backup = readBackup(bytes, config);
   await restoreInto(config, backup, force);
-  return `${JSON.stringify({ data_dir: resolve(config.dataDir), created_at: backup.manifest.created_at, migrations: backup.manifest.schema.migrations, last_migration: backup.manifest.schema.last, secret_key_included: backup.manifest.secret_key_included })}\n`;
+  return (
+    JSON.stringify({
+      data_dir: resolve(config.dataDir),
+      created_at: backup.manifest.created_at,
+      migrations: backup.manifest.schema.migrations,
+      last_migration: backup.manifest.schema.last,
+      secret_key_included: backup.manifest.secret_key_included,
+    }) + "\n"
+  );
 }

@@ -122,7 +122,9 @@ export function readBackup(bytes: Uint8Array<ArrayBuffer>, config: Readonly<Conf
   const newest = migrationFiles[migrationFiles.length - 1]!;
   if (manifest.schema.last_when > newest.when || manifest.schema.migrations > migrationFiles.length)
     throw new BackupRefused(
-      `the backup's schema (${manifest.schema.migrations} migrations, last ${manifest.schema.last ?? "unknown"}) is newer than this svc-agents knows (${migrationFiles.length}, last ${newest.tag}): restore it with the version that made it or a newer one`,
+      `the backup's schema (${manifest.schema.migrations} migrations, last ${manifest.schema.last ?? "unknown"}) is newer than this ` +
+        `svc-agents knows (${migrationFiles.length}, last ${newest.tag}): restore it with the version ` +
+        `that made it or a newer one`,
     );
   const pgdata = files.get("pgdata.tar.gz");
   if (!pgdata) throw new BackupRefused("the backup holds no database (pgdata.tar.gz)");
@@ -133,7 +135,8 @@ export function readBackup(bytes: Uint8Array<ArrayBuffer>, config: Readonly<Conf
   if (keyId(key) !== manifest.key_id)
     throw new BackupRefused(
       config.secretKey
-        ? "SECRET_KEY is not the key this backup's data is encrypted with (the server would use it and could not read the encrypted fields): unset it or set the right key"
+        ? "SECRET_KEY is not the key this backup's data is encrypted with (the server would use it and could not read the encrypted fields): " +
+            "unset it or set the right key"
         : "the backup's secret.key does not match its manifest",
     );
   return { manifest, pgdata, ...(secretKey ? { secretKey } : {}) };

@@ -30,7 +30,10 @@ export function withModernMeta(params: Record<string, unknown> | undefined, clie
 
 const SENTINEL = /^=\?base64\?.*\?=$/s;
 
-/** "Value Encoding": plain when it is visible ASCII (inner spaces allowed, empty too; a tab is a control character) and not sentinel-shaped, else `=?base64?…?=` of its UTF-8. */
+/**
+ * "Value Encoding": plain when it is visible ASCII (inner spaces allowed, empty too; a tab is a control character) and not sentinel-shaped, else
+ * `=?base64?…?=` of its UTF-8.
+ */
 export function headerSafe(value: string): string {
   const plain = /^([\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?)?$/.test(value) && !SENTINEL.test(value);
   return plain ? value : `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;

@@ -68,7 +68,9 @@ export async function readResponse(response: Response, id: number, signal: Abort
   return ours;
 }
 
-/** The JSON-RPC error in a refused request's body (a 4xx), when there is one: any id, since a server that could not read the request answers with a null one. */
+/**
+ * The JSON-RPC error in a refused request's body (a 4xx), when there is one: any id, since a server that could not read the request answers with a null one.
+ */
 export function errorInBody(text: string): JsonRpcMessage["error"] | undefined {
   try {
     const parsed = parseJsonBounded(text, { relay: true }) as JsonRpcMessage;

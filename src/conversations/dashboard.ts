@@ -2,7 +2,7 @@
 // list and one conversation with its messages and actions. Session ids are never shown (only
 // their hash is stored); the conversation's `id` is what tickets and the dashboard use.
 import { and, eq, gte, lt, type SQL } from "drizzle-orm";
-import { afterRow, decodeCursor, type KeysetOrder, newestFirst, pageOf } from "../db/keyset.ts";
+import { type KeysetOrder, keysetPage } from "../db/keyset.ts";
 import { conversations } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
@@ -83,18 +83,19 @@ export async function listConversations(
   if (filters.routed !== undefined) where.push(eq(conversations.routed, filters.routed));
   if (filters.since) where.push(gte(conversations.createdAt, filters.since));
   if (filters.until) where.push(lt(conversations.createdAt, filters.until));
-  if (filters.cursor !== undefined) {
-    const after = decodeCursor(filters.cursor);
-    if (!after) throw AppError.badCursor();
-    where.push(afterRow(ORDER, orgId, after));
-  }
-  const rows = await deps.db
-    .select()
-    .from(conversations)
-    .where(and(...where))
-    .orderBy(...newestFirst(ORDER))
-    .limit(limit + 1);
-  const { page, nextCursor } = pageOf(rows, limit, (c) => c.id);
+  const { page, nextCursor } = await keysetPage(
+    ORDER,
+    orgId,
+    { where, cursor: filters.cursor, limit, badCursor: () => AppError.badCursor() },
+    (filter, orderBy, take) =>
+      deps.db
+        .select()
+        .from(conversations)
+        .where(filter)
+        .orderBy(...orderBy)
+        .limit(take),
+    (c) => c.id,
+  );
   return { conversations: page, nextCursor };
 }
 

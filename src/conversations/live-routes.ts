@@ -43,7 +43,8 @@ export function conversationLiveRoutes(deps: Pick<Deps, "config" | "db" | "live"
         },
         detail: {
           summary:
-            "Join the conversation: the AI stops answering it, and a ticket assigned to you (the one it waits on, or a new one) carries it live both ways (inbox:manage)",
+            "Join the conversation: the AI stops answering it, and a ticket assigned to you (the one it waits on, " +
+            "or a new one) carries it live both ways (inbox:manage)",
           tags: ["Conversations"],
           security: [{ dashboard: [] }],
         },
@@ -63,7 +64,8 @@ export function conversationLiveRoutes(deps: Pick<Deps, "config" | "db" | "live"
         response: { ...errors, 429: ErrorBody },
         detail: {
           summary:
-            "Whether the customer is on the site now, as Server-Sent Events: `presence` {online} when the stream opens and on each change, and `typing` {typing} as the customer types (inbox:view)",
+            "Whether the customer is on the site now, as Server-Sent Events: " +
+            "`presence` {online} when the stream opens and on each change, and `typing` {typing} as the customer types (inbox:view)",
           tags: ["Conversations"],
           security: [{ dashboard: [] }],
           responses: { 200: { description: "text/event-stream", content: { "text/event-stream": { schema: { type: "string" } } } } },

@@ -15,11 +15,11 @@
 // them fills existing rows with BACKFILL_SQL, the same judgement over the stored messages.
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
+import { GREETINGS } from "../kit/greetings.ts";
 import type { conversationMessages } from "../db/schema/index.ts";
 
 /** A customer message that is only a greeting, a thanks or an ok (a POSIX pattern, case-insensitive). */
-export const GREETING =
-  "^[[:space:]]*(hi|hello|hey|hiya|yo|good (morning|afternoon|evening)|thanks?( you)?( so much| a lot)?|thx|ty|cheers|ok|okay|great|cool|bye|goodbye)[[:space:][:punct:]]*$";
+export const GREETING = `^[[:space:]]*(${GREETINGS}|thanks?( you)?( so much| a lot)?|thx|ty|cheers|ok|okay|great|cool|bye|goodbye)[[:space:][:punct:]]*$`;
 /** No customer message within this long after a substantive answer: assumed resolved (inclusive). */
 export const QUIET_MS = 24 * 3600 * 1000;
 /** A customer message within this long after the quiet answer takes the resolution back (inclusive). */

@@ -76,5 +76,6 @@ export function audienceCondition(rule: AudienceRule): SQL {
  * unsubscribed and enrols the rest in one statement).
  */
 export function audienceMatches(orgId: string, rule: AudienceRule): SQL {
-  return sql`select ${endUsers.id} as id from ${endUsers} where ${endUsers.orgId} = ${orgId} and ${endUsers.verified} and ${endUsers.email} is not null and ${audienceCondition(rule)}`;
+  return sql`select ${endUsers.id} as id from ${endUsers} where ${endUsers.orgId} = ${orgId}
+    and ${endUsers.verified} and ${endUsers.email} is not null and ${audienceCondition(rule)}`;
 }

@@ -7,7 +7,7 @@
 // timestamp keeps PostgreSQL's microseconds (a JavaScript Date would round them to milliseconds
 // and skip rows) and a page never repeats or skips a row however rows are added between requests.
 // A cursor naming a row that has since been deleted gives an empty page.
-import { desc, sql, type SQL } from "drizzle-orm";
+import { and, desc, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 
 /** What a list is ordered by: its table, the tenant column scoping it, its id and its key columns (descending). */
@@ -53,4 +53,25 @@ export function newestFirst(order: KeysetOrder): SQL[] {
 export function pageOf<T>(rows: T[], limit: number, idOf: (row: T) => string): { page: T[]; nextCursor: string | null } {
   const page = rows.slice(0, limit);
   return { page, nextCursor: rows.length > limit ? encodeCursor(idOf(page[page.length - 1]!)) : null };
+}
+
+/**
+ * The tail every cursor list shares: the cursor's condition added to the list's own (a cursor this
+ * service did not issue throws `badCursor()`, the caller's error), then `limit` + 1 rows newest first
+ * through `rows`, cut to the page and the next page's cursor.
+ */
+export async function keysetPage<T>(
+  order: KeysetOrder,
+  scopeValue: string,
+  list: { where: (SQL | undefined)[]; cursor: string | undefined; limit: number; badCursor: () => Error },
+  rows: (where: SQL | undefined, orderBy: SQL[], take: number) => PromiseLike<T[]>,
+  idOf: (row: T) => string,
+): Promise<{ page: T[]; nextCursor: string | null }> {
+  const where = [...list.where];
+  if (list.cursor !== undefined) {
+    const after = decodeCursor(list.cursor);
+    if (!after) throw list.badCursor();
+    where.push(afterRow(order, scopeValue, after));
+  }
+  return pageOf(await rows(and(...where), newestFirst(order), list.limit + 1), list.limit, idOf);
 }

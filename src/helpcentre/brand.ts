@@ -48,7 +48,8 @@ export async function brandedCss(deps: Pick<Deps, "db" | "statements">, site: Si
     ? `header.site { background: ${look.primary}; color: ${text}; } header.site .name { color: ${text}; } header.site nav.languages a { color: ${text}; }\n`
     : "";
   const logo = look.image
-    ? `header.site .name::before { content: ""; display: inline-block; width: 2rem; height: 2rem; margin-inline-end: .6rem; vertical-align: middle; border-radius: 50%; background: url("${paths.logo(site)}") center / cover; }\n`
+    ? `header.site .name::before { content: ""; display: inline-block; width: 2rem; height: 2rem; ` +
+      `margin-inline-end: .6rem; vertical-align: middle; border-radius: 50%; background: url("${paths.logo(site)}") center / cover; }\n`
     : "";
   return new Response(HELP_CSS + header + logo, {
     headers: { "content-type": "text/css; charset=utf-8", "cache-control": "public, max-age=300", "x-content-type-options": "nosniff" },

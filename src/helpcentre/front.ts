@@ -37,7 +37,8 @@ export function customDomainFront(
     if (request.method === "POST") {
       const bytes = await readBodyCapped(request, FORM_BYTES);
       if (bytes === null)
-        return new AppError(413, "payload_too_large", `The request body is larger than ${FORM_BYTES} bytes.`).toResponse(requestMeta(request).id); // not for customers: the API's error shape
+        // not for customers: the API's error shape
+        return new AppError(413, "payload_too_large", `The request body is larger than ${FORM_BYTES} bytes.`).toResponse(requestMeta(request).id);
       form = new URLSearchParams(new TextDecoder().decode(bytes));
     } else if (request.method !== "GET" && request.method !== "HEAD") return next(request);
     return serveHelp(deps, media, site, {

@@ -73,7 +73,8 @@ export async function fetchImage(deps: Pick<Deps, "guard" | "now" | "log">, cach
   try {
     response = await guardedFetch(url, { headers: { accept: [...TYPES].join(", ") }, signal: AbortSignal.timeout(HELP_MEDIA.timeoutMs) }, deps.guard);
   } catch (error) {
-    const why = error instanceof BlockedUrlError || error instanceof RedirectRefusedError ? error.message : "the request failed"; // not for customers: a log reason
+    // not for customers: a log reason
+    const why = error instanceof BlockedUrlError || error instanceof RedirectRefusedError ? error.message : "the request failed";
     deps.log.warn("help centre image unreadable", { host: new URL(url).host, reason: why });
     return missing();
   }

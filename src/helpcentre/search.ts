@@ -13,7 +13,9 @@ export const HELP_SEARCH = {
   query: 200,
   /** Results shown. */
   results: 10,
-  /** Index hits read before keeping the public ones: drafts and internal articles are never indexed as public, but published ones outside the public tags are. */
+  /**
+   * Index hits read before keeping the public ones: drafts and internal articles are never indexed as public, but published ones outside the public tags are.
+   */
   candidates: 50,
 } as const;
 

@@ -87,16 +87,19 @@ function invalid(path: string, message: string): AppError {
 /** Checks and normalises the input; throws 400 naming the field. */
 export function checkHelpCentreInput(input: HelpCentreInput): HelpCentreInput {
   const slug = input.slug.trim().toLowerCase();
-  if (!HELP_SLUG.test(slug)) throw invalid("/slug", `must be 1 to ${HELP_LIMITS.slug} lower-case letters, digits or inner hyphens`); // not for customers: a member's settings error
+  // not for customers: a member's settings error
+  if (!HELP_SLUG.test(slug)) throw invalid("/slug", `must be 1 to ${HELP_LIMITS.slug} lower-case letters, digits or inner hyphens`);
   const domain = input.custom_domain?.trim().toLowerCase().replace(/\.$/, "") || null;
-  if (domain !== null && !DOMAIN.test(domain)) throw invalid("/custom_domain", "must be a host name such as help.example.com, without scheme, port or path"); // not for customers: a member's settings error
+  // not for customers: a member's settings error
+  if (domain !== null && !DOMAIN.test(domain)) throw invalid("/custom_domain", "must be a host name such as help.example.com, without scheme, port or path");
   if (input.collections.length > HELP_LIMITS.collections) throw invalid("/collections", `at most ${HELP_LIMITS.collections} tags`);
   const collections: string[] = [];
   for (const [i, raw] of input.collections.entries()) {
     const tag = raw.trim();
     if (tag === "" || tag.length > HELP_LIMITS.tag || /[\x00-\x1f\x7f]/.test(tag))
       throw invalid(`/collections/${i}`, `must be a tag of 1 to ${HELP_LIMITS.tag} characters`); // not for customers: a member's settings error
-    if (tag === "internal") throw invalid(`/collections/${i}`, "the tag internal keeps articles off the help centre; it cannot be public"); // not for customers: a member's settings error
+    // not for customers: a member's settings error
+    if (tag === "internal") throw invalid(`/collections/${i}`, "the tag internal keeps articles off the help centre; it cannot be public");
     if (!collections.includes(tag)) collections.push(tag);
   }
   if (input.footer.length > HELP_LIMITS.footer) throw invalid("/footer", `at most ${HELP_LIMITS.footer} characters`);
@@ -128,7 +131,8 @@ export async function saveHelpCentre(deps: Pick<Deps, "db" | "now">, orgId: stri
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     const [bySlug] = await deps.db.select({ orgId: helpCentres.orgId }).from(helpCentres).where(eq(helpCentres.slug, input.slug));
-    if (bySlug && bySlug.orgId !== orgId) throw new AppError(409, "slug_taken", "Another organisation's help centre has this slug."); // not for customers: a member's settings error
+    // not for customers: a member's settings error
+    if (bySlug && bySlug.orgId !== orgId) throw new AppError(409, "slug_taken", "Another organisation's help centre has this slug.");
     throw new AppError(409, "domain_taken", "Another organisation's help centre has this domain."); // not for customers: a member's settings error
   }
   await recordActivity(deps, {

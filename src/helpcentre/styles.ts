@@ -1,9 +1,12 @@
 // The help centre's stylesheet, served from its own origin (/help/<slug>/help.css, or /help.css
 // on a custom domain): the page's CSP allows styles only from there. Light and dark follow the
 // reader's preference; the colours keep WCAG AA contrast in both (axe checks them).
-export const HELP_CSS = `
-:root { color-scheme: light dark; --fg: #1d2330; --muted: #535c6e; --bg: #f6f7f9; --card: #fff; --accent: #2448c9; --border: #d5d9e2; --code: #eef0f4; --on-accent: #fff; }
-@media (prefers-color-scheme: dark) { :root { --fg: #e8eaf0; --muted: #a9b1c2; --bg: #11141a; --card: #1b1f28; --accent: #8fa8ff; --border: #343a47; --code: #232835; --on-accent: #0b1020; } }
+export const HELP_CSS =
+  `
+:root { color-scheme: light dark; --fg: #1d2330; --muted: #535c6e; --bg: #f6f7f9; ` +
+  `--card: #fff; --accent: #2448c9; --border: #d5d9e2; --code: #eef0f4; --on-accent: #fff; }
+@media (prefers-color-scheme: dark) { :root { --fg: #e8eaf0; --muted: #a9b1c2; --bg: #11141a; ` +
+  `--card: #1b1f28; --accent: #8fa8ff; --border: #343a47; --code: #232835; --on-accent: #0b1020; } }
 * { box-sizing: border-box; }
 body { margin: 0; background: var(--bg); color: var(--fg); font: 16px/1.6 system-ui, -apple-system, "Segoe UI", sans-serif; }
 a { color: var(--accent); }
@@ -16,8 +19,10 @@ nav.languages ul { list-style: none; display: flex; gap: .75rem; margin: 0; padd
 header.site .bar { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; justify-content: space-between; }
 header.site .name { font-weight: 700; font-size: 1.1rem; text-decoration: none; color: var(--fg); }
 form.search { display: flex; gap: .5rem; flex: 1 1 18rem; max-width: 28rem; }
-form.search input { flex: 1; min-width: 0; padding: .5rem .7rem; font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--muted); border-radius: 8px; }
-button { padding: .5rem 1rem; font: inherit; font-weight: 600; border-radius: 8px; border: 1px solid var(--accent); background: var(--accent); color: var(--on-accent); cursor: pointer; }
+form.search input { flex: 1; min-width: 0; padding: .5rem .7rem; font: inherit; ` +
+  `color: var(--fg); background: var(--bg); border: 1px solid var(--muted); border-radius: 8px; }
+button { padding: .5rem 1rem; font: inherit; font-weight: 600; border-radius: 8px; ` +
+  `border: 1px solid var(--accent); background: var(--accent); color: var(--on-accent); cursor: pointer; }
 button.secondary { background: transparent; color: var(--fg); border-color: var(--muted); }
 input:focus-visible, button:focus-visible, a:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 h1 { font-size: 1.8rem; line-height: 1.25; margin: .5rem 0 1rem; }

@@ -81,7 +81,10 @@ export function renderArticle(markdown: string, imageSrc: (n: number) => string)
         headings.push({ id, text, depth: token.depth });
         // The page's own h1 is the title: the document's headings start at h2.
         const level = Math.min(6, Math.max(2, token.depth));
-        return `<h${level} id="${escapeHtml(id)}">${this.parser.parseInline(token.tokens)} <a class="anchor" href="#${escapeHtml(id)}" aria-label="Link to this section">#</a></h${level}>\n`;
+        return (
+          `<h${level} id="${escapeHtml(id)}">${this.parser.parseInline(token.tokens)} <a class="anchor" href="#${escapeHtml(id)}" aria-label="Link to ` +
+          `this section">#</a></h${level}>\n`
+        );
       },
       link(token) {
         const href = /^(https?:|mailto:|\/|#)/i.test(token.href) ? token.href : "#";

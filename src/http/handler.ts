@@ -171,7 +171,8 @@ function refusal(request: Request, baseUrl: URL | null): AppError | null {
     return new AppError(
       421,
       "misdirected_request",
-      `This server answers for ${baseUrl!.host} (its BASE_URL) or a loopback address, not for ${JSON.stringify(misdirected.slice(0, 255))}. Use ${baseUrl!.origin}, or set BASE_URL to the address you use.`,
+      `This server answers for ${baseUrl!.host} (its BASE_URL) or a loopback address, ` +
+        `not for ${JSON.stringify(misdirected.slice(0, 255))}. Use ${baseUrl!.origin}, or set BASE_URL to the address you use.`,
     );
   }
   const url = request.url;

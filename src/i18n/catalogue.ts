@@ -115,7 +115,9 @@ export function messageProblem(key: MessageKey, message: string): string | null 
   const known = new Set(placeholders(en[key]));
   const unknown = used.filter((p) => !known.has(p));
   if (unknown.length > 0)
-    return `uses ${unknown.map((p) => `{${p}}`).join(", ")}, which this sentence does not have (it has ${[...known].map((p) => `{${p}}`).join(", ") || "none"})`;
+    return (
+      `uses ${unknown.map((p) => `{${p}}`).join(", ")}, which this sentence ` + `does not have (it has ${[...known].map((p) => `{${p}}`).join(", ") || "none"})`
+    );
   return null;
 }
 

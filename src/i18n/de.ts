@@ -3,9 +3,11 @@ import type { Messages } from "./en.ts";
 
 export const de: Messages = {
   "agent.no_answer":
-    "Das tut mir leid, ich habe in unseren Hilfeartikeln keine Antwort darauf gefunden, und ich möchte nicht raten. Soll ich Sie mit einer Person aus unserem Team verbinden?",
+    "Das tut mir leid, ich habe in unseren Hilfeartikeln keine Antwort darauf gefunden, " +
+    "und ich möchte nicht raten. Soll ich Sie mit einer Person aus unserem Team verbinden?",
   "agent.no_answer_near":
-    "Das tut mir leid, ich habe in unseren Hilfeartikeln keine Antwort darauf gefunden, und ich möchte nicht raten. Am nächsten kommt „{title}“, aber das beantwortet Ihre Frage vielleicht nicht. Soll ich Sie mit einer Person aus unserem Team verbinden?",
+    "Das tut mir leid, ich habe in unseren Hilfeartikeln keine Antwort darauf gefunden, und ich möchte nicht raten. " +
+    "Am nächsten kommt „{title}“, aber das beantwortet Ihre Frage vielleicht nicht. Soll ich Sie mit einer Person aus unserem Team verbinden?",
   "agent.nothing_said": "Das tut mir leid, ich habe keine Antwort darauf gefunden. Soll ich Sie mit einer Person aus unserem Team verbinden?",
   "agent.unavailable": "Das tut mir leid, ich kann gerade nicht antworten. Soll ich Sie mit einer Person aus unserem Team verbinden?",
   "agent.greeting_reply": "Hallo! Stellen Sie mir eine Frage, und ich suche die Antwort in unseren Hilfeartikeln.",
@@ -21,13 +23,16 @@ export const de: Messages = {
   "agent.handoff_away": "Unser Team ist gerade nicht erreichbar; eine Person antwortet Ihnen ab {day} um {time} (Zeitzone {zone}).",
 
   "mail.reply_footer":
-    "Sie erhalten diese E-Mail, weil Sie uns um Hilfe gebeten haben (Anfrage Nr. {number}). Antworten Sie darauf, um uns zu schreiben. Antworten auf Ihre eigenen Anfragen werden auch dann gesendet, wenn Sie unsere Newsletter abbestellt haben; wenn Sie sie nicht mehr erhalten möchten, bitten Sie uns, die Anfrage zu schließen.",
+    "Sie erhalten diese E-Mail, weil Sie uns um Hilfe gebeten haben (Anfrage Nr. {number}). Antworten Sie darauf, um uns zu schreiben. " +
+    "Antworten auf Ihre eigenen Anfragen werden auch dann gesendet, wenn Sie unsere Newsletter abbestellt haben; " +
+    "wenn Sie sie nicht mehr erhalten möchten, bitten Sie uns, die Anfrage zu schließen.",
   "mail.from_name": "{person} von {org}",
   "mail.support": "Support",
   "mail.resolution_subject": "Anfrage Nr. {number} ist gelöst: Wie waren wir?",
   "mail.resolution_resolved": "Anfrage Nr. {number} ist gelöst.",
   "mail.resolution_footer":
-    "Sie erhalten diese E-Mail, weil Ihre Anfrage Nr. {number} an {org} gelöst wurde. Die Links gelten {days, plural, one {# Tag} other {# Tage}}; jede Anfrage kann einmal bewertet werden.",
+    "Sie erhalten diese E-Mail, weil Ihre Anfrage Nr. {number} an {org} gelöst wurde. " +
+    "Die Links gelten {days, plural, one {# Tag} other {# Tage}}; jede Anfrage kann einmal bewertet werden.",
   "mail.optin_subject": "Bestätigen Sie Ihr Abonnement: {series}",
   "mail.optin_intro": "Bitte bestätigen Sie, dass Sie die E-Mail-Reihe „{series}“ von {org} an {email} erhalten möchten.",
   "mail.optin_ignore":
@@ -68,7 +73,8 @@ export const de: Messages = {
   "optin.done": "{email} erhält „{series}“ von {org}. Jede E-Mail enthält einen Link zum Abbestellen.",
   "optin.already_title": "Bereits bestätigt",
   "optin.already":
-    "Diese Anfrage, „{series}“ von {org} zu erhalten, wurde bereits bestätigt; Sie müssen nichts weiter tun. Jede E-Mail der Reihe enthält einen Link zum Abbestellen.",
+    "Diese Anfrage, „{series}“ von {org} zu erhalten, wurde bereits bestätigt; " +
+    "Sie müssen nichts weiter tun. Jede E-Mail der Reihe enthält einen Link zum Abbestellen.",
   "optin.paused_title": "Diese Reihe läuft gerade nicht",
   "optin.paused": "„{series}“ von {org} ist pausiert. Verwenden Sie den Link später noch einmal; er gilt bis {until, date, utc} (UTC).",
   "optin.unsubscribed_title": "Sie haben sich bereits abgemeldet",
@@ -121,7 +127,8 @@ export const de: Messages = {
   "widget.contact_invalid": "Das sieht nicht wie eine E-Mail-Adresse aus. Prüfen Sie sie oder wählen Sie Überspringen.",
   "widget.contact_failed": "Ihre E-Mail-Adresse konnte nicht gespeichert werden. Versuchen Sie es erneut oder wählen Sie Überspringen.",
   "widget.ticket_done":
-    "{status, select, resolved {Ticket Nr. {number} ist gelöst.} other {Ticket Nr. {number} ist geschlossen.}} Unser Assistent antwortet wieder; Sie können jederzeit nach einer Person fragen.",
+    "{status, select, resolved {Ticket Nr. {number} ist gelöst.} other {Ticket Nr. " +
+    "{number} ist geschlossen.}} Unser Assistent antwortet wieder; Sie können jederzeit nach einer Person fragen.",
   "widget.joined": "{name} ist dem Gespräch beigetreten.",
   "widget.sent_to_ticket": "An Ticket Nr. {number} gesendet.",
   "widget.added_to_ticket": "Ihre Nachricht wurde zu Ticket Nr. {number} hinzugefügt. Eine Person aus unserem Team meldet sich bei Ihnen.",

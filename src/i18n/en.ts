@@ -8,9 +8,11 @@
 export const en = {
   // The assistant's own sentences.
   "agent.no_answer":
-    "I'm sorry, I couldn't find an answer to that in our help articles, and I don't want to guess. Would you like me to connect you with a person from our team?",
+    "I'm sorry, I couldn't find an answer to that in our help articles, " +
+    "and I don't want to guess. Would you like me to connect you with a person from our team?",
   "agent.no_answer_near":
-    "I'm sorry, I couldn't find an answer to that in our help articles, and I don't want to guess. The closest one is \"{title}\", but it may not cover your question. Would you like me to connect you with a person from our team?",
+    "I'm sorry, I couldn't find an answer to that in our help articles, and I don't want to guess. The closest one is \"{title}\", " +
+    "but it may not cover your question. Would you like me to connect you with a person from our team?",
   "agent.nothing_said": "I'm sorry, I couldn't find an answer to that. Would you like me to connect you with a person from our team?",
   "agent.unavailable": "I'm sorry, I can't answer right now. Would you like me to connect you with a person from our team?",
   "agent.greeting_reply": "Hello! Ask me a question and I'll look for the answer in our help articles.",
@@ -27,13 +29,15 @@ export const en = {
 
   // Emails.
   "mail.reply_footer":
-    "You get this email because you asked us for help (request #{number}). Answer it to write to us. Replies to your own requests are sent even if you unsubscribed from our newsletters; to stop them, ask us to close the request.",
+    "You get this email because you asked us for help (request #{number}). Answer it to write to us. " +
+    "Replies to your own requests are sent even if you unsubscribed from our newsletters; to stop them, ask us to close the request.",
   "mail.from_name": "{person} at {org}",
   "mail.support": "Support",
   "mail.resolution_subject": "Request #{number} is resolved: how did we do?",
   "mail.resolution_resolved": "Request #{number} is resolved.",
   "mail.resolution_footer":
-    "You get this email because request #{number} to {org} was resolved. The links work for {days, plural, one {# day} other {# days}}; a request is rated once.",
+    "You get this email because request #{number} to {org} was resolved. " +
+    "The links work for {days, plural, one {# day} other {# days}}; a request is rated once.",
   "mail.optin_subject": "Confirm your subscription: {series}",
   "mail.optin_intro": "Please confirm that you want to receive the email series “{series}” from {org} at {email}.",
   "mail.optin_ignore": "If you did not ask for it, ignore this email: nothing more will be sent to you. The link works until {until, date, utc} (UTC).",
@@ -126,7 +130,8 @@ export const en = {
   "widget.contact_invalid": "That does not look like an email address. Check it, or choose Skip.",
   "widget.contact_failed": "Your email could not be saved. Try again, or choose Skip.",
   "widget.ticket_done":
-    "{status, select, resolved {Ticket #{number} is resolved.} other {Ticket #{number} is closed.}} Our assistant answers again; you can ask for a person at any time.",
+    "{status, select, resolved {Ticket #{number} is resolved.} other {Ticket #{number} is closed.}} Our assistant answers again; " +
+    "you can ask for a person at any time.",
   "widget.joined": "{name} joined the conversation.",
   "widget.sent_to_ticket": "Sent to ticket #{number}.",
   "widget.added_to_ticket": "Your message was added to ticket #{number}. A person from our team will follow up.",

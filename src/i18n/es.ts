@@ -3,9 +3,11 @@ import type { Messages } from "./en.ts";
 
 export const es: Messages = {
   "agent.no_answer":
-    "Lo siento, no he encontrado la respuesta en nuestros artículos de ayuda y prefiero no adivinar. ¿Quieres que te ponga en contacto con una persona de nuestro equipo?",
+    "Lo siento, no he encontrado la respuesta en nuestros artículos de ayuda y prefiero no adivinar. " +
+    "¿Quieres que te ponga en contacto con una persona de nuestro equipo?",
   "agent.no_answer_near":
-    "Lo siento, no he encontrado la respuesta en nuestros artículos de ayuda y prefiero no adivinar. El más cercano es «{title}», pero puede que no responda a tu pregunta. ¿Quieres que te ponga en contacto con una persona de nuestro equipo?",
+    "Lo siento, no he encontrado la respuesta en nuestros artículos de ayuda y prefiero no adivinar. El más cercano es «{title}», " +
+    "pero puede que no responda a tu pregunta. ¿Quieres que te ponga en contacto con una persona de nuestro equipo?",
   "agent.nothing_said": "Lo siento, no he encontrado la respuesta. ¿Quieres que te ponga en contacto con una persona de nuestro equipo?",
   "agent.unavailable": "Lo siento, ahora mismo no puedo responder. ¿Quieres que te ponga en contacto con una persona de nuestro equipo?",
   "agent.greeting_reply": "¡Hola! Hazme una pregunta y buscaré la respuesta en nuestros artículos de ayuda.",
@@ -21,13 +23,16 @@ export const es: Messages = {
   "agent.handoff_away": "Nuestro equipo no está disponible en este momento; una persona te responderá a partir del {day} a las {time} (hora de {zone}).",
 
   "mail.reply_footer":
-    "Recibes este correo porque nos pediste ayuda (solicitud n.º {number}). Responde a este mensaje para escribirnos. Las respuestas a tus propias solicitudes se envían aunque te hayas dado de baja de nuestros boletines; para dejar de recibirlas, pídenos que cerremos la solicitud.",
+    "Recibes este correo porque nos pediste ayuda (solicitud n.º {number}). Responde a este mensaje para escribirnos. " +
+    "Las respuestas a tus propias solicitudes se envían aunque te hayas dado de baja de nuestros boletines; " +
+    "para dejar de recibirlas, pídenos que cerremos la solicitud.",
   "mail.from_name": "{person} de {org}",
   "mail.support": "Soporte",
   "mail.resolution_subject": "La solicitud n.º {number} está resuelta: ¿qué tal lo hicimos?",
   "mail.resolution_resolved": "La solicitud n.º {number} está resuelta.",
   "mail.resolution_footer":
-    "Recibes este correo porque se resolvió la solicitud n.º {number} que enviaste a {org}. Los enlaces funcionan durante {days, plural, one {# día} other {# días}}; cada solicitud se valora una sola vez.",
+    "Recibes este correo porque se resolvió la solicitud n.º {number} que enviaste a {org}. " +
+    "Los enlaces funcionan durante {days, plural, one {# día} other {# días}}; cada solicitud se valora una sola vez.",
   "mail.optin_subject": "Confirma tu suscripción: {series}",
   "mail.optin_intro": "Confirma que quieres recibir la serie de correos «{series}» de {org} en {email}.",
   "mail.optin_ignore": "Si no la has pedido, ignora este correo: no te enviaremos nada más. El enlace funciona hasta el {until, date, utc} (UTC).",
@@ -66,7 +71,8 @@ export const es: Messages = {
   "optin.done": "{email} recibirá «{series}» de {org}. Cada correo incluye un enlace para darse de baja.",
   "optin.already_title": "Ya confirmada",
   "optin.already":
-    "Esta solicitud para recibir «{series}» de {org} ya se confirmó; no tienes que hacer nada más. Cada correo de la serie incluye un enlace para darse de baja.",
+    "Esta solicitud para recibir «{series}» de {org} ya se confirmó; " +
+    "no tienes que hacer nada más. Cada correo de la serie incluye un enlace para darse de baja.",
   "optin.paused_title": "Esta serie no está activa en este momento",
   "optin.paused": "«{series}» de {org} está en pausa. Vuelve a usar el mismo enlace más tarde; funciona hasta el {until, date, utc} (UTC).",
   "optin.unsubscribed_title": "Te diste de baja anteriormente",
@@ -118,7 +124,8 @@ export const es: Messages = {
   "widget.contact_invalid": "Eso no parece una dirección de correo. Revísala o elige Omitir.",
   "widget.contact_failed": "No se pudo guardar tu correo. Inténtalo de nuevo o elige Omitir.",
   "widget.ticket_done":
-    "{status, select, resolved {El ticket n.º {number} está resuelto.} other {El ticket n.º {number} está cerrado.}} Nuestro asistente vuelve a responder; puedes pedir una persona en cualquier momento.",
+    "{status, select, resolved {El ticket n.º {number} está resuelto.} other {El ticket n.º {number} está cerrado.}} Nuestro asistente vuelve a responder; " +
+    "puedes pedir una persona en cualquier momento.",
   "widget.joined": "{name} se ha unido a la conversación.",
   "widget.sent_to_ticket": "Enviado al ticket n.º {number}.",
   "widget.added_to_ticket": "Tu mensaje se ha añadido al ticket n.º {number}. Una persona de nuestro equipo se pondrá en contacto contigo.",

@@ -4,9 +4,12 @@ import type { Messages } from "./en.ts";
 
 export const fr: Messages = {
   "agent.no_answer":
-    "Désolé, je n’ai pas trouvé de réponse à cette question dans nos articles d’aide, et je préfère ne pas deviner. Voulez-vous que je vous mette en relation avec une personne de notre équipe ?",
+    "Désolé, je n’ai pas trouvé de réponse à cette question dans nos articles d’aide, " +
+    "et je préfère ne pas deviner. Voulez-vous que je vous mette en relation avec une personne de notre équipe ?",
   "agent.no_answer_near":
-    "Désolé, je n’ai pas trouvé de réponse à cette question dans nos articles d’aide, et je préfère ne pas deviner. L’article le plus proche est « {title} », mais il ne répond peut-être pas à votre question. Voulez-vous que je vous mette en relation avec une personne de notre équipe ?",
+    "Désolé, je n’ai pas trouvé de réponse à cette question dans nos articles d’aide, " +
+    "et je préfère ne pas deviner. L’article le plus proche est « {title} », " +
+    "mais il ne répond peut-être pas à votre question. Voulez-vous que je vous mette en relation avec une personne de notre équipe ?",
   "agent.nothing_said": "Désolé, je n’ai pas trouvé de réponse. Voulez-vous que je vous mette en relation avec une personne de notre équipe ?",
   "agent.unavailable": "Désolé, je ne peux pas répondre pour le moment. Voulez-vous que je vous mette en relation avec une personne de notre équipe ?",
   "agent.greeting_reply": "Bonjour ! Posez-moi une question et je chercherai la réponse dans nos articles d’aide.",
@@ -22,13 +25,16 @@ export const fr: Messages = {
   "agent.handoff_away": "Notre équipe est absente pour le moment ; une personne vous répondra à partir du {day} à {time} (heure de {zone}).",
 
   "mail.reply_footer":
-    "Vous recevez cet e-mail parce que vous nous avez demandé de l’aide (demande nº {number}). Répondez-y pour nous écrire. Les réponses à vos propres demandes sont envoyées même si vous vous êtes désabonné de nos newsletters ; pour ne plus les recevoir, demandez-nous de clôturer la demande.",
+    "Vous recevez cet e-mail parce que vous nous avez demandé de l’aide (demande nº {number}). Répondez-y pour nous écrire. " +
+    "Les réponses à vos propres demandes sont envoyées même si vous vous êtes désabonné de nos newsletters ; " +
+    "pour ne plus les recevoir, demandez-nous de clôturer la demande.",
   "mail.from_name": "{person} de {org}",
   "mail.support": "Assistance",
   "mail.resolution_subject": "La demande nº {number} est résolue : comment nous sommes-nous débrouillés ?",
   "mail.resolution_resolved": "La demande nº {number} est résolue.",
   "mail.resolution_footer":
-    "Vous recevez cet e-mail parce que votre demande nº {number} auprès de {org} a été résolue. Les liens sont valables {days, plural, one {# jour} other {# jours}} ; chaque demande ne peut être évaluée qu’une fois.",
+    "Vous recevez cet e-mail parce que votre demande nº {number} auprès de {org} a été résolue. " +
+    "Les liens sont valables {days, plural, one {# jour} other {# jours}} ; chaque demande ne peut être évaluée qu’une fois.",
   "mail.optin_subject": "Confirmez votre abonnement : {series}",
   "mail.optin_intro": "Merci de confirmer que vous souhaitez recevoir la série d’e-mails « {series} » de {org} à l’adresse {email}.",
   "mail.optin_ignore":
@@ -68,7 +74,8 @@ export const fr: Messages = {
   "optin.done": "{email} recevra « {series} » de {org}. Chaque e-mail contient un lien de désabonnement.",
   "optin.already_title": "Déjà confirmé",
   "optin.already":
-    "Cette demande pour recevoir « {series} » de {org} a déjà été confirmée ; vous n’avez rien d’autre à faire. Chaque e-mail de la série contient un lien de désabonnement.",
+    "Cette demande pour recevoir « {series} » de {org} a déjà été confirmée ; " +
+    "vous n’avez rien d’autre à faire. Chaque e-mail de la série contient un lien de désabonnement.",
   "optin.paused_title": "Cette série n’est pas active pour le moment",
   "optin.paused": "« {series} » de {org} est en pause. Réutilisez le même lien plus tard ; il est valable jusqu’au {until, date, utc} (UTC).",
   "optin.unsubscribed_title": "Vous vous êtes désabonné précédemment",
@@ -120,7 +127,8 @@ export const fr: Messages = {
   "widget.contact_invalid": "Cela ne ressemble pas à une adresse e-mail. Vérifiez-la ou choisissez Passer.",
   "widget.contact_failed": "Votre adresse e-mail n’a pas pu être enregistrée. Réessayez ou choisissez Passer.",
   "widget.ticket_done":
-    "{status, select, resolved {Le ticket nº {number} est résolu.} other {Le ticket nº {number} est clôturé.}} Notre assistant répond de nouveau ; vous pouvez demander une personne à tout moment.",
+    "{status, select, resolved {Le ticket nº {number} est résolu.} other {Le ticket nº {number} est clôturé.}} Notre assistant répond de nouveau ; " +
+    "vous pouvez demander une personne à tout moment.",
   "widget.joined": "{name} a rejoint la conversation.",
   "widget.sent_to_ticket": "Envoyé au ticket nº {number}.",
   "widget.added_to_ticket": "Votre message a été ajouté au ticket nº {number}. Une personne de notre équipe reviendra vers vous.",

@@ -4,9 +4,11 @@ import type { Messages } from "./en.ts";
 
 export const it: Messages = {
   "agent.no_answer":
-    "Mi dispiace, non ho trovato una risposta nei nostri articoli di assistenza e preferisco non tirare a indovinare. Vuoi che ti metta in contatto con una persona del nostro team?",
+    "Mi dispiace, non ho trovato una risposta nei nostri articoli di assistenza e preferisco non tirare a indovinare. " +
+    "Vuoi che ti metta in contatto con una persona del nostro team?",
   "agent.no_answer_near":
-    "Mi dispiace, non ho trovato una risposta nei nostri articoli di assistenza e preferisco non tirare a indovinare. Il più vicino è “{title}”, ma potrebbe non rispondere alla tua domanda. Vuoi che ti metta in contatto con una persona del nostro team?",
+    "Mi dispiace, non ho trovato una risposta nei nostri articoli di assistenza e preferisco non tirare a indovinare. " +
+    "Il più vicino è “{title}”, ma potrebbe non rispondere alla tua domanda. Vuoi che ti metta in contatto con una persona del nostro team?",
   "agent.nothing_said": "Mi dispiace, non ho trovato una risposta. Vuoi che ti metta in contatto con una persona del nostro team?",
   "agent.unavailable": "Mi dispiace, al momento non riesco a rispondere. Vuoi che ti metta in contatto con una persona del nostro team?",
   "agent.greeting_reply": "Ciao! Fammi una domanda e cercherò la risposta nei nostri articoli di assistenza.",
@@ -22,13 +24,16 @@ export const it: Messages = {
   "agent.handoff_away": "Il nostro team al momento non è disponibile; una persona ti risponderà a partire da {day} alle {time} (ora di {zone}).",
 
   "mail.reply_footer":
-    "Ricevi questa email perché ci hai chiesto aiuto (richiesta n. {number}). Rispondi per scriverci. Le risposte alle tue richieste vengono inviate anche se hai annullato l’iscrizione alle nostre newsletter; per non riceverle più, chiedici di chiudere la richiesta.",
+    "Ricevi questa email perché ci hai chiesto aiuto (richiesta n. {number}). Rispondi per scriverci. " +
+    "Le risposte alle tue richieste vengono inviate anche se hai annullato l’iscrizione alle nostre newsletter; " +
+    "per non riceverle più, chiedici di chiudere la richiesta.",
   "mail.from_name": "{person} di {org}",
   "mail.support": "Assistenza",
   "mail.resolution_subject": "La richiesta n. {number} è stata risolta: come ci siamo comportati?",
   "mail.resolution_resolved": "La richiesta n. {number} è stata risolta.",
   "mail.resolution_footer":
-    "Ricevi questa email perché la richiesta n. {number} inviata a {org} è stata risolta. I link funzionano per {days, plural, one {# giorno} other {# giorni}}; ogni richiesta si può valutare una sola volta.",
+    "Ricevi questa email perché la richiesta n. {number} inviata a {org} è stata risolta. I link funzionano per {days, " +
+    "plural, one {# giorno} other {# giorni}}; ogni richiesta si può valutare una sola volta.",
   "mail.optin_subject": "Conferma la tua iscrizione: {series}",
   "mail.optin_intro": "Conferma di voler ricevere la serie di email “{series}” di {org} all’indirizzo {email}.",
   "mail.optin_ignore": "Se non l’hai richiesta, ignora questa email: non riceverai nient’altro. Il link è valido fino al {until, date, utc} (UTC).",
@@ -67,7 +72,8 @@ export const it: Messages = {
   "optin.done": "{email} riceverà “{series}” di {org}. Ogni email contiene un link per annullare l’iscrizione.",
   "optin.already_title": "Già confermata",
   "optin.already":
-    "Questa richiesta di ricevere “{series}” di {org} è già stata confermata; non devi fare altro. Ogni email della serie contiene un link per annullare l’iscrizione.",
+    "Questa richiesta di ricevere “{series}” di {org} è già stata confermata; " +
+    "non devi fare altro. Ogni email della serie contiene un link per annullare l’iscrizione.",
   "optin.paused_title": "Questa serie al momento non è attiva",
   "optin.paused": "“{series}” di {org} è in pausa. Usa di nuovo lo stesso link più tardi; è valido fino al {until, date, utc} (UTC).",
   "optin.unsubscribed_title": "Hai annullato l’iscrizione in precedenza",
@@ -119,7 +125,8 @@ export const it: Messages = {
   "widget.contact_invalid": "Non sembra un indirizzo email. Controllalo oppure scegli Salta.",
   "widget.contact_failed": "Non è stato possibile salvare la tua email. Riprova oppure scegli Salta.",
   "widget.ticket_done":
-    "{status, select, resolved {Il ticket n. {number} è stato risolto.} other {Il ticket n. {number} è stato chiuso.}} Il nostro assistente risponde di nuovo; puoi chiedere una persona in qualsiasi momento.",
+    "{status, select, resolved {Il ticket n. {number} è stato risolto.} other {Il ticket n. " +
+    "{number} è stato chiuso.}} Il nostro assistente risponde di nuovo; puoi chiedere una persona in qualsiasi momento.",
   "widget.joined": "{name} si è unito alla conversazione.",
   "widget.sent_to_ticket": "Inviato al ticket n. {number}.",
   "widget.added_to_ticket": "Il tuo messaggio è stato aggiunto al ticket n. {number}. Una persona del nostro team ti ricontatterà.",

@@ -5,7 +5,8 @@ export const nl: Messages = {
   "agent.no_answer":
     "Sorry, ik heb hier geen antwoord op gevonden in onze helpartikelen, en ik wil niet gokken. Zal ik je in contact brengen met iemand van ons team?",
   "agent.no_answer_near":
-    "Sorry, ik heb hier geen antwoord op gevonden in onze helpartikelen, en ik wil niet gokken. Het artikel dat er het dichtst bij komt is ‘{title}’, maar dat beantwoordt je vraag misschien niet. Zal ik je in contact brengen met iemand van ons team?",
+    "Sorry, ik heb hier geen antwoord op gevonden in onze helpartikelen, en ik wil niet gokken. Het artikel dat er het dichtst bij komt is ‘{title}’, " +
+    "maar dat beantwoordt je vraag misschien niet. Zal ik je in contact brengen met iemand van ons team?",
   "agent.nothing_said": "Sorry, ik heb hier geen antwoord op gevonden. Zal ik je in contact brengen met iemand van ons team?",
   "agent.unavailable": "Sorry, ik kan nu geen antwoord geven. Zal ik je in contact brengen met iemand van ons team?",
   "agent.greeting_reply": "Hallo! Stel me een vraag, dan zoek ik het antwoord op in onze helpartikelen.",
@@ -21,13 +22,16 @@ export const nl: Messages = {
   "agent.handoff_away": "Ons team is er op dit moment niet; iemand antwoordt je vanaf {day} om {time} (tijdzone {zone}).",
 
   "mail.reply_footer":
-    "Je ontvangt deze e-mail omdat je ons om hulp hebt gevraagd (verzoek #{number}). Beantwoord hem om ons te schrijven. Antwoorden op je eigen verzoeken worden ook verstuurd als je je hebt afgemeld voor onze nieuwsbrieven; wil je ze niet meer ontvangen, vraag ons dan het verzoek te sluiten.",
+    "Je ontvangt deze e-mail omdat je ons om hulp hebt gevraagd (verzoek #{number}). Beantwoord hem om ons te schrijven. " +
+    "Antwoorden op je eigen verzoeken worden ook verstuurd als je je hebt afgemeld voor onze nieuwsbrieven; " +
+    "wil je ze niet meer ontvangen, vraag ons dan het verzoek te sluiten.",
   "mail.from_name": "{person} van {org}",
   "mail.support": "Klantenservice",
   "mail.resolution_subject": "Verzoek #{number} is opgelost: hoe hebben we het gedaan?",
   "mail.resolution_resolved": "Verzoek #{number} is opgelost.",
   "mail.resolution_footer":
-    "Je ontvangt deze e-mail omdat verzoek #{number} aan {org} is opgelost. De links werken {days, plural, one {# dag} other {# dagen}}; een verzoek kan één keer worden beoordeeld.",
+    "Je ontvangt deze e-mail omdat verzoek #{number} aan {org} is opgelost. De links werken {days, " +
+    "plural, one {# dag} other {# dagen}}; een verzoek kan één keer worden beoordeeld.",
   "mail.optin_subject": "Bevestig je inschrijving: {series}",
   "mail.optin_intro": "Bevestig dat je de e-mailreeks ‘{series}’ van {org} wilt ontvangen op {email}.",
   "mail.optin_ignore": "Heb je hier niet om gevraagd? Negeer dan deze e-mail: je ontvangt verder niets. De link werkt tot {until, date, utc} (UTC).",
@@ -66,7 +70,8 @@ export const nl: Messages = {
   "optin.done": "{email} ontvangt ‘{series}’ van {org}. Elke e-mail bevat een link om je af te melden.",
   "optin.already_title": "Al bevestigd",
   "optin.already":
-    "Dit verzoek om ‘{series}’ van {org} te ontvangen is al bevestigd; je hoeft niets meer te doen. Elke e-mail van de reeks bevat een link om je af te melden.",
+    "Dit verzoek om ‘{series}’ van {org} te ontvangen is al bevestigd; " +
+    "je hoeft niets meer te doen. Elke e-mail van de reeks bevat een link om je af te melden.",
   "optin.paused_title": "Deze reeks loopt op dit moment niet",
   "optin.paused": "‘{series}’ van {org} is gepauzeerd. Gebruik dezelfde link later opnieuw; hij werkt tot {until, date, utc} (UTC).",
   "optin.unsubscribed_title": "Je hebt je eerder afgemeld",
@@ -118,7 +123,8 @@ export const nl: Messages = {
   "widget.contact_invalid": "Dat lijkt geen e-mailadres. Controleer het, of kies Overslaan.",
   "widget.contact_failed": "Je e-mailadres kon niet worden opgeslagen. Probeer het opnieuw, of kies Overslaan.",
   "widget.ticket_done":
-    "{status, select, resolved {Ticket #{number} is opgelost.} other {Ticket #{number} is gesloten.}} Onze assistent antwoordt weer; je kunt op elk moment om iemand van ons team vragen.",
+    "{status, select, resolved {Ticket #{number} is opgelost.} other {Ticket #{number} is gesloten.}} Onze assistent antwoordt weer; " +
+    "je kunt op elk moment om iemand van ons team vragen.",
   "widget.joined": "{name} neemt deel aan het gesprek.",
   "widget.sent_to_ticket": "Verstuurd naar ticket #{number}.",
   "widget.added_to_ticket": "Je bericht is toegevoegd aan ticket #{number}. Iemand van ons team neemt contact met je op.",

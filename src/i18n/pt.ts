@@ -3,9 +3,11 @@ import type { Messages } from "./en.ts";
 
 export const pt: Messages = {
   "agent.no_answer":
-    "Desculpe, não encontrei uma resposta para isso nos nossos artigos de ajuda e prefiro não adivinhar. Quer que eu o coloque em contato com uma pessoa da nossa equipe?",
+    "Desculpe, não encontrei uma resposta para isso nos nossos artigos de ajuda e prefiro não adivinhar. " +
+    "Quer que eu o coloque em contato com uma pessoa da nossa equipe?",
   "agent.no_answer_near":
-    "Desculpe, não encontrei uma resposta para isso nos nossos artigos de ajuda e prefiro não adivinhar. O mais próximo é “{title}”, mas talvez não responda à sua pergunta. Quer que eu o coloque em contato com uma pessoa da nossa equipe?",
+    "Desculpe, não encontrei uma resposta para isso nos nossos artigos de ajuda e prefiro não adivinhar. O mais próximo é “{title}”, " +
+    "mas talvez não responda à sua pergunta. Quer que eu o coloque em contato com uma pessoa da nossa equipe?",
   "agent.nothing_said": "Desculpe, não encontrei uma resposta para isso. Quer que eu o coloque em contato com uma pessoa da nossa equipe?",
   "agent.unavailable": "Desculpe, não consigo responder agora. Quer que eu o coloque em contato com uma pessoa da nossa equipe?",
   "agent.greeting_reply": "Olá! Faça uma pergunta e eu procuro a resposta nos nossos artigos de ajuda.",
@@ -21,13 +23,16 @@ export const pt: Messages = {
   "agent.handoff_away": "A nossa equipe não está disponível agora; uma pessoa responderá a partir de {day} às {time} (horário de {zone}).",
 
   "mail.reply_footer":
-    "Você recebe este e-mail porque nos pediu ajuda (solicitação nº {number}). Responda a ele para nos escrever. As respostas às suas próprias solicitações são enviadas mesmo que você tenha cancelado a inscrição nas nossas newsletters; para deixar de recebê-las, peça-nos para encerrar a solicitação.",
+    "Você recebe este e-mail porque nos pediu ajuda (solicitação nº {number}). Responda a ele para nos escrever. " +
+    "As respostas às suas próprias solicitações são enviadas mesmo que você tenha cancelado a inscrição nas nossas newsletters; " +
+    "para deixar de recebê-las, peça-nos para encerrar a solicitação.",
   "mail.from_name": "{person}, {org}",
   "mail.support": "Suporte",
   "mail.resolution_subject": "A solicitação nº {number} foi resolvida: como nos saímos?",
   "mail.resolution_resolved": "A solicitação nº {number} foi resolvida.",
   "mail.resolution_footer":
-    "Você recebe este e-mail porque a solicitação nº {number} enviada a {org} foi resolvida. Os links funcionam por {days, plural, one {# dia} other {# dias}}; cada solicitação é avaliada uma única vez.",
+    "Você recebe este e-mail porque a solicitação nº {number} enviada a {org} foi resolvida. " +
+    "Os links funcionam por {days, plural, one {# dia} other {# dias}}; cada solicitação é avaliada uma única vez.",
   "mail.optin_subject": "Confirme a sua inscrição: {series}",
   "mail.optin_intro": "Confirme que deseja receber a série de e-mails “{series}” de {org} em {email}.",
   "mail.optin_ignore": "Se não foi você que pediu, ignore este e-mail: nada mais será enviado. O link funciona até {until, date, utc} (UTC).",
@@ -66,7 +71,8 @@ export const pt: Messages = {
   "optin.done": "{email} receberá “{series}” de {org}. Todos os e-mails têm um link para cancelar a inscrição.",
   "optin.already_title": "Já confirmada",
   "optin.already":
-    "Este pedido para receber “{series}” de {org} já foi confirmado; não é preciso fazer mais nada. Todos os e-mails da série têm um link para cancelar a inscrição.",
+    "Este pedido para receber “{series}” de {org} já foi confirmado; " +
+    "não é preciso fazer mais nada. Todos os e-mails da série têm um link para cancelar a inscrição.",
   "optin.paused_title": "Esta série não está ativa no momento",
   "optin.paused": "“{series}” de {org} está pausada. Use o mesmo link mais tarde; ele funciona até {until, date, utc} (UTC).",
   "optin.unsubscribed_title": "Você cancelou a inscrição antes",
@@ -118,7 +124,8 @@ export const pt: Messages = {
   "widget.contact_invalid": "Isso não parece um endereço de e-mail. Verifique-o ou escolha Pular.",
   "widget.contact_failed": "Não foi possível salvar o seu e-mail. Tente novamente ou escolha Pular.",
   "widget.ticket_done":
-    "{status, select, resolved {O ticket nº {number} foi resolvido.} other {O ticket nº {number} foi encerrado.}} O nosso assistente volta a responder; você pode pedir uma pessoa a qualquer momento.",
+    "{status, select, resolved {O ticket nº {number} foi resolvido.} other {O ticket nº {number} foi encerrado.}} O nosso assistente volta a responder; " +
+    "você pode pedir uma pessoa a qualquer momento.",
   "widget.joined": "{name} entrou na conversa.",
   "widget.sent_to_ticket": "Enviado para o ticket nº {number}.",
   "widget.added_to_ticket": "A sua mensagem foi adicionada ao ticket nº {number}. Uma pessoa da nossa equipe entrará em contato.",

@@ -108,7 +108,10 @@ export function inboundRoutes(deps: Deps) {
         detail: {
           summary: "Receive one email from a relay (raw RFC 5322 message as the body; Bearer INBOUND_WEBHOOK_SECRET)",
           description:
-            "The recipients are read from To, Cc, Delivered-To, X-Original-To and Envelope-To. 200 with one result per ticket reached (`stored`, `duplicate` for a Message-ID already stored, `ignored` for automatic mail and bounces); 401 bad secret; 404 no acceptable recipient (or relay not enabled); 413 past INBOUND_MAX_MESSAGE_BYTES.",
+            "The recipients are read from To, Cc, Delivered-To, X-Original-To and Envelope-To. " +
+            "200 with one result per ticket reached (`stored`, `duplicate` for a Message-ID already stored, " +
+            "`ignored` for automatic mail and bounces); 401 bad secret; " +
+            "404 no acceptable recipient (or relay not enabled); 413 past INBOUND_MAX_MESSAGE_BYTES.",
           tags,
           security: [{ inboundSecret: [] }],
           requestBody: {

@@ -68,9 +68,11 @@ export function renderResolution(p: { question: string; org: string; number: num
   const resolved = texts.t("mail.resolution_resolved", { number });
   const lines = p.links.map((link, i) => `${i + 1} (${labels[i + 1]}): ${link}`);
   const text = `${resolved}\n\n${p.question}\n\n${lines.join("\n")}\n\n-- \n${footer}\n`;
-  const html = `<!doctype html><html lang="${escapeHtml(texts.language)}"${isRtl(texts.language) ? ' dir="rtl"' : ""}><body><p>${escapeHtml(resolved)}</p>\n<p>${escapeHtml(p.question)}</p>\n<p>${p.links
-    .map((link, i) => `<a href="${escapeHtml(link)}">${i + 1} — ${escapeHtml(labels[i + 1]!)}</a>`)
-    .join("<br>\n")}</p>\n<p style="color:#666;font-size:12px">${escapeHtml(footer)}</p></body></html>`;
+  const html =
+    `<!doctype html><html lang="${escapeHtml(texts.language)}"${isRtl(texts.language) ? ' dir="rtl"' : ""}><body>` +
+    `<p>${escapeHtml(resolved)}</p>\n<p>${escapeHtml(p.question)}</p>\n<p>${p.links
+      .map((link, i) => `<a href="${escapeHtml(link)}">${i + 1} — ${escapeHtml(labels[i + 1]!)}</a>`)
+      .join("<br>\n")}</p>\n<p style="color:#666;font-size:12px">${escapeHtml(footer)}</p></body></html>`;
   return { text, html };
 }
 

@@ -97,11 +97,14 @@ export function inboxLiveRoutes(deps: Deps) {
         query: t.Object({ last_event_id: t.Optional(t.String({ maxLength: 15 })) }),
         detail: {
           summary:
-            "Every ticket event of the org as Server-Sent Events: `message` or `ticket`, with the ticket's id (never a message's text); resume with Last-Event-ID (inbox:view)",
+            "Every ticket event of the org as Server-Sent Events: `message` or `ticket`, " +
+            "with the ticket's id (never a message's text); resume with Last-Event-ID (inbox:view)",
           tags: ["Tickets"],
           security: [{ dashboard: [] }],
           responses: mediaResponse(
-            'Server-Sent Events (HTML Living Standard): `id:` (resume with Last-Event-ID), `event:` and a JSON `data:` line each; `retry: 3000` and a heartbeat comment every SDK_STREAM_HEARTBEAT_SECONDS. A client that leaves more than 256 KiB of new events untaken is cut (README "Live conversation")',
+            "Server-Sent Events (HTML Living Standard): `id:` (resume with Last-Event-ID), `event:` and a JSON `data:` line each; `retry: " +
+              "3000` and a heartbeat comment every SDK_STREAM_HEARTBEAT_SECONDS. " +
+              'A client that leaves more than 256 KiB of new events untaken is cut (README "Live conversation")',
             ["text/event-stream"],
           ),
         },

@@ -116,7 +116,10 @@ function renderNotice(deps: Pick<Deps, "config">, found: Notice) {
   const intro = `${who} wrote on ticket #${ticket.number} (${ticket.subject}).`;
   // "notify only" never carries the customer's text.
   const text = mode === "full" ? `${intro}\n\n${found.body}\n\nOpen it: ${link}\n` : `${intro}\n\nOpen it: ${link}\n`;
-  const html = `<p>${escapeHtml(intro)}</p>${mode === "full" ? `<blockquote>${escapeHtml(found.body).replace(/\n/g, "<br>")}</blockquote>` : ""}<p><a href="${escapeHtml(link)}">Open ticket #${ticket.number}</a></p>`;
+  const html =
+    `<p>${escapeHtml(intro)}</p>${mode === "full" ? `<blockquote>${escapeHtml(found.body).replace(/\n/g, "<br>")}</blockquote>` : ""}` +
+    `<p><a href="${escapeHtml(link)}">Open ` +
+    `ticket #${ticket.number}</a></p>`;
   return {
     fromName: `${displayName(found.org)} inbox`,
     subject: `[#${ticket.number}] ${ticket.subject}`,

@@ -122,7 +122,9 @@ export function renderReply(p: { body: string; person: string; org: string; numb
     .split(/\n{2,}/)
     .map((para) => `<p>${escapeHtml(para).replace(/\n/g, "<br>")}</p>`)
     .join("\n");
-  const html = `<!doctype html><html><body>${paragraphs}\n<p>— ${escapeHtml(p.person)}, ${escapeHtml(p.org)}</p>\n<p style="color:#666;font-size:12px">${escapeHtml(footer)}</p></body></html>`;
+  const html =
+    `<!doctype html><html><body>${paragraphs}\n<p>— ${escapeHtml(p.person)}, ${escapeHtml(p.org)}</p>\n<p ` +
+    `style="color:#666;font-size:12px">${escapeHtml(footer)}</p></body></html>`;
   return { text, html };
 }
 

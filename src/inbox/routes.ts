@@ -205,7 +205,9 @@ export function inboxRoutes(deps: Deps, sendReply?: ReplySender) {
           tags: ["Tickets"],
           security: [{ dashboard: [] }],
           responses: mediaResponse(
-            'Server-Sent Events (HTML Living Standard): `id:` (resume with Last-Event-ID), `event:` and a JSON `data:` line each; `retry: 3000` and a heartbeat comment every SDK_STREAM_HEARTBEAT_SECONDS. A client that leaves more than 256 KiB of new events untaken is cut (README "Live conversation")',
+            "Server-Sent Events (HTML Living Standard): `id:` (resume with Last-Event-ID), `event:` and a JSON `data:` line each; `retry: " +
+              "3000` and a heartbeat comment every SDK_STREAM_HEARTBEAT_SECONDS. " +
+              'A client that leaves more than 256 KiB of new events untaken is cut (README "Live conversation")',
             ["text/event-stream"],
           ),
         },
@@ -263,7 +265,9 @@ export function inboxRoutes(deps: Deps, sendReply?: ReplySender) {
         response: { 201: TicketMessageJson, ...errors, 404: ErrorBody, 409: ErrorBody, 502: ErrorBody },
         detail: {
           summary:
-            'Reply to the customer (shown in the widget, emailed when they are away); with translate: true, sent in the customer\'s language and the original kept as `original` (README "Translation"): 409 translation_unavailable, 502 translation_failed and nothing sent when it cannot be; 409 ticket_closed on a closed ticket (inbox:manage)',
+            "Reply to the customer (shown in the widget, emailed when they are away); with translate: true, " +
+            'sent in the customer\'s language and the original kept as `original` (README "Translation"): ' +
+            "409 translation_unavailable, 502 translation_failed and nothing sent when it cannot be; 409 ticket_closed on a closed ticket (inbox:manage)",
           tags: ["Tickets"],
           security: [{ dashboard: [] }],
         },

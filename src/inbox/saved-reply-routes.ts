@@ -13,7 +13,8 @@ export const SavedReplyView = t.Object(
     name: t.String(),
     body: t.String({
       description:
-        'May hold {{customer.name}}, {{ticket.number}} and {{agent.name}}, each with an optional fallback ({{customer.name | "there"}}), filled in when inserted into a reply; at most 50 {{…}}.',
+        "May hold {{customer.name}}, {{ticket.number}} and {{agent.name}}, " +
+        'each with an optional fallback ({{customer.name | "there"}}), filled in when inserted into a reply; at most 50 {{…}}.',
     }),
     created_at: t.String({ format: "date-time" }),
     updated_at: t.String({ format: "date-time" }),

@@ -30,7 +30,8 @@ export function templateProblems(body: string): string[] {
   if (openings > TEMPLATE_LIMITS.variables) problems.push(`may hold at most ${TEMPLATE_LIMITS.variables} variables ({{…}})`);
   else if (KNOWN_OPENING.test(body.replace(VARIABLE, "")))
     problems.push(
-      `write a variable as {{customer.name}} or {{customer.name | "fallback"}} (a fallback of at most ${TEMPLATE_LIMITS.fallback} characters, without quotes or braces)`,
+      `write a variable as {{customer.name}} or ` +
+        `{{customer.name | "fallback"}} (a fallback of at most ${TEMPLATE_LIMITS.fallback} characters, without quotes or braces)`,
     );
   return problems;
 }

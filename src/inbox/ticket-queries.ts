@@ -1,7 +1,7 @@
 // Ticket reads: one ticket, the filtered list, the team's thread and history, and the thread as
 // the customer may see it.
 import { and, asc, desc, eq, ilike, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
-import { afterRow, decodeCursor, type KeysetOrder, newestFirst, pageOf } from "../db/keyset.ts";
+import { type KeysetOrder, keysetPage } from "../db/keyset.ts";
 import { escapeLike } from "../db/like.ts";
 import { ticketHistory, ticketMessages, tickets } from "../db/schema/index.ts";
 import type { TicketStatus } from "../db/schema/inbox.ts";
@@ -113,23 +113,25 @@ export async function listTickets(deps: Deps, orgId: string, filters: TicketFilt
     where.push(
       or(
         ilike(tickets.subject, pattern),
-        sql`exists (select 1 from ${ticketMessages} where ${ticketMessages.ticketId} = ${tickets.id} and ${ticketMessages.orgId} = ${orgId} and ${ticketMessages.body} ilike ${pattern}${filters.customerVisibleOnly ? sql` and ${ticketMessages.kind} <> 'note'` : sql``})`,
+        sql`exists (select 1 from ${ticketMessages} where ${ticketMessages.ticketId} = ${tickets.id} and ${ticketMessages.orgId} = ${orgId}
+          and ${ticketMessages.body} ilike ${pattern}${filters.customerVisibleOnly ? sql` and ${ticketMessages.kind} <> 'note'` : sql``})`,
         number ? eq(tickets.number, Number(number[1])) : undefined,
       ),
     );
   }
-  if (filters.cursor !== undefined) {
-    const after = decodeCursor(filters.cursor);
-    if (!after) throw AppError.badCursor();
-    where.push(afterRow(ORDER, orgId, after));
-  }
-  const rows = await deps.db
-    .select()
-    .from(tickets)
-    .where(and(...where))
-    .orderBy(...newestFirst(ORDER))
-    .limit(limit + 1);
-  const { page, nextCursor } = pageOf(rows, limit, (t) => t.id);
+  const { page, nextCursor } = await keysetPage(
+    ORDER,
+    orgId,
+    { where, cursor: filters.cursor, limit, badCursor: () => AppError.badCursor() },
+    (filter, orderBy, take) =>
+      deps.db
+        .select()
+        .from(tickets)
+        .where(filter)
+        .orderBy(...orderBy)
+        .limit(take),
+    (t) => t.id,
+  );
   return { tickets: page, nextCursor };
 }
 

@@ -66,11 +66,13 @@ export const TicketMessageJson = t.Object({
   }),
   email_from: t.Union([t.String(), t.Null()], {
     description:
-      "On a customer message that arrived by email: its From address as received (anyone may write to a ticket's reply address, and a From header proves nothing). Null on every other message.",
+      "On a customer message that arrived by email: its From address as received (anyone may write to a ticket's reply address, " +
+      "and a From header proves nothing). Null on every other message.",
   }),
   from_customer: t.Union([t.Boolean(), t.Null()], {
     description:
-      "On a message that arrived by email: whether From is the address of the ticket's customer (false: someone else wrote to the reply address; true is still no proof — `verified` stays false). Null on every other message.",
+      "On a message that arrived by email: whether From is the address of the ticket's customer (false: " +
+      "someone else wrote to the reply address; true is still no proof — `verified` stays false). Null on every other message.",
   }),
   created_at: t.String({ format: "date-time" }),
   original: t.Optional(

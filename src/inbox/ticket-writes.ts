@@ -98,7 +98,8 @@ export async function createTicketRow(deps: Deps, { orgId, actor, input }: { org
       .returning();
     if (kind === "reply")
       await queueReplyEmail(tx, { orgId, ticket: ticket!, messageId: first!.id, outreach: true, now }); // outreach reaches the customer by email
-    else await queueMemberNotices(tx, { orgId, ticketId: ticket!.id, assignee: null, messageId: first!.id, now }); // members hear of it (README "Email channel")
+    // members hear of it (README "Email channel")
+    else await queueMemberNotices(tx, { orgId, ticketId: ticket!.id, assignee: null, messageId: first!.id, now });
     await publishStatus(tx, ticket!, ticket!.status, now);
     await publishMessage(tx, ticket!, first!, actor, now);
     await record(tx, now, ticket!, actor, "created", null, { subject, status: ticket!.status, priority, team, source, customer_id: customerId });
@@ -207,32 +208,15 @@ export async function updateTicket(
       .where(and(eq(tickets.orgId, orgId), eq(tickets.id, ticketId)))
       .for("update");
     if (!ticket) throw AppError.notFound("No such ticket.");
-    const changes: { action: string; before: unknown; after: unknown }[] = [];
+    const changes: TicketChange[] = [];
     const set: Partial<typeof tickets.$inferInsert> = {};
-    if (subject !== undefined && subject !== ticket.subject) {
-      changes.push({ action: "subject", before: ticket.subject, after: subject });
-      set.subject = subject;
-    }
-    if (status !== undefined && status !== ticket.status) {
-      changes.push({ action: "status", before: ticket.status, after: status });
-      set.status = status;
-    }
-    if (priority !== undefined && priority !== ticket.priority) {
-      changes.push({ action: "priority", before: ticket.priority, after: priority });
-      set.priority = priority;
-    }
-    if (team !== undefined && team !== ticket.team) {
-      changes.push({ action: "team", before: ticket.team, after: team });
-      set.team = team;
-    }
-    if (assignee !== undefined && assignee !== ticket.assigneeMemberId) {
-      changes.push({ action: "assignee", before: ticket.assigneeMemberId, after: assignee });
-      set.assigneeMemberId = assignee;
-    }
-    if (tags !== undefined && (tags.length !== ticket.tags.length || tags.some((t, i) => t !== ticket.tags[i]))) {
-      changes.push({ action: "tags", before: ticket.tags, after: tags });
-      set.tags = tags;
-    }
+    const change = changeField(ticket, changes, set);
+    change("subject", "subject", subject);
+    change("status", "status", status);
+    change("priority", "priority", priority);
+    change("team", "team", team);
+    change("assignee", "assigneeMemberId", assignee);
+    change("tags", "tags", tags, (a, b) => a.length === b.length && a.every((t, i) => t === b[i]));
     if (changes.length === 0) return ticketView(ticket);
     const [updated] = await tx
       .update(tickets)
@@ -246,7 +230,8 @@ export async function updateTicket(
     } else await publishChange(tx, ticket, ticket.status, now);
     key = eventKey(ticket);
     await activity(tx, now, ticket, actor, "ticket.updated", { fields: changes.map((c) => c.action) });
-    await emitWebhookEvent(tx, { orgId, type: "ticket.updated", data: { ...ticketView(updated!), changed: changes.map((c) => c.action) }, now }); // webhooks, committed with the change
+    // webhooks, committed with the change
+    await emitWebhookEvent(tx, { orgId, type: "ticket.updated", data: { ...ticketView(updated!), changed: changes.map((c) => c.action) }, now });
     return ticketView(updated!);
   });
   if (key) {
@@ -254,6 +239,29 @@ export async function updateTicket(
     deps.live.wake(orgKey(orgId));
   }
   return view;
+}
+
+interface TicketChange {
+  action: string;
+  before: unknown;
+  after: unknown;
+}
+
+/**
+ * The one rule of updateTicket: a field given (not undefined) whose value differs from the row's is
+ * recorded as a change (its history action, before, after) and set on the update.
+ */
+function changeField(ticket: Ticket, changes: TicketChange[], set: Partial<typeof tickets.$inferInsert>) {
+  return <K extends keyof Ticket & keyof typeof tickets.$inferInsert>(
+    action: string,
+    field: K,
+    next: Ticket[K] | undefined,
+    same: (a: Ticket[K], b: Ticket[K]) => boolean = (a, b) => a === b,
+  ): void => {
+    if (next === undefined || same(next, ticket[field])) return;
+    changes.push({ action, before: ticket[field], after: next });
+    (set as Partial<Ticket>)[field] = next;
+  };
 }
 
 /**

@@ -78,7 +78,8 @@ export const inboxTools: ToolDefinition[] = [
   defineTool({
     name: "inbox_list_saved_replies",
     description:
-      'List the team\'s saved replies (name and text), by name. Their text may hold {{customer.name}}, {{ticket.number}} and {{agent.name}}, each perhaps with a fallback for a missing value ({{customer.name | "there"}}): fill these in before sending one as a reply.',
+      "List the team's saved replies (name and text), by name. Their text may hold {{customer.name}}, {{ticket.number}} and {{agent.name}}, " +
+      'each perhaps with a fallback for a missing value ({{customer.name | "there"}}): fill these in before sending one as a reply.',
     input: Arg.object({}, { additionalProperties: false }),
     title: "List saved replies",
     readOnly: true,
@@ -89,7 +90,8 @@ export const inboxTools: ToolDefinition[] = [
   defineTool({
     name: "inbox_list_tickets",
     description:
-      "List support tickets, newest first, with optional filters (status, assignee, team, customer, free text). Pass next_cursor back as cursor for the next page.",
+      "List support tickets, newest first, with optional filters (status, assignee, " +
+      "team, customer, free text). Pass next_cursor back as cursor for the next page.",
     input: Arg.object(
       {
         status: Arg.optional(Arg.array(status, { maxItems: STATUSES.length, description: "Only these statuses." })),
@@ -183,7 +185,8 @@ export const inboxTools: ToolDefinition[] = [
   defineTool({
     name: "inbox_triage",
     description:
-      "Change a ticket's status, priority, team, assignee and tags in one call (give at least one). Tags replace the current ones; null clears team or assignee.",
+      "Change a ticket's status, priority, team, assignee and tags in one call (give at least one). " +
+      "Tags replace the current ones; null clears team or assignee.",
     input: Arg.object(
       {
         ticket: ticketRef,
@@ -221,7 +224,8 @@ export const inboxTools: ToolDefinition[] = [
   defineTool({
     name: "inbox_outreach",
     description:
-      "Start a conversation with a customer (by our id or the org's external id): opens a new ticket whose first message is yours, sent to the customer. The ticket waits on the customer (status pending).",
+      "Start a conversation with a customer (by our id or the org's external id): " +
+      "opens a new ticket whose first message is yours, sent to the customer. The ticket waits on the customer (status pending).",
     input: Arg.object(
       {
         customer: Arg.string({ minLength: 1, maxLength: 256 }),

@@ -47,11 +47,10 @@ const ROTATED_COLUMNS = ["tokenHash", "kind", "grantId", "scopes", "parentId", "
  * used marked superseded (its successor — the token used — is now in use: docs/interface.md A.12).
  */
 const rotateStatement = (db: Db) => {
-  const superseded = db
-    .$with("superseded", { id: oauthTokens.id })
-    .as(
-      sql`update ${oauthTokens} set superseded_at = ${sql.placeholder("now")}::timestamptz where id = ${sql.placeholder("usedParent")} and superseded_at is null returning id`,
-    );
+  const superseded = db.$with("superseded", { id: oauthTokens.id }).as(
+    sql`update ${oauthTokens} set superseded_at = ${sql.placeholder("now")}::timestamptz
+        where id = ${sql.placeholder("usedParent")} and superseded_at is null returning id`,
+  );
   const row = (prefix: string) => Object.fromEntries(ROTATED_COLUMNS.map((c) => [c, sql.placeholder(`${prefix}_${c}`)])) as unknown as TokenRow;
   return db
     .with(superseded)

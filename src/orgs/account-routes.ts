@@ -57,7 +57,9 @@ export function accountRoutes(deps: Pick<Deps, "config" | "db" | "limiter" | "no
           avatar_url: t.Union([t.String({ maxLength: 4096 }), t.Null()], { description: "An https:// image, or null." }),
           language: t.Optional(
             t.Union([t.String({ maxLength: 35 }), t.Null()], {
-              description: `The language you read (${MEMBER_LANGUAGES.join(", ")}); customer messages in another are shown translated (README "Translation"). null: English; absent: unchanged.`,
+              description:
+                `The language you read (${MEMBER_LANGUAGES.join(", ")}); customer messages in another are shown translated (README "Translation"). ` +
+                `null: English; absent: unchanged.`,
             }),
           ),
         }),

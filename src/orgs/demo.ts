@@ -41,7 +41,8 @@ export const DEMO_DOCS: readonly DocInput[] = [
       "2. Enter the email address of your account. We send you a reset link.",
       "3. Open the link within 60 minutes and choose a new password of at least 8 characters.",
       "",
-      "The reset link works once. If the email does not arrive within 5 minutes, check your spam folder, then ask for a new link. Resetting your password signs you out on every other device.",
+      "The reset link works once. If the email does not arrive within 5 minutes, check your spam folder, " +
+        "then ask for a new link. Resetting your password signs you out on every other device.",
     ].join("\n"),
   },
   {
@@ -50,9 +51,11 @@ export const DEMO_DOCS: readonly DocInput[] = [
     body: [
       "Plans are billed monthly or yearly, in advance. Yearly billing saves two months.",
       "",
-      "Invoices are emailed to the billing contact on the first day of each billing period, and every past invoice can be downloaded as a PDF under Settings > Billing > Invoices.",
+      "Invoices are emailed to the billing contact on the first day of each billing period, " +
+        "and every past invoice can be downloaded as a PDF under Settings > Billing > Invoices.",
       "",
-      'We accept credit and debit cards (Visa, Mastercard, American Express) and, on yearly plans, bank transfer. To change your payment method or billing address, open Settings > Billing and choose "Update payment details".',
+      "We accept credit and debit cards (Visa, Mastercard, American Express) and, on yearly plans, bank transfer. " +
+        'To change your payment method or billing address, open Settings > Billing and choose "Update payment details".',
       "",
       "Refunds: if you cancel within 14 days of a charge, we refund it in full to the original payment method within 5 to 10 business days.",
     ].join("\n"),
@@ -74,9 +77,11 @@ export const DEMO_DOCS: readonly DocInput[] = [
     title: "Contacting a person",
     tags: ["support"],
     body: [
-      "Our support team is available Monday to Friday, 9:00 to 18:00 (CET). You can talk to a person at any time by asking for one in this chat: we create a ticket and a teammate answers by email, usually within 4 business hours.",
+      "Our support team is available Monday to Friday, 9:00 to 18:00 (CET). You can talk to a person at any time by asking for one in this chat: " +
+        "we create a ticket and a teammate answers by email, usually within 4 business hours.",
       "",
-      'For urgent problems (the service is down, or you cannot sign in at all), say "urgent" in your message and we prioritise it. You can also email support@demo.example.',
+      "For urgent problems (the service is down, or you cannot sign in at all), " +
+        'say "urgent" in your message and we prioritise it. You can also email support@demo.example.',
     ].join("\n"),
   },
   {
@@ -85,7 +90,8 @@ export const DEMO_DOCS: readonly DocInput[] = [
     body: [
       "You can upgrade, downgrade or cancel your plan at any time under Settings > Billing > Plan.",
       "",
-      "Upgrades take effect at once and are prorated. Downgrades and cancellations take effect at the end of the current billing period, and you keep access until then. After cancelling, your data is kept for 30 days so you can export it, then deleted.",
+      "Upgrades take effect at once and are prorated. Downgrades and cancellations take effect at the end of the current billing period, " +
+        "and you keep access until then. After cancelling, your data is kept for 30 days so you can export it, then deleted.",
     ].join("\n"),
   },
 ];

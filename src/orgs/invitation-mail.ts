@@ -83,7 +83,9 @@ export function renderInvitation(p: { org: string; inviter: string | null; roles
   const intro = `${who} to join ${p.org} on svc-agents. Your roles: ${describeRoles(p.roles)}.`;
   const footer = `The link works once, until ${p.expires}. If you did not expect this, ignore this email: nothing happens until the link is used.`;
   const text = `${intro}\n\nAccept the invitation: ${p.link}\n\n-- \n${footer}\n`;
-  const html = `<!doctype html><html><body><p>${escapeHtml(intro)}</p>\n<p><a href="${escapeHtml(p.link)}">Accept the invitation</a></p>\n<p style="color:#666;font-size:12px">${escapeHtml(footer)}</p></body></html>`;
+  const html =
+    `<!doctype html><html><body><p>${escapeHtml(intro)}</p>\n<p><a href="${escapeHtml(p.link)}">Accept the invitation</a></p>\n<p ` +
+    `style="color:#666;font-size:12px">${escapeHtml(footer)}</p></body></html>`;
   return { text, html };
 }
 

@@ -121,7 +121,9 @@ export function memberRoutes(deps: Pick<Deps, "accessTokens" | "cipher" | "confi
           ...errors,
         },
         detail: {
-          summary: `Invites an email address with roles; the link is valid ${INVITATION_LIMITS.ttlDays} days and replaces an earlier one for that address. 409 already_member or too_many_invitations (${INVITATION_LIMITS.openPerOrg} open).`,
+          summary:
+            `Invites an email address with roles; the link is valid ${INVITATION_LIMITS.ttlDays} days and replaces an earlier one for that address. ` +
+            `409 already_member or too_many_invitations (${INVITATION_LIMITS.openPerOrg} open).`,
           tags,
           security,
         },

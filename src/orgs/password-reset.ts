@@ -141,8 +141,13 @@ async function loadReset(deps: Pick<Deps, "db">, row: OutboxRow) {
 async function renderReset(deps: Pick<Deps, "config" | "db" | "now">, member: { id: string }) {
   const { token } = await mintReset(deps, member.id);
   const link = resetLink(deps, token);
-  const text = `Someone asked to reset the password of your svc-agents account.\n\nChoose a new password within an hour: ${link}\n\nIf it was not you, ignore this email; your password stays as it is.\n`;
-  const html = `<p>Someone asked to reset the password of your svc-agents account.</p><p><a href="${escapeHtml(link)}">Choose a new password</a> within an hour.</p><p>If it was not you, ignore this email; your password stays as it is.</p>`;
+  const text =
+    `Someone asked to reset the password of your svc-agents ` +
+    `account.\n\nChoose a new password within an hour: ${link}\n\nIf it was not you, ignore this email; your password stays as it is.\n`;
+  const html =
+    `<p>Someone asked to reset the password of ` +
+    `your svc-agents account.</p><p><a href="${escapeHtml(link)}">Choose a new password</a> within an hour.</p><p>If it was not you, ` +
+    `ignore this email; your password stays as it is.</p>`;
   return { fromName: "svc-agents", subject: "Reset your password", text, html, headers: { "Auto-Submitted": "auto-generated" } };
 }
 

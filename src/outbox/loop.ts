@@ -53,7 +53,9 @@ export interface LoopOptions {
 }
 
 export interface Sender {
-  /** One pass (what each timer tick runs), then waits until every delivery it started, and the refills after them, ended; tests call it after moving the clock. */
+  /**
+   * One pass (what each timer tick runs), then waits until every delivery it started, and the refills after them, ended; tests call it after moving the clock.
+   */
   tick(): Promise<void>;
   /** Resolves when no delivery is in flight in any pool. */
   idle(): Promise<void>;

@@ -45,7 +45,10 @@ export interface RenderedMail {
 }
 
 export interface MailKind<T> {
-  /** Reads the row's subject again; a MailStop says why it is not sent. Runs before the SMTP check, so a row that is no longer wanted is cancelled even without SMTP. */
+  /**
+   * Reads the row's subject again; a MailStop says why it is not sent. Runs before the SMTP check, so a row that is no longer wanted is cancelled
+   * even without SMTP.
+   */
   load(row: OutboxRow): Promise<Loaded<T> | MailStop>;
   /** Runs only when the email is about to go out (it may mint tokens). */
   render(data: T, row: OutboxRow): Promise<RenderedMail> | RenderedMail;

@@ -77,7 +77,8 @@ export function createLeasedLimiter(db: Db): Limiter {
     const [row] = await queryRows<{ count: number; last_grant: number }>(
       db,
       sql`insert into rate_limit_counters as c (key, window_start, count, last_grant, expires_at)
-          values (${key}, ${start.toISOString()}::timestamptz, least(${n}::int, ${limit}::int), least(${n}::int, ${limit}::int), ${end.toISOString()}::timestamptz)
+          values (${key}, ${start.toISOString()}::timestamptz, least(${n}::int, ${limit}::int), least(${n}::int, ${limit}::int),
+            ${end.toISOString()}::timestamptz)
           on conflict (key, window_start) do update
             set count = least(c.count + ${n}::int, ${limit}::int), last_grant = greatest(least(c.count + ${n}::int, ${limit}::int) - c.count, 0)
           returning count, last_grant`,

@@ -62,13 +62,14 @@ export function conversationScope(f: ReportFilter, alias: string): SQL {
 }
 
 export function ticketScope(f: ReportFilter, column: "created_at" | "csat_at"): SQL {
-  return sql`t.org_id = ${f.orgId} and t.${sql.raw(column)} >= ${f.since.toISOString()}::timestamptz and t.${sql.raw(column)} < ${f.until.toISOString()}::timestamptz${
-    f.channel ? sql` and t.source = ${f.channel}` : sql``
-  }${f.memberId ? sql` and t.assignee_member_id = ${f.memberId}` : sql``}${
-    f.agentId
-      ? sql` and exists (select 1 from conversations ac where ac.org_id = t.org_id and ac.id = t.conversation_id and ac.agent_id = ${f.agentId})`
-      : sql``
-  }`;
+  return sql`t.org_id = ${f.orgId} and t.${sql.raw(column)} >= ${f.since.toISOString()}::timestamptz
+    and t.${sql.raw(column)} < ${f.until.toISOString()}::timestamptz${
+      f.channel ? sql` and t.source = ${f.channel}` : sql``
+    }${f.memberId ? sql` and t.assignee_member_id = ${f.memberId}` : sql``}${
+      f.agentId
+        ? sql` and exists (select 1 from conversations ac where ac.org_id = t.org_id and ac.id = t.conversation_id and ac.agent_id = ${f.agentId})`
+        : sql``
+    }`;
 }
 
 /**
@@ -108,7 +109,8 @@ async function conversationFigures(deps: Pick<Deps, "db" | "now">, f: ReportFilt
         Array.from({ length: 24 }, (_, h) => sql`count(*) filter (where hour = ${sql.raw(String(h))})::int as ${sql.raw(`h${h}`)}`),
         sql`, `,
       )}
-    from (select c.*, extract(hour from c.created_at at time zone ${f.timeZone ?? "UTC"})::int as hour from conversations c where ${conversationScope(f, "c")}) c`,
+    from (select c.*, extract(hour from c.created_at at time zone ${f.timeZone ?? "UTC"})::int as hour
+      from conversations c where ${conversationScope(f, "c")}) c`,
   );
   return {
     conversations: num(row?.conversations),
@@ -146,8 +148,10 @@ async function ticketTimes(deps: Pick<Deps, "db">, f: ReportFilter) {
       select extract(epoch from first_reply - created_at)::float8 * 1000 as fr, extract(epoch from resolved - created_at)::float8 * 1000 as rs from scoped
     )
     select (select count(*) from scoped)::int as tickets,
-      count(fr)::int as fr_n, percentile_cont(0.5) within group (order by fr)::float8 as fr_median, percentile_cont(0.9) within group (order by fr)::float8 as fr_p90,
-      count(rs)::int as rs_n, percentile_cont(0.5) within group (order by rs)::float8 as rs_median, percentile_cont(0.9) within group (order by rs)::float8 as rs_p90
+      count(fr)::int as fr_n, percentile_cont(0.5) within group (order by fr)::float8 as fr_median,
+      percentile_cont(0.9) within group (order by fr)::float8 as fr_p90,
+      count(rs)::int as rs_n, percentile_cont(0.5) within group (order by rs)::float8 as rs_median,
+      percentile_cont(0.9) within group (order by rs)::float8 as rs_p90
     from times`,
   );
   return {
@@ -163,7 +167,8 @@ async function businessFirstResponse(deps: Pick<Deps, "db">, f: ReportFilter): P
   const rows = await queryRows<{ a: number; b: number }>(
     deps.db,
     sql`with scoped as (${scopedTickets(f)})
-    select (extract(epoch from created_at) * 1000)::float8 as a, (extract(epoch from first_reply) * 1000)::float8 as b from scoped where first_reply is not null`,
+    select (extract(epoch from created_at) * 1000)::float8 as a, (extract(epoch from first_reply) * 1000)::float8 as b
+    from scoped where first_reply is not null`,
   );
   const times = businessSpans(
     f.businessHours,

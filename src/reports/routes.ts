@@ -85,7 +85,8 @@ const ReportSchema = t.Object({
     }),
     {
       description:
-        "The period's conversations (with the same AI-resolution and hand-off judgements) by the customer's language, and its tickets by theirs; unknown when not known; most conversations first.",
+        "The period's conversations (with the same AI-resolution and hand-off judgements) by the customer's language, " +
+        "and its tickets by theirs; unknown when not known; most conversations first.",
     },
   ),
 });
@@ -115,7 +116,9 @@ export function reportRoutes(deps: Pick<Deps, "config" | "db" | "knowledge" | "n
       detail: {
         tags: ["Reports"],
         summary:
-          "Conversations, AI resolution (confirmed and assumed), hand-offs and their reasons, response times (calendar and business hours) and resolution times, CSAT, volume by hour, the top knowledge gaps and a breakdown by language over a period",
+          "Conversations, AI resolution (confirmed and assumed), hand-offs and their reasons, " +
+          "response times (calendar and business hours) and resolution times, " +
+          "CSAT, volume by hour, the top knowledge gaps and a breakdown by language over a period",
       },
     })
     .get(

@@ -131,7 +131,8 @@ export function chatRoutes(deps: Deps, turns: TurnPorts) {
           security: [{ widgetKey: [] }],
           responses: mediaResponse(
             // not for customers: the OpenAPI document
-            "The answer's text (UTF-8) as it is generated; each action record in band as `0x1E __ACTION__ <json> 0x1E`, and `0x1E __ACTIONS__ <json array> 0x1E` once at the end (docs/interface.md 4.5). The session id is in X-Session-Id",
+            "The answer's text (UTF-8) as it is generated; each action record in band as `0x1E __ACTION__ <json> 0x1E`, " +
+              "and `0x1E __ACTIONS__ <json array> 0x1E` once at the end (docs/interface.md 4.5). The session id is in X-Session-Id",
             ["text/plain"],
           ),
         },

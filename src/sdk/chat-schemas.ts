@@ -46,7 +46,8 @@ const common = {
     t.String({
       maxLength: 35,
       description:
-        "The widget's locale (BCP 47: the snippet's, identify()'s or the browser's). The customer's language is their message's when it can be told, else the conversation's, else this, else the organisation's default (README \"Languages\").",
+        "The widget's locale (BCP 47: the snippet's, identify()'s or the browser's). The customer's language is their message's when it can be told, " +
+        "else the conversation's, else this, else the organisation's default (README \"Languages\").",
     }),
   ),
 };

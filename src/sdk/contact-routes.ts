@@ -67,7 +67,8 @@ export function contactRoutes(deps: Pick<Deps, "config" | "db" | "limiter" | "li
         response: { 200: Answer, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 429: ErrorBody },
         detail: {
           summary:
-            "An anonymous visitor's email address for the conversation's waiting ticket (optional; stored unverified, so a person's reply reaches them by email)",
+            "An anonymous visitor's email address for the conversation's waiting ticket (optional; " +
+            "stored unverified, so a person's reply reaches them by email)",
           tags: ["Widget SDK"],
           security: [{ widgetKey: [] }],
         },

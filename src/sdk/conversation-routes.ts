@@ -157,11 +157,14 @@ export function conversationRoutes(deps: Deps) {
         response: { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody },
         detail: {
           summary:
-            "What happens next, as Server-Sent Events: `message` (a person's reply, or a message written elsewhere) and `ticket` (status); resume with Last-Event-ID",
+            "What happens next, as Server-Sent Events: `message` (a person's reply, " +
+            "or a message written elsewhere) and `ticket` (status); resume with Last-Event-ID",
           tags: ["Widget SDK"],
           security: [{ widgetKey: [] }],
           responses: mediaResponse(
-            'Server-Sent Events (HTML Living Standard): `id:` (resume with Last-Event-ID), `event:` and a JSON `data:` line each; `retry: 3000` and a heartbeat comment every SDK_STREAM_HEARTBEAT_SECONDS. A client that leaves more than 256 KiB of new events untaken is cut (README "Live conversation")',
+            "Server-Sent Events (HTML Living Standard): `id:` (resume with Last-Event-ID), `event:` and a JSON `data:` line each; `retry: " +
+              "3000` and a heartbeat comment every SDK_STREAM_HEARTBEAT_SECONDS. " +
+              'A client that leaves more than 256 KiB of new events untaken is cut (README "Live conversation")',
             ["text/event-stream"],
           ),
         },

@@ -23,13 +23,15 @@ export const SDK_LIMITS = {
 } as const;
 
 const SESSION_LINK =
-  "A chat session id (X-Session-Id): the event is linked to that conversation. Only the conversation is stored, never the session id; an id this organisation has no session for links nothing.";
+  "A chat session id (X-Session-Id): the event is linked to that conversation. Only the conversation is stored, " +
+  "never the session id; an id this organisation has no session for links nothing.";
 const ExternalId = (description: string) => t.String({ minLength: 1, maxLength: IDENTITY_LIMITS.externalId, description });
 const UserToken = t.String({
   minLength: 1,
   maxLength: IDENTITY_LIMITS.token,
   description:
-    "JWT signed HS256 with the organisation's identity secret, carrying `user_id` (equal to the request's) and `exp`; may carry trusted claims email, name, role, plan, company_id, which override the request's values (docs/interface.md 5).",
+    "JWT signed HS256 with the organisation's identity secret, carrying `user_id` (equal to the request's) and `exp`; " +
+    "may carry trusted claims email, name, role, plan, company_id, which override the request's values (docs/interface.md 5).",
 });
 const Email = t.String({ minLength: 3, maxLength: IDENTITY_LIMITS.email, pattern: "^[^\\s@]+@[^\\s@]+$", description: "Stored lower-cased." });
 const Name = t.String({ maxLength: IDENTITY_LIMITS.name });
@@ -51,7 +53,8 @@ export const IdentifyUserBody = t.Object(
         minLength: 1,
         maxLength: CHAT_LIMITS.sessionId,
         description:
-          "The chat session (X-Session-Id) this visitor started before being identified: it becomes this customer's, under the chat's session rules, and its waiting ticket (one with no customer, or only an address left at hand-off) gets this customer.",
+          "The chat session (X-Session-Id) this visitor started before being identified: it becomes this customer's, " +
+          "under the chat's session rules, and its waiting ticket (one with no customer, or only an address left at hand-off) gets this customer.",
       }),
     ),
   },
@@ -69,7 +72,9 @@ export const IdentifyCompanyBody = t.Object(
   {
     additionalProperties: false,
     description:
-      "Identity verification off: a request without a user_token whose company_id claim names this company writes only companies nobody vouched for. A company the organisation vouched for (created or written through the dashboard, POST /api/customers or an import, or by such a token) is left unchanged, and the answer is the same.",
+      "Identity verification off: a request without a user_token whose company_id claim names this company writes only companies nobody vouched for. " +
+      "A company the organisation vouched for (created or written through the dashboard, " +
+      "POST /api/customers or an import, or by such a token) is left unchanged, and the answer is the same.",
   },
 );
 
@@ -119,7 +124,8 @@ export const ConfigQuery = t.Object({
     t.String({
       maxLength: 35,
       description:
-        "The customer's language as a BCP 47 tag (`es`, `pt-BR`): the snippet's `data-locale`, `identify()`'s `locale`, else the browser's. Not a tag, or absent: the organisation's default language (README \"Languages\").",
+        "The customer's language as a BCP 47 tag (`es`, `pt-BR`): the snippet's `data-locale`, `identify()`'s `locale`, " +
+        "else the browser's. Not a tag, or absent: the organisation's default language (README \"Languages\").",
     }),
   ),
 });
@@ -142,7 +148,9 @@ export const SdkUser = t.Object(
   },
   {
     description:
-      "A verified request (valid user_token) gets the customer as stored. An unverified one gets what it sent itself (email, name, custom_fields, the company it named; created_at and updated_at the time of the request), never what the record held before: anyone holding the public key can claim any user_id.",
+      "A verified request (valid user_token) gets the customer as stored. An unverified one gets what it sent itself (email, name, custom_fields, " +
+      "the company it named; created_at and updated_at the time of the request), " +
+      "never what the record held before: anyone holding the public key can claim any user_id.",
   },
 );
 
@@ -183,6 +191,7 @@ export const SdkConfig = t.Object({
   dir: t.Union([t.Literal("ltr"), t.Literal("rtl")], { description: "`rtl` for a language written right to left (Arabic, Hebrew…)." }),
   texts: t.Record(t.String(), t.String(), {
     description:
-      "Every `widget.*` sentence in `language` (English where there is no catalogue for it), the organisation's overrides applied, as ICU message format with `{placeholders}` for the widget to fill.",
+      "Every `widget.*` sentence in `language` (English where there is no catalogue for it), " +
+      "the organisation's overrides applied, as ICU message format with `{placeholders}` for the widget to fill.",
   }),
 });

@@ -47,7 +47,10 @@ export const SeriesBody = t.Object(
         format: "email",
         maxLength: 320,
         description:
-          "Instead of user_id (not accepted under identity verification): enroll mails the address a double opt-in link, and the series starts when its owner confirms; nothing happens for an address a verified customer holds (they join with user_id and user_token), nor on remove (every series email has an unsubscribe link).",
+          "Instead of user_id (not accepted under identity verification): " +
+          "enroll mails the address a double opt-in link, and the series starts when its owner confirms; " +
+          "nothing happens for an address a verified customer holds (they join with user_id and user_token), " +
+          "nor on remove (every series email has an unsubscribe link).",
       }),
     ),
   },
@@ -71,7 +74,8 @@ export const SeriesAccepted = t.Object(
   },
   {
     description:
-      "202 for every request that names the customer by email alone, whoever the address belongs to (no customer id, state or error tells them apart). enroll: when no verified customer holds the address, one double opt-in email is sent and the series starts only when its link is confirmed.",
+      "202 for every request that names the customer by email alone, whoever the address belongs to (no customer id, state or error tells them apart). " +
+      "enroll: when no verified customer holds the address, one double opt-in email is sent and the series starts only when its link is confirmed.",
   },
 );
 
@@ -138,8 +142,13 @@ export function seriesRoutes(deps: Pick<Deps, "cipher" | "config" | "db" | "limi
             description:
               "Widget key. enroll is idempotent (a removed customer resumes where they were; no step is ever sent twice); remove stops future steps at once. " +
               "Unknown campaign: 404 campaign_not_found; draft, paused or archived campaign on enroll: 409 campaign_not_active. " +
-              "Named by user_id: 200 with the enrolment. Named by email alone (identity verification off): 202 accepted, the same answer whether or not the address belongs to a customer; " +
-              `enroll then mails a double opt-in link to an address no verified customer holds (the link works ${OPT_IN.expirySeconds / 3600} hours), limited to ${OPT_IN.perAddress.limit} requests per address a day and ${OPT_IN.perKeyIp.limit} per key and client IP an hour (429), and remove changes nothing. ` +
+              "Named by user_id: 200 with the enrolment. Named by email alone (identity verification off): " +
+              "202 accepted, the same answer whether or not the address belongs to a customer; " +
+              `enroll then mails a double opt-in link to an ` +
+              `address no verified customer ` +
+              `holds (the link works ${OPT_IN.expirySeconds / 3600} hours), ` +
+              `limited to ${OPT_IN.perAddress.limit} requests per address a day and ${OPT_IN.perKeyIp.limit} per key and client IP an hour (429), ` +
+              `and remove changes nothing. ` +
               "Under identity verification a user_id needs a user_token (403 user_token_required). Counts against the widget key's rate limits (429).",
             tags: ["Widget SDK", "Email series"],
             security: [{ widgetKey: [] }],

@@ -18,7 +18,10 @@ export async function allowedOrigins(deps: Pick<Deps, "db">, orgId: string): Pro
   return { allowed_origins: row?.origins ?? [] };
 }
 
-/** Replaces the list. Each entry must be an http(s) origin without path; stored serialised (lower-case host, no default port). An empty list allows every origin. */
+/**
+ * Replaces the list. Each entry must be an http(s) origin without path; stored serialised (lower-case host, no default port). An empty list allows
+ * every origin.
+ */
 export async function setAllowedOrigins(deps: Pick<Deps, "db" | "invalidation" | "now">, orgId: string, actor: Actor, origins: string[]) {
   const normalised: string[] = [];
   for (const [i, origin] of origins.entries()) {

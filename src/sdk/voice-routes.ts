@@ -81,7 +81,8 @@ export function voiceRoutes(deps: Pick<Deps, "cipher" | "config" | "db" | "guard
         response: { 200: Transcript, ...errors },
         detail: {
           summary:
-            "Speech to text: the recording (WebM, Ogg or WAV, as the browser records it) as the body; its words back. 400 invalid_audio or audio_too_long, 413 over VOICE_MAX_AUDIO_BYTES, 415 another type, 429, 503 speech_unavailable or speech_failed",
+            "Speech to text: the recording (WebM, Ogg or WAV, as the browser records it) as the body; its words back. " +
+            "400 invalid_audio or audio_too_long, 413 over VOICE_MAX_AUDIO_BYTES, 415 another type, 429, 503 speech_unavailable or speech_failed",
           tags,
           security,
           requestBody: { required: true, content: Object.fromEntries(AUDIO_TYPES.map((type) => [type, { schema: { type: "string", format: "binary" } }])) },

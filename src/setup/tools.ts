@@ -36,7 +36,8 @@ export const setupTools: ToolDefinition[] = [
   defineTool({
     name: "setup_status",
     description:
-      "A checklist of the organisation's setup: an active agent, published knowledge-base documents, the widget installed (traffic seen from a widget key), identity verification and connectors. `ready` is true when every required item is done; each item says what to do next.",
+      "A checklist of the organisation's setup: an active agent, published knowledge-base documents, the widget installed (traffic seen from a widget key), " +
+      "identity verification and connectors. `ready` is true when every required item is done; each item says what to do next.",
     input: Arg.object({}, { additionalProperties: false }),
     title: "Setup checklist",
     readOnly: true,
@@ -75,7 +76,8 @@ export const setupTools: ToolDefinition[] = [
   defineTool({
     name: "setup_update_agent",
     description:
-      "Change an agent's name, instructions, skills or routing rules (each given replaces the stored one). Default: the organisation's active agent. Returns the agent.",
+      "Change an agent's name, instructions, skills or routing rules (each given replaces the stored one). " +
+      "Default: the organisation's active agent. Returns the agent.",
     input: Arg.object(
       {
         agent_id: Arg.optional(agentId),
@@ -156,7 +158,8 @@ export const setupTools: ToolDefinition[] = [
   defineTool({
     name: "setup_import_doc_from_url",
     description:
-      "Import a web page as a knowledge-base document: fetched once over https (no redirects followed, at most 2 MiB, 15 s), HTML turned into readable text titled by the page; markdown and plain text kept as they are. Published by default.",
+      "Import a web page as a knowledge-base document: fetched once over https (no redirects followed, at most 2 MiB, 15 s), " +
+      "HTML turned into readable text titled by the page; markdown and plain text kept as they are. Published by default.",
     input: Arg.object(
       {
         url: Arg.string({ minLength: 1, maxLength: DOC_LIMITS.url, description: "The page, https://…" }),
@@ -197,7 +200,9 @@ export const setupTools: ToolDefinition[] = [
   defineTool({
     name: "setup_configure_widget",
     description:
-      'Configure the chat widget: its look (title, greeting, colours, avatar image, corner; null removes a setting), the agent\'s live-help label (the "talk to a person" action), and the browser origins allowed to use the widget key (replaces the list; empty allows any origin). Returns the resulting settings.',
+      "Configure the chat widget: its look (title, greeting, colours, avatar image, corner; " +
+      'null removes a setting), the agent\'s live-help label (the "talk to a person" action), ' +
+      "and the browser origins allowed to use the widget key (replaces the list; empty allows any origin). Returns the resulting settings.",
     input: Arg.object(
       {
         agent_id: Arg.optional(agentId),

@@ -28,7 +28,8 @@ async function getJson(ctx: ReaderContext, url: string, host: string, headers: R
   const fetched = await politeFetch(ctx.deps, url, { accept: "application/json", host, signal: ctx.signal, maxBytes: API_BYTES, headers });
   if (fetched.kind !== "ok")
     throw new SyncFailed(
-      `the help centre's API answered ${fetched.kind === "failed" ? fetched.reason : fetched.kind === "gone" ? `HTTP ${fetched.status}` : "304"} for ${new URL(url).pathname}`,
+      `the help centre's ` +
+        `API answered ${fetched.kind === "failed" ? fetched.reason : fetched.kind === "gone" ? `HTTP ${fetched.status}` : "304"} for ${new URL(url).pathname}`,
     );
   try {
     const parsed = parseJsonBounded(new TextDecoder().decode(fetched.bytes));

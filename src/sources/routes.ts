@@ -46,7 +46,8 @@ const Fields = {
     minItems: 1,
     maxItems: SOURCE_LIMITS.locales,
     description:
-      "Help centres: the locales imported, each article once per locale it is translated to (Zendesk: en-us, es; Intercom: en, pt-BR). Default: `locale` (Zendesk), the help centre's default language (Intercom).",
+      "Help centres: the locales imported, each article once per locale it is translated to (Zendesk: en-us, " +
+      "es; Intercom: en, pt-BR). Default: `locale` (Zendesk), the help centre's default language (Intercom).",
   }),
   languages: t.Array(t.String({ minLength: 2, maxLength: 35 }), {
     minItems: 1,
@@ -194,7 +195,8 @@ export function sourceRoutes(deps: Pick<Deps, "cipher" | "config" | "db" | "file
         response: { 201: Uploaded },
         detail: {
           summary:
-            "Upload PDF, DOCX, HTML, Markdown or text files, or zips of them, as documents; each unreadable file is reported with its reason, 400 when none could be read (knowledge:manage)",
+            "Upload PDF, DOCX, HTML, Markdown or text files, or zips of them, as documents; " +
+            "each unreadable file is reported with its reason, 400 when none could be read (knowledge:manage)",
           tags,
           security,
           requestBody: { required: true, content: { "application/json": { schema: UploadBody } } },

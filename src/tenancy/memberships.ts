@@ -7,7 +7,9 @@ import { QueryBuilder } from "drizzle-orm/pg-core";
 import type { Conn } from "../db/client.ts";
 import { members, memberships, orgs } from "../db/schema/index.ts";
 
-/** A membership's org, member, roles and start, to join with: `innerJoin(membershipRoles, and(eq(membershipRoles.memberId, …), eq(membershipRoles.orgId, …)))`. */
+/**
+ * A membership's org, member, roles and start, to join with: `innerJoin(membershipRoles, and(eq(membershipRoles.memberId, …), eq(membershipRoles.orgId, …)))`.
+ */
 export const membershipRoles = new QueryBuilder()
   .select({ orgId: memberships.orgId, memberId: memberships.memberId, roles: memberships.roles, createdAt: memberships.createdAt })
   .from(memberships)

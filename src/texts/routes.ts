@@ -67,7 +67,10 @@ export function textsRoutes(deps: Pick<Deps, "config" | "db" | "invalidation" | 
         body: t.Object({
           texts: t.Record(t.String({ maxLength: 100 }), t.Union([t.String({ maxLength: TEXTS_LIMITS.message }), t.Null()]), {
             maxProperties: TEXTS_LIMITS.keysPerRequest,
-            description: `Key → the organisation's message in ICU message format (at most ${TEXTS_LIMITS.message} characters), or null or "" to say the catalogue's again. At most ${TEXTS_LIMITS.keysPerRequest} keys per request, ${TEXTS_LIMITS.perOrg} overrides per organisation.`,
+            description:
+              `Key → the organisation's message in ICU message format (at most ${TEXTS_LIMITS.message} characters), ` +
+              `or null or "" to say the catalogue's again. ` +
+              `At most ${TEXTS_LIMITS.keysPerRequest} keys per request, ${TEXTS_LIMITS.perOrg} overrides per organisation.`,
           }),
         }),
         response: { 200: LanguageTexts, ...errors },

@@ -17,7 +17,10 @@ function newAjv() {
   return new Ajv({ strict: false, allErrors: false, validateFormats: false });
 }
 
-/** `$schema` names a meta-schema (draft-07, 2020-12, …) Ajv may not have loaded; the keywords tool schemas use are the same across drafts, so it is ignored rather than refused. */
+/**
+ * `$schema` names a meta-schema (draft-07, 2020-12, …) Ajv may not have loaded; the keywords tool schemas use are the same across drafts, so it is
+ * ignored rather than refused.
+ */
 function withoutMetaSchema(schema: JsonSchemaObject) {
   const { $schema: _ignored, ...rest } = schema;
   return rest;

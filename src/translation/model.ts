@@ -39,7 +39,8 @@ export async function modelTranslator(
   const provider = await providerFor(deps, orgId, null);
   if (provider.kind === "builtin")
     throw translationUnavailable(
-      "Translation is set to use the org's model, but the model is the builtin one, which cannot translate: choose a model (Settings → Model) or a translation server.",
+      "Translation is set to use the org's model, but the model is the builtin one, " +
+        "which cannot translate: choose a model (Settings → Model) or a translation server.",
     );
   return {
     provider: "model",

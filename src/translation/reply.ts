@@ -68,7 +68,8 @@ export async function sendReply(
     throw new AppError(
       502,
       "translation_failed",
-      `Translation failed: the ${languageName(languages.customer)} text is longer than a reply may be (${TICKET_LIMITS.body} characters). The reply was not sent.`,
+      `Translation failed: the ${languageName(languages.customer)} text is longer ` +
+        `than a reply may be (${TICKET_LIMITS.body} characters). The reply was not sent.`,
     );
   const { member, customer } = languages;
   const sent = await addTicketMessage(deps, {

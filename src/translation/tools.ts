@@ -21,7 +21,8 @@ const ReplyInput = Arg.object(
     translate: Arg.optional(
       Arg.boolean({
         description:
-          "Send the reply in the customer's language (translated from yours by the organisation's translator), the original kept for the team. If it cannot be translated nothing is sent and the result says why.",
+          "Send the reply in the customer's language (translated from yours by the organisation's translator), " +
+          "the original kept for the team. If it cannot be translated nothing is sent and the result says why.",
       }),
     ),
   },

@@ -152,7 +152,8 @@ async function deliverWebhook(deps: Pick<Deps, "cipher" | "db" | "guard" | "now"
 
 /** The disable rule: every attempt failed for WEBHOOK_LIMITS.disableAfterMs; admins see why (endpoint field and activity log). */
 async function disableFailing(tx: Db | Tx, endpoint: Endpoint, failingSince: Date, now: Date) {
-  const reason = `every delivery failed since ${failingSince.toISOString()} (${WEBHOOK_LIMITS.disableAfterMs / 86_400_000} days); re-enable it once the receiver works`;
+  const reason =
+    `every delivery failed since ${failingSince.toISOString()} (${WEBHOOK_LIMITS.disableAfterMs / 86_400_000} days); ` + `re-enable it once the receiver works`;
   const updated = await tx
     .update(webhookEndpoints)
     .set({ enabled: false, disabledReason: reason, updatedAt: now })

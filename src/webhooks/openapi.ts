@@ -128,7 +128,8 @@ export function webhookOperations(): Record<string, unknown> {
       post: {
         summary: `${type} (payload version ${PAYLOAD_VERSION})`,
         description:
-          "Sent to each enabled endpoint subscribed to this type, signed per Standard Webhooks. Ordering is not promised: compare data.updated_at. Answer 2xx within 15 s.",
+          "Sent to each enabled endpoint subscribed to this type, signed per Standard Webhooks. " +
+          "Ordering is not promised: compare data.updated_at. Answer 2xx within 15 s.",
         parameters: Object.entries(HEADERS).map(([name, h]) => ({ name, in: "header", required: true, ...h })),
         requestBody: { required: true, content: { "application/json": { schema: JSON.parse(JSON.stringify(body)) } } },
         responses: { "200": { description: "Any 2xx: delivered. Anything else, a redirect or no answer within 15 s: retried." } },

@@ -18,7 +18,8 @@ export function installSnippet(baseUrl: string, widgetKey: string, orgId: string
  * `img-src https:` for the agent's picture and people's avatars (https URLs of the org's choice).
  */
 export const DEMO_CSP =
-  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data: https:; media-src blob:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self' data: https:; " +
+  "media-src blob:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 export function demoPage(baseUrl: string, demo: DemoInfo, voice = false): Response {
   const questions = ["How do I reset my password?", "Can I get a refund?", "How do I cancel my plan?"];
@@ -28,7 +29,7 @@ export function demoPage(baseUrl: string, demo: DemoInfo, voice = false): Respon
 <p>This page stands in for your website. The round button in the bottom-right corner is the widget; it answers from the demo organisation's help articles with the builtin provider (no model or key needed).</p>
 <p>Questions to try:</p>
 <ul>${questions.map((q) => html`<li>${q}</li>`)}</ul>
-<p><strong>Voice: ${voice ? "on" : "off"}.</strong> <a href="${voice ? "/demo" : "/demo?voice=on"}">${voice ? "Turn voice off" : "Turn voice on"}</a> — ${voice ? "the widget has a microphone button: it listens with your browser's speech recognition (some browsers send the audio to their vendor) and answers aloud with your browser's voices." : "a microphone button in the widget, answers spoken aloud."}</p>
+<p><strong>Voice: ${voice ? "on" : "off"}.</strong> <a href="${voice ? "/demo" : "/demo?voice=on"}">${voice ? "Turn voice off" : "Turn voice on"}</a> — ${voice ? "the widget has a microphone button: " + "it listens with your browser's speech recognition (some browsers send " + "the audio to their vendor) and answers " + "aloud with your browser's voices." : "a microphone button in the widget, answers spoken aloud."}</p>
 <p>“Talk to a person” opens a ticket you can see in the inbox after <a href="/signin">signing in</a> as ${demo.email}.</p>
 <p class="muted">Put it on your own site with:</p>
 ${installSnippet(baseUrl, demo.widgetKey, demo.orgId)

@@ -97,10 +97,16 @@ test("the literal check is red on a planted sentence, and leaves keys, logs, CSS
     'const css = "font: 15px/1.45 system-ui";',
     'throw new TypeError("identify needs a user_id"); // not for customers: the developer',
     "// A comment may say anything in words.",
+    'deps.log.warn("could not send the rating email " +',
+    '  "to the customer of the ticket", { id });',
+    'const CLOSED = "Your ticket was closed " +',
+    '  "because nobody answered it.";',
   ].join("\n");
   expect(customerLiterals("src/widget/client/planted.ts", planted)).toEqual([
     "src/widget/client/planted.ts:1: Your message was added to the ticket.",
     "src/widget/client/planted.ts:2: I've opened ticket #  for you.",
     "src/widget/client/planted.ts:3: Talk to a person",
+    "src/widget/client/planted.ts:11: Your ticket was closed",
+    "src/widget/client/planted.ts:12: because nobody answered it.",
   ]);
 });

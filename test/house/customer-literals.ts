@@ -45,13 +45,21 @@ export function customerLiterals(path: string, source: string): string[] {
   if (path.endsWith("/styles.ts")) return [];
   const found: string[] = [];
   const raw = source.split("\n");
+  let skipped = false;
   stripComments(source)
     .split("\n")
     .forEach((line, i) => {
-      if (MARKED.test(raw[i]!) || (i > 0 && MARKED.test(raw[i - 1]!))) return;
-      // An OpenAPI description written on the line after its key.
-      if (i > 0 && /\b(?:description|summary):\s*$/.test(raw[i - 1]!)) return;
-      if (NOT_FOR_CUSTOMERS.test(line) || /\bimport\b.*\bfrom\b/.test(line)) return;
+      // A string continued from a skipped line (`"…" +` then the rest of it) is skipped with it.
+      const continued = skipped && i > 0 && /\+\s*$/.test(raw[i - 1]!);
+      skipped =
+        continued ||
+        MARKED.test(raw[i]!) ||
+        (i > 0 && MARKED.test(raw[i - 1]!)) ||
+        // An OpenAPI description written on the line after its key.
+        (i > 0 && /\b(?:description|summary):\s*$/.test(raw[i - 1]!)) ||
+        NOT_FOR_CUSTOMERS.test(line) ||
+        /\bimport\b.*\bfrom\b/.test(line);
+      if (skipped) return;
       for (const literal of literalsOf(line)) if (SENTENCE.test(literal)) found.push(`${path}:${i + 1}: ${literal.trim().slice(0, 80)}`);
     });
   return found;

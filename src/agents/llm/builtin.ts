@@ -21,6 +21,7 @@ import { stem, terms, words } from "../../kit/words.ts";
 import { LlmError } from "./errors.ts";
 import { join, type PlainBlock, plainBlocks, separator } from "./plain-text.ts";
 import type { LlmEvent, LlmMessage, LlmProvider, LlmRequest, Passage, Say } from "./types.ts";
+import { GREETING_LINE } from "../../kit/greetings.ts";
 
 /** Least coverage of a passage whose coverage retrieval measured (weighted by rarity: src/knowledge/lexical.ts). */
 export const COVERAGE_THRESHOLD = 0.2;
@@ -50,7 +51,6 @@ function covered(wanted: readonly string[], present: ReadonlySet<string>): numbe
   return wanted.filter((t) => present.has(t)).length / wanted.length;
 }
 
-const GREETING = /^\s*(hi|hello|hey|good (morning|afternoon|evening)|howdy)\b[\s!.,]*$/i;
 const THANKS = /^\s*(thanks?|thank you|thx|cheers)\b[^?]*$/i;
 
 const english: Say = (key, params) => t("en", key, params);
@@ -189,7 +189,7 @@ export function builtinReply(request: Pick<LlmRequest, "messages" | "passages" |
   const said = (text: string): BuiltinReply => ({ text, answered: true });
   const question = lastUserMessage(request.messages);
   // Greetings and thanks are recognised in English only: another language's greeting is answered as a question would be.
-  if (GREETING.test(question)) return said(say("agent.greeting_reply"));
+  if (GREETING_LINE.test(question)) return said(say("agent.greeting_reply"));
   if (THANKS.test(question)) return said(say("agent.thanks_reply"));
   const contentless = terms(question).length === 0;
   // A message without content words: a lead from the conversation's page when retrieval found one, else a question back.

@@ -12,7 +12,10 @@ const RS = /\x1e/g;
  * reply's `sources` are the passages it names (src/agents/pipeline/knowledge.ts `usedPassages`).
  */
 export const PASSAGES_RULE =
-  "Knowledge-base passages for this question. Answer only from these passages: do not add facts, steps, prices or links that they do not state, and do not guess. If they do not contain the answer, say so plainly and offer to connect the customer with a person. Name each passage you used by its title (or its number in brackets, like [1]), and none that you did not use. Write plain sentences the customer can read at once.";
+  "Knowledge-base passages for this question. Answer only from these passages: do not add facts, " +
+  "steps, prices or links that they do not state, and do not guess. If they do not contain the answer, " +
+  "say so plainly and offer to connect the customer with a person. Name each passage you used by its title (or its number in brackets, " +
+  "like [1]), and none that you did not use. Write plain sentences the customer can read at once.";
 
 export function systemPrompt(system: string, passages: readonly Passage[]): string {
   const base = system.replace(RS, "").trim();

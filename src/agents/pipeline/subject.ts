@@ -7,9 +7,9 @@
 // it; reply emails say "Re: <subject>".
 import type { ConversationMessage } from "../../conversations/transcript.ts";
 import { acceptsOffer, asksForPerson } from "./triage.ts";
+import { GREETINGS } from "../../kit/greetings.ts";
 
-const GREETING =
-  /^(?:hi|hello|hey|hiya|good (?:morning|afternoon|evening)|thanks|thank you|ok|okay|no|nope|yes|help|please)\b[\s.,!?]*(?:there|team|again)?[\s.,!?]*$/i;
+const GREETING = new RegExp(`^(?:${GREETINGS}|thanks|thank you|ok|okay|no|nope|yes|help|please)\\b[\\s.,!?]*(?:there|team|again)?[\\s.,!?]*$`, "i");
 export const SUBJECT_MAX = 120;
 /** Characters of a message looked at: a subject is short, and this bounds the work on a long message. */
 const READ_MAX = 2000;

@@ -28,7 +28,8 @@ export function installApi(ctx: ApiContext): () => void {
   const { state, listeners } = ctx;
   const api = {
     identify(user: Identity) {
-      if (!user || typeof user.user_id !== "string") return Promise.reject(new TypeError("identify needs a user_id")); // not for customers: the embedding page's developer
+      // not for customers: the embedding page's developer
+      if (!user || typeof user.user_id !== "string") return Promise.reject(new TypeError("identify needs a user_id"));
       ctx.identify(user);
       // `locale` is the widget's language (README "Languages"), not a field of the customer record.
       const { locale: _locale, ...customer } = user;

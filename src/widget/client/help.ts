@@ -16,11 +16,13 @@ export interface HelpHit {
   url: string;
 }
 
-const HELP_STYLES = `
+const HELP_STYLES =
+  `
 .help { display: flex; flex-direction: column; gap: 10px; padding: 12px 16px; overflow-y: auto; flex: 1; border-bottom: 1px solid var(--sa-border); }
 .help[hidden] { display: none; }
 .help form { display: flex; gap: 8px; }
-.help input { flex: 1; min-width: 0; font: inherit; color: inherit; background: var(--sa-bg); border: 1px solid var(--sa-muted); border-radius: 10px; padding: 8px 10px; }
+.help input { flex: 1; min-width: 0; font: inherit; color: inherit; background: var(--sa-bg); ` +
+  `border: 1px solid var(--sa-muted); border-radius: 10px; padding: 8px 10px; }
 .help input:focus-visible { outline: 3px solid var(--sa-ink); outline-offset: 2px; }
 .help h3 { margin: 4px 0 0; font-size: 14px; color: var(--sa-muted); }
 .help ul.hits { list-style: none; margin: 0; padding: 0; display: grid; gap: 6px; }

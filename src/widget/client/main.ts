@@ -11,23 +11,71 @@
 // The parts, each in its own file: the panel (./panel.ts), the thread (./thread.ts), the composer
 // (./composer.ts), one answer (./answer.ts) and the live connection (./live.ts).
 import { applyConfig, buildShell } from "./dom.ts";
-import { openStore } from "./store.ts";
+import { type Identity, openStore } from "./store.ts";
 import { installApi, loadConfig, queuedLocale } from "./api.ts";
 import { liveConversation } from "./live.ts";
 import { typingLine } from "./typing.ts";
-import { createWidget, liveHelpLabel, post, who } from "./context.ts";
-import { createThread } from "./thread.ts";
+import { createWidget, liveHelpLabel, post, type Widget, who } from "./context.ts";
+import { createThread, type Thread } from "./thread.ts";
 import { createPanel } from "./panel.ts";
 import { createAsk } from "./answer.ts";
 import { type Composer, createComposer } from "./composer.ts";
 import { createVoice } from "./voice.ts";
 import { createCall } from "./video.ts";
-import type { VoiceSettings } from "./speech.ts";
+import { VOICE_DEFAULTS, type VoiceConfig } from "../../kit/voice-config.ts";
 import { feedbackPrompts } from "./feedback.ts";
 import { createHelp } from "./help.ts";
 import { CATALOGUED, createTexts, requestedLocale } from "./texts.ts";
 import { en } from "../../i18n/en.ts";
 import { speechLanguage } from "./speech.ts";
+
+type Config = Awaited<ReturnType<typeof loadConfig>>;
+
+/**
+ * The agent's configuration applied: its name, look and live-help label, and voice — the agent's
+ * voice_config, or data-voice="on" on the script tag (the demo's toggle), spoken and heard in the
+ * widget's language (./speech.ts speechLanguage) — with video, the same conversation with the
+ * agent's face in the agent's display mode (./video.ts).
+ */
+function configureAgent(w: Widget, script: HTMLScriptElement, config: Config, thread: Thread, composer: Composer): void {
+  const { texts } = w;
+  const applied = config ? applyConfig(w.shell, config, texts, en["widget.live_help"]) : null;
+  if (!config) texts.bind(() => (w.shell.title.textContent = texts.t("widget.title")));
+  w.liveHelpLabel = applied?.liveHelpLabel ?? null;
+  w.greeting = applied?.greeting ?? null;
+  texts.bind(() => (w.shell.person.textContent = liveHelpLabel(w)));
+  const configured = ((config?.agent as Record<string, unknown> | undefined)?.voice_config ?? {}) as Partial<VoiceConfig>;
+  const voice: VoiceConfig = { ...VOICE_DEFAULTS, ...configured };
+  texts.bind(() => (voice.language = speechLanguage(texts.language, configured.language)));
+  if (script.dataset.voice === "on") voice.enabled = true;
+  const talk = config && voice.enabled ? createVoice(w, thread, composer, voice) : null;
+  if (talk) createCall(w, talk, config!.agent as Record<string, unknown>);
+}
+
+/** identify(): another person on this browser starts afresh; a locale of theirs becomes the widget's language. */
+function identify(w: Widget, user: Identity, ctx: { orgId: string; live: { stop(): void }; thread: Thread }): void {
+  const { state } = w;
+  // Another person on this browser: their conversation is not this one.
+  if (state.userId !== null && state.userId !== user.user_id) {
+    ctx.live.stop();
+    Object.assign(state, { sessionId: null, live: false, lastEventId: null, unread: 0, rating: null });
+    state.messages = [];
+    ctx.thread.render();
+  }
+  w.identity = user;
+  state.userId = user.user_id;
+  w.save();
+  // identify()'s locale wins over the snippet's and the browser's: the widget speaks it from now on.
+  const wanted = typeof user.locale === "string" && user.locale.trim() ? user.locale.trim().slice(0, 35) : null;
+  if (wanted && wanted !== w.locale && ctx.orgId) {
+    w.locale = wanted;
+    void loadConfig(w.base, ctx.orgId, wanted).then((next) => {
+      if (next && w.locale === wanted)
+        w.texts.set(String(next.language ?? "en"), next.dir === "rtl" ? "rtl" : "ltr", (next.texts ?? {}) as Record<string, unknown>);
+      ctx.thread.render();
+    });
+  }
+}
 
 async function start(script: HTMLScriptElement) {
   const key = script.dataset.key ?? "";
@@ -37,7 +85,7 @@ async function start(script: HTMLScriptElement) {
   // answers the org's default for none. The config is awaited before anything is shown, so the
   // widget never flashes another language; when it cannot be had, the widget speaks English.
   const texts = createTexts();
-  let locale = requestedLocale([queuedLocale(), script.dataset.locale], navigator.languages ?? [navigator.language], CATALOGUED);
+  const locale = requestedLocale([queuedLocale(), script.dataset.locale], navigator.languages ?? [navigator.language], CATALOGUED);
   const config = orgId ? await loadConfig(base, orgId, locale) : null;
   if (config) texts.set(String(config.language ?? "en"), config.dir === "rtl" ? "rtl" : "ltr", (config.texts ?? {}) as Record<string, unknown>);
   // State persisted per org, so a reload keeps the conversation.
@@ -83,21 +131,8 @@ async function start(script: HTMLScriptElement) {
   // The org's help centre in the panel (./help.ts): search, suggestions, articles, "Still need help?".
   if (orgId) createHelp(w, orgId, { ask: (message) => composer?.submit(message, "chat") });
 
-  // Configuration: the agent's name, look and live-help label.
-  const applied = config ? applyConfig(w.shell, config, texts, en["widget.live_help"]) : null;
-  if (!config) texts.bind(() => (w.shell.title.textContent = texts.t("widget.title")));
-  w.liveHelpLabel = applied?.liveHelpLabel ?? null;
-  w.greeting = applied?.greeting ?? null;
-  texts.bind(() => (w.shell.person.textContent = liveHelpLabel(w)));
-  // Voice: the agent's voice_config, or data-voice="on" on the script tag (the demo's toggle),
-  // spoken and heard in the widget's language (./speech.ts speechLanguage).
-  const configured = ((config?.agent as Record<string, unknown> | undefined)?.voice_config ?? {}) as Partial<VoiceSettings>;
-  const voice = { enabled: false, stt: "browser", tts: "browser", voice: null, rate: 1, max_seconds: 30, auto_listen: false, ...configured } as VoiceSettings;
-  texts.bind(() => (voice.language = speechLanguage(texts.language, configured.language)));
-  if (script.dataset.voice === "on") voice.enabled = true;
-  const talk = config && voice.enabled ? createVoice(w, thread, composer, voice) : null;
-  // Video: the same conversation with the agent's face, in the agent's display mode (./video.ts).
-  if (talk) createCall(w, talk, config!.agent as Record<string, unknown>);
+  // The agent's name, look and live-help label; voice and video.
+  configureAgent(w, script, config, thread, composer);
 
   // The public API on window (./api.ts).
   const runQueued = installApi({
@@ -107,28 +142,7 @@ async function start(script: HTMLScriptElement) {
     who: () => who(w),
     open: () => panel.open(),
     close: panel.close,
-    identify(user) {
-      // Another person on this browser: their conversation is not this one.
-      if (state.userId !== null && state.userId !== user.user_id) {
-        live.stop();
-        Object.assign(state, { sessionId: null, live: false, lastEventId: null, unread: 0, rating: null });
-        state.messages = [];
-        thread.render();
-      }
-      w.identity = user;
-      state.userId = user.user_id;
-      w.save();
-      // identify()'s locale wins over the snippet's and the browser's: the widget speaks it from now on.
-      const wanted = typeof user.locale === "string" && user.locale.trim() ? user.locale.trim().slice(0, 35) : null;
-      if (wanted && wanted !== locale && orgId) {
-        locale = w.locale = wanted;
-        void loadConfig(base, orgId, wanted).then((next) => {
-          if (next && w.locale === wanted)
-            texts.set(String(next.language ?? "en"), next.dir === "rtl" ? "rtl" : "ltr", (next.texts ?? {}) as Record<string, unknown>);
-          thread.render();
-        });
-      }
-    },
+    identify: (user) => identify(w, user, { orgId, live, thread }),
   });
   document.body.append(w.shell.host);
   thread.render();

@@ -2,18 +2,8 @@
 // the browser's speechSynthesis (the default: works offline with the system's voices) or the
 // server's voice (POST /api/sdk/voice/speech, played in an <audio> element, the next sentence
 // fetched while one plays). `stop` interrupts at once (barge-in). URLs are never read out.
+import type { VoiceConfig } from "../../kit/voice-config.ts";
 import { jsonHeaders, type Widget } from "./context.ts";
-
-export interface VoiceSettings {
-  enabled: boolean;
-  language: string;
-  stt: "server" | "browser";
-  tts: "server" | "browser" | "off";
-  voice: string | null;
-  rate: number;
-  max_seconds: number;
-  auto_listen: boolean;
-}
 
 export interface Speaker {
   /** Queues one sentence. */
@@ -72,7 +62,7 @@ export function sentenceSplitter() {
   };
 }
 
-function browserSpeaker(settings: VoiceSettings): Speaker {
+function browserSpeaker(settings: VoiceConfig): Speaker {
   const synth = window.speechSynthesis;
   let pending = 0;
   let waiters: (() => void)[] = [];
@@ -114,7 +104,7 @@ function browserSpeaker(settings: VoiceSettings): Speaker {
   return speaker;
 }
 
-function serverSpeaker(w: Widget, settings: VoiceSettings, audio: HTMLAudioElement): Speaker {
+function serverSpeaker(w: Widget, settings: VoiceConfig, audio: HTMLAudioElement): Speaker {
   let queue: { text: string; blob: Promise<Blob | null> }[] = [];
   let warned = false;
   let playing = false;
@@ -201,7 +191,7 @@ function serverSpeaker(w: Widget, settings: VoiceSettings, audio: HTMLAudioEleme
 }
 
 /** The speaker for the settings, or null when the answer is not spoken (tts off, or no speechSynthesis). */
-export function createSpeaker(w: Widget, settings: VoiceSettings, audio: HTMLAudioElement): Speaker | null {
+export function createSpeaker(w: Widget, settings: VoiceConfig, audio: HTMLAudioElement): Speaker | null {
   if (settings.tts === "server") return serverSpeaker(w, settings, audio);
   if (settings.tts === "browser" && "speechSynthesis" in window) return browserSpeaker(settings);
   return null;

@@ -40,17 +40,21 @@ export const STYLES = [
   "* { box-sizing: border-box; }",
   "[hidden] { display: none !important; }",
   ".sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }",
-  "button { font: inherit; cursor: pointer; border-radius: 10px; border: 1px solid var(--sa-accent); background: var(--sa-accent); color: var(--sa-on-accent); padding: 8px 14px; font-weight: 600; }",
+  "button { font: inherit; cursor: pointer; border-radius: 10px; border: 1px solid var(--sa-accent); " +
+    "background: var(--sa-accent); color: var(--sa-on-accent); padding: 8px 14px; font-weight: 600; }",
   "button:disabled { opacity: .6; cursor: default; }",
   "button.secondary { background: var(--sa-bg); color: var(--sa-ink); border-color: var(--sa-ink); }",
   "button:focus-visible, textarea:focus-visible, a:focus-visible, .log:focus-visible { outline: 3px solid var(--sa-ink); outline-offset: 2px; }",
-  ".launcher { display: grid; place-items: center; width: 58px; height: 58px; padding: 0; border-radius: 50%; box-shadow: var(--sa-shadow); margin-inline-start: auto; }",
+  ".launcher { display: grid; place-items: center; width: 58px; height: 58px; padding: " +
+    "0; border-radius: 50%; box-shadow: var(--sa-shadow); margin-inline-start: auto; }",
   ".launcher svg { width: 28px; height: 28px; fill: currentColor; }",
   ".panel {",
   "  position: absolute; inset-inline: auto 0; bottom: 72px; width: 370px; max-width: calc(100vw - 40px); height: 560px; max-height: calc(100vh - 112px);",
-  "  display: flex; flex-direction: column; background: var(--sa-bg); color: var(--sa-fg); border: 1px solid var(--sa-border); border-radius: 16px; box-shadow: var(--sa-shadow); overflow: hidden;",
+  "  display: flex; flex-direction: column; background: var(--sa-bg); color: var(--sa-fg); border: " +
+    "1px solid var(--sa-border); border-radius: 16px; box-shadow: var(--sa-shadow); overflow: hidden;",
   "}",
-  "header { display: flex; align-items: flex-start; justify-content: space-between; gap: 12px; padding: 14px 16px; background: var(--sa-accent); color: var(--sa-on-accent); }",
+  "header { display: flex; align-items: flex-start; justify-content: space-between; gap: " +
+    "12px; padding: 14px 16px; background: var(--sa-accent); color: var(--sa-on-accent); }",
   "h2 { margin: 0; font-size: 17px; line-height: 1.3; }",
   ".subtitle { margin: 2px 0 0; font-size: 13px; }",
   "button.icon { background: transparent; border-color: transparent; color: inherit; padding: 4px; display: grid; place-items: center; }",
@@ -64,10 +68,12 @@ export const STYLES = [
   ".msg { max-width: 88%; padding: 9px 12px; border-radius: 14px; white-space: pre-wrap; overflow-wrap: anywhere; }",
   ".msg.user { align-self: flex-end; background: var(--sa-accent); color: var(--sa-on-accent); border-end-end-radius: 4px; }",
   ".msg.agent { align-self: flex-start; background: var(--sa-soft); color: var(--sa-fg); border-end-start-radius: 4px; }",
-  ".msg.person { align-self: flex-start; background: var(--sa-soft); color: var(--sa-fg); border-end-start-radius: 4px; border-inline-start: 3px solid var(--sa-accent); }",
+  ".msg.person { align-self: flex-start; background: var(--sa-soft); color: var(--sa-fg); " +
+    "border-end-start-radius: 4px; border-inline-start: 3px solid var(--sa-accent); }",
   ".msg .author { display: block; font-size: 13px; font-weight: 600; color: var(--sa-muted); margin-bottom: 2px; }",
   ".launcher { position: relative; }",
-  ".badge { position: absolute; top: -4px; inset-inline-end: -4px; min-width: 22px; height: 22px; padding: 0 6px; border-radius: 11px; background: var(--sa-danger); color: var(--sa-bg); font: 700 13px/22px system-ui, sans-serif; text-align: center; }",
+  ".badge { position: absolute; top: -4px; inset-inline-end: -4px; min-width: 22px; height: 22px; padding: 0 6px; border-radius: " +
+    "11px; background: var(--sa-danger); color: var(--sa-bg); font: 700 13px/22px system-ui, sans-serif; text-align: center; }",
   ".msg.note { align-self: stretch; max-width: none; background: var(--sa-note); color: var(--sa-note-fg); font-size: 14px; }",
   ".msg.user a { color: inherit; }",
   ".msg a { color: var(--sa-ink); text-decoration: underline; }",
@@ -83,13 +89,15 @@ export const STYLES = [
   ".person { padding: 5px 12px; font-size: 14px; }",
   ".status { margin: 0; font-size: 13px; color: var(--sa-muted); flex-basis: 100%; }",
   ".status:empty { display: none; }",
-  ".waiting, .typing { margin: 0; flex-basis: 100%; font-size: 13px; padding: 6px 10px; border-radius: 8px; background: var(--sa-soft, rgba(127, 127, 127, 0.12)); }",
+  ".waiting, .typing { margin: 0; flex-basis: 100%; font-size: 13px; padding: " +
+    "6px 10px; border-radius: 8px; background: var(--sa-soft, rgba(127, 127, 127, 0.12)); }",
   ".waiting[hidden], .typing[hidden], .person[hidden] { display: none; }",
   ".contact { flex-basis: 100%; min-width: 0; margin: 0; padding: 8px 10px; border-radius: 8px; border: 1px solid var(--sa-border); font-size: 14px; }",
   ".contact label { display: block; font-weight: 600; }",
   ".contact-hint { margin: 0 0 6px; font-size: 13px; color: var(--sa-muted); }",
   ".contact-row { display: flex; gap: 6px; }",
-  ".contact input { flex: 1; min-width: 0; font: inherit; color: var(--sa-fg); background: var(--sa-bg); border: 1px solid var(--sa-border); border-radius: 8px; padding: 5px 8px; }",
+  ".contact input { flex: 1; min-width: 0; font: inherit; color: var(--sa-fg); background: " +
+    "var(--sa-bg); border: 1px solid var(--sa-border); border-radius: 8px; padding: 5px 8px; }",
   ".contact input[aria-invalid=true] { border-color: var(--sa-danger); }",
   ".contact input:focus-visible { outline: 3px solid var(--sa-ink); outline-offset: 1px; }",
   ".contact button { padding: 5px 10px; font-size: 14px; }",
@@ -97,9 +105,11 @@ export const STYLES = [
   ".contact-error:empty { display: none; }",
   ".face-sm[data-initials]::before { content: attr(data-initials); }",
   ".msg .byline { display: flex; align-items: center; gap: 6px; margin-bottom: 2px; } .byline .author { margin: 0; }",
-  ".face-sm { width: 22px; height: 22px; border-radius: 50%; flex: none; object-fit: cover; display: inline-grid; place-items: center; background: var(--sa-accent); color: var(--sa-on-accent); font-size: 11px; font-weight: 700; }",
+  ".face-sm { width: 22px; height: 22px; border-radius: 50%; flex: none; object-fit: cover; display: inline-grid; " +
+    "place-items: center; background: var(--sa-accent); color: var(--sa-on-accent); font-size: 11px; font-weight: 700; }",
   ".composer { display: flex; gap: 8px; padding: 10px 12px 12px; border-top: 1px solid var(--sa-border); }",
-  "textarea { flex: 1; resize: none; font: inherit; color: var(--sa-fg); background: var(--sa-bg); border: 1px solid var(--sa-border); border-radius: 10px; padding: 8px 10px; min-height: 42px; }",
+  "textarea { flex: 1; resize: none; font: inherit; color: var(--sa-fg); background: var(--sa-bg); " +
+    "border: 1px solid var(--sa-border); border-radius: 10px; padding: 8px 10px; min-height: 42px; }",
   "textarea::placeholder { color: var(--sa-muted); opacity: 1; }",
   ".voice { display: flex; flex-direction: column; align-items: center; gap: 4px; }",
   ".mic { padding: 8px; display: grid; place-items: center; }",
@@ -110,15 +120,19 @@ export const STYLES = [
   ".level > span { display: block; height: 100%; width: 0; background: var(--sa-accent); }",
   ".stop { padding: 5px 12px; font-size: 14px; }",
   "audio.speech { display: none; }",
-  ".call { --level: 0; display: flex; flex-direction: column; align-items: center; justify-content: center; gap: 12px; padding: 16px; background: var(--sa-bg); color: var(--sa-fg); text-align: center; }",
+  ".call { --level: 0; display: flex; flex-direction: column; align-items: center; justify-content: " +
+    "center; gap: 12px; padding: 16px; background: var(--sa-bg); color: var(--sa-fg); text-align: center; }",
   // Long captions scroll inside the call, never push the composer out of the panel.
   ".call.inline { flex: 1; min-height: 0; overflow-y: auto; justify-content: safe center; border-bottom: 1px solid var(--sa-border); }",
   ".call.inline > * { flex-shrink: 0; }",
   ".call.inline:not([hidden]) + .log { display: none; }",
-  ".call.pip { position: fixed; inset-inline-start: 20px; bottom: 20px; width: 260px; border: 1px solid var(--sa-border); border-radius: 16px; box-shadow: var(--sa-shadow); }",
+  ".call.pip { position: fixed; inset-inline-start: 20px; bottom: 20px; width: 260px; " +
+    "border: 1px solid var(--sa-border); border-radius: 16px; box-shadow: var(--sa-shadow); }",
   ".call.fullscreen { position: fixed; inset: 0; z-index: 1; }",
-  ".face { width: 120px; height: 120px; border-radius: 50%; overflow: hidden; display: grid; place-items: center; background: var(--sa-accent); color: var(--sa-on-accent); font-size: 48px; font-weight: 700;",
-  "  box-shadow: 0 0 0 calc(4px + var(--level) * 18px) color-mix(in srgb, var(--sa-accent) 35%, transparent); transform: scale(calc(1 + var(--level) * .06)); }",
+  ".face { width: 120px; height: 120px; border-radius: 50%; overflow: hidden; display: grid; place-items: " +
+    "center; background: var(--sa-accent); color: var(--sa-on-accent); font-size: 48px; font-weight: 700;",
+  "  box-shadow: 0 0 0 calc(4px + var(--level) * 18px) color-mix(in srgb, " +
+    "var(--sa-accent) 35%, transparent); transform: scale(calc(1 + var(--level) * .06)); }",
   ".call.fullscreen .face { width: 200px; height: 200px; font-size: 80px; }",
   ".call .face { margin: 22px 0 8px; flex: none; }",
   ".call.inline .face { margin: 8px 0 6px; }",

@@ -36,14 +36,20 @@ function levelOf(audio: HTMLAudioElement | null): (() => number) | null {
   };
 }
 
+/** The agent's face in the call: its avatar image (an https URL only), else its name's initial. */
+function agentFace(look: Record<string, unknown>, name: string): HTMLElement {
+  const face = h("div", { class: "face", "aria-hidden": "true" });
+  if (typeof look.image_url === "string" && /^https:\/\/[^\s"'<>]+$/i.test(look.image_url)) face.append(h("img", { src: look.image_url, alt: "" }));
+  else face.append(h("span", {}, name.slice(0, 1).toUpperCase()));
+  return face;
+}
+
 export function createCall(w: Widget, voice: Voice, agent: Record<string, unknown>) {
   const look = (agent.avatar_config ?? {}) as Record<string, unknown>;
   const layout: Layout = agent.video_display_mode === "pip" || agent.video_display_mode === "fullscreen" ? agent.video_display_mode : "inline";
   const { t } = w.texts;
   const name = typeof agent.name === "string" && agent.name ? agent.name : t("widget.agent");
-  const face = h("div", { class: "face", "aria-hidden": "true" });
-  if (typeof look.image_url === "string" && /^https:\/\/[^\s"'<>]+$/i.test(look.image_url)) face.append(h("img", { src: look.image_url, alt: "" }));
-  else face.append(h("span", {}, name.slice(0, 1).toUpperCase()));
+  const face = agentFace(look, name);
   const captions = h("p", { class: "captions", "aria-live": "polite" });
   const talk = h("button", { type: "button", class: "talk", "aria-pressed": "false" });
   const end = h("button", { type: "button", class: "secondary" });

@@ -12,7 +12,8 @@ import type { AnswerListener, Mode } from "./answer.ts";
 import type { Composer } from "./composer.ts";
 import { liveHelpLabel, type Widget } from "./context.ts";
 import { canRecord, type Listening, recognitionClass, recognize, record } from "./listen.ts";
-import { createSpeaker, sayOnce, sentenceSplitter, type Speaker, type VoiceSettings } from "./speech.ts";
+import { createSpeaker, sayOnce, sentenceSplitter, type Speaker } from "./speech.ts";
+import type { VoiceConfig } from "../../kit/voice-config.ts";
 import type { Thread } from "./thread.ts";
 
 export interface Voice {
@@ -35,7 +36,7 @@ export interface Voice {
 export class VoiceFailure extends Error {}
 
 /** How the customer is told something failed: a note in the thread, and the same words spoken; returns them. */
-function apologise(w: Widget, thread: Thread, settings: VoiceSettings, reason: string): string {
+function apologise(w: Widget, thread: Thread, settings: VoiceConfig, reason: string): string {
   const text = w.texts.t("widget.voice_failed", { reason, label: liveHelpLabel(w) });
   w.state.messages.push({ role: "note", text, failed: false });
   w.save();
@@ -65,17 +66,19 @@ function recognitionFailure(w: Widget, code: string): string {
   return w.texts.t("widget.voice_recognition");
 }
 
-/** The microphone button and what it does; null (and a note) when this browser can neither record nor recognise. */
-export function createVoice(w: Widget, thread: Thread, composer: Composer, settings: VoiceSettings): Voice | null {
-  const server = settings.stt === "server" && canRecord();
-  const browser = !server && recognitionClass() !== null;
-  const { form, send, status } = w.shell;
-  if (!server && !browser) {
-    status.textContent = w.texts.t("widget.voice_unavailable");
-    return null;
-  }
-  const audio = h("audio", { class: "speech", preload: "auto" });
-  const speaker = createSpeaker(w, settings, audio);
+/** The voice controls placed in the widget: the microphone, its level meter and timer, and the Stop-speaking button. */
+interface VoiceControls {
+  mic: HTMLButtonElement;
+  stop: HTMLButtonElement;
+  /** The level meter's width, 0–1. */
+  showLevel(v: number): void;
+  /** The microphone pressed or not, the meter and timer shown and running or not. */
+  setListening(on: boolean): void;
+}
+
+/** Builds the controls into the composer (the Stop button before the live-help button); `onListening` hears every change. */
+function voiceControls(w: Widget, audio: HTMLAudioElement, onListening: (on: boolean) => void): VoiceControls {
+  const { form, send } = w.shell;
   const { t } = w.texts;
   const mic = h("button", { type: "button", class: "secondary mic", "aria-pressed": "false" }, svg(MIC_ICON));
   const level = h("span", { class: "level", "aria-hidden": "true" }, h("span", {}));
@@ -89,9 +92,7 @@ export function createVoice(w: Widget, thread: Thread, composer: Composer, setti
   const meterBox = h("span", { class: "meter", hidden: "" }, level, timer);
   form.insertBefore(h("span", { class: "voice" }, mic, meterBox, audio), send);
   w.shell.person.before(stop);
-  const voice: Voice = { speaker, mode: "voice", tap: () => mic.click() };
 
-  let listening: Listening | null = null;
   let started = 0;
   let ticker: ReturnType<typeof setInterval> | undefined;
   const showLevel = (v: number) => ((level.firstElementChild as HTMLElement).style.width = `${Math.round(v * 100)}%`);
@@ -100,7 +101,7 @@ export function createVoice(w: Widget, thread: Thread, composer: Composer, setti
     mic.setAttribute("aria-label", on ? t("widget.stop_and_send") : t("widget.speak"));
     meterBox.hidden = !on;
     clearInterval(ticker);
-    voice.listening?.(on);
+    onListening(on);
     if (on) {
       started = Date.now();
       ticker = setInterval(() => {
@@ -109,6 +110,46 @@ export function createVoice(w: Widget, thread: Thread, composer: Composer, setti
       }, 250);
     } else timer.textContent = "0:00";
   };
+  return { mic, stop, showLevel, setListening };
+}
+
+/**
+ * What hears a spoken question's answer: each sentence spoken as it completes and captioned, a
+ * failure said once, and (auto_listen) `listenAgain` once the answer has been spoken in full.
+ */
+function spokenAnswer(w: Widget, voice: Voice, settings: VoiceConfig, listenAgain: () => void): AnswerListener {
+  const { speaker } = voice;
+  const split = sentenceSplitter();
+  voice.caption?.(null);
+  return {
+    text(piece) {
+      for (const sentence of split.push(piece)) speaker?.say(sentence);
+      voice.caption?.(piece);
+    },
+    end(complete, failure) {
+      const rest = split.rest();
+      if (rest) speaker?.say(rest);
+      if (failure) sayOnce(w.texts.t("widget.voice_failed_spoken", { reason: failure }), settings.language);
+      if (complete && settings.auto_listen) void (speaker?.idle() ?? Promise.resolve()).then(listenAgain);
+    },
+  };
+}
+
+/** The microphone button and what it does; null (and a note) when this browser can neither record nor recognise. */
+export function createVoice(w: Widget, thread: Thread, composer: Composer, settings: VoiceConfig): Voice | null {
+  const server = settings.stt === "server" && canRecord();
+  const browser = !server && recognitionClass() !== null;
+  if (!server && !browser) {
+    w.shell.status.textContent = w.texts.t("widget.voice_unavailable");
+    return null;
+  }
+  const audio = h("audio", { class: "speech", preload: "auto" });
+  const speaker = createSpeaker(w, settings, audio);
+  const { t } = w.texts;
+  const { mic, stop, showLevel, setListening } = voiceControls(w, audio, (on) => voice.listening?.(on));
+  const voice: Voice = { speaker, mode: "voice", tap: () => mic.click() };
+
+  let listening: Listening | null = null;
   if (speaker)
     speaker.onSpeaking = (on) => {
       stop.hidden = !on;
@@ -121,26 +162,10 @@ export function createVoice(w: Widget, thread: Thread, composer: Composer, setti
     voice.failed?.(apologise(w, thread, settings, reason));
     w.shell.input.focus();
   };
-
-  const listener = (): AnswerListener => {
-    const split = sentenceSplitter();
-    voice.caption?.(null);
-    return {
-      text(piece) {
-        for (const sentence of split.push(piece)) speaker?.say(sentence);
-        voice.caption?.(piece);
-      },
-      end(complete, failure) {
-        const rest = split.rest();
-        if (rest) speaker?.say(rest);
-        if (failure) sayOnce(t("widget.voice_failed_spoken", { reason: failure }), settings.language);
-        if (complete && settings.auto_listen)
-          void (speaker?.idle() ?? Promise.resolve()).then(() => {
-            if (!listening) void start();
-          });
-      },
-    };
-  };
+  const listener = () =>
+    spokenAnswer(w, voice, settings, () => {
+      if (!listening) void start();
+    });
 
   const finish = async () => {
     const current = listening;
