@@ -41,7 +41,9 @@ const PreviewBody = t.Object(
   { additionalProperties: false },
 );
 
-export function evalPreviewRoutes(deps: Deps) {
+export function evalPreviewRoutes(
+  deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "knowledge" | "limiter" | "log" | "metrics" | "now" | "statements" | "timers">,
+) {
   return new Elysia({ name: "eval-preview" }).post(
     "/api/eval/preview",
     async ({ request, body }) => {

@@ -30,7 +30,7 @@ export interface Preview {
 
 /** The member's question answered and explained; 429 past EVAL_PREVIEW.perMinute, 404 for an agent not of the org. */
 export async function previewQuestion(
-  deps: Deps,
+  deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "knowledge" | "limiter" | "log" | "metrics" | "now" | "statements" | "timers">,
   orgId: string,
   memberId: string,
   agentId: string | undefined,

@@ -84,7 +84,9 @@ const RunBody = t.Object(
   { additionalProperties: false },
 );
 
-export function evalRoutes(deps: Deps) {
+export function evalRoutes(
+  deps: Pick<Deps, "cipher" | "config" | "db" | "evalRuns" | "guard" | "knowledge" | "log" | "metrics" | "now" | "statements" | "timers">,
+) {
   return new Elysia({ name: "eval-runs" })
     .post(
       "/api/eval/runs",

@@ -90,7 +90,7 @@ const textOf = (q: EvalQuestion) => q.question.length + (q.expectedDoc?.length ?
 
 /** Runs the set against the agent (the org's active one when `agentId` is absent) and stores the run. */
 export async function runEvaluation(
-  deps: Deps,
+  deps: Pick<Deps, "cipher" | "config" | "db" | "evalRuns" | "guard" | "knowledge" | "log" | "metrics" | "now" | "statements" | "timers">,
   orgId: string,
   memberId: string | null,
   agentId: string | undefined,
@@ -115,7 +115,7 @@ export async function runEvaluation(
 }
 
 async function answerAndStore(
-  deps: Deps,
+  deps: Pick<Deps, "config" | "db" | "knowledge" | "log" | "now" | "statements" | "timers">,
   orgId: string,
   memberId: string | null,
   target: Awaited<ReturnType<typeof evalTarget>>,

@@ -106,7 +106,7 @@ export function judge(q: EvalQuestion, reply: string, first: { doc_id: string; t
  * passages it was answered from. `signal` stops a model's answer.
  */
 export async function answerQuestion(
-  deps: Deps,
+  deps: Pick<Deps, "config" | "db" | "knowledge" | "log" | "statements">,
   orgId: string,
   target: Awaited<ReturnType<typeof evalTarget>>,
   q: EvalQuestion,
@@ -141,7 +141,7 @@ export async function answerQuestion(
 
 /** One question answered and judged (what a run stores of it). */
 export async function evaluateOne(
-  deps: Deps,
+  deps: Pick<Deps, "config" | "db" | "knowledge" | "log" | "statements">,
   orgId: string,
   target: Awaited<ReturnType<typeof evalTarget>>,
   q: EvalQuestion,
@@ -154,7 +154,12 @@ export async function evaluateOne(
 export const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Runs every question against the agent (the org's active one by default); one result per question and the totals. */
-export async function evaluate(deps: Deps, orgId: string, agentId: string | undefined, questions: readonly EvalQuestion[]) {
+export async function evaluate(
+  deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "knowledge" | "log" | "metrics" | "statements" | "timers">,
+  orgId: string,
+  agentId: string | undefined,
+  questions: readonly EvalQuestion[],
+) {
   const target = await evalTarget(deps, orgId, agentId);
   const results: EvalResult[] = [];
   for (const q of questions) {

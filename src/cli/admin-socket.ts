@@ -22,7 +22,13 @@ export function adminSocketPath(dataDir: string): string {
   return join(dataDir, "admin.sock");
 }
 
-export function listenAdminSocket(deps: Deps, database: Database): { stop(): void } {
+export function listenAdminSocket(
+  deps: Pick<
+    Deps,
+    "cipher" | "config" | "db" | "guard" | "invalidation" | "knowledge" | "log" | "metrics" | "now" | "passwords" | "statements" | "timers" | "tools"
+  >,
+  database: Database,
+): { stop(): void } {
   const path = adminSocketPath(deps.config.dataDir);
   rmSync(path, { force: true }); // a socket file left by a killed server
   const server: Server<unknown> = Bun.serve({
@@ -51,7 +57,13 @@ export function listenAdminSocket(deps: Deps, database: Database): { stop(): voi
   };
 }
 
-async function handle(deps: Deps, request: Request): Promise<AdminReply> {
+async function handle(
+  deps: Pick<
+    Deps,
+    "cipher" | "config" | "db" | "guard" | "invalidation" | "knowledge" | "log" | "metrics" | "now" | "passwords" | "statements" | "timers" | "tools"
+  >,
+  request: Request,
+): Promise<AdminReply> {
   const { argv, stdin } = (await request.json()) as { argv: unknown; stdin?: unknown };
   if (!Array.isArray(argv) || !argv.every((a) => typeof a === "string")) throw new UsageError("argv must be a list of strings");
   if (stdin !== undefined && typeof stdin !== "string") throw new UsageError("stdin must be a string");

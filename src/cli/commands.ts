@@ -171,7 +171,14 @@ export function passwordFromInput(input: string): string {
  * Runs an admin command on open, migrated services; returns what it prints on stdout. Throws AppError.
  * `stdin` is what the command read from standard input (only `user reset-password --password-stdin` reads it).
  */
-export async function executeAdmin(deps: Deps, command: AdminCommand, stdin = ""): Promise<string> {
+export async function executeAdmin(
+  deps: Pick<
+    Deps,
+    "cipher" | "config" | "db" | "guard" | "invalidation" | "knowledge" | "log" | "metrics" | "now" | "passwords" | "statements" | "timers" | "tools"
+  >,
+  command: AdminCommand,
+  stdin = "",
+): Promise<string> {
   switch (command.kind) {
     case "migrate":
       return ""; // opening the services applied every pending migration

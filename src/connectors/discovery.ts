@@ -23,7 +23,10 @@ export function failureText(error: unknown, what: "discovery" | "call"): string 
   return `the ${what} failed`;
 }
 
-export async function discover(deps: Deps, row: ConnectorRow): Promise<ConnectorRow> {
+export async function discover(
+  deps: Pick<Deps, "cipher" | "config" | "connectorRefreshes" | "db" | "guard" | "log" | "now" | "timers" | "tools">,
+  row: ConnectorRow,
+): Promise<ConnectorRow> {
   const signal = deps.timers.deadline(CONNECTOR_LIMITS.discoveryMs);
   const now = () => deps.now();
   const nextDiscoveryAt = () => new Date(now().getTime() + deps.config.connectorDiscoveryIntervalSeconds * 1000);
@@ -84,6 +87,6 @@ export async function discover(deps: Deps, row: ConnectorRow): Promise<Connector
 }
 
 /** Toggles of tools the server no longer lists go, so a tool that comes back starts disabled again. */
-export async function forgetRemovedToggles(deps: Deps, row: ConnectorRow, keep: DiscoveredTool[] | null) {
+export async function forgetRemovedToggles(deps: Pick<Deps, "db" | "tools">, row: ConnectorRow, keep: DiscoveredTool[] | null) {
   await forgetActions(deps, row.orgId, `mcp.${row.slug}.`, new Set((keep ?? []).map((t) => `mcp.${row.slug}.${t.name}`)));
 }

@@ -44,7 +44,7 @@ const ConnectorView = t.Object({
   created_at: t.String({ format: "date-time" }),
 });
 
-export function connectorRoutes(deps: Deps) {
+export function connectorRoutes(deps: Pick<Deps, "cipher" | "config" | "connectorRefreshes" | "db" | "guard" | "log" | "now" | "timers" | "tools">) {
   return new Elysia({ name: "connectors" })
     .get(
       "/api/integrations/mcp/servers",

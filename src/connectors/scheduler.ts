@@ -19,7 +19,9 @@ export function discoveryTickMs(config: Pick<Config, "connectorDiscoveryInterval
 }
 
 /** One tick: discovers every connector that is due, a batch at a time. */
-export async function discoverDueConnectors(deps: Deps): Promise<void> {
+export async function discoverDueConnectors(
+  deps: Pick<Deps, "cipher" | "config" | "connectorRefreshes" | "db" | "guard" | "log" | "now" | "timers" | "tools">,
+): Promise<void> {
   for (;;) {
     const due = await claimDueConnectors(deps, BATCH);
     for (const row of due) await discover(deps, row);

@@ -65,7 +65,12 @@ function described(row: ConnectorRow) {
   return { name: row.name, slug: row.slug, host: new URL(row.url).host, auth_method: row.authMethod };
 }
 
-export async function connect(deps: Deps, orgId: string, actor: Actor, input: ConnectInput) {
+export async function connect(
+  deps: Pick<Deps, "cipher" | "config" | "connectorRefreshes" | "db" | "guard" | "log" | "now" | "timers" | "tools">,
+  orgId: string,
+  actor: Actor,
+  input: ConnectInput,
+) {
   await requireFlag(deps, orgId);
   const problems = [
     ...(input.name.trim() === "" ? [{ path: "/name", message: "is required" }] : []),
@@ -130,7 +135,7 @@ export async function liveConnectors(deps: Pick<Deps, "db">, orgId: string): Pro
 
 /** PATCH: optional new name or credentials (auth_method with them), then handshake and discovery again. */
 export async function refreshConnector(
-  deps: Deps,
+  deps: Pick<Deps, "cipher" | "config" | "connectorRefreshes" | "db" | "guard" | "log" | "now" | "timers" | "tools">,
   orgId: string,
   actor: Actor,
   id: string,
@@ -168,7 +173,7 @@ export async function refreshConnector(
 }
 
 /** Soft delete: credentials emptied (the column, not just hidden), tools and toggles gone, row kept. */
-export async function disconnect(deps: Deps, orgId: string, actor: Actor, id: string) {
+export async function disconnect(deps: Pick<Deps, "db" | "now" | "tools">, orgId: string, actor: Actor, id: string) {
   const row = await liveRow(deps, orgId, id);
   await deps.db.update(connectors).set({ deletedAt: deps.now(), credentials: {}, discoveredTools: [], updatedAt: deps.now() }).where(eq(connectors.id, row.id));
   await forgetRemovedToggles(deps, row, null);

@@ -13,7 +13,7 @@ import { createStageTimer } from "../kit/stage-timer.ts";
 import { authorizationServerMetadataUrl, bearerChallenge, protectedResourceMetadataUrl, resourceOf } from "../oauth/metadata.ts";
 import { handleRpc, METHODS, PROTOCOL_VERSION, type RpcAnswer, rpcFailure, SERVER_INFO } from "./rpc.ts";
 
-export function descriptor(deps: Deps) {
+export function descriptor(deps: Pick<Deps, "config">) {
   return {
     name: SERVER_INFO.name,
     version: SERVER_INFO.version,
@@ -46,7 +46,7 @@ function wantsOnlyEventStream(accept: string | null): boolean {
  * 403); ping and notifications need none; anything else (initialize, tools/list): the read-only
  * default a client asking for nothing gets.
  */
-function scopeHint(deps: Deps, body: RawBody | undefined): string | undefined {
+function scopeHint(deps: Pick<Deps, "tools">, body: RawBody | undefined): string | undefined {
   let message: unknown;
   try {
     message = body && !body.error ? parseJsonBounded(body.text) : undefined;
@@ -64,7 +64,7 @@ function scopeHint(deps: Deps, body: RawBody | undefined): string | undefined {
   return DEFAULT_SCOPES.join(" ");
 }
 
-export function mcpRoutes(deps: Deps) {
+export function mcpRoutes(deps: Pick<Deps, "accessTokens" | "config" | "db" | "limiter" | "log" | "now" | "tools">) {
   const answer = ({ status, headers, body }: RpcAnswer) => (body === null ? new Response(null, { status, headers }) : jsonResponse(body, status, headers));
   // Interface docs/interface.md 5, docs/interface.md A.5: 401, -32001, and a challenge naming the error only when a token was sent.
   const unauthorized = (body: unknown, error?: { error: "invalid_token"; description: string }) =>

@@ -48,7 +48,7 @@ export function rpcFailure(error: AppError): RpcAnswer {
   return { status: error.status, headers: error.headers ?? {}, body: failure(null, error.toRpc()) };
 }
 
-function asAppError(deps: Deps, method: string, error: unknown): AppError {
+function asAppError(deps: Pick<Deps, "log">, method: string, error: unknown): AppError {
   const known = knownError(error);
   if (known) return known;
   deps.log.error("tool server method failed", { method, error });
@@ -56,7 +56,7 @@ function asAppError(deps: Deps, method: string, error: unknown): AppError {
 }
 
 /** `_meta.bound_end_user_id` / `bound_email`, resolved within the token's org on every call. */
-async function boundCustomer(deps: Deps, orgId: string, meta: unknown) {
+async function boundCustomer(deps: Pick<Deps, "db">, orgId: string, meta: unknown) {
   if (meta === undefined) return undefined;
   if (typeof meta !== "object" || meta === null || Array.isArray(meta)) throw AppError.badRequest("Invalid params: _meta must be an object.");
   const { bound_end_user_id: id, bound_email: email } = meta as Record<string, unknown>;
@@ -75,7 +75,7 @@ async function boundCustomer(deps: Deps, orgId: string, meta: unknown) {
 }
 
 /** The revision a request is served by: negotiated in `initialize`, then named by the header. */
-async function dispatch(deps: Deps, scope: CallScope, request: RpcRequest, version: string): Promise<unknown> {
+async function dispatch(deps: Pick<Deps, "config" | "db" | "tools">, scope: CallScope, request: RpcRequest, version: string): Promise<unknown> {
   const modern = (STATELESS_VERSIONS as readonly string[]).includes(version);
   switch (request.method) {
     case "initialize": {
@@ -165,7 +165,13 @@ function revisionOf(parsed: unknown, headers: Headers): { version: string; moder
 }
 
 /** Runs one POST /api/mcp body for a verified token; `timer` (SERVER_TIMING) is told its stages. */
-export async function handleRpc(deps: Deps, body: string, token: AccessContext, requestHeaders: Headers, timer?: StageTimer): Promise<RpcAnswer> {
+export async function handleRpc(
+  deps: Pick<Deps, "config" | "db" | "limiter" | "log" | "now" | "tools">,
+  body: string,
+  token: AccessContext,
+  requestHeaders: Headers,
+  timer?: StageTimer,
+): Promise<RpcAnswer> {
   const read = parseBody(body);
   if ("error" in read) return rpcFailure(read.error);
   const batch = Array.isArray(read.parsed);

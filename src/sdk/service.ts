@@ -87,7 +87,7 @@ export interface IdentifyUserInput {
  * customer and what the org knows about them (docs/decisions.md "Unverified identify: the
  * request echoed"). Its fields are still merged into the record as before.
  */
-export async function identifyUser(deps: Deps, orgId: string, input: IdentifyUserInput) {
+export async function identifyUser(deps: Pick<Deps, "cipher" | "db" | "live" | "now">, orgId: string, input: IdentifyUserInput) {
   if (isAnonymous(input.user_id))
     throw AppError.badRequest("user_id must name a user: anonymous visitors need no identify.", [{ path: "/user_id", message: "must not be anonymous" }]);
   const { endUser, verified } =
@@ -116,7 +116,7 @@ export async function identifyUser(deps: Deps, orgId: string, input: IdentifyUse
  * customer written. With identity verification on, resolveIdentity has already required a valid
  * user_token, so only a proven identity ever reaches a ticket that way.
  */
-async function identifyInChat(outer: Deps, orgId: string, input: IdentifyUserInput, sessionId: string) {
+async function identifyInChat(outer: Pick<Deps, "cipher" | "db" | "live" | "now">, orgId: string, input: IdentifyUserInput, sessionId: string) {
   const { resolved, changed } = await outer.db.transaction(async (tx) => {
     const deps = { ...outer, db: tx };
     const resolved = await resolveIdentity(deps, orgId, input);

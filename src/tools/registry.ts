@@ -39,7 +39,7 @@ export interface OrgSnapshot {
   memberRoles: Map<string, readonly string[]>;
 }
 
-export async function loadSnapshot(deps: Deps, providers: readonly ToolProvider[], directory: ToolDirectory, orgId: string): Promise<OrgSnapshot> {
+export async function loadSnapshot(deps: Pick<Deps, "db">, providers: readonly ToolProvider[], directory: ToolDirectory, orgId: string): Promise<OrgSnapshot> {
   const [orgAgents, flags, members] = await Promise.all([directory.agents(orgId), readFlags(deps, orgId), directory.memberRoles(orgId)]);
   const lists = await Promise.all(providers.map((p) => p(deps, orgId)));
   const tools = lists.flat().filter((t) => !t.requiresFlag || flags[t.requiresFlag] === true);
@@ -156,7 +156,7 @@ export function denial(snapshot: OrgSnapshot, caller: Caller, tool: ToolDefiniti
  * it lacks (2025-11-25 authorization, "Scope Challenge Handling", the recommended approach): a
  * client asks for exactly that set at step-up, and keeps what it was granted.
  */
-export function refusal(deps: Deps, denied: Denial): AppError {
+export function refusal(deps: Pick<Deps, "config">, denied: Denial): AppError {
   const scope = denied.scope ? [...new Set([...(denied.granted ?? []), denied.scope])].join(" ") : undefined;
   const challenge = scope
     ? { "www-authenticate": bearerChallenge(deps.config, { error: "insufficient_scope", description: denied.message, scope }) }

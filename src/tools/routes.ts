@@ -20,7 +20,7 @@ const AgentActions = t.Object({
   ),
 });
 
-export function toggleRoutes(deps: Deps) {
+export function toggleRoutes(deps: Pick<Deps, "config" | "db" | "now" | "tools">) {
   return new Elysia({ name: "agent-actions" })
     .get(
       "/api/agents/:agent_id/actions",

@@ -68,7 +68,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** What a tool threw, as the AppError the caller sees. Nothing of an unexpected error's cause leaks. */
-function asAppError(deps: Deps, tool: ToolDefinition | undefined, error: unknown): AppError {
+function asAppError(deps: Pick<Deps, "log">, tool: ToolDefinition | undefined, error: unknown): AppError {
   // The database gone is no tool's failure: the caller is told to retry (README "Faults and shutdown").
   const known = knownError(error);
   if (known?.code === "database_unavailable") return known;

@@ -8,7 +8,7 @@ import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
 
-export async function agentOfOrg(deps: Deps, orgId: string, agentId: string) {
+export async function agentOfOrg(deps: Pick<Deps, "tools">, orgId: string, agentId: string) {
   if (!isUuid(agentId)) throw AppError.notFound("No such agent.");
   // The org's agents come through the tool runtime's directory (ports/tools.ts): agents/ stands above this room.
   const id = agentId.toLowerCase();
@@ -16,7 +16,7 @@ export async function agentOfOrg(deps: Deps, orgId: string, agentId: string) {
   return { id };
 }
 
-export async function listAgentActions(deps: Deps, orgId: string, agentId: string) {
+export async function listAgentActions(deps: Pick<Deps, "db" | "tools">, orgId: string, agentId: string) {
   await agentOfOrg(deps, orgId, agentId);
   const tools = await deps.tools.catalog(orgId);
   const toggles = new Map((await deps.db.select().from(agentActionToggles).where(eq(agentActionToggles.agentId, agentId))).map((t) => [t.actionId, t.enabled]));
@@ -32,7 +32,13 @@ export async function listAgentActions(deps: Deps, orgId: string, agentId: strin
 }
 
 /** Switches actions on or off for one agent; recorded in the activity log with who did it. */
-export async function setAgentActions(deps: Deps, orgId: string, actor: Actor, agentId: string, change: { enable?: string[]; disable?: string[] }) {
+export async function setAgentActions(
+  deps: Pick<Deps, "db" | "now" | "tools">,
+  orgId: string,
+  actor: Actor,
+  agentId: string,
+  change: { enable?: string[]; disable?: string[] },
+) {
   await agentOfOrg(deps, orgId, agentId);
   const known = new Set((await deps.tools.catalog(orgId)).map((t) => t.name));
   const enable = change.enable ?? [];
@@ -72,7 +78,7 @@ export async function setAgentActions(deps: Deps, orgId: string, actor: Actor, a
  * an action that comes back starts at its default again. Called by the folder owning the source
  * (connectors after discovery or deletion): this folder stays the only writer of the toggles.
  */
-export async function forgetActions(deps: Deps, orgId: string, prefix: string, keep: ReadonlySet<string>): Promise<void> {
+export async function forgetActions(deps: Pick<Deps, "db" | "tools">, orgId: string, prefix: string, keep: ReadonlySet<string>): Promise<void> {
   const orgAgents = await deps.tools.agentIds(orgId);
   const toggles = await deps.db
     .select({ agentId: agentActionToggles.agentId, actionId: agentActionToggles.actionId })

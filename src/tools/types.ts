@@ -54,5 +54,5 @@ const TOOL_ERROR_KINDS = {
   failed: [502, "tool_failed"],
 } as const;
 
-/** Produces the tools one org has from one kind of source. */
-export type ToolProvider = (deps: Deps, orgId: string) => Promise<ToolDefinition[]>;
+/** Produces the tools one org has from one kind of source: it reads the database; a tool runs with its context's `deps`. */
+export type ToolProvider = (deps: Pick<Deps, "db">, orgId: string) => Promise<ToolDefinition[]>;

@@ -36,7 +36,7 @@ export interface RetrievalExplanation {
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 
-export async function explainRetrieval(deps: Deps, orgId: string, question: string): Promise<RetrievalExplanation> {
+export async function explainRetrieval(deps: Pick<Deps, "db" | "knowledge" | "statements">, orgId: string, question: string): Promise<RetrievalExplanation> {
   const { index, synonyms } = await orgIndex(deps, orgId);
   const query = buildQuery(index, question, [], synonyms, await queryLanguage(deps, orgId, index, question));
   const analyzer = index.languages.analyzerFor(query.language);

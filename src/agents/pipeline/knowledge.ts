@@ -98,7 +98,7 @@ export function earlierCustomerTurns(history: readonly ConversationMessage[]): s
  * in the customer's language (src/knowledge/query-language.ts), pages in it preferred.
  */
 export async function retrieve(
-  deps: Deps,
+  deps: Pick<Deps, "config" | "db" | "knowledge" | "log" | "statements">,
   orgId: string,
   question: string,
   earlier: readonly string[] = [],
@@ -144,7 +144,7 @@ const round = (n: number) => Math.round(n * 1000) / 1000;
 
 /** Step 4: the lexical ranking fused with the ranking by meaning; lexical only when the question's vector is not to be had. */
 async function hybrid(
-  deps: Deps,
+  deps: Pick<Deps, "config" | "db" | "knowledge" | "log" | "statements">,
   orgId: string,
   question: string,
   index: Awaited<ReturnType<typeof orgIndex>>["index"],
