@@ -65,7 +65,7 @@ export function messageView(m: ConversationMessage) {
 const ORDER: KeysetOrder = { table: conversations, scope: conversations.orgId, id: conversations.id, keys: [conversations.createdAt, conversations.id] };
 
 export async function listConversations(
-  deps: Deps,
+  deps: Pick<Deps, "db">,
   orgId: string,
   filters: ConversationFilters,
 ): Promise<{ conversations: Conversation[]; nextCursor: string | null }> {
@@ -100,7 +100,7 @@ export async function listConversations(
 }
 
 /** One conversation of the org with its latest messages (oldest first); 404 for another org's or an unknown id. */
-export async function readConversation(deps: Deps, orgId: string, id: string) {
+export async function readConversation(deps: Pick<Deps, "db">, orgId: string, id: string) {
   if (!isUuid(id)) throw AppError.notFound("No such conversation.");
   const [conversation] = await deps.db
     .select()

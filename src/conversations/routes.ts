@@ -22,7 +22,7 @@ function date(path: string, value: string | undefined): Date | undefined {
   return parsed;
 }
 
-export function conversationRoutes(deps: Deps) {
+export function conversationRoutes(deps: Pick<Deps, "config" | "db" | "now">) {
   return new Elysia({ name: "conversations" })
     .get(
       "/api/conversations",

@@ -37,7 +37,7 @@ export interface SmtpClient {
 }
 
 export async function ingestEmail(
-  deps: Deps,
+  deps: Pick<Deps, "config" | "db" | "live" | "log" | "now" | "replies">,
   params: { raw: Buffer; routes: Route[]; envelopeFrom: string | null; client?: SmtpClient },
 ): Promise<IngestOutcome[]> {
   const mail = await parseEmail(params.raw, params.envelopeFrom, deps.replies);
@@ -64,11 +64,11 @@ function bodyOf(mail: ParsedEmail): string {
   return text.length <= TICKET_LIMITS.body ? text : `${text.slice(0, TICKET_LIMITS.body - 1)}…`;
 }
 
-async function deliver(deps: Deps, route: Route, mail: ParsedEmail, auth: MailAuthentication): Promise<IngestOutcome> {
+async function deliver(deps: Pick<Deps, "config" | "db" | "live" | "now">, route: Route, mail: ParsedEmail, auth: MailAuthentication): Promise<IngestOutcome> {
   const now = deps.now();
   const from = mail.from!;
   return deps.db.transaction(async (tx) => {
-    const txDeps: Deps = { ...deps, db: tx };
+    const txDeps = { ...deps, db: tx };
     const [claim] = await tx
       .insert(ticketInboundEmails)
       .values({

@@ -72,7 +72,7 @@ const IngestResults = t.Object({
   ),
 });
 
-export function inboundRoutes(deps: Deps) {
+export function inboundRoutes(deps: Pick<Deps, "config" | "db" | "live" | "log" | "now" | "replies">) {
   return new Elysia({ name: "inbound-email" })
     .post(
       "/api/inbound/email",

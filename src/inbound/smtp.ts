@@ -24,7 +24,7 @@ function smtpError(code: number, message: string): Error {
   return Object.assign(new Error(message), { responseCode: code });
 }
 
-export function createInboundSmtpServer(deps: Deps): SMTPServer {
+export function createInboundSmtpServer(deps: Pick<Deps, "config" | "db" | "live" | "log" | "now" | "replies" | "timers">): SMTPServer {
   const { inbound } = deps.config;
   // Session and command time, connections per address, refused recipients: src/inbound/smtp-guard.ts.
   const guard = smtpGuard(deps, () => server);
@@ -94,7 +94,7 @@ export function createInboundSmtpServer(deps: Deps): SMTPServer {
 }
 
 /** Starts the listener on HOST:INBOUND_SMTP_PORT (src/server.ts). */
-export async function startInboundSmtp(deps: Deps, port = deps.config.inbound.smtpPort!, host = deps.config.host): Promise<InboundSmtp> {
+export async function startInboundSmtp(deps: Pick<Deps, "config" | "db" | "live" | "log" | "now" | "replies" | "timers">, port = deps.config.inbound.smtpPort!, host = deps.config.host): Promise<InboundSmtp> {
   const server = createInboundSmtpServer(deps);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

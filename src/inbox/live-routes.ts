@@ -23,7 +23,7 @@ export const TicketCounts = t.Object(
   { additionalProperties: false },
 );
 
-export function inboxLiveRoutes(deps: Deps) {
+export function inboxLiveRoutes(deps: Pick<Deps, "config" | "db" | "live" | "log" | "metrics" | "now">) {
   return new Elysia({ name: "inbox-live" })
     .post(
       "/api/tickets/:id/typing",

@@ -43,14 +43,14 @@ const STATUS_LIST = new RegExp(`^(${STATUSES.join("|")})(,(${STATUSES.join("|")}
 /** The refusals every ticket route may answer, in the one error shape; those naming a ticket or a customer also 404. */
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody };
 
-async function ticketOr404(deps: Deps, orgId: string, ref: string): Promise<Ticket> {
+async function ticketOr404(deps: Pick<Deps, "db">, orgId: string, ref: string): Promise<Ticket> {
   const ticket = await findTicket(deps, orgId, ref);
   if (!ticket) throw AppError.notFound("No such ticket.");
   return ticket;
 }
 
 /** A ticket with its thread (notes included), history and customer: what the inbox shows for one ticket. */
-export async function ticketDetail(deps: Deps, ticket: Ticket) {
+export async function ticketDetail(deps: Pick<Deps, "db">, ticket: Ticket) {
   const [messages, history, customers] = await Promise.all([
     ticketThread(deps, ticket),
     ticketHistoryOf(deps, ticket),
@@ -72,7 +72,7 @@ export async function ticketDetail(deps: Deps, ticket: Ticket) {
  */
 export type ReplySender = (input: { orgId: string; actor: InboxActor; ticket: Ticket; body: string; translate: boolean }) => Promise<object>;
 
-export function inboxRoutes(deps: Deps, sendReply?: ReplySender) {
+export function inboxRoutes(deps: Pick<Deps, "config" | "db" | "live" | "log" | "metrics" | "now">, sendReply?: ReplySender) {
   const member = async (request: Request, role: "inbox:view" | "inbox:manage") => {
     const { principal, orgId } = await requireMember(deps, request, role);
     return { orgId, actor: { kind: "member", memberId: principal.member.id } satisfies InboxActor, memberId: principal.member.id };

@@ -12,7 +12,7 @@ import { fail, oneOf, requireText } from "./ticket-checks.ts";
 import { STATUSES, type Ticket, TICKET_LIMITS, type TicketHistoryEntry, type TicketMessage } from "./ticket-model.ts";
 
 /** A ticket by id or by its number (`42` or `#42`), within one org; null otherwise. */
-export async function findTicket(deps: Deps, orgId: string, ref: string): Promise<Ticket | null> {
+export async function findTicket(deps: Pick<Deps, "db">, orgId: string, ref: string): Promise<Ticket | null> {
   let key: SQL | undefined;
   if (isUuid(ref)) key = eq(tickets.id, ref);
   else {
@@ -33,13 +33,13 @@ export async function findTicket(deps: Deps, orgId: string, ref: string): Promis
  * member (or a member's token) replied, assigned it or changed its status. A ticket the AI opened
  * on its own (low confidence, frustration) waits for that.
  */
-export async function waitingTicket(deps: Deps, orgId: string, ticketId: string): Promise<(Ticket & { personHas: boolean }) | null> {
+export async function waitingTicket(deps: Pick<Deps, "db">, orgId: string, ticketId: string): Promise<(Ticket & { personHas: boolean }) | null> {
   const ticket = await findTicket(deps, orgId, ticketId);
   if (!ticket || (ticket.status !== "open" && ticket.status !== "pending")) return null;
   return { ...ticket, personHas: await personHas(deps, orgId, ticket.id) };
 }
 
-async function personHas(deps: Deps, orgId: string, ticketId: string): Promise<boolean> {
+async function personHas(deps: Pick<Deps, "db">, orgId: string, ticketId: string): Promise<boolean> {
   const [row] = await deps.db
     .select({ id: ticketHistory.id })
     .from(ticketHistory)
@@ -83,7 +83,7 @@ const ORDER: KeysetOrder = { table: tickets, scope: tickets.orgId, id: tickets.i
 
 export { escapeLike };
 
-export async function listTickets(deps: Deps, orgId: string, filters: TicketFilters): Promise<{ tickets: Ticket[]; nextCursor: string | null }> {
+export async function listTickets(deps: Pick<Deps, "db">, orgId: string, filters: TicketFilters): Promise<{ tickets: Ticket[]; nextCursor: string | null }> {
   const limit = filters.limit ?? TICKET_LIMITS.defaultPageSize;
   if (!Number.isInteger(limit) || limit < 1 || limit > TICKET_LIMITS.pageSize) fail("/limit", `must be an integer from 1 to ${TICKET_LIMITS.pageSize}`);
   const where: (SQL | undefined)[] = [eq(tickets.orgId, orgId)];
@@ -136,7 +136,7 @@ export async function listTickets(deps: Deps, orgId: string, filters: TicketFilt
 }
 
 /** The thread as the team sees it (notes included), oldest first: the most recent `TICKET_LIMITS.thread` messages. */
-export async function ticketThread(deps: Deps, ticket: Ticket): Promise<TicketMessage[]> {
+export async function ticketThread(deps: Pick<Deps, "db">, ticket: Ticket): Promise<TicketMessage[]> {
   const rows = await deps.db
     .select()
     .from(ticketMessages)
@@ -146,7 +146,7 @@ export async function ticketThread(deps: Deps, ticket: Ticket): Promise<TicketMe
   return rows.reverse();
 }
 
-export async function ticketHistoryOf(deps: Deps, ticket: Ticket): Promise<TicketHistoryEntry[]> {
+export async function ticketHistoryOf(deps: Pick<Deps, "db">, ticket: Ticket): Promise<TicketHistoryEntry[]> {
   const rows = await deps.db
     .select()
     .from(ticketHistory)
@@ -161,7 +161,7 @@ export async function ticketHistoryOf(deps: Deps, ticket: Ticket): Promise<Ticke
  * oldest first. Internal notes never leave this function, and a reply names no member or client —
  * only that it came from the team or from the AI agent.
  */
-export async function customerThread(deps: Deps, orgId: string, ticketId: string) {
+export async function customerThread(deps: Pick<Deps, "db">, orgId: string, ticketId: string) {
   if (!isUuid(ticketId)) return [];
   const rows = await deps.db
     .select({
@@ -184,7 +184,7 @@ export async function customerThread(deps: Deps, orgId: string, ticketId: string
 }
 
 /** The inbox's navigation counts: tickets waiting (open or pending), those of them nobody has, and the member's own. */
-export async function ticketCounts(deps: Deps, orgId: string, memberId: string): Promise<{ open: number; unassigned: number; mine: number }> {
+export async function ticketCounts(deps: Pick<Deps, "db">, orgId: string, memberId: string): Promise<{ open: number; unassigned: number; mine: number }> {
   const [row] = await deps.db
     .select({
       open: sql<number>`count(*)::int`,

@@ -30,7 +30,7 @@ import { liftIdleTimeout, streamTurn } from "./stream.ts";
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 429: ErrorBody };
 
 /** Who asks: the identity the body claims or proves, and this surface's ticket quota and handoff setting. */
-async function callerOf(deps: Deps, auth: WidgetAuth, body: ChatBodyValue, request: Request): Promise<TurnCaller> {
+async function callerOf(deps: Pick<Deps, "cipher" | "config" | "db" | "limiter" | "now">, auth: WidgetAuth, body: ChatBodyValue, request: Request): Promise<TurnCaller> {
   const customer = await resolveIdentity(deps, auth.orgId, {
     user_id: body.user_id,
     user_token: body.user_token,
@@ -55,7 +55,7 @@ function collector(signal: AbortSignal) {
 }
 
 /** `turns`: what a turn reaches, bound once per app (src/agents/turn-ports.ts `turnPorts`, in src/app.ts). */
-export function chatRoutes(deps: Deps, turns: TurnPorts) {
+export function chatRoutes(deps: Pick<Deps, "cipher" | "config" | "db" | "limiter" | "log" | "metrics" | "now" | "widgetKeys">, turns: TurnPorts) {
   return new Elysia({ name: "chat" })
     .derive(async ({ request, path }) => {
       if (path !== "/api/sdk/chat" && path !== "/api/sdk/chat/stream") return {};

@@ -47,7 +47,7 @@ export async function readableConversation(deps: Pick<Deps, "cipher" | "db" | "n
 }
 
 /** The conversation as its customer sees it: customer messages, AI answers and people's replies, oldest first. */
-export async function conversationView(deps: Deps, conversation: Conversation, sessionId: string) {
+export async function conversationView(deps: Pick<Deps, "db">, conversation: Conversation, sessionId: string) {
   // The cursor first: the messages up to it are here, everything after it comes by the stream.
   const last = await lastEventId(deps, conversation.orgId, conversation.id);
   const [transcript, fromTickets, ticket] = await Promise.all([

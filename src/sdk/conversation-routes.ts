@@ -67,7 +67,7 @@ function readerOf(request: Request, query: typeof HistoryQuery.static): Reader {
   };
 }
 
-export function conversationRoutes(deps: Deps) {
+export function conversationRoutes(deps: Pick<Deps, "cipher" | "config" | "db" | "limiter" | "live" | "log" | "metrics" | "now" | "widgetKeys">) {
   return new Elysia({ name: "sdk-conversations" })
     .derive(async ({ request, path }) => {
       if (!path.startsWith(PREFIX)) return {};

@@ -35,7 +35,7 @@ export const CONFIG_MAX_AGE_SECONDS = 60;
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
 
-export function sdkRoutes(deps: Deps) {
+export function sdkRoutes(deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "invalidation" | "limiter" | "live" | "log" | "metrics" | "now" | "statements" | "texts" | "widgetKeys">) {
   const plugin = new Elysia({ name: "sdk" })
     .use(keyedRoutes(deps))
     .use(conversationRoutes(deps))
@@ -67,7 +67,7 @@ export function sdkRoutes(deps: Deps) {
  * body validation: a request without a valid key is 401 whatever its body, and invalid bodies
  * count against the quota like any other request.
  */
-function keyedRoutes(deps: Deps) {
+function keyedRoutes(deps: Pick<Deps, "cipher" | "config" | "db" | "limiter" | "live" | "now" | "widgetKeys">) {
   return new Elysia({ name: "sdk-keyed" })
     .derive(async ({ request, path }) => {
       const auth = await requireWidgetKey(deps, request);

@@ -185,7 +185,7 @@ export interface SdkTicketInput {
  * (`api`), through the inbox's createTicket, so it is in the inbox at once. The customer is
  * the identified user (identity rules of docs/interface.md 5), or, with only an email, a new unverified visitor.
  */
-export async function createSdkTicket(outer: Deps, orgId: string, input: SdkTicketInput, from: { browser: boolean }) {
+export async function createSdkTicket(outer: Pick<Deps, "cipher" | "db" | "live" | "now">, orgId: string, input: SdkTicketInput, from: { browser: boolean }) {
   // One transaction: a request refused half way (an unknown or another customer's session) leaves
   // no customer behind that its identity would have created or updated.
   return outer.db.transaction(async (tx) => {

@@ -107,7 +107,7 @@ export interface RuntimeOptions {
 }
 
 /** `deps` is the object that will carry this runtime (read at call time, never at build time). */
-export function createToolRuntime(deps: Deps, options: RuntimeOptions): ToolRuntime {
+export function createToolRuntime(deps: Pick<Deps, "accessTokens" | "chat" | "cipher" | "clientDocumentFetches" | "clientDocuments" | "config" | "connectorRefreshes" | "db" | "evalRuns" | "fileReaders" | "guard" | "invalidation" | "knowledge" | "limiter" | "live" | "log" | "metrics" | "now" | "passages" | "passwords" | "replies" | "statements" | "texts" | "timers" | "tools" | "widgetKeys">, options: RuntimeOptions): ToolRuntime {
   const { providers, limiter, invalidation, directory } = options;
   const validator = createArgumentValidator();
   const auditWriter = createAuditWriter(() => deps.db);

@@ -19,7 +19,7 @@ import { storeText } from "./store.ts";
  * can be told (a customer who opened the chat in English and went on in Spanish is answered in
  * Spanish), else the ticket's; null when neither tells.
  */
-export async function ticketLanguages(deps: Deps, ticket: Ticket, memberId: string | null): Promise<{ member: string; customer: string | null }> {
+export async function ticketLanguages(deps: Pick<Deps, "db">, ticket: Ticket, memberId: string | null): Promise<{ member: string; customer: string | null }> {
   const member = (memberId ? await memberLanguage(deps.db, memberId) : null) ?? "en";
   const last = (await ticketThread(deps, ticket)).filter((m) => m.kind === "customer").at(-1);
   return { member, customer: (last ? await detectLanguage(last.body) : null) ?? ticket.language ?? null };
@@ -36,7 +36,7 @@ export type ReplyResult = TicketMessageView & { original?: { language: string; b
  * in both cases nothing is stored or sent.
  */
 export async function sendReply(
-  deps: Deps,
+  deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "live" | "log" | "metrics" | "now" | "statements" | "timers">,
   input: { orgId: string; actor: InboxActor; ticket: Ticket; body: string; translate: boolean },
 ): Promise<ReplyResult> {
   const { orgId, actor, ticket, body } = input;
