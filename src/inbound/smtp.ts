@@ -94,7 +94,11 @@ export function createInboundSmtpServer(deps: Pick<Deps, "config" | "db" | "live
 }
 
 /** Starts the listener on HOST:INBOUND_SMTP_PORT (src/server.ts). */
-export async function startInboundSmtp(deps: Pick<Deps, "config" | "db" | "live" | "log" | "now" | "replies" | "timers">, port = deps.config.inbound.smtpPort!, host = deps.config.host): Promise<InboundSmtp> {
+export async function startInboundSmtp(
+  deps: Pick<Deps, "config" | "db" | "live" | "log" | "now" | "replies" | "timers">,
+  port = deps.config.inbound.smtpPort!,
+  host = deps.config.host,
+): Promise<InboundSmtp> {
   const server = createInboundSmtpServer(deps);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

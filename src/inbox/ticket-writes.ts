@@ -41,7 +41,10 @@ export async function createTicket(deps: TicketWriteDeps, params: { orgId: strin
   return ticketView(await createTicketRow(deps, params));
 }
 
-export async function createTicketRow(deps: TicketWriteDeps, { orgId, actor, input }: { orgId: string; actor: InboxActor; input: CreateTicketInput }): Promise<Ticket> {
+export async function createTicketRow(
+  deps: TicketWriteDeps,
+  { orgId, actor, input }: { orgId: string; actor: InboxActor; input: CreateTicketInput },
+): Promise<Ticket> {
   const subject = requireText("/subject", input.subject, TICKET_LIMITS.subject, { min: 1 }).trim();
   const body = requireText("/message", input.message, TICKET_LIMITS.body, { min: 1 });
   const priority = input.priority === undefined ? "normal" : oneOf("/priority", input.priority, PRIORITIES);

@@ -30,7 +30,12 @@ import { liftIdleTimeout, streamTurn } from "./stream.ts";
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 413: ErrorBody, 429: ErrorBody };
 
 /** Who asks: the identity the body claims or proves, and this surface's ticket quota and handoff setting. */
-async function callerOf(deps: Pick<Deps, "cipher" | "config" | "db" | "limiter" | "now">, auth: WidgetAuth, body: ChatBodyValue, request: Request): Promise<TurnCaller> {
+async function callerOf(
+  deps: Pick<Deps, "cipher" | "config" | "db" | "limiter" | "now">,
+  auth: WidgetAuth,
+  body: ChatBodyValue,
+  request: Request,
+): Promise<TurnCaller> {
   const customer = await resolveIdentity(deps, auth.orgId, {
     user_id: body.user_id,
     user_token: body.user_token,

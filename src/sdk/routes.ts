@@ -35,7 +35,12 @@ export const CONFIG_MAX_AGE_SECONDS = 60;
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
 
-export function sdkRoutes(deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "invalidation" | "limiter" | "live" | "log" | "metrics" | "now" | "statements" | "texts" | "widgetKeys">) {
+export function sdkRoutes(
+  deps: Pick<
+    Deps,
+    "cipher" | "config" | "db" | "guard" | "invalidation" | "limiter" | "live" | "log" | "metrics" | "now" | "statements" | "texts" | "widgetKeys"
+  >,
+) {
   const plugin = new Elysia({ name: "sdk" })
     .use(keyedRoutes(deps))
     .use(conversationRoutes(deps))

@@ -26,7 +26,7 @@ import { chargeToken } from "../ratelimit/per-token.ts";
 import type { BoundCustomer, CallScope, ToolDirectory, ToolRuntime } from "../ports/tools.ts";
 import { createAuditWriter } from "./audit.ts";
 import { agentOf, denial, loadSnapshot, type OrgSnapshot, refusal, SNAPSHOT_TTL_MS } from "./registry.ts";
-import type { ToolDefinition, ToolProvider } from "./types.ts";
+import type { ToolDefinition, ToolDeps, ToolProvider } from "./types.ts";
 import { createArgumentValidator } from "./validate.ts";
 
 export type { Actor } from "../kit/actor.ts";
@@ -107,7 +107,7 @@ export interface RuntimeOptions {
 }
 
 /** `deps` is the object that will carry this runtime (read at call time, never at build time). */
-export function createToolRuntime(deps: Pick<Deps, "accessTokens" | "chat" | "cipher" | "clientDocumentFetches" | "clientDocuments" | "config" | "connectorRefreshes" | "db" | "evalRuns" | "fileReaders" | "guard" | "invalidation" | "knowledge" | "limiter" | "live" | "log" | "metrics" | "now" | "passages" | "passwords" | "replies" | "statements" | "texts" | "timers" | "tools" | "widgetKeys">, options: RuntimeOptions): ToolRuntime {
+export function createToolRuntime(deps: ToolDeps, options: RuntimeOptions): ToolRuntime {
   const { providers, limiter, invalidation, directory } = options;
   const validator = createArgumentValidator();
   const auditWriter = createAuditWriter(() => deps.db);

@@ -9,8 +9,28 @@ import type { BoundCustomer, Channel, ToolInfo, ToolResult } from "../ports/tool
 
 export type { BoundCustomer, Channel, JsonSchemaObject, ToolInfo, ToolResult, ToolSource, ToolSourceKind } from "../ports/tools.ts";
 
+/** What a tool may use of `Deps` (the union of what the tools of every source reach). */
+export type ToolDeps = Pick<
+  Deps,
+  | "cipher"
+  | "config"
+  | "connectorRefreshes"
+  | "db"
+  | "guard"
+  | "invalidation"
+  | "knowledge"
+  | "live"
+  | "log"
+  | "metrics"
+  | "now"
+  | "passages"
+  | "statements"
+  | "timers"
+  | "tools"
+>;
+
 export interface ToolContext {
-  deps: Deps;
+  deps: ToolDeps;
   orgId: string;
   channel: Channel;
   actor: Actor;
