@@ -86,7 +86,26 @@ export interface TurnPorts {
 }
 
 /** The ports of every chat turn of this app, each bound to `deps` here once. */
-export function turnPorts(deps: Pick<Deps, "chat" | "cipher" | "config" | "db" | "guard" | "invalidation" | "knowledge" | "live" | "log" | "metrics" | "now" | "statements" | "texts" | "timers" | "tools">): TurnPorts {
+export function turnPorts(
+  deps: Pick<
+    Deps,
+    | "chat"
+    | "cipher"
+    | "config"
+    | "db"
+    | "guard"
+    | "invalidation"
+    | "knowledge"
+    | "live"
+    | "log"
+    | "metrics"
+    | "now"
+    | "statements"
+    | "texts"
+    | "timers"
+    | "tools"
+  >,
+): TurnPorts {
   const settings = createTurnSettings(deps, deps.invalidation);
   return {
     sessions: {

@@ -5,11 +5,14 @@ import type { TicketMessageKind, TicketPriority, TicketSource, TicketStatus } fr
 import { FREE_FORM_LIMITS } from "../http/free-form.ts";
 import type { ChatTicketReason } from "../webhooks/emit.ts";
 import type { Tx } from "../db/client.ts";
+import type { Deps } from "../deps.ts";
 
 export type { TicketMessageKind, TicketPriority, TicketSource, TicketStatus };
 export type Ticket = typeof tickets.$inferSelect;
 export type TicketMessage = typeof ticketMessages.$inferSelect;
 export type TicketHistoryEntry = typeof ticketHistory.$inferSelect;
+/** What a ticket write (src/inbox/ticket-writes.ts) uses: the database, the clock, and the live wake-ups it sends once committed. */
+export type Writer = Pick<Deps, "db" | "now" | "live">;
 
 export const STATUSES = ["open", "pending", "resolved", "closed"] as const satisfies readonly TicketStatus[];
 export const PRIORITIES = ["low", "normal", "high", "urgent"] as const satisfies readonly TicketPriority[];

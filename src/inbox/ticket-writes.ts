@@ -10,7 +10,6 @@ import { emitTicketCreated } from "../webhooks/emit.ts";
 import { emitWebhookEvent } from "../webhooks/events.ts";
 import { ticketCounters, ticketMessages, tickets } from "../db/schema/index.ts";
 import type { TicketMessageKind, TicketPriority, TicketSource } from "../db/schema/inbox.ts";
-import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { isUuid } from "../kit/ids.ts";
 import { endUserById } from "../customers/lookups.ts";
@@ -27,24 +26,19 @@ import {
   type Ticket,
   TICKET_LIMITS,
   type TicketPatch,
+  type Writer,
 } from "./ticket-model.ts";
 import { eventKey, orgKey, publishChange, publishMessage, publishStatus } from "./ticket-events.ts";
 import { messageView, type TicketMessageView, ticketView, type TicketView } from "./ticket-views.ts";
 import { messageAuthor, activity, record } from "./ticket-actors.ts";
 import { memberRoles } from "../tenancy/memberships.ts";
 
-/** What a ticket write uses: the database, the clock, and the live wake-ups it sends once committed. */
-export type TicketWriteDeps = Pick<Deps, "db" | "now" | "live">;
-
 /** Creates a ticket with its first message and a `created` history entry, in one transaction. */
-export async function createTicket(deps: TicketWriteDeps, params: { orgId: string; actor: InboxActor; input: CreateTicketInput }): Promise<TicketView> {
+export async function createTicket(deps: Writer, params: { orgId: string; actor: InboxActor; input: CreateTicketInput }): Promise<TicketView> {
   return ticketView(await createTicketRow(deps, params));
 }
 
-export async function createTicketRow(
-  deps: TicketWriteDeps,
-  { orgId, actor, input }: { orgId: string; actor: InboxActor; input: CreateTicketInput },
-): Promise<Ticket> {
+export async function createTicketRow(deps: Writer, { orgId, actor, input }: { orgId: string; actor: InboxActor; input: CreateTicketInput }): Promise<Ticket> {
   const subject = requireText("/subject", input.subject, TICKET_LIMITS.subject, { min: 1 }).trim();
   const body = requireText("/message", input.message, TICKET_LIMITS.body, { min: 1 });
   const priority = input.priority === undefined ? "normal" : oneOf("/priority", input.priority, PRIORITIES);
@@ -124,7 +118,7 @@ export async function createTicketRow(
  * and replies are refused with 409 `ticket_closed` (the widget opens a new ticket instead).
  */
 export async function addTicketMessage(
-  deps: TicketWriteDeps,
+  deps: Writer,
   { orgId, actor, ticketId, kind, body, verified, email, withMessage }: AddMessageInput,
 ): Promise<TicketMessageView> {
   oneOf("/kind", kind, ["customer", "reply", "note"] as const);
@@ -190,7 +184,7 @@ export async function addTicketMessage(
 
 /** Changes subject, status, priority, team, assignee and tags at once; one history entry per field that changed. */
 export async function updateTicket(
-  deps: TicketWriteDeps,
+  deps: Writer,
   { orgId, actor, ticketId, patch }: { orgId: string; actor: InboxActor; ticketId: string; patch: TicketPatch },
 ): Promise<TicketView> {
   const subject = patch.subject === undefined ? undefined : requireText("/subject", patch.subject, TICKET_LIMITS.subject, { min: 1 }).trim();
@@ -275,7 +269,7 @@ function changeField(ticket: Ticket, changes: TicketChange[], set: Partial<typeo
  * a new ticket whose first message is our outbound reply. The customer must exist in the org.
  */
 export async function startOutreach(
-  deps: TicketWriteDeps,
+  deps: Writer,
   params: {
     orgId: string;
     actor: InboxActor;
