@@ -1,10 +1,12 @@
 // Dashboard: "Test your agent" (README "Measuring answers"). One question tried in place with why
 // (src/dashboard/eval-preview.ts); a question set — plain lines, CSV or JSON Lines
-// (src/agents/question-set.ts) — pasted or read from a file by the page's script, is run against a chosen agent through src/agents/eval-runs.ts as
+// (src/agents/question-set.ts) — pasted or read from a file by the page's script, is run against
+// a chosen agent through src/agents/eval-runs.ts as
 // POST /api/eval/runs does; the run's page compares it with the agent's previous run and exports
 // it. agents:view reads runs, agents:manage starts them. Works as plain form posts.
 import { Value } from "@sinclair/typebox/value";
 import { Elysia, t } from "elysia";
+import { EVAL_PREVIEW } from "../agents/eval-preview.ts";
 import { EVAL_QUEUE } from "../agents/eval-queue.ts";
 import { EVAL_RUN, type EvalRunDetail, getRun, listRuns, runCsv, runEvaluation, runQuestions } from "../agents/eval-runs.ts";
 import type { EvalQuestion } from "../agents/evaluate.ts";
@@ -12,36 +14,25 @@ import { parseQuestionSet } from "../agents/question-set.ts";
 import { listAgents } from "../agents/service.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { html } from "../html/html.ts";
 import { readFormAfterAuth } from "../http/body.ts";
 import { liftIdleTimeout } from "../http/request-meta.ts";
 import { issueDetails } from "../http/validation-details.ts";
 import {
   type DashboardContext,
-  errorSummary,
   formBody,
   formValues,
   type FormValues,
   IdParams,
-  listTable,
   redirect,
   type Refused,
-  select,
   shellPage,
-  submit,
   submitForm,
-  textarea,
-  when,
   withMember,
 } from "./kit/index.ts";
-import { percent, runPage } from "./eval-run.ts";
-import { type PreviewState, previewPanel, tryQuestion } from "./eval-preview.ts";
-
-const EXAMPLE_CSV = `question,expected_doc,expected_phrase,expected_passage
-How do I reset my password?,Resetting your password,,Forgot password
-"Do you ship to Canada, or the US?",,Canada,`;
-const EXAMPLE = `{"question": "How do I reset my password?", "expected_doc": "Resetting your password", "expected_passage": "Forgot password"}
-{"question": "Do you ship to Canada?", "expected_phrase": "Canada"}`;
+import { tryQuestion } from "./eval-preview.ts";
+import { type EvalLimits, EvalPage } from "./views/eval-page.ts";
+import type { PreviewState } from "./views/eval-preview.ts";
+import { EvalRun } from "./views/eval-run.ts";
 
 const asLines = (questions: readonly { question: string; expected_doc?: string; expected_phrase?: string; expected_passage?: string }[]) =>
   questions.map((q) => JSON.stringify(q)).join("\n");
@@ -59,35 +50,29 @@ async function evalPage(ctx: DashboardContext, refused?: Refused, preview?: Prev
   };
   const errors = refused?.errors ?? {};
   const agentOptions = usable.map((a) => ({ value: a.id, label: a.status === "active" ? `${a.name} (active)` : a.name }));
-  const body = html`<p><a href="/dashboard/agents">← Agents</a></p>
-<h1>Test your agent</h1>
-<p class="muted">Run a set of your customers' questions against an agent with its current knowledge and model, and see which it answers from the right page. Each run is kept, so the next one shows what changed.</p>
-${manage ? previewPanel(agentOptions, active?.id ?? usable[0]?.id ?? "", preview) : ""}
-${
-  manage
-    ? html`<section class="panel" aria-labelledby="run-h"><h2 id="run-h">Run a question set</h2>
-${errorSummary(errors)}
-<form method="post" action="/dashboard/eval" novalidate data-file-import>
-${select({ name: "agent_id", label: "Agent", value: values.agent_id ?? "", error: errors.agent_id, options: agentOptions })}
-<div class="field"><label for="f-file">Question file (optional)</label><input type="file" id="f-file" name="file_name" accept=".csv,.jsonl,.json,.txt" aria-describedby="f-file-hint"><p class="hint" id="f-file-hint">A .csv, .jsonl or .txt file; its text fills the box below.</p></div>
-${textarea({ name: "content", label: "Questions: one a line, CSV with a header, or JSON Lines", value: values.content ?? "", error: errors.content, rows: 8, hint: `Plain lines are questions with nothing expected. CSV and JSON Lines name "question" and any of "expected_doc" (a page's title or id: right when it is the first source), "expected_passage" (on top: right when that page's best passage holds this text) or "expected_phrase" (right when the reply contains it). Up to ${EVAL_RUN.questions} questions and ${EVAL_RUN.textChars.toLocaleString("en")} characters in all; a run answers for at most ${EVAL_RUN.ms / 60_000} minutes. The server answers ${EVAL_QUEUE.running} runs at once and one per organisation: a run started meanwhile waits its turn (at most ${EVAL_QUEUE.waitMs / 60_000} minutes).` })}
-<details><summary>Examples</summary><p>CSV:</p><pre><code>${EXAMPLE_CSV}</code></pre><p>JSON Lines:</p><pre><code>${EXAMPLE}</code></pre></details>
-<div class="actions">${submit("Run the questions", { busy: "Running…" })}</div>
-</form></section>`
-    : ""
-}
-<section aria-labelledby="runs-h"><h2 id="runs-h">Runs</h2>
-${listTable({
-  caption: "Runs, newest first",
-  columns: ["Run", "Agent", "Questions", "Right page first", "In the first three", "Answered", "Confidently wrong"],
-  rows: runs,
-  row: (r) =>
-    html`<tr><td><a href="/dashboard/eval/runs/${r.id}">${when(r.created_at)}</a>${r.status === "partial" ? html` <span class="badge warn">partial</span>` : ""}</td><td>${r.agent_name}</td><td>${String(r.questions)}</td><td>${percent(r.totals.recall_at_1)}</td><td>${percent(r.totals.recall_at_3)}</td><td>${percent(r.totals.answered)}</td><td>${percent(r.totals.confidently_wrong)}</td></tr>`,
-  empty: "No runs yet.",
-})}
-</section>`;
+  const body = EvalPage({
+    manage,
+    agents: agentOptions,
+    previewAgent: active?.id ?? usable[0]?.id ?? "",
+    preview,
+    values,
+    errors,
+    runs,
+    limits: EVAL_LIMITS,
+  });
   return shellPage(ctx, { title: "Test your agent", active: "agents", body, status: refused?.status ?? preview?.status ?? 200 });
 }
+
+/** The page's limits, said in its hints. */
+const EVAL_LIMITS: EvalLimits = {
+  questions: EVAL_RUN.questions,
+  textChars: EVAL_RUN.textChars,
+  runMs: EVAL_RUN.ms,
+  waitMs: EVAL_QUEUE.waitMs,
+  running: EVAL_QUEUE.running,
+  previewChars: EVAL_PREVIEW.chars,
+  previewPerMinute: EVAL_PREVIEW.perMinute,
+};
 
 function startRun(ctx: DashboardContext, values: FormValues): Promise<Response> {
   liftIdleTimeout(ctx.request); // a model answering many questions sends nothing for a while
@@ -123,6 +108,11 @@ async function rerun(ctx: DashboardContext, id: string): Promise<Response> {
   }));
   const run = await runEvaluation(ctx.deps, ctx.orgId, ctx.principal.member.id, before.agentId, questions, ctx.request.signal);
   return finished(ctx, run);
+}
+
+/** One stored run (views/eval-run.ts). */
+function runPage(ctx: DashboardContext, run: EvalRunDetail): Response {
+  return shellPage(ctx, { title: "Evaluation run", active: "agents", body: EvalRun({ run, manage: ctx.can("agents:manage") }) });
 }
 
 /** The run's page, with a flash saying how it ended and whether it waited for its turn. */

@@ -4,7 +4,6 @@
 import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { html } from "../html/html.ts";
 import {
   createSavedReply,
   deleteSavedReply,
@@ -15,63 +14,37 @@ import {
   updateSavedReply,
 } from "../inbox/saved-replies.ts";
 import {
-  actionButton,
   type DashboardContext,
-  errorSummary,
-  field,
   type FieldErrors,
   formBody,
   formValues,
   IdParams,
-  listTable,
   redirect,
   type Refused,
   shellPage,
-  submit,
   submitForm,
-  textarea,
   withMember,
 } from "./kit/index.ts";
+import { SavedReplyEdit } from "./views/saved-reply-edit.ts";
+import { SAVED_REPLIES_PATH } from "./views/saved-reply-form.ts";
+import { SavedReplyList } from "./views/saved-reply-list.ts";
 
 const ROLE = "inbox:manage" as const;
-const BASE = "/dashboard/settings/saved-replies";
-const VARIABLES_HINT =
-  'Variables: {{customer.name}}, {{ticket.number}}, {{agent.name}} — filled in when the reply is inserted. A fallback for a missing name: {{customer.name | "there"}}.';
-
-function replyForm(action: string, label: string, refused?: Refused, row?: SavedReply) {
-  const v = refused?.values ?? { name: row?.name ?? "", body: row?.body ?? "" };
-  const e = refused?.errors ?? {};
-  return html`${errorSummary(e)}
-<form method="post" action="${action}" novalidate>
-${field({ name: "name", label: "Name", value: v.name, error: e.name, required: true, maxLength: SAVED_REPLY_LIMITS.name, hint: "What the team picks it by in the reply form." })}
-${textarea({ name: "body", label: "Text", value: v.body, error: e.body, rows: 6, maxLength: SAVED_REPLY_LIMITS.body, hint: VARIABLES_HINT })}
-<div class="actions">${submit(label, { busy: "Saving…" })}</div>
-</form>`;
-}
+const BASE = SAVED_REPLIES_PATH;
 
 async function listPage(ctx: DashboardContext, refused?: Refused): Promise<Response> {
   const rows = await listSavedReplies(ctx.deps, ctx.orgId);
-  const body = html`<p><a href="/dashboard/settings">← Settings</a></p>
-<h1>Saved replies</h1>
-<p class="muted">Snippets the team inserts into a reply from a ticket's reply form (or by typing <kbd>/</kbd> in an empty reply).</p>
-${listTable({
-  caption: "Saved replies",
-  columns: ["Name", "Text", { label: "Actions", hidden: true }],
-  rows,
-  row: (r) =>
-    html`<tr><td><a href="${BASE}/${r.id}">${r.name}</a></td><td class="turn-text">${r.body.length > 160 ? `${r.body.slice(0, 159)}…` : r.body}</td><td>${actionButton(`${BASE}/${r.id}/delete`, "Delete", { kind: "danger", confirm: `Delete the saved reply “${r.name}”?` })}</td></tr>`,
-  empty: "No saved replies yet.",
-})}
-<section class="panel" aria-labelledby="new-reply"><h2 id="new-reply">New saved reply</h2>
-${replyForm(BASE, "Add saved reply", refused)}
-</section>`;
+  const body = SavedReplyList({ rows, values: refused?.values ?? { name: "", body: "" }, errors: refused?.errors ?? {}, limits: SAVED_REPLY_LIMITS });
   return shellPage(ctx, { title: "Saved replies", active: "settings", body, status: refused?.status });
 }
 
 async function editPage(ctx: DashboardContext, row: SavedReply, refused?: Refused): Promise<Response> {
-  const body = html`<p><a href="${BASE}">← Saved replies</a></p>
-<h1>${row.name}</h1>
-${replyForm(`${BASE}/${row.id}`, "Save", refused, row)}`;
+  const body = SavedReplyEdit({
+    row,
+    values: refused?.values ?? { name: row.name, body: row.body },
+    errors: refused?.errors ?? {},
+    limits: SAVED_REPLY_LIMITS,
+  });
   return shellPage(ctx, { title: `Saved reply ${row.name}`, active: "settings", body, status: refused?.status });
 }
 

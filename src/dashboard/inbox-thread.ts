@@ -2,26 +2,10 @@
 // the AI marked as such with its sources) merged in time order with the ticket's own messages —
 // the customer, people by name, the AI, and internal notes set apart. A chat message the ticket
 // also holds shows once; an AI turn with no text (it stayed quiet while a person had the chat) not
-// at all. Text keeps its line breaks in the page's own font (styles.ts `.turn-text`).
+// at all. Drawn turn by turn by views/ticket-turn.ts.
 import { readConversation } from "../conversations/dashboard.ts";
-import type { OriginalEmail } from "../inbound/originals.ts";
-import { type Html, html } from "../html/html.ts";
-import { when } from "./kit/index.ts";
+import type { Turn } from "./views/ticket-turn.ts";
 
-type Kind = "customer" | "ai" | "person" | "note";
-interface Source {
-  title: string;
-  url: string | null;
-}
-interface Turn {
-  id: string;
-  at: string;
-  kind: Kind;
-  who: string;
-  text: string;
-  sources: Source[];
-  verified?: boolean;
-}
 export interface ThreadMessage {
   id: string;
   kind: "customer" | "reply" | "note";
@@ -30,8 +14,6 @@ export interface ThreadMessage {
   verified: boolean | null;
   created_at: string;
 }
-
-const LABEL: Record<Kind, string> = { customer: "Customer", ai: "AI agent", person: "Team", note: "Internal note" };
 
 /** Only web links are followed; anything else (a `javascript:` URL a document carried) is shown as text. */
 function webUrl(url: unknown): string | null {
@@ -75,18 +57,3 @@ export async function threadTurns<M extends ThreadMessage>(
     }));
   return [...chat, ...own].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
 }
-
-/** `body`, when given, stands for the turn's text (a translated message with its original: inbox-translation.ts). */
-export function renderTurn(turn: Turn, customer: string, email: { sender: Html | ""; original: Html | "" } = { sender: "", original: "" }, body?: Html): Html {
-  const who = turn.kind === "customer" ? customer : turn.who === LABEL.ai ? "" : turn.who;
-  const label = html`<span class="badge${turn.kind === "note" ? " warn" : turn.kind === "ai" ? " accent" : ""}">${LABEL[turn.kind]}</span>`;
-  const aside =
-    turn.kind === "note" ? html` <span class="muted">not visible to the customer</span>` : turn.verified ? html` <span class="badge ok">verified</span>` : "";
-  const sources =
-    turn.sources.length > 0
-      ? html`<p class="muted small">Sources: ${turn.sources.map((s, i) => html`${i > 0 ? ", " : ""}${s.url ? html`<a href="${s.url}" rel="noopener noreferrer">${s.title}</a>` : s.title}`)}</p>`
-      : "";
-  return html`<article class="turn turn-${turn.kind}" aria-label="${who ? `${LABEL[turn.kind]} by ${who}` : LABEL[turn.kind]}"><p class="turn-head">${label}${who ? html` <strong>${who}</strong>` : ""}${aside} <span class="muted">${when(turn.at)}</span></p>${email.sender}${body ?? html`<div class="turn-text">${turn.text}</div>`}${sources}${email.original}</article>`;
-}
-
-export type { OriginalEmail };

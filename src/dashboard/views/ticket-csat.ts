@@ -1,5 +1,5 @@
 // The customer's rating on a ticket's page (README "CSAT"), and why the chat handed it over.
-import { type Html, html } from "../html/html.ts";
+import { type Html, html } from "../../html/html.ts";
 
 const REASONS: Record<string, string> = {
   live_help: "the customer asked for a person",
@@ -10,9 +10,10 @@ const REASONS: Record<string, string> = {
 
 export function ticketCsat(t: { csatScore: number | null; csatComment: string | null; csatAt: Date | null; handoffReason: string | null }): Html {
   const handoff = t.handoffReason ? html`<span class="muted">Handed over by the chat: ${REASONS[t.handoffReason] ?? t.handoffReason}.</span> ` : "";
-  const rating =
-    t.csatScore === null
-      ? ""
-      : html`<span class="badge ${t.csatScore >= 4 ? "ok" : t.csatScore <= 2 ? "danger" : "warn"}">rated ${String(t.csatScore)}/5</span>${t.csatComment ? html` <q>${t.csatComment}</q>` : ""}`;
+  let rating: Html | "" = "";
+  if (t.csatScore !== null) {
+    const tone = t.csatScore >= 4 ? "ok" : t.csatScore <= 2 ? "danger" : "warn";
+    rating = html`<span class="badge ${tone}">rated ${String(t.csatScore)}/5</span>${t.csatComment ? html` <q>${t.csatComment}</q>` : ""}`;
+  }
   return handoff || rating ? html`<p>${handoff}${rating}</p>` : html``;
 }
