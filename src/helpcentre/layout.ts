@@ -90,8 +90,7 @@ ${
 ${alternates.map((a) =>
   a.lang === lang
     ? html`<li><span aria-current="page" lang="${a.lang}">${languageName(a.lang)}</span></li>`
-    : html`<li>\
-<a href="${a.path}" hreflang="${a.lang}" lang="${a.lang}">${languageName(a.lang)}</a></li>`,
+    : html`<li><a href="${a.path}" hreflang="${a.lang}" lang="${a.lang}">${languageName(a.lang)}</a></li>`,
 )}</ul></nav>`
     : ""
 }
