@@ -21,11 +21,6 @@ export function lineWidth(): number {
 // Files over the width when the rule came, being fixed by others: the rule skips them. This list
 // only shrinks (a file that fits must leave it, the test below says so) and ends empty.
 export const NOT_YET: readonly string[] = [
-  "src/agents/pipeline/confidence.ts",
-  "src/agents/pipeline/prompt.ts",
-  "src/agents/pipeline/triage.ts",
-  "src/campaigns/opt-in-routes.ts",
-  "src/campaigns/templates.ts",
   "src/dashboard/account.ts",
   "src/dashboard/activity.ts",
   "src/dashboard/agent-actions.ts",
@@ -47,20 +42,6 @@ export const NOT_YET: readonly string[] = [
   "src/dashboard/routes.ts",
   "src/dashboard/shell.ts",
   "src/dashboard/styles.ts",
-  "src/helpcentre/layout.ts",
-  "src/helpcentre/pages.ts",
-  "src/inbox/csat-page.ts",
-  "src/knowledge/docs-routes.ts",
-  "src/knowledge/embed-job.ts",
-  "src/knowledge/embed-routes.ts",
-  "src/knowledge/embed-search.ts",
-  "src/knowledge/gaps-routes.ts",
-  "src/knowledge/passages.ts",
-  "src/mcp/shape.ts",
-  "src/oauth/pages.ts",
-  "src/orgs/invite-page.ts",
-  "src/orgs/password-pages.ts",
-  "src/widget/demo.ts",
 ];
 
 type Source = { path: string; text: string };
