@@ -47,8 +47,6 @@ export const NOT_YET: readonly string[] = [
   "src/conversations/live-routes.ts",
   "src/conversations/report-facts.ts",
   "src/customers/queries.ts",
-  "src/dashboard/account.ts",
-  "src/dashboard/activity.ts",
   "src/dashboard/agent-actions.ts",
   "src/dashboard/agent-badges.ts",
   "src/dashboard/agent-disable.ts",
