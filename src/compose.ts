@@ -12,7 +12,7 @@ import { optInMailHandler } from "./campaigns/opt-in-mail.ts";
 import { sweepDueAudiences } from "./campaigns/audience.ts";
 import { CAMPAIGN_MAIL_KIND, queueDueSteps } from "./campaigns/progress.ts";
 import { automationTools } from "./campaigns/tools.ts";
-import type { ChatState } from "./ports/caches.ts";
+import type { ChatState, MetadataClient } from "./ports/caches.ts";
 import { createChatState } from "./agents/turn.ts";
 import { createEvalQueue } from "./agents/eval-queue.ts";
 import { createFileReaders } from "./sources/files.ts";
@@ -35,6 +35,7 @@ import { createInvalidation } from "./invalidation.ts";
 import { createTextsCache } from "./texts/store.ts";
 import { systemActor } from "./kit/actor.ts";
 import { createPasswordHasher, type PasswordHasher } from "./kit/passwords.ts";
+import { createOrgCaches } from "./kit/org-cache.ts";
 import { createSingleFlight } from "./kit/single-flight.ts";
 import { createPassageCache } from "./knowledge/passages.ts";
 import { EMBED_JOB, embedPendingDocs } from "./knowledge/embed-job.ts";
@@ -122,11 +123,11 @@ export async function buildDeps(input: DepsInput): Promise<Deps> {
     invalidation,
     chat,
     passages: createPassageCache(),
-    knowledge: { orgs: new Map(), vectors: { orgs: new Map(), pausedUntil: 0 } },
+    knowledge: { orgs: createOrgCaches(), vectors: { pausedUntil: 0 } },
     statements: createStatements(),
     replies: createReplyThread(),
     clientDocuments: new Map(),
-    clientDocumentFetches: createSingleFlight<unknown>(),
+    clientDocumentFetches: createSingleFlight<MetadataClient>(),
     evalRuns: createEvalQueue(),
     fileReaders: createFileReaders(),
   } as unknown as Deps;

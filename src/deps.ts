@@ -15,7 +15,7 @@ import type { SingleFlight } from "./kit/single-flight.ts";
 import type { KeyedSlots, Slots } from "./kit/slots.ts";
 import type { Timers } from "./kit/timers.ts";
 import type { GuardOptions } from "./net/guard.ts";
-import type { AccessVerifier, ChatState, KnowledgeIndexes, OrgTextsCache, PassageCache, WidgetKeyCache } from "./ports/caches.ts";
+import type { AccessVerifier, ChatState, KnowledgeIndexes, MetadataClient, OrgTextsCache, PassageCache, WidgetKeyCache } from "./ports/caches.ts";
 import type { Metrics } from "./ports/metrics.ts";
 import type { LiveEvents } from "./ports/live.ts";
 import type { ToolRuntime } from "./ports/tools.ts";
@@ -69,7 +69,7 @@ export interface Deps {
   /** Threads reading uploaded files at once, and uploads waiting for one (src/sources/files.ts). */
   fileReaders: Slots;
   /** Client metadata documents by URL, until their cache time (src/oauth/client-metadata.ts). */
-  clientDocuments: Map<string, { value: unknown; until: number }>;
+  clientDocuments: Map<string, { value: MetadataClient; until: number }>;
   /** Client metadata document fetches in flight, so concurrent requests for one URL share one fetch. */
-  clientDocumentFetches: SingleFlight<unknown>;
+  clientDocumentFetches: SingleFlight<MetadataClient>;
 }

@@ -159,7 +159,7 @@ export function documented(path: string): boolean {
  * GET /api/openapi.json over every route of the composed app (`routes` is read on first request,
  * when the app is complete), so a route added anywhere is in the document without editing it.
  */
-export function openapiRoutes(deps: Deps, routes: () => readonly Route[]) {
+export function openapiRoutes(deps: Pick<Deps, "config">, routes: () => readonly Route[]) {
   let document: unknown;
   return new Elysia({ name: "openapi" }).get("/api/openapi.json", ({ set }) => {
     document ??= openapiDocument(

@@ -63,7 +63,7 @@ export interface ActivityQuery {
 const ORDER: KeysetOrder = { table: activityLog, scope: activityLog.orgId, id: activityLog.id, keys: [activityLog.createdAt, activityLog.id] };
 
 /** Newest first, keyset-paginated on (created_at, id) so pages stay stable while rows are added. */
-export async function listActivity(deps: Deps, orgId: string, query: ActivityQuery) {
+export async function listActivity(deps: Pick<Deps, "db">, orgId: string, query: ActivityQuery) {
   const limit = query.limit ?? ACTIVITY_PAGE.default;
   const where: SQL[] = [eq(activityLog.orgId, orgId)];
   if (query.action !== undefined) where.push(eq(activityLog.action, query.action));
@@ -102,7 +102,7 @@ export async function listActivity(deps: Deps, orgId: string, query: ActivityQue
 }
 
 /** Housekeeping: rows older than the retention setting go. */
-export async function deleteExpiredActivity(deps: Deps): Promise<void> {
+export async function deleteExpiredActivity(deps: Pick<Deps, "config" | "db" | "now">): Promise<void> {
   const cutoff = new Date(deps.now().getTime() - deps.config.activityRetentionDays * 86_400_000);
   await deps.db.delete(activityLog).where(lt(activityLog.createdAt, cutoff));
 }

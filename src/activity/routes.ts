@@ -5,7 +5,7 @@ import type { Deps } from "../deps.ts";
 import { ACTIVITY_PAGE, listActivity } from "./log.ts";
 import { ActivityPage } from "./schemas.ts";
 
-export function activityRoutes(deps: Deps) {
+export function activityRoutes(deps: Pick<Deps, "config" | "db" | "now">) {
   return new Elysia({ name: "activity" }).get(
     "/api/activity",
     async ({ query, request }) => {

@@ -43,7 +43,7 @@ const busy = (message: string) =>
   new AppError(503, "busy", message, undefined, { "retry-after": String(EVAL_QUEUE.retryAfter) }, { retryAfter: EVAL_QUEUE.retryAfter });
 
 /** Waits for the run's turn (member, then org, then process); `release` when the run is stored. */
-export async function takeTurn(deps: Deps, orgId: string, memberId: string | null, signal?: AbortSignal): Promise<Turn> {
+export async function takeTurn(deps: Pick<Deps, "evalRuns" | "timers">, orgId: string, memberId: string | null, signal?: AbortSignal): Promise<Turn> {
   const began = performance.now();
   const bound = deps.timers.deadline(EVAL_QUEUE.waitMs);
   const stop = signal ? AbortSignal.any([bound, signal]) : bound;

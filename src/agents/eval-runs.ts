@@ -172,13 +172,13 @@ async function answerAndStore(
 }
 
 /** The org's runs, newest first. */
-export async function listRuns(deps: Deps, orgId: string, limit: number): Promise<EvalRunSummary[]> {
+export async function listRuns(deps: Pick<Deps, "db">, orgId: string, limit: number): Promise<EvalRunSummary[]> {
   const rows = await deps.db.select().from(evalRuns).where(eq(evalRuns.orgId, orgId)).orderBy(desc(evalRuns.recordedAt), desc(evalRuns.id)).limit(limit);
   return rows.map(summaryOf);
 }
 
 /** One run of the org with its results, each compared with the same question in the previous run; 404 for another org's or an unknown id. */
-export async function getRun(deps: Deps, orgId: string, id: string): Promise<EvalRunDetail> {
+export async function getRun(deps: Pick<Deps, "db">, orgId: string, id: string): Promise<EvalRunDetail> {
   const [row] = isUuid(id)
     ? await deps.db
         .select()
@@ -195,7 +195,7 @@ export async function getRun(deps: Deps, orgId: string, id: string): Promise<Eva
  * reached (its results hold only those it answered) — and its agent: what "run again" asks.
  */
 export async function runQuestions(
-  deps: Deps,
+  deps: Pick<Deps, "db">,
   orgId: string,
   id: string,
 ): Promise<{ agentId: string; questions: { question: string; expected_doc?: string; expected_phrase?: string; expected_passage?: string }[] }> {
@@ -213,7 +213,7 @@ export async function runQuestions(
 const key = (question: string) => question.trim().toLowerCase().replace(/\s+/g, " ");
 
 /** The run with the agent's previous run (the newest one before it) and each question's change since then. */
-async function detailOf(deps: Deps, row: Row): Promise<EvalRunDetail> {
+async function detailOf(deps: Pick<Deps, "db">, row: Row): Promise<EvalRunDetail> {
   const [previous] = await deps.db
     .select()
     .from(evalRuns)

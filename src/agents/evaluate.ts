@@ -76,7 +76,11 @@ export function parseQuestions(text: string): EvalQuestion[] {
 }
 
 /** The agent a set is run against (the org's active one by default) and its provider; 404 when there is none. */
-export async function evalTarget(deps: Deps, orgId: string, agentId: string | undefined) {
+export async function evalTarget(
+  deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "log" | "metrics" | "statements" | "timers">,
+  orgId: string,
+  agentId: string | undefined,
+) {
   const agent = await getAgent(deps, orgId, agentId);
   if (!agent) throw AppError.notFound(agentId ? "No such agent in this organisation." : "The organisation has no active agent.");
   return { agent, provider: await providerFor(deps, orgId, agent) };

@@ -43,7 +43,7 @@ export function overrideView(override: LlmOverride | null) {
 
 /** Checks an override and returns what to store (the key encrypted for `level`), or throws 400. */
 export async function llmOverrideToStore(
-  deps: Deps,
+  deps: Pick<Deps, "cipher" | "config" | "guard">,
   path: string,
   input: LlmOverrideInput,
   previous: LlmOverride | null,
@@ -96,7 +96,7 @@ function trimBase(raw: string): string {
 // --- the org-wide model -----------------------------------------------------------------------
 
 /** What answers for the org's agents without their own override, and where each part comes from. */
-export async function orgLlmView(deps: Deps, orgId: string) {
+export async function orgLlmView(deps: Pick<Deps, "cipher" | "config" | "db">, orgId: string) {
   const [row] = await deps.db.select().from(orgLlmSettings).where(eq(orgLlmSettings.orgId, orgId));
   const override: LlmOverride | null = row ? { provider: row.provider, base_url: row.baseUrl, model: row.model, api_key: row.apiKey } : null;
   const effective = resolveLlm(deps, override ? { kind: "org", id: orgId, override } : null);
@@ -108,7 +108,12 @@ export async function orgLlmView(deps: Deps, orgId: string) {
   };
 }
 
-export async function setOrgLlm(deps: Deps, orgId: string, actor: Actor, input: LlmOverrideInput) {
+export async function setOrgLlm(
+  deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "invalidation" | "now">,
+  orgId: string,
+  actor: Actor,
+  input: LlmOverrideInput,
+) {
   const [row] = await deps.db.select().from(orgLlmSettings).where(eq(orgLlmSettings.orgId, orgId));
   const previous: LlmOverride | null = row ? { provider: row.provider, base_url: row.baseUrl, model: row.model, api_key: row.apiKey } : null;
   const stored = await llmOverrideToStore(deps, "", input, previous, { kind: "org", id: orgId });
@@ -134,7 +139,7 @@ export async function setOrgLlm(deps: Deps, orgId: string, actor: Actor, input: 
   return orgLlmView(deps, orgId);
 }
 
-export async function clearOrgLlm(deps: Deps, orgId: string, actor: Actor) {
+export async function clearOrgLlm(deps: Pick<Deps, "cipher" | "config" | "db" | "invalidation" | "now">, orgId: string, actor: Actor) {
   await deps.db.transaction(async (tx) => {
     const removed = await tx.delete(orgLlmSettings).where(eq(orgLlmSettings.orgId, orgId)).returning({ orgId: orgLlmSettings.orgId });
     if (removed.length > 0)

@@ -4,7 +4,7 @@ import { agents } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 
 /** Agent id → name, for the given ids (unknown ids are left out). */
-export async function agentNames(deps: Deps, agentIds: readonly string[]): Promise<Map<string, string>> {
+export async function agentNames(deps: Pick<Deps, "db">, agentIds: readonly string[]): Promise<Map<string, string>> {
   if (agentIds.length === 0) return new Map();
   const rows = await deps.db
     .select({ id: agents.id, name: agents.name })
@@ -14,7 +14,7 @@ export async function agentNames(deps: Deps, agentIds: readonly string[]): Promi
 }
 
 /** The id of one of the org's active agents, if it has one. */
-export async function activeAgentId(deps: Deps, orgId: string): Promise<string | null> {
+export async function activeAgentId(deps: Pick<Deps, "db">, orgId: string): Promise<string | null> {
   const [agent] = await deps.db
     .select({ id: agents.id })
     .from(agents)
@@ -24,6 +24,6 @@ export async function activeAgentId(deps: Deps, orgId: string): Promise<string |
 }
 
 /** The org's agents with their status. */
-export async function orgAgents(deps: Deps, orgId: string): Promise<{ id: string; status: string; name: string }[]> {
+export async function orgAgents(deps: Pick<Deps, "db">, orgId: string): Promise<{ id: string; status: string; name: string }[]> {
   return deps.db.select({ id: agents.id, status: agents.status, name: agents.name }).from(agents).where(eq(agents.orgId, orgId));
 }

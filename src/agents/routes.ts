@@ -108,7 +108,7 @@ const AgentView = t.Object({
   updated_at: t.String({ format: "date-time" }),
 });
 
-export function agentRoutes(deps: Deps) {
+export function agentRoutes(deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "invalidation" | "now" | "tools">) {
   return new Elysia({ name: "agents" })
     .get(
       "/api/agents",

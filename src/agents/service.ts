@@ -64,7 +64,7 @@ export function noActiveAgent(): AppError {
  * org's active agent — or null (unknown id, another org's agent, a disabled agent, or an org
  * with no active agent: the caller answers 404).
  */
-export async function getAgent(deps: Deps, orgId: string, agentId?: string | null): Promise<Agent | null> {
+export async function getAgent(deps: Pick<Deps, "db" | "statements">, orgId: string, agentId?: string | null): Promise<Agent | null> {
   if (agentId !== undefined && agentId !== null) {
     if (!isUuid(agentId)) return null;
     const [agent] = await prepared(deps, "agent_pinned", pinnedAgent).execute({ orgId, agentId });
@@ -89,12 +89,12 @@ const activeAgent = (db: Db) =>
     .limit(1)
     .prepare("agent_active");
 
-export async function listAgents(deps: Deps, orgId: string): Promise<Agent[]> {
+export async function listAgents(deps: Pick<Deps, "db">, orgId: string): Promise<Agent[]> {
   return deps.db.select().from(agents).where(eq(agents.orgId, orgId)).orderBy(asc(agents.createdAt), asc(agents.id));
 }
 
 /** One agent of the org, whatever its status; 404 otherwise (another org's agent included). */
-export async function readAgent(deps: Deps, orgId: string, agentId: string): Promise<Agent> {
+export async function readAgent(deps: Pick<Deps, "db">, orgId: string, agentId: string): Promise<Agent> {
   if (!isUuid(agentId)) throw AppError.notFound("No such agent.");
   const [agent] = await deps.db
     .select()
@@ -105,7 +105,7 @@ export async function readAgent(deps: Deps, orgId: string, agentId: string): Pro
 }
 
 /** The org's tool snapshot (active agent, toggles) depends on its agents; drop it here and in every instance. */
-function afterChange(deps: Deps, orgId: string) {
+function afterChange(deps: Pick<Deps, "invalidation" | "tools">, orgId: string) {
   deps.tools.invalidate(orgId);
   deps.invalidation.publish("org_settings", orgId); // src/agents/turn-settings.ts
 }
@@ -130,7 +130,12 @@ const changed = (input: AgentPatch) =>
     .filter((k) => (input as Record<string, unknown>)[k] !== undefined)
     .sort();
 
-export async function createAgent(deps: Deps, orgId: string, actor: Actor, input: AgentInput): Promise<Agent> {
+export async function createAgent(
+  deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "invalidation" | "now" | "tools">,
+  orgId: string,
+  actor: Actor,
+  input: AgentInput,
+): Promise<Agent> {
   const problems = validateAgentInput(input);
   if (problems.length > 0) throw AppError.badRequest("The agent is invalid.", problems);
   const id = crypto.randomUUID();
@@ -154,7 +159,13 @@ export async function createAgent(deps: Deps, orgId: string, actor: Actor, input
   return agent;
 }
 
-export async function updateAgent(deps: Deps, orgId: string, actor: Actor, agentId: string, patch: AgentPatch): Promise<Agent> {
+export async function updateAgent(
+  deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "invalidation" | "now" | "tools">,
+  orgId: string,
+  actor: Actor,
+  agentId: string,
+  patch: AgentPatch,
+): Promise<Agent> {
   const problems = validateAgentInput(patch);
   if (problems.length > 0) throw AppError.badRequest("The agent is invalid.", problems);
   const current = await readAgent(deps, orgId, agentId);
@@ -204,7 +215,7 @@ export async function updateAgent(deps: Deps, orgId: string, actor: Actor, agent
 }
 
 /** Makes `agentId` the org's one active agent; the previous one becomes inactive. */
-export async function activateAgent(deps: Deps, orgId: string, actor: Actor, agentId: string): Promise<Agent> {
+export async function activateAgent(deps: Pick<Deps, "db" | "invalidation" | "now" | "tools">, orgId: string, actor: Actor, agentId: string): Promise<Agent> {
   await readAgent(deps, orgId, agentId);
   const now = deps.now();
   const row = await deps.db.transaction(async (tx) => {

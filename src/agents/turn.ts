@@ -14,8 +14,8 @@
 //                 org's cached settings (src/agents/turn-settings.ts), and step 6 one more
 //   4. triage     who answers and how (pipeline/run.ts `decide`); the sink opens with the session
 //                 and the agent that really answers — a stream sends its headers here
-//   5. answer     knowledge (under way since step 3) → answer → confidence and escalation
-//                 (pipeline/run.ts), text and actions to the sink as they come
+//   5. answer     the pipeline's steps (pipeline/run.ts): route to a person, or knowledge (under
+//                 way since step 3) → answer → escalate → sources; text and actions to the sink as they come
 //   6. store      the reply, complete, failed or interrupted, with what was produced and why it
 //                 stopped; the sink is told how the turn ended first (a stream closes its body)
 //

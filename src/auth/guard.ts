@@ -47,7 +47,7 @@ const STATE_CHANGING = new Set(["POST", "PUT", "PATCH", "DELETE"]);
  * sign-in form is (CSRF; SameSite=Lax does not cover same-site subdomains or older browsers).
  * Bearer tokens are never sent implicitly and are not checked.
  */
-export async function authenticate(deps: Deps, request: Request): Promise<Principal> {
+export async function authenticate(deps: Pick<Deps, "config" | "db" | "now">, request: Request): Promise<Principal> {
   const token = sessionToken(request);
   if (token && !request.headers.get("authorization") && STATE_CHANGING.has(request.method)) {
     const from = crossSiteOrigin(deps.config.baseUrl, request);
@@ -82,7 +82,7 @@ export function orgOf(principal: Principal, request: Request) {
   ]);
 }
 
-export async function requireMember(deps: Deps, request: Request, role: Role) {
+export async function requireMember(deps: Pick<Deps, "config" | "db" | "now">, request: Request, role: Role) {
   const principal = await authenticate(deps, request);
   const membership = orgOf(principal, request);
   if (!hasRole(membership.roles, role)) throw AppError.forbidden(`This needs the ${role} role.`);

@@ -34,7 +34,7 @@ export function safeReturnTo(raw: string | undefined, baseUrl: string): string {
 }
 
 /** The session cookie (also set when an invitation is accepted, src/orgs/invite-page.ts). */
-export function sessionCookie(deps: Deps, token: string, maxAgeSeconds: number): string {
+export function sessionCookie(deps: Pick<Deps, "config">, token: string, maxAgeSeconds: number): string {
   const secure = deps.config.baseUrl.startsWith("https:") ? "; Secure" : "";
   return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure}`;
 }
@@ -47,7 +47,7 @@ const Credentials = t.Object({
   password: t.String({ minLength: 1, maxLength: 1024 }),
 });
 
-export function authRoutes(deps: Deps) {
+export function authRoutes(deps: Pick<Deps, "config" | "db" | "limiter" | "now" | "passwords">) {
   return (
     new Elysia({ name: "auth" })
       .get(

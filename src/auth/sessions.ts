@@ -19,14 +19,14 @@ export interface Principal {
   memberships: { orgId: string; orgName: string; roles: string[] }[];
 }
 
-export async function createSession(deps: Deps, memberId: string): Promise<{ token: string; expiresAt: Date }> {
+export async function createSession(deps: Pick<Deps, "config" | "db" | "now">, memberId: string): Promise<{ token: string; expiresAt: Date }> {
   const token = mintToken(SESSION_PREFIX);
   const expiresAt = new Date(deps.now().getTime() + deps.config.sessionTtlHours * 3600_000);
   await deps.db.insert(dashboardSessions).values({ tokenHash: sha256Hex(token), memberId, expiresAt });
   return { token, expiresAt };
 }
 
-export async function resolveSession(deps: Deps, token: string): Promise<Principal | null> {
+export async function resolveSession(deps: Pick<Deps, "db" | "now">, token: string): Promise<Principal | null> {
   if (!token.startsWith(SESSION_PREFIX) || token.length > 128) return null;
   const [row] = await deps.db
     .select({ sessionId: dashboardSessions.id, id: memberCards.id, email: memberCards.email, name: memberCards.name })
@@ -38,22 +38,22 @@ export async function resolveSession(deps: Deps, token: string): Promise<Princip
   return { sessionId: row.sessionId, member: { id: row.id, email: row.email, name: row.name }, memberships: rows };
 }
 
-export async function deleteSession(deps: Deps, sessionId: string): Promise<void> {
+export async function deleteSession(deps: Pick<Deps, "db">, sessionId: string): Promise<void> {
   await deps.db.delete(dashboardSessions).where(eq(dashboardSessions.id, sessionId));
 }
 
 /** Ends every session of a member (they were removed from their last org): the next request is signed out. */
-export async function deleteMemberSessions(deps: Deps, memberId: string): Promise<number> {
+export async function deleteMemberSessions(deps: Pick<Deps, "db">, memberId: string): Promise<number> {
   const gone = await deps.db.delete(dashboardSessions).where(eq(dashboardSessions.memberId, memberId)).returning({ id: dashboardSessions.id });
   return gone.length;
 }
 
-export async function deleteExpiredSessions(deps: Deps): Promise<void> {
+export async function deleteExpiredSessions(deps: Pick<Deps, "db" | "now">): Promise<void> {
   await deps.db.delete(dashboardSessions).where(lt(dashboardSessions.expiresAt, deps.now()));
 }
 
 /** A member's live sessions, newest first (never their tokens). */
-export async function listMemberSessions(deps: Deps, memberId: string): Promise<{ id: string; createdAt: Date; expiresAt: Date }[]> {
+export async function listMemberSessions(deps: Pick<Deps, "db" | "now">, memberId: string): Promise<{ id: string; createdAt: Date; expiresAt: Date }[]> {
   return deps.db
     .select({ id: dashboardSessions.id, createdAt: dashboardSessions.createdAt, expiresAt: dashboardSessions.expiresAt })
     .from(dashboardSessions)
@@ -62,7 +62,7 @@ export async function listMemberSessions(deps: Deps, memberId: string): Promise<
 }
 
 /** Ends every session of a member but `keep` (the one asking): "sign out everywhere else", and after a password change. */
-export async function deleteOtherSessions(deps: Deps, memberId: string, keep: string): Promise<number> {
+export async function deleteOtherSessions(deps: Pick<Deps, "db">, memberId: string, keep: string): Promise<number> {
   const gone = await deps.db
     .delete(dashboardSessions)
     .where(and(eq(dashboardSessions.memberId, memberId), ne(dashboardSessions.id, keep)))

@@ -27,7 +27,7 @@ export class SignInFailed extends AppError {
   }
 }
 
-export async function checkPassword(deps: Deps, input: { email: string; password: string; ip: string }) {
+export async function checkPassword(deps: Pick<Deps, "db" | "limiter" | "now" | "passwords">, input: { email: string; password: string; ip: string }) {
   const email = normaliseEmail(input.email);
   const now = deps.now();
   const keys = [

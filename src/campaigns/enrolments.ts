@@ -43,7 +43,7 @@ export function notActive(campaign: Campaign): AppError {
  * unsubscribed is answered with the state `unsubscribed` and is never mailed.
  */
 export async function enrolCustomer(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "now">,
   {
     orgId,
     actor,
@@ -110,7 +110,7 @@ export async function enrolCustomer(
 
 /** Removes a customer from a campaign: no further step is queued, and queued ones are cancelled at once. */
 export async function removeCustomer(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "now">,
   { orgId, actor, campaign, endUser }: Acting & { campaign: Campaign; endUser: EndUser },
 ): Promise<Enrolment | null> {
   if (campaign.orgId !== orgId || endUser.orgId !== orgId) throw AppError.notFound();

@@ -54,7 +54,7 @@ export interface Acting {
   actor: Actor;
 }
 
-export async function createCampaign(deps: Deps, { orgId, actor, input }: Acting & { input: CampaignInput }): Promise<Campaign> {
+export async function createCampaign(deps: Pick<Deps, "db" | "now">, { orgId, actor, input }: Acting & { input: CampaignInput }): Promise<Campaign> {
   if (input.name.trim() === "" || input.name.length > CAMPAIGN_LIMITS.name)
     invalid([{ path: "/name", message: `must be 1 to ${CAMPAIGN_LIMITS.name} characters` }]);
   if (input.slug !== undefined && !CAMPAIGN_SLUG.test(input.slug)) invalid([{ path: "/slug", message: `must match ${CAMPAIGN_SLUG.source}` }]);
@@ -93,7 +93,10 @@ async function wakeEnrolments(tx: Tx, campaign: Campaign, now: Date) {
     .where(and(eq(campaignEnrolments.orgId, campaign.orgId), eq(campaignEnrolments.campaignId, campaign.id), eq(campaignEnrolments.state, "active")));
 }
 
-export async function editCampaign(deps: Deps, { orgId, actor, ref, patch }: Acting & { ref: string; patch: CampaignPatch }): Promise<Campaign> {
+export async function editCampaign(
+  deps: Pick<Deps, "db" | "now">,
+  { orgId, actor, ref, patch }: Acting & { ref: string; patch: CampaignPatch },
+): Promise<Campaign> {
   return deps.db.transaction(async (tx) => {
     const found = await campaignOr404({ db: tx }, orgId, ref);
     const [campaign] = await tx.select().from(campaigns).where(eq(campaigns.id, found.id)).for("update");
@@ -144,7 +147,7 @@ export function outboxOf(tx: Tx, where: SQL) {
 }
 
 export async function setCampaignStatus(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "now">,
   { orgId, actor, ref, to }: Acting & { ref: string; to: "active" | "paused" | "archived" },
 ): Promise<Campaign> {
   const campaign = await deps.db.transaction(async (tx) => {

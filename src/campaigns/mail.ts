@@ -18,7 +18,7 @@ import { emitCampaignMessageSent } from "../webhooks/emit.ts";
 type Message = typeof campaignMessages.$inferSelect;
 type Campaign = typeof campaigns.$inferSelect;
 
-async function load(deps: Deps, row: OutboxRow) {
+async function load(deps: Pick<Deps, "db">, row: OutboxRow) {
   const messageId = row.payload.message_id;
   if (typeof messageId !== "string") return MALFORMED;
   const [found] = await deps.db
@@ -41,7 +41,7 @@ async function load(deps: Deps, row: OutboxRow) {
   return { to: m.toEmail, data: { m, campaign } };
 }
 
-async function render(deps: Deps, row: OutboxRow, { m, campaign }: { m: Message; campaign: Campaign }) {
+async function render(deps: Pick<Deps, "config" | "db" | "now">, row: OutboxRow, { m, campaign }: { m: Message; campaign: Campaign }) {
   const url = await issueUnsubscribeToken(deps, { orgId: row.orgId, endUserId: m.endUserId, messageId: m.id });
   const mail = withUnsubscribeUrl(m, url);
   return {
@@ -55,7 +55,7 @@ async function render(deps: Deps, row: OutboxRow, { m, campaign }: { m: Message;
   };
 }
 
-export function campaignMailHandler(deps: Deps, transport: MailTransport | null): OutboxHandler {
+export function campaignMailHandler(deps: Pick<Deps, "config" | "db" | "now">, transport: MailTransport | null): OutboxHandler {
   return mailHandler(deps, transport, {
     load: (row) => load(deps, row),
     render: (data, row) => render(deps, row, data),

@@ -29,7 +29,7 @@ function render(mail: Request, texts: Texts) {
   };
 }
 
-export function optInMailHandler(deps: Deps, transport: MailTransport | null): OutboxHandler {
+export function optInMailHandler(deps: Pick<Deps, "cipher" | "config" | "db" | "now" | "texts">, transport: MailTransport | null): OutboxHandler {
   return mailHandler(deps, transport, {
     async load(row) {
       const optInId = row.payload.opt_in_id;

@@ -38,7 +38,7 @@ const subscribed = (texts: Texts, v: OptInView) =>
 const confirmedBefore = (texts: Texts, v: OptInView) =>
   shown(texts, html`<h1>${texts.t("optin.already_title")}</h1><p>${texts.t("optin.already", { series: v.campaign.name, org: v.orgName })}</p>`);
 
-export function optInRoutes(deps: Deps) {
+export function optInRoutes(deps: Pick<Deps, "db" | "now" | "texts">) {
   const params = t.Object({ token: t.String({ minLength: 1, maxLength: 128, description: "The token from the confirmation email's link." }) });
   const textsOfOrg = (v: OptInView) => customerTexts(deps, v.optIn.orgId, null);
   return new Elysia({ name: "series-opt-in" })

@@ -51,7 +51,10 @@ export function confirmationUrl(baseUrl: string, token: string): string {
  * `rate_limited` with Retry-After past either. The address is counted by its SHA-256, so the
  * counters table holds no address.
  */
-export async function limitOptInRequest(deps: Deps, input: { orgId: string; keyId: string; ip: string; email: string }): Promise<void> {
+export async function limitOptInRequest(
+  deps: Pick<Deps, "limiter" | "now">,
+  input: { orgId: string; keyId: string; ip: string; email: string },
+): Promise<void> {
   const now = deps.now();
   const byKeyIp = await deps.limiter.take(`series-opt-in:key-ip:${input.keyId}:${input.ip}`, OPT_IN.perKeyIp, now);
   if (!byKeyIp.allowed)
@@ -72,7 +75,7 @@ export async function limitOptInRequest(deps: Deps, input: { orgId: string; keyI
  * who they are with a user_token; nobody else may enrol them); any other address gets one
  * confirmation request and its email. Returns nothing: the caller answers the same either way.
  */
-export async function requestByEmail(deps: Deps, input: { orgId: string; campaign: Campaign; email: string }): Promise<void> {
+export async function requestByEmail(deps: Pick<Deps, "cipher" | "db" | "now">, input: { orgId: string; campaign: Campaign; email: string }): Promise<void> {
   const email = input.email.trim().toLowerCase();
   if ((await findEndUserByEmail(deps, input.orgId, email))?.verified) return;
   // Someone who confirmed an address and then unsubscribed left every series of the org: no
@@ -124,13 +127,13 @@ export type Confirmation = OptInView & { outcome: "enrolled" | "already_confirme
  * with just the address), once — a second POST finds it confirmed. A series that is not active
  * (paused meanwhile) confirms nothing; the link works again once it is, until it expires.
  */
-export async function confirmOptIn(deps: Deps, token: string): Promise<Confirmation | null> {
+export async function confirmOptIn(deps: Pick<Deps, "db" | "now">, token: string): Promise<Confirmation | null> {
   const found = await optInByToken(deps, token);
   if (!found) return null;
   if (found.optIn.confirmedAt) return { ...found, outcome: "already_confirmed" };
   if (found.campaign.status !== "active") return { ...found, outcome: "not_active" };
   return deps.db.transaction(async (tx) => {
-    const inTx: Deps = { ...deps, db: tx };
+    const inTx = { ...deps, db: tx };
     const now = deps.now();
     const [claimed] = await tx
       .update(campaignOptIns)
@@ -157,14 +160,14 @@ export async function confirmOptIn(deps: Deps, token: string): Promise<Confirmat
 }
 
 /** Whom a confirmed address enrols (see confirmOptIn). A new customer gets the address only: nothing a requester typed. */
-async function subscriberFor(deps: Deps, orgId: string, email: string): Promise<EndUser> {
+async function subscriberFor(deps: Pick<Deps, "db" | "now">, orgId: string, email: string): Promise<EndUser> {
   const known = await findEndUserByEmail(deps, orgId, email);
   if (known?.verified) return known;
   return (await earlierSubscriber(deps, orgId, email)) ?? createVisitor(deps, orgId, { email });
 }
 
 /** The customer an earlier confirmation of this address enrolled, if it still exists (deleting a customer clears the link). */
-async function earlierSubscriber(deps: Deps, orgId: string, email: string): Promise<EndUser | null> {
+async function earlierSubscriber(deps: Pick<Deps, "db">, orgId: string, email: string): Promise<EndUser | null> {
   const [earlier] = await deps.db
     .select({ endUserId: campaignOptIns.endUserId })
     .from(campaignOptIns)

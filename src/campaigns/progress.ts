@@ -45,7 +45,7 @@ function nextStep(steps: CampaignStep[], sent: Set<string>, after = -1): { step:
  * so concurrent senders take different ones) and queues each due step as one outbox row with its
  * rendered message. Returns how many messages were queued.
  */
-export async function queueDueSteps(deps: Deps, batch = 100): Promise<number> {
+export async function queueDueSteps(deps: Pick<Deps, "db" | "now">, batch = 100): Promise<number> {
   let queued = 0;
   for (;;) {
     const { claimed, messages } = await queueDueBatch(deps, batch);
@@ -54,7 +54,7 @@ export async function queueDueSteps(deps: Deps, batch = 100): Promise<number> {
   }
 }
 
-async function queueDueBatch(deps: Deps, limit: number): Promise<{ claimed: number; messages: number }> {
+async function queueDueBatch(deps: Pick<Deps, "db" | "now">, limit: number): Promise<{ claimed: number; messages: number }> {
   const now = deps.now();
   const due = deps.db
     .select({ id: campaignEnrolments.id })
@@ -81,7 +81,7 @@ async function queueDueBatch(deps: Deps, limit: number): Promise<{ claimed: numb
   return { claimed: claimed.length, messages };
 }
 
-async function advanceEnrolment(deps: Deps, claimed: Enrolment): Promise<number> {
+async function advanceEnrolment(deps: Pick<Deps, "db" | "now">, claimed: Enrolment): Promise<number> {
   return deps.db.transaction(async (tx) => {
     const now = deps.now();
     const [enrolment] = await tx.select().from(campaignEnrolments).where(eq(campaignEnrolments.id, claimed.id)).for("update");

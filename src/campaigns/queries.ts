@@ -35,7 +35,7 @@ export async function listCampaigns(deps: Pick<Deps, "db">, orgId: string, statu
 // ---------- preview ----------
 
 /** Every step rendered for a customer of the org (or a sample one), without sending anything. */
-export async function previewCampaign(deps: Deps, orgId: string, campaign: Campaign, customerRef?: string) {
+export async function previewCampaign(deps: Pick<Deps, "config" | "db">, orgId: string, campaign: Campaign, customerRef?: string) {
   let customer = SAMPLE_CUSTOMER;
   let customerOut: { sample: boolean; id?: string; name: string; email: string | null } = {
     sample: true,
@@ -91,7 +91,12 @@ function afterCursor(order: KeysetOrder, orgId: string, cursor: string): SQL {
   return afterRow(order, orgId, after);
 }
 
-export async function listEnrolments(deps: Deps, orgId: string, campaignId: string, query: { state?: EnrolmentState; limit?: number; cursor?: string }) {
+export async function listEnrolments(
+  deps: Pick<Deps, "db">,
+  orgId: string,
+  campaignId: string,
+  query: { state?: EnrolmentState; limit?: number; cursor?: string },
+) {
   const limit = Math.min(query.limit ?? 50, CAMPAIGN_LIMITS.pageSize);
   const where: SQL[] = [eq(campaignEnrolments.orgId, orgId), eq(campaignEnrolments.campaignId, campaignId)];
   if (query.state) where.push(eq(campaignEnrolments.state, query.state));
@@ -131,7 +136,7 @@ export async function queuedMessageCount(deps: Pick<Deps, "db">, orgId: string, 
 
 /** The Message-ID of an outbox row's email: stable across retries, so a duplicate after a crash is recognisable. */
 export async function listMessages(
-  deps: Deps,
+  deps: Pick<Deps, "config" | "db">,
   orgId: string,
   campaignId: string,
   query: { status?: string; customerId?: string; limit?: number; cursor?: string },

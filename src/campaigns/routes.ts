@@ -25,7 +25,7 @@ function json(value: unknown, status = 200): Response {
   return new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
 }
 
-export function campaignRoutes(deps: Deps) {
+export function campaignRoutes(deps: Pick<Deps, "config" | "db" | "now">) {
   const member = async (request: Request, role: "automation:view" | "automation:manage") => {
     const { principal, orgId } = await requireMember(deps, request, role);
     return { orgId, actor: memberActor(principal.member.id) };

@@ -71,7 +71,7 @@ export async function unsubscribeCustomer(
   });
 }
 
-async function lookup(deps: Deps, token: string) {
+async function lookup(deps: Pick<Deps, "db">, token: string) {
   if (!TOKEN.test(token)) return null;
   const [row] = await deps.db
     .select({
@@ -100,7 +100,7 @@ const invalidLink = () =>
     status: 404,
   });
 
-export function unsubscribeRoutes(deps: Deps) {
+export function unsubscribeRoutes(deps: Pick<Deps, "db" | "now">) {
   const params = t.Object({ token: t.String({ minLength: 1, maxLength: 128, description: "The token from the email's unsubscribe link." }) });
   return new Elysia({ name: "unsubscribe" })
     .get(

@@ -62,7 +62,7 @@ async function handle(deps: Deps, request: Request): Promise<AdminReply> {
 }
 
 /** POST /backup: the backup file's bytes (README "Backup and restore"), or an AdminReply saying why not. */
-async function backupResponse(deps: Deps, database: Database): Promise<Response> {
+async function backupResponse(deps: Pick<Deps, "config" | "log" | "now">, database: Database): Promise<Response> {
   try {
     deps.log.info("admin command", { command: "backup" });
     const started = performance.now();

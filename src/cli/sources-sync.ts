@@ -20,7 +20,11 @@ export function progressLine(done: number, found: number, terminal: boolean): st
   return `\r[${"#".repeat(filled)}${".".repeat(WIDTH - filled)}] ${done}/${found} pages`;
 }
 
-export async function syncSourceCommand(deps: Deps, id: string, err: ProgressOut): Promise<{ stdout: string; code: number }> {
+export async function syncSourceCommand(
+  deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "log" | "now" | "timers">,
+  id: string,
+  err: ProgressOut,
+): Promise<{ stdout: string; code: number }> {
   if (!(await sourceExists(deps, id))) throw AppError.notFound("No such knowledge source.");
   const claimed = await claimSource(deps, null, id); // 409 while a sync of it runs
   const terminal = Boolean(err.isTTY);

@@ -48,7 +48,7 @@ export function upstreamBinding(ctx: Pick<ToolContext, "actor" | "boundCustomer"
 }
 
 export async function callConnectorTool(
-  deps: Deps,
+  deps: Pick<Deps, "cipher" | "connectorRefreshes" | "db" | "guard" | "metrics" | "now" | "timers" | "tools">,
   row: ConnectorRow,
   tool: DiscoveredTool,
   args: Record<string, unknown>,

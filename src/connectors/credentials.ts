@@ -11,11 +11,11 @@ export type ConnectorRow = typeof connectors.$inferSelect;
 
 const credentialContext = (id: string, field: string) => `connectors.credentials.${field}:${id}`;
 
-export function encryptCredentials(deps: Deps, id: string, credentials: Record<string, string>): Record<string, string> {
+export function encryptCredentials(deps: Pick<Deps, "cipher">, id: string, credentials: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(credentials).map(([field, value]) => [field, deps.cipher.encrypt(value, credentialContext(id, field))]));
 }
 
-function decryptCredentials(deps: Deps, row: ConnectorRow): Record<string, string> {
+function decryptCredentials(deps: Pick<Deps, "cipher">, row: ConnectorRow): Record<string, string> {
   return Object.fromEntries(Object.entries(row.credentials).map(([field, value]) => [field, deps.cipher.decrypt(value, credentialContext(row.id, field))]));
 }
 
@@ -31,7 +31,13 @@ function authHeaders(method: ConnectorAuthMethod, credentials: Record<string, st
  * shares it between parallel callers), and if the authorization server refuses it, the stored
  * row is read once more in case another process rotated meanwhile.
  */
-function freshCredentials(deps: Deps, row: ConnectorRow, used: Record<string, string>, wwwAuthenticate: string | null | undefined, signal: AbortSignal) {
+function freshCredentials(
+  deps: Pick<Deps, "cipher" | "connectorRefreshes" | "db" | "guard" | "now">,
+  row: ConnectorRow,
+  used: Record<string, string>,
+  wwwAuthenticate: string | null | undefined,
+  signal: AbortSignal,
+) {
   const stored = async () => {
     const [current] = await deps.db.select().from(connectors).where(eq(connectors.id, row.id));
     const credentials = current ? decryptCredentials(deps, current) : used;
@@ -65,7 +71,7 @@ function freshCredentials(deps: Deps, row: ConnectorRow, used: Record<string, st
  * (stored encrypted) and one retry.
  */
 export async function withCredentials<T>(
-  deps: Deps,
+  deps: Pick<Deps, "cipher" | "connectorRefreshes" | "db" | "guard" | "now">,
   row: ConnectorRow,
   signal: AbortSignal,
   operation: (headers: () => Record<string, string>) => Promise<T>,

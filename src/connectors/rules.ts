@@ -37,7 +37,7 @@ export function checkCredentials(method: ConnectorAuthMethod, credentials: Recor
  * resolves to a blocked address, is refused at connect time. A name that does not resolve is
  * not refused here: the connector is saved and its discovery fails like any unreachable server.
  */
-export async function checkConnectorUrl(deps: Deps, url: string): Promise<ErrorDetail[]> {
+export async function checkConnectorUrl(deps: Pick<Deps, "guard">, url: string): Promise<ErrorDetail[]> {
   if (url.length > CONNECTOR_LIMITS.url) return [{ path: "/url", message: `must be at most ${CONNECTOR_LIMITS.url} characters` }];
   try {
     await checkUrl(url, deps.guard);

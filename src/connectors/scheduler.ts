@@ -28,7 +28,7 @@ export async function discoverDueConnectors(deps: Deps): Promise<void> {
 }
 
 /** Claims due connectors atomically, so each is refreshed once per interval across processes. */
-export async function claimDueConnectors(deps: Deps, limit: number): Promise<ConnectorRow[]> {
+export async function claimDueConnectors(deps: Pick<Deps, "config" | "db" | "now">, limit: number): Promise<ConnectorRow[]> {
   const now = deps.now();
   const until = new Date(now.getTime() + deps.config.connectorDiscoveryIntervalSeconds * 1000);
   const due = deps.db

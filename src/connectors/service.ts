@@ -24,7 +24,7 @@ export interface ConnectInput {
   credentials?: Record<string, string>;
 }
 
-async function requireFlag(deps: Deps, orgId: string) {
+async function requireFlag(deps: Pick<Deps, "db">, orgId: string) {
   if (!(await flagEnabled(deps, orgId, "mcp_external_servers")))
     throw AppError.forbidden("Connecting MCP servers is not enabled for this organisation (feature flag mcp_external_servers).");
 }
@@ -101,7 +101,7 @@ export async function connect(deps: Deps, orgId: string, actor: Actor, input: Co
   return { id, status: discovered.status, tool_count: discovered.discoveredTools.length, error: discovered.lastError };
 }
 
-async function liveRow(deps: Deps, orgId: string, id: string): Promise<ConnectorRow> {
+async function liveRow(deps: Pick<Deps, "db">, orgId: string, id: string): Promise<ConnectorRow> {
   if (!isUuid(id)) throw AppError.notFound("No such connector.");
   const [row] = await deps.db
     .select()
@@ -111,7 +111,7 @@ async function liveRow(deps: Deps, orgId: string, id: string): Promise<Connector
   return row;
 }
 
-export async function listConnectors(deps: Deps, orgId: string) {
+export async function listConnectors(deps: Pick<Deps, "db">, orgId: string) {
   const rows = await deps.db
     .select()
     .from(connectors)
@@ -121,7 +121,7 @@ export async function listConnectors(deps: Deps, orgId: string) {
 }
 
 /** The org's live connectors, for the tool provider (src/connectors/tools.ts). */
-export async function liveConnectors(deps: Deps, orgId: string): Promise<ConnectorRow[]> {
+export async function liveConnectors(deps: Pick<Deps, "db">, orgId: string): Promise<ConnectorRow[]> {
   return deps.db
     .select()
     .from(connectors)

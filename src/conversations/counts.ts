@@ -4,7 +4,7 @@ import { conversations } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 
 /** When the org's newest chat began (null: it has none), from the (org_id, created_at) index. */
-export async function lastChatAt(deps: Deps, orgId: string): Promise<Date | null> {
+export async function lastChatAt(deps: Pick<Deps, "db">, orgId: string): Promise<Date | null> {
   const [row] = await deps.db
     .select({ at: conversations.createdAt })
     .from(conversations)

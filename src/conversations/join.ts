@@ -35,7 +35,10 @@ export interface Joined {
 }
 
 /** The member joins the org's conversation `id`; 404 for another org's or an unknown id. */
-export async function joinConversation(deps: Deps, input: { orgId: string; memberId: string; conversationId: string }): Promise<Joined> {
+export async function joinConversation(
+  deps: Pick<Deps, "db" | "live" | "now">,
+  input: { orgId: string; memberId: string; conversationId: string },
+): Promise<Joined> {
   const { orgId, memberId, conversationId } = input;
   if (!isUuid(conversationId)) throw AppError.notFound("No such conversation.");
   const now = deps.now();

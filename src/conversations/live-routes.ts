@@ -17,7 +17,7 @@ import { joinConversation } from "./join.ts";
 const Params = t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) });
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
-async function conversationOr404(deps: Deps, orgId: string, id: string): Promise<string> {
+async function conversationOr404(deps: Pick<Deps, "db">, orgId: string, id: string): Promise<string> {
   if (!isUuid(id)) throw AppError.notFound("No such conversation.");
   const [row] = await deps.db
     .select({ id: conversations.id })
@@ -27,7 +27,7 @@ async function conversationOr404(deps: Deps, orgId: string, id: string): Promise
   return row.id;
 }
 
-export function conversationLiveRoutes(deps: Deps) {
+export function conversationLiveRoutes(deps: Pick<Deps, "config" | "db" | "live" | "log" | "metrics" | "now">) {
   return new Elysia({ name: "conversations-live" })
     .post(
       "/api/conversations/:id/join",

@@ -15,7 +15,7 @@ export interface ConversationMatch {
 }
 
 /** At most `limit` conversations, newest matching message first. */
-export async function searchConversations(deps: Deps, orgId: string, text: string, limit = 10): Promise<ConversationMatch[]> {
+export async function searchConversations(deps: Pick<Deps, "db">, orgId: string, text: string, limit = 10): Promise<ConversationMatch[]> {
   const needle = text.trim();
   if (needle === "") return [];
   const rows = await deps.db

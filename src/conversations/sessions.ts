@@ -56,7 +56,7 @@ const hashOf = (sessionId: string) => sha256Hex(sessionId);
  * no such session (the caller then starts a fresh one). Throws 403 when it belongs to someone else.
  * Takes over an anonymous session for an identified customer (see above).
  */
-export async function findSession(deps: Deps, orgId: string, sessionId: string, party: ChatParty): Promise<Conversation | null> {
+export async function findSession(deps: Pick<Deps, "db" | "now">, orgId: string, sessionId: string, party: ChatParty): Promise<Conversation | null> {
   const [found] = await deps.db
     .select()
     .from(conversations)
@@ -94,7 +94,7 @@ export async function conversationsOfSessions(db: Db | Tx, orgId: string, sessio
 }
 
 /** The session `sessionId` names in `orgId`, read only (no take-over): the live conversation routes decide who may read it. */
-export async function sessionOf(deps: Deps, orgId: string, sessionId: string): Promise<Conversation | null> {
+export async function sessionOf(deps: Pick<Deps, "db">, orgId: string, sessionId: string): Promise<Conversation | null> {
   const [found] = await deps.db
     .select()
     .from(conversations)
@@ -117,7 +117,10 @@ export interface NewSession {
 }
 
 /** Starts a session; returns its row and the id to hand back (the only time the id exists in clear). */
-export async function createSession(deps: Deps, input: NewSession): Promise<{ conversation: Conversation; sessionId: string; knowledge: KnowledgeState }> {
+export async function createSession(
+  deps: Pick<Deps, "db" | "now">,
+  input: NewSession,
+): Promise<{ conversation: Conversation; sessionId: string; knowledge: KnowledgeState }> {
   const context = input.context ?? {};
   assertFreeForm(context, "/context");
   const sessionId = mintToken(SESSION_PREFIX);
@@ -182,7 +185,7 @@ export async function createSession(deps: Deps, input: NewSession): Promise<{ co
 
 /** Merges the request's context into the session's (the request wins on conflict) and records the mode. */
 export async function updateSession(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "now">,
   conversation: Conversation,
   patch: { context?: Record<string, ContextEntry>; mode: string; language?: string | null },
 ): Promise<Conversation> {

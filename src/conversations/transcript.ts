@@ -38,7 +38,7 @@ export interface Reply {
  * counters updated by a data-modifying CTE (atomic like a transaction).
  */
 async function append(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "now">,
   conversation: Conversation,
   values: Omit<typeof conversationMessages.$inferInsert, "id" | "orgId" | "conversationId" | "createdAt">,
   after: Partial<typeof conversations.$inferInsert>,
@@ -58,31 +58,44 @@ async function append(
     .where(and(eq(conversations.orgId, conversation.orgId), inArray(conversations.id, deps.db.select({ id: inserted.conversationId }).from(inserted))));
 }
 
-export function storeCustomerMessage(deps: Deps, conversation: Conversation, message: CustomerMessage): Promise<void> {
+export function storeCustomerMessage(deps: Pick<Deps, "db" | "now">, conversation: Conversation, message: CustomerMessage): Promise<void> {
   return append(deps, conversation, { role: "customer", text: message.text, images: message.images, mode: message.mode }, {});
 }
 
-export function storeReply(deps: Deps, conversation: Conversation, reply: Reply): Promise<void> {
-  return append(
-    deps,
-    conversation,
-    {
-      role: "agent",
-      text: reply.text,
-      agentId: reply.agentId,
-      actions: reply.actions,
-      sources: reply.sources,
-      confidence: reply.confidence,
-      routing: reply.routing,
-      status: reply.status,
-      error: reply.error ?? null,
-    },
-    { agentId: reply.agentId, ...(reply.ticketId ? { routed: true, ticketId: reply.ticketId } : {}) },
-  );
+/**
+ * The reply and the session's counters in one statement (the turn's second round trip,
+ * docs/performance.md "Round trips of a chat turn"), written as SQL rather than built by the query
+ * builder: every chat turn pays for it, and building the builder's statement cost more CPU than
+ * the rest of storing it.
+ */
+export async function storeReply(deps: Pick<Deps, "db" | "now">, conversation: Conversation, reply: Reply): Promise<void> {
+  const now = deps.now();
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const facts = reportFactsOf({ role: "agent", text: reply.text, status: reply.status, routing: reply.routing }, now);
+  const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+  const ticketId = reply.ticketId ?? null;
+  await deps.db.execute(sql`with inserted as (
+    insert into conversation_messages (id, org_id, conversation_id, role, text, agent_id, actions, sources, confidence, routing, status, error, created_at)
+    values (${Bun.randomUUIDv7()}::uuid, ${conversation.orgId}::uuid, ${conversation.id}::uuid, 'agent', ${reply.text}, ${reply.agentId}::uuid,
+      ${json(reply.actions)}::jsonb, ${json(reply.sources)}::jsonb, ${reply.confidence}::real, ${json(reply.routing)}::jsonb, ${reply.status},
+      ${json(reply.error ?? null)}::jsonb, ${at})
+    returning conversation_id
+  )
+  update conversations set
+    agent_id = ${reply.agentId}::uuid,
+    routed = case when ${ticketId}::uuid is null then routed else true end,
+    ticket_id = coalesce(${ticketId}::uuid, ticket_id),
+    open_answer_at = ${facts.openAnswerAt}, last_turn_greeting = ${facts.lastTurnGreeting},
+    message_count = message_count + 1, updated_at = ${at}
+  where org_id = ${conversation.orgId} and id in (select conversation_id from inserted)`);
 }
 
 /** The latest `limit` messages of a conversation, oldest first. */
-export async function recentMessages(deps: Deps, conversation: Pick<Conversation, "orgId" | "id">, limit = HISTORY_TURNS): Promise<ConversationMessage[]> {
+export async function recentMessages(
+  deps: Pick<Deps, "db">,
+  conversation: Pick<Conversation, "orgId" | "id">,
+  limit = HISTORY_TURNS,
+): Promise<ConversationMessage[]> {
   const rows = await deps.db
     .select()
     .from(conversationMessages)

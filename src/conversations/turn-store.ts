@@ -55,7 +55,7 @@ export interface ContinuedTurn {
 
 /** The common path of a turn in a known session (see the top of this file); null when the general path must decide. */
 export async function continueSession(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "now">,
   input: { orgId: string; sessionId: string; party: ChatParty; message: CustomerMessage; language?: string | null },
 ): Promise<ContinuedTurn | null> {
   const { orgId, party, message } = input;

@@ -7,7 +7,7 @@ import type { Deps } from "../deps.ts";
 import type { Company, EndUser } from "./records.ts";
 
 /** One page of the org's companies by name (`limit` + 1 rows are read, so the caller sees whether another page follows). */
-export async function listCompanies(deps: Deps, orgId: string, opts: { q?: string; limit: number; offset: number }): Promise<Company[]> {
+export async function listCompanies(deps: Pick<Deps, "db">, orgId: string, opts: { q?: string; limit: number; offset: number }): Promise<Company[]> {
   const { q } = opts;
   return deps.db
     .select()
@@ -19,7 +19,7 @@ export async function listCompanies(deps: Deps, orgId: string, opts: { q?: strin
 }
 
 /** A company's most recently active customers. */
-export async function companyCustomers(deps: Deps, orgId: string, companyId: string, limit: number): Promise<EndUser[]> {
+export async function companyCustomers(deps: Pick<Deps, "db">, orgId: string, companyId: string, limit: number): Promise<EndUser[]> {
   return deps.db
     .select()
     .from(endUsers)

@@ -7,7 +7,7 @@ import type { Deps } from "../deps.ts";
 import { isUuid } from "../kit/ids.ts";
 import { type Company, mergeTraits } from "./records.ts";
 
-export async function findCompany(deps: Deps, orgId: string, idOrExternal: string): Promise<Company | null> {
+export async function findCompany(deps: Pick<Deps, "db">, orgId: string, idOrExternal: string): Promise<Company | null> {
   if (idOrExternal.length === 0 || idOrExternal.length > 256) return null;
   const key = isUuid(idOrExternal) ? or(eq(companies.id, idOrExternal), eq(companies.externalId, idOrExternal)) : eq(companies.externalId, idOrExternal);
   const [company] = await deps.db
@@ -30,7 +30,11 @@ export function companyView(company: Company) {
 }
 
 /** A company written by the org itself (a member or the org's token, through the data tools): the org vouches for it from then on. */
-export async function updateCompany(deps: Deps, company: Company, patch: { name?: string; traits?: Record<string, unknown> }): Promise<Company> {
+export async function updateCompany(
+  deps: Pick<Deps, "db" | "now">,
+  company: Company,
+  patch: { name?: string; traits?: Record<string, unknown> },
+): Promise<Company> {
   return (await writeCompany(deps, company, patch, true)) ?? company;
 }
 
@@ -40,7 +44,7 @@ export async function updateCompany(deps: Deps, company: Company, patch: { name?
  * ago stays untouched (null then).
  */
 async function writeCompany(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "now">,
   company: Company,
   patch: { name?: string; traits?: Record<string, unknown> },
   vouched: boolean,
@@ -72,7 +76,7 @@ async function writeCompany(
  *   key becomes something the org vouches for. Its id stays, and so do the links to it.
  */
 export async function identifyCompany(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "now">,
   orgId: string,
   externalId: string,
   patch: { name?: string; traits?: Record<string, unknown> },

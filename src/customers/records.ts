@@ -39,7 +39,7 @@ export async function findEndUser(deps: Pick<Deps, "db">, orgId: string, idOrExt
  * A customer by email. Several records can carry one address (an unverified visitor can type
  * anyone's): the verified one wins, then the oldest, never whichever the database meets first.
  */
-export async function findEndUserByEmail(deps: Deps, orgId: string, email: string): Promise<EndUser | null> {
+export async function findEndUserByEmail(deps: Pick<Deps, "db">, orgId: string, email: string): Promise<EndUser | null> {
   if (email.length === 0 || email.length > 320) return null;
   const [user] = await deps.db
     .select()
@@ -54,7 +54,7 @@ export function boundCustomerOf(user: EndUser): BoundCustomer {
   return { id: user.id, externalId: user.externalId, email: user.email, companyId: user.companyId, verified: user.verified };
 }
 
-export async function searchEndUsers(deps: Deps, orgId: string, query: string, limit: number): Promise<EndUser[]> {
+export async function searchEndUsers(deps: Pick<Deps, "db">, orgId: string, query: string, limit: number): Promise<EndUser[]> {
   const pattern = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   return deps.db
     .select()
@@ -93,7 +93,11 @@ export function mergeTraits(current: Record<string, unknown>, patch: Record<stri
   return merged;
 }
 
-export async function updateEndUser(deps: Deps, user: EndUser, patch: { name?: string; traits?: Record<string, unknown> }): Promise<EndUser> {
+export async function updateEndUser(
+  deps: Pick<Deps, "db" | "now">,
+  user: EndUser,
+  patch: { name?: string; traits?: Record<string, unknown> },
+): Promise<EndUser> {
   const [updated] = await deps.db
     .update(endUsers)
     .set({ ...(patch.name !== undefined ? { name: patch.name } : {}), traits: mergeTraits(user.traits, patch.traits), updatedAt: deps.now() })
@@ -163,7 +167,13 @@ async function byExternalId(db: Deps["db"] | Tx, orgId: string, externalId: stri
  *   moves that record aside as the unverified visitor and starts a fresh verified customer, so
  *   nothing an unverified caller wrote (traits, tickets, events) ever joins a verified customer.
  */
-export async function identifyEndUser(deps: Deps, orgId: string, externalId: string, verified: boolean, fields: CustomerFields): Promise<EndUser> {
+export async function identifyEndUser(
+  deps: Pick<Deps, "db" | "now">,
+  orgId: string,
+  externalId: string,
+  verified: boolean,
+  fields: CustomerFields,
+): Promise<EndUser> {
   const now = deps.now();
   if (verified) {
     return deps.db.transaction(async (tx) => {
@@ -247,7 +257,7 @@ export async function claimEndUsers(db: Deps["db"] | Tx, orgId: string, external
  * A visitor known only by what they typed (a ticket with an email and no user_id): a new
  * unverified record with no external id, so a typed email never reaches an existing customer.
  */
-export async function createVisitor(deps: Deps, orgId: string, fields: { email?: string; name?: string }): Promise<EndUser> {
+export async function createVisitor(deps: Pick<Deps, "db" | "now">, orgId: string, fields: { email?: string; name?: string }): Promise<EndUser> {
   const now = deps.now();
   const [user] = await deps.db
     .insert(endUsers)

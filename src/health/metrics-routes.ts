@@ -16,7 +16,7 @@ export async function metricsResponse(deps: Pick<Deps, "metrics">): Promise<Resp
   return new Response(body, { headers: { "content-type": contentType, "cache-control": "no-store" } });
 }
 
-export function metricsRoutes(deps: Deps) {
+export function metricsRoutes(deps: Pick<Deps, "config" | "metrics">) {
   const token = deps.config.metricsToken;
   const app = new Elysia({ name: "metrics" });
   if (!token) return app;
@@ -39,7 +39,7 @@ export function metricsRoutes(deps: Deps) {
  * 404 for anything else, behind the main listener's outer handler, so a missing or malformed Host
  * is 400 in our error shape and every request has an id and a log line.
  */
-export function metricsListener(deps: Deps): Handler {
+export function metricsListener(deps: Pick<Deps, "config" | "log" | "metrics">): Handler {
   return createHandler(
     async (request) => {
       const path = new URL(request.url).pathname;

@@ -11,7 +11,7 @@ import type { Deps } from "../deps.ts";
 export const READY_PROBE_MS = 1500;
 
 /** The probe's answer: pending migrations, or "unavailable" when the database failed or took longer than the deadline. */
-async function probe(deps: Deps): Promise<number | "unavailable"> {
+async function probe(deps: Pick<Deps, "db" | "timers">): Promise<number | "unavailable"> {
   const deadline = deps.timers.deadline(READY_PROBE_MS);
   const expired = new Promise<"unavailable">((resolve) => {
     if (deadline.aborted) resolve("unavailable");
@@ -21,7 +21,7 @@ async function probe(deps: Deps): Promise<number | "unavailable"> {
   return Promise.race([counted, expired]);
 }
 
-export function healthRoutes(deps: Deps) {
+export function healthRoutes(deps: Pick<Deps, "db" | "timers">) {
   return new Elysia({ name: "health" })
     .get("/healthz", () => ({ status: "ok" }))
     .get("/readyz", async () => {

@@ -15,7 +15,7 @@ interface Look {
   image: string | null;
 }
 
-async function lookOf(deps: Deps, orgId: string): Promise<Look> {
+async function lookOf(deps: Pick<Deps, "db" | "statements">, orgId: string): Promise<Look> {
   const look = ((await getAgent(deps, orgId))?.avatarConfig ?? {}) as Record<string, unknown>;
   const primary = typeof look.primary_color === "string" && /^#[0-9a-fA-F]{6}$/.test(look.primary_color) ? look.primary_color.toLowerCase() : null;
   const image = typeof look.image_url === "string" && /^https:\/\/[^\s"'<>]+$/i.test(look.image_url) ? look.image_url : null;
@@ -41,7 +41,7 @@ export function textOn(hex: string): "#000000" | "#ffffff" {
   return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? "#000000" : "#ffffff";
 }
 
-export async function brandedCss(deps: Deps, site: Site): Promise<Response> {
+export async function brandedCss(deps: Pick<Deps, "db" | "statements">, site: Site): Promise<Response> {
   const look = await lookOf(deps, site.row.orgId);
   const text = look.primary ? textOn(look.primary) : null;
   const header = look.primary
@@ -56,7 +56,7 @@ export async function brandedCss(deps: Deps, site: Site): Promise<Response> {
 }
 
 /** The org's picture from our origin; 404 when it has none or it cannot be read as an image. */
-export async function logo(deps: Deps, cache: MediaCache, site: Site): Promise<Response> {
+export async function logo(deps: Pick<Deps, "db" | "guard" | "log" | "now" | "statements">, cache: MediaCache, site: Site): Promise<Response> {
   const { image } = await lookOf(deps, site.row.orgId);
   return fetchImage(deps, cache, image);
 }

@@ -15,7 +15,10 @@ import { helpCentreByDomain } from "./settings.ts";
 /** A vote form is a few bytes; the default body cap of every other route (src/http/body.ts). */
 const FORM_BYTES = 16 * 1024;
 
-export function customDomainFront(deps: Deps, next: (request: Request) => Response | Promise<Response>): (request: Request) => Promise<Response> {
+export function customDomainFront(
+  deps: Pick<Deps, "config" | "db" | "guard" | "knowledge" | "limiter" | "log" | "now" | "passages" | "statements" | "texts">,
+  next: (request: Request) => Response | Promise<Response>,
+): (request: Request) => Promise<Response> {
   const ours = new URL(deps.config.baseUrl).hostname.toLowerCase();
   const media = createMediaCache();
   return async (request) => {

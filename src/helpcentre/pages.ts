@@ -35,7 +35,7 @@ function articleList(site: Site, docs: readonly PublicDocHead[]): Html {
   return html`<ul class="list">${docs.map((d) => html`<li><a href="${paths.article(site, d)}">${d.title}</a></li>`)}</ul>`;
 }
 
-export async function homePage(deps: Deps, site: Site, lang: string): Promise<Response> {
+export async function homePage(deps: Pick<Deps, "db">, site: Site, lang: string): Promise<Response> {
   const all = await publicDocHeads(deps, site.row.orgId, site.row.collections);
   const languages = languagesOf(site, all);
   if (!languages.includes(lang)) return notFoundPage(site, lang);
@@ -65,7 +65,7 @@ export async function homePage(deps: Deps, site: Site, lang: string): Promise<Re
   );
 }
 
-export async function collectionPage(deps: Deps, site: Site, lang: string, tag: string): Promise<Response> {
+export async function collectionPage(deps: Pick<Deps, "db">, site: Site, lang: string, tag: string): Promise<Response> {
   if (!site.row.collections.includes(tag)) return notFoundPage(site, lang);
   const all = (await publicDocHeads(deps, site.row.orgId, [tag])).filter((d) => d.tags.includes(tag));
   const docs = all.filter((d) => languageOf(site, d) === lang);
@@ -153,7 +153,13 @@ function results(site: Site, hits: readonly HelpHit[]): Html {
 }
 
 /** Search among the articles of one language. */
-export async function searchPage(deps: Deps, site: Site, lang: string, query: string, record: boolean): Promise<Response> {
+export async function searchPage(
+  deps: Pick<Deps, "db" | "knowledge" | "now" | "passages" | "statements">,
+  site: Site,
+  lang: string,
+  query: string,
+  record: boolean,
+): Promise<Response> {
   const q = query.trim();
   const keep = (d: PublicDocHead) => languageOf(site, d) === lang;
   const hits = q === "" ? [] : await searchHelp(deps, site.row.orgId, site.row.collections, q, { record, keep });

@@ -13,7 +13,7 @@ function formOf(body: unknown): URLSearchParams {
   return form;
 }
 
-export function helpCentreRoutes(deps: Deps) {
+export function helpCentreRoutes(deps: Pick<Deps, "config" | "db" | "guard" | "knowledge" | "limiter" | "log" | "now" | "passages" | "statements" | "texts">) {
   // Images of articles, per app (src/helpcentre/media.ts).
   const media = createMediaCache();
   const handle = async (request: Request, slug: string, body?: unknown) => {

@@ -10,7 +10,7 @@ import { absolute, languageOf, paths, type Site } from "./urls.ts";
 
 const XML = { "content-type": "application/xml; charset=utf-8", "x-content-type-options": "nosniff", "cache-control": "no-cache" };
 
-export async function sitemap(deps: Deps, site: Site): Promise<Response> {
+export async function sitemap(deps: Pick<Deps, "db">, site: Site): Promise<Response> {
   const docs = await publicDocHeads(deps, site.row.orgId, site.row.collections);
   const loc = (path: string) => escapeHtml(absolute(site, path));
   const entry = (path: string, lastmod?: Date, alternates: { lang: string; path: string }[] = []) => {

@@ -65,7 +65,12 @@ function negotiate(header: string | null, available: readonly string[]): string 
   return wanted.find((w) => available.includes(w.lang!))?.lang ?? available[0]!;
 }
 
-export async function serveHelp(deps: Deps, media: MediaCache, site: Site, req: HelpRequest): Promise<Response> {
+export async function serveHelp(
+  deps: Pick<Deps, "db" | "guard" | "knowledge" | "limiter" | "log" | "now" | "passages" | "statements">,
+  media: MediaCache,
+  site: Site,
+  req: HelpRequest,
+): Promise<Response> {
   const { rest, method } = req;
   if (rest === "") return redirect(paths.root(site));
   const raw = rest.split("/").slice(1);
@@ -130,12 +135,12 @@ export async function serveHelp(deps: Deps, media: MediaCache, site: Site, req: 
   return notFoundPage(site, lang);
 }
 
-async function findArticle(deps: Deps, site: Site, ref: string) {
+async function findArticle(deps: Pick<Deps, "db">, site: Site, ref: string) {
   const prefix = prefixOfRef(ref);
   return prefix ? publicDocByPrefix(deps, site.row.orgId, site.row.collections, prefix) : null;
 }
 
-async function vote(deps: Deps, site: Site, lang: string, ref: string, req: HelpRequest): Promise<Response> {
+async function vote(deps: Pick<Deps, "db" | "limiter" | "now">, site: Site, lang: string, ref: string, req: HelpRequest): Promise<Response> {
   const doc = await findArticle(deps, site, ref);
   if (!doc) return notFoundPage(site, lang);
   const answer = req.form?.get("helpful");

@@ -104,7 +104,7 @@ export function checkHelpCentreInput(input: HelpCentreInput): HelpCentreInput {
 }
 
 /** Saves the settings; a new or changed custom domain starts unverified with a fresh token. 409 when the slug or domain is another org's. */
-export async function saveHelpCentre(deps: Deps, orgId: string, actor: Actor, raw: HelpCentreInput): Promise<HelpCentreRow> {
+export async function saveHelpCentre(deps: Pick<Deps, "db" | "now">, orgId: string, actor: Actor, raw: HelpCentreInput): Promise<HelpCentreRow> {
   const input = checkHelpCentreInput(raw);
   const now = deps.now();
   const before = await helpCentreOfOrg(deps, orgId);
@@ -147,7 +147,7 @@ export async function saveHelpCentre(deps: Deps, orgId: string, actor: Actor, ra
  * and marks the domain verified when a record holds the token. Answers whether it is now verified;
  * a failed lookup is "not yet", never an error of ours.
  */
-export async function verifyDomain(deps: Deps, orgId: string, actor: Actor): Promise<boolean> {
+export async function verifyDomain(deps: Pick<Deps, "db" | "mailDns" | "now">, orgId: string, actor: Actor): Promise<boolean> {
   const row = await helpCentreOfOrg(deps, orgId);
   if (!row?.customDomain) throw AppError.badRequest("Set a custom domain first.", [{ path: "/custom_domain", message: "is not set" }]);
   if (row.domainVerifiedAt) return true;

@@ -14,7 +14,7 @@ import { loadSite } from "./serve.ts";
 import { helpCentreOfOrg } from "./settings.ts";
 import { paths, prefixOfRef, type Site } from "./urls.ts";
 
-async function siteOfOrg(deps: Deps, orgId: string): Promise<Site> {
+async function siteOfOrg(deps: Pick<Deps, "config" | "db" | "texts">, orgId: string): Promise<Site> {
   const row = isUuid(orgId) ? await helpCentreOfOrg(deps, orgId) : null;
   const site = row?.enabled ? await loadSite(deps, row, false) : null;
   if (!site) throw AppError.notFound("This organisation has no public help centre.");
@@ -24,7 +24,7 @@ async function siteOfOrg(deps: Deps, orgId: string): Promise<Site> {
 
 const Hit = t.Object({ id: t.String(), title: t.String(), snippet: t.String(), url: t.String() });
 
-export function helpWidgetRoutes(deps: Deps) {
+export function helpWidgetRoutes(deps: Pick<Deps, "config" | "db" | "knowledge" | "limiter" | "now" | "passages" | "statements" | "texts">) {
   const detail = { tags: ["Help centre"] };
   const hits = async (site: Site, q: string, record: boolean, limit: number) =>
     (await searchHelp(deps, site.row.orgId, site.row.collections, q, { record, limit })).map((h) => ({ ...h, url: paths.article(site, h) }));

@@ -21,19 +21,19 @@ export interface MailSettingsView {
   inbound_enabled: boolean;
 }
 
-function view(deps: Deps, alias: string | null): MailSettingsView {
+function view(deps: Pick<Deps, "config">, alias: string | null): MailSettingsView {
   const domain = deps.config.inbound.domain;
   const enabled = domain !== undefined && (deps.config.inbound.smtpPort !== undefined || deps.config.inbound.webhookSecret !== undefined);
   return { support_alias: alias, support_address: alias && domain ? `${alias}@${domain}` : null, inbound_enabled: enabled };
 }
 
-export async function mailSettings(deps: Deps, orgId: string): Promise<MailSettingsView> {
+export async function mailSettings(deps: Pick<Deps, "config" | "db">, orgId: string): Promise<MailSettingsView> {
   const [row] = await deps.db.select({ alias: orgMailSettings.supportAlias }).from(orgMailSettings).where(eq(orgMailSettings.orgId, orgId));
   return view(deps, row?.alias ?? null);
 }
 
 /** Sets (or, with null, removes) the org's alias; 400 for a bad or reserved one, 409 `alias_taken` when another org has it. */
-export async function setSupportAlias(deps: Deps, orgId: string, actor: Actor, raw: string | null): Promise<MailSettingsView> {
+export async function setSupportAlias(deps: Pick<Deps, "config" | "db" | "now">, orgId: string, actor: Actor, raw: string | null): Promise<MailSettingsView> {
   const alias = raw === null ? null : raw.trim().toLowerCase();
   if (alias !== null) {
     if (!new RegExp(ALIAS_PATTERN).test(alias) || alias.includes(".."))

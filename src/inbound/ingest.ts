@@ -134,7 +134,11 @@ async function deliver(deps: Deps, route: Route, mail: ParsedEmail, auth: MailAu
  * In-Reply-To/References, on a ticket of this org whose customer has the From address. The ids
  * alone are not enough: they were seen by everyone on the thread.
  */
-async function answeredTicket(deps: Deps, orgId: string, mail: ParsedEmail): Promise<{ ticketId: string; endUserId: string | null } | null> {
+async function answeredTicket(
+  deps: Pick<Deps, "config" | "db">,
+  orgId: string,
+  mail: ParsedEmail,
+): Promise<{ ticketId: string; endUserId: string | null } | null> {
   if (mail.answers.length === 0) return null;
   const ours = mail.answers.map((id) => ticketMessageIdOf(id, deps.config.mailFrom)).filter((id): id is string => id !== null);
   const byOurs = await ticketsOfMessages(deps.db, orgId, ours);
@@ -148,7 +152,7 @@ async function answeredTicket(deps: Deps, orgId: string, mail: ParsedEmail): Pro
 }
 
 /** Whether `address` is the email address of the customer `endUserId` (case-insensitively). */
-async function isCustomerAddress(deps: Deps, orgId: string, endUserId: string | null, address: string): Promise<boolean> {
+async function isCustomerAddress(deps: Pick<Deps, "db">, orgId: string, endUserId: string | null, address: string): Promise<boolean> {
   if (!endUserId) return false;
   const customer = await endUserById(deps.db, orgId, endUserId);
   return customer?.email?.toLowerCase() === address;
@@ -159,7 +163,7 @@ async function isCustomerAddress(deps: Deps, orgId: string, endUserId: string | 
  * already has in the org, else a new one. A From header proves nothing, so it never reaches a
  * customer the org identified (as a typed email in the widget never does).
  */
-async function emailCustomer(deps: Deps, orgId: string, from: { address: string; name: string }): Promise<string> {
+async function emailCustomer(deps: Pick<Deps, "db" | "now">, orgId: string, from: { address: string; name: string }): Promise<string> {
   const known = await emailOnlyCustomer(deps.db, orgId, from.address);
   return known?.id ?? (await createVisitor(deps, orgId, { email: from.address, name: from.name })).id;
 }

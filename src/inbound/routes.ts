@@ -49,7 +49,7 @@ const InboundEmailJson = t.Object(
   { additionalProperties: false },
 );
 
-function relayAuthorised(deps: Deps, request: Request): void {
+function relayAuthorised(deps: Pick<Deps, "config">, request: Request): void {
   const secret = deps.config.inbound.webhookSecret;
   if (!secret) throw AppError.notFound("Inbound email by relay is not enabled (INBOUND_WEBHOOK_SECRET).");
   const header = request.headers.get("authorization") ?? "";

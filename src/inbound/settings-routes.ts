@@ -29,7 +29,7 @@ const Notifications = t.Object({ mode: Mode });
 /** The refusals every route here may answer, in the one error shape. */
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody };
 
-export function emailSettingsRoutes(deps: Deps) {
+export function emailSettingsRoutes(deps: Pick<Deps, "config" | "db" | "now">) {
   return new Elysia({ name: "email-settings" })
     .get(
       "/api/email/settings",

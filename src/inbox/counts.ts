@@ -4,7 +4,7 @@ import { tickets } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 
 /** Whether the org has a ticket sent from a browser (source `widget`). */
-export async function hasWidgetTicket(deps: Deps, orgId: string): Promise<boolean> {
+export async function hasWidgetTicket(deps: Pick<Deps, "db">, orgId: string): Promise<boolean> {
   const [row] = await deps.db
     .select({ id: tickets.id })
     .from(tickets)

@@ -42,7 +42,7 @@ export async function queueResolutionEmail(
   });
 }
 
-async function load(deps: Deps, row: OutboxRow, csat: CsatSwitch) {
+async function load(deps: Pick<Deps, "db">, row: OutboxRow, csat: CsatSwitch) {
   const ticketId = (row.payload as { ticket_id?: unknown }).ticket_id;
   if (typeof ticketId !== "string") return MALFORMED;
   const [found] = await deps.db
@@ -74,7 +74,7 @@ export function renderResolution(p: { question: string; org: string; number: num
   return { text, html };
 }
 
-async function render(deps: Deps, { ticket, org: orgName, question }: Found) {
+async function render(deps: Pick<Deps, "config" | "db" | "now" | "texts">, { ticket, org: orgName, question }: Found) {
   // The customer's language: the ticket's (set from the conversation), else the org's default (README "Languages").
   const texts = await customerTexts(deps, ticket.orgId, ticket.language);
   const org = displayName(orgName) || texts.t("mail.support");
@@ -94,6 +94,6 @@ async function render(deps: Deps, { ticket, org: orgName, question }: Found) {
  */
 export type CsatSwitch = (orgId: string) => Promise<{ csat_enabled: boolean; csat_question: string }>;
 
-export function resolutionMailHandler(deps: Deps, transport: MailTransport | null, csat: CsatSwitch): OutboxHandler {
+export function resolutionMailHandler(deps: Pick<Deps, "config" | "db" | "now" | "texts">, transport: MailTransport | null, csat: CsatSwitch): OutboxHandler {
   return mailHandler(deps, transport, { ordered: true, load: (row) => load(deps, row, csat), render: (found) => render(deps, found) });
 }

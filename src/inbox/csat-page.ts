@@ -45,7 +45,7 @@ const thanks = (texts: Texts, r: Rating) =>
     html`<h1>${texts.t("rating.thanks_title")}</h1><p>${texts.t("rating.thanks", { number: String(r.ticket_number), score: r.score, label: scoreLabels(texts)[r.score] ?? "" })}</p>${r.comment ? html`<blockquote>${r.comment}</blockquote>` : ""}`,
   );
 
-export function csatPageRoutes(deps: Deps) {
+export function csatPageRoutes(deps: Pick<Deps, "db" | "now" | "texts">) {
   const params = t.Object({ token: t.String({ minLength: 1, maxLength: 128 }) });
   /** The ticket's language, else the org's default; a token that names no ticket: the browser's. */
   const textsFor = async (token: string, request: Request) => {

@@ -54,17 +54,17 @@ export function customerView(user: EndUser) {
   };
 }
 
-export async function customersByIds(deps: Deps, orgId: string, ids: (string | null)[]): Promise<Map<string, EndUser>> {
+export async function customersByIds(deps: Pick<Deps, "db">, orgId: string, ids: (string | null)[]): Promise<Map<string, EndUser>> {
   return endUsersByIds(deps.db, orgId, [...new Set(ids.filter((id): id is string => id !== null))]);
 }
 
 /** A customer by our id or the org's external id, within one org. */
-export async function findCustomer(deps: Deps, orgId: string, ref: string): Promise<EndUser | null> {
+export async function findCustomer(deps: Pick<Deps, "db">, orgId: string, ref: string): Promise<EndUser | null> {
   if (ref.length === 0 || ref.length > 256) return null;
   return findEndUser(deps, orgId, ref);
 }
 
-export async function listCustomers(deps: Deps, orgId: string, options: { query?: string; cursor?: string; limit?: number }) {
+export async function listCustomers(deps: Pick<Deps, "db">, orgId: string, options: { query?: string; cursor?: string; limit?: number }) {
   const limit = options.limit ?? CUSTOMER_LIMITS.defaultPageSize;
   const q = options.query?.trim();
   let afterId: string | undefined;
@@ -78,7 +78,7 @@ export async function listCustomers(deps: Deps, orgId: string, options: { query?
 }
 
 /** A customer's page: their record, their most recent tickets, and their most recent events. */
-export async function customerDetail(deps: Deps, orgId: string, ref: string) {
+export async function customerDetail(deps: Pick<Deps, "db">, orgId: string, ref: string) {
   const user = await findCustomer(deps, orgId, ref);
   if (!user) throw AppError.notFound("No such customer.");
   const recent = await deps.db
@@ -120,7 +120,12 @@ export interface CustomerInput {
  * call would store it (an earlier unverified claim on that id is moved aside, docs/interface.md D). Writes go
  * through src/customers/records.ts, the owner of end_users and companies.
  */
-export async function upsertCustomers(deps: Deps, orgId: string, actor: Actor, inputs: CustomerInput[]): Promise<{ user: EndUser; created: boolean }[]> {
+export async function upsertCustomers(
+  deps: Pick<Deps, "db" | "now">,
+  orgId: string,
+  actor: Actor,
+  inputs: CustomerInput[],
+): Promise<{ user: EndUser; created: boolean }[]> {
   const results: { user: EndUser; created: boolean }[] = [];
   for (const input of inputs) {
     const existing = await findEndUser(deps, orgId, input.external_id);

@@ -32,7 +32,7 @@ const CustomerDetailJson = t.Object({
 /** The refusals every customer route may answer, in the one error shape. */
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody };
 
-export function customerRoutes(deps: Deps) {
+export function customerRoutes(deps: Pick<Deps, "config" | "db" | "now">) {
   const member = async (request: Request, role: "inbox:view" | "inbox:manage") => {
     const { principal, orgId } = await requireMember(deps, request, role);
     return { orgId, actor: { kind: "member", memberId: principal.member.id } satisfies InboxActor };

@@ -65,7 +65,7 @@ export async function queueMemberNotices(
   }
 }
 
-export async function notifyMode(deps: Deps, orgId: string, memberId: string): Promise<MemberNotifyMode> {
+export async function notifyMode(deps: Pick<Deps, "db">, orgId: string, memberId: string): Promise<MemberNotifyMode> {
   const [row] = await deps.db
     .select({ mode: memberMailNotifications.mode })
     .from(memberMailNotifications)
@@ -73,7 +73,7 @@ export async function notifyMode(deps: Deps, orgId: string, memberId: string): P
   return row?.mode ?? "full";
 }
 
-export async function setNotifyMode(deps: Deps, orgId: string, memberId: string, mode: MemberNotifyMode): Promise<MemberNotifyMode> {
+export async function setNotifyMode(deps: Pick<Deps, "db" | "now">, orgId: string, memberId: string, mode: MemberNotifyMode): Promise<MemberNotifyMode> {
   const now = deps.now();
   await deps.db
     .insert(memberMailNotifications)
@@ -82,7 +82,7 @@ export async function setNotifyMode(deps: Deps, orgId: string, memberId: string,
   return mode;
 }
 
-async function loadNotice(deps: Deps, row: OutboxRow) {
+async function loadNotice(deps: Pick<Deps, "db">, row: OutboxRow) {
   const { ticket_id: ticketId, member_id: memberId, message_id: messageId } = row.payload as Record<string, unknown>;
   if (typeof ticketId !== "string" || typeof memberId !== "string" || typeof messageId !== "string") return MALFORMED;
   const [found] = await deps.db
@@ -109,7 +109,7 @@ async function loadNotice(deps: Deps, row: OutboxRow) {
 
 type Notice = Exclude<Awaited<ReturnType<typeof loadNotice>>, MailStop>["data"];
 
-function renderNotice(deps: Deps, found: Notice) {
+function renderNotice(deps: Pick<Deps, "config">, found: Notice) {
   const { ticket, mode } = found;
   const link = `${deps.config.baseUrl}/dashboard/inbox/${ticket.id}`;
   const who = found.customer || found.customerEmail || "A customer";
@@ -128,6 +128,6 @@ function renderNotice(deps: Deps, found: Notice) {
 }
 
 /** Member notices as a kind of the one mail handler (src/outbox/mail-kind.ts). */
-export function memberNoticeHandler(deps: Deps, transport: MailTransport | null): OutboxHandler {
+export function memberNoticeHandler(deps: Pick<Deps, "config" | "db">, transport: MailTransport | null): OutboxHandler {
   return mailHandler(deps, transport, { load: (row) => loadNotice(deps, row), render: (found) => renderNotice(deps, found) });
 }

@@ -98,7 +98,7 @@ export async function markRepliesSeen(deps: Pick<Deps, "db" | "now" | "log">, or
 }
 
 /** The inbound address of a ticket for its customer, or null when inbound mail is off. */
-async function replyAddress(deps: Deps, orgId: string, ticketId: string, endUserId: string): Promise<string | null> {
+async function replyAddress(deps: Pick<Deps, "config" | "db" | "now">, orgId: string, ticketId: string, endUserId: string): Promise<string | null> {
   const inbound = deps.config.inbound;
   if (!inbound.domain || (inbound.smtpPort === undefined && inbound.webhookSecret === undefined)) return null;
   // Lower-case hex: some relays fold the case of local parts.
@@ -126,7 +126,7 @@ export function renderReply(p: { body: string; person: string; org: string; numb
   return { text, html };
 }
 
-async function loadReply(deps: Deps, row: OutboxRow) {
+async function loadReply(deps: Pick<Deps, "db">, row: OutboxRow) {
   const { ticket_id: ticketId, message_id: messageId } = row.payload as { ticket_id?: unknown; message_id?: unknown };
   if (typeof ticketId !== "string" || typeof messageId !== "string") return MALFORMED;
   const [found] = await deps.db
@@ -142,7 +142,12 @@ async function loadReply(deps: Deps, row: OutboxRow) {
 
 type Found = Extract<Awaited<ReturnType<typeof loadReply>>, { data: unknown }>["data"];
 
-async function renderReplyMail(deps: Deps, inbound: InboundIds, row: OutboxRow, { ticket, message, org: orgName }: Found) {
+async function renderReplyMail(
+  deps: Pick<Deps, "config" | "db" | "now" | "texts">,
+  inbound: InboundIds,
+  row: OutboxRow,
+  { ticket, message, org: orgName }: Found,
+) {
   // The customer's language: the ticket's (set from the conversation), else the org's default (README "Languages").
   const texts = await customerTexts(deps, row.orgId, ticket.language);
   const support = texts.t("mail.support");
@@ -165,7 +170,7 @@ async function renderReplyMail(deps: Deps, inbound: InboundIds, row: OutboxRow, 
   };
 }
 
-export function replyMailHandler(deps: Deps, transport: MailTransport | null, inbound: InboundIds): OutboxHandler {
+export function replyMailHandler(deps: Pick<Deps, "config" | "db" | "now" | "texts">, transport: MailTransport | null, inbound: InboundIds): OutboxHandler {
   return mailHandler(deps, transport, {
     ordered: true,
     load: (row) => loadReply(deps, row),
@@ -183,7 +188,7 @@ export function replyMailHandler(deps: Deps, transport: MailTransport | null, in
 }
 
 /** The first message's place in the ticket: a reply that is the first message is outreach, with the ticket's subject as it is. */
-async function firstSeq(deps: Deps, orgId: string, ticketId: string): Promise<number | undefined> {
+async function firstSeq(deps: Pick<Deps, "db">, orgId: string, ticketId: string): Promise<number | undefined> {
   const [first] = await deps.db
     .select({ seq: ticketMessages.seq })
     .from(ticketMessages)

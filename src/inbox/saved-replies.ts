@@ -20,11 +20,11 @@ export function savedReplyView(r: SavedReply) {
   return { id: r.id, name: r.name, body: r.body, created_at: r.createdAt.toISOString(), updated_at: r.updatedAt.toISOString() };
 }
 
-export async function listSavedReplies(deps: Deps, orgId: string): Promise<SavedReply[]> {
+export async function listSavedReplies(deps: Pick<Deps, "db">, orgId: string): Promise<SavedReply[]> {
   return deps.db.select().from(savedReplies).where(eq(savedReplies.orgId, orgId)).orderBy(asc(savedReplies.name)).limit(SAVED_REPLY_LIMITS.perOrg);
 }
 
-export async function findSavedReply(deps: Deps, orgId: string, id: string): Promise<SavedReply | null> {
+export async function findSavedReply(deps: Pick<Deps, "db">, orgId: string, id: string): Promise<SavedReply | null> {
   if (!isUuid(id)) return null;
   const [row] = await deps.db
     .select()
@@ -55,7 +55,7 @@ function taken(error: unknown): never {
   throw error;
 }
 
-export async function createSavedReply(deps: Deps, orgId: string, input: { name: unknown; body: unknown }): Promise<SavedReply> {
+export async function createSavedReply(deps: Pick<Deps, "db" | "now">, orgId: string, input: { name: unknown; body: unknown }): Promise<SavedReply> {
   const { name, body } = checked(input, false);
   const [{ n } = { n: 0 }] = await deps.db.select({ n: count() }).from(savedReplies).where(eq(savedReplies.orgId, orgId));
   if (Number(n) >= SAVED_REPLY_LIMITS.perOrg)
@@ -65,7 +65,12 @@ export async function createSavedReply(deps: Deps, orgId: string, input: { name:
   return row!;
 }
 
-export async function updateSavedReply(deps: Deps, orgId: string, id: string, input: { name?: unknown; body?: unknown }): Promise<SavedReply> {
+export async function updateSavedReply(
+  deps: Pick<Deps, "db" | "now">,
+  orgId: string,
+  id: string,
+  input: { name?: unknown; body?: unknown },
+): Promise<SavedReply> {
   const patch = checked(input, true);
   if (!(await findSavedReply(deps, orgId, id))) throw AppError.notFound("No such saved reply.");
   const [row] = await deps.db
@@ -78,7 +83,7 @@ export async function updateSavedReply(deps: Deps, orgId: string, id: string, in
   return row;
 }
 
-export async function deleteSavedReply(deps: Deps, orgId: string, id: string): Promise<void> {
+export async function deleteSavedReply(deps: Pick<Deps, "db">, orgId: string, id: string): Promise<void> {
   if (!isUuid(id)) throw AppError.notFound("No such saved reply.");
   const gone = await deps.db
     .delete(savedReplies)

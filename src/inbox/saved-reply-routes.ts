@@ -25,7 +25,7 @@ const Body = t.String({ minLength: 1, maxLength: SAVED_REPLY_LIMITS.body });
 const Id = t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) });
 const detail = (summary: string) => ({ summary, tags: ["Saved replies"], security: [{ dashboard: [] }] });
 
-export function savedReplyRoutes(deps: Deps) {
+export function savedReplyRoutes(deps: Pick<Deps, "config" | "db" | "now">) {
   return new Elysia({ name: "saved-replies" })
     .get(
       "/api/saved-replies",

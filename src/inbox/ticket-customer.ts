@@ -86,7 +86,7 @@ export function wakeTicket(deps: Pick<Deps, "live">, ticket: Ticket) {
  * one is left as it was, it may be someone else's address the visitor mistyped).
  */
 export async function claimTicketContact(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "live" | "now">,
   p: { orgId: string; ticketId: string; conversationId: string; email: string },
 ): Promise<{ ticket: Ticket; customer: EndUser }> {
   const email = p.email.trim().toLowerCase();
@@ -119,7 +119,7 @@ export async function claimTicketContact(
  * transaction, the caller wakes the live readers once it committed (wakeTicket).
  */
 export async function attachTicketCustomer(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "now">,
   p: { orgId: string; ticketId: string; conversationId: string; customer: EndUser },
 ): Promise<Ticket | null> {
   const now = deps.now();

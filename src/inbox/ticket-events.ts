@@ -102,7 +102,7 @@ export interface StoredEvent {
 }
 
 /** The customer-visible events of a conversation after `after`, oldest first, at most EVENT_LIMITS.page. */
-export async function eventsAfter(deps: Deps, orgId: string, conversationId: string, after: number): Promise<StoredEvent[]> {
+export async function eventsAfter(deps: Pick<Deps, "db">, orgId: string, conversationId: string, after: number): Promise<StoredEvent[]> {
   if (!isUuid(conversationId)) return [];
   const rows = await deps.db
     .select({ id: ticketEvents.seq, type: ticketEvents.type, data: ticketEvents.data })
@@ -116,7 +116,7 @@ export async function eventsAfter(deps: Deps, orgId: string, conversationId: str
 }
 
 /** The id of the conversation's newest event (0 before any): where a stream of "what happens next" starts. */
-export async function lastEventId(deps: Deps, orgId: string, conversationId: string): Promise<number> {
+export async function lastEventId(deps: Pick<Deps, "db">, orgId: string, conversationId: string): Promise<number> {
   const [row] = await deps.db
     .select({ id: ticketEvents.seq })
     .from(ticketEvents)
@@ -127,7 +127,7 @@ export async function lastEventId(deps: Deps, orgId: string, conversationId: str
 }
 
 /** The messages of the conversation's tickets its customer may see, oldest first (the most recent EVENT_LIMITS.history). */
-export async function ticketMessagesSeen(deps: Deps, orgId: string, conversationId: string, upTo: number): Promise<CustomerMessage[]> {
+export async function ticketMessagesSeen(deps: Pick<Deps, "db">, orgId: string, conversationId: string, upTo: number): Promise<CustomerMessage[]> {
   const rows = await deps.db
     .select({ data: ticketEvents.data })
     .from(ticketEvents)
@@ -149,7 +149,7 @@ export async function ticketMessagesSeen(deps: Deps, orgId: string, conversation
  * Every event of one ticket after `after` (customer messages from the chat included), for the team's
  * stream: a customer message is named "Customer" there, not "You".
  */
-export async function ticketEventsAfter(deps: Deps, orgId: string, ticketId: string, after: number): Promise<StoredEvent[]> {
+export async function ticketEventsAfter(deps: Pick<Deps, "db">, orgId: string, ticketId: string, after: number): Promise<StoredEvent[]> {
   const rows = await deps.db
     .select({ id: ticketEvents.seq, type: ticketEvents.type, data: ticketEvents.data })
     .from(ticketEvents)
@@ -160,7 +160,7 @@ export async function ticketEventsAfter(deps: Deps, orgId: string, ticketId: str
 }
 
 /** The id of the ticket's newest event (0 before any). */
-export async function lastTicketEventId(deps: Deps, orgId: string, ticketId: string): Promise<number> {
+export async function lastTicketEventId(deps: Pick<Deps, "db">, orgId: string, ticketId: string): Promise<number> {
   const [row] = await deps.db
     .select({ id: ticketEvents.seq })
     .from(ticketEvents)
@@ -176,7 +176,7 @@ export async function lastTicketEventId(deps: Deps, orgId: string, ticketId: str
  * conversations may commit out of `seq` order; the list refetches itself on each event, so one
  * read late is caught by the next (docs/decisions.md "A live inbox list").
  */
-export async function orgEventsAfter(deps: Deps, orgId: string, after: number): Promise<StoredEvent[]> {
+export async function orgEventsAfter(deps: Pick<Deps, "db">, orgId: string, after: number): Promise<StoredEvent[]> {
   const rows = await deps.db
     .select({ id: ticketEvents.seq, type: ticketEvents.type, ticketId: ticketEvents.ticketId })
     .from(ticketEvents)
@@ -187,7 +187,7 @@ export async function orgEventsAfter(deps: Deps, orgId: string, after: number): 
 }
 
 /** The id of the org's newest ticket event (0 before any). */
-export async function lastOrgEventId(deps: Deps, orgId: string): Promise<number> {
+export async function lastOrgEventId(deps: Pick<Deps, "db">, orgId: string): Promise<number> {
   const [row] = await deps.db.select({ id: ticketEvents.seq }).from(ticketEvents).where(eq(ticketEvents.orgId, orgId)).orderBy(desc(ticketEvents.seq)).limit(1);
   return row?.id ?? 0;
 }

@@ -5,7 +5,7 @@ import type { Deps } from "../deps.ts";
 import { live } from "../kit/rows.ts";
 
 /** How many custom actions the org has (deleted ones left out). */
-export async function customActionCount(deps: Deps, orgId: string): Promise<number> {
+export async function customActionCount(deps: Pick<Deps, "db">, orgId: string): Promise<number> {
   const [row] = await deps.db
     .select({ n: count() })
     .from(customActions)

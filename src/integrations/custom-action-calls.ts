@@ -12,7 +12,7 @@ import { BlockedUrlError, guardedFetch, readCapped, RedirectRefusedError, Respon
 import type { JsonSchemaObject, ToolDefinition, ToolProvider } from "../tools/types.ts";
 import { CUSTOM_ACTION_LIMITS, type CustomActionRow as Row, headersContext } from "./custom-actions.ts";
 
-async function perform(deps: Deps, row: Row, args: Record<string, unknown>) {
+async function perform(deps: Pick<Deps, "cipher" | "guard" | "log">, row: Row, args: Record<string, unknown>) {
   const headers = JSON.parse(deps.cipher.decrypt(row.headers, headersContext(row.id))) as Record<string, string>;
   const withQuery = row.method === "GET" || row.method === "DELETE";
   const url = new URL(row.url);

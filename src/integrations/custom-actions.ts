@@ -96,7 +96,7 @@ function checkSchema(schema: JsonSchemaObject): ErrorDetail[] {
   return schemaProblem(schema) ? [{ path: "/input_schema", message: "is not a valid JSON Schema" }] : [];
 }
 
-async function checkTarget(deps: Deps, url: string): Promise<ErrorDetail[]> {
+async function checkTarget(deps: Pick<Deps, "guard">, url: string): Promise<ErrorDetail[]> {
   try {
     await checkUrl(url, deps.guard);
     return [];
@@ -115,7 +115,12 @@ function slugTaken(slug: string): AppError {
 }
 
 /** `actor` is who the activity log names; without one (set-up code and tests) nothing is logged. */
-export async function createCustomAction(deps: Deps, orgId: string, input: CustomActionInput, actor?: Actor) {
+export async function createCustomAction(
+  deps: Pick<Deps, "cipher" | "db" | "guard" | "now" | "tools">,
+  orgId: string,
+  input: CustomActionInput,
+  actor?: Actor,
+) {
   const schema = input.input_schema ?? DEFAULT_SCHEMA;
   const problems = [...checkHeaders(input.headers ?? {}), ...checkSchema(schema), ...(await checkTarget(deps, input.url))];
   if (problems.length > 0) throw AppError.badRequest("The custom action is invalid.", problems);
@@ -167,7 +172,7 @@ export async function createCustomAction(deps: Deps, orgId: string, input: Custo
   return customActionView(row, Object.keys(input.headers ?? {}));
 }
 
-async function liveRow(deps: Deps, orgId: string, id: string): Promise<Row> {
+async function liveRow(deps: Pick<Deps, "db">, orgId: string, id: string): Promise<Row> {
   if (!isUuid(id)) throw AppError.notFound("No such custom action.");
   const [row] = await deps.db
     .select()
@@ -177,16 +182,16 @@ async function liveRow(deps: Deps, orgId: string, id: string): Promise<Row> {
   return row;
 }
 
-function storedHeaders(deps: Deps, row: Row): Record<string, string> {
+function storedHeaders(deps: Pick<Deps, "cipher">, row: Row): Record<string, string> {
   return JSON.parse(deps.cipher.decrypt(row.headers, headersContext(row.id))) as Record<string, string>;
 }
 
-function headerNames(deps: Deps, row: Row): string[] {
+function headerNames(deps: Pick<Deps, "cipher">, row: Row): string[] {
   return Object.keys(storedHeaders(deps, row));
 }
 
 /** One live action of the org, as the API shows it (header names only); 404 otherwise, another org's included. */
-export async function readCustomAction(deps: Deps, orgId: string, id: string) {
+export async function readCustomAction(deps: Pick<Deps, "cipher" | "db">, orgId: string, id: string) {
   const row = await liveRow(deps, orgId, id);
   return customActionView(row, headerNames(deps, row));
 }
@@ -198,7 +203,7 @@ function mergeHeaders(headers: Record<string, string>, changes: HeaderChanges): 
   return { ...Object.fromEntries(kept), ...changes.set };
 }
 
-export async function listCustomActions(deps: Deps, orgId: string) {
+export async function listCustomActions(deps: Pick<Deps, "cipher" | "db">, orgId: string) {
   const rows = await deps.db
     .select()
     .from(customActions)
@@ -211,7 +216,13 @@ export async function listCustomActions(deps: Deps, orgId: string) {
  * and removes some, keeping the rest unseen (the dashboard). A new URL passes the outbound guard
  * as at creation, checked before the row is locked (a DNS answer may take a while).
  */
-export async function updateCustomAction(deps: Deps, orgId: string, id: string, patch: CustomActionPatch, actor: Actor) {
+export async function updateCustomAction(
+  deps: Pick<Deps, "cipher" | "db" | "guard" | "now" | "tools">,
+  orgId: string,
+  id: string,
+  patch: CustomActionPatch,
+  actor: Actor,
+) {
   await liveRow(deps, orgId, id);
   const problems = [
     ...(patch.headers ? checkHeaders(patch.headers) : []),
@@ -273,7 +284,7 @@ export async function updateCustomAction(deps: Deps, orgId: string, id: string, 
 }
 
 /** Soft delete: the row stays for the audit trail, its encrypted headers are emptied. */
-export async function deleteCustomAction(deps: Deps, orgId: string, id: string, actor?: Actor) {
+export async function deleteCustomAction(deps: Pick<Deps, "db" | "now" | "tools">, orgId: string, id: string, actor?: Actor) {
   const row = await liveRow(deps, orgId, id);
   await deps.db.transaction(async (tx) => {
     await tx.update(customActions).set({ deletedAt: deps.now(), headers: "" }).where(eq(customActions.id, row.id));

@@ -36,7 +36,7 @@ const CustomActionView = t.Object({
   updated_at: t.String({ format: "date-time" }),
 });
 
-export function integrationRoutes(deps: Deps) {
+export function integrationRoutes(deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "now" | "tools">) {
   return new Elysia({ name: "integrations" })
     .get(
       "/api/integrations/custom-actions",

@@ -69,12 +69,19 @@ const IDEOGRAPH = /\p{Script=Han}/u;
 /** Languages whose apostrophe joins an elided word to the next ("l'eau", "dell'acqua", "Ankara'da"): split there. */
 const SPLIT_APOSTROPHE = new Set(["fr", "it", "ca", "tr", "ga"]);
 /**
- * Languages whose `stopwords-iso` list is not used: Chinese, Thai and Vietnamese, where the list
- * holds words that carry the subject once text is segmented (single characters and syllables such
- * as 上, 下, ความ) — on XQuAD's development part the search found the right page less often with
- * them than without (docs/quality.md).
+ * Languages whose `stopwords-iso` list is not used: Thai and Vietnamese, where the list holds words
+ * that carry the subject once text is segmented (syllables such as ความ) — on XQuAD's development
+ * part the search found the right page less often with them than without (docs/quality.md).
  */
-const NO_STOP_LIST = new Set(["zh", "th", "vi"]);
+const NO_STOP_LIST = new Set(["th", "vi"]);
+/**
+ * Chinese takes the list's words of two characters or more (什么, 哪里, 我们: function words and
+ * question words) and the structural particles 的, 了, 吗, 呢, but not its other single characters,
+ * which often carry the subject (上, 下, 水). Without 的, a pair such as "改革 的" counted as a phrase
+ * the page shares (docs/decisions.md "Text analysis per language").
+ */
+const stopListOf = (language: string, list: readonly string[]): readonly string[] =>
+  language === "zh" ? [...list.filter((w) => [...w].length >= 2), "的", "了", "吗", "呢"] : list;
 /** Distinct words whose stems an analyzer remembers. */
 const STEMS_MAX = 200_000;
 
@@ -88,7 +95,7 @@ function build(language: string): Analyzer {
   const stop: ReadonlySet<string> = english
     ? STOP
     : new Set(
-        (NO_STOP_LIST.has(language) ? [] : (isoLists[language] ?? []))
+        (NO_STOP_LIST.has(language) ? [] : stopListOf(language, isoLists[language] ?? []))
           // Some lists hold the digits: a number is a question's subject ("form 7"), never a stop word here.
           .filter((w) => /\p{L}/u.test(w))
           .map((w) => fold(w.toLowerCase())),

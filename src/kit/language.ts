@@ -21,14 +21,26 @@ export const isRtl = (language: string | null | undefined): boolean => language 
  */
 export function normalizeLanguage(tag: unknown): string | null {
   if (typeof tag !== "string" || tag.length === 0 || tag.length > 35) return null;
+  const known = normalized.get(tag);
+  if (known !== undefined) return known;
+  let primary: string | null = null;
   try {
     const [canonical] = Intl.getCanonicalLocales(tag.replace(/_/g, "-"));
-    const primary = canonical?.split("-")[0]?.toLowerCase();
-    return primary && /^[a-z]{2,3}$/.test(primary) ? primary : null;
+    const code = canonical?.split("-")[0]?.toLowerCase();
+    primary = code && /^[a-z]{2,3}$/.test(code) ? code : null;
   } catch {
-    return null;
+    primary = null;
   }
+  // Every turn reads several tags (the message's, the conversation's, the widget's, the org's):
+  // ICU's validation costs microseconds each, so answers are remembered — a bounded set, since
+  // tags come from clients (cleared whole when full).
+  if (normalized.size >= NORMALIZED_MAX) normalized.clear();
+  normalized.set(tag, primary);
+  return primary;
 }
+
+const NORMALIZED_MAX = 1000;
+const normalized = new Map<string, string | null>();
 
 type Detector = { detect: (text: string) => { language: string; isReliable: () => boolean; getScores: () => Record<string, number> } };
 let detector: Promise<Detector> | null = null;

@@ -86,7 +86,7 @@ function decode(bytes: Uint8Array, header: string | null, html: boolean): string
  * Fetches `url` through the guard and returns its title and text, or throws a 4xx AppError saying
  * why not. Stores nothing (the dashboard may show it before saving).
  */
-export async function fetchDocText(deps: Deps, url: string, signal?: AbortSignal): Promise<ImportedText & { url: string }> {
+export async function fetchDocText(deps: Pick<Deps, "guard" | "log" | "timers">, url: string, signal?: AbortSignal): Promise<ImportedText & { url: string }> {
   const deadline = deps.timers.deadline(IMPORT_LIMITS.timeoutMs);
   const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
   let response: Response;
@@ -214,7 +214,7 @@ function checkOptions(options: ImportOptions): ErrorDetail[] {
 }
 
 async function store(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "now">,
   orgId: string,
   actor: Actor,
   imported: ImportedText & { url?: string },
@@ -245,7 +245,13 @@ async function store(
 }
 
 /** Imports the page at `url` as a new document (its `url` is the page's). */
-export async function importDocFromUrl(deps: Deps, orgId: string, actor: Actor, input: { url: string } & ImportOptions, signal?: AbortSignal): Promise<Doc> {
+export async function importDocFromUrl(
+  deps: Pick<Deps, "db" | "guard" | "log" | "now" | "timers">,
+  orgId: string,
+  actor: Actor,
+  input: { url: string } & ImportOptions,
+  signal?: AbortSignal,
+): Promise<Doc> {
   const problems = checkOptions(input);
   if (input.url.length > DOC_LIMITS.url) problems.push({ path: "/url", message: `must be at most ${DOC_LIMITS.url} characters` });
   if (problems.length > 0) throw AppError.badRequest("The document cannot be imported.", problems);
@@ -256,7 +262,7 @@ export async function importDocFromUrl(deps: Deps, orgId: string, actor: Actor, 
 
 /** Imports an uploaded markdown file as a new document: title from its first heading, else the file name. */
 export async function importMarkdownFile(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "now">,
   orgId: string,
   actor: Actor,
   input: { file_name: string; content: string | Uint8Array } & ImportOptions,

@@ -55,7 +55,7 @@ const TranslationOf = t.Union([t.String({ format: "uuid", maxLength: 36 }), t.Nu
   description: "Link this document as a version of another (the same article in another language), or null to unlink it.",
 });
 
-async function withTranslations(deps: Deps, orgId: string, doc: Doc) {
+async function withTranslations(deps: Pick<Deps, "db">, orgId: string, doc: Doc) {
   return { ...docView(doc), translations: await docTranslations(deps, orgId, doc) };
 }
 const DocList = t.Object({
@@ -63,7 +63,7 @@ const DocList = t.Object({
   next_offset: t.Optional(t.Integer({ description: "Pass as offset for the next page; absent on the last" })),
 });
 
-export function docsRoutes(deps: Deps) {
+export function docsRoutes(deps: Pick<Deps, "config" | "db" | "now">) {
   return new Elysia({ name: "docs" })
     .post(
       "/api/docs",

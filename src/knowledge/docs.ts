@@ -79,7 +79,7 @@ export async function docLanguage(given: string | null | undefined, title: strin
   return detectLanguage(`${title}\n${body}`);
 }
 
-export async function createDoc(deps: Deps, orgId: string, input: DocInput): Promise<Doc> {
+export async function createDoc(deps: Pick<Deps, "db" | "now">, orgId: string, input: DocInput): Promise<Doc> {
   checkUrl(input.url);
   const language = await docLanguage(input.language, input.title, input.body);
   const now = deps.now();
@@ -104,7 +104,7 @@ export async function createDoc(deps: Deps, orgId: string, input: DocInput): Pro
   });
 }
 
-export async function getDoc(deps: Deps, orgId: string, id: string, options: { publishedOnly?: boolean } = {}): Promise<Doc | null> {
+export async function getDoc(deps: Pick<Deps, "db">, orgId: string, id: string, options: { publishedOnly?: boolean } = {}): Promise<Doc | null> {
   if (!isUuid(id)) return null;
   const [doc] = await deps.db
     .select(columns)
@@ -114,7 +114,11 @@ export async function getDoc(deps: Deps, orgId: string, id: string, options: { p
 }
 
 /** `language`: an ISO 639-1 code, or UNKNOWN_LANGUAGE for the documents whose language is not known. */
-export async function listDocs(deps: Deps, orgId: string, options: { status?: DocStatus; language?: string; limit: number; offset: number }): Promise<Doc[]> {
+export async function listDocs(
+  deps: Pick<Deps, "db">,
+  orgId: string,
+  options: { status?: DocStatus; language?: string; limit: number; offset: number },
+): Promise<Doc[]> {
   const language =
     options.language === undefined ? undefined : options.language === UNKNOWN_LANGUAGE ? isNull(docs.language) : eq(docs.language, options.language);
   return (await deps.db
@@ -138,7 +142,7 @@ export async function docLanguages(deps: Pick<Deps, "db">, orgId: string): Promi
   return rows.map((r) => ({ language: r.language, count: Number(r.count) }));
 }
 
-export async function updateDoc(deps: Deps, orgId: string, id: string, patch: Partial<DocInput>): Promise<Doc> {
+export async function updateDoc(deps: Pick<Deps, "db" | "now">, orgId: string, id: string, patch: Partial<DocInput>): Promise<Doc> {
   checkUrl(patch.url);
   const before = await getDoc(deps, orgId, id);
   if (!before) throw AppError.notFound("No such document.");
@@ -162,7 +166,7 @@ export async function updateDoc(deps: Deps, orgId: string, id: string, patch: Pa
   });
 }
 
-export async function deleteDoc(deps: Deps, orgId: string, id: string): Promise<void> {
+export async function deleteDoc(deps: Pick<Deps, "db">, orgId: string, id: string): Promise<void> {
   if (!isUuid(id)) throw AppError.notFound("No such document.");
   const deleted = await deps.db.transaction(async (tx) => {
     const rows = await tx

@@ -26,7 +26,7 @@ const Status = t.Object({
   ),
 });
 
-export function embeddingsRoutes(deps: Deps) {
+export function embeddingsRoutes(deps: Pick<Deps, "config" | "db" | "now">) {
   return new Elysia({ name: "knowledge-embeddings" }).get(
     "/api/knowledge/embeddings",
     async ({ request }) => {

@@ -14,6 +14,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { knowledgeSettings, passageEmbeddings } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { messageOf } from "../errors.ts";
+import type { OrgCacheKind } from "../kit/org-cache.ts";
 import { decodeVector, dot, embedTexts } from "./embed-client.ts";
 import type { LexicalIndex } from "./lexical.ts";
 import type { RankedPage, RankedPassage } from "./index-types.ts";
@@ -37,19 +38,17 @@ interface DocVectors {
 }
 
 interface OrgVectors {
-  version: number;
   docs: Map<string, DocVectors>;
   bytes: number;
-  loading?: Promise<void>;
 }
 
-interface State {
-  orgs: Map<string, OrgVectors>;
-  pausedUntil: number;
-}
-
-/** This process's (or test app's) vectors: `deps.knowledge.vectors`, built by src/compose.ts. */
-const stateOf = (deps: Pick<Deps, "knowledge">): State => deps.knowledge.vectors as State;
+/** The passage vectors in `deps.knowledge.orgs` (the per-org cache: src/kit/org-cache.ts). */
+const VECTORS: OrgCacheKind<OrgVectors> = {
+  name: "passage vectors",
+  budget: HYBRID.bytes,
+  empty: () => ({ docs: new Map(), bytes: 0 }),
+  weight: (held) => held.bytes,
+};
 
 /**
  * The question's vector, or undefined when embeddings are not configured, are paused after a
@@ -58,7 +57,7 @@ const stateOf = (deps: Pick<Deps, "knowledge">): State => deps.knowledge.vectors
 export async function questionVector(deps: Pick<Deps, "config" | "knowledge" | "log">, question: string): Promise<Float32Array | undefined> {
   const config = deps.config.embeddings;
   if (!config) return undefined;
-  const state = stateOf(deps);
+  const state = deps.knowledge.vectors;
   if (Date.now() < state.pausedUntil) return undefined;
   try {
     return (await embedTexts(config, [question], config.questionTimeoutMs))[0];
@@ -69,7 +68,7 @@ export async function questionVector(deps: Pick<Deps, "config" | "knowledge" | "
   }
 }
 
-async function refresh(deps: Pick<Deps, "db" | "config">, orgId: string, held: OrgVectors, version: number) {
+async function refresh(deps: Pick<Deps, "db" | "config">, orgId: string, held: OrgVectors): Promise<void> {
   const model = deps.config.embeddings!.model;
   const current = await deps.db
     .select({ docId: passageEmbeddings.docId, docVersion: passageEmbeddings.docVersion })
@@ -109,36 +108,17 @@ async function refresh(deps: Pick<Deps, "db" | "config">, orgId: string, held: O
       held.docs.set(id, doc);
     }
   }
-  held.version = version;
 }
 
 /** The org's vectors as of this call (every write committed before it is in). */
 async function orgVectors(deps: Pick<Deps, "db" | "config" | "knowledge">, orgId: string): Promise<OrgVectors> {
-  const { orgs } = stateOf(deps);
   const [row] = await deps.db.select({ version: knowledgeSettings.embeddingsVersion }).from(knowledgeSettings).where(eq(knowledgeSettings.orgId, orgId));
   const version = Number(row?.version ?? 0);
-  let held = orgs.get(orgId);
-  if (held) orgs.delete(orgId);
-  else held = { version: -1, docs: new Map(), bytes: 0 };
-  orgs.set(orgId, held); // most recently asked last
-  while (held.version !== version) {
-    if (held.loading) {
-      await held.loading;
-      continue;
-    }
-    const entry = held;
-    entry.loading = refresh(deps, orgId, entry, version).finally(() => (entry.loading = undefined));
-    await entry.loading;
-    break;
-  }
-  let total = 0;
-  for (const h of orgs.values()) total += h.bytes;
-  for (const [id, h] of orgs) {
-    if (total <= HYBRID.bytes || id === orgId) break;
-    orgs.delete(id);
-    total -= h.bytes;
-  }
-  return held;
+  // The version was read before the vectors the refresh reads: a write committed meanwhile makes the next question's version differ.
+  return deps.knowledge.orgs.of(VECTORS).get(orgId, version, async (held) => {
+    await refresh(deps, orgId, held);
+    return version;
+  });
 }
 
 export interface SemanticPage {

@@ -47,7 +47,7 @@ export const GapLanguage = t.String({
   description: "Only the questions of conversations in this language (ISO 639-1), or unknown for those whose language is not known.",
 });
 
-export function gapsRoutes(deps: Deps) {
+export function gapsRoutes(deps: Pick<Deps, "config" | "db" | "knowledge" | "now" | "statements">) {
   return new Elysia({ name: "knowledge-gaps" }).get(
     "/api/knowledge/gaps",
     async ({ request, query }) => {

@@ -88,7 +88,7 @@ interface Row {
  * through the conversation index), and each candidate looks one message back (its question) and
  * one forward (a hand-off) through that same index.
  */
-async function gapAnswers(deps: Deps, orgId: string, since: Date, until: Date | null): Promise<Row[]> {
+async function gapAnswers(deps: Pick<Deps, "db">, orgId: string, since: Date, until: Date | null): Promise<Row[]> {
   const within = (m: SQL) =>
     sql`${m}.created_at >= ${since.toISOString()}::timestamptz${until ? sql` and ${m}.created_at < ${until.toISOString()}::timestamptz` : sql``}`;
   const a = sql.raw("a");
@@ -154,13 +154,13 @@ export interface GapOptions {
 }
 
 /** The groups of the `days` before `until` (default now; a report's period passes its own end). */
-export async function knowledgeGaps(deps: Deps, orgId: string, options: GapOptions): Promise<GapGroup[]> {
+export async function knowledgeGaps(deps: Pick<Deps, "db" | "knowledge" | "now" | "statements">, orgId: string, options: GapOptions): Promise<GapGroup[]> {
   return (await knowledgeGapsByLanguage(deps, orgId, options)).gaps;
 }
 
 /** The groups, and the period's gap answers counted by their conversation's language (all of them, whatever `language` keeps), most first. */
 export async function knowledgeGapsByLanguage(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "knowledge" | "now" | "statements">,
   orgId: string,
   options: GapOptions,
 ): Promise<{ gaps: GapGroup[]; by_language: { language: string; count: number }[] }> {

@@ -273,7 +273,7 @@ export class LexicalIndex {
         (prefer !== undefined && this.languages.of(page) === prefer ? RANKING.sameLanguage : 1),
       limit,
     );
-    const share = (terms: WeightedTerms, passage: IndexPassage) => coverageShare(terms, passage.tf, idf);
+    const share = (terms: WeightedTerms, passage: IndexPassage) => coverageShare(terms, passage.tf, idf, passage.text);
     return top.map(({ page, score }) => {
       const entry = this.entries.get(this.pages[page]!)!;
       const passages = best.second[page]! >= 0 ? [best.first[page]!, best.second[page]!] : [best.first[page]!];

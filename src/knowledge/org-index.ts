@@ -5,11 +5,13 @@
 // compared with the index's; on a difference the documents' ids and versions are read, and only
 // the documents that changed are read again and re-indexed. Nothing needs to be told of an edit,
 // so an instance that missed a notification, or was started after the edit, still answers from the
-// current documents. Indexes are kept for the most recently asked orgs, bounded by the characters they hold.
+// current documents. Indexes are kept for the most recently asked orgs, bounded by the characters they
+// hold (the per-org cache: src/kit/org-cache.ts).
 import { and, eq, inArray } from "drizzle-orm";
 import { docs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { detectLanguage } from "../kit/language.ts";
+import type { OrgCacheKind } from "../kit/org-cache.ts";
 import { LexicalIndex } from "./lexical.ts";
 import { type KnowledgeState, knowledgeState, synonymMap } from "./synonyms.ts";
 
@@ -22,14 +24,20 @@ export const ORG_INDEX = {
 
 interface Held {
   index: LexicalIndex;
-  fingerprint: string;
-  refreshing?: Promise<void>;
   /** The org's synonyms as last read (JSON text) and the map made from them: remade only when the text differs. */
   synonyms?: { text: string; map: Map<string, string[]> };
 }
 
-async function fingerprintOf(deps: Pick<Deps, "db" | "statements">, orgId: string): Promise<string> {
-  return String((await knowledgeState(deps, orgId)).docsVersion);
+/** The lexical indexes in `deps.knowledge.orgs`. */
+const LEXICAL: OrgCacheKind<Held> = {
+  name: "lexical index",
+  budget: ORG_INDEX.chars,
+  empty: () => ({ index: new LexicalIndex() }),
+  weight: (held) => held.index.chars,
+};
+
+async function versionOf(deps: Pick<Deps, "db" | "statements">, orgId: string): Promise<number> {
+  return (await knowledgeState(deps, orgId)).docsVersion;
 }
 
 async function refresh(deps: Pick<Deps, "db">, orgId: string, index: LexicalIndex): Promise<void> {
@@ -63,46 +71,14 @@ export async function orgIndex(
   /** The state as the caller read it already in this request (a chat turn reads it with its session: src/conversations/turn-store.ts). */
   known?: KnowledgeState,
 ): Promise<{ index: LexicalIndex; synonyms: Map<string, string[]> }> {
-  const orgs = deps.knowledge.orgs as Map<string, Held>;
   const state = known ?? (await knowledgeState(deps, orgId));
-  const fingerprint = String(state.docsVersion);
-  let held = orgs.get(orgId);
-  if (held) {
-    // Most recently asked last.
-    orgs.delete(orgId);
-    orgs.set(orgId, held);
-  } else {
-    held = { index: new LexicalIndex(), fingerprint: "" };
-    orgs.set(orgId, held);
-  }
-  if (held.fingerprint !== fingerprint) {
-    // A refresh already running may have read the documents before this call's fingerprint:
-    // wait for it, then, if still behind, for one that starts after it (the first to start serves
-    // every caller waiting).
-    if (held.refreshing) await held.refreshing;
-    if (held.fingerprint !== fingerprint) {
-      const entry = held;
-      entry.refreshing ??= (async () => {
-        try {
-          const before = await fingerprintOf(deps, orgId);
-          await refresh(deps, orgId, entry.index);
-          // The fingerprint read before the documents: a change committed during the refresh
-          // makes the next question's fingerprint differ, so it is read then.
-          entry.fingerprint = before;
-        } finally {
-          entry.refreshing = undefined;
-        }
-      })();
-      await entry.refreshing;
-    }
-  }
-  let total = 0;
-  for (const h of orgs.values()) total += h.index.chars;
-  for (const [id, h] of orgs) {
-    if (total <= ORG_INDEX.chars || id === orgId) break;
-    orgs.delete(id);
-    total -= h.index.chars;
-  }
+  const held = await deps.knowledge.orgs.of(LEXICAL).get(orgId, state.docsVersion, async ({ index }) => {
+    // The version read before the documents: a change committed during the refresh makes the
+    // next question's version differ, so it is read then.
+    const before = await versionOf(deps, orgId);
+    await refresh(deps, orgId, index);
+    return before;
+  });
   if (held.synonyms?.text !== state.synonyms) held.synonyms = { text: state.synonyms, map: synonymMap(JSON.parse(state.synonyms) as string[][]) };
   return { index: held.index, synonyms: held.synonyms.map };
 }

@@ -56,13 +56,23 @@ export function withinEdits(a: string, b: string, max: number): boolean {
 }
 
 /**
+ * A word's length in letters, its combining marks not counted: the vowel signs of Devanagari or
+ * Thai and diacritics written apart are part of a letter. "बालों" (hair) is five code units but two
+ * letters; one edit of it ("बलों", forces) is another word, not a typo.
+ */
+function lettersIn(word: string): number {
+  return word.replace(/\p{M}/gu, "").length;
+}
+
+/**
  * The org vocabulary's most used word within reach of a misspelt `word`, if any; of words used
  * equally often, the first in code-unit order — not the first in the vocabulary's own order, which
  * follows the history of edits, so an index edited page by page corrects as one built afresh does.
  */
 function correction(index: LexicalIndex, word: string): string | undefined {
-  if (word.length < 5 || /\d/.test(word)) return undefined;
-  const max = word.length >= 8 ? 2 : 1;
+  const letters = lettersIn(word);
+  if (letters < 5 || /\d/.test(word)) return undefined;
+  const max = letters >= 8 ? 2 : 1;
   let found: string | undefined;
   let uses = 0;
   for (const [candidate, n] of index.surfaces) {

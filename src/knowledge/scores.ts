@@ -153,17 +153,25 @@ export function topPages(count: number, pageAt: (i: number) => number, scoreOf: 
  * The share (0–1) of the terms' weighted idf mass a passage holds (`tf`: its terms): the coverage
  * the evidence reads. Words only: a pair says two covered words stand together, nothing more.
  */
-export function coverageShare(terms: ReadonlyMap<string, number>, tf: ReadonlyMap<string, number>, idf: (term: string) => number): number {
+export function coverageShare(terms: ReadonlyMap<string, number>, tf: ReadonlyMap<string, number>, idf: (term: string) => number, text?: string): number {
   let mass = 0;
   let covered = 0;
   for (const [term, weight] of terms) {
     if (term.includes(" ")) continue;
     const w = weight * idf(term);
     mass += w;
-    if (tf.has(term)) covered += w;
+    if (tf.has(term) || (text !== undefined && UNSPACED.test(term) && text.includes(term))) covered += w;
   }
   return mass > 0 ? covered / mass : 0;
 }
+
+/**
+ * Scripts written without spaces between words (Han, kana, Thai, Lao, Khmer, Myanmar): their words
+ * are found by a segmenter's dictionary (src/kit/analyzer.ts), which may cut the same characters
+ * otherwise in a question than in a page ("教职" asked, "教职员" written). Such a term counts as
+ * covered when the passage holds its characters, as a reader finds them.
+ */
+const UNSPACED = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}ー]+$/u;
 
 /** BM25's inverse document frequency of a term held by `df` of `n` items (never negative; `n` at least 1). */
 export const bm25Idf = (n: number, df: number): number => Math.log(1 + (Math.max(1, n) - df + 0.5) / (df + 0.5));

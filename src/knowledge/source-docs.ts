@@ -38,7 +38,7 @@ export type SourceWrite = { outcome: "created" | "updated"; doc: Doc } | { outco
  * unless the doc was edited locally, when it is kept as it is ("kept").
  */
 export async function writeSourceDoc(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "now">,
   orgId: string,
   sourceId: string,
   docId: string | null,
@@ -88,7 +88,7 @@ export async function writeSourceDoc(
 }
 
 /** Removes a source's doc, unless it was edited locally (then it stays, and "kept" says so). */
-export async function removeSourceDoc(deps: Deps, orgId: string, sourceId: string, docId: string): Promise<"removed" | "kept" | "gone"> {
+export async function removeSourceDoc(deps: Pick<Deps, "db">, orgId: string, sourceId: string, docId: string): Promise<"removed" | "kept" | "gone"> {
   const state = await sourceDocState(deps, orgId, docId);
   if (!state || state.sourceId !== sourceId) return "gone";
   if (state.editedLocally) return "kept";

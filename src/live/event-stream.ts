@@ -41,7 +41,7 @@ export const EVENT_STREAM_HEADERS = {
  * member and the kind of stream (each kind has its own SDK_STREAMS_PER_KEY_IP budget); returns the
  * release, or throws 429 `too_many_streams` with Retry-After past either cap.
  */
-export function admitMemberStream(deps: Deps, client: string): () => void {
+export function admitMemberStream(deps: Pick<Deps, "config" | "live">, client: string): () => void {
   const { perKeyIp, max } = deps.config.sdkStreams;
   const release = deps.live.admit(client, { perClient: perKeyIp, max });
   if (!release)
@@ -86,7 +86,7 @@ export interface EventStreamOptions {
   signals?: boolean;
 }
 
-export function eventStream(deps: Deps, options: EventStreamOptions): Response {
+export function eventStream(deps: Pick<Deps, "config" | "live" | "log" | "metrics">, options: EventStreamOptions): Response {
   const encoder = new TextEncoder();
   let last = options.after;
   let open = true;

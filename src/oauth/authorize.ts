@@ -63,20 +63,26 @@ export interface ConsentView {
 }
 
 /** The redirect back to the client, always with `iss` (RFC 9207) and the client's `state`. */
-export function clientRedirect(deps: Deps, redirectUri: string, params: Record<string, string | undefined>): string {
+export function clientRedirect(deps: Pick<Deps, "config">, redirectUri: string, params: Record<string, string | undefined>): string {
   const url = new URL(redirectUri);
   for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, v);
   url.searchParams.set("iss", issuerOf(deps.config));
   return url.toString();
 }
 
-function errorRedirect(deps: Deps, redirectUri: string, state: string | undefined, error: OAuthErrorCode, description: string): AuthorizeOutcome {
+function errorRedirect(
+  deps: Pick<Deps, "config">,
+  redirectUri: string,
+  state: string | undefined,
+  error: OAuthErrorCode,
+  description: string,
+): AuthorizeOutcome {
   return { kind: "redirect", location: clientRedirect(deps, redirectUri, { error, error_description: description, state }) };
 }
 
 /** The client a request names: a metadata document's (nothing written yet) or a registered one. */
 async function requestedClient(
-  deps: Deps,
+  deps: Pick<Deps, "clientDocumentFetches" | "clientDocuments" | "db" | "guard" | "limiter" | "log" | "now" | "statements">,
   clientId: string,
   ip: string,
 ): Promise<{ client: { id: string; name: string; redirectUris: string[] } | null; document?: MetadataClient } | { refused: AuthorizeOutcome }> {
@@ -104,7 +110,12 @@ async function requestedClient(
 }
 
 /** `ip` is the caller's address (src/http/request-meta.ts): what fetching a metadata document is limited by. */
-export async function authorize(deps: Deps, url: URL, principal: Principal | null, ip: string): Promise<AuthorizeOutcome> {
+export async function authorize(
+  deps: Pick<Deps, "clientDocumentFetches" | "clientDocuments" | "config" | "db" | "guard" | "limiter" | "log" | "now" | "statements">,
+  url: URL,
+  principal: Principal | null,
+  ip: string,
+): Promise<AuthorizeOutcome> {
   const search = url.searchParams;
   const repeated = [...new Set([...search.keys()].filter((k) => search.getAll(k).length > 1))];
   const query = Object.fromEntries(search);
@@ -202,7 +213,7 @@ export type ConsentOutcome = { kind: "error_page"; status: number; title: string
  * authorization request; it is spent atomically whatever the answer.
  */
 export async function answerConsent(
-  deps: Deps,
+  deps: Pick<Deps, "config" | "db" | "now">,
   principal: Principal,
   form: { request_id?: string; csrf_token?: string; decision?: string; org_id?: string },
 ): Promise<ConsentOutcome> {

@@ -13,6 +13,7 @@
 import { oauthClients } from "../db/schema/index.ts";
 import { sha256Hex } from "../crypto/tokens.ts";
 import type { Deps } from "../deps.ts";
+import type { MetadataClient } from "../ports/caches.ts";
 import { BlockedUrlError, guardedFetch, readCapped, RedirectRefusedError, ResponseTooLargeError } from "../net/guard.ts";
 import { redirectUriProblem } from "./checks/redirect-uri.ts";
 import { GRANT_TYPES } from "./clients.ts";
@@ -52,12 +53,7 @@ export class MetadataFetchLimitedError extends Error {
   }
 }
 
-export interface MetadataClient {
-  name: string;
-  /** The URL's host: what the consent page names, since `client_name` proves nothing. */
-  host: string;
-  redirectUris: string[];
-}
+export type { MetadataClient };
 
 /** An https URL with a path, no fragment, no credentials, no dot segments: a metadata document's id. */
 export function isMetadataClientId(clientId: string): boolean {
@@ -104,12 +100,12 @@ const UNREADABLE = "the client's metadata document could not be read";
  * A document we could not read: the page says only that (the upstream's status, size or address
  * would make us an oracle for anyone's URLs); the cause goes to the log with the URL's host alone.
  */
-function unreadable(deps: Deps, url: string, reason: string): MetadataDocumentError {
+function unreadable(deps: Pick<Deps, "log">, url: string, reason: string): MetadataDocumentError {
   deps.log.warn("client metadata document unreadable", { host: new URL(url).host, reason });
   return new MetadataDocumentError(UNREADABLE);
 }
 
-async function fetchDocument(deps: Deps, url: string): Promise<{ client: MetadataClient; ttl: number }> {
+async function fetchDocument(deps: Pick<Deps, "guard" | "log">, url: string): Promise<{ client: MetadataClient; ttl: number }> {
   let response: Response;
   try {
     response = await guardedFetch(
@@ -141,7 +137,7 @@ async function fetchDocument(deps: Deps, url: string): Promise<{ client: Metadat
 }
 
 /** One fetch, if the limits allow it: per client address, then per URL (src/ratelimit/leased.ts). */
-async function limitedFetch(deps: Deps, url: string, ip: string): Promise<MetadataClient> {
+async function limitedFetch(deps: Pick<Deps, "clientDocuments" | "guard" | "limiter" | "log" | "now">, url: string, ip: string): Promise<MetadataClient> {
   const now = deps.now();
   for (const [per, key, limit] of [
     ["address", `oauth:cimd:ip:${ip}`, METADATA_DOCUMENT_LIMITS.perAddress],
@@ -163,10 +159,14 @@ async function limitedFetch(deps: Deps, url: string, ip: string): Promise<Metada
  * that find the same URL in flight share its fetch and its outcome (the limits are charged to
  * the request that started it). Throws MetadataDocumentError or MetadataFetchLimitedError.
  */
-export async function metadataClient(deps: Deps, url: string, ip: string): Promise<MetadataClient> {
+export async function metadataClient(
+  deps: Pick<Deps, "clientDocumentFetches" | "clientDocuments" | "guard" | "limiter" | "log" | "now">,
+  url: string,
+  ip: string,
+): Promise<MetadataClient> {
   const hit = deps.clientDocuments.get(url);
-  if (hit && hit.until > deps.now().getTime()) return hit.value as MetadataClient;
-  return (await deps.clientDocumentFetches.run(url, () => limitedFetch(deps, url, ip))) as MetadataClient;
+  if (hit && hit.until > deps.now().getTime()) return hit.value;
+  return deps.clientDocumentFetches.run(url, () => limitedFetch(deps, url, ip));
 }
 
 /**
@@ -174,7 +174,7 @@ export async function metadataClient(deps: Deps, url: string, ip: string): Promi
  * request, codes, grants and tokens refer to it as to any registered client. Written (or
  * refreshed) only when a signed-in member reaches consent.
  */
-export async function keepMetadataClient(deps: Deps, url: string, client: MetadataClient): Promise<void> {
+export async function keepMetadataClient(deps: Pick<Deps, "db" | "now">, url: string, client: MetadataClient): Promise<void> {
   const values = {
     name: client.name,
     redirectUris: client.redirectUris,

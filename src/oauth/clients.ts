@@ -81,7 +81,11 @@ export function clientInformation(client: Client, secret?: string): Record<strin
   };
 }
 
-export async function registerClient(deps: Deps, body: unknown, ip: string): Promise<{ client: Client; secret?: string; existing: boolean }> {
+export async function registerClient(
+  deps: Pick<Deps, "db" | "limiter" | "now">,
+  body: unknown,
+  ip: string,
+): Promise<{ client: Client; secret?: string; existing: boolean }> {
   const request = validate(body);
   const method = request.token_endpoint_auth_method ?? "client_secret_basic"; // RFC 7591 section 2 default
   const metadata: Record<string, string> = {};
@@ -133,7 +137,7 @@ const clientById = (db: Db) =>
     .where(eq(oauthClients.id, sql.placeholder("id")))
     .prepare("oauth_client_by_id");
 
-export async function findClient(deps: Deps, clientId: string): Promise<Client | null> {
+export async function findClient(deps: Pick<Deps, "db" | "statements">, clientId: string): Promise<Client | null> {
   // Ours are short; a metadata document's URL (src/oauth/client-metadata.ts) may be up to 2000.
   if (clientId.length > (clientId.startsWith("https://") ? 2000 : 100)) return null;
   const [client] = await prepared(deps, "oauth_client_by_id", clientById).execute({ id: clientId });
@@ -146,7 +150,7 @@ const BASIC_CHALLENGE = { "www-authenticate": 'Basic realm="svc-agents"' };
  * RFC 6749 section 2.3: who is calling the token or revocation endpoint. Basic (section 2.3.1, id and secret
  * form-urlencoded), a secret in the body, or — for public clients only — just `client_id`.
  */
-export async function authenticateClient(deps: Deps, authorization: string | null, body: Record<string, string>): Promise<Client> {
+export async function authenticateClient(deps: Pick<Deps, "db" | "statements">, authorization: string | null, body: Record<string, string>): Promise<Client> {
   if (authorization?.toLowerCase().startsWith("basic ")) {
     if (body.client_secret !== undefined)
       throw new OAuthError("invalid_request", "Use one client authentication method, not Basic and client_secret together.");
@@ -186,7 +190,7 @@ export async function authenticateClient(deps: Deps, authorization: string | nul
  * Such a client may still hold a grant whose code was never exchanged; each org with one sees
  * the deletion in its activity log (the grant goes with the client).
  */
-export async function deleteUnusedClients(deps: Deps, actor: Actor): Promise<void> {
+export async function deleteUnusedClients(deps: Pick<Deps, "config" | "db" | "now">, actor: Actor): Promise<void> {
   const cutoff = new Date(deps.now().getTime() - deps.config.oauthUnusedClientTtlHours * 3600_000);
   const unused = and(isNull(oauthClients.firstTokenAt), lt(oauthClients.createdAt, cutoff));
   const seen = await deps.db

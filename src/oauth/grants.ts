@@ -12,7 +12,10 @@ import { isUuid } from "../kit/ids.ts";
 import { sameScopes } from "./scopes.ts";
 
 /** Does this client hold a live grant for this member, org, scopes and resource? (Consent may then be skipped.) */
-export async function hasLiveGrant(deps: Deps, g: { clientId: string; memberId: string; orgId: string; scopes: string[]; resource: string }): Promise<boolean> {
+export async function hasLiveGrant(
+  deps: Pick<Deps, "db" | "now">,
+  g: { clientId: string; memberId: string; orgId: string; scopes: string[]; resource: string },
+): Promise<boolean> {
   const now = deps.now();
   const rows = await deps.db
     .select({ scopes: oauthGrants.scopes })
@@ -38,7 +41,7 @@ export async function hasLiveGrant(deps: Deps, g: { clientId: string; memberId: 
 export type RevocationReason = "revoked_by_member" | "revoked_by_client" | "code_reused" | "refresh_token_reused" | "member_left_org";
 
 /** Ends the grant and every token under it; recorded once (a grant already revoked is left as it is). */
-export async function revokeGrant(deps: Deps, grantId: string, actor: Actor, reason: RevocationReason): Promise<void> {
+export async function revokeGrant(deps: Pick<Deps, "accessTokens" | "db" | "now">, grantId: string, actor: Actor, reason: RevocationReason): Promise<void> {
   const [revoked] = await deps.db
     .update(oauthGrants)
     .set({ revokedAt: deps.now() })
@@ -61,7 +64,7 @@ export async function revokeGrant(deps: Deps, grantId: string, actor: Actor, rea
  * The org's live grants (connected apps) for the dashboard: a member sees their own; with
  * `everyone` (org:manage) every member's.
  */
-export async function listGrants(deps: Deps, orgId: string, memberId: string, everyone: boolean) {
+export async function listGrants(deps: Pick<Deps, "db">, orgId: string, memberId: string, everyone: boolean) {
   const rows = await deps.db
     .select({ grant: oauthGrants, clientName: oauthClients.name, email: memberCards.email })
     .from(oauthGrants)
@@ -82,7 +85,13 @@ export async function listGrants(deps: Deps, orgId: string, memberId: string, ev
 }
 
 /** A member revokes one of their own grants, or (with org:manage) anyone's in the org. 404 otherwise. */
-export async function revokeGrantOfOrg(deps: Deps, orgId: string, memberId: string, everyone: boolean, grantId: string): Promise<void> {
+export async function revokeGrantOfOrg(
+  deps: Pick<Deps, "accessTokens" | "db" | "now">,
+  orgId: string,
+  memberId: string,
+  everyone: boolean,
+  grantId: string,
+): Promise<void> {
   if (!isUuid(grantId)) throw AppError.notFound("No such grant.");
   const [grant] = await deps.db
     .select({ id: oauthGrants.id, memberId: oauthGrants.memberId })

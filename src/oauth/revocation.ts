@@ -11,7 +11,7 @@ import type { Client } from "./clients.ts";
 import { revokeGrant } from "./grants.ts";
 import { ACCESS_TOKEN_PREFIX, REFRESH_TOKEN_PREFIX } from "./tokens.ts";
 
-export async function revokeToken(deps: Deps, client: Client, token: string): Promise<void> {
+export async function revokeToken(deps: Pick<Deps, "accessTokens" | "db" | "now">, client: Client, token: string): Promise<void> {
   if (!token.startsWith(ACCESS_TOKEN_PREFIX) && !token.startsWith(REFRESH_TOKEN_PREFIX)) return;
   const [row] = await deps.db
     .select({

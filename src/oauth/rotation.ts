@@ -60,7 +60,11 @@ const rotateStatement = (db: Db) => {
     .prepare("oauth_refresh_rotate");
 };
 
-export async function refreshTokens(deps: Deps, client: Client, params: Record<string, string>): Promise<TokenResponse> {
+export async function refreshTokens(
+  deps: Pick<Deps, "accessTokens" | "config" | "db" | "now" | "statements">,
+  client: Client,
+  params: Record<string, string>,
+): Promise<TokenResponse> {
   if (!params.refresh_token) throw new OAuthError("invalid_request", "refresh_token is required.");
   const now = deps.now();
   const [row] = await prepared(deps, "oauth_refresh_lookup", refreshLookup).execute({ hash: sha256Hex(params.refresh_token) });

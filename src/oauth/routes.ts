@@ -61,18 +61,20 @@ function registrationBody(body: unknown): unknown {
 }
 
 /** Dashboard callers of the grant APIs: any member of the org; org:manage reaches every member's grants. */
-async function grantCaller(deps: Deps, request: Request) {
+async function grantCaller(deps: Pick<Deps, "config" | "db" | "now">, request: Request) {
   const principal = await authenticate(deps, request);
   const membership = orgOf(principal, request);
   return { orgId: membership.orgId, memberId: principal.member.id, everyone: hasRole(membership.roles, "org:manage") };
 }
 
-async function principalOf(deps: Deps, request: Request) {
+async function principalOf(deps: Pick<Deps, "db" | "now">, request: Request) {
   const token = sessionToken(request);
   return token ? resolveSession(deps, token) : null;
 }
 
-export function oauthRoutes(deps: Deps) {
+export function oauthRoutes(
+  deps: Pick<Deps, "accessTokens" | "clientDocumentFetches" | "clientDocuments" | "config" | "db" | "guard" | "limiter" | "log" | "now" | "statements">,
+) {
   const prm = () => Response.json(protectedResourceMetadata(deps.config), { headers: DISCOVERY_HEADERS });
   return (
     new Elysia({ name: "oauth" })

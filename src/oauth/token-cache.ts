@@ -20,7 +20,7 @@ import { type AccessContext, verifyAccessTokenHash } from "./verify.ts";
 export const ACCESS_CACHE_TTL_MS = 500;
 const MAX_ENTRIES = 20_000;
 
-export function createAccessVerifier(deps: Deps, invalidation: Invalidation): AccessVerifier {
+export function createAccessVerifier(deps: Pick<Deps, "db" | "now">, invalidation: Invalidation): AccessVerifier {
   const cache = createFreshCache<AccessContext | null>({
     ttlMs: ACCESS_CACHE_TTL_MS,
     aheadMs: ACCESS_CACHE_TTL_MS / 4,

@@ -32,7 +32,7 @@ export interface GrantRequest {
 }
 
 /** Records what the member allowed and returns a one-time authorization code for it. */
-export async function issueCode(deps: Deps, request: GrantRequest): Promise<string> {
+export async function issueCode(deps: Pick<Deps, "db" | "now">, request: GrantRequest): Promise<string> {
   const code = mintToken(CODE_PREFIX);
   const now = deps.now();
   await deps.db.transaction(async (tx) => {
@@ -86,7 +86,7 @@ export interface TokenResponse {
  */
 export async function issueTokens(
   tx: Db,
-  deps: Deps,
+  deps: Pick<Deps, "config" | "now">,
   grantId: string,
   clientId: string,
   scopes: string[],
@@ -104,7 +104,7 @@ export async function issueTokens(
 }
 
 /** A new access and refresh token pair: the rows to store (hashes only) and the answer to give. */
-export function mintTokens(deps: Deps, grantId: string, scopes: string[], parentId: string | null, refreshScopes = scopes) {
+export function mintTokens(deps: Pick<Deps, "config" | "now">, grantId: string, scopes: string[], parentId: string | null, refreshScopes = scopes) {
   const now = deps.now();
   const access = mintToken(ACCESS_TOKEN_PREFIX);
   const refresh = mintToken(REFRESH_TOKEN_PREFIX);
@@ -143,7 +143,11 @@ export function checkResource(given: string | undefined, expected: string) {
 }
 
 /** RFC 6749 section 4.1.3 with PKCE (RFC 7636 section 4.5–4.6). Every check runs before the code is consumed. */
-export async function exchangeCode(deps: Deps, client: Client, params: Record<string, string>): Promise<TokenResponse> {
+export async function exchangeCode(
+  deps: Pick<Deps, "accessTokens" | "config" | "db" | "now">,
+  client: Client,
+  params: Record<string, string>,
+): Promise<TokenResponse> {
   if (!params.code) throw new OAuthError("invalid_request", "code is required.");
   if (params.code_verifier === undefined) throw new OAuthError("invalid_request", "code_verifier is required (PKCE).");
   const now = deps.now();
@@ -187,7 +191,7 @@ export async function exchangeCode(deps: Deps, client: Client, params: Record<st
 }
 
 /** Removes what can never be used again: expired codes and tokens of every kind. */
-export async function deleteExpiredOAuthState(deps: Deps): Promise<void> {
+export async function deleteExpiredOAuthState(deps: Pick<Deps, "db" | "now">): Promise<void> {
   const now = deps.now();
   await deps.db.delete(oauthAuthorizationRequests).where(lte(oauthAuthorizationRequests.expiresAt, now));
   await deps.db.delete(oauthCodes).where(lte(oauthCodes.expiresAt, now));

@@ -10,7 +10,7 @@ import type { Deps } from "../deps.ts";
 export type { AccessContext };
 
 /** The live access token with this SHA-256, or null for anything else. */
-export async function verifyAccessTokenHash(deps: Deps, tokenHash: string): Promise<AccessContext | null> {
+export async function verifyAccessTokenHash(deps: Pick<Deps, "db" | "now">, tokenHash: string): Promise<AccessContext | null> {
   const [row] = await deps.db
     .select({
       tokenId: oauthTokens.id,

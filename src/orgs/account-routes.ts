@@ -31,7 +31,7 @@ const Hours = t.Object({
 });
 const HoursBody = t.Object({ business_hours: t.Union([Hours, t.Null()], { description: "null: no business hours (nothing promises a time)." }) });
 
-export function accountRoutes(deps: Deps) {
+export function accountRoutes(deps: Pick<Deps, "config" | "db" | "limiter" | "now" | "passwords">) {
   return new Elysia({ name: "account" })
     .get(
       "/api/me/profile",

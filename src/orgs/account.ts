@@ -68,7 +68,7 @@ export function avatarProblem(raw: string): string | null {
   return null;
 }
 
-export async function getProfile(deps: Deps, memberId: string): Promise<Profile & { email: string }> {
+export async function getProfile(deps: Pick<Deps, "db">, memberId: string): Promise<Profile & { email: string }> {
   const row = await memberById(deps.db, memberId);
   if (!row) throw AppError.notFound("No such member.");
   return { name: row.name, avatar_url: row.avatarUrl, language: await memberLanguage(deps.db, memberId), email: row.email };
@@ -76,7 +76,7 @@ export async function getProfile(deps: Deps, memberId: string): Promise<Profile 
 
 /** Sets the display name (trimmed; empty: replies are signed by the team) and the avatar. 400 with details per field. */
 export async function updateProfile(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "now">,
   memberId: string,
   input: { name: string; avatar_url: string | null /** Absent: unchanged; null: English. */; language?: string | null },
 ): Promise<Omit<Profile, "language">> {
@@ -102,7 +102,7 @@ export async function updateProfile(
  * Returns how many sessions were signed out.
  */
 export async function changePassword(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "limiter" | "now" | "passwords">,
   input: { memberId: string; sessionId: string; current: string; next: string; ip: string },
 ): Promise<{ signed_out: number }> {
   checkNewPassword(input.next);

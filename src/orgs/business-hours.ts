@@ -8,14 +8,19 @@ import type { Actor } from "../kit/actor.ts";
 import { type BusinessHours, businessHoursProblems } from "../kit/business-hours.ts";
 import { orgBusinessHours, updateOrg } from "../tenancy/orgs.ts";
 
-export async function getBusinessHours(deps: Deps, orgId: string): Promise<BusinessHours | null> {
+export async function getBusinessHours(deps: Pick<Deps, "db">, orgId: string): Promise<BusinessHours | null> {
   const hours = await orgBusinessHours(deps.db, orgId);
   if (hours === undefined) throw AppError.notFound("No such organisation.");
   return (hours as BusinessHours | null) ?? null;
 }
 
 /** Sets the hours (400 with a detail per problem) or clears them with null. */
-export async function setBusinessHours(deps: Deps, orgId: string, actor: Actor, hours: BusinessHours | null): Promise<BusinessHours | null> {
+export async function setBusinessHours(
+  deps: Pick<Deps, "db" | "now">,
+  orgId: string,
+  actor: Actor,
+  hours: BusinessHours | null,
+): Promise<BusinessHours | null> {
   if (hours) {
     const problems = businessHoursProblems(hours);
     if (problems.length > 0) throw AppError.badRequest("The business hours are not valid.", problems);

@@ -4,7 +4,7 @@ import { widgetKeys } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 
 /** How many of the org's widget keys are not revoked. */
-export async function liveWidgetKeyCount(deps: Deps, orgId: string): Promise<number> {
+export async function liveWidgetKeyCount(deps: Pick<Deps, "db">, orgId: string): Promise<number> {
   const [row] = await deps.db
     .select({ n: count() })
     .from(widgetKeys)

@@ -92,7 +92,11 @@ export interface AcceptInput {
  * roles. Returns the member to sign in. Throws 404/410 for a link that does not work, 400 with
  * field details (`/name`, `/password`), 401 for a wrong password, 429 when rate-limited.
  */
-export async function acceptInvitation(deps: Deps, token: string, input: AcceptInput): Promise<{ memberId: string; orgId: string; orgName: string }> {
+export async function acceptInvitation(
+  deps: Pick<Deps, "db" | "limiter" | "now" | "passwords" | "tools">,
+  token: string,
+  input: AcceptInput,
+): Promise<{ memberId: string; orgId: string; orgName: string }> {
   const now = deps.now();
   const ipKey = { key: `invite:ip:${input.ip}`, limit: INVITATION_LIMITS.acceptPerIp };
   const taken = await deps.limiter.take(ipKey.key, ipKey.limit, now);

@@ -47,7 +47,7 @@ interface Found {
   token: string;
 }
 
-async function load(deps: Deps, row: OutboxRow) {
+async function load(deps: Pick<Deps, "cipher" | "db" | "now">, row: OutboxRow) {
   const { invitation_id: id, token: sealed } = row.payload as { invitation_id?: unknown; token?: unknown };
   if (typeof id !== "string" || typeof sealed !== "string") return MALFORMED;
   const [invitation] = await deps.db
@@ -87,7 +87,7 @@ export function renderInvitation(p: { org: string; inviter: string | null; roles
   return { text, html };
 }
 
-function render(deps: Deps, found: Found) {
+function render(deps: Pick<Deps, "config">, found: Found) {
   const org = displayName(found.org) || "svc-agents";
   const link = `${deps.config.baseUrl.replace(/\/$/, "")}/invite/${found.token}`;
   const expires = `${found.expiresAt.toISOString().slice(0, 16).replace("T", " ")} UTC`;
@@ -96,7 +96,7 @@ function render(deps: Deps, found: Found) {
 }
 
 /** Invitation emails as a kind of the one mail handler (src/outbox/mail-kind.ts). */
-export function invitationMailHandler(deps: Deps, transport: MailTransport | null): OutboxHandler {
+export function invitationMailHandler(deps: Pick<Deps, "cipher" | "config" | "db" | "now">, transport: MailTransport | null): OutboxHandler {
   return mailHandler(deps, transport, {
     load: (row) => load(deps, row),
     render: (found) => render(deps, found),

@@ -63,7 +63,7 @@ export interface CreatedInvitation {
 export const inviter = memberCardsAs("inviter");
 
 function viewOf(
-  deps: Deps,
+  deps: Pick<Deps, "now">,
   row: { id: string; email: string; roles: string[]; invitedBy: string | null; inviterEmail: string | null; createdAt: Date; expiresAt: Date },
 ): InvitationView {
   return {
@@ -80,7 +80,7 @@ function viewOf(
 /** Open: neither accepted nor revoked (expired ones included). */
 export const open = () => and(isNull(memberInvitations.acceptedAt), isNull(memberInvitations.revokedAt));
 
-export function inviteUrl(deps: Deps, token: string): string {
+export function inviteUrl(deps: Pick<Deps, "config">, token: string): string {
   return `${deps.config.baseUrl.replace(/\/$/, "")}/invite/${token}`;
 }
 
@@ -89,7 +89,12 @@ export function inviteUrl(deps: Deps, token: string): string {
  * address is a member already; 409 `too_many_invitations` at INVITATION_LIMITS.openPerOrg; 403
  * `role_not_held` for a role the inviting member lacks.
  */
-export async function inviteMember(deps: Deps, orgId: string, actor: Actor, input: { email: string; roles: readonly string[] }): Promise<CreatedInvitation> {
+export async function inviteMember(
+  deps: Pick<Deps, "cipher" | "config" | "db" | "now">,
+  orgId: string,
+  actor: Actor,
+  input: { email: string; roles: readonly string[] },
+): Promise<CreatedInvitation> {
   const email = normaliseEmail(input.email);
   const problems: ErrorDetail[] = [];
   if (email.length > INVITATION_LIMITS.email || !EMAIL.test(email)) problems.push({ path: "/email", message: "must be an email address" });
@@ -160,7 +165,7 @@ export async function inviteMember(deps: Deps, orgId: string, actor: Actor, inpu
 
 /** One page of the org's open invitations (pending and expired), newest first. */
 export async function listInvitations(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "now">,
   orgId: string,
   options: { page?: number; perPage?: number } = {},
 ): Promise<{ invitations: InvitationView[]; page: number; per_page: number; total: number }> {
@@ -190,7 +195,7 @@ export async function listInvitations(
 }
 
 /** Revokes an open invitation of this org: its link stops working. 404 for anything else. */
-export async function revokeInvitation(deps: Deps, orgId: string, actor: Actor, invitationId: string): Promise<void> {
+export async function revokeInvitation(deps: Pick<Deps, "db" | "now">, orgId: string, actor: Actor, invitationId: string): Promise<void> {
   if (!isUuid(invitationId)) throw AppError.notFound("No such invitation.");
   await deps.db.transaction(async (tx) => {
     const [revoked] = await tx

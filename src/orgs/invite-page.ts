@@ -89,7 +89,7 @@ export function inviteGonePage(error: AppError): Response {
 
 const Token = t.Object({ token: t.String({ maxLength: 200 }) });
 
-export function inviteRoutes(deps: Deps) {
+export function inviteRoutes(deps: Pick<Deps, "config" | "db" | "limiter" | "now" | "passwords" | "tools">) {
   return new Elysia({ name: "invite" })
     .get(
       "/invite/:token",

@@ -5,7 +5,7 @@ import { widgetKeys } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 
 /** The org's live widget keys, oldest first. */
-export async function liveWidgetKeys(deps: Deps, orgId: string) {
+export async function liveWidgetKeys(deps: Pick<Deps, "db">, orgId: string) {
   return deps.db
     .select({ id: widgetKeys.id, key: widgetKeys.key, label: widgetKeys.label })
     .from(widgetKeys)

@@ -39,12 +39,12 @@ const security = [{ dashboard: [] }];
 /** The refusals every members route may answer, in the one error shape. */
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
-async function admin(deps: Deps, request: Request) {
+async function admin(deps: Pick<Deps, "config" | "db" | "now">, request: Request) {
   const { orgId, principal } = await requireMember(deps, request, "members:manage");
   return { orgId, actor: memberActor(principal.member.id) };
 }
 
-export function memberRoutes(deps: Deps) {
+export function memberRoutes(deps: Pick<Deps, "accessTokens" | "cipher" | "config" | "db" | "now" | "tools">) {
   return new Elysia({ name: "members" })
     .get(
       "/api/members",

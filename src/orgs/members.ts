@@ -126,7 +126,7 @@ function view(row: OrgMember): MemberView {
 
 /** One page of the org's members, by email. `page` is 1-based. */
 export async function listMembers(
-  deps: Deps,
+  deps: Pick<Deps, "db">,
   orgId: string,
   options: { page?: number; perPage?: number } = {},
 ): Promise<{ members: MemberView[]; page: number; per_page: number; total: number }> {
@@ -142,7 +142,13 @@ async function memberOf(tx: Conn, orgId: string, memberId: string, lock = false)
 }
 
 /** Replaces a member's roles. 404 for anyone not in this org; 409 `last_admin`; 403 `role_not_held`. */
-export async function changeMemberRoles(deps: Deps, orgId: string, actor: Actor, memberId: string, rawRoles: readonly string[]): Promise<MemberView> {
+export async function changeMemberRoles(
+  deps: Pick<Deps, "db" | "now" | "tools">,
+  orgId: string,
+  actor: Actor,
+  memberId: string,
+  rawRoles: readonly string[],
+): Promise<MemberView> {
   const roles = parseRoles(rawRoles);
   const result = await deps.db.transaction(async (tx) => {
     await lockOrg(tx, orgId);
@@ -191,7 +197,7 @@ export interface Removal {
 }
 
 /** Removes a member from the org. 404 for anyone not in this org; 409 `last_admin`. */
-export async function removeMember(deps: Deps, orgId: string, actor: Actor, memberId: string): Promise<Removal> {
+export async function removeMember(deps: Pick<Deps, "accessTokens" | "db" | "now" | "tools">, orgId: string, actor: Actor, memberId: string): Promise<Removal> {
   await deps.db.transaction(async (tx) => {
     await lockOrg(tx, orgId);
     const target = await memberOf(tx, orgId, memberId, true);

@@ -16,7 +16,10 @@ const HEADERS = { "referrer-policy": "no-referrer", "cache-control": "no-store" 
 /** The one answer to "forgot password", whether or not the address has an account. */
 export const FORGOT_SENT = "If an account has this address, an email with a link to choose a new password is on its way. The link works for an hour.";
 
-function forgotPage(deps: Deps, options: { email?: string; notice?: string; error?: string; status?: number; headers?: Record<string, string> } = {}) {
+function forgotPage(
+  deps: Pick<Deps, "config">,
+  options: { email?: string; notice?: string; error?: string; status?: number; headers?: Record<string, string> } = {},
+) {
   const smtp = Boolean(deps.config.smtpUrl);
   return page(
     "Forgot your password?",
@@ -67,7 +70,7 @@ function gonePage(error: AppError) {
 
 const Token = t.Object({ token: t.String({ maxLength: 200 }) });
 
-export function passwordPages(deps: Deps) {
+export function passwordPages(deps: Pick<Deps, "config" | "db" | "limiter" | "now" | "passwords">) {
   return new Elysia({ name: "password-pages" })
     .get("/forgot-password", () => forgotPage(deps))
     .post(

@@ -43,7 +43,7 @@ export function checkNewPassword(password: string): void {
 }
 
 /** A new one-time link for the member (their earlier unused links stop working). */
-async function mintReset(deps: Deps, memberId: string): Promise<{ token: string; expiresAt: Date }> {
+async function mintReset(deps: Pick<Deps, "db" | "now">, memberId: string): Promise<{ token: string; expiresAt: Date }> {
   const now = deps.now();
   const token = mintToken(RESET_PREFIX);
   const expiresAt = new Date(now.getTime() + RESET_TTL_MS);
@@ -58,7 +58,7 @@ async function mintReset(deps: Deps, memberId: string): Promise<{ token: string;
 }
 
 /** Sets the password and signs out every session of the member. */
-async function storePassword(deps: Deps, memberId: string, password: string): Promise<void> {
+async function storePassword(deps: Pick<Deps, "db" | "now" | "passwords">, memberId: string, password: string): Promise<void> {
   checkNewPassword(password);
   const passwordHash = await deps.passwords.hash(password);
   await updateMember(deps.db, memberId, { passwordHash, updatedAt: deps.now() });
@@ -66,7 +66,7 @@ async function storePassword(deps: Deps, memberId: string, password: string): Pr
 }
 
 /** `user reset-password`: a link, or the password given (then every session of the member ends). 404 for an unknown address. */
-export async function adminResetPassword(deps: Deps, input: { email: string; password?: string }) {
+export async function adminResetPassword(deps: Pick<Deps, "config" | "db" | "now" | "passwords">, input: { email: string; password?: string }) {
   const member = await memberByEmail(deps.db, normaliseEmail(input.email));
   if (!member) throw new AppError(404, "not_found", `No member has the email ${normaliseEmail(input.email)}.`);
   if (input.password !== undefined) {
@@ -78,7 +78,7 @@ export async function adminResetPassword(deps: Deps, input: { email: string; pas
 }
 
 /** The member a link belongs to while it is usable, or null (unknown, used, expired or replaced). */
-export async function findReset(deps: Deps, token: string): Promise<{ id: string; email: string } | null> {
+export async function findReset(deps: Pick<Deps, "db" | "now">, token: string): Promise<{ id: string; email: string } | null> {
   if (!token.startsWith(RESET_PREFIX) || token.length > 128) return null;
   const [row] = await deps.db
     .select({ id: memberCards.id, email: memberCards.email })
@@ -89,7 +89,7 @@ export async function findReset(deps: Deps, token: string): Promise<{ id: string
 }
 
 /** Uses a link: the password is set once; a second use, or a link past its hour, is refused (410). */
-export async function resetWithToken(deps: Deps, token: string, password: string): Promise<{ email: string }> {
+export async function resetWithToken(deps: Pick<Deps, "db" | "now" | "passwords">, token: string, password: string): Promise<{ email: string }> {
   checkNewPassword(password);
   if (!token.startsWith(RESET_PREFIX) || token.length > 128) throw gone();
   const [claimed] = await deps.db
@@ -111,7 +111,7 @@ function gone() {
  * "Forgot password": queues a reset email when the address has an account in some org and SMTP is
  * configured; otherwise does nothing. The caller answers the same either way; 429 past the limits.
  */
-export async function requestReset(deps: Deps, input: { email: string; ip: string; smtp: boolean }): Promise<void> {
+export async function requestReset(deps: Pick<Deps, "db" | "limiter" | "now">, input: { email: string; ip: string; smtp: boolean }): Promise<void> {
   const email = normaliseEmail(input.email);
   const now = deps.now();
   const keys = [
@@ -130,7 +130,7 @@ export async function requestReset(deps: Deps, input: { email: string; ip: strin
   await enqueue(deps.db, { orgId, kind: RESET_MAIL_KIND, payload: { member_id: member.id }, runAt: now, now });
 }
 
-async function loadReset(deps: Deps, row: OutboxRow) {
+async function loadReset(deps: Pick<Deps, "db">, row: OutboxRow) {
   const { member_id: memberId } = row.payload as Record<string, unknown>;
   if (typeof memberId !== "string") return MALFORMED;
   const found = await memberById(deps.db, memberId);
@@ -138,7 +138,7 @@ async function loadReset(deps: Deps, row: OutboxRow) {
   return { to: found.email, data: { id: found.id, email: found.email } };
 }
 
-async function renderReset(deps: Deps, member: { id: string }) {
+async function renderReset(deps: Pick<Deps, "config" | "db" | "now">, member: { id: string }) {
   const { token } = await mintReset(deps, member.id);
   const link = resetLink(deps, token);
   const text = `Someone asked to reset the password of your svc-agents account.\n\nChoose a new password within an hour: ${link}\n\nIf it was not you, ignore this email; your password stays as it is.\n`;
@@ -147,6 +147,6 @@ async function renderReset(deps: Deps, member: { id: string }) {
 }
 
 /** Reset emails as a kind of the one mail handler (src/outbox/mail-kind.ts). */
-export function passwordResetHandler(deps: Deps, transport: MailTransport | null): OutboxHandler {
+export function passwordResetHandler(deps: Pick<Deps, "config" | "db" | "now">, transport: MailTransport | null): OutboxHandler {
   return mailHandler(deps, transport, { load: (row) => loadReset(deps, row), render: (member) => renderReset(deps, member) });
 }

@@ -57,7 +57,10 @@ export function validateCreateOrg(input: CreateOrgInput): ErrorDetail[] {
   return problems;
 }
 
-export async function createOrg(deps: Deps, input: CreateOrgInput): Promise<CreatedOrg> {
+export async function createOrg(
+  deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "invalidation" | "now" | "passwords" | "tools">,
+  input: CreateOrgInput,
+): Promise<CreatedOrg> {
   const problems = validateCreateOrg(input);
   if (problems.length > 0) throw AppError.badRequest("The organisation could not be created.", problems);
   const email = normaliseEmail(input.adminEmail);
@@ -104,7 +107,13 @@ export async function createOrg(deps: Deps, input: CreateOrgInput): Promise<Crea
  * Switches one flag (the operator's `org flag`). Recorded in the org's activity log with its
  * previous value; the org's tool snapshot is rebuilt, since flags decide which tools exist.
  */
-export async function setFeatureFlag(deps: Deps, orgId: string, actor: Actor, flag: string, enabled: boolean): Promise<Record<string, boolean>> {
+export async function setFeatureFlag(
+  deps: Pick<Deps, "db" | "now" | "tools">,
+  orgId: string,
+  actor: Actor,
+  flag: string,
+  enabled: boolean,
+): Promise<Record<string, boolean>> {
   if (!isFeatureFlag(flag)) throw AppError.badRequest("Unknown feature flag.", [unknownFlag(flag, "/name")]);
   const flags = await deps.db.transaction(async (tx) => {
     const stored = await setStoredFlag(tx, orgId, flag, enabled, deps.now());

@@ -31,20 +31,20 @@ export function previousSecretLive(org: { previous: string | null; previousUntil
   return org.previous !== null && org.previousUntil !== null && org.previousUntil.getTime() > now.getTime();
 }
 
-async function orgRow(deps: Deps, orgId: string) {
+async function orgRow(deps: Pick<Deps, "db">, orgId: string) {
   const org = await storedIdentitySecrets(deps.db, orgId);
   if (!org) throw AppError.notFound("No such organisation.");
   return org;
 }
 
-export async function identityView(deps: Deps, orgId: string) {
+export async function identityView(deps: Pick<Deps, "db" | "now">, orgId: string) {
   const org = await orgRow(deps, orgId);
   const live = previousSecretLive(org, deps.now());
   return { enabled: org.enabled, has_previous_secret: live, previous_secret_expires_at: live ? org.previousUntil!.toISOString() : null };
 }
 
 /** Switches verification on or off (the dashboard and `org identity --on|--off`). */
-export async function setIdentityVerification(deps: Deps, orgId: string, actor: Actor, enabled: boolean) {
+export async function setIdentityVerification(deps: Pick<Deps, "db" | "now">, orgId: string, actor: Actor, enabled: boolean) {
   const before = await orgRow(deps, orgId);
   await updateOrg(deps.db, orgId, { identityVerification: enabled, updatedAt: deps.now() });
   await recordActivity(deps, {
@@ -64,7 +64,7 @@ export async function setIdentityVerification(deps: Deps, orgId: string, actor: 
  * without refusing anyone (docs/interface.md D). A previous secret still set from an earlier rotation is
  * dropped. The new secret is returned this once.
  */
-export async function rotateIdentitySecret(deps: Deps, orgId: string, actor: Actor) {
+export async function rotateIdentitySecret(deps: Pick<Deps, "cipher" | "db" | "now">, orgId: string, actor: Actor) {
   const secret = randomBytes(32).toString("base64url");
   await deps.db.transaction(async (tx) => {
     const org = await storedIdentitySecrets(tx, orgId, true);
@@ -81,7 +81,7 @@ export async function rotateIdentitySecret(deps: Deps, orgId: string, actor: Act
   return { ...(await identityView(deps, orgId)), identity_secret: secret };
 }
 
-export async function clearPreviousIdentitySecret(deps: Deps, orgId: string, actor: Actor) {
+export async function clearPreviousIdentitySecret(deps: Pick<Deps, "db" | "now">, orgId: string, actor: Actor) {
   await orgRow(deps, orgId);
   await updateOrg(deps.db, orgId, { identitySecretPrevious: null, identitySecretPreviousUntil: null, updatedAt: deps.now() });
   await recordActivity(deps, { orgId, actor, action: "identity_secret.previous_cleared", objectType: "org", objectId: orgId });
@@ -95,12 +95,12 @@ export function widgetKeyView(key: WidgetKey) {
   return { id: key.id, key: key.key, label: key.label, created_at: key.createdAt.toISOString(), revoked_at: key.revokedAt?.toISOString() ?? null };
 }
 
-export async function listWidgetKeys(deps: Deps, orgId: string) {
+export async function listWidgetKeys(deps: Pick<Deps, "db">, orgId: string) {
   const rows = await deps.db.select().from(widgetKeys).where(eq(widgetKeys.orgId, orgId)).orderBy(asc(widgetKeys.createdAt), asc(widgetKeys.id));
   return rows.map(widgetKeyView);
 }
 
-export async function createWidgetKey(deps: Deps, orgId: string, actor: Actor, label: string) {
+export async function createWidgetKey(deps: Pick<Deps, "db" | "invalidation" | "now">, orgId: string, actor: Actor, label: string) {
   // Counted and inserted under a lock on the org row: creates at the same moment cannot both see
   // room for one more key and pass the limit together.
   const key = await deps.db.transaction(async (tx) => {
@@ -126,7 +126,7 @@ export async function createWidgetKey(deps: Deps, orgId: string, actor: Actor, l
 }
 
 /** Revokes a key at once: the next request presenting it is 401. Revoking twice is harmless. */
-export async function revokeWidgetKey(deps: Deps, orgId: string, actor: Actor, keyId: string) {
+export async function revokeWidgetKey(deps: Pick<Deps, "db" | "invalidation" | "now">, orgId: string, actor: Actor, keyId: string) {
   if (!isUuid(keyId)) throw AppError.notFound("No such widget key.");
   const [key] = await deps.db
     .select()

@@ -1,6 +1,7 @@
 // The per-process caches `Deps` carries, as the features that read them see them. Each is built
 // by its owner (named on each) and handed to `Deps` by the composition root (src/compose.ts).
 import type { FreshCache } from "../kit/fresh-cache.ts";
+import type { OrgCaches } from "../kit/org-cache.ts";
 
 /** A verified tool-server access token (src/oauth/verify.ts). */
 export interface AccessContext {
@@ -57,11 +58,20 @@ export interface PassageCache {
   has(key: string): boolean;
 }
 
-/** Per-org lexical indexes of the published documents, least recently used first (src/knowledge/org-index.ts owns the entries). */
+/** The knowledge feature's per-process state (src/knowledge/org-index.ts, src/knowledge/embed-search.ts). */
 export interface KnowledgeIndexes {
-  readonly orgs: Map<string, unknown>;
-  /** Per-org passage vectors, and when asking for a question's vector may resume (src/knowledge/embed-search.ts owns them). */
-  readonly vectors: { orgs: Map<string, unknown>; pausedUntil: number };
+  /** Per-org lexical indexes and passage vectors, each kind under its own budget, checked against the org's versions on every question. */
+  readonly orgs: OrgCaches;
+  /** When asking for a question's vector may resume after a failure (ms since the epoch). */
+  readonly vectors: { pausedUntil: number };
+}
+
+/** A client described by its metadata document (src/oauth/client-metadata.ts). */
+export interface MetadataClient {
+  name: string;
+  /** The URL's host: what the consent page names, since `client_name` proves nothing. */
+  host: string;
+  redirectUris: string[];
 }
 
 /** Per-process state of the chat (src/agents/turn.ts). */

@@ -90,7 +90,7 @@ export interface ReportOptions {
 }
 
 export async function buildReport(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "knowledge" | "now" | "statements">,
   orgId: string,
   input: PeriodInput & { agent?: string; channel?: string; member?: string; tz?: string },
   options: ReportOptions = {},
@@ -150,7 +150,7 @@ export interface Headline {
 }
 
 /** The four headline figures of the last 7 days beside the 7 before. */
-export async function headlines(deps: Deps, orgId: string): Promise<Headline[]> {
+export async function headlines(deps: Pick<Deps, "db" | "knowledge" | "now" | "statements">, orgId: string): Promise<Headline[]> {
   const now = deps.now();
   const [cur, prev] = await Promise.all([
     buildReport(deps, orgId, { period: "custom", since: new Date(now.getTime() - 7 * DAY).toISOString(), until: now.toISOString() }),

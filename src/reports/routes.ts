@@ -97,12 +97,17 @@ export interface ReportLookups {
   businessHours(orgId: string): Promise<BusinessHours | null>;
 }
 
-async function report(deps: Deps, lookups: ReportLookups, request: Request, query: Static<typeof ReportQuery>) {
+async function report(
+  deps: Pick<Deps, "config" | "db" | "knowledge" | "now" | "statements">,
+  lookups: ReportLookups,
+  request: Request,
+  query: Static<typeof ReportQuery>,
+) {
   const { orgId, roles } = await requireMember(deps, request, "inbox:view");
   return buildReport(deps, orgId, query, { businessHours: await lookups.businessHours(orgId), gaps: hasRole(roles, "knowledge:manage") });
 }
 
-export function reportRoutes(deps: Deps, lookups: ReportLookups) {
+export function reportRoutes(deps: Pick<Deps, "config" | "db" | "knowledge" | "now" | "statements">, lookups: ReportLookups) {
   return new Elysia({ name: "reports" })
     .get("/api/reports/summary", ({ query, request }) => report(deps, lookups, request, query), {
       query: ReportQuery,

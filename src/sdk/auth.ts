@@ -82,7 +82,7 @@ export function normaliseOrigin(value: string): string | null {
  * that is not listed → 403 `origin_not_allowed`; requests without `Origin` (backends, curl) pass,
  * since only browsers send it and only browsers can be stopped from using a key copied off a page.
  */
-export async function requireWidgetKey(deps: Deps, request: Request): Promise<WidgetAuth> {
+export async function requireWidgetKey(deps: Pick<Deps, "widgetKeys">, request: Request): Promise<WidgetAuth> {
   const header = request.headers.get("authorization");
   if (!header) throw invalidKey("Send the widget key as `Authorization: Bearer ab_live_…`.");
   const key = bearerToken(header);

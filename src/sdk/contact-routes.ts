@@ -34,7 +34,7 @@ const Answer = t.Object({
   verified: t.Literal(false, { description: "Always false: nobody proved the address is the visitor's." }),
 });
 
-export function contactRoutes(deps: Deps) {
+export function contactRoutes(deps: Pick<Deps, "config" | "db" | "limiter" | "live" | "now" | "widgetKeys">) {
   return new Elysia({ name: "sdk-contact" })
     .derive(async ({ request, path }) => {
       if (!/^\/api\/sdk\/conversations\/[^/]+\/contact$/.test(path)) return {};

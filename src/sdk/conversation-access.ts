@@ -27,7 +27,7 @@ function forbidden(): AppError {
 }
 
 /** The conversation `sessionId` names, if this reader may read it; throws 404 or 403 otherwise. */
-export async function readableConversation(deps: Deps, orgId: string, sessionId: string, reader: Reader): Promise<Conversation> {
+export async function readableConversation(deps: Pick<Deps, "cipher" | "db" | "now">, orgId: string, sessionId: string, reader: Reader): Promise<Conversation> {
   const conversation = await sessionOf(deps, orgId, sessionId);
   if (!conversation) throw AppError.notFound("No such conversation.");
   if (conversation.anonymous) return conversation;

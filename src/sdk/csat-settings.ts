@@ -25,7 +25,7 @@ export async function csatSettings(deps: Pick<Deps, "db">, orgId: string): Promi
 }
 
 export async function setCsatSettings(
-  deps: Deps,
+  deps: Pick<Deps, "db" | "now">,
   orgId: string,
   actor: Parameters<typeof recordActivity>[1]["actor"],
   input: { csat_enabled: boolean; csat_question?: string | null },
@@ -49,7 +49,7 @@ export async function setCsatSettings(
 
 const Settings = t.Object({ csat_enabled: t.Boolean(), csat_question: t.String() });
 
-export function csatSettingsRoutes(deps: Deps) {
+export function csatSettingsRoutes(deps: Pick<Deps, "config" | "db" | "now">) {
   return new Elysia({ name: "csat-settings" })
     .get(
       "/api/widget/csat",

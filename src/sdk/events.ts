@@ -40,7 +40,7 @@ export interface EventsInput {
  * resolved once: the verified batch user through writeIdentity, every unverified user_id together
  * (claimEndUsers: a fixed number of statements, not one round trip per event or per user).
  */
-export async function recordEvents(deps: Deps, orgId: string, input: EventsInput): Promise<{ accepted: number }> {
+export async function recordEvents(deps: Pick<Deps, "cipher" | "db" | "now">, orgId: string, input: EventsInput): Promise<{ accepted: number }> {
   const now = deps.now();
   const latest = now.getTime() + SDK_LIMITS.futureSkewSeconds * 1000;
   const occurred = input.events.map((event, i) => {
@@ -77,7 +77,7 @@ export async function recordEvents(deps: Deps, orgId: string, input: EventsInput
   const claimed = [...claimedAt.keys(), ...(batchUser !== undefined && !proof?.verified ? [batchUser] : [])];
 
   await deps.db.transaction(async (tx) => {
-    const inTx: Deps = { ...deps, db: tx };
+    const inTx = { ...deps, db: tx };
     const users = new Map<string, string>();
     for (const [userId, user] of await claimEndUsers(tx, orgId, claimed, now)) users.set(userId, user.id);
     if (batchUser !== undefined && proof?.verified) users.set(batchUser, (await writeIdentity(inTx, orgId, { user_id: batchUser }, proof, settings)).id);

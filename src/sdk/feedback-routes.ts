@@ -23,7 +23,7 @@ const Who = {
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 429: ErrorBody };
 const security = [{ widgetKey: [] }];
 
-export function feedbackRoutes(deps: Deps) {
+export function feedbackRoutes(deps: Pick<Deps, "cipher" | "config" | "db" | "limiter" | "now" | "widgetKeys">) {
   return new Elysia({ name: "sdk-feedback" })
     .derive(async ({ request, path }) => {
       if (!/^\/api\/sdk\/conversations\/[^/]+\/(feedback|rating)$/.test(path)) return {};

@@ -92,7 +92,7 @@ export async function verifyUserToken(secrets: string[], token: string, userId: 
 }
 
 /** The org's verification setting and its secrets in clear (current first, then the previous one during its overlap). */
-export async function identitySettings(deps: Deps, orgId: string): Promise<{ enabled: boolean; secrets: string[] }> {
+export async function identitySettings(deps: Pick<Deps, "cipher" | "db" | "now">, orgId: string): Promise<{ enabled: boolean; secrets: string[] }> {
   const org = await storedIdentitySecrets(deps.db, orgId);
   if (!org) throw AppError.notFound("No such organisation.");
   const secrets = [deps.cipher.decrypt(org.current, identitySecretContext(orgId))];
@@ -140,7 +140,13 @@ export async function proveIdentity(
  * claims override the client's values) — an unverified request never on a verified customer (see
  * identifyEndUser). `deps.db` may be a transaction: everything it writes is written through it.
  */
-export async function writeIdentity(deps: Deps, orgId: string, input: IdentityInput, proof: IdentityProof, settings: { enabled: boolean }): Promise<EndUser> {
+export async function writeIdentity(
+  deps: Pick<Deps, "db" | "now">,
+  orgId: string,
+  input: IdentityInput,
+  proof: IdentityProof,
+  settings: { enabled: boolean },
+): Promise<EndUser> {
   const { claims, verified } = proof;
   const userId = input.user_id!;
   if (userId.length > IDENTITY_LIMITS.externalId)
@@ -173,7 +179,7 @@ export async function writeIdentity(deps: Deps, orgId: string, input: IdentityIn
  * Who the customer of an SDK request is: proveIdentity, then writeIdentity. Anonymous requests
  * (no `user_id`, or `anonymous`, and no token) touch no record.
  */
-export async function resolveIdentity(deps: Deps, orgId: string, input: IdentityInput): Promise<ResolvedIdentity> {
+export async function resolveIdentity(deps: Pick<Deps, "cipher" | "db" | "now">, orgId: string, input: IdentityInput): Promise<ResolvedIdentity> {
   if (isAnonymous(input.user_id) && input.user_token === undefined) return { endUser: null, verified: false, claims: {} };
   const settings = await identitySettings(deps, orgId);
   // An anonymous request with a token is refused here (user_token_mismatch): no user_id to match its claim.

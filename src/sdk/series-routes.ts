@@ -75,7 +75,7 @@ export const SeriesAccepted = t.Object(
   },
 );
 
-export function seriesRoutes(deps: Deps) {
+export function seriesRoutes(deps: Pick<Deps, "cipher" | "config" | "db" | "limiter" | "now" | "widgetKeys">) {
   return (
     new Elysia({ name: "sdk-series" })
       // As for every keyed SDK route: key and rate limits before the body is validated, so a request

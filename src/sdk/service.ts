@@ -22,7 +22,7 @@ import { identitySettings, isAnonymous, proveIdentity, resolveIdentity } from ".
  * docs/interface.md 2.7, field by field: nothing else of the agent (instructions, routing rules, model
  * settings and keys, timestamps) or of the org (flags, secrets) is ever copied into it.
  */
-export async function sdkConfig(deps: Deps, orgId: string, locale?: string) {
+export async function sdkConfig(deps: Pick<Deps, "config" | "db" | "statements" | "texts">, orgId: string, locale?: string) {
   const org = await orgProfile(deps.db, orgId);
   if (!org) throw AppError.notFound("No such organisation.");
   const agent = await getAgent(deps, orgId);
@@ -50,7 +50,7 @@ export async function sdkConfig(deps: Deps, orgId: string, locale?: string) {
 }
 
 /** The customer as stored, for a caller who proved who they are (a valid user_token), and the company link (never the company's data). */
-export async function sdkUserView(deps: Deps, user: EndUser, verified: boolean) {
+export async function sdkUserView(deps: Pick<Deps, "db">, user: EndUser, verified: boolean) {
   let company: { id: string; company_id: string } | null = null;
   if (user.companyId) {
     const row = await companyById(deps.db, user.orgId, user.companyId);
@@ -144,7 +144,7 @@ export interface IdentifyCompanyInput {
  * for users/identify). Answers ids only: a publishable key writes company data but never reads it
  * back, since nobody calling with it has proven anything about the company.
  */
-export async function identifyCompanyFor(deps: Deps, orgId: string, input: IdentifyCompanyInput) {
+export async function identifyCompanyFor(deps: Pick<Deps, "cipher" | "db" | "now">, orgId: string, input: IdentifyCompanyInput) {
   // The user's identity is proven first, without writing: a refused token, or a refusal below,
   // must leave nothing written (not even the user).
   const linking = input.user_id !== undefined && !isAnonymous(input.user_id);

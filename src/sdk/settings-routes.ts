@@ -19,7 +19,7 @@ import { allowedOrigins, handoffSetting, ORIGIN_LIMITS, setAllowedOrigins, setHa
 
 const tags = ["Widget settings"];
 
-export function widgetSettingsRoutes(deps: Deps) {
+export function widgetSettingsRoutes(deps: Pick<Deps, "cipher" | "config" | "db" | "invalidation" | "now">) {
   const admin = async (request: Request) => {
     const { orgId, principal } = await requireMember(deps, request, "org:manage");
     return { orgId, actor: memberActor(principal.member.id) };

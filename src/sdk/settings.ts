@@ -13,13 +13,13 @@ export const ORIGIN_LIMITS = {
   origins: 50,
 } as const;
 
-export async function allowedOrigins(deps: Deps, orgId: string): Promise<{ allowed_origins: string[] }> {
+export async function allowedOrigins(deps: Pick<Deps, "db">, orgId: string): Promise<{ allowed_origins: string[] }> {
   const [row] = await deps.db.select({ origins: widgetSettings.allowedOrigins }).from(widgetSettings).where(eq(widgetSettings.orgId, orgId));
   return { allowed_origins: row?.origins ?? [] };
 }
 
 /** Replaces the list. Each entry must be an http(s) origin without path; stored serialised (lower-case host, no default port). An empty list allows every origin. */
-export async function setAllowedOrigins(deps: Deps, orgId: string, actor: Actor, origins: string[]) {
+export async function setAllowedOrigins(deps: Pick<Deps, "db" | "invalidation" | "now">, orgId: string, actor: Actor, origins: string[]) {
   const normalised: string[] = [];
   for (const [i, origin] of origins.entries()) {
     const value = normaliseOrigin(origin);
@@ -40,12 +40,12 @@ export async function setAllowedOrigins(deps: Deps, orgId: string, actor: Actor,
 }
 
 /** Whether the AI keeps answering while a person owns a conversation (README "Live conversation"; default no). */
-export async function handoffSetting(deps: Deps, orgId: string): Promise<{ ai_answers_during_handoff: boolean }> {
+export async function handoffSetting(deps: Pick<Deps, "db">, orgId: string): Promise<{ ai_answers_during_handoff: boolean }> {
   const [row] = await deps.db.select({ on: widgetSettings.aiAnswersDuringHandoff }).from(widgetSettings).where(eq(widgetSettings.orgId, orgId));
   return { ai_answers_during_handoff: row?.on ?? false };
 }
 
-export async function setHandoffSetting(deps: Deps, orgId: string, actor: Actor, on: boolean) {
+export async function setHandoffSetting(deps: Pick<Deps, "db" | "now">, orgId: string, actor: Actor, on: boolean) {
   const now = deps.now();
   await deps.db
     .insert(widgetSettings)

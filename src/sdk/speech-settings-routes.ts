@@ -32,7 +32,7 @@ const ServerView = t.Union([
 /** What GET, PUT and DELETE answer: the org's own servers (never a key) and whether the operator has any. */
 const View = t.Object({ stt: ServerView, tts: ServerView, operator: t.Object({ stt: t.Boolean(), tts: t.Boolean() }) });
 
-export function speechSettingsRoutes(deps: Deps) {
+export function speechSettingsRoutes(deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "now">) {
   const admin = async (request: Request) => {
     const { orgId, principal } = await requireMember(deps, request, "org:manage");
     return { orgId, actor: memberActor(principal.member.id) };

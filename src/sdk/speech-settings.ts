@@ -40,13 +40,13 @@ export interface SpeechServer {
 
 const keyContext = (kind: "stt" | "tts", orgId: string) => `org_speech_settings.${kind}_api_key:${orgId}`;
 
-async function row(deps: Deps, orgId: string) {
+async function row(deps: Pick<Deps, "db">, orgId: string) {
   const [found] = await deps.db.select().from(orgSpeechSettings).where(eq(orgSpeechSettings.orgId, orgId));
   return found ?? null;
 }
 
 /** The server that answers the org's `kind` requests: its own, else the operator's, else null. */
-export async function speechServerFor(deps: Deps, orgId: string, kind: "stt" | "tts"): Promise<SpeechServer | null> {
+export async function speechServerFor(deps: Pick<Deps, "cipher" | "config" | "db">, orgId: string, kind: "stt" | "tts"): Promise<SpeechServer | null> {
   const own = await row(deps, orgId);
   const base = kind === "stt" ? own?.sttBaseUrl : own?.ttsBaseUrl;
   if (own && base) {
@@ -66,14 +66,14 @@ export async function speechServerFor(deps: Deps, orgId: string, kind: "stt" | "
 }
 
 /** Whether the org has a speech-to-text and a text-to-speech server (its own or the operator's). */
-export async function speechAvailable(deps: Deps, orgId: string): Promise<{ stt: boolean; tts: boolean }> {
+export async function speechAvailable(deps: Pick<Deps, "config" | "db">, orgId: string): Promise<{ stt: boolean; tts: boolean }> {
   if (deps.config.speech.stt && deps.config.speech.tts) return { stt: true, tts: true };
   const own = await row(deps, orgId);
   return { stt: Boolean(deps.config.speech.stt || own?.sttBaseUrl), tts: Boolean(deps.config.speech.tts || own?.ttsBaseUrl) };
 }
 
 /** What a view says: the URLs, models and voice, and only whether a key is set. */
-export async function speechSettingsView(deps: Deps, orgId: string) {
+export async function speechSettingsView(deps: Pick<Deps, "config" | "db">, orgId: string) {
   const own = await row(deps, orgId);
   const server = (kind: "stt" | "tts") => {
     const base = kind === "stt" ? own?.sttBaseUrl : own?.ttsBaseUrl;
@@ -88,7 +88,7 @@ export async function speechSettingsView(deps: Deps, orgId: string) {
   return { stt: server("stt"), tts: server("tts"), operator: { stt: Boolean(deps.config.speech.stt), tts: Boolean(deps.config.speech.tts) } };
 }
 
-async function checkServer(deps: Deps, problems: ErrorDetail[], path: string, input: SpeechServerInput | null): Promise<void> {
+async function checkServer(deps: Pick<Deps, "guard">, problems: ErrorDetail[], path: string, input: SpeechServerInput | null): Promise<void> {
   if (!input) return;
   const L = SPEECH_SETTING_LIMITS;
   if (input.base_url.length > L.baseUrl) problems.push({ path: `${path}/base_url`, message: `must be at most ${L.baseUrl} characters` });
@@ -108,7 +108,12 @@ async function checkServer(deps: Deps, problems: ErrorDetail[], path: string, in
 }
 
 /** Replaces the org's speech servers (null: the operator's); 400 with the problems otherwise. */
-export async function setSpeechSettings(deps: Deps, orgId: string, actor: Actor, input: SpeechSettingsInput) {
+export async function setSpeechSettings(
+  deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "now">,
+  orgId: string,
+  actor: Actor,
+  input: SpeechSettingsInput,
+) {
   const problems: ErrorDetail[] = [];
   await checkServer(deps, problems, "/stt", input.stt);
   await checkServer(deps, problems, "/tts", input.tts);

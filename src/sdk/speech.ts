@@ -41,7 +41,7 @@ function speechFailed(kind: "stt" | "tts", why: string): AppError {
 }
 
 async function call(
-  deps: Deps,
+  deps: Pick<Deps, "config" | "guard" | "metrics" | "timers">,
   kind: "stt" | "tts",
   server: SpeechServer,
   path: string,
@@ -78,7 +78,14 @@ async function call(
 const authorization = (key: string | undefined): Record<string, string> => (key ? { authorization: `Bearer ${key}` } : {});
 
 /** The words of a recording, from the STT server. */
-export async function transcribe(deps: Deps, orgId: string, audio: Uint8Array, info: AudioInfo, language: string | null, signal: AbortSignal): Promise<string> {
+export async function transcribe(
+  deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "metrics" | "timers">,
+  orgId: string,
+  audio: Uint8Array,
+  info: AudioInfo,
+  language: string | null,
+  signal: AbortSignal,
+): Promise<string> {
   const stt = await speechServerFor(deps, orgId, "stt");
   if (!stt) throw speechUnavailable("stt");
   const form = new FormData();
@@ -112,7 +119,7 @@ export async function transcribe(deps: Deps, orgId: string, audio: Uint8Array, i
 
 /** The audio of `text` from the TTS server: its media type and a stream capped at SPEECH_LIMITS.speechBytes. */
 export async function speak(
-  deps: Deps,
+  deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "metrics" | "timers">,
   orgId: string,
   text: string,
   voice: string | null,

@@ -39,7 +39,7 @@ const tags = ["Widget SDK"];
 const security = [{ widgetKey: [] }];
 
 /** The recording in a request, checked: its bytes and what they are. */
-function recording(deps: Deps, body: unknown) {
+function recording(deps: Pick<Deps, "config">, body: unknown) {
   if (!(body instanceof BinaryBody))
     throw new AppError(415, "unsupported_media_type", `Send the recording as the body, with Content-Type one of ${AUDIO_TYPES.join(", ")}.`);
   if (body.error) throw body.error;
@@ -54,7 +54,7 @@ function recording(deps: Deps, body: unknown) {
   return { bytes: body.bytes, info };
 }
 
-export function voiceRoutes(deps: Deps) {
+export function voiceRoutes(deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "limiter" | "metrics" | "now" | "timers" | "widgetKeys">) {
   return new Elysia({ name: "sdk-voice" })
     .derive(async ({ request, path }) => {
       if (!path.startsWith("/api/sdk/voice/")) return {};

@@ -29,13 +29,13 @@ interface Item {
  * row of the org's index range, and the newest chat from (org_id, created_at): an org with millions
  * of events costs no more than a new one.
  */
-async function widgetTraffic(deps: Deps, orgId: string) {
+async function widgetTraffic(deps: Pick<Deps, "db">, orgId: string) {
   const [last, events, browserTickets] = await Promise.all([lastChatAt(deps, orgId), hasCustomerEvents(deps.db, orgId), hasWidgetTicket(deps, orgId)]);
   return { chats: last !== null, events, browser_tickets: browserTickets, last_chat_at: last?.toISOString() ?? null };
 }
 
 /** The checklist behind setup_status; the dashboard overview shows it too. */
-export async function setupStatus(deps: Deps, orgId: string) {
+export async function setupStatus(deps: Pick<Deps, "db" | "now" | "statements">, orgId: string) {
   const [agent, docCounts, keys, traffic, identity, connectorList, actions] = await Promise.all([
     getAgent(deps, orgId),
     docCountsByStatus(deps, orgId),

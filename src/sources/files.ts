@@ -34,7 +34,7 @@ const busy = (message: string) =>
   new AppError(503, "busy", message, undefined, { "retry-after": String(FILE_READERS.retryAfter) }, { retryAfter: FILE_READERS.retryAfter });
 
 /** A reading thread for the upload: waits in line (at most FILES_TIMEOUT_MS), refused when the line is full. */
-async function takeReader(deps: Deps, signal?: AbortSignal): Promise<() => void> {
+async function takeReader(deps: Pick<Deps, "fileReaders" | "timers">, signal?: AbortSignal): Promise<() => void> {
   const bound = deps.timers.deadline(FILES_TIMEOUT_MS);
   try {
     return (await deps.fileReaders.acquire(signal ? AbortSignal.any([bound, signal]) : bound)).release;
@@ -68,7 +68,14 @@ function readOnThread(name: string, bytes: Uint8Array, timeoutMs: number, upload
   });
 }
 
-export async function importFiles(deps: Deps, orgId: string, actor: Actor, input: FilesInput, timeoutMs = FILES_TIMEOUT_MS, signal?: AbortSignal) {
+export async function importFiles(
+  deps: Pick<Deps, "config" | "db" | "fileReaders" | "now" | "timers">,
+  orgId: string,
+  actor: Actor,
+  input: FilesInput,
+  timeoutMs = FILES_TIMEOUT_MS,
+  signal?: AbortSignal,
+) {
   const problems: ErrorDetail[] = [];
   const decoded = input.files.map((file, i) => {
     if (file.name.length < 1 || file.name.length > 255 || /[\x00-\x1f\x7f/\\]/.test(file.name))
@@ -90,7 +97,7 @@ export async function importFiles(deps: Deps, orgId: string, actor: Actor, input
   }
 }
 
-async function readAndStore(deps: Deps, orgId: string, actor: Actor, input: FilesInput, decoded: Buffer[], timeoutMs: number) {
+async function readAndStore(deps: Pick<Deps, "config" | "db" | "now">, orgId: string, actor: Actor, input: FilesInput, decoded: Buffer[], timeoutMs: number) {
   const started = Date.now();
   const docs: { file: string; id: string; title: string }[] = [];
   const failed: { file: string; reason: string }[] = [];

@@ -25,7 +25,7 @@ export type PageResult =
   | { kind: "failed"; url: string; reason: string };
 
 export interface ReaderContext {
-  deps: Deps;
+  deps: Pick<Deps, "cipher" | "config" | "guard" | "timers">;
   source: SourceRow;
   /** What the last syncs remembered, by URL. */
   pages: Map<string, PageRow>;

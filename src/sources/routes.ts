@@ -114,7 +114,7 @@ const Uploaded = t.Object({
   failed: t.Array(t.Object({ file: t.String(), reason: t.String() })),
 });
 
-export function sourceRoutes(deps: Deps) {
+export function sourceRoutes(deps: Pick<Deps, "cipher" | "config" | "db" | "fileReaders" | "guard" | "log" | "now" | "timers">) {
   return new Elysia({ name: "knowledge-sources" })
     .get(
       "/api/knowledge/sources",

@@ -35,7 +35,7 @@ async function checkAddress(deps: Pick<Deps, "guard">, input: SourceInput, probl
   }
 }
 
-export async function createSource(deps: Deps, orgId: string, actor: Actor, input: SourceInput): Promise<SourceRow> {
+export async function createSource(deps: Pick<Deps, "cipher" | "db" | "guard" | "now">, orgId: string, actor: Actor, input: SourceInput): Promise<SourceRow> {
   const { problems, settings } = checkSource(input, deps.guard.allowLoopback);
   await checkAddress(deps, input, problems);
   if (input.interval_seconds !== undefined && (input.interval_seconds < SOURCE_LIMITS.minInterval || input.interval_seconds > SOURCE_LIMITS.maxInterval))
@@ -88,7 +88,13 @@ export async function getSource(deps: Pick<Deps, "db">, orgId: string, id: strin
 
 export type SourcePatch = Partial<Omit<SourceInput, "kind">>;
 
-export async function updateSource(deps: Deps, orgId: string, actor: Actor, id: string, patch: SourcePatch): Promise<SourceRow> {
+export async function updateSource(
+  deps: Pick<Deps, "cipher" | "db" | "guard" | "now">,
+  orgId: string,
+  actor: Actor,
+  id: string,
+  patch: SourcePatch,
+): Promise<SourceRow> {
   const row = await getSource(deps, orgId, id);
   const merged: SourceInput = {
     kind: row.kind,
@@ -125,7 +131,7 @@ export async function updateSource(deps: Deps, orgId: string, actor: Actor, id: 
 }
 
 /** Deletes the source and, with it, every doc it owns (also the ones edited locally). */
-export async function deleteSource(deps: Deps, orgId: string, actor: Actor, id: string): Promise<void> {
+export async function deleteSource(deps: Pick<Deps, "db" | "now">, orgId: string, actor: Actor, id: string): Promise<void> {
   const row = await getSource(deps, orgId, id);
   await deps.db.delete(knowledgeSources).where(and(eq(knowledgeSources.orgId, orgId), eq(knowledgeSources.id, id)));
   await recordActivity(deps, { orgId, actor, action: "knowledge_source.deleted", objectType: "knowledge_source", objectId: id, summary: described(row) });

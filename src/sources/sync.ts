@@ -29,7 +29,7 @@ const READERS: Record<SourceRow["kind"], Reader> = { website: readWebsite, zende
 const leaseUntil = (deps: Pick<Deps, "now">) => new Date(deps.now().getTime() + SYNC_LIMITS.syncTimeoutMs + 60_000);
 
 /** Takes the source for a sync now, or 409 when a sync of it is running (`orgId` null: the command line, any org). */
-export async function claimSource(deps: Deps, orgId: string | null, id: string): Promise<SourceRow> {
+export async function claimSource(deps: Pick<Deps, "db" | "now">, orgId: string | null, id: string): Promise<SourceRow> {
   const now = deps.now();
   const [row] = await deps.db
     .update(knowledgeSources)
@@ -47,7 +47,7 @@ export async function claimSource(deps: Deps, orgId: string | null, id: string):
 }
 
 /** Claims due sources atomically (one UPDATE … FOR UPDATE SKIP LOCKED), so each runs once per interval across processes. */
-export async function claimDueSources(deps: Deps, limit: number): Promise<SourceRow[]> {
+export async function claimDueSources(deps: Pick<Deps, "db" | "now">, limit: number): Promise<SourceRow[]> {
   const now = deps.now();
   const due = deps.db
     .select({ id: knowledgeSources.id })
@@ -74,7 +74,12 @@ export async function claimDueSources(deps: Deps, limit: number): Promise<Source
 }
 
 /** Runs a claimed source's sync to its end; never throws (the outcome is on the row). */
-export async function runSync(deps: Deps, source: SourceRow, stop?: AbortSignal, onProgress?: (done: number, found: number) => void): Promise<SourceRow> {
+export async function runSync(
+  deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "log" | "now" | "timers">,
+  source: SourceRow,
+  stop?: AbortSignal,
+  onProgress?: (done: number, found: number) => void,
+): Promise<SourceRow> {
   const counts: SourceCounts = { ...EMPTY_COUNTS };
   const pageRows = await deps.db.select().from(knowledgeSourcePages).where(eq(knowledgeSourcePages.sourceId, source.id));
   const pages = new Map(pageRows.map((p) => [p.url, p]));
@@ -175,7 +180,7 @@ class SourceDeleted extends Error {
 }
 
 /** The source was deleted during its sync: nothing is left to record its outcome on. */
-function stopped(deps: Deps, source: SourceRow): SourceRow {
+function stopped(deps: Pick<Deps, "log">, source: SourceRow): SourceRow {
   deps.log.info("knowledge source deleted during its sync; the sync stopped", { source_id: source.id });
   return source;
 }
@@ -189,7 +194,14 @@ function readInPart(unread: string[]): string {
 /** What the org may still take: documents, and bytes of document bodies (KNOWLEDGE_MAX_BYTES_PER_ORG). */
 type Room = { left: number; bytes: number };
 
-async function applyPage(deps: Deps, source: SourceRow, known: PageRow | undefined, page: PageResult, counts: SourceCounts, room: Room): Promise<void> {
+async function applyPage(
+  deps: Pick<Deps, "config" | "db" | "now">,
+  source: SourceRow,
+  known: PageRow | undefined,
+  page: PageResult,
+  counts: SourceCounts,
+  room: Room,
+): Promise<void> {
   const now = deps.now();
   const save = async (values: Partial<PageRow>) => {
     if (known)

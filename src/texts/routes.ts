@@ -40,7 +40,7 @@ export async function languageTexts(deps: Pick<Deps, "db">, orgId: string, langu
   };
 }
 
-export function textsRoutes(deps: Deps) {
+export function textsRoutes(deps: Pick<Deps, "config" | "db" | "invalidation" | "now">) {
   return new Elysia({ name: "texts" })
     .get(
       "/api/texts/:language",

@@ -31,7 +31,10 @@ export function translationPrompt(from: string | null, to: string): string {
   ].join("\n");
 }
 
-export async function modelTranslator(deps: Deps, orgId: string): Promise<Translator> {
+export async function modelTranslator(
+  deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "log" | "metrics" | "statements" | "timers">,
+  orgId: string,
+): Promise<Translator> {
   // Counted and its usage logged as every model request is (provider.ts `providerFor`).
   const provider = await providerFor(deps, orgId, null);
   if (provider.kind === "builtin")

@@ -26,7 +26,7 @@ const tags = ["Translation"];
 const security = [{ dashboard: [] }];
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody };
 
-export function translationRoutes(deps: Deps) {
+export function translationRoutes(deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "now">) {
   return new Elysia({ name: "translation" })
     .get(
       "/api/translation",

@@ -39,7 +39,7 @@ export interface TranslationView {
 
 type Row = typeof orgTranslationSettings.$inferSelect;
 
-async function rowOf(deps: Deps, orgId: string): Promise<Row | undefined> {
+async function rowOf(deps: Pick<Deps, "db">, orgId: string): Promise<Row | undefined> {
   const [row] = await deps.db.select().from(orgTranslationSettings).where(eq(orgTranslationSettings.orgId, orgId));
   return row;
 }
@@ -47,7 +47,7 @@ async function rowOf(deps: Deps, orgId: string): Promise<Row | undefined> {
 const viewOf = (row: Row | undefined): TranslationView =>
   row ? { provider: row.provider, base_url: row.baseUrl, api_key_set: row.apiKey !== null } : { provider: null, base_url: null, api_key_set: false };
 
-export async function translationView(deps: Deps, orgId: string): Promise<TranslationView> {
+export async function translationView(deps: Pick<Deps, "db">, orgId: string): Promise<TranslationView> {
   return viewOf(await rowOf(deps, orgId));
 }
 
@@ -59,7 +59,7 @@ function trimBase(raw: string): string {
 }
 
 async function check(
-  deps: Deps,
+  deps: Pick<Deps, "cipher" | "guard">,
   orgId: string,
   input: TranslationSettingsInput,
   previous: Row | undefined,
@@ -97,7 +97,12 @@ async function check(
   return { baseUrl: base, apiKey };
 }
 
-export async function setTranslation(deps: Deps, orgId: string, actor: Actor, input: TranslationSettingsInput): Promise<TranslationView> {
+export async function setTranslation(
+  deps: Pick<Deps, "cipher" | "db" | "guard" | "now">,
+  orgId: string,
+  actor: Actor,
+  input: TranslationSettingsInput,
+): Promise<TranslationView> {
   const previous = await rowOf(deps, orgId);
   const checked = await check(deps, orgId, input, previous);
   const apiKey = checked.apiKey;
@@ -122,7 +127,7 @@ export async function setTranslation(deps: Deps, orgId: string, actor: Actor, in
   return translationView(deps, orgId);
 }
 
-export async function clearTranslation(deps: Deps, orgId: string, actor: Actor): Promise<TranslationView> {
+export async function clearTranslation(deps: Pick<Deps, "db" | "now">, orgId: string, actor: Actor): Promise<TranslationView> {
   await deps.db.transaction(async (tx) => {
     const removed = await tx.delete(orgTranslationSettings).where(eq(orgTranslationSettings.orgId, orgId)).returning({ orgId: orgTranslationSettings.orgId });
     if (removed.length > 0)
@@ -132,7 +137,10 @@ export async function clearTranslation(deps: Deps, orgId: string, actor: Actor):
 }
 
 /** The org's translator, or null when none is configured. */
-export async function translatorFor(deps: Deps, orgId: string): Promise<Translator | null> {
+export async function translatorFor(
+  deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "log" | "metrics" | "statements" | "timers">,
+  orgId: string,
+): Promise<Translator | null> {
   const row = await rowOf(deps, orgId);
   if (!row) return null;
   const apiKey = row.apiKey === null ? null : deps.cipher.decrypt(row.apiKey, keyContext(orgId));

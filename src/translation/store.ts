@@ -64,7 +64,7 @@ export interface CustomerTranslations {
  * ticket's (`fallback`).
  */
 export async function translateForMember(
-  deps: Deps,
+  deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "log" | "metrics" | "statements" | "timers">,
   orgId: string,
   language: string,
   messages: { id: string; text: string }[],

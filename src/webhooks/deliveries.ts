@@ -39,7 +39,7 @@ export interface DeliveryFilters {
 }
 
 /** Deliveries of one endpoint, newest first, each with every attempt (status, duration, truncated answer) and the next retry. */
-export async function listDeliveries(deps: Deps, orgId: string, endpointId: string, filters: DeliveryFilters = {}) {
+export async function listDeliveries(deps: Pick<Deps, "db">, orgId: string, endpointId: string, filters: DeliveryFilters = {}) {
   const endpoint = await endpointRow(deps, orgId, endpointId);
   const where: SQL[] = [eq(webhookDeliveries.orgId, orgId), eq(webhookDeliveries.endpointId, endpoint.id)];
   if (filters.status) where.push(inArray(outboxStates.status, OUTBOX_STATUSES[filters.status] as never[]));
@@ -122,7 +122,7 @@ async function replayRows(db: Db, orgId: string, endpointId: string, deliveries:
  * moment is the "now" already: 409 `delivery_in_flight`, never a second send of one delivery at
  * once. Replays racing each other all succeed and send once.
  */
-export async function replayDelivery(deps: Deps, orgId: string, actor: Actor, endpointId: string, deliveryId: string) {
+export async function replayDelivery(deps: Pick<Deps, "db" | "now">, orgId: string, actor: Actor, endpointId: string, deliveryId: string) {
   const endpoint = await endpointRow(deps, orgId, endpointId);
   if (!isUuid(deliveryId)) throw AppError.notFound("No such delivery.");
   const now = deps.now();
@@ -155,7 +155,7 @@ export async function replayDelivery(deps: Deps, orgId: string, actor: Actor, en
 }
 
 /** Sends again every failed delivery of the endpoint created at or after `since` (at most ENDPOINT_LIMITS.replayBatch per call). */
-export async function replayFailed(deps: Deps, orgId: string, actor: Actor, endpointId: string, since: Date) {
+export async function replayFailed(deps: Pick<Deps, "db" | "now">, orgId: string, actor: Actor, endpointId: string, since: Date) {
   const endpoint = await endpointRow(deps, orgId, endpointId);
   const now = deps.now();
   return deps.db.transaction(async (tx) => {

@@ -79,7 +79,7 @@ async function readPrefix(response: Response, max: number): Promise<string> {
   return new TextDecoder().decode(bytes.subarray(0, max)).replaceAll("\0", "\uFFFD");
 }
 
-export function webhookHandler(deps: Deps): OutboxHandler {
+export function webhookHandler(deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "now" | "timers">): OutboxHandler {
   return {
     retrySchedule: deps.config.webhookRetrySchedule,
     jitter: WEBHOOK_LIMITS.jitter,
@@ -87,7 +87,7 @@ export function webhookHandler(deps: Deps): OutboxHandler {
   };
 }
 
-async function deliverWebhook(deps: Deps, row: OutboxRow): Promise<OutboxOutcome> {
+async function deliverWebhook(deps: Pick<Deps, "cipher" | "db" | "guard" | "now" | "timers">, row: OutboxRow): Promise<OutboxOutcome> {
   const deliveryId = String(row.payload.delivery_id ?? "");
   const [found] = await deps.db
     .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints, body: webhookEvents.body })

@@ -25,12 +25,12 @@ const Id = t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) });
 const DeliveryId = t.Object({ id: t.String({ minLength: 1, maxLength: 64 }), delivery_id: t.String({ minLength: 1, maxLength: 64 }) });
 const Instant = t.String({ format: "date-time", maxLength: 40 });
 
-async function admin(deps: Deps, request: Request) {
+async function admin(deps: Pick<Deps, "config" | "db" | "now">, request: Request) {
   const { orgId, principal } = await requireMember(deps, request, "org:manage");
   return { orgId, actor: memberActor(principal.member.id) };
 }
 
-export function webhookRoutes(deps: Deps) {
+export function webhookRoutes(deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "now">) {
   return new Elysia({ name: "webhooks" })
     .get(
       "/api/webhooks/event-types",

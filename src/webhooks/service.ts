@@ -44,7 +44,7 @@ export function endpointView(row: Endpoint) {
 
 const newSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
 
-async function checkTarget(deps: Deps, url: string) {
+async function checkTarget(deps: Pick<Deps, "guard">, url: string) {
   try {
     await checkUrl(url, deps.guard);
   } catch (error) {
@@ -53,7 +53,7 @@ async function checkTarget(deps: Deps, url: string) {
   }
 }
 
-export async function endpointRow(deps: Deps, orgId: string, id: string): Promise<Endpoint> {
+export async function endpointRow(deps: Pick<Deps, "db">, orgId: string, id: string): Promise<Endpoint> {
   if (!isUuid(id)) throw AppError.notFound("No such webhook endpoint.");
   const [row] = await deps.db
     .select()
@@ -63,16 +63,16 @@ export async function endpointRow(deps: Deps, orgId: string, id: string): Promis
   return row;
 }
 
-export async function listEndpoints(deps: Deps, orgId: string) {
+export async function listEndpoints(deps: Pick<Deps, "db">, orgId: string) {
   const rows = await deps.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.orgId, orgId)).orderBy(webhookEndpoints.createdAt);
   return rows.map(endpointView);
 }
 
-export async function getEndpoint(deps: Deps, orgId: string, id: string) {
+export async function getEndpoint(deps: Pick<Deps, "db">, orgId: string, id: string) {
   return endpointView(await endpointRow(deps, orgId, id));
 }
 
-export async function createEndpoint(deps: Deps, orgId: string, actor: Actor, input: EndpointInput) {
+export async function createEndpoint(deps: Pick<Deps, "cipher" | "db" | "guard" | "now">, orgId: string, actor: Actor, input: EndpointInput) {
   await checkTarget(deps, input.url);
   const now = deps.now();
   const id = crypto.randomUUID();
@@ -111,7 +111,7 @@ export async function createEndpoint(deps: Deps, orgId: string, actor: Actor, in
   return { ...endpointView(row), secret };
 }
 
-export async function updateEndpoint(deps: Deps, orgId: string, actor: Actor, id: string, patch: Partial<EndpointInput>) {
+export async function updateEndpoint(deps: Pick<Deps, "db" | "guard" | "now">, orgId: string, actor: Actor, id: string, patch: Partial<EndpointInput>) {
   const row = await endpointRow(deps, orgId, id);
   if (patch.url !== undefined) await checkTarget(deps, patch.url);
   const now = deps.now();
@@ -138,7 +138,7 @@ export async function updateEndpoint(deps: Deps, orgId: string, actor: Actor, id
   });
 }
 
-export async function deleteEndpoint(deps: Deps, orgId: string, actor: Actor, id: string) {
+export async function deleteEndpoint(deps: Pick<Deps, "db" | "now">, orgId: string, actor: Actor, id: string) {
   const row = await endpointRow(deps, orgId, id);
   const now = deps.now();
   await deps.db.transaction(async (tx) => {
@@ -161,7 +161,7 @@ export async function deleteEndpoint(deps: Deps, orgId: string, actor: Actor, id
 }
 
 /** A new secret, shown once; the current one becomes the previous and keeps signing for the overlap. */
-export async function rotateSecret(deps: Deps, orgId: string, actor: Actor, id: string) {
+export async function rotateSecret(deps: Pick<Deps, "cipher" | "db" | "now">, orgId: string, actor: Actor, id: string) {
   const row = await endpointRow(deps, orgId, id);
   const now = deps.now();
   const secret = newSecret();
@@ -194,7 +194,7 @@ export async function rotateSecret(deps: Deps, orgId: string, actor: Actor, id: 
 }
 
 /** Queues a `webhook.test` event to this endpoint only, whatever it subscribes to; 409 when it is disabled. */
-export async function sendTestEvent(deps: Deps, orgId: string, actor: Actor, id: string) {
+export async function sendTestEvent(deps: Pick<Deps, "db" | "now">, orgId: string, actor: Actor, id: string) {
   const row = await endpointRow(deps, orgId, id);
   if (!row.enabled) throw new AppError(409, "endpoint_disabled", "Enable the endpoint before sending it a test event.");
   const now = deps.now();

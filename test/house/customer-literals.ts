@@ -9,7 +9,7 @@ export const CUSTOMER_MODULES: readonly string[] = [
   "src/agents/llm/builtin.ts", // the builtin provider's own replies
   "src/agents/pipeline/answer.ts", // what a model that said nothing leaves the customer
   "src/agents/pipeline/handoff-note.ts", // the hand-off acknowledgement
-  "src/agents/pipeline/run.ts", // the waiting line, routing and escalation notes
+  "src/agents/pipeline/steps/", // the waiting line, routing and escalation notes
   "src/sdk/chat-routes.ts", // the fallback when the model fails
   "src/inbox/csat-mail.ts", // the resolution and rating email
   "src/inbox/csat-page.ts", // the rating page

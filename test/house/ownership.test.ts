@@ -105,8 +105,11 @@ function moduleState(text: string): string[] {
 const ALLOWED_STATE: Record<string, string[]> = {
   // WebAssembly.compile of the bundled PGlite binaries, once per process (every test file opens a database).
   "src/db/pglite-assets.ts": ["compiled"],
-  // The language detector's n-gram tables, imported once per process on first use (2 MB of code).
-  "src/kit/language.ts": ["detector"],
+  // The language detector's n-gram tables, imported once per process on first use (2 MB of code);
+  // a language tag's primary subtag, a pure function of the tag, bounded (cleared past 1,000 tags).
+  "src/kit/language.ts": ["detector", "normalized"],
+  // Passages cut into units and stems, by their text: a pure function of it, bounded (500, oldest first).
+  "src/agents/llm/builtin.ts": ["parsed"],
   // Compiled ICU messages by language and text: a pure function of its key, bounded (cleared past 5,000).
   "src/i18n/catalogue.ts": ["compiled"],
   // One text analyzer per language (segmenter, stemmer, stop list), built on first use and never changed after.

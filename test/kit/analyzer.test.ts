@@ -89,6 +89,13 @@ describe("stop words per language", () => {
     expect(analyzerFor("ja").isContent("を")).toBe(false);
   });
 
+  test("Chinese drops particles and function words of two characters, keeps single characters that carry a subject", () => {
+    const zh = analyzerFor("zh");
+    for (const word of ["的", "了", "吗", "呢", "什么", "哪里"]) expect(zh.isContent(word)).toBe(false);
+    for (const word of ["上", "下", "水", "改革", "牙齿"]) expect(zh.isContent(word)).toBe(true);
+    expect(zh.terms("纤毛是用来做什么的？")).not.toContain("的");
+  });
+
   test("a lone ideograph is a word; a lone letter of an alphabet is not", () => {
     expect(analyzerFor("zh").isContent("水")).toBe(true);
     expect(analyzerFor("es").isContent("x")).toBe(false);

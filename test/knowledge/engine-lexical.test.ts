@@ -141,3 +141,35 @@ describe("the index after puts and removes is the index of the pages left", () =
     expect(buildQuery(edited, "pazcel").current).toEqual(buildQuery(rebuilt, "pazcel").current);
   });
 });
+
+describe("coverage in scripts written without spaces", () => {
+  test("a Chinese word the segmenter cut otherwise in the page counts as covered when the passage holds its characters", () => {
+    const index = new LexicalIndex();
+    const page = { id: "a", title: "胡格诺派", url: null, body: "他在日内瓦担任教职员多年，支持改革。", updatedAt: new Date(0), language: "zh" };
+    index.put(page);
+    index.put({ ...page, id: "b", title: "其他", body: "石油危机发生在一九七三年。" });
+    const words = new Map([["教职", 1]]);
+    const [first] = index.search(words, 1, 1, words);
+    // "教职" is never a word of the page (the segmenter reads "教职员"), but its characters are there.
+    expect(index.has("教职")).toBe(false);
+    expect(first?.coverage ?? 0).toBe(0);
+    const both = new Map([
+      ["改革", 1],
+      ["教职", 1],
+    ]);
+    const [top] = index.search(both, 1, 1, both);
+    expect(top?.docId).toBe("a");
+    expect(top!.coverage).toBe(1);
+  });
+
+  test("a word of a spaced script is covered only as a word", () => {
+    const index = new LexicalIndex();
+    index.put({ id: "a", title: "Refunds", url: null, body: "Refundable orders are paid back.", updatedAt: new Date(0), language: "en" });
+    const terms = new Map([
+      [stem("order"), 1],
+      ["fund", 1],
+    ]);
+    const [top] = index.search(terms, 1, 1, terms);
+    expect(top!.coverage).toBeLessThan(1);
+  });
+});

@@ -89,6 +89,16 @@ describe("typo correction", () => {
     expect(buildQuery(index, "labl").current).toEqual(new Map([["labl", 1]]));
     expect(buildQuery(index, "label5x").current).toEqual(new Map([["label5x", 1]]));
   });
+
+  test("a word's length is counted in letters, not in the vowel signs combining with them", () => {
+    const index = new LexicalIndex();
+    // "बलों" (forces) is one edit from "बालों" (hair): five code units, but two letters and three signs.
+    index.put({ ...doc("a", "बल", "न्यूटन के बलों का नियम। बलों का योग।"), language: "hi" });
+    expect(buildQuery(index, "बालों", [], new Map(), "hi").current).toEqual(new Map([["बालों", 1]]));
+    // A Latin word of five letters is still corrected.
+    index.put(doc("b", "Parcel", "parcel"));
+    expect(buildQuery(index, "parcl", [], new Map(), "en").current.has(stem("parcel"))).toBe(true);
+  });
 });
 
 describe("joined and split words", () => {

@@ -81,6 +81,32 @@ function units(text: string): Unit[] {
   });
 }
 
+/** A passage cut into units, each unit's stems, and its text without headings. */
+interface Parsed {
+  parts: Unit[];
+  stems: ReadonlySet<string>[];
+  whole: string;
+}
+
+/**
+ * Passages cut into units, by their text: the same passages answer question after question, and
+ * cutting one (a markdown lexer, sentence segmentation, stemming) costs far more than choosing
+ * what to quote of it. At most PARSED_MAX texts, the oldest dropped first.
+ */
+const parsed = new Map<string, Parsed>();
+const PARSED_MAX = 500;
+
+function parsedOf(text: string): Parsed {
+  let found = parsed.get(text);
+  if (!found) {
+    const parts = units(text.replace(/\x1e/g, ""));
+    found = { parts, stems: parts.map((p) => stemsOf(p.text)), whole: join(parts.filter((p) => p.kind !== "heading")) };
+    if (parsed.size >= PARSED_MAX) parsed.delete(parsed.keys().next().value!);
+    parsed.set(text, found);
+  }
+  return found;
+}
+
 /**
  * What to quote of a passage, as plain text: the whole of it when it fits EXTRACT_MAX, otherwise
  * the most relevant run of whole units (sentences, items, rows) that fits, starting at its best
@@ -89,11 +115,10 @@ function units(text: string): Unit[] {
  * a single sentence longer than EXTRACT_MAX is cut, at a word, and marked "…".
  */
 export function extract(question: string, text: string): string {
-  const parts = units(text.replace(/\x1e/g, ""));
+  const { parts, stems, whole } = parsedOf(text);
   if (parts.length === 0) return "";
   const wanted = terms(question);
-  const scores = parts.map((p) => (wanted.length === 0 ? 0 : covered(wanted, stemsOf(p.text))));
-  const whole = join(parts.filter((p) => p.kind !== "heading"));
+  const scores = stems.map((present) => (wanted.length === 0 ? 0 : covered(wanted, present)));
   let start = 0;
   if (whole.length > EXTRACT_MAX) {
     for (let i = 1; i < parts.length; i++) if (scores[i]! > scores[start]!) start = i;

@@ -84,7 +84,7 @@ const orgSettings = (db: Db) =>
     .prepare("org_llm_settings");
 
 /** The level that decides for this org and agent: the agent's override, the org's, or none (the operator's). */
-export async function overrideFor(deps: Deps, orgId: string, agent?: AgentLlmSource | null, org?: OrgLlmKnown) {
+export async function overrideFor(deps: Pick<Deps, "db" | "statements">, orgId: string, agent?: AgentLlmSource | null, org?: OrgLlmKnown) {
   if (agent?.llmOverride) return { kind: "agent" as const, id: agent.id, override: agent.llmOverride };
   const row = org ? org.row : (await prepared(deps, "org_llm_settings", orgSettings).execute({ orgId }))[0];
   if (!row) return null;
@@ -145,7 +145,12 @@ function recordingUsage(
 }
 
 /** C6: the provider that answers for `orgId` (and `agent`, when the pipeline has one). */
-export async function providerFor(deps: Deps, orgId: string, agent?: AgentLlmSource | null, org?: OrgLlmKnown): Promise<LlmProvider> {
+export async function providerFor(
+  deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "log" | "metrics" | "statements" | "timers">,
+  orgId: string,
+  agent?: AgentLlmSource | null,
+  org?: OrgLlmKnown,
+): Promise<LlmProvider> {
   const resolved = resolveLlm(deps, await overrideFor(deps, orgId, agent, org));
   const provider = providerFromResolved(deps, resolved);
   return recordingUsage(deps, provider, { orgId, agentId: agent?.id ?? null, source: resolved.source });

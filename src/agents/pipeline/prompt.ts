@@ -56,11 +56,13 @@ export function systemText(input: {
   return parts.join("\n\n");
 }
 
+const languageNames = new Intl.DisplayNames(["en"], { type: "language" });
+
 /** The language to answer in, named in English (Intl's names) with its code, whatever language the passages are in. */
 export function languageInstruction(language: string): string {
   let name = language;
   try {
-    name = new Intl.DisplayNames(["en"], { type: "language" }).of(language) ?? language;
+    name = languageNames.of(language) ?? language;
   } catch {
     // not a code Intl knows: the code itself
   }
