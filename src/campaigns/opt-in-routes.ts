@@ -78,14 +78,16 @@ export function optInRoutes(deps: Pick<Deps, "db" | "now" | "texts">) {
         if (done.outcome === "not_active")
           return shown(
             texts,
-            html`<h1>${texts.t("optin.paused_title")}</h1><p>${texts.t("optin.paused", { series: done.campaign.name, org: done.orgName, until: done.optIn.expiresAt })}</p>`,
+            html`<h1>${texts.t("optin.paused_title")}</h1>\
+<p>${texts.t("optin.paused", { series: done.campaign.name, org: done.orgName, until: done.optIn.expiresAt })}</p>`,
             409,
           );
         if (done.outcome === "already_confirmed") return confirmedBefore(texts, done);
         if (done.outcome === "unsubscribed")
           return shown(
             texts,
-            html`<h1>${texts.t("optin.unsubscribed_title")}</h1><p>${texts.t("optin.unsubscribed", { email: masked(done.optIn.email), org: done.orgName })}</p>`,
+            html`<h1>${texts.t("optin.unsubscribed_title")}</h1>\
+<p>${texts.t("optin.unsubscribed", { email: masked(done.optIn.email), org: done.orgName })}</p>`,
           );
         return subscribed(texts, done);
       },

@@ -108,7 +108,8 @@ export function renderStep(step: { subject: string; body: string }, customer: Te
 <body>
 ${body}
 <hr>
-<p style="font-size:12px;color:#666">You receive this because you are enrolled in &quot;${escapeHtml(campaignName)}&quot;. <a href="${UNSUBSCRIBE_MARK}">Unsubscribe</a></p>
+<p style="font-size:12px;color:#666">You receive this because you are enrolled in &quot;${escapeHtml(campaignName)}&quot;. \
+<a href="${UNSUBSCRIBE_MARK}">Unsubscribe</a></p>
 </body></html>
 `;
   return { subject, text, html };

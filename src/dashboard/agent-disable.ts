@@ -2,23 +2,18 @@
 // active agent: the widget, chat and tool calls, until another is activated); enabling does not
 // need one (it makes the agent inactive, not active).
 import { type Agent, updateAgent } from "../agents/service.ts";
-import { html } from "../html/html.ts";
 import { memberActor } from "../kit/actor.ts";
 import { confirmPage, type DashboardContext, type FormValues, redirect } from "./kit/index.ts";
+import { DisableConsequences } from "./views/agent-disable.ts";
 
 export function disablePage(ctx: DashboardContext, agent: Agent): Response {
-  const consequence =
-    agent.status === "active"
-      ? html`<p><strong>This is the active agent.</strong> Until you activate another agent, the organisation has none: the widget cannot load its agent (<code>/api/sdk/config</code> answers 404 <code>no_active_agent</code>), chat messages are refused with 404 “This organisation has no active agent.”, and tool calls over MCP are refused (-32002, the agent is disabled).</p>`
-      : html`<p>It stops answering chats that name it with <code>agent_id</code> (404) and takes no more handoffs.</p>`;
   return confirmPage(ctx, {
     title: `Disable ${agent.name}`,
     heading: `Disable ${agent.name}?`,
     active: "agents",
     back: { href: `/dashboard/agents/${agent.id}`, label: agent.name },
     summary: "What disabling does",
-    body: html`${consequence}
-<p>Its settings, flow and action toggles are kept; enable it again at any time.</p>`,
+    body: DisableConsequences({ agent }),
     action: `/dashboard/agents/${agent.id}/disable`,
     word: "yes",
     button: `Disable ${agent.name}`,

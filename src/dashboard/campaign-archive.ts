@@ -5,28 +5,20 @@
 import { setCampaignStatus } from "../campaigns/lifecycle.ts";
 import { type Campaign, CAMPAIGN_LIMITS } from "../campaigns/model.ts";
 import { enrolmentCounts, queuedMessageCount } from "../campaigns/queries.ts";
-import { html } from "../html/html.ts";
 import { confirmPage, type DashboardContext, type FormValues, redirect } from "./kit/index.ts";
 import { actor } from "./campaign-common.ts";
+import { ArchiveConsequences } from "./views/campaign-archive.ts";
 
 export async function archivePage(ctx: DashboardContext, c: Campaign, error?: string): Promise<Response> {
   if (c.status === "archived") return redirect(ctx.deps, `/dashboard/campaigns/${c.slug}`, `“${c.name}” is already archived.`);
   const [queued, counts] = await Promise.all([queuedMessageCount(ctx.deps, ctx.orgId, c.id), enrolmentCounts(ctx.deps, ctx.orgId, c.id)]);
-  const n = (k: { count: number; capped: boolean }) => (k.capped ? `At least ${k.count.toLocaleString("en")}` : k.count.toLocaleString("en"));
-  const active = counts.active ?? 0;
   return confirmPage(ctx, {
     title: `Archive · ${c.name}`,
     heading: `Archive ${c.name}?`,
     active: "campaigns",
     back: { href: `/dashboard/campaigns/${c.slug}`, label: c.name },
     summary: "What archiving does",
-    body: html`<ul>
-<li><strong>${n(queued)} queued message${queued.count === 1 && !queued.capped ? " is" : "s are"} cancelled</strong> (waiting to be sent, retrying, or parked while the campaign is paused). They stay in the outbox list, marked cancelled: “campaign archived”.</li>
-<li>${active === 0 ? "No customer is waiting for a further step." : active === 1 ? "The one customer still in the series receives no further step." : `The ${active.toLocaleString("en")} customers still in the series receive no further step.`} Enrolments stay listed.</li>
-<li>Nobody can be enrolled any more: not by hand, the API, the SDK, the automation tools or the audience rule.</li>
-<li>It is final: an archived campaign cannot be activated or edited again. It keeps its slug and still counts towards the ${String(CAMPAIGN_LIMITS.campaignsPerOrg)} campaigns an organisation may have.</li>
-<li>Mail already sent is not affected; a message being handed to the mail server at this very moment may still go out.</li>
-</ul>`,
+    body: ArchiveConsequences({ queued, active: counts.active ?? 0, campaignsPerOrg: CAMPAIGN_LIMITS.campaignsPerOrg }),
     action: `/dashboard/campaigns/${c.slug}/archive`,
     word: "archive",
     button: "Archive campaign",

@@ -2,13 +2,10 @@
 // service's 400 as field errors (details name `/name`, `/steps/2/subject`…: form fields `name`,
 // `s2_subject`).
 import type { AppError } from "../errors.ts";
-import type { Html } from "../html/html.ts";
 import { memberActor } from "../kit/actor.ts";
-import { badge, type DashboardContext, detailErrors, type FieldErrors } from "./kit/index.ts";
+import { type DashboardContext, detailErrors, type FieldErrors } from "./kit/index.ts";
 
-export function statusBadge(status: string): Html {
-  return badge(status, status === "active" ? "ok" : status === "paused" ? "warn" : status === "archived" ? "" : "accent");
-}
+export { statusBadge } from "./views/campaign-status.ts";
 
 export function actor(ctx: DashboardContext) {
   return memberActor(ctx.principal.member.id);

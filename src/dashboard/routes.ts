@@ -4,7 +4,6 @@
 import { Elysia, t } from "elysia";
 import type { Deps } from "../deps.ts";
 import { setupStatus } from "../setup/status.ts";
-import { html } from "../html/html.ts";
 import { accountPages } from "./account.ts";
 import { activityPages } from "./activity.ts";
 import { agentPages } from "./agents.ts";
@@ -31,28 +30,8 @@ import { headlines } from "../reports/report.ts";
 import { describeRoles } from "../auth/roles.ts";
 import { ORG_COOKIE } from "../auth/sessions.ts";
 import { redirect, shellPage, withMember } from "./kit/index.ts";
-import { NAV, reaches } from "./shell.ts";
-
-const BLURBS: Record<string, string> = {
-  agents: "Instructions, skills, routing, the widget's look and the actions each agent may use.",
-  knowledge: "The documents agents answer from: write, import, publish.",
-  inbox: "Tickets, conversations and customers.",
-  reports: "Conversations, AI resolution, hand-offs, response times and CSAT over a period.",
-  campaigns: "Email series: steps, previews, activation, the outbox.",
-  connectors: "MCP servers whose tools agents may call.",
-  "custom-actions": "HTTP endpoints of your own systems, callable as actions.",
-  settings: "Widget keys and snippet, identity verification, origins, connected clients, members, the activity log.",
-  webhooks: "Signed event deliveries to your own systems, their log and replays.",
-};
-
-/** Where each setup_status item is done in the dashboard. */
-const CHECKLIST: Record<string, { label: string; href: string }> = {
-  active_agent: { label: "An active agent", href: "/dashboard/agents" },
-  docs: { label: "Published documents", href: "/dashboard/knowledge" },
-  widget_installed: { label: "The widget on your site", href: "/dashboard/settings#keys-h" },
-  identity_verification: { label: "Identity verification", href: "/dashboard/settings#identity-h" },
-  connectors: { label: "Connectors or custom actions", href: "/dashboard/connectors" },
-};
+import { NAV, reaches } from "./kit/nav.ts";
+import { Overview } from "./views/overview.ts";
 
 export function dashboardRoutes(deps: Deps) {
   return new Elysia({ name: "dashboard" })
@@ -86,11 +65,14 @@ export function dashboardRoutes(deps: Deps) {
         return shellPage(ctx, {
           title: "Overview",
           active: "home",
-          body: html`<h1>${ctx.orgName}</h1>
-<p class="muted">Signed in as ${ctx.principal.member.email} · Your roles: ${describeRoles(ctx.roles)}</p>
-${top ? html`<section aria-labelledby="last7-h"><h2 id="last7-h">Last 7 days <a class="muted" href="/dashboard/reports">Reports</a></h2>${headlineCards(top)}</section>` : ""}
-${status ? html`<section class="panel" aria-labelledby="setup-h"><h2 id="setup-h">Setup ${status.ready ? html`<span class="badge ok">ready</span>` : html`<span class="badge warn">not ready yet</span>`}</h2><ul class="checklist">${status.items.map((item) => html`<li><span class="badge ${item.done ? "ok" : item.required ? "warn" : ""}">${item.done ? "done" : item.required ? "to do" : "optional"}</span> <a href="${CHECKLIST[item.key]?.href ?? "/dashboard"}">${CHECKLIST[item.key]?.label ?? item.key}</a> <span class="muted">${item.detail}</span></li>`)}</ul></section>` : ""}
-${sections.length === 0 ? html`<p>Your membership holds no dashboard roles yet. Ask an admin to grant one.</p>` : html`<div class="cards">${sections.map((s) => html`<a class="panel" href="${s.href}"><strong>${s.label}</strong><span class="muted">${BLURBS[s.key] ?? ""}</span></a>`)}</div>`}`,
+          body: Overview({
+            orgName: ctx.orgName,
+            email: ctx.principal.member.email,
+            roles: describeRoles(ctx.roles),
+            headlines: top ? headlineCards(top) : null,
+            status,
+            sections,
+          }),
         });
       }),
     )

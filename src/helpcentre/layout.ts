@@ -65,7 +65,12 @@ export function helpPage(site: Site, lang: string, meta: PageMeta, body: Html, o
 <title>${title}</title>
 ${meta.description ? html`<meta name="description" content="${meta.description}">` : ""}
 ${canonical ? html`<link rel="canonical" href="${canonical}">` : html`<meta name="robots" content="noindex">`}
-${alternates.length > 1 ? html`${alternates.map((a) => html`<link rel="alternate" hreflang="${a.lang}" href="${absolute(site, a.path)}">`)}<link rel="alternate" hreflang="x-default" href="${absolute(site, fallback!.path)}">` : ""}
+${
+  alternates.length > 1
+    ? html`${alternates.map((a) => html`<link rel="alternate" hreflang="${a.lang}" href="${absolute(site, a.path)}">`)}\
+<link rel="alternate" hreflang="x-default" href="${absolute(site, fallback!.path)}">`
+    : ""
+}
 <meta property="og:site_name" content="${name}">
 <meta property="og:title" content="${meta.title}">
 <meta property="og:type" content="${meta.ogType ?? "website"}">
@@ -79,14 +84,30 @@ ${structured.map((s) => jsonLd(s))}
 <a class="skip" href="#content">${tx.t("help.skip")}</a>
 <header class="site"><div class="bar">
 <a class="name" href="${paths.home(site, lang)}">${name}</a>
-${alternates.length > 1 ? html`<nav class="languages" aria-label="${tx.t("help.language")}"><ul>${alternates.map((a) => (a.lang === lang ? html`<li><span aria-current="page" lang="${a.lang}">${languageName(a.lang)}</span></li>` : html`<li><a href="${a.path}" hreflang="${a.lang}" lang="${a.lang}">${languageName(a.lang)}</a></li>`))}</ul></nav>` : ""}
+${
+  alternates.length > 1
+    ? html`<nav class="languages" aria-label="${tx.t("help.language")}"><ul>\
+${alternates.map((a) =>
+  a.lang === lang
+    ? html`<li><span aria-current="page" lang="${a.lang}">${languageName(a.lang)}</span></li>`
+    : html`<li><a href="${a.path}" hreflang="${a.lang}" lang="${a.lang}">${languageName(a.lang)}</a></li>`,
+)}</ul></nav>`
+    : ""
+}
 <form class="search" role="search" method="get" action="${paths.search(site, lang)}">
-<input type="search" name="q" aria-label="${tx.t("help.search_label")}" placeholder="${tx.t("help.search_placeholder")}" maxlength="200" value="${options.query ?? ""}">
+<input type="search" name="q" aria-label="${tx.t("help.search_label")}" \
+placeholder="${tx.t("help.search_placeholder")}" maxlength="200" value="${options.query ?? ""}">
 <button type="submit">${tx.t("help.search_button")}</button>
 </form>
 </div></header>
 <main id="content">
-${crumbs.length > 1 ? html`<nav class="crumbs" aria-label="${tx.t("help.breadcrumbs")}"><ol>${crumbs.map((c, i) => (i === crumbs.length - 1 ? html`<li aria-current="page">${c.name}</li>` : html`<li><a href="${c.path}">${c.name}</a></li>`))}</ol></nav>` : ""}
+${
+  crumbs.length > 1
+    ? html`<nav class="crumbs" aria-label="${tx.t("help.breadcrumbs")}"><ol>\
+${crumbs.map((c, i) => (i === crumbs.length - 1 ? html`<li aria-current="page">${c.name}</li>` : html`<li><a href="${c.path}">${c.name}</a></li>`))}\
+</ol></nav>`
+    : ""
+}
 ${body}
 </main>
 <footer class="site"><p>${site.row.footer || `© ${site.orgName}`}</p></footer>

@@ -49,7 +49,8 @@ export async function homePage(deps: Pick<Deps, "db">, site: Site, lang: string)
       : html`<h1>${name}</h1><h2>${tx.t("help.collections")}</h2>
 <ul class="cards">${collections.map(
           (c) =>
-            html`<li><a href="${paths.collection(site, lang, c.tag)}"><strong>${c.tag}</strong></a><p class="muted">${tx.t("help.articles", { count: c.docs.length })}</p></li>`,
+            html`<li><a href="${paths.collection(site, lang, c.tag)}"><strong>${c.tag}</strong></a>\
+<p class="muted">${tx.t("help.articles", { count: c.docs.length })}</p></li>`,
         )}</ul>`;
   return helpPage(
     site,
@@ -165,7 +166,9 @@ export async function searchPage(
   const hits = q === "" ? [] : await searchHelp(deps, site.row.orgId, site.row.collections, q, { record, keep });
   const tx = helpTexts(lang, site.overrides);
   const heading = q === "" ? tx.t("help.search_label") : tx.t("help.results_for", { query: q });
-  const body = html`<h1>${heading}</h1>${q === "" ? html`<p>${tx.t("help.empty_query")}</p>` : hits.length === 0 ? html`<p>${tx.t("help.no_results")}</p>` : results(site, hits)}`;
+  const body = html`<h1>${heading}</h1>${
+    q === "" ? html`<p>${tx.t("help.empty_query")}</p>` : hits.length === 0 ? html`<p>${tx.t("help.no_results")}</p>` : results(site, hits)
+  }`;
   // Search results are not pages to index (no canonical: noindex).
   return helpPage(site, lang, { title: heading, crumbs: [crumbHome(site, lang), { name: tx.t("help.search_button"), path: paths.search(site, lang) }] }, body, {
     query: q,

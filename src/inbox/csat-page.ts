@@ -42,7 +42,9 @@ const thanks = (texts: Texts, r: Rating) =>
   shown(
     texts,
     texts.t("rating.thanks_title"),
-    html`<h1>${texts.t("rating.thanks_title")}</h1><p>${texts.t("rating.thanks", { number: String(r.ticket_number), score: r.score, label: scoreLabels(texts)[r.score] ?? "" })}</p>${r.comment ? html`<blockquote>${r.comment}</blockquote>` : ""}`,
+    html`<h1>${texts.t("rating.thanks_title")}</h1>\
+<p>${texts.t("rating.thanks", { number: String(r.ticket_number), score: r.score, label: scoreLabels(texts)[r.score] ?? "" })}</p>\
+${r.comment ? html`<blockquote>${r.comment}</blockquote>` : ""}`,
   );
 
 export function csatPageRoutes(deps: Pick<Deps, "db" | "now" | "texts">) {
@@ -67,14 +69,16 @@ export function csatPageRoutes(deps: Pick<Deps, "db" | "now" | "texts">) {
         const labels = scoreLabels(texts);
         const options = [5, 4, 3, 2, 1].map(
           (n) =>
-            html`<label class="choice"><input type="radio" name="score" value="${String(n)}" required${n === chosen ? html` checked` : ""}> ${String(n)} — ${labels[n]!}</label>`,
+            html`<label class="choice"><input type="radio" name="score" value="${String(n)}" required${n === chosen ? html` checked` : ""}\
+> ${String(n)} — ${labels[n]!}</label>`,
         );
         return shown(
           texts,
           texts.t("rating.page_title"),
           html`<h1>${texts.t("rating.heading", { number: String(found.number) })}</h1>
 <form method="post"><fieldset><legend>${texts.t("rating.legend")}</legend>${options}</fieldset>
-<div class="field"><label for="comment">${texts.t("rating.comment")}</label><textarea id="comment" name="comment" rows="4" maxlength="${String(CSAT_LIMITS.comment)}"></textarea></div>
+<div class="field"><label for="comment">${texts.t("rating.comment")}</label>\
+<textarea id="comment" name="comment" rows="4" maxlength="${String(CSAT_LIMITS.comment)}"></textarea></div>
 <div class="actions"><button type="submit">${texts.t("rating.send")}</button></div></form>`,
         );
       },

@@ -37,7 +37,8 @@ export const DocView = t.Object(
     language: t.Optional(t.String({ description: "ISO 639-1 code the document is indexed in; absent when it could not be told (indexed as English)" })),
     translations: t.Optional(
       t.Array(t.Object({ id: t.String(), language: t.Union([t.String(), t.Null()]), title: t.String() }), {
-        description: `The same article in other languages (one document each, by language; null: not known), up to ${TRANSLATIONS_LISTED}; given when one document is read or changed.`,
+        description: `The same article in other languages (one document each, by language; null: not known), \
+up to ${TRANSLATIONS_LISTED}; given when one document is read or changed.`,
       }),
     ),
     created_at: t.String({ format: "date-time" }),

@@ -35,7 +35,10 @@ export const EMBED_JOB = {
 /** A document's version as the vectors record it: its `updated_at` in whole milliseconds (what a JavaScript Date of it holds). */
 const versionSql = sql`floor(extract(epoch from "docs"."updated_at") * 1000)::bigint`;
 
-/** Whether the document of the outer query has vectors of `model` for its current version (names qualified: drizzle leaves a one-table select's columns bare). */
+/**
+ * Whether the document of the outer query has vectors of `model` for its current version (names
+ * qualified: drizzle leaves a one-table select's columns bare).
+ */
 const hasVectors = (model: string) =>
   sql`exists (select 1 from "passage_embeddings" pe where pe."doc_id" = "docs"."id" and pe."doc_version" = ${versionSql} and pe."model" = ${model})`;
 

@@ -14,7 +14,8 @@ const Status = t.Object({
   }),
   refused: t.Integer({
     description:
-      "Published documents whose current version the embeddings server refused as input (400, 413 or 422); they count by their words only until edited or the model changes.",
+      "Published documents whose current version the embeddings server refused as input (400, 413 or 422); " +
+      "they count by their words only until edited or the model changes.",
   }),
   last_error: t.Optional(
     t.Object(

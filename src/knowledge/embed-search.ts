@@ -127,7 +127,10 @@ export interface SemanticPage {
   passage: RankedPassage;
 }
 
-/** Pages by their best passage's similarity to `vector`, best first, those under the floor left out: only pages indexed at the version their vectors were made from. */
+/**
+ * Pages by their best passage's similarity to `vector`, best first, those under the floor left out:
+ * only pages indexed at the version their vectors were made from.
+ */
 export async function semanticPages(
   deps: Pick<Deps, "db" | "config" | "knowledge">,
   orgId: string,
@@ -152,7 +155,10 @@ export async function semanticPages(
   return out.sort((a, b) => b.similarity - a.similarity || (a.docId < b.docId ? -1 : 1)).slice(0, HYBRID.depth);
 }
 
-/** A fused page: the lexical page when the lexical ranking has it (its score, coverage and passage), else the page with its best passage by meaning and a lexical score of 0. */
+/**
+ * A fused page: the lexical page when the lexical ranking has it (its score, coverage and passage),
+ * else the page with its best passage by meaning and a lexical score of 0.
+ */
 export interface FusedPage extends RankedPage {
   /** Found by meaning (in the semantic ranking, above the floor). */
   semantic: boolean;

@@ -12,7 +12,9 @@ import { missedSearches, unhelpfulArticles } from "./help-signals.ts";
 
 const Reason = t.Union([t.Literal("low_confidence"), t.Literal("not_helpful"), t.Literal("handed_off"), t.Literal("boilerplate")], {
   description:
-    "low_confidence: answered below confidence 0.5; not_helpful: the customer answered No to \"Did that help?\"; handed_off: the conversation's next reply handed it to a person (asked for, routed, or a ticket opened); boilerplate: answered only from text repeated across a source's pages (not recorded yet: never given).",
+    'low_confidence: answered below confidence 0.5; not_helpful: the customer answered No to "Did that help?"; ' +
+    "handed_off: the conversation's next reply handed it to a person (asked for, routed, or a ticket opened); " +
+    "boilerplate: answered only from text repeated across a source's pages (not recorded yet: never given).",
 });
 export const GapGroupSchema = t.Object({
   terms: t.Array(t.String()),
@@ -38,7 +40,8 @@ export const GapGroupSchema = t.Object({
   }),
 });
 const ByLanguage = t.Array(t.Object({ language: t.String(), count: t.Integer() }), {
-  description: `The period's gap answers by their conversation's language (ISO 639-1; unknown: not known), most first; all of them, whatever language filters the groups (at most ${GAPS.scan} answers are read).`,
+  description: `The period's gap answers by their conversation's language (ISO 639-1; unknown: not known), most first; \
+all of them, whatever language filters the groups (at most ${GAPS.scan} answers are read).`,
 });
 /** `?language=`: a language tag (counted by its primary language) or `unknown`. */
 export const GapLanguage = t.String({

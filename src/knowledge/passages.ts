@@ -133,7 +133,10 @@ export interface DocVersion {
   id: string;
   title: string;
   updatedAt: Date;
-  /** The body as the index holds it (its boilerplate lines left out: src/knowledge/boilerplate.ts), and the key naming that text; read from the database otherwise. */
+  /**
+   * The body as the index holds it (its boilerplate lines left out: src/knowledge/boilerplate.ts),
+   * and the key naming that text; read from the database otherwise.
+   */
   indexed?: { key: string; text: string };
 }
 
@@ -162,8 +165,13 @@ const MARK_STOP = "\uE001";
  * Intraword runs (snake_case) and free-standing ones ("2 * 3", "* item") are left alone; the
  * match marks are transparent to that judgement.
  */
-const EMPHASIS =
-  /(?<=(?:^|[\s\p{P}])[\uE000\uE001]*)[*_]+(?=[\uE000\uE001]*[^\s*_\uE000\uE001])|(?<=[^\s*_\uE000\uE001][\uE000\uE001]*)[*_]+(?=[\uE000\uE001]*(?:$|[\s\p{P}]))/gu;
+const EMPHASIS = new RegExp(
+  [
+    "(?<=(?:^|[\\s\\p{P}])[\\uE000\\uE001]*)[*_]+(?=[\\uE000\\uE001]*[^\\s*_\\uE000\\uE001])", // opens
+    "(?<=[^\\s*_\\uE000\\uE001][\\uE000\\uE001]*)[*_]+(?=[\\uE000\\uE001]*(?:$|[\\s\\p{P}]))", // closes
+  ].join("|"),
+  "gu",
+);
 
 /** Marked text as plain text with the matched words in `**…**`, never nested in the body's own emphasis. */
 export function snippetText(marked: string): string {

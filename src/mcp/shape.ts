@@ -14,7 +14,10 @@ export const TOOLS_TTL_MS = 60_000;
 export const DISCOVER_TTL_MS = 3_600_000;
 
 // A speech bubble, inline so that no client has to fetch anything to show it.
-const ICON = `data:image/svg+xml;base64,${btoa('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#2563eb"/><path d="M8 9h16a2 2 0 0 1 2 2v9a2 2 0 0 1-2 2h-9l-5 4v-4H8a2 2 0 0 1-2-2v-9a2 2 0 0 1 2-2z" fill="#fff"/></svg>')}`;
+const ICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#2563eb"/>' +
+  '<path d="M8 9h16a2 2 0 0 1 2 2v9a2 2 0 0 1-2 2h-9l-5 4v-4H8a2 2 0 0 1-2-2v-9a2 2 0 0 1 2-2z" fill="#fff"/></svg>';
+const ICON = `data:image/svg+xml;base64,${btoa(ICON_SVG)}`;
 
 export function serverInfo(config: Pick<Config, "baseUrl">, version: string): Record<string, unknown> {
   const info: Record<string, unknown> = { name: SERVER_NAME, version: SERVER_VERSION };

@@ -27,7 +27,8 @@ ${
 }
 <p>${view.clientName} will be able to:</p>
 <ul>${view.scopes.map((s) => html`<li>${SCOPES[s as Scope] ?? s}</li>`)}</ul>
-<div class="actions"><button type="submit" name="decision" value="deny" class="secondary">Deny</button><button type="submit" name="decision" value="allow">Allow</button></div>
+<div class="actions"><button type="submit" name="decision" value="deny" class="secondary">Deny</button>\
+<button type="submit" name="decision" value="allow">Allow</button></div>
 </form>`,
     // form-action also governs where the form's redirect may go: allow the client's redirect URI.
     { csp: PAGE_CSP.replace("form-action 'self'", `form-action 'self' ${formActionSource(view.redirectUri)}`) },

@@ -48,7 +48,8 @@ export function invitePage(
 <label for="email">Email</label>
 <input id="email" name="email" type="email" autocomplete="username" value="${inv.email}" readonly>
 <label for="password">Password</label>
-<input id="password" name="password" type="password" autocomplete="current-password" required autofocus${invalid("password")}${describedBy("password", e.password)}>
+<input id="password" name="password" type="password" autocomplete="current-password" \
+required autofocus${invalid("password")}${describedBy("password", e.password)}>
 ${fieldError("password", e.password)}
 <div class="actions"><button type="submit">Sign in and join</button></div>
 </form>`
@@ -57,10 +58,13 @@ ${fieldError("password", e.password)}
 <label for="email">Email</label>
 <input id="email" name="email" type="email" autocomplete="username" value="${inv.email}" readonly>
 <label for="name">Your name</label>
-<input id="name" name="name" type="text" autocomplete="name" required autofocus maxlength="${INVITATION_LIMITS.name}" value="${options.name ?? ""}"${invalid("name")}${describedBy("name", e.name)}>
+<input id="name" name="name" type="text" autocomplete="name" required autofocus \
+maxlength="${INVITATION_LIMITS.name}" value="${options.name ?? ""}"${invalid("name")}${describedBy("name", e.name)}>
 ${fieldError("name", e.name)}
 <label for="password">Choose a password</label>
-<input id="password" name="password" type="password" autocomplete="new-password" required minlength="${PASSWORD_MIN}" maxlength="${PASSWORD_MAX}"${invalid("password")}${describedBy("password", e.password, true)}>
+<input id="password" name="password" type="password" autocomplete="new-password" required \
+minlength="${PASSWORD_MIN}" maxlength="${PASSWORD_MAX}"\
+${invalid("password")}${describedBy("password", e.password, true)}>
 <p class="muted" id="password-hint">At least ${PASSWORD_MIN} characters.</p>
 ${fieldError("password", e.password)}
 <div class="actions"><button type="submit">Create account and join</button></div>

@@ -34,7 +34,9 @@ ${
 <input id="email" name="email" type="email" autocomplete="username" required autofocus value="${options.email ?? ""}">
 <div class="actions"><button type="submit">Email me a link</button></div>
 </form>`
-    : html`<p>This server sends no email. Ask the operator to run <code>svc-agents user reset-password --email you@example.com</code>: it prints a link that works for an hour.</p>`
+    : html`<p>This server sends no email. Ask the operator to run \
+<code>svc-agents user reset-password --email you@example.com</code>\
+: it prints a link that works for an hour.</p>`
 }
 <p><a href="/signin">Back to sign-in</a></p>`,
     { status: options.status, headers: { ...HEADERS, ...options.headers } },
@@ -50,7 +52,9 @@ ${options.error ? html`<p class="error" role="alert" id="password-error">${optio
 <label for="email">Email</label>
 <input id="email" name="email" type="email" autocomplete="username" value="${email}" readonly>
 <label for="password">New password</label>
-<input id="password" name="password" type="password" autocomplete="new-password" required autofocus minlength="${PASSWORD_MIN}" maxlength="${PASSWORD_MAX}" aria-describedby="password-hint${options.error ? " password-error" : ""}"${options.error ? html` aria-invalid="true"` : ""}>
+<input id="password" name="password" type="password" autocomplete="new-password" required autofocus \
+minlength="${PASSWORD_MIN}" maxlength="${PASSWORD_MAX}" \
+aria-describedby="password-hint${options.error ? " password-error" : ""}"${options.error ? html` aria-invalid="true"` : ""}>
 <p class="muted" id="password-hint">At least ${PASSWORD_MIN} characters. Every session of this account is signed out.</p>
 <div class="actions"><button type="submit">Set password</button></div>
 </form>`,

@@ -26,10 +26,19 @@ export function demoPage(baseUrl: string, demo: DemoInfo, voice = false): Respon
   return page(
     "Demo",
     html`<h1>Try the chat widget</h1>
-<p>This page stands in for your website. The round button in the bottom-right corner is the widget; it answers from the demo organisation's help articles with the builtin provider (no model or key needed).</p>
+<p>This page stands in for your website. The round button in the bottom-right corner is the widget; \
+it answers from the demo organisation's help articles with the builtin provider (no model or key needed).</p>
 <p>Questions to try:</p>
 <ul>${questions.map((q) => html`<li>${q}</li>`)}</ul>
-<p><strong>Voice: ${voice ? "on" : "off"}.</strong> <a href="${voice ? "/demo" : "/demo?voice=on"}">${voice ? "Turn voice off" : "Turn voice on"}</a> — ${voice ? "the widget has a microphone button: " + "it listens with your browser's speech recognition (some browsers send " + "the audio to their vendor) and answers " + "aloud with your browser's voices." : "a microphone button in the widget, answers spoken aloud."}</p>
+<p><strong>Voice: ${voice ? "on" : "off"}.</strong> <a href="${voice ? "/demo" : "/demo?voice=on"}">${voice ? "Turn voice off" : "Turn voice on"}</a> — \
+${
+  voice
+    ? "the widget has a microphone button: " +
+      "it listens with your browser's speech recognition (some browsers send " +
+      "the audio to their vendor) and answers " +
+      "aloud with your browser's voices."
+    : "a microphone button in the widget, answers spoken aloud."
+}</p>
 <p>“Talk to a person” opens a ticket you can see in the inbox after <a href="/signin">signing in</a> as ${demo.email}.</p>
 <p class="muted">Put it on your own site with:</p>
 ${installSnippet(baseUrl, demo.widgetKey, demo.orgId)

@@ -96,8 +96,14 @@ export interface Signals {
   answered: boolean;
 }
 
-const FRUSTRATION_BEHAVIOR =
-  /\b(?:rage[\s_-]?clicks?|dead[\s_-]?clicks?|frustrat\w*|angry|annoyed|error[\s_-]?clicks?|repeated(?:ly)?[\s_-]?(?:clicks?|errors?|fail\w*|attempts?)|thrashing|u[\s_-]?turns?|(?:clicked|tried|failed)\s+\d{1,4}\s+times)\b/i;
+const FRUSTRATION_BEHAVIOR = new RegExp(
+  `\\b(?:${[
+    "rage[\\s_-]?clicks?|dead[\\s_-]?clicks?|frustrat\\w*|angry|annoyed|error[\\s_-]?clicks?",
+    "repeated(?:ly)?[\\s_-]?(?:clicks?|errors?|fail\\w*|attempts?)|thrashing|u[\\s_-]?turns?",
+    "(?:clicked|tried|failed)\\s+\\d{1,4}\\s+times",
+  ].join("|")})\\b`,
+  "i",
+);
 /**
  * Words of frustration in each catalogue language (README "Languages"), matched as whole words in
  * any message whatever its language (a customer may complain in another language than they asked
@@ -105,11 +111,14 @@ const FRUSTRATION_BEHAVIOR =
  */
 const FRUSTRATION_WORDS: readonly string[] = [
   // en
-  "useless|not helpful|unhelpful|doesn'?t help|does not help|still (?:not|doesn'?t|does not|broken|failing)|ridiculous|terrible|awful|waste of (?:my )?time|fed up|sick of|so frustrat\\p{L}*|annoying|wtf|this is a joke|nothing works",
+  "useless|not helpful|unhelpful|doesn'?t help|does not help|still (?:not|doesn'?t|does not|broken|failing)|" +
+    "ridiculous|terrible|awful|waste of (?:my )?time|fed up|sick of|so frustrat\\p{L}*|annoying|wtf|this is a joke|nothing works",
   // es
-  "in[uú]til|no (?:me )?sirve|no ayuda|sigue sin funcionar|rid[ií]culo|horrible|p[eé]rdida de tiempo|estoy harto|estoy harta|qu[eé] desastre|nada funciona|no funciona nada",
+  "in[uú]til|no (?:me )?sirve|no ayuda|sigue sin funcionar|rid[ií]culo|" +
+    "horrible|p[eé]rdida de tiempo|estoy harto|estoy harta|qu[eé] desastre|nada funciona|no funciona nada",
   // de
-  "nutzlos|hilft nicht|bringt nichts|funktioniert (?:immer )?noch nicht|l[aä]cherlich|schrecklich|zeitverschwendung|ich habe es satt|mir reicht'?s|nichts funktioniert|unverschämt",
+  "nutzlos|hilft nicht|bringt nichts|funktioniert (?:immer )?noch nicht|l[aä]cherlich|" +
+    "schrecklich|zeitverschwendung|ich habe es satt|mir reicht'?s|nichts funktioniert|unverschämt",
   // fr
   "inutile|[çc]a n[’']aide pas|ne sert à rien|toujours pas|ridicule|nul|horrible|perte de temps|j[’']en ai marre|ras le bol|rien ne marche|rien ne fonctionne",
   // pt

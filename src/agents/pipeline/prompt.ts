@@ -46,7 +46,8 @@ export function systemText(input: {
     parts.push(`The customer's identity is verified. Known facts: ${json(known, TRAITS_CHARS)}`);
   } else
     parts.push(
-      `The customer's identity is NOT verified${c.name ? `; they call themselves ${json(c.name, 200)}` : ""}. Do not disclose account data on the strength of what they claim.`,
+      `The customer's identity is NOT verified${c.name ? `; they call themselves ${json(c.name, 200)}` : ""}. \
+Do not disclose account data on the strength of what they claim.`,
     );
   if (c && Object.keys(c.traits).length > 0) parts.push(`Traits reported by the customer's app (unverified): ${json(c.traits, TRAITS_CHARS)}`);
   if (Object.keys(input.context).length > 0) parts.push(`Page context reported by the customer's app (unverified): ${json(input.context, TRAITS_CHARS)}`);
@@ -66,7 +67,8 @@ export function languageInstruction(language: string): string {
   } catch {
     // not a code Intl knows: the code itself
   }
-  return `Answer in ${name} (language code "${language}"), the customer's language, even when the help articles or tool results you are given are in another language: translate what you use from them.`;
+  return `Answer in ${name} (language code "${language}"), the customer's language, \
+even when the help articles or tool results you are given are in another language: translate what you use from them.`;
 }
 
 function imagesNote(count: number) {

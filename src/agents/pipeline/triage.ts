@@ -42,18 +42,22 @@ export interface TriageInput {
 const norm = (text: string) => text.toLowerCase().replace(/[’‘`]/g, "'").replace(/\s+/g, " ").trim();
 
 const PERSON =
-  "(?:human(?: being)?|person|real person|live (?:person|agent|chat|support|help)|(?:a |an |the |your )?(?:support |customer service |customer support |real |actual )?(?:agent|representative|rep|operator|staff|someone|somebody|manager|supervisor|team member|support team|member of (?:your |the )?(?:team|staff)))";
+  "(?:human(?: being)?|person|real person|live (?:person|agent|chat|support|help)|" +
+  "(?:a |an |the |your )?(?:support |customer service |customer support |real |actual )?" +
+  "(?:agent|representative|rep|operator|staff|someone|somebody|manager|supervisor|team member|support team|member of (?:your |the )?(?:team|staff)))";
 const PERSON_REQUESTS = [
   // "talk to a human", "speak with someone", "chat with a real person"
   new RegExp(
-    `\\b(?:talk|speak|chat|get through|be connected|connect me|put me through|transfer me|hand me over|escalate(?: this)?)\\b[^.?!]{0,20}\\b(?:to|with)\\b[^.?!]{0,15}\\b${PERSON}\\b`,
+    "\\b(?:talk|speak|chat|get through|be connected|connect me|put me through|transfer me|hand me over|escalate(?: this)?)\\b" +
+      `[^.?!]{0,20}\\b(?:to|with)\\b[^.?!]{0,15}\\b${PERSON}\\b`,
   ),
   // "human please", "agent!", "real person", "operator" as the whole message
   new RegExp(`^(?:(?:a|an|the|my|your|i want|i need|get me|give me)\\s+)*${PERSON}(?:\\s+(?:please|pls|now|asap))*[\\s.!?]*$`),
   // "I want/need/would like a human", "get me a person", "is there a human I can chat with": the
   // person ends the clause or is followed by talking ("I need a support agent seat" is not a request).
   new RegExp(
-    `\\b(?:want|need|would like|'d like|prefer|get me|give me|is there|can i have|may i have|let me have)\\b[^.?!]{0,12}\\b${PERSON}(?=\\s*(?:please|pls|now|asap|instead|right now|here)?\\s*(?:[.!?,;]|$)|\\s+(?:i can|to|who can|that can)\\s+(?:talk|speak|chat|help))`,
+    "\\b(?:want|need|would like|'d like|prefer|get me|give me|is there|can i have|may i have|let me have)\\b[^.?!]{0,12}\\b" +
+      `${PERSON}(?=\\s*(?:please|pls|now|asap|instead|right now|here)?\\s*(?:[.!?,;]|$)|\\s+(?:i can|to|who can|that can)\\s+(?:talk|speak|chat|help))`,
   ),
   /\b(?:live help|live chat|livehelp|human support|human agent|human help)\b/,
   // The other catalogue languages (README "Languages"): the plainest ways of asking for a person.
@@ -82,8 +86,20 @@ export function asksForPerson(message: string): boolean {
 const YES =
   /^(?:yes|yeah|yep|yup|sure|ok|okay|please|please do|yes please|go ahead|do it|that would be great|sounds good)\b[\s.,!]*(?:please|thanks|thank you)?[\s.!]*$/;
 /** "yes" in the other catalogue languages, the whole message (README "Languages"). */
-const YES_OTHER =
-  /^(?:s[ií]|claro|vale|de acuerdo|s[ií],? por favor|por favor|ja|ja,? bitte|gerne|bitte|oui|oui,? merci|d'accord|volontiers|sim|sim,? por favor|certo|s[ìi],? grazie|va bene|ja graag|graag|はい|はい、お願いします|お願いします|是|是的|好|好的|نعم|أجل|نعم،? من فضلك)[\s.,!。！、]*$/u;
+const YES_OTHER = new RegExp(
+  `^(?:${[
+    "s[ií]|claro|vale|de acuerdo|s[ií],? por favor|por favor", // es
+    "ja|ja,? bitte|gerne|bitte", // de
+    "oui|oui,? merci|d'accord|volontiers", // fr
+    "sim|sim,? por favor", // pt
+    "certo|s[ìi],? grazie|va bene", // it
+    "ja graag|graag", // nl
+    "はい|はい、お願いします|お願いします", // ja
+    "是|是的|好|好的", // zh
+    "نعم|أجل|نعم،? من فضلك", // ar
+  ].join("|")})[\\s.,!。！、]*$`,
+  "u",
+);
 
 /** "yes" to the agent's offer of a person. */
 export function acceptsOffer(message: string): boolean {

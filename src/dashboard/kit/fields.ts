@@ -34,8 +34,13 @@ function described(id: string, error: string | undefined, hint: string | undefin
 }
 
 function fieldExtras(id: string, error: string | undefined, hint: string | undefined): Html {
-  return html`${hint ? html`<p class="hint" id="${id}-hint">${hint}</p>` : ""}${error ? html`<p class="field-error" id="${id}-error">${error}</p>` : ""}`;
+  const hintLine = hint ? html`<p class="hint" id="${id}-hint">${hint}</p>` : "";
+  const errorLine = error ? html`<p class="field-error" id="${id}-error">${error}</p>` : "";
+  return html`${hintLine}${errorLine}`;
 }
+
+/** The class of a field's wrapper: marked when the field failed. */
+const fieldClass = (error: string | undefined) => `field${error ? " has-error" : ""}`;
 
 export interface FieldOptions {
   name: string;
@@ -54,17 +59,25 @@ export interface FieldOptions {
 /** A labelled input with its hint and its error. */
 export function field(o: FieldOptions): Html {
   const id = `f-${o.name}`;
-  return html`<div class="field${o.error ? " has-error" : ""}"><label for="${id}">${o.label}</label><input id="${id}" name="${o.name}" type="${o.type ?? "text"}" value="${o.value ?? ""}"${attrs({ required: o.required, maxlength: o.maxLength || null, placeholder: o.placeholder || null })}${described(id, o.error, o.hint)}${attrs(o.attrs ?? {})}>${fieldExtras(id, o.error, o.hint)}</div>`;
+  const limits = attrs({ required: o.required, maxlength: o.maxLength || null, placeholder: o.placeholder || null });
+  const extra = html`${limits}${described(id, o.error, o.hint)}${attrs(o.attrs ?? {})}`;
+  const input = html`<input id="${id}" name="${o.name}" type="${o.type ?? "text"}" value="${o.value ?? ""}"${extra}>`;
+  return html`<div class="${fieldClass(o.error)}"><label for="${id}">${o.label}</label>${input}${fieldExtras(id, o.error, o.hint)}</div>`;
 }
 
 export function textarea(o: Omit<FieldOptions, "type"> & { rows?: number }): Html {
   const id = `f-${o.name}`;
-  return html`<div class="field${o.error ? " has-error" : ""}"><label for="${id}">${o.label}</label><textarea id="${id}" name="${o.name}" rows="${o.rows ?? 6}"${attrs({ required: o.required, maxlength: o.maxLength || null })}${described(id, o.error, o.hint)}${attrs(o.attrs ?? {})}>${o.value ?? ""}</textarea>${fieldExtras(id, o.error, o.hint)}</div>`;
+  const limits = attrs({ required: o.required, maxlength: o.maxLength || null });
+  const extra = html`${limits}${described(id, o.error, o.hint)}${attrs(o.attrs ?? {})}`;
+  const box = html`<textarea id="${id}" name="${o.name}" rows="${o.rows ?? 6}"${extra}>${o.value ?? ""}</textarea>`;
+  return html`<div class="${fieldClass(o.error)}"><label for="${id}">${o.label}</label>${box}${fieldExtras(id, o.error, o.hint)}</div>`;
 }
 
 export function select(o: Omit<FieldOptions, "type"> & { options: { value: string; label: string }[] }): Html {
   const id = `f-${o.name}`;
-  return html`<div class="field${o.error ? " has-error" : ""}"><label for="${id}">${o.label}</label><select id="${id}" name="${o.name}"${described(id, o.error, o.hint)}>${o.options.map((opt) => html`<option value="${opt.value}"${attrs({ selected: opt.value === o.value })}>${opt.label}</option>`)}</select>${fieldExtras(id, o.error, o.hint)}</div>`;
+  const options = o.options.map((opt) => html`<option value="${opt.value}"${attrs({ selected: opt.value === o.value })}>${opt.label}</option>`);
+  const control = html`<select id="${id}" name="${o.name}"${described(id, o.error, o.hint)}>${options}</select>`;
+  return html`<div class="${fieldClass(o.error)}"><label for="${id}">${o.label}</label>${control}${fieldExtras(id, o.error, o.hint)}</div>`;
 }
 
 export function checkbox(o: {
@@ -78,7 +91,10 @@ export function checkbox(o: {
   describedBy?: string;
 }): Html {
   const id = o.id ?? `f-${o.name}`;
-  return html`<div class="check"><input type="checkbox" id="${id}" name="${o.name}" value="${o.value ?? "on"}"${attrs({ checked: o.checked, "aria-describedby": o.hint ? `${id}-hint` : o.describedBy, disabled: o.disabled })}><label for="${id}">${o.label}</label>${o.hint ? html`<span class="hint" id="${id}-hint">${o.hint}</span>` : ""}</div>`;
+  const state = attrs({ checked: o.checked, "aria-describedby": o.hint ? `${id}-hint` : o.describedBy, disabled: o.disabled });
+  const hint = o.hint ? html`<span class="hint" id="${id}-hint">${o.hint}</span>` : "";
+  const input = html`<input type="checkbox" id="${id}" name="${o.name}" value="${o.value ?? "on"}"${state}>`;
+  return html`<div class="check">${input}<label for="${id}">${o.label}</label>${hint}</div>`;
 }
 
 /**
@@ -99,7 +115,9 @@ export function jsonField(text: string): { value: unknown } | { error: string } 
 export function errorSummary(errors: FieldErrors): Html {
   const count = Object.keys(errors).length;
   if (count === 0) return html``;
-  return html`<div class="error" role="alert"><p>${count === 1 ? "One field needs attention." : `${count} fields need attention.`}</p><ul>${Object.entries(errors).map(([name, message]) => html`<li><a href="#f-${name}">${message}</a></li>`)}</ul></div>`;
+  const heading = count === 1 ? "One field needs attention." : `${count} fields need attention.`;
+  const links = Object.entries(errors).map(([name, message]) => html`<li><a href="#f-${name}">${message}</a></li>`);
+  return html`<div class="error" role="alert"><p>${heading}</p><ul>${links}</ul></div>`;
 }
 
 /** A field's own error line, for a group of controls (a fieldset) rather than one input. */
@@ -114,7 +132,8 @@ export function groupError(id: string, error: string | undefined): Html {
  */
 export function submit(label: string, options: { busy?: string; kind?: "primary" | "secondary" | "danger"; name?: string; value?: string } = {}): Html {
   const kind = options.kind && options.kind !== "primary" ? options.kind : null;
-  return html`<button type="submit"${attrs({ class: kind, "data-busy": options.busy, name: options.name, value: options.name ? (options.value ?? "") : null })}>${label}</button>`;
+  const value = options.name ? (options.value ?? "") : null;
+  return html`<button type="submit"${attrs({ class: kind, "data-busy": options.busy, name: options.name, value })}>${label}</button>`;
 }
 
 /**
@@ -126,5 +145,8 @@ export function actionButton(
   label: string,
   options: { kind?: "secondary" | "danger"; busy?: string; confirm?: string; hidden?: Record<string, string> } = {},
 ): Html {
-  return html`<form method="post" action="${action}" class="inline"${attrs({ "data-confirm": options.confirm })}><input type="hidden" name="go" value="1">${Object.entries(options.hidden ?? {}).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`)}${submit(label, { kind: options.kind ?? "secondary", busy: options.busy })}</form>`;
+  const hidden = Object.entries(options.hidden ?? {}).map(([k, v]) => html`<input type="hidden" name="${k}" value="${v}">`);
+  const button = submit(label, { kind: options.kind ?? "secondary", busy: options.busy });
+  const confirm = attrs({ "data-confirm": options.confirm });
+  return html`<form method="post" action="${action}" class="inline"${confirm}><input type="hidden" name="go" value="1">${hidden}${button}</form>`;
 }

@@ -55,7 +55,9 @@ function linkTo(path: string, query: Record<string, string | undefined>, param: 
 export function pager(path: string, query: Record<string, string | undefined>, page: number, hasMore: boolean, param = "page", label = "Pages"): Html {
   if (page <= 1 && !hasMore) return html``;
   const link = (n: number) => linkTo(path, query, param, n > 1 ? String(n) : null);
-  return html`<nav class="pager" aria-label="${label}">${page > 1 ? html`<a href="${link(page - 1)}" rel="prev">← Previous</a>` : ""}<span>Page ${page}</span>${hasMore ? html`<a href="${link(page + 1)}" rel="next">Next →</a>` : ""}</nav>`;
+  const previous = page > 1 ? html`<a href="${link(page - 1)}" rel="prev">← Previous</a>` : "";
+  const next = hasMore ? html`<a href="${link(page + 1)}" rel="next">Next →</a>` : "";
+  return html`<nav class="pager" aria-label="${label}">${previous}<span>Page ${page}</span>${next}</nav>`;
 }
 
 /**
@@ -64,7 +66,9 @@ export function pager(path: string, query: Record<string, string | undefined>, p
  */
 export function cursorPager(path: string, query: Record<string, string | undefined>, nextCursor: string | null): Html {
   if (!query.cursor && !nextCursor) return html``;
-  return html`<nav class="pager" aria-label="Pages">${query.cursor ? html`<a href="${linkTo(path, query, "cursor", null)}">← First page</a>` : ""}${nextCursor ? html`<a href="${linkTo(path, query, "cursor", nextCursor)}" rel="next">Next page →</a>` : ""}</nav>`;
+  const first = query.cursor ? html`<a href="${linkTo(path, query, "cursor", null)}">← First page</a>` : "";
+  const next = nextCursor ? html`<a href="${linkTo(path, query, "cursor", nextCursor)}" rel="next">Next page →</a>` : "";
+  return html`<nav class="pager" aria-label="Pages">${first}${next}</nav>`;
 }
 
 /** A status as a badge; `tone` is its class (ok, warn, danger, accent), empty for plain. */
