@@ -7,7 +7,7 @@ import { listActivity } from "../activity/log.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { PAGE_SIZE, shellPage, withMember } from "./kit/index.ts";
-import { settingsNav } from "./settings-nav.ts";
+import { settingsNav } from "./views/settings-nav.ts";
 import { ActivityLog } from "./views/activity-log.ts";
 
 async function activityPage(deps: Deps, request: Request, query: Record<string, string | undefined>) {

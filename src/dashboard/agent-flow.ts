@@ -6,7 +6,7 @@ import { memberActor } from "../kit/actor.ts";
 import { type DashboardContext, type FieldErrors, formValues, redirect, shellPage, submitForm } from "./kit/index.ts";
 import { errorsFromService } from "./agent-form.ts";
 import { AgentFlow } from "./views/agent-flow.ts";
-import { flowFrom, type FlowRows, flowRowsFrom, flowRowsOf } from "./agent-flow-rows.ts";
+import { flowFrom, type FlowRows, flowRowsFrom, flowRowsOf } from "./agent-flow-form.ts";
 
 const L = AGENT_LIMITS;
 

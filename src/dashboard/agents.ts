@@ -17,7 +17,7 @@ import { editPage, save } from "./agent-edit.ts";
 import { saveFlow, showFlow } from "./agent-flow.ts";
 import { create, listPage } from "./agent-list.ts";
 
-export { flowItemText, parseFlowItem } from "./agent-flow-rows.ts";
+export { flowItemText, parseFlowItem } from "./agent-flow-form.ts";
 export { parseRules, rulesToText } from "./agent-rules.ts";
 
 const L = AGENT_LIMITS;

@@ -1,13 +1,14 @@
 // A campaign's preview: every step as one customer (or a sample one) would receive it, nothing
-// sent. The HTML part of each step is served on its own and shown in a sandboxed frame.
+// sent (views/campaign-preview.ts). The HTML part of each step is served on its own and shown in a
+// sandboxed frame.
 import { type Campaign } from "../campaigns/model.ts";
 import { previewCampaign } from "../campaigns/queries.ts";
 import { type EndUser, findEndUser } from "../customers/records.ts";
 import { AppError } from "../errors.ts";
-import { html } from "../html/html.ts";
-import { DASHBOARD_CSP, type DashboardContext, field, shellPage } from "./kit/index.ts";
+import { DASHBOARD_CSP, type DashboardContext, shellPage } from "./kit/index.ts";
 import { CUSTOMER_REF_MAX, customerByRef, customerLabel, customerRef } from "./campaign-customers.ts";
 import { formatDelay } from "./campaign-delay.ts";
+import { CampaignPreview } from "./views/campaign-preview.ts";
 
 /**
  * The preview page may frame its own origin (the HTML part of each step, served by the route
@@ -51,26 +52,23 @@ export async function previewPage(ctx: DashboardContext, c: Campaign, customer: 
   }
   const preview = error ? null : await previewCampaign(ctx.deps, ctx.orgId, c, user?.id);
   const htmlSrc = (stepId: string) => `/dashboard/campaigns/${c.slug}/preview/${encodeURIComponent(stepId)}${user ? `?customer=${user.id}` : ""}`;
-  const body = html`<p><a href="/dashboard/campaigns/${c.slug}">← ${c.name}</a></p>
-<h1>Preview of ${c.name}</h1>
-<p class="muted">Every step as one customer would receive it. Nothing is sent. Links in the preview do not open; scripts in a template never run here.</p>
-<form method="get" action="/dashboard/campaigns/${c.slug}/preview" class="toolbar" aria-label="Preview for a customer">
-${field({ name: "customer", label: "Customer", value: customer ?? "", error, maxLength: CUSTOMER_REF_MAX, hint: "Email address, our id or your external id; empty: a sample customer." })}
-<button type="submit" class="secondary">Preview</button>
-</form>
-${
-  preview
-    ? html`<p>For ${preview.customer.sample ? "a sample customer" : html`<a href="/dashboard/customers/${preview.customer.id ?? ""}">${customerLabel(preview.customer)}</a>`}${preview.customer.email ? ` <${preview.customer.email}>` : ""}.</p>
-${preview.steps.length === 0 ? html`<p>This campaign has no steps yet.</p>` : ""}
-${preview.steps.map(
-  (
-    s,
-  ) => html`<article class="panel" aria-label="Step ${String(s.position + 1)}"><p><span class="badge accent">Step ${String(s.position + 1)}</span> <span class="muted">${s.seconds_after_enrolment === 0 ? "at enrolment" : `${formatDelay(s.seconds_after_enrolment)} after enrolment`}</span></p><p><strong>${s.subject}</strong></p>
-<iframe sandbox class="mail-preview" src="${htmlSrc(s.step_id)}" title="Email of step ${String(s.position + 1)}: ${s.subject}" referrerpolicy="no-referrer"></iframe>
-<details><summary>Plain-text part</summary><pre>${s.text}</pre></details></article>`,
-)}`
-    : ""
-}`;
+  const body = CampaignPreview({
+    campaign: c,
+    customer: customer ?? "",
+    error,
+    refMax: CUSTOMER_REF_MAX,
+    preview: preview && {
+      customer: { ...preview.customer, label: customerLabel(preview.customer) },
+      steps: preview.steps.map((s) => ({
+        stepId: s.step_id,
+        position: s.position,
+        when: s.seconds_after_enrolment === 0 ? "at enrolment" : `${formatDelay(s.seconds_after_enrolment)} after enrolment`,
+        subject: s.subject,
+        text: s.text,
+        htmlSrc: htmlSrc(s.step_id),
+      })),
+    },
+  });
   return shellPage(ctx, {
     title: `Preview · ${c.name}`,
     active: "campaigns",

@@ -14,16 +14,15 @@ import { Value } from "@sinclair/typebox/value";
 import { AUDIENCE_OPS, type AudienceInput, type AudienceRule, CAMPAIGN_LIMITS } from "../campaigns/model.ts";
 import { AudienceInput as AudienceSchema } from "../campaigns/schemas.ts";
 import type { AppError } from "../errors.ts";
-import { type Html, html } from "../html/html.ts";
-import { checkbox, field, type FieldErrors, type FormValues, select } from "./kit/index.ts";
+import { type FieldErrors, type FormValues } from "./kit/index.ts";
+import { formatConditionValue, NUMBER, OP_LABELS } from "./views/campaign-audience.ts";
 
 const L = CAMPAIGN_LIMITS;
 type Op = (typeof AUDIENCE_OPS)[number];
 type Scalar = string | number | boolean;
 
-export const OP_LABELS: Record<Op, string> = { eq: "is", neq: "is not", exists: "is set", not_exists: "is not set", in: "is one of" };
-
-const NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+// The form's words and the writing of a stored value are the view's (views/campaign-audience.ts).
+export { formatConditionValue, OP_LABELS } from "./views/campaign-audience.ts";
 
 /** One value as written in the form; an error message when it cannot be read. */
 function parseScalar(text: string): Scalar | { error: string } {
@@ -89,26 +88,6 @@ export function parseConditionValue(op: Op, text: string): { value?: Scalar | Sc
     values.push(v);
   }
   return { value: values };
-}
-
-/** A stored value as the form writes it (parseConditionValue reads it back to the same value). */
-export function formatConditionValue(value: unknown): string {
-  if (value === undefined) return "";
-  if (Array.isArray(value)) return value.map((v) => formatScalar(v, true)).join(", ");
-  return formatScalar(value, false);
-}
-
-function formatScalar(value: unknown, inList: boolean): string {
-  if (typeof value !== "string") return String(value);
-  const needsQuotes =
-    value === "" ||
-    value !== value.trim() ||
-    value === "true" ||
-    value === "false" ||
-    NUMBER.test(value) ||
-    value.startsWith('"') ||
-    (inList && (value.includes(",") || value.includes('"')));
-  return needsQuotes ? JSON.stringify(value) : value;
 }
 
 /** A short fingerprint of the saved rule: a form opened before someone else changed the rule is refused. */
@@ -192,30 +171,4 @@ export function audienceErrors(details: { path?: string; message: string }[], v:
 export function audienceServiceErrors(error: AppError, v: FormValues): FieldErrors {
   const errors = audienceErrors(error.details ?? [], v);
   return Object.keys(errors).length > 0 ? errors : { audience: error.message };
-}
-
-/** The rule in words, for the campaign page and the list. */
-export function audienceSummary(rule: AudienceRule): Html {
-  return html`<ul>${rule.all.map((c) => html`<li><code>${c.trait}</code> ${OP_LABELS[c.op]}${c.value !== undefined ? html` <code>${formatConditionValue(c.value)}</code>` : ""}</li>`)}</ul>`;
-}
-
-/** The form (for automation:manage on a campaign that is not archived). */
-export function audienceForm(action: string, v: FormValues, e: FieldErrors, hasRule: boolean): Html {
-  const count = Math.min(Math.max(Number(v.a_count) || 0, 0), L.conditions);
-  const row = (i: number, isNew: boolean) => html`<fieldset><legend>${isNew ? "Add a condition" : `Condition ${i + 1}`}</legend>
-<div class="grid2">
-${field({ name: `a${i}_trait`, label: "Trait", value: v[`a${i}_trait`], error: e[`a${i}_trait`], maxLength: L.traitPath, hint: isNew ? "A trait key, or a dotted path such as plan.tier. Leave empty to add nothing." : undefined })}
-${select({ name: `a${i}_op`, label: "Comparison", value: v[`a${i}_op`] ?? "eq", error: e[`a${i}_op`], options: AUDIENCE_OPS.map((op) => ({ value: op, label: OP_LABELS[op] })) })}
-</div>
-${field({ name: `a${i}_value`, label: "Value", value: v[`a${i}_value`], error: e[`a${i}_value`], hint: isNew ? `Numbers and true/false are compared as such; quote text that looks like one ("42"). For “is one of”, up to ${L.inValues} values separated by commas. Empty for “is set” and “is not set”.` : undefined })}
-${isNew ? "" : checkbox({ name: `a${i}_remove`, label: "Remove this condition", checked: v[`a${i}_remove`] === "on" })}
-</fieldset>`;
-  return html`<form method="post" action="${action}" novalidate aria-label="Audience rule">
-<input type="hidden" name="a_count" value="${String(count)}">
-<input type="hidden" name="audience_version" value="${v.audience_version ?? ""}">
-${e.audience ? html`<p class="field-error" id="f-audience">${e.audience}</p>` : ""}
-${Array.from({ length: count }, (_, i) => row(i, false))}
-${count < L.conditions ? row(count, true) : html`<p class="muted">A rule has at most ${String(L.conditions)} conditions.</p>`}
-<div class="actions"><button type="submit" name="do" value="save" data-busy="Saving…">Save audience</button>${hasRule ? html`<button type="submit" name="do" value="clear" class="danger">Remove the rule</button>` : ""}</div>
-</form>`;
 }

@@ -11,9 +11,6 @@ import { shellPage, withMember } from "./kit/index.ts";
 import { canonicalZone, ZONE_MAX } from "../reports/zone.ts";
 import { ReportsPage } from "./views/reports.ts";
 
-/** The overview shows the headline figures too. */
-export { headlineCards } from "./views/report-headlines.ts";
-
 /** The zones the time-zone field suggests (any IANA name is accepted). */
 const ZONES = ["UTC", ...Intl.supportedValuesOf("timeZone").filter((z) => z !== "UTC")];
 

@@ -13,15 +13,6 @@ const ROOT = join(import.meta.dir, "../..");
 const DASHBOARD = "src/dashboard";
 const VIEWS = `${DASHBOARD}/views/`;
 
-// Route files still being converted by others: the rule skips them. This list only shrinks (a file
-// that no longer holds a template must leave it, the test below says so) and ends empty.
-export const NOT_YET_CONVERTED: readonly string[] = [
-  "src/dashboard/campaign-enrolments.ts",
-  "src/dashboard/campaign-page.ts",
-  "src/dashboard/campaign-preview.ts",
-  "src/dashboard/campaigns-audience.ts",
-];
-
 type Source = { path: string; text: string };
 
 function sourceFiles(dir: string): string[] {
@@ -89,15 +80,9 @@ describe("dashboard pages: views apart from routes", () => {
   const routeFiles = sourceFiles(DASHBOARD).filter(isRouteFile);
   const viewFiles = sourceFiles(`${DASHBOARD}/views`);
 
-  test("a route file holds no `html` template (except the files not yet converted)", () => {
+  test("a route file holds no `html` template", () => {
     expect(routeFiles.length).toBeGreaterThan(30);
-    const skipped = new Set(NOT_YET_CONVERTED);
-    expect(templatesInRoutes(routeFiles.filter((path) => !skipped.has(path)).map(read))).toEqual([]);
-  });
-
-  test("the not-yet list only shrinks: each entry exists and still holds a template", () => {
-    const stale = NOT_YET_CONVERTED.filter((path) => !existsSync(join(ROOT, path)) || templatesInRoutes([read(path)]).length === 0);
-    expect(stale).toEqual([]);
+    expect(templatesInRoutes(routeFiles.map(read))).toEqual([]);
   });
 
   test("a view imports only markup (html/, i18n/, dashboard kit and views), other things only as types, never elysia or deps", () => {

@@ -4,7 +4,7 @@ import { attrs, type Html, html } from "../../html/html.ts";
 import { errorSummary, type FieldErrors, groupError, listTable, submit } from "../kit/index.ts";
 import type { Agent } from "../../agents/service.ts";
 import type { AGENT_LIMITS } from "../../agents/agent-input.ts";
-import type { FlowRows } from "../agent-flow-rows.ts";
+import type { FlowRows } from "../agent-flow-form.ts";
 
 export interface AgentFlowProps {
   agent: Pick<Agent, "id" | "name">;
