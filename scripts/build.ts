@@ -7,7 +7,7 @@
 // where src/widget/bundle.ts finds it. The dashboard's script (/assets/dashboard.js) is bundled
 // and embedded the same way, as svc-dashboard.js (src/dashboard/bundle.ts). The embedded
 // database's worker thread (src/db/pglite-worker.ts) is an entrypoint too: Bun embeds a worker
-// only when it is one. So are the inbound email's reply extraction thread (src/inbound/reply-worker.ts) and
+// only when it is one. So are the inbound email's reply extraction thread (src/mail-in/reply-worker.ts) and
 // the knowledge sources' threads (src/sources/extract-worker.ts, files-worker.ts, sitemap-worker.ts).
 import { dirname, join } from "node:path";
 import { buildDashboardCode } from "../src/dashboard/bundle.ts";
@@ -36,7 +36,7 @@ export async function buildBinary(outfile = join(root, "dist/svc-agents")): Prom
       join(root, "src/main.ts"),
       embed,
       join(root, "src/db/pglite-worker.ts"),
-      join(root, "src/inbound/reply-worker.ts"),
+      join(root, "src/mail-in/reply-worker.ts"),
       join(root, "src/sources/extract-worker.ts"),
       join(root, "src/sources/files-worker.ts"),
       join(root, "src/sources/sitemap-worker.ts"),

@@ -56,8 +56,8 @@ import { helpWidgetRoutes } from "./helpcentre/widget-api.ts";
 import { customDomainFront } from "./helpcentre/front.ts";
 import { dashboardRoutes } from "./dashboard/routes.ts";
 import { webhookRoutes } from "./webhooks/routes.ts";
-import { inboundRoutes } from "./inbound/routes.ts";
-import { emailSettingsRoutes } from "./inbound/settings-routes.ts";
+import { inboundRoutes } from "./mail-in/routes.ts";
+import { emailSettingsRoutes } from "./mail-in/settings-routes.ts";
 
 export function createApp(deps: Deps) {
   const app = new Elysia()

@@ -58,8 +58,8 @@ import { orgAgents } from "./agents/lookups.ts";
 import { orgMemberRoles } from "./tenancy/memberships.ts";
 import type { ToolDefinition, ToolProvider } from "./tools/types.ts";
 import { webhookHandler } from "./webhooks/delivery.ts";
-import { createReplyThread } from "./inbound/reply-thread.ts";
-import { inboundMessageIds } from "./inbound/originals.ts";
+import { createReplyThread } from "./mail-in/reply-thread.ts";
+import { inboundMessageIds } from "./mail-in/originals.ts";
 import { csatSettings } from "./sdk/csat-settings.ts";
 import { WEBHOOK_KIND } from "./webhooks/events.ts";
 

@@ -60,9 +60,9 @@ export interface Deps {
   metrics: Metrics;
   /** Wakes the readers of live conversation events and bounds their streams (src/live/live-events.ts). */
   live: LiveEvents;
-  /** Inbound email's reply extraction, on a worker thread with a time limit (src/inbound/reply-thread.ts). */
+  /** Inbound email's reply extraction, on a worker thread with a time limit (src/mail-in/reply-thread.ts). */
   replies: { visible(text: string, timeLimitMs?: number): Promise<string> };
-  /** DNS for checking inbound mail's SPF, DKIM and DMARC (src/inbound/authenticate.ts); the system's when absent; tests answer from their own records. */
+  /** DNS for checking inbound mail's SPF, DKIM and DMARC (src/mail-in/authenticate.ts); the system's when absent; tests answer from their own records. */
   mailDns?: (name: string, type: string) => Promise<string[][] | string[]>;
   /** "Test your agent" runs answering and waiting: per process, per org, per member (src/agents/eval-queue.ts). */
   evalRuns: { all: Slots; orgs: KeyedSlots; members: KeyedSlots };

@@ -11,7 +11,7 @@ import { type Database, openPglite, openPostgres } from "./db/client.ts";
 import { acquireDataDirLock } from "./db/lock.ts";
 import { migrate } from "./db/migrate.ts";
 import { buildDeps, startJobs, stopLive } from "./compose.ts";
-import { startInboundSmtp } from "./inbound/smtp.ts";
+import { startInboundSmtp } from "./mail-in/smtp.ts";
 import type { Deps } from "./deps.ts";
 import { transcriptsSettled } from "./agents/turn.ts";
 import { realTimers } from "./kit/timers.ts";

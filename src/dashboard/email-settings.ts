@@ -1,11 +1,11 @@
 // Dashboard: email settings (README "Email channel"), for members with inbox:view. The org's
 // support alias (editable with org:manage, shown to the others) and the member's own choice of
-// email when a customer writes. Through src/inbound/alias.ts and src/inbox/member-notices.ts, as
+// email when a customer writes. Through src/mail-in/alias.ts and src/inbox/member-notices.ts, as
 // /api/email/settings and /api/email/notifications do.
 import { Elysia } from "elysia";
 import type { Deps } from "../deps.ts";
 import { NOTIFY_MODES, notifyMode, setNotifyMode } from "../inbox/member-notices.ts";
-import { mailSettings, setSupportAlias } from "../inbound/alias.ts";
+import { mailSettings, setSupportAlias } from "../mail-in/alias.ts";
 import { memberActor } from "../kit/actor.ts";
 import { type DashboardContext, type FieldErrors, formBody, formValues, type FormValues, redirect, shellPage, submitForm, withMember } from "./kit/index.ts";
 import { EMAIL_SETTINGS_PATH, EmailSettings } from "./views/email-settings.ts";

@@ -2,7 +2,7 @@
 // reply, note and triage forms (for inbox:manage), and its history in words; loaded here, drawn by
 // views/ticket-detail.ts.
 import { helpArticlesRead } from "./ticket-help-read.ts";
-import { originalsOf } from "../inbound/originals.ts";
+import { originalsOf } from "../mail-in/originals.ts";
 import { lastTicketEventId } from "../inbox/ticket-events.ts";
 import { ticketDetail } from "../inbox/routes.ts";
 import { PRIORITIES, STATUSES, type Ticket, TICKET_LIMITS } from "../inbox/tickets.ts";

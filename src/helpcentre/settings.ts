@@ -7,7 +7,7 @@ import { recordActivity } from "../activity/log.ts";
 import { helpCentres } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { systemMailDns } from "../inbound/authenticate.ts";
+import { systemMailDns } from "../mail-in/authenticate.ts";
 import type { Actor } from "../kit/actor.ts";
 
 export const HELP_LIMITS = {

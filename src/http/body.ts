@@ -52,7 +52,7 @@ export class RawBody {
 
 /**
  * A body left unread by the parser: the route reads `request` itself once it has decided to
- * (src/inbound/routes.ts, after its secret is checked).
+ * (src/mail-in/routes.ts, after its secret is checked).
  */
 export class DeferredBody {}
 

@@ -1,4 +1,4 @@
-// Reads of tickets for inbound email (src/inbound/ingest.ts): which tickets our Message-IDs name,
+// Reads of tickets for inbound email (src/mail-in/ingest.ts): which tickets our Message-IDs name,
 // which of them belongs to the sender, and a new ticket's first message.
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Conn } from "../db/client.ts";

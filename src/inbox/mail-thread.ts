@@ -34,7 +34,7 @@ export interface ThreadIds {
 
 /**
  * The Message-IDs the org's ticket messages arrived with, for those of `ticketMessageIds` that came
- * by email. Inbound mail keeps them (src/inbound/originals.ts), on a floor above this room:
+ * by email. Inbound mail keeps them (src/mail-in/originals.ts), on a floor above this room:
  * src/compose.ts passes the reader in.
  */
 export type InboundIds = (orgId: string, ticketMessageIds: readonly string[]) => Promise<{ ticketMessageId: string; messageId: string }[]>;

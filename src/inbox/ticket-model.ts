@@ -78,7 +78,7 @@ export interface CreateTicketInput {
   firstMessage?: "customer" | "reply";
   /** Why the chat pipeline opened it: announced as conversation.routed or conversation.escalated (README "Webhooks"). */
   chatReason?: ChatTicketReason;
-  /** The first message arrived by email (src/inbound/): who sent it. */
+  /** The first message arrived by email (src/mail-in/): who sent it. */
   email?: EmailSender;
   /** The customer's language (ISO 639-1): a ticket opened from a conversation takes the conversation's. */
   language?: string | null;

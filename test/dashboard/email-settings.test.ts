@@ -2,7 +2,7 @@
 // edits, others read) and each member's own notification choice, through the same functions as
 // /api/email/settings and /api/email/notifications.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mailSettings } from "../../src/inbound/alias.ts";
+import { mailSettings } from "../../src/mail-in/alias.ts";
 import { notifyMode } from "../../src/inbox/member-notices.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { adminOf, get, memberWith, post, type Member } from "./helpers.ts";

@@ -14,7 +14,7 @@ export const FLOORS: readonly (readonly string[])[] = [
   ["openapi", "tools"], // the tool runtime (visibility, validation, limits, deadline, audit)
   ["connectors", "customers", "integrations", "knowledge"], // tool sources and records
   ["campaigns", "inbox", "mcp", "sources"], // email series, tickets, the tool server, knowledge sources (docs through knowledge/)
-  ["conversations", "inbound", "reports"], // chat sessions and transcripts; inbound email (SMTP listener, relay, support aliases); reports
+  ["conversations", "mail-in", "reports"], // chat sessions and transcripts; inbound email (SMTP listener, relay, support aliases); reports
   ["agents"], // agents, language models, the chat pipeline
   ["orgs", "translation"], // organisations, members, invitations, the demo; two-way translation in the inbox
   ["cli", "helpcentre", "sdk", "widget"], // the command line, the public help centre, the public /api/sdk, the embeddable widget

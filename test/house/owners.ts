@@ -59,8 +59,8 @@ export const OWNERS: Record<string, string> = {
   ticketReplyTokens: "src/inbox",
   memberMailNotifications: "src/inbox",
   ticketMemberNotices: "src/inbox",
-  ticketInboundEmails: "src/inbound",
-  orgMailSettings: "src/inbound",
+  ticketInboundEmails: "src/mail-in",
+  orgMailSettings: "src/mail-in",
   // src/db/schema/campaigns.ts, outbox.ts
   campaigns: "src/campaigns",
   campaignEnrolments: "src/campaigns",

@@ -2,7 +2,7 @@
 // articles read before asking, its thread (kept current by the page's script), the customer's
 // presence and typing on a chat's ticket, the reply, note and triage forms (inbox:manage), and its
 // history in words.
-import type { OriginalEmail } from "../../inbound/originals.ts";
+import type { OriginalEmail } from "../../mail-in/originals.ts";
 import type { Ticket } from "../../inbox/tickets.ts";
 import type { TicketTranslation } from "../inbox-translation.ts";
 import { type Html, html } from "../../html/html.ts";

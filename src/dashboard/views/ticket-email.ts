@@ -1,7 +1,7 @@
 // A ticket message that arrived by email: who sent it (marked when it was not the customer's
 // address, or when it claimed another ticket unproven), and the original as received (quoted
 // history, signature) with the attachments it listed, for members to expand.
-import type { OriginalEmail } from "../../inbound/originals.ts";
+import type { OriginalEmail } from "../../mail-in/originals.ts";
 import { type Html, html } from "../../html/html.ts";
 
 /** Who sent a message that came by email; marked when it was not the customer's address. */

@@ -39,7 +39,7 @@ export interface InboundAttachment {
  * Every email that became a customer message: its Message-ID (unique per org, so a redelivered
  * message is stored once), and the full original text, which members may expand (the ticket
  * message holds the reply without its quoted history). Attachments are listed, never stored.
- * Written only by src/inbound/.
+ * Written only by src/mail-in/.
  */
 export const ticketInboundEmails = pgTable(
   "ticket_inbound_emails",
@@ -71,7 +71,7 @@ export const ticketInboundEmails = pgTable(
   (t) => [uniqueIndex("ticket_inbound_emails_message_idx").on(t.orgId, t.messageId), index("ticket_inbound_emails_ticket_message_idx").on(t.ticketMessageId)],
 );
 
-/** Each org's support alias: `<alias>@<INBOUND_EMAIL_DOMAIN>` opens a ticket. Unique across orgs. Written only by src/inbound/. */
+/** Each org's support alias: `<alias>@<INBOUND_EMAIL_DOMAIN>` opens a ticket. Unique across orgs. Written only by src/mail-in/. */
 export const orgMailSettings = pgTable(
   "org_mail_settings",
   {

@@ -1,12 +1,12 @@
 // One email must not freeze the service (README "Email channel"): some of email-reply-parser's
 // quote-header patterns take quadratic time, so a few hundred KB of quote-like lines took seconds
 // of the HTTP thread. The reply extraction now reads at most REPLY_INPUT_CHARS, on a worker thread
-// with a time limit (src/inbound/reply-thread.ts). Both ways in are tried — the SMTP listener and
+// with a time limit (src/mail-in/reply-thread.ts). Both ways in are tried — the SMTP listener and
 // the relay endpoint — with /healthz asked over and over meanwhile.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import nodemailer from "nodemailer";
-import { createReplyThread, REPLY_INPUT_CHARS } from "../../../src/inbound/reply-thread.ts";
-import { startInboundSmtp, type InboundSmtp } from "../../../src/inbound/smtp.ts";
+import { createReplyThread, REPLY_INPUT_CHARS } from "../../../src/mail-in/reply-thread.ts";
+import { startInboundSmtp, type InboundSmtp } from "../../../src/mail-in/smtp.ts";
 import { createTestApp, signIn, type TestApp } from "../../support/app.ts";
 import { freePort } from "../../support/process.ts";
 import { seedInboxOrg, type InboxOrg } from "../../inbox/helpers.ts";

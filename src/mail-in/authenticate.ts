@@ -1,7 +1,7 @@
 // Who really sent an inbound email: SPF, DKIM and DMARC checked with mailauth (README "Email
 // channel", docs/decisions.md "Inbound mail under attack"), summarised as an RFC 8601
 // Authentication-Results value and kept with the message. DMARC's verdict decides whether a
-// message to the support alias may join an existing ticket (src/inbound/ingest.ts).
+// message to the support alias may join an existing ticket (src/mail-in/ingest.ts).
 //
 // DNS goes through `deps.mailDns` (tests answer from their own records); by default the system's
 // resolver. Every lookup, and the whole check, has a time limit: a DNS that does not answer gives

@@ -1,7 +1,7 @@
 // An inbound email, read with mailparser and reduced to what a ticket keeps: who wrote, the
 // Message-ID (or, without one, an id derived from the bytes, so a redelivery still matches), the
 // ids it answers, the reply without its quoted history and signature (email-reply-parser, off
-// the HTTP thread and bounded: src/inbound/reply-thread.ts), the full original for members to
+// the HTTP thread and bounded: src/mail-in/reply-thread.ts), the full original for members to
 // expand, and the attachments by name and size (never stored).
 // Loops and bounces are recognised here (docs/interface.md H, RFC 3834 section 2 and RFC 3464): they are
 // never customer messages.

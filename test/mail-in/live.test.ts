@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import nodemailer from "nodemailer";
 import { createSender } from "../../src/compose.ts";
-import { startInboundSmtp, type InboundSmtp } from "../../src/inbound/smtp.ts";
+import { startInboundSmtp, type InboundSmtp } from "../../src/mail-in/smtp.ts";
 import { REPLY_SEEN_GRACE_MS } from "../../src/inbox/reply-mail.ts";
 import { addTicketMessage } from "../../src/inbox/tickets.ts";
 import type { Sender } from "../../src/outbox/loop.ts";

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import nodemailer from "nodemailer";
 import { ticketInboundEmails } from "../../src/db/schema/index.ts";
-import { startInboundSmtp, type InboundSmtp } from "../../src/inbound/smtp.ts";
+import { startInboundSmtp, type InboundSmtp } from "../../src/mail-in/smtp.ts";
 import { createTestApp, type TestApp } from "../support/app.ts";
 import { freePort } from "../support/process.ts";
 import { seedCustomer } from "../inbox/helpers.ts";

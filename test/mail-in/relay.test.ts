@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import nodemailer from "nodemailer";
 import { loadConfig } from "../../src/config.ts";
-import { startInboundSmtp } from "../../src/inbound/smtp.ts";
+import { startInboundSmtp } from "../../src/mail-in/smtp.ts";
 import { createTestApp, signIn, type TestApp } from "../support/app.ts";
 import { freePort } from "../support/process.ts";
 import { selfSignedCertificate } from "../support/tls.ts";

@@ -1,7 +1,7 @@
 // The visible part of an inbound email's text — the reply without its quoted history and
 // signature — worked out off the HTTP thread, with bounded work (docs/decisions.md "Inbound mail
 // under attack"): email-reply-parser reads at most the first REPLY_INPUT_CHARS characters (the
-// whole text stays in the stored original), on a worker thread (src/inbound/reply-worker.ts) given
+// whole text stays in the stored original), on a worker thread (src/mail-in/reply-worker.ts) given
 // REPLY_TIME_LIMIT_MS. A worker past its limit is ended, and the message keeps the capped text as
 // it came; the next email starts a new worker. One worker per process (deps.replies), one email
 // at a time.

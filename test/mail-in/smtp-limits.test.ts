@@ -4,7 +4,7 @@
 // connections are capped in all and per client address. Each limit at its boundary; time is the
 // test clock (the listener waits with deps.timers), addresses are other loopback addresses.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startInboundSmtp, type InboundSmtp } from "../../src/inbound/smtp.ts";
+import { startInboundSmtp, type InboundSmtp } from "../../src/mail-in/smtp.ts";
 import { createTestApp, signIn, type TestApp } from "../support/app.ts";
 import { freePort } from "../support/process.ts";
 import { seedInboxOrg } from "../inbox/helpers.ts";

@@ -9,7 +9,7 @@ import { count, eq } from "drizzle-orm";
 import nodemailer from "nodemailer";
 import { createSender } from "../../src/compose.ts";
 import { endUsers, ticketInboundEmails, tickets } from "../../src/db/schema/index.ts";
-import { startInboundSmtp, type InboundSmtp } from "../../src/inbound/smtp.ts";
+import { startInboundSmtp, type InboundSmtp } from "../../src/mail-in/smtp.ts";
 import type { Sender } from "../../src/outbox/loop.ts";
 import { createTestApp, signIn, type TestApp } from "../support/app.ts";
 import { freePort } from "../support/process.ts";

@@ -26,7 +26,7 @@ function smtpError(code: number, message: string): Error {
 
 export function createInboundSmtpServer(deps: Pick<Deps, "config" | "db" | "live" | "log" | "now" | "replies" | "timers">): SMTPServer {
   const { inbound } = deps.config;
-  // Session and command time, connections per address, refused recipients: src/inbound/smtp-guard.ts.
+  // Session and command time, connections per address, refused recipients: src/mail-in/smtp-guard.ts.
   const guard = smtpGuard(deps, () => server);
   const options: SMTPServerOptions = {
     name: inbound.domain,

@@ -8,7 +8,7 @@
 //   <alias>         a new ticket (source `email`) for the sender, an unverified customer by From —
 //                   unless the message answers one of this org's tickets by In-Reply-To/References,
 //                   comes from that ticket's customer (docs/interface.md H: the address first, then
-//                   the ids) and passes DMARC (src/inbound/authenticate.ts); one that fails opens a
+//                   the ids) and passes DMARC (src/mail-in/authenticate.ts); one that fails opens a
 //                   new ticket that names, for members, the ticket it claimed to answer.
 //
 // The Message-ID is claimed first, in the same transaction as the message: a redelivery, however
