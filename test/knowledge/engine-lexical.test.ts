@@ -148,11 +148,8 @@ describe("coverage in scripts written without spaces", () => {
     const page = { id: "a", title: "胡格诺派", url: null, body: "他在日内瓦担任教职员多年，支持改革。", updatedAt: new Date(0), language: "zh" };
     index.put(page);
     index.put({ ...page, id: "b", title: "其他", body: "石油危机发生在一九七三年。" });
-    const words = new Map([["教职", 1]]);
-    const [first] = index.search(words, 1, 1, words);
     // "教职" is never a word of the page (the segmenter reads "教职员"), but its characters are there.
     expect(index.has("教职")).toBe(false);
-    expect(first?.coverage ?? 0).toBe(0);
     const both = new Map([
       ["改革", 1],
       ["教职", 1],
