@@ -16,7 +16,8 @@
 //         then on it is that customer's.
 //   * The server's history wins: `conversation_history` from the client only seeds a session we
 //     did not know, and its turns are stored as `reported` (never as the agent's words).
-import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, type Placeholder, sql } from "drizzle-orm";
+import { prepared } from "../db/prepared.ts";
 import type { Db, Tx } from "../db/client.ts";
 import { mintToken, sha256Hex } from "../crypto/tokens.ts";
 import { conversationMessages, conversations } from "../db/schema/index.ts";
@@ -116,9 +117,59 @@ export interface NewSession {
   language?: string | null;
 }
 
+/** The new conversation's row as it comes back, with the org's knowledge state (src/knowledge/synonyms.ts). */
+const returnedWith = (orgId: string | Placeholder) => ({
+  ...getTableColumns(conversations),
+  docsVersion: sql<string>`coalesce((select docs_version::text from knowledge_settings where org_id = ${orgId}), '0')`,
+  synonyms: sql<string>`coalesce((select synonyms::text from knowledge_settings where org_id = ${orgId}), '[]')`,
+});
+
+const SESSION_COLUMNS = [
+  "id",
+  "orgId",
+  "sessionHash",
+  "endUserId",
+  "anonymous",
+  "agentId",
+  "mode",
+  "context",
+  "language",
+  "messageCount",
+  "createdAt",
+  "updatedAt",
+] as const;
+const FIRST_COLUMNS = ["id", "orgId", "conversationId", "role", "text", "images", "mode", "createdAt"] as const;
+type SessionRow = Pick<typeof conversations.$inferInsert, (typeof SESSION_COLUMNS)[number]>;
+const placeholders = <K extends string>(keys: readonly K[], prefix = "") =>
+  Object.fromEntries(keys.map((k) => [k, sql.placeholder(`${prefix}${k}`)])) as Record<K, Placeholder>;
+/** A first message's values under the names its prepared statement gives them (`m_`…). */
+const placeholdersOf = (message: typeof conversationMessages.$inferInsert) => Object.fromEntries(FIRST_COLUMNS.map((k) => [`m_${k}`, message[k]]));
+
+const newSession = (db: Db) =>
+  db
+    .insert(conversations)
+    .values(placeholders(SESSION_COLUMNS) as unknown as SessionRow)
+    .returning(returnedWith(sql.placeholder("orgId")))
+    .prepare("session_new");
+
+const newSessionWithMessage = (db: Db) =>
+  db
+    .with(
+      db.$with("messages").as(
+        db
+          .insert(conversationMessages)
+          .values(placeholders(FIRST_COLUMNS, "m_") as unknown as typeof conversationMessages.$inferInsert)
+          .returning({ id: conversationMessages.id }),
+      ),
+    )
+    .insert(conversations)
+    .values(placeholders(SESSION_COLUMNS) as unknown as SessionRow)
+    .returning(returnedWith(sql.placeholder("orgId")))
+    .prepare("session_new_first");
+
 /** Starts a session; returns its row and the id to hand back (the only time the id exists in clear). */
 export async function createSession(
-  deps: Pick<Deps, "db" | "now">,
+  deps: Pick<Deps, "db" | "now" | "statements">,
   input: NewSession,
 ): Promise<{ conversation: Conversation; sessionId: string; knowledge: KnowledgeState }> {
   const context = input.context ?? {};
@@ -166,19 +217,18 @@ export async function createSession(
   // One statement (one round trip, one commit): the messages go in a data-modifying CTE, which
   // PostgreSQL always runs to completion; their foreign key is checked at the statement's end.
   // The org's knowledge state rides on it: a chat turn needs nothing else read (src/conversations/turn-store.ts).
-  const returned = {
-    ...getTableColumns(conversations),
-    docsVersion: sql<string>`coalesce((select docs_version::text from knowledge_settings where org_id = ${input.orgId}), '0')`,
-    synonyms: sql<string>`coalesce((select synonyms::text from knowledge_settings where org_id = ${input.orgId}), '[]')`,
-  };
+  // The common shapes — a first message alone, or nothing — are built once (src/db/prepared.ts):
+  // building this insert through the query builder cost more of a turn's CPU than anything else it does.
   const [inserted] =
     messages.length === 0
-      ? await deps.db.insert(conversations).values(row).returning(returned)
-      : await deps.db
-          .with(deps.db.$with("messages").as(deps.db.insert(conversationMessages).values(messages).returning({ id: conversationMessages.id })))
-          .insert(conversations)
-          .values(row)
-          .returning(returned);
+      ? await prepared(deps, "session_new", newSession).execute(row)
+      : messages.length === 1 && !reported.length
+        ? await prepared(deps, "session_new_first", newSessionWithMessage).execute({ ...row, ...placeholdersOf(messages[0]!) })
+        : await deps.db
+            .with(deps.db.$with("messages").as(deps.db.insert(conversationMessages).values(messages).returning({ id: conversationMessages.id })))
+            .insert(conversations)
+            .values(row)
+            .returning(returnedWith(row.orgId));
   const { docsVersion, synonyms, ...conversation } = inserted!;
   return { conversation, sessionId, knowledge: { docsVersion: Number(docsVersion), synonyms } };
 }
