@@ -12,8 +12,24 @@ import { actionExecutions } from "../db/schema/index.ts";
 export type AuditRow = Omit<typeof actionExecutions.$inferInsert, "id" | "createdAt"> & { createdAt: Date };
 
 export interface AuditWriter {
-  /** Resolves once the row is committed; rejects if it could not be written. */
-  write(row: AuditRow): Promise<void>;
+  /**
+   * Resolves once the row is committed; rejects if it could not be written. `flush: false` (a call
+   * that changed nothing, see `flushes`) lets the commit return before PostgreSQL has flushed its
+   * WAL to disk: the row is committed and visible when this resolves, and only a crash of the
+   * database server itself within its WAL writer's delay could lose it.
+   */
+  write(row: AuditRow, options?: { flush: boolean }): Promise<void>;
+}
+
+/**
+ * Whether a call's audit row must be flushed to disk before the call answers. It must, unless the
+ * call ran one of our own read-only tools (it changed nothing, so the row records a read). A
+ * connector's tool says it is read-only on the word of a third party, and a call that did not get
+ * to run (refused, unknown) is kept as firmly as a write: both may be what an audit is read for.
+ * docs/decisions.md "Audit rows of reads".
+ */
+export function flushes(tool: { readOnly?: boolean; source: { kind: string } } | undefined, ran: boolean): boolean {
+  return !(ran && tool?.readOnly === true && tool.source.kind === "builtin");
 }
 
 /** Rows in one INSERT: bounds a batch's size and the time a failing batch takes to retry row by row. */
@@ -21,6 +37,7 @@ export const AUDIT_BATCH_MAX = 500;
 
 interface Pending {
   row: AuditRow;
+  flush: boolean;
   resolve: () => void;
   reject: (error: unknown) => void;
 }
@@ -38,7 +55,7 @@ const COLUMNS = Object.entries(getTableColumns(actionExecutions)).filter(([key, 
  * handles one parameter per column rather than one per value (it was most of the server's
  * query-building CPU under load: docs/decisions.md "Performance").
  */
-function insertBatch(db: Db, rows: AuditRow[]) {
+function insertBatch(db: Db, rows: AuditRow[], flush: boolean) {
   const arrays = COLUMNS.map(([key, column]) => {
     const values = rows.map((row) => {
       const value = (row as Record<string, unknown>)[key] ?? null;
@@ -47,7 +64,11 @@ function insertBatch(db: Db, rows: AuditRow[]) {
     // Sent as text[] (postgres.js has no serializer for uuid[] or timestamptz[]), cast by PostgreSQL.
     return sql`${sql.param(values)}::text[]::${sql.raw(column.getSQLType())}[]`;
   });
-  return db.insert(actionExecutions).select(sql`select gen_random_uuid(), * from unnest(${sql.join(arrays, sql`, `)})`);
+  const rowsOf = sql`select gen_random_uuid(), * from unnest(${sql.join(arrays, sql`, `)})`;
+  // synchronous_commit is read when the transaction commits, and may be set at any time before
+  // (PostgreSQL's documentation, "Asynchronous Commit"): set here, inside the statement, for its
+  // own implicit transaction only (is_local), it costs no extra round trip.
+  return db.insert(actionExecutions).select(flush ? rowsOf : sql`${rowsOf} where set_config('synchronous_commit', 'off', true) = 'off'`);
 }
 
 export function createAuditWriter(db: () => Db): AuditWriter {
@@ -56,9 +77,11 @@ export function createAuditWriter(db: () => Db): AuditWriter {
 
   async function insert(batch: Pending[]): Promise<void> {
     try {
+      // One row that must be flushed makes its batch flushed.
       await insertBatch(
         db(),
         batch.map((p) => p.row),
+        batch.some((p) => p.flush),
       );
       for (const p of batch) p.resolve();
     } catch (error) {
@@ -82,9 +105,9 @@ export function createAuditWriter(db: () => Db): AuditWriter {
   }
 
   return {
-    write(row) {
+    write(row, options = { flush: true }) {
       return new Promise<void>((resolve, reject) => {
-        queue.push({ row, resolve, reject });
+        queue.push({ row, flush: options.flush, resolve, reject });
         if (!writing) void drain();
       });
     },

@@ -24,7 +24,7 @@ import { isTimeout } from "../kit/timeouts.ts";
 import type { Limiter } from "../ratelimit/leased.ts";
 import { chargeToken } from "../ratelimit/per-token.ts";
 import type { BoundCustomer, CallScope, ToolDirectory, ToolRuntime } from "../ports/tools.ts";
-import { createAuditWriter } from "./audit.ts";
+import { createAuditWriter, flushes } from "./audit.ts";
 import { agentOf, denial, loadSnapshot, type OrgSnapshot, refusal, SNAPSHOT_TTL_MS } from "./registry.ts";
 import type { ToolDefinition, ToolDeps, ToolProvider } from "./types.ts";
 import { createArgumentValidator } from "./validate.ts";
@@ -146,28 +146,32 @@ export function createToolRuntime(deps: ToolDeps, options: RuntimeOptions): Tool
       outcome: ExecutionOutcome;
       error: string | null;
       started: number;
+      ran: boolean;
     },
   ) {
     const { actor } = scope;
     const customerId = row.customer?.id ?? (actor.kind === "customer" ? actor.endUserId : null);
     deps.metrics.toolCall(scope.channel, row.outcome, (performance.now() - row.started) / 1000);
-    await auditWriter.write({
-      orgId: scope.orgId,
-      channel: scope.channel,
-      actorKind: actor.kind,
-      actorId: storable(actorId(actor), AUDIT_TOOL_MAX),
-      clientId: actor.kind === "token" ? actor.clientId : null,
-      memberId: actor.kind === "token" || actor.kind === "member" ? actor.memberId : null,
-      agentId: row.agentId ?? null,
-      tool: storable(row.name, AUDIT_TOOL_MAX),
-      sourceKind: row.tool?.source.kind ?? "unknown",
-      sourceId: row.tool?.source.id ?? null,
-      boundEndUserId: customerId && isUuid(customerId) ? customerId : null,
-      outcome: row.outcome,
-      durationMs: Math.round(performance.now() - row.started),
-      error: row.error === null ? null : storable(row.error, AUDIT_ERROR_MAX),
-      createdAt: deps.now(),
-    });
+    await auditWriter.write(
+      {
+        orgId: scope.orgId,
+        channel: scope.channel,
+        actorKind: actor.kind,
+        actorId: storable(actorId(actor), AUDIT_TOOL_MAX),
+        clientId: actor.kind === "token" ? actor.clientId : null,
+        memberId: actor.kind === "token" || actor.kind === "member" ? actor.memberId : null,
+        agentId: row.agentId ?? null,
+        tool: storable(row.name, AUDIT_TOOL_MAX),
+        sourceKind: row.tool?.source.kind ?? "unknown",
+        sourceId: row.tool?.source.id ?? null,
+        boundEndUserId: customerId && isUuid(customerId) ? customerId : null,
+        outcome: row.outcome,
+        durationMs: Math.round(performance.now() - row.started),
+        error: row.error === null ? null : storable(row.error, AUDIT_ERROR_MAX),
+        createdAt: deps.now(),
+      },
+      { flush: flushes(row.tool, row.ran) },
+    );
   }
 
   const builtinScopes = new Map((options.builtins ?? []).map((t) => [t.name, t.scope]));
@@ -196,6 +200,7 @@ export function createToolRuntime(deps: ToolDeps, options: RuntimeOptions): Tool
       let customer = scope.customer;
       let outcome: ExecutionOutcome = "error";
       let errorText: string | null = null;
+      let ran = false;
       try {
         if (scope.actor.kind === "token") {
           const taken = await chargeToken(limiter, deps.config, scope.actor.tokenId, "tools/call", deps.now());
@@ -245,6 +250,7 @@ export function createToolRuntime(deps: ToolDeps, options: RuntimeOptions): Tool
         const signal = deps.timers.deadline(TOOL_DEADLINE_MS);
         const { actor } = scope;
         const run = tool;
+        ran = true;
         const result = await underDeadline(signal, () =>
           run.execute(
             {
@@ -272,7 +278,7 @@ export function createToolRuntime(deps: ToolDeps, options: RuntimeOptions): Tool
         errorText = failure.message;
         throw failure;
       } finally {
-        await audit(scope, { tool, name: label, agentId, customer, outcome, error: errorText, started });
+        await audit(scope, { tool, name: label, agentId, customer, outcome, error: errorText, started, ran });
         scope.timer?.mark("audit");
       }
     },

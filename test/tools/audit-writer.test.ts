@@ -2,10 +2,10 @@
 // only once its own row is committed, calls that finish together share one INSERT, and a row the
 // database refuses costs no other call its row.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { count, eq } from "drizzle-orm";
-import type { Db } from "../../src/db/client.ts";
+import { count, eq, sql } from "drizzle-orm";
+import { type Db, queryRows } from "../../src/db/client.ts";
 import { actionExecutions } from "../../src/db/schema/index.ts";
-import { AUDIT_BATCH_MAX, type AuditRow, createAuditWriter } from "../../src/tools/audit.ts";
+import { AUDIT_BATCH_MAX, type AuditRow, createAuditWriter, flushes } from "../../src/tools/audit.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
 
 let app: TestApp;
@@ -107,5 +107,35 @@ describe("audit writer", () => {
     expect(stored.sort((a, b) => a.durationMs - b.durationMs)).toEqual(
       tricky.map((text, i) => ({ actorId: text, error: i % 2 === 0 ? text : null, durationMs: i, createdAt, clientId: null })),
     );
+  });
+
+  test("a read's row commits without waiting for the disk; a batch holding any other row waits", async () => {
+    // synchronous_commit as the batch's own transaction sees it, read inside that transaction.
+    const setting = (flushes: boolean[]) =>
+      app.deps.db.transaction(async (tx) => {
+        const writer = createAuditWriter(() => tx as unknown as Db);
+        await Promise.all(flushes.map((flush) => writer.write(row("audit-commit"), { flush })));
+        return (await queryRows<{ synchronous_commit: string }>(tx, sql`show synchronous_commit`))[0]!.synchronous_commit;
+      });
+    expect(await setting([false])).toBe("off");
+    expect(await setting([true])).toBe("on");
+    // The first write goes alone; the other two share the next batch, which decides.
+    expect(await setting([true, false, false])).toBe("off");
+    expect(await setting([true, false, true])).toBe("on");
+    // Every row is stored either way.
+    expect(await rowsOf("audit-commit")).toBe(8);
+    // Set for that transaction only: the connection's next one flushes again.
+    expect((await queryRows<{ synchronous_commit: string }>(app.deps.db, sql`show synchronous_commit`))[0]!.synchronous_commit).toBe("on");
+  });
+
+  test("only a call that ran one of our own read-only tools skips the flush", () => {
+    const builtin = { kind: "builtin" };
+    expect(flushes({ readOnly: true, source: builtin }, true)).toBe(false);
+    expect(flushes({ readOnly: false, source: builtin }, true)).toBe(true);
+    // A third party's word that its tool only reads is not taken for the audit trail.
+    expect(flushes({ readOnly: true, source: { kind: "connector" } }, true)).toBe(true);
+    // Refused or unknown calls: what an audit is read for.
+    expect(flushes({ readOnly: true, source: builtin }, false)).toBe(true);
+    expect(flushes(undefined, false)).toBe(true);
   });
 });
