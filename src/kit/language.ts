@@ -54,6 +54,13 @@ const loadDetector = (): Promise<Detector> => {
 /** Letters (any script) in a text: what detection has to go on. */
 const letterCount = (text: string) => text.match(/\p{L}/gu)?.length ?? 0;
 
+/** Whether a text holds at least `n` letters: counts no further than that (every chat message asks). */
+function hasLetters(text: string, n: number): boolean {
+  const letter = /\p{L}/gu;
+  for (let found = 0; found < n; found++) if (!letter.test(text)) return false;
+  return true;
+}
+
 /**
  * The language of a text when it can be told: null for a text with fewer than `minLetters`
  * letters or one ELD itself calls unreliable (single words — "ok", "merci" — often are). Only the
@@ -61,7 +68,7 @@ const letterCount = (text: string) => text.match(/\p{L}/gu)?.length ?? 0;
  */
 export async function detectLanguage(text: string, minLetters = 4): Promise<string | null> {
   const sample = text.slice(0, 2000);
-  if (letterCount(sample) < minLetters) return null;
+  if (!hasLetters(sample, minLetters)) return null;
   const result = (await loadDetector()).detect(sample);
   return result.language !== "" && result.isReliable() ? normalizeLanguage(result.language) : null;
 }

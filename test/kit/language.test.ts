@@ -37,6 +37,11 @@ describe("detectLanguage", () => {
     expect(await detectLanguage("123 456 !!!")).toBeNull();
     expect(await detectLanguage("")).toBeNull();
   });
+  test("the letter minimum is counted in letters, at its boundary", async () => {
+    const text = "Wie setze ich mein Passwort zurück?"; // 29 letters; spaces and "?" are none
+    expect(await detectLanguage(text, 29)).toBe("de");
+    expect(await detectLanguage(text, 30)).toBeNull();
+  });
   test("a long text is read only in its first 2,000 characters", async () => {
     expect(await detectLanguage(`${"Wie setze ich mein Passwort zurück? ".repeat(60)}${"How do I reset my password? ".repeat(2000)}`)).toBe("de");
   });

@@ -219,8 +219,9 @@ export function builtinProvider(model = "builtin-extractive"): LlmProvider {
     model,
     async *stream(request): AsyncGenerator<LlmEvent> {
       const reply = builtinReply(request);
-      // Word by word, so the stream behaves like a model's (several text events, then done).
-      const pieces = reply.text.match(/\s*\S+/g) ?? [reply.text];
+      // A few words at a time, so the stream behaves like a model's (several text events, then
+      // done) without an event per word: each event passes through the turn and the stream's writes.
+      const pieces = reply.text.match(/(?:\s*\S+){1,4}/g) ?? [reply.text];
       for (const text of pieces) {
         if (request.signal.aborted) throw new LlmError("the request was cancelled", false, undefined, "aborted");
         yield { type: "text", text };
