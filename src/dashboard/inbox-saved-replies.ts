@@ -61,7 +61,7 @@ const validate = (v: Record<string, string | undefined>) => {
 const refusedAs = (error: AppError): FieldErrors | null =>
   error.status === 409 ? { name: error.message } : error.status === 400 ? { body: error.message } : null;
 
-async function rowOr404(deps: Deps, orgId: string, id: string): Promise<SavedReply> {
+async function rowOr404(deps: Pick<Deps, "db">, orgId: string, id: string): Promise<SavedReply> {
   const row = await findSavedReply(deps, orgId, id);
   if (!row) throw AppError.notFound("No such saved reply.");
   return row;

@@ -20,7 +20,7 @@ function actorOf(ctx: DashboardContext): InboxActor {
   return { kind: "member", memberId: ctx.principal.member.id };
 }
 
-async function ticketOr404(deps: Deps, orgId: string, ref: string): Promise<Ticket> {
+async function ticketOr404(deps: Pick<Deps, "db">, orgId: string, ref: string): Promise<Ticket> {
   const ticket = await findTicket(deps, orgId, ref);
   if (!ticket) throw AppError.notFound("No such ticket.");
   return ticket;

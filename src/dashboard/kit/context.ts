@@ -35,7 +35,7 @@ function readFlash(request: Request): Flash | null {
   return { kind, text: raw.slice(kind.length + 1).slice(0, 300) };
 }
 
-function flashCookie(deps: Deps, flash: Flash | null): string {
+function flashCookie(deps: Pick<Deps, "config">, flash: Flash | null): string {
   const secure = deps.config.baseUrl.startsWith("https:") ? "; Secure" : "";
   const value = flash ? encodeURIComponent(`${flash.kind}:${flash.text.slice(0, 300)}`) : "";
   return `${FLASH_COOKIE}=${value}; Path=/dashboard; HttpOnly; SameSite=Lax; Max-Age=${flash ? 60 : 0}${secure}`;
@@ -128,7 +128,7 @@ export async function withMember(
 }
 
 /** Redirect-after-POST (303) carrying a flash message to the next page. */
-export function redirect(deps: Deps, location: string, flash?: Flash | string): Response {
+export function redirect(deps: Pick<Deps, "config">, location: string, flash?: Flash | string): Response {
   const headers = new Headers({ location, "cache-control": "no-store" });
   if (flash) headers.append("set-cookie", flashCookie(deps, typeof flash === "string" ? { kind: "ok", text: flash } : flash));
   return new Response(null, { status: 303, headers });
