@@ -15,6 +15,7 @@ import {
 } from "../inbox/saved-replies.ts";
 import {
   type DashboardContext,
+  type DashboardDeps,
   type FieldErrors,
   formBody,
   formValues,
@@ -69,7 +70,7 @@ async function rowOr404(deps: Pick<Deps, "db">, orgId: string, id: string): Prom
 
 const FormBody = formBody({ text: SAVED_REPLY_LIMITS.body, item: 100, items: 10 });
 
-export function savedReplyPages(deps: Deps) {
+export function savedReplyPages(deps: DashboardDeps) {
   return new Elysia({ name: "dashboard-saved-replies" })
     .get(BASE, ({ request }) => withMember(deps, request, ROLE, (ctx) => listPage(ctx)))
     .post(

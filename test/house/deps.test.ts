@@ -1,16 +1,12 @@
 // A feature names the members of `Deps` it uses (`Pick<Deps, "db" | "now">`, docs/architecture.md
-// "The composition root and `Deps`"). All of `Deps` is taken only where the list below allows it;
-// elsewhere the count of whole-`Deps` parameters may only go down: lower WHOLE_DEPS_AT_MOST when
-// you narrow one (`bun scripts/deps-census.ts --files` lists them).
+// "The composition root and `Deps`"). All of `Deps` is taken only by the composition root, the one
+// entry of the list below; anywhere else a whole-`Deps` parameter or property fails the first test
+// (`bun scripts/deps-census.ts --files` lists them).
 import { describe, expect, test } from "bun:test";
 import { census, wholeDeps } from "./deps-params.ts";
 
 /** Where all of `Deps` is allowed, and why. */
-const ALLOWED: [RegExp, string][] = [
-  [/^src\/(compose|app|server)\.ts$/, "the composition root: it builds Deps and hands it to every plugin"],
-  // Being changed elsewhere at the time of writing: narrowed in their own turn (then removed from here).
-  [/^src\/(dashboard|widget)\//, "not yet narrowed"],
-];
+const ALLOWED: [RegExp, string][] = [[/^src\/(compose|app|server)\.ts$/, "the composition root: it builds Deps and hands it to every plugin"]];
 
 /** Whole-`Deps` parameters outside ALLOWED, at most: none (a new one names what it uses instead). */
 const WHOLE_DEPS_AT_MOST = 0;
