@@ -1,9 +1,10 @@
-// How many parameters of src/ take all of `Deps`, and how many name what they use with
-// `Pick<Deps, …>`, by folder: `bun scripts/deps-census.ts` (add `--files` for each file's list).
-// The house test test/house/deps.test.ts holds the whole-`Deps` count as a ratchet.
+// How many parameters, properties and type aliases of src/ take all of `Deps`, and how many
+// `Pick<Deps, …>` name what they use, by folder: `bun scripts/deps-census.ts` (add `--files` for
+// each file's list). The house test test/house/deps.test.ts holds the whole-`Deps` count at 0
+// outside the composition root; scripts/house-figures.ts reads the same rule (`depsIn`).
 import { census } from "../test/house/deps-params.ts";
 
-const rows = census();
+const rows = await census();
 const byFolder = new Map<string, { whole: number; picks: number }>();
 for (const { path, whole, picks } of rows) {
   const parts = path.split("/");

@@ -1,6 +1,6 @@
 // The house's figures, for src/: files, floors and rooms, arrows between rooms, circles, arrows up
-// a floor; the longest function and every function over 80 lines; the functions that take the whole
-// `Deps`; lines wider than the formatter's width. Printed as markdown tables.
+// a floor; the longest function and every function over 80 lines; the functions and other places
+// that take the whole `Deps`; lines wider than the formatter's width. Printed as markdown tables.
 //
 //   bun scripts/house-figures.ts [root]     (root: a checkout of this repository; default this one)
 //
@@ -9,6 +9,9 @@
 // Functions are found by the TypeScript compiler's parser (its API, `typescript/unstable/async`):
 // function declarations, methods, constructors, accessors, arrow functions and function
 // expressions that have a body; a function's length runs from its first line to its last.
+// What takes the whole `Deps` is decided here, once (`isWholeDeps`): this report counts the
+// functions with such a parameter and every parameter, property and type alias of that type
+// (`depsIn`), which test/house/deps-params.ts reads for the house test and `bun scripts/deps-census.ts`.
 import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { API } from "typescript/unstable/async";
@@ -23,11 +26,14 @@ import {
   isMethodDeclaration,
   isNamedImports,
   isNamespaceImport,
+  isParameterDeclaration,
   isPropertyAccessExpression,
   isPropertyAssignment,
   isPropertyDeclaration,
+  isPropertySignatureDeclaration,
   isQualifiedName,
   isStringLiteral,
+  isTypeAliasDeclaration,
   isTypeReferenceNode,
   isVariableDeclaration,
   type Node,
@@ -103,12 +109,47 @@ function depsNames(tree: SourceFile, file: string): { names: Set<string>; namesp
   return { names, namespaces };
 }
 
-/** Whether `type` is the whole `Deps` (not `Pick<Deps, …>`, not a part of it). */
-function isWholeDeps(type: TypeNode | undefined, seen: { names: Set<string>; namespaces: Set<string> }): boolean {
+/** Whether `type` names the `Deps` of src/deps.ts itself, under the names `seen` (a reference with no type arguments). */
+function namesDeps(type: TypeNode | undefined, seen: { names: Set<string>; namespaces: Set<string> }): boolean {
   if (!type || !isTypeReferenceNode(type) || type.typeArguments?.length) return false;
   const name = type.typeName;
   if (isIdentifier(name)) return seen.names.has(name.text);
   return isQualifiedName(name) && isIdentifier(name.left) && seen.namespaces.has(name.left.text) && name.right.text === "Deps";
+}
+
+/** Whether `type` is the whole `Deps`, read-only or not (not `Pick<Deps, …>`, `Partial<Deps>` or a member's type). */
+function isWholeDeps(type: TypeNode | undefined, seen: { names: Set<string>; namespaces: Set<string> }): boolean {
+  if (type && isTypeReferenceNode(type) && isIdentifier(type.typeName) && type.typeName.text === "Readonly" && type.typeArguments?.length === 1)
+    return namesDeps(type.typeArguments[0], seen);
+  return namesDeps(type, seen);
+}
+
+/** A place of a file typed the whole `Deps`: `deps (line 12)`, `outer (line 8)`, `type AllDeps (line 3)`. */
+export type WholeDeps = { name: string; line: number };
+
+/**
+ * Every parameter (of any function or signature, with a body or not), property (of an interface,
+ * a type literal or a class) and type alias of `tree` (the source of `file`) typed the whole
+ * `Deps`; a variable's annotation (`const inTx: Deps = { ...deps, db: tx }`) is not one. Also how
+ * many `Pick<Deps, …>` it writes (an alias of one counts once, where it is declared).
+ */
+export function depsIn(tree: SourceFile, file: string): { whole: WholeDeps[]; picks: number } {
+  const deps = depsNames(tree, file);
+  const whole: WholeDeps[] = [];
+  let picks = 0;
+  const visit = (node: Node): void => {
+    if (isParameterDeclaration(node) || isPropertySignatureDeclaration(node) || isPropertyDeclaration(node) || isTypeAliasDeclaration(node)) {
+      if (isWholeDeps(node.type, deps)) {
+        const name = isTypeAliasDeclaration(node)
+          ? `type ${node.name.text}`
+          : (textOf(node.name) ?? `(${isParameterDeclaration(node) ? "destructured" : "computed"})`);
+        whole.push({ name, line: tree.getLineAndCharacterOfPosition(node.getStart(tree)).line + 1 });
+      }
+    } else if (isTypeReferenceNode(node) && isIdentifier(node.typeName) && node.typeName.text === "Pick" && namesDeps(node.typeArguments?.[0], deps)) picks++;
+    node.forEachChild(visit);
+  };
+  visit(tree);
+  return { whole, picks };
 }
 
 function textOf(name: Node | undefined): string | undefined {
@@ -172,6 +213,8 @@ export type Figures = {
   upward: string[];
   upwardArrows: number;
   functions: Fn[];
+  /** Parameters, properties and type aliases typed the whole `Deps` (`depsIn`): what `bun scripts/deps-census.ts` totals. */
+  wholeDeps: number;
   wide: { lines: number; files: number };
 };
 
@@ -195,6 +238,7 @@ export async function measure(root: string): Promise<Figures> {
   const up = upward(edges);
   const trees = await parse(root, files);
   const functions = trees.flatMap((tree, i) => functionsIn(tree, files[i]!));
+  const wholeDeps = trees.reduce((n, tree, i) => n + depsIn(tree, files[i]!).whole.length, 0);
   const widths = files.map((f) => wideLines(readFileSync(join(root, f), "utf8")));
   return {
     files: files.length,
@@ -208,6 +252,7 @@ export async function measure(root: string): Promise<Figures> {
     upward: up,
     upwardArrows: new Set(up.map((line) => line.split(" -> ").map(roomOf).join(" "))).size,
     functions,
+    wholeDeps,
     wide: { lines: widths.reduce((a, b) => a + b, 0), files: widths.filter((n) => n > 0).length },
   };
 }
@@ -272,6 +317,7 @@ export function report(root: string, f: Figures): string {
       [
         ["functions with a parameter of type `Deps` (not `Pick<Deps, …>`)", whole.length],
         ["files holding them", wholeFiles.length],
+        ["parameters, properties and type aliases of type `Deps` (`bun scripts/deps-census.ts`)", f.wholeDeps],
       ],
     ),
     "",

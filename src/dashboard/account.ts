@@ -10,6 +10,7 @@ import { ACCOUNT_LIMITS, changePassword, getProfile, MEMBER_LANGUAGES, updatePro
 import { PASSWORD_MAX, PASSWORD_MIN } from "../orgs/service.ts";
 import {
   type DashboardContext,
+  type DashboardDeps,
   detailErrors,
   type FieldErrors,
   formBody,
@@ -36,7 +37,7 @@ async function accountPage(ctx: DashboardContext, refused?: Refused): Promise<Re
 
 const AccountForm = formBody({ text: 4096, items: 2 });
 
-export function accountPages(deps: Deps) {
+export function accountPages(deps: DashboardDeps & Pick<Deps, "passwords">) {
   return new Elysia({ name: "dashboard-account" })
     .get("/dashboard/account", ({ request }) => withMember(deps, request, null, (ctx) => accountPage(ctx)))
     .post(

@@ -4,13 +4,12 @@
 // who acted in words, what changed as a short list. Linked from the settings sections.
 import { Elysia, t } from "elysia";
 import { listActivity } from "../activity/log.ts";
-import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { PAGE_SIZE, shellPage, withMember } from "./kit/index.ts";
+import { type DashboardDeps, PAGE_SIZE, shellPage, withMember } from "./kit/index.ts";
 import { settingsNav } from "./views/settings-nav.ts";
 import { ActivityLog } from "./views/activity-log.ts";
 
-async function activityPage(deps: Deps, request: Request, query: Record<string, string | undefined>) {
+async function activityPage(deps: DashboardDeps, request: Request, query: Record<string, string | undefined>) {
   return withMember(deps, request, "org:manage", async (ctx) => {
     const filters = { action: query.action || undefined, object_type: query.object_type || undefined, object_id: query.object_id || undefined };
     let page: Awaited<ReturnType<typeof listActivity>> | null = null;
@@ -34,7 +33,7 @@ async function activityPage(deps: Deps, request: Request, query: Record<string, 
   });
 }
 
-export function activityPages(deps: Deps) {
+export function activityPages(deps: DashboardDeps) {
   // The API's bounds (src/activity/routes.ts).
   const q = t.Object({
     cursor: t.Optional(t.String({ maxLength: 200 })),

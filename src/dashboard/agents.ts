@@ -8,9 +8,8 @@
 import { Elysia, t } from "elysia";
 import { activateAgent, readAgent } from "../agents/service.ts";
 import { AGENT_LIMITS } from "../agents/agent-input.ts";
-import type { Deps } from "../deps.ts";
 import { memberActor } from "../kit/actor.ts";
-import { formBody, formValues, IdParams, redirect, withMember } from "./kit/index.ts";
+import { type DashboardDeps, formBody, formValues, IdParams, redirect, withMember } from "./kit/index.ts";
 import { actionsPage, saveToggles } from "./agent-actions.ts";
 import { disable, disablePage, enable } from "./agent-disable.ts";
 import { editPage, save } from "./agent-edit.ts";
@@ -27,7 +26,7 @@ const FormBody = formBody({ text: 40_000, item: 300, items: 2000 });
 /** The flow form: one field a row, each up to the whole flow's size, a few more rows than the limit allows (the service says what is too many). */
 const FlowBody = formBody({ text: L.flowBytes + 1024, item: L.flowBytes + 1024, items: 4 * (L.flowItems + 10) });
 
-export function agentPages(deps: Deps) {
+export function agentPages(deps: DashboardDeps) {
   const agent = (ctx: { orgId: string }, id: string) => readAgent(deps, ctx.orgId, id);
   return new Elysia({ name: "dashboard-agents" })
     .get("/dashboard/agents", ({ request, query }) => withMember(deps, request, "agents:view", (ctx) => listPage(ctx, query)), { query: Page })

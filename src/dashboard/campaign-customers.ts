@@ -10,7 +10,7 @@ export const CUSTOMER_REF_MAX = 256;
  * A customer of this org named as the API names them (our id, or the org's external id), or by
  * email address: the dashboard's own convenience (the verified record wins, src/customers).
  */
-export async function customerByRef(deps: Deps, orgId: string, ref: string): Promise<EndUser | null> {
+export async function customerByRef(deps: Pick<Deps, "db">, orgId: string, ref: string): Promise<EndUser | null> {
   return (await findEndUser(deps, orgId, ref)) ?? (ref.includes("@") ? await findEndUserByEmail(deps, orgId, ref) : null);
 }
 

@@ -6,9 +6,8 @@
 // (campaign-messages.ts). Every action goes through src/campaigns/ (lifecycle.ts, enrolments.ts), as /api/campaigns does.
 import { Elysia, t } from "elysia";
 import { campaignOr404, setCampaignStatus } from "../campaigns/lifecycle.ts";
-import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { formBody, formValues, redirect, withMember } from "./kit/index.ts";
+import { type DashboardDeps, formBody, formValues, redirect, withMember } from "./kit/index.ts";
 import { archive, archivePage } from "./campaign-archive.ts";
 import { actor } from "./campaign-common.ts";
 import { CUSTOMER_REF_MAX } from "./campaign-customers.ts";
@@ -27,7 +26,7 @@ const ListQuery = t.Object({ status: t.Optional(t.String({ maxLength: 20 })), pa
 const Ref = t.Object({ ref: t.String({ maxLength: 64 }) });
 const FormBody = formBody({ text: 40_000, item: 300, items: 50 });
 
-export function campaignPages(deps: Deps) {
+export function campaignPages(deps: DashboardDeps) {
   return new Elysia({ name: "dashboard-campaigns" })
     .get("/dashboard/campaigns", ({ request, query }) => withMember(deps, request, "automation:view", (ctx) => listPage(ctx, query)), { query: ListQuery })
     .post("/dashboard/campaigns", ({ request, body }) => withMember(deps, request, "automation:manage", (ctx) => create(ctx, formValues(body))), {

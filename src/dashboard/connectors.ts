@@ -6,13 +6,13 @@ import { Elysia, t } from "elysia";
 import { memberActor } from "../kit/actor.ts";
 import { connect, connectorView, disconnect, listConnectors, refreshConnector } from "../connectors/service.ts";
 import { AUTH_METHODS, CONNECTOR_LIMITS, type ConnectorAuthMethod, CREDENTIAL_FIELDS } from "../connectors/rules.ts";
-import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { isSlug } from "../kit/slugs.ts";
 import { setFeatureFlag } from "../orgs/service.ts";
 import { slugOf } from "./client/slug.ts";
 import {
   type DashboardContext,
+  type DashboardDeps,
   detailErrors,
   type Refused,
   submitForm,
@@ -157,7 +157,7 @@ function refresh(ctx: DashboardContext, server: View, values: FormValues): Promi
 const Query = t.Object({ page: t.Optional(t.String({ maxLength: 10 })) });
 const FormBody = formBody({ text: 20_000, item: 1000, items: 10 });
 
-export function connectorPages(deps: Deps) {
+export function connectorPages(deps: DashboardDeps) {
   return new Elysia({ name: "dashboard-connectors" })
     .get("/dashboard/connectors", ({ request, query }) => withMember(deps, request, "integrations:view", (ctx) => listPage(ctx, query)), { query: Query })
     .post("/dashboard/connectors/enable", ({ request }) =>

@@ -8,9 +8,8 @@ import { Elysia, t } from "elysia";
 import { CONVERSATION_LIMITS, listConversations, readConversation } from "../conversations/dashboard.ts";
 import { joinConversation } from "../conversations/join.ts";
 import { waitingTicket } from "../inbox/ticket-queries.ts";
-import type { Deps } from "../deps.ts";
 import { customersByIds, customerSummary } from "../inbox/customer-profiles.ts";
-import { type DashboardContext, formBody, IdParams, redirect, shellPage, withMember } from "./kit/index.ts";
+import { type DashboardContext, type DashboardDeps, formBody, IdParams, redirect, shellPage, withMember } from "./kit/index.ts";
 import { ConversationDetail } from "./views/conversation-detail.ts";
 import { ConversationList } from "./views/conversation-list.ts";
 
@@ -74,7 +73,7 @@ const ListQuery = t.Object({
   cursor: t.Optional(t.String({ maxLength: 128 })),
 });
 
-export function conversationPages(deps: Deps) {
+export function conversationPages(deps: DashboardDeps) {
   return new Elysia({ name: "dashboard-conversations" })
     .get("/dashboard/conversations", ({ request, query }) => withMember(deps, request, "inbox:view", (ctx) => listPage(ctx, query)), { query: ListQuery })
     .get("/dashboard/conversations/:id", ({ request, params }) => withMember(deps, request, "inbox:view", (ctx) => conversationPage(ctx, params.id)), {

@@ -6,7 +6,6 @@
 // of the stored headers, adds or replaces some, removes ticked ones, and keeps the rest.
 // Each action becomes `custom.<slug>`, switched on per agent in the agent's actions page.
 import { Elysia, t } from "elysia";
-import type { Deps } from "../deps.ts";
 import {
   CUSTOM_ACTION_LIMITS,
   type CustomActionPatch,
@@ -20,6 +19,7 @@ import { memberActor } from "../kit/actor.ts";
 import { isSlug } from "../kit/slugs.ts";
 import {
   type DashboardContext,
+  type DashboardDeps,
   type FieldErrors,
   formBody,
   formList,
@@ -81,7 +81,7 @@ const Query = t.Object({ page: t.Optional(t.String({ maxLength: 10 })) });
 /** Up to the headers' limit of remove boxes, and a few more (the service says what is too many). */
 const FormBody = formBody({ text: 100_000, item: 1000, items: CUSTOM_ACTION_LIMITS.headers + 5 });
 
-export function customActionPages(deps: Deps) {
+export function customActionPages(deps: DashboardDeps) {
   const manage = "integrations:manage" as const;
   return new Elysia({ name: "dashboard-custom-actions" })
     .get("/dashboard/custom-actions", ({ request, query }) => withMember(deps, request, "integrations:view", (ctx) => listPage(ctx, query)), { query: Query })

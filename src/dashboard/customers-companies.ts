@@ -3,12 +3,11 @@
 // traits, its customers and their latest events. Read only; every query is filtered on the org.
 // The reads are src/customers' (companies.ts, events.ts).
 import { Elysia, t } from "elysia";
-import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { companyCustomers, listCompanies } from "../customers/companies.ts";
 import { recentCustomerEvents } from "../customers/events.ts";
 import { findCompany } from "../customers/company-records.ts";
-import { type DashboardContext, pageNumber, shellPage, withMember } from "./kit/index.ts";
+import { type DashboardContext, type DashboardDeps, pageNumber, shellPage, withMember } from "./kit/index.ts";
 import { CompanyDetail, companyTitle } from "./views/company-detail.ts";
 import { CompanyList } from "./views/company-list.ts";
 
@@ -49,7 +48,7 @@ async function companyPage(ctx: DashboardContext, ref: string): Promise<Response
 const ListQuery = t.Object({ q: t.Optional(t.String({ maxLength: COMPANY_LIMITS.query })), page: t.Optional(t.String({ maxLength: 10 })) });
 const Ref = t.Object({ ref: t.String({ maxLength: 256 }) });
 
-export function companyPages(deps: Deps) {
+export function companyPages(deps: DashboardDeps) {
   return new Elysia({ name: "dashboard-companies" })
     .get("/dashboard/companies", ({ request, query }) => withMember(deps, request, "inbox:view", (ctx) => listPage(ctx, query)), { query: ListQuery })
     .get("/dashboard/companies/:ref", ({ request, params }) => withMember(deps, request, "inbox:view", (ctx) => companyPage(ctx, params.ref)), { params: Ref });

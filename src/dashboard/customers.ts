@@ -4,9 +4,8 @@
 // An unverified visitor's claimed id is shown as a claim, never as who they are (README "Widget
 // SDK", identity verification).
 import { Elysia, t } from "elysia";
-import type { Deps } from "../deps.ts";
 import { CUSTOMER_LIMITS, customerDetail, customerSummary, listCustomers } from "../inbox/customer-profiles.ts";
-import { type DashboardContext, shellPage, withMember } from "./kit/index.ts";
+import { type DashboardContext, type DashboardDeps, shellPage, withMember } from "./kit/index.ts";
 import { findCompany } from "../customers/company-records.ts";
 import { companyPages } from "./customers-companies.ts";
 import { CustomerDetail, customerTitle } from "./views/customer-detail.ts";
@@ -37,7 +36,7 @@ async function customerPage(ctx: DashboardContext, ref: string): Promise<Respons
 const ListQuery = t.Object({ q: t.Optional(t.String({ maxLength: CUSTOMER_LIMITS.query })), cursor: t.Optional(t.String({ maxLength: 64 })) });
 const Ref = t.Object({ ref: t.String({ maxLength: CUSTOMER_LIMITS.externalId }) });
 
-export function customerPages(deps: Deps) {
+export function customerPages(deps: DashboardDeps) {
   return new Elysia({ name: "dashboard-customers" })
     .use(companyPages(deps))
     .get("/dashboard/customers", ({ request, query }) => withMember(deps, request, "inbox:view", (ctx) => listPage(ctx, query)), { query: ListQuery })

@@ -3,11 +3,21 @@
 // email when a customer writes. Through src/mail-in/alias.ts and src/inbox/member-notices.ts, as
 // /api/email/settings and /api/email/notifications do.
 import { Elysia } from "elysia";
-import type { Deps } from "../deps.ts";
 import { NOTIFY_MODES, notifyMode, setNotifyMode } from "../inbox/member-notices.ts";
 import { mailSettings, setSupportAlias } from "../mail-in/alias.ts";
 import { memberActor } from "../kit/actor.ts";
-import { type DashboardContext, type FieldErrors, formBody, formValues, type FormValues, redirect, shellPage, submitForm, withMember } from "./kit/index.ts";
+import {
+  type DashboardContext,
+  type DashboardDeps,
+  type FieldErrors,
+  formBody,
+  formValues,
+  type FormValues,
+  redirect,
+  shellPage,
+  submitForm,
+  withMember,
+} from "./kit/index.ts";
 import { EMAIL_SETTINGS_PATH, EmailSettings } from "./views/email-settings.ts";
 
 const PATH = EMAIL_SETTINGS_PATH;
@@ -35,7 +45,7 @@ async function page(ctx: DashboardContext, forms: { values?: FormValues; errors?
   return shellPage(ctx, { title: "Email settings", active: "settings", body, status: forms.status });
 }
 
-export function emailSettingsPages(deps: Deps) {
+export function emailSettingsPages(deps: DashboardDeps) {
   return new Elysia({ name: "dashboard-email-settings" })
     .get(PATH, ({ request }) => withMember(deps, request, "inbox:view", (ctx) => page(ctx)))
     .post(

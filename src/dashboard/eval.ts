@@ -12,13 +12,13 @@ import { EVAL_RUN, type EvalRunDetail, getRun, listRuns, runCsv, runEvaluation, 
 import type { EvalQuestion } from "../agents/evaluate.ts";
 import { parseQuestionSet } from "../agents/question-set.ts";
 import { listAgents } from "../agents/service.ts";
-import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { readFormAfterAuth } from "../http/body.ts";
 import { liftIdleTimeout } from "../http/request-meta.ts";
 import { issueDetails } from "../http/validation-details.ts";
 import {
   type DashboardContext,
+  type DashboardDeps,
   formBody,
   formValues,
   type FormValues,
@@ -146,7 +146,7 @@ async function exportRun(ctx: DashboardContext, id: string, format: string | und
 /** Room for EVAL_RUN.questions lines of the longest questions and expectations. */
 const FormBody = formBody({ text: EVAL_RUN.questions * (3 * EVAL_RUN.chars + 80), items: 4 });
 
-export function evalPages(deps: Deps) {
+export function evalPages(deps: DashboardDeps) {
   return (
     new Elysia({ name: "dashboard-eval" })
       .get("/dashboard/eval", ({ request }) => withMember(deps, request, "agents:view", (ctx) => evalPage(ctx)))

@@ -4,7 +4,7 @@ import type { Deps } from "../deps.ts";
 import { memberDirectory } from "../tenancy/memberships.ts";
 
 /** The org's members, for the assignee filter and the triage form. */
-export async function orgMembers(deps: Deps, orgId: string): Promise<{ id: string; label: string }[]> {
+export async function orgMembers(deps: Pick<Deps, "db">, orgId: string): Promise<{ id: string; label: string }[]> {
   const rows = await memberDirectory(deps.db, orgId, 500);
   return rows.map((m) => ({ id: m.id, label: m.name ? `${m.name} <${m.email}>` : m.email }));
 }

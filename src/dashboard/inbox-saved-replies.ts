@@ -15,6 +15,7 @@ import {
 } from "../inbox/saved-replies.ts";
 import {
   type DashboardContext,
+  type DashboardDeps,
   type FieldErrors,
   formBody,
   formValues,
@@ -61,7 +62,7 @@ const validate = (v: Record<string, string | undefined>) => {
 const refusedAs = (error: AppError): FieldErrors | null =>
   error.status === 409 ? { name: error.message } : error.status === 400 ? { body: error.message } : null;
 
-async function rowOr404(deps: Deps, orgId: string, id: string): Promise<SavedReply> {
+async function rowOr404(deps: Pick<Deps, "db">, orgId: string, id: string): Promise<SavedReply> {
   const row = await findSavedReply(deps, orgId, id);
   if (!row) throw AppError.notFound("No such saved reply.");
   return row;
@@ -69,7 +70,7 @@ async function rowOr404(deps: Deps, orgId: string, id: string): Promise<SavedRep
 
 const FormBody = formBody({ text: SAVED_REPLY_LIMITS.body, item: 100, items: 10 });
 
-export function savedReplyPages(deps: Deps) {
+export function savedReplyPages(deps: DashboardDeps) {
   return new Elysia({ name: "dashboard-saved-replies" })
     .get(BASE, ({ request }) => withMember(deps, request, ROLE, (ctx) => listPage(ctx)))
     .post(

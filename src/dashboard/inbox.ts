@@ -6,7 +6,7 @@ import { Elysia, t } from "elysia";
 import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { addTicketMessage, findTicket, type InboxActor, type Ticket, TICKET_LIMITS, updateTicket } from "../inbox/tickets.ts";
-import { type DashboardContext, formBody, formValues, redirect, submitForm, withMember } from "./kit/index.ts";
+import { type DashboardContext, type DashboardDeps, formBody, formValues, redirect, submitForm, withMember } from "./kit/index.ts";
 import { bodyProblem, serviceErrors, triagePatch } from "./inbox-forms.ts";
 import { listPage } from "./inbox-list.ts";
 import { customersByIds } from "../inbox/customer-profiles.ts";
@@ -20,7 +20,7 @@ function actorOf(ctx: DashboardContext): InboxActor {
   return { kind: "member", memberId: ctx.principal.member.id };
 }
 
-async function ticketOr404(deps: Deps, orgId: string, ref: string): Promise<Ticket> {
+async function ticketOr404(deps: Pick<Deps, "db">, orgId: string, ref: string): Promise<Ticket> {
   const ticket = await findTicket(deps, orgId, ref);
   if (!ticket) throw AppError.notFound("No such ticket.");
   return ticket;
@@ -108,7 +108,7 @@ const Ref = t.Object({ ref: t.String({ maxLength: 64 }) });
 /** Form bodies: every field a bounded string (the page reports what is wrong with each). */
 const FormBody = formBody({ text: 40_000, item: 300, items: 50 });
 
-export function inboxPages(deps: Deps) {
+export function inboxPages(deps: DashboardDeps) {
   return new Elysia({ name: "dashboard-inbox" })
     .get("/dashboard/inbox", ({ request, query }) => withMember(deps, request, "inbox:view", (ctx) => listPage(ctx, query)), { query: ListQuery })
     .get(

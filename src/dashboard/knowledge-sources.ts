@@ -5,7 +5,6 @@
 // because they were edited locally; "Sync now"; deleting through the confirmation page. Through
 // src/sources/, as /api/knowledge/sources.
 import { Elysia } from "elysia";
-import type { Deps } from "../deps.ts";
 import { memberActor } from "../kit/actor.ts";
 import { type SourceRow, SOURCE_LIMITS, sourceView } from "../sources/model.ts";
 import { createSource, deleteSource, getSource, listSources, sourceProblems } from "../sources/service.ts";
@@ -15,6 +14,7 @@ import { FilesBody, uploadFiles } from "./knowledge-files.ts";
 import {
   confirmPage,
   type DashboardContext,
+  type DashboardDeps,
   detailErrors,
   type FieldErrors,
   formBody,
@@ -142,7 +142,7 @@ function addHelpCentre(ctx: DashboardContext, values: FormValues): Promise<Respo
 
 const FormBody = formBody({ text: 20_000, item: 10_000, items: 10 });
 
-export function knowledgeSourcePages(deps: Deps) {
+export function knowledgeSourcePages(deps: DashboardDeps) {
   const manage = "knowledge:manage" as const;
   return new Elysia({ name: "dashboard-knowledge-sources" })
     .get("/dashboard/knowledge/sources", ({ request }) => withMember(deps, request, "knowledge:view", (ctx) => listPage(ctx)))

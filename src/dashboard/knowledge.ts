@@ -5,11 +5,10 @@
 import { publicArticleUrl } from "../helpcentre/links.ts";
 import { Elysia, t } from "elysia";
 import { recordActivity } from "../activity/log.ts";
-import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { memberActor } from "../kit/actor.ts";
 import { createDoc, deleteDoc, type Doc, getDoc, updateDoc } from "../knowledge/docs.ts";
-import { type DashboardContext, formBody, formValues, type FormValues, IdParams, redirect, submitForm, withMember } from "./kit/index.ts";
+import { type DashboardContext, type DashboardDeps, formBody, formValues, type FormValues, IdParams, redirect, submitForm, withMember } from "./kit/index.ts";
 import { docFrom, editorPage, valuesOf } from "./knowledge-docs.ts";
 import { importFile, importUrl, listPage } from "./knowledge-list.ts";
 import { saveSynonyms, synonymsPage } from "./knowledge-synonyms.ts";
@@ -88,7 +87,7 @@ const Query = t.Object({
 });
 const FormBody = formBody({ text: 700_000, item: 700_000, items: 10 });
 
-export function knowledgePages(deps: Deps) {
+export function knowledgePages(deps: DashboardDeps) {
   const manage = "knowledge:manage" as const;
   return (
     new Elysia({ name: "dashboard-knowledge" })

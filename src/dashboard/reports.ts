@@ -3,18 +3,17 @@
 // of the last 7 days beside the 7 before; charts as SVG with their numbers in tables.
 import { Elysia, t } from "elysia";
 import { listAgents } from "../agents/service.ts";
-import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { getBusinessHours } from "../orgs/business-hours.ts";
 import { buildReport, headlines, type Report } from "../reports/report.ts";
-import { shellPage, withMember } from "./kit/index.ts";
+import { type DashboardDeps, shellPage, withMember } from "./kit/index.ts";
 import { canonicalZone, ZONE_MAX } from "../reports/zone.ts";
 import { ReportsPage } from "./views/reports.ts";
 
 /** The zones the time-zone field suggests (any IANA name is accepted). */
 const ZONES = ["UTC", ...Intl.supportedValuesOf("timeZone").filter((z) => z !== "UTC")];
 
-async function reportPage(deps: Deps, request: Request, query: Record<string, string | undefined>) {
+async function reportPage(deps: DashboardDeps, request: Request, query: Record<string, string | undefined>) {
   return withMember(deps, request, "inbox:view", async (ctx) => {
     const input = {
       period: query.period || undefined,
@@ -42,7 +41,7 @@ async function reportPage(deps: Deps, request: Request, query: Record<string, st
   });
 }
 
-export function reportPages(deps: Deps) {
+export function reportPages(deps: DashboardDeps) {
   const q = t.Object({
     period: t.Optional(t.String({ maxLength: 10 })),
     since: t.Optional(t.String({ maxLength: 40 })),

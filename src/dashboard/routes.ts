@@ -30,11 +30,11 @@ import { headlineCards } from "./views/report-headlines.ts";
 import { headlines } from "../reports/report.ts";
 import { describeRoles } from "../auth/roles.ts";
 import { ORG_COOKIE } from "../auth/sessions.ts";
-import { redirect, shellPage, withMember } from "./kit/index.ts";
+import { type DashboardDeps, redirect, shellPage, withMember } from "./kit/index.ts";
 import { NAV, reaches } from "./kit/nav.ts";
 import { Overview } from "./views/overview.ts";
 
-export function dashboardRoutes(deps: Deps) {
+export function dashboardRoutes(deps: DashboardDeps & Pick<Deps, "mailDns" | "passwords" | "texts">) {
   return new Elysia({ name: "dashboard" })
     .use(dashboardAssets())
     .use(accountPages(deps))

@@ -13,6 +13,7 @@ import { titleSlug } from "../helpcentre/urls.ts";
 import { orgProfile } from "../tenancy/orgs.ts";
 import {
   type DashboardContext,
+  type DashboardDeps,
   detailErrors,
   type FieldErrors,
   formBody,
@@ -62,7 +63,7 @@ async function helpSettingsPage(ctx: DashboardContext, refused?: Refused): Promi
   return shellPage(ctx, { title: "Help centre", active: "settings", body, status: refused?.status });
 }
 
-export function helpCentrePages(deps: Deps) {
+export function helpCentrePages(deps: DashboardDeps & Pick<Deps, "mailDns" | "texts">) {
   const role = "org:manage" as const;
   const media = createMediaCache();
   const preview = (request: Request) =>

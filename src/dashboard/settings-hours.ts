@@ -3,12 +3,12 @@
 // holidays (one date a line), or none at all. Shows whether the team is open now and when it next
 // opens. Through src/orgs/business-hours.ts, as /api/business-hours does.
 import { Elysia } from "elysia";
-import type { Deps } from "../deps.ts";
 import { memberActor } from "../kit/actor.ts";
 import { BUSINESS_HOURS_LIMITS, type BusinessHours, describeOpening, nextOpening, WEEKDAYS } from "../kit/business-hours.ts";
 import { getBusinessHours, setBusinessHours } from "../orgs/business-hours.ts";
 import {
   type DashboardContext,
+  type DashboardDeps,
   detailErrors,
   type FieldErrors,
   formBody,
@@ -66,7 +66,7 @@ async function hoursPage(ctx: DashboardContext, refused?: Refused): Promise<Resp
   return shellPage(ctx, { title: "Business hours", active: "settings", body, status: refused?.status });
 }
 
-export function businessHoursPages(deps: Deps) {
+export function businessHoursPages(deps: DashboardDeps) {
   const role = "org:manage" as const;
   return new Elysia({ name: "dashboard-hours" })
     .get(PATH, ({ request }) => withMember(deps, request, role, (ctx) => hoursPage(ctx)))

@@ -4,13 +4,13 @@
 // src/texts/store.ts, as PUT /api/texts/{language} does (ICU checked there; the refused key's
 // field shows why).
 import { Elysia, t } from "elysia";
-import type { Deps } from "../deps.ts";
 import { languageName, MESSAGE_KEYS, messageOf } from "../i18n/catalogue.ts";
 import { memberActor } from "../kit/actor.ts";
 import { CATALOGUE_LANGUAGES } from "../kit/language.ts";
 import { languageOverrides, setOverrides, TEXTS_LIMITS } from "../texts/store.ts";
 import {
   type DashboardContext,
+  type DashboardDeps,
   detailErrors,
   formBody,
   formValues,
@@ -52,7 +52,7 @@ function changes(values: FormValues, stored: Record<string, string | undefined>,
   return { input: texts, errors: {} };
 }
 
-export function textsPages(deps: Deps) {
+export function textsPages(deps: DashboardDeps) {
   const role = "org:manage" as const;
   const query = t.Object({ language: t.Optional(t.String({ maxLength: 3 })) });
   return new Elysia({ name: "dashboard-texts" })

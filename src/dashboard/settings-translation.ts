@@ -2,11 +2,11 @@
 // /api/translation is: the org's model, a LibreTranslate server or DeepL, or none. The key is
 // write-only (stored encrypted, never shown). Through src/translation/settings.ts.
 import { Elysia } from "elysia";
-import type { Deps } from "../deps.ts";
 import { memberActor } from "../kit/actor.ts";
 import { clearTranslation, setTranslation, type TranslationProvider, TRANSLATION_SETTING_LIMITS as L, translationView } from "../translation/settings.ts";
 import {
   type DashboardContext,
+  type DashboardDeps,
   detailErrors,
   type FieldErrors,
   formBody,
@@ -47,7 +47,7 @@ async function translationPage(ctx: DashboardContext, refused?: Refused): Promis
   return shellPage(ctx, { title: "Translation", active: "settings", body, status: refused?.status });
 }
 
-export function translationPages(deps: Deps) {
+export function translationPages(deps: DashboardDeps) {
   const role = "agents:manage" as const;
   return new Elysia({ name: "dashboard-translation" })
     .get(PATH, ({ request }) => withMember(deps, request, role, (ctx) => translationPage(ctx)))

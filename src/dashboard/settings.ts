@@ -7,12 +7,11 @@
 // settings-org.ts and settings-members.ts act on their posts).
 import { Elysia, t } from "elysia";
 import { ROLES, rolesFromForm } from "../auth/roles.ts";
-import type { Deps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { memberActor } from "../kit/actor.ts";
 import { revokeGrantOfOrg } from "../oauth/grants.ts";
 import { clearPreviousIdentitySecret, revokeWidgetKey, rotateIdentitySecret, setIdentityVerification } from "../orgs/widget-access.ts";
-import { type DashboardContext, formBody, formList, formValues, IdParams, redirect, withMember } from "./kit/index.ts";
+import { type DashboardContext, type DashboardDeps, formBody, formList, formValues, IdParams, redirect, withMember } from "./kit/index.ts";
 import { changeRoles, invite, remove, revoke } from "./settings-members.ts";
 import { createKey, setModel, setOrigins } from "./settings-org.ts";
 import { membersPage, orgSectionPage, settingsPage } from "./settings-page.ts";
@@ -27,7 +26,7 @@ const FormBody = formBody({ text: 100_000, item: 1000, items: 10 });
 /** The members forms: an email, and role checkboxes (at most every role once). */
 const MemberForm = formBody({ text: 1000, item: 64, items: ROLES.length });
 
-export function settingsPages(deps: Deps) {
+export function settingsPages(deps: DashboardDeps) {
   const actor = (ctx: DashboardContext) => memberActor(ctx.principal.member.id);
   const org = "org:manage" as const;
   const members = "members:manage" as const;

@@ -4,12 +4,12 @@
 // answer to the request that made it (never after a redirect), like the identity secret.
 import { Elysia, t } from "elysia";
 import { memberActor } from "../kit/actor.ts";
-import type { Deps } from "../deps.ts";
 import { EVENT_TYPES, type EventType } from "../webhooks/events.ts";
 import { listDeliveries, replayDelivery } from "../webhooks/deliveries.ts";
 import { createEndpoint, deleteEndpoint, ENDPOINT_LIMITS, getEndpoint, listEndpoints, rotateSecret, sendTestEvent } from "../webhooks/service.ts";
 import {
   type DashboardContext,
+  type DashboardDeps,
   type Refused,
   submitForm,
   type FieldErrors,
@@ -88,7 +88,7 @@ function create(ctx: DashboardContext, values: FormValues, events: string[]): Pr
 const DeliveryId = t.Object({ id: t.String({ maxLength: 64 }), delivery: t.String({ maxLength: 64 }) });
 const FormBody = formBody({ text: 5000, item: 100, items: 50 });
 
-export function webhookPages(deps: Deps) {
+export function webhookPages(deps: DashboardDeps) {
   return new Elysia({ name: "dashboard-webhooks" })
     .get("/dashboard/webhooks", ({ request }) => withMember(deps, request, ROLE, (ctx) => listPage(ctx)))
     .post("/dashboard/webhooks", ({ request, body }) => withMember(deps, request, ROLE, (ctx) => create(ctx, formValues(body), formList(body, "events"))), {

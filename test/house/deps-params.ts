@@ -1,49 +1,33 @@
 // Where src/ takes all of `Deps` rather than the members it uses (docs/architecture.md "The
-// composition root and `Deps`"): read on the source text, comments left out. Shared by
-// test/house/deps.test.ts and scripts/deps-census.ts.
-import { readdirSync, readFileSync } from "node:fs";
+// composition root and `Deps`"), and where it names them with `Pick<Deps, …>`: read by the
+// compiler's parser with the one rule of scripts/house-figures.ts (`depsIn`), which also counts
+// the functions taking the whole `Deps` in the house's figures. Shared by test/house/deps.test.ts
+// and scripts/deps-census.ts.
 import { join } from "node:path";
+import { depsIn, parse } from "../../scripts/house-figures.ts";
+import { sourceFiles } from "./import-graph.ts";
 
 export const ROOT = join(import.meta.dir, "../..");
 
-export function sourceFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) return path === "src/db/migrations" ? [] : sourceFiles(path);
-    return /\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts") ? [path] : [];
-  });
-}
-
-/** The text without its comments, each block comment leaving its line breaks (so line numbers hold). */
-function withoutComments(text: string): string {
-  return text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, "")).replace(/(^|[^:"'`\\])\/\/.*$/gm, "$1");
-}
+const named = ({ name, line }: { name: string; line: number }) => `${name} (line ${line})`;
 
 /**
- * Parameters and properties typed all of `Deps` (`deps: Deps`, `outer?: Deps`), one line each as
- * `name (line n)`; a local variable's annotation (`const inTx: Deps = …`) and a member type
- * (`Deps["db"]`) are not counted. An alias of the whole (`type XDeps = Deps`) counts as one.
+ * The places of `text`, read as a file of src/kit/ (planted, never written), typed all of `Deps`,
+ * one line each as `name (line n)`: parameters (`deps: Deps`, `{ db }: Deps`), properties
+ * (`outer?: Deps`) and type aliases (`type XDeps = Deps`).
  */
-export function wholeDeps(text: string): string[] {
-  const code = withoutComments(text);
-  const lineOf = (at: number) => code.slice(0, at).split("\n").length;
-  const found: string[] = [];
-  for (const m of code.matchAll(/(\b(?:const|let|var)\s+)?\b(\w+)\??\s*:\s*Deps\b(?!\s*\[|\.)/g)) if (!m[1]) found.push(`${m[2]} (line ${lineOf(m.index)})`);
-  for (const m of code.matchAll(/\btype\s+(\w+)\s*=\s*(?:Readonly<\s*)?Deps\b(?!\s*\[)\s*>?\s*;/g)) found.push(`type ${m[1]} (line ${lineOf(m.index)})`);
-  return found;
+export async function wholeDeps(text: string): Promise<string[]> {
+  const file = "src/kit/deps-planted.ts";
+  const [tree] = await parse(ROOT, [file], { [file]: text });
+  return depsIn(tree!, file).whole.map(named);
 }
 
-/** `Pick<Deps, …>` written out (a named alias counts once, where it is declared). */
-export function pickedDeps(text: string): number {
-  return [...withoutComments(text).matchAll(/\bPick<\s*Deps\b/g)].length;
-}
-
-/** Every file of src/ but `deps.ts` itself, with its whole-`Deps` parameters and its picks. */
-export function census(): { path: string; whole: string[]; picks: number }[] {
-  return sourceFiles("src")
-    .filter((path) => path !== "src/deps.ts")
-    .map((path) => {
-      const text = readFileSync(join(ROOT, path), "utf8");
-      return { path, whole: wholeDeps(text), picks: pickedDeps(text) };
-    });
+/** Every file of src/ but `deps.ts` itself, with its whole-`Deps` places and its picks. */
+export async function census(root = ROOT): Promise<{ path: string; whole: string[]; picks: number }[]> {
+  const files = sourceFiles(root, "src").filter((path) => path !== "src/deps.ts");
+  const trees = await parse(root, files);
+  return trees.map((tree, i) => {
+    const { whole, picks } = depsIn(tree, files[i]!);
+    return { path: files[i]!, whole: whole.map(named), picks };
+  });
 }

@@ -1,9 +1,10 @@
 // The function finder of scripts/house-figures.ts, on planted sources: a function's length from its
 // first line to its last (81 lines is over the limit, 80 is not), every kind of function, and a
-// parameter of the whole `Deps` of src/deps.ts told from a part of it or another type of that name.
+// parameter of the whole `Deps` of src/deps.ts told from a part of it or another type of that name,
+// by the rule the census of test/house/deps-params.ts reads too.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { type Fn, functionsIn, LONG_FUNCTION, parse, WIDE_LINE, wideLines } from "../../scripts/house-figures.ts";
+import { depsIn, type Fn, functionsIn, LONG_FUNCTION, parse, WIDE_LINE, wideLines } from "../../scripts/house-figures.ts";
 
 const ROOT = join(import.meta.dir, "../..");
 
@@ -46,11 +47,12 @@ const byName = (fns: Fn[]) => new Map(fns.map((fn) => [fn.name, fn]));
 
 describe("the house's figures: the function finder", () => {
   const files = [LENGTHS, DEPS, OTHER];
+  let trees: Awaited<ReturnType<typeof parse>> = [];
   let found: Fn[][] = [];
   beforeAll(async () => {
-    const trees = await parse(ROOT, files, sources);
+    trees = await parse(ROOT, files, sources);
     found = trees.map((tree, i) => functionsIn(tree, files[i]!));
-  });
+  }, 60_000); // the parser reads every file of src/: slow on a loaded machine
 
   test("a function's lines run from its first line to its last: 81 is over the limit, 80 is not", () => {
     const fns = byName(found[0]!);
@@ -67,6 +69,15 @@ describe("the house's figures: the function finder", () => {
     expect(whole.sort()).toEqual(["aliased", "destructured", "qualified", "whole"]);
     expect([...byName(found[1]!).keys()].sort()).toEqual(["aliased", "destructured", "none", "part", "partial", "qualified", "whole"]);
     expect(byName(found[2]!).get("lookalike")?.wholeDeps).toBe(false);
+  });
+
+  test("the census of the whole Deps (test/house/deps-params.ts) reads the same rule: the same parameters", () => {
+    const flagged = found[1]!.filter((fn) => fn.wholeDeps).map((fn) => fn.line);
+    const { whole, picks } = depsIn(trees[1]!, DEPS);
+    expect(whole.map((w) => w.line)).toEqual(flagged);
+    expect(whole.map((w) => w.name)).toEqual(["deps", "(destructured)", "deps", "deps"]);
+    expect(picks).toBe(1);
+    expect(depsIn(trees[2]!, OTHER)).toEqual({ whole: [], picks: 0 });
   });
 
   test("a line wider than the formatter's width is counted; one at the width is not", () => {

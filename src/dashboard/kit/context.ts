@@ -14,8 +14,36 @@ import { errorPage, shellPage, type Viewer } from "../shell.ts";
 
 export const FLASH_COOKIE = "svc_flash";
 
+/**
+ * The members of `Deps` the pages reach through `ctx.deps`, every page's together: withMember puts
+ * them in each page's context, so a page module's plugin takes these and names with `Pick` only what
+ * it uses beyond them.
+ */
+export type DashboardDeps = Pick<
+  Deps,
+  | "accessTokens"
+  | "cipher"
+  | "config"
+  | "connectorRefreshes"
+  | "db"
+  | "evalRuns"
+  | "fileReaders"
+  | "guard"
+  | "invalidation"
+  | "knowledge"
+  | "limiter"
+  | "live"
+  | "log"
+  | "metrics"
+  | "now"
+  | "passages"
+  | "statements"
+  | "timers"
+  | "tools"
+>;
+
 export interface DashboardContext extends Viewer {
-  deps: Deps;
+  deps: DashboardDeps;
   request: Request;
   roles: readonly string[];
   /** The flash message set by the previous redirect, if any (read once). */
@@ -35,7 +63,7 @@ function readFlash(request: Request): Flash | null {
   return { kind, text: raw.slice(kind.length + 1).slice(0, 300) };
 }
 
-function flashCookie(deps: Deps, flash: Flash | null): string {
+function flashCookie(deps: Pick<Deps, "config">, flash: Flash | null): string {
   const secure = deps.config.baseUrl.startsWith("https:") ? "; Secure" : "";
   const value = flash ? encodeURIComponent(`${flash.kind}:${flash.text.slice(0, 300)}`) : "";
   return `${FLASH_COOKIE}=${value}; Path=/dashboard; HttpOnly; SameSite=Lax; Max-Age=${flash ? 60 : 0}${secure}`;
@@ -57,7 +85,7 @@ export class PageExit extends Error {
   }
 }
 
-async function contextFor(deps: Deps, request: Request, role: Role | null): Promise<DashboardContext> {
+async function contextFor(deps: DashboardDeps, request: Request, role: Role | null): Promise<DashboardContext> {
   let principal: Principal;
   try {
     principal = await authenticate(deps, request);
@@ -104,7 +132,7 @@ async function contextFor(deps: Deps, request: Request, role: Role | null): Prom
  * it did not exist). Cookie-authenticated POSTs must be same-origin (src/auth/guard.ts).
  */
 export async function withMember(
-  deps: Deps,
+  deps: DashboardDeps,
   request: Request,
   role: Role | null,
   run: (ctx: DashboardContext) => Promise<Response> | Response,
@@ -128,7 +156,7 @@ export async function withMember(
 }
 
 /** Redirect-after-POST (303) carrying a flash message to the next page. */
-export function redirect(deps: Deps, location: string, flash?: Flash | string): Response {
+export function redirect(deps: Pick<Deps, "config">, location: string, flash?: Flash | string): Response {
   const headers = new Headers({ location, "cache-control": "no-store" });
   if (flash) headers.append("set-cookie", flashCookie(deps, typeof flash === "string" ? { kind: "ok", text: flash } : flash));
   return new Response(null, { status: 303, headers });

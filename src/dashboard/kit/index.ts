@@ -1,7 +1,7 @@
 // The dashboard kit, imported by every page module: the member's context (context.ts), form
 // controls (fields.ts), the form-route helper (form-route.ts), the list table and its pagers
 // (table.ts), the confirmation page (confirm.ts), and the shell's page (../shell.ts).
-export { type DashboardContext, type Flash, PageExit, redirect, withMember } from "./context.ts";
+export { type DashboardContext, type DashboardDeps, type Flash, PageExit, redirect, withMember } from "./context.ts";
 export {
   actionButton,
   checkbox,
