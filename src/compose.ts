@@ -20,6 +20,7 @@ import { dataTools } from "./customers/tools.ts";
 import type { Database } from "./db/client.ts";
 import { createStatements } from "./db/prepared.ts";
 import { type Job, runJobs } from "./jobs.ts";
+import { TABLE_MAINTENANCE, tableMaintenance } from "./db/maintenance.ts";
 import type { Deps } from "./deps.ts";
 import { sql } from "drizzle-orm";
 import { createLiveEvents, type RunningLiveEvents } from "./live/live-events.ts";
@@ -234,6 +235,11 @@ export function jobs(deps: Deps, stopping: AbortSignal = new AbortController().s
     { name: "expired OAuth state", everyMs: HOUSEKEEPING_MS, run: () => deleteExpiredOAuthState(deps) },
     { name: "unused OAuth clients", everyMs: HOUSEKEEPING_MS, run: () => deleteUnusedClients(deps, housekeeper) },
     { name: "activity retention", everyMs: HOUSEKEEPING_MS, run: () => deleteExpiredActivity(deps) },
+    {
+      name: "table statistics",
+      everyMs: TABLE_MAINTENANCE.everyMs,
+      run: tableMaintenance({ db: deps.db, embedded: deps.config.databaseUrl === undefined, warn: (message) => deps.log.warn(message) }),
+    },
   ];
 }
 

@@ -1,0 +1,65 @@
+// The service keeps its own tables analysed and vacuumed where no autovacuum does (src/db/maintenance.ts,
+// docs/decisions.md "Table statistics"): PGlite always, PostgreSQL when its autovacuum is off.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { sql } from "drizzle-orm";
+import { queryRows } from "../../src/db/client.ts";
+import { maintainTables, needsTableMaintenance, TABLE_MAINTENANCE, tableMaintenance } from "../../src/db/maintenance.ts";
+import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await createTestApp();
+  for (let i = 0; i < 3; i++) await seedOrg(app);
+}, 60_000);
+afterAll(() => app.close());
+
+/** What the planner knows of `orgs`: its row estimate and its pages marked all-visible (set by VACUUM only). */
+const orgsStats = async () => {
+  const [row] = await queryRows<{ reltuples: number; relallvisible: number }>(
+    app.deps.db,
+    sql`select reltuples::float8 as reltuples, relallvisible from pg_class where relname = 'orgs' and relnamespace = current_schema()::regnamespace`,
+  );
+  return { reltuples: Number(row!.reltuples), relallvisible: Number(row!.relallvisible) };
+};
+const orgCount = async () => Number((await queryRows<{ n: string }>(app.deps.db, sql`select count(*) as n from orgs`))[0]!.n);
+
+describe("table maintenance", () => {
+  test("the embedded database always needs it; PostgreSQL when its autovacuum is off", async () => {
+    expect(await needsTableMaintenance(app.deps.db, true)).toBe(true);
+    const [row] = await queryRows<{ autovacuum: string }>(app.deps.db, sql`show autovacuum`);
+    expect(await needsTableMaintenance(app.deps.db, false)).toBe(row!.autovacuum !== "on");
+  });
+
+  test("an analysis gives the planner every table's row count; only a vacuum marks pages all-visible", async () => {
+    const tables = await maintainTables(app.deps.db, { vacuum: false });
+    expect(tables).toBeGreaterThan(30);
+    const analysed = await orgsStats();
+    expect(analysed.reltuples).toBe(await orgCount());
+    expect(analysed.relallvisible).toBe(0);
+    await maintainTables(app.deps.db, { vacuum: true });
+    expect((await orgsStats()).relallvisible).toBeGreaterThan(0);
+  }, 60_000);
+
+  test("the job analyses on every run and vacuums on every tenth; on PostgreSQL without autovacuum it says so once", async () => {
+    await seedOrg(app); // a change since the last vacuum: its page is no longer all-visible
+    const warnings: string[] = [];
+    const embedded = app.database.kind === "pglite";
+    const run = tableMaintenance({ db: app.deps.db, embedded, warn: (m) => warnings.push(m) });
+    const [row] = await queryRows<{ autovacuum: string }>(app.deps.db, sql`show autovacuum`);
+    await run();
+    if (!embedded && row!.autovacuum === "on") {
+      // The server's own autovacuum keeps the tables: the job does nothing, says nothing.
+      expect(warnings).toEqual([]);
+      return;
+    }
+    // PGlite needs no warning: no autovacuum worker runs there, by design.
+    expect(warnings).toHaveLength(embedded ? 0 : 1);
+    expect((await orgsStats()).reltuples).toBe(await orgCount());
+    expect((await orgsStats()).relallvisible).toBe(0);
+    for (let i = 2; i < TABLE_MAINTENANCE.vacuumEvery; i++) await run();
+    expect((await orgsStats()).relallvisible).toBe(0);
+    await run();
+    expect((await orgsStats()).relallvisible).toBeGreaterThan(0);
+    expect(warnings).toHaveLength(embedded ? 0 : 1);
+  }, 120_000);
+});
