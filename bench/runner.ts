@@ -122,6 +122,8 @@ export interface Running {
   pid: number;
   /** From spawn to the first 200 on readyPath. */
   readyMs: number;
+  /** The PostgreSQL database it serves (DATABASE_URL), if any: analysed before each row (`analyzeIfNoAutovacuum`). */
+  databaseUrl?: string;
   /** SIGTERM (graceful, so PGlite closes its files and lock), SIGKILL after 10 s. */
   stop(): Promise<void>;
 }
@@ -178,8 +180,36 @@ export async function startServer(spec: ServerSpec, work: string): Promise<Runni
     url,
     pid: proc.pid,
     readyMs,
+    databaseUrl: spec.env.DATABASE_URL || undefined,
     stop: () => stopProcess(proc),
   };
+}
+
+/** Whether each PostgreSQL server (by URL without its database) runs autovacuum: asked once. */
+const autovacuumOn = new Map<string, Promise<boolean>>();
+
+/**
+ * `ANALYZE` on the server's database before a measured row, when that PostgreSQL server's
+ * autovacuum is off (docs/decisions.md "Table statistics"): a default server would have analysed
+ * tables that grew since, and plans made for empty tables would otherwise be measured. Ours and
+ * the reference alike; the run prints a note once.
+ */
+async function analyzeIfNoAutovacuum(server: Running): Promise<void> {
+  if (!server.databaseUrl) return;
+  const sql = postgres(server.databaseUrl, { max: 1, connect_timeout: 3, onnotice: () => {} });
+  try {
+    const host = new URL(server.databaseUrl).host;
+    let on = autovacuumOn.get(host);
+    if (!on) {
+      on = sql`show autovacuum`.then(([row]) => row?.autovacuum === "on");
+      autovacuumOn.set(host, on);
+      if (!(await on))
+        process.stderr.write(`bench: autovacuum is off on the PostgreSQL server at ${host}: each database measured is analysed before each row\n`);
+    }
+    if (!(await on)) await sql`analyze`;
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
 }
 
 /** Resident memory of a process in MiB, from /proc (Linux only; undefined elsewhere). */
@@ -261,6 +291,7 @@ export async function runLoad(
   if (problem) throw new Error(`${scenario.name} on ${server.url}: ${problem}`);
   // The probe spent the first chain's token: continue that chain from its successor.
   if (chain) chain.refreshTokens[0] = (JSON.parse(probeBody) as { refresh_token: string }).refresh_token;
+  await analyzeIfNoAutovacuum(server);
 
   const load: LoadOptions = {
     url: server.url + scenario.path,
