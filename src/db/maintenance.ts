@@ -6,18 +6,23 @@
 // when its tables' statistics change): measured under chat load, a server whose tables were not
 // analysed spent twice the database CPU per turn after a minute, and more as the tables grew.
 //
-// ANALYZE reads a sample of each table (at most 300 × default_statistics_target rows), so its cost
-// does not grow with the table; VACUUM reads only the pages changed since the last one (the
-// visibility map). Each table is its own statement: on PGlite, which runs one statement at a time,
+// A table is analysed once it has grown by a fifth since it last was (its size is read from the
+// catalogue every 10 s, no scan), as autovacuum would; ANALYZE reads a sample (at most 300 ×
+// default_statistics_target rows), so its cost does not grow with the table; every 10 minutes all
+// are vacuumed, which reads only the pages changed since the last vacuum (the visibility map). Each table is its own statement: on PGlite, which runs one statement at a time,
 // requests are served between two tables, never held behind the whole database.
 import { sql } from "drizzle-orm";
 import { type Db, queryRows } from "./client.ts";
 
 export const TABLE_MAINTENANCE = {
-  /** How often the tables are analysed. autovacuum's own pause between rounds is a minute too. */
-  everyMs: 60_000,
-  /** Every this many analyses, the tables are vacuumed as well. */
-  vacuumEvery: 10,
+  /** How often the tables' sizes are compared with what the planner was last told (one catalogue query). */
+  everyMs: 10_000,
+  /** A table is analysed once it has grown by this share of the pages it had when last analysed… */
+  growth: 0.2,
+  /** …and by at least this many pages (8 KiB each): a tiny table's plans do not change. */
+  minPages: 4,
+  /** Every this many runs (10 minutes), every table is vacuumed and analysed. */
+  vacuumEvery: 60,
 } as const;
 
 /** Whether this database needs the service to keep its tables: PGlite always, PostgreSQL when its autovacuum is off. */
@@ -37,9 +42,26 @@ async function ownTables(db: Db): Promise<string[]> {
   return rows.map((r) => r.name);
 }
 
-/** ANALYZE (and VACUUM when `vacuum`) each of the service's tables in turn; returns how many. */
-export async function maintainTables(db: Db, options: { vacuum: boolean }): Promise<number> {
-  const tables = await ownTables(db);
+/**
+ * The service's tables that grew since the planner last heard of them: more pages now
+ * (pg_relation_size, no scan) than `relpages` (set by the last ANALYZE or VACUUM), by the margins
+ * of TABLE_MAINTENANCE — as autovacuum analyses a table once a share of it changed.
+ */
+export async function grownTables(db: Db): Promise<string[]> {
+  const rows = await queryRows<{ name: string }>(
+    db,
+    sql`select quote_ident(c.relname) as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = current_schema() and c.relkind = 'r'
+          and pg_relation_size(c.oid) / current_setting('block_size')::int - greatest(c.relpages, 0)
+              >= greatest(${TABLE_MAINTENANCE.minPages}::int, ceil(greatest(c.relpages, 0) * ${TABLE_MAINTENANCE.growth}::float8))
+        order by c.relname`,
+  );
+  return rows.map((r) => r.name);
+}
+
+/** ANALYZE (with VACUUM when `vacuum`) each of `tables` (default: all of the service's) in turn; returns how many. */
+export async function maintainTables(db: Db, options: { vacuum: boolean; tables?: string[] }): Promise<number> {
+  const tables = options.tables ?? (await ownTables(db));
   const verb = options.vacuum ? "vacuum (analyze)" : "analyze";
   // Names come from the catalogue, quoted by quote_ident: no input of anyone's reaches this text.
   for (const table of tables) await db.execute(sql.raw(`${verb} ${table}`));
@@ -48,7 +70,8 @@ export async function maintainTables(db: Db, options: { vacuum: boolean }): Prom
 
 /**
  * The periodic job: finds once whether the database needs it (a warning for a PostgreSQL server
- * whose autovacuum is off), then analyses every run and vacuums every `vacuumEvery`th.
+ * whose autovacuum is off), then analyses the tables that grew on every run, and vacuums and
+ * analyses all of them every `vacuumEvery`th.
  */
 export function tableMaintenance(options: { db: Db; embedded: boolean; warn(message: string): void }) {
   let needed: boolean | undefined;
@@ -61,6 +84,7 @@ export function tableMaintenance(options: { db: Db; embedded: boolean; warn(mess
     }
     if (!needed) return;
     runs++;
-    await maintainTables(options.db, { vacuum: runs % TABLE_MAINTENANCE.vacuumEvery === 0 });
+    if (runs % TABLE_MAINTENANCE.vacuumEvery === 0) await maintainTables(options.db, { vacuum: true });
+    else await maintainTables(options.db, { vacuum: false, tables: await grownTables(options.db) });
   };
 }

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { queryRows } from "../../src/db/client.ts";
-import { maintainTables, needsTableMaintenance, TABLE_MAINTENANCE, tableMaintenance } from "../../src/db/maintenance.ts";
+import { grownTables, maintainTables, needsTableMaintenance, TABLE_MAINTENANCE, tableMaintenance } from "../../src/db/maintenance.ts";
 import { createTestApp, seedOrg, type TestApp } from "../support/app.ts";
 
 let app: TestApp;
@@ -40,26 +40,58 @@ describe("table maintenance", () => {
     expect((await orgsStats()).relallvisible).toBeGreaterThan(0);
   }, 60_000);
 
-  test("the job analyses on every run and vacuums on every tenth; on PostgreSQL without autovacuum it says so once", async () => {
-    await seedOrg(app); // a change since the last vacuum: its page is no longer all-visible
-    const warnings: string[] = [];
-    const embedded = app.database.kind === "pglite";
-    const run = tableMaintenance({ db: app.deps.db, embedded, warn: (m) => warnings.push(m) });
-    const [row] = await queryRows<{ autovacuum: string }>(app.deps.db, sql`show autovacuum`);
-    await run();
-    if (!embedded && row!.autovacuum === "on") {
-      // The server's own autovacuum keeps the tables: the job does nothing, says nothing.
-      expect(warnings).toEqual([]);
-      return;
+  test("a table is analysed once it grew by a fifth of its pages, and by at least four", async () => {
+    await app.deps.db.execute(sql`create table maintenance_probe (id int, pad text)`);
+    try {
+      const probe = async () =>
+        (await queryRows<{ relpages: number }>(app.deps.db, sql`select relpages from pg_class where relname = 'maintenance_probe'`))[0]!.relpages;
+      const grow = (rows: number) => app.deps.db.execute(sql`insert into maintenance_probe select g, repeat('x', 1000) from generate_series(1, ${rows}) g`);
+      await grow(21); // 7 rows of 1 KB fit a page: 3 pages, under the minimum
+      expect(await grownTables(app.deps.db)).not.toContain("maintenance_probe");
+      await grow(7); // 4 pages
+      expect(await grownTables(app.deps.db)).toContain("maintenance_probe");
+      await maintainTables(app.deps.db, { vacuum: false, tables: ["maintenance_probe"] });
+      expect(await probe()).toBe(4);
+      expect(await grownTables(app.deps.db)).not.toContain("maintenance_probe");
+      await grow(200); // 33 pages: far past a fifth of 4
+      expect(await grownTables(app.deps.db)).toContain("maintenance_probe");
+    } finally {
+      await app.deps.db.execute(sql`drop table maintenance_probe`);
     }
-    // PGlite needs no warning: no autovacuum worker runs there, by design.
-    expect(warnings).toHaveLength(embedded ? 0 : 1);
-    expect((await orgsStats()).reltuples).toBe(await orgCount());
-    expect((await orgsStats()).relallvisible).toBe(0);
-    for (let i = 2; i < TABLE_MAINTENANCE.vacuumEvery; i++) await run();
-    expect((await orgsStats()).relallvisible).toBe(0);
-    await run();
-    expect((await orgsStats()).relallvisible).toBeGreaterThan(0);
-    expect(warnings).toHaveLength(embedded ? 0 : 1);
+  });
+
+  test("the job analyses what grew on every run and vacuums everything every 60th; without autovacuum on PostgreSQL it says so once", async () => {
+    await app.deps.db.execute(sql`create table maintenance_job_probe (id int, pad text)`);
+    try {
+      const probe = async () =>
+        (
+          await queryRows<{ relpages: number; relallvisible: number }>(
+            app.deps.db,
+            sql`select relpages, relallvisible from pg_class where relname = 'maintenance_job_probe'`,
+          )
+        )[0]!;
+      await app.deps.db.execute(sql`insert into maintenance_job_probe select g, repeat('x', 1000) from generate_series(1, 70) g`); // 10 pages
+      const warnings: string[] = [];
+      const embedded = app.database.kind === "pglite";
+      const run = tableMaintenance({ db: app.deps.db, embedded, warn: (m) => warnings.push(m) });
+      const [row] = await queryRows<{ autovacuum: string }>(app.deps.db, sql`show autovacuum`);
+      await run();
+      if (!embedded && row!.autovacuum === "on") {
+        // The server's own autovacuum keeps the tables: the job does nothing, says nothing.
+        expect(warnings).toEqual([]);
+        return;
+      }
+      // PGlite needs no warning: no autovacuum worker runs there, by design.
+      expect(warnings).toHaveLength(embedded ? 0 : 1);
+      // Analysed (it grew), not vacuumed: no page marked all-visible.
+      expect(await probe()).toEqual({ relpages: 10, relallvisible: 0 });
+      for (let i = 2; i < TABLE_MAINTENANCE.vacuumEvery; i++) await run();
+      expect((await probe()).relallvisible).toBe(0);
+      await run();
+      expect(await probe()).toEqual({ relpages: 10, relallvisible: 10 });
+      expect(warnings).toHaveLength(embedded ? 0 : 1);
+    } finally {
+      await app.deps.db.execute(sql`drop table maintenance_job_probe`);
+    }
   }, 120_000);
 });
