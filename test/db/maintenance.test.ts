@@ -60,7 +60,7 @@ describe("table maintenance", () => {
     }
   });
 
-  test("the job analyses what grew on every run and vacuums everything every 60th; without autovacuum on PostgreSQL it says so once", async () => {
+  test("the job analyses what grew on every run, everything every 6th, and vacuums everything every 60th; without autovacuum on PostgreSQL it says so once", async () => {
     await app.deps.db.execute(sql`create table maintenance_job_probe (id int, pad text)`);
     try {
       const probe = async () =>
@@ -85,7 +85,14 @@ describe("table maintenance", () => {
       expect(warnings).toHaveLength(embedded ? 0 : 1);
       // Analysed (it grew), not vacuumed: no page marked all-visible.
       expect(await probe()).toEqual({ relpages: 10, relallvisible: 0 });
-      for (let i = 2; i < TABLE_MAINTENANCE.vacuumEvery; i++) await run();
+      for (let i = 2; i < TABLE_MAINTENANCE.analyzeEvery; i++) await run();
+      await app.deps.db.execute(sql`insert into maintenance_job_probe values (0, 'x')`); // not growth enough
+      const before = (await queryRows<{ n: number }>(app.deps.db, sql`select reltuples::int as n from pg_class where relname = 'maintenance_job_probe'`))[0]!.n;
+      await run(); // the analyzeEvery-th run: every table, grown or not
+      expect((await queryRows<{ n: number }>(app.deps.db, sql`select reltuples::int as n from pg_class where relname = 'maintenance_job_probe'`))[0]!.n).toBe(
+        before + 1,
+      );
+      for (let i = TABLE_MAINTENANCE.analyzeEvery + 1; i < TABLE_MAINTENANCE.vacuumEvery; i++) await run();
       expect((await probe()).relallvisible).toBe(0);
       await run();
       expect(await probe()).toEqual({ relpages: 10, relallvisible: 10 });
