@@ -3,6 +3,7 @@
 // back; lacking the role → a 403 page; an AppError a service throws → a page saying so). The flash
 // message carried by a redirect-after-POST is read here and cleared once shown.
 import type { Deps } from "../../deps.ts";
+import type { ToolDeps } from "../../tools/types.ts";
 import { AppError } from "../../errors.ts";
 import { authenticate } from "../../auth/guard.ts";
 import { hasRole, type Role } from "../../auth/roles.ts";
@@ -17,30 +18,10 @@ export const FLASH_COOKIE = "svc_flash";
 /**
  * The members of `Deps` the pages reach through `ctx.deps`, every page's together: withMember puts
  * them in each page's context, so a page module's plugin takes these and names with `Pick` only what
- * it uses beyond them.
+ * it uses beyond them. The pages run tools through the tool runtime (the `dashboard` channel), so
+ * what a tool may use (`ToolDeps`) is part of it.
  */
-export type DashboardDeps = Pick<
-  Deps,
-  | "accessTokens"
-  | "cipher"
-  | "config"
-  | "connectorRefreshes"
-  | "db"
-  | "evalRuns"
-  | "fileReaders"
-  | "guard"
-  | "invalidation"
-  | "knowledge"
-  | "limiter"
-  | "live"
-  | "log"
-  | "metrics"
-  | "now"
-  | "passages"
-  | "statements"
-  | "timers"
-  | "tools"
->;
+export type DashboardDeps = ToolDeps & Pick<Deps, "accessTokens" | "evalRuns" | "fileReaders" | "limiter">;
 
 export interface DashboardContext extends Viewer {
   deps: DashboardDeps;
