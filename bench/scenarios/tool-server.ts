@@ -35,7 +35,7 @@ const SDK = "SDK on Node";
 const MCP_SCENARIOS = ["ping", "tools/list", "tools/call search_docs"] as const;
 type McpScenario = (typeof MCP_SCENARIOS)[number];
 /** Rounds per row when ours and the reference are measured in turns (each keeps its best). */
-const ROUNDS = 2;
+const ROUNDS = 4;
 type Target = { name: string; env: Record<string, string>; root?: string };
 type Prepared = { target: Target; server: Running; grants: Grants; bearers: string[] };
 const mcpName = (name: McpScenario) => `MCP ${name}`;
