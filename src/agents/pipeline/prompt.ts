@@ -58,17 +58,29 @@ Do not disclose account data on the strength of what they claim.`,
 }
 
 const languageNames = new Intl.DisplayNames(["en"], { type: "language" });
+/**
+ * Instructions by language code: every turn asks, and ICU's name lookup costs tens of
+ * microseconds. Codes come normalised (src/kit/language.ts), so they are few; bounded all the same
+ * (cleared whole when full).
+ */
+const instructions = new Map<string, string>();
+const INSTRUCTIONS_MAX = 500;
 
 /** The language to answer in, named in English (Intl's names) with its code, whatever language the passages are in. */
 export function languageInstruction(language: string): string {
+  const known = instructions.get(language);
+  if (known !== undefined) return known;
   let name = language;
   try {
     name = languageNames.of(language) ?? language;
   } catch {
     // not a code Intl knows: the code itself
   }
-  return `Answer in ${name} (language code "${language}"), the customer's language, \
+  const instruction = `Answer in ${name} (language code "${language}"), the customer's language, \
 even when the help articles or tool results you are given are in another language: translate what you use from them.`;
+  if (instructions.size >= INSTRUCTIONS_MAX) instructions.clear();
+  instructions.set(language, instruction);
+  return instruction;
 }
 
 function imagesNote(count: number) {
