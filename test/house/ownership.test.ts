@@ -112,6 +112,8 @@ const ALLOWED_STATE: Record<string, string[]> = {
   "src/agents/llm/builtin.ts": ["parsed"],
   // Compiled ICU messages by language and text: a pure function of its key, bounded (cleared past 5,000).
   "src/i18n/catalogue.ts": ["compiled"],
+  // The system prompt's language instruction by language code: a pure function of it, bounded (cleared past 500).
+  "src/agents/pipeline/prompt.ts": ["instructions"],
   // One text analyzer per language (segmenter, stemmer, stop list), built on first use and never changed after.
   "src/kit/analyzer.ts": ["analyzers"],
 };
