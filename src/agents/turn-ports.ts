@@ -3,6 +3,7 @@
 // steps are calls on this object: reading turn.ts and this interface tells every store and
 // service a turn touches. The ports take values (an org, an agent, a conversation), never `deps`:
 // what a turn calls is handed what it needs, and nothing below reaches back up into the turn.
+import { insertPlanned, type PlannedSession, planSession } from "../conversations/first-turn.ts";
 import { type Conversation, createSession, findSession, type NewSession, updateSession } from "../conversations/sessions.ts";
 import { type ConversationMessage, type CustomerMessage, recentMessages, type Reply, storeCustomerMessage, storeReply } from "../conversations/transcript.ts";
 import { type ContinuedTurn, continueSession, type KnowledgeState } from "../conversations/turn-store.ts";
@@ -11,6 +12,7 @@ import type { CreateTicketInput, InboxActor, Ticket } from "../inbox/ticket-mode
 import { waitingTicket } from "../inbox/ticket-queries.ts";
 import { addTicketMessage, createTicket } from "../inbox/ticket-writes.ts";
 import type { Logger } from "../log.ts";
+import type { Timers } from "../kit/timers.ts";
 import type { ChatState } from "../ports/caches.ts";
 import type { ToolRuntime } from "../ports/tools.ts";
 import { providerFor } from "./llm/provider.ts";
@@ -36,6 +38,10 @@ export interface TurnPorts {
     find(orgId: string, sessionId: string, party: { endUserId: string | null }): Promise<Conversation | null>;
     /** A new session with any reported turns and the customer's first message, in one statement. */
     start(input: NewSession): Promise<{ conversation: Conversation; sessionId: string; knowledge: KnowledgeState }>;
+    /** A new session planned in memory, written later with its first reply (src/conversations/first-turn.ts). */
+    plan(input: NewSession & { firstMessage: CustomerMessage }): PlannedSession;
+    /** The planned session and its first message, with `reply` when given, in one statement. */
+    insertPlanned(plan: PlannedSession, reply: Reply | null): Promise<void>;
     /**
      * A known session's turn in one statement — the message stored, the session, its history and the knowledge state read — or null for the general
      * path (src/conversations/turn-store.ts).
@@ -82,6 +88,8 @@ export interface TurnPorts {
     orgDefault(orgId: string): Promise<string>;
     texts(orgId: string, language: string): Promise<Texts>;
   };
+  /** Deadlines (deps.timers): a new session's question is written by QUESTION_STORED_WITHIN_MS (src/agents/first-turn-writes.ts). */
+  timers: Pick<Timers, "deadline">;
   log: Logger;
 }
 
@@ -111,6 +119,8 @@ export function turnPorts(
     sessions: {
       find: (orgId, sessionId, party) => findSession(deps, orgId, sessionId, party),
       start: (input) => createSession(deps, input),
+      plan: (input) => planSession(deps, input),
+      insertPlanned: (plan, reply) => insertPlanned(deps, plan, reply),
       continue: (input) => continueSession(deps, input),
       update: (conversation, patch) => updateSession(deps, conversation, patch),
       history: (conversation) => recentMessages(deps, conversation),
@@ -144,6 +154,7 @@ export function turnPorts(
       acknowledgement: (orgId, ticketNumber, texts) => handoffAcknowledgement(deps, orgId, ticketNumber, texts),
     },
     languages: { orgDefault: (orgId) => orgDefaultLanguage(deps.db, orgId), texts: (orgId, language) => resolveTexts(deps, orgId, language) },
+    timers: deps.timers,
     log: deps.log,
   };
 }

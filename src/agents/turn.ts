@@ -8,10 +8,12 @@
 //   1. session    the body's checks beyond its schema; the session found (403 when it is someone
 //                 else's) after any reply of it still being written, or started
 //   2. agent      the pinned one, else the conversation's, else the org's active one (404)
-//   3. message    the customer's message stored before anything is generated; meanwhile the
-//                 knowledge for it (and the customer's earlier turns) is looked up. On the common
-//                 path steps 1–3 are ONE statement (src/conversations/turn-store.ts) after the
-//                 org's cached settings (src/agents/turn-settings.ts), and step 6 one more
+//   3. message    a session we know: the customer's message stored before anything is generated,
+//                 in ONE statement with what the turn reads (src/conversations/turn-store.ts); a
+//                 new session on the common path: planned in memory, written with its reply in
+//                 step 6 (src/conversations/first-turn.ts) — or first, when a ticket or a tool is
+//                 about to name it. Meanwhile the knowledge for the message (and the customer's
+//                 earlier turns) is looked up, after the org's cached settings (src/agents/turn-settings.ts)
 //   4. triage     who answers and how (pipeline/run.ts `decide`); the sink opens with the session
 //                 and the agent that really answers — a stream sends its headers here
 //   5. answer     the pipeline's steps (pipeline/run.ts): route to a person, or knowledge (under
@@ -24,7 +26,8 @@
 import type { ContextEntry, Conversation } from "../conversations/sessions.ts";
 import { checkChatInput, type HistoryItem } from "../conversations/input.ts";
 import type { ContinuedTurn, KnowledgeState } from "../conversations/turn-store.ts";
-import type { ConversationMessage } from "../conversations/transcript.ts";
+import type { PlannedSession } from "../conversations/first-turn.ts";
+import type { ConversationMessage, Reply } from "../conversations/transcript.ts";
 import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, knownError } from "../errors.ts";
@@ -34,7 +37,8 @@ import { LlmError } from "./llm/errors.ts";
 import { earlierCustomerTurns } from "./pipeline/knowledge.ts";
 import { type ChatCustomer, type ChatOutcome, type ChatTurn, decide, runPipeline } from "./pipeline/run.ts";
 import { type Agent, noActiveAgent } from "./service.ts";
-import { repliesWritten, sessionKey, writeReply } from "./reply-order.ts";
+import { repliesWritten, sessionKey } from "./reply-order.ts";
+import { knownWrites, plannedWrites } from "./first-turn-writes.ts";
 import type { TurnPorts } from "./turn-ports.ts";
 import { agentOf } from "./turn-settings.ts";
 
@@ -143,6 +147,7 @@ export async function runTurn(ports: TurnPorts, caller: TurnCaller, body: TurnBo
   let history: ConversationMessage[];
   let stored: Promise<void>;
   let known: KnowledgeState | undefined;
+  let planned: PlannedSession | null = null;
   if (continued) {
     sessionId = body.session_id!;
     ({ conversation, history, knowledge: known } = continued);
@@ -152,6 +157,13 @@ export async function runTurn(ports: TurnPorts, caller: TurnCaller, body: TurnBo
     conversation = await sessions.update(conversation, { context, mode, language: await languageOf(conversation) });
     history = await sessions.history(conversation);
     stored = sessions.storeMessage(conversation, message);
+  } else if (fast && reported.length === 0) {
+    // A new conversation on the common path: planned here, written in one statement with its reply
+    // (step 6), or before a ticket or a tool names it (src/conversations/first-turn.ts).
+    planned = sessions.plan({ orgId, party, agentId: agent.id, mode, context, firstMessage: message, language: await languageOf(null) });
+    ({ conversation, sessionId } = planned);
+    history = [];
+    stored = Promise.resolve();
   } else {
     // A new conversation: the session, any reported turns and the message in one statement.
     const language = await languageOf(null);
@@ -160,27 +172,45 @@ export async function runTurn(ports: TurnPorts, caller: TurnCaller, body: TurnBo
     history = reported.length > 0 ? (await sessions.history(conversation)).slice(0, -1) : [];
     stored = Promise.resolve();
   }
-  const texts = languageOf(conversation).then((language) => ports.languages.texts(orgId, language));
-  texts.catch(() => {}); // awaited below; a failure surfaces there
-  // Retrieval reads only the org's docs: it runs while the message is stored, for the message and the customer's earlier turns.
-  const knowledge = ports.retrieve(orgId, body.message, earlierCustomerTurns(history), { conversation: conversation.language }, known);
-  knowledge.catch(() => {}); // awaited in step 5; a failure surfaces there, not as an unhandled rejection
-  await stored;
-  const turn: ChatTurn = {
-    orgId,
-    agent,
-    conversation,
-    customer: { ...caller.customer, reported: (body.custom_fields as Record<string, unknown> | undefined) ?? {} },
-    message: body.message,
-    texts: await texts,
-    images,
-    mode,
-    behavior: body.behavior_context,
-    history,
-    knowledge,
-    chargeTicket: () => caller.chargeTicket(),
-    aiAnswersDuringHandoff,
-  };
+  const writes = planned ? plannedWrites(ports, planned) : knownWrites(ports, conversation, sessionId);
+  try {
+    const texts = languageOf(conversation).then((language) => ports.languages.texts(orgId, language));
+    texts.catch(() => {}); // awaited below; a failure surfaces there
+    // Retrieval reads only the org's docs: it runs while the message is stored, for the message and the customer's earlier turns.
+    const knowledge = ports.retrieve(orgId, body.message, earlierCustomerTurns(history), { conversation: conversation.language }, known);
+    knowledge.catch(() => {}); // awaited in step 5; a failure surfaces there, not as an unhandled rejection
+    await stored;
+    const turn: ChatTurn = {
+      orgId,
+      agent,
+      conversation,
+      customer: { ...caller.customer, reported: (body.custom_fields as Record<string, unknown> | undefined) ?? {} },
+      message: body.message,
+      texts: await texts,
+      images,
+      mode,
+      behavior: body.behavior_context,
+      history,
+      knowledge,
+      persisted: writes.persisted,
+      chargeTicket: () => caller.chargeTicket(),
+      aiAnswersDuringHandoff,
+    };
+    await answerAndStore(ports, caller.requestId, turn, sessionId, sink, writes.store);
+  } finally {
+    writes.release();
+  }
+}
+
+/** Steps 4–6 of a turn whose session and message are settled: triage, the answer into the sink, the reply stored. */
+async function answerAndStore(
+  ports: TurnPorts,
+  requestId: string,
+  turn: ChatTurn,
+  sessionId: string,
+  sink: TurnSink,
+  store: (reply: Reply) => Promise<void>,
+): Promise<void> {
   // 4. Triage.
   const decided = await decide(ports.agents, turn);
   sink.open({
@@ -211,12 +241,12 @@ export async function runTurn(ports: TurnPorts, caller: TurnCaller, body: TurnBo
   } catch (cause) {
     const interrupted = sink.signal.aborted;
     end = { ok: false, error: describeFailure(cause, interrupted), cause, interrupted };
-    if (!interrupted) logFailure(ports.log, caller.requestId, cause);
+    if (!interrupted) logFailure(ports.log, requestId, cause);
   }
-  // 6. Store.
+  // 6. Store: the sink is told first (docs/interface.md 4.5: the transcript is stored after the stream completes).
   sink.end(end);
-  const reply = end.ok
-    ? { ...end.outcome, status: "complete" as const }
+  const reply: Reply = end.ok
+    ? { ...end.outcome, status: "complete" }
     : {
         text,
         agentId: decided.agent.id,
@@ -224,11 +254,11 @@ export async function runTurn(ports: TurnPorts, caller: TurnCaller, body: TurnBo
         sources: [],
         confidence: null,
         routing: null,
-        status: end.interrupted ? ("interrupted" as const) : ("failed" as const),
+        status: end.interrupted ? "interrupted" : "failed",
         error: end.error,
         ticketId: ticketOf(actions),
       };
-  await writeReply(ports.pending, conversation, sessionId, () => sessions.storeReply(turn.conversation, reply));
+  await store(reply);
 }
 
 /**
@@ -263,10 +293,6 @@ function ticketOf(actions: readonly unknown[]): string | null {
   return null;
 }
 
-// --- replies still being written ------------------------------------------------------------
-//
-// A streamed reply is stored after its body closed, so the client may send its next message
-// before the write is done. The next turn of the same conversation waits for it (in this process)
-// so its history includes the reply; shutdown and tests wait for every pending write.
-
+// A streamed reply is stored after its body closed: the next turn of the same conversation waits
+// for it in this process, shutdown and tests for every pending write (reply-order.ts).
 export { createChatState, transcriptsSettled } from "./reply-order.ts";

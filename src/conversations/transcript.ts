@@ -1,7 +1,8 @@
-// Transcripts: the customer's message is stored before
-// generation starts; the reply — text, actions, sources, confidence, agent, routing — when the
-// answer is complete (after a stream: once the body is closed, docs/interface.md 4.5 "stored asynchronously"), so a
-// crash mid-answer loses at most the unfinished reply. A failed or abandoned answer is stored too,
+// Transcripts: the customer's message is stored before generation starts (a new session's first
+// one with its reply, or within 200 ms: first-turn.ts); the reply — text, actions, sources,
+// confidence, agent, routing — when the answer is complete (after a stream: once the body is
+// closed, docs/interface.md 4.5 "stored asynchronously"), so a crash mid-answer loses at most the
+// unfinished reply. A failed or abandoned answer is stored too,
 // with what was produced and why it stopped. When each is written is the turn's (src/agents/turn.ts).
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { conversationMessages, conversations, type MessageRouting, type MessageSource, type MessageStatus } from "../db/schema/index.ts";

@@ -1,8 +1,9 @@
 // A chat turn's round trips (docs/performance.md "Round trips of a chat turn"; docs/decisions.md
 // "Two round trips per chat turn"): everything a turn needs from the database before it answers,
 // and the customer's message, in ONE statement — and the reply in one more (transcript.ts
-// `storeReply`). The message is stored before anything is generated (a database lost mid-answer
-// keeps the question), yet costs no round trip of its own: it rides on the turn's one read.
+// `storeReply`). In a known session the message is stored before anything is generated (a
+// database lost mid-answer keeps the question), yet costs no round trip of its own: it rides on
+// the turn's one read. A new session's first turn on the common path is first-turn.ts instead.
 //
 //   * a new session: the session, any reported turns and the message inserted, the org's
 //     knowledge state (documents' version and synonyms, src/knowledge/synonyms.ts) returned with it;

@@ -1,9 +1,10 @@
 // The round trips of one chat turn (docs/performance.md "Round trips of a chat turn"): counted where
 // statements leave the process (src/db/observe.ts), on the engine of the run. On the common path
 // — a warm instance (widget key, org settings, tool snapshot and knowledge index cached; the rate
-// limiter's lease in hand) — a turn is one statement that stores the customer's message and reads
-// what the turn needs, and one that stores the reply: at most TURN_STATEMENTS statements, no
-// transaction. The org settings cache (src/agents/turn-settings.ts) is dropped by a change, here
+// limiter's lease in hand) — a new session's turn is one read of the knowledge state and one
+// statement that stores the session, the customer's message and the reply; a known session's, one
+// statement that stores the message and reads what the turn needs, and one that stores the reply:
+// at most TURN_STATEMENTS statements, no transaction. The org settings cache (src/agents/turn-settings.ts) is dropped by a change, here
 // at once and on another instance through NOTIFY.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
@@ -51,6 +52,7 @@ async function turn(path: string, body: Record<string, unknown>) {
     sessionId,
     statements: seen.filter((e) => e.kind === "statement").length,
     transactions: seen.filter((e) => e.kind === "transaction").length,
+    writes: seen.filter((e) => e.kind === "statement" && /\b(insert|update|delete)\b/i.test(e.sql)).length,
   };
 }
 
@@ -58,9 +60,10 @@ describe("one chat turn", () => {
   test.each(SINKS)("%s: a new session and a known one, each in at most two statements and no transaction", async (path) => {
     await turn(path, { message: "warm up" }); // the caches and the rate limiter's lease
     const first = await turn(path, { message: "How do I reset my password?" });
-    expect(first).toMatchObject({ statements: TURN_STATEMENTS, transactions: 0 });
+    // A new session: the knowledge state read, then the session, the message and the reply in one write (src/conversations/first-turn.ts).
+    expect(first).toMatchObject({ statements: TURN_STATEMENTS, transactions: 0, writes: 1 });
     const next = await turn(path, { message: "And my invoices?", session_id: first.sessionId });
-    expect(next).toMatchObject({ sessionId: first.sessionId, statements: TURN_STATEMENTS, transactions: 0 });
+    expect(next).toMatchObject({ sessionId: first.sessionId, statements: TURN_STATEMENTS, transactions: 0, writes: 2 });
     // Both turns are whole in the transcript: the second saw the first as its history.
     const [session] = await app.deps.db
       .select({ id: conversationMessages.conversationId })

@@ -186,6 +186,15 @@ describe.skipIf(engine !== "postgres")("the database goes away mid-turn", () => 
       const requests = fake.requests.length;
       const answer = post(server.url, sink, { message: "How do I reset my password?", user_id: `outage${sink}` });
       while (fake.requests.length === requests) await Bun.sleep(10);
+      // The model still runs: the new session and its question are written once
+      // QUESTION_STORED_WITHIN_MS has passed (src/agents/first-turn-writes.ts).
+      const written = () =>
+        stored(app, `outage${sink}`).then(
+          (rows) => rows.length > 0,
+          () => false,
+        );
+      for (let i = 0; i < 200 && !(await written()); i++) await Bun.sleep(20);
+      expect(await written()).toBe(true);
       proxy.cut();
       release();
       const res = await answer;
@@ -194,7 +203,7 @@ describe.skipIf(engine !== "postgres")("the database goes away mid-turn", () => 
         expect(((await res.json()) as any).error.code).toBe("database_unavailable");
       } else {
         expect(res.status).toBe(200); // the headers left before the database went away
-        expect(records(await res.text(), "ACTIONS")).toHaveLength(1);
+        expect(records(await res.text(), "ACTIONS")).toHaveLength(1); // the reply is stored after the stream completes (docs/interface.md 4.5)
       }
       proxy.restore();
       seen[sink] = await stored(app, `outage${sink}`);

@@ -34,6 +34,12 @@ export interface ChatTurn {
   history: ConversationMessage[];
   /** Retrieval for the message and the customer's earlier turns, already under way (the turn starts it while the customer's message is being stored). */
   knowledge: Promise<ScoredPassage[]>;
+  /**
+   * Resolves once the conversation and the customer's message are in the database: a new session's
+   * are written with its reply at the turn's end (src/conversations/first-turn.ts), or here, first,
+   * when a step is about to name them elsewhere (a ticket, a tool call).
+   */
+  persisted?: () => Promise<void>;
   /** Charges the SDK's ticket quota before a new ticket is opened (429 past it): chat opens tickets too. */
   chargeTicket?: () => Promise<void>;
   /**

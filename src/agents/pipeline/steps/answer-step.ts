@@ -40,7 +40,11 @@ export async function answerStep(ports: AnswerPorts, turn: ChatTurn, agent: Agen
     passages,
     // The runtime lists only what a customer's chat may call (src/tools/registry.ts `denial`).
     tools: listed,
-    callTool: (name, args) => ports.tools.call(scope, name, args),
+    // A tool may name the session (its audit row, a ticket it opens): the session is written first.
+    callTool: async (name, args) => {
+      await turn.persisted?.();
+      return ports.tools.call(scope, name, args);
+    },
     signal: sink.signal,
     language: turn.texts.language,
     say: turn.texts.t,

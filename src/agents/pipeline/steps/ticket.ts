@@ -30,6 +30,7 @@ export interface NewChatTicket {
 /** Opens a ticket holding the customer's message, after charging the quota (which may throw 429 before anything is written). */
 export async function openTicket(tickets: Pick<TicketPorts, "create">, turn: ChatTurn, emit: Emit, how: NewChatTicket): Promise<TicketRef> {
   await turn.chargeTicket?.();
+  await turn.persisted?.(); // the ticket names the conversation
   const actor = how.by === "customer" ? customerActor(turn) : { kind: "agent" as const, agentId: how.by.id, name: how.by.name };
   const ticket = await tickets.create(turn.orgId, actor, {
     subject: chatSubject(turn.history, turn.message, how.team ? { team: how.team } : undefined),

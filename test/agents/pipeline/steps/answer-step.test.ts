@@ -61,8 +61,12 @@ test("a tool the model calls runs for this customer in the chat channel, and is 
   const endUser = await identifyEndUser(world.app.deps, world.org.org_id, "step-tool-user", true, {});
   fake.enqueue({ steps: [{ tool: { name: "search_docs", arguments: { query: "reset password" } } }] }, { steps: [{ text: "Use Forgot password." }] });
   const turn = await newTurn(world, { message: "I can't sign in", customer: { endUser, verified: true, claims: {} } });
+  // A new session's first turn writes its session before a tool may name it (src/agents/first-turn-writes.ts).
+  let persisted = 0;
+  turn.persisted = async () => void persisted++;
   const sink = recordingSink();
   const answered = await answerStep(world.ports, turn, turn.agent, sink);
+  expect(persisted).toBe(1);
   expect(answered.result).toMatchObject({ toolCalls: 1, toolFailures: 0 });
   expect(answered.result.toolSources.map((s) => s.title)).toContain("Reset your password");
   expect(sink.actions).toEqual([{ type: "tool", name: "search_docs", status: "succeeded" }]);

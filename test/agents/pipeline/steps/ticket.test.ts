@@ -29,9 +29,11 @@ test("opened by the customer for a team: charged first, the chat's ticket with t
   const order: string[] = [];
   // Two words say no reason of their own: the subject names the rule's team.
   const turn = await newTurn(world, { message: "refund pls", chargeTicket: async () => void order.push("charged") });
+  // A new session's first turn writes its session before the ticket names it (src/agents/first-turn-writes.ts).
+  turn.persisted = async () => void order.push("persisted");
   const sink = recordingSink();
   const ticket = await openTicket(world.ports.tickets, turn, sink, { by: "customer", team: "billing", chatReason: "routing_rule", reason: "routing_rule" });
-  expect(order).toEqual(["charged"]);
+  expect(order).toEqual(["charged", "persisted"]);
   const row = await ticketRow(ticket.id);
   expect(row).toMatchObject({
     number: ticket.number,
