@@ -33,6 +33,7 @@ import { passwordResetHandler, RESET_MAIL_KIND } from "./orgs/password-reset.ts"
 import { INVITATION_MAIL_KIND, invitationMailHandler } from "./orgs/invitation-mail.ts";
 import { customActionTools } from "./integrations/custom-action-calls.ts";
 import { createInvalidation } from "./invalidation.ts";
+import { createKnowledgeStates } from "./knowledge/state-cache.ts";
 import { createTextsCache } from "./texts/store.ts";
 import { systemActor } from "./kit/actor.ts";
 import { createPasswordHasher, type PasswordHasher } from "./kit/passwords.ts";
@@ -124,7 +125,7 @@ export async function buildDeps(input: DepsInput): Promise<Deps> {
     invalidation,
     chat,
     passages: createPassageCache(),
-    knowledge: { orgs: createOrgCaches(), vectors: { pausedUntil: 0 } },
+    knowledge: { states: createKnowledgeStates(() => deps.now().getTime()), orgs: createOrgCaches(), vectors: { pausedUntil: 0 } },
     statements: createStatements(),
     replies: createReplyThread(),
     clientDocuments: new Map(),
@@ -136,6 +137,8 @@ export async function buildDeps(input: DepsInput): Promise<Deps> {
   deps.tools = createToolRuntime(deps, { providers: toolProviders, limiter, invalidation, directory: toolDirectory(deps), builtins: families.flat() });
   deps.accessTokens = createAccessVerifier(deps, invalidation);
   deps.widgetKeys = createWidgetKeyCache(deps, invalidation);
+  // Sent in the changing transaction (src/knowledge/state-cache.ts), so delivered to every instance, this one too, at its commit.
+  invalidation.subscribe("knowledge", (orgId) => deps.knowledge.states.changing(orgId));
   deps.texts = createTextsCache(deps);
   // Typing and presence travel to the other instances as a NOTIFY, never as a row (src/live/signals.ts).
   const notify = async (channel: string, payload: string) => void (await base.db.execute(sql`select pg_notify(${channel}, ${payload})`));

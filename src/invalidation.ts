@@ -12,9 +12,10 @@ import type { Logger } from "./log.ts";
 /** `tools`: key is an org id; `tokens`: key is ignored (every cached token is dropped). */
 /**
  * tools: an org's tool snapshot; tokens: verified access tokens; widget_keys: widget keys and allowed origins; org_settings: an org's agents and
- * model override; texts: an org's overrides of the catalogue's sentences (key: org id for the last two).
+ * model override; texts: an org's overrides of the catalogue's sentences (key: org id for the last two); knowledge: an org's documents' version
+ * or synonyms, sent in the changing transaction itself (src/knowledge/state-cache.ts).
  */
-export type Topic = "tools" | "tokens" | "widget_keys" | "org_settings" | "texts";
+export type Topic = "tools" | "tokens" | "widget_keys" | "org_settings" | "texts" | "knowledge";
 
 export interface Invalidation {
   /** Drops `key` here now and tells the other instances. */
@@ -33,7 +34,7 @@ export interface RunningInvalidation extends Invalidation {
 
 export function createInvalidation(options: { db: Db; log: Logger; listen?: Database["listen"] }): RunningInvalidation {
   const instance = crypto.randomUUID();
-  const handlers: Record<Topic, ((key: string) => void)[]> = { tools: [], tokens: [], widget_keys: [], org_settings: [], texts: [] };
+  const handlers: Record<Topic, ((key: string) => void)[]> = { tools: [], tokens: [], widget_keys: [], org_settings: [], texts: [], knowledge: [] };
   let unlisten: (() => Promise<void>) | undefined;
 
   function deliver(topic: Topic, key: string) {

@@ -21,7 +21,7 @@ export function progressLine(done: number, found: number, terminal: boolean): st
 }
 
 export async function syncSourceCommand(
-  deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "log" | "now" | "timers">,
+  deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "knowledge" | "log" | "now" | "timers">,
   id: string,
   err: ProgressOut,
 ): Promise<{ stdout: string; code: number }> {

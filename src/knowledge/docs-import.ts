@@ -214,7 +214,7 @@ function checkOptions(options: ImportOptions): ErrorDetail[] {
 }
 
 async function store(
-  deps: Pick<Deps, "db" | "now">,
+  deps: Pick<Deps, "db" | "knowledge" | "now">,
   orgId: string,
   actor: Actor,
   imported: ImportedText & { url?: string },
@@ -246,7 +246,7 @@ async function store(
 
 /** Imports the page at `url` as a new document (its `url` is the page's). */
 export async function importDocFromUrl(
-  deps: Pick<Deps, "db" | "guard" | "log" | "now" | "timers">,
+  deps: Pick<Deps, "db" | "guard" | "knowledge" | "log" | "now" | "timers">,
   orgId: string,
   actor: Actor,
   input: { url: string } & ImportOptions,
@@ -262,7 +262,7 @@ export async function importDocFromUrl(
 
 /** Imports an uploaded markdown file as a new document: title from its first heading, else the file name. */
 export async function importMarkdownFile(
-  deps: Pick<Deps, "db" | "now">,
+  deps: Pick<Deps, "db" | "knowledge" | "now">,
   orgId: string,
   actor: Actor,
   input: { file_name: string; content: string | Uint8Array } & ImportOptions,

@@ -64,7 +64,7 @@ const DocList = t.Object({
   next_offset: t.Optional(t.Integer({ description: "Pass as offset for the next page; absent on the last" })),
 });
 
-export function docsRoutes(deps: Pick<Deps, "config" | "db" | "now">) {
+export function docsRoutes(deps: Pick<Deps, "config" | "db" | "knowledge" | "now">) {
   return new Elysia({ name: "docs" })
     .post(
       "/api/docs",

@@ -79,7 +79,7 @@ export async function docLanguage(given: string | null | undefined, title: strin
   return detectLanguage(`${title}\n${body}`);
 }
 
-export async function createDoc(deps: Pick<Deps, "db" | "now">, orgId: string, input: DocInput): Promise<Doc> {
+export async function createDoc(deps: Pick<Deps, "db" | "knowledge" | "now">, orgId: string, input: DocInput): Promise<Doc> {
   checkUrl(input.url);
   const language = await docLanguage(input.language, input.title, input.body);
   const now = deps.now();
@@ -99,7 +99,7 @@ export async function createDoc(deps: Pick<Deps, "db" | "now">, orgId: string, i
         updatedAt: now,
       })
       .returning(columns);
-    await bumpDocsVersion(tx, orgId);
+    await bumpDocsVersion(deps.knowledge.states, tx, orgId);
     return doc as Doc;
   });
 }
@@ -142,7 +142,7 @@ export async function docLanguages(deps: Pick<Deps, "db">, orgId: string): Promi
   return rows.map((r) => ({ language: r.language, count: Number(r.count) }));
 }
 
-export async function updateDoc(deps: Pick<Deps, "db" | "now">, orgId: string, id: string, patch: Partial<DocInput>): Promise<Doc> {
+export async function updateDoc(deps: Pick<Deps, "db" | "knowledge" | "now">, orgId: string, id: string, patch: Partial<DocInput>): Promise<Doc> {
   checkUrl(patch.url);
   const before = await getDoc(deps, orgId, id);
   if (!before) throw AppError.notFound("No such document.");
@@ -161,19 +161,19 @@ export async function updateDoc(deps: Pick<Deps, "db" | "now">, orgId: string, i
       .where(and(eq(docs.orgId, orgId), eq(docs.id, id)))
       .returning(columns);
     // Every change tells the chat's indexes they are behind (src/knowledge/org-index.ts).
-    await bumpDocsVersion(tx, orgId);
+    await bumpDocsVersion(deps.knowledge.states, tx, orgId);
     return doc as Doc;
   });
 }
 
-export async function deleteDoc(deps: Pick<Deps, "db">, orgId: string, id: string): Promise<void> {
+export async function deleteDoc(deps: Pick<Deps, "db" | "knowledge">, orgId: string, id: string): Promise<void> {
   if (!isUuid(id)) throw AppError.notFound("No such document.");
   const deleted = await deps.db.transaction(async (tx) => {
     const rows = await tx
       .delete(docs)
       .where(and(eq(docs.orgId, orgId), eq(docs.id, id)))
       .returning({ id: docs.id });
-    if (rows.length > 0) await bumpDocsVersion(tx, orgId);
+    if (rows.length > 0) await bumpDocsVersion(deps.knowledge.states, tx, orgId);
     return rows;
   });
   if (deleted.length === 0) throw AppError.notFound("No such document.");

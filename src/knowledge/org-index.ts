@@ -1,19 +1,18 @@
 // Each org's lexical index (src/knowledge/lexical.ts), in this process's memory, exact after any
 // document change on every instance (docs/decisions.md "Knowledge retrieval"): every change to an
 // org's documents increments its documents' version in the same transaction (src/knowledge/docs.ts),
-// and before every question that version is read (one row by its key, with the synonyms) and
-// compared with the index's; on a difference the documents' ids and versions are read, and only
-// the documents that changed are read again and re-indexed. Nothing needs to be told of an edit,
-// so an instance that missed a notification, or was started after the edit, still answers from the
-// current documents. Indexes are kept for the most recently asked orgs, bounded by the characters they
-// hold (the per-org cache: src/kit/org-cache.ts).
+// and before every question that version (with the synonyms) is compared with the index's — as
+// this process holds it (state-cache.ts: dropped by every change at its commit, on every
+// instance) or read again by its key; on a difference the documents' ids and versions are read,
+// and only the documents that changed are read again and re-indexed. Indexes are kept for the most
+// recently asked orgs, bounded by the characters they hold (the per-org cache: src/kit/org-cache.ts).
 import { and, eq, inArray } from "drizzle-orm";
 import { docs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { detectLanguage } from "../kit/language.ts";
 import type { OrgCacheKind } from "../kit/org-cache.ts";
 import { LexicalIndex } from "./lexical.ts";
-import { type KnowledgeState, knowledgeState, synonymMap } from "./synonyms.ts";
+import { currentKnowledgeState, type KnowledgeState, knowledgeState, synonymMap } from "./synonyms.ts";
 
 export const ORG_INDEX = {
   /** Document characters indexed across all orgs before the least recently asked org's index is dropped. */
@@ -71,7 +70,7 @@ export async function orgIndex(
   /** The state as the caller read it already in this request (a chat turn reads it with its session: src/conversations/turn-store.ts). */
   known?: KnowledgeState,
 ): Promise<{ index: LexicalIndex; synonyms: Map<string, string[]> }> {
-  const state = known ?? (await knowledgeState(deps, orgId));
+  const state = known ?? (await currentKnowledgeState(deps, orgId));
   const held = await deps.knowledge.orgs.of(LEXICAL).get(orgId, state.docsVersion, async ({ index }) => {
     // The version read before the documents: a change committed during the refresh makes the
     // next question's version differ, so it is read then.

@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { and, count, eq, sql } from "drizzle-orm";
 import { docs } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
+import { bumpDocsVersion } from "./synonyms.ts";
 import { createDoc, type Doc, type DocInput, updateDoc } from "./docs.ts";
 import { importedGroup } from "./translations.ts";
 
@@ -38,7 +39,7 @@ export type SourceWrite = { outcome: "created" | "updated"; doc: Doc } | { outco
  * unless the doc was edited locally, when it is kept as it is ("kept").
  */
 export async function writeSourceDoc(
-  deps: Pick<Deps, "db" | "now">,
+  deps: Pick<Deps, "db" | "knowledge" | "now">,
   orgId: string,
   sourceId: string,
   docId: string | null,
@@ -88,11 +89,23 @@ export async function writeSourceDoc(
 }
 
 /** Removes a source's doc, unless it was edited locally (then it stays, and "kept" says so). */
-export async function removeSourceDoc(deps: Pick<Deps, "db">, orgId: string, sourceId: string, docId: string): Promise<"removed" | "kept" | "gone"> {
+export async function removeSourceDoc(
+  deps: Pick<Deps, "db" | "knowledge">,
+  orgId: string,
+  sourceId: string,
+  docId: string,
+): Promise<"removed" | "kept" | "gone"> {
   const state = await sourceDocState(deps, orgId, docId);
   if (!state || state.sourceId !== sourceId) return "gone";
   if (state.editedLocally) return "kept";
-  await deps.db.delete(docs).where(and(eq(docs.orgId, orgId), eq(docs.id, docId), eq(docs.sourceId, sourceId)));
+  await deps.db.transaction(async (tx) => {
+    const removed = await tx
+      .delete(docs)
+      .where(and(eq(docs.orgId, orgId), eq(docs.id, docId), eq(docs.sourceId, sourceId)))
+      .returning({ id: docs.id });
+    // Counted like any removal, so every instance's index drops it (src/knowledge/org-index.ts).
+    if (removed.length > 0) await bumpDocsVersion(deps.knowledge.states, tx, orgId);
+  });
   return "removed";
 }
 

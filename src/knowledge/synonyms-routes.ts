@@ -15,7 +15,7 @@ const View = t.Object({ synonyms: Groups, updated_at: t.Union([t.String(), t.Nul
 const view = (s: Synonyms) => ({ synonyms: s.groups, updated_at: s.updatedAt?.toISOString() ?? null });
 const detail = { tags: ["Knowledge"] };
 
-export function synonymsRoutes(deps: Pick<Deps, "config" | "db" | "now">) {
+export function synonymsRoutes(deps: Pick<Deps, "config" | "db" | "knowledge" | "now">) {
   return new Elysia({ name: "knowledge-synonyms" })
     .get(
       "/api/knowledge/synonyms",

@@ -1,8 +1,9 @@
 // The org's synonyms for knowledge search (docs/decisions.md "Knowledge retrieval"): groups of
 // words, or two-word phrases, that its customers use for the same thing ("refund, money back").
 // A question using one of a group also looks for the others, weighing less than its own words
-// (src/knowledge/query.ts). Read on every question with the documents' version (one row by its
-// key, `knowledgeState`), so an edit counts at once on every instance. GET/PUT /api/knowledge/synonyms and the dashboard's synonyms page.
+// (src/knowledge/query.ts). Read with the documents' version (one row by its key,
+// `knowledgeState`) and cached with it (state-cache.ts), so an edit counts at once on every
+// instance. GET/PUT /api/knowledge/synonyms and the dashboard's synonyms page.
 import { eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client.ts";
 import { prepared } from "../db/prepared.ts";
@@ -10,6 +11,8 @@ import { knowledgeSettings } from "../db/schema/index.ts";
 import type { Deps } from "../deps.ts";
 import { AppError, type ErrorDetail } from "../errors.ts";
 import { isContent, stem, words } from "../kit/words.ts";
+import type { KnowledgeState, KnowledgeStates } from "../ports/caches.ts";
+import { knowledgeChanged } from "./state-cache.ts";
 
 export const SYNONYM_LIMITS = { groups: 300, perGroup: 20, chars: 64 } as const;
 
@@ -27,15 +30,12 @@ export async function getSynonyms(deps: Pick<Deps, "db">, orgId: string): Promis
 }
 
 /**
- * What a question needs of the org's knowledge state, in one lookup by key: its documents' version
+ * What a question needs of the org's knowledge state (src/ports/caches.ts): its documents' version
  * and its synonyms as stored (JSON text: the index keeps the map it made from the same text, so a
- * question stems nothing of them unless they changed — src/knowledge/org-index.ts). Prepared once
- * per process (src/db/prepared.ts): search_docs and chat read it on every question.
+ * question stems nothing of them unless they changed — src/knowledge/org-index.ts). Read by a
+ * prepared statement (src/db/prepared.ts) when the per-process cache (state-cache.ts) does not hold it.
  */
-export interface KnowledgeState {
-  docsVersion: number;
-  synonyms: string;
-}
+export type { KnowledgeState };
 
 const stateQuery = (db: Db) =>
   db
@@ -44,17 +44,24 @@ const stateQuery = (db: Db) =>
     .where(eq(knowledgeSettings.orgId, sql.placeholder("orgId")))
     .prepare("knowledge_state");
 
+/** The state as the database holds it now. */
 export async function knowledgeState(deps: Pick<Deps, "db" | "statements">, orgId: string): Promise<KnowledgeState> {
   const [row] = await prepared(deps, "knowledge_state", stateQuery).execute({ orgId });
   return row ? { docsVersion: Number(row.docsVersion), synonyms: row.synonyms } : { docsVersion: 0, synonyms: "[]" };
 }
 
-/** Counts a change to the org's documents, in the transaction that makes it (src/knowledge/docs.ts). */
-export async function bumpDocsVersion(db: Db | Tx, orgId: string): Promise<void> {
+/** The state a question uses: this process's cached copy, exact after any change (state-cache.ts). */
+export function currentKnowledgeState(deps: Pick<Deps, "db" | "knowledge" | "statements">, orgId: string): Promise<KnowledgeState> {
+  return deps.knowledge.states.get(orgId, () => knowledgeState(deps, orgId));
+}
+
+/** Counts a change to the org's documents, in the transaction that makes it (src/knowledge/docs.ts); the cached states learn of it at its commit. */
+export async function bumpDocsVersion(states: KnowledgeStates, db: Db | Tx, orgId: string): Promise<void> {
   await db
     .insert(knowledgeSettings)
     .values({ orgId, docsVersion: 1 })
     .onConflictDoUpdate({ target: knowledgeSettings.orgId, set: { docsVersion: sql`${knowledgeSettings.docsVersion} + 1` } });
+  await knowledgeChanged(states, db, orgId);
 }
 
 /** The content stems of an entry: one word or two (a longer phrase cannot be matched). */
@@ -79,14 +86,17 @@ export function checkGroups(groups: string[][]): { clean: string[][]; details: E
   return { clean, details };
 }
 
-export async function putSynonyms(deps: Pick<Deps, "db" | "now">, orgId: string, groups: string[][]): Promise<Synonyms> {
+export async function putSynonyms(deps: Pick<Deps, "db" | "knowledge" | "now">, orgId: string, groups: string[][]): Promise<Synonyms> {
   const { clean, details } = checkGroups(groups);
   if (details.length > 0) throw AppError.badRequest("The synonyms are invalid.", details);
   const now = deps.now();
-  await deps.db
-    .insert(knowledgeSettings)
-    .values({ orgId, synonyms: clean, synonymsUpdatedAt: now })
-    .onConflictDoUpdate({ target: knowledgeSettings.orgId, set: { synonyms: clean, synonymsUpdatedAt: now } });
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .insert(knowledgeSettings)
+      .values({ orgId, synonyms: clean, synonymsUpdatedAt: now })
+      .onConflictDoUpdate({ target: knowledgeSettings.orgId, set: { synonyms: clean, synonymsUpdatedAt: now } });
+    await knowledgeChanged(deps.knowledge.states, tx, orgId);
+  });
   return { groups: clean, updatedAt: now };
 }
 

@@ -98,7 +98,7 @@ export const DEMO_DOCS: readonly DocInput[] = [
 
 /** `beforeCreate` receives the new admin's password before the org exists (src/orgs/demo-password.ts keeps it); if it throws, nothing is created. */
 export async function ensureDemo(
-  deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "invalidation" | "now" | "passwords" | "tools">,
+  deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "invalidation" | "knowledge" | "now" | "passwords" | "tools">,
   options: { beforeCreate?: (password: string) => void } = {},
 ): Promise<DemoInfo | null> {
   if (!(await anyOrg(deps.db))) {

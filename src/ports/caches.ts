@@ -58,8 +58,27 @@ export interface PassageCache {
   has(key: string): boolean;
 }
 
+/**
+ * What a question needs of the org's knowledge state, in one lookup by key: its documents' version
+ * and its synonyms as stored (JSON text) (src/knowledge/synonyms.ts `knowledgeState`).
+ */
+export interface KnowledgeState {
+  docsVersion: number;
+  synonyms: string;
+}
+
+/** Each org's knowledge state, cached per process and dropped by a change (src/knowledge/state-cache.ts). */
+export interface KnowledgeStates {
+  /** The org's state: cached, or read by `load` (and kept unless a change is recent). */
+  get(orgId: string, load: () => Promise<KnowledgeState>): Promise<KnowledgeState>;
+  /** A change to the org's documents or synonyms is under way or done: dropped, and read uncached for a while. */
+  changing(orgId: string): void;
+}
+
 /** The knowledge feature's per-process state (src/knowledge/org-index.ts, src/knowledge/embed-search.ts). */
 export interface KnowledgeIndexes {
+  /** Each org's documents' version and synonyms (src/knowledge/state-cache.ts). */
+  readonly states: KnowledgeStates;
   /** Per-org lexical indexes and passage vectors, each kind under its own budget, checked against the org's versions on every question. */
   readonly orgs: OrgCaches;
   /** When asking for a question's vector may resume after a failure (ms since the epoch). */

@@ -69,7 +69,7 @@ function readOnThread(name: string, bytes: Uint8Array, timeoutMs: number, upload
 }
 
 export async function importFiles(
-  deps: Pick<Deps, "config" | "db" | "fileReaders" | "now" | "timers">,
+  deps: Pick<Deps, "config" | "db" | "fileReaders" | "knowledge" | "now" | "timers">,
   orgId: string,
   actor: Actor,
   input: FilesInput,
@@ -97,7 +97,14 @@ export async function importFiles(
   }
 }
 
-async function readAndStore(deps: Pick<Deps, "config" | "db" | "now">, orgId: string, actor: Actor, input: FilesInput, decoded: Buffer[], timeoutMs: number) {
+async function readAndStore(
+  deps: Pick<Deps, "config" | "db" | "knowledge" | "now">,
+  orgId: string,
+  actor: Actor,
+  input: FilesInput,
+  decoded: Buffer[],
+  timeoutMs: number,
+) {
   const started = Date.now();
   const docs: { file: string; id: string; title: string }[] = [];
   const failed: { file: string; reason: string }[] = [];

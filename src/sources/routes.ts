@@ -115,7 +115,7 @@ const Uploaded = t.Object({
   failed: t.Array(t.Object({ file: t.String(), reason: t.String() })),
 });
 
-export function sourceRoutes(deps: Pick<Deps, "cipher" | "config" | "db" | "fileReaders" | "guard" | "log" | "now" | "timers">) {
+export function sourceRoutes(deps: Pick<Deps, "cipher" | "config" | "db" | "fileReaders" | "guard" | "knowledge" | "log" | "now" | "timers">) {
   return new Elysia({ name: "knowledge-sources" })
     .get(
       "/api/knowledge/sources",

@@ -16,7 +16,10 @@ export function sourceSyncTickMs(config: Pick<Config, "knowledgeSyncTickSeconds"
 }
 
 /** Claims the sources that are due and syncs them; `stopping` (shutdown) fails a running sync, which then removes nothing. */
-export async function syncDueSources(deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "log" | "now" | "timers">, stopping: AbortSignal): Promise<void> {
+export async function syncDueSources(
+  deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "knowledge" | "log" | "now" | "timers">,
+  stopping: AbortSignal,
+): Promise<void> {
   const due = await claimDueSources(deps, BATCH);
   await Promise.all(due.map((row) => runSync(deps, row, stopping)));
 }

@@ -5,7 +5,7 @@ import type { SourceRow } from "./model.ts";
 import { claimSource, runSync } from "./sync.ts";
 
 export async function startSync(
-  deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "log" | "now" | "timers">,
+  deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "knowledge" | "log" | "now" | "timers">,
   orgId: string,
   id: string,
 ): Promise<SourceRow> {

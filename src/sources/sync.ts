@@ -75,7 +75,7 @@ export async function claimDueSources(deps: Pick<Deps, "db" | "now">, limit: num
 
 /** Runs a claimed source's sync to its end; never throws (the outcome is on the row). */
 export async function runSync(
-  deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "log" | "now" | "timers">,
+  deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "knowledge" | "log" | "now" | "timers">,
   source: SourceRow,
   stop?: AbortSignal,
   onProgress?: (done: number, found: number) => void,
@@ -195,7 +195,7 @@ function readInPart(unread: string[]): string {
 type Room = { left: number; bytes: number };
 
 async function applyPage(
-  deps: Pick<Deps, "config" | "db" | "now">,
+  deps: Pick<Deps, "config" | "db" | "knowledge" | "now">,
   source: SourceRow,
   known: PageRow | undefined,
   page: PageResult,

@@ -13,7 +13,7 @@ import { demoPage } from "./demo.ts";
  */
 export const WIDGET_CACHE_CONTROL = "public, max-age=300";
 
-export function widgetRoutes(deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "invalidation" | "now" | "passwords" | "tools">) {
+export function widgetRoutes(deps: Pick<Deps, "cipher" | "config" | "db" | "guard" | "invalidation" | "knowledge" | "now" | "passwords" | "tools">) {
   // Built (or read from the binary) once per app instance, on first request.
   let bundle: Promise<WidgetBundle> | undefined;
   return new Elysia({ name: "widget-assets" })

@@ -146,11 +146,13 @@ describe("what a run may hold", () => {
   test("a database failure halfway through keeps the run as partial, saying an internal error stopped it", async () => {
     holdModel();
     fake.reset();
-    const { auth } = await newOrg();
+    const { auth, org } = await newOrg();
     const pending = start(auth, [{ question: "one?" }, { question: "two?" }, { question: "three?" }]);
     await until(() => fake.requests.length === 1);
-    // The table every question's retrieval reads first goes away while the first is answered.
+    // The table every question's retrieval reads first goes away while the first is answered (and
+    // this process's copy of what it holds is dropped, as a change would: src/knowledge/state-cache.ts).
     await app.deps.db.execute("alter table knowledge_settings rename to knowledge_settings_gone" as never);
+    app.deps.knowledge.states.changing(org.org_id);
     try {
       release();
       const res = await pending;
