@@ -58,6 +58,10 @@ async function theLongWay(text: string, answer: Reply | null): Promise<Conversat
   return conversation;
 }
 
+/** A new session whose first message is `text`, planned as a turn plans it. */
+const planned = (text: string) =>
+  planSession(app.deps, { orgId: org.org_id, party, agentId: org.agent_id, mode: "chat", language: "en", firstMessage: { text, images: [], mode: "chat" } });
+
 const CASES: [string, string, () => Reply | null][] = [
   ["a question and its answer", "How do I reset my password?", () => reply()],
   ["a greeting and its answer (not substantive)", "Hello!", () => reply({ text: "Hello! How can I help?" })],
@@ -71,14 +75,7 @@ describe("one statement, the same rows", () => {
     const started = app.clock.now;
     const long = await theLongWay(text, answer());
     app.clock.now = started;
-    const plan = planSession(app.deps, {
-      orgId: org.org_id,
-      party,
-      agentId: org.agent_id,
-      mode: "chat",
-      language: "en",
-      firstMessage: { text, images: [], mode: "chat" },
-    });
+    const plan = planned(text);
     app.clock.advance(answer() ? 1500 : 0);
     await insertPlanned(app.deps, plan, answer());
     expect(await rowsOf(plan.conversation.id)).toEqual(await rowsOf(long.id));
@@ -88,14 +85,7 @@ describe("one statement, the same rows", () => {
     const started = app.clock.now;
     const long = await theLongWay("How do I reset my password?", reply());
     app.clock.now = started;
-    const plan = planSession(app.deps, {
-      orgId: org.org_id,
-      party,
-      agentId: org.agent_id,
-      mode: "chat",
-      language: "en",
-      firstMessage: { text: "How do I reset my password?", images: [], mode: "chat" },
-    });
+    const plan = planned("How do I reset my password?");
     await insertPlanned(app.deps, plan, null);
     app.clock.advance(1500);
     await storeReply(app.deps, plan.conversation, reply());
