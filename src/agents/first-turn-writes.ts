@@ -1,8 +1,10 @@
 // The writes of a new session's first turn on the common path (docs/decisions.md "A new session's
 // first turn"). The session is planned in memory (src/conversations/first-turn.ts) and written
 // once, with the customer's message and the reply, when the answer is done — one commit where
-// there were two, and no write before the answer's first byte. It is written earlier, without the
-// reply, when either comes first:
+// there were two. It is written earlier, without the reply, when any of these comes first:
+//   * the answer is streamed: the stream's headers answer 200 with the session's id, and nothing
+//     answered 2xx may be lost, so the session and its question are written as the turn starts,
+//     beside retrieval and triage, and the headers wait for that write (src/agents/turn.ts);
 //   * a step is about to name it elsewhere: a ticket, or a tool call (`persisted`);
 //   * the answer is still running QUESTION_STORED_WITHIN_MS after the turn began: a model that
 //     takes its time does not keep the customer's question out of the transcript (the inbox, a

@@ -8,18 +8,16 @@
 //   1. session    the body's checks beyond its schema; the session found (403 when it is someone
 //                 else's) after any reply of it still being written, or started
 //   2. agent      the pinned one, else the conversation's, else the org's active one (404)
-//   3. message    a session we know: the customer's message stored before anything is generated,
-//                 in ONE statement with what the turn reads (src/conversations/turn-store.ts); a
-//                 new session on the common path: planned in memory, written with its reply in
-//                 step 6 (src/conversations/first-turn.ts) — or first, when a ticket or a tool is
-//                 about to name it. Meanwhile the knowledge for the message (and the customer's
-//                 earlier turns) is looked up, after the org's cached settings (src/agents/turn-settings.ts)
+//   3. message    a known session: the message stored before anything is generated, in ONE
+//                 statement with what the turn reads (conversations/turn-store.ts); a new one:
+//                 planned in memory, written by first-turn-writes.ts. Meanwhile the knowledge is
+//                 looked up, after the org's cached settings (src/agents/turn-settings.ts)
 //   4. triage     who answers and how (pipeline/run.ts `decide`); the sink opens with the session
 //                 and the agent that really answers — a stream sends its headers here
 //   5. answer     the pipeline's steps (pipeline/run.ts): route to a person, or knowledge (under
 //                 way since step 3) → answer → escalate → sources; text and actions to the sink as they come
-//   6. store      the reply, complete, failed or interrupted, with what was produced and why it
-//                 stopped; the sink is told how the turn ended first (a stream closes its body)
+//   6. store      the reply (complete, failed or interrupted, what was produced and why it stopped),
+//                 after the sink is told how the turn ended
 //
 // A failure before step 4 is thrown (the route answers it as an HTTP error); from step 4 on it is
 // the same for both sinks: one public code, one stored state (docs/decisions.md "One chat turn").
@@ -77,7 +75,7 @@ export interface PublicError {
 
 export type TurnEnd = { ok: true; outcome: ChatOutcome } | { ok: false; error: PublicError; cause: unknown; interrupted: boolean };
 
-/** The session and the agent that answers (after a handoff, the target), with the label it offers a person under. */
+/** The session and the answering agent (after a handoff, the target), with its live-help label. */
 export interface TurnHead {
   sessionId: string;
   agentId: string;
@@ -90,6 +88,8 @@ export interface TurnHead {
 export interface TurnSink {
   /** Step 4: the session and the answering agent are known; nothing is generated yet. */
   open(head: TurnHead): void;
+  /** Opening answers 2xx (a stream's headers): a new session is stored before it (first-turn-writes.ts). */
+  readonly acknowledgesAtOpen?: boolean;
   text(text: string): void;
   action(action: unknown): void;
   /** Aborted when the client goes away: the model request stops and the reply is stored as interrupted. */
@@ -173,6 +173,9 @@ export async function runTurn(ports: TurnPorts, caller: TurnCaller, body: TurnBo
     stored = Promise.resolve();
   }
   const writes = planned ? plannedWrites(ports, planned) : knownWrites(ports, conversation, sessionId);
+  // A stream's headers acknowledge the session: written now, beside retrieval and triage; they wait for it.
+  const acknowledged = sink.acknowledgesAtOpen ? writes.persisted() : null;
+  acknowledged?.catch(() => {}); // awaited before the sink opens, where a failure surfaces
   try {
     const texts = languageOf(conversation).then((language) => ports.languages.texts(orgId, language));
     texts.catch(() => {}); // awaited below; a failure surfaces there
@@ -196,7 +199,7 @@ export async function runTurn(ports: TurnPorts, caller: TurnCaller, body: TurnBo
       chargeTicket: () => caller.chargeTicket(),
       aiAnswersDuringHandoff,
     };
-    await answerAndStore(ports, caller.requestId, turn, sessionId, sink, writes.store);
+    await answerAndStore(ports, caller.requestId, turn, sessionId, sink, writes.store, acknowledged);
   } finally {
     writes.release();
   }
@@ -210,9 +213,11 @@ async function answerAndStore(
   sessionId: string,
   sink: TurnSink,
   store: (reply: Reply) => Promise<void>,
+  acknowledged: Promise<void> | null,
 ): Promise<void> {
   // 4. Triage.
   const decided = await decide(ports.agents, turn);
+  await acknowledged;
   sink.open({
     sessionId,
     agentId: decided.agent.id,
@@ -261,10 +266,7 @@ async function answerAndStore(
   await store(reply);
 }
 
-/**
- * The agent that answers: the pinned one (unknown, another org's or disabled: 404 not_found), else
- * the conversation's (after a handoff), else the active one (none: 404 no_active_agent).
- */
+/** The pinned agent (else 404 not_found), else the conversation's, else the active one (else 404 no_active_agent). */
 async function agentFor({ agents }: Pick<TurnPorts, "agents">, orgId: string, pinned: string | undefined, conversation: Conversation | null): Promise<Agent> {
   if (pinned !== undefined) {
     const agent = await agents.get(orgId, pinned);
@@ -293,6 +295,5 @@ function ticketOf(actions: readonly unknown[]): string | null {
   return null;
 }
 
-// A streamed reply is stored after its body closed: the next turn of the same conversation waits
-// for it in this process, shutdown and tests for every pending write (reply-order.ts).
+// A streamed reply is stored after its body closed: the next turn waits for it (reply-order.ts).
 export { createChatState, transcriptsSettled } from "./reply-order.ts";

@@ -164,6 +164,7 @@ export function streamTurn(
   return new Promise((resolve, reject) => {
     let stream: OpenStream | null = null;
     const sink: TurnSink = {
+      acknowledgesAtOpen: true,
       open(head) {
         stream = openChatStream({ ...head, request, opened: hooks.opened });
         resolve(stream.response);
