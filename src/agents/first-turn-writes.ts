@@ -13,6 +13,7 @@
 // Until the session is in the database, the next turn of it in this process waits for it as for
 // any reply still being written (reply-order.ts).
 import type { PlannedSession } from "../conversations/first-turn.ts";
+import type { Conversation } from "../conversations/sessions.ts";
 import type { Reply } from "../conversations/transcript.ts";
 import type { Timers } from "../kit/timers.ts";
 import { writeReply } from "./reply-order.ts";
@@ -59,7 +60,7 @@ export function plannedWrites(ports: Pick<TurnPorts, "sessions" | "pending"> & {
 }
 
 /** A session already in the database: the reply is its only write, after any other still being written. */
-export function knownWrites(ports: Pick<TurnPorts, "sessions" | "pending">, conversation: PlannedSession["conversation"], sessionId: string): TurnWrites {
+export function knownWrites(ports: Pick<TurnPorts, "sessions" | "pending">, conversation: Conversation, sessionId: string): TurnWrites {
   return {
     persisted: () => Promise.resolve(),
     store: (reply) => writeReply(ports.pending, conversation, sessionId, () => ports.sessions.storeReply(conversation, reply)),
