@@ -31,20 +31,29 @@ export interface TurnWrites {
   release(): void;
 }
 
-export function plannedWrites(ports: Pick<TurnPorts, "sessions" | "pending"> & { timers: Pick<Timers, "deadline"> }, plan: PlannedSession): TurnWrites {
+/**
+ * `atOnce`: the session and question are written now (a stream's headers wait for them), so no
+ * deadline is armed; otherwise they wait for the reply, a step naming them, or the deadline.
+ */
+export function plannedWrites(
+  ports: Pick<TurnPorts, "sessions" | "pending"> & { timers: Pick<Timers, "deadline"> },
+  plan: PlannedSession,
+  atOnce = false,
+): TurnWrites {
   const { conversation, sessionId } = plan;
   const inDatabase = Promise.withResolvers<void>();
   void writeReply(ports.pending, conversation, sessionId, () => inDatabase.promise);
   let written: Promise<void> | null = null;
   const persisted = () => (written ??= ports.sessions.insertPlanned(plan, null).finally(() => inDatabase.resolve()));
-  const due = ports.timers.deadline(QUESTION_STORED_WITHIN_MS);
   // A failure here surfaces at the reply's write, which waits for this one.
   const onDue = () => void persisted().catch(() => {});
-  due.addEventListener("abort", onDue, { once: true });
+  const due = atOnce ? null : ports.timers.deadline(QUESTION_STORED_WITHIN_MS);
+  due?.addEventListener("abort", onDue, { once: true });
+  if (atOnce) onDue();
   return {
     persisted,
     async store(reply) {
-      due.removeEventListener("abort", onDue);
+      due?.removeEventListener("abort", onDue);
       if (written === null) {
         written = ports.sessions.insertPlanned(plan, reply).finally(() => inDatabase.resolve());
         return written;
@@ -53,7 +62,7 @@ export function plannedWrites(ports: Pick<TurnPorts, "sessions" | "pending"> & {
       await writeReply(ports.pending, conversation, sessionId, () => ports.sessions.storeReply(conversation, reply));
     },
     release() {
-      due.removeEventListener("abort", onDue);
+      due?.removeEventListener("abort", onDue);
       inDatabase.resolve();
     },
   };

@@ -172,7 +172,7 @@ export async function runTurn(ports: TurnPorts, caller: TurnCaller, body: TurnBo
     history = reported.length > 0 ? (await sessions.history(conversation)).slice(0, -1) : [];
     stored = Promise.resolve();
   }
-  const writes = planned ? plannedWrites(ports, planned) : knownWrites(ports, conversation, sessionId);
+  const writes = planned ? plannedWrites(ports, planned, sink.acknowledgesAtOpen) : knownWrites(ports, conversation, sessionId);
   // A stream's headers acknowledge the session: written now, beside retrieval and triage; they wait for it.
   const acknowledged = sink.acknowledgesAtOpen ? writes.persisted() : null;
   acknowledged?.catch(() => {}); // awaited before the sink opens, where a failure surfaces

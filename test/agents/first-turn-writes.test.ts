@@ -10,7 +10,7 @@ import type { Reply } from "../../src/conversations/transcript.ts";
 
 const REPLY: Reply = { text: "Hello", agentId: crypto.randomUUID(), actions: [], sources: [], confidence: 1, routing: null, status: "complete" };
 
-function setup() {
+function setup(atOnce = false) {
   const log: string[] = [];
   let clock = 0;
   const deadlines: { at: number; controller: AbortController }[] = [];
@@ -47,8 +47,8 @@ function setup() {
       firstMessage: { text: "hi", images: [], mode: "chat" },
     },
   );
-  const writes = plannedWrites({ sessions, pending, timers }, plan);
-  return { log, advance, writes, pending, plan, hold: () => (held = true), release: () => gate.resolve() };
+  const writes = plannedWrites({ sessions, pending, timers }, plan, atOnce);
+  return { log, advance, writes, pending, plan, deadlines, hold: () => (held = true), release: () => gate.resolve() };
 }
 
 describe("a new session's first turn", () => {
@@ -73,6 +73,15 @@ describe("a new session's first turn", () => {
     const { log, writes, advance } = setup();
     await Promise.all([writes.persisted(), writes.persisted()]);
     advance(QUESTION_STORED_WITHIN_MS);
+    await writes.persisted();
+    await writes.store(REPLY);
+    expect(log).toEqual(["session+message", "reply"]);
+  });
+
+  test("a streamed turn: the session and question are written at once, no deadline armed, the reply after", async () => {
+    const { log, writes, deadlines } = setup(true);
+    expect(log).toEqual(["session+message"]);
+    expect(deadlines).toEqual([]);
     await writes.persisted();
     await writes.store(REPLY);
     expect(log).toEqual(["session+message", "reply"]);
