@@ -51,35 +51,51 @@ const COLUMNS = Object.entries(getTableColumns(actionExecutions)).filter(([key, 
 /**
  * A batch as one statement whose shape does not depend on its size: one array parameter per
  * column, turned back into rows by unnest. So the statement is prepared once per connection
- * (src/db/named-statements.ts) instead of parsed and planned per batch, and the query builder
- * handles one parameter per column rather than one per value (it was most of the server's
- * query-building CPU under load: docs/decisions.md "Performance").
+ * (src/db/named-statements.ts) instead of parsed and planned per batch, and it is built once per
+ * database handle (src/db/prepared.ts): building it per batch through the query builder was most
+ * of the server's query-building CPU under load, and at light load most of what a `search_docs`
+ * call allocated (~150 KB of its ~200 KB), so most of its garbage collections (docs/decisions.md
+ * "Performance").
  */
-function insertBatch(db: Db, rows: AuditRow[], flush: boolean) {
-  const arrays = COLUMNS.map(([key, column]) => {
-    const values = rows.map((row) => {
-      const value = (row as Record<string, unknown>)[key] ?? null;
-      return value instanceof Date ? value.toISOString() : value === null ? null : String(value);
-    });
-    // Sent as text[] (postgres.js has no serializer for uuid[] or timestamptz[]), cast by PostgreSQL.
-    return sql`${sql.param(values)}::text[]::${sql.raw(column.getSQLType())}[]`;
-  });
+function buildInsert(db: Db, flush: boolean) {
+  // Sent as text[] (postgres.js has no serializer for uuid[] or timestamptz[]), cast by PostgreSQL.
+  const arrays = COLUMNS.map(([key, column]) => sql`${sql.placeholder(key)}::text[]::${sql.raw(column.getSQLType())}[]`);
   const rowsOf = sql`select gen_random_uuid(), * from unnest(${sql.join(arrays, sql`, `)})`;
   // synchronous_commit is read when the transaction commits, and may be set at any time before
   // (PostgreSQL's documentation, "Asynchronous Commit"): set here, inside the statement, for its
   // own implicit transaction only (is_local), it costs no extra round trip.
-  return db.insert(actionExecutions).select(flush ? rowsOf : sql`${rowsOf} where set_config('synchronous_commit', 'off', true) = 'off'`);
+  return db
+    .insert(actionExecutions)
+    .select(flush ? rowsOf : sql`${rowsOf} where set_config('synchronous_commit', 'off', true) = 'off'`)
+    .prepare(flush ? "audit_insert_flushed" : "audit_insert_unflushed");
+}
+
+/** The batch's values, a text array per column. */
+function columnArrays(rows: AuditRow[]): Record<string, (string | null)[]> {
+  const values: Record<string, (string | null)[]> = {};
+  for (const [key] of COLUMNS)
+    values[key] = rows.map((row) => {
+      const value = (row as Record<string, unknown>)[key] ?? null;
+      return value instanceof Date ? value.toISOString() : value === null ? null : String(value);
+    });
+  return values;
 }
 
 export function createAuditWriter(db: () => Db): AuditWriter {
   let queue: Pending[] = [];
   let writing = false;
+  // Bound to the handle they were built from; built again if `db()` hands out another.
+  let built: { db: Db; flushed: ReturnType<typeof buildInsert>; unflushed: ReturnType<typeof buildInsert> } | undefined;
+  const insertBatch = (rows: AuditRow[], flush: boolean) => {
+    const handle = db();
+    if (built?.db !== handle) built = { db: handle, flushed: buildInsert(handle, true), unflushed: buildInsert(handle, false) };
+    return (flush ? built.flushed : built.unflushed).execute(columnArrays(rows));
+  };
 
   async function insert(batch: Pending[]): Promise<void> {
     try {
       // One row that must be flushed makes its batch flushed.
       await insertBatch(
-        db(),
         batch.map((p) => p.row),
         batch.some((p) => p.flush),
       );
