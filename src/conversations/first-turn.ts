@@ -11,6 +11,8 @@
 // tell the two apart (test/conversations/first-turn.test.ts).
 import { sql } from "drizzle-orm";
 import { mintToken, sha256Hex } from "../crypto/tokens.ts";
+import type { Db } from "../db/client.ts";
+import { prepared, rawStatement } from "../db/prepared.ts";
 import type { Deps } from "../deps.ts";
 import { assertFreeForm } from "../http/free-form.ts";
 import { GREETING } from "./report-facts.ts";
@@ -67,40 +69,86 @@ function withReplyApplied(conversation: Conversation, reply: Reply, at: Date): C
   };
 }
 
+const P = (name: string) => sql.placeholder(name);
+const MESSAGE_COLUMNS = sql`(id, org_id, conversation_id, role, text, images, mode, agent_id, actions, sources, confidence, routing, status, error,
+  created_at)`;
+const customerRow = sql`(${P("m_id")}::uuid, ${P("org_id")}::uuid, ${P("c_id")}::uuid, 'customer', ${P("m_text")}, ${P("m_images")}::jsonb, ${P("m_mode")},
+  null::uuid, '[]'::jsonb, '[]'::jsonb, null::real, null::jsonb, 'complete', null::jsonb, ${P("m_at")}::timestamptz)`;
+const replyRow = sql`(${P("r_id")}::uuid, ${P("org_id")}::uuid, ${P("c_id")}::uuid, 'agent', ${P("r_text")}, '[]'::jsonb, null,
+  ${P("r_agent_id")}::uuid, ${P("r_actions")}::jsonb, ${P("r_sources")}::jsonb, ${P("r_confidence")}::real, ${P("r_routing")}::jsonb, ${P("r_status")},
+  ${P("r_error")}::jsonb, ${P("at")}::timestamptz)`;
+// The report facts (report-facts.ts) of a first message and its reply, as storeCustomerMessage
+// and storeReply would keep them on a fresh row: a greeting leaves the reply not substantive.
+const greeting = sql`(${P("m_text")} ~* ${GREETING})`;
+const openAnswerAt = sql`case when ${P("substantive")}::boolean and not ${greeting} then ${P("at")}::timestamptz end`;
+
 /**
- * Writes the planned session and its first message, and `withReply` when given, in one statement
- * (written as SQL: every new session pays for it). The messages go in a data-modifying CTE, which
- * PostgreSQL runs to completion; their foreign key is checked at the statement's end.
+ * The statement: the messages in a data-modifying CTE, which PostgreSQL runs to completion (their
+ * foreign key is checked at the statement's end), and the session. Two shapes, with the reply and
+ * without, each built and prepared once per database handle (src/db/prepared.ts): every new
+ * session pays for it, and building it per call was a third of a chat turn's garbage.
  */
-export async function insertPlanned(deps: Pick<Deps, "db" | "now">, plan: PlannedSession, withReply: Reply | null): Promise<void> {
+const insertStatement = (withReply: boolean) => (db: Db) =>
+  rawStatement(
+    db,
+    withReply ? "session_planned_with_reply" : "session_planned",
+    sql`with messages as (
+    insert into conversation_messages ${MESSAGE_COLUMNS}
+    values ${withReply ? sql`${customerRow}, ${replyRow}` : customerRow}
+    returning id
+  )
+  insert into conversations (id, org_id, session_hash, end_user_id, anonymous, agent_id, mode, language, context, routed, ticket_id, message_count,
+    open_answer_at, last_turn_greeting, created_at, updated_at)
+  values (${P("c_id")}::uuid, ${P("org_id")}::uuid, ${P("c_session_hash")}, ${P("c_end_user_id")}::uuid, ${P("c_anonymous")}::boolean,
+    ${P("c_agent_id")}::uuid, ${P("c_mode")}, ${P("c_language")}, ${P("c_context")}::jsonb, ${P("c_routed")}::boolean, ${P("c_ticket_id")}::uuid,
+    ${P("c_message_count")}::int, ${withReply ? openAnswerAt : sql`null::timestamptz`},
+    ${withReply ? sql`false` : greeting}, ${P("c_created_at")}::timestamptz, ${P("c_updated_at")}::timestamptz)`,
+  );
+const withReplyStatement = insertStatement(true);
+const aloneStatement = insertStatement(false);
+
+/** Writes the planned session and its first message, and `withReply` when given, in one statement. */
+export async function insertPlanned(deps: Pick<Deps, "db" | "now" | "statements">, plan: PlannedSession, withReply: Reply | null): Promise<void> {
   const at = deps.now();
   const c = withReply ? withReplyApplied(plan.conversation, withReply, at) : plan.conversation;
   const m = plan.message;
   const r = withReply;
   const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
-  const time = (value: Date | null) => (value ? value.toISOString() : null);
-  const customer = sql`(${m.id}::uuid, ${c.orgId}::uuid, ${c.id}::uuid, 'customer', ${m.text}, ${JSON.stringify(m.images)}::jsonb, ${m.mode},
-      null::uuid, '[]'::jsonb, '[]'::jsonb, null::real, null::jsonb, 'complete', null::jsonb, ${time(m.createdAt)}::timestamptz)`;
-  const messages = r
-    ? sql`${customer}, (${Bun.randomUUIDv7()}::uuid, ${c.orgId}::uuid, ${c.id}::uuid, 'agent', ${r.text}, '[]'::jsonb, null,
-      ${r.agentId}::uuid, ${json(r.actions)}::jsonb, ${json(r.sources)}::jsonb, ${r.confidence}::real, ${json(r.routing)}::jsonb, ${r.status},
-      ${json(r.error ?? null)}::jsonb, ${time(at)}::timestamptz)`
-    : customer;
-  // The report facts (report-facts.ts) of a first message and its reply, as storeCustomerMessage
-  // and storeReply would keep them on a fresh row: a greeting leaves the reply not substantive.
-  const greeting = sql`(${m.text} ~* ${GREETING})`;
-  const substantive = r !== null && r.status === "complete" && !r.routing && r.text !== "";
-  const openAnswerAt = substantive ? sql`case when ${greeting} then null else ${time(at)}::timestamptz end` : sql`null::timestamptz`;
-  const lastTurnGreeting = r ? sql`false` : greeting;
-  await deps.db.execute(sql`with messages as (
-    insert into conversation_messages
-      (id, org_id, conversation_id, role, text, images, mode, agent_id, actions, sources, confidence, routing, status, error, created_at)
-    values ${messages}
-    returning id
-  )
-  insert into conversations (id, org_id, session_hash, end_user_id, anonymous, agent_id, mode, language, context, routed, ticket_id, message_count,
-    open_answer_at, last_turn_greeting, created_at, updated_at)
-  values (${c.id}::uuid, ${c.orgId}::uuid, ${c.sessionHash}, ${c.endUserId}::uuid, ${c.anonymous}, ${c.agentId}::uuid, ${c.mode}, ${c.language},
-    ${JSON.stringify(c.context)}::jsonb, ${c.routed}, ${c.ticketId}::uuid, ${c.messageCount}, ${openAnswerAt}, ${lastTurnGreeting},
-    ${time(c.createdAt)}::timestamptz, ${time(c.updatedAt)}::timestamptz)`);
+  const values: Record<string, unknown> = {
+    org_id: c.orgId,
+    c_id: c.id,
+    c_session_hash: c.sessionHash,
+    c_end_user_id: c.endUserId,
+    c_anonymous: c.anonymous,
+    c_agent_id: c.agentId,
+    c_mode: c.mode,
+    c_language: c.language,
+    c_context: JSON.stringify(c.context),
+    c_routed: c.routed,
+    c_ticket_id: c.ticketId,
+    c_message_count: c.messageCount,
+    c_created_at: c.createdAt.toISOString(),
+    c_updated_at: c.updatedAt.toISOString(),
+    m_id: m.id,
+    m_text: m.text,
+    m_images: JSON.stringify(m.images),
+    m_mode: m.mode,
+    m_at: m.createdAt.toISOString(),
+  };
+  if (r) {
+    Object.assign(values, {
+      at: at.toISOString(),
+      substantive: r.status === "complete" && !r.routing && r.text !== "",
+      r_id: Bun.randomUUIDv7(),
+      r_text: r.text,
+      r_agent_id: r.agentId,
+      r_actions: json(r.actions),
+      r_sources: json(r.sources),
+      r_confidence: r.confidence,
+      r_routing: json(r.routing),
+      r_status: r.status,
+      r_error: json(r.error ?? null),
+    });
+    await prepared(deps, "session_planned_with_reply", withReplyStatement).execute(values);
+  } else await prepared(deps, "session_planned", aloneStatement).execute(values);
 }

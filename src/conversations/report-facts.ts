@@ -13,7 +13,7 @@
 // `quiet_answer_at` and itself `quiet_ended_at`. An earlier answer followed within 24 h can never be
 // quiet, and a later one is never the first: both columns, once set, stay. The migration that added
 // them fills existing rows with BACKFILL_SQL, the same judgement over the stored messages.
-import { type SQL, sql } from "drizzle-orm";
+import { type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { GREETINGS } from "../kit/greetings.ts";
 import type { conversationMessages } from "../db/schema/index.ts";
@@ -44,9 +44,21 @@ export function reportFactsOf(message: Message, at: Date): Partial<Record<"quiet
     };
   }
   if (message.role !== "agent") return {};
-  const substantive = (message.status ?? "complete") === "complete" && !message.routing && message.text !== "";
+  return replyFacts(sql`${isSubstantive(message)}`, t);
+}
+
+/** An AI answer that completed, routed nothing and has text (whether it answers a greeting is the row's to say). */
+export function isSubstantive(message: Pick<Message, "text" | "status" | "routing">): boolean {
+  return (message.status ?? "complete") === "complete" && !message.routing && message.text !== "";
+}
+
+/**
+ * An AI answer's SET entries, its substantiveness (`isSubstantive`) and time given as SQL values:
+ * parameters, or placeholders in a statement prepared once (transcript.ts `storeReply`).
+ */
+export function replyFacts(substantive: SQL | Placeholder, at: SQL | Placeholder): Record<"openAnswerAt" | "lastTurnGreeting", SQL> {
   return {
-    openAnswerAt: substantive ? sql`case when open_answer_at is null and not last_turn_greeting then ${t} else open_answer_at end` : sql`open_answer_at`,
+    openAnswerAt: sql`case when ${substantive}::boolean and open_answer_at is null and not last_turn_greeting then ${at}::timestamptz else open_answer_at end`,
     lastTurnGreeting: sql`false`,
   };
 }

@@ -6,8 +6,10 @@
 // with what was produced and why it stopped. When each is written is the turn's (src/agents/turn.ts).
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { conversationMessages, conversations, type MessageRouting, type MessageSource, type MessageStatus } from "../db/schema/index.ts";
+import type { Db } from "../db/client.ts";
+import { prepared, rawStatement } from "../db/prepared.ts";
 import type { Deps } from "../deps.ts";
-import { reportFactsOf } from "./report-facts.ts";
+import { isSubstantive, replyFacts, reportFactsOf } from "./report-facts.ts";
 import type { Conversation } from "./sessions.ts";
 
 export type ConversationMessage = typeof conversationMessages.$inferSelect;
@@ -65,30 +67,51 @@ export function storeCustomerMessage(deps: Pick<Deps, "db" | "now">, conversatio
 
 /**
  * The reply and the session's counters in one statement (the turn's second round trip,
- * docs/performance.md "Round trips of a chat turn"), written as SQL rather than built by the query
- * builder: every chat turn pays for it, and building the builder's statement cost more CPU than
- * the rest of storing it.
+ * docs/performance.md "Round trips of a chat turn"), written as SQL and prepared once per database
+ * handle (src/db/prepared.ts): every chat turn pays for it, and building it per call through the
+ * query builder cost more CPU than the rest of storing it, and a fifth of a turn's garbage.
  */
-export async function storeReply(deps: Pick<Deps, "db" | "now">, conversation: Conversation, reply: Reply): Promise<void> {
-  const now = deps.now();
-  const at = sql`${now.toISOString()}::timestamptz`;
-  const facts = reportFactsOf({ role: "agent", text: reply.text, status: reply.status, routing: reply.routing }, now);
-  const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
-  const ticketId = reply.ticketId ?? null;
-  await deps.db.execute(sql`with inserted as (
+const replyStatement = (db: Db) => {
+  const P = (name: string) => sql.placeholder(name);
+  const facts = replyFacts(P("substantive"), P("at"));
+  return rawStatement(
+    db,
+    "conversation_reply",
+    sql`with inserted as (
     insert into conversation_messages (id, org_id, conversation_id, role, text, agent_id, actions, sources, confidence, routing, status, error, created_at)
-    values (${Bun.randomUUIDv7()}::uuid, ${conversation.orgId}::uuid, ${conversation.id}::uuid, 'agent', ${reply.text}, ${reply.agentId}::uuid,
-      ${json(reply.actions)}::jsonb, ${json(reply.sources)}::jsonb, ${reply.confidence}::real, ${json(reply.routing)}::jsonb, ${reply.status},
-      ${json(reply.error ?? null)}::jsonb, ${at})
+    values (${P("id")}::uuid, ${P("org_id")}::uuid, ${P("conversation_id")}::uuid, 'agent', ${P("text")}, ${P("agent_id")}::uuid,
+      ${P("actions")}::jsonb, ${P("sources")}::jsonb, ${P("confidence")}::real, ${P("routing")}::jsonb, ${P("status")},
+      ${P("error")}::jsonb, ${P("at")}::timestamptz)
     returning conversation_id
   )
   update conversations set
-    agent_id = ${reply.agentId}::uuid,
-    routed = case when ${ticketId}::uuid is null then routed else true end,
-    ticket_id = coalesce(${ticketId}::uuid, ticket_id),
+    agent_id = ${P("agent_id")}::uuid,
+    routed = case when ${P("ticket_id")}::uuid is null then routed else true end,
+    ticket_id = coalesce(${P("ticket_id")}::uuid, ticket_id),
     open_answer_at = ${facts.openAnswerAt}, last_turn_greeting = ${facts.lastTurnGreeting},
-    message_count = message_count + 1, updated_at = ${at}
-  where org_id = ${conversation.orgId} and id in (select conversation_id from inserted)`);
+    message_count = message_count + 1, updated_at = ${P("at")}::timestamptz
+  where org_id = ${P("org_id")}::uuid and id in (select conversation_id from inserted)`,
+  );
+};
+
+export async function storeReply(deps: Pick<Deps, "db" | "now" | "statements">, conversation: Conversation, reply: Reply): Promise<void> {
+  const json = (value: unknown) => (value === null || value === undefined ? null : JSON.stringify(value));
+  await prepared(deps, "conversation_reply", replyStatement).execute({
+    id: Bun.randomUUIDv7(),
+    org_id: conversation.orgId,
+    conversation_id: conversation.id,
+    text: reply.text,
+    agent_id: reply.agentId,
+    actions: json(reply.actions),
+    sources: json(reply.sources),
+    confidence: reply.confidence,
+    routing: json(reply.routing),
+    status: reply.status,
+    error: json(reply.error ?? null),
+    at: deps.now().toISOString(),
+    substantive: isSubstantive(reply),
+    ticket_id: reply.ticketId ?? null,
+  });
 }
 
 /** The latest `limit` messages of a conversation, oldest first. */

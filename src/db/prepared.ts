@@ -5,6 +5,7 @@
 // built from, so it lives in deps (one per process, or per test app), never at module level;
 // values are sql.placeholder(...)s filled in at execute. postgres.js also keeps the named
 // statement prepared per connection, so PostgreSQL plans it once.
+import type { SQL } from "drizzle-orm";
 import type { Db } from "./client.ts";
 
 /**
@@ -32,4 +33,24 @@ export function prepared<T>(deps: { db: Db; statements: Statements }, name: stri
     built.set(name, query);
   }
   return query;
+}
+
+/** A statement written as SQL, prepared once: run with the values of its `sql.placeholder`s. */
+export interface RawStatement {
+  execute(values: Record<string, unknown>): Promise<unknown>;
+}
+
+/**
+ * A statement written as SQL (`sql` with `sql.placeholder`s), built and prepared once like the
+ * query builder's `.prepare(name)`, which `db.execute` lacks. It goes the way `db.execute` goes —
+ * the handle's dialect turns it into text and parameters, its session prepares it — naming it, so
+ * postgres.js keeps it prepared per connection too. Those two members are drizzle's own (marked
+ * internal in its types, present on every PgDatabase and transaction of every driver).
+ */
+export function rawStatement(db: Db, name: string, query: SQL): RawStatement {
+  const { dialect, session } = db as unknown as {
+    dialect: { sqlToQuery(query: SQL): unknown };
+    session: { prepareQuery(query: unknown, fields: undefined, name: string, arrayMode: boolean): RawStatement };
+  };
+  return session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false);
 }
