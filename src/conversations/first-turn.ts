@@ -15,7 +15,7 @@ import type { Db } from "../db/client.ts";
 import { prepared, rawStatement } from "../db/prepared.ts";
 import type { Deps } from "../deps.ts";
 import { assertFreeForm } from "../http/free-form.ts";
-import { GREETING } from "./report-facts.ts";
+import { GREETING, isSubstantive } from "./report-facts.ts";
 import { type Conversation, type NewSession, SESSION_PREFIX } from "./sessions.ts";
 import type { CustomerMessage, Reply } from "./transcript.ts";
 
@@ -86,7 +86,7 @@ const openAnswerAt = sql`case when ${P("substantive")}::boolean and not ${greeti
  * The statement: the messages in a data-modifying CTE, which PostgreSQL runs to completion (their
  * foreign key is checked at the statement's end), and the session. Two shapes, with the reply and
  * without, each built and prepared once per database handle (src/db/prepared.ts): every new
- * session pays for it, and building it per call was a third of a chat turn's garbage.
+ * session pays for it, and building it per call was about a third of a chat turn's garbage.
  */
 const insertStatement = (withReply: boolean) => (db: Db) =>
   rawStatement(
@@ -138,7 +138,7 @@ export async function insertPlanned(deps: Pick<Deps, "db" | "now" | "statements"
   if (r) {
     Object.assign(values, {
       at: at.toISOString(),
-      substantive: r.status === "complete" && !r.routing && r.text !== "",
+      substantive: isSubstantive(r),
       r_id: Bun.randomUUIDv7(),
       r_text: r.text,
       r_agent_id: r.agentId,
