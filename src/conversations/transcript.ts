@@ -69,7 +69,7 @@ export function storeCustomerMessage(deps: Pick<Deps, "db" | "now">, conversatio
  * The reply and the session's counters in one statement (the turn's second round trip,
  * docs/performance.md "Round trips of a chat turn"), written as SQL and prepared once per database
  * handle (src/db/prepared.ts): every chat turn pays for it, and building it per call through the
- * query builder cost more CPU than the rest of storing it, and a fifth of a turn's garbage.
+ * query builder cost more CPU than the rest of storing it.
  */
 const replyStatement = (db: Db) => {
   const P = (name: string) => sql.placeholder(name);
